@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Makes an Asterisk (18+, with ARI and PJSIP) available to ringhook. Idempotent.
+#
+# - If the host's apt knows an `asterisk` package (Ubuntu, Debian 13+), installs it on the host.
+# - Otherwise (Debian 12 has none) builds a Debian sid root file system with debootstrap, cached
+#   outside the checkout in ${RINGHOOK_CACHE_DIR:-$HOME/.cache/ringhook}/asterisk-rootfs. The build
+#   goes into a temporary directory renamed into place only when complete, so a half-built tree is
+#   never taken for a finished one.
+#
+# Progress goes to stderr. The last line of stdout says how to run Asterisk: the root file system's
+# absolute path, or the word "host". The same line is written to $CACHE/asterisk-runtime.
+#
+# Environment: RINGHOOK_CACHE_DIR, RINGHOOK_DEBIAN_MIRROR (default http://deb.debian.org/debian),
+# RINGHOOK_ASTERISK_MODE=auto|host|rootfs (default auto).
+set -euo pipefail
+
+# Bump when the contents the build puts into the root file system change: an older tree is rebuilt.
+ROOTFS_FORMAT=1
+PACKAGES_IN_ROOTFS=asterisk,asterisk-modules,ca-certificates
+
+cache_dir=${RINGHOOK_CACHE_DIR:-$HOME/.cache/ringhook}
+rootfs=$cache_dir/asterisk-rootfs
+marker=.ringhook-rootfs-complete
+mirror=${RINGHOOK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+mode=${RINGHOOK_ASTERISK_MODE:-auto}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+say() { echo "ringhook: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "provisioning Asterisk needs root (debootstrap, apt-get)"
+
+finish() {
+  mkdir -p "$cache_dir"
+  printf '%s\n' "$1" >"$cache_dir/asterisk-runtime.tmp.$$"
+  mv -f "$cache_dir/asterisk-runtime.tmp.$$" "$cache_dir/asterisk-runtime"
+  printf '%s\n' "$1"
+  exit 0
+}
+
+host_has_asterisk_candidate() {
+  # An empty apt cache (fresh machine) would hide the package: refresh once if there are no lists.
+  if ! compgen -G '/var/lib/apt/lists/*Packages*' >/dev/null; then
+    say "apt-get update (no package lists yet)"
+    apt-get update -qq >&2
+  fi
+  local candidate
+  candidate=$(apt-cache policy asterisk 2>/dev/null | awk '/Candidate:/ {print $2}')
+  [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
+}
+
+# Unmounts anything left mounted below $1 (a build killed half-way leaves debootstrap's /proc etc.).
+unmount_below() {
+  local dir
+  dir=$(realpath -m "$1")
+  awk -v d="$dir" '$2 == d || index($2, d "/") == 1 {print $2}' /proc/self/mounts | sort -r |
+    while read -r m; do umount -l "$m" 2>/dev/null || true; done
+}
+
+remove_tree() {
+  unmount_below "$1"
+  # --one-file-system: never descend into something still mounted (e.g. a bind of the host's /dev).
+  rm -rf --one-file-system "$1"
+}
+
+rootfs_is_complete() {
+  [ -f "$rootfs/$marker" ] && [ "$(cat "$rootfs/$marker")" = "format=$ROOTFS_FORMAT" ] &&
+    [ -x "$rootfs/usr/sbin/asterisk" ]
+}
+
+if [ "$mode" = host ] || { [ "$mode" = auto ] && command -v asterisk >/dev/null 2>&1; }; then
+  command -v asterisk >/dev/null 2>&1 || { "$here/ensure-debs.sh" asterisk asterisk-modules; }
+  say "using the host's Asterisk: $(command -v asterisk)"
+  finish host
+fi
+if [ "$mode" = auto ] && host_has_asterisk_candidate; then
+  say "the host's apt has an asterisk package: installing it"
+  "$here/ensure-debs.sh" asterisk asterisk-modules
+  finish host
+fi
+[ "$mode" = auto ] || [ "$mode" = rootfs ] || die "RINGHOOK_ASTERISK_MODE must be auto, host or rootfs"
+
+mkdir -p "$cache_dir"
+exec 9>"$cache_dir/.asterisk-rootfs.lock"
+say "waiting for the provisioning lock" && flock 9 # two concurrent runs build once
+
+if rootfs_is_complete; then
+  say "Asterisk root file system already built: $rootfs"
+  finish "$rootfs"
+fi
+
+"$here/ensure-debs.sh" debootstrap debian-archive-keyring
+
+# Leftovers of interrupted builds (we hold the lock, so nobody else is building).
+for stale in "$cache_dir"/asterisk-rootfs.tmp.* "$cache_dir"/asterisk-rootfs.old.*; do
+  [ -e "$stale" ] || continue
+  say "removing an unfinished build: $stale"
+  remove_tree "$stale"
+done
+
+tmp=$cache_dir/asterisk-rootfs.tmp.$$
+trap 'say "build failed; cleaning $tmp"; remove_tree "$tmp"' EXIT
+started=$(date +%s)
+say "building a Debian sid root file system with Asterisk in $tmp (about 1 minute, ~500 MB)"
+debootstrap --variant=minbase --include="$PACKAGES_IN_ROOTFS" sid "$tmp" "$mirror" >&2
+unmount_below "$tmp"
+
+# The package's folders belong to the `asterisk` user; we run as root on a config set of our own,
+# but make the defaults readable too so `asterisk -rx` and modules that peek at them work.
+chown -R root:root "$tmp/etc/asterisk" "$tmp/var/lib/asterisk" "$tmp/var/spool/asterisk" \
+  "$tmp/var/log/asterisk" "$tmp/var/run/asterisk" 2>/dev/null || true
+# Shrink the tree: the package cache is not needed at run time.
+rm -rf "$tmp/var/cache/apt/archives/"*.deb
+version=$(chroot "$tmp" /usr/sbin/asterisk -V) || die "the built Asterisk does not run"
+say "built $version in $(($(date +%s) - started)) s"
+echo "format=$ROOTFS_FORMAT" >"$tmp/$marker"
+
+if [ -e "$rootfs" ]; then
+  old=$cache_dir/asterisk-rootfs.old.$$
+  mv -T "$rootfs" "$old"
+  mv -T "$tmp" "$rootfs"
+  remove_tree "$old"
+else
+  mv -T "$tmp" "$rootfs"
+fi
+trap - EXIT
+say "Asterisk root file system ready: $rootfs"
+finish "$rootfs"

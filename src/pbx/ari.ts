@@ -1,0 +1,403 @@
+// A thin typed ARI client: the REST calls ringhook needs (global fetch, Basic auth) and one
+// event websocket (`ws`) that validates every event, pings to notice a dead socket within
+// seconds, and reconnects forever with capped exponential backoff.
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+import {
+  Application,
+  AsteriskInfo,
+  Channel,
+  Playback,
+  eventChannelId,
+  parseAriEvent,
+  type AriEvent,
+} from './ari-schema.js';
+
+export * from './ari-schema.js';
+
+export type AriErrorKind = 'http' | 'network' | 'timeout' | 'invalid_reply';
+
+/** A failed ARI REST call: `status` is the HTTP status (undefined when no reply came). */
+export class AriError extends Error {
+  override readonly name = 'AriError';
+  constructor(
+    readonly kind: AriErrorKind,
+    readonly method: string,
+    readonly path: string,
+    readonly status: number | undefined,
+    /** Asterisk's own explanation (the `message` of its JSON error body), if it gave one. */
+    readonly ariMessage: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `ARI ${method} ${path} failed: ${status !== undefined ? `HTTP ${status}` : kind}` +
+        (ariMessage ? ` (${ariMessage})` : ''),
+      options,
+    );
+  }
+}
+
+export interface AriClientOptions {
+  /** e.g. http://127.0.0.1:8088 (no /ari suffix). */
+  baseUrl: string;
+  user: string;
+  password: string;
+  /** The Stasis application name our events come from. */
+  app: string;
+  logger: Logger;
+  requestTimeoutMs?: number;
+  /** How often the websocket is pinged; a socket silent for two intervals is dropped. */
+  heartbeatMs?: number;
+  reconnect?: { initialMs: number; maxMs: number };
+}
+
+export interface OriginateParams {
+  /** The channel id we choose, so we can match events before the reply arrives. */
+  channelId: string;
+  /** e.g. PJSIP/+15551234567@trunk */
+  endpoint: string;
+  appArgs?: string[];
+  callerId?: string;
+  /** Seconds to ring before giving up (cause 19). */
+  timeoutSec?: number;
+  variables?: Record<string, string>;
+}
+
+export interface AriClientEvents {
+  event: [AriEvent];
+  /** The websocket is open; `reconnect` is true when it is not the first time. */
+  connected: [{ reconnect: boolean; downMs: number }];
+  /** Emitted after a reconnect: events may have been missed, reconcile with listChannels(). */
+  reconnected: [{ downMs: number; attempts: number }];
+  disconnected: [{ reason: string }];
+  /** Another client registered the same app name; this client stops reconnecting. */
+  replaced: [];
+}
+
+const MessageBody = z.object({ message: z.string() }).loose();
+
+export class AriClient extends EventEmitter<AriClientEvents> {
+  private readonly opts: Required<AriClientOptions>;
+  private readonly auth: string;
+  private ws: WebSocket | undefined;
+  private closed = false;
+  private everConnected = false;
+  private attempts = 0;
+  private downSince = Date.now();
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private firstOpen: { resolve: () => void; reject: (e: Error) => void } | undefined;
+
+  constructor(options: AriClientOptions) {
+    super();
+    this.opts = {
+      requestTimeoutMs: 5_000,
+      heartbeatMs: 1_500,
+      reconnect: { initialMs: 100, maxMs: 5_000 },
+      ...options,
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    };
+    this.auth = 'Basic ' + Buffer.from(`${options.user}:${options.password}`).toString('base64');
+  }
+
+  get isConnected(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  // ---- events websocket ----
+
+  /** Opens the event websocket; resolves once it is first open (retrying until then). */
+  connect(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('ARI client closed'));
+    if (this.isConnected) return Promise.resolve();
+    const opened = new Promise<void>((resolve, reject) => {
+      this.firstOpen = { resolve, reject };
+    });
+    if (!this.ws && !this.reconnectTimer) this.openSocket();
+    return opened;
+  }
+
+  /** Closes the websocket for good (no reconnect). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.heartbeatTimer);
+    this.firstOpen?.reject(new Error('ARI client closed'));
+    this.firstOpen = undefined;
+    const ws = this.ws;
+    this.ws = undefined;
+    if (ws && ws.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        ws.once('close', () => resolve());
+        ws.terminate();
+      });
+    }
+  }
+
+  private openSocket(): void {
+    const url = new URL(this.opts.baseUrl.replace(/^http/, 'ws') + '/ari/events');
+    url.searchParams.set('app', this.opts.app);
+    url.searchParams.set('subscribeAll', 'false');
+    const log = this.opts.logger;
+    const ws = new WebSocket(url, {
+      headers: { authorization: this.auth },
+      handshakeTimeout: this.opts.requestTimeoutMs,
+    });
+    this.ws = ws;
+    let alive = true;
+    let opened = false;
+    let failure = '';
+
+    ws.on('open', () => {
+      opened = true;
+      const downMs = Date.now() - this.downSince;
+      const reconnect = this.everConnected;
+      const attempts = this.attempts;
+      this.everConnected = true;
+      this.attempts = 0;
+      log.info('ARI events connected', { app: this.opts.app, reconnect, downMs });
+      clearInterval(this.heartbeatTimer);
+      this.heartbeatTimer = setInterval(() => {
+        if (!alive) {
+          log.warn('ARI websocket silent; dropping it', { heartbeatMs: this.opts.heartbeatMs });
+          ws.terminate();
+          return;
+        }
+        alive = false;
+        ws.ping();
+      }, this.opts.heartbeatMs);
+      this.firstOpen?.resolve();
+      this.firstOpen = undefined;
+      this.emit('connected', { reconnect, downMs });
+      if (reconnect) this.emit('reconnected', { downMs, attempts });
+    });
+    ws.on('pong', () => {
+      alive = true;
+    });
+    ws.on('message', (data, isBinary) => {
+      alive = true;
+      if (isBinary) {
+        log.warn('ARI sent a binary websocket message; dropped');
+        return;
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(String(data));
+      } catch {
+        log.warn('ARI sent malformed JSON; dropped', { bytes: String(data).slice(0, 200) });
+        return;
+      }
+      const event = parseAriEvent(json);
+      if (event.type === 'Unknown' && event.issues) {
+        log.warn('ARI event failed validation', { type: event.originalType, issues: event.issues });
+      }
+      this.emit('event', event);
+      if (event.type === 'ApplicationReplaced') {
+        log.error('ARI application replaced by another client; not reconnecting', {
+          app: this.opts.app,
+        });
+        this.closed = true;
+        this.emit('replaced');
+        ws.close();
+      }
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      failure = `HTTP ${res.statusCode}`;
+      res.resume();
+      ws.terminate();
+    });
+    ws.on('error', (error) => {
+      failure ||= error.message;
+    });
+    ws.on('close', (code) => {
+      clearInterval(this.heartbeatTimer);
+      if (this.ws === ws) this.ws = undefined;
+      if (opened) this.downSince = Date.now();
+      const reason = failure || `closed (${code})`;
+      if (this.closed) return;
+      this.emit('disconnected', { reason });
+      this.scheduleReconnect(reason);
+    });
+  }
+
+  private scheduleReconnect(reason: string): void {
+    const { initialMs, maxMs } = this.opts.reconnect;
+    const delay = Math.min(maxMs, initialMs * 2 ** Math.min(this.attempts, 20));
+    this.attempts++;
+    const level = this.attempts === 1 || this.attempts % 10 === 0 ? 'warn' : 'debug';
+    this.opts.logger[level]('ARI events down; reconnecting', {
+      reason,
+      attempt: this.attempts,
+      delayMs: delay,
+    });
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (!this.closed) this.openSocket();
+    }, delay);
+  }
+
+  /** Resolves with the first event matching `predicate` (rejects after `timeoutMs`). */
+  waitFor<E extends AriEvent>(
+    predicate: (e: AriEvent) => e is E,
+    timeoutMs: number,
+  ): Promise<E>;
+  waitFor(predicate: (e: AriEvent) => boolean, timeoutMs: number): Promise<AriEvent>;
+  waitFor(predicate: (e: AriEvent) => boolean, timeoutMs: number): Promise<AriEvent> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('event', listener);
+        reject(new Error(`no matching ARI event within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const listener = (e: AriEvent) => {
+        if (!predicate(e)) return;
+        clearTimeout(timer);
+        this.off('event', listener);
+        resolve(e);
+      };
+      this.on('event', listener);
+    });
+  }
+
+  /** Calls `listener` for every event about one channel; returns the unsubscribe function. */
+  onChannel(channelId: string, listener: (e: AriEvent) => void): () => void {
+    const wrapped = (e: AriEvent) => {
+      if (eventChannelId(e) === channelId) listener(e);
+    };
+    this.on('event', wrapped);
+    return () => this.off('event', wrapped);
+  }
+
+  // ---- REST ----
+
+  private async request<T>(
+    method: string,
+    path: string,
+    schema: z.ZodType<T> | undefined,
+    query: Record<string, string | number | undefined> = {},
+    body?: unknown,
+  ): Promise<T> {
+    const url = new URL(`${this.opts.baseUrl}/ari${path}`);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: {
+          authorization: this.auth,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.opts.requestTimeoutMs),
+      });
+    } catch (error) {
+      const timeout = error instanceof Error && error.name === 'TimeoutError';
+      throw new AriError(timeout ? 'timeout' : 'network', method, path, undefined, undefined, {
+        cause: error,
+      });
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const parsed = MessageBody.safeParse(json);
+      throw new AriError(
+        'http',
+        method,
+        path,
+        res.status,
+        parsed.success ? parsed.data.message : text.slice(0, 200) || undefined,
+      );
+    }
+    if (!schema) return undefined as T;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new AriError('invalid_reply', method, path, res.status, z.prettifyError(parsed.error));
+    }
+    return parsed.data;
+  }
+
+  /** Originates a channel into our Stasis app with an id we choose. */
+  originate(p: OriginateParams): Promise<Channel> {
+    return this.request(
+      'POST',
+      `/channels/${encodeURIComponent(p.channelId)}`,
+      Channel,
+      {
+        endpoint: p.endpoint,
+        app: this.opts.app,
+        appArgs: p.appArgs?.join(','),
+        callerId: p.callerId,
+        timeout: p.timeoutSec,
+      },
+      p.variables ? { variables: p.variables } : undefined,
+    );
+  }
+
+  /** Hangs a channel up; `reason` is an ARI reason name (normal, busy, congestion, no_answer…). */
+  hangup(channelId: string, reason?: string): Promise<void> {
+    return this.request('DELETE', `/channels/${encodeURIComponent(channelId)}`, undefined, {
+      reason,
+    });
+  }
+
+  answer(channelId: string): Promise<void> {
+    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/answer`, undefined);
+  }
+
+  /** Plays media (e.g. `sound:/abs/path/without-ext`) with a playback id we choose. */
+  play(channelId: string, playbackId: string, media: string | string[]): Promise<Playback> {
+    return this.request(
+      'POST',
+      `/channels/${encodeURIComponent(channelId)}/play/${encodeURIComponent(playbackId)}`,
+      Playback,
+      { media: Array.isArray(media) ? media.join(',') : media },
+    );
+  }
+
+  stopPlayback(playbackId: string): Promise<void> {
+    return this.request('DELETE', `/playbacks/${encodeURIComponent(playbackId)}`, undefined);
+  }
+
+  getChannel(channelId: string): Promise<Channel> {
+    return this.request('GET', `/channels/${encodeURIComponent(channelId)}`, Channel);
+  }
+
+  listChannels(): Promise<Channel[]> {
+    return this.request('GET', '/channels', z.array(Channel));
+  }
+
+  /** After a reconnect: which of these channels does Asterisk still have? */
+  async channelsStillUp(channelIds: Iterable<string>): Promise<Set<string>> {
+    const live = new Set((await this.listChannels()).map((c) => c.id));
+    return new Set([...channelIds].filter((id) => live.has(id)));
+  }
+
+  asteriskInfo(): Promise<AsteriskInfo> {
+    return this.request('GET', '/asterisk/info', AsteriskInfo);
+  }
+
+  /** Subscribes our app to an event source: `channel:ID`, `endpoint:PJSIP/trunk`, `bridge:ID`. */
+  subscribe(eventSource: string): Promise<Application> {
+    return this.request(
+      'POST',
+      `/applications/${encodeURIComponent(this.opts.app)}/subscription`,
+      Application,
+      { eventSource },
+    );
+  }
+
+  unsubscribe(eventSource: string): Promise<Application> {
+    return this.request(
+      'DELETE',
+      `/applications/${encodeURIComponent(this.opts.app)}/subscription`,
+      Application,
+      { eventSource },
+    );
+  }
+}

@@ -1,0 +1,161 @@
+// Renders ringhook's Asterisk configuration (the templates in asterisk/) from typed options.
+// Pure: the template texts come in as an argument, the rendered files go out as strings.
+import { z } from 'zod';
+
+export const TEMPLATE_FILES = [
+  'asterisk.conf',
+  'modules.conf',
+  'http.conf',
+  'ari.conf',
+  'rtp.conf',
+  'logger.conf',
+  'extensions.conf',
+  'pjsip.conf',
+  // Static files: present so Asterisk does not log errors for them, and CDR/CEL stay off.
+  'cdr.conf',
+  'cel.conf',
+  'features.conf',
+  'ccss.conf',
+  'udptl.conf',
+  'acl.conf',
+  'pjproject.conf',
+  'websocket_client.conf',
+  'indications.conf',
+] as const;
+export type TemplateFile = (typeof TEMPLATE_FILES)[number];
+export type AsteriskTemplates = Record<TemplateFile, string>;
+
+// A value written after `key =` in an Asterisk config file: `;` would start a comment, a line
+// break a new setting, brackets a new section. Refuse them rather than escape them.
+const configValue = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^\s;[\]"\\{}]+$/, 'must not contain spaces, quotes, ; [ ] { } or backslashes');
+const port = z.number().int().min(1).max(65535);
+const ipv4 = z.ipv4();
+const absolutePath = z
+  .string()
+  .startsWith('/', 'must be an absolute path')
+  // Asterisk's control socket lives in <runDir>/run/asterisk.ctl: a Unix socket path is <108 bytes.
+  .max(80, 'must be at most 80 characters (Asterisk puts a Unix socket under it)')
+  .regex(/^[A-Za-z0-9._/-]+$/, 'may contain only letters, digits, . _ - and /');
+
+/** A SIP URI of the provider or test phone: sip:[user@]host[:port][;params]. */
+const trunkUri = z
+  .string()
+  .regex(
+    /^sips?:(?:[^@\s;]+@)?(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?(?:;[A-Za-z0-9=._-]+)*$/,
+    'must look like sip:host[:port] (for example sip:127.0.0.1:5070)',
+  );
+
+export const AsteriskConfigOptions = z
+  .object({
+    runDir: absolutePath,
+    http: z.object({ bindAddress: ipv4.default('127.0.0.1'), port }),
+    ari: z.object({
+      user: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only'),
+      password: configValue.min(12, 'must be at least 12 characters'),
+    }),
+    sip: z.object({ bindAddress: ipv4.default('127.0.0.1'), port }),
+    rtp: z
+      .object({ start: port, end: port })
+      .refine((r) => r.end > r.start, 'rtp.end must be above rtp.start')
+      .default({ start: 10000, end: 20000 }),
+    trunk: z
+      .object({
+        uri: trunkUri,
+        username: configValue.optional(),
+        password: configValue.optional(),
+        register: z.boolean().default(false),
+        fromDomain: configValue.optional(),
+      })
+      .refine((t) => (t.username === undefined) === (t.password === undefined), {
+        message: 'trunk.username and trunk.password go together',
+      })
+      .refine((t) => !t.register || t.username !== undefined, {
+        message: 'trunk.register needs trunk.username and trunk.password',
+      }),
+    softphone: z
+      .object({ username: configValue.max(64), password: configValue.min(8) })
+      .optional(),
+  })
+  .strict();
+export type AsteriskConfigInput = z.input<typeof AsteriskConfigOptions>;
+export type AsteriskConfig = z.output<typeof AsteriskConfigOptions>;
+
+export interface ParsedSipUri {
+  scheme: 'sip' | 'sips';
+  user: string | undefined;
+  host: string;
+  port: number | undefined;
+}
+
+export function parseSipUri(uri: string): ParsedSipUri {
+  const m = /^(sips?):(?:([^@]+)@)?(\[[^\]]+\]|[^:;]+)(?::(\d+))?/.exec(uri);
+  if (!m) throw new Error(`not a SIP URI: ${uri}`);
+  return {
+    scheme: m[1] as 'sip' | 'sips',
+    user: m[2],
+    host: m[3]!,
+    port: m[4] === undefined ? undefined : Number(m[4]),
+  };
+}
+
+function hostPort(u: ParsedSipUri): string {
+  return u.port === undefined ? u.host : `${u.host}:${u.port}`;
+}
+
+/** Fills `{{name}}` and keeps `{{#name}}…{{/name}}` blocks only when `name` is truthy. */
+export function renderTemplate(
+  template: string,
+  vars: Record<string, string | number | boolean | undefined>,
+): string {
+  const withBlocks = template.replace(
+    /\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g,
+    (_all, name: string, body: string) => (vars[name] ? body : ''),
+  );
+  return withBlocks.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => {
+    const value = vars[name];
+    if (value === undefined || value === false) {
+      throw new Error(`template variable {{${name}}} has no value`);
+    }
+    return String(value);
+  });
+}
+
+/** Validates the options and renders every file; keys are file names under <runDir>/etc. */
+export function renderAsteriskConfig(
+  input: AsteriskConfigInput,
+  templates: AsteriskTemplates,
+): Record<TemplateFile, string> {
+  const o = AsteriskConfigOptions.parse(input);
+  const trunk = parseSipUri(o.trunk.uri);
+  const trunkHostPort = hostPort(trunk);
+  const vars: Record<string, string | number | boolean | undefined> = {
+    runDir: o.runDir,
+    httpBindAddress: o.http.bindAddress,
+    httpPort: o.http.port,
+    ariUser: o.ari.user,
+    ariPassword: o.ari.password,
+    sipBindAddress: o.sip.bindAddress,
+    sipPort: o.sip.port,
+    rtpStart: o.rtp.start,
+    rtpEnd: o.rtp.end,
+    trunkContact: `${trunk.scheme}:${trunkHostPort}`,
+    trunkHost: trunk.host.replace(/^\[|\]$/g, ''),
+    trunkAuth: o.trunk.username !== undefined,
+    trunkUsername: o.trunk.username,
+    trunkPassword: o.trunk.password,
+    trunkRegister: o.trunk.register,
+    trunkServerUri: `${trunk.scheme}:${trunkHostPort}`,
+    trunkClientUri: `${trunk.scheme}:${o.trunk.username ?? ''}@${trunkHostPort}`,
+    trunkFromDomain: o.trunk.fromDomain,
+    softphone: o.softphone !== undefined,
+    softphoneUsername: o.softphone?.username,
+    softphonePassword: o.softphone?.password,
+  };
+  const out = {} as Record<TemplateFile, string>;
+  for (const file of TEMPLATE_FILES) out[file] = renderTemplate(templates[file], vars);
+  return out;
+}

@@ -1,0 +1,345 @@
+// A managed Asterisk process: renders ringhook's config into a run dir, starts Asterisk (from the
+// provisioned root file system with chroot, or the host's binary), waits until ARI answers,
+// restarts it with capped backoff if it dies, and stops it on shutdown.
+//
+// Chroot mode runs Asterisk inside a private mount namespace (`unshare --mount`): the bind mounts
+// of /proc, /dev, the run dir and the media dir exist only in that namespace, so they vanish with
+// the process however it ends (even SIGKILL of ringhook) and never leak into the host's mount table.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { mkdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+import {
+  renderAsteriskConfig,
+  TEMPLATE_FILES,
+  type AsteriskConfigInput,
+  type AsteriskTemplates,
+} from './asterisk-config.js';
+
+export type AsteriskRuntime = { kind: 'host'; binary: string } | { kind: 'rootfs'; rootfs: string };
+
+/** Parses what scripts/provision-asterisk.sh prints: a root file system path, or "host". */
+export function parseRuntime(line: string, hostBinary = '/usr/sbin/asterisk'): AsteriskRuntime {
+  const text = line.trim();
+  if (text === 'host') return { kind: 'host', binary: hostBinary };
+  if (text.startsWith('/')) return { kind: 'rootfs', rootfs: text };
+  throw new Error(`unknown Asterisk runtime "${text}": run scripts/provision-asterisk.sh`);
+}
+
+/** Reads the runtime recorded by the provisioning script in its cache dir. */
+export async function readProvisionedRuntime(cacheDir: string): Promise<AsteriskRuntime> {
+  const file = join(cacheDir, 'asterisk-runtime');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new Error(`Asterisk is not provisioned (no ${file}): run scripts/provision-asterisk.sh`);
+  }
+  return parseRuntime(text);
+}
+
+export async function loadAsteriskTemplates(dir: string): Promise<AsteriskTemplates> {
+  const entries = await Promise.all(
+    TEMPLATE_FILES.map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const),
+  );
+  return Object.fromEntries(entries) as AsteriskTemplates;
+}
+
+// Runs inside the new mount namespace. Arguments: ROOTFS, N, N directories to bind at the same
+// absolute path inside, then the command. /dev is bound recursively (pts, shm, mqueue).
+const CHROOT_LAUNCHER = `set -e
+root=$1; n=$2; shift 2
+mount --bind /proc "$root/proc"
+mount --rbind /dev "$root/dev"
+for f in /etc/resolv.conf /etc/hosts; do
+  if [ -f "$f" ] && [ -f "$root$f" ]; then mount --bind "$f" "$root$f"; fi
+done
+while [ "$n" -gt 0 ]; do
+  mkdir -p "$root$1"; mount --bind "$1" "$root$1"; shift; n=$((n - 1))
+done
+exec chroot "$root" "$@"`;
+
+export interface ManagedAsteriskOptions {
+  runtime: AsteriskRuntime;
+  /** Asterisk's files go to <dataDir>/asterisk (etc, lib, spool, run, log). Absolute, short. */
+  dataDir: string;
+  /** Audio files; seen by Asterisk at the same absolute path (play with sound:<path-no-ext>). */
+  mediaDir: string;
+  templates: AsteriskTemplates;
+  /** Everything of the config but runDir, which is derived from dataDir. */
+  config: Omit<AsteriskConfigInput, 'runDir'>;
+  logger: Logger;
+  readyTimeoutMs?: number;
+  restartBackoff?: { initialMs: number; maxMs: number };
+  /** How long a run must last before the restart backoff is reset. */
+  stableAfterMs?: number;
+}
+
+export interface ManagedAsteriskEvents {
+  ready: [{ pid: number; startedInMs: number; restarts: number }];
+  exit: [{ code: number | null; signal: NodeJS.Signals | null; expected: boolean }];
+  error: [Error];
+}
+
+const AsteriskInfo = z.object({ system: z.object({ version: z.string() }).loose() }).loose();
+
+export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
+  readonly runDir: string;
+  readonly ariUrl: string;
+  private readonly opts: Required<
+    Pick<ManagedAsteriskOptions, 'readyTimeoutMs' | 'restartBackoff' | 'stableAfterMs'>
+  > &
+    ManagedAsteriskOptions;
+  private child: ChildProcess | undefined;
+  private stopping = false;
+  private restarts = 0;
+  private backoffMs: number;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly outputTail: string[] = [];
+  version: string | undefined;
+
+  constructor(options: ManagedAsteriskOptions) {
+    super();
+    this.opts = {
+      readyTimeoutMs: 30_000,
+      restartBackoff: { initialMs: 250, maxMs: 10_000 },
+      stableAfterMs: 30_000,
+      ...options,
+    };
+    this.backoffMs = this.opts.restartBackoff.initialMs;
+    this.runDir = join(options.dataDir, 'asterisk');
+    const host = options.config.http.bindAddress ?? '127.0.0.1';
+    this.ariUrl = `http://${host}:${options.config.http.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get ariCredentials(): { user: string; password: string } {
+    return { user: this.opts.config.ari.user, password: this.opts.config.ari.password };
+  }
+
+  /** Renders the config, starts Asterisk and resolves once ARI answers. */
+  async start(): Promise<void> {
+    this.stopping = false;
+    await this.writeConfig();
+    await this.killLeftover();
+    await this.launch();
+  }
+
+  /** Stops Asterisk (SIGTERM, then SIGKILL after a grace period) and stops supervising it. */
+  async stop(graceMs = 5_000): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    }
+    this.child = undefined;
+    await this.removeMountPoints();
+  }
+
+  private async writeConfig(): Promise<void> {
+    const files = renderAsteriskConfig(
+      { ...this.opts.config, runDir: this.runDir },
+      this.opts.templates,
+    );
+    for (const sub of ['etc', 'lib', 'spool', 'run', 'log']) {
+      await mkdir(join(this.runDir, sub), { recursive: true, mode: 0o700 });
+    }
+    await mkdir(this.opts.mediaDir, { recursive: true });
+    for (const [name, text] of Object.entries(files)) {
+      const target = join(this.runDir, 'etc', name);
+      await writeFile(`${target}.tmp`, text, { mode: 0o600 });
+      await rename(`${target}.tmp`, target);
+    }
+  }
+
+  // An Asterisk left running on this run dir (ringhook killed without a chance to stop it) holds
+  // the ports and the control socket: end it before starting a new one.
+  private async killLeftover(): Promise<void> {
+    const pidFile = join(this.runDir, 'run', 'asterisk.pid');
+    let pid: number;
+    try {
+      pid = Number((await readFile(pidFile, 'utf8')).trim());
+    } catch {
+      return;
+    }
+    if (!Number.isInteger(pid) || pid <= 1) return;
+    let cmdline = '';
+    try {
+      cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+    } catch {
+      return; // not running
+    }
+    if (!cmdline.includes('asterisk') || !cmdline.includes(this.runDir)) return;
+    this.opts.logger.warn('stopping a leftover Asterisk on this run dir', { pid });
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 50; i++) {
+      try {
+        await readFile(`/proc/${pid}/cmdline`);
+      } catch {
+        return;
+      }
+      await sleep(100);
+    }
+  }
+
+  private command(): { file: string; args: string[] } {
+    const asteriskArgs = ['-f', '-n', '-C', join(this.runDir, 'etc', 'asterisk.conf')];
+    const rt = this.opts.runtime;
+    if (rt.kind === 'host') return { file: rt.binary, args: asteriskArgs };
+    const binds = [this.runDir, this.opts.mediaDir];
+    return {
+      file: 'unshare',
+      args: [
+        '--mount',
+        '--propagation',
+        'private',
+        '--',
+        '/bin/sh',
+        '-c',
+        CHROOT_LAUNCHER,
+        'ringhook-asterisk',
+        rt.rootfs,
+        String(binds.length),
+        ...binds,
+        '/usr/sbin/asterisk',
+        ...asteriskArgs,
+      ],
+    };
+  }
+
+  private async launch(): Promise<void> {
+    const started = Date.now();
+    const { file, args } = this.command();
+    const log = this.opts.logger;
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    const collect = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        this.outputTail.push(line);
+        if (this.outputTail.length > 40) this.outputTail.shift();
+        log.debug('asterisk output', { line });
+      }
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+      (resolve) => {
+        child.once('error', (error) => {
+          log.error('could not start Asterisk', { error, file });
+          resolve({ code: null, signal: null });
+        });
+        child.once('exit', (code, signal) => resolve({ code, signal }));
+      },
+    );
+    void exited.then(({ code, signal }) => this.onExit(child, started, code, signal));
+
+    const ready = await Promise.race([
+      this.waitForAri(started).then(() => true),
+      exited.then(() => false),
+    ]);
+    if (!ready) {
+      throw new Error(
+        `Asterisk exited before ARI was ready: ${this.outputTail.slice(-10).join(' | ') || 'no output'}`,
+      );
+    }
+    const startedInMs = Date.now() - started;
+    log.info('Asterisk ready', { pid: child.pid, startedInMs, version: this.version });
+    this.emit('ready', { pid: child.pid!, startedInMs, restarts: this.restarts });
+  }
+
+  private onExit(
+    child: ChildProcess,
+    started: number,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): void {
+    if (this.child !== child) return;
+    const expected = this.stopping;
+    this.emit('exit', { code, signal, expected });
+    if (expected) return;
+    const ranMs = Date.now() - started;
+    if (ranMs >= this.opts.stableAfterMs) this.backoffMs = this.opts.restartBackoff.initialMs;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, this.opts.restartBackoff.maxMs);
+    this.opts.logger.warn('Asterisk exited; restarting', { code, signal, ranMs, delayMs: delay });
+    this.restartTimer = setTimeout(() => {
+      if (this.stopping) return;
+      this.restarts++;
+      this.launch().catch((error: unknown) => {
+        // launch() failing means the child already exited, and onExit schedules the next try.
+        this.opts.logger.error('Asterisk restart failed', { error });
+      });
+    }, delay);
+  }
+
+  private async waitForAri(started: number): Promise<void> {
+    const { user, password } = this.ariCredentials;
+    const auth = 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
+    const url = `${this.ariUrl}/ari/asterisk/info`;
+    let last = '';
+    while (Date.now() - started < this.opts.readyTimeoutMs) {
+      const child = this.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return never();
+      try {
+        const res = await fetch(url, {
+          headers: { authorization: auth },
+          signal: AbortSignal.timeout(1_000),
+        });
+        if (res.ok) {
+          const info = AsteriskInfo.safeParse(await res.json());
+          this.version = info.success ? info.data.system.version : undefined;
+          return;
+        }
+        last = `HTTP ${res.status}`;
+        if (res.status === 401) {
+          throw new Error(
+            `ARI on ${this.ariUrl} refused our credentials: is another Asterisk using this port?`,
+          );
+        }
+      } catch (error) {
+        if (error instanceof Error && error.message.startsWith('ARI on')) throw error;
+        last = error instanceof Error ? error.message : String(error);
+      }
+      await sleep(50);
+    }
+    throw new Error(`ARI on ${this.ariUrl} not ready after ${this.opts.readyTimeoutMs} ms (${last})`);
+  }
+
+  // Chroot mode leaves empty mount-point folders for the run and media dirs inside the root file
+  // system; remove them (only if empty) so the cache does not fill with test folders.
+  private async removeMountPoints(): Promise<void> {
+    const rt = this.opts.runtime;
+    if (rt.kind !== 'rootfs') return;
+    for (const dir of [this.runDir, this.opts.mediaDir]) {
+      let path = dir;
+      // Top-level folders (/tmp, /root, /var) belong to the root file system itself.
+      while (path.lastIndexOf('/') > 0) {
+        try {
+          await rmdir(join(rt.rootfs, path));
+        } catch {
+          break;
+        }
+        path = path.slice(0, path.lastIndexOf('/')) || '/';
+      }
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function never(): Promise<never> {
+  return new Promise(() => {});
+}

@@ -1,0 +1,83 @@
+// Provisions Asterisk (scripts/provision-asterisk.sh, cached) and starts a managed instance for a
+// test on free loopback ports, with a random ARI password and its own temporary folders.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createLogger, silentLogger, type Logger } from '../../src/log.js';
+import {
+  loadAsteriskTemplates,
+  ManagedAsterisk,
+  parseRuntime,
+  type AsteriskRuntime,
+} from '../../src/pbx/asterisk.js';
+import { freeTcpPort, freeUdpPort } from './ports.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+let provisioned: Promise<AsteriskRuntime> | undefined;
+
+/** Runs the provisioning script once per test process (a no-op when already provisioned). */
+export function provisionAsterisk(): Promise<AsteriskRuntime> {
+  provisioned ??= promisify(execFile)('bash', [`${ROOT}scripts/provision-asterisk.sh`], {
+    maxBuffer: 10 * 1024 * 1024,
+    timeout: 15 * 60_000,
+  }).then(({ stdout }) => parseRuntime(stdout.trim().split('\n').at(-1) ?? ''));
+  return provisioned;
+}
+
+export interface TestAsterisk {
+  asterisk: ManagedAsterisk;
+  ariUrl: string;
+  ariUser: string;
+  ariPassword: string;
+  /** The trunk's SIP port (where a SIPp phone should listen). */
+  trunkPort: number;
+  sipPort: number;
+  mediaDir: string;
+  dataDir: string;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+export async function startTestAsterisk(options: { trunkPort?: number } = {}): Promise<TestAsterisk> {
+  const runtime = await provisionAsterisk();
+  const dataDir = await mkdtemp('/tmp/rh-ast-');
+  const mediaDir = `${dataDir}/media`;
+  const trunkPort = options.trunkPort ?? (await freeUdpPort());
+  const sipPort = await freeUdpPort();
+  const httpPort = await freeTcpPort();
+  const ariPassword = randomBytes(18).toString('base64url');
+  const logger = process.env.RINGHOOK_TEST_LOG ? createLogger({ level: 'debug' }) : silentLogger;
+  const asterisk = new ManagedAsterisk({
+    runtime,
+    dataDir,
+    mediaDir,
+    templates: await loadAsteriskTemplates(`${ROOT}asterisk`),
+    config: {
+      http: { port: httpPort },
+      ari: { user: 'ringhook', password: ariPassword },
+      sip: { port: sipPort },
+      rtp: { start: 30000, end: 39999 },
+      trunk: { uri: `sip:127.0.0.1:${trunkPort}` },
+    },
+    logger,
+    restartBackoff: { initialMs: 100, maxMs: 1_000 },
+  });
+  await asterisk.start();
+  return {
+    asterisk,
+    ariUrl: asterisk.ariUrl,
+    ariUser: 'ringhook',
+    ariPassword,
+    trunkPort,
+    sipPort,
+    mediaDir,
+    dataDir,
+    logger,
+    stop: async () => {
+      await asterisk.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// Runs SIPp (Debian sip-tester) as a test phone: a UAS on a loopback port playing one of the
+// scenarios in test/e2e/sipp/. Collects its exit code and final statistics.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const SCENARIO_DIR = fileURLToPath(new URL('../e2e/sipp/', import.meta.url));
+
+export type SippScenario =
+  | 'answer'
+  | 'dtmf-1'
+  | 'dtmf-2-then-1'
+  | 'busy'
+  | 'decline'
+  | 'unavailable'
+  | 'service-unavailable'
+  | 'ring-forever';
+
+export interface SippOptions {
+  scenario: SippScenario;
+  /** SIP port on 127.0.0.1. */
+  port: number;
+  /** RTP port (scenarios that play pcap audio); needs port+1..+3 free as well. */
+  mediaPort?: number;
+  /** Values for [key] placeholders in the scenario (-key NAME VALUE). */
+  keys?: Record<string, string | number>;
+  /** Calls to take before exiting (default 1). */
+  calls?: number;
+  /** SIPp quits after this many seconds whatever happens (default 60). */
+  timeoutSec?: number;
+}
+
+export interface SippResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  successfulCalls: number | undefined;
+  failedCalls: number | undefined;
+  /** SIPp's last statistics screen and unexpected-message log, for failure messages. */
+  screen: string;
+  errors: string;
+  output: string;
+}
+
+export interface SippPhone {
+  port: number;
+  /** Resolves when SIPp exits by itself (after `calls` calls or its timeout). */
+  done: Promise<SippResult>;
+  stop(): Promise<SippResult>;
+}
+
+export async function startSipp(options: SippOptions): Promise<SippPhone> {
+  const dir = await mkdtemp(join(tmpdir(), 'rh-sipp-'));
+  const args = [
+    '-sf', join(SCENARIO_DIR, `${options.scenario}.xml`),
+    '-i', '127.0.0.1',
+    '-p', String(options.port),
+    '-m', String(options.calls ?? 1),
+    '-timeout', `${options.timeoutSec ?? 60}s`,
+    '-nostdin',
+    '-trace_screen', '-screen_file', join(dir, 'screen.log'),
+    '-trace_err', '-error_file', join(dir, 'errors.log'),
+  ];
+  if (options.mediaPort !== undefined) args.push('-mi', '127.0.0.1', '-mp', String(options.mediaPort));
+  else args.push('-mi', '127.0.0.1', '-mp', String(options.port + 10000 > 65000 ? options.port - 10000 : options.port + 10000));
+  for (const [k, v] of Object.entries(options.keys ?? {})) args.push('-key', k, String(v));
+
+  const child = spawn('sipp', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (c: Buffer) => {
+    output = (output + c.toString('utf8')).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const done = new Promise<SippResult>((resolve) => {
+    const finish = async (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      const screen = await readFile(join(dir, 'screen.log'), 'utf8').catch(() => '');
+      const errors = await readFile(join(dir, 'errors.log'), 'utf8').catch(() => '');
+      resolve({
+        exitCode,
+        signal,
+        successfulCalls: lastCount(screen, 'Successful call'),
+        failedCalls: lastCount(screen, 'Failed call'),
+        screen,
+        errors,
+        output,
+      });
+    };
+    child.once('error', () => void finish(null, null));
+    child.once('exit', (code, signal) => void finish(code, signal));
+  });
+  await waitUdpBound(options.port, 5_000, done);
+  return {
+    port: options.port,
+    done,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGUSR1'); // SIPp: quit gracefully, like pressing q
+        const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+        const result = await done;
+        clearTimeout(timer);
+        return result;
+      }
+      return done;
+    },
+  };
+}
+
+// "Successful call | 0 | 1": the cumulative count is the last number on the line.
+function lastCount(screen: string, label: string): number | undefined {
+  const lines = screen.split('\n').filter((l) => l.includes(label));
+  const last = lines.at(-1);
+  const m = last ? /(\d+)\s*$/.exec(last.trim()) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+async function waitUdpBound(port: number, timeoutMs: number, exited: Promise<SippResult>): Promise<void> {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let gone: SippResult | undefined;
+  void exited.then((r) => (gone = r));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`sipp exited at start (${gone.exitCode}): ${gone.output.slice(-1000)}`);
+    const table = await readFile('/proc/net/udp', 'utf8');
+    if (table.split('\n').some((l) => l.trim().split(/\s+/)[1]?.endsWith(hex))) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`sipp did not bind UDP port ${port} within ${timeoutMs} ms`);
+}
