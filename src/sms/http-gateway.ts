@@ -1,0 +1,152 @@
+// SmsSender over an HTTP gateway (Kannel sendsms, Twilio-style Messages API, generic template).
+
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../log.js';
+import type { HttpGatewayConfig } from './config.js';
+import { createReportHub, parseKannelDlr, parseTwilioStatus } from './delivery.js';
+import { buildRequest, readVerdict, safeUrl, type HttpRequestSpec } from './http-presets.js';
+import { realSleep, withRetry, type Sleep } from './retry.js';
+import { countSmsParts } from './segments.js';
+import type { DeliveryReport, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
+
+export interface HttpSenderOptions {
+  http: HttpGatewayConfig;
+  from: string;
+  dlrUrl: string | null;
+  timeoutMs: number;
+  retryAttempts: number;
+  retryDelayMs: number;
+}
+
+export interface HttpSenderDeps {
+  logger: Logger;
+  fetch?: typeof fetch;
+  sleep?: Sleep;
+  newId?: () => string;
+}
+
+/** Network errors that happen before the request reached the gateway: nothing can have been accepted. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+function errorCode(error: unknown): string | undefined {
+  let cur: unknown = error;
+  for (let depth = 0; depth < 4 && cur && typeof cur === 'object'; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describeError(error: unknown): string {
+  const code = errorCode(error);
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
+  const message = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSenderDeps): SmsSender {
+  const fetchFn = deps.fetch ?? globalThis.fetch;
+  const sleep = deps.sleep ?? realSleep;
+  const newId = deps.newId ?? randomUUID;
+  const log = deps.logger.child({ component: 'sms', gateway: options.http.preset });
+  const hub = createReportHub((error) => log.error('delivery report listener failed', { error }));
+  const target = (spec: HttpRequestSpec) => safeUrl(spec.url);
+
+  async function exchange(spec: HttpRequestSpec): Promise<{ status: number; body: string }> {
+    const res = await fetchFn(spec.url, {
+      method: spec.method,
+      headers: spec.headers,
+      body: spec.body,
+      redirect: 'error',
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    const body = await res.text();
+    return { status: res.status, body };
+  }
+
+  async function send(req: SmsRequest): Promise<SmsResult> {
+    // Kannel gives no message id: ours goes into the dlr-url, and delivery reports carry it back.
+    const localId = options.http.preset === 'kannel' && options.dlrUrl ? newId() : null;
+    const spec = buildRequest(options.http, {
+      to: req.to,
+      from: options.from,
+      text: req.text,
+      reference: req.reference,
+      localId,
+      dlrUrl: options.dlrUrl,
+    });
+    const parts = countSmsParts(req.text);
+    const started = Date.now();
+    const result = await withRetry<SmsResult>(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
+      let reply: { status: number; body: string };
+      try {
+        reply = await exchange(spec);
+      } catch (error) {
+        const code = errorCode(error);
+        const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+        const error_ = `${target(spec)}: ${describeError(error)}${notSent ? '' : ' (the gateway may have taken the message)'}`;
+        log.warn('sms gateway request failed', { reference: req.reference, attempt, error: error_ });
+        return { done: false, retry: notSent, value: { status: 'failed', error: error_, retryable: notSent } };
+      }
+      const verdict = readVerdict(options.http, reply.status, reply.body, localId);
+      if (verdict.accepted) return { done: true, value: { status: 'sent', messageId: verdict.messageId, parts } };
+      log.warn('sms gateway refused the message', { reference: req.reference, attempt, status: reply.status, error: verdict.error });
+      return { done: false, retry: verdict.retryable, value: { status: 'failed', error: verdict.error, retryable: verdict.retryable } };
+    });
+    if (result.status === 'sent') {
+      log.info('sms handed to gateway', { reference: req.reference, messageId: result.messageId, parts, ms: Date.now() - started });
+    }
+    return result;
+  }
+
+  async function check(): Promise<SmsCheck> {
+    const http = options.http;
+    let spec: HttpRequestSpec;
+    if (http.preset === 'twilio') {
+      spec = {
+        url: `${http.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(http.accountSid)}.json`,
+        method: 'GET',
+        headers: { authorization: `Basic ${Buffer.from(`${http.accountSid}:${http.authToken}`).toString('base64')}` },
+        body: null,
+      };
+    } else if (http.preset === 'kannel') {
+      // sendsms with credentials and no receiver: Kannel checks the credentials first, then
+      // complains about the missing receiver, and sends nothing.
+      spec = { url: http.url, method: 'GET', headers: {}, body: null };
+    } else {
+      spec = { url: new URL(http.url.replace(/\{(to|from|text|reference)\}/g, '')).origin + '/', method: 'GET', headers: {}, body: null };
+    }
+    try {
+      const reply = await exchange(spec);
+      if (http.preset === 'kannel' && /authori[sz]ation failed/i.test(reply.body)) {
+        return { ok: false, detail: `Kannel at ${target(spec)} rejects the username/password in RINGHOOK_SMS_HTTP_URL` };
+      }
+      if (http.preset === 'twilio' && (reply.status === 401 || reply.status === 403)) {
+        return { ok: false, detail: `Twilio rejects the account SID / auth token (${reply.status})` };
+      }
+      if (http.preset === 'twilio' && reply.status >= 400) return { ok: false, detail: `Twilio answered ${reply.status}` };
+      return { ok: true, detail: `${http.preset} gateway at ${target(spec)} answers (${reply.status})` };
+    } catch (error) {
+      return { ok: false, detail: `${http.preset} gateway at ${target(spec)}: ${describeError(error)}` };
+    }
+  }
+
+  function handleDeliveryCallback(params: URLSearchParams): DeliveryReport | null {
+    const report = options.http.preset === 'twilio' ? parseTwilioStatus(params) : options.http.preset === 'kannel' ? parseKannelDlr(params) : null;
+    if (report) {
+      log.info('sms delivery report', { ...report });
+      hub.emit(report);
+    }
+    return report;
+  }
+
+  return {
+    kind: options.http.preset,
+    send,
+    check,
+    close: async () => {},
+    onDeliveryReport: hub.on,
+    handleDeliveryCallback,
+  };
+}

@@ -1,0 +1,46 @@
+// The SMS backup: one SmsSender chosen by configuration.
+
+import type { Logger } from '../log.js';
+import type { SmsConfig } from './config.js';
+import { createReportHub } from './delivery.js';
+import { createHttpSmsSender } from './http-gateway.js';
+import type { Sleep } from './retry.js';
+import { createSmppSmsSender } from './smpp.js';
+import type { SmsSender } from './types.js';
+
+export type { DeliveryReport, DeliveryStatus, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
+export { parseSmsConfig, smsConfigSchema, smsEnvSchema, SmsConfigError, SMS_ENV, SMS_DEFAULTS, type SmsConfig } from './config.js';
+export { buildSmsText, SMS_PREFIX, DEFAULT_MAX_PARTS } from './text.js';
+export { countSmsParts, detectEncoding, splitSms } from './segments.js';
+export { isGsm7 } from './gsm7.js';
+
+export interface SmsDeps {
+  logger: Logger;
+  /** Injected for tests; defaults to globalThis.fetch. */
+  fetch?: typeof fetch;
+  sleep?: Sleep;
+  newId?: () => string;
+}
+
+/** SMS backup turned off: send() fails (not retryable) and says how to turn it on. */
+export function createDisabledSmsSender(): SmsSender {
+  const hub = createReportHub(() => {});
+  return {
+    kind: 'none',
+    send: async () => ({ status: 'failed', error: 'SMS backup is off (RINGHOOK_SMS_GATEWAY=none)', retryable: false }),
+    check: async () => ({ ok: true, detail: 'SMS backup is off (RINGHOOK_SMS_GATEWAY=none)' }),
+    close: async () => {},
+    onDeliveryReport: hub.on,
+  };
+}
+
+export function createSmsSender(config: SmsConfig, deps: SmsDeps): SmsSender {
+  switch (config.gateway) {
+    case 'none':
+      return createDisabledSmsSender();
+    case 'http':
+      return createHttpSmsSender(config, deps);
+    case 'smpp':
+      return createSmppSmsSender(config, deps);
+  }
+}
