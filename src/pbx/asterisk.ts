@@ -127,7 +127,12 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
     this.stopping = false;
     await this.writeConfig();
     await this.killLeftover();
-    await this.launch();
+    try {
+      await this.launch();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
   }
 
   /** Stops Asterisk (SIGTERM, then SIGKILL after a grace period) and stops supervising it. */
@@ -277,8 +282,9 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
       if (this.stopping) return;
       this.restarts++;
       this.launch().catch((error: unknown) => {
-        // launch() failing means the child already exited, and onExit schedules the next try.
+        // Started but ARI never answered: kill it, and onExit schedules the next try.
         this.opts.logger.error('Asterisk restart failed', { error });
+        this.child?.kill('SIGKILL');
       });
     }, delay);
   }

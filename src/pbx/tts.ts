@@ -1,0 +1,196 @@
+// Speech synthesis for the call: flite (default, voice slt) or espeak-ng, converted by sox to the
+// 8 kHz 16-bit mono WAV Asterisk plays without transcoding. Files are cached by
+// sha256(engine, voice, text) and written atomically (temp dir + rename) in the cache dir.
+//
+// The text comes from the webhook (attacker-controlled): it reaches the engine only through a
+// file, never argv, and binaries run with execFile (no shell).
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { silentLogger, type Logger } from '../log.js';
+
+export type TtsEngine = 'flite' | 'espeak-ng';
+
+export type TtsErrorCode = 'engine_missing' | 'engine_failed' | 'invalid_input';
+
+export class TtsError extends Error {
+  override readonly name = 'TtsError';
+  constructor(
+    readonly code: TtsErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export const TtsOptions = z.object({
+  cacheDir: z.string().startsWith('/', 'must be an absolute path'),
+  engine: z.enum(['flite', 'espeak-ng']).default('flite'),
+  /** flite: kal, kal16, awb, rms, slt (or a .flitevox path); espeak-ng: en-us, en, de… */
+  voice: z.string().optional(),
+  timeoutMs: z.number().int().positive().default(20_000),
+  binaries: z
+    .object({ flite: z.string(), espeakNg: z.string(), sox: z.string() })
+    .partial()
+    .default({}),
+});
+export type TtsOptionsInput = z.input<typeof TtsOptions>;
+
+// Not argv-safe otherwise: a voice starting with '-' would be read as an option.
+const Voice = z.string().regex(/^[A-Za-z0-9_./+-]{1,200}$/).refine((v) => !v.startsWith('-'), {
+  message: 'must not start with -',
+});
+
+export interface SynthesizedSpeech {
+  /** Absolute path of the WAV file. */
+  path: string;
+  /** What to give ARI's play: sound:<path without .wav>. */
+  media: string;
+  durationMs: number;
+  cached: boolean;
+}
+
+export interface Tts {
+  synthesize(
+    text: string,
+    options?: { engine?: TtsEngine; voice?: string },
+  ): Promise<SynthesizedSpeech>;
+  /** Removes cached files not used for `maxAgeDays` (and stale temp dirs); returns how many. */
+  cleanup(maxAgeDays: number): Promise<number>;
+}
+
+const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'en-us' };
+
+/** The cache key: sha256 over engine, voice and text (NUL-separated, so no two inputs collide). */
+export function speechCacheKey(text: string, voice: string, engine: TtsEngine): string {
+  return createHash('sha256').update(`${engine}\0${voice}\0${text}`).digest('hex');
+}
+
+/** Duration of a 16-bit mono 8 kHz WAV from its size (sox writes a 44-byte header). */
+export function wavDurationMs(bytes: number): number {
+  return Math.max(0, Math.round(((bytes - 44) / 16_000) * 1000));
+}
+
+export function createTts(
+  input: TtsOptionsInput,
+  deps: { logger?: Logger; now?: () => number } = {},
+): Tts {
+  const o = TtsOptions.parse(input);
+  const logger = deps.logger ?? silentLogger;
+  const now = deps.now ?? Date.now;
+  const bin = {
+    flite: o.binaries.flite ?? 'flite',
+    'espeak-ng': o.binaries.espeakNg ?? 'espeak-ng',
+    sox: o.binaries.sox ?? 'sox',
+  };
+  const inFlight = new Map<string, Promise<SynthesizedSpeech>>();
+
+  const run = (file: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      execFile(file, args, { timeout: o.timeoutMs, maxBuffer: 1024 * 1024 }, (error, _o, stderr) => {
+        if (!error) return resolve();
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          return reject(
+            new TtsError(
+              'engine_missing',
+              `${file} is not installed: run scripts/provision-phone-tools.sh ` +
+                `(apt-get install flite espeak-ng sox)`,
+              { cause: error },
+            ),
+          );
+        }
+        reject(
+          new TtsError('engine_failed', `${file} failed: ${String(stderr).trim() || error.message}`, {
+            cause: error,
+          }),
+        );
+      });
+    });
+
+  async function produce(
+    text: string,
+    engine: TtsEngine,
+    voice: string,
+    target: string,
+  ): Promise<SynthesizedSpeech> {
+    const started = now();
+    const tmp = join(o.cacheDir, `.tmp-${randomBytes(6).toString('hex')}`);
+    await mkdir(tmp, { recursive: true });
+    try {
+      const textFile = join(tmp, 'text.txt');
+      const raw = join(tmp, 'raw.wav');
+      const out = join(tmp, 'out.wav');
+      await writeFile(textFile, text, 'utf8');
+      if (engine === 'flite') await run(bin.flite, ['-voice', voice, '-f', textFile, '-o', raw]);
+      else await run(bin['espeak-ng'], ['-v', voice, '-f', textFile, '-w', raw]);
+      // Telephone format; `norm -1` evens out engines' very different loudness.
+      await run(bin.sox, [raw, '-r', '8000', '-c', '1', '-b', '16', '-e', 'signed-integer', out, 'norm', '-1']);
+      await rename(out, target);
+      const { size } = await stat(target);
+      logger.debug('speech synthesized', { engine, voice, chars: text.length, ms: now() - started });
+      return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: false };
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
+  async function synthesize(
+    text: string,
+    options: { engine?: TtsEngine; voice?: string } = {},
+  ): Promise<SynthesizedSpeech> {
+    if (text.trim() === '') throw new TtsError('invalid_input', 'nothing to say: the text is empty');
+    const engine = options.engine ?? o.engine;
+    const voiceParsed = Voice.safeParse(options.voice ?? o.voice ?? DEFAULT_VOICE[engine]);
+    if (!voiceParsed.success) throw new TtsError('invalid_input', `invalid voice: ${z.prettifyError(voiceParsed.error)}`);
+    const voice = voiceParsed.data;
+    const key = speechCacheKey(text, voice, engine);
+    const target = join(o.cacheDir, `${key}.wav`);
+    try {
+      const { size } = await stat(target);
+      const t = new Date(now());
+      await utimes(target, t, t).catch(() => {}); // last use, for cleanup()
+      return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: true };
+    } catch {
+      // not cached yet
+    }
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = produce(text, engine, voice, target).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function cleanup(maxAgeDays: number): Promise<number> {
+    const cutoff = now() - maxAgeDays * 86_400_000;
+    const tmpCutoff = now() - 3_600_000;
+    let removed = 0;
+    let names: string[];
+    try {
+      names = await readdir(o.cacheDir);
+    } catch {
+      return 0;
+    }
+    for (const name of names) {
+      const isWav = /^[0-9a-f]{64}\.wav$/.test(name);
+      const isTmp = name.startsWith('.tmp-');
+      if (!isWav && !isTmp) continue;
+      const path = join(o.cacheDir, name);
+      try {
+        const { mtimeMs } = await stat(path);
+        if (mtimeMs < (isTmp ? tmpCutoff : cutoff)) {
+          await rm(path, { recursive: true, force: true });
+          removed++;
+        }
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return removed;
+  }
+
+  return { synthesize, cleanup };
+}

@@ -1,0 +1,127 @@
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  parseSipUri,
+  renderAsteriskConfig,
+  renderTemplate,
+  type AsteriskConfigInput,
+  type AsteriskTemplates,
+} from '../../src/pbx/asterisk-config.js';
+import { loadAsteriskTemplates } from '../../src/pbx/asterisk.js';
+
+let templates: AsteriskTemplates;
+beforeAll(async () => {
+  templates = await loadAsteriskTemplates(fileURLToPath(new URL('../../asterisk', import.meta.url)));
+});
+
+const base: AsteriskConfigInput = {
+  runDir: '/var/lib/ringhook/asterisk',
+  http: { port: 8088 },
+  ari: { user: 'ringhook', password: 'correct-horse-battery' },
+  sip: { port: 5060 },
+  trunk: { uri: 'sip:127.0.0.1:5070' },
+};
+
+/** The settings of one [section] (the first with that name and, if given, that type). */
+function section(text: string, name: string, type?: string): Record<string, string> {
+  const blocks = text.split(/^\[/m).slice(1);
+  for (const block of blocks) {
+    const [head, ...lines] = block.split('\n');
+    if (!head!.startsWith(`${name}]`)) continue;
+    const kv: Record<string, string> = {};
+    for (const line of lines) {
+      const m = /^\s*([\w-]+)\s*=>?\s*(.*?)\s*$/.exec(line.replace(/;.*$/, ''));
+      if (m) kv[m[1]!] = m[2]!;
+    }
+    if (type === undefined || kv.type === type) return kv;
+  }
+  throw new Error(`no [${name}] ${type ?? ''}`);
+}
+
+describe('renderAsteriskConfig', () => {
+  it('puts every writable folder under the run dir', () => {
+    const out = renderAsteriskConfig(base, templates);
+    const dirs = section(out['asterisk.conf'], 'directories');
+    expect(dirs.astetcdir).toBe('/var/lib/ringhook/asterisk/etc');
+    for (const [key, value] of Object.entries(dirs)) {
+      expect(value, key).toMatch(/^\/var\/lib\/ringhook\/asterisk\//);
+    }
+  });
+
+  it('binds HTTP to loopback on the given port and writes the ARI user', () => {
+    const out = renderAsteriskConfig(base, templates);
+    expect(section(out['http.conf'], 'general')).toMatchObject({ bindaddr: '127.0.0.1', bindport: '8088' });
+    expect(section(out['ari.conf'], 'ringhook')).toMatchObject({
+      type: 'user',
+      password: 'correct-horse-battery',
+      password_format: 'plain',
+    });
+  });
+
+  it('loads only listed modules', () => {
+    const out = renderAsteriskConfig(base, templates);
+    expect(out['modules.conf']).toMatch(/^autoload = no$/m);
+    expect(out['modules.conf']).toMatch(/^load => res_ari_channels\.so$/m);
+  });
+
+  it('builds the trunk from its URI without auth when none is given', () => {
+    const out = renderAsteriskConfig(base, templates);
+    const pjsip = out['pjsip.conf'];
+    expect(section(pjsip, 'transport-udp')).toMatchObject({ bind: '127.0.0.1:5060', protocol: 'udp' });
+    expect(section(pjsip, 'trunk', 'aor').contact).toBe('sip:127.0.0.1:5070');
+    expect(section(pjsip, 'trunk', 'endpoint').outbound_auth).toBeUndefined();
+    expect(section(pjsip, 'trunk-identify').match).toBe('127.0.0.1');
+    expect(pjsip).not.toContain('type = registration');
+    expect(pjsip).not.toContain('[softphone]');
+    expect(pjsip).not.toMatch(/\{\{|\}\}/);
+  });
+
+  it('adds auth, registration and the softphone when asked', () => {
+    const out = renderAsteriskConfig(
+      {
+        ...base,
+        sip: { bindAddress: '0.0.0.0', port: 5080 },
+        trunk: { uri: 'sip:alice@sip.example.net', username: 'alice', password: 's3cret', register: true },
+        softphone: { username: 'phone', password: 'phone-pass-1' },
+      },
+      templates,
+    );
+    const pjsip = out['pjsip.conf'];
+    expect(section(pjsip, 'trunk', 'aor').contact).toBe('sip:sip.example.net');
+    expect(section(pjsip, 'trunk', 'endpoint')).toMatchObject({ outbound_auth: 'trunk-auth', from_user: 'alice' });
+    expect(section(pjsip, 'trunk-auth')).toMatchObject({ username: 'alice', password: 's3cret' });
+    expect(section(pjsip, 'trunk-registration')).toMatchObject({
+      server_uri: 'sip:sip.example.net',
+      client_uri: 'sip:alice@sip.example.net',
+    });
+    expect(section(pjsip, 'softphone', 'endpoint').auth).toBe('softphone-auth');
+    expect(section(pjsip, 'softphone-auth')).toMatchObject({ username: 'phone', password: 'phone-pass-1' });
+    expect(section(pjsip, 'transport-udp').bind).toBe('0.0.0.0:5080');
+  });
+
+  it.each([
+    ['a password that would start a comment', { ari: { user: 'ringhook', password: 'abcdefghijkl;x' } }],
+    ['a password with a line break', { ari: { user: 'ringhook', password: 'abcdefghijkl\n[x]' } }],
+    ['a short ARI password', { ari: { user: 'ringhook', password: 'short' } }],
+    ['a relative run dir', { runDir: 'data/asterisk' }],
+    ['a trunk that is not a SIP URI', { trunk: { uri: 'http://x' } }],
+    ['a username without password', { trunk: { uri: 'sip:h', username: 'u' } }],
+    ['registration without credentials', { trunk: { uri: 'sip:h', register: true } }],
+    ['an unknown option', { bogus: 1 }],
+  ])('refuses %s', (_name, patch) => {
+    expect(() => renderAsteriskConfig({ ...base, ...patch } as AsteriskConfigInput, templates)).toThrow();
+  });
+});
+
+describe('renderTemplate and parseSipUri', () => {
+  it('keeps blocks only for truthy values and fails on a missing value', () => {
+    expect(renderTemplate('a{{#x}}\nb={{y}}\n{{/x}}c', { x: true, y: 1 })).toBe('ab=1\nc');
+    expect(renderTemplate('a{{#x}}\nb\n{{/x}}c', { x: false })).toBe('ac');
+    expect(() => renderTemplate('{{nope}}', {})).toThrow(/nope/);
+  });
+
+  it('parses SIP URIs', () => {
+    expect(parseSipUri('sip:127.0.0.1:5070')).toEqual({ scheme: 'sip', user: undefined, host: '127.0.0.1', port: 5070 });
+    expect(parseSipUri('sips:bob@[::1]:5061;transport=tls')).toEqual({ scheme: 'sips', user: 'bob', host: '[::1]', port: 5061 });
+  });
+});

@@ -1,0 +1,82 @@
+// Speech synthesis with the real engines (flite, espeak-ng, sox from Debian).
+import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTts, speechCacheKey, TtsError } from '../../src/pbx/tts.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rh-tts-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('tts', () => {
+  it('synthesizes 8 kHz 16-bit mono WAV with flite and caches it by text, voice, engine', async () => {
+    const tts = createTts({ cacheDir: dir });
+    const first = await tts.synthesize('BTC crossed 50,000 dollars.');
+    expect(first.cached).toBe(false);
+    expect(first.path).toBe(join(dir, `${speechCacheKey('BTC crossed 50,000 dollars.', 'slt', 'flite')}.wav`));
+    expect(first.media).toBe(`sound:${first.path.slice(0, -4)}`);
+    expect(first.durationMs).toBeGreaterThan(1000);
+    expect(first.durationMs).toBeLessThan(5000);
+    const { readFile } = await import('node:fs/promises');
+    const header = await readFile(first.path);
+    expect(header.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(header.readUInt16LE(22)).toBe(1); // channels
+    expect(header.readUInt32LE(24)).toBe(8000); // sample rate
+    expect(header.readUInt16LE(34)).toBe(16); // bits
+    const again = await tts.synthesize('BTC crossed 50,000 dollars.');
+    expect(again).toMatchObject({ cached: true, path: first.path, durationMs: first.durationMs });
+    const other = await tts.synthesize('BTC crossed 50,000 dollars.', { engine: 'espeak-ng' });
+    expect(other.path).not.toBe(first.path);
+    expect(other.cached).toBe(false);
+  });
+
+  it('runs one synthesis for concurrent requests of the same text', async () => {
+    const tts = createTts({ cacheDir: dir });
+    const results = await Promise.all(Array.from({ length: 5 }, () => tts.synthesize('Same text five times.')));
+    expect(new Set(results.map((r) => r.path)).size).toBe(1);
+    expect(results.filter((r) => !r.cached)).toHaveLength(5); // all got the one fresh result
+    expect((await readdir(dir)).filter((n) => n.endsWith('.wav'))).toHaveLength(1);
+  });
+
+  it('speaks text that looks like an option, and leaves no temp files', async () => {
+    const tts = createTts({ cacheDir: dir, engine: 'espeak-ng' });
+    const r = await tts.synthesize('-w /etc/passwd --help; $(reboot)');
+    expect(r.durationMs).toBeGreaterThan(500);
+    expect(await readdir(dir)).toEqual([r.path.split('/').at(-1)]);
+  });
+
+  it('says clearly when the engine is missing', async () => {
+    const tts = createTts({ cacheDir: dir, binaries: { flite: '/nonexistent/flite' } });
+    const error = await tts.synthesize('hello').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TtsError);
+    expect((error as TtsError).code).toBe('engine_missing');
+    expect((error as TtsError).message).toMatch(/not installed/);
+  });
+
+  it('refuses an empty text and a voice that looks like an option', async () => {
+    const tts = createTts({ cacheDir: dir });
+    await expect(tts.synthesize('  ')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(tts.synthesize('hi', { voice: '-o/etc/x' })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('cleanup removes entries unused for N days and stale temp dirs', async () => {
+    const now = Date.now();
+    const tts = createTts({ cacheDir: dir }, { now: () => now });
+    const old = await tts.synthesize('old message');
+    const fresh = await tts.synthesize('fresh message');
+    const tenDaysAgo = new Date(now - 10 * 86_400_000);
+    await utimes(old.path, tenDaysAgo, tenDaysAgo);
+    const tmp = join(dir, '.tmp-abandoned');
+    await writeFile(tmp, 'x');
+    await utimes(tmp, tenDaysAgo, tenDaysAgo);
+    await writeFile(join(dir, 'not-ours.txt'), 'keep');
+    expect(await tts.cleanup(7)).toBe(2);
+    expect((await readdir(dir)).sort()).toEqual([fresh.path.split('/').at(-1), 'not-ours.txt'].sort());
+    await expect(stat(old.path)).rejects.toThrow();
+  });
+});
