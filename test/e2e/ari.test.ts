@@ -1,14 +1,19 @@
-// The ARI client against a real Asterisk (managed, from the provisioned root fs) and a real SIPp
-// phone on loopback. Each test's SIPp plays one scenario of test/e2e/sipp/.
+// The ARI client against a real Asterisk (managed, from the provisioned root fs or the host) and
+// real SIPp phones on loopback. Each call test plays one scenario of test/e2e/sipp/.
 import { randomUUID } from 'node:crypto';
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AriClient, type AriEvent, type AriEventOf } from '../../src/pbx/ari.js';
+import { AriClient, AriError, type AriEvent, type AriEventOf } from '../../src/pbx/ari.js';
+import { createTts } from '../../src/pbx/tts.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
-import { startSipp } from '../helpers/sipp.js';
+import { shiftedRtpPcap } from '../helpers/pcap.js';
+import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
+import { startRtpSink } from '../helpers/rtp-sink.js';
+import { startSipp, type SippScenario } from '../helpers/sipp.js';
 
 let pbx: TestAsterisk;
 let ari: AriClient;
-const events: AriEvent[] = [];
+const observed: string[] = [];
 
 beforeAll(async () => {
   pbx = await startTestAsterisk();
@@ -18,50 +23,281 @@ beforeAll(async () => {
     password: pbx.ariPassword,
     app: 'ringhook-test',
     logger: pbx.logger,
+    heartbeatMs: 500,
+    reconnect: { initialMs: 100, maxMs: 1_000 },
   });
-  ari.on('event', (e) => events.push(e));
   await ari.connect();
 });
 
 afterAll(async () => {
   await ari?.close();
   await pbx?.stop();
+  if (observed.length) console.log(['observed:', ...observed].join('\n'));
 });
 
-function channelEvents(channelId: string): Promise<AriEvent[]> {
-  return new Promise((resolve) => {
-    const seen: AriEvent[] = [];
+interface CallRecord {
+  channelId: string;
+  events: AriEvent[];
+  startedAt: number;
+  /** ms from originate to each event type's first occurrence */
+  at: Record<string, number>;
+  destroyed: Promise<AriEventOf<'ChannelDestroyed'>>;
+}
+
+/** Watches a channel id before it exists, so no event is missed. */
+function watch(channelId: string): CallRecord {
+  const rec: CallRecord = { channelId, events: [], startedAt: Date.now(), at: {}, destroyed: undefined! };
+  rec.destroyed = new Promise((resolve) => {
     const off = ari.onChannel(channelId, (e) => {
-      seen.push(e);
+      rec.events.push(e);
+      rec.at[e.type] ??= Date.now() - rec.startedAt;
       if (e.type === 'ChannelDestroyed') {
         off();
-        resolve(seen);
+        resolve(e);
       }
     });
   });
+  return rec;
 }
 
-describe('ARI with real Asterisk and SIPp', () => {
-  it('reports Asterisk info', async () => {
+function summary(rec: CallRecord): string {
+  return rec.events
+    .map((e) => {
+      if (e.type === 'Dial') return `Dial(${e.dialstatus || '""'})`;
+      if (e.type === 'ChannelDestroyed') return `ChannelDestroyed(cause ${e.cause} "${e.cause_txt}", tech_cause ${e.tech_cause ?? '-'})`;
+      if (e.type === 'ChannelHangupRequest') return `ChannelHangupRequest(${e.cause ?? '-'}${e.tech_cause ? `/${e.tech_cause}` : ''})`;
+      if (e.type === 'ChannelStateChange') return `State(${e.channel.state})`;
+      if (e.type === 'ChannelDtmfReceived') return `DTMF(${e.digit})`;
+      return e.type;
+    })
+    .join(', ');
+}
+
+function originate(channelId: string, port: number, timeoutSec = 10) {
+  return ari.originate({
+    channelId,
+    // Dialing a URI through the trunk endpoint lets each test pick its phone's port.
+    endpoint: `PJSIP/trunk/sip:100@127.0.0.1:${port}`,
+    timeoutSec,
+    callerId: 'ringhook <100>',
+  });
+}
+
+async function failedCall(scenario: SippScenario, timeoutSec = 10) {
+  const port = await freeUdpPort();
+  const phone = await startSipp({ scenario, port });
+  const rec = watch(`t-${randomUUID()}`);
+  await originate(rec.channelId, port, timeoutSec);
+  const destroyed = await rec.destroyed;
+  const result = await phone.done;
+  observed.push(`${scenario}: ${summary(rec)} at ${rec.at.ChannelDestroyed} ms`);
+  return { rec, destroyed, result };
+}
+
+describe('ARI client with real Asterisk and SIPp', () => {
+  it('reads Asterisk info', async () => {
     const info = await ari.asteriskInfo();
-    expect(info.system.version).toMatch(/^2\d\./);
+    expect(info.system.version).toMatch(/^\d+\./);
   });
 
-  it('originates to an answering phone: StasisStart', async () => {
-    const phone = await startSipp({ scenario: 'answer', port: pbx.trunkPort, keys: { rtp_sink_port: 40000 } });
-    const channelId = `t-${randomUUID()}`;
-    const all = channelEvents(channelId);
-    const start = ari.waitFor((e): e is AriEventOf<'StasisStart'> => e.type === 'StasisStart' && e.channel.id === channelId, 10_000);
-    const t0 = Date.now();
-    const ch = await ari.originate({ channelId, endpoint: 'PJSIP/100@trunk', timeoutSec: 5, callerId: 'ringhook <100>' });
-    expect(ch.id).toBe(channelId);
-    const ss = await start;
-    expect(ss.channel.state).toBe('Up');
-    console.log('answer: originate → StasisStart ms', Date.now() - t0);
-    await ari.hangup(channelId);
-    const seen = await all;
-    console.log(seen.map((e) => e.type + ('cause' in e ? ` ${e.cause} ${'tech_cause' in e ? e.tech_cause : ''}` : '') + ('dialstatus' in e ? ` ${e.dialstatus}` : '')));
+  it('answered call: StasisStart, speech played (PlaybackFinished) and received as RTP by the phone', async () => {
+    const tts = createTts({ cacheDir: `${pbx.mediaDir}/tts` });
+    const speech = await tts.synthesize('Alert. Bitcoin crossed fifty thousand dollars. Press 1 to confirm.');
+    const sink = await startRtpSink(await freeUdpPort());
+    const port = await freeUdpPort();
+    const phone = await startSipp({ scenario: 'answer', port, keys: { rtp_sink_port: sink.port } });
+    const rec = watch(`t-${randomUUID()}`);
+    const ch = await originate(rec.channelId, port);
+    expect(ch.id).toBe(rec.channelId);
+
+    const start = (await ari.waitFor(
+      (e): e is AriEventOf<'StasisStart'> => e.type === 'StasisStart' && e.channel.id === rec.channelId,
+      10_000,
+    )) as AriEventOf<'StasisStart'>;
+    expect(start.channel.state).toBe('Up');
+    const playbackId = `p-${randomUUID()}`;
+    const finished = ari.waitFor((e) => e.type === 'PlaybackFinished' && e.playback.id === playbackId, 20_000);
+    const playStarted = Date.now();
+    const playback = await ari.play(rec.channelId, playbackId, speech.media);
+    expect(playback.id).toBe(playbackId);
+    await finished;
+    const playedMs = Date.now() - playStarted;
+    await new Promise((r) => setTimeout(r, 200)); // last packets in flight
+    await ari.hangup(rec.channelId);
+    const destroyed = await rec.destroyed;
     const result = await phone.done;
-    expect(result.exitCode, result.output).toBe(0);
+    const rtp = sink.stats();
+    await sink.close();
+
+    expect(result.exitCode, result.output.slice(-2000)).toBe(0);
+    expect(rec.events.map((e) => e.type)).toEqual(expect.arrayContaining(['Dial', 'StasisStart', 'PlaybackStarted', 'PlaybackFinished', 'StasisEnd']));
+    expect(destroyed.cause).toBe(16);
+    expect(Math.abs(playedMs - speech.durationMs)).toBeLessThan(600);
+    const rtpAudioMs = (rtp.audioBytes / 8000) * 1000; // PCMU: 8000 bytes a second
+    expect(rtpAudioMs).toBeGreaterThan(speech.durationMs - 300);
+    expect(rtp.loudPackets).toBeGreaterThan(speech.durationMs / 20 / 3);
+    observed.push(
+      `answer + playback: ${summary(rec)}; speech ${speech.durationMs} ms, PlaybackFinished after ${playedMs} ms, ` +
+        `RTP at phone ${rtp.audioPackets} packets = ${Math.round(rtpAudioMs)} ms (${rtp.loudPackets} non-silent); ` +
+        `StasisStart at ${rec.at.StasisStart} ms`,
+    );
+  });
+
+  it('DTMF 1 pressed by the phone arrives as ChannelDtmfReceived', async () => {
+    const port = await freeUdpPort();
+    const phone = await startSipp({ scenario: 'dtmf-1', port, mediaPort: await freeUdpPortPair() });
+    const rec = watch(`t-${randomUUID()}`);
+    await originate(rec.channelId, port);
+    const dtmf = (await ari.waitFor(
+      (e) => e.type === 'ChannelDtmfReceived' && e.channel.id === rec.channelId,
+      10_000,
+    )) as AriEventOf<'ChannelDtmfReceived'>;
+    expect(dtmf.digit).toBe('1');
+    await ari.hangup(rec.channelId);
+    const destroyed = await rec.destroyed;
+    expect(destroyed.cause).toBe(16);
+    const result = await phone.done;
+    expect(result.exitCode, result.output.slice(-2000)).toBe(0);
+    observed.push(`dtmf-1: ${summary(rec)}; digit ${rec.at.ChannelDtmfReceived! - rec.at.StasisStart!} ms after StasisStart`);
+  });
+
+  it('DTMF 2 then 1 arrive in order', async () => {
+    const port = await freeUdpPort();
+    const late1 = await shiftedRtpPcap('/usr/share/sip-tester/dtmf_2833_1.pcap', 1000, 80_000);
+    const phone = await startSipp({
+      scenario: 'dtmf-2-then-1',
+      port,
+      mediaPort: await freeUdpPortPair(),
+      files: { 'dtmf_2833_1_after_2.pcap': late1 },
+    });
+    const rec = watch(`t-${randomUUID()}`);
+    await originate(rec.channelId, port);
+    const digits: string[] = [];
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, 8_000);
+      const off = ari.onChannel(rec.channelId, (e) => {
+        if (e.type !== 'ChannelDtmfReceived') return;
+        digits.push(e.digit);
+        if (digits.length === 2) done();
+      });
+      function done() {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+    expect(digits, summary(rec)).toEqual(['2', '1']);
+    await ari.hangup(rec.channelId);
+    await rec.destroyed;
+    expect((await phone.done).exitCode).toBe(0);
+    observed.push(`dtmf-2-then-1: ${summary(rec)}`);
+  });
+
+  it('busy (486): no StasisStart, Dial BUSY, ChannelDestroyed cause 17', async () => {
+    const { rec, destroyed, result } = await failedCall('busy');
+    expect(rec.events.some((e) => e.type === 'StasisStart')).toBe(false);
+    expect(rec.events.some((e) => e.type === 'Dial' && e.dialstatus === 'BUSY')).toBe(true);
+    expect(destroyed.cause).toBe(17);
+    if (destroyed.tech_cause !== undefined) expect(destroyed.tech_cause).toBe(486);
+    expect(result.exitCode, result.output.slice(-2000)).toBe(0);
+  });
+
+  it('decline (603): ChannelDestroyed cause 21', async () => {
+    const { rec, destroyed } = await failedCall('decline');
+    expect(rec.events.some((e) => e.type === 'StasisStart')).toBe(false);
+    expect(destroyed.cause).toBe(21);
+    if (destroyed.tech_cause !== undefined) expect(destroyed.tech_cause).toBe(603);
+  });
+
+  it('unavailable (480): no StasisStart, cause 19 like a ring timeout (only tech_cause tells them apart)', async () => {
+    const { rec, destroyed } = await failedCall('unavailable');
+    expect(rec.events.some((e) => e.type === 'StasisStart')).toBe(false);
+    expect(destroyed.cause).toBe(19);
+    if (destroyed.tech_cause !== undefined) expect(destroyed.tech_cause).toBe(480);
+  });
+
+  it('service unavailable (503): no StasisStart; cause recorded', async () => {
+    const { rec, destroyed } = await failedCall('service-unavailable');
+    expect(rec.events.some((e) => e.type === 'StasisStart')).toBe(false);
+    expect(destroyed.cause).toBe(34);
+  });
+
+  it('ring forever with a 3 s timeout: cause 19 at the timeout, the phone gets CANCEL', async () => {
+    const { rec, destroyed, result } = await failedCall('ring-forever', 3);
+    expect(rec.events.some((e) => e.type === 'StasisStart')).toBe(false);
+    expect(rec.events.some((e) => e.type === 'Dial' && e.dialstatus === 'RINGING')).toBe(true);
+    expect(destroyed.cause).toBe(19);
+    expect(rec.at.ChannelDestroyed).toBeGreaterThan(2_900);
+    expect(rec.at.ChannelDestroyed).toBeLessThan(4_500);
+    expect(result.exitCode, result.output.slice(-2000)).toBe(0);
+  });
+
+  it('nothing listening on the port: no StasisStart; what Asterisk reports', async () => {
+    const port = await freeUdpPort();
+    const rec = watch(`t-${randomUUID()}`);
+    await originate(rec.channelId, port, 3);
+    const destroyed = await rec.destroyed;
+    expect(rec.events.some((e) => e.type === 'StasisStart')).toBe(false);
+    observed.push(`nothing listening: ${summary(rec)} at ${rec.at.ChannelDestroyed} ms`);
+    expect([18, 19, 27, 34, 38]).toContain(destroyed.cause);
+  });
+
+  it('REST errors carry the status and Asterisk message', async () => {
+    const e1 = await ari.hangup('no-such-channel').catch((e: unknown) => e);
+    expect(e1).toBeInstanceOf(AriError);
+    expect(e1).toMatchObject({ kind: 'http', status: 404 });
+    const e2 = await ari.originate({ channelId: `t-${randomUUID()}`, endpoint: 'PJSIP/nobody' }).catch((e: unknown) => e);
+    expect(e2).toBeInstanceOf(AriError);
+    observed.push(`hangup unknown channel: ${(e1 as AriError).message}`);
+    observed.push(`originate to an unknown endpoint: ${(e2 as AriError).message}`);
+  });
+
+  it('originate → INVITE at the phone: latency over 20 calls', async () => {
+    // A bare UDP socket stands in for the phone's SIP port only to timestamp the INVITE.
+    const socket = createSocket('udp4');
+    const port = await freeUdpPort();
+    const arrivals = new Map<string, number>();
+    socket.on('message', (msg) => {
+      const text = msg.toString('latin1');
+      const m = /^INVITE sip:(t\d+)@/.exec(text);
+      if (m && !arrivals.has(m[1]!)) arrivals.set(m[1]!, performance.now());
+    });
+    await new Promise<void>((r) => socket.bind(port, '127.0.0.1', () => r()));
+    const latencies: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const id = `t${i}`;
+      const rec = watch(`t-${randomUUID()}`);
+      const t0 = performance.now();
+      await ari.originate({ channelId: rec.channelId, endpoint: `PJSIP/trunk/sip:${id}@127.0.0.1:${port}`, timeoutSec: 5 });
+      while (!arrivals.has(id)) await new Promise((r) => setTimeout(r, 1));
+      latencies.push(arrivals.get(id)! - t0);
+      await ari.hangup(rec.channelId);
+      await rec.destroyed;
+    }
+    socket.close();
+    latencies.sort((a, b) => a - b);
+    const p50 = latencies[10]!;
+    const max = latencies.at(-1)!;
+    observed.push(`originate → INVITE at phone: p50 ${p50.toFixed(1)} ms, max ${max.toFixed(1)} ms (20 calls)`);
+    expect(max).toBeLessThan(100);
+  });
+
+  it('Asterisk killed: restarted by the supervisor, the client reconnects and emits reconnected', async () => {
+    const reconnected = new Promise<{ downMs: number }>((resolve) => ari.once('reconnected', resolve));
+    const ready = new Promise<{ restarts: number; startedInMs: number }>((resolve) => pbx.asterisk.once('ready', resolve));
+    const killedAt = Date.now();
+    process.kill(pbx.asterisk.pid!, 'SIGKILL');
+    const r = await ready;
+    expect(r.restarts).toBe(1);
+    const { downMs } = await reconnected;
+    expect(ari.isConnected).toBe(true);
+    expect(await ari.listChannels()).toEqual([]);
+    observed.push(
+      `Asterisk SIGKILLed: ARI ready again after ${r.startedInMs} ms of start, client reconnected ` +
+        `${Date.now() - killedAt} ms after the kill (down ${downMs} ms)`,
+    );
+    // And calls work again.
+    const { destroyed } = await failedCall('busy');
+    expect(destroyed.cause).toBe(17);
   });
 });

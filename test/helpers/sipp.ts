@@ -1,9 +1,9 @@
 // Runs SIPp (Debian sip-tester) as a test phone: a UAS on a loopback port playing one of the
 // scenarios in test/e2e/sipp/. Collects its exit code and final statistics.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const SCENARIO_DIR = fileURLToPath(new URL('../e2e/sipp/', import.meta.url));
@@ -30,6 +30,8 @@ export interface SippOptions {
   calls?: number;
   /** SIPp quits after this many seconds whatever happens (default 60). */
   timeoutSec?: number;
+  /** Files written to SIPp's working directory (e.g. pcap captures named by a scenario). */
+  files?: Record<string, Buffer | string>;
 }
 
 export interface SippResult {
@@ -52,6 +54,9 @@ export interface SippPhone {
 
 export async function startSipp(options: SippOptions): Promise<SippPhone> {
   const dir = await mkdtemp(join(tmpdir(), 'rh-sipp-'));
+  for (const [name, content] of Object.entries(options.files ?? {})) {
+    await writeFile(join(dir, basename(name)), content);
+  }
   const args = [
     '-sf', join(SCENARIO_DIR, `${options.scenario}.xml`),
     '-i', '127.0.0.1',
@@ -66,7 +71,7 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
   else args.push('-mi', '127.0.0.1', '-mp', String(options.port + 10000 > 65000 ? options.port - 10000 : options.port + 10000));
   for (const [k, v] of Object.entries(options.keys ?? {})) args.push('-key', k, String(v));
 
-  const child = spawn('sipp', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sipp', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (c: Buffer) => {
     output = (output + c.toString('utf8')).slice(-20_000);
@@ -86,6 +91,7 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
         errors,
         output,
       });
+      await rm(dir, { recursive: true, force: true });
     };
     child.once('error', () => void finish(null, null));
     child.once('exit', (code, signal) => void finish(code, signal));
