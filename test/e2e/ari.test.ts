@@ -282,6 +282,28 @@ describe('ARI client with real Asterisk and SIPp', () => {
     expect(max).toBeLessThan(100);
   });
 
+  it('ApplicationReplaced: a second client taking the app name; the first stops reconnecting', async () => {
+    const mk = () =>
+      new AriClient({ baseUrl: pbx.ariUrl, user: pbx.ariUser, password: pbx.ariPassword, app: 'ringhook-replace', logger: pbx.logger });
+    const first = mk();
+    const second = mk();
+    try {
+      await first.connect();
+      const replaced = new Promise<void>((resolve) => first.once('replaced', resolve));
+      const event = first.waitFor((e) => e.type === 'ApplicationReplaced', 5_000);
+      await second.connect();
+      await event;
+      await replaced;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(first.isConnected).toBe(false);
+      expect(second.isConnected).toBe(true);
+      observed.push('second client on the same app: first got ApplicationReplaced');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('Asterisk killed: restarted by the supervisor, the client reconnects and emits reconnected', async () => {
     const reconnected = new Promise<{ downMs: number }>((resolve) => ari.once('reconnected', resolve));
     const ready = new Promise<{ restarts: number; startedInMs: number }>((resolve) => pbx.asterisk.once('ready', resolve));
