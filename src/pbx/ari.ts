@@ -76,7 +76,11 @@ export interface AriClientEvents {
   replaced: [];
 }
 
-const MessageBody = z.object({ message: z.string() }).loose();
+// Asterisk explains errors as {"message": …} (most routes) or {"error": …} (originate failures).
+const ErrorBody = z
+  .object({ message: z.string().optional(), error: z.string().optional() })
+  .loose()
+  .transform((b) => b.message ?? b.error);
 
 export class AriClient extends EventEmitter<AriClientEvents> {
   private readonly opts: Required<AriClientOptions>;
@@ -88,7 +92,9 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   private downSince = Date.now();
   private reconnectTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
-  private firstOpen: { resolve: () => void; reject: (e: Error) => void } | undefined;
+  private firstOpen:
+    | { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void }
+    | undefined;
 
   constructor(options: AriClientOptions) {
     super();
@@ -112,11 +118,17 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   connect(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('ARI client closed'));
     if (this.isConnected) return Promise.resolve();
-    const opened = new Promise<void>((resolve, reject) => {
-      this.firstOpen = { resolve, reject };
-    });
+    if (!this.firstOpen) {
+      let resolve!: () => void;
+      let reject!: (e: Error) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.firstOpen = { promise, resolve, reject };
+    }
     if (!this.ws && !this.reconnectTimer) this.openSocket();
-    return opened;
+    return this.firstOpen.promise;
   }
 
   /** Closes the websocket for good (no reconnect). */
@@ -305,14 +317,9 @@ export class AriClient extends EventEmitter<AriClientEvents> {
       json = undefined;
     }
     if (!res.ok) {
-      const parsed = MessageBody.safeParse(json);
-      throw new AriError(
-        'http',
-        method,
-        path,
-        res.status,
-        parsed.success ? parsed.data.message : text.slice(0, 200) || undefined,
-      );
+      const parsed = ErrorBody.safeParse(json);
+      const explained = parsed.success ? parsed.data : undefined;
+      throw new AriError('http', method, path, res.status, explained ?? (text.slice(0, 200) || undefined));
     }
     if (!schema) return undefined as T;
     const parsed = schema.safeParse(json);

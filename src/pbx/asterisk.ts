@@ -283,6 +283,7 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
       this.restarts++;
       this.launch().catch((error: unknown) => {
         // Started but ARI never answered: kill it, and onExit schedules the next try.
+        if (this.stopping) return;
         this.opts.logger.error('Asterisk restart failed', { error });
         this.child?.kill('SIGKILL');
       });

@@ -2,14 +2,14 @@
 // real SIPp phones on loopback. Each call test plays one scenario of test/e2e/sipp/.
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AriClient, AriError, type AriEvent, type AriEventOf } from '../../src/pbx/ari.js';
 import { createTts } from '../../src/pbx/tts.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import { startSipp, type SippScenario } from '../helpers/sipp.js';
+import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
 
 let pbx: TestAsterisk;
 let ari: AriClient;
@@ -28,6 +28,8 @@ beforeAll(async () => {
   });
   await ari.connect();
 });
+
+afterEach(() => stopAllSipp());
 
 afterAll(async () => {
   await ari?.close();
@@ -249,6 +251,7 @@ describe('ARI client with real Asterisk and SIPp', () => {
     const e2 = await ari.originate({ channelId: `t-${randomUUID()}`, endpoint: 'PJSIP/nobody' }).catch((e: unknown) => e);
     expect(e2).toBeInstanceOf(AriError);
     observed.push(`hangup unknown channel: ${(e1 as AriError).message}`);
+    expect((e2 as AriError).ariMessage).toBe('Allocation failed');
     observed.push(`originate to an unknown endpoint: ${(e2 as AriError).message}`);
   });
 

@@ -72,6 +72,9 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
   for (const [k, v] of Object.entries(options.keys ?? {})) args.push('-key', k, String(v));
 
   const child = spawn('sipp', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // SIPp's own -timeout did not always end a phone stuck mid-call: enforce it from here too.
+  const killer = setTimeout(() => child.kill('SIGKILL'), ((options.timeoutSec ?? 60) + 5) * 1000);
+  killer.unref();
   let output = '';
   const keep = (c: Buffer) => {
     output = (output + c.toString('utf8')).slice(-20_000);
@@ -80,6 +83,8 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
   child.stderr.on('data', keep);
   const done = new Promise<SippResult>((resolve) => {
     const finish = async (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(killer);
+      running.delete(phone);
       const screen = await readFile(join(dir, 'screen.log'), 'utf8').catch(() => '');
       const errors = await readFile(join(dir, 'errors.log'), 'utf8').catch(() => '');
       resolve({
@@ -96,8 +101,7 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
     child.once('error', () => void finish(null, null));
     child.once('exit', (code, signal) => void finish(code, signal));
   });
-  await waitUdpBound(options.port, 5_000, done);
-  return {
+  const phone: SippPhone = {
     port: options.port,
     done,
     stop: async () => {
@@ -111,6 +115,21 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
       return done;
     },
   };
+  running.add(phone);
+  try {
+    await waitUdpBound(options.port, 5_000, done);
+  } catch (error) {
+    await phone.stop();
+    throw error;
+  }
+  return phone;
+}
+
+const running = new Set<SippPhone>();
+
+/** Stops every SIPp still running (for afterEach: a failed test must not leave a phone behind). */
+export async function stopAllSipp(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop()));
 }
 
 // "Successful call | 0 | 1": the cumulative count is the last number on the line.
