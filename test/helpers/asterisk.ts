@@ -17,12 +17,20 @@ import { freeTcpPort, freeUdpPort } from './ports.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let provisioned: Promise<AsteriskRuntime> | undefined;
 
-/** Runs the provisioning script once per test process (a no-op when already provisioned). */
+/**
+ * Runs the provisioning scripts once per test process (Asterisk, then flite/espeak-ng/sox/SIPp);
+ * both are quick no-ops when everything is in place.
+ */
 export function provisionAsterisk(): Promise<AsteriskRuntime> {
-  provisioned ??= promisify(execFile)('bash', [`${ROOT}scripts/provision-asterisk.sh`], {
-    maxBuffer: 10 * 1024 * 1024,
-    timeout: 15 * 60_000,
-  }).then(({ stdout }) => parseRuntime(stdout.trim().split('\n').at(-1) ?? ''));
+  const run = (script: string) =>
+    promisify(execFile)('bash', [`${ROOT}scripts/${script}`], {
+      maxBuffer: 10 * 1024 * 1024,
+      timeout: 15 * 60_000,
+    });
+  provisioned ??= run('provision-asterisk.sh').then(async ({ stdout }) => {
+    await run('provision-phone-tools.sh');
+    return parseRuntime(stdout.trim().split('\n').at(-1) ?? '');
+  });
   return provisioned;
 }
 
