@@ -80,7 +80,6 @@ export interface ManagedAsteriskOptions {
 export interface ManagedAsteriskEvents {
   ready: [{ pid: number; startedInMs: number; restarts: number }];
   exit: [{ code: number | null; signal: NodeJS.Signals | null; expected: boolean }];
-  error: [Error];
 }
 
 const AsteriskInfo = z.object({ system: z.object({ version: z.string() }).loose() }).loose();
