@@ -1,1 +1,49 @@
-export const x: number = 1;
+// The CLI entry: ringhook serve | account | calls. Errors are one clear line and a non-zero exit.
+import { defineCommand, runCommand, runMain as runCitty } from 'citty';
+import { UserError } from './errors.js';
+import { accountCommand } from './cli/account.js';
+import { callsCommand } from './cli/calls.js';
+import { serveCommand } from './cli/serve.js';
+
+const VERSION = '0.1.0';
+
+export const rootCommand = defineCommand({
+  meta: { name: 'ringhook', version: VERSION, description: 'Turns trading alerts (webhooks) into phone calls, with SMS backup' },
+  subCommands: {
+    serve: serveCommand,
+    account: accountCommand,
+    calls: callsCommand,
+  },
+});
+
+const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+function isCittyUsageError(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && error.name === 'CLIError';
+}
+
+export async function runMain(argv: string[]): Promise<void> {
+  const wantsHelp = argv.includes('--help') || argv.includes('-h') || argv.length === 0;
+  const wantsVersion = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
+  if (wantsHelp || wantsVersion) {
+    // citty prints the usage of the (sub)command named in argv, or the version, and exits 0.
+    await runCitty(rootCommand, { rawArgs: argv.length === 0 ? ['--help'] : argv });
+    return;
+  }
+  try {
+    await runCommand(rootCommand, { rawArgs: argv });
+  } catch (error) {
+    if (error instanceof UserError) {
+      process.stderr.write(`ringhook: ${error.message}\n`);
+      process.exitCode = 1;
+    } else if (isCittyUsageError(error)) {
+      process.stderr.write(`ringhook: ${stripAnsi(error.message)} (see ringhook --help)\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`ringhook: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (process.env.RINGHOOK_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+

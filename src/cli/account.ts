@@ -1,0 +1,144 @@
+// ringhook account …: create, list, show, set, suspend, resume, regenerate, delete.
+import { defineCommand } from 'citty';
+import { z } from 'zod';
+import { nameSchema, phoneSchema, planSchema, type Account } from '../core/account.js';
+import { USER_ID_PATTERN } from '../core/ids.js';
+import { UserError } from '../errors.js';
+import type { Stores } from '../service.js';
+import { parseArg, withStores } from './context.js';
+import { accountView, iso, printFields, printJson, printTable } from './output.js';
+
+const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
+const userIdArg = { user_id: { type: 'positional', description: 'The account\'s user_id (32 hex characters)', required: true } } as const;
+const onOffSchema = z.enum(['on', 'off'], { error: 'must be on or off' });
+
+function requireAccount(stores: Stores, userId: string): Account {
+  if (!USER_ID_PATTERN.test(userId)) throw new UserError(`"${userId}" is not a user_id: it has 32 hex characters (see ringhook account list)`);
+  const account = stores.accounts.get(userId);
+  if (!account) throw new UserError(`no account with user_id ${userId} (see ringhook account list)`);
+  return account;
+}
+
+function showAccount(account: Account, publicUrl: string, json: boolean, stores: Stores): void {
+  const usage = stores.calls.usage(account.userId);
+  const view = { ...accountView(account, publicUrl), calls_this_month: usage.used, month_resets_at: iso(usage.resetsAt) };
+  if (json) printJson(view);
+  else printFields(view);
+}
+
+const create = defineCommand({
+  meta: { name: 'create', description: 'Create an account and print its webhook URL' },
+  args: {
+    phone: { type: 'string', description: 'Phone number to call, E.164 (e.g. +14155550123)', required: true },
+    plan: { type: 'string', description: 'free (3 calls a month, 1 a minute) or premium (unlimited, 10 a minute)', default: 'free' },
+    'sms-backup': { type: 'boolean', description: 'Send an SMS when the call is missed', default: false },
+    name: { type: 'string', description: 'A name for the account', default: '' },
+    ...jsonArg,
+  },
+  run: ({ args }) =>
+    withStores((stores, config) => {
+      const account = stores.accounts.create({
+        phone: parseArg(phoneSchema, args.phone, '--phone'),
+        plan: parseArg(planSchema, args.plan, '--plan'),
+        smsBackup: args['sms-backup'],
+        name: parseArg(nameSchema, args.name, '--name'),
+      });
+      showAccount(account, config.publicUrl, args.json, stores);
+      if (!args.json) process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
+    }),
+});
+
+const list = defineCommand({
+  meta: { name: 'list', description: 'List the accounts' },
+  args: { ...jsonArg },
+  run: ({ args }) =>
+    withStores((stores, config) => {
+      const accounts = stores.accounts.list();
+      if (args.json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
+      if (accounts.length === 0) return void process.stdout.write('No accounts yet: create one with ringhook account create --phone +14155550123\n');
+      printTable(
+        accounts.map((a) => ({ user_id: a.userId, name: a.name, phone: a.phone, plan: a.plan, sms_backup: a.smsBackup ? 'on' : 'off', status: a.status, created_at: iso(a.createdAt) })),
+        ['user_id', 'name', 'phone', 'plan', 'sms_backup', 'status', 'created_at'],
+      );
+    }),
+});
+
+const show = defineCommand({
+  meta: { name: 'show', description: 'Show an account, its webhook URL and this month\'s usage' },
+  args: { ...userIdArg, ...jsonArg },
+  run: ({ args }) => withStores((stores, config) => showAccount(requireAccount(stores, args.user_id), config.publicUrl, args.json, stores)),
+});
+
+const set = defineCommand({
+  meta: { name: 'set', description: 'Change an account\'s plan, phone, SMS backup or name' },
+  args: {
+    ...userIdArg,
+    plan: { type: 'string', description: 'free or premium' },
+    phone: { type: 'string', description: 'Phone number, E.164' },
+    'sms-backup': { type: 'string', description: 'on or off' },
+    name: { type: 'string', description: 'A name for the account' },
+    ...jsonArg,
+  },
+  run: ({ args }) =>
+    withStores((stores, config) => {
+      const account = requireAccount(stores, args.user_id);
+      const changes = {
+        ...(args.plan !== undefined && { plan: parseArg(planSchema, args.plan, '--plan') }),
+        ...(args.phone !== undefined && { phone: parseArg(phoneSchema, args.phone, '--phone') }),
+        ...(args['sms-backup'] !== undefined && { smsBackup: parseArg(onOffSchema, args['sms-backup'], '--sms-backup') === 'on' }),
+        ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
+      };
+      if (Object.keys(changes).length === 0) throw new UserError('nothing to change: give --plan, --phone, --sms-backup or --name');
+      showAccount(stores.accounts.update(account.userId, changes)!, config.publicUrl, args.json, stores);
+    }),
+});
+
+function statusCommand(name: 'suspend' | 'resume', status: Account['status'], description: string) {
+  return defineCommand({
+    meta: { name, description },
+    args: { ...userIdArg, ...jsonArg },
+    run: ({ args }) =>
+      withStores((stores, config) => {
+        const account = requireAccount(stores, args.user_id);
+        showAccount(stores.accounts.update(account.userId, { status })!, config.publicUrl, args.json, stores);
+      }),
+  });
+}
+
+const regenerate = defineCommand({
+  meta: { name: 'regenerate', description: 'Issue a new api_key: the old webhook URL answers 401 at once' },
+  args: { ...userIdArg, ...jsonArg },
+  run: ({ args }) =>
+    withStores((stores, config) => {
+      const account = requireAccount(stores, args.user_id);
+      showAccount(stores.accounts.regenerateKey(account.userId)!, config.publicUrl, args.json, stores);
+      if (!args.json) process.stderr.write('The old webhook URL no longer works: paste the new one into every alert that used it.\n');
+    }),
+});
+
+const remove = defineCommand({
+  meta: { name: 'delete', description: 'Delete an account and its call history' },
+  args: { ...userIdArg, yes: { type: 'boolean', description: 'Confirm the deletion', default: false }, ...jsonArg },
+  run: ({ args }) =>
+    withStores((stores) => {
+      const account = requireAccount(stores, args.user_id);
+      if (!args.yes) throw new UserError(`add --yes to delete account ${account.userId} (${account.phone}) and its whole call history`);
+      stores.accounts.delete(account.userId);
+      if (args.json) printJson({ deleted: true, user_id: account.userId });
+      else process.stdout.write(`Deleted account ${account.userId}.\n`);
+    }),
+});
+
+export const accountCommand = defineCommand({
+  meta: { name: 'account', description: 'Manage accounts (works while serve runs)' },
+  subCommands: {
+    create,
+    list,
+    show,
+    set,
+    suspend: statusCommand('suspend', 'suspended', 'Suspend an account: its webhook answers 403 and no call is placed'),
+    resume: statusCommand('resume', 'active', 'Resume a suspended account'),
+    regenerate,
+    delete: remove,
+  },
+});

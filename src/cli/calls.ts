@@ -1,0 +1,46 @@
+// ringhook calls: the call history, newest first.
+import { defineCommand } from 'citty';
+import { z } from 'zod';
+import { USER_ID_PATTERN } from '../core/ids.js';
+import { UserError } from '../errors.js';
+import { parseArg, withStores } from './context.js';
+import { callView, iso, printJson, printTable } from './output.js';
+
+const limitSchema = z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(1000, { error: 'must be at most 1000' });
+
+function describeFields(extra: Record<string, unknown>, fields: Record<string, unknown>): string {
+  const all = { ...fields, ...extra };
+  return Object.entries(all)
+    .filter(([, v]) => v !== null && v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+}
+
+export const callsCommand = defineCommand({
+  meta: { name: 'calls', description: 'Show the call history, newest first' },
+  args: {
+    account: { type: 'string', description: 'Only this account (user_id)' },
+    limit: { type: 'string', description: 'How many entries (1 to 1000)', default: '20' },
+    json: { type: 'boolean', description: 'Print machine-readable JSON' },
+  },
+  run: ({ args }) =>
+    withStores((stores) => {
+      const limit = parseArg(limitSchema, args.limit, '--limit');
+      if (args.account !== undefined && !USER_ID_PATTERN.test(args.account)) throw new UserError(`--account: "${args.account}" is not a user_id (32 hex characters)`);
+      if (args.account !== undefined && !stores.accounts.get(args.account)) throw new UserError(`--account: no account with user_id ${args.account}`);
+      const calls = stores.calls.list({ ...(args.account !== undefined && { userId: args.account }), limit });
+      if (args.json) return printJson(calls.map(callView));
+      if (calls.length === 0) return void process.stdout.write('No calls yet.\n');
+      printTable(
+        calls.map((c) => ({
+          received_at: iso(c.receivedAt),
+          call_id: c.callId,
+          account: c.userId.slice(0, 8),
+          status: c.status,
+          message: c.message.length > 60 ? c.message.slice(0, 59) + '…' : c.message,
+          fields: describeFields(c.extra, { ticker: c.ticker, price: c.price, action: c.action, strategy: c.strategy, timestamp: c.alertTimestamp }),
+        })),
+        ['received_at', 'call_id', 'account', 'status', 'message', 'fields'],
+      );
+    }),
+});

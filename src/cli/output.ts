@@ -1,0 +1,60 @@
+// How the CLI prints: aligned "key: value" lines for people, JSON for scripts.
+import type { Account } from '../core/account.js';
+import { webhookUrl } from '../core/account.js';
+import type { CallRecord } from '../db/calls.js';
+
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+export function printFields(fields: Record<string, unknown>): void {
+  const width = Math.max(...Object.keys(fields).map((k) => k.length));
+  for (const [key, value] of Object.entries(fields)) {
+    process.stdout.write(`${(key + ':').padEnd(width + 2)}${value === null || value === undefined ? '-' : String(value)}\n`);
+  }
+}
+
+export function printTable(rows: Record<string, string>[], columns: string[]): void {
+  if (rows.length === 0) return;
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd() + '\n';
+  process.stdout.write(line(columns.map((c) => c.toUpperCase())));
+  for (const row of rows) process.stdout.write(line(columns.map((c) => row[c] ?? '')));
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function accountView(account: Account, publicUrl: string) {
+  return {
+    user_id: account.userId,
+    api_key: account.apiKey,
+    webhook_url: webhookUrl(publicUrl, account),
+    name: account.name,
+    phone: account.phone,
+    plan: account.plan,
+    sms_backup: account.smsBackup,
+    status: account.status,
+    created_at: iso(account.createdAt),
+    updated_at: iso(account.updatedAt),
+  };
+}
+
+export function callView(call: CallRecord) {
+  return {
+    call_id: call.callId,
+    user_id: call.userId,
+    kind: call.kind,
+    status: call.status,
+    message: call.message,
+    message_truncated: call.messageTruncated,
+    ticker: call.ticker,
+    price: call.price,
+    action: call.action,
+    strategy: call.strategy,
+    timestamp: call.alertTimestamp,
+    extra: call.extra,
+    error: call.error,
+    received_at: iso(call.receivedAt),
+    updated_at: iso(call.updatedAt),
+  };
+}

@@ -1,0 +1,35 @@
+// The shape of an account and the validation of what an admin may set on it. Pure.
+import { z } from 'zod';
+import type { Plan } from './limits.js';
+
+export type AccountStatus = 'active' | 'suspended';
+
+export interface Account {
+  userId: string;
+  apiKey: string;
+  name: string;
+  phone: string;
+  plan: Plan;
+  smsBackup: boolean;
+  status: AccountStatus;
+  createdAt: number;
+  updatedAt: number;
+  keyCreatedAt: number;
+}
+
+/** E.164: a plus, a country code that does not start with 0, at most 15 digits in all. */
+export const phoneSchema = z
+  .string()
+  .transform((s) => s.replace(/[\s().-]/g, ''))
+  .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, { error: 'the phone number must be in E.164 form: a plus, the country code and the number, e.g. +14155550123' }));
+
+export const planSchema = z.enum(['free', 'premium'], { error: 'the plan must be free or premium' });
+
+export const nameSchema = z
+  .string()
+  .max(100, { error: 'the name must be at most 100 characters' })
+  .refine((s) => !/[\u0000-\u001F\u007F]/.test(s), { error: 'the name must not contain control characters' });
+
+export function webhookUrl(publicUrl: string, account: Pick<Account, 'userId' | 'apiKey'>): string {
+  return `${publicUrl}/webhook/${account.userId}/${account.apiKey}`;
+}

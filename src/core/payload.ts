@@ -1,0 +1,203 @@
+// Parses an alert body into the message to speak and the fields to keep. Pure: bytes in, result out.
+// The decisions where SPEC.md is silent are DESIGN.md's; the README repeats them.
+import { z } from 'zod';
+
+export const MAX_MESSAGE_CODE_POINTS = 500;
+export const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_JSON_DEPTH = 32;
+
+export interface AlertFields {
+  ticker?: string;
+  price?: number;
+  action?: string;
+  strategy?: string;
+  timestamp?: string;
+}
+
+export interface Alert {
+  form: 'text' | 'json';
+  message: string;
+  truncated: boolean;
+  /** Code points of the message as received, before truncation. */
+  originalLength: number;
+  fields: AlertFields;
+  /** Fields the sender added beyond the known ones, kept as sent. */
+  extra: Record<string, unknown>;
+}
+
+export type PayloadErrorCode =
+  | 'empty_body'
+  | 'invalid_encoding'
+  | 'invalid_json'
+  | 'not_an_object'
+  | 'invalid_field'
+  | 'body_too_large';
+
+export type ParseResult =
+  | { ok: true; alert: Alert }
+  | { ok: false; code: PayloadErrorCode; error: string; field?: string };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+// C0 controls other than tab, line feed and carriage return, and DEL: never meant to be spoken.
+const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+const optionalText = (name: string) =>
+  z
+    .string({ error: `"${name}" must be a string` })
+    .max(200, { error: `"${name}" must be at most 200 characters` })
+    .nullish()
+    .transform((v) => v ?? undefined);
+
+const priceSchema = z
+  .union([z.number(), z.string()], { error: '"price" must be a number or a numeric string' })
+  .nullish()
+  .transform((value, ctx) => {
+    if (value === null || value === undefined) return undefined;
+    const n = typeof value === 'number' ? value : parseNumericString(value);
+    if (n === undefined || !Number.isFinite(n)) {
+      ctx.addIssue({ code: 'custom', message: `"price" must be a finite number (got ${JSON.stringify(value).slice(0, 40)})` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const timestampSchema = z
+  .iso.datetime({ offset: true, error: '"timestamp" must be an ISO 8601 UTC date-time such as 2026-11-22T14:00:00Z' })
+  .nullish()
+  .transform((v) => v ?? undefined);
+
+const jsonAlertSchema = z.object({
+  message: z
+    .string({ error: '"message" is required and must be a string' })
+    .refine((m) => m.trim().length > 0, { error: '"message" must not be empty' }),
+  ticker: optionalText('ticker'),
+  price: priceSchema,
+  action: optionalText('action'),
+  strategy: optionalText('strategy'),
+  timestamp: timestampSchema,
+});
+
+const KNOWN_KEYS = new Set(['message', 'ticker', 'price', 'action', 'strategy', 'timestamp']);
+
+function parseNumericString(text: string): number | undefined {
+  const trimmed = text.trim().replace(/,/g, '');
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return undefined;
+  return Number(trimmed);
+}
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+/** Depth of nested arrays/objects, computed without recursion so hostile input cannot overflow the stack. */
+export function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    const d = depth + 1;
+    if (d > max) max = d;
+    if (max > MAX_JSON_DEPTH) return max;
+    for (const child of Object.values(node)) stack.push([child, d]);
+  }
+  return max;
+}
+
+/**
+ * Cuts text to at most `max` code points without splitting a user-perceived character
+ * (an emoji with its modifiers, a letter with its combining marks).
+ */
+export function truncateText(text: string, max = MAX_MESSAGE_CODE_POINTS): { text: string; truncated: boolean; length: number } {
+  const length = codePointLength(text);
+  if (length <= max) return { text, truncated: false, length };
+  let out = '';
+  let used = 0;
+  for (const { segment } of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)) {
+    const size = codePointLength(segment);
+    if (used + size > max) break;
+    out += segment;
+    used += size;
+  }
+  return { text: out, truncated: true, length };
+}
+
+function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function fail(code: PayloadErrorCode, error: string, field?: string): ParseResult {
+  return field === undefined ? { ok: false, code, error } : { ok: false, code, error, field };
+}
+
+function checkMessage(message: string): string | undefined {
+  if (FORBIDDEN_CONTROL.test(message)) return '"message" contains control characters (such as NUL) that cannot be spoken';
+  return undefined;
+}
+
+function buildAlert(form: Alert['form'], rawMessage: string, fields: AlertFields, extra: Record<string, unknown>): ParseResult {
+  const problem = checkMessage(rawMessage);
+  if (problem) return fail('invalid_field', problem, 'message');
+  const { text, truncated, length } = truncateText(rawMessage.trim());
+  return { ok: true, alert: { form, message: text, truncated, originalLength: length, fields, extra } };
+}
+
+function parseJsonObject(object: Record<string, unknown>): ParseResult {
+  if (jsonDepth(object) > MAX_JSON_DEPTH) {
+    return fail('invalid_field', `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
+  const result = jsonAlertSchema.safeParse(object);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const field = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
+    const message = field && issue.code === 'invalid_type' && object[field] === undefined && field === 'message'
+      ? 'The JSON body has no "message" field: it is the text spoken in the call.'
+      : issue.message;
+    return fail('invalid_field', message, field);
+  }
+  const { message, ...known } = result.data;
+  const fields: AlertFields = Object.fromEntries(Object.entries(known).filter(([, v]) => v !== undefined));
+  const extra = Object.fromEntries(Object.entries(object).filter(([key]) => !KNOWN_KEYS.has(key)));
+  return buildAlert('json', message, fields, extra);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Parses an alert body as the charting platform sent it. */
+export function parseAlertBody(body: Uint8Array, contentType: string | undefined): ParseResult {
+  if (body.byteLength > MAX_BODY_BYTES) return fail('body_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    return fail('invalid_encoding', 'The request body is not valid UTF-8 text.');
+  }
+  if (text.trim().length === 0) {
+    return fail('empty_body', 'The request body is empty: send the alert message as plain text or as JSON with a "message" field.');
+  }
+
+  const declaredJson = isJsonContentType(contentType);
+  let parsed: unknown;
+  let parsedOk = false;
+  if (declaredJson || text.trimStart().startsWith('{')) {
+    try {
+      parsed = JSON.parse(text);
+      parsedOk = true;
+    } catch (error) {
+      if (declaredJson) {
+        const detail = error instanceof Error ? error.message : String(error);
+        return fail('invalid_json', `The body is declared application/json but is not valid JSON (${detail}). Were the {{placeholders}} of the alert template left unquoted or unsubstituted?`);
+      }
+    }
+  }
+  if (parsedOk && isPlainObject(parsed)) return parseJsonObject(parsed);
+  if (declaredJson) return fail('not_an_object', 'The JSON body must be an object with a "message" field, not an array, string, number or null.');
+  return buildAlert('text', text, {}, {});
+}

@@ -1,0 +1,236 @@
+// The call history: accepted alerts (which become calls) and rejected ones, and the monthly usage
+// counters. Accepting an alert is one IMMEDIATE transaction: limits are checked and the call and its
+// usage are written together, so limits stay exact under concurrency and across processes.
+import type { Alert } from '../core/payload.js';
+import { newCallId } from '../core/ids.js';
+import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, type LimitDecision, type Plan } from '../core/limits.js';
+import type { Db } from './database.js';
+
+export type CallKind = 'alert' | 'test';
+
+/** Statuses of rejected alerts, shown in the history beside the call statuses. */
+export type RejectionStatus = 'rate_limited' | 'limit_exceeded' | 'invalid_payload' | 'suspended';
+
+export interface CallRecord {
+  callId: string;
+  userId: string;
+  kind: CallKind;
+  accepted: boolean;
+  status: string;
+  message: string;
+  messageTruncated: boolean;
+  ticker: string | null;
+  price: number | null;
+  action: string | null;
+  strategy: string | null;
+  alertTimestamp: string | null;
+  extra: Record<string, unknown>;
+  error: string | null;
+  receivedAt: number;
+  updatedAt: number;
+}
+
+interface CallRow {
+  call_id: string;
+  user_id: string;
+  kind: CallKind;
+  accepted: number;
+  status: string;
+  message: string;
+  message_truncated: number;
+  ticker: string | null;
+  price: number | null;
+  action: string | null;
+  strategy: string | null;
+  alert_timestamp: string | null;
+  extra: string | null;
+  error: string | null;
+  received_at: number;
+  updated_at: number;
+}
+
+/** How many rejected alerts an account keeps: a flood of bad requests cannot fill the disk. */
+export const MAX_REJECTIONS_KEPT = 1000;
+/** Rejected messages are stored shortened: they are kept to explain, not to be spoken. */
+const REJECTED_MESSAGE_MAX = 200;
+
+const SQL = {
+  insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
+                              strategy, alert_timestamp, extra, error, received_at, updated_at)
+           VALUES (@call_id, @user_id, @kind, @accepted, @status, @message, @message_truncated, @ticker, @price, @action,
+                   @strategy, @alert_timestamp, @extra, @error, @now, @now)`,
+  usedThisMonth: 'SELECT calls FROM usage WHERE user_id = ? AND month = ?',
+  countUsage: `INSERT INTO usage (user_id, month, calls) VALUES (?, ?, 1)
+               ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + 1`,
+  recentAccepted: `SELECT received_at FROM calls WHERE user_id = ? AND accepted = 1 AND kind = ? AND received_at > ?
+                   ORDER BY received_at DESC LIMIT ?`,
+  trimRejections: `DELETE FROM calls WHERE user_id = @user_id AND accepted = 0 AND id <= (
+                     SELECT id FROM calls WHERE user_id = @user_id AND accepted = 0 ORDER BY id DESC LIMIT 1 OFFSET @keep)`,
+  get: 'SELECT * FROM calls WHERE call_id = ?',
+  listAll: 'SELECT * FROM calls WHERE id < @before ORDER BY id DESC LIMIT @limit',
+  listForAccount: 'SELECT * FROM calls WHERE user_id = @user_id AND id < @before ORDER BY id DESC LIMIT @limit',
+} as const;
+
+function toRecord(row: CallRow): CallRecord {
+  return {
+    callId: row.call_id,
+    userId: row.user_id,
+    kind: row.kind,
+    accepted: row.accepted === 1,
+    status: row.status,
+    message: row.message,
+    messageTruncated: row.message_truncated === 1,
+    ticker: row.ticker,
+    price: row.price,
+    action: row.action,
+    strategy: row.strategy,
+    alertTimestamp: row.alert_timestamp,
+    extra: row.extra ? (JSON.parse(row.extra) as Record<string, unknown>) : {},
+    error: row.error,
+    receivedAt: row.received_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export type AcceptResult =
+  | { accepted: true; callId: string; receivedAt: number }
+  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
+
+export interface RejectedAlert {
+  userId: string;
+  status: RejectionStatus;
+  error: string;
+  /** The alert when it could be parsed; otherwise a short excerpt of the body. */
+  alert?: Alert;
+  excerpt?: string;
+}
+
+export class CallStore {
+  private readonly stmt;
+  readonly accept: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
+
+  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {
+    this.stmt = {
+      insert: db.prepare(SQL.insert),
+      usedThisMonth: db.prepare<[string, string], { calls: number }>(SQL.usedThisMonth),
+      countUsage: db.prepare(SQL.countUsage),
+      recentAccepted: db.prepare<[string, CallKind, number, number], { received_at: number }>(SQL.recentAccepted),
+      trimRejections: db.prepare(SQL.trimRejections),
+      get: db.prepare<[string], CallRow>(SQL.get),
+      listAll: db.prepare<{ before: number; limit: number }, CallRow>(SQL.listAll),
+      listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
+    };
+    const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert): AcceptResult => {
+      const now = this.now();
+      const month = monthWindow(now);
+      const used = this.usedInMonth(userId, month.key);
+      const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
+      const decision = decideLimits(plan, now, used, recent);
+      if (!decision.allowed) {
+        this.insertRejection(now, {
+          userId,
+          alert,
+          status: decision.limit === 'monthly' ? 'limit_exceeded' : 'rate_limited',
+          error: decision.limit === 'monthly' ? 'monthly call limit exceeded' : 'per-minute call limit exceeded',
+        });
+        return { accepted: false, decision };
+      }
+      const callId = newCallId();
+      this.insertCall(now, callId, userId, 'alert', alert);
+      this.stmt.countUsage.run(userId, month.key);
+      return { accepted: true, callId, receivedAt: now };
+    });
+    this.accept = (userId, plan, alert) => acceptTx.immediate(userId, plan, alert);
+  }
+
+  private usedInMonth(userId: string, monthKey: string): number {
+    return this.stmt.usedThisMonth.get(userId, monthKey)?.calls ?? 0;
+  }
+
+  private recentAcceptedTimes(userId: string, kind: CallKind, now: number, atMost: number): number[] {
+    return this.stmt.recentAccepted.all(userId, kind, now - BURST_WINDOW_MS, atMost).map((r) => r.received_at);
+  }
+
+  private insertCall(now: number, callId: string, userId: string, kind: CallKind, alert: Alert): void {
+    this.stmt.insert.run({
+      call_id: callId,
+      user_id: userId,
+      kind,
+      accepted: 1,
+      status: 'queued',
+      message: alert.message,
+      message_truncated: alert.truncated ? 1 : 0,
+      ticker: alert.fields.ticker ?? null,
+      price: alert.fields.price ?? null,
+      action: alert.fields.action ?? null,
+      strategy: alert.fields.strategy ?? null,
+      alert_timestamp: alert.fields.timestamp ?? null,
+      extra: Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+      error: null,
+      now,
+    });
+  }
+
+  private insertRejection(now: number, rejected: RejectedAlert): void {
+    const alert = rejected.alert;
+    const message = alert?.message ?? rejected.excerpt ?? '';
+    this.stmt.insert.run({
+      call_id: newCallId(),
+      user_id: rejected.userId,
+      kind: 'alert',
+      accepted: 0,
+      status: rejected.status,
+      message: Array.from(message).slice(0, REJECTED_MESSAGE_MAX).join(''),
+      message_truncated: alert?.truncated || Array.from(message).length > REJECTED_MESSAGE_MAX ? 1 : 0,
+      ticker: alert?.fields.ticker ?? null,
+      price: alert?.fields.price ?? null,
+      action: alert?.fields.action ?? null,
+      strategy: alert?.fields.strategy ?? null,
+      alert_timestamp: alert?.fields.timestamp ?? null,
+      extra: alert && Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra).slice(0, 4000) : null,
+      error: rejected.error,
+      now,
+    });
+    this.stmt.trimRejections.run({ user_id: rejected.userId, keep: MAX_REJECTIONS_KEPT });
+  }
+
+  /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
+  recordRejection(rejected: RejectedAlert): void {
+    this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate();
+  }
+
+  /** A test call: no monthly allowance, a small limit of its own. */
+  acceptTestCall(userId: string, message: string, perMinute: number): AcceptResult {
+    return this.db
+      .transaction((): AcceptResult => {
+        const now = this.now();
+        const decision = decideBurst(perMinute, now, this.recentAcceptedTimes(userId, 'test', now, perMinute));
+        if (!decision.allowed) return { accepted: false, decision };
+        const callId = newCallId();
+        const alert: Alert = { form: 'text', message, truncated: false, originalLength: message.length, fields: {}, extra: {} };
+        this.insertCall(now, callId, userId, 'test', alert);
+        return { accepted: true, callId, receivedAt: now };
+      })
+      .immediate();
+  }
+
+  usage(userId: string, now = this.now()): { month: string; used: number; resetsAt: number } {
+    const month = monthWindow(now);
+    return { month: month.key, used: this.usedInMonth(userId, month.key), resetsAt: month.resetsAt };
+  }
+
+  get(callId: string): CallRecord | undefined {
+    const row = this.stmt.get.get(callId);
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Newest first; `before` is an internal cursor (the row id) for paging. */
+  list(options: { userId?: string; limit?: number } = {}): CallRecord[] {
+    const limit = Math.max(1, Math.min(options.limit ?? 50, 1000));
+    const before = Number.MAX_SAFE_INTEGER;
+    const rows = options.userId
+      ? this.stmt.listForAccount.all({ user_id: options.userId, before, limit })
+      : this.stmt.listAll.all({ before, limit });
+    return rows.map(toRecord);
+  }
+}

@@ -1,0 +1,68 @@
+// Opens the SQLite store: one file in the data dir, WAL, busy timeout, foreign keys, mode 0600,
+// and brings its schema up to date. A database written by a newer ringhook is refused.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { UserError } from '../errors.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** full: every commit reaches the disk before the 200; normal: survives a process crash, not a power cut. */
+  sync?: 'normal' | 'full';
+  /** How long a writer waits for another process's write lock before giving up. */
+  busyTimeoutMs?: number;
+  migrations?: readonly { name: string; sql: string }[];
+}
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+function restrictPermissions(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(f, 0o600);
+    } catch {
+      // -wal and -shm exist only while the database is open in WAL mode.
+    }
+  }
+}
+
+export function migrate(db: Db, migrations: readonly { name: string; sql: string }[] = MIGRATIONS): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new UserError(
+      `the database ${db.name} has schema version ${current}, newer than this ringhook understands (${migrations.length}): run a newer ringhook, or restore a backup made by this version`,
+    );
+  }
+  for (let version = current + 1; version <= migrations.length; version++) {
+    const migration = migrations[version - 1]!;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${version}`);
+    }).immediate();
+  }
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  let db: Db;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw new UserError(`cannot open the database ${file}: ${(error as Error).message}`);
+  }
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.sync === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    migrate(db, options.migrations);
+    restrictPermissions(file);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof UserError) throw error;
+    throw new UserError(`cannot use the database ${file}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,5 @@
+// Numbered migrations: the array index + 1 is the schema version (PRAGMA user_version).
+// Never edit a migration that has shipped; add the next one.
+import initial from './001-initial.js';
+
+export const MIGRATIONS: readonly { name: string; sql: string }[] = [{ name: '001-initial', sql: initial }];

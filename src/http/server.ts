@@ -1,0 +1,110 @@
+// Listeners: HTTPS (listhen) for everyone, and an optional plain-HTTP port that answers
+// "HTTPS is required" to everybody except trusted reverse proxies that say X-Forwarded-Proto: https.
+import type { IncomingMessage, ServerResponse, Server } from 'node:http';
+import { listen, type Listener } from 'listhen';
+import { toNodeHandler, type H3 } from 'h3';
+import { ApiError, UserError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { AddressMatcher } from './address-match.js';
+import { loadTls, saveSelfSigned } from './tls.js';
+
+export interface ServerOptions {
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  httpPort: number | null;
+  tls: { cert: string; key: string } | null;
+  dataDir: string;
+  trustProxy: AddressMatcher;
+  /** Host names the self-signed certificate is made for. */
+  certificateNames: string[];
+  logger: Logger;
+}
+
+export interface RunningServers {
+  httpsPort: number;
+  httpPort: number | null;
+  selfSigned: boolean;
+  close(): Promise<void>;
+}
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Only a trusted proxy may forward a request that reached it over HTTPS; everything else on plain HTTP is refused. */
+export function plainHttpGate(trustProxy: AddressMatcher, handler: NodeHandler): NodeHandler {
+  return (req, res) => {
+    const proto = req.headers['x-forwarded-proto'];
+    if (trustProxy.matches(req.socket.remoteAddress) && typeof proto === 'string' && proto.trim().toLowerCase() === 'https') {
+      handler(req, res);
+      return;
+    }
+    const error = new ApiError('https_required', 'HTTPS is required: use the https:// webhook URL.');
+    res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+    res.end(JSON.stringify(error.toBody()));
+    req.resume();
+  };
+}
+
+function hardenTimeouts(server: Server): void {
+  // A sender that trickles its request is cut off; TradingView itself gives up after 3 s.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  server.keepAliveTimeout = 65_000;
+}
+
+async function listenOn(handler: NodeHandler, options: { host: string; port: number; https: false | { cert: string; key: string } | { domains: string[]; validityDays: number } }, what: string): Promise<Listener> {
+  const port = options.port === 0 ? { random: true } : { port: options.port, ports: [], portRange: [options.port, options.port] as [number, number], alternativePortRange: [options.port, options.port] as [number, number], random: false };
+  try {
+    const listener = await listen(handler, {
+      hostname: options.host,
+      port,
+      https: options.https,
+      showURL: false,
+      autoClose: false,
+      isProd: true,
+      public: !['localhost', '127.0.0.1', '::1'].includes(options.host),
+      qr: false,
+    });
+    if (options.port !== 0 && listener.address.port !== options.port) {
+      await listener.close();
+      throw new Error(`port ${options.port} is not available`);
+    }
+    hardenTimeouts(listener.server as Server);
+    return listener;
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new UserError(`cannot listen for ${what} on ${options.host}:${options.port}: ${message}; choose another port or stop what uses it`);
+  }
+}
+
+export async function startServers(app: H3, options: ServerOptions): Promise<RunningServers> {
+  const handler = toNodeHandler(app) as NodeHandler;
+  const existing = loadTls(options.tls, options.dataDir);
+  const https = existing?.material ?? { domains: options.certificateNames, validityDays: 825 };
+  const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS');
+  const selfSigned = existing?.selfSigned ?? true;
+  if (!existing && secure.https) {
+    saveSelfSigned(options.dataDir, secure.https);
+    options.logger.info('made a self-signed TLS certificate', { names: options.certificateNames });
+  }
+  if (selfSigned) {
+    options.logger.warn('serving HTTPS with a self-signed certificate: charting platforms such as TradingView need a certificate from a public CA; set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, or put a reverse proxy with one in front (see the README)');
+  }
+  let plain: Listener | null = null;
+  if (options.httpPort !== null) {
+    try {
+      plain = await listenOn(plainHttpGate(options.trustProxy, handler), { host: options.host, port: options.httpPort, https: false }, 'plain HTTP');
+    } catch (error) {
+      await secure.close();
+      throw error;
+    }
+  }
+  return {
+    httpsPort: secure.address.port,
+    httpPort: plain ? plain.address.port : null,
+    selfSigned,
+    async close() {
+      await Promise.all([secure.close(), plain?.close()]);
+    },
+  };
+}

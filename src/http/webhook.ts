@@ -1,0 +1,123 @@
+// POST /webhook/{user_id}/{api_key}: authenticate, parse, check limits, record, answer.
+// Nothing slow happens before the answer: the call is placed after the 200 by the dialer.
+import type { H3Event } from 'h3';
+import { ApiError } from '../errors.js';
+import type { Account } from '../core/account.js';
+import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
+import type { AccountStore } from '../db/accounts.js';
+import type { CallStore } from '../db/calls.js';
+import type { Logger } from '../log.js';
+import { readBodyLimited } from './body.js';
+import { errorResponse, json } from './respond.js';
+
+export type WebhookResult =
+  | 'accepted'
+  | 'invalid_payload'
+  | 'unauthorized'
+  | 'suspended'
+  | 'limit_exceeded'
+  | 'rate_limited'
+  | 'method_not_allowed';
+
+export interface WebhookDeps {
+  accounts: AccountStore;
+  calls: CallStore;
+  logger: Logger;
+  now: () => number;
+  /** Told of every accepted call after its transaction committed (the dialer listens here). */
+  onCallQueued?: (callId: string) => void;
+  /** Told of every answer, for metrics. */
+  onResult?: (result: WebhookResult, durationMs: number) => void;
+}
+
+interface Outcome {
+  result: WebhookResult;
+  response: Response;
+}
+
+const refuse = (result: WebhookResult, error: ApiError): Outcome => ({ result, response: errorResponse(error) });
+
+function credentialsFromPath(pathname: string): { userId: string; apiKey: string } | null {
+  const segments = pathname.split('/');
+  // ['', 'webhook', user_id, api_key], with an optional trailing slash
+  if (segments.length === 5 && segments[4] === '') segments.pop();
+  if (segments.length !== 4) return null;
+  try {
+    return { userId: decodeURIComponent(segments[2]!), apiKey: decodeURIComponent(segments[3]!) };
+  } catch {
+    return null;
+  }
+}
+
+function bodyExcerpt(body: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, 800)).replace(/[\u0000-\u001F\u007F]/g, ' ');
+}
+
+function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Outcome {
+  deps.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
+  return refuse('invalid_payload', error);
+}
+
+async function handleAlert(event: H3Event, deps: WebhookDeps): Promise<Outcome> {
+  if (event.req.method !== 'POST') {
+    return refuse('method_not_allowed', new ApiError('method_not_allowed', `Method ${event.req.method} is not allowed: send the alert with POST.`, {}, { allow: 'POST' }));
+  }
+  const credentials = credentialsFromPath(event.url.pathname);
+  const account = credentials ? deps.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
+  if (!account) return refuse('unauthorized', new ApiError('unauthorized'));
+
+  if (account.status === 'suspended') {
+    deps.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
+    return refuse('suspended', new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.'));
+  }
+
+  let body: Uint8Array;
+  try {
+    body = await readBodyLimited(event.req, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof ApiError) return refusePayload(deps, account, error);
+    throw error;
+  }
+  const parsed = parseAlertBody(body, event.req.headers.get('content-type') ?? undefined);
+  if (!parsed.ok) {
+    return refusePayload(deps, account, new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}), body);
+  }
+
+  const outcome = deps.calls.accept(account.userId, account.plan, parsed.alert);
+  if (!outcome.accepted) {
+    const d = outcome.decision;
+    if (d.limit === 'monthly') {
+      return refuse(
+        'limit_exceeded',
+        new ApiError('monthly_limit_exceeded', 'Monthly call limit exceeded.', { limit: d.allowance, used: d.used, resets_at: new Date(d.resetsAt).toISOString() }),
+      );
+    }
+    const perMinute = `${d.perMinute} call${d.perMinute === 1 ? '' : 's'} a minute`;
+    return refuse(
+      'rate_limited',
+      new ApiError('rate_limited', `Too many alerts: the plan allows ${perMinute}. Retry after ${d.retryAfterSeconds} s.`, { limit: d.perMinute, retry_after: d.retryAfterSeconds }, { 'retry-after': String(d.retryAfterSeconds) }),
+    );
+  }
+
+  deps.onCallQueued?.(outcome.callId);
+  const truncatedNote = parsed.alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
+  return {
+    result: 'accepted',
+    response: json(200, {
+      success: true,
+      message: `Alert received; the call is being placed.${truncatedNote}`,
+      call_id: outcome.callId,
+      timestamp: new Date(deps.now()).toISOString(),
+      truncated: parsed.alert.truncated,
+    }),
+  };
+}
+
+export function createWebhookHandler(deps: WebhookDeps) {
+  return async (event: H3Event): Promise<Response> => {
+    const started = performance.now();
+    const { result, response } = await handleAlert(event, deps);
+    deps.onResult?.(result, performance.now() - started);
+    return response;
+  };
+}

@@ -1,0 +1,394 @@
+// The webhook contract (SPEC sections 2, 4, 5, 7, 8) over real HTTPS against a real SQLite file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import type { Account } from '../../src/core/account.js';
+import { request } from '../helpers/https-client.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+interface Fixture {
+  content_type: string;
+  body: string;
+  note: string;
+}
+
+const fixtures: Fixture[] = fs
+  .readFileSync(path.resolve(__dirname, '../../../shared/fixtures/tradingview-alerts.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line) as Fixture);
+
+const fixture = (note: string) => {
+  const found = fixtures.find((f) => f.note.startsWith(note));
+  if (!found) throw new Error(`no fixture "${note}"`);
+  return found;
+};
+
+let t: TestService;
+
+function createAccount(plan: 'free' | 'premium' = 'premium', smsBackup = false): Account {
+  return t.service.stores.accounts.create({ phone: '+14155550123', plan, smsBackup, name: '' });
+}
+
+const hookPath = (a: Pick<Account, 'userId' | 'apiKey'>) => `/webhook/${a.userId}/${a.apiKey}`;
+
+function historyOf(userId: string) {
+  return t.service.stores.calls.list({ userId, limit: 1000 });
+}
+
+beforeAll(async () => {
+  t = await startTestService();
+});
+
+afterAll(async () => {
+  await t.stop();
+});
+
+afterEach(() => {
+  // No request may have ended in an unexpected server error.
+  const errors = t.errorLogs();
+  t.logs.length = 0;
+  expect(errors).toEqual([]);
+});
+
+describe('accepted alerts', () => {
+  it('accepts the plain-text form and speaks the whole body', async () => {
+    const a = createAccount();
+    const f = fixture('plain-text template');
+    const res = await t.post(hookPath(a), f.body, { 'content-type': f.content_type, 'user-agent': 'ChartingPlatform-Webhook' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json).toEqual({
+      success: true,
+      message: expect.stringContaining('Alert received'),
+      call_id: expect.stringMatching(/^call_[A-Za-z0-9_-]{22}$/),
+      timestamp: new Date(t.clock.now()).toISOString(),
+      truncated: false,
+    });
+    const call = t.service.stores.calls.get(res.json.call_id)!;
+    expect(call).toMatchObject({ status: 'queued', accepted: true, kind: 'alert', message: f.body, userId: a.userId });
+  });
+
+  it('accepts the full JSON form and keeps every field', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), fixture('full JSON form').body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    const call = t.service.stores.calls.get(res.json.call_id)!;
+    expect(call).toMatchObject({
+      message: 'BTCUSD crossed 100000 on the 1h chart',
+      ticker: 'BTCUSD',
+      price: 100012.5,
+      action: 'buy',
+      strategy: 'EMA cross',
+      alertTimestamp: '2026-11-22T14:00:00Z',
+      extra: {},
+    });
+  });
+
+  it('stores a quoted numeric price as a number', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), fixture('price placeholder quoted').body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    expect(t.service.stores.calls.get(res.json.call_id)!.price).toBe(131.07);
+  });
+
+  it('keeps fields the sender added beyond the known ones', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), fixture('extra fields').body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    const call = t.service.stores.calls.get(res.json.call_id)!;
+    expect(call.extra).toEqual({ exchange: 'CME_MINI', interval: '5', position_size: 2 });
+    expect(call.ticker).toBe('ES1!');
+  });
+
+  it('treats a JSON object labelled text/plain as the JSON form', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), fixture('JSON object labelled text/plain').body, { 'content-type': 'text/plain' });
+    expect(res.status).toBe(200);
+    const call = t.service.stores.calls.get(res.json.call_id)!;
+    expect(call.message).toBe('ETH alert from a sender that labels JSON as text');
+    expect(call.ticker).toBe('ETHUSD');
+  });
+
+  it.each(['non-ASCII text', 'French'])('keeps %s intact', async (note) => {
+    const a = createAccount();
+    const f = fixture(note);
+    const res = await t.post(hookPath(a), f.body, { 'content-type': `${f.content_type}; charset=utf-8` });
+    expect(res.status).toBe(200);
+    expect(t.service.stores.calls.get(res.json.call_id)!.message).toBe(f.body);
+  });
+
+  it('accepts a timestamp with milliseconds', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), fixture('timestamp with milliseconds').body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    expect(t.service.stores.calls.get(res.json.call_id)!.alertTimestamp).toBe('2026-11-22T14:00:00.000Z');
+  });
+
+  it('truncates a message over 500 characters to 500 and says so', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), fixture('over 500 characters').body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    expect(res.json.truncated).toBe(true);
+    expect(res.json.message).toContain('truncated');
+    const call = t.service.stores.calls.get(res.json.call_id)!;
+    expect(call.message).toBe('x'.repeat(500));
+    expect(call.messageTruncated).toBe(true);
+  });
+
+  it('counts emoji as one character each at the 500 boundary and never splits one', async () => {
+    const a = createAccount();
+    const exactly500 = '🚀'.repeat(500);
+    let res = await t.post(hookPath(a), exactly500, { 'content-type': 'text/plain' });
+    expect(res.status).toBe(200);
+    expect(res.json.truncated).toBe(false);
+    expect(t.service.stores.calls.get(res.json.call_id)!.message).toBe(exactly500);
+
+    // 499 rockets then a family emoji (7 code points): the family does not fit whole, so it is dropped.
+    const family = '👨‍👩‍👧‍👦';
+    res = await t.post(hookPath(a), JSON.stringify({ message: '🚀'.repeat(499) + family }), { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    expect(res.json.truncated).toBe(true);
+    expect(t.service.stores.calls.get(res.json.call_id)!.message).toBe('🚀'.repeat(499));
+  });
+
+  it('accepts a trailing slash and percent-encoded credentials', async () => {
+    const a = createAccount();
+    expect((await t.post(hookPath(a) + '/', 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
+    const encoded = `/webhook/${a.userId}/${encodeURIComponent(a.apiKey).replace(/_/g, '%5F')}`;
+    expect((await t.post(encoded, 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
+  });
+
+  it('does not deduplicate identical alerts', async () => {
+    const a = createAccount();
+    const first = await t.post(hookPath(a), 'same', { 'content-type': 'text/plain' });
+    const second = await t.post(hookPath(a), 'same', { 'content-type': 'text/plain' });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.json.call_id).not.toBe(second.json.call_id);
+  });
+});
+
+describe('bad payloads: 400 naming the problem, no call placed', () => {
+  const cases: Array<[string, string | Buffer, string, RegExp, string?]> = [
+    ['an unsubstituted template (invalid JSON)', fixture('template sent unsubstituted').body, 'application/json', /not valid JSON/, undefined],
+    ['a timestamp that is not ISO 8601', fixture('timestamp not ISO 8601').body, 'application/json', /"timestamp"/, 'timestamp'],
+    ['an empty body', '', 'text/plain', /empty/, undefined],
+    ['a whitespace-only body', ' \n\t ', 'text/plain', /empty/, undefined],
+    ['JSON without a message', '{"ticker":"AAPL"}', 'application/json', /"message"/, 'message'],
+    ['an empty message', '{"message":"   "}', 'application/json', /"message" must not be empty/, 'message'],
+    ['a message that is not a string', '{"message":42}', 'application/json', /"message"/, 'message'],
+    ['a price that is not numeric', '{"message":"m","price":"abc"}', 'application/json', /"price"/, 'price'],
+    ['a price of the wrong type', '{"message":"m","price":true}', 'application/json', /"price"/, 'price'],
+    ['a ticker of the wrong type', '{"message":"m","ticker":5}', 'application/json', /"ticker"/, 'ticker'],
+    ['a JSON array declared as JSON', '[{"message":"m"}]', 'application/json', /must be an object/, undefined],
+    ['a JSON string declared as JSON', '"hello"', 'application/json', /must be an object/, undefined],
+    ['invalid UTF-8', Buffer.from([0x41, 0xff, 0xfe, 0x42]), 'text/plain', /UTF-8/, undefined],
+    ['a NUL byte in the message', 'AAPL\u0000 up', 'text/plain', /control characters/, 'message'],
+    ['JSON nested too deep', `{"message":"m","x":${'['.repeat(40)}${']'.repeat(40)}}`, 'application/json', /nested/, undefined],
+    ['a huge number as price', '{"message":"m","price":1e400}', 'application/json', /"price"/, 'price'],
+  ];
+
+  it.each(cases)('refuses %s', async (_name, body, contentType, pattern, field) => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), body, { 'content-type': contentType });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json.success).toBe(false);
+    expect(res.json.error).toMatch(pattern);
+    expect(typeof res.json.code).toBe('string');
+    if (field) expect(res.json.field).toBe(field);
+    const history = historyOf(a.userId);
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ accepted: false, status: 'invalid_payload' });
+    expect(t.service.stores.calls.usage(a.userId).used).toBe(0);
+  });
+
+  it('refuses a body over 64 KiB without reading it all', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), 'x'.repeat(64 * 1024 + 1), { 'content-type': 'text/plain' });
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe('body_too_large');
+  });
+
+  it('refuses a 5 MB body, streamed or with Content-Length, and keeps serving', async () => {
+    const a = createAccount();
+    const big = Buffer.alloc(5 * 1024 * 1024, 0x61);
+    const streamed = await t.post(hookPath(a), big, { 'content-type': 'text/plain' });
+    expect(streamed.status).toBe(400);
+    const declared = await t.post(hookPath(a), big, { 'content-type': 'text/plain', 'content-length': String(big.length) });
+    expect(declared.status).toBe(400);
+    expect((await t.post(hookPath(a), 'still here', { 'content-type': 'text/plain' })).status).toBe(200);
+  });
+
+  it('accepts a body of exactly 64 KiB (the message is truncated)', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), 'y'.repeat(64 * 1024), { 'content-type': 'text/plain' });
+    expect(res.status).toBe(200);
+    expect(res.json.truncated).toBe(true);
+  });
+
+  it('keeps __proto__ and constructor keys as plain data', async () => {
+    const a = createAccount();
+    const res = await t.post(hookPath(a), '{"message":"m","__proto__":{"polluted":1},"constructor":"c"}', { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    expect(t.service.stores.calls.get(res.json.call_id)!.extra).toEqual(JSON.parse('{"__proto__":{"polluted":1},"constructor":"c"}'));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('credentials', () => {
+  it('answers 401 for an unknown user_id, a wrong key, and odd paths, without telling which', async () => {
+    const a = createAccount();
+    const otherKey = createAccount().apiKey;
+    const paths = [
+      `/webhook/${'0'.repeat(32)}/${a.apiKey}`,
+      `/webhook/${a.userId}/${otherKey}`,
+      `/webhook/${a.userId}/${a.apiKey.slice(0, -1)}`,
+      `/webhook/${a.userId}`,
+      `/webhook/${a.userId}/${a.apiKey}/extra`,
+      `/webhook/${a.userId}/${'k'.repeat(5000)}`,
+    ];
+    const bodies = new Set<string>();
+    for (const p of paths) {
+      const res = await t.post(p, 'hello', { 'content-type': 'text/plain' });
+      expect(res.status, p).toBe(401);
+      bodies.add(res.text);
+    }
+    expect(bodies.size).toBe(1);
+    expect(JSON.parse([...bodies][0]!)).toMatchObject({ success: false, code: 'unauthorized' });
+    expect(historyOf(a.userId)).toHaveLength(0);
+  });
+
+  it('answers 400 for a malformed percent-encoding in the path', async () => {
+    const a = createAccount();
+    const res = await t.post(`/webhook/${a.userId}/%E0%A4%A`, 'hello', { 'content-type': 'text/plain' });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ success: false, code: 'bad_request' });
+    expect(historyOf(a.userId)).toHaveLength(0);
+  });
+
+  it('answers 405 with Allow: POST for other methods on the webhook, and 404 elsewhere', async () => {
+    const a = createAccount();
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const res = await request(t.baseUrl + hookPath(a), { method, ca: t.ca });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.json.code).toBe('method_not_allowed');
+    }
+    const missing = await request(t.baseUrl + '/nothing-here', { method: 'GET', ca: t.ca });
+    expect(missing.status).toBe(404);
+    expect(missing.json).toMatchObject({ success: false, code: 'not_found' });
+    expect(historyOf(a.userId)).toHaveLength(0);
+  });
+
+  it('answers 403 for a suspended account and records the refusal', async () => {
+    const a = createAccount();
+    t.service.stores.accounts.update(a.userId, { status: 'suspended' });
+    const res = await t.post(hookPath(a), 'hello', { 'content-type': 'text/plain' });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ success: false, code: 'account_suspended' });
+    expect(historyOf(a.userId)[0]).toMatchObject({ accepted: false, status: 'suspended' });
+    t.service.stores.accounts.update(a.userId, { status: 'active' });
+    expect((await t.post(hookPath(a), 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
+  });
+
+  it('regenerating the key while serving makes the old URL answer 401 at once', async () => {
+    const a = createAccount();
+    expect((await t.post(hookPath(a), 'before', { 'content-type': 'text/plain' })).status).toBe(200);
+    // Regenerate through a second connection to the same database file, as the CLI does.
+    const other = new Database(t.config.dbFile);
+    other.prepare('UPDATE accounts SET api_key = ? WHERE user_id = ?').run('rk_' + 'N'.repeat(43), a.userId);
+    other.close();
+    expect((await t.post(hookPath(a), 'old url', { 'content-type': 'text/plain' })).status).toBe(401);
+    expect((await t.post(hookPath({ userId: a.userId, apiKey: 'rk_' + 'N'.repeat(43) }), 'new url', { 'content-type': 'text/plain' })).status).toBe(200);
+  });
+
+  it('never writes the api_key into a log line', async () => {
+    const a = createAccount();
+    await t.post(hookPath(a), 'hello', { 'content-type': 'text/plain' });
+    await t.post(`/webhook/${a.userId}/${a.apiKey}x`, 'hello', { 'content-type': 'text/plain' });
+    expect(JSON.stringify(t.logs)).not.toContain(a.apiKey);
+  });
+});
+
+describe('plan limits', () => {
+  it('free plan: 1 call a minute (429 with Retry-After), 3 a month (403 with the spec body)', async () => {
+    const a = createAccount('free');
+    t.clock.set('2026-11-30T23:55:00Z');
+    expect((await t.post(hookPath(a), 'one', { 'content-type': 'text/plain' })).status).toBe(200);
+
+    t.clock.advance(20_000);
+    const burst = await t.post(hookPath(a), 'too soon', { 'content-type': 'text/plain' });
+    expect(burst.status).toBe(429);
+    expect(burst.headers['retry-after']).toBe('40');
+    expect(burst.json).toMatchObject({ success: false, code: 'rate_limited', retry_after: 40 });
+
+    t.clock.advance(40_000);
+    expect((await t.post(hookPath(a), 'two', { 'content-type': 'text/plain' })).status).toBe(200);
+    t.clock.advance(60_000);
+    expect((await t.post(hookPath(a), 'three', { 'content-type': 'text/plain' })).status).toBe(200);
+    t.clock.advance(60_000);
+    const monthly = await t.post(hookPath(a), 'four', { 'content-type': 'text/plain' });
+    expect(monthly.status).toBe(403);
+    expect(monthly.json).toEqual({
+      success: false,
+      error: expect.stringMatching(/monthly call limit exceeded/i),
+      code: 'monthly_limit_exceeded',
+      limit: 3,
+      used: 3,
+      resets_at: '2026-12-01T00:00:00.000Z',
+    });
+
+    // The month boundary (UTC): the allowance resets.
+    t.clock.set('2026-12-01T00:00:00Z');
+    expect((await t.post(hookPath(a), 'december', { 'content-type': 'text/plain' })).status).toBe(200);
+    expect(t.service.stores.calls.usage(a.userId).used).toBe(1);
+
+    const statuses = historyOf(a.userId).map((c) => c.status).reverse();
+    expect(statuses).toEqual(['queued', 'rate_limited', 'queued', 'queued', 'limit_exceeded', 'queued']);
+    t.clock.set('2026-11-22T14:00:00Z');
+  });
+
+  it('premium plan: exactly 10 of 30 simultaneous requests are accepted, the rest get 429', async () => {
+    const a = createAccount('premium');
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => t.post(hookPath(a), `burst ${i}`, { 'content-type': 'text/plain' })),
+    );
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    expect(t.service.stores.calls.usage(a.userId).used).toBe(10);
+    expect(historyOf(a.userId).filter((c) => c.accepted)).toHaveLength(10);
+    // No monthly limit on premium: a minute later, 10 more.
+    t.clock.advance(60_000);
+    const later = await Promise.all(Array.from({ length: 10 }, () => t.post(hookPath(a), 'later', { 'content-type': 'text/plain' })));
+    expect(later.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('free plan: 5 simultaneous requests give exactly 1 accepted', async () => {
+    const a = createAccount('free');
+    t.clock.advance(3_600_000);
+    const replies = await Promise.all(Array.from({ length: 5 }, () => t.post(hookPath(a), 'x', { 'content-type': 'text/plain' })));
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+  });
+
+  it('keeps at most 1000 rejections per account', async () => {
+    const a = createAccount('free');
+    for (let i = 0; i < 1005; i++) {
+      t.service.stores.calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: String(i) });
+    }
+    const history = historyOf(a.userId);
+    expect(history).toHaveLength(1000);
+    expect(history[0]!.message).toBe('1004');
+    expect(history.at(-1)!.message).toBe('5');
+  });
+});
+
+describe('health', () => {
+  it('GET /healthz answers', async () => {
+    const res = await request(t.baseUrl + '/healthz', { method: 'GET', ca: t.ca });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,64 @@
+// Starts a real ringhook service (HTTPS, SQLite file in a temp data dir) inside the test process,
+// with a clock the test controls, and collects the error logs so a test fails on any unexpected one.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { startService, type RunningService } from '../../src/service.js';
+import { request, type Reply, type RequestOptions } from './https-client.js';
+
+export interface TestClock {
+  now: () => number;
+  set(ms: number | string): void;
+  advance(ms: number): void;
+}
+
+export function testClock(start: number | string = '2026-11-22T14:00:00Z'): TestClock {
+  let current = typeof start === 'string' ? Date.parse(start) : start;
+  return {
+    now: () => current,
+    set: (ms) => void (current = typeof ms === 'string' ? Date.parse(ms) : ms),
+    advance: (ms) => void (current += ms),
+  };
+}
+
+export interface TestService {
+  service: RunningService;
+  config: Config;
+  clock: TestClock;
+  dataDir: string;
+  baseUrl: string;
+  ca: string;
+  logs: Array<Record<string, unknown>>;
+  errorLogs(): Array<Record<string, unknown>>;
+  post(pathOrUrl: string, body?: string | Buffer, headers?: Record<string, string>, options?: RequestOptions): Promise<Reply>;
+  stop(): Promise<void>;
+}
+
+export function makeDataDir(prefix = 'ringhook-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startTestService(env: Record<string, string> = {}, clock = testClock()): Promise<TestService> {
+  const dataDir = env.RINGHOOK_DATA_DIR ?? makeDataDir();
+  const config = loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '0', RINGHOOK_DB_SYNC: 'normal', ...env, RINGHOOK_DATA_DIR: dataDir });
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
+  const service = await startService(config, logger, clock.now);
+  const baseUrl = `https://127.0.0.1:${service.servers.httpsPort}`;
+  const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
+  return {
+    service,
+    config,
+    clock,
+    dataDir,
+    baseUrl,
+    ca,
+    logs,
+    errorLogs: () => logs.filter((l) => l.level === 'error'),
+    post: (pathOrUrl, body, headers = {}, options = {}) =>
+      request(pathOrUrl.startsWith('http') ? pathOrUrl : baseUrl + pathOrUrl, { method: 'POST', body, headers, ca, ...options }),
+    stop: () => service.stop(),
+  };
+}
