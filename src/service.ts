@@ -7,6 +7,12 @@ import { openDatabase, type Db } from './db/database.js';
 import { createApp } from './http/app.js';
 import { startServers, type RunningServers } from './http/server.js';
 import type { Logger } from './log.js';
+import { CallEvents } from './events.js';
+
+function notifyQueued(stores: Stores, events: CallEvents, callId: string): void {
+  const call = stores.calls.get(callId);
+  if (call) events.emit({ callId, userId: call.userId, status: call.status, at: call.receivedAt });
+}
 
 export interface Stores {
   db: Db;
@@ -34,7 +40,8 @@ function certificateNames(config: Config): string[] {
 
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
   const stores = openStores(config, now);
-  const app = createApp({ ...stores, logger, now });
+  const events = new CallEvents();
+  const app = createApp({ ...stores, logger, now, events, publicUrl: config.publicUrl, onCallQueued: (callId) => notifyQueued(stores, events, callId) });
   let servers: RunningServers;
   try {
     servers = await startServers(app, {

@@ -5,9 +5,10 @@ import { ApiError } from '../errors.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
 import { errorResponse, json } from './respond.js';
+import { mountDashboard, type DashboardDeps } from './dashboard/index.js';
 import { createWebhookHandler, type WebhookDeps } from './webhook.js';
 
-export interface AppDeps extends WebhookDeps {
+export interface AppDeps extends WebhookDeps, DashboardDeps {
   db: Db;
   logger: Logger;
 }
@@ -33,6 +34,8 @@ export function createApp(deps: AppDeps): H3 {
     deps.db.prepare('SELECT 1').get();
     return json(200, { ok: true, checks: { process: 'ok', database: 'ok' } });
   });
+
+  mountDashboard(app, deps);
 
   app.all('/**', (event) => errorResponse(new ApiError('not_found', `Not found: ${event.req.method} ${event.url.pathname}`)));
   return app;

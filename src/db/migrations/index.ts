@@ -1,5 +1,9 @@
 // Numbered migrations: the array index + 1 is the schema version (PRAGMA user_version).
 // Never edit a migration that has shipped; add the next one.
 import initial from './001-initial.js';
+import telephony from './002-telephony.js';
 
-export const MIGRATIONS: readonly { name: string; sql: string }[] = [{ name: '001-initial', sql: initial }];
+export const MIGRATIONS: readonly { name: string; sql: string }[] = [
+  { name: '001-initial', sql: initial },
+  { name: '002-telephony', sql: telephony },
+];

@@ -1,0 +1,28 @@
+// In-process notifications of call changes: the dashboard's live history listens here.
+import { EventEmitter } from 'node:events';
+
+export interface CallChange {
+  callId: string;
+  userId: string;
+  status: string;
+  at: number;
+}
+
+export class CallEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // One listener per open dashboard page: no fixed ceiling.
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit(change: CallChange): void {
+    this.emitter.emit('change', change);
+  }
+
+  /** Returns the function that stops listening. */
+  subscribe(listener: (change: CallChange) => void): () => void {
+    this.emitter.on('change', listener);
+    return () => this.emitter.off('change', listener);
+  }
+}
