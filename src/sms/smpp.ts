@@ -65,6 +65,8 @@ function describeSocketError(error: unknown): string {
 class SmppLink {
   state: 'down' | 'connecting' | 'bound' | 'closed' = 'down';
   private session: smpp.Session | null = null;
+  /** Settles when the current session's socket has closed (created with it, so no close is missed). */
+  private sessionClosed: Promise<void> = Promise.resolve();
   private lastError: LinkError | null = null;
   private failures = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
@@ -101,6 +103,7 @@ class SmppLink {
       ...(cfg.tls ? { rejectUnauthorized: !cfg.tlsInsecure, ...(isIP(cfg.host) ? {} : { servername: cfg.host }) } : {}),
     });
     this.session = session;
+    this.sessionClosed = new Promise<void>((resolve) => session.once('close', () => resolve()));
     let bound = false;
     const connectTimer = setTimeout(() => {
       this.lastError = { message: `${this.where}: no bound session within ${cfg.connectTimeoutMs} ms`, retryable: true };
@@ -245,6 +248,7 @@ class SmppLink {
 
   async close(): Promise<void> {
     const session = this.session;
+    const closed = this.sessionClosed;
     const wasBound = this.state === 'bound';
     this.state = 'closed';
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
@@ -253,14 +257,10 @@ class SmppLink {
     this.notify();
     if (!session) return;
     if (wasBound) await this.request(session, 'unbind', {}).catch(() => undefined);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => session.destroy(), 1_000);
-      session.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      session.close();
-    });
+    const timer = setTimeout(() => session.destroy(), 1_000);
+    session.close();
+    await closed;
+    clearTimeout(timer);
   }
 }
 

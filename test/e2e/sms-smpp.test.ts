@@ -179,6 +179,8 @@ describe('SMPP faults a real SMSC produces', () => {
       const text = buildSmsText('throttled once or twice');
       const result = await sender(smsc.url(), {}, sleeps).send({ to: TO, text, reference: 'call-throttle' });
       expect(result).toMatchObject({ status: 'sent', parts: 1 });
+      // The SMSC prints its events on stdout, which may reach us after its answer on the socket.
+      await smsc.waitForEvent((e) => e.event === 'submit_sm' && e.status === 0);
       const all = submits(smsc);
       expect(all.map((e) => e.status)).toEqual([0x58, 0x58, 0]);
       expect(sleeps).toEqual([50, 50]);
@@ -195,6 +197,7 @@ describe('SMPP faults a real SMSC produces', () => {
       const s = sender(smsc.url(), { RINGHOOK_SMPP_THROTTLE_RETRIES: '2' }, sleeps);
       const result = await s.send({ to: TO, text: 'x', reference: 'call-throttle-max' });
       expect(result).toEqual({ status: 'failed', retryable: true, error: 'submit_sm refused: ESME_RTHROTTLED (throttling error) (after 2 throttling retries)' });
+      await waitFor('3 submit_sm at the SMSC', () => (submits(smsc).length >= 3 ? true : undefined));
       expect(submits(smsc)).toHaveLength(3);
     } finally {
       await smsc.stop();
@@ -213,6 +216,17 @@ describe('SMPP faults a real SMSC produces', () => {
     } finally {
       await smsc.stop();
     }
+  });
+
+  it('close() returns promptly even when the SMSC has just died under a bound session', async () => {
+    const smsc = await startSmsc();
+    const s = sender(smsc.url());
+    expect((await s.send({ to: TO, text: 'x', reference: 'call-close' })).status).toBe('sent');
+    await smsc.stop();
+    const t0 = Date.now();
+    await s.close();
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(await s.send({ to: TO, text: 'x', reference: 'call-after-close' })).toMatchObject({ status: 'failed', error: 'SMS sender is closed' });
   });
 
   it('reconnects and binds again after the SMSC restarts', async () => {
