@@ -47,7 +47,7 @@ export async function startTestService(env: Record<string, string> = {}, clock =
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
   const service = await startService(config, logger, clock.now);
   const baseUrl = `https://127.0.0.1:${service.servers.httpsPort}`;
-  const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
+  const ca = fs.readFileSync(config.tls?.cert ?? path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
   return {
     service,
     config,

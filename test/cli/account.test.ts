@@ -1,0 +1,136 @@
+// The admin CLI, run as a real process on a real database file (also while serve runs).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { runCli, REPO_ROOT } from '../helpers/cli.js';
+import { makeDataDir, startTestService } from '../helpers/service.js';
+
+let env: Record<string, string>;
+
+beforeAll(() => {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  env = { RINGHOOK_DATA_DIR: makeDataDir(), RINGHOOK_PUBLIC_URL: 'https://alerts.example.com' };
+});
+
+const create = (...extra: string[]) => runCli(['account', 'create', '--phone', '+14155550123', '--json', ...extra], env);
+
+describe('ringhook --help', () => {
+  it('lists every command, and every command has --help', () => {
+    const top = runCli(['--help'], env);
+    expect(top.code).toBe(0);
+    for (const cmd of ['serve', 'account', 'calls']) expect(top.stdout).toContain(cmd);
+    for (const args of [['serve'], ['account'], ['calls'], ['account', 'create'], ['account', 'list'], ['account', 'show'], ['account', 'set'], ['account', 'suspend'], ['account', 'resume'], ['account', 'regenerate'], ['account', 'delete']]) {
+      const res = runCli([...args, '--help'], env);
+      expect(res.code, args.join(' ')).toBe(0);
+      expect(res.stdout, args.join(' ')).toMatch(/USAGE/);
+    }
+  });
+
+  it('an unknown command is one clear line and exit 2', () => {
+    const res = runCli(['frobnicate'], env);
+    expect(res.code).toBe(2);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(/Unknown command.*frobnicate/);
+  });
+});
+
+describe('ringhook account', () => {
+  it('creates an account and prints its webhook URL', () => {
+    const res = create('--plan', 'premium', '--sms-backup', '--name', 'Ada');
+    expect(res.code).toBe(0);
+    expect(res.json).toMatchObject({
+      user_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      api_key: expect.stringMatching(/^rk_[A-Za-z0-9_-]{43}$/),
+      plan: 'premium',
+      phone: '+14155550123',
+      sms_backup: true,
+      status: 'active',
+      name: 'Ada',
+    });
+    expect(res.json.webhook_url).toBe(`https://alerts.example.com/webhook/${res.json.user_id}/${res.json.api_key}`);
+  });
+
+  it('defaults to the free plan without SMS backup, and normalizes the phone number', () => {
+    const res = runCli(['account', 'create', '--phone', '+44 (20) 7946-0958', '--json'], env);
+    expect(res.json).toMatchObject({ plan: 'free', sms_backup: false, phone: '+442079460958' });
+  });
+
+  it.each([
+    [['--phone', '0123456'], /--phone: .*E\.164/],
+    [['--phone', '+14155550123', '--plan', 'gold'], /--plan: the plan must be free or premium/],
+    [[], /phone/i],
+  ])('refuses bad input %j with one line and changes nothing', (args, pattern) => {
+    const before = runCli(['account', 'list', '--json'], env).json.length;
+    const res = runCli(['account', 'create', ...args], env);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(pattern);
+    expect(res.stderr).not.toMatch(/at .*\.js:\d+/);
+    expect(runCli(['account', 'list', '--json'], env).json.length).toBe(before);
+  });
+
+  it('lists, shows, sets, suspends, resumes, regenerates and deletes', () => {
+    const a = create().json;
+    expect(runCli(['account', 'list', '--json'], env).json.map((x: any) => x.user_id)).toContain(a.user_id);
+    expect(runCli(['account', 'list'], env).stdout).toContain(a.user_id);
+    expect(runCli(['account', 'show', a.user_id, '--json'], env).json).toMatchObject({ user_id: a.user_id, calls_this_month: 0 });
+
+    const set = runCli(['account', 'set', a.user_id, '--plan', 'premium', '--sms-backup', 'on', '--name', 'Bob', '--phone', '+33612345678', '--json'], env);
+    expect(set.json).toMatchObject({ plan: 'premium', sms_backup: true, name: 'Bob', phone: '+33612345678' });
+    expect(runCli(['account', 'set', a.user_id, '--sms-backup', 'maybe'], env).stderr).toMatch(/--sms-backup: must be on or off/);
+    expect(runCli(['account', 'set', a.user_id], env).stderr).toMatch(/nothing to change/);
+
+    expect(runCli(['account', 'suspend', a.user_id, '--json'], env).json.status).toBe('suspended');
+    expect(runCli(['account', 'resume', a.user_id, '--json'], env).json.status).toBe('active');
+
+    const regenerated = runCli(['account', 'regenerate', a.user_id, '--json'], env).json;
+    expect(regenerated.api_key).not.toBe(a.api_key);
+    expect(regenerated.api_key).toMatch(/^rk_/);
+
+    const refused = runCli(['account', 'delete', a.user_id], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect(runCli(['account', 'delete', a.user_id, '--yes'], env).code).toBe(0);
+    const gone = runCli(['account', 'show', a.user_id], env);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/no account with user_id/);
+  });
+
+  it('says what a user_id looks like when given something else', () => {
+    const res = runCli(['account', 'show', 'nope'], env);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/"nope" is not a user_id/);
+  });
+
+  it('reports a bad configuration with the variable and how to fix it', () => {
+    const res = runCli(['account', 'list'], { ...env, RINGHOOK_PORT: 'eighty', RINGHOOK_TRUST_PROXY: '1.2.3.4/99' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/RINGHOOK_PORT/);
+    expect(res.stderr).toMatch(/"eighty"/);
+  });
+});
+
+describe('working beside a running serve', () => {
+  it('regenerate from the CLI makes the old URL answer 401 at once; calls shows the history', async () => {
+    const dataDir = makeDataDir();
+    const t = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
+    try {
+      const cliEnv = { RINGHOOK_DATA_DIR: dataDir };
+      const a = runCli(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], cliEnv).json;
+      const oldPath = `/webhook/${a.user_id}/${a.api_key}`;
+      const body = JSON.stringify({ message: 'AAPL up', ticker: 'AAPL', price: 187.2, exchange: 'NASDAQ' });
+      const accepted = await t.post(oldPath, body, { 'content-type': 'application/json' });
+      expect(accepted.status).toBe(200);
+
+      const calls = runCli(['calls', '--account', a.user_id, '--json'], cliEnv).json;
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({ call_id: accepted.json.call_id, status: 'queued', message: 'AAPL up', ticker: 'AAPL', price: 187.2, extra: { exchange: 'NASDAQ' } });
+      expect(runCli(['calls'], cliEnv).stdout).toContain(accepted.json.call_id);
+      expect(runCli(['calls', '--limit', '0'], cliEnv).stderr).toMatch(/--limit: must be at least 1/);
+
+      const b = runCli(['account', 'regenerate', a.user_id, '--json'], cliEnv).json;
+      expect((await t.post(oldPath, 'old', { 'content-type': 'text/plain' })).status).toBe(401);
+      expect((await t.post(`/webhook/${b.user_id}/${b.api_key}`, 'new', { 'content-type': 'text/plain' })).status).toBe(200);
+    } finally {
+      await t.stop();
+    }
+  });
+});

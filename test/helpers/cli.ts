@@ -1,0 +1,29 @@
+// Runs the real CLI (bin/ringhook.js over the compiled dist/) as a child process.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+const BIN = path.join(REPO_ROOT, 'bin', 'ringhook.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}, input?: string): CliResult {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
+    input,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(result.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr, json };
+}
