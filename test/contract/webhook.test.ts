@@ -14,7 +14,7 @@ interface Fixture {
 }
 
 const fixtures: Fixture[] = fs
-  .readFileSync(path.resolve(__dirname, '../../../shared/fixtures/tradingview-alerts.jsonl'), 'utf8')
+  .readFileSync(path.resolve(__dirname, '../fixtures/tradingview-alerts.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((line) => JSON.parse(line) as Fixture);

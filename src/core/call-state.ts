@@ -1,0 +1,32 @@
+// The states of a call and the transitions allowed between them. Pure.
+
+export const IN_FLIGHT_STATES = ['queued', 'dialing', 'ringing', 'answered'] as const;
+export const UNANSWERED_OUTCOMES = ['busy', 'no_answer', 'unreachable', 'rejected', 'failed'] as const;
+export const FINAL_STATES = ['completed', 'acknowledged', ...UNANSWERED_OUTCOMES, 'interrupted', 'expired'] as const;
+
+export type InFlightState = (typeof IN_FLIGHT_STATES)[number];
+export type UnansweredOutcome = (typeof UNANSWERED_OUTCOMES)[number];
+export type FinalState = (typeof FINAL_STATES)[number];
+export type CallState = InFlightState | FinalState;
+
+/** Final states after which the SMS backup is sent (when the account has it on). */
+export const SMS_BACKUP_STATES: ReadonlySet<CallState> = new Set(['busy', 'no_answer', 'unreachable', 'rejected', 'failed', 'expired', 'interrupted']);
+
+const NEXT: Record<InFlightState, readonly CallState[]> = {
+  queued: ['dialing', 'expired', 'failed'],
+  dialing: ['ringing', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
+  ringing: ['answered', 'interrupted', ...UNANSWERED_OUTCOMES],
+  answered: ['completed', 'acknowledged', 'failed', 'interrupted'],
+};
+
+export function isFinal(state: string): state is FinalState {
+  return (FINAL_STATES as readonly string[]).includes(state);
+}
+
+export function isInFlight(state: string): state is InFlightState {
+  return (IN_FLIGHT_STATES as readonly string[]).includes(state);
+}
+
+export function canTransition(from: string, to: CallState): boolean {
+  return isInFlight(from) && NEXT[from].includes(to);
+}

@@ -1,0 +1,153 @@
+// What happens to a call after it was accepted: state transitions with their times, the
+// timeline (call_events), and the SMS backup, claimed once so it is never sent twice.
+import { canTransition, IN_FLIGHT_STATES, type CallState } from '../core/call-state.js';
+import type { Db } from './database.js';
+
+export interface TransitionFields {
+  phone?: string;
+  channelId?: string;
+  dialedAt?: number;
+  ringingAt?: number;
+  answeredAt?: number;
+  endedAt?: number;
+  ringMs?: number;
+  talkMs?: number;
+  hangupCause?: number;
+  hangupCauseText?: string;
+  sipCode?: number;
+  error?: string;
+}
+
+const COLUMN: Record<keyof TransitionFields, string> = {
+  phone: 'phone',
+  channelId: 'channel_id',
+  dialedAt: 'dialed_at',
+  ringingAt: 'ringing_at',
+  answeredAt: 'answered_at',
+  endedAt: 'ended_at',
+  ringMs: 'ring_ms',
+  talkMs: 'talk_ms',
+  hangupCause: 'hangup_cause',
+  hangupCauseText: 'hangup_cause_text',
+  sipCode: 'sip_code',
+  error: 'error',
+};
+
+export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'sent' | 'delivered' | 'failed';
+
+export interface CallForDialing {
+  callId: string;
+  userId: string;
+  kind: 'alert' | 'test';
+  status: string;
+  message: string;
+  receivedAt: number;
+  phone: string | null;
+  dialedAt: number | null;
+  ringingAt: number | null;
+  answeredAt: number | null;
+  smsStatus: SmsStatus | null;
+}
+
+export interface CallEventRow {
+  at: number;
+  event: string;
+  detail: string | null;
+}
+
+const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
+                            dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus
+                     FROM calls`;
+
+const SQL = {
+  get: `${SELECT_CALL} WHERE call_id = ? AND accepted = 1`,
+  inFlight: `${SELECT_CALL} WHERE status IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND accepted = 1 ORDER BY id`,
+  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
+  events: 'SELECT at, event, detail FROM call_events WHERE call_id = ? ORDER BY id',
+  claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
+  setSms: `UPDATE calls SET sms_status = @status, sms_message_id = coalesce(@message_id, sms_message_id), sms_parts = coalesce(@parts, sms_parts),
+                            sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id`,
+  markSms: `UPDATE calls SET sms_status = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
+  bySmsMessage: 'SELECT call_id AS callId, user_id AS userId, sms_status AS smsStatus FROM calls WHERE sms_message_id = ?',
+  staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
+} as const;
+
+export class CallProgressStore {
+  private readonly stmt;
+
+  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {
+    this.stmt = {
+      get: db.prepare<[string], CallForDialing>(SQL.get),
+      inFlight: db.prepare<[], CallForDialing>(SQL.inFlight),
+      event: db.prepare(SQL.event),
+      events: db.prepare<[string], CallEventRow>(SQL.events),
+      claimSms: db.prepare(SQL.claimSms),
+      setSms: db.prepare(SQL.setSms),
+      markSms: db.prepare(SQL.markSms),
+      bySmsMessage: db.prepare<[string], { callId: string; userId: string; smsStatus: SmsStatus | null }>(SQL.bySmsMessage),
+      staleSending: db.prepare<[], { callId: string }>(SQL.staleSending),
+    };
+  }
+
+  get(callId: string): CallForDialing | undefined {
+    return this.stmt.get.get(callId);
+  }
+
+  /** Calls that are not final yet, oldest first. */
+  inFlight(): CallForDialing[] {
+    return this.stmt.inFlight.all();
+  }
+
+  /**
+   * Moves a call to `to` if that is a legal step from its current state, with the given columns,
+   * and writes the step to its timeline. Returns false (and changes nothing) otherwise.
+   */
+  transition(callId: string, to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
+    return this.db
+      .transaction(() => {
+        const current = this.stmt.get.get(callId);
+        if (!current || !canTransition(current.status, to)) return false;
+        const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<[keyof TransitionFields, unknown]>;
+        const sets = ['status = @status', 'updated_at = @now', ...entries.map(([k]) => `${COLUMN[k]} = @${k}`)];
+        const at = this.now();
+        this.db.prepare(`UPDATE calls SET ${sets.join(', ')} WHERE call_id = @callId`).run({ ...Object.fromEntries(entries), status: to, now: at, callId });
+        this.stmt.event.run(callId, at, to, detail ?? null);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** A note on the timeline that is not a state change (a digit pressed, a playback). */
+  note(callId: string, event: string, detail?: string): void {
+    this.stmt.event.run(callId, this.now(), event, detail ?? null);
+  }
+
+  timeline(callId: string): CallEventRow[] {
+    return this.stmt.events.all(callId);
+  }
+
+  /** Takes the right to send the SMS backup; true for exactly one caller, ever. */
+  claimSms(callId: string): boolean {
+    const at = this.now();
+    return this.stmt.claimSms.run(at, at, callId).changes === 1;
+  }
+
+  /** Records that no SMS is due (answered, or backup off), unless one was already claimed. */
+  markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): void {
+    this.stmt.markSms.run(status, this.now(), callId);
+  }
+
+  setSmsResult(callId: string, result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string }): void {
+    this.stmt.setSms.run({ call_id: callId, status: result.status, message_id: result.messageId ?? null, parts: result.parts ?? null, error: result.error ?? null, at: this.now() });
+    this.note(callId, `sms_${result.status}`, result.error ?? result.messageId ?? undefined);
+  }
+
+  findBySmsMessage(messageId: string): { callId: string; userId: string; smsStatus: SmsStatus | null } | undefined {
+    return this.stmt.bySmsMessage.get(messageId);
+  }
+
+  /** SMS claims left "sending" by a process that died: the SMS may or may not have gone out. */
+  staleSmsClaims(): string[] {
+    return this.stmt.staleSending.all().map((r) => r.callId);
+  }
+}
