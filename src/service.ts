@@ -1,18 +1,14 @@
-// Wires the running service together: database, stores, HTTP app and listeners.
+// Wires the running service together: database, stores, telephony, HTTP app and listeners.
 // Everything is created here from the validated config; nothing is read at import time.
 import type { Config } from './config.js';
 import { AccountStore } from './db/accounts.js';
 import { CallStore } from './db/calls.js';
 import { openDatabase, type Db } from './db/database.js';
+import { CallEvents } from './events.js';
 import { createApp } from './http/app.js';
 import { startServers, type RunningServers } from './http/server.js';
 import type { Logger } from './log.js';
-import { CallEvents } from './events.js';
-
-function notifyQueued(stores: Stores, events: CallEvents, callId: string): void {
-  const call = stores.calls.get(callId);
-  if (call) events.emit({ callId, userId: call.userId, status: call.status, at: call.receivedAt });
-}
+import { startTelephony, type Telephony } from './telephony.js';
 
 export interface Stores {
   db: Db;
@@ -28,7 +24,9 @@ export function openStores(config: Pick<Config, 'dbFile' | 'dbSync'>, now: () =>
 export interface RunningService {
   stores: Stores;
   servers: RunningServers;
-  stop(): Promise<void>;
+  events: CallEvents;
+  telephony: Telephony | null;
+  stop(graceMs?: number): Promise<void>;
 }
 
 function certificateNames(config: Config): string[] {
@@ -41,9 +39,22 @@ function certificateNames(config: Config): string[] {
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
   const stores = openStores(config, now);
   const events = new CallEvents();
-  const app = createApp({ ...stores, logger, now, events, publicUrl: config.publicUrl, onCallQueued: (callId) => notifyQueued(stores, events, callId) });
+  let telephony: Telephony | null = null;
   let servers: RunningServers;
   try {
+    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { ...stores, events, logger, now });
+    const app = createApp({
+      ...stores,
+      logger,
+      now,
+      events,
+      publicUrl: config.publicUrl,
+      onCallQueued: (callId, userId) => {
+        events.emit({ callId, userId, status: 'queued', at: now() });
+        telephony?.enqueue(callId);
+      },
+      ...(telephony && { placeTestCall: telephony.placeTestCall }),
+    });
     servers = await startServers(app, {
       host: config.host,
       port: config.port,
@@ -55,14 +66,18 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       logger,
     });
   } catch (error) {
+    await telephony?.stop(0);
     stores.db.close();
     throw error;
   }
   return {
     stores,
     servers,
-    async stop() {
+    events,
+    telephony,
+    async stop(graceMs = 10_000) {
       await servers.close();
+      await telephony?.stop(graceMs);
       stores.db.close();
     },
   };

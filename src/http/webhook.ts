@@ -25,7 +25,7 @@ export interface WebhookDeps {
   logger: Logger;
   now: () => number;
   /** Told of every accepted call after its transaction committed (the dialer listens here). */
-  onCallQueued?: (callId: string) => void;
+  onCallQueued?: (callId: string, userId: string) => void;
   /** Told of every answer, for metrics. */
   onResult?: (result: WebhookResult, durationMs: number) => void;
 }
@@ -99,7 +99,7 @@ async function handleAlert(event: H3Event, deps: WebhookDeps): Promise<Outcome> 
     );
   }
 
-  deps.onCallQueued?.(outcome.callId);
+  deps.onCallQueued?.(outcome.callId, account.userId);
   const truncatedNote = parsed.alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',

@@ -62,6 +62,7 @@ export const AsteriskConfigOptions = z
       .object({ start: port, end: port })
       .refine((r) => r.end > r.start, 'rtp.end must be above rtp.start')
       .default({ start: 10000, end: 20000 }),
+    // Without a trunk, calls can only go to the local softphone.
     trunk: z
       .object({
         uri: trunkUri,
@@ -75,7 +76,8 @@ export const AsteriskConfigOptions = z
       })
       .refine((t) => !t.register || t.username !== undefined, {
         message: 'trunk.register needs trunk.username and trunk.password',
-      }),
+      })
+      .optional(),
     softphone: z
       .object({ username: configValue.max(64), password: configValue.min(8) })
       .optional(),
@@ -111,10 +113,15 @@ export function renderTemplate(
   template: string,
   vars: Record<string, string | number | boolean | undefined>,
 ): string {
-  const withBlocks = template.replace(
-    /\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g,
-    (_all, name: string, body: string) => (vars[name] ? body : ''),
-  );
+  // Blocks may nest: expand until none is left.
+  let withBlocks = template;
+  for (let previous = ''; previous !== withBlocks; ) {
+    previous = withBlocks;
+    withBlocks = withBlocks.replace(
+      /\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g,
+      (_all, name: string, body: string) => (vars[name] ? body : ''),
+    );
+  }
   return withBlocks.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => {
     const value = vars[name];
     if (value === undefined || value === false) {
@@ -130,8 +137,8 @@ export function renderAsteriskConfig(
   templates: AsteriskTemplates,
 ): Record<TemplateFile, string> {
   const o = AsteriskConfigOptions.parse(input);
-  const trunk = parseSipUri(o.trunk.uri);
-  const trunkHostPort = hostPort(trunk);
+  const trunk = o.trunk ? parseSipUri(o.trunk.uri) : undefined;
+  const trunkHostPort = trunk ? hostPort(trunk) : '';
   const vars: Record<string, string | number | boolean | undefined> = {
     runDir: o.runDir,
     httpBindAddress: o.http.bindAddress,
@@ -142,15 +149,16 @@ export function renderAsteriskConfig(
     sipPort: o.sip.port,
     rtpStart: o.rtp.start,
     rtpEnd: o.rtp.end,
-    trunkContact: `${trunk.scheme}:${trunkHostPort}`,
-    trunkHost: trunk.host.replace(/^\[|\]$/g, ''),
-    trunkAuth: o.trunk.username !== undefined,
-    trunkUsername: o.trunk.username,
-    trunkPassword: o.trunk.password,
-    trunkRegister: o.trunk.register,
-    trunkServerUri: `${trunk.scheme}:${trunkHostPort}`,
-    trunkClientUri: `${trunk.scheme}:${o.trunk.username ?? ''}@${trunkHostPort}`,
-    trunkFromDomain: o.trunk.fromDomain,
+    trunk: trunk !== undefined,
+    trunkContact: trunk && `${trunk.scheme}:${trunkHostPort}`,
+    trunkHost: trunk?.host.replace(/^\[|\]$/g, ''),
+    trunkAuth: o.trunk?.username !== undefined,
+    trunkUsername: o.trunk?.username,
+    trunkPassword: o.trunk?.password,
+    trunkRegister: o.trunk?.register,
+    trunkServerUri: trunk && `${trunk.scheme}:${trunkHostPort}`,
+    trunkClientUri: trunk && `${trunk.scheme}:${o.trunk?.username ?? ''}@${trunkHostPort}`,
+    trunkFromDomain: o.trunk?.fromDomain,
     softphone: o.softphone !== undefined,
     softphoneUsername: o.softphone?.username,
     softphonePassword: o.softphone?.password,

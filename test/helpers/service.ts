@@ -23,6 +23,11 @@ export function testClock(start: number | string = '2026-11-22T14:00:00Z'): Test
   };
 }
 
+/** The wall clock, for tests with real peers whose timers run on it (Asterisk, SIPp). */
+export function realClock(): TestClock {
+  return { now: Date.now, set: () => { throw new Error('the real clock cannot be set'); }, advance: () => { throw new Error('the real clock cannot be moved'); } };
+}
+
 export interface TestService {
   service: RunningService;
   config: Config;
@@ -42,7 +47,7 @@ export function makeDataDir(prefix = 'ringhook-test-'): string {
 
 export async function startTestService(env: Record<string, string> = {}, clock = testClock()): Promise<TestService> {
   const dataDir = env.RINGHOOK_DATA_DIR ?? makeDataDir();
-  const config = loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '0', RINGHOOK_DB_SYNC: 'normal', ...env, RINGHOOK_DATA_DIR: dataDir });
+  const config = loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '0', RINGHOOK_DB_SYNC: 'normal', RINGHOOK_TELEPHONY: 'off', ...env, RINGHOOK_DATA_DIR: dataDir });
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
   const service = await startService(config, logger, clock.now);

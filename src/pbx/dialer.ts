@@ -1,0 +1,383 @@
+// Turns queued calls into phone calls: one session (a small state machine) per call, exactly one
+// attempt each, a cap on concurrent calls with a queue behind it, and recovery after a crash or a
+// lost events connection. Every step is written to the call's history row and timeline.
+import type { AccountStore } from '../db/accounts.js';
+import type { CallForDialing, CallProgressStore, TransitionFields } from '../db/call-progress.js';
+import type { CallState, FinalState } from '../core/call-state.js';
+import { classifyUnanswered } from '../core/outcome.js';
+import type { CallEvents } from '../events.js';
+import type { Logger } from '../log.js';
+import type { AriClient, AriEvent } from './ari.js';
+import { AriError, eventChannelId } from './ari.js';
+import type { Tts } from './tts.js';
+
+export const SPEECH = {
+  intro: 'Alert from ringhook.',
+  prompt: 'Press 1 to confirm, press 2 to hear it again.',
+  goodbye: 'Thank you. Goodbye.',
+} as const;
+
+export interface DialerOptions {
+  ari: AriClient;
+  progress: CallProgressStore;
+  accounts: AccountStore;
+  tts: Tts;
+  events: CallEvents;
+  logger: Logger;
+  now: () => number;
+  /** Told once of every call that reached a final state (the SMS backup listens here). */
+  onFinal: (callId: string, state: FinalState) => void;
+  /** The ARI endpoint that reaches a phone number, e.g. PJSIP/+14155550123@trunk. */
+  endpointFor: (phone: string) => string;
+  callerId?: string | undefined;
+  ringTimeoutSec: number;
+  maxConcurrent: number;
+  /** A queued call older than this is not dialed any more (expired at start, failed while running). */
+  freshnessMs: number;
+  /** How many times "2" may replay the message. */
+  maxRepeats?: number;
+  /** How long to wait for a digit after the prompt before hanging up. */
+  digitWaitMs?: number;
+  /** How often the database is looked at for calls queued by another process (CLI test calls). */
+  pollMs?: number;
+  /** A call answered longer than this is hung up (a stuck playback must not hold a line). */
+  maxTalkMs?: number;
+}
+
+interface Session {
+  call: CallForDialing;
+  channelId: string;
+  dialedAt: number;
+  rang: boolean;
+  answeredAt?: number;
+  farEnd?: { cause?: number | undefined; sipCode?: number | undefined };
+  acknowledged: boolean;
+  speechFailed?: string;
+  repeats: number;
+  playbackId?: string;
+  playbackSeq: number;
+  timers: Set<NodeJS.Timeout>;
+  messageMedia?: Promise<string>;
+}
+
+export class Dialer {
+  private readonly opts: Required<Omit<DialerOptions, 'callerId'>> & Pick<DialerOptions, 'callerId'>;
+  private readonly waiting: string[] = [];
+  private readonly waitingSet = new Set<string>();
+  private readonly sessions = new Map<string, Session>();
+  private readonly byChannel = new Map<string, Session>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  private readonly onAriEvent = (e: AriEvent) => this.route(e);
+  private readonly onConnected = () => this.pump();
+  private readonly onReconnected = () => void this.reconcile();
+
+  constructor(options: DialerOptions) {
+    this.opts = { maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, ...options };
+  }
+
+  get activeCalls(): number {
+    return this.sessions.size;
+  }
+
+  get queuedCalls(): number {
+    return this.waiting.length;
+  }
+
+  /** Recovers what a previous process left, then starts dialing. */
+  start(): void {
+    this.recover();
+    this.opts.ari.on('event', this.onAriEvent);
+    this.opts.ari.on('connected', this.onConnected);
+    this.opts.ari.on('reconnected', this.onReconnected);
+    this.pollTimer = setInterval(() => this.tick(), this.opts.pollMs);
+    this.pollTimer.unref();
+    this.pump();
+  }
+
+  /** A call was accepted (by the webhook or a test call): dial it as soon as a line is free. */
+  enqueue(callId: string): void {
+    if (this.stopping || this.waitingSet.has(callId) || this.sessions.has(callId)) return;
+    this.waiting.push(callId);
+    this.waitingSet.add(callId);
+    this.pump();
+  }
+
+  /** Stops taking calls; lets active calls end by themselves up to graceMs, then hangs them up. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.pollTimer);
+    const deadline = Date.now() + graceMs;
+    while (this.sessions.size > 0 && Date.now() < deadline) await sleep(100);
+    for (const session of this.sessions.values()) {
+      await this.opts.ari.hangup(session.channelId).catch(() => {});
+    }
+    const settle = Date.now() + 2_000;
+    while (this.sessions.size > 0 && Date.now() < settle) await sleep(50);
+    // Whatever did not end is interrupted: never redialed, SMS backup applies.
+    for (const session of [...this.sessions.values()]) this.finish(session, 'interrupted', {}, 'ringhook stopped during the call');
+    this.opts.ari.off('event', this.onAriEvent);
+    this.opts.ari.off('connected', this.onConnected);
+    this.opts.ari.off('reconnected', this.onReconnected);
+  }
+
+  // ---- queue ----
+
+  private tick(): void {
+    for (const call of this.opts.progress.inFlight()) {
+      if (call.status === 'queued') this.enqueue(call.callId);
+    }
+    this.expireStaleQueued();
+    this.pump();
+  }
+
+  private expireStaleQueued(): void {
+    const oldest = this.opts.now() - this.opts.freshnessMs;
+    for (let i = this.waiting.length - 1; i >= 0; i--) {
+      const callId = this.waiting[i]!;
+      const call = this.opts.progress.get(callId);
+      if (!call || call.status !== 'queued') {
+        this.dropWaiting(i);
+      } else if (call.receivedAt < oldest) {
+        this.dropWaiting(i);
+        this.transition(call, 'failed', { endedAt: this.opts.now(), error: 'telephony was unavailable until the call was too old to place' });
+        this.opts.onFinal(callId, 'failed');
+      }
+    }
+  }
+
+  private dropWaiting(index: number): void {
+    const [callId] = this.waiting.splice(index, 1);
+    if (callId) this.waitingSet.delete(callId);
+  }
+
+  private pump(): void {
+    if (this.stopping) return;
+    while (this.sessions.size < this.opts.maxConcurrent && this.waiting.length > 0 && this.opts.ari.isConnected) {
+      const callId = this.waiting.shift()!;
+      this.waitingSet.delete(callId);
+      void this.dial(callId);
+    }
+  }
+
+  // ---- one call ----
+
+  private transition(call: CallForDialing, to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
+    const moved = this.opts.progress.transition(call.callId, to, fields, detail);
+    if (moved) {
+      call.status = to;
+      this.opts.events.emit({ callId: call.callId, userId: call.userId, status: to, at: this.opts.now() });
+    }
+    return moved;
+  }
+
+  private async dial(callId: string): Promise<void> {
+    const call = this.opts.progress.get(callId);
+    if (!call || call.status !== 'queued') return;
+    const account = this.opts.accounts.get(call.userId);
+    if (!account) return;
+    const channelId = `rh-${callId}`;
+    const session: Session = { call, channelId, dialedAt: this.opts.now(), rang: false, acknowledged: false, repeats: 0, playbackSeq: 0, timers: new Set() };
+    // Registered before the originate, so no event of the channel can be missed.
+    this.sessions.set(callId, session);
+    this.byChannel.set(channelId, session);
+    if (!this.transition(call, 'dialing', { phone: account.phone, channelId, dialedAt: session.dialedAt })) {
+      this.forget(session);
+      return;
+    }
+    // Speech is made while the phone rings.
+    session.messageMedia = this.opts.tts.synthesize(call.message).then((s) => s.media);
+    session.messageMedia.catch(() => {});
+    this.arm(session, (this.opts.ringTimeoutSec + 15) * 1000, () => this.giveUp(session, 'no final event from Asterisk after the ring timeout'));
+    try {
+      await this.opts.ari.originate({
+        channelId,
+        endpoint: this.opts.endpointFor(account.phone),
+        appArgs: [callId],
+        ...(this.opts.callerId && { callerId: this.opts.callerId }),
+        timeoutSec: this.opts.ringTimeoutSec,
+      });
+    } catch (error) {
+      // One attempt only: a refused originate is the outcome, never retried.
+      const state: FinalState = error instanceof AriError && error.kind === 'http' ? 'unreachable' : 'failed';
+      this.finish(session, state, { endedAt: this.opts.now() }, `originate failed: ${(error as Error).message}`);
+    }
+  }
+
+  private route(event: AriEvent): void {
+    const channelId = eventChannelId(event);
+    const session = channelId ? this.byChannel.get(channelId) : undefined;
+    if (event.type === 'PlaybackFinished') {
+      for (const s of this.sessions.values()) if (s.playbackId === event.playback.id) this.onPlaybackFinished(s);
+      return;
+    }
+    if (!session) return;
+    switch (event.type) {
+      case 'Dial':
+        if (event.dialstatus === 'RINGING' && !session.rang) {
+          session.rang = true;
+          this.transition(session.call, 'ringing', { ringingAt: this.opts.now() });
+        }
+        break;
+      case 'ChannelHangupRequest':
+        if (session.answeredAt === undefined) session.farEnd = { cause: event.cause, sipCode: event.tech_cause };
+        break;
+      case 'StasisStart':
+        void this.onAnswered(session);
+        break;
+      case 'ChannelDtmfReceived':
+        void this.onDigit(session, event.digit);
+        break;
+      case 'ChannelDestroyed':
+        this.onDestroyed(session, event.cause, event.cause_txt, event.tech_cause);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private async onAnswered(session: Session): Promise<void> {
+    const now = this.opts.now();
+    session.answeredAt = now;
+    this.transition(session.call, 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
+    this.arm(session, this.opts.maxTalkMs, () => void this.hangup(session, 'longest call time reached'));
+    await this.playMessage(session);
+  }
+
+  private async playMessage(session: Session): Promise<void> {
+    try {
+      const [intro, message, prompt] = await Promise.all([
+        session.repeats === 0 ? this.opts.tts.synthesize(SPEECH.intro).then((s) => s.media) : Promise.resolve(undefined),
+        session.messageMedia!,
+        this.opts.tts.synthesize(SPEECH.prompt).then((s) => s.media),
+      ]);
+      if (!this.sessions.has(session.call.callId)) return;
+      const playbackId = `${session.channelId}-p${++session.playbackSeq}`;
+      session.playbackId = playbackId;
+      await this.opts.ari.play(session.channelId, playbackId, [intro, message, prompt].filter((m): m is string => m !== undefined));
+    } catch (error) {
+      session.speechFailed = (error as Error).message;
+      this.opts.logger.error('could not play the message', { call_id: session.call.callId, error });
+      await this.hangup(session, 'speech failed');
+    }
+  }
+
+  private onPlaybackFinished(session: Session): void {
+    session.playbackId = undefined;
+    this.arm(session, this.opts.digitWaitMs, () => void this.hangup(session, 'no digit after the message'));
+  }
+
+  private async onDigit(session: Session, digit: string): Promise<void> {
+    if (session.answeredAt === undefined) return;
+    this.opts.progress.note(session.call.callId, 'digit', digit);
+    if (digit === '1') {
+      session.acknowledged = true;
+      await this.hangup(session, 'acknowledged');
+    } else if (digit === '2' && session.repeats < this.opts.maxRepeats) {
+      session.repeats++;
+      this.disarmAll(session);
+      this.arm(session, this.opts.maxTalkMs, () => void this.hangup(session, 'longest call time reached'));
+      if (session.playbackId) await this.opts.ari.stopPlayback(session.playbackId).catch(() => {});
+      await this.playMessage(session);
+    }
+  }
+
+  private async hangup(session: Session, why: string): Promise<void> {
+    this.opts.progress.note(session.call.callId, 'hangup', why);
+    await this.opts.ari.hangup(session.channelId).catch((error: Error) => {
+      this.opts.logger.warn('hangup failed', { call_id: session.call.callId, error });
+    });
+  }
+
+  private onDestroyed(session: Session, cause: number, causeText: string, techCause: number | undefined): void {
+    const now = this.opts.now();
+    const sipCode = techCause ?? session.farEnd?.sipCode;
+    const hangup = { endedAt: now, hangupCause: cause, hangupCauseText: causeText, ...(sipCode !== undefined && { sipCode }) };
+    if (session.answeredAt !== undefined) {
+      const state: FinalState = session.acknowledged ? 'acknowledged' : session.speechFailed ? 'failed' : 'completed';
+      this.finish(session, state, { ...hangup, talkMs: now - session.answeredAt, ...(session.speechFailed && { error: `speech failed: ${session.speechFailed}` }) });
+      return;
+    }
+    const state = classifyUnanswered({ cause, sipCode, farEndAnswered: session.farEnd !== undefined, rang: session.rang });
+    this.finish(session, state, { ...hangup, ringMs: now - session.dialedAt });
+  }
+
+  /** No final event came: the call is ended as failed rather than left hanging. */
+  private giveUp(session: Session, why: string): void {
+    if (session.answeredAt !== undefined) return;
+    void this.opts.ari.hangup(session.channelId).catch(() => {});
+    this.finish(session, 'failed', { endedAt: this.opts.now() }, why);
+  }
+
+  private finish(session: Session, state: FinalState, fields: TransitionFields, detail?: string): void {
+    if (!this.sessions.has(session.call.callId)) return;
+    this.forget(session);
+    const withError = detail && state !== 'completed' && state !== 'acknowledged' ? { ...fields, error: fields.error ?? detail } : fields;
+    if (this.transition(session.call, state, withError, detail)) this.opts.onFinal(session.call.callId, state);
+    this.pump();
+  }
+
+  private forget(session: Session): void {
+    this.disarmAll(session);
+    this.sessions.delete(session.call.callId);
+    this.byChannel.delete(session.channelId);
+  }
+
+  private arm(session: Session, ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      session.timers.delete(timer);
+      fn();
+    }, ms);
+    session.timers.add(timer);
+  }
+
+  private disarmAll(session: Session): void {
+    for (const timer of session.timers) clearTimeout(timer);
+    session.timers.clear();
+  }
+
+  // ---- recovery ----
+
+  /** After a crash: in-flight calls are interrupted (never redialed); fresh queued calls are dialed. */
+  private recover(): void {
+    const oldest = this.opts.now() - this.opts.freshnessMs;
+    for (const call of this.opts.progress.inFlight()) {
+      if (this.sessions.has(call.callId)) continue;
+      if (call.status === 'queued') {
+        if (call.receivedAt >= oldest) {
+          this.enqueue(call.callId);
+        } else if (this.transition(call, 'expired', { endedAt: this.opts.now() }, 'too old to be placed after a restart')) {
+          this.opts.onFinal(call.callId, 'expired');
+        }
+      } else if (this.transition(call, 'interrupted', { endedAt: this.opts.now() }, 'ringhook stopped during the call')) {
+        this.opts.onFinal(call.callId, 'interrupted');
+      }
+    }
+  }
+
+  /** Events may have been lost while the websocket was down: end calls whose channel is gone. */
+  private async reconcile(): Promise<void> {
+    const ids = [...this.byChannel.keys()];
+    if (ids.length > 0) {
+      let alive: Set<string>;
+      try {
+        alive = await this.opts.ari.channelsStillUp(ids);
+      } catch (error) {
+        this.opts.logger.warn('could not reconcile calls after reconnecting', { error });
+        return;
+      }
+      for (const id of ids) {
+        const session = this.byChannel.get(id);
+        if (!session || alive.has(id)) continue;
+        // The phone may have heard only part of the message, or nothing: the SMS backup applies.
+        const state: FinalState = session.acknowledged ? 'acknowledged' : 'interrupted';
+        this.finish(session, state, { endedAt: this.opts.now() }, 'the call ended while the connection to Asterisk was down');
+      }
+    }
+    this.pump();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,85 @@
+// The SMS backup: after a call ends unanswered (or never got placed), and when the account has
+// SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
+// most once per alert, even across a crash.
+import { SMS_BACKUP_STATES, type FinalState } from '../core/call-state.js';
+import type { AccountStore } from '../db/accounts.js';
+import type { CallProgressStore } from '../db/call-progress.js';
+import type { CallEvents } from '../events.js';
+import type { Logger } from '../log.js';
+import { buildSmsText } from './text.js';
+import type { DeliveryReport, SmsSender } from './types.js';
+
+export interface SmsBackupDeps {
+  sender: SmsSender;
+  progress: CallProgressStore;
+  accounts: AccountStore;
+  events: CallEvents;
+  logger: Logger;
+  now: () => number;
+  maxParts?: number;
+  /** Told of every SMS handed over or failed (metrics). */
+  onResult?: (result: 'sent' | 'failed' | 'delivered' | 'undelivered') => void;
+}
+
+export class SmsBackup {
+  private readonly stopReports: () => void;
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly deps: SmsBackupDeps) {
+    this.stopReports = deps.sender.onDeliveryReport((report) => this.onDeliveryReport(report));
+  }
+
+  /** At start: an SMS claimed by a process that died may or may not have left; it is not sent again. */
+  recover(): void {
+    for (const callId of this.deps.progress.staleSmsClaims()) {
+      this.deps.progress.setSmsResult(callId, { status: 'failed', error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate' });
+    }
+  }
+
+  /** Called once for each call that reached a final state. */
+  afterFinal(callId: string, state: FinalState): void {
+    const job = this.handle(callId, state).catch((error: Error) => {
+      this.deps.logger.error('SMS backup failed', { call_id: callId, error });
+    });
+    this.pending.add(job);
+    void job.finally(() => this.pending.delete(job));
+  }
+
+  private async handle(callId: string, state: FinalState): Promise<void> {
+    const call = this.deps.progress.get(callId);
+    if (!call) return;
+    if (!SMS_BACKUP_STATES.has(state)) {
+      this.deps.progress.markSmsSkipped(callId, 'not_needed');
+      return;
+    }
+    const account = this.deps.accounts.get(call.userId);
+    if (!account?.smsBackup || this.deps.sender.kind === 'none') {
+      this.deps.progress.markSmsSkipped(callId, 'disabled');
+      return;
+    }
+    if (!this.deps.progress.claimSms(callId)) return;
+    const result = await this.deps.sender.send({ to: account.phone, text: buildSmsText(call.message, { maxParts: this.deps.maxParts }), reference: callId });
+    if (result.status === 'sent') {
+      this.deps.progress.setSmsResult(callId, { status: 'sent', messageId: result.messageId, parts: result.parts });
+    } else {
+      this.deps.progress.setSmsResult(callId, { status: 'failed', error: result.error });
+    }
+    this.deps.onResult?.(result.status);
+    this.deps.events.emit({ callId, userId: call.userId, status: call.status, at: this.deps.now() });
+  }
+
+  private onDeliveryReport(report: DeliveryReport): void {
+    if (report.status === 'pending') return;
+    const call = this.deps.progress.findBySmsMessage(report.messageId);
+    if (!call) return;
+    this.deps.progress.setSmsResult(call.callId, report.status === 'delivered' ? { status: 'delivered' } : { status: 'failed', error: `not delivered: ${report.detail}` });
+    this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
+    this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() });
+  }
+
+  /** Waits for SMS being handed over right now (graceful shutdown). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+    this.stopReports();
+  }
+}

@@ -1,0 +1,168 @@
+// Telephony for `serve`: the Asterisk (managed or external), our ARI client, speech, the dialer
+// and the SMS backup, started together and stopped in order.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config.js';
+import { TEST_CALL_LIMITS } from './core/limits.js';
+import type { AccountStore } from './db/accounts.js';
+import { CallProgressStore } from './db/call-progress.js';
+import type { CallStore } from './db/calls.js';
+import type { Db } from './db/database.js';
+import { UserError } from './errors.js';
+import type { CallEvents } from './events.js';
+import type { TestCallResult } from './http/dashboard/index.js';
+import type { Logger } from './log.js';
+import { AriClient } from './pbx/ari.js';
+import { loadAsteriskTemplates, ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
+import { Dialer } from './pbx/dialer.js';
+import { createTts } from './pbx/tts.js';
+import { SmsBackup } from './sms/backup.js';
+import { createSmsSender, type SmsSender } from './sms/index.js';
+
+export const ARI_APP = 'ringhook';
+export const TEST_CALL_MESSAGE = 'This is a test call from ringhook. Your alerts will sound like this.';
+
+export interface TelephonyDeps {
+  db: Db;
+  accounts: AccountStore;
+  calls: CallStore;
+  events: CallEvents;
+  logger: Logger;
+  now: () => number;
+}
+
+export interface Telephony {
+  ari: AriClient;
+  asterisk: ManagedAsterisk | null;
+  dialer: Dialer;
+  sms: SmsSender;
+  smsBackup: SmsBackup;
+  progress: CallProgressStore;
+  softphone: { username: string; password: string } | null;
+  enqueue(callId: string): void;
+  placeTestCall(userId: string): TestCallResult;
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** The folder of the Asterisk config templates, next to src/ or dist/. */
+export function asteriskTemplateDir(): string {
+  return fileURLToPath(new URL('../asterisk/', import.meta.url));
+}
+
+/** A secret kept in the data dir: made once, then the same at every start. */
+export function persistentSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, `${name}.secret`);
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(12).toString('base64url');
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+    return secret;
+  }
+}
+
+/** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
+export function endpointFor(config: Config['telephony']): (phone: string) => string {
+  return config.trunk ? (phone) => `PJSIP/${phone}@trunk` : () => 'PJSIP/softphone';
+}
+
+async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: string, softphone: { username: string; password: string }): Promise<ManagedAsterisk> {
+  const t = config.telephony;
+  let runtime;
+  try {
+    runtime = await readProvisionedRuntime(t.cacheDir);
+  } catch (error) {
+    throw new UserError(`${(error as Error).message} (npm start does it; or set RINGHOOK_ARI_URL to use an Asterisk of your own, or RINGHOOK_TELEPHONY=off)`);
+  }
+  const asterisk = new ManagedAsterisk({
+    runtime,
+    dataDir: config.dataDir,
+    mediaDir,
+    templates: await loadAsteriskTemplates(asteriskTemplateDir()),
+    config: {
+      http: { port: t.ariPort },
+      ari: { user: 'ringhook', password: randomBytes(18).toString('base64url') },
+      sip: { bindAddress: t.sip.host, port: t.sip.port },
+      rtp: t.rtp,
+      ...(t.trunk && { trunk: t.trunk }),
+      softphone,
+    },
+    logger: logger.child({ component: 'asterisk' }),
+  });
+  try {
+    await asterisk.start();
+  } catch (error) {
+    throw new UserError(`could not start Asterisk: ${(error as Error).message} (its log: ${path.join(config.dataDir, 'asterisk', 'log')})`);
+  }
+  return asterisk;
+}
+
+export async function startTelephony(config: Config, deps: TelephonyDeps): Promise<Telephony> {
+  const t = config.telephony;
+  const logger = deps.logger.child({ component: 'telephony' });
+  const mediaDir = path.join(config.dataDir, 'media');
+  fs.mkdirSync(path.join(mediaDir, 'speech'), { recursive: true, mode: 0o755 });
+  const softphone = t.mode === 'managed' ? { username: t.softphone.username, password: t.softphone.password ?? persistentSecret(config.dataDir, 'softphone') } : null;
+
+  const asterisk = t.mode === 'managed' ? await startManagedAsterisk(config, logger, mediaDir, softphone!) : null;
+  const ari = new AriClient({
+    baseUrl: asterisk?.ariUrl ?? config.ari!.url,
+    user: asterisk?.ariCredentials.user ?? config.ari!.user,
+    password: asterisk?.ariCredentials.password ?? config.ari!.password,
+    app: ARI_APP,
+    logger: logger.child({ component: 'ari' }),
+  });
+  // An external Asterisk may be down now: the client keeps trying and calls wait in the queue.
+  const connected = ari.connect().catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));
+  if (asterisk) await connected;
+
+  const progress = new CallProgressStore(deps.db, deps.now);
+  const sms = createSmsSender(config.sms, { logger: logger.child({ component: 'sms' }) });
+  const smsBackup = new SmsBackup({ sender: sms, progress, accounts: deps.accounts, events: deps.events, logger, now: deps.now });
+  smsBackup.recover();
+  const tts = createTts({ cacheDir: path.join(mediaDir, 'speech'), engine: t.tts.engine, ...(t.tts.voice && { voice: t.tts.voice }) }, { logger, now: deps.now });
+  const dialer = new Dialer({
+    ari,
+    progress,
+    accounts: deps.accounts,
+    tts,
+    events: deps.events,
+    logger,
+    now: deps.now,
+    onFinal: (callId, state) => smsBackup.afterFinal(callId, state),
+    endpointFor: endpointFor(t),
+    callerId: t.callerId,
+    ringTimeoutSec: t.ringTimeoutSec,
+    maxConcurrent: t.maxCalls,
+    freshnessMs: t.freshnessMs,
+  });
+  dialer.start();
+
+  return {
+    ari,
+    asterisk,
+    dialer,
+    sms,
+    smsBackup,
+    progress,
+    softphone,
+    enqueue: (callId) => dialer.enqueue(callId),
+    placeTestCall(userId) {
+      const result = deps.calls.acceptTestCall(userId, TEST_CALL_MESSAGE, TEST_CALL_LIMITS.perMinute);
+      if (!result.accepted) return { accepted: false, retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60 };
+      deps.events.emit({ callId: result.callId, userId, status: 'queued', at: result.receivedAt });
+      dialer.enqueue(result.callId);
+      return { accepted: true, callId: result.callId };
+    },
+    async stop(graceMs = 10_000) {
+      await dialer.stop(graceMs);
+      await smsBackup.drain();
+      await sms.close().catch(() => {});
+      await ari.close();
+      await asterisk?.stop();
+    },
+  };
+}

@@ -1,0 +1,227 @@
+// The whole path of an alert: HTTPS webhook → SQLite → dialer → the managed Asterisk 22 → a SIPp
+// phone on the trunk, and, when the call is missed, the SMS backup through a real Kannel.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Account } from '../../src/core/account.js';
+import { CallProgressStore } from '../../src/db/call-progress.js';
+import { provisionAsterisk } from '../helpers/asterisk.js';
+import { startKannel, type KannelPeer } from '../helpers/kannel.js';
+import { shiftedRtpPcap } from '../helpers/pcap.js';
+import { freeTcpPort, freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
+import { startRtpSink } from '../helpers/rtp-sink.js';
+import { realClock, startTestService, type TestService } from '../helpers/service.js';
+import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
+
+let t: TestService;
+let kannel: KannelPeer;
+let trunkPort: number;
+let progress: CallProgressStore;
+
+const PHONE = '+14155550123';
+
+beforeAll(async () => {
+  await provisionAsterisk();
+  kannel = await startKannel();
+  trunkPort = await freeUdpPort();
+  const rtpBase = 40000 + Math.floor(Math.random() * 100) * 100;
+  t = await startTestService(
+    {
+      RINGHOOK_TELEPHONY: 'managed',
+      RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
+      RINGHOOK_SIP_HOST: '127.0.0.1',
+      RINGHOOK_SIP_PORT: String(await freeUdpPort()),
+      RINGHOOK_ARI_PORT: String(await freeTcpPort()),
+      RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
+      RINGHOOK_RING_TIMEOUT: '5',
+      RINGHOOK_SMS_GATEWAY: 'http',
+      RINGHOOK_SMS_HTTP_PRESET: 'kannel',
+      RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl(),
+      RINGHOOK_SMS_FROM: 'ringhook',
+    },
+    realClock(),
+  );
+  progress = new CallProgressStore(t.service.stores.db);
+}, 300_000);
+
+afterAll(async () => {
+  await stopAllSipp();
+  await t?.stop();
+  await kannel?.stop();
+});
+
+afterEach(async () => {
+  await stopAllSipp();
+  const errors = t.errorLogs();
+  t.logs.length = 0;
+  expect(errors).toEqual([]);
+});
+
+function account(smsBackup = false): Account {
+  return t.service.stores.accounts.create({ phone: PHONE, plan: 'premium', smsBackup, name: '' });
+}
+
+async function sendAlert(a: Account, message: string): Promise<string> {
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), { 'content-type': 'application/json' });
+  expect(res.status, res.text).toBe(200);
+  return res.json.call_id as string;
+}
+
+async function finalCall(callId: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+    if (!['queued', 'dialing', 'ringing', 'answered'].includes(row.status)) return row;
+    if (Date.now() > deadline) throw new Error(`call ${callId} still ${row.status} after ${timeoutMs} ms: ${JSON.stringify(progress.timeline(callId))}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function smsStatus(callId: string, timeoutMs = 10_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+    if (row.sms_status !== null && row.sms_status !== 'sending') return row;
+    if (Date.now() > deadline) throw new Error(`no SMS result for ${callId}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const events = (callId: string) => progress.timeline(callId).map((e) => (e.detail && e.event === 'digit' ? `digit ${e.detail}` : e.event));
+
+describe('answered calls', () => {
+  it('rings the phone, speaks intro, message and prompt (RTP heard at the phone), ends as completed', async () => {
+    const sink = await startRtpSink(await freeUdpPort());
+    const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port }, timeoutSec: 60 });
+    const a = account(true);
+    const before = kannel.messages().length;
+    const callId = await sendAlert(a, 'AAPL broke resistance at 187.2');
+    const row = await finalCall(callId);
+    await phone.stop();
+    const rtp = sink.stats();
+    await sink.close();
+
+    expect(row.status, JSON.stringify(events(callId))).toBe('completed');
+    expect(row).toMatchObject({ phone: PHONE, hangup_cause: 16, sms_status: 'not_needed' });
+    expect(row.talk_ms).toBeGreaterThan(4000);
+    expect(row.ring_ms).toBeGreaterThanOrEqual(0);
+    expect(row.answered_at).toBeGreaterThan(row.dialed_at - 1);
+    expect(events(callId)).toEqual(expect.arrayContaining(['dialing', 'answered', 'hangup', 'completed']));
+    // Intro + message + prompt last several seconds: the phone must have received that much audio.
+    const heardMs = (rtp.audioBytes / 8000) * 1000;
+    expect(heardMs).toBeGreaterThan(4000);
+    expect(rtp.loudPackets).toBeGreaterThan(50);
+    // Answered: no SMS.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(kannel.messages().length).toBe(before);
+  }, 60_000);
+
+  it('digit 1 ends the call as acknowledged', async () => {
+    const phone = await startSipp({ scenario: 'dtmf-1', port: trunkPort, mediaPort: await freeUdpPortPair() });
+    const callId = await sendAlert(account(), 'NVDA sell signal');
+    const row = await finalCall(callId);
+    await phone.stop();
+    expect(row.status, JSON.stringify(events(callId))).toBe('acknowledged');
+    expect(events(callId)).toEqual(expect.arrayContaining(['answered', 'digit 1', 'acknowledged']));
+  }, 60_000);
+
+  it('digit 2 plays the message again, then 1 acknowledges', async () => {
+    const late1 = await shiftedRtpPcap('/usr/share/sip-tester/dtmf_2833_1.pcap', 1000, 80_000);
+    const phone = await startSipp({ scenario: 'dtmf-2-then-1', port: trunkPort, mediaPort: await freeUdpPortPair(), files: { 'dtmf_2833_1_after_2.pcap': late1 } });
+    const callId = await sendAlert(account(), 'ES long entry');
+    const row = await finalCall(callId);
+    await phone.stop();
+    expect(row.status, JSON.stringify(events(callId))).toBe('acknowledged');
+    const e = events(callId);
+    expect(e.indexOf('digit 2')).toBeGreaterThan(-1);
+    expect(e.indexOf('digit 1')).toBeGreaterThan(e.indexOf('digit 2'));
+  }, 60_000);
+});
+
+describe('calls that are not answered', () => {
+  const cases: Array<[SippScenario | 'nothing', string, number | null]> = [
+    ['busy', 'busy', 486],
+    ['decline', 'rejected', 603],
+    ['unavailable', 'unreachable', 480],
+    ['service-unavailable', 'unreachable', 503],
+    ['ring-forever', 'no_answer', null],
+    ['nothing', 'unreachable', null],
+  ];
+
+  it.each(cases)('%s → %s', async (scenario, expected, sipCode) => {
+    const phone = scenario === 'nothing' ? null : await startSipp({ scenario, port: trunkPort, timeoutSec: 30 });
+    const callId = await sendAlert(account(false), `scenario ${scenario}`);
+    const row = await finalCall(callId);
+    await phone?.stop();
+    expect(row.status, JSON.stringify(events(callId))).toBe(expected);
+    if (sipCode !== null) expect(row.sip_code).toBe(sipCode);
+    expect(row.answered_at).toBeNull();
+    expect(row.ended_at).not.toBeNull();
+    // SMS backup is off for this account.
+    expect((await smsStatus(callId)).sms_status).toBe('disabled');
+  }, 60_000);
+
+  it('busy with SMS backup on: the SMS centre receives "Missed call alert: …" once', async () => {
+    const phone = await startSipp({ scenario: 'busy', port: trunkPort });
+    const before = kannel.messages().length;
+    const message = 'BTCUSD crossed 100000 🚀';
+    const callId = await sendAlert(account(true), message);
+    const row = await finalCall(callId);
+    await phone.stop();
+    expect(row.status).toBe('busy');
+    const sms = await smsStatus(callId);
+    expect(sms.sms_status).toMatch(/^(sent|delivered)$/);
+    const [got] = (await kannel.waitForMessages(before + 1)).slice(before);
+    expect(got!.text).toBe(`Missed call alert: ${message}`);
+    expect(got!.to).toContain('14155550123');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(kannel.messages().length).toBe(before + 1);
+  }, 60_000);
+});
+
+describe('test calls and Asterisk faults', () => {
+  it('a test call rings the phone, is recorded as a test and uses no allowance', async () => {
+    const sink = await startRtpSink(await freeUdpPort());
+    const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
+    const a = t.service.stores.accounts.create({ phone: PHONE, plan: 'free', smsBackup: false, name: '' });
+    const placed = t.service.telephony!.placeTestCall(a.userId);
+    expect(placed.accepted).toBe(true);
+    const callId = (placed as { callId: string }).callId;
+    const row = await finalCall(callId);
+    await phone.stop();
+    await sink.close();
+    expect(row).toMatchObject({ kind: 'test', status: 'completed' });
+    expect(t.service.stores.calls.usage(a.userId).used).toBe(0);
+  }, 60_000);
+
+  it('Asterisk down when the alert arrives: accepted, then placed once Asterisk is back', async () => {
+    const phone = await startSipp({ scenario: 'busy', port: trunkPort });
+    const asterisk = t.service.telephony!.asterisk!;
+    const restarted = new Promise((resolve) => asterisk.once('ready', resolve));
+    process.kill(asterisk.pid!, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 50));
+    const callId = await sendAlert(account(), 'placed after the restart');
+    await restarted;
+    const row = await finalCall(callId);
+    await phone.stop();
+    expect(row.status, JSON.stringify(events(callId))).toBe('busy');
+    // The supervisor's restart is logged as a warning, not an error.
+  }, 60_000);
+
+  it('Asterisk killed during a call: the call ends as interrupted and the SMS backup goes out', async () => {
+    const sink = await startRtpSink(await freeUdpPort());
+    const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
+    const before = kannel.messages().length;
+    const callId = await sendAlert(account(true), 'cut off mid-sentence');
+    const deadline = Date.now() + 10_000;
+    while (progress.get(callId)?.status !== 'answered' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const asterisk = t.service.telephony!.asterisk!;
+    const restarted = new Promise((resolve) => asterisk.once('ready', resolve));
+    process.kill(asterisk.pid!, 'SIGKILL');
+    await restarted;
+    const row = await finalCall(callId, 20_000);
+    await phone.stop();
+    await sink.close();
+    expect(row.status, JSON.stringify(events(callId))).toBe('interrupted');
+    expect((await smsStatus(callId)).sms_status).toMatch(/^(sent|delivered)$/);
+    await kannel.waitForMessages(before + 1);
+  }, 60_000);
+});
