@@ -1,0 +1,318 @@
+// loadConfig (environment variables, validated once) and parseAddressList (trusted proxies).
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HOST, DEFAULT_PORT, loadConfig, type Config } from '../../src/config.js';
+import { UserError } from '../../src/errors.js';
+import { parseAddressList } from '../../src/http/address-match.js';
+
+const CWD = path.resolve('/srv/ringhook');
+
+function refusal(env: Record<string, string | undefined>): UserError {
+  try {
+    loadConfig(env, CWD);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UserError);
+    return error as UserError;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+/** The config without its matcher (a closure, which toEqual cannot compare). */
+const comparable = (config: Config) => {
+  const { trustProxy, ...rest } = config;
+  return { ...rest, trustProxyEmpty: trustProxy.empty };
+};
+
+describe('loadConfig defaults', () => {
+  it('needs no variable at all', () => {
+    const config = loadConfig({}, CWD);
+    expect(comparable(config)).toMatchObject({
+      dataDir: path.join(CWD, 'data'),
+      dbFile: path.join(CWD, 'data', 'ringhook.db'),
+      host: '0.0.0.0',
+      port: 8443,
+      tls: null,
+      httpPort: null,
+      trustProxyText: '',
+      trustProxyEmpty: true,
+      publicUrl: 'https://localhost:8443',
+      publicUrlConfigured: false,
+      ari: null,
+      logLevel: 'info',
+      dbSync: 'full',
+    });
+    expect(DEFAULT_HOST).toBe('0.0.0.0');
+    expect(DEFAULT_PORT).toBe(8443);
+    expect(config.trustProxy.matches('127.0.0.1')).toBe(false);
+  });
+
+  it('resolves the data dir against the given cwd, not the process cwd', () => {
+    expect(loadConfig({}, '/other/place').dataDir).toBe(path.resolve('/other/place', 'data'));
+    expect(loadConfig({ RINGHOOK_DATA_DIR: 'state/rh' }, CWD).dataDir).toBe(path.join(CWD, 'state', 'rh'));
+    expect(loadConfig({ RINGHOOK_DATA_DIR: '/var/lib/ringhook' }, CWD)).toMatchObject({ dataDir: '/var/lib/ringhook', dbFile: '/var/lib/ringhook/ringhook.db' });
+  });
+
+  it('ignores variables that are not its own', () => {
+    expect(comparable(loadConfig({ PORT: '1', HOST: 'x y', LOG_LEVEL: 'nonsense' }, CWD))).toEqual(comparable(loadConfig({}, CWD)));
+  });
+
+  it('treats an empty string as unset', () => {
+    const empty = {
+      RINGHOOK_DATA_DIR: '',
+      RINGHOOK_HOST: '',
+      RINGHOOK_PORT: '',
+      RINGHOOK_TLS_CERT: '',
+      RINGHOOK_TLS_KEY: '',
+      RINGHOOK_HTTP_PORT: '',
+      RINGHOOK_TRUST_PROXY: '',
+      RINGHOOK_PUBLIC_URL: '',
+      RINGHOOK_ARI_URL: '',
+      RINGHOOK_ARI_USER: '',
+      RINGHOOK_ARI_PASSWORD: '',
+      RINGHOOK_LOG_LEVEL: '',
+      RINGHOOK_DB_SYNC: '',
+      RINGHOOK_SELF_SIGNED: '',
+    };
+    expect(comparable(loadConfig(empty, CWD))).toEqual(comparable(loadConfig({}, CWD)));
+    // An empty partner does not satisfy the "set both" rules.
+    expect(refusal({ RINGHOOK_TLS_CERT: 'cert.pem', RINGHOOK_TLS_KEY: '' }).message).toMatch(/RINGHOOK_TLS_KEY/);
+  });
+});
+
+describe('loadConfig parses every variable', () => {
+  it('RINGHOOK_HOST and RINGHOOK_PORT, and the public URL derived from them', () => {
+    expect(loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '9443' }, CWD)).toMatchObject({ host: '127.0.0.1', port: 9443, publicUrl: 'https://127.0.0.1:9443' });
+    expect(loadConfig({ RINGHOOK_HOST: 'alerts.local' }, CWD)).toMatchObject({ host: 'alerts.local', publicUrl: 'https://alerts.local:8443' });
+    expect(loadConfig({ RINGHOOK_HOST: '::' }, CWD)).toMatchObject({ host: '::', publicUrl: 'https://localhost:8443' });
+    expect(loadConfig({ RINGHOOK_HOST: '::1' }, CWD)).toMatchObject({ host: '::1', publicUrl: 'https://[::1]:8443' });
+    expect(loadConfig({ RINGHOOK_PORT: '443' }, CWD).port).toBe(443);
+    expect(loadConfig({ RINGHOOK_PORT: '65535' }, CWD).port).toBe(65535);
+  });
+
+  it('RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, resolved against cwd', () => {
+    expect(loadConfig({ RINGHOOK_TLS_CERT: 'tls/cert.pem', RINGHOOK_TLS_KEY: '/etc/ringhook/key.pem' }, CWD).tls).toEqual({
+      cert: path.join(CWD, 'tls', 'cert.pem'),
+      key: '/etc/ringhook/key.pem',
+    });
+  });
+
+  it('RINGHOOK_HTTP_PORT', () => {
+    expect(loadConfig({ RINGHOOK_HTTP_PORT: '8080' }, CWD).httpPort).toBe(8080);
+  });
+
+  it('RINGHOOK_TRUST_PROXY, a list of addresses and CIDR blocks', () => {
+    const config = loadConfig({ RINGHOOK_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }, CWD);
+    expect(config.trustProxyText).toBe('127.0.0.1, 10.0.0.0/8,::1');
+    expect(config.trustProxy.empty).toBe(false);
+    expect(config.trustProxy.matches('127.0.0.1')).toBe(true);
+    expect(config.trustProxy.matches('10.20.30.40')).toBe(true);
+    expect(config.trustProxy.matches('::1')).toBe(true);
+    expect(config.trustProxy.matches('192.168.1.1')).toBe(false);
+  });
+
+  it('RINGHOOK_PUBLIC_URL, without its trailing slashes', () => {
+    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'https://alerts.example.com/' }, CWD)).toMatchObject({ publicUrl: 'https://alerts.example.com', publicUrlConfigured: true });
+    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'https://example.com/ringhook//' }, CWD).publicUrl).toBe('https://example.com/ringhook');
+    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'http://192.168.1.10:8443' }, CWD).publicUrl).toBe('http://192.168.1.10:8443');
+  });
+
+  it('RINGHOOK_ARI_URL with RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD', () => {
+    expect(loadConfig({ RINGHOOK_ARI_URL: 'http://127.0.0.1:8088/', RINGHOOK_ARI_USER: 'ringhook', RINGHOOK_ARI_PASSWORD: 's3cret' }, CWD).ari).toEqual({
+      url: 'http://127.0.0.1:8088',
+      user: 'ringhook',
+      password: 's3cret',
+    });
+    // User and password alone (managed Asterisk) are harmless.
+    expect(loadConfig({ RINGHOOK_ARI_USER: 'u', RINGHOOK_ARI_PASSWORD: 'p' }, CWD).ari).toBeNull();
+  });
+
+  it.each(['debug', 'info', 'warn', 'error'] as const)('RINGHOOK_LOG_LEVEL=%s', (level) => {
+    expect(loadConfig({ RINGHOOK_LOG_LEVEL: level }, CWD).logLevel).toBe(level);
+  });
+
+  it.each(['normal', 'full'] as const)('RINGHOOK_DB_SYNC=%s', (sync) => {
+    expect(loadConfig({ RINGHOOK_DB_SYNC: sync }, CWD).dbSync).toBe(sync);
+  });
+
+  it.each(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no', 'ON', ' Off '])('RINGHOOK_SELF_SIGNED=%j is accepted', (value) => {
+    expect(() => loadConfig({ RINGHOOK_SELF_SIGNED: value }, CWD)).not.toThrow();
+  });
+
+  // The variable is validated, so an operator will expect it to do something; the config must carry it.
+  it('RINGHOOK_SELF_SIGNED reaches the config (off differs from on)', () => {
+    expect(comparable(loadConfig({ RINGHOOK_SELF_SIGNED: 'off' }, CWD))).not.toEqual(comparable(loadConfig({ RINGHOOK_SELF_SIGNED: 'on' }, CWD)));
+  });
+});
+
+describe('loadConfig refuses bad values, naming the variable and the value', () => {
+  it.each([
+    ['RINGHOOK_PORT', 'eighty'],
+    ['RINGHOOK_PORT', '70000'],
+    ['RINGHOOK_PORT', '65536'],
+    ['RINGHOOK_PORT', '-1'],
+    ['RINGHOOK_PORT', '84.5'],
+    ['RINGHOOK_HTTP_PORT', 'http'],
+    ['RINGHOOK_HTTP_PORT', '99999'],
+    ['RINGHOOK_HOST', 'bad host'],
+    ['RINGHOOK_HOST', 'http://example.com'],
+    ['RINGHOOK_PUBLIC_URL', 'alerts.example.com'],
+    ['RINGHOOK_PUBLIC_URL', 'ftp://alerts.example.com'],
+    ['RINGHOOK_PUBLIC_URL', 'https://'],
+    ['RINGHOOK_ARI_URL', 'not a url'],
+    ['RINGHOOK_ARI_URL', 'ws://127.0.0.1:8088'],
+    ['RINGHOOK_LOG_LEVEL', 'verbose'],
+    ['RINGHOOK_LOG_LEVEL', 'INFO '],
+    ['RINGHOOK_DB_SYNC', 'off'],
+    ['RINGHOOK_SELF_SIGNED', 'maybe'],
+  ])('%s=%j', (name, value) => {
+    const env: Record<string, string> = { [name]: value };
+    if (name === 'RINGHOOK_ARI_URL') Object.assign(env, { RINGHOOK_ARI_USER: 'u', RINGHOOK_ARI_PASSWORD: 'p' });
+    const error = refusal(env);
+    expect(error.message).toContain(name);
+    expect(error.message).toContain(JSON.stringify(value));
+    expect(error.message).toMatch(/^invalid configuration:/);
+  });
+
+  it('says what a port must be', () => {
+    expect(refusal({ RINGHOOK_PORT: 'eighty' }).message).toMatch(/RINGHOOK_PORT must be a port number \(got "eighty"\)/);
+    expect(refusal({ RINGHOOK_PORT: '70000' }).message).toMatch(/RINGHOOK_PORT must be between 1 and 65535 \(got "70000"\)/);
+  });
+
+  // A blank value is neither a port nor "unset": it must not silently become port 0 (a random port).
+  it.each(['  ', '\t'])('RINGHOOK_PORT=%j is not taken as port 0', (value) => {
+    let port: number | undefined;
+    try {
+      port = loadConfig({ RINGHOOK_PORT: value }, CWD).port;
+    } catch (error) {
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as Error).message).toContain('RINGHOOK_PORT');
+      return;
+    }
+    expect(port).toBe(DEFAULT_PORT);
+  });
+
+  it('RINGHOOK_TLS_CERT without RINGHOOK_TLS_KEY, and the other way round', () => {
+    const certOnly = refusal({ RINGHOOK_TLS_CERT: 'cert.pem' }).message;
+    expect(certOnly).toContain('RINGHOOK_TLS_CERT');
+    expect(certOnly).toContain('RINGHOOK_TLS_KEY');
+    expect(certOnly).toContain('"cert.pem"');
+    const keyOnly = refusal({ RINGHOOK_TLS_KEY: 'key.pem' }).message;
+    expect(keyOnly).toContain('RINGHOOK_TLS_CERT');
+    expect(keyOnly).toContain('RINGHOOK_TLS_KEY');
+  });
+
+  it('RINGHOOK_ARI_URL without user or password', () => {
+    for (const env of [
+      { RINGHOOK_ARI_URL: 'http://10.0.0.5:8088' },
+      { RINGHOOK_ARI_URL: 'http://10.0.0.5:8088', RINGHOOK_ARI_USER: 'u' },
+      { RINGHOOK_ARI_URL: 'http://10.0.0.5:8088', RINGHOOK_ARI_PASSWORD: 'p' },
+    ]) {
+      const message = refusal(env).message;
+      expect(message).toContain('RINGHOOK_ARI_URL');
+      expect(message).toContain('RINGHOOK_ARI_USER');
+      expect(message).toContain('RINGHOOK_ARI_PASSWORD');
+    }
+  });
+
+  it('RINGHOOK_HTTP_PORT equal to RINGHOOK_PORT', () => {
+    const message = refusal({ RINGHOOK_PORT: '8443', RINGHOOK_HTTP_PORT: '8443' }).message;
+    expect(message).toContain('RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT');
+    expect(refusal({ RINGHOOK_HTTP_PORT: '8443' }).message).toContain('"8443"');
+  });
+
+  it.each([
+    ['a host name', 'proxy.local', 'proxy.local'],
+    ['a prefix too long for IPv4', '10.0.0.0/33', '10.0.0.0/33'],
+    ['a prefix too long for IPv6', '::1/129', '::1/129'],
+    ['a prefix that is not a number', '10.0.0.0/eight', '10.0.0.0/eight'],
+    ['an empty prefix', '10.0.0.0/', '10.0.0.0/'],
+    ['a bad entry among good ones', '127.0.0.1, 300.1.1.1, ::1', '300.1.1.1'],
+  ])('RINGHOOK_TRUST_PROXY with %s', (_label, value, entry) => {
+    const message = refusal({ RINGHOOK_TRUST_PROXY: value }).message;
+    expect(message).toContain('RINGHOOK_TRUST_PROXY');
+    expect(message).toContain(`"${entry}"`);
+  });
+
+  it('RINGHOOK_TRUST_PROXY with two prefixes ("10.0.0.0/8/9")', () => {
+    expect(refusal({ RINGHOOK_TRUST_PROXY: '10.0.0.0/8/9' }).message).toContain('10.0.0.0/8/9');
+  });
+
+  // The public URL is the base of every webhook URL shown to owners: `${publicUrl}/webhook/...`.
+  // A query or a fragment would make those URLs point somewhere else.
+  it.each(['https://alerts.example.com/?x=1', 'https://alerts.example.com/#top'])('RINGHOOK_PUBLIC_URL=%j (query or fragment)', (value) => {
+    const error = refusal({ RINGHOOK_PUBLIC_URL: value });
+    expect(error.message).toContain('RINGHOOK_PUBLIC_URL');
+  });
+
+  it('lists every bad variable at once', () => {
+    const message = refusal({ RINGHOOK_PORT: 'eighty', RINGHOOK_LOG_LEVEL: 'loud', RINGHOOK_DB_SYNC: 'sometimes' }).message;
+    expect(message.split('\n').filter((l) => l.startsWith('  - '))).toHaveLength(3);
+    for (const part of ['RINGHOOK_PORT', '"eighty"', 'RINGHOOK_LOG_LEVEL', '"loud"', 'RINGHOOK_DB_SYNC', '"sometimes"']) expect(message).toContain(part);
+  });
+
+  it('shortens a very long bad value', () => {
+    const message = refusal({ RINGHOOK_LOG_LEVEL: 'x'.repeat(500) }).message;
+    expect(message).toContain('RINGHOOK_LOG_LEVEL');
+    expect(message.length).toBeLessThan(300);
+  });
+});
+
+describe('parseAddressList', () => {
+  it('is empty for an empty text and matches nothing', () => {
+    for (const text of ['', ' ', ',, ,']) {
+      const m = parseAddressList(text);
+      expect(m.empty).toBe(true);
+      expect(m.matches('127.0.0.1')).toBe(false);
+    }
+  });
+
+  it('matches single IPv4 and IPv6 addresses exactly', () => {
+    const m = parseAddressList('192.0.2.10, 2001:db8::1');
+    expect(m.empty).toBe(false);
+    expect(m.matches('192.0.2.10')).toBe(true);
+    expect(m.matches('192.0.2.11')).toBe(false);
+    expect(m.matches('2001:db8::1')).toBe(true);
+    expect(m.matches('2001:0db8:0000:0000:0000:0000:0000:0001')).toBe(true);
+    expect(m.matches('2001:db8::2')).toBe(false);
+  });
+
+  it('matches CIDR blocks', () => {
+    const m = parseAddressList('10.0.0.0/8,172.16.0.0/12,fd00::/8');
+    expect(m.matches('10.255.255.255')).toBe(true);
+    expect(m.matches('11.0.0.0')).toBe(false);
+    expect(m.matches('172.31.0.1')).toBe(true);
+    expect(m.matches('172.32.0.1')).toBe(false);
+    expect(m.matches('fd12:3456::1')).toBe(true);
+    expect(m.matches('fe80::1')).toBe(false);
+    expect(parseAddressList('0.0.0.0/0').matches('203.0.113.9')).toBe(true);
+    expect(parseAddressList('::/0').matches('2001:db8::9')).toBe(true);
+    expect(parseAddressList('192.0.2.1/32').matches('192.0.2.1')).toBe(true);
+  });
+
+  it('matches IPv4-mapped IPv6 client addresses against IPv4 entries', () => {
+    const m = parseAddressList('127.0.0.1, 10.0.0.0/8');
+    expect(m.matches('::ffff:127.0.0.1')).toBe(true);
+    expect(m.matches('::ffff:10.1.2.3')).toBe(true);
+    expect(m.matches('::ffff:192.168.0.1')).toBe(false);
+  });
+
+  it('takes an IPv4-mapped entry as the IPv4 address', () => {
+    const m = parseAddressList('::ffff:192.0.2.7');
+    expect(m.matches('192.0.2.7')).toBe(true);
+    expect(m.matches('::ffff:192.0.2.7')).toBe(true);
+  });
+
+  it('does not match garbage or missing addresses', () => {
+    const m = parseAddressList('0.0.0.0/0');
+    expect(m.matches(undefined)).toBe(false);
+    expect(m.matches('')).toBe(false);
+    expect(m.matches('not an ip')).toBe(false);
+  });
+
+  it.each(['localhost', '10.0.0.0/33', '::/129', '10.0.0.0/-1', '10.0.0.0/1.5', '10.0.0.0/', '/8', '1.2.3', '::ffff:10.0.0.0/104', '10.0.0.0/8/9'])(
+    'throws on %j, naming the entry',
+    (entry) => {
+      expect(() => parseAddressList(`127.0.0.1, ${entry}`)).toThrow(entry);
+    },
+  );
+});
