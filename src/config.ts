@@ -26,12 +26,13 @@ export const DEFAULT_ARI_PORT = 8088;
 
 type Env = Record<string, string | undefined>;
 
+/** A port: digits only, 1 to 65535; 0 asks the system for a free one (used by tests). */
 const port = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a port number` })
-    .int({ error: `${name} must be a whole number between 1 and 65535` })
-    .min(0, { error: `${name} must be between 1 and 65535` })
-    .max(65535, { error: `${name} must be between 1 and 65535` });
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${name} must be a port number` })
+    .transform(Number)
+    .pipe(z.number().max(65535, { error: `${name} must be between 1 and 65535` }));
 
 const onOff = (name: string) =>
   z
@@ -54,6 +55,7 @@ const envSchema = z
     RINGHOOK_TRUST_PROXY: z.string().optional(),
     RINGHOOK_PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: 'RINGHOOK_PUBLIC_URL must be an absolute URL such as https://alerts.example.com' })
+      .refine((u) => !u.includes('?') && !u.includes('#'), { error: 'RINGHOOK_PUBLIC_URL must not have a query (?) or fragment (#): webhook paths are appended to it' })
       .optional(),
     RINGHOOK_ARI_URL: z.url({ protocol: /^https?$/, error: 'RINGHOOK_ARI_URL must be the http(s) URL of Asterisk\'s HTTP server, e.g. http://127.0.0.1:8088' }).optional(),
     RINGHOOK_ARI_USER: z.string().min(1).optional(),
@@ -120,6 +122,8 @@ export interface Config {
   /** Base of the webhook URLs shown to owners, without a trailing slash. */
   publicUrl: string;
   publicUrlConfigured: boolean;
+  /** May a self-signed certificate be made when none is configured? */
+  selfSigned: boolean;
   ari: { url: string; user: string; password: string } | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   dbSync: 'normal' | 'full';
@@ -153,7 +157,8 @@ function describeIssue(issue: z.core.$ZodIssue, env: Env): string {
 
 /** Reads and validates the configuration; throws a UserError listing every bad variable and its fix. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
-  const emptyAsUnset = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('RINGHOOK_') && v !== ''));
+  // A variable set to nothing (or only blanks) counts as unset.
+  const emptyAsUnset = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('RINGHOOK_') && v !== undefined && v.trim() !== ''));
   const result = envSchema.safeParse(emptyAsUnset);
   const problems = result.success ? [] : result.error.issues.map((issue) => describeIssue(issue, env));
   let sms: SmsConfig | undefined;
@@ -188,15 +193,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
     publicUrl,
     publicUrlConfigured: e.RINGHOOK_PUBLIC_URL !== undefined,
+    selfSigned: e.RINGHOOK_SELF_SIGNED,
     ari: e.RINGHOOK_ARI_URL ? { url: e.RINGHOOK_ARI_URL.replace(/\/+$/, ''), user: e.RINGHOOK_ARI_USER!, password: e.RINGHOOK_ARI_PASSWORD! } : null,
     logLevel: e.RINGHOOK_LOG_LEVEL,
     dbSync: e.RINGHOOK_DB_SYNC,
-    telephony: telephonyConfig(e, cwd),
+    telephony: telephonyConfig(e, cwd, env.HOME),
     sms,
   };
 }
 
-function telephonyConfig(e: z.output<typeof envSchema>, cwd: string): TelephonyConfig {
+function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: string | undefined): TelephonyConfig {
   const [start, end] = e.RINGHOOK_RTP_PORTS.split('-').map(Number) as [number, number];
   return {
     mode: e.RINGHOOK_TELEPHONY ?? (e.RINGHOOK_ARI_URL ? 'external' : 'managed'),
@@ -216,6 +222,6 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string): TelephonyC
     ariPort: e.RINGHOOK_ARI_PORT,
     rtp: { start, end },
     softphone: { username: e.RINGHOOK_SOFTPHONE_USER, password: e.RINGHOOK_SOFTPHONE_PASSWORD },
-    cacheDir: path.resolve(cwd, e.RINGHOOK_CACHE_DIR ?? path.join(process.env.HOME ?? '/root', '.cache', 'ringhook')),
+    cacheDir: path.resolve(cwd, e.RINGHOOK_CACHE_DIR ?? path.join(home ?? '/root', '.cache', 'ringhook')),
   };
 }

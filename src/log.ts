@@ -21,14 +21,19 @@ export function redact(text: string): string {
   return text.replace(WEBHOOK_KEY, '$1[redacted]');
 }
 
-function redactValue(value: unknown): unknown {
+const SECRET_KEY = /^(api_?key|password|secret|token)$/i;
+
+/** A copy that is safe to serialize: secrets hidden, cycles cut, and never a throw. */
+function redactValue(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
   if (typeof value === 'string') return redact(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
   if (value instanceof Error) return { name: value.name, message: redact(value.message) };
-  if (Array.isArray(value)) return value.map(redactValue);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, k === 'api_key' ? '[redacted]' : redactValue(v)]),
-    );
+    if (seen.has(value)) return '[circular]';
+    seen.add(value);
+    if (Array.isArray(value)) return value.map((v) => redactValue(v, seen));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : redactValue(v, seen)]));
   }
   return value;
 }

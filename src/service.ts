@@ -63,6 +63,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       dataDir: config.dataDir,
       trustProxy: config.trustProxy,
       certificateNames: certificateNames(config),
+      allowSelfSigned: config.selfSigned,
       logger,
     });
   } catch (error) {

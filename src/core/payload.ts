@@ -81,9 +81,11 @@ const jsonAlertSchema = z.object({
 const KNOWN_KEYS = new Set(['message', 'ticker', 'price', 'action', 'strategy', 'timestamp']);
 
 function parseNumericString(text: string): number | undefined {
-  const trimmed = text.trim().replace(/,/g, '');
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return undefined;
-  return Number(trimmed);
+  const trimmed = text.trim();
+  // Commas only as thousands separators ("1,234.5"); "1,5" is ambiguous and refused.
+  const plain = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(trimmed) ? trimmed.replace(/,/g, '') : trimmed;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(plain)) return undefined;
+  return Number(plain);
 }
 
 function isJsonContentType(contentType: string | undefined): boolean {
@@ -122,6 +124,8 @@ export function truncateText(text: string, max = MAX_MESSAGE_CODE_POINTS): { tex
     out += segment;
     used += size;
   }
+  // A single "character" longer than the limit (a letter with hundreds of combining marks) is cut.
+  if (out === '') out = Array.from(text).slice(0, max).join('');
   return { text: out, truncated: true, length };
 }
 

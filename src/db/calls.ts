@@ -3,7 +3,7 @@
 // usage are written together, so limits stay exact under concurrency and across processes.
 import type { Alert } from '../core/payload.js';
 import { newCallId } from '../core/ids.js';
-import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, type LimitDecision, type Plan } from '../core/limits.js';
+import { BURST_WINDOW_MS, TEST_CALL_LIMITS, decideBurst, decideLimits, monthWindow, type LimitDecision, type Plan } from '../core/limits.js';
 import type { Db } from './database.js';
 
 export type CallKind = 'alert' | 'test';
@@ -199,13 +199,16 @@ export class CallStore {
     this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate();
   }
 
-  /** A test call: no monthly allowance, a small limit of its own. */
-  acceptTestCall(userId: string, message: string, perMinute: number): AcceptResult {
+  /** A test call: no monthly allowance, small limits of its own (per minute and per hour). */
+  acceptTestCall(userId: string, message: string, perMinute: number = TEST_CALL_LIMITS.perMinute, perHour: number = TEST_CALL_LIMITS.perHour): AcceptResult {
     return this.db
       .transaction((): AcceptResult => {
         const now = this.now();
         const decision = decideBurst(perMinute, now, this.recentAcceptedTimes(userId, 'test', now, perMinute));
         if (!decision.allowed) return { accepted: false, decision };
+        const lastHour = this.stmt.recentAccepted.all(userId, 'test', now - 3_600_000, perHour).map((r) => r.received_at);
+        const hourly = decideBurst(perHour, now, lastHour, 3_600_000);
+        if (!hourly.allowed) return { accepted: false, decision: hourly };
         const callId = newCallId();
         const alert: Alert = { form: 'text', message, truncated: false, originalLength: message.length, fields: {}, extra: {} };
         this.insertCall(now, callId, userId, 'test', alert);

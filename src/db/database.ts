@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteNativeBindingOptions } from '../assets.js';
 import { UserError } from '../errors.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -28,19 +29,28 @@ function restrictPermissions(file: string): void {
   }
 }
 
-export function migrate(db: Db, migrations: readonly { name: string; sql: string }[] = MIGRATIONS): void {
+function refuseNewer(db: Db, known: number): number {
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
+  if (current > known) {
     throw new UserError(
-      `the database ${db.name} has schema version ${current}, newer than this ringhook understands (${migrations.length}): run a newer ringhook, or restore a backup made by this version`,
+      `the database ${db.name} has schema version ${current}, newer than this ringhook understands (${known}): run a newer ringhook, or restore a backup made by this version`,
     );
   }
+  return current;
+}
+
+export function migrate(db: Db, migrations: readonly { name: string; sql: string }[] = MIGRATIONS): void {
+  const current = refuseNewer(db, migrations.length);
   for (let version = current + 1; version <= migrations.length; version++) {
     const migration = migrations[version - 1]!;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.pragma(`user_version = ${version}`);
-    }).immediate();
+    try {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        db.pragma(`user_version = ${version}`);
+      }).immediate();
+    } catch (error) {
+      throw new UserError(`migration ${migration.name} of ${db.name} failed, the database is left at version ${version - 1}: ${(error as Error).message}`);
+    }
   }
 }
 
@@ -48,12 +58,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   let db: Db;
   try {
-    db = new Database(file);
+    db = new Database(file, sqliteNativeBindingOptions());
   } catch (error) {
     throw new UserError(`cannot open the database ${file}: ${(error as Error).message}`);
   }
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // Checked before anything writes: a newer database (a backup, say) is refused untouched.
+    refuseNewer(db, (options.migrations ?? MIGRATIONS).length);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.sync === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');

@@ -19,7 +19,9 @@ export function parseAddressList(text: string): AddressMatcher {
   const list = new BlockList();
   const entries = text.split(',').map((s) => s.trim()).filter(Boolean);
   for (const entry of entries) {
-    const [addr = '', prefixText] = entry.split('/');
+    const parts = entry.split('/');
+    if (parts.length > 2) throw new Error(`"${entry}" is not an IP address or CIDR block`);
+    const [addr = '', prefixText] = parts;
     const parsed = normalize(addr);
     if (!parsed) throw new Error(`"${entry}" is not an IP address or CIDR block`);
     if (prefixText === undefined) {

@@ -4,11 +4,12 @@ import { H3 } from 'h3';
 import { ApiError } from '../errors.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
-import { errorResponse, json } from './respond.js';
+import { mountOperations, type OperationsDeps } from './operations.js';
+import { errorResponse } from './respond.js';
 import { mountDashboard, type DashboardDeps } from './dashboard/index.js';
 import { createWebhookHandler, type WebhookDeps } from './webhook.js';
 
-export interface AppDeps extends WebhookDeps, DashboardDeps {
+export interface AppDeps extends WebhookDeps, DashboardDeps, Partial<OperationsDeps> {
   db: Db;
   logger: Logger;
 }
@@ -30,10 +31,7 @@ export function createApp(deps: AppDeps): H3 {
   const webhook = createWebhookHandler(deps);
   app.all('/webhook/**', webhook);
 
-  app.get('/healthz', () => {
-    deps.db.prepare('SELECT 1').get();
-    return json(200, { ok: true, checks: { process: 'ok', database: 'ok' } });
-  });
+  mountOperations(app, { ...deps, health: deps.health ?? { db: deps.db } });
 
   mountDashboard(app, deps);
 

@@ -18,6 +18,8 @@ export interface ServerOptions {
   trustProxy: AddressMatcher;
   /** Host names the self-signed certificate is made for. */
   certificateNames: string[];
+  /** false: refuse to start without a configured certificate rather than make a self-signed one. */
+  allowSelfSigned?: boolean;
   logger: Logger;
 }
 
@@ -80,6 +82,9 @@ async function listenOn(handler: NodeHandler, options: { host: string; port: num
 export async function startServers(app: H3, options: ServerOptions): Promise<RunningServers> {
   const handler = toNodeHandler(app) as NodeHandler;
   const existing = loadTls(options.tls, options.dataDir);
+  if (!options.tls && options.allowSelfSigned === false) {
+    throw new UserError('no TLS certificate is configured and RINGHOOK_SELF_SIGNED=off: set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY to PEM files');
+  }
   const https = existing?.material ?? { domains: options.certificateNames, validityDays: 825 };
   const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS');
   const selfSigned = existing?.selfSigned ?? true;

@@ -1,0 +1,67 @@
+// Operator routes: /healthz (is every part up?), /metrics (Prometheus), and the SMS gateway's
+// delivery-report callback.
+import type { H3 } from 'h3';
+import { timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/database.js';
+import type { Metrics } from '../metrics.js';
+import { json } from './respond.js';
+
+export type CheckState = 'ok' | 'down' | 'off';
+
+export interface HealthSources {
+  db: Db;
+  /** Other parts (asterisk, ari, sms): each says ok, down or off. */
+  checks?: () => Record<string, CheckState>;
+}
+
+export interface OperationsDeps {
+  health: HealthSources;
+  metrics?: Metrics;
+  /** When set, /metrics wants "Authorization: Bearer <token>". */
+  metricsToken?: string;
+  smsDelivery?: { path: string; handle(params: URLSearchParams): boolean };
+}
+
+function bearerMatches(header: string | null, token: string): boolean {
+  const given = Buffer.from(header?.replace(/^Bearer\s+/i, '') ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function mountOperations(app: H3, deps: OperationsDeps): void {
+  app.get('/healthz', () => {
+    const checks: Record<string, CheckState> = { process: 'ok' };
+    try {
+      deps.health.db.prepare('SELECT 1').get();
+      checks.database = 'ok';
+    } catch {
+      checks.database = 'down';
+    }
+    Object.assign(checks, deps.health.checks?.() ?? {});
+    const ok = Object.values(checks).every((state) => state !== 'down');
+    return json(ok ? 200 : 503, { ok, checks });
+  });
+
+  if (deps.metrics) {
+    const metrics = deps.metrics;
+    app.get('/metrics', (event) => {
+      if (deps.metricsToken && !bearerMatches(event.req.headers.get('authorization'), deps.metricsToken)) {
+        return json(401, { success: false, error: 'metrics need Authorization: Bearer <RINGHOOK_METRICS_TOKEN>', code: 'unauthorized' });
+      }
+      return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });
+    });
+  }
+
+  if (deps.smsDelivery) {
+    const delivery = deps.smsDelivery;
+    app.all(delivery.path, async (event) => {
+      const params = new URLSearchParams(event.url.search);
+      if (event.req.method === 'POST') {
+        const form = new URLSearchParams(await event.req.text());
+        for (const [k, v] of form) params.append(k, v);
+      }
+      const known = delivery.handle(params);
+      return json(known ? 200 : 400, known ? { success: true } : { success: false, error: 'not a delivery report of the configured gateway', code: 'bad_request' });
+    });
+  }
+}
