@@ -3,7 +3,10 @@ import { defineCommand, runCommand, runMain as runCitty } from 'citty';
 import { UserError } from './errors.js';
 import { accountCommand } from './cli/account.js';
 import { callsCommand } from './cli/calls.js';
+import { doctorCommand } from './cli/doctor.js';
 import { serveCommand } from './cli/serve.js';
+import { smsTestCommand } from './cli/sms-test.js';
+import { testCallCommand } from './cli/test-call.js';
 
 const VERSION = '0.1.0';
 
@@ -13,6 +16,9 @@ export const rootCommand = defineCommand({
     serve: serveCommand,
     account: accountCommand,
     calls: callsCommand,
+    'test-call': testCallCommand,
+    'sms-test': smsTestCommand,
+    doctor: doctorCommand,
   },
 });
 

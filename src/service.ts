@@ -8,6 +8,8 @@ import { CallEvents } from './events.js';
 import { createApp } from './http/app.js';
 import { startServers, type RunningServers } from './http/server.js';
 import type { Logger } from './log.js';
+import { Metrics } from './metrics.js';
+import type { CheckState } from './http/operations.js';
 import { startTelephony, type Telephony } from './telephony.js';
 
 export interface Stores {
@@ -25,6 +27,7 @@ export interface RunningService {
   stores: Stores;
   servers: RunningServers;
   events: CallEvents;
+  metrics: Metrics;
   telephony: Telephony | null;
   stop(graceMs?: number): Promise<void>;
 }
@@ -39,10 +42,16 @@ function certificateNames(config: Config): string[] {
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
   const stores = openStores(config, now);
   const events = new CallEvents();
+  const metrics = new Metrics();
   let telephony: Telephony | null = null;
   let servers: RunningServers;
   try {
-    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { ...stores, events, logger, now });
+    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { ...stores, events, logger, now, metrics });
+    const t = telephony;
+    metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
+    metrics.gauge('ringhook_queued_calls', 'Accepted calls waiting for a free line or for Asterisk.', () => t?.dialer.queuedCalls ?? 0);
+    metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));
+    const dlrUrl = config.sms.gateway === 'http' ? config.sms.dlrUrl : null;
     const app = createApp({
       ...stores,
       logger,
@@ -54,6 +63,15 @@ export async function startService(config: Config, logger: Logger, now: () => nu
         telephony?.enqueue(callId);
       },
       ...(telephony && { placeTestCall: telephony.placeTestCall }),
+      onResult: (result, ms) => {
+        metrics.alerts.inc({ result });
+        metrics.webhookSeconds.observe(ms / 1000);
+      },
+      metrics,
+      health: { db: stores.db, checks: () => telephonyChecks(t) },
+      ...(t?.sms.handleDeliveryCallback && dlrUrl && {
+        smsDelivery: { path: new URL(dlrUrl).pathname, handle: (params: URLSearchParams) => t.sms.handleDeliveryCallback!(params) !== null },
+      }),
     });
     servers = await startServers(app, {
       host: config.host,
@@ -75,11 +93,21 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     stores,
     servers,
     events,
+    metrics,
     telephony,
     async stop(graceMs = 10_000) {
       await servers.close();
       await telephony?.stop(graceMs);
       stores.db.close();
     },
+  };
+}
+
+function telephonyChecks(telephony: Telephony | null): Record<string, CheckState> {
+  if (!telephony) return { telephony: 'off' };
+  return {
+    asterisk: telephony.asterisk ? (telephony.asterisk.pid !== undefined ? 'ok' : 'down') : 'off',
+    ari: telephony.ari.isConnected ? 'ok' : 'down',
+    sms: telephony.sms.kind === 'none' ? 'off' : 'ok',
   };
 }

@@ -10,12 +10,14 @@ import type { AccountStore } from './db/accounts.js';
 import { CallProgressStore } from './db/call-progress.js';
 import type { CallStore } from './db/calls.js';
 import type { Db } from './db/database.js';
+import { asteriskTemplates } from './assets.js';
 import { UserError } from './errors.js';
 import type { CallEvents } from './events.js';
 import type { TestCallResult } from './http/dashboard/index.js';
 import type { Logger } from './log.js';
+import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
-import { loadAsteriskTemplates, ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
+import { ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
 import { Dialer } from './pbx/dialer.js';
 import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
@@ -25,6 +27,7 @@ export const ARI_APP = 'ringhook';
 export const TEST_CALL_MESSAGE = 'This is a test call from ringhook. Your alerts will sound like this.';
 
 export interface TelephonyDeps {
+  metrics?: Metrics;
   db: Db;
   accounts: AccountStore;
   calls: CallStore;
@@ -81,10 +84,11 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
     runtime,
     dataDir: config.dataDir,
     mediaDir,
-    templates: await loadAsteriskTemplates(asteriskTemplateDir()),
+    templates: asteriskTemplates(),
     config: {
       http: { port: t.ariPort },
-      ari: { user: 'ringhook', password: randomBytes(18).toString('base64url') },
+      // Kept in the data dir so that `ringhook doctor` can talk to the running Asterisk.
+      ari: { user: 'ringhook', password: persistentSecret(config.dataDir, 'ari') },
       sip: { bindAddress: t.sip.host, port: t.sip.port },
       rtp: t.rtp,
       ...(t.trunk && { trunk: t.trunk }),
@@ -121,7 +125,15 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
 
   const progress = new CallProgressStore(deps.db, deps.now);
   const sms = createSmsSender(config.sms, { logger: logger.child({ component: 'sms' }) });
-  const smsBackup = new SmsBackup({ sender: sms, progress, accounts: deps.accounts, events: deps.events, logger, now: deps.now });
+  const smsBackup = new SmsBackup({
+    sender: sms,
+    progress,
+    accounts: deps.accounts,
+    events: deps.events,
+    logger,
+    now: deps.now,
+    onResult: (result) => deps.metrics?.sms.inc({ result }),
+  });
   smsBackup.recover();
   const tts = createTts({ cacheDir: path.join(mediaDir, 'speech'), engine: t.tts.engine, ...(t.tts.voice && { voice: t.tts.voice }) }, { logger, now: deps.now });
   const dialer = new Dialer({
@@ -132,7 +144,10 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     events: deps.events,
     logger,
     now: deps.now,
-    onFinal: (callId, state) => smsBackup.afterFinal(callId, state),
+    onFinal: (callId, state) => {
+      deps.metrics?.calls.inc({ outcome: state });
+      smsBackup.afterFinal(callId, state);
+    },
     endpointFor: endpointFor(t),
     callerId: t.callerId,
     ringTimeoutSec: t.ringTimeoutSec,

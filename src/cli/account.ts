@@ -7,12 +7,13 @@ import { UserError } from '../errors.js';
 import type { Stores } from '../service.js';
 import { parseArg, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
+import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 
 const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
 const userIdArg = { user_id: { type: 'positional', description: 'The account\'s user_id (32 hex characters)', required: true } } as const;
 const onOffSchema = z.enum(['on', 'off'], { error: 'must be on or off' });
 
-function requireAccount(stores: Stores, userId: string): Account {
+export function requireAccount(stores: Stores, userId: string): Account {
   if (!USER_ID_PATTERN.test(userId)) throw new UserError(`"${userId}" is not a user_id: it has 32 hex characters (see ringhook account list)`);
   const account = stores.accounts.get(userId);
   if (!account) throw new UserError(`no account with user_id ${userId} (see ringhook account list)`);
@@ -77,10 +78,12 @@ const set = defineCommand({
     phone: { type: 'string', description: 'Phone number, E.164' },
     'sms-backup': { type: 'string', description: 'on or off' },
     name: { type: 'string', description: 'A name for the account' },
+    password: { type: 'boolean', description: 'Set the dashboard password (asked for, or read from stdin; never an argument)' },
+    admin: { type: 'string', description: 'on or off: the account sees every account in the dashboard (read-only)' },
     ...jsonArg,
   },
   run: ({ args }) =>
-    withStores((stores, config) => {
+    withStores(async (stores, config) => {
       const account = requireAccount(stores, args.user_id);
       const changes = {
         ...(args.plan !== undefined && { plan: parseArg(planSchema, args.plan, '--plan') }),
@@ -88,8 +91,9 @@ const set = defineCommand({
         ...(args['sms-backup'] !== undefined && { smsBackup: parseArg(onOffSchema, args['sms-backup'], '--sms-backup') === 'on' }),
         ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
       };
-      if (Object.keys(changes).length === 0) throw new UserError('nothing to change: give --plan, --phone, --sms-backup or --name');
-      showAccount(stores.accounts.update(account.userId, changes)!, config.publicUrl, args.json, stores);
+      const dashboardChanged = await applyDashboardOptions(stores, account.userId, { password: args.password, admin: args.admin });
+      if (Object.keys(changes).length === 0 && !dashboardChanged) throw new UserError('nothing to change: give --plan, --phone, --sms-backup, --name, --password or --admin');
+      showAccount((Object.keys(changes).length > 0 ? stores.accounts.update(account.userId, changes) : account)!, config.publicUrl, args.json, stores);
     }),
 });
 
@@ -140,5 +144,6 @@ export const accountCommand = defineCommand({
     resume: statusCommand('resume', 'active', 'Resume a suspended account'),
     regenerate,
     delete: remove,
+    'login-link': loginLinkCommand,
   },
 });

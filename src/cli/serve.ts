@@ -2,7 +2,33 @@
 import { defineCommand } from 'citty';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
-import { startService } from '../service.js';
+import type { Config } from '../config.js';
+import { startService, type RunningService } from '../service.js';
+
+/** What the operator should do next, printed once at start. */
+function nextSteps(config: Config, service: RunningService): string {
+  const accounts = service.stores.accounts.list().length;
+  const t = config.telephony;
+  const softphone = service.telephony?.softphone;
+  const lines = [
+    '',
+    `ringhook is listening on https://${config.host}:${service.servers.httpsPort} (webhook URLs start with ${config.publicUrl}/webhook/)`,
+    accounts === 0
+      ? 'Next: create an account (another terminal):  npx ringhook account create --phone +14155550123 --plan free'
+      : `${accounts} account(s): npx ringhook account list`,
+  ];
+  if (!config.publicUrlConfigured) lines.push('Set RINGHOOK_PUBLIC_URL to the https address the charting platform reaches, e.g. https://alerts.example.com');
+  if (t.mode === 'off') lines.push('Telephony is off (RINGHOOK_TELEPHONY=off): alerts are accepted and recorded, no call is placed.');
+  else if (!t.trunk && softphone) {
+    lines.push(
+      `No SIP trunk (RINGHOOK_TRUNK_URI): calls ring a softphone registered as ${softphone.username} at sip:${t.sip.host === '0.0.0.0' ? '<this machine>' : t.sip.host}:${t.sip.port}`,
+      `  password: ${softphone.password}  (set RINGHOOK_SOFTPHONE_PASSWORD to choose one)`,
+      '  To call real phones, add a trunk: RINGHOOK_TRUNK_URI=sip:sip.provider.example RINGHOOK_TRUNK_USERNAME=… RINGHOOK_TRUNK_PASSWORD=… RINGHOOK_TRUNK_REGISTER=on',
+    );
+  } else if (t.trunk) lines.push(`Calls go out through ${t.trunk.uri}.`);
+  lines.push('Check every part with: npx ringhook doctor', 'Stop with Ctrl-C.', '');
+  return lines.join('\n');
+}
 
 export const serveCommand = defineCommand({
   meta: { name: 'serve', description: 'Run the service: the HTTPS webhook (configured by RINGHOOK_* variables, see the README)' },
@@ -18,19 +44,7 @@ export const serveCommand = defineCommand({
       public_url: config.publicUrl,
       data_dir: config.dataDir,
     });
-    const accounts = service.stores.accounts.list().length;
-    process.stderr.write(
-      [
-        '',
-        `ringhook is listening on https://${config.host}:${httpsPort} (webhook URLs start with ${config.publicUrl}/webhook/)`,
-        accounts === 0
-          ? 'Next: create an account in another terminal:  npx ringhook account create --phone +14155550123 --plan free'
-          : `${accounts} account(s); see them with: npx ringhook account list`,
-        config.publicUrlConfigured ? '' : 'Set RINGHOOK_PUBLIC_URL to the address the charting platform reaches (e.g. https://alerts.example.com).',
-        'Stop with Ctrl-C.',
-        '',
-      ].filter((line, i, all) => line !== '' || i === 0 || i === all.length - 1).join('\n'),
-    );
+    process.stderr.write(nextSteps(config, service));
 
     await new Promise<void>((resolve) => {
       let stopping = false;

@@ -111,7 +111,7 @@ export class CallProgressStore {
         const sets = ['status = @status', 'updated_at = @now', ...entries.map(([k]) => `${COLUMN[k]} = @${k}`)];
         const at = this.now();
         this.db.prepare(`UPDATE calls SET ${sets.join(', ')} WHERE call_id = @callId`).run({ ...Object.fromEntries(entries), status: to, now: at, callId });
-        this.stmt.event.run(callId, at, to, detail ?? null);
+        this.stmt.event.run(callId, at, to, detail ?? fields.error ?? null);
         return true;
       })
       .immediate();

@@ -77,6 +77,9 @@ export interface AriClientEvents {
 }
 
 // Asterisk explains errors as {"message": …} (most routes) or {"error": …} (originate failures).
+const Endpoint = z.object({ technology: z.string(), resource: z.string(), state: z.string().optional() }).loose();
+type Endpoint = z.infer<typeof Endpoint>;
+
 const ErrorBody = z
   .object({ message: z.string().optional(), error: z.string().optional() })
   .loose()
@@ -383,6 +386,11 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   async channelsStillUp(channelIds: Iterable<string>): Promise<Set<string>> {
     const live = new Set((await this.listChannels()).map((c) => c.id));
     return new Set([...channelIds].filter((id) => live.has(id)));
+  }
+
+  /** An endpoint and its state (online, offline, unknown), e.g. getEndpoint('PJSIP', 'trunk'). */
+  getEndpoint(tech: string, resource: string): Promise<Endpoint> {
+    return this.request('GET', `/endpoints/${encodeURIComponent(tech)}/${encodeURIComponent(resource)}`, Endpoint);
   }
 
   asteriskInfo(): Promise<AsteriskInfo> {

@@ -346,10 +346,10 @@ export class Dialer {
       if (call.status === 'queued') {
         if (call.receivedAt >= oldest) {
           this.enqueue(call.callId);
-        } else if (this.transition(call, 'expired', { endedAt: this.opts.now() }, 'too old to be placed after a restart')) {
+        } else if (this.transition(call, 'expired', { endedAt: this.opts.now(), error: 'too old to be placed after a restart' })) {
           this.opts.onFinal(call.callId, 'expired');
         }
-      } else if (this.transition(call, 'interrupted', { endedAt: this.opts.now() }, 'ringhook stopped during the call')) {
+      } else if (this.transition(call, 'interrupted', { endedAt: this.opts.now(), error: 'ringhook stopped during the call' })) {
         this.opts.onFinal(call.callId, 'interrupted');
       }
     }

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# npm start: installs what a call needs (speech engine, Asterisk 22; cached after the first run),
+# builds if needed, then runs `ringhook serve`. Configure with RINGHOOK_* variables (README).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ "${RINGHOOK_TELEPHONY:-}" != "off" ] && [ -z "${RINGHOOK_ARI_URL:-}" ]; then
+  echo "ringhook: checking the speech engine and Asterisk (the first run builds Asterisk's root file system: about a minute)" >&2
+  bash scripts/ensure-debs.sh flite espeak-ng sox
+  bash scripts/provision-asterisk.sh >/dev/null
+fi
+if [ ! -f dist/main.js ] || [ -n "$(find src -newer dist/main.js -name '*.ts' -print -quit)" ]; then
+  echo "ringhook: building" >&2
+  npm run --silent build
+fi
+exec node bin/ringhook.js serve

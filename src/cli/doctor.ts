@@ -1,0 +1,160 @@
+// ringhook doctor: checks every part a call needs and says how to fix what is wrong.
+import { defineCommand } from 'citty';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, SCHEMA_VERSION } from '../db/database.js';
+import { selfSignedPaths } from '../http/tls.js';
+import { silentLogger } from '../log.js';
+import { AriClient, AriError } from '../pbx/ari.js';
+import { readProvisionedRuntime } from '../pbx/asterisk.js';
+import { createTts } from '../pbx/tts.js';
+import { createSmsSender } from '../sms/index.js';
+import { ARI_APP, persistentSecret } from '../telephony.js';
+import { printJson } from './output.js';
+
+export interface CheckResult {
+  name: string;
+  ok: boolean | 'skipped';
+  detail: string;
+  fix?: string;
+}
+
+type Check = (config: Config) => Promise<CheckResult>;
+
+const pass = (name: string, detail: string): CheckResult => ({ name, ok: true, detail });
+const fail = (name: string, detail: string, fix: string): CheckResult => ({ name, ok: false, detail, fix });
+const skip = (name: string, detail: string): CheckResult => ({ name, ok: 'skipped', detail });
+
+const checkDatabase: Check = async (config) => {
+  try {
+    const db = openDatabase(config.dbFile, { sync: config.dbSync });
+    const accounts = (db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
+    db.close();
+    return pass('database', `${config.dbFile}: schema ${SCHEMA_VERSION}, ${accounts} account(s)`);
+  } catch (error) {
+    return fail('database', (error as Error).message, `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`);
+  }
+};
+
+const checkCertificate: Check = async (config) => {
+  const file = config.tls?.cert ?? selfSignedPaths(config.dataDir).cert;
+  if (!fs.existsSync(file)) {
+    return config.tls
+      ? fail('certificate', `${file} does not exist`, 'set RINGHOOK_TLS_CERT to a PEM certificate file')
+      : pass('certificate', 'a self-signed certificate will be made at the first start (charting platforms need a real one: see the README)');
+  }
+  try {
+    const cert = new X509Certificate(fs.readFileSync(file));
+    const days = Math.floor((Date.parse(cert.validTo) - Date.now()) / 86_400_000);
+    const selfSigned = cert.issuer === cert.subject || !config.tls;
+    if (days < 0) return fail('certificate', `${file} expired on ${cert.validTo}`, 'renew the certificate (RINGHOOK_TLS_CERT / RINGHOOK_TLS_KEY)');
+    return pass('certificate', `${file}: valid for ${days} more days${selfSigned ? ' (self-signed: TradingView will refuse it)' : ''}`);
+  } catch (error) {
+    return fail('certificate', `${file}: ${(error as Error).message}`, 'RINGHOOK_TLS_CERT must be a PEM certificate');
+  }
+};
+
+function ariFor(config: Config): AriClient | null {
+  if (config.telephony.mode === 'off') return null;
+  const managed = config.telephony.mode === 'managed';
+  return new AriClient({
+    baseUrl: managed ? `http://127.0.0.1:${config.telephony.ariPort}` : config.ari!.url,
+    user: managed ? 'ringhook' : config.ari!.user,
+    password: managed ? persistentSecret(config.dataDir, 'ari') : config.ari!.password,
+    app: `${ARI_APP}-doctor`,
+    logger: silentLogger,
+    requestTimeoutMs: 3_000,
+  });
+}
+
+const checkAsterisk: Check = async (config) => {
+  if (config.telephony.mode === 'off') return skip('asterisk', 'RINGHOOK_TELEPHONY=off: alerts are accepted, no call is placed');
+  if (config.telephony.mode === 'managed') {
+    try {
+      const runtime = await readProvisionedRuntime(config.telephony.cacheDir);
+      if (runtime.kind === 'rootfs' && !fs.existsSync(path.join(runtime.rootfs, 'usr/sbin/asterisk'))) {
+        return fail('asterisk', `the root file system ${runtime.rootfs} has no Asterisk`, 'run: bash scripts/provision-asterisk.sh');
+      }
+    } catch (error) {
+      return fail('asterisk', (error as Error).message, 'run: bash scripts/provision-asterisk.sh (npm start does it)');
+    }
+  }
+  const ari = ariFor(config)!;
+  try {
+    const info = await ari.asteriskInfo();
+    return pass('asterisk', `Asterisk ${info.system.version} answers on ARI`);
+  } catch (error) {
+    if (error instanceof AriError && error.status === 401) {
+      return fail('asterisk', 'ARI refused the user name or password (HTTP 401)', config.telephony.mode === 'managed'
+        ? `the managed Asterisk runs with another password: restart ringhook serve (it writes ${path.join(config.dataDir, 'ari.secret')})`
+        : 'set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to a user of ari.conf on that Asterisk');
+    }
+    const where = config.telephony.mode === 'managed' ? 'is ringhook serve running? (it starts Asterisk)' : `is Asterisk running, with http.conf enabled and ARI reachable at ${config.ari!.url}?`;
+    return fail('asterisk', `ARI does not answer: ${(error as Error).message}`, where);
+  }
+};
+
+const checkTrunk: Check = async (config) => {
+  if (config.telephony.mode === 'off') return skip('trunk', 'telephony is off');
+  if (!config.telephony.trunk) return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone extension "${config.telephony.softphone.username}"`);
+  try {
+    const endpoint = await ariFor(config)!.getEndpoint('PJSIP', 'trunk');
+    const registration = config.telephony.trunk.register ? ' (registration on: its state is in Asterisk\'s log)' : '';
+    return pass('trunk', `${config.telephony.trunk.uri}: endpoint ${endpoint.state ?? 'unknown'}${registration}`);
+  } catch (error) {
+    if (error instanceof AriError && error.status === 404) {
+      return fail('trunk', 'Asterisk has no trunk endpoint', 'restart ringhook serve after setting RINGHOOK_TRUNK_URI (external Asterisk: define a PJSIP endpoint named "trunk")');
+    }
+    return skip('trunk', `could not ask Asterisk: ${(error as Error).message}`);
+  }
+};
+
+const checkSpeech: Check = async (config) => {
+  if (config.telephony.mode === 'off') return skip('speech', 'telephony is off');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-doctor-'));
+  try {
+    const tts = createTts({ cacheDir: dir, engine: config.telephony.tts.engine, ...(config.telephony.tts.voice && { voice: config.telephony.tts.voice }) });
+    const speech = await tts.synthesize('ringhook speech check.');
+    return pass('speech', `${config.telephony.tts.engine} made ${speech.durationMs} ms of audio`);
+  } catch (error) {
+    return fail('speech', (error as Error).message, `install the engine and sox: apt-get install ${config.telephony.tts.engine} sox (or bash scripts/provision-phone-tools.sh)`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+const checkSms: Check = async (config) => {
+  if (config.sms.gateway === 'none') return skip('sms', 'RINGHOOK_SMS_GATEWAY=none: no SMS backup');
+  const sender = createSmsSender(config.sms, { logger: silentLogger });
+  try {
+    const result = await sender.check();
+    return result.ok ? pass('sms', result.detail) : fail('sms', result.detail, 'check RINGHOOK_SMS_* / RINGHOOK_SMPP_URL (see docs/sms.md)');
+  } finally {
+    await sender.close().catch(() => {});
+  }
+};
+
+export async function runChecks(config: Config): Promise<CheckResult[]> {
+  const checks = [checkDatabase, checkCertificate, checkAsterisk, checkTrunk, checkSpeech, checkSms];
+  return Promise.all(checks.map((check) => check(config)));
+}
+
+export const doctorCommand = defineCommand({
+  meta: { name: 'doctor', description: 'Check the database, certificate, Asterisk, trunk, speech and SMS gateway, with fixes' },
+  args: { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } },
+  run: async ({ args }) => {
+    const results = await runChecks(loadConfig());
+    if (args.json) printJson(results);
+    else {
+      for (const r of results) {
+        const mark = r.ok === true ? 'ok  ' : r.ok === 'skipped' ? 'skip' : 'FAIL';
+        process.stdout.write(`${mark}  ${r.name.padEnd(12)} ${r.detail}\n`);
+        if (r.fix) process.stdout.write(`      ${''.padEnd(12)} fix: ${r.fix}\n`);
+      }
+    }
+    if (results.some((r) => r.ok === false)) process.exitCode = 1;
+  },
+});

@@ -1,0 +1,39 @@
+// ringhook sms-test <user_id>: sends one test SMS through the configured gateway.
+import { defineCommand } from 'citty';
+import { loadConfig } from '../config.js';
+import { UserError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { openStores } from '../service.js';
+import { createSmsSender } from '../sms/index.js';
+import { requireAccount } from './account.js';
+import { printJson } from './output.js';
+
+export const SMS_TEST_TEXT = 'Test message from ringhook: SMS backup works.';
+
+export const smsTestCommand = defineCommand({
+  meta: { name: 'sms-test', description: 'Send a test SMS to an account\'s phone through the configured gateway' },
+  args: {
+    user_id: { type: 'positional', description: 'The account whose phone gets the SMS', required: true },
+    json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
+  },
+  run: async ({ args }) => {
+    const config = loadConfig();
+    if (config.sms.gateway === 'none') throw new UserError('no SMS gateway is configured: set RINGHOOK_SMS_GATEWAY to http or smpp (see the README)');
+    const stores = openStores(config);
+    let phone: string;
+    try {
+      phone = requireAccount(stores, args.user_id).phone;
+    } finally {
+      stores.db.close();
+    }
+    const sender = createSmsSender(config.sms, { logger: createLogger({ level: 'warn' }) });
+    try {
+      const result = await sender.send({ to: phone, text: SMS_TEST_TEXT, reference: `sms-test-${Date.now()}` });
+      if (args.json) printJson({ to: phone, ...result });
+      if (result.status === 'failed') throw new UserError(`the gateway did not take the SMS: ${result.error}`);
+      if (!args.json) process.stdout.write(`SMS handed to the ${sender.kind} gateway for ${phone} (message id ${result.messageId ?? 'none'}, ${result.parts} part(s)).\n`);
+    } finally {
+      await sender.close().catch(() => {});
+    }
+  },
+});

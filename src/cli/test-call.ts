@@ -1,0 +1,56 @@
+// ringhook test-call <user_id>: queues a test call for the running `serve` to place, and shows
+// its progress live until it ends.
+import { defineCommand } from 'citty';
+import { z } from 'zod';
+import { isFinal } from '../core/call-state.js';
+import { CallProgressStore } from '../db/call-progress.js';
+import { UserError } from '../errors.js';
+import { TEST_CALL_MESSAGE } from '../telephony.js';
+import { requireAccount } from './account.js';
+import { parseArg, withStores } from './context.js';
+import { printJson } from './output.js';
+
+const secondsSchema = z.coerce.number({ error: 'must be a number of seconds' }).int({ error: 'must be whole seconds' }).min(1, { error: 'must be at least 1' }).max(600, { error: 'must be at most 600' });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const testCallCommand = defineCommand({
+  meta: { name: 'test-call', description: 'Call an account\'s phone with a test message (ringhook serve places it) and show its progress' },
+  args: {
+    user_id: { type: 'positional', description: 'The account to call', required: true },
+    wait: { type: 'string', description: 'Seconds to wait for serve to pick the call up', default: '15' },
+    json: { type: 'boolean', description: 'Print the final call as JSON', default: false },
+  },
+  run: ({ args }) =>
+    withStores(async (stores) => {
+      const account = requireAccount(stores, args.user_id);
+      const pickupMs = parseArg(secondsSchema, args.wait, '--wait') * 1000;
+      const accepted = stores.calls.acceptTestCall(account.userId, TEST_CALL_MESSAGE);
+      if (!accepted.accepted) {
+        const d = accepted.decision;
+        throw new UserError(`too many test calls: try again in ${d.limit === 'burst' ? d.retryAfterSeconds : 60} s`);
+      }
+      const progress = new CallProgressStore(stores.db);
+      const started = accepted.receivedAt;
+      const say = (at: number, text: string) => !args.json && process.stderr.write(`${((at - started) / 1000).toFixed(1).padStart(5)} s  ${text}\n`);
+      say(started, `test call ${accepted.callId} to ${account.phone}: queued`);
+      let shown = 0;
+      for (;;) {
+        await sleep(100);
+        const timeline = progress.timeline(accepted.callId);
+        for (const step of timeline.slice(shown)) say(step.at, step.detail ? `${step.event} (${step.detail})` : step.event);
+        shown = timeline.length;
+        const call = progress.get(accepted.callId)!;
+        if (isFinal(call.status)) break;
+        if (call.status === 'queued' && Date.now() - started > pickupMs) {
+          progress.transition(accepted.callId, 'failed', { endedAt: Date.now(), error: 'no ringhook serve placed the call' });
+          throw new UserError(`nothing placed the call within ${pickupMs / 1000} s: is ringhook serve running with telephony on (RINGHOOK_TELEPHONY is not off)?`);
+        }
+      }
+      const final = stores.calls.get(accepted.callId)!;
+      if (args.json) printJson({ call_id: final.callId, status: final.status, timeline: progress.timeline(final.callId) });
+      if (!['completed', 'acknowledged'].includes(final.status)) {
+        throw new UserError(`the test call ended as ${final.status}${final.error ? `: ${final.error}` : ''}`);
+      }
+    }),
+});
