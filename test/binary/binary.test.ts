@@ -1,0 +1,144 @@
+// Smoke test of the single executable (npm run build:binary): dist/ringhook run from an empty
+// directory with nothing but PATH and HOME in its environment, no node_modules or repository
+// around it. It answers --help, creates an account, serves HTTPS with telephony off, takes an
+// alert, lists it in the history, and stops cleanly on SIGTERM.
+//
+// The binary is built here when it is missing or older than what goes into it (about 10 s once
+// the runtime and the SQLite addon are cached; the first build on a machine takes about 2 minutes).
+// RINGHOOK_BINARY=/path/to/ringhook tests a binary built elsewhere instead.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from '../helpers/https-client.js';
+import { freeTcpPort } from '../helpers/ports.js';
+
+const ROOT = path.resolve(__dirname, '../..');
+const BINARY = process.env.RINGHOOK_BINARY ? path.resolve(process.env.RINGHOOK_BINARY) : path.join(ROOT, 'dist', 'ringhook');
+
+/** The newest modification time among the files the executable is made from. */
+function newestInput(): number {
+  let newest = 0;
+  const visit = (p: string): void => {
+    const st = fs.statSync(p);
+    if (st.isDirectory()) for (const e of fs.readdirSync(p)) visit(path.join(p, e));
+    else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const p of ['src', 'asterisk', 'package-lock.json', 'scripts/build-binary.sh']) visit(path.join(ROOT, p));
+  return newest;
+}
+
+function ensureBinary(): void {
+  if (process.env.RINGHOOK_BINARY) return;
+  if (fs.existsSync(BINARY) && fs.statSync(BINARY).mtimeMs > newestInput()) return;
+  execFileSync('bash', [path.join(ROOT, 'scripts', 'build-binary.sh')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 280_000 });
+}
+
+let tmp: string;
+let work: string;
+let dataDir: string;
+/** What the binary gets, and nothing else: as `env -i PATH=… HOME=…`. */
+let env: Record<string, string>;
+let serve: ChildProcess | null = null;
+
+function run(args: string[], extra: Record<string, string> = {}) {
+  const r = spawnSync(BINARY, args, { cwd: work, env: { ...env, ...extra }, encoding: 'utf8', timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  ensureBinary();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-binary-'));
+  work = path.join(tmp, 'empty');
+  dataDir = path.join(tmp, 'data');
+  fs.mkdirSync(work);
+  fs.mkdirSync(path.join(tmp, 'home'));
+  env = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: path.join(tmp, 'home'), RINGHOOK_DATA_DIR: dataDir };
+}, 300_000);
+
+afterAll(() => {
+  if (serve && serve.exitCode === null) serve.kill('SIGKILL');
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the single executable', () => {
+  it('answers --help with nothing around it', () => {
+    const r = spawnSync(BINARY, ['--help'], { cwd: work, env: {}, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/serve/);
+    expect(r.stdout).toMatch(/account/);
+    expect(r.stderr).not.toMatch(/ExperimentalWarning|single executable/i);
+  });
+
+  it('embeds the Node LTS the build script pins, not the one running the tests', () => {
+    // The runtime's own release metadata (process.release.headersUrl) names its version.
+    const embedded = /node-v(\d+\.\d+\.\d+)-headers/.exec(fs.readFileSync(BINARY).toString('latin1'))?.[1];
+    const script = fs.readFileSync(path.join(ROOT, 'scripts', 'build-binary.sh'), 'utf8');
+    const pinned = /^NODE_PKG_VERSION=(\S+)/m.exec(script)?.[1];
+    const expected = process.env.RINGHOOK_SEA_NODE === 'system' ? process.versions.node : pinned;
+    expect(embedded).toBe(expected);
+    if (process.env.RINGHOOK_SEA_NODE !== 'system') expect(Number(embedded!.split('.')[0])).toBeGreaterThanOrEqual(22);
+  });
+
+  let account: { user_id: string; api_key: string };
+  it('creates an account (the SQLite addon comes out of the executable)', () => {
+    const r = run(['account', 'create', '--phone', '+14155550123', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    account = JSON.parse(r.stdout);
+    expect(account.user_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(account.api_key).toMatch(/^rk_/);
+    expect(fs.existsSync(path.join(dataDir, 'ringhook.db'))).toBe(true);
+    // The addon was written once to the user's cache, named by its hash, closed to others.
+    const native = path.join(env.HOME!, '.cache', 'ringhook', 'native');
+    const [dir] = fs.readdirSync(native);
+    expect(fs.statSync(path.join(native, dir!)).mode & 0o077).toBe(0);
+    expect(fs.existsSync(path.join(native, dir!, 'better_sqlite3.node'))).toBe(true);
+  });
+
+  it('serves HTTPS with telephony off, takes an alert, shows it in the history, and stops on SIGTERM with 0', async () => {
+    const port = await freeTcpPort();
+    const child = spawn(BINARY, ['serve'], {
+      cwd: work,
+      env: { ...env, RINGHOOK_TELEPHONY: 'off', RINGHOOK_PORT: String(port), RINGHOOK_HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    serve = child;
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+    const certFile = path.join(dataDir, 'tls', 'self-signed-cert.pem');
+    const deadline = Date.now() + 15_000;
+    while (!/ringhook is serving/.test(output)) {
+      if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${output}`);
+      if (Date.now() > deadline) throw new Error(`serve did not start in 15 s: ${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const ca = fs.readFileSync(certFile, 'utf8');
+    const base = `https://localhost:${port}`;
+
+    const health = await request(`${base}/healthz`, { method: 'GET', ca });
+    expect(health.status).toBe(200);
+    expect(health.json.checks.database).toBe('ok');
+
+    const alert = await request(`${base}/webhook/${account.user_id}/${account.api_key}`, {
+      body: 'BTCUSD crossed 100000',
+      headers: { 'content-type': 'text/plain' },
+      ca,
+    });
+    expect(alert.status, alert.text).toBe(200);
+    const callId = alert.json.call_id as string;
+    expect(callId).toBeTruthy();
+
+    const calls = run(['calls', '--json']);
+    expect(calls.status, calls.stderr).toBe(0);
+    const history = JSON.parse(calls.stdout) as Array<{ call_id: string; message?: string }>;
+    expect(history.map((c) => c.call_id)).toContain(callId);
+
+    child.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+    serve = null;
+  }, 60_000);
+});
