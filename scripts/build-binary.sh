@@ -94,11 +94,13 @@ rm -rf "$out"
 mkdir -p "$out"
 # SEA runs one CommonJS script whose require() knows only Node's built-in modules: everything,
 # dynamic import() of dependencies included, is bundled. import.meta.url (unused inside the
-# executable: src/assets.ts reads files from the SEA assets) is given the executable's URL.
+# executable: src/assets.ts reads files from the SEA assets) is given the executable's URL. ws's
+# optional native helpers (bufferutil, utf-8-validate) cannot be loaded there: ws is told so.
 echo "import { runMain } from './src/main.ts'; void runMain(process.argv.slice(2));" |
   node_modules/.bin/esbuild --bundle --platform=node --format=cjs --target=node20 \
     --sourcefile=sea-main.ts --loader=ts \
     '--define:import.meta.url=__ringhook_import_meta_url' \
+    '--define:process.env.WS_NO_BUFFER_UTIL="1"' '--define:process.env.WS_NO_UTF_8_VALIDATE="1"' \
     "--banner:js=const __ringhook_import_meta_url = require('node:url').pathToFileURL(__filename).href;" \
     --legal-comments=none --log-level=warning --outfile="$out/ringhook.cjs"
 
@@ -108,6 +110,8 @@ node -e '
   const [out, addon] = process.argv.slice(1);
   const assets = { "better_sqlite3.node": path.resolve(addon) };
   for (const f of fs.readdirSync("asterisk").filter((f) => f.endsWith(".conf")).sort()) assets[`asterisk/${f}`] = path.resolve("asterisk", f);
+  // The provisioning scripts travel along (readAsset("scripts/…")) for a host that has only the binary.
+  for (const f of ["provision-asterisk.sh", "ensure-debs.sh", "provision-phone-tools.sh"]) assets[`scripts/${f}`] = path.resolve("scripts", f);
   fs.writeFileSync(path.join(out, "sea-config.json"), JSON.stringify({
     main: path.join(out, "ringhook.cjs"),
     output: path.join(out, "sea-prep.blob"),

@@ -68,7 +68,7 @@ describe('the single executable', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/serve/);
     expect(r.stdout).toMatch(/account/);
-    expect(r.stderr).not.toMatch(/ExperimentalWarning|single executable/i);
+    expect(r.stderr).not.toMatch(/Warning|single executable/i);
   });
 
   it('embeds the Node LTS the build script pins, not the one running the tests', () => {
