@@ -1,10 +1,23 @@
-// The owner's dashboard (issue 5): mounted on the app by createApp.
-import type { H3 } from 'h3';
+// The owner's dashboard (issue 5): mounted on the app by createApp. Server-rendered pages, a small
+// script for copy buttons and live history, sessions in cookies backed by the sessions table.
+import type { H3, H3Event } from 'h3';
 import type { AccountStore } from '../../db/accounts.js';
+import { CallHistory } from '../../db/call-history.js';
 import type { CallStore } from '../../db/calls.js';
 import type { Db } from '../../db/database.js';
+import { OwnerAuthStore } from '../../db/owner-auth.js';
+import { SessionStore } from '../../db/sessions.js';
 import type { CallEvents } from '../../events.js';
 import type { Logger } from '../../log.js';
+import type { AddressMatcher } from '../address-match.js';
+import { CSS, JS } from './assets.js';
+import type { DashboardContext } from './context.js';
+import { asset } from './respond.js';
+import { mountAdminRoutes } from './routes/admin.js';
+import { mountAuthRoutes } from './routes/auth.js';
+import { mountLiveRoutes } from './routes/live.js';
+import { mountOwnerRoutes } from './routes/owner.js';
+import { SignInThrottle } from './throttle.js';
 
 export type TestCallResult = { accepted: true; callId: string } | { accepted: false; retryAfterSeconds: number };
 
@@ -19,8 +32,30 @@ export interface DashboardDeps {
   publicUrl: string;
   /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
   placeTestCall?: (userId: string) => TestCallResult;
+  /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
+  trustProxy?: AddressMatcher;
+  /** Aborted when the service stops: open live-history streams end so the server can close. */
+  shutdown?: AbortSignal;
 }
 
-export function mountDashboard(_app: H3, _deps: DashboardDeps): void {
-  // Filled in by the dashboard work.
+function ownOrigins(publicUrl: string): (event: H3Event) => Set<string> {
+  const configured = new URL(publicUrl).origin;
+  return (event) => new Set([configured, event.url.origin]);
+}
+
+export function mountDashboard(app: H3, deps: DashboardDeps): void {
+  const ctx: DashboardContext = {
+    deps,
+    sessions: new SessionStore(deps.db, deps.now),
+    auth: new OwnerAuthStore(deps.db, deps.now),
+    history: new CallHistory(deps.db),
+    throttle: new SignInThrottle(deps.now),
+    origins: ownOrigins(deps.publicUrl),
+  };
+  app.get('/dashboard/assets/app.css', () => asset(CSS, 'text/css; charset=utf-8'));
+  app.get('/dashboard/assets/app.js', () => asset(JS, 'text/javascript; charset=utf-8'));
+  mountAuthRoutes(app, ctx);
+  mountOwnerRoutes(app, ctx);
+  mountLiveRoutes(app, ctx);
+  mountAdminRoutes(app, ctx);
 }

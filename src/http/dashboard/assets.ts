@@ -1,0 +1,130 @@
+// The dashboard's stylesheet and script, kept as strings so they ship inside the single executable
+// and are served from our own routes (no CDN, works offline; the CSP allows only 'self').
+
+export const CSS = `
+:root { --fg: #1a1a1a; --muted: #4a4a4a; --bg: #ffffff; --panel: #f4f5f7; --line: #c9ccd1; --accent: #0b57d0;
+  --accent-fg: #ffffff; --focus: #b45309; --ok: #0f6b2f; --ok-bg: #e3f4e8; --warn: #7a4d00; --warn-bg: #fdf0d5;
+  --bad: #a11a1a; --bad-bg: #fbe4e4; --progress: #0b4fa8; --progress-bg: #e2ecfb; --mutedb: #3d4450; --mutedb-bg: #e8eaee; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 8px; top: 8px; background: var(--bg); padding: 8px; z-index: 10; }
+header.top { background: #12263f; color: #fff; }
+header.top .bar { max-width: 960px; margin: 0 auto; padding: 10px 16px; display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; }
+header.top .brand { font-weight: 700; font-size: 1.1rem; color: #fff; text-decoration: none; margin-right: auto; }
+header.top nav { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
+header.top nav a { color: #fff; padding: 6px 2px; }
+header.top nav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px; }
+header.top form { margin: 0; }
+header.top button.link { background: none; border: 1px solid #fff; color: #fff; padding: 4px 10px; min-height: 36px; }
+main { max-width: 960px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.5rem; margin: 8px 0 16px; }
+h2 { font-size: 1.2rem; margin: 0 0 12px; }
+section.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 16px; margin: 0 0 16px; }
+p.hint { color: var(--muted); margin: 6px 0; font-size: 0.95rem; }
+label { display: block; font-weight: 600; margin: 10px 0 4px; }
+input[type=text], input[type=password], input[type=url], select, textarea {
+  width: 100%; font: inherit; padding: 10px; border: 1px solid #767b85; border-radius: 6px; background: #fff; color: var(--fg); min-height: 44px; }
+textarea { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; resize: vertical; }
+input.mono { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; }
+button, .button { display: inline-block; font: inherit; font-weight: 600; padding: 10px 16px; min-height: 44px; border-radius: 6px;
+  border: 1px solid var(--accent); background: var(--accent); color: var(--accent-fg); cursor: pointer; text-decoration: none; }
+button.secondary, .button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: var(--bad); border-color: var(--bad); }
+.row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.row > input { flex: 1 1 240px; width: auto; }
+.notice { border-left: 5px solid var(--progress); background: var(--progress-bg); padding: 10px 14px; margin: 0 0 16px; border-radius: 4px; }
+.notice.error { border-color: var(--bad); background: var(--bad-bg); }
+.notice.ok { border-color: var(--ok); background: var(--ok-bg); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
+dl.facts dt { font-weight: 600; color: var(--muted); }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-size: 0.85rem; font-weight: 700; border: 1px solid currentColor; white-space: nowrap; }
+.badge.ok { color: var(--ok); background: var(--ok-bg); }
+.badge.warn { color: var(--warn); background: var(--warn-bg); }
+.badge.bad { color: var(--bad); background: var(--bad-bg); }
+.badge.progress { color: var(--progress); background: var(--progress-bg); }
+.badge.muted { color: var(--mutedb); background: var(--mutedb-bg); }
+ol.calls { list-style: none; padding: 0; margin: 0; }
+ol.calls > li { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin: 0 0 10px; background: #fff; }
+ol.calls .head { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
+ol.calls .kind { font-size: 0.85rem; color: var(--muted); }
+ol.calls .message { margin: 8px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+ol.calls dl.facts { font-size: 0.92rem; }
+form.filter { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin-bottom: 16px; }
+form.filter label { margin: 0; }
+form.filter select { width: auto; min-width: 200px; }
+.pager { display: flex; gap: 12px; margin: 16px 0; }
+table.accounts { width: 100%; border-collapse: collapse; }
+table.accounts th, table.accounts td { text-align: left; padding: 8px; border-bottom: 1px solid var(--line); }
+.switch-state { font-weight: 700; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (max-width: 600px) {
+  dl.facts { grid-template-columns: 1fr; gap: 0; }
+  dl.facts dd { margin-bottom: 6px; }
+  table.accounts thead { display: none; }
+  table.accounts tr { display: block; border-bottom: 2px solid var(--line); padding: 6px 0; }
+  table.accounts td { display: block; border: 0; padding: 2px 0; }
+  h1 { font-size: 1.3rem; }
+}
+`;
+
+// Copy buttons and the live history. Nothing here is needed to use the dashboard: without
+// JavaScript the URL can be selected by hand and the history refreshed.
+export const JS = `
+'use strict';
+(function () {
+  function copy(button) {
+    var field = document.getElementById(button.getAttribute('data-copy'));
+    var status = document.getElementById(button.getAttribute('data-copy-status'));
+    if (!field) return;
+    var done = function () { if (status) status.textContent = 'Copied to the clipboard.'; };
+    var fallback = function () {
+      field.focus(); field.select();
+      try { document.execCommand('copy'); done(); } catch (e) { if (status) status.textContent = 'Select the text and copy it.'; }
+    };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(done, fallback);
+    else fallback();
+  }
+  document.addEventListener('click', function (e) {
+    var target = e.target;
+    if (target instanceof Element && target.closest('[data-copy]')) copy(target.closest('[data-copy]'));
+  });
+
+  var list = document.getElementById('calls');
+  if (!list || !window.EventSource) return;
+  var filter = list.getAttribute('data-filter') || '';
+  var prepend = list.getAttribute('data-live') === 'prepend';
+  var source = new EventSource('/dashboard/events');
+  source.addEventListener('open', function () { document.documentElement.setAttribute('data-live', 'connected'); });
+  source.addEventListener('error', function () { document.documentElement.setAttribute('data-live', 'reconnecting'); });
+  source.addEventListener('call', function (e) {
+    var change;
+    try { change = JSON.parse(e.data); } catch (err) { return; }
+    if (!change || typeof change.callId !== 'string') return;
+    var existing = document.getElementById('call-' + change.callId);
+    if (!existing && !prepend) return;
+    var url = '/dashboard/calls/' + encodeURIComponent(change.callId) + '/row' + (filter ? '?status=' + encodeURIComponent(filter) : '');
+    fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' } }).then(function (res) {
+      if (res.status !== 200) return null;
+      return res.text();
+    }).then(function (markup) {
+      if (markup === null || markup === undefined) return;
+      var template = document.createElement('template');
+      template.innerHTML = markup.trim();
+      var row = template.content.firstElementChild;
+      if (!row) return;
+      var current = document.getElementById(row.id);
+      if (current) current.replaceWith(row);
+      else if (prepend) {
+        list.prepend(row);
+        var empty = document.getElementById('calls-empty');
+        if (empty) empty.remove();
+      }
+    }).catch(function () {});
+  });
+})();
+`;

@@ -1,0 +1,108 @@
+// What every dashboard route shares: the stores, the throttle, and the resolution of the signed-in
+// viewer from the session cookie; plus the guards for pages and form posts.
+import type { H3Event } from 'h3';
+import { z } from 'zod';
+import type { Account } from '../../core/account.js';
+import type { CallHistory } from '../../db/call-history.js';
+import type { OwnerAuthStore } from '../../db/owner-auth.js';
+import type { Session, SessionStore } from '../../db/sessions.js';
+import type { DashboardDeps } from './index.js';
+import { readTokenCookie, SESSION_COOKIE } from './cookies.js';
+import { fromOurOrigin, parseForm, readForm, sameToken } from './forms.js';
+import type { Viewer } from './layout.js';
+import { errorPage } from './pages/error.js';
+import { htmlResponse, plain, redirectTo } from './respond.js';
+import type { SignInThrottle } from './throttle.js';
+
+export interface DashboardContext {
+  deps: DashboardDeps;
+  sessions: SessionStore;
+  auth: OwnerAuthStore;
+  history: CallHistory;
+  throttle: SignInThrottle;
+  /** Origins our pages are served from (the request's own and the public URL's). */
+  origins(event: H3Event): Set<string>;
+}
+
+export interface SignedIn {
+  viewer: Viewer;
+  account: Account;
+  session: Session;
+  token: string;
+}
+
+export function signedIn(ctx: DashboardContext, event: H3Event): SignedIn | undefined {
+  const token = readTokenCookie(event.req, SESSION_COOKIE);
+  if (!token) return undefined;
+  const session = ctx.sessions.get(token);
+  if (!session) return undefined;
+  const account = ctx.deps.accounts.get(session.userId);
+  if (!account) return undefined;
+  const viewer: Viewer = { userId: account.userId, name: account.name, admin: ctx.auth.isAdmin(account.userId), csrfToken: session.csrfToken };
+  return { viewer, account, session, token };
+}
+
+type Handler = (event: H3Event) => Response | Promise<Response>;
+
+/** Wraps a route: an unexpected error becomes a logged 500 page, not the webhook's JSON. */
+export function guarded(ctx: DashboardContext, handler: Handler): Handler {
+  return async (event) => {
+    try {
+      return await handler(event);
+    } catch (error) {
+      ctx.deps.logger.error('dashboard request failed', { path: event.url.pathname, method: event.req.method, error });
+      return htmlResponse(500, errorPage({ status: 500, title: 'Something went wrong', message: 'The server could not complete this request. Try again; if it keeps failing, tell your administrator.' }));
+    }
+  };
+}
+
+/** A page for signed-in owners: anybody else is sent to the sign-in page. */
+export function pageRoute(ctx: DashboardContext, handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>): Handler {
+  return guarded(ctx, (event) => {
+    const who = signedIn(ctx, event);
+    return who ? handler(event, who) : redirectTo('/login');
+  });
+}
+
+/** A resource fetched by our script (fragments, events): 401 when not signed in. */
+export function apiRoute(ctx: DashboardContext, handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>): Handler {
+  return guarded(ctx, (event) => {
+    const who = signedIn(ctx, event);
+    return who ? handler(event, who) : plain(401, 'Sign in first.');
+  });
+}
+
+export function forbidden(viewer?: Viewer): Response {
+  return htmlResponse(403, errorPage({
+    status: 403,
+    title: 'Form refused',
+    message: 'This form has expired or did not come from your dashboard. Go back, reload the page and try again.',
+    viewer,
+  }));
+}
+
+const csrfSchema = z.object({ _csrf: z.string().max(100) });
+
+/**
+ * A form post of a signed-in owner: it must come from our origin and carry the session's CSRF
+ * token, and its fields must match the schema.
+ */
+export function formRoute<S extends z.ZodObject>(
+  ctx: DashboardContext,
+  schema: S,
+  handler: (event: H3Event, who: SignedIn, data: z.output<S>) => Response | Promise<Response>,
+): Handler {
+  return guarded(ctx, async (event) => {
+    const who = signedIn(ctx, event);
+    if (!fromOurOrigin(event.req, ctx.origins(event))) return forbidden(who?.viewer);
+    if (!who) return redirectTo('/login');
+    const form = await readForm(event.req);
+    const csrf = form ? csrfSchema.safeParse(form) : undefined;
+    if (!form || !csrf?.success || !sameToken(csrf.data._csrf, who.session.csrfToken)) return forbidden(who.viewer);
+    const parsed = parseForm(schema, form);
+    if (!parsed.ok) {
+      return htmlResponse(400, errorPage({ status: 400, title: 'Invalid form', message: `The form was not valid: ${parsed.reason}.`, viewer: who.viewer }));
+    }
+    return handler(event, who, parsed.data);
+  });
+}

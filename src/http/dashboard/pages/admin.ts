@@ -1,0 +1,31 @@
+// The admin's read-only list of every account.
+import type { Account } from '../../../core/account.js';
+import { html } from '../html.js';
+import { page, type Viewer } from '../layout.js';
+
+export interface AdminRow {
+  account: Account;
+  usedThisMonth: number;
+}
+
+export function adminPage(viewer: Viewer, rows: AdminRow[]): string {
+  const body = rows.map(({ account, usedThisMonth }) => html`<tr>
+  <td><a href="/admin/accounts/${account.userId}">${account.name || account.userId}</a></td>
+  <td>${account.phone}</td>
+  <td>${account.plan}</td>
+  <td>${account.status}</td>
+  <td>${account.smsBackup ? 'on' : 'off'}</td>
+  <td>${usedThisMonth}</td>
+</tr>`);
+  return page({
+    title: 'All accounts',
+    viewer,
+    current: 'admin',
+    body: html`<h1>All accounts</h1>
+<p class="hint">Read-only. Change accounts with the ringhook account command.</p>
+<table class="accounts">
+<thead><tr><th scope="col">Account</th><th scope="col">Phone</th><th scope="col">Plan</th><th scope="col">Status</th><th scope="col">SMS backup</th><th scope="col">Calls this month</th></tr></thead>
+<tbody>${body}</tbody>
+</table>`,
+  });
+}

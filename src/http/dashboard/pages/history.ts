@@ -1,0 +1,108 @@
+// The call history: one card per call or rejected alert, newest first, a status filter and a
+// cursor pager. callItem() is also the fragment the live updates fetch.
+import type { HistoryEntry, HistoryPage } from '../../../db/call-history.js';
+import { formatDuration, formatTime, formatValue } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { page, type Notice, type Viewer } from '../layout.js';
+import { FILTERS, statusInfo } from '../status.js';
+import { testCallForm } from './overview.js';
+
+function fact(label: string, value: string | number | null | undefined | SafeHtml): SafeHtml {
+  if (value === null || value === undefined || value === '') return html``;
+  return html`<dt>${label}</dt><dd>${value}</dd>`;
+}
+
+function smsText(entry: HistoryEntry): string | null {
+  if (!entry.smsStatus) return null;
+  const parts = entry.smsParts && entry.smsParts > 1 ? ` (${entry.smsParts} parts)` : '';
+  const error = entry.smsError ? `: ${entry.smsError}` : '';
+  return `${entry.smsStatus.replace(/_/g, ' ')}${parts}${error}`;
+}
+
+export function badge(status: string): SafeHtml {
+  const info = statusInfo(status);
+  return html`<span class="badge ${info.tone}" title="${info.explain}" data-status="${status}"><span class="label">${info.label}</span><span class="sr-only">: ${info.explain}</span></span>`;
+}
+
+export function callItem(entry: HistoryEntry): SafeHtml {
+  const extras = Object.entries(entry.extra).map(([key, value]) => fact(key, formatValue(value)));
+  return html`<li id="call-${entry.callId}" data-status="${entry.status}">
+  <div class="head">
+    <time datetime="${new Date(entry.receivedAt).toISOString()}">${formatTime(entry.receivedAt)}</time>
+    ${badge(entry.status)}
+    <span class="kind">${entry.kind === 'test' ? 'Test call' : entry.accepted ? 'Alert' : 'Alert not called'}</span>
+  </div>
+  <p class="message">${entry.message}</p>
+  <dl class="facts">
+    ${entry.messageTruncated ? fact('Note', 'The message was longer than allowed and was truncated.') : ''}
+    ${fact('Ticker', entry.ticker)}
+    ${fact('Price', entry.price === null ? null : String(entry.price))}
+    ${fact('Action', entry.action)}
+    ${fact('Strategy', entry.strategy)}
+    ${fact('Timestamp', entry.alertTimestamp)}
+    ${extras}
+    ${fact('Ring time', formatDuration(entry.ringMs))}
+    ${fact('Talk time', formatDuration(entry.talkMs))}
+    ${fact('Hang-up', entry.hangupCauseText)}
+    ${fact('SMS', smsText(entry))}
+    ${fact('Reason', entry.error)}
+    ${fact('Call ID', entry.callId)}
+  </dl>
+</li>`;
+}
+
+export interface HistoryModel {
+  viewer: Viewer;
+  page: HistoryPage;
+  filter: string | undefined;
+  /** True on the first page: new calls are prepended live. */
+  first: boolean;
+  /** Where the filter form and the pager point (the owner's /calls or an admin's view). */
+  basePath: string;
+  heading: string;
+  live: boolean;
+  testCallsAvailable: boolean | null;
+  notice?: Notice | undefined;
+}
+
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+function filterForm(model: HistoryModel): SafeHtml {
+  const options = FILTERS.map((f) => html`<option value="${f.value}"${f.value === model.filter ? html` selected` : ''}>${f.label}</option>`);
+  return html`<form class="filter" method="get" action="${model.basePath}">
+  <div><label for="status-filter">Status</label>
+  <select id="status-filter" name="status"><option value="">All statuses</option>${options}</select></div>
+  <button type="submit" class="secondary">Filter</button>
+</form>`;
+}
+
+function pager(model: HistoryModel): SafeHtml {
+  const newest = model.first ? '' : html`<a class="button secondary" href="${model.basePath + query({ status: model.filter })}">Newest</a>`;
+  const older = model.page.next === null ? '' : html`<a class="button secondary" rel="next" href="${model.basePath + query({ status: model.filter, before: model.page.next })}">Older</a>`;
+  return html`<nav class="pager" aria-label="Pages">${newest}${older}</nav>`;
+}
+
+export function historyBody(model: HistoryModel): SafeHtml {
+  const live = model.live ? (model.first ? 'prepend' : 'update') : '';
+  const empty = model.page.entries.length === 0
+    ? html`<p id="calls-empty">${model.filter ? 'No calls with this status.' : 'No calls yet. Send a test call, or point an alert at your webhook URL.'}</p>`
+    : '';
+  const testCall = model.testCallsAvailable === null ? '' : html`<section class="card">${testCallForm(model.viewer.csrfToken, model.testCallsAvailable)}</section>`;
+  return html`<h1>${model.heading}</h1>
+${testCall}
+${filterForm(model)}
+${empty}
+<ol class="calls" id="calls" aria-label="Calls, newest first"${live ? html` data-live="${live}"` : ''} data-filter="${model.filter ?? ''}">
+${model.page.entries.map(callItem)}
+</ol>
+${pager(model)}`;
+}
+
+export function historyPage(model: HistoryModel, current: 'calls' | 'admin' = 'calls'): string {
+  return page({ title: model.heading, viewer: model.viewer, current, notice: model.notice, body: historyBody(model) });
+}

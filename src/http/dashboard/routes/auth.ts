@@ -1,0 +1,117 @@
+// Sign-in (password, one-time link) and sign-out.
+import { getRouterParam, type H3 } from 'h3';
+import { z } from 'zod';
+import { USER_ID_PATTERN } from '../../../core/ids.js';
+import { newToken, TOKEN_PATTERN } from '../../../db/tokens.js';
+import { SESSION_MAX_AGE_MS } from '../../../db/sessions.js';
+import { clientAddress } from '../address.js';
+import { guarded, signedIn, type DashboardContext } from '../context.js';
+import { clearCookie, PRESESSION_COOKIE, readTokenCookie, SESSION_COOKIE, setCookie } from '../cookies.js';
+import { fromOurOrigin, parseForm, readForm, sameToken } from '../forms.js';
+import type { Notice } from '../layout.js';
+import { noticeFromQuery } from '../notices.js';
+import { errorPage } from '../pages/error.js';
+import { loginLinkPage, loginPage } from '../pages/login.js';
+import { htmlResponse, redirectTo } from '../respond.js';
+
+const PRESESSION_MAX_AGE_S = 60 * 60;
+
+const passwordForm = z.object({
+  _csrf: z.string().max(100),
+  user_id: z.string().trim().toLowerCase().max(64),
+  password: z.string().max(1000),
+});
+
+const linkForm = z.object({ _csrf: z.string().max(100), token: z.string().regex(TOKEN_PATTERN) });
+
+/** The pre-session token of the browser, or a new one to set. */
+function presession(request: Request): { token: string; cookies: string[] } {
+  const existing = readTokenCookie(request, PRESESSION_COOKIE);
+  if (existing) return { token: existing, cookies: [] };
+  const token = newToken();
+  return { token, cookies: [setCookie(PRESESSION_COOKIE, token, PRESESSION_MAX_AGE_S, 'Strict')] };
+}
+
+function startSession(ctx: DashboardContext, userId: string): Response {
+  const { token } = ctx.sessions.create(userId);
+  ctx.deps.logger.info('dashboard sign-in', { user_id: userId });
+  return redirectTo('/', [setCookie(SESSION_COOKIE, token, Math.floor(SESSION_MAX_AGE_MS / 1000)), clearCookie(PRESESSION_COOKIE)]);
+}
+
+function loginForm(request: Request, status: number, notice?: Notice, userId?: string, headers: Record<string, string> = {}): Response {
+  const { token, cookies } = presession(request);
+  return htmlResponse(status, loginPage({ csrfToken: token, notice, userId }), { cookies, headers });
+}
+
+const refusedForm = (request: Request) =>
+  loginForm(request, 403, { tone: 'error', text: 'The sign-in form expired. Please try again.' });
+
+export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
+  app.get('/login', guarded(ctx, (event) => {
+    if (signedIn(ctx, event)) return redirectTo('/');
+    return loginForm(event.req, 200, noticeFromQuery(event.url));
+  }));
+
+  app.post('/login', guarded(ctx, async (event) => {
+    const form = await readForm(event.req);
+    const expected = readTokenCookie(event.req, PRESESSION_COOKIE);
+    if (!fromOurOrigin(event.req, ctx.origins(event)) || !form || !sameToken(form._csrf, expected)) return refusedForm(event.req);
+    const parsed = parseForm(passwordForm, form);
+    if (!parsed.ok) return loginForm(event.req, 400, { tone: 'error', text: 'Enter your account ID and password.' });
+    const { user_id: userId, password } = parsed.data;
+    const address = clientAddress(event, ctx.deps.trustProxy);
+    const account = USER_ID_PATTERN.test(userId) ? userId : undefined;
+    const decision = ctx.throttle.check(account, address);
+    if (!decision.allowed) {
+      const minutes = Math.ceil(decision.retryAfterSeconds / 60);
+      ctx.deps.logger.warn('dashboard sign-in throttled', { user_id: account, address });
+      return loginForm(event.req, 429, { tone: 'error', text: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }, userId, { 'retry-after': String(decision.retryAfterSeconds) });
+    }
+    const ok = await ctx.auth.checkPassword(account ?? '', password);
+    if (!ok || !account || !ctx.deps.accounts.get(account)) {
+      ctx.throttle.fail(account, address);
+      ctx.deps.logger.info('dashboard sign-in failed', { user_id: account, address });
+      return loginForm(event.req, 401, { tone: 'error', text: 'The account ID or the password is wrong.' }, userId);
+    }
+    ctx.throttle.succeed(account);
+    return startSession(ctx, account);
+  }));
+
+  app.get('/login/link/:token', guarded(ctx, (event) => {
+    const token = z.string().regex(TOKEN_PATTERN).safeParse(getRouterParam(event, 'token'));
+    if (!token.success) return htmlResponse(404, errorPage({ status: 404, title: 'Link not valid', message: 'This sign-in link is not valid. Ask your administrator for a new one.', action: { href: '/login', label: 'Sign in' } }));
+    const { token: csrf, cookies } = presession(event.req);
+    return htmlResponse(200, loginLinkPage({ csrfToken: csrf, token: token.data }), { cookies });
+  }));
+
+  app.post('/login/link', guarded(ctx, async (event) => {
+    const form = await readForm(event.req);
+    const expected = readTokenCookie(event.req, PRESESSION_COOKIE);
+    if (!fromOurOrigin(event.req, ctx.origins(event)) || !form || !sameToken(form._csrf, expected)) return refusedForm(event.req);
+    const address = clientAddress(event, ctx.deps.trustProxy);
+    const decision = ctx.throttle.check(undefined, address);
+    if (!decision.allowed) return loginForm(event.req, 429, { tone: 'error', text: 'Too many failed sign-in attempts from this address. Try again later.' }, undefined, { 'retry-after': String(decision.retryAfterSeconds) });
+    const parsed = parseForm(linkForm, form);
+    const userId = parsed.ok ? ctx.auth.useLoginLink(parsed.data.token) : undefined;
+    if (!userId || !ctx.deps.accounts.get(userId)) {
+      ctx.throttle.fail(undefined, address);
+      return htmlResponse(410, errorPage({
+        status: 410,
+        title: 'Link expired or used',
+        message: 'This sign-in link was already used or is older than 15 minutes. Ask your administrator for a new one.',
+        action: { href: '/login', label: 'Sign in with a password' },
+      }));
+    }
+    return startSession(ctx, userId);
+  }));
+
+  app.post('/logout', guarded(ctx, async (event) => {
+    const who = signedIn(ctx, event);
+    const form = await readForm(event.req);
+    if (who && (!fromOurOrigin(event.req, ctx.origins(event)) || !sameToken(form?._csrf, who.session.csrfToken))) {
+      return htmlResponse(403, errorPage({ status: 403, title: 'Form refused', message: 'This form has expired or did not come from your dashboard. Reload the page and try again.', viewer: who.viewer }));
+    }
+    if (who) ctx.sessions.delete(who.token);
+    return redirectTo('/login?notice=signed-out', [clearCookie(SESSION_COOKIE)]);
+  }));
+}

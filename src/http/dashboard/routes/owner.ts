@@ -1,0 +1,92 @@
+// The owner's pages and actions: overview, history, its live row fragments, SMS backup, test call,
+// regeneration of the webhook URL.
+import { getRouterParam, type H3, type H3Event } from 'h3';
+import { z } from 'zod';
+import { webhookUrl, type Account } from '../../../core/account.js';
+import { PLAN_LIMITS } from '../../../core/limits.js';
+import { apiRoute, formRoute, pageRoute, type DashboardContext } from '../context.js';
+import type { Viewer } from '../layout.js';
+import { noticeFromQuery } from '../notices.js';
+import { callItem, historyPage, type HistoryModel } from '../pages/history.js';
+import { overviewPage, regeneratePage, type OverviewModel } from '../pages/overview.js';
+import { htmlResponse, plain, redirectTo } from '../respond.js';
+import { filterStatuses, FILTERS } from '../status.js';
+
+export const HISTORY_PAGE_SIZE = 25;
+
+const historyQuery = z.object({
+  status: z.enum(FILTERS.map((f) => f.value) as [string, ...string[]]).optional().catch(undefined),
+  before: z.coerce.number().int().positive().optional().catch(undefined),
+});
+
+const callIdSchema = z.string().regex(/^call_[A-Za-z0-9_-]{1,64}$/);
+
+export function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Account, readOnly: boolean): OverviewModel {
+  return {
+    viewer,
+    account,
+    webhookUrl: readOnly ? null : webhookUrl(ctx.deps.publicUrl, account),
+    usage: ctx.deps.calls.usage(account.userId),
+    limits: PLAN_LIMITS[account.plan],
+    testCallsAvailable: ctx.deps.placeTestCall !== undefined,
+    readOnly,
+  };
+}
+
+export function historyModel(ctx: DashboardContext, event: H3Event, viewer: Viewer, userId: string, options: { basePath: string; heading: string; readOnly: boolean }): HistoryModel {
+  const query = historyQuery.parse(Object.fromEntries(event.url.searchParams));
+  const page = ctx.history.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
+  return {
+    viewer,
+    page,
+    filter: query.status,
+    first: query.before === undefined,
+    basePath: options.basePath,
+    heading: options.heading,
+    live: !options.readOnly,
+    testCallsAvailable: options.readOnly ? null : ctx.deps.placeTestCall !== undefined,
+  };
+}
+
+export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
+  app.get('/', pageRoute(ctx, (event, { viewer, account }) =>
+    htmlResponse(200, overviewPage({ ...overviewModel(ctx, viewer, account, false), notice: noticeFromQuery(event.url) })),
+  ));
+
+  app.get('/calls', pageRoute(ctx, (event, { viewer, account }) => {
+    const model = historyModel(ctx, event, viewer, account.userId, { basePath: '/calls', heading: 'Call history', readOnly: false });
+    return htmlResponse(200, historyPage({ ...model, notice: noticeFromQuery(event.url) }));
+  }));
+
+  // One history entry as markup, for the live updates; 204 when it does not match the page's filter.
+  app.get('/dashboard/calls/:callId/row', apiRoute(ctx, (event, { account }) => {
+    const callId = callIdSchema.safeParse(getRouterParam(event, 'callId'));
+    const entry = callId.success ? ctx.history.get(account.userId, callId.data) : undefined;
+    if (!entry) return plain(404, 'No such call.');
+    const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
+    if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
+    return htmlResponse(200, callItem(entry).value);
+  }));
+
+  app.post('/dashboard/sms-backup', formRoute(ctx, z.object({ sms_backup: z.enum(['on', 'off']) }), (_event, { account }, data) => {
+    ctx.deps.accounts.update(account.userId, { smsBackup: data.sms_backup === 'on' });
+    ctx.deps.logger.info('dashboard: SMS backup changed', { user_id: account.userId, sms_backup: data.sms_backup });
+    return redirectTo(`/?notice=sms-${data.sms_backup}`);
+  }));
+
+  app.post('/dashboard/test-call', formRoute(ctx, z.object({}), (_event, { account }) => {
+    if (!ctx.deps.placeTestCall) return redirectTo('/calls?notice=telephony-off');
+    const result = ctx.deps.placeTestCall(account.userId);
+    if (!result.accepted) return redirectTo(`/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`);
+    ctx.deps.logger.info('dashboard: test call', { user_id: account.userId, call_id: result.callId });
+    return redirectTo('/calls?notice=test-call');
+  }));
+
+  app.get('/dashboard/regenerate', pageRoute(ctx, (_event, { viewer }) => htmlResponse(200, regeneratePage(viewer))));
+
+  app.post('/dashboard/regenerate', formRoute(ctx, z.object({}), (_event, { account }) => {
+    ctx.deps.accounts.regenerateKey(account.userId);
+    ctx.deps.logger.info('dashboard: webhook URL regenerated', { user_id: account.userId });
+    return redirectTo('/?notice=regenerated');
+  }));
+}

@@ -1,0 +1,397 @@
+// The owner's dashboard in a real browser: Debian's Chromium (playwright-core) against the real
+// ringhook app over HTTPS with a SQLite file. Screenshots go to test-results/screenshots/.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Account } from '../../src/core/account.js';
+import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../../src/db/owner-auth.js';
+import { request } from '../helpers/https-client.js';
+import { launchChromium, newContext, screenshot, startDashboardService, type DashboardService } from '../helpers/browser.js';
+
+const PASSWORD = 'correct horse battery staple';
+const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+
+let svc: DashboardService;
+let browser: Browser;
+let auth: OwnerAuthStore;
+let owner: Account;
+let other: Account;
+const contexts: BrowserContext[] = [];
+
+async function open(viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
+  const context = await newContext(browser, svc.baseUrl, viewport);
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return page;
+}
+const dialogs: string[] = [];
+
+async function signIn(page: Page, userId: string, password = PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Account ID').fill(userId);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function withPassword(account: Account): Promise<Account> {
+  await auth.setPassword(account.userId, PASSWORD);
+  return account;
+}
+
+const hook = (a: Pick<Account, 'userId' | 'apiKey'>) => `${svc.baseUrl}/webhook/${a.userId}/${a.apiKey}`;
+/** The webhook URL as shown (public URL) pointed at the test server. */
+const local = (shown: string) => svc.baseUrl + new URL(shown).pathname;
+const postAlert = (url: string, body: string, type = 'application/json') =>
+  request(url, { method: 'POST', body, headers: { 'content-type': type }, ca: svc.ca });
+
+beforeAll(async () => {
+  svc = await startDashboardService();
+  browser = await launchChromium();
+  auth = new OwnerAuthStore(svc.stores.db, svc.clock.now);
+  owner = await withPassword(svc.createAccount({ plan: 'premium', name: 'Ada Trader', phone: '+14155550123' }));
+  other = await withPassword(svc.createAccount({ plan: 'free', name: 'Other Owner', phone: '+442071234567' }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+  const errors = svc.errorLogs();
+  svc.logs.length = 0;
+  expect(errors).toEqual([]);
+  expect(dialogs).toEqual([]);
+});
+
+describe('sign-in', () => {
+  it('signs in with a password; the session cookie is HttpOnly, Secure, SameSite and the pages carry strict headers', async () => {
+    for (const viewport of ['phone', 'desktop'] as const) {
+      const page = await open(viewport);
+      const login = await page.goto('/');
+      expect(new URL(page.url()).pathname).toBe('/login');
+      expect(login!.headers()['content-security-policy']).toContain("script-src 'self'");
+      await screenshot(page, 'login');
+      await signIn(page, owner.userId);
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      await screenshot(page, 'overview');
+    }
+    const page = await open();
+    await signIn(page, owner.userId);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === '__Host-ringhook_session')!;
+    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+    // Only a hash of the token is stored.
+    const stored = svc.stores.db.prepare('SELECT token_hash FROM sessions').all() as { token_hash: string }[];
+    expect(stored.map((s) => s.token_hash)).not.toContain(session.value);
+    const res = await page.request.get('/');
+    const headers = res.headers();
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['referrer-policy']).toBe('no-referrer');
+    expect(headers['content-security-policy']).toMatch(/default-src 'none'.*script-src 'self'.*frame-ancestors 'none'/);
+    expect(headers['cache-control']).toBe('no-store');
+  });
+
+  it('signs in with a one-time link: refused the second time and after 15 minutes', async () => {
+    const { token } = auth.createLoginLink(owner.userId);
+    const link = `/login/link/${token}`;
+    const first = await open('phone');
+    await first.goto(link);
+    await screenshot(first, 'login-link');
+    await first.getByRole('button', { name: 'Sign in' }).click();
+    await first.getByRole('heading', { name: 'Overview' }).waitFor();
+
+    const second = await open();
+    await second.goto(link);
+    await second.getByRole('button', { name: 'Sign in' }).click();
+    await second.getByRole('heading', { name: 'Link expired or used' }).waitFor();
+    await screenshot(second, 'login-link-used');
+    expect(new URL(second.url()).pathname).toBe('/login/link');
+
+    const late = auth.createLoginLink(owner.userId);
+    svc.clock.advance(LOGIN_LINK_TTL_MS + 1000);
+    const third = await open();
+    await third.goto(`/login/link/${late.token}`);
+    await third.getByRole('button', { name: 'Sign in' }).click();
+    await third.getByRole('heading', { name: 'Link expired or used' }).waitFor();
+    await third.goto('/');
+    expect(new URL(third.url()).pathname).toBe('/login');
+  });
+
+  it('throttles sign-in after 5 wrong passwords, then lets the owner in once the window passed', async () => {
+    const victim = await withPassword(svc.createAccount({ name: 'Throttled' }));
+    const page = await open();
+    for (let i = 0; i < 5; i++) {
+      await signIn(page, victim.userId, `wrong password ${i}`);
+      await page.getByText('The account ID or the password is wrong.').waitFor();
+    }
+    await signIn(page, victim.userId, PASSWORD);
+    await page.getByText(/Too many failed sign-in attempts/).waitFor();
+    await screenshot(page, 'login-throttled');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    svc.clock.advance(15 * 60_000 + 1000);
+    await signIn(page, victim.userId, PASSWORD);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  });
+
+  it('signs out: the cookie is gone and every page sends to the sign-in page', async () => {
+    const page = await open();
+    await signIn(page, owner.userId);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
+    expect((await page.context().cookies()).find((c) => c.name === '__Host-ringhook_session')).toBeUndefined();
+    for (const path of ['/', '/calls', '/dashboard/regenerate', '/admin']) {
+      await page.goto(path);
+      expect(new URL(page.url()).pathname).toBe('/login');
+    }
+    expect((await page.request.get('/dashboard/events')).status()).toBe(401);
+  });
+});
+
+describe('overview', () => {
+  it('shows the webhook URL with a working copy button, both alert templates, plan, usage, limit and phone', async () => {
+    const page = await open();
+    await signIn(page, owner.userId);
+    const url = page.getByLabel(/Webhook URL field/);
+    expect(await url.inputValue()).toBe(`${svc.config.publicUrl}/webhook/${owner.userId}/${owner.apiKey}`);
+    await page.getByRole('button', { name: 'Copy' }).first().click();
+    await page.getByText('Copied to the clipboard.').first().waitFor({ state: 'attached' });
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(await url.inputValue());
+    const json = JSON.parse(await page.getByLabel(/^JSON/).inputValue());
+    expect(json).toEqual({ message: expect.stringContaining('{{ticker}}'), ticker: '{{ticker}}', price: '{{close}}', action: 'buy', strategy: expect.any(String), timestamp: '{{time}}' });
+    expect(await page.getByLabel('Plain text').inputValue()).toContain('{{close}}');
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('between 50 and 100 characters');
+    expect(text).toContain('once per bar close');
+    expect(text).toContain('Premium');
+    expect(text).toContain('10 calls a minute');
+    expect(text).toContain('+14155550123');
+    expect(text).toMatch(/Resets\s+2026-12-01 00:00:00 UTC/);
+  });
+
+  it('turns SMS backup on and off with a form post', async () => {
+    const page = await open('phone');
+    await signIn(page, owner.userId);
+    await page.getByRole('button', { name: 'Turn SMS backup on' }).click();
+    await page.getByText('SMS backup turned on: a missed call is followed by an SMS.').waitFor();
+    expect(svc.stores.accounts.get(owner.userId)!.smsBackup).toBe(true);
+    await screenshot(page, 'overview-sms-on');
+    await page.getByRole('button', { name: 'Turn SMS backup off' }).click();
+    await page.getByText('SMS backup turned off.').waitFor();
+    expect(svc.stores.accounts.get(owner.userId)!.smsBackup).toBe(false);
+  });
+
+  it('regenerates the webhook URL after a confirmation; the old URL answers 401 at once', async () => {
+    const page = await open();
+    await signIn(page, owner.userId);
+    const oldUrl = await page.getByLabel(/Webhook URL field/).inputValue();
+    expect((await postAlert(local(oldUrl), JSON.stringify({ message: 'before regenerating the URL' }))).status).toBe(200);
+    await page.getByRole('link', { name: /Regenerate webhook URL/ }).click();
+    await page.getByText('The current webhook URL stops working at once.').waitFor();
+    await screenshot(page, 'regenerate-confirm');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'regenerate-confirm');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Yes, regenerate the URL' }).click();
+    await page.getByText(/A new webhook URL was made/).waitFor();
+    const newUrl = await page.getByLabel(/Webhook URL field/).inputValue();
+    expect(newUrl).not.toBe(oldUrl);
+    const refused = await postAlert(local(oldUrl), JSON.stringify({ message: 'after regenerating the URL' }));
+    expect(refused.status).toBe(401);
+    expect((await postAlert(local(newUrl), JSON.stringify({ message: 'to the new URL' }))).status).toBe(200);
+    owner = svc.stores.accounts.get(owner.userId)!;
+  });
+});
+
+describe('call history', () => {
+  it('sends a test call and shows it progress live, without reloading the page', async () => {
+    const page = await open();
+    await signIn(page, owner.userId);
+    await page.goto('/calls');
+    await page.getByRole('button', { name: 'Send test call' }).click();
+    await page.getByText(/Test call placed/).waitFor();
+    const callId = svc.testCalls.at(-1)!;
+    const row = page.locator(`[id="call-${callId}"]`);
+    await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Queued');
+    await page.waitForSelector('html[data-live="connected"]');
+    await page.evaluate('window.notReloaded = true');
+
+    svc.setCallStatus(callId, 'dialing');
+    await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Dialing');
+    svc.setCallStatus(callId, 'ringing');
+    await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Ringing');
+    svc.setCallStatus(callId, 'answered', { ring_ms: 3200 });
+    await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Answered');
+    svc.setCallStatus(callId, 'completed', { ring_ms: 3200, talk_ms: 7400 });
+    await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Completed');
+    expect(await row.innerText()).toMatch(/Ring time\s+3\.2 s[\s\S]*Talk time\s+7\.4 s/);
+
+    // A new alert arrives while the page is open: it appears at the top.
+    const alert = await postAlert(hook(owner), JSON.stringify({ message: 'ES broke 6000', ticker: 'ES1!', price: 6001.25, action: 'sell', strategy: 'Breakout', timestamp: '2026-11-22T14:05:00Z', exchange: 'CME' }));
+    expect(alert.status).toBe(200);
+    const alertRow = page.locator(`[id="call-${alert.json.call_id}"]`);
+    await alertRow.waitFor();
+    expect(await page.locator('#calls > li').first().getAttribute('id')).toBe(`call-${alert.json.call_id}`);
+    svc.setCallStatus(alert.json.call_id, 'no_answer', { ring_ms: 30000, sms_status: 'delivered', sms_parts: 1 });
+    await expect.poll(() => alertRow.locator('.badge .label').innerText()).toBe('No answer');
+    const text = await alertRow.innerText();
+    for (const expected of ['ES broke 6000', 'ES1!', '6001.25', 'sell', 'Breakout', '2026-11-22T14:05:00Z', 'exchange', 'CME', 'SMS', 'delivered']) expect(text).toContain(expected);
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+    await screenshot(page, 'history');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'history');
+  });
+
+  it('renders an attacker\'s alert message as text: no script runs, no element is made', async () => {
+    const res = await postAlert(hook(owner), JSON.stringify({ message: XSS, ticker: '<b>T</b>', strategy: '"><svg onload=alert(3)>', '<img src=y onerror=alert(4)>': XSS }));
+    expect(res.status).toBe(200);
+    const plainText = await postAlert(hook(owner), XSS, 'text/plain');
+    expect(plainText.status).toBe(200);
+    const page = await open();
+    await signIn(page, owner.userId);
+    await page.goto('/calls');
+    const row = page.locator(`[id="call-${res.json.call_id}"]`);
+    expect(await row.locator('.message').innerText()).toBe(XSS);
+    expect(await page.locator(`[id="call-${plainText.json.call_id}"] .message`).innerText()).toBe(XSS);
+    expect(await row.innerText()).toContain('<b>T</b>');
+    expect(await page.locator('#calls img, #calls script, #calls svg, #calls b').count()).toBe(0);
+    // Live updates insert the row through the same escaping.
+    await page.waitForSelector('html[data-live="connected"]');
+    const live = await postAlert(hook(owner), XSS, 'text/plain');
+    await page.locator(`[id="call-${live.json.call_id}"]`).waitFor();
+    expect(await page.locator('#calls img, #calls script, #calls svg').count()).toBe(0);
+    await page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+    await screenshot(page, 'history-xss');
+  });
+
+  it('filters by status and pages with a cursor, newest first', async () => {
+    const pager = await withPassword(svc.createAccount({ plan: 'premium', name: 'Pager' }));
+    for (let i = 0; i < 30; i++) {
+      svc.clock.advance(7_000);
+      const r = await postAlert(hook(pager), JSON.stringify({ message: `alert number ${i}` }));
+      expect(r.status).toBe(200);
+      if (i % 3 === 0) svc.setCallStatus(r.json.call_id, 'busy');
+    }
+    const page = await open();
+    await signIn(page, pager.userId);
+    await page.goto('/calls');
+    const messages = () => page.locator('#calls .message').allInnerTexts();
+    const first = await messages();
+    expect(first).toHaveLength(25);
+    expect(first[0]).toBe('alert number 29');
+    await page.getByRole('link', { name: 'Older' }).click();
+    expect(await messages()).toEqual(['alert number 4', 'alert number 3', 'alert number 2', 'alert number 1', 'alert number 0']);
+    await page.getByRole('link', { name: 'Newest' }).click();
+    await page.getByLabel('Status').selectOption('busy');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const busy = await messages();
+    expect(busy).toEqual([27, 24, 21, 18, 15, 12, 9, 6, 3, 0].map((n) => `alert number ${n}`));
+    expect(await page.locator('#calls .badge .label').allInnerTexts()).toEqual(Array(10).fill('Busy'));
+    await screenshot(page, 'history-filtered');
+  });
+
+  it('never shows another account\'s calls, whatever the URL', async () => {
+    const theirs = await postAlert(hook(other), JSON.stringify({ message: 'the other owner\'s secret alert' }));
+    expect(theirs.status).toBe(200);
+    const page = await open();
+    await signIn(page, owner.userId);
+    for (const path of [`/calls?user_id=${other.userId}`, `/calls?account=${other.userId}`]) {
+      await page.goto(path);
+      expect(await page.locator('main').innerText()).not.toContain('secret alert');
+    }
+    const row = await page.request.get(`/dashboard/calls/${theirs.json.call_id}/row`);
+    expect(row.status()).toBe(404);
+    for (const path of ['/admin', `/admin/accounts/${other.userId}`]) {
+      const res = await page.goto(path);
+      expect(res!.status()).toBe(404);
+      expect(await page.locator('main').innerText()).not.toContain('secret alert');
+    }
+    await screenshot(page, 'not-found');
+  });
+});
+
+describe('forms', () => {
+  it('refuses a form post without the CSRF token, with a wrong one, or from another origin (403)', async () => {
+    const page = await open();
+    await signIn(page, owner.userId);
+    const token = await page.locator('input[name="_csrf"]').first().inputValue();
+    const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+      page.request.post('/dashboard/sms-backup', { form, headers, maxRedirects: 0 });
+    expect((await post({ sms_backup: 'on' })).status()).toBe(403);
+    expect((await post({ sms_backup: 'on', _csrf: 'x'.repeat(43) })).status()).toBe(403);
+    expect((await post({ sms_backup: 'on', _csrf: token }, { origin: 'https://evil.example' })).status()).toBe(403);
+    expect((await page.request.post('/dashboard/regenerate', { form: {}, maxRedirects: 0 })).status()).toBe(403);
+    expect((await page.request.post('/dashboard/test-call', { form: {}, maxRedirects: 0 })).status()).toBe(403);
+    expect(svc.stores.accounts.get(owner.userId)!.smsBackup).toBe(false);
+    expect(svc.stores.accounts.get(owner.userId)!.apiKey).toBe(owner.apiKey);
+    // The real form passes.
+    expect((await post({ sms_backup: 'on', _csrf: token }, { origin: svc.baseUrl })).status()).toBe(303);
+    expect((await post({ sms_backup: 'off', _csrf: token })).status()).toBe(303);
+    // Sign-in itself needs the token of the sign-in form.
+    const fresh = await open();
+    const login = await fresh.request.post('/login', { form: { user_id: owner.userId, password: PASSWORD }, maxRedirects: 0 });
+    expect(login.status()).toBe(403);
+  });
+});
+
+describe('admin', () => {
+  it('an admin sees every account read-only; the flag is needed', async () => {
+    const admin = await withPassword(svc.createAccount({ name: 'Operator' }));
+    auth.setAdmin(admin.userId, true);
+    for (const viewport of ['phone', 'desktop'] as const) {
+      const page = await open(viewport);
+      await signIn(page, admin.userId);
+      await page.getByRole('link', { name: 'All accounts' }).click();
+      const text = await page.locator('main').innerText();
+      expect(text).toContain('Ada Trader');
+      expect(text).toContain('Other Owner');
+      await screenshot(page, 'admin');
+      await page.getByRole('link', { name: 'Ada Trader' }).click();
+      const detail = await page.locator('main').innerText();
+      expect(detail).toContain('read-only');
+      expect(detail).toContain('ES broke 6000');
+      expect(detail).not.toContain(owner.apiKey);
+      expect(await page.locator('main form[method="post"]').count()).toBe(0);
+      await screenshot(page, 'admin-account');
+    }
+    auth.setAdmin(admin.userId, false);
+    const page = await open();
+    await signIn(page, admin.userId);
+    expect((await page.goto('/admin'))!.status()).toBe(404);
+  });
+});
+
+describe('without telephony', () => {
+  it('says clearly that test calls are not available', async () => {
+    const bare = await startDashboardService({ testCalls: 'none' });
+    try {
+      const a = svc.createAccount();
+      void a;
+      const account = bare.createAccount({ name: 'No phone line' });
+      await new OwnerAuthStore(bare.stores.db).setPassword(account.userId, PASSWORD);
+      const context = await newContext(browser, bare.baseUrl);
+      contexts.push(context);
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.getByLabel('Account ID').fill(account.userId);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText(/telephony is not configured/).waitFor();
+      expect(await page.getByRole('button', { name: 'Send test call' }).count()).toBe(0);
+      const token = await page.locator('input[name="_csrf"]').first().inputValue();
+      const res = await page.request.post('/dashboard/test-call', { form: { _csrf: token }, maxRedirects: 0 });
+      expect(res.headers().location).toBe('/calls?notice=telephony-off');
+      expect(bare.errorLogs()).toEqual([]);
+    } finally {
+      await bare.stop();
+    }
+  });
+});

@@ -1,0 +1,151 @@
+// The dashboard's end-to-end harness: a real ringhook app over HTTPS (the same createApp and
+// startServers as `ringhook serve`) with a test-call function and the CallEvents bus in the test's
+// hands, and Debian's Chromium driven by playwright-core.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Account } from '../../src/core/account.js';
+import { TEST_CALL_LIMITS } from '../../src/core/limits.js';
+import { CallEvents } from '../../src/events.js';
+import { createApp } from '../../src/http/app.js';
+import type { TestCallResult } from '../../src/http/dashboard/index.js';
+import { startServers, type RunningServers } from '../../src/http/server.js';
+import { createLogger } from '../../src/log.js';
+import { openStores, type Stores } from '../../src/service.js';
+import { makeDataDir, testClock, type TestClock } from './service.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const SCREENSHOTS = path.resolve(__dirname, '../../test-results/screenshots');
+export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
+
+export interface DashboardService {
+  config: Config;
+  stores: Stores;
+  events: CallEvents;
+  clock: TestClock;
+  baseUrl: string;
+  ca: string;
+  logs: Array<Record<string, unknown>>;
+  errorLogs(): Array<Record<string, unknown>>;
+  /** Test calls placed through the dashboard (the dialer's part is played by the test). */
+  testCalls: string[];
+  createAccount(input?: Partial<{ plan: 'free' | 'premium'; name: string; phone: string; smsBackup: boolean }>): Account;
+  /** Changes a call's status the way the dialer will, and tells the live history. */
+  setCallStatus(callId: string, status: string, columns?: Record<string, number | string | null>): void;
+  stop(): Promise<void>;
+}
+
+export interface DashboardServiceOptions {
+  /** 'db' (default): test calls are real rows made by CallStore.acceptTestCall; 'none': telephony is off. */
+  testCalls?: 'db' | 'none';
+  clock?: TestClock;
+}
+
+export async function startDashboardService(options: DashboardServiceOptions = {}): Promise<DashboardService> {
+  const clock = options.clock ?? testClock();
+  const dataDir = makeDataDir('ringhook-dashboard-');
+  const config = loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '0', RINGHOOK_DB_SYNC: 'normal', RINGHOOK_DATA_DIR: dataDir });
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
+  const stores = openStores(config, clock.now);
+  const events = new CallEvents();
+  const shutdown = new AbortController();
+  const testCalls: string[] = [];
+  const emit = (callId: string) => {
+    const call = stores.calls.get(callId);
+    if (call) events.emit({ callId, userId: call.userId, status: call.status, at: clock.now() });
+  };
+  const placeTestCall = (userId: string): TestCallResult => {
+    const result = stores.calls.acceptTestCall(userId, 'This is a ringhook test call.', TEST_CALL_LIMITS.perMinute);
+    if (!result.accepted) return { accepted: false, retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60 };
+    testCalls.push(result.callId);
+    emit(result.callId);
+    return { accepted: true, callId: result.callId };
+  };
+  const app = createApp({
+    ...stores,
+    logger,
+    now: clock.now,
+    events,
+    publicUrl: config.publicUrl,
+    onCallQueued: (callId: string) => emit(callId),
+    shutdown: shutdown.signal,
+    ...(options.testCalls !== 'none' && { placeTestCall }),
+  });
+  let servers: RunningServers;
+  try {
+    servers = await startServers(app, {
+      host: config.host,
+      port: config.port,
+      httpPort: null,
+      tls: null,
+      dataDir,
+      trustProxy: config.trustProxy,
+      certificateNames: ['localhost', '127.0.0.1'],
+      logger,
+    });
+  } catch (error) {
+    stores.db.close();
+    throw error;
+  }
+  const baseUrl = `https://127.0.0.1:${servers.httpsPort}`;
+  return {
+    config,
+    stores,
+    events,
+    clock,
+    baseUrl,
+    ca: fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8'),
+    logs,
+    errorLogs: () => logs.filter((l) => l.level === 'error'),
+    testCalls,
+    createAccount: (input = {}) =>
+      stores.accounts.create({ phone: input.phone ?? '+14155550123', plan: input.plan ?? 'free', smsBackup: input.smsBackup ?? false, name: input.name ?? '' }),
+    setCallStatus(callId, status, columns = {}) {
+      const sets = ['status = @status', 'updated_at = @now', ...Object.keys(columns).map((c) => `${c} = @${c}`)];
+      stores.db.prepare(`UPDATE calls SET ${sets.join(', ')} WHERE call_id = @call_id`).run({ ...columns, status, now: clock.now(), call_id: callId });
+      emit(callId);
+    },
+    async stop() {
+      shutdown.abort();
+      await servers.close();
+      stores.db.close();
+    },
+  };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/provision-browser.sh`);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export async function newContext(browser: Browser, baseUrl: string, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseUrl, ignoreHTTPSErrors: true, viewport: VIEWPORTS[viewport], locale: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  return context;
+}
+
+/** Saves a full-page screenshot as test-results/screenshots/NAME-VIEWPORT.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const file = path.join(SCREENSHOTS, `${name}-${width <= 480 ? 'phone' : 'desktop'}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
