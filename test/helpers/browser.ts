@@ -14,6 +14,7 @@ import type { TestCallResult } from '../../src/http/dashboard/index.js';
 import { startServers, type RunningServers } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { openStores, type Stores } from '../../src/service.js';
+import { freeTcpPort } from './ports.js';
 import { makeDataDir, testClock, type TestClock } from './service.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -56,7 +57,8 @@ export interface DashboardServiceOptions {
 export async function startDashboardService(options: DashboardServiceOptions = {}): Promise<DashboardService> {
   const clock = options.clock ?? testClock();
   const dataDir = makeDataDir('ringhook-dashboard-');
-  const config = loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '0', RINGHOOK_DB_SYNC: 'normal', RINGHOOK_DATA_DIR: dataDir });
+  // A known port, so that the webhook URL the dashboard shows is the one that answers.
+  const config = loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: String(await freeTcpPort()), RINGHOOK_DB_SYNC: 'normal', RINGHOOK_DATA_DIR: dataDir });
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
   const stores = openStores(config, clock.now);

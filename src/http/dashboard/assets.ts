@@ -28,7 +28,7 @@ p.hint { color: var(--muted); margin: 6px 0; font-size: 0.95rem; }
 label { display: block; font-weight: 600; margin: 10px 0 4px; }
 input[type=text], input[type=password], input[type=url], select, textarea {
   width: 100%; font: inherit; padding: 10px; border: 1px solid #767b85; border-radius: 6px; background: #fff; color: var(--fg); min-height: 44px; }
-textarea { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; resize: vertical; }
+textarea { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; resize: vertical; field-sizing: content; }
 input.mono { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; }
 button, .button { display: inline-block; font: inherit; font-weight: 600; padding: 10px 16px; min-height: 44px; border-radius: 6px;
   border: 1px solid var(--accent); background: var(--accent); color: var(--accent-fg); cursor: pointer; text-decoration: none; }

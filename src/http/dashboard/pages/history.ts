@@ -60,6 +60,8 @@ export interface HistoryModel {
   /** Where the filter form and the pager point (the owner's /calls or an admin's view). */
   basePath: string;
   heading: string;
+  /** 2 when the history is a section of a larger page (the admin's view of an account). */
+  headingLevel?: 1 | 2;
   live: boolean;
   testCallsAvailable: boolean | null;
   notice?: Notice | undefined;
@@ -93,7 +95,8 @@ export function historyBody(model: HistoryModel): SafeHtml {
     ? html`<p id="calls-empty">${model.filter ? 'No calls with this status.' : 'No calls yet. Send a test call, or point an alert at your webhook URL.'}</p>`
     : '';
   const testCall = model.testCallsAvailable === null ? '' : html`<section class="card">${testCallForm(model.viewer.csrfToken, model.testCallsAvailable)}</section>`;
-  return html`<h1>${model.heading}</h1>
+  const heading = model.headingLevel === 2 ? html`<h2>${model.heading}</h2>` : html`<h1>${model.heading}</h1>`;
+  return html`${heading}
 ${testCall}
 ${filterForm(model)}
 ${empty}

@@ -34,7 +34,7 @@ export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
       title: `Account ${account.name || account.userId}`,
       viewer,
       current: 'admin',
-      body: html`${overviewBody(overviewModel(ctx, viewer, account, true))}<section aria-label="Call history">${historyBody(history)}</section>`,
+      body: html`${overviewBody(overviewModel(ctx, viewer, account, true))}<section aria-label="Call history">${historyBody({ ...history, headingLevel: 2 })}</section>`,
     }));
   }));
 }
