@@ -23,17 +23,17 @@ export function freshDataDir(name) {
  * Creates `count` Premium accounts (migrating a new database first) and writes "user_id api_key"
  * lines to accounts.txt. Returns the list.
  */
-export function seedAccounts(dataDir, count, plan = 'premium') {
+export function seedAccounts(dataDir, count, plan = 'premium', { smsBackup = false, phone = (i) => `+1555${String(i).padStart(7, '0')}` } = {}) {
   const db = openDatabase(path.join(dataDir, 'ringhook.db'), { sync: 'normal' });
   const insert = db.prepare(`INSERT INTO accounts (user_id, api_key, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
-                             VALUES (?, ?, ?, ?, ?, 0, 'active', ?, ?, ?)`);
+                             VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`);
   const now = Date.now();
   const accounts = [];
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const a = [newUserId(), newApiKey()];
-      insert.run(a[0], a[1], `bench ${i}`, `+1555${String(i).padStart(7, '0')}`, plan, now, now, now);
-      accounts.push(a);
+      insert.run(a[0], a[1], `bench ${i}`, phone(i), plan, smsBackup ? 1 : 0, now, now, now);
+      accounts.push([...a, phone(i)]);
     }
   })();
   db.close();

@@ -1,0 +1,151 @@
+// A tiny SIP phone of our own on UDP (loopback), exact about time: it timestamps each INVITE the
+// moment it arrives, and either refuses it with 486 Busy Here at once, or answers 200 OK with a
+// PCMU SDP, timestamps the answer, listens for RTP and timestamps the first packet that is not
+// silence (µ-law: the same rule as test/helpers/rtp-sink.ts), and answers BYE with 200.
+import { createSocket } from 'node:dgram';
+
+const now = () => performance.timeOrigin + performance.now();
+
+function parse(text) {
+  const [head] = text.split('\r\n\r\n');
+  const lines = head.split('\r\n');
+  const headers = {};
+  for (const line of lines.slice(1)) {
+    const i = line.indexOf(':');
+    if (i < 0) continue;
+    const name = line.slice(0, i).trim().toLowerCase();
+    (headers[name] ??= []).push(line.slice(i + 1).trim());
+  }
+  return { start: lines[0], headers };
+}
+
+function isLoud(payload) {
+  let loud = 0;
+  for (const b of payload) if ((b & 0x7f) < 0x60) loud++;
+  return loud > payload.length / 10;
+}
+
+/**
+ * @param {{ port: number, mode: 'busy' | 'answer', rtpPortBase?: number }} options
+ * calls: Map of SIP Call-ID → { user, inviteAt, answeredAt, firstRtpAt, firstLoudAt, byeAt }
+ */
+export async function startUas({ port, mode, rtpPortBase = 0 }) {
+  const sip = createSocket('udp4');
+  const calls = new Map();
+  const rtpSockets = [];
+  let nextRtp = rtpPortBase;
+  let active = 0;
+  let maxActive = 0;
+
+  function reply(msg, rinfo, status, extra = [], body = '') {
+    const h = msg.headers;
+    const toTag = h.to[0].includes(';tag=') ? '' : `;tag=uas${calls.get(h['call-id'][0])?.tag ?? '0'}`;
+    const lines = [
+      `SIP/2.0 ${status}`,
+      ...h.via.map((v) => `Via: ${v}`),
+      `From: ${h.from[0]}`,
+      `To: ${h.to[0]}${toTag}`,
+      `Call-ID: ${h['call-id'][0]}`,
+      `CSeq: ${h.cseq[0]}`,
+      `Contact: <sip:127.0.0.1:${port}>`,
+      ...extra,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      '',
+      body,
+    ];
+    sip.send(lines.join('\r\n'), rinfo.port, rinfo.address);
+  }
+
+  async function rtpSocket(call) {
+    const socket = createSocket('udp4');
+    socket.on('message', (m) => {
+      if (m.length < 12 || m[0] >> 6 !== 2) return;
+      const at = now();
+      call.firstRtpAt ??= at;
+      call.packets = (call.packets ?? 0) + 1;
+      const pt = m[1] & 0x7f;
+      if (call.firstLoudAt === undefined && (pt === 0 || pt === 8) && isLoud(m.subarray(12 + (m[0] & 0x0f) * 4))) call.firstLoudAt = at;
+    });
+    for (let tries = 0; tries < 200; tries++) {
+      const p = nextRtp;
+      nextRtp += 2;
+      try {
+        await new Promise((resolve, reject) => {
+          socket.once('error', reject);
+          socket.bind(p, '127.0.0.1', () => {
+            socket.off('error', reject);
+            resolve();
+          });
+        });
+        rtpSockets.push(socket);
+        return { socket, port: p };
+      } catch {
+        // taken; next
+      }
+    }
+    throw new Error('no free RTP port');
+  }
+
+  sip.on('message', async (buf, rinfo) => {
+    const at = now();
+    const msg = parse(buf.toString('utf8'));
+    if (msg.start.startsWith('SIP/2.0')) return; // responses to nothing we sent
+    const method = msg.start.split(' ')[0];
+    const callId = msg.headers['call-id']?.[0];
+    if (!callId) return;
+    if (method === 'INVITE') {
+      let call = calls.get(callId);
+      if (call) {
+        // a retransmission: answer again with what we answered
+        if (call.lastStatus) reply(msg, rinfo, call.lastStatus, call.lastExtra, call.lastBody);
+        return;
+      }
+      const user = /sip:([^@>;]+)@/.exec(msg.start)?.[1] ?? '';
+      call = { user, inviteAt: at, tag: calls.size + 1 };
+      calls.set(callId, call);
+      if (mode === 'busy') {
+        call.lastStatus = '486 Busy Here';
+        call.lastExtra = [];
+        call.lastBody = '';
+        reply(msg, rinfo, call.lastStatus);
+        call.answerSentAt = now();
+        return;
+      }
+      const { port: rtpPort } = await rtpSocket(call);
+      const sdp = ['v=0', `o=bench 1 1 IN IP4 127.0.0.1`, 's=bench', 'c=IN IP4 127.0.0.1', 't=0 0', `m=audio ${rtpPort} RTP/AVP 0 101`, 'a=rtpmap:0 PCMU/8000', 'a=rtpmap:101 telephone-event/8000', 'a=fmtp:101 0-16', 'a=sendrecv', ''].join('\r\n');
+      call.lastStatus = '200 OK';
+      call.lastExtra = ['Content-Type: application/sdp'];
+      call.lastBody = sdp;
+      reply(msg, rinfo, call.lastStatus, call.lastExtra, call.lastBody);
+      call.answeredAt = now();
+      active++;
+      maxActive = Math.max(maxActive, active);
+    } else if (method === 'BYE') {
+      reply(msg, rinfo, '200 OK');
+      const call = calls.get(callId);
+      if (call && call.byeAt === undefined) {
+        call.byeAt = at;
+        if (call.answeredAt !== undefined) active--;
+      }
+    } else if (method === 'CANCEL') {
+      reply(msg, rinfo, '200 OK');
+    } else if (method === 'OPTIONS') {
+      reply(msg, rinfo, '200 OK');
+    }
+    // ACK: nothing to answer
+  });
+
+  await new Promise((resolve, reject) => {
+    sip.once('error', reject);
+    sip.bind(port, '127.0.0.1', resolve);
+  });
+  return {
+    calls,
+    active: () => active,
+    maxActive: () => maxActive,
+    async close() {
+      for (const s of rtpSockets) s.close();
+      await new Promise((r) => sip.close(r));
+    },
+  };
+}

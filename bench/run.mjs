@@ -1,0 +1,35 @@
+// npm run bench: builds, runs every benchmark (bounded: ~5 minutes here), writes bench/results/*.json
+// and bench/results/SUMMARY.md. `node bench/run.mjs webhook growth` runs a subset.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { RESULTS_DIR, log, machine, writeResult } from './lib/common.mjs';
+import { runWebhookBench } from './webhook.mjs';
+import { runGrowthBench } from './growth.mjs';
+import { runTelephonyBench } from './telephony.mjs';
+import { writeSummary } from './summary.mjs';
+
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
+const started = Date.now();
+const load = os.loadavg();
+const hardStop = setTimeout(() => {
+  log('bench: 15 minutes reached, stopping');
+  process.exit(2);
+}, 15 * 60_000);
+hardStop.unref();
+
+if (want('webhook')) {
+  const { webhook, memory } = await runWebhookBench();
+  writeResult('webhook', webhook);
+  writeResult('memory', memory);
+}
+if (want('growth')) writeResult('growth', await runGrowthBench());
+if (want('telephony')) {
+  const r = await runTelephonyBench();
+  for (const [k, v] of Object.entries(r)) if (v) writeResult(k.replace(/_/g, '-'), v);
+}
+const seconds = Math.round((Date.now() - started) / 1000);
+fs.writeFileSync(path.join(RESULTS_DIR, 'run.json'), JSON.stringify({ machine: machine(), load_average_at_start: load, seconds, ran: only.length ? only : ['all'], finished_at: new Date().toISOString() }, null, 2) + '\n');
+writeSummary();
+log(`bench: done in ${seconds} s; see ${path.join(RESULTS_DIR, 'SUMMARY.md')}`);

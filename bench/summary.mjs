@@ -1,0 +1,59 @@
+// Writes bench/results/SUMMARY.md from the JSON results.
+import fs from 'node:fs';
+import path from 'node:path';
+import { RESULTS_DIR } from './lib/common.mjs';
+
+const read = (name) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, `${name}.json`), 'utf8'));
+  } catch {
+    return null;
+  }
+};
+const f = (x, d = 1) => (x === undefined || x === null || Number.isNaN(x) ? '–' : Number(x).toFixed(d));
+const mark = (ok) => (ok ? '✅ met' : '❌ missed');
+
+export function writeSummary() {
+  const run = read('run');
+  const w = read('webhook');
+  const m = read('memory');
+  const g = read('growth');
+  const inv = read('alert-to-invite');
+  const ans = read('answer-to-first-word');
+  const sms = read('missed-call-to-sms');
+  const con = read('concurrent');
+  const mach = run?.machine ?? w?.machine;
+  const rows = [];
+  if (w) {
+    const x = w.figures;
+    rows.push(['1. Webhook p50 / p99 at 1,000 alerts/s (HTTPS, DB_SYNC=full)', `${f(x.rate_latency_p50_ms.median)} / ${f(x.rate_latency_p99_ms.median)} ms (p99 over runs ${f(x.rate_latency_p99_ms.p99)})`, 'p99 < 10 ms', mark(w.targets.p99_under_10ms_at_1000_per_s)]);
+    rows.push(['1. Webhook max throughput vs bare node:https', `${f(x.max_accepted_per_s.median, 0)}/s vs ${f(x.ceiling_max_per_s.median, 0)}/s = ${f(x.throughput_ratio_vs_ceiling.median * 100)} %`, '≥ 50 %', mark(w.targets.throughput_at_least_half_of_ceiling)]);
+  }
+  if (inv) rows.push(['2. Alert → INVITE at the phone (p50 / p99)', `${f(inv.p50_ms.median)} / ${f(inv.p99_ms.median)} ms`, 'p99 < 100 ms', mark(inv.target_p99_under_100ms)]);
+  if (ans) rows.push(['3. Answer (200 OK) → first non-silent RTP (p50 / p99)', `${f(ans.p50)} / ${f(ans.p99)} ms`, '< 300 ms', mark(ans.target_under_300ms)]);
+  if (sms) rows.push(['4. Missed call (ended_at) → SMS at Kannel fakesmsc (p50 / p99)', `${f(sms.p50_ms.median, 0)} / ${f(sms.p99_ms.median, 0)} ms (handed to the gateway: ${f(sms.ended_to_handed_to_gateway_p50_ms?.median, 0)} / ${f(sms.ended_to_handed_to_gateway_p99_ms?.median, 0)} ms)`, '< 1 s', mark(sms.target_under_1s)]);
+  if (con) rows.push(['5. Concurrent answered calls, all outcomes recorded', `${con.sustained} of ${con.steps.map((s) => s.calls).join('/')} tried; per call: serve ${f(con.per_call.serve_cpu_pct, 2)} % CPU, Asterisk ${f(con.per_call.asterisk_cpu_pct, 2)} % CPU, ${f(con.per_call.asterisk_rss_mb, 2)} MB Asterisk RSS`, 'measure', '—']);
+  if (g) {
+    const sizes = Object.keys(g.by_size);
+    rows.push(['6. Webhook p50 at ' + sizes.map((s) => Number(s).toLocaleString('en')).join(' / ') + ' history rows', sizes.map((s) => f(g.by_size[s].webhook_p50_ms.median, 2)).join(' / ') + ` ms (×${f(g.figures.webhook_p50_ratio_largest_vs_empty, 2)})`, 'flat within 10 %', mark(g.targets.webhook_p50_flat_within_10pct)]);
+    const q = (s) => g.by_size[s].queries.history_page_50 ?? g.by_size[s].queries.call_store_list_50;
+    rows.push(['6. History page query (50 rows) p50 / p99', sizes.map((s) => `${f(q(s).p50, 2)}/${f(q(s).p99, 2)}`).join(' · ') + ' ms', '< 50 ms', mark(g.targets.history_page_under_50ms)]);
+  }
+  if (m) rows.push(['7. Memory of serve: idle / peak under load 1', `${f(m.figures.idle_rss_mb, 0)} / ${f(m.figures.under_load.hwm_mb, 0)} MB`, '< 150 MB', mark(m.targets.under_150mb)]);
+
+  const notes = fs.existsSync(path.join(path.dirname(RESULTS_DIR), 'NOTES.md')) ? fs.readFileSync(path.join(path.dirname(RESULTS_DIR), 'NOTES.md'), 'utf8') : '';
+  const text = [
+    '# ringhook benchmarks',
+    '',
+    `Measured ${run?.finished_at ?? ''} by \`npm run bench\` (${run ? `${run.seconds} s` : ''}) on ${mach ? `${mach.cores} cores, ${mach.cpu_model}, ${mach.memory_gb} GB, Node ${mach.node}` : 'this machine'}; load average at start ${run ? run.load_average_at_start.map((x) => x.toFixed(2)).join(' ') : '–'} (the machine is shared: other work running at the same time moves these figures). Loopback only. Each figure is the median over the repeated runs; the JSON files hold every run, p99 over runs, and the configuration.`,
+    '',
+    '| figure | measured | target | |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    notes,
+  ].join('\n');
+  fs.writeFileSync(path.join(RESULTS_DIR, 'SUMMARY.md'), text + '\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) writeSummary();
