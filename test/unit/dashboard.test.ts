@@ -1,0 +1,223 @@
+// Pure parts of the dashboard: escaping, status badges and filters, the alert templates, the
+// sign-in throttle, password hashing, and the session and sign-in link stores on an in-memory DB.
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { parseAlertBody } from '../../src/core/payload.js';
+import { migrate } from '../../src/db/database.js';
+import { AccountStore } from '../../src/db/accounts.js';
+import { CallHistory } from '../../src/db/call-history.js';
+import { CallStore } from '../../src/db/calls.js';
+import { LOGIN_LINK_TTL_MS, OwnerAuthStore } from '../../src/db/owner-auth.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../../src/db/password-hash.js';
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, SessionStore } from '../../src/db/sessions.js';
+import { fromOurOrigin } from '../../src/http/dashboard/forms.js';
+import { escapeHtml, html } from '../../src/http/dashboard/html.js';
+import { callItem } from '../../src/http/dashboard/pages/history.js';
+import { JSON_TEMPLATE, PLAIN_TEMPLATE } from '../../src/http/dashboard/pages/overview.js';
+import { FILTERS, filterStatuses, statusInfo, STATUSES } from '../../src/http/dashboard/status.js';
+import { SignInThrottle } from '../../src/http/dashboard/throttle.js';
+
+describe('html', () => {
+  it('escapes every interpolated string, attribute quotes included', () => {
+    const evil = `<script>alert(1)</script>"'&`;
+    expect(html`<p title="${evil}">${evil}</p>`.value).toBe('<p title="&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;">&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;</p>');
+    expect(escapeHtml('a&b')).toBe('a&amp;b');
+  });
+
+  it('keeps nested markup made by html and drops null, undefined and booleans', () => {
+    expect(html`<ul>${['<a>', html`<li>x</li>`]}${null}${undefined}${false}</ul>`.value).toBe('<ul>&lt;a&gt;<li>x</li></ul>');
+  });
+
+  it('renders a history entry with attacker-controlled fields as text', () => {
+    const markup = callItem({
+      id: 1, callId: 'call_abc', userId: 'u', kind: 'alert', accepted: true, status: '<b>x</b>', message: '<img src=x onerror=alert(1)>',
+      messageTruncated: false, ticker: '<i>', price: 1.5, action: null, strategy: null, alertTimestamp: null,
+      extra: { '<k>': '<v>', nested: { a: '<z>' } }, error: null, receivedAt: 0, updatedAt: 0, ringMs: null, talkMs: null,
+      hangupCauseText: null, smsStatus: null, smsError: null, smsParts: null, smsAt: null,
+    }).value;
+    expect(markup).not.toMatch(/<(img|i|b|k|v|z)[\s>]/);
+    expect(markup).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(markup).toContain('{&quot;a&quot;:&quot;&lt;z&gt;&quot;}');
+  });
+});
+
+describe('statuses', () => {
+  it('names every call and rejection status, with a tone', () => {
+    for (const s of ['completed', 'acknowledged', 'busy', 'no_answer', 'unreachable', 'rejected', 'failed', 'interrupted', 'expired',
+      'queued', 'dialing', 'ringing', 'answered', 'rate_limited', 'limit_exceeded', 'invalid_payload', 'suspended']) {
+      expect(STATUSES[s], s).toBeDefined();
+    }
+    expect(statusInfo('no_answer').label).toBe('No answer');
+    expect(statusInfo('something_new')).toMatchObject({ label: 'something new', tone: 'muted' });
+  });
+
+  it('filters: in progress groups the four live statuses; unknown filters mean all', () => {
+    expect(filterStatuses('in_progress')).toEqual(['queued', 'dialing', 'ringing', 'answered']);
+    expect(filterStatuses('busy')).toEqual(['busy']);
+    expect(filterStatuses('nope')).toEqual([]);
+    expect(filterStatuses(undefined)).toEqual([]);
+    expect(new Set(FILTERS.map((f) => f.value)).size).toBe(FILTERS.length);
+  });
+});
+
+describe('alert templates', () => {
+  const fill = (t: string) => t.replaceAll('{{ticker}}', 'BTCUSD').replaceAll('{{close}}', '100012.5').replaceAll('{{time}}', '2026-11-22T14:00:00Z');
+
+  it('the JSON template, once TradingView filled it in, is accepted with every field', () => {
+    const parsed = parseAlertBody(new TextEncoder().encode(fill(JSON_TEMPLATE)), 'application/json');
+    expect(parsed).toMatchObject({ ok: true, alert: { form: 'json', fields: { ticker: 'BTCUSD', price: 100012.5, action: 'buy', timestamp: '2026-11-22T14:00:00Z' }, extra: {} } });
+  });
+
+  it('both messages stay within the advised 50 to 100 characters once filled in', () => {
+    const spoken = [fill(PLAIN_TEMPLATE), (JSON.parse(fill(JSON_TEMPLATE)) as { message: string }).message];
+    for (const text of spoken) expect(text.length, text).toBeLessThanOrEqual(100);
+    expect(fill(PLAIN_TEMPLATE).length).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe('origin check', () => {
+  const own = new Set(['https://alerts.example.com']);
+  const req = (headers: Record<string, string>) => new Request('https://alerts.example.com/x', { method: 'POST', headers });
+  it('accepts our origin, no origin, and "null" (no-referrer); refuses others and cross-site fetches', () => {
+    expect(fromOurOrigin(req({ origin: 'https://alerts.example.com', 'sec-fetch-site': 'same-origin' }), own)).toBe(true);
+    expect(fromOurOrigin(req({}), own)).toBe(true);
+    expect(fromOurOrigin(req({ origin: 'null', 'sec-fetch-site': 'same-origin' }), own)).toBe(true);
+    expect(fromOurOrigin(req({ origin: 'https://evil.example' }), own)).toBe(false);
+    expect(fromOurOrigin(req({ origin: 'null', 'sec-fetch-site': 'cross-site' }), own)).toBe(false);
+    expect(fromOurOrigin(req({ 'sec-fetch-site': 'same-site' }), own)).toBe(false);
+  });
+});
+
+describe('sign-in throttle', () => {
+  it('refuses an account after 5 failures until the oldest is 15 minutes old', () => {
+    let now = 0;
+    const t = new SignInThrottle(() => now);
+    for (let i = 0; i < 5; i++) {
+      expect(t.check('acct', `10.0.0.${i}`).allowed).toBe(true);
+      t.fail('acct', `10.0.0.${i}`);
+      now += 1000;
+    }
+    expect(t.check('acct', '10.0.0.99')).toEqual({ allowed: false, retryAfterSeconds: 15 * 60 - 5 });
+    expect(t.check('other', '10.0.0.99').allowed).toBe(true);
+    now = 15 * 60_000 + 1;
+    expect(t.check('acct', '10.0.0.99').allowed).toBe(true);
+  });
+
+  it('refuses an address after 20 failures, whichever accounts it tried', () => {
+    const now = 0;
+    const t = new SignInThrottle(() => now);
+    for (let i = 0; i < 20; i++) t.fail(`acct${i}`, '192.0.2.1');
+    expect(t.check('fresh', '192.0.2.1').allowed).toBe(false);
+    expect(t.check(undefined, '192.0.2.1').allowed).toBe(false);
+    expect(t.check('fresh', '192.0.2.2').allowed).toBe(true);
+  });
+
+  it('a success clears the account, not the address', () => {
+    const t = new SignInThrottle(() => 0, { perAccount: 2, perAddress: 3, windowMs: 1000 });
+    t.fail('a', 'x');
+    t.fail('a', 'x');
+    expect(t.check('a', 'y').allowed).toBe(false);
+    t.succeed('a');
+    expect(t.check('a', 'y').allowed).toBe(true);
+    t.fail('b', 'x');
+    expect(t.check('c', 'x').allowed).toBe(false);
+  });
+});
+
+describe('passwords', () => {
+  it('hash with a random salt, verify, and fail equally for a missing hash', async () => {
+    const a = await hashPassword('correct horse battery');
+    const b = await hashPassword('correct horse battery');
+    expect(a).not.toBe(b);
+    expect(await verifyPassword('correct horse battery', a)).toBe(true);
+    expect(await verifyPassword('correct horse batterY', a)).toBe(false);
+    expect(await verifyPassword('anything', undefined)).toBe(false);
+    expect(await verifyPassword('anything', 'garbage')).toBe(false);
+    expect(await verifyPassword('café au lait!', await hashPassword('cafe\u0301 au lait!'))).toBe(true);
+  });
+
+  it('rules', () => {
+    expect(passwordProblem('short')).toMatch(/at least 10/);
+    expect(passwordProblem('x'.repeat(201))).toMatch(/at most 200/);
+    expect(passwordProblem('ten chars!')).toBeUndefined();
+  });
+});
+
+describe('stores', () => {
+  function setup() {
+    let now = Date.parse('2026-11-22T14:00:00Z');
+    const clock = { now: () => now, advance: (ms: number) => void (now += ms) };
+    const db = new Database(':memory:');
+    migrate(db);
+    const accounts = new AccountStore(db, clock.now);
+    const account = accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+    return { db, clock, account, accounts };
+  }
+
+  it('sessions expire after a day idle and a week at most; only the hash is stored', () => {
+    const { db, clock, account } = setup();
+    const sessions = new SessionStore(db, clock.now);
+    const { token } = sessions.create(account.userId);
+    expect(JSON.stringify(db.prepare('SELECT * FROM sessions').all())).not.toContain(token);
+    clock.advance(SESSION_IDLE_MS - 1000);
+    expect(sessions.get(token)?.userId).toBe(account.userId);
+    for (let elapsed = SESSION_IDLE_MS; elapsed < SESSION_MAX_AGE_MS; elapsed += SESSION_IDLE_MS / 2) {
+      clock.advance(SESSION_IDLE_MS / 2);
+      if (elapsed + SESSION_IDLE_MS / 2 < SESSION_MAX_AGE_MS) expect(sessions.get(token)).toBeDefined();
+    }
+    clock.advance(SESSION_IDLE_MS);
+    expect(sessions.get(token)).toBeUndefined();
+    const second = sessions.create(account.userId).token;
+    clock.advance(SESSION_IDLE_MS + 1);
+    expect(sessions.get(second)).toBeUndefined();
+    expect(sessions.get('not a token')).toBeUndefined();
+  });
+
+  it('a sign-in link works once, within 15 minutes', () => {
+    const { db, clock, account } = setup();
+    const auth = new OwnerAuthStore(db, clock.now);
+    const a = auth.createLoginLink(account.userId);
+    expect(auth.useLoginLink(a.token)).toBe(account.userId);
+    expect(auth.useLoginLink(a.token)).toBeUndefined();
+    const b = auth.createLoginLink(account.userId);
+    clock.advance(LOGIN_LINK_TTL_MS);
+    expect(auth.useLoginLink(b.token)).toBeUndefined();
+  });
+
+  it('deleting an account deletes its sessions, links and credentials', async () => {
+    const { db, clock, account, accounts } = setup();
+    const auth = new OwnerAuthStore(db, clock.now);
+    await auth.setPassword(account.userId, 'correct horse battery');
+    new SessionStore(db, clock.now).create(account.userId);
+    auth.createLoginLink(account.userId);
+    accounts.delete(account.userId);
+    for (const table of ['owner_auth', 'sessions', 'login_links']) {
+      expect(db.prepare(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
+    }
+  });
+
+  it('the history pages by cursor, filters by status and never returns another account\'s call', () => {
+    const { db, clock, account, accounts } = setup();
+    const calls = new CallStore(db, clock.now);
+    const other = accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: false, name: '' });
+    const alert = (message: string) => ({ form: 'text' as const, message, truncated: false, originalLength: message.length, fields: {}, extra: {} });
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      clock.advance(10_000);
+      const r = calls.accept(account.userId, 'premium', alert(`m${i}`));
+      if (r.accepted) ids.push(r.callId);
+    }
+    db.prepare("UPDATE calls SET status = 'busy' WHERE call_id IN (?, ?)").run(ids[1], ids[4]);
+    const theirs = calls.accept(other.userId, 'premium', alert('theirs'));
+    const history = new CallHistory(db);
+    const first = history.page(account.userId, { limit: 3 });
+    expect(first.entries.map((e) => e.message)).toEqual(['m6', 'm5', 'm4']);
+    const second = history.page(account.userId, { limit: 3, before: first.next! });
+    expect(second.entries.map((e) => e.message)).toEqual(['m3', 'm2', 'm1']);
+    const last = history.page(account.userId, { limit: 3, before: second.next! });
+    expect(last).toMatchObject({ entries: [{ message: 'm0' }], next: null });
+    expect(history.page(account.userId, { limit: 10, statuses: ['busy'] }).entries.map((e) => e.message)).toEqual(['m4', 'm1']);
+    expect(theirs.accepted && history.get(account.userId, theirs.callId)).toBeUndefined();
+    expect(theirs.accepted && history.get(other.userId, theirs.callId)?.message).toBe('theirs');
+  });
+});
