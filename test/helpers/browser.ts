@@ -52,6 +52,8 @@ export interface DashboardServiceOptions {
   /** 'db' (default): test calls are real rows made by CallStore.acceptTestCall; 'none': telephony is off. */
   testCalls?: 'db' | 'none';
   clock?: TestClock;
+  /** false: no shutdown signal is passed, as when service.ts does not give one. */
+  shutdownSignal?: boolean;
 }
 
 export async function startDashboardService(options: DashboardServiceOptions = {}): Promise<DashboardService> {
@@ -83,7 +85,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     events,
     publicUrl: config.publicUrl,
     onCallQueued: (callId: string) => emit(callId),
-    shutdown: shutdown.signal,
+    ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),
     ...(options.testCalls !== 'none' && { placeTestCall }),
   });
   let servers: RunningServers;

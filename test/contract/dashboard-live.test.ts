@@ -1,0 +1,90 @@
+// The live history stream over real HTTPS: each owner hears only about their own calls, a stream
+// ends when the session does, and an open stream does not keep the service from stopping.
+import https from 'node:https';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OwnerAuthStore } from '../../src/db/owner-auth.js';
+import { SessionStore } from '../../src/db/sessions.js';
+import { startDashboardService, type DashboardService } from '../helpers/browser.js';
+import { request } from '../helpers/https-client.js';
+
+let svc: DashboardService | undefined;
+
+afterEach(async () => {
+  await svc?.stop();
+  svc = undefined;
+});
+
+interface Stream {
+  status: number;
+  headers: Record<string, unknown>;
+  text: () => string;
+  ended: Promise<void>;
+  close: () => void;
+}
+
+function openStream(s: DashboardService, token: string): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const req = https.get(`${s.baseUrl}/dashboard/events`, { ca: s.ca, headers: { cookie: `__Host-ringhook_session=${token}`, accept: 'text/event-stream' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      const ended = new Promise<void>((done) => res.on('close', () => done()));
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, text: () => text, ended, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+  });
+}
+
+const until = async (check: () => boolean, ms = 3000) => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('GET /dashboard/events', () => {
+  it('sends each owner the changes of their own calls only', async () => {
+    svc = await startDashboardService();
+    const sessions = new SessionStore(svc.stores.db, svc.clock.now);
+    const a = svc.createAccount({ plan: 'premium' });
+    const b = svc.createAccount({ plan: 'premium' });
+    const streamA = await openStream(svc, sessions.create(a.userId).token);
+    const streamB = await openStream(svc, sessions.create(b.userId).token);
+    expect(streamA.status).toBe(200);
+    expect(streamA.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    await until(() => streamA.text().includes(': connected') && streamB.text().includes(': connected'));
+    const res = await request(`${svc.baseUrl}/webhook/${a.userId}/${a.apiKey}`, { body: 'A moved', headers: { 'content-type': 'text/plain' }, ca: svc.ca });
+    expect(res.status).toBe(200);
+    svc.setCallStatus(res.json.call_id, 'ringing');
+    await until(() => streamA.text().includes('"status":"ringing"'));
+    expect(streamA.text()).toContain(`event: call\ndata: {"callId":"${res.json.call_id}","status":"queued"}\n\n`);
+    expect(streamB.text()).not.toContain('event: call');
+    streamA.close();
+    streamB.close();
+  });
+
+  it('refuses without a session, and ends the stream when the session is signed out', async () => {
+    svc = await startDashboardService();
+    const a = svc.createAccount();
+    expect((await request(`${svc.baseUrl}/dashboard/events`, { method: 'GET', ca: svc.ca })).status).toBe(401);
+    const sessions = new SessionStore(svc.stores.db, svc.clock.now);
+    const { token } = sessions.create(a.userId);
+    const stream = await openStream(svc, token);
+    sessions.delete(token);
+    await stream.ended;
+  });
+
+  it.each([true, false])('does not keep the service from stopping (shutdown signal given: %s)', async (shutdownSignal) => {
+    svc = await startDashboardService({ shutdownSignal });
+    const a = svc.createAccount();
+    await new OwnerAuthStore(svc.stores.db).setPassword(a.userId, 'correct horse battery');
+    const stream = await openStream(svc, new SessionStore(svc.stores.db, svc.clock.now).create(a.userId).token);
+    await until(() => stream.text().includes(': connected'));
+    const started = Date.now();
+    await svc.stop();
+    svc = undefined;
+    await stream.ended;
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
