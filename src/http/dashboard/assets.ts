@@ -29,13 +29,14 @@ label { display: block; font-weight: 600; margin: 10px 0 4px; }
 input[type=text], input[type=password], input[type=url], select, textarea {
   width: 100%; font: inherit; padding: 10px; border: 1px solid #767b85; border-radius: 6px; background: #fff; color: var(--fg); min-height: 44px; }
 textarea { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; resize: vertical; field-sizing: content; }
+textarea.wrapped { word-break: break-all; resize: none; }
 input.mono { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; }
 button, .button { display: inline-block; font: inherit; font-weight: 600; padding: 10px 16px; min-height: 44px; border-radius: 6px;
   border: 1px solid var(--accent); background: var(--accent); color: var(--accent-fg); cursor: pointer; text-decoration: none; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: var(--bad); border-color: var(--bad); }
 .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
-.row > input { flex: 1 1 240px; width: auto; }
+.row > input, .row > textarea { flex: 1 1 240px; width: auto; }
 .notice { border-left: 5px solid var(--progress); background: var(--progress-bg); padding: 10px 14px; margin: 0 0 16px; border-radius: 4px; }
 .notice.error { border-color: var(--bad); background: var(--bad-bg); }
 .notice.ok { border-color: var(--ok); background: var(--ok-bg); }

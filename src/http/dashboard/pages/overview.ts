@@ -33,10 +33,13 @@ export const JSON_TEMPLATE = JSON.stringify(
   2,
 );
 
-function copyField(id: string, label: string, value: string, multiline: boolean, hint: SafeHtml | string = ''): SafeHtml {
-  const field = multiline
-    ? html`<textarea id="${id}" readonly rows="${value.split('\n').length}" spellcheck="false" aria-describedby="${id}-hint">${value}</textarea>`
-    : html`<input type="text" class="mono" id="${id}" readonly value="${value}" spellcheck="false" aria-describedby="${id}-hint">`;
+type FieldShape = 'line' | 'wrapped' | 'block';
+
+// 'wrapped': one long value (the URL) shown whole on any screen width.
+function copyField(id: string, label: string, value: string, shape: FieldShape, hint: SafeHtml | string = ''): SafeHtml {
+  const field = shape === 'line'
+    ? html`<input type="text" class="mono" id="${id}" readonly value="${value}" spellcheck="false" aria-describedby="${id}-hint">`
+    : html`<textarea id="${id}" class="${shape}" readonly rows="${shape === 'wrapped' ? 2 : value.split('\n').length}" spellcheck="false" aria-describedby="${id}-hint">${value}</textarea>`;
   return html`<label for="${id}">${label}</label>
 <div class="row">${field}<button type="button" class="secondary" data-copy="${id}" data-copy-status="${id}-status">Copy</button></div>
 <p class="hint" id="${id}-hint">${hint}</p>
@@ -49,15 +52,15 @@ function webhookSection(model: OverviewModel): SafeHtml {
   }
   return html`<section class="card" aria-labelledby="webhook-title">
   <h2 id="webhook-title">Webhook URL</h2>
-  ${copyField('webhook-url', 'Paste this into the alert\'s Webhook URL field', model.webhookUrl, false,
+  ${copyField('webhook-url', 'Paste this into the alert\'s Webhook URL field', model.webhookUrl, 'wrapped',
     'Keep it secret: anyone who has it can make your phone ring. If it leaked, regenerate it below.')}
 </section>
 <section class="card" aria-labelledby="templates-title">
   <h2 id="templates-title">Alert message</h2>
   <p>Paste one of these into the alert's <strong>Message</strong> box. TradingView fills in <code>{{ticker}}</code>,
   <code>{{close}}</code> and <code>{{time}}</code>; the <em>message</em> is what is spoken.</p>
-  ${copyField('template-text', 'Plain text', PLAIN_TEMPLATE, false, 'The whole text is spoken.')}
-  ${copyField('template-json', 'JSON (keeps ticker, price, action, strategy and time in the history)', JSON_TEMPLATE, true,
+  ${copyField('template-text', 'Plain text', PLAIN_TEMPLATE, 'block', 'The whole text is spoken.')}
+  ${copyField('template-json', 'JSON (keeps ticker, price, action, strategy and time in the history)', JSON_TEMPLATE, 'block',
     'Only "message" is spoken; the other fields are shown in the call history.')}
   <ul class="hint">
     <li>Keep the message between 50 and 100 characters: short enough to hear at once, long enough to say what happened. Longer than 500 characters is cut.</li>
