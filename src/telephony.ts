@@ -24,6 +24,8 @@ import { SmsBackup } from './sms/backup.js';
 import { createSmsSender, type SmsSender } from './sms/index.js';
 
 export const ARI_APP = 'ringhook';
+/** Synthesized speech not used for this many days is deleted. */
+const SPEECH_CACHE_DAYS = 7;
 export const TEST_CALL_MESSAGE = 'This is a test call from ringhook. Your alerts will sound like this.';
 
 export interface TelephonyDeps {
@@ -155,6 +157,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     freshnessMs: t.freshnessMs,
   });
   dialer.start();
+  ari.on('replaced', () => {
+    logger.error(`another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`);
+  });
+  // Speech of old alerts is not needed again: clean the cache once a day.
+  const cleaner = setInterval(() => void tts.cleanup(SPEECH_CACHE_DAYS).catch((error: Error) => logger.warn('speech cache cleanup failed', { error })), 86_400_000);
+  cleaner.unref();
 
   return {
     ari,
@@ -173,6 +181,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       return { accepted: true, callId: result.callId };
     },
     async stop(graceMs = 10_000) {
+      clearInterval(cleaner);
       await dialer.stop(graceMs);
       await smsBackup.drain();
       await sms.close().catch(() => {});

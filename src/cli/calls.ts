@@ -36,11 +36,12 @@ export const callsCommand = defineCommand({
           received_at: iso(c.receivedAt),
           call_id: c.callId,
           account: c.userId.slice(0, 8),
-          status: c.status,
+          status: c.status + (c.sipCode ? ` (${c.sipCode})` : ''),
+          sms: c.smsStatus ?? '',
           message: c.message.length > 60 ? c.message.slice(0, 59) + '…' : c.message,
           fields: describeFields(c.extra, { ticker: c.ticker, price: c.price, action: c.action, strategy: c.strategy, timestamp: c.alertTimestamp }),
         })),
-        ['received_at', 'call_id', 'account', 'status', 'message', 'fields'],
+        ['received_at', 'call_id', 'account', 'status', 'sms', 'message', 'fields'],
       );
     }),
 });

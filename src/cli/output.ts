@@ -56,5 +56,17 @@ export function callView(call: CallRecord) {
     error: call.error,
     received_at: iso(call.receivedAt),
     updated_at: iso(call.updatedAt),
+    phone: call.phone,
+    dialed_at: call.dialedAt === null ? null : iso(call.dialedAt),
+    answered_at: call.answeredAt === null ? null : iso(call.answeredAt),
+    ended_at: call.endedAt === null ? null : iso(call.endedAt),
+    ring_ms: call.ringMs,
+    talk_ms: call.talkMs,
+    hangup_cause: call.hangupCause,
+    sip_code: call.sipCode,
+    sms_status: call.smsStatus,
+    sms_message_id: call.smsMessageId,
+    sms_at: call.smsAt === null ? null : iso(call.smsAt),
+    sms_error: call.smsError,
   };
 }

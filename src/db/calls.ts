@@ -28,6 +28,19 @@ export interface CallRecord {
   error: string | null;
   receivedAt: number;
   updatedAt: number;
+  /** What the dialer and the SMS backup recorded (null until they did). */
+  phone: string | null;
+  dialedAt: number | null;
+  answeredAt: number | null;
+  endedAt: number | null;
+  ringMs: number | null;
+  talkMs: number | null;
+  hangupCause: number | null;
+  sipCode: number | null;
+  smsStatus: string | null;
+  smsMessageId: string | null;
+  smsAt: number | null;
+  smsError: string | null;
 }
 
 interface CallRow {
@@ -47,6 +60,18 @@ interface CallRow {
   error: string | null;
   received_at: number;
   updated_at: number;
+  phone: string | null;
+  dialed_at: number | null;
+  answered_at: number | null;
+  ended_at: number | null;
+  ring_ms: number | null;
+  talk_ms: number | null;
+  hangup_cause: number | null;
+  sip_code: number | null;
+  sms_status: string | null;
+  sms_message_id: string | null;
+  sms_at: number | null;
+  sms_error: string | null;
 }
 
 /** How many rejected alerts an account keeps: a flood of bad requests cannot fill the disk. */
@@ -89,6 +114,18 @@ function toRecord(row: CallRow): CallRecord {
     error: row.error,
     receivedAt: row.received_at,
     updatedAt: row.updated_at,
+    phone: row.phone,
+    dialedAt: row.dialed_at,
+    answeredAt: row.answered_at,
+    endedAt: row.ended_at,
+    ringMs: row.ring_ms,
+    talkMs: row.talk_ms,
+    hangupCause: row.hangup_cause,
+    sipCode: row.sip_code,
+    smsStatus: row.sms_status,
+    smsMessageId: row.sms_message_id,
+    smsAt: row.sms_at,
+    smsError: row.sms_error,
   };
 }
 

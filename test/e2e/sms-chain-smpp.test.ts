@@ -1,0 +1,63 @@
+// The whole chain through SMPP: webhook → declined call at SIPp → submit_sm at an independent SMSC
+// (Perl Net::SMPP) → delivery receipt matched back to the call's history.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { provisionAsterisk } from '../helpers/asterisk.js';
+import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
+import { realClock, startTestService, type TestService } from '../helpers/service.js';
+import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
+
+let t: TestService;
+let smsc: Smsc;
+let trunkPort: number;
+
+beforeAll(async () => {
+  await provisionAsterisk();
+  smsc = await startSmsc({ receiptDelayS: 0 });
+  trunkPort = await freeUdpPort();
+  const rtpBase = 44000 + Math.floor(Math.random() * 50) * 100;
+  t = await startTestService(
+    {
+      RINGHOOK_TELEPHONY: 'managed',
+      RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
+      RINGHOOK_SIP_HOST: '127.0.0.1',
+      RINGHOOK_SIP_PORT: String(await freeUdpPort()),
+      RINGHOOK_ARI_PORT: String(await freeTcpPort()),
+      RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
+      RINGHOOK_SMS_GATEWAY: 'smpp',
+      RINGHOOK_SMPP_URL: smsc.url(),
+      RINGHOOK_SMS_FROM: 'ringhook',
+    },
+    realClock(),
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await stopAllSipp();
+  await t?.stop();
+  await smsc?.stop();
+});
+
+it('a declined call is followed within a second by one SMS, and its delivery receipt reaches the history', async () => {
+  const phone = await startSipp({ scenario: 'decline', port: trunkPort });
+  const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });
+  const mark = smsc.events().length;
+  const message = 'EURUSD 1.0842 ↑ crossed the 200 SMA';
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });
+  expect(res.status).toBe(200);
+  const received = await smsc.waitForEvent((e) => e.event === 'message', { from: mark, timeoutMs: 15_000 });
+  await phone.stop();
+  expect(received).toMatchObject({ text: `Missed call alert: ${message}`, data_coding: 8 });
+
+  const row = () => t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(res.json.call_id) as Record<string, any>;
+  expect(row().status).toBe('rejected');
+  const deadline = Date.now() + 10_000;
+  while (row().sms_status !== 'delivered' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const final = row();
+  expect(final.sms_status).toBe('delivered');
+  expect(final.sms_message_id).toBeTruthy();
+  // Handed to the SMSC within a second of the call's final state.
+  expect(final.sms_at - final.ended_at).toBeLessThan(5_000);
+  expect(smsc.events().slice(mark).filter((e) => e.event === 'message')).toHaveLength(1);
+  expect(t.errorLogs()).toEqual([]);
+}, 60_000);
