@@ -433,6 +433,19 @@ describe('CallStore', () => {
       error: null,
       receivedAt: clock.now(),
       updatedAt: clock.now(),
+      // Nothing is dialed yet: the telephony and SMS fields are empty.
+      phone: null,
+      dialedAt: null,
+      answeredAt: null,
+      endedAt: null,
+      ringMs: null,
+      talkMs: null,
+      hangupCause: null,
+      sipCode: null,
+      smsStatus: null,
+      smsMessageId: null,
+      smsAt: null,
+      smsError: null,
     });
     expect(calls.get('call_missing')).toBeUndefined();
   });
