@@ -21,6 +21,10 @@ async function open(viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
   const context = await newContext(browser, svc.baseUrl, viewport);
   contexts.push(context);
   const page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`));
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
@@ -28,6 +32,7 @@ async function open(viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
   return page;
 }
 const dialogs: string[] = [];
+const cspViolations: string[] = [];
 
 async function signIn(page: Page, userId: string, password = PASSWORD): Promise<void> {
   await page.goto('/login');
@@ -66,6 +71,7 @@ afterEach(async () => {
   svc.logs.length = 0;
   expect(errors).toEqual([]);
   expect(dialogs).toEqual([]);
+  expect(cspViolations.splice(0)).toEqual([]);
 });
 
 describe('sign-in', () => {
@@ -164,6 +170,12 @@ describe('overview', () => {
     await page.getByRole('button', { name: 'Copy' }).first().click();
     await page.getByText('Copied to the clipboard.').first().waitFor({ state: 'attached' });
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(await url.inputValue());
+    // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
+    await page.goto('/');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
     const json = JSON.parse(await page.getByLabel(/^JSON/).inputValue());
     expect(json).toEqual({ message: expect.stringContaining('{{ticker}}'), ticker: '{{ticker}}', price: '{{close}}', action: 'buy', strategy: expect.any(String), timestamp: '{{time}}' });
     expect(await page.getByLabel('Plain text').inputValue()).toContain('{{close}}');
