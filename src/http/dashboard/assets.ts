@@ -69,6 +69,7 @@ table.accounts th, table.accounts td { text-align: left; padding: 8px; border-bo
   table.accounts thead { display: none; }
   table.accounts tr { display: block; border-bottom: 2px solid var(--line); padding: 6px 0; }
   table.accounts td { display: block; border: 0; padding: 2px 0; }
+  table.accounts td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
   h1 { font-size: 1.3rem; }
 }
 `;
