@@ -17,6 +17,7 @@ ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # node-gyp's toolchain, for better-sqlite3 when no prebuilt addon matches.
+# hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -42,7 +43,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # The provisioning scripts CI runs: Asterisk from sid's apt (recorded as "host" in
 # $RINGHOOK_CACHE_DIR/asterisk-runtime), then flite, espeak-ng and sox (and sipp, a handy test
-# phone). tini reaps the processes Asterisk and the speech engines leave behind.
+# phone). tini reaps the processes Asterisk and the speech engines leave behind. (Versions are
+# sid's of the day, as on CI's root file system: rebuild to pick up security fixes.)
 COPY scripts/ensure-debs.sh scripts/provision-asterisk.sh scripts/provision-phone-tools.sh ./scripts/
 RUN RINGHOOK_ASTERISK_MODE=host bash scripts/provision-asterisk.sh \
  && bash scripts/provision-phone-tools.sh \
