@@ -387,8 +387,6 @@ describe('without telephony', () => {
   it('says clearly that test calls are not available', async () => {
     const bare = await startDashboardService({ testCalls: 'none' });
     try {
-      const a = svc.createAccount();
-      void a;
       const account = bare.createAccount({ name: 'No phone line' });
       await new OwnerAuthStore(bare.stores.db).setPassword(account.userId, PASSWORD);
       const context = await newContext(browser, bare.baseUrl);

@@ -2,7 +2,6 @@
 // startServers as `ringhook serve`) with a test-call function and the CallEvents bus in the test's
 // hands, and Debian's Chromium driven by playwright-core.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -148,8 +147,4 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}-${width <= 480 ? 'phone' : 'desktop'}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
-}
-
-export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
