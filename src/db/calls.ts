@@ -142,9 +142,19 @@ export interface RejectedAlert {
   excerpt?: string;
 }
 
+interface PendingAccept {
+  userId: string;
+  plan: Plan;
+  alert: Alert;
+  resolve: (result: AcceptResult) => void;
+  reject: (error: unknown) => void;
+}
+
 export class CallStore {
   private readonly stmt;
   readonly accept: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
+  private readonly acceptMany: (jobs: PendingAccept[]) => Array<AcceptResult | { error: unknown }>;
+  private pending: PendingAccept[] = [];
 
   constructor(private readonly db: Db, private readonly now: () => number = Date.now) {
     this.stmt = {
@@ -178,6 +188,46 @@ export class CallStore {
       return { accepted: true, callId, receivedAt: now };
     });
     this.accept = (userId, plan, alert) => acceptTx.immediate(userId, plan, alert);
+    // Nested inside the outer transaction, each accept becomes a savepoint: still exact, one commit.
+    const manyTx = db.transaction((jobs: PendingAccept[]) =>
+      jobs.map((j) => {
+        try {
+          return acceptTx(j.userId, j.plan, j.alert);
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
+    this.acceptMany = (jobs) => manyTx.immediate(jobs);
+  }
+
+  /**
+   * Group commit: the alerts that arrive while the disk is busy with one commit are written
+   * together in the next, so a durable write (fsync) is shared instead of paid per alert. Each
+   * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
+   */
+  acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ userId, plan, alert, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flushPending());
+    });
+  }
+
+  private flushPending(): void {
+    const jobs = this.pending;
+    this.pending = [];
+    let results: Array<AcceptResult | { error: unknown }>;
+    try {
+      results = this.acceptMany(jobs);
+    } catch (error) {
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    jobs.forEach((job, i) => {
+      const result = results[i]!;
+      if ('error' in result) job.reject(result.error);
+      else job.resolve(result);
+    });
   }
 
   private usedInMonth(userId: string, monthKey: string): number {

@@ -73,7 +73,7 @@ async function handleAlert(event: H3Event, deps: WebhookDeps): Promise<Outcome> 
 
   let body: Uint8Array;
   try {
-    body = await readBodyLimited(event.req, MAX_BODY_BYTES);
+    body = await readBodyLimited(event.req, MAX_BODY_BYTES, event.runtime?.node?.req);
   } catch (error) {
     if (error instanceof ApiError) return refusePayload(deps, account, error);
     throw error;
@@ -83,7 +83,7 @@ async function handleAlert(event: H3Event, deps: WebhookDeps): Promise<Outcome> 
     return refusePayload(deps, account, new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}), body);
   }
 
-  const outcome = deps.calls.accept(account.userId, account.plan, parsed.alert);
+  const outcome = await deps.calls.acceptGrouped(account.userId, account.plan, parsed.alert);
   if (!outcome.accepted) {
     const d = outcome.decision;
     if (d.limit === 'monthly') {
