@@ -81,6 +81,7 @@ const envSchema = z
     RINGHOOK_SOFTPHONE_USER: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'RINGHOOK_SOFTPHONE_USER may contain letters, digits, _ . and - only' }).default('ringhook'),
     RINGHOOK_SOFTPHONE_PASSWORD: z.string().regex(/^[^\s;[\]"\\{}]{8,64}$/, { error: 'RINGHOOK_SOFTPHONE_PASSWORD must be 8 to 64 characters without spaces, quotes, ; [ ] { } or backslashes' }).optional(),
     RINGHOOK_CACHE_DIR: z.string().min(1).optional(),
+    RINGHOOK_METRICS_TOKEN: z.string().min(16, { error: 'RINGHOOK_METRICS_TOKEN must be at least 16 characters' }).optional(),
     RINGHOOK_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'RINGHOOK_LOG_LEVEL must be debug, info, warn or error' }).default('info'),
     RINGHOOK_DB_SYNC: z.enum(['normal', 'full'], { error: 'RINGHOOK_DB_SYNC must be normal or full' }).default('full'),
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(true),
@@ -129,6 +130,8 @@ export interface Config {
   dbSync: 'normal' | 'full';
   telephony: TelephonyConfig;
   sms: SmsConfig;
+  /** When set, GET /metrics wants "Authorization: Bearer <token>". */
+  metricsToken: string | undefined;
 }
 
 export interface TelephonyConfig {
@@ -198,6 +201,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: e.RINGHOOK_LOG_LEVEL,
     dbSync: e.RINGHOOK_DB_SYNC,
     telephony: telephonyConfig(e, cwd, env.HOME),
+    metricsToken: e.RINGHOOK_METRICS_TOKEN,
     sms,
   };
 }

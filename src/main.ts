@@ -29,6 +29,11 @@ function isCittyUsageError(error: unknown): error is Error & { code: string } {
 }
 
 export async function runMain(argv: string[]): Promise<void> {
+  // `ringhook calls | head`: the reader went away; that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const wantsHelp = argv.includes('--help') || argv.includes('-h') || argv.length === 0;
   const wantsVersion = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
   if (wantsHelp || wantsVersion) {

@@ -68,6 +68,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
         metrics.webhookSeconds.observe(ms / 1000);
       },
       metrics,
+      ...(config.metricsToken && { metricsToken: config.metricsToken }),
       health: { db: stores.db, checks: () => telephonyChecks(t) },
       ...(t?.sms.handleDeliveryCallback && dlrUrl && {
         smsDelivery: { path: new URL(dlrUrl).pathname, handle: (params: URLSearchParams) => t.sms.handleDeliveryCallback!(params) !== null },

@@ -2,6 +2,8 @@
 import { defineCommand } from 'citty';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
+import path from 'node:path';
+import { inSingleExecutable } from '../assets.js';
 import type { Config } from '../config.js';
 import { startService, type RunningService } from '../service.js';
 
@@ -10,12 +12,14 @@ function nextSteps(config: Config, service: RunningService): string {
   const accounts = service.stores.accounts.list().length;
   const t = config.telephony;
   const softphone = service.telephony?.softphone;
+  // In a checkout the CLI is run through npx; the single executable is run by its own name.
+  const cli = inSingleExecutable() ? path.basename(process.execPath) : 'npx ringhook';
   const lines = [
     '',
     `ringhook is listening on https://${config.host}:${service.servers.httpsPort} (webhook URLs start with ${config.publicUrl}/webhook/)`,
     accounts === 0
-      ? 'Next: create an account (another terminal):  npx ringhook account create --phone +14155550123 --plan free'
-      : `${accounts} account(s): npx ringhook account list`,
+      ? `Next: create an account (another terminal):  ${cli} account create --phone +14155550123 --plan free`
+      : `${accounts} account(s): ${cli} account list`,
   ];
   if (!config.publicUrlConfigured) lines.push('Set RINGHOOK_PUBLIC_URL to the https address the charting platform reaches, e.g. https://alerts.example.com');
   if (t.mode === 'off') lines.push('Telephony is off (RINGHOOK_TELEPHONY=off): alerts are accepted and recorded, no call is placed.');
@@ -26,7 +30,7 @@ function nextSteps(config: Config, service: RunningService): string {
       '  To call real phones, add a trunk: RINGHOOK_TRUNK_URI=sip:sip.provider.example RINGHOOK_TRUNK_USERNAME=… RINGHOOK_TRUNK_PASSWORD=… RINGHOOK_TRUNK_REGISTER=on',
     );
   } else if (t.trunk) lines.push(`Calls go out through ${t.trunk.uri}.`);
-  lines.push('Check every part with: npx ringhook doctor', 'Stop with Ctrl-C.', '');
+  lines.push(`Check every part with: ${cli} doctor`, 'Stop with Ctrl-C.', '');
   return lines.join('\n');
 }
 
