@@ -6,9 +6,9 @@ import { CallProgressStore } from '../../src/db/call-progress.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { startKannel, type KannelPeer } from '../helpers/kannel.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';
-import { freeTcpPort, freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
+import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import { realClock, startTestService, type TestService } from '../helpers/service.js';
+import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
 
 let t: TestService;
@@ -22,15 +22,9 @@ beforeAll(async () => {
   await provisionAsterisk();
   kannel = await startKannel();
   trunkPort = await freeUdpPort();
-  const rtpBase = 40000 + Math.floor(Math.random() * 100) * 100;
   t = await startTestService(
     {
-      RINGHOOK_TELEPHONY: 'managed',
-      RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
-      RINGHOOK_SIP_HOST: '127.0.0.1',
-      RINGHOOK_SIP_PORT: String(await freeUdpPort()),
-      RINGHOOK_ARI_PORT: String(await freeTcpPort()),
-      RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
+      ...(await managedTelephonyEnv(trunkPort)),
       RINGHOOK_RING_TIMEOUT: '5',
       RINGHOOK_SMS_GATEWAY: 'http',
       RINGHOOK_SMS_HTTP_PRESET: 'kannel',

@@ -9,7 +9,7 @@ import { provisionAsterisk } from '../helpers/asterisk.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
-import { makeDataDir } from '../helpers/service.js';
+import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 
 let env: Record<string, string>;
@@ -70,18 +70,14 @@ beforeAll(async () => {
   execBuild();
   dataDir = makeDataDir('rh-serve-');
   trunkPort = await freeUdpPort();
-  ariPort = await freeTcpPort();
   const port = await freeTcpPort();
-  const rtpBase = 42000 + Math.floor(Math.random() * 50) * 100;
+  const telephony = await managedTelephonyEnv(trunkPort);
+  ariPort = Number(telephony.RINGHOOK_ARI_PORT);
   env = {
+    ...telephony,
     RINGHOOK_DATA_DIR: dataDir,
     RINGHOOK_HOST: '127.0.0.1',
     RINGHOOK_PORT: String(port),
-    RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
-    RINGHOOK_SIP_HOST: '127.0.0.1',
-    RINGHOOK_SIP_PORT: String(await freeUdpPort()),
-    RINGHOOK_ARI_PORT: String(ariPort),
-    RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
     RINGHOOK_RING_TIMEOUT: '20',
     RINGHOOK_MAX_CALLS: '1',
   };

@@ -2,8 +2,8 @@
 // (Perl Net::SMPP) → delivery receipt matched back to the call's history.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
-import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
-import { realClock, startTestService, type TestService } from '../helpers/service.js';
+import { freeUdpPort } from '../helpers/ports.js';
+import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
 
@@ -15,15 +15,9 @@ beforeAll(async () => {
   await provisionAsterisk();
   smsc = await startSmsc({ receiptDelayS: 0 });
   trunkPort = await freeUdpPort();
-  const rtpBase = 44000 + Math.floor(Math.random() * 50) * 100;
   t = await startTestService(
     {
-      RINGHOOK_TELEPHONY: 'managed',
-      RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
-      RINGHOOK_SIP_HOST: '127.0.0.1',
-      RINGHOOK_SIP_PORT: String(await freeUdpPort()),
-      RINGHOOK_ARI_PORT: String(await freeTcpPort()),
-      RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
+      ...(await managedTelephonyEnv(trunkPort)),
       RINGHOOK_SMS_GATEWAY: 'smpp',
       RINGHOOK_SMPP_URL: smsc.url(),
       RINGHOOK_SMS_FROM: 'ringhook',

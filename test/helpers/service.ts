@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { request, type Reply, type RequestOptions } from './https-client.js';
+import { freeTcpPort, freeUdpPort } from './ports.js';
 
 export interface TestClock {
   now: () => number;
@@ -65,5 +66,21 @@ export async function startTestService(env: Record<string, string> = {}, clock =
     post: (pathOrUrl, body, headers = {}, options = {}) =>
       request(pathOrUrl.startsWith('http') ? pathOrUrl : baseUrl + pathOrUrl, { method: 'POST', body, headers, ca, ...options }),
     stop: () => service.stop(),
+  };
+}
+
+/**
+ * Settings for a service with its own managed Asterisk on free loopback ports, calling the phone
+ * (SIPp) that listens on `trunkPort`. Each caller gets a distinct RTP range.
+ */
+export async function managedTelephonyEnv(trunkPort: number): Promise<Record<string, string>> {
+  const rtpBase = 40000 + Math.floor(Math.random() * 200) * 100;
+  return {
+    RINGHOOK_TELEPHONY: 'managed',
+    RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
+    RINGHOOK_SIP_HOST: '127.0.0.1',
+    RINGHOOK_SIP_PORT: String(await freeUdpPort()),
+    RINGHOOK_ARI_PORT: String(await freeTcpPort()),
+    RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
   };
 }
