@@ -23,9 +23,7 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  const errors = t.errorLogs();
-  t.logs.length = 0;
-  expect(errors).toEqual([]);
+  expect(t.takeErrorLogs()).toEqual([]);
 });
 
 describe('plain HTTP', () => {

@@ -47,9 +47,7 @@ afterAll(async () => {
 
 afterEach(() => {
   // No request may have ended in an unexpected server error.
-  const errors = t.errorLogs();
-  t.logs.length = 0;
-  expect(errors).toEqual([]);
+  expect(t.takeErrorLogs()).toEqual([]);
 });
 
 describe('accepted alerts', () => {

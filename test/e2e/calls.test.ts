@@ -44,9 +44,7 @@ afterAll(async () => {
 
 afterEach(async () => {
   await stopAllSipp();
-  const errors = t.errorLogs();
-  t.logs.length = 0;
-  expect(errors).toEqual([]);
+  expect(t.takeErrorLogs()).toEqual([]);
 });
 
 function account(smsBackup = false): Account {

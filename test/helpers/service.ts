@@ -37,7 +37,8 @@ export interface TestService {
   baseUrl: string;
   ca: string;
   logs: Array<Record<string, unknown>>;
-  errorLogs(): Array<Record<string, unknown>>;
+  /** The error lines logged since the last call (the log is emptied): a test expects none. */
+  takeErrorLogs(): Array<Record<string, unknown>>;
   post(pathOrUrl: string, body?: string | Buffer, headers?: Record<string, string>, options?: RequestOptions): Promise<Reply>;
   stop(): Promise<void>;
 }
@@ -62,7 +63,7 @@ export async function startTestService(env: Record<string, string> = {}, clock =
     baseUrl,
     ca,
     logs,
-    errorLogs: () => logs.filter((l) => l.level === 'error'),
+    takeErrorLogs: () => logs.splice(0).filter((l) => l.level === 'error'),
     post: (pathOrUrl, body, headers = {}, options = {}) =>
       request(pathOrUrl.startsWith('http') ? pathOrUrl : baseUrl + pathOrUrl, { method: 'POST', body, headers, ca, ...options }),
     stop: () => service.stop(),
