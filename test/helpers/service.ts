@@ -39,6 +39,8 @@ export interface TestService {
   logs: Array<Record<string, unknown>>;
   /** The error lines logged since the last call (the log is emptied): a test expects none. */
   takeErrorLogs(): Array<Record<string, unknown>>;
+  /** The error lines in the log, which is left as it is. */
+  errorLogs(): Array<Record<string, unknown>>;
   post(pathOrUrl: string, body?: string | Buffer, headers?: Record<string, string>, options?: RequestOptions): Promise<Reply>;
   stop(): Promise<void>;
 }
@@ -64,6 +66,7 @@ export async function startTestService(env: Record<string, string> = {}, clock =
     ca,
     logs,
     takeErrorLogs: () => logs.splice(0).filter((l) => l.level === 'error'),
+    errorLogs: () => logs.filter((l) => l.level === 'error'),
     post: (pathOrUrl, body, headers = {}, options = {}) =>
       request(pathOrUrl.startsWith('http') ? pathOrUrl : baseUrl + pathOrUrl, { method: 'POST', body, headers, ca, ...options }),
     stop: () => service.stop(),
