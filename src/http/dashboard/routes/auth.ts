@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { USER_ID_PATTERN } from '../../../core/ids.js';
 import { newToken, TOKEN_PATTERN } from '../../../db/tokens.js';
 import { SESSION_MAX_AGE_MS } from '../../../db/sessions.js';
-import { clientAddress } from '../address.js';
+import { clientAddress } from '../../client-address.js';
 import { guarded, signedIn, type DashboardContext } from '../context.js';
 import { clearCookie, PRESESSION_COOKIE, readTokenCookie, SESSION_COOKIE, setCookie } from '../cookies.js';
 import { fromOurOrigin, parseForm, readForm, sameToken } from '../forms.js';
