@@ -18,7 +18,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
 import { ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
-import { Dialer } from './pbx/dialer.js';
+import { Dialer, SPEECH } from './pbx/dialer.js';
 import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
 import { createSmsSender, type SmsSender } from './sms/index.js';
@@ -138,6 +138,10 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   });
   smsBackup.recover();
   const tts = createTts({ cacheDir: path.join(mediaDir, 'speech'), engine: t.tts.engine, ...(t.tts.voice && { voice: t.tts.voice }) }, { logger, now: deps.now });
+  // The fixed phrases are made now, so that the first answered call starts speaking at once.
+  for (const phrase of [SPEECH.intro, SPEECH.prompt]) {
+    tts.synthesize(phrase).catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
+  }
   const dialer = new Dialer({
     ari,
     progress,
