@@ -14,7 +14,6 @@ import type { Tts } from './tts.js';
 export const SPEECH = {
   intro: 'Alert from ringhook.',
   prompt: 'Press 1 to confirm, press 2 to hear it again.',
-  goodbye: 'Thank you. Goodbye.',
 } as const;
 
 export interface DialerOptions {
