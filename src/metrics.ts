@@ -49,7 +49,7 @@ class Histogram {
 }
 
 export class Metrics {
-  readonly alerts = new Counter('ringhook_alerts_total', 'Webhook requests by result (accepted, invalid_payload, unauthorized, suspended, limit_exceeded, rate_limited, method_not_allowed).');
+  readonly alerts = new Counter('ringhook_alerts_total', 'Webhook requests by result (accepted, invalid_payload, unauthorized, too_many_failures, suspended, limit_exceeded, rate_limited, unavailable, method_not_allowed).');
   readonly calls = new Counter('ringhook_calls_total', 'Calls that reached a final state, by outcome.');
   readonly sms = new Counter('ringhook_sms_total', 'SMS backups by result (sent, failed, delivered, undelivered).');
   readonly webhookSeconds = new Histogram('ringhook_webhook_duration_seconds', 'Time to answer a webhook request.', [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]);

@@ -43,6 +43,8 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   const stores = openStores(config, now);
   const events = new CallEvents();
   const metrics = new Metrics();
+  // Ends the dashboard's open live-history streams, so that the listeners can close.
+  const shutdown = new AbortController();
   let telephony: Telephony | null = null;
   let servers: RunningServers;
   try {
@@ -58,6 +60,8 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       now,
       events,
       publicUrl: config.publicUrl,
+      shutdown: shutdown.signal,
+      trustProxy: config.trustProxy,
       onCallQueued: (callId, userId) => {
         events.emit({ callId, userId, status: 'queued', at: now() });
         telephony?.enqueue(callId);
@@ -97,6 +101,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     metrics,
     telephony,
     async stop(graceMs = 10_000) {
+      shutdown.abort();
       await servers.close();
       await telephony?.stop(graceMs);
       stores.db.close();

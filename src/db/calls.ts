@@ -74,6 +74,15 @@ interface CallRow {
   sms_error: string | null;
 }
 
+/**
+ * How long the webhook's writes wait for another connection's write lock (the CLI, a backup)
+ * before giving up with SQLITE_BUSY. better-sqlite3 waits synchronously, blocking the event loop,
+ * so this is kept well inside the sender's budget (TradingView gives up after 3 s): a request may
+ * wait for the commit in progress and its own, about twice this. Other writers keep the
+ * connection's default (5 s).
+ */
+export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
+
 /** How many rejected alerts an account keeps: a flood of bad requests cannot fill the disk. */
 export const MAX_REJECTIONS_KEPT = 1000;
 /** Rejected messages are stored shortened: they are kept to explain, not to be spoken. */
@@ -198,7 +207,19 @@ export class CallStore {
         }
       }),
     );
-    this.acceptMany = (jobs) => manyTx.immediate(jobs);
+    this.acceptMany = (jobs) => this.withBusyTimeout(WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
+  }
+
+  /** Runs `work` with a shorter wait for the write lock, then restores the connection's own. */
+  private withBusyTimeout<T>(ms: number, work: () => T): T {
+    const previous = this.db.pragma('busy_timeout', { simple: true }) as number;
+    if (previous <= ms) return work();
+    this.db.pragma(`busy_timeout = ${ms}`);
+    try {
+      return work();
+    } finally {
+      this.db.pragma(`busy_timeout = ${previous}`);
+    }
   }
 
   /**
@@ -283,7 +304,7 @@ export class CallStore {
 
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
   recordRejection(rejected: RejectedAlert): void {
-    this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate();
+    this.withBusyTimeout(WEBHOOK_BUSY_TIMEOUT_MS, () => this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate());
   }
 
   /** A test call: no monthly allowance, small limits of its own (per minute and per hour). */

@@ -7,7 +7,10 @@ import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import type { AccountStore } from '../db/accounts.js';
 import type { CallStore } from '../db/calls.js';
 import type { Logger } from '../log.js';
+import type { AddressMatcher } from './address-match.js';
+import { AuthFailureThrottle } from './auth-throttle.js';
 import { readBodyLimited } from './body.js';
+import { clientAddress } from './client-address.js';
 import { errorResponse, json } from './respond.js';
 
 export type WebhookResult =
@@ -17,6 +20,8 @@ export type WebhookResult =
   | 'suspended'
   | 'limit_exceeded'
   | 'rate_limited'
+  | 'too_many_failures'
+  | 'unavailable'
   | 'method_not_allowed';
 
 export interface WebhookDeps {
@@ -28,6 +33,10 @@ export interface WebhookDeps {
   onCallQueued?: (callId: string, userId: string) => void;
   /** Told of every answer, for metrics. */
   onResult?: (result: WebhookResult, durationMs: number) => void;
+  /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
+  trustProxy?: AddressMatcher;
+  /** Failed authentications per client address; one is made when not given. */
+  authThrottle?: AuthFailureThrottle;
 }
 
 interface Outcome {
@@ -58,13 +67,33 @@ function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, bod
   return refuse('invalid_payload', error);
 }
 
-async function handleAlert(event: H3Event, deps: WebhookDeps): Promise<Outcome> {
+/** Another connection holds the database's write lock for longer than the webhook may wait. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'));
+}
+
+function refuseCredentials(event: H3Event, deps: WebhookDeps, throttle: AuthFailureThrottle): Outcome {
+  const address = clientAddress(event, deps.trustProxy);
+  const wait = throttle.retryAfterSeconds(address);
+  if (wait > 0) {
+    return refuse(
+      'too_many_failures',
+      new ApiError('too_many_failures', `Too many requests with invalid credentials from this address: retry after ${wait} s.`, { retry_after: wait }, { 'retry-after': String(wait) }),
+    );
+  }
+  throttle.fail(address);
+  return refuse('unauthorized', new ApiError('unauthorized'));
+}
+
+async function handleAlert(event: H3Event, deps: WebhookDeps, throttle: AuthFailureThrottle): Promise<Outcome> {
   if (event.req.method !== 'POST') {
     return refuse('method_not_allowed', new ApiError('method_not_allowed', `Method ${event.req.method} is not allowed: send the alert with POST.`, {}, { allow: 'POST' }));
   }
   const credentials = credentialsFromPath(event.url.pathname);
   const account = credentials ? deps.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
-  if (!account) return refuse('unauthorized', new ApiError('unauthorized'));
+  // Valid credentials are never throttled: only failures are counted and refused per address.
+  if (!account) return refuseCredentials(event, deps, throttle);
 
   if (account.status === 'suspended') {
     deps.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
@@ -114,9 +143,20 @@ async function handleAlert(event: H3Event, deps: WebhookDeps): Promise<Outcome> 
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {
+  const throttle = deps.authThrottle ?? new AuthFailureThrottle(deps.now);
   return async (event: H3Event): Promise<Response> => {
     const started = performance.now();
-    const { result, response } = await handleAlert(event, deps);
+    let outcome: Outcome;
+    try {
+      outcome = await handleAlert(event, deps, throttle);
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      // The write lock was held past the webhook's busy timeout: the transaction was rolled back,
+      // nothing was recorded, and the sender may safely send the alert again.
+      deps.logger.warn('webhook: the database is busy, alert refused with 503', { path: 'webhook' });
+      outcome = refuse('unavailable', new ApiError('unavailable', 'The database is busy: nothing was recorded; send the alert again.', { retry_after: 5 }, { 'retry-after': '5' }));
+    }
+    const { result, response } = outcome;
     deps.onResult?.(result, performance.now() - started);
     return response;
   };
