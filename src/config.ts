@@ -81,6 +81,7 @@ const envSchema = z
     RINGHOOK_SOFTPHONE_USER: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'RINGHOOK_SOFTPHONE_USER may contain letters, digits, _ . and - only' }).default('ringhook'),
     RINGHOOK_SOFTPHONE_PASSWORD: z.string().regex(/^[^\s;[\]"\\{}]{8,64}$/, { error: 'RINGHOOK_SOFTPHONE_PASSWORD must be 8 to 64 characters without spaces, quotes, ; [ ] { } or backslashes' }).optional(),
     RINGHOOK_CACHE_DIR: z.string().min(1).optional(),
+    RINGHOOK_MEDIA_DIR: z.string().min(1).optional(),
     RINGHOOK_METRICS_TOKEN: z.string().min(16, { error: 'RINGHOOK_METRICS_TOKEN must be at least 16 characters' }).optional(),
     RINGHOOK_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'RINGHOOK_LOG_LEVEL must be debug, info, warn or error' }).default('info'),
     RINGHOOK_DB_SYNC: z.enum(['normal', 'full'], { error: 'RINGHOOK_DB_SYNC must be normal or full' }).default('full'),
@@ -148,6 +149,8 @@ export interface TelephonyConfig {
   softphone: { username: string; password: string | undefined };
   /** Where provisioning caches the Asterisk root file system. */
   cacheDir: string;
+  /** Where speech is written; Asterisk must see it at the same path (shared with an external Asterisk). */
+  mediaDir: string | undefined;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, env: Env): string {
@@ -227,5 +230,6 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
     rtp: { start, end },
     softphone: { username: e.RINGHOOK_SOFTPHONE_USER, password: e.RINGHOOK_SOFTPHONE_PASSWORD },
     cacheDir: path.resolve(cwd, e.RINGHOOK_CACHE_DIR ?? path.join(home ?? '/root', '.cache', 'ringhook')),
+    mediaDir: e.RINGHOOK_MEDIA_DIR ? path.resolve(cwd, e.RINGHOOK_MEDIA_DIR) : undefined,
   };
 }

@@ -109,7 +109,8 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
 export async function startTelephony(config: Config, deps: TelephonyDeps): Promise<Telephony> {
   const t = config.telephony;
   const logger = deps.logger.child({ component: 'telephony' });
-  const mediaDir = path.join(config.dataDir, 'media');
+  // An external Asterisk on another host must see this folder at the same path (NFS, a bind mount).
+  const mediaDir = t.mediaDir ?? path.join(config.dataDir, 'media');
   fs.mkdirSync(path.join(mediaDir, 'speech'), { recursive: true, mode: 0o755 });
   const softphone = t.mode === 'managed' ? { username: t.softphone.username, password: t.softphone.password ?? persistentSecret(config.dataDir, 'softphone') } : null;
 
