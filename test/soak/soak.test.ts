@@ -216,3 +216,12 @@ describe('floods of wrong credentials', () => {
     expect(valid?.status).toBe(200);
   }, N.budget + 60_000);
 });
+
+describe('what the runs leave behind', () => {
+  it('the serve log never contains an api_key; the database is 0600 in a 0700 folder', () => {
+    const log = serve.output();
+    for (const a of [fuzzAccount, floodAccount, ...probes]) expect(log.includes(a.api_key)).toBe(false);
+    expect(fs.statSync(path.join(dataDir, 'ringhook.db')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+  });
+});
