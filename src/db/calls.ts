@@ -12,6 +12,8 @@ export type CallKind = 'alert' | 'test';
 export type RejectionStatus = 'rate_limited' | 'limit_exceeded' | 'invalid_payload' | 'suspended';
 
 export interface CallRecord {
+  /** The row id: the cursor for paging (pages continue below it). */
+  id: number;
   callId: string;
   userId: string;
   kind: CallKind;
@@ -36,14 +38,24 @@ export interface CallRecord {
   ringMs: number | null;
   talkMs: number | null;
   hangupCause: number | null;
+  hangupCauseText: string | null;
   sipCode: number | null;
   smsStatus: string | null;
   smsMessageId: string | null;
+  smsParts: number | null;
   smsAt: number | null;
   smsError: string | null;
 }
 
+/** One page of an account's history, newest first. */
+export interface HistoryPage {
+  entries: CallRecord[];
+  /** The cursor of the next (older) page, or null on the last page. */
+  next: number | null;
+}
+
 interface CallRow {
+  id: number;
   call_id: string;
   user_id: string;
   kind: CallKind;
@@ -67,9 +79,11 @@ interface CallRow {
   ring_ms: number | null;
   talk_ms: number | null;
   hangup_cause: number | null;
+  hangup_cause_text: string | null;
   sip_code: number | null;
   sms_status: string | null;
   sms_message_id: string | null;
+  sms_parts: number | null;
   sms_at: number | null;
   sms_error: string | null;
 }
@@ -82,6 +96,12 @@ interface CallRow {
  * connection's default (5 s).
  */
 export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
+
+/** A refused alert's extra fields, kept only while small: never cut into invalid JSON. */
+function rejectedExtra(extra: Record<string, unknown>): string {
+  const text = JSON.stringify(extra);
+  return text.length <= 4000 ? text : JSON.stringify({ note: `${Object.keys(extra).length} extra fields, too large to keep for a refused alert` });
+}
 
 /** How many rejected alerts an account keeps: a flood of bad requests cannot fill the disk. */
 export const MAX_REJECTIONS_KEPT = 1000;
@@ -103,10 +123,24 @@ const SQL = {
   get: 'SELECT * FROM calls WHERE call_id = ?',
   listAll: 'SELECT * FROM calls WHERE id < @before ORDER BY id DESC LIMIT @limit',
   listForAccount: 'SELECT * FROM calls WHERE user_id = @user_id AND id < @before ORDER BY id DESC LIMIT @limit',
+  listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
+                           ORDER BY id DESC LIMIT @limit`,
+  getForAccount: 'SELECT * FROM calls WHERE call_id = ? AND user_id = ?',
 } as const;
+
+function parseExtra(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return { extra: text };
+  }
+}
 
 function toRecord(row: CallRow): CallRecord {
   return {
+    id: row.id,
     callId: row.call_id,
     userId: row.user_id,
     kind: row.kind,
@@ -119,7 +153,7 @@ function toRecord(row: CallRow): CallRecord {
     action: row.action,
     strategy: row.strategy,
     alertTimestamp: row.alert_timestamp,
-    extra: row.extra ? (JSON.parse(row.extra) as Record<string, unknown>) : {},
+    extra: parseExtra(row.extra),
     error: row.error,
     receivedAt: row.received_at,
     updatedAt: row.updated_at,
@@ -130,9 +164,11 @@ function toRecord(row: CallRow): CallRecord {
     ringMs: row.ring_ms,
     talkMs: row.talk_ms,
     hangupCause: row.hangup_cause,
+    hangupCauseText: row.hangup_cause_text,
     sipCode: row.sip_code,
     smsStatus: row.sms_status,
     smsMessageId: row.sms_message_id,
+    smsParts: row.sms_parts,
     smsAt: row.sms_at,
     smsError: row.sms_error,
   };
@@ -175,6 +211,8 @@ export class CallStore {
       get: db.prepare<[string], CallRow>(SQL.get),
       listAll: db.prepare<{ before: number; limit: number }, CallRow>(SQL.listAll),
       listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
+      listForAccountByStatus: db.prepare<{ user_id: string; before: number; limit: number; statuses: string }, CallRow>(SQL.listForAccountByStatus),
+      getForAccount: db.prepare<[string, string], CallRow>(SQL.getForAccount),
     };
     const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert): AcceptResult => {
       const now = this.now();
@@ -295,7 +333,7 @@ export class CallStore {
       action: alert?.fields.action ?? null,
       strategy: alert?.fields.strategy ?? null,
       alert_timestamp: alert?.fields.timestamp ?? null,
-      extra: alert && Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra).slice(0, 4000) : null,
+      extra: alert && Object.keys(alert.extra).length > 0 ? rejectedExtra(alert.extra) : null,
       error: rejected.error,
       now,
     });
@@ -335,7 +373,23 @@ export class CallStore {
     return row ? toRecord(row) : undefined;
   }
 
-  /** Newest first; `before` is an internal cursor (the row id) for paging. */
+  /** One page of an account's history, newest first; `before` is the cursor of the previous page. */
+  page(userId: string, options: { before?: number | undefined; limit: number; statuses?: readonly string[] }): HistoryPage {
+    const params = { user_id: userId, before: options.before ?? Number.MAX_SAFE_INTEGER, limit: options.limit + 1 };
+    const rows = options.statuses && options.statuses.length > 0
+      ? this.stmt.listForAccountByStatus.all({ ...params, statuses: JSON.stringify(options.statuses) })
+      : this.stmt.listForAccount.all(params);
+    const entries = rows.slice(0, options.limit).map(toRecord);
+    return { entries, next: rows.length > options.limit ? entries[entries.length - 1]!.id : null };
+  }
+
+  /** One call of the account, or undefined: another account's call is never returned. */
+  getForAccount(userId: string, callId: string): CallRecord | undefined {
+    const row = this.stmt.getForAccount.get(callId, userId);
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Newest first, at most 1000. */
   list(options: { userId?: string; limit?: number } = {}): CallRecord[] {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 1000));
     const before = Number.MAX_SAFE_INTEGER;

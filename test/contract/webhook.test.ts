@@ -371,6 +371,16 @@ describe('plan limits', () => {
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
   });
 
+  it('a refused alert with large extra fields is kept readable (no cut JSON)', async () => {
+    const a = createAccount('free');
+    t.clock.advance(3_600_000);
+    expect((await t.post(hookPath(a), 'first', { 'content-type': 'text/plain' })).status).toBe(200);
+    const big = JSON.stringify({ message: 'second', notes: 'n'.repeat(10_000) });
+    expect((await t.post(hookPath(a), big, { 'content-type': 'application/json' })).status).toBe(429);
+    const [refused] = historyOf(a.userId);
+    expect(refused).toMatchObject({ status: 'rate_limited', message: 'second', extra: { note: expect.stringMatching(/too large to keep/) } });
+  });
+
   it('keeps at most 1000 rejections per account', async () => {
     const a = createAccount('free');
     for (let i = 0; i < 1005; i++) {

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { parseAlertBody } from '../../src/core/payload.js';
 import { migrate } from '../../src/db/database.js';
 import { AccountStore } from '../../src/db/accounts.js';
-import { CallHistory } from '../../src/db/call-history.js';
 import { CallStore } from '../../src/db/calls.js';
 import { LOGIN_LINK_TTL_MS, OwnerAuthStore } from '../../src/db/owner-auth.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/db/password-hash.js';
@@ -34,6 +33,7 @@ describe('html', () => {
       messageTruncated: false, ticker: '<i>', price: 1.5, action: null, strategy: null, alertTimestamp: null,
       extra: { '<k>': '<v>', nested: { a: '<z>' } }, error: null, receivedAt: 0, updatedAt: 0, ringMs: null, talkMs: null,
       hangupCauseText: null, smsStatus: null, smsError: null, smsParts: null, smsAt: null,
+      phone: null, dialedAt: null, answeredAt: null, endedAt: null, hangupCause: null, sipCode: null, smsMessageId: null,
     }).value;
     expect(markup).not.toMatch(/<(img|i|b|k|v|z)[\s>]/);
     expect(markup).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -209,7 +209,7 @@ describe('stores', () => {
     }
     db.prepare("UPDATE calls SET status = 'busy' WHERE call_id IN (?, ?)").run(ids[1], ids[4]);
     const theirs = calls.accept(other.userId, 'premium', alert('theirs'));
-    const history = new CallHistory(db);
+    const history = calls;
     const first = history.page(account.userId, { limit: 3 });
     expect(first.entries.map((e) => e.message)).toEqual(['m6', 'm5', 'm4']);
     const second = history.page(account.userId, { limit: 3, before: first.next! });
@@ -217,7 +217,7 @@ describe('stores', () => {
     const last = history.page(account.userId, { limit: 3, before: second.next! });
     expect(last).toMatchObject({ entries: [{ message: 'm0' }], next: null });
     expect(history.page(account.userId, { limit: 10, statuses: ['busy'] }).entries.map((e) => e.message)).toEqual(['m4', 'm1']);
-    expect(theirs.accepted && history.get(account.userId, theirs.callId)).toBeUndefined();
-    expect(theirs.accepted && history.get(other.userId, theirs.callId)?.message).toBe('theirs');
+    expect(theirs.accepted && history.getForAccount(account.userId, theirs.callId)).toBeUndefined();
+    expect(theirs.accepted && history.getForAccount(other.userId, theirs.callId)?.message).toBe('theirs');
   });
 });

@@ -417,6 +417,7 @@ describe('CallStore', () => {
     const result = mustAccept(a.userId, 'premium', alert);
     expect(result).toEqual({ accepted: true, callId: expect.stringMatching(/^call_[A-Za-z0-9_-]{22}$/), receivedAt: clock.now() });
     expect(calls.get(result.callId)).toEqual({
+      id: expect.any(Number),
       callId: result.callId,
       userId: a.userId,
       kind: 'alert',
@@ -434,6 +435,8 @@ describe('CallStore', () => {
       receivedAt: clock.now(),
       updatedAt: clock.now(),
       // Nothing is dialed yet: the telephony and SMS fields are empty.
+      hangupCauseText: null,
+      smsParts: null,
       phone: null,
       dialedAt: null,
       answeredAt: null,

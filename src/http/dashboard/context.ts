@@ -3,7 +3,6 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { Account } from '../../core/account.js';
-import type { CallHistory } from '../../db/call-history.js';
 import type { OwnerAuthStore } from '../../db/owner-auth.js';
 import type { Session, SessionStore } from '../../db/sessions.js';
 import type { DashboardDeps } from './index.js';
@@ -18,7 +17,6 @@ export interface DashboardContext {
   deps: DashboardDeps;
   sessions: SessionStore;
   auth: OwnerAuthStore;
-  history: CallHistory;
   throttle: SignInThrottle;
   /** Origins our pages are served from (the request's own and the public URL's). */
   origins(event: H3Event): Set<string>;

@@ -2,7 +2,6 @@
 // script for copy buttons and live history, sessions in cookies backed by the sessions table.
 import type { H3, H3Event } from 'h3';
 import type { AccountStore } from '../../db/accounts.js';
-import { CallHistory } from '../../db/call-history.js';
 import type { CallStore } from '../../db/calls.js';
 import type { Db } from '../../db/database.js';
 import { OwnerAuthStore } from '../../db/owner-auth.js';
@@ -48,7 +47,6 @@ export function mountDashboard(app: H3, deps: DashboardDeps): void {
     deps,
     sessions: new SessionStore(deps.db, deps.now),
     auth: new OwnerAuthStore(deps.db, deps.now),
-    history: new CallHistory(deps.db),
     throttle: new SignInThrottle(deps.now),
     origins: ownOrigins(deps.publicUrl),
   };

@@ -35,7 +35,7 @@ export function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Ac
 
 export function historyModel(ctx: DashboardContext, event: H3Event, viewer: Viewer, userId: string, options: { basePath: string; heading: string; readOnly: boolean }): HistoryModel {
   const query = historyQuery.parse(Object.fromEntries(event.url.searchParams));
-  const page = ctx.history.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
+  const page = ctx.deps.calls.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
   return {
     viewer,
     page,
@@ -61,7 +61,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   // One history entry as markup, for the live updates; 204 when it does not match the page's filter.
   app.get('/dashboard/calls/:callId/row', apiRoute(ctx, (event, { account }) => {
     const callId = callIdSchema.safeParse(getRouterParam(event, 'callId'));
-    const entry = callId.success ? ctx.history.get(account.userId, callId.data) : undefined;
+    const entry = callId.success ? ctx.deps.calls.getForAccount(account.userId, callId.data) : undefined;
     if (!entry) return plain(404, 'No such call.');
     const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
     if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
