@@ -3,6 +3,7 @@ import { defineCommand, runCommand, runMain as runCitty } from 'citty';
 import { UserError } from './errors.js';
 import { accountCommand } from './cli/account.js';
 import { callsCommand } from './cli/calls.js';
+import { backupCommand } from './cli/backup.js';
 import { doctorCommand } from './cli/doctor.js';
 import { serveCommand } from './cli/serve.js';
 import { smsTestCommand } from './cli/sms-test.js';
@@ -19,6 +20,7 @@ export const rootCommand = defineCommand({
     'test-call': testCallCommand,
     'sms-test': smsTestCommand,
     doctor: doctorCommand,
+    backup: backupCommand,
   },
 });
 

@@ -1,6 +1,9 @@
 // The admin CLI, run as a real process on a real database file (also while serve runs).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { runCli, REPO_ROOT } from '../helpers/cli.js';
 import { makeDataDir, startTestService } from '../helpers/service.js';
 
@@ -17,8 +20,8 @@ describe('ringhook --help', () => {
   it('lists every command, and every command has --help', () => {
     const top = runCli(['--help'], env);
     expect(top.code).toBe(0);
-    for (const cmd of ['serve', 'account', 'calls']) expect(top.stdout).toContain(cmd);
-    for (const args of [['serve'], ['account'], ['calls'], ['account', 'create'], ['account', 'list'], ['account', 'show'], ['account', 'set'], ['account', 'suspend'], ['account', 'resume'], ['account', 'regenerate'], ['account', 'delete']]) {
+    for (const cmd of ['serve', 'account', 'calls', 'test-call', 'sms-test', 'doctor', 'backup']) expect(top.stdout).toContain(cmd);
+    for (const args of [['serve'], ['account'], ['calls'], ['test-call'], ['sms-test'], ['doctor'], ['backup'], ['account', 'login-link'], ['account', 'create'], ['account', 'list'], ['account', 'show'], ['account', 'set'], ['account', 'suspend'], ['account', 'resume'], ['account', 'regenerate'], ['account', 'delete']]) {
       const res = runCli([...args, '--help'], env);
       expect(res.code, args.join(' ')).toBe(0);
       expect(res.stdout, args.join(' ')).toMatch(/USAGE/);
@@ -105,6 +108,29 @@ describe('ringhook account', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/RINGHOOK_PORT/);
     expect(res.stderr).toMatch(/"eighty"/);
+  });
+});
+
+describe('ringhook backup', () => {
+  it('copies the database while serve takes alerts; the copy opens and holds them', async () => {
+    const dataDir = makeDataDir();
+    const t = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
+    try {
+      const a = runCli(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], { RINGHOOK_DATA_DIR: dataDir }).json;
+      for (let i = 0; i < 5; i++) expect((await t.post(`/webhook/${a.user_id}/${a.api_key}`, `alert ${i}`, { 'content-type': 'text/plain' })).status).toBe(200);
+      const target = path.join(makeDataDir(), 'copy.db');
+      const res = runCli(['backup', target, '--json'], { RINGHOOK_DATA_DIR: dataDir });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.json.file).toBe(target);
+      expect(fs.statSync(target).mode & 0o777).toBe(0o600);
+      const copy = new Database(target, { readonly: true });
+      expect((copy.prepare('SELECT count(*) AS n FROM calls WHERE user_id = ?').get(a.user_id) as { n: number }).n).toBe(5);
+      copy.close();
+      expect(runCli(['backup', target], { RINGHOOK_DATA_DIR: dataDir }).stderr).toMatch(/exists: choose a new file, or add --force/);
+      expect(runCli(['backup', target, '--force'], { RINGHOOK_DATA_DIR: dataDir }).code).toBe(0);
+    } finally {
+      await t.stop();
+    }
   });
 });
 

@@ -1,0 +1,41 @@
+// ringhook backup FILE: a consistent copy of the database, safe while serve runs (SQLite's online
+// backup copies pages in steps and restarts a step when a writer changed it).
+import { defineCommand } from 'citty';
+import fs from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../errors.js';
+import { withStores } from './context.js';
+import { printJson } from './output.js';
+
+export const backupCommand = defineCommand({
+  meta: { name: 'backup', description: 'Copy the database to FILE (safe while serve runs)' },
+  args: {
+    file: { type: 'positional', description: 'Where the copy goes (a new file)', required: true },
+    force: { type: 'boolean', description: 'Replace FILE if it exists', default: false },
+    json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
+  },
+  run: ({ args }) =>
+    withStores(async (stores, config) => {
+      const target = path.resolve(args.file);
+      if (target === path.resolve(config.dbFile)) throw new UserError('the backup must go to another file than the database itself');
+      if (fs.existsSync(target) && !args.force) throw new UserError(`${target} exists: choose a new file, or add --force to replace it`);
+      if (!fs.existsSync(path.dirname(target))) throw new UserError(`the folder ${path.dirname(target)} does not exist`);
+      const tmp = `${target}.${process.pid}.partial`;
+      try {
+        await stores.db.backup(tmp, {
+          progress: ({ totalPages, remainingPages }) => {
+            if (!args.json && process.stderr.isTTY) process.stderr.write(`\rbacking up: ${Math.round(((totalPages - remainingPages) / totalPages) * 100)} %`);
+            return 1000;
+          },
+        });
+        fs.chmodSync(tmp, 0o600);
+        fs.renameSync(tmp, target);
+      } catch (error) {
+        fs.rmSync(tmp, { force: true });
+        throw new UserError(`backup failed: ${(error as Error).message}`);
+      }
+      const bytes = fs.statSync(target).size;
+      if (args.json) printJson({ file: target, bytes });
+      else process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}Backed up ${config.dbFile} to ${target} (${bytes} bytes).\n`);
+    }),
+});
