@@ -21,9 +21,16 @@ export interface SmsBackupDeps {
   onResult?: (result: 'sent' | 'failed' | 'delivered' | 'undelivered') => void;
 }
 
+/** Receipts that came before send() returned the message id are kept this long, at most this many. */
+const EARLY_REPORT_MS = 60_000;
+const EARLY_REPORT_MAX = 1_000;
+
 export class SmsBackup {
   private readonly stopReports: () => void;
   private readonly pending = new Set<Promise<void>>();
+  // A gateway may confirm delivery before it has answered our submit (SMPP receipts can overtake
+  // the submit_sm_resp we are still waiting on): such a receipt waits here for its call.
+  private readonly earlyReports = new Map<string, { report: DeliveryReport; at: number }>();
 
   constructor(private readonly deps: SmsBackupDeps) {
     this.stopReports = deps.sender.onDeliveryReport((report) => this.onDeliveryReport(report));
@@ -61,6 +68,11 @@ export class SmsBackup {
     const result = await this.deps.sender.send({ to: account.phone, text: buildSmsText(call.message, { maxParts: this.deps.maxParts }), reference: callId });
     if (result.status === 'sent') {
       this.deps.progress.setSmsResult(callId, { status: 'sent', messageId: result.messageId, parts: result.parts });
+      const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;
+      if (early) {
+        this.earlyReports.delete(result.messageId!);
+        this.onDeliveryReport(early.report);
+      }
     } else {
       this.deps.progress.setSmsResult(callId, { status: 'failed', error: result.error });
     }
@@ -71,10 +83,22 @@ export class SmsBackup {
   private onDeliveryReport(report: DeliveryReport): void {
     if (report.status === 'pending') return;
     const call = this.deps.progress.findBySmsMessage(report.messageId);
-    if (!call) return;
+    if (!call) {
+      this.keepEarly(report);
+      return;
+    }
     this.deps.progress.setSmsResult(call.callId, report.status === 'delivered' ? { status: 'delivered' } : { status: 'failed', error: `not delivered: ${report.detail}` });
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
     this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() });
+  }
+
+  private keepEarly(report: DeliveryReport): void {
+    const now = this.deps.now();
+    for (const [id, entry] of this.earlyReports) {
+      if (now - entry.at > EARLY_REPORT_MS || this.earlyReports.size >= EARLY_REPORT_MAX) this.earlyReports.delete(id);
+      else break;
+    }
+    this.earlyReports.set(report.messageId, { report, at: now });
   }
 
   /** Waits for SMS being handed over right now (graceful shutdown). */

@@ -1,4 +1,4 @@
-// `ringhook serve` as a real process with its managed Asterisk, driven from outside as an operator
+// `ringhook serve` started by `npm start`'s script, as a real process with its managed Asterisk, driven from outside as an operator
 // would: doctor, test-call, /healthz, /metrics, and kill -9 with calls queued and ringing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,7 +22,9 @@ let dataDir: string;
 
 async function startServe(): Promise<void> {
   serveOutput = '';
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/ringhook.js'), 'serve'], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The README's first command, as `npm start` runs it (the script ends in `exec node … serve`, so the
+  // pid is serve's own and kill -9 reaches it).
+  const child = spawn('bash', [path.join(REPO_ROOT, 'scripts/start.sh')], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (c: Buffer) => (serveOutput += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (serveOutput += c.toString()));
   serve = child;

@@ -1,0 +1,99 @@
+// The SMS backup's bookkeeping on a real SQLite file. The sender here is a stand-in (named so):
+// it produces, on purpose, a timing a real SMSC produces only sometimes — the delivery receipt
+// arriving before the answer to our submit.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AccountStore } from '../../src/db/accounts.js';
+import { CallProgressStore } from '../../src/db/call-progress.js';
+import { CallStore } from '../../src/db/calls.js';
+import { openDatabase } from '../../src/db/database.js';
+import { CallEvents } from '../../src/events.js';
+import { silentLogger } from '../../src/log.js';
+import { SmsBackup } from '../../src/sms/backup.js';
+import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from '../../src/sms/types.js';
+
+function standInSender(behaviour: (req: SmsRequest, report: (r: DeliveryReport) => void) => Promise<SmsResult>): SmsSender & { sent: SmsRequest[] } {
+  const listeners = new Set<(r: DeliveryReport) => void>();
+  const sent: SmsRequest[] = [];
+  return {
+    kind: 'standin',
+    sent,
+    send: (req) => {
+      sent.push(req);
+      return behaviour(req, (r) => listeners.forEach((l) => l(r)));
+    },
+    check: async () => ({ ok: true, detail: 'stand-in' }),
+    close: async () => {},
+    onDeliveryReport: (cb) => {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
+  };
+}
+
+function setup(sender: SmsSender, smsBackup = true) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-smsbackup-'));
+  const db = openDatabase(path.join(dir, 'ringhook.db'), { sync: 'normal' });
+  const accounts = new AccountStore(db);
+  const calls = new CallStore(db);
+  const progress = new CallProgressStore(db);
+  const account = accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup, name: '' });
+  const accepted = calls.accept(account.userId, 'premium', { form: 'text', message: 'AAPL up', truncated: false, originalLength: 7, fields: {}, extra: {} });
+  if (!accepted.accepted) throw new Error('not accepted');
+  progress.transition(accepted.callId, 'dialing');
+  progress.transition(accepted.callId, 'busy');
+  const backup = new SmsBackup({ sender, progress, accounts, events: new CallEvents(), logger: silentLogger, now: Date.now });
+  return { backup, progress, callId: accepted.callId };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+describe('SmsBackup', () => {
+  it('matches a delivery receipt that arrives before the gateway answered the submit', async () => {
+    const sender = standInSender(async (_req, report) => {
+      report({ messageId: 'm-1', status: 'delivered', detail: 'DELIVRD' });
+      return { status: 'sent', messageId: 'm-1', parts: 1 };
+    });
+    const { backup, progress, callId } = setup(sender);
+    backup.afterFinal(callId, 'busy');
+    await backup.drain();
+    await settle();
+    expect(progress.get(callId)!.smsStatus).toBe('delivered');
+  });
+
+  it('sends once however often the final state is reported, with the "Missed call alert" text', async () => {
+    const sender = standInSender(async () => ({ status: 'sent', messageId: 'm-2', parts: 1 }));
+    const { backup, progress, callId } = setup(sender);
+    backup.afterFinal(callId, 'busy');
+    backup.afterFinal(callId, 'busy');
+    await backup.drain();
+    expect(sender.sent).toEqual([{ to: '+14155550123', text: 'Missed call alert: AAPL up', reference: callId }]);
+    expect(progress.get(callId)!.smsStatus).toBe('sent');
+  });
+
+  it('records a refused SMS as failed and never sends it again', async () => {
+    const sender = standInSender(async () => ({ status: 'failed', error: 'Kannel answered 403', retryable: false }));
+    const { backup, progress, callId } = setup(sender);
+    backup.afterFinal(callId, 'busy');
+    await backup.drain();
+    backup.afterFinal(callId, 'busy');
+    await backup.drain();
+    expect(sender.sent).toHaveLength(1);
+    expect(progress.get(callId)!.smsStatus).toBe('failed');
+  });
+
+  it('sends nothing when the account has SMS backup off, or the call was answered', async () => {
+    const sender = standInSender(async () => ({ status: 'sent', messageId: 'x', parts: 1 }));
+    const off = setup(sender, false);
+    off.backup.afterFinal(off.callId, 'busy');
+    await off.backup.drain();
+    expect(off.progress.get(off.callId)!.smsStatus).toBe('disabled');
+    const answered = setup(sender);
+    answered.backup.afterFinal(answered.callId, 'completed');
+    await answered.backup.drain();
+    expect(answered.progress.get(answered.callId)!.smsStatus).toBe('not_needed');
+    expect(sender.sent).toHaveLength(0);
+  });
+});
