@@ -3,7 +3,8 @@
 import type { Config } from './config.js';
 import { AccountStore } from './db/accounts.js';
 import { CallStore } from './db/calls.js';
-import { openDatabase, type Db } from './db/database.js';
+import { openDatabase } from './db/database.js';
+import type { Stores } from './deps.js';
 import { CallEvents } from './events.js';
 import { createApp } from './http/app.js';
 import { startServers, type RunningServers } from './http/server.js';
@@ -12,11 +13,7 @@ import { Metrics } from './metrics.js';
 import type { CheckState } from './http/operations.js';
 import { startTelephony, type Telephony } from './telephony.js';
 
-export interface Stores {
-  db: Db;
-  accounts: AccountStore;
-  calls: CallStore;
-}
+export type { Stores } from './deps.js';
 
 export function openStores(config: Pick<Config, 'dbFile' | 'dbSync'>, now: () => number = Date.now): Stores {
   const db = openDatabase(config.dbFile, { sync: config.dbSync });

@@ -3,16 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
+import type { ServiceDeps } from './deps.js';
 import { TEST_CALL_LIMITS } from './core/limits.js';
-import type { AccountStore } from './db/accounts.js';
 import { CallProgressStore } from './db/call-progress.js';
-import type { CallStore } from './db/calls.js';
-import type { Db } from './db/database.js';
 import { asteriskTemplates } from './assets.js';
 import { UserError } from './errors.js';
-import type { CallEvents } from './events.js';
 import type { TestCallResult } from './http/dashboard/index.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -28,14 +24,8 @@ export const ARI_APP = 'ringhook';
 const SPEECH_CACHE_DAYS = 7;
 export const TEST_CALL_MESSAGE = 'This is a test call from ringhook. Your alerts will sound like this.';
 
-export interface TelephonyDeps {
+export interface TelephonyDeps extends ServiceDeps {
   metrics?: Metrics;
-  db: Db;
-  accounts: AccountStore;
-  calls: CallStore;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
 }
 
 export interface Telephony {
@@ -49,11 +39,6 @@ export interface Telephony {
   enqueue(callId: string): void;
   placeTestCall(userId: string): TestCallResult;
   stop(graceMs?: number): Promise<void>;
-}
-
-/** The folder of the Asterisk config templates, next to src/ or dist/. */
-export function asteriskTemplateDir(): string {
-  return fileURLToPath(new URL('../asterisk/', import.meta.url));
 }
 
 /** A secret kept in the data dir: made once, then the same at every start. */

@@ -60,7 +60,7 @@ const DUMMY_KEY = Buffer.from(newApiKey());
 export class AccountStore {
   private readonly stmt;
 
-  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {
+  constructor(db: Db, private readonly now: () => number = Date.now) {
     this.stmt = {
       insert: db.prepare(SQL.insert),
       get: db.prepare<[string], AccountRow>(SQL.get),

@@ -1,13 +1,9 @@
 // The owner's dashboard (issue 5): mounted on the app by createApp. Server-rendered pages, a small
 // script for copy buttons and live history, sessions in cookies backed by the sessions table.
 import type { H3, H3Event } from 'h3';
-import type { AccountStore } from '../../db/accounts.js';
-import type { CallStore } from '../../db/calls.js';
-import type { Db } from '../../db/database.js';
 import { OwnerAuthStore } from '../../db/owner-auth.js';
 import { SessionStore } from '../../db/sessions.js';
-import type { CallEvents } from '../../events.js';
-import type { Logger } from '../../log.js';
+import type { ServiceDeps } from '../../deps.js';
 import type { AddressMatcher } from '../address-match.js';
 import { CSS, JS } from './assets.js';
 import type { DashboardContext } from './context.js';
@@ -20,13 +16,7 @@ import { SignInThrottle } from './throttle.js';
 
 export type TestCallResult = { accepted: true; callId: string } | { accepted: false; retryAfterSeconds: number };
 
-export interface DashboardDeps {
-  db: Db;
-  accounts: AccountStore;
-  calls: CallStore;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
+export interface DashboardDeps extends ServiceDeps {
   /** Base of the webhook URLs shown to owners. */
   publicUrl: string;
   /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
