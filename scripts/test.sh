@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/provision-test-peers.sh
-echo "ringhook: building" >&2
+echo "ringhook: building and type-checking (sources and tests)" >&2
 npm run --silent build
+npm run --silent typecheck
 mkdir -p test-results
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || status=$?
