@@ -14,6 +14,10 @@
 #   --receipt-stat S    stat in delivery receipts (DELIVRD, UNDELIV, ...; default DELIVRD)
 #   --receipt-delay S   seconds before a receipt is sent (default 0.2)
 #   --no-receipts       never send delivery receipts
+#   --reject-status S   answer every submit_sm with this command_status (e.g. 0x45 ESME_RSUBMITFAIL)
+#   --drop-on-submit    read a submit_sm, report it, then close the connection without answering
+#                       (the listener stays up: a re-sent submit would be seen)
+#   --submit-delay S    seconds to wait before answering a submit_sm (a slow gateway)
 use strict;
 use warnings;
 use utf8;
@@ -24,9 +28,12 @@ use Getopt::Long;
 use POSIX qw(strftime :sys_wait_h);
 
 my %opt = (port => 0, 'system-id' => 'ringhook', password => 'secret', throttle => 0,
-           'receipt-stat' => 'DELIVRD', 'receipt-delay' => 0.2, 'no-receipts' => 0);
+           'receipt-stat' => 'DELIVRD', 'receipt-delay' => 0.2, 'no-receipts' => 0,
+           'reject-status' => '', 'drop-on-submit' => 0, 'submit-delay' => 0);
 GetOptions(\%opt, 'port=i', 'system-id=s', 'password=s', 'throttle=i', 'receipt-stat=s',
-           'receipt-delay=f', 'no-receipts') or die "bad options\n";
+           'receipt-delay=f', 'no-receipts', 'reject-status=s', 'drop-on-submit', 'submit-delay=f')
+  or die "bad options\n";
+my $reject = $opt{'reject-status'} eq '' ? undef : ($opt{'reject-status'} =~ /^0x/i ? hex($opt{'reject-status'}) : $opt{'reject-status'} + 0);
 
 $| = 1;
 my $json = JSON::PP->new->canonical->utf8;
@@ -71,6 +78,7 @@ while (1) {
   die "fork: $!" unless defined $pid;
   if ($pid) { $kids{$pid} = 1; close $conn; next; }
   $SIG{TERM} = $SIG{INT} = sub { exit 0; };
+  $SIG{PIPE} = 'IGNORE';    # a late answer to a client that gave up must not kill the report
   close $listener;
   serve($conn);
   exit 0;
@@ -135,7 +143,25 @@ sub handle_submit {
     $s->submit_sm_resp(seq => $pdu->{seq}, status => 0x58, message_id => '');
     return;
   }
+  if (defined $reject) {
+    emit('submit_sm', %f, status => $reject, rejected => JSON::PP::true);
+    $s->submit_sm_resp(seq => $pdu->{seq}, status => $reject, message_id => '');
+    return;
+  }
   my $id = sprintf('%X%04X', $$, ++$$next_id);
+  if ($opt{'drop-on-submit'}) {
+    # The SMSC read the message (it may have stored it) and the connection dies before the answer.
+    emit('submit_sm', %f, status => 0, message_id => $id, dropped => JSON::PP::true);
+    emit('message', text => decode_text($sm, $pdu->{data_coding} & 0x0F ? $pdu->{data_coding} : 0), parts => 1,
+         destination_addr => $pdu->{destination_addr}, dropped => JSON::PP::true);
+    close $s;
+    emit('disconnect');
+    exit 0;
+  }
+  if ($opt{'submit-delay'} > 0) {
+    emit('submit_sm_delayed', seq => $pdu->{seq}, delay => $opt{'submit-delay'});
+    select(undef, undef, undef, $opt{'submit-delay'});
+  }
   emit('submit_sm', %f, status => 0, message_id => $id);
   $s->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
 

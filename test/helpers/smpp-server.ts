@@ -22,6 +22,12 @@ export interface SmscOptions {
   receiptStat?: string;
   receiptDelayS?: number;
   noReceipts?: boolean;
+  /** Answer every submit_sm with this command_status (e.g. 0x45 ESME_RSUBMITFAIL). */
+  rejectStatus?: number;
+  /** Read a submit_sm, report it (as `message`), then close the connection without answering. */
+  dropOnSubmit?: boolean;
+  /** Seconds to wait before answering each submit_sm. */
+  submitDelayS?: number;
 }
 
 export interface Smsc {
@@ -45,6 +51,9 @@ export async function startSmsc(options: SmscOptions = {}): Promise<Smsc> {
   if (options.receiptStat) args.push('--receipt-stat', options.receiptStat);
   if (options.receiptDelayS !== undefined) args.push('--receipt-delay', String(options.receiptDelayS));
   if (options.noReceipts) args.push('--no-receipts');
+  if (options.rejectStatus !== undefined) args.push('--reject-status', `0x${options.rejectStatus.toString(16)}`);
+  if (options.dropOnSubmit) args.push('--drop-on-submit');
+  if (options.submitDelayS !== undefined) args.push('--submit-delay', String(options.submitDelayS));
   const child: ChildProcess = spawn('perl', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const events: SmscEvent[] = [];
   let err = '';
