@@ -1,0 +1,113 @@
+// The dialer's writes under lock contention: a second process holds SQLite's write lock
+// (BEGIN IMMEDIATE, 3 s, under the 5 s busy timeout) while a call is being placed and rings (SIPp
+// ring-forever, ring timeout 5 s). The webhook keeps answering (200, or 503 within its 1 s budget)
+// and every transition of the call is recorded once the lock is gone: none lost, no crash.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CallProgressStore } from '../../src/db/call-progress.js';
+import { provisionAsterisk } from '../helpers/asterisk.js';
+import { freeUdpPort } from '../helpers/ports.js';
+import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
+import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HOLD_MS = 3_000;
+let t: TestService;
+let trunkPort: number;
+let progress: CallProgressStore;
+
+beforeAll(async () => {
+  await provisionAsterisk();
+  trunkPort = await freeUdpPort();
+  t = await startTestService({ ...(await managedTelephonyEnv(trunkPort)), RINGHOOK_RING_TIMEOUT: '5' }, realClock());
+  progress = new CallProgressStore(t.service.stores.db);
+}, 300_000);
+
+afterAll(async () => {
+  await stopAllSipp();
+  await t?.stop();
+});
+
+/** A second process holding SQLite's write lock (BEGIN IMMEDIATE) for `holdMs`, as a long CLI command would. */
+async function holdWriteLock(dbFile: string, holdMs: number): Promise<{ child: ChildProcess; released: Promise<void> }> {
+  const script = `
+    const Database = require('better-sqlite3');
+    const db = new Database(${JSON.stringify(dbFile)});
+    db.exec('BEGIN IMMEDIATE');
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); process.stdout.write('released\\n'); }, ${holdMs});
+  `;
+  const child = spawn(process.execPath, ['-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const released = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('locked')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`lock holder exited ${code}`)));
+  });
+  return { child, released };
+}
+
+it('a write lock held 3 s while a call is placed: the webhook answers within budget, every transition is recorded', async () => {
+  const phone = await startSipp({ scenario: 'ring-forever', port: trunkPort, calls: 1, timeoutSec: 40 });
+  const caller = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+  const other = t.service.stores.accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: false, name: '' });
+  const first = await t.post(`/webhook/${caller.userId}/${caller.apiKey}`, 'alert placed under a write lock');
+  expect(first.status, first.text).toBe(200);
+  const callId = first.json.call_id as string;
+  // Take the lock 3.5 s after the dial, so the ring timeout (5 s) ends the call while it is held:
+  // the dialer's no_answer write (and the SMS decision) have to wait for it.
+  const deadlineRinging = Date.now() + 10_000;
+  while (progress.get(callId)?.status !== 'ringing' && Date.now() < deadlineRinging) await new Promise((r) => setTimeout(r, 20));
+  const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
+  await new Promise((r) => setTimeout(r, Math.max(0, dialedAt + 3_500 - Date.now())));
+  const lockedAt = Date.now();
+  const lock = await holdWriteLock(path.join(t.dataDir, 'ringhook.db'), HOLD_MS);
+  let released = false;
+  void lock.released.then(() => (released = true));
+  const statusAtLock = progress.get(callId)?.status;
+  const replies: Array<{ status: number; code?: string; ms: number }> = [];
+  for (let i = 0; i < 30 && !released && Date.now() - lockedAt < HOLD_MS + 3_000; i++) {
+    const sent = Date.now();
+    const res = await t.post(`/webhook/${other.userId}/${other.apiKey}`, `probe ${i} during the lock`);
+    replies.push({ status: res.status, code: res.json?.code, ms: Date.now() - sent });
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await lock.released;
+  const releasedMs = Date.now() - lockedAt;
+
+  // The call goes on: it rings and ends at the ring timeout.
+  const deadline = Date.now() + 25_000;
+  let row: Record<string, any>;
+  for (;;) {
+    row = t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+    if (!['queued', 'dialing', 'ringing', 'answered'].includes(row.status)) break;
+    if (Date.now() > deadline) throw new Error(`still ${row.status}: ${JSON.stringify(progress.timeline(callId))}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const finalMs = Date.now() - lockedAt;
+  const endedInLock = progress.timeline(callId).find((e) => e.event === 'no_answer')!.at - lockedAt;
+  await phone.stop();
+  const timeline = progress.timeline(callId).map((e) => e.event);
+  console.log('figures: write lock during a call', JSON.stringify({ hold_ms: HOLD_MS, status_at_lock: statusAtLock, lock_after_dial_ms: lockedAt - dialedAt, no_answer_recorded_ms: endedInLock, released_ms: releasedMs, final: row.status, final_ms: finalMs, timeline, probes: replies.length, ok: replies.filter((r) => r.status === 200).length, unavailable: replies.filter((r) => r.status === 503).length, max_ms: Math.max(...replies.map((r) => r.ms)) }));
+
+  expect(replies.length).toBeGreaterThan(0);
+  for (const r of replies) {
+    expect([200, 503], JSON.stringify(r)).toContain(r.status);
+    if (r.status === 503) expect(r.code).toBe('unavailable');
+    expect(r.ms, 'within the sender budget').toBeLessThan(3_000);
+  }
+  // Exactly the probes answered 200 are in the history.
+  expect(t.service.stores.calls.list({ userId: other.userId, limit: 1000 }).length).toBe(replies.filter((r) => r.status === 200).length);
+  expect(statusAtLock).toBe('ringing');
+  expect(row.status).toBe('no_answer');
+  // The no_answer write waited for the lock (recorded once it was released, not lost).
+  expect(endedInLock).toBeGreaterThanOrEqual(HOLD_MS - 100);
+  // Every step is on the timeline, in order, once.
+  expect(timeline.filter((e) => ['queued', 'dialing', 'ringing', 'no_answer'].includes(e))).toEqual(['queued', 'dialing', 'ringing', 'no_answer'].filter((e) => e !== 'queued' || timeline.includes('queued')));
+  expect(t.errorLogs()).toEqual([]);
+}, 60_000);
