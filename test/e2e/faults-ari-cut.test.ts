@@ -1,0 +1,144 @@
+// The ARI websocket cut while Asterisk lives: ringhook in external mode talks to a managed Asterisk
+// (startTestAsterisk) through a small TCP proxy on loopback. During a ringing call (SIPp
+// ring-forever, ring timeout 5 s) the proxy destroys every socket and refuses new ones for 1.5 s,
+// then lets them through: ringhook reconnects by itself, the call still ends with its real outcome
+// (no_answer at the ring timeout), and a new alert afterwards is placed.
+import net from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CallProgressStore } from '../../src/db/call-progress.js';
+import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
+import { realClock, startTestService, type TestService } from '../helpers/service.js';
+import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+
+interface Proxy {
+  port: number;
+  connections: () => number;
+  /** Destroys every open socket and refuses new connections for `refuseMs`. */
+  cut(refuseMs: number): number;
+  close(): Promise<void>;
+}
+
+async function startProxy(target: { host: string; port: number }): Promise<Proxy> {
+  const open = new Set<net.Socket>();
+  let refuseUntil = 0;
+  let accepted = 0;
+  const server = net.createServer((client) => {
+    if (Date.now() < refuseUntil) return void client.destroy();
+    accepted++;
+    const upstream = net.connect(target.port, target.host);
+    open.add(client);
+    open.add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections: () => accepted,
+    cut: (refuseMs) => {
+      refuseUntil = Date.now() + refuseMs;
+      const n = open.size;
+      for (const s of [...open]) s.destroy();
+      open.clear();
+      return n;
+    },
+    close: () => new Promise<void>((resolve) => {
+      for (const s of open) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+let ast: TestAsterisk;
+let proxy: Proxy;
+let t: TestService;
+let progress: CallProgressStore;
+
+beforeAll(async () => {
+  ast = await startTestAsterisk();
+  const ari = new URL(ast.ariUrl);
+  proxy = await startProxy({ host: ari.hostname, port: Number(ari.port) });
+  t = await startTestService(
+    {
+      RINGHOOK_TELEPHONY: 'external',
+      RINGHOOK_ARI_URL: `http://127.0.0.1:${proxy.port}`,
+      RINGHOOK_ARI_USER: ast.ariUser,
+      RINGHOOK_ARI_PASSWORD: ast.ariPassword,
+      RINGHOOK_MEDIA_DIR: ast.mediaDir,
+      // The external Asterisk's trunk already points at this port; ringhook then dials PJSIP/<number>@trunk.
+      RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${ast.trunkPort}`,
+      RINGHOOK_RING_TIMEOUT: '5',
+    },
+    realClock(),
+  );
+  progress = new CallProgressStore(t.service.stores.db);
+  const deadline = Date.now() + 15_000;
+  while (!t.service.telephony!.ari.isConnected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(t.service.telephony!.ari.isConnected).toBe(true);
+}, 300_000);
+
+afterAll(async () => {
+  await stopAllSipp();
+  await t?.stop();
+  await proxy?.close();
+  await ast?.stop();
+});
+
+const row = (callId: string) => t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+
+async function finalRow(callId: string, timeoutMs: number): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = row(callId);
+    if (!['queued', 'dialing', 'ringing', 'answered'].includes(r.status)) return r;
+    if (Date.now() > deadline) throw new Error(`still ${r.status}: ${JSON.stringify(progress.timeline(callId))}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+it('ARI websocket cut during a ringing call: reconnects, the call ends no_answer, the next alert is placed', async () => {
+  const ari = t.service.telephony!.ari;
+  const reconnected = new Promise<{ downMs: number; attempts: number }>((resolve) => ari.once('reconnected', resolve));
+  const phone = await startSipp({ scenario: 'ring-forever', port: ast.trunkPort, calls: 1, timeoutSec: 40 });
+  const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert ringing while ARI is cut');
+  expect(res.status, res.text).toBe(200);
+  const callId = res.json.call_id as string;
+  const deadline = Date.now() + 10_000;
+  while (progress.get(callId)?.status !== 'ringing' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(progress.get(callId)?.status, JSON.stringify([progress.timeline(callId), row(callId), t.logs.filter((l) => l.level !== "debug").slice(-15)])).toBe("ringing");
+  const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
+
+  const cutAt = Date.now();
+  const destroyed = proxy.cut(1_500);
+  const back = await Promise.race([reconnected, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+  expect(back, 'ringhook reconnected by itself').not.toBeNull();
+  const reconnectMs = Date.now() - cutAt;
+  // The channel still rings in Asterisk after the reconnect: the call is not ended early.
+  const statusAfterReconnect = row(callId).status;
+  expect(statusAfterReconnect).toBe('ringing');
+
+  const r = await finalRow(callId, 30_000);
+  const endedAfterDialMs = progress.timeline(callId).at(-1)!.at - dialedAt;
+  await phone.stop();
+  expect(r.status, JSON.stringify(progress.timeline(callId))).toBe('no_answer');
+
+  // A new alert afterwards is placed (busy at a new SIPp).
+  const phone2 = await startSipp({ scenario: 'busy', port: ast.trunkPort, calls: 1, timeoutSec: 30 });
+  const res2 = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert after the reconnect');
+  expect(res2.status).toBe(200);
+  const r2 = await finalRow(res2.json.call_id, 20_000);
+  const sipp2 = await phone2.done;
+  expect(r2.status).toBe('busy');
+  expect(sipp2.successfulCalls).toBe(1);
+  console.log('figures: ARI websocket cut', JSON.stringify({ sockets_destroyed: destroyed, proxy_connections: proxy.connections(), reconnect_ms: reconnectMs, down_ms: back!.downMs, attempts: back!.attempts, status_after_reconnect: statusAfterReconnect, final: r.status, hangup_cause: r.hangup_cause, error: r.error, ended_after_dial_ms: endedAfterDialMs, timeline: progress.timeline(callId).map((e) => e.event), next: r2.status }));
+  expect(t.takeErrorLogs()).toEqual([]); // the cut is a warning, not an error
+}, 60_000);
