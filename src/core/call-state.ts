@@ -14,7 +14,8 @@ export const SMS_BACKUP_STATES: ReadonlySet<CallState> = new Set(['busy', 'no_an
 
 const NEXT: Record<InFlightState, readonly CallState[]> = {
   queued: ['dialing', 'expired', 'failed'],
-  dialing: ['ringing', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
+  // dialing → queued only when the originate never reached Asterisk (connection refused).
+  dialing: ['queued', 'ringing', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
   ringing: ['answered', 'interrupted', ...UNANSWERED_OUTCOMES],
   answered: ['completed', 'acknowledged', 'failed', 'interrupted'],
 };

@@ -16,6 +16,16 @@ export const SPEECH = {
   prompt: 'Press 1 to confirm, press 2 to hear it again.',
 } as const;
 
+/** How long a call sent back to the queue waits before it is tried again. */
+const REQUEUE_DELAY_MS = 500;
+
+/** True when the originate request never got to Asterisk (connection refused): nothing was dialed. */
+function neverReachedAsterisk(error: unknown): boolean {
+  if (!(error instanceof AriError) || error.kind !== 'network') return false;
+  const cause = (error.cause as { cause?: { code?: string } } | undefined)?.cause;
+  return cause?.code === 'ECONNREFUSED';
+}
+
 export interface DialerOptions {
   ari: AriClient;
   progress: CallProgressStore;
@@ -197,6 +207,15 @@ export class Dialer {
         timeoutSec: this.opts.ringTimeoutSec,
       });
     } catch (error) {
+      if (neverReachedAsterisk(error)) {
+        // Asterisk is down (its restart not yet noticed on the events socket): nothing was dialed,
+        // so the call goes back to the queue and waits for Asterisk, within the freshness window.
+        this.forget(session);
+        if (this.transition(call, 'queued', {}, `Asterisk unreachable: ${(error as Error).message}`)) {
+          setTimeout(() => this.enqueue(callId), REQUEUE_DELAY_MS).unref();
+        }
+        return;
+      }
       // One attempt only: a refused originate is the outcome, never retried.
       const state: FinalState = error instanceof AriError && error.kind === 'http' ? 'unreachable' : 'failed';
       this.finish(session, state, { endedAt: this.opts.now() }, `originate failed: ${(error as Error).message}`);

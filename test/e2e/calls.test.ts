@@ -8,7 +8,7 @@ import { startKannel, type KannelPeer } from '../helpers/kannel.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
+import { callEnded, managedTelephonyEnv, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
 
 let t: TestService;
@@ -57,25 +57,8 @@ async function sendAlert(a: Account, message: string): Promise<string> {
   return res.json.call_id as string;
 }
 
-async function finalCall(callId: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
-    if (!['queued', 'dialing', 'ringing', 'answered'].includes(row.status)) return row;
-    if (Date.now() > deadline) throw new Error(`call ${callId} still ${row.status} after ${timeoutMs} ms: ${JSON.stringify(progress.timeline(callId))}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function smsStatus(callId: string, timeoutMs = 10_000): Promise<Record<string, any>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
-    if (row.sms_status !== null && row.sms_status !== 'sending') return row;
-    if (Date.now() > deadline) throw new Error(`no SMS result for ${callId}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const finalCall = (callId: string, timeoutMs?: number) => t.waitForCall(callId, callEnded, timeoutMs);
+const smsStatus = (callId: string) => t.waitForCall(callId, smsSettled, 10_000);
 
 const events = (callId: string) => progress.timeline(callId).map((e) => (e.detail && e.event === 'digit' ? `digit ${e.detail}` : e.event));
 

@@ -92,7 +92,7 @@ afterAll(async () => {
   await ast?.stop();
 });
 
-const row = (callId: string) => t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+const row = (callId: string) => t.callRow(callId);
 
 async function finalRow(callId: string, timeoutMs: number): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;

@@ -41,7 +41,7 @@ afterAll(async () => {
   await kannel?.stop();
 });
 
-const row = (callId: string) => t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+const row = (callId: string) => t.callRow(callId);
 const NON_FINAL = ['queued', 'dialing', 'ringing', 'answered'];
 
 function account(i: number): Account {

@@ -2,17 +2,15 @@
 // (BEGIN IMMEDIATE, 3 s, under the 5 s busy timeout) while a call is being placed and rings (SIPp
 // ring-forever, ring timeout 5 s). The webhook keeps answering (200, or 503 within its 1 s budget)
 // and every transition of the call is recorded once the lock is gone: none lost, no crash.
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { holdWriteLock } from '../helpers/db-lock.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HOLD_MS = 3_000;
 let t: TestService;
 let trunkPort: number;
@@ -30,27 +28,6 @@ afterAll(async () => {
   await t?.stop();
 });
 
-/** A second process holding SQLite's write lock (BEGIN IMMEDIATE) for `holdMs`, as a long CLI command would. */
-async function holdWriteLock(dbFile: string, holdMs: number): Promise<{ child: ChildProcess; released: Promise<void> }> {
-  const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(${JSON.stringify(dbFile)});
-    db.exec('BEGIN IMMEDIATE');
-    process.stdout.write('locked\\n');
-    setTimeout(() => { db.exec('COMMIT'); db.close(); process.stdout.write('released\\n'); }, ${holdMs});
-  `;
-  const child = spawn(process.execPath, ['-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const released = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('locked')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`lock holder exited ${code}`)));
-  });
-  return { child, released };
-}
 
 it('a write lock held 3 s while a call is placed: the webhook answers within budget, every transition is recorded', async () => {
   const phone = await startSipp({ scenario: 'ring-forever', port: trunkPort, calls: 1, timeoutSec: 40 });

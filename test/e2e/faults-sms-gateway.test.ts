@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
-import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
+import { managedTelephonyEnv, realClock, startTestService, type TestService, smsSettled } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippPhone } from '../helpers/sipp.js';
 import { startSmsc, type Smsc, type SmscOptions } from '../helpers/smpp-server.js';
 
@@ -47,17 +47,9 @@ afterAll(async () => {
   console.log('figures: sms gateway faults', JSON.stringify(figures));
 });
 
-const row = (callId: string) => t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+const row = (callId: string) => t.callRow(callId);
 
-async function waitSms(callId: string, timeoutMs = 30_000): Promise<Record<string, any>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = row(callId);
-    if (r.sms_status && r.sms_status !== 'sending' && r.sms_status !== 'pending') return r;
-    if (Date.now() > deadline) throw new Error(`no SMS outcome for ${callId}: ${JSON.stringify(r)}`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
+const waitSms = (callId: string, timeoutMs = 30_000) => t.waitForCall(callId, (r) => smsSettled(r) && r.sms_status !== 'pending', timeoutMs);
 
 /** One busy alert against an SMSC started with `options`; returns its row and the SMSC's counts. */
 async function busyAlertWith(name: string, options: SmscOptions, settleMs: number) {

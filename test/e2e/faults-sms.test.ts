@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
-import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
+import { managedTelephonyEnv, realClock, startTestService, type TestService, smsSettled } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
 
@@ -28,17 +28,9 @@ afterAll(async () => {
   await smsc?.stop();
 });
 
-const row = (callId: string) => t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+const row = (callId: string) => t.callRow(callId);
 
-async function waitSms(callId: string, timeoutMs = 30_000): Promise<Record<string, any>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = row(callId);
-    if (r.sms_status && r.sms_status !== 'sending' && r.sms_status !== 'pending') return r;
-    if (Date.now() > deadline) throw new Error(`no SMS outcome for ${callId}: ${JSON.stringify(r)}`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
+const waitSms = (callId: string, timeoutMs = 30_000) => t.waitForCall(callId, (r) => smsSettled(r) && r.sms_status !== 'pending', timeoutMs);
 
 it('gateway down: the busy call records the SMS failure; gateway back: the next busy call gets exactly one SMS', async () => {
   const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });

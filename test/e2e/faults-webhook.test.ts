@@ -2,7 +2,7 @@
 // per-address throttling of failed authentications that never refuses valid credentials, a second
 // connection holding the write lock (the webhook answers within its budget or 503 having recorded
 // nothing), and a full disk (500, nothing half-written, recovery when space returns).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import type { Account } from '../../src/core/account.js';
 import { WEBHOOK_AUTH_LIMITS } from '../../src/http/auth-throttle.js';
-import { REPO_ROOT } from '../helpers/cli.js';
 import { startTestService, realClock, type TestService } from '../helpers/service.js';
+import { holdWriteLock } from '../helpers/db-lock.js';
 
 const hookPath = (a: Pick<Account, 'userId' | 'apiKey'>) => `/webhook/${a.userId}/${a.apiKey}`;
 const wrongPath = (a: Pick<Account, 'userId'>) => `/webhook/${a.userId}/${'x'.repeat(32)}`;
@@ -73,27 +73,6 @@ describe('failed authentications are throttled per client address, valid credent
   });
 });
 
-/** A second process holding SQLite's write lock (BEGIN IMMEDIATE) for `holdMs`, as a long CLI command would. */
-async function holdWriteLock(dbFile: string, holdMs: number): Promise<{ child: ChildProcess; released: Promise<void> }> {
-  const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(${JSON.stringify(dbFile)});
-    db.exec('BEGIN IMMEDIATE');
-    process.stdout.write('locked\\n');
-    setTimeout(() => { db.exec('COMMIT'); db.close(); process.stdout.write('released\\n'); }, ${holdMs});
-  `;
-  const child = spawn(process.execPath, ['-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const released = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('locked')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`lock holder exited ${code}`)));
-  });
-  return { child, released };
-}
 
 describe('a second connection holds the write lock for longer than the busy timeout (5 s)', () => {
   let t: TestService;

@@ -43,12 +43,8 @@ it('a declined call is followed within a second by one SMS, and its delivery rec
   await phone.stop();
   expect(received).toMatchObject({ text: `Missed call alert: ${message}`, data_coding: 8 });
 
-  const row = () => t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(res.json.call_id) as Record<string, any>;
-  expect(row().status).toBe('rejected');
-  const deadline = Date.now() + 10_000;
-  while (row().sms_status !== 'delivered' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  const final = row();
-  expect(final.sms_status).toBe('delivered');
+  expect(t.callRow(res.json.call_id).status).toBe('rejected');
+  const final = await t.waitForCall(res.json.call_id, (r) => r.sms_status === 'delivered', 10_000);
   expect(final.sms_message_id).toBeTruthy();
   // Handed to the SMSC within a second of the call's final state.
   expect(final.sms_at - final.ended_at).toBeLessThan(5_000);

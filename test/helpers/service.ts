@@ -42,8 +42,19 @@ export interface TestService {
   /** The error lines in the log, which is left as it is. */
   errorLogs(): Array<Record<string, unknown>>;
   post(pathOrUrl: string, body?: string | Buffer, headers?: Record<string, string>, options?: RequestOptions): Promise<Reply>;
+  /** The call's row as stored (snake_case columns). */
+  callRow(callId: string): CallRow;
+  /** Waits until the call's row satisfies `done`; fails with the row and the timeline after `timeoutMs`. */
+  waitForCall(callId: string, done: (row: CallRow) => boolean, timeoutMs?: number): Promise<CallRow>;
   stop(): Promise<void>;
 }
+
+export type CallRow = Record<string, any>;
+
+/** A call has ended (whatever its SMS backup is still doing). */
+export const callEnded = (row: CallRow): boolean => !['queued', 'dialing', 'ringing', 'answered'].includes(row.status);
+/** The SMS backup of the call has its outcome. */
+export const smsSettled = (row: CallRow): boolean => row.sms_status !== null && row.sms_status !== 'sending';
 
 export function makeDataDir(prefix = 'ringhook-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -56,6 +67,7 @@ export async function startTestService(env: Record<string, string> = {}, clock =
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
   const service = await startService(config, logger, clock.now);
   const baseUrl = `https://127.0.0.1:${service.servers.httpsPort}`;
+  const callRow = (callId: string) => service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as CallRow;
   const ca = fs.readFileSync(config.tls?.cert ?? path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
   return {
     service,
@@ -70,6 +82,19 @@ export async function startTestService(env: Record<string, string> = {}, clock =
     post: (pathOrUrl, body, headers = {}, options = {}) =>
       request(pathOrUrl.startsWith('http') ? pathOrUrl : baseUrl + pathOrUrl, { method: 'POST', body, headers, ca, ...options }),
     stop: () => service.stop(),
+    callRow,
+    async waitForCall(callId, done, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const row = callRow(callId);
+        if (row && done(row)) return row;
+        if (Date.now() > deadline) {
+          const timeline = service.stores.db.prepare('SELECT event, detail FROM call_events WHERE call_id = ? ORDER BY id').all(callId);
+          throw new Error(`call ${callId} did not get there in ${timeoutMs} ms: ${JSON.stringify(row)} ${JSON.stringify(timeline)}`);
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
   };
 }
 

@@ -48,6 +48,10 @@ describe('call states', () => {
     expect(canTransition('dialing', 'answered')).toBe(true);
     for (const final of FINAL_STATES) for (const next of [...IN_FLIGHT_STATES, ...FINAL_STATES]) expect(canTransition(final, next)).toBe(false);
     expect(canTransition('ringing', 'dialing')).toBe(false);
+    // Back to the queue only from dialing (the originate never reached Asterisk), never once it rang.
+    expect(canTransition('dialing', 'queued')).toBe(true);
+    expect(canTransition('ringing', 'queued')).toBe(false);
+    expect(canTransition('answered', 'queued')).toBe(false);
     expect(canTransition('answered', 'busy')).toBe(false);
     expect(canTransition('queued', 'answered')).toBe(false);
   });
