@@ -2,13 +2,13 @@
 // phone on the trunk, and, when the call is missed, the SMS backup through a real Kannel.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { CallProgressStore } from '../../src/db/call-progress.js';
-import { provisionAsterisk } from '../helpers/asterisk.js';
-import { startKannel, type KannelPeer } from '../helpers/kannel.js';
+import type { CallProgressStore } from '../../src/db/call-progress.js';
+import { startCallingService, type CallingService } from '../helpers/calling-service.js';
+import type { KannelPeer } from '../helpers/kannel.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import { callEnded, managedTelephonyEnv, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
+import { callEnded, smsSettled, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
 
 let t: TestService;
@@ -18,28 +18,15 @@ let progress: CallProgressStore;
 
 const PHONE = '+14155550123';
 
+let calling: CallingService;
+
 beforeAll(async () => {
-  await provisionAsterisk();
-  kannel = await startKannel();
-  trunkPort = await freeUdpPort();
-  t = await startTestService(
-    {
-      ...(await managedTelephonyEnv(trunkPort)),
-      RINGHOOK_RING_TIMEOUT: '5',
-      RINGHOOK_SMS_GATEWAY: 'http',
-      RINGHOOK_SMS_HTTP_PRESET: 'kannel',
-      RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl(),
-      RINGHOOK_SMS_FROM: 'ringhook',
-    },
-    realClock(),
-  );
-  progress = new CallProgressStore(t.service.stores.db);
+  calling = await startCallingService();
+  ({ t, kannel, trunkPort, progress } = calling);
 }, 300_000);
 
 afterAll(async () => {
-  await stopAllSipp();
-  await t?.stop();
-  await kannel?.stop();
+  await calling?.stop();
 });
 
 afterEach(async () => {

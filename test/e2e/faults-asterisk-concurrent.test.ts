@@ -3,13 +3,13 @@
 // non-final, each gets exactly one SMS backup (real Kannel), and later alerts are placed normally.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { CallProgressStore } from '../../src/db/call-progress.js';
-import { provisionAsterisk } from '../helpers/asterisk.js';
-import { startKannel, type KannelPeer } from '../helpers/kannel.js';
+import type { CallProgressStore } from '../../src/db/call-progress.js';
+import { startCallingService, type CallingService } from '../helpers/calling-service.js';
+import type { KannelPeer } from '../helpers/kannel.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
-import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import type { TestService } from '../helpers/service.js';
+import { startSipp } from '../helpers/sipp.js';
 
 const CALLS = 5;
 let t: TestService;
@@ -17,28 +17,15 @@ let kannel: KannelPeer;
 let trunkPort: number;
 let progress: CallProgressStore;
 
+let calling: CallingService;
+
 beforeAll(async () => {
-  await provisionAsterisk();
-  kannel = await startKannel();
-  trunkPort = await freeUdpPort();
-  t = await startTestService(
-    {
-      ...(await managedTelephonyEnv(trunkPort)),
-      RINGHOOK_RING_TIMEOUT: '5',
-      RINGHOOK_SMS_GATEWAY: 'http',
-      RINGHOOK_SMS_HTTP_PRESET: 'kannel',
-      RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl(),
-      RINGHOOK_SMS_FROM: 'ringhook',
-    },
-    realClock(),
-  );
-  progress = new CallProgressStore(t.service.stores.db);
+  calling = await startCallingService();
+  ({ t, kannel, trunkPort, progress } = calling);
 }, 300_000);
 
 afterAll(async () => {
-  await stopAllSipp();
-  await t?.stop();
-  await kannel?.stop();
+  await calling?.stop();
 });
 
 const row = (callId: string) => t.callRow(callId);

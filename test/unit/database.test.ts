@@ -248,6 +248,13 @@ describe('openDatabase', () => {
   });
 });
 
+/** A fresh database in the test's folder with its stores, on a clock that starts at `start`. */
+function openStoresAt(start: string) {
+  const db = openTracked(path.join(tmp, 'ringhook.db'), { sync: 'normal' });
+  const clock = manualClock(start);
+  return { db, clock, accounts: new AccountStore(db, clock.now), calls: new CallStore(db, clock.now) };
+}
+
 describe('AccountStore', () => {
   let db: Db;
   let clock: ReturnType<typeof manualClock>;
@@ -255,10 +262,7 @@ describe('AccountStore', () => {
   let calls: CallStore;
 
   beforeEach(() => {
-    db = openTracked(path.join(tmp, 'ringhook.db'), { sync: 'normal' });
-    clock = manualClock('2026-11-22T14:00:00Z');
-    accounts = new AccountStore(db, clock.now);
-    calls = new CallStore(db, clock.now);
+    ({ db, clock, accounts, calls } = openStoresAt('2026-11-22T14:00:00Z'));
   });
 
   const newAccount = (plan: 'free' | 'premium' = 'free') => accounts.create({ phone: '+14155550123', plan, smsBackup: false, name: 'Trader' });
@@ -397,10 +401,7 @@ describe('CallStore', () => {
   let calls: CallStore;
 
   beforeEach(() => {
-    db = openTracked(path.join(tmp, 'ringhook.db'), { sync: 'normal' });
-    clock = manualClock('2026-11-10T10:00:00Z');
-    accounts = new AccountStore(db, clock.now);
-    calls = new CallStore(db, clock.now);
+    ({ db, clock, accounts, calls } = openStoresAt('2026-11-10T10:00:00Z'));
   });
 
   const account = (plan: 'free' | 'premium') => accounts.create({ phone: '+14155550123', plan, smsBackup: false, name: '' });
