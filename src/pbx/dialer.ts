@@ -78,8 +78,9 @@ export class Dialer {
   private pollTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   private readonly onAriEvent = (e: AriEvent) => this.route(e);
-  private readonly onConnected = () => this.pump();
-  private readonly onReconnected = () => void this.reconcile();
+  // After a reconnect, the calls of before the drop are reconciled first, and only then are queued
+  // calls dialed: a call dialed now has no channel yet and must not be taken for one that vanished.
+  private readonly onConnected = ({ reconnect }: { reconnect: boolean }) => (reconnect ? void this.reconcile() : this.pump());
 
   constructor(options: DialerOptions) {
     this.opts = { maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, ...options };
@@ -98,7 +99,6 @@ export class Dialer {
     this.recover();
     this.opts.ari.on('event', this.onAriEvent);
     this.opts.ari.on('connected', this.onConnected);
-    this.opts.ari.on('reconnected', this.onReconnected);
     this.pollTimer = setInterval(() => this.tick(), this.opts.pollMs);
     this.pollTimer.unref();
     this.pump();
@@ -127,7 +127,6 @@ export class Dialer {
     for (const session of [...this.sessions.values()]) this.finish(session, 'interrupted', {}, 'ringhook stopped during the call');
     this.opts.ari.off('event', this.onAriEvent);
     this.opts.ari.off('connected', this.onConnected);
-    this.opts.ari.off('reconnected', this.onReconnected);
   }
 
   // ---- queue ----
@@ -382,6 +381,7 @@ export class Dialer {
         alive = await this.opts.ari.channelsStillUp(ids);
       } catch (error) {
         this.opts.logger.warn('could not reconcile calls after reconnecting', { error });
+        this.pump();
         return;
       }
       for (const id of ids) {
