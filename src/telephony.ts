@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { ServiceDeps } from './deps.js';
 import { TEST_CALL_LIMITS } from './core/limits.js';
 import { CallProgressStore } from './db/call-progress.js';
+import { PatientWriter } from './db/patient-writes.js';
 import { asteriskTemplates } from './assets.js';
 import { UserError } from './errors.js';
 import type { TestCallResult } from './http/dashboard/index.js';
@@ -112,10 +113,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   if (asterisk) await connected;
 
   const progress = new CallProgressStore(deps.db, deps.now);
+  const writes = new PatientWriter(deps.db, logger.child({ component: 'writes' }));
   const sms = createSmsSender(config.sms, { logger: logger.child({ component: 'sms' }) });
   const smsBackup = new SmsBackup({
     sender: sms,
     progress,
+    writes,
     accounts: deps.accounts,
     events: deps.events,
     logger,
@@ -131,6 +134,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const dialer = new Dialer({
     ari,
     progress,
+    writes,
     accounts: deps.accounts,
     tts,
     events: deps.events,
@@ -174,6 +178,9 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       clearInterval(cleaner);
       await dialer.stop(graceMs);
       await smsBackup.drain();
+      // Call records still waiting for a database locked by another process get a last chance;
+      // the calls they belong to are not final in the database, so the next start ends them.
+      if (!(await writes.drain(3_000))) logger.error('database still locked at shutdown: some call records were not written', { left: writes.abandon() });
       await sms.close().catch(() => {});
       await ari.close();
       await asterisk?.stop();

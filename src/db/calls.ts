@@ -4,7 +4,7 @@
 import type { Alert } from '../core/payload.js';
 import { newCallId } from '../core/ids.js';
 import { BURST_WINDOW_MS, TEST_CALL_LIMITS, decideBurst, decideLimits, monthWindow, type LimitDecision, type Plan } from '../core/limits.js';
-import type { Db } from './database.js';
+import { withBusyTimeout, type Db } from './database.js';
 
 export type CallKind = 'alert' | 'test';
 
@@ -245,19 +245,7 @@ export class CallStore {
         }
       }),
     );
-    this.acceptMany = (jobs) => this.withBusyTimeout(WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
-  }
-
-  /** Runs `work` with a shorter wait for the write lock, then restores the connection's own. */
-  private withBusyTimeout<T>(ms: number, work: () => T): T {
-    const previous = this.db.pragma('busy_timeout', { simple: true }) as number;
-    if (previous <= ms) return work();
-    this.db.pragma(`busy_timeout = ${ms}`);
-    try {
-      return work();
-    } finally {
-      this.db.pragma(`busy_timeout = ${previous}`);
-    }
+    this.acceptMany = (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
   }
 
   /**
@@ -342,7 +330,7 @@ export class CallStore {
 
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
   recordRejection(rejected: RejectedAlert): void {
-    this.withBusyTimeout(WEBHOOK_BUSY_TIMEOUT_MS, () => this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate());
+    withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate());
   }
 
   /** A test call: no monthly allowance, small limits of its own (per minute and per hour). */

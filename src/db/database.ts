@@ -78,3 +78,21 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     throw new UserError(`cannot use the database ${file}: ${(error as Error).message}`);
   }
 }
+
+/** SQLITE_BUSY and its variants: another connection holds the lock. */
+export function isBusyError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'));
+}
+
+/** Runs `work` with a shorter wait for the write lock, then restores the connection's own. */
+export function withBusyTimeout<T>(db: Db, ms: number, work: () => T): T {
+  const previous = db.pragma('busy_timeout', { simple: true }) as number;
+  if (previous <= ms) return work();
+  db.pragma(`busy_timeout = ${ms}`);
+  try {
+    return work();
+  } finally {
+    db.pragma(`busy_timeout = ${previous}`);
+  }
+}

@@ -6,6 +6,7 @@ import type { Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import type { AccountStore } from '../db/accounts.js';
 import type { CallStore } from '../db/calls.js';
+import { isBusyError } from '../db/database.js';
 import type { Logger } from '../log.js';
 import type { AddressMatcher } from './address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
@@ -65,12 +66,6 @@ function bodyExcerpt(body: Uint8Array): string {
 function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Outcome {
   deps.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
   return refuse('invalid_payload', error);
-}
-
-/** Another connection holds the database's write lock for longer than the webhook may wait. */
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'));
 }
 
 function refuseCredentials(event: H3Event, deps: WebhookDeps, throttle: AuthFailureThrottle): Outcome {
@@ -150,7 +145,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     try {
       outcome = await handleAlert(event, deps, throttle);
     } catch (error) {
-      if (!isBusy(error)) throw error;
+      if (!isBusyError(error)) throw error;
       // The write lock was held past the webhook's busy timeout: the transaction was rolled back,
       // nothing was recorded, and the sender may safely send the alert again.
       deps.logger.warn('webhook: the database is busy, alert refused with 503', { path: 'webhook' });

@@ -3,7 +3,8 @@
 // lost events connection. Every step is written to the call's history row and timeline.
 import type { AccountStore } from '../db/accounts.js';
 import type { CallForDialing, CallProgressStore, TransitionFields } from '../db/call-progress.js';
-import type { CallState, FinalState } from '../core/call-state.js';
+import type { PatientWriter } from '../db/patient-writes.js';
+import { canTransition, type CallState, type FinalState } from '../core/call-state.js';
 import { classifyUnanswered } from '../core/outcome.js';
 import type { CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
@@ -29,6 +30,8 @@ function neverReachedAsterisk(error: unknown): boolean {
 export interface DialerOptions {
   ari: AriClient;
   progress: CallProgressStore;
+  /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
+  writes: PatientWriter;
   accounts: AccountStore;
   tts: Tts;
   events: CallEvents;
@@ -132,6 +135,8 @@ export class Dialer {
   // ---- queue ----
 
   private tick(): void {
+    // While call steps wait for the database, it may still show a finished call as queued.
+    if (this.opts.writes.waiting > 0) return;
     for (const call of this.opts.progress.inFlight()) {
       if (call.status === 'queued') this.enqueue(call.callId);
     }
@@ -170,13 +175,29 @@ export class Dialer {
 
   // ---- one call ----
 
+  /**
+   * Moves the call on if the step is legal from its state here (the dialer owns its calls' state),
+   * and records the step: at once, or after another process releases the database, in order.
+   */
   private transition(call: CallForDialing, to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
-    const moved = this.opts.progress.transition(call.callId, to, fields, detail);
-    if (moved) {
-      call.status = to;
-      this.opts.events.emit({ callId: call.callId, userId: call.userId, status: to, at: this.opts.now() });
-    }
-    return moved;
+    if (!canTransition(call.status, to)) return false;
+    call.status = to;
+    const { callId, userId } = call;
+    void this.opts.writes.write(`call ${callId} → ${to}`, () => this.opts.progress.transition(callId, to, fields, detail)).then(
+      (moved) => {
+        if (moved) this.opts.events.emit({ callId, userId, status: to, at: this.opts.now() });
+        else this.opts.logger.warn('the database refused a call step', { call_id: callId, to });
+      },
+      (error: Error) => this.opts.logger.error('could not record a call step', { call_id: callId, to, error }),
+    );
+    return true;
+  }
+
+  private note(session: Session, event: string, detail: string): void {
+    const { callId } = session.call;
+    void this.opts.writes.write(`call ${callId} ${event}`, () => this.opts.progress.note(callId, event, detail)).catch((error: Error) => {
+      this.opts.logger.error('could not record a call event', { call_id: callId, event, error });
+    });
   }
 
   private async dial(callId: string): Promise<void> {
@@ -274,7 +295,9 @@ export class Dialer {
       await this.opts.ari.play(session.channelId, playbackId, [intro, message, prompt].filter((m): m is string => m !== undefined));
     } catch (error) {
       session.speechFailed = (error as Error).message;
-      this.opts.logger.error('could not play the message', { call_id: session.call.callId, error });
+      // Asterisk gone (killed, restarting) is its own fault, already reported: the call ends with it.
+      const asteriskGone = error instanceof AriError && error.kind === 'network';
+      this.opts.logger[asteriskGone ? 'warn' : 'error']('could not play the message', { call_id: session.call.callId, error });
       await this.hangup(session, 'speech failed');
     }
   }
@@ -286,7 +309,7 @@ export class Dialer {
 
   private async onDigit(session: Session, digit: string): Promise<void> {
     if (session.answeredAt === undefined) return;
-    this.opts.progress.note(session.call.callId, 'digit', digit);
+    this.note(session, 'digit', digit);
     if (digit === '1') {
       session.acknowledged = true;
       await this.hangup(session, 'acknowledged');
@@ -300,7 +323,7 @@ export class Dialer {
   }
 
   private async hangup(session: Session, why: string): Promise<void> {
-    this.opts.progress.note(session.call.callId, 'hangup', why);
+    this.note(session, 'hangup', why);
     await this.opts.ari.hangup(session.channelId).catch((error: Error) => {
       this.opts.logger.warn('hangup failed', { call_id: session.call.callId, error });
     });

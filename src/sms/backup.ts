@@ -4,6 +4,7 @@
 import { SMS_BACKUP_STATES, type FinalState } from '../core/call-state.js';
 import type { AccountStore } from '../db/accounts.js';
 import type { CallProgressStore } from '../db/call-progress.js';
+import type { PatientWriter } from '../db/patient-writes.js';
 import type { CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
 import { buildSmsText } from './text.js';
@@ -12,6 +13,8 @@ import type { DeliveryReport, SmsSender } from './types.js';
 export interface SmsBackupDeps {
   sender: SmsSender;
   progress: CallProgressStore;
+  /** Records go through here, after the call's own steps, without blocking on a locked database. */
+  writes: PatientWriter;
   accounts: AccountStore;
   events: CallEvents;
   logger: Logger;
@@ -53,31 +56,32 @@ export class SmsBackup {
   }
 
   private async handle(callId: string, state: FinalState): Promise<void> {
-    const call = this.deps.progress.get(callId);
+    const { progress, writes } = this.deps;
+    const call = progress.get(callId);
     if (!call) return;
     if (!SMS_BACKUP_STATES.has(state)) {
-      this.deps.progress.markSmsSkipped(callId, 'not_needed');
+      await writes.write(`sms ${callId} not needed`, () => progress.markSmsSkipped(callId, 'not_needed'));
       return;
     }
     const account = this.deps.accounts.get(call.userId);
     if (!account?.smsBackup || this.deps.sender.kind === 'none') {
-      this.deps.progress.markSmsSkipped(callId, 'disabled');
+      await writes.write(`sms ${callId} disabled`, () => progress.markSmsSkipped(callId, 'disabled'));
       return;
     }
-    if (!this.deps.progress.claimSms(callId)) return;
+    if (!(await writes.write(`sms ${callId} claim`, () => progress.claimSms(callId)))) return;
     const result = await this.deps.sender.send({ to: account.phone, text: buildSmsText(call.message, { maxParts: this.deps.maxParts }), reference: callId });
     if (result.status === 'sent') {
-      this.deps.progress.setSmsResult(callId, { status: 'sent', messageId: result.messageId, parts: result.parts });
+      await writes.write(`sms ${callId} sent`, () => progress.setSmsResult(callId, { status: 'sent', messageId: result.messageId, parts: result.parts }));
       const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;
       if (early) {
         this.earlyReports.delete(result.messageId!);
         this.onDeliveryReport(early.report);
       }
     } else {
-      this.deps.progress.setSmsResult(callId, { status: 'failed', error: result.error });
+      await writes.write(`sms ${callId} failed`, () => progress.setSmsResult(callId, { status: 'failed', error: result.error }));
     }
     this.deps.onResult?.(result.status);
-    this.deps.events.emit({ callId, userId: call.userId, status: call.status, at: this.deps.now() });
+    this.deps.events.emit({ callId, userId: call.userId, status: state, at: this.deps.now() });
   }
 
   private onDeliveryReport(report: DeliveryReport): void {
@@ -87,9 +91,12 @@ export class SmsBackup {
       this.keepEarly(report);
       return;
     }
-    this.deps.progress.setSmsResult(call.callId, report.status === 'delivered' ? { status: 'delivered' } : { status: 'failed', error: `not delivered: ${report.detail}` });
+    const result = report.status === 'delivered' ? ({ status: 'delivered' } as const) : ({ status: 'failed', error: `not delivered: ${report.detail}` } as const);
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
-    this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() });
+    void this.deps.writes.write(`sms ${call.callId} receipt`, () => this.deps.progress.setSmsResult(call.callId, result)).then(
+      () => this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
+      (error: Error) => this.deps.logger.error('could not record an SMS delivery receipt', { call_id: call.callId, error }),
+    );
   }
 
   private keepEarly(report: DeliveryReport): void {

@@ -31,7 +31,7 @@ afterAll(async () => {
 
 afterEach(async () => {
   await stopAllSipp();
-  expect(t.takeErrorLogs()).toEqual([]);
+  expect(t.takeErrorLogs().map((line) => JSON.stringify(line))).toEqual([]);
 });
 
 function account(smsBackup = false): Account {

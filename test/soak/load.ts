@@ -17,6 +17,8 @@ export interface Outcome {
   code?: string | undefined;
   ms: number;
   kind: string;
+  /** How a raw exchange ended without an answer (end, close, error message, or the client's timer). */
+  ended?: string;
 }
 
 /** A small deterministic PRNG (mulberry32), so a failing run can be replayed with its seed. */
@@ -142,23 +144,25 @@ export function sendRaw(target: Target, c: RawCase): Promise<Outcome> {
   return new Promise((resolve) => {
     let data = '';
     let settled = false;
-    const finish = () => {
+    let written = 0;
+    const finish = (ended: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       socket.destroy();
       const m = /^HTTP\/1\.[01] (\d{3})/.exec(data);
       const code = /"code":"([a-z_]+)"/.exec(data)?.[1];
-      resolve({ status: m ? Number(m[1]) : 0, code, ms: performance.now() - started, kind: c.kind });
+      resolve({ status: m ? Number(m[1]) : 0, code, ms: performance.now() - started, kind: c.kind, ...(!m && { ended: `${ended} after ${written}/${c.chunks.length} chunks` }) });
     };
     const socket: net.Socket = c.plain
       ? net.connect({ host: target.host, port: target.port })
       : tls.connect({ host: target.host, port: target.port, ca: target.ca, servername: 'localhost' });
-    const timer = setTimeout(finish, 20_000);
+    const timer = setTimeout(() => finish('timer'), 20_000);
     socket.on(c.plain ? 'connect' : 'secureConnect', async () => {
       for (const chunk of c.chunks) {
         if (socket.destroyed) break;
         socket.write(chunk);
+        written++;
         if (c.delayMs) await new Promise((r) => setTimeout(r, c.delayMs));
       }
       if (!socket.destroyed) socket.end();
@@ -166,9 +170,9 @@ export function sendRaw(target: Target, c: RawCase): Promise<Outcome> {
     socket.on('data', (d: Buffer) => {
       data += d.toString('latin1');
     });
-    socket.on('end', finish);
-    socket.on('close', finish);
-    socket.on('error', finish);
+    socket.on('end', () => finish('end'));
+    socket.on('close', () => finish('close'));
+    socket.on('error', (error) => finish(`error ${error.message}`));
   });
 }
 

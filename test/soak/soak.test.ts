@@ -128,7 +128,7 @@ describe('bad input', () => {
     const byKind: Record<string, Record<string, number>> = {};
     for (const o of all) (byKind[o.kind] ??= {})[o.status] = ((byKind[o.kind] ??= {})[o.status] ?? 0) + 1;
     const warm = rss[Math.min(2, rss.length - 1)]!;
-    figures.fuzz = { sent, statuses: tally(all), by_kind: byKind, rss_mb: rss.map((r) => Math.round(r / MB)), slow: tally(slowOutcomes) };
+    figures.fuzz = { sent, statuses: tally(all), by_kind: byKind, rss_mb: rss.map((r) => Math.round(r / MB)), slow: tally(slowOutcomes), slow_unanswered: slowOutcomes.filter((o) => o.status === 0).map((o) => `${Math.round(o.ms)} ms: ${o.ended}`) };
     expect(sent).toBe(N.fuzz);
     expect(serve.child.exitCode).toBeNull();
     expect(fiveHundreds.map((o) => `${o.kind} ${o.status} ${o.code}`)).toEqual([]);

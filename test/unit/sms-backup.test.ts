@@ -9,6 +9,7 @@ import { AccountStore } from '../../src/db/accounts.js';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { CallStore } from '../../src/db/calls.js';
 import { openDatabase } from '../../src/db/database.js';
+import { PatientWriter } from '../../src/db/patient-writes.js';
 import { CallEvents } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
 import { SmsBackup } from '../../src/sms/backup.js';
@@ -44,7 +45,7 @@ function setup(sender: SmsSender, smsBackup = true) {
   if (!accepted.accepted) throw new Error('not accepted');
   progress.transition(accepted.callId, 'dialing');
   progress.transition(accepted.callId, 'busy');
-  const backup = new SmsBackup({ sender, progress, accounts, events: new CallEvents(), logger: silentLogger, now: Date.now });
+  const backup = new SmsBackup({ sender, progress, writes: new PatientWriter(db, silentLogger), accounts, events: new CallEvents(), logger: silentLogger, now: Date.now });
   return { backup, progress, callId: accepted.callId };
 }
 

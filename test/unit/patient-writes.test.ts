@@ -1,0 +1,87 @@
+// The calling side's writes while another process holds the database's write lock: on real SQLite
+// files, the lock taken by a second connection (what the CLI or a backup tool does).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../src/db/database.js';
+import { PatientWriter } from '../../src/db/patient-writes.js';
+import { silentLogger } from '../../src/log.js';
+
+const open: Array<{ close(): void }> = [];
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+function setup(): { db: Db; file: string; rows: () => string[] } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-writes-'));
+  const file = path.join(dir, 'ringhook.db');
+  const db = openDatabase(file, { sync: 'normal' });
+  db.exec('CREATE TABLE steps (id INTEGER PRIMARY KEY, what TEXT NOT NULL)');
+  open.push(db);
+  return { db, file, rows: () => (db.prepare('SELECT what FROM steps ORDER BY id').all() as Array<{ what: string }>).map((r) => r.what) };
+}
+
+/** A second connection that takes the write lock, as `sqlite3 ringhook.db 'BEGIN IMMEDIATE'` would. */
+function lockFrom(file: string): { release(): void } {
+  const other = new Database(file);
+  open.push(other);
+  other.exec('BEGIN IMMEDIATE');
+  return { release: () => other.exec('COMMIT') };
+}
+
+const insert = (db: Db, what: string) => () => db.prepare('INSERT INTO steps (what) VALUES (?)').run(what).changes;
+
+describe('PatientWriter', () => {
+  it('writes at once when the database is free', async () => {
+    const { db, rows } = setup();
+    const writes = new PatientWriter(db, silentLogger);
+    const done = writes.write('a', insert(db, 'a'));
+    // Landed before write() returned.
+    expect(rows()).toEqual(['a']);
+    expect(writes.waiting).toBe(0);
+    await expect(done).resolves.toBe(1);
+  });
+
+  it('does not block while another connection holds the lock, and lands every write in order once it is released', async () => {
+    const { db, file, rows } = setup();
+    const lock = lockFrom(file);
+    const writes = new PatientWriter(db, silentLogger, { tryMs: 10, retryMs: 30 });
+    const started = performance.now();
+    const all = ['dialing', 'ringing', 'busy'].map((what) => writes.write(what, insert(db, what)));
+    // The connection's own busy timeout is 5 s: a blocking write would have taken that long.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(writes.waiting).toBe(3);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rows()).toEqual([]);
+    lock.release();
+    await expect(Promise.all(all)).resolves.toEqual([1, 1, 1]);
+    expect(rows()).toEqual(['dialing', 'ringing', 'busy']);
+    // The connection's own busy timeout is back.
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
+
+  it('a write that fails for another reason is reported to its caller and does not hold back the next', async () => {
+    const { db, rows } = setup();
+    const writes = new PatientWriter(db, silentLogger);
+    const bad = writes.write('bad', () => db.prepare('INSERT INTO nowhere VALUES (1)').run());
+    const good = writes.write('good', insert(db, 'good'));
+    await expect(bad).rejects.toThrow(/no such table: nowhere/);
+    await expect(good).resolves.toBe(1);
+    expect(rows()).toEqual(['good']);
+  });
+
+  it('at shutdown, drain waits for the lock a while; what is still waiting is given up and reported', async () => {
+    const { db, file, rows } = setup();
+    const lock = lockFrom(file);
+    const writes = new PatientWriter(db, silentLogger, { tryMs: 5, retryMs: 20 });
+    const left = writes.write('late', insert(db, 'late'));
+    expect(await writes.drain(100)).toBe(false);
+    expect(writes.abandon()).toBe(1);
+    await expect(left).rejects.toThrow(/still locked at shutdown \(late\)/);
+    lock.release();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(rows()).toEqual([]);
+  });
+});
