@@ -3,11 +3,17 @@
 // ring-forever, ring timeout 5 s) the proxy destroys every socket and refuses new ones for 1.5 s,
 // then lets them through: ringhook reconnects by itself, the call still ends with its real outcome
 // (no_answer at the ring timeout), and a new alert afterwards is placed.
+// A second test keeps new sockets refused for 7 s, longer than the ring timeout: Asterisk ends the
+// channel (CANCEL to SIPp) while ringhook is not listening, so its ChannelDestroyed is lost. The
+// client reconnects after ~11.3 s (its backoff: 7 attempts); the dialer's reconcile at the
+// reconnect finds the channel gone and ends the call `interrupted` ("the call ended while the
+// connection to Asterisk was down") within a few ms, well before its give-up timer (ring timeout
+// + 15 s after the dial); the SMS backup is recorded as disabled (no gateway here); not redialed.
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
-import { realClock, startTestService, type TestService } from '../helpers/service.js';
+import { realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 
 interface Proxy {
@@ -142,3 +148,77 @@ it('ARI websocket cut during a ringing call: reconnects, the call ends no_answer
   console.log('figures: ARI websocket cut', JSON.stringify({ sockets_destroyed: destroyed, proxy_connections: proxy.connections(), reconnect_ms: reconnectMs, down_ms: back!.downMs, attempts: back!.attempts, status_after_reconnect: statusAfterReconnect, final: r.status, hangup_cause: r.hangup_cause, error: r.error, ended_after_dial_ms: endedAfterDialMs, timeline: progress.timeline(callId).map((e) => e.event), next: r2.status }));
   expect(t.takeErrorLogs()).toEqual([]); // the cut is a warning, not an error
 }, 60_000);
+
+it('ARI websocket cut for longer than the ring timeout during a ringing call: the lost end is found at the reconnect, the call is ended once and not redialed, the next alert is placed', async () => {
+  t.takeErrorLogs(); // only what this test causes counts
+  const ari = t.service.telephony!.ari;
+  const ringTimeoutMs = t.config.telephony.ringTimeoutSec * 1000;
+  const refuseMs = ringTimeoutMs + 2_000; // 7 s: Asterisk ends the channel while the socket is refused
+  let reconnectedAt = 0;
+  const reconnected = new Promise<{ downMs: number; attempts: number }>((resolve) =>
+    ari.once('reconnected', (e) => {
+      reconnectedAt = Date.now();
+      resolve(e);
+    }),
+  );
+  const phone = await startSipp({ scenario: 'ring-forever', port: ast.trunkPort, calls: 1, timeoutSec: 40 });
+  let phoneDoneAt = 0;
+  void phone.done.then(() => (phoneDoneAt = Date.now()));
+  // SMS backup on, but this service has no SMS gateway: the backup is recorded as disabled.
+  const a = t.service.stores.accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: true, name: '' });
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert ringing while ARI is cut for long');
+  expect(res.status, res.text).toBe(200);
+  const callId = res.json.call_id as string;
+  const deadline = Date.now() + 10_000;
+  while (progress.get(callId)?.status !== 'ringing' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(progress.get(callId)?.status, JSON.stringify([progress.timeline(callId), row(callId)])).toBe('ringing');
+  const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
+  await new Promise((r) => setTimeout(r, 1_000));
+
+  const cutAt = Date.now();
+  const destroyed = proxy.cut(refuseMs);
+  const back = await Promise.race([reconnected, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+  expect(back, 'ringhook reconnected by itself').not.toBeNull();
+  // Asterisk ended the channel at its ring timeout, while ringhook could not hear it: the phone's
+  // call (SIPp -m 1) was over before the socket came back, so its ChannelDestroyed was lost.
+  await phone.done;
+  expect(phoneDoneAt, 'the phone hung up before the reconnect').toBeLessThan(reconnectedAt);
+  const statusAtReconnect = row(callId).status;
+
+  // It must not stay ringing: ended at once after the reconnect (reconcile), well before the
+  // give-up timer (ring timeout + 15 s after the dial) would have to.
+  const r = await finalRow(callId, 30_000);
+  const endedAfterReconnectMs = r.ended_at - reconnectedAt;
+  const sms = await t.waitForCall(callId, smsSettled, 10_000);
+
+  // A new alert afterwards is placed (busy at a new SIPp).
+  const phone2 = await startSipp({ scenario: 'busy', port: ast.trunkPort, calls: 1, timeoutSec: 30 });
+  const res2 = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert after the long cut');
+  expect(res2.status).toBe(200);
+  const r2 = await finalRow(res2.json.call_id, 20_000);
+  const sipp2 = await phone2.done;
+  await new Promise((res) => setTimeout(res, 1_000)); // a redial would show by now
+  const timeline = progress.timeline(callId);
+  const errors = t.takeErrorLogs();
+  console.log('figures: ARI websocket cut longer than the ring timeout', JSON.stringify({
+    ring_timeout_ms: ringTimeoutMs, refuse_ms: refuseMs, sockets_destroyed: destroyed, cut_after_dial_ms: cutAt - dialedAt, reconnect_ms: reconnectedAt - cutAt, down_ms: back!.downMs, attempts: back!.attempts,
+    phone_hung_up_after_cut_ms: phoneDoneAt - cutAt, status_at_reconnect: statusAtReconnect, final: r.status, error: r.error, ended_after_reconnect_ms: endedAfterReconnectMs, ended_after_dial_ms: r.ended_at - dialedAt,
+    timeline: timeline.map((e) => (e.detail ? `${e.event}: ${e.detail}` : e.event)), sms_status: sms.sms_status, next: r2.status, error_logs: errors.length,
+  }));
+
+  // Ended by the reconcile after the reconnect, with an error that says why; the SMS backup applies
+  // (interrupted), and is recorded as disabled because there is no gateway.
+  expect(r.status, JSON.stringify(timeline)).toBe('interrupted');
+  expect(r.error).toMatch(/ended while the connection to Asterisk was down/);
+  expect(r.ended_at).toBeGreaterThanOrEqual(reconnectedAt - 50);
+  expect(endedAfterReconnectMs, 'ended by the reconcile, not left to the give-up timer').toBeLessThan(10_000);
+  expect(sms.sms_status).toBe('disabled');
+  expect(timeline.filter((e) => e.event.startsWith('sms_')), 'no SMS sent').toEqual([]);
+  // Not redialed, and its final state does not change afterwards.
+  expect(timeline.filter((e) => e.event === 'dialing')).toHaveLength(1);
+  expect(row(callId).status).toBe('interrupted');
+  expect(r2.status).toBe('busy');
+  expect(sipp2.successfulCalls).toBe(1);
+  // The cut is a warning, not an error.
+  expect(errors).toEqual([]);
+}, 90_000);

@@ -89,3 +89,22 @@ export async function startTestAsterisk(options: { trunkPort?: number } = {}): P
     },
   };
 }
+
+/**
+ * Runs one Asterisk CLI command (`asterisk -rx`) against a running managed Asterisk, through its
+ * control socket, like an operator would. A root file system Asterisk lives in a chroot inside a
+ * private mount namespace (its run dir is bound in there), so the CLI is run in that namespace and
+ * root with nsenter; a host Asterisk is reached directly.
+ */
+export async function asteriskCli(asterisk: ManagedAsterisk, command: string, timeoutMs = 15_000): Promise<string> {
+  const runtime = await provisionAsterisk();
+  const pid = asterisk.pid;
+  if (pid === undefined) throw new Error('Asterisk is not running');
+  const cli = ['-C', `${asterisk.runDir}/etc/asterisk.conf`, '-rx', command];
+  const [file, args] =
+    runtime.kind === 'rootfs'
+      ? ['nsenter', ['--target', String(pid), '--mount', '--root', '--wd=/', '/usr/sbin/asterisk', ...cli]]
+      : [runtime.binary, cli];
+  const { stdout } = await promisify(execFile)(file, args as string[], { timeout: timeoutMs });
+  return stdout;
+}
