@@ -91,6 +91,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   private ws: WebSocket | undefined;
   private closed = false;
   private everConnected = false;
+  private refusedCredentialsReported = false;
   private attempts = 0;
   private downSince = Date.now();
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -172,6 +173,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
       const attempts = this.attempts;
       this.everConnected = true;
       this.attempts = 0;
+      this.refusedCredentialsReported = false;
       log.info('ARI events connected', { app: this.opts.app, reconnect, downMs });
       clearInterval(this.heartbeatTimer);
       this.heartbeatTimer = setInterval(() => {
@@ -232,6 +234,11 @@ export class AriClient extends EventEmitter<AriClientEvents> {
       if (opened) this.downSince = Date.now();
       const reason = failure || `closed (${code})`;
       if (this.closed) return;
+      if (failure === 'HTTP 401' && !this.refusedCredentialsReported) {
+        // A wrong password never fixes itself: said once as an error, then retried quietly.
+        this.refusedCredentialsReported = true;
+        log.error(`Asterisk refused ringhook's ARI credentials (HTTP 401): check RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD against the user in Asterisk's ari.conf; calls wait in the queue meanwhile`, { url: this.opts.baseUrl, user: this.opts.user });
+      }
       this.emit('disconnected', { reason });
       this.scheduleReconnect(reason);
     });
