@@ -17,8 +17,21 @@ export const SPEECH = {
   prompt: 'Press 1 to confirm, press 2 to hear it again.',
 } as const;
 
-/** How long a call sent back to the queue waits before it is tried again. */
+/** How long a call sent back to the queue waits before it is tried again (doubling up to the max). */
 const REQUEUE_DELAY_MS = 500;
+const REQUEUE_MAX_DELAY_MS = 5_000;
+
+/**
+ * ChannelHangupRequest's `cause` when `soft` is Asterisk's soft-hangup reason (a set of flags, not
+ * a Q.850 cause): this one is AST_SOFTHANGUP_SHUTDOWN, a channel hung up because Asterisk stops.
+ */
+const SOFT_HANGUP_SHUTDOWN = 4;
+
+/** The PJSIP endpoint that an ARI dial string goes through: PJSIP/+1415…@trunk → trunk. */
+function endpointResource(endpoint: string): string {
+  const at = endpoint.lastIndexOf('@');
+  return at >= 0 ? endpoint.slice(at + 1) : endpoint.slice(endpoint.indexOf('/') + 1);
+}
 
 /** True when the originate request never got to Asterisk (connection refused): nothing was dialed. */
 function neverReachedAsterisk(error: unknown): boolean {
@@ -63,6 +76,8 @@ interface Session {
   rang: boolean;
   answeredAt?: number;
   farEnd?: { cause?: number | undefined; sipCode?: number | undefined };
+  /** Asterisk hung the channel up because it is stopping (restart, shutdown). */
+  asteriskStopping?: boolean;
   acknowledged: boolean;
   speechFailed?: string;
   repeats: number;
@@ -78,6 +93,8 @@ export class Dialer {
   private readonly waitingSet = new Set<string>();
   private readonly sessions = new Map<string, Session>();
   private readonly byChannel = new Map<string, Session>();
+  /** Calls Asterisk could not take: how many times in a row, and not to be tried again before `until`. */
+  private readonly backoff = new Map<string, { count: number; until: number }>();
   private pollTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   private readonly onAriEvent = (e: AriEvent) => this.route(e);
@@ -110,6 +127,7 @@ export class Dialer {
   /** A call was accepted (by the webhook or a test call): dial it as soon as a line is free. */
   enqueue(callId: string): void {
     if (this.stopping || this.waitingSet.has(callId) || this.sessions.has(callId)) return;
+    if ((this.backoff.get(callId)?.until ?? 0) > Date.now()) return;
     this.waiting.push(callId);
     this.waitingSet.add(callId);
     this.pump();
@@ -161,7 +179,10 @@ export class Dialer {
 
   private dropWaiting(index: number): void {
     const [callId] = this.waiting.splice(index, 1);
-    if (callId) this.waitingSet.delete(callId);
+    if (callId) {
+      this.waitingSet.delete(callId);
+      this.backoff.delete(callId);
+    }
   }
 
   private pump(): void {
@@ -218,27 +239,53 @@ export class Dialer {
     session.messageMedia = this.opts.tts.synthesize(call.message).then((s) => s.media);
     session.messageMedia.catch(() => {});
     this.arm(session, (this.opts.ringTimeoutSec + 15) * 1000, () => this.giveUp(session, 'no final event from Asterisk after the ring timeout'));
+    const endpoint = this.opts.endpointFor(account.phone);
     try {
       await this.opts.ari.originate({
         channelId,
-        endpoint: this.opts.endpointFor(account.phone),
+        endpoint,
         appArgs: [callId],
         ...(this.opts.callerId && { callerId: this.opts.callerId }),
         timeoutSec: this.opts.ringTimeoutSec,
       });
+      this.backoff.delete(callId);
     } catch (error) {
-      if (neverReachedAsterisk(error)) {
-        // Asterisk is down (its restart not yet noticed on the events socket): nothing was dialed,
-        // so the call goes back to the queue and waits for Asterisk, within the freshness window.
+      const waitFor = neverReachedAsterisk(error) ? 'Asterisk unreachable' : (await this.asteriskCannotTakeCalls(error, endpoint)) ? 'Asterisk not taking calls' : undefined;
+      if (waitFor) {
+        // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
+        // restart waiting for calls to end): nothing was dialed, so the call goes back to the
+        // queue and waits for Asterisk, within the freshness window.
         this.forget(session);
-        if (this.transition(call, 'queued', {}, `Asterisk unreachable: ${(error as Error).message}`)) {
-          setTimeout(() => this.enqueue(callId), REQUEUE_DELAY_MS).unref();
+        if (this.transition(call, 'queued', {}, `${waitFor}: ${(error as Error).message}`)) {
+          const count = (this.backoff.get(callId)?.count ?? 0) + 1;
+          const delay = Math.min(REQUEUE_MAX_DELAY_MS, REQUEUE_DELAY_MS * 2 ** (count - 1));
+          this.backoff.set(callId, { count, until: Date.now() + delay });
+          setTimeout(() => this.enqueue(callId), delay).unref();
         }
         return;
       }
       // One attempt only: a refused originate is the outcome, never retried.
       const state: FinalState = error instanceof AriError && error.kind === 'http' ? 'unreachable' : 'failed';
       this.finish(session, state, { endedAt: this.opts.now() }, `originate failed: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Asterisk answers 503 ("Shutdown in progress") as it stops, and "Allocation failed" (500) when
+   * it cannot make the channel. If the endpoint is offline (a softphone not registered), that 500
+   * is the call's outcome; otherwise Asterisk itself is not taking calls (a graceful restart waits
+   * for the calls in progress). Either way no channel was made: nothing was dialed.
+   */
+  private async asteriskCannotTakeCalls(error: unknown, endpoint: string): Promise<boolean> {
+    if (!(error instanceof AriError) || error.kind !== 'http') return false;
+    if (error.status === 503) return true;
+    if (error.status !== 500) return false;
+    try {
+      const { state } = await this.opts.ari.getEndpoint('PJSIP', endpointResource(endpoint));
+      return state !== 'offline';
+    } catch (lookup) {
+      // Asterisk went away meanwhile: it is not taking calls. Any other answer: take the refusal.
+      return neverReachedAsterisk(lookup);
     }
   }
 
@@ -258,7 +305,8 @@ export class Dialer {
         }
         break;
       case 'ChannelHangupRequest':
-        if (session.answeredAt === undefined) session.farEnd = { cause: event.cause, sipCode: event.tech_cause };
+        if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0) session.asteriskStopping = true;
+        else if (session.answeredAt === undefined) session.farEnd = { cause: event.cause, sipCode: event.tech_cause };
         break;
       case 'StasisStart':
         void this.onAnswered(session);
@@ -333,13 +381,19 @@ export class Dialer {
     const now = this.opts.now();
     const sipCode = techCause ?? session.farEnd?.sipCode;
     const hangup = { endedAt: now, hangupCause: cause, hangupCauseText: causeText, ...(sipCode !== undefined && { sipCode }) };
+    const talk = session.answeredAt !== undefined ? { talkMs: now - session.answeredAt } : { ringMs: now - session.dialedAt };
+    if (session.asteriskStopping && !session.acknowledged) {
+      // The phone heard part of the message, or nothing: the SMS backup applies.
+      this.finish(session, 'interrupted', { ...hangup, ...talk }, 'Asterisk stopped during the call (restart or shutdown)');
+      return;
+    }
     if (session.answeredAt !== undefined) {
       const state: FinalState = session.acknowledged ? 'acknowledged' : session.speechFailed ? 'failed' : 'completed';
-      this.finish(session, state, { ...hangup, talkMs: now - session.answeredAt, ...(session.speechFailed && { error: `speech failed: ${session.speechFailed}` }) });
+      this.finish(session, state, { ...hangup, ...talk, ...(session.speechFailed && { error: `speech failed: ${session.speechFailed}` }) });
       return;
     }
     const state = classifyUnanswered({ cause, sipCode, farEndAnswered: session.farEnd !== undefined, rang: session.rang });
-    this.finish(session, state, { ...hangup, ringMs: now - session.dialedAt });
+    this.finish(session, state, { ...hangup, ...talk });
   }
 
   /** No final event came: the call is ended as failed rather than left hanging. */
@@ -352,6 +406,7 @@ export class Dialer {
   private finish(session: Session, state: FinalState, fields: TransitionFields, detail?: string): void {
     if (!this.sessions.has(session.call.callId)) return;
     this.forget(session);
+    this.backoff.delete(session.call.callId);
     const withError = detail && state !== 'completed' && state !== 'acknowledged' ? { ...fields, error: fields.error ?? detail } : fields;
     if (this.transition(session.call, state, withError, detail)) this.opts.onFinal(session.call.callId, state);
     this.pump();

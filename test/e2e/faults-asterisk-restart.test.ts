@@ -11,20 +11,17 @@
 //   events (nothing to reconcile): ChannelHangupRequest {soft: true, cause: 4} (4 is
 //   AST_SOFTHANGUP_SHUTDOWN, "soft hangup requested by system shutdown"), then ChannelDestroyed with
 //   cause 0 "Unknown". The SIPp phone gets its BYE (answered) or CANCEL (ringing). The dialer
-//   classifies these like any far-end hangup: the answered call ends `completed` (hangup_cause 0,
-//   no error, sms_status not_needed: the phone heard ~1 s of the message and gets no SMS); the
-//   ringing call ends `failed` (hangup_cause 0, error null, timeline without a detail) and its SMS
-//   goes out. The README says a call during which Asterisk stopped ends `interrupted` (SMS backup
-//   applies): the checks marked PRODUCT BUG below fail today for that reason.
+//   recognises the shutdown's soft hangup: the call ends `interrupted` ("Asterisk stopped during
+//   the call"), and its SMS backup goes out once. (Before, these were classified like a far-end
+//   hangup: an answered call `completed` with no SMS after ~1 s of the message, a ringing call
+//   `failed` with no explanation.)
 // - `core restart gracefully` stops taking new calls at once (CLI commands answer "cannot be run
 //   during shutdown"), lets the answered call run to its natural end (completed, cause 16, the
 //   whole message and prompt played), then restarts as above. An alert that arrives during that
-//   drain has its originate refused with HTTP 500 "Allocation failed", which the dialer takes as
-//   the call's outcome: `unreachable`, never dialed, SMS sent. ringhook already sends an alert
-//   back to the queue when the originate is refused at the connection (Asterisk restarting); a
-//   refusal because Asterisk is shutting down is the same situation: PRODUCT BUG below.
-// The PRODUCT BUG checks are expect.soft and come last: every other check runs (and the figures
-// line prints) first, so a failure of this file names only those bugs unless something else broke.
+//   drain has its originate refused with HTTP 500 "Allocation failed" (the trunk endpoint is not
+//   offline, so Asterisk itself is refusing), and just before the restart with HTTP 503 "Shutdown
+//   in progress": nothing was dialed, so the dialer sends it back to the queue (back-off 0.5 s
+//   doubling to 5 s) and places it once Asterisk is back (before, it ended `unreachable` at once).
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import type { CallProgressStore } from '../../src/db/call-progress.js';
@@ -183,15 +180,12 @@ async function restartNowDuring(kind: 'answered' | 'ringing') {
   // The restart explains a warning (events socket down), not an error.
   expect(errors).toEqual([]);
 
-  // PRODUCT BUG (fails today): Asterisk stopped during the call, so the call is `interrupted`
-  // (README, "Call states") with an error that says so, and the SMS backup goes out once. Today the
-  // shutdown's hangup (ChannelHangupRequest soft, cause 4 = AST_SOFTHANGUP_SHUTDOWN; ChannelDestroyed
-  // cause 0) is classified like a far-end hangup: answered → `completed`, no error, no SMS;
-  // ringing → `failed`, no error (SMS sent).
-  expect.soft(row.status, `PRODUCT BUG: ${JSON.stringify(progress.timeline(callId))}`).toBe('interrupted');
-  expect.soft(row.error ?? '(no error)', 'PRODUCT BUG: the history says nothing of the restart').toMatch(/Asterisk/i);
-  expect.soft(sms.sms_status, 'PRODUCT BUG: no SMS backup for a call cut by the restart').toMatch(/^(sent|delivered)$/);
-  expect.soft(smsCount, 'PRODUCT BUG: one SMS at the centre').toBe(1);
+  // Asterisk stopped during the call (ChannelHangupRequest soft, cause 4 = AST_SOFTHANGUP_SHUTDOWN):
+  // `interrupted` with an error that says so, and the SMS backup goes out once.
+  expect(row.status, JSON.stringify(progress.timeline(callId))).toBe('interrupted');
+  expect(row.error ?? '(no error)', 'the history says what happened').toMatch(/Asterisk stopped during the call/);
+  expect(sms.sms_status, 'the SMS backup of a call cut by the restart').toMatch(/^(sent|delivered)$/);
+  expect(smsCount, 'one SMS at the centre').toBe(1);
 }
 
 it('core restart now during an answered call: reconnects, the call ends (interrupted), one SMS, not redialed, the next alert is placed', async () => {
@@ -261,10 +255,8 @@ it('core restart gracefully during an answered call: the call plays to its end, 
   expect((sipp.successfulCalls ?? 0) + (sipp.failedCalls ?? 0), 'the phone got each call at most once').toBeLessThanOrEqual(2);
   expect(errors).toEqual([]);
 
-  // PRODUCT BUG (fails today): Asterisk refused the originate only because it was shutting down
-  // (HTTP 500 "Allocation failed"); the phone was never dialed, yet the alert ends `unreachable`
-  // at once (SMS sent). Like an originate refused at the connection, it should wait in the queue
-  // and be placed once Asterisk is back: answered by the phone, `completed`.
-  expect.soft(row2.status, `PRODUCT BUG: ${JSON.stringify(progress.timeline(callId2))}`).toBe('completed');
-  expect.soft(sipp.successfulCalls, 'PRODUCT BUG: the phone never got the alert sent during the drain').toBe(2);
+  // Asterisk refused the originate only because it was shutting down: the alert waited in the
+  // queue and was placed once Asterisk was back (answered by the phone, `completed`).
+  expect(row2.status, JSON.stringify(progress.timeline(callId2))).toBe('completed');
+  expect(sipp.successfulCalls, 'the phone got the alert sent during the drain').toBe(2);
 }, 180_000);
