@@ -27,6 +27,9 @@ const REQUEUE_MAX_DELAY_MS = 5_000;
  */
 const SOFT_HANGUP_SHUTDOWN = 4;
 
+/** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
+const HANGUP_CONFIRM_MS = 15_000;
+
 /** The PJSIP endpoint that an ARI dial string goes through: PJSIP/+1415…@trunk → trunk. */
 function endpointResource(endpoint: string): string {
   const at = endpoint.lastIndexOf('@');
@@ -157,9 +160,22 @@ export class Dialer {
     if (this.opts.writes.waiting > 0) return;
     for (const call of this.opts.progress.inFlight()) {
       if (call.status === 'queued') this.enqueue(call.callId);
+      else if (!this.sessions.has(call.callId)) this.sweep(call);
     }
     this.expireStaleQueued();
     this.pump();
+  }
+
+  /**
+   * A call the database shows in progress with no call behind it here: its end was not recorded
+   * (a write that failed, a disk that was full). It is ended rather than left in progress.
+   */
+  private sweep(call: CallForDialing): void {
+    const was = call.status;
+    if (this.transition(call, 'interrupted', { endedAt: this.opts.now(), error: 'no call in progress for it: its end was not recorded' })) {
+      this.opts.logger.warn('a call left in progress in the database was ended', { call_id: call.callId, status_was: was });
+      this.opts.onFinal(call.callId, 'interrupted');
+    }
   }
 
   private expireStaleQueued(): void {
@@ -372,9 +388,20 @@ export class Dialer {
 
   private async hangup(session: Session, why: string): Promise<void> {
     this.note(session, 'hangup', why);
+    // Should the channel's end never be reported (events lost, Asterisk stuck), the call still ends.
+    this.arm(session, HANGUP_CONFIRM_MS, () => {
+      const { state, fields } = this.answeredOutcome(session, this.opts.now());
+      this.finish(session, state, { ...fields, endedAt: this.opts.now() }, 'Asterisk did not report the end of the call after ringhook hung up');
+    });
     await this.opts.ari.hangup(session.channelId).catch((error: Error) => {
       this.opts.logger.warn('hangup failed', { call_id: session.call.callId, error });
     });
+  }
+
+  /** The final state of an answered call, from what happened during it. */
+  private answeredOutcome(session: Session, now: number): { state: FinalState; fields: TransitionFields } {
+    const state: FinalState = session.acknowledged ? 'acknowledged' : session.speechFailed ? 'failed' : 'completed';
+    return { state, fields: { talkMs: now - session.answeredAt!, ...(session.speechFailed && { error: `speech failed: ${session.speechFailed}` }) } };
   }
 
   private onDestroyed(session: Session, cause: number, causeText: string, techCause: number | undefined): void {
@@ -388,8 +415,8 @@ export class Dialer {
       return;
     }
     if (session.answeredAt !== undefined) {
-      const state: FinalState = session.acknowledged ? 'acknowledged' : session.speechFailed ? 'failed' : 'completed';
-      this.finish(session, state, { ...hangup, ...talk, ...(session.speechFailed && { error: `speech failed: ${session.speechFailed}` }) });
+      const { state, fields } = this.answeredOutcome(session, now);
+      this.finish(session, state, { ...hangup, ...fields });
       return;
     }
     const state = classifyUnanswered({ cause, sipCode, farEndAnswered: session.farEnd !== undefined, rang: session.rang });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
-import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
+import { callEnded, managedTelephonyEnv, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
 
@@ -92,3 +92,22 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
   expect(timeline.filter((e) => ['queued', 'dialing', 'ringing', 'no_answer'].includes(e))).toEqual(['queued', 'dialing', 'ringing', 'no_answer'].filter((e) => e !== 'queued' || timeline.includes('queued')));
   expect(t.errorLogs()).toEqual([]);
 }, 60_000);
+
+it('a call the database shows ringing with no call behind it (its end never recorded) is ended by the sweeper', async () => {
+  const owner = t.service.stores.accounts.create({ phone: '+14155550125', plan: 'premium', smsBackup: false, name: '' });
+  // Stand-in for a lost write (named so; a real disk error at exactly that write cannot be aimed):
+  // the row is moved to ringing directly, in one turn of the loop, so the dialer never dials it.
+  const accepted = t.service.stores.calls.accept(owner.userId, 'premium', { form: 'text', message: 'orphan', truncated: false, originalLength: 6, fields: {}, extra: {} });
+  if (!accepted.accepted) throw new Error('not accepted');
+  const { callId } = accepted;
+  progress.transition(callId, 'dialing');
+  progress.transition(callId, 'ringing');
+  const row = await t.waitForCall(callId, callEnded, 5_000);
+  const timeline = progress.timeline(callId).map((e) => e.event);
+  console.log('figures: orphan call swept', JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline, swept_after_ms: row.ended_at - row.received_at }));
+  expect(row.status).toBe('interrupted');
+  expect(row.error).toMatch(/its end was not recorded/);
+  expect(timeline).toEqual(['dialing', 'ringing', 'interrupted']);
+  expect((await t.waitForCall(callId, smsSettled, 5_000)).sms_status).toBe('disabled');
+  expect(t.errorLogs()).toEqual([]);
+}, 30_000);
