@@ -19,7 +19,7 @@ export function inSingleExecutable(): boolean {
 }
 
 /** The repository root: one level above src/ and dist/. Not used inside the executable. */
-function repoRoot(): string {
+export function repoRoot(): string {
   return fileURLToPath(new URL('../', import.meta.url));
 }
 

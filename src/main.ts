@@ -5,6 +5,7 @@ import { accountCommand } from './cli/account.js';
 import { callsCommand } from './cli/calls.js';
 import { backupCommand } from './cli/backup.js';
 import { doctorCommand } from './cli/doctor.js';
+import { provisionCommand } from './cli/provision.js';
 import { serveCommand } from './cli/serve.js';
 import { smsTestCommand } from './cli/sms-test.js';
 import { testCallCommand } from './cli/test-call.js';
@@ -21,6 +22,7 @@ export const rootCommand = defineCommand({
     'sms-test': smsTestCommand,
     doctor: doctorCommand,
     backup: backupCommand,
+    provision: provisionCommand,
   },
 });
 

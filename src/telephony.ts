@@ -66,7 +66,7 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
   try {
     runtime = await readProvisionedRuntime(t.cacheDir);
   } catch (error) {
-    throw new UserError(`${(error as Error).message} (npm start does it; or set RINGHOOK_ARI_URL to use an Asterisk of your own, or RINGHOOK_TELEPHONY=off)`);
+    throw new UserError(`${(error as Error).message} (npm start does it from a checkout; or set RINGHOOK_ARI_URL to use an Asterisk of your own, or RINGHOOK_TELEPHONY=off)`);
   }
   const asterisk = new ManagedAsterisk({
     runtime,

@@ -76,10 +76,10 @@ const checkAsterisk: Check = async (config) => {
     try {
       const runtime = await readProvisionedRuntime(config.telephony.cacheDir);
       if (runtime.kind === 'rootfs' && !fs.existsSync(path.join(runtime.rootfs, 'usr/sbin/asterisk'))) {
-        return fail('asterisk', `the root file system ${runtime.rootfs} has no Asterisk`, 'run: bash scripts/provision-asterisk.sh');
+        return fail('asterisk', `the root file system ${runtime.rootfs} has no Asterisk`, 'run: ringhook provision (as root)');
       }
     } catch (error) {
-      return fail('asterisk', (error as Error).message, 'run: bash scripts/provision-asterisk.sh (npm start does it)');
+      return fail('asterisk', (error as Error).message, 'run: ringhook provision (as root; npm start does it from a checkout)');
     }
   }
   const ari = ariFor(config)!;
@@ -120,7 +120,7 @@ const checkSpeech: Check = async (config) => {
     const speech = await tts.synthesize('ringhook speech check.');
     return pass('speech', `${config.telephony.tts.engine} made ${speech.durationMs} ms of audio`);
   } catch (error) {
-    return fail('speech', (error as Error).message, `install the engine and sox: apt-get install ${config.telephony.tts.engine} sox (or bash scripts/provision-phone-tools.sh)`);
+    return fail('speech', (error as Error).message, `install the engine and sox: apt-get install ${config.telephony.tts.engine} sox (or ringhook provision)`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -25,7 +25,7 @@ export function parseRuntime(line: string, hostBinary = '/usr/sbin/asterisk'): A
   const text = line.trim();
   if (text === 'host') return { kind: 'host', binary: hostBinary };
   if (text.startsWith('/')) return { kind: 'rootfs', rootfs: text };
-  throw new Error(`unknown Asterisk runtime "${text}": run scripts/provision-asterisk.sh`);
+  throw new Error(`unknown Asterisk runtime "${text}": run ringhook provision`);
 }
 
 /** Reads the runtime recorded by the provisioning script in its cache dir. */
@@ -35,7 +35,7 @@ export async function readProvisionedRuntime(cacheDir: string): Promise<Asterisk
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    throw new Error(`Asterisk is not provisioned (no ${file}): run scripts/provision-asterisk.sh`);
+    throw new Error(`Asterisk is not provisioned (no ${file}): run ringhook provision (as root)`);
   }
   return parseRuntime(text);
 }

@@ -96,8 +96,7 @@ export function createTts(
           return reject(
             new TtsError(
               'engine_missing',
-              `${file} is not installed: run scripts/provision-phone-tools.sh ` +
-                `(apt-get install flite espeak-ng sox)`,
+              `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng sox)`,
               { cause: error },
             ),
           );

@@ -1,7 +1,9 @@
 // Smoke test of the single executable (npm run build:binary): dist/ringhook run from an empty
 // directory with nothing but PATH and HOME in its environment, no node_modules or repository
 // around it. It answers --help, creates an account, serves HTTPS with telephony off, takes an
-// alert, lists it in the history, and stops cleanly on SIGTERM.
+// alert, lists it in the history, and stops cleanly on SIGTERM. Then it provisions Asterisk with
+// the scripts it carries (`ringhook provision`), serves with its managed Asterisk, and an alert
+// rings a SIPp phone on the trunk (busy) end to end.
 //
 // The binary is built here when it is missing or older than what goes into it (about 10 s once
 // the runtime and the SQLite addon are cached; the first build on a machine takes about 2 minutes).
@@ -12,7 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../helpers/https-client.js';
-import { freeTcpPort } from '../helpers/ports.js';
+import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
+import { managedTelephonyEnv } from '../helpers/service.js';
+import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BINARY = process.env.RINGHOOK_BINARY ? path.resolve(process.env.RINGHOOK_BINARY) : path.join(ROOT, 'dist', 'ringhook');
@@ -42,8 +46,8 @@ let dataDir: string;
 let env: Record<string, string>;
 let serve: ChildProcess | null = null;
 
-function run(args: string[], extra: Record<string, string> = {}) {
-  const r = spawnSync(BINARY, args, { cwd: work, env: { ...env, ...extra }, encoding: 'utf8', timeout: 20_000 });
+function run(args: string[], extra: Record<string, string> = {}, timeout = 20_000) {
+  const r = spawnSync(BINARY, args, { cwd: work, env: { ...env, ...extra }, encoding: 'utf8', timeout });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -57,8 +61,15 @@ beforeAll(() => {
   env = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: path.join(tmp, 'home'), RINGHOOK_DATA_DIR: dataDir };
 }, 300_000);
 
-afterAll(() => {
-  if (serve && serve.exitCode === null) serve.kill('SIGKILL');
+afterAll(async () => {
+  await stopAllSipp();
+  if (serve && serve.exitCode === null) {
+    // SIGTERM first: serve then stops its managed Asterisk (SIGKILL would leave it running).
+    const exited = new Promise((resolve) => serve!.once('exit', resolve));
+    serve.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (serve.exitCode === null) serve.kill('SIGKILL');
+  }
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -97,27 +108,7 @@ describe('the single executable', () => {
   });
 
   it('serves HTTPS with telephony off, takes an alert, shows it in the history, and stops on SIGTERM with 0', async () => {
-    const port = await freeTcpPort();
-    const child = spawn(BINARY, ['serve'], {
-      cwd: work,
-      env: { ...env, RINGHOOK_TELEPHONY: 'off', RINGHOOK_PORT: String(port), RINGHOOK_HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    serve = child;
-    let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-    const certFile = path.join(dataDir, 'tls', 'self-signed-cert.pem');
-    const deadline = Date.now() + 15_000;
-    while (!/ringhook is serving/.test(output)) {
-      if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${output}`);
-      if (Date.now() > deadline) throw new Error(`serve did not start in 15 s: ${output}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const ca = fs.readFileSync(certFile, 'utf8');
-    const base = `https://localhost:${port}`;
+    const { child, output, exited, base, ca } = await startServe({ RINGHOOK_TELEPHONY: 'off' });
 
     const health = await request(`${base}/healthz`, { method: 'GET', ca });
     expect(health.status).toBe(200);
@@ -138,7 +129,64 @@ describe('the single executable', () => {
     expect(history.map((c) => c.call_id)).toContain(callId);
 
     child.kill('SIGTERM');
-    expect(await exited, output).toBe(0);
+    expect(await exited, output()).toBe(0);
     serve = null;
   }, 60_000);
+
+  it('provisions Asterisk with the scripts it carries, then rings a SIPp phone through its own managed Asterisk', async () => {
+    // The Asterisk cache of the machine (npm test provisioned it): the script finds it complete.
+    const cacheDir = process.env.RINGHOOK_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'ringhook');
+    const provisioned = run(['provision', '--skip-speech', '--json'], { RINGHOOK_CACHE_DIR: cacheDir }, 280_000);
+    expect(provisioned.status, provisioned.stderr).toBe(0);
+    expect(JSON.parse(provisioned.stdout)).toMatchObject({ cache_dir: cacheDir, speech: false });
+    expect(provisioned.stderr).toMatch(/checking Asterisk/);
+
+    // A data dir of its own: the alert the telephony-off service took above is still fresh, and a
+    // service with telephony would rightly place it.
+    const ownData = { RINGHOOK_DATA_DIR: path.join(tmp, 'data-telephony') };
+    const caller = JSON.parse(run(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], ownData).stdout) as { user_id: string; api_key: string };
+    const trunkPort = await freeUdpPort();
+    const phone = await startSipp({ scenario: 'busy', port: trunkPort });
+    const { child, output, exited, base, ca } = await startServe({ ...(await managedTelephonyEnv(trunkPort)), ...ownData, RINGHOOK_CACHE_DIR: cacheDir, RINGHOOK_RING_TIMEOUT: '5' });
+    const alert = await request(`${base}/webhook/${caller.user_id}/${caller.api_key}`, { body: 'rung by the single executable', headers: { 'content-type': 'text/plain' }, ca });
+    expect(alert.status, alert.text).toBe(200);
+    const callId = alert.json.call_id as string;
+
+    let row: { status?: string } = {};
+    const deadline = Date.now() + 30_000;
+    while (!['busy', 'unreachable', 'failed', 'no_answer'].includes(row.status ?? '') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      const calls = run(['calls', '--json'], ownData);
+      row = (JSON.parse(calls.stdout) as Array<{ call_id: string; status: string }>).find((c) => c.call_id === callId) ?? {};
+    }
+    const sipp = await phone.stop();
+    child.kill('SIGTERM');
+    expect(await exited, output()).toBe(0);
+    serve = null;
+    expect(row.status, JSON.stringify({ row, sipp: sipp.screen })).toBe('busy');
+    expect(sipp.failedCalls ?? 0).toBe(0);
+  }, 300_000);
 });
+
+/** Starts `ringhook serve` from the executable with `extra` settings; resolves once it serves. */
+async function startServe(extra: Record<string, string>) {
+  const port = await freeTcpPort();
+  const child = spawn(BINARY, ['serve'], {
+    cwd: work,
+    env: { ...env, RINGHOOK_PORT: String(port), RINGHOOK_HOST: '127.0.0.1', ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  serve = child;
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  while (!/ringhook is serving/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${output}`);
+    if (Date.now() > deadline) throw new Error(`serve did not start in 30 s: ${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const ca = fs.readFileSync(path.join(extra.RINGHOOK_DATA_DIR ?? dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
+  return { child, output: () => output, exited, base: `https://localhost:${port}`, ca };
+}
