@@ -79,8 +79,8 @@ interface Session {
   rang: boolean;
   answeredAt?: number;
   farEnd?: { cause?: number | undefined; sipCode?: number | undefined };
-  /** Asterisk hung the channel up because it is stopping (restart, shutdown). */
-  asteriskStopping?: boolean;
+  /** Set when the call is cut because Asterisk or ringhook stops: why, for the history. */
+  cutBecause?: string;
   acknowledged: boolean;
   speechFailed?: string;
   repeats: number;
@@ -143,6 +143,7 @@ export class Dialer {
     const deadline = Date.now() + graceMs;
     while (this.sessions.size > 0 && Date.now() < deadline) await sleep(100);
     for (const session of this.sessions.values()) {
+      session.cutBecause = 'ringhook stopped during the call';
       await this.opts.ari.hangup(session.channelId).catch(() => {});
     }
     const settle = Date.now() + 2_000;
@@ -321,7 +322,7 @@ export class Dialer {
         }
         break;
       case 'ChannelHangupRequest':
-        if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0) session.asteriskStopping = true;
+        if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0) session.cutBecause = 'Asterisk stopped during the call (restart or shutdown)';
         else if (session.answeredAt === undefined) session.farEnd = { cause: event.cause, sipCode: event.tech_cause };
         break;
       case 'StasisStart':
@@ -409,9 +410,9 @@ export class Dialer {
     const sipCode = techCause ?? session.farEnd?.sipCode;
     const hangup = { endedAt: now, hangupCause: cause, hangupCauseText: causeText, ...(sipCode !== undefined && { sipCode }) };
     const talk = session.answeredAt !== undefined ? { talkMs: now - session.answeredAt } : { ringMs: now - session.dialedAt };
-    if (session.asteriskStopping && !session.acknowledged) {
+    if (session.cutBecause && !session.acknowledged) {
       // The phone heard part of the message, or nothing: the SMS backup applies.
-      this.finish(session, 'interrupted', { ...hangup, ...talk }, 'Asterisk stopped during the call (restart or shutdown)');
+      this.finish(session, 'interrupted', { ...hangup, ...talk }, session.cutBecause);
       return;
     }
     if (session.answeredAt !== undefined) {
