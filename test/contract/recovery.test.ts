@@ -1,0 +1,46 @@
+// What a start does with the calls a previous run left queued (issue 3, crash safety): a call
+// still fresh (younger than RINGHOOK_CALL_FRESHNESS) waits to be placed; an older one ends
+// `expired`, with its SMS backup decided, and is never dialed. Real HTTPS and a real SQLite file;
+// the first run has telephony off (alerts accepted, nothing placed), the second an external ARI URL
+// where nothing listens (the dialer starts and recovers, and calls wait for Asterisk), on a clock
+// the test moves past the freshness window.
+import { afterEach, expect, it } from 'vitest';
+import { freeTcpPort } from '../helpers/ports.js';
+import { makeDataDir, startTestService, testClock, type TestService } from '../helpers/service.js';
+
+const running: TestService[] = [];
+afterEach(async () => {
+  for (const t of running.splice(0)) await t.stop();
+});
+
+it('at start, a queued call older than the freshness window expires (never dialed); a fresh one waits', async () => {
+  const dataDir = makeDataDir();
+  const clock = testClock('2026-11-22T14:00:00Z');
+  const first = await startTestService({ RINGHOOK_DATA_DIR: dataDir, RINGHOOK_TELEPHONY: 'off' }, clock);
+  const a = first.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+  const old = await first.post(`/webhook/${a.userId}/${a.apiKey}`, 'sent before the outage');
+  expect(old.status, old.text).toBe(200);
+  clock.advance(250_000);
+  const fresh = await first.post(`/webhook/${a.userId}/${a.apiKey}`, 'sent just before the restart');
+  expect(fresh.status, fresh.text).toBe(200);
+  await first.stop();
+
+  // 310 s after the first alert, 60 s after the second: freshness is 300 s.
+  clock.advance(60_000);
+  const ariPort = await freeTcpPort();
+  const second = await startTestService(
+    { RINGHOOK_DATA_DIR: dataDir, RINGHOOK_TELEPHONY: 'external', RINGHOOK_ARI_URL: `http://127.0.0.1:${ariPort}`, RINGHOOK_ARI_USER: 'ringhook', RINGHOOK_ARI_PASSWORD: 'nobody-listens' },
+    clock,
+  );
+  running.push(second);
+  const expired = await second.waitForCall(old.json.call_id, (r) => r.status !== 'queued' && r.sms_status !== null, 5_000);
+  const timeline = (second.service.stores.db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(old.json.call_id) as Array<{ event: string }>).map((e) => e.event);
+  expect(expired.status).toBe('expired');
+  expect(expired.error).toMatch(/too old/);
+  expect(expired.dialed_at).toBeNull();
+  expect(timeline).not.toContain('dialing');
+  expect(expired.sms_status).toBe('disabled');
+  // The fresh one waits for Asterisk (nothing listens on the ARI port).
+  await new Promise((r) => setTimeout(r, 500));
+  expect(second.callRow(fresh.json.call_id).status).toBe('queued');
+});
