@@ -106,11 +106,11 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   };
 }
 
-function telephonyChecks(telephony: Telephony | null): Record<string, CheckState> {
+async function telephonyChecks(telephony: Telephony | null): Promise<Record<string, CheckState>> {
   if (!telephony) return { telephony: 'off' };
   return {
     asterisk: telephony.asterisk ? (telephony.asterisk.pid !== undefined ? 'ok' : 'down') : 'off',
     ari: telephony.ari.isConnected ? 'ok' : 'down',
-    sms: telephony.sms.kind === 'none' ? 'off' : 'ok',
+    sms: (await telephony.smsHealth.current()).state,
   };
 }

@@ -18,6 +18,7 @@ import { ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
 import { Dialer, SPEECH } from './pbx/dialer.js';
 import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
+import { SmsHealth } from './sms/health.js';
 import { createSmsSender, type SmsSender } from './sms/index.js';
 
 export const ARI_APP = 'ringhook';
@@ -35,6 +36,8 @@ export interface Telephony {
   dialer: Dialer;
   sms: SmsSender;
   smsBackup: SmsBackup;
+  /** The SMS gateway's state for /healthz, checked at most every 10 s. */
+  smsHealth: SmsHealth;
   progress: CallProgressStore;
   softphone: { username: string; password: string } | null;
   enqueue(callId: string): void;
@@ -115,6 +118,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const progress = new CallProgressStore(deps.db, deps.now);
   const writes = new PatientWriter(deps.db, logger.child({ component: 'writes' }));
   const sms = createSmsSender(config.sms, { logger: logger.child({ component: 'sms' }) });
+  const smsHealth = new SmsHealth(sms);
   const smsBackup = new SmsBackup({
     sender: sms,
     progress,
@@ -123,7 +127,10 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     events: deps.events,
     logger,
     now: deps.now,
-    onResult: (result) => deps.metrics?.sms.inc({ result }),
+    onResult: (result) => {
+      deps.metrics?.sms.inc({ result });
+      if (result === 'sent') smsHealth.noteAccepted();
+    },
   });
   smsBackup.recover();
   const tts = createTts({ cacheDir: path.join(mediaDir, 'speech'), engine: t.tts.engine, ...(t.tts.voice && { voice: t.tts.voice }) }, { logger, now: deps.now });
@@ -164,6 +171,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     dialer,
     sms,
     smsBackup,
+    smsHealth,
     progress,
     softphone,
     enqueue: (callId) => dialer.enqueue(callId),

@@ -11,8 +11,14 @@ export type CheckState = 'ok' | 'down' | 'off';
 export interface HealthSources {
   db: Db;
   /** Other parts (asterisk, ari, sms): each says ok, down or off. */
-  checks?: () => Record<string, CheckState>;
+  checks?: () => Record<string, CheckState> | Promise<Record<string, CheckState>>;
 }
+
+/**
+ * Parts whose failure is reported but does not make the service unhealthy (503): alerts are still
+ * taken and calls placed without the SMS backup, and a restart would not bring the gateway back.
+ */
+const DEGRADING_ONLY = new Set(['sms']);
 
 export interface OperationsDeps {
   health: HealthSources;
@@ -29,7 +35,7 @@ function bearerMatches(header: string | null, token: string): boolean {
 }
 
 export function mountOperations(app: H3, deps: OperationsDeps): void {
-  app.get('/healthz', () => {
+  app.get('/healthz', async () => {
     const checks: Record<string, CheckState> = { process: 'ok' };
     try {
       deps.health.db.prepare('SELECT 1').get();
@@ -37,9 +43,10 @@ export function mountOperations(app: H3, deps: OperationsDeps): void {
     } catch {
       checks.database = 'down';
     }
-    Object.assign(checks, deps.health.checks?.() ?? {});
-    const ok = Object.values(checks).every((state) => state !== 'down');
-    return json(ok ? 200 : 503, { ok, checks });
+    Object.assign(checks, (await deps.health.checks?.()) ?? {});
+    const down = Object.keys(checks).filter((part) => checks[part] === 'down');
+    const ok = down.every((part) => DEGRADING_ONLY.has(part));
+    return json(ok ? 200 : 503, { ok, checks, ...(down.length > 0 && { down }) });
   });
 
   if (deps.metrics) {

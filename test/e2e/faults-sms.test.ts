@@ -2,6 +2,7 @@
 // (Perl Net::SMPP) down, then back: at most one SMS per alert, every failure in the history.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
+import { request } from '../helpers/https-client.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { managedTelephonyEnv, realClock, startTestService, type TestService, smsSettled } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
@@ -34,6 +35,10 @@ const waitSms = (callId: string, timeoutMs = 30_000) => t.waitForCall(callId, (r
 
 it('gateway down: the busy call records the SMS failure; gateway back: the next busy call gets exactly one SMS', async () => {
   const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });
+  // /healthz checks the gateway for real: down is reported, but the service stays healthy (200).
+  const healthDown = await request(t.baseUrl + '/healthz', { method: 'GET', ca: t.ca });
+  expect(healthDown.status).toBe(200);
+  expect(healthDown.json).toMatchObject({ ok: true, checks: { sms: 'down', ari: 'ok', asterisk: 'ok' }, down: ['sms'] });
   const phone = await startSipp({ scenario: 'busy', port: trunkPort, calls: 2, timeoutSec: 60 });
   const first = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert while the SMS gateway is down');
   expect(first.status).toBe(200);
@@ -48,6 +53,9 @@ it('gateway down: the busy call records the SMS failure; gateway back: the next 
   await smsc.waitForEvent((e) => e.event === 'message', { timeoutMs: 20_000 });
   const sent = await waitSms(second.json.call_id);
   expect(['sent', 'delivered']).toContain(sent.sms_status);
+  const healthUp = await request(t.baseUrl + '/healthz', { method: 'GET', ca: t.ca });
+  expect(healthUp.json).toMatchObject({ ok: true, checks: { sms: 'ok' } });
+  expect(healthUp.json.down).toBeUndefined();
   await phone.stop();
   // Give a duplicate every chance to show up, then count: one SMS, for the second alert only.
   await new Promise((r) => setTimeout(r, 1_000));
