@@ -1,9 +1,10 @@
 // Smoke test of the single executable (npm run build:binary): dist/ringhook run from an empty
 // directory with nothing but PATH and HOME in its environment, no node_modules or repository
 // around it. It answers --help, creates an account, serves HTTPS with telephony off, takes an
-// alert, lists it in the history, and stops cleanly on SIGTERM. Then it provisions Asterisk with
-// the scripts it carries (`ringhook provision`), serves with its managed Asterisk, and an alert
-// rings a SIPp phone on the trunk (busy) end to end.
+// alert, lists it in the history, and stops cleanly on SIGTERM; doctor, backup, login-link and
+// account show run from it too. Then it provisions Asterisk with the scripts it carries (`ringhook
+// provision`), serves with its managed Asterisk, and a test call (`ringhook test-call`) and an
+// alert ring a SIPp phone on the trunk (busy) end to end.
 //
 // The binary is built here when it is missing or older than what goes into it (about 10 s once
 // the runtime and the SQLite addon are cached; the first build on a machine takes about 2 minutes).
@@ -107,6 +108,27 @@ describe('the single executable', () => {
     expect(fs.existsSync(path.join(native, dir!, 'better_sqlite3.node'))).toBe(true);
   });
 
+  it('runs the other CLI commands from the executable: doctor, backup, login-link, account show, calls', () => {
+    const doctor = run(['doctor', '--json'], { RINGHOOK_TELEPHONY: 'off' });
+    expect(doctor.status, doctor.stderr).toBe(0);
+    expect((JSON.parse(doctor.stdout) as Array<{ name: string; ok: boolean | string }>).find((c) => c.name === 'database')?.ok).toBe(true);
+    const copy = path.join(tmp, 'backup.db');
+    const backup = run(['backup', copy, '--json']);
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(fs.statSync(copy).size).toBeGreaterThan(0);
+    const link = run(['account', 'login-link', account.user_id]);
+    expect(link.status, link.stderr).toBe(0);
+    expect(link.stdout).toMatch(/\/login\/link\/\S+/);
+    const show = run(['account', 'show', account.user_id, '--json']);
+    expect(show.status, show.stderr).toBe(0);
+    expect(JSON.parse(show.stdout).user_id).toBe(account.user_id);
+    expect(run(['calls', '--json']).status).toBe(0);
+    // A usage error is one line and exit 2, as from the checkout.
+    const wrong = run(['account', 'create']);
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('serves HTTPS with telephony off, takes an alert, shows it in the history, and stops on SIGTERM with 0', async () => {
     const { child, output, exited, base, ca } = await startServe({ RINGHOOK_TELEPHONY: 'off' });
 
@@ -146,8 +168,13 @@ describe('the single executable', () => {
     const ownData = { RINGHOOK_DATA_DIR: path.join(tmp, 'data-telephony') };
     const caller = JSON.parse(run(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], ownData).stdout) as { user_id: string; api_key: string };
     const trunkPort = await freeUdpPort();
-    const phone = await startSipp({ scenario: 'busy', port: trunkPort });
+    const phone = await startSipp({ scenario: 'busy', port: trunkPort, calls: 2 });
     const { child, output, exited, base, ca } = await startServe({ ...(await managedTelephonyEnv(trunkPort)), ...ownData, RINGHOOK_CACHE_DIR: cacheDir, RINGHOOK_RING_TIMEOUT: '5' });
+    // `ringhook test-call` from the executable: serve places it, the command follows it to its end.
+    // The phone is busy, so the command reports it and exits 1 (a test call that did not get through).
+    const testCall = run(['test-call', caller.user_id], ownData, 60_000);
+    expect(testCall.stderr, testCall.stdout).toMatch(/test call call_\S+[\s\S]*ringing[\s\S]*ringhook: the test call ended as busy\s*$/);
+    expect(testCall.status).toBe(1);
     const alert = await request(`${base}/webhook/${caller.user_id}/${caller.api_key}`, { body: 'rung by the single executable', headers: { 'content-type': 'text/plain' }, ca });
     expect(alert.status, alert.text).toBe(200);
     const callId = alert.json.call_id as string;
@@ -165,6 +192,7 @@ describe('the single executable', () => {
     serve = null;
     expect(row.status, JSON.stringify({ row, sipp: sipp.screen })).toBe('busy');
     expect(sipp.failedCalls ?? 0).toBe(0);
+    expect(sipp.successfulCalls).toBe(2);
   }, 300_000);
 });
 
