@@ -8,6 +8,7 @@ import type { KannelPeer } from '../helpers/kannel.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
+import { request } from '../helpers/https-client.js';
 import { callEnded, smsSettled, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
 
@@ -136,6 +137,10 @@ describe('calls that are not answered', () => {
     expect(got!.to).toContain('14155550123');
     await new Promise((r) => setTimeout(r, 500));
     expect(kannel.messages().length).toBe(before + 1);
+    // /metrics counts the call's outcome and the SMS.
+    const metrics = await request(t.baseUrl + '/metrics', { method: 'GET', ca: t.ca });
+    expect(metrics.text).toMatch(/^ringhook_calls_total\{outcome="busy"\} [1-9]\d*$/m);
+    expect(metrics.text).toMatch(/^ringhook_sms_total\{result="sent"\} [1-9]\d*$/m);
   }, 60_000);
 });
 
