@@ -316,3 +316,40 @@ describe('parseAddressList', () => {
     },
   );
 });
+
+describe('the SIP trunk and the voice', () => {
+  it('RINGHOOK_TRUNK_URI with credentials, registration, caller id and voice reach the config', () => {
+    const config = loadConfig(
+      {
+        RINGHOOK_TRUNK_URI: 'sip:sip.provider.example:5060',
+        RINGHOOK_TRUNK_USERNAME: 'acct-1234',
+        RINGHOOK_TRUNK_PASSWORD: 's3cret!',
+        RINGHOOK_TRUNK_REGISTER: 'on',
+        RINGHOOK_CALLER_ID: '"Alerts" <+14155550100>',
+        RINGHOOK_TTS_ENGINE: 'espeak-ng',
+        RINGHOOK_VOICE: 'en-us+f3',
+      },
+      CWD,
+    );
+    expect(config.telephony.trunk).toEqual({ uri: 'sip:sip.provider.example:5060', username: 'acct-1234', password: 's3cret!', register: true });
+    expect(config.telephony.callerId).toBe('"Alerts" <+14155550100>');
+    expect(config.telephony.tts).toEqual({ engine: 'espeak-ng', voice: 'en-us+f3' });
+  });
+
+  it('a trunk without credentials does not register; no trunk means the local softphone', () => {
+    expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk).toEqual({ uri: 'sip:127.0.0.1:5070', register: false });
+    expect(loadConfig({}, CWD).telephony.trunk).toBeFalsy();
+  });
+
+  it.each([
+    [{ RINGHOOK_TRUNK_URI: 'http://sip.provider.example' }, /RINGHOOK_TRUNK_URI must look like sip:host/],
+    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'user' }, /RINGHOOK_TRUNK_USERNAME and RINGHOOK_TRUNK_PASSWORD go together/],
+    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_REGISTER: 'on' }, /RINGHOOK_TRUNK_REGISTER=on needs RINGHOOK_TRUNK_USERNAME/],
+    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'us er', RINGHOOK_TRUNK_PASSWORD: 'p' }, /RINGHOOK_TRUNK_USERNAME must not contain spaces/],
+    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'u', RINGHOOK_TRUNK_PASSWORD: 'p;w' }, /RINGHOOK_TRUNK_PASSWORD must not contain/],
+    [{ RINGHOOK_CALLER_ID: 'call me maybe' }, /RINGHOOK_CALLER_ID must be a number/],
+    [{ RINGHOOK_VOICE: 'slt; rm -rf /' }, /RINGHOOK_VOICE must be a voice name/],
+  ])('refuses %j with a precise message', (env, message) => {
+    expect(refusal(env).message).toMatch(message);
+  });
+});
