@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { UserError } from './errors.js';
+import { RESERVED_SECTIONS } from './pbx/asterisk-config.js';
 import { parseAddressList, type AddressMatcher } from './http/address-match.js';
 import { parseSmsConfig, SmsConfigError, type SmsConfig } from './sms/index.js';
 
@@ -78,7 +79,11 @@ const envSchema = z
     RINGHOOK_SIP_PORT: port('RINGHOOK_SIP_PORT').default(DEFAULT_SIP_PORT),
     RINGHOOK_ARI_PORT: port('RINGHOOK_ARI_PORT').default(DEFAULT_ARI_PORT),
     RINGHOOK_RTP_PORTS: z.string().regex(/^\d{4,5}-\d{4,5}$/, { error: 'RINGHOOK_RTP_PORTS must be a range such as 10000-20000' }).default('10000-20000'),
-    RINGHOOK_SOFTPHONE_USER: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'RINGHOOK_SOFTPHONE_USER may contain letters, digits, _ . and - only' }).default('ringhook'),
+    RINGHOOK_SOFTPHONE_USER: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'RINGHOOK_SOFTPHONE_USER may contain letters, digits, _ . and - only' })
+      .refine((name) => !RESERVED_SECTIONS.has(name), { error: `RINGHOOK_SOFTPHONE_USER must not be ${[...RESERVED_SECTIONS].join(', ')} (names Asterisk's configuration uses)` })
+      .default('ringhook'),
     RINGHOOK_SOFTPHONE_PASSWORD: z.string().regex(/^[^\s;[\]"\\{}]{8,64}$/, { error: 'RINGHOOK_SOFTPHONE_PASSWORD must be 8 to 64 characters without spaces, quotes, ; [ ] { } or backslashes' }).optional(),
     RINGHOOK_CACHE_DIR: z.string().min(1).optional(),
     RINGHOOK_MEDIA_DIR: z.string().min(1).optional(),

@@ -60,7 +60,8 @@ export function persistentSecret(dataDir: string, name: string): string {
 
 /** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
 export function endpointFor(config: Config['telephony']): (phone: string) => string {
-  return config.trunk ? (phone) => `PJSIP/${phone}@trunk` : () => 'PJSIP/softphone';
+  const softphone = `PJSIP/${config.softphone.username}`;
+  return config.trunk ? (phone) => `PJSIP/${phone}@trunk` : () => softphone;
 }
 
 async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: string, softphone: { username: string; password: string }): Promise<ManagedAsterisk> {

@@ -49,6 +49,9 @@ const trunkUri = z
     'must look like sip:host[:port] (for example sip:127.0.0.1:5070)',
   );
 
+/** The sections pjsip.conf defines besides the softphone's own. */
+export const RESERVED_SECTIONS = new Set(['global', 'transport-udp', 'trunk', 'trunk-auth', 'trunk-identify', 'trunk-registration', 'softphone-auth']);
+
 export const AsteriskConfigOptions = z
   .object({
     runDir: absolutePath,
@@ -79,7 +82,14 @@ export const AsteriskConfigOptions = z
       })
       .optional(),
     softphone: z
-      .object({ username: configValue.max(64), password: configValue.min(8) })
+      .object({
+        // Also the name of its endpoint and AOR: it must not be one of the other sections'.
+        username: configValue
+          .max(64)
+          .regex(/^[A-Za-z0-9_.-]+$/, 'softphone.username may contain letters, digits, _ . and - only')
+          .refine((name) => !RESERVED_SECTIONS.has(name), { message: `softphone.username must not be ${[...RESERVED_SECTIONS].join(', ')}` }),
+        password: configValue.min(8),
+      })
       .optional(),
   })
   .strict();

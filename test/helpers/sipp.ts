@@ -1,5 +1,6 @@
 // Runs SIPp (Debian sip-tester) as a test phone: a UAS on a loopback port playing one of the
-// scenarios in test/e2e/sipp/. Collects its exit code and final statistics.
+// scenarios in test/e2e/sipp/, or (with `remote`) a client that sends the scenario's requests to
+// that address, e.g. to register. Collects its exit code and final statistics.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,8 @@ export type SippScenario =
   | 'decline'
   | 'unavailable'
   | 'service-unavailable'
-  | 'ring-forever';
+  | 'ring-forever'
+  | 'register';
 
 export interface SippOptions {
   scenario: SippScenario;
@@ -32,6 +34,12 @@ export interface SippOptions {
   timeoutSec?: number;
   /** Files written to SIPp's working directory (e.g. pcap captures named by a scenario). */
   files?: Record<string, Buffer | string>;
+  /** Client mode: SIPp starts the scenario towards this `host:port` (e.g. a REGISTER to Asterisk). */
+  remote?: string;
+  /** The user part of the scenario's [service] (-s), e.g. the SIP user a phone registers as. */
+  service?: string;
+  /** Digest credentials for the scenario's [authentication] (-au, -ap). */
+  auth?: { username: string; password: string };
 }
 
 export interface SippResult {
@@ -70,6 +78,9 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
   if (options.mediaPort !== undefined) args.push('-mi', '127.0.0.1', '-mp', String(options.mediaPort));
   else args.push('-mi', '127.0.0.1', '-mp', String(options.port + 10000 > 65000 ? options.port - 10000 : options.port + 10000));
   for (const [k, v] of Object.entries(options.keys ?? {})) args.push('-key', k, String(v));
+  if (options.service !== undefined) args.push('-s', options.service);
+  if (options.auth) args.push('-au', options.auth.username, '-ap', options.auth.password);
+  if (options.remote !== undefined) args.push(options.remote);
 
   const child = spawn('sipp', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   // SIPp's own -timeout did not always end a phone stuck mid-call: enforce it from here too.
@@ -116,6 +127,8 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
     },
   };
   running.add(phone);
+  // A client may have finished before its port is seen bound: the caller awaits `done`.
+  if (options.remote !== undefined) return phone;
   try {
     await waitUdpBound(options.port, 5_000, done);
   } catch (error) {

@@ -94,7 +94,9 @@ describe('renderAsteriskConfig', () => {
       server_uri: 'sip:sip.example.net',
       client_uri: 'sip:alice@sip.example.net',
     });
-    expect(section(pjsip, 'softphone', 'endpoint').auth).toBe('softphone-auth');
+    // The endpoint and the AOR carry the username: Asterisk matches a REGISTER's From/To user to them.
+    expect(section(pjsip, 'phone', 'endpoint')).toMatchObject({ auth: 'softphone-auth', aors: 'phone' });
+    expect(section(pjsip, 'phone', 'aor').max_contacts).toBe('1');
     expect(section(pjsip, 'softphone-auth')).toMatchObject({ username: 'phone', password: 'phone-pass-1' });
     expect(section(pjsip, 'transport-udp').bind).toBe('0.0.0.0:5080');
   });
@@ -108,6 +110,7 @@ describe('renderAsteriskConfig', () => {
     ['a username without password', { trunk: { uri: 'sip:h', username: 'u' } }],
     ['registration without credentials', { trunk: { uri: 'sip:h', register: true } }],
     ['an unknown option', { bogus: 1 }],
+    ['a softphone named like the trunk', { softphone: { username: 'trunk', password: 'phone-pass-1' } }],
   ])('refuses %s', (_name, patch) => {
     expect(() => renderAsteriskConfig({ ...base, ...patch } as AsteriskConfigInput, templates)).toThrow();
   });
