@@ -97,9 +97,22 @@ const checkAsterisk: Check = async (config) => {
   }
 };
 
+/** Without a trunk, calls ring the local softphone: is a phone registered there? */
+async function checkSoftphone(config: Config): Promise<CheckResult> {
+  const { username } = config.telephony.softphone;
+  const where = `sip:${config.telephony.sip.host === '0.0.0.0' ? '<this machine>' : config.telephony.sip.host}:${config.telephony.sip.port}`;
+  try {
+    const endpoint = await ariFor(config)!.getEndpoint('PJSIP', username);
+    if (endpoint.state === 'online') return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}", which is registered`);
+    return fail('trunk', `no RINGHOOK_TRUNK_URI, and no phone is registered as the local softphone "${username}": calls end unreachable`, `register a SIP phone at ${where} as ${username} with the password serve printed (or set RINGHOOK_TRUNK_URI)`);
+  } catch (error) {
+    return skip('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}" (could not ask Asterisk whether it is registered: ${(error as Error).message})`);
+  }
+}
+
 const checkTrunk: Check = async (config) => {
   if (config.telephony.mode === 'off') return skip('trunk', 'telephony is off');
-  if (!config.telephony.trunk) return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone extension "${config.telephony.softphone.username}"`);
+  if (!config.telephony.trunk) return checkSoftphone(config);
   try {
     const endpoint = await ariFor(config)!.getEndpoint('PJSIP', 'trunk');
     const registration = config.telephony.trunk.register ? ' (registration on: its state is in Asterisk\'s log)' : '';

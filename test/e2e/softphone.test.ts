@@ -11,6 +11,7 @@ import type { Account } from '../../src/core/account.js';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { endpointFor } from '../../src/telephony.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
+import { runCli } from '../helpers/cli.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
 import { callEnded, managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
@@ -18,6 +19,8 @@ import { startSipp, stopAllSipp, type SippResult } from '../helpers/sipp.js';
 
 let t: TestService;
 let progress: CallProgressStore;
+/** What the CLI (doctor) needs to reach the same service. */
+let cliEnv: Record<string, string>;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
@@ -25,6 +28,7 @@ beforeAll(async () => {
   const env = await managedTelephonyEnv(0);
   delete (env as Record<string, string | undefined>).RINGHOOK_TRUNK_URI;
   t = await startTestService({ ...env, RINGHOOK_RING_TIMEOUT: '5' }, realClock());
+  cliEnv = { ...env, RINGHOOK_DATA_DIR: t.dataDir };
   progress = new CallProgressStore(t.service.stores.db);
 }, 300_000);
 
@@ -78,6 +82,11 @@ describe('the local softphone (no trunk)', () => {
     const state = await endpointState();
     figures.wrongPassword = { ...(figures.wrongPassword as object), endpoint: state };
     expect(state).toBe('offline');
+    // doctor says no phone is registered, and how to register one.
+    const doctor = runCli(['doctor'], cliEnv);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and no phone is registered as the local softphone "ringhook"/);
+    expect(doctor.stdout).toMatch(/fix: register a SIP phone at sip:127\.0\.0\.1:\d+ as ringhook/);
 
     const callId = await sendAlert('nobody registered');
     const row = await t.waitForCall(callId, callEnded, 20_000);
@@ -95,6 +104,8 @@ describe('the local softphone (no trunk)', () => {
     const state = await endpointState();
     figures.register = { ...(figures.register as object), endpoint: state };
     expect(state).toBe('online');
+    const doctor = runCli(['doctor', '--json'], cliEnv);
+    expect((doctor.json as Array<{ name: string; ok: unknown; detail: string }>).find((c) => c.name === 'trunk')).toMatchObject({ ok: true, detail: expect.stringMatching(/softphone "ringhook", which is registered/) });
   }, 60_000);
 
   it('an alert rings the registered phone; it refuses (486) → busy', async () => {
