@@ -6,6 +6,49 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 step() { printf '\nringhook: == %s ==\n' "$*" >&2; }
 step "Debian tools (openssl, procps, util-linux)"
 "$here/ensure-debs.sh" openssl procps util-linux
+
+# Installs Debian packages whose services must not run: the tests start their own Caddy and nginx
+# on free loopback ports, and a system one left on port 80/443 would only get in the way. While
+# apt runs, a policy-rc.d forbids starting services (Debian's postinst would start nginx, and
+# caddy.service with its :80 site); the one already there, if any, is put back afterwards. The
+# services the packages enable for the next boot are disabled: only for packages installed here.
+install_without_services() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  # Not root: ensure-debs.sh says what to install, and fails.
+  [ "$(id -u)" -eq 0 ] || { "$here/ensure-debs.sh" "${missing[@]}"; return; }
+  (
+    policy=/usr/sbin/policy-rc.d
+    saved=""
+    if [ -e "$policy" ] || [ -L "$policy" ]; then
+      saved=$(mktemp /usr/sbin/.policy-rc.d.ringhook.XXXXXX)
+      mv "$policy" "$saved"
+    fi
+    restore() {
+      rm -f "$policy"
+      if [ -n "$saved" ]; then mv "$saved" "$policy"; fi
+    }
+    trap restore EXIT
+    trap 'exit 130' INT TERM
+    printf '#!/bin/sh\n# ringhook (scripts/provision-test-peers.sh): no service starts while apt installs %s\nexit 101\n' "${missing[*]}" >"$policy"
+    chmod 755 "$policy"
+    "$here/ensure-debs.sh" "${missing[@]}"
+  )
+  for pkg in "${missing[@]}"; do
+    if [ -d /run/systemd/system ] && systemctl cat "$pkg.service" >/dev/null 2>&1; then
+      systemctl disable --now "$pkg.service" >/dev/null 2>&1 || true
+      echo "ringhook: $pkg.service is disabled (installed for the tests; systemctl enable --now $pkg to use it)" >&2
+    elif [ -x "/etc/init.d/$pkg" ] && command -v update-rc.d >/dev/null; then
+      update-rc.d "$pkg" disable >/dev/null 2>&1 || true
+      echo "ringhook: the $pkg service is disabled (installed for the tests; update-rc.d $pkg enable to use it)" >&2
+    fi
+  done
+}
+step "reverse proxies for the deploy/ examples (Caddy, nginx; their system services are not started)"
+install_without_services caddy nginx
 step "speech and the SIPp test phone"
 "$here/provision-phone-tools.sh"
 step "Asterisk 22 (first run builds a root file system, about a minute; cached afterwards)"
