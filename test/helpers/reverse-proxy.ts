@@ -80,8 +80,8 @@ export function adaptCaddyfile(shipped: string, a: CaddyAdaptation): string {
     'Caddyfile (site address)',
   );
   text = replaceOnce(text, /reverse_proxy 127\.0\.0\.1:8080 \{/, `reverse_proxy 127.0.0.1:${a.upstreamPort} {`, 'Caddyfile (upstream)');
-  const globals = '# test: global options for a local run\n{\n\tadmin off\n\tauto_https disable_redirects\n\tservers {\n\t\tprotocols h1 h2\n\t}\n}\n\n';
-  return globals + text;
+  // The shipped global options block (its default-log filter) gets the test's options too.
+  return replaceOnce(text, /^\{\n/m, '{\n\t# test: global options for a local run\n\tadmin off\n\tauto_https disable_redirects\n\tservers {\n\t\tprotocols h1 h2\n\t}\n', 'Caddyfile (global options)');
 }
 
 export interface NginxAdaptation {
@@ -91,6 +91,8 @@ export interface NginxAdaptation {
   cert: string;
   key: string;
   accessLog: string;
+  /** Where the servers' own error_log goes. */
+  errorLog: string;
 }
 
 /**
@@ -111,6 +113,9 @@ export function adaptNginxConf(shipped: string, a: NginxAdaptation): string {
   const logs = [...text.matchAll(/access_log \/var\/log\/nginx\/ringhook\.access\.log ringhook;/g)].length;
   if (logs !== 2) throw new Error(`adapting the shipped nginx.conf: expected 2 access_log lines with the ringhook format, found ${logs}`);
   text = text.replaceAll('access_log /var/log/nginx/ringhook.access.log ringhook;', `access_log ${a.accessLog} ringhook;`);
+  const errorLogs = [...text.matchAll(/error_log \/var\/log\/nginx\/ringhook\.error\.log crit;/g)].length;
+  if (errorLogs !== 2) throw new Error(`adapting the shipped nginx.conf: expected 2 error_log lines at crit, found ${errorLogs}`);
+  text = text.replaceAll('error_log /var/log/nginx/ringhook.error.log crit;', `error_log ${a.errorLog} crit;`);
   text = replaceOnce(text, 'ssl_certificate     /etc/letsencrypt/live/alerts.example.com/fullchain.pem;', `ssl_certificate     ${a.cert};`, 'nginx.conf (certificate)');
   text = replaceOnce(text, 'ssl_certificate_key /etc/letsencrypt/live/alerts.example.com/privkey.pem;', `ssl_certificate_key ${a.key};`, 'nginx.conf (key)');
   text = replaceOnce(text, 'server 127.0.0.1:8080;', `server 127.0.0.1:${a.upstreamPort};`, 'nginx.conf (upstream)');
@@ -248,7 +253,8 @@ export async function startProxy(kind: ProxyKind, ports: { port: number; upstrea
   const plainPort = await freeTcpPort();
   const accessLog = path.join(dir, 'ringhook.access.log');
   const errorLog = path.join(dir, 'error.log');
-  const config = adaptNginxConf(fs.readFileSync(SHIPPED_NGINX_CONF, 'utf8'), { port, plainPort, upstreamPort, cert, key, accessLog });
+  const siteErrorLog = path.join(dir, 'ringhook.error.log');
+  const config = adaptNginxConf(fs.readFileSync(SHIPPED_NGINX_CONF, 'utf8'), { port, plainPort, upstreamPort, cert, key, accessLog, errorLog: siteErrorLog });
   const site = path.join(dir, 'ringhook.conf');
   fs.writeFileSync(site, config);
   const main = path.join(dir, 'nginx.conf');
@@ -262,7 +268,7 @@ export async function startProxy(kind: ProxyKind, ports: { port: number; upstrea
   const proxy: RunningProxy = {
     kind, url, port, ca, plainUrl: `http://127.0.0.1:${plainPort}`, config,
     accessLog: () => lines(readOr(accessLog)),
-    otherLogs: () => readOr(errorLog) + stderr,
+    otherLogs: () => readOr(errorLog) + readOr(siteErrorLog) + stderr,
     stop: async () => {
       await endProcess(child);
       removeDir();
