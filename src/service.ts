@@ -11,6 +11,7 @@ import { startServers, type RunningServers } from './http/server.js';
 import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import type { CheckState } from './http/operations.js';
+import { lockDataDir } from './instance-lock.js';
 import { startTelephony, type Telephony } from './telephony.js';
 
 export type { Stores } from './deps.js';
@@ -37,7 +38,15 @@ function certificateNames(config: Config): string[] {
 }
 
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
+  // Opening the database makes the data dir (mode 0700) if needed; the lock file goes in it.
   const stores = openStores(config, now);
+  let unlock: () => void;
+  try {
+    unlock = lockDataDir(config.dataDir);
+  } catch (error) {
+    stores.db.close();
+    throw error;
+  }
   const events = new CallEvents();
   const metrics = new Metrics();
   // Ends the dashboard's open live-history streams, so that the listeners can close.
@@ -89,6 +98,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   } catch (error) {
     await telephony?.stop(0);
     stores.db.close();
+    unlock();
     throw error;
   }
   return {
@@ -102,6 +112,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       await servers.close();
       await telephony?.stop(graceMs);
       stores.db.close();
+      unlock();
     },
   };
 }

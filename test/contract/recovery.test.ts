@@ -3,8 +3,12 @@
 // `expired`, with its SMS backup decided, and is never dialed. Real HTTPS and a real SQLite file;
 // the first run has telephony off (alerts accepted, nothing placed), the second an external ARI URL
 // where nothing listens (the dialer starts and recovers, and calls wait for Asterisk), on a clock
-// the test moves past the freshness window.
+// the test moves past the freshness window. Also: one serve per data dir (the lock file).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { makeDataDir, startTestService, testClock, type TestService } from '../helpers/service.js';
 
@@ -43,4 +47,24 @@ it('at start, a queued call older than the freshness window expires (never diale
   // The fresh one waits for Asterisk (nothing listens on the ARI port).
   await new Promise((r) => setTimeout(r, 500));
   expect(second.callRow(fresh.json.call_id).status).toBe('queued');
+});
+
+it('a second serve on the same data dir is refused while the first runs, and starts once it stopped', async () => {
+  const dataDir = makeDataDir();
+  const first = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
+  await expect(startTestService({ RINGHOOK_DATA_DIR: dataDir })).rejects.toThrow(/another ringhook serve \(pid \d+\) is using the data dir .*: stop it first, or give this one its own RINGHOOK_DATA_DIR/);
+  await first.stop();
+  const second = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
+  running.push(second);
+  expect((await request(`${second.baseUrl}/healthz`, { method: 'GET', ca: second.ca })).status).toBe(200);
+});
+
+it('a lock left by a process that died (kill -9) is taken over', async () => {
+  const dataDir = makeDataDir();
+  // The pid of a process that has exited: a real one, reaped.
+  const dead = spawnSync('true').pid!;
+  fs.writeFileSync(path.join(dataDir, 'serve.pid'), `${dead}\n`);
+  const t = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
+  running.push(t);
+  expect(fs.readFileSync(path.join(dataDir, 'serve.pid'), 'utf8').trim()).toBe(String(process.pid));
 });
