@@ -13,7 +13,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
-import { realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
+import { callEnded, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 
 interface Proxy {
@@ -100,15 +100,7 @@ afterAll(async () => {
 
 const row = (callId: string) => t.callRow(callId);
 
-async function finalRow(callId: string, timeoutMs: number): Promise<Record<string, any>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = row(callId);
-    if (!['queued', 'dialing', 'ringing', 'answered'].includes(r.status)) return r;
-    if (Date.now() > deadline) throw new Error(`still ${r.status}: ${JSON.stringify(progress.timeline(callId))}`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
+const finalRow = (callId: string, timeoutMs: number) => t.waitForCall(callId, callEnded, timeoutMs);
 
 it('ARI websocket cut during a ringing call: reconnects, the call ends no_answer, the next alert is placed', async () => {
   const ari = t.service.telephony!.ari;

@@ -8,7 +8,7 @@ import { startCallingService, type CallingService } from '../helpers/calling-ser
 import type { KannelPeer } from '../helpers/kannel.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import type { TestService } from '../helpers/service.js';
+import { callEnded, type TestService } from '../helpers/service.js';
 import { startSipp } from '../helpers/sipp.js';
 
 const CALLS = 5;
@@ -29,7 +29,6 @@ afterAll(async () => {
 });
 
 const row = (callId: string) => t.callRow(callId);
-const NON_FINAL = ['queued', 'dialing', 'ringing', 'answered'];
 
 function account(i: number): Account {
   return t.service.stores.accounts.create({ phone: `+1415555${String(100 + i).padStart(4, '0')}`, plan: 'premium', smsBackup: true, name: '' });
@@ -68,7 +67,7 @@ it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS ea
   const restartMs = Date.now() - killedAt;
   const finals = await until('every call final', () => {
     const rows = ids.map(row);
-    return rows.every((r) => !NON_FINAL.includes(r.status)) && rows;
+    return rows.every(callEnded) && rows;
   }, 30_000);
   const finalMs = Date.now() - killedAt;
   await phone.stop();
@@ -93,7 +92,7 @@ it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS ea
   const later = await Promise.all([sendAlert(accounts[0]!, 'after restart 0'), sendAlert(accounts[1]!, 'after restart 1')]);
   const laterRows = await until('later calls final', () => {
     const rows = later.map(row);
-    return rows.every((r) => !NON_FINAL.includes(r.status)) && rows;
+    return rows.every(callEnded) && rows;
   }, 30_000);
   const result = await phone2.done;
   expect(laterRows.map((r) => r.status)).toEqual(['busy', 'busy']);

@@ -60,14 +60,7 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
   const releasedMs = Date.now() - lockedAt;
 
   // The call goes on: it rings and ends at the ring timeout.
-  const deadline = Date.now() + 25_000;
-  let row: Record<string, any>;
-  for (;;) {
-    row = t.service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
-    if (!['queued', 'dialing', 'ringing', 'answered'].includes(row.status)) break;
-    if (Date.now() > deadline) throw new Error(`still ${row.status}: ${JSON.stringify(progress.timeline(callId))}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const row = await t.waitForCall(callId, callEnded, 25_000);
   const finalMs = Date.now() - lockedAt;
   const endedInLock = progress.timeline(callId).find((e) => e.event === 'no_answer')!.at - lockedAt;
   await phone.stop();

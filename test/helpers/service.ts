@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
+import { isInFlight } from '../../src/core/call-state.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { request, type Reply, type RequestOptions } from './https-client.js';
@@ -52,7 +53,7 @@ export interface TestService {
 export type CallRow = Record<string, any>;
 
 /** A call has ended (whatever its SMS backup is still doing). */
-export const callEnded = (row: CallRow): boolean => !['queued', 'dialing', 'ringing', 'answered'].includes(row.status);
+export const callEnded = (row: CallRow): boolean => !isInFlight(row.status);
 /** The SMS backup of the call has its outcome. */
 export const smsSettled = (row: CallRow): boolean => row.sms_status !== null && row.sms_status !== 'sending';
 

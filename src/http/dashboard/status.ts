@@ -1,4 +1,5 @@
 // How each call status is named and coloured in the history, and the filter choices. Pure.
+import { IN_FLIGHT_STATES, isInFlight } from '../../core/call-state.js';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'progress' | 'muted';
 
@@ -29,17 +30,15 @@ export const STATUSES: Record<string, StatusInfo> = {
   suspended: { label: 'Suspended', tone: 'muted', explain: 'Not called: the account was suspended.' },
 };
 
-export const IN_PROGRESS = ['queued', 'dialing', 'ringing', 'answered'] as const;
-
 export function statusInfo(status: string): StatusInfo {
   return STATUSES[status] ?? { label: status.replace(/_/g, ' '), tone: 'muted', explain: `Status ${status}.` };
 }
 
 /** The history filter: one choice per status, plus every in-progress status together. */
 export const FILTERS: ReadonlyArray<{ value: string; label: string; statuses: readonly string[] }> = [
-  { value: 'in_progress', label: 'In progress', statuses: IN_PROGRESS },
+  { value: 'in_progress', label: 'In progress', statuses: IN_FLIGHT_STATES },
   ...Object.entries(STATUSES)
-    .filter(([status]) => !(IN_PROGRESS as readonly string[]).includes(status))
+    .filter(([status]) => !isInFlight(status))
     .map(([status, info]) => ({ value: status, label: info.label, statuses: [status] })),
 ];
 
