@@ -36,8 +36,6 @@ export interface WebhookDeps {
   onResult?: (result: WebhookResult, durationMs: number) => void;
   /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
   trustProxy?: AddressMatcher;
-  /** Failed authentications per client address; one is made when not given. */
-  authThrottle?: AuthFailureThrottle;
 }
 
 interface Outcome {
@@ -138,7 +136,7 @@ async function handleAlert(event: H3Event, deps: WebhookDeps, throttle: AuthFail
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {
-  const throttle = deps.authThrottle ?? new AuthFailureThrottle(deps.now);
+  const throttle = new AuthFailureThrottle(deps.now);
   return async (event: H3Event): Promise<Response> => {
     const started = performance.now();
     let outcome: Outcome;
