@@ -46,7 +46,7 @@ export function createLogger(
   const base = options.base ?? {};
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
     if (LEVEL_RANK[level] < threshold) return;
-    const record = { time: new Date().toISOString(), level, msg: redact(msg), ...base, ...fields };
+    const record = { time: new Date().toISOString(), level, msg, ...base, ...fields };
     write(JSON.stringify(redactValue(record)));
   };
   return {

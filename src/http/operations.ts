@@ -1,10 +1,10 @@
 // Operator routes: /healthz (is every part up?), /metrics (Prometheus), and the SMS gateway's
 // delivery-report callback.
 import type { H3 } from 'h3';
-import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
 import { json } from './respond.js';
+import { sameToken } from './same-token.js';
 
 export type CheckState = 'ok' | 'down' | 'off';
 
@@ -28,12 +28,6 @@ export interface OperationsDeps {
   smsDelivery?: { path: string; handle(params: URLSearchParams): boolean };
 }
 
-function bearerMatches(header: string | null, token: string): boolean {
-  const given = Buffer.from(header?.replace(/^Bearer\s+/i, '') ?? '');
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 export function mountOperations(app: H3, deps: OperationsDeps): void {
   app.get('/healthz', async () => {
     const checks: Record<string, CheckState> = { process: 'ok' };
@@ -52,7 +46,7 @@ export function mountOperations(app: H3, deps: OperationsDeps): void {
   if (deps.metrics) {
     const metrics = deps.metrics;
     app.get('/metrics', (event) => {
-      if (deps.metricsToken && !bearerMatches(event.req.headers.get('authorization'), deps.metricsToken)) {
+      if (deps.metricsToken && !sameToken(event.req.headers.get('authorization')?.replace(/^Bearer\s+/i, ''), deps.metricsToken)) {
         return json(401, { success: false, error: 'metrics need Authorization: Bearer <RINGHOOK_METRICS_TOKEN>', code: 'unauthorized' });
       }
       return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });

@@ -1,6 +1,5 @@
 // Reading the dashboard's form posts: size-limited url-encoded bodies, checked with zod, and the
 // checks every post must pass (same origin, CSRF token).
-import { timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import { readBodyLimited } from '../body.js';
 
@@ -26,13 +25,6 @@ export async function readForm(request: Request): Promise<Record<string, string>
 export function parseForm<S extends z.ZodType>(schema: S, form: Record<string, string>): FormResult<z.output<S>> {
   const result = schema.safeParse(form);
   return result.success ? { ok: true, data: result.data } : { ok: false, reason: result.error.issues[0]?.message ?? 'invalid form' };
-}
-
-export function sameToken(given: string | undefined, expected: string | undefined): boolean {
-  if (!given || !expected) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**
