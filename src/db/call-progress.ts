@@ -1,6 +1,7 @@
 // What happens to a call after it was accepted: state transitions with their times, the
 // timeline (call_events), and the SMS backup, claimed once so it is never sent twice.
 import { canTransition, IN_FLIGHT_STATES, type CallState } from '../core/call-state.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 
 export interface TransitionFields {
@@ -74,6 +75,8 @@ const SQL = {
 
 export class CallProgressStore {
   private readonly stmt;
+  /** The UPDATE of each combination of columns a transition sets, prepared once. */
+  private readonly updates = new Map<string, Statement>();
 
   constructor(private readonly db: Db, private readonly now: () => number = Date.now) {
     this.stmt = {
@@ -110,11 +113,20 @@ export class CallProgressStore {
         const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<[keyof TransitionFields, unknown]>;
         const sets = ['status = @status', 'updated_at = @now', ...entries.map(([k]) => `${COLUMN[k]} = @${k}`)];
         const at = this.now();
-        this.db.prepare(`UPDATE calls SET ${sets.join(', ')} WHERE call_id = @callId`).run({ ...Object.fromEntries(entries), status: to, now: at, callId });
+        this.update(sets.join(', ')).run({ ...Object.fromEntries(entries), status: to, now: at, callId });
         this.stmt.event.run(callId, at, to, detail ?? fields.error ?? null);
         return true;
       })
       .immediate();
+  }
+
+  private update(sets: string): Statement {
+    let stmt = this.updates.get(sets);
+    if (!stmt) {
+      stmt = this.db.prepare(`UPDATE calls SET ${sets} WHERE call_id = @callId`);
+      this.updates.set(sets, stmt);
+    }
+    return stmt;
   }
 
   /** A note on the timeline that is not a state change (a digit pressed, a playback). */
