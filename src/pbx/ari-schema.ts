@@ -41,11 +41,6 @@ export const AsteriskInfo = z
   .loose();
 export type AsteriskInfo = z.infer<typeof AsteriskInfo>;
 
-export const Application = z
-  .object({ name: z.string(), channel_ids: z.array(z.string()).optional() })
-  .loose();
-export type Application = z.infer<typeof Application>;
-
 const base = { timestamp: z.string().optional(), application: z.string().optional() };
 
 export const StasisStart = z

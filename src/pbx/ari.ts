@@ -6,7 +6,6 @@ import WebSocket from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
 import {
-  Application,
   AsteriskInfo,
   Channel,
   Playback,
@@ -62,7 +61,6 @@ export interface OriginateParams {
   callerId?: string;
   /** Seconds to ring before giving up (cause 19). */
   timeoutSec?: number;
-  variables?: Record<string, string>;
 }
 
 export interface AriClientEvents {
@@ -352,7 +350,6 @@ export class AriClient extends EventEmitter<AriClientEvents> {
         callerId: p.callerId,
         timeout: p.timeoutSec,
       },
-      p.variables ? { variables: p.variables } : undefined,
     );
   }
 
@@ -361,10 +358,6 @@ export class AriClient extends EventEmitter<AriClientEvents> {
     return this.request('DELETE', `/channels/${encodeURIComponent(channelId)}`, undefined, {
       reason,
     });
-  }
-
-  answer(channelId: string): Promise<void> {
-    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/answer`, undefined);
   }
 
   /** Plays media (e.g. `sound:/abs/path/without-ext`) with a playback id we choose. */
@@ -379,10 +372,6 @@ export class AriClient extends EventEmitter<AriClientEvents> {
 
   stopPlayback(playbackId: string): Promise<void> {
     return this.request('DELETE', `/playbacks/${encodeURIComponent(playbackId)}`, undefined);
-  }
-
-  getChannel(channelId: string): Promise<Channel> {
-    return this.request('GET', `/channels/${encodeURIComponent(channelId)}`, Channel);
   }
 
   listChannels(): Promise<Channel[]> {
@@ -402,24 +391,5 @@ export class AriClient extends EventEmitter<AriClientEvents> {
 
   asteriskInfo(): Promise<AsteriskInfo> {
     return this.request('GET', '/asterisk/info', AsteriskInfo);
-  }
-
-  /** Subscribes our app to an event source: `channel:ID`, `endpoint:PJSIP/trunk`, `bridge:ID`. */
-  subscribe(eventSource: string): Promise<Application> {
-    return this.request(
-      'POST',
-      `/applications/${encodeURIComponent(this.opts.app)}/subscription`,
-      Application,
-      { eventSource },
-    );
-  }
-
-  unsubscribe(eventSource: string): Promise<Application> {
-    return this.request(
-      'DELETE',
-      `/applications/${encodeURIComponent(this.opts.app)}/subscription`,
-      Application,
-      { eventSource },
-    );
   }
 }

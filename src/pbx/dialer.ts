@@ -159,11 +159,12 @@ export class Dialer {
   private tick(): void {
     // While call steps wait for the database, it may still show a finished call as queued.
     if (this.opts.writes.waiting > 0) return;
-    for (const call of this.opts.progress.inFlight()) {
+    const inFlight = new Map(this.opts.progress.inFlight().map((call) => [call.callId, call]));
+    for (const call of inFlight.values()) {
       if (call.status === 'queued') this.enqueue(call.callId);
       else if (!this.sessions.has(call.callId)) this.sweep(call);
     }
-    this.expireStaleQueued();
+    this.expireStaleQueued(inFlight);
     this.pump();
   }
 
@@ -179,11 +180,12 @@ export class Dialer {
     }
   }
 
-  private expireStaleQueued(): void {
+  /** Drops waiting calls that are no longer queued; fails those too old to place. */
+  private expireStaleQueued(inFlight: ReadonlyMap<string, CallForDialing>): void {
     const oldest = this.opts.now() - this.opts.freshnessMs;
     for (let i = this.waiting.length - 1; i >= 0; i--) {
       const callId = this.waiting[i]!;
-      const call = this.opts.progress.get(callId);
+      const call = inFlight.get(callId);
       if (!call || call.status !== 'queued') {
         this.dropWaiting(i);
       } else if (call.receivedAt < oldest) {
@@ -309,12 +311,12 @@ export class Dialer {
   private route(event: AriEvent): void {
     const channelId = eventChannelId(event);
     const session = channelId ? this.byChannel.get(channelId) : undefined;
-    if (event.type === 'PlaybackFinished') {
-      for (const s of this.sessions.values()) if (s.playbackId === event.playback.id) this.onPlaybackFinished(s);
-      return;
-    }
     if (!session) return;
     switch (event.type) {
+      case 'PlaybackFinished':
+        // Only the current playback: one stopped by a "2" must not start the digit wait.
+        if (session.playbackId === event.playback.id) this.onPlaybackFinished(session);
+        break;
       case 'Dial':
         if (event.dialstatus === 'RINGING' && !session.rang) {
           session.rang = true;
@@ -465,7 +467,6 @@ export class Dialer {
   private recover(): void {
     const oldest = this.opts.now() - this.opts.freshnessMs;
     for (const call of this.opts.progress.inFlight()) {
-      if (this.sessions.has(call.callId)) continue;
       if (call.status === 'queued') {
         if (call.receivedAt >= oldest) {
           this.enqueue(call.callId);
