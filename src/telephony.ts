@@ -59,6 +59,11 @@ export function persistentSecret(dataDir: string, name: string): string {
 }
 
 /** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
+/** Where a LAN softphone registers to the managed Asterisk, as the user is told it. */
+export function softphoneAddress(config: Config['telephony']): string {
+  return `sip:${config.sip.host === '0.0.0.0' ? '<this machine>' : config.sip.host}:${config.sip.port}`;
+}
+
 export function endpointFor(config: Config['telephony']): (phone: string) => string {
   const softphone = `PJSIP/${config.softphone.username}`;
   return config.trunk ? (phone) => `PJSIP/${phone}@trunk` : () => softphone;

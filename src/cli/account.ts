@@ -1,24 +1,14 @@
 // ringhook account …: create, list, show, set, suspend, resume, regenerate, delete.
 import { defineCommand } from 'citty';
-import { z } from 'zod';
 import { nameSchema, phoneSchema, planSchema, type Account } from '../core/account.js';
-import { USER_ID_PATTERN } from '../core/ids.js';
 import { UserError } from '../errors.js';
 import type { Stores } from '../service.js';
-import { parseArg, withStores } from './context.js';
+import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 
 const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
 const userIdArg = { user_id: { type: 'positional', description: 'The account\'s user_id (32 hex characters)', required: true } } as const;
-const onOffSchema = z.enum(['on', 'off'], { error: 'must be on or off' });
-
-export function requireAccount(stores: Stores, userId: string): Account {
-  if (!USER_ID_PATTERN.test(userId)) throw new UserError(`"${userId}" is not a user_id: it has 32 hex characters (see ringhook account list)`);
-  const account = stores.accounts.get(userId);
-  if (!account) throw new UserError(`no account with user_id ${userId} (see ringhook account list)`);
-  return account;
-}
 
 function showAccount(account: Account, publicUrl: string, json: boolean, stores: Stores): void {
   const usage = stores.calls.usage(account.userId);

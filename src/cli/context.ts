@@ -1,5 +1,7 @@
 // What every CLI command needs: the validated config and the stores, closed when the command ends.
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { Account } from '../core/account.js';
+import { USER_ID_PATTERN } from '../core/ids.js';
 import { loadConfig, type Config } from '../config.js';
 import { UserError } from '../errors.js';
 import { openStores, type Stores } from '../service.js';
@@ -20,3 +22,13 @@ export function parseArg<S extends z.ZodType>(schema: S, value: unknown, option:
   if (!result.success) throw new UserError(`${option}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
   return result.data;
 }
+
+/** The account a CLI argument names, or a one-line error saying what is wrong with it. */
+export function requireAccount(stores: Stores, userId: string): Account {
+  if (!USER_ID_PATTERN.test(userId)) throw new UserError(`"${userId}" is not a user_id: it has 32 hex characters (see ringhook account list)`);
+  const account = stores.accounts.get(userId);
+  if (!account) throw new UserError(`no account with user_id ${userId} (see ringhook account list)`);
+  return account;
+}
+
+export const onOffSchema = z.enum(['on', 'off'], { error: 'must be on or off' });

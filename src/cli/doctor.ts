@@ -12,7 +12,7 @@ import { AriClient, AriError } from '../pbx/ari.js';
 import { readProvisionedRuntime } from '../pbx/asterisk.js';
 import { createTts } from '../pbx/tts.js';
 import { createSmsSender } from '../sms/index.js';
-import { ARI_APP, persistentSecret } from '../telephony.js';
+import { ARI_APP, persistentSecret, softphoneAddress } from '../telephony.js';
 import { printJson } from './output.js';
 
 export interface CheckResult {
@@ -100,7 +100,7 @@ const checkAsterisk: Check = async (config) => {
 /** Without a trunk, calls ring the local softphone: is a phone registered there? */
 async function checkSoftphone(config: Config): Promise<CheckResult> {
   const { username } = config.telephony.softphone;
-  const where = `sip:${config.telephony.sip.host === '0.0.0.0' ? '<this machine>' : config.telephony.sip.host}:${config.telephony.sip.port}`;
+  const where = softphoneAddress(config.telephony);
   try {
     const endpoint = await ariFor(config)!.getEndpoint('PJSIP', username);
     if (endpoint.state === 'online') return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}", which is registered`);

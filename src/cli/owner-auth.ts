@@ -2,17 +2,13 @@
 // stdin when it is not a terminal; never from argv, which lands in shell history and ps), the admin
 // flag, and one-time sign-in links.
 import { defineCommand } from 'citty';
-import { z } from 'zod';
-import { USER_ID_PATTERN } from '../core/ids.js';
 import { UserError } from '../errors.js';
 import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../db/owner-auth.js';
 import { passwordProblem } from '../db/password-hash.js';
 import { SessionStore } from '../db/sessions.js';
 import type { Stores } from '../service.js';
-import { parseArg, withStores } from './context.js';
+import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { iso, printJson } from './output.js';
-
-const onOffSchema = z.enum(['on', 'off'], { error: 'must be on or off' });
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -89,8 +85,7 @@ export const loginLinkCommand = defineCommand({
   },
   run: ({ args }) =>
     withStores((stores, config) => {
-      if (!USER_ID_PATTERN.test(args.user_id)) throw new UserError(`"${args.user_id}" is not a user_id: it has 32 hex characters (see ringhook account list)`);
-      if (!stores.accounts.get(args.user_id)) throw new UserError(`no account with user_id ${args.user_id} (see ringhook account list)`);
+      requireAccount(stores, args.user_id);
       const { token, expiresAt } = new OwnerAuthStore(stores.db).createLoginLink(args.user_id);
       const url = `${config.publicUrl}/login/link/${token}`;
       if (args.json) return printJson({ user_id: args.user_id, url, expires_at: iso(expiresAt) });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { inSingleExecutable } from '../assets.js';
 import type { Config } from '../config.js';
 import { startService, type RunningService } from '../service.js';
+import { softphoneAddress } from '../telephony.js';
 
 /** What the operator should do next, printed once at start. */
 function nextSteps(config: Config, service: RunningService): string {
@@ -25,7 +26,7 @@ function nextSteps(config: Config, service: RunningService): string {
   if (t.mode === 'off') lines.push('Telephony is off (RINGHOOK_TELEPHONY=off): alerts are accepted and recorded, no call is placed.');
   else if (!t.trunk && softphone) {
     lines.push(
-      `No SIP trunk (RINGHOOK_TRUNK_URI): calls ring a softphone registered as ${softphone.username} at sip:${t.sip.host === '0.0.0.0' ? '<this machine>' : t.sip.host}:${t.sip.port}`,
+      `No SIP trunk (RINGHOOK_TRUNK_URI): calls ring a softphone registered as ${softphone.username} at ${softphoneAddress(t)}`,
       `  password: ${softphone.password}  (set RINGHOOK_SOFTPHONE_PASSWORD to choose one)`,
       '  To call real phones, add a trunk: RINGHOOK_TRUNK_URI=sip:sip.provider.example RINGHOOK_TRUNK_USERNAME=… RINGHOOK_TRUNK_PASSWORD=… RINGHOOK_TRUNK_REGISTER=on',
     );

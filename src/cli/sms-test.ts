@@ -5,7 +5,7 @@ import { UserError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { openStores } from '../service.js';
 import { createSmsSender } from '../sms/index.js';
-import { requireAccount } from './account.js';
+import { requireAccount } from './context.js';
 import { printJson } from './output.js';
 
 export const SMS_TEST_TEXT = 'Test message from ringhook: SMS backup works.';

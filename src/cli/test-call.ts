@@ -6,7 +6,7 @@ import { isFinal } from '../core/call-state.js';
 import { CallProgressStore } from '../db/call-progress.js';
 import { UserError } from '../errors.js';
 import { TEST_CALL_MESSAGE } from '../telephony.js';
-import { requireAccount } from './account.js';
+import { requireAccount } from './context.js';
 import { parseArg, withStores } from './context.js';
 import { printJson } from './output.js';
 
