@@ -49,3 +49,14 @@ export class UserError extends Error {
     this.name = 'UserError';
   }
 }
+
+/** The system error code (ECONNREFUSED, ENOTFOUND…) of an error or of the errors that caused it. */
+export function errorCode(error: unknown): string | undefined {
+  let cur: unknown = error;
+  for (let depth = 0; depth < 4 && cur && typeof cur === 'object'; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -6,6 +6,7 @@ import type { CallForDialing, CallProgressStore, TransitionFields } from '../db/
 import type { PatientWriter } from '../db/patient-writes.js';
 import { canTransition, type CallState, type FinalState } from '../core/call-state.js';
 import { classifyUnanswered } from '../core/outcome.js';
+import { errorCode } from '../errors.js';
 import type { CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
 import type { AriClient, AriEvent } from './ari.js';
@@ -38,9 +39,7 @@ function endpointResource(endpoint: string): string {
 
 /** True when the originate request never got to Asterisk (connection refused): nothing was dialed. */
 function neverReachedAsterisk(error: unknown): boolean {
-  if (!(error instanceof AriError) || error.kind !== 'network') return false;
-  const cause = (error.cause as { cause?: { code?: string } } | undefined)?.cause;
-  return cause?.code === 'ECONNREFUSED';
+  return error instanceof AriError && error.kind === 'network' && errorCode(error.cause) === 'ECONNREFUSED';
 }
 
 export interface DialerOptions {

@@ -1,5 +1,6 @@
 // SmsSender over an HTTP gateway (Kannel sendsms, Twilio-style Messages API, generic template).
 
+import { errorCode } from '../errors.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { HttpGatewayConfig } from './config.js';
@@ -27,16 +28,6 @@ export interface HttpSenderDeps {
 
 /** Network errors that happen before the request reached the gateway: nothing can have been accepted. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-
-function errorCode(error: unknown): string | undefined {
-  let cur: unknown = error;
-  for (let depth = 0; depth < 4 && cur && typeof cur === 'object'; depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 function describeError(error: unknown): string {
   const code = errorCode(error);
