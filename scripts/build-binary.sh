@@ -24,6 +24,14 @@ SEA_FUSE=NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 say() { echo "ringhook: $*" >&2; }
+# npm hands the user's configuration to scripts as npm_config_* variables (any case), and node-gyp
+# prefers some of them (nodedir, target, arch, dist-url…) to its own arguments: a user config with
+# `nodedir` would compile the addon for the wrong Node. The compile runs without any of them.
+without_npm_config() {
+  local unset_args=() name
+  while IFS= read -r name; do unset_args+=(-u "$name"); done < <(compgen -e | grep -i '^npm_config_' || true)
+  env "${unset_args[@]}" "$@"
+}
 die() { say "error: $*"; exit 1; }
 started=$(date +%s)
 
@@ -68,7 +76,7 @@ pinned)
     cp -r node_modules/better-sqlite3/{binding.gyp,deps,src,package.json} "$work/"
     # Run node-gyp on the target runtime itself so that the target version is that runtime's;
     # --nodedir points at the headers shipped in the package: nothing is downloaded.
-    (cd "$work" && "$node_bin" "$node_gyp" rebuild --release --nodedir="$runtime" --jobs=max >"$work.log" 2>&1) ||
+    (cd "$work" && without_npm_config "$node_bin" "$node_gyp" rebuild --release --nodedir="$runtime" --jobs=max >"$work.log" 2>&1) ||
       { tail -30 "$work.log" >&2; die "compiling better-sqlite3 failed (log: $work.log)"; }
     "$node_bin" -e 'const m = { exports: {} }; process.dlopen(m, process.argv[1]); if (typeof m.exports.Database !== "function") process.exit(1);' \
       "$work/build/Release/better_sqlite3.node" || die "the compiled addon does not load in Node $NODE_PKG_VERSION"

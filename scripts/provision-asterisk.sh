@@ -10,7 +10,8 @@
 # Progress goes to stderr. The last line of stdout says how to run Asterisk: the root file system's
 # absolute path, or the word "host". The same line is written to $CACHE/asterisk-runtime.
 #
-# Environment: RINGHOOK_CACHE_DIR, RINGHOOK_DEBIAN_MIRROR (default http://deb.debian.org/debian),
+# Environment: RINGHOOK_CACHE_DIR, RINGHOOK_DEBIAN_MIRROR (default: the Debian archive in the host's
+# apt sources, else http://deb.debian.org/debian),
 # RINGHOOK_ASTERISK_MODE=auto|host|rootfs (default auto).
 set -euo pipefail
 
@@ -21,12 +22,31 @@ PACKAGES_IN_ROOTFS=asterisk,asterisk-modules,ca-certificates
 cache_dir=${RINGHOOK_CACHE_DIR:-$HOME/.cache/ringhook}
 rootfs=$cache_dir/asterisk-rootfs
 marker=.ringhook-rootfs-complete
-mirror=${RINGHOOK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The Debian archive the host's own apt uses (a local mirror, an apt-cacher-ng…): the first source
+# whose path ends in /debian (not /debian-security), from apt's own reading of its sources, which
+# needs no `apt-get update`.
+host_debian_mirror() {
+  apt-get indextargets --no-release-info --format '$(REPO_URI)' 'Identifier: Packages' 2>/dev/null |
+    awk '$1 ~ /\/debian\/?$/ { sub(/\/$/, "", $1); print $1; exit }'
+}
+mirror=${RINGHOOK_DEBIAN_MIRROR:-$(host_debian_mirror)}
+mirror=${mirror:-http://deb.debian.org/debian}
+# debootstrap fetches with wget, which knows apt's proxy setting only through the environment.
+if [ -z "${http_proxy:-}" ]; then
+  eval "$(apt-config shell http_proxy Acquire::http::Proxy 2>/dev/null)" || true
+  [ -n "${http_proxy:-}" ] && export http_proxy
+fi
 mode=${RINGHOOK_ASTERISK_MODE:-auto}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { echo "ringhook: $*" >&2; }
 die() { say "error: $*"; exit 1; }
+
+# `--mirror`: print the Debian mirror a build would use, and stop.
+if [ "${1:-}" = --mirror ]; then
+  printf '%s\n' "$mirror"
+  exit 0
+fi
 
 [ "$(id -u)" -eq 0 ] || die "provisioning Asterisk needs root (debootstrap, apt-get)"
 
@@ -101,7 +121,7 @@ done
 tmp=$cache_dir/asterisk-rootfs.tmp.$$
 trap 'say "build failed; cleaning $tmp"; remove_tree "$tmp"' EXIT
 started=$(date +%s)
-say "building a Debian sid root file system with Asterisk in $tmp (about 1 minute, ~500 MB)"
+say "building a Debian sid root file system with Asterisk in $tmp from $mirror (about 1 minute, ~500 MB)"
 debootstrap --variant=minbase --include="$PACKAGES_IN_ROOTFS" sid "$tmp" "$mirror" >&2
 unmount_below "$tmp"
 

@@ -9,12 +9,7 @@ npm run --silent build
 npm run --silent typecheck
 mkdir -p test-results
 status=0
+rm -f test-results/vitest.json
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || status=$?
-node -e '
-  const fs = require("fs");
-  let r;
-  try { r = JSON.parse(fs.readFileSync("test-results/vitest.json", "utf8")); } catch { console.log("0 passed, 1 failed (the test runner wrote no results)"); process.exit(0); }
-  const skipped = r.numPendingTests + (r.numTodoTests || 0);
-  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
-'
+node scripts/test-summary.mjs test-results/vitest.json "$status"
 exit $status

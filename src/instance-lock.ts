@@ -1,44 +1,61 @@
 // One `serve` per data dir. Two would both dial the same queued calls, and the second's managed
-// Asterisk would take over the first's. The lock is a file holding the pid: a file left by a process
-// that died (kill -9, power cut) is taken over, a live one refuses the start with a clear message.
+// Asterisk would take over the first's.
+//
+// The lock is a write lock that SQLite takes on `serve.lock` (a POSIX fcntl lock): the kernel
+// releases it the moment its holder dies, however it died (kill -9, the OOM killer, a power cut),
+// and whatever pid the next holder gets. A pid file alone cannot tell a dead holder from a new
+// process that got the same pid, which in a container (its own PID namespace) is the rule: every
+// start is pid 1. An flock(2) would do the same but Node has no binding for it; a listening Unix
+// socket leaves its file behind after a crash. `serve.pid` is only informative: the holder's pid,
+// for the message a second start prints.
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { UserError } from './errors.js';
 
-const LOCK_FILE = 'serve.pid';
+const LOCK_FILE = 'serve.lock';
+const PID_FILE = 'serve.pid';
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+function holderPid(dataDir: string): number | null {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const pid = Number.parseInt(fs.readFileSync(path.join(dataDir, PID_FILE), 'utf8').trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
   }
 }
 
 /** Takes the data dir for this process; returns the function that gives it back. */
 export function lockDataDir(dataDir: string): () => void {
-  const file = path.join(dataDir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      fs.writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-      return () => {
-        try {
-          if (Number(fs.readFileSync(file, 'utf8').trim()) === process.pid) fs.rmSync(file, { force: true });
-        } catch {
-          // already gone
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot write ${file}: ${(error as Error).message}`);
-    }
-    const pid = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10);
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-      throw new UserError(`another ringhook serve (pid ${pid}) is using the data dir ${dataDir}: stop it first, or give this one its own RINGHOOK_DATA_DIR`);
-    }
-    // Left by a process that is gone: take it over.
-    fs.rmSync(file, { force: true });
+  const lockPath = path.join(dataDir, LOCK_FILE);
+  let lock: Database.Database;
+  try {
+    lock = new Database(lockPath, { timeout: 0 });
+    fs.chmodSync(lockPath, 0o600);
+  } catch (error) {
+    throw new UserError(`cannot open ${lockPath}: ${(error as Error).message}`);
   }
-  throw new UserError(`could not take ${file}: another ringhook serve is starting at the same time`);
+  try {
+    // A RESERVED lock, held until this process closes the file or dies: a second BEGIN IMMEDIATE,
+    // from any process, answers SQLITE_BUSY. No write happens, so no journal is ever left behind.
+    lock.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    lock.close();
+    if (!isBusy(error)) throw new UserError(`cannot lock ${lockPath}: ${(error as Error).message}`);
+    const pid = holderPid(dataDir);
+    const holder = pid === null ? 'another ringhook serve' : `another ringhook serve (pid ${pid})`;
+    throw new UserError(`${holder} is using the data dir ${dataDir}: stop it first, or give this one its own RINGHOOK_DATA_DIR`);
+  }
+  const pidFile = path.join(dataDir, PID_FILE);
+  fs.writeFileSync(`${pidFile}.tmp`, `${process.pid}\n`, { mode: 0o600 });
+  fs.renameSync(`${pidFile}.tmp`, pidFile);
+  return () => {
+    fs.rmSync(pidFile, { force: true });
+    lock.close();
+  };
 }

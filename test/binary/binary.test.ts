@@ -37,7 +37,10 @@ function newestInput(): number {
 function ensureBinary(): void {
   if (process.env.RINGHOOK_BINARY) return;
   if (fs.existsSync(BINARY) && fs.statSync(BINARY).mtimeMs > newestInput()) return;
-  execFileSync('bash', [path.join(ROOT, 'scripts', 'build-binary.sh')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 280_000 });
+  // As `npm run build:binary` runs it for a user whose npm configuration points node-gyp at other
+  // headers (Node 20's, here): the build must compile for the runtime it embeds all the same.
+  const inheritedNpmConfig = { npm_config_nodedir: '/usr', npm_config_target: process.versions.node, NPM_CONFIG_DIST_URL: 'http://127.0.0.1:9/' };
+  execFileSync('bash', [path.join(ROOT, 'scripts', 'build-binary.sh')], { cwd: ROOT, env: { ...process.env, ...inheritedNpmConfig }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 280_000 });
 }
 
 let tmp: string;

@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { buildSmsText, createSmsSender, parseSmsConfig, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
-import { freePort, reassemble, startKannel, waitFor, type KannelPeer } from '../helpers/kannel.js';
+import { freePort, reassemble, startKannel, type KannelPeer } from '../helpers/kannel.js';
+import { waitFor } from '../helpers/wait.js';
 
 const TO = '+15551230001';
 const FROM = '+15550009999';

@@ -3,7 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { buildSmsText, createSmsSender, parseSmsConfig, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
-import { freePort, waitFor } from '../helpers/kannel.js';
+import { freePort } from '../helpers/kannel.js';
+import { waitFor } from '../helpers/wait.js';
 import { startSmsc, type Smsc, type SmscEvent } from '../helpers/smpp-server.js';
 
 const TO = '+15551230002';

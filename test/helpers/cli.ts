@@ -12,9 +12,14 @@ export interface CliResult {
   json: any;
 }
 
+/** Where this run provisioned Asterisk and the executable's runtime (CI gives each run an empty one). */
+export function cacheDirEnv(): Record<string, string> {
+  return process.env.RINGHOOK_CACHE_DIR ? { RINGHOOK_CACHE_DIR: process.env.RINGHOOK_CACHE_DIR } : {};
+}
+
 export function runCli(args: string[], env: Record<string, string> = {}, input?: string): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...cacheDirEnv(), ...env },
     input,
     encoding: 'utf8',
     timeout: 30_000,

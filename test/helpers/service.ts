@@ -9,6 +9,7 @@ import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { request, type Reply, type RequestOptions } from './https-client.js';
 import { freeTcpPort, freeUdpPort } from './ports.js';
+import { cacheDirEnv } from './cli.js';
 
 export interface TestClock {
   now: () => number;
@@ -112,5 +113,7 @@ export async function managedTelephonyEnv(trunkPort: number): Promise<Record<str
     RINGHOOK_SIP_PORT: String(await freeUdpPort()),
     RINGHOOK_ARI_PORT: String(await freeTcpPort()),
     RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
+    // Where this run provisioned Asterisk (CI gives each run an empty one).
+    ...cacheDirEnv(),
   };
 }

@@ -3,7 +3,8 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ensureSmsPeers, waitFor } from './kannel.js';
+import { ensureSmsPeers } from './kannel.js';
+import { waitFor } from './wait.js';
 
 const SCRIPT = fileURLToPath(new URL('./smpp-server.pl', import.meta.url));
 
