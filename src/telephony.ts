@@ -5,12 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
 import type { ServiceDeps } from './deps.js';
-import { TEST_CALL_LIMITS } from './core/limits.js';
+import type { Account } from './core/account.js';
 import { CallProgressStore } from './db/call-progress.js';
 import { PatientWriter } from './db/patient-writes.js';
 import { asteriskTemplates } from './assets.js';
 import { UserError } from './errors.js';
-import type { TestCallResult } from './http/dashboard/index.js';
+import type { TestCallResult } from './core/test-call.js';
+import { requestTestCall } from './test-call.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
@@ -24,7 +25,6 @@ import { createSmsSender, type SmsSender } from './sms/index.js';
 export const ARI_APP = 'ringhook';
 /** Synthesized speech not used for this many days is deleted. */
 const SPEECH_CACHE_DAYS = 7;
-export const TEST_CALL_MESSAGE = 'This is a test call from ringhook. Your alerts will sound like this.';
 
 export interface TelephonyDeps extends ServiceDeps {
   metrics?: Metrics;
@@ -41,7 +41,7 @@ export interface Telephony {
   progress: CallProgressStore;
   softphone: { username: string; password: string } | null;
   enqueue(callId: string): void;
-  placeTestCall(userId: string): TestCallResult;
+  placeTestCall(account: Account): TestCallResult;
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -181,12 +181,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     progress,
     softphone,
     enqueue: (callId) => dialer.enqueue(callId),
-    placeTestCall(userId) {
-      const result = deps.calls.acceptTestCall(userId, TEST_CALL_MESSAGE, TEST_CALL_LIMITS.perMinute);
-      if (!result.accepted) return { accepted: false, retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60 };
-      deps.events.emit({ callId: result.callId, userId, status: 'queued', at: result.receivedAt });
+    placeTestCall(account) {
+      const result = requestTestCall(deps.calls, account);
+      if (!result.accepted) return result;
+      deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
       dialer.enqueue(result.callId);
-      return { accepted: true, callId: result.callId };
+      return result;
     },
     async stop(graceMs = 10_000) {
       clearInterval(cleaner);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isFinal } from '../core/call-state.js';
 import { CallProgressStore } from '../db/call-progress.js';
 import { UserError } from '../errors.js';
-import { TEST_CALL_MESSAGE } from '../telephony.js';
+import { requestTestCall } from '../test-call.js';
 import { requireAccount } from './context.js';
 import { parseArg, withStores } from './context.js';
 import { printJson } from './output.js';
@@ -25,10 +25,10 @@ export const testCallCommand = defineCommand({
     withStores(async (stores) => {
       const account = requireAccount(stores, args.user_id);
       const pickupMs = parseArg(secondsSchema, args.wait, '--wait') * 1000;
-      const accepted = stores.calls.acceptTestCall(account.userId, TEST_CALL_MESSAGE);
+      const accepted = requestTestCall(stores.calls, account);
       if (!accepted.accepted) {
-        const d = accepted.decision;
-        throw new UserError(`too many test calls: try again in ${d.limit === 'burst' ? d.retryAfterSeconds : 60} s`);
+        if (accepted.reason === 'suspended') throw new UserError(`the account ${account.userId} is suspended: no call is placed (ringhook account resume ${account.userId})`);
+        throw new UserError(`too many test calls: try again in ${accepted.retryAfterSeconds} s`);
       }
       const progress = new CallProgressStore(stores.db);
       const started = accepted.receivedAt;

@@ -244,6 +244,11 @@ export class Dialer {
     if (!call || call.status !== 'queued') return;
     const account = this.opts.accounts.get(call.userId);
     if (!account) return;
+    if (account.status === 'suspended') {
+      // Suspended after the alert was accepted: no call of any kind, and no SMS in its place.
+      if (this.transition(call, 'failed', { endedAt: this.opts.now(), error: 'the account was suspended before the call was placed' })) this.opts.onFinal(callId, 'failed');
+      return;
+    }
     const channelId = `rh-${callId}`;
     const session: Session = { call, channelId, dialedAt: this.opts.now(), rang: false, acknowledged: false, repeats: 0, playbackSeq: 0, timers: new Set() };
     // Registered before the originate, so no event of the channel can be missed.

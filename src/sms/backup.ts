@@ -1,7 +1,8 @@
 // The SMS backup: after a call ends unanswered (or never got placed), and when the account has
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
-import { SMS_BACKUP_STATES, type FinalState } from '../core/call-state.js';
+import type { FinalState } from '../core/call-state.js';
+import { decideSms } from '../core/sms-decision.js';
 import type { AccountStore } from '../db/accounts.js';
 import type { CallProgressStore } from '../db/call-progress.js';
 import type { PatientWriter } from '../db/patient-writes.js';
@@ -59,13 +60,10 @@ export class SmsBackup {
     const { progress, writes } = this.deps;
     const call = progress.get(callId);
     if (!call) return;
-    if (!SMS_BACKUP_STATES.has(state)) {
-      await writes.write(`sms ${callId} not needed`, () => progress.markSmsSkipped(callId, 'not_needed'));
-      return;
-    }
     const account = this.deps.accounts.get(call.userId);
-    if (!account?.smsBackup || this.deps.sender.kind === 'none') {
-      await writes.write(`sms ${callId} disabled`, () => progress.markSmsSkipped(callId, 'disabled'));
+    const decision = decideSms(state, account, this.deps.sender.kind !== 'none');
+    if (decision !== 'send' || !account) {
+      await writes.write(`sms ${callId} ${decision}`, () => progress.markSmsSkipped(callId, decision === 'not_needed' ? 'not_needed' : 'disabled'));
       return;
     }
     if (!(await writes.write(`sms ${callId} claim`, () => progress.claimSms(callId)))) return;

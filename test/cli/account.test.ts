@@ -82,6 +82,10 @@ describe('ringhook account', () => {
     expect(runCli(['account', 'set', a.user_id], env).stderr).toMatch(/nothing to change/);
 
     expect(runCli(['account', 'suspend', a.user_id, '--json'], env).json.status).toBe('suspended');
+    const testCall = runCli(['test-call', a.user_id], env);
+    expect(testCall.code).toBe(1);
+    expect(testCall.stderr).toBe(`ringhook: the account ${a.user_id} is suspended: no call is placed (ringhook account resume ${a.user_id})\n`);
+    expect(runCli(['calls', '--account', a.user_id, '--json'], env).json).toEqual([]);
     expect(runCli(['account', 'resume', a.user_id, '--json'], env).json.status).toBe('active');
 
     const regenerated = runCli(['account', 'regenerate', a.user_id, '--json'], env).json;

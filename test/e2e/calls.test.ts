@@ -145,11 +145,34 @@ describe('calls that are not answered', () => {
 });
 
 describe('test calls and Asterisk faults', () => {
+  it('a suspended account gets no test call; a call queued before the suspension ends failed, never dialed, with no SMS', async () => {
+    const a = account(true);
+    t.service.stores.accounts.update(a.userId, { status: 'suspended' });
+    expect(t.service.telephony!.placeTestCall(t.service.stores.accounts.get(a.userId)!)).toEqual({ accepted: false, reason: 'suspended' });
+    expect(t.service.stores.calls.list({ userId: a.userId })).toEqual([]);
+
+    const b = account(true);
+    const before = kannel.messages().length;
+    // Accepted as the webhook does (the account still active), suspended before the dialer can look.
+    const alert = { form: 'text' as const, message: 'queued before the suspension', truncated: false, originalLength: 28, fields: {}, extra: {} };
+    const accepting = t.service.stores.calls.acceptGrouped(b.userId, 'premium', alert);
+    t.service.stores.accounts.update(b.userId, { status: 'suspended' });
+    const accepted = await accepting;
+    expect(accepted.accepted).toBe(true);
+    const callId = (accepted as { callId: string }).callId;
+    t.service.telephony!.enqueue(callId);
+    const row = await smsStatus(callId);
+    expect(row).toMatchObject({ status: 'failed', error: 'the account was suspended before the call was placed', dialed_at: null, sms_status: 'disabled' });
+    expect(events(callId)).not.toContain('dialing');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(kannel.messages().length).toBe(before);
+  }, 30_000);
+
   it('a test call rings the phone, is recorded as a test and uses no allowance', async () => {
     const sink = await startRtpSink(await freeUdpPort());
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
     const a = t.service.stores.accounts.create({ phone: PHONE, plan: 'free', smsBackup: false, name: '' });
-    const placed = t.service.telephony!.placeTestCall(a.userId);
+    const placed = t.service.telephony!.placeTestCall(a);
     expect(placed.accepted).toBe(true);
     const callId = (placed as { callId: string }).callId;
     const row = await finalCall(callId);

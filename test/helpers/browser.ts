@@ -6,10 +6,10 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Account } from '../../src/core/account.js';
-import { TEST_CALL_LIMITS } from '../../src/core/limits.js';
 import { CallEvents } from '../../src/events.js';
 import { createApp } from '../../src/http/app.js';
-import type { TestCallResult } from '../../src/http/dashboard/index.js';
+import type { TestCallResult } from '../../src/core/test-call.js';
+import { requestTestCall } from '../../src/test-call.js';
 import { startServers, type RunningServers } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { openStores, type Stores } from '../../src/service.js';
@@ -70,12 +70,13 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     const call = stores.calls.get(callId);
     if (call) events.emit({ callId, userId: call.userId, status: call.status, at: clock.now() });
   };
-  const placeTestCall = (userId: string): TestCallResult => {
-    const result = stores.calls.acceptTestCall(userId, 'This is a ringhook test call.', TEST_CALL_LIMITS.perMinute);
-    if (!result.accepted) return { accepted: false, retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60 };
-    testCalls.push(result.callId);
-    emit(result.callId);
-    return { accepted: true, callId: result.callId };
+  const placeTestCall = (account: Account): TestCallResult => {
+    const result = requestTestCall(stores.calls, account);
+    if (result.accepted) {
+      testCalls.push(result.callId);
+      emit(result.callId);
+    }
+    return result;
   };
   const app = createApp({
     ...stores,

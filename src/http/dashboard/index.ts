@@ -1,6 +1,8 @@
 // The owner's dashboard (issue 5): mounted on the app by createApp. Server-rendered pages, a small
 // script for copy buttons and live history, sessions in cookies backed by the sessions table.
 import type { H3, H3Event } from 'h3';
+import type { Account } from '../../core/account.js';
+import type { TestCallResult } from '../../core/test-call.js';
 import { OwnerAuthStore } from '../../db/owner-auth.js';
 import { SessionStore } from '../../db/sessions.js';
 import type { ServiceDeps } from '../../deps.js';
@@ -14,13 +16,11 @@ import { mountLiveRoutes } from './routes/live.js';
 import { mountOwnerRoutes } from './routes/owner.js';
 import { SignInThrottle } from './throttle.js';
 
-export type TestCallResult = { accepted: true; callId: string } | { accepted: false; retryAfterSeconds: number };
-
 export interface DashboardDeps extends ServiceDeps {
   /** Base of the webhook URLs shown to owners. */
   publicUrl: string;
   /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
-  placeTestCall?: (userId: string) => TestCallResult;
+  placeTestCall?: (account: Account) => TestCallResult;
   /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
   trustProxy?: AddressMatcher;
   /** Aborted when the service stops: open live-history streams end so the server can close. */

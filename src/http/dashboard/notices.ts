@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Notice } from './layout.js';
 
 const querySchema = z.object({
-  notice: z.enum(['signed-out', 'sms-on', 'sms-off', 'regenerated', 'test-call', 'test-call-limited', 'telephony-off']).optional().catch(undefined),
+  notice: z.enum(['signed-out', 'sms-on', 'sms-off', 'regenerated', 'test-call', 'test-call-limited', 'telephony-off', 'suspended']).optional().catch(undefined),
   retry: z.coerce.number().int().min(1).max(86_400).optional().catch(undefined),
 });
 
@@ -23,6 +23,8 @@ export function noticeFromQuery(url: URL): Notice | undefined {
       return { tone: 'ok', text: 'Test call placed: your phone should ring in a moment. Watch it progress below.' };
     case 'test-call-limited':
       return { tone: 'error', text: `Too many test calls. Try again in ${retry ?? 60} seconds.` };
+    case 'suspended':
+      return { tone: 'error', text: 'The account is suspended: no calls are placed, test calls included. Ask the operator to resume it.' };
     case 'telephony-off':
       return { tone: 'error', text: 'Test calls are not available: telephony is not configured on this server.' };
     default:

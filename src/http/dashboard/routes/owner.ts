@@ -76,8 +76,8 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
 
   app.post('/dashboard/test-call', formRoute(ctx, z.object({}), (_event, { account }) => {
     if (!ctx.deps.placeTestCall) return redirectTo('/calls?notice=telephony-off');
-    const result = ctx.deps.placeTestCall(account.userId);
-    if (!result.accepted) return redirectTo(`/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`);
+    const result = ctx.deps.placeTestCall(account);
+    if (!result.accepted) return redirectTo(result.reason === 'suspended' ? '/calls?notice=suspended' : `/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`);
     ctx.deps.logger.info('dashboard: test call', { user_id: account.userId, call_id: result.callId });
     return redirectTo('/calls?notice=test-call');
   }));
