@@ -39,15 +39,19 @@ export interface Telephony {
   /** The SMS gateway's state for /healthz, checked at most every 10 s. */
   smsHealth: SmsHealth;
   progress: CallProgressStore;
-  softphone: { username: string; password: string } | null;
+  softphone: Softphone | null;
   enqueue(callId: string): void;
   placeTestCall(account: Account): TestCallResult;
   stop(graceMs?: number): Promise<void>;
 }
 
 /** A secret kept in the data dir: made once, then the same at every start. */
+export function secretPath(dataDir: string, name: string): string {
+  return path.join(dataDir, `${name}.secret`);
+}
+
 export function persistentSecret(dataDir: string, name: string): string {
-  const file = path.join(dataDir, `${name}.secret`);
+  const file = secretPath(dataDir, name);
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
@@ -58,18 +62,38 @@ export function persistentSecret(dataDir: string, name: string): string {
   }
 }
 
-/** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
+/**
+ * The local extension's credentials. Where the password comes from decides whether serve prints
+ * it: one made on this start is shown once; one kept from before is not printed again (serve's
+ * output ends up in journald and `docker logs`, readable by more people than the data dir).
+ */
+export interface Softphone {
+  username: string;
+  password: string;
+  passwordFrom: 'environment' | 'made now' | 'kept';
+  secretFile: string;
+}
+
+function managedSoftphone(config: Config): Softphone {
+  const { username, password } = config.telephony.softphone;
+  const secretFile = secretPath(config.dataDir, 'softphone');
+  if (password) return { username, password, passwordFrom: 'environment', secretFile };
+  const kept = fs.existsSync(secretFile);
+  return { username, password: persistentSecret(config.dataDir, 'softphone'), passwordFrom: kept ? 'kept' : 'made now', secretFile };
+}
+
 /** Where a LAN softphone registers to the managed Asterisk, as the user is told it. */
 export function softphoneAddress(config: Config['telephony']): string {
   return `sip:${config.sip.host === '0.0.0.0' ? '<this machine>' : config.sip.host}:${config.sip.port}`;
 }
 
+/** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
 export function endpointFor(config: Config['telephony']): (phone: string) => string {
   const softphone = `PJSIP/${config.softphone.username}`;
   return config.trunk ? (phone) => `PJSIP/${phone}@trunk` : () => softphone;
 }
 
-async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: string, softphone: { username: string; password: string }): Promise<ManagedAsterisk> {
+async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: string, softphone: Softphone): Promise<ManagedAsterisk> {
   const t = config.telephony;
   let runtime;
   try {
@@ -107,7 +131,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   // An external Asterisk on another host must see this folder at the same path (NFS, a bind mount).
   const mediaDir = t.mediaDir ?? path.join(config.dataDir, 'media');
   fs.mkdirSync(path.join(mediaDir, 'speech'), { recursive: true, mode: 0o755 });
-  const softphone = t.mode === 'managed' ? { username: t.softphone.username, password: t.softphone.password ?? persistentSecret(config.dataDir, 'softphone') } : null;
+  const softphone = t.mode === 'managed' ? managedSoftphone(config) : null;
 
   const asterisk = t.mode === 'managed' ? await startManagedAsterisk(config, logger, mediaDir, softphone!) : null;
   const ari = new AriClient({

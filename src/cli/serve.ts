@@ -6,7 +6,18 @@ import path from 'node:path';
 import { inSingleExecutable } from '../assets.js';
 import type { Config } from '../config.js';
 import { startService, type RunningService } from '../service.js';
-import { softphoneAddress } from '../telephony.js';
+import { softphoneAddress, type Softphone } from '../telephony.js';
+
+function softphonePasswordLine(softphone: Softphone): string {
+  switch (softphone.passwordFrom) {
+    case 'environment':
+      return '  password: the one in RINGHOOK_SOFTPHONE_PASSWORD';
+    case 'made now':
+      return `  password: ${softphone.password}  (shown this once; kept in ${softphone.secretFile}; set RINGHOOK_SOFTPHONE_PASSWORD to choose one)`;
+    case 'kept':
+      return `  password: in ${softphone.secretFile} (shown on the first start only; set RINGHOOK_SOFTPHONE_PASSWORD to choose one)`;
+  }
+}
 
 /** What the operator should do next, printed once at start. */
 function nextSteps(config: Config, service: RunningService): string {
@@ -27,7 +38,7 @@ function nextSteps(config: Config, service: RunningService): string {
   else if (!t.trunk && softphone) {
     lines.push(
       `No SIP trunk (RINGHOOK_TRUNK_URI): calls ring a softphone registered as ${softphone.username} at ${softphoneAddress(t)}`,
-      `  password: ${softphone.password}  (set RINGHOOK_SOFTPHONE_PASSWORD to choose one)`,
+      softphonePasswordLine(softphone),
       '  To call real phones, add a trunk: RINGHOOK_TRUNK_URI=sip:sip.provider.example RINGHOOK_TRUNK_USERNAME=… RINGHOOK_TRUNK_PASSWORD=… RINGHOOK_TRUNK_REGISTER=on',
     );
   } else if (t.trunk) lines.push(`Calls go out through ${t.trunk.uri}.`);
