@@ -12,7 +12,9 @@
 #
 # Environment: RINGHOOK_CACHE_DIR, RINGHOOK_DEBIAN_MIRROR (default: the Debian archive in the host's
 # apt sources, else http://deb.debian.org/debian),
-# RINGHOOK_ASTERISK_MODE=auto|host|rootfs (default auto).
+# RINGHOOK_ASTERISK_MODE=auto|host|rootfs (default auto), RINGHOOK_ASTERISK_OWNER: the unprivileged
+# user that will run ringhook serve (e.g. ringhook): the root file system is made that user's, so
+# that serve can run Asterisk in it from a user namespace, without root (see deploy/ringhook.service).
 set -euo pipefail
 
 # Bump when the contents the build puts into the root file system change: an older tree is rebuilt.
@@ -104,8 +106,21 @@ mkdir -p "$cache_dir"
 exec 9>"$cache_dir/.asterisk-rootfs.lock"
 say "waiting for the provisioning lock" && flock 9 # two concurrent runs build once
 
+# Inside a user namespace the unprivileged user is root only over what it owns: the tree becomes its.
+give_to_owner() {
+  local owner=${RINGHOOK_ASTERISK_OWNER:-}
+  [ -n "$owner" ] || return 0
+  id -u "$owner" >/dev/null 2>&1 || die "RINGHOOK_ASTERISK_OWNER: no user named $owner (useradd --system $owner)"
+  if [ "$(stat -c %U "$rootfs")" != "$owner" ] || [ "$(stat -c %U "$rootfs/usr/sbin/asterisk")" != "$owner" ]; then
+    say "giving the root file system to $owner (it runs Asterisk from a user namespace)"
+    chown -R --no-dereference "$owner:" "$rootfs"
+  fi
+  chmod 755 "$cache_dir" # the owner must reach the tree; the cache holds nothing secret
+}
+
 if rootfs_is_complete; then
   say "Asterisk root file system already built: $rootfs"
+  give_to_owner
   finish "$rootfs"
 fi
 
@@ -144,5 +159,6 @@ else
   mv -T "$tmp" "$rootfs"
 fi
 trap - EXIT
+give_to_owner
 say "Asterisk root file system ready: $rootfs"
 finish "$rootfs"

@@ -11,10 +11,13 @@ import { inSingleExecutable, readAsset, repoRoot } from '../assets.js';
 import { loadConfig } from '../config.js';
 import { UserError } from '../errors.js';
 import { parseRuntime } from '../pbx/asterisk.js';
+import { z } from 'zod';
+import { parseArg } from './context.js';
 import { printJson } from './output.js';
 
 const SCRIPTS = ['provision-asterisk.sh', 'ensure-debs.sh'] as const;
 const SPEECH_PACKAGES = ['flite', 'espeak-ng', 'sox'];
+const ownerSchema = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, { error: 'must be a user name, e.g. ringhook' });
 
 /** Runs `fn` with a folder holding the provisioning scripts: the checkout's, or unpacked ones. */
 function withScripts<T>(fn: (dir: string) => T): T {
@@ -43,11 +46,18 @@ export const provisionCommand = defineCommand({
   },
   args: {
     'skip-speech': { type: 'boolean', description: 'Leave the speech packages alone (install only Asterisk)', default: false },
+    owner: { type: 'string', description: 'The unprivileged user that runs ringhook serve (e.g. ringhook): Asterisk\'s root file system is made its own' },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: ({ args }) => {
     const config = loadConfig();
-    const env = { ...process.env, RINGHOOK_CACHE_DIR: config.telephony.cacheDir, PATH: process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
+    const owner = args.owner === undefined ? undefined : parseArg(ownerSchema, args.owner, '--owner');
+    const env = {
+      ...process.env,
+      RINGHOOK_CACHE_DIR: config.telephony.cacheDir,
+      ...(owner && { RINGHOOK_ASTERISK_OWNER: owner }),
+      PATH: process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    };
     const printed = withScripts((dir) => {
       if (!args['skip-speech']) {
         process.stderr.write(`ringhook: checking the speech engine (${SPEECH_PACKAGES.join(', ')})\n`);

@@ -5,6 +5,9 @@
 // Chroot mode runs Asterisk inside a private mount namespace (`unshare --mount`): the bind mounts
 // of /proc, /dev, the run dir and the media dir exist only in that namespace, so they vanish with
 // the process however it ends (even SIGKILL of ringhook) and never leak into the host's mount table.
+// Run by an unprivileged user, the same happens inside a user namespace of its own (`unshare --user
+// --map-root-user`), where that user is root over what it owns: the root file system must be its
+// (provision-asterisk.sh with RINGHOOK_ASTERISK_OWNER), and nothing else is gained.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
@@ -201,9 +204,11 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
     const rt = this.opts.runtime;
     if (rt.kind === 'host') return { file: rt.binary, args: asteriskArgs };
     const binds = [this.runDir, this.opts.mediaDir];
+    const userNamespace = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
     return {
       file: 'unshare',
       args: [
+        ...userNamespace,
         '--mount',
         '--propagation',
         'private',
