@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteNativeBindingOptions } from './assets.js';
 import { UserError } from './errors.js';
 
 const LOCK_FILE = 'serve.lock';
@@ -35,7 +36,7 @@ export function lockDataDir(dataDir: string): () => void {
   const lockPath = path.join(dataDir, LOCK_FILE);
   let lock: Database.Database;
   try {
-    lock = new Database(lockPath, { timeout: 0 });
+    lock = new Database(lockPath, { ...sqliteNativeBindingOptions(), timeout: 0 });
     fs.chmodSync(lockPath, 0o600);
   } catch (error) {
     throw new UserError(`cannot open ${lockPath}: ${(error as Error).message}`);

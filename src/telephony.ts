@@ -17,6 +17,7 @@ import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
 import { ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
 import { Dialer, SPEECH } from './pbx/dialer.js';
+import { throughTrunk, toSoftphone, type Endpoint } from './pbx/endpoint.js';
 import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
 import { SmsHealth } from './sms/health.js';
@@ -88,9 +89,9 @@ export function softphoneAddress(config: Config['telephony']): string {
 }
 
 /** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
-export function endpointFor(config: Config['telephony']): (phone: string) => string {
-  const softphone = `PJSIP/${config.softphone.username}`;
-  return config.trunk ? (phone) => `PJSIP/${phone}@trunk` : () => softphone;
+export function endpointFor(config: Config['telephony']): (phone: string) => Endpoint {
+  const softphone = toSoftphone(config.softphone.username);
+  return config.trunk ? throughTrunk : () => softphone;
 }
 
 async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: string, softphone: Softphone): Promise<ManagedAsterisk> {
@@ -177,9 +178,9 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     events: deps.events,
     logger,
     now: deps.now,
-    onFinal: (callId, state) => {
-      deps.metrics?.calls.inc({ outcome: state });
-      smsBackup.afterFinal(callId, state);
+    onFinal: (call) => {
+      deps.metrics?.calls.inc({ outcome: call.state });
+      smsBackup.afterFinal(call);
     },
     endpointFor: endpointFor(t),
     callerId: t.callerId,

@@ -14,6 +14,7 @@ import {
   type AriEvent,
 } from './ari-schema.js';
 
+import { backoffDelay } from '../core/backoff.js';
 export * from './ari-schema.js';
 
 export type AriErrorKind = 'http' | 'network' | 'timeout' | 'invalid_reply';
@@ -82,6 +83,12 @@ const ErrorBody = z
   .object({ message: z.string().optional(), error: z.string().optional() })
   .loose()
   .transform((b) => b.message ?? b.error);
+
+/** What call handling uses of the client (the dialer, and a stand-in in its unit tests). */
+export interface AriCallControl extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'getEndpoint' | 'channelsStillUp'> {
+  on<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
+  off<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
+}
 
 export class AriClient extends EventEmitter<AriClientEvents> {
   private readonly opts: Required<AriClientOptions>;
@@ -243,9 +250,8 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   }
 
   private scheduleReconnect(reason: string): void {
-    const { initialMs, maxMs } = this.opts.reconnect;
-    const delay = Math.min(maxMs, initialMs * 2 ** Math.min(this.attempts, 20));
     this.attempts++;
+    const delay = backoffDelay(this.attempts, this.opts.reconnect);
     const level = this.attempts === 1 || this.attempts % 10 === 0 ? 'warn' : 'debug';
     this.opts.logger[level]('ARI events down; reconnecting', {
       reason,

@@ -13,6 +13,7 @@ import { EventEmitter } from 'node:events';
 import { mkdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { backoffDelay } from '../core/backoff.js';
 import type { Logger } from '../log.js';
 import {
   renderAsteriskConfig,
@@ -97,7 +98,8 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
   private child: ChildProcess | undefined;
   private stopping = false;
   private restarts = 0;
-  private backoffMs: number;
+  /** Restarts in a row without a stable run between them. */
+  private failuresInRow = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly outputTail: string[] = [];
   version: string | undefined;
@@ -110,7 +112,6 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
       stableAfterMs: 30_000,
       ...options,
     };
-    this.backoffMs = this.opts.restartBackoff.initialMs;
     this.runDir = join(options.dataDir, 'asterisk');
     const host = options.config.http.bindAddress ?? '127.0.0.1';
     this.ariUrl = `http://${host}:${options.config.http.port}`;
@@ -278,9 +279,8 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
     this.emit('exit', { code, signal, expected });
     if (expected) return;
     const ranMs = Date.now() - started;
-    if (ranMs >= this.opts.stableAfterMs) this.backoffMs = this.opts.restartBackoff.initialMs;
-    const delay = this.backoffMs;
-    this.backoffMs = Math.min(this.backoffMs * 2, this.opts.restartBackoff.maxMs);
+    this.failuresInRow = ranMs >= this.opts.stableAfterMs ? 1 : this.failuresInRow + 1;
+    const delay = backoffDelay(this.failuresInRow, this.opts.restartBackoff);
     this.opts.logger.warn('Asterisk exited; restarting', { code, signal, ranMs, delayMs: delay });
     this.restartTimer = setTimeout(() => {
       if (this.stopping) return;

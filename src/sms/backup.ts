@@ -1,13 +1,13 @@
 // The SMS backup: after a call ends unanswered (or never got placed), and when the account has
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
-import type { FinalState } from '../core/call-state.js';
 import { decideSms } from '../core/sms-decision.js';
 import type { AccountStore } from '../db/accounts.js';
 import type { CallProgressStore } from '../db/call-progress.js';
 import type { PatientWriter } from '../db/patient-writes.js';
 import type { CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
+import type { FinalCall } from '../pbx/call-ledger.js';
 import { buildSmsText } from './text.js';
 import type { DeliveryReport, SmsSender } from './types.js';
 
@@ -48,18 +48,17 @@ export class SmsBackup {
   }
 
   /** Called once for each call that reached a final state. */
-  afterFinal(callId: string, state: FinalState): void {
-    const job = this.handle(callId, state).catch((error: Error) => {
-      this.deps.logger.error('SMS backup failed', { call_id: callId, error });
+  afterFinal(call: FinalCall): void {
+    const job = this.handle(call).catch((error: Error) => {
+      this.deps.logger.error('SMS backup failed', { call_id: call.callId, error });
     });
     this.pending.add(job);
     void job.finally(() => this.pending.delete(job));
   }
 
-  private async handle(callId: string, state: FinalState): Promise<void> {
+  private async handle(call: FinalCall): Promise<void> {
     const { progress, writes } = this.deps;
-    const call = progress.get(callId);
-    if (!call) return;
+    const { callId, state } = call;
     const account = this.deps.accounts.get(call.userId);
     const decision = decideSms(state, account, this.deps.sender.kind !== 'none');
     if (decision !== 'send' || !account) {
@@ -67,7 +66,8 @@ export class SmsBackup {
       return;
     }
     if (!(await writes.write(`sms ${callId} claim`, () => progress.claimSms(callId)))) return;
-    const result = await this.deps.sender.send({ to: account.phone, text: buildSmsText(call.message, { maxParts: this.deps.maxParts }), reference: callId });
+    // To the number that was called; an alert never dialed goes to the account's number.
+    const result = await this.deps.sender.send({ to: call.phone ?? account.phone, text: buildSmsText(call.message, { maxParts: this.deps.maxParts }), reference: callId });
     if (result.status === 'sent') {
       await writes.write(`sms ${callId} sent`, () => progress.setSmsResult(callId, { status: 'sent', messageId: result.messageId, parts: result.parts }));
       const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;

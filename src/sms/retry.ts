@@ -1,4 +1,5 @@
 // Bounded retry of a step that failed before the gateway took the message.
+import { backoffDelay } from '../core/backoff.js';
 
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -17,7 +18,7 @@ export async function withRetry<T>(
 ): Promise<T> {
   let last: Attempt<T> | undefined;
   for (let n = 1; n <= Math.max(1, attempts); n++) {
-    if (n > 1) await sleep(delayMs * 2 ** (n - 2));
+    if (n > 1) await sleep(backoffDelay(n - 1, { initialMs: delayMs, maxMs: Number.MAX_SAFE_INTEGER }));
     last = await attempt(n);
     if (last.done || !last.retry) return last.value;
   }

@@ -71,7 +71,3 @@ export function destinationAddress(to: string, ton: number, npi: number): SmppAd
   return { addr: to.replace(/^\+/, ''), ton, npi };
 }
 
-/** Delay before reconnect attempt n (1-based): min, 2×min, 4×min … capped at max. */
-export function reconnectDelay(n: number, minMs: number, maxMs: number): number {
-  return Math.min(maxMs, minMs * 2 ** Math.max(0, Math.min(n - 1, 30)));
-}

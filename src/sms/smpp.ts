@@ -5,6 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as smpp from 'smpp';
+import { backoffDelay } from '../core/backoff.js';
 import type { Logger } from '../log.js';
 import type { SmppConfig } from './config.js';
 import { createReportHub, smppReceiptReport } from './delivery.js';
@@ -13,7 +14,6 @@ import { planSmppParts, type SmppPart } from './segments.js';
 import {
   bindErrorRetryable,
   destinationAddress,
-  reconnectDelay,
   smppStatusName,
   sourceAddress,
   submitErrorRetryable,
@@ -175,7 +175,7 @@ class SmppLink {
   private scheduleReconnect(): void {
     if (this.state === 'closed' || this.reconnectTimer) return;
     this.failures++;
-    const delay = reconnectDelay(this.failures, this.cfg.reconnectMinMs, this.cfg.reconnectMaxMs);
+    const delay = backoffDelay(this.failures, { initialMs: this.cfg.reconnectMinMs, maxMs: this.cfg.reconnectMaxMs });
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       this.connectNow();

@@ -47,8 +47,8 @@ const softphone = () => t.service.telephony!.softphone!;
 const asteriskSip = () => `${t.config.telephony.sip.host}:${t.config.telephony.sip.port}`;
 /** The endpoint ringhook dials without a trunk (PJSIP/softphone), and its state in Asterisk. */
 const endpointState = async () => {
-  const [tech, resource] = endpointFor(t.config.telephony)('+14155550123').split('/') as [string, string];
-  return (await t.service.telephony!.ari.getEndpoint(tech, resource)).state;
+  const { technology, resource } = endpointFor(t.config.telephony)('+14155550123');
+  return (await t.service.telephony!.ari.getEndpoint(technology, resource)).state;
 };
 const events = (callId: string) => progress.timeline(callId).map((e) => e.event);
 

@@ -12,6 +12,8 @@ import { openDatabase } from '../../src/db/database.js';
 import { PatientWriter } from '../../src/db/patient-writes.js';
 import { CallEvents } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
+import type { FinalState } from '../../src/core/call-state.js';
+import type { FinalCall } from '../../src/pbx/call-ledger.js';
 import { SmsBackup } from '../../src/sms/backup.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from '../../src/sms/types.js';
 
@@ -46,7 +48,8 @@ function setup(sender: SmsSender, smsBackup = true) {
   progress.transition(accepted.callId, 'dialing');
   progress.transition(accepted.callId, 'busy');
   const backup = new SmsBackup({ sender, progress, writes: new PatientWriter(db, silentLogger), accounts, events: new CallEvents(), logger: silentLogger, now: Date.now });
-  return { backup, progress, callId: accepted.callId };
+  const final = (state: FinalState, phone: string | null = account.phone): FinalCall => ({ callId: accepted.callId, userId: account.userId, message: 'AAPL up', phone, state });
+  return { backup, progress, callId: accepted.callId, final };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -57,8 +60,8 @@ describe('SmsBackup', () => {
       report({ messageId: 'm-1', status: 'delivered', detail: 'DELIVRD' });
       return { status: 'sent', messageId: 'm-1', parts: 1 };
     });
-    const { backup, progress, callId } = setup(sender);
-    backup.afterFinal(callId, 'busy');
+    const { backup, progress, callId, final } = setup(sender);
+    backup.afterFinal(final('busy'));
     await backup.drain();
     await settle();
     expect(progress.get(callId)!.smsStatus).toBe('delivered');
@@ -66,9 +69,9 @@ describe('SmsBackup', () => {
 
   it('sends once however often the final state is reported, with the "Missed call alert" text', async () => {
     const sender = standInSender(async () => ({ status: 'sent', messageId: 'm-2', parts: 1 }));
-    const { backup, progress, callId } = setup(sender);
-    backup.afterFinal(callId, 'busy');
-    backup.afterFinal(callId, 'busy');
+    const { backup, progress, callId, final } = setup(sender);
+    backup.afterFinal(final('busy'));
+    backup.afterFinal(final('busy'));
     await backup.drain();
     expect(sender.sent).toEqual([{ to: '+14155550123', text: 'Missed call alert: AAPL up', reference: callId }]);
     expect(progress.get(callId)!.smsStatus).toBe('sent');
@@ -76,10 +79,10 @@ describe('SmsBackup', () => {
 
   it('records a refused SMS as failed and never sends it again', async () => {
     const sender = standInSender(async () => ({ status: 'failed', error: 'Kannel answered 403', retryable: false }));
-    const { backup, progress, callId } = setup(sender);
-    backup.afterFinal(callId, 'busy');
+    const { backup, progress, callId, final } = setup(sender);
+    backup.afterFinal(final('busy'));
     await backup.drain();
-    backup.afterFinal(callId, 'busy');
+    backup.afterFinal(final('busy'));
     await backup.drain();
     expect(sender.sent).toHaveLength(1);
     expect(progress.get(callId)!.smsStatus).toBe('failed');
@@ -88,11 +91,11 @@ describe('SmsBackup', () => {
   it('sends nothing when the account has SMS backup off, or the call was answered', async () => {
     const sender = standInSender(async () => ({ status: 'sent', messageId: 'x', parts: 1 }));
     const off = setup(sender, false);
-    off.backup.afterFinal(off.callId, 'busy');
+    off.backup.afterFinal(off.final('busy'));
     await off.backup.drain();
     expect(off.progress.get(off.callId)!.smsStatus).toBe('disabled');
     const answered = setup(sender);
-    answered.backup.afterFinal(answered.callId, 'completed');
+    answered.backup.afterFinal(answered.final('completed'));
     await answered.backup.drain();
     expect(answered.progress.get(answered.callId)!.smsStatus).toBe('not_needed');
     expect(sender.sent).toHaveLength(0);

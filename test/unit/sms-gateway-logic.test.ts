@@ -7,7 +7,7 @@ import { parseSmsConfig } from '../../src/sms/config.js';
 import { kannelDlrUrl, parseKannelDlr, parseSmppReceiptText, parseTwilioStatus, smppReceiptReport } from '../../src/sms/delivery.js';
 import { fillTemplate, genericVerdict, kannelRequest, kannelVerdict, pickField, safeUrl, twilioVerdict } from '../../src/sms/http-presets.js';
 import { createSmsSender } from '../../src/sms/index.js';
-import { destinationAddress, reconnectDelay, smppStatusName, sourceAddress } from '../../src/sms/smpp-params.js';
+import { destinationAddress, smppStatusName, sourceAddress } from '../../src/sms/smpp-params.js';
 
 const sms = { to: '+15551230003', from: 'RINGHOOK', text: 'Missed call alert: a & b → c', reference: 'call-9', localId: 'L1', dlrUrl: 'https://rh.example/sms/dlr' };
 
@@ -147,9 +147,8 @@ describe('SMPP receipts, addresses, statuses', () => {
     expect(destinationAddress('+4479', 1, 1)).toEqual({ addr: '4479', ton: 1, npi: 1 });
   });
 
-  it('names statuses and backs off', () => {
+  it('names statuses', () => {
     expect(smppStatusName(0x58)).toBe('ESME_RTHROTTLED (throttling error)');
     expect(smppStatusName(0x400)).toBe('command_status 0x00000400');
-    expect([1, 2, 3, 4, 5, 6].map((n) => reconnectDelay(n, 1000, 10_000))).toEqual([1000, 2000, 4000, 8000, 10_000, 10_000]);
   });
 });

@@ -1,0 +1,103 @@
+// How a call that was placed ended, from what happened during it and how it stopped. Pure: the
+// dialer gathers the facts, this decides the final state and what the history records.
+import type { FinalState } from './call-state.js';
+import { classifyUnanswered } from './outcome.js';
+
+/** What the dialer saw of one call. */
+export interface CallFacts {
+  dialedAt: number;
+  rang: boolean;
+  answeredAt?: number | undefined;
+  acknowledged: boolean;
+  /** Why playing the speech failed, if it did. */
+  speechFailed?: string | undefined;
+  /** The far end's own final answer before the channel ended (a ChannelHangupRequest). */
+  farEnd?: { cause?: number | undefined; sipCode?: number | undefined } | undefined;
+  /** Set when Asterisk or ringhook stopping cut the call: why. */
+  cutBecause?: string | undefined;
+}
+
+/** How the call stopped. */
+export type CallStop =
+  /** Asterisk reported the channel's end (ChannelDestroyed). */
+  | { kind: 'destroyed'; cause: number; causeText: string; techCause?: number | undefined }
+  /** ringhook hung up and Asterisk never reported the end. */
+  | { kind: 'hangup-unconfirmed' }
+  /** The channel was gone when the events connection came back. */
+  | { kind: 'lost' }
+  /** No final event at all within the ring timeout, and never answered. */
+  | { kind: 'given-up'; why: string }
+  /** ringhook stopped and the call did not end within the grace period. */
+  | { kind: 'stopped' }
+  /** Asterisk refused the originate (an HTTP answer: the endpoint cannot be reached), or it failed otherwise. */
+  | { kind: 'originate-failed'; refusedByAsterisk: boolean; message: string };
+
+export interface CallEnd {
+  state: FinalState;
+  /** The record: end time, cause, SIP code, ring or talk time, error. */
+  fields: {
+    endedAt: number;
+    hangupCause?: number;
+    hangupCauseText?: string;
+    sipCode?: number;
+    ringMs?: number;
+    talkMs?: number;
+    error?: string;
+  };
+  /** A note for the call's timeline, when the state needs one. */
+  detail?: string;
+}
+
+function answered(f: CallFacts, now: number): Pick<CallEnd, 'state' | 'fields'> {
+  const state: FinalState = f.acknowledged ? 'acknowledged' : f.speechFailed ? 'failed' : 'completed';
+  const talk = f.answeredAt !== undefined ? { talkMs: now - f.answeredAt } : {};
+  return { state, fields: { endedAt: now, ...talk, ...(f.speechFailed && { error: `speech failed: ${f.speechFailed}` }) } };
+}
+
+function withDetail(end: Pick<CallEnd, 'state' | 'fields'>, detail: string): CallEnd {
+  const reached = end.state === 'completed' || end.state === 'acknowledged';
+  return { ...end, fields: reached ? end.fields : { ...end.fields, error: end.fields.error ?? detail }, detail };
+}
+
+export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEnd {
+  const duration = f.answeredAt !== undefined ? { talkMs: now - f.answeredAt } : { ringMs: now - f.dialedAt };
+  switch (stop.kind) {
+    case 'destroyed': {
+      const sipCode = stop.techCause ?? f.farEnd?.sipCode;
+      const hangup = { endedAt: now, hangupCause: stop.cause, hangupCauseText: stop.causeText, ...(sipCode !== undefined && { sipCode }) };
+      // Cut by a stop: the phone heard part of the message, or nothing; the SMS backup applies.
+      if (f.cutBecause && !f.acknowledged) return withDetail({ state: 'interrupted', fields: { ...hangup, ...duration } }, f.cutBecause);
+      if (f.answeredAt !== undefined) {
+        const end = answered(f, now);
+        return { state: end.state, fields: { ...hangup, ...end.fields } };
+      }
+      const state = classifyUnanswered({ cause: stop.cause, sipCode, farEndAnswered: f.farEnd !== undefined, rang: f.rang });
+      return { state, fields: { ...hangup, ...duration } };
+    }
+    case 'hangup-unconfirmed':
+      return withDetail(answered(f, now), 'Asterisk did not report the end of the call after ringhook hung up');
+    case 'lost':
+      return withDetail({ state: f.acknowledged ? 'acknowledged' : 'interrupted', fields: { endedAt: now } }, 'the call ended while the connection to Asterisk was down');
+    case 'given-up':
+      return withDetail({ state: 'failed', fields: { endedAt: now } }, stop.why);
+    case 'stopped':
+      return withDetail({ state: 'interrupted', fields: { endedAt: now } }, 'ringhook stopped during the call');
+    case 'originate-failed':
+      // One attempt only: a refused originate is the outcome, never retried.
+      return withDetail({ state: stop.refusedByAsterisk ? 'unreachable' : 'failed', fields: { endedAt: now } }, `originate failed: ${stop.message}`);
+  }
+}
+
+/** What becomes of a call still queued: dialed while fresh; too old, it ends without a call. */
+export type QueuedFate = { dial: true } | { dial: false; state: 'expired' | 'failed'; error: string };
+
+/**
+ * `at start`: found queued by a new process (it was accepted before a restart); `waiting`: kept
+ * in the queue by this process while Asterisk could not take calls.
+ */
+export function queuedFate(receivedAt: number, now: number, freshnessMs: number, when: 'at start' | 'waiting'): QueuedFate {
+  if (receivedAt >= now - freshnessMs) return { dial: true };
+  return when === 'at start'
+    ? { dial: false, state: 'expired', error: 'too old to be placed after a restart' }
+    : { dial: false, state: 'failed', error: 'telephony was unavailable until the call was too old to place' };
+}

@@ -1,0 +1,69 @@
+// The calls waiting for a line, oldest first, and the ones Asterisk could not take, held back
+// before they may wait again (the delay doubles with each refusal in a row).
+import { backoffDelay, type Backoff } from '../core/backoff.js';
+
+export class CallQueue {
+  private readonly waiting: string[] = [];
+  private readonly waitingSet = new Set<string>();
+  /** Refusals in a row of each call Asterisk could not take. */
+  private readonly refusals = new Map<string, number>();
+  /** Calls held back until their delay has passed. */
+  private readonly held = new Set<string>();
+
+  constructor(private readonly requeue: Backoff) {}
+
+  get length(): number {
+    return this.waiting.length;
+  }
+
+  ids(): readonly string[] {
+    return this.waiting;
+  }
+
+  has(callId: string): boolean {
+    return this.waitingSet.has(callId);
+  }
+
+  /** Adds the call at the end unless it waits already or is held back; true if added. */
+  add(callId: string): boolean {
+    if (this.waitingSet.has(callId) || this.held.has(callId)) return false;
+    this.waiting.push(callId);
+    this.waitingSet.add(callId);
+    return true;
+  }
+
+  /** The oldest waiting call, taken out of the queue. */
+  next(): string | undefined {
+    const callId = this.waiting.shift();
+    if (callId !== undefined) this.waitingSet.delete(callId);
+    return callId;
+  }
+
+  /** Forgets the call altogether (it ended, or is no longer queued). */
+  remove(callId: string): void {
+    const at = this.waiting.indexOf(callId);
+    if (at >= 0) this.waiting.splice(at, 1);
+    this.waitingSet.delete(callId);
+    this.refusals.delete(callId);
+    this.held.delete(callId);
+  }
+
+  /**
+   * Asterisk could not take the call: it is held back, longer after each refusal in a row, then
+   * handed to `ready` to wait for a line again.
+   */
+  holdBack(callId: string, ready: (callId: string) => void): void {
+    const count = (this.refusals.get(callId) ?? 0) + 1;
+    this.refusals.set(callId, count);
+    this.held.add(callId);
+    setTimeout(() => {
+      if (!this.held.delete(callId)) return; // removed meanwhile
+      ready(callId);
+    }, backoffDelay(count, this.requeue)).unref();
+  }
+
+  /** Asterisk took the call: its refusals are forgotten. */
+  taken(callId: string): void {
+    this.refusals.delete(callId);
+  }
+}

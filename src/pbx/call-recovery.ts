@@ -1,0 +1,113 @@
+// Keeps the database and the calls in progress in agreement: after a crash (calls left in progress
+// are interrupted, never redialed; fresh queued ones are dialed), while running (calls queued by
+// another process, queued calls grown too old, calls left in progress with nothing behind them),
+// and after the events connection came back (calls whose channel vanished meanwhile).
+import type { CallStop } from '../core/call-end.js';
+import { queuedFate } from '../core/call-end.js';
+import type { CallForDialing, CallProgressStore } from '../db/call-progress.js';
+import type { PatientWriter } from '../db/patient-writes.js';
+import type { Logger } from '../log.js';
+import type { AriClient } from './ari.js';
+import type { CallLedger } from './call-ledger.js';
+import type { CallQueue } from './call-queue.js';
+import type { CallSession, CallSessions } from './call-session.js';
+
+/** What recovery needs of the dialer. */
+export interface DialerView {
+  enqueue(callId: string): void;
+  end(session: CallSession, stop: CallStop): void;
+  pump(): void;
+}
+
+export interface CallRecoveryDeps {
+  progress: CallProgressStore;
+  writes: PatientWriter;
+  ari: Pick<AriClient, 'channelsStillUp'>;
+  ledger: CallLedger;
+  queue: CallQueue;
+  sessions: CallSessions;
+  logger: Logger;
+  now: () => number;
+  freshnessMs: number;
+}
+
+export class CallRecovery {
+  constructor(
+    private readonly deps: CallRecoveryDeps,
+    private readonly dialer: DialerView,
+  ) {}
+
+  /** At start: what a previous process left. */
+  atStart(): void {
+    const { progress, ledger, now, freshnessMs } = this.deps;
+    for (const call of progress.inFlight()) {
+      if (call.status !== 'queued') {
+        ledger.end(call, 'interrupted', { endedAt: now(), error: 'ringhook stopped during the call' }, undefined, call.phone);
+        continue;
+      }
+      const fate = queuedFate(call.receivedAt, now(), freshnessMs, 'at start');
+      if (fate.dial) this.dialer.enqueue(call.callId);
+      else ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
+    }
+  }
+
+  /** Regularly: the database's view of the calls in flight, against the dialer's. */
+  tick(): void {
+    // While call steps wait for the database, it may still show a finished call as queued.
+    if (this.deps.writes.waiting > 0) return;
+    const inFlight = new Map(this.deps.progress.inFlight().map((call) => [call.callId, call]));
+    for (const call of inFlight.values()) {
+      if (call.status === 'queued') this.dialer.enqueue(call.callId);
+      else if (!this.deps.sessions.has(call.callId)) this.sweep(call);
+    }
+    this.expireStale(inFlight);
+    this.dialer.pump();
+  }
+
+  /** After the events connection came back: events may have been lost meanwhile. */
+  async afterReconnect(): Promise<void> {
+    const ids = this.deps.sessions.channels();
+    if (ids.length > 0) {
+      let alive: Set<string>;
+      try {
+        alive = await this.deps.ari.channelsStillUp(ids);
+      } catch (error) {
+        this.deps.logger.warn('could not reconcile calls after reconnecting', { error });
+        this.dialer.pump();
+        return;
+      }
+      for (const id of ids) {
+        const session = this.deps.sessions.byChannel(id);
+        if (session && !alive.has(id)) this.dialer.end(session, { kind: 'lost' });
+      }
+    }
+    this.dialer.pump();
+  }
+
+  /**
+   * A call the database shows in progress with no call behind it here: its end was not recorded
+   * (a write that failed, a disk that was full). It is ended rather than left in progress.
+   */
+  private sweep(call: CallForDialing): void {
+    const was = call.status;
+    if (this.deps.ledger.end(call, 'interrupted', { endedAt: this.deps.now(), error: 'no call in progress for it: its end was not recorded' }, undefined, call.phone)) {
+      this.deps.logger.warn('a call left in progress in the database was ended', { call_id: call.callId, status_was: was });
+    }
+  }
+
+  /** Drops waiting calls that are no longer queued; ends those too old to place. */
+  private expireStale(inFlight: ReadonlyMap<string, CallForDialing>): void {
+    const { queue, ledger, now, freshnessMs } = this.deps;
+    for (const callId of [...queue.ids()]) {
+      const call = inFlight.get(callId);
+      if (!call || call.status !== 'queued') {
+        queue.remove(callId);
+        continue;
+      }
+      const fate = queuedFate(call.receivedAt, now(), freshnessMs, 'waiting');
+      if (fate.dial) continue;
+      queue.remove(callId);
+      ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// What an answered call hears and how it reacts: the intro, the message and the prompt; 1
+// acknowledges, 2 plays it again (a bounded number of times), no digit after the prompt hangs up.
+import type { Logger } from '../log.js';
+import type { AriClient } from './ari.js';
+import { AriError } from './ari.js';
+import { arm, disarmAll, type CallSession } from './call-session.js';
+import type { Tts } from './tts.js';
+
+export const SPEECH = {
+  intro: 'Alert from ringhook.',
+  prompt: 'Press 1 to confirm, press 2 to hear it again.',
+} as const;
+
+export interface CallScriptDeps {
+  ari: Pick<AriClient, 'play' | 'stopPlayback'>;
+  tts: Pick<Tts, 'synthesize'>;
+  logger: Logger;
+  /** How many times "2" may replay the message. */
+  maxRepeats: number;
+  /** How long to wait for a digit after the prompt before hanging up. */
+  digitWaitMs: number;
+  /** A call answered longer than this is hung up (a stuck playback must not hold a line). */
+  maxTalkMs: number;
+  /** Is the call still going (it may have ended while speech was being made)? */
+  isActive: (session: CallSession) => boolean;
+  note: (session: CallSession, event: string, detail: string) => void;
+  hangup: (session: CallSession, why: string) => Promise<void>;
+}
+
+export class CallScript {
+  constructor(private readonly deps: CallScriptDeps) {}
+
+  async answered(session: CallSession): Promise<void> {
+    this.armLongestCall(session);
+    await this.play(session);
+  }
+
+  playbackFinished(session: CallSession, playbackId: string): void {
+    // Only the current playback: one stopped by a "2" must not start the digit wait.
+    if (session.playbackId !== playbackId) return;
+    session.playbackId = undefined;
+    arm(session, this.deps.digitWaitMs, () => void this.deps.hangup(session, 'no digit after the message'));
+  }
+
+  async digit(session: CallSession, digit: string): Promise<void> {
+    if (session.answeredAt === undefined) return;
+    this.deps.note(session, 'digit', digit);
+    if (digit === '1') {
+      session.acknowledged = true;
+      await this.deps.hangup(session, 'acknowledged');
+    } else if (digit === '2' && session.repeats < this.deps.maxRepeats) {
+      session.repeats++;
+      disarmAll(session);
+      this.armLongestCall(session);
+      if (session.playbackId) await this.deps.ari.stopPlayback(session.playbackId).catch(() => {});
+      await this.play(session);
+    }
+  }
+
+  private armLongestCall(session: CallSession): void {
+    arm(session, this.deps.maxTalkMs, () => void this.deps.hangup(session, 'longest call time reached'));
+  }
+
+  private async play(session: CallSession): Promise<void> {
+    const { tts, ari } = this.deps;
+    try {
+      const [intro, message, prompt] = await Promise.all([
+        session.repeats === 0 ? tts.synthesize(SPEECH.intro).then((s) => s.media) : Promise.resolve(undefined),
+        session.messageMedia!,
+        tts.synthesize(SPEECH.prompt).then((s) => s.media),
+      ]);
+      if (!this.deps.isActive(session)) return;
+      const playbackId = `${session.channelId}-p${++session.playbackSeq}`;
+      session.playbackId = playbackId;
+      await ari.play(session.channelId, playbackId, [intro, message, prompt].filter((m): m is string => m !== undefined));
+    } catch (error) {
+      session.speechFailed = (error as Error).message;
+      // Asterisk gone (killed, restarting) is its own fault, already reported: the call ends with it.
+      const asteriskGone = error instanceof AriError && error.kind === 'network';
+      this.deps.logger[asteriskGone ? 'warn' : 'error']('could not play the message', { call_id: session.call.callId, error });
+      await this.deps.hangup(session, 'speech failed');
+    }
+  }
+}

@@ -1,0 +1,38 @@
+// When an originate fails, was anything dialed? If Asterisk never got the request, or answered
+// that it cannot take calls at all, nothing was: the call may wait for Asterisk and be placed
+// later. Any other failure is the call's outcome (one attempt only).
+import { errorCode } from '../errors.js';
+import type { AriClient } from './ari.js';
+import { AriError } from './ari.js';
+import type { Endpoint } from './endpoint.js';
+
+/** True when the request never got to Asterisk (connection refused). */
+function neverReachedAsterisk(error: unknown): boolean {
+  return error instanceof AriError && error.kind === 'network' && errorCode(error.cause) === 'ECONNREFUSED';
+}
+
+/**
+ * Asterisk answers 503 ("Shutdown in progress") as it stops, and "Allocation failed" (500) when
+ * it cannot make the channel. If the endpoint is offline (a softphone not registered), that 500
+ * is the call's outcome; otherwise Asterisk itself is not taking calls (a graceful restart waits
+ * for the calls in progress). Either way no channel was made.
+ */
+async function asteriskNotTakingCalls(error: unknown, endpoint: Endpoint, ari: Pick<AriClient, 'getEndpoint'>): Promise<boolean> {
+  if (!(error instanceof AriError) || error.kind !== 'http') return false;
+  if (error.status === 503) return true;
+  if (error.status !== 500) return false;
+  try {
+    const { state } = await ari.getEndpoint(endpoint.technology, endpoint.resource);
+    return state !== 'offline';
+  } catch (lookup) {
+    // Asterisk went away meanwhile: it is not taking calls. Any other answer: take the refusal.
+    return neverReachedAsterisk(lookup);
+  }
+}
+
+/** Why nothing was dialed, or undefined when the failure is the call's outcome. */
+export async function nothingDialed(error: unknown, endpoint: Endpoint, ari: Pick<AriClient, 'getEndpoint'>): Promise<string | undefined> {
+  if (neverReachedAsterisk(error)) return 'Asterisk unreachable';
+  if (await asteriskNotTakingCalls(error, endpoint, ari)) return 'Asterisk not taking calls';
+  return undefined;
+}
