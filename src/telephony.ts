@@ -20,6 +20,7 @@ import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
 import { SmsHealth } from './sms/health.js';
 import { createSmsSender, type SmsSender } from './sms/index.js';
+import { withReceiptToken } from './sms/receipts.js';
 
 export const ARI_APP = 'ringhook';
 /** Synthesized speech not used for this many days is deleted. */
@@ -40,6 +41,8 @@ export interface Telephony {
   smsHealth: SmsHealth;
   progress: CallProgressStore;
   softphone: { username: string; password: string } | null;
+  /** The token the SMS gateway's receipt URL carries; null when no delivery reports are asked. */
+  smsReceiptToken: string | null;
   enqueue(callId: string): void;
   placeTestCall(userId: string): TestCallResult;
   stop(graceMs?: number): Promise<void>;
@@ -58,12 +61,17 @@ export function persistentSecret(dataDir: string, name: string): string {
   }
 }
 
-/** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
+/** The secret the SMS receipt URL carries (made once, kept in the data dir); null when no receipts are asked. */
+export function smsReceiptToken(config: Pick<Config, 'dataDir' | 'sms'>): string | null {
+  return config.sms.gateway === 'http' && config.sms.dlrUrl ? persistentSecret(config.dataDir, 'sms-receipt') : null;
+}
+
 /** Where a LAN softphone registers to the managed Asterisk, as the user is told it. */
 export function softphoneAddress(config: Config['telephony']): string {
   return `sip:${config.sip.host === '0.0.0.0' ? '<this machine>' : config.sip.host}:${config.sip.port}`;
 }
 
+/** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
 export function endpointFor(config: Config['telephony']): (phone: string) => string {
   const softphone = `PJSIP/${config.softphone.username}`;
   return config.trunk ? (phone) => `PJSIP/${phone}@trunk` : () => softphone;
@@ -123,7 +131,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
 
   const progress = new CallProgressStore(deps.db, deps.now);
   const writes = new PatientWriter(deps.db, logger.child({ component: 'writes' }));
-  const sms = createSmsSender(config.sms, { logger: logger.child({ component: 'sms' }) });
+  const receiptToken = smsReceiptToken(config);
+  const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), { logger: logger.child({ component: 'sms' }) });
   const smsHealth = new SmsHealth(sms);
   const smsBackup = new SmsBackup({
     sender: sms,
@@ -180,6 +189,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     smsHealth,
     progress,
     softphone,
+    smsReceiptToken: receiptToken,
     enqueue: (callId) => dialer.enqueue(callId),
     placeTestCall(userId) {
       const result = deps.calls.acceptTestCall(userId, TEST_CALL_MESSAGE, TEST_CALL_LIMITS.perMinute);
