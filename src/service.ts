@@ -11,6 +11,7 @@ import { startServers, type RunningServers } from './http/server.js';
 import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import type { CheckState } from './http/operations.js';
+import type { SmsReceiptDeps } from './http/sms-receipts.js';
 import { lockDataDir } from './instance-lock.js';
 import { startTelephony, type Telephony } from './telephony.js';
 
@@ -59,7 +60,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
     metrics.gauge('ringhook_queued_calls', 'Accepted calls waiting for a free line or for Asterisk.', () => t?.dialer.queuedCalls ?? 0);
     metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));
-    const dlrUrl = config.sms.gateway === 'http' ? config.sms.dlrUrl : null;
+    const smsDelivery = smsReceiptDeps(config, t);
     const app = createApp({
       ...stores,
       logger,
@@ -80,9 +81,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       metrics,
       ...(config.metricsToken && { metricsToken: config.metricsToken }),
       health: { db: stores.db, checks: () => telephonyChecks(t) },
-      ...(t?.sms.handleDeliveryCallback && dlrUrl && {
-        smsDelivery: { path: new URL(dlrUrl).pathname, handle: (params: URLSearchParams) => t.sms.handleDeliveryCallback!(params) !== null },
-      }),
+      ...(smsDelivery && { smsDelivery }),
     });
     servers = await startServers(app, {
       host: config.host,
@@ -114,6 +113,19 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       stores.db.close();
       unlock();
     },
+  };
+}
+
+/** The receipt route's settings, when the HTTP gateway was asked for delivery reports. */
+function smsReceiptDeps(config: Config, telephony: Telephony | null): SmsReceiptDeps | null {
+  const handle = telephony?.sms.handleDeliveryCallback;
+  const token = telephony?.smsReceiptToken;
+  if (config.sms.gateway !== 'http' || !config.sms.dlrUrl || !handle || !token) return null;
+  return {
+    publicUrl: config.sms.dlrUrl,
+    token,
+    ...(config.sms.http.preset === 'twilio' && { twilioAuthToken: config.sms.http.authToken }),
+    handle: (params) => handle(params) !== null,
   };
 }
 

@@ -22,6 +22,7 @@ import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
 import { SmsHealth } from './sms/health.js';
 import { createSmsSender, type SmsSender } from './sms/index.js';
+import { withReceiptToken } from './sms/receipts.js';
 
 export const ARI_APP = 'ringhook';
 /** Synthesized speech not used for this many days is deleted. */
@@ -41,6 +42,8 @@ export interface Telephony {
   smsHealth: SmsHealth;
   progress: CallProgressStore;
   softphone: Softphone | null;
+  /** The token the SMS gateway's receipt URL carries; null when no delivery reports are asked. */
+  smsReceiptToken: string | null;
   enqueue(callId: string): void;
   placeTestCall(account: Account): TestCallResult;
   stop(graceMs?: number): Promise<void>;
@@ -81,6 +84,11 @@ function managedSoftphone(config: Config): Softphone {
   if (password) return { username, password, passwordFrom: 'environment', secretFile };
   const kept = fs.existsSync(secretFile);
   return { username, password: persistentSecret(config.dataDir, 'softphone'), passwordFrom: kept ? 'kept' : 'made now', secretFile };
+}
+
+/** The secret the SMS receipt URL carries (made once, kept in the data dir); null when no receipts are asked. */
+export function smsReceiptToken(config: Pick<Config, 'dataDir' | 'sms'>): string | null {
+  return config.sms.gateway === 'http' && config.sms.dlrUrl ? persistentSecret(config.dataDir, 'sms-receipt') : null;
 }
 
 /** Where a LAN softphone registers to the managed Asterisk, as the user is told it. */
@@ -148,7 +156,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
 
   const progress = new CallProgressStore(deps.db, deps.now);
   const writes = new PatientWriter(deps.db, logger.child({ component: 'writes' }));
-  const sms = createSmsSender(config.sms, { logger: logger.child({ component: 'sms' }) });
+  const receiptToken = smsReceiptToken(config);
+  const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), { logger: logger.child({ component: 'sms' }) });
   const smsHealth = new SmsHealth(sms);
   const smsBackup = new SmsBackup({
     sender: sms,
@@ -205,6 +214,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     smsHealth,
     progress,
     softphone,
+    smsReceiptToken: receiptToken,
     enqueue: (callId) => dialer.enqueue(callId),
     placeTestCall(account) {
       const result = requestTestCall(deps.calls, account);

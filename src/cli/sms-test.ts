@@ -5,6 +5,8 @@ import { UserError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { openStores } from '../service.js';
 import { createSmsSender } from '../sms/index.js';
+import { withReceiptToken } from '../sms/receipts.js';
+import { smsReceiptToken } from '../telephony.js';
 import { requireAccount } from './context.js';
 import { printJson } from './output.js';
 
@@ -26,7 +28,8 @@ export const smsTestCommand = defineCommand({
     } finally {
       stores.db.close();
     }
-    const sender = createSmsSender(config.sms, { logger: createLogger({ level: 'warn' }) });
+    // With the receipt token, so that the gateway's receipt for it is not refused as a stranger's.
+    const sender = createSmsSender(withReceiptToken(config.sms, smsReceiptToken(config)), { logger: createLogger({ level: 'warn' }) });
     try {
       const result = await sender.send({ to: phone, text: SMS_TEST_TEXT, reference: `sms-test-${Date.now()}` });
       if (args.json) printJson({ to: phone, ...result });

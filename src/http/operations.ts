@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import type { Metrics } from '../metrics.js';
 import { json } from './respond.js';
 import { sameToken } from './same-token.js';
+import { mountSmsReceipts, type SmsReceiptDeps } from './sms-receipts.js';
 
 export type CheckState = 'ok' | 'down' | 'off';
 
@@ -25,7 +26,8 @@ export interface OperationsDeps {
   metrics?: Metrics;
   /** When set, /metrics wants "Authorization: Bearer <token>". */
   metricsToken?: string;
-  smsDelivery?: { path: string; handle(params: URLSearchParams): boolean };
+  /** The SMS gateway's delivery-report route, when RINGHOOK_SMS_DLR_URL is set. */
+  smsDelivery?: SmsReceiptDeps;
 }
 
 export function mountOperations(app: H3, deps: OperationsDeps): void {
@@ -53,16 +55,5 @@ export function mountOperations(app: H3, deps: OperationsDeps): void {
     });
   }
 
-  if (deps.smsDelivery) {
-    const delivery = deps.smsDelivery;
-    app.all(delivery.path, async (event) => {
-      const params = new URLSearchParams(event.url.search);
-      if (event.req.method === 'POST') {
-        const form = new URLSearchParams(await event.req.text());
-        for (const [k, v] of form) params.append(k, v);
-      }
-      const known = delivery.handle(params);
-      return json(known ? 200 : 400, known ? { success: true } : { success: false, error: 'not a delivery report of the configured gateway', code: 'bad_request' });
-    });
-  }
+  if (deps.smsDelivery) mountSmsReceipts(app, deps.smsDelivery);
 }

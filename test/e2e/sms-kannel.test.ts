@@ -1,10 +1,15 @@
 // The HTTP gateway path against a real Kannel (bearerbox + smsbox + fakesmsc) on loopback.
 
+import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { buildSmsText, createSmsSender, parseSmsConfig, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
 import { freePort, reassemble, startKannel, type KannelPeer } from '../helpers/kannel.js';
+import { request } from '../helpers/https-client.js';
+import { freeTcpPort } from '../helpers/ports.js';
+import { startTestService, testClock, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 
 const TO = '+15551230001';
@@ -171,4 +176,54 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
     const [got] = (await kannel.waitForMessages(before + 1)).slice(before);
     expect(got?.text).toBe('Missed call alert: generic & ok?');
   });
+});
+
+describe('Kannel calls back ringhook itself (the whole service, over HTTPS)', () => {
+  let t: TestService | undefined;
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("the dlr-url carries ringhook's receipt token: Kannel's receipt is accepted and the SMS is recorded delivered", async () => {
+    // An Asterisk that never answers: the alert waits in the queue until the clock passes its
+    // freshness window, then ends `failed` and its SMS backup goes to Kannel, whose receipt
+    // comes back to the service's own route over HTTPS.
+    const clock = testClock('2026-11-22T14:00:00Z');
+    const port = await freeTcpPort();
+    const dlrUrl = `https://127.0.0.1:${port}/sms/dlr?site=e2e`;
+    t = await startTestService(
+      {
+        RINGHOOK_PORT: String(port),
+        RINGHOOK_TELEPHONY: 'external',
+        RINGHOOK_ARI_URL: `http://127.0.0.1:${await freeTcpPort()}`,
+        RINGHOOK_ARI_USER: 'ringhook',
+        RINGHOOK_ARI_PASSWORD: 'nobody-listens',
+        ...kannelEnv(kannel.sendsmsUrl(), { RINGHOOK_SMS_DLR_URL: dlrUrl }),
+      },
+      clock,
+    );
+    const a = t.service.stores.accounts.create({ phone: TO, plan: 'premium', smsBackup: true, name: '' });
+    const alert = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'receipt through the route please');
+    expect(alert.status, alert.text).toBe(200);
+    clock.advance(400_000);
+    const callId = alert.json.call_id as string;
+    const row = await t.waitForCall(callId, (r) => r.sms_status === 'delivered', 20_000).catch((error: Error) => {
+      const dlrLines = kannel.logs().split('\n').filter((l) => /dlr|DLR|http|HTTP|SSL|ssl/.test(l)).slice(-30);
+      throw new Error(`${error.message}\nkannel:\n${dlrLines.join('\n')}\nringhook:\n${t!.logs.filter((l) => /sms|receipt/i.test(JSON.stringify(l))).map((l) => JSON.stringify(l)).join('\n')}`);
+    });
+    expect(row.status).toBe('failed');
+    expect(row.sms_message_id).toMatch(/^[0-9a-f-]{36}$/);
+    const events = (t.service.stores.db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>).map((e) => e.event);
+    expect(events).toEqual(expect.arrayContaining(['sms_sent', 'sms_delivered']));
+
+    // The same receipt without the token is refused, and a replay with it for another id changes nothing.
+    const token = fs.readFileSync(path.join(t.dataDir, 'sms-receipt.secret'), 'utf8').trim();
+    const forged = await request(`https://127.0.0.1:${port}/sms/dlr?site=e2e&rh_msgid=${row.sms_message_id}&rh_dlr=2`, { method: 'GET', ca: t.ca });
+    expect(forged.status).toBe(401);
+    const foreign = await request(`https://127.0.0.1:${port}/sms/dlr?site=e2e&rh_token=${token}&rh_msgid=not-ours&rh_dlr=2`, { method: 'GET', ca: t.ca });
+    expect(foreign.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.callRow(callId).sms_status).toBe('delivered');
+    expect(t.takeErrorLogs()).toEqual([]);
+  }, 60_000);
 });
