@@ -1,7 +1,7 @@
 // Accounts in SQLite. The api_key is compared in constant time by the caller (see authenticate()).
 import { timingSafeEqual } from 'node:crypto';
 import type { Account, AccountStatus } from '../core/account.js';
-import { API_KEY_PATTERN, newApiKey, newUserId, USER_ID_PATTERN } from '../core/ids.js';
+import { newApiKey, newUserId } from '../core/ids.js';
 import type { Plan } from '../core/limits.js';
 import type { Db } from './database.js';
 
@@ -22,6 +22,9 @@ const SQL = {
   insert: `INSERT INTO accounts (user_id, api_key, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
            VALUES (@user_id, @api_key, @name, @phone, @plan, @sms_backup, 'active', @now, @now, @now)`,
   get: 'SELECT * FROM accounts WHERE user_id = ?',
+  // Always exactly one row of the same shape, whether or not the user_id exists (the dummy key
+  // stands in), so that both cases do the same work.
+  credentials: 'SELECT a.user_id, coalesce(a.api_key, @dummy) AS api_key FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
   list: 'SELECT * FROM accounts ORDER BY created_at, user_id',
   update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, status = @status, updated_at = @now
            WHERE user_id = @user_id`,
@@ -55,7 +58,7 @@ export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | '
 
 // A fixed key of the right length, compared against when the user_id is unknown, so that an unknown
 // user_id and a wrong key take the same time.
-const DUMMY_KEY = Buffer.from(newApiKey());
+const DUMMY_KEY = newApiKey();
 
 export class AccountStore {
   private readonly stmt;
@@ -64,6 +67,7 @@ export class AccountStore {
     this.stmt = {
       insert: db.prepare(SQL.insert),
       get: db.prepare<[string], AccountRow>(SQL.get),
+      credentials: db.prepare<[{ user_id: string; dummy: string }], { user_id: string | null; api_key: string }>(SQL.credentials),
       list: db.prepare<[], AccountRow>(SQL.list),
       update: db.prepare(SQL.update),
       rotateKey: db.prepare(SQL.rotateKey),
@@ -122,16 +126,16 @@ export class AccountStore {
   }
 
   /**
-   * The account the webhook credentials belong to, or undefined. The key comparison takes the same
-   * time whether or not the user_id exists.
+   * The account the webhook credentials belong to, or undefined. A known user_id with a wrong key
+   * and an unknown one run the same query and the same comparison; the account is loaded only once
+   * the key matched.
    */
   authenticate(userId: string, apiKey: string): Account | undefined {
-    const wellFormed = USER_ID_PATTERN.test(userId) && API_KEY_PATTERN.test(apiKey);
-    const account = wellFormed ? this.get(userId) : undefined;
-    const expected = account ? Buffer.from(account.apiKey) : DUMMY_KEY;
+    const row = this.stmt.credentials.get({ user_id: userId, dummy: DUMMY_KEY })!;
+    const expected = Buffer.from(row.api_key);
     const given = Buffer.from(apiKey);
     const sameLength = given.length === expected.length;
     const equal = timingSafeEqual(sameLength ? given : expected, expected) && sameLength;
-    return account && equal ? account : undefined;
+    return equal && row.user_id !== null ? this.get(row.user_id) : undefined;
   }
 }
