@@ -1,6 +1,5 @@
 // Telephony for `serve`: the Asterisk (managed or external), our ARI client, speech, the dialer
 // and the SMS backup, started together and stopped in order.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
@@ -10,6 +9,7 @@ import { CallProgressStore } from './db/call-progress.js';
 import { PatientWriter } from './db/patient-writes.js';
 import { asteriskTemplates } from './assets.js';
 import { UserError } from './errors.js';
+import { persistentSecret } from './secret-file.js';
 import type { TestCallResult } from './http/dashboard/index.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -43,19 +43,6 @@ export interface Telephony {
   enqueue(callId: string): void;
   placeTestCall(userId: string): TestCallResult;
   stop(graceMs?: number): Promise<void>;
-}
-
-/** A secret kept in the data dir: made once, then the same at every start. */
-export function persistentSecret(dataDir: string, name: string): string {
-  const file = path.join(dataDir, `${name}.secret`);
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    const secret = randomBytes(12).toString('base64url');
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
-    return secret;
-  }
 }
 
 /** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */

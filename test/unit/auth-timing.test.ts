@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, newUserId } from '../../src/core/ids.js';
 import { AccountStore } from '../../src/db/accounts.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
+import { testSecrets } from '../helpers/secrets.js';
 
 let tmp: string;
 let db: Db;
@@ -15,7 +16,7 @@ let accounts: AccountStore;
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-timing-'));
   db = openDatabase(path.join(tmp, 'ringhook.db'), { sync: 'normal' });
-  accounts = new AccountStore(db);
+  accounts = new AccountStore(db, testSecrets());
   for (let i = 0; i < 200; i++) accounts.create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: `account ${i}` });
 });
 
