@@ -3,6 +3,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { decodeSecretKey } from './db/secret-box.js';
 import { UserError } from './errors.js';
 import { RESERVED_SECTIONS } from './pbx/asterisk-config.js';
 import { parseAddressList, type AddressMatcher } from './http/address-match.js';
@@ -88,6 +89,10 @@ const envSchema = z
     RINGHOOK_CACHE_DIR: z.string().min(1).optional(),
     RINGHOOK_MEDIA_DIR: z.string().min(1).optional(),
     RINGHOOK_METRICS_TOKEN: z.string().min(16, { error: 'RINGHOOK_METRICS_TOKEN must be at least 16 characters' }).optional(),
+    RINGHOOK_SECRET_KEY: z
+      .string()
+      .transform((text, ctx) => decodeSecretKey(text.trim()) ?? (ctx.addIssue({ code: 'custom', message: 'RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64, e.g. from: openssl rand -hex 32' }), z.NEVER))
+      .optional(),
     RINGHOOK_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'RINGHOOK_LOG_LEVEL must be debug, info, warn or error' }).default('info'),
     RINGHOOK_DB_SYNC: z.enum(['normal', 'full'], { error: 'RINGHOOK_DB_SYNC must be normal or full' }).default('full'),
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(true),
@@ -138,6 +143,8 @@ export interface Config {
   sms: SmsConfig;
   /** When set, GET /metrics wants "Authorization: Bearer <token>". */
   metricsToken: string | undefined;
+  /** Seals the api_keys at rest; unset: a key file in the data dir (see secret-key.ts). */
+  secretKey: Buffer | undefined;
 }
 
 export interface TelephonyConfig {
@@ -158,9 +165,12 @@ export interface TelephonyConfig {
   mediaDir: string | undefined;
 }
 
+/** Never repeated in an error message. */
+const SECRET_VARIABLES = new Set(['RINGHOOK_SECRET_KEY']);
+
 function describeIssue(issue: z.core.$ZodIssue, env: Env): string {
   const name = String(issue.path[0] ?? 'configuration');
-  const value = env[name];
+  const value = SECRET_VARIABLES.has(name) ? undefined : env[name];
   const got = value === undefined ? '' : ` (got ${JSON.stringify(value.length > 60 ? value.slice(0, 60) + '…' : value)})`;
   const text = issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
   return text + got;
@@ -210,6 +220,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dbSync: e.RINGHOOK_DB_SYNC,
     telephony: telephonyConfig(e, cwd, env.HOME),
     metricsToken: e.RINGHOOK_METRICS_TOKEN,
+    secretKey: e.RINGHOOK_SECRET_KEY,
     sms,
   };
 }

@@ -13,13 +13,24 @@ import { Metrics } from './metrics.js';
 import type { CheckState } from './http/operations.js';
 import type { SmsReceiptDeps } from './http/sms-receipts.js';
 import { lockDataDir } from './instance-lock.js';
+import { loadSecretBox } from './secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 
 export type { Stores } from './deps.js';
 
-export function openStores(config: Pick<Config, 'dbFile' | 'dbSync'>, now: () => number = Date.now): Stores {
-  const db = openDatabase(config.dbFile, { sync: config.dbSync });
-  return { db, accounts: new AccountStore(db, now), calls: new CallStore(db, now) };
+/**
+ * The database and its stores, with the api_keys' secret key. `lostSecretKey` opens a database
+ * whose key is lost, only to give every account a new api_key (AccountStore.regenerateAllKeys).
+ */
+export function openStores(config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey'>, now: () => number = Date.now, options: { lostSecretKey?: boolean } = {}): Stores {
+  const secrets = loadSecretBox(config);
+  const db = openDatabase(config.dbFile, { sync: config.dbSync, secrets });
+  try {
+    return { db, accounts: new AccountStore(db, secrets, now, { checkKey: !options.lostSecretKey }), calls: new CallStore(db, now) };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 export interface RunningService {

@@ -1,6 +1,5 @@
 // Telephony for `serve`: the Asterisk (managed or external), our ARI client, speech, the dialer
 // and the SMS backup, started together and stopped in order.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
@@ -11,6 +10,7 @@ import { PatientWriter } from './db/patient-writes.js';
 import { asteriskTemplates } from './assets.js';
 import { UserError } from './errors.js';
 import type { TestCallResult } from './core/test-call.js';
+import { persistentSecret, readOrCreateSecret } from './secret-file.js';
 import { requestTestCall } from './test-call.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -49,23 +49,6 @@ export interface Telephony {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** A secret kept in the data dir: made once, then the same at every start. */
-export function secretPath(dataDir: string, name: string): string {
-  return path.join(dataDir, `${name}.secret`);
-}
-
-export function persistentSecret(dataDir: string, name: string): string {
-  const file = secretPath(dataDir, name);
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    const secret = randomBytes(12).toString('base64url');
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
-    return secret;
-  }
-}
-
 /**
  * The local extension's credentials. Where the password comes from decides whether serve prints
  * it: one made on this start is shown once; one kept from before is not printed again (serve's
@@ -75,15 +58,15 @@ export interface Softphone {
   username: string;
   password: string;
   passwordFrom: 'environment' | 'made now' | 'kept';
-  secretFile: string;
+  /** Where a password ringhook made is kept (null when it comes from the environment). */
+  secretFile: string | null;
 }
 
 function managedSoftphone(config: Config): Softphone {
   const { username, password } = config.telephony.softphone;
-  const secretFile = secretPath(config.dataDir, 'softphone');
-  if (password) return { username, password, passwordFrom: 'environment', secretFile };
-  const kept = fs.existsSync(secretFile);
-  return { username, password: persistentSecret(config.dataDir, 'softphone'), passwordFrom: kept ? 'kept' : 'made now', secretFile };
+  if (password) return { username, password, passwordFrom: 'environment', secretFile: null };
+  const secret = readOrCreateSecret(config.dataDir, 'softphone');
+  return { username, password: secret.value, passwordFrom: secret.created ? 'made now' : 'kept', secretFile: secret.file };
 }
 
 /** The secret the SMS receipt URL carries (made once, kept in the data dir); null when no receipts are asked. */

@@ -11,6 +11,7 @@ import { DATA_DIR, ROOT, sleep } from './common.mjs';
 const dist = (p) => new URL(`../../dist/${p}`, import.meta.url).href;
 const { openDatabase } = await import(dist('db/database.js'));
 const { newApiKey, newUserId, newCallId } = await import(dist('core/ids.js'));
+const { loadSecretBox } = await import(dist('secret-key.js'));
 
 export function freshDataDir(name) {
   const dir = path.join(DATA_DIR, name);
@@ -24,15 +25,17 @@ export function freshDataDir(name) {
  * lines to accounts.txt. Returns the list.
  */
 export function seedAccounts(dataDir, count, plan = 'premium', { smsBackup = false, phone = (i) => `+1555${String(i).padStart(7, '0')}` } = {}) {
-  const db = openDatabase(path.join(dataDir, 'ringhook.db'), { sync: 'normal' });
-  const insert = db.prepare(`INSERT INTO accounts (user_id, api_key, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
-                             VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`);
+  // Sealed with the data dir's key file, which serve then uses too.
+  const secrets = loadSecretBox({ dataDir, secretKey: undefined });
+  const db = openDatabase(path.join(dataDir, 'ringhook.db'), { sync: 'normal', secrets });
+  const insert = db.prepare(`INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
+                             VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`);
   const now = Date.now();
   const accounts = [];
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const a = [newUserId(), newApiKey()];
-      insert.run(a[0], a[1], `bench ${i}`, phone(i), plan, smsBackup ? 1 : 0, now, now, now);
+      insert.run(a[0], secrets.seal(a[1], a[0]), secrets.mac(a[1]), `bench ${i}`, phone(i), plan, smsBackup ? 1 : 0, now, now, now);
       accounts.push([...a, phone(i)]);
     }
   })();

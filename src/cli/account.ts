@@ -1,6 +1,6 @@
 // ringhook account …: create, list, show, set, suspend, resume, regenerate, delete.
 import { defineCommand } from 'citty';
-import { nameSchema, phoneSchema, planSchema, type Account } from '../core/account.js';
+import { nameSchema, phoneSchema, planSchema, webhookUrl, type Account } from '../core/account.js';
 import { UserError } from '../errors.js';
 import type { Stores } from '../service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
@@ -100,15 +100,38 @@ function statusCommand(name: 'suspend' | 'resume', status: Account['status'], de
 }
 
 const regenerate = defineCommand({
-  meta: { name: 'regenerate', description: 'Issue a new api_key: the old webhook URL answers 401 at once' },
-  args: { ...userIdArg, ...jsonArg },
-  run: ({ args }) =>
-    withStores((stores, config) => {
-      const account = requireAccount(stores, args.user_id);
+  meta: { name: 'regenerate', description: 'Issue a new api_key: the old webhook URL answers 401 at once (--all: every account, also when the secret key is lost)' },
+  args: {
+    user_id: { type: 'positional', description: 'The account\'s user_id (32 hex characters)', required: false },
+    all: { type: 'boolean', description: 'Every account, sealed with the current secret key (what to do when the old key is lost)', default: false },
+    yes: { type: 'boolean', description: 'Confirm --all', default: false },
+    ...jsonArg,
+  },
+  run: ({ args }) => {
+    if (args.all) return regenerateAll(args.user_id, args.yes, args.json);
+    if (!args.user_id) throw new UserError('give the user_id of the account, or --all for every account');
+    return withStores((stores, config) => {
+      const account = requireAccount(stores, args.user_id!);
       showAccount(stores.accounts.regenerateKey(account.userId)!, config.publicUrl, args.json, stores);
       if (!args.json) process.stderr.write('The old webhook URL no longer works: paste the new one into every alert that used it.\n');
-    }),
+    });
+  },
 });
+
+function regenerateAll(userId: string | undefined, yes: boolean, json: boolean) {
+  if (userId) throw new UserError('give either a user_id or --all, not both');
+  if (!yes) throw new UserError('add --yes to give every account a new api_key: every webhook URL changes');
+  // Opened without checking the secret key: its old keys are replaced, not read.
+  return withStores(
+    (stores, config) => {
+      const accounts = stores.accounts.regenerateAllKeys();
+      if (json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
+      printTable(accounts.map((a) => ({ user_id: a.userId, webhook_url: webhookUrl(config.publicUrl, a) })), ['user_id', 'webhook_url']);
+      process.stderr.write(`${accounts.length} account(s) have a new webhook URL: the old ones no longer work.\n`);
+    },
+    { lostSecretKey: true },
+  );
+}
 
 const remove = defineCommand({
   meta: { name: 'delete', description: 'Delete an account and its call history' },

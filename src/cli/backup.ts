@@ -22,13 +22,15 @@ export const backupCommand = defineCommand({
       if (!fs.existsSync(path.dirname(target))) throw new UserError(`the folder ${path.dirname(target)} does not exist`);
       const tmp = `${target}.${process.pid}.partial`;
       try {
+        // SQLite would create the copy with the umask's mode (0644 under 022) and it holds every
+        // account: made here 0600 (and exclusively) before a byte goes into it.
+        fs.closeSync(fs.openSync(tmp, 'wx', 0o600));
         await stores.db.backup(tmp, {
           progress: ({ totalPages, remainingPages }) => {
             if (!args.json && process.stderr.isTTY) process.stderr.write(`\rbacking up: ${Math.round(((totalPages - remainingPages) / totalPages) * 100)} %`);
             return 1000;
           },
         });
-        fs.chmodSync(tmp, 0o600);
         fs.renameSync(tmp, target);
       } catch (error) {
         fs.rmSync(tmp, { force: true });

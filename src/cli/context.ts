@@ -6,9 +6,9 @@ import { loadConfig, type Config } from '../config.js';
 import { UserError } from '../errors.js';
 import { openStores, type Stores } from '../service.js';
 
-export async function withStores<T>(fn: (stores: Stores, config: Config) => T | Promise<T>): Promise<T> {
+export async function withStores<T>(fn: (stores: Stores, config: Config) => T | Promise<T>, options: { lostSecretKey?: boolean } = {}): Promise<T> {
   const config = loadConfig();
-  const stores = openStores(config);
+  const stores = openStores(config, Date.now, options);
   try {
     return await fn(stores, config);
   } finally {

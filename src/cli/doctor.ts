@@ -5,14 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { loadConfig, type Config } from '../config.js';
-import { openDatabase, SCHEMA_VERSION } from '../db/database.js';
+import { SCHEMA_VERSION } from '../db/database.js';
 import { selfSignedPaths } from '../http/tls.js';
 import { silentLogger } from '../log.js';
 import { AriClient, AriError } from '../pbx/ari.js';
 import { readProvisionedRuntime } from '../pbx/asterisk.js';
 import { createTts } from '../pbx/tts.js';
 import { createSmsSender } from '../sms/index.js';
-import { ARI_APP, persistentSecret, softphoneAddress } from '../telephony.js';
+import { persistentSecret } from '../secret-file.js';
+import { secretKeyFile } from '../secret-key.js';
+import { openStores } from '../service.js';
+import { ARI_APP, softphoneAddress } from '../telephony.js';
 import { printJson } from './output.js';
 
 export interface CheckResult {
@@ -30,12 +33,14 @@ const skip = (name: string, detail: string): CheckResult => ({ name, ok: 'skippe
 
 const checkDatabase: Check = async (config) => {
   try {
-    const db = openDatabase(config.dbFile, { sync: config.dbSync });
-    const accounts = (db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
-    db.close();
-    return pass('database', `${config.dbFile}: schema ${SCHEMA_VERSION}, ${accounts} account(s)`);
+    // Through the stores, so that a wrong or missing secret key is reported here too.
+    const stores = openStores(config);
+    const accounts = (stores.db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
+    stores.db.close();
+    return pass('database', `${config.dbFile}: schema ${SCHEMA_VERSION}, ${accounts} account(s), api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`);
   } catch (error) {
-    return fail('database', (error as Error).message, `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`);
+    const message = (error as Error).message;
+    return fail('database', message, /secret key/.test(message) ? 'see the message: the secret key must be the one the database was sealed with' : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`);
   }
 };
 

@@ -1,13 +1,16 @@
-// Accounts in SQLite. The api_key is compared in constant time by the caller (see authenticate()).
-import { timingSafeEqual } from 'node:crypto';
+// Accounts in SQLite. The api_key is stored sealed (AES-256-GCM) beside its HMAC: the webhook
+// compares HMACs in constant time, and only what shows the URL opens the sealed key.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account, AccountStatus } from '../core/account.js';
-import { API_KEY_PATTERN, newApiKey, newUserId, USER_ID_PATTERN } from '../core/ids.js';
+import { newApiKey, newUserId } from '../core/ids.js';
 import type { Plan } from '../core/limits.js';
+import { UserError } from '../errors.js';
 import type { Db } from './database.js';
+import type { SecretBox } from './secret-box.js';
 
 interface AccountRow {
   user_id: string;
-  api_key: string;
+  api_key_sealed: string;
   name: string;
   phone: string;
   plan: Plan;
@@ -18,21 +21,29 @@ interface AccountRow {
   key_created_at: number;
 }
 
+const COLUMNS = 'user_id, api_key_sealed, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at';
+
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
-           VALUES (@user_id, @api_key, @name, @phone, @plan, @sms_backup, 'active', @now, @now, @now)`,
-  get: 'SELECT * FROM accounts WHERE user_id = ?',
-  list: 'SELECT * FROM accounts ORDER BY created_at, user_id',
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
+           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, 'active', @now, @now, @now)`,
+  get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = ?`,
+  // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
+  // stands in), so that both cases do the same work.
+  credentials: 'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
+  list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
+  userIds: 'SELECT user_id FROM accounts',
   update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, status = @status, updated_at = @now
            WHERE user_id = @user_id`,
-  rotateKey: 'UPDATE accounts SET api_key = ?, key_created_at = ?, updated_at = ? WHERE user_id = ?',
+  rotateKey: 'UPDATE accounts SET api_key_sealed = @sealed, api_key_mac = @mac, key_created_at = @now, updated_at = @now WHERE user_id = @user_id',
   delete: 'DELETE FROM accounts WHERE user_id = ?',
+  fingerprint: 'SELECT fingerprint FROM secret_key_check WHERE id = 1',
+  setFingerprint: 'INSERT OR REPLACE INTO secret_key_check (id, fingerprint) VALUES (1, ?)',
 } as const;
 
-function toAccount(row: AccountRow): Account {
+function toAccount(row: AccountRow, apiKey: string): Account {
   return {
     userId: row.user_id,
-    apiKey: row.api_key,
+    apiKey,
     name: row.name,
     phone: row.phone,
     plan: row.plan,
@@ -53,29 +64,65 @@ export interface NewAccount {
 
 export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'status'>>;
 
-// A fixed key of the right length, compared against when the user_id is unknown, so that an unknown
-// user_id and a wrong key take the same time.
-const DUMMY_KEY = Buffer.from(newApiKey());
+// Compared against when the user_id is unknown, so that an unknown user_id and a wrong key take
+// the same time.
+const DUMMY_MAC = randomBytes(32);
+
+export function wrongSecretKeyMessage(dbName: string, source: string): string {
+  return (
+    `the webhook URLs in ${dbName} were sealed with another secret key than ${source}: ` +
+    'put back the api-keys.secret file kept with this database in the data dir, or set RINGHOOK_SECRET_KEY to that key; ' +
+    'if it is lost, `ringhook account regenerate --all --yes` gives every account a new webhook URL'
+  );
+}
 
 export class AccountStore {
   private readonly stmt;
 
-  constructor(db: Db, private readonly now: () => number = Date.now) {
+  /**
+   * Refuses a database whose keys were sealed with another secret key, unless `checkKey` is false
+   * (only to replace every key with regenerateAllKeys()).
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+    private readonly now: () => number = Date.now,
+    options: { checkKey?: boolean } = {},
+  ) {
     this.stmt = {
       insert: db.prepare(SQL.insert),
       get: db.prepare<[string], AccountRow>(SQL.get),
+      credentials: db.prepare<[{ user_id: string; dummy: Buffer }], { user_id: string | null; mac: Buffer }>(SQL.credentials),
       list: db.prepare<[], AccountRow>(SQL.list),
+      userIds: db.prepare<[], string>(SQL.userIds).pluck(),
       update: db.prepare(SQL.update),
       rotateKey: db.prepare(SQL.rotateKey),
       delete: db.prepare(SQL.delete),
+      fingerprint: db.prepare<[], Buffer>(SQL.fingerprint).pluck(),
+      setFingerprint: db.prepare(SQL.setFingerprint),
     };
+    if (options.checkKey !== false) this.checkSecretKey();
+  }
+
+  private checkSecretKey(): void {
+    const stored = this.stmt.fingerprint.get();
+    if (stored === undefined) this.stmt.setFingerprint.run(this.secrets.fingerprint);
+    else if (!this.secrets.hasFingerprint(stored)) throw new UserError(wrongSecretKeyMessage(this.db.name, this.secrets.source));
+  }
+
+  private sealedKey(userId: string, apiKey: string) {
+    return { sealed: this.secrets.seal(apiKey, userId), mac: this.secrets.mac(apiKey) };
+  }
+
+  private open(row: AccountRow): Account {
+    return toAccount(row, this.secrets.open(row.api_key_sealed, row.user_id));
   }
 
   create(input: NewAccount): Account {
     const userId = newUserId();
     this.stmt.insert.run({
       user_id: userId,
-      api_key: newApiKey(),
+      ...this.sealedKey(userId, newApiKey()),
       name: input.name,
       phone: input.phone,
       plan: input.plan,
@@ -87,11 +134,11 @@ export class AccountStore {
 
   get(userId: string): Account | undefined {
     const row = this.stmt.get.get(userId);
-    return row ? toAccount(row) : undefined;
+    return row ? this.open(row) : undefined;
   }
 
   list(): Account[] {
-    return this.stmt.list.all().map(toAccount);
+    return this.stmt.list.all().map((row) => this.open(row));
   }
 
   update(userId: string, changes: AccountChanges): Account | undefined {
@@ -112,9 +159,20 @@ export class AccountStore {
 
   /** Issues a new api_key; the old webhook URL stops working at once. */
   regenerateKey(userId: string): Account | undefined {
-    const now = this.now();
-    const changed = this.stmt.rotateKey.run(newApiKey(), now, now, userId).changes;
+    const changed = this.stmt.rotateKey.run({ user_id: userId, ...this.sealedKey(userId, newApiKey()), now: this.now() }).changes;
     return changed === 1 ? this.get(userId) : undefined;
+  }
+
+  /** A new api_key for every account, sealed with this store's secret key, which the database adopts. */
+  regenerateAllKeys(): Account[] {
+    this.db
+      .transaction(() => {
+        const now = this.now();
+        for (const userId of this.stmt.userIds.all()) this.stmt.rotateKey.run({ user_id: userId, ...this.sealedKey(userId, newApiKey()), now });
+        this.stmt.setFingerprint.run(this.secrets.fingerprint);
+      })
+      .immediate();
+    return this.list();
   }
 
   delete(userId: string): boolean {
@@ -122,16 +180,16 @@ export class AccountStore {
   }
 
   /**
-   * The account the webhook credentials belong to, or undefined. The key comparison takes the same
-   * time whether or not the user_id exists.
+   * The account the webhook credentials belong to, or undefined. A known user_id with a wrong key
+   * and an unknown one run the same query and the same HMAC and comparison; the account is loaded
+   * only once the key matched (and then needs no opening: the given key is the right one).
    */
   authenticate(userId: string, apiKey: string): Account | undefined {
-    const wellFormed = USER_ID_PATTERN.test(userId) && API_KEY_PATTERN.test(apiKey);
-    const account = wellFormed ? this.get(userId) : undefined;
-    const expected = account ? Buffer.from(account.apiKey) : DUMMY_KEY;
-    const given = Buffer.from(apiKey);
-    const sameLength = given.length === expected.length;
-    const equal = timingSafeEqual(sameLength ? given : expected, expected) && sameLength;
-    return account && equal ? account : undefined;
+    const row = this.stmt.credentials.get({ user_id: userId, dummy: DUMMY_MAC })!;
+    const given = this.secrets.mac(apiKey);
+    const equal = row.mac.length === given.length && timingSafeEqual(given, row.mac);
+    if (!equal || row.user_id === null) return undefined;
+    const account = this.stmt.get.get(row.user_id);
+    return account && toAccount(account, apiKey);
   }
 }

@@ -5,7 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../assets.js';
 import { UserError } from '../errors.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
+import type { SecretBox } from './secret-box.js';
 
 export type Db = Database.Database;
 
@@ -14,7 +15,9 @@ export interface OpenOptions {
   sync?: 'normal' | 'full';
   /** How long a writer waits for another process's write lock before giving up. */
   busyTimeoutMs?: number;
-  migrations?: readonly { name: string; sql: string }[];
+  migrations?: readonly Migration[];
+  /** The api_keys' secret key, for a migration that seals them. */
+  secrets?: SecretBox;
 }
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -39,13 +42,14 @@ function refuseNewer(db: Db, known: number): number {
   return current;
 }
 
-export function migrate(db: Db, migrations: readonly { name: string; sql: string }[] = MIGRATIONS): void {
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, secrets?: SecretBox): void {
   const current = refuseNewer(db, migrations.length);
   for (let version = current + 1; version <= migrations.length; version++) {
     const migration = migrations[version - 1]!;
     try {
       db.transaction(() => {
         db.exec(migration.sql);
+        migration.data?.(db, secrets);
         db.pragma(`user_version = ${version}`);
       }).immediate();
     } catch (error) {
@@ -69,7 +73,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.sync === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');
-    migrate(db, options.migrations);
+    const before = db.pragma('user_version', { simple: true }) as number;
+    migrate(db, options.migrations, options.secrets);
+    // What a migration replaced (clear api_keys) must not linger in the write-ahead log.
+    if ((db.pragma('user_version', { simple: true }) as number) !== before) db.pragma('wal_checkpoint(TRUNCATE)');
     restrictPermissions(file);
     return db;
   } catch (error) {

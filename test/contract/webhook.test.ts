@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
 import type { Account } from '../../src/core/account.js';
+import { openStores } from '../../src/service.js';
 import { request } from '../helpers/https-client.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -295,11 +295,13 @@ describe('credentials', () => {
     const a = createAccount();
     expect((await t.post(hookPath(a), 'before', { 'content-type': 'text/plain' })).status).toBe(200);
     // Regenerate through a second connection to the same database file, as the CLI does.
-    const other = new Database(t.config.dbFile);
-    other.prepare('UPDATE accounts SET api_key = ? WHERE user_id = ?').run('rk_' + 'N'.repeat(43), a.userId);
-    other.close();
+    const other = openStores(t.config);
+    const renewed = other.accounts.regenerateKey(a.userId)!;
+    other.db.close();
+    expect(renewed.apiKey).not.toBe(a.apiKey);
     expect((await t.post(hookPath(a), 'old url', { 'content-type': 'text/plain' })).status).toBe(401);
-    expect((await t.post(hookPath({ userId: a.userId, apiKey: 'rk_' + 'N'.repeat(43) }), 'new url', { 'content-type': 'text/plain' })).status).toBe(200);
+    expect((await t.post(hookPath(renewed), 'new url', { 'content-type': 'text/plain' })).status).toBe(200);
+    expect(t.service.stores.accounts.get(a.userId)!.apiKey).toBe(renewed.apiKey);
   });
 
   it('never writes the api_key into a log line', async () => {

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { freeTcpPort } from '../helpers/ports.js';
+import { loadConfig } from '../../src/config.js';
+import { openStores } from '../../src/service.js';
 import { makeDataDir } from '../helpers/service.js';
 import { fuzzCase, percentile, pool, prng, sendHttp, sendRaw, slowCase, type Outcome, type Target } from './load.js';
-import { AccountStore } from '../../src/db/accounts.js';
-import { openDatabase } from '../../src/db/database.js';
 import { buildOnce, runCliJson, startServe, type ServeProcess } from './peers.js';
 
 const FULL = process.env.RINGHOOK_SOAK === 'full';
@@ -58,8 +58,7 @@ beforeAll(async () => {
   target = { host: '127.0.0.1', port, ca: fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8') };
   fuzzAccount = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium'], env) as Acct;
   // The others through a second connection to the same file (as fast as the CLI, without 40 processes).
-  const db = openDatabase(path.join(dataDir, 'ringhook.db'));
-  const accounts = new AccountStore(db);
+  const { db, accounts } = openStores(loadConfig(env));
   const create = (): Acct => {
     const a = accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: false, name: '' });
     return { user_id: a.userId, api_key: a.apiKey };

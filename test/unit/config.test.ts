@@ -353,3 +353,21 @@ describe('the SIP trunk and the voice', () => {
     expect(refusal(env).message).toMatch(message);
   });
 });
+
+describe('RINGHOOK_SECRET_KEY', () => {
+  const key = Buffer.from('00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff', 'hex');
+
+  it('is unset by default (the key file in the data dir is used)', () => {
+    expect(loadConfig({}, CWD).secretKey).toBeUndefined();
+  });
+
+  it.each([key.toString('hex'), key.toString('base64'), key.toString('base64url'), ` ${key.toString('hex')} `])('reads 32 bytes from %j', (text) => {
+    expect(loadConfig({ RINGHOOK_SECRET_KEY: text }, CWD).secretKey?.equals(key)).toBe(true);
+  });
+
+  it.each(['secret', key.toString('hex').slice(1), key.subarray(1).toString('base64')])('refuses %j without repeating it', (text) => {
+    const message = refusal({ RINGHOOK_SECRET_KEY: text }).message;
+    expect(message).toMatch(/RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64/);
+    expect(message).not.toContain(text);
+  });
+});

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAlertBody } from '../../src/core/payload.js';
 import { migrate } from '../../src/db/database.js';
 import { AccountStore } from '../../src/db/accounts.js';
+import { testSecrets } from '../helpers/secrets.js';
 import { CallStore } from '../../src/db/calls.js';
 import { LOGIN_LINK_TTL_MS, OwnerAuthStore } from '../../src/db/owner-auth.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/db/password-hash.js';
@@ -149,7 +150,7 @@ describe('stores', () => {
     const clock = { now: () => now, advance: (ms: number) => void (now += ms) };
     const db = new Database(':memory:');
     migrate(db);
-    const accounts = new AccountStore(db, clock.now);
+    const accounts = new AccountStore(db, testSecrets(), clock.now);
     const account = accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
     return { db, clock, account, accounts };
   }

@@ -13,6 +13,8 @@ import { CallStore, MAX_REJECTIONS_KEPT } from '../../src/db/calls.js';
 import { migrate, openDatabase, SCHEMA_VERSION, type Db } from '../../src/db/database.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { UserError } from '../../src/errors.js';
+import { SecretBox } from '../../src/db/secret-box.js';
+import { testSecrets } from '../helpers/secrets.js';
 
 let tmp: string;
 const open: Db[] = [];
@@ -113,14 +115,15 @@ describe('openDatabase', () => {
 
   it('opens an up-to-date database again without change', () => {
     const file = path.join(tmp, 'a.db');
-    const first = openTracked(file);
-    const accounts = new AccountStore(first);
+    const secrets = testSecrets();
+    const first = openTracked(file, { secrets });
+    const accounts = new AccountStore(first, secrets);
     const a = accounts.create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: 'n' });
     const schema = schemaOf(first);
     first.close();
-    const second = openTracked(file);
+    const second = openTracked(file, { secrets });
     expect(schemaOf(second)).toEqual(schema);
-    expect(new AccountStore(second).get(a.userId)).toEqual(a);
+    expect(new AccountStore(second, secrets).get(a.userId)).toEqual(a);
   });
 
   it('refuses a database written by a newer ringhook with a clear UserError', () => {
@@ -177,16 +180,17 @@ describe('openDatabase', () => {
     v1.prepare(`INSERT INTO usage (user_id, month, calls) VALUES ('0123456789abcdef0123456789abcdef', '2026-11', 1)`).run();
     v1.close();
 
-    const db = openTracked(file);
+    const secrets = testSecrets();
+    const db = openTracked(file, { secrets });
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('foreign_key_check')).toEqual([]);
     expect(columnsOf(db, 'calls')).toEqual(expect.arrayContaining(['phone', 'channel_id', 'dialed_at', 'hangup_cause', 'sms_status', 'sms_error']));
     expect(columnsOf(db, 'call_events')).toEqual(['id', 'call_id', 'at', 'event', 'detail']);
 
-    const account = new AccountStore(db).get('0123456789abcdef0123456789abcdef');
-    expect(account).toMatchObject({ name: 'old account', plan: 'free', smsBackup: true, status: 'active', createdAt: 1000 });
-    expect(new AccountStore(db).authenticate('0123456789abcdef0123456789abcdef', 'rk_' + 'A'.repeat(43))).toBeDefined();
+    const account = new AccountStore(db, secrets).get('0123456789abcdef0123456789abcdef');
+    expect(account).toMatchObject({ name: 'old account', apiKey: 'rk_' + 'A'.repeat(43), plan: 'free', smsBackup: true, status: 'active', createdAt: 1000 });
+    expect(new AccountStore(db, secrets).authenticate('0123456789abcdef0123456789abcdef', 'rk_' + 'A'.repeat(43))).toBeDefined();
     const calls = new CallStore(db);
     expect(calls.get('call_old')).toMatchObject({ status: 'completed', message: 'BTC up', ticker: 'BTCUSD', price: 100.5, extra: { exchange: 'X' }, receivedAt: 2000 });
     expect(db.prepare('SELECT phone, sms_status FROM calls WHERE call_id = ?').get('call_old')).toEqual({ phone: null, sms_status: null });
@@ -248,11 +252,96 @@ describe('openDatabase', () => {
   });
 });
 
+/** Every byte of the database as it is on disk now: the file and its write-ahead log. */
+function bytesOnDisk(file: string): Buffer {
+  return Buffer.concat([file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+}
+
+describe('migration 004: the api_keys sealed at rest', () => {
+  /** A database as ringhook wrote it before 004: version 3, api_keys in the clear. */
+  function version3WithClearKeys(file: string): Array<{ userId: string; apiKey: string }> {
+    const v3 = raw(file);
+    v3.pragma('journal_mode = WAL');
+    for (const m of MIGRATIONS.slice(0, 3)) v3.exec(m.sql);
+    v3.pragma('user_version = 3');
+    const accounts = Array.from({ length: 3 }, () => ({ userId: crypto.randomBytes(16).toString('hex'), apiKey: newApiKey() }));
+    const insert = v3.prepare(
+      `INSERT INTO accounts (user_id, api_key, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
+       VALUES (?, ?, '', '+14155550123', 'premium', 0, 'active', 1000, 1000, 1000)`,
+    );
+    for (const a of accounts) insert.run(a.userId, a.apiKey);
+    v3.close();
+    for (const a of accounts) expect(bytesOnDisk(file).includes(a.apiKey)).toBe(true);
+    return accounts;
+  }
+
+  it('seals every clear key at the first start: none left on disk, each still authenticates and shows', () => {
+    const file = path.join(tmp, 'v3.db');
+    const old = version3WithClearKeys(file);
+    const secrets = testSecrets();
+    const db = openTracked(file, { secrets });
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const disk = bytesOnDisk(file);
+    for (const a of old) {
+      expect(disk.includes(a.apiKey), a.apiKey).toBe(false);
+      expect(disk.includes(a.apiKey.slice(3))).toBe(false);
+    }
+    const accounts = new AccountStore(db, secrets);
+    for (const a of old) {
+      expect(accounts.get(a.userId)!.apiKey).toBe(a.apiKey);
+      expect(accounts.authenticate(a.userId, a.apiKey)?.userId).toBe(a.userId);
+      expect(accounts.authenticate(a.userId, newApiKey())).toBeUndefined();
+    }
+    expect(db.prepare('SELECT count(*) FROM accounts WHERE api_key_sealed LIKE ? OR length(api_key_mac) <> 32').pluck().get('rk_%')).toBe(0);
+  });
+
+  it('needs the secret key when there are clear keys to seal', () => {
+    const file = path.join(tmp, 'v3.db');
+    version3WithClearKeys(file);
+    expect(() => openTracked(file)).toThrow(/004-sealed-api-keys.*needs the secret key/);
+    expect(raw(file).pragma('user_version', { simple: true })).toBe(3);
+  });
+
+  it('refuses another secret key with a message naming where the key comes from and what to do', () => {
+    const file = path.join(tmp, 'a.db');
+    const secrets = testSecrets();
+    new AccountStore(openTracked(file, { secrets }), secrets).create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: '' });
+    const other = new SecretBox(crypto.randomBytes(32), 'RINGHOOK_SECRET_KEY');
+    let error: unknown;
+    try {
+      new AccountStore(openTracked(file, { secrets: other }), other);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UserError);
+    const message = (error as Error).message;
+    expect(message).toContain(file);
+    expect(message).toMatch(/another secret key than RINGHOOK_SECRET_KEY/);
+    expect(message).toMatch(/api-keys\.secret/);
+    expect(message).toMatch(/account regenerate --all --yes/);
+  });
+
+  it('regenerateAllKeys gives every account a new key under a new secret key, which the database adopts', () => {
+    const file = path.join(tmp, 'a.db');
+    const lost = testSecrets();
+    const before = new AccountStore(openTracked(file, { secrets: lost }), lost).create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: '' });
+    const fresh = testSecrets();
+    const db = openTracked(file, { secrets: fresh });
+    const [after] = new AccountStore(db, fresh, Date.now, { checkKey: false }).regenerateAllKeys();
+    expect(after!.userId).toBe(before.userId);
+    expect(after!.apiKey).not.toBe(before.apiKey);
+    const accounts = new AccountStore(db, fresh);
+    expect(accounts.authenticate(before.userId, after!.apiKey)?.userId).toBe(before.userId);
+    expect(accounts.authenticate(before.userId, before.apiKey)).toBeUndefined();
+  });
+});
+
 /** A fresh database in the test's folder with its stores, on a clock that starts at `start`. */
 function openStoresAt(start: string) {
   const db = openTracked(path.join(tmp, 'ringhook.db'), { sync: 'normal' });
   const clock = manualClock(start);
-  return { db, clock, accounts: new AccountStore(db, clock.now), calls: new CallStore(db, clock.now) };
+  return { db, clock, accounts: new AccountStore(db, testSecrets(), clock.now), calls: new CallStore(db, clock.now) };
 }
 
 describe('AccountStore', () => {

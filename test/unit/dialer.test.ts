@@ -18,6 +18,7 @@ import { AriError, type AriClientEvents, type AriEvent, type OriginateParams } f
 import type { FinalCall } from '../../src/pbx/call-ledger.js';
 import { Dialer, type DialerOptions } from '../../src/pbx/dialer.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
+import { testSecrets } from '../helpers/secrets.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** Stand-in for AriClient: records requests, and the test emits Asterisk's events through it. */
@@ -64,7 +65,7 @@ afterEach(async () => {
 
 function setup(overrides: Partial<DialerOptions> = {}) {
   const db = openDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-dialer-')), 'ringhook.db'));
-  const accounts = new AccountStore(db);
+  const accounts = new AccountStore(db, testSecrets());
   const calls = new CallStore(db);
   const progress = new CallProgressStore(db);
   const ari = new StandInAri();

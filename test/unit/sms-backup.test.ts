@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AccountStore } from '../../src/db/accounts.js';
+import { testSecrets } from '../helpers/secrets.js';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { CallStore } from '../../src/db/calls.js';
 import { openDatabase } from '../../src/db/database.js';
@@ -39,7 +40,7 @@ function standInSender(behaviour: (req: SmsRequest, report: (r: DeliveryReport) 
 function setup(sender: SmsSender, smsBackup = true) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-smsbackup-'));
   const db = openDatabase(path.join(dir, 'ringhook.db'), { sync: 'normal' });
-  const accounts = new AccountStore(db);
+  const accounts = new AccountStore(db, testSecrets());
   const calls = new CallStore(db);
   const progress = new CallProgressStore(db);
   const account = accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup, name: '' });

@@ -1,11 +1,22 @@
 // Numbered migrations: the array index + 1 is the schema version (PRAGMA user_version).
 // Never edit a migration that has shipped; add the next one.
+import type { Db } from '../database.js';
+import type { SecretBox } from '../secret-box.js';
 import initial from './001-initial.js';
 import telephony from './002-telephony.js';
 import dashboard from './003-dashboard.js';
+import sealedApiKeys, { sealClearApiKeys } from './004-sealed-api-keys.js';
 
-export const MIGRATIONS: readonly { name: string; sql: string }[] = [
+export interface Migration {
+  name: string;
+  sql: string;
+  /** Rewrites data after the SQL, in the same transaction. */
+  data?: (db: Db, secrets: SecretBox | undefined) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   { name: '001-initial', sql: initial },
   { name: '002-telephony', sql: telephony },
   { name: '003-dashboard', sql: dashboard },
+  { name: '004-sealed-api-keys', sql: sealedApiKeys, data: sealClearApiKeys },
 ];

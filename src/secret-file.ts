@@ -1,0 +1,34 @@
+// Secrets kept in the data dir (`<name>.secret`, 0600): made once, then the same at every start.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The secret's text (base64url of `bytes` random bytes) and whether this call made it. */
+export function readOrCreateSecret(dataDir: string, name: string, bytes = 12): { value: string; file: string; created: boolean } {
+  const file = path.join(dataDir, `${name}.secret`);
+  try {
+    return { value: fs.readFileSync(file, 'utf8').trim(), file, created: false };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const value = randomBytes(bytes).toString('base64url');
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // Written whole under another name, then linked in place: a process starting at the same time
+  // (serve and a CLI command) never reads a half-written file, and the first one to link wins.
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, value + '\n', { mode: 0o600 });
+  try {
+    fs.linkSync(tmp, file);
+    return { value, file, created: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { value: fs.readFileSync(file, 'utf8').trim(), file, created: false };
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** A secret kept in the data dir: made once, then the same at every start. */
+export function persistentSecret(dataDir: string, name: string, bytes = 12): string {
+  return readOrCreateSecret(dataDir, name, bytes).value;
+}
