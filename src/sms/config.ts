@@ -1,7 +1,9 @@
-// SMS gateway configuration from environment variables: one zod schema, typed result, and error
-// messages that name the variable and say how to fix it. Nothing is read at import time.
-
+// The SMS gateway's part of the configuration: its variables, the checks across them, and the
+// typed result. Read with the rest of the configuration (src/config.ts), by the same rules.
 import { z } from 'zod';
+import { DEFAULTS } from '../config/defaults.js';
+import { httpUrl, isHttpUrl, onOff, wholeNumber } from '../config/rules.js';
+import { genericTemplateProblems, KANNEL_URL_EXAMPLE, kannelUrlProblem } from './http-presets.js';
 
 export const SMS_ENV = {
   gateway: 'RINGHOOK_SMS_GATEWAY',
@@ -39,27 +41,7 @@ export const SMS_ENV = {
   smppTlsInsecure: 'RINGHOOK_SMPP_TLS_INSECURE',
 } as const;
 
-/** Named defaults, each with the reason for its value. */
-export const SMS_DEFAULTS = {
-  /** A 500-character alert fits in 4 GSM parts or 8 UCS-2 parts (see buildSmsText). */
-  maxParts: 8,
-  /** Time for one gateway request or SMPP response: the target is "SMS handed over in under 1 s". */
-  timeoutMs: 10_000,
-  /** Attempts while the gateway certainly did not take the message (refused, 429/503, throttled). */
-  retryAttempts: 3,
-  /** First pause between attempts; doubled each time. */
-  retryDelayMs: 500,
-  twilioBaseUrl: 'https://api.twilio.com',
-  smppPort: 2775,
-  smppsPort: 3550,
-  /** Every 30 s: below the idle timeout of the SMSCs seen in practice (60 s and up). */
-  smppEnquireLinkS: 30,
-  smppConnectTimeoutMs: 5_000,
-  smppReconnectMinMs: 1_000,
-  smppReconnectMaxMs: 30_000,
-  smppThrottleRetries: 3,
-  smppThrottleDelayMs: 1_000,
-} as const;
+const D = DEFAULTS.sms;
 
 export type HttpPreset = 'kannel' | 'twilio' | 'generic';
 
@@ -104,7 +86,6 @@ export interface GenericHttpConfig {
 }
 export type HttpGatewayConfig = KannelConfig | TwilioConfig | GenericHttpConfig;
 
-export type AddrTon = number;
 export interface SmppConfig {
   host: string;
   port: number;
@@ -133,102 +114,57 @@ export type SmsConfig =
   | ({ gateway: 'http'; http: HttpGatewayConfig } & CommonSmsConfig)
   | ({ gateway: 'smpp'; smpp: SmppConfig } & CommonSmsConfig);
 
-// ---- building blocks -----------------------------------------------------------------------
 
-/** An unset or blank variable is absent. */
-const opt = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v), schema.optional());
+const tonOrAuto = (name: string) =>
+  z
+    .string()
+    .regex(/^(auto|\d{1,3})$/i, { error: `${name} must be "auto" or a number 0-255 (e.g. 1 international, 5 alphanumeric)` })
+    .transform((v) => (v.toLowerCase() === 'auto' ? ('auto' as const) : Number(v)))
+    .refine((v) => v === 'auto' || v <= 255, { error: `${name} must be at most 255` });
 
-const intVar = (name: string, min: number, max: number, hint: string) =>
-  opt(
-    z
-      .string()
-      .regex(/^\d+$/, { error: `${name} must be a whole number from ${min} to ${max}. ${hint}` })
-      .transform(Number)
-      .pipe(z.number().min(min, { error: `${name} must be at least ${min}. ${hint}` }).max(max, { error: `${name} must be at most ${max}. ${hint}` })),
-  );
+const lowerEnum = <const T extends readonly [string, ...string[]]>(values: T, error: string) => z.string().toLowerCase().pipe(z.enum(values, { error }));
 
-const boolVar = (name: string) =>
-  opt(
-    z
-      .string()
-      .toLowerCase()
-      .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: `${name} must be true or false.` }))
-      .transform((v) => ['true', '1', 'yes', 'on'].includes(v)),
-  );
-
-const tonVar = (name: string) =>
-  opt(
-    z
-      .string()
-      .regex(/^(auto|\d{1,3})$/i, { error: `${name} must be "auto" or a number 0-255 (e.g. 1 international, 5 alphanumeric).` })
-      .transform((v) => (v.toLowerCase() === 'auto' ? ('auto' as const) : Number(v)))
-      .refine((v) => v === 'auto' || v <= 255, { error: `${name} must be at most 255.` }),
-  );
-
-const httpUrl = (name: string, example: string) =>
-  z.string().refine(
-    (v) => {
+/** The SMS variables, each optional (a default applies, or the gateway does not need it). */
+export const smsFields = {
+  [SMS_ENV.gateway]: lowerEnum(['none', 'http', 'smpp'], `${SMS_ENV.gateway} must be none, http or smpp (none turns SMS backup off; http for Kannel, Twilio or another HTTP API; smpp for an SMSC)`).optional(),
+  [SMS_ENV.from]: z
+    .string()
+    .refine((v) => /^\+?\d{1,15}$/.test(v) || /^[A-Za-z0-9 ._-]{1,11}$/.test(v), {
+      error: `${SMS_ENV.from} must be a phone number (+15551234567), a short code (12345) or an alphanumeric sender of at most 11 characters (RINGHOOK)`,
+    })
+    .optional(),
+  [SMS_ENV.maxParts]: wholeNumber(SMS_ENV.maxParts, { min: 1, max: 16 }, 'the parts one alert SMS may take', D.maxParts).optional(),
+  [SMS_ENV.dlrUrl]: httpUrl(SMS_ENV.dlrUrl, 'https://ringhook.example.com/sms/dlr').optional(),
+  [SMS_ENV.timeoutMs]: wholeNumber(SMS_ENV.timeoutMs, { min: 100, max: 120_000 }, 'milliseconds to wait for the gateway', D.timeoutMs).optional(),
+  [SMS_ENV.retryAttempts]: wholeNumber(SMS_ENV.retryAttempts, { min: 1, max: 10 }, 'attempts while the gateway certainly did not take the SMS', D.retryAttempts).optional(),
+  [SMS_ENV.retryDelayMs]: wholeNumber(SMS_ENV.retryDelayMs, { min: 0, max: 60_000 }, 'first pause between attempts in milliseconds, doubled each time', D.retryDelayMs).optional(),
+  [SMS_ENV.httpPreset]: lowerEnum(['kannel', 'twilio', 'generic'], `${SMS_ENV.httpPreset} must be kannel, twilio or generic`).optional(),
+  [SMS_ENV.httpUrl]: z.string().optional(),
+  [SMS_ENV.httpMethod]: z.string().toUpperCase().pipe(z.enum(['GET', 'POST'], { error: `${SMS_ENV.httpMethod} must be GET or POST` })).optional(),
+  [SMS_ENV.httpHeaders]: z
+    .string()
+    .transform((v, ctx) => {
+      let parsed: unknown;
       try {
-        const u = new URL(v);
-        return u.protocol === 'http:' || u.protocol === 'https:';
+        parsed = JSON.parse(v);
       } catch {
-        return false;
+        parsed = undefined;
       }
-    },
-    { error: `${name} must be an http:// or https:// URL, e.g. ${example}.` },
-  );
-
-const KANNEL_EXAMPLE = 'http://127.0.0.1:13013/cgi-bin/sendsms?username=ringhook&password=SECRET';
-
-/** The raw environment, variable by variable. */
-export const smsEnvSchema = z.object({
-  [SMS_ENV.gateway]: opt(
-    z.string().toLowerCase().pipe(
-      z.enum(['none', 'http', 'smpp'], {
-        error: `${SMS_ENV.gateway} must be none, http or smpp (none turns SMS backup off; http for Kannel, Twilio or another HTTP API; smpp for an SMSC).`,
-      }),
-    ),
-  ),
-  [SMS_ENV.from]: opt(
-    z.string().refine((v) => /^\+?\d{1,15}$/.test(v) || /^[A-Za-z0-9 ._-]{1,11}$/.test(v), {
-      error: `${SMS_ENV.from} must be a phone number (+15551234567), a short code (12345) or an alphanumeric sender of at most 11 characters (RINGHOOK).`,
-    }),
-  ),
-  [SMS_ENV.maxParts]: intVar(SMS_ENV.maxParts, 1, 16, 'It caps one alert SMS at that many concatenated parts (default 8).'),
-  [SMS_ENV.dlrUrl]: opt(httpUrl(SMS_ENV.dlrUrl, 'https://ringhook.example.com/sms/dlr')),
-  [SMS_ENV.timeoutMs]: intVar(SMS_ENV.timeoutMs, 100, 120_000, 'Milliseconds to wait for the gateway (default 10000).'),
-  [SMS_ENV.retryAttempts]: intVar(SMS_ENV.retryAttempts, 1, 10, 'Attempts while the gateway certainly did not take the SMS (default 3).'),
-  [SMS_ENV.retryDelayMs]: intVar(SMS_ENV.retryDelayMs, 0, 60_000, 'First pause between attempts, doubled each time (default 500).'),
-  [SMS_ENV.httpPreset]: opt(
-    z.string().toLowerCase().pipe(z.enum(['kannel', 'twilio', 'generic'], { error: `${SMS_ENV.httpPreset} must be kannel, twilio or generic.` })),
-  ),
-  [SMS_ENV.httpUrl]: opt(z.string()),
-  [SMS_ENV.httpMethod]: opt(z.string().toUpperCase().pipe(z.enum(['GET', 'POST'], { error: `${SMS_ENV.httpMethod} must be GET or POST.` }))),
-  [SMS_ENV.httpHeaders]: opt(
-    z.string().transform((v, ctx) => {
-      const fail = () => {
-        ctx.addIssue({ code: 'custom', message: `${SMS_ENV.httpHeaders} must be a JSON object of strings, e.g. {"Authorization":"Bearer TOKEN"}.` });
-        return z.NEVER;
-      };
-      try {
-        const parsed: unknown = JSON.parse(v);
-        const r = z.record(z.string(), z.string()).safeParse(parsed);
-        return r.success ? r.data : fail();
-      } catch {
-        return fail();
-      }
-    }),
-  ),
-  [SMS_ENV.httpBody]: opt(z.string()),
-  [SMS_ENV.httpBodyFormat]: opt(z.string().toLowerCase().pipe(z.enum(['json', 'form'], { error: `${SMS_ENV.httpBodyFormat} must be json or form.` }))),
-  [SMS_ENV.httpSuccessStatus]: opt(
-    z.string().regex(/^\s*(\dxx|\d{3})(\s*,\s*(\dxx|\d{3}))*\s*$/i, {
-      error: `${SMS_ENV.httpSuccessStatus} must list status codes or classes, e.g. "2xx" or "200,201".`,
-    }),
-  ),
-  [SMS_ENV.httpSuccessMatch]: opt(
-    z.string().refine(
+      const r = z.record(z.string(), z.string()).safeParse(parsed);
+      if (r.success) return r.data;
+      ctx.addIssue({ code: 'custom', message: `${SMS_ENV.httpHeaders} must be a JSON object of strings, e.g. {"Authorization":"Bearer TOKEN"}` });
+      return z.NEVER;
+    })
+    .optional(),
+  [SMS_ENV.httpBody]: z.string().optional(),
+  [SMS_ENV.httpBodyFormat]: lowerEnum(['json', 'form'], `${SMS_ENV.httpBodyFormat} must be json or form`).optional(),
+  [SMS_ENV.httpSuccessStatus]: z
+    .string()
+    .regex(/^\s*(\dxx|\d{3})(\s*,\s*(\dxx|\d{3}))*\s*$/i, { error: `${SMS_ENV.httpSuccessStatus} must list status codes or classes, e.g. "2xx" or "200,201"` })
+    .optional(),
+  [SMS_ENV.httpSuccessMatch]: z
+    .string()
+    .refine(
       (v) => {
         try {
           new RegExp(v);
@@ -237,199 +173,143 @@ export const smsEnvSchema = z.object({
           return false;
         }
       },
-      { error: `${SMS_ENV.httpSuccessMatch} must be a valid regular expression, e.g. ^0: Accepted.` },
-    ),
-  ),
-  [SMS_ENV.httpIdField]: opt(z.string().regex(/^[\w$-]+(\.[\w$-]+)*$/, { error: `${SMS_ENV.httpIdField} must be a dotted JSON path such as sid or data.id.` })),
-  [SMS_ENV.twilioAccountSid]: opt(z.string()),
-  [SMS_ENV.twilioAuthToken]: opt(z.string()),
-  [SMS_ENV.smppUrl]: opt(z.string()),
-  [SMS_ENV.smppSystemType]: opt(z.string().max(12, { error: `${SMS_ENV.smppSystemType} must be at most 12 characters.` })),
-  [SMS_ENV.smppSourceTon]: tonVar(SMS_ENV.smppSourceTon),
-  [SMS_ENV.smppSourceNpi]: tonVar(SMS_ENV.smppSourceNpi),
-  [SMS_ENV.smppDestTon]: intVar(SMS_ENV.smppDestTon, 0, 255, 'Type of number of the destination (default 1, international).'),
-  [SMS_ENV.smppDestNpi]: intVar(SMS_ENV.smppDestNpi, 0, 255, 'Numbering plan of the destination (default 1, E.164).'),
-  [SMS_ENV.smppUsePayload]: boolVar(SMS_ENV.smppUsePayload),
-  [SMS_ENV.smppDeliveryReceipts]: boolVar(SMS_ENV.smppDeliveryReceipts),
-  [SMS_ENV.smppEnquireLinkS]: intVar(SMS_ENV.smppEnquireLinkS, 1, 3600, 'Seconds between enquire_link keep-alives (default 30).'),
-  [SMS_ENV.smppConnectTimeoutMs]: intVar(SMS_ENV.smppConnectTimeoutMs, 100, 120_000, 'How long send() waits for a bound session (default 5000).'),
-  [SMS_ENV.smppReconnectMinMs]: intVar(SMS_ENV.smppReconnectMinMs, 10, 600_000, 'First reconnect pause (default 1000).'),
-  [SMS_ENV.smppReconnectMaxMs]: intVar(SMS_ENV.smppReconnectMaxMs, 10, 3_600_000, 'Longest reconnect pause (default 30000).'),
-  [SMS_ENV.smppThrottleRetries]: intVar(SMS_ENV.smppThrottleRetries, 0, 20, 'Retries of a submit answered ESME_RTHROTTLED (default 3).'),
-  [SMS_ENV.smppThrottleDelayMs]: intVar(SMS_ENV.smppThrottleDelayMs, 0, 60_000, 'Pause before retrying a throttled submit (default 1000).'),
-  [SMS_ENV.smppTlsInsecure]: boolVar(SMS_ENV.smppTlsInsecure),
-});
+      { error: `${SMS_ENV.httpSuccessMatch} must be a valid regular expression, e.g. ^0: Accepted` },
+    )
+    .optional(),
+  [SMS_ENV.httpIdField]: z.string().regex(/^[\w$-]+(\.[\w$-]+)*$/, { error: `${SMS_ENV.httpIdField} must be a dotted JSON path such as sid or data.id` }).optional(),
+  [SMS_ENV.twilioAccountSid]: z.string().optional(),
+  [SMS_ENV.twilioAuthToken]: z.string().optional(),
+  [SMS_ENV.smppUrl]: z.string().optional(),
+  [SMS_ENV.smppSystemType]: z.string().max(12, { error: `${SMS_ENV.smppSystemType} must be at most 12 characters` }).optional(),
+  [SMS_ENV.smppSourceTon]: tonOrAuto(SMS_ENV.smppSourceTon).optional(),
+  [SMS_ENV.smppSourceNpi]: tonOrAuto(SMS_ENV.smppSourceNpi).optional(),
+  [SMS_ENV.smppDestTon]: wholeNumber(SMS_ENV.smppDestTon, { min: 0, max: 255 }, 'type of number of the destination, 1 international', D.smppDestTon).optional(),
+  [SMS_ENV.smppDestNpi]: wholeNumber(SMS_ENV.smppDestNpi, { min: 0, max: 255 }, 'numbering plan of the destination, 1 E.164', D.smppDestNpi).optional(),
+  [SMS_ENV.smppUsePayload]: onOff(SMS_ENV.smppUsePayload).optional(),
+  [SMS_ENV.smppDeliveryReceipts]: onOff(SMS_ENV.smppDeliveryReceipts).optional(),
+  [SMS_ENV.smppEnquireLinkS]: wholeNumber(SMS_ENV.smppEnquireLinkS, { min: 1, max: 3600 }, 'seconds between enquire_link keep-alives', D.smppEnquireLinkS).optional(),
+  [SMS_ENV.smppConnectTimeoutMs]: wholeNumber(SMS_ENV.smppConnectTimeoutMs, { min: 100, max: 120_000 }, 'how long a send waits for a bound session, in milliseconds', D.smppConnectTimeoutMs).optional(),
+  [SMS_ENV.smppReconnectMinMs]: wholeNumber(SMS_ENV.smppReconnectMinMs, { min: 10, max: 600_000 }, 'first reconnect pause in milliseconds', D.smppReconnectMinMs).optional(),
+  [SMS_ENV.smppReconnectMaxMs]: wholeNumber(SMS_ENV.smppReconnectMaxMs, { min: 10, max: 3_600_000 }, 'longest reconnect pause in milliseconds', D.smppReconnectMaxMs).optional(),
+  [SMS_ENV.smppThrottleRetries]: wholeNumber(SMS_ENV.smppThrottleRetries, { min: 0, max: 20 }, 'retries of a submit answered ESME_RTHROTTLED', D.smppThrottleRetries).optional(),
+  [SMS_ENV.smppThrottleDelayMs]: wholeNumber(SMS_ENV.smppThrottleDelayMs, { min: 0, max: 60_000 }, 'pause before retrying a throttled submit, in milliseconds', D.smppThrottleDelayMs).optional(),
+  [SMS_ENV.smppTlsInsecure]: onOff(SMS_ENV.smppTlsInsecure).optional(),
+};
 
-type SmsEnv = z.output<typeof smsEnvSchema>;
+type SmsEnv = z.output<z.ZodObject<typeof smsFields>>;
 
 function parseStatusList(spec: string): (status: number) => boolean {
   const items = spec.split(',').map((s) => s.trim().toLowerCase());
   return (status) => items.some((item) => (item.endsWith('xx') ? Math.floor(status / 100) === Number(item[0]) : status === Number(item)));
 }
 
-function parseSmppUrl(raw: string): { ok: true; value: Pick<SmppConfig, 'host' | 'port' | 'tls' | 'systemId' | 'password'> } | { ok: false } {
+function parseSmppUrl(raw: string): Pick<SmppConfig, 'host' | 'port' | 'tls' | 'systemId' | 'password'> | null {
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    return { ok: false };
+    return null;
   }
-  if ((u.protocol !== 'smpp:' && u.protocol !== 'smpps:') || !u.hostname || !u.username) return { ok: false };
+  if ((u.protocol !== 'smpp:' && u.protocol !== 'smpps:') || !u.hostname || !u.username) return null;
   const tls = u.protocol === 'smpps:';
   return {
-    ok: true,
-    value: {
-      host: u.hostname.replace(/^\[|\]$/g, ''),
-      port: u.port ? Number(u.port) : tls ? SMS_DEFAULTS.smppsPort : SMS_DEFAULTS.smppPort,
-      tls,
-      systemId: decodeURIComponent(u.username),
-      password: decodeURIComponent(u.password),
-    },
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : tls ? D.smppsPort : D.smppPort,
+    tls,
+    systemId: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
   };
 }
 
-function kannelUrlProblem(raw: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    return `${SMS_ENV.httpUrl} must be Kannel's sendsms URL, e.g. ${KANNEL_EXAMPLE}.`;
+/** Checks across the SMS variables: what the chosen gateway needs. */
+export function checkSmsVariables(env: SmsEnv, issue: (variable: string, message: string) => void): void {
+  const gateway = env[SMS_ENV.gateway] ?? D.gateway;
+  if (gateway === 'none') return;
+  if (!env[SMS_ENV.from]) issue(SMS_ENV.from, `${SMS_ENV.from} is required when ${SMS_ENV.gateway}=${gateway}: the sender number or name, e.g. +15551234567 or RINGHOOK`);
+  if (gateway === 'smpp') {
+    const url = env[SMS_ENV.smppUrl];
+    if (!url) issue(SMS_ENV.smppUrl, `${SMS_ENV.smppUrl} is required when ${SMS_ENV.gateway}=smpp, e.g. smpp://system_id:password@smsc.example.com:2775 (smpps:// for TLS)`);
+    else if (!parseSmppUrl(url)) issue(SMS_ENV.smppUrl, `${SMS_ENV.smppUrl} must look like smpp://system_id:password@host:port (smpps:// for TLS); percent-encode special characters in the password`);
+    const min = env[SMS_ENV.smppReconnectMinMs] ?? D.smppReconnectMinMs;
+    const max = env[SMS_ENV.smppReconnectMaxMs] ?? D.smppReconnectMaxMs;
+    if (min > max) issue(SMS_ENV.smppReconnectMaxMs, `${SMS_ENV.smppReconnectMaxMs} (${max}) must not be below ${SMS_ENV.smppReconnectMinMs} (${min})`);
+    return;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${SMS_ENV.httpUrl} must be an http:// or https:// URL, e.g. ${KANNEL_EXAMPLE}.`;
-  if (!u.searchParams.get('username') || !u.searchParams.get('password')) {
-    return `${SMS_ENV.httpUrl} must carry the sendsms-user's username and password as query parameters, e.g. ${KANNEL_EXAMPLE}.`;
-  }
-  return null;
-}
-
-/** The environment, checked across variables and shaped into an SmsConfig. */
-export const smsConfigSchema = smsEnvSchema
-  .superRefine((env, ctx) => {
-    const issue = (variable: string, message: string) => ctx.addIssue({ code: 'custom', path: [variable], message });
-    const gateway = env[SMS_ENV.gateway] ?? 'none';
-    if (gateway === 'none') return;
-    if (!env[SMS_ENV.from]) issue(SMS_ENV.from, `${SMS_ENV.from} is required when ${SMS_ENV.gateway}=${gateway}: the sender number or name, e.g. +15551234567 or RINGHOOK.`);
-    if (gateway === 'http') {
-      const preset = env[SMS_ENV.httpPreset];
-      const url = env[SMS_ENV.httpUrl];
-      if (!preset) {
-        issue(SMS_ENV.httpPreset, `${SMS_ENV.httpPreset} is required when ${SMS_ENV.gateway}=http: kannel, twilio or generic.`);
-        return;
-      }
-      if (preset === 'kannel') {
-        if (!url) issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} is required for the kannel preset, e.g. ${KANNEL_EXAMPLE}.`);
-        else {
-          const problem = kannelUrlProblem(url);
-          if (problem) issue(SMS_ENV.httpUrl, problem);
-        }
-      } else if (preset === 'twilio') {
-        if (url && !httpUrl(SMS_ENV.httpUrl, SMS_DEFAULTS.twilioBaseUrl).safeParse(url).success) {
-          issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} (the API base for the twilio preset) must be an http(s) URL; leave it unset for ${SMS_DEFAULTS.twilioBaseUrl}.`);
-        }
-        if (!env[SMS_ENV.twilioAccountSid]) issue(SMS_ENV.twilioAccountSid, `${SMS_ENV.twilioAccountSid} is required for the twilio preset (the Account SID, AC...).`);
-        if (!env[SMS_ENV.twilioAuthToken]) issue(SMS_ENV.twilioAuthToken, `${SMS_ENV.twilioAuthToken} is required for the twilio preset (the Auth Token or API secret).`);
-      } else {
-        if (!url) issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} is required for the generic preset: the URL template, e.g. https://sms.example.com/send?to={to}.`);
-        else if (!httpUrl(SMS_ENV.httpUrl, 'https://sms.example.com/send').safeParse(url.replace(/\{(to|from|text|reference)\}/g, 'x')).success) {
-          issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} must be an http(s) URL template, e.g. https://sms.example.com/send?to={to}.`);
-        }
-        const method = env[SMS_ENV.httpMethod] ?? 'POST';
-        const body = env[SMS_ENV.httpBody];
-        if (method === 'GET' && body) issue(SMS_ENV.httpBody, `${SMS_ENV.httpBody} is set but ${SMS_ENV.httpMethod}=GET sends no body: unset one of them.`);
-        if (url && !/\{text\}/.test(url) && !(body && /\{text\}/.test(body))) {
-          issue(SMS_ENV.httpBody, `The generic preset needs {text} in ${SMS_ENV.httpUrl} or ${SMS_ENV.httpBody}, e.g. {"to":"{to}","from":"{from}","text":"{text}"}.`);
-        }
-      }
-    } else {
-      const url = env[SMS_ENV.smppUrl];
-      if (!url) issue(SMS_ENV.smppUrl, `${SMS_ENV.smppUrl} is required when ${SMS_ENV.gateway}=smpp, e.g. smpp://system_id:password@smsc.example.com:2775 (smpps:// for TLS).`);
-      else if (!parseSmppUrl(url).ok) {
-        issue(SMS_ENV.smppUrl, `${SMS_ENV.smppUrl} must look like smpp://system_id:password@host:port (smpps:// for TLS); percent-encode special characters in the password.`);
-      }
-      const min = env[SMS_ENV.smppReconnectMinMs] ?? SMS_DEFAULTS.smppReconnectMinMs;
-      const max = env[SMS_ENV.smppReconnectMaxMs] ?? SMS_DEFAULTS.smppReconnectMaxMs;
-      if (min > max) issue(SMS_ENV.smppReconnectMaxMs, `${SMS_ENV.smppReconnectMaxMs} (${max}) must not be below ${SMS_ENV.smppReconnectMinMs} (${min}).`);
+  const preset = env[SMS_ENV.httpPreset];
+  const url = env[SMS_ENV.httpUrl];
+  if (!preset) return issue(SMS_ENV.httpPreset, `${SMS_ENV.httpPreset} is required when ${SMS_ENV.gateway}=http: kannel, twilio or generic`);
+  if (preset === 'kannel') {
+    const problem = url ? kannelUrlProblem(url) : `is required for the kannel preset, e.g. ${KANNEL_URL_EXAMPLE}`;
+    if (problem) issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} ${problem}`);
+  } else if (preset === 'twilio') {
+    if (url && !isHttpUrl(url)) issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} (the API base for the twilio preset) must be an http(s) URL; leave it unset for ${D.twilioBaseUrl}`);
+    if (!env[SMS_ENV.twilioAccountSid]) issue(SMS_ENV.twilioAccountSid, `${SMS_ENV.twilioAccountSid} is required for the twilio preset (the Account SID, AC...)`);
+    if (!env[SMS_ENV.twilioAuthToken]) issue(SMS_ENV.twilioAuthToken, `${SMS_ENV.twilioAuthToken} is required for the twilio preset (the Auth Token or API secret)`);
+  } else if (!url) {
+    issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} is required for the generic preset: the URL template, e.g. https://sms.example.com/send?to={to}`);
+  } else {
+    const method = env[SMS_ENV.httpMethod] ?? D.httpMethod;
+    for (const p of genericTemplateProblems({ url, method, body: env[SMS_ENV.httpBody] })) {
+      const variable = p.part === 'url' ? SMS_ENV.httpUrl : SMS_ENV.httpBody;
+      issue(variable, `${variable} ${p.message}`);
     }
-  })
-  .transform((env: SmsEnv): SmsConfig => {
-    const gateway = env[SMS_ENV.gateway] ?? 'none';
-    const common: CommonSmsConfig = {
-      from: env[SMS_ENV.from] ?? '',
-      maxParts: env[SMS_ENV.maxParts] ?? SMS_DEFAULTS.maxParts,
-      dlrUrl: env[SMS_ENV.dlrUrl] ?? null,
-      timeoutMs: env[SMS_ENV.timeoutMs] ?? SMS_DEFAULTS.timeoutMs,
-      retryAttempts: env[SMS_ENV.retryAttempts] ?? SMS_DEFAULTS.retryAttempts,
-      retryDelayMs: env[SMS_ENV.retryDelayMs] ?? SMS_DEFAULTS.retryDelayMs,
-    };
-    if (gateway === 'none') return { gateway: 'none' };
-    if (gateway === 'smpp') {
-      const parsed = parseSmppUrl(env[SMS_ENV.smppUrl]!);
-      if (!parsed.ok) throw new Error('unreachable: smpp url checked above');
-      return {
-        gateway: 'smpp',
-        ...common,
-        smpp: {
-          ...parsed.value,
-          tlsInsecure: env[SMS_ENV.smppTlsInsecure] ?? false,
-          systemType: env[SMS_ENV.smppSystemType] ?? '',
-          sourceTon: env[SMS_ENV.smppSourceTon] ?? 'auto',
-          sourceNpi: env[SMS_ENV.smppSourceNpi] ?? 'auto',
-          destTon: env[SMS_ENV.smppDestTon] ?? 1,
-          destNpi: env[SMS_ENV.smppDestNpi] ?? 1,
-          usePayload: env[SMS_ENV.smppUsePayload] ?? false,
-          deliveryReceipts: env[SMS_ENV.smppDeliveryReceipts] ?? true,
-          enquireLinkMs: (env[SMS_ENV.smppEnquireLinkS] ?? SMS_DEFAULTS.smppEnquireLinkS) * 1000,
-          connectTimeoutMs: env[SMS_ENV.smppConnectTimeoutMs] ?? SMS_DEFAULTS.smppConnectTimeoutMs,
-          reconnectMinMs: env[SMS_ENV.smppReconnectMinMs] ?? SMS_DEFAULTS.smppReconnectMinMs,
-          reconnectMaxMs: env[SMS_ENV.smppReconnectMaxMs] ?? SMS_DEFAULTS.smppReconnectMaxMs,
-          throttleRetries: env[SMS_ENV.smppThrottleRetries] ?? SMS_DEFAULTS.smppThrottleRetries,
-          throttleDelayMs: env[SMS_ENV.smppThrottleDelayMs] ?? SMS_DEFAULTS.smppThrottleDelayMs,
-        },
-      };
-    }
-    const preset = env[SMS_ENV.httpPreset]!;
-    let http: HttpGatewayConfig;
-    if (preset === 'kannel') http = { preset, url: env[SMS_ENV.httpUrl]! };
-    else if (preset === 'twilio') {
-      http = {
-        preset,
-        baseUrl: (env[SMS_ENV.httpUrl] ?? SMS_DEFAULTS.twilioBaseUrl).replace(/\/+$/, ''),
-        accountSid: env[SMS_ENV.twilioAccountSid]!,
-        authToken: env[SMS_ENV.twilioAuthToken]!,
-      };
-    } else {
-      const statusSpec = env[SMS_ENV.httpSuccessStatus] ?? '2xx';
-      const match = env[SMS_ENV.httpSuccessMatch];
-      http = {
-        preset,
-        url: env[SMS_ENV.httpUrl]!,
-        method: env[SMS_ENV.httpMethod] ?? 'POST',
-        headers: env[SMS_ENV.httpHeaders] ?? {},
-        body: env[SMS_ENV.httpBody] ?? null,
-        bodyFormat: env[SMS_ENV.httpBodyFormat] ?? 'json',
-        successStatus: parseStatusList(statusSpec),
-        successStatusText: statusSpec,
-        successMatch: match ? new RegExp(match) : null,
-        idField: env[SMS_ENV.httpIdField] ?? null,
-      };
-    }
-    return { gateway: 'http', ...common, http };
-  });
-
-export class SmsConfigError extends Error {
-  constructor(
-    readonly problems: { variable: string; message: string }[],
-  ) {
-    super(`SMS configuration is invalid:\n${problems.map((p) => `  - ${p.message}`).join('\n')}`);
-    this.name = 'SmsConfigError';
   }
 }
 
-/** Reads the RINGHOOK_SMS_* and RINGHOOK_SMPP_* variables; throws SmsConfigError listing every problem. */
-export function parseSmsConfig(env: Record<string, string | undefined>): SmsConfig {
-  const result = smsConfigSchema.safeParse(env);
-  if (result.success) return result.data;
-  throw new SmsConfigError(
-    result.error.issues.map((i) => ({ variable: String(i.path[0] ?? ''), message: i.message })),
-  );
+function httpGateway(env: SmsEnv): HttpGatewayConfig {
+  const preset = env[SMS_ENV.httpPreset]!;
+  if (preset === 'kannel') return { preset, url: env[SMS_ENV.httpUrl]! };
+  if (preset === 'twilio') {
+    return { preset, baseUrl: (env[SMS_ENV.httpUrl] ?? D.twilioBaseUrl).replace(/\/+$/, ''), accountSid: env[SMS_ENV.twilioAccountSid]!, authToken: env[SMS_ENV.twilioAuthToken]! };
+  }
+  const statusSpec = env[SMS_ENV.httpSuccessStatus] ?? D.httpSuccessStatus;
+  const match = env[SMS_ENV.httpSuccessMatch];
+  return {
+    preset,
+    url: env[SMS_ENV.httpUrl]!,
+    method: env[SMS_ENV.httpMethod] ?? D.httpMethod,
+    headers: env[SMS_ENV.httpHeaders] ?? {},
+    body: env[SMS_ENV.httpBody] ?? null,
+    bodyFormat: env[SMS_ENV.httpBodyFormat] ?? D.httpBodyFormat,
+    successStatus: parseStatusList(statusSpec),
+    successStatusText: statusSpec,
+    successMatch: match ? new RegExp(match) : null,
+    idField: env[SMS_ENV.httpIdField] ?? null,
+  };
+}
+
+/** The SMS configuration, from variables that passed checkSmsVariables. */
+export function smsConfigFrom(env: SmsEnv): SmsConfig {
+  const gateway = env[SMS_ENV.gateway] ?? D.gateway;
+  if (gateway === 'none') return { gateway: 'none' };
+  const common: CommonSmsConfig = {
+    from: env[SMS_ENV.from] ?? '',
+    maxParts: env[SMS_ENV.maxParts] ?? D.maxParts,
+    dlrUrl: env[SMS_ENV.dlrUrl] ?? null,
+    timeoutMs: env[SMS_ENV.timeoutMs] ?? D.timeoutMs,
+    retryAttempts: env[SMS_ENV.retryAttempts] ?? D.retryAttempts,
+    retryDelayMs: env[SMS_ENV.retryDelayMs] ?? D.retryDelayMs,
+  };
+  if (gateway === 'http') return { gateway: 'http', ...common, http: httpGateway(env) };
+  return {
+    gateway: 'smpp',
+    ...common,
+    smpp: {
+      ...parseSmppUrl(env[SMS_ENV.smppUrl]!)!,
+      tlsInsecure: env[SMS_ENV.smppTlsInsecure] ?? false,
+      systemType: env[SMS_ENV.smppSystemType] ?? '',
+      sourceTon: env[SMS_ENV.smppSourceTon] ?? 'auto',
+      sourceNpi: env[SMS_ENV.smppSourceNpi] ?? 'auto',
+      destTon: env[SMS_ENV.smppDestTon] ?? D.smppDestTon,
+      destNpi: env[SMS_ENV.smppDestNpi] ?? D.smppDestNpi,
+      usePayload: env[SMS_ENV.smppUsePayload] ?? false,
+      deliveryReceipts: env[SMS_ENV.smppDeliveryReceipts] ?? D.smppDeliveryReceipts,
+      enquireLinkMs: (env[SMS_ENV.smppEnquireLinkS] ?? D.smppEnquireLinkS) * 1000,
+      connectTimeoutMs: env[SMS_ENV.smppConnectTimeoutMs] ?? D.smppConnectTimeoutMs,
+      reconnectMinMs: env[SMS_ENV.smppReconnectMinMs] ?? D.smppReconnectMinMs,
+      reconnectMaxMs: env[SMS_ENV.smppReconnectMaxMs] ?? D.smppReconnectMaxMs,
+      throttleRetries: env[SMS_ENV.smppThrottleRetries] ?? D.smppThrottleRetries,
+      throttleDelayMs: env[SMS_ENV.smppThrottleDelayMs] ?? D.smppThrottleDelayMs,
+    },
+  };
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { HttpGatewayConfig } from './config.js';
 import { createReportHub, parseKannelDlr, parseTwilioStatus } from './delivery.js';
-import { buildRequest, readVerdict, safeUrl, type HttpRequestSpec } from './http-presets.js';
+import { buildRequest, readVerdict, safeUrl, withoutPlaceholders, type HttpRequestSpec } from './http-presets.js';
 import { realSleep, withRetry, type Sleep } from './retry.js';
 import { countSmsParts } from './segments.js';
 import type { DeliveryReport, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
@@ -106,7 +106,7 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
       // complains about the missing receiver, and sends nothing.
       spec = { url: http.url, method: 'GET', headers: {}, body: null };
     } else {
-      spec = { url: new URL(http.url.replace(/\{(to|from|text|reference)\}/g, '')).origin + '/', method: 'GET', headers: {}, body: null };
+      spec = { url: new URL(withoutPlaceholders(http.url)).origin + '/', method: 'GET', headers: {}, body: null };
     }
     try {
       const reply = await exchange(spec);

@@ -31,6 +31,23 @@ export type ReplyVerdict =
 
 // ---- Kannel sendsms ------------------------------------------------------------------------
 
+export const KANNEL_URL_EXAMPLE = 'http://127.0.0.1:13013/cgi-bin/sendsms?username=ringhook&password=SECRET';
+
+/** What is wrong with a Kannel sendsms URL, or null. */
+export function kannelUrlProblem(raw: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return `must be Kannel's sendsms URL, e.g. ${KANNEL_URL_EXAMPLE}`;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `must be an http:// or https:// URL, e.g. ${KANNEL_URL_EXAMPLE}`;
+  if (!u.searchParams.get('username') || !u.searchParams.get('password')) {
+    return `must carry the sendsms-user's username and password as query parameters, e.g. ${KANNEL_URL_EXAMPLE}`;
+  }
+  return null;
+}
+
 export function kannelRequest(cfg: KannelConfig, sms: OutgoingSms): HttpRequestSpec {
   const url = new URL(cfg.url);
   const q = url.searchParams;
@@ -102,10 +119,35 @@ export function twilioVerdict(status: number, body: string): ReplyVerdict {
 type Escape = (value: string) => string;
 const jsonEscape: Escape = (v) => JSON.stringify(v).slice(1, -1);
 
-/** Replaces {to} {from} {text} {reference}; every value goes through `escape`. */
+/** The placeholders a generic template may hold: {to} {from} {text} {reference}. */
+const PLACEHOLDER = /\{(to|from|text|reference)\}/g;
+
+/** Replaces the placeholders; every value goes through `escape`. */
 export function fillTemplate(template: string, sms: OutgoingSms, escape: Escape): string {
   const values: Record<string, string> = { to: sms.to, from: sms.from, text: sms.text, reference: sms.reference };
-  return template.replace(/\{(to|from|text|reference)\}/g, (_, key: string) => escape(values[key] ?? ''));
+  return template.replace(PLACEHOLDER, (_, key: string) => escape(values[key] ?? ''));
+}
+
+/** The template with its placeholders left empty (a URL to check, or to reach the gateway's host). */
+export function withoutPlaceholders(template: string): string {
+  return template.replace(PLACEHOLDER, '');
+}
+
+/** What is wrong with a generic gateway's templates, by part: the URL, or the body. */
+export function genericTemplateProblems(t: { url: string; method: 'GET' | 'POST'; body: string | undefined }): { part: 'url' | 'body'; message: string }[] {
+  const problems: { part: 'url' | 'body'; message: string }[] = [];
+  let urlOk = false;
+  try {
+    urlOk = ['http:', 'https:'].includes(new URL(withoutPlaceholders(t.url)).protocol);
+  } catch {
+    // reported below
+  }
+  if (!urlOk) problems.push({ part: 'url', message: 'must be an http(s) URL template, e.g. https://sms.example.com/send?to={to}' });
+  if (t.method === 'GET' && t.body) problems.push({ part: 'body', message: 'is set but GET sends no body: unset one of them' });
+  if (!t.url.includes('{text}') && !t.body?.includes('{text}')) {
+    problems.push({ part: 'body', message: 'the generic preset needs {text} in the URL or the body, e.g. {"to":"{to}","from":"{from}","text":"{text}"}' });
+  }
+  return problems;
 }
 
 export function genericRequest(cfg: GenericHttpConfig, sms: OutgoingSms): HttpRequestSpec {

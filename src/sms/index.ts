@@ -8,11 +8,9 @@ import type { Sleep } from './retry.js';
 import { createSmppSmsSender } from './smpp.js';
 import type { SmsSender } from './types.js';
 
-export type { DeliveryReport, DeliveryStatus, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
-export { parseSmsConfig, smsConfigSchema, smsEnvSchema, SmsConfigError, SMS_ENV, SMS_DEFAULTS, type SmsConfig } from './config.js';
-export { buildSmsText, SMS_PREFIX, DEFAULT_MAX_PARTS } from './text.js';
-export { countSmsParts, detectEncoding, splitSms } from './segments.js';
-export { isGsm7 } from './gsm7.js';
+export type { DeliveryReport, SmsSender } from './types.js';
+export type { SmsConfig } from './config.js';
+export { buildSmsText } from './text.js';
 
 export interface SmsDeps {
   logger: Logger;

@@ -1,14 +1,9 @@
 // The SMS text for a missed-call alert. Pure, no I/O.
 
+import { DEFAULTS } from '../config/defaults.js';
 import { countSmsParts } from './segments.js';
 
 export const SMS_PREFIX = 'Missed call alert: ';
-/**
- * One alert is one SMS, which may be several concatenated parts. 8 parts hold a 500-character
- * alert with the prefix in GSM 7-bit (4 parts) and in UCS-2 when it has no characters beyond the
- * Basic Multilingual Plane (8 parts); longer texts (emoji-heavy) are cut to fit.
- */
-export const DEFAULT_MAX_PARTS = 8;
 /** Marks a cut text; GSM 7-bit so it never forces UCS-2 by itself. */
 export const TRUNCATION_MARK = '...';
 
@@ -17,7 +12,7 @@ export const TRUNCATION_MARK = '...';
  * pair) with "..." so that it fits `maxParts` concatenated parts.
  */
 export function buildSmsText(message: string, options: { maxParts?: number } = {}): string {
-  const maxParts = options.maxParts ?? DEFAULT_MAX_PARTS;
+  const maxParts = options.maxParts ?? DEFAULTS.sms.maxParts;
   if (!Number.isInteger(maxParts) || maxParts < 1) throw new RangeError('maxParts must be a positive integer');
   const body = message.trim();
   const full = SMS_PREFIX + body;

@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
-import { buildSmsText, createSmsSender, parseSmsConfig, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
+import { buildSmsText, createSmsSender, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
+import { smsConfig } from '../helpers/sms-config.js';
 import { freePort, reassemble, startKannel, type KannelPeer } from '../helpers/kannel.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
@@ -32,7 +33,7 @@ function kannelEnv(url: string, extra: Record<string, string> = {}): Record<stri
 }
 
 function sender(env: Record<string, string>): SmsSender {
-  return createSmsSender(parseSmsConfig(env), { logger: silentLogger });
+  return createSmsSender(smsConfig(env), { logger: silentLogger });
 }
 
 beforeAll(async () => {
@@ -113,7 +114,7 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
   it('gateway down: connection refused is a retryable failure, after bounded retries', async () => {
     const port = await freePort();
     const sleeps: number[] = [];
-    const config = parseSmsConfig(kannelEnv(`http://127.0.0.1:${port}/cgi-bin/sendsms?username=u&password=p`));
+    const config = smsConfig(kannelEnv(`http://127.0.0.1:${port}/cgi-bin/sendsms?username=u&password=p`));
     const s = createSmsSender(config, { logger: silentLogger, sleep: async (ms) => void sleeps.push(ms) });
     const result = await s.send({ to: TO, text: 'x', reference: 'call-down' });
     expect(result).toMatchObject({ status: 'failed', retryable: true });
@@ -129,7 +130,7 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
   it('gateway rejecting (wrong password) is a failure that is not retryable, with Kannel\'s words', async () => {
     const before = kannel.messages().length;
     const sleeps: number[] = [];
-    const config = parseSmsConfig(kannelEnv(kannel.sendsmsUrl(kannel.username, 'wrong-password')));
+    const config = smsConfig(kannelEnv(kannel.sendsmsUrl(kannel.username, 'wrong-password')));
     const s = createSmsSender(config, { logger: silentLogger, sleep: async (ms) => void sleeps.push(ms) });
     const result = await s.send({ to: TO, text: 'x', reference: 'call-badpass' });
     expect(result).toEqual({ status: 'failed', retryable: false, error: 'Kannel answered 403: Authorization failed for sendsms' });

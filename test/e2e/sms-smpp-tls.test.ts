@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
-import { createSmsSender, parseSmsConfig } from '../../src/sms/index.js';
+import { createSmsSender } from '../../src/sms/index.js';
+import { smsConfig } from '../helpers/sms-config.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
 
 let smsc: Smsc;
@@ -44,7 +45,7 @@ afterAll(async () => {
 });
 
 function smpps(extra: Record<string, string>) {
-  return createSmsSender(parseSmsConfig({
+  return createSmsSender(smsConfig({
     RINGHOOK_SMS_GATEWAY: 'smpp',
     RINGHOOK_SMS_FROM: 'RINGHOOK',
     RINGHOOK_SMPP_URL: `smpps://${smsc.systemId}:${smsc.password}@127.0.0.1:${tlsPort}`,

@@ -2,7 +2,8 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
-import { buildSmsText, createSmsSender, parseSmsConfig, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
+import { buildSmsText, createSmsSender, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
+import { smsConfig } from '../helpers/sms-config.js';
 import { freePort } from '../helpers/kannel.js';
 import { waitFor } from '../helpers/wait.js';
 import { startSmsc, type Smsc, type SmscEvent } from '../helpers/smpp-server.js';
@@ -12,7 +13,7 @@ const FROM = '+15550008888';
 
 const open: SmsSender[] = [];
 function sender(url: string, extra: Record<string, string> = {}, sleeps?: number[]): SmsSender {
-  const config = parseSmsConfig({
+  const config = smsConfig({
     RINGHOOK_SMS_GATEWAY: 'smpp',
     RINGHOOK_SMS_FROM: FROM,
     RINGHOOK_SMPP_URL: url,

@@ -1,7 +1,8 @@
 // loadConfig (environment variables, validated once) and parseAddressList (trusted proxies).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOST, DEFAULT_PORT, loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { DEFAULTS } from '../../src/config/defaults.js';
 import { UserError } from '../../src/errors.js';
 import { parseAddressList } from '../../src/http/address-match.js';
 
@@ -41,8 +42,8 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       dbSync: 'full',
     });
-    expect(DEFAULT_HOST).toBe('0.0.0.0');
-    expect(DEFAULT_PORT).toBe(8443);
+    expect(DEFAULTS.host).toBe('0.0.0.0');
+    expect(DEFAULTS.port).toBe(8443);
     expect(config.trustProxy.matches('127.0.0.1')).toBe(false);
   });
 
@@ -188,7 +189,7 @@ describe('loadConfig refuses bad values, naming the variable and the value', () 
       expect((error as Error).message).toContain('RINGHOOK_PORT');
       return;
     }
-    expect(port).toBe(DEFAULT_PORT);
+    expect(port).toBe(DEFAULTS.port);
   });
 
   it('RINGHOOK_TLS_CERT without RINGHOOK_TLS_KEY, and the other way round', () => {

@@ -1,20 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { parseSmsConfig, SmsConfigError } from '../../src/sms/config.js';
+import { UserError } from '../../src/errors.js';
+import { smsConfig } from '../helpers/sms-config.js';
 
 function problems(env: Record<string, string>): string {
   try {
-    parseSmsConfig(env);
+    smsConfig(env);
   } catch (e) {
-    expect(e).toBeInstanceOf(SmsConfigError);
+    expect(e).toBeInstanceOf(UserError);
     return (e as Error).message;
   }
   throw new Error('expected the configuration to be rejected');
 }
 
-describe('parseSmsConfig', () => {
+describe('the SMS configuration', () => {
   it('is off when nothing is set (blank counts as unset)', () => {
-    expect(parseSmsConfig({})).toEqual({ gateway: 'none' });
-    expect(parseSmsConfig({ RINGHOOK_SMS_GATEWAY: ' ' })).toEqual({ gateway: 'none' });
+    expect(smsConfig({})).toEqual({ gateway: 'none' });
+    expect(smsConfig({ RINGHOOK_SMS_GATEWAY: ' ' })).toEqual({ gateway: 'none' });
   });
 
   it('names a wrong gateway kind and lists the choices', () => {
@@ -33,7 +34,7 @@ describe('parseSmsConfig', () => {
     expect(problems({ ...base, RINGHOOK_SMS_HTTP_URL: 'http://127.0.0.1:13013/cgi-bin/sendsms' })).toMatch(
       /RINGHOOK_SMS_HTTP_URL must carry the sendsms-user's username and password/,
     );
-    const cfg = parseSmsConfig({ ...base, RINGHOOK_SMS_HTTP_URL: 'http://127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p' });
+    const cfg = smsConfig({ ...base, RINGHOOK_SMS_HTTP_URL: 'http://127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p' });
     expect(cfg).toMatchObject({
       gateway: 'http',
       from: 'RINGHOOK',
@@ -51,7 +52,7 @@ describe('parseSmsConfig', () => {
   });
 
   it('reads an smpp URL with defaults and percent-decoded credentials', () => {
-    const cfg = parseSmsConfig({ RINGHOOK_SMS_GATEWAY: 'smpp', RINGHOOK_SMS_FROM: '+15550001', RINGHOOK_SMPP_URL: 'smpp://ring:p%40ss@127.0.0.1' });
+    const cfg = smsConfig({ RINGHOOK_SMS_GATEWAY: 'smpp', RINGHOOK_SMS_FROM: '+15550001', RINGHOOK_SMPP_URL: 'smpp://ring:p%40ss@127.0.0.1' });
     expect(cfg).toMatchObject({
       gateway: 'smpp',
       smpp: {
@@ -70,7 +71,7 @@ describe('parseSmsConfig', () => {
         enquireLinkMs: 30_000,
       },
     });
-    const tls = parseSmsConfig({
+    const tls = smsConfig({
       RINGHOOK_SMS_GATEWAY: 'smpp',
       RINGHOOK_SMS_FROM: 'RINGHOOK',
       RINGHOOK_SMPP_URL: 'smpps://ring:pw@smsc.example.com',
@@ -90,7 +91,7 @@ describe('parseSmsConfig', () => {
   it('needs twilio credentials, and reads the API base', () => {
     const base = { RINGHOOK_SMS_GATEWAY: 'http', RINGHOOK_SMS_HTTP_PRESET: 'twilio', RINGHOOK_SMS_FROM: '+15550001' };
     expect(problems(base)).toMatch(/RINGHOOK_SMS_TWILIO_ACCOUNT_SID is required[\s\S]*RINGHOOK_SMS_TWILIO_AUTH_TOKEN is required/);
-    const cfg = parseSmsConfig({ ...base, RINGHOOK_SMS_TWILIO_ACCOUNT_SID: 'AC1', RINGHOOK_SMS_TWILIO_AUTH_TOKEN: 't' });
+    const cfg = smsConfig({ ...base, RINGHOOK_SMS_TWILIO_ACCOUNT_SID: 'AC1', RINGHOOK_SMS_TWILIO_AUTH_TOKEN: 't' });
     expect(cfg).toMatchObject({ http: { preset: 'twilio', baseUrl: 'https://api.twilio.com', accountSid: 'AC1' } });
   });
 
@@ -100,7 +101,7 @@ describe('parseSmsConfig', () => {
     expect(problems({ ...base, RINGHOOK_SMS_HTTP_URL: 'https://x/{text}', RINGHOOK_SMS_HTTP_HEADERS: '[1]' })).toMatch(
       /RINGHOOK_SMS_HTTP_HEADERS must be a JSON object of strings/,
     );
-    const cfg = parseSmsConfig({
+    const cfg = smsConfig({
       ...base,
       RINGHOOK_SMS_HTTP_URL: 'https://sms.example.com/send',
       RINGHOOK_SMS_HTTP_BODY: '{"to":"{to}","text":"{text}"}',

@@ -3,7 +3,7 @@
 // checked against an injected fetch (as ntfy's server_twilio_test does).
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
-import { parseSmsConfig } from '../../src/sms/config.js';
+import { smsConfig } from '../helpers/sms-config.js';
 import { kannelDlrUrl, parseKannelDlr, parseSmppReceiptText, parseTwilioStatus, smppReceiptReport } from '../../src/sms/delivery.js';
 import { fillTemplate, genericVerdict, kannelRequest, kannelVerdict, pickField, safeUrl, twilioVerdict } from '../../src/sms/http-presets.js';
 import { createSmsSender } from '../../src/sms/index.js';
@@ -53,7 +53,7 @@ describe('Twilio preset (injected fetch: no real Twilio here)', () => {
       calls.push({ url, init });
       return new Response(JSON.stringify({ sid: 'SM123', status: 'queued' }), { status: 201 });
     }) as unknown as typeof fetch;
-    const config = parseSmsConfig({
+    const config = smsConfig({
       RINGHOOK_SMS_GATEWAY: 'http',
       RINGHOOK_SMS_HTTP_PRESET: 'twilio',
       RINGHOOK_SMS_FROM: '+15550001111',
@@ -101,7 +101,7 @@ describe('generic preset', () => {
   });
 
   it('checks status, body match and reads the id', () => {
-    const config = parseSmsConfig({
+    const config = smsConfig({
       RINGHOOK_SMS_GATEWAY: 'http',
       RINGHOOK_SMS_HTTP_PRESET: 'generic',
       RINGHOOK_SMS_FROM: 'X',

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { twilioSignatureValid } from '../../src/http/sms-receipts.js';
-import { parseSmsConfig } from '../../src/sms/config.js';
+import { smsConfig } from '../helpers/sms-config.js';
 import { kannelRequest, twilioRequest } from '../../src/sms/http-presets.js';
 import { receiptUrl, withReceiptToken } from '../../src/sms/receipts.js';
 import { twilioSignature, twilioSignedUrls } from '../../src/sms/twilio-signature.js';
@@ -67,14 +67,14 @@ describe('receipt URL', () => {
     expect(receiptUrl('https://rh.example/sms/dlr?', 'tok')).toBe('https://rh.example/sms/dlr?rh_token=tok');
   });
 
-  const kannelConfig = parseSmsConfig({
+  const kannelConfig = smsConfig({
     RINGHOOK_SMS_GATEWAY: 'http',
     RINGHOOK_SMS_HTTP_PRESET: 'kannel',
     RINGHOOK_SMS_FROM: 'RINGHOOK',
     RINGHOOK_SMS_HTTP_URL: 'http://127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p',
     RINGHOOK_SMS_DLR_URL: 'https://rh.example/sms/dlr?site=home',
   });
-  const twilioConfig = parseSmsConfig({
+  const twilioConfig = smsConfig({
     RINGHOOK_SMS_GATEWAY: 'http',
     RINGHOOK_SMS_HTTP_PRESET: 'twilio',
     RINGHOOK_SMS_FROM: '+15550001111',
@@ -97,16 +97,16 @@ describe('receipt URL', () => {
   });
 
   it('leaves a config without receipts as it is', () => {
-    const none = parseSmsConfig({});
+    const none = smsConfig({});
     expect(withReceiptToken(none, 'x')).toBe(none);
-    const noDlr = parseSmsConfig({ RINGHOOK_SMS_GATEWAY: 'http', RINGHOOK_SMS_HTTP_PRESET: 'twilio', RINGHOOK_SMS_FROM: '+1555', RINGHOOK_SMS_TWILIO_ACCOUNT_SID: 'AC', RINGHOOK_SMS_TWILIO_AUTH_TOKEN: 't' });
+    const noDlr = smsConfig({ RINGHOOK_SMS_GATEWAY: 'http', RINGHOOK_SMS_HTTP_PRESET: 'twilio', RINGHOOK_SMS_FROM: '+1555', RINGHOOK_SMS_TWILIO_ACCOUNT_SID: 'AC', RINGHOOK_SMS_TWILIO_AUTH_TOKEN: 't' });
     expect(withReceiptToken(noDlr, 'x')).toBe(noDlr);
     expect(withReceiptToken(kannelConfig, null)).toBe(kannelConfig);
   });
 
   it('its token is made once, kept in the data dir (0600), and only when receipts are asked', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-receipt-'));
-    expect(smsReceiptToken({ dataDir, sms: parseSmsConfig({}) })).toBeNull();
+    expect(smsReceiptToken({ dataDir, sms: smsConfig({}) })).toBeNull();
     expect(fs.existsSync(path.join(dataDir, 'sms-receipt.secret'))).toBe(false);
     const token = smsReceiptToken({ dataDir, sms: kannelConfig });
     expect(token).toMatch(/^[A-Za-z0-9_-]{16}$/);

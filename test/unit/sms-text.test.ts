@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeGsm7, decodeUcs2, encodeGsm7, encodeUcs2, gsm7Length, isGsm7 } from '../../src/sms/gsm7.js';
 import { concatUdh, countSmsParts, detectEncoding, planSmppParts, splitSms } from '../../src/sms/segments.js';
-import { buildSmsText, DEFAULT_MAX_PARTS, SMS_PREFIX } from '../../src/sms/text.js';
+import { DEFAULTS } from '../../src/config/defaults.js';
+import { buildSmsText, SMS_PREFIX } from '../../src/sms/text.js';
 
 describe('GSM 7-bit detection and encoding', () => {
   it('accepts the basic table and the extension table', () => {
@@ -89,13 +90,13 @@ describe('buildSmsText', () => {
     expect(countSmsParts(buildSmsText(gsm))).toBe(4);
     const ucs = '→'.repeat(500);
     expect(buildSmsText(ucs)).toBe(SMS_PREFIX + ucs);
-    expect(countSmsParts(buildSmsText(ucs))).toBe(DEFAULT_MAX_PARTS);
+    expect(countSmsParts(buildSmsText(ucs))).toBe(DEFAULTS.sms.maxParts);
   });
 
   it('cuts what does not fit at a character boundary, with "..."', () => {
     const emoji = '🚀'.repeat(500);
     const text = buildSmsText(emoji);
-    expect(countSmsParts(text)).toBeLessThanOrEqual(DEFAULT_MAX_PARTS);
+    expect(countSmsParts(text)).toBeLessThanOrEqual(DEFAULTS.sms.maxParts);
     expect(text.endsWith('🚀...')).toBe(true);
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(text)).toBe(false);
     const one = buildSmsText('word '.repeat(100), { maxParts: 1 });

@@ -1,0 +1,65 @@
+// Every default of the configuration, named, with the reason for its value. Messages and the
+// README quote these, so a default is changed here only.
+
+export const DEFAULTS = {
+  /** Relative to the working directory; keep it short: Asterisk puts a socket under it. */
+  dataDir: './data',
+  /** Listen on every IPv4 interface: the charting platform must reach the webhook from the internet. */
+  host: '0.0.0.0',
+  /** HTTPS port: 8443 so that no root privilege is needed; put 443 in front with a proxy or a port forward. */
+  port: 8443,
+  /** Every accepted alert is on disk before its 200. */
+  dbSync: 'full',
+  logLevel: 'info',
+  /** Without a certificate, one is made (and a warning logged): HTTPS from the first start. */
+  selfSigned: true,
+
+  /** Seconds a phone rings before the call counts as not answered. */
+  ringTimeoutSec: 30,
+  /** Simultaneous calls; more wait in the queue. A home line or a small trunk seldom allows more. */
+  maxCalls: 10,
+  /** Seconds a queued call stays worth placing (after a restart, or while Asterisk is down). */
+  callFreshnessSec: 300,
+  ttsEngine: 'flite',
+  /** SIP listens on every interface so that a softphone on the LAN can register. */
+  sipHost: '0.0.0.0',
+  sipPort: 5060,
+  /** The managed Asterisk's HTTP/ARI port, on 127.0.0.1 only. */
+  ariPort: 8088,
+  rtpPorts: '10000-20000',
+  softphoneUser: 'ringhook',
+  trunkRegister: false,
+
+  sms: {
+    gateway: 'none',
+    /**
+     * One alert is one SMS, which may be several concatenated parts: 8 hold a 500-character alert
+     * with its prefix in GSM 7-bit (4 parts) and in UCS-2 (8 parts) when it has no characters beyond
+     * the Basic Multilingual Plane; longer texts (emoji-heavy) are cut to fit.
+     */
+    maxParts: 8,
+    /** Time for one gateway request or SMPP response: the target is "SMS handed over in under 1 s". */
+    timeoutMs: 10_000,
+    /** Attempts while the gateway certainly did not take the message (refused, 429/503, throttled). */
+    retryAttempts: 3,
+    /** First pause between attempts; doubled each time. */
+    retryDelayMs: 500,
+    twilioBaseUrl: 'https://api.twilio.com',
+    httpMethod: 'POST',
+    httpBodyFormat: 'json',
+    httpSuccessStatus: '2xx',
+    smppPort: 2775,
+    smppsPort: 3550,
+    /** International number, E.164. */
+    smppDestTon: 1,
+    smppDestNpi: 1,
+    /** Every 30 s: below the idle timeout of the SMSCs seen in practice (60 s and up). */
+    smppEnquireLinkS: 30,
+    smppConnectTimeoutMs: 5_000,
+    smppReconnectMinMs: 1_000,
+    smppReconnectMaxMs: 30_000,
+    smppThrottleRetries: 3,
+    smppThrottleDelayMs: 1_000,
+    smppDeliveryReceipts: true,
+  },
+} as const;

@@ -1,0 +1,7 @@
+// The SMS part of the configuration, read as serve reads it (with the rest of the variables).
+import { loadConfig } from '../../src/config.js';
+import type { SmsConfig } from '../../src/sms/config.js';
+
+export function smsConfig(env: Record<string, string | undefined>): SmsConfig {
+  return loadConfig({ RINGHOOK_TELEPHONY: 'off', ...env }).sms;
+}
