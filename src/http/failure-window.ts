@@ -37,6 +37,15 @@ export class FailureWindow {
     this.failures.set(key, list);
   }
 
+  /** Takes back one failure recorded at `at` (an attempt counted in advance that did not fail). */
+  withdraw(key: string, at: number): void {
+    const list = this.failures.get(key);
+    const index = list?.lastIndexOf(at) ?? -1;
+    if (index < 0) return;
+    list!.splice(index, 1);
+    if (list!.length === 0) this.failures.delete(key);
+  }
+
   clear(key: string): void {
     this.failures.delete(key);
   }

@@ -75,6 +75,52 @@ describe('GET /dashboard/events', () => {
     await stream.ended;
   });
 
+  it('gives a session at most 5 streams (429 beyond, with Retry-After); closing one frees a slot', async () => {
+    svc = await startDashboardService();
+    const s = svc;
+    const a = svc.createAccount({ plan: 'premium' });
+    const sessions = new SessionStore(svc.stores.db, svc.clock.now);
+    const token = sessions.create(a.userId).token;
+    const streams = await Promise.all(Array.from({ length: 5 }, () => openStream(s, token)));
+    expect(streams.map((x) => x.status)).toEqual([200, 200, 200, 200, 200]);
+    const refused = await openStream(s, token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    await refused.ended;
+    // Another session of the same owner has its own streams.
+    const other = await openStream(s, sessions.create(a.userId).token);
+    expect(other.status).toBe(200);
+    streams[0]!.close();
+    await streams[0]!.ended;
+    let again = await openStream(s, token);
+    const deadline = Date.now() + 3000;
+    while (again.status === 429 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await openStream(s, token);
+    }
+    expect(again.status).toBe(200);
+    // Every open stream still hears the owner's calls.
+    const open = [...streams.slice(1), other, again];
+    await until(() => open.every((x) => x.text().includes(': connected')));
+    const res = await request(`${s.baseUrl}/webhook/${a.userId}/${a.apiKey}`, { body: 'A moved', headers: { 'content-type': 'text/plain' }, ca: s.ca });
+    s.setCallStatus(res.json.call_id, 'ringing');
+    await until(() => open.every((x) => x.text().includes('"status":"ringing"')));
+    for (const x of open) x.close();
+  });
+
+  it('caps the streams of all sessions together (429 beyond)', async () => {
+    svc = await startDashboardService({ liveStreams: { total: 8 } });
+    const s = svc;
+    const sessions = new SessionStore(svc.stores.db, svc.clock.now);
+    const tokens = Array.from({ length: 4 }, () => sessions.create(s.createAccount().userId).token);
+    const streams = await Promise.all(tokens.flatMap((t) => [openStream(s, t), openStream(s, t)]));
+    expect(streams.every((x) => x.status === 200)).toBe(true);
+    const refused = await openStream(s, sessions.create(s.createAccount().userId).token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    for (const x of streams) x.close();
+  });
+
   it.each([true, false])('does not keep the service from stopping (shutdown signal given: %s)', async (shutdownSignal) => {
     svc = await startDashboardService({ shutdownSignal });
     const a = svc.createAccount();

@@ -9,6 +9,7 @@ import type { Account } from '../../src/core/account.js';
 import { CallEvents } from '../../src/events.js';
 import { createApp } from '../../src/http/app.js';
 import type { TestCallResult } from '../../src/core/test-call.js';
+import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';
 import { requestTestCall } from '../../src/test-call.js';
 import { startServers, type RunningServers } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
@@ -53,6 +54,8 @@ export interface DashboardServiceOptions {
   clock?: TestClock;
   /** false: no shutdown signal is passed, as when service.ts does not give one. */
   shutdownSignal?: boolean;
+  /** Caps on open live-history streams (the app's defaults otherwise). */
+  liveStreams?: Partial<LiveLimits>;
 }
 
 export async function startDashboardService(options: DashboardServiceOptions = {}): Promise<DashboardService> {
@@ -87,6 +90,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     onCallQueued: (callId: string) => emit(callId),
     ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),
     ...(options.testCalls !== 'none' && { placeTestCall }),
+    ...(options.liveStreams && { liveLimits: options.liveStreams }),
   });
   let servers: RunningServers;
   try {

@@ -1,5 +1,5 @@
 // Pure parts of the dashboard: escaping, status badges and filters, the alert templates, the
-// sign-in throttle, password hashing, and the session and sign-in link stores on an in-memory DB.
+// password hashing, and the session and sign-in link stores on an in-memory DB.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { parseAlertBody } from '../../src/core/payload.js';
@@ -15,7 +15,6 @@ import { escapeHtml, html } from '../../src/http/dashboard/html.js';
 import { callItem } from '../../src/http/dashboard/pages/history.js';
 import { JSON_TEMPLATE, PLAIN_TEMPLATE } from '../../src/http/dashboard/pages/overview.js';
 import { FILTERS, filterStatuses, statusInfo, STATUSES } from '../../src/http/dashboard/status.js';
-import { SignInThrottle } from '../../src/http/dashboard/throttle.js';
 
 describe('html', () => {
   it('escapes every interpolated string, attribute quotes included', () => {
@@ -86,42 +85,6 @@ describe('origin check', () => {
     expect(fromOurOrigin(req({ origin: 'https://evil.example' }), own)).toBe(false);
     expect(fromOurOrigin(req({ origin: 'null', 'sec-fetch-site': 'cross-site' }), own)).toBe(false);
     expect(fromOurOrigin(req({ 'sec-fetch-site': 'same-site' }), own)).toBe(false);
-  });
-});
-
-describe('sign-in throttle', () => {
-  it('refuses an account after 5 failures until the oldest is 15 minutes old', () => {
-    let now = 0;
-    const t = new SignInThrottle(() => now);
-    for (let i = 0; i < 5; i++) {
-      expect(t.check('acct', `10.0.0.${i}`).allowed).toBe(true);
-      t.fail('acct', `10.0.0.${i}`);
-      now += 1000;
-    }
-    expect(t.check('acct', '10.0.0.99')).toEqual({ allowed: false, retryAfterSeconds: 15 * 60 - 5 });
-    expect(t.check('other', '10.0.0.99').allowed).toBe(true);
-    now = 15 * 60_000 + 1;
-    expect(t.check('acct', '10.0.0.99').allowed).toBe(true);
-  });
-
-  it('refuses an address after 20 failures, whichever accounts it tried', () => {
-    const now = 0;
-    const t = new SignInThrottle(() => now);
-    for (let i = 0; i < 20; i++) t.fail(`acct${i}`, '192.0.2.1');
-    expect(t.check('fresh', '192.0.2.1').allowed).toBe(false);
-    expect(t.check(undefined, '192.0.2.1').allowed).toBe(false);
-    expect(t.check('fresh', '192.0.2.2').allowed).toBe(true);
-  });
-
-  it('a success clears the account, not the address', () => {
-    const t = new SignInThrottle(() => 0, { perAccount: 2, perAddress: 3, windowMs: 1000 });
-    t.fail('a', 'x');
-    t.fail('a', 'x');
-    expect(t.check('a', 'y').allowed).toBe(false);
-    t.succeed('a');
-    expect(t.check('a', 'y').allowed).toBe(true);
-    t.fail('b', 'x');
-    expect(t.check('c', 'x').allowed).toBe(false);
   });
 });
 

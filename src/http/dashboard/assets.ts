@@ -102,7 +102,8 @@ export const JS = `
   var prepend = list.getAttribute('data-live') === 'prepend';
   var source = new EventSource('/dashboard/events');
   source.addEventListener('open', function () { document.documentElement.setAttribute('data-live', 'connected'); });
-  source.addEventListener('error', function () { document.documentElement.setAttribute('data-live', 'reconnecting'); });
+  // A refused stream (429: too many open tabs) is not retried by EventSource: say it is off.
+  source.addEventListener('error', function () { document.documentElement.setAttribute('data-live', source.readyState === 2 ? 'off' : 'reconnecting'); });
   source.addEventListener('call', function (e) {
     var change;
     try { change = JSON.parse(e.data); } catch (err) { return; }

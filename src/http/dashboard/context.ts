@@ -1,4 +1,4 @@
-// What every dashboard route shares: the stores, the throttle, and the resolution of the signed-in
+// What every dashboard route shares: the stores, the sign-in guards, the live streams, and the resolution of the signed-in
 // viewer from the session cookie; plus the guards for pages and form posts.
 import type { H3Event } from 'h3';
 import { z } from 'zod';
@@ -12,6 +12,9 @@ import { fromOurOrigin, parseForm, readForm } from './forms.js';
 import type { Viewer } from './layout.js';
 import { errorPage } from './pages/error.js';
 import { htmlResponse, plain, redirectTo } from './respond.js';
+import type { WorkGate } from './hash-gate.js';
+import type { LiveHub } from './live-hub.js';
+import type { PresessionTokens } from './presession.js';
 import type { SignInThrottle } from './throttle.js';
 
 export interface DashboardContext {
@@ -19,6 +22,11 @@ export interface DashboardContext {
   sessions: SessionStore;
   auth: OwnerAuthStore;
   throttle: SignInThrottle;
+  /** Bounds the password checks (scrypt) running and waiting, across all sign-ins. */
+  hashing: WorkGate;
+  /** Issues and checks the sign-in forms' CSRF tokens. */
+  presession: PresessionTokens;
+  live: LiveHub;
   /** Origins our pages are served from (the request's own and the public URL's). */
   origins(event: H3Event): Set<string>;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { TOKEN_PATTERN } from '../../db/tokens.js';
 
 export const SESSION_COOKIE = '__Host-ringhook_session';
-/** Before sign-in: a random value that the sign-in form must echo (double-submit CSRF token). */
+/** Before sign-in: a server-issued token (presession.ts) that the sign-in form must echo. */
 export const PRESESSION_COOKIE = '__Host-ringhook_presession';
 
 const tokenSchema = z.string().regex(TOKEN_PATTERN);
@@ -20,9 +20,14 @@ export function readCookies(header: string | null): Record<string, string> {
   return out;
 }
 
+/** The named cookie's value as sent, or undefined. */
+export function readCookie(request: Request, name: string): string | undefined {
+  return readCookies(request.headers.get('cookie'))[name];
+}
+
 /** A well-formed token from the named cookie, or undefined. */
 export function readTokenCookie(request: Request, name: string): string | undefined {
-  const parsed = tokenSchema.safeParse(readCookies(request.headers.get('cookie'))[name]);
+  const parsed = tokenSchema.safeParse(readCookie(request, name));
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -9,6 +9,10 @@ import type { ServiceDeps } from '../../deps.js';
 import type { AddressMatcher } from '../address-match.js';
 import { CSS, JS } from './assets.js';
 import type { DashboardContext } from './context.js';
+import { WorkGate } from './hash-gate.js';
+import { LIVE_LIMITS, type LiveLimits } from './live-caps.js';
+import { LiveHub } from './live-hub.js';
+import { PresessionTokens } from './presession.js';
 import { asset } from './respond.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
@@ -25,6 +29,8 @@ export interface DashboardDeps extends ServiceDeps {
   trustProxy?: AddressMatcher;
   /** Aborted when the service stops: open live-history streams end so the server can close. */
   shutdown?: AbortSignal;
+  /** Caps on open live-history streams (tests lower them). */
+  liveLimits?: Partial<LiveLimits>;
 }
 
 function ownOrigins(publicUrl: string): (event: H3Event) => Set<string> {
@@ -33,11 +39,20 @@ function ownOrigins(publicUrl: string): (event: H3Event) => Set<string> {
 }
 
 export function mountDashboard(app: H3, deps: DashboardDeps): void {
+  const sessions = new SessionStore(deps.db, deps.now);
   const ctx: DashboardContext = {
     deps,
-    sessions: new SessionStore(deps.db, deps.now),
+    sessions,
     auth: new OwnerAuthStore(deps.db, deps.now),
     throttle: new SignInThrottle(deps.now),
+    hashing: new WorkGate(),
+    presession: new PresessionTokens(deps.now),
+    live: new LiveHub({
+      events: deps.events,
+      sessionLive: (token) => sessions.get(token) !== undefined,
+      limits: { ...LIVE_LIMITS, ...deps.liveLimits },
+      shutdown: deps.shutdown,
+    }),
     origins: ownOrigins(deps.publicUrl),
   };
   app.get('/dashboard/assets/app.css', () => asset(CSS, 'text/css; charset=utf-8'));

@@ -43,6 +43,6 @@ export function asset(body: string, contentType: string): Response {
   return new Response(body, { status: 200, headers: { ...SECURITY_HEADERS, 'content-type': contentType, 'cache-control': 'private, max-age=300' } });
 }
 
-export function plain(status: number, text: string): Response {
-  return new Response(text, { status, headers: headersWith({ 'content-type': 'text/plain; charset=utf-8' }, []) });
+export function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: headersWith({ 'content-type': 'text/plain; charset=utf-8', ...headers }, []) });
 }

@@ -2,20 +2,22 @@
 import { getRouterParam, type H3 } from 'h3';
 import { z } from 'zod';
 import { USER_ID_PATTERN } from '../../../core/ids.js';
-import { newToken, TOKEN_PATTERN } from '../../../db/tokens.js';
+import { TOKEN_PATTERN } from '../../../db/tokens.js';
 import { SESSION_MAX_AGE_MS } from '../../../db/sessions.js';
 import { clientAddress } from '../../client-address.js';
 import { guarded, signedIn, type DashboardContext } from '../context.js';
-import { clearCookie, PRESESSION_COOKIE, readTokenCookie, SESSION_COOKIE, setCookie } from '../cookies.js';
+import { clearCookie, PRESESSION_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../cookies.js';
 import { sameToken } from '../../same-token.js';
 import { fromOurOrigin, parseForm, readForm } from '../forms.js';
 import type { Notice } from '../layout.js';
 import { noticeFromQuery } from '../notices.js';
 import { errorPage } from '../pages/error.js';
 import { loginLinkPage, loginPage } from '../pages/login.js';
+import { PRESESSION_TTL_MS } from '../presession.js';
 import { htmlResponse, redirectTo } from '../respond.js';
 
-const PRESESSION_MAX_AGE_S = 60 * 60;
+/** When the hashing queue is full: a few scrypt runs' time. */
+const BUSY_RETRY_AFTER_S = 3;
 
 const passwordForm = z.object({
   _csrf: z.string().max(100),
@@ -25,12 +27,18 @@ const passwordForm = z.object({
 
 const linkForm = z.object({ _csrf: z.string().max(100), token: z.string().regex(TOKEN_PATTERN) });
 
-/** The pre-session token of the browser, or a new one to set. */
-function presession(request: Request): { token: string; cookies: string[] } {
-  const existing = readTokenCookie(request, PRESESSION_COOKIE);
-  if (existing) return { token: existing, cookies: [] };
-  const token = newToken();
-  return { token, cookies: [setCookie(PRESESSION_COOKIE, token, PRESESSION_MAX_AGE_S, 'Strict')] };
+/** The browser's pre-session token when we issued it and it is still valid, or a new one to set. */
+function presession(ctx: DashboardContext, request: Request): { token: string; cookies: string[] } {
+  const existing = readCookie(request, PRESESSION_COOKIE);
+  if (ctx.presession.valid(existing)) return { token: existing, cookies: [] };
+  const token = ctx.presession.issue();
+  return { token, cookies: [setCookie(PRESESSION_COOKIE, token, Math.floor(PRESESSION_TTL_MS / 1000), 'Strict')] };
+}
+
+/** A sign-in post from our origin whose form echoes the pre-session token we issued to this browser. */
+function presessionOk(ctx: DashboardContext, request: Request, form: Record<string, string> | undefined, origins: Set<string>): form is Record<string, string> {
+  const cookie = readCookie(request, PRESESSION_COOKIE);
+  return fromOurOrigin(request, origins) && form !== undefined && ctx.presession.valid(cookie) && sameToken(form._csrf, cookie);
 }
 
 function startSession(ctx: DashboardContext, userId: string): Response {
@@ -39,63 +47,67 @@ function startSession(ctx: DashboardContext, userId: string): Response {
   return redirectTo('/', [setCookie(SESSION_COOKIE, token, Math.floor(SESSION_MAX_AGE_MS / 1000)), clearCookie(PRESESSION_COOKIE)]);
 }
 
-function loginForm(request: Request, status: number, notice?: Notice, userId?: string, headers: Record<string, string> = {}): Response {
-  const { token, cookies } = presession(request);
+function loginForm(ctx: DashboardContext, request: Request, status: number, notice?: Notice, userId?: string, headers: Record<string, string> = {}): Response {
+  const { token, cookies } = presession(ctx, request);
   return htmlResponse(status, loginPage({ csrfToken: token, notice, userId }), { cookies, headers });
 }
 
-const refusedForm = (request: Request) =>
-  loginForm(request, 403, { tone: 'error', text: 'The sign-in form expired. Please try again.' });
+const refusedForm = (ctx: DashboardContext, request: Request) =>
+  loginForm(ctx, request, 403, { tone: 'error', text: 'The sign-in form expired. Please try again.' });
 
 export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
   app.get('/login', guarded(ctx, (event) => {
     if (signedIn(ctx, event)) return redirectTo('/');
-    return loginForm(event.req, 200, noticeFromQuery(event.url));
+    return loginForm(ctx, event.req, 200, noticeFromQuery(event.url));
   }));
 
   app.post('/login', guarded(ctx, async (event) => {
     const form = await readForm(event.req);
-    const expected = readTokenCookie(event.req, PRESESSION_COOKIE);
-    if (!fromOurOrigin(event.req, ctx.origins(event)) || !form || !sameToken(form._csrf, expected)) return refusedForm(event.req);
+    if (!presessionOk(ctx, event.req, form, ctx.origins(event))) return refusedForm(ctx, event.req);
     const parsed = parseForm(passwordForm, form);
-    if (!parsed.ok) return loginForm(event.req, 400, { tone: 'error', text: 'Enter your account ID and password.' });
+    if (!parsed.ok) return loginForm(ctx, event.req, 400, { tone: 'error', text: 'Enter your account ID and password.' });
     const { user_id: userId, password } = parsed.data;
     const address = clientAddress(event, ctx.deps.trustProxy);
     const account = USER_ID_PATTERN.test(userId) ? userId : undefined;
-    const decision = ctx.throttle.check(account, address);
+    const decision = ctx.throttle.begin(account, address);
     if (!decision.allowed) {
       const minutes = Math.ceil(decision.retryAfterSeconds / 60);
       ctx.deps.logger.warn('dashboard sign-in throttled', { user_id: account, address });
-      return loginForm(event.req, 429, { tone: 'error', text: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }, userId, { 'retry-after': String(decision.retryAfterSeconds) });
+      return loginForm(ctx, event.req, 429, { tone: 'error', text: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask your administrator for a one-time sign-in link.` }, userId, { 'retry-after': String(decision.retryAfterSeconds) });
     }
-    const ok = await ctx.auth.checkPassword(account ?? '', password);
+    const checking = ctx.hashing.tryRun(() => ctx.auth.checkPassword(account ?? '', password));
+    if (!checking) {
+      ctx.throttle.abandoned(decision.attempt);
+      ctx.deps.logger.warn('dashboard sign-in refused: busy', { user_id: account, address });
+      return loginForm(ctx, event.req, 429, { tone: 'error', text: 'The server is busy checking other sign-ins. Try again in a few seconds.' }, userId, { 'retry-after': String(BUSY_RETRY_AFTER_S) });
+    }
+    const ok = await checking;
     if (!ok || !account || !ctx.deps.accounts.get(account)) {
-      ctx.throttle.fail(account, address);
       ctx.deps.logger.info('dashboard sign-in failed', { user_id: account, address });
-      return loginForm(event.req, 401, { tone: 'error', text: 'The account ID or the password is wrong.' }, userId);
+      return loginForm(ctx, event.req, 401, { tone: 'error', text: 'The account ID or the password is wrong.' }, userId);
     }
-    ctx.throttle.succeed(account);
+    ctx.throttle.succeeded(decision.attempt);
     return startSession(ctx, account);
   }));
 
   app.get('/login/link/:token', guarded(ctx, (event) => {
     const token = z.string().regex(TOKEN_PATTERN).safeParse(getRouterParam(event, 'token'));
     if (!token.success) return htmlResponse(404, errorPage({ status: 404, title: 'Link not valid', message: 'This sign-in link is not valid. Ask your administrator for a new one.', action: { href: '/login', label: 'Sign in' } }));
-    const { token: csrf, cookies } = presession(event.req);
+    const { token: csrf, cookies } = presession(ctx, event.req);
     return htmlResponse(200, loginLinkPage({ csrfToken: csrf, token: token.data }), { cookies });
   }));
 
   app.post('/login/link', guarded(ctx, async (event) => {
     const form = await readForm(event.req);
-    const expected = readTokenCookie(event.req, PRESESSION_COOKIE);
-    if (!fromOurOrigin(event.req, ctx.origins(event)) || !form || !sameToken(form._csrf, expected)) return refusedForm(event.req);
+    if (!presessionOk(ctx, event.req, form, ctx.origins(event))) return refusedForm(ctx, event.req);
     const address = clientAddress(event, ctx.deps.trustProxy);
-    const decision = ctx.throttle.check(undefined, address);
-    if (!decision.allowed) return loginForm(event.req, 429, { tone: 'error', text: 'Too many failed sign-in attempts from this address. Try again later.' }, undefined, { 'retry-after': String(decision.retryAfterSeconds) });
+    // Counted apart from passwords: a password lockout never stops a link.
+    const decision = ctx.throttle.linkAllowed(address);
+    if (!decision.allowed) return loginForm(ctx, event.req, 429, { tone: 'error', text: 'Too many used or expired sign-in links from this address. Try again later.' }, undefined, { 'retry-after': String(decision.retryAfterSeconds) });
     const parsed = parseForm(linkForm, form);
     const userId = parsed.ok ? ctx.auth.useLoginLink(parsed.data.token) : undefined;
     if (!userId || !ctx.deps.accounts.get(userId)) {
-      ctx.throttle.fail(undefined, address);
+      ctx.throttle.linkFailed(address);
       return htmlResponse(410, errorPage({
         status: 410,
         title: 'Link expired or used',
