@@ -5,7 +5,8 @@
 // atomically (temp dir + rename) in the cache dir.
 //
 // The text comes from the webhook (attacker-controlled): it reaches the engine only through a
-// file, never argv, and binaries run with execFile (no shell).
+// file, never argv; the built-in binaries run with execFile (no shell), the operator's command
+// line through a shell with the text on its stdin.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
