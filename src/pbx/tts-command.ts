@@ -10,7 +10,7 @@
 // stdin and stdout are files, not Node's pipes: those are sockets, which engines told to use
 // /dev/stdin or /dev/stdout (espeak-ng -w /dev/stdout, piper --output_file /dev/stdout) cannot
 // open, and a file lets an engine seek back to finish its WAV header.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { watch } from 'node:fs';
 import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,19 +38,25 @@ export async function runSpeechCommand(command: string, text: string, workDir: s
   await writeFile(inPath, text, 'utf8');
   const input = await open(inPath, 'r');
   const output = await open(outPath, 'w', 0o600);
-  let child;
+  let outcome: Promise<string | undefined>;
   try {
-    child = spawn('/bin/sh', ['-c', command], {
-      detached: true,
-      stdio: [input.fd, output.fd, 'pipe'],
-    });
+    const child = spawn('/bin/sh', ['-c', command], { detached: true, stdio: [input.fd, output.fd, 'pipe'] });
+    // Watched at once: a quick command may be done before the descriptors are closed.
+    outcome = watchCommand(child, outPath, limits);
   } finally {
     await input.close();
     await output.close();
   }
-  const running = child;
+  const problem = await outcome;
+  if (problem !== undefined) throw new SpeechCommandError(problem);
+  const { size } = await stat(outPath);
+  if (size > limits.maxBytes) throw new SpeechCommandError(`it wrote more than ${limits.maxBytes} bytes`);
+  return readFile(outPath);
+}
 
-  const outcome = await new Promise<string | undefined>((resolve) => {
+/** What went wrong, or undefined once the command exited 0 within the bounds; kills its process group otherwise. */
+function watchCommand(running: ChildProcess, outPath: string, limits: SpeechCommandLimits): Promise<string | undefined> {
+  return new Promise<string | undefined>((resolve) => {
     let stderr = '';
     let settled = false;
     const finish = (problem: string | undefined) => {
@@ -86,8 +92,4 @@ export async function runSpeechCommand(command: string, text: string, workDir: s
       else finish(`it exited with ${code ?? signal}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
     });
   });
-  if (outcome !== undefined) throw new SpeechCommandError(outcome);
-  const { size } = await stat(outPath);
-  if (size > limits.maxBytes) throw new SpeechCommandError(`it wrote more than ${limits.maxBytes} bytes`);
-  return readFile(outPath);
 }
