@@ -48,6 +48,7 @@ const envSchema = z
     RINGHOOK_CALL_FRESHNESS: wholeNumber('RINGHOOK_CALL_FRESHNESS', { min: 10, max: 86_400 }, 'seconds a queued call stays worth placing', DEFAULTS.callFreshnessSec).default(DEFAULTS.callFreshnessSec),
     RINGHOOK_TTS_ENGINE: z.enum(['flite', 'espeak-ng'], { error: 'RINGHOOK_TTS_ENGINE must be flite or espeak-ng' }).default(DEFAULTS.ttsEngine),
     RINGHOOK_VOICE: z.string().regex(/^[A-Za-z0-9_.+][A-Za-z0-9_./+-]{0,99}$/, { error: 'RINGHOOK_VOICE must be a voice name such as slt (flite) or en-us (espeak-ng)' }).optional(),
+    RINGHOOK_TTS_COMMAND: z.string().regex(/^[^\u0000-\u001f\u007f]{1,2000}$/, { error: 'RINGHOOK_TTS_COMMAND must be one line (at most 2000 characters): a command that reads the text on stdin and writes a WAV on stdout' }).optional(),
     RINGHOOK_SIP_HOST: z.ipv4({ error: 'RINGHOOK_SIP_HOST must be an IPv4 address, e.g. 0.0.0.0 or 127.0.0.1' }).default(DEFAULTS.sipHost),
     RINGHOOK_SIP_PORT: port('RINGHOOK_SIP_PORT').default(DEFAULTS.sipPort),
     RINGHOOK_ARI_PORT: port('RINGHOOK_ARI_PORT').default(DEFAULTS.ariPort),
@@ -128,7 +129,8 @@ export interface TelephonyConfig {
   ringTimeoutSec: number;
   maxCalls: number;
   freshnessMs: number;
-  tts: { engine: 'flite' | 'espeak-ng'; voice: string | undefined };
+  /** command: the operator's own engine, run through /bin/sh; engine and voice are its fallback. */
+  tts: { engine: 'flite' | 'espeak-ng'; voice: string | undefined; command: string | undefined };
   sip: { host: string; port: number };
   ariPort: number;
   rtp: { start: number; end: number };
@@ -197,7 +199,7 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
     ringTimeoutSec: e.RINGHOOK_RING_TIMEOUT,
     maxCalls: e.RINGHOOK_MAX_CALLS,
     freshnessMs: e.RINGHOOK_CALL_FRESHNESS * 1000,
-    tts: { engine: e.RINGHOOK_TTS_ENGINE, voice: e.RINGHOOK_VOICE },
+    tts: { engine: e.RINGHOOK_TTS_ENGINE, voice: e.RINGHOOK_VOICE, command: e.RINGHOOK_TTS_COMMAND },
     sip: { host: e.RINGHOOK_SIP_HOST, port: e.RINGHOOK_SIP_PORT },
     ariPort: e.RINGHOOK_ARI_PORT,
     rtp: { start, end },

@@ -156,7 +156,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     },
   });
   smsBackup.recover();
-  const tts = createTts({ cacheDir: path.join(mediaDir, 'speech'), engine: t.tts.engine, ...(t.tts.voice && { voice: t.tts.voice }) }, { logger, now: deps.now });
+  const tts = createTts({ cacheDir: path.join(mediaDir, 'speech'), engine: t.tts.engine, ...(t.tts.voice && { voice: t.tts.voice }), ...(t.tts.command && { command: t.tts.command }) }, { logger, now: deps.now });
   // The fixed phrases are made now, so that the first answered call starts speaking at once.
   for (const phrase of [SPEECH.intro, SPEECH.prompt]) {
     tts.synthesize(phrase).catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));

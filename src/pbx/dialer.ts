@@ -3,6 +3,7 @@
 // answered call hears, the records and the recovery after a crash or a lost connection are modules
 // of their own; what a call's end means is decided in core/call-end.
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
+import { speakable } from '../core/speakable.js';
 import type { Backoff } from '../core/backoff.js';
 import type { AccountStore } from '../db/accounts.js';
 import type { CallProgressStore } from '../db/call-progress.js';
@@ -154,8 +155,8 @@ export class Dialer {
       this.sessions.remove(session);
       return;
     }
-    // Speech is made while the phone rings.
-    session.messageMedia = tts.synthesize(call.message).then((s) => s.media);
+    // Speech is made while the phone rings, from the message as a trader would read it aloud.
+    session.messageMedia = tts.synthesize(speakable(call.message)).then((s) => s.media);
     session.messageMedia.catch(() => {});
     arm(session, (this.opts.ringTimeoutSec + 15) * 1000, () => this.giveUp(session, 'no final event from Asterisk after the ring timeout'));
     const endpoint = this.opts.endpointFor(account.phone);

@@ -1,15 +1,20 @@
-// Speech synthesis for the call: flite (default, voice slt) or espeak-ng, converted by sox to the
-// 8 kHz 16-bit mono WAV Asterisk plays without transcoding. Files are cached by
-// sha256(engine, voice, text) and written atomically (temp dir + rename) in the cache dir.
+// Speech synthesis for the call: flite (default, voice slt) or espeak-ng, or the operator's own
+// engine (a command line, see tts-command.ts) with the built-in one as its fallback; converted by
+// sox to the 8 kHz 16-bit mono WAV Asterisk plays without transcoding. Files are cached by
+// sha256(engine, voice, text) (the command line standing for engine and voice) and written
+// atomically (temp dir + rename) in the cache dir.
 //
 // The text comes from the webhook (attacker-controlled): it reaches the engine only through a
-// file, never argv, and binaries run with execFile (no shell).
+// file, never argv; the built-in binaries run with execFile (no shell), the operator's command
+// line through a shell with the text on its stdin.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { checkWav, withTrueSizes } from '../core/wav.js';
 import { silentLogger, type Logger } from '../log.js';
+import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
 
 export type TtsEngine = 'flite' | 'espeak-ng';
 
@@ -32,6 +37,12 @@ export const TtsOptions = z.object({
   /** flite: kal, kal16, awb, rms, slt (or a .flitevox path); espeak-ng: en-us, en, de… */
   voice: z.string().optional(),
   timeoutMs: z.number().int().positive().default(20_000),
+  /** A command line that reads the text on stdin and writes a WAV on stdout; unset: the built-in engine. */
+  command: z.string().min(1).optional(),
+  commandTimeoutMs: z.number().int().positive().default(10_000),
+  commandMaxBytes: z.number().int().positive().default(20 * 1024 * 1024),
+  /** After a failure the command rests this long, so that a broken engine does not delay every call. */
+  commandRestMs: z.number().int().nonnegative().default(60_000),
   binaries: z
     .object({ flite: z.string(), espeakNg: z.string(), sox: z.string() })
     .partial()
@@ -64,8 +75,11 @@ export interface Tts {
 
 const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'en-us' };
 
-/** The cache key: sha256 over engine, voice and text (NUL-separated, so no two inputs collide). */
-export function speechCacheKey(text: string, voice: string, engine: TtsEngine): string {
+/**
+ * The cache key: sha256 over engine, voice and text (NUL-separated, so no two inputs collide).
+ * For the operator's command, engine is 'command' and voice the command line.
+ */
+export function speechCacheKey(text: string, voice: string, engine: TtsEngine | 'command'): string {
   return createHash('sha256').update(`${engine}\0${voice}\0${text}`).digest('hex');
 }
 
@@ -109,30 +123,83 @@ export function createTts(
       });
     });
 
+  /** Runs `speak` to write raw.wav in a temp dir, converts it to the telephone format, and moves it to target. */
   async function produce(
-    text: string,
-    engine: TtsEngine,
-    voice: string,
     target: string,
+    speak: (text: string, tmp: string, raw: string) => Promise<void>,
+    text: string,
+    describe: Record<string, unknown>,
   ): Promise<SynthesizedSpeech> {
     const started = now();
     const tmp = join(o.cacheDir, `.tmp-${randomBytes(6).toString('hex')}`);
     await mkdir(tmp, { recursive: true });
     try {
-      const textFile = join(tmp, 'text.txt');
       const raw = join(tmp, 'raw.wav');
       const out = join(tmp, 'out.wav');
-      await writeFile(textFile, text, 'utf8');
-      if (engine === 'flite') await run(bin.flite, ['-voice', voice, '-f', textFile, '-o', raw]);
-      else await run(bin['espeak-ng'], ['-v', voice, '-f', textFile, '-w', raw]);
+      await speak(text, tmp, raw);
       // Telephone format; `norm -1` evens out engines' very different loudness.
       await run(bin.sox, [raw, '-r', '8000', '-c', '1', '-b', '16', '-e', 'signed-integer', out, 'norm', '-1']);
       await rename(out, target);
       const { size } = await stat(target);
-      logger.debug('speech synthesized', { engine, voice, chars: text.length, ms: now() - started });
+      logger.debug('speech synthesized', { ...describe, chars: text.length, ms: now() - started });
       return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: false };
     } finally {
       await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
+  const builtIn = (engine: TtsEngine, voice: string) => async (text: string, tmp: string, raw: string) => {
+    const textFile = join(tmp, 'text.txt');
+    await writeFile(textFile, text, 'utf8');
+    if (engine === 'flite') await run(bin.flite, ['-voice', voice, '-f', textFile, '-o', raw]);
+    else await run(bin['espeak-ng'], ['-v', voice, '-f', textFile, '-w', raw]);
+  };
+
+  const viaCommand = (command: string) => async (text: string, tmp: string, raw: string) => {
+    const bytes = await runSpeechCommand(command, text, tmp, { timeoutMs: o.commandTimeoutMs, maxBytes: o.commandMaxBytes });
+    const check = checkWav(bytes);
+    if (!check.ok) throw new SpeechCommandError(`its output is not a usable WAV: ${check.reason}`);
+    await writeFile(raw, withTrueSizes(bytes, check));
+  };
+
+  /** The cached file for this key, or what `make` produces (once for concurrent requests). */
+  async function cachedOr(key: string, make: (target: string) => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
+    const target = join(o.cacheDir, `${key}.wav`);
+    try {
+      const { size } = await stat(target);
+      const t = new Date(now());
+      await utimes(target, t, t).catch(() => {}); // last use, for cleanup()
+      return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: true };
+    } catch {
+      // not cached yet
+    }
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = make(target).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  let commandRestingUntil = -Infinity;
+
+  async function synthesizeBuiltIn(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
+    return cachedOr(speechCacheKey(text, voice, engine), (target) => produce(target, builtIn(engine, voice), text, { engine, voice }));
+  }
+
+  async function synthesizeWithCommand(text: string, command: string, fallback: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
+    try {
+      return await cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
+        if (now() < commandRestingUntil) throw new SpeechCommandError('it failed a moment ago');
+        return produce(target, viaCommand(command), text, { engine: 'command' });
+      });
+    } catch (error) {
+      // Whatever went wrong (the command, its output, sox on its output), the call still speaks.
+      if (now() >= commandRestingUntil) {
+        logger.warn('the speech command failed; speaking with the built-in engine', { engine: o.engine, reason: (error as Error).message, restMs: o.commandRestMs });
+        commandRestingUntil = now() + o.commandRestMs;
+      }
+      return fallback();
     }
   }
 
@@ -145,22 +212,11 @@ export function createTts(
     const voiceParsed = Voice.safeParse(options.voice ?? o.voice ?? DEFAULT_VOICE[engine]);
     if (!voiceParsed.success) throw new TtsError('invalid_input', `invalid voice: ${z.prettifyError(voiceParsed.error)}`);
     const voice = voiceParsed.data;
-    const key = speechCacheKey(text, voice, engine);
-    const target = join(o.cacheDir, `${key}.wav`);
-    try {
-      const { size } = await stat(target);
-      const t = new Date(now());
-      await utimes(target, t, t).catch(() => {}); // last use, for cleanup()
-      return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: true };
-    } catch {
-      // not cached yet
+    // An engine asked for by name is that engine; otherwise the operator's command when there is one.
+    if (o.command !== undefined && options.engine === undefined) {
+      return synthesizeWithCommand(text, o.command, () => synthesizeBuiltIn(text, engine, voice));
     }
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = produce(text, engine, voice, target).finally(() => inFlight.delete(key));
-      inFlight.set(key, pending);
-    }
-    return pending;
+    return synthesizeBuiltIn(text, engine, voice);
   }
 
   async function cleanup(maxAgeDays: number): Promise<number> {

@@ -350,8 +350,16 @@ describe('the SIP trunk and the voice', () => {
     [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'u', RINGHOOK_TRUNK_PASSWORD: 'p;w' }, /RINGHOOK_TRUNK_PASSWORD must not contain/],
     [{ RINGHOOK_CALLER_ID: 'call me maybe' }, /RINGHOOK_CALLER_ID must be a number/],
     [{ RINGHOOK_VOICE: 'slt; rm -rf /' }, /RINGHOOK_VOICE must be a voice name/],
+    [{ RINGHOOK_TTS_COMMAND: 'piper --model a.onnx\nreboot' }, /RINGHOOK_TTS_COMMAND must be one line/],
+    [{ RINGHOOK_TTS_COMMAND: 'x'.repeat(2001) }, /RINGHOOK_TTS_COMMAND must be one line \(at most 2000 characters\)/],
   ])('refuses %j with a precise message', (env, message) => {
     expect(refusal(env).message).toMatch(message);
+  });
+
+  it('RINGHOOK_TTS_COMMAND reaches the config as written; unset, the built-in engine alone speaks', () => {
+    const command = 'piper --model /opt/voices/en_US-lessac-medium.onnx --output_file /dev/stdout | cat';
+    expect(loadConfig({ RINGHOOK_TTS_COMMAND: command }, CWD).telephony.tts).toEqual({ engine: 'flite', voice: undefined, command });
+    expect(loadConfig({}, CWD).telephony.tts.command).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/core/payload.js';
+import { speakable } from '../../src/core/speakable.js';
 import { AccountStore } from '../../src/db/accounts.js';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { CallStore } from '../../src/db/calls.js';
@@ -128,7 +129,8 @@ describe('Dialer (stand-in ARI)', () => {
     const ch = channel(`rh-${callId}`);
     t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
     await waitFor('playback', () => t.ari.played[0]);
-    expect(t.ari.played[0]).toEqual([ch.id, 'sound:/speech/Alert from r', 'sound:/speech/BTC above 10', 'sound:/speech/Press 1 to c']);
+    // The message is spoken as a trader reads it, not as written.
+    expect(t.ari.played[0]).toEqual([ch.id, 'sound:/speech/Alert from r', `sound:/speech/${speakable('BTC above 100k').slice(0, 12)}`, 'sound:/speech/Press 1 to c']);
     t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '1' });
     await waitFor('hangup', () => t.ari.hungUp[0]);
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });

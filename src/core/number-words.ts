@@ -1,0 +1,69 @@
+// How numbers are written in an alert and said in a call, for one language. The speech normalizer
+// only knows this interface, so another language needs only another implementation.
+
+export interface NumberLanguage {
+  /** How the alert writes the decimal point and the thousands separator. */
+  decimalSeparator: string;
+  groupSeparator: string;
+  /** A whole number 0 <= n <= MAX_CARDINAL, in words. */
+  cardinal(n: number): string;
+  digit(d: number): string;
+  point: string;
+  minus: string;
+  plus: string;
+  percent: string;
+  thousand: string;
+  times: string;
+  /** A run of zeros too long to count by ear ("four zeros"). */
+  zeros(count: number): string;
+}
+
+/** Beyond this, numbers are read digit by digit: nobody says "quadrillion" about a price. */
+export const MAX_CARDINAL = 999_999_999_999_999;
+
+const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const SCALES: Array<[number, string]> = [
+  [1e12, 'trillion'],
+  [1e9, 'billion'],
+  [1e6, 'million'],
+  [1e3, 'thousand'],
+];
+
+function belowThousand(n: number): string {
+  const words: string[] = [];
+  const hundreds = Math.floor(n / 100);
+  const rest = n % 100;
+  if (hundreds > 0) words.push(`${ONES[hundreds]} hundred`);
+  if (rest > 0 && rest < 20) words.push(ONES[rest]!);
+  else if (rest >= 20) words.push(rest % 10 === 0 ? TENS[rest / 10]! : `${TENS[Math.floor(rest / 10)]}-${ONES[rest % 10]}`);
+  return words.join(' ');
+}
+
+function englishCardinal(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_CARDINAL) throw new RangeError(`cannot say ${n} in words`);
+  if (n === 0) return 'zero';
+  const words: string[] = [];
+  let rest = n;
+  for (const [size, name] of SCALES) {
+    const count = Math.floor(rest / size);
+    if (count > 0) words.push(`${belowThousand(count)} ${name}`);
+    rest %= size;
+  }
+  if (rest > 0) words.push(belowThousand(rest));
+  return words.join(' ');
+}
+
+export const english: NumberLanguage = {
+  decimalSeparator: '.',
+  groupSeparator: ',',
+  cardinal: englishCardinal,
+  digit: (d) => ONES[d]!,
+  point: 'point',
+  minus: 'minus',
+  plus: 'plus',
+  percent: 'percent',
+  thousand: 'thousand',
+  times: 'times',
+  zeros: (count) => `${englishCardinal(count)} zeros`,
+};

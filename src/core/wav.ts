@@ -1,0 +1,83 @@
+// Checks that bytes an outside speech engine wrote are a WAV file worth handing to sox, and makes
+// its header tell the truth. Pure: bytes in, verdict out.
+
+export interface WavFormat {
+  /** 1 integer PCM, 3 IEEE float (WAVE_FORMAT_EXTENSIBLE is resolved to one of these). */
+  encoding: 1 | 3;
+  channels: number;
+  sampleRate: number;
+  bitsPerSample: number;
+}
+
+export type WavCheck =
+  | { ok: true; format: WavFormat; dataOffset: number; dataBytes: number }
+  | { ok: false; reason: string };
+
+export const WAV_LIMITS = {
+  minSampleRate: 8_000,
+  maxSampleRate: 192_000,
+  maxChannels: 8,
+  /** Less audio than this is no speech at all. */
+  minDurationMs: 10,
+} as const;
+
+const EXTENSIBLE = 0xfffe;
+
+const fail = (reason: string): WavCheck => ({ ok: false, reason });
+
+function readFormat(bytes: Buffer, at: number, size: number): WavFormat | string {
+  if (size < 16) return `its fmt chunk is ${size} bytes, too short`;
+  let encoding = bytes.readUInt16LE(at);
+  // The sub-format GUID of WAVE_FORMAT_EXTENSIBLE starts with the plain format code.
+  if (encoding === EXTENSIBLE && size >= 40) encoding = bytes.readUInt16LE(at + 24);
+  const channels = bytes.readUInt16LE(at + 2);
+  const sampleRate = bytes.readUInt32LE(at + 4);
+  const bitsPerSample = bytes.readUInt16LE(at + 14);
+  if (encoding !== 1 && encoding !== 3) return `its audio is not PCM (format ${encoding})`;
+  if (channels < 1 || channels > WAV_LIMITS.maxChannels) return `it has ${channels} channels`;
+  if (sampleRate < WAV_LIMITS.minSampleRate || sampleRate > WAV_LIMITS.maxSampleRate) return `its sample rate is ${sampleRate} Hz`;
+  const sizes = encoding === 1 ? [8, 16, 24, 32] : [32, 64];
+  if (!sizes.includes(bitsPerSample)) return `its samples are ${bitsPerSample} bits`;
+  return { encoding, channels, sampleRate, bitsPerSample };
+}
+
+/** Walks the RIFF chunks up to the audio; the audio runs to the end of the bytes at most. */
+export function checkWav(bytes: Buffer): WavCheck {
+  if (bytes.length < 44 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') {
+    return fail('it is not a RIFF/WAVE file');
+  }
+  let format: WavFormat | undefined;
+  let at = 12;
+  while (at + 8 <= bytes.length) {
+    const id = bytes.toString('latin1', at, at + 4);
+    const size = bytes.readUInt32LE(at + 4);
+    const body = at + 8;
+    if (id === 'fmt ') {
+      if (body + Math.min(size, 40) > bytes.length) return fail('its fmt chunk is cut short');
+      const read = readFormat(bytes, body, size);
+      if (typeof read === 'string') return fail(read);
+      format = read;
+    } else if (id === 'data') {
+      if (!format) return fail('its audio comes before its format');
+      const frame = (format.channels * format.bitsPerSample) / 8;
+      // A writer on a pipe cannot go back to fill in the size, so the one declared may be a
+      // placeholder (0 or near 4 GiB): what is there is what counts.
+      const declared = size === 0 ? Infinity : size;
+      const available = Math.min(declared, bytes.length - body);
+      const dataBytes = available - (available % frame);
+      const minBytes = Math.ceil((format.sampleRate * WAV_LIMITS.minDurationMs) / 1000) * frame;
+      if (dataBytes < minBytes) return fail(`it holds ${dataBytes} bytes of audio, less than ${WAV_LIMITS.minDurationMs} ms`);
+      return { ok: true, format, dataOffset: body, dataBytes };
+    }
+    at = body + size + (size % 2);
+  }
+  return fail(format ? 'it has no data chunk' : 'it has no fmt chunk');
+}
+
+/** A copy cut to the audio, with the RIFF and data sizes set to what is really there. */
+export function withTrueSizes(bytes: Buffer, check: { dataOffset: number; dataBytes: number }): Buffer {
+  const out = Buffer.from(bytes.subarray(0, check.dataOffset + check.dataBytes));
+  out.writeUInt32LE(out.length - 8, 4);
+  out.writeUInt32LE(check.dataBytes, check.dataOffset - 4);
+  return out;
+}
