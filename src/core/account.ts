@@ -4,6 +4,11 @@ import type { Plan } from './limits.js';
 
 export type AccountStatus = 'active' | 'suspended';
 
+/** A suspended account gets no call of any kind (alerts, test calls), nor an SMS in its place. */
+export function receivesCalls(account: Pick<Account, 'status'>): boolean {
+  return account.status === 'active';
+}
+
 export interface Account {
   userId: string;
   apiKey: string;

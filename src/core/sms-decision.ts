@@ -1,5 +1,5 @@
 // Whether a call that reached its final state is followed by the SMS backup. Pure.
-import type { Account } from './account.js';
+import { receivesCalls, type Account } from './account.js';
 import { SMS_BACKUP_STATES, type FinalState } from './call-state.js';
 
 /** send; not_needed: the call reached the owner; disabled: the account has no SMS backup (or is suspended, or no gateway is set). */
@@ -7,6 +7,6 @@ export type SmsDecision = 'send' | 'not_needed' | 'disabled';
 
 export function decideSms(state: FinalState, account: Pick<Account, 'smsBackup' | 'status'> | undefined, gatewayConfigured: boolean): SmsDecision {
   if (!SMS_BACKUP_STATES.has(state)) return 'not_needed';
-  if (!account || !account.smsBackup || account.status === 'suspended' || !gatewayConfigured) return 'disabled';
+  if (!account || !account.smsBackup || !receivesCalls(account) || !gatewayConfigured) return 'disabled';
   return 'send';
 }

@@ -1,5 +1,4 @@
 // What asking for a test call gives, for the dashboard and the CLI alike. Pure.
-import type { AccountStatus } from './account.js';
 
 export const TEST_CALL_MESSAGE = 'This is a test call from ringhook. Your alerts will sound like this.';
 
@@ -7,8 +6,3 @@ export type TestCallResult =
   | { accepted: true; callId: string; receivedAt: number }
   | { accepted: false; reason: 'rate_limited'; retryAfterSeconds: number }
   | { accepted: false; reason: 'suspended' };
-
-/** A suspended account gets no call of any kind, a test call included. */
-export function testCallAllowed(status: AccountStatus): boolean {
-  return status === 'active';
-}

@@ -2,7 +2,7 @@
 // Nothing slow happens before the answer: the call is placed after the 200 by the dialer.
 import type { H3Event } from 'h3';
 import { ApiError } from '../errors.js';
-import type { Account } from '../core/account.js';
+import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import type { AccountStore } from '../db/accounts.js';
 import type { CallStore } from '../db/calls.js';
@@ -88,7 +88,7 @@ async function handleAlert(event: H3Event, deps: WebhookDeps, throttle: AuthFail
   // Valid credentials are never throttled: only failures are counted and refused per address.
   if (!account) return refuseCredentials(event, deps, throttle);
 
-  if (account.status === 'suspended') {
+  if (!receivesCalls(account)) {
     deps.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
     return refuse('suspended', new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.'));
   }

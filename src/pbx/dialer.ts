@@ -2,6 +2,7 @@
 // Asterisk's events, exactly one attempt each, a cap on concurrent calls. The queue, the script an
 // answered call hears, the records and the recovery after a crash or a lost connection are modules
 // of their own; what a call's end means is decided in core/call-end.
+import { receivesCalls } from '../core/account.js';
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { speakable } from '../core/speakable.js';
 import type { Backoff } from '../core/backoff.js';
@@ -143,7 +144,7 @@ export class Dialer {
     if (!call || call.status !== 'queued') return;
     const account = accounts.get(call.userId);
     if (!account) return;
-    if (account.status === 'suspended') {
+    if (!receivesCalls(account)) {
       // Suspended after the alert was accepted: no call of any kind, and no SMS in its place.
       this.ledger.end(call, 'failed', { endedAt: now(), error: 'the account was suspended before the call was placed' }, undefined, null);
       return;

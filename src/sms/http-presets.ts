@@ -2,6 +2,7 @@
 // http-gateway.ts does the fetching.
 
 import { z } from 'zod';
+import { isHttpUrl } from '../config/rules.js';
 import type { GenericHttpConfig, HttpGatewayConfig, KannelConfig, TwilioConfig } from './config.js';
 import { KANNEL_DLR_MASK, kannelDlrUrl } from './delivery.js';
 import { isGsm7 } from './gsm7.js';
@@ -136,13 +137,7 @@ export function withoutPlaceholders(template: string): string {
 /** What is wrong with a generic gateway's templates, by part: the URL, or the body. */
 export function genericTemplateProblems(t: { url: string; method: 'GET' | 'POST'; body: string | undefined }): { part: 'url' | 'body'; message: string }[] {
   const problems: { part: 'url' | 'body'; message: string }[] = [];
-  let urlOk = false;
-  try {
-    urlOk = ['http:', 'https:'].includes(new URL(withoutPlaceholders(t.url)).protocol);
-  } catch {
-    // reported below
-  }
-  if (!urlOk) problems.push({ part: 'url', message: 'must be an http(s) URL template, e.g. https://sms.example.com/send?to={to}' });
+  if (!isHttpUrl(withoutPlaceholders(t.url))) problems.push({ part: 'url', message: 'must be an http(s) URL template, e.g. https://sms.example.com/send?to={to}' });
   if (t.method === 'GET' && t.body) problems.push({ part: 'body', message: 'is set but GET sends no body: unset one of them' });
   if (!t.url.includes('{text}') && !t.body?.includes('{text}')) {
     problems.push({ part: 'body', message: 'the generic preset needs {text} in the URL or the body, e.g. {"to":"{to}","from":"{from}","text":"{text}"}' });
