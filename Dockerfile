@@ -11,7 +11,7 @@
 # same scripts/provision-asterisk.sh that CI runs installs Asterisk from it ("host" mode: no chroot,
 # no root needed at run time). See docs/binary.md for the Node version.
 
-ARG NODE_IMAGE=node:24.21.0-bookworm-slim
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim
 
 # --- build: compile the TypeScript, build the SQLite addon, keep the production dependencies --------
 FROM ${NODE_IMAGE} AS build

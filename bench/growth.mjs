@@ -62,7 +62,20 @@ export async function runGrowthBench(options = {}) {
     const runs = [];
     try {
       for (let i = 0; i < o.repeats; i++) {
-        runs.push(await loadRun(serve.url, { accountsFile: path.join(dataDir, 'accounts.txt'), ca: serve.cert, cursor, connections: 16, concurrency: 16, warmupMs: 300, mode: 'rate', rate: o.rate, durationMs: o.durationMs, pid: serve.pid }));
+        runs.push(
+          await loadRun(serve.url, {
+            accountsFile: path.join(dataDir, 'accounts.txt'),
+            ca: serve.cert,
+            cursor,
+            connections: 16,
+            concurrency: 16,
+            warmupMs: 300,
+            mode: 'rate',
+            rate: o.rate,
+            durationMs: o.durationMs,
+            pid: serve.pid,
+          }),
+        );
       }
     } finally {
       await serve.stop();
@@ -75,7 +88,9 @@ export async function runGrowthBench(options = {}) {
       statuses: runs.map((r) => r.statuses),
       queries,
     };
-    log(`growth: ${size} rows: webhook p50 ${bySize[size].webhook_p50_ms.median} ms p99 ${bySize[size].webhook_p99_ms.median} ms; list p50 ${queries.call_store_list_50.p50} ms p99 ${queries.call_store_list_50.p99} ms`);
+    log(
+      `growth: ${size} rows: webhook p50 ${bySize[size].webhook_p50_ms.median} ms p99 ${bySize[size].webhook_p99_ms.median} ms; list p50 ${queries.call_store_list_50.p50} ms p99 ${queries.call_store_list_50.p99} ms`,
+    );
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const base = bySize[o.sizes[0]];

@@ -10,7 +10,11 @@ const sync = process.argv[2] ?? 'full';
 const dataDir = freshDataDir(`profile-${sync}`);
 seedAccounts(dataDir, 10_000);
 const profDir = path.join(dataDir, 'prof');
-const serve = await startServe(dataDir, { env: { RINGHOOK_DB_SYNC: sync }, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`], ...(process.env.RINGHOOK_ROOT && { root: process.env.RINGHOOK_ROOT }) });
+const serve = await startServe(dataDir, {
+  env: { RINGHOOK_DB_SYNC: sync },
+  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`],
+  ...(process.env.RINGHOOK_ROOT && { root: process.env.RINGHOOK_ROOT }),
+});
 const cursor = { value: 0 };
 const common = { accountsFile: path.join(dataDir, 'accounts.txt'), ca: serve.cert, cursor, connections: 32, concurrency: 32, warmupMs: 500 };
 const r = await loadRun(serve.url, { ...common, mode: 'max', durationMs: 4000, pid: serve.pid });

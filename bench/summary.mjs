@@ -22,26 +22,92 @@ export function writeSummary() {
   const ans = read('answer-to-first-word');
   const sms = read('missed-call-to-sms');
   const con = read('concurrent');
+  const burst = read('burst');
   const mach = run?.machine ?? w?.machine;
   const rows = [];
   if (w) {
     const x = w.figures;
-    rows.push(['1. Webhook p50 / p99 at 1,000 alerts/s (HTTPS, DB_SYNC=full)', `${f(x.rate_latency_p50_ms.median)} / ${f(x.rate_latency_p99_ms.median)} ms (p99 over runs ${f(x.rate_latency_p99_ms.p99)})`, 'p99 < 10 ms', mark(w.targets.p99_under_10ms_at_1000_per_s)]);
-    rows.push(['1. Webhook max throughput vs bare node:https', `${f(x.max_accepted_per_s.median, 0)}/s vs ${f(x.ceiling_max_per_s.median, 0)}/s = ${f(x.throughput_ratio_vs_ceiling.median * 100)} %`, '≥ 50 %', mark(w.targets.throughput_at_least_half_of_ceiling)]);
+    rows.push([
+      '1. Webhook p50 / p99 at 1,000 alerts/s (HTTPS, DB_SYNC=full)',
+      `${f(x.rate_latency_p50_ms.median)} / ${f(x.rate_latency_p99_ms.median)} ms (p99 over runs ${f(x.rate_latency_p99_ms.p99)})`,
+      'p99 < 10 ms',
+      mark(w.targets.p99_under_10ms_at_1000_per_s),
+    ]);
+    rows.push([
+      '1. Webhook max throughput vs bare node:https',
+      `${f(x.max_accepted_per_s.median, 0)}/s vs ${f(x.ceiling_max_per_s.median, 0)}/s = ${f(x.throughput_ratio_vs_ceiling.median * 100)} %`,
+      '≥ 50 %',
+      mark(w.targets.throughput_at_least_half_of_ceiling),
+    ]);
   }
-  if (inv) rows.push(['2. Alert → INVITE at the phone (p50 / p99)', `${f(inv.p50_ms.median)} / ${f(inv.p99_ms.median)} ms`, 'p99 < 100 ms', mark(inv.target_p99_under_100ms)]);
+  if (inv)
+    rows.push([
+      '2. Alert → INVITE at the phone (p50 / p99)',
+      `${f(inv.p50_ms.median)} / ${f(inv.p99_ms.median)} ms`,
+      'p99 < 100 ms',
+      mark(inv.target_p99_under_100ms),
+    ]);
   if (ans) rows.push(['3. Answer (200 OK) → first non-silent RTP (p50 / p99)', `${f(ans.p50)} / ${f(ans.p99)} ms`, '< 300 ms', mark(ans.target_under_300ms)]);
-  if (sms) rows.push(['4. Missed call (ended_at) → SMS at Kannel fakesmsc (p50 / p99)', `${f(sms.p50_ms.median, 0)} / ${f(sms.p99_ms.median, 0)} ms (handed to the gateway: ${f(sms.ended_to_handed_to_gateway_p50_ms?.median, 0)} / ${f(sms.ended_to_handed_to_gateway_p99_ms?.median, 0)} ms)`, '< 1 s', mark(sms.target_under_1s)]);
-  if (con) rows.push(['5. Concurrent answered calls, all outcomes recorded', `${con.sustained} of ${con.steps.map((s) => s.calls).join('/')} tried; per call: serve ${f(con.per_call.serve_cpu_pct, 2)} % CPU, Asterisk ${f(con.per_call.asterisk_cpu_pct, 2)} % CPU, ${f(con.per_call.asterisk_rss_mb, 2)} MB Asterisk RSS`, 'measure', '—']);
+  if (sms)
+    rows.push([
+      '4. Missed call (ended_at) → SMS at Kannel fakesmsc (p50 / p99)',
+      `${f(sms.p50_ms.median, 0)} / ${f(sms.p99_ms.median, 0)} ms (handed to the gateway: ${f(sms.ended_to_handed_to_gateway_p50_ms?.median, 0)} / ${f(sms.ended_to_handed_to_gateway_p99_ms?.median, 0)} ms)`,
+      '< 1 s',
+      mark(sms.target_under_1s),
+    ]);
+  if (con)
+    rows.push([
+      '5. Concurrent answered calls, all outcomes recorded',
+      `${con.sustained} of ${con.steps.map((s) => s.calls).join('/')} tried; per call: serve ${f(con.per_call.serve_cpu_pct, 2)} % CPU, Asterisk ${f(con.per_call.asterisk_cpu_pct, 2)} % CPU, ${f(con.per_call.asterisk_rss_mb, 2)} MB Asterisk RSS`,
+      'measure',
+      '—',
+    ]);
   if (g) {
     const sizes = Object.keys(g.by_size);
-    rows.push(['6. Webhook p50 at ' + sizes.map((s) => Number(s).toLocaleString('en')).join(' / ') + ' history rows', sizes.map((s) => f(g.by_size[s].webhook_p50_ms.median, 2)).join(' / ') + ` ms (×${f(g.figures.webhook_p50_ratio_largest_vs_empty, 2)})`, 'flat within 10 %', mark(sizes.every((s) => g.by_size[s].webhook_p50_ms.median <= g.by_size[sizes[0]].webhook_p50_ms.median * 1.1)) + ' (machine loaded: see 6 below)']);
+    rows.push([
+      `6. Webhook p50 at ${sizes.map((s) => Number(s).toLocaleString('en')).join(' / ')} history rows`,
+      `${sizes.map((s) => f(g.by_size[s].webhook_p50_ms.median, 2)).join(' / ')} ms (×${f(g.figures.webhook_p50_ratio_largest_vs_empty, 2)})`,
+      'flat within 10 %',
+      `${mark(sizes.every((s) => g.by_size[s].webhook_p50_ms.median <= g.by_size[sizes[0]].webhook_p50_ms.median * 1.1))} (machine loaded: see 6 below)`,
+    ]);
     const q = (s) => g.by_size[s].queries.history_page_50 ?? g.by_size[s].queries.call_store_list_50;
-    rows.push(['6. History page query (50 rows) p50 / p99', sizes.map((s) => `${f(q(s).p50, 2)}/${f(q(s).p99, 2)}`).join(' · ') + ' ms', '< 50 ms', mark(g.targets.history_page_under_50ms)]);
+    rows.push([
+      '6. History page query (50 rows) p50 / p99',
+      `${sizes.map((s) => `${f(q(s).p50, 2)}/${f(q(s).p99, 2)}`).join(' · ')} ms`,
+      '< 50 ms',
+      mark(g.targets.history_page_under_50ms),
+    ]);
   }
-  if (m) rows.push(['7. Memory of serve: idle / peak under load 1', `${f(m.figures.idle_rss_mb, 0)} / ${f(m.figures.under_load.hwm_mb, 0)} MB`, '< 150 MB', mark(m.targets.under_150mb)]);
+  if (m)
+    rows.push([
+      '7. Memory of serve: idle / peak under load 1',
+      `${f(m.figures.idle_rss_mb, 0)} / ${f(m.figures.under_load.hwm_mb, 0)} MB`,
+      '< 150 MB',
+      mark(m.targets.under_150mb),
+    ]);
 
-  const notes = fs.existsSync(path.join(path.dirname(RESULTS_DIR), 'NOTES.md')) ? fs.readFileSync(path.join(path.dirname(RESULTS_DIR), 'NOTES.md'), 'utf8') : '';
+  for (const b of burst?.runs ?? []) {
+    rows.push([
+      `8. Burst: ${b.alerts} alerts in ${f(b.sent_within_s)} s, TRUNK_CPS=${b.trunk_cps}: last INVITE / alert → INVITE p50 / p99`,
+      `${f(b.last_invite_after_first_alert_s)} s / ${f(b.alert_to_invite_ms.p50 / 1000)} / ${f(b.alert_to_invite_ms.p99 / 1000)} s; most INVITEs in a second ${b.most_invites_in_one_second}`,
+      `last ≤ ${f(b.last_invite_goal_s)} s`,
+      mark(b.last_invite_after_first_alert_s <= b.last_invite_goal_s),
+    ]);
+    rows.push([
+      `8. Burst (CPS ${b.trunk_cps}): answered calls with sound within 300 ms; outcomes; SMS; CPU serve / speech / Asterisk; serve peak RSS`,
+      `${f(b.share_sound_within_300ms * 100)} % (answer → sound p50 ${f(b.answer_to_first_sound_ms.p50, 0)} ms); ${Object.entries(b.outcomes)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(
+          ', ',
+        )}, ${b.numbers_dialed_twice} dialed twice; ${b.sms_one_per_miss ? 'one SMS per miss' : 'SMS missing or doubled'}; ${f(b.cpu_s.serve)} / ${f(b.cpu_s.speech_engines)} / ${f(b.cpu_s.asterisk)} s; ${f(b.serve_peak_rss_mb, 0)} MB`,
+      '≥ 99 %, nothing lost or doubled, < 200 MB',
+      mark(b.share_sound_within_300ms >= 0.99 && b.all_final && b.numbers_dialed_twice === 0 && b.sms_one_per_miss && b.serve_peak_rss_mb < 200),
+    ]);
+  }
+
+  const notes = fs.existsSync(path.join(path.dirname(RESULTS_DIR), 'NOTES.md'))
+    ? fs.readFileSync(path.join(path.dirname(RESULTS_DIR), 'NOTES.md'), 'utf8')
+    : '';
   const text = [
     '# ringhook benchmarks',
     '',
@@ -53,7 +119,7 @@ export function writeSummary() {
     '',
     notes,
   ].join('\n');
-  fs.writeFileSync(path.join(RESULTS_DIR, 'SUMMARY.md'), text + '\n');
+  fs.writeFileSync(path.join(RESULTS_DIR, 'SUMMARY.md'), `${text}\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) writeSummary();

@@ -7,14 +7,28 @@ import https from 'node:https';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { BENCH_DIR, ROOT, acrossRuns, cpuMsOf, log, round, rssOf, sleep, summarize, writeResult } from './lib/common.mjs';
-import { freshDataDir, seedAccounts, startServe } from './lib/ringhook.mjs';
+import { callingEnv, freshDataDir, seedAccounts, startServe } from './lib/ringhook.mjs';
 import { startUas } from './lib/uas.mjs';
 
 const TREE = path.join(BENCH_DIR, '.build', 'tree');
 
 /** Compiles src + test helpers (tsc) so plain Node can import the helpers; links the files they find by relative path. */
 export function buildHelpers() {
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(ROOT, 'tsconfig.json'), '--noEmit', 'false', '--outDir', TREE, '--sourceMap', 'false'], { cwd: ROOT, stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      path.join(ROOT, 'tsconfig.json'),
+      '--noEmit',
+      'false',
+      '--outDir',
+      TREE,
+      '--sourceMap',
+      'false',
+    ],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
   const link = (target, at) => {
     fs.rmSync(at, { force: true, recursive: true });
     fs.mkdirSync(path.dirname(at), { recursive: true });
@@ -31,11 +45,15 @@ const wall = () => performance.timeOrigin + performance.now();
 function post(url, ca, agent) {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ ticker: 'BTCUSD', price: 64012.5, message: 'BTC crossed 64,000 on the 5 minute chart' });
-    const req = https.request(url, { method: 'POST', ca, agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
-    });
+    const req = https.request(
+      url,
+      { method: 'POST', ca, agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -83,21 +101,13 @@ export async function runTelephonyBench(options = {}) {
   let next = 0;
   const take = () => accounts[next++];
   const serve = await startServe(dataDir, {
-    env: {
-      RINGHOOK_DB_SYNC: 'full',
-      RINGHOOK_TELEPHONY: 'managed',
-      RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
-      RINGHOOK_SIP_HOST: '127.0.0.1',
-      RINGHOOK_SIP_PORT: String(await freeUdpPort()),
-      RINGHOOK_ARI_PORT: String(await freeTcpPort()),
-      RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 199}`,
-      RINGHOOK_RING_TIMEOUT: '5',
-      RINGHOOK_MAX_CALLS: String(Math.max(...o.steps) + 10),
-      RINGHOOK_SMS_GATEWAY: 'http',
-      RINGHOOK_SMS_HTTP_PRESET: 'kannel',
-      RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl(),
-      RINGHOOK_SMS_FROM: 'ringhook',
-    },
+    env: await callingEnv({
+      trunkPort,
+      kannel,
+      ports: { udp: freeUdpPort, tcp: freeTcpPort },
+      rtpPorts: `${rtpBase}-${rtpBase + 199}`,
+      extra: { RINGHOOK_RING_TIMEOUT: '5', RINGHOOK_MAX_CALLS: String(Math.max(...o.steps) + 10) },
+    }),
   });
   const ca = fs.readFileSync(serve.cert);
   const agent = new https.Agent({ keepAlive: true, maxSockets: 8 });
@@ -129,7 +139,11 @@ export async function runTelephonyBench(options = {}) {
         const at = wall();
         post(`${serve.url}/webhook/${a[0]}/${a[1]}`, ca, agent).then((res) => sent.push({ phone: a[2], at, status: res.status, callId: res.json.call_id }));
       }
-      await waitUntil('every INVITE', () => sent.length === o.callsPerRun && sent.every((s) => [...uas.calls.values()].some((c) => c.user === s.phone)), 20_000);
+      await waitUntil(
+        'every INVITE',
+        () => sent.length === o.callsPerRun && sent.every((s) => [...uas.calls.values()].some((c) => c.user === s.phone)),
+        20_000,
+      );
       const byUser = new Map([...uas.calls.values()].map((c) => [c.user, c]));
       const lat = sent.map((s) => byUser.get(s.phone).inviteAt - s.at);
       inviteRuns.push(summarize(lat));
@@ -154,7 +168,9 @@ export async function runTelephonyBench(options = {}) {
         if (rec.sms_at) handLat.push(rec.sms_at - rec.ended_at);
       }
       smsRuns.push({ ...summarize(smsLat), handed_to_gateway: summarize(handLat) });
-      log(`telephony: run ${r + 1}: alert→INVITE p50 ${inviteRuns.at(-1).p50.toFixed(1)} p99 ${inviteRuns.at(-1).p99.toFixed(1)} ms; ended→SMS p50 ${smsRuns.at(-1).p50.toFixed(1)} p99 ${smsRuns.at(-1).p99.toFixed(1)} ms`);
+      log(
+        `telephony: run ${r + 1}: alert→INVITE p50 ${inviteRuns.at(-1).p50.toFixed(1)} p99 ${inviteRuns.at(-1).p99.toFixed(1)} ms; ended→SMS p50 ${smsRuns.at(-1).p50.toFixed(1)} p99 ${smsRuns.at(-1).p99.toFixed(1)} ms`,
+      );
     }
     result.alert_to_invite = {
       description: `webhook request sent → INVITE arriving at the phone (lib/uas.mjs, answers 486 at once), ${o.callsPerRun} calls at ${o.rate}/s per run, ${o.repeats} runs`,
@@ -164,7 +180,8 @@ export async function runTelephonyBench(options = {}) {
       target_p99_under_100ms: acrossRuns(inviteRuns.map((x) => x.p99)).median < 100,
     };
     result.missed_call_to_sms = {
-      description: 'calls.ended_at (busy, the final state, written by serve) → the message printed by Kannel fakesmsc (HTTP sendsms preset), same wall clock; fakesmsc output polled every 2 ms',
+      description:
+        'calls.ended_at (busy, the final state, written by serve) → the message printed by Kannel fakesmsc (HTTP sendsms preset), same wall clock; fakesmsc output polled every 2 ms',
       p50_ms: acrossRuns(smsRuns.map((x) => x.p50)),
       p99_ms: acrossRuns(smsRuns.map((x) => x.p99)),
       outcomes: smsRows.reduce((acc, x) => ((acc[`${x.status}/${x.sms_status}`] = (acc[`${x.status}/${x.sms_status}`] ?? 0) + 1), acc), {}),
@@ -209,29 +226,45 @@ export async function runTelephonyBench(options = {}) {
       await Promise.all(batch.map((a) => post(`${serve.url}/webhook/${a[0]}/${a[1]}`, ca, agent).then((r) => ids.push(r.json.call_id))));
       let peakRss = 0;
       let peakAsteriskRss = 0;
-      await waitUntil(`${n} answered calls`, () => {
-        peakRss = Math.max(peakRss, rssOf(serve.pid).rss_mb);
-        peakAsteriskRss = Math.max(peakAsteriskRss, pids.slice(1).reduce((s, p) => s + (rssOf(p).rss_mb || 0), 0));
-        return uas.active() >= n || performance.now() - t0 > 15_000;
-      }, 20_000, 50);
+      await waitUntil(
+        `${n} answered calls`,
+        () => {
+          peakRss = Math.max(peakRss, rssOf(serve.pid).rss_mb);
+          peakAsteriskRss = Math.max(
+            peakAsteriskRss,
+            pids.slice(1).reduce((s, p) => s + (rssOf(p).rss_mb || 0), 0),
+          );
+          return uas.active() >= n || performance.now() - t0 > 15_000;
+        },
+        20_000,
+        50,
+      );
       const maxActive = uas.maxActive();
       // all the calls talking at once: sample for 3 s
       const s0 = performance.now();
       const c0 = pids.map(cpuMsOf);
       while (performance.now() - s0 < 3000) {
         peakRss = Math.max(peakRss, rssOf(serve.pid).rss_mb);
-        peakAsteriskRss = Math.max(peakAsteriskRss, pids.slice(1).reduce((s, p) => s + (rssOf(p).rss_mb || 0), 0));
+        peakAsteriskRss = Math.max(
+          peakAsteriskRss,
+          pids.slice(1).reduce((s, p) => s + (rssOf(p).rss_mb || 0), 0),
+        );
         await sleep(100);
       }
       const holdMs = performance.now() - s0;
       const c1 = pids.map(cpuMsOf);
       const serveCpu = ((c1[0] - c0[0]) / holdMs) * 100;
-      const asteriskCpu = (c1.slice(1).reduce((a, b) => a + (b || 0), 0) - c0.slice(1).reduce((a, b) => a + (b || 0), 0)) / holdMs * 100;
+      const asteriskCpu = ((c1.slice(1).reduce((a, b) => a + (b || 0), 0) - c0.slice(1).reduce((a, b) => a + (b || 0), 0)) / holdMs) * 100;
       // every outcome recorded: wait until all are final
-      const finals = await waitUntil(`${n} final outcomes`, () => {
-        const rows = ids.map((id) => row.get(id));
-        return rows.every((x) => !['queued', 'dialing', 'ringing', 'answered'].includes(x.status)) ? rows : null;
-      }, 90_000, 200);
+      const finals = await waitUntil(
+        `${n} final outcomes`,
+        () => {
+          const rows = ids.map((id) => row.get(id));
+          return rows.every((x) => !['queued', 'dialing', 'ringing', 'answered'].includes(x.status)) ? rows : null;
+        },
+        90_000,
+        200,
+      );
       const outcomes = finals.reduce((acc, x) => ((acc[x.status] = (acc[x.status] ?? 0) + 1), acc), {});
       steps.push({
         calls: n,
@@ -245,13 +278,16 @@ export async function runTelephonyBench(options = {}) {
         duration_s: round((performance.now() - t0) / 1000, 1),
         cpu0: cpu0.length,
       });
-      log(`telephony: ${n} calls: ${maxActive} at once, outcomes ${JSON.stringify(outcomes)}, serve ${round(serveCpu, 1)}% CPU, Asterisk ${round(asteriskCpu, 1)}% CPU`);
+      log(
+        `telephony: ${n} calls: ${maxActive} at once, outcomes ${JSON.stringify(outcomes)}, serve ${round(serveCpu, 1)}% CPU, Asterisk ${round(asteriskCpu, 1)}% CPU`,
+      );
     }
     await uas.close();
     const first = steps[0];
     const last = steps.at(-1);
     result.concurrent = {
-      description: 'N alerts at once to N accounts; our phone answers every call and holds it until ringhook hangs up (after the message and the digit wait); CPU sampled over 3 s while all talk',
+      description:
+        'N alerts at once to N accounts; our phone answers every call and holds it until ringhook hangs up (after the message and the digit wait); CPU sampled over 3 s while all talk',
       steps,
       sustained: Math.max(0, ...steps.filter((s) => s.all_completed && s.simultaneous_answered === s.calls).map((s) => s.calls)),
       per_call: {

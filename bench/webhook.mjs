@@ -1,6 +1,3 @@
-// Benchmarks 1 (webhook acceptance against a bare node:https ceiling) and 7 (memory of `serve`).
-// ringhook serve and the ceiling server each run in their own process; the load generator in a third.
-import fs from 'node:fs';
 import path from 'node:path';
 import { acrossRuns, cpuMsOf, log, round, rssOf, runNodeJson, sleep, writeResult } from './lib/common.mjs';
 import { freshDataDir, seedAccounts, startCeiling, startServe } from './lib/ringhook.mjs';
@@ -25,7 +22,11 @@ export function memorySampler(pid) {
   return {
     stop() {
       clearInterval(timer);
-      return { samples: samples.length, max_mb: round(Math.max(...samples)), median_mb: round(samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? NaN) };
+      return {
+        samples: samples.length,
+        max_mb: round(Math.max(...samples)),
+        median_mb: round(samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? NaN),
+      };
     },
   };
 }
@@ -34,7 +35,21 @@ export function memorySampler(pid) {
 export async function loadRun(target, { accountsFile, ca, cursor, mode, rate, durationMs, connections, concurrency, warmupMs, pid }) {
   const cpu0 = pid ? cpuMsOf(pid) : NaN;
   const t0 = performance.now();
-  const r = await runNodeJson(LOAD, [JSON.stringify({ url: target, ca, accounts: accountsFile, start: cursor.value, mode, rate, durationMs, connections, concurrency, warmup: warmupMs, maxRequests: 50_000 })]);
+  const r = await runNodeJson(LOAD, [
+    JSON.stringify({
+      url: target,
+      ca,
+      accounts: accountsFile,
+      start: cursor.value,
+      mode,
+      rate,
+      durationMs,
+      connections,
+      concurrency,
+      warmup: warmupMs,
+      maxRequests: 50_000,
+    }),
+  ]);
   const wall = performance.now() - t0;
   if (pid) r.server_cpu_pct = round(((cpuMsOf(pid) - cpu0) / wall) * 100, 1);
   cursor.value = r.used_accounts_until;
@@ -77,11 +92,12 @@ export async function runWebhookBench(options = {}) {
     await serve.stop();
   }
   const fig = (k, f) => acrossRuns(runs[k].map(f));
-  const non200 = (k) => runs[k].reduce((acc, r) => {
-    for (const [s, n] of Object.entries(r.statuses)) if (s !== '200') acc[s] = (acc[s] ?? 0) + n;
-    if (r.errors) acc.errors = (acc.errors ?? 0) + r.errors;
-    return acc;
-  }, {});
+  const non200 = (k) =>
+    runs[k].reduce((acc, r) => {
+      for (const [s, n] of Object.entries(r.statuses)) if (s !== '200') acc[s] = (acc[s] ?? 0) + n;
+      if (r.errors) acc.errors = (acc.errors ?? 0) + r.errors;
+      return acc;
+    }, {});
   const ringhookMax = fig('ringhook_max', (r) => r.accepted_per_s);
   const ceilingMax = fig('ceiling_max', (r) => r.accepted_per_s);
   const ratios = runs.ringhook_max.map((r, i) => r.accepted_per_s / runs.ceiling_max[i].accepted_per_s);
@@ -110,7 +126,8 @@ export async function runWebhookBench(options = {}) {
     runs,
   };
   const memory = {
-    description: 'resident memory (VmRSS) of `ringhook serve` (telephony off, 10,000 accounts): idle 1.5 s after start, and sampled every 100 ms under the load of the webhook benchmark',
+    description:
+      'resident memory (VmRSS) of `ringhook serve` (telephony off, 10,000 accounts): idle 1.5 s after start, and sampled every 100 ms under the load of the webhook benchmark',
     figures: { idle_rss_mb: round(idle.rss_mb), under_load: underLoad },
     targets: { under_150mb: underLoad.hwm_mb < 150 },
   };

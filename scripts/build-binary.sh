@@ -15,9 +15,11 @@
 # Progress goes to stderr; the last line of stdout is the path of the executable.
 set -euo pipefail
 
-# The runtime embedded by default: an LTS line that better-sqlite3's engines field lists.
-NODE_PKG_VERSION=24.21.0
-NODE_PKG_INTEGRITY='sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q=='
+# The runtime embedded by default: an LTS line that better-sqlite3's engines field lists, and not
+# Node 24: from 24.19 its ObjectWrap aborts the process when a GC outside JavaScript finalizes a
+# better-sqlite3 12 statement (docs/binary.md).
+NODE_PKG_VERSION=22.23.3
+NODE_PKG_INTEGRITY='sha512-qHnz5tFsHoj/WM+uRENVjWONi5hVvmwrgq8A4V76KpuVNAc4+jwK8x4gwbobE9BtHNg/AKR2583eYorLF/c7ng=='
 # The fuse Node looks for to know that a blob was injected (fixed by Node's SEA support).
 SEA_FUSE=NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2
 

@@ -4,7 +4,9 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isPrivateIpv4, parseCidr } from './core/network.js';
 import { DEFAULTS } from './config/defaults.js';
+import { defaultMaxCalls } from './core/pace.js';
 import { describeIssue, onOff, port, presentVariables, wholeNumber, type Env } from './config/rules.js';
 import { decodeSecretKey } from './db/secret-box.js';
 import { UserError } from './errors.js';
@@ -14,6 +16,28 @@ import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './s
 
 /** Safe characters for a value written into Asterisk's configuration. */
 const ASTERISK_VALUE = /^[^\s;[\]"\\{}]+$/;
+
+/** A trunk's four variables: its URI, the credentials it asks for, and whether to register. */
+function trunkFields<P extends 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'>(prefix: P) {
+  const value = (name: string) =>
+    z
+      .string()
+      .regex(ASTERISK_VALUE, { error: `${name} must not contain spaces, quotes, ; [ ] { } or backslashes` })
+      .optional();
+  return {
+    [`${prefix}_URI`]: z
+      .string()
+      .regex(/^sips?:(?:[^@\s;]+@)?(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?(?:;[A-Za-z0-9=._-]+)*$/, {
+        error: `${prefix}_URI must look like sip:host[:port], e.g. sip:sip.provider.example:5060`,
+      })
+      .optional(),
+    [`${prefix}_USERNAME`]: value(`${prefix}_USERNAME`),
+    [`${prefix}_PASSWORD`]: value(`${prefix}_PASSWORD`),
+    [`${prefix}_REGISTER`]: onOff(`${prefix}_REGISTER`).default(DEFAULTS.trunkRegister),
+  } as { [K in `${P}_URI` | `${P}_USERNAME` | `${P}_PASSWORD`]: z.ZodOptional<z.ZodString> } & {
+    [K in `${P}_REGISTER`]: z.ZodDefault<ReturnType<typeof onOff>>;
+  };
+}
 
 const envSchema = z
   .object({
@@ -29,67 +53,165 @@ const envSchema = z
     RINGHOOK_TRUST_PROXY: z.string().optional(),
     RINGHOOK_PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: 'RINGHOOK_PUBLIC_URL must be an absolute URL such as https://alerts.example.com' })
-      .refine((u) => !u.includes('?') && !u.includes('#'), { error: 'RINGHOOK_PUBLIC_URL must not have a query (?) or fragment (#): webhook paths are appended to it' })
+      .refine((u) => !u.includes('?') && !u.includes('#'), {
+        error: 'RINGHOOK_PUBLIC_URL must not have a query (?) or fragment (#): webhook paths are appended to it',
+      })
       .optional(),
-    RINGHOOK_ARI_URL: z.url({ protocol: /^https?$/, error: 'RINGHOOK_ARI_URL must be the http(s) URL of Asterisk\'s HTTP server, e.g. http://127.0.0.1:8088' }).optional(),
+    RINGHOOK_ARI_URL: z
+      .url({ protocol: /^https?$/, error: "RINGHOOK_ARI_URL must be the http(s) URL of Asterisk's HTTP server, e.g. http://127.0.0.1:8088" })
+      .optional(),
     RINGHOOK_ARI_USER: z.string().optional(),
     RINGHOOK_ARI_PASSWORD: z.string().optional(),
-    RINGHOOK_TELEPHONY: z.enum(['managed', 'external', 'off'], { error: 'RINGHOOK_TELEPHONY must be managed (ringhook runs Asterisk), external (RINGHOOK_ARI_URL) or off (accept alerts, place no calls)' }).optional(),
-    RINGHOOK_TRUNK_URI: z
-      .string()
-      .regex(/^sips?:(?:[^@\s;]+@)?(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?(?:;[A-Za-z0-9=._-]+)*$/, { error: 'RINGHOOK_TRUNK_URI must look like sip:host[:port], e.g. sip:sip.provider.example:5060' })
+    RINGHOOK_TELEPHONY: z
+      .enum(['managed', 'external', 'off'], {
+        error: 'RINGHOOK_TELEPHONY must be managed (ringhook runs Asterisk), external (RINGHOOK_ARI_URL) or off (accept alerts, place no calls)',
+      })
       .optional(),
-    RINGHOOK_TRUNK_USERNAME: z.string().regex(ASTERISK_VALUE, { error: 'RINGHOOK_TRUNK_USERNAME must not contain spaces, quotes, ; [ ] { } or backslashes' }).optional(),
-    RINGHOOK_TRUNK_PASSWORD: z.string().regex(ASTERISK_VALUE, { error: 'RINGHOOK_TRUNK_PASSWORD must not contain spaces, quotes, ; [ ] { } or backslashes' }).optional(),
-    RINGHOOK_TRUNK_REGISTER: onOff('RINGHOOK_TRUNK_REGISTER').default(DEFAULTS.trunkRegister),
-    RINGHOOK_CALLER_ID: z.string().regex(/^(?:"[^"\n]{0,40}" ?)?<?\+?[0-9A-Za-z*#]{1,32}>?$/, { error: 'RINGHOOK_CALLER_ID must be a number such as +14155550123, optionally with a name: "Alerts" <+14155550123>' }).optional(),
-    RINGHOOK_RING_TIMEOUT: wholeNumber('RINGHOOK_RING_TIMEOUT', { min: 5, max: 120 }, 'seconds of ringing before a call counts as not answered', DEFAULTS.ringTimeoutSec).default(DEFAULTS.ringTimeoutSec),
-    RINGHOOK_MAX_CALLS: wholeNumber('RINGHOOK_MAX_CALLS', { min: 1, max: 500 }, 'simultaneous calls', DEFAULTS.maxCalls).default(DEFAULTS.maxCalls),
-    RINGHOOK_CALL_FRESHNESS: wholeNumber('RINGHOOK_CALL_FRESHNESS', { min: 10, max: 86_400 }, 'seconds a queued call stays worth placing', DEFAULTS.callFreshnessSec).default(DEFAULTS.callFreshnessSec),
+    ...trunkFields('RINGHOOK_TRUNK'),
+    ...trunkFields('RINGHOOK_TRUNK2'),
+    RINGHOOK_CALLER_ID: z
+      .string()
+      .regex(/^(?:"[^"\n]{0,40}" ?)?<?\+?[0-9A-Za-z*#]{1,32}>?$/, {
+        error: 'RINGHOOK_CALLER_ID must be a number such as +14155550123, optionally with a name: "Alerts" <+14155550123>',
+      })
+      .optional(),
+    RINGHOOK_RING_TIMEOUT: wholeNumber(
+      'RINGHOOK_RING_TIMEOUT',
+      { min: 5, max: 120 },
+      'seconds of ringing before a call counts as not answered',
+      DEFAULTS.ringTimeoutSec,
+    ).default(DEFAULTS.ringTimeoutSec),
+    RINGHOOK_AMD: onOff('RINGHOOK_AMD').default(DEFAULTS.answeringMachineDetection),
+    RINGHOOK_MAX_CALLS: wholeNumber(
+      'RINGHOOK_MAX_CALLS',
+      { min: 1, max: DEFAULTS.maxCallsMost },
+      'simultaneous calls (default: half the RTP ports)',
+    ).optional(),
+    RINGHOOK_TRUNK_CPS: wholeNumber('RINGHOOK_TRUNK_CPS', { min: 1, max: 1000 }, 'new calls a second the provider allows', DEFAULTS.trunkCps).default(
+      DEFAULTS.trunkCps,
+    ),
+    RINGHOOK_CALL_FRESHNESS: wholeNumber(
+      'RINGHOOK_CALL_FRESHNESS',
+      { min: 10, max: 86_400 },
+      'seconds a queued call stays worth placing',
+      DEFAULTS.callFreshnessSec,
+    ).default(DEFAULTS.callFreshnessSec),
     RINGHOOK_TTS_ENGINE: z.enum(['flite', 'espeak-ng'], { error: 'RINGHOOK_TTS_ENGINE must be flite or espeak-ng' }).default(DEFAULTS.ttsEngine),
-    RINGHOOK_VOICE: z.string().regex(/^[A-Za-z0-9_.+][A-Za-z0-9_./+-]{0,99}$/, { error: 'RINGHOOK_VOICE must be a voice name such as slt (flite) or en-us (espeak-ng)' }).optional(),
-    RINGHOOK_TTS_COMMAND: z.string().regex(/^[^\u0000-\u001f\u007f]{1,2000}$/, { error: 'RINGHOOK_TTS_COMMAND must be one line (at most 2000 characters): a command that reads the text on stdin and writes a WAV on stdout' }).optional(),
+    RINGHOOK_VOICE: z
+      .string()
+      .regex(/^[A-Za-z0-9_.+][A-Za-z0-9_./+-]{0,99}$/, { error: 'RINGHOOK_VOICE must be a voice name such as slt (flite) or en-us (espeak-ng)' })
+      .optional(),
+    RINGHOOK_TTS_COMMAND: z
+      .string()
+      .regex(/^[^\u0000-\u001f\u007f]{1,2000}$/, {
+        error: 'RINGHOOK_TTS_COMMAND must be one line (at most 2000 characters): a command that reads the text on stdin and writes a WAV on stdout',
+      })
+      .optional(),
     RINGHOOK_SIP_HOST: z.ipv4({ error: 'RINGHOOK_SIP_HOST must be an IPv4 address, e.g. 0.0.0.0 or 127.0.0.1' }).default(DEFAULTS.sipHost),
     RINGHOOK_SIP_PORT: port('RINGHOOK_SIP_PORT').default(DEFAULTS.sipPort),
+    RINGHOOK_SIP_EXTERNAL_ADDRESS: z
+      .string()
+      .regex(/^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, {
+        error: 'RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public IPv4 address or host name (dynamic DNS) of this network, e.g. 203.0.113.7 or home.example.net',
+      })
+      .refine((a) => !isPrivateIpv4(a), {
+        error: "RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public address (the router's outside one), not a private or loopback address",
+      })
+      .optional(),
+    RINGHOOK_SIP_LOCAL_NET: z
+      .string()
+      .refine((list) => list.split(',').every((n) => parseCidr(n.trim()) !== undefined), {
+        error: 'RINGHOOK_SIP_LOCAL_NET must be a comma-separated list of IPv4 networks, e.g. 192.168.1.0/24,10.0.0.0/8',
+      })
+      .default(DEFAULTS.sipLocalNets),
     RINGHOOK_ARI_PORT: port('RINGHOOK_ARI_PORT').default(DEFAULTS.ariPort),
-    RINGHOOK_RTP_PORTS: z.string().regex(/^\d{4,5}-\d{4,5}$/, { error: 'RINGHOOK_RTP_PORTS must be a range such as 10000-20000' }).default(DEFAULTS.rtpPorts),
+    RINGHOOK_RTP_PORTS: z
+      .string()
+      .regex(/^\d{4,5}-\d{4,5}$/, { error: 'RINGHOOK_RTP_PORTS must be a range such as 10000-20000' })
+      .default(DEFAULTS.rtpPorts),
     RINGHOOK_SOFTPHONE_USER: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'RINGHOOK_SOFTPHONE_USER may contain letters, digits, _ . and - only' })
-      .refine((name) => !RESERVED_SECTIONS.has(name), { error: `RINGHOOK_SOFTPHONE_USER must not be ${[...RESERVED_SECTIONS].join(', ')} (names Asterisk's configuration uses)` })
+      .refine((name) => !RESERVED_SECTIONS.has(name), {
+        error: `RINGHOOK_SOFTPHONE_USER must not be ${[...RESERVED_SECTIONS].join(', ')} (names Asterisk's configuration uses)`,
+      })
       .default(DEFAULTS.softphoneUser),
-    RINGHOOK_SOFTPHONE_PASSWORD: z.string().regex(/^[^\s;[\]"\\{}]{8,64}$/, { error: 'RINGHOOK_SOFTPHONE_PASSWORD must be 8 to 64 characters without spaces, quotes, ; [ ] { } or backslashes' }).optional(),
+    RINGHOOK_SOFTPHONE_PASSWORD: z
+      .string()
+      .regex(/^[^\s;[\]"\\{}]{8,64}$/, { error: 'RINGHOOK_SOFTPHONE_PASSWORD must be 8 to 64 characters without spaces, quotes, ; [ ] { } or backslashes' })
+      .optional(),
     RINGHOOK_CACHE_DIR: z.string().optional(),
     RINGHOOK_MEDIA_DIR: z.string().optional(),
     RINGHOOK_METRICS_TOKEN: z.string().min(16, { error: 'RINGHOOK_METRICS_TOKEN must be at least 16 characters' }).optional(),
     RINGHOOK_SECRET_KEY: z
       .string()
-      .transform((text, ctx) => decodeSecretKey(text.trim()) ?? (ctx.addIssue({ code: 'custom', message: 'RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64, e.g. from: openssl rand -hex 32' }), z.NEVER))
+      .transform((text, ctx) => {
+        const key = decodeSecretKey(text.trim());
+        if (key) return key;
+        ctx.addIssue({
+          code: 'custom',
+          message: 'RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64, e.g. from: openssl rand -hex 32',
+        });
+        return z.NEVER;
+      })
       .optional(),
-    RINGHOOK_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'RINGHOOK_LOG_LEVEL must be debug, info, warn or error' }).default(DEFAULTS.logLevel),
+    RINGHOOK_LOG_LEVEL: z
+      .enum(['debug', 'info', 'warn', 'error'], { error: 'RINGHOOK_LOG_LEVEL must be debug, info, warn or error' })
+      .default(DEFAULTS.logLevel),
     RINGHOOK_DB_SYNC: z.enum(['normal', 'full'], { error: 'RINGHOOK_DB_SYNC must be normal or full' }).default(DEFAULTS.dbSync),
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(DEFAULTS.selfSigned),
     ...smsFields,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.RINGHOOK_TLS_CERT) !== Boolean(env.RINGHOOK_TLS_KEY)) {
-      ctx.addIssue({ code: 'custom', path: ['RINGHOOK_TLS_CERT'], message: 'RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY go together: set both (PEM files) or neither (a self-signed certificate is made)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_TLS_CERT'],
+        message: 'RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY go together: set both (PEM files) or neither (a self-signed certificate is made)',
+      });
     }
     if (env.RINGHOOK_ARI_URL && !(env.RINGHOOK_ARI_USER && env.RINGHOOK_ARI_PASSWORD)) {
-      ctx.addIssue({ code: 'custom', path: ['RINGHOOK_ARI_USER'], message: 'RINGHOOK_ARI_URL points at an external Asterisk: set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to the ari.conf user too' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_ARI_USER'],
+        message: 'RINGHOOK_ARI_URL points at an external Asterisk: set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to the ari.conf user too',
+      });
     }
     if (env.RINGHOOK_TELEPHONY === 'external' && !env.RINGHOOK_ARI_URL) {
-      ctx.addIssue({ code: 'custom', path: ['RINGHOOK_TELEPHONY'], message: 'RINGHOOK_TELEPHONY=external needs RINGHOOK_ARI_URL, RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_TELEPHONY'],
+        message: 'RINGHOOK_TELEPHONY=external needs RINGHOOK_ARI_URL, RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD',
+      });
     }
-    if (Boolean(env.RINGHOOK_TRUNK_USERNAME) !== Boolean(env.RINGHOOK_TRUNK_PASSWORD)) {
-      ctx.addIssue({ code: 'custom', path: ['RINGHOOK_TRUNK_USERNAME'], message: 'RINGHOOK_TRUNK_USERNAME and RINGHOOK_TRUNK_PASSWORD go together' });
+    for (const t of ['RINGHOOK_TRUNK', 'RINGHOOK_TRUNK2'] as const) {
+      if (Boolean(env[`${t}_USERNAME`]) !== Boolean(env[`${t}_PASSWORD`])) {
+        ctx.addIssue({ code: 'custom', path: [`${t}_USERNAME`], message: `${t}_USERNAME and ${t}_PASSWORD go together` });
+      }
+      if (env[`${t}_REGISTER`] && !env[`${t}_USERNAME`]) {
+        ctx.addIssue({ code: 'custom', path: [`${t}_REGISTER`], message: `${t}_REGISTER=on needs ${t}_USERNAME and ${t}_PASSWORD` });
+      }
     }
-    if (env.RINGHOOK_TRUNK_REGISTER && !env.RINGHOOK_TRUNK_USERNAME) {
-      ctx.addIssue({ code: 'custom', path: ['RINGHOOK_TRUNK_REGISTER'], message: 'RINGHOOK_TRUNK_REGISTER=on needs RINGHOOK_TRUNK_USERNAME and RINGHOOK_TRUNK_PASSWORD' });
+    if (env.RINGHOOK_TRUNK2_URI && !env.RINGHOOK_TRUNK_URI) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_TRUNK2_URI'],
+        message: 'RINGHOOK_TRUNK2_URI is the backup of RINGHOOK_TRUNK_URI: set the first trunk too',
+      });
     }
     const [rtpStart = 0, rtpEnd = 0] = env.RINGHOOK_RTP_PORTS.split('-').map(Number);
     if (rtpStart < 1024 || rtpEnd > 65535 || rtpEnd <= rtpStart) {
-      ctx.addIssue({ code: 'custom', path: ['RINGHOOK_RTP_PORTS'], message: 'RINGHOOK_RTP_PORTS must be a range of ports above 1023, low-high, e.g. 10000-20000' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_RTP_PORTS'],
+        message: 'RINGHOOK_RTP_PORTS must be a range of ports above 1023, low-high, e.g. 10000-20000',
+      });
+    } else if (env.RINGHOOK_MAX_CALLS !== undefined && env.RINGHOOK_MAX_CALLS * 2 > rtpEnd - rtpStart + 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_MAX_CALLS'],
+        message: `RINGHOOK_MAX_CALLS needs two RTP ports a call: RINGHOOK_RTP_PORTS (${env.RINGHOOK_RTP_PORTS}) has room for ${Math.floor((rtpEnd - rtpStart + 1) / 2)}`,
+      });
     }
     if (env.RINGHOOK_HTTP_PORT !== undefined && env.RINGHOOK_HTTP_PORT === env.RINGHOOK_PORT && env.RINGHOOK_PORT !== 0) {
       ctx.addIssue({ code: 'custom', path: ['RINGHOOK_HTTP_PORT'], message: 'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT' });
@@ -122,16 +244,36 @@ export interface Config {
   secretKey: Buffer | undefined;
 }
 
+export interface TrunkConfig {
+  uri: string;
+  username?: string;
+  password?: string;
+  register: boolean;
+}
+
 export interface TelephonyConfig {
   mode: 'managed' | 'external' | 'off';
-  trunk: { uri: string; username?: string; password?: string; register: boolean } | null;
+  trunk: TrunkConfig | null;
+  /** The backup trunk: a call the first does not take goes out through it, once. */
+  trunk2: TrunkConfig | null;
   callerId: string | undefined;
   ringTimeoutSec: number;
+  /** Answering-machine detection: a machine's call ends `voicemail`, the message left after its greeting. */
+  amd: boolean;
   maxCalls: number;
+  /** New calls a second the provider allows. */
+  trunkCps: number;
   freshnessMs: number;
   /** command: the operator's own engine, run through /bin/sh; engine and voice are its fallback. */
   tts: { engine: 'flite' | 'espeak-ng'; voice: string | undefined; command: string | undefined };
-  sip: { host: string; port: number };
+  sip: {
+    host: string;
+    port: number;
+    /** Behind NAT: the public address or name peers outside `localNets` are given. */
+    externalAddress: string | undefined;
+    /** Networks reached without NAT, as a.b.c.d/n. */
+    localNets: string[];
+  };
   ariPort: number;
   rtp: { start: number; end: number };
   softphone: { username: string; password: string | undefined };
@@ -142,13 +284,11 @@ export interface TelephonyConfig {
 }
 
 /** Never repeated in an error message. */
-const SECRET_VARIABLES = new Set(['RINGHOOK_SECRET_KEY']);
-
 /** Reads and validates the configuration; throws a UserError listing every bad variable and its fix. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const result = envSchema.safeParse(presentVariables(env));
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  - ${describeIssue(issue, env, SECRET_VARIABLES)}`);
+    const problems = result.error.issues.map((issue) => `  - ${describeIssue(issue, env)}`);
     throw new UserError(`invalid configuration:\n${problems.join('\n')}`);
   }
   const e = result.data;
@@ -156,7 +296,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   try {
     trustProxy = parseAddressList(e.RINGHOOK_TRUST_PROXY ?? '');
   } catch (error) {
-    throw new UserError(`invalid configuration:\n  - RINGHOOK_TRUST_PROXY: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8`);
+    throw new UserError(
+      `invalid configuration:\n  - RINGHOOK_TRUST_PROXY: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8`,
+    );
   }
   const dataDir = path.resolve(cwd, e.RINGHOOK_DATA_DIR);
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
@@ -188,23 +330,29 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
   const [start, end] = e.RINGHOOK_RTP_PORTS.split('-').map(Number) as [number, number];
   return {
     mode: e.RINGHOOK_TELEPHONY ?? (e.RINGHOOK_ARI_URL ? 'external' : 'managed'),
-    trunk: e.RINGHOOK_TRUNK_URI
-      ? {
-          uri: e.RINGHOOK_TRUNK_URI,
-          ...(e.RINGHOOK_TRUNK_USERNAME && { username: e.RINGHOOK_TRUNK_USERNAME, password: e.RINGHOOK_TRUNK_PASSWORD! }),
-          register: e.RINGHOOK_TRUNK_REGISTER,
-        }
-      : null,
+    trunk: trunkConfig(e.RINGHOOK_TRUNK_URI, e.RINGHOOK_TRUNK_USERNAME, e.RINGHOOK_TRUNK_PASSWORD, e.RINGHOOK_TRUNK_REGISTER),
+    trunk2: trunkConfig(e.RINGHOOK_TRUNK2_URI, e.RINGHOOK_TRUNK2_USERNAME, e.RINGHOOK_TRUNK2_PASSWORD, e.RINGHOOK_TRUNK2_REGISTER),
     callerId: e.RINGHOOK_CALLER_ID,
     ringTimeoutSec: e.RINGHOOK_RING_TIMEOUT,
-    maxCalls: e.RINGHOOK_MAX_CALLS,
+    amd: e.RINGHOOK_AMD,
+    maxCalls: e.RINGHOOK_MAX_CALLS ?? defaultMaxCalls({ start, end }, DEFAULTS.maxCallsMost),
+    trunkCps: e.RINGHOOK_TRUNK_CPS,
     freshnessMs: e.RINGHOOK_CALL_FRESHNESS * 1000,
     tts: { engine: e.RINGHOOK_TTS_ENGINE, voice: e.RINGHOOK_VOICE, command: e.RINGHOOK_TTS_COMMAND },
-    sip: { host: e.RINGHOOK_SIP_HOST, port: e.RINGHOOK_SIP_PORT },
+    sip: {
+      host: e.RINGHOOK_SIP_HOST,
+      port: e.RINGHOOK_SIP_PORT,
+      externalAddress: e.RINGHOOK_SIP_EXTERNAL_ADDRESS,
+      localNets: e.RINGHOOK_SIP_LOCAL_NET.split(',').map((n) => parseCidr(n.trim())!),
+    },
     ariPort: e.RINGHOOK_ARI_PORT,
     rtp: { start, end },
     softphone: { username: e.RINGHOOK_SOFTPHONE_USER, password: e.RINGHOOK_SOFTPHONE_PASSWORD },
     cacheDir: path.resolve(cwd, e.RINGHOOK_CACHE_DIR ?? path.join(home ?? '/root', '.cache', 'ringhook')),
     mediaDir: e.RINGHOOK_MEDIA_DIR ? path.resolve(cwd, e.RINGHOOK_MEDIA_DIR) : undefined,
   };
+}
+
+function trunkConfig(uri: string | undefined, username: string | undefined, password: string | undefined, register: boolean): TrunkConfig | null {
+  return uri ? { uri, ...(username && password && { username, password }), register } : null;
 }

@@ -38,11 +38,9 @@ function redactValue(value: unknown, seen: WeakSet<object> = new WeakSet()): unk
   return value;
 }
 
-export function createLogger(
-  options: { level?: LogLevel; write?: (line: string) => void; base?: LogFields } = {},
-): Logger {
+export function createLogger(options: { level?: LogLevel; write?: (line: string) => void; base?: LogFields } = {}): Logger {
   const threshold = LEVEL_RANK[options.level ?? 'info'];
-  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const base = options.base ?? {};
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
     if (LEVEL_RANK[level] < threshold) return;

@@ -61,4 +61,3 @@ export async function runMain(argv: string[]): Promise<void> {
     }
   }
 }
-

@@ -10,7 +10,10 @@ const labelText = (labels: Labels): string => {
 
 class Counter {
   private readonly values = new Map<string, { labels: Labels; value: number }>();
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
 
   inc(labels: Labels = {}, by = 1): void {
     const key = labelText(labels);
@@ -30,7 +33,11 @@ class Histogram {
   private readonly counts: number[];
   private sum = 0;
   private count = 0;
-  constructor(readonly name: string, readonly help: string, readonly buckets: readonly number[]) {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly buckets: readonly number[],
+  ) {
     this.counts = buckets.map(() => 0);
   }
 
@@ -42,17 +49,24 @@ class Histogram {
 
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    this.buckets.forEach((b, i) => lines.push(`${this.name}_bucket{le="${b}"} ${this.counts[i]}`));
+    for (const [i, b] of this.buckets.entries()) lines.push(`${this.name}_bucket{le="${b}"} ${this.counts[i]}`);
     lines.push(`${this.name}_bucket{le="+Inf"} ${this.count}`, `${this.name}_sum ${this.sum}`, `${this.name}_count ${this.count}`);
     return lines.join('\n');
   }
 }
 
 export class Metrics {
-  readonly alerts = new Counter('ringhook_alerts_total', 'Webhook requests by result (accepted, invalid_payload, unauthorized, too_many_failures, suspended, limit_exceeded, rate_limited, unavailable, method_not_allowed).');
+  readonly alerts = new Counter(
+    'ringhook_alerts_total',
+    'Webhook requests by result (accepted, invalid_payload, unauthorized, too_many_failures, suspended, limit_exceeded, rate_limited, unavailable, method_not_allowed).',
+  );
   readonly calls = new Counter('ringhook_calls_total', 'Calls that reached a final state, by outcome.');
   readonly sms = new Counter('ringhook_sms_total', 'SMS backups by result (sent, failed, delivered, undelivered).');
-  readonly webhookSeconds = new Histogram('ringhook_webhook_duration_seconds', 'Time to answer a webhook request.', [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]);
+  readonly webhookSeconds = new Histogram(
+    'ringhook_webhook_duration_seconds',
+    'Time to answer a webhook request.',
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+  );
   private readonly gauges: Array<{ name: string; help: string; read: () => number }> = [];
 
   gauge(name: string, help: string, read: () => number): void {
@@ -62,6 +76,6 @@ export class Metrics {
   render(): string {
     const gauges = this.gauges.map((g) => `# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name} ${g.read()}`);
     const memory = `# HELP process_resident_memory_bytes Resident memory of the process.\n# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes ${process.memoryUsage.rss()}`;
-    return [this.alerts.render(), this.calls.render(), this.sms.render(), this.webhookSeconds.render(), ...gauges, memory].join('\n') + '\n';
+    return `${[this.alerts.render(), this.calls.render(), this.sms.render(), this.webhookSeconds.render(), ...gauges, memory].join('\n')}\n`;
   }
 }

@@ -16,7 +16,7 @@ export function readOrCreateSecret(dataDir: string, name: string, bytes = 12): {
   // Written whole under another name, then linked in place: a process starting at the same time
   // (serve and a CLI command) never reads a half-written file, and the first one to link wins.
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, value + '\n', { mode: 0o600 });
+  fs.writeFileSync(tmp, `${value}\n`, { mode: 0o600 });
   try {
     fs.linkSync(tmp, file);
     return { value, file, created: true };

@@ -22,7 +22,11 @@ export type { Stores } from './deps.js';
  * The database and its stores, with the api_keys' secret key. `lostSecretKey` opens a database
  * whose key is lost, only to give every account a new api_key (AccountStore.regenerateAllKeys).
  */
-export function openStores(config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey'>, now: () => number = Date.now, options: { lostSecretKey?: boolean } = {}): Stores {
+export function openStores(
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey'>,
+  now: () => number = Date.now,
+  options: { lostSecretKey?: boolean } = {},
+): Stores {
   const secrets = loadSecretBox(config);
   const db = openDatabase(config.dbFile, { sync: config.dbSync, secrets });
   try {
@@ -78,6 +82,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       now,
       events,
       publicUrl: config.publicUrl,
+      callerId: config.telephony.callerId,
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
       onCallQueued: (callId, userId) => {

@@ -15,8 +15,9 @@ import { requestTestCall } from './test-call.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
-import { ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
-import { Dialer, SPEECH } from './pbx/dialer.js';
+import { type AsteriskRuntime, ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
+import { SPEECH } from './pbx/call-script.js';
+import { Dialer } from './pbx/dialer.js';
 import { throughTrunk, toSoftphone, type Endpoint } from './pbx/endpoint.js';
 import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
@@ -82,16 +83,23 @@ export function softphoneAddress(config: Config['telephony']): string {
 /** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
 export function endpointFor(config: Config['telephony']): (phone: string) => Endpoint {
   const softphone = toSoftphone(config.softphone.username);
-  return config.trunk ? throughTrunk : () => softphone;
+  return config.trunk ? (phone) => throughTrunk(phone) : () => softphone;
+}
+
+/** Where a call the first trunk did not take goes out once more: the backup trunk, when set. */
+export function backupEndpointFor(config: Config['telephony']): ((phone: string) => Endpoint) | undefined {
+  return config.trunk && config.trunk2 ? (phone) => throughTrunk(phone, 'trunk2') : undefined;
 }
 
 async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: string, softphone: Softphone): Promise<ManagedAsterisk> {
   const t = config.telephony;
-  let runtime;
+  let runtime: AsteriskRuntime;
   try {
     runtime = await readProvisionedRuntime(t.cacheDir);
   } catch (error) {
-    throw new UserError(`${(error as Error).message} (npm start does it from a checkout; or set RINGHOOK_ARI_URL to use an Asterisk of your own, or RINGHOOK_TELEPHONY=off)`);
+    throw new UserError(
+      `${(error as Error).message} (npm start does it from a checkout; or set RINGHOOK_ARI_URL to use an Asterisk of your own, or RINGHOOK_TELEPHONY=off)`,
+    );
   }
   const asterisk = new ManagedAsterisk({
     runtime,
@@ -102,9 +110,10 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
       http: { port: t.ariPort },
       // Kept in the data dir so that `ringhook doctor` can talk to the running Asterisk.
       ari: { user: 'ringhook', password: persistentSecret(config.dataDir, 'ari') },
-      sip: { bindAddress: t.sip.host, port: t.sip.port },
+      sip: { bindAddress: t.sip.host, port: t.sip.port, ...(t.sip.externalAddress && { externalAddress: t.sip.externalAddress, localNets: t.sip.localNets }) },
       rtp: t.rtp,
       ...(t.trunk && { trunk: t.trunk }),
+      ...(t.trunk2 && { trunk2: t.trunk2 }),
       softphone,
     },
     logger: logger.child({ component: 'asterisk' }),
@@ -141,7 +150,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const writes = new PatientWriter(deps.db, logger.child({ component: 'writes' }));
   const receiptToken = smsReceiptToken(config);
   const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), { logger: logger.child({ component: 'sms' }) });
-  const smsHealth = new SmsHealth(sms);
+  const smsHealth = new SmsHealth(sms, { now: deps.now });
   const smsBackup = new SmsBackup({
     sender: sms,
     progress,
@@ -156,9 +165,17 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     },
   });
   smsBackup.recover();
-  const tts = createTts({ cacheDir: path.join(mediaDir, 'speech'), engine: t.tts.engine, ...(t.tts.voice && { voice: t.tts.voice }), ...(t.tts.command && { command: t.tts.command }) }, { logger, now: deps.now });
+  const tts = createTts(
+    {
+      cacheDir: path.join(mediaDir, 'speech'),
+      engine: t.tts.engine,
+      ...(t.tts.voice && { voice: t.tts.voice }),
+      ...(t.tts.command && { command: t.tts.command }),
+    },
+    { logger, now: deps.now },
+  );
   // The fixed phrases are made now, so that the first answered call starts speaking at once.
-  for (const phrase of [SPEECH.intro, SPEECH.prompt]) {
+  for (const phrase of Object.values(SPEECH)) {
     tts.synthesize(phrase).catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
   }
   const dialer = new Dialer({
@@ -175,17 +192,26 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       smsBackup.afterFinal(call);
     },
     endpointFor: endpointFor(t),
+    backupEndpointFor: backupEndpointFor(t),
     callerId: t.callerId,
     ringTimeoutSec: t.ringTimeoutSec,
+    // Only the managed Asterisk is known to have ringhook's dialplan (an external one may add it: README).
+    detectMachine: t.amd && t.mode === 'managed',
     maxConcurrent: t.maxCalls,
+    callsPerSecond: t.trunkCps,
     freshnessMs: t.freshnessMs,
   });
   dialer.start();
   ari.on('replaced', () => {
-    logger.error(`another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`);
+    logger.error(
+      `another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`,
+    );
   });
   // Speech of old alerts is not needed again: clean the cache once a day.
-  const cleaner = setInterval(() => void tts.cleanup(SPEECH_CACHE_DAYS).catch((error: Error) => logger.warn('speech cache cleanup failed', { error })), 86_400_000);
+  const cleaner = setInterval(
+    () => void tts.cleanup(SPEECH_CACHE_DAYS).catch((error: Error) => logger.warn('speech cache cleanup failed', { error })),
+    86_400_000,
+  );
   cleaner.unref();
 
   return {

@@ -7,6 +7,7 @@ import type { CallStore } from './db/calls.js';
 export function requestTestCall(calls: CallStore, account: Account): TestCallResult {
   if (!receivesCalls(account)) return { accepted: false, reason: 'suspended' };
   const result = calls.acceptTestCall(account.userId, TEST_CALL_MESSAGE);
-  if (!result.accepted) return { accepted: false, reason: 'rate_limited', retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60 };
+  if (!result.accepted)
+    return { accepted: false, reason: 'rate_limited', retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60 };
   return { accepted: true, callId: result.callId, receivedAt: result.receivedAt };
 }

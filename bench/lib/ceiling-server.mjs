@@ -5,7 +5,13 @@ import fs from 'node:fs';
 import https from 'node:https';
 
 const [cert, key] = process.argv.slice(2);
-const BODY = JSON.stringify({ success: true, message: 'Alert received; the call is being placed.', call_id: 'call_AAAAAAAAAAAAAAAAAAAAAA', timestamp: '2026-11-22T14:00:00.000Z', truncated: false });
+const BODY = JSON.stringify({
+  success: true,
+  message: 'Alert received; the call is being placed.',
+  call_id: 'call_AAAAAAAAAAAAAAAAAAAAAA',
+  timestamp: '2026-11-22T14:00:00.000Z',
+  truncated: false,
+});
 const server = https.createServer({ cert: fs.readFileSync(cert), key: fs.readFileSync(key) }, (req, res) => {
   req.on('data', () => {});
   req.on('end', () => {

@@ -58,7 +58,7 @@ export function machine() {
 export function writeResult(name, result) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.json`);
-  fs.writeFileSync(file, JSON.stringify({ name, measured_at: new Date().toISOString(), machine: machine(), ...result }, null, 2) + '\n');
+  fs.writeFileSync(file, `${JSON.stringify({ name, measured_at: new Date().toISOString(), machine: machine(), ...result }, null, 2)}\n`);
   return file;
 }
 
@@ -101,7 +101,7 @@ export function runNodeJson(script, args = [], options = {}) {
       if (code !== 0) return reject(new Error(`${path.basename(script)} exited with ${code}`));
       try {
         resolve(JSON.parse(out));
-      } catch (error) {
+      } catch (_error) {
         reject(new Error(`${path.basename(script)} printed no JSON: ${out.slice(0, 200)}`));
       }
     });

@@ -22,9 +22,17 @@ const {
 } = opts;
 
 const base = new URL(url);
-const accounts = accountsFile ? fs.readFileSync(accountsFile, 'utf8').trim().split('\n').map((l) => l.split(' ')) : [['x', 'y']];
+const accounts = accountsFile
+  ? fs
+      .readFileSync(accountsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '))
+  : [['x', 'y']];
 const agent = new https.Agent({ keepAlive: true, maxSockets: connections, ca: fs.readFileSync(ca), keepAliveMsecs: 10_000 });
-const BODY = Buffer.from(JSON.stringify({ ticker: 'BTCUSD', price: '64012.5', action: 'buy', strategy: 'breakout', message: 'BTC crossed 64,000 on the 5 minute chart' }));
+const BODY = Buffer.from(
+  JSON.stringify({ ticker: 'BTCUSD', price: '64012.5', action: 'buy', strategy: 'breakout', message: 'BTC crossed 64,000 on the 5 minute chart' }),
+);
 
 let cursor = start;
 function nextPath() {
@@ -42,7 +50,14 @@ function send(scheduledAt, record) {
   return new Promise((resolve) => {
     const sentAt = performance.now();
     const req = https.request(
-      { host: base.hostname, port: base.port, method: 'POST', path: nextPath(), agent, headers: { 'content-type': 'application/json', 'content-length': BODY.length } },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: 'POST',
+        path: nextPath(),
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': BODY.length },
+      },
       (res) => {
         res.on('data', () => {});
         res.on('end', () => {
@@ -129,7 +144,7 @@ const sortedService = Float64Array.from(serviceTimes).sort();
 const q = (s, p) => (s.length ? s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)] : NaN);
 const ok = statuses[200] ?? 0;
 process.stdout.write(
-  JSON.stringify({
+  `${JSON.stringify({
     mode,
     ...run,
     start,
@@ -143,5 +158,5 @@ process.stdout.write(
     service_time_ms: { p50: q(sortedService, 0.5), p99: q(sortedService, 0.99) },
     generator_cpu_pct: ((cpu.user + cpu.system) / 1000 / wall) * 100,
     warmup_cpu_ms: (cpuStart.user - cpuBefore.user + cpuStart.system - cpuBefore.system) / 1000,
-  }) + '\n',
+  })}\n`,
 );

@@ -28,7 +28,8 @@ export function seedAccounts(dataDir, count, plan = 'premium', { smsBackup = fal
   // Sealed with the data dir's key file, which serve then uses too.
   const secrets = loadSecretBox({ dataDir, secretKey: undefined });
   const db = openDatabase(path.join(dataDir, 'ringhook.db'), { sync: 'normal', secrets });
-  const insert = db.prepare(`INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
+  const insert =
+    db.prepare(`INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
                              VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`);
   const now = Date.now();
   const accounts = [];
@@ -40,7 +41,7 @@ export function seedAccounts(dataDir, count, plan = 'premium', { smsBackup = fal
     }
   })();
   db.close();
-  fs.writeFileSync(path.join(dataDir, 'accounts.txt'), accounts.map((a) => a.join(' ')).join('\n') + '\n');
+  fs.writeFileSync(path.join(dataDir, 'accounts.txt'), `${accounts.map((a) => a.join(' ')).join('\n')}\n`);
   return accounts;
 }
 
@@ -66,7 +67,19 @@ export function seedHistory(dataDir, accounts, rows) {
       const [userId] = accounts[i % accounts.length];
       const t = now - span + Math.floor((i / rows) * span);
       const answered = i % 4 !== 0;
-      insert.run(newCallId(), userId, answered ? 'completed' : 'no_answer', message, t, t + 8000, t + 5, t + 60, answered ? t + 960 : null, t + 8000, answered ? 7000 : null);
+      insert.run(
+        newCallId(),
+        userId,
+        answered ? 'completed' : 'no_answer',
+        message,
+        t,
+        t + 8000,
+        t + 5,
+        t + 60,
+        answered ? t + 960 : null,
+        t + 8000,
+        answered ? 7000 : null,
+      );
     }
   })();
   db.close();
@@ -173,5 +186,28 @@ export async function startCeiling(cert, key) {
       child.kill('SIGTERM');
       await done;
     },
+  };
+}
+
+/**
+ * Settings for serve with its managed Asterisk calling the phone on `trunkPort` (loopback), with SMS
+ * through Kannel and answering-machine detection off (the bench phones say nothing). `ports` gives
+ * free UDP and TCP ports; `extra` adds to or overrides the rest.
+ */
+export async function callingEnv({ trunkPort, kannel, ports, rtpPorts, extra = {} }) {
+  return {
+    RINGHOOK_DB_SYNC: 'full',
+    RINGHOOK_TELEPHONY: 'managed',
+    RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
+    RINGHOOK_SIP_HOST: '127.0.0.1',
+    RINGHOOK_SIP_PORT: String(await ports.udp()),
+    RINGHOOK_ARI_PORT: String(await ports.tcp()),
+    RINGHOOK_RTP_PORTS: rtpPorts,
+    RINGHOOK_AMD: 'off',
+    RINGHOOK_SMS_GATEWAY: 'http',
+    RINGHOOK_SMS_HTTP_PRESET: 'kannel',
+    RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl(),
+    RINGHOOK_SMS_FROM: 'ringhook',
+    ...extra,
   };
 }

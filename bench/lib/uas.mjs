@@ -26,10 +26,12 @@ function isLoud(payload) {
 }
 
 /**
- * @param {{ port: number, mode: 'busy' | 'answer', rtpPortBase?: number }} options
- * calls: Map of SIP Call-ID → { user, inviteAt, answeredAt, firstRtpAt, firstLoudAt, byeAt }
+ * @param {{ port: number, mode: 'busy' | 'answer' | ((user: string) => 'busy' | 'answer' | 'no-answer'), ringMs?: number, rtpPortBase?: number }} options
+ * `mode` as a function decides per called number; 'answer' then rings `ringMs` first (180, then
+ * 200), 'no-answer' rings until the caller cancels (487).
+ * calls: Map of SIP Call-ID → { user, mode, inviteAt, answeredAt, firstRtpAt, firstLoudAt, byeAt, cancelledAt }
  */
-export async function startUas({ port, mode, rtpPortBase = 0 }) {
+export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
   const sip = createSocket('udp4');
   const calls = new Map();
   const rtpSockets = [];
@@ -101,9 +103,14 @@ export async function startUas({ port, mode, rtpPortBase = 0 }) {
         return;
       }
       const user = /sip:([^@>;]+)@/.exec(msg.start)?.[1] ?? '';
-      call = { user, inviteAt: at, tag: calls.size + 1 };
+      const callMode = typeof mode === 'function' ? mode(user) : mode;
+      call = { user, mode: callMode, inviteAt: at, tag: calls.size + 1, invite: msg, from: rinfo };
       calls.set(callId, call);
-      if (mode === 'busy') {
+      if (callMode !== 'busy' && (ringMs > 0 || callMode === 'no-answer')) reply(msg, rinfo, '180 Ringing');
+      if (callMode === 'no-answer') return;
+      if (ringMs > 0) await new Promise((r) => setTimeout(r, ringMs));
+      if (call.cancelledAt !== undefined) return;
+      if (callMode === 'busy') {
         call.lastStatus = '486 Busy Here';
         call.lastExtra = [];
         call.lastBody = '';
@@ -112,7 +119,19 @@ export async function startUas({ port, mode, rtpPortBase = 0 }) {
         return;
       }
       const { port: rtpPort } = await rtpSocket(call);
-      const sdp = ['v=0', `o=bench 1 1 IN IP4 127.0.0.1`, 's=bench', 'c=IN IP4 127.0.0.1', 't=0 0', `m=audio ${rtpPort} RTP/AVP 0 101`, 'a=rtpmap:0 PCMU/8000', 'a=rtpmap:101 telephone-event/8000', 'a=fmtp:101 0-16', 'a=sendrecv', ''].join('\r\n');
+      const sdp = [
+        'v=0',
+        `o=bench 1 1 IN IP4 127.0.0.1`,
+        's=bench',
+        'c=IN IP4 127.0.0.1',
+        't=0 0',
+        `m=audio ${rtpPort} RTP/AVP 0 101`,
+        'a=rtpmap:0 PCMU/8000',
+        'a=rtpmap:101 telephone-event/8000',
+        'a=fmtp:101 0-16',
+        'a=sendrecv',
+        '',
+      ].join('\r\n');
       call.lastStatus = '200 OK';
       call.lastExtra = ['Content-Type: application/sdp'];
       call.lastBody = sdp;
@@ -129,6 +148,11 @@ export async function startUas({ port, mode, rtpPortBase = 0 }) {
       }
     } else if (method === 'CANCEL') {
       reply(msg, rinfo, '200 OK');
+      const call = calls.get(callId);
+      if (call && call.answeredAt === undefined && call.cancelledAt === undefined) {
+        call.cancelledAt = at;
+        reply(call.invite, call.from, '487 Request Terminated');
+      }
     } else if (method === 'OPTIONS') {
       reply(msg, rinfo, '200 OK');
     }

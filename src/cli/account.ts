@@ -2,19 +2,31 @@
 import { defineCommand } from 'citty';
 import { nameSchema, phoneSchema, planSchema, webhookUrl, type Account } from '../core/account.js';
 import { UserError } from '../errors.js';
+import type { Config } from '../config.js';
 import type { Stores } from '../service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 
 const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
-const userIdArg = { user_id: { type: 'positional', description: 'The account\'s user_id (32 hex characters)', required: true } } as const;
+const userIdArg = { user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: true } } as const;
 
-function showAccount(account: Account, publicUrl: string, json: boolean, stores: Stores): void {
+function showAccount(account: Account, config: Pick<Config, 'publicUrl' | 'telephony'>, json: boolean, stores: Stores): void {
   const usage = stores.calls.usage(account.userId);
-  const view = { ...accountView(account, publicUrl), calls_this_month: usage.used, month_resets_at: iso(usage.resetsAt) };
+  const callerId = config.telephony.callerId ?? null;
+  const view = { ...accountView(account, config.publicUrl), calls_this_month: usage.used, month_resets_at: iso(usage.resetsAt), caller_id: callerId };
   if (json) printJson(view);
   else printFields(view);
+}
+
+/** Phones that silence unknown callers would silence the alert: say which number to save. */
+function printCallerIdAdvice(config: Pick<Config, 'telephony'>): void {
+  const callerId = config.telephony.callerId;
+  process.stderr.write(
+    callerId
+      ? `Save ${callerId} in the phone's contacts (e.g. as "ringhook alerts") and let it through Do Not Disturb and "silence unknown callers".\n`
+      : 'No caller id is set (RINGHOOK_CALLER_ID): the phone shows whatever number the provider sends, which may change; set one so that the owner can save it as a contact and let it through Do Not Disturb.\n',
+  );
 }
 
 const create = defineCommand({
@@ -23,6 +35,12 @@ const create = defineCommand({
     phone: { type: 'string', description: 'Phone number to call, E.164 (e.g. +14155550123)', required: true },
     plan: { type: 'string', description: 'free (3 calls a month, 1 a minute) or premium (unlimited, 10 a minute)', default: 'free' },
     'sms-backup': { type: 'boolean', description: 'Send an SMS when the call is missed', default: false },
+    'require-confirm': {
+      type: 'string',
+      description:
+        'on (default) or off: a call counts as heard only when 1 is pressed; without it, an answered call ends unconfirmed and the SMS backup goes out',
+      default: 'on',
+    },
     name: { type: 'string', description: 'A name for the account', default: '' },
     ...jsonArg,
   },
@@ -32,10 +50,12 @@ const create = defineCommand({
         phone: parseArg(phoneSchema, args.phone, '--phone'),
         plan: parseArg(planSchema, args.plan, '--plan'),
         smsBackup: args['sms-backup'],
+        requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
         name: parseArg(nameSchema, args.name, '--name'),
       });
-      showAccount(account, config.publicUrl, args.json, stores);
+      showAccount(account, config, args.json, stores);
       if (!args.json) process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
+      if (!args.json) printCallerIdAdvice(config);
     }),
 });
 
@@ -48,25 +68,42 @@ const list = defineCommand({
       if (args.json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
       if (accounts.length === 0) return void process.stdout.write('No accounts yet: create one with ringhook account create --phone +14155550123\n');
       printTable(
-        accounts.map((a) => ({ user_id: a.userId, name: a.name, phone: a.phone, plan: a.plan, sms_backup: a.smsBackup ? 'on' : 'off', status: a.status, created_at: iso(a.createdAt) })),
-        ['user_id', 'name', 'phone', 'plan', 'sms_backup', 'status', 'created_at'],
+        accounts.map((a) => ({
+          user_id: a.userId,
+          name: a.name,
+          phone: a.phone,
+          plan: a.plan,
+          sms_backup: a.smsBackup ? 'on' : 'off',
+          require_confirm: a.requireConfirm ? 'on' : 'off',
+          status: a.status,
+          created_at: iso(a.createdAt),
+        })),
+        ['user_id', 'name', 'phone', 'plan', 'sms_backup', 'require_confirm', 'status', 'created_at'],
       );
     }),
 });
 
 const show = defineCommand({
-  meta: { name: 'show', description: 'Show an account, its webhook URL and this month\'s usage' },
+  meta: { name: 'show', description: "Show an account, its webhook URL and this month's usage" },
   args: { ...userIdArg, ...jsonArg },
-  run: ({ args }) => withStores((stores, config) => showAccount(requireAccount(stores, args.user_id), config.publicUrl, args.json, stores)),
+  run: ({ args }) =>
+    withStores((stores, config) => {
+      showAccount(requireAccount(stores, args.user_id), config, args.json, stores);
+      if (!args.json) printCallerIdAdvice(config);
+    }),
 });
 
 const set = defineCommand({
-  meta: { name: 'set', description: 'Change an account\'s plan, phone, SMS backup or name' },
+  meta: { name: 'set', description: "Change an account's plan, phone, SMS backup, confirmation or name" },
   args: {
     ...userIdArg,
     plan: { type: 'string', description: 'free or premium' },
     phone: { type: 'string', description: 'Phone number, E.164' },
     'sms-backup': { type: 'string', description: 'on or off' },
+    'require-confirm': {
+      type: 'string',
+      description: 'on or off: a call counts as heard only when 1 is pressed (else it ends unconfirmed, with the SMS backup)',
+    },
     name: { type: 'string', description: 'A name for the account' },
     password: { type: 'boolean', description: 'Set the dashboard password (asked for, or read from stdin; never an argument)' },
     admin: { type: 'string', description: 'on or off: the account sees every account in the dashboard (read-only)' },
@@ -79,11 +116,13 @@ const set = defineCommand({
         ...(args.plan !== undefined && { plan: parseArg(planSchema, args.plan, '--plan') }),
         ...(args.phone !== undefined && { phone: parseArg(phoneSchema, args.phone, '--phone') }),
         ...(args['sms-backup'] !== undefined && { smsBackup: parseArg(onOffSchema, args['sms-backup'], '--sms-backup') === 'on' }),
+        ...(args['require-confirm'] !== undefined && { requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on' }),
         ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
       };
       const dashboardChanged = await applyDashboardOptions(stores, account.userId, { password: args.password, admin: args.admin });
-      if (Object.keys(changes).length === 0 && !dashboardChanged) throw new UserError('nothing to change: give --plan, --phone, --sms-backup, --name, --password or --admin');
-      showAccount((Object.keys(changes).length > 0 ? stores.accounts.update(account.userId, changes) : account)!, config.publicUrl, args.json, stores);
+      if (Object.keys(changes).length === 0 && !dashboardChanged)
+        throw new UserError('nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --password or --admin');
+      showAccount((Object.keys(changes).length > 0 ? stores.accounts.update(account.userId, changes) : account)!, config, args.json, stores);
     }),
 });
 
@@ -94,15 +133,18 @@ function statusCommand(name: 'suspend' | 'resume', status: Account['status'], de
     run: ({ args }) =>
       withStores((stores, config) => {
         const account = requireAccount(stores, args.user_id);
-        showAccount(stores.accounts.update(account.userId, { status })!, config.publicUrl, args.json, stores);
+        showAccount(stores.accounts.update(account.userId, { status })!, config, args.json, stores);
       }),
   });
 }
 
 const regenerate = defineCommand({
-  meta: { name: 'regenerate', description: 'Issue a new api_key: the old webhook URL answers 401 at once (--all: every account, also when the secret key is lost)' },
+  meta: {
+    name: 'regenerate',
+    description: 'Issue a new api_key: the old webhook URL answers 401 at once (--all: every account, also when the secret key is lost)',
+  },
   args: {
-    user_id: { type: 'positional', description: 'The account\'s user_id (32 hex characters)', required: false },
+    user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: false },
     all: { type: 'boolean', description: 'Every account, sealed with the current secret key (what to do when the old key is lost)', default: false },
     yes: { type: 'boolean', description: 'Confirm --all', default: false },
     ...jsonArg,
@@ -112,7 +154,7 @@ const regenerate = defineCommand({
     if (!args.user_id) throw new UserError('give the user_id of the account, or --all for every account');
     return withStores((stores, config) => {
       const account = requireAccount(stores, args.user_id!);
-      showAccount(stores.accounts.regenerateKey(account.userId)!, config.publicUrl, args.json, stores);
+      showAccount(stores.accounts.regenerateKey(account.userId)!, config, args.json, stores);
       if (!args.json) process.stderr.write('The old webhook URL no longer works: paste the new one into every alert that used it.\n');
     });
   },
@@ -126,7 +168,10 @@ function regenerateAll(userId: string | undefined, yes: boolean, json: boolean) 
     (stores, config) => {
       const accounts = stores.accounts.regenerateAllKeys();
       if (json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
-      printTable(accounts.map((a) => ({ user_id: a.userId, webhook_url: webhookUrl(config.publicUrl, a) })), ['user_id', 'webhook_url']);
+      printTable(
+        accounts.map((a) => ({ user_id: a.userId, webhook_url: webhookUrl(config.publicUrl, a) })),
+        ['user_id', 'webhook_url'],
+      );
       process.stderr.write(`${accounts.length} account(s) have a new webhook URL: the old ones no longer work.\n`);
     },
     { lostSecretKey: true },

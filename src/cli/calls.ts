@@ -6,7 +6,11 @@ import { UserError } from '../errors.js';
 import { parseArg, withStores } from './context.js';
 import { callView, iso, printJson, printTable } from './output.js';
 
-const limitSchema = z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(1000, { error: 'must be at most 1000' });
+const limitSchema = z.coerce
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be a whole number' })
+  .min(1, { error: 'must be at least 1' })
+  .max(1000, { error: 'must be at most 1000' });
 
 function describeFields(extra: Record<string, unknown>, fields: Record<string, unknown>): string {
   const all = { ...fields, ...extra };
@@ -26,7 +30,8 @@ export const callsCommand = defineCommand({
   run: ({ args }) =>
     withStores((stores) => {
       const limit = parseArg(limitSchema, args.limit, '--limit');
-      if (args.account !== undefined && !USER_ID_PATTERN.test(args.account)) throw new UserError(`--account: "${args.account}" is not a user_id (32 hex characters)`);
+      if (args.account !== undefined && !USER_ID_PATTERN.test(args.account))
+        throw new UserError(`--account: "${args.account}" is not a user_id (32 hex characters)`);
       if (args.account !== undefined && !stores.accounts.get(args.account)) throw new UserError(`--account: no account with user_id ${args.account}`);
       const calls = stores.calls.list({ ...(args.account !== undefined && { userId: args.account }), limit });
       if (args.json) return printJson(calls.map(callView));
@@ -38,7 +43,7 @@ export const callsCommand = defineCommand({
           account: c.userId.slice(0, 8),
           status: c.status + (c.sipCode ? ` (${c.sipCode})` : ''),
           sms: c.smsStatus ?? '',
-          message: c.message.length > 60 ? c.message.slice(0, 59) + '…' : c.message,
+          message: c.message.length > 60 ? `${c.message.slice(0, 59)}…` : c.message,
           fields: describeFields(c.extra, { ticker: c.ticker, price: c.price, action: c.action, strategy: c.strategy, timestamp: c.alertTimestamp }),
         })),
         ['received_at', 'call_id', 'account', 'status', 'sms', 'message', 'fields'],

@@ -4,12 +4,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { loadConfig, type Config } from '../config.js';
+import { natProblem } from '../core/network.js';
 import { SCHEMA_VERSION } from '../db/database.js';
 import { selfSignedPaths } from '../http/tls.js';
 import { silentLogger } from '../log.js';
 import { AriClient, AriError } from '../pbx/ari.js';
 import { readProvisionedRuntime } from '../pbx/asterisk.js';
+import { parseSipUri } from '../pbx/asterisk-config.js';
 import { createTts } from '../pbx/tts.js';
 import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../secret-file.js';
@@ -37,10 +41,19 @@ const checkDatabase: Check = async (config) => {
     const stores = openStores(config);
     const accounts = (stores.db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
     stores.db.close();
-    return pass('database', `${config.dbFile}: schema ${SCHEMA_VERSION}, ${accounts} account(s), api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`);
+    return pass(
+      'database',
+      `${config.dbFile}: schema ${SCHEMA_VERSION}, ${accounts} account(s), api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`,
+    );
   } catch (error) {
     const message = (error as Error).message;
-    return fail('database', message, /secret key/.test(message) ? 'see the message: the secret key must be the one the database was sealed with' : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`);
+    return fail(
+      'database',
+      message,
+      /secret key/.test(message)
+        ? 'see the message: the secret key must be the one the database was sealed with'
+        : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`,
+    );
   }
 };
 
@@ -93,11 +106,18 @@ const checkAsterisk: Check = async (config) => {
     return pass('asterisk', `Asterisk ${info.system.version} answers on ARI`);
   } catch (error) {
     if (error instanceof AriError && error.status === 401) {
-      return fail('asterisk', 'ARI refused the user name or password (HTTP 401)', config.telephony.mode === 'managed'
-        ? `the managed Asterisk runs with another password: restart ringhook serve (it writes ${path.join(config.dataDir, 'ari.secret')})`
-        : 'set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to a user of ari.conf on that Asterisk');
+      return fail(
+        'asterisk',
+        'ARI refused the user name or password (HTTP 401)',
+        config.telephony.mode === 'managed'
+          ? `the managed Asterisk runs with another password: restart ringhook serve (it writes ${path.join(config.dataDir, 'ari.secret')})`
+          : 'set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to a user of ari.conf on that Asterisk',
+      );
     }
-    const where = config.telephony.mode === 'managed' ? 'is ringhook serve running? (it starts Asterisk)' : `is Asterisk running, with http.conf enabled and ARI reachable at ${config.ari!.url}?`;
+    const where =
+      config.telephony.mode === 'managed'
+        ? 'is ringhook serve running? (it starts Asterisk)'
+        : `is Asterisk running, with http.conf enabled and ARI reachable at ${config.ari!.url}?`;
     return fail('asterisk', `ARI does not answer: ${(error as Error).message}`, where);
   }
 };
@@ -109,9 +129,16 @@ async function checkSoftphone(config: Config): Promise<CheckResult> {
   try {
     const endpoint = await ariFor(config)!.getEndpoint('PJSIP', username);
     if (endpoint.state === 'online') return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}", which is registered`);
-    return fail('trunk', `no RINGHOOK_TRUNK_URI, and no phone is registered as the local softphone "${username}": calls end unreachable`, `register a SIP phone at ${where} as ${username} with the password serve printed (or set RINGHOOK_TRUNK_URI)`);
+    return fail(
+      'trunk',
+      `no RINGHOOK_TRUNK_URI, and no phone is registered as the local softphone "${username}": calls end unreachable`,
+      `register a SIP phone at ${where} as ${username} with the password serve printed (or set RINGHOOK_TRUNK_URI)`,
+    );
   } catch (error) {
-    return skip('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}" (could not ask Asterisk whether it is registered: ${(error as Error).message})`);
+    return skip(
+      'trunk',
+      `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}" (could not ask Asterisk whether it is registered: ${(error as Error).message})`,
+    );
   }
 }
 
@@ -120,14 +147,59 @@ const checkTrunk: Check = async (config) => {
   if (!config.telephony.trunk) return checkSoftphone(config);
   try {
     const endpoint = await ariFor(config)!.getEndpoint('PJSIP', 'trunk');
-    const registration = config.telephony.trunk.register ? ' (registration on: its state is in Asterisk\'s log)' : '';
+    const registration = config.telephony.trunk.register ? " (registration on: its state is in Asterisk's log)" : '';
     return pass('trunk', `${config.telephony.trunk.uri}: endpoint ${endpoint.state ?? 'unknown'}${registration}`);
   } catch (error) {
     if (error instanceof AriError && error.status === 404) {
-      return fail('trunk', 'Asterisk has no trunk endpoint', 'restart ringhook serve after setting RINGHOOK_TRUNK_URI (external Asterisk: define a PJSIP endpoint named "trunk")');
+      return fail(
+        'trunk',
+        'Asterisk has no trunk endpoint',
+        'restart ringhook serve after setting RINGHOOK_TRUNK_URI (external Asterisk: define a PJSIP endpoint named "trunk")',
+      );
     }
     return skip('trunk', `could not ask Asterisk: ${(error as Error).message}`);
   }
+};
+
+/** Behind NAT with a public trunk and no external address, the audio and the digits are lost. */
+const checkNat: Check = async (config) => {
+  const { trunk, sip } = config.telephony;
+  if (config.telephony.mode === 'off' || !trunk) return skip('nat', 'no trunk: nothing crosses a NAT');
+  const host = parseSipUri(trunk.uri).host.replace(/^\[|\]$/g, '');
+  let trunkAddress: string;
+  try {
+    trunkAddress = isIP(host) ? host : (await lookup(host, { family: 4 })).address;
+  } catch (error) {
+    return fail('nat', `the trunk's host ${host} does not resolve: ${(error as Error).message}`, "check RINGHOOK_TRUNK_URI and this machine's DNS");
+  }
+  if (sip.externalAddress !== undefined) {
+    try {
+      const external = isIP(sip.externalAddress) ? sip.externalAddress : (await lookup(sip.externalAddress, { family: 4 })).address;
+      return pass(
+        'nat',
+        `the provider is given ${sip.externalAddress}${external === sip.externalAddress ? '' : ` (${external})`} for SIP and audio; forward UDP ${sip.port} and the RTP ports to this machine if the router does not keep the bindings`,
+      );
+    } catch (error) {
+      return fail(
+        'nat',
+        `RINGHOOK_SIP_EXTERNAL_ADDRESS ${sip.externalAddress} does not resolve: ${(error as Error).message}`,
+        'set it to your public address or a dynamic-DNS name that resolves',
+      );
+    }
+  }
+  const localAddresses = Object.values(os.networkInterfaces())
+    .flat()
+    .filter((i) => i?.family === 'IPv4')
+    .map((i) => i!.address);
+  const problem = natProblem({ localAddresses, trunkAddress, externalAddress: sip.externalAddress });
+  if (problem) {
+    return fail(
+      'nat',
+      problem,
+      `set RINGHOOK_SIP_EXTERNAL_ADDRESS to your router's public address (or a dynamic-DNS name) and, if the router's LAN is not a private range, RINGHOOK_SIP_LOCAL_NET; see the README's home set-up`,
+    );
+  }
+  return pass('nat', `the trunk ${trunkAddress} is reached without NAT, or from a public address`);
 };
 
 const checkSpeech: Check = async (config) => {
@@ -156,12 +228,12 @@ const checkSms: Check = async (config) => {
 };
 
 export async function runChecks(config: Config): Promise<CheckResult[]> {
-  const checks = [checkDatabase, checkCertificate, checkAsterisk, checkTrunk, checkSpeech, checkSms];
+  const checks = [checkDatabase, checkCertificate, checkAsterisk, checkTrunk, checkNat, checkSpeech, checkSms];
   return Promise.all(checks.map((check) => check(config)));
 }
 
 export const doctorCommand = defineCommand({
-  meta: { name: 'doctor', description: 'Check the database, certificate, Asterisk, trunk, speech and SMS gateway, with fixes' },
+  meta: { name: 'doctor', description: 'Check the database, certificate, Asterisk, trunk, NAT, speech and SMS gateway, with fixes' },
   args: { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } },
   run: async ({ args }) => {
     const results = await runChecks(loadConfig());

@@ -4,20 +4,24 @@ import { webhookUrl } from '../core/account.js';
 import type { CallRecord } from '../db/calls.js';
 
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function printFields(fields: Record<string, unknown>): void {
   const width = Math.max(...Object.keys(fields).map((k) => k.length));
   for (const [key, value] of Object.entries(fields)) {
-    process.stdout.write(`${(key + ':').padEnd(width + 2)}${value === null || value === undefined ? '-' : String(value)}\n`);
+    process.stdout.write(`${(`${key}:`).padEnd(width + 2)}${value === null || value === undefined ? '-' : String(value)}\n`);
   }
 }
 
 export function printTable(rows: Record<string, string>[], columns: string[]): void {
   if (rows.length === 0) return;
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd() + '\n';
+  const line = (cells: string[]) =>
+    `${cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd()}\n`;
   process.stdout.write(line(columns.map((c) => c.toUpperCase())));
   for (const row of rows) process.stdout.write(line(columns.map((c) => row[c] ?? '')));
 }
@@ -33,6 +37,7 @@ export function accountView(account: Account, publicUrl: string) {
     phone: account.phone,
     plan: account.plan,
     sms_backup: account.smsBackup,
+    require_confirm: account.requireConfirm,
     status: account.status,
     created_at: iso(account.createdAt),
     updated_at: iso(account.updatedAt),
@@ -68,5 +73,9 @@ export function callView(call: CallRecord) {
     sms_message_id: call.smsMessageId,
     sms_at: call.smsAt === null ? null : iso(call.smsAt),
     sms_error: call.smsError,
+    carried_by: call.carriedBy,
+    amd_status: call.amdStatus,
+    amd_cause: call.amdCause,
+    trunk: call.trunk,
   };
 }

@@ -68,7 +68,7 @@ export async function applyDashboardOptions(stores: Stores, userId: string, opti
   if (password !== undefined) {
     await auth.setPassword(userId, password);
     new SessionStore(stores.db).deleteForAccount(userId);
-    process.stderr.write('Dashboard password set; the account\'s open dashboard sessions were signed out.\n');
+    process.stderr.write("Dashboard password set; the account's open dashboard sessions were signed out.\n");
   }
   if (admin !== undefined) {
     auth.setAdmin(userId, admin);
@@ -80,7 +80,7 @@ export async function applyDashboardOptions(stores: Stores, userId: string, opti
 export const loginLinkCommand = defineCommand({
   meta: { name: 'login-link', description: `Print a one-time dashboard sign-in link (valid ${LOGIN_LINK_TTL_MS / 60_000} minutes, usable once)` },
   args: {
-    user_id: { type: 'positional', description: 'The account\'s user_id (32 hex characters)', required: true },
+    user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: true },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: ({ args }) =>

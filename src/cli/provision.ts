@@ -46,7 +46,7 @@ export const provisionCommand = defineCommand({
   },
   args: {
     'skip-speech': { type: 'boolean', description: 'Leave the speech packages alone (install only Asterisk)', default: false },
-    owner: { type: 'string', description: 'The unprivileged user that runs ringhook serve (e.g. ringhook): Asterisk\'s root file system is made its own' },
+    owner: { type: 'string', description: "The unprivileged user that runs ringhook serve (e.g. ringhook): Asterisk's root file system is made its own" },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: ({ args }) => {
@@ -69,7 +69,8 @@ export const provisionCommand = defineCommand({
     const line = printed.trim().split('\n').pop() ?? '';
     const runtime = parseRuntime(line);
     const where = runtime.kind === 'host' ? "the host's Asterisk package" : `the root file system ${runtime.rootfs}`;
-    if (args.json) printJson({ asterisk: runtime.kind === 'host' ? 'host' : runtime.rootfs, cache_dir: config.telephony.cacheDir, speech: !args['skip-speech'] });
+    if (args.json)
+      printJson({ asterisk: runtime.kind === 'host' ? 'host' : runtime.rootfs, cache_dir: config.telephony.cacheDir, speech: !args['skip-speech'] });
     else process.stdout.write(`Asterisk is ready (${where}). Next: ringhook serve\n`);
   },
 });

@@ -13,7 +13,7 @@ import { printJson } from './output.js';
 export const SMS_TEST_TEXT = 'Test message from ringhook: SMS backup works.';
 
 export const smsTestCommand = defineCommand({
-  meta: { name: 'sms-test', description: 'Send a test SMS to an account\'s phone through the configured gateway' },
+  meta: { name: 'sms-test', description: "Send a test SMS to an account's phone through the configured gateway" },
   args: {
     user_id: { type: 'positional', description: 'The account whose phone gets the SMS', required: true },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
@@ -34,7 +34,8 @@ export const smsTestCommand = defineCommand({
       const result = await sender.send({ to: phone, text: SMS_TEST_TEXT, reference: `sms-test-${Date.now()}` });
       if (args.json) printJson({ to: phone, ...result });
       if (result.status === 'failed') throw new UserError(`the gateway did not take the SMS: ${result.error}`);
-      if (!args.json) process.stdout.write(`SMS handed to the ${sender.kind} gateway for ${phone} (message id ${result.messageId ?? 'none'}, ${result.parts} part(s)).\n`);
+      if (!args.json)
+        process.stdout.write(`SMS handed to the ${sender.kind} gateway for ${phone} (message id ${result.messageId ?? 'none'}, ${result.parts} part(s)).\n`);
     } finally {
       await sender.close().catch(() => {});
     }

@@ -6,16 +6,19 @@ import { isFinal } from '../core/call-state.js';
 import { CallProgressStore } from '../db/call-progress.js';
 import { UserError } from '../errors.js';
 import { requestTestCall } from '../test-call.js';
+import { sleep } from '../sleep.js';
 import { requireAccount } from './context.js';
 import { parseArg, withStores } from './context.js';
 import { printJson } from './output.js';
 
-const secondsSchema = z.coerce.number({ error: 'must be a number of seconds' }).int({ error: 'must be whole seconds' }).min(1, { error: 'must be at least 1' }).max(600, { error: 'must be at most 600' });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const secondsSchema = z.coerce
+  .number({ error: 'must be a number of seconds' })
+  .int({ error: 'must be whole seconds' })
+  .min(1, { error: 'must be at least 1' })
+  .max(600, { error: 'must be at most 600' });
 
 export const testCallCommand = defineCommand({
-  meta: { name: 'test-call', description: 'Call an account\'s phone with a test message (ringhook serve places it) and show its progress' },
+  meta: { name: 'test-call', description: "Call an account's phone with a test message (ringhook serve places it) and show its progress" },
   args: {
     user_id: { type: 'positional', description: 'The account to call', required: true },
     wait: { type: 'string', description: 'Seconds to wait for serve to pick the call up', default: '15' },
@@ -27,7 +30,8 @@ export const testCallCommand = defineCommand({
       const pickupMs = parseArg(secondsSchema, args.wait, '--wait') * 1000;
       const accepted = requestTestCall(stores.calls, account);
       if (!accepted.accepted) {
-        if (accepted.reason === 'suspended') throw new UserError(`the account ${account.userId} is suspended: no call is placed (ringhook account resume ${account.userId})`);
+        if (accepted.reason === 'suspended')
+          throw new UserError(`the account ${account.userId} is suspended: no call is placed (ringhook account resume ${account.userId})`);
         throw new UserError(`too many test calls: try again in ${accepted.retryAfterSeconds} s`);
       }
       const progress = new CallProgressStore(stores.db);
@@ -44,11 +48,17 @@ export const testCallCommand = defineCommand({
         if (isFinal(call.status)) break;
         if (call.status === 'queued' && Date.now() - started > pickupMs) {
           progress.transition(accepted.callId, 'failed', { endedAt: Date.now(), error: 'no ringhook serve placed the call' });
-          throw new UserError(`nothing placed the call within ${pickupMs / 1000} s: is ringhook serve running with telephony on (RINGHOOK_TELEPHONY is not off)?`);
+          throw new UserError(
+            `nothing placed the call within ${pickupMs / 1000} s: is ringhook serve running with telephony on (RINGHOOK_TELEPHONY is not off)?`,
+          );
         }
       }
       const final = stores.calls.get(accepted.callId)!;
       if (args.json) printJson({ call_id: final.callId, status: final.status, timeline: progress.timeline(final.callId) });
+      if (final.status === 'unconfirmed')
+        throw new UserError(
+          'the test call was answered, but 1 was not pressed to confirm (the account requires it: `account set --require-confirm off` to count an answer as heard)',
+        );
       if (!['completed', 'acknowledged'].includes(final.status)) {
         throw new UserError(`the test call ended as ${final.status}${final.error ? `: ${final.error}` : ''}`);
       }

@@ -16,8 +16,12 @@ export const DEFAULTS = {
 
   /** Seconds a phone rings before the call counts as not answered. */
   ringTimeoutSec: 30,
-  /** Simultaneous calls; more wait in the queue. A home line or a small trunk seldom allows more. */
-  maxCalls: 10,
+  /** The most simultaneous calls; unset, half the RTP ports (RTP and RTCP per call) up to this. */
+  maxCallsMost: 500,
+  /** New calls a second: what most providers allow a trunk without asking. */
+  trunkCps: 10,
+  /** An answered call is checked for an answering machine (Asterisk's AMD) before it speaks. */
+  answeringMachineDetection: true,
   /** Seconds a queued call stays worth placing (after a restart, or while Asterisk is down). */
   callFreshnessSec: 300,
   ttsEngine: 'flite',
@@ -27,6 +31,8 @@ export const DEFAULTS = {
   /** The managed Asterisk's HTTP/ARI port, on 127.0.0.1 only. */
   ariPort: 8088,
   rtpPorts: '10000-20000',
+  /** Behind NAT, the networks reached without it: the private ranges, carrier-grade NAT and loopback. */
+  sipLocalNets: '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10,127.0.0.0/8',
   softphoneUser: 'ringhook',
   trunkRegister: false,
 

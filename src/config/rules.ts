@@ -53,13 +53,22 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-export const httpUrl = (name: string, example: string) => z.string().refine(isHttpUrl, { error: `${name} must be an http:// or https:// URL, e.g. ${example}` });
+export const httpUrl = (name: string, example: string) =>
+  z.string().refine(isHttpUrl, { error: `${name} must be an http:// or https:// URL, e.g. ${example}` });
+
+/**
+ * Variables whose value must never be echoed in an error: passwords, tokens and keys, and the ones
+ * that may carry credentials (an SMPP or gateway URL with a password, HTTP headers).
+ */
+export function isSecretVariable(name: string): boolean {
+  return /PASSWORD|TOKEN|SECRET|_KEY$|_HEADERS$|SMPP_URL$|HTTP_URL$/.test(name);
+}
 
 /** One line per problem: the message (naming its variable) and the value given, unless secret. */
-export function describeIssue(issue: z.core.$ZodIssue, env: Env, secrets: ReadonlySet<string>): string {
+export function describeIssue(issue: z.core.$ZodIssue, env: Env): string {
   const name = String(issue.path[0] ?? 'configuration');
-  const value = secrets.has(name) ? undefined : env[name];
-  const got = value === undefined ? '' : ` (got ${JSON.stringify(value.length > 60 ? value.slice(0, 60) + '…' : value)})`;
+  const value = isSecretVariable(name) ? undefined : env[name];
+  const got = value === undefined ? '' : ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)})`;
   const text = issue.message.startsWith(name) || !name.startsWith('RINGHOOK_') ? issue.message : `${name}: ${issue.message}`;
   return text + got;
 }

@@ -16,6 +16,8 @@ export interface Account {
   phone: string;
   plan: Plan;
   smsBackup: boolean;
+  /** An answered call counts as heard only when 1 was pressed; otherwise it ends `unconfirmed` (SMS backup applies). */
+  requireConfirm: boolean;
   status: AccountStatus;
   createdAt: number;
   updatedAt: number;

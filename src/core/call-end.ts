@@ -9,6 +9,12 @@ export interface CallFacts {
   rang: boolean;
   answeredAt?: number | undefined;
   acknowledged: boolean;
+  /** Answering-machine detection's verdict: a machine (voicemail) took the call. */
+  machine?: boolean | undefined;
+  /** The account counts a call as heard only when 1 was pressed. */
+  requireConfirm?: boolean | undefined;
+  /** The message began to play (a call hung up before it, e.g. during the machine check, was not heard). */
+  messageStarted?: boolean | undefined;
   /** Why playing the speech failed, if it did. */
   speechFailed?: string | undefined;
   /** The far end's own final answer before the channel ended (a ChannelHangupRequest). */
@@ -48,14 +54,25 @@ export interface CallEnd {
   detail?: string;
 }
 
+/**
+ * An answered call: heard when 1 was pressed, or when a person answered, the message began and no
+ * confirmation is required; a call hung up before its message began was not heard either.
+ */
+export function answeredState(f: Pick<CallFacts, 'acknowledged' | 'speechFailed' | 'machine' | 'requireConfirm' | 'messageStarted'>): FinalState {
+  if (f.acknowledged) return 'acknowledged';
+  if (f.speechFailed) return 'failed';
+  if (f.machine) return 'voicemail';
+  return f.requireConfirm || !f.messageStarted ? 'unconfirmed' : 'completed';
+}
+
 function answered(f: CallFacts, now: number): Pick<CallEnd, 'state' | 'fields'> {
-  const state: FinalState = f.acknowledged ? 'acknowledged' : f.speechFailed ? 'failed' : 'completed';
+  const state = answeredState(f);
   const talk = f.answeredAt !== undefined ? { talkMs: now - f.answeredAt } : {};
   return { state, fields: { endedAt: now, ...talk, ...(f.speechFailed && { error: `speech failed: ${f.speechFailed}` }) } };
 }
 
 function withDetail(end: Pick<CallEnd, 'state' | 'fields'>, detail: string): CallEnd {
-  const reached = end.state === 'completed' || end.state === 'acknowledged';
+  const reached = end.state === 'completed' || end.state === 'acknowledged' || end.state === 'voicemail' || end.state === 'unconfirmed';
   return { ...end, fields: reached ? end.fields : { ...end.fields, error: end.fields.error ?? detail }, detail };
 }
 
@@ -77,7 +94,10 @@ export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEn
     case 'hangup-unconfirmed':
       return withDetail(answered(f, now), 'Asterisk did not report the end of the call after ringhook hung up');
     case 'lost':
-      return withDetail({ state: f.acknowledged ? 'acknowledged' : 'interrupted', fields: { endedAt: now } }, 'the call ended while the connection to Asterisk was down');
+      return withDetail(
+        { state: f.acknowledged ? 'acknowledged' : 'interrupted', fields: { endedAt: now } },
+        'the call ended while the connection to Asterisk was down',
+      );
     case 'given-up':
       return withDetail({ state: 'failed', fields: { endedAt: now } }, stop.why);
     case 'stopped':
@@ -86,6 +106,13 @@ export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEn
       // One attempt only: a refused originate is the outcome, never retried.
       return withDetail({ state: stop.refusedByAsterisk ? 'unreachable' : 'failed', fields: { endedAt: now } }, `originate failed: ${stop.message}`);
   }
+}
+
+/** How the call stopped, in a few words for its timeline. */
+export function describeStop(stop: CallStop): string {
+  if (stop.kind === 'destroyed') return stop.techCause !== undefined ? `SIP ${stop.techCause}` : `${stop.causeText || 'cause'} (${stop.cause})`;
+  if (stop.kind === 'originate-failed') return stop.message;
+  return stop.kind;
 }
 
 /** What becomes of a call still queued: dialed while fresh; too old, it ends without a call. */

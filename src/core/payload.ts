@@ -1,5 +1,6 @@
 // Parses an alert body into the message to speak and the fields to keep. Pure: bytes in, result out.
-// The decisions where SPEC.md is silent are DESIGN.md's; the README repeats them.
+// Where the webhook contract is silent (an empty body, a JSON body without a message, a message too
+// long), the decisions are the ones the README states.
 import { z } from 'zod';
 
 export const MAX_MESSAGE_CODE_POINTS = 500;
@@ -25,17 +26,9 @@ export interface Alert {
   extra: Record<string, unknown>;
 }
 
-export type PayloadErrorCode =
-  | 'empty_body'
-  | 'invalid_encoding'
-  | 'invalid_json'
-  | 'not_an_object'
-  | 'invalid_field'
-  | 'body_too_large';
+export type PayloadErrorCode = 'empty_body' | 'invalid_encoding' | 'invalid_json' | 'not_an_object' | 'invalid_field' | 'body_too_large';
 
-export type ParseResult =
-  | { ok: true; alert: Alert }
-  | { ok: false; code: PayloadErrorCode; error: string; field?: string };
+export type ParseResult = { ok: true; alert: Alert } | { ok: false; code: PayloadErrorCode; error: string; field?: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -62,15 +55,13 @@ const priceSchema = z
     return n;
   });
 
-const timestampSchema = z
-  .iso.datetime({ offset: true, error: '"timestamp" must be an ISO 8601 UTC date-time such as 2026-11-22T14:00:00Z' })
+const timestampSchema = z.iso
+  .datetime({ offset: true, error: '"timestamp" must be an ISO 8601 UTC date-time such as 2026-11-22T14:00:00Z' })
   .nullish()
   .transform((v) => v ?? undefined);
 
 const jsonAlertSchema = z.object({
-  message: z
-    .string({ error: '"message" is required and must be a string' })
-    .refine((m) => m.trim().length > 0, { error: '"message" must not be empty' }),
+  message: z.string({ error: '"message" is required and must be a string' }).refine((m) => m.trim().length > 0, { error: '"message" must not be empty' }),
   ticker: optionalText('ticker'),
   price: priceSchema,
   action: optionalText('action'),
@@ -159,9 +150,10 @@ function parseJsonObject(object: Record<string, unknown>): ParseResult {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const field = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
-    const message = field && issue.code === 'invalid_type' && object[field] === undefined && field === 'message'
-      ? 'The JSON body has no "message" field: it is the text spoken in the call.'
-      : issue.message;
+    const message =
+      field && issue.code === 'invalid_type' && object[field] === undefined && field === 'message'
+        ? 'The JSON body has no "message" field: it is the text spoken in the call.'
+        : issue.message;
     return fail('invalid_field', message, field);
   }
   const { message, ...known } = result.data;
@@ -197,7 +189,10 @@ export function parseAlertBody(body: Uint8Array, contentType: string | undefined
     } catch (error) {
       if (declaredJson) {
         const detail = error instanceof Error ? error.message : String(error);
-        return fail('invalid_json', `The body is declared application/json but is not valid JSON (${detail}). Were the {{placeholders}} of the alert template left unquoted or unsubstituted?`);
+        return fail(
+          'invalid_json',
+          `The body is declared application/json but is not valid JSON (${detail}). Were the {{placeholders}} of the alert template left unquoted or unsubstituted?`,
+        );
       }
     }
   }

@@ -7,6 +7,6 @@ export type SmsDecision = 'send' | 'not_needed' | 'disabled';
 
 export function decideSms(state: FinalState, account: Pick<Account, 'smsBackup' | 'status'> | undefined, gatewayConfigured: boolean): SmsDecision {
   if (!SMS_BACKUP_STATES.has(state)) return 'not_needed';
-  if (!account || !account.smsBackup || !receivesCalls(account) || !gatewayConfigured) return 'disabled';
+  if (!account?.smsBackup || !receivesCalls(account) || !gatewayConfigured) return 'disabled';
   return 'send';
 }

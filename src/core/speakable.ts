@@ -11,50 +11,212 @@ import { english, MAX_CARDINAL, type NumberLanguage } from './number-words.js';
  * 1 to 6 letters is taken for a ticker and spelled.
  */
 export const CAPS_WORDS: Readonly<Record<string, string>> = {
-  BUY: 'buy', SELL: 'sell', LONG: 'long', SHORT: 'short', ALERT: 'alert', ALERTS: 'alerts',
-  UP: 'up', DOWN: 'down', STOP: 'stop', TP: 'take profit', SL: 'stop loss', BE: 'be',
-  ENTRY: 'entry', ENTER: 'enter', EXIT: 'exit', CLOSE: 'close', CLOSED: 'closed', OPEN: 'open',
-  OPENED: 'opened', HIGH: 'high', LOW: 'low', NEW: 'new', BULL: 'bull', BEAR: 'bear',
-  CROSS: 'cross', ABOVE: 'above', BELOW: 'below', OVER: 'over', UNDER: 'under', HOLD: 'hold',
-  NOW: 'now', THE: 'the', AND: 'and', OR: 'or', AT: 'at', ON: 'on', IN: 'in', TO: 'to', OF: 'of',
-  FOR: 'for', IS: 'is', IT: 'it', NOT: 'not', NO: 'no', YES: 'yes', WITH: 'with', BY: 'by',
-  FROM: 'from', A: 'a', AN: 'an', I: 'I', AS: 'as', IF: 'if', THEN: 'then', ARE: 'are',
-  WAS: 'was', HAS: 'has', ALL: 'all', OUT: 'out', GO: 'go', BREAK: 'break', BROKE: 'broke',
-  TARGET: 'target', PRICE: 'price', SIGNAL: 'signal', HIT: 'hit', FILLED: 'filled',
-  CALL: 'call', CALLS: 'calls', PUT: 'put', PUTS: 'puts', LIMIT: 'limit', MARKET: 'market',
-  ORDER: 'order', URGENT: 'urgent', TAKE: 'take', PROFIT: 'profit', LOSS: 'loss', TREND: 'trend',
-  RALLY: 'rally', DUMP: 'dump', PUMP: 'pump', MOON: 'moon', NEAR: 'near', NEXT: 'next',
-  LAST: 'last', DAY: 'day', WEEK: 'week', TODAY: 'today', ZONE: 'zone', LEVEL: 'level',
-  BOUGHT: 'bought', SOLD: 'sold', SPIKE: 'spike', DROP: 'drop', SURGE: 'surge', FELL: 'fell',
-  ROSE: 'rose', HALF: 'half', FULL: 'full', SIZE: 'size', RISK: 'risk', WIN: 'win',
-  CHECK: 'check', WATCH: 'watch', NOTE: 'note', INFO: 'info', TEST: 'test', STRONG: 'strong',
-  WEAK: 'weak', FAST: 'fast', SLOW: 'slow', FLAT: 'flat', RANGE: 'range', VOLUME: 'volume',
-  SPREAD: 'spread', GAP: 'gap', RETEST: 'retest', BOUNCE: 'bounce', TRIM: 'trim', ADD: 'add',
-  SCALE: 'scale', DAILY: 'daily', WEEKLY: 'weekly', HOURLY: 'hourly',
+  BUY: 'buy',
+  SELL: 'sell',
+  LONG: 'long',
+  SHORT: 'short',
+  ALERT: 'alert',
+  ALERTS: 'alerts',
+  UP: 'up',
+  DOWN: 'down',
+  STOP: 'stop',
+  TP: 'take profit',
+  SL: 'stop loss',
+  BE: 'be',
+  ENTRY: 'entry',
+  ENTER: 'enter',
+  EXIT: 'exit',
+  CLOSE: 'close',
+  CLOSED: 'closed',
+  OPEN: 'open',
+  OPENED: 'opened',
+  HIGH: 'high',
+  LOW: 'low',
+  NEW: 'new',
+  BULL: 'bull',
+  BEAR: 'bear',
+  CROSS: 'cross',
+  ABOVE: 'above',
+  BELOW: 'below',
+  OVER: 'over',
+  UNDER: 'under',
+  HOLD: 'hold',
+  NOW: 'now',
+  THE: 'the',
+  AND: 'and',
+  OR: 'or',
+  AT: 'at',
+  ON: 'on',
+  IN: 'in',
+  TO: 'to',
+  OF: 'of',
+  FOR: 'for',
+  IS: 'is',
+  IT: 'it',
+  NOT: 'not',
+  NO: 'no',
+  YES: 'yes',
+  WITH: 'with',
+  BY: 'by',
+  FROM: 'from',
+  A: 'a',
+  AN: 'an',
+  I: 'I',
+  AS: 'as',
+  IF: 'if',
+  THEN: 'then',
+  ARE: 'are',
+  WAS: 'was',
+  HAS: 'has',
+  ALL: 'all',
+  OUT: 'out',
+  GO: 'go',
+  BREAK: 'break',
+  BROKE: 'broke',
+  TARGET: 'target',
+  PRICE: 'price',
+  SIGNAL: 'signal',
+  HIT: 'hit',
+  FILLED: 'filled',
+  CALL: 'call',
+  CALLS: 'calls',
+  PUT: 'put',
+  PUTS: 'puts',
+  LIMIT: 'limit',
+  MARKET: 'market',
+  ORDER: 'order',
+  URGENT: 'urgent',
+  TAKE: 'take',
+  PROFIT: 'profit',
+  LOSS: 'loss',
+  TREND: 'trend',
+  RALLY: 'rally',
+  DUMP: 'dump',
+  PUMP: 'pump',
+  MOON: 'moon',
+  NEAR: 'near',
+  NEXT: 'next',
+  LAST: 'last',
+  DAY: 'day',
+  WEEK: 'week',
+  TODAY: 'today',
+  ZONE: 'zone',
+  LEVEL: 'level',
+  BOUGHT: 'bought',
+  SOLD: 'sold',
+  SPIKE: 'spike',
+  DROP: 'drop',
+  SURGE: 'surge',
+  FELL: 'fell',
+  ROSE: 'rose',
+  HALF: 'half',
+  FULL: 'full',
+  SIZE: 'size',
+  RISK: 'risk',
+  WIN: 'win',
+  CHECK: 'check',
+  WATCH: 'watch',
+  NOTE: 'note',
+  INFO: 'info',
+  TEST: 'test',
+  STRONG: 'strong',
+  WEAK: 'weak',
+  FAST: 'fast',
+  SLOW: 'slow',
+  FLAT: 'flat',
+  RANGE: 'range',
+  VOLUME: 'volume',
+  SPREAD: 'spread',
+  GAP: 'gap',
+  RETEST: 'retest',
+  BOUNCE: 'bounce',
+  TRIM: 'trim',
+  ADD: 'add',
+  SCALE: 'scale',
+  DAILY: 'daily',
+  WEEKLY: 'weekly',
+  HOURLY: 'hourly',
 };
 
 /** Indicator names: spelled like tickers unless said otherwise here; they can be crossed ("x"). */
 export const INDICATORS: Readonly<Record<string, string | null>> = {
-  RSI: null, MACD: null, EMA: null, SMA: null, WMA: null, HMA: null, DEMA: null, TEMA: null,
-  MA: null, VWAP: null, VWMA: null, ATR: null, ADX: null, DMI: null, OBV: null, CCI: null,
-  MFI: null, ROC: null, TSI: null, SAR: null, PSAR: null, BB: null, KC: null, CMF: null,
-  STOCH: 'stochastic', STOCHRSI: 'stochastic R S I',
+  RSI: null,
+  MACD: null,
+  EMA: null,
+  SMA: null,
+  WMA: null,
+  HMA: null,
+  DEMA: null,
+  TEMA: null,
+  MA: null,
+  VWAP: null,
+  VWMA: null,
+  ATR: null,
+  ADX: null,
+  DMI: null,
+  OBV: null,
+  CCI: null,
+  MFI: null,
+  ROC: null,
+  TSI: null,
+  SAR: null,
+  PSAR: null,
+  BB: null,
+  KC: null,
+  CMF: null,
+  STOCH: 'stochastic',
+  STOCHRSI: 'stochastic R S I',
 };
 
 /** Quote currencies that end a pair written in one piece (BTCUSDT), longest tried first. */
 export const QUOTE_CURRENCIES: readonly string[] = [
-  'FDUSD', 'USDT', 'USDC', 'BUSD', 'TUSD', 'USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'NZD',
-  'DAI', 'BTC', 'ETH', 'BNB',
+  'FDUSD',
+  'USDT',
+  'USDC',
+  'BUSD',
+  'TUSD',
+  'USD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'CHF',
+  'CAD',
+  'AUD',
+  'NZD',
+  'DAI',
+  'BTC',
+  'ETH',
+  'BNB',
 ];
 
 /** Exchange prefixes (NASDAQ:AAPL) said as words; any other exchange is spelled. */
 export const EXCHANGES: Readonly<Record<string, string>> = {
-  NASDAQ: 'Nasdaq', NYSE: 'N Y S E', NYSEARCA: 'N Y S E Arca', AMEX: 'Amex', ARCA: 'Arca',
-  BATS: 'Bats', CME_MINI: 'C M E mini', CBOT_MINI: 'C B O T mini', COMEX: 'Comex',
-  NYMEX: 'Nymex', EUREX: 'Eurex', XETR: 'Xetra', BINANCE: 'Binance', COINBASE: 'Coinbase',
-  KRAKEN: 'Kraken', BITSTAMP: 'Bitstamp', BITFINEX: 'Bitfinex', BYBIT: 'Bybit', BITGET: 'Bitget',
-  KUCOIN: 'KuCoin', GEMINI: 'Gemini', OANDA: 'Oanda', FOREXCOM: 'Forex dot com',
-  PEPPERSTONE: 'Pepperstone', CAPITALCOM: 'Capital dot com', SAXO: 'Saxo',
+  NASDAQ: 'Nasdaq',
+  NYSE: 'N Y S E',
+  NYSEARCA: 'N Y S E Arca',
+  AMEX: 'Amex',
+  ARCA: 'Arca',
+  BATS: 'Bats',
+  CME_MINI: 'C M E mini',
+  CBOT_MINI: 'C B O T mini',
+  COMEX: 'Comex',
+  NYMEX: 'Nymex',
+  EUREX: 'Eurex',
+  XETR: 'Xetra',
+  BINANCE: 'Binance',
+  COINBASE: 'Coinbase',
+  KRAKEN: 'Kraken',
+  BITSTAMP: 'Bitstamp',
+  BITFINEX: 'Bitfinex',
+  BYBIT: 'Bybit',
+  BITGET: 'Bitget',
+  KUCOIN: 'KuCoin',
+  GEMINI: 'Gemini',
+  OANDA: 'Oanda',
+  FOREXCOM: 'Forex dot com',
+  PEPPERSTONE: 'Pepperstone',
+  CAPITALCOM: 'Capital dot com',
+  SAXO: 'Saxo',
 };
 
 /** TradingView continuous futures: ES1! is the front month, ES2! the next. */
@@ -62,28 +224,49 @@ export const FUTURES_MONTHS: Readonly<Record<string, string>> = { '1': 'front mo
 
 /** Timeframe units after a count: 15m, 4H, 1D. `single` is what a count of 1 is called. */
 export const TIMEFRAMES: Readonly<Record<string, { unit: string; single?: string }>> = {
-  min: { unit: 'minute' }, m: { unit: 'minute' }, hr: { unit: 'hour' }, h: { unit: 'hour' },
-  H: { unit: 'hour' }, S: { unit: 'second' }, D: { unit: 'day', single: 'daily' },
-  d: { unit: 'day', single: 'daily' }, W: { unit: 'week', single: 'weekly' },
-  w: { unit: 'week', single: 'weekly' }, M: { unit: 'month', single: 'monthly' },
+  min: { unit: 'minute' },
+  m: { unit: 'minute' },
+  hr: { unit: 'hour' },
+  h: { unit: 'hour' },
+  H: { unit: 'hour' },
+  S: { unit: 'second' },
+  D: { unit: 'day', single: 'daily' },
+  d: { unit: 'day', single: 'daily' },
+  W: { unit: 'week', single: 'weekly' },
+  w: { unit: 'week', single: 'weekly' },
+  M: { unit: 'month', single: 'monthly' },
 };
 
 /** Symbols said as words, longest first where one begins another. */
 export const SYMBOLS: ReadonlyArray<readonly [string, string]> = [
-  ['>=', 'at or above'], ['≥', 'at or above'], ['<=', 'at or below'], ['≤', 'at or below'],
-  ['->', 'to'], ['=>', 'to'], ['→', 'to'], ['>', 'above'], ['<', 'below'], ['@', 'at'],
-  ['&', 'and'], ['↑', 'up'], ['↓', 'down'], ['≈', 'about'],
+  ['>=', 'at or above'],
+  ['≥', 'at or above'],
+  ['<=', 'at or below'],
+  ['≤', 'at or below'],
+  ['->', 'to'],
+  ['=>', 'to'],
+  ['→', 'to'],
+  ['>', 'above'],
+  ['<', 'below'],
+  ['@', 'at'],
+  ['&', 'and'],
+  ['↑', 'up'],
+  ['↓', 'down'],
+  ['≈', 'about'],
 ];
 
 export const CURRENCY_SYMBOLS: Readonly<Record<string, { one: string; many: string }>> = {
-  $: { one: 'dollar', many: 'dollars' }, '€': { one: 'euro', many: 'euros' },
-  '£': { one: 'pound', many: 'pounds' }, '¥': { one: 'yen', many: 'yen' },
+  $: { one: 'dollar', many: 'dollars' },
+  '€': { one: 'euro', many: 'euros' },
+  '£': { one: 'pound', many: 'pounds' },
+  '¥': { one: 'yen', many: 'yen' },
 };
 
 /** A decimal part starting with this many zeros or more says how many ("four zeros") rather than each. */
 export const ZERO_RUN = 4;
 
 // Emoji, their modifiers, joiners, flags and keycaps; arrows like ↑ are not emoji and are said.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is dropped on its own, joiners and modifiers included
 const EMOJI = /[\p{Extended_Pictographic}\u{1F1E6}-\u{1F1FF}\u{1F3FB}-\u{1F3FF}\uFE0E\uFE0F\u200D\u20E3]/gu;
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"']+/giu;
 
@@ -98,7 +281,7 @@ interface Rule {
   speak(match: RegExpExecArray): string | undefined;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const byLengthDesc = (a: string, b: string) => b.length - a.length;
 
 /** Each letter on its own, digits as words: "6E" → "six E". */
@@ -160,7 +343,14 @@ export function saySymbol(token: string, lang: NumberLanguage = english): string
 }
 
 function sayExchange(name: string, lang: NumberLanguage): string {
-  return EXCHANGES[name] ?? name.split('_').filter(Boolean).map((part) => spell(part, lang)).join(' ');
+  return (
+    EXCHANGES[name] ??
+    name
+      .split('_')
+      .filter(Boolean)
+      .map((part) => spell(part, lang))
+      .join(' ')
+  );
 }
 
 /** A time of day, 24-hour, as said on a trading desk: 14:00 "fourteen hundred", 09:05 "zero nine zero five". */
@@ -182,13 +372,13 @@ function sayCurrency(symbol: string | undefined, written: string): string {
 }
 
 function buildRules(lang: NumberLanguage): Rule[] {
-  const group = `[${escape(lang.groupSeparator)}\\u00A0\\u202F]`;
-  const point = escape(lang.decimalSeparator);
+  const group = `[${escapeRegExp(lang.groupSeparator)}\\u00A0\\u202F]`;
+  const point = escapeRegExp(lang.decimalSeparator);
   const number = `(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${point}\\d+)?|${point}\\d+`;
-  const currency = `[${Object.keys(CURRENCY_SYMBOLS).map(escape).join('')}]`;
+  const currency = `[${Object.keys(CURRENCY_SYMBOLS).map(escapeRegExp).join('')}]`;
   const indicator = `(?:${Object.keys(INDICATORS).sort(byLengthDesc).join('|')})\\d{0,4}`;
   const units = Object.keys(TIMEFRAMES).sort(byLengthDesc).join('|');
-  const symbols = SYMBOLS.map(([s]) => escape(s)).join('|');
+  const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
   const r = (source: string) => new RegExp(source, 'yu');
 
   return [

@@ -9,9 +9,7 @@ export interface WavFormat {
   bitsPerSample: number;
 }
 
-export type WavCheck =
-  | { ok: true; format: WavFormat; dataOffset: number; dataBytes: number }
-  | { ok: false; reason: string };
+export type WavCheck = { ok: true; format: WavFormat; dataOffset: number; dataBytes: number } | { ok: false; reason: string };
 
 export const WAV_LIMITS = {
   minSampleRate: 8_000,

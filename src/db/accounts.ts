@@ -15,24 +15,25 @@ interface AccountRow {
   phone: string;
   plan: Plan;
   sms_backup: number;
+  require_confirm: number;
   status: AccountStatus;
   created_at: number;
   updated_at: number;
   key_created_at: number;
 }
 
-const COLUMNS = 'user_id, api_key_sealed, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at';
+const COLUMNS = 'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, status, created_at, updated_at, key_created_at';
 
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
-           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, 'active', @now, @now, @now)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, status, created_at, updated_at, key_created_at)
+           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, 'active', @now, @now, @now)`,
   get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = ?`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
   credentials: 'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
   list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
-  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, status = @status, updated_at = @now
+  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, status = @status, updated_at = @now
            WHERE user_id = @user_id`,
   rotateKey: 'UPDATE accounts SET api_key_sealed = @sealed, api_key_mac = @mac, key_created_at = @now, updated_at = @now WHERE user_id = @user_id',
   delete: 'DELETE FROM accounts WHERE user_id = ?',
@@ -48,6 +49,7 @@ function toAccount(row: AccountRow, apiKey: string): Account {
     phone: row.phone,
     plan: row.plan,
     smsBackup: row.sms_backup === 1,
+    requireConfirm: row.require_confirm === 1,
     status: row.status,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -60,9 +62,11 @@ export interface NewAccount {
   plan: Plan;
   smsBackup: boolean;
   name: string;
+  /** Only a press of 1 counts as heard (default: on). */
+  requireConfirm?: boolean;
 }
 
-export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'status'>>;
+export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'status'>>;
 
 // Compared against when the user_id is unknown, so that an unknown user_id and a wrong key take
 // the same time.
@@ -127,6 +131,7 @@ export class AccountStore {
       phone: input.phone,
       plan: input.plan,
       sms_backup: input.smsBackup ? 1 : 0,
+      require_confirm: input.requireConfirm === false ? 0 : 1,
       now: this.now(),
     });
     return this.get(userId)!;
@@ -151,6 +156,7 @@ export class AccountStore {
       phone: next.phone,
       plan: next.plan,
       sms_backup: next.smsBackup ? 1 : 0,
+      require_confirm: next.requireConfirm ? 1 : 0,
       status: next.status,
       now: this.now(),
     });

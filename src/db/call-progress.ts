@@ -17,6 +17,10 @@ export interface TransitionFields {
   hangupCauseText?: string;
   sipCode?: number;
   error?: string;
+  /** The alert waited for its phone's line and was spoken in this call (its call_id). */
+  carriedBy?: string;
+  /** The trunk the call went out through. */
+  trunk?: string;
 }
 
 const COLUMN: Record<keyof TransitionFields, string> = {
@@ -32,6 +36,8 @@ const COLUMN: Record<keyof TransitionFields, string> = {
   hangupCauseText: 'hangup_cause_text',
   sipCode: 'sip_code',
   error: 'error',
+  carriedBy: 'carried_by',
+  trunk: 'trunk',
 };
 
 export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'sent' | 'delivered' | 'failed';
@@ -48,6 +54,8 @@ export interface CallForDialing {
   ringingAt: number | null;
   answeredAt: number | null;
   smsStatus: SmsStatus | null;
+  /** The alert whose call carried this one, when it waited for its phone's line. */
+  carriedBy: string | null;
 }
 
 export interface CallEventRow {
@@ -57,7 +65,8 @@ export interface CallEventRow {
 }
 
 const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
-                            dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus
+                            dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus,
+                            carried_by AS carriedBy
                      FROM calls`;
 
 const SQL = {
@@ -69,7 +78,9 @@ const SQL = {
   setSms: `UPDATE calls SET sms_status = @status, sms_message_id = coalesce(@message_id, sms_message_id), sms_parts = coalesce(@parts, sms_parts),
                             sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id`,
   markSms: `UPDATE calls SET sms_status = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
-  bySmsMessage: 'SELECT call_id AS callId, user_id AS userId, sms_status AS smsStatus FROM calls WHERE sms_message_id = ?',
+  bySmsMessage: 'SELECT call_id AS callId, user_id AS userId, sms_status AS smsStatus FROM calls WHERE sms_message_id = ? ORDER BY id',
+  detection: 'UPDATE calls SET amd_status = ?, amd_cause = ?, updated_at = ? WHERE call_id = ?',
+  placedAgain: "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
   staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
 } as const;
 
@@ -78,7 +89,10 @@ export class CallProgressStore {
   /** The UPDATE of each combination of columns a transition sets, prepared once. */
   private readonly updates = new Map<string, Statement>();
 
-  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
     this.stmt = {
       get: db.prepare<[string], CallForDialing>(SQL.get),
       inFlight: db.prepare<[], CallForDialing>(SQL.inFlight),
@@ -89,6 +103,8 @@ export class CallProgressStore {
       markSms: db.prepare(SQL.markSms),
       bySmsMessage: db.prepare<[string], { callId: string; userId: string; smsStatus: SmsStatus | null }>(SQL.bySmsMessage),
       staleSending: db.prepare<[], { callId: string }>(SQL.staleSending),
+      detection: db.prepare(SQL.detection),
+      placedAgain: db.prepare(SQL.placedAgain),
     };
   }
 
@@ -129,6 +145,28 @@ export class CallProgressStore {
     return stmt;
   }
 
+  /** Answering-machine detection's verdict (HUMAN, MACHINE, NOTSURE) and cause, kept on the call and its timeline. */
+  recordDetection(callId: string, status: string, cause: string): void {
+    this.db
+      .transaction(() => {
+        const at = this.now();
+        this.stmt.detection.run(status, cause, at, callId);
+        this.stmt.event.run(callId, at, 'amd', `${status} ${cause}`.trim());
+      })
+      .immediate();
+  }
+
+  /** The call goes out again through another trunk (the first did not take it): still dialing. */
+  placedAgain(callId: string, placement: { trunk: string; channelId: string; dialedAt: number }, detail: string): void {
+    this.db
+      .transaction(() => {
+        const at = this.now();
+        if (this.stmt.placedAgain.run(placement.trunk, placement.channelId, placement.dialedAt, at, callId).changes === 1)
+          this.stmt.event.run(callId, at, 'trunk', detail);
+      })
+      .immediate();
+  }
+
   /** A note on the timeline that is not a state change (a digit pressed, a playback). */
   note(callId: string, event: string, detail?: string): void {
     this.stmt.event.run(callId, this.now(), event, detail ?? null);
@@ -150,12 +188,20 @@ export class CallProgressStore {
   }
 
   setSmsResult(callId: string, result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string }): void {
-    this.stmt.setSms.run({ call_id: callId, status: result.status, message_id: result.messageId ?? null, parts: result.parts ?? null, error: result.error ?? null, at: this.now() });
+    this.stmt.setSms.run({
+      call_id: callId,
+      status: result.status,
+      message_id: result.messageId ?? null,
+      parts: result.parts ?? null,
+      error: result.error ?? null,
+      at: this.now(),
+    });
     this.note(callId, `sms_${result.status}`, result.error ?? result.messageId ?? undefined);
   }
 
-  findBySmsMessage(messageId: string): { callId: string; userId: string; smsStatus: SmsStatus | null } | undefined {
-    return this.stmt.bySmsMessage.get(messageId);
+  /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
+  findBySmsMessage(messageId: string): Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }> {
+    return this.stmt.bySmsMessage.all(messageId);
   }
 
   /** SMS claims left "sending" by a process that died: the SMS may or may not have gone out. */

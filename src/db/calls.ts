@@ -45,6 +45,13 @@ export interface CallRecord {
   smsParts: number | null;
   smsAt: number | null;
   smsError: string | null;
+  /** The alert waited for its phone's line and was spoken in the call of this alert. */
+  carriedBy: string | null;
+  /** Answering-machine detection's verdict and cause (HUMAN, MACHINE, NOTSURE). */
+  amdStatus: string | null;
+  amdCause: string | null;
+  /** The trunk the call went out through (trunk, or trunk2 the backup). */
+  trunk: string | null;
 }
 
 /** One page of an account's history, newest first. */
@@ -86,6 +93,10 @@ interface CallRow {
   sms_parts: number | null;
   sms_at: number | null;
   sms_error: string | null;
+  carried_by: string | null;
+  amd_status: string | null;
+  amd_cause: string | null;
+  trunk: string | null;
 }
 
 /**
@@ -171,12 +182,14 @@ function toRecord(row: CallRow): CallRecord {
     smsParts: row.sms_parts,
     smsAt: row.sms_at,
     smsError: row.sms_error,
+    carriedBy: row.carried_by,
+    amdStatus: row.amd_status,
+    amdCause: row.amd_cause,
+    trunk: row.trunk,
   };
 }
 
-export type AcceptResult =
-  | { accepted: true; callId: string; receivedAt: number }
-  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
+export type AcceptResult = { accepted: true; callId: string; receivedAt: number } | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
 
 export interface RejectedAlert {
   userId: string;
@@ -201,7 +214,10 @@ export class CallStore {
   private readonly acceptMany: (jobs: PendingAccept[]) => Array<AcceptResult | { error: unknown }>;
   private pending: PendingAccept[] = [];
 
-  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
     this.stmt = {
       insert: db.prepare(SQL.insert),
       usedThisMonth: db.prepare<[string, string], { calls: number }>(SQL.usedThisMonth),
@@ -364,9 +380,10 @@ export class CallStore {
   /** One page of an account's history, newest first; `before` is the cursor of the previous page. */
   page(userId: string, options: { before?: number | undefined; limit: number; statuses?: readonly string[] }): HistoryPage {
     const params = { user_id: userId, before: options.before ?? Number.MAX_SAFE_INTEGER, limit: options.limit + 1 };
-    const rows = options.statuses && options.statuses.length > 0
-      ? this.stmt.listForAccountByStatus.all({ ...params, statuses: JSON.stringify(options.statuses) })
-      : this.stmt.listForAccount.all(params);
+    const rows =
+      options.statuses && options.statuses.length > 0
+        ? this.stmt.listForAccountByStatus.all({ ...params, statuses: JSON.stringify(options.statuses) })
+        : this.stmt.listForAccount.all(params);
     const entries = rows.slice(0, options.limit).map(toRecord);
     return { entries, next: rows.length > options.limit ? entries[entries.length - 1]!.id : null };
   }
@@ -381,9 +398,7 @@ export class CallStore {
   list(options: { userId?: string; limit?: number } = {}): CallRecord[] {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 1000));
     const before = Number.MAX_SAFE_INTEGER;
-    const rows = options.userId
-      ? this.stmt.listForAccount.all({ user_id: options.userId, before, limit })
-      : this.stmt.listAll.all({ before, limit });
+    const rows = options.userId ? this.stmt.listForAccount.all({ user_id: options.userId, before, limit }) : this.stmt.listAll.all({ before, limit });
     return rows.map(toRecord);
   }
 }

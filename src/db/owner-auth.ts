@@ -28,7 +28,10 @@ const SQL = {
 export class OwnerAuthStore {
   private readonly stmt;
 
-  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
     this.stmt = {
       get: db.prepare<[string], AuthRow>(SQL.get),
       setPassword: db.prepare(SQL.setPassword),

@@ -9,7 +9,9 @@ const SALT_BYTES = 16;
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // 128 * N * r bytes are needed; leave room above node's 32 MiB default.
-    scryptCallback(password.normalize('NFC'), salt, keyLength, { ...options, maxmem: 256 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
+    scryptCallback(password.normalize('NFC'), salt, keyLength, { ...options, maxmem: 256 * 1024 * 1024 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -43,7 +45,8 @@ let dummyHash: Promise<string> | undefined;
 /** True when the password matches. `stored` undefined: an equally slow comparison that fails. */
 export async function verifyPassword(password: string, stored: string | undefined | null): Promise<boolean> {
   const target = stored ? parse(stored) : undefined;
-  const reference = target ?? parse(await (dummyHash ??= hashPassword('not a password')))!;
+  dummyHash ??= hashPassword('not a password');
+  const reference = target ?? parse(await dummyHash)!;
   const key = await scrypt(password, reference.salt, reference.key.length, { N: reference.N, r: reference.r, p: reference.p });
   return timingSafeEqual(key, reference.key) && target !== undefined;
 }

@@ -18,7 +18,10 @@ export class SecretBox {
   readonly fingerprint: Buffer;
 
   /** `source` says where the key came from (a file or RINGHOOK_SECRET_KEY), for error messages. */
-  constructor(key: Buffer, readonly source: string) {
+  constructor(
+    key: Buffer,
+    readonly source: string,
+  ) {
     if (key.length !== SECRET_KEY_BYTES) throw new Error(`the secret key must be ${SECRET_KEY_BYTES} bytes`);
     this.encryptionKey = derive(key, 'api_key encryption');
     this.macKey = derive(key, 'api_key hmac');

@@ -38,7 +38,10 @@ const SQL = {
 export class SessionStore {
   private readonly stmt;
 
-  constructor(db: Db, private readonly now: () => number = Date.now) {
+  constructor(
+    db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
     this.stmt = {
       insert: db.prepare(SQL.insert),
       get: db.prepare<[string], SessionRow>(SQL.get),

@@ -17,7 +17,10 @@ function normalize(address: string): { address: string; family: 'ipv4' | 'ipv6' 
 /** Parses "127.0.0.1, 10.0.0.0/8, ::1"; throws an Error naming the first bad entry. */
 export function parseAddressList(text: string): AddressMatcher {
   const list = new BlockList();
-  const entries = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const parts = entry.split('/');
     if (parts.length > 2) throw new Error(`"${entry}" is not an IP address or CIDR block`);

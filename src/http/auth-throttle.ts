@@ -20,7 +20,10 @@ export const WEBHOOK_AUTH_LIMITS: AuthThrottleLimits = { failures: 30, windowMs:
 export class AuthFailureThrottle {
   private readonly window: FailureWindow;
 
-  constructor(now: () => number, readonly limits: AuthThrottleLimits = WEBHOOK_AUTH_LIMITS) {
+  constructor(
+    now: () => number,
+    readonly limits: AuthThrottleLimits = WEBHOOK_AUTH_LIMITS,
+  ) {
     this.window = new FailureWindow(now, { windowMs: limits.windowMs, keep: limits.failures, maxKeys: limits.maxAddresses });
   }
 

@@ -7,6 +7,10 @@ export function clientAddress(event: H3Event, trustProxy: AddressMatcher | undef
   const peer = getRequestIP(event) ?? 'unknown';
   if (!trustProxy?.matches(peer)) return peer;
   const forwarded = event.req.headers.get('x-forwarded-for');
-  const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+  const last = forwarded
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .pop();
   return last ?? peer;
 }

@@ -1,5 +1,5 @@
 // Building responses: every body the service sends is JSON (or a page, for the dashboard).
-import { ApiError } from '../errors.js';
+import type { ApiError } from '../errors.js';
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

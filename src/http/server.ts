@@ -54,8 +54,21 @@ function hardenTimeouts(server: Server): void {
   server.keepAliveTimeout = 65_000;
 }
 
-async function listenOn(handler: NodeHandler, options: { host: string; port: number; https: false | { cert: string; key: string } | { domains: string[]; validityDays: number } }, what: string): Promise<Listener> {
-  const port = options.port === 0 ? { random: true } : { port: options.port, ports: [], portRange: [options.port, options.port] as [number, number], alternativePortRange: [options.port, options.port] as [number, number], random: false };
+async function listenOn(
+  handler: NodeHandler,
+  options: { host: string; port: number; https: false | { cert: string; key: string } | { domains: string[]; validityDays: number } },
+  what: string,
+): Promise<Listener> {
+  const port =
+    options.port === 0
+      ? { random: true }
+      : {
+          port: options.port,
+          ports: [],
+          portRange: [options.port, options.port] as [number, number],
+          alternativePortRange: [options.port, options.port] as [number, number],
+          random: false,
+        };
   try {
     const listener = await listen(handler, {
       hostname: options.host,
@@ -93,7 +106,9 @@ export async function startServers(app: H3, options: ServerOptions): Promise<Run
     options.logger.info('made a self-signed TLS certificate', { names: options.certificateNames });
   }
   if (selfSigned) {
-    options.logger.warn('serving HTTPS with a self-signed certificate: charting platforms such as TradingView need a certificate from a public CA; set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, or put a reverse proxy with one in front (see the README)');
+    options.logger.warn(
+      'serving HTTPS with a self-signed certificate: charting platforms such as TradingView need a certificate from a public CA; set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, or put a reverse proxy with one in front (see the README)',
+    );
   }
   let plain: Listener | null = null;
   if (options.httpPort !== null) {

@@ -24,7 +24,9 @@ export interface SmsReceiptDeps {
 }
 
 const refused = () =>
-  errorResponse(new ApiError('unauthorized', "Not a delivery report of ringhook's SMS gateway: the receipt token or the gateway's signature is missing or wrong."));
+  errorResponse(
+    new ApiError('unauthorized', "Not a delivery report of ringhook's SMS gateway: the receipt token or the gateway's signature is missing or wrong."),
+  );
 
 /** Twilio signs the URL it requested: the public one, with the query as it arrived here. */
 export function twilioSignatureValid(authToken: string, publicUrl: string, search: string, form: URLSearchParams, given: string | null): boolean {
@@ -43,7 +45,9 @@ async function readForm(event: H3Event): Promise<URLSearchParams> {
 export function mountSmsReceipts(app: H3, deps: SmsReceiptDeps): void {
   app.all(new URL(deps.publicUrl).pathname, async (event) => {
     if (event.req.method !== 'GET' && event.req.method !== 'POST') {
-      return errorResponse(new ApiError('method_not_allowed', `Method ${event.req.method} is not allowed: delivery reports come as GET or POST.`, {}, { allow: 'GET, POST' }));
+      return errorResponse(
+        new ApiError('method_not_allowed', `Method ${event.req.method} is not allowed: delivery reports come as GET or POST.`, {}, { allow: 'GET, POST' }),
+      );
     }
     const query = new URLSearchParams(event.url.search);
     // Checked before the body is read: a stranger's body is never read at all.
@@ -55,7 +59,10 @@ export function mountSmsReceipts(app: H3, deps: SmsReceiptDeps): void {
       if (error instanceof ApiError) return errorResponse(error);
       throw error;
     }
-    if (deps.twilioAuthToken && !twilioSignatureValid(deps.twilioAuthToken, deps.publicUrl, event.url.search, form, event.req.headers.get('x-twilio-signature'))) {
+    if (
+      deps.twilioAuthToken &&
+      !twilioSignatureValid(deps.twilioAuthToken, deps.publicUrl, event.url.search, form, event.req.headers.get('x-twilio-signature'))
+    ) {
       return refused();
     }
     const params = new URLSearchParams([...query, ...form]);

@@ -42,7 +42,10 @@ export function loadTls(configured: { cert: string; key: string } | null, dataDi
 export function saveSelfSigned(dataDir: string, material: TlsMaterial): void {
   const target = selfSignedPaths(dataDir);
   fs.mkdirSync(path.dirname(target.cert), { recursive: true, mode: 0o700 });
-  for (const [file, text] of [[target.key, material.key], [target.cert, material.cert]] as const) {
+  for (const [file, text] of [
+    [target.key, material.key],
+    [target.cert, material.cert],
+  ] as const) {
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, text, { mode: 0o600 });
     fs.renameSync(tmp, file);

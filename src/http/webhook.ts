@@ -72,7 +72,12 @@ function refuseCredentials(event: H3Event, deps: WebhookDeps, throttle: AuthFail
   if (wait > 0) {
     return refuse(
       'too_many_failures',
-      new ApiError('too_many_failures', `Too many requests with invalid credentials from this address: retry after ${wait} s.`, { retry_after: wait }, { 'retry-after': String(wait) }),
+      new ApiError(
+        'too_many_failures',
+        `Too many requests with invalid credentials from this address: retry after ${wait} s.`,
+        { retry_after: wait },
+        { 'retry-after': String(wait) },
+      ),
     );
   }
   throttle.fail(address);
@@ -81,7 +86,10 @@ function refuseCredentials(event: H3Event, deps: WebhookDeps, throttle: AuthFail
 
 async function handleAlert(event: H3Event, deps: WebhookDeps, throttle: AuthFailureThrottle): Promise<Outcome> {
   if (event.req.method !== 'POST') {
-    return refuse('method_not_allowed', new ApiError('method_not_allowed', `Method ${event.req.method} is not allowed: send the alert with POST.`, {}, { allow: 'POST' }));
+    return refuse(
+      'method_not_allowed',
+      new ApiError('method_not_allowed', `Method ${event.req.method} is not allowed: send the alert with POST.`, {}, { allow: 'POST' }),
+    );
   }
   const credentials = credentialsFromPath(event.url.pathname);
   const account = credentials ? deps.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
@@ -111,13 +119,22 @@ async function handleAlert(event: H3Event, deps: WebhookDeps, throttle: AuthFail
     if (d.limit === 'monthly') {
       return refuse(
         'limit_exceeded',
-        new ApiError('monthly_limit_exceeded', 'Monthly call limit exceeded.', { limit: d.allowance, used: d.used, resets_at: new Date(d.resetsAt).toISOString() }),
+        new ApiError('monthly_limit_exceeded', 'Monthly call limit exceeded.', {
+          limit: d.allowance,
+          used: d.used,
+          resets_at: new Date(d.resetsAt).toISOString(),
+        }),
       );
     }
     const perMinute = `${d.perMinute} call${d.perMinute === 1 ? '' : 's'} a minute`;
     return refuse(
       'rate_limited',
-      new ApiError('rate_limited', `Too many alerts: the plan allows ${perMinute}. Retry after ${d.retryAfterSeconds} s.`, { limit: d.perMinute, retry_after: d.retryAfterSeconds }, { 'retry-after': String(d.retryAfterSeconds) }),
+      new ApiError(
+        'rate_limited',
+        `Too many alerts: the plan allows ${perMinute}. Retry after ${d.retryAfterSeconds} s.`,
+        { limit: d.perMinute, retry_after: d.retryAfterSeconds },
+        { 'retry-after': String(d.retryAfterSeconds) },
+      ),
     );
   }
 
@@ -147,7 +164,10 @@ export function createWebhookHandler(deps: WebhookDeps) {
       // The write lock was held past the webhook's busy timeout: the transaction was rolled back,
       // nothing was recorded, and the sender may safely send the alert again.
       deps.logger.warn('webhook: the database is busy, alert refused with 503', { path: 'webhook' });
-      outcome = refuse('unavailable', new ApiError('unavailable', 'The database is busy: nothing was recorded; send the alert again.', { retry_after: 5 }, { 'retry-after': '5' }));
+      outcome = refuse(
+        'unavailable',
+        new ApiError('unavailable', 'The database is busy: nothing was recorded; send the alert again.', { retry_after: 5 }, { 'retry-after': '5' }),
+      );
     }
     const { result, response } = outcome;
     deps.onResult?.(result, performance.now() - started);

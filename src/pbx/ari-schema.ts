@@ -12,10 +12,7 @@ export const Channel = z
     caller: CallerId.optional(),
     connected: CallerId.optional(),
     creationtime: z.string().optional(),
-    dialplan: z
-      .object({ context: z.string(), exten: z.string(), priority: z.number() })
-      .loose()
-      .optional(),
+    dialplan: z.object({ context: z.string(), exten: z.string(), priority: z.number() }).loose().optional(),
     language: z.string().optional(),
   })
   .loose();
@@ -41,70 +38,32 @@ export const AsteriskInfo = z
   .loose();
 export type AsteriskInfo = z.infer<typeof AsteriskInfo>;
 
-const base = { timestamp: z.string().optional(), application: z.string().optional() };
+/** An event of `type`: its own fields, with those every event has; other fields are kept. */
+function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({ type: z.literal(type), timestamp: z.string().optional(), application: z.string().optional(), ...shape }).loose();
+}
 
-export const StasisStart = z
-  .object({
-    type: z.literal('StasisStart'),
-    ...base,
-    args: z.array(z.string()).default([]),
-    channel: Channel,
-    replace_channel: Channel.optional(),
-  })
-  .loose();
-export const StasisEnd = z.object({ type: z.literal('StasisEnd'), ...base, channel: Channel }).loose();
-export const ChannelStateChange = z
-  .object({ type: z.literal('ChannelStateChange'), ...base, channel: Channel })
-  .loose();
-export const ChannelDestroyed = z
-  .object({
-    type: z.literal('ChannelDestroyed'),
-    ...base,
-    channel: Channel,
-    cause: z.number().int(),
-    cause_txt: z.string(),
-    // The SIP response code behind the cause (Asterisk >= 22.7 / 21.12 / 20.17).
-    tech_cause: z.number().int().optional(),
-  })
-  .loose();
-export const ChannelHangupRequest = z
-  .object({
-    type: z.literal('ChannelHangupRequest'),
-    ...base,
-    channel: Channel,
-    cause: z.number().int().optional(),
-    tech_cause: z.number().int().optional(),
-    soft: z.boolean().optional(),
-  })
-  .loose();
-export const Dial = z
-  .object({
-    type: z.literal('Dial'),
-    ...base,
-    peer: Channel,
-    caller: Channel.optional(),
-    dialstatus: z.string(),
-    dialstring: z.string().optional(),
-  })
-  .loose();
-export const ChannelDtmfReceived = z
-  .object({
-    type: z.literal('ChannelDtmfReceived'),
-    ...base,
-    channel: Channel,
-    digit: z.string(),
-    duration_ms: z.number().optional(),
-  })
-  .loose();
-export const PlaybackStarted = z
-  .object({ type: z.literal('PlaybackStarted'), ...base, playback: Playback })
-  .loose();
-export const PlaybackFinished = z
-  .object({ type: z.literal('PlaybackFinished'), ...base, playback: Playback })
-  .loose();
-export const ApplicationReplaced = z
-  .object({ type: z.literal('ApplicationReplaced'), ...base })
-  .loose();
+export const StasisStart = event('StasisStart', { args: z.array(z.string()).default([]), channel: Channel, replace_channel: Channel.optional() });
+export const StasisEnd = event('StasisEnd', { channel: Channel });
+export const ChannelStateChange = event('ChannelStateChange', { channel: Channel });
+export const ChannelDestroyed = event('ChannelDestroyed', {
+  channel: Channel,
+  cause: z.number().int(),
+  cause_txt: z.string(),
+  // The SIP response code behind the cause (Asterisk >= 22.7 / 21.12 / 20.17).
+  tech_cause: z.number().int().optional(),
+});
+export const ChannelHangupRequest = event('ChannelHangupRequest', {
+  channel: Channel,
+  cause: z.number().int().optional(),
+  tech_cause: z.number().int().optional(),
+  soft: z.boolean().optional(),
+});
+export const Dial = event('Dial', { peer: Channel, caller: Channel.optional(), dialstatus: z.string(), dialstring: z.string().optional() });
+export const ChannelDtmfReceived = event('ChannelDtmfReceived', { channel: Channel, digit: z.string(), duration_ms: z.number().optional() });
+export const PlaybackStarted = event('PlaybackStarted', { playback: Playback });
+export const PlaybackFinished = event('PlaybackFinished', { playback: Playback });
+export const ApplicationReplaced = event('ApplicationReplaced', {});
 
 export const KNOWN_EVENTS = {
   StasisStart,
@@ -133,14 +92,8 @@ export type AriEventOf<T extends KnownAriEvent['type']> = Extract<KnownAriEvent,
 
 /** Turns one decoded websocket message into a typed event; never throws. */
 export function parseAriEvent(raw: unknown): AriEvent {
-  const type =
-    raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string'
-      ? (raw as { type: string }).type
-      : undefined;
-  const schema =
-    type !== undefined && Object.hasOwn(KNOWN_EVENTS, type)
-      ? KNOWN_EVENTS[type as keyof typeof KNOWN_EVENTS]
-      : undefined;
+  const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type : undefined;
+  const schema = type !== undefined && Object.hasOwn(KNOWN_EVENTS, type) ? KNOWN_EVENTS[type as keyof typeof KNOWN_EVENTS] : undefined;
   if (!schema) return { type: 'Unknown', originalType: type, raw };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data as KnownAriEvent;

@@ -5,14 +5,8 @@ import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
-import {
-  AsteriskInfo,
-  Channel,
-  Playback,
-  eventChannelId,
-  parseAriEvent,
-  type AriEvent,
-} from './ari-schema.js';
+import { basicAuth } from '../basic-auth.js';
+import { AsteriskInfo, Channel, Playback, eventChannelId, parseAriEvent, type AriEvent } from './ari-schema.js';
 
 import { backoffDelay } from '../core/backoff.js';
 export * from './ari-schema.js';
@@ -31,11 +25,7 @@ export class AriError extends Error {
     readonly ariMessage: string | undefined,
     options?: { cause?: unknown },
   ) {
-    super(
-      `ARI ${method} ${path} failed: ${status !== undefined ? `HTTP ${status}` : kind}` +
-        (ariMessage ? ` (${ariMessage})` : ''),
-      options,
-    );
+    super(`ARI ${method} ${path} failed: ${status !== undefined ? `HTTP ${status}` : kind}${ariMessage ? ` (${ariMessage})` : ''}`, options);
   }
 }
 
@@ -85,7 +75,8 @@ const ErrorBody = z
   .transform((b) => b.message ?? b.error);
 
 /** What call handling uses of the client (the dialer, and a stand-in in its unit tests). */
-export interface AriCallControl extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'getEndpoint' | 'channelsStillUp'> {
+export interface AriCallControl
+  extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'continueInDialplan' | 'getEndpoint' | 'channelsStillUp'> {
   on<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
   off<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
 }
@@ -101,9 +92,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   private downSince = Date.now();
   private reconnectTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
-  private firstOpen:
-    | { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void }
-    | undefined;
+  private firstOpen: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } | undefined;
 
   constructor(options: AriClientOptions) {
     super();
@@ -114,7 +103,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
       ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
-    this.auth = 'Basic ' + Buffer.from(`${options.user}:${options.password}`).toString('base64');
+    this.auth = basicAuth(options.user, options.password);
   }
 
   get isConnected(): boolean {
@@ -158,7 +147,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   }
 
   private openSocket(): void {
-    const url = new URL(this.opts.baseUrl.replace(/^http/, 'ws') + '/ari/events');
+    const url = new URL(`${this.opts.baseUrl.replace(/^http/, 'ws')}/ari/events`);
     url.searchParams.set('app', this.opts.app);
     url.searchParams.set('subscribeAll', 'false');
     const log = this.opts.logger;
@@ -242,7 +231,10 @@ export class AriClient extends EventEmitter<AriClientEvents> {
       if (failure === 'HTTP 401' && !this.refusedCredentialsReported) {
         // A wrong password never fixes itself: said once as an error, then retried quietly.
         this.refusedCredentialsReported = true;
-        log.error(`Asterisk refused ringhook's ARI credentials (HTTP 401): check RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD against the user in Asterisk's ari.conf; calls wait in the queue meanwhile`, { url: this.opts.baseUrl, user: this.opts.user });
+        log.error(
+          `Asterisk refused ringhook's ARI credentials (HTTP 401): check RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD against the user in Asterisk's ari.conf; calls wait in the queue meanwhile`,
+          { url: this.opts.baseUrl, user: this.opts.user },
+        );
       }
       this.emit('disconnected', { reason });
       this.scheduleReconnect(reason);
@@ -265,10 +257,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   }
 
   /** Resolves with the first event matching `predicate` (rejects after `timeoutMs`). */
-  waitFor<E extends AriEvent>(
-    predicate: (e: AriEvent) => e is E,
-    timeoutMs: number,
-  ): Promise<E>;
+  waitFor<E extends AriEvent>(predicate: (e: AriEvent) => e is E, timeoutMs: number): Promise<E>;
   waitFor(predicate: (e: AriEvent) => boolean, timeoutMs: number): Promise<AriEvent>;
   waitFor(predicate: (e: AriEvent) => boolean, timeoutMs: number): Promise<AriEvent> {
     return new Promise((resolve, reject) => {
@@ -345,18 +334,13 @@ export class AriClient extends EventEmitter<AriClientEvents> {
 
   /** Originates a channel into our Stasis app with an id we choose. */
   originate(p: OriginateParams): Promise<Channel> {
-    return this.request(
-      'POST',
-      `/channels/${encodeURIComponent(p.channelId)}`,
-      Channel,
-      {
-        endpoint: p.endpoint,
-        app: this.opts.app,
-        appArgs: p.appArgs?.join(','),
-        callerId: p.callerId,
-        timeout: p.timeoutSec,
-      },
-    );
+    return this.request('POST', `/channels/${encodeURIComponent(p.channelId)}`, Channel, {
+      endpoint: p.endpoint,
+      app: this.opts.app,
+      appArgs: p.appArgs?.join(','),
+      callerId: p.callerId,
+      timeout: p.timeoutSec,
+    });
   }
 
   /** Hangs a channel up; `reason` is an ARI reason name (normal, busy, congestion, no_answer…). */
@@ -368,12 +352,14 @@ export class AriClient extends EventEmitter<AriClientEvents> {
 
   /** Plays media (e.g. `sound:/abs/path/without-ext`) with a playback id we choose. */
   play(channelId: string, playbackId: string, media: string | string[]): Promise<Playback> {
-    return this.request(
-      'POST',
-      `/channels/${encodeURIComponent(channelId)}/play/${encodeURIComponent(playbackId)}`,
-      Playback,
-      { media: Array.isArray(media) ? media.join(',') : media },
-    );
+    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/play/${encodeURIComponent(playbackId)}`, Playback, {
+      media: Array.isArray(media) ? media.join(',') : media,
+    });
+  }
+
+  /** Sends a channel of ours into the dialplan; it comes back when the dialplan runs Stasis() again. */
+  continueInDialplan(channelId: string, context: string, extension = 's', priority = 1): Promise<void> {
+    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/continue`, undefined, { context, extension, priority });
   }
 
   stopPlayback(playbackId: string): Promise<void> {

@@ -10,6 +10,7 @@ export const TEMPLATE_FILES = [
   'rtp.conf',
   'logger.conf',
   'extensions.conf',
+  'amd.conf',
   'pjsip.conf',
   // Static files: present so Asterisk does not log errors for them, and CDR/CEL stay off.
   'cdr.conf',
@@ -50,7 +51,28 @@ const trunkUri = z
   );
 
 /** The sections pjsip.conf defines besides the softphone's own. */
-export const RESERVED_SECTIONS = new Set(['global', 'transport-udp', 'trunk', 'trunk-auth', 'trunk-identify', 'trunk-registration', 'softphone-auth']);
+export const RESERVED_SECTIONS = new Set([
+  'global',
+  'transport-udp',
+  ...['trunk', 'trunk2'].flatMap((t) => [t, `${t}-auth`, `${t}-identify`, `${t}-registration`]),
+  'softphone-auth',
+]);
+
+const trunkOptions = z
+  .object({
+    uri: trunkUri,
+    username: configValue.optional(),
+    password: configValue.optional(),
+    register: z.boolean().default(false),
+    fromDomain: configValue.optional(),
+  })
+  .refine((t) => (t.username === undefined) === (t.password === undefined), {
+    message: 'trunk.username and trunk.password go together',
+  })
+  .refine((t) => !t.register || t.username !== undefined, {
+    message: 'trunk.register needs trunk.username and trunk.password',
+  });
+type TrunkOptions = z.output<typeof trunkOptions>;
 
 export const AsteriskConfigOptions = z
   .object({
@@ -60,27 +82,25 @@ export const AsteriskConfigOptions = z
       user: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only'),
       password: configValue.min(12, 'must be at least 12 characters'),
     }),
-    sip: z.object({ bindAddress: ipv4.default('127.0.0.1'), port }),
+    sip: z.object({
+      bindAddress: ipv4.default('127.0.0.1'),
+      port,
+      // Behind NAT: the public address (or name) written into SIP headers and SDP for peers outside
+      // `localNets`, and the networks that are reached directly.
+      externalAddress: z
+        .string()
+        .regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be an IPv4 address or a host name')
+        .optional(),
+      localNets: z.array(z.string().regex(/^[0-9.]+\/\d{1,2}$/, 'must be a network such as 192.168.0.0/16')).default([]),
+    }),
     rtp: z
       .object({ start: port, end: port })
       .refine((r) => r.end > r.start, 'rtp.end must be above rtp.start')
       .default({ start: 10000, end: 20000 }),
     // Without a trunk, calls can only go to the local softphone.
-    trunk: z
-      .object({
-        uri: trunkUri,
-        username: configValue.optional(),
-        password: configValue.optional(),
-        register: z.boolean().default(false),
-        fromDomain: configValue.optional(),
-      })
-      .refine((t) => (t.username === undefined) === (t.password === undefined), {
-        message: 'trunk.username and trunk.password go together',
-      })
-      .refine((t) => !t.register || t.username !== undefined, {
-        message: 'trunk.register needs trunk.username and trunk.password',
-      })
-      .optional(),
+    trunk: trunkOptions.optional(),
+    // A call the first trunk does not take goes out through this one.
+    trunk2: trunkOptions.optional(),
     softphone: z
       .object({
         // Also the name of its endpoint and AOR: it must not be one of the other sections'.
@@ -118,23 +138,27 @@ function hostPort(u: ParsedSipUri): string {
   return u.port === undefined ? u.host : `${u.host}:${u.port}`;
 }
 
-/** Fills `{{name}}` and keeps `{{#name}}…{{/name}}` blocks only when `name` is truthy. */
-export function renderTemplate(
-  template: string,
-  vars: Record<string, string | number | boolean | undefined>,
-): string {
+type TemplateValue = string | number | boolean | undefined;
+export type TemplateVars = { [name: string]: TemplateValue | TemplateVars[] };
+
+/**
+ * Fills `{{name}}` and keeps `{{#name}}…{{/name}}` blocks only when `name` is truthy; a block whose
+ * value is a list is written once per item, with the item's values.
+ */
+export function renderTemplate(template: string, vars: TemplateVars): string {
   // Blocks may nest: expand until none is left.
   let withBlocks = template;
   for (let previous = ''; previous !== withBlocks; ) {
     previous = withBlocks;
-    withBlocks = withBlocks.replace(
-      /\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g,
-      (_all, name: string, body: string) => (vars[name] ? body : ''),
-    );
+    withBlocks = withBlocks.replace(/\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_all, name: string, body: string) => {
+      const value = vars[name];
+      if (Array.isArray(value)) return value.map((item) => renderTemplate(body, { ...vars, ...item })).join('');
+      return value ? body : '';
+    });
   }
   return withBlocks.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => {
     const value = vars[name];
-    if (value === undefined || value === false) {
+    if (value === undefined || value === false || Array.isArray(value)) {
       throw new Error(`template variable {{${name}}} has no value`);
     }
     return String(value);
@@ -142,14 +166,10 @@ export function renderTemplate(
 }
 
 /** Validates the options and renders every file; keys are file names under <runDir>/etc. */
-export function renderAsteriskConfig(
-  input: AsteriskConfigInput,
-  templates: AsteriskTemplates,
-): Record<TemplateFile, string> {
+export function renderAsteriskConfig(input: AsteriskConfigInput, templates: AsteriskTemplates): Record<TemplateFile, string> {
   const o = AsteriskConfigOptions.parse(input);
-  const trunk = o.trunk ? parseSipUri(o.trunk.uri) : undefined;
-  const trunkHostPort = trunk ? hostPort(trunk) : '';
-  const vars: Record<string, string | number | boolean | undefined> = {
+  const trunks = [o.trunk && trunkVars('trunk', o.trunk), o.trunk2 && trunkVars('trunk2', o.trunk2)].filter((t) => t !== undefined);
+  const vars: TemplateVars = {
     runDir: o.runDir,
     httpBindAddress: o.http.bindAddress,
     httpPort: o.http.port,
@@ -159,16 +179,13 @@ export function renderAsteriskConfig(
     sipPort: o.sip.port,
     rtpStart: o.rtp.start,
     rtpEnd: o.rtp.end,
-    trunk: trunk !== undefined,
-    trunkContact: trunk && `${trunk.scheme}:${trunkHostPort}`,
-    trunkHost: trunk?.host.replace(/^\[|\]$/g, ''),
-    trunkAuth: o.trunk?.username !== undefined,
-    trunkUsername: o.trunk?.username,
-    trunkPassword: o.trunk?.password,
-    trunkRegister: o.trunk?.register,
-    trunkServerUri: trunk && `${trunk.scheme}:${trunkHostPort}`,
-    trunkClientUri: trunk && `${trunk.scheme}:${o.trunk?.username ?? ''}@${trunkHostPort}`,
-    trunkFromDomain: o.trunk?.fromDomain,
+    trunks,
+    externalAddress: o.sip.externalAddress,
+    localNets: o.sip.localNets.map((net) => ({ localNet: net })),
+    // Behind NAT the router forgets an idle UDP binding after 30 to 180 s: the registration is
+    // renewed every minute to hold it. Not an OPTIONS qualify: a provider that does not answer
+    // OPTIONS would have its trunk marked unreachable and every call refused (seen in the lab).
+    trunkExpiration: o.sip.externalAddress ? 60 : 3600,
     softphone: o.softphone !== undefined,
     softphoneUsername: o.softphone?.username,
     softphonePassword: o.softphone?.password,
@@ -176,4 +193,22 @@ export function renderAsteriskConfig(
   const out = {} as Record<TemplateFile, string>;
   for (const file of TEMPLATE_FILES) out[file] = renderTemplate(templates[file], vars);
   return out;
+}
+
+/** One trunk's values for its sections in pjsip.conf. */
+function trunkVars(name: string, options: TrunkOptions): TemplateVars {
+  const uri = parseSipUri(options.uri);
+  const server = `${uri.scheme}:${hostPort(uri)}`;
+  return {
+    trunkName: name,
+    trunkContact: server,
+    trunkHost: uri.host.replace(/^\[|\]$/g, ''),
+    trunkAuth: options.username !== undefined,
+    trunkUsername: options.username,
+    trunkPassword: options.password,
+    trunkRegister: options.register,
+    trunkServerUri: server,
+    trunkClientUri: `${uri.scheme}:${options.username ?? ''}@${hostPort(uri)}`,
+    trunkFromDomain: options.fromDomain,
+  };
 }

@@ -12,15 +12,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { backoffDelay } from '../core/backoff.js';
+import { basicAuth } from '../basic-auth.js';
+import { sleep } from '../sleep.js';
+import { AsteriskInfo } from './ari-schema.js';
 import type { Logger } from '../log.js';
-import {
-  renderAsteriskConfig,
-  TEMPLATE_FILES,
-  type AsteriskConfigInput,
-  type AsteriskTemplates,
-} from './asterisk-config.js';
+import { renderAsteriskConfig, TEMPLATE_FILES, type AsteriskConfigInput, type AsteriskTemplates } from './asterisk-config.js';
 
 export type AsteriskRuntime = { kind: 'host'; binary: string } | { kind: 'rootfs'; rootfs: string };
 
@@ -45,9 +42,7 @@ export async function readProvisionedRuntime(cacheDir: string): Promise<Asterisk
 }
 
 export async function loadAsteriskTemplates(dir: string): Promise<AsteriskTemplates> {
-  const entries = await Promise.all(
-    TEMPLATE_FILES.map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const),
-  );
+  const entries = await Promise.all(TEMPLATE_FILES.map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const));
   return Object.fromEntries(entries) as AsteriskTemplates;
 }
 
@@ -86,15 +81,10 @@ export interface ManagedAsteriskEvents {
   exit: [{ code: number | null; signal: NodeJS.Signals | null; expected: boolean }];
 }
 
-const AsteriskInfo = z.object({ system: z.object({ version: z.string() }).loose() }).loose();
-
 export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
   readonly runDir: string;
   readonly ariUrl: string;
-  private readonly opts: Required<
-    Pick<ManagedAsteriskOptions, 'readyTimeoutMs' | 'restartBackoff' | 'stableAfterMs'>
-  > &
-    ManagedAsteriskOptions;
+  private readonly opts: Required<Pick<ManagedAsteriskOptions, 'readyTimeoutMs' | 'restartBackoff' | 'stableAfterMs'>> & ManagedAsteriskOptions;
   private child: ChildProcess | undefined;
   private stopping = false;
   private restarts = 0;
@@ -155,10 +145,7 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
   }
 
   private async writeConfig(): Promise<void> {
-    const files = renderAsteriskConfig(
-      { ...this.opts.config, runDir: this.runDir },
-      this.opts.templates,
-    );
+    const files = renderAsteriskConfig({ ...this.opts.config, runDir: this.runDir }, this.opts.templates);
     for (const sub of ['etc', 'lib', 'spool', 'run', 'log']) {
       await mkdir(join(this.runDir, sub), { recursive: true, mode: 0o700 });
     }
@@ -243,37 +230,25 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
     };
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-      (resolve) => {
-        child.once('error', (error) => {
-          log.error('could not start Asterisk', { error, file });
-          resolve({ code: null, signal: null });
-        });
-        child.once('exit', (code, signal) => resolve({ code, signal }));
-      },
-    );
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.once('error', (error) => {
+        log.error('could not start Asterisk', { error, file });
+        resolve({ code: null, signal: null });
+      });
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
     void exited.then(({ code, signal }) => this.onExit(child, started, code, signal));
 
-    const ready = await Promise.race([
-      this.waitForAri(started).then(() => true),
-      exited.then(() => false),
-    ]);
+    const ready = await Promise.race([this.waitForAri(started).then(() => true), exited.then(() => false)]);
     if (!ready) {
-      throw new Error(
-        `Asterisk exited before ARI was ready: ${this.outputTail.slice(-10).join(' | ') || 'no output'}`,
-      );
+      throw new Error(`Asterisk exited before ARI was ready: ${this.outputTail.slice(-10).join(' | ') || 'no output'}`);
     }
     const startedInMs = Date.now() - started;
     log.info('Asterisk ready', { pid: child.pid, startedInMs, version: this.version });
     this.emit('ready', { pid: child.pid!, startedInMs, restarts: this.restarts });
   }
 
-  private onExit(
-    child: ChildProcess,
-    started: number,
-    code: number | null,
-    signal: NodeJS.Signals | null,
-  ): void {
+  private onExit(child: ChildProcess, started: number, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child !== child) return;
     const expected = this.stopping;
     this.emit('exit', { code, signal, expected });
@@ -296,7 +271,7 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
 
   private async waitForAri(started: number): Promise<void> {
     const { user, password } = this.ariCredentials;
-    const auth = 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
+    const auth = basicAuth(user, password);
     const url = `${this.ariUrl}/ari/asterisk/info`;
     let last = '';
     while (Date.now() - started < this.opts.readyTimeoutMs) {
@@ -314,9 +289,7 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
         }
         last = `HTTP ${res.status}`;
         if (res.status === 401) {
-          throw new Error(
-            `ARI on ${this.ariUrl} refused our credentials: is another Asterisk using this port?`,
-          );
+          throw new Error(`ARI on ${this.ariUrl} refused our credentials: is another Asterisk using this port?`);
         }
       } catch (error) {
         if (error instanceof Error && error.message.startsWith('ARI on')) throw error;
@@ -345,10 +318,6 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
       }
     }
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function never(): Promise<never> {

@@ -15,6 +15,8 @@ export interface FinalCall {
   /** The number that was called; null when no call was placed (it never left the queue). */
   phone: string | null;
   state: FinalState;
+  /** Alerts that waited for the line and rode along in the same call: they share its end and its SMS. */
+  carried: Array<{ callId: string; message: string }>;
 }
 
 export interface CallLedgerDeps {
@@ -35,27 +37,66 @@ export class CallLedger {
     call.status = to;
     const { callId, userId } = call;
     const { writes, progress, events, logger, now } = this.deps;
-    void writes.write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail)).then(
-      (moved) => {
-        if (moved) events.emit({ callId, userId, status: to, at: now() });
-        else logger.warn('the database refused a call step', { call_id: callId, to });
-      },
-      (error: Error) => logger.error('could not record a call step', { call_id: callId, to, error }),
-    );
+    void writes
+      .write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail))
+      .then(
+        (moved) => {
+          if (moved) events.emit({ callId, userId, status: to, at: now() });
+          else logger.warn('the database refused a call step', { call_id: callId, to });
+        },
+        (error: Error) => logger.error('could not record a call step', { call_id: callId, to, error }),
+      );
     return true;
   }
 
-  /** Ends the call (a legal final step only) and hands it on. */
-  end(call: CallForDialing, state: FinalState, fields: TransitionFields, detail: string | undefined, phone: string | null): boolean {
-    if (!this.transition(call, state, fields, detail)) return false;
-    this.deps.onFinal({ callId: call.callId, userId: call.userId, message: call.message, phone, state });
+  /** Moves every alert of one call on: its own alert with `fields`, the others marked as carried by it. */
+  transitionAll(calls: readonly CallForDialing[], to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
+    const [call, ...carried] = calls;
+    if (!call || !this.transition(call, to, fields, detail)) return false;
+    for (const alert of carried) this.transition(alert, to, { ...fields, carriedBy: call.callId }, detail);
     return true;
+  }
+
+  /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
+  end(
+    calls: CallForDialing | readonly CallForDialing[],
+    state: FinalState,
+    fields: TransitionFields,
+    detail: string | undefined,
+    phone: string | null,
+  ): boolean {
+    const all = Array.isArray(calls) ? calls : [calls as CallForDialing];
+    if (!this.transitionAll(all, state, fields, detail)) return false;
+    const [call, ...carried] = all as [CallForDialing, ...CallForDialing[]];
+    this.deps.onFinal({
+      callId: call.callId,
+      userId: call.userId,
+      message: call.message,
+      phone,
+      state,
+      carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+    });
+    return true;
+  }
+
+  /** Records answering-machine detection's verdict on every alert of the call. */
+  detection(calls: readonly CallForDialing[], status: string, cause: string): void {
+    for (const { callId } of calls) this.record(callId, 'amd', () => this.deps.progress.recordDetection(callId, status, cause));
+  }
+
+  /** Every alert of the call goes out again through another trunk. */
+  placedAgain(calls: readonly CallForDialing[], placement: { trunk: string; channelId: string; dialedAt: number }, detail: string): void {
+    for (const { callId } of calls) this.record(callId, 'trunk', () => this.deps.progress.placedAgain(callId, placement, detail));
   }
 
   note(callId: string, event: string, detail: string): void {
-    const { writes, progress, logger } = this.deps;
-    void writes.write(`call ${callId} ${event}`, () => progress.note(callId, event, detail)).catch((error: Error) => {
-      logger.error('could not record a call event', { call_id: callId, event, error });
+    this.record(callId, event, () => this.deps.progress.note(callId, event, detail));
+  }
+
+  /** A write that is not a state change, through the patient writer; a failure is logged. */
+  private record(callId: string, event: string, write: () => void): void {
+    void this.deps.writes.write(`call ${callId} ${event}`, write).catch((error: Error) => {
+      this.deps.logger.error('could not record a call event', { call_id: callId, event, error });
     });
   }
 }

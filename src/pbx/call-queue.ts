@@ -32,11 +32,11 @@ export class CallQueue {
     return true;
   }
 
-  /** The oldest waiting call, taken out of the queue. */
-  next(): string | undefined {
-    const callId = this.waiting.shift();
-    if (callId !== undefined) this.waitingSet.delete(callId);
-    return callId;
+  /** Takes a waiting call out of the queue: it is being dialed (its refusals are kept). */
+  take(callId: string): void {
+    const at = this.waiting.indexOf(callId);
+    if (at >= 0) this.waiting.splice(at, 1);
+    this.waitingSet.delete(callId);
   }
 
   /** Forgets the call altogether (it ended, or is no longer queued). */
@@ -56,10 +56,13 @@ export class CallQueue {
     const count = (this.refusals.get(callId) ?? 0) + 1;
     this.refusals.set(callId, count);
     this.held.add(callId);
-    setTimeout(() => {
-      if (!this.held.delete(callId)) return; // removed meanwhile
-      ready(callId);
-    }, backoffDelay(count, this.requeue)).unref();
+    setTimeout(
+      () => {
+        if (!this.held.delete(callId)) return; // removed meanwhile
+        ready(callId);
+      },
+      backoffDelay(count, this.requeue),
+    ).unref();
   }
 
   /** Asterisk took the call: its refusals are forgotten. */

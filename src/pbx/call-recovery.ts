@@ -1,7 +1,8 @@
 // Keeps the database and the calls in progress in agreement: after a crash (calls left in progress
 // are interrupted, never redialed; fresh queued ones are dialed), while running (calls queued by
 // another process, queued calls grown too old, calls left in progress with nothing behind them),
-// and after the events connection came back (calls whose channel vanished meanwhile).
+// after the events connection came back (calls whose channel vanished meanwhile), and at stop
+// (calls still going after the grace period are hung up and end interrupted).
 import type { CallStop } from '../core/call-end.js';
 import { queuedFate } from '../core/call-end.js';
 import type { CallForDialing, CallProgressStore } from '../db/call-progress.js';
@@ -22,7 +23,7 @@ export interface DialerView {
 export interface CallRecoveryDeps {
   progress: CallProgressStore;
   writes: PatientWriter;
-  ari: Pick<AriClient, 'channelsStillUp'>;
+  ari: Pick<AriClient, 'channelsStillUp' | 'hangup'>;
   ledger: CallLedger;
   queue: CallQueue;
   sessions: CallSessions;
@@ -40,15 +41,41 @@ export class CallRecovery {
   /** At start: what a previous process left. */
   atStart(): void {
     const { progress, ledger, now, freshnessMs } = this.deps;
-    for (const call of progress.inFlight()) {
+    const inFlight = progress.inFlight();
+    // A call that carried several alerts ends with them together (one SMS for all).
+    const carried = new Map<string, CallForDialing[]>();
+    for (const c of inFlight) {
+      if (c.status !== 'queued' && c.carriedBy !== null) carried.set(c.carriedBy, [...(carried.get(c.carriedBy) ?? []), c]);
+    }
+    for (const call of inFlight) {
       if (call.status !== 'queued') {
-        ledger.end(call, 'interrupted', { endedAt: now(), error: 'ringhook stopped during the call' }, undefined, call.phone);
+        if (call.carriedBy !== null && inFlight.some((c) => c.callId === call.carriedBy)) continue;
+        ledger.end(
+          [call, ...(carried.get(call.callId) ?? [])],
+          'interrupted',
+          { endedAt: now(), error: 'ringhook stopped during the call' },
+          undefined,
+          call.phone,
+        );
         continue;
       }
       const fate = queuedFate(call.receivedAt, now(), freshnessMs, 'at start');
       if (fate.dial) this.dialer.enqueue(call.callId);
       else ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
     }
+  }
+
+  /** At stop: calls still going after `graceMs` are hung up; whatever does not end is interrupted. */
+  async atStop(graceMs: number): Promise<void> {
+    const { sessions, ari } = this.deps;
+    await sessions.whenEmpty(graceMs);
+    for (const session of sessions.all()) {
+      session.cutBecause = 'ringhook stopped during the call';
+      await ari.hangup(session.channelId).catch(() => {});
+    }
+    await sessions.whenEmpty(2_000);
+    // Never redialed; the SMS backup applies.
+    for (const session of sessions.all()) this.dialer.end(session, { kind: 'stopped' });
   }
 
   /** Regularly: the database's view of the calls in flight, against the dialer's. */
@@ -90,7 +117,15 @@ export class CallRecovery {
    */
   private sweep(call: CallForDialing): void {
     const was = call.status;
-    if (this.deps.ledger.end(call, 'interrupted', { endedAt: this.deps.now(), error: 'no call in progress for it: its end was not recorded' }, undefined, call.phone)) {
+    if (
+      this.deps.ledger.end(
+        call,
+        'interrupted',
+        { endedAt: this.deps.now(), error: 'no call in progress for it: its end was not recorded' },
+        undefined,
+        call.phone,
+      )
+    ) {
       this.deps.logger.warn('a call left in progress in the database was ended', { call_id: call.callId, status_was: was });
     }
   }
@@ -100,7 +135,7 @@ export class CallRecovery {
     const { queue, ledger, now, freshnessMs } = this.deps;
     for (const callId of [...queue.ids()]) {
       const call = inFlight.get(callId);
-      if (!call || call.status !== 'queued') {
+      if (call?.status !== 'queued') {
         queue.remove(callId);
         continue;
       }

@@ -1,5 +1,6 @@
 // What an answered call hears and how it reacts: the intro, the message and the prompt; 1
-// acknowledges, 2 plays it again (a bounded number of times), no digit after the prompt hangs up.
+// acknowledges (and is told so), 2 plays it again (a bounded number of times), no digit after the
+// prompt hangs up. A machine (voicemail) gets the intro and the message only, then the hang-up.
 import type { Logger } from '../log.js';
 import type { AriClient } from './ari.js';
 import { AriError } from './ari.js';
@@ -9,7 +10,11 @@ import type { Tts } from './tts.js';
 export const SPEECH = {
   intro: 'Alert from ringhook.',
   prompt: 'Press 1 to confirm, press 2 to hear it again.',
+  confirmed: 'Confirmed. Goodbye.',
 } as const;
+
+/** The confirmation is short: should its end never be reported, the call is hung up after this. */
+const CONFIRMATION_MS = 8_000;
 
 export interface CallScriptDeps {
   ari: Pick<AriClient, 'play' | 'stopPlayback'>;
@@ -39,15 +44,16 @@ export class CallScript {
     // Only the current playback: one stopped by a "2" must not start the digit wait.
     if (session.playbackId !== playbackId) return;
     session.playbackId = undefined;
-    arm(session, this.deps.digitWaitMs, () => void this.deps.hangup(session, 'no digit after the message'));
+    if (session.closing !== undefined) void this.deps.hangup(session, session.closing);
+    else arm(session, this.deps.digitWaitMs, () => void this.deps.hangup(session, 'no digit after the message'));
   }
 
   async digit(session: CallSession, digit: string): Promise<void> {
-    if (session.answeredAt === undefined) return;
+    if (session.answeredAt === undefined || session.acknowledged) return;
     this.deps.note(session, 'digit', digit);
     if (digit === '1') {
       session.acknowledged = true;
-      await this.deps.hangup(session, 'acknowledged');
+      await this.confirm(session);
     } else if (digit === '2' && session.repeats < this.deps.maxRepeats) {
       session.repeats++;
       disarmAll(session);
@@ -57,22 +63,36 @@ export class CallScript {
     }
   }
 
+  /** Says the press of 1 was heard, then hangs up. */
+  private async confirm(session: CallSession): Promise<void> {
+    disarmAll(session);
+    arm(session, CONFIRMATION_MS, () => void this.deps.hangup(session, 'acknowledged'));
+    if (session.playbackId) await this.deps.ari.stopPlayback(session.playbackId).catch(() => {});
+    await this.start(session, [this.deps.tts.synthesize(SPEECH.confirmed).then((s) => s.media)], 'acknowledged');
+  }
+
   private armLongestCall(session: CallSession): void {
     arm(session, this.deps.maxTalkMs, () => void this.deps.hangup(session, 'longest call time reached'));
   }
 
   private async play(session: CallSession): Promise<void> {
-    const { tts, ari } = this.deps;
+    const { tts } = this.deps;
+    const intro = session.repeats === 0 ? [tts.synthesize(SPEECH.intro).then((s) => s.media)] : [];
+    // A machine cannot press a digit: the message is left on it, then the call ends.
+    if (session.machine) return this.start(session, [...intro, session.messageMedia!], 'message left on the voicemail');
+    await this.start(session, [...intro, session.messageMedia!, tts.synthesize(SPEECH.prompt).then((s) => s.media)]);
+  }
+
+  /** Plays the media in order once all are ready; `closing`: the call is hung up when they end. */
+  private async start(session: CallSession, media: Array<Promise<string>>, closing?: string): Promise<void> {
     try {
-      const [intro, message, prompt] = await Promise.all([
-        session.repeats === 0 ? tts.synthesize(SPEECH.intro).then((s) => s.media) : Promise.resolve(undefined),
-        session.messageMedia!,
-        tts.synthesize(SPEECH.prompt).then((s) => s.media),
-      ]);
+      const files = await Promise.all(media);
       if (!this.deps.isActive(session)) return;
       const playbackId = `${session.channelId}-p${++session.playbackSeq}`;
       session.playbackId = playbackId;
-      await ari.play(session.channelId, playbackId, [intro, message, prompt].filter((m): m is string => m !== undefined));
+      session.closing = closing;
+      await this.deps.ari.play(session.channelId, playbackId, files);
+      session.messageStarted = true;
     } catch (error) {
       session.speechFailed = (error as Error).message;
       // Asterisk gone (killed, restarting) is its own fault, already reported: the call ends with it.

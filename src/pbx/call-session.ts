@@ -11,7 +11,10 @@ import type { AriEventOf } from './ari.js';
 const SOFT_HANGUP_SHUTDOWN = 4;
 
 export interface CallSession extends CallFacts {
+  /** The alert the call was placed for. */
   call: CallForDialing;
+  /** Alerts that waited for this phone's line and ride along, spoken after it in order of arrival. */
+  carried: CallForDialing[];
   channelId: string;
   /** The number dialed: the SMS backup goes to the same one. */
   phone: string;
@@ -21,15 +24,42 @@ export interface CallSession extends CallFacts {
   timers: Set<NodeJS.Timeout>;
   /** The message's speech, made while the phone rings. */
   messageMedia?: Promise<string>;
+  /** Answering-machine detection is running in the dialplan: the channel is out of ringhook's hands. */
+  detecting?: boolean;
+  /** What the last playback leads to when it ends: a hang-up, no digit wait. */
+  closing?: string | undefined;
+  /** The call went out again through the backup trunk (it is never sent a third time). */
+  onBackupTrunk?: boolean;
 }
 
-export function newSession(call: CallForDialing, phone: string, dialedAt: number): CallSession {
-  return { call, channelId: `rh-${call.callId}`, phone, dialedAt, rang: false, acknowledged: false, repeats: 0, playbackSeq: 0, timers: new Set() };
+/** `attempt`: a suffix for the channel of a call placed again (Asterisk's channel ids are unique). */
+export function newSession(calls: readonly CallForDialing[], phone: string, requireConfirm: boolean, dialedAt: number, attempt = ''): CallSession {
+  const [call, ...carried] = calls;
+  if (!call) throw new Error('a call carries at least one alert');
+  return {
+    call,
+    carried,
+    channelId: `rh-${call.callId}${attempt}`,
+    phone,
+    requireConfirm,
+    dialedAt,
+    rang: false,
+    acknowledged: false,
+    repeats: 0,
+    playbackSeq: 0,
+    timers: new Set(),
+  };
+}
+
+/** Every alert the call carries, its own first. */
+export function alertsOf(session: CallSession): CallForDialing[] {
+  return [session.call, ...session.carried];
 }
 
 /** A hangup is asked for: by Asterisk stopping (the call is cut), or by the far end before answering. */
 export function noteHangupRequest(session: CallSession, event: AriEventOf<'ChannelHangupRequest'>): void {
-  if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0) session.cutBecause = 'Asterisk stopped during the call (restart or shutdown)';
+  if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0)
+    session.cutBecause = 'Asterisk stopped during the call (restart or shutdown)';
   else if (session.answeredAt === undefined) session.farEnd = { cause: event.cause, sipCode: event.tech_cause };
 }
 
@@ -47,32 +77,38 @@ export function disarmAll(session: CallSession): void {
   session.timers.clear();
 }
 
-/** The calls in progress, by call id and by channel id (Asterisk's events name the channel). */
+/** The calls in progress, by the id of every alert they carry and by channel id (Asterisk's events name the channel). */
 export class CallSessions {
   private readonly byCall = new Map<string, CallSession>();
   private readonly byChannelId = new Map<string, CallSession>();
   private readonly onEmpty: Array<() => void> = [];
 
+  /** Calls in progress (a call may carry several alerts). */
   get size(): number {
-    return this.byCall.size;
+    return this.byChannelId.size;
   }
 
   add(session: CallSession): void {
-    this.byCall.set(session.call.callId, session);
+    for (const alert of alertsOf(session)) this.byCall.set(alert.callId, session);
     this.byChannelId.set(session.channelId, session);
   }
 
   /** Forgets the call and disarms its timers. */
   remove(session: CallSession): void {
     disarmAll(session);
-    this.byCall.delete(session.call.callId);
+    for (const alert of alertsOf(session)) this.byCall.delete(alert.callId);
     this.byChannelId.delete(session.channelId);
-    if (this.byCall.size === 0) for (const done of this.onEmpty.splice(0)) done();
+    if (this.byChannelId.size === 0) for (const done of this.onEmpty.splice(0)) done();
+  }
+
+  /** The phones being called now: their line is busy. */
+  phones(): Set<string> {
+    return new Set([...this.byChannelId.values()].map((s) => s.phone));
   }
 
   /** Resolves once no call is in progress, or after `ms`. */
   whenEmpty(ms: number): Promise<void> {
-    if (this.byCall.size === 0) return Promise.resolve();
+    if (this.byChannelId.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.onEmpty.push(() => {
@@ -95,6 +131,6 @@ export class CallSessions {
   }
 
   all(): CallSession[] {
-    return [...this.byCall.values()];
+    return [...this.byChannelId.values()];
   }
 }

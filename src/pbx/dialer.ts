@@ -1,28 +1,26 @@
-// Turns queued calls into phone calls: one session per call, driven through its states by
-// Asterisk's events, exactly one attempt each, a cap on concurrent calls. The queue, the script an
-// answered call hears, the records and the recovery after a crash or a lost connection are modules
-// of their own; what a call's end means is decided in core/call-end.
+// Turns queued alerts into phone calls: one session per call, driven through its states by
+// Asterisk's events, exactly one attempt each, a cap on concurrent calls, one line per phone (alerts
+// that wait for their phone's line ride along in its next call). The queue, the script an answered
+// call hears, the records, the pace, answering-machine detection, the placement and the recovery
+// after a crash, a lost connection or at stop are modules of their own; what a call's end means is
+// decided in core/call-end, which alerts a call carries in core/line.
 import { receivesCalls } from '../core/account.js';
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
-import { speakable } from '../core/speakable.js';
+import { nextCalls } from '../core/line.js';
+import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
-import type { AccountStore } from '../db/accounts.js';
-import type { CallProgressStore } from '../db/call-progress.js';
-import type { PatientWriter } from '../db/patient-writes.js';
-import type { CallEvents } from '../events.js';
-import type { Logger } from '../log.js';
-import type { AriCallControl, AriEvent } from './ari.js';
-import { AriError, eventChannelId } from './ari.js';
-import { CallLedger, type FinalCall } from './call-ledger.js';
+import type { AriEvent } from './ari.js';
+import { eventChannelId } from './ari.js';
+import { CallLedger } from './call-ledger.js';
 import { CallQueue } from './call-queue.js';
 import { CallRecovery } from './call-recovery.js';
 import { CallScript } from './call-script.js';
-import { arm, CallSessions, newSession, noteHangupRequest, type CallSession } from './call-session.js';
-import type { Endpoint } from './endpoint.js';
-import { nothingDialed } from './originate-refusal.js';
-import type { Tts } from './tts.js';
-
-export { SPEECH } from './call-script.js';
+import { type DialerOptions, type DialerSettings, withDefaults } from './dialer-options.js';
+import { alertsOf, arm, CallSessions, newSession, noteHangupRequest, type CallSession } from './call-session.js';
+import { MachineDetection } from './machine-detection.js';
+import { CallPlacement } from './call-placement.js';
+import { Pacer } from './pacer.js';
+import { waitingAlerts } from './waiting-alerts.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
@@ -30,39 +28,16 @@ const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
 /** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
 const HANGUP_CONFIRM_MS = 15_000;
 
-export interface DialerOptions {
-  ari: AriCallControl;
-  progress: CallProgressStore;
-  /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
-  writes: PatientWriter;
-  accounts: AccountStore;
-  tts: Pick<Tts, 'synthesize'>;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
-  /** Told once of every call that reached a final state (the SMS backup listens here). */
-  onFinal: (call: FinalCall) => void;
-  /** Where a phone number is dialed. */
-  endpointFor: (phone: string) => Endpoint;
-  callerId?: string | undefined;
-  ringTimeoutSec: number;
-  maxConcurrent: number;
-  /** A queued call older than this is not dialed any more (expired at start, failed while running). */
-  freshnessMs: number;
-  maxRepeats?: number;
-  digitWaitMs?: number;
-  /** How often the database is looked at for calls queued by another process (CLI test calls). */
-  pollMs?: number;
-  maxTalkMs?: number;
-}
-
 export class Dialer {
-  private readonly opts: Required<Omit<DialerOptions, 'callerId'>> & Pick<DialerOptions, 'callerId'>;
+  private readonly opts: DialerSettings;
+  private readonly pacer: Pacer;
+  private readonly detection: MachineDetection;
   private readonly queue = new CallQueue(REQUEUE_BACKOFF);
   private readonly sessions = new CallSessions();
   private readonly ledger: CallLedger;
   private readonly script: CallScript;
   private readonly recovery: CallRecovery;
+  private readonly placement: CallPlacement;
   private pollTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   private readonly onAriEvent = (e: AriEvent) => this.route(e);
@@ -71,7 +46,7 @@ export class Dialer {
   private readonly onConnected = ({ reconnect }: { reconnect: boolean }) => (reconnect ? void this.recovery.afterReconnect() : this.pump());
 
   constructor(options: DialerOptions) {
-    this.opts = { maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, ...options };
+    this.opts = withDefaults(options);
     const { ari, tts, logger, progress, writes, events, now, onFinal } = this.opts;
     this.ledger = new CallLedger({ progress, writes, events, logger, now, onFinal });
     this.script = new CallScript({
@@ -82,9 +57,30 @@ export class Dialer {
       digitWaitMs: this.opts.digitWaitMs,
       maxTalkMs: this.opts.maxTalkMs,
       isActive: (s) => this.sessions.has(s.call.callId),
-      note: (s, event, detail) => this.ledger.note(s.call.callId, event, detail),
+      note: (s, event, detail) => {
+        for (const alert of alertsOf(s)) this.ledger.note(alert.callId, event, detail);
+      },
       hangup: (s, why) => this.hangup(s, why),
     });
+    this.detection = new MachineDetection({
+      ari,
+      ledger: this.ledger,
+      logger,
+      isActive: (s) => this.sessions.has(s.call.callId),
+      hangup: (s, why) => this.hangup(s, why),
+      decided: (s) => void this.script.answered(s),
+    });
+    this.placement = new CallPlacement({
+      ari,
+      settings: this.opts,
+      sessions: this.sessions,
+      ledger: this.ledger,
+      queue: this.queue,
+      enqueue: (callId) => this.enqueue(callId),
+      giveUp: (s, why) => this.giveUp(s, why),
+      end: (s, stop) => this.end(s, stop),
+    });
+    this.pacer = new Pacer(this.opts.callsPerSecond, now, () => this.pump());
     this.recovery = new CallRecovery(
       { progress, writes, ari, ledger: this.ledger, queue: this.queue, sessions: this.sessions, logger, now, freshnessMs: this.opts.freshnessMs },
       { enqueue: (callId) => this.enqueue(callId), end: (session, stop) => this.end(session, stop), pump: () => this.pump() },
@@ -119,69 +115,57 @@ export class Dialer {
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
     clearInterval(this.pollTimer);
-    await this.sessions.whenEmpty(graceMs);
-    for (const session of this.sessions.all()) {
-      session.cutBecause = 'ringhook stopped during the call';
-      await this.opts.ari.hangup(session.channelId).catch(() => {});
-    }
-    await this.sessions.whenEmpty(2_000);
-    // Whatever did not end is interrupted: never redialed, SMS backup applies.
-    for (const session of this.sessions.all()) this.end(session, { kind: 'stopped' });
+    this.pacer.stop();
+    await this.recovery.atStop(graceMs);
     this.opts.ari.off('event', this.onAriEvent);
     this.opts.ari.off('connected', this.onConnected);
   }
 
   private pump(): void {
-    if (this.stopping) return;
-    while (this.sessions.size < this.opts.maxConcurrent && this.queue.length > 0 && this.opts.ari.isConnected) {
-      void this.dial(this.queue.next()!);
+    if (this.stopping || !this.opts.ari.isConnected) return;
+    const freeLines = Math.min(this.opts.maxConcurrent - this.sessions.size, this.pacer.allowed(this.queue.length > 0));
+    if (freeLines <= 0 || this.queue.length === 0) return;
+    for (const call of nextCalls(waitingAlerts(this.queue.ids(), this.opts.progress, this.opts.accounts), this.sessions.phones(), freeLines)) {
+      for (const alert of call) this.queue.take(alert.callId);
+      this.pacer.started(call[0]!.callId);
+      void this.dial(call.map((a) => a.callId));
     }
   }
 
-  private async dial(callId: string): Promise<void> {
-    const { progress, accounts, ari, tts, now } = this.opts;
-    const call = progress.get(callId);
-    if (!call || call.status !== 'queued') return;
+  /** Places one call for the alerts given (the first is the call's own, the others ride along). */
+  private async dial(callIds: readonly string[]): Promise<void> {
+    const { progress, accounts, tts, now } = this.opts;
+    const calls = callIds.map((id) => progress.get(id)).filter((c): c is NonNullable<typeof c> => c?.status === 'queued');
+    const call = calls[0];
+    if (!call) return;
     const account = accounts.get(call.userId);
     if (!account) return;
     if (!receivesCalls(account)) {
       // Suspended after the alert was accepted: no call of any kind, and no SMS in its place.
-      this.ledger.end(call, 'failed', { endedAt: now(), error: 'the account was suspended before the call was placed' }, undefined, null);
+      const error = 'the account was suspended before the call was placed';
+      for (const alert of calls) this.ledger.end(alert, 'failed', { endedAt: now(), error }, undefined, null);
       return;
     }
-    const session = newSession(call, account.phone, now());
+    const session = newSession(calls, account.phone, account.requireConfirm, now());
+    const endpoint = this.opts.endpointFor(account.phone);
     // Registered before the originate, so no event of the channel can be missed.
     this.sessions.add(session);
-    if (!this.ledger.transition(call, 'dialing', { phone: account.phone, channelId: session.channelId, dialedAt: session.dialedAt })) {
+    const { channelId, dialedAt } = session;
+    if (!this.ledger.transitionAll(calls, 'dialing', { phone: account.phone, channelId, dialedAt, trunk: endpoint.trunk })) {
       this.sessions.remove(session);
       return;
     }
-    // Speech is made while the phone rings, from the message as a trader would read it aloud.
-    session.messageMedia = tts.synthesize(speakable(call.message)).then((s) => s.media);
+    // Speech is made while the phone rings, from the messages as a trader would read them aloud;
+    // when every engine is busy (a burst), the call waits for its speech before it is placed, so
+    // that nobody answers to silence and no line is held by a call with nothing to say yet.
+    const waitForSpeech = tts.backlogged?.() ?? false;
+    session.messageMedia = tts.synthesize(spokenAlerts(calls.map((c) => c.message))).then((s) => s.media);
     session.messageMedia.catch(() => {});
-    arm(session, (this.opts.ringTimeoutSec + 15) * 1000, () => this.giveUp(session, 'no final event from Asterisk after the ring timeout'));
-    const endpoint = this.opts.endpointFor(account.phone);
-    try {
-      await ari.originate({
-        channelId: session.channelId,
-        endpoint: endpoint.dial,
-        appArgs: [callId],
-        ...(this.opts.callerId && { callerId: this.opts.callerId }),
-        timeoutSec: this.opts.ringTimeoutSec,
-      });
-      this.queue.taken(callId);
-    } catch (error) {
-      const waitFor = await nothingDialed(error, endpoint, ari);
-      if (!waitFor) {
-        this.end(session, { kind: 'originate-failed', refusedByAsterisk: error instanceof AriError && error.kind === 'http', message: (error as Error).message });
-        return;
-      }
-      // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
-      // restart waiting for calls to end): nothing was dialed, so the call goes back to the queue
-      // and waits for Asterisk, within the freshness window.
-      this.sessions.remove(session);
-      if (this.ledger.transition(call, 'queued', {}, `${waitFor}: ${(error as Error).message}`)) this.queue.holdBack(callId, (id) => this.enqueue(id));
+    if (waitForSpeech) {
+      await session.messageMedia.catch(() => undefined);
+      if (!this.sessions.has(call.callId)) return;
     }
+    await this.placement.place(session, endpoint);
   }
 
   private route(event: AriEvent): void {
@@ -194,18 +178,25 @@ export class Dialer {
         this.script.playbackFinished(session, event.playback.id);
         break;
       case 'Dial':
+        this.pacer.dialed(session.call.callId);
         if (event.dialstatus === 'RINGING' && !session.rang) {
           session.rang = true;
-          this.ledger.transition(session.call, 'ringing', { ringingAt: now });
+          this.ledger.transitionAll(alertsOf(session), 'ringing', { ringingAt: now });
         }
         break;
       case 'ChannelHangupRequest':
         noteHangupRequest(session, event);
         break;
       case 'StasisStart':
+        // Back from the dialplan's answering-machine check, with its verdict: Stasis(ringhook,amd,STATUS,CAUSE).
+        if (event.args[0] === 'amd') {
+          this.detection.verdict(session, event.args[1] ?? 'NOTSURE', event.args[2] ?? '');
+          break;
+        }
         session.answeredAt = now;
-        this.ledger.transition(session.call, 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
-        void this.script.answered(session);
+        this.ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
+        if (this.opts.detectMachine) void this.detection.start(session);
+        else void this.script.answered(session);
         break;
       case 'ChannelDtmfReceived':
         void this.script.digit(session, event.digit);
@@ -236,10 +227,13 @@ export class Dialer {
 
   private end(session: CallSession, stop: CallStop): void {
     if (!this.sessions.has(session.call.callId)) return;
+    this.pacer.dialed(session.call.callId);
+    if (this.placement.placedAgain(session, stop)) return;
     this.sessions.remove(session);
-    this.queue.remove(session.call.callId);
+    const alerts = alertsOf(session);
+    for (const alert of alerts) this.queue.remove(alert.callId);
     const { state, fields, detail } = decideCallEnd(session, stop, this.opts.now());
-    this.ledger.end(session.call, state, fields, detail, session.phone);
+    this.ledger.end(alerts, state, fields, detail, session.phone);
     this.pump();
   }
 }

@@ -8,11 +8,13 @@ export interface Endpoint {
   resource: string;
   /** What originate dials, e.g. PJSIP/+14155550123@trunk. */
   dial: string;
+  /** The trunk the call goes out through (trunk, or trunk2 the backup), none for the softphone. */
+  trunk?: string;
 }
 
-/** The number as the request URI's user part, through the trunk. */
-export function throughTrunk(phone: string): Endpoint {
-  return { technology: 'PJSIP', resource: 'trunk', dial: `PJSIP/${phone}@trunk` };
+/** The number as the request URI's user part, through the trunk (or the backup trunk, trunk2). */
+export function throughTrunk(phone: string, trunk = 'trunk'): Endpoint {
+  return { technology: 'PJSIP', resource: trunk, dial: `PJSIP/${phone}@${trunk}`, trunk };
 }
 
 /** The local softphone, whatever the number. */

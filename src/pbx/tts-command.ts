@@ -78,7 +78,10 @@ function watchCommand(running: ChildProcess, outPath: string, limits: SpeechComm
     const tooLarge = `it wrote more than ${limits.maxBytes} bytes`;
     const timer = setTimeout(() => finish(`it did not finish within ${limits.timeoutMs} ms`), limits.timeoutMs);
     const checkSize = () => {
-      stat(outPath).then(({ size }) => size > limits.maxBytes && finish(tooLarge), () => {});
+      stat(outPath).then(
+        ({ size }) => size > limits.maxBytes && finish(tooLarge),
+        () => {},
+      );
     };
     const sizeCheck = setInterval(checkSize, SIZE_CHECK_MS);
     const writes = watch(outPath, checkSize);

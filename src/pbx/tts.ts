@@ -8,12 +8,14 @@
 // file, never argv; the built-in binaries run with execFile (no shell), the operator's command
 // line through a shell with the text on its stdin.
 import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { checkWav, withTrueSizes } from '../core/wav.js';
 import { silentLogger, type Logger } from '../log.js';
+import { WorkGate } from '../work-gate.js';
 import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
 
 export type TtsEngine = 'flite' | 'espeak-ng';
@@ -40,20 +42,26 @@ export const TtsOptions = z.object({
   /** A command line that reads the text on stdin and writes a WAV on stdout; unset: the built-in engine. */
   command: z.string().min(1).optional(),
   commandTimeoutMs: z.number().int().positive().default(10_000),
-  commandMaxBytes: z.number().int().positive().default(20 * 1024 * 1024),
+  commandMaxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
   /** After a failure the command rests this long, so that a broken engine does not delay every call. */
   commandRestMs: z.number().int().nonnegative().default(60_000),
-  binaries: z
-    .object({ flite: z.string(), espeakNg: z.string(), sox: z.string() })
-    .partial()
-    .default({}),
+  /** Speech processes at once (engine + sox); more wait their turn in the order asked (dial order). */
+  maxProcesses: z.number().int().positive().default(availableParallelism()),
+  binaries: z.object({ flite: z.string(), espeakNg: z.string(), sox: z.string() }).partial().default({}),
 });
 export type TtsOptionsInput = z.input<typeof TtsOptions>;
 
 // Not argv-safe otherwise: a voice starting with '-' would be read as an option.
-const Voice = z.string().regex(/^[A-Za-z0-9_./+-]{1,200}$/).refine((v) => !v.startsWith('-'), {
-  message: 'must not start with -',
-});
+const Voice = z
+  .string()
+  .regex(/^[A-Za-z0-9_./+-]{1,200}$/)
+  .refine((v) => !v.startsWith('-'), {
+    message: 'must not start with -',
+  });
 
 export interface SynthesizedSpeech {
   /** Absolute path of the WAV file. */
@@ -65,12 +73,11 @@ export interface SynthesizedSpeech {
 }
 
 export interface Tts {
-  synthesize(
-    text: string,
-    options?: { engine?: TtsEngine; voice?: string },
-  ): Promise<SynthesizedSpeech>;
+  synthesize(text: string, options?: { engine?: TtsEngine; voice?: string }): Promise<SynthesizedSpeech>;
   /** Removes cached files not used for `maxAgeDays` (and stale temp dirs); returns how many. */
   cleanup(maxAgeDays: number): Promise<number>;
+  /** True when speech asked for now would wait for an engine (every one busy). */
+  backlogged(): boolean;
 }
 
 const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'en-us' };
@@ -88,10 +95,7 @@ export function wavDurationMs(bytes: number): number {
   return Math.max(0, Math.round(((bytes - 44) / 16_000) * 1000));
 }
 
-export function createTts(
-  input: TtsOptionsInput,
-  deps: { logger?: Logger; now?: () => number } = {},
-): Tts {
+export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?: () => number } = {}): Tts {
   const o = TtsOptions.parse(input);
   const logger = deps.logger ?? silentLogger;
   const now = deps.now ?? Date.now;
@@ -101,6 +105,8 @@ export function createTts(
     sox: o.binaries.sox ?? 'sox',
   };
   const inFlight = new Map<string, Promise<SynthesizedSpeech>>();
+  // A burst of calls must not start a thousand engines on two cores: each waits for a slot.
+  const processes = new WorkGate({ concurrency: o.maxProcesses, queue: Number.POSITIVE_INFINITY });
 
   const run = (file: string, args: string[]) =>
     new Promise<void>((resolve, reject) => {
@@ -108,11 +114,7 @@ export function createTts(
         if (!error) return resolve();
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
           return reject(
-            new TtsError(
-              'engine_missing',
-              `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng sox)`,
-              { cause: error },
-            ),
+            new TtsError('engine_missing', `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng sox)`, { cause: error }),
           );
         }
         reject(
@@ -124,7 +126,16 @@ export function createTts(
     });
 
   /** Runs `speak` to write raw.wav in a temp dir, converts it to the telephone format, and moves it to target. */
-  async function produce(
+  function produce(
+    target: string,
+    speak: (text: string, tmp: string, raw: string) => Promise<void>,
+    text: string,
+    describe: Record<string, unknown>,
+  ): Promise<SynthesizedSpeech> {
+    return processes.tryRun(() => produceNow(target, speak, text, describe))!;
+  }
+
+  async function produceNow(
     target: string,
     speak: (text: string, tmp: string, raw: string) => Promise<void>,
     text: string,
@@ -196,17 +207,18 @@ export function createTts(
     } catch (error) {
       // Whatever went wrong (the command, its output, sox on its output), the call still speaks.
       if (now() >= commandRestingUntil) {
-        logger.warn('the speech command failed; speaking with the built-in engine', { engine: o.engine, reason: (error as Error).message, restMs: o.commandRestMs });
+        logger.warn('the speech command failed; speaking with the built-in engine', {
+          engine: o.engine,
+          reason: (error as Error).message,
+          restMs: o.commandRestMs,
+        });
         commandRestingUntil = now() + o.commandRestMs;
       }
       return fallback();
     }
   }
 
-  async function synthesize(
-    text: string,
-    options: { engine?: TtsEngine; voice?: string } = {},
-  ): Promise<SynthesizedSpeech> {
+  async function synthesize(text: string, options: { engine?: TtsEngine; voice?: string } = {}): Promise<SynthesizedSpeech> {
     if (text.trim() === '') throw new TtsError('invalid_input', 'nothing to say: the text is empty');
     const engine = options.engine ?? o.engine;
     const voiceParsed = Voice.safeParse(options.voice ?? o.voice ?? DEFAULT_VOICE[engine]);
@@ -247,5 +259,6 @@ export function createTts(
     return removed;
   }
 
-  return { synthesize, cleanup };
+  const backlogged = () => processes.busy.running >= o.maxProcesses;
+  return { synthesize, cleanup, backlogged };
 }

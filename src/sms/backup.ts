@@ -43,7 +43,10 @@ export class SmsBackup {
   /** At start: an SMS claimed by a process that died may or may not have left; it is not sent again. */
   recover(): void {
     for (const callId of this.deps.progress.staleSmsClaims()) {
-      this.deps.progress.setSmsResult(callId, { status: 'failed', error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate' });
+      this.deps.progress.setSmsResult(callId, {
+        status: 'failed',
+        error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
+      });
     }
   }
 
@@ -59,42 +62,62 @@ export class SmsBackup {
   private async handle(call: FinalCall): Promise<void> {
     const { progress, writes } = this.deps;
     const { callId, state } = call;
+    // A call that carried several alerts is missed (or heard) for all of them: one decision, one SMS.
+    const callIds = [callId, ...call.carried.map((c) => c.callId)];
     const account = this.deps.accounts.get(call.userId);
     const decision = decideSms(state, account, this.deps.sender.kind !== 'none');
     if (decision !== 'send' || !account) {
-      await writes.write(`sms ${callId} ${decision}`, () => progress.markSmsSkipped(callId, decision === 'not_needed' ? 'not_needed' : 'disabled'));
+      await writes.write(`sms ${callId} ${decision}`, () => {
+        for (const id of callIds) progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled');
+      });
       return;
     }
-    if (!(await writes.write(`sms ${callId} claim`, () => progress.claimSms(callId)))) return;
+    // Only the alerts claimed here go out: one claimed before (by a process that died) is never sent again.
+    const claimed = await writes.write(`sms ${callId} claim`, () => callIds.filter((id) => progress.claimSms(id)));
+    if (claimed.length === 0) return;
+    const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) => claimed.includes(callIds[i]!));
     // To the number that was called; an alert never dialed goes to the account's number.
-    const result = await this.deps.sender.send({ to: call.phone ?? account.phone, text: buildSmsText(call.message, { maxParts: this.deps.maxParts }), reference: callId });
+    const result = await this.deps.sender.send({
+      to: call.phone ?? account.phone,
+      text: buildSmsText(messages, { maxParts: this.deps.maxParts }),
+      reference: claimed[0]!,
+    });
     if (result.status === 'sent') {
-      await writes.write(`sms ${callId} sent`, () => progress.setSmsResult(callId, { status: 'sent', messageId: result.messageId, parts: result.parts }));
+      await writes.write(`sms ${callId} sent`, () => {
+        for (const id of claimed) progress.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts });
+      });
       const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;
       if (early) {
         this.earlyReports.delete(result.messageId!);
         this.onDeliveryReport(early.report);
       }
     } else {
-      await writes.write(`sms ${callId} failed`, () => progress.setSmsResult(callId, { status: 'failed', error: result.error }));
+      await writes.write(`sms ${callId} failed`, () => {
+        for (const id of claimed) progress.setSmsResult(id, { status: 'failed', error: result.error });
+      });
     }
     this.deps.onResult?.(result.status);
-    this.deps.events.emit({ callId, userId: call.userId, status: state, at: this.deps.now() });
+    for (const id of claimed) this.deps.events.emit({ callId: id, userId: call.userId, status: state, at: this.deps.now() });
   }
 
   private onDeliveryReport(report: DeliveryReport): void {
     if (report.status === 'pending') return;
-    const call = this.deps.progress.findBySmsMessage(report.messageId);
-    if (!call) {
+    const calls = this.deps.progress.findBySmsMessage(report.messageId);
+    if (calls.length === 0) {
       this.keepEarly(report);
       return;
     }
-    const result = report.status === 'delivered' ? ({ status: 'delivered' } as const) : ({ status: 'failed', error: `not delivered: ${report.detail}` } as const);
+    const result =
+      report.status === 'delivered' ? ({ status: 'delivered' } as const) : ({ status: 'failed', error: `not delivered: ${report.detail}` } as const);
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
-    void this.deps.writes.write(`sms ${call.callId} receipt`, () => this.deps.progress.setSmsResult(call.callId, result)).then(
-      () => this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
-      (error: Error) => this.deps.logger.error('could not record an SMS delivery receipt', { call_id: call.callId, error }),
-    );
+    for (const call of calls) {
+      void this.deps.writes
+        .write(`sms ${call.callId} receipt`, () => this.deps.progress.setSmsResult(call.callId, result))
+        .then(
+          () => this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
+          (error: Error) => this.deps.logger.error('could not record an SMS delivery receipt', { call_id: call.callId, error }),
+        );
+    }
   }
 
   private keepEarly(report: DeliveryReport): void {

@@ -114,7 +114,6 @@ export type SmsConfig =
   | ({ gateway: 'http'; http: HttpGatewayConfig } & CommonSmsConfig)
   | ({ gateway: 'smpp'; smpp: SmppConfig } & CommonSmsConfig);
 
-
 const tonOrAuto = (name: string) =>
   z
     .string()
@@ -126,7 +125,10 @@ const lowerEnum = <const T extends readonly [string, ...string[]]>(values: T, er
 
 /** The SMS variables, each optional (a default applies, or the gateway does not need it). */
 export const smsFields = {
-  [SMS_ENV.gateway]: lowerEnum(['none', 'http', 'smpp'], `${SMS_ENV.gateway} must be none, http or smpp (none turns SMS backup off; http for Kannel, Twilio or another HTTP API; smpp for an SMSC)`).optional(),
+  [SMS_ENV.gateway]: lowerEnum(
+    ['none', 'http', 'smpp'],
+    `${SMS_ENV.gateway} must be none, http or smpp (none turns SMS backup off; http for Kannel, Twilio or another HTTP API; smpp for an SMSC)`,
+  ).optional(),
   [SMS_ENV.from]: z
     .string()
     .refine((v) => /^\+?\d{1,15}$/.test(v) || /^[A-Za-z0-9 ._-]{1,11}$/.test(v), {
@@ -136,11 +138,25 @@ export const smsFields = {
   [SMS_ENV.maxParts]: wholeNumber(SMS_ENV.maxParts, { min: 1, max: 16 }, 'the parts one alert SMS may take', D.maxParts).optional(),
   [SMS_ENV.dlrUrl]: httpUrl(SMS_ENV.dlrUrl, 'https://ringhook.example.com/sms/dlr').optional(),
   [SMS_ENV.timeoutMs]: wholeNumber(SMS_ENV.timeoutMs, { min: 100, max: 120_000 }, 'milliseconds to wait for the gateway', D.timeoutMs).optional(),
-  [SMS_ENV.retryAttempts]: wholeNumber(SMS_ENV.retryAttempts, { min: 1, max: 10 }, 'attempts while the gateway certainly did not take the SMS', D.retryAttempts).optional(),
-  [SMS_ENV.retryDelayMs]: wholeNumber(SMS_ENV.retryDelayMs, { min: 0, max: 60_000 }, 'first pause between attempts in milliseconds, doubled each time', D.retryDelayMs).optional(),
+  [SMS_ENV.retryAttempts]: wholeNumber(
+    SMS_ENV.retryAttempts,
+    { min: 1, max: 10 },
+    'attempts while the gateway certainly did not take the SMS',
+    D.retryAttempts,
+  ).optional(),
+  [SMS_ENV.retryDelayMs]: wholeNumber(
+    SMS_ENV.retryDelayMs,
+    { min: 0, max: 60_000 },
+    'first pause between attempts in milliseconds, doubled each time',
+    D.retryDelayMs,
+  ).optional(),
   [SMS_ENV.httpPreset]: lowerEnum(['kannel', 'twilio', 'generic'], `${SMS_ENV.httpPreset} must be kannel, twilio or generic`).optional(),
   [SMS_ENV.httpUrl]: z.string().optional(),
-  [SMS_ENV.httpMethod]: z.string().toUpperCase().pipe(z.enum(['GET', 'POST'], { error: `${SMS_ENV.httpMethod} must be GET or POST` })).optional(),
+  [SMS_ENV.httpMethod]: z
+    .string()
+    .toUpperCase()
+    .pipe(z.enum(['GET', 'POST'], { error: `${SMS_ENV.httpMethod} must be GET or POST` }))
+    .optional(),
   [SMS_ENV.httpHeaders]: z
     .string()
     .transform((v, ctx) => {
@@ -176,23 +192,59 @@ export const smsFields = {
       { error: `${SMS_ENV.httpSuccessMatch} must be a valid regular expression, e.g. ^0: Accepted` },
     )
     .optional(),
-  [SMS_ENV.httpIdField]: z.string().regex(/^[\w$-]+(\.[\w$-]+)*$/, { error: `${SMS_ENV.httpIdField} must be a dotted JSON path such as sid or data.id` }).optional(),
+  [SMS_ENV.httpIdField]: z
+    .string()
+    .regex(/^[\w$-]+(\.[\w$-]+)*$/, { error: `${SMS_ENV.httpIdField} must be a dotted JSON path such as sid or data.id` })
+    .optional(),
   [SMS_ENV.twilioAccountSid]: z.string().optional(),
   [SMS_ENV.twilioAuthToken]: z.string().optional(),
   [SMS_ENV.smppUrl]: z.string().optional(),
-  [SMS_ENV.smppSystemType]: z.string().max(12, { error: `${SMS_ENV.smppSystemType} must be at most 12 characters` }).optional(),
+  [SMS_ENV.smppSystemType]: z
+    .string()
+    .max(12, { error: `${SMS_ENV.smppSystemType} must be at most 12 characters` })
+    .optional(),
   [SMS_ENV.smppSourceTon]: tonOrAuto(SMS_ENV.smppSourceTon).optional(),
   [SMS_ENV.smppSourceNpi]: tonOrAuto(SMS_ENV.smppSourceNpi).optional(),
   [SMS_ENV.smppDestTon]: wholeNumber(SMS_ENV.smppDestTon, { min: 0, max: 255 }, 'type of number of the destination, 1 international', D.smppDestTon).optional(),
   [SMS_ENV.smppDestNpi]: wholeNumber(SMS_ENV.smppDestNpi, { min: 0, max: 255 }, 'numbering plan of the destination, 1 E.164', D.smppDestNpi).optional(),
   [SMS_ENV.smppUsePayload]: onOff(SMS_ENV.smppUsePayload).optional(),
   [SMS_ENV.smppDeliveryReceipts]: onOff(SMS_ENV.smppDeliveryReceipts).optional(),
-  [SMS_ENV.smppEnquireLinkS]: wholeNumber(SMS_ENV.smppEnquireLinkS, { min: 1, max: 3600 }, 'seconds between enquire_link keep-alives', D.smppEnquireLinkS).optional(),
-  [SMS_ENV.smppConnectTimeoutMs]: wholeNumber(SMS_ENV.smppConnectTimeoutMs, { min: 100, max: 120_000 }, 'how long a send waits for a bound session, in milliseconds', D.smppConnectTimeoutMs).optional(),
-  [SMS_ENV.smppReconnectMinMs]: wholeNumber(SMS_ENV.smppReconnectMinMs, { min: 10, max: 600_000 }, 'first reconnect pause in milliseconds', D.smppReconnectMinMs).optional(),
-  [SMS_ENV.smppReconnectMaxMs]: wholeNumber(SMS_ENV.smppReconnectMaxMs, { min: 10, max: 3_600_000 }, 'longest reconnect pause in milliseconds', D.smppReconnectMaxMs).optional(),
-  [SMS_ENV.smppThrottleRetries]: wholeNumber(SMS_ENV.smppThrottleRetries, { min: 0, max: 20 }, 'retries of a submit answered ESME_RTHROTTLED', D.smppThrottleRetries).optional(),
-  [SMS_ENV.smppThrottleDelayMs]: wholeNumber(SMS_ENV.smppThrottleDelayMs, { min: 0, max: 60_000 }, 'pause before retrying a throttled submit, in milliseconds', D.smppThrottleDelayMs).optional(),
+  [SMS_ENV.smppEnquireLinkS]: wholeNumber(
+    SMS_ENV.smppEnquireLinkS,
+    { min: 1, max: 3600 },
+    'seconds between enquire_link keep-alives',
+    D.smppEnquireLinkS,
+  ).optional(),
+  [SMS_ENV.smppConnectTimeoutMs]: wholeNumber(
+    SMS_ENV.smppConnectTimeoutMs,
+    { min: 100, max: 120_000 },
+    'how long a send waits for a bound session, in milliseconds',
+    D.smppConnectTimeoutMs,
+  ).optional(),
+  [SMS_ENV.smppReconnectMinMs]: wholeNumber(
+    SMS_ENV.smppReconnectMinMs,
+    { min: 10, max: 600_000 },
+    'first reconnect pause in milliseconds',
+    D.smppReconnectMinMs,
+  ).optional(),
+  [SMS_ENV.smppReconnectMaxMs]: wholeNumber(
+    SMS_ENV.smppReconnectMaxMs,
+    { min: 10, max: 3_600_000 },
+    'longest reconnect pause in milliseconds',
+    D.smppReconnectMaxMs,
+  ).optional(),
+  [SMS_ENV.smppThrottleRetries]: wholeNumber(
+    SMS_ENV.smppThrottleRetries,
+    { min: 0, max: 20 },
+    'retries of a submit answered ESME_RTHROTTLED',
+    D.smppThrottleRetries,
+  ).optional(),
+  [SMS_ENV.smppThrottleDelayMs]: wholeNumber(
+    SMS_ENV.smppThrottleDelayMs,
+    { min: 0, max: 60_000 },
+    'pause before retrying a throttled submit, in milliseconds',
+    D.smppThrottleDelayMs,
+  ).optional(),
   [SMS_ENV.smppTlsInsecure]: onOff(SMS_ENV.smppTlsInsecure).optional(),
 };
 
@@ -225,11 +277,20 @@ function parseSmppUrl(raw: string): Pick<SmppConfig, 'host' | 'port' | 'tls' | '
 export function checkSmsVariables(env: SmsEnv, issue: (variable: string, message: string) => void): void {
   const gateway = env[SMS_ENV.gateway] ?? D.gateway;
   if (gateway === 'none') return;
-  if (!env[SMS_ENV.from]) issue(SMS_ENV.from, `${SMS_ENV.from} is required when ${SMS_ENV.gateway}=${gateway}: the sender number or name, e.g. +15551234567 or RINGHOOK`);
+  if (!env[SMS_ENV.from])
+    issue(SMS_ENV.from, `${SMS_ENV.from} is required when ${SMS_ENV.gateway}=${gateway}: the sender number or name, e.g. +15551234567 or RINGHOOK`);
   if (gateway === 'smpp') {
     const url = env[SMS_ENV.smppUrl];
-    if (!url) issue(SMS_ENV.smppUrl, `${SMS_ENV.smppUrl} is required when ${SMS_ENV.gateway}=smpp, e.g. smpp://system_id:password@smsc.example.com:2775 (smpps:// for TLS)`);
-    else if (!parseSmppUrl(url)) issue(SMS_ENV.smppUrl, `${SMS_ENV.smppUrl} must look like smpp://system_id:password@host:port (smpps:// for TLS); percent-encode special characters in the password`);
+    if (!url)
+      issue(
+        SMS_ENV.smppUrl,
+        `${SMS_ENV.smppUrl} is required when ${SMS_ENV.gateway}=smpp, e.g. smpp://system_id:password@smsc.example.com:2775 (smpps:// for TLS)`,
+      );
+    else if (!parseSmppUrl(url))
+      issue(
+        SMS_ENV.smppUrl,
+        `${SMS_ENV.smppUrl} must look like smpp://system_id:password@host:port (smpps:// for TLS); percent-encode special characters in the password`,
+      );
     const min = env[SMS_ENV.smppReconnectMinMs] ?? D.smppReconnectMinMs;
     const max = env[SMS_ENV.smppReconnectMaxMs] ?? D.smppReconnectMaxMs;
     if (min > max) issue(SMS_ENV.smppReconnectMaxMs, `${SMS_ENV.smppReconnectMaxMs} (${max}) must not be below ${SMS_ENV.smppReconnectMinMs} (${min})`);
@@ -237,14 +298,20 @@ export function checkSmsVariables(env: SmsEnv, issue: (variable: string, message
   }
   const preset = env[SMS_ENV.httpPreset];
   const url = env[SMS_ENV.httpUrl];
-  if (!preset) return issue(SMS_ENV.httpPreset, `${SMS_ENV.httpPreset} is required when ${SMS_ENV.gateway}=http: kannel, twilio or generic`);
+  if (!preset) {
+    issue(SMS_ENV.httpPreset, `${SMS_ENV.httpPreset} is required when ${SMS_ENV.gateway}=http: kannel, twilio or generic`);
+    return;
+  }
   if (preset === 'kannel') {
     const problem = url ? kannelUrlProblem(url) : `is required for the kannel preset, e.g. ${KANNEL_URL_EXAMPLE}`;
     if (problem) issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} ${problem}`);
   } else if (preset === 'twilio') {
-    if (url && !isHttpUrl(url)) issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} (the API base for the twilio preset) must be an http(s) URL; leave it unset for ${D.twilioBaseUrl}`);
-    if (!env[SMS_ENV.twilioAccountSid]) issue(SMS_ENV.twilioAccountSid, `${SMS_ENV.twilioAccountSid} is required for the twilio preset (the Account SID, AC...)`);
-    if (!env[SMS_ENV.twilioAuthToken]) issue(SMS_ENV.twilioAuthToken, `${SMS_ENV.twilioAuthToken} is required for the twilio preset (the Auth Token or API secret)`);
+    if (url && !isHttpUrl(url))
+      issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} (the API base for the twilio preset) must be an http(s) URL; leave it unset for ${D.twilioBaseUrl}`);
+    if (!env[SMS_ENV.twilioAccountSid])
+      issue(SMS_ENV.twilioAccountSid, `${SMS_ENV.twilioAccountSid} is required for the twilio preset (the Account SID, AC...)`);
+    if (!env[SMS_ENV.twilioAuthToken])
+      issue(SMS_ENV.twilioAuthToken, `${SMS_ENV.twilioAuthToken} is required for the twilio preset (the Auth Token or API secret)`);
   } else if (!url) {
     issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} is required for the generic preset: the URL template, e.g. https://sms.example.com/send?to={to}`);
   } else {
@@ -260,7 +327,12 @@ function httpGateway(env: SmsEnv): HttpGatewayConfig {
   const preset = env[SMS_ENV.httpPreset]!;
   if (preset === 'kannel') return { preset, url: env[SMS_ENV.httpUrl]! };
   if (preset === 'twilio') {
-    return { preset, baseUrl: (env[SMS_ENV.httpUrl] ?? D.twilioBaseUrl).replace(/\/+$/, ''), accountSid: env[SMS_ENV.twilioAccountSid]!, authToken: env[SMS_ENV.twilioAuthToken]! };
+    return {
+      preset,
+      baseUrl: (env[SMS_ENV.httpUrl] ?? D.twilioBaseUrl).replace(/\/+$/, ''),
+      accountSid: env[SMS_ENV.twilioAccountSid]!,
+      authToken: env[SMS_ENV.twilioAuthToken]!,
+    };
   }
   const statusSpec = env[SMS_ENV.httpSuccessStatus] ?? D.httpSuccessStatus;
   const match = env[SMS_ENV.httpSuccessMatch];

@@ -29,7 +29,13 @@ export function kannelDlrStatus(type: number): DeliveryStatus {
   return 'pending';
 }
 
-const KANNEL_DLR_NAMES: Record<number, string> = { 1: 'delivered to phone', 2: 'not delivered to phone', 4: 'queued on SMSC', 8: 'delivered to SMSC', 16: 'rejected by SMSC' };
+const KANNEL_DLR_NAMES: Record<number, string> = {
+  1: 'delivered to phone',
+  2: 'not delivered to phone',
+  4: 'queued on SMSC',
+  8: 'delivered to SMSC',
+  16: 'rejected by SMSC',
+};
 
 export function parseKannelDlr(params: URLSearchParams): DeliveryReport | null {
   const r = kannelDlrSchema.safeParse({

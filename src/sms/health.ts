@@ -10,19 +10,19 @@ export class SmsHealth {
 
   constructor(
     private readonly sender: SmsSender,
-    private readonly options: { maxAgeMs?: number; timeoutMs?: number } = {},
+    private readonly options: { maxAgeMs?: number; timeoutMs?: number; now?: () => number } = {},
   ) {}
 
   /** The gateway's state, checked again first when the last check is older than maxAgeMs. */
   async current(): Promise<{ state: SmsHealthState; detail: string }> {
     if (this.sender.kind === 'none') return { state: 'off', detail: 'SMS backup is off' };
-    if (!this.last || Date.now() - this.last.at > (this.options.maxAgeMs ?? 10_000)) await this.refresh();
+    if (!this.last || (this.options.now ?? Date.now)() - this.last.at > (this.options.maxAgeMs ?? 10_000)) await this.refresh();
     return this.last!;
   }
 
   /** A message the gateway just accepted proves it up, whatever the last check said. */
   noteAccepted(): void {
-    this.last = { state: 'ok', detail: 'the gateway accepted a message', at: Date.now() };
+    this.last = { state: 'ok', detail: 'the gateway accepted a message', at: (this.options.now ?? Date.now)() };
   }
 
   private refresh(): Promise<void> {
@@ -34,7 +34,7 @@ export class SmsHealth {
       });
       const result = await Promise.race([this.sender.check().catch((error: Error) => ({ ok: false, detail: error.message })), timedOut]);
       clearTimeout(timer);
-      this.last = { state: result.ok ? 'ok' : 'down', detail: result.detail, at: Date.now() };
+      this.last = { state: result.ok ? 'ok' : 'down', detail: result.detail, at: (this.options.now ?? Date.now)() };
     })().finally(() => (this.running = undefined));
     return this.running;
   }

@@ -1,12 +1,14 @@
 // SmsSender over an HTTP gateway (Kannel sendsms, Twilio-style Messages API, generic template).
 
 import { errorCode } from '../errors.js';
+import { basicAuth } from '../basic-auth.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { HttpGatewayConfig } from './config.js';
 import { createReportHub, parseKannelDlr, parseTwilioStatus } from './delivery.js';
 import { buildRequest, readVerdict, safeUrl, withoutPlaceholders, type HttpRequestSpec } from './http-presets.js';
-import { realSleep, withRetry, type Sleep } from './retry.js';
+import { sleep as realSleep, type Sleep } from '../sleep.js';
+import { withRetry } from './retry.js';
 import { countSmsParts } from './segments.js';
 import type { DeliveryReport, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
 
@@ -78,12 +80,12 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
         const notSent = code !== undefined && NOT_SENT_CODES.has(code);
         const error_ = `${target(spec)}: ${describeError(error)}${notSent ? '' : ' (the gateway may have taken the message)'}`;
         log.warn('sms gateway request failed', { reference: req.reference, attempt, error: error_ });
-        return { done: false, retry: notSent, value: { status: 'failed', error: error_, retryable: notSent } };
+        return { done: false, retry: notSent, value: { status: 'failed', error: error_ } };
       }
       const verdict = readVerdict(options.http, reply.status, reply.body, localId);
       if (verdict.accepted) return { done: true, value: { status: 'sent', messageId: verdict.messageId, parts } };
       log.warn('sms gateway refused the message', { reference: req.reference, attempt, status: reply.status, error: verdict.error });
-      return { done: false, retry: verdict.retryable, value: { status: 'failed', error: verdict.error, retryable: verdict.retryable } };
+      return { done: false, retry: verdict.retryable, value: { status: 'failed', error: verdict.error } };
     });
     if (result.status === 'sent') {
       log.info('sms handed to gateway', { reference: req.reference, messageId: result.messageId, parts, ms: Date.now() - started });
@@ -98,7 +100,7 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
       spec = {
         url: `${http.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(http.accountSid)}.json`,
         method: 'GET',
-        headers: { authorization: `Basic ${Buffer.from(`${http.accountSid}:${http.authToken}`).toString('base64')}` },
+        headers: { authorization: basicAuth(http.accountSid, http.authToken) },
         body: null,
       };
     } else if (http.preset === 'kannel') {
@@ -106,7 +108,7 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
       // complains about the missing receiver, and sends nothing.
       spec = { url: http.url, method: 'GET', headers: {}, body: null };
     } else {
-      spec = { url: new URL(withoutPlaceholders(http.url)).origin + '/', method: 'GET', headers: {}, body: null };
+      spec = { url: `${new URL(withoutPlaceholders(http.url)).origin}/`, method: 'GET', headers: {}, body: null };
     }
     try {
       const reply = await exchange(spec);

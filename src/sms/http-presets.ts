@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { isHttpUrl } from '../config/rules.js';
+import { basicAuth } from '../basic-auth.js';
 import type { GenericHttpConfig, HttpGatewayConfig, KannelConfig, TwilioConfig } from './config.js';
 import { KANNEL_DLR_MASK, kannelDlrUrl } from './delivery.js';
 import { isGsm7 } from './gsm7.js';
@@ -26,9 +27,7 @@ export interface HttpRequestSpec {
 }
 
 /** What a reply means. `retry`: the gateway certainly did not take it and says so (429, 503). */
-export type ReplyVerdict =
-  | { accepted: true; messageId: string | null }
-  | { accepted: false; error: string; retryable: boolean };
+export type ReplyVerdict = { accepted: true; messageId: string | null } | { accepted: false; error: string; retryable: boolean };
 
 // ---- Kannel sendsms ------------------------------------------------------------------------
 
@@ -83,7 +82,7 @@ export function twilioRequest(cfg: TwilioConfig, sms: OutgoingSms): HttpRequestS
     url: `${cfg.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(cfg.accountSid)}/Messages.json`,
     method: 'POST',
     headers: {
-      authorization: `Basic ${Buffer.from(`${cfg.accountSid}:${cfg.authToken}`).toString('base64')}`,
+      authorization: basicAuth(cfg.accountSid, cfg.authToken),
       'content-type': 'application/x-www-form-urlencoded',
       accept: 'application/json',
     },
@@ -124,9 +123,9 @@ const jsonEscape: Escape = (v) => JSON.stringify(v).slice(1, -1);
 const PLACEHOLDER = /\{(to|from|text|reference)\}/g;
 
 /** Replaces the placeholders; every value goes through `escape`. */
-export function fillTemplate(template: string, sms: OutgoingSms, escape: Escape): string {
+export function fillTemplate(template: string, sms: OutgoingSms, escapeValue: Escape): string {
   const values: Record<string, string> = { to: sms.to, from: sms.from, text: sms.text, reference: sms.reference };
-  return template.replace(PLACEHOLDER, (_, key: string) => escape(values[key] ?? ''));
+  return template.replace(PLACEHOLDER, (_, key: string) => escapeValue(values[key] ?? ''));
 }
 
 /** The template with its placeholders left empty (a URL to check, or to reach the gateway's host). */
@@ -137,7 +136,8 @@ export function withoutPlaceholders(template: string): string {
 /** What is wrong with a generic gateway's templates, by part: the URL, or the body. */
 export function genericTemplateProblems(t: { url: string; method: 'GET' | 'POST'; body: string | undefined }): { part: 'url' | 'body'; message: string }[] {
   const problems: { part: 'url' | 'body'; message: string }[] = [];
-  if (!isHttpUrl(withoutPlaceholders(t.url))) problems.push({ part: 'url', message: 'must be an http(s) URL template, e.g. https://sms.example.com/send?to={to}' });
+  if (!isHttpUrl(withoutPlaceholders(t.url)))
+    problems.push({ part: 'url', message: 'must be an http(s) URL template, e.g. https://sms.example.com/send?to={to}' });
   if (t.method === 'GET' && t.body) problems.push({ part: 'body', message: 'is set but GET sends no body: unset one of them' });
   if (!t.url.includes('{text}') && !t.body?.includes('{text}')) {
     problems.push({ part: 'body', message: 'the generic preset needs {text} in the URL or the body, e.g. {"to":"{to}","from":"{from}","text":"{text}"}' });
@@ -170,7 +170,11 @@ export function pickField(json: unknown, path: string): string | null {
 export function genericVerdict(cfg: GenericHttpConfig, status: number, body: string): ReplyVerdict {
   const snippet = body.trim().slice(0, 300);
   if (!cfg.successStatus(status)) {
-    return { accepted: false, error: `gateway answered ${status} (expected ${cfg.successStatusText}): ${snippet || '(empty)'}`, retryable: status === 429 || status === 503 };
+    return {
+      accepted: false,
+      error: `gateway answered ${status} (expected ${cfg.successStatusText}): ${snippet || '(empty)'}`,
+      retryable: status === 429 || status === 503,
+    };
   }
   if (cfg.successMatch && !cfg.successMatch.test(body)) {
     return { accepted: false, error: `gateway answered ${status} but the reply does not match ${cfg.successMatch}: ${snippet || '(empty)'}`, retryable: false };

@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import type { SmsConfig } from './config.js';
 import { createReportHub } from './delivery.js';
 import { createHttpSmsSender } from './http-gateway.js';
-import type { Sleep } from './retry.js';
+import type { Sleep } from '../sleep.js';
 import { createSmppSmsSender } from './smpp.js';
 import type { SmsSender } from './types.js';
 
@@ -20,12 +20,12 @@ export interface SmsDeps {
   newId?: () => string;
 }
 
-/** SMS backup turned off: send() fails (not retryable) and says how to turn it on. */
+/** SMS backup turned off: send() fails and says how to turn it on. */
 export function createDisabledSmsSender(): SmsSender {
   const hub = createReportHub(() => {});
   return {
     kind: 'none',
-    send: async () => ({ status: 'failed', error: 'SMS backup is off (RINGHOOK_SMS_GATEWAY=none)', retryable: false }),
+    send: async () => ({ status: 'failed', error: 'SMS backup is off (RINGHOOK_SMS_GATEWAY=none)' }),
     check: async () => ({ ok: true, detail: 'SMS backup is off (RINGHOOK_SMS_GATEWAY=none)' }),
     close: async () => {},
     onDeliveryReport: hub.on,

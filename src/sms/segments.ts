@@ -85,10 +85,7 @@ const ESM_UDHI = 0x40;
  * The submit_sm bodies for a text: one part when it fits, concatenated parts with a UDH
  * otherwise, or a single message_payload submit when `usePayload` is set.
  */
-export function planSmppParts(
-  text: string,
-  options: { usePayload: boolean; concatReference: number },
-): SmppPart[] {
+export function planSmppParts(text: string, options: { usePayload: boolean; concatReference: number }): SmppPart[] {
   const encoding = detectEncoding(text);
   const coding = dataCoding(encoding);
   if (options.usePayload) {

@@ -35,12 +35,6 @@ export function smppStatusName(status: number): string {
 /** Answers to submit_sm that mean "not now": wait and submit again (bounded). */
 export const THROTTLE_STATUSES: ReadonlySet<number> = new Set([0x58, 0x14]);
 
-/** submit_sm errors after which the same message may succeed later (the SMSC took nothing). */
-const TRANSIENT_SUBMIT: ReadonlySet<number> = new Set([0x58, 0x14, 0x08, 0x64]);
-export function submitErrorRetryable(status: number): boolean {
-  return TRANSIENT_SUBMIT.has(status);
-}
-
 /** Bind refusals that a new attempt with the same settings will not fix. */
 const PERMANENT_BIND: ReadonlySet<number> = new Set([0x0d, 0x0e, 0x0f, 0x53]);
 export function bindErrorRetryable(status: number): boolean {
@@ -70,4 +64,3 @@ export function sourceAddress(from: string, ton: number | 'auto', npi: number | 
 export function destinationAddress(to: string, ton: number, npi: number): SmppAddress {
   return { addr: to.replace(/^\+/, ''), ton, npi };
 }
-

@@ -9,16 +9,10 @@ import { backoffDelay } from '../core/backoff.js';
 import type { Logger } from '../log.js';
 import type { SmppConfig } from './config.js';
 import { createReportHub, smppReceiptReport } from './delivery.js';
-import { realSleep, withRetry, type Sleep } from './retry.js';
+import { sleep as realSleep, type Sleep } from '../sleep.js';
+import { withRetry } from './retry.js';
 import { planSmppParts, type SmppPart } from './segments.js';
-import {
-  bindErrorRetryable,
-  destinationAddress,
-  smppStatusName,
-  sourceAddress,
-  submitErrorRetryable,
-  THROTTLE_STATUSES,
-} from './smpp-params.js';
+import { bindErrorRetryable, destinationAddress, smppStatusName, sourceAddress, THROTTLE_STATUSES } from './smpp-params.js';
 import type { DeliveryReport, DeliveryStatus, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
 
 export interface SmppSenderOptions {
@@ -218,7 +212,8 @@ class SmppLink {
         else if (this.state !== 'connecting') done({ ok: false, error: this.lastError ?? { message: `${this.where}: not bound`, retryable: true } });
       };
       const timer = setTimeout(
-        () => done({ ok: false, error: this.lastError ?? { message: `${this.where}: no bound session within ${this.cfg.connectTimeoutMs} ms`, retryable: true } }),
+        () =>
+          done({ ok: false, error: this.lastError ?? { message: `${this.where}: no bound session within ${this.cfg.connectTimeoutMs} ms`, retryable: true } }),
         this.cfg.connectTimeoutMs + 100,
       );
       this.waiters.add(waiter);
@@ -364,15 +359,15 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
     try {
       parts = planSmppParts(req.text, { usePayload: cfg.usePayload, concatReference: randomByte() });
     } catch (error) {
-      return { status: 'failed', error: (error as Error).message, retryable: false };
+      return { status: 'failed', error: (error as Error).message };
     }
     const started = Date.now();
-    const failed = (error: string, retryable: boolean): SmsResult => ({ status: 'failed', error, retryable });
+    const failed = (error: string): SmsResult => ({ status: 'failed', error });
     const result = await withRetry<SmsResult>(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
       const bound = await link.whenBound();
       if (!bound.ok) {
         log.warn('smpp not bound', { reference: req.reference, attempt, error: bound.error.message });
-        return { done: false, retry: bound.error.retryable, value: failed(bound.error.message, bound.error.retryable) };
+        return { done: false, retry: bound.error.retryable, value: failed(bound.error.message) };
       }
       const ids: string[] = [];
       // Receipts can arrive before the last part is even submitted: follow each id at once.
@@ -386,8 +381,8 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
           } catch (error) {
             const e = error as RequestError;
             if (ids.length > 0) tracking.drop();
-            if (e.notSent && ids.length === 0) return { done: false, retry: true, value: failed(`submit_sm${which}: ${e.message}`, true) };
-            return { done: false, retry: false, value: failed(`submit_sm${which}: ${e.message}; the SMSC may have accepted it`, false) };
+            if (e.notSent && ids.length === 0) return { done: false, retry: true, value: failed(`submit_sm${which}: ${e.message}`) };
+            return { done: false, retry: false, value: failed(`submit_sm${which}: ${e.message}; the SMSC may have accepted it`) };
           }
           const status = resp.command_status;
           if (status === 0) {
@@ -403,14 +398,15 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
           }
           const name = smppStatusName(status);
           const after = throttled > 0 ? ` (after ${throttled} throttling retr${throttled === 1 ? 'y' : 'ies'})` : '';
-          if (ids.length === 0) return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}`, submitErrorRetryable(status)) };
+          if (ids.length === 0) return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}`) };
           tracking.drop();
-          return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}; ${ids.length} part(s) were accepted`, false) };
+          return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}; ${ids.length} part(s) were accepted`) };
         }
       }
       return { done: true, value: { status: 'sent', messageId: ids[0] || null, parts: parts.length } };
     });
-    if (result.status === 'sent') log.info('sms handed to smsc', { reference: req.reference, messageId: result.messageId, parts: result.parts, ms: Date.now() - started });
+    if (result.status === 'sent')
+      log.info('sms handed to smsc', { reference: req.reference, messageId: result.messageId, parts: result.parts, ms: Date.now() - started });
     return result;
   }
 

@@ -7,15 +7,28 @@ export const SMS_PREFIX = 'Missed call alert: ';
 /** Marks a cut text; GSM 7-bit so it never forces UCS-2 by itself. */
 export const TRUNCATION_MARK = '...';
 
+/** The prefix of the SMS for a missed call that carried several alerts. */
+export function groupPrefix(count: number): string {
+  return `Missed call, ${count} alerts: `;
+}
+
 /**
- * "Missed call alert: <message>", trimmed, cut at a character boundary (never inside a surrogate
- * pair) with "..." so that it fits `maxParts` concatenated parts.
+ * "Missed call alert: <message>" (or, for a call that carried several alerts, "Missed call, 3
+ * alerts: 1) … 2) … 3) …" in order of arrival), trimmed, cut at a character boundary (never
+ * inside a surrogate pair) with "..." so that it fits `maxParts` concatenated parts.
  */
-export function buildSmsText(message: string, options: { maxParts?: number } = {}): string {
+export function buildSmsText(messages: string | readonly string[], options: { maxParts?: number } = {}): string {
   const maxParts = options.maxParts ?? DEFAULTS.sms.maxParts;
   if (!Number.isInteger(maxParts) || maxParts < 1) throw new RangeError('maxParts must be a positive integer');
-  const body = message.trim();
-  const full = SMS_PREFIX + body;
+  const list = typeof messages === 'string' ? [messages] : messages;
+  const prefix = list.length === 1 ? SMS_PREFIX : groupPrefix(list.length);
+  const body = list.length === 1 ? list[0]!.trim() : list.map((m, i) => `${i + 1}) ${m.trim()}`).join(' ');
+  return fitted(prefix, body, maxParts);
+}
+
+/** The prefix and as much of the body as fits `maxParts` parts. */
+function fitted(prefix: string, body: string, maxParts: number): string {
+  const full = prefix + body;
   if (countSmsParts(full) <= maxParts) return full;
   const chars = Array.from(body);
   // The number of parts only shrinks as the text gets shorter: binary search the longest cut that fits.
@@ -23,8 +36,8 @@ export function buildSmsText(message: string, options: { maxParts?: number } = {
   let hi = chars.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (countSmsParts(SMS_PREFIX + chars.slice(0, mid).join('').trimEnd() + TRUNCATION_MARK) <= maxParts) lo = mid;
+    if (countSmsParts(prefix + chars.slice(0, mid).join('').trimEnd() + TRUNCATION_MARK) <= maxParts) lo = mid;
     else hi = mid - 1;
   }
-  return SMS_PREFIX + chars.slice(0, lo).join('').trimEnd() + TRUNCATION_MARK;
+  return prefix + chars.slice(0, lo).join('').trimEnd() + TRUNCATION_MARK;
 }

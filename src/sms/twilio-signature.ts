@@ -11,12 +11,19 @@ function signedParams(params: URLSearchParams): string {
   for (const [name, value] of params) byName.set(name, (byName.get(name) ?? new Set()).add(value));
   return [...byName.keys()]
     .sort(byCodeUnit)
-    .map((name) => [...byName.get(name)!].sort(byCodeUnit).map((value) => name + value).join(''))
+    .map((name) =>
+      [...byName.get(name)!]
+        .sort(byCodeUnit)
+        .map((value) => name + value)
+        .join(''),
+    )
     .join('');
 }
 
 export function twilioSignature(authToken: string, url: string, params: URLSearchParams): string {
-  return createHmac('sha1', authToken).update(url + signedParams(params), 'utf8').digest('base64');
+  return createHmac('sha1', authToken)
+    .update(url + signedParams(params), 'utf8')
+    .digest('base64');
 }
 
 /**

@@ -20,14 +20,6 @@ export type SmsResult =
   | {
       status: 'failed';
       error: string;
-      /**
-       * true only when the gateway certainly did not take the message (refused connection, bind
-       * refused for a transient reason, throttled to the end of our bounded retries, 429/503):
-       * trying again later cannot produce a duplicate. false for a rejection that will not change
-       * (bad credentials, invalid number) and for an outcome we cannot know (timeout after the
-       * request was sent, some parts accepted).
-       */
-      retryable: boolean;
     };
 
 export type DeliveryStatus = 'delivered' | 'failed' | 'pending';

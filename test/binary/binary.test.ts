@@ -40,7 +40,12 @@ function ensureBinary(): void {
   // As `npm run build:binary` runs it for a user whose npm configuration points node-gyp at other
   // headers (Node 20's, here): the build must compile for the runtime it embeds all the same.
   const inheritedNpmConfig = { npm_config_nodedir: '/usr', npm_config_target: process.versions.node, NPM_CONFIG_DIST_URL: 'http://127.0.0.1:9/' };
-  execFileSync('bash', [path.join(ROOT, 'scripts', 'build-binary.sh')], { cwd: ROOT, env: { ...process.env, ...inheritedNpmConfig }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 280_000 });
+  execFileSync('bash', [path.join(ROOT, 'scripts', 'build-binary.sh')], {
+    cwd: ROOT,
+    env: { ...process.env, ...inheritedNpmConfig },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 280_000,
+  });
 }
 
 let tmp: string;
@@ -169,16 +174,28 @@ describe('the single executable', () => {
     // A data dir of its own: the alert the telephony-off service took above is still fresh, and a
     // service with telephony would rightly place it.
     const ownData = { RINGHOOK_DATA_DIR: path.join(tmp, 'data-telephony') };
-    const caller = JSON.parse(run(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], ownData).stdout) as { user_id: string; api_key: string };
+    const caller = JSON.parse(run(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], ownData).stdout) as {
+      user_id: string;
+      api_key: string;
+    };
     const trunkPort = await freeUdpPort();
     const phone = await startSipp({ scenario: 'busy', port: trunkPort, calls: 2 });
-    const { child, output, exited, base, ca } = await startServe({ ...(await managedTelephonyEnv(trunkPort)), ...ownData, RINGHOOK_CACHE_DIR: cacheDir, RINGHOOK_RING_TIMEOUT: '5' });
+    const { child, output, exited, base, ca } = await startServe({
+      ...(await managedTelephonyEnv(trunkPort)),
+      ...ownData,
+      RINGHOOK_CACHE_DIR: cacheDir,
+      RINGHOOK_RING_TIMEOUT: '5',
+    });
     // `ringhook test-call` from the executable: serve places it, the command follows it to its end.
     // The phone is busy, so the command reports it and exits 1 (a test call that did not get through).
     const testCall = run(['test-call', caller.user_id], ownData, 60_000);
     expect(testCall.stderr, testCall.stdout).toMatch(/test call call_\S+[\s\S]*ringing[\s\S]*ringhook: the test call ended as busy\s*$/);
     expect(testCall.status).toBe(1);
-    const alert = await request(`${base}/webhook/${caller.user_id}/${caller.api_key}`, { body: 'rung by the single executable', headers: { 'content-type': 'text/plain' }, ca });
+    const alert = await request(`${base}/webhook/${caller.user_id}/${caller.api_key}`, {
+      body: 'rung by the single executable',
+      headers: { 'content-type': 'text/plain' },
+      ca,
+    });
     expect(alert.status, alert.text).toBe(200);
     const callId = alert.json.call_id as string;
 
@@ -214,7 +231,7 @@ async function startServe(extra: Record<string, string>) {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
   while (!/ringhook is serving/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${output}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`serve exited with ${child.exitCode ?? child.signalCode}: ${output}`);
     if (Date.now() > deadline) throw new Error(`serve did not start in 30 s: ${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }

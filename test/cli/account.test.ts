@@ -21,7 +21,24 @@ describe('ringhook --help', () => {
     const top = runCli(['--help'], env);
     expect(top.code).toBe(0);
     for (const cmd of ['serve', 'account', 'calls', 'test-call', 'sms-test', 'doctor', 'backup']) expect(top.stdout).toContain(cmd);
-    for (const args of [['serve'], ['account'], ['calls'], ['test-call'], ['sms-test'], ['doctor'], ['backup'], ['account', 'login-link'], ['account', 'create'], ['account', 'list'], ['account', 'show'], ['account', 'set'], ['account', 'suspend'], ['account', 'resume'], ['account', 'regenerate'], ['account', 'delete']]) {
+    for (const args of [
+      ['serve'],
+      ['account'],
+      ['calls'],
+      ['test-call'],
+      ['sms-test'],
+      ['doctor'],
+      ['backup'],
+      ['account', 'login-link'],
+      ['account', 'create'],
+      ['account', 'list'],
+      ['account', 'show'],
+      ['account', 'set'],
+      ['account', 'suspend'],
+      ['account', 'resume'],
+      ['account', 'regenerate'],
+      ['account', 'delete'],
+    ]) {
       const res = runCli([...args, '--help'], env);
       expect(res.code, args.join(' ')).toBe(0);
       expect(res.stdout, args.join(' ')).toMatch(/USAGE/);
@@ -101,6 +118,32 @@ describe('ringhook account', () => {
     expect(gone.stderr).toMatch(/no account with user_id/);
   });
 
+  it('confirmation required: on for a new account, --require-confirm on|off at create and set, refused when neither', () => {
+    const a = create().json;
+    expect(a.require_confirm).toBe(true);
+    expect(create('--require-confirm', 'off').json.require_confirm).toBe(false);
+    expect(runCli(['account', 'set', a.user_id, '--require-confirm', 'off', '--json'], env).json.require_confirm).toBe(false);
+    expect(runCli(['account', 'list'], env).stdout).toMatch(/REQUIRE_CONFIRM/);
+    const bad = runCli(['account', 'set', a.user_id, '--require-confirm', 'sometimes'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--require-confirm: must be on or off/);
+    expect(runCli(['account', 'show', a.user_id, '--json'], env).json.require_confirm).toBe(false);
+    const badCreate = runCli(['account', 'create', '--phone', '+14155550199', '--require-confirm', 'yes please'], env);
+    expect(badCreate.code).toBe(1);
+    expect(runCli(['account', 'list', '--json'], env).json.some((x: { phone: string }) => x.phone === '+14155550199')).toBe(false);
+    expect(runCli(['account', 'set', '--help'], env).stdout).toMatch(/--require-confirm/);
+  });
+
+  it("show says which number to save in the phone's contacts, or that none is set", () => {
+    const a = create().json;
+    const withCallerId = runCli(['account', 'show', a.user_id], { ...env, RINGHOOK_CALLER_ID: '+14155550100' });
+    expect(withCallerId.stdout).toMatch(/caller_id: +\+14155550100/);
+    expect(withCallerId.stderr).toMatch(/Save \+14155550100 in the phone's contacts .*Do Not Disturb/);
+    expect(runCli(['account', 'show', a.user_id, '--json'], { ...env, RINGHOOK_CALLER_ID: '+14155550100' }).json.caller_id).toBe('+14155550100');
+    const without = runCli(['account', 'show', a.user_id], env);
+    expect(without.stderr).toMatch(/No caller id is set \(RINGHOOK_CALLER_ID\)/);
+  });
+
   it('says what a user_id looks like when given something else', () => {
     const res = runCli(['account', 'show', 'nope'], env);
     expect(res.code).toBe(1);
@@ -152,7 +195,14 @@ describe('working beside a running serve', () => {
 
       const calls = runCli(['calls', '--account', a.user_id, '--json'], cliEnv).json;
       expect(calls).toHaveLength(1);
-      expect(calls[0]).toMatchObject({ call_id: accepted.json.call_id, status: 'queued', message: 'AAPL up', ticker: 'AAPL', price: 187.2, extra: { exchange: 'NASDAQ' } });
+      expect(calls[0]).toMatchObject({
+        call_id: accepted.json.call_id,
+        status: 'queued',
+        message: 'AAPL up',
+        ticker: 'AAPL',
+        price: 187.2,
+        extra: { exchange: 'NASDAQ' },
+      });
       expect(runCli(['calls'], cliEnv).stdout).toContain(accepted.json.call_id);
       expect(runCli(['calls', '--limit', '0'], cliEnv).stderr).toMatch(/--limit: must be at least 1/);
 

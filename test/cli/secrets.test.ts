@@ -43,7 +43,10 @@ describe('api_keys at rest', () => {
     expect(fs.statSync(path.join(dataDir, 'api-keys.secret')).mode & 0o777).toBe(0o600);
     const backup = path.join(makeDataDir(), 'copy.db');
     expect(runCli(['backup', backup], env).code).toBe(0);
-    for (const [name, bytes] of [['database', bytesOf(path.join(dataDir, 'ringhook.db'))], ['backup', fs.readFileSync(backup)]] as const) {
+    for (const [name, bytes] of [
+      ['database', bytesOf(path.join(dataDir, 'ringhook.db'))],
+      ['backup', fs.readFileSync(backup)],
+    ] as const) {
       for (const key of keys) {
         expect(bytes.includes(key), `${name} holds ${key}`).toBe(false);
         expect(bytes.includes(key.slice(3)), `${name} holds ${key} without its prefix`).toBe(false);
@@ -76,7 +79,9 @@ describe('api_keys at rest', () => {
     const env = { RINGHOOK_DATA_DIR: makeDataDir(), RINGHOOK_SECRET_KEY: key };
     const a = create(env);
     expect(fs.existsSync(path.join(env.RINGHOOK_DATA_DIR, 'api-keys.secret'))).toBe(false);
-    expect(runCli(['account', 'show', a.user_id, '--json'], { ...env, RINGHOOK_SECRET_KEY: Buffer.from(key, 'hex').toString('base64') }).json.api_key).toBe(a.api_key);
+    expect(runCli(['account', 'show', a.user_id, '--json'], { ...env, RINGHOOK_SECRET_KEY: Buffer.from(key, 'hex').toString('base64') }).json.api_key).toBe(
+      a.api_key,
+    );
 
     const wrong = runCli(['account', 'show', a.user_id], { ...env, RINGHOOK_SECRET_KEY: randomBytes(32).toString('hex') });
     expectOneLineError(wrong, /sealed with another secret key than RINGHOOK_SECRET_KEY/);
@@ -88,7 +93,7 @@ describe('api_keys at rest', () => {
   });
 
   it('a malformed RINGHOOK_SECRET_KEY is a configuration error that does not repeat the value', () => {
-    const value = 'not-a-key-' + randomBytes(8).toString('hex');
+    const value = `not-a-key-${randomBytes(8).toString('hex')}`;
     const res = runCli(['account', 'list'], { RINGHOOK_DATA_DIR: makeDataDir(), RINGHOOK_SECRET_KEY: value });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64/);

@@ -24,13 +24,17 @@ interface Stream {
 
 function openStream(s: DashboardService, token: string): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const req = https.get(`${s.baseUrl}/dashboard/events`, { ca: s.ca, headers: { cookie: `__Host-ringhook_session=${token}`, accept: 'text/event-stream' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      const ended = new Promise<void>((done) => res.on('close', () => done()));
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, text: () => text, ended, close: () => req.destroy() });
-    });
+    const req = https.get(
+      `${s.baseUrl}/dashboard/events`,
+      { ca: s.ca, headers: { cookie: `__Host-ringhook_session=${token}`, accept: 'text/event-stream' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        const ended = new Promise<void>((done) => res.on('close', () => done()));
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: () => text, ended, close: () => req.destroy() });
+      },
+    );
     req.on('error', reject);
   });
 }

@@ -39,7 +39,14 @@ async function signInForm(s: DashboardService, from = '127.0.0.1', path = '/logi
   return { cookie: setCookie.split(';')[0]!, csrf };
 }
 
-function postForm(s: DashboardService, path: string, form: SignInForm, fields: Record<string, string>, from = '127.0.0.1', agent?: https.Agent): Promise<Reply> {
+function postForm(
+  s: DashboardService,
+  path: string,
+  form: SignInForm,
+  fields: Record<string, string>,
+  from = '127.0.0.1',
+  agent?: https.Agent,
+): Promise<Reply> {
   return request(`${s.baseUrl}${path}`, {
     method: 'POST',
     ca: s.ca,
@@ -109,7 +116,9 @@ describe('POST /login under a burst', () => {
     const owner = await ownerWithPassword(s);
     const form = await signInForm(s);
     const started = Date.now();
-    const replies = await Promise.all(Array.from({ length: 300 }, (_, i) => postForm(s, '/login', form, { user_id: owner.userId, password: `wrong password ${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => postForm(s, '/login', form, { user_id: owner.userId, password: `wrong password ${i}` })),
+    );
     const statuses = count(replies);
     // 401 is the answer of a real scrypt check; 429 is given before any hashing.
     expect(statuses, JSON.stringify(statuses)).toEqual({ 401: 5, 429: 295 });
@@ -123,10 +132,18 @@ describe('POST /login under a burst', () => {
     const s = svc;
     // Two kept-alive connections per address, opened beforehand: this process plays both ends of
     // the TLS handshakes on 2 CPUs, and the time measured must be the thread pool's, not theirs.
-    const addresses = Array.from({ length: 50 }, (_, i) => ({ from: `127.0.0.${10 + i}`, agent: new https.Agent({ keepAlive: true, maxSockets: 2, ca: s.ca, localAddress: `127.0.0.${10 + i}` }) }));
+    const addresses = Array.from({ length: 50 }, (_, i) => ({
+      from: `127.0.0.${10 + i}`,
+      agent: new https.Agent({ keepAlive: true, maxSockets: 2, ca: s.ca, localAddress: `127.0.0.${10 + i}` }),
+    }));
     const forms = await Promise.all(addresses.flatMap(({ from, agent }) => [signInForm(s, from, '/login', agent), signInForm(s, from, '/login', agent)]));
-    const burst = Promise.all(addresses.flatMap(({ from, agent }, i) =>
-      Array.from({ length: 6 }, () => postForm(s, '/login', forms[2 * i]!, { user_id: randomBytes(16).toString('hex'), password: 'wrong password' }, from, agent))));
+    const burst = Promise.all(
+      addresses.flatMap(({ from, agent }, i) =>
+        Array.from({ length: 6 }, () =>
+          postForm(s, '/login', forms[2 * i]!, { user_id: randomBytes(16).toString('hex'), password: 'wrong password' }, from, agent),
+        ),
+      ),
+    );
     const { result: replies, slowestMs, writes } = await slowestWrite(burst);
     expect(writes).toBeGreaterThan(0);
     expect(slowestMs, `slowest write ${slowestMs.toFixed(0)} ms`).toBeLessThan(200);
@@ -158,7 +175,7 @@ describe('the pre-session CSRF value', () => {
 });
 
 describe('the lockout is no way to lock an owner out', () => {
-  it('failures for the owner\'s user_id from other addresses stop neither the owner\'s password from their usual address nor the one-time link', async () => {
+  it("failures for the owner's user_id from other addresses stop neither the owner's password from their usual address nor the one-time link", async () => {
     svc = await startDashboardService();
     const owner = await ownerWithPassword(svc);
     expect((await signIn(svc, owner.userId, PASSWORD, '127.0.0.1')).status).toBe(303);

@@ -1,4 +1,4 @@
-// What a start does with the calls a previous run left queued (issue 3, crash safety): a call
+// What a start does with the calls a previous run left queued: a call
 // still fresh (younger than RINGHOOK_CALL_FRESHNESS) waits to be placed; an older one ends
 // `expired`, with its SMS backup decided, and is never dialed. Real HTTPS and a real SQLite file;
 // the first run has telephony off (alerts accepted, nothing placed), the second an external ARI URL
@@ -11,6 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { makeDataDir, startTestService, testClock, type TestService } from '../helpers/service.js';
+import { createAccount } from '../helpers/accounts.js';
 
 const running: TestService[] = [];
 afterEach(async () => {
@@ -21,7 +22,7 @@ it('at start, a queued call older than the freshness window expires (never diale
   const dataDir = makeDataDir();
   const clock = testClock('2026-11-22T14:00:00Z');
   const first = await startTestService({ RINGHOOK_DATA_DIR: dataDir, RINGHOOK_TELEPHONY: 'off' }, clock);
-  const a = first.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+  const a = createAccount(first.service.stores.accounts);
   const old = await first.post(`/webhook/${a.userId}/${a.apiKey}`, 'sent before the outage');
   expect(old.status, old.text).toBe(200);
   clock.advance(250_000);
@@ -33,12 +34,20 @@ it('at start, a queued call older than the freshness window expires (never diale
   clock.advance(60_000);
   const ariPort = await freeTcpPort();
   const second = await startTestService(
-    { RINGHOOK_DATA_DIR: dataDir, RINGHOOK_TELEPHONY: 'external', RINGHOOK_ARI_URL: `http://127.0.0.1:${ariPort}`, RINGHOOK_ARI_USER: 'ringhook', RINGHOOK_ARI_PASSWORD: 'nobody-listens' },
+    {
+      RINGHOOK_DATA_DIR: dataDir,
+      RINGHOOK_TELEPHONY: 'external',
+      RINGHOOK_ARI_URL: `http://127.0.0.1:${ariPort}`,
+      RINGHOOK_ARI_USER: 'ringhook',
+      RINGHOOK_ARI_PASSWORD: 'nobody-listens',
+    },
     clock,
   );
   running.push(second);
   const expired = await second.waitForCall(old.json.call_id, (r) => r.status !== 'queued' && r.sms_status !== null, 5_000);
-  const timeline = (second.service.stores.db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(old.json.call_id) as Array<{ event: string }>).map((e) => e.event);
+  const timeline = (
+    second.service.stores.db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(old.json.call_id) as Array<{ event: string }>
+  ).map((e) => e.event);
   expect(expired.status).toBe('expired');
   expect(expired.error).toMatch(/too old/);
   expect(expired.dialed_at).toBeNull();
@@ -52,7 +61,9 @@ it('at start, a queued call older than the freshness window expires (never diale
 it('a second serve on the same data dir is refused while the first runs, and starts once it stopped', async () => {
   const dataDir = makeDataDir();
   const first = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
-  await expect(startTestService({ RINGHOOK_DATA_DIR: dataDir })).rejects.toThrow(/another ringhook serve \(pid \d+\) is using the data dir .*: stop it first, or give this one its own RINGHOOK_DATA_DIR/);
+  await expect(startTestService({ RINGHOOK_DATA_DIR: dataDir })).rejects.toThrow(
+    /another ringhook serve \(pid \d+\) is using the data dir .*: stop it first, or give this one its own RINGHOOK_DATA_DIR/,
+  );
   await first.stop();
   const second = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
   running.push(second);

@@ -13,6 +13,7 @@ import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
+import { createAccount } from '../helpers/accounts.js';
 
 const MB = 1024 * 1024;
 
@@ -37,7 +38,7 @@ function receiptToken(t: TestService): string {
 
 /** An accepted alert whose SMS backup the gateway took as `messageId` (status "sent"). */
 async function callWithSentSms(t: TestService, messageId: string): Promise<string> {
-  const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });
+  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
   const reply = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert with an SMS out');
   expect(reply.status, reply.text).toBe(200);
   new CallProgressStore(t.service.stores.db).setSmsResult(reply.json.call_id, { status: 'sent', messageId, parts: 1 });
@@ -79,7 +80,12 @@ function streamBody(url: string, ca: string, bytes: number, chunked: boolean): P
         clearInterval(sampler);
         rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
         req.destroy();
-        resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(parts).toString('utf8')), ms: Date.now() - started, rssGrowth: rssPeak - rssBefore });
+        resolve({
+          status: res.statusCode ?? 0,
+          json: JSON.parse(Buffer.concat(parts).toString('utf8')),
+          ms: Date.now() - started,
+          rssGrowth: rssPeak - rssBefore,
+        });
       });
     });
     // The server may close the connection while the rest is still on its way.
@@ -128,7 +134,12 @@ describe('kannel preset', () => {
     const callId = await callWithSentSms(t, 'msg-known-1');
     const before = snapshot(t);
     const wrong = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
-    for (const query of ['rh_msgid=msg-known-1&rh_dlr=1', `rh_msgid=msg-known-1&rh_dlr=1&rh_token=${wrong}`, `rh_msgid=msg-known-1&rh_dlr=1&rh_token=`, `rh_msgid=msg-known-1&rh_dlr=1&rh_token=${token}x`]) {
+    for (const query of [
+      'rh_msgid=msg-known-1&rh_dlr=1',
+      `rh_msgid=msg-known-1&rh_dlr=1&rh_token=${wrong}`,
+      `rh_msgid=msg-known-1&rh_dlr=1&rh_token=`,
+      `rh_msgid=msg-known-1&rh_dlr=1&rh_token=${token}x`,
+    ]) {
       const res = await receipt(query);
       expect(res.status, query).toBe(401);
       expect(res.json).toMatchObject({ success: false, code: 'unauthorized' });
@@ -207,14 +218,23 @@ describe('twilio preset', () => {
   /** Twilio's scheme, written out here independently of ringhook's: URL + sorted name+value, HMAC-SHA1, base64. */
   const sign = (url: string, form: URLSearchParams, key = AUTH_TOKEN) =>
     createHmac('sha1', key)
-      .update(url + [...form].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => k + v).join(''))
+      .update(
+        url +
+          [...form]
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([k, v]) => k + v)
+            .join(''),
+      )
       .digest('base64');
 
   const statusCallback = (sid: string, status: string) =>
     new URLSearchParams({ MessageSid: sid, MessageStatus: status, AccountSid: 'AC00000000000000000000000000000000', SmsSid: sid, To: '+14155550123' });
 
   const post = (query: string, form: URLSearchParams, signature?: string) =>
-    t.post(`/sms/twilio?${query}`, form.toString(), { 'content-type': 'application/x-www-form-urlencoded', ...(signature !== undefined && { 'x-twilio-signature': signature }) });
+    t.post(`/sms/twilio?${query}`, form.toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(signature !== undefined && { 'x-twilio-signature': signature }),
+    });
 
   it('accepts a status callback signed over the public URL (with its query and the token): delivered', async () => {
     const callId = await callWithSentSms(t, 'SM-signed');
@@ -237,7 +257,7 @@ describe('twilio preset', () => {
       ['empty signature', ''],
       ['signature of other parameters', signed],
       ['signed with another auth token', sign(url, form, 'another-auth-token')],
-      ['signed for another URL', sign('https://attacker.example/sms/twilio?' + query, form)],
+      ['signed for another URL', sign(`https://attacker.example/sms/twilio?${query}`, form)],
     ];
     for (const [what, signature] of attempts) {
       const res = await post(query, form, signature);

@@ -5,12 +5,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../helpers/https-client.js';
 import { makeDataDir, startTestService, type TestService } from '../helpers/service.js';
 import { freeTcpPort } from '../helpers/ports.js';
+import { createAccount } from '../helpers/accounts.js';
 
 let t: TestService;
 let httpPort: number;
 
 const plainPost = (p: string, headers: Record<string, string> = {}, localAddress?: string) =>
-  request(`http://127.0.0.1:${httpPort}${p}`, { plain: true, method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain', ...headers }, ...(localAddress && { localAddress }) });
+  request(`http://127.0.0.1:${httpPort}${p}`, {
+    plain: true,
+    method: 'POST',
+    body: 'hello',
+    headers: { 'content-type': 'text/plain', ...headers },
+    ...(localAddress && { localAddress }),
+  });
 
 beforeAll(async () => {
   httpPort = await freeTcpPort();
@@ -28,7 +35,7 @@ afterEach(() => {
 
 describe('plain HTTP', () => {
   it('answers 403 "HTTPS is required" and records nothing', async () => {
-    const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+    const a = createAccount(t.service.stores.accounts);
     const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`);
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ success: false, code: 'https_required', error: expect.stringMatching(/HTTPS is required/) });
@@ -36,14 +43,14 @@ describe('plain HTTP', () => {
   });
 
   it('ignores X-Forwarded-Proto from an address that is not a trusted proxy', async () => {
-    const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+    const a = createAccount(t.service.stores.accounts);
     const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`, { 'x-forwarded-proto': 'https' }, '127.0.0.1');
     expect(res.status).toBe(403);
     expect(t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
   });
 
   it('refuses a trusted proxy that does not say https', async () => {
-    const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+    const a = createAccount(t.service.stores.accounts);
     for (const proto of [undefined, 'http', 'https, http']) {
       const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`, proto ? { 'x-forwarded-proto': proto } : {}, '127.0.0.2');
       expect(res.status, String(proto)).toBe(403);
@@ -52,7 +59,7 @@ describe('plain HTTP', () => {
   });
 
   it('accepts an alert forwarded by a trusted proxy over HTTPS', async () => {
-    const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+    const a = createAccount(t.service.stores.accounts);
     const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`, { 'x-forwarded-proto': 'https' }, '127.0.0.2');
     expect(res.status).toBe(200);
     expect(res.json.success).toBe(true);
@@ -71,11 +78,11 @@ describe('HTTPS certificate', () => {
     await first.stop();
     const second = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
     expect(second.ca).toBe(cert);
-    expect((await request(second.baseUrl + '/healthz', { method: 'GET', ca: cert })).status).toBe(200);
+    expect((await request(`${second.baseUrl}/healthz`, { method: 'GET', ca: cert })).status).toBe(200);
     await second.stop();
   });
 
-  it('serves the operator\'s certificate from RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY', async () => {
+  it("serves the operator's certificate from RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY", async () => {
     const source = makeDataDir();
     const made = await startTestService({ RINGHOOK_DATA_DIR: source });
     await made.stop();
@@ -84,7 +91,7 @@ describe('HTTPS certificate', () => {
     const other = await startTestService({ RINGHOOK_TLS_CERT: certFile, RINGHOOK_TLS_KEY: keyFile });
     expect(other.logs.some((l) => String(l.msg).includes('self-signed'))).toBe(false);
     expect(fs.existsSync(path.join(other.dataDir, 'tls'))).toBe(false);
-    expect((await request(other.baseUrl + '/healthz', { method: 'GET', ca: made.ca })).status).toBe(200);
+    expect((await request(`${other.baseUrl}/healthz`, { method: 'GET', ca: made.ca })).status).toBe(200);
     await other.stop();
   });
 

@@ -6,6 +6,7 @@ import type { Account } from '../../src/core/account.js';
 import { openStores } from '../../src/service.js';
 import { request } from '../helpers/https-client.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { createAccount as makeAccount } from '../helpers/accounts.js';
 
 interface Fixture {
   content_type: string;
@@ -28,7 +29,7 @@ const fixture = (note: string) => {
 let t: TestService;
 
 function createAccount(plan: 'free' | 'premium' = 'premium', smsBackup = false): Account {
-  return t.service.stores.accounts.create({ phone: '+14155550123', plan, smsBackup, name: '' });
+  return makeAccount(t.service.stores.accounts, { plan, smsBackup });
 }
 
 const hookPath = (a: Pick<Account, 'userId' | 'apiKey'>) => `/webhook/${a.userId}/${a.apiKey}`;
@@ -153,7 +154,7 @@ describe('accepted alerts', () => {
 
   it('accepts a trailing slash and percent-encoded credentials', async () => {
     const a = createAccount();
-    expect((await t.post(hookPath(a) + '/', 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
+    expect((await t.post(`${hookPath(a)}/`, 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
     const encoded = `/webhook/${a.userId}/${encodeURIComponent(a.apiKey).replace(/_/g, '%5F')}`;
     expect((await t.post(encoded, 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
   });
@@ -274,7 +275,7 @@ describe('credentials', () => {
       expect(res.headers.allow).toBe('POST');
       expect(res.json.code).toBe('method_not_allowed');
     }
-    const missing = await request(t.baseUrl + '/nothing-here', { method: 'GET', ca: t.ca });
+    const missing = await request(`${t.baseUrl}/nothing-here`, { method: 'GET', ca: t.ca });
     expect(missing.status).toBe(404);
     expect(missing.json).toMatchObject({ success: false, code: 'not_found' });
     expect(historyOf(a.userId)).toHaveLength(0);
@@ -345,16 +346,16 @@ describe('plan limits', () => {
     expect((await t.post(hookPath(a), 'december', { 'content-type': 'text/plain' })).status).toBe(200);
     expect(t.service.stores.calls.usage(a.userId).used).toBe(1);
 
-    const statuses = historyOf(a.userId).map((c) => c.status).reverse();
+    const statuses = historyOf(a.userId)
+      .map((c) => c.status)
+      .reverse();
     expect(statuses).toEqual(['queued', 'rate_limited', 'queued', 'queued', 'limit_exceeded', 'queued']);
     t.clock.set('2026-11-22T14:00:00Z');
   });
 
   it('premium plan: exactly 10 of 30 simultaneous requests are accepted, the rest get 429', async () => {
     const a = createAccount('premium');
-    const replies = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => t.post(hookPath(a), `burst ${i}`, { 'content-type': 'text/plain' })),
-    );
+    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => t.post(hookPath(a), `burst ${i}`, { 'content-type': 'text/plain' })));
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
@@ -397,7 +398,7 @@ describe('plan limits', () => {
 
 describe('health', () => {
   it('GET /healthz answers', async () => {
-    const res = await request(t.baseUrl + '/healthz', { method: 'GET', ca: t.ca });
+    const res = await request(`${t.baseUrl}/healthz`, { method: 'GET', ca: t.ca });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ ok: true });
   });

@@ -150,10 +150,7 @@ describe('ARI client with real Asterisk and SIPp', () => {
     const phone = await startSipp({ scenario: 'dtmf-1', port, mediaPort: await freeUdpPortPair() });
     const rec = watch(`t-${randomUUID()}`);
     await originate(rec.channelId, port);
-    const dtmf = (await ari.waitFor(
-      (e) => e.type === 'ChannelDtmfReceived' && e.channel.id === rec.channelId,
-      10_000,
-    )) as AriEventOf<'ChannelDtmfReceived'>;
+    const dtmf = (await ari.waitFor((e) => e.type === 'ChannelDtmfReceived' && e.channel.id === rec.channelId, 10_000)) as AriEventOf<'ChannelDtmfReceived'>;
     expect(dtmf.digit).toBe('1');
     await ari.hangup(rec.channelId);
     const destroyed = await rec.destroyed;
@@ -286,8 +283,7 @@ describe('ARI client with real Asterisk and SIPp', () => {
   });
 
   it('ApplicationReplaced: a second client taking the app name; the first stops reconnecting', async () => {
-    const mk = () =>
-      new AriClient({ baseUrl: pbx.ariUrl, user: pbx.ariUser, password: pbx.ariPassword, app: 'ringhook-replace', logger: pbx.logger });
+    const mk = () => new AriClient({ baseUrl: pbx.ariUrl, user: pbx.ariUser, password: pbx.ariPassword, app: 'ringhook-replace', logger: pbx.logger });
     const first = mk();
     const second = mk();
     try {

@@ -17,7 +17,7 @@ describe('managed Asterisk', () => {
       expect(a.ariUrl).not.toBe(b.ariUrl);
       for (const x of [a, b]) {
         const res = await fetch(`${x.ariUrl}/ari/asterisk/info`, {
-          headers: { authorization: 'Basic ' + Buffer.from(`${x.ariUser}:${x.ariPassword}`).toString('base64') },
+          headers: { authorization: `Basic ${Buffer.from(`${x.ariUser}:${x.ariPassword}`).toString('base64')}` },
         });
         expect(res.status).toBe(200);
         // Asterisk writes its own files only under the run dir.
@@ -25,7 +25,7 @@ describe('managed Asterisk', () => {
       }
       // One instance's password does not open the other.
       const wrong = await fetch(`${b.ariUrl}/ari/asterisk/info`, {
-        headers: { authorization: 'Basic ' + Buffer.from(`${a.ariUser}:${a.ariPassword}`).toString('base64') },
+        headers: { authorization: `Basic ${Buffer.from(`${a.ariUser}:${a.ariPassword}`).toString('base64')}` },
       });
       expect(wrong.status).toBe(401);
       // The chroot's bind mounts live in the instance's own mount namespace, not the host's.

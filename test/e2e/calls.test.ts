@@ -11,6 +11,8 @@ import { startRtpSink } from '../helpers/rtp-sink.js';
 import { request } from '../helpers/https-client.js';
 import { callEnded, smsSettled, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
+import { createAccount } from '../helpers/accounts.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestService;
 let kannel: KannelPeer;
@@ -36,7 +38,7 @@ afterEach(async () => {
 });
 
 function account(smsBackup = false): Account {
-  return t.service.stores.accounts.create({ phone: PHONE, plan: 'premium', smsBackup, name: '' });
+  return createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup, requireConfirm: false });
 }
 
 async function sendAlert(a: Account, message: string): Promise<string> {
@@ -88,7 +90,12 @@ describe('answered calls', () => {
 
   it('digit 2 plays the message again, then 1 acknowledges', async () => {
     const late1 = await shiftedRtpPcap('/usr/share/sip-tester/dtmf_2833_1.pcap', 1000, 80_000);
-    const phone = await startSipp({ scenario: 'dtmf-2-then-1', port: trunkPort, mediaPort: await freeUdpPortPair(), files: { 'dtmf_2833_1_after_2.pcap': late1 } });
+    const phone = await startSipp({
+      scenario: 'dtmf-2-then-1',
+      port: trunkPort,
+      mediaPort: await freeUdpPortPair(),
+      files: { 'dtmf_2833_1_after_2.pcap': late1 },
+    });
     const callId = await sendAlert(account(), 'ES long entry');
     const row = await finalCall(callId);
     await phone.stop();
@@ -109,18 +116,22 @@ describe('calls that are not answered', () => {
     ['nothing', 'unreachable', null],
   ];
 
-  it.each(cases)('%s → %s', async (scenario, expected, sipCode) => {
-    const phone = scenario === 'nothing' ? null : await startSipp({ scenario, port: trunkPort, timeoutSec: 30 });
-    const callId = await sendAlert(account(false), `scenario ${scenario}`);
-    const row = await finalCall(callId);
-    await phone?.stop();
-    expect(row.status, JSON.stringify(events(callId))).toBe(expected);
-    if (sipCode !== null) expect(row.sip_code).toBe(sipCode);
-    expect(row.answered_at).toBeNull();
-    expect(row.ended_at).not.toBeNull();
-    // SMS backup is off for this account.
-    expect((await smsStatus(callId)).sms_status).toBe('disabled');
-  }, 60_000);
+  it.each(cases)(
+    '%s → %s',
+    async (scenario, expected, sipCode) => {
+      const phone = scenario === 'nothing' ? null : await startSipp({ scenario, port: trunkPort, timeoutSec: 30 });
+      const callId = await sendAlert(account(false), `scenario ${scenario}`);
+      const row = await finalCall(callId);
+      await phone?.stop();
+      expect(row.status, JSON.stringify(events(callId))).toBe(expected);
+      if (sipCode !== null) expect(row.sip_code).toBe(sipCode);
+      expect(row.answered_at).toBeNull();
+      expect(row.ended_at).not.toBeNull();
+      // SMS backup is off for this account.
+      expect((await smsStatus(callId)).sms_status).toBe('disabled');
+    },
+    60_000,
+  );
 
   it('busy with SMS backup on: the SMS centre receives "Missed call alert: …" once', async () => {
     const phone = await startSipp({ scenario: 'busy', port: trunkPort });
@@ -138,7 +149,7 @@ describe('calls that are not answered', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(kannel.messages().length).toBe(before + 1);
     // /metrics counts the call's outcome and the SMS.
-    const metrics = await request(t.baseUrl + '/metrics', { method: 'GET', ca: t.ca });
+    const metrics = await request(`${t.baseUrl}/metrics`, { method: 'GET', ca: t.ca });
     expect(metrics.text).toMatch(/^ringhook_calls_total\{outcome="busy"\} [1-9]\d*$/m);
     expect(metrics.text).toMatch(/^ringhook_sms_total\{result="sent"\} [1-9]\d*$/m);
   }, 60_000);
@@ -171,7 +182,7 @@ describe('test calls and Asterisk faults', () => {
   it('a test call rings the phone, is recorded as a test and uses no allowance', async () => {
     const sink = await startRtpSink(await freeUdpPort());
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
-    const a = t.service.stores.accounts.create({ phone: PHONE, plan: 'free', smsBackup: false, name: '' });
+    const a = createAccount(t.service.stores.accounts, { phone: PHONE, plan: 'free', requireConfirm: false });
     const placed = t.service.telephony!.placeTestCall(a);
     expect(placed.accepted).toBe(true);
     const callId = (placed as { callId: string }).callId;
@@ -206,8 +217,7 @@ describe('test calls and Asterisk faults', () => {
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
     const before = kannel.messages().length;
     const callId = await sendAlert(account(true), 'cut off mid-sentence');
-    const deadline = Date.now() + 10_000;
-    while (progress.get(callId)?.status !== 'answered' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitFor('the call to be answered', () => (progress.get(callId)?.status === 'answered' ? true : undefined), 10_000, 20);
     const asterisk = t.service.telephony!.asterisk!;
     const restarted = new Promise((resolve) => asterisk.once('ready', resolve));
     process.kill(asterisk.pid!, 'SIGKILL');

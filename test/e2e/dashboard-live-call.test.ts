@@ -9,6 +9,7 @@ import { launchChromium, newContext, screenshot } from '../helpers/browser.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { createAccount } from '../helpers/accounts.js';
 
 const PASSWORD = 'correct horse battery staple';
 let t: TestService;
@@ -30,7 +31,7 @@ afterAll(async () => {
 
 it('Send test call rings the phone and the history row progresses live to acknowledged', async () => {
   const phone = await startSipp({ scenario: 'dtmf-1', port: trunkPort, mediaPort: await freeUdpPortPair() });
-  const owner = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: 'Live Owner' });
+  const owner = createAccount(t.service.stores.accounts, { plan: 'free', name: 'Live Owner' });
   await new OwnerAuthStore(t.service.stores.db).setPassword(owner.userId, PASSWORD);
 
   const context = await newContext(browser, t.baseUrl, 'phone');

@@ -177,7 +177,14 @@ describe('overview', () => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
     const json = JSON.parse(await page.getByLabel(/^JSON/).inputValue());
-    expect(json).toEqual({ message: expect.stringContaining('{{ticker}}'), ticker: '{{ticker}}', price: '{{close}}', action: 'buy', strategy: expect.any(String), timestamp: '{{time}}' });
+    expect(json).toEqual({
+      message: expect.stringContaining('{{ticker}}'),
+      ticker: '{{ticker}}',
+      price: '{{close}}',
+      action: 'buy',
+      strategy: expect.any(String),
+      timestamp: '{{time}}',
+    });
     expect(await page.getByLabel('Plain text').inputValue()).toContain('{{close}}');
     const text = await page.locator('main').innerText();
     expect(text).toContain('between 50 and 100 characters');
@@ -198,6 +205,39 @@ describe('overview', () => {
     await page.getByRole('button', { name: 'Turn SMS backup off' }).click();
     await page.getByText('SMS backup turned off.').waitFor();
     expect(svc.stores.accounts.get(owner.userId)!.smsBackup).toBe(false);
+  });
+
+  it('turns confirmation required off and on with a form post', async () => {
+    const page = await open('phone');
+    await signIn(page, owner.userId);
+    expect(await page.locator('#confirm-state').innerText()).toBe(owner.requireConfirm ? 'on' : 'off');
+    await page.getByRole('button', { name: 'Stop requiring a 1' }).click();
+    await page.getByText('Confirmation no longer required').waitFor();
+    expect(svc.stores.accounts.get(owner.userId)!.requireConfirm).toBe(false);
+    await page.getByRole('button', { name: 'Require a 1 to confirm' }).click();
+    await page.getByText('Confirmation required: a call counts as heard only when you press 1').waitFor();
+    expect(svc.stores.accounts.get(owner.userId)!.requireConfirm).toBe(true);
+    await screenshot(page, 'overview-confirm-on');
+    const token = await page.locator('input[name="_csrf"]').first().inputValue();
+    const bad = await page.request.post('/dashboard/require-confirm', { form: { _csrf: token, require_confirm: 'maybe' }, maxRedirects: 0 });
+    expect(bad.status()).toBe(400);
+    expect(svc.stores.accounts.get(owner.userId)!.requireConfirm).toBe(true);
+  });
+
+  it('offers the caller id as a contact card to save and let through Do Not Disturb; signed out, no card', async () => {
+    const page = await open();
+    await signIn(page, owner.userId);
+    expect(await page.locator('#caller-id').innerText()).toBe('+14155550100');
+    await page.getByText(/Do Not Disturb, would silence your alert/).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the contact card' }).click()]);
+    expect(download.suggestedFilename()).toBe('ringhook-alerts.vcf');
+    const card = await page.request.get('/dashboard/contact.vcf');
+    expect(card.headers()['content-type']).toBe('text/vcard; charset=utf-8');
+    expect(await card.text()).toMatch(/^BEGIN:VCARD\r\nVERSION:3\.0\r\nFN:ringhook alerts\r\n[\s\S]*TEL;TYPE=VOICE:\+14155550100\r\n/);
+    const anonymous = await open();
+    const res = await anonymous.request.get('/dashboard/contact.vcf', { maxRedirects: 0 });
+    expect(res.status()).toBe(303);
+    expect(res.headers().location).toBe('/login');
   });
 
   it('regenerates the webhook URL after a confirmation; the old URL answers 401 at once', async () => {
@@ -246,7 +286,18 @@ describe('call history', () => {
     expect(await row.innerText()).toMatch(/Ring time\s+3\.2 s[\s\S]*Talk time\s+7\.4 s/);
 
     // A new alert arrives while the page is open: it appears at the top.
-    const alert = await postAlert(hook(owner), JSON.stringify({ message: 'ES broke 6000', ticker: 'ES1!', price: 6001.25, action: 'sell', strategy: 'Breakout', timestamp: '2026-11-22T14:05:00Z', exchange: 'CME' }));
+    const alert = await postAlert(
+      hook(owner),
+      JSON.stringify({
+        message: 'ES broke 6000',
+        ticker: 'ES1!',
+        price: 6001.25,
+        action: 'sell',
+        strategy: 'Breakout',
+        timestamp: '2026-11-22T14:05:00Z',
+        exchange: 'CME',
+      }),
+    );
     expect(alert.status).toBe(200);
     const alertRow = page.locator(`[id="call-${alert.json.call_id}"]`);
     await alertRow.waitFor();
@@ -254,15 +305,19 @@ describe('call history', () => {
     svc.setCallStatus(alert.json.call_id, 'no_answer', { ring_ms: 30000, sms_status: 'delivered', sms_parts: 1 });
     await expect.poll(() => alertRow.locator('.badge .label').innerText()).toBe('No answer');
     const text = await alertRow.innerText();
-    for (const expected of ['ES broke 6000', 'ES1!', '6001.25', 'sell', 'Breakout', '2026-11-22T14:05:00Z', 'exchange', 'CME', 'SMS', 'delivered']) expect(text).toContain(expected);
+    for (const expected of ['ES broke 6000', 'ES1!', '6001.25', 'sell', 'Breakout', '2026-11-22T14:05:00Z', 'exchange', 'CME', 'SMS', 'delivered'])
+      expect(text).toContain(expected);
     expect(await page.evaluate('window.notReloaded')).toBe(true);
     await screenshot(page, 'history');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'history');
   });
 
-  it('renders an attacker\'s alert message as text: no script runs, no element is made', async () => {
-    const res = await postAlert(hook(owner), JSON.stringify({ message: XSS, ticker: '<b>T</b>', strategy: '"><svg onload=alert(3)>', '<img src=y onerror=alert(4)>': XSS }));
+  it("renders an attacker's alert message as text: no script runs, no element is made", async () => {
+    const res = await postAlert(
+      hook(owner),
+      JSON.stringify({ message: XSS, ticker: '<b>T</b>', strategy: '"><svg onload=alert(3)>', '<img src=y onerror=alert(4)>': XSS }),
+    );
     expect(res.status).toBe(200);
     const plainText = await postAlert(hook(owner), XSS, 'text/plain');
     expect(plainText.status).toBe(200);
@@ -310,8 +365,8 @@ describe('call history', () => {
     await screenshot(page, 'history-filtered');
   });
 
-  it('never shows another account\'s calls, whatever the URL', async () => {
-    const theirs = await postAlert(hook(other), JSON.stringify({ message: 'the other owner\'s secret alert' }));
+  it("never shows another account's calls, whatever the URL", async () => {
+    const theirs = await postAlert(hook(other), JSON.stringify({ message: "the other owner's secret alert" }));
     expect(theirs.status).toBe(200);
     const page = await open();
     await signIn(page, owner.userId);
@@ -385,7 +440,7 @@ describe('admin', () => {
 
 describe('without telephony', () => {
   it('says clearly that test calls are not available', async () => {
-    const bare = await startDashboardService({ testCalls: 'none' });
+    const bare = await startDashboardService({ testCalls: 'none', callerId: null });
     try {
       const account = bare.createAccount({ name: 'No phone line' });
       await new OwnerAuthStore(bare.stores.db).setPassword(account.userId, PASSWORD);
@@ -398,6 +453,8 @@ describe('without telephony', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByText(/telephony is not configured/).waitFor();
       expect(await page.getByRole('button', { name: 'Send test call' }).count()).toBe(0);
+      await page.getByText(/no caller id is set/).waitFor();
+      expect((await page.request.get('/dashboard/contact.vcf')).status()).toBe(404);
       const token = await page.locator('input[name="_csrf"]').first().inputValue();
       const res = await page.request.post('/dashboard/test-call', { form: { _csrf: token }, maxRedirects: 0 });
       expect(res.headers().location).toBe('/calls?notice=telephony-off');

@@ -15,6 +15,8 @@ import { CallProgressStore } from '../../src/db/call-progress.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { callEnded, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { createAccount } from '../helpers/accounts.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface Proxy {
   port: number;
@@ -56,10 +58,11 @@ async function startProxy(target: { host: string; port: number }): Promise<Proxy
       open.clear();
       return n;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of open) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of open) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -86,8 +89,7 @@ beforeAll(async () => {
     realClock(),
   );
   progress = new CallProgressStore(t.service.stores.db);
-  const deadline = Date.now() + 15_000;
-  while (!t.service.telephony!.ari.isConnected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await waitFor('ARI connected', () => (t.service.telephony!.ari.isConnected ? true : undefined), 15_000, 50);
   expect(t.service.telephony!.ari.isConnected).toBe(true);
 }, 300_000);
 
@@ -106,13 +108,14 @@ it('ARI websocket cut during a ringing call: reconnects, the call ends no_answer
   const ari = t.service.telephony!.ari;
   const reconnected = new Promise<{ downMs: number; attempts: number }>((resolve) => ari.once('reconnected', resolve));
   const phone = await startSipp({ scenario: 'ring-forever', port: ast.trunkPort, calls: 1, timeoutSec: 40 });
-  const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+  const a = createAccount(t.service.stores.accounts);
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert ringing while ARI is cut');
   expect(res.status, res.text).toBe(200);
   const callId = res.json.call_id as string;
-  const deadline = Date.now() + 10_000;
-  while (progress.get(callId)?.status !== 'ringing' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  expect(progress.get(callId)?.status, JSON.stringify([progress.timeline(callId), row(callId), t.logs.filter((l) => l.level !== "debug").slice(-15)])).toBe("ringing");
+  await waitFor('the call to be ringing', () => (progress.get(callId)?.status === 'ringing' ? true : undefined), 10_000, 20);
+  expect(progress.get(callId)?.status, JSON.stringify([progress.timeline(callId), row(callId), t.logs.filter((l) => l.level !== 'debug').slice(-15)])).toBe(
+    'ringing',
+  );
   const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
 
   const cutAt = Date.now();
@@ -137,7 +140,23 @@ it('ARI websocket cut during a ringing call: reconnects, the call ends no_answer
   const sipp2 = await phone2.done;
   expect(r2.status).toBe('busy');
   expect(sipp2.successfulCalls).toBe(1);
-  console.log('figures: ARI websocket cut', JSON.stringify({ sockets_destroyed: destroyed, proxy_connections: proxy.connections(), reconnect_ms: reconnectMs, down_ms: back!.downMs, attempts: back!.attempts, status_after_reconnect: statusAfterReconnect, final: r.status, hangup_cause: r.hangup_cause, error: r.error, ended_after_dial_ms: endedAfterDialMs, timeline: progress.timeline(callId).map((e) => e.event), next: r2.status }));
+  console.log(
+    'figures: ARI websocket cut',
+    JSON.stringify({
+      sockets_destroyed: destroyed,
+      proxy_connections: proxy.connections(),
+      reconnect_ms: reconnectMs,
+      down_ms: back!.downMs,
+      attempts: back!.attempts,
+      status_after_reconnect: statusAfterReconnect,
+      final: r.status,
+      hangup_cause: r.hangup_cause,
+      error: r.error,
+      ended_after_dial_ms: endedAfterDialMs,
+      timeline: progress.timeline(callId).map((e) => e.event),
+      next: r2.status,
+    }),
+  );
   expect(t.takeErrorLogs()).toEqual([]); // the cut is a warning, not an error
 }, 60_000);
 
@@ -157,12 +176,11 @@ it('ARI websocket cut for longer than the ring timeout during a ringing call: th
   let phoneDoneAt = 0;
   void phone.done.then(() => (phoneDoneAt = Date.now()));
   // SMS backup on, but this service has no SMS gateway: the backup is recorded as disabled.
-  const a = t.service.stores.accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: true, name: '' });
+  const a = createAccount(t.service.stores.accounts, { phone: '+14155550124', smsBackup: true });
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert ringing while ARI is cut for long');
   expect(res.status, res.text).toBe(200);
   const callId = res.json.call_id as string;
-  const deadline = Date.now() + 10_000;
-  while (progress.get(callId)?.status !== 'ringing' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await waitFor('the call to be ringing', () => (progress.get(callId)?.status === 'ringing' ? true : undefined), 10_000, 20);
   expect(progress.get(callId)?.status, JSON.stringify([progress.timeline(callId), row(callId)])).toBe('ringing');
   const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
   await new Promise((r) => setTimeout(r, 1_000));
@@ -192,11 +210,28 @@ it('ARI websocket cut for longer than the ring timeout during a ringing call: th
   await new Promise((res) => setTimeout(res, 1_000)); // a redial would show by now
   const timeline = progress.timeline(callId);
   const errors = t.takeErrorLogs();
-  console.log('figures: ARI websocket cut longer than the ring timeout', JSON.stringify({
-    ring_timeout_ms: ringTimeoutMs, refuse_ms: refuseMs, sockets_destroyed: destroyed, cut_after_dial_ms: cutAt - dialedAt, reconnect_ms: reconnectedAt - cutAt, down_ms: back!.downMs, attempts: back!.attempts,
-    phone_hung_up_after_cut_ms: phoneDoneAt - cutAt, status_at_reconnect: statusAtReconnect, final: r.status, error: r.error, ended_after_reconnect_ms: endedAfterReconnectMs, ended_after_dial_ms: r.ended_at - dialedAt,
-    timeline: timeline.map((e) => (e.detail ? `${e.event}: ${e.detail}` : e.event)), sms_status: sms.sms_status, next: r2.status, error_logs: errors.length,
-  }));
+  console.log(
+    'figures: ARI websocket cut longer than the ring timeout',
+    JSON.stringify({
+      ring_timeout_ms: ringTimeoutMs,
+      refuse_ms: refuseMs,
+      sockets_destroyed: destroyed,
+      cut_after_dial_ms: cutAt - dialedAt,
+      reconnect_ms: reconnectedAt - cutAt,
+      down_ms: back!.downMs,
+      attempts: back!.attempts,
+      phone_hung_up_after_cut_ms: phoneDoneAt - cutAt,
+      status_at_reconnect: statusAtReconnect,
+      final: r.status,
+      error: r.error,
+      ended_after_reconnect_ms: endedAfterReconnectMs,
+      ended_after_dial_ms: r.ended_at - dialedAt,
+      timeline: timeline.map((e) => (e.detail ? `${e.event}: ${e.detail}` : e.event)),
+      sms_status: sms.sms_status,
+      next: r2.status,
+      error_logs: errors.length,
+    }),
+  );
 
   // Ended by the reconcile after the reconnect, with an error that says why; the SMS backup applies
   // (interrupted), and is recorded as disabled because there is no gateway.
@@ -205,7 +240,10 @@ it('ARI websocket cut for longer than the ring timeout during a ringing call: th
   expect(r.ended_at).toBeGreaterThanOrEqual(reconnectedAt - 50);
   expect(endedAfterReconnectMs, 'ended by the reconcile, not left to the give-up timer').toBeLessThan(10_000);
   expect(sms.sms_status).toBe('disabled');
-  expect(timeline.filter((e) => e.event.startsWith('sms_')), 'no SMS sent').toEqual([]);
+  expect(
+    timeline.filter((e) => e.event.startsWith('sms_')),
+    'no SMS sent',
+  ).toEqual([]);
   // Not redialed, and its final state does not change afterwards.
   expect(timeline.filter((e) => e.event === 'dialing')).toHaveLength(1);
   expect(row(callId).status).toBe('interrupted');

@@ -1,4 +1,4 @@
-// ARI answering errors, from a real Asterisk 22, through the whole service (issue 8, item 2):
+// ARI answering errors, from a real Asterisk 22, through the whole service:
 // 1. Asterisk refuses the originate: the managed Asterisk has no trunk, so calls go to the local
 //    softphone, which is not registered; ARI answers the originate with an HTTP error. The call
 //    ends `unreachable` with Asterisk's own explanation, is not retried, and the SMS backup goes
@@ -13,6 +13,7 @@ import { request } from '../helpers/https-client.js';
 import { provisionAsterisk, startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { startKannel, type KannelPeer } from '../helpers/kannel.js';
 import { callEnded, managedTelephonyEnv, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
+import { createAccount } from '../helpers/accounts.js';
 
 let kannel: KannelPeer;
 
@@ -33,7 +34,7 @@ const smsEnv = () => ({
 });
 
 async function sendAlert(t: TestService, message: string): Promise<string> {
-  const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });
+  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, message);
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;
@@ -52,14 +53,23 @@ describe('Asterisk refuses the originate (no trunk, softphone not registered)', 
     await t?.stop();
   });
 
-  it('ends unreachable with Asterisk\'s explanation, not retried, one SMS', async () => {
+  it("ends unreachable with Asterisk's explanation, not retried, one SMS", async () => {
     const before = kannel.messages().length;
     const callId = await sendAlert(t, 'nobody registered');
     const row = await t.waitForCall(callId, (r) => callEnded(r) && smsSettled(r), 15_000);
     const timeline = new CallProgressStore(t.service.stores.db).timeline(callId);
     await kannel.waitForMessages(before + 1);
     await new Promise((r) => setTimeout(r, 1_000));
-    console.log('figures: ari refuses the originate', JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline: timeline.map((e) => e.event), messages: kannel.messages().length - before }));
+    console.log(
+      'figures: ari refuses the originate',
+      JSON.stringify({
+        status: row.status,
+        error: row.error,
+        sms: row.sms_status,
+        timeline: timeline.map((e) => e.event),
+        messages: kannel.messages().length - before,
+      }),
+    );
 
     expect(row.status).toBe('unreachable');
     expect(row.error).toMatch(/^originate failed: .*POST \/channels\/rh-call_.* HTTP [45]\d\d/);
@@ -70,7 +80,7 @@ describe('Asterisk refuses the originate (no trunk, softphone not registered)', 
   }, 30_000);
 });
 
-describe('Asterisk refuses ringhook\'s ARI credentials (external mode, wrong password)', () => {
+describe("Asterisk refuses ringhook's ARI credentials (external mode, wrong password)", () => {
   let asterisk: TestAsterisk;
   let t: TestService;
 
@@ -100,14 +110,17 @@ describe('Asterisk refuses ringhook\'s ARI credentials (external mode, wrong pas
     const callId = await sendAlert(t, 'placed by nobody');
     await new Promise((r) => setTimeout(r, 1_500));
     expect(t.callRow(callId).status).toBe('queued');
-    const health = await request(t.baseUrl + '/healthz', { method: 'GET', ca: t.ca });
+    const health = await request(`${t.baseUrl}/healthz`, { method: 'GET', ca: t.ca });
     expect(health.json.checks.ari).toBe('down');
 
     const row = await t.waitForCall(callId, (r) => callEnded(r) && smsSettled(r), 20_000);
     const timeline = new CallProgressStore(t.service.stores.db).timeline(callId).map((e) => e.event);
     await kannel.waitForMessages(before + 1);
     const errors = t.takeErrorLogs();
-    console.log('figures: ari refuses the credentials', JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline, health: health.status, errors: errors.map((e) => e.msg) }));
+    console.log(
+      'figures: ari refuses the credentials',
+      JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline, health: health.status, errors: errors.map((e) => e.msg) }),
+    );
 
     expect(row.status).toBe('failed');
     expect(row.error).toMatch(/telephony was unavailable/);

@@ -10,6 +10,7 @@ import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
 import { callEnded, type TestService } from '../helpers/service.js';
 import { startSipp } from '../helpers/sipp.js';
+import { createAccount } from '../helpers/accounts.js';
 
 const CALLS = 5;
 let t: TestService;
@@ -31,7 +32,7 @@ afterAll(async () => {
 const row = (callId: string) => t.callRow(callId);
 
 function account(i: number): Account {
-  return t.service.stores.accounts.create({ phone: `+1415555${String(100 + i).padStart(4, '0')}`, plan: 'premium', smsBackup: true, name: '' });
+  return createAccount(t.service.stores.accounts, { phone: `+1415555${String(100 + i).padStart(4, '0')}`, smsBackup: true });
 }
 
 async function sendAlert(a: Account, message: string): Promise<string> {
@@ -65,21 +66,32 @@ it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS ea
   process.kill(oldPid, 'SIGKILL');
   await restarted;
   const restartMs = Date.now() - killedAt;
-  const finals = await until('every call final', () => {
-    const rows = ids.map(row);
-    return rows.every(callEnded) && rows;
-  }, 30_000);
+  const finals = await until(
+    'every call final',
+    () => {
+      const rows = ids.map(row);
+      return rows.every(callEnded) && rows;
+    },
+    30_000,
+  );
   const finalMs = Date.now() - killedAt;
   await phone.stop();
   await sink.close();
-  expect(finals.map((r) => r.status), JSON.stringify(ids.map((id) => progress.timeline(id)))).toEqual(ids.map(() => 'interrupted'));
+  expect(
+    finals.map((r) => r.status),
+    JSON.stringify(ids.map((id) => progress.timeline(id))),
+  ).toEqual(ids.map(() => 'interrupted'));
   expect(asterisk.pid).not.toBe(oldPid);
 
   // One SMS each: every row sent/delivered, and Kannel's SMSC saw exactly CALLS more messages.
-  const smsRows = await until('SMS outcomes', () => {
-    const rows = ids.map(row);
-    return rows.every((r) => r.sms_status && r.sms_status !== 'sending' && r.sms_status !== 'pending') && rows;
-  }, 20_000);
+  const smsRows = await until(
+    'SMS outcomes',
+    () => {
+      const rows = ids.map(row);
+      return rows.every((r) => r.sms_status && r.sms_status !== 'sending' && r.sms_status !== 'pending') && rows;
+    },
+    20_000,
+  );
   for (const r of smsRows) expect(r.sms_status, r.sms_error).toMatch(/^(sent|delivered)$/);
   await kannel.waitForMessages(before + CALLS, 20_000);
   await new Promise((r) => setTimeout(r, 1_500)); // a duplicate would show up by now
@@ -90,17 +102,33 @@ it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS ea
   // Later alerts are placed normally on the restarted Asterisk (busy: a final state from the phone).
   const phone2 = await startSipp({ scenario: 'busy', port: trunkPort, calls: 2, timeoutSec: 30 });
   const later = await Promise.all([sendAlert(accounts[0]!, 'after restart 0'), sendAlert(accounts[1]!, 'after restart 1')]);
-  const laterRows = await until('later calls final', () => {
-    const rows = later.map(row);
-    return rows.every(callEnded) && rows;
-  }, 30_000);
+  const laterRows = await until(
+    'later calls final',
+    () => {
+      const rows = later.map(row);
+      return rows.every(callEnded) && rows;
+    },
+    30_000,
+  );
   const result = await phone2.done;
   expect(laterRows.map((r) => r.status)).toEqual(['busy', 'busy']);
   expect(result.successfulCalls).toBe(2);
   // The interrupted calls were never redialed: still interrupted, one attempt each.
   expect(ids.map((id) => row(id).status)).toEqual(ids.map(() => 'interrupted'));
   for (const id of ids) expect(progress.timeline(id).filter((e) => e.event === 'dialing').length, JSON.stringify(progress.timeline(id))).toBeLessThanOrEqual(1);
-  console.log('figures: asterisk killed with concurrent calls', JSON.stringify({ calls: CALLS, restart_ms: restartMs, all_final_ms: finalMs, statuses: finals.map((r) => r.status), errors: [...new Set(finals.map((r) => r.error))], sms: smsRows.map((r) => r.sms_status), kannel_messages: got.length, later: laterRows.map((r) => r.status) }));
+  console.log(
+    'figures: asterisk killed with concurrent calls',
+    JSON.stringify({
+      calls: CALLS,
+      restart_ms: restartMs,
+      all_final_ms: finalMs,
+      statuses: finals.map((r) => r.status),
+      errors: [...new Set(finals.map((r) => r.error))],
+      sms: smsRows.map((r) => r.sms_status),
+      kannel_messages: got.length,
+      later: laterRows.map((r) => r.status),
+    }),
+  );
   // Expected warnings/errors from the kill (ARI lost) are not failures here; nothing else is checked.
   t.takeErrorLogs();
 }, 90_000);

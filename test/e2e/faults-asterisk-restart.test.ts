@@ -34,6 +34,7 @@ import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
 import { callEnded, smsSettled, type CallRow, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { createAccount } from '../helpers/accounts.js';
 
 let calling: CallingService;
 let t: TestService;
@@ -64,7 +65,7 @@ const dialings = (callId: string) => events(callId).filter((e) => e === 'dialing
 const smsAtCentre = (message: string) => kannel.messages().filter((m) => m.text === `Missed call alert: ${message}`).length;
 
 function account(): Account {
-  return t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });
+  return createAccount(t.service.stores.accounts, { smsBackup: true, requireConfirm: false });
 }
 
 async function sendAlert(a: Account, message: string): Promise<string> {
@@ -132,7 +133,13 @@ async function nextAlertPlaced(a: Account, message: string): Promise<CallRow> {
 async function restartNowDuring(kind: 'answered' | 'ringing') {
   t.takeErrorLogs(); // only what this test causes counts
   const sink = kind === 'answered' ? await startRtpSink(await freeUdpPort()) : undefined;
-  const phone = await startSipp({ scenario: kind === 'answered' ? 'answer' : 'ring-forever', port: trunkPort, calls: 1, timeoutSec: 60, ...(sink && { keys: { rtp_sink_port: sink.port } }) });
+  const phone = await startSipp({
+    scenario: kind === 'answered' ? 'answer' : 'ring-forever',
+    port: trunkPort,
+    calls: 1,
+    timeoutSec: 60,
+    ...(sink && { keys: { rtp_sink_port: sink.port } }),
+  });
   const a = account();
   const message = `core restart now during a ${kind} call ${Date.now()}`;
   const callId = await sendAlert(a, message);
@@ -165,13 +172,32 @@ async function restartNowDuring(kind: 'answered' | 'ringing') {
   const smsCount = smsAtCentre(message);
   const errors = t.takeErrorLogs();
 
-  console.log(`figures: asterisk restart now (${kind} call)`, JSON.stringify({
-    cli_output: cliOutput.trim(), pid_same: asterisk.pid === pidBefore, supervisor_exits: watch.seen.supervisorExits, supervisor_ready: watch.seen.supervisorReady,
-    disconnect_after_command_ms: watch.seen.disconnectedAt - commandAt, reconnect_after_command_ms: watch.seen.reconnectedAt - commandAt, down_ms: watch.seen.downMs, attempts: watch.seen.attempts,
-    final: row.status, hangup_cause: row.hangup_cause, hangup_cause_text: row.hangup_cause_text, error: row.error, talk_ms: row.talk_ms, ring_ms: row.ring_ms,
-    final_after_command_ms: finalAfterCommandMs, timeline: progress.timeline(callId).map((e) => (e.detail ? `${e.event}: ${e.detail}` : e.event)),
-    sms_status: sms.sms_status, sms_at_centre: smsCount, phone_calls: { ok: sipp.successfulCalls, failed: sipp.failedCalls }, next: next.status, error_logs: errors.length,
-  }));
+  console.log(
+    `figures: asterisk restart now (${kind} call)`,
+    JSON.stringify({
+      cli_output: cliOutput.trim(),
+      pid_same: asterisk.pid === pidBefore,
+      supervisor_exits: watch.seen.supervisorExits,
+      supervisor_ready: watch.seen.supervisorReady,
+      disconnect_after_command_ms: watch.seen.disconnectedAt - commandAt,
+      reconnect_after_command_ms: watch.seen.reconnectedAt - commandAt,
+      down_ms: watch.seen.downMs,
+      attempts: watch.seen.attempts,
+      final: row.status,
+      hangup_cause: row.hangup_cause,
+      hangup_cause_text: row.hangup_cause_text,
+      error: row.error,
+      talk_ms: row.talk_ms,
+      ring_ms: row.ring_ms,
+      final_after_command_ms: finalAfterCommandMs,
+      timeline: progress.timeline(callId).map((e) => (e.detail ? `${e.event}: ${e.detail}` : e.event)),
+      sms_status: sms.sms_status,
+      sms_at_centre: smsCount,
+      phone_calls: { ok: sipp.successfulCalls, failed: sipp.failedCalls },
+      next: next.status,
+      error_logs: errors.length,
+    }),
+  );
 
   // Never redialed, the final state never changes afterwards, never two SMS.
   expect(dialings(callId), JSON.stringify(events(callId))).toBeLessThanOrEqual(1);
@@ -241,13 +267,30 @@ it('core restart gracefully during an answered call: the call plays to its end, 
   await sleep(1_500);
   const errors = t.takeErrorLogs();
 
-  console.log('figures: asterisk restart gracefully (answered call + alert during the drain)', JSON.stringify({
-    pid_same: asterisk.pid === pidBefore, supervisor_exits: watch.seen.supervisorExits, supervisor_ready: watch.seen.supervisorReady, drain_seen_ms: drainSeenMs,
-    held_call: row1.status, held_talk_ms: row1.talk_ms, held_ended_after_command_ms: row1.ended_at - commandAt,
-    cli_returned_after_command_ms: cliDone.at - commandAt, disconnect_after_held_call_ms: watch.seen.disconnectedAt - row1.ended_at, down_ms: watch.seen.downMs, attempts: watch.seen.attempts,
-    drain_alert: row2.status, drain_alert_error: row2.error, drain_alert_timeline: progress.timeline(callId2).map((e) => (e.detail ? `${e.event}: ${e.detail}` : e.event)),
-    drain_alert_sms: sms2.sms_status, sms_at_centre: smsAtCentre(message1) + smsAtCentre(message2), phone_calls: { ok: sipp.successfulCalls, failed: sipp.failedCalls }, next: next.status, error_logs: errors.length,
-  }));
+  console.log(
+    'figures: asterisk restart gracefully (answered call + alert during the drain)',
+    JSON.stringify({
+      pid_same: asterisk.pid === pidBefore,
+      supervisor_exits: watch.seen.supervisorExits,
+      supervisor_ready: watch.seen.supervisorReady,
+      drain_seen_ms: drainSeenMs,
+      held_call: row1.status,
+      held_talk_ms: row1.talk_ms,
+      held_ended_after_command_ms: row1.ended_at - commandAt,
+      cli_returned_after_command_ms: cliDone.at - commandAt,
+      disconnect_after_held_call_ms: watch.seen.disconnectedAt - row1.ended_at,
+      down_ms: watch.seen.downMs,
+      attempts: watch.seen.attempts,
+      drain_alert: row2.status,
+      drain_alert_error: row2.error,
+      drain_alert_timeline: progress.timeline(callId2).map((e) => (e.detail ? `${e.event}: ${e.detail}` : e.event)),
+      drain_alert_sms: sms2.sms_status,
+      sms_at_centre: smsAtCentre(message1) + smsAtCentre(message2),
+      phone_calls: { ok: sipp.successfulCalls, failed: sipp.failedCalls },
+      next: next.status,
+      error_logs: errors.length,
+    }),
+  );
 
   expect(row1.sms_status).toBe('not_needed');
   expect(smsAtCentre(message1)).toBe(0);

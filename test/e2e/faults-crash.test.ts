@@ -2,6 +2,8 @@
 // load of alerts over several accounts. After the restart: every alert answered 200 is in the
 // history (0 lost); no alert dialed twice (INVITEs counted at SIPp, before and after the restart);
 // queued → dialed (or expired), in flight → interrupted; every missed call has exactly one SMS.
+// Alerts waiting for the same phone ride in one call (one line per phone): a call is the group of
+// alerts with the same carrier (carried_by, or the alert's own id when it led the call).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -51,10 +53,23 @@ afterAll(async () => {
   await smsc?.stop();
 });
 
-function snapshot(): Map<string, { status: string; user_id: string; message: string; sms_status: string | null }> {
+interface Row {
+  call_id: string;
+  status: string;
+  user_id: string;
+  message: string;
+  sms_status: string | null;
+  carrier: string;
+}
+
+function snapshot(): Map<string, Row> {
   const db = new Database(path.join(dataDir, 'ringhook.db'), { readonly: true });
   try {
-    const rows = db.prepare('SELECT call_id, status, user_id, message, sms_status FROM calls WHERE accepted = 1').all() as Array<{ call_id: string; status: string; user_id: string; message: string; sms_status: string | null }>;
+    const rows = db
+      .prepare(
+        'SELECT call_id, status, user_id, message, sms_status, coalesce(carried_by, call_id) AS carrier FROM calls WHERE accepted = 1 ORDER BY received_at, rowid',
+      )
+      .all() as Row[];
     return new Map(rows.map((r) => [r.call_id, r]));
   } finally {
     db.close();
@@ -81,7 +96,12 @@ it(`kill -9 during ${ACCOUNTS * PER_ACCOUNT} alerts over ${ACCOUNTS} accounts: 0
       for (let i = 0; i < PER_ACCOUNT; i++) {
         const message = `crash test alert ${i} of account ${k}`;
         try {
-          const res = await request(`${base}/webhook/${a.user_id}/${a.api_key}`, { method: 'POST', body: message, headers: { 'content-type': 'text/plain' }, ca });
+          const res = await request(`${base}/webhook/${a.user_id}/${a.api_key}`, {
+            method: 'POST',
+            body: message,
+            headers: { 'content-type': 'text/plain' },
+            ca,
+          });
           if (res.status === 200) answered.set(res.json.call_id, message);
           else failedRequests++;
         } catch {
@@ -118,22 +138,31 @@ it(`kill -9 during ${ACCOUNTS * PER_ACCOUNT} alerts over ${ACCOUNTS} accounts: 0
   for (const [id] of queuedAtKill) expect(['busy', 'expired']).toContain(now.get(id)!.status);
   for (const [id] of inFlightAtKill) expect(now.get(id)!.status).toBe('interrupted');
   for (const [id, c] of finalAtKill) expect(now.get(id)!.status).toBe(c.status);
-  // 0 dialed twice: after the restart each number got exactly one INVITE per call queued at the
-  // kill; before it, at most one per call that had left the queue.
+  // 0 dialed twice: after the restart each number got exactly one INVITE per call made of alerts
+  // queued at the kill; before it, at most one per call that had left the queue.
+  const calls = (list: Array<[string, Row]>, userId: string) =>
+    new Set(list.filter(([id]) => now.get(id)!.user_id === userId && now.get(id)!.status !== 'expired').map(([id]) => now.get(id)!.carrier)).size;
   for (const a of accounts) {
-    const mine = (list: Array<[string, { user_id: string }]>) => list.filter(([, c]) => c.user_id === a.user_id).length;
-    expect(after.get(a.phone)?.size ?? 0, `INVITEs to ${a.phone} after the restart`).toBe(mine(queuedAtKill));
+    expect(after.get(a.phone)?.size ?? 0, `INVITEs to ${a.phone} after the restart`).toBe(calls(queuedAtKill, a.user_id));
     const sentBefore = before.get(a.phone)?.size ?? 0;
-    expect(sentBefore).toBeGreaterThanOrEqual(mine(finalAtKill));
-    expect(sentBefore).toBeLessThanOrEqual(mine(finalAtKill) + mine(inFlightAtKill));
+    expect(sentBefore).toBeGreaterThanOrEqual(calls(finalAtKill, a.user_id));
+    expect(sentBefore).toBeLessThanOrEqual(calls([...finalAtKill, ...inFlightAtKill], a.user_id));
   }
-  // One SMS per missed call (busy or interrupted), none twice.
-  const texts = smsc.events().filter((e) => e.event === 'message').map((e) => String(e.text));
-  for (const [, c] of now) {
-    if (!['busy', 'interrupted'].includes(c.status)) continue;
-    expect(texts.filter((t) => t === `Missed call alert: ${c.message}`).length, c.message).toBe(1);
+  // One SMS per missed call (busy or interrupted), none twice; a merged call's SMS lists its alerts.
+  const texts = smsc
+    .events()
+    .filter((e) => e.event === 'message')
+    .map((e) => String(e.text));
+  const missed = new Map<string, Row[]>();
+  for (const c of now.values()) {
+    if (['busy', 'interrupted'].includes(c.status)) missed.set(c.carrier, [...(missed.get(c.carrier) ?? []), c]);
   }
-  expect(texts.length).toBe([...now.values()].filter((c) => ['busy', 'interrupted'].includes(c.status)).length);
+  for (const [carrier, group] of missed) {
+    const lead = now.get(carrier)!;
+    const expected = group.length === 1 ? `Missed call alert: ${lead.message}` : `Missed call, ${group.length} alerts: 1) ${lead.message}`;
+    expect(texts.filter((t) => t.startsWith(expected) && (group.length > 1 || t === expected)).length, expected).toBe(1);
+  }
+  expect(texts.length).toBe(missed.size);
   console.log(
     'figures: kill -9',
     JSON.stringify({
@@ -145,6 +174,7 @@ it(`kill -9 during ${ACCOUNTS * PER_ACCOUNT} alerts over ${ACCOUNTS} accounts: 0
       final_at_kill: finalAtKill.length,
       invites_before: [...before.values()].reduce((n, s) => n + s.size, 0),
       invites_after: [...after.values()].reduce((n, s) => n + s.size, 0),
+      calls_after: [...new Set([...queuedAtKill].map(([id]) => now.get(id)!.carrier))].length,
       sms: texts.length,
     }),
   );

@@ -12,6 +12,8 @@ import { freeUdpPort } from '../helpers/ports.js';
 import { callEnded, managedTelephonyEnv, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
+import { createAccount } from '../helpers/accounts.js';
+import { waitFor } from '../helpers/wait.js';
 
 const HOLD_MS = 7_000;
 let t: TestService;
@@ -30,18 +32,16 @@ afterAll(async () => {
   await t?.stop();
 });
 
-
 it('a write lock held 7 s while a call rings and ends: the webhook answers within budget, every transition is recorded', async () => {
   const phone = await startSipp({ scenario: 'ring-forever', port: trunkPort, calls: 1, timeoutSec: 40 });
-  const caller = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
-  const other = t.service.stores.accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: false, name: '' });
+  const caller = createAccount(t.service.stores.accounts);
+  const other = createAccount(t.service.stores.accounts, { phone: '+14155550124' });
   const first = await t.post(`/webhook/${caller.userId}/${caller.apiKey}`, 'alert placed under a write lock');
   expect(first.status, first.text).toBe(200);
   const callId = first.json.call_id as string;
   // Take the lock 3.5 s after the dial, so the ring timeout (5 s) ends the call while it is held:
   // the dialer's no_answer write (and the SMS decision) have to wait for it.
-  const deadlineRinging = Date.now() + 10_000;
-  while (progress.get(callId)?.status !== 'ringing' && Date.now() < deadlineRinging) await new Promise((r) => setTimeout(r, 20));
+  await waitFor('the call to be ringing', () => (progress.get(callId)?.status === 'ringing' ? true : undefined), 10_000, 20);
   const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
   await new Promise((r) => setTimeout(r, Math.max(0, dialedAt + 3_500 - Date.now())));
   const lockedAt = Date.now();
@@ -65,7 +65,23 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
   const endedInLock = progress.timeline(callId).find((e) => e.event === 'no_answer')!.at - lockedAt;
   await phone.stop();
   const timeline = progress.timeline(callId).map((e) => e.event);
-  console.log('figures: write lock during a call', JSON.stringify({ hold_ms: HOLD_MS, status_at_lock: statusAtLock, lock_after_dial_ms: lockedAt - dialedAt, no_answer_recorded_ms: endedInLock, released_ms: releasedMs, final: row.status, final_ms: finalMs, timeline, probes: replies.length, ok: replies.filter((r) => r.status === 200).length, unavailable: replies.filter((r) => r.status === 503).length, max_ms: Math.max(...replies.map((r) => r.ms)) }));
+  console.log(
+    'figures: write lock during a call',
+    JSON.stringify({
+      hold_ms: HOLD_MS,
+      status_at_lock: statusAtLock,
+      lock_after_dial_ms: lockedAt - dialedAt,
+      no_answer_recorded_ms: endedInLock,
+      released_ms: releasedMs,
+      final: row.status,
+      final_ms: finalMs,
+      timeline,
+      probes: replies.length,
+      ok: replies.filter((r) => r.status === 200).length,
+      unavailable: replies.filter((r) => r.status === 503).length,
+      max_ms: Math.max(...replies.map((r) => r.ms)),
+    }),
+  );
 
   expect(replies.length).toBeGreaterThan(0);
   for (const r of replies) {
@@ -82,22 +98,34 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
   // webhook went on answering meanwhile (a 503 takes its own 1 s wait, not the dialer's).
   expect(endedInLock).toBeGreaterThanOrEqual(HOLD_MS - 100);
   // Every step is on the timeline, in order, once.
-  expect(timeline.filter((e) => ['queued', 'dialing', 'ringing', 'no_answer'].includes(e))).toEqual(['queued', 'dialing', 'ringing', 'no_answer'].filter((e) => e !== 'queued' || timeline.includes('queued')));
+  expect(timeline.filter((e) => ['queued', 'dialing', 'ringing', 'no_answer'].includes(e))).toEqual(
+    ['queued', 'dialing', 'ringing', 'no_answer'].filter((e) => e !== 'queued' || timeline.includes('queued')),
+  );
   expect(t.errorLogs()).toEqual([]);
 }, 60_000);
 
 it('a call the database shows ringing with no call behind it (its end never recorded) is ended by the sweeper', async () => {
-  const owner = t.service.stores.accounts.create({ phone: '+14155550125', plan: 'premium', smsBackup: false, name: '' });
+  const owner = createAccount(t.service.stores.accounts, { phone: '+14155550125' });
   // Stand-in for a lost write (named so; a real disk error at exactly that write cannot be aimed):
   // the row is moved to ringing directly, in one turn of the loop, so the dialer never dials it.
-  const accepted = t.service.stores.calls.accept(owner.userId, 'premium', { form: 'text', message: 'orphan', truncated: false, originalLength: 6, fields: {}, extra: {} });
+  const accepted = t.service.stores.calls.accept(owner.userId, 'premium', {
+    form: 'text',
+    message: 'orphan',
+    truncated: false,
+    originalLength: 6,
+    fields: {},
+    extra: {},
+  });
   if (!accepted.accepted) throw new Error('not accepted');
   const { callId } = accepted;
   progress.transition(callId, 'dialing');
   progress.transition(callId, 'ringing');
   const row = await t.waitForCall(callId, callEnded, 5_000);
   const timeline = progress.timeline(callId).map((e) => e.event);
-  console.log('figures: orphan call swept', JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline, swept_after_ms: row.ended_at - row.received_at }));
+  console.log(
+    'figures: orphan call swept',
+    JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline, swept_after_ms: row.ended_at - row.received_at }),
+  );
   expect(row.status).toBe('interrupted');
   expect(row.error).toMatch(/its end was not recorded/);
   expect(timeline).toEqual(['dialing', 'ringing', 'interrupted']);

@@ -10,6 +10,7 @@ import { freeUdpPort } from '../helpers/ports.js';
 import { managedTelephonyEnv, realClock, startTestService, type TestService, smsSettled } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippPhone } from '../helpers/sipp.js';
 import { startSmsc, type Smsc, type SmscOptions } from '../helpers/smpp-server.js';
+import { createAccount } from '../helpers/accounts.js';
 
 const SMS_TIMEOUT_MS = 1_500;
 let t: TestService;
@@ -55,7 +56,7 @@ const waitSms = (callId: string, timeoutMs = 30_000) => t.waitForCall(callId, (r
 async function busyAlertWith(name: string, options: SmscOptions, settleMs: number) {
   await smsc?.stop();
   smsc = await startSmsc({ receiptDelayS: 0, port: smscPort, ...options });
-  const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });
+  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
   const text = `alert with the SMS gateway ${name}`;
   const started = Date.now();
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, text);

@@ -1,4 +1,4 @@
-// Faults at the webhook (issue 8, items 4 and 6), through a real HTTPS service on a real SQLite file:
+// Faults at the webhook, through a real HTTPS service on a real SQLite file:
 // per-address throttling of failed authentications that never refuses valid credentials, a second
 // connection holding the write lock (the webhook answers within its budget or 503 having recorded
 // nothing), and a full disk (500, nothing half-written, recovery when space returns).
@@ -12,6 +12,7 @@ import type { Account } from '../../src/core/account.js';
 import { WEBHOOK_AUTH_LIMITS } from '../../src/http/auth-throttle.js';
 import { startTestService, realClock, type TestService } from '../helpers/service.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
+import { createAccount } from '../helpers/accounts.js';
 
 const hookPath = (a: Pick<Account, 'userId' | 'apiKey'>) => `/webhook/${a.userId}/${a.apiKey}`;
 const wrongPath = (a: Pick<Account, 'userId'>) => `/webhook/${a.userId}/${'x'.repeat(32)}`;
@@ -30,7 +31,7 @@ describe('failed authentications are throttled per client address, valid credent
     expect(errors).toEqual([]);
   });
 
-  const premium = () => t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+  const premium = () => createAccount(t.service.stores.accounts);
 
   it(`after ${WEBHOOK_AUTH_LIMITS.failures} failures a minute: 429 too_many_failures with Retry-After, yet valid credentials from the same address pass`, async () => {
     const a = premium();
@@ -73,7 +74,6 @@ describe('failed authentications are throttled per client address, valid credent
   });
 });
 
-
 describe('a second connection holds the write lock for longer than the busy timeout (5 s)', () => {
   let t: TestService;
   beforeAll(async () => {
@@ -84,7 +84,7 @@ describe('a second connection holds the write lock for longer than the busy time
   });
 
   it('every alert is answered within 3 s: 200 and recorded, or 503 unavailable with nothing recorded; a re-send then succeeds', async () => {
-    const accounts = [0, 1, 2].map(() => t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' }));
+    const accounts = [0, 1, 2].map(() => createAccount(t.service.stores.accounts));
     const dbFile = path.join(t.dataDir, 'ringhook.db');
     const lock = await holdWriteLock(dbFile, 6_000);
     const started = Date.now();
@@ -97,11 +97,25 @@ describe('a second connection holds the write lock for longer than the busy time
       const sent = Date.now();
       const batch = await Promise.all([0, 1].map(() => t.post(hookPath(account), `alert ${i} during the lock`)));
       for (const res of batch) {
-        replies.push({ account, status: res.status, code: res.json?.code, retryAfter: res.headers['retry-after'] as string | undefined, ms: Date.now() - sent });
+        replies.push({
+          account,
+          status: res.status,
+          code: res.json?.code,
+          retryAfter: res.headers['retry-after'] as string | undefined,
+          ms: Date.now() - sent,
+        });
       }
     }
     await lock.released;
-    console.log('figures: write lock held 6 s', JSON.stringify({ replies: replies.length, ok: replies.filter((r) => r.status === 200).length, unavailable: replies.filter((r) => r.status === 503).length, max_ms: Math.max(...replies.map((r) => r.ms)) }));
+    console.log(
+      'figures: write lock held 6 s',
+      JSON.stringify({
+        replies: replies.length,
+        ok: replies.filter((r) => r.status === 200).length,
+        unavailable: replies.filter((r) => r.status === 503).length,
+        max_ms: Math.max(...replies.map((r) => r.ms)),
+      }),
+    );
     const during = replies.filter((r) => r.status !== 200);
     expect(during.length).toBeGreaterThan(0);
     for (const r of replies) {
@@ -145,7 +159,7 @@ describe.skipIf(!isRoot)('the disk is full (a 2 MB tmpfs)', () => {
   });
 
   it('alerts are answered 500 internal and not recorded while full; the service recovers when space returns', async () => {
-    const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+    const a = createAccount(t.service.stores.accounts);
     const filler = path.join(mountDir, 'filler');
     const fd = fs.openSync(filler, 'w');
     const block = Buffer.alloc(16 * 1024, 1);

@@ -35,11 +35,15 @@ async function serveEnv(dataDir: string): Promise<Record<string, string>> {
 }
 
 async function listening(s: Started): Promise<void> {
-  await waitFor('serve to listen', () => {
-    if (s.output().includes('ringhook is listening')) return true;
-    if (s.child.exitCode !== null) throw new Error(`serve exited ${s.child.exitCode}:\n${s.output()}`);
-    return undefined;
-  }, 30_000);
+  await waitFor(
+    'serve to listen',
+    () => {
+      if (s.output().includes('ringhook is listening')) return true;
+      if (s.child.exitCode !== null) throw new Error(`serve exited ${s.child.exitCode}:\n${s.output()}`);
+      return undefined;
+    },
+    30_000,
+  );
 }
 
 async function healthy(env: Record<string, string>): Promise<number> {
@@ -61,7 +65,10 @@ function childPid(parent: number): number {
 
 function processState(pid: number): string | null {
   try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[0]!;
+    return fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ')[0]!;
   } catch {
     return null;
   }

@@ -13,6 +13,7 @@ import { request, type Reply } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { startProxy, type ProxyKind, type RunningProxy } from '../helpers/reverse-proxy.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { createAccount } from '../helpers/accounts.js';
 
 const CLIENT = '127.0.0.2';
 const OTHER_CLIENT = '127.0.0.3';
@@ -115,7 +116,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
   /** The client address the proxy logged. */
   const remoteOf = (line: string) => (kind === 'caddy' ? JSON.parse(line).request.remote_ip : line.split(' ')[0]);
   const newAccount = () => {
-    const a = t.service.stores.accounts.create({ phone: PHONE, plan: 'premium', smsBackup: false, name: '' });
+    const a = createAccount(t.service.stores.accounts, { phone: PHONE });
     secrets.push(a.apiKey);
     return a;
   };
@@ -132,7 +133,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
   /** Signs in through the proxy with a one-time link, as a browser does: the session cookie. */
   const signInWithLink = async (userId: string): Promise<string> => {
     const { token, url } = loginLink(userId);
-    expect(url.startsWith(proxy.url + '/login/link/')).toBe(true);
+    expect(url.startsWith(`${proxy.url}/login/link/`)).toBe(true);
     const page = await viaProxy(url.slice(proxy.url.length), { method: 'GET' });
     expect(page.status).toBe(200);
     const presession = cookiesOf(page)['__Host-ringhook_presession'];
@@ -149,7 +150,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     return `__Host-ringhook_session=${session}`;
   };
 
-  it('forwards an alert sent over HTTPS to ringhook\'s plain port, which trusts the X-Forwarded-Proto the proxy sets', async () => {
+  it("forwards an alert sent over HTTPS to ringhook's plain port, which trusts the X-Forwarded-Proto the proxy sets", async () => {
     const a = newAccount();
     const res = await alert(a.userId, a.apiKey, `${kind}: BTCUSD crossed 100000`);
     expect(res.status, res.text).toBe(200);
@@ -158,10 +159,18 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     // The client saying "http" changes nothing: the proxy says https, because the client used it.
     const second = await alert(a.userId, a.apiKey, `${kind}: ETHUSD crossed 5000`, { 'x-forwarded-proto': 'http' });
     expect(second.status, second.text).toBe(200);
-    expect(t.service.stores.calls.list({ userId: a.userId }).map((c) => c.message).sort()).toEqual([`${kind}: BTCUSD crossed 100000`, `${kind}: ETHUSD crossed 5000`]);
+    expect(
+      t.service.stores.calls
+        .list({ userId: a.userId })
+        .map((c) => c.message)
+        .sort(),
+    ).toEqual([`${kind}: BTCUSD crossed 100000`, `${kind}: ETHUSD crossed 5000`]);
     // The same client going round the proxy, to the plain port, with the same headers: refused.
     const direct = await request(`http://127.0.0.1:${httpPort}/webhook/${a.userId}/${a.apiKey}`, {
-      plain: true, method: 'POST', body: 'around the proxy', localAddress: CLIENT,
+      plain: true,
+      method: 'POST',
+      body: 'around the proxy',
+      localAddress: CLIENT,
       headers: { 'content-type': 'text/plain', 'x-forwarded-proto': 'https', 'x-forwarded-for': '127.0.0.1' },
     });
     expect(direct.status).toBe(403);
@@ -210,7 +219,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
 
   // (ringhook also answers X-Accel-Buffering: no, so behind nginx this proves the stack as shipped,
   // not the events location's proxy_buffering off alone.)
-  it('streams the dashboard\'s server-sent events through at once (first bytes, then a live change)', async () => {
+  it("streams the dashboard's server-sent events through at once (first bytes, then a live change)", async () => {
     const a = newAccount();
     const cookie = await signInWithLink(a.userId);
     const stream = await openStream(`${proxy.url}/dashboard/events`, proxy.ca, cookie);
@@ -271,14 +280,15 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
   });
 
   // Last: ringhook is stopped here.
-  it('while ringhook is down (502), the proxy\'s error lines do not carry the api_key either', async () => {
+  it("while ringhook is down (502), the proxy's error lines do not carry the api_key either", async () => {
     const a = newAccount();
     await t.stop();
     t = undefined as unknown as TestService;
     const res = await viaProxy(`/webhook/${a.userId}/${a.apiKey}`, { method: 'POST', body: `${kind}: ringhook down` });
     expect(res.status).toBe(502);
     // Caddy writes an error line (filtered); nginx's are below crit, so none is written.
-    if (kind === 'caddy') await until('Caddy\'s error line for the 502', () => proxy.otherLogs().includes(`"uri":"/webhook/${a.userId}/[redacted]"`) || undefined);
+    if (kind === 'caddy')
+      await until("Caddy's error line for the 502", () => proxy.otherLogs().includes(`"uri":"/webhook/${a.userId}/[redacted]"`) || undefined);
     else await new Promise((r) => setTimeout(r, 300));
     const logs = proxy.otherLogs() + proxy.accessLog().join('\n');
     for (const secret of secrets) expect(logs, `a secret (${secret.slice(0, 6)}…) in the proxy's logs`).not.toContain(secret);

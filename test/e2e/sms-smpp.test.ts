@@ -36,7 +36,11 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-const submits = (smsc: Smsc, from = 0): SmscEvent[] => smsc.events().slice(from).filter((e) => e.event === 'submit_sm');
+const submits = (smsc: Smsc, from = 0): SmscEvent[] =>
+  smsc
+    .events()
+    .slice(from)
+    .filter((e) => e.event === 'submit_sm');
 
 describe('SMPP against a Net::SMPP SMSC', () => {
   let smsc: Smsc;
@@ -54,7 +58,10 @@ describe('SMPP against a Net::SMPP SMSC', () => {
     const result = await s.send({ to: TO, text, reference: 'call-1' });
     const submit = await smsc.waitForEvent((e) => e.event === 'submit_sm', { from: mark });
     expect(result).toEqual({ status: 'sent', messageId: submit.message_id, parts: 1 });
-    const bind = smsc.events().slice(mark).find((e) => e.event === 'bind');
+    const bind = smsc
+      .events()
+      .slice(mark)
+      .find((e) => e.event === 'bind');
     expect(bind).toMatchObject({ cmd: 9, ok: true, system_id: 'ringhook', interface_version: 0x34 });
     expect(submit).toMatchObject({
       data_coding: 0,
@@ -104,7 +111,7 @@ describe('SMPP against a Net::SMPP SMSC', () => {
 
   it('a long UCS-2 alert goes as concatenated UCS-2 parts and arrives whole', async () => {
     const mark = smsc.events().length;
-    const text = buildSmsText('Gold ↑ '.repeat(30) + '🚀');
+    const text = buildSmsText(`${'Gold ↑ '.repeat(30)}🚀`);
     const result = await sender(smsc.url()).send({ to: TO, text, reference: 'call-long-ucs2' });
     expect(result).toMatchObject({ status: 'sent', parts: 4 });
     expect(await smsc.waitForEvent((e) => e.event === 'message', { from: mark })).toMatchObject({ text, parts: 4, data_coding: 8 });
@@ -148,14 +155,19 @@ describe('SMPP against a Net::SMPP SMSC', () => {
     const s = sender(smsc.url(), { RINGHOOK_SMPP_ENQUIRE_LINK_S: '1' });
     expect((await s.check()).ok).toBe(true);
     await smsc.waitForEvent((e) => e.event === 'enquire_link', { from: smsc.events().length, timeoutMs: 3_000 });
-    expect(smsc.events().slice(mark).filter((e) => e.event === 'bind')).toHaveLength(1);
+    expect(
+      smsc
+        .events()
+        .slice(mark)
+        .filter((e) => e.event === 'bind'),
+    ).toHaveLength(1);
   });
 
-  it('bind failure (wrong password) fails at once, not retryable, naming ESME_RINVPASWD', async () => {
+  it('bind failure (wrong password) fails at once, not retried, naming ESME_RINVPASWD', async () => {
     const sleeps: number[] = [];
     const s = sender(smsc.url('wrong-password'), {}, sleeps);
     const result = await s.send({ to: TO, text: 'x', reference: 'call-badpass' });
-    expect(result).toMatchObject({ status: 'failed', retryable: false });
+    expect(result).toMatchObject({ status: 'failed' });
     expect(result.status === 'failed' && result.error).toMatch(/bind_transceiver refused: ESME_RINVPASWD/);
     expect(sleeps).toEqual([]);
     expect(await s.check()).toMatchObject({ ok: false, detail: expect.stringMatching(/ESME_RINVPASWD/) });
@@ -163,12 +175,12 @@ describe('SMPP against a Net::SMPP SMSC', () => {
 });
 
 describe('SMPP faults a real SMSC produces', () => {
-  it('server down: connection refused is a retryable failure after bounded retries', async () => {
+  it('server down: connection refused fails after bounded retries', async () => {
     const port = await freePort();
     const sleeps: number[] = [];
     const s = sender(`smpp://ringhook:pw@127.0.0.1:${port}`, {}, sleeps);
     const result = await s.send({ to: TO, text: 'x', reference: 'call-down' });
-    expect(result).toMatchObject({ status: 'failed', retryable: true });
+    expect(result).toMatchObject({ status: 'failed' });
     expect(result.status === 'failed' && result.error).toMatch(new RegExp(`^smpp://ringhook@127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`));
     expect(sleeps).toEqual([10, 20]);
     expect(await s.check()).toMatchObject({ ok: false });
@@ -192,13 +204,16 @@ describe('SMPP faults a real SMSC produces', () => {
     }
   });
 
-  it('throttling beyond the bounded retries fails, retryable', async () => {
+  it('throttling beyond the bounded retries fails', async () => {
     const smsc = await startSmsc({ throttle: 100 });
     try {
       const sleeps: number[] = [];
       const s = sender(smsc.url(), { RINGHOOK_SMPP_THROTTLE_RETRIES: '2' }, sleeps);
       const result = await s.send({ to: TO, text: 'x', reference: 'call-throttle-max' });
-      expect(result).toEqual({ status: 'failed', retryable: true, error: 'submit_sm refused: ESME_RTHROTTLED (throttling error) (after 2 throttling retries)' });
+      expect(result).toEqual({
+        status: 'failed',
+        error: 'submit_sm refused: ESME_RTHROTTLED (throttling error) (after 2 throttling retries)',
+      });
       await waitFor('3 submit_sm at the SMSC', () => (submits(smsc).length >= 3 ? true : undefined));
       expect(submits(smsc)).toHaveLength(3);
     } finally {

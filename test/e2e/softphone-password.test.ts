@@ -17,7 +17,10 @@ beforeAll(async () => {
 /** Starts serve, waits for its next steps, stops it; returns all it printed. */
 async function serveOnce(env: Record<string, string>): Promise<string> {
   let output = '';
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'serve'], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'serve'], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -32,7 +35,13 @@ async function serveOnce(env: Record<string, string>): Promise<string> {
 }
 
 async function softphoneEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  const env: Record<string, string> = { ...(await managedTelephonyEnv(0)), RINGHOOK_DATA_DIR: makeDataDir('rh-sp-'), RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: String(await freeTcpPort()), ...extra };
+  const env: Record<string, string> = {
+    ...(await managedTelephonyEnv(0)),
+    RINGHOOK_DATA_DIR: makeDataDir('rh-sp-'),
+    RINGHOOK_HOST: '127.0.0.1',
+    RINGHOOK_PORT: String(await freeTcpPort()),
+    ...extra,
+  };
   delete env.RINGHOOK_TRUNK_URI;
   return env;
 }

@@ -16,6 +16,7 @@ import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
 import { callEnded, managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippResult } from '../helpers/sipp.js';
+import { createAccount } from '../helpers/accounts.js';
 
 let t: TestService;
 let progress: CallProgressStore;
@@ -54,7 +55,15 @@ const events = (callId: string) => progress.timeline(callId).map((e) => e.event)
 
 /** REGISTERs from `port` as the softphone user, with this password, for `expires` seconds. */
 async function register(port: number, password: string, expires = 3600): Promise<SippResult> {
-  const phone = await startSipp({ scenario: 'register', port, remote: asteriskSip(), service: softphone().username, auth: { username: softphone().username, password }, keys: { expires }, timeoutSec: 20 });
+  const phone = await startSipp({
+    scenario: 'register',
+    port,
+    remote: asteriskSip(),
+    service: softphone().username,
+    auth: { username: softphone().username, password },
+    keys: { expires },
+    timeoutSec: 20,
+  });
   return phone.done;
 }
 
@@ -62,7 +71,7 @@ async function register(port: number, password: string, expires = 3600): Promise
 const refusal = (r: SippResult) => [...r.errors.matchAll(/received 'SIP\/2\.0 (\d{3})/g)].map((m) => Number(m[1])).at(-1);
 
 function account(): Account {
-  return t.service.stores.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+  return createAccount(t.service.stores.accounts, { requireConfirm: false });
 }
 
 async function sendAlert(message: string): Promise<string> {
@@ -105,7 +114,10 @@ describe('the local softphone (no trunk)', () => {
     figures.register = { ...(figures.register as object), endpoint: state };
     expect(state).toBe('online');
     const doctor = runCli(['doctor', '--json'], cliEnv);
-    expect((doctor.json as Array<{ name: string; ok: unknown; detail: string }>).find((c) => c.name === 'trunk')).toMatchObject({ ok: true, detail: expect.stringMatching(/softphone "ringhook", which is registered/) });
+    expect((doctor.json as Array<{ name: string; ok: unknown; detail: string }>).find((c) => c.name === 'trunk')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/softphone "ringhook", which is registered/),
+    });
   }, 60_000);
 
   it('an alert rings the registered phone; it refuses (486) → busy', async () => {
@@ -133,7 +145,15 @@ describe('the local softphone (no trunk)', () => {
     const rtp = sink.stats();
     await sink.close();
     const heardMs = Math.round((rtp.audioBytes / 8000) * 1000);
-    figures.answered = { status: row.status, hangup: row.hangup_cause, talkMs: row.talk_ms, heardMs, loud: rtp.loudPackets, phoneCalls: sipp.successfulCalls, events: events(callId) };
+    figures.answered = {
+      status: row.status,
+      hangup: row.hangup_cause,
+      talkMs: row.talk_ms,
+      heardMs,
+      loud: rtp.loudPackets,
+      phoneCalls: sipp.successfulCalls,
+      events: events(callId),
+    };
     expect(row.status, JSON.stringify(events(callId))).toBe('completed');
     expect(row.hangup_cause).toBe(16);
     expect(heardMs).toBeGreaterThan(4000);

@@ -26,7 +26,10 @@ let output = '';
 
 /** A uid line of /proc/PID/status: real, effective, saved, filesystem. */
 function uids(pid: number): number[] {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('Uid:'))!;
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Uid:'))!;
   return line.split(/\s+/).slice(1).map(Number);
 }
 
@@ -60,7 +63,14 @@ beforeAll(async () => {
   execFileSync('chown', [`${USER}:${GROUP}`, dataDir]);
 
   const trunkPort = await freeUdpPort();
-  const env = { ...(await managedTelephonyEnv(trunkPort)), RINGHOOK_CACHE_DIR: cache, RINGHOOK_DATA_DIR: dataDir, RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: String(await freeTcpPort()), RINGHOOK_RING_TIMEOUT: '5' };
+  const env = {
+    ...(await managedTelephonyEnv(trunkPort)),
+    RINGHOOK_CACHE_DIR: cache,
+    RINGHOOK_DATA_DIR: dataDir,
+    RINGHOOK_HOST: '127.0.0.1',
+    RINGHOOK_PORT: String(await freeTcpPort()),
+    RINGHOOK_RING_TIMEOUT: '5',
+  };
   serve = spawn('setpriv', [...UNIT_SETTINGS, '--', process.execPath, path.join(install, 'bin', 'ringhook.js'), 'serve'], {
     env: { PATH: process.env.PATH!, HOME: dataDir, ...env },
     cwd: dataDir,
@@ -68,10 +78,14 @@ beforeAll(async () => {
   });
   serve.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   serve.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  await waitFor('serve to listen', () => {
-    if (serve!.exitCode !== null) throw new Error(`serve exited ${serve!.exitCode}:\n${output}`);
-    return output.includes('ringhook is listening') ? true : undefined;
-  }, 60_000);
+  await waitFor(
+    'serve to listen',
+    () => {
+      if (serve!.exitCode !== null) throw new Error(`serve exited ${serve!.exitCode}:\n${output}`);
+      return output.includes('ringhook is listening') ? true : undefined;
+    },
+    60_000,
+  );
   Object.assign(state, { env, trunkPort, dataDir });
 }, 300_000);
 
@@ -108,10 +122,17 @@ function cliAsUser(args: string[]): string {
 
 it('an alert is called through that Asterisk', async () => {
   const { env, trunkPort, dataDir } = state;
-  const account = JSON.parse(cliAsUser(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'])) as { user_id: string; api_key: string };
+  const account = JSON.parse(cliAsUser(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'])) as {
+    user_id: string;
+    api_key: string;
+  };
   const phone = await startSipp({ scenario: 'busy', port: trunkPort, timeoutSec: 30 });
   const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
-  const res = await request(`https://127.0.0.1:${env.RINGHOOK_PORT}/webhook/${account.user_id}/${account.api_key}`, { method: 'POST', body: 'AAPL crossed 190', ca });
+  const res = await request(`https://127.0.0.1:${env.RINGHOOK_PORT}/webhook/${account.user_id}/${account.api_key}`, {
+    method: 'POST',
+    body: 'AAPL crossed 190',
+    ca,
+  });
   expect(res.status, res.text).toBe(200);
   const calls = () => JSON.parse(cliAsUser(['calls', '--json'])) as Array<{ call_id: string; status: string; sip_code: number | null }>;
   const call = await waitFor('the call to end busy', () => calls().find((c) => c.call_id === res.json.call_id && c.status === 'busy'), 30_000);

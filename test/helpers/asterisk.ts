@@ -6,12 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
-import {
-  loadAsteriskTemplates,
-  ManagedAsterisk,
-  parseRuntime,
-  type AsteriskRuntime,
-} from '../../src/pbx/asterisk.js';
+import { loadAsteriskTemplates, ManagedAsterisk, parseRuntime, type AsteriskRuntime } from '../../src/pbx/asterisk.js';
 import { freeTcpPort, freeUdpPort } from './ports.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -102,9 +97,7 @@ export async function asteriskCli(asterisk: ManagedAsterisk, command: string, ti
   if (pid === undefined) throw new Error('Asterisk is not running');
   const cli = ['-C', `${asterisk.runDir}/etc/asterisk.conf`, '-rx', command];
   const [file, args] =
-    runtime.kind === 'rootfs'
-      ? ['nsenter', ['--target', String(pid), '--mount', '--root', '--wd=/', '/usr/sbin/asterisk', ...cli]]
-      : [runtime.binary, cli];
+    runtime.kind === 'rootfs' ? ['nsenter', ['--target', String(pid), '--mount', '--root', '--wd=/', '/usr/sbin/asterisk', ...cli]] : [runtime.binary, cli];
   const { stdout } = await promisify(execFile)(file, args as string[], { timeout: timeoutMs });
   return stdout;
 }

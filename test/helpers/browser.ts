@@ -16,6 +16,7 @@ import { createLogger } from '../../src/log.js';
 import { openStores, type Stores } from '../../src/service.js';
 import { freeTcpPort } from './ports.js';
 import { makeDataDir, testClock, type TestClock } from './service.js';
+import { createAccount } from './accounts.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -56,6 +57,8 @@ export interface DashboardServiceOptions {
   shutdownSignal?: boolean;
   /** Caps on open live-history streams (the app's defaults otherwise). */
   liveStreams?: Partial<LiveLimits>;
+  /** RINGHOOK_CALLER_ID as the dashboard sees it (default +14155550100; null: none set). */
+  callerId?: string | null;
 }
 
 export async function startDashboardService(options: DashboardServiceOptions = {}): Promise<DashboardService> {
@@ -87,6 +90,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     now: clock.now,
     events,
     publicUrl: config.publicUrl,
+    ...(options.callerId !== null && { callerId: options.callerId ?? '+14155550100' }),
     onCallQueued: (callId: string) => emit(callId),
     ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),
     ...(options.testCalls !== 'none' && { placeTestCall }),
@@ -120,7 +124,12 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     errorLogs: () => logs.filter((l) => l.level === 'error'),
     testCalls,
     createAccount: (input = {}) =>
-      stores.accounts.create({ phone: input.phone ?? '+14155550123', plan: input.plan ?? 'free', smsBackup: input.smsBackup ?? false, name: input.name ?? '' }),
+      createAccount(stores.accounts, {
+        phone: input.phone ?? '+14155550123',
+        plan: input.plan ?? 'free',
+        smsBackup: input.smsBackup ?? false,
+        name: input.name ?? '',
+      }),
     setCallStatus(callId, status, columns = {}) {
       const sets = ['status = @status', 'updated_at = @now', ...Object.keys(columns).map((c) => `${c} = @${c}`)];
       stores.db.prepare(`UPDATE calls SET ${sets.join(', ')} WHERE call_id = @call_id`).run({ ...columns, status, now: clock.now(), call_id: callId });

@@ -1,5 +1,6 @@
 // A service that really calls: its managed Asterisk on free ports, a trunk to the SIPp phone that
 // tests start on `trunkPort`, a 5 s ring timeout, and SMS backup through a real Kannel.
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { provisionAsterisk } from './asterisk.js';
 import { startKannel, type KannelPeer } from './kannel.js';
@@ -15,7 +16,8 @@ export interface CallingService {
   stop(): Promise<void>;
 }
 
-export async function startCallingService(): Promise<CallingService> {
+/** `env` adds to or overrides the service's settings (e.g. RINGHOOK_AMD). */
+export async function startCallingService(env: Record<string, string> = {}): Promise<CallingService> {
   await provisionAsterisk();
   const kannel = await startKannel();
   const trunkPort = await freeUdpPort();
@@ -27,6 +29,7 @@ export async function startCallingService(): Promise<CallingService> {
       RINGHOOK_SMS_HTTP_PRESET: 'kannel',
       RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl(),
       RINGHOOK_SMS_FROM: 'ringhook',
+      ...env,
     },
     realClock(),
   );
@@ -39,6 +42,31 @@ export async function startCallingService(): Promise<CallingService> {
       await stopAllSipp();
       await t.stop();
       await kannel.stop();
+    },
+  };
+}
+
+/**
+ * One calling service for a test file: started before its tests (`env` may be a function, run
+ * then), stopped after them; after each test its SIPp phones are stopped and no error was logged.
+ * The service is `get()` once started.
+ */
+export function useCallingService(env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): { get(): CallingService } {
+  let calling: CallingService | undefined;
+  beforeAll(async () => {
+    calling = await startCallingService(typeof env === 'function' ? await env() : env);
+  }, 180_000);
+  afterAll(async () => {
+    await calling?.stop();
+  });
+  afterEach(async () => {
+    await stopAllSipp();
+    expect(calling?.t.takeErrorLogs().map((line) => JSON.stringify(line))).toEqual([]);
+  });
+  return {
+    get() {
+      if (!calling) throw new Error('the calling service is not started (useCallingService runs before the tests)');
+      return calling;
     },
   };
 }

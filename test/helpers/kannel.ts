@@ -242,7 +242,10 @@ text = "ringhook test: no service"
     });
     const statusUrl = `http://127.0.0.1:${adminPort}/status.txt?password=${adminPassword}`;
     await waitFor('fakesmsc online and smsbox connected', async () => {
-      const text = await fetch(statusUrl).then((r) => r.text(), () => '');
+      const text = await fetch(statusUrl).then(
+        (r) => r.text(),
+        () => '',
+      );
       return /FAKE:\d+ \(online/.test(text) && /smsbox:.*on-line/.test(text) ? true : undefined;
     });
   } catch (error) {

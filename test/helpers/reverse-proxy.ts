@@ -41,19 +41,43 @@ export interface RunningProxy {
 export function makeCertificate(dir: string): { cert: string; key: string } {
   const cert = path.join(dir, 'proxy-cert.pem');
   const key = path.join(dir, 'proxy-key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-keyout', key, '-out', cert,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   return { cert, key };
 }
 
 /** Replaces `from` (which must occur exactly once) by `to`. */
 function replaceOnce(text: string, from: string | RegExp, to: string, what: string): string {
-  const pattern = typeof from === 'string' ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g') : new RegExp(from.source, from.flags.includes('g') ? from.flags : from.flags + 'g');
+  const pattern =
+    typeof from === 'string'
+      ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')
+      : new RegExp(from.source, from.flags.includes('g') ? from.flags : `${from.flags}g`);
   const count = [...text.matchAll(pattern)].length;
-  if (count !== 1) throw new Error(`adapting the shipped ${what}: expected ${String(from)} once, found it ${count} times; the example changed shape, update test/helpers/reverse-proxy.ts`);
+  if (count !== 1)
+    throw new Error(
+      `adapting the shipped ${what}: expected ${String(from)} once, found it ${count} times; the example changed shape, update test/helpers/reverse-proxy.ts`,
+    );
   return text.replace(pattern, () => to);
 }
 
@@ -81,7 +105,12 @@ export function adaptCaddyfile(shipped: string, a: CaddyAdaptation): string {
   );
   text = replaceOnce(text, /reverse_proxy 127\.0\.0\.1:8080 \{/, `reverse_proxy 127.0.0.1:${a.upstreamPort} {`, 'Caddyfile (upstream)');
   // The shipped global options block (its default-log filter) gets the test's options too.
-  return replaceOnce(text, /^\{\n/m, '{\n\t# test: global options for a local run\n\tadmin off\n\tauto_https disable_redirects\n\tservers {\n\t\tprotocols h1 h2\n\t}\n', 'Caddyfile (global options)');
+  return replaceOnce(
+    text,
+    /^\{\n/m,
+    '{\n\t# test: global options for a local run\n\tadmin off\n\tauto_https disable_redirects\n\tservers {\n\t\tprotocols h1 h2\n\t}\n',
+    'Caddyfile (global options)',
+  );
 }
 
 export interface NginxAdaptation {
@@ -116,7 +145,12 @@ export function adaptNginxConf(shipped: string, a: NginxAdaptation): string {
   const errorLogs = [...text.matchAll(/error_log \/var\/log\/nginx\/ringhook\.error\.log crit;/g)].length;
   if (errorLogs !== 2) throw new Error(`adapting the shipped nginx.conf: expected 2 error_log lines at crit, found ${errorLogs}`);
   text = text.replaceAll('error_log /var/log/nginx/ringhook.error.log crit;', `error_log ${a.errorLog} crit;`);
-  text = replaceOnce(text, 'ssl_certificate     /etc/letsencrypt/live/alerts.example.com/fullchain.pem;', `ssl_certificate     ${a.cert};`, 'nginx.conf (certificate)');
+  text = replaceOnce(
+    text,
+    'ssl_certificate     /etc/letsencrypt/live/alerts.example.com/fullchain.pem;',
+    `ssl_certificate     ${a.cert};`,
+    'nginx.conf (certificate)',
+  );
   text = replaceOnce(text, 'ssl_certificate_key /etc/letsencrypt/live/alerts.example.com/privkey.pem;', `ssl_certificate_key ${a.key};`, 'nginx.conf (key)');
   text = replaceOnce(text, 'server 127.0.0.1:8080;', `server 127.0.0.1:${a.upstreamPort};`, 'nginx.conf (upstream)');
   return text;
@@ -157,7 +191,10 @@ function exited(child: ChildProcess): Promise<void> {
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
   } catch {
     return [];
   }
@@ -233,9 +270,17 @@ export async function startProxy(kind: ProxyKind, ports: { port: number; upstrea
     const all = () => lines(readOr(output));
     const isAccess = (l: string) => /"logger":"http\.log\.access\b/.test(l);
     const proxy: RunningProxy = {
-      kind, url, port, ca, plainUrl: null, config,
+      kind,
+      url,
+      port,
+      ca,
+      plainUrl: null,
+      config,
       accessLog: () => all().filter(isAccess),
-      otherLogs: () => all().filter((l) => !isAccess(l)).join('\n'),
+      otherLogs: () =>
+        all()
+          .filter((l) => !isAccess(l))
+          .join('\n'),
       stop: async () => {
         await endProcess(child);
         removeDir();
@@ -266,7 +311,12 @@ export async function startProxy(kind: ProxyKind, ports: { port: number; upstrea
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   const proxy: RunningProxy = {
-    kind, url, port, ca, plainUrl: `http://127.0.0.1:${plainPort}`, config,
+    kind,
+    url,
+    port,
+    ca,
+    plainUrl: `http://127.0.0.1:${plainPort}`,
+    config,
     accessLog: () => lines(readOr(accessLog)),
     otherLogs: () => readOr(errorLog) + readOr(siteErrorLog) + stderr,
     stop: async () => {

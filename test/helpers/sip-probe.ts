@@ -30,7 +30,15 @@ export async function sendInvite(o: InviteProbe): Promise<number> {
     'Max-Forwards: 70',
   ];
   const sdp = `v=0\r\no=- 1 1 IN IP4 ${o.from}\r\ns=-\r\nc=IN IP4 ${o.from}\r\nt=0 0\r\nm=audio ${port + 2} RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n`;
-  const invite = [`INVITE ${target} SIP/2.0`, ...headers('INVITE'), `Contact: <sip:${o.fromUser}@${o.from}:${port}>`, 'Content-Type: application/sdp', `Content-Length: ${Buffer.byteLength(sdp)}`, '', sdp].join('\r\n');
+  const invite = [
+    `INVITE ${target} SIP/2.0`,
+    ...headers('INVITE'),
+    `Contact: <sip:${o.fromUser}@${o.from}:${port}>`,
+    'Content-Type: application/sdp',
+    `Content-Length: ${Buffer.byteLength(sdp)}`,
+    '',
+    sdp,
+  ].join('\r\n');
   try {
     return await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no final answer to the INVITE from ${o.from} in ${o.timeoutMs ?? 5_000} ms`)), o.timeoutMs ?? 5_000);

@@ -11,12 +11,15 @@ export const SCENARIO_DIR = fileURLToPath(new URL('../e2e/sipp/', import.meta.ur
 
 export type SippScenario =
   | 'answer'
+  | 'answer-hangup'
   | 'dtmf-1'
   | 'dtmf-2-then-1'
   | 'busy'
+  | 'busy-slow'
   | 'decline'
   | 'unavailable'
   | 'service-unavailable'
+  | 'provider-503'
   | 'ring-forever'
   | 'register';
 
@@ -40,6 +43,8 @@ export interface SippOptions {
   service?: string;
   /** Digest credentials for the scenario's [authentication] (-au, -ap). */
   auth?: { username: string; password: string };
+  /** Keep SIPp's log of every SIP message sent and received (-trace_msg), returned as `messages`. */
+  traceMessages?: boolean;
 }
 
 export interface SippResult {
@@ -51,6 +56,8 @@ export interface SippResult {
   screen: string;
   errors: string;
   output: string;
+  /** SIPp's message log (with `traceMessages`), empty otherwise. */
+  messages: string;
 }
 
 export interface SippPhone {
@@ -58,6 +65,8 @@ export interface SippPhone {
   /** Resolves when SIPp exits by itself (after `calls` calls or its timeout). */
   done: Promise<SippResult>;
   stop(): Promise<SippResult>;
+  /** SIPp's message log as written so far (with `traceMessages`): a test can follow a call as it goes. */
+  messagesSoFar(): Promise<string>;
 }
 
 export async function startSipp(options: SippOptions): Promise<SippPhone> {
@@ -66,20 +75,30 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
     await writeFile(join(dir, basename(name)), content);
   }
   const args = [
-    '-sf', join(SCENARIO_DIR, `${options.scenario}.xml`),
-    '-i', '127.0.0.1',
-    '-p', String(options.port),
-    '-m', String(options.calls ?? 1),
-    '-timeout', `${options.timeoutSec ?? 60}s`,
+    '-sf',
+    join(SCENARIO_DIR, `${options.scenario}.xml`),
+    '-i',
+    '127.0.0.1',
+    '-p',
+    String(options.port),
+    '-m',
+    String(options.calls ?? 1),
+    '-timeout',
+    `${options.timeoutSec ?? 60}s`,
     '-nostdin',
-    '-trace_screen', '-screen_file', join(dir, 'screen.log'),
-    '-trace_err', '-error_file', join(dir, 'errors.log'),
+    '-trace_screen',
+    '-screen_file',
+    join(dir, 'screen.log'),
+    '-trace_err',
+    '-error_file',
+    join(dir, 'errors.log'),
   ];
   if (options.mediaPort !== undefined) args.push('-mi', '127.0.0.1', '-mp', String(options.mediaPort));
   else args.push('-mi', '127.0.0.1', '-mp', String(options.port + 10000 > 65000 ? options.port - 10000 : options.port + 10000));
   for (const [k, v] of Object.entries(options.keys ?? {})) args.push('-key', k, String(v));
   if (options.service !== undefined) args.push('-s', options.service);
   if (options.auth) args.push('-au', options.auth.username, '-ap', options.auth.password);
+  if (options.traceMessages) args.push('-trace_msg', '-message_file', join(dir, 'messages.log'));
   if (options.remote !== undefined) args.push(options.remote);
 
   const child = spawn('sipp', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -98,6 +117,7 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
       running.delete(phone);
       const screen = await readFile(join(dir, 'screen.log'), 'utf8').catch(() => '');
       const errors = await readFile(join(dir, 'errors.log'), 'utf8').catch(() => '');
+      const messages = await readFile(join(dir, 'messages.log'), 'utf8').catch(() => '');
       resolve({
         exitCode,
         signal,
@@ -106,6 +126,7 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
         screen,
         errors,
         output,
+        messages,
       });
       await rm(dir, { recursive: true, force: true });
     };
@@ -115,6 +136,7 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
   const phone: SippPhone = {
     port: options.port,
     done,
+    messagesSoFar: () => readFile(join(dir, 'messages.log'), 'utf8').catch(() => ''),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGUSR1'); // SIPp: quit gracefully, like pressing q

@@ -23,9 +23,14 @@ export function buildOnce(): void {
   if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
 }
 
-export async function startServe(env: Record<string, string>, timeoutMs = 60_000): Promise<ServeProcess> {
+/** `inside`: a command that runs serve somewhere else, e.g. ['ip', 'netns', 'exec', 'home'] for a network namespace. */
+export async function startServe(env: Record<string, string>, timeoutMs = 60_000, inside: string[] = []): Promise<ServeProcess> {
   let output = '';
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...args] = [...inside, process.execPath, BIN, 'serve'];
+  const child = spawn(command!, args, {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const keep = (c: Buffer) => {
     output = (output + c.toString()).slice(-200_000);
   };
@@ -80,7 +85,28 @@ export async function startCountingPhone(port: number, ringMs: number, timeoutSe
   const mediaPort = port + 10000 > 65000 ? port - 10000 : port + 10000;
   const child = spawn(
     'sipp',
-    ['-sf', 'scenario.xml', '-i', '127.0.0.1', '-p', String(port), '-m', '100000', '-timeout', `${timeoutSec}s`, '-nostdin', '-mi', '127.0.0.1', '-mp', String(mediaPort), '-trace_msg', '-message_file', log, '-message_overwrite', 'false'],
+    [
+      '-sf',
+      'scenario.xml',
+      '-i',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-m',
+      '100000',
+      '-timeout',
+      `${timeoutSec}s`,
+      '-nostdin',
+      '-mi',
+      '127.0.0.1',
+      '-mp',
+      String(mediaPort),
+      '-trace_msg',
+      '-message_file',
+      log,
+      '-message_overwrite',
+      'false',
+    ],
     { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -89,7 +115,13 @@ export async function startCountingPhone(port: number, ringMs: number, timeoutSe
   // Wait until SIPp has bound its UDP port.
   const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   for (let i = 0; i < 200; i++) {
-    if (fs.readFileSync('/proc/net/udp', 'utf8').split('\n').some((l) => l.trim().split(/\s+/)[1]?.endsWith(hex))) break;
+    if (
+      fs
+        .readFileSync('/proc/net/udp', 'utf8')
+        .split('\n')
+        .some((l) => l.trim().split(/\s+/)[1]?.endsWith(hex))
+    )
+      break;
     if (child.exitCode !== null) throw new Error('sipp exited at start');
     await new Promise((r) => setTimeout(r, 25));
   }

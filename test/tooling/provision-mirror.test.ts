@@ -30,7 +30,8 @@ function mirrorFor(sources: { list?: string; deb822?: string }, env: Record<stri
 }
 
 it("takes the host's mirror from a one-line sources.list, not the security archive", () => {
-  const list = 'deb [arch=amd64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://127.0.0.1:3142/security.debian.org/debian-security bookworm-security main\n' +
+  const list =
+    'deb [arch=amd64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://127.0.0.1:3142/security.debian.org/debian-security bookworm-security main\n' +
     'deb http://127.0.0.1:3142/deb.debian.org/debian/ bookworm main\n';
   expect(mirrorFor({ list })).toBe('http://127.0.0.1:3142/deb.debian.org/debian');
 });

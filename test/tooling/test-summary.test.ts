@@ -16,7 +16,11 @@ function run(files: Record<string, string>): { summary: string; lines: string[] 
   fs.writeFileSync(path.join(dir, 'vitest.config.mjs'), "export default { test: { include: ['*.test.mjs'] } };\n");
   const report = path.join(dir, 'report.json');
   fs.rmSync(report, { force: true });
-  const vitest = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter=json', `--outputFile.json=${report}`], { encoding: 'utf8', timeout: 60_000 });
+  const vitest = spawnSync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter=json', `--outputFile.json=${report}`],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
   const summary = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/test-summary.mjs'), report, String(vitest.status)], { encoding: 'utf8' });
   const lines = summary.stdout.trim().split('\n');
   return { summary: lines.at(-1)!, lines };

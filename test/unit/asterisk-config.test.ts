@@ -1,12 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  parseSipUri,
-  renderAsteriskConfig,
-  renderTemplate,
-  type AsteriskConfigInput,
-  type AsteriskTemplates,
-} from '../../src/pbx/asterisk-config.js';
+import { parseSipUri, renderAsteriskConfig, renderTemplate, type AsteriskConfigInput, type AsteriskTemplates } from '../../src/pbx/asterisk-config.js';
 import { loadAsteriskTemplates } from '../../src/pbx/asterisk.js';
 
 let templates: AsteriskTemplates;
@@ -74,6 +68,44 @@ describe('renderAsteriskConfig', () => {
     expect(pjsip).not.toContain('type = registration');
     expect(pjsip).not.toContain('[softphone]');
     expect(pjsip).not.toMatch(/\{\{|\}\}/);
+  });
+
+  it('adds the backup trunk beside the first, with its own address and credentials', () => {
+    const pjsip = renderAsteriskConfig(
+      { ...base, trunk2: { uri: 'sip:bob@backup.example.org:5080', username: 'bob', password: 'b4ckup', register: true } },
+      templates,
+    )['pjsip.conf'];
+    expect(section(pjsip, 'trunk', 'aor').contact).toBe('sip:127.0.0.1:5070');
+    expect(section(pjsip, 'trunk', 'endpoint').outbound_auth).toBeUndefined();
+    expect(section(pjsip, 'trunk2', 'aor').contact).toBe('sip:backup.example.org:5080');
+    expect(section(pjsip, 'trunk2', 'endpoint')).toMatchObject({ aors: 'trunk2', outbound_auth: 'trunk2-auth', from_user: 'bob' });
+    expect(section(pjsip, 'trunk2-identify')).toMatchObject({ endpoint: 'trunk2', match: 'backup.example.org' });
+    expect(section(pjsip, 'trunk2-auth')).toMatchObject({ username: 'bob', password: 'b4ckup' });
+    expect(section(pjsip, 'trunk2-registration')).toMatchObject({ outbound_auth: 'trunk2-auth', client_uri: 'sip:bob@backup.example.org:5080' });
+    expect(pjsip).not.toMatch(/\{\{|\}\}/);
+  });
+
+  it('behind NAT: the public address for SIP and media, the local networks, and a registration renewed every minute', () => {
+    const trunk = { uri: 'sip:u@sip.example.net', username: 'u', password: 'p', register: true };
+    const nat = renderAsteriskConfig(
+      { ...base, sip: { bindAddress: '0.0.0.0', port: 5060, externalAddress: '203.0.113.7', localNets: ['192.168.1.0/24', '127.0.0.0/8'] }, trunk },
+      templates,
+    )['pjsip.conf'];
+    expect(section(nat, 'transport-udp')).toMatchObject({ external_signaling_address: '203.0.113.7', external_media_address: '203.0.113.7' });
+    expect(nat).toMatch(/^local_net = 192\.168\.1\.0\/24\nlocal_net = 127\.0\.0\.0\/8$/m);
+    expect(section(nat, 'trunk-registration').expiration).toBe('60');
+    // No OPTIONS qualify: a provider that does not answer it would have every call refused.
+    expect(section(nat, 'trunk', 'aor').qualify_frequency).toBe('0');
+    const plain = renderAsteriskConfig({ ...base, trunk }, templates)['pjsip.conf'];
+    expect(plain).not.toMatch(/external_|local_net/);
+    expect(section(plain, 'trunk-registration').expiration).toBe('3600');
+  });
+
+  it("renders a list block once per item, with the item's values over the others", () => {
+    expect(renderTemplate('{{#xs}}[{{name}}{{#flag}}!{{/flag}} {{shared}}]\n{{/xs}}', { shared: 's', xs: [{ name: 'a', flag: true }, { name: 'b' }] })).toBe(
+      '[a! s]\n[b s]\n',
+    );
+    expect(renderTemplate('{{#xs}}x{{/xs}}', { xs: [] })).toBe('');
   });
 
   it('adds auth, registration and the softphone when asked', () => {

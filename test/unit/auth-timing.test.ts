@@ -44,7 +44,7 @@ describe('AccountStore.authenticate timing', () => {
     expect(knownCall()).toBeUndefined();
     expect(unknownCall()).toBeUndefined();
 
-    for (let i = 0; i < 5_000; i++) (knownCall(), unknownCall());
+    for (let i = 0; i < 5_000; i++) knownCall(), unknownCall();
     // Interleaved, in alternating order, so that a busy machine slows both alike.
     const knownTimes: number[] = [];
     const unknownTimes: number[] = [];

@@ -4,43 +4,86 @@ import { backoffDelay } from '../../src/core/backoff.js';
 import { decideCallEnd, queuedFate, type CallFacts } from '../../src/core/call-end.js';
 
 const dialed: CallFacts = { dialedAt: 1_000, rang: true, acknowledged: false };
-const answered: CallFacts = { ...dialed, answeredAt: 3_000 };
+const answered: CallFacts = { ...dialed, answeredAt: 3_000, messageStarted: true };
 const destroyed = (cause: number, techCause?: number) => ({ kind: 'destroyed' as const, cause, causeText: `cause ${cause}`, techCause });
 const NOW = 10_000;
 
 describe('decideCallEnd', () => {
   it('an unanswered call ends by its cause, with its ring time and SIP code', () => {
-    expect(decideCallEnd(dialed, destroyed(17, 486), NOW)).toEqual({ state: 'busy', fields: { endedAt: NOW, hangupCause: 17, hangupCauseText: 'cause 17', sipCode: 486, ringMs: 9_000 } });
+    expect(decideCallEnd(dialed, destroyed(17, 486), NOW)).toEqual({
+      state: 'busy',
+      fields: { endedAt: NOW, hangupCause: 17, hangupCauseText: 'cause 17', sipCode: 486, ringMs: 9_000 },
+    });
     expect(decideCallEnd(dialed, destroyed(21), NOW).state).toBe('rejected');
     expect(decideCallEnd(dialed, destroyed(19), NOW).state).toBe('no_answer');
-    expect(decideCallEnd({ ...dialed, farEnd: { cause: 19, sipCode: 480 } }, destroyed(19), NOW)).toMatchObject({ state: 'unreachable', fields: { sipCode: 480 } });
+    expect(decideCallEnd({ ...dialed, farEnd: { cause: 19, sipCode: 480 } }, destroyed(19), NOW)).toMatchObject({
+      state: 'unreachable',
+      fields: { sipCode: 480 },
+    });
   });
 
   it('an answered call is completed, acknowledged with a 1, failed when its speech failed; talk time kept', () => {
-    expect(decideCallEnd(answered, destroyed(16), NOW)).toEqual({ state: 'completed', fields: { endedAt: NOW, hangupCause: 16, hangupCauseText: 'cause 16', talkMs: 7_000 } });
+    expect(decideCallEnd(answered, destroyed(16), NOW)).toEqual({
+      state: 'completed',
+      fields: { endedAt: NOW, hangupCause: 16, hangupCauseText: 'cause 16', talkMs: 7_000 },
+    });
     expect(decideCallEnd({ ...answered, acknowledged: true }, destroyed(16), NOW).state).toBe('acknowledged');
-    expect(decideCallEnd({ ...answered, speechFailed: 'no file' }, destroyed(16), NOW)).toMatchObject({ state: 'failed', fields: { error: 'speech failed: no file' } });
+    expect(decideCallEnd({ ...answered, speechFailed: 'no file' }, destroyed(16), NOW)).toMatchObject({
+      state: 'failed',
+      fields: { error: 'speech failed: no file' },
+    });
+  });
+
+  it('heard or not: a machine ends voicemail, an unconfirmed call ends unconfirmed when confirmation is required; a 1 always counts', () => {
+    expect(decideCallEnd({ ...answered, machine: true }, destroyed(16), NOW)).toMatchObject({ state: 'voicemail', fields: { talkMs: 7_000 } });
+    expect(decideCallEnd({ ...answered, requireConfirm: true }, destroyed(16), NOW).state).toBe('unconfirmed');
+    expect(decideCallEnd({ ...answered, requireConfirm: true, acknowledged: true }, destroyed(16), NOW).state).toBe('acknowledged');
+    expect(decideCallEnd({ ...answered, machine: true, requireConfirm: true }, destroyed(16), NOW).state).toBe('voicemail');
+    expect(decideCallEnd({ ...answered, requireConfirm: true, speechFailed: 'x' }, destroyed(16), NOW).state).toBe('failed');
+    // Hung up before the message began (while the machine check listened): not heard, whatever the setting.
+    expect(decideCallEnd({ ...answered, messageStarted: false }, destroyed(16), NOW).state).toBe('unconfirmed');
+    // Not heard is not an error: the record carries no error text for it.
+    expect(decideCallEnd({ ...answered, requireConfirm: true }, { kind: 'hangup-unconfirmed' }, NOW)).toMatchObject({
+      state: 'unconfirmed',
+      fields: { endedAt: NOW },
+    });
+    expect(decideCallEnd({ ...answered, requireConfirm: true }, { kind: 'hangup-unconfirmed' }, NOW).fields.error).toBeUndefined();
   });
 
   it('a call cut by Asterisk or ringhook stopping is interrupted with the reason, unless already acknowledged', () => {
     const cut = { ...answered, cutBecause: 'Asterisk stopped during the call (restart or shutdown)' };
-    expect(decideCallEnd(cut, destroyed(16), NOW)).toMatchObject({ state: 'interrupted', detail: cut.cutBecause, fields: { error: cut.cutBecause, talkMs: 7_000 } });
+    expect(decideCallEnd(cut, destroyed(16), NOW)).toMatchObject({
+      state: 'interrupted',
+      detail: cut.cutBecause,
+      fields: { error: cut.cutBecause, talkMs: 7_000 },
+    });
     expect(decideCallEnd({ ...cut, acknowledged: true }, destroyed(16), NOW).state).toBe('acknowledged');
     expect(decideCallEnd(answered, { kind: 'stopped' }, NOW)).toMatchObject({ state: 'interrupted', fields: { error: 'ringhook stopped during the call' } });
   });
 
   it('a call lost while the events connection was down is interrupted, or acknowledged if the 1 came', () => {
-    expect(decideCallEnd(answered, { kind: 'lost' }, NOW)).toEqual({ state: 'interrupted', fields: { endedAt: NOW, error: 'the call ended while the connection to Asterisk was down' }, detail: 'the call ended while the connection to Asterisk was down' });
+    expect(decideCallEnd(answered, { kind: 'lost' }, NOW)).toEqual({
+      state: 'interrupted',
+      fields: { endedAt: NOW, error: 'the call ended while the connection to Asterisk was down' },
+      detail: 'the call ended while the connection to Asterisk was down',
+    });
     expect(decideCallEnd({ ...answered, acknowledged: true }, { kind: 'lost' }, NOW)).toMatchObject({ state: 'acknowledged', fields: { endedAt: NOW } });
   });
 
   it('a hang-up Asterisk never confirmed ends as answered, noted; a call with no final event fails', () => {
-    expect(decideCallEnd(answered, { kind: 'hangup-unconfirmed' }, NOW)).toMatchObject({ state: 'completed', fields: { talkMs: 7_000 }, detail: 'Asterisk did not report the end of the call after ringhook hung up' });
+    expect(decideCallEnd(answered, { kind: 'hangup-unconfirmed' }, NOW)).toMatchObject({
+      state: 'completed',
+      fields: { talkMs: 7_000 },
+      detail: 'Asterisk did not report the end of the call after ringhook hung up',
+    });
     expect(decideCallEnd(dialed, { kind: 'given-up', why: 'no final event' }, NOW)).toMatchObject({ state: 'failed', fields: { error: 'no final event' } });
   });
 
   it('an originate Asterisk refused is unreachable; any other failure is failed; never retried', () => {
-    expect(decideCallEnd(dialed, { kind: 'originate-failed', refusedByAsterisk: true, message: 'HTTP 400' }, NOW)).toMatchObject({ state: 'unreachable', fields: { error: 'originate failed: HTTP 400' } });
+    expect(decideCallEnd(dialed, { kind: 'originate-failed', refusedByAsterisk: true, message: 'HTTP 400' }, NOW)).toMatchObject({
+      state: 'unreachable',
+      fields: { error: 'originate failed: HTTP 400' },
+    });
     expect(decideCallEnd(dialed, { kind: 'originate-failed', refusedByAsterisk: false, message: 'timeout' }, NOW).state).toBe('failed');
   });
 });
@@ -50,7 +93,11 @@ describe('queuedFate', () => {
     expect(queuedFate(NOW - 1000, NOW, 5000, 'at start')).toEqual({ dial: true });
     expect(queuedFate(NOW - 5000, NOW, 5000, 'waiting')).toEqual({ dial: true });
     expect(queuedFate(NOW - 5001, NOW, 5000, 'at start')).toEqual({ dial: false, state: 'expired', error: 'too old to be placed after a restart' });
-    expect(queuedFate(NOW - 5001, NOW, 5000, 'waiting')).toEqual({ dial: false, state: 'failed', error: 'telephony was unavailable until the call was too old to place' });
+    expect(queuedFate(NOW - 5001, NOW, 5000, 'waiting')).toEqual({
+      dial: false,
+      state: 'failed',
+      error: 'telephony was unavailable until the call was too old to place',
+    });
   });
 });
 

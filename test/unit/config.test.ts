@@ -42,15 +42,16 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       dbSync: 'full',
     });
-    expect(DEFAULTS.host).toBe('0.0.0.0');
-    expect(DEFAULTS.port).toBe(8443);
     expect(config.trustProxy.matches('127.0.0.1')).toBe(false);
   });
 
   it('resolves the data dir against the given cwd, not the process cwd', () => {
     expect(loadConfig({}, '/other/place').dataDir).toBe(path.resolve('/other/place', 'data'));
     expect(loadConfig({ RINGHOOK_DATA_DIR: 'state/rh' }, CWD).dataDir).toBe(path.join(CWD, 'state', 'rh'));
-    expect(loadConfig({ RINGHOOK_DATA_DIR: '/var/lib/ringhook' }, CWD)).toMatchObject({ dataDir: '/var/lib/ringhook', dbFile: '/var/lib/ringhook/ringhook.db' });
+    expect(loadConfig({ RINGHOOK_DATA_DIR: '/var/lib/ringhook' }, CWD)).toMatchObject({
+      dataDir: '/var/lib/ringhook',
+      dbFile: '/var/lib/ringhook/ringhook.db',
+    });
   });
 
   it('ignores variables that are not its own', () => {
@@ -82,7 +83,11 @@ describe('loadConfig defaults', () => {
 
 describe('loadConfig parses every variable', () => {
   it('RINGHOOK_HOST and RINGHOOK_PORT, and the public URL derived from them', () => {
-    expect(loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '9443' }, CWD)).toMatchObject({ host: '127.0.0.1', port: 9443, publicUrl: 'https://127.0.0.1:9443' });
+    expect(loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '9443' }, CWD)).toMatchObject({
+      host: '127.0.0.1',
+      port: 9443,
+      publicUrl: 'https://127.0.0.1:9443',
+    });
     expect(loadConfig({ RINGHOOK_HOST: 'alerts.local' }, CWD)).toMatchObject({ host: 'alerts.local', publicUrl: 'https://alerts.local:8443' });
     expect(loadConfig({ RINGHOOK_HOST: '::' }, CWD)).toMatchObject({ host: '::', publicUrl: 'https://localhost:8443' });
     expect(loadConfig({ RINGHOOK_HOST: '::1' }, CWD)).toMatchObject({ host: '::1', publicUrl: 'https://[::1]:8443' });
@@ -112,7 +117,10 @@ describe('loadConfig parses every variable', () => {
   });
 
   it('RINGHOOK_PUBLIC_URL, without its trailing slashes', () => {
-    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'https://alerts.example.com/' }, CWD)).toMatchObject({ publicUrl: 'https://alerts.example.com', publicUrlConfigured: true });
+    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'https://alerts.example.com/' }, CWD)).toMatchObject({
+      publicUrl: 'https://alerts.example.com',
+      publicUrlConfigured: true,
+    });
     expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'https://example.com/ringhook//' }, CWD).publicUrl).toBe('https://example.com/ringhook');
     expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'http://192.168.1.10:8443' }, CWD).publicUrl).toBe('http://192.168.1.10:8443');
   });
@@ -342,11 +350,61 @@ describe('the SIP trunk and the voice', () => {
     expect(loadConfig({}, CWD).telephony.trunk).toBeFalsy();
   });
 
+  it('RINGHOOK_TRUNK2_URI with its own credentials is the backup trunk; it needs the first', () => {
+    const env = {
+      RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070',
+      RINGHOOK_TRUNK2_URI: 'sip:backup.example.org',
+      RINGHOOK_TRUNK2_USERNAME: 'bob',
+      RINGHOOK_TRUNK2_PASSWORD: 'b4ckup',
+    };
+    expect(loadConfig(env, CWD).telephony.trunk2).toEqual({ uri: 'sip:backup.example.org', username: 'bob', password: 'b4ckup', register: false });
+    expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk2).toBeNull();
+    expect(refusal({ RINGHOOK_TRUNK2_URI: 'sip:backup.example.org' }).message).toMatch(/RINGHOOK_TRUNK2_URI is the backup of RINGHOOK_TRUNK_URI/);
+    expect(refusal({ ...env, RINGHOOK_TRUNK2_PASSWORD: undefined }).message).toMatch(/RINGHOOK_TRUNK2_USERNAME and RINGHOOK_TRUNK2_PASSWORD go together/);
+  });
+
+  it('behind NAT: RINGHOOK_SIP_EXTERNAL_ADDRESS (an address or a name) with the local networks, the private ranges by default', () => {
+    const sip = loadConfig({ RINGHOOK_SIP_EXTERNAL_ADDRESS: 'home.example.net' }, CWD).telephony.sip;
+    expect(sip).toMatchObject({
+      externalAddress: 'home.example.net',
+      localNets: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8'],
+    });
+    const own = loadConfig({ RINGHOOK_SIP_EXTERNAL_ADDRESS: '203.0.113.7', RINGHOOK_SIP_LOCAL_NET: '192.168.1.77/24, 10.1.0.0/16' }, CWD).telephony.sip;
+    expect(own).toMatchObject({ externalAddress: '203.0.113.7', localNets: ['192.168.1.0/24', '10.1.0.0/16'] });
+    expect(loadConfig({}, CWD).telephony.sip.externalAddress).toBeUndefined();
+  });
+
+  it.each([
+    [{ RINGHOOK_SIP_EXTERNAL_ADDRESS: 'not an address!' }, /RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public IPv4 address or host name/],
+    [{ RINGHOOK_SIP_EXTERNAL_ADDRESS: '192.168.1.10' }, /must be the public address \(the router's outside one\), not a private or loopback address/],
+    [{ RINGHOOK_SIP_EXTERNAL_ADDRESS: '127.0.0.1' }, /not a private or loopback address/],
+    [{ RINGHOOK_SIP_LOCAL_NET: '192.168.1.0' }, /RINGHOOK_SIP_LOCAL_NET must be a comma-separated list of IPv4 networks/],
+    [{ RINGHOOK_SIP_LOCAL_NET: '10.0.0.0/8,300.1.1.1/8' }, /RINGHOOK_SIP_LOCAL_NET must be/],
+  ])('refuses a NAT setting %j with the fix', (env, message) => {
+    expect(refusal(env).message).toMatch(message);
+  });
+
+  it('never repeats a password, token or credential-bearing URL it refuses', () => {
+    const message = refusal({
+      RINGHOOK_TRUNK_URI: 'sip:a.example',
+      RINGHOOK_TRUNK_USERNAME: 'u',
+      RINGHOOK_TRUNK_PASSWORD: 'hunter 2',
+      RINGHOOK_ARI_URL: 'not a url',
+      RINGHOOK_ARI_PASSWORD: 'x',
+    }).message;
+    expect(message).toMatch(/RINGHOOK_TRUNK_PASSWORD must not contain/);
+    expect(message).not.toContain('hunter 2');
+    expect(message).toContain('(got "not a url")');
+  });
+
   it.each([
     [{ RINGHOOK_TRUNK_URI: 'http://sip.provider.example' }, /RINGHOOK_TRUNK_URI must look like sip:host/],
     [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'user' }, /RINGHOOK_TRUNK_USERNAME and RINGHOOK_TRUNK_PASSWORD go together/],
     [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_REGISTER: 'on' }, /RINGHOOK_TRUNK_REGISTER=on needs RINGHOOK_TRUNK_USERNAME/],
-    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'us er', RINGHOOK_TRUNK_PASSWORD: 'p' }, /RINGHOOK_TRUNK_USERNAME must not contain spaces/],
+    [
+      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'us er', RINGHOOK_TRUNK_PASSWORD: 'p' },
+      /RINGHOOK_TRUNK_USERNAME must not contain spaces/,
+    ],
     [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'u', RINGHOOK_TRUNK_PASSWORD: 'p;w' }, /RINGHOOK_TRUNK_PASSWORD must not contain/],
     [{ RINGHOOK_CALLER_ID: 'call me maybe' }, /RINGHOOK_CALLER_ID must be a number/],
     [{ RINGHOOK_VOICE: 'slt; rm -rf /' }, /RINGHOOK_VOICE must be a voice name/],

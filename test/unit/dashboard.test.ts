@@ -6,20 +6,59 @@ import { parseAlertBody } from '../../src/core/payload.js';
 import { migrate } from '../../src/db/database.js';
 import { AccountStore } from '../../src/db/accounts.js';
 import { testSecrets } from '../helpers/secrets.js';
-import { CallStore } from '../../src/db/calls.js';
+import { type CallRecord, CallStore } from '../../src/db/calls.js';
 import { LOGIN_LINK_TTL_MS, OwnerAuthStore } from '../../src/db/owner-auth.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/db/password-hash.js';
 import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, SessionStore } from '../../src/db/sessions.js';
+import { noticeFromQuery } from '../../src/http/dashboard/notices.js';
 import { fromOurOrigin } from '../../src/http/dashboard/forms.js';
 import { escapeHtml, html } from '../../src/http/dashboard/html.js';
 import { callItem } from '../../src/http/dashboard/pages/history.js';
 import { JSON_TEMPLATE, PLAIN_TEMPLATE } from '../../src/http/dashboard/pages/overview.js';
 import { FILTERS, filterStatuses, statusInfo, STATUSES } from '../../src/http/dashboard/status.js';
+import { createAccount } from '../helpers/accounts.js';
+
+/** A history entry with nothing recorded yet but what the test gives. */
+function historyEntry(fields: Partial<CallRecord>): CallRecord {
+  const none = { ticker: null, price: null, action: null, strategy: null, alertTimestamp: null, error: null, phone: null, dialedAt: null, answeredAt: null };
+  const noCall = {
+    endedAt: null,
+    ringMs: null,
+    talkMs: null,
+    hangupCause: null,
+    hangupCauseText: null,
+    sipCode: null,
+    carriedBy: null,
+    amdStatus: null,
+    amdCause: null,
+    trunk: null,
+  };
+  const noSms = { smsStatus: null, smsMessageId: null, smsParts: null, smsAt: null, smsError: null };
+  return {
+    id: 1,
+    callId: 'call_x',
+    userId: 'u',
+    kind: 'alert',
+    accepted: true,
+    status: 'queued',
+    message: 'm',
+    messageTruncated: false,
+    extra: {},
+    receivedAt: 0,
+    updatedAt: 0,
+    ...none,
+    ...noCall,
+    ...noSms,
+    ...fields,
+  };
+}
 
 describe('html', () => {
   it('escapes every interpolated string, attribute quotes included', () => {
     const evil = `<script>alert(1)</script>"'&`;
-    expect(html`<p title="${evil}">${evil}</p>`.value).toBe('<p title="&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;">&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;</p>');
+    expect(html`<p title="${evil}">${evil}</p>`.value).toBe(
+      '<p title="&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;">&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;</p>',
+    );
     expect(escapeHtml('a&b')).toBe('a&amp;b');
   });
 
@@ -27,14 +66,36 @@ describe('html', () => {
     expect(html`<ul>${['<a>', html`<li>x</li>`]}${null}${undefined}${false}</ul>`.value).toBe('<ul>&lt;a&gt;<li>x</li></ul>');
   });
 
+  it('a history entry says which call carried it, who answered and which trunk it went through', () => {
+    const entry = historyEntry({
+      callId: 'call_b',
+      status: 'voicemail',
+      carriedBy: 'call_a',
+      amdStatus: 'MACHINE',
+      amdCause: 'INITIALSILENCE-2500-2500',
+      trunk: 'trunk2',
+    });
+    const text = callItem(entry)
+      .value.replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
+    expect(text).toContain('Spoken in the call of alert call_a, with the alerts that waited for the line');
+    expect(text).toContain('Answered by an answering machine (INITIALSILENCE-2500-2500)');
+    expect(text).toContain('Trunk the backup trunk (the first did not take the call)');
+    const plainRow = callItem({ ...entry, carriedBy: null, amdStatus: null, amdCause: null, trunk: 'trunk' }).value;
+    expect(plainRow).not.toMatch(/Spoken in|Answered by|Trunk/);
+  });
+
   it('renders a history entry with attacker-controlled fields as text', () => {
-    const markup = callItem({
-      id: 1, callId: 'call_abc', userId: 'u', kind: 'alert', accepted: true, status: '<b>x</b>', message: '<img src=x onerror=alert(1)>',
-      messageTruncated: false, ticker: '<i>', price: 1.5, action: null, strategy: null, alertTimestamp: null,
-      extra: { '<k>': '<v>', nested: { a: '<z>' } }, error: null, receivedAt: 0, updatedAt: 0, ringMs: null, talkMs: null,
-      hangupCauseText: null, smsStatus: null, smsError: null, smsParts: null, smsAt: null,
-      phone: null, dialedAt: null, answeredAt: null, endedAt: null, hangupCause: null, sipCode: null, smsMessageId: null,
-    }).value;
+    const markup = callItem(
+      historyEntry({
+        callId: 'call_abc',
+        status: '<b>x</b>',
+        message: '<img src=x onerror=alert(1)>',
+        ticker: '<i>',
+        price: 1.5,
+        extra: { '<k>': '<v>', nested: { a: '<z>' } },
+      }),
+    ).value;
     expect(markup).not.toMatch(/<(img|i|b|k|v|z)[\s>]/);
     expect(markup).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(markup).toContain('{&quot;a&quot;:&quot;&lt;z&gt;&quot;}');
@@ -43,8 +104,25 @@ describe('html', () => {
 
 describe('statuses', () => {
   it('names every call and rejection status, with a tone', () => {
-    for (const s of ['completed', 'acknowledged', 'busy', 'no_answer', 'unreachable', 'rejected', 'failed', 'interrupted', 'expired',
-      'queued', 'dialing', 'ringing', 'answered', 'rate_limited', 'limit_exceeded', 'invalid_payload', 'suspended']) {
+    for (const s of [
+      'completed',
+      'acknowledged',
+      'busy',
+      'no_answer',
+      'unreachable',
+      'rejected',
+      'failed',
+      'interrupted',
+      'expired',
+      'queued',
+      'dialing',
+      'ringing',
+      'answered',
+      'rate_limited',
+      'limit_exceeded',
+      'invalid_payload',
+      'suspended',
+    ]) {
       expect(STATUSES[s], s).toBeDefined();
     }
     expect(statusInfo('no_answer').label).toBe('No answer');
@@ -65,7 +143,10 @@ describe('alert templates', () => {
 
   it('the JSON template, once TradingView filled it in, is accepted with every field', () => {
     const parsed = parseAlertBody(new TextEncoder().encode(fill(JSON_TEMPLATE)), 'application/json');
-    expect(parsed).toMatchObject({ ok: true, alert: { form: 'json', fields: { ticker: 'BTCUSD', price: 100012.5, action: 'buy', timestamp: '2026-11-22T14:00:00Z' }, extra: {} } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      alert: { form: 'json', fields: { ticker: 'BTCUSD', price: 100012.5, action: 'buy', timestamp: '2026-11-22T14:00:00Z' }, extra: {} },
+    });
   });
 
   it('both messages stay within the advised 50 to 100 characters once filled in', () => {
@@ -114,7 +195,7 @@ describe('stores', () => {
     const db = new Database(':memory:');
     migrate(db);
     const accounts = new AccountStore(db, testSecrets(), clock.now);
-    const account = accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: false, name: '' });
+    const account = createAccount(accounts);
     return { db, clock, account, accounts };
   }
 
@@ -160,10 +241,10 @@ describe('stores', () => {
     }
   });
 
-  it('the history pages by cursor, filters by status and never returns another account\'s call', () => {
+  it("the history pages by cursor, filters by status and never returns another account's call", () => {
     const { db, clock, account, accounts } = setup();
     const calls = new CallStore(db, clock.now);
-    const other = accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: false, name: '' });
+    const other = createAccount(accounts, { phone: '+14155550124' });
     const alert = (message: string) => ({ form: 'text' as const, message, truncated: false, originalLength: message.length, fields: {}, extra: {} });
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -183,5 +264,17 @@ describe('stores', () => {
     expect(history.page(account.userId, { limit: 10, statuses: ['busy'] }).entries.map((e) => e.message)).toEqual(['m4', 'm1']);
     expect(theirs.accepted && history.getForAccount(account.userId, theirs.callId)).toBeUndefined();
     expect(theirs.accepted && history.getForAccount(other.userId, theirs.callId)?.message).toBe('theirs');
+  });
+});
+
+describe('noticeFromQuery', () => {
+  const at = (search: string) => noticeFromQuery(new URL(`https://x.example/${search}`));
+  it('names a fixed notice by code, fills in the wait, and shows nothing for anything else', () => {
+    expect(at('?notice=confirm-off')).toEqual({ tone: 'ok', text: 'Confirmation no longer required: an answered call whose message played counts as heard.' });
+    expect(at('?notice=test-call-limited&retry=42')).toEqual({ tone: 'error', text: 'Too many test calls. Try again in 42 seconds.' });
+    expect(at('?notice=test-call-limited&retry=<b>')?.text).toBe('Too many test calls. Try again in 60 seconds.');
+    expect(at('?notice=<script>')).toBeUndefined();
+    expect(at('?notice=toString')).toBeUndefined();
+    expect(at('')).toBeUndefined();
   });
 });

@@ -17,10 +17,12 @@ import { CallEvents } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
 import { AriError, type AriClientEvents, type AriEvent, type OriginateParams } from '../../src/pbx/ari.js';
 import type { FinalCall } from '../../src/pbx/call-ledger.js';
-import { Dialer, type DialerOptions } from '../../src/pbx/dialer.js';
+import { Dialer } from '../../src/pbx/dialer.js';
+import type { DialerOptions } from '../../src/pbx/dialer-options.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { waitFor } from '../helpers/wait.js';
+import { createAccount } from '../helpers/accounts.js';
 
 /** Stand-in for AriClient: records requests, and the test emits Asterisk's events through it. */
 class StandInAri extends EventEmitter<AriClientEvents> {
@@ -28,13 +30,18 @@ class StandInAri extends EventEmitter<AriClientEvents> {
   readonly originated: OriginateParams[] = [];
   readonly hungUp: string[] = [];
   readonly played: string[][] = [];
+  readonly continued: Array<{ channelId: string; context: string }> = [];
   originateError: Error | undefined;
+  /** How long after an originate Asterisk reports the call dialing (it sends the INVITE then). */
+  dialAfterMs = 0;
   alive = new Set<string>();
 
   async originate(p: OriginateParams) {
     this.originated.push(p);
     if (this.originateError) throw this.originateError;
     this.alive.add(p.channelId);
+    // As Asterisk does once it dials: Dial with an empty status.
+    setTimeout(() => this.send({ type: 'Dial', peer: { id: p.channelId, name: p.endpoint, state: 'Down' }, dialstatus: '' }), this.dialAfterMs);
     return { id: p.channelId, name: p.endpoint, state: 'Down' };
   }
   async hangup(channelId: string) {
@@ -45,6 +52,9 @@ class StandInAri extends EventEmitter<AriClientEvents> {
     return { id: playbackId, media_uri: '', target_uri: `channel:${channelId}`, state: 'playing' };
   }
   async stopPlayback() {}
+  async continueInDialplan(channelId: string, context: string) {
+    this.continued.push({ channelId, context });
+  }
   async getEndpoint(technology: string, resource: string) {
     return { technology, resource, state: 'online' };
   }
@@ -71,7 +81,7 @@ function setup(overrides: Partial<DialerOptions> = {}) {
   const progress = new CallProgressStore(db);
   const ari = new StandInAri();
   const finals: FinalCall[] = [];
-  const account = accounts.create({ phone: PHONE, plan: 'premium', smsBackup: true, name: '' });
+  const account = createAccount(accounts, { phone: PHONE, smsBackup: true, requireConfirm: false });
   const dialer = new Dialer({
     ari,
     progress,
@@ -114,13 +124,13 @@ describe('Dialer (stand-in ARI)', () => {
     t.ari.send({ type: 'Dial', peer: ch, dialstatus: 'RINGING' });
     t.ari.send({ type: 'ChannelHangupRequest', channel: ch, cause: 17, tech_cause: 486 });
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 17, cause_txt: 'User busy' });
-    expect(await t.final(callId)).toEqual({ callId, userId: t.account.userId, message: 'AAPL 190', phone: PHONE, state: 'busy' });
+    expect(await t.final(callId)).toEqual({ callId, userId: t.account.userId, message: 'AAPL 190', phone: PHONE, state: 'busy', carried: [] });
     await waitFor('the record', () => (t.row(callId).status === 'busy' ? true : undefined));
     expect(t.row(callId)).toMatchObject({ sipCode: 486, hangupCause: 17 });
     expect(t.ari.originated).toHaveLength(1);
   });
 
-  it('answered: plays intro, message and prompt; 1 hangs up and the call ends acknowledged', async () => {
+  it('answered: plays intro, message and prompt; 1 is confirmed aloud, then the hang-up, and the call ends acknowledged', async () => {
     const t = setup();
     t.dialer.start();
     const callId = t.alert('BTC above 100k');
@@ -130,11 +140,201 @@ describe('Dialer (stand-in ARI)', () => {
     t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
     await waitFor('playback', () => t.ari.played[0]);
     // The message is spoken as a trader reads it, not as written.
-    expect(t.ari.played[0]).toEqual([ch.id, 'sound:/speech/Alert from r', `sound:/speech/${speakable('BTC above 100k').slice(0, 12)}`, 'sound:/speech/Press 1 to c']);
+    expect(t.ari.played[0]).toEqual([
+      ch.id,
+      'sound:/speech/Alert from r',
+      `sound:/speech/${speakable('BTC above 100k').slice(0, 12)}`,
+      'sound:/speech/Press 1 to c',
+    ]);
     t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '1' });
+    await waitFor('the confirmation', () => t.ari.played[1]);
+    expect(t.ari.played[1]).toEqual([ch.id, 'sound:/speech/Confirmed. G']);
+    expect(t.ari.hungUp).toEqual([]);
+    t.ari.send({ type: 'PlaybackFinished', playback: { id: `${ch.id}-p2`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' } });
     await waitFor('hangup', () => t.ari.hungUp[0]);
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
     expect((await t.final(callId)).state).toBe('acknowledged');
+  });
+
+  const answer = (t: ReturnType<typeof setup>, ch: ReturnType<typeof channel>, callId: string) =>
+    t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
+  const finished = (t: ReturnType<typeof setup>, ch: ReturnType<typeof channel>, n: number) =>
+    t.ari.send({ type: 'PlaybackFinished', playback: { id: `${ch.id}-p${n}`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' } });
+
+  it('confirmation required: the message played and no 1 pressed ends unconfirmed; off, the same call ends completed', async () => {
+    for (const [requireConfirm, state] of [
+      [true, 'unconfirmed'],
+      [false, 'completed'],
+    ] as const) {
+      const t = setup({ digitWaitMs: 20 });
+      t.accounts.update(t.account.userId, { requireConfirm });
+      t.dialer.start();
+      const callId = t.alert('ETH 4k');
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      const ch = channel(`rh-${callId}`);
+      answer(t, ch, callId);
+      await waitFor('playback', () => t.ari.played[0]);
+      finished(t, ch, 1);
+      await waitFor('hangup', () => t.ari.hungUp[0]);
+      t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
+      expect((await t.final(callId)).state).toBe(state);
+    }
+  });
+
+  it('answering-machine detection: a machine gets the intro and message without the prompt, then the hang-up: voicemail, verdict kept', async () => {
+    const t = setup({ detectMachine: true });
+    t.dialer.start();
+    const callId = t.alert('SPY below 500');
+    t.dialer.enqueue(callId);
+    await waitFor('originate', () => t.ari.originated[0]);
+    const ch = channel(`rh-${callId}`);
+    answer(t, ch, callId);
+    await waitFor('sent to the AMD context', () => t.ari.continued[0]);
+    expect(t.ari.continued[0]).toEqual({ channelId: ch.id, context: 'ringhook-amd' });
+    expect(t.ari.played).toEqual([]);
+    t.ari.send({ type: 'StasisStart', channel: ch, args: ['amd', 'MACHINE', 'MAXWORDS-4-3'] });
+    await waitFor('playback', () => t.ari.played[0]);
+    expect(t.ari.played[0]).toEqual([ch.id, 'sound:/speech/Alert from r', `sound:/speech/${speakable('SPY below 500').slice(0, 12)}`]);
+    finished(t, ch, 1);
+    await waitFor('hangup', () => t.ari.hungUp[0]);
+    t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
+    expect((await t.final(callId)).state).toBe('voicemail');
+    await waitFor('the verdict recorded', () => (t.row(callId).status === 'voicemail' ? true : undefined));
+    expect(t.db.prepare('SELECT amd_status, amd_cause FROM calls WHERE call_id = ?').get(callId)).toEqual({ amd_status: 'MACHINE', amd_cause: 'MAXWORDS-4-3' });
+  });
+
+  it('answering-machine detection: a person hears the message and the prompt as usual', async () => {
+    const t = setup({ detectMachine: true });
+    t.dialer.start();
+    const callId = t.alert('QQQ');
+    t.dialer.enqueue(callId);
+    await waitFor('originate', () => t.ari.originated[0]);
+    const ch = channel(`rh-${callId}`);
+    answer(t, ch, callId);
+    await waitFor('sent to the AMD context', () => t.ari.continued[0]);
+    t.ari.send({ type: 'StasisStart', channel: ch, args: ['amd', 'HUMAN', 'HUMAN-1-1'] });
+    await waitFor('playback', () => t.ari.played[0]);
+    expect(t.ari.played[0]).toHaveLength(4);
+    t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '1' });
+    await waitFor('the confirmation', () => t.ari.played[1]);
+    finished(t, ch, 2);
+    await waitFor('hangup', () => t.ari.hungUp[0]);
+    t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
+    expect((await t.final(callId)).state).toBe('acknowledged');
+  });
+
+  it('one line per phone: alerts that arrive during a call wait, then ride together in the next call, in order', async () => {
+    const t = setup();
+    t.dialer.start();
+    const first = t.alert('one');
+    t.dialer.enqueue(first);
+    await waitFor('first originate', () => t.ari.originated[0]);
+    const rest = ['two', 'three', 'four'].map((m) => t.alert(m));
+    for (const id of rest) t.dialer.enqueue(id);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(t.ari.originated).toHaveLength(1);
+    t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${first}`), cause: 17, cause_txt: 'User busy' });
+    await waitFor('second originate', () => t.ari.originated[1]);
+    expect(t.ari.originated[1]!.appArgs).toEqual([rest[0]]);
+    const ch = channel(`rh-${rest[0]}`);
+    answer(t, ch, rest[0]!);
+    await waitFor('playback', () => t.ari.played[0]);
+    expect(t.ari.played[0]![2]).toBe('sound:/speech/You have thr');
+    t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
+    const merged = await t.final(rest[0]!);
+    expect(merged).toMatchObject({
+      state: 'completed',
+      carried: [
+        { callId: rest[1], message: 'three' },
+        { callId: rest[2], message: 'four' },
+      ],
+    });
+    await waitFor('every row final', () => (rest.every((id) => t.row(id).status === 'completed') ? true : undefined));
+    const carriedBy = t.db.prepare('SELECT call_id, carried_by FROM calls WHERE call_id IN (?, ?, ?) ORDER BY id').all(...rest);
+    expect(carriedBy).toEqual([
+      { call_id: rest[0], carried_by: null },
+      { call_id: rest[1], carried_by: rest[0] },
+      { call_id: rest[2], carried_by: rest[0] },
+    ]);
+    expect(t.ari.originated).toHaveLength(2);
+    expect((await t.final(first)).state).toBe('busy');
+  });
+
+  it('paced to the provider: never more call starts in a second than its rate, oldest alert first', async () => {
+    const t = setup({ callsPerSecond: 2 });
+    const phones = ['+14155550901', '+14155550902', '+14155550903', '+14155550904', '+14155550905'];
+    const ids = phones.map((phone, i) => t.alert(`alert ${i}`, createAccount(t.accounts, { phone }).userId));
+    const started = Date.now();
+    t.dialer.start();
+    for (const id of ids) t.dialer.enqueue(id);
+    await waitFor('all five dialed', () => t.ari.originated[4], 4_000);
+    expect(t.ari.originated.map((o) => o.appArgs![0])).toEqual(ids);
+    const at = t.ari.originated.map((o) => t.row(o.appArgs![0]!).dialedAt! - started);
+    for (const a of at) expect(at.filter((b) => b >= a && b < a + 1000).length).toBeLessThanOrEqual(2);
+    expect(at[4]).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('paced by when Asterisk reports dialing, not by when it was asked: a slow Asterisk never bunches the INVITEs', async () => {
+    const t = setup({ callsPerSecond: 1 });
+    t.ari.dialAfterMs = 600;
+    const phones = ['+14155550911', '+14155550912'];
+    const ids = phones.map((phone, i) => t.alert(`slow ${i}`, createAccount(t.accounts, { phone }).userId));
+    t.dialer.start();
+    for (const id of ids) t.dialer.enqueue(id);
+    const asked: number[] = [];
+    await waitFor(
+      'both asked',
+      () => {
+        if (asked.length < t.ari.originated.length) asked.push(Date.now());
+        return t.ari.originated.length >= 2 ? true : undefined;
+      },
+      5_000,
+      5,
+    );
+    // The first dialed 600 ms after it was asked; the second may start a second after that.
+    expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(1_550);
+  });
+
+  it('every speech engine busy (a burst): the call is placed once its speech is made, never to silence; engines free: at once', async () => {
+    let finishSpeech: () => void = () => {};
+    const slowSpeech = new Promise<void>((resolve) => {
+      finishSpeech = resolve;
+    });
+    let backlogged = true;
+    const t = setup({
+      tts: {
+        backlogged: () => backlogged,
+        synthesize: async (text) => {
+          await slowSpeech;
+          return { path: `/speech/${text}.wav`, media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+        },
+      },
+    });
+    t.dialer.start();
+    const waiting = t.alert('made slowly');
+    t.dialer.enqueue(waiting);
+    await new Promise((r) => setTimeout(r, 200)); // nothing may happen: the assertion is that nothing did
+    expect(t.ari.originated).toEqual([]);
+    expect(t.row(waiting).status).toBe('dialing');
+    finishSpeech();
+    await waitFor('the call placed once its speech is ready', () => t.ari.originated[0]);
+    backlogged = false;
+    const other = t.alert('engines free', createAccount(t.accounts, { phone: '+14155550933' }).userId);
+    t.dialer.enqueue(other);
+    await waitFor('placed at once', () => t.ari.originated[1]);
+  });
+
+  it('one line per phone does not hold back other phones', async () => {
+    const t = setup();
+    const other = createAccount(t.accounts, { phone: '+14155550999' });
+    t.dialer.start();
+    const a = t.alert('mine');
+    const b = t.alert('theirs', other.userId);
+    t.dialer.enqueue(a);
+    t.dialer.enqueue(b);
+    await waitFor('both dialed', () => t.ari.originated[1]);
+    expect(t.ari.originated.map((o) => o.endpoint)).toEqual([`PJSIP/${PHONE}@trunk`, 'PJSIP/+14155550999@trunk']);
   });
 
   it('never more calls at once than the cap; the next starts when one ends, oldest first', async () => {
@@ -155,7 +355,9 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('Asterisk refusing the connection: nothing was dialed, the call waits queued and is placed once it answers', async () => {
     const t = setup();
-    t.ari.originateError = new AriError('network', 'POST', '/channels/x', undefined, undefined, { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
+    t.ari.originateError = new AriError('network', 'POST', '/channels/x', undefined, undefined, {
+      cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }),
+    });
     t.dialer.start();
     const callId = t.alert('wait for me');
     t.dialer.enqueue(callId);
@@ -202,6 +404,18 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.ari.originated.map((o) => o.appArgs![0])).toEqual([fresh]);
   });
 
+  it('at start: a call that carried several alerts is interrupted with them, handed on together (one SMS)', async () => {
+    const t = setup();
+    const own = t.alert('own');
+    const rider = t.alert('rider');
+    t.progress.transition(own, 'dialing', { phone: PHONE });
+    t.progress.transition(rider, 'dialing', { phone: PHONE, carriedBy: own });
+    t.dialer.start();
+    expect(await t.final(own)).toMatchObject({ state: 'interrupted', carried: [{ callId: rider, message: 'rider' }] });
+    expect(t.finals.map((f) => f.callId)).toEqual([own]);
+    await waitFor('both rows', () => (t.row(rider).status === 'interrupted' ? true : undefined));
+  });
+
   it('after a reconnect, a call whose channel is gone ends interrupted', async () => {
     const t = setup();
     t.dialer.start();
@@ -223,5 +437,62 @@ describe('Dialer (stand-in ARI)', () => {
     await t.dialer.stop(50);
     expect(t.ari.hungUp).toEqual([`rh-${callId}`]);
     expect((await t.final(callId)).state).toBe('interrupted');
+  });
+
+  describe('the backup trunk', () => {
+    const backup = (phone: string) => throughTrunk(phone, 'trunk2');
+    const placedThrough = (t: ReturnType<typeof setup>, callId: string) =>
+      t.db.prepare('SELECT trunk, channel_id AS channelId FROM calls WHERE call_id = ?').get(callId) as { trunk: string; channelId: string };
+
+    it('the first trunk answers 503 before any ring: placed once more through trunk2, and the call goes on there', async () => {
+      const t = setup({ backupEndpointFor: backup });
+      t.dialer.start();
+      const callId = t.alert('ES1! above 6000');
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      const first = channel(`rh-${callId}`);
+      t.ari.send({ type: 'ChannelHangupRequest', channel: first, cause: 34, tech_cause: 503 });
+      t.ari.send({ type: 'ChannelDestroyed', channel: first, cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      await waitFor('second originate', () => t.ari.originated[1]);
+      expect(t.ari.originated[1]).toMatchObject({ channelId: `rh-${callId}-b`, endpoint: `PJSIP/${PHONE}@trunk2`, appArgs: [callId] });
+      await waitFor('the record', () => (placedThrough(t, callId).trunk === 'trunk2' ? true : undefined));
+      expect(placedThrough(t, callId)).toEqual({ trunk: 'trunk2', channelId: `rh-${callId}-b` });
+      // The phone behind the second trunk is busy: that is the outcome, and there is no third try.
+      const second = channel(`rh-${callId}-b`);
+      t.ari.send({ type: 'ChannelDestroyed', channel: second, cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      expect(await t.final(callId)).toMatchObject({ state: 'unreachable' });
+      expect(t.ari.originated).toHaveLength(2);
+      expect(t.progress.timeline(callId).map((e) => e.event)).toEqual(['dialing', 'trunk', 'unreachable']);
+    });
+
+    it('a call that rang, or was refused by the phone, is never sent again', async () => {
+      const t = setup({ backupEndpointFor: backup });
+      t.dialer.start();
+      const rang = t.alert('rang then congestion');
+      t.dialer.enqueue(rang);
+      await waitFor('originate', () => t.ari.originated[0]);
+      const ch = channel(`rh-${rang}`);
+      t.ari.send({ type: 'Dial', peer: ch, dialstatus: 'RINGING' });
+      t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      expect(await t.final(rang)).toMatchObject({ state: 'unreachable' });
+      const busy = t.alert('busy at once');
+      t.dialer.enqueue(busy);
+      await waitFor('originate', () => t.ari.originated[1]);
+      t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${busy}`), cause: 17, cause_txt: 'User busy', tech_cause: 486 });
+      expect(await t.final(busy)).toMatchObject({ state: 'busy' });
+      expect(t.ari.originated.map((o) => o.endpoint)).toEqual([`PJSIP/${PHONE}@trunk`, `PJSIP/${PHONE}@trunk`]);
+      expect(placedThrough(t, busy).trunk).toBe('trunk');
+    });
+
+    it('without a backup trunk the first refusal is the outcome', async () => {
+      const t = setup();
+      t.dialer.start();
+      const callId = t.alert('no backup');
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${callId}`), cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      expect(await t.final(callId)).toMatchObject({ state: 'unreachable' });
+      expect(t.ari.originated).toHaveLength(1);
+    });
   });
 });

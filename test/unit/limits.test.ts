@@ -1,14 +1,22 @@
-// Plan limits (SPEC 8; DESIGN: month = calendar month in UTC, burst = 429 with Retry-After).
+// Plan limits: free 3 calls a month and 1 a minute, premium unlimited and 10 a minute; the month is
+// the calendar month in UTC; a burst is refused with the seconds to wait.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, PLAN_LIMITS, TEST_CALL_LIMITS } from '../../src/core/limits.js';
+import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, TEST_CALL_LIMITS } from '../../src/core/limits.js';
 
 const at = (iso: string) => Date.parse(iso);
 
 describe('plan limits', () => {
-  it('match SPEC section 8', () => {
-    expect(PLAN_LIMITS).toEqual({ free: { monthly: 3, perMinute: 1 }, premium: { monthly: null, perMinute: 10 } });
-    expect(BURST_WINDOW_MS).toBe(60_000);
+  it('free: the fourth alert of a month is refused; premium: the eleventh within a minute, never the monthly count', () => {
+    const now = at('2026-11-22T14:00:00Z');
+    const spread = (n: number) => Array.from({ length: n }, (_, i) => now - 5 * 60_000 * (i + 1));
+    expect(decideLimits('free', now, 2, spread(2))).toEqual({ allowed: true });
+    expect(decideLimits('free', now, 3, spread(3))).toMatchObject({ allowed: false, limit: 'monthly', allowance: 3 });
+    const lastMinute = Array.from({ length: 10 }, (_, i) => now - 1_000 * (i + 1));
+    expect(decideLimits('premium', now, 1_000_000, lastMinute.slice(0, 9))).toEqual({ allowed: true });
+    expect(decideLimits('premium', now, 1_000_000, lastMinute)).toMatchObject({ allowed: false, limit: 'burst', perMinute: 10 });
+    // The window is one minute: the same ten, a minute later, no longer count.
+    expect(decideLimits('premium', now + BURST_WINDOW_MS + 1_000, 1_000_000, lastMinute)).toEqual({ allowed: true });
     expect(TEST_CALL_LIMITS.perMinute).toBeGreaterThan(0);
   });
 });
@@ -136,7 +144,13 @@ describe('decideBurst', () => {
           expect(d.retryAfterSeconds).toBeGreaterThanOrEqual(1);
           expect(d.retryAfterSeconds).toBeLessThanOrEqual(60);
           // Waiting that long is enough.
-          expect(decideBurst(n, now + d.retryAfterSeconds * 1000, times.filter((t) => t <= now))).toEqual({ allowed: true });
+          expect(
+            decideBurst(
+              n,
+              now + d.retryAfterSeconds * 1000,
+              times.filter((t) => t <= now),
+            ),
+          ).toEqual({ allowed: true });
         }
       }),
     );

@@ -46,7 +46,13 @@ describe('createLogger', () => {
     logger.info('alert accepted', { call_id: 'call_x', ms: 3 });
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('\n');
-    expect(records()[0]).toEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), level: 'info', msg: 'alert accepted', call_id: 'call_x', ms: 3 });
+    expect(records()[0]).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      level: 'info',
+      msg: 'alert accepted',
+      call_id: 'call_x',
+      ms: 3,
+    });
   });
 
   it('redacts the api_key in the message and in string fields at any depth', () => {

@@ -65,7 +65,17 @@ describe('call states', () => {
     }
   });
 
-  it('the SMS backup follows exactly the unanswered, interrupted and expired ends', () => {
-    expect([...SMS_BACKUP_STATES].sort()).toEqual(['busy', 'expired', 'failed', 'interrupted', 'no_answer', 'rejected', 'unreachable']);
+  it('the SMS backup follows exactly the unheard, unanswered, interrupted and expired ends', () => {
+    expect([...SMS_BACKUP_STATES].sort()).toEqual([
+      'busy',
+      'expired',
+      'failed',
+      'interrupted',
+      'no_answer',
+      'rejected',
+      'unconfirmed',
+      'unreachable',
+      'voicemail',
+    ]);
   });
 });

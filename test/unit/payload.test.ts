@@ -1,5 +1,5 @@
 // parseAlertBody: the two body forms, the content-type rules, every field rule, truncation and the
-// hostile inputs (SPEC 2.1 and 8; DESIGN "Decisions where SPEC.md is silent").
+// hostile inputs (the webhook contract, and the README's decisions where the contract is silent).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -53,7 +53,14 @@ describe('body forms', () => {
 
   it('takes a JSON object with its known fields', () => {
     const alert = alertOf(
-      parseJson({ message: 'BTCUSD crossed 100000', ticker: 'BTCUSD', price: 100012.5, action: 'buy', strategy: 'EMA cross', timestamp: '2026-11-22T14:00:00Z' }),
+      parseJson({
+        message: 'BTCUSD crossed 100000',
+        ticker: 'BTCUSD',
+        price: 100012.5,
+        action: 'buy',
+        strategy: 'EMA cross',
+        timestamp: '2026-11-22T14:00:00Z',
+      }),
     );
     expect(alert).toEqual({
       form: 'json',
@@ -250,21 +257,34 @@ describe('ticker, action and strategy', () => {
 });
 
 describe('the timestamp field', () => {
-  it.each(['2026-11-22T14:00:00Z', '2026-11-22T14:00:00.123Z', '2026-11-22T14:00:00.123456Z', '2026-11-22T14:00:00+02:00', '2026-11-22T14:00:00-05:30', '2026-11-22T14:00:00.5+00:00', '2028-02-29T23:59:59Z'])(
-    'keeps %s as sent',
-    (timestamp) => {
-      expect(alertOf(parseJson({ message: 'x', timestamp })).fields.timestamp).toBe(timestamp);
-    },
-  );
+  it.each([
+    '2026-11-22T14:00:00Z',
+    '2026-11-22T14:00:00.123Z',
+    '2026-11-22T14:00:00.123456Z',
+    '2026-11-22T14:00:00+02:00',
+    '2026-11-22T14:00:00-05:30',
+    '2026-11-22T14:00:00.5+00:00',
+    '2028-02-29T23:59:59Z',
+  ])('keeps %s as sent', (timestamp) => {
+    expect(alertOf(parseJson({ message: 'x', timestamp })).fields.timestamp).toBe(timestamp);
+  });
 
-  it.each(['2026-11-22 14:00', '2026-11-22 14:00:00Z', '2026-11-22', '14:00:00Z', 'garbage', '', '22/11/2026 14:00', '2026-13-01T00:00:00Z', '2026-11-22T25:00:00Z', '1763820000'])(
-    'refuses %j, naming the field',
-    (timestamp) => {
-      const failure = failureOf(parseJson({ message: 'x', timestamp }));
-      expect(failure).toMatchObject({ code: 'invalid_field', field: 'timestamp' });
-      expect(failure.error).toMatch(/ISO 8601/);
-    },
-  );
+  it.each([
+    '2026-11-22 14:00',
+    '2026-11-22 14:00:00Z',
+    '2026-11-22',
+    '14:00:00Z',
+    'garbage',
+    '',
+    '22/11/2026 14:00',
+    '2026-13-01T00:00:00Z',
+    '2026-11-22T25:00:00Z',
+    '1763820000',
+  ])('refuses %j, naming the field', (timestamp) => {
+    const failure = failureOf(parseJson({ message: 'x', timestamp }));
+    expect(failure).toMatchObject({ code: 'invalid_field', field: 'timestamp' });
+    expect(failure.error).toMatch(/ISO 8601/);
+  });
 
   it('refuses a number', () => {
     expect(failureOf(parseJson({ message: 'x', timestamp: 1763820000000 }))).toMatchObject({ code: 'invalid_field', field: 'timestamp' });
@@ -273,7 +293,9 @@ describe('the timestamp field', () => {
 
 describe('unknown fields', () => {
   it('are kept in extra as sent, beside the known fields', () => {
-    const alert = alertOf(parseJson({ message: 'x', ticker: 'ES1!', exchange: 'CME_MINI', interval: '5', position_size: 2, nested: { a: [1, null, { b: true }] }, nothing: null }));
+    const alert = alertOf(
+      parseJson({ message: 'x', ticker: 'ES1!', exchange: 'CME_MINI', interval: '5', position_size: 2, nested: { a: [1, null, { b: true }] }, nothing: null }),
+    );
     expect(alert.fields).toEqual({ ticker: 'ES1!' });
     expect(alert.extra).toEqual({ exchange: 'CME_MINI', interval: '5', position_size: 2, nested: { a: [1, null, { b: true }] }, nothing: null });
   });
@@ -295,7 +317,9 @@ describe('unknown fields', () => {
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     expect(({} as { polluted2?: unknown }).polluted2).toBeUndefined();
     // The extra fields survive a JSON round trip (how the history stores them) with the same keys.
-    expect(JSON.parse(JSON.stringify(alert.extra))).toEqual(JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted2":"yes"}},"toString":"t"}'));
+    expect(JSON.parse(JSON.stringify(alert.extra))).toEqual(
+      JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted2":"yes"}},"toString":"t"}'),
+    );
   });
 
   it('"__proto__" as the message does not confuse the known fields', () => {
@@ -361,7 +385,7 @@ describe('truncation at 500 code points', () => {
   // cannot be cut without splitting it. Whatever the choice (cut it, or refuse the alert), the result
   // must never be an accepted alert with nothing to speak: DESIGN says the message is non-empty.
   it('never accepts an alert whose message truncates to nothing', () => {
-    const zalgo = 'e' + '\u0301'.repeat(600);
+    const zalgo = `e${'\u0301'.repeat(600)}`;
     const result = parse(zalgo, 'text/plain');
     if (result.ok) expect(result.alert.message.length).toBeGreaterThan(0);
     const json = parseJson({ message: zalgo });
@@ -514,13 +538,19 @@ describe('properties', () => {
   it('the JSON form round-trips the known fields and keeps the others in extra', () => {
     const message = fc.string({ unit: 'binary', minLength: 1, maxLength: 600 }).filter((m) => m.trim().length > 0 && !FORBIDDEN.test(m));
     const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
-    const timestamp = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+    const timestamp = fc
+      .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString());
     const text200 = fc.string({ maxLength: 200 });
     const known = fc.record(
       { message, ticker: text200, price: fc.oneof(finite, finite.map(String)), action: text200, strategy: text200, timestamp },
       { requiredKeys: ['message'] },
     );
-    const extra = fc.dictionary(fc.string({ maxLength: 12 }).filter((k) => !KNOWN.has(k) && k !== '__proto__'), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
+    const extra = fc.dictionary(
+      fc.string({ maxLength: 12 }).filter((k) => !KNOWN.has(k) && k !== '__proto__'),
+      fc.jsonValue({ maxDepth: 3 }),
+      { maxKeys: 5 },
+    );
     fc.assert(
       fc.property(known, extra, fc.constantFrom('application/json', 'text/plain', undefined), (fields, others, contentType) => {
         const sent = { ...others, ...fields };

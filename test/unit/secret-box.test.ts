@@ -79,7 +79,7 @@ describe('the key file', () => {
     expect(() => loadSecretBox({ dataDir: dir, secretKey: undefined })).toThrow(/api-keys\.secret is not a ringhook secret key/);
   });
 
-  it('keeps the first writer\'s secret when another one was there first', () => {
+  it("keeps the first writer's secret when another one was there first", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-key-'));
     const made = readOrCreateSecret(dir, 'x', 32);
     expect(made.created).toBe(true);

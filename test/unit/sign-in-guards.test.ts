@@ -2,7 +2,7 @@
 // and per account without letting a user_id be locked out), the hashing gate, the pre-session
 // CSRF tokens, and the caps on live streams.
 import { describe, expect, it } from 'vitest';
-import { WorkGate } from '../../src/http/dashboard/hash-gate.js';
+import { WorkGate } from '../../src/work-gate.js';
 import { LIVE_LIMITS, streamRefusal } from '../../src/http/dashboard/live-caps.js';
 import { PresessionTokens } from '../../src/http/dashboard/presession.js';
 import { SIGN_IN_LIMITS, SignInThrottle, type ThrottleDecision } from '../../src/http/dashboard/throttle.js';
@@ -40,7 +40,7 @@ describe('sign-in throttle', () => {
     expect(t.begin('fresh', '192.0.2.2').allowed).toBe(true);
   });
 
-  it('a success or an abandoned attempt does not count; a success from an unknown address leaves the others\' failures', () => {
+  it("a success or an abandoned attempt does not count; a success from an unknown address leaves the others' failures", () => {
     const t = new SignInThrottle(() => 0, { ...SIGN_IN_LIMITS, perAccount: 2, perAddress: 3 });
     t.succeeded(attempt(t.begin('a', 'x')));
     t.abandoned(attempt(t.begin('a', 'x')));
@@ -70,7 +70,7 @@ describe('sign-in throttle', () => {
     expect(t.begin('owner', 'home').allowed).toBe(false);
   });
 
-  it('a success from a known address clears that address\'s failures for the account', () => {
+  it("a success from a known address clears that address's failures for the account", () => {
     const t = new SignInThrottle(() => 0);
     t.succeeded(attempt(t.begin('owner', 'home')));
     for (let i = 0; i < 4; i++) attempt(t.begin('owner', 'home'));
@@ -125,7 +125,7 @@ describe('hashing gate', () => {
 });
 
 describe('pre-session tokens', () => {
-  it('accepts what it issued until it expires; refuses forged, altered and other processes\' tokens', () => {
+  it("accepts what it issued until it expires; refuses forged, altered and other processes' tokens", () => {
     let now = 0;
     const tokens = new PresessionTokens(() => now, 60_000);
     const token = tokens.issue();

@@ -17,6 +17,7 @@ import type { FinalState } from '../../src/core/call-state.js';
 import type { FinalCall } from '../../src/pbx/call-ledger.js';
 import { SmsBackup } from '../../src/sms/backup.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from '../../src/sms/types.js';
+import { createAccount } from '../helpers/accounts.js';
 
 function standInSender(behaviour: (req: SmsRequest, report: (r: DeliveryReport) => void) => Promise<SmsResult>): SmsSender & { sent: SmsRequest[] } {
   const listeners = new Set<(r: DeliveryReport) => void>();
@@ -43,13 +44,28 @@ function setup(sender: SmsSender, smsBackup = true) {
   const accounts = new AccountStore(db, testSecrets());
   const calls = new CallStore(db);
   const progress = new CallProgressStore(db);
-  const account = accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup, name: '' });
+  const account = createAccount(accounts, { smsBackup });
   const accepted = calls.accept(account.userId, 'premium', { form: 'text', message: 'AAPL up', truncated: false, originalLength: 7, fields: {}, extra: {} });
   if (!accepted.accepted) throw new Error('not accepted');
   progress.transition(accepted.callId, 'dialing');
   progress.transition(accepted.callId, 'busy');
-  const backup = new SmsBackup({ sender, progress, writes: new PatientWriter(db, silentLogger), accounts, events: new CallEvents(), logger: silentLogger, now: Date.now });
-  const final = (state: FinalState, phone: string | null = account.phone): FinalCall => ({ callId: accepted.callId, userId: account.userId, message: 'AAPL up', phone, state });
+  const backup = new SmsBackup({
+    sender,
+    progress,
+    writes: new PatientWriter(db, silentLogger),
+    accounts,
+    events: new CallEvents(),
+    logger: silentLogger,
+    now: Date.now,
+  });
+  const final = (state: FinalState, phone: string | null = account.phone): FinalCall => ({
+    callId: accepted.callId,
+    userId: account.userId,
+    message: 'AAPL up',
+    phone,
+    state,
+    carried: [],
+  });
   return { backup, progress, callId: accepted.callId, final };
 }
 
@@ -79,7 +95,7 @@ describe('SmsBackup', () => {
   });
 
   it('records a refused SMS as failed and never sends it again', async () => {
-    const sender = standInSender(async () => ({ status: 'failed', error: 'Kannel answered 403', retryable: false }));
+    const sender = standInSender(async () => ({ status: 'failed', error: 'Kannel answered 403' }));
     const { backup, progress, callId, final } = setup(sender);
     backup.afterFinal(final('busy'));
     await backup.drain();

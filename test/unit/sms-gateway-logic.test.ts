@@ -9,7 +9,14 @@ import { fillTemplate, genericVerdict, kannelRequest, kannelVerdict, pickField, 
 import { createSmsSender } from '../../src/sms/index.js';
 import { destinationAddress, smppStatusName, sourceAddress } from '../../src/sms/smpp-params.js';
 
-const sms = { to: '+15551230003', from: 'RINGHOOK', text: 'Missed call alert: a & b → c', reference: 'call-9', localId: 'L1', dlrUrl: 'https://rh.example/sms/dlr' };
+const sms = {
+  to: '+15551230003',
+  from: 'RINGHOOK',
+  text: 'Missed call alert: a & b → c',
+  reference: 'call-9',
+  localId: 'L1',
+  dlrUrl: 'https://rh.example/sms/dlr',
+};
 
 describe('Kannel preset', () => {
   it('builds the sendsms GET with coding=2 only for non-GSM text, and the dlr-url', () => {
@@ -135,7 +142,11 @@ describe('SMPP receipts, addresses, statuses', () => {
       status: 'failed',
       detail: 'UNDELIV',
     });
-    expect(smppReceiptReport({ text: 'id:77 sub:001 dlvrd:000 stat:EXPIRED err:012 text:' })).toEqual({ gatewayId: '77', status: 'failed', detail: 'EXPIRED err:012' });
+    expect(smppReceiptReport({ text: 'id:77 sub:001 dlvrd:000 stat:EXPIRED err:012 text:' })).toEqual({
+      gatewayId: '77',
+      status: 'failed',
+      detail: 'EXPIRED err:012',
+    });
     expect(smppReceiptReport({ text: 'id:77 stat:ACCEPTD err:000' })).toMatchObject({ status: 'pending' });
   });
 

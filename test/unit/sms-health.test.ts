@@ -8,7 +8,7 @@ function standInSender(answer: () => Promise<SmsCheck>, kind = 'smpp'): SmsSende
   const sender = {
     kind,
     checks: 0,
-    send: async () => ({ status: 'failed' as const, error: 'not used', retryable: false }),
+    send: async () => ({ status: 'failed' as const, error: 'not used' }),
     check: () => {
       sender.checks++;
       return answer();
@@ -22,11 +22,15 @@ function standInSender(answer: () => Promise<SmsCheck>, kind = 'smpp'): SmsSende
 describe('SmsHealth', () => {
   it('checks once per max age however often it is asked, and asks again after', async () => {
     const sender = standInSender(async () => ({ ok: true, detail: 'bound' }));
-    const health = new SmsHealth(sender, { maxAgeMs: 50 });
+    let now = 1_000;
+    const health = new SmsHealth(sender, { maxAgeMs: 50, now: () => now });
     const answers = await Promise.all([health.current(), health.current(), health.current()]);
     expect(answers.map((a) => a.state)).toEqual(['ok', 'ok', 'ok']);
     expect(sender.checks).toBe(1);
-    await new Promise((r) => setTimeout(r, 80));
+    now += 50;
+    await health.current();
+    expect(sender.checks).toBe(1);
+    now += 1;
     await health.current();
     expect(sender.checks).toBe(2);
   });

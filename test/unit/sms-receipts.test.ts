@@ -56,7 +56,9 @@ describe('Twilio signature', () => {
     expect(twilioSignatureValid('auth', 'https://rh.example/sms/dlr', search, form, '')).toBe(false);
     expect(twilioSignatureValid('other', 'https://rh.example/sms/dlr', search, form, good)).toBe(false);
     expect(twilioSignatureValid('auth', 'https://rh.example/sms/dlr', `${search}&MessageStatus=failed`, form, good)).toBe(false);
-    expect(twilioSignatureValid('auth', 'https://rh.example/sms/dlr', search, new URLSearchParams({ MessageSid: 'SM1', MessageStatus: 'failed' }), good)).toBe(false);
+    expect(twilioSignatureValid('auth', 'https://rh.example/sms/dlr', search, new URLSearchParams({ MessageSid: 'SM1', MessageStatus: 'failed' }), good)).toBe(
+      false,
+    );
   });
 });
 
@@ -99,7 +101,13 @@ describe('receipt URL', () => {
   it('leaves a config without receipts as it is', () => {
     const none = smsConfig({});
     expect(withReceiptToken(none, 'x')).toBe(none);
-    const noDlr = smsConfig({ RINGHOOK_SMS_GATEWAY: 'http', RINGHOOK_SMS_HTTP_PRESET: 'twilio', RINGHOOK_SMS_FROM: '+1555', RINGHOOK_SMS_TWILIO_ACCOUNT_SID: 'AC', RINGHOOK_SMS_TWILIO_AUTH_TOKEN: 't' });
+    const noDlr = smsConfig({
+      RINGHOOK_SMS_GATEWAY: 'http',
+      RINGHOOK_SMS_HTTP_PRESET: 'twilio',
+      RINGHOOK_SMS_FROM: '+1555',
+      RINGHOOK_SMS_TWILIO_ACCOUNT_SID: 'AC',
+      RINGHOOK_SMS_TWILIO_AUTH_TOKEN: 't',
+    });
     expect(withReceiptToken(noDlr, 'x')).toBe(noDlr);
     expect(withReceiptToken(kannelConfig, null)).toBe(kannelConfig);
   });

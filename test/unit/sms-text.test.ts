@@ -27,7 +27,12 @@ describe('GSM 7-bit detection and encoding', () => {
 
   it('round-trips any GSM text, and any text through UCS-2', () => {
     const gsmChar = fc.constantFrom(...Array.from('@£$¥èéùìòÇ\nØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./09:;<=>?¡AZÄÖÑÜ§¿azäöñüà€[]{}~^|\\'));
-    fc.assert(fc.property(fc.array(gsmChar).map((a) => a.join('')), (s) => decodeGsm7(encodeGsm7(s)) === s));
+    fc.assert(
+      fc.property(
+        fc.array(gsmChar).map((a) => a.join('')),
+        (s) => decodeGsm7(encodeGsm7(s)) === s,
+      ),
+    );
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => decodeUcs2(encodeUcs2(s)) === s));
     expect(encodeUcs2('A🚀').toString('hex')).toBe('0041d83dde80');
   });
@@ -42,10 +47,10 @@ describe('splitting into SMS parts', () => {
   });
 
   it('never cuts an escape sequence nor a surrogate pair', () => {
-    const gsm = splitSms('a'.repeat(152) + '€' + 'b'.repeat(20));
+    const gsm = splitSms(`${'a'.repeat(152)}€${'b'.repeat(20)}`);
     expect(gsm[0]).toBe('a'.repeat(152));
     expect(gsm[1]!.startsWith('€')).toBe(true);
-    const ucs = splitSms('x'.repeat(66) + '🚀' + 'y'.repeat(10));
+    const ucs = splitSms(`${'x'.repeat(66)}🚀${'y'.repeat(10)}`);
     expect(ucs[0]).toBe('x'.repeat(66));
     expect(ucs[1]!.startsWith('🚀')).toBe(true);
   });
@@ -113,5 +118,25 @@ describe('buildSmsText', () => {
         expect(text.startsWith(SMS_PREFIX)).toBe(true);
       }),
     );
+  });
+});
+
+describe('buildSmsText for a call that carried several alerts', () => {
+  it('says how many, then each in order of arrival, numbered', () => {
+    expect(buildSmsText(['AAPL up', ' TSLA down ', 'SPY flat'])).toBe('Missed call, 3 alerts: 1) AAPL up 2) TSLA down 3) SPY flat');
+  });
+
+  it('one alert in a list reads as a single one', () => {
+    expect(buildSmsText(['AAPL up'])).toBe(buildSmsText('AAPL up'));
+  });
+
+  it('is cut with the mark to fit the parts allowed', () => {
+    const text = buildSmsText(
+      Array.from({ length: 10 }, (_, i) => `alert number ${i} with some words`),
+      { maxParts: 1 },
+    );
+    expect(countSmsParts(text)).toBe(1);
+    expect(text.startsWith('Missed call, 10 alerts: 1) alert number 0')).toBe(true);
+    expect(text.endsWith('...')).toBe(true);
   });
 });

@@ -24,7 +24,10 @@ describe('English number words', () => {
     [58_213_400, 'fifty-eight million two hundred thirteen thousand four hundred'],
     [2_000_000_000, 'two billion'],
     [3_000_000_000_001, 'three trillion one'],
-    [MAX_CARDINAL, 'nine hundred ninety-nine trillion nine hundred ninety-nine billion nine hundred ninety-nine million nine hundred ninety-nine thousand nine hundred ninety-nine'],
+    [
+      MAX_CARDINAL,
+      'nine hundred ninety-nine trillion nine hundred ninety-nine billion nine hundred ninety-nine million nine hundred ninety-nine thousand nine hundred ninety-nine',
+    ],
   ])('%d → %s', (n, words) => expect(english.cardinal(n)).toBe(words));
 
   it('refuses what it cannot say', () => {
@@ -191,7 +194,7 @@ describe('emoji, URLs and times', () => {
     ['at 2026-11-22T00:00:00Z', 'at zero zero hundred U T C'],
     ['at 2026-11-22T09:05:59Z', 'at zero nine zero five U T C'],
     ['at 14:00 UTC', 'at fourteen hundred U T C'],
-    ['opens 9:30', "opens nine thirty"],
+    ['opens 9:30', 'opens nine thirty'],
     ['opens 9:00', "opens nine o'clock"],
     ['opens 9:05', 'opens nine oh five'],
   ]);

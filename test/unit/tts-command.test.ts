@@ -95,7 +95,9 @@ describe('a speech command that fails falls back to the built-in engine, with a 
     const speech = await tts(command).synthesize('fallback when it fails');
     expect(speech.path).toBe(builtInPath('fallback when it fails'));
     await expectTelephoneWav(speech);
-    expect(warnings()).toEqual([expect.objectContaining({ msg: 'the speech command failed; speaking with the built-in engine', reason: 'it exited with 3: model not found' })]);
+    expect(warnings()).toEqual([
+      expect.objectContaining({ msg: 'the speech command failed; speaking with the built-in engine', reason: 'it exited with 3: model not found' }),
+    ]);
   });
 
   it('hangs: killed at the bound, with what it started', async () => {
@@ -109,7 +111,10 @@ describe('a speech command that fails falls back to the built-in engine, with a 
     expect(warnings()).toEqual([expect.objectContaining({ reason: 'it did not finish within 500 ms' })]);
     const pid = (await readFile(pidFile, 'utf8')).trim();
     await new Promise((r) => setTimeout(r, 200));
-    const state = await readFile(`/proc/${pid}/stat`, 'utf8').then((s) => s.split(') ')[1]?.[0], () => 'gone');
+    const state = await readFile(`/proc/${pid}/stat`, 'utf8').then(
+      (s) => s.split(') ')[1]?.[0],
+      () => 'gone',
+    );
     expect(['gone', 'Z']).toContain(state);
   });
 
@@ -181,5 +186,24 @@ describe('runSpeechCommand', () => {
     await expect(runSpeechCommand('cat /dev/zero', '', dir, { timeoutMs: 20_000, maxBytes: 1_000_000 })).rejects.toThrow('it wrote more than 1000000 bytes');
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await stat(join(dir, 'command-stdout'))).size).toBeLessThan(200_000_000);
+  });
+});
+
+describe('a burst of speech', () => {
+  it('runs at most maxProcesses engines at once, in the order asked; the same text is made once', async () => {
+    const log = join(dir, 'runs.log');
+    // Each run notes its start and end; the engine is slow enough for runs to overlap if allowed.
+    const command = await engine('slow.sh', `echo "start $$" >>${log}; sleep 0.2; espeak-ng --stdin -w /dev/stdout; echo "end $$" >>${log}`);
+    const t = tts(command, { maxProcesses: 2 });
+    const texts = ['one', 'two', 'three', 'four', 'one'];
+    const made = await Promise.all(texts.map((text) => t.synthesize(text)));
+    expect(made.map((m) => m.path)[4]).toBe(made[0]!.path);
+    const lines = (await readFile(log, 'utf8')).trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('start'))).toHaveLength(4);
+    let running = 0;
+    let most = 0;
+    for (const line of lines) most = Math.max(most, (running += line.startsWith('start') ? 1 : -1));
+    expect(most).toBe(2);
+    expect(warnings()).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ import initial from './001-initial.js';
 import telephony from './002-telephony.js';
 import dashboard from './003-dashboard.js';
 import sealedApiKeys, { sealClearApiKeys } from './004-sealed-api-keys.js';
+import heard from './005-heard.js';
+import trunk from './006-trunk.js';
 
 export interface Migration {
   name: string;
@@ -19,4 +21,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '002-telephony', sql: telephony },
   { name: '003-dashboard', sql: dashboard },
   { name: '004-sealed-api-keys', sql: sealedApiKeys, data: sealClearApiKeys },
+  { name: '005-heard', sql: heard },
+  { name: '006-trunk', sql: trunk },
 ];

@@ -12,7 +12,7 @@ import { fromOurOrigin, parseForm, readForm } from './forms.js';
 import type { Viewer } from './layout.js';
 import { errorPage } from './pages/error.js';
 import { htmlResponse, plain, redirectTo } from './respond.js';
-import type { WorkGate } from './hash-gate.js';
+import type { WorkGate } from '../../work-gate.js';
 import type { LiveHub } from './live-hub.js';
 import type { PresessionTokens } from './presession.js';
 import type { SignInThrottle } from './throttle.js';
@@ -58,7 +58,14 @@ export function guarded(ctx: DashboardContext, handler: Handler): Handler {
       return await handler(event);
     } catch (error) {
       ctx.deps.logger.error('dashboard request failed', { path: event.url.pathname, method: event.req.method, error });
-      return htmlResponse(500, errorPage({ status: 500, title: 'Something went wrong', message: 'The server could not complete this request. Try again; if it keeps failing, tell your administrator.' }));
+      return htmlResponse(
+        500,
+        errorPage({
+          status: 500,
+          title: 'Something went wrong',
+          message: 'The server could not complete this request. Try again; if it keeps failing, tell your administrator.',
+        }),
+      );
     }
   };
 }
@@ -80,12 +87,15 @@ export function apiRoute(ctx: DashboardContext, handler: (event: H3Event, who: S
 }
 
 export function forbidden(viewer?: Viewer): Response {
-  return htmlResponse(403, errorPage({
-    status: 403,
-    title: 'Form refused',
-    message: 'This form has expired or did not come from your dashboard. Go back, reload the page and try again.',
-    viewer,
-  }));
+  return htmlResponse(
+    403,
+    errorPage({
+      status: 403,
+      title: 'Form refused',
+      message: 'This form has expired or did not come from your dashboard. Go back, reload the page and try again.',
+      viewer,
+    }),
+  );
 }
 
 const csrfSchema = z.object({ _csrf: z.string().max(100) });

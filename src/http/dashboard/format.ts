@@ -1,7 +1,10 @@
 // Small, pure formatting helpers for the pages.
 
 export function formatTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
 }
 
 export function formatDuration(ms: number | null): string | null {

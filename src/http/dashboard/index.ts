@@ -1,4 +1,4 @@
-// The owner's dashboard (issue 5): mounted on the app by createApp. Server-rendered pages, a small
+// The owner's dashboard: mounted on the app by createApp. Server-rendered pages, a small
 // script for copy buttons and live history, sessions in cookies backed by the sessions table.
 import type { H3, H3Event } from 'h3';
 import type { Account } from '../../core/account.js';
@@ -9,7 +9,8 @@ import type { ServiceDeps } from '../../deps.js';
 import type { AddressMatcher } from '../address-match.js';
 import { CSS, JS } from './assets.js';
 import type { DashboardContext } from './context.js';
-import { WorkGate } from './hash-gate.js';
+import { WorkGate } from '../../work-gate.js';
+import { HASHING_LIMITS } from './hash-gate.js';
 import { LIVE_LIMITS, type LiveLimits } from './live-caps.js';
 import { LiveHub } from './live-hub.js';
 import { PresessionTokens } from './presession.js';
@@ -23,6 +24,8 @@ import { SignInThrottle } from './throttle.js';
 export interface DashboardDeps extends ServiceDeps {
   /** Base of the webhook URLs shown to owners. */
   publicUrl: string;
+  /** The number calls come from (RINGHOOK_CALLER_ID), offered as a contact card. */
+  callerId?: string | undefined;
   /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
   placeTestCall?: (account: Account) => TestCallResult;
   /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
@@ -45,7 +48,7 @@ export function mountDashboard(app: H3, deps: DashboardDeps): void {
     sessions,
     auth: new OwnerAuthStore(deps.db, deps.now),
     throttle: new SignInThrottle(deps.now),
-    hashing: new WorkGate(),
+    hashing: new WorkGate(HASHING_LIMITS),
     presession: new PresessionTokens(deps.now),
     live: new LiveHub({
       events: deps.events,

@@ -129,7 +129,10 @@ export class LiveHub {
     const live = new Map<string, boolean>();
     for (const s of [...this.streams]) {
       let sessionLive = live.get(s.viewer.token);
-      if (sessionLive === undefined) live.set(s.viewer.token, (sessionLive = this.deps.sessionLive(s.viewer.token)));
+      if (sessionLive === undefined) {
+        sessionLive = this.deps.sessionLive(s.viewer.token);
+        live.set(s.viewer.token, sessionLive);
+      }
       const serverGone = s.server !== undefined && !s.server.listening;
       if (!sessionLive || serverGone || now - s.started > MAX_STREAM_MS) s.close();
     }

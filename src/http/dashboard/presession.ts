@@ -12,7 +12,10 @@ const SHAPE = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,11})\.([A-Za-z0-9_-]{43})$/;
 export class PresessionTokens {
   private readonly secret = randomBytes(32);
 
-  constructor(private readonly now: () => number, private readonly ttlMs = PRESESSION_TTL_MS) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly ttlMs = PRESESSION_TTL_MS,
+  ) {}
 
   issue(): string {
     const nonce = randomBytes(16).toString('base64url');

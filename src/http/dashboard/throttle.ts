@@ -52,7 +52,10 @@ export class SignInThrottle {
   /** "account address" -> when the account last signed in from that address. Oldest first. */
   private readonly known = new Map<string, number>();
 
-  constructor(private readonly now: () => number, private readonly limits: ThrottleLimits = SIGN_IN_LIMITS) {
+  constructor(
+    private readonly now: () => number,
+    private readonly limits: ThrottleLimits = SIGN_IN_LIMITS,
+  ) {
     const keep = Math.max(limits.perAddress, limits.perAccount, limits.perKnownAddress, limits.linksPerAddress);
     this.window = new FailureWindow(now, { windowMs: limits.windowMs, keep, maxKeys: MAX_KEYS });
   }

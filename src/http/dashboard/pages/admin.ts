@@ -9,14 +9,16 @@ export interface AdminRow {
 }
 
 export function adminPage(viewer: Viewer, rows: AdminRow[]): string {
-  const body = rows.map(({ account, usedThisMonth }) => html`<tr>
+  const body = rows.map(
+    ({ account, usedThisMonth }) => html`<tr>
   <td><a href="/admin/accounts/${account.userId}">${account.name || account.userId}</a></td>
   <td data-label="Phone">${account.phone}</td>
   <td data-label="Plan">${account.plan}</td>
   <td data-label="Status">${account.status}</td>
   <td data-label="SMS backup">${account.smsBackup ? 'on' : 'off'}</td>
   <td data-label="Calls this month">${usedThisMonth}</td>
-</tr>`);
+</tr>`,
+  );
   return page({
     title: 'All accounts',
     viewer,

@@ -2,7 +2,13 @@
 import { html } from '../html.js';
 import { page, type Viewer } from '../layout.js';
 
-export function errorPage(options: { status: number; title: string; message: string; viewer?: Viewer | undefined; action?: { href: string; label: string } }): string {
+export function errorPage(options: {
+  status: number;
+  title: string;
+  message: string;
+  viewer?: Viewer | undefined;
+  action?: { href: string; label: string };
+}): string {
   return page({
     title: options.title,
     viewer: options.viewer,

@@ -44,11 +44,23 @@ export function callItem(entry: HistoryEntry): SafeHtml {
     ${fact('Ring time', formatDuration(entry.ringMs))}
     ${fact('Talk time', formatDuration(entry.talkMs))}
     ${fact('Hang-up', entry.hangupCauseText)}
+    ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
+    ${fact('Answered by', machineVerdict(entry))}
+    ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
     ${fact('SMS', smsText(entry))}
     ${fact('Reason', entry.error)}
     ${fact('Call ID', entry.callId)}
   </dl>
 </li>`;
+}
+
+/** AMD's verdict in words, when it ran. */
+function machineVerdict(entry: HistoryEntry): string | null {
+  if (!entry.amdStatus) return null;
+  const cause = entry.amdCause ? ` (${entry.amdCause})` : '';
+  if (entry.amdStatus === 'MACHINE') return `an answering machine${cause}`;
+  if (entry.amdStatus === 'HUMAN') return `a person${cause}`;
+  return `not sure: person or machine${cause}`;
 }
 
 export interface HistoryModel {
@@ -85,16 +97,21 @@ function filterForm(model: HistoryModel): SafeHtml {
 
 function pager(model: HistoryModel): SafeHtml {
   const newest = model.first ? '' : html`<a class="button secondary" href="${model.basePath + query({ status: model.filter })}">Newest</a>`;
-  const older = model.page.next === null ? '' : html`<a class="button secondary" rel="next" href="${model.basePath + query({ status: model.filter, before: model.page.next })}">Older</a>`;
+  const older =
+    model.page.next === null
+      ? ''
+      : html`<a class="button secondary" rel="next" href="${model.basePath + query({ status: model.filter, before: model.page.next })}">Older</a>`;
   return html`<nav class="pager" aria-label="Pages">${newest}${older}</nav>`;
 }
 
 export function historyBody(model: HistoryModel): SafeHtml {
   const live = model.live ? (model.first ? 'prepend' : 'update') : '';
-  const empty = model.page.entries.length === 0
-    ? html`<p id="calls-empty">${model.filter ? 'No calls with this status.' : 'No calls yet. Send a test call, or point an alert at your webhook URL.'}</p>`
-    : '';
-  const testCall = model.testCallsAvailable === null ? '' : html`<section class="card">${testCallForm(model.viewer.csrfToken, model.testCallsAvailable)}</section>`;
+  const empty =
+    model.page.entries.length === 0
+      ? html`<p id="calls-empty">${model.filter ? 'No calls with this status.' : 'No calls yet. Send a test call, or point an alert at your webhook URL.'}</p>`
+      : '';
+  const testCall =
+    model.testCallsAvailable === null ? '' : html`<section class="card">${testCallForm(model.viewer.csrfToken, model.testCallsAvailable)}</section>`;
   const heading = model.headingLevel === 2 ? html`<h2>${model.heading}</h2>` : html`<h1>${model.heading}</h1>`;
   return html`${heading}
 ${testCall}

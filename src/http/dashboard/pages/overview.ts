@@ -1,5 +1,6 @@
 // The overview: webhook URL with a copy button, ready-to-paste TradingView messages, plan and usage,
-// phone, SMS backup switch, test call and the way to regenerate the URL.
+// phone, SMS backup and confirmation switches, the contact card, test call and the way to
+// regenerate the URL.
 import type { Account } from '../../../core/account.js';
 import type { PlanLimits } from '../../../core/limits.js';
 import { formatTime, plural } from '../format.js';
@@ -14,6 +15,8 @@ export interface OverviewModel {
   usage: { used: number; resetsAt: number };
   limits: PlanLimits;
   testCallsAvailable: boolean;
+  /** The number calls come from, when the server has a dialable one: offered as a contact card. */
+  callerId: string | undefined;
   readOnly: boolean;
   notice?: Notice | undefined;
 }
@@ -37,9 +40,10 @@ type FieldShape = 'line' | 'wrapped' | 'block';
 
 // 'wrapped': one long value (the URL) shown whole on any screen width.
 function copyField(id: string, label: string, value: string, shape: FieldShape, hint: SafeHtml | string = ''): SafeHtml {
-  const field = shape === 'line'
-    ? html`<input type="text" class="mono" id="${id}" readonly value="${value}" spellcheck="false" aria-describedby="${id}-hint">`
-    : html`<textarea id="${id}" class="${shape}" readonly rows="${shape === 'wrapped' ? 2 : value.split('\n').length}" spellcheck="false" aria-describedby="${id}-hint">${value}</textarea>`;
+  const field =
+    shape === 'line'
+      ? html`<input type="text" class="mono" id="${id}" readonly value="${value}" spellcheck="false" aria-describedby="${id}-hint">`
+      : html`<textarea id="${id}" class="${shape}" readonly rows="${shape === 'wrapped' ? 2 : value.split('\n').length}" spellcheck="false" aria-describedby="${id}-hint">${value}</textarea>`;
   return html`<label for="${id}">${label}</label>
 <div class="row">${field}<button type="button" class="secondary" data-copy="${id}" data-copy-status="${id}-status">Copy</button></div>
 <p class="hint" id="${id}-hint">${hint}</p>
@@ -52,16 +56,26 @@ function webhookSection(model: OverviewModel): SafeHtml {
   }
   return html`<section class="card" aria-labelledby="webhook-title">
   <h2 id="webhook-title">Webhook URL</h2>
-  ${copyField('webhook-url', 'Paste this into the alert\'s Webhook URL field', model.webhookUrl, 'wrapped',
-    'Keep it secret: anyone who has it can make your phone ring. If it leaked, regenerate it below.')}
+  ${copyField(
+    'webhook-url',
+    "Paste this into the alert's Webhook URL field",
+    model.webhookUrl,
+    'wrapped',
+    'Keep it secret: anyone who has it can make your phone ring. If it leaked, regenerate it below.',
+  )}
 </section>
 <section class="card" aria-labelledby="templates-title">
   <h2 id="templates-title">Alert message</h2>
   <p>Paste one of these into the alert's <strong>Message</strong> box. TradingView fills in <code>{{ticker}}</code>,
   <code>{{close}}</code> and <code>{{time}}</code>; the <em>message</em> is what is spoken.</p>
   ${copyField('template-text', 'Plain text', PLAIN_TEMPLATE, 'block', 'The whole text is spoken.')}
-  ${copyField('template-json', 'JSON (keeps ticker, price, action, strategy and time in the history)', JSON_TEMPLATE, 'block',
-    'Only "message" is spoken; the other fields are shown in the call history.')}
+  ${copyField(
+    'template-json',
+    'JSON (keeps ticker, price, action, strategy and time in the history)',
+    JSON_TEMPLATE,
+    'block',
+    'Only "message" is spoken; the other fields are shown in the call history.',
+  )}
   <ul class="hint">
     <li>Keep the message between 50 and 100 characters: short enough to hear at once, long enough to say what happened. Longer than 500 characters is cut.</li>
     <li>Set the alert to trigger <strong>once per bar close</strong> (or only once), not on every tick, so one move makes one call.</li>
@@ -85,19 +99,72 @@ function planSection(model: OverviewModel): SafeHtml {
 </section>`;
 }
 
-function smsSection(model: OverviewModel): SafeHtml {
-  const on = model.account.smsBackup;
-  const state = html`<p>SMS backup is <span class="switch-state" id="sms-state">${on ? 'on' : 'off'}</span>.
-  ${on ? 'When a call is not answered, busy or unreachable, the message is sent by SMS.' : 'A missed call is not followed by an SMS.'}</p>`;
-  if (model.readOnly) return html`<section class="card"><h2>SMS backup</h2>${state}</section>`;
-  return html`<section class="card" aria-labelledby="sms-title">
-  <h2 id="sms-title">SMS backup</h2>
+interface Switch {
+  /** Ids and names: `<id>-title`, `<id>-state`, the form posts `field` (on|off) to `action`. */
+  id: string;
+  title: string;
+  on: boolean;
+  /** What on and off mean, in a sentence each. */
+  meaning: { on: string; off: string };
+  action: string;
+  field: string;
+  /** The button's words to turn it on, and off. */
+  button: { on: string; off: string };
+}
+
+/** An account setting that is on or off: its state in words and, unless read-only, the form that flips it. */
+function switchSection(model: OverviewModel, s: Switch): SafeHtml {
+  const state = html`<p>${s.title} is <span class="switch-state" id="${s.id}-state">${s.on ? 'on' : 'off'}</span>.
+  ${s.on ? s.meaning.on : s.meaning.off}</p>`;
+  if (model.readOnly) return html`<section class="card"><h2>${s.title}</h2>${state}</section>`;
+  return html`<section class="card" aria-labelledby="${s.id}-title">
+  <h2 id="${s.id}-title">${s.title}</h2>
   ${state}
-  <form method="post" action="/dashboard/sms-backup">
+  <form method="post" action="${s.action}">
     ${csrfField(model.viewer.csrfToken)}
-    <input type="hidden" name="sms_backup" value="${on ? 'off' : 'on'}">
-    <button type="submit" class="secondary">${on ? 'Turn SMS backup off' : 'Turn SMS backup on'}</button>
+    <input type="hidden" name="${s.field}" value="${s.on ? 'off' : 'on'}">
+    <button type="submit" class="secondary">${s.on ? s.button.off : s.button.on}</button>
   </form>
+</section>`;
+}
+
+function smsSection(model: OverviewModel): SafeHtml {
+  return switchSection(model, {
+    id: 'sms',
+    title: 'SMS backup',
+    on: model.account.smsBackup,
+    meaning: { on: 'When a call is not answered, busy or unreachable, the message is sent by SMS.', off: 'A missed call is not followed by an SMS.' },
+    action: '/dashboard/sms-backup',
+    field: 'sms_backup',
+    button: { on: 'Turn SMS backup on', off: 'Turn SMS backup off' },
+  });
+}
+
+function confirmSection(model: OverviewModel): SafeHtml {
+  return switchSection(model, {
+    id: 'confirm',
+    title: 'Confirmation required',
+    on: model.account.requireConfirm,
+    meaning: {
+      on: 'A call counts as heard only when you press 1; an answered call without it ends unconfirmed, and the SMS backup goes out.',
+      off: 'An answered call whose message played counts as heard, 1 pressed or not.',
+    },
+    action: '/dashboard/require-confirm',
+    field: 'require_confirm',
+    button: { on: 'Require a 1 to confirm', off: 'Stop requiring a 1' },
+  });
+}
+
+function contactSection(model: OverviewModel): SafeHtml {
+  const why = 'Phones that silence unknown callers, or Do Not Disturb, would silence your alert. Save this number as a contact and allow it through.';
+  if (model.callerId === undefined) {
+    return html`<section class="card"><h2>Save ringhook's number</h2><p>This server calls without a fixed number (no caller id is set), so there is no number to save. ${why} Ask the operator to set one.</p></section>`;
+  }
+  return html`<section class="card" aria-labelledby="contact-title">
+  <h2 id="contact-title">Save ringhook's number</h2>
+  <p>Your alerts come from <strong class="mono" id="caller-id">${model.callerId}</strong>.</p>
+  <p class="hint">${why}</p>
+  <a class="button secondary" href="/dashboard/contact.vcf" download="ringhook-alerts.vcf">Download the contact card</a>
 </section>`;
 }
 
@@ -131,6 +198,8 @@ export function overviewBody(model: OverviewModel): SafeHtml {
 ${webhookSection(model)}
 ${planSection(model)}
 ${smsSection(model)}
+${confirmSection(model)}
+${contactSection(model)}
 ${actionsSection(model)}`;
 }
 

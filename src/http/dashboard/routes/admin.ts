@@ -13,28 +13,36 @@ import { html } from '../html.js';
 import { htmlResponse } from '../respond.js';
 import { historyModel, overviewModel } from './owner.js';
 
-const notFound = (viewer: Viewer) =>
-  htmlResponse(404, errorPage({ status: 404, title: 'Not found', message: 'There is no such page.', viewer }));
+const notFound = (viewer: Viewer) => htmlResponse(404, errorPage({ status: 404, title: 'Not found', message: 'There is no such page.', viewer }));
 
 export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
-  app.get('/admin', pageRoute(ctx, (_event, { viewer }) => {
-    if (!viewer.admin) return notFound(viewer);
-    const rows = ctx.deps.accounts.list().map((account) => ({ account, usedThisMonth: ctx.deps.calls.usage(account.userId).used }));
-    return htmlResponse(200, adminPage(viewer, rows));
-  }));
+  app.get(
+    '/admin',
+    pageRoute(ctx, (_event, { viewer }) => {
+      if (!viewer.admin) return notFound(viewer);
+      const rows = ctx.deps.accounts.list().map((account) => ({ account, usedThisMonth: ctx.deps.calls.usage(account.userId).used }));
+      return htmlResponse(200, adminPage(viewer, rows));
+    }),
+  );
 
-  app.get('/admin/accounts/:userId', pageRoute(ctx, (event, { viewer }) => {
-    if (!viewer.admin) return notFound(viewer);
-    const userId = z.string().regex(USER_ID_PATTERN).safeParse(getRouterParam(event, 'userId'));
-    const account = userId.success ? ctx.deps.accounts.get(userId.data) : undefined;
-    if (!account) return notFound(viewer);
-    const basePath = `/admin/accounts/${account.userId}`;
-    const history = historyModel(ctx, event, viewer, account.userId, { basePath, heading: 'Call history', readOnly: true });
-    return htmlResponse(200, page({
-      title: `Account ${account.name || account.userId}`,
-      viewer,
-      current: 'admin',
-      body: html`${overviewBody(overviewModel(ctx, viewer, account, true))}<section aria-label="Call history">${historyBody({ ...history, headingLevel: 2 })}</section>`,
-    }));
-  }));
+  app.get(
+    '/admin/accounts/:userId',
+    pageRoute(ctx, (event, { viewer }) => {
+      if (!viewer.admin) return notFound(viewer);
+      const userId = z.string().regex(USER_ID_PATTERN).safeParse(getRouterParam(event, 'userId'));
+      const account = userId.success ? ctx.deps.accounts.get(userId.data) : undefined;
+      if (!account) return notFound(viewer);
+      const basePath = `/admin/accounts/${account.userId}`;
+      const history = historyModel(ctx, event, viewer, account.userId, { basePath, heading: 'Call history', readOnly: true });
+      return htmlResponse(
+        200,
+        page({
+          title: `Account ${account.name || account.userId}`,
+          viewer,
+          current: 'admin',
+          body: html`${overviewBody(overviewModel(ctx, viewer, account, true))}<section aria-label="Call history">${historyBody({ ...history, headingLevel: 2 })}</section>`,
+        }),
+      );
+    }),
+  );
 }

@@ -17,21 +17,24 @@ function listeningServer(event: H3Event): Server | undefined {
 }
 
 export function mountLiveRoutes(app: H3, ctx: DashboardContext): void {
-  app.get('/dashboard/events', apiRoute(ctx, (event, who) => {
-    const body = ctx.live.open({ token: who.token, userId: who.account.userId }, listeningServer(event), event.req.signal);
-    if ('refused' in body) {
-      ctx.deps.logger.warn('dashboard live stream refused', { user_id: who.account.userId, cap: body.refused });
-      return plain(429, 'Too many live views are open. Close a dashboard tab and reload.', { 'retry-after': String(REFUSED_RETRY_AFTER_S) });
-    }
-    return new Response(body, {
-      status: 200,
-      headers: {
-        ...SECURITY_HEADERS,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        // Tells nginx not to buffer the stream.
-        'x-accel-buffering': 'no',
-      },
-    });
-  }));
+  app.get(
+    '/dashboard/events',
+    apiRoute(ctx, (event, who) => {
+      const body = ctx.live.open({ token: who.token, userId: who.account.userId }, listeningServer(event), event.req.signal);
+      if ('refused' in body) {
+        ctx.deps.logger.warn('dashboard live stream refused', { user_id: who.account.userId, cap: body.refused });
+        return plain(429, 'Too many live views are open. Close a dashboard tab and reload.', { 'retry-after': String(REFUSED_RETRY_AFTER_S) });
+      }
+      return new Response(body, {
+        status: 200,
+        headers: {
+          ...SECURITY_HEADERS,
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          // Tells nginx not to buffer the stream.
+          'x-accel-buffering': 'no',
+        },
+      });
+    }),
+  );
 }

@@ -1,8 +1,9 @@
-// The owner's pages and actions: overview, history, its live row fragments, SMS backup, test call,
-// regeneration of the webhook URL.
+// The owner's pages and actions: overview, history, its live row fragments, SMS backup,
+// confirmation required, the contact card, test call, regeneration of the webhook URL.
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { z } from 'zod';
 import { webhookUrl, type Account } from '../../../core/account.js';
+import { callerIdNumber, contactCard } from '../../../core/contact-card.js';
 import { PLAN_LIMITS } from '../../../core/limits.js';
 import { apiRoute, formRoute, pageRoute, type DashboardContext } from '../context.js';
 import type { Viewer } from '../layout.js';
@@ -15,7 +16,10 @@ import { filterStatuses, FILTERS } from '../status.js';
 export const HISTORY_PAGE_SIZE = 25;
 
 const historyQuery = z.object({
-  status: z.enum(FILTERS.map((f) => f.value) as [string, ...string[]]).optional().catch(undefined),
+  status: z
+    .enum(FILTERS.map((f) => f.value) as [string, ...string[]])
+    .optional()
+    .catch(undefined),
   before: z.coerce.number().int().positive().optional().catch(undefined),
 });
 
@@ -29,11 +33,18 @@ export function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Ac
     usage: ctx.deps.calls.usage(account.userId),
     limits: PLAN_LIMITS[account.plan],
     testCallsAvailable: ctx.deps.placeTestCall !== undefined,
+    callerId: ctx.deps.callerId === undefined ? undefined : callerIdNumber(ctx.deps.callerId),
     readOnly,
   };
 }
 
-export function historyModel(ctx: DashboardContext, event: H3Event, viewer: Viewer, userId: string, options: { basePath: string; heading: string; readOnly: boolean }): HistoryModel {
+export function historyModel(
+  ctx: DashboardContext,
+  event: H3Event,
+  viewer: Viewer,
+  userId: string,
+  options: { basePath: string; heading: string; readOnly: boolean },
+): HistoryModel {
   const query = historyQuery.parse(Object.fromEntries(event.url.searchParams));
   const page = ctx.deps.calls.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
   return {
@@ -49,44 +60,84 @@ export function historyModel(ctx: DashboardContext, event: H3Event, viewer: View
 }
 
 export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
-  app.get('/', pageRoute(ctx, (event, { viewer, account }) =>
-    htmlResponse(200, overviewPage({ ...overviewModel(ctx, viewer, account, false), notice: noticeFromQuery(event.url) })),
-  ));
+  app.get(
+    '/',
+    pageRoute(ctx, (event, { viewer, account }) =>
+      htmlResponse(200, overviewPage({ ...overviewModel(ctx, viewer, account, false), notice: noticeFromQuery(event.url) })),
+    ),
+  );
 
-  app.get('/calls', pageRoute(ctx, (event, { viewer, account }) => {
-    const model = historyModel(ctx, event, viewer, account.userId, { basePath: '/calls', heading: 'Call history', readOnly: false });
-    return htmlResponse(200, historyPage({ ...model, notice: noticeFromQuery(event.url) }));
-  }));
+  app.get(
+    '/calls',
+    pageRoute(ctx, (event, { viewer, account }) => {
+      const model = historyModel(ctx, event, viewer, account.userId, { basePath: '/calls', heading: 'Call history', readOnly: false });
+      return htmlResponse(200, historyPage({ ...model, notice: noticeFromQuery(event.url) }));
+    }),
+  );
 
   // One history entry as markup, for the live updates; 204 when it does not match the page's filter.
-  app.get('/dashboard/calls/:callId/row', apiRoute(ctx, (event, { account }) => {
-    const callId = callIdSchema.safeParse(getRouterParam(event, 'callId'));
-    const entry = callId.success ? ctx.deps.calls.getForAccount(account.userId, callId.data) : undefined;
-    if (!entry) return plain(404, 'No such call.');
-    const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
-    if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
-    return htmlResponse(200, callItem(entry).value);
-  }));
+  app.get(
+    '/dashboard/calls/:callId/row',
+    apiRoute(ctx, (event, { account }) => {
+      const callId = callIdSchema.safeParse(getRouterParam(event, 'callId'));
+      const entry = callId.success ? ctx.deps.calls.getForAccount(account.userId, callId.data) : undefined;
+      if (!entry) return plain(404, 'No such call.');
+      const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
+      if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
+      return htmlResponse(200, callItem(entry).value);
+    }),
+  );
 
-  app.post('/dashboard/sms-backup', formRoute(ctx, z.object({ sms_backup: z.enum(['on', 'off']) }), (_event, { account }, data) => {
-    ctx.deps.accounts.update(account.userId, { smsBackup: data.sms_backup === 'on' });
-    ctx.deps.logger.info('dashboard: SMS backup changed', { user_id: account.userId, sms_backup: data.sms_backup });
-    return redirectTo(`/?notice=sms-${data.sms_backup}`);
-  }));
+  // The account's on/off settings: each flips one field and comes back with its notice.
+  const switches = [
+    { path: '/dashboard/sms-backup', field: 'sms_backup', setting: 'smsBackup', notice: 'sms' },
+    { path: '/dashboard/require-confirm', field: 'require_confirm', setting: 'requireConfirm', notice: 'confirm' },
+  ] as const;
+  for (const { path, field, setting, notice } of switches) {
+    app.post(
+      path,
+      formRoute(ctx, z.object({ [field]: z.enum(['on', 'off']) }), (_event, { account }, data) => {
+        const value = data[field] as 'on' | 'off';
+        ctx.deps.accounts.update(account.userId, { [setting]: value === 'on' });
+        ctx.deps.logger.info('dashboard: setting changed', { user_id: account.userId, [field]: value });
+        return redirectTo(`/?notice=${notice}-${value}`);
+      }),
+    );
+  }
 
-  app.post('/dashboard/test-call', formRoute(ctx, z.object({}), (_event, { account }) => {
-    if (!ctx.deps.placeTestCall) return redirectTo('/calls?notice=telephony-off');
-    const result = ctx.deps.placeTestCall(account);
-    if (!result.accepted) return redirectTo(result.reason === 'suspended' ? '/calls?notice=suspended' : `/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`);
-    ctx.deps.logger.info('dashboard: test call', { user_id: account.userId, call_id: result.callId });
-    return redirectTo('/calls?notice=test-call');
-  }));
+  // The caller id as a contact card, to save in the phone and let through Do Not Disturb.
+  app.get(
+    '/dashboard/contact.vcf',
+    pageRoute(ctx, () => {
+      const card = ctx.deps.callerId === undefined ? undefined : contactCard(ctx.deps.callerId);
+      if (!card) return plain(404, 'This server has no caller id to save (RINGHOOK_CALLER_ID is not set).');
+      return plain(200, card, { 'content-type': 'text/vcard; charset=utf-8', 'content-disposition': 'attachment; filename="ringhook-alerts.vcf"' });
+    }),
+  );
 
-  app.get('/dashboard/regenerate', pageRoute(ctx, (_event, { viewer }) => htmlResponse(200, regeneratePage(viewer))));
+  app.post(
+    '/dashboard/test-call',
+    formRoute(ctx, z.object({}), (_event, { account }) => {
+      if (!ctx.deps.placeTestCall) return redirectTo('/calls?notice=telephony-off');
+      const result = ctx.deps.placeTestCall(account);
+      if (!result.accepted)
+        return redirectTo(result.reason === 'suspended' ? '/calls?notice=suspended' : `/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`);
+      ctx.deps.logger.info('dashboard: test call', { user_id: account.userId, call_id: result.callId });
+      return redirectTo('/calls?notice=test-call');
+    }),
+  );
 
-  app.post('/dashboard/regenerate', formRoute(ctx, z.object({}), (_event, { account }) => {
-    ctx.deps.accounts.regenerateKey(account.userId);
-    ctx.deps.logger.info('dashboard: webhook URL regenerated', { user_id: account.userId });
-    return redirectTo('/?notice=regenerated');
-  }));
+  app.get(
+    '/dashboard/regenerate',
+    pageRoute(ctx, (_event, { viewer }) => htmlResponse(200, regeneratePage(viewer))),
+  );
+
+  app.post(
+    '/dashboard/regenerate',
+    formRoute(ctx, z.object({}), (_event, { account }) => {
+      ctx.deps.accounts.regenerateKey(account.userId);
+      ctx.deps.logger.info('dashboard: webhook URL regenerated', { user_id: account.userId });
+      return redirectTo('/?notice=regenerated');
+    }),
+  );
 }

@@ -1,0 +1,24 @@
+// Whether a call the first trunk did not take goes out again through the backup trunk. Pure.
+// Only a call that never rang: the provider refused or never answered the INVITE, so no phone
+// has heard anything; a call that rang is never sent again (the phone would ring twice).
+import type { CallFacts, CallStop } from './call-end.js';
+
+/** SIP answers by which the provider, not the phone, says it did not take the call. */
+const PROVIDER_FAILURES = new Set([408, 500, 502, 503, 504]);
+
+/**
+ * The Q.850 causes Asterisk gives those answers when no SIP code came with them: congestion (503),
+ * network out of order and temporary failure (500, 502), switching equipment congestion, and
+ * recovery on timer expiry (408 or no answer at all to the INVITE).
+ */
+const PROVIDER_FAILURE_CAUSES = new Set([34, 38, 41, 42, 102]);
+
+export function goesToBackupTrunk(f: Pick<CallFacts, 'rang' | 'answeredAt' | 'farEnd'>, stop: CallStop): boolean {
+  if (f.rang || f.answeredAt !== undefined) return false;
+  // Asterisk refused to place it through the first trunk (e.g. the trunk's endpoint is unavailable).
+  if (stop.kind === 'originate-failed') return stop.refusedByAsterisk;
+  if (stop.kind !== 'destroyed') return false;
+  const sipCode = stop.techCause ?? f.farEnd?.sipCode;
+  if (sipCode !== undefined) return PROVIDER_FAILURES.has(sipCode);
+  return PROVIDER_FAILURE_CAUSES.has(stop.cause);
+}

@@ -1,0 +1,99 @@
+// Places a call through Asterisk and says what a refusal means: the call's outcome (one attempt
+// only), or nothing dialed at all (Asterisk down or stopping), when the alerts wait in the queue
+// for it. A call the first trunk did not take, and that never rang, goes out once more through the
+// backup trunk.
+import { goesToBackupTrunk } from '../core/backup-trunk.js';
+import { describeStop, type CallStop } from '../core/call-end.js';
+import { AriError, type AriCallControl } from './ari.js';
+import type { CallLedger } from './call-ledger.js';
+import type { CallQueue } from './call-queue.js';
+import { alertsOf, arm, newSession, type CallSession, type CallSessions } from './call-session.js';
+import type { DialerSettings } from './dialer-options.js';
+import type { Endpoint } from './endpoint.js';
+import { nothingDialed } from './originate-refusal.js';
+
+export type Placement = { placed: true } | { placed: false; outcome: CallStop } | { placed: false; waitFor: string };
+
+export interface PlacementOptions {
+  callerId?: string | undefined;
+  ringTimeoutSec: number;
+}
+
+export async function placeCall(
+  ari: Pick<AriCallControl, 'originate' | 'getEndpoint'>,
+  session: CallSession,
+  endpoint: Endpoint,
+  options: PlacementOptions,
+): Promise<Placement> {
+  try {
+    await ari.originate({
+      channelId: session.channelId,
+      endpoint: endpoint.dial,
+      appArgs: [session.call.callId],
+      ...(options.callerId && { callerId: options.callerId }),
+      timeoutSec: options.ringTimeoutSec,
+    });
+    return { placed: true };
+  } catch (error) {
+    const message = (error as Error).message;
+    const waitFor = await nothingDialed(error, endpoint, ari);
+    if (waitFor) return { placed: false, waitFor: `${waitFor}: ${message}` };
+    return { placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: error instanceof AriError && error.kind === 'http', message } };
+  }
+}
+
+export interface CallPlacementDeps {
+  ari: Pick<AriCallControl, 'originate' | 'getEndpoint'>;
+  settings: Pick<DialerSettings, 'callerId' | 'ringTimeoutSec' | 'backupEndpointFor' | 'now'>;
+  sessions: CallSessions;
+  ledger: CallLedger;
+  queue: CallQueue;
+  enqueue: (callId: string) => void;
+  giveUp: (session: CallSession, why: string) => void;
+  end: (session: CallSession, stop: CallStop) => void;
+}
+
+export class CallPlacement {
+  constructor(private readonly deps: CallPlacementDeps) {}
+
+  async place(session: CallSession, endpoint: Endpoint): Promise<void> {
+    const { settings, sessions, ledger, queue } = this.deps;
+    const alerts = alertsOf(session);
+    arm(session, (settings.ringTimeoutSec + 15) * 1000, () => this.deps.giveUp(session, 'no final event from Asterisk after the ring timeout'));
+    const placement = await placeCall(this.deps.ari, session, endpoint, settings);
+    if (placement.placed) {
+      for (const alert of alerts) queue.taken(alert.callId);
+    } else if ('outcome' in placement) {
+      this.deps.end(session, placement.outcome);
+    } else {
+      // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
+      // restart waiting for calls to end): nothing was dialed, so the alerts go back to the queue
+      // and wait for Asterisk, within the freshness window.
+      sessions.remove(session);
+      for (const alert of alerts) {
+        if (ledger.transition(alert, 'queued', {}, placement.waitFor)) queue.holdBack(alert.callId, (id) => this.deps.enqueue(id));
+      }
+    }
+  }
+
+  /** At the call's end: true when it goes out once more, through the backup trunk, instead of ending. */
+  placedAgain(previous: CallSession, stop: CallStop): boolean {
+    const { settings, sessions, ledger } = this.deps;
+    const backup = previous.onBackupTrunk ? undefined : settings.backupEndpointFor?.(previous.phone);
+    if (!backup || !goesToBackupTrunk(previous, stop)) return false;
+    sessions.remove(previous);
+    const session = newSession(alertsOf(previous), previous.phone, previous.requireConfirm ?? false, settings.now(), '-b');
+    session.onBackupTrunk = true;
+    if (previous.messageMedia) session.messageMedia = previous.messageMedia;
+    sessions.add(session);
+    const { channelId, dialedAt } = session;
+    const trunk = backup.trunk ?? backup.resource;
+    ledger.placedAgain(
+      alertsOf(session),
+      { trunk, channelId, dialedAt },
+      `the first trunk did not take the call (${describeStop(stop)}): placed through ${trunk}`,
+    );
+    void this.place(session, backup);
+    return true;
+  }
+}

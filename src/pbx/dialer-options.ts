@@ -1,0 +1,50 @@
+// What the dialer is given: its peers (Asterisk, the stores, speech, the live events) and its limits.
+import type { AccountStore } from '../db/accounts.js';
+import type { CallProgressStore } from '../db/call-progress.js';
+import type { PatientWriter } from '../db/patient-writes.js';
+import type { CallEvents } from '../events.js';
+import type { Logger } from '../log.js';
+import type { AriCallControl } from './ari.js';
+import type { FinalCall } from './call-ledger.js';
+import type { Endpoint } from './endpoint.js';
+import type { Tts } from './tts.js';
+
+export interface DialerOptions {
+  ari: AriCallControl;
+  progress: CallProgressStore;
+  /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
+  writes: PatientWriter;
+  accounts: AccountStore;
+  tts: Pick<Tts, 'synthesize'> & Partial<Pick<Tts, 'backlogged'>>;
+  events: CallEvents;
+  logger: Logger;
+  now: () => number;
+  /** Told once of every call that reached a final state (the SMS backup listens here). */
+  onFinal: (call: FinalCall) => void;
+  /** Where a phone number is dialed. */
+  endpointFor: (phone: string) => Endpoint;
+  /** Where a call the first trunk did not take goes out once more (the backup trunk), if any. */
+  backupEndpointFor?: ((phone: string) => Endpoint) | undefined;
+  callerId?: string | undefined;
+  ringTimeoutSec: number;
+  maxConcurrent: number;
+  /** New calls a second the provider allows (unset: no pacing). */
+  callsPerSecond?: number;
+  /** A queued call older than this is not dialed any more (expired at start, failed while running). */
+  freshnessMs: number;
+  /** Answering-machine detection before the message (the managed Asterisk's ringhook-amd context). */
+  detectMachine?: boolean;
+  maxRepeats?: number;
+  digitWaitMs?: number;
+  /** How often the database is looked at for calls queued by another process (CLI test calls). */
+  pollMs?: number;
+  maxTalkMs?: number;
+}
+
+/** The options with every default filled in. */
+export type DialerSettings = Required<Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor'>> &
+  Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor'>;
+
+export function withDefaults(options: DialerOptions): DialerSettings {
+  return { detectMachine: false, maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, ...options };
+}

@@ -1,0 +1,147 @@
+// A home network behind a NAT router, in network namespaces made for this test: ringhook serve and
+// its managed Asterisk in `home` (a private address), a SIP provider's phone (SIPp) in `provider` on
+// the other side of the router's masquerade. The phone answers and sends the digit 1 (RFC 4733) to
+// the media address Asterisk wrote in its SDP. Without RINGHOOK_SIP_EXTERNAL_ADDRESS that address is
+// the private one, which the provider cannot reach: the digit is lost (the failure the setting fixes,
+// shown so the lab is known to be real). With it, the digit comes back through the NAT.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { provisionAsterisk } from '../helpers/asterisk.js';
+import { cacheDirEnv } from '../helpers/cli.js';
+import { createNetLab, LAB, type NetLab } from '../helpers/netlab.js';
+import { makeDataDir } from '../helpers/service.js';
+import { SCENARIO_DIR } from '../helpers/sipp.js';
+import { waitFor } from '../helpers/wait.js';
+import { buildOnce, REPO_ROOT, runCliJson, type ServeProcess, startServe } from '../soak/peers.js';
+
+let lab: NetLab;
+let serve: ServeProcess | undefined;
+let phone: ChildProcess | undefined;
+let phoneDir: string;
+
+beforeAll(async () => {
+  await provisionAsterisk();
+  buildOnce();
+  lab = createNetLab();
+  phoneDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-nat-phone-'));
+}, 300_000);
+
+afterEach(async () => {
+  phone?.kill('SIGKILL');
+  phone = undefined;
+  await serve?.stop();
+  serve = undefined;
+});
+
+afterAll(() => {
+  lab?.remove();
+  if (phoneDir) fs.rmSync(phoneDir, { recursive: true, force: true });
+});
+
+/** The provider's phone: answers, then presses 1 a second later, towards the SDP's media address. */
+async function startProviderPhone(calls = 1): Promise<void> {
+  phone = spawn(
+    'ip',
+    [
+      ...lab.inside(lab.provider).slice(1),
+      'sipp',
+      '-sf',
+      path.join(SCENARIO_DIR, 'dtmf-1.xml'),
+      '-i',
+      LAB.provider,
+      '-p',
+      '5060',
+      '-mi',
+      LAB.provider,
+      '-mp',
+      '16000',
+      '-m',
+      String(calls),
+      '-timeout',
+      '60s',
+      '-nostdin',
+    ],
+    { cwd: phoneDir, stdio: 'ignore' },
+  );
+  // Bound when the provider's namespace lists UDP port 5060 (13C4).
+  await waitFor('the provider phone on UDP 5060', () => (/:13C4 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined), 10_000);
+}
+
+/** ringhook in the home network, a test call to the provider's phone, its final state and timeline. */
+interface TestCall {
+  status: string;
+  timeline: Array<{ event: string; detail: string | null }>;
+}
+
+async function testCallThroughNat(extra: Record<string, string>, afterFirst?: (again: () => TestCall) => Promise<void>): Promise<TestCall> {
+  const env = {
+    ...cacheDirEnv(),
+    RINGHOOK_DATA_DIR: makeDataDir('rh-nat-'),
+    RINGHOOK_HOST: '127.0.0.1',
+    RINGHOOK_TELEPHONY: 'managed',
+    // The namespace is the test's alone: Asterisk's usual ports are free there.
+    RINGHOOK_SIP_HOST: '0.0.0.0',
+    RINGHOOK_TRUNK_URI: `sip:${LAB.provider}:5060`,
+    RINGHOOK_RING_TIMEOUT: '10',
+    RINGHOOK_AMD: 'off',
+    ...extra,
+  };
+  serve = await startServe(env, 120_000, lab.inside(lab.home));
+  const account = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'], env) as { user_id: string };
+  await startProviderPhone(afterFirst ? 2 : 1);
+  const call = () => runCliJson(['test-call', account.user_id, '--wait', '30'], env) as TestCall;
+  const first = call();
+  await afterFirst?.(call);
+  return first;
+}
+
+it("today's configuration behind NAT: the call is answered but the digit, sent to the private address in the SDP, never arrives", async () => {
+  const call = await testCallThroughNat({});
+  expect(call.status).toBe('completed');
+  expect(call.timeline.map((e) => e.event)).not.toContain('digit');
+}, 180_000);
+
+it("with RINGHOOK_SIP_EXTERNAL_ADDRESS: the provider is given the router's public address, and the digit 1 comes home: acknowledged", async () => {
+  const call = await testCallThroughNat({ RINGHOOK_SIP_EXTERNAL_ADDRESS: LAB.routerOutside, RINGHOOK_SIP_LOCAL_NET: '10.77.0.0/24,127.0.0.0/8' });
+  expect(call.timeline.map((e) => e.event)).toContain('digit');
+  expect(call.status).toBe('acknowledged');
+}, 180_000);
+
+it('after the router forgot every UDP binding (a 3 s timeout, 5 s idle), the next alert still reaches the phone and its digit comes home', async () => {
+  lab.setUdpTimeout(3);
+  let second: TestCall | undefined;
+  const first = await testCallThroughNat({ RINGHOOK_SIP_EXTERNAL_ADDRESS: LAB.routerOutside }, async (again) => {
+    await new Promise((r) => setTimeout(r, 5_000)); // the router's memory, on purpose: nothing to await
+    second = again();
+  });
+  expect(first.status).toBe('acknowledged');
+  expect(second?.status).toBe('acknowledged');
+}, 240_000);
+
+it('ringhook doctor, run in the home network: a public trunk with no external address is named as the NAT problem, with the fix; with the address, passes', () => {
+  const doctor = (extra: Record<string, string>) => {
+    const env = {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME!,
+      ...cacheDirEnv(),
+      RINGHOOK_DATA_DIR: makeDataDir('rh-nat-doctor-'),
+      RINGHOOK_TRUNK_URI: `sip:${LAB.provider}:5060`,
+      ...extra,
+    };
+    const res = spawnSync('ip', [...lab.inside(lab.home).slice(1), process.execPath, path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'doctor', '--json'], {
+      env,
+      encoding: 'utf8',
+    });
+    return (JSON.parse(res.stdout) as Array<{ name: string; ok: boolean | 'skipped'; detail: string; fix?: string }>).find((c) => c.name === 'nat')!;
+  };
+  const behindNat = doctor({});
+  expect(behindNat.ok).toBe(false);
+  expect(behindNat.detail).toMatch(/only private addresses \(10\.77\.0\.2\) and the trunk 203\.0\.113\.2 is on the internet/);
+  expect(behindNat.fix).toMatch(/set RINGHOOK_SIP_EXTERNAL_ADDRESS to your router's public address/);
+  expect(doctor({ RINGHOOK_SIP_EXTERNAL_ADDRESS: LAB.routerOutside }).ok).toBe(true);
+  const unresolvable = doctor({ RINGHOOK_SIP_EXTERNAL_ADDRESS: 'no-such-host.invalid' });
+  expect(unresolvable).toMatchObject({ ok: false, detail: expect.stringMatching(/RINGHOOK_SIP_EXTERNAL_ADDRESS no-such-host\.invalid does not resolve/) });
+}, 60_000);

@@ -1,0 +1,133 @@
+// Heard, not just answered, with phones that speak: a voicemail that plays a recorded greeting and
+// a beep, and a person who says "Hello?". SIPp answers the call; the call's audio both ways is real
+// RTP (test/helpers/rtp-phone): the greeting and the digit go to the managed Asterisk, and what
+// Asterisk plays back is timed at the phone. Answering-machine detection is on, as by default.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { Account } from '../../src/core/account.js';
+import { createAccount } from '../helpers/accounts.js';
+import { startCallingService, type CallingService } from '../helpers/calling-service.js';
+import { freeUdpPort } from '../helpers/ports.js';
+import { asteriskMedia, spokenUlaw, startRtpPhone, type RtpPhone } from '../helpers/rtp-phone.js';
+import { smsSettled, type CallRow } from '../helpers/service.js';
+import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { waitFor } from '../helpers/wait.js';
+
+const PHONE = '+14155550123';
+const BEEP_MS = 400;
+let calling: CallingService;
+let dir: string;
+let greeting: { samples: Buffer; speechMs: number };
+let hello: { samples: Buffer; speechMs: number };
+
+beforeAll(async () => {
+  calling = await startCallingService({ RINGHOOK_AMD: 'on', RINGHOOK_RING_TIMEOUT: '10' });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-voices-'));
+  // A carrier voicemail's greeting (about 5 s), its beep, then the silence of the recording.
+  greeting = spokenUlaw(dir, 'greeting', "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.", {
+    toneHz: 1000,
+    toneMs: BEEP_MS,
+    silenceMs: 15_000,
+  });
+  hello = spokenUlaw(dir, 'hello', 'Hello?', { silenceMs: 3_000 });
+}, 180_000);
+
+afterAll(async () => {
+  await calling?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await stopAllSipp();
+  expect(calling.t.takeErrorLogs().map((line) => JSON.stringify(line))).toEqual([]);
+});
+
+interface Answered {
+  callId: string;
+  rtp: RtpPhone;
+  media: { host: string; port: number };
+}
+
+/** An alert to an account; SIPp answers, and `speak` runs once the call is answered. */
+async function callAnswered(
+  requireConfirm: boolean,
+  message: string,
+  speak: (call: Answered) => Promise<void>,
+): Promise<{ row: CallRow; rtp: RtpPhone; sms: string[] }> {
+  const a: Account = createAccount(calling.t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm });
+  const rtp = await startRtpPhone(await freeUdpPort());
+  const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90, traceMessages: true });
+  const smsBefore = calling.kannel.messages().length;
+  try {
+    const res = await calling.t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });
+    expect(res.status, res.text).toBe(200);
+    const callId = res.json.call_id as string;
+    const media = await waitFor('the INVITE and its SDP at the phone', async () => asteriskMedia(await phone.messagesSoFar()), 20_000);
+    await waitFor('the call to be answered', () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined), 20_000, 10);
+    const speaking = speak({ callId, rtp, media });
+    const row = await calling.t.waitForCall(callId, smsSettled, 90_000);
+    rtp.hush();
+    await speaking;
+    return {
+      row,
+      rtp,
+      sms: calling.kannel
+        .messages()
+        .slice(smsBefore)
+        .map((m) => String(m.text)),
+    };
+  } finally {
+    await phone.stop();
+    await rtp.close();
+  }
+}
+
+it('a voicemail: detected as a machine, the message is left after the beep (its sound arrives after the beep ended), the call ends voicemail with one SMS', async () => {
+  let beepEndedAt = 0;
+  const { row, rtp, sms } = await callAnswered(true, 'NVDA crossed 140', async ({ rtp, media }) => {
+    beepEndedAt = Date.now() + greeting.speechMs + BEEP_MS;
+    await rtp.play(media, greeting.samples);
+  });
+  expect(row).toMatchObject({ status: 'voicemail', amd_status: 'MACHINE' });
+  expect(sms).toEqual(['Missed call alert: NVDA crossed 140']);
+  const loud = rtp.loudAt();
+  // Nothing was played over the greeting; the intro and message came after the beep, at length.
+  expect(loud.filter((at) => at < beepEndedAt)).toEqual([]);
+  expect(loud.filter((at) => at >= beepEndedAt).length, `${loud.length} packets with sound`).toBeGreaterThan(100);
+}, 120_000);
+
+it('a person who says "Hello?": never taken for a machine; with confirmation required and no 1, unconfirmed with one SMS', async () => {
+  const { row, rtp, sms } = await callAnswered(true, 'ES1! above 6000', ({ rtp, media }) => rtp.play(media, hello.samples));
+  expect(row.status).toBe('unconfirmed');
+  expect(row.amd_status).not.toBe('MACHINE');
+  expect(sms).toEqual(['Missed call alert: ES1! above 6000']);
+  // The message was spoken to the person.
+  expect(rtp.loudAt().length).toBeGreaterThan(100);
+}, 120_000);
+
+it('a person, confirmation not required: the message played, the call ends completed, no SMS', async () => {
+  const { row, sms } = await callAnswered(false, 'BTC above 100k', ({ rtp, media }) => rtp.play(media, hello.samples));
+  expect(row.status).toBe('completed');
+  expect(row.amd_status).not.toBe('MACHINE');
+  expect(sms).toEqual([]);
+});
+
+it('a person who presses 1 while the message plays: acknowledged, and the spoken confirmation reaches the phone after the digit', async () => {
+  let digitAt = 0;
+  const { row, rtp, sms } = await callAnswered(true, 'AAPL broke 200', async ({ rtp, media }) => {
+    await rtp.play(media, hello.samples.subarray(0, 8 * (hello.speechMs + 1_000)));
+    // The message has begun: sound arrives at the phone.
+    await waitFor('the message at the phone', () => (rtp.loudAt().length > 25 ? true : undefined), 15_000, 20);
+    digitAt = Date.now();
+    await rtp.digit(media, '1');
+  });
+  expect(row.status).toBe('acknowledged');
+  expect(sms).toEqual([]);
+  const afterDigit = rtp.loudAt().filter((at) => at > digitAt + 300);
+  // "Confirmed. Goodbye." is about a second of speech.
+  expect(afterDigit.length).toBeGreaterThan(25);
+  const events = calling.progress.timeline(row.call_id as string).map((e) => e.event);
+  expect(events.indexOf('digit')).toBeGreaterThan(-1);
+}, 120_000);

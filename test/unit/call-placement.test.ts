@@ -1,0 +1,88 @@
+// Placing a call against a stand-in ARI client (an object with the two methods placement uses):
+// which refusals are the call's outcome and which mean nothing was dialed.
+import { describe, expect, it } from 'vitest';
+import { AriError } from '../../src/pbx/ari.js';
+import { placeCall } from '../../src/pbx/call-placement.js';
+import { newSession } from '../../src/pbx/call-session.js';
+import { throughTrunk } from '../../src/pbx/endpoint.js';
+import type { CallForDialing } from '../../src/db/call-progress.js';
+import { waitingAlerts } from '../../src/pbx/waiting-alerts.js';
+
+const call = { callId: 'c1', userId: 'u1', message: 'm', status: 'queued', kind: 'alert' } as unknown as CallForDialing;
+const session = () => newSession([call], '+14155550100', false, 0);
+const refused = (status: number) => new AriError('http', 'POST', '/channels', status, 'refused');
+const standIn = (originate: () => Promise<unknown>, state = 'online') => ({
+  originate: originate as never,
+  getEndpoint: async () => ({ technology: 'PJSIP', resource: 'trunk', state, channel_ids: [] }) as never,
+});
+
+describe('placeCall', () => {
+  it('placed: the originate went through, with the caller id and ring timeout given', async () => {
+    let params: unknown;
+    const ari = standIn(async () => undefined);
+    await expect(
+      placeCall({ ...ari, originate: (async (p: unknown) => (params = p)) as never }, session(), throughTrunk('+14155550100'), {
+        callerId: '+15550001',
+        ringTimeoutSec: 30,
+      }),
+    ).resolves.toEqual({ placed: true });
+    expect(params).toMatchObject({ channelId: 'rh-c1', endpoint: 'PJSIP/+14155550100@trunk', appArgs: ['c1'], callerId: '+15550001', timeoutSec: 30 });
+  });
+
+  it('Asterisk stopping (503) or unreachable: nothing dialed, the alert may wait', async () => {
+    const stopping = await placeCall(
+      standIn(() => Promise.reject(refused(503))),
+      session(),
+      throughTrunk('+1'),
+      { ringTimeoutSec: 30 },
+    );
+    expect(stopping).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk not taking calls/) });
+    const down = new AriError('network', 'POST', '/channels', undefined, undefined, { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
+    expect(
+      await placeCall(
+        standIn(() => Promise.reject(down)),
+        session(),
+        throughTrunk('+1'),
+        { ringTimeoutSec: 30 },
+      ),
+    ).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk unreachable/) });
+  });
+
+  it('a 500 for an offline endpoint, or any other refusal, is the call outcome', async () => {
+    const offline = await placeCall(
+      standIn(() => Promise.reject(refused(500)), 'offline'),
+      session(),
+      throughTrunk('+1'),
+      { ringTimeoutSec: 30 },
+    );
+    expect(offline).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: true } });
+    const other = await placeCall(
+      standIn(() => Promise.reject(new Error('boom'))),
+      session(),
+      throughTrunk('+1'),
+      { ringTimeoutSec: 30 },
+    );
+    expect(other).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: false, message: 'boom' } });
+  });
+});
+
+describe('waitingAlerts', () => {
+  const calls: Record<string, { userId: string; kind: string }> = {
+    a: { userId: 'u1', kind: 'alert' },
+    b: { userId: 'gone', kind: 'alert' },
+    c: { userId: 'u2', kind: 'test' },
+    d: { userId: 'u1', kind: 'alert' },
+  };
+  const accounts: Record<string, { phone: string; status: string }> = { u1: { phone: '+1001', status: 'active' }, u2: { phone: '+1002', status: 'suspended' } };
+  const progress = { get: (id: string) => (calls[id] ? ({ callId: id, ...calls[id] } as never) : undefined) };
+  const store = { get: (id: string) => accounts[id] as never };
+
+  it('each queued alert with the phone it would ring; a gone or suspended account rings no phone, alone; a test call goes alone', () => {
+    expect(waitingAlerts(['a', 'b', 'missing', 'c', 'd'], progress, store)).toEqual([
+      { callId: 'a', userId: 'u1', phone: '+1001', alone: false },
+      { callId: 'b', userId: 'gone', phone: 'none:b', alone: false },
+      { callId: 'c', userId: 'u2', phone: 'none:c', alone: true },
+      { callId: 'd', userId: 'u1', phone: '+1001', alone: false },
+    ]);
+  });
+});
