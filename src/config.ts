@@ -17,7 +17,7 @@ import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './s
 /** Safe characters for a value written into Asterisk's configuration. */
 const ASTERISK_VALUE = /^[^\s;[\]"\\{}]+$/;
 
-/** A trunk's four variables: its URI, the credentials it asks for, and whether to register. */
+/** A trunk's variables: its URI, the credentials it asks for, whether to register, how SIP and audio travel. */
 function trunkFields<P extends 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'>(prefix: P) {
   const value = (name: string) =>
     z
@@ -34,10 +34,25 @@ function trunkFields<P extends 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'>(prefix: P) 
     [`${prefix}_USERNAME`]: value(`${prefix}_USERNAME`),
     [`${prefix}_PASSWORD`]: value(`${prefix}_PASSWORD`),
     [`${prefix}_REGISTER`]: onOff(`${prefix}_REGISTER`).default(DEFAULTS.trunkRegister),
+    [`${prefix}_TRANSPORT`]: z
+      .enum(SIP_TRANSPORTS, { error: `${prefix}_TRANSPORT must be udp, tcp or tls (unset: tls for a sips: URI, udp otherwise)` })
+      .optional(),
+    [`${prefix}_MEDIA_ENCRYPTION`]: z
+      .enum(MEDIA_ENCRYPTIONS, {
+        error: `${prefix}_MEDIA_ENCRYPTION must be none, sdes (SRTP keyed in the SIP signalling, over TLS) or dtls (SRTP keyed by DTLS)`,
+      })
+      .default(DEFAULTS.trunkMediaEncryption),
   } as { [K in `${P}_URI` | `${P}_USERNAME` | `${P}_PASSWORD`]: z.ZodOptional<z.ZodString> } & {
     [K in `${P}_REGISTER`]: z.ZodDefault<ReturnType<typeof onOff>>;
+  } & { [K in `${P}_TRANSPORT`]: z.ZodOptional<z.ZodEnum<{ [T in SipTransport]: T }>> } & {
+    [K in `${P}_MEDIA_ENCRYPTION`]: z.ZodDefault<z.ZodEnum<{ [M in MediaEncryption]: M }>>;
   };
 }
+
+const SIP_TRANSPORTS = ['udp', 'tcp', 'tls'] as const;
+export type SipTransport = (typeof SIP_TRANSPORTS)[number];
+const MEDIA_ENCRYPTIONS = ['none', 'sdes', 'dtls'] as const;
+export type MediaEncryption = (typeof MEDIA_ENCRYPTIONS)[number];
 
 const envSchema = z
   .object({
@@ -109,6 +124,8 @@ const envSchema = z
       .optional(),
     RINGHOOK_SIP_HOST: z.ipv4({ error: 'RINGHOOK_SIP_HOST must be an IPv4 address, e.g. 0.0.0.0 or 127.0.0.1' }).default(DEFAULTS.sipHost),
     RINGHOOK_SIP_PORT: port('RINGHOOK_SIP_PORT').default(DEFAULTS.sipPort),
+    RINGHOOK_SIP_TLS_PORT: port('RINGHOOK_SIP_TLS_PORT').default(DEFAULTS.sipTlsPort),
+    RINGHOOK_TRUNK_CA_FILE: z.string().min(1).optional(),
     RINGHOOK_SIP_EXTERNAL_ADDRESS: z
       .string()
       .regex(/^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, {
@@ -191,6 +208,17 @@ const envSchema = z
       if (env[`${t}_REGISTER`] && !env[`${t}_USERNAME`]) {
         ctx.addIssue({ code: 'custom', path: [`${t}_REGISTER`], message: `${t}_REGISTER=on needs ${t}_USERNAME and ${t}_PASSWORD` });
       }
+      const uri = env[`${t}_URI`];
+      if (uri?.startsWith('sips:') && env[`${t}_TRANSPORT`] !== undefined && env[`${t}_TRANSPORT`] !== 'tls') {
+        ctx.addIssue({ code: 'custom', path: [`${t}_TRANSPORT`], message: `${t}_URI is a sips: URI, which means TLS: leave ${t}_TRANSPORT unset or tls` });
+      }
+      if (uri && env[`${t}_MEDIA_ENCRYPTION`] === 'sdes' && trunkTransport(uri, env[`${t}_TRANSPORT`]) !== 'tls') {
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${t}_MEDIA_ENCRYPTION`],
+          message: `${t}_MEDIA_ENCRYPTION=sdes sends the SRTP keys inside the SIP signalling: set ${t}_TRANSPORT=tls (or use dtls)`,
+        });
+      }
     }
     if (env.RINGHOOK_TRUNK2_URI && !env.RINGHOOK_TRUNK_URI) {
       ctx.addIssue({
@@ -249,6 +277,13 @@ export interface TrunkConfig {
   username?: string;
   password?: string;
   register: boolean;
+  transport: SipTransport;
+  mediaEncryption: MediaEncryption;
+}
+
+/** A sips: URI means TLS; otherwise what was asked, UDP by default. */
+function trunkTransport(uri: string, transport: SipTransport | undefined): SipTransport {
+  return transport ?? (uri.startsWith('sips:') ? 'tls' : 'udp');
 }
 
 export interface TelephonyConfig {
@@ -273,6 +308,10 @@ export interface TelephonyConfig {
     externalAddress: string | undefined;
     /** Networks reached without NAT, as a.b.c.d/n. */
     localNets: string[];
+    /** The TLS transport's port, bound only when a trunk uses TLS. */
+    tlsPort: number;
+    /** PEM file of the authorities a trunk's TLS certificate must chain to; unset: the system's list. */
+    trunkCaFile: string | undefined;
   };
   ariPort: number;
   rtp: { start: number; end: number };
@@ -330,8 +369,8 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
   const [start, end] = e.RINGHOOK_RTP_PORTS.split('-').map(Number) as [number, number];
   return {
     mode: e.RINGHOOK_TELEPHONY ?? (e.RINGHOOK_ARI_URL ? 'external' : 'managed'),
-    trunk: trunkConfig(e.RINGHOOK_TRUNK_URI, e.RINGHOOK_TRUNK_USERNAME, e.RINGHOOK_TRUNK_PASSWORD, e.RINGHOOK_TRUNK_REGISTER),
-    trunk2: trunkConfig(e.RINGHOOK_TRUNK2_URI, e.RINGHOOK_TRUNK2_USERNAME, e.RINGHOOK_TRUNK2_PASSWORD, e.RINGHOOK_TRUNK2_REGISTER),
+    trunk: trunkConfig(e, 'RINGHOOK_TRUNK'),
+    trunk2: trunkConfig(e, 'RINGHOOK_TRUNK2'),
     callerId: e.RINGHOOK_CALLER_ID,
     ringTimeoutSec: e.RINGHOOK_RING_TIMEOUT,
     amd: e.RINGHOOK_AMD,
@@ -344,6 +383,8 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
       port: e.RINGHOOK_SIP_PORT,
       externalAddress: e.RINGHOOK_SIP_EXTERNAL_ADDRESS,
       localNets: e.RINGHOOK_SIP_LOCAL_NET.split(',').map((n) => parseCidr(n.trim())!),
+      tlsPort: e.RINGHOOK_SIP_TLS_PORT,
+      trunkCaFile: e.RINGHOOK_TRUNK_CA_FILE ? path.resolve(cwd, e.RINGHOOK_TRUNK_CA_FILE) : undefined,
     },
     ariPort: e.RINGHOOK_ARI_PORT,
     rtp: { start, end },
@@ -353,6 +394,16 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
   };
 }
 
-function trunkConfig(uri: string | undefined, username: string | undefined, password: string | undefined, register: boolean): TrunkConfig | null {
-  return uri ? { uri, ...(username && password && { username, password }), register } : null;
+function trunkConfig(e: z.output<typeof envSchema>, prefix: 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'): TrunkConfig | null {
+  const uri = e[`${prefix}_URI`];
+  const username = e[`${prefix}_USERNAME`];
+  const password = e[`${prefix}_PASSWORD`];
+  if (!uri) return null;
+  return {
+    uri,
+    ...(username && password && { username, password }),
+    register: e[`${prefix}_REGISTER`],
+    transport: trunkTransport(uri, e[`${prefix}_TRANSPORT`]),
+    mediaEncryption: e[`${prefix}_MEDIA_ENCRYPTION`],
+  };
 }

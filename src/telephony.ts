@@ -1,5 +1,6 @@
 // Telephony for `serve`: the Asterisk (managed or external), our ARI client, speech, the dialer
 // and the SMS backup, started together and stopped in order.
+import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
@@ -110,7 +111,13 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
       http: { port: t.ariPort },
       // Kept in the data dir so that `ringhook doctor` can talk to the running Asterisk.
       ari: { user: 'ringhook', password: persistentSecret(config.dataDir, 'ari') },
-      sip: { bindAddress: t.sip.host, port: t.sip.port, ...(t.sip.externalAddress && { externalAddress: t.sip.externalAddress, localNets: t.sip.localNets }) },
+      sip: {
+        bindAddress: t.sip.host,
+        port: t.sip.port,
+        tlsPort: t.sip.tlsPort,
+        ...(t.sip.externalAddress && { externalAddress: t.sip.externalAddress, localNets: t.sip.localNets }),
+        ...(t.sip.trunkCaFile && { caPem: readTrunkCa(t.sip.trunkCaFile) }),
+      },
       rtp: t.rtp,
       ...(t.trunk && { trunk: t.trunk }),
       ...(t.trunk2 && { trunk2: t.trunk2 }),
@@ -124,6 +131,24 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
     throw new UserError(`could not start Asterisk: ${(error as Error).message} (its log: ${path.join(config.dataDir, 'asterisk', 'log')})`);
   }
   return asterisk;
+}
+
+/** The authorities RINGHOOK_TRUNK_CA_FILE names, checked to be PEM certificates. */
+function readTrunkCa(file: string): string {
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UserError(`RINGHOOK_TRUNK_CA_FILE ${file} cannot be read: ${(error as Error).message}`);
+  }
+  const first = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(pem)?.[0];
+  try {
+    if (!first) throw new Error('no PEM certificate in it');
+    new X509Certificate(first);
+  } catch (error) {
+    throw new UserError(`RINGHOOK_TRUNK_CA_FILE ${file} holds no certificate authority Asterisk can use: ${(error as Error).message}`);
+  }
+  return pem;
 }
 
 export async function startTelephony(config: Config, deps: TelephonyDeps): Promise<Telephony> {

@@ -28,6 +28,8 @@ export const DEFAULTS = {
   /** SIP listens on every interface so that a softphone on the LAN can register. */
   sipHost: '0.0.0.0',
   sipPort: 5060,
+  /** SIP over TLS (RFC 5630's port); bound only when a trunk uses TLS. */
+  sipTlsPort: 5061,
   /** The managed Asterisk's HTTP/ARI port, on 127.0.0.1 only. */
   ariPort: 8088,
   rtpPorts: '10000-20000',
@@ -35,6 +37,8 @@ export const DEFAULTS = {
   sipLocalNets: '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10,127.0.0.0/8',
   softphoneUser: 'ringhook',
   trunkRegister: false,
+  /** Most providers offer no SRTP; sdes or dtls where they do. */
+  trunkMediaEncryption: 'none',
 
   sms: {
     gateway: 'none',

@@ -54,6 +54,8 @@ const trunkUri = z
 export const RESERVED_SECTIONS = new Set([
   'global',
   'transport-udp',
+  'transport-tcp',
+  'transport-tls',
   ...['trunk', 'trunk2'].flatMap((t) => [t, `${t}-auth`, `${t}-identify`, `${t}-registration`]),
   'softphone-auth',
 ]);
@@ -65,6 +67,8 @@ const trunkOptions = z
     password: configValue.optional(),
     register: z.boolean().default(false),
     fromDomain: configValue.optional(),
+    transport: z.enum(['udp', 'tcp', 'tls']).default('udp'),
+    mediaEncryption: z.enum(['none', 'sdes', 'dtls']).default('none'),
   })
   .refine((t) => (t.username === undefined) === (t.password === undefined), {
     message: 'trunk.username and trunk.password go together',
@@ -92,6 +96,10 @@ export const AsteriskConfigOptions = z
         .regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be an IPv4 address or a host name')
         .optional(),
       localNets: z.array(z.string().regex(/^[0-9.]+\/\d{1,2}$/, 'must be a network such as 192.168.0.0/16')).default([]),
+      // SIP over TLS, bound only when a trunk uses it; its certificate checked against caPem (the
+      // authorities to trust, written beside the config) or the system's list.
+      tlsPort: port.default(5061),
+      caPem: z.string().includes('-----BEGIN CERTIFICATE-----', { message: 'must hold PEM certificates' }).optional(),
     }),
     rtp: z
       .object({ start: port, end: port })
@@ -165,10 +173,22 @@ export function renderTemplate(template: string, vars: TemplateVars): string {
   });
 }
 
+/** Where the system's certificate authorities are, in Debian's root file system and on the host. */
+const SYSTEM_CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
+export const TRUNK_CA_FILE = 'trunk-ca.pem';
+/** Every template rendered, and the trunk's certificate authorities when they are not the system's. */
+export type RenderedConfig = Record<TemplateFile, string> & { [TRUNK_CA_FILE]?: string };
+
 /** Validates the options and renders every file; keys are file names under <runDir>/etc. */
-export function renderAsteriskConfig(input: AsteriskConfigInput, templates: AsteriskTemplates): Record<TemplateFile, string> {
+export function renderAsteriskConfig(input: AsteriskConfigInput, templates: AsteriskTemplates): RenderedConfig {
   const o = AsteriskConfigOptions.parse(input);
   const trunks = [o.trunk && trunkVars('trunk', o.trunk), o.trunk2 && trunkVars('trunk2', o.trunk2)].filter((t) => t !== undefined);
+  const used = new Set([o.trunk?.transport, o.trunk2?.transport]);
+  const transports = [
+    { transportProtocol: 'udp', transportPort: o.sip.port },
+    ...(used.has('tcp') ? [{ transportProtocol: 'tcp', transportPort: o.sip.port }] : []),
+    ...(used.has('tls') ? [{ transportProtocol: 'tls', transportPort: o.sip.tlsPort, transportTls: true }] : []),
+  ];
   const vars: TemplateVars = {
     runDir: o.runDir,
     httpBindAddress: o.http.bindAddress,
@@ -180,6 +200,8 @@ export function renderAsteriskConfig(input: AsteriskConfigInput, templates: Aste
     rtpStart: o.rtp.start,
     rtpEnd: o.rtp.end,
     trunks,
+    transports,
+    trunkCaFile: o.sip.caPem === undefined ? SYSTEM_CA_FILE : `${o.runDir}/etc/${TRUNK_CA_FILE}`,
     externalAddress: o.sip.externalAddress,
     localNets: o.sip.localNets.map((net) => ({ localNet: net })),
     // Behind NAT the router forgets an idle UDP binding after 30 to 180 s: the registration is
@@ -190,17 +212,24 @@ export function renderAsteriskConfig(input: AsteriskConfigInput, templates: Aste
     softphoneUsername: o.softphone?.username,
     softphonePassword: o.softphone?.password,
   };
-  const out = {} as Record<TemplateFile, string>;
+  const out = {} as RenderedConfig;
   for (const file of TEMPLATE_FILES) out[file] = renderTemplate(templates[file], vars);
+  if (o.sip.caPem !== undefined) out[TRUNK_CA_FILE] = o.sip.caPem;
   return out;
 }
 
 /** One trunk's values for its sections in pjsip.conf. */
 function trunkVars(name: string, options: TrunkOptions): TemplateVars {
   const uri = parseSipUri(options.uri);
-  const server = `${uri.scheme}:${hostPort(uri)}`;
+  // A sips: URI only chose TLS: Asterisk is given sip: with the transport named, which every
+  // provider's TLS port takes (a sips: Request-URI asks for TLS on every hop beyond it, too). The
+  // parameter's `;` is escaped: unescaped, it starts a comment in Asterisk's configuration.
+  const server = options.transport === 'udp' ? `sip:${hostPort(uri)}` : `sip:${hostPort(uri)}\\;transport=${options.transport}`;
   return {
     trunkName: name,
+    trunkTransport: `transport-${options.transport}`,
+    trunkSdes: options.mediaEncryption === 'sdes',
+    trunkDtls: options.mediaEncryption === 'dtls',
     trunkContact: server,
     trunkHost: uri.host.replace(/^\[|\]$/g, ''),
     trunkAuth: options.username !== undefined,
@@ -208,7 +237,7 @@ function trunkVars(name: string, options: TrunkOptions): TemplateVars {
     trunkPassword: options.password,
     trunkRegister: options.register,
     trunkServerUri: server,
-    trunkClientUri: `${uri.scheme}:${options.username ?? ''}@${hostPort(uri)}`,
+    trunkClientUri: `sip:${options.username ?? ''}@${hostPort(uri)}`,
     trunkFromDomain: options.fromDomain,
   };
 }

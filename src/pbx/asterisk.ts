@@ -60,6 +60,47 @@ while [ "$n" -gt 0 ]; do
 done
 exec chroot "$root" "$@"`;
 
+/**
+ * How to run Asterisk in the foreground on a configuration: the host's binary, or the root file
+ * system's in a private mount namespace with `binds` (absolute folders) seen at the same paths.
+ */
+export function asteriskCommand(runtime: AsteriskRuntime, configFile: string, binds: string[]): { file: string; args: string[] } {
+  const asteriskArgs = ['-f', '-n', '-C', configFile];
+  if (runtime.kind === 'host') return { file: runtime.binary, args: asteriskArgs };
+  const userNamespace = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  return {
+    file: 'unshare',
+    args: [
+      ...userNamespace,
+      '--mount',
+      '--propagation',
+      'private',
+      '--',
+      '/bin/sh',
+      '-c',
+      CHROOT_LAUNCHER,
+      'ringhook-asterisk',
+      runtime.rootfs,
+      String(binds.length),
+      ...binds,
+      '/usr/sbin/asterisk',
+      ...asteriskArgs,
+    ],
+  };
+}
+
+/**
+ * How to run one CLI command (`asterisk -rx`) against a running Asterisk through its control
+ * socket: a root file system's Asterisk is reached inside its mount namespace (and its user
+ * namespace when ringhook is not root) with nsenter.
+ */
+export function asteriskCliCommand(runtime: AsteriskRuntime, pid: number, configFile: string, command: string): { file: string; args: string[] } {
+  const cli = ['-C', configFile, '-rx', command];
+  if (runtime.kind === 'host') return { file: runtime.binary, args: cli };
+  const userNamespace = process.getuid?.() === 0 ? [] : ['--user', '--preserve-credentials'];
+  return { file: 'nsenter', args: ['--target', String(pid), ...userNamespace, '--mount', '--root', '--wd=/', '/usr/sbin/asterisk', ...cli] };
+}
+
 export interface ManagedAsteriskOptions {
   runtime: AsteriskRuntime;
   /** Asterisk's files go to <dataDir>/asterisk (etc, lib, spool, run, log). Absolute, short. */
@@ -188,30 +229,7 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
   }
 
   private command(): { file: string; args: string[] } {
-    const asteriskArgs = ['-f', '-n', '-C', join(this.runDir, 'etc', 'asterisk.conf')];
-    const rt = this.opts.runtime;
-    if (rt.kind === 'host') return { file: rt.binary, args: asteriskArgs };
-    const binds = [this.runDir, this.opts.mediaDir];
-    const userNamespace = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
-    return {
-      file: 'unshare',
-      args: [
-        ...userNamespace,
-        '--mount',
-        '--propagation',
-        'private',
-        '--',
-        '/bin/sh',
-        '-c',
-        CHROOT_LAUNCHER,
-        'ringhook-asterisk',
-        rt.rootfs,
-        String(binds.length),
-        ...binds,
-        '/usr/sbin/asterisk',
-        ...asteriskArgs,
-      ],
-    };
+    return asteriskCommand(this.opts.runtime, join(this.runDir, 'etc', 'asterisk.conf'), [this.runDir, this.opts.mediaDir]);
   }
 
   private async launch(): Promise<void> {

@@ -5,13 +5,16 @@
 // the private one, which the provider cannot reach: the digit is lost (the failure the setting fixes,
 // shown so the lab is known to be real). With it, the digit comes back through the NAT.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { cacheDirEnv } from '../helpers/cli.js';
 import { createNetLab, LAB, type NetLab } from '../helpers/netlab.js';
+import { byteEntropy, type Packet } from '../helpers/pcap.js';
+import { makeCertificates, type SipProvider, startSipProvider, wavRms } from '../helpers/sip-provider.js';
 import { makeDataDir } from '../helpers/service.js';
 import { SCENARIO_DIR } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -76,8 +79,8 @@ interface TestCall {
   timeline: Array<{ event: string; detail: string | null }>;
 }
 
-async function testCallThroughNat(extra: Record<string, string>, afterFirst?: (again: () => TestCall) => Promise<void>): Promise<TestCall> {
-  const env = {
+function ringhookEnv(extra: Record<string, string>): Record<string, string> {
+  return {
     ...cacheDirEnv(),
     RINGHOOK_DATA_DIR: makeDataDir('rh-nat-'),
     RINGHOOK_HOST: '127.0.0.1',
@@ -89,10 +92,19 @@ async function testCallThroughNat(extra: Record<string, string>, afterFirst?: (a
     RINGHOOK_AMD: 'off',
     ...extra,
   };
+}
+
+/** ringhook serve in the home network with one account; `call()` places a test call and waits for its end. */
+async function startHome(extra: Record<string, string>): Promise<{ env: Record<string, string>; call: () => TestCall }> {
+  const env = ringhookEnv(extra);
   serve = await startServe(env, 120_000, lab.inside(lab.home));
   const account = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'], env) as { user_id: string };
+  return { env, call: () => runCliJson(['test-call', account.user_id, '--wait', '30'], env) as TestCall };
+}
+
+async function testCallThroughNat(extra: Record<string, string>, afterFirst?: (again: () => TestCall) => Promise<void>): Promise<TestCall> {
+  const { call } = await startHome(extra);
   await startProviderPhone(afterFirst ? 2 : 1);
-  const call = () => runCliJson(['test-call', account.user_id, '--wait', '30'], env) as TestCall;
   const first = call();
   await afterFirst?.(call);
   return first;
@@ -145,3 +157,76 @@ it('ringhook doctor, run in the home network: a public trunk with no external ad
   const unresolvable = doctor({ RINGHOOK_SIP_EXTERNAL_ADDRESS: 'no-such-host.invalid' });
   expect(unresolvable).toMatchObject({ ok: false, detail: expect.stringMatching(/RINGHOOK_SIP_EXTERNAL_ADDRESS no-such-host\.invalid does not resolve/) });
 }, 60_000);
+
+describe('a SIP provider of its own (a second Asterisk in the provider network): registrar, phone network, TLS and SRTP', () => {
+  const account = { username: 'home-1234', password: randomBytes(9).toString('hex') };
+  const trunk = {
+    RINGHOOK_SIP_EXTERNAL_ADDRESS: LAB.routerOutside,
+    RINGHOOK_TRUNK_USERNAME: account.username,
+    RINGHOOK_TRUNK_PASSWORD: account.password,
+    RINGHOOK_TRUNK_REGISTER: 'on',
+  };
+  let provider: SipProvider | undefined;
+  let certDir: string;
+
+  beforeAll(() => {
+    certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-lab-certs-'));
+  });
+  afterEach(async () => {
+    await provider?.stop();
+    provider = undefined;
+  });
+  afterAll(() => fs.rmSync(certDir, { recursive: true, force: true }));
+
+  /** The contact ringhook registered at the provider, once it has. */
+  const registeredContact = () =>
+    waitFor(
+      'ringhook registered at the provider',
+      async () => (await provider!.cli('pjsip show contacts')).split('\n').find((line) => line.includes(`${account.username}/sip:`)),
+      30_000,
+      500,
+    );
+  /** G.711 speech is far from random; SRTP's ciphertext is not. */
+  const audioEntropy = (packets: Packet[]) =>
+    byteEntropy(
+      Buffer.concat(packets.filter((p) => p.protocol === 'udp' && p.src === LAB.routerOutside && p.dport >= 16000 && p.dport < 17000).map((p) => p.payload.subarray(12))),
+    );
+  const sipInClear = (packets: Packet[]) => packets.some((p) => /SIP\/2\.0|INVITE sip/.test(p.payload.toString('latin1')));
+
+  it('registration with digest auth through the NAT; the call answered, the speech heard at the phone, the digit 1 back: acknowledged (SIP and audio in the clear on the wire)', async () => {
+    provider = await startSipProvider({ inside: lab.inside(lab.provider), address: LAB.provider, account });
+    const capture = await lab.captureOutside();
+    const { call } = await startHome({ ...trunk, RINGHOOK_TRUNK_URI: `sip:${LAB.provider}` });
+    expect(await registeredContact()).toContain(LAB.routerOutside);
+    const result = call();
+    const packets = await capture.stop();
+    expect(result.status, JSON.stringify(result.timeline)).toBe('acknowledged');
+    expect(provider.recordings()).toHaveLength(1);
+    expect(wavRms(provider.recordings()[0]!)).toBeGreaterThan(0.01);
+    console.log('figures: provider over UDP', JSON.stringify({ rms: wavRms(provider.recordings()[0]!), entropy: audioEntropy(packets), packets: packets.length }));
+    // What the next case must not show: the lab sees SIP and speech when they are sent in the clear.
+    expect(sipInClear(packets)).toBe(true);
+    expect(audioEntropy(packets)).toBeLessThan(7.5);
+  }, 180_000);
+
+  it("TLS and SRTP to the provider: registered through the NAT, acknowledged, the speech heard, and the router's outside interface carries no SIP and no clear audio", async () => {
+    const certs = makeCertificates(certDir, 'provider', LAB.provider);
+    provider = await startSipProvider({ inside: lab.inside(lab.provider), address: LAB.provider, account, tls: certs, mediaEncryption: 'sdes' });
+    const capture = await lab.captureOutside();
+    const { call } = await startHome({
+      ...trunk,
+      RINGHOOK_TRUNK_URI: `sips:${LAB.provider}`,
+      RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'sdes',
+      RINGHOOK_TRUNK_CA_FILE: certs.caFile,
+    });
+    expect(await registeredContact()).toContain(LAB.routerOutside);
+    const result = call();
+    const packets = await capture.stop();
+    expect(result.status, JSON.stringify(result.timeline)).toBe('acknowledged');
+    expect(wavRms(provider.recordings()[0]!)).toBeGreaterThan(0.01);
+    console.log('figures: provider over TLS + SRTP', JSON.stringify({ rms: wavRms(provider.recordings()[0]!), entropy: audioEntropy(packets), packets: packets.length }));
+    expect(packets.some((p) => p.protocol === 'tcp' && p.dport === 5061 && p.payload.length > 0)).toBe(true);
+    expect(sipInClear(packets)).toBe(false);
+    expect(audioEntropy(packets)).toBeGreaterThan(7.9);
+  }, 180_000);
+});

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
-import { loadAsteriskTemplates, ManagedAsterisk, parseRuntime, type AsteriskRuntime } from '../../src/pbx/asterisk.js';
+import { asteriskCliCommand, loadAsteriskTemplates, ManagedAsterisk, parseRuntime, type AsteriskRuntime } from '../../src/pbx/asterisk.js';
 import { freeTcpPort, freeUdpPort } from './ports.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -91,13 +91,11 @@ export async function startTestAsterisk(options: { trunkPort?: number } = {}): P
  * private mount namespace (its run dir is bound in there), so the CLI is run in that namespace and
  * root with nsenter; a host Asterisk is reached directly.
  */
-export async function asteriskCli(asterisk: ManagedAsterisk, command: string, timeoutMs = 15_000): Promise<string> {
+export async function asteriskCli(asterisk: { pid: number | undefined; runDir: string }, command: string, timeoutMs = 15_000): Promise<string> {
   const runtime = await provisionAsterisk();
   const pid = asterisk.pid;
   if (pid === undefined) throw new Error('Asterisk is not running');
-  const cli = ['-C', `${asterisk.runDir}/etc/asterisk.conf`, '-rx', command];
-  const [file, args] =
-    runtime.kind === 'rootfs' ? ['nsenter', ['--target', String(pid), '--mount', '--root', '--wd=/', '/usr/sbin/asterisk', ...cli]] : [runtime.binary, cli];
-  const { stdout } = await promisify(execFile)(file, args as string[], { timeout: timeoutMs });
+  const { file, args } = asteriskCliCommand(runtime, pid, `${asterisk.runDir}/etc/asterisk.conf`, command);
+  const { stdout } = await promisify(execFile)(file, args, { timeout: timeoutMs });
   return stdout;
 }

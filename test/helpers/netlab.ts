@@ -3,7 +3,11 @@
 // `router` (10.77.0.1 inside, 203.0.113.1 outside, nftables masquerade out), `provider`
 // (203.0.113.2/24, no route back to the private network: only what the NAT maps comes home).
 // Only documentation and private addresses, and only inside these namespaces.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Packet, readPackets } from './pcap.js';
 
 export const LAB = {
   home: '10.77.0.2',
@@ -22,6 +26,8 @@ export interface NetLab {
   run(ns: string, command: string, args: string[]): string;
   /** The router forgets idle UDP bindings after this many seconds. */
   setUdpTimeout(seconds: number): void;
+  /** Captures what crosses the router's outside interface (tcpdump) until `stop`. */
+  captureOutside(): Promise<{ stop(): Promise<Packet[]> }>;
   remove(): void;
 }
 
@@ -79,6 +85,28 @@ export function createNetLab(): NetLab {
     provider,
     inside,
     run,
+    async captureOutside() {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-lab-capture-')), 'outside.pcap');
+      const tcpdump = spawn('ip', ['netns', 'exec', router, 'tcpdump', '-i', 'outside', '-n', '-s', '0', '-U', '-w', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let said = '';
+      await new Promise<void>((resolve, reject) => {
+        tcpdump.stderr!.on('data', (chunk: Buffer) => {
+          said += chunk.toString();
+          if (said.includes('listening on')) resolve();
+        });
+        tcpdump.once('exit', (code) => reject(new Error(`tcpdump exited (${code}): ${said}`)));
+      });
+      return {
+        async stop() {
+          const exited = new Promise((resolve) => tcpdump.once('exit', resolve));
+          tcpdump.kill('SIGINT');
+          await exited;
+          const packets = readPackets(fs.readFileSync(file));
+          fs.rmSync(path.dirname(file), { recursive: true, force: true });
+          return packets;
+        },
+      };
+    },
     setUdpTimeout(seconds) {
       run(router, 'sysctl', ['-qw', `net.netfilter.nf_conntrack_udp_timeout=${seconds}`, `net.netfilter.nf_conntrack_udp_timeout_stream=${seconds}`]);
     },

@@ -24,8 +24,9 @@ function section(text: string, name: string, type?: string): Record<string, stri
     if (!head!.startsWith(`${name}]`)) continue;
     const kv: Record<string, string> = {};
     for (const line of lines) {
-      const m = /^\s*([\w-]+)\s*=>?\s*(.*?)\s*$/.exec(line.replace(/;.*$/, ''));
-      if (m) kv[m[1]!] = m[2]!;
+      // As Asterisk reads it: `;` starts a comment, `\;` is a semicolon.
+      const m = /^\s*([\w-]+)\s*=>?\s*(.*?)\s*$/.exec(line.replace(/(?<!\\);.*$/, ''));
+      if (m) kv[m[1]!] = m[2]!.replaceAll('\\;', ';');
     }
     if (type === undefined || kv.type === type) return kv;
   }
@@ -101,6 +102,51 @@ describe('renderAsteriskConfig', () => {
     expect(section(plain, 'trunk-registration').expiration).toBe('3600');
   });
 
+  it('TLS and SRTP toward the provider: a TLS transport that checks the certificate, the trunk on it, its keys in the SDP (sdes) or by DTLS', () => {
+    const trunk = { uri: 'sips:u@sip.example.net', username: 'u', password: 'p', register: true, transport: 'tls', mediaEncryption: 'sdes' } as const;
+    const out = renderAsteriskConfig({ ...base, sip: { port: 5060, tlsPort: 5071, externalAddress: '203.0.113.7' }, trunk }, templates);
+    const pjsip = out['pjsip.conf'];
+    expect(section(pjsip, 'transport-tls')).toMatchObject({
+      protocol: 'tls',
+      bind: '127.0.0.1:5071',
+      method: 'tlsv1_2',
+      verify_server: 'yes',
+      ca_list_file: '/etc/ssl/certs/ca-certificates.crt',
+      external_signaling_address: '203.0.113.7',
+    });
+    expect(section(pjsip, 'transport-udp').protocol).toBe('udp');
+    expect(pjsip).not.toContain('[transport-tcp]');
+    expect(section(pjsip, 'trunk', 'aor').contact).toBe('sip:sip.example.net;transport=tls');
+    expect(section(pjsip, 'trunk', 'endpoint')).toMatchObject({ transport: 'transport-tls', media_encryption: 'sdes', media_encryption_optimistic: 'no' });
+    expect(section(pjsip, 'trunk-registration')).toMatchObject({
+      transport: 'transport-tls',
+      server_uri: 'sip:sip.example.net;transport=tls',
+      client_uri: 'sip:u@sip.example.net',
+    });
+    expect(out['trunk-ca.pem']).toBeUndefined();
+    expect(out['modules.conf']).toMatch(/^load => res_srtp\.so$/m);
+
+    const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const own = renderAsteriskConfig(
+      { ...base, sip: { port: 5060, caPem: ca }, trunk: { uri: 'sip:sip.example.net:5061', transport: 'tls', mediaEncryption: 'dtls' } },
+      templates,
+    );
+    expect(section(own['pjsip.conf'], 'transport-tls')).toMatchObject({ bind: '127.0.0.1:5061', ca_list_file: '/var/lib/ringhook/asterisk/etc/trunk-ca.pem' });
+    expect(own['trunk-ca.pem']).toBe(ca);
+    expect(section(own['pjsip.conf'], 'trunk', 'endpoint')).toMatchObject({ media_encryption: 'dtls', dtls_verify: 'fingerprint', dtls_auto_generate_cert: 'yes' });
+    expect(section(own['pjsip.conf'], 'trunk', 'aor').contact).toBe('sip:sip.example.net:5061;transport=tls');
+  });
+
+  it('TCP: a TCP transport beside UDP, on the SIP port; a UDP trunk gets neither TCP nor TLS, and no SRTP', () => {
+    const tcp = renderAsteriskConfig({ ...base, trunk: { uri: 'sip:sip.example.net', transport: 'tcp' } }, templates)['pjsip.conf'];
+    expect(section(tcp, 'transport-tcp')).toMatchObject({ protocol: 'tcp', bind: '127.0.0.1:5060' });
+    expect(section(tcp, 'trunk', 'endpoint').transport).toBe('transport-tcp');
+    expect(section(tcp, 'trunk', 'aor').contact).toBe('sip:sip.example.net;transport=tcp');
+    const udp = renderAsteriskConfig(base, templates)['pjsip.conf'];
+    expect(udp).not.toMatch(/transport-tcp|transport-tls|media_encryption/);
+    expect(section(udp, 'trunk', 'endpoint').transport).toBe('transport-udp');
+  });
+
   it("renders a list block once per item, with the item's values over the others", () => {
     expect(renderTemplate('{{#xs}}[{{name}}{{#flag}}!{{/flag}} {{shared}}]\n{{/xs}}', { shared: 's', xs: [{ name: 'a', flag: true }, { name: 'b' }] })).toBe(
       '[a! s]\n[b s]\n',
@@ -143,6 +189,9 @@ describe('renderAsteriskConfig', () => {
     ['registration without credentials', { trunk: { uri: 'sip:h', register: true } }],
     ['an unknown option', { bogus: 1 }],
     ['a softphone named like the trunk', { softphone: { username: 'trunk', password: 'phone-pass-1' } }],
+    ['a softphone named like a transport', { softphone: { username: 'transport-tls', password: 'phone-pass-1' } }],
+    ['an unknown trunk transport', { trunk: { uri: 'sip:h', transport: 'sctp' } }],
+    ['certificate authorities that are not PEM', { sip: { port: 5060, caPem: 'not a certificate' } }],
   ])('refuses %s', (_name, patch) => {
     expect(() => renderAsteriskConfig({ ...base, ...patch } as AsteriskConfigInput, templates)).toThrow();
   });

@@ -340,13 +340,13 @@ describe('the SIP trunk and the voice', () => {
       },
       CWD,
     );
-    expect(config.telephony.trunk).toEqual({ uri: 'sip:sip.provider.example:5060', username: 'acct-1234', password: 's3cret!', register: true });
+    expect(config.telephony.trunk).toEqual({ uri: 'sip:sip.provider.example:5060', username: 'acct-1234', password: 's3cret!', register: true, transport: 'udp', mediaEncryption: 'none' });
     expect(config.telephony.callerId).toBe('"Alerts" <+14155550100>');
     expect(config.telephony.tts).toEqual({ engine: 'espeak-ng', voice: 'en-us+f3' });
   });
 
   it('a trunk without credentials does not register; no trunk means the local softphone', () => {
-    expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk).toEqual({ uri: 'sip:127.0.0.1:5070', register: false });
+    expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk).toEqual({ uri: 'sip:127.0.0.1:5070', register: false, transport: 'udp', mediaEncryption: 'none' });
     expect(loadConfig({}, CWD).telephony.trunk).toBeFalsy();
   });
 
@@ -357,7 +357,7 @@ describe('the SIP trunk and the voice', () => {
       RINGHOOK_TRUNK2_USERNAME: 'bob',
       RINGHOOK_TRUNK2_PASSWORD: 'b4ckup',
     };
-    expect(loadConfig(env, CWD).telephony.trunk2).toEqual({ uri: 'sip:backup.example.org', username: 'bob', password: 'b4ckup', register: false });
+    expect(loadConfig(env, CWD).telephony.trunk2).toEqual({ uri: 'sip:backup.example.org', username: 'bob', password: 'b4ckup', register: false, transport: 'udp', mediaEncryption: 'none' });
     expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk2).toBeNull();
     expect(refusal({ RINGHOOK_TRUNK2_URI: 'sip:backup.example.org' }).message).toMatch(/RINGHOOK_TRUNK2_URI is the backup of RINGHOOK_TRUNK_URI/);
     expect(refusal({ ...env, RINGHOOK_TRUNK2_PASSWORD: undefined }).message).toMatch(/RINGHOOK_TRUNK2_USERNAME and RINGHOOK_TRUNK2_PASSWORD go together/);
@@ -381,6 +381,39 @@ describe('the SIP trunk and the voice', () => {
     [{ RINGHOOK_SIP_LOCAL_NET: '192.168.1.0' }, /RINGHOOK_SIP_LOCAL_NET must be a comma-separated list of IPv4 networks/],
     [{ RINGHOOK_SIP_LOCAL_NET: '10.0.0.0/8,300.1.1.1/8' }, /RINGHOOK_SIP_LOCAL_NET must be/],
   ])('refuses a NAT setting %j with the fix', (env, message) => {
+    expect(refusal(env).message).toMatch(message);
+  });
+
+  it('TLS and SRTP toward the provider: a sips: URI means TLS, the transport and media encryption per trunk, the CA file resolved', () => {
+    const t = loadConfig(
+      {
+        RINGHOOK_TRUNK_URI: 'sips:sip.provider.example',
+        RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'sdes',
+        RINGHOOK_TRUNK2_URI: 'sip:backup.example.org',
+        RINGHOOK_TRUNK2_TRANSPORT: 'tcp',
+        RINGHOOK_TRUNK_CA_FILE: 'certs/provider-ca.pem',
+        RINGHOOK_SIP_TLS_PORT: '5071',
+      },
+      CWD,
+    ).telephony;
+    expect(t.trunk).toMatchObject({ transport: 'tls', mediaEncryption: 'sdes' });
+    expect(t.trunk2).toMatchObject({ transport: 'tcp', mediaEncryption: 'none' });
+    expect(t.sip).toMatchObject({ tlsPort: 5071, trunkCaFile: path.join(CWD, 'certs/provider-ca.pem') });
+    const plain = loadConfig({ RINGHOOK_TRUNK_URI: 'sip:sip.provider.example' }, CWD).telephony;
+    expect(plain.trunk).toMatchObject({ transport: 'udp', mediaEncryption: 'none' });
+    expect(plain.sip).toMatchObject({ tlsPort: 5061, trunkCaFile: undefined });
+  });
+
+  it.each([
+    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_TRANSPORT: 'sctp' }, /RINGHOOK_TRUNK_TRANSPORT must be udp, tcp or tls/],
+    [{ RINGHOOK_TRUNK_URI: 'sips:a.example', RINGHOOK_TRUNK_TRANSPORT: 'udp' }, /sips: URI, which means TLS: leave RINGHOOK_TRUNK_TRANSPORT unset or tls/],
+    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'sdes' }, /sdes sends the SRTP keys inside the SIP signalling: set RINGHOOK_TRUNK_TRANSPORT=tls/],
+    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'zrtp' }, /RINGHOOK_TRUNK_MEDIA_ENCRYPTION must be none, sdes .* or dtls/],
+    [
+      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK2_URI: 'sip:b.example', RINGHOOK_TRUNK2_MEDIA_ENCRYPTION: 'sdes' },
+      /RINGHOOK_TRUNK2_MEDIA_ENCRYPTION=sdes sends the SRTP keys/,
+    ],
+  ])('refuses a trunk security setting %j with the fix', (env, message) => {
     expect(refusal(env).message).toMatch(message);
   });
 
