@@ -4,36 +4,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { loadConfig, type Config } from '../config.js';
-import { natProblem } from '../core/network.js';
 import { SCHEMA_VERSION } from '../db/database.js';
 import { selfSignedPaths } from '../http/tls.js';
 import { silentLogger } from '../log.js';
 import { AriClient, AriError } from '../pbx/ari.js';
 import { readProvisionedRuntime } from '../pbx/asterisk.js';
-import { parseSipUri } from '../pbx/asterisk-config.js';
 import { createTts } from '../pbx/tts.js';
 import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../secret-file.js';
 import { secretKeyFile } from '../secret-key.js';
 import { openStores } from '../service.js';
 import { ARI_APP, softphoneAddress } from '../telephony.js';
+import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
+import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
 import { printJson } from './output.js';
 
-export interface CheckResult {
-  name: string;
-  ok: boolean | 'skipped';
-  detail: string;
-  fix?: string;
-}
-
-type Check = (config: Config) => Promise<CheckResult>;
-
-const pass = (name: string, detail: string): CheckResult => ({ name, ok: true, detail });
-const fail = (name: string, detail: string, fix: string): CheckResult => ({ name, ok: false, detail, fix });
-const skip = (name: string, detail: string): CheckResult => ({ name, ok: 'skipped', detail });
+export type { CheckResult } from './doctor-result.js';
 
 const checkDatabase: Check = async (config) => {
   try {
@@ -161,47 +148,6 @@ const checkTrunk: Check = async (config) => {
   }
 };
 
-/** Behind NAT with a public trunk and no external address, the audio and the digits are lost. */
-const checkNat: Check = async (config) => {
-  const { trunk, sip } = config.telephony;
-  if (config.telephony.mode === 'off' || !trunk) return skip('nat', 'no trunk: nothing crosses a NAT');
-  const host = parseSipUri(trunk.uri).host.replace(/^\[|\]$/g, '');
-  let trunkAddress: string;
-  try {
-    trunkAddress = isIP(host) ? host : (await lookup(host, { family: 4 })).address;
-  } catch (error) {
-    return fail('nat', `the trunk's host ${host} does not resolve: ${(error as Error).message}`, "check RINGHOOK_TRUNK_URI and this machine's DNS");
-  }
-  if (sip.externalAddress !== undefined) {
-    try {
-      const external = isIP(sip.externalAddress) ? sip.externalAddress : (await lookup(sip.externalAddress, { family: 4 })).address;
-      return pass(
-        'nat',
-        `the provider is given ${sip.externalAddress}${external === sip.externalAddress ? '' : ` (${external})`} for SIP and audio; forward UDP ${sip.port} and the RTP ports to this machine if the router does not keep the bindings`,
-      );
-    } catch (error) {
-      return fail(
-        'nat',
-        `RINGHOOK_SIP_EXTERNAL_ADDRESS ${sip.externalAddress} does not resolve: ${(error as Error).message}`,
-        'set it to your public address or a dynamic-DNS name that resolves',
-      );
-    }
-  }
-  const localAddresses = Object.values(os.networkInterfaces())
-    .flat()
-    .filter((i) => i?.family === 'IPv4')
-    .map((i) => i!.address);
-  const problem = natProblem({ localAddresses, trunkAddress, externalAddress: sip.externalAddress });
-  if (problem) {
-    return fail(
-      'nat',
-      problem,
-      `set RINGHOOK_SIP_EXTERNAL_ADDRESS to your router's public address (or a dynamic-DNS name) and, if the router's LAN is not a private range, RINGHOOK_SIP_LOCAL_NET; see the README's home set-up`,
-    );
-  }
-  return pass('nat', `the trunk ${trunkAddress} is reached without NAT, or from a public address`);
-};
-
 const checkSpeech: Check = async (config) => {
   if (config.telephony.mode === 'off') return skip('speech', 'telephony is off');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-doctor-'));
@@ -228,12 +174,12 @@ const checkSms: Check = async (config) => {
 };
 
 export async function runChecks(config: Config): Promise<CheckResult[]> {
-  const checks = [checkDatabase, checkCertificate, checkAsterisk, checkTrunk, checkNat, checkSpeech, checkSms];
+  const checks = [checkDatabase, checkCertificate, checkAsterisk, checkTrunk, checkRegistration, checkTrunkTls, checkNat, checkSpeech, checkSms];
   return Promise.all(checks.map((check) => check(config)));
 }
 
 export const doctorCommand = defineCommand({
-  meta: { name: 'doctor', description: 'Check the database, certificate, Asterisk, trunk, NAT, speech and SMS gateway, with fixes' },
+  meta: { name: 'doctor', description: 'Check the database, certificate, Asterisk, trunk (registration, TLS, NAT), speech and SMS gateway, with fixes' },
   args: { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } },
   run: async ({ args }) => {
     const results = await runChecks(loadConfig());

@@ -174,7 +174,7 @@ export function renderTemplate(template: string, vars: TemplateVars): string {
 }
 
 /** Where the system's certificate authorities are, in Debian's root file system and on the host. */
-const SYSTEM_CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
+export const SYSTEM_CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
 export const TRUNK_CA_FILE = 'trunk-ca.pem';
 /** Every template rendered, and the trunk's certificate authorities when they are not the system's. */
 export type RenderedConfig = Record<TemplateFile, string> & { [TRUNK_CA_FILE]?: string };

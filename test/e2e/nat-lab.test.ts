@@ -99,7 +99,7 @@ async function startHome(extra: Record<string, string>): Promise<{ env: Record<s
   const env = ringhookEnv(extra);
   serve = await startServe(env, 120_000, lab.inside(lab.home));
   const account = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'], env) as { user_id: string };
-  return { env, call: () => runCliJson(['test-call', account.user_id, '--wait', '30'], env) as TestCall };
+  return { env, call: () => runCliJson(['test-call', account.user_id, '--wait', '30'], env, [0, 1]) as TestCall };
 }
 
 async function testCallThroughNat(extra: Record<string, string>, afterFirst?: (again: () => TestCall) => Promise<void>): Promise<TestCall> {
@@ -133,22 +133,22 @@ it('after the router forgot every UDP binding (a 3 s timeout, 5 s idle), the nex
   expect(second?.status).toBe('acknowledged');
 }, 240_000);
 
+type DoctorCheck = { name: string; ok: boolean | 'skipped'; detail: string; fix?: string };
+
+/** `ringhook doctor --json` run in the home network, with serve's environment and `extra`. */
+function doctorAtHome(env: Record<string, string>): DoctorCheck[] {
+  const res = spawnSync('ip', [...lab.inside(lab.home).slice(1), process.execPath, path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'doctor', '--json'], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    encoding: 'utf8',
+  });
+  return JSON.parse(res.stdout) as DoctorCheck[];
+}
+
 it('ringhook doctor, run in the home network: a public trunk with no external address is named as the NAT problem, with the fix; with the address, passes', () => {
-  const doctor = (extra: Record<string, string>) => {
-    const env = {
-      PATH: process.env.PATH!,
-      HOME: process.env.HOME!,
-      ...cacheDirEnv(),
-      RINGHOOK_DATA_DIR: makeDataDir('rh-nat-doctor-'),
-      RINGHOOK_TRUNK_URI: `sip:${LAB.provider}:5060`,
-      ...extra,
-    };
-    const res = spawnSync('ip', [...lab.inside(lab.home).slice(1), process.execPath, path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'doctor', '--json'], {
-      env,
-      encoding: 'utf8',
-    });
-    return (JSON.parse(res.stdout) as Array<{ name: string; ok: boolean | 'skipped'; detail: string; fix?: string }>).find((c) => c.name === 'nat')!;
-  };
+  const doctor = (extra: Record<string, string>) =>
+    doctorAtHome({ ...cacheDirEnv(), RINGHOOK_DATA_DIR: makeDataDir('rh-nat-doctor-'), RINGHOOK_TRUNK_URI: `sip:${LAB.provider}:5060`, ...extra }).find(
+      (c) => c.name === 'nat',
+    )!;
   const behindNat = doctor({});
   expect(behindNat.ok).toBe(false);
   expect(behindNat.detail).toMatch(/only private addresses \(10\.77\.0\.2\) and the trunk 203\.0\.113\.2 is on the internet/);
@@ -189,7 +189,9 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
   /** G.711 speech is far from random; SRTP's ciphertext is not. */
   const audioEntropy = (packets: Packet[]) =>
     byteEntropy(
-      Buffer.concat(packets.filter((p) => p.protocol === 'udp' && p.src === LAB.routerOutside && p.dport >= 16000 && p.dport < 17000).map((p) => p.payload.subarray(12))),
+      Buffer.concat(
+        packets.filter((p) => p.protocol === 'udp' && p.src === LAB.routerOutside && p.dport >= 16000 && p.dport < 17000).map((p) => p.payload.subarray(12)),
+      ),
     );
   const sipInClear = (packets: Packet[]) => packets.some((p) => /SIP\/2\.0|INVITE sip/.test(p.payload.toString('latin1')));
 
@@ -203,7 +205,10 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
     expect(result.status, JSON.stringify(result.timeline)).toBe('acknowledged');
     expect(provider.recordings()).toHaveLength(1);
     expect(wavRms(provider.recordings()[0]!)).toBeGreaterThan(0.01);
-    console.log('figures: provider over UDP', JSON.stringify({ rms: wavRms(provider.recordings()[0]!), entropy: audioEntropy(packets), packets: packets.length }));
+    console.log(
+      'figures: provider over UDP',
+      JSON.stringify({ rms: wavRms(provider.recordings()[0]!), entropy: audioEntropy(packets), packets: packets.length }),
+    );
     // What the next case must not show: the lab sees SIP and speech when they are sent in the clear.
     expect(sipInClear(packets)).toBe(true);
     expect(audioEntropy(packets)).toBeLessThan(7.5);
@@ -213,20 +218,59 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
     const certs = makeCertificates(certDir, 'provider', LAB.provider);
     provider = await startSipProvider({ inside: lab.inside(lab.provider), address: LAB.provider, account, tls: certs, mediaEncryption: 'sdes' });
     const capture = await lab.captureOutside();
-    const { call } = await startHome({
+    const { env, call } = await startHome({
       ...trunk,
       RINGHOOK_TRUNK_URI: `sips:${LAB.provider}`,
       RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'sdes',
       RINGHOOK_TRUNK_CA_FILE: certs.caFile,
     });
     expect(await registeredContact()).toContain(LAB.routerOutside);
+    const doctor = doctorAtHome(env);
+    expect(doctor.find((c) => c.name === 'trunk-tls')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/presents 203\.0\.113\.2, issued by provider lab CA/),
+    });
+    expect(doctor.find((c) => c.name === 'registration')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^trunk at sip:203\.0\.113\.2.*: Registered, renewed within \d+ s$/),
+    });
     const result = call();
     const packets = await capture.stop();
     expect(result.status, JSON.stringify(result.timeline)).toBe('acknowledged');
     expect(wavRms(provider.recordings()[0]!)).toBeGreaterThan(0.01);
-    console.log('figures: provider over TLS + SRTP', JSON.stringify({ rms: wavRms(provider.recordings()[0]!), entropy: audioEntropy(packets), packets: packets.length }));
+    console.log(
+      'figures: provider over TLS + SRTP',
+      JSON.stringify({ rms: wavRms(provider.recordings()[0]!), entropy: audioEntropy(packets), packets: packets.length }),
+    );
     expect(packets.some((p) => p.protocol === 'tcp' && p.dport === 5061 && p.payload.length > 0)).toBe(true);
     expect(sipInClear(packets)).toBe(false);
     expect(audioEntropy(packets)).toBeGreaterThan(7.9);
+  }, 180_000);
+
+  it('a provider whose TLS certificate this machine does not trust: nothing is sent in the clear, the call ends unreachable, and doctor names the certificate with the fix', async () => {
+    const trusted = makeCertificates(certDir, 'trusted', LAB.provider);
+    const other = makeCertificates(certDir, 'other', LAB.provider);
+    provider = await startSipProvider({ inside: lab.inside(lab.provider), address: LAB.provider, account, tls: other, mediaEncryption: 'sdes' });
+    const capture = await lab.captureOutside();
+    const { env, call } = await startHome({
+      ...trunk,
+      RINGHOOK_TRUNK_URI: `sips:${LAB.provider}`,
+      RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'sdes',
+      RINGHOOK_TRUNK_CA_FILE: trusted.caFile,
+    });
+    const result = call();
+    const packets = await capture.stop();
+    expect(result.status, JSON.stringify(result.timeline)).toBe('unreachable');
+    expect(provider.recordings()).toHaveLength(0);
+    expect(sipInClear(packets)).toBe(false);
+    const doctor = doctorAtHome(env);
+    expect(doctor.find((c) => c.name === 'trunk-tls')).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(
+        /^trunk: the certificate of 203\.0\.113\.2:5061 \(203\.0\.113\.2, issued by other lab CA\) is not signed by an authority this machine trusts/,
+      ),
+      fix: expect.stringMatching(/RINGHOOK_TRUNK_CA_FILE/),
+    });
+    expect(doctor.find((c) => c.name === 'registration')).toMatchObject({ ok: false, detail: expect.not.stringMatching(/: Registered/) });
   }, 180_000);
 });

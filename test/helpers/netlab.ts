@@ -87,7 +87,9 @@ export function createNetLab(): NetLab {
     run,
     async captureOutside() {
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-lab-capture-')), 'outside.pcap');
-      const tcpdump = spawn('ip', ['netns', 'exec', router, 'tcpdump', '-i', 'outside', '-n', '-s', '0', '-U', '-w', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const tcpdump = spawn('ip', ['netns', 'exec', router, 'tcpdump', '-i', 'outside', '-n', '-s', '0', '-U', '-w', file], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let said = '';
       await new Promise<void>((resolve, reject) => {
         tcpdump.stderr!.on('data', (chunk: Buffer) => {

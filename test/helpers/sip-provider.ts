@@ -198,10 +198,32 @@ export function wavRms(file: string): number {
 export function makeCertificates(dir: string, name: string, address: string): { caFile: string; certFile: string; keyFile: string } {
   const f = (ext: string) => path.join(dir, `${name}-${ext}`);
   const ssl = (args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  ssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', `/CN=${name} lab CA`]
-    .concat(['-keyout', f('ca.key'), '-out', f('ca.pem')]));
+  ssl(
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', `/CN=${name} lab CA`].concat([
+      '-keyout',
+      f('ca.key'),
+      '-out',
+      f('ca.pem'),
+    ]),
+  );
   ssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', `/CN=${address}`, '-keyout', f('key.pem'), '-out', f('csr.pem')]);
   fs.writeFileSync(f('ext.cnf'), `subjectAltName = IP:${address}\nextendedKeyUsage = serverAuth\n`);
-  ssl(['x509', '-req', '-in', f('csr.pem'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', f('ext.cnf'), '-out', f('cert.pem')]);
+  ssl([
+    'x509',
+    '-req',
+    '-in',
+    f('csr.pem'),
+    '-CA',
+    f('ca.pem'),
+    '-CAkey',
+    f('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    f('ext.cnf'),
+    '-out',
+    f('cert.pem'),
+  ]);
   return { caFile: f('ca.pem'), certFile: f('cert.pem'), keyFile: f('key.pem') };
 }

@@ -65,9 +65,10 @@ export async function startServe(env: Record<string, string>, timeoutMs = 60_000
   };
 }
 
-export function runCliJson(args: string[], env: Record<string, string>): any {
+/** Runs a CLI command with --json; `okStatuses` are the exit codes whose JSON is the answer (a test call that was not answered exits 1). */
+export function runCliJson(args: string[], env: Record<string, string>, okStatuses: number[] = [0]): any {
   const res = spawnSync(process.execPath, [BIN, ...args, '--json'], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, encoding: 'utf8' });
-  if (res.status !== 0) throw new Error(`ringhook ${args.join(' ')} failed: ${res.stdout}${res.stderr}`);
+  if (!okStatuses.includes(res.status ?? -1)) throw new Error(`ringhook ${args.join(' ')} failed: ${res.stdout}${res.stderr}`);
   return JSON.parse(res.stdout);
 }
 

@@ -133,7 +133,11 @@ describe('renderAsteriskConfig', () => {
     );
     expect(section(own['pjsip.conf'], 'transport-tls')).toMatchObject({ bind: '127.0.0.1:5061', ca_list_file: '/var/lib/ringhook/asterisk/etc/trunk-ca.pem' });
     expect(own['trunk-ca.pem']).toBe(ca);
-    expect(section(own['pjsip.conf'], 'trunk', 'endpoint')).toMatchObject({ media_encryption: 'dtls', dtls_verify: 'fingerprint', dtls_auto_generate_cert: 'yes' });
+    expect(section(own['pjsip.conf'], 'trunk', 'endpoint')).toMatchObject({
+      media_encryption: 'dtls',
+      dtls_verify: 'fingerprint',
+      dtls_auto_generate_cert: 'yes',
+    });
     expect(section(own['pjsip.conf'], 'trunk', 'aor').contact).toBe('sip:sip.example.net:5061;transport=tls');
   });
 

@@ -340,13 +340,25 @@ describe('the SIP trunk and the voice', () => {
       },
       CWD,
     );
-    expect(config.telephony.trunk).toEqual({ uri: 'sip:sip.provider.example:5060', username: 'acct-1234', password: 's3cret!', register: true, transport: 'udp', mediaEncryption: 'none' });
+    expect(config.telephony.trunk).toEqual({
+      uri: 'sip:sip.provider.example:5060',
+      username: 'acct-1234',
+      password: 's3cret!',
+      register: true,
+      transport: 'udp',
+      mediaEncryption: 'none',
+    });
     expect(config.telephony.callerId).toBe('"Alerts" <+14155550100>');
     expect(config.telephony.tts).toEqual({ engine: 'espeak-ng', voice: 'en-us+f3' });
   });
 
   it('a trunk without credentials does not register; no trunk means the local softphone', () => {
-    expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk).toEqual({ uri: 'sip:127.0.0.1:5070', register: false, transport: 'udp', mediaEncryption: 'none' });
+    expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk).toEqual({
+      uri: 'sip:127.0.0.1:5070',
+      register: false,
+      transport: 'udp',
+      mediaEncryption: 'none',
+    });
     expect(loadConfig({}, CWD).telephony.trunk).toBeFalsy();
   });
 
@@ -357,7 +369,14 @@ describe('the SIP trunk and the voice', () => {
       RINGHOOK_TRUNK2_USERNAME: 'bob',
       RINGHOOK_TRUNK2_PASSWORD: 'b4ckup',
     };
-    expect(loadConfig(env, CWD).telephony.trunk2).toEqual({ uri: 'sip:backup.example.org', username: 'bob', password: 'b4ckup', register: false, transport: 'udp', mediaEncryption: 'none' });
+    expect(loadConfig(env, CWD).telephony.trunk2).toEqual({
+      uri: 'sip:backup.example.org',
+      username: 'bob',
+      password: 'b4ckup',
+      register: false,
+      transport: 'udp',
+      mediaEncryption: 'none',
+    });
     expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk2).toBeNull();
     expect(refusal({ RINGHOOK_TRUNK2_URI: 'sip:backup.example.org' }).message).toMatch(/RINGHOOK_TRUNK2_URI is the backup of RINGHOOK_TRUNK_URI/);
     expect(refusal({ ...env, RINGHOOK_TRUNK2_PASSWORD: undefined }).message).toMatch(/RINGHOOK_TRUNK2_USERNAME and RINGHOOK_TRUNK2_PASSWORD go together/);
@@ -407,7 +426,10 @@ describe('the SIP trunk and the voice', () => {
   it.each([
     [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_TRANSPORT: 'sctp' }, /RINGHOOK_TRUNK_TRANSPORT must be udp, tcp or tls/],
     [{ RINGHOOK_TRUNK_URI: 'sips:a.example', RINGHOOK_TRUNK_TRANSPORT: 'udp' }, /sips: URI, which means TLS: leave RINGHOOK_TRUNK_TRANSPORT unset or tls/],
-    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'sdes' }, /sdes sends the SRTP keys inside the SIP signalling: set RINGHOOK_TRUNK_TRANSPORT=tls/],
+    [
+      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'sdes' },
+      /sdes sends the SRTP keys inside the SIP signalling: set RINGHOOK_TRUNK_TRANSPORT=tls/,
+    ],
     [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'zrtp' }, /RINGHOOK_TRUNK_MEDIA_ENCRYPTION must be none, sdes .* or dtls/],
     [
       { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK2_URI: 'sip:b.example', RINGHOOK_TRUNK2_MEDIA_ENCRYPTION: 'sdes' },
