@@ -49,6 +49,8 @@ install_without_services() {
 }
 step "reverse proxies for the deploy/ examples (Caddy, nginx; their system services are not started)"
 install_without_services caddy nginx
+step "a STUN server for the network lab (coturn; its system service is not started)"
+install_without_services coturn
 step "speech and the SIPp test phone"
 "$here/provision-phone-tools.sh"
 step "Asterisk 22 (first run builds a root file system, about a minute; cached afterwards)"

@@ -135,6 +135,11 @@ const envSchema = z
         error: "RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public address (the router's outside one), not a private or loopback address",
       })
       .optional(),
+    RINGHOOK_STUN_SERVER: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/, { error: 'RINGHOOK_STUN_SERVER must be host[:port] of a STUN server, e.g. stun.example.net:3478' })
+      .refine((v) => Number(v.split(':')[1] ?? 1) >= 1 && Number(v.split(':')[1] ?? 1) <= 65535, { error: 'RINGHOOK_STUN_SERVER: the port must be 1-65535' })
+      .optional(),
     RINGHOOK_SIP_LOCAL_NET: z
       .string()
       .refine((list) => list.split(',').every((n) => parseCidr(n.trim()) !== undefined), {
@@ -281,6 +286,11 @@ export interface TrunkConfig {
   mediaEncryption: MediaEncryption;
 }
 
+function hostAndPort(text: string, defaultPort: number): { host: string; port: number } {
+  const [host, port] = text.split(':');
+  return { host: host!, port: port === undefined ? defaultPort : Number(port) };
+}
+
 /** A sips: URI means TLS; otherwise what was asked, UDP by default. */
 function trunkTransport(uri: string, transport: SipTransport | undefined): SipTransport {
   return transport ?? (uri.startsWith('sips:') ? 'tls' : 'udp');
@@ -308,6 +318,8 @@ export interface TelephonyConfig {
     externalAddress: string | undefined;
     /** Networks reached without NAT, as a.b.c.d/n. */
     localNets: string[];
+    /** Unset external address: ask this STUN server for it at start. */
+    stunServer: { host: string; port: number } | undefined;
     /** The TLS transport's port, bound only when a trunk uses TLS. */
     tlsPort: number;
     /** PEM file of the authorities a trunk's TLS certificate must chain to; unset: the system's list. */
@@ -383,6 +395,7 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
       port: e.RINGHOOK_SIP_PORT,
       externalAddress: e.RINGHOOK_SIP_EXTERNAL_ADDRESS,
       localNets: e.RINGHOOK_SIP_LOCAL_NET.split(',').map((n) => parseCidr(n.trim())!),
+      stunServer: e.RINGHOOK_STUN_SERVER === undefined ? undefined : hostAndPort(e.RINGHOOK_STUN_SERVER, DEFAULTS.stunPort),
       tlsPort: e.RINGHOOK_SIP_TLS_PORT,
       trunkCaFile: e.RINGHOOK_TRUNK_CA_FILE ? path.resolve(cwd, e.RINGHOOK_TRUNK_CA_FILE) : undefined,
     },

@@ -9,6 +9,7 @@ import type { Account } from './core/account.js';
 import { CallProgressStore } from './db/call-progress.js';
 import { PatientWriter } from './db/patient-writes.js';
 import { asteriskTemplates } from './assets.js';
+import { isPrivateIpv4 } from './core/network.js';
 import { UserError } from './errors.js';
 import type { TestCallResult } from './core/test-call.js';
 import { persistentSecret, readOrCreateSecret } from './secret-file.js';
@@ -18,6 +19,7 @@ import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
 import { type AsteriskRuntime, ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
 import { SPEECH } from './pbx/call-script.js';
+import { publicAddressFromStun } from './pbx/stun-client.js';
 import { Dialer } from './pbx/dialer.js';
 import { throughTrunk, toSoftphone, type Endpoint } from './pbx/endpoint.js';
 import { createTts } from './pbx/tts.js';
@@ -102,6 +104,7 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
       `${(error as Error).message} (npm start does it from a checkout; or set RINGHOOK_ARI_URL to use an Asterisk of your own, or RINGHOOK_TELEPHONY=off)`,
     );
   }
+  const externalAddress = t.sip.externalAddress ?? (t.sip.stunServer && (await externalAddressFromStun(t.sip.stunServer, logger)));
   const asterisk = new ManagedAsterisk({
     runtime,
     dataDir: config.dataDir,
@@ -115,7 +118,7 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
         bindAddress: t.sip.host,
         port: t.sip.port,
         tlsPort: t.sip.tlsPort,
-        ...(t.sip.externalAddress && { externalAddress: t.sip.externalAddress, localNets: t.sip.localNets }),
+        ...(externalAddress && { externalAddress, localNets: t.sip.localNets }),
         ...(t.sip.trunkCaFile && { caPem: readTrunkCa(t.sip.trunkCaFile) }),
       },
       rtp: t.rtp,
@@ -131,6 +134,23 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
     throw new UserError(`could not start Asterisk: ${(error as Error).message} (its log: ${path.join(config.dataDir, 'asterisk', 'log')})`);
   }
   return asterisk;
+}
+
+/** Behind NAT without RINGHOOK_SIP_EXTERNAL_ADDRESS: the public address, as the STUN server sees us. */
+async function externalAddressFromStun(server: { host: string; port: number }, logger: Logger): Promise<string> {
+  let address: string;
+  try {
+    address = await publicAddressFromStun(server);
+  } catch (error) {
+    throw new UserError(
+      `could not learn this network's public address from RINGHOOK_STUN_SERVER: ${(error as Error).message} (set RINGHOOK_SIP_EXTERNAL_ADDRESS instead, or check the server)`,
+    );
+  }
+  if (isPrivateIpv4(address)) {
+    throw new UserError(`the STUN server ${server.host} sees this machine at the private address ${address}: it is inside your network, not on the internet`);
+  }
+  logger.info('public address from STUN', { address, server: `${server.host}:${server.port}` });
+  return address;
 }
 
 /** The authorities RINGHOOK_TRUNK_CA_FILE names, checked to be PEM certificates. */

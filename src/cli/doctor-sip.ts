@@ -12,6 +12,7 @@ import { natProblem } from '../core/network.js';
 import { asteriskCliCommand, readProvisionedRuntime } from '../pbx/asterisk.js';
 import { parseSipUri, SYSTEM_CA_FILE } from '../pbx/asterisk-config.js';
 import { parseRegistrations } from '../pbx/registrations.js';
+import { publicAddressFromStun } from '../pbx/stun-client.js';
 import { probeTls } from '../pbx/tls-probe.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 
@@ -104,6 +105,18 @@ export const checkNat: Check = async (config) => {
     trunkAddress = isIP(host) ? host : (await lookup(host, { family: 4 })).address;
   } catch (error) {
     return fail('nat', `the trunk's host ${host} does not resolve: ${(error as Error).message}`, "check RINGHOOK_TRUNK_URI and this machine's DNS");
+  }
+  if (sip.externalAddress === undefined && sip.stunServer !== undefined) {
+    const where = `${sip.stunServer.host}:${sip.stunServer.port}`;
+    try {
+      return pass('nat', `the STUN server ${where} sees this network at ${await publicAddressFromStun(sip.stunServer)}: the provider is given that address`);
+    } catch (error) {
+      return fail(
+        'nat',
+        `RINGHOOK_STUN_SERVER: ${(error as Error).message}`,
+        `check that ${where} is a STUN server reachable over UDP, or set RINGHOOK_SIP_EXTERNAL_ADDRESS`,
+      );
+    }
   }
   if (sip.externalAddress !== undefined) {
     try {

@@ -28,6 +28,8 @@ export const DEFAULTS = {
   /** SIP listens on every interface so that a softphone on the LAN can register. */
   sipHost: '0.0.0.0',
   sipPort: 5060,
+  /** STUN's own port (RFC 5389). */
+  stunPort: 3478,
   /** SIP over TLS (RFC 5630's port); bound only when a trunk uses TLS. */
   sipTlsPort: 5061,
   /** The managed Asterisk's HTTP/ARI port, on 127.0.0.1 only. */

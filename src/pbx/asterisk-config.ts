@@ -12,6 +12,7 @@ export const TEMPLATE_FILES = [
   'extensions.conf',
   'amd.conf',
   'pjsip.conf',
+  'dnsmgr.conf',
   // Static files: present so Asterisk does not log errors for them, and CDR/CEL stay off.
   'cdr.conf',
   'cel.conf',

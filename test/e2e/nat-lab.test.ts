@@ -133,6 +133,41 @@ it('after the router forgot every UDP binding (a 3 s timeout, 5 s idle), the nex
   expect(second?.status).toBe('acknowledged');
 }, 240_000);
 
+it('RINGHOOK_STUN_SERVER instead of the external address: the public address is learned through the NAT (coturn in the provider network) and the digit comes home; a STUN server that does not answer stops the start with the fix', async () => {
+  const stun = spawn(
+    'ip',
+    [
+      ...lab.inside(lab.provider).slice(1),
+      'turnserver',
+      '-n',
+      '--stun-only',
+      '--no-cli',
+      '--no-tls',
+      '--no-dtls',
+      '--listening-ip',
+      LAB.provider,
+      '--listening-port',
+      '3478',
+      '--log-file',
+      'stdout',
+    ],
+    { stdio: 'ignore' },
+  );
+  try {
+    await waitFor('coturn on UDP 3478', () => (/:0D96 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined), 10_000);
+    const call = await testCallThroughNat({ RINGHOOK_STUN_SERVER: `${LAB.provider}:3478` });
+    expect(serve!.output()).toMatch(/public address from STUN.*203\.0\.113\.1/);
+    expect(call.status).toBe('acknowledged');
+  } finally {
+    stun.kill('SIGKILL');
+  }
+  await serve?.stop();
+  serve = undefined;
+  await expect(startServe(ringhookEnv({ RINGHOOK_STUN_SERVER: `${LAB.provider}:3479` }), 60_000, lab.inside(lab.home))).rejects.toThrow(
+    /could not learn this network's public address from RINGHOOK_STUN_SERVER: no answer from the STUN server 203\.0\.113\.2:3479 .*set RINGHOOK_SIP_EXTERNAL_ADDRESS instead/,
+  );
+}, 180_000);
+
 type DoctorCheck = { name: string; ok: boolean | 'skipped'; detail: string; fix?: string };
 
 /** `ringhook doctor --json` run in the home network, with serve's environment and `extra`. */

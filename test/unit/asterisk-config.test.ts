@@ -124,6 +124,9 @@ describe('renderAsteriskConfig', () => {
       client_uri: 'sip:u@sip.example.net',
     });
     expect(out['trunk-ca.pem']).toBeUndefined();
+    // A dynamic-DNS name is resolved again as it changes; TCP and TLS connections kept open through the router.
+    expect(section(out['dnsmgr.conf'], 'general')).toMatchObject({ enable: 'yes', refreshinterval: '120' });
+    expect(section(pjsip, 'global').keep_alive_interval).toBe('30');
     expect(out['modules.conf']).toMatch(/^load => res_srtp\.so$/m);
 
     const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';

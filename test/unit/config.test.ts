@@ -391,6 +391,8 @@ describe('the SIP trunk and the voice', () => {
     const own = loadConfig({ RINGHOOK_SIP_EXTERNAL_ADDRESS: '203.0.113.7', RINGHOOK_SIP_LOCAL_NET: '192.168.1.77/24, 10.1.0.0/16' }, CWD).telephony.sip;
     expect(own).toMatchObject({ externalAddress: '203.0.113.7', localNets: ['192.168.1.0/24', '10.1.0.0/16'] });
     expect(loadConfig({}, CWD).telephony.sip.externalAddress).toBeUndefined();
+    expect(loadConfig({ RINGHOOK_STUN_SERVER: 'stun.example.net' }, CWD).telephony.sip.stunServer).toEqual({ host: 'stun.example.net', port: 3478 });
+    expect(loadConfig({ RINGHOOK_STUN_SERVER: '198.51.100.3:19302' }, CWD).telephony.sip.stunServer).toEqual({ host: '198.51.100.3', port: 19302 });
   });
 
   it.each([
@@ -398,6 +400,8 @@ describe('the SIP trunk and the voice', () => {
     [{ RINGHOOK_SIP_EXTERNAL_ADDRESS: '192.168.1.10' }, /must be the public address \(the router's outside one\), not a private or loopback address/],
     [{ RINGHOOK_SIP_EXTERNAL_ADDRESS: '127.0.0.1' }, /not a private or loopback address/],
     [{ RINGHOOK_SIP_LOCAL_NET: '192.168.1.0' }, /RINGHOOK_SIP_LOCAL_NET must be a comma-separated list of IPv4 networks/],
+    [{ RINGHOOK_STUN_SERVER: 'stun://x' }, /RINGHOOK_STUN_SERVER must be host\[:port\] of a STUN server/],
+    [{ RINGHOOK_STUN_SERVER: 'stun.example.net:70000' }, /RINGHOOK_STUN_SERVER: the port must be 1-65535/],
     [{ RINGHOOK_SIP_LOCAL_NET: '10.0.0.0/8,300.1.1.1/8' }, /RINGHOOK_SIP_LOCAL_NET must be/],
   ])('refuses a NAT setting %j with the fix', (env, message) => {
     expect(refusal(env).message).toMatch(message);
