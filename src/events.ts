@@ -1,10 +1,12 @@
 // In-process notifications of call changes: the dashboard's live history listens here.
 import { EventEmitter } from 'node:events';
+import type { CallState } from './core/call-state.js';
 
 export interface CallChange {
   callId: string;
   userId: string;
-  status: string;
+  /** The call's new state, or `sms` when only its SMS backup changed. */
+  status: CallState | 'sms';
   at: number;
 }
 

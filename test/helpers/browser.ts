@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Account } from '../../src/core/account.js';
-import { CallEvents } from '../../src/events.js';
+import { type CallChange, CallEvents } from '../../src/events.js';
 import { createApp } from '../../src/http/app.js';
 import type { TestCallResult } from '../../src/core/test-call.js';
 import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';
@@ -74,7 +74,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
   const testCalls: string[] = [];
   const emit = (callId: string) => {
     const call = stores.calls.get(callId);
-    if (call) events.emit({ callId, userId: call.userId, status: call.status, at: clock.now() });
+    if (call) events.emit({ callId, userId: call.userId, status: call.status as CallChange['status'], at: clock.now() });
   };
   const placeTestCall = (account: Account): TestCallResult => {
     const result = requestTestCall(stores.calls, account);
