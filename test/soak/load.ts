@@ -304,10 +304,13 @@ export function sendRaw(target: Target, c: RawCase): Promise<Outcome> {
         written++;
         if (c.delayMs) await new Promise((r) => setTimeout(r, c.delayMs));
       }
-      if (!socket.destroyed) socket.end();
+      // A slow body is a client taking its time, which then waits for the answer: a half-close
+      // right after the last byte would let Node's server drop the request before answering.
+      if (!socket.destroyed && !c.delayMs) socket.end();
     });
     socket.on('data', (d: Buffer) => {
       data += d.toString('latin1');
+      if (c.delayMs && data.includes('\r\n\r\n')) finish('answered');
     });
     socket.on('end', () => finish('end'));
     socket.on('close', () => finish('close'));
