@@ -16,7 +16,8 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
 import { type AsteriskRuntime, ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
-import { SPEECH } from './pbx/call-script.js';
+import { DEFAULT_SPEECH } from './core/languages.js';
+import { callPhrases } from './pbx/call-script.js';
 import { Dialer } from './pbx/dialer.js';
 import { throughTrunk, toSoftphone, type Endpoint } from './pbx/endpoint.js';
 import { createTts } from './pbx/tts.js';
@@ -175,7 +176,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     { logger, now: deps.now },
   );
   // The fixed phrases are made now, so that the first answered call starts speaking at once.
-  for (const phrase of Object.values(SPEECH)) {
+  for (const phrase of Object.values(callPhrases(DEFAULT_SPEECH))) {
     tts.synthesize(phrase).catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
   }
   const dialer = new Dialer({

@@ -717,3 +717,28 @@ export const introSchema = z
 export function introFor(account: { language: LanguageCode; intro: string | null }): string {
   return account.intro ?? LANGUAGES[account.language].prompts.intro;
 }
+
+/** The engine and its voice name for the account's voice; undefined: the server's own speech. */
+export interface Synthesis {
+  engine: VoiceEngine;
+  voice: string;
+}
+
+/** How a call speaks: its language (prompts and words), the intro, and the engine. */
+export interface CallSpeech {
+  language: Language;
+  intro: string;
+  /** Absent for English with the default voice: the server's speech (RINGHOOK_TTS_COMMAND, RINGHOOK_TTS_ENGINE), flite slt unless the operator chose otherwise. */
+  synthesis?: Synthesis;
+}
+
+export function callSpeech(account: { language: LanguageCode; voice: VoiceId; intro: string | null }): CallSpeech {
+  const language = LANGUAGES[account.language];
+  const intro = introFor(account);
+  if (account.language === DEFAULT_LANGUAGE && account.voice === defaultVoice(DEFAULT_LANGUAGE)) return { language, intro };
+  const voice = VOICES[account.voice];
+  return { language, intro, synthesis: { engine: voice.engine, voice: voice.engineVoice ?? language.espeak } };
+}
+
+/** An account that never chose: English, the default voice and intro. */
+export const DEFAULT_SPEECH: CallSpeech = callSpeech({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE), intro: null });

@@ -2,6 +2,7 @@
 // the language's way, and the rules for choosing a voice and an intro.
 import { describe, expect, it } from 'vitest';
 import {
+  callSpeech,
   chooseVoice,
   defaultVoice,
   introFor,
@@ -145,5 +146,18 @@ describe('choosing the language, voice and intro', () => {
     expect(introSchema.safeParse('bell\u0007').success).toBe(false);
     expect(introFor({ language: 'de', intro: null })).toBe('Alarm von ringhook.');
     expect(introFor({ language: 'de', intro: 'Hallo.' })).toBe('Hallo.');
+  });
+});
+
+describe('how a call speaks', () => {
+  it('English with the default voice is the server speech; other voices and languages name their engine', () => {
+    expect(callSpeech({ language: 'en', voice: 'slt', intro: null })).toEqual({ language: LANGUAGES.en, intro: 'Alert from ringhook.' });
+    expect(callSpeech({ language: 'en', voice: 'slt-hts', intro: 'Desk.' }).synthesis).toEqual({ engine: 'festival', voice: 'cmu_us_slt_arctic_hts' });
+    expect(callSpeech({ language: 'en', voice: 'espeak-ng', intro: null }).synthesis).toEqual({ engine: 'espeak-ng', voice: 'en-us' });
+    expect(callSpeech({ language: 'de', voice: 'espeak-ng', intro: null })).toMatchObject({
+      intro: 'Alarm von ringhook.',
+      synthesis: { engine: 'espeak-ng', voice: 'de' },
+    });
+    expect(callSpeech({ language: 'zh', voice: 'espeak-ng', intro: null }).synthesis?.voice).toBe('cmn-latn-pinyin');
   });
 });
