@@ -20,6 +20,7 @@ import { DEFAULT_SPEECH } from './core/languages.js';
 import { callPhrases } from './pbx/call-script.js';
 import { Dialer } from './pbx/dialer.js';
 import { throughTrunk, toSoftphone, type Endpoint } from './pbx/endpoint.js';
+import { speechSampler } from './pbx/speech-sample.js';
 import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
 import { SmsHealth } from './sms/health.js';
@@ -48,6 +49,8 @@ export interface Telephony {
   smsReceiptToken: string | null;
   enqueue(callId: string): void;
   placeTestCall(account: Account): TestCallResult;
+  /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
+  speechSample(account: Account): Promise<Buffer>;
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -233,6 +236,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       dialer.enqueue(result.callId);
       return result;
     },
+    speechSample: speechSampler(tts),
     async stop(graceMs = 10_000) {
       clearInterval(cleaner);
       await dialer.stop(graceMs);

@@ -14,3 +14,11 @@ export function spokenAlerts(messages: readonly string[], lang: Language = LANGU
 function withStop(sentence: string): string {
   return /[.!?。]$/.test(sentence) ? sentence : `${sentence}.`;
 }
+
+/** The alert the dashboard's "hear it" plays after the intro: a pair, a level and a timeframe. */
+export const SAMPLE_ALERT = 'BTCUSDT > 64250.5, 4H';
+
+/** What "hear it" says: the intro, then the sample alert as a call in that language would say it. */
+export function sampleSpeech(speech: { intro: string; language: Language }): string {
+  return `${speech.intro} ${spokenAlerts([SAMPLE_ALERT], speech.language)}.`;
+}
