@@ -17,6 +17,8 @@ export interface Prompts {
   prompt: string;
   /** After a 1. */
   confirmed: string;
+  /** What a test call says in place of an alert. */
+  testCall: string;
   /** Before the alerts of a merged call: "You have four alerts." */
   alertCount(count: number): string;
   /** Before each alert of a merged call, from 0: "First", "Second"… */
@@ -98,6 +100,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Alert from ringhook.',
       prompt: 'Press 1 to confirm, press 2 to hear it again.',
       confirmed: 'Confirmed. Goodbye.',
+      testCall: 'This is a test call from ringhook. Your alerts will sound like this.',
       alertCount: (n) => `You have ${english.cardinal(n)} alerts.`,
       ordinal: ordinals(ORDINALS_EN, (n) => `Alert ${english.cardinal(n)}`),
     },
@@ -113,6 +116,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Alarm von ringhook.',
       prompt: 'Drücken Sie 1 zum Bestätigen, 2 zum erneuten Anhören.',
       confirmed: 'Bestätigt. Auf Wiederhören.',
+      testCall: 'Dies ist ein Testanruf von ringhook. So klingen Ihre Alarme.',
       alertCount: (n) => `Sie haben ${n} Alarme.`,
       ordinal: ordinals(
         ['Erstens', 'Zweitens', 'Drittens', 'Viertens', 'Fünftens', 'Sechstens', 'Siebtens', 'Achtens', 'Neuntens', 'Zehntens'],
@@ -162,6 +166,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Alerte de ringhook.',
       prompt: 'Appuyez sur 1 pour confirmer, sur 2 pour réécouter.',
       confirmed: 'Confirmé. Au revoir.',
+      testCall: 'Ceci est un appel de test de ringhook. Vos alertes sonneront ainsi.',
       alertCount: (n) => `Vous avez ${n} alertes.`,
       ordinal: ordinals(
         [
@@ -227,6 +232,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Alerta de ringhook.',
       prompt: 'Pulse 1 para confirmar, pulse 2 para escucharla de nuevo.',
       confirmed: 'Confirmado. Adiós.',
+      testCall: 'Esta es una llamada de prueba de ringhook. Así sonarán sus alertas.',
       alertCount: (n) => `Tiene ${n} alertas.`,
       ordinal: ordinals(['Primera', 'Segunda', 'Tercera', 'Cuarta', 'Quinta', 'Sexta', 'Séptima', 'Octava', 'Novena', 'Décima'], (n) => `Alerta ${n}`),
     },
@@ -278,6 +284,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Avviso da ringhook.',
       prompt: 'Premi 1 per confermare, premi 2 per riascoltarlo.',
       confirmed: 'Confermato. Arrivederci.',
+      testCall: 'Questa è una chiamata di prova da ringhook. I tuoi avvisi suoneranno così.',
       alertCount: (n) => `Hai ${n} avvisi.`,
       ordinal: ordinals(['Primo', 'Secondo', 'Terzo', 'Quarto', 'Quinto', 'Sesto', 'Settimo', 'Ottavo', 'Nono', 'Decimo'], (n) => `Avviso ${n}`),
     },
@@ -324,6 +331,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Alerta do ringhook.',
       prompt: 'Prima 1 para confirmar, prima 2 para ouvir de novo.',
       confirmed: 'Confirmado. Adeus.',
+      testCall: 'Esta é uma chamada de teste do ringhook. Os seus alertas vão soar assim.',
       alertCount: (n) => `Tem ${n} alertas.`,
       ordinal: ordinals(['Primeiro', 'Segundo', 'Terceiro', 'Quarto', 'Quinto', 'Sexto', 'Sétimo', 'Oitavo', 'Nono', 'Décimo'], (n) => `Alerta ${n}`),
     },
@@ -375,6 +383,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Melding van ringhook.',
       prompt: 'Druk op 1 om te bevestigen, druk op 2 om het opnieuw te horen.',
       confirmed: 'Bevestigd. Tot ziens.',
+      testCall: 'Dit is een testoproep van ringhook. Zo klinken uw meldingen.',
       alertCount: (n) => `U hebt ${n} meldingen.`,
       ordinal: ordinals(['Eerste', 'Tweede', 'Derde', 'Vierde', 'Vijfde', 'Zesde', 'Zevende', 'Achtste', 'Negende', 'Tiende'], (n) => `Melding ${n}`),
     },
@@ -421,6 +430,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Alert od ringhook.',
       prompt: 'Naciśnij 1, aby potwierdzić, naciśnij 2, aby odsłuchać ponownie.',
       confirmed: 'Potwierdzono. Do widzenia.',
+      testCall: 'To jest połączenie testowe od ringhook. Tak będą brzmieć twoje alerty.',
       alertCount: (n) => `Masz ${n} ${slavicPlural(n, 'alert', 'alerty', 'alertów')}.`,
       ordinal: ordinals(['Pierwszy', 'Drugi', 'Trzeci', 'Czwarty', 'Piąty', 'Szósty', 'Siódmy', 'Ósmy', 'Dziewiąty', 'Dziesiąty'], (n) => `Alert ${n}`),
     },
@@ -467,6 +477,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'ringhook uyarısı.',
       prompt: "Onaylamak için 1'e, tekrar dinlemek için 2'ye basın.",
       confirmed: 'Onaylandı. Hoşça kalın.',
+      testCall: 'Bu, ringhook tarafından yapılan bir test aramasıdır. Uyarılarınız böyle duyulacak.',
       alertCount: (n) => `${n} uyarınız var.`,
       ordinal: ordinals(['Birinci', 'İkinci', 'Üçüncü', 'Dördüncü', 'Beşinci', 'Altıncı', 'Yedinci', 'Sekizinci', 'Dokuzuncu', 'Onuncu'], (n) => `Uyarı ${n}`),
     },
@@ -507,6 +518,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'リングフック からの アラート です。',
       prompt: 'かくにん する には 1 を、 もう いちど きく には 2 を おして ください。',
       confirmed: 'かくにん しました。 しつれい します。',
+      testCall: 'これは リングフック からの テスト でんわ です。 アラートは このように きこえます。',
       alertCount: (n) => `アラートが ${n} けん あります。`,
       ordinal: ordinals(
         ['いっけんめ', 'にけんめ', 'さんけんめ', 'よんけんめ', 'ごけんめ', 'ろっけんめ', 'ななけんめ', 'はっけんめ', 'きゅうけんめ', 'じゅっけんめ'],
@@ -549,6 +561,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: '링훅 알림입니다.',
       prompt: '확인하려면 1번, 다시 들으려면 2번을 누르세요.',
       confirmed: '확인되었습니다. 안녕히 계세요.',
+      testCall: '링훅의 테스트 전화입니다. 알림은 이렇게 들립니다.',
       alertCount: (n) => `알림이 ${n}개 있습니다.`,
       ordinal: ordinals(['첫째', '둘째', '셋째', '넷째', '다섯째', '여섯째', '일곱째', '여덟째', '아홉째', '열째'], (n) => `알림 ${n}`),
     },
@@ -589,6 +602,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: '这是您的交易提醒。',
       prompt: '确认请按1，重听请按2。',
       confirmed: '已确认。再见。',
+      testCall: '这是一个测试电话。您的提醒听起来就是这样。',
       alertCount: (n) => `您有${n}条提醒。`,
       ordinal: ordinals(['第一条', '第二条', '第三条', '第四条', '第五条', '第六条', '第七条', '第八条', '第九条', '第十条'], (n) => `第${n}条`),
     },
@@ -628,6 +642,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       intro: 'Оповещение от ringhook.',
       prompt: 'Нажмите 1, чтобы подтвердить, или 2, чтобы прослушать ещё раз.',
       confirmed: 'Подтверждено. До свидания.',
+      testCall: 'Это тестовый звонок от ringhook. Так будут звучать ваши оповещения.',
       alertCount: (n) => `У вас ${n} ${slavicPlural(n, 'оповещение', 'оповещения', 'оповещений')}.`,
       ordinal: ordinals(['Первое', 'Второе', 'Третье', 'Четвёртое', 'Пятое', 'Шестое', 'Седьмое', 'Восьмое', 'Девятое', 'Десятое'], (n) => `Оповещение ${n}`),
     },

@@ -27,7 +27,8 @@ describe('the language table', () => {
 
   it.each(codes)('%s has every prompt, non-empty, and every alert of a full call its own ordinal', (code) => {
     const { prompts } = LANGUAGES[code];
-    for (const text of [prompts.intro, prompts.prompt, prompts.confirmed, prompts.alertCount(2), prompts.alertCount(10)]) expect(text.trim()).not.toBe('');
+    for (const text of [prompts.intro, prompts.prompt, prompts.confirmed, prompts.testCall, prompts.alertCount(2), prompts.alertCount(10)])
+      expect(text.trim()).not.toBe('');
     const ordinals = Array.from({ length: 10 }, (_, i) => prompts.ordinal(i));
     expect(new Set(ordinals).size).toBe(10);
     expect(prompts.ordinal(10)).toMatch(/11|eleven/);
@@ -40,6 +41,8 @@ describe('the language table', () => {
     expect(prompts.prompt).not.toBe(en.prompt);
     expect(prompts.confirmed).not.toBe(en.confirmed);
     expect(prompts.intro).not.toBe(en.intro);
+    expect(prompts.testCall).not.toBe(en.testCall);
+    expect(prompts.alertCount(3)).not.toBe(en.alertCount(3));
     expect(prompts.ordinal(0)).not.toBe(en.ordinal(0));
     // Both digits the caller may press are named in the prompt.
     expect(prompts.prompt).toMatch(/1/);
