@@ -6,42 +6,31 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
 import { spokenAlerts } from '../../src/core/spoken-alerts.js';
 import { speechCacheKey } from '../../src/pbx/tts.js';
 import { createAccount } from '../helpers/accounts.js';
-import { startCallingService, type CallingService } from '../helpers/calling-service.js';
+import { type CallingService, useCallingService } from '../helpers/calling-service.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { asteriskMedia, spokenUlaw, startRtpPhone } from '../helpers/rtp-phone.js';
 import { smsSettled } from '../helpers/service.js';
-import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { startSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
 
+const service = useCallingService({ RINGHOOK_AMD: 'off' });
 let calling: CallingService;
-let dir: string;
 /** Every ARI play: the channel and the media URIs, in order. */
 const played: Array<{ channelId: string; media: string[] }> = [];
 
-beforeAll(async () => {
-  calling = await startCallingService({ RINGHOOK_AMD: 'off' });
+beforeAll(() => {
+  calling = service.get();
   const ari = calling.t.service.telephony!.ari;
   const play = ari.play.bind(ari);
   ari.play = (channelId, playbackId, media) => {
     played.push({ channelId, media: [media].flat() });
     return play(channelId, playbackId, media);
   };
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-languages-'));
-}, 180_000);
-
-afterAll(async () => {
-  await calling?.stop();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-afterEach(async () => {
-  await stopAllSipp();
-  expect(calling.t.takeErrorLogs().map((line) => JSON.stringify(line))).toEqual([]);
 });
 
 it('a German account hears the German intro, message, prompt and confirmation, in espeak-ng German', async () => {
@@ -51,6 +40,7 @@ it('a German account hears the German intro, message, prompt and confirmation, i
   expect(account).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: null });
   const rtp = await startRtpPhone(await freeUdpPort());
   const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90, traceMessages: true });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-languages-'));
   const hello = spokenUlaw(dir, 'hallo', 'Hallo?', { silenceMs: 2_000 });
   try {
     const res = await calling.t.post(`/webhook/${account.userId}/${account.apiKey}`, message, { 'content-type': 'text/plain' });
@@ -85,5 +75,6 @@ it('a German account hears the German intro, message, prompt and confirmation, i
   } finally {
     await phone.stop();
     await rtp.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
