@@ -72,7 +72,7 @@ const ordinals =
 
 /** Words that do not change with the count. */
 const same = (word: string) => ({ one: word, many: word });
-const units = (u: Record<'second' | 'minute' | 'hour' | 'day' | 'week' | 'month', string | { one: string; many: string }>) =>
+const units = (u: Record<'second' | 'minute' | 'hour' | 'day' | 'week' | 'month', string | { one: string; few?: string; many: string }>) =>
   Object.fromEntries(Object.entries(u).map(([k, v]) => [k, typeof v === 'string' ? same(v) : v])) as SpeechWords['units'];
 const twoDigits = (n: number) => String(n).padStart(2, '0');
 /** "14 Uhr 5": the hour, a word, and the minutes unless on the hour. */
@@ -80,8 +80,8 @@ const hourWord = (word: string) => (h: number, m: number) => (m === 0 ? `${h} ${
 /** 14:05 as written: the engine reads clock times itself. */
 const asWritten = (h: number, m: number) => `${h}:${twoDigits(m)}`;
 /** Polish and Russian nouns after a number: 1, 2–4 (not 12–14), and the rest. */
-const slavicPlural = (n: number, one: string, few: string, many: string) =>
-  n === 1 ? one : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? few : many;
+const slavicForm = (n: number): 'one' | 'few' | 'many' => (n === 1 ? 'one' : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 'few' : 'many');
+const slavicPlural = (n: number, one: string, few: string, many: string) => ({ one, few, many })[slavicForm(n)];
 /** Where the engine drops a decimal point, it is said as a word. */
 const decimalWord = (word: string) => (whole: string, fraction: string) => `${whole} ${word} ${fraction}`;
 
@@ -454,13 +454,14 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
         about: 'około',
       },
       units: units({
-        second: { one: 'sekunda', many: 'sekund' },
-        minute: { one: 'minuta', many: 'minut' },
-        hour: { one: 'godzina', many: 'godzin' },
-        day: { one: 'dzień', many: 'dni' },
-        week: { one: 'tydzień', many: 'tygodni' },
-        month: { one: 'miesiąc', many: 'miesięcy' },
+        second: { one: 'sekunda', few: 'sekundy', many: 'sekund' },
+        minute: { one: 'minuta', few: 'minuty', many: 'minut' },
+        hour: { one: 'godzina', few: 'godziny', many: 'godzin' },
+        day: { one: 'dzień', few: 'dni', many: 'dni' },
+        week: { one: 'tydzień', few: 'tygodnie', many: 'tygodni' },
+        month: { one: 'miesiąc', few: 'miesiące', many: 'miesięcy' },
       }),
+      plural: slavicForm,
       single: { day: 'dzienny', week: 'tygodniowy', month: 'miesięczny' },
       currencies: { $: { one: 'dolar', many: 'dolarów' }, '€': same('euro'), '£': { one: 'funt', many: 'funtów' }, '¥': { one: 'jen', many: 'jenów' } },
       time24: asWritten,
@@ -666,13 +667,14 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
         about: 'около',
       },
       units: units({
-        second: { one: 'секунда', many: 'секунд' },
-        minute: { one: 'минута', many: 'минут' },
-        hour: { one: 'час', many: 'часов' },
-        day: { one: 'день', many: 'дней' },
-        week: { one: 'неделя', many: 'недель' },
-        month: { one: 'месяц', many: 'месяцев' },
+        second: { one: 'секунда', few: 'секунды', many: 'секунд' },
+        minute: { one: 'минута', few: 'минуты', many: 'минут' },
+        hour: { one: 'час', few: 'часа', many: 'часов' },
+        day: { one: 'день', few: 'дня', many: 'дней' },
+        week: { one: 'неделя', few: 'недели', many: 'недель' },
+        month: { one: 'месяц', few: 'месяца', many: 'месяцев' },
       }),
+      plural: slavicForm,
       single: { day: 'дневной', week: 'недельный', month: 'месячный' },
       currencies: { $: { one: 'доллар', many: 'долларов' }, '€': same('евро'), '£': { one: 'фунт', many: 'фунтов' }, '¥': { one: 'иена', many: 'иен' } },
       time24: asWritten,

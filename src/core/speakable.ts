@@ -233,7 +233,9 @@ export interface SpeechWords {
   utc: string;
   symbols: Record<SymbolWord, string>;
   /** A timeframe's unit after a count: `one` after 1 (unless there is a `single` word), `many` after others. */
-  units: Record<TimeUnit, { one: string; many: string }>;
+  units: Record<TimeUnit, { one: string; few?: string; many: string }>;
+  /** Which form a count takes where a language has more than one and many (Polish, Russian: 2–4 "few"). */
+  plural?(count: number): 'one' | 'few' | 'many';
   /** What a count of 1 is called instead: 1D "daily". */
   single: Partial<Record<TimeUnit, string>>;
   currencies: Record<CurrencySymbol, { one: string; many: string }>;
@@ -497,9 +499,10 @@ function buildRules(lang: SpeechLanguage): Rule[] {
       pattern: r(`(?<![\\p{L}\\p{N}_.,])(\\d{1,4})(${units})${NOT_BEFORE_WORD}`),
       speak: ([, count, unit]) => {
         const tf = TIMEFRAMES[unit!]!;
-        const one = Number(count) === 1;
-        const single = one ? w.single[tf] : undefined;
-        return single ?? `${wholeNumber(count!, lang)} ${one ? w.units[tf].one : w.units[tf].many}`;
+        const n = Number(count);
+        const single = n === 1 ? w.single[tf] : undefined;
+        const form = w.plural?.(n) ?? (n === 1 ? 'one' : 'many');
+        return single ?? `${wholeNumber(count!, lang)} ${w.units[tf][form] ?? w.units[tf].many}`;
       },
     },
     {

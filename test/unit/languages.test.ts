@@ -120,6 +120,9 @@ describe('numbers and words per language', () => {
     expect(LANGUAGES.pl.prompts.alertCount(5)).toBe('Masz 5 alertów.');
     expect(LANGUAGES.ru.prompts.alertCount(2)).toBe('У вас 2 оповещения.');
     expect(LANGUAGES.ru.prompts.alertCount(7)).toBe('У вас 7 оповещений.');
+    expect(speakable('4H 15m 1h', LANGUAGES.ru)).toBe('4 часа 15 минут 1 час');
+    expect(speakable('2D 5D', LANGUAGES.pl)).toBe('2 dni 5 dni');
+    expect(speakable('3m 12m', LANGUAGES.pl)).toBe('3 minuty 12 minut');
   });
 });
 
