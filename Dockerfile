@@ -42,10 +42,10 @@ ENV NODE_ENV=production \
     RINGHOOK_PORT=8443
 WORKDIR /app
 # The provisioning scripts CI runs: Asterisk from sid's apt (recorded as "host" in
-# $RINGHOOK_CACHE_DIR/asterisk-runtime), then flite, espeak-ng and sox (and sipp, a handy test
+# $RINGHOOK_CACHE_DIR/asterisk-runtime), then the speech engines and voices and sox (and sipp, a handy test
 # phone). tini reaps the processes Asterisk and the speech engines leave behind. (Versions are
 # sid's of the day, as on CI's root file system: rebuild to pick up security fixes.)
-COPY scripts/ensure-debs.sh scripts/provision-asterisk.sh scripts/provision-phone-tools.sh ./scripts/
+COPY scripts/ensure-debs.sh scripts/provision-asterisk.sh scripts/provision-speech.sh scripts/provision-phone-tools.sh ./scripts/
 RUN RINGHOOK_ASTERISK_MODE=host bash scripts/provision-asterisk.sh \
  && bash scripts/provision-phone-tools.sh \
  && bash scripts/ensure-debs.sh tini ca-certificates libstdc++6 \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Host tools for telephony: speech synthesis (flite, espeak-ng), audio conversion (sox) and the
-# SIPp test phone (Debian package sip-tester, binary sipp). Idempotent.
+# Host tools for telephony: speech synthesis (provision-speech.sh: flite, espeak-ng, Festival and
+# their voices, sox) and the SIPp test phone (Debian package sip-tester, binary sipp). Idempotent.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-"$here/ensure-debs.sh" flite espeak-ng sox sip-tester
-echo "ringhook: flite, espeak-ng, sox and sipp are installed" >&2
+"$here/provision-speech.sh"
+"$here/ensure-debs.sh" sip-tester
+echo "ringhook: the speech engines, their voices, sox and sipp are installed" >&2

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ "${RINGHOOK_TELEPHONY:-}" != "off" ] && [ -z "${RINGHOOK_ARI_URL:-}" ]; then
   echo "ringhook: checking the speech engine and Asterisk (the first run builds Asterisk's root file system: about a minute)" >&2
-  bash scripts/ensure-debs.sh flite espeak-ng sox
+  bash scripts/provision-speech.sh
   bash scripts/provision-asterisk.sh >/dev/null
 fi
 if [ ! -f dist/main.js ] || [ -n "$(find src -newer dist/main.js -name '*.ts' -print -quit)" ]; then

@@ -89,7 +89,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
         events.emit({ callId, userId, status: 'queued', at: now() });
         telephony?.enqueue(callId);
       },
-      ...(telephony && { placeTestCall: telephony.placeTestCall }),
+      ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
       onResult: (result, ms) => {
         metrics.alerts.inc({ result });
         metrics.webhookSeconds.observe(ms / 1000);

@@ -18,10 +18,12 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
 import { type AsteriskRuntime, ManagedAsterisk, readProvisionedRuntime } from './pbx/asterisk.js';
-import { SPEECH } from './pbx/call-script.js';
+import { DEFAULT_SPEECH } from './core/languages.js';
+import { callPhrases } from './pbx/call-script.js';
 import { publicAddressFromStun } from './pbx/stun-client.js';
 import { Dialer } from './pbx/dialer.js';
 import { throughTrunk, toSoftphone, type Endpoint } from './pbx/endpoint.js';
+import { speechSampler } from './pbx/speech-sample.js';
 import { createTts } from './pbx/tts.js';
 import { SmsBackup } from './sms/backup.js';
 import { SmsHealth } from './sms/health.js';
@@ -50,6 +52,8 @@ export interface Telephony {
   smsReceiptToken: string | null;
   enqueue(callId: string): void;
   placeTestCall(account: Account): TestCallResult;
+  /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
+  speechSample(account: Account): Promise<Buffer>;
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -220,7 +224,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     { logger, now: deps.now },
   );
   // The fixed phrases are made now, so that the first answered call starts speaking at once.
-  for (const phrase of Object.values(SPEECH)) {
+  for (const phrase of Object.values(callPhrases(DEFAULT_SPEECH))) {
     tts.synthesize(phrase).catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
   }
   const dialer = new Dialer({
@@ -277,6 +281,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       dialer.enqueue(result.callId);
       return result;
     },
+    speechSample: speechSampler(tts),
     async stop(graceMs = 10_000) {
       clearInterval(cleaner);
       await dialer.stop(graceMs);

@@ -1,12 +1,47 @@
 // ringhook account …: create, list, show, set, suspend, resume, regenerate, delete.
 import { defineCommand } from 'citty';
 import { nameSchema, phoneSchema, planSchema, webhookUrl, type Account } from '../core/account.js';
+import {
+  chooseVoice,
+  DEFAULT_LANGUAGE,
+  defaultVoice,
+  introSchema,
+  LANGUAGE_CODES,
+  languageSchema,
+  LANGUAGES,
+  VOICE_IDS,
+  voiceSchema,
+} from '../core/languages.js';
 import { UserError } from '../errors.js';
 import type { Config } from '../config.js';
 import type { Stores } from '../service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
+
+const languageArgs = {
+  language: { type: 'string', description: `What the call speaks: ${LANGUAGE_CODES.join(', ')} (English by default)` },
+  voice: {
+    type: 'string',
+    description: `The voice: ${VOICE_IDS.join(', ')} (English: ${LANGUAGES.en.voices.join(', ')}, ${defaultVoice('en')} by default; other languages: espeak-ng)`,
+  },
+  intro: { type: 'string', description: 'The words before the message, at most 60 characters ("" for the language\'s own, e.g. "Alert from ringhook.")' },
+} as const;
+
+/** The language, voice and intro options given, checked together against the account's current ones. */
+function voiceChanges(
+  current: Pick<Account, 'language' | 'voice'>,
+  args: { language?: string | undefined; voice?: string | undefined; intro?: string | undefined },
+): Partial<Pick<Account, 'language' | 'voice' | 'intro'>> {
+  const language = args.language === undefined ? undefined : parseArg(languageSchema, args.language, '--language');
+  const voice = args.voice === undefined ? undefined : parseArg(voiceSchema, args.voice, '--voice');
+  const chosen = chooseVoice(current, { language, voice });
+  if (!chosen.ok) throw new UserError(`--voice: ${chosen.error}`);
+  return {
+    ...((language !== undefined || voice !== undefined) && { language: chosen.language, voice: chosen.voice }),
+    ...(args.intro !== undefined && { intro: parseArg(introSchema, args.intro, '--intro') }),
+  };
+}
 
 const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
 const userIdArg = { user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: true } } as const;
@@ -42,11 +77,14 @@ const create = defineCommand({
       default: 'on',
     },
     name: { type: 'string', description: 'A name for the account', default: '' },
+    ...languageArgs,
     ...jsonArg,
   },
   run: ({ args }) =>
     withStores((stores, config) => {
+      const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
       const account = stores.accounts.create({
+        ...speech,
         phone: parseArg(phoneSchema, args.phone, '--phone'),
         plan: parseArg(planSchema, args.plan, '--plan'),
         smsBackup: args['sms-backup'],
@@ -94,7 +132,7 @@ const show = defineCommand({
 });
 
 const set = defineCommand({
-  meta: { name: 'set', description: "Change an account's plan, phone, SMS backup, confirmation or name" },
+  meta: { name: 'set', description: "Change an account's plan, phone, SMS backup, confirmation, name, language, voice or intro" },
   args: {
     ...userIdArg,
     plan: { type: 'string', description: 'free or premium' },
@@ -105,6 +143,7 @@ const set = defineCommand({
       description: 'on or off: a call counts as heard only when 1 is pressed (else it ends unconfirmed, with the SMS backup)',
     },
     name: { type: 'string', description: 'A name for the account' },
+    ...languageArgs,
     password: { type: 'boolean', description: 'Set the dashboard password (asked for, or read from stdin; never an argument)' },
     admin: { type: 'string', description: 'on or off: the account sees every account in the dashboard (read-only)' },
     ...jsonArg,
@@ -118,10 +157,13 @@ const set = defineCommand({
         ...(args['sms-backup'] !== undefined && { smsBackup: parseArg(onOffSchema, args['sms-backup'], '--sms-backup') === 'on' }),
         ...(args['require-confirm'] !== undefined && { requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on' }),
         ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
+        ...voiceChanges(account, args),
       };
       const dashboardChanged = await applyDashboardOptions(stores, account.userId, { password: args.password, admin: args.admin });
       if (Object.keys(changes).length === 0 && !dashboardChanged)
-        throw new UserError('nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --password or --admin');
+        throw new UserError(
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --password or --admin',
+        );
       showAccount((Object.keys(changes).length > 0 ? stores.accounts.update(account.userId, changes) : account)!, config, args.json, stores);
     }),
 });

@@ -1,6 +1,7 @@
 // How the CLI prints: aligned "key: value" lines for people, JSON for scripts.
 import type { Account } from '../core/account.js';
 import { webhookUrl } from '../core/account.js';
+import { introFor } from '../core/languages.js';
 import type { CallRecord } from '../db/calls.js';
 
 export function printJson(value: unknown): void {
@@ -38,6 +39,9 @@ export function accountView(account: Account, publicUrl: string) {
     plan: account.plan,
     sms_backup: account.smsBackup,
     require_confirm: account.requireConfirm,
+    language: account.language,
+    voice: account.voice,
+    intro: introFor(account),
     status: account.status,
     created_at: iso(account.createdAt),
     updated_at: iso(account.updatedAt),

@@ -1,5 +1,5 @@
-// ringhook provision: installs what calls need on this host, the speech engine and sox (Debian
-// packages) and Asterisk 22 (the host's package, or a Debian sid root file system, cached). `npm
+// ringhook provision: installs what calls need on this host, the speech engines, their voices and
+// sox (Debian packages, scripts/provision-speech.sh) and Asterisk 22 (the host's package, or a Debian sid root file system, cached). `npm
 // start` does the same from a checkout; this command is for a host that has only the executable,
 // which carries the same scripts and unpacks them into a private temporary folder to run them.
 import { defineCommand } from 'citty';
@@ -15,8 +15,7 @@ import { z } from 'zod';
 import { parseArg } from './context.js';
 import { printJson } from './output.js';
 
-const SCRIPTS = ['provision-asterisk.sh', 'ensure-debs.sh'] as const;
-const SPEECH_PACKAGES = ['flite', 'espeak-ng', 'sox'];
+const SCRIPTS = ['provision-asterisk.sh', 'ensure-debs.sh', 'provision-speech.sh'] as const;
 const ownerSchema = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, { error: 'must be a user name, e.g. ringhook' });
 
 /** Runs `fn` with a folder holding the provisioning scripts: the checkout's, or unpacked ones. */
@@ -42,7 +41,8 @@ function runScript(dir: string, name: string, args: string[], env: NodeJS.Proces
 export const provisionCommand = defineCommand({
   meta: {
     name: 'provision',
-    description: 'Install what calls need on this host: flite, espeak-ng and sox, and Asterisk 22 (root; about a minute the first time, then cached)',
+    description:
+      'Install what calls need on this host: flite, espeak-ng, Festival with its slt voice and sox, and Asterisk 22 (root; about a minute the first time, then cached)',
   },
   args: {
     'skip-speech': { type: 'boolean', description: 'Leave the speech packages alone (install only Asterisk)', default: false },
@@ -60,8 +60,8 @@ export const provisionCommand = defineCommand({
     };
     const printed = withScripts((dir) => {
       if (!args['skip-speech']) {
-        process.stderr.write(`ringhook: checking the speech engine (${SPEECH_PACKAGES.join(', ')})\n`);
-        runScript(dir, 'ensure-debs.sh', SPEECH_PACKAGES, env);
+        process.stderr.write('ringhook: checking the speech engines and voices (flite, espeak-ng, Festival, sox)\n');
+        runScript(dir, 'provision-speech.sh', [], env);
       }
       process.stderr.write(`ringhook: checking Asterisk (cache: ${config.telephony.cacheDir}; the first run builds its root file system, about a minute)\n`);
       return runScript(dir, 'provision-asterisk.sh', [], env);

@@ -1,5 +1,6 @@
 // The shape of an account and the validation of what an admin may set on it. Pure.
 import { z } from 'zod';
+import type { LanguageCode, VoiceId } from './languages.js';
 import type { Plan } from './limits.js';
 
 export type AccountStatus = 'active' | 'suspended';
@@ -18,6 +19,11 @@ export interface Account {
   smsBackup: boolean;
   /** An answered call counts as heard only when 1 was pressed; otherwise it ends `unconfirmed` (SMS backup applies). */
   requireConfirm: boolean;
+  /** What the call speaks in, and with which voice (core/languages). */
+  language: LanguageCode;
+  voice: VoiceId;
+  /** The words before the message; null: the language's own. */
+  intro: string | null;
   status: AccountStatus;
   createdAt: number;
   updatedAt: number;

@@ -16,6 +16,11 @@ export interface NumberLanguage {
   times: string;
   /** A run of zeros too long to count by ear ("four zeros"). */
   zeros(count: number): string;
+  /**
+   * A number with a decimal part, written out for the engine to read itself (the whole part and
+   * the decimals as digits); absent: said in words with `cardinal`, `point` and `digit`.
+   */
+  decimal?(whole: string, fraction: string): string;
 }
 
 /** Beyond this, numbers are read digit by digit: nobody says "quadrillion" about a price. */
@@ -88,3 +93,33 @@ export const english: NumberLanguage = {
   times: 'times',
   zeros: (count) => `${englishCardinal(count)} zeros`,
 };
+
+/** The words a language leaves to the speech engine's own reading of digits. */
+export interface DigitsWords {
+  minus: string;
+  plus: string;
+  percent: string;
+  thousand: string;
+  times: string;
+  /** How the whole part and the decimals are joined: a decimal comma, or a word where the engine drops the point. */
+  decimal(whole: string, fraction: string): string;
+}
+
+/**
+ * A language whose engine (espeak-ng) reads digits itself: numbers stay digits, alerts are still
+ * read as the charting platform writes numbers (a decimal point, a comma between thousands).
+ */
+export function digitsLanguage(words: DigitsWords): NumberLanguage {
+  return {
+    decimalSeparator: '.',
+    groupSeparator: ',',
+    cardinal: String,
+    digit: String,
+    point: '',
+    zeros: String,
+    ...words,
+  };
+}
+
+/** Joined by a decimal comma: 187,2. */
+export const decimalComma = (whole: string, fraction: string) => `${whole},${fraction}`;

@@ -219,30 +219,93 @@ export const EXCHANGES: Readonly<Record<string, string>> = {
   SAXO: 'Saxo',
 };
 
-/** TradingView continuous futures: ES1! is the front month, ES2! the next. */
-export const FUTURES_MONTHS: Readonly<Record<string, string>> = { '1': 'front month', '2': 'second month' };
+/** The words the normalizer puts in, in one language (English below; others in core/languages). */
+export interface SpeechWords {
+  /** TradingView continuous futures: ES1! is the front month, ES2! the next. */
+  futuresMonths: { '1': string; '2': string };
+  perpetual: string;
+  /** BRK.B: "B R K dot B". */
+  dot: string;
+  /** "A A P L on Nasdaq". */
+  on: string;
+  /** "R S I crosses M A C D". */
+  crosses: string;
+  utc: string;
+  symbols: Record<SymbolWord, string>;
+  /** A timeframe's unit after a count: `one` after 1 (unless there is a `single` word), `many` after others. */
+  units: Record<TimeUnit, { one: string; few?: string; many: string }>;
+  /** Which form a count takes where a language has more than one and many (Polish, Russian: 2–4 "few"). */
+  plural?(count: number): 'one' | 'few' | 'many';
+  /** What a count of 1 is called instead: 1D "daily". */
+  single: Partial<Record<TimeUnit, string>>;
+  currencies: Record<CurrencySymbol, { one: string; many: string }>;
+  /** A 24-hour time (ISO times in UTC, 14:05); absent: the English desk style ("fourteen hundred"). */
+  time24?(hours: number, minutes: number): string;
+  /** A 12-hour time written with one digit (9:30); absent: English ("nine thirty", "nine o'clock"). */
+  time12?(hours: number, minutes: number): string;
+}
 
-/** Timeframe units after a count: 15m, 4H, 1D. `single` is what a count of 1 is called. */
-export const TIMEFRAMES: Readonly<Record<string, { unit: string; single?: string }>> = {
-  min: { unit: 'minute' },
-  m: { unit: 'minute' },
-  hr: { unit: 'hour' },
-  h: { unit: 'hour' },
-  H: { unit: 'hour' },
-  S: { unit: 'second' },
-  D: { unit: 'day', single: 'daily' },
-  d: { unit: 'day', single: 'daily' },
-  W: { unit: 'week', single: 'weekly' },
-  w: { unit: 'week', single: 'weekly' },
-  M: { unit: 'month', single: 'monthly' },
+export type SymbolWord = 'atOrAbove' | 'atOrBelow' | 'to' | 'above' | 'below' | 'at' | 'and' | 'up' | 'down' | 'about';
+export type TimeUnit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month';
+export type CurrencySymbol = '$' | '€' | '£' | '¥';
+
+/** A language of the normalizer: how numbers are said, and its words. */
+export interface SpeechLanguage extends NumberLanguage {
+  words?: SpeechWords;
+}
+
+const same = (word: string) => ({ one: word, many: word });
+
+export const ENGLISH_WORDS: SpeechWords = {
+  futuresMonths: { '1': 'front month', '2': 'second month' },
+  perpetual: 'perpetual',
+  dot: 'dot',
+  on: 'on',
+  crosses: 'crosses',
+  utc: 'U T C',
+  symbols: {
+    atOrAbove: 'at or above',
+    atOrBelow: 'at or below',
+    to: 'to',
+    above: 'above',
+    below: 'below',
+    at: 'at',
+    and: 'and',
+    up: 'up',
+    down: 'down',
+    about: 'about',
+  },
+  units: { second: same('second'), minute: same('minute'), hour: same('hour'), day: same('day'), week: same('week'), month: same('month') },
+  single: { day: 'daily', week: 'weekly', month: 'monthly' },
+  currencies: {
+    $: { one: 'dollar', many: 'dollars' },
+    '€': { one: 'euro', many: 'euros' },
+    '£': { one: 'pound', many: 'pounds' },
+    '¥': { one: 'yen', many: 'yen' },
+  },
+};
+
+/** Timeframe units after a count: 15m, 4H, 1D. */
+export const TIMEFRAMES: Readonly<Record<string, TimeUnit>> = {
+  min: 'minute',
+  m: 'minute',
+  hr: 'hour',
+  h: 'hour',
+  H: 'hour',
+  S: 'second',
+  D: 'day',
+  d: 'day',
+  W: 'week',
+  w: 'week',
+  M: 'month',
 };
 
 /** Symbols said as words, longest first where one begins another. */
-export const SYMBOLS: ReadonlyArray<readonly [string, string]> = [
-  ['>=', 'at or above'],
-  ['≥', 'at or above'],
-  ['<=', 'at or below'],
-  ['≤', 'at or below'],
+export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
+  ['>=', 'atOrAbove'],
+  ['≥', 'atOrAbove'],
+  ['<=', 'atOrBelow'],
+  ['≤', 'atOrBelow'],
   ['->', 'to'],
   ['=>', 'to'],
   ['→', 'to'],
@@ -255,13 +318,6 @@ export const SYMBOLS: ReadonlyArray<readonly [string, string]> = [
   ['≈', 'about'],
 ];
 
-export const CURRENCY_SYMBOLS: Readonly<Record<string, { one: string; many: string }>> = {
-  $: { one: 'dollar', many: 'dollars' },
-  '€': { one: 'euro', many: 'euros' },
-  '£': { one: 'pound', many: 'pounds' },
-  '¥': { one: 'yen', many: 'yen' },
-};
-
 /** A decimal part starting with this many zeros or more says how many ("four zeros") rather than each. */
 export const ZERO_RUN = 4;
 
@@ -273,6 +329,8 @@ const URL = /\b(?:https?:\/\/|www\.)[^\s<>"']+/giu;
 const NOT_AFTER_WORD = '(?<![\\p{L}\\p{N}_])';
 const NOT_BEFORE_WORD = '(?![\\p{L}\\p{N}_])';
 const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:\\.[A-Z]{1,2})?!?';
+
+const wordsOf = (lang: SpeechLanguage): SpeechWords => lang.words ?? ENGLISH_WORDS;
 
 interface Rule {
   name: string;
@@ -308,6 +366,7 @@ function wholeNumber(digits: string, lang: NumberLanguage): string {
 export function sayNumber(written: string, lang: NumberLanguage = english): string {
   const [whole = '', fraction] = written.split(lang.decimalSeparator);
   const digits = whole.replace(/[^0-9]/g, '');
+  if (lang.decimal) return fraction === undefined ? digits : lang.decimal(digits || '0', fraction);
   const head = [digits === '' ? '' : wholeNumber(digits, lang)];
   if (fraction === undefined) return head.join('');
   const zeros = /^0*/.exec(fraction)![0].length;
@@ -317,15 +376,16 @@ export function sayNumber(written: string, lang: NumberLanguage = english): stri
 }
 
 /** A ticker, pair or instrument as it is said, or undefined when the token is none of these. */
-export function saySymbol(token: string, lang: NumberLanguage = english): string | undefined {
+export function saySymbol(token: string, lang: SpeechLanguage = english): string | undefined {
+  const w = wordsOf(lang);
   const futures = /^([A-Z0-9]*[A-Z][A-Z0-9]*?)([12])!$/.exec(token);
-  if (futures) return `${spell(futures[1]!, lang)}, ${FUTURES_MONTHS[futures[2]!]}`;
+  if (futures) return `${spell(futures[1]!, lang)}, ${w.futuresMonths[futures[2] as '1' | '2']}`;
   if (token.endsWith('.P')) {
     const base = saySymbol(token.slice(0, -2), lang);
-    return base === undefined ? undefined : `${base}, perpetual`;
+    return base === undefined ? undefined : `${base}, ${w.perpetual}`;
   }
   const share = /^([A-Z]{1,5})\.([A-Z])$/.exec(token);
-  if (share) return `${spell(share[1]!, lang)} dot ${share[2]}`;
+  if (share) return `${spell(share[1]!, lang)} ${w.dot} ${share[2]}`;
   const word = CAPS_WORDS[token];
   if (word !== undefined) return word;
   const indicator = INDICATORS[token];
@@ -342,7 +402,7 @@ export function saySymbol(token: string, lang: NumberLanguage = english): string
   return token.length <= 6 ? spell(token, lang) : undefined;
 }
 
-function sayExchange(name: string, lang: NumberLanguage): string {
+function sayExchange(name: string, lang: SpeechLanguage): string {
   return (
     EXCHANGES[name] ??
     name
@@ -354,28 +414,33 @@ function sayExchange(name: string, lang: NumberLanguage): string {
 }
 
 /** A time of day, 24-hour, as said on a trading desk: 14:00 "fourteen hundred", 09:05 "zero nine zero five". */
-export function sayTime24(hours: number, minutes: number, lang: NumberLanguage = english): string {
+export function sayTime24(hours: number, minutes: number, lang: SpeechLanguage = english): string {
+  const said = lang.words?.time24?.(hours, minutes);
+  if (said !== undefined) return said;
   const h = hours < 10 ? `${lang.digit(0)} ${lang.digit(hours)}` : lang.cardinal(hours);
   const m = minutes === 0 ? 'hundred' : minutes < 10 ? `${lang.digit(0)} ${lang.digit(minutes)}` : lang.cardinal(minutes);
   return `${h} ${m}`;
 }
 
-function sayTime12(hours: number, minutes: number, lang: NumberLanguage): string {
+function sayTime12(hours: number, minutes: number, lang: SpeechLanguage): string {
+  const said = lang.words?.time12?.(hours, minutes);
+  if (said !== undefined) return said;
   const m = minutes === 0 ? "o'clock" : minutes < 10 ? `oh ${lang.digit(minutes)}` : lang.cardinal(minutes);
   return `${lang.cardinal(hours)} ${m}`;
 }
 
-function sayCurrency(symbol: string | undefined, written: string): string {
+function sayCurrency(symbol: string | undefined, written: string, w: SpeechWords): string {
   if (!symbol) return '';
-  const names = CURRENCY_SYMBOLS[symbol]!;
+  const names = w.currencies[symbol as CurrencySymbol];
   return ` ${/^1$/.test(written) ? names.one : names.many}`;
 }
 
-function buildRules(lang: NumberLanguage): Rule[] {
+function buildRules(lang: SpeechLanguage): Rule[] {
+  const w = wordsOf(lang);
   const group = `[${escapeRegExp(lang.groupSeparator)}\\u00A0\\u202F]`;
   const point = escapeRegExp(lang.decimalSeparator);
   const number = `(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${point}\\d+)?|${point}\\d+`;
-  const currency = `[${Object.keys(CURRENCY_SYMBOLS).map(escapeRegExp).join('')}]`;
+  const currency = `[${Object.keys(w.currencies).map(escapeRegExp).join('')}]`;
   const indicator = `(?:${Object.keys(INDICATORS).sort(byLengthDesc).join('|')})\\d{0,4}`;
   const units = Object.keys(TIMEFRAMES).sort(byLengthDesc).join('|');
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
@@ -392,7 +457,7 @@ function buildRules(lang: NumberLanguage): Rule[] {
         const offset = (sign === '-' ? -1 : 1) * (Number(offH) * 60 + Number(offM));
         const local = Number(hh) * 60 + Number(mm);
         const utc = (((local - offset) % 1440) + 1440) % 1440;
-        return `${sayTime24(Math.floor(utc / 60), utc % 60, lang)} U T C`;
+        return `${sayTime24(Math.floor(utc / 60), utc % 60, lang)} ${w.utc}`;
       },
     },
     // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
@@ -411,13 +476,13 @@ function buildRules(lang: NumberLanguage): Rule[] {
       speak: ([, exchange, symbol]) => {
         if (CAPS_WORDS[symbol!] !== undefined) return undefined;
         const said = saySymbol(symbol!, lang);
-        return said === undefined ? undefined : `${said} on ${sayExchange(exchange!, lang)}`;
+        return said === undefined ? undefined : `${said} ${w.on} ${sayExchange(exchange!, lang)}`;
       },
     },
     {
       name: 'indicator-cross',
       pattern: r(`${NOT_AFTER_WORD}(${indicator})\\s+[xX×]\\s+(${indicator})${NOT_BEFORE_WORD}`),
-      speak: ([, a, b]) => `${saySymbol(a!, lang)} crosses ${saySymbol(b!, lang)}`,
+      speak: ([, a, b]) => `${saySymbol(a!, lang)} ${w.crosses} ${saySymbol(b!, lang)}`,
     },
     {
       name: 'pair-with-separator',
@@ -434,7 +499,10 @@ function buildRules(lang: NumberLanguage): Rule[] {
       pattern: r(`(?<![\\p{L}\\p{N}_.,])(\\d{1,4})(${units})${NOT_BEFORE_WORD}`),
       speak: ([, count, unit]) => {
         const tf = TIMEFRAMES[unit!]!;
-        return Number(count) === 1 && tf.single ? tf.single : `${wholeNumber(count!, lang)} ${tf.unit}`;
+        const n = Number(count);
+        const single = n === 1 ? w.single[tf] : undefined;
+        const form = w.plural?.(n) ?? (n === 1 ? 'one' : 'many');
+        return single ?? `${wholeNumber(count!, lang)} ${w.units[tf][form] ?? w.units[tf].many}`;
       },
     },
     {
@@ -454,20 +522,23 @@ function buildRules(lang: NumberLanguage): Rule[] {
         if (suffix === '%') words.push(lang.percent);
         else if (suffix === 'k' || suffix === 'K') words.push(lang.thousand);
         else if (suffix === 'x') words.push(lang.times);
-        return words.filter(Boolean).join(' ') + sayCurrency(before ?? after, written!);
+        return words.filter(Boolean).join(' ') + sayCurrency(before ?? after, written!, w);
       },
     },
     {
       name: 'symbol',
       pattern: r(`(?:${symbols})`),
-      speak: ([symbol]) => SYMBOLS.find(([s]) => s === symbol)?.[1],
+      speak: ([symbol]) => {
+        const key = SYMBOLS.find(([s]) => s === symbol)?.[1];
+        return key === undefined ? undefined : w.symbols[key];
+      },
     },
   ];
 }
 
-const rulesByLanguage = new WeakMap<NumberLanguage, Rule[]>();
+const rulesByLanguage = new WeakMap<SpeechLanguage, Rule[]>();
 
-function rulesFor(lang: NumberLanguage): Rule[] {
+function rulesFor(lang: SpeechLanguage): Rule[] {
   let rules = rulesByLanguage.get(lang);
   if (!rules) {
     rules = buildRules(lang);
@@ -486,7 +557,7 @@ function tidy(text: string): string {
 }
 
 /** The message as it should be spoken. Never empty for a non-empty message. */
-export function speakable(message: string, lang: NumberLanguage = english): string {
+export function speakable(message: string, lang: SpeechLanguage = english): string {
   const rules = rulesFor(lang);
   const text = message.replace(URL, ' ').replace(EMOJI, ' ');
   let out = '';

@@ -1,6 +1,10 @@
 // What asking for a test call gives, for the dashboard and the CLI alike. Pure.
+import { LANGUAGES, type LanguageCode } from './languages.js';
 
-export const TEST_CALL_MESSAGE = 'This is a test call from ringhook. Your alerts will sound like this.';
+/** What a test call says, in the account's language (kept in the history as its message). */
+export function testCallMessage(language: LanguageCode): string {
+  return LANGUAGES[language].prompts.testCall;
+}
 
 export type TestCallResult =
   | { accepted: true; callId: string; receivedAt: number }

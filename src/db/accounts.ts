@@ -2,6 +2,7 @@
 // compares HMACs in constant time, and only what shows the URL opens the sealed key.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account, AccountStatus } from '../core/account.js';
+import { DEFAULT_LANGUAGE, defaultVoice, type LanguageCode, type VoiceId } from '../core/languages.js';
 import { newApiKey, newUserId } from '../core/ids.js';
 import type { Plan } from '../core/limits.js';
 import { UserError } from '../errors.js';
@@ -16,24 +17,28 @@ interface AccountRow {
   plan: Plan;
   sms_backup: number;
   require_confirm: number;
+  language: LanguageCode;
+  voice: VoiceId;
+  intro: string | null;
   status: AccountStatus;
   created_at: number;
   updated_at: number;
   key_created_at: number;
 }
 
-const COLUMNS = 'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, status, created_at, updated_at, key_created_at';
+const COLUMNS =
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at';
 
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, status, created_at, updated_at, key_created_at)
-           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, 'active', @now, @now, @now)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at)
+           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @now, @now, @now)`,
   get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = ?`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
   credentials: 'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
   list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
-  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, status = @status, updated_at = @now
+  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, updated_at = @now
            WHERE user_id = @user_id`,
   rotateKey: 'UPDATE accounts SET api_key_sealed = @sealed, api_key_mac = @mac, key_created_at = @now, updated_at = @now WHERE user_id = @user_id',
   delete: 'DELETE FROM accounts WHERE user_id = ?',
@@ -50,6 +55,9 @@ function toAccount(row: AccountRow, apiKey: string): Account {
     plan: row.plan,
     smsBackup: row.sms_backup === 1,
     requireConfirm: row.require_confirm === 1,
+    language: row.language,
+    voice: row.voice,
+    intro: row.intro,
     status: row.status,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -64,9 +72,13 @@ export interface NewAccount {
   name: string;
   /** Only a press of 1 counts as heard (default: on). */
   requireConfirm?: boolean;
+  /** Default: English, its default voice, the language's intro. */
+  language?: LanguageCode;
+  voice?: VoiceId;
+  intro?: string | null;
 }
 
-export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'status'>>;
+export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status'>>;
 
 // Compared against when the user_id is unknown, so that an unknown user_id and a wrong key take
 // the same time.
@@ -132,6 +144,9 @@ export class AccountStore {
       plan: input.plan,
       sms_backup: input.smsBackup ? 1 : 0,
       require_confirm: input.requireConfirm === false ? 0 : 1,
+      language: input.language ?? DEFAULT_LANGUAGE,
+      voice: input.voice ?? defaultVoice(input.language ?? DEFAULT_LANGUAGE),
+      intro: input.intro ?? null,
       now: this.now(),
     });
     return this.get(userId)!;
@@ -157,6 +172,9 @@ export class AccountStore {
       plan: next.plan,
       sms_backup: next.smsBackup ? 1 : 0,
       require_confirm: next.requireConfirm ? 1 : 0,
+      language: next.language,
+      voice: next.voice,
+      intro: next.intro,
       status: next.status,
       now: this.now(),
     });

@@ -82,7 +82,7 @@ export class CallPlacement {
     const backup = previous.onBackupTrunk ? undefined : settings.backupEndpointFor?.(previous.phone);
     if (!backup || !goesToBackupTrunk(previous, stop)) return false;
     sessions.remove(previous);
-    const session = newSession(alertsOf(previous), previous.phone, previous.requireConfirm ?? false, settings.now(), '-b');
+    const session = newSession(alertsOf(previous), previous.phone, previous.requireConfirm ?? false, settings.now(), '-b', previous.speech);
     session.onBackupTrunk = true;
     if (previous.messageMedia) session.messageMedia = previous.messageMedia;
     sessions.add(session);

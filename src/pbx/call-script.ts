@@ -1,17 +1,18 @@
-// What an answered call hears and how it reacts: the intro, the message and the prompt; 1
-// acknowledges (and is told so), 2 plays it again (a bounded number of times), no digit after the
-// prompt hangs up. A machine (voicemail) gets the intro and the message only, then the hang-up.
+// What an answered call hears and how it reacts: the intro, the message and the prompt, in the
+// account's language and voice; 1 acknowledges (and is told so), 2 plays it again (a bounded
+// number of times), no digit after the prompt hangs up. A machine (voicemail) gets the intro and
+// the message only, then the hang-up.
+import type { CallSpeech } from '../core/languages.js';
 import type { Logger } from '../log.js';
 import type { AriClient } from './ari.js';
 import { AriError } from './ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
 import type { Tts } from './tts.js';
 
-export const SPEECH = {
-  intro: 'Alert from ringhook.',
-  prompt: 'Press 1 to confirm, press 2 to hear it again.',
-  confirmed: 'Confirmed. Goodbye.',
-} as const;
+/** The fixed phrases a call may say, in its language. */
+export function callPhrases({ intro, language }: CallSpeech): { intro: string; prompt: string; confirmed: string } {
+  return { intro, prompt: language.prompts.prompt, confirmed: language.prompts.confirmed };
+}
 
 /** The confirmation is short: should its end never be reported, the call is hung up after this. */
 const CONFIRMATION_MS = 8_000;
@@ -34,6 +35,11 @@ export interface CallScriptDeps {
 
 export class CallScript {
   constructor(private readonly deps: CallScriptDeps) {}
+
+  /** Makes the call's phrases while the phone rings, so that an answer is spoken to at once. */
+  prepare(session: CallSession): void {
+    for (const phrase of Object.values(callPhrases(session.speech))) this.say(session, phrase).catch(() => {});
+  }
 
   async answered(session: CallSession): Promise<void> {
     this.armLongestCall(session);
@@ -68,19 +74,24 @@ export class CallScript {
     disarmAll(session);
     arm(session, CONFIRMATION_MS, () => void this.deps.hangup(session, 'acknowledged'));
     if (session.playbackId) await this.deps.ari.stopPlayback(session.playbackId).catch(() => {});
-    await this.start(session, [this.deps.tts.synthesize(SPEECH.confirmed).then((s) => s.media)], 'acknowledged');
+    await this.start(session, [this.say(session, callPhrases(session.speech).confirmed)], 'acknowledged');
   }
 
   private armLongestCall(session: CallSession): void {
     arm(session, this.deps.maxTalkMs, () => void this.deps.hangup(session, 'longest call time reached'));
   }
 
+  /** The media of a phrase in the call's voice. */
+  private say(session: CallSession, text: string): Promise<string> {
+    return this.deps.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
+  }
+
   private async play(session: CallSession): Promise<void> {
-    const { tts } = this.deps;
-    const intro = session.repeats === 0 ? [tts.synthesize(SPEECH.intro).then((s) => s.media)] : [];
+    const phrases = callPhrases(session.speech);
+    const intro = session.repeats === 0 ? [this.say(session, phrases.intro)] : [];
     // A machine cannot press a digit: the message is left on it, then the call ends.
     if (session.machine) return this.start(session, [...intro, session.messageMedia!], 'message left on the voicemail');
-    await this.start(session, [...intro, session.messageMedia!, tts.synthesize(SPEECH.prompt).then((s) => s.media)]);
+    await this.start(session, [...intro, session.messageMedia!, this.say(session, phrases.prompt)]);
   }
 
   /** Plays the media in order once all are ready; `closing`: the call is hung up when they end. */

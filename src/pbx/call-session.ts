@@ -1,6 +1,7 @@
 // One call being placed: what the dialer has seen of it (the facts its end is decided from), the
 // state of its script, and its timers.
 import type { CallFacts } from '../core/call-end.js';
+import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
 import type { CallForDialing } from '../db/call-progress.js';
 import type { AriEventOf } from './ari.js';
 
@@ -22,6 +23,8 @@ export interface CallSession extends CallFacts {
   playbackId?: string | undefined;
   playbackSeq: number;
   timers: Set<NodeJS.Timeout>;
+  /** The account's language, intro and voice. */
+  speech: CallSpeech;
   /** The message's speech, made while the phone rings. */
   messageMedia?: Promise<string>;
   /** Answering-machine detection is running in the dialplan: the channel is out of ringhook's hands. */
@@ -33,7 +36,14 @@ export interface CallSession extends CallFacts {
 }
 
 /** `attempt`: a suffix for the channel of a call placed again (Asterisk's channel ids are unique). */
-export function newSession(calls: readonly CallForDialing[], phone: string, requireConfirm: boolean, dialedAt: number, attempt = ''): CallSession {
+export function newSession(
+  calls: readonly CallForDialing[],
+  phone: string,
+  requireConfirm: boolean,
+  dialedAt: number,
+  attempt = '',
+  speech: CallSpeech = DEFAULT_SPEECH,
+): CallSession {
   const [call, ...carried] = calls;
   if (!call) throw new Error('a call carries at least one alert');
   return {
@@ -41,6 +51,7 @@ export function newSession(calls: readonly CallForDialing[], phone: string, requ
     carried,
     channelId: `rh-${call.callId}${attempt}`,
     phone,
+    speech,
     requireConfirm,
     dialedAt,
     rang: false,

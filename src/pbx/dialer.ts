@@ -7,6 +7,7 @@
 import { receivesCalls } from '../core/account.js';
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
+import { callSpeech } from '../core/languages.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
 import type { AriEvent } from './ari.js';
@@ -146,7 +147,7 @@ export class Dialer {
       for (const alert of calls) this.ledger.end(alert, 'failed', { endedAt: now(), error }, undefined, null);
       return;
     }
-    const session = newSession(calls, account.phone, account.requireConfirm, now());
+    const session = newSession(calls, account.phone, account.requireConfirm, now(), '', callSpeech(account));
     const endpoint = this.opts.endpointFor(account.phone);
     // Registered before the originate, so no event of the channel can be missed.
     this.sessions.add(session);
@@ -159,8 +160,18 @@ export class Dialer {
     // when every engine is busy (a burst), the call waits for its speech before it is placed, so
     // that nobody answers to silence and no line is held by a call with nothing to say yet.
     const waitForSpeech = tts.backlogged?.() ?? false;
-    session.messageMedia = tts.synthesize(spokenAlerts(calls.map((c) => c.message))).then((s) => s.media);
+    const { language, synthesis } = session.speech;
+    session.messageMedia = tts
+      .synthesize(
+        spokenAlerts(
+          calls.map((c) => c.message),
+          language,
+        ),
+        synthesis,
+      )
+      .then((s) => s.media);
     session.messageMedia.catch(() => {});
+    this.script.prepare(session);
     if (waitForSpeech) {
       await session.messageMedia.catch(() => undefined);
       if (!this.sessions.has(call.callId)) return;

@@ -1,5 +1,7 @@
-// Speech synthesis for the call: flite (default, voice slt) or espeak-ng, or the operator's own
-// engine (a command line, see tts-command.ts) with the built-in one as its fallback; converted by
+// Speech synthesis for the call: flite (default, voice slt), espeak-ng or Festival (text2wave), or
+// the operator's own engine (a command line, see tts-command.ts) with the built-in one as its
+// fallback; an engine asked for by an account's voice that fails (not installed) gives way to the
+// configured one, with a warning, so that the call still speaks. Converted by
 // sox to the 8 kHz 16-bit mono WAV Asterisk plays without transcoding. Files are cached by
 // sha256(engine, voice, text) (the command line standing for engine and voice) and written
 // atomically (temp dir + rename) in the cache dir.
@@ -18,7 +20,7 @@ import { silentLogger, type Logger } from '../log.js';
 import { WorkGate } from '../work-gate.js';
 import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
 
-export type TtsEngine = 'flite' | 'espeak-ng';
+export type TtsEngine = 'flite' | 'espeak-ng' | 'festival';
 
 export type TtsErrorCode = 'engine_missing' | 'engine_failed' | 'invalid_input';
 
@@ -36,7 +38,7 @@ export class TtsError extends Error {
 export const TtsOptions = z.object({
   cacheDir: z.string().startsWith('/', 'must be an absolute path'),
   engine: z.enum(['flite', 'espeak-ng']).default('flite'),
-  /** flite: kal, kal16, awb, rms, slt (or a .flitevox path); espeak-ng: en-us, en, de… */
+  /** The configured engine's voice. flite: kal, kal16, awb, rms, slt (or a .flitevox path); espeak-ng: en-us, en, de… */
   voice: z.string().optional(),
   timeoutMs: z.number().int().positive().default(20_000),
   /** A command line that reads the text on stdin and writes a WAV on stdout; unset: the built-in engine. */
@@ -51,7 +53,7 @@ export const TtsOptions = z.object({
   commandRestMs: z.number().int().nonnegative().default(60_000),
   /** Speech processes at once (engine + sox); more wait their turn in the order asked (dial order). */
   maxProcesses: z.number().int().positive().default(availableParallelism()),
-  binaries: z.object({ flite: z.string(), espeakNg: z.string(), sox: z.string() }).partial().default({}),
+  binaries: z.object({ flite: z.string(), espeakNg: z.string(), text2wave: z.string(), sox: z.string() }).partial().default({}),
 });
 export type TtsOptionsInput = z.input<typeof TtsOptions>;
 
@@ -80,7 +82,10 @@ export interface Tts {
   backlogged(): boolean;
 }
 
-const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'en-us' };
+const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'en-us', festival: 'cmu_us_slt_arctic_hts' };
+
+// Festival takes its voice inside a Scheme expression: a plain name only.
+const FESTIVAL_VOICE = /^[a-z0-9_]{1,100}$/;
 
 /**
  * The cache key: sha256 over engine, voice and text (NUL-separated, so no two inputs collide).
@@ -102,6 +107,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   const bin = {
     flite: o.binaries.flite ?? 'flite',
     'espeak-ng': o.binaries.espeakNg ?? 'espeak-ng',
+    festival: o.binaries.text2wave ?? 'text2wave',
     sox: o.binaries.sox ?? 'sox',
   };
   const inFlight = new Map<string, Promise<SynthesizedSpeech>>();
@@ -114,7 +120,11 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
         if (!error) return resolve();
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
           return reject(
-            new TtsError('engine_missing', `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng sox)`, { cause: error }),
+            new TtsError(
+              'engine_missing',
+              `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng festival festvox-us-slt-hts sox)`,
+              { cause: error },
+            ),
           );
         }
         reject(
@@ -163,6 +173,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     const textFile = join(tmp, 'text.txt');
     await writeFile(textFile, text, 'utf8');
     if (engine === 'flite') await run(bin.flite, ['-voice', voice, '-f', textFile, '-o', raw]);
+    else if (engine === 'festival') await run(bin.festival, ['-eval', `(voice_${voice})`, '-o', raw, textFile]);
     else await run(bin['espeak-ng'], ['-v', voice, '-f', textFile, '-w', raw]);
   };
 
@@ -198,6 +209,18 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return cachedOr(speechCacheKey(text, voice, engine), (target) => produce(target, builtIn(engine, voice), text, { engine, voice }));
   }
 
+  /** An engine an account's voice asked for; when it fails, the configured engine speaks instead. */
+  async function synthesizeChosen(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
+    if (engine === o.engine) return synthesizeBuiltIn(text, engine, voice);
+    try {
+      return await synthesizeBuiltIn(text, engine, voice);
+    } catch (error) {
+      const fallback = o.voice ?? DEFAULT_VOICE[o.engine];
+      logger.warn(`the voice's engine ${engine} failed; speaking with ${o.engine} instead`, { engine, voice, fallback, reason: (error as Error).message });
+      return synthesizeBuiltIn(text, o.engine, fallback);
+    }
+  }
+
   async function synthesizeWithCommand(text: string, command: string, fallback: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
     try {
       return await cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
@@ -224,11 +247,12 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     const voiceParsed = Voice.safeParse(options.voice ?? o.voice ?? DEFAULT_VOICE[engine]);
     if (!voiceParsed.success) throw new TtsError('invalid_input', `invalid voice: ${z.prettifyError(voiceParsed.error)}`);
     const voice = voiceParsed.data;
+    if (engine === 'festival' && !FESTIVAL_VOICE.test(voice)) throw new TtsError('invalid_input', `invalid Festival voice: ${voice}`);
     // An engine asked for by name is that engine; otherwise the operator's command when there is one.
     if (o.command !== undefined && options.engine === undefined) {
       return synthesizeWithCommand(text, o.command, () => synthesizeBuiltIn(text, engine, voice));
     }
-    return synthesizeBuiltIn(text, engine, voice);
+    return synthesizeChosen(text, engine, voice);
   }
 
   async function cleanup(maxAgeDays: number): Promise<number> {

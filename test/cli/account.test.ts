@@ -134,6 +134,47 @@ describe('ringhook account', () => {
     expect(runCli(['account', 'set', '--help'], env).stdout).toMatch(/--require-confirm/);
   });
 
+  it('language, voice and intro: English by default, set at create and with set, shown, refused with the offered list and nothing changed', () => {
+    const a = create().json;
+    expect(a).toMatchObject({ language: 'en', voice: 'slt', intro: 'Alert from ringhook.' });
+    const de = create('--language', 'de', '--intro', 'Kursalarm.').json;
+    expect(de).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: 'Kursalarm.' });
+
+    const hts = runCli(['account', 'set', a.user_id, '--voice', 'slt-hts', '--json'], env);
+    expect(hts.code, hts.stderr).toBe(0);
+    expect(hts.json).toMatchObject({ language: 'en', voice: 'slt-hts' });
+    // Another language: a voice that cannot speak it gives way to the language's own.
+    const german = runCli(['account', 'set', a.user_id, '--language', 'de', '--json'], env).json;
+    expect(german).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: 'Alarm von ringhook.' });
+    const shown = runCli(['account', 'show', a.user_id], env).stdout;
+    expect(shown).toMatch(/language: +de/);
+    expect(shown).toMatch(/voice: +espeak-ng/);
+    expect(shown).toMatch(/intro: +Alarm von ringhook\./);
+
+    const unknownLanguage = runCli(['account', 'set', a.user_id, '--language', 'klingon', '--intro', 'Qapla.'], env);
+    expect(unknownLanguage.code).toBe(1);
+    expect(unknownLanguage.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unknownLanguage.stderr).toMatch(/--language: the language must be one of en, de, fr, es, it, pt, nl, pl, tr, ja, ko, zh, ru/);
+    const unknownVoice = runCli(['account', 'set', a.user_id, '--voice', 'kal'], env);
+    expect(unknownVoice.code).toBe(1);
+    expect(unknownVoice.stderr).toMatch(/--voice: the voice must be one of slt, slt-hts, espeak-ng/);
+    const wrongVoice = runCli(['account', 'set', a.user_id, '--voice', 'slt'], env);
+    expect(wrongVoice.code).toBe(1);
+    expect(wrongVoice.stderr).toMatch(/does not speak German: offered for de: espeak-ng/);
+    const longIntro = runCli(['account', 'set', a.user_id, '--intro', 'x'.repeat(61)], env);
+    expect(longIntro.code).toBe(1);
+    expect(longIntro.stderr).toMatch(/--intro: the intro must be at most 60 characters/);
+    expect(runCli(['account', 'show', a.user_id, '--json'], env).json).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: 'Alarm von ringhook.' });
+
+    const badCreate = runCli(['account', 'create', '--phone', '+14155550198', '--language', 'en', '--voice', 'robot'], env);
+    expect(badCreate.code).toBe(1);
+    expect(runCli(['account', 'list', '--json'], env).json.some((x: { phone: string }) => x.phone === '+14155550198')).toBe(false);
+
+    // An intro of its own, then back to the language's.
+    expect(runCli(['account', 'set', a.user_id, '--intro', 'Desk alert.', '--json'], env).json.intro).toBe('Desk alert.');
+    expect(runCli(['account', 'set', a.user_id, '--intro', '', '--json'], env).json.intro).toBe('Alarm von ringhook.');
+  });
+
   it("show says which number to save in the phone's contacts, or that none is set", () => {
     const a = create().json;
     const withCallerId = runCli(['account', 'show', a.user_id], { ...env, RINGHOOK_CALLER_ID: '+14155550100' });

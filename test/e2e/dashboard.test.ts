@@ -224,6 +224,76 @@ describe('overview', () => {
     expect(svc.stores.accounts.get(owner.userId)!.requireConfirm).toBe(true);
   });
 
+  it('chooses the language, voice and intro with a form post; bad choices are refused and change nothing', async () => {
+    const page = await open('phone');
+    await signIn(page, owner.userId);
+    expect(await page.locator('#voice-language-now').innerText()).toBe('English (English)');
+    expect(await page.locator('#voice-intro-now').innerText()).toBe('Alert from ringhook.');
+    await page.getByLabel('Language of the call').selectOption('de');
+    await page.getByLabel('Voice', { exact: true }).selectOption('');
+    await page.getByLabel(/Spoken intro/).fill('Kursalarm für Ada.');
+    await page.getByRole('button', { name: 'Save language and voice' }).click();
+    await page.getByText('Saved: your calls now speak with this language, voice and intro.').waitFor();
+    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: 'Kursalarm für Ada.' });
+    expect(await page.locator('#voice-language-now').innerText()).toBe('German (Deutsch)');
+    await screenshot(page, 'overview-voice');
+
+    const token = await page.locator('input[name="_csrf"]').first().inputValue();
+    for (const form of [
+      { language: 'klingon', voice: '', intro: '' },
+      { language: 'de', voice: 'slt', intro: '' },
+      { language: 'en', voice: 'robot', intro: '' },
+      { language: 'en', voice: '', intro: 'x'.repeat(61) },
+    ]) {
+      const bad = await page.request.post('/dashboard/voice', { form: { _csrf: token, ...form }, maxRedirects: 0 });
+      expect(bad.status(), JSON.stringify(form)).toBe(400);
+    }
+    const refused = await page.request.post('/dashboard/voice', { form: { _csrf: token, language: 'de', voice: 'slt', intro: '' }, maxRedirects: 0 });
+    expect(await refused.text()).toMatch(/does not speak German: offered for de: espeak-ng/);
+    const noToken = await page.request.post('/dashboard/voice', { form: { language: 'fr', voice: '', intro: '' }, maxRedirects: 0 });
+    expect(noToken.status()).toBe(403);
+    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: 'Kursalarm für Ada.' });
+
+    // Back to English with the Festival voice and the language's own intro.
+    await page.getByLabel('Language of the call').selectOption('en');
+    await page.getByLabel('Voice', { exact: true }).selectOption('slt-hts');
+    await page.getByLabel(/Spoken intro/).fill('');
+    await page.getByRole('button', { name: 'Save language and voice' }).click();
+    await page.getByText('Saved: your calls now speak').waitFor();
+    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({ language: 'en', voice: 'slt-hts', intro: null });
+    owner = svc.stores.accounts.update(owner.userId, { voice: 'slt' })!;
+  });
+
+  it('"hear it": a WAV of the intro and a sample alert in the account\'s voice, behind the session', async () => {
+    const page = await open();
+    await signIn(page, owner.userId);
+    const src = await page.locator('audio#voice-sample').getAttribute('src');
+    expect(src).toMatch(/^\/dashboard\/voice-sample\.wav/);
+    const wavOf = async (res: Awaited<ReturnType<typeof page.request.get>>) => {
+      expect(res.status()).toBe(200);
+      expect(res.headers()['content-type']).toBe('audio/wav');
+      const wav = await res.body();
+      expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+      expect(wav.toString('ascii', 8, 12)).toBe('WAVE');
+      expect(wav.readUInt32LE(24)).toBe(8000);
+      expect(Number(res.headers()['content-length'])).toBe(wav.length);
+      return wav;
+    };
+    const english = await wavOf(await page.request.get(src!));
+    // A few seconds of speech: more than a second, far less than the bound.
+    expect(english.length).toBeGreaterThan(16_000);
+    expect(english.length).toBeLessThan(1024 * 1024);
+    svc.stores.accounts.update(owner.userId, { language: 'de', voice: 'espeak-ng', intro: 'Kursalarm.' });
+    const german = await wavOf(await page.request.get('/dashboard/voice-sample.wav'));
+    expect(german.equals(english)).toBe(false);
+    owner = svc.stores.accounts.update(owner.userId, { language: 'en', voice: 'slt', intro: null })!;
+
+    const anonymous = await open();
+    const res = await anonymous.request.get('/dashboard/voice-sample.wav', { maxRedirects: 0 });
+    expect(res.status()).toBe(401);
+    expect(res.headers()['content-type']).not.toBe('audio/wav');
+  });
+
   it('offers the caller id as a contact card to save and let through Do Not Disturb; signed out, no card', async () => {
     const page = await open();
     await signIn(page, owner.userId);
@@ -458,6 +528,9 @@ describe('without telephony', () => {
       const token = await page.locator('input[name="_csrf"]').first().inputValue();
       const res = await page.request.post('/dashboard/test-call', { form: { _csrf: token }, maxRedirects: 0 });
       expect(res.headers().location).toBe('/calls?notice=telephony-off');
+      await page.goto('/');
+      await page.getByText('The sample cannot be played: this server places no calls, so it has no speech engine running.').waitFor();
+      expect((await page.request.get('/dashboard/voice-sample.wav')).status()).toBe(404);
       expect(bare.errorLogs()).toEqual([]);
     } finally {
       await bare.stop();

@@ -13,7 +13,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let provisioned: Promise<AsteriskRuntime> | undefined;
 
 /**
- * Runs the provisioning scripts once per test process (Asterisk, then flite/espeak-ng/sox/SIPp);
+ * Runs the provisioning scripts once per test process (Asterisk, then flite/espeak-ng/Festival/sox/SIPp);
  * both are quick no-ops when everything is in place.
  */
 export function provisionAsterisk(): Promise<AsteriskRuntime> {

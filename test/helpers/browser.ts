@@ -13,6 +13,8 @@ import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';
 import { requestTestCall } from '../../src/test-call.js';
 import { startServers, type RunningServers } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
+import { speechSampler } from '../../src/pbx/speech-sample.js';
+import { createTts } from '../../src/pbx/tts.js';
 import { openStores, type Stores } from '../../src/service.js';
 import { freeTcpPort } from './ports.js';
 import { makeDataDir, testClock, type TestClock } from './service.js';
@@ -93,7 +95,8 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     ...(options.callerId !== null && { callerId: options.callerId ?? '+14155550100' }),
     onCallQueued: (callId: string) => emit(callId),
     ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),
-    ...(options.testCalls !== 'none' && { placeTestCall }),
+    // The real speech engines make the overview's sample, as serve's do.
+    ...(options.testCalls !== 'none' && { placeTestCall, speechSample: speechSampler(createTts({ cacheDir: path.join(dataDir, 'speech') })) }),
     ...(options.liveStreams && { liveLimits: options.liveStreams }),
   });
   let servers: RunningServers;

@@ -139,6 +139,8 @@ describe('openDatabase', () => {
 
     const account = new AccountStore(db, secrets).get('0123456789abcdef0123456789abcdef');
     expect(account).toMatchObject({ name: 'old account', apiKey: `rk_${'A'.repeat(43)}`, plan: 'free', smsBackup: true, status: 'active', createdAt: 1000 });
+    // Accounts from before speak as they did: English, the default voice, the language's intro.
+    expect(account).toMatchObject({ language: 'en', voice: 'slt', intro: null });
     expect(new AccountStore(db, secrets).authenticate('0123456789abcdef0123456789abcdef', `rk_${'A'.repeat(43)}`)).toBeDefined();
     const calls = new CallStore(db);
     expect(calls.get('call_old')).toMatchObject({

@@ -224,6 +224,37 @@ describe('Dialer (stand-in ARI)', () => {
     expect((await t.final(callId)).state).toBe('acknowledged');
   });
 
+  it("a German account's merged call: every text in German, all made by espeak-ng's German voice, in the order played", async () => {
+    const asked: Array<{ text: string; options: unknown }> = [];
+    const t = setup({
+      tts: {
+        synthesize: async (text, options) => {
+          asked.push({ text, options });
+          return { path: `/speech/${text}.wav`, media: `sound:/speech/${text}`, durationMs: 1000, cached: true };
+        },
+      },
+    });
+    t.accounts.update(t.account.userId, { language: 'de', voice: 'espeak-ng', intro: null });
+    t.dialer.start();
+    const first = t.alert('eins');
+    t.dialer.enqueue(first);
+    await waitFor('first originate', () => t.ari.originated[0]);
+    const rest = [t.alert('DAX > 18000.5'), t.alert('SAP < 200')];
+    for (const id of rest) t.dialer.enqueue(id);
+    t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${first}`), cause: 17, cause_txt: 'User busy' });
+    await waitFor('second originate', () => t.ari.originated[1]);
+    answer(t, channel(`rh-${rest[0]}`), rest[0]!);
+    await waitFor('playback', () => t.ari.played[0]);
+    expect(t.ari.played[0]!.slice(1)).toEqual([
+      'sound:/speech/Alarm von ringhook.',
+      'sound:/speech/Sie haben 2 Alarme. Erstens: D A X über 18000,5. Zweitens: S A P unter 200.',
+      'sound:/speech/Drücken Sie 1 zum Bestätigen, 2 zum erneuten Anhören.',
+    ]);
+    expect(new Set(asked.map((a) => JSON.stringify(a.options)))).toEqual(new Set([JSON.stringify({ engine: 'espeak-ng', voice: 'de' })]));
+    t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${rest[0]}`), cause: 16, cause_txt: 'Normal Clearing' });
+    await t.final(rest[0]!);
+  });
+
   it('one line per phone: alerts that arrive during a call wait, then ride together in the next call, in order', async () => {
     const t = setup();
     t.dialer.start();

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log.js';
 import { createTts, speechCacheKey, TtsError } from '../../src/pbx/tts.js';
 
 let dir: string;
@@ -56,6 +57,30 @@ describe('tts', () => {
     expect(error).toBeInstanceOf(TtsError);
     expect((error as TtsError).code).toBe('engine_missing');
     expect((error as TtsError).message).toMatch(/not installed/);
+  });
+
+  it("speaks with Festival's HTS slt voice (text2wave) and with espeak-ng in German", async () => {
+    const tts = createTts({ cacheDir: dir });
+    const festival = await tts.synthesize('Alert from ringhook.', { engine: 'festival', voice: 'cmu_us_slt_arctic_hts' });
+    expect(festival.path).toBe(join(dir, `${speechCacheKey('Alert from ringhook.', 'cmu_us_slt_arctic_hts', 'festival')}.wav`));
+    expect(festival.durationMs).toBeGreaterThan(700);
+    const german = await tts.synthesize('Alarm von ringhook.', { engine: 'espeak-ng', voice: 'de' });
+    expect(german.path).toBe(join(dir, `${speechCacheKey('Alarm von ringhook.', 'de', 'espeak-ng')}.wav`));
+    expect(german.durationMs).toBeGreaterThan(700);
+    await expect(tts.synthesize('hi', { engine: 'festival', voice: 'x) (system "id"' })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('a voice whose engine is missing speaks with the configured engine instead, and says so in a warning', async () => {
+    const warnings: Array<{ message: string; fields: Record<string, unknown> | undefined }> = [];
+    const logger = { ...silentLogger, warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }) };
+    const tts = createTts({ cacheDir: dir, binaries: { text2wave: '/nonexistent/text2wave' } }, { logger });
+    const spoken = await tts.synthesize('Alert from ringhook.', { engine: 'festival', voice: 'cmu_us_slt_arctic_hts' });
+    expect(spoken.path).toBe(join(dir, `${speechCacheKey('Alert from ringhook.', 'slt', 'flite')}.wav`));
+    expect(spoken.durationMs).toBeGreaterThan(700);
+    expect(warnings).toEqual([
+      { message: "the voice's engine festival failed; speaking with flite instead", fields: expect.objectContaining({ engine: 'festival', fallback: 'slt' }) },
+    ]);
+    expect(String(warnings[0]?.fields?.reason)).toMatch(/not installed/);
   });
 
   it('refuses an empty text and a voice that looks like an option', async () => {

@@ -8,6 +8,7 @@ import dashboard from './003-dashboard.js';
 import sealedApiKeys, { sealClearApiKeys } from './004-sealed-api-keys.js';
 import heard from './005-heard.js';
 import trunk from './006-trunk.js';
+import voice from './007-voice.js';
 
 export interface Migration {
   name: string;
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '004-sealed-api-keys', sql: sealedApiKeys, data: sealClearApiKeys },
   { name: '005-heard', sql: heard },
   { name: '006-trunk', sql: trunk },
+  { name: '007-voice', sql: voice },
 ];

@@ -28,6 +28,8 @@ export interface DashboardDeps extends ServiceDeps {
   callerId?: string | undefined;
   /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
   placeTestCall?: (account: Account) => TestCallResult;
+  /** A short WAV of the account's intro and a sample alert in its voice; absent when telephony is off. */
+  speechSample?: (account: Account) => Promise<Buffer>;
   /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
   trustProxy?: AddressMatcher;
   /** Aborted when the service stops: open live-history streams end so the server can close. */

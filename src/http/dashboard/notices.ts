@@ -9,6 +9,7 @@ const NOTICES = {
   'sms-off': { tone: 'ok', text: 'SMS backup turned off.' },
   'confirm-on': { tone: 'ok', text: 'Confirmation required: a call counts as heard only when you press 1; otherwise the SMS backup goes out.' },
   'confirm-off': { tone: 'ok', text: 'Confirmation no longer required: an answered call whose message played counts as heard.' },
+  voice: { tone: 'ok', text: 'Saved: your calls now speak with this language, voice and intro.' },
   regenerated: { tone: 'ok', text: 'A new webhook URL was made. The old one no longer works: paste the new URL into every alert.' },
   'test-call': { tone: 'ok', text: 'Test call placed: your phone should ring in a moment. Watch it progress below.' },
   'test-call-limited': { tone: 'error', text: 'Too many test calls. Try again in {retry} seconds.' },

@@ -1,7 +1,8 @@
 // The overview: webhook URL with a copy button, ready-to-paste TradingView messages, plan and usage,
-// phone, SMS backup and confirmation switches, the contact card, test call and the way to
-// regenerate the URL.
+// phone, SMS backup and confirmation switches, the call's language, voice and intro with a sample
+// to hear, the contact card, test call and the way to regenerate the URL.
 import type { Account } from '../../../core/account.js';
+import { introFor, LANGUAGE_CODES, LANGUAGES, MAX_INTRO, VOICE_IDS, VOICES } from '../../../core/languages.js';
 import type { PlanLimits } from '../../../core/limits.js';
 import { formatTime, plural } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
@@ -15,6 +16,8 @@ export interface OverviewModel {
   usage: { used: number; resetsAt: number };
   limits: PlanLimits;
   testCallsAvailable: boolean;
+  /** The "hear it" sample can be made (telephony is on). */
+  sampleAvailable: boolean;
   /** The number calls come from, when the server has a dialable one: offered as a contact card. */
   callerId: string | undefined;
   readOnly: boolean;
@@ -155,6 +158,46 @@ function confirmSection(model: OverviewModel): SafeHtml {
   });
 }
 
+function voiceSection(model: OverviewModel): SafeHtml {
+  const { account } = model;
+  const language = LANGUAGES[account.language];
+  const facts = html`<dl class="facts">
+    <dt>Language</dt><dd id="voice-language-now">${language.name} (${language.nativeName})</dd>
+    <dt>Voice</dt><dd id="voice-voice-now">${VOICES[account.voice].label}</dd>
+    <dt>Intro</dt><dd id="voice-intro-now">${introFor(account)}</dd>
+  </dl>`;
+  if (model.readOnly) return html`<section class="card"><h2>Language and voice</h2>${facts}</section>`;
+  const languages = LANGUAGE_CODES.map(
+    (code) => html`<option value="${code}"${code === account.language ? html` selected` : ''}>${LANGUAGES[code].name} (${LANGUAGES[code].nativeName})</option>`,
+  );
+  const speaks = (id: (typeof VOICE_IDS)[number]) => {
+    const codes = LANGUAGE_CODES.filter((code) => LANGUAGES[code].voices.includes(id));
+    return codes.length === LANGUAGE_CODES.length ? 'every language' : codes.map((code) => LANGUAGES[code].name).join(', ');
+  };
+  const voices = VOICE_IDS.map((id) => html`<option value="${id}"${id === account.voice ? html` selected` : ''}>${VOICES[id].label}: ${speaks(id)}</option>`);
+  const sample = model.sampleAvailable
+    ? html`<p><strong>Hear it:</strong> the intro and a sample alert, as your calls say them.</p>
+  <audio id="voice-sample" controls preload="none" src="/dashboard/voice-sample.wav?v=${account.updatedAt}">Your browser cannot play the sample.</audio>`
+    : html`<p class="hint">The sample cannot be played: this server places no calls, so it has no speech engine running.</p>`;
+  return html`<section class="card" aria-labelledby="voice-title">
+  <h2 id="voice-title">Language and voice</h2>
+  ${facts}
+  ${sample}
+  <form method="post" action="/dashboard/voice">
+    ${csrfField(model.viewer.csrfToken)}
+    <label for="voice-language">Language of the call</label>
+    <select id="voice-language" name="language">${languages}</select>
+    <label for="voice-voice">Voice</label>
+    <select id="voice-voice" name="voice" aria-describedby="voice-voice-hint"><option value="">The language's default</option>${voices}</select>
+    <p class="hint" id="voice-voice-hint">A voice that does not speak the language is refused; "the language's default" always fits.</p>
+    <label for="voice-intro">Spoken intro (before the message)</label>
+    <input type="text" id="voice-intro" name="intro" maxlength="${MAX_INTRO}" value="${account.intro ?? ''}" placeholder="${language.prompts.intro}" aria-describedby="voice-intro-hint">
+    <p class="hint" id="voice-intro-hint">At most ${MAX_INTRO} characters. Empty: the language's own ("${language.prompts.intro}").</p>
+    <button type="submit" class="secondary">Save language and voice</button>
+  </form>
+</section>`;
+}
+
 function contactSection(model: OverviewModel): SafeHtml {
   const why = 'Phones that silence unknown callers, or Do Not Disturb, would silence your alert. Save this number as a contact and allow it through.';
   if (model.callerId === undefined) {
@@ -199,6 +242,7 @@ ${webhookSection(model)}
 ${planSection(model)}
 ${smsSection(model)}
 ${confirmSection(model)}
+${voiceSection(model)}
 ${contactSection(model)}
 ${actionsSection(model)}`;
 }

@@ -1,16 +1,19 @@
 // The owner's pages and actions: overview, history, its live row fragments, SMS backup,
-// confirmation required, the contact card, test call, regeneration of the webhook URL.
+// confirmation required, language, voice and intro with their sample, the contact card, test
+// call, regeneration of the webhook URL.
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { z } from 'zod';
 import { webhookUrl, type Account } from '../../../core/account.js';
 import { callerIdNumber, contactCard } from '../../../core/contact-card.js';
+import { chooseVoice, introSchema, languageSchema, voiceSchema } from '../../../core/languages.js';
 import { PLAN_LIMITS } from '../../../core/limits.js';
 import { apiRoute, formRoute, pageRoute, type DashboardContext } from '../context.js';
 import type { Viewer } from '../layout.js';
+import { errorPage } from '../pages/error.js';
 import { noticeFromQuery } from '../notices.js';
 import { callItem, historyPage, type HistoryModel } from '../pages/history.js';
 import { overviewPage, regeneratePage, type OverviewModel } from '../pages/overview.js';
-import { htmlResponse, plain, redirectTo } from '../respond.js';
+import { htmlResponse, plain, redirectTo, SECURITY_HEADERS } from '../respond.js';
 import { filterStatuses, FILTERS } from '../status.js';
 
 export const HISTORY_PAGE_SIZE = 25;
@@ -33,6 +36,7 @@ export function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Ac
     usage: ctx.deps.calls.usage(account.userId),
     limits: PLAN_LIMITS[account.plan],
     testCallsAvailable: ctx.deps.placeTestCall !== undefined,
+    sampleAvailable: ctx.deps.speechSample !== undefined,
     callerId: ctx.deps.callerId === undefined ? undefined : callerIdNumber(ctx.deps.callerId),
     readOnly,
   };
@@ -104,6 +108,42 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
       }),
     );
   }
+
+  // Language, voice and intro together: the voice must speak the language ('' is the language's default).
+  app.post(
+    '/dashboard/voice',
+    formRoute(
+      ctx,
+      z.object({ language: languageSchema, voice: z.union([z.literal(''), voiceSchema]), intro: introSchema }),
+      (_event, { account, viewer }, data) => {
+        const chosen = chooseVoice(account, { language: data.language, voice: data.voice === '' ? undefined : data.voice });
+        if (!chosen.ok)
+          return htmlResponse(400, errorPage({ status: 400, title: 'Invalid form', message: `The form was not valid: ${chosen.error}.`, viewer }));
+        ctx.deps.accounts.update(account.userId, { language: chosen.language, voice: chosen.voice, intro: data.intro });
+        ctx.deps.logger.info('dashboard: voice changed', { user_id: account.userId, language: chosen.language, voice: chosen.voice });
+        return redirectTo('/?notice=voice');
+      },
+    ),
+  );
+
+  // "Hear it": the account's intro and a sample alert in its voice, a few seconds of WAV.
+  app.get(
+    '/dashboard/voice-sample.wav',
+    apiRoute(ctx, async (_event, { account }) => {
+      if (!ctx.deps.speechSample) return plain(404, 'No sample: telephony is not configured on this server.');
+      let wav: Buffer;
+      try {
+        wav = await ctx.deps.speechSample(account);
+      } catch (error) {
+        ctx.deps.logger.warn('dashboard: the speech sample could not be made', { user_id: account.userId, error });
+        return plain(503, 'The sample could not be made just now; try again in a moment.');
+      }
+      return new Response(new Uint8Array(wav), {
+        status: 200,
+        headers: { ...SECURITY_HEADERS, 'content-type': 'audio/wav', 'content-length': String(wav.length), 'cache-control': 'private, no-store' },
+      });
+    }),
+  );
 
   // The caller id as a contact card, to save in the phone and let through Do Not Disturb.
   app.get(
