@@ -25,8 +25,9 @@ async function asteriskNotTakingCalls(error: unknown, endpoint: Endpoint, ari: P
     const { state } = await ari.getEndpoint(endpoint.technology, endpoint.resource);
     return state !== 'offline';
   } catch (lookup) {
-    // Asterisk went away meanwhile: it is not taking calls. Any other answer: take the refusal.
-    return neverReachedAsterisk(lookup);
+    // Asterisk went away meanwhile, or is shutting down (503): it is not taking calls. Any other
+    // answer (the endpoint does not exist): take the refusal.
+    return lookup instanceof AriError && (lookup.kind === 'network' || lookup.status === 503);
   }
 }
 

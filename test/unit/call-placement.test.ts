@@ -48,6 +48,24 @@ describe('placeCall', () => {
     ).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk unreachable/) });
   });
 
+  it('a 500 while the endpoint lookup itself fails as Asterisk stops (503, connection lost): nothing dialed; a lookup answered 404 keeps the refusal', async () => {
+    const lookupFails = (error: AriError) => ({ ...standIn(() => Promise.reject(refused(500))), getEndpoint: () => Promise.reject(error) as never });
+    for (const error of [
+      new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 503, 'Shutdown in progress'),
+      new AriError('network', 'GET', '/endpoints/PJSIP/trunk', undefined, undefined, { cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) }),
+    ]) {
+      expect(await placeCall(lookupFails(error), session(), throughTrunk('+1'), { ringTimeoutSec: 30 })).toMatchObject({
+        placed: false,
+        waitFor: expect.stringMatching(/^Asterisk not taking calls/),
+      });
+    }
+    const missing = lookupFails(new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 404, 'Endpoint not found'));
+    expect(await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30 })).toMatchObject({
+      placed: false,
+      outcome: { kind: 'originate-failed' },
+    });
+  });
+
   it('a 500 for an offline endpoint, or any other refusal, is the call outcome', async () => {
     const offline = await placeCall(
       standIn(() => Promise.reject(refused(500)), 'offline'),
