@@ -170,7 +170,8 @@ export function createWebhook(deps: WebhookDeps): Webhook {
       outcome = await handleAlert(request, deps, throttle);
     } catch (error) {
       if (!isBusyError(error)) {
-        deps.logger.error('request failed', { path: request.pathname, method: request.method, error });
+        // The path is not logged: it holds the api_key.
+        deps.logger.error('request failed', { path: 'webhook', method: request.method, error });
         return errorAnswer(new ApiError('internal'));
       }
       // The write lock was held past the webhook's busy timeout: the transaction was rolled back,
