@@ -34,7 +34,7 @@ export function memorySampler(pid) {
 }
 
 /** One load run against `url`; `cursor` rotates the accounts across runs so that no account meets its limit. */
-export async function loadRun(target, { accountsFile, ca, cursor, mode, rate, durationMs, connections, concurrency, warmupMs, pid }) {
+export async function loadRun(target, { accountsFile, ca, cursor, mode, rate, durationMs, connections, concurrency, warmupMs, pid, body }) {
   const cpu0 = pid ? cpuMsOf(pid) : NaN;
   const t0 = performance.now();
   const r = await runNodeJson(LOAD, [
@@ -50,6 +50,7 @@ export async function loadRun(target, { accountsFile, ca, cursor, mode, rate, du
       concurrency,
       warmup: warmupMs,
       maxRequests: 50_000,
+      body,
     }),
   ]);
   const wall = performance.now() - t0;

@@ -5,6 +5,7 @@ import type { Alert } from '../core/payload.js';
 import { newCallId } from '../core/ids.js';
 import { BURST_WINDOW_MS, TEST_CALL_LIMITS, decideBurst, decideLimits, monthWindow, type LimitDecision, type Plan } from '../core/limits.js';
 import { withBusyTimeout, type Db } from './database.js';
+import { walSyncFor, type WalSync } from './wal-sync.js';
 
 export type CallKind = 'alert' | 'test';
 
@@ -137,6 +138,8 @@ const SQL = {
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
                            ORDER BY id DESC LIMIT @limit`,
   getForAccount: 'SELECT * FROM calls WHERE call_id = ? AND user_id = ?',
+  forgetCall: 'DELETE FROM calls WHERE call_id = ?',
+  uncountUsage: 'UPDATE usage SET calls = calls - 1 WHERE user_id = ? AND month = ?',
 } as const;
 
 function parseExtra(text: string | null): Record<string, unknown> {
@@ -200,19 +203,26 @@ export interface RejectedAlert {
   excerpt?: string;
 }
 
-interface PendingAccept {
+/** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
+type GroupResult = AcceptResult | null;
+
+/** A write waiting for the next group commit; `write` runs inside it, in a savepoint of its own. */
+interface PendingWrite {
   userId: string;
-  plan: Plan;
-  alert: Alert;
-  resolve: (result: AcceptResult) => void;
+  write: () => GroupResult;
+  resolve: (result: GroupResult) => void;
   reject: (error: unknown) => void;
 }
 
 export class CallStore {
   private readonly stmt;
   readonly accept: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
-  private readonly acceptMany: (jobs: PendingAccept[]) => Array<AcceptResult | { error: unknown }>;
-  private pending: PendingAccept[] = [];
+  private readonly acceptTx: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
+  private readonly rejectTx: (rejected: RejectedAlert) => null;
+  private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
+  private readonly forgetAccepted: (accepted: Array<{ userId: string; callId: string; receivedAt: number }>) => void;
+  private pending: PendingWrite[] = [];
+  private readonly walSync: WalSync | null;
 
   constructor(
     private readonly db: Db,
@@ -229,6 +239,8 @@ export class CallStore {
       listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
       listForAccountByStatus: db.prepare<{ user_id: string; before: number; limit: number; statuses: string }, CallRow>(SQL.listForAccountByStatus),
       getForAccount: db.prepare<[string, string], CallRow>(SQL.getForAccount),
+      forgetCall: db.prepare(SQL.forgetCall),
+      uncountUsage: db.prepare(SQL.uncountUsage),
     };
     const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert): AcceptResult => {
       const now = this.now();
@@ -251,27 +263,51 @@ export class CallStore {
       return { accepted: true, callId, receivedAt: now };
     });
     this.accept = (userId, plan, alert) => acceptTx.immediate(userId, plan, alert);
-    // Nested inside the outer transaction, each accept becomes a savepoint: still exact, one commit.
-    const manyTx = db.transaction((jobs: PendingAccept[]) =>
+    this.acceptTx = acceptTx;
+    this.rejectTx = db.transaction((rejected: RejectedAlert) => {
+      this.insertRejection(this.now(), rejected);
+      return null;
+    });
+    // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
+    const manyTx = db.transaction((jobs: PendingWrite[]) =>
       jobs.map((j) => {
         try {
-          return acceptTx(j.userId, j.plan, j.alert);
+          return j.write();
         } catch (error) {
           return { error };
         }
       }),
     );
-    this.acceptMany = (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
+    this.forgetAccepted = db.transaction((accepted) => {
+      for (const a of accepted) {
+        this.stmt.forgetCall.run(a.callId);
+        this.stmt.uncountUsage.run(a.userId, monthWindow(a.receivedAt).key);
+      }
+    });
+    this.walSync = walSyncFor(db);
+    const walSync = this.walSync;
+    const commit = (jobs: PendingWrite[]) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
+    this.writeMany = walSync ? (jobs) => walSync.deferring(() => commit(jobs)) : commit;
   }
 
   /**
    * Group commit: the alerts that arrive while the disk is busy with one commit are written
    * together in the next, so a durable write (fsync) is shared instead of paid per alert. Each
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
+   * With synchronous=FULL the fsync runs off the event loop (wal-sync.ts).
    */
   acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+    return this.grouped(userId, () => this.acceptTx(userId, plan, alert)) as Promise<AcceptResult>;
+  }
+
+  /** recordRejection in the next group commit: a flood of refused requests shares the fsync too. */
+  async recordRejectionGrouped(rejected: RejectedAlert): Promise<void> {
+    await this.grouped(rejected.userId, () => this.rejectTx(rejected));
+  }
+
+  private grouped(userId: string, write: () => GroupResult): Promise<GroupResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ userId, plan, alert, resolve, reject });
+      this.pending.push({ userId, write, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flushPending());
     });
   }
@@ -279,17 +315,44 @@ export class CallStore {
   private flushPending(): void {
     const jobs = this.pending;
     this.pending = [];
-    let results: Array<AcceptResult | { error: unknown }>;
+    let results: Array<GroupResult | { error: unknown }>;
     try {
-      results = this.acceptMany(jobs);
+      results = this.writeMany(jobs);
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;
     }
+    const answer = () =>
+      jobs.forEach((job, i) => {
+        const result = results[i]!;
+        if (result && 'error' in result) job.reject(result.error);
+        else job.resolve(result);
+      });
+    if (!this.walSync) answer();
+    else this.walSync.flush().then(answer, (error: unknown) => this.flushFailed(jobs, results, error));
+  }
+
+  /**
+   * The disk refused to flush the group: its accepted alerts may not be on disk, so they are taken
+   * back (a durable transaction of its own) and their callers get the error (a 5xx: nothing
+   * recorded); refused alerts keep their answers, which promise nothing about the disk.
+   */
+  private flushFailed(jobs: PendingWrite[], results: Array<GroupResult | { error: unknown }>, error: unknown): void {
+    const accepted = jobs.flatMap((job, i) => {
+      const r = results[i]!;
+      return r && !('error' in r) && r.accepted ? [{ userId: job.userId, callId: r.callId, receivedAt: r.receivedAt }] : [];
+    });
+    let failure = error;
+    try {
+      this.forgetAccepted(accepted);
+    } catch (forgetError) {
+      failure = forgetError;
+    }
     jobs.forEach((job, i) => {
-      const result = results[i]!;
-      if ('error' in result) job.reject(result.error);
-      else job.resolve(result);
+      const r = results[i]!;
+      if (r && 'error' in r) job.reject(r.error);
+      else if (r?.accepted) job.reject(failure);
+      else job.resolve(r);
     });
   }
 

@@ -65,8 +65,8 @@ function bodyExcerpt(body: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, 800)).replace(/[\u0000-\u001F\u007F]/g, ' ');
 }
 
-function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Outcome {
-  deps.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
+async function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Promise<Outcome> {
+  await deps.calls.recordRejectionGrouped({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
   return refuse('invalid_payload', error);
 }
 
@@ -101,7 +101,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   if (!account) return refuseCredentials(request, deps, throttle);
 
   if (!receivesCalls(account)) {
-    deps.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
+    await deps.calls.recordRejectionGrouped({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
     return refuse('suspended', new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.'));
   }
 
