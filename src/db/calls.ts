@@ -5,7 +5,6 @@ import type { Alert } from '../core/payload.js';
 import { newCallId } from '../core/ids.js';
 import { BURST_WINDOW_MS, TEST_CALL_LIMITS, decideBurst, decideLimits, monthWindow, type LimitDecision, type Plan } from '../core/limits.js';
 import { withBusyTimeout, type Db } from './database.js';
-import { walSyncFor, type WalSync } from './wal-sync.js';
 
 export type CallKind = 'alert' | 'test';
 
@@ -138,8 +137,6 @@ const SQL = {
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
                            ORDER BY id DESC LIMIT @limit`,
   getForAccount: 'SELECT * FROM calls WHERE call_id = ? AND user_id = ?',
-  forgetCall: 'DELETE FROM calls WHERE call_id = ?',
-  uncountUsage: 'UPDATE usage SET calls = calls - 1 WHERE user_id = ? AND month = ?',
 } as const;
 
 function parseExtra(text: string | null): Record<string, unknown> {
@@ -208,7 +205,6 @@ type GroupResult = AcceptResult | null;
 
 /** A write waiting for the next group commit; `write` runs inside it, in a savepoint of its own. */
 interface PendingWrite {
-  userId: string;
   write: () => GroupResult;
   resolve: (result: GroupResult) => void;
   reject: (error: unknown) => void;
@@ -220,9 +216,7 @@ export class CallStore {
   private readonly acceptTx: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
   private readonly rejectTx: (rejected: RejectedAlert) => null;
   private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
-  private readonly forgetAccepted: (accepted: Array<{ userId: string; callId: string; receivedAt: number }>) => void;
   private pending: PendingWrite[] = [];
-  private readonly walSync: WalSync | null;
 
   constructor(
     private readonly db: Db,
@@ -239,8 +233,6 @@ export class CallStore {
       listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
       listForAccountByStatus: db.prepare<{ user_id: string; before: number; limit: number; statuses: string }, CallRow>(SQL.listForAccountByStatus),
       getForAccount: db.prepare<[string, string], CallRow>(SQL.getForAccount),
-      forgetCall: db.prepare(SQL.forgetCall),
-      uncountUsage: db.prepare(SQL.uncountUsage),
     };
     const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert): AcceptResult => {
       const now = this.now();
@@ -278,36 +270,26 @@ export class CallStore {
         }
       }),
     );
-    this.forgetAccepted = db.transaction((accepted) => {
-      for (const a of accepted) {
-        this.stmt.forgetCall.run(a.callId);
-        this.stmt.uncountUsage.run(a.userId, monthWindow(a.receivedAt).key);
-      }
-    });
-    this.walSync = walSyncFor(db);
-    const walSync = this.walSync;
-    const commit = (jobs: PendingWrite[]) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
-    this.writeMany = walSync ? (jobs) => walSync.deferring(() => commit(jobs)) : commit;
+    this.writeMany = (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
   }
 
   /**
    * Group commit: the alerts that arrive while the disk is busy with one commit are written
    * together in the next, so a durable write (fsync) is shared instead of paid per alert. Each
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
-   * With synchronous=FULL the fsync runs off the event loop (wal-sync.ts).
    */
   acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
-    return this.grouped(userId, () => this.acceptTx(userId, plan, alert)) as Promise<AcceptResult>;
+    return this.grouped(() => this.acceptTx(userId, plan, alert)) as Promise<AcceptResult>;
   }
 
   /** recordRejection in the next group commit: a flood of refused requests shares the fsync too. */
   async recordRejectionGrouped(rejected: RejectedAlert): Promise<void> {
-    await this.grouped(rejected.userId, () => this.rejectTx(rejected));
+    await this.grouped(() => this.rejectTx(rejected));
   }
 
-  private grouped(userId: string, write: () => GroupResult): Promise<GroupResult> {
+  private grouped(write: () => GroupResult): Promise<GroupResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ userId, write, resolve, reject });
+      this.pending.push({ write, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flushPending());
     });
   }
@@ -322,37 +304,10 @@ export class CallStore {
       for (const job of jobs) job.reject(error);
       return;
     }
-    const answer = () =>
-      jobs.forEach((job, i) => {
-        const result = results[i]!;
-        if (result && 'error' in result) job.reject(result.error);
-        else job.resolve(result);
-      });
-    if (!this.walSync) answer();
-    else this.walSync.flush().then(answer, (error: unknown) => this.flushFailed(jobs, results, error));
-  }
-
-  /**
-   * The disk refused to flush the group: its accepted alerts may not be on disk, so they are taken
-   * back (a durable transaction of its own) and their callers get the error (a 5xx: nothing
-   * recorded); refused alerts keep their answers, which promise nothing about the disk.
-   */
-  private flushFailed(jobs: PendingWrite[], results: Array<GroupResult | { error: unknown }>, error: unknown): void {
-    const accepted = jobs.flatMap((job, i) => {
-      const r = results[i]!;
-      return r && !('error' in r) && r.accepted ? [{ userId: job.userId, callId: r.callId, receivedAt: r.receivedAt }] : [];
-    });
-    let failure = error;
-    try {
-      this.forgetAccepted(accepted);
-    } catch (forgetError) {
-      failure = forgetError;
-    }
     jobs.forEach((job, i) => {
-      const r = results[i]!;
-      if (r && 'error' in r) job.reject(r.error);
-      else if (r?.accepted) job.reject(failure);
-      else job.resolve(r);
+      const result = results[i]!;
+      if (result && 'error' in result) job.reject(result.error);
+      else job.resolve(result);
     });
   }
 
