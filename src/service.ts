@@ -6,7 +6,7 @@ import { CallStore } from './db/calls.js';
 import { openDatabase } from './db/database.js';
 import type { Stores } from './deps.js';
 import { CallEvents } from './events.js';
-import { createApp } from './http/app.js';
+import { createRequestListener } from './http/app.js';
 import { startServers, type RunningServers } from './http/server.js';
 import type { Logger } from './log.js';
 import { Metrics } from './metrics.js';
@@ -76,7 +76,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     metrics.gauge('ringhook_queued_calls', 'Accepted calls waiting for a free line or for Asterisk.', () => t?.dialer.queuedCalls ?? 0);
     metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));
     const smsDelivery = smsReceiptDeps(config, t);
-    const app = createApp({
+    const listener = createRequestListener({
       ...stores,
       logger,
       now,
@@ -99,7 +99,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       health: { db: stores.db, checks: () => telephonyChecks(t) },
       ...(smsDelivery && { smsDelivery }),
     });
-    servers = await startServers(app, {
+    servers = await startServers(listener, {
       host: config.host,
       port: config.port,
       httpPort: config.httpPort,

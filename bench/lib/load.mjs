@@ -19,6 +19,7 @@ const {
   connections = 32,
   concurrency = 32,
   warmup = 0,
+  body,
 } = opts;
 
 const base = new URL(url);
@@ -30,8 +31,9 @@ const accounts = accountsFile
       .map((l) => l.split(' '))
   : [['x', 'y']];
 const agent = new https.Agent({ keepAlive: true, maxSockets: connections, ca: fs.readFileSync(ca), keepAliveMsecs: 10_000 });
+// `body` replaces the alert (e.g. an invalid one, to load the refusals' path).
 const BODY = Buffer.from(
-  JSON.stringify({ ticker: 'BTCUSD', price: '64012.5', action: 'buy', strategy: 'breakout', message: 'BTC crossed 64,000 on the 5 minute chart' }),
+  body ?? JSON.stringify({ ticker: 'BTCUSD', price: '64012.5', action: 'buy', strategy: 'breakout', message: 'BTC crossed 64,000 on the 5 minute chart' }),
 );
 
 let cursor = start;

@@ -200,19 +200,23 @@ export interface RejectedAlert {
   excerpt?: string;
 }
 
-interface PendingAccept {
-  userId: string;
-  plan: Plan;
-  alert: Alert;
-  resolve: (result: AcceptResult) => void;
+/** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
+type GroupResult = AcceptResult | null;
+
+/** A write waiting for the next group commit; `write` runs inside it, in a savepoint of its own. */
+interface PendingWrite {
+  write: () => GroupResult;
+  resolve: (result: GroupResult) => void;
   reject: (error: unknown) => void;
 }
 
 export class CallStore {
   private readonly stmt;
   readonly accept: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
-  private readonly acceptMany: (jobs: PendingAccept[]) => Array<AcceptResult | { error: unknown }>;
-  private pending: PendingAccept[] = [];
+  private readonly acceptTx: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
+  private readonly rejectTx: (rejected: RejectedAlert) => null;
+  private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
+  private pending: PendingWrite[] = [];
 
   constructor(
     private readonly db: Db,
@@ -251,17 +255,22 @@ export class CallStore {
       return { accepted: true, callId, receivedAt: now };
     });
     this.accept = (userId, plan, alert) => acceptTx.immediate(userId, plan, alert);
-    // Nested inside the outer transaction, each accept becomes a savepoint: still exact, one commit.
-    const manyTx = db.transaction((jobs: PendingAccept[]) =>
+    this.acceptTx = acceptTx;
+    this.rejectTx = db.transaction((rejected: RejectedAlert) => {
+      this.insertRejection(this.now(), rejected);
+      return null;
+    });
+    // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
+    const manyTx = db.transaction((jobs: PendingWrite[]) =>
       jobs.map((j) => {
         try {
-          return acceptTx(j.userId, j.plan, j.alert);
+          return j.write();
         } catch (error) {
           return { error };
         }
       }),
     );
-    this.acceptMany = (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
+    this.writeMany = (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
   }
 
   /**
@@ -270,8 +279,17 @@ export class CallStore {
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
    */
   acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+    return this.grouped(() => this.acceptTx(userId, plan, alert)) as Promise<AcceptResult>;
+  }
+
+  /** recordRejection in the next group commit: a flood of refused requests shares the fsync too. */
+  async recordRejectionGrouped(rejected: RejectedAlert): Promise<void> {
+    await this.grouped(() => this.rejectTx(rejected));
+  }
+
+  private grouped(write: () => GroupResult): Promise<GroupResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ userId, plan, alert, resolve, reject });
+      this.pending.push({ write, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flushPending());
     });
   }
@@ -279,16 +297,16 @@ export class CallStore {
   private flushPending(): void {
     const jobs = this.pending;
     this.pending = [];
-    let results: Array<AcceptResult | { error: unknown }>;
+    let results: Array<GroupResult | { error: unknown }>;
     try {
-      results = this.acceptMany(jobs);
+      results = this.writeMany(jobs);
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;
     }
     jobs.forEach((job, i) => {
       const result = results[i]!;
-      if ('error' in result) job.reject(result.error);
+      if (result && 'error' in result) job.reject(result.error);
       else job.resolve(result);
     });
   }

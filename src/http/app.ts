@@ -1,20 +1,27 @@
-// The HTTP application: routes and the error boundary. Transport rules (HTTPS only, trusted
-// proxies) are applied in front of it by server.ts.
-import { H3 } from 'h3';
+// The HTTP application: routes and the error boundary, behind the webhook's Node fast path.
+// Transport rules (HTTPS only, trusted proxies) are applied in front of it by server.ts.
+import { H3, toNodeHandler } from 'h3';
 import { ApiError } from '../errors.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
 import { mountOperations, type OperationsDeps } from './operations.js';
 import { errorResponse } from './respond.js';
 import { mountDashboard, type DashboardDeps } from './dashboard/index.js';
-import { createWebhookHandler, type WebhookDeps } from './webhook.js';
+import { createWebhook, h3Webhook, type Webhook, type WebhookDeps } from './webhook.js';
+import { withWebhookFastPath, type NodeHandler } from './webhook-node.js';
 
 export interface AppDeps extends WebhookDeps, DashboardDeps, Partial<OperationsDeps> {
   db: Db;
   logger: Logger;
 }
 
-export function createApp(deps: AppDeps): H3 {
+/** The Node request listener: plain webhook POSTs on the fast path, everything else through h3. */
+export function createRequestListener(deps: AppDeps): NodeHandler {
+  const webhook = createWebhook(deps);
+  return withWebhookFastPath(webhook, toNodeHandler(createApp(deps, webhook)) as NodeHandler);
+}
+
+export function createApp(deps: AppDeps, webhook: Webhook = createWebhook(deps)): H3 {
   const app = new H3({
     onError(error, event) {
       const cause = (error as { cause?: unknown }).cause ?? error;
@@ -28,8 +35,7 @@ export function createApp(deps: AppDeps): H3 {
     },
   });
 
-  const webhook = createWebhookHandler(deps);
-  app.all('/webhook/**', webhook);
+  app.all('/webhook/**', h3Webhook(webhook));
 
   mountOperations(app, { ...deps, health: deps.health ?? { db: deps.db } });
 

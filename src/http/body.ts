@@ -1,5 +1,6 @@
 // Reads a request body into memory, refusing to read past a limit. Reads the Node request
 // directly when there is one (much cheaper than a web ReadableStream), else the web Request.
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.js';
 
@@ -63,8 +64,19 @@ async function readWebBody(request: Request, limit: number): Promise<Uint8Array>
   return concat(chunks, size);
 }
 
-export async function readBodyLimited(request: Request, limit: number, nodeRequest?: Readable): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
+/** A declared Content-Length over the limit is refused before a byte is read. */
+function refuseDeclared(contentLength: string | null | undefined, limit: number): void {
+  const declared = Number(contentLength ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+}
+
+export async function readBodyLimited(request: Request, limit: number, nodeRequest?: Readable): Promise<Uint8Array> {
+  refuseDeclared(request.headers.get('content-length'), limit);
   return nodeRequest ? readNodeBody(nodeRequest, limit) : readWebBody(request, limit);
+}
+
+/** The body of a bare Node request (the webhook's fast path, before h3). */
+export async function readNodeBodyLimited(request: IncomingMessage, limit: number): Promise<Uint8Array> {
+  refuseDeclared(request.headers['content-length'], limit);
+  return readNodeBody(request, limit);
 }

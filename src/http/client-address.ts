@@ -3,14 +3,17 @@
 import { getRequestIP, type H3Event } from 'h3';
 import type { AddressMatcher } from './address-match.js';
 
-export function clientAddress(event: H3Event, trustProxy: AddressMatcher | undefined): string {
-  const peer = getRequestIP(event) ?? 'unknown';
-  if (!trustProxy?.matches(peer)) return peer;
-  const forwarded = event.req.headers.get('x-forwarded-for');
-  const last = forwarded
+export function addressOf(peer: string | undefined, forwardedFor: string | null | undefined, trustProxy: AddressMatcher | undefined): string {
+  const address = peer ?? 'unknown';
+  if (!trustProxy?.matches(address)) return address;
+  const last = forwardedFor
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .pop();
-  return last ?? peer;
+  return last ?? address;
+}
+
+export function clientAddress(event: H3Event, trustProxy: AddressMatcher | undefined): string {
+  return addressOf(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trustProxy);
 }

@@ -2,7 +2,6 @@
 // "HTTPS is required" to everybody except trusted reverse proxies that say X-Forwarded-Proto: https.
 import type { IncomingMessage, ServerResponse, Server } from 'node:http';
 import { listen, type Listener } from 'listhen';
-import { toNodeHandler, type H3 } from 'h3';
 import { ApiError, UserError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AddressMatcher } from './address-match.js';
@@ -92,8 +91,7 @@ async function listenOn(
   }
 }
 
-export async function startServers(app: H3, options: ServerOptions): Promise<RunningServers> {
-  const handler = toNodeHandler(app) as NodeHandler;
+export async function startServers(handler: NodeHandler, options: ServerOptions): Promise<RunningServers> {
   const existing = loadTls(options.tls, options.dataDir);
   if (!options.tls && options.allowSelfSigned === false) {
     throw new UserError('no TLS certificate is configured and RINGHOOK_SELF_SIGNED=off: set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY to PEM files');

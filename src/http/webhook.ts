@@ -1,6 +1,7 @@
 // POST /webhook/{user_id}/{api_key}: authenticate, parse, check limits, record, answer.
 // Nothing slow happens before the answer: the call is placed after the 200 by the dialer.
-import type { H3Event } from 'h3';
+// Transport-free: the Node fast path (webhook-node.ts) and the h3 route both call it.
+import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from '../errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
@@ -11,8 +12,9 @@ import type { Logger } from '../log.js';
 import type { AddressMatcher } from './address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { readBodyLimited } from './body.js';
-import { clientAddress } from './client-address.js';
-import { errorResponse, json } from './respond.js';
+import { addressOf } from './client-address.js';
+import { errorAnswer, jsonAnswer, toResponse, type JsonAnswer } from './respond.js';
+import { credentialsFromPath } from '../core/webhook-path.js';
 
 export type WebhookResult =
   | 'accepted'
@@ -38,36 +40,38 @@ export interface WebhookDeps {
   trustProxy?: AddressMatcher;
 }
 
+/** What the webhook needs of a request, whichever transport carried it. */
+export interface AlertRequest {
+  method: string;
+  pathname: string;
+  contentType: string | undefined;
+  /** The socket's peer address. */
+  peer: string | undefined;
+  forwardedFor: string | undefined;
+  /** The body, refused past `limit` bytes (an ApiError). */
+  readBody(limit: number): Promise<Uint8Array>;
+}
+
+export type Webhook = (request: AlertRequest) => Promise<JsonAnswer>;
+
 interface Outcome {
   result: WebhookResult;
-  response: Response;
+  answer: JsonAnswer;
 }
 
-const refuse = (result: WebhookResult, error: ApiError): Outcome => ({ result, response: errorResponse(error) });
-
-function credentialsFromPath(pathname: string): { userId: string; apiKey: string } | null {
-  const segments = pathname.split('/');
-  // ['', 'webhook', user_id, api_key], with an optional trailing slash
-  if (segments.length === 5 && segments[4] === '') segments.pop();
-  if (segments.length !== 4) return null;
-  try {
-    return { userId: decodeURIComponent(segments[2]!), apiKey: decodeURIComponent(segments[3]!) };
-  } catch {
-    return null;
-  }
-}
+const refuse = (result: WebhookResult, error: ApiError): Outcome => ({ result, answer: errorAnswer(error) });
 
 function bodyExcerpt(body: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, 800)).replace(/[\u0000-\u001F\u007F]/g, ' ');
 }
 
-function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Outcome {
-  deps.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
+async function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Promise<Outcome> {
+  await deps.calls.recordRejectionGrouped({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
   return refuse('invalid_payload', error);
 }
 
-function refuseCredentials(event: H3Event, deps: WebhookDeps, throttle: AuthFailureThrottle): Outcome {
-  const address = clientAddress(event, deps.trustProxy);
+function refuseCredentials(request: AlertRequest, deps: WebhookDeps, throttle: AuthFailureThrottle): Outcome {
+  const address = addressOf(request.peer, request.forwardedFor, deps.trustProxy);
   const wait = throttle.retryAfterSeconds(address);
   if (wait > 0) {
     return refuse(
@@ -84,31 +88,31 @@ function refuseCredentials(event: H3Event, deps: WebhookDeps, throttle: AuthFail
   return refuse('unauthorized', new ApiError('unauthorized'));
 }
 
-async function handleAlert(event: H3Event, deps: WebhookDeps, throttle: AuthFailureThrottle): Promise<Outcome> {
-  if (event.req.method !== 'POST') {
+async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: AuthFailureThrottle): Promise<Outcome> {
+  if (request.method !== 'POST') {
     return refuse(
       'method_not_allowed',
-      new ApiError('method_not_allowed', `Method ${event.req.method} is not allowed: send the alert with POST.`, {}, { allow: 'POST' }),
+      new ApiError('method_not_allowed', `Method ${request.method} is not allowed: send the alert with POST.`, {}, { allow: 'POST' }),
     );
   }
-  const credentials = credentialsFromPath(event.url.pathname);
+  const credentials = credentialsFromPath(request.pathname);
   const account = credentials ? deps.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
   // Valid credentials are never throttled: only failures are counted and refused per address.
-  if (!account) return refuseCredentials(event, deps, throttle);
+  if (!account) return refuseCredentials(request, deps, throttle);
 
   if (!receivesCalls(account)) {
-    deps.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
+    await deps.calls.recordRejectionGrouped({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
     return refuse('suspended', new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.'));
   }
 
   let body: Uint8Array;
   try {
-    body = await readBodyLimited(event.req, MAX_BODY_BYTES, event.runtime?.node?.req);
+    body = await request.readBody(MAX_BODY_BYTES);
   } catch (error) {
     if (error instanceof ApiError) return refusePayload(deps, account, error);
     throw error;
   }
-  const parsed = parseAlertBody(body, event.req.headers.get('content-type') ?? undefined);
+  const parsed = parseAlertBody(body, request.contentType);
   if (!parsed.ok) {
     return refusePayload(deps, account, new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}), body);
   }
@@ -142,7 +146,7 @@ async function handleAlert(event: H3Event, deps: WebhookDeps, throttle: AuthFail
   const truncatedNote = parsed.alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',
-    response: json(200, {
+    answer: jsonAnswer(200, {
       success: true,
       message: `Alert received; the call is being placed.${truncatedNote}`,
       call_id: outcome.callId,
@@ -152,15 +156,24 @@ async function handleAlert(event: H3Event, deps: WebhookDeps, throttle: AuthFail
   };
 }
 
-export function createWebhookHandler(deps: WebhookDeps) {
+/**
+ * The webhook, shared by both transports (one failure throttle). It never rejects: a database
+ * busy past its timeout is a 503 (nothing was recorded), any other failure is logged and a 500,
+ * as the h3 app's error boundary answers.
+ */
+export function createWebhook(deps: WebhookDeps): Webhook {
   const throttle = new AuthFailureThrottle(deps.now);
-  return async (event: H3Event): Promise<Response> => {
+  return async (request) => {
     const started = performance.now();
     let outcome: Outcome;
     try {
-      outcome = await handleAlert(event, deps, throttle);
+      outcome = await handleAlert(request, deps, throttle);
     } catch (error) {
-      if (!isBusyError(error)) throw error;
+      if (!isBusyError(error)) {
+        // The path is not logged: it holds the api_key.
+        deps.logger.error('request failed', { path: 'webhook', method: request.method, error });
+        return errorAnswer(new ApiError('internal'));
+      }
       // The write lock was held past the webhook's busy timeout: the transaction was rolled back,
       // nothing was recorded, and the sender may safely send the alert again.
       deps.logger.warn('webhook: the database is busy, alert refused with 503', { path: 'webhook' });
@@ -169,8 +182,22 @@ export function createWebhookHandler(deps: WebhookDeps) {
         new ApiError('unavailable', 'The database is busy: nothing was recorded; send the alert again.', { retry_after: 5 }, { 'retry-after': '5' }),
       );
     }
-    const { result, response } = outcome;
-    deps.onResult?.(result, performance.now() - started);
-    return response;
+    deps.onResult?.(outcome.result, performance.now() - started);
+    return outcome.answer;
+  };
+}
+
+/** The h3 route: requests the Node fast path did not take (another method, an escaped path, a query). */
+export function h3Webhook(webhook: Webhook) {
+  return async (event: H3Event): Promise<Response> => {
+    const answer = await webhook({
+      method: event.req.method,
+      pathname: event.url.pathname,
+      contentType: event.req.headers.get('content-type') ?? undefined,
+      peer: getRequestIP(event),
+      forwardedFor: event.req.headers.get('x-forwarded-for') ?? undefined,
+      readBody: (limit) => readBodyLimited(event.req, limit, event.runtime?.node?.req),
+    });
+    return toResponse(answer);
   };
 }

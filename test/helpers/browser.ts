@@ -1,4 +1,4 @@
-// The dashboard's end-to-end harness: a real ringhook app over HTTPS (the same createApp and
+// The dashboard's end-to-end harness: a real ringhook app over HTTPS (the same createRequestListener and
 // startServers as `ringhook serve`) with a test-call function and the CallEvents bus in the test's
 // hands, and Debian's Chromium driven by playwright-core.
 import fs from 'node:fs';
@@ -7,7 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Account } from '../../src/core/account.js';
 import { type CallChange, CallEvents } from '../../src/events.js';
-import { createApp } from '../../src/http/app.js';
+import { createRequestListener } from '../../src/http/app.js';
 import type { TestCallResult } from '../../src/core/test-call.js';
 import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';
 import { requestTestCall } from '../../src/test-call.js';
@@ -86,7 +86,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     }
     return result;
   };
-  const app = createApp({
+  const listener = createRequestListener({
     ...stores,
     logger,
     now: clock.now,
@@ -101,7 +101,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
   });
   let servers: RunningServers;
   try {
-    servers = await startServers(app, {
+    servers = await startServers(listener, {
       host: config.host,
       port: config.port,
       httpPort: null,
