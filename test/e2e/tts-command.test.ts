@@ -1,0 +1,103 @@
+// The operator's own speech engine (RINGHOOK_TTS_COMMAND) on a real call through the managed
+// Asterisk to a SIPp phone. The plugged engine here is sox making a 1 kHz tone for any text, so its
+// audio cannot be mistaken for the built-in engine's: every file Asterisk plays is that tone, and
+// sound reaches the phone. A command that fails leaves the call to the built-in engine (flite), with
+// a warning, and the call still speaks.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../src/core/languages.js';
+import { speechCacheKey } from '../../src/pbx/tts.js';
+import { createAccount } from '../helpers/accounts.js';
+import { type CallingService, useCallingService } from '../helpers/calling-service.js';
+import { freeUdpPort } from '../helpers/ports.js';
+import { startRtpPhone } from '../helpers/rtp-phone.js';
+import { smsSettled } from '../helpers/service.js';
+import { startSipp } from '../helpers/sipp.js';
+import { waitFor } from '../helpers/wait.js';
+
+const TONE_COMMAND = 'cat >/dev/null; sox -n -r 16000 -b 16 -c 1 -t wav - synth 1.2 sine 1000 vol 0.5';
+const FAILING_COMMAND = 'cat >/dev/null; echo "no voice model" >&2; exit 3';
+
+/** Every ARI play of a service: the channel and the media URIs, in order. */
+function recordPlays(calling: CallingService): Array<{ channelId: string; media: string[] }> {
+  const played: Array<{ channelId: string; media: string[] }> = [];
+  const ari = calling.t.service.telephony!.ari;
+  const play = ari.play.bind(ari);
+  ari.play = (channelId, playbackId, media) => {
+    played.push({ channelId, media: [media].flat() });
+    return play(channelId, playbackId, media);
+  };
+  return played;
+}
+
+/** An alert answered by the phone: the call's id, once it ended, and how many loud packets the phone got. */
+async function answeredAlert(calling: CallingService, message: string): Promise<{ callId: string; status: string; loud: number }> {
+  const account = createAccount(calling.t.service.stores.accounts, { requireConfirm: false });
+  const rtp = await startRtpPhone(await freeUdpPort());
+  const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90 });
+  try {
+    const res = await calling.t.post(`/webhook/${account.userId}/${account.apiKey}`, message, { 'content-type': 'text/plain' });
+    expect(res.status, res.text).toBe(200);
+    const callId = res.json.call_id as string;
+    const row = await calling.t.waitForCall(callId, smsSettled, 60_000);
+    return { callId, status: row.status, loud: rtp.loudAt().length };
+  } finally {
+    await phone.stop();
+    await rtp.close();
+  }
+}
+
+/** Zero crossings a second of a 16-bit mono WAV: about 2,000 for a 1 kHz tone, far fewer and uneven for speech. */
+function zeroCrossingsPerSecond(file: string): number {
+  const wav = fs.readFileSync(file);
+  const data = wav.indexOf('data', 12) + 8;
+  const rate = wav.readUInt32LE(24);
+  let crossings = 0;
+  for (let i = data + 2; i + 1 < wav.length; i += 2) if (wav.readInt16LE(i - 2) < 0 !== wav.readInt16LE(i) < 0) crossings++;
+  return crossings / ((wav.length - data) / 2 / rate);
+}
+
+describe('a plugged engine', () => {
+  const service = useCallingService({ RINGHOOK_AMD: 'off', RINGHOOK_TTS_COMMAND: TONE_COMMAND });
+  let played: ReturnType<typeof recordPlays>;
+  beforeAll(() => {
+    played = recordPlays(service.get());
+  });
+
+  it('speaks every part of the call, and its audio reaches the phone', async () => {
+    const calling = service.get();
+    const call = await answeredAlert(calling, 'BTCUSDT above 97000');
+    expect(call.status).toBe('completed');
+    const media = played.filter((p) => p.channelId === `rh-${call.callId}`).flatMap((p) => p.media);
+    expect(media.length).toBeGreaterThanOrEqual(3);
+    const speechDir = path.join(calling.t.dataDir, 'media', 'speech');
+    expect(media[0]).toBe(`sound:${path.join(speechDir, speechCacheKey(LANGUAGES.en.prompts.intro, TONE_COMMAND, 'command'))}`);
+    for (const uri of media) {
+      const rate = zeroCrossingsPerSecond(`${uri.slice('sound:'.length)}.wav`);
+      expect(rate, uri).toBeGreaterThan(1_900);
+      expect(rate, uri).toBeLessThan(2_100);
+    }
+    expect(call.loud).toBeGreaterThan(50);
+  }, 120_000);
+});
+
+describe('a plugged engine that fails', () => {
+  const service = useCallingService({ RINGHOOK_AMD: 'off', RINGHOOK_TTS_COMMAND: FAILING_COMMAND });
+  let played: ReturnType<typeof recordPlays>;
+  beforeAll(() => {
+    played = recordPlays(service.get());
+  });
+
+  it('falls back to the built-in engine with a warning: the call still speaks', async () => {
+    const calling = service.get();
+    const call = await answeredAlert(calling, 'ETHUSDT below 3000');
+    expect(call.status).toBe('completed');
+    const speechDir = path.join(calling.t.dataDir, 'media', 'speech');
+    const media = played.filter((p) => p.channelId === `rh-${call.callId}`).flatMap((p) => p.media);
+    expect(media[0]).toBe(`sound:${path.join(speechDir, speechCacheKey(LANGUAGES.en.prompts.intro, 'slt', 'flite'))}`);
+    expect(call.loud).toBeGreaterThan(50);
+    const warned = await waitFor('the fallback warning', () => calling.t.logs.find((l) => /speech command failed/.test(String(l.msg))), 5_000);
+    expect(JSON.stringify(warned)).toMatch(/no voice model|exit/);
+  }, 120_000);
+});
