@@ -14,6 +14,18 @@ export * from './ari-schema.js';
 export type AriErrorKind = 'http' | 'network' | 'timeout' | 'invalid_reply';
 
 /** A failed ARI REST call: `status` is the HTTP status (undefined when no reply came). */
+/**
+ * The words of an error body that is not ARI's JSON: Asterisk's HTTP server answers some refusals
+ * (503 "Shutdown in progress") with an HTML page, whose markup would fill a call's history.
+ */
+export function plainText(body: string): string {
+  const inBody = /<body[^>]*>([\s\S]*?)(?:<address|<\/body)/i.exec(body)?.[1] ?? body;
+  return inBody
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 export class AriError extends Error {
   override readonly name = 'AriError';
   constructor(
@@ -322,7 +334,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
     if (!res.ok) {
       const parsed = ErrorBody.safeParse(json);
       const explained = parsed.success ? parsed.data : undefined;
-      throw new AriError('http', method, path, res.status, explained ?? (text.slice(0, 200) || undefined));
+      throw new AriError('http', method, path, res.status, explained ?? (plainText(text).slice(0, 200) || undefined));
     }
     if (!schema) return undefined as T;
     const parsed = schema.safeParse(json);
