@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import type { Config, TrunkConfig } from '../config.js';
 import { natProblem } from '../core/network.js';
-import { asteriskCliCommand, readProvisionedRuntime } from '../pbx/asterisk.js';
+import { asteriskCliCommand, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
 import { parseSipUri, SYSTEM_CA_FILE } from '../pbx/asterisk-config.js';
 import { parseRegistrations } from '../pbx/registrations.js';
 import { publicAddressFromStun } from '../pbx/stun-client.js';

@@ -9,7 +9,7 @@ import { SCHEMA_VERSION } from '../db/database.js';
 import { selfSignedPaths } from '../http/tls.js';
 import { silentLogger } from '../log.js';
 import { AriClient, AriError } from '../pbx/ari.js';
-import { readProvisionedRuntime } from '../pbx/asterisk.js';
+import { readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
 import { createTts } from '../pbx/tts.js';
 import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../secret-file.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { inSingleExecutable, readAsset, repoRoot } from '../assets.js';
 import { loadConfig } from '../config.js';
 import { UserError } from '../errors.js';
-import { parseRuntime } from '../pbx/asterisk.js';
+import { parseRuntime } from '../pbx/asterisk-runtime.js';
 import { z } from 'zod';
 import { parseArg } from './context.js';
 import { printJson } from './output.js';

@@ -6,7 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createLogger, silentLogger, type Logger } from '../../src/log.js';
-import { asteriskCliCommand, loadAsteriskTemplates, ManagedAsterisk, parseRuntime, type AsteriskRuntime } from '../../src/pbx/asterisk.js';
+import { loadAsteriskTemplates, ManagedAsterisk } from '../../src/pbx/asterisk.js';
+import { type AsteriskRuntime, asteriskCliCommand, parseRuntime } from '../../src/pbx/asterisk-runtime.js';
 import { freeTcpPort, freeUdpPort } from './ports.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { asteriskCommand } from '../../src/pbx/asterisk.js';
+import { asteriskCommand } from '../../src/pbx/asterisk-runtime.js';
 import { asteriskCli, provisionAsterisk } from './asterisk.js';
 import { waitFor } from './wait.js';
 
