@@ -19,17 +19,24 @@ import { waitFor } from '../helpers/wait.js';
 const TONE_COMMAND = 'cat >/dev/null; sox -n -r 16000 -b 16 -c 1 -t wav - synth 1.2 sine 1000 vol 0.5';
 const FAILING_COMMAND = 'cat >/dev/null; echo "no voice model" >&2; exit 3';
 
-/** Every ARI play of a service: the channel and the media URIs, in order. */
-function recordPlays(calling: CallingService): Array<{ channelId: string; media: string[] }> {
+/** A calling service whose ARI plays are recorded: `mediaOf(callId)` lists the files a call was played. */
+function serviceWithPlays(engineCommand: string): { get(): CallingService; mediaOf(callId: string): string[] } {
+  const service = useCallingService({ RINGHOOK_AMD: 'off', RINGHOOK_TTS_COMMAND: engineCommand });
   const played: Array<{ channelId: string; media: string[] }> = [];
-  const ari = calling.t.service.telephony!.ari;
-  const play = ari.play.bind(ari);
-  ari.play = (channelId, playbackId, media) => {
-    played.push({ channelId, media: [media].flat() });
-    return play(channelId, playbackId, media);
-  };
-  return played;
+  beforeAll(() => {
+    const ari = service.get().t.service.telephony!.ari;
+    const play = ari.play.bind(ari);
+    ari.play = (channelId, playbackId, media) => {
+      played.push({ channelId, media: [media].flat() });
+      return play(channelId, playbackId, media);
+    };
+  });
+  return { get: () => service.get(), mediaOf: (callId) => played.filter((p) => p.channelId === `rh-${callId}`).flatMap((p) => p.media) };
 }
+
+/** The file the speech of `text` was made into, as Asterisk is told to play it. */
+const speechFile = (calling: CallingService, text: string, voice: string, engine: 'flite' | 'command') =>
+  `sound:${path.join(calling.t.dataDir, 'media', 'speech', speechCacheKey(text, voice, engine))}`;
 
 /** An alert answered by the phone: the call's id, once it ended, and how many loud packets the phone got. */
 async function answeredAlert(calling: CallingService, message: string): Promise<{ callId: string; status: string; loud: number }> {
@@ -59,20 +66,15 @@ function zeroCrossingsPerSecond(file: string): number {
 }
 
 describe('a plugged engine', () => {
-  const service = useCallingService({ RINGHOOK_AMD: 'off', RINGHOOK_TTS_COMMAND: TONE_COMMAND });
-  let played: ReturnType<typeof recordPlays>;
-  beforeAll(() => {
-    played = recordPlays(service.get());
-  });
+  const service = serviceWithPlays(TONE_COMMAND);
 
   it('speaks every part of the call, and its audio reaches the phone', async () => {
     const calling = service.get();
     const call = await answeredAlert(calling, 'BTCUSDT above 97000');
     expect(call.status).toBe('completed');
-    const media = played.filter((p) => p.channelId === `rh-${call.callId}`).flatMap((p) => p.media);
+    const media = service.mediaOf(call.callId);
     expect(media.length).toBeGreaterThanOrEqual(3);
-    const speechDir = path.join(calling.t.dataDir, 'media', 'speech');
-    expect(media[0]).toBe(`sound:${path.join(speechDir, speechCacheKey(LANGUAGES.en.prompts.intro, TONE_COMMAND, 'command'))}`);
+    expect(media[0]).toBe(speechFile(calling, LANGUAGES.en.prompts.intro, TONE_COMMAND, 'command'));
     for (const uri of media) {
       const rate = zeroCrossingsPerSecond(`${uri.slice('sound:'.length)}.wav`);
       expect(rate, uri).toBeGreaterThan(1_900);
@@ -83,19 +85,13 @@ describe('a plugged engine', () => {
 });
 
 describe('a plugged engine that fails', () => {
-  const service = useCallingService({ RINGHOOK_AMD: 'off', RINGHOOK_TTS_COMMAND: FAILING_COMMAND });
-  let played: ReturnType<typeof recordPlays>;
-  beforeAll(() => {
-    played = recordPlays(service.get());
-  });
+  const service = serviceWithPlays(FAILING_COMMAND);
 
   it('falls back to the built-in engine with a warning: the call still speaks', async () => {
     const calling = service.get();
     const call = await answeredAlert(calling, 'ETHUSDT below 3000');
     expect(call.status).toBe('completed');
-    const speechDir = path.join(calling.t.dataDir, 'media', 'speech');
-    const media = played.filter((p) => p.channelId === `rh-${call.callId}`).flatMap((p) => p.media);
-    expect(media[0]).toBe(`sound:${path.join(speechDir, speechCacheKey(LANGUAGES.en.prompts.intro, 'slt', 'flite'))}`);
+    expect(service.mediaOf(call.callId)[0]).toBe(speechFile(calling, LANGUAGES.en.prompts.intro, 'slt', 'flite'));
     expect(call.loud).toBeGreaterThan(50);
     const warned = await waitFor('the fallback warning', () => calling.t.logs.find((l) => /speech command failed/.test(String(l.msg))), 5_000);
     expect(JSON.stringify(warned)).toMatch(/no voice model|exit/);
