@@ -1,5 +1,6 @@
 // Opens a TLS connection to a trunk as Asterisk will (the same authorities, the host's name or
 // address checked against the certificate) and says what went wrong in words an operator can act on.
+import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate } from 'node:tls';
 
 export type TlsProbe =
@@ -11,7 +12,7 @@ const name = (cert: PeerCertificate['subject'] | undefined) => [cert?.CN ?? cert
 export function probeTls(host: string, port: number, ca: string | undefined, timeoutMs = 5_000): Promise<TlsProbe> {
   const where = `${host}:${port}`;
   return new Promise((resolve) => {
-    const socket = connect({ host, port, ...(ca !== undefined && { ca }), rejectUnauthorized: false, ...(/[a-z]/i.test(host) && { servername: host }) });
+    const socket = connect({ host, port, ...(ca !== undefined && { ca }), rejectUnauthorized: false, ...(isIP(host) === 0 && { servername: host }) });
     const done = (result: TlsProbe) => {
       clearTimeout(timer);
       socket.destroy();

@@ -3,7 +3,6 @@
 // audio cannot be mistaken for the built-in engine's: every file Asterisk plays is that tone, and
 // sound reaches the phone. A command that fails leaves the call to the built-in engine (flite), with
 // a warning, and the call still speaks.
-import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
@@ -15,6 +14,7 @@ import { startRtpPhone } from '../helpers/rtp-phone.js';
 import { smsSettled } from '../helpers/service.js';
 import { startSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
+import { readPcm16 } from '../helpers/wav.js';
 
 const TONE_COMMAND = 'cat >/dev/null; sox -n -r 16000 -b 16 -c 1 -t wav - synth 1.2 sine 1000 vol 0.5';
 const FAILING_COMMAND = 'cat >/dev/null; echo "no voice model" >&2; exit 3';
@@ -57,12 +57,10 @@ async function answeredAlert(calling: CallingService, message: string): Promise<
 
 /** Zero crossings a second of a 16-bit mono WAV: about 2,000 for a 1 kHz tone, far fewer and uneven for speech. */
 function zeroCrossingsPerSecond(file: string): number {
-  const wav = fs.readFileSync(file);
-  const data = wav.indexOf('data', 12) + 8;
-  const rate = wav.readUInt32LE(24);
+  const { samples, sampleRate } = readPcm16(file);
   let crossings = 0;
-  for (let i = data + 2; i + 1 < wav.length; i += 2) if (wav.readInt16LE(i - 2) < 0 !== wav.readInt16LE(i) < 0) crossings++;
-  return crossings / ((wav.length - data) / 2 / rate);
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
+  return crossings / (samples.length / sampleRate);
 }
 
 describe('a plugged engine', () => {

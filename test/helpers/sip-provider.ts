@@ -10,6 +10,7 @@ import path from 'node:path';
 import { asteriskCommand } from '../../src/pbx/asterisk-runtime.js';
 import { asteriskCli, provisionAsterisk } from './asterisk.js';
 import { waitFor } from './wait.js';
+import { readPcm16 } from './wav.js';
 
 export interface SipProviderOptions {
   /** The command prefix that runs a program in the provider's namespace. */
@@ -183,15 +184,12 @@ export async function startSipProvider(options: SipProviderOptions): Promise<Sip
   };
 }
 
-/** Root-mean-square level of a 16-bit PCM WAV, 0 to 1. */
+/** Root-mean-square level of a 16-bit mono PCM WAV, 0 to 1. */
 export function wavRms(file: string): number {
-  const wav = fs.readFileSync(file);
-  const data = wav.indexOf('data', 12);
-  if (wav.toString('latin1', 0, 4) !== 'RIFF' || data < 0) throw new Error(`${file}: not a WAV file`);
+  const { samples } = readPcm16(file);
   let sum = 0;
-  let n = 0;
-  for (let i = data + 8; i + 1 < wav.length; i += 2, n++) sum += (wav.readInt16LE(i) / 32768) ** 2;
-  return n === 0 ? 0 : Math.sqrt(sum / n);
+  for (const sample of samples) sum += (sample / 32768) ** 2;
+  return samples.length === 0 ? 0 : Math.sqrt(sum / samples.length);
 }
 
 /** A certificate authority and a server certificate for an IP address, made with openssl. */
