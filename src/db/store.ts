@@ -1,0 +1,136 @@
+// The store as the rest of ringhook sees it: one interface, two implementations. SQLite (the
+// embedded default) answers at once, PostgreSQL (several nodes) later; callers await both, so the
+// HTTP, dialer and SMS code never know which one runs.
+import type { Account } from '../core/account.js';
+import type { Alert } from '../core/payload.js';
+import type { Plan } from '../core/limits.js';
+import type { CallState } from '../core/call-state.js';
+import type { AccountChanges, NewAccount } from './accounts.js';
+import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './calls.js';
+import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields } from './call-progress.js';
+import type { Session } from './sessions.js';
+
+/** A value now (SQLite) or later (PostgreSQL). */
+export type Awaitable<T> = T | Promise<T>;
+
+export interface AccountRepo {
+  create(input: NewAccount): Awaitable<Account>;
+  get(userId: string): Awaitable<Account | undefined>;
+  list(): Awaitable<Account[]>;
+  update(userId: string, changes: AccountChanges): Awaitable<Account | undefined>;
+  regenerateKey(userId: string): Awaitable<Account | undefined>;
+  regenerateAllKeys(): Awaitable<Account[]>;
+  delete(userId: string): Awaitable<boolean>;
+  /** The account the webhook credentials belong to; a wrong key and an unknown user_id cost the same. */
+  authenticate(userId: string, apiKey: string): Awaitable<Account | undefined>;
+}
+
+export interface CallRepo {
+  /** Limits checked and the call and its usage written in one transaction, on disk before it resolves. */
+  acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult>;
+  recordRejectionGrouped(rejected: RejectedAlert): Promise<void>;
+  acceptTestCall(userId: string, message: string, perMinute?: number, perHour?: number): Awaitable<AcceptResult>;
+  usage(userId: string, now?: number): Awaitable<{ month: string; used: number; resetsAt: number }>;
+  get(callId: string): Awaitable<CallRecord | undefined>;
+  page(userId: string, options: { before?: number | undefined; limit: number; statuses?: readonly string[] }): Awaitable<HistoryPage>;
+  getForAccount(userId: string, callId: string): Awaitable<CallRecord | undefined>;
+  list(options?: { userId?: string; limit?: number }): Awaitable<CallRecord[]>;
+}
+
+export interface CallProgressRepo {
+  get(callId: string): Awaitable<CallForDialing | undefined>;
+  /** Calls not final yet that this node answers for, oldest first (with one node: all of them). */
+  inFlight(): Awaitable<CallForDialing[]>;
+  transition(callId: string, to: CallState, fields?: TransitionFields, detail?: string): Awaitable<boolean>;
+  recordDetection(callId: string, status: string, cause: string): Awaitable<void>;
+  placedAgain(callId: string, placement: { trunk: string; channelId: string; dialedAt: number }, detail: string): Awaitable<void>;
+  note(callId: string, event: string, detail?: string): Awaitable<void>;
+  timeline(callId: string): Awaitable<CallEventRow[]>;
+  claimSms(callId: string): Awaitable<boolean>;
+  markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): Awaitable<void>;
+  setSmsResult(callId: string, result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string }): Awaitable<void>;
+  findBySmsMessage(messageId: string): Awaitable<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>>;
+  staleSmsClaims(): Awaitable<string[]>;
+}
+
+export interface SessionRepo {
+  create(userId: string): Awaitable<{ token: string; session: Session }>;
+  get(token: string): Awaitable<Session | undefined>;
+  delete(token: string): Awaitable<void>;
+  deleteForAccount(userId: string): Awaitable<void>;
+}
+
+export interface OwnerAuthRepo {
+  setPassword(userId: string, password: string): Promise<void>;
+  hasPassword(userId: string): Awaitable<boolean>;
+  checkPassword(userId: string, password: string): Promise<boolean>;
+  isAdmin(userId: string): Awaitable<boolean>;
+  setAdmin(userId: string, admin: boolean): Awaitable<void>;
+  createLoginLink(userId: string): Awaitable<{ token: string; expiresAt: number }>;
+  useLoginLink(token: string): Awaitable<string | undefined>;
+}
+
+/** Call records written in order, never blocking the event loop (see PatientWriter for SQLite's reason). */
+export interface CallWrites {
+  readonly waiting: number;
+  write<T>(label: string, work: () => Awaitable<T>): Promise<T>;
+  drain(timeoutMs: number): Promise<boolean>;
+  abandon(): number;
+}
+
+/** A ringhook process sharing the store with others (PostgreSQL only). */
+export interface NodeInfo {
+  nodeId: string;
+  startedAt: number;
+  seenAt: number;
+  /** Set when a survivor took its calls over. */
+  goneAt: number | null;
+}
+
+export interface NodeRegistry {
+  readonly nodeId: string;
+  /** Says this node is alive (every few seconds). */
+  heartbeat(): Promise<void>;
+  /**
+   * Nodes silent for longer than `silentMs` are declared gone, by exactly one survivor, which gets
+   * their calls in progress (to end as interrupted); their queued calls become anyone's.
+   */
+  takeOverSilent(silentMs: number): Promise<Array<{ nodeId: string; calls: CallForDialing[] }>>;
+  list(): Promise<NodeInfo[]>;
+  /** This node leaves cleanly (at stop): nothing to take over. */
+  leave(): Promise<void>;
+}
+
+export interface CallChangeNotice {
+  callId: string;
+  userId: string;
+  status: CallState | 'sms';
+  at: number;
+}
+
+/** Call changes shared between nodes (PostgreSQL LISTEN/NOTIFY). */
+export interface ChangeFeed {
+  publish(change: CallChangeNotice): void;
+  /** Changes published by the other nodes; returns the function that stops listening. */
+  subscribe(listener: (change: CallChangeNotice) => void): Promise<() => Promise<void>>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Where it is, for logs and doctor (a file, or a URL without its password). */
+  readonly location: string;
+  readonly accounts: AccountRepo;
+  readonly calls: CallRepo;
+  readonly progress: CallProgressRepo;
+  readonly sessions: SessionRepo;
+  readonly ownerAuth: OwnerAuthRepo;
+  readonly writes: CallWrites;
+  /** Present when several nodes share the store. */
+  readonly nodes?: NodeRegistry;
+  readonly changes?: ChangeFeed;
+  /** Throws when the store cannot answer. */
+  ping(): Promise<void>;
+  /** The schema version the store is at. */
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}
