@@ -2,6 +2,7 @@
 // variable (the SMS gateway's come from sms/config), their defaults in config/defaults, every
 // problem listed at once with the variable, the value and the fix. Nothing runs at import time.
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { isPrivateIpv4, parseCidr } from './core/network.js';
@@ -181,6 +182,24 @@ const envSchema = z
       .enum(['debug', 'info', 'warn', 'error'], { error: 'RINGHOOK_LOG_LEVEL must be debug, info, warn or error' })
       .default(DEFAULTS.logLevel),
     RINGHOOK_DB_SYNC: z.enum(['normal', 'full'], { error: 'RINGHOOK_DB_SYNC must be normal or full' }).default(DEFAULTS.dbSync),
+    RINGHOOK_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, {
+        error: 'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
+      })
+      .optional(),
+    RINGHOOK_NODE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, {
+        error: 'RINGHOOK_NODE_ID must be 1 to 63 letters, digits, dots, dashes or underscores (unset: the host name)',
+      })
+      .optional(),
+    RINGHOOK_NODE_TIMEOUT: z.coerce
+      .number({ error: 'RINGHOOK_NODE_TIMEOUT must be a number of seconds' })
+      .int({ error: 'RINGHOOK_NODE_TIMEOUT must be a whole number of seconds' })
+      .min(3, { error: 'RINGHOOK_NODE_TIMEOUT must be at least 3 seconds (nodes say they are alive every second)' })
+      .max(600, { error: 'RINGHOOK_NODE_TIMEOUT must be at most 600 seconds' })
+      .default(DEFAULTS.nodeTimeoutSec),
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(DEFAULTS.selfSigned),
     ...smsFields,
   })
@@ -249,6 +268,14 @@ const envSchema = z
     if (env.RINGHOOK_HTTP_PORT !== undefined && env.RINGHOOK_HTTP_PORT === env.RINGHOOK_PORT && env.RINGHOOK_PORT !== 0) {
       ctx.addIssue({ code: 'custom', path: ['RINGHOOK_HTTP_PORT'], message: 'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT' });
     }
+    if (env.RINGHOOK_DATABASE_URL && !env.RINGHOOK_SECRET_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_SECRET_KEY'],
+        message:
+          'RINGHOOK_DATABASE_URL (nodes sharing PostgreSQL) needs RINGHOOK_SECRET_KEY, the same on every node: the webhook URLs are sealed with it (make one with: openssl rand -hex 32)',
+      });
+    }
     checkSmsVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
   });
 
@@ -269,6 +296,12 @@ export interface Config {
   ari: { url: string; user: string; password: string } | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   dbSync: 'normal' | 'full';
+  /** PostgreSQL, shared by several nodes; null: the SQLite file dbFile. */
+  databaseUrl: string | null;
+  /** This process among the nodes sharing PostgreSQL. */
+  nodeId: string;
+  /** A node silent this long is taken for dead: its calls in progress end interrupted. */
+  nodeTimeoutMs: number;
   telephony: TelephonyConfig;
   sms: SmsConfig;
   /** When set, GET /metrics wants "Authorization: Bearer <token>". */
@@ -370,6 +403,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ari: e.RINGHOOK_ARI_URL ? { url: e.RINGHOOK_ARI_URL.replace(/\/+$/, ''), user: e.RINGHOOK_ARI_USER!, password: e.RINGHOOK_ARI_PASSWORD! } : null,
     logLevel: e.RINGHOOK_LOG_LEVEL,
     dbSync: e.RINGHOOK_DB_SYNC,
+    databaseUrl: e.RINGHOOK_DATABASE_URL ?? null,
+    nodeId:
+      e.RINGHOOK_NODE_ID ??
+      os
+        .hostname()
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .slice(0, 63),
+    nodeTimeoutMs: e.RINGHOOK_NODE_TIMEOUT * 1000,
     telephony: telephonyConfig(e, cwd, env.HOME),
     metricsToken: e.RINGHOOK_METRICS_TOKEN,
     secretKey: e.RINGHOOK_SECRET_KEY,

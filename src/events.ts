@@ -8,6 +8,8 @@ export interface CallChange {
   /** The call's new state, or `sms` when only its SMS backup changed. */
   status: CallState | 'sms';
   at: number;
+  /** Made on another node sharing the store (relayed by the database): not relayed back. */
+  remote?: boolean;
 }
 
 export class CallEvents {

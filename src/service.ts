@@ -1,40 +1,40 @@
 // Wires the running service together: database, stores, telephony, HTTP app and listeners.
 // Everything is created here from the validated config; nothing is read at import time.
 import type { Config } from './config.js';
-import { AccountStore } from './db/accounts.js';
-import { CallStore } from './db/calls.js';
-import { openDatabase } from './db/database.js';
+import { openSqliteStore } from './db/sqlite-store.js';
+import type { Store } from './db/store.js';
 import type { Stores } from './deps.js';
 import { CallEvents } from './events.js';
 import { createRequestListener } from './http/app.js';
 import { startServers, type RunningServers } from './http/server.js';
-import type { Logger } from './log.js';
+import { silentLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import type { CheckState } from './http/operations.js';
 import type { SmsReceiptDeps } from './http/sms-receipts.js';
 import { lockDataDir } from './instance-lock.js';
 import { loadSecretBox } from './secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
+import { startCluster, type Cluster } from './cluster.js';
 
 export type { Stores } from './deps.js';
 
 /**
- * The database and its stores, with the api_keys' secret key. `lostSecretKey` opens a database
- * whose key is lost, only to give every account a new api_key (AccountStore.regenerateAllKeys).
+ * The store (SQLite in the data dir, or PostgreSQL shared by several nodes), with the api_keys'
+ * secret key. `lostSecretKey` opens a database whose key is lost, only to give every account a
+ * new api_key (regenerateAllKeys).
  */
-export function openStores(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey'>,
+export async function openStores(
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
   now: () => number = Date.now,
-  options: { lostSecretKey?: boolean } = {},
-): Stores {
+  options: { lostSecretKey?: boolean; logger?: Logger } = {},
+): Promise<Store> {
   const secrets = loadSecretBox(config);
-  const db = openDatabase(config.dbFile, { sync: config.dbSync, secrets });
-  try {
-    return { db, accounts: new AccountStore(db, secrets, now, { checkKey: !options.lostSecretKey }), calls: new CallStore(db, now) };
-  } catch (error) {
-    db.close();
-    throw error;
+  const checkKey = !options.lostSecretKey;
+  if (config.databaseUrl) {
+    const { openPostgresStore } = await import('./db/postgres/index.js');
+    return openPostgresStore({ url: config.databaseUrl, nodeId: config.nodeId, secrets, now, checkKey });
   }
+  return openSqliteStore(config.dbFile, { sync: config.dbSync, secrets, now, checkKey, logger: options.logger ?? silentLogger });
 }
 
 export interface RunningService {
@@ -55,12 +55,12 @@ function certificateNames(config: Config): string[] {
 
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
   // Opening the database makes the data dir (mode 0700) if needed; the lock file goes in it.
-  const stores = openStores(config, now);
+  const stores = await openStores(config, now, { logger });
   let unlock: () => void;
   try {
     unlock = lockDataDir(config.dataDir);
   } catch (error) {
-    stores.db.close();
+    await stores.close();
     throw error;
   }
   const events = new CallEvents();
@@ -68,10 +68,18 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   // Ends the dashboard's open live-history streams, so that the listeners can close.
   const shutdown = new AbortController();
   let telephony: Telephony | null = null;
+  let cluster: Cluster | null = null;
   let servers: RunningServers;
   try {
     if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { ...stores, events, logger, now, metrics });
     const t = telephony;
+    cluster = await startCluster({
+      store: stores,
+      events,
+      logger: logger.child({ component: 'cluster' }),
+      nodeTimeoutMs: config.nodeTimeoutMs,
+      ...(t && { adopt: (calls, nodeId) => t.dialer.endAbandoned(calls, nodeId) }),
+    });
     metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
     metrics.gauge('ringhook_queued_calls', 'Accepted calls waiting for a free line or for Asterisk.', () => t?.dialer.queuedCalls ?? 0);
     metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));
@@ -96,7 +104,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       },
       metrics,
       ...(config.metricsToken && { metricsToken: config.metricsToken }),
-      health: { db: stores.db, checks: () => telephonyChecks(t) },
+      health: { store: stores, checks: () => telephonyChecks(t), ...(cluster?.nodes && { nodes: cluster.nodes }) },
       ...(smsDelivery && { smsDelivery }),
     });
     servers = await startServers(listener, {
@@ -111,8 +119,9 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       logger,
     });
   } catch (error) {
+    await cluster?.stop();
     await telephony?.stop(0);
-    stores.db.close();
+    await stores.close();
     unlock();
     throw error;
   }
@@ -126,7 +135,8 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       shutdown.abort();
       await servers.close();
       await telephony?.stop(graceMs);
-      stores.db.close();
+      await cluster?.stop();
+      await stores.close();
       unlock();
     },
   };

@@ -6,8 +6,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import type { ServiceDeps } from './deps.js';
 import type { Account } from './core/account.js';
-import { CallProgressStore } from './db/call-progress.js';
-import { PatientWriter } from './db/patient-writes.js';
+import type { CallProgressRepo } from './db/store.js';
 import { asteriskTemplates } from './assets.js';
 import { isPrivateIpv4 } from './core/network.js';
 import { UserError } from './errors.js';
@@ -47,12 +46,12 @@ export interface Telephony {
   smsBackup: SmsBackup;
   /** The SMS gateway's state for /healthz, checked at most every 10 s. */
   smsHealth: SmsHealth;
-  progress: CallProgressStore;
+  progress: CallProgressRepo;
   softphone: Softphone | null;
   /** The token the SMS gateway's receipt URL carries; null when no delivery reports are asked. */
   smsReceiptToken: string | null;
   enqueue(callId: string): void;
-  placeTestCall(account: Account): TestCallResult;
+  placeTestCall(account: Account): Promise<TestCallResult>;
   /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
   speechSample(account: Account): Promise<Buffer>;
   stop(graceMs?: number): Promise<void>;
@@ -196,8 +195,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const connected = ari.connect().catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));
   if (asterisk) await connected;
 
-  const progress = new CallProgressStore(deps.db, deps.now);
-  const writes = new PatientWriter(deps.db, logger.child({ component: 'writes' }));
+  const { progress, writes } = deps;
   const receiptToken = smsReceiptToken(config);
   const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), { logger: logger.child({ component: 'sms' }) });
   const smsHealth = new SmsHealth(sms, { now: deps.now });
@@ -214,7 +212,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       if (result === 'sent') smsHealth.noteAccepted();
     },
   });
-  smsBackup.recover();
+  await smsBackup.recover();
   const tts = createTts(
     {
       cacheDir: path.join(mediaDir, 'speech'),
@@ -251,7 +249,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     callsPerSecond: t.trunkCps,
     freshnessMs: t.freshnessMs,
   });
-  dialer.start();
+  await dialer.start();
   ari.on('replaced', () => {
     logger.error(
       `another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`,
@@ -275,8 +273,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     softphone,
     smsReceiptToken: receiptToken,
     enqueue: (callId) => dialer.enqueue(callId),
-    placeTestCall(account) {
-      const result = requestTestCall(deps.calls, account);
+    async placeTestCall(account) {
+      const result = await requestTestCall(deps.calls, account);
       if (!result.accepted) return result;
       deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
       dialer.enqueue(result.callId);

@@ -46,8 +46,8 @@ function voiceChanges(
 const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
 const userIdArg = { user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: true } } as const;
 
-function showAccount(account: Account, config: Pick<Config, 'publicUrl' | 'telephony'>, json: boolean, stores: Stores): void {
-  const usage = stores.calls.usage(account.userId);
+async function showAccount(account: Account, config: Pick<Config, 'publicUrl' | 'telephony'>, json: boolean, stores: Stores): Promise<void> {
+  const usage = await stores.calls.usage(account.userId);
   const callerId = config.telephony.callerId ?? null;
   const view = { ...accountView(account, config.publicUrl), calls_this_month: usage.used, month_resets_at: iso(usage.resetsAt), caller_id: callerId };
   if (json) printJson(view);
@@ -81,9 +81,9 @@ const create = defineCommand({
     ...jsonArg,
   },
   run: ({ args }) =>
-    withStores((stores, config) => {
+    withStores(async (stores, config) => {
       const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
-      const account = stores.accounts.create({
+      const account = await stores.accounts.create({
         ...speech,
         phone: parseArg(phoneSchema, args.phone, '--phone'),
         plan: parseArg(planSchema, args.plan, '--plan'),
@@ -91,7 +91,7 @@ const create = defineCommand({
         requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
         name: parseArg(nameSchema, args.name, '--name'),
       });
-      showAccount(account, config, args.json, stores);
+      await showAccount(account, config, args.json, stores);
       if (!args.json) process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
       if (!args.json) printCallerIdAdvice(config);
     }),
@@ -101,8 +101,8 @@ const list = defineCommand({
   meta: { name: 'list', description: 'List the accounts' },
   args: { ...jsonArg },
   run: ({ args }) =>
-    withStores((stores, config) => {
-      const accounts = stores.accounts.list();
+    withStores(async (stores, config) => {
+      const accounts = await stores.accounts.list();
       if (args.json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
       if (accounts.length === 0) return void process.stdout.write('No accounts yet: create one with ringhook account create --phone +14155550123\n');
       printTable(
@@ -125,8 +125,8 @@ const show = defineCommand({
   meta: { name: 'show', description: "Show an account, its webhook URL and this month's usage" },
   args: { ...userIdArg, ...jsonArg },
   run: ({ args }) =>
-    withStores((stores, config) => {
-      showAccount(requireAccount(stores, args.user_id), config, args.json, stores);
+    withStores(async (stores, config) => {
+      await showAccount(await requireAccount(stores, args.user_id), config, args.json, stores);
       if (!args.json) printCallerIdAdvice(config);
     }),
 });
@@ -150,7 +150,7 @@ const set = defineCommand({
   },
   run: ({ args }) =>
     withStores(async (stores, config) => {
-      const account = requireAccount(stores, args.user_id);
+      const account = await requireAccount(stores, args.user_id);
       const changes = {
         ...(args.plan !== undefined && { plan: parseArg(planSchema, args.plan, '--plan') }),
         ...(args.phone !== undefined && { phone: parseArg(phoneSchema, args.phone, '--phone') }),
@@ -164,7 +164,7 @@ const set = defineCommand({
         throw new UserError(
           'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --password or --admin',
         );
-      showAccount((Object.keys(changes).length > 0 ? stores.accounts.update(account.userId, changes) : account)!, config, args.json, stores);
+      await showAccount((Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account)!, config, args.json, stores);
     }),
 });
 
@@ -173,9 +173,9 @@ function statusCommand(name: 'suspend' | 'resume', status: Account['status'], de
     meta: { name, description },
     args: { ...userIdArg, ...jsonArg },
     run: ({ args }) =>
-      withStores((stores, config) => {
-        const account = requireAccount(stores, args.user_id);
-        showAccount(stores.accounts.update(account.userId, { status })!, config, args.json, stores);
+      withStores(async (stores, config) => {
+        const account = await requireAccount(stores, args.user_id);
+        await showAccount((await stores.accounts.update(account.userId, { status }))!, config, args.json, stores);
       }),
   });
 }
@@ -194,9 +194,9 @@ const regenerate = defineCommand({
   run: ({ args }) => {
     if (args.all) return regenerateAll(args.user_id, args.yes, args.json);
     if (!args.user_id) throw new UserError('give the user_id of the account, or --all for every account');
-    return withStores((stores, config) => {
-      const account = requireAccount(stores, args.user_id!);
-      showAccount(stores.accounts.regenerateKey(account.userId)!, config, args.json, stores);
+    return withStores(async (stores, config) => {
+      const account = await requireAccount(stores, args.user_id!);
+      await showAccount((await stores.accounts.regenerateKey(account.userId))!, config, args.json, stores);
       if (!args.json) process.stderr.write('The old webhook URL no longer works: paste the new one into every alert that used it.\n');
     });
   },
@@ -207,8 +207,8 @@ function regenerateAll(userId: string | undefined, yes: boolean, json: boolean) 
   if (!yes) throw new UserError('add --yes to give every account a new api_key: every webhook URL changes');
   // Opened without checking the secret key: its old keys are replaced, not read.
   return withStores(
-    (stores, config) => {
-      const accounts = stores.accounts.regenerateAllKeys();
+    async (stores, config) => {
+      const accounts = await stores.accounts.regenerateAllKeys();
       if (json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
       printTable(
         accounts.map((a) => ({ user_id: a.userId, webhook_url: webhookUrl(config.publicUrl, a) })),
@@ -224,10 +224,10 @@ const remove = defineCommand({
   meta: { name: 'delete', description: 'Delete an account and its call history' },
   args: { ...userIdArg, yes: { type: 'boolean', description: 'Confirm the deletion', default: false }, ...jsonArg },
   run: ({ args }) =>
-    withStores((stores) => {
-      const account = requireAccount(stores, args.user_id);
+    withStores(async (stores) => {
+      const account = await requireAccount(stores, args.user_id);
       if (!args.yes) throw new UserError(`add --yes to delete account ${account.userId} (${account.phone}) and its whole call history`);
-      stores.accounts.delete(account.userId);
+      await stores.accounts.delete(account.userId);
       if (args.json) printJson({ deleted: true, user_id: account.userId });
       else process.stdout.write(`Deleted account ${account.userId}.\n`);
     }),

@@ -4,6 +4,7 @@ import { defineCommand } from 'citty';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { isSqlite } from '../db/sqlite-store.js';
 import { withStores } from './context.js';
 import { printJson } from './output.js';
 
@@ -15,7 +16,9 @@ export const backupCommand = defineCommand({
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: ({ args }) =>
-    withStores(async (stores, config) => {
+    withStores(async (store, config) => {
+      if (!isSqlite(store)) throw new UserError(`the database is PostgreSQL (${store.location}): back it up with its own tools, e.g. pg_dump --format=custom`);
+      const stores = store;
       const target = path.resolve(args.file);
       if (target === path.resolve(config.dbFile)) throw new UserError('the backup must go to another file than the database itself');
       if (fs.existsSync(target) && !args.force) throw new UserError(`${target} exists: choose a new file, or add --force to replace it`);

@@ -28,12 +28,12 @@ export const callsCommand = defineCommand({
     json: { type: 'boolean', description: 'Print machine-readable JSON' },
   },
   run: ({ args }) =>
-    withStores((stores) => {
+    withStores(async (stores) => {
       const limit = parseArg(limitSchema, args.limit, '--limit');
       if (args.account !== undefined && !USER_ID_PATTERN.test(args.account))
         throw new UserError(`--account: "${args.account}" is not a user_id (32 hex characters)`);
-      if (args.account !== undefined && !stores.accounts.get(args.account)) throw new UserError(`--account: no account with user_id ${args.account}`);
-      const calls = stores.calls.list({ ...(args.account !== undefined && { userId: args.account }), limit });
+      if (args.account !== undefined && !(await stores.accounts.get(args.account))) throw new UserError(`--account: no account with user_id ${args.account}`);
+      const calls = await stores.calls.list({ ...(args.account !== undefined && { userId: args.account }), limit });
       if (args.json) return printJson(calls.map(callView));
       if (calls.length === 0) return void process.stdout.write('No calls yet.\n');
       printTable(

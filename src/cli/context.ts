@@ -8,11 +8,11 @@ import { openStores, type Stores } from '../service.js';
 
 export async function withStores<T>(fn: (stores: Stores, config: Config) => T | Promise<T>, options: { lostSecretKey?: boolean } = {}): Promise<T> {
   const config = loadConfig();
-  const stores = openStores(config, Date.now, options);
+  const stores = await openStores(config, Date.now, options);
   try {
     return await fn(stores, config);
   } finally {
-    stores.db.close();
+    await stores.close();
   }
 }
 
@@ -24,9 +24,9 @@ export function parseArg<S extends z.ZodType>(schema: S, value: unknown, option:
 }
 
 /** The account a CLI argument names, or a one-line error saying what is wrong with it. */
-export function requireAccount(stores: Stores, userId: string): Account {
+export async function requireAccount(stores: Stores, userId: string): Promise<Account> {
   if (!USER_ID_PATTERN.test(userId)) throw new UserError(`"${userId}" is not a user_id: it has 32 hex characters (see ringhook account list)`);
-  const account = stores.accounts.get(userId);
+  const account = await stores.accounts.get(userId);
   if (!account) throw new UserError(`no account with user_id ${userId} (see ringhook account list)`);
   return account;
 }

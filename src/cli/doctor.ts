@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { loadConfig, type Config } from '../config.js';
-import { SCHEMA_VERSION } from '../db/database.js';
 import { selfSignedPaths } from '../http/tls.js';
 import { silentLogger } from '../log.js';
 import { AriClient, AriError } from '../pbx/ari.js';
@@ -25,13 +24,20 @@ export type { CheckResult } from './doctor-result.js';
 const checkDatabase: Check = async (config) => {
   try {
     // Through the stores, so that a wrong or missing secret key is reported here too.
-    const stores = openStores(config);
-    const accounts = (stores.db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
-    stores.db.close();
-    return pass(
-      'database',
-      `${config.dbFile}: schema ${SCHEMA_VERSION}, ${accounts} account(s), api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`,
-    );
+    const stores = await openStores(config);
+    try {
+      const accounts = (await stores.accounts.list()).length;
+      const version = await stores.schemaVersion();
+      const nodes = stores.nodes ? await stores.nodes.list() : [];
+      const alive = nodes.filter((n) => n.goneAt === null && Date.now() - n.seenAt < config.nodeTimeoutMs);
+      const cluster = stores.nodes ? `, ${alive.length} node(s) alive: ${alive.map((n) => n.nodeId).join(', ') || 'none'}` : '';
+      return pass(
+        'database',
+        `${stores.kind} ${stores.location}: schema ${version}, ${accounts} account(s)${cluster}, api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`,
+      );
+    } finally {
+      await stores.close();
+    }
   } catch (error) {
     const message = (error as Error).message;
     return fail(
@@ -39,7 +45,9 @@ const checkDatabase: Check = async (config) => {
       message,
       /secret key/.test(message)
         ? 'see the message: the secret key must be the one the database was sealed with'
-        : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`,
+        : config.databaseUrl
+          ? 'check RINGHOOK_DATABASE_URL: the server, the user and its password, and that the database exists (createdb)'
+          : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`,
     );
   }
 };

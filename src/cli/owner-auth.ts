@@ -3,9 +3,8 @@
 // flag, and one-time sign-in links.
 import { defineCommand } from 'citty';
 import { UserError } from '../errors.js';
-import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../db/owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../db/owner-auth.js';
 import { passwordProblem } from '../db/password-hash.js';
-import { SessionStore } from '../db/sessions.js';
 import type { Stores } from '../service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { iso, printJson } from './output.js';
@@ -64,14 +63,14 @@ export async function readNewPassword(stdin: NodeJS.ReadStream = process.stdin):
 export async function applyDashboardOptions(stores: Stores, userId: string, options: { password?: boolean; admin?: string | undefined }): Promise<boolean> {
   const admin = options.admin === undefined ? undefined : parseArg(onOffSchema, options.admin, '--admin') === 'on';
   const password = options.password ? await readNewPassword() : undefined;
-  const auth = new OwnerAuthStore(stores.db);
+  const auth = stores.ownerAuth;
   if (password !== undefined) {
     await auth.setPassword(userId, password);
-    new SessionStore(stores.db).deleteForAccount(userId);
+    await stores.sessions.deleteForAccount(userId);
     process.stderr.write("Dashboard password set; the account's open dashboard sessions were signed out.\n");
   }
   if (admin !== undefined) {
-    auth.setAdmin(userId, admin);
+    await auth.setAdmin(userId, admin);
     process.stderr.write(admin ? 'The account is now an admin: it sees every account (read-only) in the dashboard.\n' : 'The account is no longer an admin.\n');
   }
   return password !== undefined || admin !== undefined;
@@ -84,9 +83,9 @@ export const loginLinkCommand = defineCommand({
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: ({ args }) =>
-    withStores((stores, config) => {
-      requireAccount(stores, args.user_id);
-      const { token, expiresAt } = new OwnerAuthStore(stores.db).createLoginLink(args.user_id);
+    withStores(async (stores, config) => {
+      await requireAccount(stores, args.user_id);
+      const { token, expiresAt } = await stores.ownerAuth.createLoginLink(args.user_id);
       const url = `${config.publicUrl}/login/link/${token}`;
       if (args.json) return printJson({ user_id: args.user_id, url, expires_at: iso(expiresAt) });
       process.stdout.write(`${url}\n`);

@@ -20,8 +20,8 @@ function softphonePasswordLine(softphone: Softphone): string {
 }
 
 /** What the operator should do next, printed once at start. */
-function nextSteps(config: Config, service: RunningService): string {
-  const accounts = service.stores.accounts.list().length;
+async function nextSteps(config: Config, service: RunningService): Promise<string> {
+  const accounts = (await service.stores.accounts.list()).length;
   const t = config.telephony;
   const softphone = service.telephony?.softphone;
   // In a checkout the CLI is run through npx; the single executable is run by its own name.
@@ -60,7 +60,7 @@ export const serveCommand = defineCommand({
       public_url: config.publicUrl,
       data_dir: config.dataDir,
     });
-    process.stderr.write(nextSteps(config, service));
+    process.stderr.write(await nextSteps(config, service));
 
     await new Promise<void>((resolve) => {
       let stopping = false;

@@ -21,12 +21,12 @@ export const smsTestCommand = defineCommand({
   run: async ({ args }) => {
     const config = loadConfig();
     if (config.sms.gateway === 'none') throw new UserError('no SMS gateway is configured: set RINGHOOK_SMS_GATEWAY to http or smpp (see the README)');
-    const stores = openStores(config);
+    const stores = await openStores(config);
     let phone: string;
     try {
-      phone = requireAccount(stores, args.user_id).phone;
+      phone = (await requireAccount(stores, args.user_id)).phone;
     } finally {
-      stores.db.close();
+      await stores.close();
     }
     // With the receipt token, so that the gateway's receipt for it is not refused as a stranger's.
     const sender = createSmsSender(withReceiptToken(config.sms, smsReceiptToken(config)), { logger: createLogger({ level: 'warn' }) });

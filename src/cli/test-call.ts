@@ -3,7 +3,6 @@
 import { defineCommand } from 'citty';
 import { z } from 'zod';
 import { isFinal } from '../core/call-state.js';
-import { CallProgressStore } from '../db/call-progress.js';
 import { UserError } from '../errors.js';
 import { requestTestCall } from '../test-call.js';
 import { sleep } from '../sleep.js';
@@ -26,35 +25,35 @@ export const testCallCommand = defineCommand({
   },
   run: ({ args }) =>
     withStores(async (stores) => {
-      const account = requireAccount(stores, args.user_id);
+      const account = await requireAccount(stores, args.user_id);
       const pickupMs = parseArg(secondsSchema, args.wait, '--wait') * 1000;
-      const accepted = requestTestCall(stores.calls, account);
+      const accepted = await requestTestCall(stores.calls, account);
       if (!accepted.accepted) {
         if (accepted.reason === 'suspended')
           throw new UserError(`the account ${account.userId} is suspended: no call is placed (ringhook account resume ${account.userId})`);
         throw new UserError(`too many test calls: try again in ${accepted.retryAfterSeconds} s`);
       }
-      const progress = new CallProgressStore(stores.db);
+      const { progress } = stores;
       const started = accepted.receivedAt;
       const say = (at: number, text: string) => !args.json && process.stderr.write(`${((at - started) / 1000).toFixed(1).padStart(5)} s  ${text}\n`);
       say(started, `test call ${accepted.callId} to ${account.phone}: queued`);
       let shown = 0;
       for (;;) {
         await sleep(100);
-        const timeline = progress.timeline(accepted.callId);
+        const timeline = await progress.timeline(accepted.callId);
         for (const step of timeline.slice(shown)) say(step.at, step.detail ? `${step.event} (${step.detail})` : step.event);
         shown = timeline.length;
-        const call = progress.get(accepted.callId)!;
+        const call = (await progress.get(accepted.callId))!;
         if (isFinal(call.status)) break;
         if (call.status === 'queued' && Date.now() - started > pickupMs) {
-          progress.transition(accepted.callId, 'failed', { endedAt: Date.now(), error: 'no ringhook serve placed the call' });
+          await progress.transition(accepted.callId, 'failed', { endedAt: Date.now(), error: 'no ringhook serve placed the call' });
           throw new UserError(
             `nothing placed the call within ${pickupMs / 1000} s: is ringhook serve running with telephony on (RINGHOOK_TELEPHONY is not off)?`,
           );
         }
       }
-      const final = stores.calls.get(accepted.callId)!;
-      if (args.json) printJson({ call_id: final.callId, status: final.status, timeline: progress.timeline(final.callId) });
+      const final = (await stores.calls.get(accepted.callId))!;
+      if (args.json) printJson({ call_id: final.callId, status: final.status, timeline: await progress.timeline(final.callId) });
       if (final.status === 'unconfirmed')
         throw new UserError(
           'the test call was answered, but 1 was not pressed to confirm (the account requires it: `account set --require-confirm off` to count an answer as heard)',

@@ -11,6 +11,8 @@ export const DEFAULTS = {
   /** Every accepted alert is on disk before its 200. */
   dbSync: 'full',
   logLevel: 'info',
+  /** Seconds of silence after which a node sharing PostgreSQL is taken for dead (it beats every second). */
+  nodeTimeoutSec: 10,
   /** Without a certificate, one is made (and a warning logged): HTTPS from the first start. */
   selfSigned: true,
 

@@ -61,7 +61,7 @@ export const httpUrl = (name: string, example: string) =>
  * that may carry credentials (an SMPP or gateway URL with a password, HTTP headers).
  */
 export function isSecretVariable(name: string): boolean {
-  return /PASSWORD|TOKEN|SECRET|_KEY$|_HEADERS$|SMPP_URL$|HTTP_URL$/.test(name);
+  return /PASSWORD|TOKEN|SECRET|_KEY$|_HEADERS$|SMPP_URL$|HTTP_URL$|DATABASE_URL$/.test(name);
 }
 
 /** One line per problem: the message (naming its variable) and the value given, unless secret. */

@@ -46,7 +46,7 @@ export class PatientWriter {
    * Runs `work` now when nothing waits and the lock is free (then it has landed before this
    * returns); otherwise after the writes queued before it. Resolves with what `work` returned.
    */
-  write<T>(label: string, work: () => T): Promise<T> {
+  write<T>(label: string, work: () => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ label, work, resolve: resolve as (value: unknown) => void, reject, queuedAt: Date.now() });
       if (this.queue.length === 1) this.flush();

@@ -134,3 +134,29 @@ export interface Store {
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** PostgreSQL's error classes of a server that cannot take work now (08 connection, 57 operator intervention, 53 resources). */
+const UNAVAILABLE_SQLSTATE = /^(08|57|53)/;
+/** Node's and postgres.js's codes of a connection that could not be made or was lost. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
+
+/**
+ * The store could not take the write and recorded nothing: SQLite's lock held by another process
+ * past the wait, or a PostgreSQL server down, restarting or out of connections.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_')) return true;
+  return UNAVAILABLE_CODES.has(code) || (code.length === 5 && UNAVAILABLE_SQLSTATE.test(code));
+}

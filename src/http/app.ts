@@ -2,7 +2,6 @@
 // Transport rules (HTTPS only, trusted proxies) are applied in front of it by server.ts.
 import { H3, toNodeHandler } from 'h3';
 import { ApiError } from '../errors.js';
-import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
 import { mountOperations, type OperationsDeps } from './operations.js';
 import { errorResponse } from './respond.js';
@@ -11,7 +10,6 @@ import { createWebhook, h3Webhook, type Webhook, type WebhookDeps } from './webh
 import { withWebhookFastPath, type NodeHandler } from './webhook-node.js';
 
 export interface AppDeps extends WebhookDeps, DashboardDeps, Partial<OperationsDeps> {
-  db: Db;
   logger: Logger;
 }
 
@@ -37,7 +35,7 @@ export function createApp(deps: AppDeps, webhook: Webhook = createWebhook(deps))
 
   app.all('/webhook/**', h3Webhook(webhook));
 
-  mountOperations(app, { ...deps, health: deps.health ?? { db: deps.db } });
+  mountOperations(app, { ...deps, health: deps.health ?? { store: deps } });
 
   mountDashboard(app, deps);
 

@@ -1,7 +1,7 @@
 // Operator routes: /healthz (is every part up?), /metrics (Prometheus), and the SMS gateway's
 // delivery-report callback.
 import type { H3 } from 'h3';
-import type { Db } from '../db/database.js';
+import type { NodeInfo, Store } from '../db/store.js';
 import type { Metrics } from '../metrics.js';
 import { json } from './respond.js';
 import { sameToken } from './same-token.js';
@@ -10,7 +10,9 @@ import { mountSmsReceipts, type SmsReceiptDeps } from './sms-receipts.js';
 export type CheckState = 'ok' | 'down' | 'off';
 
 export interface HealthSources {
-  db: Db;
+  store: Pick<Store, 'ping'>;
+  /** The nodes sharing the store, when there are several (PostgreSQL). */
+  nodes?: () => Promise<{ self: string; nodes: NodeInfo[]; silentMs: number }>;
   /** Other parts (asterisk, ari, sms): each says ok, down or off. */
   checks?: () => Record<string, CheckState> | Promise<Record<string, CheckState>>;
 }
@@ -30,11 +32,26 @@ export interface OperationsDeps {
   smsDelivery?: SmsReceiptDeps;
 }
 
+/** This node and the others sharing the store, each alive or not; undefined with one node. */
+async function clusterView(health: HealthSources) {
+  if (!health.nodes) return undefined;
+  try {
+    const { self, nodes, silentMs } = await health.nodes();
+    const now = Date.now();
+    return {
+      node: self,
+      nodes: nodes.map((n) => ({ node: n.nodeId, alive: n.goneAt === null && now - n.seenAt < silentMs, seen_ms_ago: Math.max(0, now - n.seenAt) })),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 export function mountOperations(app: H3, deps: OperationsDeps): void {
   app.get('/healthz', async () => {
     const checks: Record<string, CheckState> = { process: 'ok' };
     try {
-      deps.health.db.prepare('SELECT 1').get();
+      await deps.health.store.ping();
       checks.database = 'ok';
     } catch {
       checks.database = 'down';
@@ -42,7 +59,8 @@ export function mountOperations(app: H3, deps: OperationsDeps): void {
     Object.assign(checks, (await deps.health.checks?.()) ?? {});
     const down = Object.keys(checks).filter((part) => checks[part] === 'down');
     const ok = down.every((part) => DEGRADING_ONLY.has(part));
-    return json(ok ? 200 : 503, { ok, checks, ...(down.length > 0 && { down }) });
+    const cluster = checks.database === 'ok' ? await clusterView(deps.health) : undefined;
+    return json(ok ? 200 : 503, { ok, checks, ...(down.length > 0 && { down }), ...(cluster && { cluster }) });
   });
 
   if (deps.metrics) {

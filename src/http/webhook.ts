@@ -5,9 +5,7 @@ import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from '../errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
-import type { AccountStore } from '../db/accounts.js';
-import type { CallStore } from '../db/calls.js';
-import { isBusyError } from '../db/database.js';
+import { isStoreUnavailable, type AccountRepo, type CallRepo } from '../db/store.js';
 import type { Logger } from '../log.js';
 import type { AddressMatcher } from './address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
@@ -28,8 +26,8 @@ export type WebhookResult =
   | 'method_not_allowed';
 
 export interface WebhookDeps {
-  accounts: AccountStore;
-  calls: CallStore;
+  readonly accounts: AccountRepo;
+  readonly calls: CallRepo;
   logger: Logger;
   now: () => number;
   /** Told of every accepted call after its transaction committed (the dialer listens here). */
@@ -96,7 +94,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
   const credentials = credentialsFromPath(request.pathname);
-  const account = credentials ? deps.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
+  const account = credentials ? await deps.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
   // Valid credentials are never throttled: only failures are counted and refused per address.
   if (!account) return refuseCredentials(request, deps, throttle);
 
@@ -169,14 +167,14 @@ export function createWebhook(deps: WebhookDeps): Webhook {
     try {
       outcome = await handleAlert(request, deps, throttle);
     } catch (error) {
-      if (!isBusyError(error)) {
+      if (!isStoreUnavailable(error)) {
         // The path is not logged: it holds the api_key.
         deps.logger.error('request failed', { path: 'webhook', method: request.method, error });
         return errorAnswer(new ApiError('internal'));
       }
-      // The write lock was held past the webhook's busy timeout: the transaction was rolled back,
-      // nothing was recorded, and the sender may safely send the alert again.
-      deps.logger.warn('webhook: the database is busy, alert refused with 503', { path: 'webhook' });
+      // The write lock was held past the webhook's busy timeout, or PostgreSQL is not answering:
+      // the transaction was rolled back, nothing was recorded, and the sender may safely send the alert again.
+      deps.logger.warn('webhook: the database is busy or unreachable, alert refused with 503', { path: 'webhook', error });
       outcome = refuse(
         'unavailable',
         new ApiError('unavailable', 'The database is busy: nothing was recorded; send the alert again.', { retry_after: 5 }, { 'retry-after': '5' }),

@@ -2,8 +2,8 @@
 // timeline, and the live event, written through the patient writer so that a database locked by
 // another process never blocks the event loop; and tells of every call that reached its end.
 import { canTransition, type CallState, type FinalState } from '../core/call-state.js';
-import type { CallForDialing, CallProgressStore, TransitionFields } from '../db/call-progress.js';
-import type { PatientWriter } from '../db/patient-writes.js';
+import type { CallForDialing, TransitionFields } from '../db/call-progress.js';
+import type { CallProgressRepo, CallWrites } from '../db/store.js';
 import type { CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
 
@@ -20,8 +20,8 @@ export interface FinalCall {
 }
 
 export interface CallLedgerDeps {
-  progress: CallProgressStore;
-  writes: PatientWriter;
+  progress: CallProgressRepo;
+  writes: CallWrites;
   events: CallEvents;
   logger: Logger;
   now: () => number;
@@ -47,6 +47,38 @@ export class CallLedger {
         (error: Error) => logger.error('could not record a call step', { call_id: callId, to, error }),
       );
     return true;
+  }
+
+  /**
+   * Moves the alerts of one call to dialing and waits until the store took each step: with several
+   * nodes sharing the store only one may dial an alert, and a phone's line is taken by one call.
+   * Returns the alerts taken, the call's own first; none when its own was not taken.
+   */
+  async claim(calls: readonly CallForDialing[], fields: TransitionFields): Promise<CallForDialing[]> {
+    const { writes, progress, events, logger, now } = this.deps;
+    const taken: CallForDialing[] = [];
+    for (const call of calls) {
+      const own = taken.length === 0;
+      if (!canTransition(call.status, 'dialing')) {
+        if (own) return [];
+        continue;
+      }
+      const stepFields = own ? fields : { ...fields, carriedBy: taken[0]!.callId };
+      const moved = await writes
+        .write(`call ${call.callId} → dialing`, () => progress.transition(call.callId, 'dialing', stepFields))
+        .catch((error: Error) => {
+          logger.error('could not record a call step', { call_id: call.callId, to: 'dialing', error });
+          return false;
+        });
+      if (!moved) {
+        if (own) return [];
+        continue;
+      }
+      call.status = 'dialing';
+      taken.push(call);
+      events.emit({ callId: call.callId, userId: call.userId, status: 'dialing', at: now() });
+    }
+    return taken;
   }
 
   /** Moves every alert of one call on: its own alert with `fields`, the others marked as carried by it. */

@@ -5,8 +5,8 @@
 // (calls still going after the grace period are hung up and end interrupted).
 import type { CallStop } from '../core/call-end.js';
 import { queuedFate } from '../core/call-end.js';
-import type { CallForDialing, CallProgressStore } from '../db/call-progress.js';
-import type { PatientWriter } from '../db/patient-writes.js';
+import type { CallForDialing } from '../db/call-progress.js';
+import type { CallProgressRepo, CallWrites } from '../db/store.js';
 import type { Logger } from '../log.js';
 import type { AriClient } from './ari.js';
 import type { CallLedger } from './call-ledger.js';
@@ -16,13 +16,15 @@ import type { CallSession, CallSessions } from './call-session.js';
 /** What recovery needs of the dialer. */
 export interface DialerView {
   enqueue(callId: string): void;
+  /** The alert is between the queue and its call (loaded, being claimed). */
+  isStarting(callId: string): boolean;
   end(session: CallSession, stop: CallStop): void;
   pump(): void;
 }
 
 export interface CallRecoveryDeps {
-  progress: CallProgressStore;
-  writes: PatientWriter;
+  progress: CallProgressRepo;
+  writes: CallWrites;
   ari: Pick<AriClient, 'channelsStillUp' | 'hangup'>;
   ledger: CallLedger;
   queue: CallQueue;
@@ -39,29 +41,33 @@ export class CallRecovery {
   ) {}
 
   /** At start: what a previous process left. */
-  atStart(): void {
+  async atStart(): Promise<void> {
     const { progress, ledger, now, freshnessMs } = this.deps;
-    const inFlight = progress.inFlight();
-    // A call that carried several alerts ends with them together (one SMS for all).
-    const carried = new Map<string, CallForDialing[]>();
-    for (const c of inFlight) {
-      if (c.status !== 'queued' && c.carriedBy !== null) carried.set(c.carriedBy, [...(carried.get(c.carriedBy) ?? []), c]);
-    }
+    const inFlight = await progress.inFlight();
+    this.interrupt(
+      inFlight.filter((c) => c.status !== 'queued'),
+      'ringhook stopped during the call',
+    );
     for (const call of inFlight) {
-      if (call.status !== 'queued') {
-        if (call.carriedBy !== null && inFlight.some((c) => c.callId === call.carriedBy)) continue;
-        ledger.end(
-          [call, ...(carried.get(call.callId) ?? [])],
-          'interrupted',
-          { endedAt: now(), error: 'ringhook stopped during the call' },
-          undefined,
-          call.phone,
-        );
-        continue;
-      }
+      if (call.status !== 'queued') continue;
       const fate = queuedFate(call.receivedAt, now(), freshnessMs, 'at start');
       if (fate.dial) this.dialer.enqueue(call.callId);
       else ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
+    }
+  }
+
+  /**
+   * Ends calls that were in progress with nothing left behind them (this process's before a crash,
+   * or a dead node's): interrupted, never redialed, and the SMS backup applies. A call that carried
+   * several alerts ends with them together (one SMS for all).
+   */
+  interrupt(calls: readonly CallForDialing[], why: string): void {
+    const { ledger, now } = this.deps;
+    const carried = new Map<string, CallForDialing[]>();
+    for (const c of calls) if (c.carriedBy !== null) carried.set(c.carriedBy, [...(carried.get(c.carriedBy) ?? []), c]);
+    for (const call of calls) {
+      if (call.carriedBy !== null && calls.some((c) => c.callId === call.carriedBy)) continue;
+      ledger.end([call, ...(carried.get(call.callId) ?? [])], 'interrupted', { endedAt: now(), error: why }, undefined, call.phone);
     }
   }
 
@@ -79,13 +85,15 @@ export class CallRecovery {
   }
 
   /** Regularly: the database's view of the calls in flight, against the dialer's. */
-  tick(): void {
+  async tick(): Promise<void> {
     // While call steps wait for the database, it may still show a finished call as queued.
     if (this.deps.writes.waiting > 0) return;
-    const inFlight = new Map(this.deps.progress.inFlight().map((call) => [call.callId, call]));
+    const inFlight = new Map((await this.deps.progress.inFlight()).map((call) => [call.callId, call]));
+    // Steps written while the store answered may have made the list old already.
+    if (this.deps.writes.waiting > 0) return;
     for (const call of inFlight.values()) {
       if (call.status === 'queued') this.dialer.enqueue(call.callId);
-      else if (!this.deps.sessions.has(call.callId)) this.sweep(call);
+      else if (!this.deps.sessions.has(call.callId) && !this.dialer.isStarting(call.callId)) this.sweep(call);
     }
     this.expireStale(inFlight);
     this.dialer.pump();

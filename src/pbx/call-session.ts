@@ -35,6 +35,11 @@ export interface CallSession extends CallFacts {
   onBackupTrunk?: boolean;
 }
 
+/** The channel of the call placed for an alert; `attempt` tells a call placed again (Asterisk's channel ids are unique). */
+export function channelIdFor(callId: string, attempt = ''): string {
+  return `rh-${callId}${attempt}`;
+}
+
 /** `attempt`: a suffix for the channel of a call placed again (Asterisk's channel ids are unique). */
 export function newSession(
   calls: readonly CallForDialing[],
@@ -49,7 +54,7 @@ export function newSession(
   return {
     call,
     carried,
-    channelId: `rh-${call.callId}${attempt}`,
+    channelId: channelIdFor(call.callId, attempt),
     phone,
     speech,
     requireConfirm,

@@ -1,7 +1,5 @@
 // What the dialer is given: its peers (Asterisk, the stores, speech, the live events) and its limits.
-import type { AccountStore } from '../db/accounts.js';
-import type { CallProgressStore } from '../db/call-progress.js';
-import type { PatientWriter } from '../db/patient-writes.js';
+import type { AccountRepo, CallProgressRepo, CallWrites } from '../db/store.js';
 import type { CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
 import type { AriCallControl } from './ari.js';
@@ -11,10 +9,10 @@ import type { Tts } from './tts.js';
 
 export interface DialerOptions {
   ari: AriCallControl;
-  progress: CallProgressStore;
+  progress: CallProgressRepo;
   /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
-  writes: PatientWriter;
-  accounts: AccountStore;
+  writes: CallWrites;
+  accounts: AccountRepo;
   tts: Pick<Tts, 'synthesize'> & Partial<Pick<Tts, 'backlogged'>>;
   events: CallEvents;
   logger: Logger;

@@ -17,11 +17,14 @@ import { CallQueue } from './call-queue.js';
 import { CallRecovery } from './call-recovery.js';
 import { CallScript } from './call-script.js';
 import { type DialerOptions, type DialerSettings, withDefaults } from './dialer-options.js';
-import { alertsOf, arm, CallSessions, newSession, noteHangupRequest, type CallSession } from './call-session.js';
+import type { Endpoint } from './endpoint.js';
+import { alertsOf, arm, CallSessions, channelIdFor, newSession, noteHangupRequest, type CallSession } from './call-session.js';
 import { MachineDetection } from './machine-detection.js';
 import { CallPlacement } from './call-placement.js';
 import { Pacer } from './pacer.js';
-import { waitingAlerts } from './waiting-alerts.js';
+import { loadWaitingAlert } from './waiting-alerts.js';
+import type { WaitingAlert } from '../core/line.js';
+import type { CallForDialing } from '../db/call-progress.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
@@ -41,6 +44,11 @@ export class Dialer {
   private readonly placement: CallPlacement;
   private pollTimer: NodeJS.Timeout | undefined;
   private stopping = false;
+  private polling = false;
+  /** The queued alerts as the line rule sees them, loaded once when they join the queue. */
+  private readonly waiting = new Map<string, WaitingAlert>();
+  /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
+  private readonly starting = new Map<string, string>();
   private readonly onAriEvent = (e: AriEvent) => this.route(e);
   // After a reconnect, the calls of before the drop are reconciled first, and only then are queued
   // calls dialed: a call dialed now has no channel yet and must not be taken for one that vanished.
@@ -84,7 +92,12 @@ export class Dialer {
     this.pacer = new Pacer(this.opts.callsPerSecond, now, () => this.pump());
     this.recovery = new CallRecovery(
       { progress, writes, ari, ledger: this.ledger, queue: this.queue, sessions: this.sessions, logger, now, freshnessMs: this.opts.freshnessMs },
-      { enqueue: (callId) => this.enqueue(callId), end: (session, stop) => this.end(session, stop), pump: () => this.pump() },
+      {
+        enqueue: (callId) => this.enqueue(callId),
+        isStarting: (callId) => this.starting.has(callId),
+        end: (session, stop) => this.end(session, stop),
+        pump: () => this.pump(),
+      },
     );
   }
 
@@ -97,19 +110,53 @@ export class Dialer {
   }
 
   /** Recovers what a previous process left, then starts dialing. */
-  start(): void {
-    this.recovery.atStart();
+  async start(): Promise<void> {
     this.opts.ari.on('event', this.onAriEvent);
     this.opts.ari.on('connected', this.onConnected);
-    this.pollTimer = setInterval(() => this.recovery.tick(), this.opts.pollMs);
+    try {
+      await this.recovery.atStart();
+    } catch (error) {
+      this.opts.logger.error('could not read the calls left in progress; they are looked at again shortly', { error });
+    }
+    this.pollTimer = setInterval(() => void this.poll(), this.opts.pollMs);
     this.pollTimer.unref();
     this.pump();
   }
 
   /** A call was accepted (by the webhook or a test call): dial it as soon as a line is free. */
   enqueue(callId: string): void {
-    if (this.stopping || this.sessions.has(callId)) return;
-    if (this.queue.add(callId)) this.pump();
+    if (this.stopping || this.sessions.has(callId) || this.starting.has(callId)) return;
+    if (!this.queue.add(callId)) return;
+    if (this.waiting.has(callId)) return this.pump();
+    loadWaitingAlert(callId, this.opts.progress, this.opts.accounts).then(
+      (alert) => {
+        if (!alert) this.queue.remove(callId);
+        else if (this.queue.has(callId)) this.waiting.set(callId, alert);
+        this.pump();
+      },
+      (error: Error) => {
+        // Out of the queue, so that the next look at the store brings it back.
+        this.queue.remove(callId);
+        this.opts.logger.warn('could not read a queued call; it is tried again shortly', { call_id: callId, error });
+      },
+    );
+  }
+
+  /** Calls of a node that stopped answering (several nodes share the store): ended interrupted here. */
+  endAbandoned(calls: readonly CallForDialing[], nodeId: string): void {
+    this.recovery.interrupt(calls, `the ringhook node ${nodeId} stopped answering during the call`);
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      await this.recovery.tick();
+    } catch (error) {
+      this.opts.logger.warn('could not look at the calls in the store', { error });
+    } finally {
+      this.polling = false;
+    }
   }
 
   /** Stops taking calls; lets active calls end by themselves up to graceMs, then hangs them up. */
@@ -124,38 +171,69 @@ export class Dialer {
 
   private pump(): void {
     if (this.stopping || !this.opts.ari.isConnected) return;
-    const freeLines = Math.min(this.opts.maxConcurrent - this.sessions.size, this.pacer.allowed(this.queue.length > 0));
+    if (this.waiting.size > this.queue.length) for (const id of this.waiting.keys()) if (!this.queue.has(id)) this.waiting.delete(id);
+    const busy = this.sessions.size + this.starting.size;
+    const freeLines = Math.min(this.opts.maxConcurrent - busy, this.pacer.allowed(this.queue.length > 0));
     if (freeLines <= 0 || this.queue.length === 0) return;
-    for (const call of nextCalls(waitingAlerts(this.queue.ids(), this.opts.progress, this.opts.accounts), this.sessions.phones(), freeLines)) {
-      for (const alert of call) this.queue.take(alert.callId);
+    const waiting = this.queue.ids().flatMap((id) => this.waiting.get(id) ?? []);
+    const busyPhones = new Set([...this.sessions.phones(), ...this.starting.values()]);
+    for (const call of nextCalls(waiting, busyPhones, freeLines)) {
+      for (const alert of call) {
+        this.queue.take(alert.callId);
+        this.waiting.delete(alert.callId);
+      }
       this.pacer.started(call[0]!.callId);
-      void this.dial(call.map((a) => a.callId));
+      void this.dial(call);
     }
   }
 
   /** Places one call for the alerts given (the first is the call's own, the others ride along). */
-  private async dial(callIds: readonly string[]): Promise<void> {
-    const { progress, accounts, tts, now } = this.opts;
-    const calls = callIds.map((id) => progress.get(id)).filter((c): c is NonNullable<typeof c> => c?.status === 'queued');
+  private async dial(alerts: readonly WaitingAlert[]): Promise<void> {
+    for (const alert of alerts) this.starting.set(alert.callId, alert.phone);
+    try {
+      const claimed = await this.claim(alerts.map((a) => a.callId));
+      if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint);
+      else this.pacer.cancelled(alerts[0]!.callId);
+    } catch (error) {
+      this.opts.logger.error('could not place a call', { call_id: alerts[0]?.callId, error });
+    } finally {
+      for (const alert of alerts) this.starting.delete(alert.callId);
+      this.pump();
+    }
+  }
+
+  /**
+   * Takes the alerts for one call: each must still be queued, and the store must take its step to
+   * dialing (with several nodes, only one of them can). Returns the call's session, registered
+   * before the originate so that no event of the channel can be missed; undefined when there is
+   * nothing to place.
+   */
+  private async claim(callIds: readonly string[]): Promise<{ session: CallSession; endpoint: Endpoint } | undefined> {
+    const { progress, accounts, now } = this.opts;
+    const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter((c): c is CallForDialing => c?.status === 'queued');
     const call = calls[0];
-    if (!call) return;
-    const account = accounts.get(call.userId);
-    if (!account) return;
+    if (!call) return undefined;
+    const account = await accounts.get(call.userId);
+    if (!account || this.stopping) return undefined;
     if (!receivesCalls(account)) {
       // Suspended after the alert was accepted: no call of any kind, and no SMS in its place.
       const error = 'the account was suspended before the call was placed';
       for (const alert of calls) this.ledger.end(alert, 'failed', { endedAt: now(), error }, undefined, null);
-      return;
+      return undefined;
     }
-    const session = newSession(calls, account.phone, account.requireConfirm, now(), '', callSpeech(account));
+    const dialedAt = now();
     const endpoint = this.opts.endpointFor(account.phone);
-    // Registered before the originate, so no event of the channel can be missed.
+    const claimed = await this.ledger.claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk });
+    if (claimed.length === 0) return undefined;
+    const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', callSpeech(account));
     this.sessions.add(session);
-    const { channelId, dialedAt } = session;
-    if (!this.ledger.transitionAll(calls, 'dialing', { phone: account.phone, channelId, dialedAt, trunk: endpoint.trunk })) {
-      this.sessions.remove(session);
-      return;
-    }
+    return { session, endpoint };
+  }
+
+  private async speakAndPlace(session: CallSession, endpoint: Endpoint): Promise<void> {
+    const { tts } = this.opts;
+    const calls = alertsOf(session);
+    const call = session.call;
     // Speech is made while the phone rings, from the messages as a trader would read them aloud;
     // when every engine is busy (a burst), the call waits for its speech before it is placed, so
     // that nobody answers to silence and no line is held by a call with nothing to say yet.

@@ -54,6 +54,11 @@ export class Pacer {
     this.wake();
   }
 
+  /** The call was not placed after all (another node took it, or it was not queued any more). */
+  cancelled(key: string): void {
+    if (this.pending.delete(key)) this.wake();
+  }
+
   stop(): void {
     clearTimeout(this.timer);
   }

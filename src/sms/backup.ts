@@ -2,9 +2,7 @@
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
 import { decideSms } from '../core/sms-decision.js';
-import type { AccountStore } from '../db/accounts.js';
-import type { CallProgressStore } from '../db/call-progress.js';
-import type { PatientWriter } from '../db/patient-writes.js';
+import type { AccountRepo, CallProgressRepo, CallWrites } from '../db/store.js';
 import type { CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
 import type { FinalCall } from '../pbx/call-ledger.js';
@@ -13,10 +11,10 @@ import type { DeliveryReport, SmsSender } from './types.js';
 
 export interface SmsBackupDeps {
   sender: SmsSender;
-  progress: CallProgressStore;
+  progress: CallProgressRepo;
   /** Records go through here, after the call's own steps, without blocking on a locked database. */
-  writes: PatientWriter;
-  accounts: AccountStore;
+  writes: CallWrites;
+  accounts: AccountRepo;
   events: CallEvents;
   logger: Logger;
   now: () => number;
@@ -41,9 +39,9 @@ export class SmsBackup {
   }
 
   /** At start: an SMS claimed by a process that died may or may not have left; it is not sent again. */
-  recover(): void {
-    for (const callId of this.deps.progress.staleSmsClaims()) {
-      this.deps.progress.setSmsResult(callId, {
+  async recover(): Promise<void> {
+    for (const callId of await this.deps.progress.staleSmsClaims()) {
+      await this.deps.progress.setSmsResult(callId, {
         status: 'failed',
         error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
       });
@@ -64,16 +62,16 @@ export class SmsBackup {
     const { callId, state } = call;
     // A call that carried several alerts is missed (or heard) for all of them: one decision, one SMS.
     const callIds = [callId, ...call.carried.map((c) => c.callId)];
-    const account = this.deps.accounts.get(call.userId);
+    const account = await this.deps.accounts.get(call.userId);
     const decision = decideSms(state, account, this.deps.sender.kind !== 'none');
     if (decision !== 'send' || !account) {
-      await writes.write(`sms ${callId} ${decision}`, () => {
-        for (const id of callIds) progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled');
-      });
+      for (const id of callIds)
+        await writes.write(`sms ${id} ${decision}`, () => progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled'));
       return;
     }
-    // Only the alerts claimed here go out: one claimed before (by a process that died) is never sent again.
-    const claimed = await writes.write(`sms ${callId} claim`, () => callIds.filter((id) => progress.claimSms(id)));
+    // Only the alerts claimed here go out: one claimed before (by a process that died, or by another node) is never sent again.
+    const claimed: string[] = [];
+    for (const id of callIds) if (await writes.write(`sms ${id} claim`, () => progress.claimSms(id))) claimed.push(id);
     if (claimed.length === 0) return;
     const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) => claimed.includes(callIds[i]!));
     // To the number that was called; an alert never dialed goes to the account's number.
@@ -83,18 +81,15 @@ export class SmsBackup {
       reference: claimed[0]!,
     });
     if (result.status === 'sent') {
-      await writes.write(`sms ${callId} sent`, () => {
-        for (const id of claimed) progress.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts });
-      });
+      for (const id of claimed)
+        await writes.write(`sms ${id} sent`, () => progress.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts }));
       const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;
       if (early) {
         this.earlyReports.delete(result.messageId!);
         this.onDeliveryReport(early.report);
       }
     } else {
-      await writes.write(`sms ${callId} failed`, () => {
-        for (const id of claimed) progress.setSmsResult(id, { status: 'failed', error: result.error });
-      });
+      for (const id of claimed) await writes.write(`sms ${id} failed`, () => progress.setSmsResult(id, { status: 'failed', error: result.error }));
     }
     this.deps.onResult?.(result.status);
     for (const id of claimed) this.deps.events.emit({ callId: id, userId: call.userId, status: state, at: this.deps.now() });
@@ -102,7 +97,13 @@ export class SmsBackup {
 
   private onDeliveryReport(report: DeliveryReport): void {
     if (report.status === 'pending') return;
-    const calls = this.deps.progress.findBySmsMessage(report.messageId);
+    void this.recordReport(report).catch((error: Error) =>
+      this.deps.logger.error('could not record an SMS delivery receipt', { message_id: report.messageId, error }),
+    );
+  }
+
+  private async recordReport(report: DeliveryReport): Promise<void> {
+    const calls = await this.deps.progress.findBySmsMessage(report.messageId);
     if (calls.length === 0) {
       this.keepEarly(report);
       return;

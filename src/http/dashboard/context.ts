@@ -3,8 +3,8 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { Account } from '../../core/account.js';
-import type { OwnerAuthStore } from '../../db/owner-auth.js';
-import type { Session, SessionStore } from '../../db/sessions.js';
+import type { Session } from '../../db/sessions.js';
+import type { OwnerAuthRepo, SessionRepo } from '../../db/store.js';
 import type { DashboardDeps } from './index.js';
 import { readTokenCookie, SESSION_COOKIE } from './cookies.js';
 import { sameToken } from '../same-token.js';
@@ -19,8 +19,8 @@ import type { SignInThrottle } from './throttle.js';
 
 export interface DashboardContext {
   deps: DashboardDeps;
-  sessions: SessionStore;
-  auth: OwnerAuthStore;
+  sessions: SessionRepo;
+  auth: OwnerAuthRepo;
   throttle: SignInThrottle;
   /** Bounds the password checks (scrypt) running and waiting, across all sign-ins. */
   hashing: WorkGate;
@@ -38,14 +38,14 @@ export interface SignedIn {
   token: string;
 }
 
-export function signedIn(ctx: DashboardContext, event: H3Event): SignedIn | undefined {
+export async function signedIn(ctx: DashboardContext, event: H3Event): Promise<SignedIn | undefined> {
   const token = readTokenCookie(event.req, SESSION_COOKIE);
   if (!token) return undefined;
-  const session = ctx.sessions.get(token);
+  const session = await ctx.sessions.get(token);
   if (!session) return undefined;
-  const account = ctx.deps.accounts.get(session.userId);
+  const account = await ctx.deps.accounts.get(session.userId);
   if (!account) return undefined;
-  const viewer: Viewer = { userId: account.userId, name: account.name, admin: ctx.auth.isAdmin(account.userId), csrfToken: session.csrfToken };
+  const viewer: Viewer = { userId: account.userId, name: account.name, admin: await ctx.auth.isAdmin(account.userId), csrfToken: session.csrfToken };
   return { viewer, account, session, token };
 }
 
@@ -72,16 +72,16 @@ export function guarded(ctx: DashboardContext, handler: Handler): Handler {
 
 /** A page for signed-in owners: anybody else is sent to the sign-in page. */
 export function pageRoute(ctx: DashboardContext, handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>): Handler {
-  return guarded(ctx, (event) => {
-    const who = signedIn(ctx, event);
+  return guarded(ctx, async (event) => {
+    const who = await signedIn(ctx, event);
     return who ? handler(event, who) : redirectTo('/login');
   });
 }
 
 /** A resource fetched by our script (fragments, events): 401 when not signed in. */
 export function apiRoute(ctx: DashboardContext, handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>): Handler {
-  return guarded(ctx, (event) => {
-    const who = signedIn(ctx, event);
+  return guarded(ctx, async (event) => {
+    const who = await signedIn(ctx, event);
     return who ? handler(event, who) : plain(401, 'Sign in first.');
   });
 }
@@ -110,7 +110,7 @@ export function formRoute<S extends z.ZodObject>(
   handler: (event: H3Event, who: SignedIn, data: z.output<S>) => Response | Promise<Response>,
 ): Handler {
   return guarded(ctx, async (event) => {
-    const who = signedIn(ctx, event);
+    const who = await signedIn(ctx, event);
     if (!fromOurOrigin(event.req, ctx.origins(event))) return forbidden(who?.viewer);
     if (!who) return redirectTo('/login');
     const form = await readForm(event.req);

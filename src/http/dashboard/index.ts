@@ -3,8 +3,6 @@
 import type { H3, H3Event } from 'h3';
 import type { Account } from '../../core/account.js';
 import type { TestCallResult } from '../../core/test-call.js';
-import { OwnerAuthStore } from '../../db/owner-auth.js';
-import { SessionStore } from '../../db/sessions.js';
 import type { ServiceDeps } from '../../deps.js';
 import type { AddressMatcher } from '../address-match.js';
 import { CSS, JS } from './assets.js';
@@ -27,7 +25,7 @@ export interface DashboardDeps extends ServiceDeps {
   /** The number calls come from (RINGHOOK_CALLER_ID), offered as a contact card. */
   callerId?: string | undefined;
   /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
-  placeTestCall?: (account: Account) => TestCallResult;
+  placeTestCall?: (account: Account) => Promise<TestCallResult>;
   /** A short WAV of the account's intro and a sample alert in its voice; absent when telephony is off. */
   speechSample?: (account: Account) => Promise<Buffer>;
   /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
@@ -44,17 +42,17 @@ function ownOrigins(publicUrl: string): (event: H3Event) => Set<string> {
 }
 
 export function mountDashboard(app: H3, deps: DashboardDeps): void {
-  const sessions = new SessionStore(deps.db, deps.now);
+  const sessions = deps.sessions;
   const ctx: DashboardContext = {
     deps,
     sessions,
-    auth: new OwnerAuthStore(deps.db, deps.now),
+    auth: deps.ownerAuth,
     throttle: new SignInThrottle(deps.now),
     hashing: new WorkGate(HASHING_LIMITS),
     presession: new PresessionTokens(deps.now),
     live: new LiveHub({
       events: deps.events,
-      sessionLive: (token) => sessions.get(token) !== undefined,
+      sessionLive: async (token) => (await sessions.get(token)) !== undefined,
       limits: { ...LIVE_LIMITS, ...deps.liveLimits },
       shutdown: deps.shutdown,
     }),

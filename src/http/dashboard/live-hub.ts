@@ -28,7 +28,7 @@ interface Stream {
 export interface LiveHubDeps {
   events: CallEvents;
   /** Whether the session is still live (one database read). */
-  sessionLive(token: string): boolean;
+  sessionLive(token: string): boolean | Promise<boolean>;
   limits: LiveLimits;
   shutdown?: AbortSignal | undefined;
 }
@@ -105,7 +105,7 @@ export class LiveHub {
     this.streams.add(stream);
     this.unsubscribe ??= this.deps.events.subscribe((change) => this.dispatch(change));
     if (!this.timer) {
-      this.timer = setInterval(() => this.tick(), CHECK_MS);
+      this.timer = setInterval(() => void this.tick(), CHECK_MS);
       this.timer.unref();
     }
   }
@@ -124,13 +124,27 @@ export class LiveHub {
     for (const s of this.streams) if (s.viewer.userId === change.userId) s.send(text);
   }
 
-  private tick(): void {
+  private ticking = false;
+
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.checkStreams();
+    } catch {
+      // The store did not answer: the streams are looked at again on the next tick.
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async checkStreams(): Promise<void> {
     const now = Date.now();
     const live = new Map<string, boolean>();
     for (const s of [...this.streams]) {
       let sessionLive = live.get(s.viewer.token);
       if (sessionLive === undefined) {
-        sessionLive = this.deps.sessionLive(s.viewer.token);
+        sessionLive = await this.deps.sessionLive(s.viewer.token);
         live.set(s.viewer.token, sessionLive);
       }
       const serverGone = s.server !== undefined && !s.server.listening;

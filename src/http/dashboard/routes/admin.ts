@@ -18,29 +18,31 @@ const notFound = (viewer: Viewer) => htmlResponse(404, errorPage({ status: 404, 
 export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
   app.get(
     '/admin',
-    pageRoute(ctx, (_event, { viewer }) => {
+    pageRoute(ctx, async (_event, { viewer }) => {
       if (!viewer.admin) return notFound(viewer);
-      const rows = ctx.deps.accounts.list().map((account) => ({ account, usedThisMonth: ctx.deps.calls.usage(account.userId).used }));
+      const rows = await Promise.all(
+        (await ctx.deps.accounts.list()).map(async (account) => ({ account, usedThisMonth: (await ctx.deps.calls.usage(account.userId)).used })),
+      );
       return htmlResponse(200, adminPage(viewer, rows));
     }),
   );
 
   app.get(
     '/admin/accounts/:userId',
-    pageRoute(ctx, (event, { viewer }) => {
+    pageRoute(ctx, async (event, { viewer }) => {
       if (!viewer.admin) return notFound(viewer);
       const userId = z.string().regex(USER_ID_PATTERN).safeParse(getRouterParam(event, 'userId'));
-      const account = userId.success ? ctx.deps.accounts.get(userId.data) : undefined;
+      const account = userId.success ? await ctx.deps.accounts.get(userId.data) : undefined;
       if (!account) return notFound(viewer);
       const basePath = `/admin/accounts/${account.userId}`;
-      const history = historyModel(ctx, event, viewer, account.userId, { basePath, heading: 'Call history', readOnly: true });
+      const history = await historyModel(ctx, event, viewer, account.userId, { basePath, heading: 'Call history', readOnly: true });
       return htmlResponse(
         200,
         page({
           title: `Account ${account.name || account.userId}`,
           viewer,
           current: 'admin',
-          body: html`${overviewBody(overviewModel(ctx, viewer, account, true))}<section aria-label="Call history">${historyBody({ ...history, headingLevel: 2 })}</section>`,
+          body: html`${overviewBody(await overviewModel(ctx, viewer, account, true))}<section aria-label="Call history">${historyBody({ ...history, headingLevel: 2 })}</section>`,
         }),
       );
     }),

@@ -41,8 +41,8 @@ function presessionOk(ctx: DashboardContext, request: Request, form: Record<stri
   return fromOurOrigin(request, origins) && form !== undefined && ctx.presession.valid(cookie) && sameToken(form._csrf, cookie);
 }
 
-function startSession(ctx: DashboardContext, userId: string): Response {
-  const { token } = ctx.sessions.create(userId);
+async function startSession(ctx: DashboardContext, userId: string): Promise<Response> {
+  const { token } = await ctx.sessions.create(userId);
   ctx.deps.logger.info('dashboard sign-in', { user_id: userId });
   return redirectTo('/', [setCookie(SESSION_COOKIE, token, Math.floor(SESSION_MAX_AGE_MS / 1000)), clearCookie(PRESESSION_COOKIE)]);
 }
@@ -58,8 +58,8 @@ const refusedForm = (ctx: DashboardContext, request: Request) =>
 export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
   app.get(
     '/login',
-    guarded(ctx, (event) => {
-      if (signedIn(ctx, event)) return redirectTo('/');
+    guarded(ctx, async (event) => {
+      if (await signedIn(ctx, event)) return redirectTo('/');
       return loginForm(ctx, event.req, 200, noticeFromQuery(event.url));
     }),
   );
@@ -99,7 +99,7 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
         });
       }
       const ok = await checking;
-      if (!ok || !account || !ctx.deps.accounts.get(account)) {
+      if (!ok || !account || !(await ctx.deps.accounts.get(account))) {
         ctx.deps.logger.info('dashboard sign-in failed', { user_id: account, address });
         return loginForm(ctx, event.req, 401, { tone: 'error', text: 'The account ID or the password is wrong.' }, userId);
       }
@@ -145,8 +145,8 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
           { 'retry-after': String(decision.retryAfterSeconds) },
         );
       const parsed = parseForm(linkForm, form);
-      const userId = parsed.ok ? ctx.auth.useLoginLink(parsed.data.token) : undefined;
-      if (!userId || !ctx.deps.accounts.get(userId)) {
+      const userId = parsed.ok ? await ctx.auth.useLoginLink(parsed.data.token) : undefined;
+      if (!userId || !(await ctx.deps.accounts.get(userId))) {
         ctx.throttle.linkFailed(address);
         return htmlResponse(
           410,
@@ -165,7 +165,7 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
   app.post(
     '/logout',
     guarded(ctx, async (event) => {
-      const who = signedIn(ctx, event);
+      const who = await signedIn(ctx, event);
       const form = await readForm(event.req);
       if (who && (!fromOurOrigin(event.req, ctx.origins(event)) || !sameToken(form?._csrf, who.session.csrfToken))) {
         return htmlResponse(
@@ -178,7 +178,7 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
           }),
         );
       }
-      if (who) ctx.sessions.delete(who.token);
+      if (who) await ctx.sessions.delete(who.token);
       return redirectTo('/login?notice=signed-out', [clearCookie(SESSION_COOKIE)]);
     }),
   );

@@ -28,12 +28,12 @@ const historyQuery = z.object({
 
 const callIdSchema = z.string().regex(/^call_[A-Za-z0-9_-]{1,64}$/);
 
-export function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Account, readOnly: boolean): OverviewModel {
+export async function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Account, readOnly: boolean): Promise<OverviewModel> {
   return {
     viewer,
     account,
     webhookUrl: readOnly ? null : webhookUrl(ctx.deps.publicUrl, account),
-    usage: ctx.deps.calls.usage(account.userId),
+    usage: await ctx.deps.calls.usage(account.userId),
     limits: PLAN_LIMITS[account.plan],
     testCallsAvailable: ctx.deps.placeTestCall !== undefined,
     sampleAvailable: ctx.deps.speechSample !== undefined,
@@ -42,15 +42,15 @@ export function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Ac
   };
 }
 
-export function historyModel(
+export async function historyModel(
   ctx: DashboardContext,
   event: H3Event,
   viewer: Viewer,
   userId: string,
   options: { basePath: string; heading: string; readOnly: boolean },
-): HistoryModel {
+): Promise<HistoryModel> {
   const query = historyQuery.parse(Object.fromEntries(event.url.searchParams));
-  const page = ctx.deps.calls.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
+  const page = await ctx.deps.calls.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
   return {
     viewer,
     page,
@@ -66,15 +66,15 @@ export function historyModel(
 export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   app.get(
     '/',
-    pageRoute(ctx, (event, { viewer, account }) =>
-      htmlResponse(200, overviewPage({ ...overviewModel(ctx, viewer, account, false), notice: noticeFromQuery(event.url) })),
+    pageRoute(ctx, async (event, { viewer, account }) =>
+      htmlResponse(200, overviewPage({ ...(await overviewModel(ctx, viewer, account, false)), notice: noticeFromQuery(event.url) })),
     ),
   );
 
   app.get(
     '/calls',
-    pageRoute(ctx, (event, { viewer, account }) => {
-      const model = historyModel(ctx, event, viewer, account.userId, { basePath: '/calls', heading: 'Call history', readOnly: false });
+    pageRoute(ctx, async (event, { viewer, account }) => {
+      const model = await historyModel(ctx, event, viewer, account.userId, { basePath: '/calls', heading: 'Call history', readOnly: false });
       return htmlResponse(200, historyPage({ ...model, notice: noticeFromQuery(event.url) }));
     }),
   );
@@ -82,9 +82,9 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   // One history entry as markup, for the live updates; 204 when it does not match the page's filter.
   app.get(
     '/dashboard/calls/:callId/row',
-    apiRoute(ctx, (event, { account }) => {
+    apiRoute(ctx, async (event, { account }) => {
       const callId = callIdSchema.safeParse(getRouterParam(event, 'callId'));
-      const entry = callId.success ? ctx.deps.calls.getForAccount(account.userId, callId.data) : undefined;
+      const entry = callId.success ? await ctx.deps.calls.getForAccount(account.userId, callId.data) : undefined;
       if (!entry) return plain(404, 'No such call.');
       const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
       if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
@@ -100,9 +100,9 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   for (const { path, field, setting, notice } of switches) {
     app.post(
       path,
-      formRoute(ctx, z.object({ [field]: z.enum(['on', 'off']) }), (_event, { account }, data) => {
+      formRoute(ctx, z.object({ [field]: z.enum(['on', 'off']) }), async (_event, { account }, data) => {
         const value = data[field] as 'on' | 'off';
-        ctx.deps.accounts.update(account.userId, { [setting]: value === 'on' });
+        await ctx.deps.accounts.update(account.userId, { [setting]: value === 'on' });
         ctx.deps.logger.info('dashboard: setting changed', { user_id: account.userId, [field]: value });
         return redirectTo(`/?notice=${notice}-${value}`);
       }),
@@ -115,11 +115,11 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
     formRoute(
       ctx,
       z.object({ language: languageSchema, voice: z.union([z.literal(''), voiceSchema]), intro: introSchema }),
-      (_event, { account, viewer }, data) => {
+      async (_event, { account, viewer }, data) => {
         const chosen = chooseVoice(account, { language: data.language, voice: data.voice === '' ? undefined : data.voice });
         if (!chosen.ok)
           return htmlResponse(400, errorPage({ status: 400, title: 'Invalid form', message: `The form was not valid: ${chosen.error}.`, viewer }));
-        ctx.deps.accounts.update(account.userId, { language: chosen.language, voice: chosen.voice, intro: data.intro });
+        await ctx.deps.accounts.update(account.userId, { language: chosen.language, voice: chosen.voice, intro: data.intro });
         ctx.deps.logger.info('dashboard: voice changed', { user_id: account.userId, language: chosen.language, voice: chosen.voice });
         return redirectTo('/?notice=voice');
       },
@@ -157,9 +157,9 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
 
   app.post(
     '/dashboard/test-call',
-    formRoute(ctx, z.object({}), (_event, { account }) => {
+    formRoute(ctx, z.object({}), async (_event, { account }) => {
       if (!ctx.deps.placeTestCall) return redirectTo('/calls?notice=telephony-off');
-      const result = ctx.deps.placeTestCall(account);
+      const result = await ctx.deps.placeTestCall(account);
       if (!result.accepted)
         return redirectTo(result.reason === 'suspended' ? '/calls?notice=suspended' : `/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`);
       ctx.deps.logger.info('dashboard: test call', { user_id: account.userId, call_id: result.callId });
@@ -174,8 +174,8 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
 
   app.post(
     '/dashboard/regenerate',
-    formRoute(ctx, z.object({}), (_event, { account }) => {
-      ctx.deps.accounts.regenerateKey(account.userId);
+    formRoute(ctx, z.object({}), async (_event, { account }) => {
+      await ctx.deps.accounts.regenerateKey(account.userId);
       ctx.deps.logger.info('dashboard: webhook URL regenerated', { user_id: account.userId });
       return redirectTo('/?notice=regenerated');
     }),

@@ -1,0 +1,86 @@
+// Several ringhook nodes on one PostgreSQL: each says it is alive every second; a node silent past
+// RINGHOOK_NODE_TIMEOUT is declared gone by exactly one survivor, which ends the calls it had in
+// progress as interrupted (never redialed; the SMS backup applies) while its queued calls become
+// anyone's; and the call changes of every node reach every node's live dashboards. With SQLite
+// (one node) there is nothing to do.
+import type { CallForDialing } from './db/call-progress.js';
+import type { NodeInfo, Store } from './db/store.js';
+import type { CallEvents } from './events.js';
+import type { Logger } from './log.js';
+
+/** How often a node says it is alive and looks for silent ones. */
+export const HEARTBEAT_MS = 1_000;
+
+export interface ClusterDeps {
+  store: Store;
+  events: CallEvents;
+  logger: Logger;
+  nodeTimeoutMs: number;
+  /** Ends a silent node's calls in progress here; absent on a node without telephony (it takes none over). */
+  adopt?: (calls: CallForDialing[], nodeId: string) => void;
+}
+
+export interface Cluster {
+  /** The nodes as the store knows them, for /healthz. */
+  nodes?: () => Promise<{ self: string; nodes: NodeInfo[]; silentMs: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
+  const { store, events, logger, nodeTimeoutMs } = deps;
+  const registry = store.nodes;
+  if (!registry) return { stop: async () => {} };
+
+  await registry.heartbeat();
+  let beating = false;
+  let wasDown = false;
+  const beat = async () => {
+    if (beating) return;
+    beating = true;
+    try {
+      await registry.heartbeat();
+      if (wasDown) logger.info('the database answers again: this node is back among the nodes');
+      wasDown = false;
+      if (deps.adopt) {
+        for (const gone of await registry.takeOverSilent(nodeTimeoutMs)) {
+          logger.warn('a node stopped answering: its calls in progress end interrupted here, its queued calls are dialed by the others', {
+            node: gone.nodeId,
+            calls: gone.calls.length,
+          });
+          deps.adopt(gone.calls, gone.nodeId);
+        }
+      }
+    } catch (error) {
+      if (!wasDown) logger.error('could not reach the database to say this node is alive', { error });
+      wasDown = true;
+    } finally {
+      beating = false;
+    }
+  };
+  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
+  timer.unref();
+
+  // Our own changes go out to the other nodes; theirs come in to our dashboards.
+  let relaying = true;
+  const unsubscribeLocal = store.changes ? events.subscribe((change) => relaying && !change.remote && store.changes!.publish(change)) : () => {};
+  const unsubscribeRemote = store.changes
+    ? await store.changes
+        .subscribe((change) => events.emit({ ...change, remote: true }))
+        .catch((error: Error) => {
+          logger.warn('live dashboard updates from the other nodes are off: could not listen on the database', { error });
+          return async () => {};
+        })
+    : async () => {};
+
+  return {
+    nodes: async () => ({ self: registry.nodeId, nodes: await registry.list(), silentMs: nodeTimeoutMs }),
+    async stop() {
+      clearInterval(timer);
+      relaying = false;
+      unsubscribeLocal();
+      await unsubscribeRemote().catch(() => {});
+      // A clean stop: the others need not wait for the silence to know.
+      await registry.leave().catch((error: Error) => logger.warn('could not tell the other nodes this one stops', { error }));
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The embedded store: one SQLite file, the stores over it, one process (no nodes, no change feed).
+import { AccountStore } from './accounts.js';
+import { CallProgressStore } from './call-progress.js';
+import { CallStore } from './calls.js';
+import { openDatabase, type Db, type OpenOptions } from './database.js';
+import { OwnerAuthStore } from './owner-auth.js';
+import { PatientWriter } from './patient-writes.js';
+import type { SecretBox } from './secret-box.js';
+import { SessionStore } from './sessions.js';
+import type { Store } from './store.js';
+import type { Logger } from '../log.js';
+
+export interface SqliteStore extends Store {
+  readonly kind: 'sqlite';
+  /** The connection, for what only SQLite does (its online backup, the copy to PostgreSQL). */
+  readonly db: Db;
+  readonly accounts: AccountStore;
+  readonly calls: CallStore;
+  readonly progress: CallProgressStore;
+}
+
+export interface SqliteStoreOptions extends Pick<OpenOptions, 'sync' | 'busyTimeoutMs' | 'migrations'> {
+  secrets: SecretBox;
+  logger: Logger;
+  now?: () => number;
+  /** false only to open a database whose secret key is lost, to give every account a new api_key. */
+  checkKey?: boolean;
+}
+
+/** Wraps an open database (its schema up to date) in the stores. */
+export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
+  const now = options.now ?? Date.now;
+  return {
+    kind: 'sqlite',
+    location: db.name,
+    db,
+    accounts: new AccountStore(db, options.secrets, now, { checkKey: options.checkKey !== false }),
+    calls: new CallStore(db, now),
+    progress: new CallProgressStore(db, now),
+    sessions: new SessionStore(db, now),
+    ownerAuth: new OwnerAuthStore(db, now),
+    writes: new PatientWriter(db, options.logger.child({ component: 'writes' })),
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
+    async schemaVersion() {
+      return db.pragma('user_version', { simple: true }) as number;
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+export function openSqliteStore(file: string, options: SqliteStoreOptions): SqliteStore {
+  const db = openDatabase(file, { ...options });
+  try {
+    return sqliteStore(db, options);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function isSqlite(store: Store): store is SqliteStore {
+  return store.kind === 'sqlite';
+}
