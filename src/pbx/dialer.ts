@@ -127,7 +127,10 @@ export class Dialer {
   enqueue(callId: string): void {
     if (this.stopping || this.sessions.has(callId) || this.starting.has(callId)) return;
     if (!this.queue.add(callId)) return;
-    if (this.waiting.has(callId)) return this.pump();
+    if (this.waiting.has(callId)) {
+      this.pump();
+      return;
+    }
     loadWaitingAlert(callId, this.opts.progress, this.opts.accounts).then(
       (alert) => {
         if (!alert) this.queue.remove(callId);
