@@ -1,9 +1,10 @@
-// The CLI entry: ringhook serve | account | calls. Errors are one clear line and a non-zero exit.
+// The CLI entry: ringhook serve | account | calls | db | …. Errors are one clear line and a non-zero exit.
 import { defineCommand, runCommand, runMain as runCitty } from 'citty';
 import { UserError } from './errors.js';
 import { accountCommand } from './cli/account.js';
 import { callsCommand } from './cli/calls.js';
 import { backupCommand } from './cli/backup.js';
+import { dbCommand } from './cli/db-copy.js';
 import { doctorCommand } from './cli/doctor.js';
 import { provisionCommand } from './cli/provision.js';
 import { serveCommand } from './cli/serve.js';
@@ -22,6 +23,7 @@ export const rootCommand = defineCommand({
     'sms-test': smsTestCommand,
     doctor: doctorCommand,
     backup: backupCommand,
+    db: dbCommand,
     provision: provisionCommand,
   },
 });

@@ -9,6 +9,7 @@ import sealedApiKeys, { sealClearApiKeys } from './004-sealed-api-keys.js';
 import heard from './005-heard.js';
 import trunk from './006-trunk.js';
 import voice from './007-voice.js';
+import cluster from './008-cluster.js';
 
 export interface Migration {
   name: string;
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '005-heard', sql: heard },
   { name: '006-trunk', sql: trunk },
   { name: '007-voice', sql: voice },
+  { name: '008-cluster', sql: cluster },
 ];

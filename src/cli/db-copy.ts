@@ -1,0 +1,150 @@
+// ringhook db copy: moves an installation from its SQLite file to PostgreSQL (for several nodes).
+// The target is brought to the same schema first and must be empty; every table is copied as it
+// is (ids, sealed api_keys, sessions, history) in one transaction, and the counts are compared.
+import { defineCommand } from 'citty';
+import fs from 'node:fs';
+import path from 'node:path';
+import postgres from 'postgres';
+import { loadConfig } from '../config.js';
+import { openDatabase, type Db } from '../db/database.js';
+import { openPostgresStore } from '../db/postgres/index.js';
+import { UserError } from '../errors.js';
+import { loadSecretBox } from '../secret-key.js';
+import { printJson } from './output.js';
+
+/** Parents before children (foreign keys). */
+const TABLES = ['accounts', 'secret_key_check', 'calls', 'usage', 'call_events', 'owner_auth', 'sessions', 'login_links'] as const;
+/** PostgreSQL takes at most 65,535 parameters in one statement. */
+const MAX_PARAMS = 30_000;
+
+interface TargetColumn {
+  name: string;
+  type: string;
+  identityAlways: boolean;
+}
+
+export interface CopyReport {
+  from: string;
+  to: string;
+  tables: Array<{ table: string; rows: number }>;
+}
+
+function redacted(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the given URL';
+  }
+}
+
+function sourceColumns(db: Db, table: string): string[] {
+  return db
+    .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+    .all()
+    .map((c) => c.name);
+}
+
+async function targetColumns(sql: postgres.Sql, table: string): Promise<TargetColumn[]> {
+  const rows = await sql<{ column_name: string; data_type: string; identity_generation: string | null }[]>`
+    SELECT column_name, data_type, identity_generation FROM information_schema.columns
+    WHERE table_schema = current_schema() AND table_name = ${table} ORDER BY ordinal_position`;
+  return rows.map((r) => ({ name: r.column_name, type: r.data_type, identityAlways: r.identity_generation === 'ALWAYS' }));
+}
+
+function convert(value: unknown, column: TargetColumn): unknown {
+  if (column.type === 'boolean' && typeof value === 'number') return value !== 0;
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
+
+async function copyTable(db: Db, sql: postgres.TransactionSql, table: string, progress: (rows: number) => void): Promise<number> {
+  const target = await targetColumns(sql, table);
+  if (target.length === 0) throw new UserError(`the target has no table ${table}: is it a ringhook database?`);
+  const have = new Set(sourceColumns(db, table));
+  const columns = target.filter((c) => have.has(c.name));
+  if (columns.length === 0) return 0;
+  const names = columns.map((c) => `"${c.name}"`).join(', ');
+  const overriding = columns.some((c) => c.identityAlways) ? ' OVERRIDING SYSTEM VALUE' : '';
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  let copied = 0;
+  let batch: unknown[][] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
+    await sql.unsafe(`INSERT INTO "${table}" (${names})${overriding} VALUES ${values}`, batch.flat() as postgres.ParameterOrJSON<never>[]);
+    copied += batch.length;
+    batch = [];
+    progress(copied);
+  };
+  const select = db.prepare(`SELECT ${names} FROM "${table}"`).raw();
+  for (const row of select.iterate() as Iterable<unknown[]>) {
+    batch.push(row.map((v, i) => convert(v, columns[i]!)));
+    if (batch.length >= perStatement) await flush();
+  }
+  await flush();
+  if (columns.some((c) => c.name === 'id')) {
+    await sql.unsafe(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), coalesce((SELECT max(id) FROM "${table}"), 0) + 1, false)`);
+  }
+  return copied;
+}
+
+export async function copyDatabase(from: string, to: string, say: (line: string) => void = () => {}): Promise<CopyReport> {
+  if (!fs.existsSync(from)) throw new UserError(`--from: ${from} does not exist (the SQLite file is ringhook.db in the data dir)`);
+  const config = loadConfig();
+  const secrets = loadSecretBox(config);
+  // Brings the file to this version's schema (as serve would), so both sides have the same columns.
+  const db = openDatabase(from, { secrets });
+  try {
+    // The target gets this version's schema; its secret key check is copied with the rest.
+    const store = await openPostgresStore({ url: to, nodeId: 'db-copy', secrets, checkKey: false });
+    await store.close();
+    const sql = postgres(to, { max: 1, onnotice: () => {} });
+    try {
+      const rows = await sql<{ n: string }[]>`SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM calls) AS n`.catch((error: Error) => {
+        throw new UserError(`--to: cannot read ${redacted(to)}: ${error.message}`);
+      });
+      if (Number(rows[0]?.n ?? 0) > 0) throw new UserError(`--to: ${redacted(to)} already has accounts or calls: copy into an empty database (createdb)`);
+      const tables: CopyReport['tables'] = [];
+      await sql.begin(async (tx) => {
+        for (const table of TABLES) {
+          const rows = await copyTable(db, tx, table, (done) => say(`copying ${table}: ${done} rows`));
+          const [{ count }] = (await tx.unsafe(`SELECT count(*)::int AS count FROM "${table}"`)) as unknown as [{ count: number }];
+          const expected = (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+          if (count !== expected) throw new UserError(`${table}: ${count} rows arrived of ${expected}; nothing was copied`);
+          tables.push({ table, rows });
+          say(`${table}: ${rows} rows`);
+        }
+      });
+      return { from: path.resolve(from), to: redacted(to), tables };
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  } finally {
+    db.close();
+  }
+}
+
+const copy = defineCommand({
+  meta: { name: 'copy', description: 'Copy every account, call and session from a SQLite file to an empty PostgreSQL database' },
+  args: {
+    from: { type: 'string', description: 'The SQLite file (ringhook.db in the data dir); stop ringhook serve first', required: true },
+    to: { type: 'string', description: 'The PostgreSQL URL, postgres://user:password@host:5432/ringhook (an empty database)', required: true },
+    json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
+  },
+  run: async ({ args }) => {
+    if (!/^postgres(ql)?:\/\//.test(args.to)) throw new UserError('--to must be a PostgreSQL URL: postgres://user:password@host:5432/ringhook');
+    const report = await copyDatabase(args.from, args.to, (line) => !args.json && process.stderr.write(`${line}\n`));
+    if (args.json) return printJson(report);
+    const total = report.tables.reduce((sum, t) => sum + t.rows, 0);
+    process.stdout.write(
+      `Copied ${total} rows from ${report.from} to ${report.to}.\nNext: set RINGHOOK_DATABASE_URL and the same RINGHOOK_SECRET_KEY on every node (see the README, "Several nodes").\n`,
+    );
+  },
+});
+
+export const dbCommand = defineCommand({
+  meta: { name: 'db', description: 'The database: copy an installation from SQLite to PostgreSQL' },
+  subCommands: { copy },
+});
