@@ -28,7 +28,7 @@ const SQL = {
   get: 'SELECT * FROM calls WHERE call_id = $1',
   listAll: 'SELECT * FROM calls WHERE id < $1 ORDER BY id DESC LIMIT $2',
   listForAccount: 'SELECT * FROM calls WHERE user_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3',
-  listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::jsonb))
+  listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
                            ORDER BY id DESC LIMIT $3`,
   getForAccount: 'SELECT * FROM calls WHERE call_id = $1 AND user_id = $2',
 } as const;
