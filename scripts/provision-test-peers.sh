@@ -51,6 +51,9 @@ step "reverse proxies for the deploy/ examples (Caddy, nginx; their system servi
 install_without_services caddy nginx
 step "a STUN server for the network lab (coturn; its system service is not started)"
 install_without_services coturn
+step "PostgreSQL 15 for the store tests (its cluster service is not started; the tests run their own)"
+# The "postgresql" package only so that its service (the one that starts clusters at boot) is disabled too.
+install_without_services postgresql postgresql-15 postgresql-client-15
 step "speech and the SIPp test phone"
 "$here/provision-phone-tools.sh"
 step "Asterisk 22 (first run builds a root file system, about a minute; cached afterwards)"

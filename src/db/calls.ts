@@ -149,7 +149,8 @@ function parseExtra(text: string | null): Record<string, unknown> {
   }
 }
 
-function toRecord(row: CallRow): CallRecord {
+/** A calls row as the history shows it (also for the PostgreSQL store, whose rows have the same columns). */
+export function toRecord(row: CallRow): CallRecord {
   return {
     id: row.id,
     callId: row.call_id,

@@ -1,8 +1,67 @@
-// Placeholder until the PostgreSQL store lands.
-import { UserError } from '../../errors.js';
+// The shared store: one PostgreSQL database, several ringhook nodes. Opening it connects, brings
+// the schema up to date (one node migrates, the others wait for it) and checks the secret key.
 import type { SecretBox } from '../secret-box.js';
 import type { Store } from '../store.js';
+import { checkSecretKey, PgAccountStore } from './accounts.js';
+import { PgCallStore } from './calls.js';
+import { PgChangeFeed } from './changes.js';
+import { connect, redactUrl } from './connect.js';
+import { migratePostgres, readSchemaVersion } from './migrations.js';
+import { PgNodeRegistry } from './nodes.js';
+import { PgOwnerAuthStore } from './owner-auth.js';
+import { PgCallProgressStore } from './progress.js';
+import { PgSessionStore } from './sessions.js';
+import { OrderedWrites } from './writes.js';
 
-export async function openPostgresStore(_options: { url: string; nodeId: string; secrets: SecretBox; now?: () => number; checkKey?: boolean }): Promise<Store> {
-  throw new UserError('PostgreSQL is not available in this build');
+export { redactUrl } from './connect.js';
+export { PG_SCHEMA_VERSION } from './migrations.js';
+
+export interface PostgresStoreOptions {
+  url: string;
+  /** This process among the nodes sharing the database (stable across its restarts). */
+  nodeId: string;
+  secrets: SecretBox;
+  now?: () => number;
+  /** false only to open a database whose secret key is lost, to give every account a new api_key. */
+  checkKey?: boolean;
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+}
+
+export interface PostgresStore extends Store {
+  readonly kind: 'postgres';
+  readonly nodes: PgNodeRegistry;
+  readonly changes: PgChangeFeed;
+}
+
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const now = options.now ?? Date.now;
+  const location = redactUrl(options.url);
+  const sql = await connect(options.url, options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+  try {
+    await migratePostgres(sql, location);
+    if (options.checkKey !== false) await checkSecretKey(sql, options.secrets, location);
+  } catch (error) {
+    await sql.end({ timeout: 1 }).catch(() => {});
+    throw error;
+  }
+  return {
+    kind: 'postgres',
+    location,
+    accounts: new PgAccountStore(sql, options.secrets, now),
+    calls: new PgCallStore(sql, options.nodeId, now),
+    progress: new PgCallProgressStore(sql, options.nodeId, now),
+    sessions: new PgSessionStore(sql, now),
+    ownerAuth: new PgOwnerAuthStore(sql, now),
+    writes: new OrderedWrites(),
+    nodes: new PgNodeRegistry(sql, options.nodeId, now),
+    changes: new PgChangeFeed(sql, options.nodeId),
+    async ping() {
+      await sql`select 1`;
+    },
+    schemaVersion: () => readSchemaVersion(sql),
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+  };
 }

@@ -1,0 +1,185 @@
+// Accounts in PostgreSQL, as AccountStore keeps them in SQLite: the api_key sealed beside its HMAC,
+// authentication comparing HMACs in constant time whether or not the user_id exists.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Account, AccountStatus } from '../../core/account.js';
+import { newApiKey, newUserId } from '../../core/ids.js';
+import { DEFAULT_LANGUAGE, defaultVoice, type LanguageCode, type VoiceId } from '../../core/languages.js';
+import type { Plan } from '../../core/limits.js';
+import { UserError } from '../../errors.js';
+import { type AccountChanges, type NewAccount, wrongSecretKeyMessage } from '../accounts.js';
+import type { SecretBox } from '../secret-box.js';
+import type { AccountRepo } from '../store.js';
+import { query, type Queryable, type Sql } from './connect.js';
+
+interface AccountRow {
+  user_id: string;
+  api_key_sealed: string;
+  name: string;
+  phone: string;
+  plan: Plan;
+  sms_backup: number;
+  require_confirm: number;
+  language: LanguageCode;
+  voice: VoiceId;
+  intro: string | null;
+  status: AccountStatus;
+  created_at: number;
+  updated_at: number;
+  key_created_at: number;
+}
+
+const COLUMNS =
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at';
+
+const SQL = {
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $12, $12)`,
+  get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = $1`,
+  // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
+  // stands in), so that both cases do the same work.
+  credentials: 'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
+  list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
+  userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
+  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, status = $10, updated_at = $11
+           WHERE user_id = $1`,
+  rotateKey: 'UPDATE accounts SET api_key_sealed = $2, api_key_mac = $3, key_created_at = $4, updated_at = $4 WHERE user_id = $1',
+  delete: 'DELETE FROM accounts WHERE user_id = $1',
+  fingerprint: 'SELECT fingerprint FROM secret_key_check WHERE id = 1',
+  adoptFingerprint: 'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',
+  setFingerprint: 'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint',
+} as const;
+
+function toAccount(row: AccountRow, apiKey: string): Account {
+  return {
+    userId: row.user_id,
+    apiKey,
+    name: row.name,
+    phone: row.phone,
+    plan: row.plan,
+    smsBackup: row.sms_backup === 1,
+    requireConfirm: row.require_confirm === 1,
+    language: row.language,
+    voice: row.voice,
+    intro: row.intro,
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    keyCreatedAt: row.key_created_at,
+  };
+}
+
+// Compared against when the user_id is unknown, so that an unknown user_id and a wrong key take
+// the same time.
+const DUMMY_MAC = randomBytes(32);
+
+/**
+ * Refuses a database whose keys were sealed with another secret key; the first node to open an
+ * empty one stores its key's fingerprint.
+ */
+export async function checkSecretKey(sql: Sql, secrets: SecretBox, location: string): Promise<void> {
+  await query(sql, SQL.adoptFingerprint, [secrets.fingerprint]);
+  const [row] = await query<{ fingerprint: Buffer }>(sql, SQL.fingerprint);
+  if (row && !secrets.hasFingerprint(row.fingerprint)) throw new UserError(wrongSecretKeyMessage(location, secrets.source));
+}
+
+export class PgAccountStore implements AccountRepo {
+  constructor(
+    private readonly sql: Sql,
+    private readonly secrets: SecretBox,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private sealedKey(userId: string, apiKey: string): [string, Buffer] {
+    return [this.secrets.seal(apiKey, userId), this.secrets.mac(apiKey)];
+  }
+
+  private open(row: AccountRow): Account {
+    return toAccount(row, this.secrets.open(row.api_key_sealed, row.user_id));
+  }
+
+  async create(input: NewAccount): Promise<Account> {
+    const userId = newUserId();
+    const language = input.language ?? DEFAULT_LANGUAGE;
+    await query(this.sql, SQL.insert, [
+      userId,
+      ...this.sealedKey(userId, newApiKey()),
+      input.name,
+      input.phone,
+      input.plan,
+      input.smsBackup ? 1 : 0,
+      input.requireConfirm === false ? 0 : 1,
+      language,
+      input.voice ?? defaultVoice(language),
+      input.intro ?? null,
+      this.now(),
+    ]);
+    return (await this.get(userId))!;
+  }
+
+  async get(userId: string): Promise<Account | undefined> {
+    const [row] = await query<AccountRow>(this.sql, SQL.get, [userId]);
+    return row ? this.open(row) : undefined;
+  }
+
+  async list(): Promise<Account[]> {
+    return (await query<AccountRow>(this.sql, SQL.list)).map((row) => this.open(row));
+  }
+
+  async update(userId: string, changes: AccountChanges): Promise<Account | undefined> {
+    const current = await this.get(userId);
+    if (!current) return undefined;
+    const next = { ...current, ...changes };
+    await query(this.sql, SQL.update, [
+      userId,
+      next.name,
+      next.phone,
+      next.plan,
+      next.smsBackup ? 1 : 0,
+      next.requireConfirm ? 1 : 0,
+      next.language,
+      next.voice,
+      next.intro,
+      next.status,
+      this.now(),
+    ]);
+    return this.get(userId);
+  }
+
+  /** Issues a new api_key; the old webhook URL stops working at once. */
+  async regenerateKey(userId: string): Promise<Account | undefined> {
+    const changed = await this.rotate(this.sql, userId, this.now());
+    return changed ? this.get(userId) : undefined;
+  }
+
+  private async rotate(db: Queryable, userId: string, now: number): Promise<boolean> {
+    return (await query(db, SQL.rotateKey, [userId, ...this.sealedKey(userId, newApiKey()), now])).count === 1;
+  }
+
+  /** A new api_key for every account, sealed with this store's secret key, which the database adopts. */
+  async regenerateAllKeys(): Promise<Account[]> {
+    await this.sql.begin(async (tx) => {
+      const now = this.now();
+      for (const { user_id } of await query<{ user_id: string }>(tx, SQL.userIds)) await this.rotate(tx, user_id, now);
+      await query(tx, SQL.setFingerprint, [this.secrets.fingerprint]);
+    });
+    return this.list();
+  }
+
+  async delete(userId: string): Promise<boolean> {
+    return (await query(this.sql, SQL.delete, [userId])).count === 1;
+  }
+
+  /**
+   * The account the webhook credentials belong to, or undefined. A known user_id with a wrong key
+   * and an unknown one run the same query and the same HMAC and comparison; the account is loaded
+   * only once the key matched (and then needs no opening: the given key is the right one).
+   */
+  async authenticate(userId: string, apiKey: string): Promise<Account | undefined> {
+    const [row] = await query<{ user_id: string | null; mac: Buffer }>(this.sql, SQL.credentials, [userId, DUMMY_MAC]);
+    const given = this.secrets.mac(apiKey);
+    const equal = row !== undefined && row.mac.length === given.length && timingSafeEqual(given, row.mac);
+    if (!equal || row.user_id === null) return undefined;
+    const [account] = await query<AccountRow>(this.sql, SQL.get, [row.user_id]);
+    return account && toAccount(account, apiKey);
+  }
+}

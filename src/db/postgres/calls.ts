@@ -1,0 +1,195 @@
+// The call history in PostgreSQL. An accept is one transaction that first locks the account's row:
+// the accepts of one account wait for each other, on every node, so the limits stay exact; other
+// accounts' accepts run beside them on the pool's other connections.
+import { newCallId } from '../../core/ids.js';
+import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, TEST_CALL_LIMITS, type Plan } from '../../core/limits.js';
+import type { Alert } from '../../core/payload.js';
+import { type AcceptResult, type CallKind, type CallRecord, type HistoryPage, MAX_REJECTIONS_KEPT, type RejectedAlert, toRecord } from '../calls.js';
+import type { CallRepo } from '../store.js';
+import { query, type Queryable, type Sql } from './connect.js';
+
+type CallRow = Parameters<typeof toRecord>[0];
+
+/** Rejected messages are stored shortened: they are kept to explain, not to be spoken (as in SQLite). */
+const REJECTED_MESSAGE_MAX = 200;
+
+const SQL = {
+  lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
+  insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
+  usedThisMonth: 'SELECT calls FROM usage WHERE user_id = $1 AND month = $2',
+  countUsage: `INSERT INTO usage (user_id, month, calls) VALUES ($1, $2, 1)
+               ON CONFLICT (user_id, month) DO UPDATE SET calls = usage.calls + 1`,
+  recentAccepted: `SELECT received_at FROM calls WHERE user_id = $1 AND accepted = 1 AND kind = $2 AND received_at > $3
+                   ORDER BY received_at DESC LIMIT $4`,
+  trimRejections: `DELETE FROM calls WHERE user_id = $1 AND accepted = 0 AND id <= (
+                     SELECT id FROM calls WHERE user_id = $1 AND accepted = 0 ORDER BY id DESC LIMIT 1 OFFSET $2)`,
+  get: 'SELECT * FROM calls WHERE call_id = $1',
+  listAll: 'SELECT * FROM calls WHERE id < $1 ORDER BY id DESC LIMIT $2',
+  listForAccount: 'SELECT * FROM calls WHERE user_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3',
+  listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
+                           ORDER BY id DESC LIMIT $3`,
+  getForAccount: 'SELECT * FROM calls WHERE call_id = $1 AND user_id = $2',
+} as const;
+
+/** A refused alert's extra fields, kept only while small: never cut into invalid JSON (as in SQLite). */
+function rejectedExtra(extra: Record<string, unknown>): string {
+  const text = JSON.stringify(extra);
+  return text.length <= 4000 ? text : JSON.stringify({ note: `${Object.keys(extra).length} extra fields, too large to keep for a refused alert` });
+}
+
+export class PgCallStore implements CallRepo {
+  constructor(
+    private readonly sql: Sql,
+    private readonly nodeId: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** One transaction per alert, committed before it resolves (no batching: the pool gives the concurrency). */
+  acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+    return this.sql.begin(async (tx): Promise<AcceptResult> => {
+      await query(tx, SQL.lockAccount, [userId]);
+      // Read after the lock: the times of one account's accepts follow the order they commit in.
+      const now = this.now();
+      const month = monthWindow(now);
+      const used = await this.usedInMonth(tx, userId, month.key);
+      const recent = await this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10);
+      const decision = decideLimits(plan, now, used, recent);
+      if (!decision.allowed) {
+        await this.insertRejection(tx, now, {
+          userId,
+          alert,
+          status: decision.limit === 'monthly' ? 'limit_exceeded' : 'rate_limited',
+          error: decision.limit === 'monthly' ? 'monthly call limit exceeded' : 'per-minute call limit exceeded',
+        });
+        return { accepted: false, decision };
+      }
+      const callId = newCallId();
+      await this.insertCall(tx, now, callId, userId, 'alert', alert);
+      await query(tx, SQL.countUsage, [userId, month.key]);
+      return { accepted: true, callId, receivedAt: now };
+    });
+  }
+
+  async recordRejectionGrouped(rejected: RejectedAlert): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      // The trim counts the account's rejections: one at a time per account.
+      await query(tx, SQL.lockAccount, [rejected.userId]);
+      await this.insertRejection(tx, this.now(), rejected);
+    });
+  }
+
+  /** A test call: no monthly allowance, small limits of its own (per minute and per hour). */
+  acceptTestCall(
+    userId: string,
+    message: string,
+    perMinute: number = TEST_CALL_LIMITS.perMinute,
+    perHour: number = TEST_CALL_LIMITS.perHour,
+  ): Promise<AcceptResult> {
+    return this.sql.begin(async (tx): Promise<AcceptResult> => {
+      await query(tx, SQL.lockAccount, [userId]);
+      const now = this.now();
+      const decision = decideBurst(perMinute, now, await this.recentAcceptedTimes(tx, userId, 'test', now - BURST_WINDOW_MS, perMinute));
+      if (!decision.allowed) return { accepted: false, decision };
+      const lastHour = await this.recentAcceptedTimes(tx, userId, 'test', now - 3_600_000, perHour);
+      const hourly = decideBurst(perHour, now, lastHour, 3_600_000);
+      if (!hourly.allowed) return { accepted: false, decision: hourly };
+      const callId = newCallId();
+      const alert: Alert = { form: 'text', message, truncated: false, originalLength: message.length, fields: {}, extra: {} };
+      await this.insertCall(tx, now, callId, userId, 'test', alert);
+      return { accepted: true, callId, receivedAt: now };
+    });
+  }
+
+  private async usedInMonth(db: Queryable, userId: string, monthKey: string): Promise<number> {
+    const [row] = await query<{ calls: number }>(db, SQL.usedThisMonth, [userId, monthKey]);
+    return row?.calls ?? 0;
+  }
+
+  private async recentAcceptedTimes(db: Queryable, userId: string, kind: CallKind, after: number, atMost: number): Promise<number[]> {
+    return (await query<{ received_at: number }>(db, SQL.recentAccepted, [userId, kind, after, atMost])).map((r) => r.received_at);
+  }
+
+  private async insertCall(db: Queryable, now: number, callId: string, userId: string, kind: CallKind, alert: Alert): Promise<void> {
+    await query(db, SQL.insert, [
+      callId,
+      userId,
+      kind,
+      1,
+      'queued',
+      alert.message,
+      alert.truncated ? 1 : 0,
+      alert.fields.ticker ?? null,
+      alert.fields.price ?? null,
+      alert.fields.action ?? null,
+      alert.fields.strategy ?? null,
+      alert.fields.timestamp ?? null,
+      Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+      null,
+      now,
+      this.nodeId,
+    ]);
+  }
+
+  private async insertRejection(db: Queryable, now: number, rejected: RejectedAlert): Promise<void> {
+    const alert = rejected.alert;
+    const message = Array.from(alert?.message ?? rejected.excerpt ?? '');
+    await query(db, SQL.insert, [
+      newCallId(),
+      rejected.userId,
+      'alert',
+      0,
+      rejected.status,
+      message.slice(0, REJECTED_MESSAGE_MAX).join(''),
+      alert?.truncated || message.length > REJECTED_MESSAGE_MAX ? 1 : 0,
+      alert?.fields.ticker ?? null,
+      alert?.fields.price ?? null,
+      alert?.fields.action ?? null,
+      alert?.fields.strategy ?? null,
+      alert?.fields.timestamp ?? null,
+      alert && Object.keys(alert.extra).length > 0 ? rejectedExtra(alert.extra) : null,
+      rejected.error,
+      now,
+      this.nodeId,
+    ]);
+    await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);
+  }
+
+  async usage(userId: string, now = this.now()): Promise<{ month: string; used: number; resetsAt: number }> {
+    const month = monthWindow(now);
+    return { month: month.key, used: await this.usedInMonth(this.sql, userId, month.key), resetsAt: month.resetsAt };
+  }
+
+  async get(callId: string): Promise<CallRecord | undefined> {
+    const [row] = await query<CallRow>(this.sql, SQL.get, [callId]);
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** One page of an account's history, newest first; `before` is the cursor of the previous page. */
+  async page(userId: string, options: { before?: number | undefined; limit: number; statuses?: readonly string[] }): Promise<HistoryPage> {
+    const params = [userId, options.before ?? Number.MAX_SAFE_INTEGER, options.limit + 1];
+    const rows =
+      options.statuses && options.statuses.length > 0
+        ? await query<CallRow>(this.sql, SQL.listForAccountByStatus, [...params, JSON.stringify(options.statuses)])
+        : await query<CallRow>(this.sql, SQL.listForAccount, params);
+    const entries = rows.slice(0, options.limit).map(toRecord);
+    return { entries, next: rows.length > options.limit ? entries[entries.length - 1]!.id : null };
+  }
+
+  /** One call of the account, or undefined: another account's call is never returned. */
+  async getForAccount(userId: string, callId: string): Promise<CallRecord | undefined> {
+    const [row] = await query<CallRow>(this.sql, SQL.getForAccount, [callId, userId]);
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Newest first, at most 1000. */
+  async list(options: { userId?: string; limit?: number } = {}): Promise<CallRecord[]> {
+    const limit = Math.max(1, Math.min(options.limit ?? 50, 1000));
+    const before = Number.MAX_SAFE_INTEGER;
+    const rows = options.userId
+      ? await query<CallRow>(this.sql, SQL.listForAccount, [options.userId, before, limit])
+      : await query<CallRow>(this.sql, SQL.listAll, [before, limit]);
+    return rows.map(toRecord);
+  }
+}

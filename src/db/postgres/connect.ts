@@ -1,0 +1,91 @@
+// The connection pool to PostgreSQL (porsager's `postgres`). Times and ids are BIGINT and come back
+// as JS numbers (milliseconds and row ids stay far below 2^53). A URL that does not lead to a
+// server that answers is a UserError of one line that never shows the password.
+import postgres from 'postgres';
+import { errorCode, UserError } from '../../errors.js';
+
+const INT8 = 20;
+
+function openPool(url: string, poolSize: number) {
+  return postgres(url, {
+    max: poolSize,
+    connect_timeout: 10,
+    // Notices ("relation already exists, skipping") would go to stdout.
+    onnotice: () => {},
+    transform: { undefined: null },
+    types: { bigint: { to: INT8, from: [INT8], serialize: (value: number) => String(value), parse: (raw: string) => Number(raw) } },
+    connection: { application_name: 'ringhook' },
+  });
+}
+
+export type Sql = ReturnType<typeof openPool>;
+export type Tx = postgres.TransactionSql<{ bigint: number }>;
+/** A pool or a transaction: what runs a query. */
+export type Queryable = Sql | Tx;
+
+/** Runs one of the named SQL constants with its parameters. */
+export function query<Row>(db: Queryable, text: string, params: unknown[] = []): Promise<Row[] & { count: number }> {
+  return db.unsafe(text, params as never[]) as unknown as Promise<Row[] & { count: number }>;
+}
+
+function passwordOf(url: string): string | undefined {
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    return password || undefined;
+  } catch {
+    return /^[a-z]+:\/\/[^:/@]*:([^@]*)@/i.exec(url)?.[1];
+  }
+}
+
+/** The URL without its password (user:***@, password=***), for logs, messages and doctor. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
+}
+
+function reason(error: unknown): string {
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the server running, and on this port?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unknown host';
+    case 'CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return 'no answer within 10 s';
+    case '28P01':
+    case '28000':
+      return `access refused: ${message}`;
+    case '3D000':
+      return `${message} (create it first: createdb, or CREATE DATABASE)`;
+    default:
+      return code ? `${message} (${code})` : message;
+  }
+}
+
+/** The reason a store could not be used, as one line without the password. */
+export function connectionError(url: string, error: unknown, what = 'cannot use the PostgreSQL database'): UserError {
+  let text = `${what} ${redactUrl(url)}: ${reason(error)}`;
+  const password = passwordOf(url);
+  if (password) text = text.split(password).join('***');
+  return new UserError(text);
+}
+
+/** Opens the pool and checks that the server answers. */
+export async function connect(url: string, options: { poolSize?: number } = {}): Promise<Sql> {
+  if (!/^postgres(ql)?:\/\//i.test(url)) throw new UserError(`not a PostgreSQL URL: ${redactUrl(url)} (expected postgres://user:password@host:port/database)`);
+  let sql: Sql;
+  try {
+    sql = openPool(url, options.poolSize ?? 10);
+  } catch (error) {
+    throw connectionError(url, error, 'cannot parse the PostgreSQL URL');
+  }
+  try {
+    await sql`select 1`;
+    return sql;
+  } catch (error) {
+    await sql.end({ timeout: 0 }).catch(() => {});
+    throw connectionError(url, error, 'cannot connect to PostgreSQL at');
+  }
+}

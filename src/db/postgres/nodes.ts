@@ -1,0 +1,63 @@
+// The ringhook nodes sharing one PostgreSQL database: each says it is alive every few seconds, and
+// a node that stops saying so is declared gone by exactly one survivor, which ends its calls.
+import type { CallForDialing } from '../call-progress.js';
+import type { NodeInfo, NodeRegistry } from '../store.js';
+import { query, type Sql } from './connect.js';
+import { IN_PROGRESS, SELECT_CALL } from './progress.js';
+
+interface NodeRow {
+  node_id: string;
+  started_at: number;
+  seen_at: number;
+  gone_at: number | null;
+}
+
+const SQL = {
+  heartbeat: `INSERT INTO nodes (node_id, started_at, seen_at, gone_at) VALUES ($1, $2, $3, NULL)
+              ON CONFLICT (node_id) DO UPDATE SET started_at = excluded.started_at, seen_at = excluded.seen_at, gone_at = NULL`,
+  // SKIP LOCKED: of two survivors looking at once, each declares a silent node gone or leaves it to the other.
+  silent: 'SELECT node_id FROM nodes WHERE gone_at IS NULL AND seen_at < $1 AND node_id <> $2 ORDER BY node_id FOR UPDATE SKIP LOCKED',
+  gone: 'UPDATE nodes SET gone_at = $2 WHERE node_id = $1',
+  callsOf: `${SELECT_CALL} WHERE node_id = $1 AND accepted = 1 AND status IN ${IN_PROGRESS} ORDER BY id`,
+  releaseLines: 'DELETE FROM phone_lines WHERE node_id = $1',
+  list: 'SELECT node_id, started_at, seen_at, gone_at FROM nodes ORDER BY node_id',
+} as const;
+
+export class PgNodeRegistry implements NodeRegistry {
+  /** When this process first said it was alive. */
+  private startedAt: number | undefined;
+
+  constructor(
+    private readonly sql: Sql,
+    readonly nodeId: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async heartbeat(): Promise<void> {
+    const now = this.now();
+    this.startedAt ??= now;
+    await query(this.sql, SQL.heartbeat, [this.nodeId, this.startedAt, now]);
+  }
+
+  takeOverSilent(silentMs: number): Promise<Array<{ nodeId: string; calls: CallForDialing[] }>> {
+    return this.sql.begin(async (tx) => {
+      const now = this.now();
+      const taken: Array<{ nodeId: string; calls: CallForDialing[] }> = [];
+      for (const { node_id } of await query<{ node_id: string }>(tx, SQL.silent, [now - silentMs, this.nodeId])) {
+        await query(tx, SQL.gone, [node_id, now]);
+        const calls = await query<CallForDialing>(tx, SQL.callsOf, [node_id]);
+        await query(tx, SQL.releaseLines, [node_id]);
+        taken.push({ nodeId: node_id, calls: [...calls] });
+      }
+      return taken;
+    });
+  }
+
+  async list(): Promise<NodeInfo[]> {
+    return (await query<NodeRow>(this.sql, SQL.list)).map((r) => ({ nodeId: r.node_id, startedAt: r.started_at, seenAt: r.seen_at, goneAt: r.gone_at }));
+  }
+
+  async leave(): Promise<void> {
+    await query(this.sql, SQL.gone, [this.nodeId, this.now()]);
+  }
+}

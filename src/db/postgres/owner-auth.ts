@@ -1,0 +1,76 @@
+// How account owners sign in to the dashboard, in PostgreSQL, as OwnerAuthStore does in SQLite.
+import { LOGIN_LINK_TTL_MS } from '../owner-auth.js';
+import { hashPassword, verifyPassword } from '../password-hash.js';
+import type { OwnerAuthRepo } from '../store.js';
+import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
+import { query, type Sql } from './connect.js';
+
+interface AuthRow {
+  user_id: string;
+  password_hash: string | null;
+  is_admin: number;
+}
+
+const SQL = {
+  get: 'SELECT user_id, password_hash, is_admin FROM owner_auth WHERE user_id = $1',
+  setPassword: `INSERT INTO owner_auth (user_id, password_hash, updated_at) VALUES ($1, $2, $3)
+                ON CONFLICT (user_id) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at`,
+  setAdmin: `INSERT INTO owner_auth (user_id, is_admin, updated_at) VALUES ($1, $2, $3)
+             ON CONFLICT (user_id) DO UPDATE SET is_admin = excluded.is_admin, updated_at = excluded.updated_at`,
+  insertLink: 'INSERT INTO login_links (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+  useLink: `UPDATE login_links SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+            RETURNING user_id`,
+  pruneLinks: 'DELETE FROM login_links WHERE expires_at < $1',
+} as const;
+
+export class PgOwnerAuthStore implements OwnerAuthRepo {
+  constructor(
+    private readonly sql: Sql,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private async row(userId: string): Promise<AuthRow | undefined> {
+    const [row] = await query<AuthRow>(this.sql, SQL.get, [userId]);
+    return row;
+  }
+
+  async setPassword(userId: string, password: string): Promise<void> {
+    await query(this.sql, SQL.setPassword, [userId, await hashPassword(password), this.now()]);
+  }
+
+  async hasPassword(userId: string): Promise<boolean> {
+    return Boolean((await this.row(userId))?.password_hash);
+  }
+
+  /** True when the account exists, has a password, and it matches (always as slow as a real check). */
+  async checkPassword(userId: string, password: string): Promise<boolean> {
+    return verifyPassword(password, (await this.row(userId))?.password_hash);
+  }
+
+  async isAdmin(userId: string): Promise<boolean> {
+    return (await this.row(userId))?.is_admin === 1;
+  }
+
+  async setAdmin(userId: string, admin: boolean): Promise<void> {
+    await query(this.sql, SQL.setAdmin, [userId, admin ? 1 : 0, this.now()]);
+  }
+
+  /** A new one-time sign-in token; the caller builds the link. */
+  async createLoginLink(userId: string): Promise<{ token: string; expiresAt: number }> {
+    const now = this.now();
+    const token = newToken();
+    const expiresAt = now + LOGIN_LINK_TTL_MS;
+    await this.sql.begin(async (tx) => {
+      await query(tx, SQL.pruneLinks, [now - 24 * 60 * 60_000]);
+      await query(tx, SQL.insertLink, [hashToken(token), userId, now, expiresAt]);
+    });
+    return { token, expiresAt };
+  }
+
+  /** Spends a sign-in token: the account it belongs to, or undefined when unknown, used or expired. */
+  async useLoginLink(token: string): Promise<string | undefined> {
+    if (!TOKEN_PATTERN.test(token)) return undefined;
+    const [row] = await query<{ user_id: string }>(this.sql, SQL.useLink, [hashToken(token), this.now()]);
+    return row?.user_id;
+  }
+}

@@ -1,0 +1,168 @@
+// What happens to a call after it was accepted, in PostgreSQL, with several nodes: a step locks the
+// call's row (two nodes cannot both move a queued call to dialing), a call holds its phone's line
+// in phone_lines from dialing to its final state (one call per phone across nodes), and each node
+// sees the calls it answers for.
+import { canTransition, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
+import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields } from '../call-progress.js';
+import type { CallProgressRepo } from '../store.js';
+import { query, type Queryable, type Sql } from './connect.js';
+
+const COLUMN: Record<keyof TransitionFields, string> = {
+  phone: 'phone',
+  channelId: 'channel_id',
+  dialedAt: 'dialed_at',
+  ringingAt: 'ringing_at',
+  answeredAt: 'answered_at',
+  endedAt: 'ended_at',
+  ringMs: 'ring_ms',
+  talkMs: 'talk_ms',
+  hangupCause: 'hangup_cause',
+  hangupCauseText: 'hangup_cause_text',
+  sipCode: 'sip_code',
+  error: 'error',
+  carriedBy: 'carried_by',
+  trunk: 'trunk',
+};
+
+/** The columns of CallForDialing (PostgreSQL folds unquoted aliases to lower case). */
+export const SELECT_CALL = `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
+                                   dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
+                                   carried_by AS "carriedBy"
+                            FROM calls`;
+
+/** Not final and not queued: a node is dialing, ringing or talking. */
+export const IN_PROGRESS = `(${IN_FLIGHT_STATES.filter((s) => s !== 'queued')
+  .map((s) => `'${s}'`)
+  .join(', ')})`;
+
+const SQL = {
+  get: `${SELECT_CALL} WHERE call_id = $1 AND accepted = 1`,
+  // Queued calls are anyone's unless a live node accepted them; a call being dialed is its dialer's.
+  inFlight: `${SELECT_CALL}
+             WHERE accepted = 1 AND (
+               (status = 'queued' AND (accepted_by = $1 OR accepted_by IS NULL OR accepted_by IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL)))
+               OR (status IN ${IN_PROGRESS} AND node_id = $1))
+             ORDER BY id`,
+  lockCall: 'SELECT status FROM calls WHERE call_id = $1 AND accepted = 1 FOR UPDATE',
+  takeLine: 'INSERT INTO phone_lines (phone, call_id, node_id, since) VALUES ($1, $2, $3, $4) ON CONFLICT (phone) DO NOTHING',
+  lineHolder: 'SELECT call_id FROM phone_lines WHERE phone = $1',
+  releaseLine: 'DELETE FROM phone_lines WHERE call_id = $1',
+  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
+  events: 'SELECT at, event, detail FROM call_events WHERE call_id = $1 ORDER BY id',
+  claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = $1, updated_at = $1, sms_node = $2 WHERE call_id = $3 AND sms_status IS NULL`,
+  setSms: `UPDATE calls SET sms_status = $2, sms_message_id = coalesce($3, sms_message_id), sms_parts = coalesce($4, sms_parts),
+                            sms_error = $5, sms_at = $6, updated_at = $6 WHERE call_id = $1`,
+  markSms: 'UPDATE calls SET sms_status = $1, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
+  bySmsMessage: 'SELECT call_id AS "callId", user_id AS "userId", sms_status AS "smsStatus" FROM calls WHERE sms_message_id = $1 ORDER BY id',
+  detection: 'UPDATE calls SET amd_status = $1, amd_cause = $2, updated_at = $3 WHERE call_id = $4',
+  placedAgain: "UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4 WHERE call_id = $5 AND status = 'dialing'",
+  staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
+} as const;
+
+export class PgCallProgressStore implements CallProgressRepo {
+  constructor(
+    private readonly sql: Sql,
+    private readonly nodeId: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(callId: string): Promise<CallForDialing | undefined> {
+    const [row] = await query<CallForDialing>(this.sql, SQL.get, [callId]);
+    return row;
+  }
+
+  /** Calls not final yet that this node answers for, oldest first. */
+  async inFlight(): Promise<CallForDialing[]> {
+    return [...(await query<CallForDialing>(this.sql, SQL.inFlight, [this.nodeId]))];
+  }
+
+  /**
+   * Moves a call to `to` if that is a legal step from its current state, with the given columns,
+   * and writes the step to its timeline. Returns false (and changes nothing) otherwise, and when
+   * the call would dial a phone whose line another call holds.
+   */
+  transition(callId: string, to: CallState, fields: TransitionFields = {}, detail?: string): Promise<boolean> {
+    return this.sql.begin(async (tx) => {
+      const [current] = await query<{ status: string }>(tx, SQL.lockCall, [callId]);
+      if (!current || !canTransition(current.status, to)) return false;
+      const at = this.now();
+      // A carried alert rides in its carrier's call, which holds the line.
+      if (to === 'dialing' && fields.carriedBy === undefined && fields.phone !== undefined) {
+        if (!(await this.takeLine(tx, fields.phone, callId, at))) return false;
+      }
+      const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<[keyof TransitionFields, unknown]>;
+      const sets = ['status', 'updated_at', ...(to === 'dialing' ? ['node_id'] : []), ...entries.map(([k]) => COLUMN[k])];
+      const values = [to, at, ...(to === 'dialing' ? [this.nodeId] : []), ...entries.map(([, v]) => v)];
+      const assignments = sets.map((column, i) => `${column} = $${i + 2}`).join(', ');
+      await query(tx, `UPDATE calls SET ${assignments} WHERE call_id = $1`, [callId, ...values]);
+      await query(tx, SQL.event, [callId, at, to, detail ?? fields.error ?? null]);
+      if (!isInFlight(to)) await query(tx, SQL.releaseLine, [callId]);
+      return true;
+    });
+  }
+
+  /** True when the call holds the phone's line now (it took it, or already had it). */
+  private async takeLine(tx: Queryable, phone: string, callId: string, at: number): Promise<boolean> {
+    if ((await query(tx, SQL.takeLine, [phone, callId, this.nodeId, at])).count === 1) return true;
+    const [holder] = await query<{ call_id: string }>(tx, SQL.lineHolder, [phone]);
+    return holder?.call_id === callId;
+  }
+
+  /** Answering-machine detection's verdict (HUMAN, MACHINE, NOTSURE) and cause, kept on the call and its timeline. */
+  async recordDetection(callId: string, status: string, cause: string): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const at = this.now();
+      await query(tx, SQL.detection, [status, cause, at, callId]);
+      await query(tx, SQL.event, [callId, at, 'amd', `${status} ${cause}`.trim()]);
+    });
+  }
+
+  /** The call goes out again through another trunk (the first did not take it): still dialing. */
+  async placedAgain(callId: string, placement: { trunk: string; channelId: string; dialedAt: number }, detail: string): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const at = this.now();
+      const changed = await query(tx, SQL.placedAgain, [placement.trunk, placement.channelId, placement.dialedAt, at, callId]);
+      if (changed.count === 1) await query(tx, SQL.event, [callId, at, 'trunk', detail]);
+    });
+  }
+
+  /** A note on the timeline that is not a state change (a digit pressed, a playback). */
+  async note(callId: string, event: string, detail?: string): Promise<void> {
+    await query(this.sql, SQL.event, [callId, this.now(), event, detail ?? null]);
+  }
+
+  async timeline(callId: string): Promise<CallEventRow[]> {
+    return [...(await query<CallEventRow>(this.sql, SQL.events, [callId]))];
+  }
+
+  /** Takes the right to send the SMS backup; true for exactly one caller on any node, ever. */
+  async claimSms(callId: string): Promise<boolean> {
+    return (await query(this.sql, SQL.claimSms, [this.now(), this.nodeId, callId])).count === 1;
+  }
+
+  /** Records that no SMS is due (answered, or backup off), unless one was already claimed. */
+  async markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): Promise<void> {
+    await query(this.sql, SQL.markSms, [status, this.now(), callId]);
+  }
+
+  async setSmsResult(
+    callId: string,
+    result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
+  ): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const at = this.now();
+      await query(tx, SQL.setSms, [callId, result.status, result.messageId ?? null, result.parts ?? null, result.error ?? null, at]);
+      await query(tx, SQL.event, [callId, at, `sms_${result.status}`, result.error ?? result.messageId ?? null]);
+    });
+  }
+
+  /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
+  async findBySmsMessage(messageId: string): Promise<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>> {
+    return [...(await query<{ callId: string; userId: string; smsStatus: SmsStatus | null }>(this.sql, SQL.bySmsMessage, [messageId]))];
+  }
+
+  /** SMS claims this node left "sending" when it died (restarted with the same node id). */
+  async staleSmsClaims(): Promise<string[]> {
+    return (await query<{ callId: string }>(this.sql, SQL.staleSending, [this.nodeId])).map((r) => r.callId);
+  }
+}

@@ -1,0 +1,68 @@
+// Browser sessions of the dashboard in PostgreSQL, as SessionStore keeps them in SQLite: only the
+// token's hash is stored.
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, type Session } from '../sessions.js';
+import type { SessionRepo } from '../store.js';
+import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
+import { query, type Sql } from './connect.js';
+
+/** last_seen_at is written at most this often, so reading pages does not write on every request (as in SQLite). */
+const TOUCH_EVERY_MS = 60_000;
+
+interface SessionRow {
+  user_id: string;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+const SQL = {
+  insert: `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
+           VALUES ($1, $2, $3, $4, $4, $5)`,
+  get: 'SELECT user_id, csrf_token, created_at, last_seen_at, expires_at FROM sessions WHERE token_hash = $1',
+  touch: 'UPDATE sessions SET last_seen_at = $1 WHERE token_hash = $2',
+  delete: 'DELETE FROM sessions WHERE token_hash = $1',
+  deleteForAccount: 'DELETE FROM sessions WHERE user_id = $1',
+  prune: 'DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2',
+} as const;
+
+export class PgSessionStore implements SessionRepo {
+  constructor(
+    private readonly sql: Sql,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Starts a session; returns the token for the cookie (never stored as is). */
+  async create(userId: string): Promise<{ token: string; session: Session }> {
+    const now = this.now();
+    await query(this.sql, SQL.prune, [now, now - SESSION_IDLE_MS]);
+    const token = newToken();
+    const session: Session = { userId, csrfToken: newToken(), createdAt: now, expiresAt: now + SESSION_MAX_AGE_MS };
+    await query(this.sql, SQL.insert, [hashToken(token), userId, session.csrfToken, now, session.expiresAt]);
+    return { token, session };
+  }
+
+  /** The live session the token names, or undefined (unknown, expired, idle too long). */
+  async get(token: string): Promise<Session | undefined> {
+    if (!TOKEN_PATTERN.test(token)) return undefined;
+    const key = hashToken(token);
+    const [row] = await query<SessionRow>(this.sql, SQL.get, [key]);
+    if (!row) return undefined;
+    const now = this.now();
+    if (row.expires_at <= now || row.last_seen_at <= now - SESSION_IDLE_MS) {
+      await query(this.sql, SQL.delete, [key]);
+      return undefined;
+    }
+    if (now - row.last_seen_at >= TOUCH_EVERY_MS) await query(this.sql, SQL.touch, [now, key]);
+    return { userId: row.user_id, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at };
+  }
+
+  async delete(token: string): Promise<void> {
+    if (TOKEN_PATTERN.test(token)) await query(this.sql, SQL.delete, [hashToken(token)]);
+  }
+
+  /** Signs the account out everywhere (its password changed). */
+  async deleteForAccount(userId: string): Promise<void> {
+    await query(this.sql, SQL.deleteForAccount, [userId]);
+  }
+}

@@ -1,0 +1,160 @@
+// A throwaway PostgreSQL cluster for tests: initdb in a temp directory, a server on a free
+// loopback port (its socket in the same directory), databases created on demand, all removed after.
+// Run as the unprivileged `postgres` user when the tests run as root (PostgreSQL refuses root).
+import { execFile, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import postgres from 'postgres';
+import { freeTcpPort } from './ports.js';
+
+const run = promisify(execFile);
+const SUPERUSER = 'ringhook';
+const PROVISION = 'run scripts/provision-test-peers.sh as root (it installs postgresql-15)';
+
+export interface PgCluster {
+  /** The cluster's `postgres` database, as the superuser (no password: trust on loopback). */
+  url: string;
+  port: number;
+  /** Stops the server and removes its directory. */
+  stop(): Promise<void>;
+  /** Stops the server cleanly and starts it again on the same port. */
+  restart(): Promise<void>;
+  /** SIGKILL to the server (a crash); restart() brings it back. */
+  kill(): Promise<void>;
+  /** A new empty database; its URL. */
+  createDatabase(name: string): Promise<string>;
+}
+
+function newestBinDir(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) throw new Error(`PostgreSQL is not installed (no ${root}/*/bin/initdb): ${PROVISION}`);
+  return path.join(root, versions[0]!, 'bin');
+}
+
+/** How to run a PostgreSQL program: as `postgres` when we are root. */
+function runner(): (program: string, args: string[]) => Promise<{ stdout: string; stderr: string }> {
+  if (process.getuid?.() !== 0) return (program, args) => run(program, args);
+  if (spawnSync('id', ['-u', 'postgres']).status !== 0) throw new Error(`the system user "postgres" is missing: ${PROVISION}`);
+  return (program, args) => run('runuser', ['-u', 'postgres', '--', program, ...args]);
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function answers(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+    try {
+      await sql`select 1`;
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  }
+}
+
+export async function startPostgres(): Promise<PgCluster> {
+  const bin = newestBinDir();
+  const as = runner();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-pg-'));
+  if (process.getuid?.() === 0) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    fs.chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  const data = path.join(dir, 'data');
+  const log = path.join(dir, 'server.log');
+  const fail = (what: string, error: unknown): never => {
+    const detail = (error as { stderr?: string }).stderr || (error as Error).message;
+    throw new Error(`PostgreSQL test cluster: ${what} failed: ${detail}\n--- ${log} ---\n${readText(log)}`);
+  };
+  try {
+    await as(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', SUPERUSER, '--no-sync', '-E', 'UTF8', '--locale', 'C']);
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fail('initdb', error);
+  }
+
+  let port = 0;
+  const start = async () => {
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+    await as(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);
+    await answers(`postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`, 30_000);
+  };
+  const stopServer = async () => {
+    if (fs.existsSync(path.join(data, 'postmaster.pid'))) await as(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+  };
+
+  // The free port may be taken between the probe and the start: try another.
+  for (let attempt = 1; ; attempt++) {
+    port = await freeTcpPort();
+    try {
+      await start();
+      break;
+    } catch (error) {
+      await stopServer().catch(() => {});
+      if (attempt >= 3) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        fail('start', error);
+      }
+    }
+  }
+
+  const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    port,
+    async stop() {
+      try {
+        await stopServer();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    async restart() {
+      await stopServer();
+      await start().catch((error) => fail('restart', error));
+    },
+    async kill() {
+      const pid = Number(readText(path.join(data, 'postmaster.pid')).split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGKILL');
+      // The children notice the postmaster's death; wait until nothing answers any more.
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      fs.rmSync(path.join(data, 'postmaster.pid'), { force: true });
+    },
+    async createDatabase(name: string) {
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await sql.unsafe(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
+      return `postgres://${SUPERUSER}@127.0.0.1:${port}/${encodeURIComponent(name)}`;
+    },
+  };
+}

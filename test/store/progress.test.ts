@@ -1,0 +1,137 @@
+// Call progress in both stores: transitions, the timeline, the SMS backup's claim and results.
+import { describe, expect, test } from 'vitest';
+import type { Store } from '../../src/db/store.js';
+import { manualClock, textAlert } from '../helpers/database.js';
+import { STORE_KINDS, useStores } from '../helpers/stores.js';
+
+const PHONE = '+14155550123';
+
+describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
+  const stores = useStores(kind);
+
+  async function setUp() {
+    const clock = manualClock('2026-11-10T12:00:00Z');
+    const store = await (await stores.fresh()).open({ now: clock.now });
+    const account = await store.accounts.create({ phone: PHONE, plan: 'premium', smsBackup: true, name: '' });
+    return { clock, store, userId: account.userId };
+  }
+
+  async function accept(store: Store, userId: string, message = 'hello'): Promise<string> {
+    const result = await store.calls.acceptGrouped(userId, 'premium', textAlert(message));
+    if (!result.accepted) throw new Error('refused');
+    return result.callId;
+  }
+
+  test('legal steps are taken with their columns and timeline; illegal ones change nothing', async () => {
+    const { clock, store, userId } = await setUp();
+    const callId = await accept(store, userId);
+    expect(await store.progress.get(callId)).toMatchObject({ callId, userId, kind: 'alert', status: 'queued', message: 'hello', phone: null, smsStatus: null });
+    expect(await store.progress.transition(callId, 'answered')).toBe(false);
+    expect(await store.progress.transition(callId, 'completed')).toBe(false);
+    const t0 = clock.now();
+    expect(await store.progress.transition(callId, 'dialing', { phone: PHONE, channelId: 'ch-1', dialedAt: t0, trunk: 'trunk' })).toBe(true);
+    clock.advance(1000);
+    expect(await store.progress.transition(callId, 'ringing', { ringingAt: clock.now() })).toBe(true);
+    clock.advance(2000);
+    expect(await store.progress.transition(callId, 'answered', { answeredAt: clock.now(), ringMs: 3000 })).toBe(true);
+    await store.progress.recordDetection(callId, 'HUMAN', 'HUMAN-1');
+    await store.progress.note(callId, 'dtmf', '1');
+    clock.advance(5000);
+    expect(await store.progress.transition(callId, 'acknowledged', { endedAt: clock.now(), talkMs: 5000, hangupCause: 16, hangupCauseText: 'Normal Clearing' }, 'pressed 1')).toBe(true);
+    expect(await store.progress.transition(callId, 'failed', { error: 'late' })).toBe(false);
+
+    expect(await store.progress.get(callId)).toMatchObject({ status: 'acknowledged', phone: PHONE, dialedAt: t0, ringingAt: t0 + 1000, answeredAt: t0 + 3000 });
+    expect(await store.calls.get(callId)).toMatchObject({
+      status: 'acknowledged',
+      ringMs: 3000,
+      talkMs: 5000,
+      endedAt: t0 + 8000,
+      hangupCause: 16,
+      hangupCauseText: 'Normal Clearing',
+      amdStatus: 'HUMAN',
+      amdCause: 'HUMAN-1',
+      trunk: 'trunk',
+      updatedAt: t0 + 8000,
+    });
+    expect(await store.progress.timeline(callId)).toEqual([
+      { at: t0, event: 'dialing', detail: null },
+      { at: t0 + 1000, event: 'ringing', detail: null },
+      { at: t0 + 3000, event: 'answered', detail: null },
+      { at: t0 + 3000, event: 'amd', detail: 'HUMAN HUMAN-1' },
+      { at: t0 + 3000, event: 'dtmf', detail: '1' },
+      { at: t0 + 8000, event: 'acknowledged', detail: 'pressed 1' },
+    ]);
+    expect(await store.progress.transition('call_unknown', 'dialing')).toBe(false);
+  });
+
+  test('an error becomes the step detail; placedAgain only while dialing; inFlight lists calls not final, oldest first', async () => {
+    const { store, userId } = await setUp();
+    const a = await accept(store, userId, 'a');
+    const b = await accept(store, userId, 'b');
+    const c = await accept(store, userId, 'c');
+    expect((await store.progress.inFlight()).map((x) => x.callId)).toEqual([a, b, c]);
+    await store.progress.transition(a, 'dialing', { phone: PHONE });
+    await store.progress.placedAgain(a, { trunk: 'trunk2', channelId: 'ch-2', dialedAt: 5 }, 'trunk refused: 503');
+    expect(await store.calls.get(a)).toMatchObject({ trunk: 'trunk2', dialedAt: 5 });
+    await store.progress.transition(a, 'busy', { sipCode: 486, error: 'busy here' });
+    await store.progress.placedAgain(a, { trunk: 'trunk', channelId: 'ch-3', dialedAt: 6 }, 'ignored');
+    expect(await store.calls.get(a)).toMatchObject({ status: 'busy', sipCode: 486, error: 'busy here', trunk: 'trunk2' });
+    expect((await store.progress.timeline(a)).map((e) => [e.event, e.detail])).toEqual([
+      ['dialing', null],
+      ['trunk', 'trunk refused: 503'],
+      ['busy', 'busy here'],
+    ]);
+    await store.progress.transition(c, 'expired');
+    expect((await store.progress.inFlight()).map((x) => x.callId)).toEqual([b]);
+  });
+
+  test('the SMS backup is claimed exactly once; results, skips and lookups by message id', async () => {
+    const { clock, store, userId } = await setUp();
+    const a = await accept(store, userId, 'a');
+    const b = await accept(store, userId, 'b');
+    const claims = await Promise.all(Array.from({ length: 8 }, () => store.progress.claimSms(a)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await store.progress.claimSms(a)).toBe(false);
+    await store.progress.markSmsSkipped(a, 'not_needed');
+    expect((await store.progress.get(a))?.smsStatus).toBe('sending');
+    expect(await store.progress.staleSmsClaims()).toEqual([a]);
+
+    clock.advance(1000);
+    await store.progress.setSmsResult(a, { status: 'sent', messageId: 'msg-1', parts: 2 });
+    expect(await store.calls.get(a)).toMatchObject({ smsStatus: 'sent', smsMessageId: 'msg-1', smsParts: 2, smsAt: clock.now(), smsError: null });
+    clock.advance(1000);
+    await store.progress.setSmsResult(a, { status: 'delivered' });
+    expect(await store.calls.get(a)).toMatchObject({ smsStatus: 'delivered', smsMessageId: 'msg-1', smsParts: 2 });
+    expect(await store.progress.staleSmsClaims()).toEqual([]);
+    expect((await store.progress.timeline(a)).map((e) => [e.event, e.detail])).toEqual([
+      ['sms_sent', 'msg-1'],
+      ['sms_delivered', null],
+    ]);
+
+    await store.progress.markSmsSkipped(b, 'disabled');
+    expect((await store.progress.get(b))?.smsStatus).toBe('disabled');
+    expect(await store.progress.claimSms(b)).toBe(false);
+
+    expect(await store.progress.findBySmsMessage('msg-1')).toEqual([{ callId: a, userId, smsStatus: 'delivered' }]);
+    expect(await store.progress.findBySmsMessage('msg-none')).toEqual([]);
+    await store.progress.setSmsResult(b, { status: 'failed', error: 'gateway down' });
+    expect(await store.calls.get(b)).toMatchObject({ smsStatus: 'failed', smsError: 'gateway down' });
+  });
+
+  test('call writes land in order; a failing one is reported to its caller; drain waits for them', async () => {
+    const { store, userId } = await setUp();
+    const callId = await accept(store, userId);
+    const writes = ['a', 'b', 'c'].map((label) => store.writes.write(label, () => store.progress.note(callId, label)));
+    const failed = store.writes
+      .write('d', () => {
+        throw new Error('boom');
+      })
+      .catch((error: Error) => error.message);
+    const last = store.writes.write('e', () => store.progress.note(callId, 'e'));
+    await Promise.all([...writes, last]);
+    expect(await failed).toBe('boom');
+    expect(await store.writes.drain(1000)).toBe(true);
+    expect(store.writes.waiting).toBe(0);
+    expect((await store.progress.timeline(callId)).map((e) => e.event)).toEqual(['a', 'b', 'c', 'e']);
+  });
+});
