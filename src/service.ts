@@ -26,13 +26,13 @@ export type { Stores } from './deps.js';
 export async function openStores(
   config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
   now: () => number = Date.now,
-  options: { lostSecretKey?: boolean; logger?: Logger } = {},
+  options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean } = {},
 ): Promise<Store> {
   const secrets = loadSecretBox(config);
   const checkKey = !options.lostSecretKey;
   if (config.databaseUrl) {
     const { openPostgresStore } = await import('./db/postgres/index.js');
-    return openPostgresStore({ url: config.databaseUrl, nodeId: config.nodeId, secrets, now, checkKey });
+    return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey });
   }
   return openSqliteStore(config.dbFile, { sync: config.dbSync, secrets, now, checkKey, logger: options.logger ?? silentLogger });
 }
@@ -55,7 +55,7 @@ function certificateNames(config: Config): string[] {
 
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
   // Opening the database makes the data dir (mode 0700) if needed; the lock file goes in it.
-  const stores = await openStores(config, now, { logger });
+  const stores = await openStores(config, now, { logger, asNode: true });
   let unlock: () => void;
   try {
     unlock = lockDataDir(config.dataDir);

@@ -46,7 +46,7 @@ function sourceColumns(db: Db, table: string): string[] {
     .map((c) => c.name);
 }
 
-async function targetColumns(sql: postgres.Sql, table: string): Promise<TargetColumn[]> {
+async function targetColumns(sql: postgres.TransactionSql, table: string): Promise<TargetColumn[]> {
   const rows = await sql<{ column_name: string; data_type: string; identity_generation: string | null }[]>`
     SELECT column_name, data_type, identity_generation FROM information_schema.columns
     WHERE table_schema = current_schema() AND table_name = ${table} ORDER BY ordinal_position`;
@@ -98,7 +98,7 @@ export async function copyDatabase(from: string, to: string, say: (line: string)
   const db = openDatabase(from, { secrets });
   try {
     // The target gets this version's schema; its secret key check is copied with the rest.
-    const store = await openPostgresStore({ url: to, nodeId: 'db-copy', secrets, checkKey: false });
+    const store = await openPostgresStore({ url: to, nodeId: null, secrets, checkKey: false });
     await store.close();
     const sql = postgres(to, { max: 1, onnotice: () => {} });
     try {

@@ -42,7 +42,8 @@ function rejectedExtra(extra: Record<string, unknown>): string {
 export class PgCallStore implements CallRepo {
   constructor(
     private readonly sql: Sql,
-    private readonly nodeId: string,
+    /** The node that accepts (its dialer places the call); null for the CLI: any node may. */
+    private readonly nodeId: string | null,
     private readonly now: () => number = Date.now,
   ) {}
 

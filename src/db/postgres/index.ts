@@ -18,8 +18,8 @@ export { PG_SCHEMA_VERSION } from './migrations.js';
 
 export interface PostgresStoreOptions {
   url: string;
-  /** This process among the nodes sharing the database (stable across its restarts). */
-  nodeId: string;
+  /** This process among the nodes sharing the database (stable across its restarts); null for the CLI, which is no node. */
+  nodeId: string | null;
   secrets: SecretBox;
   now?: () => number;
   /** false only to open a database whose secret key is lost, to give every account a new api_key. */
@@ -50,12 +50,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     location,
     accounts: new PgAccountStore(sql, options.secrets, now),
     calls: new PgCallStore(sql, options.nodeId, now),
-    progress: new PgCallProgressStore(sql, options.nodeId, now),
+    // The CLI dials nothing: its steps (a test call nobody placed ends failed) are no node's.
+    progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now),
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new OrderedWrites(),
-    nodes: new PgNodeRegistry(sql, options.nodeId, now),
-    changes: new PgChangeFeed(sql, options.nodeId),
+    // The CLI reads the nodes (doctor) and never says it is one: only serve beats (src/cluster.ts).
+    nodes: new PgNodeRegistry(sql, options.nodeId ?? 'cli', now),
+    changes: new PgChangeFeed(sql, options.nodeId ?? 'cli'),
     async ping() {
       await sql`select 1`;
     },
