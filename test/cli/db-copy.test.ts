@@ -85,7 +85,9 @@ describe('ringhook db copy', () => {
     // New rows get ids after the copied ones: the sequences moved on.
     const sql = postgres(target, { max: 1, onnotice: () => {} });
     try {
-      const [row] = await sql<{ accounts: string; links: string }[]>`SELECT (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM login_links) AS links`;
+      const [row] = await sql<
+        { accounts: string; links: string }[]
+      >`SELECT (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM login_links) AS links`;
       expect(Number(row!.accounts)).toBe(3);
       expect(Number(row!.links)).toBe(1);
     } finally {

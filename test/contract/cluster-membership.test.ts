@@ -1,0 +1,126 @@
+// The cluster module (src/cluster.ts) over a real PostgreSQL, two nodes in one process: each says
+// it is alive; a node that goes silent is taken over by exactly one survivor, which is handed its
+// calls in progress; a node that stops cleanly is not waited for; call changes made on one node
+// reach the other's live listeners (LISTEN/NOTIFY) and are never echoed back; /healthz's view.
+import postgres from 'postgres';
+import { describe, expect, it } from 'vitest';
+import { startCluster, type Cluster } from '../../src/cluster.js';
+import type { CallForDialing } from '../../src/db/call-progress.js';
+import type { Store } from '../../src/db/store.js';
+import { CallEvents, type CallChange } from '../../src/events.js';
+import { silentLogger } from '../../src/log.js';
+import { parseAlertBody } from '../../src/core/payload.js';
+import { useStores } from '../helpers/stores.js';
+import { waitFor } from '../helpers/wait.js';
+
+const stores = useStores('postgres');
+
+interface Node {
+  store: Store;
+  events: CallEvents;
+  cluster: Cluster;
+  adopted: Array<{ nodeId: string; calls: CallForDialing[] }>;
+}
+
+async function startNode(open: (nodeId: string) => Promise<Store>, nodeId: string, timeoutMs = 3_000): Promise<Node> {
+  const store = await open(nodeId);
+  const events = new CallEvents();
+  const adopted: Node['adopted'] = [];
+  const cluster = await startCluster({
+    store,
+    events,
+    logger: silentLogger,
+    nodeTimeoutMs: timeoutMs,
+    adopt: (calls, id) => adopted.push({ nodeId: id, calls }),
+  });
+  return { store, events, cluster, adopted };
+}
+
+async function answeredCall(store: Store, userId: string): Promise<string> {
+  const alert = parseAlertBody(new TextEncoder().encode('BTC above 100k'), 'text/plain');
+  if (!alert.ok) throw new Error(alert.error);
+  const accepted = await store.calls.acceptGrouped(userId, 'premium', alert.alert);
+  if (!accepted.accepted) throw new Error('not accepted');
+  for (const to of ['dialing', 'ringing', 'answered'] as const) {
+    expect(await store.progress.transition(accepted.callId, to, to === 'dialing' ? { phone: '+14155550123', dialedAt: Date.now() } : {})).toBe(true);
+  }
+  return accepted.callId;
+}
+
+describe('nodes sharing PostgreSQL', () => {
+  it('a silent node is taken over once: its call in progress goes to one survivor; the nodes list shows it gone', async () => {
+    const db = await stores.fresh();
+    const open = (nodeId: string) => db.open({ nodeId });
+    const a = await startNode(open, 'node-a');
+    const b = await startNode(open, 'node-b');
+    const c = await startNode(open, 'node-c');
+    try {
+      const account = await a.store.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: 'x' });
+      const callId = await answeredCall(a.store, account.userId);
+      // node-a dies without a word: its timer stops, its row is not updated any more.
+      await a.cluster.stop().catch(() => {});
+      await a.store.close();
+      // stop() said goodbye: make it look like a crash instead (last seen 10 s ago, never gone).
+      const sql = postgres(db.location, { max: 1, onnotice: () => {} });
+      await sql`UPDATE nodes SET gone_at = NULL, seen_at = ${Date.now() - 10_000} WHERE node_id = 'node-a'`;
+      await sql.end();
+
+      await waitFor('a survivor takes node-a over', () => (b.adopted.length + c.adopted.length > 0 ? true : undefined), 8_000);
+      await new Promise((r) => setTimeout(r, 2_500));
+      const all = [...b.adopted, ...c.adopted];
+      expect(all).toHaveLength(1);
+      expect(all[0]!.nodeId).toBe('node-a');
+      expect(all[0]!.calls.map((x) => x.callId)).toEqual([callId]);
+      expect(all[0]!.calls[0]!.status).toBe('answered');
+
+      const view = await b.cluster.nodes!();
+      expect(view.self).toBe('node-b');
+      const byId = Object.fromEntries(view.nodes.map((n) => [n.nodeId, n]));
+      expect(byId['node-a']!.goneAt).not.toBeNull();
+      expect(byId['node-b']!.goneAt).toBeNull();
+      expect(Date.now() - byId['node-c']!.seenAt).toBeLessThan(3_000);
+    } finally {
+      await b.cluster.stop();
+      await c.cluster.stop();
+    }
+  }, 30_000);
+
+  it('a node stopped cleanly is gone at once: nothing of its is taken over', async () => {
+    const db = await stores.fresh();
+    const open = (nodeId: string) => db.open({ nodeId });
+    const a = await startNode(open, 'node-a');
+    const b = await startNode(open, 'node-b');
+    try {
+      await a.cluster.stop();
+      const nodes = await b.cluster.nodes!();
+      expect(nodes.nodes.find((n) => n.nodeId === 'node-a')!.goneAt).not.toBeNull();
+      await new Promise((r) => setTimeout(r, 4_000));
+      expect(b.adopted).toEqual([]);
+    } finally {
+      await b.cluster.stop();
+    }
+  }, 30_000);
+
+  it("a call change on one node reaches the other's listeners, once, and is not echoed back", async () => {
+    const db = await stores.fresh();
+    const open = (nodeId: string) => db.open({ nodeId });
+    const a = await startNode(open, 'node-a');
+    const b = await startNode(open, 'node-b');
+    try {
+      const seenA: CallChange[] = [];
+      const seenB: CallChange[] = [];
+      a.events.subscribe((change) => seenA.push(change));
+      b.events.subscribe((change) => seenB.push(change));
+      const change = { callId: 'call_test123', userId: 'f'.repeat(32), status: 'ringing' as const, at: 1_700_000_000_000 };
+      a.events.emit(change);
+      await waitFor('the change on node-b', () => seenB[0], 5_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(seenB).toEqual([{ ...change, remote: true }]);
+      // node-a saw its own emit only, not a copy relayed back by node-b.
+      expect(seenA).toEqual([change]);
+    } finally {
+      await a.cluster.stop();
+      await b.cluster.stop();
+    }
+  }, 30_000);
+});
