@@ -45,6 +45,7 @@ export class Dialer {
   private pollTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   private polling = false;
+  private storeDown = false;
   /** The queued alerts as the line rule sees them, loaded once when they join the queue. */
   private readonly waiting = new Map<string, WaitingAlert>();
   /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
@@ -155,8 +156,12 @@ export class Dialer {
     this.polling = true;
     try {
       await this.recovery.tick();
+      if (this.storeDown) this.opts.logger.info('the store answers again: calls are looked at again');
+      this.storeDown = false;
     } catch (error) {
-      this.opts.logger.warn('could not look at the calls in the store', { error });
+      // Said once, not at every look (4 a second) while the store is down.
+      if (!this.storeDown) this.opts.logger.warn('could not look at the calls in the store; trying again', { error });
+      this.storeDown = true;
     } finally {
       this.polling = false;
     }
