@@ -97,6 +97,23 @@ describe('ringhook db copy', () => {
     expect(more.code, more.stderr).toBe(0);
   }, 120_000);
 
+  it('doctor names the store, its schema and the nodes alive; a wrong password is named without showing it', async () => {
+    const url = await pg.createDatabase('doctor_db');
+    const ok = runCli(['doctor', '--json'], { ...pgEnv(url), RINGHOOK_TELEPHONY: 'off' });
+    const checks = ok.json as Array<{ name: string; ok: boolean; detail: string }>;
+    const database = checks.find((c) => c.name === 'database')!;
+    expect(database.ok, JSON.stringify(database)).toBe(true);
+    expect(database.detail).toMatch(/^postgres postgres:\/\/.*doctor_db: schema 8, 0 account\(s\), 0 node\(s\) alive: none/);
+    const wrong = new URL(url);
+    wrong.username = 'nobody';
+    wrong.password = 'hunter22';
+    const bad = runCli(['doctor', '--json'], { ...pgEnv(wrong.toString()), RINGHOOK_TELEPHONY: 'off' });
+    const failed = (bad.json as Array<{ name: string; ok: boolean; detail: string }>).find((c) => c.name === 'database')!;
+    expect(failed.ok).toBe(false);
+    expect(JSON.stringify(failed)).not.toContain('hunter22');
+    expect(JSON.stringify(failed)).toMatch(/RINGHOOK_DATABASE_URL/);
+  }, 60_000);
+
   it('refuses a target that already has accounts, and writes nothing into it', async () => {
     const target = await pg.createDatabase('copy_busy');
     const existing = runCli(['account', 'create', '--phone', '+14155550150', '--json'], pgEnv(target));
