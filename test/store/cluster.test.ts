@@ -50,7 +50,10 @@ describe('postgres store: several nodes', () => {
   });
 
   test('a queued call is moved to dialing by exactly one node', async () => {
-    const { stores: [a, b], userId } = await nodes('node-a', 'node-b');
+    const {
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
     for (let round = 0; round < 5; round++) {
       const callId = await accept(a!, userId, `round ${round}`);
       const won = await Promise.all([a!, b!, a!, b!].map((s) => s.progress.transition(callId, 'dialing', { phone: `+1415555000${round}`, dialedAt: 1 })));
@@ -60,7 +63,10 @@ describe('postgres store: several nodes', () => {
   });
 
   test('one line per phone across nodes: a second call waits until the first is final', async () => {
-    const { stores: [a, b], userId } = await nodes('node-a', 'node-b');
+    const {
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
     const first = await accept(a!, userId, 'first');
     const second = await accept(b!, userId, 'second');
     const carried = await accept(b!, userId, 'carried');
@@ -82,7 +88,11 @@ describe('postgres store: several nodes', () => {
   });
 
   test('a silent node is taken over exactly once: its call in progress to one survivor, its queued calls to anyone', async () => {
-    const { clock, stores: [a, b, c], userId } = await nodes('node-a', 'node-b', 'node-c');
+    const {
+      clock,
+      stores: [a, b, c],
+      userId,
+    } = await nodes('node-a', 'node-b', 'node-c');
     await a!.nodes!.heartbeat();
     await b!.nodes!.heartbeat();
     await c!.nodes!.heartbeat();
@@ -122,7 +132,10 @@ describe('postgres store: several nodes', () => {
   });
 
   test('a node that leaves cleanly hands its queued calls over; heartbeat brings it back', async () => {
-    const { stores: [a, b], userId } = await nodes('node-a', 'node-b');
+    const {
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
     await a!.nodes!.heartbeat();
     const queued = await accept(a!, userId);
     expect(await b!.progress.inFlight()).toEqual([]);
@@ -134,7 +147,11 @@ describe('postgres store: several nodes', () => {
   });
 
   test('stale SMS claims are the ones this node left', async () => {
-    const { db, stores: [a, b], userId } = await nodes('node-a', 'node-b');
+    const {
+      db,
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
     const one = await accept(a!, userId);
     expect(await a!.progress.claimSms(one)).toBe(true);
     expect(await b!.progress.claimSms(one)).toBe(false);
@@ -144,7 +161,9 @@ describe('postgres store: several nodes', () => {
   });
 
   test('a change published by one node reaches the others, not itself', async () => {
-    const { stores: [a, b] } = await nodes('node-a', 'node-b');
+    const {
+      stores: [a, b],
+    } = await nodes('node-a', 'node-b');
     const gotA: CallChangeNotice[] = [];
     const gotB: CallChangeNotice[] = [];
     const stopA = await a!.changes!.subscribe((c) => gotA.push(c));
@@ -167,15 +186,22 @@ describe('postgres store: several nodes', () => {
   });
 
   test('call writes wait for each other, whatever each takes', async () => {
-    const { stores: [a] } = await nodes('node-a');
+    const {
+      stores: [a],
+    } = await nodes('node-a');
     const order: string[] = [];
-    const after = (label: string, ms: number) => () => new Promise<string>((resolve) => setTimeout(() => resolve(label), ms)).then((x) => (order.push(x), x));
-    const done = await Promise.all([a!.writes.write('a', after('a', 40)), a!.writes.write('b', after('b', 1)), a!.writes.write('c', after('c', 20))]);
+    const settleAfter = (label: string, ms: number) => () =>
+      new Promise<string>((resolve) => setTimeout(() => resolve(label), ms)).then((x) => (order.push(x), x));
+    const done = await Promise.all([
+      a!.writes.write('a', settleAfter('a', 40)),
+      a!.writes.write('b', settleAfter('b', 1)),
+      a!.writes.write('c', settleAfter('c', 20)),
+    ]);
     expect(done).toEqual(['a', 'b', 'c']);
     expect(order).toEqual(['a', 'b', 'c']);
 
-    const hanging = a!.writes.write('slow', after('slow', 300));
-    const given = a!.writes.write('given up', after('never', 1)).catch((error: Error) => error.message);
+    const hanging = a!.writes.write('slow', settleAfter('slow', 300));
+    const given = a!.writes.write('given up', settleAfter('never', 1)).catch((error: Error) => error.message);
     expect(a!.writes.waiting).toBe(2);
     expect(await a!.writes.drain(20)).toBe(false);
     expect(a!.writes.abandon()).toBe(1);
