@@ -54,6 +54,17 @@ function readText(file: string): string {
   }
 }
 
+function isAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A killed server whose parent (init in a container) does not reap it stays a zombie.
+  return !/^\d+ \(.*\) Z/.test(readText(`/proc/${pid}/stat`));
+}
+
 async function answers(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -93,13 +104,20 @@ export async function startPostgres(): Promise<PgCluster> {
   }
 
   let port = 0;
+  const postmasterPid = () => Number(readText(path.join(data, 'postmaster.pid')).split('\n')[0]) || 0;
   const start = async () => {
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
     await as(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);
     await answers(`postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`, 30_000);
   };
   const stopServer = async () => {
-    if (fs.existsSync(path.join(data, 'postmaster.pid'))) await as(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+    if (isAlive(postmasterPid())) await as(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+  };
+  // A test process that dies without stop() (an interrupted run) leaves no server behind.
+  const onExit = () => {
+    const pid = postmasterPid();
+    if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
+    fs.rmSync(dir, { recursive: true, force: true });
   };
 
   // The free port may be taken between the probe and the start: try another.
@@ -116,12 +134,14 @@ export async function startPostgres(): Promise<PgCluster> {
       }
     }
   }
+  process.once('exit', onExit);
 
   const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
   return {
     url,
     port,
     async stop() {
+      process.off('exit', onExit);
       try {
         await stopServer();
       } finally {
@@ -130,22 +150,25 @@ export async function startPostgres(): Promise<PgCluster> {
     },
     async restart() {
       await stopServer();
-      await start().catch((error) => fail('restart', error));
+      // After kill(), the old server's processes may hold its shared memory for a moment: PostgreSQL
+      // refuses to start until they are gone.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        try {
+          await start();
+          return;
+        } catch (error) {
+          if (Date.now() > deadline) fail('restart', error);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
     },
     async kill() {
-      const pid = Number(readText(path.join(data, 'postmaster.pid')).split('\n')[0]);
-      if (pid > 0) process.kill(pid, 'SIGKILL');
-      // The children notice the postmaster's death; wait until nothing answers any more.
+      const pid = postmasterPid();
+      if (!isAlive(pid)) return;
+      process.kill(pid, 'SIGKILL');
       const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline) {
-        try {
-          process.kill(pid, 0);
-        } catch {
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      fs.rmSync(path.join(data, 'postmaster.pid'), { force: true });
+      while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     },
     async createDatabase(name: string) {
       const sql = postgres(url, { max: 1, onnotice: () => {} });

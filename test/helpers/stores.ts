@@ -13,7 +13,7 @@ import { PatientWriter } from '../../src/db/patient-writes.js';
 import { openPostgresStore } from '../../src/db/postgres/index.js';
 import type { SecretBox } from '../../src/db/secret-box.js';
 import { SessionStore } from '../../src/db/sessions.js';
-import type { Store } from '../../src/db/store.js';
+import type { CallWrites, Store } from '../../src/db/store.js';
 import { silentLogger } from '../../src/log.js';
 import { type PgCluster, startPostgres } from './postgres.js';
 import { testSecrets } from './secrets.js';
@@ -51,7 +51,8 @@ export function sqliteStore(file: string, options: { secrets: SecretBox; now?: (
       progress: new CallProgressStore(db, now),
       sessions: new SessionStore(db, now),
       ownerAuth: new OwnerAuthStore(db, now),
-      writes: new PatientWriter(db, silentLogger),
+      // SQLite's work is synchronous; PatientWriter's signature (work: () => T) does not say Awaitable.
+      writes: new PatientWriter(db, silentLogger) as unknown as CallWrites,
       async ping() {
         db.prepare('SELECT 1').get();
       },
@@ -104,7 +105,11 @@ export function useStores(kind: StoreKind): { fresh(): Promise<FreshDatabase>; c
         location,
         secrets,
         async open(options: OpenOptions = {}) {
-          const common = { secrets: options.secrets ?? secrets, ...(options.now && { now: options.now }), ...(options.checkKey === false && { checkKey: false }) };
+          const common = {
+            secrets: options.secrets ?? secrets,
+            ...(options.now && { now: options.now }),
+            ...(options.checkKey === false && { checkKey: false }),
+          };
           const store =
             kind === 'postgres'
               ? await openPostgresStore({ url: location, nodeId: options.nodeId ?? 'node-a', poolSize: 5, ...common })

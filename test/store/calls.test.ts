@@ -29,7 +29,10 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     }
     clock.advance(61_000);
     const monthly = await store.calls.acceptGrouped(userId, 'free', textAlert('four'));
-    expect(monthly).toEqual({ accepted: false, decision: { allowed: false, limit: 'monthly', allowance: 3, used: 3, resetsAt: Date.parse('2026-12-01T00:00:00Z') } });
+    expect(monthly).toEqual({
+      accepted: false,
+      decision: { allowed: false, limit: 'monthly', allowance: 3, used: 3, resetsAt: Date.parse('2026-12-01T00:00:00Z') },
+    });
     expect(await store.calls.usage(userId)).toEqual({ month: '2026-11', used: 3, resetsAt: Date.parse('2026-12-01T00:00:00Z') });
 
     const history = await store.calls.list({ userId });

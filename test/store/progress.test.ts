@@ -37,7 +37,14 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     await store.progress.recordDetection(callId, 'HUMAN', 'HUMAN-1');
     await store.progress.note(callId, 'dtmf', '1');
     clock.advance(5000);
-    expect(await store.progress.transition(callId, 'acknowledged', { endedAt: clock.now(), talkMs: 5000, hangupCause: 16, hangupCauseText: 'Normal Clearing' }, 'pressed 1')).toBe(true);
+    expect(
+      await store.progress.transition(
+        callId,
+        'acknowledged',
+        { endedAt: clock.now(), talkMs: 5000, hangupCause: 16, hangupCauseText: 'Normal Clearing' },
+        'pressed 1',
+      ),
+    ).toBe(true);
     expect(await store.progress.transition(callId, 'failed', { error: 'late' })).toBe(false);
 
     expect(await store.progress.get(callId)).toMatchObject({ status: 'acknowledged', phone: PHONE, dialedAt: t0, ringingAt: t0 + 1000, answeredAt: t0 + 3000 });

@@ -1,0 +1,213 @@
+// PostgreSQL with several nodes: each store here is a node of its own (its own pool and node id)
+// on one database.
+import { describe, expect, test } from 'vitest';
+import type { CallChangeNotice, Store } from '../../src/db/store.js';
+import { manualClock, textAlert } from '../helpers/database.js';
+import { useStores } from '../helpers/stores.js';
+
+const PHONE = '+14155550123';
+
+async function accept(store: Store, userId: string, message = 'hello'): Promise<string> {
+  const result = await store.calls.acceptGrouped(userId, 'premium', textAlert(message));
+  if (!result.accepted) throw new Error('refused');
+  return result.callId;
+}
+
+async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('postgres store: several nodes', () => {
+  const stores = useStores('postgres');
+
+  async function nodes(...ids: string[]) {
+    const clock = manualClock('2026-11-10T12:00:00Z');
+    const db = await stores.fresh();
+    const opened: Store[] = [];
+    for (const nodeId of ids) opened.push(await db.open({ nodeId, now: clock.now }));
+    const account = await opened[0]!.accounts.create({ phone: PHONE, plan: 'premium', smsBackup: true, name: '' });
+    return { clock, db, stores: opened, userId: account.userId };
+  }
+
+  test('limits stay exact under concurrency: 30 alerts at once through two nodes, exactly 10 accepted', async () => {
+    const db = await stores.fresh();
+    const a = await db.open({ nodeId: 'node-a' });
+    const b = await db.open({ nodeId: 'node-b' });
+    const { userId } = await a.accounts.create({ phone: PHONE, plan: 'premium', smsBackup: false, name: '' });
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).calls.acceptGrouped(userId, 'premium', textAlert(`alert ${i}`))));
+    expect(results.filter((r) => r.accepted)).toHaveLength(10);
+    const refused = results.filter((r) => !r.accepted);
+    expect(refused).toHaveLength(20);
+    for (const r of refused) expect(r).toMatchObject({ decision: { limit: 'burst', perMinute: 10 } });
+    const history = await a.calls.list({ userId, limit: 100 });
+    expect(history.filter((c) => c.accepted)).toHaveLength(10);
+    expect(history.filter((c) => c.status === 'rate_limited')).toHaveLength(20);
+    expect((await b.calls.usage(userId)).used).toBe(10);
+  });
+
+  test('a queued call is moved to dialing by exactly one node', async () => {
+    const {
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
+    for (let round = 0; round < 5; round++) {
+      const callId = await accept(a!, userId, `round ${round}`);
+      const won = await Promise.all([a!, b!, a!, b!].map((s) => s.progress.transition(callId, 'dialing', { phone: `+1415555000${round}`, dialedAt: 1 })));
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect((await a!.progress.timeline(callId)).filter((e) => e.event === 'dialing')).toHaveLength(1);
+    }
+  });
+
+  test('one line per phone across nodes: a second call waits until the first is final', async () => {
+    const {
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
+    const first = await accept(a!, userId, 'first');
+    const second = await accept(b!, userId, 'second');
+    const carried = await accept(b!, userId, 'carried');
+    expect(await a!.progress.transition(first, 'dialing', { phone: PHONE })).toBe(true);
+    expect(await b!.progress.transition(second, 'dialing', { phone: PHONE })).toBe(false);
+    expect((await b!.progress.get(second))?.status).toBe('queued');
+    // An alert carried by the call that holds the line does not need the line.
+    expect(await b!.progress.transition(carried, 'dialing', { phone: PHONE, carriedBy: first })).toBe(true);
+    expect(await a!.progress.transition(first, 'answered')).toBe(true);
+    expect(await b!.progress.transition(second, 'dialing', { phone: PHONE })).toBe(false);
+    // The holder may take its own line again (dialing back to queued, then dialing).
+    expect(await a!.progress.transition(first, 'completed')).toBe(true);
+    expect(await b!.progress.transition(second, 'dialing', { phone: PHONE })).toBe(true);
+    expect(await b!.progress.transition(second, 'queued')).toBe(true);
+    expect(await b!.progress.transition(second, 'dialing', { phone: PHONE })).toBe(true);
+    expect(await b!.progress.transition(second, 'no_answer')).toBe(true);
+    const third = await accept(a!, userId, 'third');
+    expect(await a!.progress.transition(third, 'dialing', { phone: PHONE })).toBe(true);
+  });
+
+  test('a silent node is taken over exactly once: its call in progress to one survivor, its queued calls to anyone', async () => {
+    const {
+      clock,
+      stores: [a, b, c],
+      userId,
+    } = await nodes('node-a', 'node-b', 'node-c');
+    await a!.nodes!.heartbeat();
+    await b!.nodes!.heartbeat();
+    await c!.nodes!.heartbeat();
+    const talking = await accept(a!, userId, 'talking');
+    const queued = await accept(a!, userId, 'queued');
+    expect(await a!.progress.transition(talking, 'dialing', { phone: PHONE })).toBe(true);
+    expect(await a!.progress.transition(talking, 'answered')).toBe(true);
+    expect((await a!.progress.inFlight()).map((x) => x.callId)).toEqual([talking, queued]);
+    expect(await b!.progress.inFlight()).toEqual([]);
+
+    clock.advance(5_000);
+    await b!.nodes!.heartbeat();
+    await c!.nodes!.heartbeat();
+    expect(await b!.nodes!.takeOverSilent(10_000)).toEqual([]);
+    clock.advance(10_000);
+    await b!.nodes!.heartbeat();
+    await c!.nodes!.heartbeat();
+
+    const [byB, byC] = await Promise.all([b!.nodes!.takeOverSilent(10_000), c!.nodes!.takeOverSilent(10_000)]);
+    const taken = [...byB!, ...byC!];
+    expect(taken).toHaveLength(1);
+    expect(taken[0]).toMatchObject({ nodeId: 'node-a', calls: [{ callId: talking, status: 'answered', userId, phone: PHONE }] });
+    expect(await b!.nodes!.takeOverSilent(10_000)).toEqual([]);
+    expect(await c!.nodes!.takeOverSilent(10_000)).toEqual([]);
+
+    const list = await b!.nodes!.list();
+    expect(list.map((n) => [n.nodeId, n.goneAt])).toEqual([
+      ['node-a', clock.now()],
+      ['node-b', null],
+      ['node-c', null],
+    ]);
+    // A's queued call is anyone's now; its line is free again.
+    expect((await b!.progress.inFlight()).map((x) => x.callId)).toEqual([queued]);
+    expect(await b!.progress.transition(queued, 'dialing', { phone: PHONE })).toBe(true);
+    expect((await b!.progress.inFlight()).map((x) => x.callId)).toEqual([queued]);
+    expect(await c!.progress.inFlight()).toEqual([]);
+  });
+
+  test('a node that leaves cleanly hands its queued calls over; heartbeat brings it back', async () => {
+    const {
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
+    await a!.nodes!.heartbeat();
+    const queued = await accept(a!, userId);
+    expect(await b!.progress.inFlight()).toEqual([]);
+    await a!.nodes!.leave();
+    expect((await b!.progress.inFlight()).map((x) => x.callId)).toEqual([queued]);
+    await a!.nodes!.heartbeat();
+    expect(await b!.progress.inFlight()).toEqual([]);
+    expect((await a!.nodes!.list())[0]).toMatchObject({ nodeId: 'node-a', goneAt: null });
+  });
+
+  test('stale SMS claims are the ones this node left', async () => {
+    const {
+      db,
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
+    const one = await accept(a!, userId);
+    expect(await a!.progress.claimSms(one)).toBe(true);
+    expect(await b!.progress.claimSms(one)).toBe(false);
+    expect(await b!.progress.staleSmsClaims()).toEqual([]);
+    const restarted = await db.open({ nodeId: 'node-a' });
+    expect(await restarted.progress.staleSmsClaims()).toEqual([one]);
+  });
+
+  test('a change published by one node reaches the others, not itself', async () => {
+    const {
+      stores: [a, b],
+    } = await nodes('node-a', 'node-b');
+    const gotA: CallChangeNotice[] = [];
+    const gotB: CallChangeNotice[] = [];
+    const stopA = await a!.changes!.subscribe((c) => gotA.push(c));
+    const stopB = await b!.changes!.subscribe((c) => gotB.push(c));
+    const fromB: CallChangeNotice = { callId: 'call_b', userId: 'u1', status: 'ringing', at: 1 };
+    const fromA: CallChangeNotice = { callId: 'call_a', userId: 'u2', status: 'sms', at: 2 };
+    b!.changes!.publish(fromB);
+    a!.changes!.publish(fromA);
+    await waitFor(() => gotA.length > 0 && gotB.length > 0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(gotA).toEqual([fromB]);
+    expect(gotB).toEqual([fromA]);
+    await stopA();
+    b!.changes!.publish(fromB);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(gotA).toEqual([fromB]);
+    await stopB();
+    await a!.close();
+    expect(() => a!.changes!.publish(fromA)).not.toThrow();
+  });
+
+  test('call writes wait for each other, whatever each takes', async () => {
+    const {
+      stores: [a],
+    } = await nodes('node-a');
+    const order: string[] = [];
+    const settleAfter = (label: string, ms: number) => () =>
+      new Promise<string>((resolve) => setTimeout(() => resolve(label), ms)).then((x) => (order.push(x), x));
+    const done = await Promise.all([
+      a!.writes.write('a', settleAfter('a', 40)),
+      a!.writes.write('b', settleAfter('b', 1)),
+      a!.writes.write('c', settleAfter('c', 20)),
+    ]);
+    expect(done).toEqual(['a', 'b', 'c']);
+    expect(order).toEqual(['a', 'b', 'c']);
+
+    const hanging = a!.writes.write('slow', settleAfter('slow', 300));
+    const given = a!.writes.write('given up', settleAfter('never', 1)).catch((error: Error) => error.message);
+    expect(a!.writes.waiting).toBe(2);
+    expect(await a!.writes.drain(20)).toBe(false);
+    expect(a!.writes.abandon()).toBe(1);
+    expect(await given).toMatch(/not written.*given up/);
+    expect(await hanging).toBe('slow');
+    expect(await a!.writes.drain(1000)).toBe(true);
+    expect(order).not.toContain('never');
+  });
+});

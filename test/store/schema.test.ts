@@ -1,0 +1,92 @@
+// Opening a store: the schema brought up to date, a newer one refused, and (PostgreSQL) one
+// migration for nodes starting together and one-line errors without the password.
+import Database from 'better-sqlite3';
+import postgres from 'postgres';
+import { describe, expect, test } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/db/database.js';
+import { connect, redactUrl } from '../../src/db/postgres/connect.js';
+import { openPostgresStore, PG_SCHEMA_VERSION } from '../../src/db/postgres/index.js';
+import { UserError } from '../../src/errors.js';
+import { freeTcpPort } from '../helpers/ports.js';
+import { testSecrets } from '../helpers/secrets.js';
+import { type FreshDatabase, STORE_KINDS, useStores } from '../helpers/stores.js';
+
+async function setSchemaVersion(db: FreshDatabase, version: number): Promise<void> {
+  if (db.kind === 'sqlite') {
+    const raw = new Database(db.location);
+    raw.pragma(`user_version = ${version}`);
+    raw.close();
+    return;
+  }
+  const sql = postgres(db.location, { max: 1, onnotice: () => {} });
+  await sql`UPDATE schema_version SET version = ${version}`;
+  await sql.end();
+}
+
+describe.each(STORE_KINDS)('%s store: schema', (kind) => {
+  const stores = useStores(kind);
+
+  test('a new database gets the whole schema; a newer one is refused', async () => {
+    const db = await stores.fresh();
+    const store = await db.open();
+    const known = kind === 'postgres' ? PG_SCHEMA_VERSION : SCHEMA_VERSION;
+    expect(await store.schemaVersion()).toBe(known);
+    await store.ping();
+    expect(store.kind).toBe(kind);
+    await store.close();
+
+    await setSchemaVersion(db, known + 1);
+    const refused = await db.open().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UserError);
+    expect((refused as Error).message).toMatch(new RegExp(`schema version ${known + 1}, newer than this ringhook understands \\(${known}\\)`));
+  });
+});
+
+describe('postgres store: opening', () => {
+  const stores = useStores('postgres');
+
+  test('nodes starting together on an empty database: one migrates, all open', async () => {
+    const db = await stores.fresh();
+    const opened = await Promise.all(['n1', 'n2', 'n3', 'n4'].map((nodeId) => db.open({ nodeId })));
+    for (const store of opened) expect(await store.schemaVersion()).toBe(8);
+    expect(PG_SCHEMA_VERSION).toBe(8);
+    expect(opened[0]!.location).toBe(db.location);
+  });
+
+  test('the location and every error leave the password out', async () => {
+    expect(redactUrl('postgres://ringhook:s3cret@db.example:5432/ringhook')).toBe('postgres://ringhook:***@db.example:5432/ringhook');
+    expect(redactUrl('postgresql://db.example/ringhook?user=r&password=s3cret&sslmode=require')).toBe(
+      'postgresql://db.example/ringhook?user=r&password=***&sslmode=require',
+    );
+    expect(redactUrl('postgres://db.example/ringhook')).toBe('postgres://db.example/ringhook');
+
+    const port = await freeTcpPort();
+    const down = await connect(`postgres://ringhook:s3cret@127.0.0.1:${port}/ringhook`).catch((error: unknown) => error);
+    expect(down).toBeInstanceOf(UserError);
+    expect((down as Error).message).toMatch(/cannot connect to PostgreSQL at postgres:\/\/ringhook:\*\*\*@127\.0\.0\.1:\d+\/ringhook: connection refused/);
+    expect((down as Error).message).not.toContain('s3cret');
+
+    const cluster = stores.cluster();
+    const missing = await openPostgresStore({
+      url: `postgres://ringhook:s3cret@127.0.0.1:${cluster.port}/nowhere`,
+      nodeId: 'n',
+      secrets: testSecrets(),
+    }).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(UserError);
+    expect((missing as Error).message).toMatch(/database "nowhere" does not exist/);
+    expect((missing as Error).message).not.toContain('s3cret');
+
+    await expect(connect('mysql://root:s3cret@localhost/x')).rejects.toThrow(/not a PostgreSQL URL: mysql:\/\/root:\*\*\*@localhost\/x/);
+  });
+
+  test('a store whose server went away: ping throws while it is down, and the pool reconnects once it is back', async () => {
+    const db = await stores.fresh();
+    const store = await db.open();
+    await store.accounts.create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: '' });
+    await stores.cluster().kill();
+    await expect(store.ping()).rejects.toThrow();
+    await stores.cluster().restart();
+    await store.ping();
+    expect(await store.accounts.list()).toHaveLength(1);
+  });
+});
