@@ -1,18 +1,26 @@
 // Call changes shared between the nodes through LISTEN/NOTIFY: a dashboard connected to one node
 // follows calls dialed by another. Each notice names the node that published it, which ignores it.
+import { z } from 'zod';
+import { FINAL_STATES, IN_FLIGHT_STATES } from '../../core/call-state.js';
 import type { CallChangeNotice, ChangeFeed } from '../store.js';
 import type { Sql } from './connect.js';
 
 export const CHANGES_CHANNEL = 'ringhook_calls';
 
-interface Payload extends CallChangeNotice {
-  node: string;
-}
+/** Anything that can NOTIFY on the channel is heard: only a well-formed notice is passed on. */
+const payloadSchema = z.object({
+  callId: z.string().max(100),
+  userId: z.string().max(100),
+  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, 'sms']),
+  at: z.number().int(),
+  node: z.string().max(100),
+});
+type Payload = z.infer<typeof payloadSchema>;
 
 function parse(text: string): Payload | undefined {
   try {
-    const value = JSON.parse(text) as Partial<Payload> | null;
-    return value && typeof value.node === 'string' && typeof value.callId === 'string' ? (value as Payload) : undefined;
+    const result = payloadSchema.safeParse(JSON.parse(text));
+    return result.success ? result.data : undefined;
   } catch {
     return undefined;
   }
