@@ -65,7 +65,14 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
   const unsubscribeLocal = store.changes ? events.subscribe((change) => relaying && !change.remote && store.changes!.publish(change)) : () => {};
   const unsubscribeRemote = store.changes
     ? await store.changes
-        .subscribe((change) => events.emit({ ...change, remote: true }))
+        .subscribe((change) => {
+          // Runs inside the database client's notification handler: nothing may escape into it.
+          try {
+            events.emit({ ...change, remote: true });
+          } catch (error) {
+            logger.warn('a live update from another node could not be passed on', { error });
+          }
+        })
         .catch((error: Error) => {
           logger.warn('live dashboard updates from the other nodes are off: could not listen on the database', { error });
           return async () => {};
