@@ -1,19 +1,12 @@
-// The store tests run the same bodies against both stores: SQLite (a temp file, the SQLite classes
-// wrapped in the Store interface) and PostgreSQL (a fresh database of a throwaway cluster).
+// The store tests run the same bodies against both stores: SQLite (a temp file, openSqliteStore) and PostgreSQL (a fresh database of a throwaway cluster).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { AccountStore } from '../../src/db/accounts.js';
-import { CallProgressStore } from '../../src/db/call-progress.js';
-import { CallStore } from '../../src/db/calls.js';
-import { openDatabase } from '../../src/db/database.js';
-import { OwnerAuthStore } from '../../src/db/owner-auth.js';
-import { PatientWriter } from '../../src/db/patient-writes.js';
 import { openPostgresStore } from '../../src/db/postgres/index.js';
 import type { SecretBox } from '../../src/db/secret-box.js';
-import { SessionStore } from '../../src/db/sessions.js';
-import type { CallWrites, Store } from '../../src/db/store.js';
+import { openSqliteStore } from '../../src/db/sqlite-store.js';
+import type { Store } from '../../src/db/store.js';
 import { silentLogger } from '../../src/log.js';
 import { type PgCluster, startPostgres } from './postgres.js';
 import { testSecrets } from './secrets.js';
@@ -36,37 +29,6 @@ export interface FreshDatabase {
   location: string;
   secrets: SecretBox;
   open(options?: OpenOptions): Promise<Store>;
-}
-
-/** The SQLite classes as a Store (what openSqliteStore in src will do). */
-export function sqliteStore(file: string, options: { secrets: SecretBox; now?: () => number; checkKey?: boolean }): Store {
-  const now = options.now ?? Date.now;
-  const db = openDatabase(file, { sync: 'normal', secrets: options.secrets });
-  try {
-    return {
-      kind: 'sqlite',
-      location: file,
-      accounts: new AccountStore(db, options.secrets, now, { checkKey: options.checkKey !== false }),
-      calls: new CallStore(db, now),
-      progress: new CallProgressStore(db, now),
-      sessions: new SessionStore(db, now),
-      ownerAuth: new OwnerAuthStore(db, now),
-      // SQLite's work is synchronous; PatientWriter's signature (work: () => T) does not say Awaitable.
-      writes: new PatientWriter(db, silentLogger) as unknown as CallWrites,
-      async ping() {
-        db.prepare('SELECT 1').get();
-      },
-      async schemaVersion() {
-        return db.pragma('user_version', { simple: true }) as number;
-      },
-      async close() {
-        if (db.open) db.close();
-      },
-    };
-  } catch (error) {
-    db.close();
-    throw error;
-  }
 }
 
 /**
@@ -113,7 +75,7 @@ export function useStores(kind: StoreKind): { fresh(): Promise<FreshDatabase>; c
           const store =
             kind === 'postgres'
               ? await openPostgresStore({ url: location, nodeId: options.nodeId ?? 'node-a', poolSize: 5, ...common })
-              : sqliteStore(location, common);
+              : openSqliteStore(location, { ...common, sync: 'normal', logger: silentLogger });
           opened.push(store);
           return store;
         },
