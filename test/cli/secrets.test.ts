@@ -68,7 +68,7 @@ describe('api_keys at rest', () => {
       const b = runCli(['account', 'regenerate', a.user_id, '--json'], { RINGHOOK_DATA_DIR: dataDir }).json;
       expect((await t.post(`/webhook/${a.user_id}/${a.api_key}`, 'old', { 'content-type': 'text/plain' })).status).toBe(401);
       expect((await t.post(`/webhook/${a.user_id}/${b.api_key}`, 'new', { 'content-type': 'text/plain' })).status).toBe(200);
-      expect(t.service.stores.accounts.get(a.user_id)!.apiKey).toBe(b.api_key);
+      expect((await t.service.stores.accounts.get(a.user_id))!.apiKey).toBe(b.api_key);
     } finally {
       await t.stop();
     }

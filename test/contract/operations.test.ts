@@ -23,7 +23,7 @@ describe('operations', () => {
   });
 
   it('/metrics wants the bearer token, then counts alerts by result and times the webhook', async () => {
-    const a = createAccount(t.service.stores.accounts);
+    const a = await createAccount(t.service.stores.accounts);
     await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'one', { 'content-type': 'text/plain' });
     await t.post(`/webhook/${a.userId}/${a.apiKey}`, '', { 'content-type': 'text/plain' });
     await t.post(`/webhook/${a.userId}/wrong`, 'x', { 'content-type': 'text/plain' });

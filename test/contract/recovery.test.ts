@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
-import { makeDataDir, startTestService, testClock, type TestService } from '../helpers/service.js';
+import { makeDataDir, sqliteDb, startTestService, testClock, type TestService } from '../helpers/service.js';
 import { createAccount } from '../helpers/accounts.js';
 
 const running: TestService[] = [];
@@ -22,7 +22,7 @@ it('at start, a queued call older than the freshness window expires (never diale
   const dataDir = makeDataDir();
   const clock = testClock('2026-11-22T14:00:00Z');
   const first = await startTestService({ RINGHOOK_DATA_DIR: dataDir, RINGHOOK_TELEPHONY: 'off' }, clock);
-  const a = createAccount(first.service.stores.accounts);
+  const a = await createAccount(first.service.stores.accounts);
   const old = await first.post(`/webhook/${a.userId}/${a.apiKey}`, 'sent before the outage');
   expect(old.status, old.text).toBe(200);
   clock.advance(250_000);
@@ -46,7 +46,7 @@ it('at start, a queued call older than the freshness window expires (never diale
   running.push(second);
   const expired = await second.waitForCall(old.json.call_id, (r) => r.status !== 'queued' && r.sms_status !== null, 5_000);
   const timeline = (
-    second.service.stores.db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(old.json.call_id) as Array<{ event: string }>
+    sqliteDb(second.service.stores).prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(old.json.call_id) as Array<{ event: string }>
   ).map((e) => e.event);
   expect(expired.status).toBe('expired');
   expect(expired.error).toMatch(/too old/);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 import { createAccount } from '../helpers/accounts.js';
 
@@ -38,16 +38,16 @@ function receiptToken(t: TestService): string {
 
 /** An accepted alert whose SMS backup the gateway took as `messageId` (status "sent"). */
 async function callWithSentSms(t: TestService, messageId: string): Promise<string> {
-  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
+  const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   const reply = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert with an SMS out');
   expect(reply.status, reply.text).toBe(200);
-  new CallProgressStore(t.service.stores.db).setSmsResult(reply.json.call_id, { status: 'sent', messageId, parts: 1 });
+  new CallProgressStore(sqliteDb(t.service.stores)).setSmsResult(reply.json.call_id, { status: 'sent', messageId, parts: 1 });
   return reply.json.call_id as string;
 }
 
 /** Everything a receipt could change: the calls and their timelines. */
 function snapshot(t: TestService): string {
-  const db = t.service.stores.db;
+  const db = sqliteDb(t.service.stores);
   return JSON.stringify([db.prepare('SELECT * FROM calls ORDER BY call_id').all(), db.prepare('SELECT * FROM call_events ORDER BY id').all()]);
 }
 

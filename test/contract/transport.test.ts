@@ -35,31 +35,31 @@ afterEach(() => {
 
 describe('plain HTTP', () => {
   it('answers 403 "HTTPS is required" and records nothing', async () => {
-    const a = createAccount(t.service.stores.accounts);
+    const a = await createAccount(t.service.stores.accounts);
     const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`);
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ success: false, code: 'https_required', error: expect.stringMatching(/HTTPS is required/) });
-    expect(t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
+    expect(await t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
   });
 
   it('ignores X-Forwarded-Proto from an address that is not a trusted proxy', async () => {
-    const a = createAccount(t.service.stores.accounts);
+    const a = await createAccount(t.service.stores.accounts);
     const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`, { 'x-forwarded-proto': 'https' }, '127.0.0.1');
     expect(res.status).toBe(403);
-    expect(t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
+    expect(await t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
   });
 
   it('refuses a trusted proxy that does not say https', async () => {
-    const a = createAccount(t.service.stores.accounts);
+    const a = await createAccount(t.service.stores.accounts);
     for (const proto of [undefined, 'http', 'https, http']) {
       const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`, proto ? { 'x-forwarded-proto': proto } : {}, '127.0.0.2');
       expect(res.status, String(proto)).toBe(403);
     }
-    expect(t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
+    expect(await t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
   });
 
   it('accepts an alert forwarded by a trusted proxy over HTTPS', async () => {
-    const a = createAccount(t.service.stores.accounts);
+    const a = await createAccount(t.service.stores.accounts);
     const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`, { 'x-forwarded-proto': 'https' }, '127.0.0.2');
     expect(res.status).toBe(200);
     expect(res.json.success).toBe(true);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
+import type { Awaitable } from '../../src/db/store.js';
 import { openStores } from '../../src/service.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
 import { request, type Reply } from '../helpers/https-client.js';
@@ -30,14 +31,14 @@ const fixture = (note: string) => {
 
 let t: TestService;
 
-function createAccount(plan: 'free' | 'premium' = 'premium', smsBackup = false): Account {
+async function createAccount(plan: 'free' | 'premium' = 'premium', smsBackup = false): Promise<Account> {
   return makeAccount(t.service.stores.accounts, { plan, smsBackup });
 }
 
 const hookPath = (a: Pick<Account, 'userId' | 'apiKey'>) => `/webhook/${a.userId}/${a.apiKey}`;
 
-function historyOf(userId: string) {
-  return t.service.stores.calls.list({ userId, limit: 1000 });
+async function historyOf(userId: string) {
+  return await t.service.stores.calls.list({ userId, limit: 1000 });
 }
 
 beforeAll(async () => {
@@ -55,7 +56,7 @@ afterEach(() => {
 
 describe('accepted alerts', () => {
   it('accepts the plain-text form and speaks the whole body', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const f = fixture('plain-text template');
     const res = await t.post(hookPath(a), f.body, { 'content-type': f.content_type, 'user-agent': 'ChartingPlatform-Webhook' });
     expect(res.status).toBe(200);
@@ -67,15 +68,15 @@ describe('accepted alerts', () => {
       timestamp: new Date(t.clock.now()).toISOString(),
       truncated: false,
     });
-    const call = t.service.stores.calls.get(res.json.call_id)!;
+    const call = (await t.service.stores.calls.get(res.json.call_id))!;
     expect(call).toMatchObject({ status: 'queued', accepted: true, kind: 'alert', message: f.body, userId: a.userId });
   });
 
   it('accepts the full JSON form and keeps every field', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), fixture('full JSON form').body, { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
-    const call = t.service.stores.calls.get(res.json.call_id)!;
+    const call = (await t.service.stores.calls.get(res.json.call_id))!;
     expect(call).toMatchObject({
       message: 'BTCUSD crossed 100000 on the 1h chart',
       ticker: 'BTCUSD',
@@ -88,81 +89,81 @@ describe('accepted alerts', () => {
   });
 
   it('stores a quoted numeric price as a number', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), fixture('price placeholder quoted').body, { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
-    expect(t.service.stores.calls.get(res.json.call_id)!.price).toBe(131.07);
+    expect((await t.service.stores.calls.get(res.json.call_id))!.price).toBe(131.07);
   });
 
   it('keeps fields the sender added beyond the known ones', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), fixture('extra fields').body, { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
-    const call = t.service.stores.calls.get(res.json.call_id)!;
+    const call = (await t.service.stores.calls.get(res.json.call_id))!;
     expect(call.extra).toEqual({ exchange: 'CME_MINI', interval: '5', position_size: 2 });
     expect(call.ticker).toBe('ES1!');
   });
 
   it('treats a JSON object labelled text/plain as the JSON form', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), fixture('JSON object labelled text/plain').body, { 'content-type': 'text/plain' });
     expect(res.status).toBe(200);
-    const call = t.service.stores.calls.get(res.json.call_id)!;
+    const call = (await t.service.stores.calls.get(res.json.call_id))!;
     expect(call.message).toBe('ETH alert from a sender that labels JSON as text');
     expect(call.ticker).toBe('ETHUSD');
   });
 
   it.each(['non-ASCII text', 'French'])('keeps %s intact', async (note) => {
-    const a = createAccount();
+    const a = await createAccount();
     const f = fixture(note);
     const res = await t.post(hookPath(a), f.body, { 'content-type': `${f.content_type}; charset=utf-8` });
     expect(res.status).toBe(200);
-    expect(t.service.stores.calls.get(res.json.call_id)!.message).toBe(f.body);
+    expect((await t.service.stores.calls.get(res.json.call_id))!.message).toBe(f.body);
   });
 
   it('accepts a timestamp with milliseconds', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), fixture('timestamp with milliseconds').body, { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
-    expect(t.service.stores.calls.get(res.json.call_id)!.alertTimestamp).toBe('2026-11-22T14:00:00.000Z');
+    expect((await t.service.stores.calls.get(res.json.call_id))!.alertTimestamp).toBe('2026-11-22T14:00:00.000Z');
   });
 
   it('truncates a message over 500 characters to 500 and says so', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), fixture('over 500 characters').body, { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
     expect(res.json.truncated).toBe(true);
     expect(res.json.message).toContain('truncated');
-    const call = t.service.stores.calls.get(res.json.call_id)!;
+    const call = (await t.service.stores.calls.get(res.json.call_id))!;
     expect(call.message).toBe('x'.repeat(500));
     expect(call.messageTruncated).toBe(true);
   });
 
   it('counts emoji as one character each at the 500 boundary and never splits one', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const exactly500 = '🚀'.repeat(500);
     let res = await t.post(hookPath(a), exactly500, { 'content-type': 'text/plain' });
     expect(res.status).toBe(200);
     expect(res.json.truncated).toBe(false);
-    expect(t.service.stores.calls.get(res.json.call_id)!.message).toBe(exactly500);
+    expect((await t.service.stores.calls.get(res.json.call_id))!.message).toBe(exactly500);
 
     // 499 rockets then a family emoji (7 code points): the family does not fit whole, so it is dropped.
     const family = '👨‍👩‍👧‍👦';
     res = await t.post(hookPath(a), JSON.stringify({ message: '🚀'.repeat(499) + family }), { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
     expect(res.json.truncated).toBe(true);
-    expect(t.service.stores.calls.get(res.json.call_id)!.message).toBe('🚀'.repeat(499));
+    expect((await t.service.stores.calls.get(res.json.call_id))!.message).toBe('🚀'.repeat(499));
   });
 
   it('accepts a trailing slash and percent-encoded credentials', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     expect((await t.post(`${hookPath(a)}/`, 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
     const encoded = `/webhook/${a.userId}/${encodeURIComponent(a.apiKey).replace(/_/g, '%5F')}`;
     expect((await t.post(encoded, 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
   });
 
   it('does not deduplicate identical alerts', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const first = await t.post(hookPath(a), 'same', { 'content-type': 'text/plain' });
     const second = await t.post(hookPath(a), 'same', { 'content-type': 'text/plain' });
     expect([first.status, second.status]).toEqual([200, 200]);
@@ -191,7 +192,7 @@ describe('bad payloads: 400 naming the problem, no call placed', () => {
   ];
 
   it.each(cases)('refuses %s', async (_name, body, contentType, pattern, field) => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), body, { 'content-type': contentType });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -199,21 +200,21 @@ describe('bad payloads: 400 naming the problem, no call placed', () => {
     expect(res.json.error).toMatch(pattern);
     expect(typeof res.json.code).toBe('string');
     if (field) expect(res.json.field).toBe(field);
-    const history = historyOf(a.userId);
+    const history = await historyOf(a.userId);
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ accepted: false, status: 'invalid_payload' });
-    expect(t.service.stores.calls.usage(a.userId).used).toBe(0);
+    expect((await t.service.stores.calls.usage(a.userId)).used).toBe(0);
   });
 
   it('refuses a body over 64 KiB without reading it all', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), 'x'.repeat(64 * 1024 + 1), { 'content-type': 'text/plain' });
     expect(res.status).toBe(400);
     expect(res.json.code).toBe('body_too_large');
   });
 
   it('refuses a 5 MB body, streamed or with Content-Length, and keeps serving', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const big = Buffer.alloc(5 * 1024 * 1024, 0x61);
     const streamed = await t.post(hookPath(a), big, { 'content-type': 'text/plain' });
     expect(streamed.status).toBe(400);
@@ -223,25 +224,25 @@ describe('bad payloads: 400 naming the problem, no call placed', () => {
   });
 
   it('accepts a body of exactly 64 KiB (the message is truncated)', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), 'y'.repeat(64 * 1024), { 'content-type': 'text/plain' });
     expect(res.status).toBe(200);
     expect(res.json.truncated).toBe(true);
   });
 
   it('keeps __proto__ and constructor keys as plain data', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(hookPath(a), '{"message":"m","__proto__":{"polluted":1},"constructor":"c"}', { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
-    expect(t.service.stores.calls.get(res.json.call_id)!.extra).toEqual(JSON.parse('{"__proto__":{"polluted":1},"constructor":"c"}'));
+    expect((await t.service.stores.calls.get(res.json.call_id))!.extra).toEqual(JSON.parse('{"__proto__":{"polluted":1},"constructor":"c"}'));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 
 describe('credentials', () => {
   it('answers 401 for an unknown user_id, a wrong key, and odd paths, without telling which', async () => {
-    const a = createAccount();
-    const otherKey = createAccount().apiKey;
+    const a = await createAccount();
+    const otherKey = (await createAccount()).apiKey;
     const paths = [
       `/webhook/${'0'.repeat(32)}/${a.apiKey}`,
       `/webhook/${a.userId}/${otherKey}`,
@@ -258,19 +259,19 @@ describe('credentials', () => {
     }
     expect(bodies.size).toBe(1);
     expect(JSON.parse([...bodies][0]!)).toMatchObject({ success: false, code: 'unauthorized' });
-    expect(historyOf(a.userId)).toHaveLength(0);
+    expect(await historyOf(a.userId)).toHaveLength(0);
   });
 
   it('answers 400 for a malformed percent-encoding in the path', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const res = await t.post(`/webhook/${a.userId}/%E0%A4%A`, 'hello', { 'content-type': 'text/plain' });
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ success: false, code: 'bad_request' });
-    expect(historyOf(a.userId)).toHaveLength(0);
+    expect(await historyOf(a.userId)).toHaveLength(0);
   });
 
   it('answers 405 with Allow: POST for other methods on the webhook, and 404 elsewhere', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
       const res = await request(t.baseUrl + hookPath(a), { method, ca: t.ca });
       expect(res.status, method).toBe(405);
@@ -280,35 +281,35 @@ describe('credentials', () => {
     const missing = await request(`${t.baseUrl}/nothing-here`, { method: 'GET', ca: t.ca });
     expect(missing.status).toBe(404);
     expect(missing.json).toMatchObject({ success: false, code: 'not_found' });
-    expect(historyOf(a.userId)).toHaveLength(0);
+    expect(await historyOf(a.userId)).toHaveLength(0);
   });
 
   it('answers 403 for a suspended account and records the refusal', async () => {
-    const a = createAccount();
-    t.service.stores.accounts.update(a.userId, { status: 'suspended' });
+    const a = await createAccount();
+    await t.service.stores.accounts.update(a.userId, { status: 'suspended' });
     const res = await t.post(hookPath(a), 'hello', { 'content-type': 'text/plain' });
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ success: false, code: 'account_suspended' });
-    expect(historyOf(a.userId)[0]).toMatchObject({ accepted: false, status: 'suspended' });
-    t.service.stores.accounts.update(a.userId, { status: 'active' });
+    expect((await historyOf(a.userId))[0]).toMatchObject({ accepted: false, status: 'suspended' });
+    await t.service.stores.accounts.update(a.userId, { status: 'active' });
     expect((await t.post(hookPath(a), 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
   });
 
   it('regenerating the key while serving makes the old URL answer 401 at once', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     expect((await t.post(hookPath(a), 'before', { 'content-type': 'text/plain' })).status).toBe(200);
     // Regenerate through a second connection to the same database file, as the CLI does.
-    const other = openStores(t.config);
-    const renewed = other.accounts.regenerateKey(a.userId)!;
-    other.db.close();
+    const other = await openStores(t.config);
+    const renewed = (await other.accounts.regenerateKey(a.userId))!;
+    await other.close();
     expect(renewed.apiKey).not.toBe(a.apiKey);
     expect((await t.post(hookPath(a), 'old url', { 'content-type': 'text/plain' })).status).toBe(401);
     expect((await t.post(hookPath(renewed), 'new url', { 'content-type': 'text/plain' })).status).toBe(200);
-    expect(t.service.stores.accounts.get(a.userId)!.apiKey).toBe(renewed.apiKey);
+    expect((await t.service.stores.accounts.get(a.userId))!.apiKey).toBe(renewed.apiKey);
   });
 
   it('never writes the api_key into a log line', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     await t.post(hookPath(a), 'hello', { 'content-type': 'text/plain' });
     await t.post(`/webhook/${a.userId}/${a.apiKey}x`, 'hello', { 'content-type': 'text/plain' });
     expect(JSON.stringify(t.logs)).not.toContain(a.apiKey);
@@ -317,7 +318,7 @@ describe('credentials', () => {
 
 describe('plan limits', () => {
   it('free plan: 1 call a minute (429 with Retry-After), 3 a month (403 with the spec body)', async () => {
-    const a = createAccount('free');
+    const a = await createAccount('free');
     t.clock.set('2026-11-30T23:55:00Z');
     expect((await t.post(hookPath(a), 'one', { 'content-type': 'text/plain' })).status).toBe(200);
 
@@ -346,23 +347,21 @@ describe('plan limits', () => {
     // The month boundary (UTC): the allowance resets.
     t.clock.set('2026-12-01T00:00:00Z');
     expect((await t.post(hookPath(a), 'december', { 'content-type': 'text/plain' })).status).toBe(200);
-    expect(t.service.stores.calls.usage(a.userId).used).toBe(1);
+    expect((await t.service.stores.calls.usage(a.userId)).used).toBe(1);
 
-    const statuses = historyOf(a.userId)
-      .map((c) => c.status)
-      .reverse();
+    const statuses = (await historyOf(a.userId)).map((c) => c.status).reverse();
     expect(statuses).toEqual(['queued', 'rate_limited', 'queued', 'queued', 'limit_exceeded', 'queued']);
     t.clock.set('2026-11-22T14:00:00Z');
   });
 
   it('premium plan: exactly 10 of 30 simultaneous requests are accepted, the rest get 429', async () => {
-    const a = createAccount('premium');
+    const a = await createAccount('premium');
     const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => t.post(hookPath(a), `burst ${i}`, { 'content-type': 'text/plain' })));
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
-    expect(t.service.stores.calls.usage(a.userId).used).toBe(10);
-    expect(historyOf(a.userId).filter((c) => c.accepted)).toHaveLength(10);
+    expect((await t.service.stores.calls.usage(a.userId)).used).toBe(10);
+    expect((await historyOf(a.userId)).filter((c) => c.accepted)).toHaveLength(10);
     // No monthly limit on premium: a minute later, 10 more.
     t.clock.advance(60_000);
     const later = await Promise.all(Array.from({ length: 10 }, () => t.post(hookPath(a), 'later', { 'content-type': 'text/plain' })));
@@ -370,28 +369,28 @@ describe('plan limits', () => {
   });
 
   it('free plan: 5 simultaneous requests give exactly 1 accepted', async () => {
-    const a = createAccount('free');
+    const a = await createAccount('free');
     t.clock.advance(3_600_000);
     const replies = await Promise.all(Array.from({ length: 5 }, () => t.post(hookPath(a), 'x', { 'content-type': 'text/plain' })));
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
   });
 
   it('a refused alert with large extra fields is kept readable (no cut JSON)', async () => {
-    const a = createAccount('free');
+    const a = await createAccount('free');
     t.clock.advance(3_600_000);
     expect((await t.post(hookPath(a), 'first', { 'content-type': 'text/plain' })).status).toBe(200);
     const big = JSON.stringify({ message: 'second', notes: 'n'.repeat(10_000) });
     expect((await t.post(hookPath(a), big, { 'content-type': 'application/json' })).status).toBe(429);
-    const [refused] = historyOf(a.userId);
+    const [refused] = await historyOf(a.userId);
     expect(refused).toMatchObject({ status: 'rate_limited', message: 'second', extra: { note: expect.stringMatching(/too large to keep/) } });
   });
 
   it('keeps at most 1000 rejections per account', async () => {
-    const a = createAccount('free');
+    const a = await createAccount('free');
     for (let i = 0; i < 1005; i++) {
-      t.service.stores.calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: String(i) });
+      await t.service.stores.calls.recordRejectionGrouped({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: String(i) });
     }
-    const history = historyOf(a.userId);
+    const history = await historyOf(a.userId);
     expect(history).toHaveLength(1000);
     expect(history[0]!.message).toBe('1004');
     expect(history.at(-1)!.message).toBe('5');
@@ -430,11 +429,11 @@ function expectSame(fast: Reply, viaH3: Reply): void {
 async function both(
   body: string | Buffer,
   headers: Record<string, string>,
-  account: () => Pick<Account, 'userId' | 'apiKey'> = () => createAccount(),
+  account: () => Awaitable<Pick<Account, 'userId' | 'apiKey'>> = () => createAccount(),
   options: { localAddress?: string } = {},
 ): Promise<[Reply, Reply]> {
-  const fast = await t.post(hookPath(account()), body, headers, options);
-  const viaH3 = await t.post(`${hookPath(account())}?via=h3`, body, headers, options);
+  const fast = await t.post(hookPath(await account()), body, headers, options);
+  const viaH3 = await t.post(`${hookPath(await account())}?via=h3`, body, headers, options);
   return [fast, viaH3];
 }
 
@@ -448,8 +447,8 @@ describe('the fast path answers as the h3 route does', () => {
       const [fast, viaH3] = await both(body, { 'content-type': type });
       expect(fast.status).toBe(200);
       expectSame(fast, viaH3);
-      expect(t.service.stores.calls.get(fast.json.call_id)).toMatchObject({ accepted: true, status: 'queued' });
-      expect(t.service.stores.calls.get(viaH3.json.call_id)).toMatchObject({ accepted: true, status: 'queued' });
+      expect(await t.service.stores.calls.get(fast.json.call_id)).toMatchObject({ accepted: true, status: 'queued' });
+      expect(await t.service.stores.calls.get(viaH3.json.call_id)).toMatchObject({ accepted: true, status: 'queued' });
     }
   });
 
@@ -472,7 +471,7 @@ describe('the fast path answers as the h3 route does', () => {
   });
 
   it('401 for wrong credentials, then 429 too_many_failures from the same address', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const wrong = () => ({ userId: a.userId, apiKey: `${a.apiKey.slice(0, -1)}x` });
     const from = { localAddress: '127.0.0.9' };
     const [fast, viaH3] = await both('hello', { 'content-type': 'text/plain' }, wrong, from);
@@ -486,16 +485,16 @@ describe('the fast path answers as the h3 route does', () => {
   });
 
   it('403 suspended, 429 rate_limited and 403 monthly_limit_exceeded', async () => {
-    const suspended = () => {
-      const a = createAccount();
-      t.service.stores.accounts.update(a.userId, { status: 'suspended' });
+    const suspended = async () => {
+      const a = await createAccount();
+      await t.service.stores.accounts.update(a.userId, { status: 'suspended' });
       return a;
     };
     const [fast, viaH3] = await both('hello', { 'content-type': 'text/plain' }, suspended);
     expect([fast.status, fast.json.code]).toEqual([403, 'account_suspended']);
     expectSame(fast, viaH3);
 
-    const free = [createAccount('free'), createAccount('free')];
+    const free = [await createAccount('free'), await createAccount('free')];
     const pair = () => {
       let i = 0;
       return () => free[i++ % 2]!;
@@ -517,7 +516,7 @@ describe('the fast path answers as the h3 route does', () => {
   });
 
   it('503 when the database stays locked, with nothing recorded', async () => {
-    const accounts = [createAccount(), createAccount()];
+    const accounts = [await createAccount(), await createAccount()];
     const lock = await holdWriteLock(t.config.dbFile, 3000);
     let i = 0;
     try {
@@ -527,7 +526,7 @@ describe('the fast path answers as the h3 route does', () => {
     } finally {
       await lock.released;
     }
-    for (const a of accounts) expect(t.service.stores.calls.list({ userId: a.userId })).toEqual([]);
+    for (const a of accounts) expect(await t.service.stores.calls.list({ userId: a.userId })).toEqual([]);
   });
 
   it('500 when the store fails otherwise, logged without the api_key', async () => {
@@ -552,7 +551,7 @@ describe('the fast path answers as the h3 route does', () => {
 
 describe('the fast path and a client that goes away', () => {
   it('a client that disconnects mid-body places no call, and the service keeps answering', async () => {
-    const a = createAccount();
+    const a = await createAccount();
     const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(t.baseUrl).port), ca: t.ca, servername: 'localhost' });
     await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
     socket.write(`POST ${hookPath(a)} HTTP/1.1\r\nhost: localhost\r\ncontent-type: text/plain\r\ncontent-length: 1000\r\n\r\nhalf of the`);
@@ -560,9 +559,9 @@ describe('the fast path and a client that goes away', () => {
     socket.destroy();
     // The read ends with the connection: the request is refused (recorded as unreadable), never accepted.
     const deadline = Date.now() + 5000;
-    while (t.service.stores.calls.list({ userId: a.userId }).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(t.service.stores.calls.list({ userId: a.userId })).toMatchObject([{ accepted: false, status: 'invalid_payload' }]);
-    expect(t.service.stores.calls.usage(a.userId).used).toBe(0);
+    while ((await t.service.stores.calls.list({ userId: a.userId })).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await t.service.stores.calls.list({ userId: a.userId })).toMatchObject([{ accepted: false, status: 'invalid_payload' }]);
+    expect((await t.service.stores.calls.usage(a.userId)).used).toBe(0);
     expect((await t.post(hookPath(a), 'still here', { 'content-type': 'text/plain' })).status).toBe(200);
   });
 });

@@ -17,7 +17,7 @@ const service = useCallingService(async () => {
 });
 
 async function alert(message: string): Promise<string> {
-  const a = createAccount(service.get().t.service.stores.accounts, { phone: PHONE, requireConfirm: false });
+  const a = await createAccount(service.get().t.service.stores.accounts, { phone: PHONE, requireConfirm: false });
   const res = await service.get().t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;

@@ -37,7 +37,7 @@ afterEach(async () => {
   expect(t.takeErrorLogs().map((line) => JSON.stringify(line))).toEqual([]);
 });
 
-function account(smsBackup = false): Account {
+async function account(smsBackup = false): Promise<Account> {
   return createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup, requireConfirm: false });
 }
 
@@ -56,7 +56,7 @@ describe('answered calls', () => {
   it('rings the phone, speaks intro, message and prompt (RTP heard at the phone), ends as completed', async () => {
     const sink = await startRtpSink(await freeUdpPort());
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port }, timeoutSec: 60 });
-    const a = account(true);
+    const a = await account(true);
     const before = kannel.messages().length;
     const callId = await sendAlert(a, 'AAPL broke resistance at 187.2');
     const row = await finalCall(callId);
@@ -81,7 +81,7 @@ describe('answered calls', () => {
 
   it('digit 1 ends the call as acknowledged', async () => {
     const phone = await startSipp({ scenario: 'dtmf-1', port: trunkPort, mediaPort: await freeUdpPortPair() });
-    const callId = await sendAlert(account(), 'NVDA sell signal');
+    const callId = await sendAlert(await account(), 'NVDA sell signal');
     const row = await finalCall(callId);
     await phone.stop();
     expect(row.status, JSON.stringify(events(callId))).toBe('acknowledged');
@@ -96,7 +96,7 @@ describe('answered calls', () => {
       mediaPort: await freeUdpPortPair(),
       files: { 'dtmf_2833_1_after_2.pcap': late1 },
     });
-    const callId = await sendAlert(account(), 'ES long entry');
+    const callId = await sendAlert(await account(), 'ES long entry');
     const row = await finalCall(callId);
     await phone.stop();
     expect(row.status, JSON.stringify(events(callId))).toBe('acknowledged');
@@ -120,7 +120,7 @@ describe('calls that are not answered', () => {
     '%s → %s',
     async (scenario, expected, sipCode) => {
       const phone = scenario === 'nothing' ? null : await startSipp({ scenario, port: trunkPort, timeoutSec: 30 });
-      const callId = await sendAlert(account(false), `scenario ${scenario}`);
+      const callId = await sendAlert(await account(false), `scenario ${scenario}`);
       const row = await finalCall(callId);
       await phone?.stop();
       expect(row.status, JSON.stringify(events(callId))).toBe(expected);
@@ -137,7 +137,7 @@ describe('calls that are not answered', () => {
     const phone = await startSipp({ scenario: 'busy', port: trunkPort });
     const before = kannel.messages().length;
     const message = 'BTCUSD crossed 100000 🚀';
-    const callId = await sendAlert(account(true), message);
+    const callId = await sendAlert(await account(true), message);
     const row = await finalCall(callId);
     await phone.stop();
     expect(row.status).toBe('busy');
@@ -157,17 +157,17 @@ describe('calls that are not answered', () => {
 
 describe('test calls and Asterisk faults', () => {
   it('a suspended account gets no test call; a call queued before the suspension ends failed, never dialed, with no SMS', async () => {
-    const a = account(true);
-    t.service.stores.accounts.update(a.userId, { status: 'suspended' });
-    expect(t.service.telephony!.placeTestCall(t.service.stores.accounts.get(a.userId)!)).toEqual({ accepted: false, reason: 'suspended' });
-    expect(t.service.stores.calls.list({ userId: a.userId })).toEqual([]);
+    const a = await account(true);
+    await t.service.stores.accounts.update(a.userId, { status: 'suspended' });
+    expect(await t.service.telephony!.placeTestCall((await t.service.stores.accounts.get(a.userId))!)).toEqual({ accepted: false, reason: 'suspended' });
+    expect(await t.service.stores.calls.list({ userId: a.userId })).toEqual([]);
 
-    const b = account(true);
+    const b = await account(true);
     const before = kannel.messages().length;
     // Accepted as the webhook does (the account still active), suspended before the dialer can look.
     const alert = { form: 'text' as const, message: 'queued before the suspension', truncated: false, originalLength: 28, fields: {}, extra: {} };
     const accepting = t.service.stores.calls.acceptGrouped(b.userId, 'premium', alert);
-    t.service.stores.accounts.update(b.userId, { status: 'suspended' });
+    await t.service.stores.accounts.update(b.userId, { status: 'suspended' });
     const accepted = await accepting;
     expect(accepted.accepted).toBe(true);
     const callId = (accepted as { callId: string }).callId;
@@ -182,15 +182,15 @@ describe('test calls and Asterisk faults', () => {
   it('a test call rings the phone, is recorded as a test and uses no allowance', async () => {
     const sink = await startRtpSink(await freeUdpPort());
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
-    const a = createAccount(t.service.stores.accounts, { phone: PHONE, plan: 'free', requireConfirm: false });
-    const placed = t.service.telephony!.placeTestCall(a);
+    const a = await createAccount(t.service.stores.accounts, { phone: PHONE, plan: 'free', requireConfirm: false });
+    const placed = await t.service.telephony!.placeTestCall(a);
     expect(placed.accepted).toBe(true);
     const callId = (placed as { callId: string }).callId;
     const row = await finalCall(callId);
     await phone.stop();
     await sink.close();
     expect(row).toMatchObject({ kind: 'test', status: 'completed' });
-    expect(t.service.stores.calls.usage(a.userId).used).toBe(0);
+    expect((await t.service.stores.calls.usage(a.userId)).used).toBe(0);
   }, 60_000);
 
   it('Asterisk down when alerts arrive: accepted, then each placed once Asterisk is back', async () => {
@@ -201,7 +201,7 @@ describe('test calls and Asterisk faults', () => {
     await new Promise((r) => setTimeout(r, 50));
     // Several calls wait, so they are dialed at the moment the events socket comes back, while
     // the calls of before the drop are reconciled: a new call must not be taken for a lost one.
-    const callIds = await Promise.all([1, 2, 3].map((n) => sendAlert(account(), `placed after the restart ${n}`)));
+    const callIds = await Promise.all([1, 2, 3].map(async (n) => sendAlert(await account(), `placed after the restart ${n}`)));
     await restarted;
     for (const callId of callIds) {
       const row = await finalCall(callId);
@@ -216,7 +216,7 @@ describe('test calls and Asterisk faults', () => {
     const sink = await startRtpSink(await freeUdpPort());
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
     const before = kannel.messages().length;
-    const callId = await sendAlert(account(true), 'cut off mid-sentence');
+    const callId = await sendAlert(await account(true), 'cut off mid-sentence');
     await waitFor('the call to be answered', () => (progress.get(callId)?.status === 'answered' ? true : undefined), 10_000, 20);
     const asterisk = t.service.telephony!.asterisk!;
     const restarted = new Promise((resolve) => asterisk.once('ready', resolve));

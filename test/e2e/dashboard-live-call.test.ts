@@ -7,7 +7,7 @@ import { OwnerAuthStore } from '../../src/db/owner-auth.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { launchChromium, newContext, screenshot } from '../helpers/browser.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
-import { managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
+import { managedTelephonyEnv, realClock, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 
@@ -31,8 +31,8 @@ afterAll(async () => {
 
 it('Send test call rings the phone and the history row progresses live to acknowledged', async () => {
   const phone = await startSipp({ scenario: 'dtmf-1', port: trunkPort, mediaPort: await freeUdpPortPair() });
-  const owner = createAccount(t.service.stores.accounts, { plan: 'free', name: 'Live Owner' });
-  await new OwnerAuthStore(t.service.stores.db).setPassword(owner.userId, PASSWORD);
+  const owner = await createAccount(t.service.stores.accounts, { plan: 'free', name: 'Live Owner' });
+  await new OwnerAuthStore(sqliteDb(t.service.stores)).setPassword(owner.userId, PASSWORD);
 
   const context = await newContext(browser, t.baseUrl, 'phone');
   const page = await context.newPage();
@@ -65,5 +65,5 @@ it('Send test call rings the phone and the history row progresses live to acknow
   await screenshot(page, 'history-live-test-call');
   await context.close();
   expect(t.takeErrorLogs()).toEqual([]);
-  expect(t.service.stores.calls.usage(owner.userId).used).toBe(0);
+  expect((await t.service.stores.calls.usage(owner.userId)).used).toBe(0);
 }, 90_000);

@@ -13,7 +13,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
-import { callEnded, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
+import { callEnded, realClock, smsSettled, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 import { waitFor } from '../helpers/wait.js';
@@ -88,7 +88,7 @@ beforeAll(async () => {
     },
     realClock(),
   );
-  progress = new CallProgressStore(t.service.stores.db);
+  progress = new CallProgressStore(sqliteDb(t.service.stores));
   await waitFor('ARI connected', () => (t.service.telephony!.ari.isConnected ? true : undefined), 15_000, 50);
   expect(t.service.telephony!.ari.isConnected).toBe(true);
 }, 300_000);
@@ -108,7 +108,7 @@ it('ARI websocket cut during a ringing call: reconnects, the call ends no_answer
   const ari = t.service.telephony!.ari;
   const reconnected = new Promise<{ downMs: number; attempts: number }>((resolve) => ari.once('reconnected', resolve));
   const phone = await startSipp({ scenario: 'ring-forever', port: ast.trunkPort, calls: 1, timeoutSec: 40 });
-  const a = createAccount(t.service.stores.accounts);
+  const a = await createAccount(t.service.stores.accounts);
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert ringing while ARI is cut');
   expect(res.status, res.text).toBe(200);
   const callId = res.json.call_id as string;
@@ -176,7 +176,7 @@ it('ARI websocket cut for longer than the ring timeout during a ringing call: th
   let phoneDoneAt = 0;
   void phone.done.then(() => (phoneDoneAt = Date.now()));
   // SMS backup on, but this service has no SMS gateway: the backup is recorded as disabled.
-  const a = createAccount(t.service.stores.accounts, { phone: '+14155550124', smsBackup: true });
+  const a = await createAccount(t.service.stores.accounts, { phone: '+14155550124', smsBackup: true });
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert ringing while ARI is cut for long');
   expect(res.status, res.text).toBe(200);
   const callId = res.json.call_id as string;

@@ -12,7 +12,7 @@ import { CallProgressStore } from '../../src/db/call-progress.js';
 import { request } from '../helpers/https-client.js';
 import { provisionAsterisk, startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { startKannel, type KannelPeer } from '../helpers/kannel.js';
-import { callEnded, managedTelephonyEnv, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
+import { callEnded, managedTelephonyEnv, realClock, smsSettled, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { createAccount } from '../helpers/accounts.js';
 
 let kannel: KannelPeer;
@@ -34,7 +34,7 @@ const smsEnv = () => ({
 });
 
 async function sendAlert(t: TestService, message: string): Promise<string> {
-  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
+  const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, message);
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;
@@ -57,7 +57,7 @@ describe('Asterisk refuses the originate (no trunk, softphone not registered)', 
     const before = kannel.messages().length;
     const callId = await sendAlert(t, 'nobody registered');
     const row = await t.waitForCall(callId, (r) => callEnded(r) && smsSettled(r), 15_000);
-    const timeline = new CallProgressStore(t.service.stores.db).timeline(callId);
+    const timeline = new CallProgressStore(sqliteDb(t.service.stores)).timeline(callId);
     await kannel.waitForMessages(before + 1);
     await new Promise((r) => setTimeout(r, 1_000));
     console.log(
@@ -114,7 +114,7 @@ describe("Asterisk refuses ringhook's ARI credentials (external mode, wrong pass
     expect(health.json.checks.ari).toBe('down');
 
     const row = await t.waitForCall(callId, (r) => callEnded(r) && smsSettled(r), 20_000);
-    const timeline = new CallProgressStore(t.service.stores.db).timeline(callId).map((e) => e.event);
+    const timeline = new CallProgressStore(sqliteDb(t.service.stores)).timeline(callId).map((e) => e.event);
     await kannel.waitForMessages(before + 1);
     const errors = t.takeErrorLogs();
     console.log(

@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const row = (callId: string) => t.callRow(callId);
 
-function account(i: number): Account {
+async function account(i: number): Promise<Account> {
   return createAccount(t.service.stores.accounts, { phone: `+1415555${String(100 + i).padStart(4, '0')}`, smsBackup: true });
 }
 
@@ -54,7 +54,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
 it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS each, later alerts placed`, async () => {
   const sink = await startRtpSink(await freeUdpPort());
   const phone = await startSipp({ scenario: 'answer', port: trunkPort, calls: CALLS, timeoutSec: 60, keys: { rtp_sink_port: sink.port } });
-  const accounts = Array.from({ length: CALLS }, (_, i) => account(i));
+  const accounts = await Promise.all(Array.from({ length: CALLS }, (_, i) => account(i)));
   const before = kannel.messages().length;
   const ids = await Promise.all(accounts.map((a, i) => sendAlert(a, `held call ${i}`)));
   await until('all calls answered', () => ids.every((id) => progress.get(id)?.status === 'answered'), 20_000);

@@ -64,7 +64,7 @@ const events = (callId: string) => progress.timeline(callId).map((e) => e.event)
 const dialings = (callId: string) => events(callId).filter((e) => e === 'dialing').length;
 const smsAtCentre = (message: string) => kannel.messages().filter((m) => m.text === `Missed call alert: ${message}`).length;
 
-function account(): Account {
+async function account(): Promise<Account> {
   return createAccount(t.service.stores.accounts, { smsBackup: true, requireConfirm: false });
 }
 
@@ -140,7 +140,7 @@ async function restartNowDuring(kind: 'answered' | 'ringing') {
     timeoutSec: 60,
     ...(sink && { keys: { rtp_sink_port: sink.port } }),
   });
-  const a = account();
+  const a = await account();
   const message = `core restart now during a ${kind} call ${Date.now()}`;
   const callId = await sendAlert(a, message);
   await until(`call ${kind}`, () => progress.get(callId)?.status === kind, 15_000);
@@ -227,7 +227,7 @@ it('core restart gracefully during an answered call: the call plays to its end, 
   const sink = await startRtpSink(await freeUdpPort());
   // Two calls: the one held during the drain, then (once Asterisk is back) the alert sent during the drain.
   const phone = await startSipp({ scenario: 'answer', port: trunkPort, calls: 2, timeoutSec: 90, keys: { rtp_sink_port: sink.port } });
-  const a = account();
+  const a = await account();
   const message1 = `held through core restart gracefully ${Date.now()}`;
   const callId = await sendAlert(a, message1);
   await until('call answered', () => progress.get(callId)?.status === 'answered', 15_000);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
-import { callEnded, managedTelephonyEnv, realClock, smsSettled, startTestService, type TestService } from '../helpers/service.js';
+import { callEnded, managedTelephonyEnv, realClock, smsSettled, sqliteDb, sqliteOf, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
 import { createAccount } from '../helpers/accounts.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   await provisionAsterisk();
   trunkPort = await freeUdpPort();
   t = await startTestService({ ...(await managedTelephonyEnv(trunkPort)), RINGHOOK_RING_TIMEOUT: '5' }, realClock());
-  progress = new CallProgressStore(t.service.stores.db);
+  progress = new CallProgressStore(sqliteDb(t.service.stores));
 }, 300_000);
 
 afterAll(async () => {
@@ -34,8 +34,8 @@ afterAll(async () => {
 
 it('a write lock held 7 s while a call rings and ends: the webhook answers within budget, every transition is recorded', async () => {
   const phone = await startSipp({ scenario: 'ring-forever', port: trunkPort, calls: 1, timeoutSec: 40 });
-  const caller = createAccount(t.service.stores.accounts);
-  const other = createAccount(t.service.stores.accounts, { phone: '+14155550124' });
+  const caller = await createAccount(t.service.stores.accounts);
+  const other = await createAccount(t.service.stores.accounts, { phone: '+14155550124' });
   const first = await t.post(`/webhook/${caller.userId}/${caller.apiKey}`, 'alert placed under a write lock');
   expect(first.status, first.text).toBe(200);
   const callId = first.json.call_id as string;
@@ -91,7 +91,7 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
     expect(r.ms, 'within the sender budget').toBeLessThan(3_000);
   }
   // Exactly the probes answered 200 are in the history.
-  expect(t.service.stores.calls.list({ userId: other.userId, limit: 1000 }).length).toBe(replies.filter((r) => r.status === 200).length);
+  expect((await t.service.stores.calls.list({ userId: other.userId, limit: 1000 })).length).toBe(replies.filter((r) => r.status === 200).length);
   expect(statusAtLock).toBe('ringing');
   expect(row.status).toBe('no_answer');
   // The no_answer write waited for the lock (recorded once it was released, not lost), and the
@@ -105,10 +105,10 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
 }, 60_000);
 
 it('a call the database shows ringing with no call behind it (its end never recorded) is ended by the sweeper', async () => {
-  const owner = createAccount(t.service.stores.accounts, { phone: '+14155550125' });
+  const owner = await createAccount(t.service.stores.accounts, { phone: '+14155550125' });
   // Stand-in for a lost write (named so; a real disk error at exactly that write cannot be aimed):
   // the row is moved to ringing directly, in one turn of the loop, so the dialer never dials it.
-  const accepted = t.service.stores.calls.accept(owner.userId, 'premium', {
+  const accepted = sqliteOf(t.service.stores).calls.accept(owner.userId, 'premium', {
     form: 'text',
     message: 'orphan',
     truncated: false,

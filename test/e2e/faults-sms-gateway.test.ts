@@ -56,7 +56,7 @@ const waitSms = (callId: string, timeoutMs = 30_000) => t.waitForCall(callId, (r
 async function busyAlertWith(name: string, options: SmscOptions, settleMs: number) {
   await smsc?.stop();
   smsc = await startSmsc({ receiptDelayS: 0, port: smscPort, ...options });
-  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
+  const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   const text = `alert with the SMS gateway ${name}`;
   const started = Date.now();
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, text);

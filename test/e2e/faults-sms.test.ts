@@ -44,7 +44,7 @@ const row = (callId: string) => t.callRow(callId);
 const waitSms = (callId: string, timeoutMs = 30_000) => t.waitForCall(callId, (r) => smsSettled(r) && r.sms_status !== 'pending', timeoutMs);
 
 it('gateway down: the busy call records the SMS failure; gateway back: the next busy call gets exactly one SMS', async () => {
-  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
+  const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   // /healthz checks the gateway for real: down is reported, but the service stays healthy (200).
   const healthDown = await request(`${t.baseUrl}/healthz`, { method: 'GET', ca: t.ca });
   expect(healthDown.status).toBe(200);

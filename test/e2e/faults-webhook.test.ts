@@ -31,10 +31,10 @@ describe('failed authentications are throttled per client address, valid credent
     expect(errors).toEqual([]);
   });
 
-  const premium = () => createAccount(t.service.stores.accounts);
+  const premium = async () => createAccount(t.service.stores.accounts);
 
   it(`after ${WEBHOOK_AUTH_LIMITS.failures} failures a minute: 429 too_many_failures with Retry-After, yet valid credentials from the same address pass`, async () => {
-    const a = premium();
+    const a = await premium();
     const from = { localAddress: '127.0.0.2' };
     for (let i = 0; i < WEBHOOK_AUTH_LIMITS.failures; i++) {
       const res = await t.post(wrongPath(a), 'x', {}, from);
@@ -55,11 +55,11 @@ describe('failed authentications are throttled per client address, valid credent
     t.clock.advance(61_000);
     expect((await t.post(wrongPath(a), 'x', {}, from)).status).toBe(401);
     // Nothing was recorded for the refused requests: only the valid alert is in the history.
-    expect(t.service.stores.calls.list({ userId: a.userId }).map((c) => c.status)).toEqual(['queued']);
+    expect((await t.service.stores.calls.list({ userId: a.userId })).map((c) => c.status)).toEqual(['queued']);
   });
 
   it('behind a trusted proxy, each forwarded client address is counted on its own', async () => {
-    const a = premium();
+    const a = await premium();
     for (let i = 0; i < WEBHOOK_AUTH_LIMITS.failures; i++) {
       expect((await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '203.0.113.7' }, { localAddress: '127.0.0.9' })).status).toBe(401);
     }
@@ -84,7 +84,7 @@ describe('a second connection holds the write lock for longer than the busy time
   });
 
   it('every alert is answered within 3 s: 200 and recorded, or 503 unavailable with nothing recorded; a re-send then succeeds', async () => {
-    const accounts = [0, 1, 2].map(() => createAccount(t.service.stores.accounts));
+    const accounts = await Promise.all([0, 1, 2].map(async () => createAccount(t.service.stores.accounts)));
     const dbFile = path.join(t.dataDir, 'ringhook.db');
     const lock = await holdWriteLock(dbFile, 6_000);
     const started = Date.now();
@@ -129,9 +129,9 @@ describe('a second connection holds the write lock for longer than the busy time
     // Exactly the alerts answered 200 are in the history, and counted; nothing half-written.
     for (const account of accounts) {
       const ok = replies.filter((r) => r.account === account && r.status === 200).length;
-      const history = t.service.stores.calls.list({ userId: account.userId, limit: 1000 });
+      const history = await t.service.stores.calls.list({ userId: account.userId, limit: 1000 });
       expect(history.length).toBe(ok);
-      expect(t.service.stores.calls.usage(account.userId).used).toBe(ok);
+      expect((await t.service.stores.calls.usage(account.userId)).used).toBe(ok);
     }
     // The re-send (as TradingView does after a 5xx) is accepted now that the lock is gone.
     const resend = await t.post(hookPath(accounts[0]!), 'the re-sent alert');
@@ -159,7 +159,7 @@ describe.skipIf(!isRoot)('the disk is full (a 2 MB tmpfs)', () => {
   });
 
   it('alerts are answered 500 internal and not recorded while full; the service recovers when space returns', async () => {
-    const a = createAccount(t.service.stores.accounts);
+    const a = await createAccount(t.service.stores.accounts);
     const filler = path.join(mountDir, 'filler');
     const fd = fs.openSync(filler, 'w');
     const block = Buffer.alloc(16 * 1024, 1);
@@ -186,13 +186,13 @@ describe.skipIf(!isRoot)('the disk is full (a 2 MB tmpfs)', () => {
     }
     const ok = statuses.filter((s) => s === 200).length;
     expect(statuses.filter((s) => s !== 200 && s !== 500)).toEqual([]);
-    expect(t.service.stores.calls.list({ userId: a.userId, limit: 1000 }).length).toBe(ok);
-    expect(t.service.stores.calls.usage(a.userId).used).toBe(ok);
+    expect((await t.service.stores.calls.list({ userId: a.userId, limit: 1000 })).length).toBe(ok);
+    expect((await t.service.stores.calls.usage(a.userId)).used).toBe(ok);
 
     fs.rmSync(filler);
     const after = await t.post(hookPath(a), 'space is back');
     expect(after.status).toBe(200);
-    expect(t.service.stores.calls.list({ userId: a.userId, limit: 1000 }).length).toBe(ok + 1);
+    expect((await t.service.stores.calls.list({ userId: a.userId, limit: 1000 })).length).toBe(ok + 1);
     const check = new Database(path.join(mountDir, 'data', 'ringhook.db'), { readonly: true });
     try {
       expect(check.pragma('integrity_check', { simple: true })).toBe('ok');

@@ -33,7 +33,7 @@ afterEach(async () => {
   expect(t.takeErrorLogs().map((line) => JSON.stringify(line))).toEqual([]);
 });
 
-function account(requireConfirm: boolean): Account {
+async function account(requireConfirm: boolean): Promise<Account> {
   return createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm });
 }
 
@@ -51,7 +51,7 @@ describe('answering-machine detection through the dialplan', () => {
     const sink = await startRtpSink(await freeUdpPort());
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port }, timeoutSec: 90 });
     const before = kannel.messages().length;
-    const callId = await sendAlert(account(true), 'NVDA crossed 140');
+    const callId = await sendAlert(await account(true), 'NVDA crossed 140');
     const row = await t.waitForCall(callId, smsSettled, 60_000);
     await phone.stop();
     const rtp = sink.stats();
@@ -73,7 +73,7 @@ describe('answering-machine detection through the dialplan', () => {
 
   it('a phone that hangs up while the detection listens: the end is seen (the app stays subscribed in the dialplan); nothing was heard: unconfirmed, with its SMS', async () => {
     const phone = await startSipp({ scenario: 'answer-hangup', port: trunkPort, keys: { rtp_sink_port: await freeUdpPort() }, timeoutSec: 60 });
-    const callId = await sendAlert(account(false), 'hung up during AMD');
+    const callId = await sendAlert(await account(false), 'hung up during AMD');
     const row = await t.waitForCall(callId, smsSettled, 30_000);
     await phone.stop();
     expect(events(callId)).toContain('answered');
@@ -98,7 +98,7 @@ describe('one line per phone', () => {
   it('answered: the phone never has two calls at once; the first call carries the first alert, the next the other four in order', async () => {
     const sink = await startRtpSink(await freeUdpPort());
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port }, calls: 2, timeoutSec: 150, traceMessages: true });
-    const ids = await fiveAlerts(account(false));
+    const ids = await fiveAlerts(await account(false));
     const rows = [];
     for (const id of ids) rows.push(await t.waitForCall(id, smsSettled, 120_000));
     const trace = await phone.done;
@@ -117,7 +117,7 @@ describe('one line per phone', () => {
   it('busy: one SMS for the first alert, the merged follow-up carries the other four and its miss sends one SMS for them', async () => {
     const phone = await startSipp({ scenario: 'busy-slow', port: trunkPort, calls: 2, timeoutSec: 60, traceMessages: true });
     const before = kannel.messages().length;
-    const a = createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm: true });
+    const a = await createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm: true });
     const ids = await fiveAlerts(a);
     const rows = [];
     for (const id of ids) rows.push(await t.waitForCall(id, smsSettled, 60_000));

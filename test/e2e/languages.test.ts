@@ -36,7 +36,7 @@ beforeAll(() => {
 it('a German account hears the German intro, message, prompt and confirmation, in espeak-ng German', async () => {
   const de = LANGUAGES.de;
   const message = 'DAX > 18250.5 on the 4H';
-  const account = createAccount(calling.t.service.stores.accounts, { language: 'de', smsBackup: true, requireConfirm: true });
+  const account = await createAccount(calling.t.service.stores.accounts, { language: 'de', smsBackup: true, requireConfirm: true });
   expect(account).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: null });
   const rtp = await startRtpPhone(await freeUdpPort());
   const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90, traceMessages: true });

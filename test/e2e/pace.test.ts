@@ -14,8 +14,10 @@ const MAX_CALLS = 3;
 const service = useCallingService({ RINGHOOK_TRUNK_CPS: String(CPS), RINGHOOK_MAX_CALLS: String(MAX_CALLS) });
 
 /** One account a phone, so that one line per phone holds nothing back. */
-function accounts(n: number, base: number): Account[] {
-  return Array.from({ length: n }, (_, i) => createAccount(service.get().t.service.stores.accounts, { phone: `+1415555${String(base + i).padStart(4, '0')}` }));
+async function accounts(n: number, base: number): Promise<Account[]> {
+  return Promise.all(
+    Array.from({ length: n }, (_, i) => createAccount(service.get().t.service.stores.accounts, { phone: `+1415555${String(base + i).padStart(4, '0')}` })),
+  );
 }
 
 async function alertAll(list: Account[]): Promise<string[]> {
@@ -44,7 +46,7 @@ const mostInOneSecond = (dialogs: readonly Dialog[]) =>
   Math.max(...dialogs.map((d) => dialogs.filter((e) => e.startedAt >= d.startedAt && e.startedAt < d.startedAt + 1000).length));
 
 it('a burst of short calls starts at the provider pace, oldest first', async () => {
-  const list = accounts(12, 200);
+  const list = await accounts(12, 200);
   const phone = await startSipp({ scenario: 'busy', port: service.get().trunkPort, calls: list.length, timeoutSec: 60, traceMessages: true });
   const ids = await alertAll(list);
   for (const id of ids) await service.get().t.waitForCall(id, callEnded, 30_000);
@@ -57,7 +59,7 @@ it('a burst of short calls starts at the provider pace, oldest first', async () 
 }, 60_000);
 
 it('long calls never hold more lines than the cap; the next waits for a line', async () => {
-  const list = accounts(6, 300);
+  const list = await accounts(6, 300);
   // Rings until ringhook gives up (the calling service's 5 s ring timeout): each call holds its line 5 s.
   const phone = await startSipp({ scenario: 'ring-forever', port: service.get().trunkPort, calls: list.length, timeoutSec: 60, traceMessages: true });
   const ids = await alertAll(list);

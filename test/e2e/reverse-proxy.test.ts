@@ -12,7 +12,7 @@ import { WEBHOOK_AUTH_LIMITS } from '../../src/http/auth-throttle.js';
 import { request, type Reply } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { startProxy, type ProxyKind, type RunningProxy } from '../helpers/reverse-proxy.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { createAccount } from '../helpers/accounts.js';
 
 const CLIENT = '127.0.0.2';
@@ -115,8 +115,8 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     });
   /** The client address the proxy logged. */
   const remoteOf = (line: string) => (kind === 'caddy' ? JSON.parse(line).request.remote_ip : line.split(' ')[0]);
-  const newAccount = () => {
-    const a = createAccount(t.service.stores.accounts, { phone: PHONE });
+  const newAccount = async () => {
+    const a = await createAccount(t.service.stores.accounts, { phone: PHONE });
     secrets.push(a.apiKey);
     return a;
   };
@@ -125,7 +125,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
 
   /** A one-time sign-in link made as `ringhook account login-link` makes it (same store, same URL). */
   const loginLink = (userId: string) => {
-    const { token } = new OwnerAuthStore(t.service.stores.db, t.clock.now).createLoginLink(userId);
+    const { token } = new OwnerAuthStore(sqliteDb(t.service.stores), t.clock.now).createLoginLink(userId);
     secrets.push(token);
     return { token, url: `${t.config.publicUrl}/login/link/${token}` };
   };
@@ -151,7 +151,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
   };
 
   it("forwards an alert sent over HTTPS to ringhook's plain port, which trusts the X-Forwarded-Proto the proxy sets", async () => {
-    const a = newAccount();
+    const a = await newAccount();
     const res = await alert(a.userId, a.apiKey, `${kind}: BTCUSD crossed 100000`);
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ success: true, call_id: expect.any(String) });
@@ -159,12 +159,10 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     // The client saying "http" changes nothing: the proxy says https, because the client used it.
     const second = await alert(a.userId, a.apiKey, `${kind}: ETHUSD crossed 5000`, { 'x-forwarded-proto': 'http' });
     expect(second.status, second.text).toBe(200);
-    expect(
-      t.service.stores.calls
-        .list({ userId: a.userId })
-        .map((c) => c.message)
-        .sort(),
-    ).toEqual([`${kind}: BTCUSD crossed 100000`, `${kind}: ETHUSD crossed 5000`]);
+    expect((await t.service.stores.calls.list({ userId: a.userId })).map((c) => c.message).sort()).toEqual([
+      `${kind}: BTCUSD crossed 100000`,
+      `${kind}: ETHUSD crossed 5000`,
+    ]);
     // The same client going round the proxy, to the plain port, with the same headers: refused.
     const direct = await request(`http://127.0.0.1:${httpPort}/webhook/${a.userId}/${a.apiKey}`, {
       plain: true,
@@ -175,7 +173,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     });
     expect(direct.status).toBe(403);
     expect(direct.json).toMatchObject({ code: 'https_required' });
-    expect(t.service.stores.calls.list({ userId: a.userId })).toHaveLength(2);
+    expect(await t.service.stores.calls.list({ userId: a.userId })).toHaveLength(2);
   });
 
   it('names the real client to ringhook, whatever X-Forwarded-For / X-Forwarded-Proto the client sends', async () => {
@@ -195,7 +193,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
 
     // Webhook credential throttle (30 failures a minute per client address): changing
     // X-Forwarded-For on every attempt does not dodge it, and another client is not blocked by it.
-    const a = newAccount();
+    const a = await newAccount();
     for (let i = 0; i < WEBHOOK_AUTH_LIMITS.failures; i++) {
       const wrongKey = `wrongkey${kind}${i}x${'0'.repeat(20)}`;
       secrets.push(wrongKey);
@@ -220,7 +218,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
   // (ringhook also answers X-Accel-Buffering: no, so behind nginx this proves the stack as shipped,
   // not the events location's proxy_buffering off alone.)
   it("streams the dashboard's server-sent events through at once (first bytes, then a live change)", async () => {
-    const a = newAccount();
+    const a = await newAccount();
     const cookie = await signInWithLink(a.userId);
     const stream = await openStream(`${proxy.url}/dashboard/events`, proxy.ca, cookie);
     try {
@@ -240,7 +238,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
   });
 
   it('keeps an access log line for each request, with the api_key and sign-in link tokens replaced by [redacted]', async () => {
-    const a = newAccount();
+    const a = await newAccount();
     const res = await alert(a.userId, a.apiKey, `${kind}: logged`);
     expect(res.status).toBe(200);
     const { token } = loginLink(a.userId);
@@ -281,7 +279,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
 
   // Last: ringhook is stopped here.
   it("while ringhook is down (502), the proxy's error lines do not carry the api_key either", async () => {
-    const a = newAccount();
+    const a = await newAccount();
     await t.stop();
     t = undefined as unknown as TestService;
     const res = await viaProxy(`/webhook/${a.userId}/${a.apiKey}`, { method: 'POST', body: `${kind}: ringhook down` });

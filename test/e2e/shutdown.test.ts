@@ -29,7 +29,7 @@ it('an answered call still going at the end of the grace period is hung up, ends
   const { t, kannel, trunkPort, progress } = calling;
   const sink = await startRtpSink(await freeUdpPort());
   const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
-  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
+  const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   const message = `cut by the shutdown ${Date.now()}`;
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, message);
   expect(res.status, res.text).toBe(200);

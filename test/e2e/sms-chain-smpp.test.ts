@@ -35,7 +35,7 @@ afterAll(async () => {
 
 it('a declined call is followed within a second by one SMS, and its delivery receipt reaches the history', async () => {
   const phone = await startSipp({ scenario: 'decline', port: trunkPort });
-  const a = createAccount(t.service.stores.accounts, { smsBackup: true });
+  const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   const mark = smsc.events().length;
   const message = 'EURUSD 1.0842 ↑ crossed the 200 SMA';
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });

@@ -10,7 +10,7 @@ import { smsConfig } from '../helpers/sms-config.js';
 import { freePort, reassemble, startKannel, type KannelPeer } from '../helpers/kannel.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
-import { startTestService, testClock, type TestService } from '../helpers/service.js';
+import { sqliteDb, startTestService, testClock, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 import { createAccount } from '../helpers/accounts.js';
 
@@ -206,7 +206,7 @@ describe('Kannel calls back ringhook itself (the whole service, over HTTPS)', ()
       },
       clock,
     );
-    const a = createAccount(t.service.stores.accounts, { phone: TO, smsBackup: true });
+    const a = await createAccount(t.service.stores.accounts, { phone: TO, smsBackup: true });
     const alert = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'receipt through the route please');
     expect(alert.status, alert.text).toBe(200);
     clock.advance(400_000);
@@ -228,9 +228,9 @@ describe('Kannel calls back ringhook itself (the whole service, over HTTPS)', ()
       });
     expect(row.status).toBe('failed');
     expect(row.sms_message_id).toMatch(/^[0-9a-f-]{36}$/);
-    const events = (t.service.stores.db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>).map(
-      (e) => e.event,
-    );
+    const events = (
+      sqliteDb(t.service.stores).prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>
+    ).map((e) => e.event);
     expect(events).toEqual(expect.arrayContaining(['sms_sent', 'sms_delivered']));
 
     // The same receipt without the token is refused, and a replay with it for another id changes nothing.

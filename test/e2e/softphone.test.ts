@@ -14,7 +14,7 @@ import { provisionAsterisk } from '../helpers/asterisk.js';
 import { runCli } from '../helpers/cli.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import { callEnded, managedTelephonyEnv, realClock, startTestService, type TestService } from '../helpers/service.js';
+import { callEnded, managedTelephonyEnv, realClock, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippResult } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   delete (env as Record<string, string | undefined>).RINGHOOK_TRUNK_URI;
   t = await startTestService({ ...env, RINGHOOK_RING_TIMEOUT: '5' }, realClock());
   cliEnv = { ...env, RINGHOOK_DATA_DIR: t.dataDir };
-  progress = new CallProgressStore(t.service.stores.db);
+  progress = new CallProgressStore(sqliteDb(t.service.stores));
 }, 300_000);
 
 afterAll(async () => {
@@ -70,12 +70,12 @@ async function register(port: number, password: string, expires = 3600): Promise
 /** The status line of the last response in SIPp's unexpected-message log, e.g. "SIP/2.0 401 Unauthorized". */
 const refusal = (r: SippResult) => [...r.errors.matchAll(/received 'SIP\/2\.0 (\d{3})/g)].map((m) => Number(m[1])).at(-1);
 
-function account(): Account {
+async function account(): Promise<Account> {
   return createAccount(t.service.stores.accounts, { requireConfirm: false });
 }
 
 async function sendAlert(message: string): Promise<string> {
-  const a = account();
+  const a = await account();
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), { 'content-type': 'application/json' });
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;

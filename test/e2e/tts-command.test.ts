@@ -40,7 +40,7 @@ const speechFile = (calling: CallingService, text: string, voice: string, engine
 
 /** An alert answered by the phone: the call's id, once it ended, and how many loud packets the phone got. */
 async function answeredAlert(calling: CallingService, message: string): Promise<{ callId: string; status: string; loud: number }> {
-  const account = createAccount(calling.t.service.stores.accounts, { requireConfirm: false });
+  const account = await createAccount(calling.t.service.stores.accounts, { requireConfirm: false });
   const rtp = await startRtpPhone(await freeUdpPort());
   const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90 });
   try {

@@ -56,7 +56,7 @@ async function callAnswered(
   message: string,
   speak: (call: Answered) => Promise<void>,
 ): Promise<{ row: CallRow; rtp: RtpPhone; sms: string[] }> {
-  const a: Account = createAccount(calling.t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm });
+  const a: Account = await createAccount(calling.t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm });
   const rtp = await startRtpPhone(await freeUdpPort());
   const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90, traceMessages: true });
   const smsBefore = calling.kannel.messages().length;

@@ -2,9 +2,13 @@
 // phone) unless a test says otherwise.
 import type { Account } from '../../src/core/account.js';
 import type { AccountStore, NewAccount } from '../../src/db/accounts.js';
+import type { AccountRepo, Awaitable } from '../../src/db/store.js';
 
 export const TEST_PHONE = '+14155550123';
 
-export function createAccount(accounts: Pick<AccountStore, 'create'>, overrides: Partial<NewAccount> = {}): Account {
+/** With SQLite's own AccountStore the account at once; with any store's AccountRepo, to await. */
+export function createAccount(accounts: Pick<AccountStore, 'create'>, overrides?: Partial<NewAccount>): Account;
+export function createAccount(accounts: Pick<AccountRepo, 'create'>, overrides?: Partial<NewAccount>): Awaitable<Account>;
+export function createAccount(accounts: Pick<AccountRepo, 'create'>, overrides: Partial<NewAccount> = {}): Awaitable<Account> {
   return accounts.create({ phone: TEST_PHONE, plan: 'premium', smsBackup: false, name: '', ...overrides });
 }

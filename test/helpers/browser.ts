@@ -15,9 +15,10 @@ import { startServers, type RunningServers } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { speechSampler } from '../../src/pbx/speech-sample.js';
 import { createTts } from '../../src/pbx/tts.js';
-import { openStores, type Stores } from '../../src/service.js';
+import type { SqliteStore } from '../../src/db/sqlite-store.js';
+import { openStores } from '../../src/service.js';
 import { freeTcpPort } from './ports.js';
-import { makeDataDir, testClock, type TestClock } from './service.js';
+import { makeDataDir, sqliteOf, testClock, type TestClock } from './service.js';
 import { createAccount } from './accounts.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -36,7 +37,8 @@ export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width:
 
 export interface DashboardService {
   config: Config;
-  stores: Stores;
+  /** SQLite's, whose sync stores and db the tests read and change directly. */
+  stores: SqliteStore;
   events: CallEvents;
   clock: TestClock;
   baseUrl: string;
@@ -70,7 +72,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
   const config = loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: String(await freeTcpPort()), RINGHOOK_DB_SYNC: 'normal', RINGHOOK_DATA_DIR: dataDir });
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
-  const stores = openStores(config, clock.now);
+  const stores = sqliteOf(await openStores(config, clock.now));
   const events = new CallEvents();
   const shutdown = new AbortController();
   const testCalls: string[] = [];
@@ -78,8 +80,8 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     const call = stores.calls.get(callId);
     if (call) events.emit({ callId, userId: call.userId, status: call.status as CallChange['status'], at: clock.now() });
   };
-  const placeTestCall = (account: Account): TestCallResult => {
-    const result = requestTestCall(stores.calls, account);
+  const placeTestCall = async (account: Account): Promise<TestCallResult> => {
+    const result = await requestTestCall(stores.calls, account);
     if (result.accepted) {
       testCalls.push(result.callId);
       emit(result.callId);
@@ -112,7 +114,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
       logger,
     });
   } catch (error) {
-    stores.db.close();
+    await stores.close();
     throw error;
   }
   const baseUrl = `https://127.0.0.1:${servers.httpsPort}`;
@@ -141,7 +143,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     async stop() {
       shutdown.abort();
       await servers.close();
-      stores.db.close();
+      await stores.close();
     },
   };
 }

@@ -5,7 +5,7 @@ import { CallProgressStore } from '../../src/db/call-progress.js';
 import { provisionAsterisk } from './asterisk.js';
 import { startKannel, type KannelPeer } from './kannel.js';
 import { freeUdpPort } from './ports.js';
-import { managedTelephonyEnv, realClock, startTestService, type TestService } from './service.js';
+import { managedTelephonyEnv, realClock, sqliteDb, startTestService, type TestService } from './service.js';
 import { stopAllSipp } from './sipp.js';
 
 export interface CallingService {
@@ -37,7 +37,7 @@ export async function startCallingService(env: Record<string, string> = {}): Pro
     t,
     kannel,
     trunkPort,
-    progress: new CallProgressStore(t.service.stores.db),
+    progress: new CallProgressStore(sqliteDb(t.service.stores)),
     async stop() {
       await stopAllSipp();
       await t.stop();

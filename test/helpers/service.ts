@@ -6,6 +6,9 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isInFlight } from '../../src/core/call-state.js';
 import { createLogger } from '../../src/log.js';
+import type { Db } from '../../src/db/database.js';
+import { isSqlite, type SqliteStore } from '../../src/db/sqlite-store.js';
+import type { Store } from '../../src/db/store.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { request, type Reply, type RequestOptions } from './https-client.js';
 import { freeTcpPort, freeUdpPort } from './ports.js';
@@ -66,6 +69,17 @@ export const callEnded = (row: CallRow): boolean => !isInFlight(row.status);
 /** The SMS backup of the call has its outcome. */
 export const smsSettled = (row: CallRow): boolean => row.sms_status !== null && row.sms_status !== 'sending';
 
+/** The store as SQLite's (its sync stores and its db), for a test that reads or changes the file directly. */
+export function sqliteOf(store: Store): SqliteStore {
+  if (!isSqlite(store)) throw new Error(`this test reads SQLite directly, and the store is ${store.kind}`);
+  return store;
+}
+
+/** SQLite's connection under the store, for a test that reads or changes rows directly. */
+export function sqliteDb(store: Store): Db {
+  return sqliteOf(store).db;
+}
+
 export function makeDataDir(prefix = 'ringhook-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -84,7 +98,7 @@ export async function startTestService(env: Record<string, string> = {}, clock =
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
   const service = await startService(config, logger, clock.now);
   const baseUrl = `https://127.0.0.1:${service.servers.httpsPort}`;
-  const callRow = (callId: string) => service.stores.db.prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as CallRow;
+  const callRow = (callId: string) => sqliteDb(service.stores).prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as CallRow;
   const ca = fs.readFileSync(config.tls?.cert ?? path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
   return {
     service,
@@ -106,7 +120,7 @@ export async function startTestService(env: Record<string, string> = {}, clock =
         const row = callRow(callId);
         if (row && done(row)) return row;
         if (Date.now() > deadline) {
-          const timeline = service.stores.db.prepare('SELECT event, detail FROM call_events WHERE call_id = ? ORDER BY id').all(callId);
+          const timeline = sqliteDb(service.stores).prepare('SELECT event, detail FROM call_events WHERE call_id = ? ORDER BY id').all(callId);
           throw new Error(`call ${callId} did not get there in ${timeoutMs} ms: ${JSON.stringify(row)} ${JSON.stringify(timeline)}`);
         }
         await new Promise((r) => setTimeout(r, 50));

@@ -63,14 +63,15 @@ beforeAll(async () => {
   target = { host: '127.0.0.1', port, ca: fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8') };
   fuzzAccount = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium'], env) as Acct;
   // The others through a second connection to the same file (as fast as the CLI, without 40 processes).
-  const { db, accounts } = openStores(loadConfig(env));
-  const create = (): Acct => {
-    const a = createAccount(accounts, { phone: '+14155550124' });
+  const store = await openStores(loadConfig(env));
+  const create = async (): Promise<Acct> => {
+    const a = await createAccount(store.accounts, { phone: '+14155550124' });
     return { user_id: a.userId, api_key: a.apiKey };
   };
-  floodAccount = create();
-  probes = Array.from({ length: 40 }, create);
-  db.close();
+  floodAccount = await create();
+  probes = [];
+  for (let i = 0; i < 40; i++) probes.push(await create());
+  await store.close();
 }, 120_000);
 
 afterAll(async () => {

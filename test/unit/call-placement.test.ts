@@ -6,7 +6,7 @@ import { placeCall } from '../../src/pbx/call-placement.js';
 import { newSession } from '../../src/pbx/call-session.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
 import type { CallForDialing } from '../../src/db/call-progress.js';
-import { waitingAlerts } from '../../src/pbx/waiting-alerts.js';
+import { loadWaitingAlert } from '../../src/pbx/waiting-alerts.js';
 
 const call = { callId: 'c1', userId: 'u1', message: 'm', status: 'queued', kind: 'alert' } as unknown as CallForDialing;
 const session = () => newSession([call], '+14155550100', false, 0);
@@ -84,23 +84,48 @@ describe('placeCall', () => {
   });
 });
 
-describe('waitingAlerts', () => {
-  const calls: Record<string, { userId: string; kind: string }> = {
-    a: { userId: 'u1', kind: 'alert' },
-    b: { userId: 'gone', kind: 'alert' },
-    c: { userId: 'u2', kind: 'test' },
-    d: { userId: 'u1', kind: 'alert' },
+describe('loadWaitingAlert', () => {
+  const calls: Record<string, { userId: string; kind: string; status: string }> = {
+    a: { userId: 'u1', kind: 'alert', status: 'queued' },
+    b: { userId: 'gone', kind: 'alert', status: 'queued' },
+    c: { userId: 'u2', kind: 'test', status: 'queued' },
+    d: { userId: 'u1', kind: 'alert', status: 'queued' },
+    e: { userId: 'u2', kind: 'alert', status: 'queued' },
+    f: { userId: 'u1', kind: 'test', status: 'queued' },
+    dialing: { userId: 'u1', kind: 'alert', status: 'dialing' },
+    done: { userId: 'u1', kind: 'alert', status: 'completed' },
   };
   const accounts: Record<string, { phone: string; status: string }> = { u1: { phone: '+1001', status: 'active' }, u2: { phone: '+1002', status: 'suspended' } };
-  const progress = { get: (id: string) => (calls[id] ? ({ callId: id, ...calls[id] } as never) : undefined) };
-  const store = { get: (id: string) => accounts[id] as never };
+  // One stand-in answering at once (SQLite) and one later (PostgreSQL): the alert is the same.
+  const now = {
+    progress: { get: (id: string) => (calls[id] ? ({ callId: id, ...calls[id] } as never) : undefined) },
+    accounts: { get: (id: string) => accounts[id] as never },
+  };
+  const later = {
+    progress: { get: async (id: string) => now.progress.get(id) },
+    accounts: { get: async (id: string) => now.accounts.get(id) },
+  };
 
-  it('each queued alert with the phone it would ring; a gone or suspended account rings no phone, alone; a test call goes alone', () => {
-    expect(waitingAlerts(['a', 'b', 'missing', 'c', 'd'], progress, store)).toEqual([
-      { callId: 'a', userId: 'u1', phone: '+1001', alone: false },
-      { callId: 'b', userId: 'gone', phone: 'none:b', alone: false },
-      { callId: 'c', userId: 'u2', phone: 'none:c', alone: true },
-      { callId: 'd', userId: 'u1', phone: '+1001', alone: false },
-    ]);
+  it.each([
+    ['at once', now],
+    ['later', later],
+  ])(
+    'each queued alert with the phone it would ring; a gone or suspended account rings no phone; only a test call goes alone (store answering %s)',
+    async (_, store) => {
+      const load = (callId: string) => loadWaitingAlert(callId, store.progress, store.accounts);
+      expect(await load('a')).toEqual({ callId: 'a', userId: 'u1', phone: '+1001', alone: false });
+      expect(await load('b')).toEqual({ callId: 'b', userId: 'gone', phone: 'none:b', alone: false });
+      expect(await load('c')).toEqual({ callId: 'c', userId: 'u2', phone: 'none:c', alone: true });
+      expect(await load('d')).toEqual({ callId: 'd', userId: 'u1', phone: '+1001', alone: false });
+      expect(await load('e')).toEqual({ callId: 'e', userId: 'u2', phone: 'none:e', alone: false });
+      expect(await load('f')).toEqual({ callId: 'f', userId: 'u1', phone: '+1001', alone: true });
+    },
+  );
+
+  it('an alert no longer queued (unknown, being dialed, or over) is undefined', async () => {
+    for (const callId of ['missing', 'dialing', 'done']) {
+      expect(await loadWaitingAlert(callId, now.progress, now.accounts)).toBeUndefined();
+      expect(await loadWaitingAlert(callId, later.progress, later.accounts)).toBeUndefined();
+    }
   });
 });

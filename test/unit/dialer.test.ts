@@ -115,7 +115,7 @@ function setup(overrides: Partial<DialerOptions> = {}) {
 describe('Dialer (stand-in ARI)', () => {
   it('a busy phone: dialed once through the trunk, rang, ended busy with its SIP code, handed on with the number called', async () => {
     const t = setup();
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('AAPL 190');
     t.dialer.enqueue(callId);
     await waitFor('originate', () => t.ari.originated[0]);
@@ -132,7 +132,7 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('answered: plays intro, message and prompt; 1 is confirmed aloud, then the hang-up, and the call ends acknowledged', async () => {
     const t = setup();
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('BTC above 100k');
     t.dialer.enqueue(callId);
     await waitFor('originate', () => t.ari.originated[0]);
@@ -168,7 +168,7 @@ describe('Dialer (stand-in ARI)', () => {
     ] as const) {
       const t = setup({ digitWaitMs: 20 });
       t.accounts.update(t.account.userId, { requireConfirm });
-      t.dialer.start();
+      await t.dialer.start();
       const callId = t.alert('ETH 4k');
       t.dialer.enqueue(callId);
       await waitFor('originate', () => t.ari.originated[0]);
@@ -184,7 +184,7 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('answering-machine detection: a machine gets the intro and message without the prompt, then the hang-up: voicemail, verdict kept', async () => {
     const t = setup({ detectMachine: true });
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('SPY below 500');
     t.dialer.enqueue(callId);
     await waitFor('originate', () => t.ari.originated[0]);
@@ -206,7 +206,7 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('answering-machine detection: a person hears the message and the prompt as usual', async () => {
     const t = setup({ detectMachine: true });
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('QQQ');
     t.dialer.enqueue(callId);
     await waitFor('originate', () => t.ari.originated[0]);
@@ -235,12 +235,15 @@ describe('Dialer (stand-in ARI)', () => {
       },
     });
     t.accounts.update(t.account.userId, { language: 'de', voice: 'espeak-ng', intro: null });
-    t.dialer.start();
+    await t.dialer.start();
     const first = t.alert('eins');
     t.dialer.enqueue(first);
     await waitFor('first originate', () => t.ari.originated[0]);
     const rest = [t.alert('DAX > 18000.5'), t.alert('SAP < 200')];
     for (const id of rest) t.dialer.enqueue(id);
+    // Both wait during the first call: each joins the queue once read from the store (SQLite
+    // answers within this turn of the loop), before that call ends.
+    await new Promise((r) => setImmediate(r));
     t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${first}`), cause: 17, cause_txt: 'User busy' });
     await waitFor('second originate', () => t.ari.originated[1]);
     answer(t, channel(`rh-${rest[0]}`), rest[0]!);
@@ -257,7 +260,7 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('one line per phone: alerts that arrive during a call wait, then ride together in the next call, in order', async () => {
     const t = setup();
-    t.dialer.start();
+    await t.dialer.start();
     const first = t.alert('one');
     t.dialer.enqueue(first);
     await waitFor('first originate', () => t.ari.originated[0]);
@@ -297,7 +300,7 @@ describe('Dialer (stand-in ARI)', () => {
     const phones = ['+14155550901', '+14155550902', '+14155550903', '+14155550904', '+14155550905'];
     const ids = phones.map((phone, i) => t.alert(`alert ${i}`, createAccount(t.accounts, { phone }).userId));
     const started = Date.now();
-    t.dialer.start();
+    await t.dialer.start();
     for (const id of ids) t.dialer.enqueue(id);
     await waitFor('all five dialed', () => t.ari.originated[4], 4_000);
     expect(t.ari.originated.map((o) => o.appArgs![0])).toEqual(ids);
@@ -311,7 +314,7 @@ describe('Dialer (stand-in ARI)', () => {
     t.ari.dialAfterMs = 600;
     const phones = ['+14155550911', '+14155550912'];
     const ids = phones.map((phone, i) => t.alert(`slow ${i}`, createAccount(t.accounts, { phone }).userId));
-    t.dialer.start();
+    await t.dialer.start();
     for (const id of ids) t.dialer.enqueue(id);
     const asked: number[] = [];
     await waitFor(
@@ -342,7 +345,7 @@ describe('Dialer (stand-in ARI)', () => {
         },
       },
     });
-    t.dialer.start();
+    await t.dialer.start();
     const waiting = t.alert('made slowly');
     t.dialer.enqueue(waiting);
     await new Promise((r) => setTimeout(r, 200)); // nothing may happen: the assertion is that nothing did
@@ -359,7 +362,7 @@ describe('Dialer (stand-in ARI)', () => {
   it('one line per phone does not hold back other phones', async () => {
     const t = setup();
     const other = createAccount(t.accounts, { phone: '+14155550999' });
-    t.dialer.start();
+    await t.dialer.start();
     const a = t.alert('mine');
     const b = t.alert('theirs', other.userId);
     t.dialer.enqueue(a);
@@ -370,7 +373,7 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('never more calls at once than the cap; the next starts when one ends, oldest first', async () => {
     const t = setup({ maxConcurrent: 1 });
-    t.dialer.start();
+    await t.dialer.start();
     const [a, b] = [t.alert('first'), t.alert('second')];
     t.dialer.enqueue(a);
     t.dialer.enqueue(b);
@@ -389,7 +392,7 @@ describe('Dialer (stand-in ARI)', () => {
     t.ari.originateError = new AriError('network', 'POST', '/channels/x', undefined, undefined, {
       cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }),
     });
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('wait for me');
     t.dialer.enqueue(callId);
     await waitFor('the refusal', () => t.ari.originated[0]);
@@ -403,7 +406,7 @@ describe('Dialer (stand-in ARI)', () => {
   it('an originate Asterisk refuses (HTTP) is the outcome: unreachable, never retried', async () => {
     const t = setup();
     t.ari.originateError = new AriError('http', 'POST', '/channels/x', 400, 'Invalid endpoint');
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('nowhere');
     t.dialer.enqueue(callId);
     expect((await t.final(callId)).state).toBe('unreachable');
@@ -413,7 +416,7 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('a suspended account: failed, never dialed, handed on with no number', async () => {
     const t = setup();
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('suspended');
     t.accounts.update(t.account.userId, { status: 'suspended' });
     t.dialer.enqueue(callId);
@@ -428,7 +431,7 @@ describe('Dialer (stand-in ARI)', () => {
     const old = t.alert('old');
     t.db.prepare('UPDATE calls SET received_at = ? WHERE call_id = ?').run(Date.now() - 400_000, old);
     const fresh = t.alert('fresh');
-    t.dialer.start();
+    await t.dialer.start();
     expect(await t.final(inProgress)).toMatchObject({ state: 'interrupted', phone: PHONE });
     expect(await t.final(old)).toMatchObject({ state: 'expired', phone: null });
     await waitFor('fresh originate', () => t.ari.originated[0]);
@@ -441,7 +444,7 @@ describe('Dialer (stand-in ARI)', () => {
     const rider = t.alert('rider');
     t.progress.transition(own, 'dialing', { phone: PHONE });
     t.progress.transition(rider, 'dialing', { phone: PHONE, carriedBy: own });
-    t.dialer.start();
+    await t.dialer.start();
     expect(await t.final(own)).toMatchObject({ state: 'interrupted', carried: [{ callId: rider, message: 'rider' }] });
     expect(t.finals.map((f) => f.callId)).toEqual([own]);
     await waitFor('both rows', () => (t.row(rider).status === 'interrupted' ? true : undefined));
@@ -449,7 +452,7 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('after a reconnect, a call whose channel is gone ends interrupted', async () => {
     const t = setup();
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('lost');
     t.dialer.enqueue(callId);
     await waitFor('originate', () => t.ari.originated[0]);
@@ -461,7 +464,7 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('stop: a call that does not end in the grace period is hung up and ends interrupted', async () => {
     const t = setup();
-    t.dialer.start();
+    await t.dialer.start();
     const callId = t.alert('cut');
     t.dialer.enqueue(callId);
     await waitFor('originate', () => t.ari.originated[0]);
@@ -477,7 +480,7 @@ describe('Dialer (stand-in ARI)', () => {
 
     it('the first trunk answers 503 before any ring: placed once more through trunk2, and the call goes on there', async () => {
       const t = setup({ backupEndpointFor: backup });
-      t.dialer.start();
+      await t.dialer.start();
       const callId = t.alert('ES1! above 6000');
       t.dialer.enqueue(callId);
       await waitFor('originate', () => t.ari.originated[0]);
@@ -498,7 +501,7 @@ describe('Dialer (stand-in ARI)', () => {
 
     it('a call that rang, or was refused by the phone, is never sent again', async () => {
       const t = setup({ backupEndpointFor: backup });
-      t.dialer.start();
+      await t.dialer.start();
       const rang = t.alert('rang then congestion');
       t.dialer.enqueue(rang);
       await waitFor('originate', () => t.ari.originated[0]);
@@ -517,7 +520,7 @@ describe('Dialer (stand-in ARI)', () => {
 
     it('without a backup trunk the first refusal is the outcome', async () => {
       const t = setup();
-      t.dialer.start();
+      await t.dialer.start();
       const callId = t.alert('no backup');
       t.dialer.enqueue(callId);
       await waitFor('originate', () => t.ari.originated[0]);
