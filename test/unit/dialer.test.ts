@@ -1,7 +1,6 @@
 // The dialer's state machine without Asterisk: a stand-in ARI client (an event emitter that records
 // what the dialer asks and lets the test play Asterisk's events), a stand-in speech engine, and the
 // real stores on a temporary SQLite file. The e2e suite proves the same paths against Asterisk.
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,8 @@ import { openDatabase } from '../../src/db/database.js';
 import { PatientWriter } from '../../src/db/patient-writes.js';
 import { CallEvents } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
-import { AriError, type AriClientEvents, type AriEvent, type OriginateParams } from '../../src/pbx/ari.js';
+import { AriError } from '../../src/pbx/ari.js';
+import { StandInAri } from '../helpers/stand-in-ari.js';
 import type { FinalCall } from '../../src/pbx/call-ledger.js';
 import { Dialer } from '../../src/pbx/dialer.js';
 import type { DialerOptions } from '../../src/pbx/dialer-options.js';
@@ -23,48 +23,6 @@ import { throughTrunk } from '../../src/pbx/endpoint.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { waitFor } from '../helpers/wait.js';
 import { createAccount } from '../helpers/accounts.js';
-
-/** Stand-in for AriClient: records requests, and the test emits Asterisk's events through it. */
-class StandInAri extends EventEmitter<AriClientEvents> {
-  isConnected = true;
-  readonly originated: OriginateParams[] = [];
-  readonly hungUp: string[] = [];
-  readonly played: string[][] = [];
-  readonly continued: Array<{ channelId: string; context: string }> = [];
-  originateError: Error | undefined;
-  /** How long after an originate Asterisk reports the call dialing (it sends the INVITE then). */
-  dialAfterMs = 0;
-  alive = new Set<string>();
-
-  async originate(p: OriginateParams) {
-    this.originated.push(p);
-    if (this.originateError) throw this.originateError;
-    this.alive.add(p.channelId);
-    // As Asterisk does once it dials: Dial with an empty status.
-    setTimeout(() => this.send({ type: 'Dial', peer: { id: p.channelId, name: p.endpoint, state: 'Down' }, dialstatus: '' }), this.dialAfterMs);
-    return { id: p.channelId, name: p.endpoint, state: 'Down' };
-  }
-  async hangup(channelId: string) {
-    this.hungUp.push(channelId);
-  }
-  async play(channelId: string, playbackId: string, media: string | string[]) {
-    this.played.push([channelId, ...(Array.isArray(media) ? media : [media])]);
-    return { id: playbackId, media_uri: '', target_uri: `channel:${channelId}`, state: 'playing' };
-  }
-  async stopPlayback() {}
-  async continueInDialplan(channelId: string, context: string) {
-    this.continued.push({ channelId, context });
-  }
-  async getEndpoint(technology: string, resource: string) {
-    return { technology, resource, state: 'online' };
-  }
-  async channelsStillUp(ids: Iterable<string>) {
-    return new Set([...ids].filter((id) => this.alive.has(id)));
-  }
-  send(event: Record<string, unknown>): void {
-    this.emit('event', event as unknown as AriEvent);
-  }
-}
 
 const channel = (id: string) => ({ id, name: `PJSIP/trunk-${id}`, state: 'Up' });
 const PHONE = '+14155550123';
