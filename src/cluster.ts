@@ -16,14 +16,28 @@ export interface ClusterDeps {
   events: CallEvents;
   logger: Logger;
   nodeTimeoutMs: number;
+  now: () => number;
   /** Ends a silent node's calls in progress here; absent on a node without telephony (it takes none over). */
   adopt?: (calls: CallForDialing[], nodeId: string) => void;
 }
 
 export interface Cluster {
-  /** The nodes as the store knows them, for /healthz. */
-  nodes?: () => Promise<{ self: string; nodes: NodeInfo[]; silentMs: number }>;
+  /** The nodes as the store knows them, each alive or not, for /healthz. */
+  nodes?: () => Promise<ClusterView>;
   stop(): Promise<void>;
+}
+
+export interface ClusterView {
+  node: string;
+  nodes: Array<{ node: string; alive: boolean; seen_ms_ago: number }>;
+}
+
+/** A node is alive when it said so within the timeout and did not leave or get taken over. */
+export function clusterView(self: string, nodes: readonly NodeInfo[], now: number, silentMs: number): ClusterView {
+  return {
+    node: self,
+    nodes: nodes.map((n) => ({ node: n.nodeId, alive: n.goneAt === null && now - n.seenAt < silentMs, seen_ms_ago: Math.max(0, now - n.seenAt) })),
+  };
 }
 
 export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
@@ -80,7 +94,7 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
     : async () => {};
 
   return {
-    nodes: async () => ({ self: registry.nodeId, nodes: await registry.list(), silentMs: nodeTimeoutMs }),
+    nodes: async () => clusterView(registry.nodeId, await registry.list(), deps.now(), nodeTimeoutMs),
     async stop() {
       clearInterval(timer);
       relaying = false;

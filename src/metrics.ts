@@ -67,14 +67,14 @@ export class Metrics {
     'Time to answer a webhook request.',
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
   );
-  private readonly gauges: Array<{ name: string; help: string; read: () => number }> = [];
+  private readonly gauges: Array<{ name: string; help: string; read: () => number; labels: Labels }> = [];
 
-  gauge(name: string, help: string, read: () => number): void {
-    this.gauges.push({ name, help, read });
+  gauge(name: string, help: string, read: () => number, labels: Labels = {}): void {
+    this.gauges.push({ name, help, read, labels });
   }
 
   render(): string {
-    const gauges = this.gauges.map((g) => `# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name} ${g.read()}`);
+    const gauges = this.gauges.map((g) => `# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name}${labelText(g.labels)} ${g.read()}`);
     const memory = `# HELP process_resident_memory_bytes Resident memory of the process.\n# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes ${process.memoryUsage.rss()}`;
     return `${[this.alerts.render(), this.calls.render(), this.sms.render(), this.webhookSeconds.render(), ...gauges, memory].join('\n')}\n`;
   }

@@ -78,8 +78,11 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       events,
       logger: logger.child({ component: 'cluster' }),
       nodeTimeoutMs: config.nodeTimeoutMs,
+      now,
       ...(t && { adopt: (calls, nodeId) => t.dialer.endAbandoned(calls, nodeId) }),
     });
+    // Several nodes are scraped one by one: each says which it is and what it stores in.
+    metrics.gauge('ringhook_node_info', 'This ringhook node (1): its id and its store.', () => 1, { node: config.nodeId, store: stores.kind });
     metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
     metrics.gauge('ringhook_queued_calls', 'Accepted calls waiting for a free line or for Asterisk.', () => t?.dialer.queuedCalls ?? 0);
     metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));

@@ -14,6 +14,7 @@ import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../secret-file.js';
 import { secretKeyFile } from '../secret-key.js';
 import { openStores } from '../service.js';
+import { clusterView } from '../cluster.js';
 import { ARI_APP, softphoneAddress } from '../telephony.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
@@ -28,9 +29,9 @@ const checkDatabase: Check = async (config) => {
     try {
       const accounts = (await stores.accounts.list()).length;
       const version = await stores.schemaVersion();
-      const nodes = stores.nodes ? await stores.nodes.list() : [];
-      const alive = nodes.filter((n) => n.goneAt === null && Date.now() - n.seenAt < config.nodeTimeoutMs);
-      const cluster = stores.nodes ? `, ${alive.length} node(s) alive: ${alive.map((n) => n.nodeId).join(', ') || 'none'}` : '';
+      const view = stores.nodes ? clusterView(stores.nodes.nodeId, await stores.nodes.list(), Date.now(), config.nodeTimeoutMs) : undefined;
+      const alive = view?.nodes.filter((n) => n.alive).map((n) => n.node) ?? [];
+      const cluster = view ? `, ${alive.length} node(s) alive: ${alive.join(', ') || 'none'}` : '';
       return pass(
         'database',
         `${stores.kind} ${stores.location}: schema ${version}, ${accounts} account(s)${cluster}, api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`,

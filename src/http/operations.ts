@@ -1,7 +1,8 @@
 // Operator routes: /healthz (is every part up?), /metrics (Prometheus), and the SMS gateway's
 // delivery-report callback.
 import type { H3 } from 'h3';
-import type { NodeInfo, Store } from '../db/store.js';
+import type { ClusterView } from '../cluster.js';
+import type { Store } from '../db/store.js';
 import type { Metrics } from '../metrics.js';
 import { json } from './respond.js';
 import { sameToken } from './same-token.js';
@@ -12,7 +13,7 @@ export type CheckState = 'ok' | 'down' | 'off';
 export interface HealthSources {
   store: Pick<Store, 'ping'>;
   /** The nodes sharing the store, when there are several (PostgreSQL). */
-  nodes?: () => Promise<{ self: string; nodes: NodeInfo[]; silentMs: number }>;
+  nodes?: () => Promise<ClusterView>;
   /** Other parts (asterisk, ari, sms): each says ok, down or off. */
   checks?: () => Record<string, CheckState> | Promise<Record<string, CheckState>>;
 }
@@ -32,19 +33,9 @@ export interface OperationsDeps {
   smsDelivery?: SmsReceiptDeps;
 }
 
-/** This node and the others sharing the store, each alive or not; undefined with one node. */
-async function clusterView(health: HealthSources) {
-  if (!health.nodes) return undefined;
-  try {
-    const { self, nodes, silentMs } = await health.nodes();
-    const now = Date.now();
-    return {
-      node: self,
-      nodes: nodes.map((n) => ({ node: n.nodeId, alive: n.goneAt === null && now - n.seenAt < silentMs, seen_ms_ago: Math.max(0, now - n.seenAt) })),
-    };
-  } catch {
-    return undefined;
-  }
+/** This node and the others sharing the store; undefined with one node, or when the store did not say. */
+async function clusterView(health: HealthSources): Promise<ClusterView | undefined> {
+  return health.nodes?.().catch(() => undefined);
 }
 
 export function mountOperations(app: H3, deps: OperationsDeps): void {

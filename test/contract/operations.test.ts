@@ -1,8 +1,11 @@
-// /healthz and /metrics over real HTTPS, and the metrics token.
+// /healthz and /metrics over real HTTPS, and the metrics token; a node on PostgreSQL reports the
+// store and the nodes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../helpers/https-client.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { createAccount } from '../helpers/accounts.js';
+import { startPostgres, type PgCluster } from '../helpers/postgres.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestService;
 const TOKEN = 'metrics-token-0123456789';
@@ -37,5 +40,52 @@ describe('operations', () => {
     expect(res.text).toContain('ringhook_alerts_total{result="unauthorized"} 1');
     expect(res.text).toMatch(/ringhook_webhook_duration_seconds_count 3/);
     expect(res.text).toContain('ringhook_active_calls 0');
+    expect(res.text).toMatch(/ringhook_node_info\{node="[A-Za-z0-9._-]+",store="sqlite"\} 1/);
   });
+});
+
+describe('operations of a node on PostgreSQL', () => {
+  let pg: PgCluster;
+  let node: TestService;
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    node = await startTestService({ RINGHOOK_DATABASE_URL: await pg.createDatabase('ops'), RINGHOOK_SECRET_KEY: 'c'.repeat(64), RINGHOOK_NODE_ID: 'node-ops' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await node?.stop();
+    await pg?.stop();
+  });
+
+  it('/healthz names this node and the nodes alive; /metrics says which node and store', async () => {
+    await waitFor('the first heartbeat', async () => {
+      const res = await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca });
+      return res.json?.cluster?.nodes?.length === 1 ? res : undefined;
+    });
+    const res = await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ ok: true, checks: { process: 'ok', database: 'ok', telephony: 'off' }, cluster: { node: 'node-ops' } });
+    expect(res.json.cluster.nodes).toEqual([{ node: 'node-ops', alive: true, seen_ms_ago: expect.any(Number) }]);
+    const metrics = await request(`${node.baseUrl}/metrics`, { method: 'GET', ca: node.ca });
+    expect(metrics.text).toContain('ringhook_node_info{node="node-ops",store="postgres"} 1');
+  });
+
+  it('/healthz answers 503 with the database down while PostgreSQL is stopped, and 200 again after', async () => {
+    await pg.kill();
+    try {
+      const down = await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca });
+      expect(down.status).toBe(503);
+      expect(down.json).toMatchObject({ ok: false, checks: { database: 'down' }, down: ['database'] });
+    } finally {
+      await pg.restart();
+    }
+    await waitFor(
+      'healthy again',
+      async () => ((await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca })).status === 200 ? true : undefined),
+      20_000,
+    );
+    // The heartbeat said once that it could not reach the database.
+    for (const line of node.takeErrorLogs()) expect(line.msg).toBe('could not reach the database to say this node is alive');
+  }, 60_000);
 });
