@@ -54,8 +54,11 @@ export class PgCallStore implements CallRepo {
       // Read after the lock: the times of one account's accepts follow the order they commit in.
       const now = this.now();
       const month = monthWindow(now);
-      const used = await this.usedInMonth(tx, userId, month.key);
-      const recent = await this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10);
+      // Sent together (pipelined on the transaction's connection): one round trip, not two.
+      const [used, recent] = await Promise.all([
+        this.usedInMonth(tx, userId, month.key),
+        this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10),
+      ]);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
         await this.insertRejection(tx, now, {
@@ -67,8 +70,7 @@ export class PgCallStore implements CallRepo {
         return { accepted: false, decision };
       }
       const callId = newCallId();
-      await this.insertCall(tx, now, callId, userId, 'alert', alert);
-      await query(tx, SQL.countUsage, [userId, month.key]);
+      await Promise.all([this.insertCall(tx, now, callId, userId, 'alert', alert), query(tx, SQL.countUsage, [userId, month.key])]);
       return { accepted: true, callId, receivedAt: now };
     });
   }

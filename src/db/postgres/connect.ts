@@ -23,9 +23,12 @@ export type Tx = postgres.TransactionSql<{ bigint: number }>;
 /** A pool or a transaction: what runs a query. */
 export type Queryable = Sql | Tx;
 
-/** Runs one of the named SQL constants with its parameters. */
+/**
+ * Runs one of the named SQL constants with its parameters, as a prepared statement: each
+ * connection parses and plans a statement once, not at every alert.
+ */
 export function query<Row>(db: Queryable, text: string, params: unknown[] = []): Promise<Row[] & { count: number }> {
-  return db.unsafe(text, params as never[]) as unknown as Promise<Row[] & { count: number }>;
+  return db.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<Row[] & { count: number }>;
 }
 
 function passwordOf(url: string): string | undefined {
