@@ -8,6 +8,7 @@ import { runWebhookBench } from './webhook.mjs';
 import { runGrowthBench } from './growth.mjs';
 import { runTelephonyBench } from './telephony.mjs';
 import { runBurstBench } from './burst.mjs';
+import { runClusterBench } from './cluster.mjs';
 import { writeSummary } from './summary.mjs';
 
 const only = process.argv.slice(2);
@@ -36,6 +37,8 @@ if (only.includes('burst')) {
   for (const cps of (process.env.BURST_CPS ?? '50,200').split(',').map(Number)) runs.push(await runBurstBench({ cps }));
   writeResult('burst', { runs });
 }
+// Not in the default run either (needs PostgreSQL: scripts/provision-test-peers.sh; ~3 minutes): `npm run bench cluster`.
+if (only.includes('cluster')) writeResult('cluster', await runClusterBench());
 const seconds = Math.round((Date.now() - started) / 1000);
 fs.writeFileSync(
   path.join(RESULTS_DIR, 'run.json'),

@@ -23,6 +23,7 @@ export function writeSummary() {
   const sms = read('missed-call-to-sms');
   const con = read('concurrent');
   const burst = read('burst');
+  const cl = read('cluster');
   const mach = run?.machine ?? w?.machine;
   const rows = [];
   if (w) {
@@ -109,6 +110,21 @@ export function writeSummary() {
         )}, ${b.numbers_dialed_twice} dialed twice; ${b.sms_one_per_miss ? 'one SMS per miss' : 'SMS missing or doubled'}; ${f(b.cpu_s.serve)} / ${f(b.cpu_s.speech_engines)} / ${f(b.cpu_s.asterisk)} s; ${f(b.serve_peak_rss_mb, 0)} MB`,
       '≥ 99 %, nothing lost or doubled, < 200 MB',
       mark(b.share_sound_within_300ms >= 0.99 && b.all_final && b.numbers_dialed_twice === 0 && b.sms_one_per_miss && b.serve_peak_rss_mb < 200),
+    ]);
+  }
+  if (cl) {
+    const { sqlite_one_node: s, postgres_one_node: p1, postgres_two_nodes: p2 } = cl.figures;
+    rows.push([
+      '9. Webhook max throughput (32 in flight): 1 node SQLite / 1 node PostgreSQL / 2 nodes PostgreSQL, and p99',
+      `${f(s.max_accepted_per_s.median, 0)} / ${f(p1.max_accepted_per_s.median, 0)} / ${f(p2.max_accepted_per_s.median, 0)}/s (PostgreSQL ×${f(cl.ratios.postgres_one_node_vs_sqlite_max_accepted.median, 2)} of SQLite, 2 nodes ×${f(cl.ratios.postgres_two_nodes_vs_one_node_max_accepted.median, 2)} of 1); p99 ${f(s.max_latency_p99_ms.median)} / ${f(p1.max_latency_p99_ms.median)} / ${f(p2.max_latency_p99_ms.median)} ms`,
+      'measure',
+      '—',
+    ]);
+    rows.push([
+      `9. Webhook p50 / p99 at a steady ${s.steady_rate_per_s} alerts/s: 1 node SQLite / 1 node PostgreSQL / 2 nodes PostgreSQL`,
+      `${f(s.steady_latency_p50_ms.median)}/${f(s.steady_latency_p99_ms.median)} · ${f(p1.steady_latency_p50_ms.median)}/${f(p1.steady_latency_p99_ms.median)} · ${f(p2.steady_latency_p50_ms.median)}/${f(p2.steady_latency_p99_ms.median)} ms (accepted ${f(s.steady_accepted_per_s.median, 0)} / ${f(p1.steady_accepted_per_s.median, 0)} / ${f(p2.steady_accepted_per_s.median, 0)}/s)`,
+      'measure',
+      '—',
     ]);
   }
 
