@@ -183,7 +183,13 @@ export class Dialer {
     const busy = this.sessions.size + this.starting.size;
     const freeLines = Math.min(this.opts.maxConcurrent - busy, this.pacer.allowed(this.queue.length > 0));
     if (freeLines <= 0 || this.queue.length === 0) return;
-    const waiting = this.queue.ids().flatMap((id) => this.waiting.get(id) ?? []);
+    // Oldest first: nothing is dialed past an alert still being read (it may ride with the others).
+    const waiting: WaitingAlert[] = [];
+    for (const id of this.queue.ids()) {
+      const alert = this.waiting.get(id);
+      if (!alert) break;
+      waiting.push(alert);
+    }
     const busyPhones = new Set([...this.sessions.phones(), ...this.starting.values()]);
     for (const call of nextCalls(waiting, busyPhones, freeLines)) {
       for (const alert of call) {
