@@ -9,7 +9,8 @@ import { UserError } from '../errors.js';
 import type { Db } from './database.js';
 import type { SecretBox } from './secret-box.js';
 
-interface AccountRow {
+/** An account's row as both stores keep it (the api_key sealed). */
+export interface AccountRow {
   user_id: string;
   api_key_sealed: string;
   name: string;
@@ -26,17 +27,17 @@ interface AccountRow {
   key_created_at: number;
 }
 
-const COLUMNS =
+export const ACCOUNT_COLUMNS =
   'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at';
 
 const SQL = {
   insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at)
            VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @now, @now, @now)`,
-  get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = ?`,
+  get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ?`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
   credentials: 'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
-  list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
+  list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
   update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, updated_at = @now
            WHERE user_id = @user_id`,
@@ -46,7 +47,7 @@ const SQL = {
   setFingerprint: 'INSERT OR REPLACE INTO secret_key_check (id, fingerprint) VALUES (1, ?)',
 } as const;
 
-function toAccount(row: AccountRow, apiKey: string): Account {
+export function toAccount(row: AccountRow, apiKey: string): Account {
   return {
     userId: row.user_id,
     apiKey,

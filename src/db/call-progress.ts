@@ -23,7 +23,8 @@ export interface TransitionFields {
   trunk?: string;
 }
 
-const COLUMN: Record<keyof TransitionFields, string> = {
+/** The column each field of a step is kept in (both stores). */
+export const COLUMN: Record<keyof TransitionFields, string> = {
   phone: 'phone',
   channelId: 'channel_id',
   dialedAt: 'dialed_at',

@@ -201,6 +201,17 @@ export interface RejectedAlert {
   excerpt?: string;
 }
 
+/** The history entry of an alert refused by a plan limit. */
+export function limitRejection(userId: string, alert: Alert, decision: Exclude<LimitDecision, { allowed: true }>): RejectedAlert {
+  const monthly = decision.limit === 'monthly';
+  return {
+    userId,
+    alert,
+    status: monthly ? 'limit_exceeded' : 'rate_limited',
+    error: monthly ? 'monthly call limit exceeded' : 'per-minute call limit exceeded',
+  };
+}
+
 /** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
 type GroupResult = AcceptResult | null;
 
@@ -242,12 +253,7 @@ export class CallStore {
       const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
-        this.insertRejection(now, {
-          userId,
-          alert,
-          status: decision.limit === 'monthly' ? 'limit_exceeded' : 'rate_limited',
-          error: decision.limit === 'monthly' ? 'monthly call limit exceeded' : 'per-minute call limit exceeded',
-        });
+        this.insertRejection(now, limitRejection(userId, alert, decision));
         return { accepted: false, decision };
       }
       const callId = newCallId();

@@ -8,7 +8,7 @@ export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
 /** ...or after this long without a request. */
 export const SESSION_IDLE_MS = 24 * 60 * 60_000;
 /** last_seen_at is written at most this often, so reading pages does not write on every request. */
-const TOUCH_EVERY_MS = 60_000;
+export const TOUCH_EVERY_MS = 60_000;
 
 export interface Session {
   userId: string;
@@ -17,7 +17,8 @@ export interface Session {
   expiresAt: number;
 }
 
-interface SessionRow {
+/** A session's row as both stores keep it. */
+export interface SessionRow {
   user_id: string;
   csrf_token: string;
   created_at: number;

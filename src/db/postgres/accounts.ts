@@ -1,44 +1,23 @@
 // Accounts in PostgreSQL, as AccountStore keeps them in SQLite: the api_key sealed beside its HMAC,
 // authentication comparing HMACs in constant time whether or not the user_id exists.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Account, AccountStatus } from '../../core/account.js';
+import type { Account } from '../../core/account.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
-import { DEFAULT_LANGUAGE, defaultVoice, type LanguageCode, type VoiceId } from '../../core/languages.js';
-import type { Plan } from '../../core/limits.js';
+import { DEFAULT_LANGUAGE, defaultVoice } from '../../core/languages.js';
 import { UserError } from '../../errors.js';
-import { type AccountChanges, type NewAccount, wrongSecretKeyMessage } from '../accounts.js';
+import { ACCOUNT_COLUMNS, type AccountChanges, type AccountRow, type NewAccount, toAccount, wrongSecretKeyMessage } from '../accounts.js';
 import type { SecretBox } from '../secret-box.js';
 import type { AccountRepo } from '../store.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
-interface AccountRow {
-  user_id: string;
-  api_key_sealed: string;
-  name: string;
-  phone: string;
-  plan: Plan;
-  sms_backup: number;
-  require_confirm: number;
-  language: LanguageCode;
-  voice: VoiceId;
-  intro: string | null;
-  status: AccountStatus;
-  created_at: number;
-  updated_at: number;
-  key_created_at: number;
-}
-
-const COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at';
-
 const SQL = {
   insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $12, $12)`,
-  get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = $1`,
+  get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
   credentials: 'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
-  list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
+  list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
   update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, status = $10, updated_at = $11
            WHERE user_id = $1`,
@@ -48,25 +27,6 @@ const SQL = {
   adoptFingerprint: 'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',
   setFingerprint: 'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint',
 } as const;
-
-function toAccount(row: AccountRow, apiKey: string): Account {
-  return {
-    userId: row.user_id,
-    apiKey,
-    name: row.name,
-    phone: row.phone,
-    plan: row.plan,
-    smsBackup: row.sms_backup === 1,
-    requireConfirm: row.require_confirm === 1,
-    language: row.language,
-    voice: row.voice,
-    intro: row.intro,
-    status: row.status,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    keyCreatedAt: row.key_created_at,
-  };
-}
 
 // Compared against when the user_id is unknown, so that an unknown user_id and a wrong key take
 // the same time.

@@ -4,7 +4,16 @@
 import { newCallId } from '../../core/ids.js';
 import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, TEST_CALL_LIMITS, type Plan } from '../../core/limits.js';
 import type { Alert } from '../../core/payload.js';
-import { type AcceptResult, type CallKind, type CallRecord, type HistoryPage, MAX_REJECTIONS_KEPT, type RejectedAlert, toRecord } from '../calls.js';
+import {
+  type AcceptResult,
+  type CallKind,
+  type CallRecord,
+  type HistoryPage,
+  limitRejection,
+  MAX_REJECTIONS_KEPT,
+  type RejectedAlert,
+  toRecord,
+} from '../calls.js';
 import type { CallRepo } from '../store.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -61,12 +70,7 @@ export class PgCallStore implements CallRepo {
       ]);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
-        await this.insertRejection(tx, now, {
-          userId,
-          alert,
-          status: decision.limit === 'monthly' ? 'limit_exceeded' : 'rate_limited',
-          error: decision.limit === 'monthly' ? 'monthly call limit exceeded' : 'per-minute call limit exceeded',
-        });
+        await this.insertRejection(tx, now, limitRejection(userId, alert, decision));
         return { accepted: false, decision };
       }
       const callId = newCallId();

@@ -3,26 +3,9 @@
 // in phone_lines from dialing to its final state (one call per phone across nodes), and each node
 // sees the calls it answers for.
 import { canTransition, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
-import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields } from '../call-progress.js';
+import { type CallEventRow, type CallForDialing, COLUMN, type SmsStatus, type TransitionFields } from '../call-progress.js';
 import type { CallProgressRepo } from '../store.js';
 import { query, type Queryable, type Sql } from './connect.js';
-
-const COLUMN: Record<keyof TransitionFields, string> = {
-  phone: 'phone',
-  channelId: 'channel_id',
-  dialedAt: 'dialed_at',
-  ringingAt: 'ringing_at',
-  answeredAt: 'answered_at',
-  endedAt: 'ended_at',
-  ringMs: 'ring_ms',
-  talkMs: 'talk_ms',
-  hangupCause: 'hangup_cause',
-  hangupCauseText: 'hangup_cause_text',
-  sipCode: 'sip_code',
-  error: 'error',
-  carriedBy: 'carried_by',
-  trunk: 'trunk',
-};
 
 /** The columns of CallForDialing (PostgreSQL folds unquoted aliases to lower case). */
 export const SELECT_CALL = `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,

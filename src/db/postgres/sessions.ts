@@ -1,20 +1,9 @@
 // Browser sessions of the dashboard in PostgreSQL, as SessionStore keeps them in SQLite: only the
 // token's hash is stored.
-import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, type Session } from '../sessions.js';
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, type Session, type SessionRow, TOUCH_EVERY_MS } from '../sessions.js';
 import type { SessionRepo } from '../store.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { query, type Sql } from './connect.js';
-
-/** last_seen_at is written at most this often, so reading pages does not write on every request (as in SQLite). */
-const TOUCH_EVERY_MS = 60_000;
-
-interface SessionRow {
-  user_id: string;
-  csrf_token: string;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
-}
 
 const SQL = {
   insert: `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
