@@ -7,6 +7,8 @@ bash scripts/provision-test-peers.sh
 echo "ringhook: building and type-checking (sources and tests)" >&2
 npm run --silent build
 npm run --silent typecheck
+# The tests that run the real CLI or serve need dist/: it was just built (test/helpers/cli.ts buildOnce).
+export RINGHOOK_TEST_DIST_BUILT=1
 mkdir -p test-results
 status=0
 rm -f test-results/vitest.json

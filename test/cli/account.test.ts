@@ -1,16 +1,15 @@
 // The admin CLI, run as a real process on a real database file (also while serve runs).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { runCli, REPO_ROOT } from '../helpers/cli.js';
+import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir, startTestService } from '../helpers/service.js';
 
 let env: Record<string, string>;
 
 beforeAll(() => {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  buildOnce();
   env = { RINGHOOK_DATA_DIR: makeDataDir(), RINGHOOK_PUBLIC_URL: 'https://alerts.example.com' };
 });
 

@@ -1,16 +1,15 @@
 // `ringhook backup` as a real process: the copy is never readable by others, not even while it is
 // being written.
 import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cacheDirEnv, REPO_ROOT, runCli } from '../helpers/cli.js';
+import { buildOnce, cacheDirEnv, REPO_ROOT, runCli } from '../helpers/cli.js';
 import { makeDataDir } from '../helpers/service.js';
 
 beforeAll(() => {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  buildOnce();
 });
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;

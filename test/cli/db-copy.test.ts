@@ -1,12 +1,11 @@
 // `ringhook db copy` as a real process, from a SQLite data dir to a real PostgreSQL: every account,
 // call and session arrives as it was, the webhook URLs keep working (the same secret key), the CLI
 // then works against PostgreSQL, and a target that is not empty is refused with nothing written.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { buildOnce, runCli } from '../helpers/cli.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { makeDataDir } from '../helpers/service.js';
 import { parseAlertBody } from '../../src/core/payload.js';
@@ -20,7 +19,7 @@ let dataDir: string;
 let sqliteEnv: Record<string, string>;
 
 beforeAll(async () => {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  buildOnce();
   pg = await startPostgres();
   dataDir = makeDataDir('rh-dbcopy-');
   sqliteEnv = { RINGHOOK_DATA_DIR: dataDir, RINGHOOK_SECRET_KEY: SECRET };

@@ -1,15 +1,14 @@
 // The api_keys at rest, through the real CLI: sealed in the database and in a backup, shown again by
 // every command that prints the URL, one secret key for the CLI and serve, a clear error otherwise.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir, startTestService } from '../helpers/service.js';
 
 beforeAll(() => {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  buildOnce();
 });
 
 const create = (env: Record<string, string>) => {

@@ -1,12 +1,11 @@
 // The dashboard's CLI commands as real processes on a real database file: `account set --password`
 // (read from stdin, never argv), `account set --admin`, `account login-link`.
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/database.js';
 import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../../src/db/owner-auth.js';
 import { SessionStore } from '../../src/db/sessions.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir } from '../helpers/service.js';
 
 let env: Record<string, string>;
@@ -14,7 +13,7 @@ let userId: string;
 let db: Db;
 
 beforeAll(() => {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  buildOnce();
   env = { RINGHOOK_DATA_DIR: makeDataDir(), RINGHOOK_PUBLIC_URL: 'https://alerts.example.com' };
   const created = runCli(['account', 'create', '--phone', '+14155550123', '--json'], env);
   expect(created.code).toBe(0);

@@ -1,12 +1,12 @@
 // `ringhook serve` started by `npm start`'s script, as a real process with its managed Asterisk, driven from outside as an operator
 // would: doctor, test-call, /healthz, /metrics, and kill -9 with calls queued and ringing.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { provisionAsterisk } from '../helpers/asterisk.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { buildOnce, REPO_ROOT, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
 import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
@@ -91,7 +91,7 @@ beforeAll(async () => {
 }, 300_000);
 
 function execBuild(): void {
-  if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
+  buildOnce();
 }
 
 afterAll(async () => {

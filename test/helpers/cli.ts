@@ -12,6 +12,15 @@ export interface CliResult {
   json: any;
 }
 
+/**
+ * Compiles dist/ for the tests that run the real CLI or serve; `npm test` compiled it just before
+ * the run (scripts/test.sh says so in RINGHOOK_TEST_DIST_BUILT), so there it is not done again.
+ */
+export function buildOnce(): void {
+  if (process.env.RINGHOOK_TEST_DIST_BUILT === '1') return;
+  if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
+}
+
 /** Where this run provisioned Asterisk and the executable's runtime (CI gives each run an empty one). */
 export function cacheDirEnv(): Record<string, string> {
   return process.env.RINGHOOK_CACHE_DIR ? { RINGHOOK_CACHE_DIR: process.env.RINGHOOK_CACHE_DIR } : {};

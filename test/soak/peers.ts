@@ -19,9 +19,7 @@ export interface ServeProcess {
   rssBytes(): number;
 }
 
-export function buildOnce(): void {
-  if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
-}
+export { buildOnce } from '../helpers/cli.js';
 
 /** `inside`: a command that runs serve somewhere else, e.g. ['ip', 'netns', 'exec', 'home'] for a network namespace. */
 export async function startServe(env: Record<string, string>, timeoutMs = 60_000, inside: string[] = []): Promise<ServeProcess> {
