@@ -184,7 +184,7 @@ export async function runClusterBench(options = {}) {
     const secretKey = fs.readFileSync(path.join(sqliteDir, 'api-keys.secret'), 'utf8').trim();
 
     log('cluster: starting PostgreSQL');
-    const pg = await startPostgres({ maxConnections: 200 });
+    const pg = await startPostgres();
     cleanups.push(() => pg.stop());
     const pgSettings = await pg.settings(['fsync', 'synchronous_commit', 'wal_sync_method', 'full_page_writes', 'max_connections', 'shared_buffers']);
     const dbUrl = await pg.createDatabase('ringhook');

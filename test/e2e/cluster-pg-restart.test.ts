@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLUSTER_SECRET_KEY, type ClusterAccount, createClusterAccounts, type NodeHandle, nodeHandle, postAlert } from '../helpers/cluster.js';
-import { stopPostgresFast } from '../helpers/cluster-pg.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { makeDataDir } from '../helpers/service.js';
@@ -97,7 +96,7 @@ it('PostgreSQL stopped for a few seconds under a stream of alerts: 503 while dow
   const acceptedAfter = (t: number) => sent.filter((s) => s.at > t && s.status === 200).length;
   try {
     await new Promise((r) => setTimeout(r, 3_000));
-    await stopPostgresFast(pg.url);
+    await pg.pause();
     downAt = Date.now();
     phase = 'down';
     await new Promise((r) => setTimeout(r, DOWN_MS));

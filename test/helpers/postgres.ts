@@ -23,6 +23,12 @@ export interface PgCluster {
   restart(): Promise<void>;
   /** SIGKILL to the server (a crash); restart() brings it back. */
   kill(): Promise<void>;
+  /** A fast shutdown that keeps the data (the server stopped by its operator); restart() brings it back. */
+  pause(): Promise<void>;
+  /** The postmaster's pid (0 while stopped): its processes' CPU for the benchmarks. */
+  pid(): number;
+  /** The server's major version. */
+  version: string;
   /** A new empty database; its URL. */
   createDatabase(name: string): Promise<string>;
 }
@@ -170,6 +176,9 @@ export async function startPostgres(): Promise<PgCluster> {
       const deadline = Date.now() + 10_000;
       while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     },
+    pause: stopServer,
+    pid: postmasterPid,
+    version: path.basename(path.dirname(bin)),
     async createDatabase(name: string) {
       const sql = postgres(url, { max: 1, onnotice: () => {} });
       try {
