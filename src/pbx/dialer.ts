@@ -205,13 +205,18 @@ export class Dialer {
   private async dial(alerts: readonly WaitingAlert[]): Promise<void> {
     for (const alert of alerts) this.starting.set(alert.callId, alert.phone);
     try {
-      const claimed = await this.claim(alerts.map((a) => a.callId));
+      let claimed: Awaited<ReturnType<Dialer['claim']>>;
+      try {
+        claimed = await this.claim(alerts.map((a) => a.callId));
+      } finally {
+        // From here the call's session (if any) holds the line and counts as a call in progress.
+        for (const alert of alerts) this.starting.delete(alert.callId);
+      }
       if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint);
       else this.pacer.cancelled(alerts[0]!.callId);
     } catch (error) {
       this.opts.logger.error('could not place a call', { call_id: alerts[0]?.callId, error });
     } finally {
-      for (const alert of alerts) this.starting.delete(alert.callId);
       this.pump();
     }
   }
