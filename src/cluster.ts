@@ -75,8 +75,7 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
   timer.unref();
 
   // Our own changes go out to the other nodes; theirs come in to our dashboards.
-  let relaying = true;
-  const unsubscribeLocal = store.changes ? events.subscribe((change) => relaying && !change.remote && store.changes!.publish(change)) : () => {};
+  const unsubscribeLocal = store.changes ? events.subscribe((change) => !change.remote && store.changes!.publish(change)) : () => {};
   const unsubscribeRemote = store.changes
     ? await store.changes
         .subscribe((change) => {
@@ -97,7 +96,6 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
     nodes: async () => clusterView(registry.nodeId, await registry.list(), deps.now(), nodeTimeoutMs),
     async stop() {
       clearInterval(timer);
-      relaying = false;
       unsubscribeLocal();
       await unsubscribeRemote().catch(() => {});
       // A clean stop: the others need not wait for the silence to know.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
-import { openPostgresStore } from '../db/postgres/index.js';
+import { openPostgresStore, redactUrl } from '../db/postgres/index.js';
 import { UserError } from '../errors.js';
 import { loadSecretBox } from '../secret-key.js';
 import { printJson } from './output.js';
@@ -27,16 +27,6 @@ export interface CopyReport {
   from: string;
   to: string;
   tables: Array<{ table: string; rows: number }>;
-}
-
-function redacted(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'the given URL';
-  }
 }
 
 function sourceColumns(db: Db, table: string): string[] {
@@ -103,9 +93,9 @@ export async function copyDatabase(from: string, to: string, say: (line: string)
     const sql = postgres(to, { max: 1, onnotice: () => {} });
     try {
       const rows = await sql<{ n: string }[]>`SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM calls) AS n`.catch((error: Error) => {
-        throw new UserError(`--to: cannot read ${redacted(to)}: ${error.message}`);
+        throw new UserError(`--to: cannot read ${redactUrl(to)}: ${error.message}`);
       });
-      if (Number(rows[0]?.n ?? 0) > 0) throw new UserError(`--to: ${redacted(to)} already has accounts or calls: copy into an empty database (createdb)`);
+      if (Number(rows[0]?.n ?? 0) > 0) throw new UserError(`--to: ${redactUrl(to)} already has accounts or calls: copy into an empty database (createdb)`);
       const tables: CopyReport['tables'] = [];
       await sql.begin(async (tx) => {
         for (const table of TABLES) {
@@ -117,7 +107,7 @@ export async function copyDatabase(from: string, to: string, say: (line: string)
           say(`${table}: ${rows} rows`);
         }
       });
-      return { from: path.resolve(from), to: redacted(to), tables };
+      return { from: path.resolve(from), to: redactUrl(to), tables };
     } finally {
       await sql.end({ timeout: 5 });
     }

@@ -2,6 +2,7 @@
 // embedded default) answers at once, PostgreSQL (several nodes) later; callers await both, so the
 // HTTP, dialer and SMS code never know which one runs.
 import type { Account } from '../core/account.js';
+import { isBusyError } from './database.js';
 import type { Alert } from '../core/payload.js';
 import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
@@ -157,6 +158,6 @@ const UNAVAILABLE_CODES = new Set([
 export function isStoreUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return false;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_')) return true;
+  if (isBusyError(error)) return true;
   return UNAVAILABLE_CODES.has(code) || (code.length === 5 && UNAVAILABLE_SQLSTATE.test(code));
 }

@@ -33,11 +33,6 @@ export interface OperationsDeps {
   smsDelivery?: SmsReceiptDeps;
 }
 
-/** This node and the others sharing the store; undefined with one node, or when the store did not say. */
-async function clusterView(health: HealthSources): Promise<ClusterView | undefined> {
-  return health.nodes?.().catch(() => undefined);
-}
-
 export function mountOperations(app: H3, deps: OperationsDeps): void {
   app.get('/healthz', async () => {
     const checks: Record<string, CheckState> = { process: 'ok' };
@@ -50,7 +45,8 @@ export function mountOperations(app: H3, deps: OperationsDeps): void {
     Object.assign(checks, (await deps.health.checks?.()) ?? {});
     const down = Object.keys(checks).filter((part) => checks[part] === 'down');
     const ok = down.every((part) => DEGRADING_ONLY.has(part));
-    const cluster = checks.database === 'ok' ? await clusterView(deps.health) : undefined;
+    // With several nodes: this one and the others, unless the store could not say.
+    const cluster = checks.database === 'ok' ? await deps.health.nodes?.().catch(() => undefined) : undefined;
     return json(ok ? 200 : 503, { ok, checks, ...(down.length > 0 && { down }), ...(cluster && { cluster }) });
   });
 

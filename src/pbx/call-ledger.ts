@@ -59,17 +59,15 @@ export class CallLedger {
     const taken: CallForDialing[] = [];
     for (const call of calls) {
       const own = taken.length === 0;
-      if (!canTransition(call.status, 'dialing')) {
-        if (own) return [];
-        continue;
-      }
       const stepFields = own ? fields : { ...fields, carriedBy: taken[0]!.callId };
-      const moved = await writes
-        .write(`call ${call.callId} → dialing`, () => progress.transition(call.callId, 'dialing', stepFields))
-        .catch((error: Error) => {
-          logger.error('could not record a call step', { call_id: call.callId, to: 'dialing', error });
-          return false;
-        });
+      const moved =
+        canTransition(call.status, 'dialing') &&
+        (await writes
+          .write(`call ${call.callId} → dialing`, () => progress.transition(call.callId, 'dialing', stepFields))
+          .catch((error: Error) => {
+            logger.error('could not record a call step', { call_id: call.callId, to: 'dialing', error });
+            return false;
+          }));
       if (!moved) {
         if (own) return [];
         continue;
