@@ -80,6 +80,7 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
   const dataDir = freshDataDir(`burst-${cps}`);
   const accounts = seedAccounts(dataDir, alerts + 1, 'premium', { smsBackup: true, phone: (i) => `+1666${String(i).padStart(7, '0')}` });
   const serve = await startServe(dataDir, {
+    nodeArgs: process.env.BURST_NODE_ARGS ? process.env.BURST_NODE_ARGS.split(' ') : [],
     env: await callingEnv({
       trunkPort,
       kannel,

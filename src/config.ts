@@ -117,6 +117,9 @@ const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9_.+][A-Za-z0-9_./+-]{0,99}$/, { error: 'RINGHOOK_VOICE must be a voice name such as slt (flite) or en-us (espeak-ng)' })
       .optional(),
+    RINGHOOK_BURST_VOICE: z
+      .enum(['kal', 'kal16', 'awb', 'rms', 'slt', 'off'], { error: 'RINGHOOK_BURST_VOICE must be one of kal, kal16, awb, rms, slt (a flite voice) or off' })
+      .default(DEFAULTS.burstVoice),
     RINGHOOK_TTS_COMMAND: z
       .string()
       .regex(/^[^\u0000-\u001f\u007f]{1,2000}$/, {
@@ -343,7 +346,8 @@ export interface TelephonyConfig {
   trunkCps: number;
   freshnessMs: number;
   /** command: the operator's own engine, run through /bin/sh; engine and voice are its fallback. */
-  tts: { engine: 'flite' | 'espeak-ng'; voice: string | undefined; command: string | undefined };
+  /** burstVoice: the flite voice English calls speak with when their own would not be ready in time; undefined: off. */
+  tts: { engine: 'flite' | 'espeak-ng'; voice: string | undefined; command: string | undefined; burstVoice: string | undefined };
   sip: {
     host: string;
     port: number;
@@ -430,7 +434,12 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
     maxCalls: e.RINGHOOK_MAX_CALLS ?? defaultMaxCalls({ start, end }, DEFAULTS.maxCallsMost),
     trunkCps: e.RINGHOOK_TRUNK_CPS,
     freshnessMs: e.RINGHOOK_CALL_FRESHNESS * 1000,
-    tts: { engine: e.RINGHOOK_TTS_ENGINE, voice: e.RINGHOOK_VOICE, command: e.RINGHOOK_TTS_COMMAND },
+    tts: {
+      engine: e.RINGHOOK_TTS_ENGINE,
+      voice: e.RINGHOOK_VOICE,
+      command: e.RINGHOOK_TTS_COMMAND,
+      burstVoice: e.RINGHOOK_BURST_VOICE === 'off' ? undefined : e.RINGHOOK_BURST_VOICE,
+    },
     sip: {
       host: e.RINGHOOK_SIP_HOST,
       port: e.RINGHOOK_SIP_PORT,

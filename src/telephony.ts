@@ -20,6 +20,7 @@ import { ManagedAsterisk } from './pbx/asterisk.js';
 import { type AsteriskRuntime, readProvisionedRuntime } from './pbx/asterisk-runtime.js';
 import { DEFAULT_SPEECH } from './core/languages.js';
 import { callPhrases } from './pbx/call-script.js';
+import { burstSynthesis } from './core/speech-plan.js';
 import { publicAddressFromStun } from './pbx/stun-client.js';
 import { Dialer } from './pbx/dialer.js';
 import { throughTrunk, toSoftphone, type Endpoint } from './pbx/endpoint.js';
@@ -222,9 +223,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     },
     { logger, now: deps.now },
   );
-  // The fixed phrases are made now, so that the first answered call starts speaking at once.
-  for (const phrase of Object.values(callPhrases(DEFAULT_SPEECH))) {
-    tts.synthesize(phrase).catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
+  // The fixed phrases are made now (in the burst voice too), so that the first answered call starts speaking at once.
+  const burst = burstSynthesis(DEFAULT_SPEECH.language, DEFAULT_SPEECH.synthesis, t.tts.burstVoice);
+  for (const synthesis of [undefined, ...(burst ? [burst] : [])]) {
+    for (const phrase of Object.values(callPhrases(DEFAULT_SPEECH))) {
+      tts.synthesize(phrase, synthesis).catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
+    }
   }
   const dialer = new Dialer({
     ari,
@@ -232,6 +236,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     writes,
     accounts: deps.accounts,
     tts,
+    burstVoice: t.tts.burstVoice,
     events: deps.events,
     logger,
     now: deps.now,
@@ -290,6 +295,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       if (!(await writes.drain(3_000))) logger.error('database still locked at shutdown: some call records were not written', { left: writes.abandon() });
       await sms.close().catch(() => {});
       await ari.close();
+      tts.close();
       await asterisk?.stop();
     },
   };

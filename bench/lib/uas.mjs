@@ -38,6 +38,7 @@ export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
   let nextRtp = rtpPortBase;
   let active = 0;
   let maxActive = 0;
+  let closed = false;
 
   function reply(msg, rinfo, status, extra = [], body = '') {
     const h = msg.headers;
@@ -55,7 +56,8 @@ export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
       '',
       body,
     ];
-    sip.send(lines.join('\r\n'), rinfo.port, rinfo.address);
+    // A reply timed after close (a ring timer) is dropped.
+    if (!closed) sip.send(lines.join('\r\n'), rinfo.port, rinfo.address);
   }
 
   async function rtpSocket(call) {
@@ -168,6 +170,7 @@ export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
     active: () => active,
     maxActive: () => maxActive,
     async close() {
+      closed = true;
       for (const s of rtpSockets) s.close();
       await new Promise((r) => sip.close(r));
     },

@@ -160,13 +160,16 @@ const checkTrunk: Check = async (config) => {
 const checkSpeech: Check = async (config) => {
   if (config.telephony.mode === 'off') return skip('speech', 'telephony is off');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-doctor-'));
+  const { engine, voice, burstVoice } = config.telephony.tts;
+  const tts = createTts({ cacheDir: dir, engine, ...(voice && { voice }) });
   try {
-    const tts = createTts({ cacheDir: dir, engine: config.telephony.tts.engine, ...(config.telephony.tts.voice && { voice: config.telephony.tts.voice }) });
     const speech = await tts.synthesize('ringhook speech check.');
-    return pass('speech', `${config.telephony.tts.engine} made ${speech.durationMs} ms of audio`);
+    const burst = burstVoice && (await tts.synthesize('ringhook speech check.', { engine: 'flite', voice: burstVoice }));
+    return pass('speech', `${engine} made ${speech.durationMs} ms of audio${burst ? `; the burst voice (flite ${burstVoice}) ${burst.durationMs} ms` : ''}`);
   } catch (error) {
-    return fail('speech', (error as Error).message, `install the engine and sox: apt-get install ${config.telephony.tts.engine} sox (or ringhook provision)`);
+    return fail('speech', (error as Error).message, `install the engines and sox: apt-get install ${engine === 'flite' ? 'flite' : 'flite espeak-ng'} sox (or ringhook provision)`);
   } finally {
+    tts.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 };

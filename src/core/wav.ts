@@ -79,3 +79,36 @@ export function withTrueSizes(bytes: Buffer, check: { dataOffset: number; dataBy
   out.writeUInt32LE(check.dataBytes, check.dataOffset - 4);
   return out;
 }
+
+/** The loudest sample after normalizing: -1 dBFS, as `sox … norm -1` does. */
+const PEAK = Math.round(32767 * 10 ** (-1 / 20));
+
+/**
+ * A WAV already in the telephone format (8 kHz, mono, 16-bit PCM) with its loudness normalized,
+ * and a plain 44-byte header; undefined for any other WAV (sox converts those).
+ */
+export function normalizedTelephoneWav(bytes: Buffer): Buffer | undefined {
+  const check = checkWav(bytes);
+  if (!check.ok) return undefined;
+  const { encoding, channels, sampleRate, bitsPerSample } = check.format;
+  if (encoding !== 1 || channels !== 1 || sampleRate !== 8000 || bitsPerSample !== 16) return undefined;
+  const samples = check.dataBytes / 2;
+  let loudest = 0;
+  for (let i = 0; i < samples; i++) loudest = Math.max(loudest, Math.abs(bytes.readInt16LE(check.dataOffset + i * 2)));
+  const gain = loudest === 0 ? 1 : PEAK / loudest;
+  const out = Buffer.alloc(44 + check.dataBytes);
+  out.write('RIFF', 0, 'latin1');
+  out.writeUInt32LE(36 + check.dataBytes, 4);
+  out.write('WAVEfmt ', 8, 'latin1');
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(1, 20);
+  out.writeUInt16LE(1, 22);
+  out.writeUInt32LE(8000, 24);
+  out.writeUInt32LE(16_000, 28);
+  out.writeUInt16LE(2, 32);
+  out.writeUInt16LE(16, 34);
+  out.write('data', 36, 'latin1');
+  out.writeUInt32LE(check.dataBytes, 40);
+  for (let i = 0; i < samples; i++) out.writeInt16LE(Math.round(bytes.readInt16LE(check.dataOffset + i * 2) * gain), 44 + i * 2);
+  return out;
+}

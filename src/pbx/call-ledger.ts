@@ -54,7 +54,7 @@ export class CallLedger {
    * nodes sharing the store only one may dial an alert, and a phone's line is taken by one call.
    * Returns the alerts taken, the call's own first; none when its own was not taken.
    */
-  async claim(calls: readonly CallForDialing[], fields: TransitionFields): Promise<CallForDialing[]> {
+  async claim(calls: readonly CallForDialing[], fields: TransitionFields, detail?: string): Promise<CallForDialing[]> {
     const { writes, progress, events, logger, now } = this.deps;
     const taken: CallForDialing[] = [];
     for (const call of calls) {
@@ -63,7 +63,7 @@ export class CallLedger {
       const moved =
         canTransition(call.status, 'dialing') &&
         (await writes
-          .write(`call ${call.callId} → dialing`, () => progress.transition(call.callId, 'dialing', stepFields))
+          .write(`call ${call.callId} → dialing`, () => progress.transition(call.callId, 'dialing', stepFields, detail))
           .catch((error: Error) => {
             logger.error('could not record a call step', { call_id: call.callId, to: 'dialing', error });
             return false;

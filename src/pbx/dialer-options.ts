@@ -13,7 +13,9 @@ export interface DialerOptions {
   /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
   writes: CallWrites;
   accounts: AccountRepo;
-  tts: Pick<Tts, 'synthesize'> & Partial<Pick<Tts, 'backlogged'>>;
+  tts: Pick<Tts, 'synthesize'> & Partial<Pick<Tts, 'expectedReadyMs'>>;
+  /** The flite voice English calls speak with when their own would not be ready in time (a burst); unset: none. */
+  burstVoice?: string | undefined;
   events: CallEvents;
   logger: Logger;
   now: () => number;
@@ -40,8 +42,8 @@ export interface DialerOptions {
 }
 
 /** The options with every default filled in. */
-export type DialerSettings = Required<Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor'>> &
-  Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor'>;
+export type DialerSettings = Required<Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice'>> &
+  Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice'>;
 
 export function withDefaults(options: DialerOptions): DialerSettings {
   return { detectMachine: false, maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, ...options };

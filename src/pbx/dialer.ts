@@ -7,7 +7,8 @@
 import { receivesCalls } from '../core/account.js';
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
-import { callSpeech } from '../core/languages.js';
+import { callSpeech, type CallSpeech } from '../core/languages.js';
+import { burstSynthesis, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
 import type { AriEvent } from './ari.js';
@@ -28,6 +29,9 @@ import type { CallForDialing } from '../db/call-progress.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
+
+/** The regular look at the store waits at least this many times what the last one took. */
+const POLL_COST_RATIO = 50;
 
 /** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
 const HANGUP_CONFIRM_MS = 15_000;
@@ -119,9 +123,14 @@ export class Dialer {
     } catch (error) {
       this.opts.logger.error('could not read the calls left in progress; they are looked at again shortly', { error });
     }
-    this.pollTimer = setInterval(() => void this.poll(), this.opts.pollMs);
-    this.pollTimer.unref();
+    this.schedulePoll(this.opts.pollMs);
     this.pump();
+  }
+
+  private schedulePoll(ms: number): void {
+    if (this.stopping) return;
+    this.pollTimer = setTimeout(() => void this.poll(), ms);
+    this.pollTimer.unref();
   }
 
   /** A call was accepted (by the webhook or a test call): dial it as soon as a line is free. */
@@ -154,6 +163,7 @@ export class Dialer {
   private async poll(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
+    const started = performance.now();
     try {
       await this.recovery.tick();
       if (this.storeDown) this.opts.logger.info('the store answers again: calls are looked at again');
@@ -164,13 +174,16 @@ export class Dialer {
       this.storeDown = true;
     } finally {
       this.polling = false;
+      // A safety net: with a thousand calls in flight its look costs milliseconds, so it is spaced
+      // out to keep it under ~2 % of the loop's time.
+      this.schedulePoll(Math.max(this.opts.pollMs, (performance.now() - started) * POLL_COST_RATIO));
     }
   }
 
   /** Stops taking calls; lets active calls end by themselves up to graceMs, then hangs them up. */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
-    clearInterval(this.pollTimer);
+    clearTimeout(this.pollTimer);
     this.pacer.stop();
     await this.recovery.atStop(graceMs);
     this.opts.ari.off('event', this.onAriEvent);
@@ -212,7 +225,7 @@ export class Dialer {
         // From here the call's session (if any) holds the line and counts as a call in progress.
         for (const alert of alerts) this.starting.delete(alert.callId);
       }
-      if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint);
+      if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint, claimed.waitForSpeech);
       else this.pacer.cancelled(alerts[0]!.callId);
     } catch (error) {
       this.opts.logger.error('could not place a call', { call_id: alerts[0]?.callId, error });
@@ -227,7 +240,7 @@ export class Dialer {
    * before the originate so that no event of the channel can be missed; undefined when there is
    * nothing to place.
    */
-  private async claim(callIds: readonly string[]): Promise<{ session: CallSession; endpoint: Endpoint } | undefined> {
+  private async claim(callIds: readonly string[]): Promise<{ session: CallSession; endpoint: Endpoint; waitForSpeech: boolean } | undefined> {
     const { progress, accounts, now } = this.opts;
     const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter((c): c is CallForDialing => c?.status === 'queued');
     const call = calls[0];
@@ -242,21 +255,30 @@ export class Dialer {
     }
     const dialedAt = now();
     const endpoint = this.opts.endpointFor(account.phone);
-    const claimed = await this.ledger.claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk });
+    const { speech, plan } = this.speechFor(callSpeech(account));
+    const detail = plan.voice === 'burst' ? `spoken with the burst voice (${speech.synthesis?.voice}): its own would not have been ready in time` : undefined;
+    const claimed = await this.ledger.claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail);
     if (claimed.length === 0) return undefined;
-    const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', callSpeech(account));
+    const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
     this.sessions.add(session);
-    return { session, endpoint };
+    return { session, endpoint, waitForSpeech: plan.waitForSpeech };
   }
 
-  private async speakAndPlace(session: CallSession, endpoint: Endpoint): Promise<void> {
+  /** The call's voice, by when its speech would be ready (speech is made in dial order). */
+  private speechFor(own: CallSpeech): { speech: CallSpeech; plan: SpeechPlan } {
+    const expectedReadyMs = this.opts.tts.expectedReadyMs;
+    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', waitForSpeech: false } };
+    const burst = burstSynthesis(own.language, own.synthesis, this.opts.burstVoice);
+    const plan = planSpeech({ ownReadyMs: expectedReadyMs(own.synthesis), burstReadyMs: burst && expectedReadyMs(burst) });
+    return { speech: plan.voice === 'burst' ? { ...own, synthesis: burst } : own, plan };
+  }
+
+  private async speakAndPlace(session: CallSession, endpoint: Endpoint, waitForSpeech: boolean): Promise<void> {
     const { tts } = this.opts;
     const calls = alertsOf(session);
     const call = session.call;
-    // Speech is made while the phone rings, from the messages as a trader would read them aloud;
-    // when every engine is busy (a burst), the call waits for its speech before it is placed, so
-    // that nobody answers to silence and no line is held by a call with nothing to say yet.
-    const waitForSpeech = tts.backlogged?.() ?? false;
+    // Speech is made while the phone rings, from the messages as a trader would read them aloud
+    // (or first, when the machine cannot make it in time: core/speech-plan).
     const { language, synthesis } = session.speech;
     session.messageMedia = tts
       .synthesize(

@@ -7,17 +7,18 @@
 // atomically (temp dir + rename) in the cache dir.
 //
 // The text comes from the webhook (attacker-controlled): it reaches the engine only through a
-// file, never argv; the built-in binaries run with execFile (no shell), the operator's command
-// line through a shell with the text on its stdin.
-import { execFile } from 'node:child_process';
+// file, never a command line; the built-in engines and sox run in resident shells
+// (speech-workers.ts) with the voice checked, the operator's command line through a shell with the
+// text on its stdin.
 import { availableParallelism } from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { checkWav, withTrueSizes } from '../core/wav.js';
+import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js';
 import { silentLogger, type Logger } from '../log.js';
 import { WorkGate } from '../work-gate.js';
+import { SpeechWorkers, type SpeechStep } from './speech-workers.js';
 import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
 
 export type TtsEngine = 'flite' | 'espeak-ng' | 'festival';
@@ -78,8 +79,13 @@ export interface Tts {
   synthesize(text: string, options?: { engine?: TtsEngine; voice?: string }): Promise<SynthesizedSpeech>;
   /** Removes cached files not used for `maxAgeDays` (and stale temp dirs); returns how many. */
   cleanup(maxAgeDays: number): Promise<number>;
-  /** True when speech asked for now would wait for an engine (every one busy). */
-  backlogged(): boolean;
+  /**
+   * In how many ms speech asked for now in this voice would be ready: the work queued before it
+   * shared by the engines, plus its own making (estimates from the recent syntheses).
+   */
+  expectedReadyMs(options?: { engine?: TtsEngine; voice?: string }): number;
+  /** Stops the resident speech processes (speech asked for later starts them again). */
+  close(): void;
 }
 
 const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'en-us', festival: 'cmu_us_slt_arctic_hts' };
@@ -113,54 +119,72 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   const inFlight = new Map<string, Promise<SynthesizedSpeech>>();
   // A burst of calls must not start a thousand engines on two cores: each waits for a slot.
   const processes = new WorkGate({ concurrency: o.maxProcesses, queue: Number.POSITIVE_INFINITY });
+  const workers = new SpeechWorkers(o.cacheDir, { flite: bin.flite, 'espeak-ng': bin['espeak-ng'], festival: bin.festival, sox: bin.sox });
+  const costs = new SpeechCosts();
 
-  const run = (file: string, args: string[]) =>
-    new Promise<void>((resolve, reject) => {
-      execFile(file, args, { timeout: o.timeoutMs, maxBuffer: 1024 * 1024 }, (error, _o, stderr) => {
-        if (!error) return resolve();
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          return reject(
-            new TtsError(
-              'engine_missing',
-              `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng festival festvox-us-slt-hts sox)`,
-              { cause: error },
-            ),
-          );
-        }
-        reject(
-          new TtsError('engine_failed', `${file} failed: ${String(stderr).trim() || error.message}`, {
-            cause: error,
-          }),
-        );
-      });
+  /** Runs one step in a resident process: an engine makes tmp/raw.wav, `convert` makes tmp/out.wav from it. */
+  async function runStep(step: SpeechStep, voice: string, tmpName: string): Promise<void> {
+    const file = step === 'convert' ? bin.sox : bin[step];
+    const status = await workers.run({ step, voice, dir: tmpName }, o.timeoutMs).catch((error: Error) => {
+      throw new TtsError('engine_failed', `${file} failed: ${error.message}`, { cause: error });
     });
+    if (status === 0) return;
+    // The shell's "not found" (127) and "not executable" (126).
+    if (status === 127 || status === 126) {
+      throw new TtsError('engine_missing', `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng festival festvox-us-slt-hts sox)`);
+    }
+    const stderr = await readFile(join(o.cacheDir, tmpName, 'err.txt'), 'utf8').catch(() => '');
+    throw new TtsError('engine_failed', `${file} failed: ${stderr.trim().slice(0, 500) || `exit status ${status}`}`);
+  }
 
-  /** Runs `speak` to write raw.wav in a temp dir, converts it to the telephone format, and moves it to target. */
+  /** Writes what `step` needs in a temp dir, makes the telephone WAV there, and moves it to target. */
   function produce(
     target: string,
-    speak: (text: string, tmp: string, raw: string) => Promise<void>,
+    step: SpeechStep,
+    voice: string,
+    prepare: (text: string, tmp: string) => Promise<void>,
     text: string,
     describe: Record<string, unknown>,
   ): Promise<SynthesizedSpeech> {
-    return processes.tryRun(() => produceNow(target, speak, text, describe))!;
+    return processes.tryRun(async () => {
+      const started = now();
+      const made = await produceNow(target, step, voice, prepare, text, describe);
+      costs.took(costKey(step, voice), now() - started);
+      return made;
+    })!;
+  }
+
+  /** Counts what `work` is expected to cost as queued until it is done (cached or made). */
+  async function counted(step: SpeechStep, voice: string, work: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
+    const expected = costs.expectedMs(costKey(step, voice));
+    costs.queuedMs += expected;
+    try {
+      return await work();
+    } finally {
+      costs.queuedMs = Math.max(0, costs.queuedMs - expected);
+    }
   }
 
   async function produceNow(
     target: string,
-    speak: (text: string, tmp: string, raw: string) => Promise<void>,
+    step: SpeechStep,
+    voice: string,
+    prepare: (text: string, tmp: string) => Promise<void>,
     text: string,
     describe: Record<string, unknown>,
   ): Promise<SynthesizedSpeech> {
     const started = now();
-    const tmp = join(o.cacheDir, `.tmp-${randomBytes(6).toString('hex')}`);
+    const tmpName = `.tmp-${randomBytes(6).toString('hex')}`;
+    const tmp = join(o.cacheDir, tmpName);
     await mkdir(tmp, { recursive: true });
     try {
-      const raw = join(tmp, 'raw.wav');
-      const out = join(tmp, 'out.wav');
-      await speak(text, tmp, raw);
-      // Telephone format; `norm -1` evens out engines' very different loudness.
-      await run(bin.sox, [raw, '-r', '8000', '-c', '1', '-b', '16', '-e', 'signed-integer', out, 'norm', '-1']);
-      await rename(out, target);
+      await prepare(text, tmp);
+      if (step !== 'convert') await runStep(step, voice, tmpName);
+      // Already in the telephone format (flite's 8 kHz voices): only its loudness is evened out, here.
+      const ready = normalizedTelephoneWav(await readFile(join(tmp, 'raw.wav')));
+      if (ready) await writeFile(join(tmp, 'out.wav'), ready);
+      else await runStep('convert', voice, tmpName);
+      await rename(join(tmp, 'out.wav'), target);
       const { size } = await stat(target);
       logger.debug('speech synthesized', { ...describe, chars: text.length, ms: now() - started });
       return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: false };
@@ -169,19 +193,13 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     }
   }
 
-  const builtIn = (engine: TtsEngine, voice: string) => async (text: string, tmp: string, raw: string) => {
-    const textFile = join(tmp, 'text.txt');
-    await writeFile(textFile, text, 'utf8');
-    if (engine === 'flite') await run(bin.flite, ['-voice', voice, '-f', textFile, '-o', raw]);
-    else if (engine === 'festival') await run(bin.festival, ['-eval', `(voice_${voice})`, '-o', raw, textFile]);
-    else await run(bin['espeak-ng'], ['-v', voice, '-f', textFile, '-w', raw]);
-  };
+  const writeText = (text: string, tmp: string) => writeFile(join(tmp, 'text.txt'), text, 'utf8');
 
-  const viaCommand = (command: string) => async (text: string, tmp: string, raw: string) => {
+  const viaCommand = (command: string) => async (text: string, tmp: string) => {
     const bytes = await runSpeechCommand(command, text, tmp, { timeoutMs: o.commandTimeoutMs, maxBytes: o.commandMaxBytes });
     const check = checkWav(bytes);
     if (!check.ok) throw new SpeechCommandError(`its output is not a usable WAV: ${check.reason}`);
-    await writeFile(raw, withTrueSizes(bytes, check));
+    await writeFile(join(tmp, 'raw.wav'), withTrueSizes(bytes, check));
   };
 
   /** The cached file for this key, or what `make` produces (once for concurrent requests). */
@@ -206,7 +224,9 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   let commandRestingUntil = -Infinity;
 
   async function synthesizeBuiltIn(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
-    return cachedOr(speechCacheKey(text, voice, engine), (target) => produce(target, builtIn(engine, voice), text, { engine, voice }));
+    return counted(engine, voice, () =>
+      cachedOr(speechCacheKey(text, voice, engine), (target) => produce(target, engine, voice, writeText, text, { engine, voice })),
+    );
   }
 
   /** An engine an account's voice asked for; when it fails, the configured engine speaks instead. */
@@ -223,10 +243,12 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
 
   async function synthesizeWithCommand(text: string, command: string, fallback: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
     try {
-      return await cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
-        if (now() < commandRestingUntil) throw new SpeechCommandError('it failed a moment ago');
-        return produce(target, viaCommand(command), text, { engine: 'command' });
-      });
+      return await counted('convert', 'command', () =>
+        cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
+          if (now() < commandRestingUntil) throw new SpeechCommandError('it failed a moment ago');
+          return produce(target, 'convert', 'command', viaCommand(command), text, { engine: 'command' });
+        }),
+      );
     } catch (error) {
       // Whatever went wrong (the command, its output, sox on its output), the call still speaks.
       if (now() >= commandRestingUntil) {
@@ -283,6 +305,33 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return removed;
   }
 
-  const backlogged = () => processes.busy.running >= o.maxProcesses;
-  return { synthesize, cleanup, backlogged };
+  function expectedReadyMs(options: { engine?: TtsEngine; voice?: string } = {}): number {
+    const engine = options.engine ?? o.engine;
+    const voice = options.voice ?? o.voice ?? DEFAULT_VOICE[engine];
+    const step: SpeechStep = o.command !== undefined && options.engine === undefined ? 'convert' : engine;
+    return costs.queuedMs / o.maxProcesses + costs.expectedMs(costKey(step, step === 'convert' ? 'command' : voice));
+  }
+
+  return { synthesize, cleanup, expectedReadyMs, close: () => workers.close() };
 }
+
+/** What a synthesis took lately, per engine and voice, and the work asked for and not done yet. */
+class SpeechCosts {
+  private readonly recent = new Map<string, number>();
+  queuedMs = 0;
+
+  expectedMs(key: string): number {
+    return this.recent.get(key) ?? FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
+  }
+
+  took(key: string, ms: number): void {
+    const before = this.recent.get(key);
+    this.recent.set(key, before === undefined ? ms : before * 0.8 + ms * 0.2);
+  }
+}
+
+const costKey = (step: SpeechStep, voice: string) => `${step}\0${voice}`;
+
+/** Before any synthesis was timed: a message's making on one core (measured on a 2-core EPYC). */
+const FIRST_GUESS_MS: Record<string, number> = { 'flite\0slt': 150, 'festival\0cmu_us_slt_arctic_hts': 1500 };
+const DEFAULT_GUESS_MS = 60;

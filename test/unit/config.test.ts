@@ -349,7 +349,7 @@ describe('the SIP trunk and the voice', () => {
       mediaEncryption: 'none',
     });
     expect(config.telephony.callerId).toBe('"Alerts" <+14155550100>');
-    expect(config.telephony.tts).toEqual({ engine: 'espeak-ng', voice: 'en-us+f3' });
+    expect(config.telephony.tts).toEqual({ engine: 'espeak-ng', voice: 'en-us+f3', burstVoice: 'kal' });
   });
 
   it('a trunk without credentials does not register; no trunk means the local softphone', () => {
@@ -475,8 +475,15 @@ describe('the SIP trunk and the voice', () => {
 
   it('RINGHOOK_TTS_COMMAND reaches the config as written; unset, the built-in engine alone speaks', () => {
     const command = 'piper --model /opt/voices/en_US-lessac-medium.onnx --output_file /dev/stdout | cat';
-    expect(loadConfig({ RINGHOOK_TTS_COMMAND: command }, CWD).telephony.tts).toEqual({ engine: 'flite', voice: undefined, command });
+    expect(loadConfig({ RINGHOOK_TTS_COMMAND: command }, CWD).telephony.tts).toEqual({ engine: 'flite', voice: undefined, command, burstVoice: 'kal' });
     expect(loadConfig({}, CWD).telephony.tts.command).toBeUndefined();
+  });
+
+  it('RINGHOOK_BURST_VOICE: flite kal by default, another flite voice, or off; anything else is refused by name', () => {
+    expect(loadConfig({}, CWD).telephony.tts.burstVoice).toBe('kal');
+    expect(loadConfig({ RINGHOOK_BURST_VOICE: 'awb' }, CWD).telephony.tts.burstVoice).toBe('awb');
+    expect(loadConfig({ RINGHOOK_BURST_VOICE: 'off' }, CWD).telephony.tts.burstVoice).toBeUndefined();
+    expect(() => loadConfig({ RINGHOOK_BURST_VOICE: '-o /etc/passwd' }, CWD)).toThrow(/RINGHOOK_BURST_VOICE must be one of kal, kal16, awb, rms, slt \(a flite voice\) or off/);
   });
 });
 

@@ -288,15 +288,15 @@ describe('Dialer (stand-in ARI)', () => {
     expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(1_550);
   });
 
-  it('every speech engine busy (a burst): the call is placed once its speech is made, never to silence; engines free: at once', async () => {
+  it('speech that would not be ready before an answer, and no burst voice: the call is placed once its speech is made, never to silence; speech on time: at once', async () => {
     let finishSpeech: () => void = () => {};
     const slowSpeech = new Promise<void>((resolve) => {
       finishSpeech = resolve;
     });
-    let backlogged = true;
+    let readyInMs = 5_000;
     const t = setup({
       tts: {
-        backlogged: () => backlogged,
+        expectedReadyMs: () => readyInMs,
         synthesize: async (text) => {
           await slowSpeech;
           return { path: `/speech/${text}.wav`, media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
@@ -311,10 +311,32 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.row(waiting).status).toBe('dialing');
     finishSpeech();
     await waitFor('the call placed once its speech is ready', () => t.ari.originated[0]);
-    backlogged = false;
+    readyInMs = 100;
     const other = t.alert('engines free', createAccount(t.accounts, { phone: '+14155550933' }).userId);
     t.dialer.enqueue(other);
     await waitFor('placed at once', () => t.ari.originated[1]);
+  });
+
+  it("own voice late, burst voice on time: placed at once in the burst voice (every phrase), and the call's timeline says so", async () => {
+    const asked: Array<{ text: string; voice: string | undefined }> = [];
+    const t = setup({
+      burstVoice: 'kal',
+      tts: {
+        expectedReadyMs: (o) => (o?.voice === 'kal' ? 300 : 4_000),
+        synthesize: async (text, o) => {
+          asked.push({ text, voice: o?.voice });
+          return { path: `/speech/x.wav`, media: `sound:/speech/${asked.length}`, durationMs: 1000, cached: false };
+        },
+      },
+    });
+    await t.dialer.start();
+    const id = t.alert('NVDA crossed 140');
+    t.dialer.enqueue(id);
+    await waitFor('placed at once', () => t.ari.originated[0]);
+    await waitFor('its phrases asked for', () => (asked.length >= 4 ? true : undefined));
+    expect(new Set(asked.map((a) => a.voice))).toEqual(new Set(['kal']));
+    await waitFor('dialing recorded', () => t.progress.timeline(id).find((e) => e.event === 'dialing'));
+    expect(t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail).toMatch(/burst voice \(kal\)/);
   });
 
   it('one line per phone does not hold back other phones', async () => {

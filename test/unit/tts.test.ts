@@ -59,6 +59,60 @@ describe('tts', () => {
     expect((error as TtsError).message).toMatch(/not installed/);
   });
 
+  it("flite's 8 kHz kal voice needs no sox (normalized here); a 16 kHz voice does, and says so when it is missing", async () => {
+    const tts = createTts({ cacheDir: dir, binaries: { sox: '/nonexistent/sox' } });
+    try {
+      const kal = await tts.synthesize('NVDA crossed 140.', { engine: 'flite', voice: 'kal' });
+      const { readFile } = await import('node:fs/promises');
+      const bytes = await readFile(kal.path);
+      expect(bytes.readUInt32LE(24)).toBe(8000);
+      let loudest = 0;
+      for (let i = 44; i < bytes.length; i += 2) loudest = Math.max(loudest, Math.abs(bytes.readInt16LE(i)));
+      expect(loudest).toBe(29204);
+      const error = await tts.synthesize('NVDA crossed 140.').catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'engine_missing', message: expect.stringMatching(/^\/nonexistent\/sox is not installed/) });
+    } finally {
+      tts.close();
+    }
+  });
+
+  it('an engine that hangs is killed with what it started after the time limit; the next message is tried afresh', async () => {
+    const hang = join(dir, 'hanging-engine');
+    await writeFile(hang, '#!/bin/sh\nsleep 30\n', { mode: 0o755 });
+    const tts = createTts({ cacheDir: join(dir, 'cache'), binaries: { flite: hang }, timeoutMs: 500 });
+    try {
+      for (const text of ['first', 'second']) {
+        const started = Date.now();
+        const error = await tts.synthesize(text).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(TtsError);
+        expect((error as TtsError).message).toMatch(/timed out after 500 ms/);
+        expect(Date.now() - started).toBeLessThan(3_000);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const { execFileSync } = await import('node:child_process');
+      const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.includes(hang));
+      expect(left).toEqual([]);
+    } finally {
+      tts.close();
+    }
+  });
+
+  it('estimates when speech asked for now would be ready: more work queued, later', async () => {
+    const tts = createTts({ cacheDir: dir, maxProcesses: 1 });
+    try {
+      const idle = tts.expectedReadyMs();
+      const pending = ['one', 'two', 'three'].map((t) => tts.synthesize(`queued message ${t}`));
+      expect(tts.expectedReadyMs()).toBeGreaterThan(idle * 2);
+      expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' })).toBeLessThan(tts.expectedReadyMs());
+      await Promise.all(pending);
+      expect(tts.expectedReadyMs()).toBeLessThan(idle * 2);
+    } finally {
+      tts.close();
+    }
+  });
+
   it("speaks with Festival's HTS slt voice (text2wave) and with espeak-ng in German", async () => {
     const tts = createTts({ cacheDir: dir });
     const festival = await tts.synthesize('Alert from ringhook.', { engine: 'festival', voice: 'cmu_us_slt_arctic_hts' });

@@ -1,6 +1,6 @@
-// checkWav and withTrueSizes: what an outside engine's output must be before sox gets it.
+// checkWav and withTrueSizes: what an outside engine's output must be before sox gets it; normalizedTelephoneWav: what needs no sox.
 import { describe, expect, it } from 'vitest';
-import { checkWav, withTrueSizes } from '../../src/core/wav.js';
+import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../../src/core/wav.js';
 
 function chunk(id: string, body: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -91,5 +91,40 @@ describe('withTrueSizes', () => {
     expect(fixed.readUInt32LE(4)).toBe(fixed.length - 8);
     expect(fixed.readUInt32LE(check.dataOffset - 4)).toBe(check.dataBytes);
     expect(checkWav(fixed)).toEqual(check);
+  });
+});
+
+describe('normalizedTelephoneWav', () => {
+  const wav = (rate: number, samples: number[]) => {
+    const data = Buffer.alloc(samples.length * 2);
+    samples.forEach((s, i) => data.writeInt16LE(s, i * 2));
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0, 'latin1');
+    header.writeUInt32LE(36 + data.length, 4);
+    header.write('WAVEfmt ', 8, 'latin1');
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(rate, 24);
+    header.writeUInt32LE(rate * 2, 28);
+    header.writeUInt16LE(2, 32);
+    header.writeUInt16LE(16, 34);
+    header.write('data', 36, 'latin1');
+    header.writeUInt32LE(data.length, 40);
+    return Buffer.concat([header, data]);
+  };
+
+  it('8 kHz mono 16-bit: the loudest sample brought to -1 dBFS, the shape kept', () => {
+    const out = normalizedTelephoneWav(wav(8000, Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 1000 : -500))))!;
+    expect(out.length).toBe(44 + 800);
+    expect(checkWav(out)).toMatchObject({ ok: true, format: { channels: 1, sampleRate: 8000, bitsPerSample: 16 } });
+    expect(out.readInt16LE(44)).toBe(29204); // 32767 × 10^(-1/20)
+    expect(out.readInt16LE(46)).toBe(-14602);
+  });
+
+  it('silence stays silence; any other rate or a broken file is left to sox', () => {
+    expect(normalizedTelephoneWav(wav(8000, Array.from({ length: 400 }, () => 0)))?.readInt16LE(44)).toBe(0);
+    expect(normalizedTelephoneWav(wav(16000, Array.from({ length: 400 }, () => 100)))).toBeUndefined();
+    expect(normalizedTelephoneWav(Buffer.from('not a wav'))).toBeUndefined();
   });
 });

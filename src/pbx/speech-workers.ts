@@ -1,0 +1,161 @@
+// The speech engines and sox, run by a few resident shell processes (one job at a time each)
+// rather than by two new processes of serve's per message. Starting a process from serve copies
+// serve's memory map: in the burst benchmark's profile that was ~20 ms of serve's CPU per process,
+// more than the engine itself for a short message. The shell is started once per slot; each job is
+// one line naming the step, the voice and a work directory under the cache dir (the shell's
+// working directory): an engine reads text.txt there (the text never reaches a command line) and
+// writes raw.wav; `convert` has sox make out.wav in the telephone format from raw.wav. Errors go to
+// err.txt. The reply is one line: the job and the step's exit status.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export type SpeechStep = 'flite' | 'espeak-ng' | 'festival' | 'convert';
+
+export interface SpeechJob {
+  /** An engine makes raw.wav; `convert`: sox makes out.wav from it. */
+  step: SpeechStep;
+  /** Checked by the caller: no white space, no leading '-'. */
+  voice: string;
+  /** A directory name inside the cache dir, without white space. */
+  dir: string;
+}
+
+/** The step's exit status: 0 done, 127 not found, 126 not executable. */
+export type SpeechJobResult = number;
+
+export interface SpeechBinaries {
+  flite: string;
+  'espeak-ng': string;
+  festival: string;
+  sox: string;
+}
+
+// `norm -1` evens out the engines' very different loudness.
+const SCRIPT = `
+while IFS=' ' read -r id step voice dir; do
+  status=0
+  case "$step" in
+    flite) "$RH_FLITE" -voice "$voice" -f "$dir/text.txt" -o "$dir/raw.wav" 2>"$dir/err.txt" || status=$? ;;
+    espeak-ng) "$RH_ESPEAK_NG" -v "$voice" -f "$dir/text.txt" -w "$dir/raw.wav" 2>"$dir/err.txt" || status=$? ;;
+    festival) "$RH_TEXT2WAVE" -eval "(voice_$voice)" -o "$dir/raw.wav" "$dir/text.txt" 2>"$dir/err.txt" || status=$? ;;
+    convert) "$RH_SOX" "$dir/raw.wav" -r 8000 -c 1 -b 16 -e signed-integer "$dir/out.wav" norm -1 2>"$dir/err.txt" || status=$? ;;
+  esac
+  echo "$id $status"
+done
+`;
+
+interface Pending {
+  resolve: (result: SpeechJobResult) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** One resident shell: a job at a time. */
+class SpeechWorker {
+  private readonly child: ChildProcess;
+  private pending: Pending | undefined;
+  private seq = 0;
+  dead = false;
+
+  constructor(cwd: string, binaries: SpeechBinaries) {
+    this.child = spawn('/bin/sh', ['-c', SCRIPT], {
+      cwd,
+      // Its own process group, so that a job that hangs is killed with everything it started.
+      detached: true,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: {
+        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+        LANG: 'C.UTF-8',
+        RH_FLITE: binaries.flite,
+        RH_ESPEAK_NG: binaries['espeak-ng'],
+        RH_TEXT2WAVE: binaries.festival,
+        RH_SOX: binaries.sox,
+      },
+    });
+    // Serve may exit without stopping the workers: their stdin then ends, and so do they.
+    this.child.unref();
+    for (const stream of [this.child.stdin, this.child.stdout] as const) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    this.child.on('error', (error) => this.fail(error));
+    this.child.on('exit', () => this.fail(new Error('the speech process ended unexpectedly')));
+    this.child.stdin?.on('error', () => {});
+    createInterface({ input: this.child.stdout! }).on('line', (line) => this.reply(line));
+  }
+
+  run(job: SpeechJob, timeoutMs: number): Promise<SpeechJobResult> {
+    return new Promise((resolve, reject) => {
+      if (this.dead) return reject(new Error('the speech process ended unexpectedly'));
+      const id = ++this.seq;
+      const timer = setTimeout(() => {
+        this.kill();
+        this.fail(new Error(`timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending = { resolve, reject, timer };
+      this.child.stdin!.write(`${id} ${job.step} ${job.voice} ${job.dir}\n`);
+    });
+  }
+
+  kill(): void {
+    this.dead = true;
+    try {
+      process.kill(-this.child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  private reply(line: string): void {
+    const [id, status] = line.split(' ');
+    const pending = this.pending;
+    if (!pending || Number(id) !== this.seq) return;
+    this.pending = undefined;
+    clearTimeout(pending.timer);
+    pending.resolve(Number(status));
+  }
+
+  private fail(error: Error): void {
+    this.dead = true;
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    pending.reject(error);
+  }
+}
+
+/**
+ * A pool of resident shells; the caller bounds how many jobs run at once (one per slot), so a
+ * free worker is always there: one is started when none is idle, and a dead one is replaced.
+ */
+export class SpeechWorkers {
+  private readonly idle: SpeechWorker[] = [];
+  private readonly all = new Set<SpeechWorker>();
+
+  constructor(
+    private readonly cwd: string,
+    private readonly binaries: SpeechBinaries,
+  ) {}
+
+  async run(job: SpeechJob, timeoutMs: number): Promise<SpeechJobResult> {
+    let worker = this.idle.pop();
+    while (worker?.dead) {
+      this.all.delete(worker);
+      worker = this.idle.pop();
+    }
+    if (!worker) {
+      worker = new SpeechWorker(this.cwd, this.binaries);
+      this.all.add(worker);
+    }
+    try {
+      return await worker.run(job, timeoutMs);
+    } finally {
+      if (worker.dead) this.all.delete(worker);
+      else this.idle.push(worker);
+    }
+  }
+
+  close(): void {
+    for (const worker of this.all) worker.kill();
+    this.all.clear();
+    this.idle.length = 0;
+  }
+}
