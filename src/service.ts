@@ -34,7 +34,14 @@ export async function openStores(
     const { openPostgresStore } = await import('./db/postgres/index.js');
     return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey });
   }
-  return openSqliteStore(config.dbFile, { sync: config.dbSync, secrets, now, checkKey, logger: options.logger ?? silentLogger });
+  return openSqliteStore(config.dbFile, {
+    sync: config.dbSync,
+    secrets,
+    now,
+    checkKey,
+    logger: options.logger ?? silentLogger,
+    checkpointInThread: options.asNode === true,
+  });
 }
 
 export interface RunningService {

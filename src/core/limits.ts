@@ -29,6 +29,11 @@ export function monthWindow(now: number): { key: string; start: number; resetsAt
   return { key: `${year}-${String(month + 1).padStart(2, '0')}`, start, resetsAt };
 }
 
+/** A plan with a monthly allowance: its usage must be read before an alert is accepted. */
+export function hasMonthlyAllowance(plan: Plan): boolean {
+  return PLAN_LIMITS[plan].monthly !== null;
+}
+
 export type LimitDecision =
   | { allowed: true }
   | { allowed: false; limit: 'monthly'; allowance: number; used: number; resetsAt: number }

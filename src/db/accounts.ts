@@ -95,6 +95,7 @@ export function wrongSecretKeyMessage(dbName: string, source: string): string {
 
 export class AccountStore {
   private readonly stmt;
+  private readonly authenticateTx: (userId: string, apiKey: string) => Account | undefined;
 
   /**
    * Refuses a database whose keys were sealed with another secret key, unless `checkKey` is false
@@ -119,6 +120,8 @@ export class AccountStore {
       setFingerprint: db.prepare(SQL.setFingerprint),
     };
     if (options.checkKey !== false) this.checkSecretKey();
+    // Both reads in one read transaction: SQLite takes and releases its WAL read lock once.
+    this.authenticateTx = db.transaction((userId: string, apiKey: string) => this.authenticateNow(userId, apiKey));
   }
 
   private checkSecretKey(): void {
@@ -210,6 +213,10 @@ export class AccountStore {
    * only once the key matched (and then needs no opening: the given key is the right one).
    */
   authenticate(userId: string, apiKey: string): Account | undefined {
+    return this.authenticateTx(userId, apiKey);
+  }
+
+  private authenticateNow(userId: string, apiKey: string): Account | undefined {
     const row = this.stmt.credentials.get({ user_id: userId, dummy: DUMMY_MAC })!;
     const given = this.secrets.mac(apiKey);
     const equal = row.mac.length === given.length && timingSafeEqual(given, row.mac);

@@ -3,7 +3,16 @@
 // usage are written together, so limits stay exact under concurrency and across processes.
 import type { Alert } from '../core/payload.js';
 import { newCallId } from '../core/ids.js';
-import { BURST_WINDOW_MS, TEST_CALL_LIMITS, decideBurst, decideLimits, monthWindow, type LimitDecision, type Plan } from '../core/limits.js';
+import {
+  BURST_WINDOW_MS,
+  TEST_CALL_LIMITS,
+  decideBurst,
+  decideLimits,
+  hasMonthlyAllowance,
+  monthWindow,
+  type LimitDecision,
+  type Plan,
+} from '../core/limits.js';
 import { withBusyTimeout, type Db } from './database.js';
 
 export type CallKind = 'alert' | 'test';
@@ -249,7 +258,8 @@ export class CallStore {
     const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert): AcceptResult => {
       const now = this.now();
       const month = monthWindow(now);
-      const used = this.usedInMonth(userId, month.key);
+      // An unlimited plan's usage is only counted, never read: one statement less per alert.
+      const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
       const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {

@@ -92,14 +92,25 @@ export function isBusyError(error: unknown): boolean {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'));
 }
 
+/** The busy timeout's pragmas, prepared once per connection (db.pragma() prepares on every call). */
+const busyPragmas = new WeakMap<Db, Map<string, Database.Statement>>();
+
+function busyPragma(db: Db, sql: string): number {
+  const prepared = busyPragmas.get(db) ?? new Map<string, Database.Statement>();
+  busyPragmas.set(db, prepared);
+  const statement = prepared.get(sql) ?? db.prepare(sql).pluck();
+  prepared.set(sql, statement);
+  return statement.get() as number;
+}
+
 /** Runs `work` with a shorter wait for the write lock, then restores the connection's own. */
 export function withBusyTimeout<T>(db: Db, ms: number, work: () => T): T {
-  const previous = db.pragma('busy_timeout', { simple: true }) as number;
+  const previous = busyPragma(db, 'PRAGMA busy_timeout');
   if (previous <= ms) return work();
-  db.pragma(`busy_timeout = ${ms}`);
+  busyPragma(db, `PRAGMA busy_timeout = ${ms}`);
   try {
     return work();
   } finally {
-    db.pragma(`busy_timeout = ${previous}`);
+    busyPragma(db, `PRAGMA busy_timeout = ${previous}`);
   }
 }

@@ -2,6 +2,7 @@
 import { AccountStore } from './accounts.js';
 import { CallProgressStore } from './call-progress.js';
 import { CallStore } from './calls.js';
+import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { OwnerAuthStore } from './owner-auth.js';
 import { PatientWriter } from './patient-writes.js';
@@ -25,17 +26,23 @@ export interface SqliteStoreOptions extends Pick<OpenOptions, 'sync' | 'busyTime
   now?: () => number;
   /** false only to open a database whose secret key is lost, to give every account a new api_key. */
   checkKey?: boolean;
+  /** Checkpoints on a thread of their own, off the event loop (serve). */
+  checkpointInThread?: boolean;
 }
 
 /** Wraps an open database (its schema up to date) in the stores. */
 export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
   const now = options.now ?? Date.now;
+  const stores = {
+    accounts: new AccountStore(db, options.secrets, now, { checkKey: options.checkKey !== false }),
+    calls: new CallStore(db, now),
+  };
+  const checkpointer = options.checkpointInThread ? startCheckpointer(db, options.sync ?? 'full') : null;
   return {
     kind: 'sqlite',
     location: db.name,
     db,
-    accounts: new AccountStore(db, options.secrets, now, { checkKey: options.checkKey !== false }),
-    calls: new CallStore(db, now),
+    ...stores,
     progress: new CallProgressStore(db, now),
     sessions: new SessionStore(db, now),
     ownerAuth: new OwnerAuthStore(db, now),
@@ -47,6 +54,7 @@ export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
       return db.pragma('user_version', { simple: true }) as number;
     },
     async close() {
+      await checkpointer?.stop();
       if (db.open) db.close();
     },
   };

@@ -9,9 +9,17 @@ import type { Webhook } from './webhook.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** A header as web Headers.get gives it: repeated values joined with ", " (what h3 sees). */
+/**
+ * A header as web Headers.get gives it: repeated values joined with ", " (what h3 sees). Read from
+ * the raw headers: headersDistinct would build arrays for every header of every request.
+ */
 function header(req: IncomingMessage, name: string): string | undefined {
-  return req.headersDistinct[name]?.join(', ');
+  const raw = req.rawHeaders;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
 }
 
 export function withWebhookFastPath(webhook: Webhook, fallback: NodeHandler): NodeHandler {

@@ -2,11 +2,19 @@
 // the calendar month in UTC; a burst is refused with the seconds to wait.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, TEST_CALL_LIMITS } from '../../src/core/limits.js';
+import { BURST_WINDOW_MS, decideBurst, decideLimits, hasMonthlyAllowance, monthWindow, TEST_CALL_LIMITS } from '../../src/core/limits.js';
 
 const at = (iso: string) => Date.parse(iso);
 
 describe('plan limits', () => {
+  it('only a plan with a monthly allowance needs its usage read: an unlimited one decides the same without it', () => {
+    expect(hasMonthlyAllowance('free')).toBe(true);
+    expect(hasMonthlyAllowance('premium')).toBe(false);
+    const now = at('2026-11-22T14:00:00Z');
+    const recent = [now - 1_000, now - 2_000];
+    expect(decideLimits('premium', now, 0, recent)).toEqual(decideLimits('premium', now, 1_000_000, recent));
+  });
+
   it('free: the fourth alert of a month is refused; premium: the eleventh within a minute, never the monthly count', () => {
     const now = at('2026-11-22T14:00:00Z');
     const spread = (n: number) => Array.from({ length: n }, (_, i) => now - 5 * 60_000 * (i + 1));
