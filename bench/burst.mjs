@@ -50,6 +50,23 @@ function cpuWithReaped(pid) {
   }
 }
 
+/** CPU of serve's resident speech shells (sh) with the engines they ran and reaped, in ms. */
+function speechShellsCpu(parent) {
+  let ms = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.split(') ')[1].split(' ');
+      if (Number(f[1]) !== parent || !/\(sh\)/.test(stat)) continue;
+      ms += ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100;
+    } catch {
+      // gone
+    }
+  }
+  return ms;
+}
+
 function asteriskPid(parent) {
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -101,8 +118,9 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
     for (let i = 0; i < 200 && uas.calls.size === 0; i++) await sleep(50);
     await sleep(3000);
     const asterisk = asteriskPid(serve.pid);
-    const cpu0 = { serve: cpuWithReaped(serve.pid), asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN };
+    const cpu0 = { serve: cpuWithReaped(serve.pid), shells: speechShellsCpu(serve.pid), asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN };
 
+    const benchCpu0 = process.cpuUsage();
     log(`burst: sending ${burst.length} alerts`);
     const sentAt = wall();
     const okAt = new Map();
@@ -121,8 +139,9 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
         .n;
     while (pending() > 0 && Date.now() < deadline) await sleep(1000);
     await sleep(3000); // the last SMS reach Kannel's fake SMSC
-    const cpu1 = { serve: cpuWithReaped(serve.pid), asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN };
+    const cpu1 = { serve: cpuWithReaped(serve.pid), shells: speechShellsCpu(serve.pid), asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN };
     const memory = rssOf(serve.pid);
+    const benchCpu = process.cpuUsage(benchCpu0);
 
     const rows = db.prepare('SELECT status, message, sms_status, phone FROM calls WHERE accepted = 1 AND message LIKE ?').all('burst alert %');
     const outcomes = {};
@@ -160,9 +179,13 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
       sms_at_gateway: texts.filter((t) => t.includes('burst alert')).length,
       cpu_s: {
         serve: round((cpu1.serve.own - cpu0.serve.own) / 1000, 1),
-        speech_engines: round((cpu1.serve.reaped - cpu0.serve.reaped) / 1000, 1),
+        speech_engines: round((cpu1.serve.reaped - cpu0.serve.reaped + cpu1.shells - cpu0.shells) / 1000, 1),
         asterisk: round((cpu1.asterisk - cpu0.asterisk) / 1000, 1),
+        bench_sender_and_phones: round((benchCpu.user + benchCpu.system) / 1e6, 1),
       },
+      calls_in_burst_voice: db
+        .prepare("SELECT count(*) AS n FROM call_events e JOIN calls c USING (call_id) WHERE e.event = 'dialing' AND e.detail LIKE '%burst voice%' AND c.message LIKE 'burst alert %'")
+        .get().n,
       serve_peak_rss_mb: round(memory.hwm_mb, 1),
       max_calls_at_once_at_provider: uas.maxActive(),
     };

@@ -83,22 +83,34 @@ export function withTrueSizes(bytes: Buffer, check: { dataOffset: number; dataBy
 /** The loudest sample after normalizing: -1 dBFS, as `sox … norm -1` does. */
 const PEAK = Math.round(32767 * 10 ** (-1 / 20));
 
+/** Leading audio quieter than this (1 % of full scale) is silence: engines start with ~200 ms of it. */
+const SILENCE = Math.round(32768 * 0.01);
+
+/** Of the leading silence, this much is kept (20 ms at 8 kHz), as `sox … silence 1 0.02 1%` does. */
+const KEPT_SILENCE_SAMPLES = 160;
+
 /**
- * A WAV already in the telephone format (8 kHz, mono, 16-bit PCM) with its loudness normalized,
- * and a plain 44-byte header; undefined for any other WAV (sox converts those).
+ * A WAV already in the telephone format (8 kHz, mono, 16-bit PCM) with its leading silence cut
+ * (the answered phone hears the first word at once) and its loudness normalized, with a plain
+ * 44-byte header; undefined for any other WAV (sox converts those).
  */
 export function normalizedTelephoneWav(bytes: Buffer): Buffer | undefined {
   const check = checkWav(bytes);
   if (!check.ok) return undefined;
   const { encoding, channels, sampleRate, bitsPerSample } = check.format;
   if (encoding !== 1 || channels !== 1 || sampleRate !== 8000 || bitsPerSample !== 16) return undefined;
+  const sample = (i: number) => bytes.readInt16LE(check.dataOffset + i * 2);
   const samples = check.dataBytes / 2;
+  let first = 0;
+  while (first < samples && Math.abs(sample(first)) < SILENCE) first++;
+  const start = first === samples ? 0 : Math.max(0, first - KEPT_SILENCE_SAMPLES);
   let loudest = 0;
-  for (let i = 0; i < samples; i++) loudest = Math.max(loudest, Math.abs(bytes.readInt16LE(check.dataOffset + i * 2)));
+  for (let i = start; i < samples; i++) loudest = Math.max(loudest, Math.abs(sample(i)));
   const gain = loudest === 0 ? 1 : PEAK / loudest;
-  const out = Buffer.alloc(44 + check.dataBytes);
+  const dataBytes = (samples - start) * 2;
+  const out = Buffer.alloc(44 + dataBytes);
   out.write('RIFF', 0, 'latin1');
-  out.writeUInt32LE(36 + check.dataBytes, 4);
+  out.writeUInt32LE(36 + dataBytes, 4);
   out.write('WAVEfmt ', 8, 'latin1');
   out.writeUInt32LE(16, 16);
   out.writeUInt16LE(1, 20);
@@ -108,7 +120,7 @@ export function normalizedTelephoneWav(bytes: Buffer): Buffer | undefined {
   out.writeUInt16LE(2, 32);
   out.writeUInt16LE(16, 34);
   out.write('data', 36, 'latin1');
-  out.writeUInt32LE(check.dataBytes, 40);
-  for (let i = 0; i < samples; i++) out.writeInt16LE(Math.round(bytes.readInt16LE(check.dataOffset + i * 2) * gain), 44 + i * 2);
+  out.writeUInt32LE(dataBytes, 40);
+  for (let i = start; i < samples; i++) out.writeInt16LE(Math.round(sample(i) * gain), 44 + (i - start) * 2);
   return out;
 }

@@ -30,15 +30,23 @@ export interface SpeechBinaries {
   sox: string;
 }
 
+// flite's build for one voice (flite_cmu_us_kal, …) says the same as `flite -voice kal` with
+// 40 % less CPU: it does not load and relocate the other voices at start. `silence 1 0.02 1%` cuts
+// the ~200 ms of silence engines start with (an answered phone hears the first word at once);
 // `norm -1` evens out the engines' very different loudness.
 const SCRIPT = `
 while IFS=' ' read -r id step voice dir; do
   status=0
   case "$step" in
-    flite) "$RH_FLITE" -voice "$voice" -f "$dir/text.txt" -o "$dir/raw.wav" 2>"$dir/err.txt" || status=$? ;;
+    flite)
+      if [ "$RH_FLITE" = flite ] && command -v "flite_cmu_us_$voice" >/dev/null 2>&1; then
+        "flite_cmu_us_$voice" -f "$dir/text.txt" -o "$dir/raw.wav" 2>"$dir/err.txt" || status=$?
+      else
+        "$RH_FLITE" -voice "$voice" -f "$dir/text.txt" -o "$dir/raw.wav" 2>"$dir/err.txt" || status=$?
+      fi ;;
     espeak-ng) "$RH_ESPEAK_NG" -v "$voice" -f "$dir/text.txt" -w "$dir/raw.wav" 2>"$dir/err.txt" || status=$? ;;
     festival) "$RH_TEXT2WAVE" -eval "(voice_$voice)" -o "$dir/raw.wav" "$dir/text.txt" 2>"$dir/err.txt" || status=$? ;;
-    convert) "$RH_SOX" "$dir/raw.wav" -r 8000 -c 1 -b 16 -e signed-integer "$dir/out.wav" norm -1 2>"$dir/err.txt" || status=$? ;;
+    convert) "$RH_SOX" "$dir/raw.wav" -r 8000 -c 1 -b 16 -e signed-integer "$dir/out.wav" silence 1 0.02 1% norm -1 2>"$dir/err.txt" || status=$? ;;
   esac
   echo "$id $status"
 done

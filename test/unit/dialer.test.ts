@@ -38,12 +38,13 @@ function setup(overrides: Partial<DialerOptions> = {}) {
   const calls = new CallStore(db);
   const progress = new CallProgressStore(db);
   const ari = new StandInAri();
+  const writes = new PatientWriter(db, silentLogger);
   const finals: FinalCall[] = [];
   const account = createAccount(accounts, { phone: PHONE, smsBackup: true, requireConfirm: false });
   const dialer = new Dialer({
     ari,
     progress,
-    writes: new PatientWriter(db, silentLogger),
+    writes,
     accounts,
     // Stand-in speech engine: the media names say what would be spoken.
     tts: { synthesize: async (text) => ({ path: `/speech/${text}.wav`, media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: true }) },
@@ -65,7 +66,12 @@ function setup(overrides: Partial<DialerOptions> = {}) {
     if (!r.accepted) throw new Error('not accepted');
     return r.callId;
   };
-  const final = (callId: string) => waitFor(`call ${callId} to end`, () => finals.find((f) => f.callId === callId), 3_000);
+  // Told of the end when it is decided; its record lands with the writes of that turn.
+  const final = async (callId: string) => {
+    const call = await waitFor(`call ${callId} to end`, () => finals.find((f) => f.callId === callId), 3_000);
+    await writes.drain(1_000);
+    return call;
+  };
   const row = (callId: string) => calls.get(callId)!;
   return { db, accounts, calls, progress, ari, finals, account, dialer, alert, final, row };
 }

@@ -34,14 +34,26 @@ function lockFrom(file: string): { release(): void } {
 const insert = (db: Db, what: string) => () => db.prepare('INSERT INTO steps (what) VALUES (?)').run(what).changes;
 
 describe('PatientWriter', () => {
-  it('writes at once when the database is free', async () => {
-    const { db, rows } = setup();
+  it('the writes of one turn land together, in order, in one commit, before any of them is answered', async () => {
+    const { db, rows, file } = setup();
     const writes = new PatientWriter(db, silentLogger);
-    const done = writes.write('a', insert(db, 'a'));
-    // Landed before write() returned.
-    expect(rows()).toEqual(['a']);
+    // Another connection sees the database's version move once per commit.
+    const other = new Database(file, { readonly: true });
+    open.push(other);
+    const version = () => other.pragma('data_version', { simple: true }) as number;
+    const before = version();
+    const seen: string[][] = [];
+    const done = ['a', 'b', 'c'].map((what) => writes.write(what, insert(db, what)).then((n) => (seen.push(rows()), n)));
+    expect(rows()).toEqual([]);
+    expect(writes.waiting).toBe(3);
+    await expect(Promise.all(done)).resolves.toEqual([1, 1, 1]);
+    expect(seen).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c'],
+    ]);
+    expect(version()).toBe(before + 1);
     expect(writes.waiting).toBe(0);
-    await expect(done).resolves.toBe(1);
   });
 
   it('does not block while another connection holds the lock, and lands every write in order once it is released', async () => {
@@ -62,14 +74,19 @@ describe('PatientWriter', () => {
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
   });
 
-  it('a write that fails for another reason is reported to its caller and does not hold back the next', async () => {
+  it('a write that fails for another reason is reported to its caller and undoes only itself', async () => {
     const { db, rows } = setup();
     const writes = new PatientWriter(db, silentLogger);
-    const bad = writes.write('bad', () => db.prepare('INSERT INTO nowhere VALUES (1)').run());
+    const first = writes.write('first', insert(db, 'first'));
+    const bad = writes.write('bad', () => {
+      insert(db, 'half of bad')();
+      return db.prepare('INSERT INTO nowhere VALUES (1)').run();
+    });
     const good = writes.write('good', insert(db, 'good'));
     await expect(bad).rejects.toThrow(/no such table: nowhere/);
+    await expect(first).resolves.toBe(1);
     await expect(good).resolves.toBe(1);
-    expect(rows()).toEqual(['good']);
+    expect(rows()).toEqual(['first', 'good']);
   });
 
   it('at shutdown, drain waits for the lock a while; what is still waiting is given up and reported', async () => {

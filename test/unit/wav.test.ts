@@ -122,6 +122,15 @@ describe('normalizedTelephoneWav', () => {
     expect(out.readInt16LE(46)).toBe(-14602);
   });
 
+  it('leading silence is cut to 20 ms; the first sound and everything after it are kept', () => {
+    const quiet = Array.from({ length: 2000 }, (_, i) => (i % 2 ? 100 : -100)); // 250 ms under 1 % of full scale
+    const speech = Array.from({ length: 800 }, (_, i) => (i % 2 ? 8000 : -8000));
+    const out = normalizedTelephoneWav(wav(8000, [...quiet, ...speech, ...quiet]))!;
+    expect(out.length).toBe(44 + (160 + 800 + 2000) * 2);
+    expect(Math.abs(out.readInt16LE(44 + 159 * 2))).toBeLessThan(400);
+    expect(Math.abs(out.readInt16LE(44 + 160 * 2))).toBe(29204);
+  });
+
   it('silence stays silence; any other rate or a broken file is left to sox', () => {
     expect(normalizedTelephoneWav(wav(8000, Array.from({ length: 400 }, () => 0)))?.readInt16LE(44)).toBe(0);
     expect(normalizedTelephoneWav(wav(16000, Array.from({ length: 400 }, () => 100)))).toBeUndefined();
