@@ -102,12 +102,12 @@ export function writeSummary() {
       mark(b.last_invite_after_first_alert_s <= b.last_invite_goal_s),
     ]);
     rows.push([
-      `8. Burst (CPS ${b.trunk_cps}): answered calls with sound within 300 ms; outcomes; SMS; CPU serve / speech / Asterisk; serve peak RSS`,
+      `8. Burst (CPS ${b.trunk_cps}): answered calls with sound within 300 ms; outcomes; SMS; calls in the burst voice; CPU serve / speech / Asterisk / the bench's sender and phone; serve peak RSS`,
       `${f(b.share_sound_within_300ms * 100)} % (answer → sound p50 ${f(b.answer_to_first_sound_ms.p50, 0)} ms); ${Object.entries(b.outcomes)
         .map(([k, v]) => `${v} ${k}`)
         .join(
           ', ',
-        )}, ${b.numbers_dialed_twice} dialed twice; ${b.sms_one_per_miss ? 'one SMS per miss' : 'SMS missing or doubled'}; ${f(b.cpu_s.serve)} / ${f(b.cpu_s.speech_engines)} / ${f(b.cpu_s.asterisk)} s; ${f(b.serve_peak_rss_mb, 0)} MB`,
+        )}, ${b.numbers_dialed_twice} dialed twice; ${b.sms_one_per_miss ? 'one SMS per miss' : 'SMS missing or doubled'}; ${b.calls_in_burst_voice ?? '–'}; ${f(b.cpu_s.serve)} / ${f(b.cpu_s.speech_engines)} / ${f(b.cpu_s.asterisk)} / ${f(b.cpu_s.bench_sender_and_phones)} s; ${f(b.serve_peak_rss_mb, 0)} MB`,
       '≥ 99 %, nothing lost or doubled, < 200 MB',
       mark(b.share_sound_within_300ms >= 0.99 && b.all_final && b.numbers_dialed_twice === 0 && b.sms_one_per_miss && b.serve_peak_rss_mb < 200),
     ]);
