@@ -66,7 +66,7 @@ export function writeSummary() {
   if (con)
     rows.push([
       '5. Concurrent answered calls, all outcomes recorded',
-      `${con.sustained} of ${con.steps.map((s) => s.calls).join('/')} tried; per call: serve ${f(con.per_call.serve_cpu_pct, 2)} % CPU, Asterisk ${f(con.per_call.asterisk_cpu_pct, 2)} % CPU, ${f(con.per_call.asterisk_rss_mb, 2)} MB Asterisk RSS`,
+      `${con.sustained} of ${con.steps.map((s) => s.calls).join('/')} tried; per call: serve ${con.per_call.serve_cpu_pct > 0 ? f(con.per_call.serve_cpu_pct, 2) : '~0 (below the noise)'} % CPU, Asterisk ${f(con.per_call.asterisk_cpu_pct, 2)} % CPU, ${f(con.per_call.asterisk_rss_mb, 2)} MB Asterisk RSS`,
       'measure',
       '—',
     ]);
