@@ -86,7 +86,10 @@ const PEAK = Math.round(32767 * 10 ** (-1 / 20));
 /** Leading audio quieter than this (1 % of full scale) is silence: engines start with ~200 ms of it. */
 const SILENCE = Math.round(32768 * 0.01);
 
-/** Of the leading silence, this much is kept (20 ms at 8 kHz), as `sox … silence 1 0.02 1%` does. */
+/**
+ * Of the leading silence, the last 20 ms (at 8 kHz) are kept, so the first sound's onset is whole.
+ * (sox's `silence 1 0.02 1%`, for the other formats, cuts all of it once 20 ms of sound follow.)
+ */
 const KEPT_SILENCE_SAMPLES = 160;
 
 /**

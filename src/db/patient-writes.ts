@@ -36,6 +36,8 @@ export class PatientWriter {
   private retryTimer: NodeJS.Timeout | undefined;
   private flushing: NodeJS.Immediate | undefined;
   private waitingSince: number | undefined;
+  /** After a group failed as a whole: how many of the next writes go alone, so that one that cannot land fails alone. */
+  private alone = 0;
 
   constructor(
     private readonly db: Db,
@@ -46,7 +48,7 @@ export class PatientWriter {
     this.retryMs = options.retryMs ?? 100;
   }
 
-  /** Writes that are waiting for the lock. */
+  /** Writes not committed yet: this turn's group, or those waiting for the lock. */
   get waiting(): number {
     return this.queue.length;
   }
@@ -86,7 +88,7 @@ export class PatientWriter {
     this.retryTimer = undefined;
     this.flushing = undefined;
     while (this.queue.length > 0) {
-      const group = this.queue.slice(0, MAX_GROUP);
+      const group = this.queue.slice(0, this.alone > 0 ? 1 : MAX_GROUP);
       let outcomes: Outcome[];
       try {
         outcomes = withBusyTimeout(this.db, this.tryMs, () => this.together(group));
@@ -95,12 +97,18 @@ export class PatientWriter {
           this.waitForLock(group[0]!);
           return;
         }
-        // The commit itself failed (disk full, I/O error): none of the group landed.
-        this.queue.splice(0, group.length);
-        for (const job of group) job.reject(error);
+        // Nothing of the group landed (disk full, I/O error): its writes are tried again one by one.
+        if (group.length > 1) {
+          this.alone = group.length;
+          continue;
+        }
+        this.queue.shift();
+        this.alone = Math.max(0, this.alone - 1);
+        group[0]!.reject(error);
         continue;
       }
       this.queue.splice(0, group.length);
+      this.alone = Math.max(0, this.alone - group.length);
       if (this.waitingSince !== undefined) {
         this.logger.info('database lock released: queued call records written', { waited_ms: Date.now() - this.waitingSince, label: group[0]!.label });
         this.waitingSince = undefined;
@@ -121,7 +129,9 @@ export class PatientWriter {
           try {
             return { ok: true, value: this.db.transaction(job.work)() };
           } catch (error) {
-            if (isBusyError(error)) throw error;
+            // A lock held elsewhere waits for it; a failure that rolled back the whole group (disk
+            // full, I/O error) fails the group, which must not go on writing each job alone.
+            if (isBusyError(error) || !this.db.inTransaction) throw error;
             return { ok: false, error };
           }
         }),

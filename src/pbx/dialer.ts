@@ -30,8 +30,10 @@ import type { CallForDialing } from '../db/call-progress.js';
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
 
-/** The regular look at the store waits at least this many times what the last one took. */
+/** The regular look at the store waits at least this many times what the last one took, */
 const POLL_COST_RATIO = 50;
+/** and never longer than this: a look slowed by a lock or a slow network must not park queued calls for minutes. */
+const POLL_MAX_GAP_MS = 2_000;
 
 /** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
 const HANGUP_CONFIRM_MS = 15_000;
@@ -164,10 +166,12 @@ export class Dialer {
     if (this.polling) return;
     this.polling = true;
     const started = performance.now();
+    let gapMs = this.opts.pollMs;
     try {
       await this.recovery.tick();
       if (this.storeDown) this.opts.logger.info('the store answers again: calls are looked at again');
       this.storeDown = false;
+      gapMs = Math.min(POLL_MAX_GAP_MS, Math.max(this.opts.pollMs, (performance.now() - started) * POLL_COST_RATIO));
     } catch (error) {
       // Said once, not at every look (4 a second) while the store is down.
       if (!this.storeDown) this.opts.logger.warn('could not look at the calls in the store; trying again', { error });
@@ -175,8 +179,8 @@ export class Dialer {
     } finally {
       this.polling = false;
       // A safety net: with a thousand calls in flight its look costs milliseconds, so it is spaced
-      // out to keep it under ~2 % of the loop's time.
-      this.schedulePoll(Math.max(this.opts.pollMs, (performance.now() - started) * POLL_COST_RATIO));
+      // out to keep it under ~2 % of the loop's time (a failed look is simply tried again).
+      this.schedulePoll(gapMs);
     }
   }
 

@@ -2,11 +2,13 @@
 // rather than by two new processes of serve's per message. Starting a process from serve copies
 // serve's memory map: in the burst benchmark's profile that was ~20 ms of serve's CPU per process,
 // more than the engine itself for a short message. The shell is started once per slot; each job is
-// one line naming the step, the voice and a work directory under the cache dir (the shell's
-// working directory): an engine reads text.txt there (the text never reaches a command line) and
-// writes raw.wav; `convert` has sox make out.wav in the telephone format from raw.wav. Errors go to
-// err.txt. The reply is one line: the job and the step's exit status.
+// one line naming the step, the voice and a work directory under the cache dir (by its absolute
+// path: the cache dir may be made again while the shell runs): an engine reads text.txt there (the
+// text never reaches a command line) and writes raw.wav; `convert` has sox make out.wav in the
+// telephone format from raw.wav. What a step prints goes to err.txt, never into the shell's reply:
+// one line, the job and the step's exit status.
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 export type SpeechStep = 'flite' | 'espeak-ng' | 'festival' | 'convert';
@@ -32,21 +34,24 @@ export interface SpeechBinaries {
 
 // flite's build for one voice (flite_cmu_us_kal, …) says the same as `flite -voice kal` with
 // 40 % less CPU: it does not load and relocate the other voices at start. `silence 1 0.02 1%` cuts
-// the ~200 ms of silence engines start with (an answered phone hears the first word at once);
-// `norm -1` evens out the engines' very different loudness.
+// the ~200 ms of silence engines start with, up to the first 20 ms of sound above 1 % (an answered
+// phone hears the first word at once); `norm -1` evens out the engines' very different loudness.
 const SCRIPT = `
-while IFS=' ' read -r id step voice dir; do
+while IFS=' ' read -r id step voice name; do
   status=0
+  dir="$RH_CACHE/$name"
   case "$step" in
     flite)
-      if [ "$RH_FLITE" = flite ] && command -v "flite_cmu_us_$voice" >/dev/null 2>&1; then
-        "flite_cmu_us_$voice" -f "$dir/text.txt" -o "$dir/raw.wav" 2>"$dir/err.txt" || status=$?
+      one=
+      case "$voice" in *[!a-z0-9]*) ;; *) one="flite_cmu_us_$voice" ;; esac
+      if [ "$RH_FLITE" = flite ] && [ -n "$one" ] && command -v "$one" >/dev/null 2>&1; then
+        "$one" -f "$dir/text.txt" -o "$dir/raw.wav" >"$dir/err.txt" 2>&1 </dev/null || status=$?
       else
-        "$RH_FLITE" -voice "$voice" -f "$dir/text.txt" -o "$dir/raw.wav" 2>"$dir/err.txt" || status=$?
+        "$RH_FLITE" -voice "$voice" -f "$dir/text.txt" -o "$dir/raw.wav" >"$dir/err.txt" 2>&1 </dev/null || status=$?
       fi ;;
-    espeak-ng) "$RH_ESPEAK_NG" -v "$voice" -f "$dir/text.txt" -w "$dir/raw.wav" 2>"$dir/err.txt" || status=$? ;;
-    festival) "$RH_TEXT2WAVE" -eval "(voice_$voice)" -o "$dir/raw.wav" "$dir/text.txt" 2>"$dir/err.txt" || status=$? ;;
-    convert) "$RH_SOX" "$dir/raw.wav" -r 8000 -c 1 -b 16 -e signed-integer "$dir/out.wav" silence 1 0.02 1% norm -1 2>"$dir/err.txt" || status=$? ;;
+    espeak-ng) "$RH_ESPEAK_NG" -v "$voice" -f "$dir/text.txt" -w "$dir/raw.wav" >"$dir/err.txt" 2>&1 </dev/null || status=$? ;;
+    festival) "$RH_TEXT2WAVE" -eval "(voice_$voice)" -o "$dir/raw.wav" "$dir/text.txt" >"$dir/err.txt" 2>&1 </dev/null || status=$? ;;
+    convert) "$RH_SOX" "$dir/raw.wav" -r 8000 -c 1 -b 16 -e signed-integer "$dir/out.wav" silence 1 0.02 1% norm -1 >"$dir/err.txt" 2>&1 </dev/null || status=$? ;;
   esac
   echo "$id $status"
 done
@@ -65,9 +70,9 @@ class SpeechWorker {
   private seq = 0;
   dead = false;
 
-  constructor(cwd: string, binaries: SpeechBinaries) {
+  constructor(cacheDir: string, binaries: SpeechBinaries) {
     this.child = spawn('/bin/sh', ['-c', SCRIPT], {
-      cwd,
+      cwd: cacheDir,
       // Its own process group, so that a job that hangs is killed with everything it started.
       detached: true,
       stdio: ['pipe', 'pipe', 'ignore'],
@@ -78,6 +83,7 @@ class SpeechWorker {
         RH_ESPEAK_NG: binaries['espeak-ng'],
         RH_TEXT2WAVE: binaries.festival,
         RH_SOX: binaries.sox,
+        RH_CACHE: cacheDir,
       },
     });
     // Serve may exit without stopping the workers: their stdin then ends, and so do they.
@@ -104,6 +110,8 @@ class SpeechWorker {
 
   kill(): void {
     this.dead = true;
+    // A shell that has ended may have had its process group's id given to another.
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     try {
       process.kill(-this.child.pid!, 'SIGKILL');
     } catch {
@@ -139,7 +147,7 @@ export class SpeechWorkers {
   private readonly all = new Set<SpeechWorker>();
 
   constructor(
-    private readonly cwd: string,
+    private readonly cacheDir: string,
     private readonly binaries: SpeechBinaries,
   ) {}
 
@@ -150,7 +158,7 @@ export class SpeechWorkers {
       worker = this.idle.pop();
     }
     if (!worker) {
-      worker = new SpeechWorker(this.cwd, this.binaries);
+      worker = new SpeechWorker(path.resolve(this.cacheDir), this.binaries);
       this.all.add(worker);
     }
     try {

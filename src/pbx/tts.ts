@@ -148,9 +148,14 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   ): Promise<SynthesizedSpeech> {
     return processes.tryRun(async () => {
       const started = now();
-      const made = await produceNow(target, step, voice, prepare, text, describe);
-      costs.took(costKey(step, voice), now() - started);
-      return made;
+      try {
+        const made = await produceNow(target, step, voice, prepare, text, describe);
+        costs.took(costKey(step, voice), now() - started);
+        return made;
+      } catch (error) {
+        costs.took(costKey(step, voice), FAILED_STEP_COST_MS);
+        throw error;
+      }
     })!;
   }
 
@@ -335,3 +340,5 @@ const costKey = (step: SpeechStep, voice: string) => `${step}\0${voice}`;
 /** Before any synthesis was timed: a message's making on one core (measured on a 2-core EPYC). */
 const FIRST_GUESS_MS: Record<string, number> = { 'flite\0slt': 150, 'festival\0cmu_us_slt_arctic_hts': 1500 };
 const DEFAULT_GUESS_MS = 60;
+/** A step that fails is counted as this slow: its calls wait for the fallback, so a voice that fails is not chosen for its speed. */
+const FAILED_STEP_COST_MS = 10_000;

@@ -56,6 +56,19 @@ describe('PatientWriter', () => {
     expect(writes.waiting).toBe(0);
   });
 
+  it('a write that fills the disk fails alone: the others of its group land, and each is told what the database holds', async () => {
+    const { db, rows } = setup();
+    const writes = new PatientWriter(db, silentLogger);
+    // A real SQLITE_FULL: the file may not grow past its present size.
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const big = 'x'.repeat(64 * 1024);
+    const told = await Promise.allSettled(['a', big, 'c'].map((what) => writes.write(what.slice(0, 1), insert(db, what))));
+    const landed = rows().map((what) => what.slice(0, 1));
+    const ok = told.flatMap((outcome, i) => (outcome.status === 'fulfilled' ? [['a', 'x', 'c'][i]] : []));
+    expect(told.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(landed).toEqual(ok);
+  });
+
   it('does not block while another connection holds the lock, and lands every write in order once it is released', async () => {
     const { db, file, rows } = setup();
     const lock = lockFrom(file);

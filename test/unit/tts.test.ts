@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 import { silentLogger } from '../../src/log.js';
 import { createTts, speechCacheKey, TtsError } from '../../src/pbx/tts.js';
 
@@ -78,7 +79,8 @@ describe('tts', () => {
 
   it('an engine that hangs is killed with what it started after the time limit; the next message is tried afresh', async () => {
     const hang = join(dir, 'hanging-engine');
-    await writeFile(hang, '#!/bin/sh\nsleep 30\n', { mode: 0o755 });
+    // An unusual length, so that the engine's own child can be told from any other sleep.
+    await writeFile(hang, '#!/bin/sh\nsleep 31.7\n', { mode: 0o755 });
     const tts = createTts({ cacheDir: join(dir, 'cache'), binaries: { flite: hang }, timeoutMs: 500 });
     try {
       for (const text of ['first', 'second']) {
@@ -92,7 +94,7 @@ describe('tts', () => {
       const { execFileSync } = await import('node:child_process');
       const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
         .split('\n')
-        .filter((l) => l.includes(hang));
+        .filter((l) => l.includes(hang) || l.includes('sleep 31.7'));
       expect(left).toEqual([]);
     } finally {
       tts.close();
@@ -103,11 +105,13 @@ describe('tts', () => {
     const tts = createTts({ cacheDir: dir, maxProcesses: 1 });
     try {
       const idle = tts.expectedReadyMs();
+      const kal16Idle = tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' });
       const pending = ['one', 'two', 'three'].map((t) => tts.synthesize(`queued message ${t}`));
       expect(tts.expectedReadyMs()).toBeGreaterThan(idle * 2);
       expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' })).toBeLessThan(tts.expectedReadyMs());
       await Promise.all(pending);
-      expect(tts.expectedReadyMs()).toBeLessThan(idle * 2);
+      // Nothing queued any more: a voice not used meanwhile is expected as soon as it was at first.
+      expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' })).toBe(kal16Idle);
     } finally {
       tts.close();
     }
@@ -135,6 +139,18 @@ describe('tts', () => {
       { message: "the voice's engine festival failed; speaking with flite instead", fields: expect.objectContaining({ engine: 'festival', fallback: 'slt' }) },
     ]);
     expect(String(warnings[0]?.fields?.reason)).toMatch(/not installed/);
+  });
+
+  it('a voice that failed is not expected to be quick any more (a burst would otherwise pick it and ring before the fallback is made)', async () => {
+    const tts = createTts({ cacheDir: dir, engine: 'espeak-ng', binaries: { flite: '/nonexistent/flite' } });
+    try {
+      expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal' })).toBeLessThan(RING_ALLOWANCE_MS);
+      const spoken = await tts.synthesize('Alert from ringhook.', { engine: 'flite', voice: 'kal' });
+      expect(spoken.path).toBe(join(dir, `${speechCacheKey('Alert from ringhook.', 'en-us', 'espeak-ng')}.wav`));
+      expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal' })).toBeGreaterThan(RING_ALLOWANCE_MS);
+    } finally {
+      tts.close();
+    }
   });
 
   it('refuses an empty text and a voice that looks like an option', async () => {
