@@ -184,7 +184,9 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
         bench_sender_and_phones: round((benchCpu.user + benchCpu.system) / 1e6, 1),
       },
       calls_in_burst_voice: db
-        .prepare("SELECT count(*) AS n FROM call_events e JOIN calls c USING (call_id) WHERE e.event = 'dialing' AND e.detail LIKE '%burst voice%' AND c.message LIKE 'burst alert %'")
+        .prepare(
+          "SELECT count(*) AS n FROM call_events e JOIN calls c USING (call_id) WHERE e.event = 'dialing' AND e.detail LIKE '%burst voice%' AND c.message LIKE 'burst alert %'",
+        )
         .get().n,
       serve_peak_rss_mb: round(memory.hwm_mb, 1),
       max_calls_at_once_at_provider: uas.maxActive(),

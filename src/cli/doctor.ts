@@ -167,7 +167,11 @@ const checkSpeech: Check = async (config) => {
     const burst = burstVoice && (await tts.synthesize('ringhook speech check.', { engine: 'flite', voice: burstVoice }));
     return pass('speech', `${engine} made ${speech.durationMs} ms of audio${burst ? `; the burst voice (flite ${burstVoice}) ${burst.durationMs} ms` : ''}`);
   } catch (error) {
-    return fail('speech', (error as Error).message, `install the engines and sox: apt-get install ${engine === 'flite' ? 'flite' : 'flite espeak-ng'} sox (or ringhook provision)`);
+    return fail(
+      'speech',
+      (error as Error).message,
+      `install the engines and sox: apt-get install ${engine === 'flite' ? 'flite' : 'flite espeak-ng'} sox (or ringhook provision)`,
+    );
   } finally {
     tts.close();
     fs.rmSync(dir, { recursive: true, force: true });

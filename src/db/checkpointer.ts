@@ -34,6 +34,9 @@ export function startCheckpointer(db: Db, sync: 'normal' | 'full'): Checkpointer
   db.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
   return {
     async stop() {
+      // Waited for, the thread must keep the process alive: with nothing else left to do, Node
+      // would otherwise end the process while serve still awaits its stop (exit code 13).
+      worker.ref();
       worker.postMessage('stop');
       await exited;
       if (db.open) db.pragma('wal_autocheckpoint = 1000');

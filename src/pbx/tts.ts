@@ -131,7 +131,10 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     if (status === 0) return;
     // The shell's "not found" (127) and "not executable" (126).
     if (status === 127 || status === 126) {
-      throw new TtsError('engine_missing', `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng festival festvox-us-slt-hts sox)`);
+      throw new TtsError(
+        'engine_missing',
+        `${file} is not installed: run ringhook provision (or apt-get install flite espeak-ng festival festvox-us-slt-hts sox)`,
+      );
     }
     const stderr = await readFile(join(o.cacheDir, tmpName, 'err.txt'), 'utf8').catch(() => '');
     throw new TtsError('engine_failed', `${file} failed: ${stderr.trim().slice(0, 500) || `exit status ${status}`}`);

@@ -246,7 +246,9 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
     );
     // What the next case must not show: the lab sees SIP and speech when they are sent in the clear.
     expect(sipInClear(packets)).toBe(true);
-    expect(audioEntropy(packets)).toBeLessThan(7.5);
+    // Clear G.711 speech measured 7.3–7.7 bits a byte (higher since speech starts without its
+    // leading silence); SRTP's ciphertext, like random bytes of this length, ~7.99.
+    expect(audioEntropy(packets)).toBeLessThan(7.85);
   }, 180_000);
 
   it("TLS and SRTP to the provider: registered through the NAT, acknowledged, the speech heard, and the router's outside interface carries no SIP and no clear audio", async () => {

@@ -483,7 +483,9 @@ describe('the SIP trunk and the voice', () => {
     expect(loadConfig({}, CWD).telephony.tts.burstVoice).toBe('kal');
     expect(loadConfig({ RINGHOOK_BURST_VOICE: 'awb' }, CWD).telephony.tts.burstVoice).toBe('awb');
     expect(loadConfig({ RINGHOOK_BURST_VOICE: 'off' }, CWD).telephony.tts.burstVoice).toBeUndefined();
-    expect(() => loadConfig({ RINGHOOK_BURST_VOICE: '-o /etc/passwd' }, CWD)).toThrow(/RINGHOOK_BURST_VOICE must be one of kal, kal16, awb, rms, slt \(a flite voice\) or off/);
+    expect(() => loadConfig({ RINGHOOK_BURST_VOICE: '-o /etc/passwd' }, CWD)).toThrow(
+      /RINGHOOK_BURST_VOICE must be one of kal, kal16, awb, rms, slt \(a flite voice\) or off/,
+    );
   });
 });
 

@@ -115,7 +115,12 @@ describe('normalizedTelephoneWav', () => {
   };
 
   it('8 kHz mono 16-bit: the loudest sample brought to -1 dBFS, the shape kept', () => {
-    const out = normalizedTelephoneWav(wav(8000, Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 1000 : -500))))!;
+    const out = normalizedTelephoneWav(
+      wav(
+        8000,
+        Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 1000 : -500)),
+      ),
+    )!;
     expect(out.length).toBe(44 + 800);
     expect(checkWav(out)).toMatchObject({ ok: true, format: { channels: 1, sampleRate: 8000, bitsPerSample: 16 } });
     expect(out.readInt16LE(44)).toBe(29204); // 32767 × 10^(-1/20)
@@ -132,8 +137,22 @@ describe('normalizedTelephoneWav', () => {
   });
 
   it('silence stays silence; any other rate or a broken file is left to sox', () => {
-    expect(normalizedTelephoneWav(wav(8000, Array.from({ length: 400 }, () => 0)))?.readInt16LE(44)).toBe(0);
-    expect(normalizedTelephoneWav(wav(16000, Array.from({ length: 400 }, () => 100)))).toBeUndefined();
+    expect(
+      normalizedTelephoneWav(
+        wav(
+          8000,
+          Array.from({ length: 400 }, () => 0),
+        ),
+      )?.readInt16LE(44),
+    ).toBe(0);
+    expect(
+      normalizedTelephoneWav(
+        wav(
+          16000,
+          Array.from({ length: 400 }, () => 100),
+        ),
+      ),
+    ).toBeUndefined();
     expect(normalizedTelephoneWav(Buffer.from('not a wav'))).toBeUndefined();
   });
 });
