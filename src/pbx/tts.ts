@@ -151,14 +151,9 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   ): Promise<SynthesizedSpeech> {
     return processes.tryRun(async () => {
       const started = now();
-      try {
-        const made = await produceNow(target, step, voice, prepare, text, describe);
-        costs.took(costKey(step, voice), now() - started);
-        return made;
-      } catch (error) {
-        costs.took(costKey(step, voice), FAILED_STEP_COST_MS);
-        throw error;
-      }
+      const made = await produceNow(target, step, voice, prepare, text, describe);
+      costs.took(costKey(step, voice), now() - started);
+      return made;
     })!;
   }
 
@@ -240,16 +235,28 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   /** An engine an account's voice asked for; when it fails, the configured engine speaks instead. */
   async function synthesizeChosen(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
     if (engine === o.engine) return synthesizeBuiltIn(text, engine, voice);
+    const started = now();
     try {
       return await synthesizeBuiltIn(text, engine, voice);
     } catch (error) {
       const fallback = o.voice ?? DEFAULT_VOICE[o.engine];
       logger.warn(`the voice's engine ${engine} failed; speaking with ${o.engine} instead`, { engine, voice, fallback, reason: (error as Error).message });
-      return synthesizeBuiltIn(text, o.engine, fallback);
+      return tookAsFallback(engine, voice, started, synthesizeBuiltIn(text, o.engine, fallback));
     }
   }
 
+  /**
+   * A voice that fails costs what its failure and its fallback took together: that is when its
+   * calls' speech is ready (a burst does not pick a failing voice for a speed it does not have).
+   */
+  async function tookAsFallback(step: SpeechStep, voice: string, started: number, spoken: Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
+    const made = await spoken;
+    costs.took(costKey(step, voice), now() - started);
+    return made;
+  }
+
   async function synthesizeWithCommand(text: string, command: string, fallback: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
+    const started = now();
     try {
       return await counted('convert', 'command', () =>
         cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
@@ -267,7 +274,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
         });
         commandRestingUntil = now() + o.commandRestMs;
       }
-      return fallback();
+      return tookAsFallback('convert', 'command', started, fallback());
     }
   }
 
@@ -343,5 +350,3 @@ const costKey = (step: SpeechStep, voice: string) => `${step}\0${voice}`;
 /** Before any synthesis was timed: a message's making on one core (measured on a 2-core EPYC). */
 const FIRST_GUESS_MS: Record<string, number> = { 'flite\0slt': 150, 'festival\0cmu_us_slt_arctic_hts': 1500 };
 const DEFAULT_GUESS_MS = 60;
-/** A step that fails is counted as this slow: its calls wait for the fallback, so a voice that fails is not chosen for its speed. */
-const FAILED_STEP_COST_MS = 10_000;

@@ -141,12 +141,14 @@ describe('tts', () => {
     expect(String(warnings[0]?.fields?.reason)).toMatch(/not installed/);
   });
 
-  it('a voice that failed is not expected to be quick any more (a burst would otherwise pick it and ring before the fallback is made)', async () => {
-    const tts = createTts({ cacheDir: dir, engine: 'espeak-ng', binaries: { flite: '/nonexistent/flite' } });
+  it('a voice that fails is expected as slow as its failure and its fallback together (a burst would otherwise pick it and ring before the fallback is made)', async () => {
+    const slowEspeak = join(dir, 'slow-espeak-ng');
+    await writeFile(slowEspeak, `#!/bin/sh\nsleep ${RING_ALLOWANCE_MS / 1000 + 0.2}\nexec espeak-ng "$@"\n`, { mode: 0o755 });
+    const tts = createTts({ cacheDir: join(dir, 'cache'), engine: 'espeak-ng', binaries: { flite: '/nonexistent/flite', espeakNg: slowEspeak } });
     try {
       expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal' })).toBeLessThan(RING_ALLOWANCE_MS);
       const spoken = await tts.synthesize('Alert from ringhook.', { engine: 'flite', voice: 'kal' });
-      expect(spoken.path).toBe(join(dir, `${speechCacheKey('Alert from ringhook.', 'en-us', 'espeak-ng')}.wav`));
+      expect(spoken.path).toBe(join(dir, 'cache', `${speechCacheKey('Alert from ringhook.', 'en-us', 'espeak-ng')}.wav`));
       expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal' })).toBeGreaterThan(RING_ALLOWANCE_MS);
     } finally {
       tts.close();
