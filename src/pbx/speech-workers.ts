@@ -37,6 +37,7 @@ export interface SpeechBinaries {
 // the ~200 ms of silence engines start with, up to the first 20 ms of sound above 1 % (an answered
 // phone hears the first word at once); `norm -1` evens out the engines' very different loudness.
 const SCRIPT = `
+step_run() { "$@" >"$dir/err.txt" 2>&1 </dev/null || status=$?; }
 while IFS=' ' read -r id step voice name; do
   status=0
   dir="$RH_CACHE/$name"
@@ -45,13 +46,13 @@ while IFS=' ' read -r id step voice name; do
       one=
       case "$voice" in *[!a-z0-9]*) ;; *) one="flite_cmu_us_$voice" ;; esac
       if [ "$RH_FLITE" = flite ] && [ -n "$one" ] && command -v "$one" >/dev/null 2>&1; then
-        "$one" -f "$dir/text.txt" -o "$dir/raw.wav" >"$dir/err.txt" 2>&1 </dev/null || status=$?
+        step_run "$one" -f "$dir/text.txt" -o "$dir/raw.wav"
       else
-        "$RH_FLITE" -voice "$voice" -f "$dir/text.txt" -o "$dir/raw.wav" >"$dir/err.txt" 2>&1 </dev/null || status=$?
+        step_run "$RH_FLITE" -voice "$voice" -f "$dir/text.txt" -o "$dir/raw.wav"
       fi ;;
-    espeak-ng) "$RH_ESPEAK_NG" -v "$voice" -f "$dir/text.txt" -w "$dir/raw.wav" >"$dir/err.txt" 2>&1 </dev/null || status=$? ;;
-    festival) "$RH_TEXT2WAVE" -eval "(voice_$voice)" -o "$dir/raw.wav" "$dir/text.txt" >"$dir/err.txt" 2>&1 </dev/null || status=$? ;;
-    convert) "$RH_SOX" "$dir/raw.wav" -r 8000 -c 1 -b 16 -e signed-integer "$dir/out.wav" silence 1 0.02 1% norm -1 >"$dir/err.txt" 2>&1 </dev/null || status=$? ;;
+    espeak-ng) step_run "$RH_ESPEAK_NG" -v "$voice" -f "$dir/text.txt" -w "$dir/raw.wav" ;;
+    festival) step_run "$RH_TEXT2WAVE" -eval "(voice_$voice)" -o "$dir/raw.wav" "$dir/text.txt" ;;
+    convert) step_run "$RH_SOX" "$dir/raw.wav" -r 8000 -c 1 -b 16 -e signed-integer "$dir/out.wav" silence 1 0.02 1% norm -1 ;;
   esac
   echo "$id $status"
 done
