@@ -1,4 +1,23 @@
-// The one pause: injected where tests need to see it (the SMS retries), used as is elsewhere.
+// The one pause: injected where tests need to see it (the SMS retries), used as is elsewhere; and a
+// wait for work bounded in time.
 export type Sleep = (ms: number) => Promise<void>;
 
 export const sleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Until `work` settles (either way), or `ms` have passed if sooner; Infinity: until it settles. */
+export async function settledOrAfter(work: Promise<unknown>, ms: number): Promise<void> {
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (ms === Number.POSITIVE_INFINITY) return settled;
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([settled, elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

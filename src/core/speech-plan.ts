@@ -1,9 +1,12 @@
-// Which voice a call speaks with when speech is in demand (a burst), and whether the call waits for
-// its speech before it is placed. A call is placed at once when its message will be ready before
-// anybody can answer; when its own voice would be late but the burst voice (much cheaper to make)
-// would not, it speaks with the burst voice; when both would be late, the machine is past what it
-// can voice in time and the call waits for its speech (in the cheaper voice) before it is placed,
-// so that nobody answers to silence and no line is held by a call with nothing to say yet. Pure.
+// Which voice a call speaks with when speech is in demand (a burst), and how long the call is held
+// before it is placed. A call is placed at once when its message will be ready before anybody can
+// answer. A voice that is slow by itself (Festival on a slow machine, a long message) keeps the
+// owner's choice while little is queued: the call is held just long enough that its speech is
+// ready when the phone can first be answered. When queued work makes the own voice late, the
+// burst voice (much cheaper to make) speaks if it is on time; when both would be late, the machine
+// is past what it can voice in time and the call waits for its speech (in the sooner voice) before
+// it is placed, so that nobody answers to silence and no line is held by a call with nothing to
+// say yet. Pure.
 import type { Language, Synthesis } from './languages.js';
 
 /** A phone rings at least this long before a person can answer it: the time speech has to be made. */
@@ -12,21 +15,31 @@ export const RING_ALLOWANCE_MS = 1_500;
 export interface SpeechPlanInput {
   /** When the message would be ready in the call's own voice, ms from now. */
   ownReadyMs: number;
+  /** Of which its own making (the rest is the speech queued before it). */
+  ownMakingMs: number;
   /** The same in the burst voice; undefined when the call has none (another language, or turned off). */
   burstReadyMs: number | undefined;
 }
 
 export interface SpeechPlan {
   voice: 'own' | 'burst';
-  /** The call is placed only once its message is made. */
-  waitForSpeech: boolean;
+  /**
+   * How long the call is held before it is placed, at most: it is placed as soon as its message is
+   * made. 0: at once; Infinity: only once its message is made.
+   */
+  holdMs: number;
 }
 
-export function planSpeech({ ownReadyMs, burstReadyMs }: SpeechPlanInput): SpeechPlan {
-  if (ownReadyMs <= RING_ALLOWANCE_MS) return { voice: 'own', waitForSpeech: false };
-  if (burstReadyMs === undefined) return { voice: 'own', waitForSpeech: true };
-  if (burstReadyMs <= RING_ALLOWANCE_MS) return { voice: 'burst', waitForSpeech: false };
-  return { voice: burstReadyMs < ownReadyMs ? 'burst' : 'own', waitForSpeech: true };
+export function planSpeech({ ownReadyMs, ownMakingMs, burstReadyMs }: SpeechPlanInput): SpeechPlan {
+  if (ownReadyMs <= RING_ALLOWANCE_MS) return { voice: 'own', holdMs: 0 };
+  // A voice never on time by itself keeps the owner's choice while the speech queued before it is
+  // made within a ring: the call is then held by at most its voice's own making.
+  if (ownMakingMs > RING_ALLOWANCE_MS && ownReadyMs - ownMakingMs <= RING_ALLOWANCE_MS) {
+    return { voice: 'own', holdMs: ownReadyMs - RING_ALLOWANCE_MS };
+  }
+  if (burstReadyMs === undefined) return { voice: 'own', holdMs: Number.POSITIVE_INFINITY };
+  if (burstReadyMs <= RING_ALLOWANCE_MS) return { voice: 'burst', holdMs: 0 };
+  return { voice: burstReadyMs < ownReadyMs ? 'burst' : 'own', holdMs: Number.POSITIVE_INFINITY };
 }
 
 /**

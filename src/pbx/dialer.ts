@@ -23,6 +23,7 @@ import { alertsOf, arm, CallSessions, channelIdFor, newSession, noteHangupReques
 import { MachineDetection } from './machine-detection.js';
 import { CallPlacement } from './call-placement.js';
 import { Pacer } from './pacer.js';
+import { settledOrAfter } from '../sleep.js';
 import { loadWaitingAlert } from './waiting-alerts.js';
 import type { WaitingAlert } from '../core/line.js';
 import type { CallForDialing } from '../db/call-progress.js';
@@ -229,7 +230,7 @@ export class Dialer {
         // From here the call's session (if any) holds the line and counts as a call in progress.
         for (const alert of alerts) this.starting.delete(alert.callId);
       }
-      if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint, claimed.waitForSpeech);
+      if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint, claimed.holdMs);
       else this.pacer.cancelled(alerts[0]!.callId);
     } catch (error) {
       this.opts.logger.error('could not place a call', { call_id: alerts[0]?.callId, error });
@@ -244,7 +245,7 @@ export class Dialer {
    * before the originate so that no event of the channel can be missed; undefined when there is
    * nothing to place.
    */
-  private async claim(callIds: readonly string[]): Promise<{ session: CallSession; endpoint: Endpoint; waitForSpeech: boolean } | undefined> {
+  private async claim(callIds: readonly string[]): Promise<{ session: CallSession; endpoint: Endpoint; holdMs: number } | undefined> {
     const { progress, accounts, now } = this.opts;
     const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter((c): c is CallForDialing => c?.status === 'queued');
     const call = calls[0];
@@ -260,29 +261,33 @@ export class Dialer {
     const dialedAt = now();
     const endpoint = this.opts.endpointFor(account.phone);
     const { speech, plan } = this.speechFor(callSpeech(account));
-    const detail = plan.voice === 'burst' ? `spoken with the burst voice (${speech.synthesis?.voice}): its own would not have been ready in time` : undefined;
+    const detail = speechDetail(plan, speech);
     const claimed = await this.ledger.claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail);
     if (claimed.length === 0) return undefined;
     const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
     this.sessions.add(session);
-    return { session, endpoint, waitForSpeech: plan.waitForSpeech };
+    return { session, endpoint, holdMs: plan.holdMs };
   }
 
   /** The call's voice, by when its speech would be ready (speech is made in dial order). */
   private speechFor(own: CallSpeech): { speech: CallSpeech; plan: SpeechPlan } {
-    const expectedReadyMs = this.opts.tts.expectedReadyMs;
-    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', waitForSpeech: false } };
+    const { expectedReadyMs, expectedMakingMs } = this.opts.tts;
+    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 } };
     const burst = burstSynthesis(own.language, own.synthesis, this.opts.burstVoice);
-    const plan = planSpeech({ ownReadyMs: expectedReadyMs(own.synthesis), burstReadyMs: burst && expectedReadyMs(burst) });
+    const plan = planSpeech({
+      ownReadyMs: expectedReadyMs(own.synthesis),
+      ownMakingMs: expectedMakingMs?.(own.synthesis) ?? 0,
+      burstReadyMs: burst && expectedReadyMs(burst),
+    });
     return { speech: plan.voice === 'burst' ? { ...own, synthesis: burst } : own, plan };
   }
 
-  private async speakAndPlace(session: CallSession, endpoint: Endpoint, waitForSpeech: boolean): Promise<void> {
+  private async speakAndPlace(session: CallSession, endpoint: Endpoint, holdMs: number): Promise<void> {
     const { tts } = this.opts;
     const calls = alertsOf(session);
     const call = session.call;
     // Speech is made while the phone rings, from the messages as a trader would read them aloud
-    // (or first, when the machine cannot make it in time: core/speech-plan).
+    // (or partly or wholly first, when it cannot be made in time: core/speech-plan).
     const { language, synthesis } = session.speech;
     session.messageMedia = tts
       .synthesize(
@@ -295,8 +300,8 @@ export class Dialer {
       .then((s) => s.media);
     session.messageMedia.catch(() => {});
     this.script.prepare(session);
-    if (waitForSpeech) {
-      await session.messageMedia.catch(() => undefined);
+    if (holdMs > 0) {
+      await settledOrAfter(session.messageMedia, holdMs);
       if (!this.sessions.has(call.callId)) return;
     }
     await this.placement.place(session, endpoint);
@@ -370,4 +375,13 @@ export class Dialer {
     this.ledger.end(alerts, state, fields, detail, session.phone);
     this.pump();
   }
+}
+
+/** What the call's timeline says of its speech when it was not the plain case. */
+function speechDetail(plan: SpeechPlan, speech: CallSpeech): string | undefined {
+  if (plan.voice === 'burst') return `spoken with the burst voice (${speech.synthesis?.voice}): its own would not have been ready in time`;
+  if (plan.holdMs > 0 && plan.holdMs < Number.POSITIVE_INFINITY) {
+    return `placed up to ${(plan.holdMs / 1000).toFixed(1)} s later: its voice takes longer to make than a phone rings`;
+  }
+  return undefined;
 }

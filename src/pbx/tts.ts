@@ -84,6 +84,8 @@ export interface Tts {
    * shared by the engines, plus its own making (estimates from the recent syntheses).
    */
   expectedReadyMs(options?: { engine?: TtsEngine; voice?: string }): number;
+  /** Of which its own making: what a message in this voice took lately, alone. */
+  expectedMakingMs(options?: { engine?: TtsEngine; voice?: string }): number;
   /** Stops the resident speech processes (speech asked for later starts them again). */
   close(): void;
 }
@@ -320,14 +322,16 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return removed;
   }
 
-  function expectedReadyMs(options: { engine?: TtsEngine; voice?: string } = {}): number {
+  function expectedMakingMs(options: { engine?: TtsEngine; voice?: string } = {}): number {
     const engine = options.engine ?? o.engine;
     const voice = options.voice ?? o.voice ?? DEFAULT_VOICE[engine];
     const step: SpeechStep = o.command !== undefined && options.engine === undefined ? 'convert' : engine;
-    return costs.queuedMs / o.maxProcesses + costs.expectedMs(costKey(step, step === 'convert' ? 'command' : voice));
+    return costs.expectedMs(costKey(step, step === 'convert' ? 'command' : voice));
   }
 
-  return { synthesize, cleanup, expectedReadyMs, close: () => workers.close() };
+  const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
+
+  return { synthesize, cleanup, expectedReadyMs, expectedMakingMs, close: () => workers.close() };
 }
 
 /** What a synthesis took lately, per engine and voice, and the work asked for and not done yet. */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/core/payload.js';
 import { speakable } from '../../src/core/speakable.js';
+import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 import { AccountStore } from '../../src/db/accounts.js';
 import { CallProgressStore } from '../../src/db/call-progress.js';
 import { CallStore } from '../../src/db/calls.js';
@@ -343,6 +344,32 @@ describe('Dialer (stand-in ARI)', () => {
     expect(new Set(asked.map((a) => a.voice))).toEqual(new Set(['kal']));
     await waitFor('dialing recorded', () => t.progress.timeline(id).find((e) => e.event === 'dialing'));
     expect(t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail).toMatch(/burst voice \(kal\)/);
+  });
+
+  it('a voice slower than a ring by itself, nothing queued: its own voice, the call held until its speech is ready when the phone can first be answered, and the timeline says so', async () => {
+    const asked: Array<string | undefined> = [];
+    const t = setup({
+      burstVoice: 'kal',
+      tts: {
+        expectedReadyMs: (o) => (o?.voice === 'kal' ? 100 : RING_ALLOWANCE_MS + 400),
+        expectedMakingMs: (o) => (o?.voice === 'kal' ? 100 : RING_ALLOWANCE_MS + 400),
+        synthesize: async (text, o) => {
+          asked.push(o?.voice);
+          await new Promise((r) => setTimeout(r, 5_000));
+          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+        },
+      },
+    });
+    await t.dialer.start();
+    const id = t.alert('made slowly in the chosen voice');
+    const claimedAt = Date.now();
+    t.dialer.enqueue(id);
+    await waitFor('placed once held', () => t.ari.originated[0]);
+    // Held its 400 ms (not until its speech, 5 s away), not placed at once.
+    expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(350);
+    expect(Date.now() - claimedAt).toBeLessThan(3_000);
+    expect(asked).not.toContain('kal');
+    expect(t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail).toMatch(/placed up to 0\.4 s later: its voice takes longer to make/);
   });
 
   it('one line per phone does not hold back other phones', async () => {

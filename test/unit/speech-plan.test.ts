@@ -3,22 +3,31 @@ import { LANGUAGES } from '../../src/core/languages.js';
 import { burstSynthesis, planSpeech, RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 
 describe('planSpeech', () => {
+  const WAIT = Number.POSITIVE_INFINITY;
+
   it('own voice ready before anybody can answer: its own voice, placed at once', () => {
-    expect(planSpeech({ ownReadyMs: RING_ALLOWANCE_MS, burstReadyMs: 10 })).toEqual({ voice: 'own', waitForSpeech: false });
+    expect(planSpeech({ ownReadyMs: RING_ALLOWANCE_MS, ownMakingMs: 150, burstReadyMs: 10 })).toEqual({ voice: 'own', holdMs: 0 });
   });
 
-  it('own voice late, burst voice on time: the burst voice, placed at once', () => {
-    expect(planSpeech({ ownReadyMs: RING_ALLOWANCE_MS + 1, burstReadyMs: RING_ALLOWANCE_MS })).toEqual({ voice: 'burst', waitForSpeech: false });
+  it('own voice late because of the speech queued before it, burst voice on time: the burst voice, placed at once', () => {
+    expect(planSpeech({ ownReadyMs: RING_ALLOWANCE_MS + 1, ownMakingMs: 150, burstReadyMs: RING_ALLOWANCE_MS })).toEqual({ voice: 'burst', holdMs: 0 });
+  });
+
+  it('a voice slower than a ring by itself, little queued: its own voice, held until its speech is ready when the phone can first be answered', () => {
+    expect(planSpeech({ ownReadyMs: 2_500, ownMakingMs: 2_500, burstReadyMs: 100 })).toEqual({ voice: 'own', holdMs: 2_500 - RING_ALLOWANCE_MS });
+    expect(planSpeech({ ownReadyMs: 4_000, ownMakingMs: 2_500, burstReadyMs: 100 })).toEqual({ voice: 'own', holdMs: 4_000 - RING_ALLOWANCE_MS });
+    // More queued than a ring gets through: the burst voice.
+    expect(planSpeech({ ownReadyMs: 4_100, ownMakingMs: 2_500, burstReadyMs: 100 })).toEqual({ voice: 'burst', holdMs: 0 });
   });
 
   it('both late: the sooner of the two, and the call waits for it', () => {
-    expect(planSpeech({ ownReadyMs: 9_000, burstReadyMs: 3_000 })).toEqual({ voice: 'burst', waitForSpeech: true });
-    expect(planSpeech({ ownReadyMs: 3_000, burstReadyMs: 3_000 })).toEqual({ voice: 'own', waitForSpeech: true });
+    expect(planSpeech({ ownReadyMs: 9_000, ownMakingMs: 150, burstReadyMs: 3_000 })).toEqual({ voice: 'burst', holdMs: WAIT });
+    expect(planSpeech({ ownReadyMs: 3_000, ownMakingMs: 150, burstReadyMs: 3_000 })).toEqual({ voice: 'own', holdMs: WAIT });
   });
 
   it('no burst voice: its own voice, waiting when late', () => {
-    expect(planSpeech({ ownReadyMs: 9_000, burstReadyMs: undefined })).toEqual({ voice: 'own', waitForSpeech: true });
-    expect(planSpeech({ ownReadyMs: 100, burstReadyMs: undefined })).toEqual({ voice: 'own', waitForSpeech: false });
+    expect(planSpeech({ ownReadyMs: 9_000, ownMakingMs: 150, burstReadyMs: undefined })).toEqual({ voice: 'own', holdMs: WAIT });
+    expect(planSpeech({ ownReadyMs: 100, ownMakingMs: 100, burstReadyMs: undefined })).toEqual({ voice: 'own', holdMs: 0 });
   });
 });
 

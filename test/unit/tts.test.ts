@@ -106,8 +106,12 @@ describe('tts', () => {
     try {
       const idle = tts.expectedReadyMs();
       const kal16Idle = tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' });
+      const making = tts.expectedMakingMs();
+      expect(making).toBe(idle);
       const pending = ['one', 'two', 'three'].map((t) => tts.synthesize(`queued message ${t}`));
       expect(tts.expectedReadyMs()).toBeGreaterThan(idle * 2);
+      // The queue delays it; its own making is what it was.
+      expect(tts.expectedMakingMs()).toBe(making);
       expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' })).toBeLessThan(tts.expectedReadyMs());
       await Promise.all(pending);
       // Nothing queued any more: a voice not used meanwhile is expected as soon as it was at first.
