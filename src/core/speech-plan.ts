@@ -33,7 +33,10 @@ export interface SpeechPlan {
 export function planSpeech({ ownReadyMs, ownMakingMs, burstReadyMs }: SpeechPlanInput): SpeechPlan {
   if (ownReadyMs <= RING_ALLOWANCE_MS) return { voice: 'own', holdMs: 0 };
   // A voice never on time by itself keeps the owner's choice while the speech queued before it is
-  // made within a ring: the call is then held by at most its voice's own making.
+  // made within a ring: the call is then held by at most its voice's own making. A voice on time
+  // by itself but late behind a queue takes the burst voice below, as every voice did before it.
+  // (Festival is first guessed at exactly the allowance: on time alone, the burst voice behind any
+  // queue, until its own cost on this machine is measured.)
   if (ownMakingMs > RING_ALLOWANCE_MS && ownReadyMs - ownMakingMs <= RING_ALLOWANCE_MS) {
     return { voice: 'own', holdMs: ownReadyMs - RING_ALLOWANCE_MS };
   }

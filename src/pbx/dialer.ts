@@ -51,6 +51,9 @@ export class Dialer {
   private readonly placement: CallPlacement;
   private pollTimer: NodeJS.Timeout | undefined;
   private stopping = false;
+  /** Settles when stop() begins: calls held before they are placed stop waiting. */
+  private readonly stopped: Promise<void>;
+  private signalStop: () => void = () => {};
   private polling = false;
   private storeDown = false;
   /** The queued alerts as the line rule sees them, loaded once when they join the queue. */
@@ -64,6 +67,9 @@ export class Dialer {
 
   constructor(options: DialerOptions) {
     this.opts = withDefaults(options);
+    this.stopped = new Promise((resolve) => {
+      this.signalStop = resolve;
+    });
     const { ari, tts, logger, progress, writes, events, now, onFinal } = this.opts;
     this.ledger = new CallLedger({ progress, writes, events, logger, now, onFinal });
     this.script = new CallScript({
@@ -188,6 +194,7 @@ export class Dialer {
   /** Stops taking calls; lets active calls end by themselves up to graceMs, then hangs them up. */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
+    this.signalStop();
     clearTimeout(this.pollTimer);
     this.pacer.stop();
     await this.recovery.atStop(graceMs);
@@ -301,8 +308,18 @@ export class Dialer {
     session.messageMedia.catch(() => {});
     this.script.prepare(session);
     if (holdMs > 0) {
-      await settledOrAfter(session.messageMedia, holdMs);
+      await settledOrAfter(Promise.race([session.messageMedia, this.stopped]), holdMs);
       if (!this.sessions.has(call.callId)) return;
+      if (this.stopping) {
+        // Nothing was dialed: the alerts are queued again, for the next start within their freshness.
+        this.sessions.remove(session);
+        this.pacer.cancelled(call.callId);
+        for (const alert of alertsOf(session)) this.ledger.transition(alert, 'queued', {}, 'ringhook stopped before the call was placed');
+        return;
+      }
+      // Counted against the pace from now: a hold longer than the pacer waits for a call to dial
+      // must not let its INVITE go uncounted.
+      this.pacer.started(call.callId);
     }
     await this.placement.place(session, endpoint);
   }
@@ -381,7 +398,7 @@ export class Dialer {
 function speechDetail(plan: SpeechPlan, speech: CallSpeech): string | undefined {
   if (plan.voice === 'burst') return `spoken with the burst voice (${speech.synthesis?.voice}): its own would not have been ready in time`;
   if (plan.holdMs > 0 && plan.holdMs < Number.POSITIVE_INFINITY) {
-    return `placed up to ${(plan.holdMs / 1000).toFixed(1)} s later: its voice takes longer to make than a phone rings`;
+    return `placed up to ${(Math.ceil(plan.holdMs / 100) / 10).toFixed(1)} s later: its voice takes longer to make than a phone rings`;
   }
   return undefined;
 }

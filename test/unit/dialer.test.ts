@@ -355,7 +355,7 @@ describe('Dialer (stand-in ARI)', () => {
         expectedMakingMs: (o) => (o?.voice === 'kal' ? 100 : RING_ALLOWANCE_MS + 400),
         synthesize: async (text, o) => {
           asked.push(o?.voice);
-          await new Promise((r) => setTimeout(r, 5_000));
+          await new Promise((r) => setTimeout(r, 5_000).unref());
           return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
         },
       },
@@ -368,8 +368,32 @@ describe('Dialer (stand-in ARI)', () => {
     // Held its 400 ms (not until its speech, 5 s away), not placed at once.
     expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(350);
     expect(Date.now() - claimedAt).toBeLessThan(3_000);
+    expect(asked.length).toBeGreaterThan(0);
     expect(asked).not.toContain('kal');
     expect(t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail).toMatch(/placed up to 0\.4 s later: its voice takes longer to make/);
+  });
+
+  it('stopped while a call is held before it is placed: nothing is dialed, the stop does not wait out the hold, and the alert is queued again for the next start', async () => {
+    const t = setup({
+      tts: {
+        expectedReadyMs: () => 20_000,
+        expectedMakingMs: () => 20_000,
+        synthesize: async (text) => {
+          await new Promise((r) => setTimeout(r, 30_000).unref());
+          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+        },
+      },
+    });
+    await t.dialer.start();
+    const id = t.alert('held for a slow voice');
+    t.dialer.enqueue(id);
+    await waitFor('claimed and held', () => (t.row(id).status === 'dialing' ? true : undefined));
+    const stopAt = Date.now();
+    await t.dialer.stop(5_000);
+    expect(Date.now() - stopAt).toBeLessThan(2_000);
+    expect(t.ari.originated).toEqual([]);
+    await waitFor('queued again', () => (t.row(id).status === 'queued' ? true : undefined));
+    expect(t.progress.timeline(id).at(-1)?.detail).toMatch(/stopped before the call was placed/);
   });
 
   it('one line per phone does not hold back other phones', async () => {
