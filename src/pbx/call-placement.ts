@@ -57,7 +57,7 @@ export class CallPlacement {
   constructor(private readonly deps: CallPlacementDeps) {}
 
   async place(session: CallSession, endpoint: Endpoint): Promise<void> {
-    const { settings, sessions, ledger, queue } = this.deps;
+    const { settings, queue } = this.deps;
     const alerts = alertsOf(session);
     arm(session, (settings.ringTimeoutSec + 15) * 1000, () => this.deps.giveUp(session, 'no final event from Asterisk after the ring timeout'));
     const placement = await placeCall(this.deps.ari, session, endpoint, settings);
@@ -69,11 +69,16 @@ export class CallPlacement {
       // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
       // restart waiting for calls to end): nothing was dialed, so the alerts go back to the queue
       // and wait for Asterisk, within the freshness window.
-      sessions.remove(session);
-      for (const alert of alerts) {
-        if (ledger.transition(alert, 'queued', {}, placement.waitFor)) queue.holdBack(alert.callId, (id) => this.deps.enqueue(id));
-      }
+      for (const callId of this.putBack(session, placement.waitFor)) queue.holdBack(callId, (id) => this.deps.enqueue(id));
     }
+  }
+
+  /** A call not dialed after all: its alerts are `queued` again (with why); returns the ids of those that are. */
+  putBack(session: CallSession, why: string): string[] {
+    this.deps.sessions.remove(session);
+    return alertsOf(session)
+      .filter((alert) => this.deps.ledger.transition(alert, 'queued', {}, why))
+      .map((alert) => alert.callId);
   }
 
   /** At the call's end: true when it goes out once more, through the backup trunk, instead of ending. */

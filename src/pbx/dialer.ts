@@ -312,9 +312,8 @@ export class Dialer {
       if (!this.sessions.has(call.callId)) return;
       if (this.stopping) {
         // Nothing was dialed: the alerts are queued again, for the next start within their freshness.
-        this.sessions.remove(session);
+        this.placement.putBack(session, 'ringhook stopped before the call was placed');
         this.pacer.cancelled(call.callId);
-        for (const alert of alertsOf(session)) this.ledger.transition(alert, 'queued', {}, 'ringhook stopped before the call was placed');
         return;
       }
       // Counted against the pace from now: a hold longer than the pacer waits for a call to dial

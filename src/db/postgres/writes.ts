@@ -2,6 +2,7 @@
 // steps of a call land in the order they happened. PostgreSQL waits without blocking the event
 // loop, so unlike SQLite's PatientWriter there is nothing to retry here.
 import type { Awaitable, CallWrites } from '../store.js';
+import { settledOrAfter } from '../../sleep.js';
 
 interface Job {
   label: string;
@@ -43,14 +44,7 @@ export class OrderedWrites implements CallWrites {
   /** Waits until every queued write has settled, up to `timeoutMs`; true when none is left. */
   async drain(timeoutMs: number): Promise<boolean> {
     if (this.queue.length === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      new Promise<void>((resolve) => this.idle.push(resolve)),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settledOrAfter(new Promise<void>((resolve) => this.idle.push(resolve)), timeoutMs);
     return this.queue.length === 0;
   }
 
