@@ -45,6 +45,15 @@ export function planSpeech({ ownReadyMs, ownMakingMs, burstReadyMs }: SpeechPlan
   return { voice: burstReadyMs < ownReadyMs ? 'burst' : 'own', holdMs: Number.POSITIVE_INFINITY };
 }
 
+/** What the call's timeline says of its plan when it is not the plain one; `voice`: the voice it speaks with. */
+export function describeSpeechPlan(plan: SpeechPlan, voice: string | undefined): string | undefined {
+  if (plan.voice === 'burst') return `spoken with the burst voice (${voice}): its own would not have been ready in time`;
+  if (plan.holdMs > 0 && plan.holdMs < Number.POSITIVE_INFINITY) {
+    return `placed up to ${(Math.ceil(plan.holdMs / 100) / 10).toFixed(1)} s later: its voice takes longer to make than a phone rings`;
+  }
+  return undefined;
+}
+
 /**
  * The burst voice of a call in this language: flite's `voice` for English (the only language flite
  * speaks), none otherwise (espeak-ng, every other language's voice, is already cheap), and none

@@ -8,7 +8,7 @@ import { receivesCalls } from '../core/account.js';
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
 import { callSpeech, type CallSpeech } from '../core/languages.js';
-import { burstSynthesis, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
+import { burstSynthesis, describeSpeechPlan, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
 import type { AriEvent } from './ari.js';
@@ -268,7 +268,7 @@ export class Dialer {
     const dialedAt = now();
     const endpoint = this.opts.endpointFor(account.phone);
     const { speech, plan } = this.speechFor(callSpeech(account));
-    const detail = speechDetail(plan, speech);
+    const detail = describeSpeechPlan(plan, speech.synthesis?.voice);
     const claimed = await this.ledger.claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail);
     if (claimed.length === 0) return undefined;
     const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
@@ -391,13 +391,4 @@ export class Dialer {
     this.ledger.end(alerts, state, fields, detail, session.phone);
     this.pump();
   }
-}
-
-/** What the call's timeline says of its speech when it was not the plain case. */
-function speechDetail(plan: SpeechPlan, speech: CallSpeech): string | undefined {
-  if (plan.voice === 'burst') return `spoken with the burst voice (${speech.synthesis?.voice}): its own would not have been ready in time`;
-  if (plan.holdMs > 0 && plan.holdMs < Number.POSITIVE_INFINITY) {
-    return `placed up to ${(Math.ceil(plan.holdMs / 100) / 10).toFixed(1)} s later: its voice takes longer to make than a phone rings`;
-  }
-  return undefined;
 }

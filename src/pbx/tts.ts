@@ -19,6 +19,7 @@ import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js'
 import { silentLogger, type Logger } from '../log.js';
 import { WorkGate } from '../work-gate.js';
 import { SpeechWorkers, type SpeechStep } from './speech-workers.js';
+import { SpeechCosts } from '../core/speech-costs.js';
 import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
 
 export type TtsEngine = 'flite' | 'espeak-ng' | 'festival';
@@ -154,14 +155,14 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return processes.tryRun(async () => {
       const started = now();
       const made = await produceNow(target, step, voice, prepare, text, describe);
-      costs.took(costKey(step, voice), now() - started);
+      costs.took(step, voice, now() - started);
       return made;
     })!;
   }
 
   /** Counts what `work` is expected to cost as queued until it is done (cached or made). */
   async function counted(step: SpeechStep, voice: string, work: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
-    const expected = costs.expectedMs(costKey(step, voice));
+    const expected = costs.expectedMs(step, voice);
     costs.queuedMs += expected;
     try {
       return await work();
@@ -253,7 +254,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
    */
   async function tookAsFallback(step: SpeechStep, voice: string, started: number, spoken: Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
     const made = await spoken;
-    costs.took(costKey(step, voice), now() - started);
+    costs.took(step, voice, now() - started);
     return made;
   }
 
@@ -326,31 +327,10 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     const engine = options.engine ?? o.engine;
     const voice = options.voice ?? o.voice ?? DEFAULT_VOICE[engine];
     const step: SpeechStep = o.command !== undefined && options.engine === undefined ? 'convert' : engine;
-    return costs.expectedMs(costKey(step, step === 'convert' ? 'command' : voice));
+    return costs.expectedMs(step, step === 'convert' ? 'command' : voice);
   }
 
   const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 
   return { synthesize, cleanup, expectedReadyMs, expectedMakingMs, close: () => workers.close() };
 }
-
-/** What a synthesis took lately, per engine and voice, and the work asked for and not done yet. */
-class SpeechCosts {
-  private readonly recent = new Map<string, number>();
-  queuedMs = 0;
-
-  expectedMs(key: string): number {
-    return this.recent.get(key) ?? FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
-  }
-
-  took(key: string, ms: number): void {
-    const before = this.recent.get(key);
-    this.recent.set(key, before === undefined ? ms : before * 0.8 + ms * 0.2);
-  }
-}
-
-const costKey = (step: SpeechStep, voice: string) => `${step}\0${voice}`;
-
-/** Before any synthesis was timed: a message's making on one core (measured on a 2-core EPYC). */
-const FIRST_GUESS_MS: Record<string, number> = { 'flite\0slt': 150, 'festival\0cmu_us_slt_arctic_hts': 1500 };
-const DEFAULT_GUESS_MS = 60;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
-import { burstSynthesis, planSpeech, RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
+import { burstSynthesis, describeSpeechPlan, planSpeech, RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 
 describe('planSpeech', () => {
   const WAIT = Number.POSITIVE_INFINITY;
@@ -38,5 +38,15 @@ describe('burstSynthesis', () => {
     expect(burstSynthesis(LANGUAGES.en, { engine: 'flite', voice: 'kal16' }, 'kal16')).toBeUndefined();
     expect(burstSynthesis(LANGUAGES.de, { engine: 'espeak-ng', voice: 'de' }, 'kal16')).toBeUndefined();
     expect(burstSynthesis(LANGUAGES.en, undefined, undefined)).toBeUndefined();
+  });
+});
+
+describe('describeSpeechPlan', () => {
+  it('names the burst voice, gives a hold rounded up to a tenth of a second, and says nothing of the plain cases', () => {
+    expect(describeSpeechPlan({ voice: 'burst', holdMs: 0 }, 'kal')).toMatch(/^spoken with the burst voice \(kal\)/);
+    expect(describeSpeechPlan({ voice: 'own', holdMs: 20 }, 'slt')).toMatch(/^placed up to 0\.1 s later/);
+    expect(describeSpeechPlan({ voice: 'own', holdMs: 1_250 }, 'slt')).toMatch(/^placed up to 1\.3 s later/);
+    expect(describeSpeechPlan({ voice: 'own', holdMs: 0 }, 'slt')).toBeUndefined();
+    expect(describeSpeechPlan({ voice: 'own', holdMs: Number.POSITIVE_INFINITY }, 'slt')).toBeUndefined();
   });
 });
