@@ -59,6 +59,9 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY asterisk ./asterisk
+# The resident flite's source: this image has no C compiler, so flite runs a process per message
+# here; an image built FROM this one with gcc added builds and uses it (src/pbx/flite-resident.ts).
+COPY native ./native
 # ringhook runs unprivileged: Debian's Asterisk ("host" mode) needs no chroot, its files live under
 # /data/asterisk, and every port is above 1023. (Checked outside Docker: a sid root file system, the
 # binary and its Asterisk as uid 10001.)

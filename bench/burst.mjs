@@ -50,7 +50,7 @@ function cpuWithReaped(pid) {
   }
 }
 
-/** CPU of serve's resident speech shells (sh) with the engines they ran and reaped, in ms. */
+/** CPU of serve's resident speech processes (the shells, with the engines they ran and reaped, and the resident flites), in ms. */
 function speechShellsCpu(parent) {
   let ms = 0;
   for (const d of fs.readdirSync('/proc')) {
@@ -58,7 +58,7 @@ function speechShellsCpu(parent) {
     try {
       const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
       const f = stat.split(') ')[1].split(' ');
-      if (Number(f[1]) !== parent || !/\(sh\)/.test(stat)) continue;
+      if (Number(f[1]) !== parent || !/^\d+ \((sh|flite-resident-)\) /.test(stat)) continue;
       ms += ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100;
     } catch {
       // gone

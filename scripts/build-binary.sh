@@ -130,6 +130,8 @@ node -e '
   for (const f of fs.readdirSync("asterisk").filter((f) => f.endsWith(".conf")).sort()) assets[`asterisk/${f}`] = path.resolve("asterisk", f);
   // The provisioning scripts travel along (readAsset("scripts/…")) for a host that has only the binary.
   for (const f of ["provision-asterisk.sh", "ensure-debs.sh", "provision-speech.sh", "provision-phone-tools.sh"]) assets[`scripts/${f}`] = path.resolve("scripts", f);
+  // Built on the host with its C compiler, when it has one (src/pbx/flite-resident.ts).
+  assets["native/flite-resident.c"] = path.resolve("native/flite-resident.c");
   fs.writeFileSync(path.join(out, "sea-config.json"), JSON.stringify({
     main: path.join(out, "ringhook.cjs"),
     output: path.join(out, "sea-prep.blob"),

@@ -217,6 +217,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const tts = createTts(
     {
       cacheDir: path.join(mediaDir, 'speech'),
+      residentFliteDir: t.cacheDir,
       engine: t.tts.engine,
       ...(t.tts.voice && { voice: t.tts.voice }),
       ...(t.tts.command && { command: t.tts.command }),

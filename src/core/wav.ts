@@ -102,13 +102,16 @@ export function normalizedTelephoneWav(bytes: Buffer): Buffer | undefined {
   if (!check.ok) return undefined;
   const { encoding, channels, sampleRate, bitsPerSample } = check.format;
   if (encoding !== 1 || channels !== 1 || sampleRate !== 8000 || bitsPerSample !== 16) return undefined;
-  const sample = (i: number) => bytes.readInt16LE(check.dataOffset + i * 2);
   const samples = check.dataBytes / 2;
+  // Read through an aligned copy: per-sample Buffer reads were ~2.5 ms of serve's CPU a message
+  // in the burst. WAV is little-endian, as every machine ringhook runs on.
+  const pcm = new Int16Array(samples);
+  new Uint8Array(pcm.buffer).set(bytes.subarray(check.dataOffset, check.dataOffset + samples * 2));
   let first = 0;
-  while (first < samples && Math.abs(sample(first)) < SILENCE) first++;
+  while (first < samples && Math.abs(pcm[first]!) < SILENCE) first++;
   const start = first === samples ? 0 : Math.max(0, first - KEPT_SILENCE_SAMPLES);
   let loudest = 0;
-  for (let i = start; i < samples; i++) loudest = Math.max(loudest, Math.abs(sample(i)));
+  for (let i = start; i < samples; i++) loudest = Math.max(loudest, Math.abs(pcm[i]!));
   const gain = loudest === 0 ? 1 : PEAK / loudest;
   const dataBytes = (samples - start) * 2;
   const out = Buffer.alloc(44 + dataBytes);
@@ -124,6 +127,8 @@ export function normalizedTelephoneWav(bytes: Buffer): Buffer | undefined {
   out.writeUInt16LE(16, 34);
   out.write('data', 36, 'latin1');
   out.writeUInt32LE(dataBytes, 40);
-  for (let i = start; i < samples; i++) out.writeInt16LE(Math.round(sample(i) * gain), 44 + (i - start) * 2);
+  const normalized = new Int16Array(samples - start);
+  for (let i = start; i < samples; i++) normalized[i - start] = Math.round(pcm[i]! * gain);
+  out.set(new Uint8Array(normalized.buffer), 44);
   return out;
 }

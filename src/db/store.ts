@@ -74,7 +74,8 @@ export interface OwnerAuthRepo {
 /** Call records written in order, never blocking the event loop (see PatientWriter for SQLite's reason). */
 export interface CallWrites {
   readonly waiting: number;
-  write<T>(label: string, work: () => Awaitable<T>): Promise<T>;
+  /** `lazy`: nothing waits for it, so it may wait a moment to share a commit (SQLite's group of writes). */
+  write<T>(label: string, work: () => Awaitable<T>, options?: { lazy?: boolean }): Promise<T>;
   drain(timeoutMs: number): Promise<boolean>;
   abandon(): number;
 }

@@ -38,7 +38,7 @@ export class CallLedger {
     const { callId, userId } = call;
     const { writes, progress, events, logger, now } = this.deps;
     void writes
-      .write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail))
+      .write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail), { lazy: true })
       .then(
         (moved) => {
           if (moved) events.emit({ callId, userId, status: to, at: now() });
@@ -125,7 +125,7 @@ export class CallLedger {
 
   /** A write that is not a state change, through the patient writer; a failure is logged. */
   private record(callId: string, event: string, write: () => void): void {
-    void this.deps.writes.write(`call ${callId} ${event}`, write).catch((error: Error) => {
+    void this.deps.writes.write(`call ${callId} ${event}`, write, { lazy: true }).catch((error: Error) => {
       this.deps.logger.error('could not record a call event', { call_id: callId, event, error });
     });
   }

@@ -7,9 +7,15 @@
 // text never reaches a command line) and writes raw.wav; `convert` has sox make out.wav in the
 // telephone format from raw.wav. What a step prints goes to err.txt, never into the shell's reply:
 // one line, the job and the step's exit status.
+//
+// flite's jobs go to the resident flite (flite-resident.ts) once it is built, in processes of
+// their own that speak the same lines; a job it cannot do (127) or a resident that ends goes to
+// the shells, and a resident that ends before its first answer is not used again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Logger } from '../log.js';
+import { RESIDENT_FLITE_VOICES } from './flite-resident.js';
 
 export type SpeechStep = 'flite' | 'espeak-ng' | 'festival' | 'convert';
 
@@ -64,45 +70,50 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-/** One resident shell: a job at a time. */
+/** A job that got no answer: its process ended (or could not start), or it timed out. */
+class SpeechWorkerError extends Error {
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+    /** The process never answered a job: it does not work here at all. */
+    readonly neverAnswered: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** One resident process (a shell, or the resident flite): a job at a time. */
 class SpeechWorker {
   private readonly child: ChildProcess;
   private pending: Pending | undefined;
   private seq = 0;
+  private answered = false;
   dead = false;
 
-  constructor(cacheDir: string, binaries: SpeechBinaries) {
-    this.child = spawn('/bin/sh', ['-c', SCRIPT], {
+  constructor(command: string, args: string[], cacheDir: string, env: Record<string, string>) {
+    this.child = spawn(command, args, {
       cwd: cacheDir,
       // Its own process group, so that a job that hangs is killed with everything it started.
       detached: true,
       stdio: ['pipe', 'pipe', 'ignore'],
-      env: {
-        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-        LANG: 'C.UTF-8',
-        RH_FLITE: binaries.flite,
-        RH_ESPEAK_NG: binaries['espeak-ng'],
-        RH_TEXT2WAVE: binaries.festival,
-        RH_SOX: binaries.sox,
-        RH_CACHE: cacheDir,
-      },
+      env: { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', RH_CACHE: cacheDir, ...env },
     });
     // Serve may exit without stopping the workers: their stdin then ends, and so do they.
     this.child.unref();
     for (const stream of [this.child.stdin, this.child.stdout] as const) (stream as unknown as { unref?: () => void } | null)?.unref?.();
-    this.child.on('error', (error) => this.fail(error));
-    this.child.on('exit', () => this.fail(new Error('the speech process ended unexpectedly')));
+    this.child.on('error', (error) => this.fail(error.message));
+    this.child.on('exit', () => this.fail('the speech process ended unexpectedly'));
     this.child.stdin?.on('error', () => {});
     createInterface({ input: this.child.stdout! }).on('line', (line) => this.reply(line));
   }
 
   run(job: SpeechJob, timeoutMs: number): Promise<SpeechJobResult> {
     return new Promise((resolve, reject) => {
-      if (this.dead) return reject(new Error('the speech process ended unexpectedly'));
+      if (this.dead) return reject(new SpeechWorkerError('the speech process ended unexpectedly', false, !this.answered));
       const id = ++this.seq;
       const timer = setTimeout(() => {
         this.kill();
-        this.fail(new Error(`timed out after ${timeoutMs} ms`));
+        this.fail(`timed out after ${timeoutMs} ms`, true);
       }, timeoutMs);
       this.pending = { resolve, reject, timer };
       this.child.stdin!.write(`${id} ${job.step} ${job.voice} ${job.dir}\n`);
@@ -125,32 +136,27 @@ class SpeechWorker {
     const pending = this.pending;
     if (!pending || Number(id) !== this.seq) return;
     this.pending = undefined;
+    this.answered = true;
     clearTimeout(pending.timer);
     pending.resolve(Number(status));
   }
 
-  private fail(error: Error): void {
+  private fail(why: string, timedOut = false): void {
     this.dead = true;
     const pending = this.pending;
     this.pending = undefined;
     if (!pending) return;
     clearTimeout(pending.timer);
-    pending.reject(error);
+    pending.reject(new SpeechWorkerError(why, timedOut, !this.answered));
   }
 }
 
-/**
- * A pool of resident shells; the caller bounds how many jobs run at once (one per slot), so a
- * free worker is always there: one is started when none is idle, and a dead one is replaced.
- */
-export class SpeechWorkers {
+/** Resident processes of one program; a new one is started when none is idle. */
+class WorkerPool {
   private readonly idle: SpeechWorker[] = [];
   private readonly all = new Set<SpeechWorker>();
 
-  constructor(
-    private readonly cacheDir: string,
-    private readonly binaries: SpeechBinaries,
-  ) {}
+  constructor(private readonly start: () => SpeechWorker) {}
 
   async run(job: SpeechJob, timeoutMs: number): Promise<SpeechJobResult> {
     let worker = this.idle.pop();
@@ -159,7 +165,7 @@ export class SpeechWorkers {
       worker = this.idle.pop();
     }
     if (!worker) {
-      worker = new SpeechWorker(path.resolve(this.cacheDir), this.binaries);
+      worker = this.start();
       this.all.add(worker);
     }
     try {
@@ -174,5 +180,92 @@ export class SpeechWorkers {
     for (const worker of this.all) worker.kill();
     this.all.clear();
     this.idle.length = 0;
+  }
+}
+
+export interface SpeechWorkersOptions {
+  /** Builds the resident flite and gives its path; unset: flite runs from the shells. */
+  buildResidentFlite?: () => Promise<string>;
+  logger?: Logger;
+}
+
+/**
+ * The shells and the resident flites; the caller bounds how many jobs run at once (one per slot),
+ * so a free worker is always there: one is started when none is idle, and a dead one is replaced.
+ */
+export class SpeechWorkers {
+  private readonly dir: string;
+  private readonly shells: WorkerPool;
+  private residents: WorkerPool | undefined;
+  private residentBuild: Promise<void> | undefined;
+  private residentOff: boolean;
+
+  constructor(
+    cacheDir: string,
+    binaries: SpeechBinaries,
+    private readonly options: SpeechWorkersOptions = {},
+  ) {
+    this.dir = path.resolve(cacheDir);
+    this.shells = new WorkerPool(
+      () =>
+        new SpeechWorker('/bin/sh', ['-c', SCRIPT], this.dir, {
+          RH_FLITE: binaries.flite,
+          RH_ESPEAK_NG: binaries['espeak-ng'],
+          RH_TEXT2WAVE: binaries.festival,
+          RH_SOX: binaries.sox,
+        }),
+    );
+    this.residentOff = options.buildResidentFlite === undefined;
+    // Built now, so that the first burst's messages already find it.
+    this.residentPool();
+  }
+
+  async run(job: SpeechJob, timeoutMs: number): Promise<SpeechJobResult> {
+    const residents = job.step === 'flite' && RESIDENT_FLITE_VOICES.has(job.voice) ? this.residentPool() : undefined;
+    if (residents) {
+      try {
+        const status = await residents.run(job, timeoutMs);
+        if (status !== 127) return status;
+      } catch (error) {
+        if (!(error instanceof SpeechWorkerError) || error.timedOut) throw error;
+        if (error.neverAnswered) this.turnResidentOff(`it ended before its first answer (${error.message})`);
+      }
+    }
+    return this.shells.run(job, timeoutMs);
+  }
+
+  /** Whether flite's jobs go to the resident flite (its build, if started, is waited for). */
+  async residentFliteReady(): Promise<boolean> {
+    this.residentPool();
+    await this.residentBuild;
+    return this.residents !== undefined;
+  }
+
+  close(): void {
+    this.shells.close();
+    this.residents?.close();
+  }
+
+  /** The resident flites once built; jobs asked for before go to the shells. */
+  private residentPool(): WorkerPool | undefined {
+    if (this.residentOff || this.residents) return this.residents;
+    this.residentBuild ??= this.options.buildResidentFlite!().then(
+      (program) => {
+        if (this.residentOff) return;
+        this.residents = new WorkerPool(() => new SpeechWorker(program, [], this.dir, {}));
+        this.options.logger?.info('flite runs resident: a message costs less than half the CPU of a new flite', { program });
+      },
+      // Expected on a host without a C compiler (the container image): said, not warned.
+      (error: Error) => this.turnResidentOff(`it could not be built: ${error.message}`, 'info'),
+    );
+    return undefined;
+  }
+
+  private turnResidentOff(why: string, level: 'info' | 'warn' = 'warn'): void {
+    if (this.residentOff) return;
+    this.residentOff = true;
+    this.residents?.close();
+    this.residents = undefined;
+    this.options.logger?.[level](`flite runs as a new process per message: the resident flite is not used, ${why}`);
   }
 }

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js';
 import { silentLogger, type Logger } from '../log.js';
 import { WorkGate } from '../work-gate.js';
+import { buildResidentFlite } from './flite-resident.js';
 import { SpeechWorkers, type SpeechStep } from './speech-workers.js';
 import { SpeechCosts } from '../core/speech-costs.js';
 import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
@@ -55,6 +56,11 @@ export const TtsOptions = z.object({
   commandRestMs: z.number().int().nonnegative().default(60_000),
   /** Speech processes at once (engine + sox); more wait their turn in the order asked (dial order). */
   maxProcesses: z.number().int().positive().default(availableParallelism()),
+  /**
+   * Where the resident flite is built (RINGHOOK_CACHE_DIR): flite's built-in voices then run in
+   * resident processes (flite-resident.ts). Unset, or a flite of the operator's: a process per message.
+   */
+  residentFliteDir: z.string().startsWith('/', 'must be an absolute path').optional(),
   binaries: z.object({ flite: z.string(), espeakNg: z.string(), text2wave: z.string(), sox: z.string() }).partial().default({}),
 });
 export type TtsOptionsInput = z.input<typeof TtsOptions>;
@@ -122,7 +128,11 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   const inFlight = new Map<string, Promise<SynthesizedSpeech>>();
   // A burst of calls must not start a thousand engines on two cores: each waits for a slot.
   const processes = new WorkGate({ concurrency: o.maxProcesses, queue: Number.POSITIVE_INFINITY });
-  const workers = new SpeechWorkers(o.cacheDir, { flite: bin.flite, 'espeak-ng': bin['espeak-ng'], festival: bin.festival, sox: bin.sox });
+  const workers = new SpeechWorkers(
+    o.cacheDir,
+    { flite: bin.flite, 'espeak-ng': bin['espeak-ng'], festival: bin.festival, sox: bin.sox },
+    { logger, buildResidentFlite: o.residentFliteDir !== undefined && bin.flite === 'flite' ? () => buildResidentFlite(o.residentFliteDir!) : undefined },
+  );
   const costs = new SpeechCosts();
 
   /** Runs one step in a resident process: an engine makes tmp/raw.wav, `convert` makes tmp/out.wav from it. */

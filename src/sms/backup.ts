@@ -113,7 +113,7 @@ export class SmsBackup {
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
     for (const call of calls) {
       void this.deps.writes
-        .write(`sms ${call.callId} receipt`, () => this.deps.progress.setSmsResult(call.callId, result))
+        .write(`sms ${call.callId} receipt`, () => this.deps.progress.setSmsResult(call.callId, result), { lazy: true })
         .then(
           () => this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
           (error: Error) => this.deps.logger.error('could not record an SMS delivery receipt', { call_id: call.callId, error }),

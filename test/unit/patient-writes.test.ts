@@ -56,6 +56,38 @@ describe('PatientWriter', () => {
     expect(writes.waiting).toBe(0);
   });
 
+  it('right after a commit, writes nothing waits for wait for the spacing and land in one commit; one waited for takes them along at once', async () => {
+    const { db, rows, file } = setup();
+    const writes = new PatientWriter(db, silentLogger, { spacingMs: 300 });
+    const other = new Database(file, { readonly: true });
+    open.push(other);
+    const version = () => other.pragma('data_version', { simple: true }) as number;
+    const nextTurn = () => new Promise((r) => setImmediate(r));
+    await writes.write('a', insert(db, 'a'));
+    const afterFirst = version();
+    const lazy: Array<Promise<number>> = [];
+    for (const what of ['b', 'c', 'd']) {
+      lazy.push(writes.write(what, insert(db, what), { lazy: true }));
+      await nextTurn();
+    }
+    expect(rows()).toEqual(['a']);
+    await Promise.all(lazy);
+    expect(rows()).toEqual(['a', 'b', 'c', 'd']);
+    expect(version()).toBe(afterFirst + 1);
+    // Right after that commit: a lazy write waits, and one waited for takes it along in the next turn.
+    const waiting = writes.write('e', insert(db, 'e'), { lazy: true });
+    await nextTurn();
+    expect(rows()).toEqual(['a', 'b', 'c', 'd']);
+    let landed = false;
+    const urgent = writes.write('f', insert(db, 'f')).then(() => (landed = true));
+    await nextTurn();
+    await nextTurn();
+    expect(landed).toBe(true);
+    expect(rows()).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(version()).toBe(afterFirst + 2);
+    await Promise.all([waiting, urgent]);
+  });
+
   it('a write that fills the disk fails alone: the others of its group land, and each is told what the database holds', async () => {
     const { db, rows } = setup();
     const writes = new PatientWriter(db, silentLogger);

@@ -1,0 +1,122 @@
+// The resident flite, built with the machine's real C compiler and run against Debian's real libflite.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '../../src/log.js';
+import { buildResidentFlite } from '../../src/pbx/flite-resident.js';
+import { SpeechWorkers, type SpeechWorkersOptions } from '../../src/pbx/speech-workers.js';
+import { createTts } from '../../src/pbx/tts.js';
+
+const BINARIES = { flite: 'flite', 'espeak-ng': 'espeak-ng', festival: 'text2wave', sox: 'sox' };
+const TEXT = 'burst alert 17: NVDA crossed 117';
+
+let dir: string;
+let cacheDir: string;
+let buildDir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rh-flite-resident-'));
+  cacheDir = join(dir, 'speech');
+  buildDir = join(dir, 'build');
+  await mkdir(cacheDir);
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A job's directory with its text, as tts.ts writes it. */
+async function job(name: string, text = TEXT): Promise<string> {
+  await mkdir(join(cacheDir, name));
+  await writeFile(join(cacheDir, name, 'text.txt'), text);
+  return name;
+}
+
+function collectingLogger() {
+  const lines: string[] = [];
+  const logger = { ...silentLogger, info: (m: string) => void lines.push(`info ${m}`), warn: (m: string) => void lines.push(`warn ${m}`) };
+  return { lines, logger };
+}
+
+describe('resident flite', () => {
+  it('is built once, under a name that holds its source', async () => {
+    const program = await buildResidentFlite(buildDir);
+    expect(program).toMatch(/\/flite-resident-[0-9a-f]{16}$/);
+    const built = (await stat(program)).mtimeMs;
+    expect(await buildResidentFlite(buildDir)).toBe(program);
+    expect((await stat(program)).mtimeMs).toBe(built);
+    expect(await readdir(buildDir)).toEqual([program.split('/').at(-1)]);
+    const changed = await buildResidentFlite(buildDir, { source: `${await readFile('native/flite-resident.c', 'utf8')}\n// changed\n` });
+    expect(changed).not.toBe(program);
+  });
+
+  it("says what flite's own build for the voice says, byte for byte, job after job", async () => {
+    const { lines, logger } = collectingLogger();
+    const workers = new SpeechWorkers(cacheDir, BINARIES, { logger, buildResidentFlite: () => buildResidentFlite(buildDir) });
+    try {
+      expect(await workers.residentFliteReady()).toBe(true);
+      for (const [i, voice] of ['kal', 'slt', 'kal'].entries()) {
+        const name = await job(`j${i}`, `${TEXT}, number ${i}`);
+        expect(await workers.run({ step: 'flite', voice, dir: name }, 10_000)).toBe(0);
+        execFileSync(`flite_cmu_us_${voice}`, ['-f', join(cacheDir, name, 'text.txt'), '-o', join(cacheDir, name, 'cli.wav')]);
+        expect((await readFile(join(cacheDir, name, 'raw.wav'))).equals(await readFile(join(cacheDir, name, 'cli.wav')))).toBe(true);
+      }
+      expect(lines).toEqual([expect.stringMatching(/^info flite runs resident/)]);
+    } finally {
+      workers.close();
+    }
+  });
+
+  it('without a C compiler, flite runs a process per message and says why once', async () => {
+    const { lines, logger } = collectingLogger();
+    const workers = new SpeechWorkers(cacheDir, BINARIES, { logger, buildResidentFlite: () => buildResidentFlite(buildDir, { compiler: '/nonexistent/cc' }) });
+    try {
+      expect(await workers.residentFliteReady()).toBe(false);
+      expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('a') }, 10_000)).toBe(0);
+      expect((await stat(join(cacheDir, 'a', 'raw.wav'))).size).toBeGreaterThan(10_000);
+      expect(lines).toEqual([
+        'info flite runs as a new process per message: the resident flite is not used, it could not be built: no C compiler (/nonexistent/cc) to build it',
+      ]);
+    } finally {
+      workers.close();
+    }
+  });
+
+  // A fake (named so): a libflite that cannot be loaded is a fault the installed flite does not have.
+  it('a resident that ends before its first answer is not used again; its job is made by the shell', async () => {
+    const { lines, logger } = collectingLogger();
+    const dying: SpeechWorkersOptions['buildResidentFlite'] = () => buildResidentFlite(buildDir, { source: 'int main(void) { return 2; }\n' });
+    const workers = new SpeechWorkers(cacheDir, BINARIES, { logger, buildResidentFlite: dying });
+    try {
+      expect(await workers.residentFliteReady()).toBe(true);
+      expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('a') }, 10_000)).toBe(0);
+      expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('b') }, 10_000)).toBe(0);
+      expect(await workers.residentFliteReady()).toBe(false);
+      expect(lines).toEqual([
+        expect.stringMatching(/^info flite runs resident/),
+        'warn flite runs as a new process per message: the resident flite is not used, it ended before its first answer (the speech process ended unexpectedly)',
+      ]);
+    } finally {
+      workers.close();
+    }
+  });
+
+  it('tts speaks the same with it as without it', async () => {
+    const { lines, logger } = collectingLogger();
+    const plain = createTts({ cacheDir: join(dir, 'plain') });
+    const resident = createTts({ cacheDir, residentFliteDir: buildDir }, { logger });
+    try {
+      // Built as tts starts; messages asked for meanwhile are made by the shells.
+      await vi.waitFor(() => expect(lines).toEqual([expect.stringMatching(/^info flite runs resident/)]), { timeout: 30_000 });
+      for (const text of [TEXT, 'ETH fell 3 percent']) {
+        const a = await plain.synthesize(text, { voice: 'kal' });
+        const b = await resident.synthesize(text, { voice: 'kal' });
+        expect((await readFile(b.path)).equals(await readFile(a.path))).toBe(true);
+      }
+      expect(lines).toHaveLength(1);
+    } finally {
+      plain.close();
+      resident.close();
+    }
+  });
+});
