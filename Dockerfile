@@ -26,6 +26,11 @@ WORKDIR /app
 # build again for clarity, then only the production dependencies are kept.
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The resident flite (src/pbx/flite-resident.ts), built here where there is a compiler, under the
+# name serve looks for in RINGHOOK_CACHE_DIR (its source's SHA-256); it needs only the C library.
+COPY native ./native
+RUN mkdir -p /out/cache \
+ && cc -O2 -o "/out/cache/flite-resident-$(sha256sum native/flite-resident.c | cut -c1-16)" native/flite-resident.c
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --no-audit --no-fund \
  && npm run build \
@@ -59,9 +64,8 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY asterisk ./asterisk
-# The resident flite's source: this image has no C compiler, so flite runs a process per message
-# here; an image built FROM this one with gcc added builds and uses it (src/pbx/flite-resident.ts).
 COPY native ./native
+COPY --from=build /out/cache/ /opt/ringhook/cache/
 # ringhook runs unprivileged: Debian's Asterisk ("host" mode) needs no chroot, its files live under
 # /data/asterisk, and every port is above 1023. (Checked outside Docker: a sid root file system, the
 # binary and its Asterisk as uid 10001.)

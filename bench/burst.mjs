@@ -155,6 +155,15 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
     const toInvite = calls.map((c) => c.inviteAt - okAt.get(c.user));
     const answered = calls.filter((c) => c.answeredAt !== undefined);
     const toSound = answered.filter((c) => c.firstLoudAt !== undefined).map((c) => c.firstLoudAt - c.answeredAt);
+    // Which answered calls heard nothing within 300 ms (their timelines are in the data dir's database).
+    fs.writeFileSync(
+      path.join(dataDir, 'late-sound.json'),
+      JSON.stringify(
+        answered
+          .filter((c) => c.firstLoudAt === undefined || c.firstLoudAt - c.answeredAt > 300)
+          .map((c) => ({ user: c.user, ms: c.firstLoudAt - c.answeredAt })),
+      ),
+    );
     const result = {
       alerts: burst.length,
       trunk_cps: cps,

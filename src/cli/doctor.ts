@@ -9,6 +9,7 @@ import { selfSignedPaths } from '../http/tls.js';
 import { silentLogger } from '../log.js';
 import { AriClient, AriError } from '../pbx/ari.js';
 import { readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
+import { buildResidentFlite } from '../pbx/flite-resident.js';
 import { createTts } from '../pbx/tts.js';
 import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../secret-file.js';
@@ -165,7 +166,14 @@ const checkSpeech: Check = async (config) => {
   try {
     const speech = await tts.synthesize('ringhook speech check.');
     const burst = burstVoice && (await tts.synthesize('ringhook speech check.', { engine: 'flite', voice: burstVoice }));
-    return pass('speech', `${engine} made ${speech.durationMs} ms of audio${burst ? `; the burst voice (flite ${burstVoice}) ${burst.durationMs} ms` : ''}`);
+    const resident = await buildResidentFlite(config.telephony.cacheDir).then(
+      () => 'flite runs resident',
+      (error: Error) => `flite starts a process per message (${error.message}; with gcc installed a burst's speech takes less than half the CPU)`,
+    );
+    return pass(
+      'speech',
+      `${engine} made ${speech.durationMs} ms of audio${burst ? `; the burst voice (flite ${burstVoice}) ${burst.durationMs} ms` : ''}; ${resident}`,
+    );
   } catch (error) {
     return fail(
       'speech',

@@ -237,7 +237,7 @@ export class Dialer {
         // From here the call's session (if any) holds the line and counts as a call in progress.
         for (const alert of alerts) this.starting.delete(alert.callId);
       }
-      if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint, claimed.holdMs);
+      if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint, claimed.holdMs, claimed.unreserve);
       else this.pacer.cancelled(alerts[0]!.callId);
     } catch (error) {
       this.opts.logger.error('could not place a call', { call_id: alerts[0]?.callId, error });
@@ -252,7 +252,7 @@ export class Dialer {
    * before the originate so that no event of the channel can be missed; undefined when there is
    * nothing to place.
    */
-  private async claim(callIds: readonly string[]): Promise<{ session: CallSession; endpoint: Endpoint; holdMs: number } | undefined> {
+  private async claim(callIds: readonly string[]): Promise<{ session: CallSession; endpoint: Endpoint; holdMs: number; unreserve: () => void } | undefined> {
     const { progress, accounts, now } = this.opts;
     const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter((c): c is CallForDialing => c?.status === 'queued');
     const call = calls[0];
@@ -268,12 +268,23 @@ export class Dialer {
     const dialedAt = now();
     const endpoint = this.opts.endpointFor(account.phone);
     const { speech, plan } = this.speechFor(callSpeech(account));
+    // Counted as queued from now: the calls planned while this one's claim is written must see it
+    // (a dozen planned in one turn had all chosen the owner's slower voice on the same short queue).
+    const unreserve = this.opts.tts.reserve?.(speech.synthesis) ?? (() => {});
     const detail = describeSpeechPlan(plan, speech.synthesis?.voice);
-    const claimed = await this.ledger.claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail);
-    if (claimed.length === 0) return undefined;
+    const claimed = await this.ledger
+      .claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail)
+      .catch((error: unknown) => {
+        unreserve();
+        throw error;
+      });
+    if (claimed.length === 0) {
+      unreserve();
+      return undefined;
+    }
     const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
     this.sessions.add(session);
-    return { session, endpoint, holdMs: plan.holdMs };
+    return { session, endpoint, holdMs: plan.holdMs, unreserve };
   }
 
   /** The call's voice, by when its speech would be ready (speech is made in dial order). */
@@ -289,13 +300,14 @@ export class Dialer {
     return { speech: plan.voice === 'burst' ? { ...own, synthesis: burst } : own, plan };
   }
 
-  private async speakAndPlace(session: CallSession, endpoint: Endpoint, holdMs: number): Promise<void> {
+  private async speakAndPlace(session: CallSession, endpoint: Endpoint, holdMs: number, unreserve: () => void): Promise<void> {
     const { tts } = this.opts;
     const calls = alertsOf(session);
     const call = session.call;
     // Speech is made while the phone rings, from the messages as a trader would read them aloud
     // (or partly or wholly first, when it cannot be made in time: core/speech-plan).
     const { language, synthesis } = session.speech;
+    unreserve();
     session.messageMedia = tts
       .synthesize(
         spokenAlerts(

@@ -255,7 +255,7 @@ export class SpeechWorkers {
         this.residents = new WorkerPool(() => new SpeechWorker(program, [], this.dir, {}));
         this.options.logger?.info('flite runs resident: a message costs less than half the CPU of a new flite', { program });
       },
-      // Expected on a host without a C compiler (the container image): said, not warned.
+      // Expected on a host without a C compiler (one with only the single executable): said, not warned.
       (error: Error) => this.turnResidentOff(`it could not be built: ${error.message}`, 'info'),
     );
     return undefined;

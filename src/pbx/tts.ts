@@ -93,6 +93,12 @@ export interface Tts {
   expectedReadyMs(options?: { engine?: TtsEngine; voice?: string }): number;
   /** Of which its own making: what a message in this voice took lately, alone. */
   expectedMakingMs(options?: { engine?: TtsEngine; voice?: string }): number;
+  /**
+   * Counts a message planned in this voice and not asked for yet as queued, so that the calls
+   * planned meanwhile see it; the returned function takes it back (call it when the message is
+   * asked for, or not needed after all).
+   */
+  reserve(options?: { engine?: TtsEngine; voice?: string }): () => void;
   /** Stops the resident speech processes (speech asked for later starts them again). */
   close(): void;
 }
@@ -340,7 +346,16 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return costs.expectedMs(step, step === 'convert' ? 'command' : voice);
   }
 
+  function reserve(options: { engine?: TtsEngine; voice?: string } = {}): () => void {
+    let reservedMs = expectedMakingMs(options);
+    costs.queuedMs += reservedMs;
+    return () => {
+      costs.queuedMs = Math.max(0, costs.queuedMs - reservedMs);
+      reservedMs = 0;
+    };
+  }
+
   const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 
-  return { synthesize, cleanup, expectedReadyMs, expectedMakingMs, close: () => workers.close() };
+  return { synthesize, cleanup, expectedReadyMs, expectedMakingMs, reserve, close: () => workers.close() };
 }

@@ -109,6 +109,8 @@ describe('an operator with a running serve', () => {
     expect(res.code, res.stdout + res.stderr).toBe(0);
     const byName = Object.fromEntries((res.json as Array<{ name: string; ok: unknown }>).map((r) => [r.name, r.ok]));
     expect(byName).toMatchObject({ database: true, certificate: true, asterisk: true, trunk: true, speech: true, sms: 'skipped' });
+    const speech = (res.json as Array<{ name: string; detail: string }>).find((r) => r.name === 'speech');
+    expect(speech?.detail).toMatch(/; flite runs resident$/);
   }, 30_000);
 
   it('doctor names a wrong ARI password and how to fix it', () => {

@@ -346,6 +346,38 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail).toMatch(/burst voice \(kal\)/);
   });
 
+  it("calls planned in the same moment see each other's speech as queued: the owner's voice while it is on time, then the burst voice", async () => {
+    const cost = (o?: { voice?: string }) => (o?.voice === 'kal' ? 50 : 600);
+    // Speech asked for keeps its engine busy for the rest of the test; a reservation until it is asked for.
+    let queuedMs = 0;
+    const t = setup({
+      burstVoice: 'kal',
+      tts: {
+        expectedReadyMs: (o) => queuedMs + cost(o),
+        expectedMakingMs: cost,
+        reserve: (o) => {
+          let ms = cost(o);
+          queuedMs += ms;
+          return () => {
+            queuedMs -= ms;
+            ms = 0;
+          };
+        },
+        synthesize: async (text, o) => {
+          queuedMs += cost(o);
+          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+        },
+      },
+    });
+    await t.dialer.start();
+    const ids = ['+14155550941', '+14155550942', '+14155550943'].map((phone, i) => t.alert(`alert ${i}`, createAccount(t.accounts, { phone }).userId));
+    for (const id of ids) t.dialer.enqueue(id);
+    await waitFor('all three placed', () => t.ari.originated[2]);
+    const details = ids.map((id) => t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail ?? 'own voice');
+    // 600 and 1,200 ms: on time for a ring (1.5 s); the third would be ready at 1.8 s.
+    expect(details).toEqual(['own voice', 'own voice', expect.stringMatching(/burst voice \(kal\)/)]);
+  });
+
   it('a voice slower than a ring by itself, nothing queued: its own voice, the call held until its speech is ready when the phone can first be answered, and the timeline says so', async () => {
     const asked: Array<string | undefined> = [];
     const t = setup({

@@ -116,6 +116,12 @@ describe('tts', () => {
       await Promise.all(pending);
       // Nothing queued any more: a voice not used meanwhile is expected as soon as it was at first.
       expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' })).toBe(kal16Idle);
+      // A message planned and not asked for yet counts as queued until it is taken back (once).
+      const unreserve = tts.reserve({ engine: 'flite', voice: 'kal16' });
+      expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' })).toBe(2 * kal16Idle);
+      unreserve();
+      unreserve();
+      expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal16' })).toBe(kal16Idle);
     } finally {
       tts.close();
     }
