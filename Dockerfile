@@ -16,26 +16,26 @@ ARG NODE_IMAGE=node:22.23.3-bookworm-slim
 # --- build: compile the TypeScript, build the SQLite addon, keep the production dependencies --------
 FROM ${NODE_IMAGE} AS build
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
-# node-gyp's toolchain, for better-sqlite3 when no prebuilt addon matches.
+# node-gyp's toolchain, for better-sqlite3 when no prebuilt addon matches (and for the resident
+# flite below, with libflite to try it).
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
+ && apt-get install -y --no-install-recommends python3 make g++ libflite1 \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # What CI does: `npm ci` (better-sqlite3's install script, then the `prepare` script: tsc), then the
 # build again for clarity, then only the production dependencies are kept.
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# The resident flite (src/pbx/flite-resident.ts), built here where there is a compiler, under the
-# name serve looks for in RINGHOOK_CACHE_DIR (its source's SHA-256); it needs only the C library.
 COPY native ./native
-RUN mkdir -p /out/cache \
- && cc -O2 -o "/out/cache/flite-resident-$(sha256sum native/flite-resident.c | cut -c1-16)" native/flite-resident.c
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --no-audit --no-fund \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
+# The resident flite (src/pbx/flite-resident.ts), built here where there is a compiler, by serve's
+# own code, so that it has the name serve looks for in RINGHOOK_CACHE_DIR; it needs only the C library.
+RUN node --input-type=module -e "const { buildResidentFlite } = await import('./dist/pbx/flite-resident.js'); console.log(await buildResidentFlite('/out/cache'))"
 
 # --- runtime ----------------------------------------------------------------------------------------
 FROM debian:sid-slim AS runtime

@@ -1,12 +1,14 @@
-// flite kept running: what `flite_cmu_us_<voice> -f text.txt -o raw.wav` does, for many messages
-// in one process. Starting flite is most of a short message's cost (its libraries are loaded and
-// relocated each time): 18 ms of CPU against 7 ms here for a typical alert.
+// flite kept running: the WAV that `flite_cmu_us_<voice> -f text.txt -o raw.wav` makes, byte for
+// byte, for many messages in one process (a new flite spends most of a short message's CPU loading
+// and relocating its libraries: bench/NOTES.md, 8).
 //
 // Speaks the protocol of the speech workers (src/pbx/speech-workers.ts): each line on stdin is
 // "<id> flite <voice> <dir>"; it makes $RH_CACHE/<dir>/raw.wav from $RH_CACHE/<dir>/text.txt
-// and answers "<id> <status>" on stdout: 0 made, 127 a voice or step it does not have (the
-// caller then uses the shell worker). libflite is opened at run time, so that building this
-// needs only a C compiler and the C library's headers, not flite's development package.
+// and answers "<id> <status>" on stdout: 0 made, 127 anything else (a voice or step it does not
+// have, a line it cannot read, a message it could not make: the shell worker then does the job).
+// libflite is opened at run time, so that building this needs only a C compiler and the C
+// library's headers, not flite's development package. With stdin at its end at once, it exits 0
+// if libflite could be opened: the check that it can run here.
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +51,29 @@ static cst_voice *voice_named(const char *name) {
   return voice;
 }
 
+// 0 when raw.wav was made from text.txt in the job's directory.
+static int speak(const char *cache, const char *step, const char *name, const char *dir) {
+  cst_voice *voice = strcmp(step, "flite") == 0 ? voice_named(name) : NULL;
+  if (voice == NULL) return 127;
+  char text[4200], raw[4200];
+  if (snprintf(text, sizeof text, "%s/%s/text.txt", cache, dir) >= (int)sizeof text) return 127;
+  if (snprintf(raw, sizeof raw, "%s/%s/raw.wav", cache, dir) >= (int)sizeof raw) return 127;
+  remove(raw);
+  // The 16 kHz voices draw on rand(): a new flite starts from its first number, and so does each message here.
+  srand(1);
+  file_to_speech(text, voice, raw);
+  // Its return does not tell a failure (an unreadable text is "1 second"); the file does.
+  FILE *made = fopen(raw, "rb");
+  if (made == NULL) return 127;
+  fclose(made);
+  return 0;
+}
+
 int main(void) {
   const char *cache = getenv("RH_CACHE");
   void *flite = dlopen("libflite.so.1", RTLD_NOW | RTLD_GLOBAL);
-  if (cache == NULL || flite == NULL) {
-    fprintf(stderr, "flite-resident: %s\n", cache == NULL ? "RH_CACHE is not set" : dlerror());
+  if (flite == NULL) {
+    fprintf(stderr, "flite-resident: %s\n", dlerror());
     return 2;
   }
   int (*init)(void) = (int (*)(void))dlsym(flite, "flite_init");
@@ -63,22 +83,14 @@ int main(void) {
     return 2;
   }
   init();
-  char line[4400], id[32], step[16], name[16], dir[4096], text[4400 + 4096], raw[4400 + 4096];
+  char line[4200], id[32], step[16], name[16], dir[4096];
   while (fgets(line, sizeof line, stdin) != NULL) {
-    if (sscanf(line, "%31s %15s %15s %4095s", id, step, name, dir) != 4) continue;
-    cst_voice *voice = strcmp(step, "flite") == 0 ? voice_named(name) : NULL;
-    int status = 127;
-    if (voice != NULL) {
-      snprintf(text, sizeof text, "%s/%s/text.txt", cache, dir);
-      snprintf(raw, sizeof raw, "%s/%s/raw.wav", cache, dir);
-      remove(raw);
-      file_to_speech(text, voice, raw);
-      // Its return does not tell a failure (an unreadable text is "1 second"); the file does.
-      FILE *made = fopen(raw, "rb");
-      status = made == NULL ? 1 : 0;
-      if (made != NULL) fclose(made);
-    }
-    printf("%s %d\n", id, status);
+    int whole = strchr(line, '\n') != NULL;
+    // The rest of a line too long for the buffer is read and dropped: its job is answered 127.
+    for (int c = 0; !whole && c != '\n' && c != EOF;) c = getchar();
+    if (sscanf(line, "%31s", id) != 1) continue;
+    int ok = whole && cache != NULL && sscanf(line, "%31s %15s %15s %4095s", id, step, name, dir) == 4;
+    printf("%s %d\n", id, ok ? speak(cache, step, name, dir) : 127);
     fflush(stdout);
   }
   return 0;

@@ -168,7 +168,7 @@ const checkSpeech: Check = async (config) => {
     const burst = burstVoice && (await tts.synthesize('ringhook speech check.', { engine: 'flite', voice: burstVoice }));
     const resident = await buildResidentFlite(config.telephony.cacheDir).then(
       () => 'flite runs resident',
-      (error: Error) => `flite starts a process per message (${error.message}; with gcc installed a burst's speech takes less than half the CPU)`,
+      (error: Error) => `flite starts a process per message, so a burst's speech takes about twice the CPU (the resident flite: ${error.message})`,
     );
     return pass(
       'speech',

@@ -103,8 +103,8 @@ export function normalizedTelephoneWav(bytes: Buffer): Buffer | undefined {
   const { encoding, channels, sampleRate, bitsPerSample } = check.format;
   if (encoding !== 1 || channels !== 1 || sampleRate !== 8000 || bitsPerSample !== 16) return undefined;
   const samples = check.dataBytes / 2;
-  // Read through an aligned copy: per-sample Buffer reads were ~2.5 ms of serve's CPU a message
-  // in the burst. WAV is little-endian, as every machine ringhook runs on.
+  // Read through an aligned copy, four times cheaper than a Buffer read per sample (bench/NOTES.md, 8).
+  // WAV is little-endian, as every machine ringhook runs on.
   const pcm = new Int16Array(samples);
   new Uint8Array(pcm.buffer).set(bytes.subarray(check.dataOffset, check.dataOffset + samples * 2));
   let first = 0;

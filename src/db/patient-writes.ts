@@ -6,9 +6,9 @@
 // hundreds of steps a second), each in its own savepoint so that one that fails does not undo the
 // others; while the lock stays taken, they wait in a queue without blocking and are tried again, in
 // order, until they land. A write nothing waits for (a step recorded after the fact) may wait up
-// to `spacingMs` after the last commit, to share the next one: in a burst, steps came ~2 to a commit,
-// 77 commits a second, and their flushes held the loop 7 s of a 35 s burst. A write its caller
-// waits for before acting (a call's claim, an SMS's) is committed in the next turn, with them.
+// to `spacingMs` after the last commit, to share the next one (in a burst, call steps otherwise came
+// about two to a commit, and each commit's flush holds the loop: bench/NOTES.md, 8). A write its
+// caller waits for before acting (a call's claim, an SMS's) is committed in the next turn, with them.
 import { isBusyError, withBusyTimeout, type Db } from './database.js';
 import type { Logger } from '../log.js';
 

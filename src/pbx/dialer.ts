@@ -268,8 +268,8 @@ export class Dialer {
     const dialedAt = now();
     const endpoint = this.opts.endpointFor(account.phone);
     const { speech, plan } = this.speechFor(callSpeech(account));
-    // Counted as queued from now: the calls planned while this one's claim is written must see it
-    // (a dozen planned in one turn had all chosen the owner's slower voice on the same short queue).
+    // Counted as queued from now: the calls planned while this one's claim is written must see it,
+    // or all of those planned in one turn would choose their voice on the same short queue.
     const unreserve = this.opts.tts.reserve?.(speech.synthesis) ?? (() => {});
     const detail = describeSpeechPlan(plan, speech.synthesis?.voice);
     const claimed = await this.ledger

@@ -1,7 +1,8 @@
 // The resident flite (native/flite-resident.c): built from its source with the machine's C
-// compiler the first time speech asks for it, into the speech cache dir under a name that holds
-// the source's hash (a changed source is built again). Without a compiler, or where the build
-// fails, flite runs as a new process per message, as before: slower, the same speech.
+// compiler when the speech workers start, into RINGHOOK_CACHE_DIR under a name that holds the
+// source's hash (a changed source is built again), and tried once before it is used. Without a
+// compiler, or where it cannot be built or run, flite runs as a new process per message: the same
+// speech for more CPU.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { access, constants, mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { readAsset } from '../assets.js';
 export const RESIDENT_FLITE_VOICES: ReadonlySet<string> = new Set(['kal', 'kal16', 'awb', 'rms', 'slt']);
 
 const BUILD_TIMEOUT_MS = 60_000;
+const TRY_TIMEOUT_MS = 10_000;
 
 export interface ResidentFliteBuild {
   /** The C source; the repository's (or the executable's) native/flite-resident.c by default. */
@@ -20,35 +22,42 @@ export interface ResidentFliteBuild {
   compiler?: string;
 }
 
-/** The path of the built program; rejects with the compiler's words when it cannot be built. */
+/** The path of the program, built if need be and tried; rejects saying why it cannot be used. */
 export async function buildResidentFlite(cacheDir: string, build: ResidentFliteBuild = {}): Promise<string> {
   const source = build.source ?? readAsset('native/flite-resident.c');
   const target = join(cacheDir, `flite-resident-${createHash('sha256').update(source).digest('hex').slice(0, 16)}`);
-  try {
-    await access(target, constants.X_OK);
-    return target;
-  } catch {
-    // not built yet
-  }
-  const scratch = join(cacheDir, `.tmp-${randomBytes(6).toString('hex')}`);
-  await mkdir(cacheDir, { recursive: true });
+  const built = await access(target, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!built) await compile(source, target, build.compiler ?? 'cc');
+  // With no job on its stdin it only opens libflite: a cache dir mounted noexec, or no libflite, shows here.
+  await run(target, [], TRY_TIMEOUT_MS, 'it could not be run');
+  return target;
+}
+
+async function compile(source: string, target: string, compiler: string): Promise<void> {
+  const dir = join(target, '..');
+  const scratch = join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
+  await mkdir(dir, { recursive: true });
   try {
     await writeFile(`${scratch}.c`, source);
-    await compile(build.compiler ?? 'cc', ['-O2', '-o', scratch, `${scratch}.c`]);
+    // -ldl: dlopen is in libdl before glibc 2.34 (Debian 11, Ubuntu 20.04).
+    await run(compiler, ['-O2', '-o', scratch, `${scratch}.c`, '-ldl'], BUILD_TIMEOUT_MS, `${compiler} failed`, `no C compiler (${compiler}) to build it`);
     await rename(scratch, target);
-    return target;
   } finally {
     await rm(`${scratch}.c`, { force: true });
     await rm(scratch, { force: true });
   }
 }
 
-function compile(compiler: string, args: string[]): Promise<void> {
+function run(file: string, args: string[], timeoutMs: number, failed: string, missing = failed): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(compiler, args, { timeout: BUILD_TIMEOUT_MS }, (error, _stdout, stderr) => {
+    const child = execFile(file, args, { timeout: timeoutMs }, (error, _stdout, stderr) => {
       if (!error) return resolve();
-      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      reject(new Error(missing ? `no C compiler (${compiler}) to build it` : `${compiler} failed: ${stderr.trim().slice(0, 300) || error.message}`));
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new Error(missing));
+      reject(new Error(`${failed}: ${stderr.trim().slice(0, 300) || error.message}`));
     });
+    child.stdin?.end();
   });
 }

@@ -9,8 +9,9 @@
 // one line, the job and the step's exit status.
 //
 // flite's jobs go to the resident flite (flite-resident.ts) once it is built, in processes of
-// their own that speak the same lines; a job it cannot do (127) or a resident that ends goes to
-// the shells, and a resident that ends before its first answer is not used again.
+// their own that speak the same lines; a job it did not do (any status but 0: the shell then says
+// why) or whose resident ended goes to the shells, and if no resident ever answered, the resident
+// flite is not used again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -75,8 +76,6 @@ class SpeechWorkerError extends Error {
   constructor(
     message: string,
     readonly timedOut: boolean,
-    /** The process never answered a job: it does not work here at all. */
-    readonly neverAnswered: boolean,
   ) {
     super(message);
   }
@@ -87,7 +86,6 @@ class SpeechWorker {
   private readonly child: ChildProcess;
   private pending: Pending | undefined;
   private seq = 0;
-  private answered = false;
   dead = false;
 
   constructor(command: string, args: string[], cacheDir: string, env: Record<string, string>) {
@@ -109,7 +107,7 @@ class SpeechWorker {
 
   run(job: SpeechJob, timeoutMs: number): Promise<SpeechJobResult> {
     return new Promise((resolve, reject) => {
-      if (this.dead) return reject(new SpeechWorkerError('the speech process ended unexpectedly', false, !this.answered));
+      if (this.dead) return reject(new SpeechWorkerError('the speech process ended unexpectedly', false));
       const id = ++this.seq;
       const timer = setTimeout(() => {
         this.kill();
@@ -136,7 +134,6 @@ class SpeechWorker {
     const pending = this.pending;
     if (!pending || Number(id) !== this.seq) return;
     this.pending = undefined;
-    this.answered = true;
     clearTimeout(pending.timer);
     pending.resolve(Number(status));
   }
@@ -147,7 +144,7 @@ class SpeechWorker {
     this.pending = undefined;
     if (!pending) return;
     clearTimeout(pending.timer);
-    pending.reject(new SpeechWorkerError(why, timedOut, !this.answered));
+    pending.reject(new SpeechWorkerError(why, timedOut));
   }
 }
 
@@ -199,6 +196,8 @@ export class SpeechWorkers {
   private residents: WorkerPool | undefined;
   private residentBuild: Promise<void> | undefined;
   private residentOff: boolean;
+  /** A resident flite has answered a job: one that ends later was one message's trouble, not the machine's. */
+  private residentAnswered = false;
 
   constructor(
     cacheDir: string,
@@ -225,10 +224,11 @@ export class SpeechWorkers {
     if (residents) {
       try {
         const status = await residents.run(job, timeoutMs);
-        if (status !== 127) return status;
+        this.residentAnswered = true;
+        if (status === 0) return status;
       } catch (error) {
         if (!(error instanceof SpeechWorkerError) || error.timedOut) throw error;
-        if (error.neverAnswered) this.turnResidentOff(`it ended before its first answer (${error.message})`);
+        if (!this.residentAnswered) this.turnResidentOff(`it ended before its first answer (${error.message})`);
       }
     }
     return this.shells.run(job, timeoutMs);

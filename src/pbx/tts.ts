@@ -176,14 +176,22 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     })!;
   }
 
+  /** Counts `ms` of making as queued until the returned function is called (once). */
+  function queued(ms: number): () => void {
+    costs.queuedMs += ms;
+    return () => {
+      costs.queuedMs = Math.max(0, costs.queuedMs - ms);
+      ms = 0;
+    };
+  }
+
   /** Counts what `work` is expected to cost as queued until it is done (cached or made). */
   async function counted(step: SpeechStep, voice: string, work: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
-    const expected = costs.expectedMs(step, voice);
-    costs.queuedMs += expected;
+    const done = queued(costs.expectedMs(step, voice));
     try {
       return await work();
     } finally {
-      costs.queuedMs = Math.max(0, costs.queuedMs - expected);
+      done();
     }
   }
 
@@ -346,14 +354,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return costs.expectedMs(step, step === 'convert' ? 'command' : voice);
   }
 
-  function reserve(options: { engine?: TtsEngine; voice?: string } = {}): () => void {
-    let reservedMs = expectedMakingMs(options);
-    costs.queuedMs += reservedMs;
-    return () => {
-      costs.queuedMs = Math.max(0, costs.queuedMs - reservedMs);
-      reservedMs = 0;
-    };
-  }
+  const reserve = (options: { engine?: TtsEngine; voice?: string } = {}) => queued(expectedMakingMs(options));
 
   const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { buildResidentFlite } from '../../src/pbx/flite-resident.js';
-import { SpeechWorkers, type SpeechWorkersOptions } from '../../src/pbx/speech-workers.js';
+import { SpeechWorkers } from '../../src/pbx/speech-workers.js';
 import { createTts } from '../../src/pbx/tts.js';
 
 const BINARIES = { flite: 'flite', 'espeak-ng': 'espeak-ng', festival: 'text2wave', sox: 'sox' };
@@ -50,16 +50,22 @@ describe('resident flite', () => {
     expect(changed).not.toBe(program);
   });
 
-  it("says what flite's own build for the voice says, byte for byte, job after job", async () => {
+  it("says what flite's own build for each voice says, byte for byte, whatever it said before", async () => {
     const { lines, logger } = collectingLogger();
-    const workers = new SpeechWorkers(cacheDir, BINARIES, { logger, buildResidentFlite: () => buildResidentFlite(buildDir) });
+    // The shells cannot make a thing here (no such flite): every WAV is the resident's.
+    const workers = new SpeechWorkers(
+      cacheDir,
+      { ...BINARIES, flite: '/nonexistent/flite' },
+      { logger, buildResidentFlite: () => buildResidentFlite(buildDir) },
+    );
     try {
       expect(await workers.residentFliteReady()).toBe(true);
-      for (const [i, voice] of ['kal', 'slt', 'kal'].entries()) {
-        const name = await job(`j${i}`, `${TEXT}, number ${i}`);
+      // The 16 kHz voices draw random numbers: the same text twice, and after other voices, must not differ.
+      for (const [i, voice] of ['awb', 'rms', 'slt', 'slt', 'kal', 'kal16', 'kal'].entries()) {
+        const name = await job(`j${i}`);
         expect(await workers.run({ step: 'flite', voice, dir: name }, 10_000)).toBe(0);
         execFileSync(`flite_cmu_us_${voice}`, ['-f', join(cacheDir, name, 'text.txt'), '-o', join(cacheDir, name, 'cli.wav')]);
-        expect((await readFile(join(cacheDir, name, 'raw.wav'))).equals(await readFile(join(cacheDir, name, 'cli.wav')))).toBe(true);
+        expect((await readFile(join(cacheDir, name, 'raw.wav'))).equals(await readFile(join(cacheDir, name, 'cli.wav'))), voice).toBe(true);
       }
       expect(lines).toEqual([expect.stringMatching(/^info flite runs resident/)]);
     } finally {
@@ -82,11 +88,30 @@ describe('resident flite', () => {
     }
   });
 
-  // A fake (named so): a libflite that cannot be loaded is a fault the installed flite does not have.
-  it('a resident that ends before its first answer is not used again; its job is made by the shell', async () => {
+  // Fakes (named so) for faults the installed flite does not have: a libflite that cannot be
+  // opened, and a resident that dies at its first job.
+  it('a resident that cannot run here is not used: said once, and the shells make the speech', async () => {
     const { lines, logger } = collectingLogger();
-    const dying: SpeechWorkersOptions['buildResidentFlite'] = () => buildResidentFlite(buildDir, { source: 'int main(void) { return 2; }\n' });
-    const workers = new SpeechWorkers(cacheDir, BINARIES, { logger, buildResidentFlite: dying });
+    const workers = new SpeechWorkers(cacheDir, BINARIES, {
+      logger,
+      buildResidentFlite: () =>
+        buildResidentFlite(buildDir, { source: '#include <stdio.h>\nint main(void) { fputs("no libflite here", stderr); return 2; }\n' }),
+    });
+    try {
+      expect(await workers.residentFliteReady()).toBe(false);
+      expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('a') }, 10_000)).toBe(0);
+      expect(lines).toEqual([
+        'info flite runs as a new process per message: the resident flite is not used, it could not be built: it could not be run: no libflite here',
+      ]);
+    } finally {
+      workers.close();
+    }
+  });
+
+  it('a resident that ends before any resident answered is not used again; its job is made by the shells', async () => {
+    const { lines, logger } = collectingLogger();
+    const diesAtFirstJob = '#include <stdio.h>\nint main(void) { return getchar() == EOF ? 0 : 3; }\n';
+    const workers = new SpeechWorkers(cacheDir, BINARIES, { logger, buildResidentFlite: () => buildResidentFlite(buildDir, { source: diesAtFirstJob }) });
     try {
       expect(await workers.residentFliteReady()).toBe(true);
       expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('a') }, 10_000)).toBe(0);
