@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/log.js';
-import { buildResidentFlite } from '../../src/pbx/flite-resident.js';
-import { SpeechWorkers } from '../../src/pbx/speech-workers.js';
+import { buildResidentFlite, type ResidentFliteBuild } from '../../src/pbx/flite-resident.js';
+import { type SpeechBinaries, SpeechWorkers } from '../../src/pbx/speech-workers.js';
 import { createTts } from '../../src/pbx/tts.js';
 
 const BINARIES = { flite: 'flite', 'espeak-ng': 'espeak-ng', festival: 'text2wave', sox: 'sox' };
@@ -38,6 +38,23 @@ function collectingLogger() {
   return { lines, logger };
 }
 
+/** Speech workers whose resident flite comes from `build`, with the lines they logged; closed after `use`. */
+async function withWorkers(
+  build: ResidentFliteBuild,
+  use: (workers: SpeechWorkers, lines: string[]) => Promise<void>,
+  binaries: SpeechBinaries = BINARIES,
+): Promise<void> {
+  const { lines, logger } = collectingLogger();
+  const workers = new SpeechWorkers(cacheDir, binaries, { logger, buildResidentFlite: () => buildResidentFlite(buildDir, build) });
+  try {
+    await use(workers, lines);
+  } finally {
+    workers.close();
+  }
+}
+
+const kalJob = async (workers: SpeechWorkers, name: string) => workers.run({ step: 'flite', voice: 'kal', dir: await job(name) }, 10_000);
+
 describe('resident flite', () => {
   it('is built once, under a name that holds its source', async () => {
     const program = await buildResidentFlite(buildDir);
@@ -51,79 +68,60 @@ describe('resident flite', () => {
   });
 
   it("says what flite's own build for each voice says, byte for byte, whatever it said before", async () => {
-    const { lines, logger } = collectingLogger();
     // The shells cannot make a thing here (no such flite): every WAV is the resident's.
-    const workers = new SpeechWorkers(
-      cacheDir,
+    await withWorkers(
+      {},
+      async (workers, lines) => {
+        expect(await workers.residentFliteReady()).toBe(true);
+        // The 16 kHz voices draw random numbers: the same text twice, and after other voices, must not differ.
+        for (const [i, voice] of ['awb', 'rms', 'slt', 'slt', 'kal', 'kal16', 'kal'].entries()) {
+          const name = await job(`j${i}`);
+          expect(await workers.run({ step: 'flite', voice, dir: name }, 10_000)).toBe(0);
+          execFileSync(`flite_cmu_us_${voice}`, ['-f', join(cacheDir, name, 'text.txt'), '-o', join(cacheDir, name, 'cli.wav')]);
+          expect((await readFile(join(cacheDir, name, 'raw.wav'))).equals(await readFile(join(cacheDir, name, 'cli.wav'))), voice).toBe(true);
+        }
+        expect(lines).toEqual([expect.stringMatching(/^info flite runs resident/)]);
+      },
       { ...BINARIES, flite: '/nonexistent/flite' },
-      { logger, buildResidentFlite: () => buildResidentFlite(buildDir) },
     );
-    try {
-      expect(await workers.residentFliteReady()).toBe(true);
-      // The 16 kHz voices draw random numbers: the same text twice, and after other voices, must not differ.
-      for (const [i, voice] of ['awb', 'rms', 'slt', 'slt', 'kal', 'kal16', 'kal'].entries()) {
-        const name = await job(`j${i}`);
-        expect(await workers.run({ step: 'flite', voice, dir: name }, 10_000)).toBe(0);
-        execFileSync(`flite_cmu_us_${voice}`, ['-f', join(cacheDir, name, 'text.txt'), '-o', join(cacheDir, name, 'cli.wav')]);
-        expect((await readFile(join(cacheDir, name, 'raw.wav'))).equals(await readFile(join(cacheDir, name, 'cli.wav'))), voice).toBe(true);
-      }
-      expect(lines).toEqual([expect.stringMatching(/^info flite runs resident/)]);
-    } finally {
-      workers.close();
-    }
   });
 
   it('without a C compiler, flite runs a process per message and says why once', async () => {
-    const { lines, logger } = collectingLogger();
-    const workers = new SpeechWorkers(cacheDir, BINARIES, { logger, buildResidentFlite: () => buildResidentFlite(buildDir, { compiler: '/nonexistent/cc' }) });
-    try {
+    await withWorkers({ compiler: '/nonexistent/cc' }, async (workers, lines) => {
       expect(await workers.residentFliteReady()).toBe(false);
-      expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('a') }, 10_000)).toBe(0);
+      expect(await kalJob(workers, 'a')).toBe(0);
       expect((await stat(join(cacheDir, 'a', 'raw.wav'))).size).toBeGreaterThan(10_000);
       expect(lines).toEqual([
         'info flite runs as a new process per message: the resident flite is not used, it could not be built: no C compiler (/nonexistent/cc) to build it',
       ]);
-    } finally {
-      workers.close();
-    }
+    });
   });
 
   // Fakes (named so) for faults the installed flite does not have: a libflite that cannot be
   // opened, and a resident that dies at its first job.
   it('a resident that cannot run here is not used: said once, and the shells make the speech', async () => {
-    const { lines, logger } = collectingLogger();
-    const workers = new SpeechWorkers(cacheDir, BINARIES, {
-      logger,
-      buildResidentFlite: () =>
-        buildResidentFlite(buildDir, { source: '#include <stdio.h>\nint main(void) { fputs("no libflite here", stderr); return 2; }\n' }),
-    });
-    try {
+    const noLibflite = '#include <stdio.h>\nint main(void) { fputs("no libflite here", stderr); return 2; }\n';
+    await withWorkers({ source: noLibflite }, async (workers, lines) => {
       expect(await workers.residentFliteReady()).toBe(false);
-      expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('a') }, 10_000)).toBe(0);
+      expect(await kalJob(workers, 'a')).toBe(0);
       expect(lines).toEqual([
         'info flite runs as a new process per message: the resident flite is not used, it could not be built: it could not be run: no libflite here',
       ]);
-    } finally {
-      workers.close();
-    }
+    });
   });
 
   it('a resident that ends before any resident answered is not used again; its job is made by the shells', async () => {
-    const { lines, logger } = collectingLogger();
     const diesAtFirstJob = '#include <stdio.h>\nint main(void) { return getchar() == EOF ? 0 : 3; }\n';
-    const workers = new SpeechWorkers(cacheDir, BINARIES, { logger, buildResidentFlite: () => buildResidentFlite(buildDir, { source: diesAtFirstJob }) });
-    try {
+    await withWorkers({ source: diesAtFirstJob }, async (workers, lines) => {
       expect(await workers.residentFliteReady()).toBe(true);
-      expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('a') }, 10_000)).toBe(0);
-      expect(await workers.run({ step: 'flite', voice: 'kal', dir: await job('b') }, 10_000)).toBe(0);
+      expect(await kalJob(workers, 'a')).toBe(0);
+      expect(await kalJob(workers, 'b')).toBe(0);
       expect(await workers.residentFliteReady()).toBe(false);
       expect(lines).toEqual([
         expect.stringMatching(/^info flite runs resident/),
         'warn flite runs as a new process per message: the resident flite is not used, it ended before its first answer (the speech process ended unexpectedly)',
       ]);
-    } finally {
-      workers.close();
-    }
+    });
   });
 
   it('tts speaks the same with it as without it', async () => {
