@@ -85,6 +85,18 @@ function asteriskPid(parent) {
   return undefined;
 }
 
+/** Each second after the first alert: INVITEs at the provider, and answered calls still talking at its end. */
+function timeline(calls, sentAt) {
+  const seconds = Math.ceil((Math.max(...calls.map((c) => c.byeAt ?? c.inviteAt)) - sentAt) / 1000);
+  return Array.from({ length: seconds }, (_, s) => {
+    const end = sentAt + (s + 1) * 1000;
+    return {
+      invites: calls.filter((c) => c.inviteAt >= end - 1000 && c.inviteAt < end).length,
+      talking: calls.filter((c) => c.answeredAt !== undefined && c.answeredAt < end && (c.byeAt ?? Infinity) >= end).length,
+    };
+  });
+}
+
 export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?? 1000), cps = 50 } = {}) {
   buildHelpers();
   const { provisionAsterisk } = await import(path.join(TREE, 'test/helpers/asterisk.js'));
@@ -199,6 +211,7 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
         .get().n,
       serve_peak_rss_mb: round(memory.hwm_mb, 1),
       max_calls_at_once_at_provider: uas.maxActive(),
+      per_second: timeline(calls, sentAt),
     };
     log(`burst: ${JSON.stringify(result)}`);
     return result;

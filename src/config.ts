@@ -346,7 +346,7 @@ export interface TelephonyConfig {
   trunkCps: number;
   freshnessMs: number;
   /** command: the operator's own engine, run through /bin/sh; engine and voice are its fallback. */
-  /** burstVoice: the flite voice English calls speak with when their own would not be ready in time; undefined: off. */
+  /** burstVoice: the flite voice English calls speak with when their own would not be ready in time or other calls wait to be placed; undefined: off. */
   tts: { engine: 'flite' | 'espeak-ng'; voice: string | undefined; command: string | undefined; burstVoice: string | undefined };
   sip: {
     host: string;

@@ -14,7 +14,7 @@ export interface DialerOptions {
   writes: CallWrites;
   accounts: AccountRepo;
   tts: Pick<Tts, 'synthesize'> & Partial<Pick<Tts, 'expectedReadyMs' | 'expectedMakingMs' | 'reserve'>>;
-  /** The flite voice English calls speak with when speech queued before theirs would make their own late (a burst); unset: none. */
+  /** The flite voice English calls speak with when speech queued before theirs would make their own late, or calls wait behind theirs (a burst); unset: none. */
   burstVoice?: string | undefined;
   events: CallEvents;
   logger: Logger;

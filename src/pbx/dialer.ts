@@ -8,7 +8,7 @@ import { receivesCalls } from '../core/account.js';
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
 import { callSpeech, type CallSpeech } from '../core/languages.js';
-import { burstSynthesis, describeSpeechPlan, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
+import { backlogged, burstSynthesis, describeSpeechPlan, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
 import type { AriEvent } from './ari.js';
@@ -296,6 +296,8 @@ export class Dialer {
       ownReadyMs: expectedReadyMs(own.synthesis),
       ownMakingMs: expectedMakingMs?.(own.synthesis) ?? 0,
       burstReadyMs: burst && expectedReadyMs(burst),
+      burstMakingMs: burst && expectedMakingMs?.(burst),
+      backlog: backlogged(this.queue.length, this.opts.callsPerSecond),
     });
     return { speech: plan.voice === 'burst' ? { ...own, synthesis: burst } : own, plan };
   }

@@ -346,6 +346,34 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail).toMatch(/burst voice \(kal\)/);
   });
 
+  it("more calls waiting than the trunk takes in a ring: the cheaper burst voice though the own would be on time; the owner's voice again once few wait", async () => {
+    const cost = (o?: { voice?: string }) => (o?.voice === 'kal' ? 7 : 70);
+    const t = setup({
+      burstVoice: 'kal',
+      callsPerSecond: 2,
+      tts: {
+        expectedReadyMs: cost,
+        expectedMakingMs: cost,
+        synthesize: async (text) => ({ path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false }),
+      },
+    });
+    await t.dialer.start();
+    const phones = ['+14155550951', '+14155550952', '+14155550953', '+14155550954', '+14155550955', '+14155550956'];
+    const ids = phones.map((phone, i) => t.alert(`waiting ${i}`, createAccount(t.accounts, { phone }).userId));
+    for (const id of ids) t.dialer.enqueue(id);
+    await waitFor('all six placed', () => t.ari.originated[5], 5_000);
+    const details = ids.map((id) => t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail ?? 'own voice');
+    // Two a second, three a ring: the first two leave four waiting, the next two leave two.
+    expect(details).toEqual([
+      expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
+      expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
+      'own voice',
+      'own voice',
+      'own voice',
+      'own voice',
+    ]);
+  });
+
   it("calls planned in the same moment see each other's speech as queued: the owner's voice while it is on time, then the burst voice", async () => {
     const cost = (o?: { voice?: string }) => (o?.voice === 'kal' ? 50 : 600);
     // Speech asked for keeps its engine busy for the rest of the test; a reservation until it is asked for.

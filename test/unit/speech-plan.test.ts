@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
-import { burstSynthesis, describeSpeechPlan, planSpeech, RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
+import { backlogged, burstSynthesis, describeSpeechPlan, planSpeech, RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 
 describe('planSpeech', () => {
   const WAIT = Number.POSITIVE_INFINITY;
@@ -10,24 +10,58 @@ describe('planSpeech', () => {
   });
 
   it('own voice late because of the speech queued before it, burst voice on time: the burst voice, placed at once', () => {
-    expect(planSpeech({ ownReadyMs: RING_ALLOWANCE_MS + 1, ownMakingMs: 150, burstReadyMs: RING_ALLOWANCE_MS })).toEqual({ voice: 'burst', holdMs: 0 });
+    expect(planSpeech({ ownReadyMs: RING_ALLOWANCE_MS + 1, ownMakingMs: 150, burstReadyMs: RING_ALLOWANCE_MS })).toEqual({
+      voice: 'burst',
+      because: 'late',
+      holdMs: 0,
+    });
   });
 
   it('a voice slower than a ring by itself, little queued: its own voice, held until its speech is ready when the phone can first be answered', () => {
     expect(planSpeech({ ownReadyMs: 2_500, ownMakingMs: 2_500, burstReadyMs: 100 })).toEqual({ voice: 'own', holdMs: 2_500 - RING_ALLOWANCE_MS });
     expect(planSpeech({ ownReadyMs: 4_000, ownMakingMs: 2_500, burstReadyMs: 100 })).toEqual({ voice: 'own', holdMs: 4_000 - RING_ALLOWANCE_MS });
     // More queued than a ring gets through: the burst voice.
-    expect(planSpeech({ ownReadyMs: 4_100, ownMakingMs: 2_500, burstReadyMs: 100 })).toEqual({ voice: 'burst', holdMs: 0 });
+    expect(planSpeech({ ownReadyMs: 4_100, ownMakingMs: 2_500, burstReadyMs: 100 })).toEqual({ voice: 'burst', because: 'late', holdMs: 0 });
   });
 
   it('both late: the sooner of the two, and the call waits for it', () => {
-    expect(planSpeech({ ownReadyMs: 9_000, ownMakingMs: 150, burstReadyMs: 3_000 })).toEqual({ voice: 'burst', holdMs: WAIT });
+    expect(planSpeech({ ownReadyMs: 9_000, ownMakingMs: 150, burstReadyMs: 3_000 })).toEqual({ voice: 'burst', because: 'late', holdMs: WAIT });
     expect(planSpeech({ ownReadyMs: 3_000, ownMakingMs: 150, burstReadyMs: 3_000 })).toEqual({ voice: 'own', holdMs: WAIT });
+  });
+
+  it('calls waiting behind: the burst voice when it is cheaper and on time, even though the own voice would be on time too', () => {
+    const slt = { ownReadyMs: 200, ownMakingMs: 70, burstReadyMs: 150, burstMakingMs: 7 };
+    expect(planSpeech({ ...slt, backlog: true })).toEqual({ voice: 'burst', because: 'backlog', holdMs: 0 });
+    expect(planSpeech({ ...slt, backlog: false })).toEqual({ voice: 'own', holdMs: 0 });
+    // Festival, slower than a ring by itself: not held while others wait.
+    expect(planSpeech({ ownReadyMs: 2_500, ownMakingMs: 2_500, burstReadyMs: 100, burstMakingMs: 7, backlog: true })).toEqual({
+      voice: 'burst',
+      because: 'backlog',
+      holdMs: 0,
+    });
+    // The burst voice no cheaper (espeak-ng as the own voice): the own voice.
+    expect(planSpeech({ ownReadyMs: 200, ownMakingMs: 5, burstReadyMs: 150, burstMakingMs: 7, backlog: true })).toEqual({ voice: 'own', holdMs: 0 });
+    // The burst voice itself late: the rules without a backlog.
+    expect(planSpeech({ ownReadyMs: 9_000, ownMakingMs: 70, burstReadyMs: 3_000, burstMakingMs: 7, backlog: true })).toEqual({
+      voice: 'burst',
+      because: 'late',
+      holdMs: WAIT,
+    });
+    expect(planSpeech({ ownReadyMs: 200, ownMakingMs: 70, burstReadyMs: undefined, backlog: true })).toEqual({ voice: 'own', holdMs: 0 });
   });
 
   it('no burst voice: its own voice, waiting when late', () => {
     expect(planSpeech({ ownReadyMs: 9_000, ownMakingMs: 150, burstReadyMs: undefined })).toEqual({ voice: 'own', holdMs: WAIT });
     expect(planSpeech({ ownReadyMs: 100, ownMakingMs: 100, burstReadyMs: undefined })).toEqual({ voice: 'own', holdMs: 0 });
+  });
+});
+
+describe('backlogged', () => {
+  it('more calls waiting than the trunk takes in a ring; never without pacing', () => {
+    const perRing = (50 * RING_ALLOWANCE_MS) / 1000;
+    expect(backlogged(perRing, 50)).toBe(false);
+    expect(backlogged(perRing + 1, 50)).toBe(true);
+    expect(backlogged(1_000, undefined)).toBe(false);
   });
 });
 
@@ -43,7 +77,10 @@ describe('burstSynthesis', () => {
 
 describe('describeSpeechPlan', () => {
   it('names the burst voice, gives a hold rounded up to a tenth of a second, and says nothing of the plain cases', () => {
-    expect(describeSpeechPlan({ voice: 'burst', holdMs: 0 }, 'kal')).toMatch(/^spoken with the burst voice \(kal\)/);
+    expect(describeSpeechPlan({ voice: 'burst', because: 'late', holdMs: 0 }, 'kal')).toMatch(/^spoken with the burst voice \(kal\): its own would not/);
+    expect(describeSpeechPlan({ voice: 'burst', because: 'backlog', holdMs: 0 }, 'kal')).toMatch(
+      /^spoken with the burst voice \(kal\): more calls were waiting/,
+    );
     expect(describeSpeechPlan({ voice: 'own', holdMs: 20 }, 'slt')).toMatch(/^placed up to 0\.1 s later/);
     expect(describeSpeechPlan({ voice: 'own', holdMs: 1_250 }, 'slt')).toMatch(/^placed up to 1\.3 s later/);
     expect(describeSpeechPlan({ voice: 'own', holdMs: 0 }, 'slt')).toBeUndefined();
