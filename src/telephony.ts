@@ -191,6 +191,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     password: asterisk?.ariCredentials.password ?? config.ari!.password,
     app: ARI_APP,
     logger: logger.child({ component: 'ari' }),
+    events: Dialer.EVENTS,
   });
   // An external Asterisk may be down now: the client keeps trying and calls wait in the queue.
   const connected = ari.connect().catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));

@@ -1,28 +1,42 @@
 // How long speech takes to make, as the dialer plans with it: what each engine step and voice took
 // lately (a moving average, so one slow message does not swing it), a first guess before any was
-// timed, and the making asked for and not done yet. Pure: the times come in from the caller.
+// timed, and the making asked for and not done yet. A voice timed on a quiet machine and not since
+// (the owner's slt, before a burst spoken in the burst voice) is scaled by how much slower the
+// engines have become meanwhile: planned with its quiet time, four calls in slt at a burst's end
+// queued a second more than planned and were answered before their speech. Pure: the times come
+// in from the caller.
 
 /** Before any synthesis was timed: a message's making on one core (measured on a 2-core EPYC). */
 const FIRST_GUESS_MS: Record<string, number> = { 'flite\0slt': 150, 'festival\0cmu_us_slt_arctic_hts': 1500 };
 const DEFAULT_GUESS_MS = 60;
-/** The weight of the newest time in the average. */
+/** The weight of the newest time in the averages. */
 const NEWEST_WEIGHT = 0.2;
 
 const keyOf = (step: string, voice: string) => `${step}\0${voice}`;
+const averaged = (before: number, newest: number) => before * (1 - NEWEST_WEIGHT) + newest * NEWEST_WEIGHT;
 
 export class SpeechCosts {
-  private readonly recent = new Map<string, number>();
+  /** Each step and voice: its recent time, and the engines' slowdown when it was last timed. */
+  private readonly recent = new Map<string, { ms: number; slowdown: number }>();
+  private readonly fastest = new Map<string, number>();
+  /** How many times slower than their fastest the engines' recent jobs were (the machine's load, as speech sees it). */
+  private slowdown = 1;
   /** The making of the speech asked for and not done yet, ms in all. */
   queuedMs = 0;
 
   expectedMs(step: string, voice: string): number {
     const key = keyOf(step, voice);
-    return this.recent.get(key) ?? FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
+    const timed = this.recent.get(key);
+    if (!timed) return FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
+    return timed.ms * Math.max(1, this.slowdown / timed.slowdown);
   }
 
   took(step: string, voice: string, ms: number): void {
     const key = keyOf(step, voice);
+    const fastest = Math.min(this.fastest.get(key) ?? ms, ms);
+    this.fastest.set(key, fastest);
+    this.slowdown = averaged(this.slowdown, fastest > 0 ? ms / fastest : 1);
     const before = this.recent.get(key);
-    this.recent.set(key, before === undefined ? ms : before * (1 - NEWEST_WEIGHT) + ms * NEWEST_WEIGHT);
+    this.recent.set(key, { ms: before === undefined ? ms : averaged(before.ms, ms), slowdown: this.slowdown });
   }
 }

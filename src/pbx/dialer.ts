@@ -337,6 +337,9 @@ export class Dialer {
     await this.placement.place(session, endpoint);
   }
 
+  /** The ARI events route() reads: Asterisk sends no other (AriClientOptions.events). */
+  static readonly EVENTS = ['PlaybackFinished', 'Dial', 'ChannelHangupRequest', 'StasisStart', 'ChannelDtmfReceived', 'ChannelDestroyed'] as const;
+
   private route(event: AriEvent): void {
     const channelId = eventChannelId(event);
     const session = channelId ? this.sessions.byChannel(channelId) : undefined;

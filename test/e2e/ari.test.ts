@@ -303,6 +303,46 @@ describe('ARI client with real Asterisk and SIPp', () => {
     }
   });
 
+  it('an event filter: Asterisk sends only the types asked for (and ApplicationReplaced)', async () => {
+    const allowed = ['Dial', 'ChannelDestroyed'];
+    const filtered = new AriClient({
+      baseUrl: pbx.ariUrl,
+      user: pbx.ariUser,
+      password: pbx.ariPassword,
+      app: 'ringhook-filtered',
+      logger: pbx.logger,
+      events: allowed,
+    });
+    const appliedFilter = async () => {
+      const res = await fetch(`${pbx.ariUrl}/ari/applications/ringhook-filtered`, {
+        headers: { authorization: `Basic ${Buffer.from(`${pbx.ariUser}:${pbx.ariPassword}`).toString('base64')}` },
+      });
+      return ((await res.json()) as { events_allowed?: Array<{ type: string }> }).events_allowed?.map((e) => e.type).sort();
+    };
+    try {
+      await filtered.connect();
+      await expect.poll(appliedFilter, { timeout: 5_000 }).toEqual([...allowed, 'ApplicationReplaced'].sort());
+      const port = await freeUdpPort();
+      const phone = await startSipp({ scenario: 'busy', port });
+      const channelId = `t-${randomUUID()}`;
+      const types: string[] = [];
+      const destroyed = new Promise<void>((resolve) =>
+        filtered.onChannel(channelId, (e) => {
+          types.push(e.type);
+          if (e.type === 'ChannelDestroyed') resolve();
+        }),
+      );
+      await filtered.originate({ channelId, endpoint: `PJSIP/trunk/sip:100@127.0.0.1:${port}`, timeoutSec: 10, callerId: 'ringhook <100>' });
+      await destroyed;
+      await phone.done;
+      // The same busy call unfiltered brings more (ChannelStateChange, ChannelHangupRequest: the "busy" test above).
+      expect(new Set(types)).toEqual(new Set(allowed));
+      observed.push(`busy call with the filter ${allowed.join(', ')}: ${types.join(', ')}`);
+    } finally {
+      await filtered.close();
+    }
+  });
+
   it('Asterisk killed: restarted by the supervisor, the client reconnects and emits reconnected', async () => {
     const reconnected = new Promise<{ downMs: number }>((resolve) => ari.once('reconnected', resolve));
     const ready = new Promise<{ restarts: number; startedInMs: number }>((resolve) => pbx.asterisk.once('ready', resolve));

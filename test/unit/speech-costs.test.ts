@@ -15,4 +15,21 @@ describe('SpeechCosts', () => {
     expect(costs.expectedMs('flite', 'slt')).toBe(150);
     expect(costs.expectedMs('convert', 'kal')).toBe(60);
   });
+
+  it('a voice not timed since the machine got slower is scaled by how much slower the other jobs have become; timed again, its own time', () => {
+    const costs = new SpeechCosts();
+    costs.took('flite', 'slt', 70);
+    costs.took('flite', 'kal', 7);
+    expect(costs.expectedMs('flite', 'slt')).toBe(70);
+    // A burst: kal four times slower than its best, again and again.
+    for (let i = 0; i < 30; i++) costs.took('flite', 'kal', 28);
+    expect(costs.expectedMs('flite', 'kal')).toBeCloseTo(28, 0);
+    expect(costs.expectedMs('flite', 'slt')).toBeGreaterThan(4 * 70 * 0.95);
+    costs.took('flite', 'slt', 200);
+    expect(costs.expectedMs('flite', 'slt')).toBeCloseTo(70 * 0.8 + 200 * 0.2);
+    // Never below its own time when the machine is quieter again; a voice never timed keeps its first guess.
+    for (let i = 0; i < 30; i++) costs.took('flite', 'kal', 7);
+    expect(costs.expectedMs('flite', 'slt')).toBeCloseTo(70 * 0.8 + 200 * 0.2);
+    expect(costs.expectedMs('festival', 'cmu_us_slt_arctic_hts')).toBe(1_500);
+  });
 });
