@@ -121,6 +121,9 @@ export function wavDurationMs(bytes: number): number {
   return Math.max(0, Math.round(((bytes - 44) / 16_000) * 1000));
 }
 
+/** How long a phrase found in the cache is taken as still there without looking. */
+const RECHECK_CACHED_MS = 5_000;
+
 export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?: () => number } = {}): Tts {
   const o = TtsOptions.parse(input);
   const logger = deps.logger ?? silentLogger;
@@ -215,7 +218,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
       if (ready) await writeFile(join(tmp, 'out.wav'), ready);
       else await runStep('convert', voice, tmpName);
       await rename(join(tmp, 'out.wav'), target);
-      const { size } = await stat(target);
+      const size = ready ? ready.length : (await stat(target)).size;
       logger.debug('speech synthesized', { ...describe, chars: text.length, ms: now() - started });
       return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: false };
     } finally {
@@ -235,13 +238,17 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   /** The cached file for this key, or what `make` produces (once for concurrent requests). */
   async function cachedOr(key: string, make: (target: string) => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
     const target = join(o.cacheDir, `${key}.wav`);
+    const known = recentlyFound.get(key);
+    if (known && now() - known.at < RECHECK_CACHED_MS) return known.speech;
     try {
       const { size } = await stat(target);
       const t = new Date(now());
       await utimes(target, t, t).catch(() => {}); // last use, for cleanup()
-      return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: true };
+      const speech = { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: true };
+      remember(key, speech);
+      return speech;
     } catch {
-      // not cached yet
+      recentlyFound.delete(key);
     }
     let pending = inFlight.get(key);
     if (!pending) {
@@ -252,6 +259,15 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   }
 
   let commandRestingUntil = -Infinity;
+
+  // Every call says its fixed phrases (intro, prompt): found in the cache, each is not looked for
+  // again for a few seconds (a burst made four file operations a call of it).
+  const recentlyFound = new Map<string, { speech: SynthesizedSpeech; at: number }>();
+  function remember(key: string, speech: SynthesizedSpeech): void {
+    const at = now();
+    if (recentlyFound.size >= 1_000) for (const [k, v] of recentlyFound) if (at - v.at >= RECHECK_CACHED_MS) recentlyFound.delete(k);
+    if (recentlyFound.size < 1_000) recentlyFound.set(key, { speech, at });
+  }
 
   async function synthesizeBuiltIn(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
     return counted(engine, voice, () =>
@@ -320,6 +336,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   }
 
   async function cleanup(maxAgeDays: number): Promise<number> {
+    recentlyFound.clear();
     const cutoff = now() - maxAgeDays * 86_400_000;
     const tmpCutoff = now() - 3_600_000;
     let removed = 0;

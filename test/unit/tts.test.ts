@@ -37,6 +37,20 @@ describe('tts', () => {
     expect(other.cached).toBe(false);
   });
 
+  it('a phrase found in the cache is not looked for again for 5 s; after that, one removed meanwhile is made again', async () => {
+    let t = 1_000_000;
+    const tts = createTts({ cacheDir: dir }, { now: () => t });
+    const made = await tts.synthesize('Press 1 to confirm.');
+    expect((await tts.synthesize('Press 1 to confirm.')).cached).toBe(true);
+    await rm(made.path);
+    t += 4_999;
+    expect(await tts.synthesize('Press 1 to confirm.')).toMatchObject({ cached: true, path: made.path });
+    t += 1;
+    const again = await tts.synthesize('Press 1 to confirm.');
+    expect(again).toMatchObject({ cached: false, path: made.path });
+    expect((await stat(again.path)).size).toBeGreaterThan(44);
+  });
+
   it('runs one synthesis for concurrent requests of the same text', async () => {
     const tts = createTts({ cacheDir: dir });
     const results = await Promise.all(Array.from({ length: 5 }, () => tts.synthesize('Same text five times.')));
