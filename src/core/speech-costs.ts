@@ -21,11 +21,38 @@ export class SpeechCosts {
   private readonly fastest = new Map<string, number>();
   /** How many times slower than their fastest the engines' recent jobs were (the machine's load, as speech sees it). */
   private slowdown = 1;
-  /** The making of the speech asked for and not done yet, ms in all. */
-  queuedMs = 0;
+  /** The speech asked for and not done yet: how many of each step and voice. */
+  private readonly waiting = new Map<string, number>();
+
+  /**
+   * The making of the speech asked for and not done yet, ms in all, at what each takes now (not
+   * when it was asked for: as a burst slows the machine, the jobs already queued take longer too).
+   */
+  get queuedMs(): number {
+    let ms = 0;
+    for (const [key, count] of this.waiting) ms += count * this.expectedOf(key);
+    return ms;
+  }
+
+  /** Counts one job of this step and voice as queued until the returned function is called (once). */
+  queue(step: string, voice: string): () => void {
+    const key = keyOf(step, voice);
+    this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.waiting.get(key) ?? 1) - 1;
+      if (left > 0) this.waiting.set(key, left);
+      else this.waiting.delete(key);
+    };
+  }
 
   expectedMs(step: string, voice: string): number {
-    const key = keyOf(step, voice);
+    return this.expectedOf(keyOf(step, voice));
+  }
+
+  private expectedOf(key: string): number {
     const timed = this.recent.get(key);
     if (!timed) return FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
     return timed.ms * Math.max(1, this.slowdown / timed.slowdown);

@@ -179,18 +179,9 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     })!;
   }
 
-  /** Counts `ms` of making as queued until the returned function is called (once). */
-  function queued(ms: number): () => void {
-    costs.queuedMs += ms;
-    return () => {
-      costs.queuedMs = Math.max(0, costs.queuedMs - ms);
-      ms = 0;
-    };
-  }
-
-  /** Counts what `work` is expected to cost as queued until it is done (cached or made). */
+  /** Counts `work` as queued speech until it is done (cached or made). */
   async function counted(step: SpeechStep, voice: string, work: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
-    const done = queued(costs.expectedMs(step, voice));
+    const done = costs.queue(step, voice);
     try {
       return await work();
     } finally {
@@ -364,14 +355,16 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return removed;
   }
 
-  function expectedMakingMs(options: { engine?: TtsEngine; voice?: string } = {}): number {
+  /** The step and voice whose times the speech asked with `options` goes by. */
+  function costKey(options: { engine?: TtsEngine; voice?: string }): [SpeechStep, string] {
     const engine = options.engine ?? o.engine;
-    const voice = options.voice ?? o.voice ?? DEFAULT_VOICE[engine];
-    const step: SpeechStep = o.command !== undefined && options.engine === undefined ? 'convert' : engine;
-    return costs.expectedMs(step, step === 'convert' ? 'command' : voice);
+    if (o.command !== undefined && options.engine === undefined) return ['convert', 'command'];
+    return [engine, options.voice ?? o.voice ?? DEFAULT_VOICE[engine]];
   }
 
-  const reserve = (options: { engine?: TtsEngine; voice?: string } = {}) => queued(expectedMakingMs(options));
+  const expectedMakingMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.expectedMs(...costKey(options));
+
+  const reserve = (options: { engine?: TtsEngine; voice?: string } = {}) => costs.queue(...costKey(options));
 
   const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 

@@ -32,4 +32,20 @@ describe('SpeechCosts', () => {
     expect(costs.expectedMs('flite', 'slt')).toBeCloseTo(70 * 0.8 + 200 * 0.2);
     expect(costs.expectedMs('festival', 'cmu_us_slt_arctic_hts')).toBe(1_500);
   });
+
+  it('the queue is what its jobs take now: a job timed slower re-estimates every job of its voice still queued; each release counts once', () => {
+    const costs = new SpeechCosts();
+    costs.took('flite', 'kal', 10);
+    const releases = Array.from({ length: 10 }, () => costs.queue('flite', 'kal'));
+    const slt = costs.queue('flite', 'slt');
+    expect(costs.queuedMs).toBe(10 * 10 + 150);
+    costs.took('flite', 'kal', 60);
+    expect(costs.queuedMs).toBeCloseTo(10 * 20 + 150); // kal at 20 ms; slt, never timed, keeps its first guess
+    releases[0]!();
+    releases[0]!();
+    expect(costs.queuedMs).toBeCloseTo(9 * 20 + 150);
+    for (const release of releases) release();
+    slt();
+    expect(costs.queuedMs).toBe(0);
+  });
 });
