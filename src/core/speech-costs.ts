@@ -52,6 +52,17 @@ export class SpeechCosts {
     return this.expectedOf(keyOf(step, voice));
   }
 
+  /**
+   * The quickest this step and voice was ever made (the first guess before it was timed): what it
+   * costs in itself, whatever the machine's load when it was timed. A voice first timed while the
+   * machine was busy (its first messages while the resident flite was being compiled) looks dearer
+   * than it is until it is timed again, and a plan choosing by the moving averages never did.
+   */
+  fastestMs(step: string, voice: string): number {
+    const key = keyOf(step, voice);
+    return this.fastest.get(key) ?? FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
+  }
+
   private expectedOf(key: string): number {
     const timed = this.recent.get(key);
     if (!timed) return FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;

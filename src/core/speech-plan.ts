@@ -22,8 +22,8 @@ export interface SpeechPlanInput {
   ownMakingMs: number;
   /** The same in the burst voice; undefined when the call has none (another language, or turned off). */
   burstReadyMs: number | undefined;
-  /** The burst voice's own making. */
-  burstMakingMs?: number;
+  /** The burst voice costs less to make than the call's own (by their quickest times). */
+  burstCheaper?: boolean;
   /** More calls wait to be placed than the trunk takes in a ring (`backlogged`). */
   backlog?: boolean;
 }
@@ -39,8 +39,8 @@ export interface SpeechPlan {
   holdMs: number;
 }
 
-export function planSpeech({ ownReadyMs, ownMakingMs, burstReadyMs, burstMakingMs, backlog }: SpeechPlanInput): SpeechPlan {
-  if (backlog && burstReadyMs !== undefined && burstReadyMs <= RING_ALLOWANCE_MS && (burstMakingMs ?? 0) < ownMakingMs) {
+export function planSpeech({ ownReadyMs, ownMakingMs, burstReadyMs, burstCheaper, backlog }: SpeechPlanInput): SpeechPlan {
+  if (backlog && burstCheaper && burstReadyMs !== undefined && burstReadyMs <= RING_ALLOWANCE_MS) {
     return { voice: 'burst', because: 'backlog', holdMs: 0 };
   }
   if (ownReadyMs <= RING_ALLOWANCE_MS) return { voice: 'own', holdMs: 0 };

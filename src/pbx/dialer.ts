@@ -289,14 +289,14 @@ export class Dialer {
 
   /** The call's voice, by when its speech would be ready (speech is made in dial order). */
   private speechFor(own: CallSpeech): { speech: CallSpeech; plan: SpeechPlan } {
-    const { expectedReadyMs, expectedMakingMs } = this.opts.tts;
+    const { expectedReadyMs, expectedMakingMs, fastestMakingMs } = this.opts.tts;
     if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 } };
     const burst = burstSynthesis(own.language, own.synthesis, this.opts.burstVoice);
     const plan = planSpeech({
       ownReadyMs: expectedReadyMs(own.synthesis),
       ownMakingMs: expectedMakingMs?.(own.synthesis) ?? 0,
       burstReadyMs: burst && expectedReadyMs(burst),
-      burstMakingMs: burst && expectedMakingMs?.(burst),
+      burstCheaper: burst && fastestMakingMs && fastestMakingMs(burst) < fastestMakingMs(own.synthesis),
       backlog: backlogged(this.queue.length, this.opts.callsPerSecond),
     });
     return { speech: plan.voice === 'burst' ? { ...own, synthesis: burst } : own, plan };

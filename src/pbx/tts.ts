@@ -93,6 +93,8 @@ export interface Tts {
   expectedReadyMs(options?: { engine?: TtsEngine; voice?: string }): number;
   /** Of which its own making: what a message in this voice took lately, alone. */
   expectedMakingMs(options?: { engine?: TtsEngine; voice?: string }): number;
+  /** The quickest a message in this voice was made: its cost in itself, to compare voices by. */
+  fastestMakingMs(options?: { engine?: TtsEngine; voice?: string }): number;
   /**
    * Counts a message planned in this voice and not asked for yet as queued, so that the calls
    * planned meanwhile see it; the returned function takes it back (call it when the message is
@@ -364,9 +366,11 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
 
   const expectedMakingMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.expectedMs(...costKey(options));
 
+  const fastestMakingMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.fastestMs(...costKey(options));
+
   const reserve = (options: { engine?: TtsEngine; voice?: string } = {}) => costs.queue(...costKey(options));
 
   const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 
-  return { synthesize, cleanup, expectedReadyMs, expectedMakingMs, reserve, close: () => workers.close() };
+  return { synthesize, cleanup, expectedReadyMs, expectedMakingMs, fastestMakingMs, reserve, close: () => workers.close() };
 }

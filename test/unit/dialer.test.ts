@@ -354,6 +354,7 @@ describe('Dialer (stand-in ARI)', () => {
       tts: {
         expectedReadyMs: cost,
         expectedMakingMs: cost,
+        fastestMakingMs: cost,
         synthesize: async (text) => ({ path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false }),
       },
     });

@@ -48,4 +48,15 @@ describe('SpeechCosts', () => {
     slt();
     expect(costs.queuedMs).toBe(0);
   });
+
+  it('the quickest a voice was made is its cost in itself: a voice first timed on a busy machine is not taken for a dearer one', () => {
+    const costs = new SpeechCosts();
+    expect(costs.fastestMs('flite', 'slt')).toBe(150);
+    costs.took('flite', 'kal', 180); // made while the machine compiled the resident flite
+    costs.took('flite', 'slt', 70);
+    expect(costs.expectedMs('flite', 'kal')).toBeGreaterThan(costs.expectedMs('flite', 'slt'));
+    costs.took('flite', 'kal', 9);
+    expect(costs.fastestMs('flite', 'kal')).toBe(9);
+    expect(costs.fastestMs('flite', 'slt')).toBe(70);
+  });
 });

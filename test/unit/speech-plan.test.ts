@@ -30,19 +30,19 @@ describe('planSpeech', () => {
   });
 
   it('calls waiting behind: the burst voice when it is cheaper and on time, even though the own voice would be on time too', () => {
-    const slt = { ownReadyMs: 200, ownMakingMs: 70, burstReadyMs: 150, burstMakingMs: 7 };
+    const slt = { ownReadyMs: 200, ownMakingMs: 70, burstReadyMs: 150, burstCheaper: true };
     expect(planSpeech({ ...slt, backlog: true })).toEqual({ voice: 'burst', because: 'backlog', holdMs: 0 });
     expect(planSpeech({ ...slt, backlog: false })).toEqual({ voice: 'own', holdMs: 0 });
     // Festival, slower than a ring by itself: not held while others wait.
-    expect(planSpeech({ ownReadyMs: 2_500, ownMakingMs: 2_500, burstReadyMs: 100, burstMakingMs: 7, backlog: true })).toEqual({
+    expect(planSpeech({ ownReadyMs: 2_500, ownMakingMs: 2_500, burstReadyMs: 100, burstCheaper: true, backlog: true })).toEqual({
       voice: 'burst',
       because: 'backlog',
       holdMs: 0,
     });
     // The burst voice no cheaper (espeak-ng as the own voice): the own voice.
-    expect(planSpeech({ ownReadyMs: 200, ownMakingMs: 5, burstReadyMs: 150, burstMakingMs: 7, backlog: true })).toEqual({ voice: 'own', holdMs: 0 });
+    expect(planSpeech({ ownReadyMs: 200, ownMakingMs: 5, burstReadyMs: 150, burstCheaper: false, backlog: true })).toEqual({ voice: 'own', holdMs: 0 });
     // The burst voice itself late: the rules without a backlog.
-    expect(planSpeech({ ownReadyMs: 9_000, ownMakingMs: 70, burstReadyMs: 3_000, burstMakingMs: 7, backlog: true })).toEqual({
+    expect(planSpeech({ ownReadyMs: 9_000, ownMakingMs: 70, burstReadyMs: 3_000, burstCheaper: true, backlog: true })).toEqual({
       voice: 'burst',
       because: 'late',
       holdMs: WAIT,
