@@ -9,17 +9,26 @@
 /** Before any synthesis was timed: a message's making on one core (measured on a 2-core EPYC). */
 const FIRST_GUESS_MS: Record<string, number> = { 'flite\0slt': 150, 'festival\0cmu_us_slt_arctic_hts': 1500 };
 const DEFAULT_GUESS_MS = 60;
+/**
+ * A message's length in characters, as the first guesses are; shorter ones count as this long when
+ * speeds are compared (an engine's start is most of a short phrase's time).
+ */
+const TYPICAL_CHARS = 40;
 /** The weight of the newest time in the averages. */
 const NEWEST_WEIGHT = 0.2;
 
 const keyOf = (step: string, voice: string) => `${step}\0${voice}`;
 const averaged = (before: number, newest: number) => before * (1 - NEWEST_WEIGHT) + newest * NEWEST_WEIGHT;
+/** A time as the averages take it (a time that is no number or below 0 is not taken at all). */
+const asMaking = (ms: number) => Math.max(1, ms);
+const isTime = (ms: number) => Number.isFinite(ms) && ms >= 0;
 
 export class SpeechCosts {
   /** Each step and voice: its recent time, and the engines' slowdown when it was last timed. */
   private readonly recent = new Map<string, { ms: number; slowdown: number }>();
-  private readonly fastest = new Map<string, number>();
-  /** How many times slower than their fastest the engines' recent jobs were (the machine's load, as speech sees it). */
+  /** Each step and voice: the least ms a character it ever took (over at least TYPICAL_CHARS). */
+  private readonly quickest = new Map<string, number>();
+  /** How many times slower a character than their quickest the engines' recent messages were (the machine's load, as speech sees it). */
   private slowdown = 1;
   /** The speech asked for and not done yet: how many of each step and voice. */
   private readonly waiting = new Map<string, number>();
@@ -53,28 +62,44 @@ export class SpeechCosts {
   }
 
   /**
-   * The quickest this step and voice was ever made (the first guess before it was timed): what it
-   * costs in itself, whatever the machine's load when it was timed. A voice first timed while the
-   * machine was busy (its first messages while the resident flite was being compiled) looks dearer
-   * than it is until it is timed again, and a plan choosing by the moving averages never did.
+   * A message of typical length at this step and voice's quickest (the first guess before it was
+   * timed): what it costs in itself, to compare voices by, whatever the machine's load and the
+   * texts when they were timed. By their moving averages, one burst's kal, first timed while the
+   * machine was busy, looked dearer than slt: no call chose it, and it was never timed again.
    */
   fastestMs(step: string, voice: string): number {
     const key = keyOf(step, voice);
-    return this.fastest.get(key) ?? FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
+    const perChar = this.quickest.get(key);
+    return perChar === undefined ? (FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS) : perChar * TYPICAL_CHARS;
+  }
+
+  /** A message of `chars` characters made in `ms`. */
+  took(step: string, voice: string, ms: number, chars: number): void {
+    if (!isTime(ms) || !(chars >= 0)) return;
+    const key = keyOf(step, voice);
+    const perChar = asMaking(ms) / Math.max(TYPICAL_CHARS, chars);
+    const quickest = Math.min(this.quickest.get(key) ?? perChar, perChar);
+    this.quickest.set(key, quickest);
+    this.slowdown = averaged(this.slowdown, perChar / quickest);
+    this.remember(key, asMaking(ms));
+  }
+
+  /**
+   * A voice that failed, timed with the fallback that spoke instead: its calls wait that long, so
+   * it counts in its average, but it tells neither the voice's own speed nor the machine's.
+   */
+  tookFailing(step: string, voice: string, ms: number): void {
+    if (isTime(ms)) this.remember(keyOf(step, voice), asMaking(ms));
+  }
+
+  private remember(key: string, ms: number): void {
+    const before = this.recent.get(key);
+    this.recent.set(key, { ms: before === undefined ? ms : averaged(before.ms, ms), slowdown: this.slowdown });
   }
 
   private expectedOf(key: string): number {
     const timed = this.recent.get(key);
     if (!timed) return FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
     return timed.ms * Math.max(1, this.slowdown / timed.slowdown);
-  }
-
-  took(step: string, voice: string, ms: number): void {
-    const key = keyOf(step, voice);
-    const fastest = Math.min(this.fastest.get(key) ?? ms, ms);
-    this.fastest.set(key, fastest);
-    this.slowdown = averaged(this.slowdown, fastest > 0 ? ms / fastest : 1);
-    const before = this.recent.get(key);
-    this.recent.set(key, { ms: before === undefined ? ms : averaged(before.ms, ms), slowdown: this.slowdown });
   }
 }

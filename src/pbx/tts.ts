@@ -174,9 +174,9 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     describe: Record<string, unknown>,
   ): Promise<SynthesizedSpeech> {
     return processes.tryRun(async () => {
-      const started = now();
+      const started = performance.now();
       const made = await produceNow(target, step, voice, prepare, text, describe);
-      costs.took(step, voice, now() - started);
+      costs.took(step, voice, performance.now() - started, text.length);
       return made;
     })!;
   }
@@ -199,7 +199,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     text: string,
     describe: Record<string, unknown>,
   ): Promise<SynthesizedSpeech> {
-    const started = now();
+    const started = performance.now();
     const tmpName = `.tmp-${randomBytes(6).toString('hex')}`;
     const tmp = join(o.cacheDir, tmpName);
     await mkdir(tmp, { recursive: true });
@@ -212,7 +212,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
       else await runStep('convert', voice, tmpName);
       await rename(join(tmp, 'out.wav'), target);
       const size = ready ? ready.length : (await stat(target)).size;
-      logger.debug('speech synthesized', { ...describe, chars: text.length, ms: now() - started });
+      logger.debug('speech synthesized', { ...describe, chars: text.length, ms: Math.round(performance.now() - started) });
       return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: false };
     } finally {
       await rm(tmp, { recursive: true, force: true });
@@ -271,7 +271,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   /** An engine an account's voice asked for; when it fails, the configured engine speaks instead. */
   async function synthesizeChosen(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
     if (engine === o.engine) return synthesizeBuiltIn(text, engine, voice);
-    const started = now();
+    const started = performance.now();
     try {
       return await synthesizeBuiltIn(text, engine, voice);
     } catch (error) {
@@ -287,12 +287,12 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
    */
   async function tookAsFallback(step: SpeechStep, voice: string, started: number, spoken: Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
     const made = await spoken;
-    costs.took(step, voice, now() - started);
+    costs.tookFailing(step, voice, performance.now() - started);
     return made;
   }
 
   async function synthesizeWithCommand(text: string, command: string, fallback: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
-    const started = now();
+    const started = performance.now();
     try {
       return await counted('convert', 'command', () =>
         cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
@@ -348,6 +348,8 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
         const { mtimeMs } = await stat(path);
         if (mtimeMs < (isTmp ? tmpCutoff : cutoff)) {
           await rm(path, { recursive: true, force: true });
+          // Found by a call while this ran: not taken as there any more.
+          if (isWav) recentlyFound.delete(name.slice(0, -4));
           removed++;
         }
       } catch {

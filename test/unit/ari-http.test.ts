@@ -73,6 +73,31 @@ describe('KeptAliveHttp', () => {
     }
   });
 
+  it('a kept-alive connection closed by the server as it is taken is tried once more on a new one; a new connection cut is not', async () => {
+    const sockets = new Set<unknown>();
+    let requests = 0;
+    const base = await serve((req, res) => {
+      requests++;
+      const reused = sockets.has(req.socket);
+      sockets.add(req.socket);
+      // The second request on a connection: the server drops the connection without a word.
+      if (reused || req.url === '/cut') return req.socket.destroy();
+      res.writeHead(200).end(`answer ${requests}`);
+    });
+    const client = new KeptAliveHttp(base);
+    try {
+      expect((await client.request('GET', new URL('/a', base), {}, undefined, 2_000)).text).toBe('answer 1');
+      expect((await client.request('POST', new URL('/b', base), {}, '{}', 2_000)).text).toBe('answer 3');
+      expect(requests).toBe(3);
+      const other = new KeptAliveHttp(base);
+      await expect(other.request('GET', new URL('/cut', base), {}, undefined, 2_000)).rejects.toMatchObject({ code: 'ECONNRESET' });
+      other.close();
+      expect(requests).toBe(4);
+    } finally {
+      client.close();
+    }
+  });
+
   it('nobody listening: the socket error with its code (ECONNREFUSED: the request never reached Asterisk)', async () => {
     const base = await serve(() => {});
     await new Promise((r) => servers.pop()!.close(r));
