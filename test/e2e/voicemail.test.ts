@@ -70,6 +70,8 @@ async function callAnswered(
     const row = await calling.t.waitForCall(callId, smsSettled, 90_000);
     rtp.hush();
     await speaking;
+    // Handed to Kannel is not yet printed by its fake SMSC (it delivers in batches, ~2 s later).
+    if (row.sms_status === 'sent') await calling.kannel.waitForMessages(smsBefore + 1);
     return {
       row,
       rtp,
