@@ -1,6 +1,7 @@
 // How long speech takes to make, as the dialer plans with it: what each engine step and voice took
-// lately (a moving average, so one slow message does not swing it), a first guess before any was
-// timed, and the making asked for and not done yet. A voice timed on a quiet machine and not since
+// lately (a moving average, or the last time when that is longer: as a burst loads the machine in
+// its first seconds, the average lagged behind and calls planned on time were answered before their
+// speech), a first guess before any was timed, and the making asked for and not done yet. A voice timed on a quiet machine and not since
 // (the owner's slt, before a burst spoken in the burst voice) is scaled by how much slower the
 // engines have become meanwhile: planned with its quiet time, four calls in slt at a burst's end
 // queued a second more than planned and were answered before their speech. Pure: the times come
@@ -24,8 +25,8 @@ const asMaking = (ms: number) => Math.max(1, ms);
 const isTime = (ms: number) => Number.isFinite(ms) && ms >= 0;
 
 export class SpeechCosts {
-  /** Each step and voice: its recent time, and the engines' slowdown when it was last timed. */
-  private readonly recent = new Map<string, { ms: number; slowdown: number }>();
+  /** Each step and voice: its moving average and last time, and the engines' slowdown when it was last timed. */
+  private readonly recent = new Map<string, { ms: number; last: number; slowdown: number }>();
   /** Each step and voice: the least ms a character it ever took (over at least TYPICAL_CHARS). */
   private readonly quickest = new Map<string, number>();
   /** How many times slower a character than their quickest the engines' recent messages were (the machine's load, as speech sees it). */
@@ -94,12 +95,12 @@ export class SpeechCosts {
 
   private remember(key: string, ms: number): void {
     const before = this.recent.get(key);
-    this.recent.set(key, { ms: before === undefined ? ms : averaged(before.ms, ms), slowdown: this.slowdown });
+    this.recent.set(key, { ms: before === undefined ? ms : averaged(before.ms, ms), last: ms, slowdown: this.slowdown });
   }
 
   private expectedOf(key: string): number {
     const timed = this.recent.get(key);
     if (!timed) return FIRST_GUESS_MS[key] ?? DEFAULT_GUESS_MS;
-    return timed.ms * Math.max(1, this.slowdown / timed.slowdown);
+    return Math.max(timed.ms, timed.last) * Math.max(1, this.slowdown / timed.slowdown);
   }
 }
