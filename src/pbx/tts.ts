@@ -2,26 +2,28 @@
 // the operator's own engine (a command line, see tts-command.ts) with the built-in one as its
 // fallback; an engine asked for by an account's voice that fails (not installed) gives way to the
 // configured one, with a warning, so that the call still speaks. Converted by
-// sox to the 8 kHz 16-bit mono WAV Asterisk plays without transcoding. Files are cached by
-// sha256(engine, voice, text) (the command line standing for engine and voice) and written
-// atomically (temp dir + rename) in the cache dir.
+// sox to the 8 kHz 16-bit mono WAV Asterisk plays without transcoding, written atomically (temp
+// dir + rename) into the speech cache (speech-cache.ts).
 //
 // The text comes from the webhook (attacker-controlled): it reaches the engine only through a
 // file, never a command line; the built-in engines and sox run in resident shells
 // (speech-workers.ts) with the voice checked, the operator's command line through a shell with the
 // text on its stdin.
 import { availableParallelism } from 'node:os';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js';
 import { silentLogger, type Logger } from '../log.js';
 import { WorkGate } from '../work-gate.js';
 import { buildResidentFlite } from './flite-resident.js';
+import { SpeechCache, speechCacheKey, speechFile, type SynthesizedSpeech } from './speech-cache.js';
 import { SpeechWorkers, type SpeechStep } from './speech-workers.js';
 import { SpeechCosts } from '../core/speech-costs.js';
 import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
+
+export { speechCacheKey, type SynthesizedSpeech } from './speech-cache.js';
 
 export type TtsEngine = 'flite' | 'espeak-ng' | 'festival';
 
@@ -73,15 +75,6 @@ const Voice = z
     message: 'must not start with -',
   });
 
-export interface SynthesizedSpeech {
-  /** Absolute path of the WAV file. */
-  path: string;
-  /** What to give ARI's play: sound:<path without .wav>. */
-  media: string;
-  durationMs: number;
-  cached: boolean;
-}
-
 export interface Tts {
   synthesize(text: string, options?: { engine?: TtsEngine; voice?: string }): Promise<SynthesizedSpeech>;
   /** Removes cached files not used for `maxAgeDays` (and stale temp dirs); returns how many. */
@@ -110,22 +103,6 @@ const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'e
 // Festival takes its voice inside a Scheme expression: a plain name only.
 const FESTIVAL_VOICE = /^[a-z0-9_]{1,100}$/;
 
-/**
- * The cache key: sha256 over engine, voice and text (NUL-separated, so no two inputs collide).
- * For the operator's command, engine is 'command' and voice the command line.
- */
-export function speechCacheKey(text: string, voice: string, engine: TtsEngine | 'command'): string {
-  return createHash('sha256').update(`${engine}\0${voice}\0${text}`).digest('hex');
-}
-
-/** Duration of a 16-bit mono 8 kHz WAV from its size (sox writes a 44-byte header). */
-export function wavDurationMs(bytes: number): number {
-  return Math.max(0, Math.round(((bytes - 44) / 16_000) * 1000));
-}
-
-/** How long a phrase found in the cache is taken as still there without looking. */
-const RECHECK_CACHED_MS = 5_000;
-
 export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?: () => number } = {}): Tts {
   const o = TtsOptions.parse(input);
   const logger = deps.logger ?? silentLogger;
@@ -136,7 +113,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     festival: o.binaries.text2wave ?? 'text2wave',
     sox: o.binaries.sox ?? 'sox',
   };
-  const inFlight = new Map<string, Promise<SynthesizedSpeech>>();
+  const cache = new SpeechCache(o.cacheDir, now);
   // A burst of calls must not start a thousand engines on two cores: each waits for a slot.
   const processes = new WorkGate({ concurrency: o.maxProcesses, queue: Number.POSITIVE_INFINITY });
   const workers = new SpeechWorkers(
@@ -213,7 +190,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
       await rename(join(tmp, 'out.wav'), target);
       const size = ready ? ready.length : (await stat(target)).size;
       logger.debug('speech synthesized', { ...describe, chars: text.length, ms: Math.round(performance.now() - started) });
-      return { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: false };
+      return speechFile(target, size, false);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
@@ -228,43 +205,11 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     await writeFile(join(tmp, 'raw.wav'), withTrueSizes(bytes, check));
   };
 
-  /** The cached file for this key, or what `make` produces (once for concurrent requests). */
-  async function cachedOr(key: string, make: (target: string) => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
-    const target = join(o.cacheDir, `${key}.wav`);
-    const known = recentlyFound.get(key);
-    if (known && now() - known.at < RECHECK_CACHED_MS) return known.speech;
-    try {
-      const { size } = await stat(target);
-      const t = new Date(now());
-      await utimes(target, t, t).catch(() => {}); // last use, for cleanup()
-      const speech = { path: target, media: `sound:${target.slice(0, -4)}`, durationMs: wavDurationMs(size), cached: true };
-      remember(key, speech);
-      return speech;
-    } catch {
-      recentlyFound.delete(key);
-    }
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = make(target).finally(() => inFlight.delete(key));
-      inFlight.set(key, pending);
-    }
-    return pending;
-  }
-
   let commandRestingUntil = -Infinity;
-
-  // Every call says its fixed phrases (intro, prompt): found in the cache, each is not looked for
-  // again for a few seconds (a burst made four file operations a call of it).
-  const recentlyFound = new Map<string, { speech: SynthesizedSpeech; at: number }>();
-  function remember(key: string, speech: SynthesizedSpeech): void {
-    const at = now();
-    if (recentlyFound.size >= 1_000) for (const [k, v] of recentlyFound) if (at - v.at >= RECHECK_CACHED_MS) recentlyFound.delete(k);
-    if (recentlyFound.size < 1_000) recentlyFound.set(key, { speech, at });
-  }
 
   async function synthesizeBuiltIn(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
     return counted(engine, voice, () =>
-      cachedOr(speechCacheKey(text, voice, engine), (target) => produce(target, engine, voice, writeText, text, { engine, voice })),
+      cache.cachedOr(speechCacheKey(text, voice, engine), (target) => produce(target, engine, voice, writeText, text, { engine, voice })),
     );
   }
 
@@ -295,7 +240,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     const started = performance.now();
     try {
       return await counted('convert', 'command', () =>
-        cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
+        cache.cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
           if (now() < commandRestingUntil) throw new SpeechCommandError('it failed a moment ago');
           return produce(target, 'convert', 'command', viaCommand(command), text, { engine: 'command' });
         }),
@@ -328,37 +273,6 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return synthesizeChosen(text, engine, voice);
   }
 
-  async function cleanup(maxAgeDays: number): Promise<number> {
-    recentlyFound.clear();
-    const cutoff = now() - maxAgeDays * 86_400_000;
-    const tmpCutoff = now() - 3_600_000;
-    let removed = 0;
-    let names: string[];
-    try {
-      names = await readdir(o.cacheDir);
-    } catch {
-      return 0;
-    }
-    for (const name of names) {
-      const isWav = /^[0-9a-f]{64}\.wav$/.test(name);
-      const isTmp = name.startsWith('.tmp-');
-      if (!isWav && !isTmp) continue;
-      const path = join(o.cacheDir, name);
-      try {
-        const { mtimeMs } = await stat(path);
-        if (mtimeMs < (isTmp ? tmpCutoff : cutoff)) {
-          await rm(path, { recursive: true, force: true });
-          // Found by a call while this ran: not taken as there any more.
-          if (isWav) recentlyFound.delete(name.slice(0, -4));
-          removed++;
-        }
-      } catch {
-        // removed meanwhile
-      }
-    }
-    return removed;
-  }
-
   /** The step and voice whose times the speech asked with `options` goes by. */
   function costKey(options: { engine?: TtsEngine; voice?: string }): [SpeechStep, string] {
     const engine = options.engine ?? o.engine;
@@ -374,5 +288,13 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
 
   const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 
-  return { synthesize, cleanup, expectedReadyMs, expectedMakingMs, fastestMakingMs, reserve, close: () => workers.close() };
+  return {
+    synthesize,
+    cleanup: (maxAgeDays) => cache.cleanup(maxAgeDays),
+    expectedReadyMs,
+    expectedMakingMs,
+    fastestMakingMs,
+    reserve,
+    close: () => workers.close(),
+  };
 }
