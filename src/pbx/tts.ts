@@ -11,7 +11,7 @@
 // text on its stdin.
 import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js';
@@ -103,6 +103,9 @@ const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'e
 // Festival takes its voice inside a Scheme expression: a plain name only.
 const FESTIVAL_VOICE = /^[a-z0-9_]{1,100}$/;
 
+/** What the steps write in a synthesis's temp dir (speech-workers.ts, tts-command.ts). */
+const TEMP_FILES = ['text.txt', 'raw.wav', 'out.wav', 'err.txt'];
+
 export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?: () => number } = {}): Tts {
   const o = TtsOptions.parse(input);
   const logger = deps.logger ?? silentLogger;
@@ -192,8 +195,14 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
       logger.debug('speech synthesized', { ...describe, chars: text.length, ms: Math.round(performance.now() - started) });
       return speechFile(target, size, false);
     } finally {
-      await rm(tmp, { recursive: true, force: true });
+      await removeTemp(tmp);
     }
+  }
+
+  /** The files a step leaves, one by one (half the file operations of a recursive rm), then anything else. */
+  async function removeTemp(tmp: string): Promise<void> {
+    await Promise.all(TEMP_FILES.map((name) => unlink(join(tmp, name)).catch(() => {})));
+    await rmdir(tmp).catch(() => rm(tmp, { recursive: true, force: true }));
   }
 
   const writeText = (text: string, tmp: string) => writeFile(join(tmp, 'text.txt'), text, 'utf8');

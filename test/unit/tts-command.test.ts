@@ -62,6 +62,8 @@ describe('a speech command that works', () => {
     expect(warnings()).toEqual([]);
     const again = await t.synthesize('A A P L on Nasdaq, one hundred eighty-seven point two.');
     expect(again).toMatchObject({ cached: true, path: first.path });
+    // The command's own files went with the temp dir.
+    expect((await readdir(cacheDir)).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
   });
 
   it('goes through a shell: a pipeline and a temp file work, and the text never reaches the command line', async () => {

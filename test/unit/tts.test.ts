@@ -35,6 +35,8 @@ describe('tts', () => {
     const other = await tts.synthesize('BTC crossed 50,000 dollars.', { engine: 'espeak-ng' });
     expect(other.path).not.toBe(first.path);
     expect(other.cached).toBe(false);
+    // Each synthesis's temp dir is gone with it (flite's WAV normalized here, espeak-ng's by sox).
+    expect((await readdir(dir)).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
   });
 
   it('a phrase found in the cache is not looked for again for 5 s; after that, one removed meanwhile is made again', async () => {
