@@ -28,6 +28,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY native ./native
+COPY scripts/patch-postgres.mjs ./scripts/
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --no-audit --no-fund \
  && npm run build \

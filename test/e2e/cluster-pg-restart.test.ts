@@ -128,7 +128,7 @@ it('PostgreSQL stopped for a few seconds under a stream of alerts: 503 while dow
     slowest_200_after_back_ms: Math.max(0, ...sent.filter((s) => s.at > backAt && s.status === 200).map((s) => s.ms)),
   };
   console.log('figures: pg restart', JSON.stringify(figures));
-  expect(serve.child.exitCode, 'serve is still running').toBeNull();
+  expect(serve.child.exitCode, `serve is still running; its last output:\n${serve.output().slice(-4000)}`).toBeNull();
 
   // Every answer is 200 or 503, nothing else (500, a dropped connection).
   expect(Object.keys(byStatus).sort(), JSON.stringify(byStatus)).toEqual(['200', '503']);
