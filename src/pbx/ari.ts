@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { basicAuth } from '../basic-auth.js';
-import { KeptAliveHttp } from './ari-http.js';
+import { type HttpReply, KeptAliveHttp } from './ari-http.js';
 import { AsteriskInfo, Channel, Playback, eventChannelId, parseAriEvent, type AriEvent } from './ari-schema.js';
 
 import { backoffDelay } from '../core/backoff.js';
@@ -327,7 +327,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   ): Promise<T> {
     const url = new URL(`${this.opts.baseUrl}/ari${path}`);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
-    let res: { status: number; text: string };
+    let res: HttpReply;
     try {
       const headers: Record<string, string> = { authorization: this.auth };
       if (body !== undefined) headers['content-type'] = 'application/json';

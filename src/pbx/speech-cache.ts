@@ -32,7 +32,7 @@ export function speechCacheKey(text: string, voice: string, engine: TtsEngine | 
 }
 
 /** Duration of a 16-bit mono 8 kHz WAV from its size (sox writes a 44-byte header). */
-export function wavDurationMs(bytes: number): number {
+function wavDurationMs(bytes: number): number {
   return Math.max(0, Math.round(((bytes - 44) / 16_000) * 1000));
 }
 
