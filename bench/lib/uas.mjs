@@ -1,7 +1,8 @@
 // A tiny SIP phone of our own on UDP (loopback), exact about time: it timestamps each INVITE the
 // moment it arrives, and either refuses it with 486 Busy Here at once, or answers 200 OK with a
 // PCMU SDP, timestamps the answer, listens for RTP and timestamps the first packet that is not
-// silence (µ-law: the same rule as test/helpers/rtp-sink.ts), and answers BYE with 200.
+// silence (µ-law: the same rule as test/helpers/rtp-sink.ts), then reads no more of it, and
+// answers BYE with 200.
 import { createSocket } from 'node:dgram';
 
 const now = () => performance.timeOrigin + performance.now();
@@ -17,6 +18,17 @@ function parse(text) {
     (headers[name] ??= []).push(line.slice(i + 1).trim());
   }
   return { start: lines[0], headers };
+}
+
+/**
+ * Nothing more is read once the first sound is timed: the provider stands in for a remote party, and
+ * reading every packet of 300 calls (15,000 a second) would take this machine's CPU from ringhook.
+ * The socket stays bound, so the kernel queues, then drops, what follows without an ICMP reply.
+ * dgram has no public pause; its handle's recvStop is what close() calls first.
+ */
+function stopReading(socket) {
+  const state = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'state symbol');
+  socket[state]?.handle?.recvStop?.();
 }
 
 function isLoud(payload) {
@@ -66,9 +78,11 @@ export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
       if (m.length < 12 || m[0] >> 6 !== 2) return;
       const at = now();
       call.firstRtpAt ??= at;
-      call.packets = (call.packets ?? 0) + 1;
       const pt = m[1] & 0x7f;
-      if (call.firstLoudAt === undefined && (pt === 0 || pt === 8) && isLoud(m.subarray(12 + (m[0] & 0x0f) * 4))) call.firstLoudAt = at;
+      if (call.firstLoudAt === undefined && (pt === 0 || pt === 8) && isLoud(m.subarray(12 + (m[0] & 0x0f) * 4))) {
+        call.firstLoudAt = at;
+        stopReading(socket);
+      }
     });
     for (let tries = 0; tries < 200; tries++) {
       const p = nextRtp;
