@@ -63,6 +63,14 @@ export function backlogged(waiting: number, callsPerSecond: number | undefined):
   return callsPerSecond !== undefined && waiting > (callsPerSecond * RING_ALLOWANCE_MS) / 1000;
 }
 
+/**
+ * The voice a queued alert's call will speak with when its turn comes, `behind` alerts still waiting
+ * after it: what planSpeech then chooses with its message made (for speech made ahead).
+ */
+export function voiceWhenDue(behind: number, callsPerSecond: number | undefined, burstCheaper: boolean): 'own' | 'burst' {
+  return burstCheaper && backlogged(behind, callsPerSecond) ? 'burst' : 'own';
+}
+
 /** What the call's timeline says of its plan when it is not the plain one; `voice`: the voice it speaks with. */
 export function describeSpeechPlan(plan: SpeechPlan, voice: string | undefined): string | undefined {
   if (plan.voice === 'burst' && plan.because === 'backlog') {

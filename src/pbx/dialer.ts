@@ -24,8 +24,8 @@ import { MachineDetection } from './machine-detection.js';
 import { CallPlacement } from './call-placement.js';
 import { Pacer } from './pacer.js';
 import { settledOrAfter } from '../sleep.js';
-import { loadWaitingAlert } from './waiting-alerts.js';
-import type { WaitingAlert } from '../core/line.js';
+import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
+import { SpeechAhead } from './speech-ahead.js';
 import type { CallForDialing } from '../db/call-progress.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
@@ -57,7 +57,9 @@ export class Dialer {
   private polling = false;
   private storeDown = false;
   /** The queued alerts as the line rule sees them, loaded once when they join the queue. */
-  private readonly waiting = new Map<string, WaitingAlert>();
+  private readonly waiting = new Map<string, QueuedAlert>();
+  /** Speech made ahead for the alerts next in line; undefined when the speech engine cannot. */
+  private readonly ahead: SpeechAhead | undefined;
   /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
   private readonly starting = new Map<string, string>();
   private readonly onAriEvent = (e: AriEvent) => this.route(e);
@@ -104,6 +106,9 @@ export class Dialer {
       end: (s, stop) => this.end(s, stop),
     });
     this.pacer = new Pacer(this.opts.callsPerSecond, now, () => this.pump());
+    const { ahead, fastestMakingMs } = this.opts.tts;
+    if (ahead && fastestMakingMs)
+      this.ahead = new SpeechAhead({ tts: { ahead, fastestMakingMs }, burstVoice: this.opts.burstVoice, callsPerSecond: this.opts.callsPerSecond });
     this.recovery = new CallRecovery(
       { progress, writes, ari, ledger: this.ledger, queue: this.queue, sessions: this.sessions, logger, now, freshnessMs: this.opts.freshnessMs },
       {
@@ -205,11 +210,16 @@ export class Dialer {
   private pump(): void {
     if (this.stopping || !this.opts.ari.isConnected) return;
     if (this.waiting.size > this.queue.length) for (const id of this.waiting.keys()) if (!this.queue.has(id)) this.waiting.delete(id);
+    this.placeNext();
+    this.speakAhead();
+  }
+
+  private placeNext(): void {
     const busy = this.sessions.size + this.starting.size;
     const freeLines = Math.min(this.opts.maxConcurrent - busy, this.pacer.allowed(this.queue.length > 0));
     if (freeLines <= 0 || this.queue.length === 0) return;
     // Oldest first: nothing is dialed past an alert still being read (it may ride with the others).
-    const waiting: WaitingAlert[] = [];
+    const waiting: QueuedAlert[] = [];
     for (const id of this.queue.ids()) {
       const alert = this.waiting.get(id);
       if (!alert) break;
@@ -220,14 +230,26 @@ export class Dialer {
       for (const alert of call) {
         this.queue.take(alert.callId);
         this.waiting.delete(alert.callId);
+        this.ahead?.forget(alert.callId);
       }
       this.pacer.started(call[0]!.callId);
       void this.dial(call);
     }
   }
 
+  /** Speech for the alerts next in line, made while an engine is free (speech-ahead.ts). */
+  private speakAhead(): void {
+    if (!this.ahead || this.stopping || this.queue.length === 0) return;
+    this.ahead.keepOnly((id) => this.queue.has(id), this.queue.length);
+    this.ahead.next(this.lineToSpeak(), this.queue.length, () => this.speakAhead());
+  }
+
+  private *lineToSpeak(): Generator<QueuedAlert | undefined> {
+    for (const id of this.queue.ids()) yield this.waiting.get(id);
+  }
+
   /** Places one call for the alerts given (the first is the call's own, the others ride along). */
-  private async dial(alerts: readonly WaitingAlert[]): Promise<void> {
+  private async dial(alerts: readonly QueuedAlert[]): Promise<void> {
     for (const alert of alerts) this.starting.set(alert.callId, alert.phone);
     try {
       let claimed: Awaited<ReturnType<Dialer['claim']>>;
@@ -267,10 +289,16 @@ export class Dialer {
     }
     const dialedAt = now();
     const endpoint = this.opts.endpointFor(account.phone);
-    const { speech, plan } = this.speechFor(callSpeech(account));
+    const own = callSpeech(account);
+    // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
+    const text = spokenAlerts(
+      calls.map((c) => c.message),
+      own.language,
+    );
+    const { speech, plan, made } = this.speechFor(own, text);
     // Counted as queued from now: the calls planned while this one's claim is written must see it,
     // or all of those planned in one turn would choose their voice on the same short queue.
-    const unreserve = this.opts.tts.reserve?.(speech.synthesis) ?? (() => {});
+    const unreserve = (!made && this.opts.tts.reserve?.(speech.synthesis)) || (() => {});
     const detail = describeSpeechPlan(plan, speech.synthesis?.voice);
     const claimed = await this.ledger
       .claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail)
@@ -287,19 +315,25 @@ export class Dialer {
     return { session, endpoint, holdMs: plan.holdMs, unreserve };
   }
 
-  /** The call's voice, by when its speech would be ready (speech is made in dial order). */
-  private speechFor(own: CallSpeech): { speech: CallSpeech; plan: SpeechPlan } {
-    const { expectedReadyMs, expectedMakingMs, fastestMakingMs } = this.opts.tts;
-    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 } };
+  /**
+   * The call's voice, by when its speech of `text` would be ready (speech is made in dial order, or
+   * was made ahead); `made`: in the voice chosen, it is.
+   */
+  private speechFor(own: CallSpeech, text: string): { speech: CallSpeech; plan: SpeechPlan; made: boolean } {
+    const { expectedReadyMs, expectedMakingMs, fastestMakingMs, isMade } = this.opts.tts;
+    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 }, made: false };
     const burst = burstSynthesis(own.language, own.synthesis, this.opts.burstVoice);
+    const ownMade = isMade?.(text, own.synthesis) ?? false;
+    const burstMade = burst !== undefined && (isMade?.(text, burst) ?? false);
     const plan = planSpeech({
-      ownReadyMs: expectedReadyMs(own.synthesis),
-      ownMakingMs: expectedMakingMs?.(own.synthesis) ?? 0,
-      burstReadyMs: burst && expectedReadyMs(burst),
+      ownReadyMs: ownMade ? 0 : expectedReadyMs(own.synthesis),
+      ownMakingMs: ownMade ? 0 : (expectedMakingMs?.(own.synthesis) ?? 0),
+      burstReadyMs: burst && (burstMade ? 0 : expectedReadyMs(burst)),
       burstCheaper: burst && fastestMakingMs && fastestMakingMs(burst) < fastestMakingMs(own.synthesis),
       backlog: backlogged(this.queue.length, this.opts.callsPerSecond),
     });
-    return { speech: plan.voice === 'burst' ? { ...own, synthesis: burst } : own, plan };
+    const inBurst = plan.voice === 'burst';
+    return { speech: inBurst ? { ...own, synthesis: burst } : own, plan, made: inBurst ? burstMade : ownMade };
   }
 
   private async speakAndPlace(session: CallSession, endpoint: Endpoint, holdMs: number, unreserve: () => void): Promise<void> {

@@ -20,6 +20,8 @@ export interface SynthesizedSpeech {
 const RECHECK_CACHED_MS = 5_000;
 /** At most this many found phrases are remembered. */
 const REMEMBERED = 1_000;
+/** At most this many keys of speech made or found are remembered (for planning only: isMade). */
+const MADE_REMEMBERED = 20_000;
 /** A temp dir left by a synthesis that never finished is removed after this. */
 const STALE_TEMP_MS = 3_600_000;
 
@@ -44,6 +46,8 @@ export function speechFile(path: string, bytes: number, cached: boolean): Synthe
 export class SpeechCache {
   private readonly inFlight = new Map<string, Promise<SynthesizedSpeech>>();
   private readonly recentlyFound = new Map<string, { speech: SynthesizedSpeech; at: number }>();
+  /** Keys made or found since the last cleanup, oldest first. */
+  private readonly made = new Set<string>();
 
   constructor(
     private readonly dir: string,
@@ -61,6 +65,7 @@ export class SpeechCache {
       await utimes(target, t, t).catch(() => {}); // last use, for cleanup()
       const speech = speechFile(target, size, true);
       this.remember(key, speech);
+      this.rememberMade(key);
       return speech;
     } catch {
       this.recentlyFound.delete(key);
@@ -68,14 +73,24 @@ export class SpeechCache {
     let pending = this.inFlight.get(key);
     if (!pending) {
       pending = make(target).finally(() => this.inFlight.delete(key));
+      pending.then(() => this.rememberMade(key)).catch(() => {});
       this.inFlight.set(key, pending);
     }
     return pending;
   }
 
+  /**
+   * This key's file was made or found since the last cleanup. A hint for planning when a call's
+   * speech will be ready, not a promise that the file is there (cachedOr still looks).
+   */
+  isMade(key: string): boolean {
+    return this.made.has(key);
+  }
+
   /** Removes cached files not used for `maxAgeDays` (and stale temp dirs); returns how many. */
   async cleanup(maxAgeDays: number): Promise<number> {
     this.recentlyFound.clear();
+    this.made.clear();
     const cutoff = this.now() - maxAgeDays * 86_400_000;
     const tmpCutoff = this.now() - STALE_TEMP_MS;
     let removed = 0;
@@ -103,6 +118,12 @@ export class SpeechCache {
       }
     }
     return removed;
+  }
+
+  private rememberMade(key: string): void {
+    this.made.delete(key);
+    this.made.add(key);
+    if (this.made.size > MADE_REMEMBERED) this.made.delete(this.made.values().next().value!);
   }
 
   private remember(key: string, speech: SynthesizedSpeech): void {

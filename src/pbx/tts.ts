@@ -94,6 +94,14 @@ export interface Tts {
    * asked for, or not needed after all).
    */
   reserve(options?: { engine?: TtsEngine; voice?: string }): () => void;
+  /**
+   * Makes speech ahead of its call, only when an engine is free and no speech asked for waits for
+   * one; undefined (nothing started) otherwise. Settles when made, or when it could not be (never
+   * rejects: the call asks again and hears why).
+   */
+  ahead(text: string, options?: { engine?: TtsEngine; voice?: string }): Promise<void> | undefined;
+  /** The speech of this text in this voice was made (or found) by this process and not cleaned up since. */
+  isMade(text: string, options?: { engine?: TtsEngine; voice?: string }): boolean;
   /** Stops the resident speech processes (speech asked for later starts them again). */
   close(): void;
 }
@@ -297,6 +305,35 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
 
   const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 
+  /** The cache key synthesize() uses for this text and options; undefined for options it refuses. */
+  function cacheKeyOf(text: string, options: { engine?: TtsEngine; voice?: string }): string | undefined {
+    const engine = options.engine ?? o.engine;
+    if (o.command !== undefined && options.engine === undefined) return speechCacheKey(text, o.command, 'command');
+    const voice = Voice.safeParse(options.voice ?? o.voice ?? DEFAULT_VOICE[engine]);
+    return voice.success ? speechCacheKey(text, voice.data, engine) : undefined;
+  }
+
+  let aheadRunning = 0;
+  function ahead(text: string, options: { engine?: TtsEngine; voice?: string } = {}): Promise<void> | undefined {
+    const { running, waiting } = processes.busy;
+    // A call's speech arriving meanwhile waits at most for one message made ahead.
+    if (waiting > 0 || running >= o.maxProcesses || aheadRunning >= o.maxProcesses) return undefined;
+    aheadRunning++;
+    return synthesize(text, options).then(
+      () => {
+        aheadRunning--;
+      },
+      () => {
+        aheadRunning--;
+      },
+    );
+  }
+
+  const isMade = (text: string, options: { engine?: TtsEngine; voice?: string } = {}): boolean => {
+    const key = cacheKeyOf(text, options);
+    return key !== undefined && cache.isMade(key);
+  };
+
   return {
     synthesize,
     cleanup: (maxAgeDays) => cache.cleanup(maxAgeDays),
@@ -304,6 +341,8 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     expectedMakingMs,
     fastestMakingMs,
     reserve,
+    ahead,
+    isMade,
     close: () => workers.close(),
   };
 }

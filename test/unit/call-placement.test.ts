@@ -7,6 +7,7 @@ import { newSession } from '../../src/pbx/call-session.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
 import type { CallForDialing } from '../../src/db/call-progress.js';
 import { loadWaitingAlert } from '../../src/pbx/waiting-alerts.js';
+import { callSpeech, defaultVoice } from '../../src/core/languages.js';
 
 const call = { callId: 'c1', userId: 'u1', message: 'm', status: 'queued', kind: 'alert' } as unknown as CallForDialing;
 const session = () => newSession([call], '+14155550100', false, 0);
@@ -85,17 +86,18 @@ describe('placeCall', () => {
 });
 
 describe('loadWaitingAlert', () => {
-  const calls: Record<string, { userId: string; kind: string; status: string }> = {
-    a: { userId: 'u1', kind: 'alert', status: 'queued' },
+  const calls: Record<string, { userId: string; kind: string; status: string; message?: string }> = {
+    a: { userId: 'u1', kind: 'alert', status: 'queued', message: 'NVDA crossed 140' },
     b: { userId: 'gone', kind: 'alert', status: 'queued' },
     c: { userId: 'u2', kind: 'test', status: 'queued' },
-    d: { userId: 'u1', kind: 'alert', status: 'queued' },
+    d: { userId: 'u1', kind: 'alert', status: 'queued', message: 'BTC fell below 90k' },
     e: { userId: 'u2', kind: 'alert', status: 'queued' },
     f: { userId: 'u1', kind: 'test', status: 'queued' },
     dialing: { userId: 'u1', kind: 'alert', status: 'dialing' },
     done: { userId: 'u1', kind: 'alert', status: 'completed' },
   };
-  const accounts: Record<string, { phone: string; status: string }> = { u1: { phone: '+1001', status: 'active' }, u2: { phone: '+1002', status: 'suspended' } };
+  const u1 = { phone: '+1001', status: 'active', language: 'de', voice: defaultVoice('de'), intro: null } as const;
+  const accounts: Record<string, { phone: string; status: string }> = { u1, u2: { phone: '+1002', status: 'suspended' } };
   // One stand-in answering at once (SQLite) and one later (PostgreSQL): the alert is the same.
   const now = {
     progress: { get: (id: string) => (calls[id] ? ({ callId: id, ...calls[id] } as never) : undefined) },
@@ -110,13 +112,14 @@ describe('loadWaitingAlert', () => {
     ['at once', now],
     ['later', later],
   ])(
-    'each queued alert with the phone it would ring; a gone or suspended account rings no phone; only a test call goes alone (store answering %s)',
+    'each queued alert with the phone it would ring and what its call would say alone; a gone or suspended account rings no phone; only a test call goes alone (store answering %s)',
     async (_, store) => {
       const load = (callId: string) => loadWaitingAlert(callId, store.progress, store.accounts);
-      expect(await load('a')).toEqual({ callId: 'a', userId: 'u1', phone: '+1001', alone: false });
+      const speech = callSpeech(u1);
+      expect(await load('a')).toEqual({ callId: 'a', userId: 'u1', phone: '+1001', alone: false, speaks: { message: 'NVDA crossed 140', speech } });
       expect(await load('b')).toEqual({ callId: 'b', userId: 'gone', phone: 'none:b', alone: false });
       expect(await load('c')).toEqual({ callId: 'c', userId: 'u2', phone: 'none:c', alone: true });
-      expect(await load('d')).toEqual({ callId: 'd', userId: 'u1', phone: '+1001', alone: false });
+      expect(await load('d')).toEqual({ callId: 'd', userId: 'u1', phone: '+1001', alone: false, speaks: { message: 'BTC fell below 90k', speech } });
       expect(await load('e')).toEqual({ callId: 'e', userId: 'u2', phone: 'none:e', alone: false });
       expect(await load('f')).toEqual({ callId: 'f', userId: 'u1', phone: '+1001', alone: true });
     },

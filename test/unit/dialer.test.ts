@@ -375,6 +375,54 @@ describe('Dialer (stand-in ARI)', () => {
     ]);
   });
 
+  it('alerts waiting for the pace: their speech is made ahead in dial order, in the voice each speaks with when due, and their calls are placed at once though speech asked for then would be late', async () => {
+    const cost = (o?: { voice?: string }) => (o?.voice === 'kal' ? 7 : 70);
+    const made = new Set<string>();
+    const madeKey = (text: string, o?: { voice?: string }) => `${o?.voice ?? 'own'}|${text}`;
+    const ahead: string[] = [];
+    const t = setup({
+      burstVoice: 'kal',
+      callsPerSecond: 2,
+      tts: {
+        // Speech asked for by a call would be late: a call whose speech was not made ahead is held for it.
+        expectedReadyMs: () => 5_000,
+        expectedMakingMs: cost,
+        fastestMakingMs: cost,
+        ahead: (text, o) => {
+          ahead.push(madeKey(text, o));
+          made.add(madeKey(text, o));
+          return Promise.resolve();
+        },
+        isMade: (text, o) => made.has(madeKey(text, o)),
+        // Made by the call itself: 0.2 s for the first two (dialed before anything waits), 20 s for the rest.
+        synthesize: async (text, o) => {
+          const first = /waiting (alpha|bravo)$/.test(text);
+          if (!made.has(madeKey(text, o))) await new Promise((r) => setTimeout(r, first ? 200 : 20_000).unref());
+          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: true };
+        },
+      },
+    });
+    await t.dialer.start();
+    const phones = ['+14155550961', '+14155550962', '+14155550963', '+14155550964', '+14155550965', '+14155550966', '+14155550967', '+14155550968'];
+    const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
+    const ids = phones.map((phone, i) => t.alert(`waiting ${names[i]}`, createAccount(t.accounts, { phone }).userId));
+    for (const id of ids) t.dialer.enqueue(id);
+    // Two a second: the six that wait behind the first two are placed as the pace allows, none
+    // waiting for speech made when its turn comes (20 s).
+    await waitFor('all eight placed', () => t.ari.originated[7], 6_000);
+    // Three a ring: made in kal while more than three wait behind, then in the owner's voice.
+    expect(ahead).toEqual(['kal|waiting charlie', 'kal|waiting delta', 'own|waiting echo', 'own|waiting foxtrot', 'own|waiting golf', 'own|waiting hotel']);
+    const details = ids.slice(2).map((id) => t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail ?? 'own voice');
+    expect(details).toEqual([
+      expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
+      expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
+      'own voice',
+      'own voice',
+      'own voice',
+      'own voice',
+    ]);
+  });
+
   it("calls planned in the same moment see each other's speech as queued: the owner's voice while it is on time, then the burst voice", async () => {
     const cost = (o?: { voice?: string }) => (o?.voice === 'kal' ? 50 : 600);
     // Speech asked for keeps its engine busy for the rest of the test; a reservation until it is asked for.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
-import { backlogged, burstSynthesis, describeSpeechPlan, planSpeech, RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
+import { backlogged, burstSynthesis, describeSpeechPlan, planSpeech, RING_ALLOWANCE_MS, voiceWhenDue } from '../../src/core/speech-plan.js';
 
 describe('planSpeech', () => {
   const WAIT = Number.POSITIVE_INFINITY;
@@ -62,6 +62,16 @@ describe('backlogged', () => {
     expect(backlogged(perRing, 50)).toBe(false);
     expect(backlogged(perRing + 1, 50)).toBe(true);
     expect(backlogged(1_000, undefined)).toBe(false);
+  });
+});
+
+describe('voiceWhenDue', () => {
+  it('the burst voice for an alert with more waiting behind it than a ring takes, when cheaper; else its own', () => {
+    const perRing = (50 * RING_ALLOWANCE_MS) / 1000;
+    expect(voiceWhenDue(perRing + 1, 50, true)).toBe('burst');
+    expect(voiceWhenDue(perRing, 50, true)).toBe('own');
+    expect(voiceWhenDue(1_000, 50, false)).toBe('own');
+    expect(voiceWhenDue(1_000, undefined, true)).toBe('own');
   });
 });
 

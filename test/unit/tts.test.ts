@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 import { silentLogger } from '../../src/log.js';
 import { createTts, speechCacheKey, TtsError } from '../../src/pbx/tts.js';
+import { waitFor } from '../helpers/wait.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -141,6 +142,34 @@ describe('tts', () => {
     } finally {
       tts.close();
     }
+  });
+
+  it('makes speech ahead only with an engine free and no speech asked for waiting; what it made is known as made, and found in the cache by the call', async () => {
+    const tts = createTts({ cacheDir: dir, maxProcesses: 1 });
+    expect(tts.isMade('Made ahead.', { voice: 'kal' })).toBe(false);
+    const long = (what: string) => `${what} ${'NVDA crossed one hundred and forty dollars on the five minute chart. '.repeat(4)}`;
+    const asked = tts.synthesize(long('Asked for by a call.'));
+    await waitFor('its making started', async () => ((await readdir(dir)).some((n) => n.startsWith('.tmp-')) ? true : undefined), 5_000, 1);
+    expect(tts.ahead('Not while the engine is busy.', { voice: 'kal' })).toBeUndefined();
+    const waiting = tts.synthesize(long('Asked for too.'));
+    await asked;
+    // The second call's speech waits for the engine, or has it.
+    expect(tts.ahead('Not while a call waits for the engine.', { voice: 'kal' })).toBeUndefined();
+    await waiting;
+    const ahead = tts.ahead('Made ahead.', { voice: 'kal' });
+    expect(ahead).toBeDefined();
+    expect(tts.ahead('Only one at a time on one engine.', { voice: 'kal' })).toBeUndefined();
+    await ahead;
+    expect(tts.isMade('Made ahead.', { voice: 'kal' })).toBe(true);
+    expect(tts.isMade('Made ahead.', { voice: 'slt' })).toBe(false);
+    expect(tts.isMade('Not while the engine is busy.', { voice: 'kal' })).toBe(false);
+    expect(await tts.synthesize('Made ahead.', { voice: 'kal' })).toMatchObject({ cached: true });
+    // An invalid voice makes nothing and never rejects; the call asking later hears why.
+    await expect(tts.ahead('Bad voice.', { voice: '-x' })).resolves.toBeUndefined();
+    expect(tts.isMade('Bad voice.', { voice: '-x' })).toBe(false);
+    await tts.cleanup(0);
+    expect(tts.isMade('Made ahead.', { voice: 'kal' })).toBe(false);
+    tts.close();
   });
 
   it("speaks with Festival's HTS slt voice (text2wave) and with espeak-ng in German", async () => {

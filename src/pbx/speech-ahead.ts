@@ -1,0 +1,65 @@
+// Speech made ahead of its call. While a burst's alerts wait for the trunk's pace, an engine nobody
+// waits for makes the messages of the next ones, in dial order, in the voice each will speak with
+// when its turn comes (core/speech-plan: voiceWhenDue). The call then finds its message made and is
+// placed at once, where it would otherwise wait for speech made on a machine by then busy with the
+// calls talking. Speech a call asks for always comes first (tts.ahead takes only a free engine).
+import type { CallSpeech, Synthesis } from '../core/languages.js';
+import { burstSynthesis, voiceWhenDue } from '../core/speech-plan.js';
+import { spokenAlerts } from '../core/spoken-alerts.js';
+import type { Tts } from './tts.js';
+
+/** A queued alert; `speaks`: what its call would say alone (none for a test call or an account that takes none). */
+export interface AlertToSpeak {
+  callId: string;
+  speaks?: { message: string; speech: CallSpeech };
+}
+
+export interface SpeechAheadDeps {
+  tts: Pick<Tts, 'ahead' | 'fastestMakingMs'>;
+  /** RINGHOOK_BURST_VOICE. */
+  burstVoice: string | undefined;
+  /** RINGHOOK_TRUNK_CPS. */
+  callsPerSecond: number | undefined;
+}
+
+export class SpeechAhead {
+  /** Alerts whose speech was asked for ahead (made, being made, or failed: never asked twice). */
+  private readonly asked = new Set<string>();
+
+  constructor(private readonly deps: SpeechAheadDeps) {}
+
+  /**
+   * Asks for the speech of the first alerts of `line` (the queue in dial order, `length` long;
+   * undefined for one not read yet) not asked for yet, while an engine is free. `made` is called as
+   * each is done: an engine is free again.
+   */
+  next(line: Iterable<AlertToSpeak | undefined>, length: number, made: () => void): void {
+    let position = 0;
+    for (const alert of line) {
+      position++;
+      const speaks = alert?.speaks;
+      if (!speaks || this.asked.has(alert.callId)) continue;
+      const done = this.deps.tts.ahead(spokenAlerts([speaks.message], speaks.speech.language), this.synthesisWhenDue(speaks.speech, length - position));
+      if (!done) return;
+      this.asked.add(alert.callId);
+      void done.then(made);
+    }
+  }
+
+  /** The alert left the queue. */
+  forget(callId: string): void {
+    this.asked.delete(callId);
+  }
+
+  /** Forgets every alert not queued any more (those that left without forget). */
+  keepOnly(isQueued: (callId: string) => boolean, queued: number): void {
+    if (this.asked.size > queued) for (const id of this.asked) if (!isQueued(id)) this.asked.delete(id);
+  }
+
+  private synthesisWhenDue(speech: CallSpeech, behind: number): Synthesis | undefined {
+    const { tts, burstVoice, callsPerSecond } = this.deps;
+    const burst = burstSynthesis(speech.language, speech.synthesis, burstVoice);
+    const cheaper = burst !== undefined && tts.fastestMakingMs(burst) < tts.fastestMakingMs(speech.synthesis);
+    return voiceWhenDue(behind, callsPerSecond, cheaper) === 'burst' ? burst : speech.synthesis;
+  }
+}
