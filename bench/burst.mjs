@@ -115,7 +115,8 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
       kannel,
       ports: { udp: freeUdpPort, tcp: freeTcpPort },
       rtpPorts: '22000-23999',
-      extra: { RINGHOOK_MAX_CALLS: '500', RINGHOOK_TRUNK_CPS: String(cps), RINGHOOK_RING_TIMEOUT: '10' },
+      // RINGHOOK_MAX_CALLS as users get it: half the RTP ports given here (1,000).
+      extra: { RINGHOOK_TRUNK_CPS: String(cps), RINGHOOK_RING_TIMEOUT: '10' },
     }),
   });
   const uas = await startUas({ port: trunkPort, mode: modeOf, ringMs: 2000, rtpPortBase: 26000 });

@@ -18,8 +18,11 @@ export const DEFAULTS = {
 
   /** Seconds a phone rings before the call counts as not answered. */
   ringTimeoutSec: 30,
-  /** The most simultaneous calls; unset, half the RTP ports (RTP and RTCP per call) up to this. */
-  maxCallsMost: 500,
+  /**
+   * The most simultaneous calls; unset, half the RTP ports (RTP and RTCP per call) up to this. A burst
+   * at 50 calls a second holds ~650 at once (a ring, the message, the wait for a digit).
+   */
+  maxCallsMost: 1000,
   /** New calls a second: what most providers allow a trunk without asking. */
   trunkCps: 10,
   /** An answered call is checked for an answering machine (Asterisk's AMD) before it speaks. */
