@@ -39,7 +39,9 @@ export class SpeechAhead {
       position++;
       const speaks = alert?.speaks;
       if (!speaks || this.asked.has(alert.callId)) continue;
-      const done = this.deps.tts.ahead(spokenAlerts([speaks.message], speaks.speech.language), this.synthesisWhenDue(speaks.speech, length - position));
+      // The text only when an engine takes it: this runs at every turn of the dialer.
+      const say = () => spokenAlerts([speaks.message], speaks.speech.language);
+      const done = this.deps.tts.ahead(say, this.synthesisWhenDue(speaks.speech, length - position));
       if (!done) return;
       this.asked.add(alert.callId);
       void done.then(made);

@@ -96,10 +96,10 @@ export interface Tts {
   reserve(options?: { engine?: TtsEngine; voice?: string }): () => void;
   /**
    * Makes speech ahead of its call, only when an engine is free and no speech asked for waits for
-   * one; undefined (nothing started) otherwise. Settles when made, or when it could not be (never
-   * rejects: the call asks again and hears why).
+   * one; undefined (nothing started, `say` not called) otherwise. `say` gives the text. Settles when
+   * made, or when it could not be (never rejects: the call asks again and hears why).
    */
-  ahead(text: string, options?: { engine?: TtsEngine; voice?: string }): Promise<void> | undefined;
+  ahead(say: () => string, options?: { engine?: TtsEngine; voice?: string }): Promise<void> | undefined;
   /** The speech of this text in this voice was made (or found) by this process and not cleaned up since. */
   isMade(text: string, options?: { engine?: TtsEngine; voice?: string }): boolean;
   /** Stops the resident speech processes (speech asked for later starts them again). */
@@ -314,12 +314,12 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   }
 
   let aheadRunning = 0;
-  function ahead(text: string, options: { engine?: TtsEngine; voice?: string } = {}): Promise<void> | undefined {
+  function ahead(say: () => string, options: { engine?: TtsEngine; voice?: string } = {}): Promise<void> | undefined {
     const { running, waiting } = processes.busy;
     // A call's speech arriving meanwhile waits at most for one message made ahead.
     if (waiting > 0 || running >= o.maxProcesses || aheadRunning >= o.maxProcesses) return undefined;
     aheadRunning++;
-    return synthesize(text, options).then(
+    return synthesize(say(), options).then(
       () => {
         aheadRunning--;
       },

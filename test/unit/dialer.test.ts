@@ -388,9 +388,9 @@ describe('Dialer (stand-in ARI)', () => {
         expectedReadyMs: () => 5_000,
         expectedMakingMs: cost,
         fastestMakingMs: cost,
-        ahead: (text, o) => {
-          ahead.push(madeKey(text, o));
-          made.add(madeKey(text, o));
+        ahead: (say, o) => {
+          ahead.push(madeKey(say(), o));
+          made.add(madeKey(say(), o));
           return Promise.resolve();
         },
         isMade: (text, o) => made.has(madeKey(text, o)),

@@ -150,22 +150,22 @@ describe('tts', () => {
     const long = (what: string) => `${what} ${'NVDA crossed one hundred and forty dollars on the five minute chart. '.repeat(4)}`;
     const asked = tts.synthesize(long('Asked for by a call.'));
     await waitFor('its making started', async () => ((await readdir(dir)).some((n) => n.startsWith('.tmp-')) ? true : undefined), 5_000, 1);
-    expect(tts.ahead('Not while the engine is busy.', { voice: 'kal' })).toBeUndefined();
+    expect(tts.ahead(() => 'Not while the engine is busy.', { voice: 'kal' })).toBeUndefined();
     const waiting = tts.synthesize(long('Asked for too.'));
     await asked;
     // The second call's speech waits for the engine, or has it.
-    expect(tts.ahead('Not while a call waits for the engine.', { voice: 'kal' })).toBeUndefined();
+    expect(tts.ahead(() => 'Not while a call waits for the engine.', { voice: 'kal' })).toBeUndefined();
     await waiting;
-    const ahead = tts.ahead('Made ahead.', { voice: 'kal' });
+    const ahead = tts.ahead(() => 'Made ahead.', { voice: 'kal' });
     expect(ahead).toBeDefined();
-    expect(tts.ahead('Only one at a time on one engine.', { voice: 'kal' })).toBeUndefined();
+    expect(tts.ahead(() => 'Only one at a time on one engine.', { voice: 'kal' })).toBeUndefined();
     await ahead;
     expect(tts.isMade('Made ahead.', { voice: 'kal' })).toBe(true);
     expect(tts.isMade('Made ahead.', { voice: 'slt' })).toBe(false);
     expect(tts.isMade('Not while the engine is busy.', { voice: 'kal' })).toBe(false);
     expect(await tts.synthesize('Made ahead.', { voice: 'kal' })).toMatchObject({ cached: true });
     // An invalid voice makes nothing and never rejects; the call asking later hears why.
-    await expect(tts.ahead('Bad voice.', { voice: '-x' })).resolves.toBeUndefined();
+    await expect(tts.ahead(() => 'Bad voice.', { voice: '-x' })).resolves.toBeUndefined();
     expect(tts.isMade('Bad voice.', { voice: '-x' })).toBe(false);
     await tts.cleanup(0);
     expect(tts.isMade('Made ahead.', { voice: 'kal' })).toBe(false);
