@@ -9,6 +9,7 @@ import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
 import { callSpeech, type CallSpeech } from '../core/languages.js';
 import { backlogged, burstSynthesis, describeSpeechPlan, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
+import { SpeechLateness } from '../core/speech-lateness.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
 import type { AriEvent } from './ari.js';
@@ -39,6 +40,18 @@ const POLL_MAX_GAP_MS = 2_000;
 /** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
 const HANGUP_CONFIRM_MS = 15_000;
 
+/** A call taken for placing: its session, where it goes, and its speech's plan. */
+interface ClaimedCall {
+  session: CallSession;
+  endpoint: Endpoint;
+  /** How long it is held for its speech before it is placed (core/speech-plan). */
+  holdMs: number;
+  /** Takes back the speech counted as queued for it since it was planned. */
+  unreserve: () => void;
+  /** When its speech was forecast ready (performance.now()); undefined without a forecast. */
+  readyAt: number | undefined;
+}
+
 export class Dialer {
   private readonly opts: DialerSettings;
   private readonly pacer: Pacer;
@@ -58,6 +71,8 @@ export class Dialer {
   private storeDown = false;
   /** The queued alerts as the line rule sees them, loaded once when they join the queue. */
   private readonly waiting = new Map<string, QueuedAlert>();
+  /** How much later than planned the calls' speech was ready lately: added to the next plans. */
+  private readonly lateness = new SpeechLateness();
   /** Speech made ahead for the alerts next in line; undefined when the speech engine cannot. */
   private readonly ahead: SpeechAhead | undefined;
   /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
@@ -259,7 +274,7 @@ export class Dialer {
         // From here the call's session (if any) holds the line and counts as a call in progress.
         for (const alert of alerts) this.starting.delete(alert.callId);
       }
-      if (claimed) await this.speakAndPlace(claimed.session, claimed.endpoint, claimed.holdMs, claimed.unreserve);
+      if (claimed) await this.speakAndPlace(claimed);
       else this.pacer.cancelled(alerts[0]!.callId);
     } catch (error) {
       this.opts.logger.error('could not place a call', { call_id: alerts[0]?.callId, error });
@@ -274,7 +289,7 @@ export class Dialer {
    * before the originate so that no event of the channel can be missed; undefined when there is
    * nothing to place.
    */
-  private async claim(callIds: readonly string[]): Promise<{ session: CallSession; endpoint: Endpoint; holdMs: number; unreserve: () => void } | undefined> {
+  private async claim(callIds: readonly string[]): Promise<ClaimedCall | undefined> {
     const { progress, accounts, now } = this.opts;
     const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter((c): c is CallForDialing => c?.status === 'queued');
     const call = calls[0];
@@ -295,7 +310,7 @@ export class Dialer {
       calls.map((c) => c.message),
       own.language,
     );
-    const { speech, plan, made } = this.speechFor(own, text);
+    const { speech, plan, made, readyAt } = this.speechFor(own, text);
     // Counted as queued from now: the calls planned while this one's claim is written must see it,
     // or all of those planned in one turn would choose their voice on the same short queue.
     const unreserve = (!made && this.opts.tts.reserve?.(speech.synthesis)) || (() => {});
@@ -312,31 +327,41 @@ export class Dialer {
     }
     const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
     this.sessions.add(session);
-    return { session, endpoint, holdMs: plan.holdMs, unreserve };
+    return { session, endpoint, holdMs: plan.holdMs, unreserve, readyAt };
   }
 
   /**
-   * The call's voice, by when its speech of `text` would be ready (speech is made in dial order, or
-   * was made ahead); `made`: in the voice chosen, it is.
+   * The call's voice, by when its speech of `text` would be ready: made ahead already, or forecast
+   * (speech is made in dial order) with the lateness of the plans lately added. `made`: in the voice
+   * chosen, it is; `readyAt`: when it was forecast ready.
    */
-  private speechFor(own: CallSpeech, text: string): { speech: CallSpeech; plan: SpeechPlan; made: boolean } {
+  private speechFor(own: CallSpeech, text: string): { speech: CallSpeech; plan: SpeechPlan; made: boolean; readyAt: number | undefined } {
     const { expectedReadyMs, expectedMakingMs, fastestMakingMs, isMade } = this.opts.tts;
-    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 }, made: false };
+    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 }, made: false, readyAt: undefined };
     const burst = burstSynthesis(own.language, own.synthesis, this.opts.burstVoice);
     const ownMade = isMade?.(text, own.synthesis) ?? false;
     const burstMade = burst !== undefined && (isMade?.(text, burst) ?? false);
+    const plannedAt = performance.now();
+    const late = this.lateness.marginMs(plannedAt);
+    const ownReadyMs = ownMade ? 0 : expectedReadyMs(own.synthesis) + late;
+    const burstReadyMs = burst && (burstMade ? 0 : expectedReadyMs(burst) + late);
     const plan = planSpeech({
-      ownReadyMs: ownMade ? 0 : expectedReadyMs(own.synthesis),
+      ownReadyMs,
       ownMakingMs: ownMade ? 0 : (expectedMakingMs?.(own.synthesis) ?? 0),
-      burstReadyMs: burst && (burstMade ? 0 : expectedReadyMs(burst)),
+      burstReadyMs,
       burstCheaper: burst && fastestMakingMs && fastestMakingMs(burst) < fastestMakingMs(own.synthesis),
       backlog: backlogged(this.queue.length, this.opts.callsPerSecond),
     });
     const inBurst = plan.voice === 'burst';
-    return { speech: inBurst ? { ...own, synthesis: burst } : own, plan, made: inBurst ? burstMade : ownMade };
+    return {
+      speech: inBurst ? { ...own, synthesis: burst } : own,
+      plan,
+      made: inBurst ? burstMade : ownMade,
+      readyAt: plannedAt + (inBurst ? burstReadyMs! : ownReadyMs),
+    };
   }
 
-  private async speakAndPlace(session: CallSession, endpoint: Endpoint, holdMs: number, unreserve: () => void): Promise<void> {
+  private async speakAndPlace({ session, endpoint, holdMs, unreserve, readyAt }: ClaimedCall): Promise<void> {
     const { tts } = this.opts;
     const calls = alertsOf(session);
     const call = session.call;
@@ -353,7 +378,10 @@ export class Dialer {
         synthesis,
       )
       .then((s) => s.media);
-    session.messageMedia.catch(() => {});
+    session.messageMedia.then(
+      () => readyAt !== undefined && this.lateness.observe(performance.now(), performance.now() - readyAt),
+      () => {},
+    );
     this.script.prepare(session);
     if (holdMs > 0) {
       await settledOrAfter(Promise.race([session.messageMedia, this.stopped]), holdMs);

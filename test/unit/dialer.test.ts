@@ -33,6 +33,20 @@ afterEach(async () => {
   for (const d of dialers.splice(0)) await d.stop(0);
 });
 
+/** What each alert's timeline says of its voice when it was dialed ('own voice': nothing). */
+const speechDetails = (t: ReturnType<typeof setup>, ids: readonly string[]) =>
+  ids.map((id) => t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail ?? 'own voice');
+
+/** Six calls paced two a second (three a ring): two with more waiting behind them, then four with fewer. */
+const TWO_BACKLOGGED_THEN_FOUR_OWN = [
+  expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
+  expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
+  'own voice',
+  'own voice',
+  'own voice',
+  'own voice',
+];
+
 function setup(overrides: Partial<DialerOptions> = {}) {
   const db = openDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-dialer-')), 'ringhook.db'));
   const accounts = new AccountStore(db, testSecrets());
@@ -363,16 +377,8 @@ describe('Dialer (stand-in ARI)', () => {
     const ids = phones.map((phone, i) => t.alert(`waiting ${i}`, createAccount(t.accounts, { phone }).userId));
     for (const id of ids) t.dialer.enqueue(id);
     await waitFor('all six placed', () => t.ari.originated[5], 5_000);
-    const details = ids.map((id) => t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail ?? 'own voice');
     // Two a second, three a ring: the first two leave four waiting, the next two leave two.
-    expect(details).toEqual([
-      expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
-      expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
-      'own voice',
-      'own voice',
-      'own voice',
-      'own voice',
-    ]);
+    expect(speechDetails(t, ids)).toEqual(TWO_BACKLOGGED_THEN_FOUR_OWN);
   });
 
   it('alerts waiting for the pace: their speech is made ahead in dial order, in the voice each speaks with when due, and their calls are placed at once though speech asked for then would be late', async () => {
@@ -412,15 +418,32 @@ describe('Dialer (stand-in ARI)', () => {
     await waitFor('all eight placed', () => t.ari.originated[7], 6_000);
     // Three a ring: made in kal while more than three wait behind, then in the owner's voice.
     expect(ahead).toEqual(['kal|waiting charlie', 'kal|waiting delta', 'own|waiting echo', 'own|waiting foxtrot', 'own|waiting golf', 'own|waiting hotel']);
-    const details = ids.slice(2).map((id) => t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail ?? 'own voice');
-    expect(details).toEqual([
-      expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
-      expect.stringMatching(/burst voice \(kal\): more calls were waiting/),
-      'own voice',
-      'own voice',
-      'own voice',
-      'own voice',
-    ]);
+    expect(speechDetails(t, ids.slice(2))).toEqual(TWO_BACKLOGGED_THEN_FOUR_OWN);
+  });
+
+  it('speech ready later than its plan: the next calls add that lateness to their forecast, and one no longer on time waits for its speech before it is placed', async () => {
+    const speechMs: Record<string, number> = { 'first alert': 2_000, 'second alert': 400 };
+    const t = setup({
+      tts: {
+        // On time by the forecast (a ring is 1.5 s); the first is a second later than that.
+        expectedReadyMs: () => 1_000,
+        synthesize: async (text) => {
+          await new Promise((r) => setTimeout(r, speechMs[text] ?? 0));
+          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+        },
+      },
+    });
+    await t.dialer.start();
+    const first = t.alert('first alert');
+    t.dialer.enqueue(first);
+    await waitFor('the first placed at once', () => t.ari.originated[0], 500);
+    await new Promise((r) => setTimeout(r, 2_100)); // its speech is ready, a second late
+    const second = t.alert('second alert', createAccount(t.accounts, { phone: '+14155550971' }).userId);
+    const askedAt = Date.now();
+    t.dialer.enqueue(second);
+    await waitFor('the second placed', () => t.ari.originated[1], 3_000);
+    // 1 s forecast + 1 s late: not on time, so placed once its speech (0.4 s) is made.
+    expect(Date.now() - askedAt).toBeGreaterThanOrEqual(350);
   });
 
   it("calls planned in the same moment see each other's speech as queued: the owner's voice while it is on time, then the burst voice", async () => {
@@ -450,9 +473,8 @@ describe('Dialer (stand-in ARI)', () => {
     const ids = ['+14155550941', '+14155550942', '+14155550943'].map((phone, i) => t.alert(`alert ${i}`, createAccount(t.accounts, { phone }).userId));
     for (const id of ids) t.dialer.enqueue(id);
     await waitFor('all three placed', () => t.ari.originated[2]);
-    const details = ids.map((id) => t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail ?? 'own voice');
     // 600 and 1,200 ms: on time for a ring (1.5 s); the third would be ready at 1.8 s.
-    expect(details).toEqual(['own voice', 'own voice', expect.stringMatching(/burst voice \(kal\)/)]);
+    expect(speechDetails(t, ids)).toEqual(['own voice', 'own voice', expect.stringMatching(/burst voice \(kal\)/)]);
   });
 
   it('a voice slower than a ring by itself, nothing queued: its own voice, the call held until its speech is ready when the phone can first be answered, and the timeline says so', async () => {
