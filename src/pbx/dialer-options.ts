@@ -13,7 +13,7 @@ export interface DialerOptions {
   /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
   writes: CallWrites;
   accounts: AccountRepo;
-  tts: Pick<Tts, 'synthesize'> & Partial<Pick<Tts, 'expectedReadyMs' | 'expectedMakingMs' | 'fastestMakingMs' | 'reserve' | 'ahead' | 'isMade'>>;
+  tts: Pick<Tts, 'synthesize'> & Partial<Pick<Tts, 'expectedReadyMs' | 'expectedMakingMs' | 'fastestMakingMs' | 'reserve' | 'ahead' | 'progressOf'>>;
   /** The flite voice English calls speak with when speech queued before theirs would make their own late, or calls wait behind theirs (a burst); unset: none. */
   burstVoice?: string | undefined;
   events: CallEvents;

@@ -7,7 +7,7 @@
 import { receivesCalls } from '../core/account.js';
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
-import { callSpeech, type CallSpeech } from '../core/languages.js';
+import { callSpeech, type CallSpeech, type Synthesis } from '../core/languages.js';
 import { backlogged, burstSynthesis, describeSpeechPlan, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
 import { SpeechLateness } from '../core/speech-lateness.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
@@ -27,6 +27,7 @@ import { Pacer } from './pacer.js';
 import { settledOrAfter } from '../sleep.js';
 import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
 import { SpeechAhead } from './speech-ahead.js';
+import type { SpeechProgress } from './speech-cache.js';
 import type { CallForDialing } from '../db/call-progress.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
@@ -48,8 +49,8 @@ interface ClaimedCall {
   holdMs: number;
   /** Takes back the speech counted as queued for it since it was planned. */
   unreserve: () => void;
-  /** When its speech was forecast ready (performance.now()); undefined without a forecast. */
-  readyAt: number | undefined;
+  /** In how many ms its speech was forecast ready once asked for (the lateness margin aside); undefined: made already, or no forecast. */
+  forecastMs: number | undefined;
 }
 
 export class Dialer {
@@ -254,7 +255,7 @@ export class Dialer {
 
   /** Speech for the alerts next in line, made while an engine is free (speech-ahead.ts). */
   private speakAhead(): void {
-    if (!this.ahead || this.stopping || this.queue.length === 0) return;
+    if (!this.ahead || this.stopping || !this.opts.ari.isConnected || this.queue.length === 0) return;
     this.ahead.keepOnly((id) => this.queue.has(id), this.queue.length);
     this.ahead.next(this.lineToSpeak(), this.queue.length, () => this.speakAhead());
   }
@@ -310,10 +311,10 @@ export class Dialer {
       calls.map((c) => c.message),
       own.language,
     );
-    const { speech, plan, made, readyAt } = this.speechFor(own, text);
+    const { speech, plan, toMake, forecastMs } = this.speechFor(own, text);
     // Counted as queued from now: the calls planned while this one's claim is written must see it,
     // or all of those planned in one turn would choose their voice on the same short queue.
-    const unreserve = (!made && this.opts.tts.reserve?.(speech.synthesis)) || (() => {});
+    const unreserve = (toMake && this.opts.tts.reserve?.(speech.synthesis)) || (() => {});
     const detail = describeSpeechPlan(plan, speech.synthesis?.voice);
     const claimed = await this.ledger
       .claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail)
@@ -327,41 +328,46 @@ export class Dialer {
     }
     const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
     this.sessions.add(session);
-    return { session, endpoint, holdMs: plan.holdMs, unreserve, readyAt };
+    return { session, endpoint, holdMs: plan.holdMs, unreserve, forecastMs };
   }
 
   /**
-   * The call's voice, by when its speech of `text` would be ready: made ahead already, or forecast
-   * (speech is made in dial order) with the lateness of the plans lately added. `made`: in the voice
-   * chosen, it is; `readyAt`: when it was forecast ready.
+   * The call's voice, by when its speech of `text` would be ready: made ahead already, being made, or
+   * forecast (speech is made in dial order) with the lateness of the plans lately added. `toMake`: in
+   * the voice chosen, it is neither made nor being made; `forecastMs`: its forecast without the margin.
    */
-  private speechFor(own: CallSpeech, text: string): { speech: CallSpeech; plan: SpeechPlan; made: boolean; readyAt: number | undefined } {
-    const { expectedReadyMs, expectedMakingMs, fastestMakingMs, isMade } = this.opts.tts;
-    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 }, made: false, readyAt: undefined };
+  private speechFor(own: CallSpeech, text: string): { speech: CallSpeech; plan: SpeechPlan; toMake: boolean; forecastMs: number | undefined } {
+    const { expectedReadyMs, expectedMakingMs, fastestMakingMs, progressOf } = this.opts.tts;
+    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: true, forecastMs: undefined };
+    const ownProgress = progressOf?.(text, own.synthesis) ?? 'none';
+    // Made in the owner's voice already: nothing to make, so no reason to speak in another.
+    if (ownProgress === 'made') return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: false, forecastMs: undefined };
     const burst = burstSynthesis(own.language, own.synthesis, this.opts.burstVoice);
-    const ownMade = isMade?.(text, own.synthesis) ?? false;
-    const burstMade = burst !== undefined && (isMade?.(text, burst) ?? false);
-    const plannedAt = performance.now();
-    const late = this.lateness.marginMs(plannedAt);
-    const ownReadyMs = ownMade ? 0 : expectedReadyMs(own.synthesis) + late;
-    const burstReadyMs = burst && (burstMade ? 0 : expectedReadyMs(burst) + late);
+    const burstProgress = (burst && progressOf?.(text, burst)) ?? 'none';
+    const forecast = (synthesis: Synthesis | undefined, progress: SpeechProgress) =>
+      progress === 'made' ? 0 : progress === 'making' ? (expectedMakingMs?.(synthesis) ?? 0) : expectedReadyMs(synthesis);
+    const late = this.lateness.marginMs(performance.now());
+    const withMargin = (ms: number, progress: SpeechProgress) => (progress === 'made' ? ms : ms + late);
+    const ownMs = forecast(own.synthesis, ownProgress);
+    const burstMs = burst && forecast(burst, burstProgress);
     const plan = planSpeech({
-      ownReadyMs,
-      ownMakingMs: ownMade ? 0 : (expectedMakingMs?.(own.synthesis) ?? 0),
-      burstReadyMs,
+      ownReadyMs: withMargin(ownMs, ownProgress),
+      ownMakingMs: expectedMakingMs?.(own.synthesis) ?? 0,
+      burstReadyMs: burstMs === undefined ? undefined : withMargin(burstMs, burstProgress),
       burstCheaper: burst && fastestMakingMs && fastestMakingMs(burst) < fastestMakingMs(own.synthesis),
       backlog: backlogged(this.queue.length, this.opts.callsPerSecond),
     });
     const inBurst = plan.voice === 'burst';
+    const progress = inBurst ? burstProgress : ownProgress;
     return {
       speech: inBurst ? { ...own, synthesis: burst } : own,
       plan,
-      made: inBurst ? burstMade : ownMade,
-      readyAt: plannedAt + (inBurst ? burstReadyMs! : ownReadyMs),
+      toMake: progress === 'none',
+      forecastMs: progress === 'made' ? undefined : inBurst ? burstMs : ownMs,
     };
   }
 
-  private async speakAndPlace({ session, endpoint, holdMs, unreserve, readyAt }: ClaimedCall): Promise<void> {
+  private async speakAndPlace({ session, endpoint, holdMs, unreserve, forecastMs }: ClaimedCall): Promise<void> {
     const { tts } = this.opts;
     const calls = alertsOf(session);
     const call = session.call;
@@ -378,8 +384,9 @@ export class Dialer {
         synthesis,
       )
       .then((s) => s.media);
+    const askedAt = performance.now();
     session.messageMedia.then(
-      () => readyAt !== undefined && this.lateness.observe(performance.now(), performance.now() - readyAt),
+      () => forecastMs !== undefined && this.lateness.observe(performance.now(), performance.now() - askedAt - forecastMs),
       () => {},
     );
     this.script.prepare(session);

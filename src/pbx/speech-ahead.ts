@@ -2,7 +2,8 @@
 // waits for makes the messages of the next ones, in dial order, in the voice each will speak with
 // when its turn comes (core/speech-plan: voiceWhenDue). The call then finds its message made and is
 // placed at once, where it would otherwise wait for speech made on a machine by then busy with the
-// calls talking. Speech a call asks for always comes first (tts.ahead takes only a free engine).
+// calls talking. Speech a call asks for comes first: tts.ahead starts a message only with an engine
+// free and no call's speech waiting, at most one an engine.
 import type { CallSpeech, Synthesis } from '../core/languages.js';
 import { burstSynthesis, voiceWhenDue } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
@@ -11,6 +12,7 @@ import type { Tts } from './tts.js';
 /** A queued alert; `speaks`: what its call would say alone (none for a test call or an account that takes none). */
 export interface AlertToSpeak {
   callId: string;
+  phone: string;
   speaks?: { message: string; speech: CallSpeech };
 }
 
@@ -30,21 +32,26 @@ export class SpeechAhead {
 
   /**
    * Asks for the speech of the first alerts of `line` (the queue in dial order, `length` long;
-   * undefined for one not read yet) not asked for yet, while an engine is free. `made` is called as
-   * each is done: an engine is free again.
+   * undefined for one not read yet) not asked for yet, while an engine is free. An alert whose phone
+   * has one before it in the line is skipped: it will ride along in that one's call, which says
+   * both. `done` is called as each is done (made or not): an engine is free again.
    */
-  next(line: Iterable<AlertToSpeak | undefined>, length: number, made: () => void): void {
+  next(line: Iterable<AlertToSpeak | undefined>, length: number, done: () => void): void {
     let position = 0;
+    const phones = new Set<string>();
     for (const alert of line) {
       position++;
-      const speaks = alert?.speaks;
-      if (!speaks || this.asked.has(alert.callId)) continue;
+      if (!alert) continue;
+      const ridesAlong = phones.has(alert.phone);
+      phones.add(alert.phone);
+      const speaks = alert.speaks;
+      if (!speaks || ridesAlong || this.asked.has(alert.callId)) continue;
       // The text only when an engine takes it: this runs at every turn of the dialer.
       const say = () => spokenAlerts([speaks.message], speaks.speech.language);
-      const done = this.deps.tts.ahead(say, this.synthesisWhenDue(speaks.speech, length - position));
-      if (!done) return;
+      const asked = this.deps.tts.ahead(say, this.synthesisWhenDue(speaks.speech, length - position));
+      if (!asked) return;
       this.asked.add(alert.callId);
-      void done.then(made);
+      void asked.then(done);
     }
   }
 

@@ -20,7 +20,7 @@ export interface SynthesizedSpeech {
 const RECHECK_CACHED_MS = 5_000;
 /** At most this many found phrases are remembered. */
 const REMEMBERED = 1_000;
-/** At most this many keys of speech made or found are remembered (for planning only: isMade). */
+/** At most this many keys of speech made or found are remembered (for plans only: progressOf). */
 const MADE_REMEMBERED = 20_000;
 /** A temp dir left by a synthesis that never finished is removed after this. */
 const STALE_TEMP_MS = 3_600_000;
@@ -42,6 +42,9 @@ function wavDurationMs(bytes: number): number {
 export function speechFile(path: string, bytes: number, cached: boolean): SynthesizedSpeech {
   return { path, media: `sound:${path.slice(0, -4)}`, durationMs: wavDurationMs(bytes), cached };
 }
+
+/** How far this process knows a key's speech to be: made (or found), being made, or neither. */
+export type SpeechProgress = 'made' | 'making' | 'none';
 
 export class SpeechCache {
   private readonly inFlight = new Map<string, Promise<SynthesizedSpeech>>();
@@ -80,11 +83,12 @@ export class SpeechCache {
   }
 
   /**
-   * This key's file was made or found since the last cleanup. A hint for planning when a call's
-   * speech will be ready, not a promise that the file is there (cachedOr still looks).
+   * Whether this key's file was made or found since the last cleanup, or is being made. A hint for
+   * planning when a call's speech will be ready, not a promise that the file is there (cachedOr still looks).
    */
-  isMade(key: string): boolean {
-    return this.made.has(key);
+  progressOf(key: string): SpeechProgress {
+    if (this.made.has(key)) return 'made';
+    return this.inFlight.has(key) ? 'making' : 'none';
   }
 
   /** Removes cached files not used for `maxAgeDays` (and stale temp dirs); returns how many. */

@@ -18,12 +18,12 @@ import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js'
 import { silentLogger, type Logger } from '../log.js';
 import { WorkGate } from '../work-gate.js';
 import { buildResidentFlite } from './flite-resident.js';
-import { SpeechCache, speechCacheKey, speechFile, type SynthesizedSpeech } from './speech-cache.js';
+import { SpeechCache, speechCacheKey, speechFile, type SpeechProgress, type SynthesizedSpeech } from './speech-cache.js';
 import { SpeechWorkers, type SpeechStep } from './speech-workers.js';
 import { SpeechCosts } from '../core/speech-costs.js';
 import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
 
-export { speechCacheKey, type SynthesizedSpeech } from './speech-cache.js';
+export { speechCacheKey, type SpeechProgress, type SynthesizedSpeech } from './speech-cache.js';
 
 export type TtsEngine = 'flite' | 'espeak-ng' | 'festival';
 
@@ -100,8 +100,11 @@ export interface Tts {
    * made, or when it could not be (never rejects: the call asks again and hears why).
    */
   ahead(say: () => string, options?: { engine?: TtsEngine; voice?: string }): Promise<void> | undefined;
-  /** The speech of this text in this voice was made (or found) by this process and not cleaned up since. */
-  isMade(text: string, options?: { engine?: TtsEngine; voice?: string }): boolean;
+  /**
+   * The speech of this text in this voice: 'made' (or found) by this process and not cleaned up
+   * since, 'making' now, or 'none' of those. A hint for plans (synthesize still looks for the file).
+   */
+  progressOf(text: string, options?: { engine?: TtsEngine; voice?: string }): SpeechProgress;
   /** Stops the resident speech processes (speech asked for later starts them again). */
   close(): void;
 }
@@ -225,9 +228,10 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   let commandRestingUntil = -Infinity;
 
   async function synthesizeBuiltIn(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
-    return counted(engine, voice, () =>
-      cache.cachedOr(speechCacheKey(text, voice, engine), (target) => produce(target, engine, voice, writeText, text, { engine, voice })),
-    );
+    const key = speechCacheKey(text, voice, engine);
+    const make = () => cache.cachedOr(key, (target) => produce(target, engine, voice, writeText, text, { engine, voice }));
+    // Speech made, or being made for another request (counted there), is not queued work.
+    return cache.progressOf(key) === 'none' ? counted(engine, voice, make) : make();
   }
 
   /** An engine an account's voice asked for; when it fails, the configured engine speaks instead. */
@@ -256,12 +260,13 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   async function synthesizeWithCommand(text: string, command: string, fallback: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
     const started = performance.now();
     try {
-      return await counted('convert', 'command', () =>
-        cache.cachedOr(speechCacheKey(text, command, 'command'), async (target) => {
+      const key = speechCacheKey(text, command, 'command');
+      const make = () =>
+        cache.cachedOr(key, async (target) => {
           if (now() < commandRestingUntil) throw new SpeechCommandError('it failed a moment ago');
           return produce(target, 'convert', 'command', viaCommand(command), text, { engine: 'command' });
-        }),
-      );
+        });
+      return await (cache.progressOf(key) === 'none' ? counted('convert', 'command', make) : make());
     } catch (error) {
       // Whatever went wrong (the command, its output, sox on its output), the call still speaks.
       if (now() >= commandRestingUntil) {
@@ -313,25 +318,26 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return voice.success ? speechCacheKey(text, voice.data, engine) : undefined;
   }
 
-  let aheadRunning = 0;
+  /** Speech asked for ahead and not done yet: at most one an engine, so a call's speech asked for meanwhile waits for at most one of them an engine. */
+  let aheadOutstanding = 0;
   function ahead(say: () => string, options: { engine?: TtsEngine; voice?: string } = {}): Promise<void> | undefined {
     const { running, waiting } = processes.busy;
-    // A call's speech arriving meanwhile waits at most for one message made ahead.
-    if (waiting > 0 || running >= o.maxProcesses || aheadRunning >= o.maxProcesses) return undefined;
-    aheadRunning++;
-    return synthesize(say(), options).then(
+    if (waiting > 0 || running >= o.maxProcesses || aheadOutstanding >= o.maxProcesses) return undefined;
+    const text = say();
+    aheadOutstanding++;
+    return synthesize(text, options).then(
       () => {
-        aheadRunning--;
+        aheadOutstanding--;
       },
       () => {
-        aheadRunning--;
+        aheadOutstanding--;
       },
     );
   }
 
-  const isMade = (text: string, options: { engine?: TtsEngine; voice?: string } = {}): boolean => {
+  const progressOf = (text: string, options: { engine?: TtsEngine; voice?: string } = {}): SpeechProgress => {
     const key = cacheKeyOf(text, options);
-    return key !== undefined && cache.isMade(key);
+    return key === undefined ? 'none' : cache.progressOf(key);
   };
 
   return {
@@ -342,7 +348,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     fastestMakingMs,
     reserve,
     ahead,
-    isMade,
+    progressOf,
     close: () => workers.close(),
   };
 }

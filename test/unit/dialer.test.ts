@@ -399,7 +399,7 @@ describe('Dialer (stand-in ARI)', () => {
           made.add(madeKey(say(), o));
           return Promise.resolve();
         },
-        isMade: (text, o) => made.has(madeKey(text, o)),
+        progressOf: (text, o) => (made.has(madeKey(text, o)) ? 'made' : 'none'),
         // Made by the call itself: 0.2 s for the first two (dialed before anything waits), 20 s for the rest.
         synthesize: async (text, o) => {
           const first = /waiting (alpha|bravo)$/.test(text);

@@ -146,7 +146,7 @@ describe('tts', () => {
 
   it('makes speech ahead only with an engine free and no speech asked for waiting; what it made is known as made, and found in the cache by the call', async () => {
     const tts = createTts({ cacheDir: dir, maxProcesses: 1 });
-    expect(tts.isMade('Made ahead.', { voice: 'kal' })).toBe(false);
+    expect(tts.progressOf('Made ahead.', { voice: 'kal' })).toBe('none');
     const long = (what: string) => `${what} ${'NVDA crossed one hundred and forty dollars on the five minute chart. '.repeat(4)}`;
     const asked = tts.synthesize(long('Asked for by a call.'));
     await waitFor('its making started', async () => ((await readdir(dir)).some((n) => n.startsWith('.tmp-')) ? true : undefined), 5_000, 1);
@@ -159,16 +159,17 @@ describe('tts', () => {
     const ahead = tts.ahead(() => 'Made ahead.', { voice: 'kal' });
     expect(ahead).toBeDefined();
     expect(tts.ahead(() => 'Only one at a time on one engine.', { voice: 'kal' })).toBeUndefined();
+    await waitFor('being made', () => (tts.progressOf('Made ahead.', { voice: 'kal' }) === 'making' ? true : undefined), 5_000, 1);
     await ahead;
-    expect(tts.isMade('Made ahead.', { voice: 'kal' })).toBe(true);
-    expect(tts.isMade('Made ahead.', { voice: 'slt' })).toBe(false);
-    expect(tts.isMade('Not while the engine is busy.', { voice: 'kal' })).toBe(false);
+    expect(tts.progressOf('Made ahead.', { voice: 'kal' })).toBe('made');
+    expect(tts.progressOf('Made ahead.', { voice: 'slt' })).toBe('none');
+    expect(tts.progressOf('Not while the engine is busy.', { voice: 'kal' })).toBe('none');
     expect(await tts.synthesize('Made ahead.', { voice: 'kal' })).toMatchObject({ cached: true });
     // An invalid voice makes nothing and never rejects; the call asking later hears why.
     await expect(tts.ahead(() => 'Bad voice.', { voice: '-x' })).resolves.toBeUndefined();
-    expect(tts.isMade('Bad voice.', { voice: '-x' })).toBe(false);
+    expect(tts.progressOf('Bad voice.', { voice: '-x' })).toBe('none');
     await tts.cleanup(0);
-    expect(tts.isMade('Made ahead.', { voice: 'kal' })).toBe(false);
+    expect(tts.progressOf('Made ahead.', { voice: 'kal' })).toBe('none');
     tts.close();
   });
 
