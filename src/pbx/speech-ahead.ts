@@ -1,6 +1,7 @@
 // Speech made ahead of its call. While a burst's alerts wait for the trunk's pace, an engine nobody
 // waits for makes the messages of the next ones, in dial order, in the voice each will speak with
-// when its turn comes (core/speech-plan: voiceWhenDue). The call then finds its message made and is
+// when its turn comes (core/speech-plan: voiceWhenDue; the owner's, when dearer than the burst
+// voice, is left to the call's own plan). The call then finds its message made and is
 // placed at once, where it would otherwise wait for speech made on a machine by then busy with the
 // calls talking. Speech a call asks for comes first: tts.ahead starts a message only with an engine
 // free and no call's speech waiting, at most one an engine.
@@ -46,9 +47,11 @@ export class SpeechAhead {
       phones.add(alert.phone);
       const speaks = alert.speaks;
       if (!speaks || ridesAlong || this.asked.has(alert.callId)) continue;
+      const voice = this.voiceWhenDue(speaks.speech, length - position);
+      if (!voice) continue;
       // The text only when an engine takes it: this runs at every turn of the dialer.
       const say = () => spokenAlerts([speaks.message], speaks.speech.language);
-      const asked = this.deps.tts.ahead(say, this.synthesisWhenDue(speaks.speech, length - position));
+      const asked = this.deps.tts.ahead(say, voice.synthesis);
       if (!asked) return;
       this.asked.add(alert.callId);
       void asked.then(done);
@@ -65,10 +68,17 @@ export class SpeechAhead {
     if (this.asked.size > queued) for (const id of this.asked) if (!isQueued(id)) this.asked.delete(id);
   }
 
-  private synthesisWhenDue(speech: CallSpeech, behind: number): Synthesis | undefined {
+  /**
+   * The voice the alert's call will speak with when its turn comes; undefined when that is the
+   * owner's and dearer than the burst voice. That one is left to the call's own plan: while a burst
+   * is still arriving, few alerts are behind the first ones, and making slt ahead for them (the
+   * owner's, ~10 times kal's cost) was CPU taken from the burst for calls that then spoke kal.
+   */
+  private voiceWhenDue(speech: CallSpeech, behind: number): { synthesis: Synthesis | undefined } | undefined {
     const { tts, burstVoice, callsPerSecond } = this.deps;
     const burst = burstSynthesis(speech.language, speech.synthesis, burstVoice);
     const cheaper = burst !== undefined && tts.fastestMakingMs(burst) < tts.fastestMakingMs(speech.synthesis);
-    return voiceWhenDue(behind, callsPerSecond, cheaper) === 'burst' ? burst : speech.synthesis;
+    if (!cheaper) return { synthesis: speech.synthesis };
+    return voiceWhenDue(behind, callsPerSecond, cheaper) === 'burst' ? { synthesis: burst } : undefined;
   }
 }
