@@ -1,15 +1,15 @@
 // Turns queued alerts into phone calls: one session per call, driven through its states by
 // Asterisk's events, exactly one attempt each, a cap on concurrent calls, one line per phone (alerts
 // that wait for their phone's line ride along in its next call). The queue, the script an answered
-// call hears, the records, the pace, answering-machine detection, the placement and the recovery
-// after a crash, a lost connection or at stop are modules of their own; what a call's end means is
-// decided in core/call-end, which alerts a call carries in core/line.
+// call hears, the records, the pace, the speech's plan and the speech made ahead, answering-machine
+// detection, the placement and the recovery after a crash, a lost connection or at stop are modules
+// of their own; what a call's end means is decided in core/call-end, which alerts a call carries in
+// core/line.
 import { receivesCalls } from '../core/account.js';
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
-import { callSpeech, type CallSpeech, type Synthesis } from '../core/languages.js';
-import { backlogged, burstSynthesis, describeSpeechPlan, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
-import { SpeechLateness } from '../core/speech-lateness.js';
+import { callSpeech } from '../core/languages.js';
+import { describeSpeechPlan } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
 import type { AriEvent } from './ari.js';
@@ -27,7 +27,7 @@ import { Pacer } from './pacer.js';
 import { settledOrAfter } from '../sleep.js';
 import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
 import { SpeechAhead } from './speech-ahead.js';
-import type { SpeechProgress } from './speech-cache.js';
+import { SpeechPlanner } from './speech-planner.js';
 import type { CallForDialing } from '../db/call-progress.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
@@ -72,8 +72,7 @@ export class Dialer {
   private storeDown = false;
   /** The queued alerts as the line rule sees them, loaded once when they join the queue. */
   private readonly waiting = new Map<string, QueuedAlert>();
-  /** How much later than planned the calls' speech was ready lately: added to the next plans. */
-  private readonly lateness = new SpeechLateness();
+  private readonly speech: SpeechPlanner;
   /** Speech made ahead for the alerts next in line; undefined when the speech engine cannot. */
   private readonly ahead: SpeechAhead | undefined;
   /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
@@ -122,6 +121,12 @@ export class Dialer {
       end: (s, stop) => this.end(s, stop),
     });
     this.pacer = new Pacer(this.opts.callsPerSecond, now, () => this.pump());
+    this.speech = new SpeechPlanner({
+      tts: this.opts.tts,
+      burstVoice: this.opts.burstVoice,
+      callsPerSecond: this.opts.callsPerSecond,
+      waiting: () => this.queue.length,
+    });
     const { ahead, fastestMakingMs } = this.opts.tts;
     if (ahead && fastestMakingMs)
       this.ahead = new SpeechAhead({ tts: { ahead, fastestMakingMs }, burstVoice: this.opts.burstVoice, callsPerSecond: this.opts.callsPerSecond });
@@ -311,7 +316,7 @@ export class Dialer {
       calls.map((c) => c.message),
       own.language,
     );
-    const { speech, plan, toMake, forecastMs } = this.speechFor(own, text);
+    const { speech, plan, toMake, forecastMs } = this.speech.plan(own, text);
     // Counted as queued from now: the calls planned while this one's claim is written must see it,
     // or all of those planned in one turn would choose their voice on the same short queue.
     const unreserve = (toMake && this.opts.tts.reserve?.(speech.synthesis)) || (() => {});
@@ -331,42 +336,6 @@ export class Dialer {
     return { session, endpoint, holdMs: plan.holdMs, unreserve, forecastMs };
   }
 
-  /**
-   * The call's voice, by when its speech of `text` would be ready: made ahead already, being made, or
-   * forecast (speech is made in dial order) with the lateness of the plans lately added. `toMake`: in
-   * the voice chosen, it is neither made nor being made; `forecastMs`: its forecast without the margin.
-   */
-  private speechFor(own: CallSpeech, text: string): { speech: CallSpeech; plan: SpeechPlan; toMake: boolean; forecastMs: number | undefined } {
-    const { expectedReadyMs, expectedMakingMs, fastestMakingMs, progressOf } = this.opts.tts;
-    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: true, forecastMs: undefined };
-    const ownProgress = progressOf?.(text, own.synthesis) ?? 'none';
-    // Made in the owner's voice already: nothing to make, so no reason to speak in another.
-    if (ownProgress === 'made') return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: false, forecastMs: undefined };
-    const burst = burstSynthesis(own.language, own.synthesis, this.opts.burstVoice);
-    const burstProgress = (burst && progressOf?.(text, burst)) ?? 'none';
-    const forecast = (synthesis: Synthesis | undefined, progress: SpeechProgress) =>
-      progress === 'made' ? 0 : progress === 'making' ? (expectedMakingMs?.(synthesis) ?? 0) : expectedReadyMs(synthesis);
-    const late = this.lateness.marginMs(performance.now());
-    const withMargin = (ms: number, progress: SpeechProgress) => (progress === 'made' ? ms : ms + late);
-    const ownMs = forecast(own.synthesis, ownProgress);
-    const burstMs = burst && forecast(burst, burstProgress);
-    const plan = planSpeech({
-      ownReadyMs: withMargin(ownMs, ownProgress),
-      ownMakingMs: expectedMakingMs?.(own.synthesis) ?? 0,
-      burstReadyMs: burstMs === undefined ? undefined : withMargin(burstMs, burstProgress),
-      burstCheaper: burst && fastestMakingMs && fastestMakingMs(burst) < fastestMakingMs(own.synthesis),
-      backlog: backlogged(this.queue.length, this.opts.callsPerSecond),
-    });
-    const inBurst = plan.voice === 'burst';
-    const progress = inBurst ? burstProgress : ownProgress;
-    return {
-      speech: inBurst ? { ...own, synthesis: burst } : own,
-      plan,
-      toMake: progress === 'none',
-      forecastMs: progress === 'made' ? undefined : inBurst ? burstMs : ownMs,
-    };
-  }
-
   private async speakAndPlace({ session, endpoint, holdMs, unreserve, forecastMs }: ClaimedCall): Promise<void> {
     const { tts } = this.opts;
     const calls = alertsOf(session);
@@ -384,11 +353,8 @@ export class Dialer {
         synthesis,
       )
       .then((s) => s.media);
-    const askedAt = performance.now();
-    session.messageMedia.then(
-      () => forecastMs !== undefined && this.lateness.observe(performance.now(), performance.now() - askedAt - forecastMs),
-      () => {},
-    );
+    session.messageMedia.catch(() => {});
+    this.speech.follow(session.messageMedia, forecastMs);
     this.script.prepare(session);
     if (holdMs > 0) {
       await settledOrAfter(Promise.race([session.messageMedia, this.stopped]), holdMs);
