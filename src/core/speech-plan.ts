@@ -84,6 +84,20 @@ export function describeSpeechPlan(plan: SpeechPlan, voice: string | undefined):
 }
 
 /**
+ * The call's burst voice (burstSynthesis) and whether it costs less to make than the call's own, by
+ * their quickest times (`fastestMs`: tts.fastestMakingMs).
+ */
+export function burstVoiceOf(
+  language: Language,
+  own: Synthesis | undefined,
+  voice: string | undefined,
+  fastestMs: ((synthesis: Synthesis | undefined) => number) | undefined,
+): { burst: Synthesis | undefined; cheaper: boolean } {
+  const burst = burstSynthesis(language, own, voice);
+  return { burst, cheaper: burst !== undefined && fastestMs !== undefined && fastestMs(burst) < fastestMs(own) };
+}
+
+/**
  * The burst voice of a call in this language: flite's `voice` for English (the only language flite
  * speaks), none otherwise (espeak-ng, every other language's voice, is already cheap), and none
  * when the call's own voice is that one already.

@@ -51,6 +51,8 @@ interface ClaimedCall {
   unreserve: () => void;
   /** In how many ms its speech was forecast ready once asked for (the lateness margin aside); undefined: made already, or no forecast. */
   forecastMs: number | undefined;
+  /** What it says: its alerts' messages as a trader would read them aloud. */
+  text: string;
 }
 
 export class Dialer {
@@ -312,10 +314,12 @@ export class Dialer {
     const endpoint = this.opts.endpointFor(account.phone);
     const own = callSpeech(account);
     // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
-    const text = spokenAlerts(
-      calls.map((c) => c.message),
-      own.language,
-    );
+    const says = (alerts: readonly CallForDialing[]) =>
+      spokenAlerts(
+        alerts.map((c) => c.message),
+        own.language,
+      );
+    const text = says(calls);
     const { speech, plan, toMake, forecastMs } = this.speech.plan(own, text);
     // Counted as queued from now: the calls planned while this one's claim is written must see it,
     // or all of those planned in one turn would choose their voice on the same short queue.
@@ -333,26 +337,15 @@ export class Dialer {
     }
     const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
     this.sessions.add(session);
-    return { session, endpoint, holdMs: plan.holdMs, unreserve, forecastMs };
+    return { session, endpoint, holdMs: plan.holdMs, unreserve, forecastMs, text: claimed.length === calls.length ? text : says(claimed) };
   }
 
-  private async speakAndPlace({ session, endpoint, holdMs, unreserve, forecastMs }: ClaimedCall): Promise<void> {
-    const { tts } = this.opts;
-    const calls = alertsOf(session);
+  private async speakAndPlace({ session, endpoint, holdMs, unreserve, forecastMs, text }: ClaimedCall): Promise<void> {
     const call = session.call;
-    // Speech is made while the phone rings, from the messages as a trader would read them aloud
-    // (or partly or wholly first, when it cannot be made in time: core/speech-plan).
-    const { language, synthesis } = session.speech;
+    // Speech is made while the phone rings (or partly or wholly first, when it cannot be made in
+    // time: core/speech-plan).
     unreserve();
-    session.messageMedia = tts
-      .synthesize(
-        spokenAlerts(
-          calls.map((c) => c.message),
-          language,
-        ),
-        synthesis,
-      )
-      .then((s) => s.media);
+    session.messageMedia = this.opts.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
     session.messageMedia.catch(() => {});
     this.speech.follow(session.messageMedia, forecastMs);
     this.script.prepare(session);

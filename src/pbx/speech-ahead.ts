@@ -6,7 +6,7 @@
 // calls talking. Speech a call asks for comes first: tts.ahead starts a message only with an engine
 // free and no call's speech waiting, at most one an engine.
 import type { CallSpeech, Synthesis } from '../core/languages.js';
-import { burstSynthesis, voiceWhenDue } from '../core/speech-plan.js';
+import { burstVoiceOf, voiceWhenDue } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Tts } from './tts.js';
 
@@ -76,8 +76,7 @@ export class SpeechAhead {
    */
   private voiceWhenDue(speech: CallSpeech, behind: number): { synthesis: Synthesis | undefined } | undefined {
     const { tts, burstVoice, callsPerSecond } = this.deps;
-    const burst = burstSynthesis(speech.language, speech.synthesis, burstVoice);
-    const cheaper = burst !== undefined && tts.fastestMakingMs(burst) < tts.fastestMakingMs(speech.synthesis);
+    const { burst, cheaper } = burstVoiceOf(speech.language, speech.synthesis, burstVoice, tts.fastestMakingMs);
     if (!cheaper) return { synthesis: speech.synthesis };
     return voiceWhenDue(behind, callsPerSecond, cheaper) === 'burst' ? { synthesis: burst } : undefined;
   }

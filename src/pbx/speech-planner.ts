@@ -4,7 +4,7 @@
 // (core/speech-lateness); the decision itself is core/speech-plan's.
 import type { CallSpeech, Synthesis } from '../core/languages.js';
 import { SpeechLateness } from '../core/speech-lateness.js';
-import { backlogged, burstSynthesis, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
+import { backlogged, burstVoiceOf, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
 import type { SpeechProgress } from './speech-cache.js';
 import type { Tts } from './tts.js';
 
@@ -39,7 +39,7 @@ export class SpeechPlanner {
     const ownProgress = progressOf?.(text, own.synthesis) ?? 'none';
     // Made in the owner's voice already: nothing to make, so no reason to speak in another.
     if (ownProgress === 'made') return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: false, forecastMs: undefined };
-    const burst = burstSynthesis(own.language, own.synthesis, this.deps.burstVoice);
+    const { burst, cheaper } = burstVoiceOf(own.language, own.synthesis, this.deps.burstVoice, fastestMakingMs);
     const burstProgress = (burst && progressOf?.(text, burst)) ?? 'none';
     const forecast = (synthesis: Synthesis | undefined, progress: SpeechProgress) =>
       progress === 'made' ? 0 : progress === 'making' ? (expectedMakingMs?.(synthesis) ?? 0) : expectedReadyMs(synthesis);
@@ -51,7 +51,7 @@ export class SpeechPlanner {
       ownReadyMs: withMargin(ownMs, ownProgress),
       ownMakingMs: expectedMakingMs?.(own.synthesis) ?? 0,
       burstReadyMs: burstMs === undefined ? undefined : withMargin(burstMs, burstProgress),
-      burstCheaper: burst && fastestMakingMs && fastestMakingMs(burst) < fastestMakingMs(own.synthesis),
+      burstCheaper: cheaper,
       backlog: backlogged(this.deps.waiting(), this.deps.callsPerSecond),
     });
     const inBurst = plan.voice === 'burst';

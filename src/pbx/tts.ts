@@ -295,11 +295,17 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return synthesizeChosen(text, engine, voice);
   }
 
+  /** Who speaks what is asked with `options`: the operator's command unless an engine is asked for by name, else the engine and its voice (unchecked). */
+  function speakerOf(options: { engine?: TtsEngine; voice?: string }): { command: string } | { engine: TtsEngine; voice: string } {
+    if (o.command !== undefined && options.engine === undefined) return { command: o.command };
+    const engine = options.engine ?? o.engine;
+    return { engine, voice: options.voice ?? o.voice ?? DEFAULT_VOICE[engine] };
+  }
+
   /** The step and voice whose times the speech asked with `options` goes by. */
   function costKey(options: { engine?: TtsEngine; voice?: string }): [SpeechStep, string] {
-    const engine = options.engine ?? o.engine;
-    if (o.command !== undefined && options.engine === undefined) return ['convert', 'command'];
-    return [engine, options.voice ?? o.voice ?? DEFAULT_VOICE[engine]];
+    const speaker = speakerOf(options);
+    return 'command' in speaker ? ['convert', 'command'] : [speaker.engine, speaker.voice];
   }
 
   const expectedMakingMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.expectedMs(...costKey(options));
@@ -310,12 +316,11 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
 
   const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 
-  /** The cache key synthesize() uses for this text and options; undefined for options it refuses. */
+  /** The cache key synthesize() uses for this text and options; undefined for a voice it refuses. */
   function cacheKeyOf(text: string, options: { engine?: TtsEngine; voice?: string }): string | undefined {
-    const engine = options.engine ?? o.engine;
-    if (o.command !== undefined && options.engine === undefined) return speechCacheKey(text, o.command, 'command');
-    const voice = Voice.safeParse(options.voice ?? o.voice ?? DEFAULT_VOICE[engine]);
-    return voice.success ? speechCacheKey(text, voice.data, engine) : undefined;
+    const speaker = speakerOf(options);
+    if ('command' in speaker) return speechCacheKey(text, speaker.command, 'command');
+    return Voice.safeParse(speaker.voice).success ? speechCacheKey(text, speaker.voice, speaker.engine) : undefined;
   }
 
   /** Speech asked for ahead and not done yet: at most one an engine, so a call's speech asked for meanwhile waits for at most one of them an engine. */
@@ -325,14 +330,10 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     if (waiting > 0 || running >= o.maxProcesses || aheadOutstanding >= o.maxProcesses) return undefined;
     const text = say();
     aheadOutstanding++;
-    return synthesize(text, options).then(
-      () => {
-        aheadOutstanding--;
-      },
-      () => {
-        aheadOutstanding--;
-      },
-    );
+    const done = () => {
+      aheadOutstanding--;
+    };
+    return synthesize(text, options).then(done, done);
   }
 
   const progressOf = (text: string, options: { engine?: TtsEngine; voice?: string } = {}): SpeechProgress => {
