@@ -43,7 +43,7 @@ export async function placeCall(
 }
 
 export interface CallPlacementDeps {
-  ari: Pick<AriCallControl, 'originate' | 'getEndpoint'>;
+  ari: Pick<AriCallControl, 'originate' | 'getEndpoint' | 'hangup'>;
   settings: Pick<DialerSettings, 'callerId' | 'ringTimeoutSec' | 'backupEndpointFor' | 'now'>;
   sessions: CallSessions;
   ledger: CallLedger;
@@ -51,6 +51,8 @@ export interface CallPlacementDeps {
   enqueue: (callId: string) => void;
   giveUp: (session: CallSession, why: string) => void;
   end: (session: CallSession, stop: CallStop) => void;
+  /** ringhook is stopping: no call goes out again through the backup trunk. */
+  stopping: () => boolean;
 }
 
 export class CallPlacement {
@@ -62,8 +64,13 @@ export class CallPlacement {
     arm(session, (settings.ringTimeoutSec + 15) * 1000, () => this.deps.giveUp(session, 'no final event from Asterisk after the ring timeout'));
     const placement = await placeCall(this.deps.ari, session, endpoint, settings);
     if (placement.placed) {
+      session.originated = true;
       for (const alert of alerts) queue.taken(alert.callId);
     } else if ('outcome' in placement) {
+      // No answer to the originate (a timeout, a connection cut): Asterisk may have made the
+      // channel all the same, and its phone may ring. It is hung up, so that nobody answers a call
+      // ringhook no longer follows (one that starts later is hung up at its StasisStart: dialer.ts).
+      if (placement.outcome.kind === 'originate-failed' && !placement.outcome.refusedByAsterisk) void this.deps.ari.hangup(session.channelId).catch(() => {});
       this.deps.end(session, placement.outcome);
     } else {
       // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
@@ -84,7 +91,7 @@ export class CallPlacement {
   /** At the call's end: true when it goes out once more, through the backup trunk, instead of ending. */
   placedAgain(previous: CallSession, stop: CallStop): boolean {
     const { settings, sessions, ledger } = this.deps;
-    const backup = previous.onBackupTrunk ? undefined : settings.backupEndpointFor?.(previous.phone);
+    const backup = previous.onBackupTrunk || this.deps.stopping() ? undefined : settings.backupEndpointFor?.(previous.phone);
     if (!backup || !goesToBackupTrunk(previous, stop)) return false;
     sessions.remove(previous);
     const session = newSession(alertsOf(previous), previous.phone, previous.requireConfirm ?? false, settings.now(), '-b', previous.speech);

@@ -101,7 +101,11 @@ export class CallRecovery {
 
   /** After the events connection came back: events may have been lost meanwhile. */
   async afterReconnect(): Promise<void> {
-    const ids = this.deps.sessions.channels();
+    // Only calls Asterisk took: one held for its speech, or whose originate is still on its way, has no channel yet.
+    const ids = this.deps.sessions
+      .all()
+      .filter((session) => session.originated)
+      .map((session) => session.channelId);
     if (ids.length > 0) {
       let alive: Set<string>;
       try {

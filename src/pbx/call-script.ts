@@ -64,7 +64,7 @@ export class CallScript {
       session.repeats++;
       disarmAll(session);
       this.armLongestCall(session);
-      if (session.playbackId) await this.deps.ari.stopPlayback(session.playbackId).catch(() => {});
+      await this.stopPlayback(session);
       await this.play(session);
     }
   }
@@ -73,8 +73,18 @@ export class CallScript {
   private async confirm(session: CallSession): Promise<void> {
     disarmAll(session);
     arm(session, CONFIRMATION_MS, () => void this.deps.hangup(session, 'acknowledged'));
-    if (session.playbackId) await this.deps.ari.stopPlayback(session.playbackId).catch(() => {});
+    await this.stopPlayback(session);
     await this.start(session, [this.say(session, callPhrases(session.speech).confirmed)], 'acknowledged');
+  }
+
+  /**
+   * Stops the playback in progress. It is no longer the call's own from here: its PlaybackFinished,
+   * which may come while the next playback's speech is still being found, must not start the digit wait.
+   */
+  private async stopPlayback(session: CallSession): Promise<void> {
+    const playbackId = session.playbackId;
+    session.playbackId = undefined;
+    if (playbackId) await this.deps.ari.stopPlayback(playbackId).catch(() => {});
   }
 
   private armLongestCall(session: CallSession): void {
@@ -105,6 +115,8 @@ export class CallScript {
       await this.deps.ari.play(session.channelId, playbackId, files);
       session.messageStarted = true;
     } catch (error) {
+      // The phone hung up while its playback was asked for: the call's end says how it ended, not this.
+      if (!this.deps.isActive(session) || channelGone(error)) return;
       session.speechFailed = (error as Error).message;
       // Asterisk gone (killed, restarting) is its own fault, already reported: the call ends with it.
       const asteriskGone = error instanceof AriError && error.kind === 'network';
@@ -112,4 +124,9 @@ export class CallScript {
       await this.deps.hangup(session, 'speech failed');
     }
   }
+}
+
+/** ARI's answer to a request on a channel that has hung up meanwhile. */
+function channelGone(error: unknown): boolean {
+  return error instanceof AriError && error.kind === 'http' && (error.status === 404 || error.status === 409);
 }

@@ -33,6 +33,8 @@ export interface CallSession extends CallFacts {
   closing?: string | undefined;
   /** The call went out again through the backup trunk (it is never sent a third time). */
   onBackupTrunk?: boolean;
+  /** Asterisk took the originate: from here the call has a channel (until it is destroyed). */
+  originated?: boolean;
 }
 
 /** The channel of the call placed for an alert; `attempt` tells a call placed again (Asterisk's channel ids are unique). */

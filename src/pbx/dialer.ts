@@ -6,7 +6,7 @@
 // of their own; what a call's end means is decided in core/call-end, which alerts a call carries in
 // core/line.
 import { receivesCalls } from '../core/account.js';
-import { decideCallEnd, type CallStop } from '../core/call-end.js';
+import { decideCallEnd, queuedFate, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
 import { callSpeech } from '../core/languages.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
@@ -121,6 +121,7 @@ export class Dialer {
       enqueue: (callId) => this.enqueue(callId),
       giveUp: (s, why) => this.giveUp(s, why),
       end: (s, stop) => this.end(s, stop),
+      stopping: () => this.stopping,
     });
     this.pacer = new Pacer(this.opts.callsPerSecond, now, () => this.pump());
     this.speech = new SpeechPlanner({
@@ -299,7 +300,8 @@ export class Dialer {
    */
   private async claim(callIds: readonly string[]): Promise<ClaimedCall | undefined> {
     const { progress, accounts, now } = this.opts;
-    const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter((c): c is CallForDialing => c?.status === 'queued');
+    const queued = (await Promise.all(callIds.map((id) => progress.get(id)))).filter((c): c is CallForDialing => c?.status === 'queued');
+    const calls = this.freshOnly(queued);
     const call = calls[0];
     if (!call) return undefined;
     const account = await accounts.get(call.userId);
@@ -340,6 +342,20 @@ export class Dialer {
     return { session, endpoint, holdMs: plan.holdMs, unreserve, forecastMs, text: claimed.length === calls.length ? text : says(claimed) };
   }
 
+  /**
+   * The alerts still fresh enough to dial; the others end here (failed, with their SMS backup). An
+   * alert put back again and again (Asterisk refusing calls while it restarts, a long database
+   * lock) is otherwise never looked at by the stale check, which sees only the queue.
+   */
+  private freshOnly(calls: readonly CallForDialing[]): CallForDialing[] {
+    const { now, freshnessMs } = this.opts;
+    return calls.filter((call) => {
+      const fate = queuedFate(call.receivedAt, now(), freshnessMs, 'waiting');
+      if (!fate.dial) this.ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
+      return fate.dial;
+    });
+  }
+
   private async speakAndPlace({ session, endpoint, holdMs, unreserve, forecastMs, text }: ClaimedCall): Promise<void> {
     const call = session.call;
     // Speech is made while the phone rings (or partly or wholly first, when it cannot be made in
@@ -352,15 +368,16 @@ export class Dialer {
     if (holdMs > 0) {
       await settledOrAfter(Promise.race([session.messageMedia, this.stopped]), holdMs);
       if (!this.sessions.has(call.callId)) return;
-      if (this.stopping) {
-        // Nothing was dialed: the alerts are queued again, for the next start within their freshness.
-        this.placement.putBack(session, 'ringhook stopped before the call was placed');
-        this.pacer.cancelled(call.callId);
-        return;
-      }
       // Counted against the pace from now: a hold longer than the pacer waits for a call to dial
       // must not let its INVITE go uncounted.
-      this.pacer.started(call.callId);
+      if (!this.stopping) this.pacer.started(call.callId);
+    }
+    // Stopped while held, or while the claim waited for the database: nothing was dialed, and the
+    // alerts are queued again, for the next start within their freshness.
+    if (this.stopping) {
+      this.placement.putBack(session, 'ringhook stopped before the call was placed');
+      this.pacer.cancelled(call.callId);
+      return;
     }
     await this.placement.place(session, endpoint);
   }
@@ -371,7 +388,15 @@ export class Dialer {
   private route(event: AriEvent): void {
     const channelId = eventChannelId(event);
     const session = channelId ? this.sessions.byChannel(channelId) : undefined;
-    if (!session) return;
+    if (!session) {
+      // Only ringhook's calls enter its app: one it no longer follows (ended while its originate
+      // went unanswered, or from before a restart) is hung up rather than left to silence.
+      if (event.type === 'StasisStart' && channelId) {
+        this.opts.logger.warn('a call ringhook no longer follows was answered: hung up', { channel_id: channelId });
+        void this.opts.ari.hangup(channelId).catch(() => {});
+      }
+      return;
+    }
     const now = this.opts.now();
     switch (event.type) {
       case 'PlaybackFinished':
@@ -379,7 +404,8 @@ export class Dialer {
         break;
       case 'Dial':
         this.pacer.dialed(session.call.callId);
-        if (event.dialstatus === 'RINGING' && !session.rang) {
+        // 183 (PROGRESS) is how many mobile networks ring: with early media, and no 180.
+        if ((event.dialstatus === 'RINGING' || event.dialstatus === 'PROGRESS') && !session.rang) {
           session.rang = true;
           this.ledger.transitionAll(alertsOf(session), 'ringing', { ringingAt: now });
         }

@@ -20,6 +20,7 @@ export type SippScenario =
   | 'unavailable'
   | 'service-unavailable'
   | 'provider-503'
+  | 'progress-then-503'
   | 'ring-forever'
   | 'register';
 

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/core/payload.js';
 import { speakable } from '../../src/core/speakable.js';
@@ -48,7 +49,8 @@ const TWO_BACKLOGGED_THEN_FOUR_OWN = [
 ];
 
 function setup(overrides: Partial<DialerOptions> = {}) {
-  const db = openDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-dialer-')), 'ringhook.db'));
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-dialer-')), 'ringhook.db');
+  const db = openDatabase(file);
   const accounts = new AccountStore(db, testSecrets());
   const calls = new CallStore(db);
   const progress = new CallProgressStore(db);
@@ -88,7 +90,7 @@ function setup(overrides: Partial<DialerOptions> = {}) {
     return call;
   };
   const row = (callId: string) => calls.get(callId)!;
-  return { db, accounts, calls, progress, ari, finals, account, dialer, alert, final, row };
+  return { file, db, writes, accounts, calls, progress, ari, finals, account, dialer, alert, final, row };
 }
 
 describe('Dialer (stand-in ARI)', () => {
@@ -697,6 +699,139 @@ describe('Dialer (stand-in ARI)', () => {
       t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${callId}`), cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
       expect(await t.final(callId)).toMatchObject({ state: 'unreachable' });
       expect(t.ari.originated).toHaveLength(1);
+    });
+  });
+
+  describe('races with Asterisk, the database and stop', () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const finished = (ch: { id: string }, n: number) => ({
+      type: 'PlaybackFinished',
+      playback: { id: `${ch.id}-p${n}`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' },
+    });
+
+    it('an originate with no answer is hung up (Asterisk may have made the channel), and a late answer to it is hung up too', async () => {
+      const t = setup();
+      const made = t.ari.originate.bind(t.ari);
+      t.ari.originate = async (p) => {
+        await made(p);
+        throw new AriError('timeout', 'POST', `/channels/${p.channelId}`, undefined, undefined);
+      };
+      await t.dialer.start();
+      const callId = t.alert('Asterisk slow to answer');
+      t.dialer.enqueue(callId);
+      expect(await t.final(callId)).toMatchObject({ state: 'failed' });
+      expect(t.ari.hungUp).toEqual([`rh-${callId}`]);
+      t.ari.send({ type: 'StasisStart', channel: channel(`rh-${callId}`), args: [callId] });
+      await waitFor('the late answer hung up', () => t.ari.hungUp.length === 2 || undefined);
+      expect(t.ari.played).toEqual([]);
+    });
+
+    it('a reconnect while a call is held for its speech leaves it alone: placed once its speech is made', async () => {
+      let made!: () => void;
+      const speechMade = new Promise<void>((resolve) => (made = resolve));
+      const t = setup({
+        tts: {
+          expectedReadyMs: () => 20_000,
+          expectedMakingMs: () => 20_000,
+          synthesize: async () => {
+            await speechMade;
+            return { path: '/speech/x.wav', media: 'sound:/speech/x', durationMs: 1000, cached: false };
+          },
+        },
+      });
+      await t.dialer.start();
+      const callId = t.alert('held for its speech');
+      t.dialer.enqueue(callId);
+      await waitFor('claimed', () => t.row(callId).status === 'dialing' || undefined);
+      t.ari.emit('connected', { reconnect: true, downMs: 2_000 });
+      await sleep(50);
+      made();
+      await waitFor('originate', () => t.ari.originated[0]);
+      expect(t.finals).toEqual([]);
+      expect(t.row(callId).status).toBe('dialing');
+    });
+
+    it('an alert Asterisk keeps refusing (503) ends failed once it is too old, and is never dialed late', async () => {
+      const t = setup({ freshnessMs: 600 });
+      t.ari.originateError = new AriError('http', 'POST', '/channels/x', 503, 'Shutdown in progress');
+      await t.dialer.start();
+      const callId = t.alert('Asterisk restarting');
+      t.dialer.enqueue(callId);
+      const call = await waitFor('the stale end', () => t.finals.find((f) => f.callId === callId), 8_000);
+      expect(call).toMatchObject({ state: 'failed' });
+      const tries = t.ari.originated.length;
+      t.ari.originateError = undefined;
+      await sleep(300);
+      expect(t.ari.originated).toHaveLength(tries);
+    });
+
+    it('stop while the claim waits for a locked database: nothing is dialed, and the alert is queued again', async () => {
+      const t = setup();
+      await t.dialer.start();
+      const other = new Database(t.file);
+      const callId = t.alert('claimed during stop');
+      other.prepare('BEGIN IMMEDIATE').run();
+      t.dialer.enqueue(callId);
+      await sleep(200);
+      const stopping = t.dialer.stop(100);
+      await sleep(50);
+      other.prepare('COMMIT').run();
+      other.close();
+      await stopping;
+      await t.writes.drain(3_000);
+      await sleep(100);
+      expect(t.ari.originated).toEqual([]);
+      expect(t.row(callId).status).toBe('queued');
+    });
+
+    it('2 pressed during the prompt: the stopped playback ending does not cut the repeat short', async () => {
+      const t = setup({ digitWaitMs: 200 });
+      await t.dialer.start();
+      const callId = t.alert('repeat me');
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      const ch = channel(`rh-${callId}`);
+      t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
+      await waitFor('playback', () => t.ari.played[0]);
+      t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '2' });
+      // Asterisk reports the stopped playback as finished while the repeat is being started.
+      t.ari.send(finished(ch, 1));
+      await waitFor('the repeat', () => t.ari.played[1]);
+      await sleep(400);
+      expect(t.ari.hungUp).toEqual([]);
+    });
+
+    it('a phone that hangs up while its repeat is asked for ends as heard, not failed', async () => {
+      const t = setup({ digitWaitMs: 5_000 });
+      await t.dialer.start();
+      const callId = t.alert('heard it once');
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      const ch = channel(`rh-${callId}`);
+      t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
+      await waitFor('playback', () => t.ari.played[0]);
+      t.ari.send(finished(ch, 1));
+      t.ari.play = async () => {
+        throw new AriError('http', 'POST', `/channels/${ch.id}/play`, 404, 'Channel not found');
+      };
+      t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '2' });
+      await sleep(50);
+      t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
+      expect(await t.final(callId)).toMatchObject({ state: 'completed' });
+    });
+
+    it('183 Session Progress is ringing: a failure after it is not sent to the backup trunk', async () => {
+      const t = setup({ backupEndpointFor: (phone) => throughTrunk(phone, 'trunk2') });
+      await t.dialer.start();
+      const callId = t.alert('early media');
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      const ch = channel(`rh-${callId}`);
+      t.ari.send({ type: 'Dial', peer: ch, dialstatus: 'PROGRESS' });
+      t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      expect(await t.final(callId)).toMatchObject({ state: 'unreachable' });
+      expect(t.ari.originated).toHaveLength(1);
+      expect(t.progress.timeline(callId).map((e) => e.event)).toContain('ringing');
     });
   });
 });
