@@ -15,8 +15,10 @@ export const ERROR_CATALOGUE = {
   https_required: { status: 403, message: 'HTTPS is required.' },
   not_found: { status: 404, message: 'Not found.' },
   method_not_allowed: { status: 405, message: 'Method not allowed.' },
+  request_timeout: { status: 408, message: 'The request did not arrive in time.' },
   rate_limited: { status: 429, message: 'Too many alerts: the per-minute call limit of the plan is exceeded.' },
   too_many_failures: { status: 429, message: 'Too many requests with invalid credentials from this address.' },
+  headers_too_large: { status: 431, message: 'The request line or headers are larger than 16 KiB.' },
   internal: { status: 500, message: 'Internal server error: nothing was recorded; the alert may be sent again.' },
   unavailable: { status: 503, message: 'The service is starting or stopping: nothing was recorded; the alert may be sent again.' },
 } as const satisfies Record<string, { status: number; message: string }>;

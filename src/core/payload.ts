@@ -35,12 +35,29 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 // C0 controls other than tab, line feed and carriage return, and DEL: never meant to be spoken.
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
+// With the u flag a well-formed pair is one code point: only half of a pair is a surrogate.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Why a text cannot be kept as sent: a control character, or half of a UTF-16 pair (JSON's "\ud800"), which no store can hold. */
+function unkeepable(name: string, text: string): string | undefined {
+  if (FORBIDDEN_CONTROL.test(text)) return `"${name}" contains control characters (such as NUL) that cannot be spoken`;
+  if (LONE_SURROGATE.test(text)) return `"${name}" contains half of a UTF-16 surrogate pair (such as \\ud800 alone), which is not text`;
+  return undefined;
+}
+
 const optionalText = (name: string) =>
   z
     .string({ error: `"${name}" must be a string` })
     .max(200, { error: `"${name}" must be at most 200 characters` })
     .nullish()
+    .superRefine((v, ctx) => {
+      const problem = v ? unkeepable(name, v) : undefined;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .transform((v) => v ?? undefined);
+
+/** Longer than any price (digits, a sign, a point, an exponent): refused before any pattern reads it. */
+const MAX_PRICE_CHARS = 40;
 
 const priceSchema = z
   .union([z.number(), z.string()], { error: '"price" must be a number or a numeric string' })
@@ -73,9 +90,10 @@ const KNOWN_KEYS = new Set(['message', 'ticker', 'price', 'action', 'strategy', 
 
 function parseNumericString(text: string): number | undefined {
   const trimmed = text.trim();
+  if (trimmed.length > MAX_PRICE_CHARS) return undefined;
   // Commas only as thousands separators ("1,234.5"); "1,5" is ambiguous and refused.
   const plain = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(trimmed) ? trimmed.replace(/,/g, '') : trimmed;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(plain)) return undefined;
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(plain)) return undefined;
   return Number(plain);
 }
 
@@ -130,13 +148,8 @@ function fail(code: PayloadErrorCode, error: string, field?: string): ParseResul
   return field === undefined ? { ok: false, code, error } : { ok: false, code, error, field };
 }
 
-function checkMessage(message: string): string | undefined {
-  if (FORBIDDEN_CONTROL.test(message)) return '"message" contains control characters (such as NUL) that cannot be spoken';
-  return undefined;
-}
-
 function buildAlert(form: Alert['form'], rawMessage: string, fields: AlertFields, extra: Record<string, unknown>): ParseResult {
-  const problem = checkMessage(rawMessage);
+  const problem = unkeepable('message', rawMessage);
   if (problem) return fail('invalid_field', problem, 'message');
   const { text, truncated, length } = truncateText(rawMessage.trim());
   return { ok: true, alert: { form, message: text, truncated, originalLength: length, fields, extra } };
@@ -188,7 +201,11 @@ export function parseAlertBody(body: Uint8Array, contentType: string | undefined
       parsedOk = true;
     } catch (error) {
       if (declaredJson) {
-        const detail = error instanceof Error ? error.message : String(error);
+        // V8 quotes the text near the error, raw: its control characters are written as escapes.
+        const detail = (error instanceof Error ? error.message : String(error)).replace(
+          new RegExp(FORBIDDEN_CONTROL.source, 'g'),
+          (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+        );
         return fail(
           'invalid_json',
           `The body is declared application/json but is not valid JSON (${detail}). Were the {{placeholders}} of the alert template left unquoted or unsubstituted?`,

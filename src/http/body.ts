@@ -75,6 +75,15 @@ export async function readBodyLimited(request: Request, limit: number, nodeReque
   return nodeRequest ? readNodeBody(nodeRequest, limit) : readWebBody(request, limit);
 }
 
+/**
+ * The header that ends the connection after the answer when the request's body has not all
+ * arrived (refused before it was read, or too large): Node would otherwise read and drop whatever
+ * the sender goes on sending, for as long as it sends.
+ */
+export function closingUnread(req: Pick<IncomingMessage, 'complete'> | undefined): { connection: 'close' } | Record<string, never> {
+  return req !== undefined && !req.complete ? { connection: 'close' } : {};
+}
+
 /** The body of a bare Node request (the webhook's fast path, before h3). */
 export async function readNodeBodyLimited(request: IncomingMessage, limit: number): Promise<Uint8Array> {
   refuseDeclared(request.headers['content-length'], limit);

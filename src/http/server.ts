@@ -1,6 +1,7 @@
 // Listeners: HTTPS (listhen) for everyone, and an optional plain-HTTP port that answers
 // "HTTPS is required" to everybody except trusted reverse proxies that say X-Forwarded-Proto: https.
-import type { IncomingMessage, ServerResponse, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { listen, type Listener } from 'listhen';
 import { ApiError, UserError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -47,10 +48,35 @@ export function plainHttpGate(trustProxy: AddressMatcher, handler: NodeHandler):
 }
 
 function hardenTimeouts(server: Server): void {
-  // A sender that trickles its request is cut off; TradingView itself gives up after 3 s.
+  // A sender that trickles its request is cut off (Node looks every 30 s, so within 15–45 s);
+  // TradingView itself gives up after 3 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = 15_000;
   server.keepAliveTimeout = 65_000;
+}
+
+/** What Node refuses before any handler sees the request, answered as every error is: in JSON. */
+function clientErrorOf(error: NodeJS.ErrnoException): ApiError {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return new ApiError('headers_too_large');
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError('request_timeout');
+  return new ApiError('bad_request', `The request is malformed (${error.code ?? 'unreadable'}).`);
+}
+
+function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // Gone, or an answer already on its way: nothing can be said.
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+    if (error.code === 'ECONNRESET' || !socket.writable || answering) {
+      socket.destroy();
+      return;
+    }
+    const refusal = clientErrorOf(error);
+    const body = JSON.stringify(refusal.toBody());
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 async function listenOn(
@@ -84,6 +110,7 @@ async function listenOn(
       throw new Error(`port ${options.port} is not available`);
     }
     hardenTimeouts(listener.server as Server);
+    answerClientErrors(listener.server as Server);
     return listener;
   } catch (error) {
     const message = (error as Error).message;

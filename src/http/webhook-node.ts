@@ -4,7 +4,7 @@
 // throttle) as the h3 route, so the answers are the same; every other request goes to `fallback`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { takesFastPath } from '../core/webhook-path.js';
-import { readNodeBodyLimited } from './body.js';
+import { closingUnread, readNodeBodyLimited } from './body.js';
 import type { Webhook } from './webhook.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -36,7 +36,7 @@ export function withWebhookFastPath(webhook: Webhook, fallback: NodeHandler): No
       forwardedFor: header(req, 'x-forwarded-for'),
       readBody: (limit) => readNodeBodyLimited(req, limit),
     }).then((answer) => {
-      res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+      res.writeHead(answer.status, { ...answer.headers, ...closingUnread(req), 'content-length': Buffer.byteLength(answer.body) });
       res.end(answer.body);
     });
   };

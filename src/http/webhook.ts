@@ -9,7 +9,7 @@ import { isStoreUnavailable, type AccountRepo, type CallRepo } from '../db/store
 import type { Logger } from '../log.js';
 import type { AddressMatcher } from './address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
-import { readBodyLimited } from './body.js';
+import { closingUnread, readBodyLimited } from './body.js';
 import { addressOf } from './client-address.js';
 import { errorAnswer, jsonAnswer, toResponse, type JsonAnswer } from './respond.js';
 import { credentialsFromPath } from '../core/webhook-path.js';
@@ -196,6 +196,7 @@ export function h3Webhook(webhook: Webhook) {
       forwardedFor: event.req.headers.get('x-forwarded-for') ?? undefined,
       readBody: (limit) => readBodyLimited(event.req, limit, event.runtime?.node?.req),
     });
-    return toResponse(answer);
+    const closing = closingUnread(event.runtime?.node?.req);
+    return toResponse('connection' in closing ? { ...answer, headers: { ...answer.headers, ...closing } } : answer);
   };
 }

@@ -595,6 +595,99 @@ for (const storeKind of STORE_KINDS) {
       });
     });
 
+    describe('input no store can hold, and input meant to stall the service', () => {
+      const json = { 'content-type': 'application/json' };
+
+      it('control characters or half a surrogate pair in any text field: 400 naming the field, nothing accepted', async () => {
+        const a = await createAccount();
+        for (const [field, body] of [
+          ['ticker', '{"message":"hi","ticker":"A\\u0000B"}'],
+          ['action', '{"message":"hi","action":"buy\\u0007"}'],
+          ['message', '{"message":"hi \\ud800"}'],
+        ] as const) {
+          const res = await t.post(hookPath(a), body, json);
+          expect(res.status, res.text).toBe(400);
+          expect(res.json).toMatchObject({ code: 'invalid_field', field });
+        }
+        expect((await t.service.stores.calls.usage(a.userId)).used).toBe(0);
+      });
+
+      it('invalid JSON quoting a NUL: 400 invalid_json, the NUL written as an escape', async () => {
+        const a = await createAccount();
+        const res = await t.post(hookPath(a), 'x\u0000', json);
+        expect(res.status, res.text).toBe(400);
+        expect(res.json.code).toBe('invalid_json');
+        expect(res.text).not.toContain('\u0000');
+        expect((await historyOf(a.userId))[0]).toMatchObject({ status: 'invalid_payload' });
+      });
+
+      it('a NUL in the URL is a wrong URL: 401', async () => {
+        const res = await t.post('/webhook/%00/x', 'hi', { 'content-type': 'text/plain' });
+        expect(res.status, res.text).toBe(401);
+        expect(res.json.code).toBe('unauthorized');
+      });
+
+      it('a price of 60,000 digits is refused at once, and alerts from others are answered meanwhile', async () => {
+        const a = await createAccount();
+        const b = await createAccount();
+        const started = performance.now();
+        const [hostile, other] = await Promise.all([
+          t.post(hookPath(a), JSON.stringify({ message: 'm', price: `${'1'.repeat(60_000)}x` }), json),
+          t.post(hookPath(b), 'another account', { 'content-type': 'text/plain' }),
+        ]);
+        expect(hostile.status).toBe(400);
+        expect(hostile.json).toMatchObject({ code: 'invalid_field', field: 'price' });
+        expect(other.status).toBe(200);
+        expect(performance.now() - started).toBeLessThan(1_000);
+      });
+
+      /** A raw HTTPS connection, to send what no client library would. */
+      async function rawConnection(): Promise<tls.TLSSocket> {
+        const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(t.baseUrl).port), ca: t.ca, servername: 'localhost' });
+        await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+        return socket;
+      }
+
+      it('a sender that goes on sending past the limit is answered 400 and its connection closed', async () => {
+        const a = await createAccount();
+        const socket = await rawConnection();
+        let answer = '';
+        socket.on('data', (d) => (answer += d));
+        const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        socket.on('error', () => {});
+        socket.write(`POST ${hookPath(a)} HTTP/1.1\r\nhost: localhost\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n`);
+        const chunk = `${(64 * 1024).toString(16)}\r\n${'a'.repeat(64 * 1024)}\r\n`;
+        const sending = setInterval(() => socket.writable && socket.write(chunk), 5);
+        try {
+          await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error(`still open: ${answer.slice(0, 80)}`)), 5_000))]);
+        } finally {
+          clearInterval(sending);
+          socket.destroy();
+        }
+        expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+        expect(answer).toContain('"code":"body_too_large"');
+      });
+
+      it("Node's own refusals are JSON too: headers over 16 KiB (431), a malformed request (400)", async () => {
+        const exchange = async (request: string) => {
+          const socket = await rawConnection();
+          let answer = '';
+          socket.on('data', (d) => (answer += d));
+          socket.on('error', () => {});
+          const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+          socket.write(request);
+          await closed;
+          return answer;
+        };
+        const big = await exchange(`GET /health HTTP/1.1\r\nhost: localhost\r\nx-big: ${'b'.repeat(20_000)}\r\n\r\n`);
+        expect(big).toMatch(/^HTTP\/1\.1 431 /);
+        expect(JSON.parse(big.split('\r\n\r\n')[1]!)).toMatchObject({ success: false, code: 'headers_too_large' });
+        const malformed = await exchange('NOT A REQUEST\r\n\r\n');
+        expect(malformed).toMatch(/^HTTP\/1\.1 400 /);
+        expect(JSON.parse(malformed.split('\r\n\r\n')[1]!)).toMatchObject({ success: false, code: 'bad_request' });
+      });
+    });
+
     describe('the fast path and a client that goes away', () => {
       it('a client that disconnects mid-body places no call, and the service keeps answering', async () => {
         const a = await createAccount();

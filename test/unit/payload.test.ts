@@ -217,6 +217,25 @@ describe('the price field', () => {
     expect(failureOf(parseJson({ message: 'x', price }))).toMatchObject({ code: 'invalid_field', field: 'price' });
   });
 
+  it('refuses a numeric string longer than any price at once (a pattern would take seconds over 60,000 digits)', () => {
+    const started = performance.now();
+    expect(failureOf(parseJson({ message: 'x', price: `${'1'.repeat(60_000)}x` }))).toMatchObject({ code: 'invalid_field', field: 'price' });
+    expect(failureOf(parseJson({ message: 'x', price: '1'.repeat(41) }))).toMatchObject({ code: 'invalid_field', field: 'price' });
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(alertOf(parseJson({ message: 'x', price: ` ${'1'.repeat(38)} ` })).fields.price).toBe(Number('1'.repeat(38)));
+  });
+
+  it('property: a short string of digits, points, exponents and signs is read as the former (ambiguous, slow) pattern read it', () => {
+    const former = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9.eE+-]{1,40}$/), (price) => {
+        const result = parseJson({ message: 'x', price });
+        const expected = former.test(price) && Number.isFinite(Number(price)) ? Number(price) : undefined;
+        expect(result.ok ? result.alert.fields.price : undefined).toBe(expected);
+      }),
+    );
+  });
+
   it('treats null as absent', () => {
     const alert = alertOf(parseJson({ message: 'x', price: null }));
     expect(alert.fields).toEqual({});
