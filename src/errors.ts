@@ -52,6 +52,14 @@ export class UserError extends Error {
   }
 }
 
+/** A command line the command cannot take (an option it does not have, an argument too many): exit 2, nothing done. */
+export class UsageError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
 /** The system error code (ECONNREFUSED, ENOTFOUND…) of an error or of the errors that caused it. */
 export function errorCode(error: unknown): string | undefined {
   let cur: unknown = error;

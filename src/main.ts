@@ -1,6 +1,7 @@
 // The CLI entry: ringhook serve | account | calls | db | …. Errors are one clear line and a non-zero exit.
 import { defineCommand, runCommand, runMain as runCitty } from 'citty';
-import { UserError } from './errors.js';
+import { UsageError, UserError } from './errors.js';
+import { argumentsProblem, commandNamed } from './cli/strict-args.js';
 import { accountCommand } from './cli/account.js';
 import { callsCommand } from './cli/calls.js';
 import { backupCommand } from './cli/backup.js';
@@ -34,6 +35,22 @@ function isCittyUsageError(error: unknown): error is Error & { code: string } {
   return error instanceof Error && error.name === 'CLIError';
 }
 
+/** A command line its command cannot take is refused before anything runs (strict-args.ts). */
+function checkArguments(argv: readonly string[]): void {
+  const { command, rest } = commandNamed(rootCommand, argv);
+  // A command with subcommands left: citty names the unknown one, or shows the usage.
+  if (command.subCommands) return;
+  const args = command.args;
+  const problem = args && typeof args === 'object' && !(args instanceof Promise) ? argumentsProblem(args, rest) : undefined;
+  if (problem) throw new UsageError(problem);
+}
+
+/** "account set " for `account set <id> …`: the command whose --help says what it takes. */
+function commandPath(argv: readonly string[]): string {
+  const { names } = commandNamed(rootCommand, argv);
+  return names.length > 0 ? `${names.join(' ')} ` : '';
+}
+
 export async function runMain(argv: string[]): Promise<void> {
   // `ringhook calls | head`: the reader went away; that is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -48,9 +65,13 @@ export async function runMain(argv: string[]): Promise<void> {
     return;
   }
   try {
+    checkArguments(argv);
     await runCommand(rootCommand, { rawArgs: argv });
   } catch (error) {
-    if (error instanceof UserError) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`ringhook: ${error.message} (see ringhook ${commandPath(argv)}--help)\n`);
+      process.exitCode = 2;
+    } else if (error instanceof UserError) {
       process.stderr.write(`ringhook: ${error.message}\n`);
       process.exitCode = 1;
     } else if (isCittyUsageError(error)) {

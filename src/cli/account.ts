@@ -64,12 +64,18 @@ function printCallerIdAdvice(config: Pick<Config, 'telephony'>): void {
   );
 }
 
+/** `--sms-backup on|off`; given last with no value (citty then gives ''), on, as it always was. */
+function smsBackupOnCreate(given: string | undefined): boolean {
+  if (given === undefined) return false;
+  return parseArg(onOffSchema, given === '' ? 'on' : given, '--sms-backup') === 'on';
+}
+
 const create = defineCommand({
   meta: { name: 'create', description: 'Create an account and print its webhook URL' },
   args: {
     phone: { type: 'string', description: 'Phone number to call, E.164 (e.g. +14155550123)', required: true },
     plan: { type: 'string', description: 'free (3 calls a month, 1 a minute) or premium (unlimited, 10 a minute)', default: 'free' },
-    'sms-backup': { type: 'boolean', description: 'Send an SMS when the call is missed', default: false },
+    'sms-backup': { type: 'string', description: 'on or off (off when not given): send an SMS when the call is missed' },
     'require-confirm': {
       type: 'string',
       description:
@@ -87,7 +93,7 @@ const create = defineCommand({
         ...speech,
         phone: parseArg(phoneSchema, args.phone, '--phone'),
         plan: parseArg(planSchema, args.plan, '--plan'),
-        smsBackup: args['sms-backup'],
+        smsBackup: smsBackupOnCreate(args['sms-backup']),
         requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
         name: parseArg(nameSchema, args.name, '--name'),
       });

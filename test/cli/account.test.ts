@@ -54,7 +54,7 @@ describe('ringhook --help', () => {
 
 describe('ringhook account', () => {
   it('creates an account and prints its webhook URL', () => {
-    const res = create('--plan', 'premium', '--sms-backup', '--name', 'Ada');
+    const res = create('--plan', 'premium', '--sms-backup', 'on', '--name', 'Ada');
     expect(res.code).toBe(0);
     expect(res.json).toMatchObject({
       user_id: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -115,6 +115,34 @@ describe('ringhook account', () => {
     const gone = runCli(['account', 'show', a.user_id], env);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/no account with user_id/);
+  });
+
+  it('--sms-backup takes on or off at create as at set (off was read as on when it was a flag)', () => {
+    expect(create('--sms-backup', 'off').json.sms_backup).toBe(false);
+    expect(create('--sms-backup=off').json.sms_backup).toBe(false);
+    expect(create('--sms-backup', 'on').json.sms_backup).toBe(true);
+    const noValue = create('--sms-backup', '--plan', 'premium');
+    expect(noValue.code).toBe(2);
+    expect(noValue.stderr).toBe('ringhook: --sms-backup needs a value (see ringhook account create --help)\n');
+  });
+
+  it('an option the command does not have, or an argument too many, is a usage error (2) and nothing is done', () => {
+    const a = create().json;
+    const b = create().json;
+    const cases: Array<[string[], string]> = [
+      [['account', 'delete', a.user_id, '--yes', '--dry-run'], 'unknown option --dry-run (see ringhook account delete --help)'],
+      [['account', 'suspend', a.user_id, b.user_id], `unexpected argument "${b.user_id}" (see ringhook account suspend --help)`],
+      [['account', 'set', a.user_id, '--password', 'hunter2'], 'unexpected argument "hunter2" (--password takes no value) (see ringhook account set --help)'],
+      [['account', 'create', '--phone', '+14155550123', '--sms-bakup', 'on'], 'unknown option --sms-bakup (see ringhook account create --help)'],
+      [['calls', '--bogus'], 'unknown option --bogus (see ringhook calls --help)'],
+    ];
+    const before = runCli(['account', 'list', '--json'], env).json;
+    for (const [args, said] of cases) {
+      const res = runCli(args, env);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toBe(`ringhook: ${said}\n`);
+    }
+    expect(runCli(['account', 'list', '--json'], env).json).toEqual(before);
   });
 
   it('confirmation required: on for a new account, --require-confirm on|off at create and set, refused when neither', () => {

@@ -81,7 +81,7 @@ it(`kill -9 during ${ACCOUNTS * PER_ACCOUNT} alerts over ${ACCOUNTS} accounts: 0
   const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
   const base = `https://127.0.0.1:${env.RINGHOOK_PORT}`;
   const accounts = Array.from({ length: ACCOUNTS }, (_, i) =>
-    runCliJson(['account', 'create', '--phone', `+1415555${String(100 + i).padStart(4, '0')}`, '--plan', 'premium', '--sms-backup'], env),
+    runCliJson(['account', 'create', '--phone', `+1415555${String(100 + i).padStart(4, '0')}`, '--plan', 'premium', '--sms-backup', 'on'], env),
   ) as Array<{ user_id: string; api_key: string; phone: string }>;
   phone = await startCountingPhone(trunkPort, 1500);
 
