@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { isPrivateIpv4, parseCidr } from './core/network.js';
 import { DEFAULTS } from './config/defaults.js';
 import { defaultMaxCalls } from './core/pace.js';
-import { describeIssue, onOff, port, presentVariables, wholeNumber, type Env } from './config/rules.js';
+import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './config/rules.js';
 import { decodeSecretKey } from './db/secret-box.js';
 import { UserError } from './errors.js';
 import { RESERVED_SECTIONS } from './pbx/asterisk-config.js';
@@ -62,10 +62,10 @@ const envSchema = z
       .string()
       .refine((h) => isIP(h) !== 0 || /^[a-zA-Z0-9.-]+$/.test(h), { error: 'RINGHOOK_HOST must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1' })
       .default(DEFAULTS.host),
-    RINGHOOK_PORT: port('RINGHOOK_PORT').default(DEFAULTS.port),
+    RINGHOOK_PORT: port('RINGHOOK_PORT', { anyFree: true }).default(DEFAULTS.port),
     RINGHOOK_TLS_CERT: z.string().optional(),
     RINGHOOK_TLS_KEY: z.string().optional(),
-    RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT').optional(),
+    RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
     RINGHOOK_TRUST_PROXY: z.string().optional(),
     RINGHOOK_PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: 'RINGHOOK_PUBLIC_URL must be an absolute URL such as https://alerts.example.com' })
@@ -311,6 +311,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Seals the api_keys at rest; unset: a key file in the data dir (see secret-key.ts). */
   secretKey: Buffer | undefined;
+  /** RINGHOOK_* variables set that nothing reads (a misspelling, with the name it is closest to): serve warns, doctor fails. */
+  unknownVariables: string[];
 }
 
 export interface TrunkConfig {
@@ -374,7 +376,8 @@ export interface TelephonyConfig {
 /** Never repeated in an error message. */
 /** Reads and validates the configuration; throws a UserError listing every bad variable and its fix. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
-  const result = envSchema.safeParse(presentVariables(env));
+  const present = presentVariables(env);
+  const result = envSchema.safeParse(present);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  - ${describeIssue(issue, env)}`);
     throw new UserError(`invalid configuration:\n${problems.join('\n')}`);
@@ -389,6 +392,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     );
   }
   const dataDir = path.resolve(cwd, e.RINGHOOK_DATA_DIR);
+
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
   const publicUrl = (e.RINGHOOK_PUBLIC_URL ?? `https://${hostForUrl}:${e.RINGHOOK_PORT}`).replace(/\/+$/, '');
@@ -419,6 +423,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     metricsToken: e.RINGHOOK_METRICS_TOKEN,
     secretKey: e.RINGHOOK_SECRET_KEY,
     sms: smsConfigFrom(e),
+    unknownVariables: unknownVariables(present, new Set(Object.keys(envSchema.shape))),
   };
 }
 

@@ -17,6 +17,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { AriClient } from './pbx/ari.js';
 import { ManagedAsterisk } from './pbx/asterisk.js';
+import { asteriskPathProblem } from './pbx/asterisk-config.js';
 import { type AsteriskRuntime, readProvisionedRuntime } from './pbx/asterisk-runtime.js';
 import { DEFAULT_SPEECH } from './core/languages.js';
 import { callPhrases } from './pbx/call-script.js';
@@ -101,6 +102,13 @@ export function backupEndpointFor(config: Config['telephony']): ((phone: string)
 
 async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: string, softphone: Softphone): Promise<ManagedAsterisk> {
   const t = config.telephony;
+  const runDir = path.join(config.dataDir, 'asterisk');
+  const runDirProblem = asteriskPathProblem(runDir);
+  if (runDirProblem) {
+    throw new UserError(
+      `RINGHOOK_DATA_DIR (${config.dataDir}) cannot hold Asterisk's folder: ${runDir} ${runDirProblem}; choose a data dir such as /var/lib/ringhook`,
+    );
+  }
   let runtime: AsteriskRuntime;
   try {
     runtime = await readProvisionedRuntime(t.cacheDir);

@@ -197,8 +197,29 @@ const checkSms: Check = async (config) => {
   }
 };
 
+/** Variables set that nothing reads: a misspelled one leaves its setting at the default without a word. */
+async function checkVariables(config: Config): Promise<CheckResult> {
+  if (config.unknownVariables.length === 0) return pass('variables', 'every RINGHOOK_ variable set is one ringhook reads');
+  return fail(
+    'variables',
+    `not read by ringhook, so ignored: ${config.unknownVariables.join(', ')}`,
+    'rename or remove them (the README lists every variable)',
+  );
+}
+
 export async function runChecks(config: Config): Promise<CheckResult[]> {
-  const checks = [checkDatabase, checkCertificate, checkAsterisk, checkTrunk, checkRegistration, checkTrunkTls, checkNat, checkSpeech, checkSms];
+  const checks = [
+    checkVariables,
+    checkDatabase,
+    checkCertificate,
+    checkAsterisk,
+    checkTrunk,
+    checkRegistration,
+    checkTrunkTls,
+    checkNat,
+    checkSpeech,
+    checkSms,
+  ];
   return Promise.all(checks.map((check) => check(config)));
 }
 

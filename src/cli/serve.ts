@@ -52,6 +52,9 @@ export const serveCommand = defineCommand({
   run: async () => {
     const config = loadConfig();
     const logger = createLogger({ level: config.logLevel });
+    if (config.unknownVariables.length > 0) {
+      logger.warn('RINGHOOK_ variables that ringhook does not read are set, and ignored: a misspelling?', { variables: config.unknownVariables });
+    }
     const service = await startService(config, logger);
     const { httpsPort, httpPort } = service.servers;
     logger.info('ringhook is serving', {

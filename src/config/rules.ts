@@ -24,12 +24,45 @@ export const onOff = (name: string) =>
     .transform((v) => ON.includes(v));
 
 /** A port: digits only, up to 65535; 0 asks the system for a free one (used by tests). */
-export const port = (name: string) =>
+/** A port number; `anyFree`: 0 too, for any free port (what the tests ask for). */
+export const port = (name: string, { anyFree = false }: { anyFree?: boolean } = {}) =>
   z
     .string()
     .regex(/^\d+$/, { error: `${name} must be a port number` })
     .transform(Number)
-    .pipe(z.number().max(65535, { error: `${name} must be between 1 and 65535` }));
+    .pipe(
+      z
+        .number()
+        .min(anyFree ? 0 : 1, { error: `${name} must be between 1 and 65535` })
+        .max(65535, { error: `${name} must be between 1 and 65535${anyFree ? ' (0: any free port)' : ''}` }),
+    );
+
+// Read by ringhook's own scripts (provisioning, the single executable's build, the CLI's debug output), not by serve.
+const SCRIPT_VARIABLES = new Set(['RINGHOOK_ASTERISK_MODE', 'RINGHOOK_ASTERISK_OWNER', 'RINGHOOK_DEBIAN_MIRROR', 'RINGHOOK_SEA_NODE', 'RINGHOOK_DEBUG']);
+
+/**
+ * The RINGHOOK_* variables set that nothing reads: a misspelled one (RINGHOOK_TRUNK_URL) would
+ * otherwise be ignored without a word, and calls go where the default sends them. Each with the
+ * known name it is closest to, when one is close. RINGHOOK_TEST_* are the test suite's.
+ */
+export function unknownVariables(present: Record<string, string>, known: ReadonlySet<string>): string[] {
+  return Object.keys(present)
+    .filter((name) => !known.has(name) && !SCRIPT_VARIABLES.has(name) && !name.startsWith('RINGHOOK_TEST_'))
+    .map((name) => {
+      const closest = [...known].map((k) => [k, editDistance(name, k)] as const).sort((a, b) => a[1] - b[1])[0];
+      return closest && closest[1] <= 3 ? `${name} (did you mean ${closest[0]}?)` : name;
+    });
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
 
 /**
  * A whole number within a range. The message says the range, what the number is for and its

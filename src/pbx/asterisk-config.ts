@@ -43,6 +43,12 @@ const absolutePath = z
   .max(80, 'must be at most 80 characters (Asterisk puts a Unix socket under it)')
   .regex(/^[A-Za-z0-9._/-]+$/, 'may contain only letters, digits, . _ - and /');
 
+/** What is wrong with a folder Asterisk is given (its run dir), as `absolutePath` says; undefined when nothing. */
+export function asteriskPathProblem(folder: string): string | undefined {
+  const result = absolutePath.safeParse(folder);
+  return result.success ? undefined : result.error.issues[0]?.message;
+}
+
 /** A SIP URI of the provider or test phone: sip:[user@]host[:port][;params]. */
 const trunkUri = z
   .string()

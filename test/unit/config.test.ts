@@ -58,6 +58,15 @@ describe('loadConfig defaults', () => {
     expect(comparable(loadConfig({ PORT: '1', HOST: 'x y', LOG_LEVEL: 'nonsense' }, CWD))).toEqual(comparable(loadConfig({}, CWD)));
   });
 
+  it('names the RINGHOOK_ variables it does not read, with the one meant when it is close', () => {
+    const config = loadConfig(
+      { RINGHOOK_TRUNK_URL: 'sip:x', RINGHOOK_FROBNICATE: '1', RINGHOOK_ASTERISK_MODE: 'host', RINGHOOK_TEST_LOG: '1', RINGHOOK_PORT: '8443' },
+      CWD,
+    );
+    expect(config.unknownVariables).toEqual(['RINGHOOK_TRUNK_URL (did you mean RINGHOOK_TRUNK_URI?)', 'RINGHOOK_FROBNICATE']);
+    expect(loadConfig({}, CWD).unknownVariables).toEqual([]);
+  });
+
   it('treats an empty string as unset', () => {
     const empty = {
       RINGHOOK_DATA_DIR: '',
@@ -184,7 +193,12 @@ describe('loadConfig refuses bad values, naming the variable and the value', () 
 
   it('says what a port must be', () => {
     expect(refusal({ RINGHOOK_PORT: 'eighty' }).message).toMatch(/RINGHOOK_PORT must be a port number \(got "eighty"\)/);
-    expect(refusal({ RINGHOOK_PORT: '70000' }).message).toMatch(/RINGHOOK_PORT must be between 1 and 65535 \(got "70000"\)/);
+    expect(refusal({ RINGHOOK_PORT: '70000' }).message).toMatch(/RINGHOOK_PORT must be between 1 and 65535 \(0: any free port\) \(got "70000"\)/);
+  });
+
+  // 0 means "any free port" to a listener: a webhook port the tests ask for, never Asterisk's, whose ports the peers are told.
+  it.each(['RINGHOOK_SIP_PORT', 'RINGHOOK_SIP_TLS_PORT', 'RINGHOOK_ARI_PORT'])('%s=0 is refused', (name) => {
+    expect(refusal({ [name]: '0' }).message).toContain(`${name} must be between 1 and 65535 (got "0")`);
   });
 
   // A blank value is neither a port nor "unset": it must not silently become port 0 (a random port).
