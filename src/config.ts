@@ -50,6 +50,9 @@ function trunkFields<P extends 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'>(prefix: P) 
   };
 }
 
+/** The voices flite carries (flite -lv). */
+const FLITE_VOICES = ['kal', 'kal16', 'awb', 'awb_time', 'rms', 'slt'];
+
 const SIP_TRANSPORTS = ['udp', 'tcp', 'tls'] as const;
 export type SipTransport = (typeof SIP_TRANSPORTS)[number];
 const MEDIA_ENCRYPTIONS = ['none', 'sdes', 'dtls'] as const;
@@ -246,6 +249,15 @@ const envSchema = z
           message: `${t}_MEDIA_ENCRYPTION=sdes sends the SRTP keys inside the SIP signalling: set ${t}_TRANSPORT=tls (or use dtls)`,
         });
       }
+    }
+    // flite speaks a voice it does not know in its default one, without a word.
+    const voice = env.RINGHOOK_VOICE;
+    if (env.RINGHOOK_TTS_ENGINE === 'flite' && voice !== undefined && !FLITE_VOICES.includes(voice) && !voice.endsWith('.flitevox')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_VOICE'],
+        message: `RINGHOOK_VOICE must be one of flite's voices, ${FLITE_VOICES.join(', ')}, or a .flitevox file (for espeak-ng's voices set RINGHOOK_TTS_ENGINE=espeak-ng)`,
+      });
     }
     if (env.RINGHOOK_TRUNK2_URI && !env.RINGHOOK_TRUNK_URI) {
       ctx.addIssue({

@@ -5,6 +5,7 @@ import { openSqliteStore } from './db/sqlite-store.js';
 import type { Store } from './db/store.js';
 import type { Stores } from './deps.js';
 import { CallEvents } from './events.js';
+import { UserError } from './errors.js';
 import { createRequestListener } from './http/app.js';
 import { startServers, type RunningServers } from './http/server.js';
 import { silentLogger, type Logger } from './log.js';
@@ -27,6 +28,28 @@ export async function openStores(
   config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
   now: () => number = Date.now,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean } = {},
+): Promise<Store> {
+  try {
+    return await openStoresIn(config, now, options);
+  } catch (error) {
+    throw dataDirError(error, config.dataDir) ?? error;
+  }
+}
+
+/** The data dir's files could not be made or opened (a file in its place, another user's, a read-only disk): said with the variable. */
+function dataDirError(error: unknown, dataDir: string): UserError | undefined {
+  const { code, path: file } = error as NodeJS.ErrnoException;
+  if (!code || !['EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'EEXIST', 'ENOENT'].includes(code) || !file?.startsWith(dataDir)) return undefined;
+  const why = ['ENOTDIR', 'EEXIST'].includes(code)
+    ? 'a file stands where a folder should be'
+    : 'run ringhook as the user that owns it (the one serve runs as), or set RINGHOOK_DATA_DIR to a folder this user can write';
+  return new UserError(`RINGHOOK_DATA_DIR (${dataDir}) cannot be used: ${code} on ${file}; ${why}`);
+}
+
+async function openStoresIn(
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  now: () => number,
+  options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean },
 ): Promise<Store> {
   const secrets = loadSecretBox(config);
   const checkKey = !options.lostSecretKey;

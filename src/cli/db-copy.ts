@@ -1,12 +1,15 @@
 // ringhook db copy: moves an installation from its SQLite file to PostgreSQL (for several nodes).
-// The target is brought to the same schema first and must be empty; every table is copied as it
-// is (ids, sealed api_keys, sessions, history) in one transaction, and the counts are compared.
+// Both sides are checked before either is changed (the file must be ringhook's, the target empty);
+// the target is then brought to the same schema, every table is copied as it is (ids, sealed
+// api_keys, sessions, history) in one transaction, and the counts are compared.
 import { defineCommand } from 'citty';
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
+import Database from 'better-sqlite3';
+import { connectionError } from '../db/postgres/connect.js';
 import { openPostgresStore, redactUrl } from '../db/postgres/index.js';
 import { UserError } from '../errors.js';
 import { loadSecretBox } from '../secret-key.js';
@@ -80,22 +83,50 @@ async function copyTable(db: Db, sql: postgres.TransactionSql, table: string, pr
   return copied;
 }
 
-export async function copyDatabase(from: string, to: string, say: (line: string) => void = () => {}): Promise<CopyReport> {
+/** Refuses a --from file that is not a ringhook database, before anything opens it for writing (which would make it one). */
+function checkSource(from: string): void {
   if (!fs.existsSync(from)) throw new UserError(`--from: ${from} does not exist (the SQLite file is ringhook.db in the data dir)`);
-  const config = loadConfig();
-  const secrets = loadSecretBox(config);
-  // Brings the file to this version's schema (as serve would), so both sides have the same columns.
-  const db = openDatabase(from, { secrets });
+  let isRinghook: boolean;
   try {
-    // The target gets this version's schema; its secret key check is copied with the rest.
-    const store = await openPostgresStore({ url: to, nodeId: null, secrets, checkKey: false });
-    await store.close();
-    const sql = postgres(to, { max: 1, onnotice: () => {} });
+    const look = new Database(from, { readonly: true, fileMustExist: true });
     try {
-      const rows = await sql<{ n: string }[]>`SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM calls) AS n`.catch((error: Error) => {
-        throw new UserError(`--to: cannot read ${redactUrl(to)}: ${error.message}`);
-      });
-      if (Number(rows[0]?.n ?? 0) > 0) throw new UserError(`--to: ${redactUrl(to)} already has accounts or calls: copy into an empty database (createdb)`);
+      isRinghook = look.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined;
+    } finally {
+      look.close();
+    }
+  } catch (error) {
+    throw new UserError(`--from: ${from} cannot be read as SQLite: ${(error as Error).message}`);
+  }
+  if (!isRinghook) throw new UserError(`--from: ${from} is not a ringhook database (no accounts table): give ringhook.db from the data dir`);
+}
+
+/** Refuses a target that is not empty (another program's tables, or ringhook's with rows), before ringhook's schema is made in it. */
+async function checkTarget(sql: postgres.Sql, to: string): Promise<void> {
+  const tables = await sql<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`.catch((error: unknown) => {
+    throw connectionError(to, error, '--to: cannot read');
+  });
+  if (tables.length === 0) return;
+  const names = tables.map((t) => t.name);
+  if (!names.includes('accounts')) {
+    throw new UserError(`--to: ${redactUrl(to)} is another program's database (${names.slice(0, 5).join(', ')}): copy into an empty database (createdb)`);
+  }
+  const [{ n }] = (await sql.unsafe('SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM calls) AS n')) as unknown as [{ n: string }];
+  if (Number(n) > 0) throw new UserError(`--to: ${redactUrl(to)} already has accounts or calls: copy into an empty database (createdb)`);
+}
+
+export async function copyDatabase(from: string, to: string, say: (line: string) => void = () => {}): Promise<CopyReport> {
+  checkSource(from);
+  const sql = postgres(to, { max: 1, onnotice: () => {} });
+  try {
+    await checkTarget(sql, to);
+    const config = loadConfig();
+    const secrets = loadSecretBox(config);
+    // Brings the file to this version's schema (as serve would), so both sides have the same columns.
+    const db = openDatabase(from, { secrets });
+    try {
+      // The target gets this version's schema; its secret key check is copied with the rest.
+      const store = await openPostgresStore({ url: to, nodeId: null, secrets, checkKey: false });
+      await store.close();
       const tables: CopyReport['tables'] = [];
       await sql.begin(async (tx) => {
         for (const table of TABLES) {
@@ -109,10 +140,10 @@ export async function copyDatabase(from: string, to: string, say: (line: string)
       });
       return { from: path.resolve(from), to: redactUrl(to), tables };
     } finally {
-      await sql.end({ timeout: 5 });
+      db.close();
     }
   } finally {
-    db.close();
+    await sql.end({ timeout: 5 });
   }
 }
 

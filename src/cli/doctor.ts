@@ -10,7 +10,7 @@ import { silentLogger } from '../log.js';
 import { AriClient, AriError } from '../pbx/ari.js';
 import { readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
 import { buildResidentFlite } from '../pbx/flite-resident.js';
-import { createTts } from '../pbx/tts.js';
+import { createTts, TtsError } from '../pbx/tts.js';
 import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../secret-file.js';
 import { secretKeyFile } from '../secret-key.js';
@@ -175,10 +175,15 @@ const checkSpeech: Check = async (config) => {
       `${engine} made ${speech.durationMs} ms of audio${burst ? `; the burst voice (flite ${burstVoice}) ${burst.durationMs} ms` : ''}; ${resident}`,
     );
   } catch (error) {
+    // Installed, but it failed: with a voice of the operator's, most likely that voice.
+    const voiceFix =
+      error instanceof TtsError && error.code === 'engine_failed' && voice
+        ? `check RINGHOOK_VOICE (${voice}): ${engine} may not have it (${engine === 'espeak-ng' ? 'espeak-ng --voices' : 'flite -lv'} lists its voices)`
+        : undefined;
     return fail(
       'speech',
       (error as Error).message,
-      `install the engines and sox: apt-get install ${engine === 'flite' ? 'flite' : 'flite espeak-ng'} sox (or ringhook provision)`,
+      voiceFix ?? `install the engines and sox: apt-get install ${engine === 'flite' ? 'flite' : 'flite espeak-ng'} sox (or ringhook provision)`,
     );
   } finally {
     tts.close();

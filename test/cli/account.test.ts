@@ -224,6 +224,16 @@ describe('ringhook account', () => {
     expect(res.stderr).toMatch(/RINGHOOK_PORT/);
     expect(res.stderr).toMatch(/"eighty"/);
   });
+
+  it('a data dir that is a file is one line naming RINGHOOK_DATA_DIR, not a system error', () => {
+    const file = path.join(makeDataDir(), 'not-a-folder');
+    fs.writeFileSync(file, '');
+    const res = runCli(['account', 'list'], { ...env, RINGHOOK_DATA_DIR: file });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(
+      `ringhook: RINGHOOK_DATA_DIR (${file}) cannot be used: ENOTDIR on ${file}/api-keys.secret; a file stands where a folder should be\n`,
+    );
+  });
 });
 
 describe('ringhook backup', () => {

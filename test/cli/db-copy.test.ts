@@ -136,4 +136,25 @@ describe('ringhook db copy', () => {
     expect(down.stderr).not.toMatch(/secret-password/);
     expect(down.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
+
+  it("changes neither side when one is wrong: a file that is not ringhook's stays as it was, another program's database gets no table", async () => {
+    const notOurs = path.join(makeDataDir('rh-dbcopy-other-'), 'other.db');
+    fs.writeFileSync(notOurs, '');
+    const target = await pg.createDatabase('copy_other');
+    const refusedFile = runCli(['db', 'copy', '--from', notOurs, '--to', target], sqliteEnv);
+    expect(refusedFile.code).toBe(1);
+    expect(refusedFile.stderr).toMatch(/is not a ringhook database/);
+    expect(fs.statSync(notOurs).size).toBe(0);
+
+    const sql = postgres(target, { max: 1, onnotice: () => {} });
+    try {
+      await sql`CREATE TABLE invoices (id int)`;
+      const refusedTarget = runCli(['db', 'copy', '--from', path.join(dataDir, 'ringhook.db'), '--to', target], sqliteEnv);
+      expect(refusedTarget.code).toBe(1);
+      expect(refusedTarget.stderr).toMatch(/is another program's database \(invoices\)/);
+      expect((await sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`).map((r) => r.tablename)).toEqual(['invoices']);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }, 60_000);
 });

@@ -65,6 +65,11 @@ describe('postgres store: opening', () => {
     expect(down).toBeInstanceOf(UserError);
     expect((down as Error).message).toMatch(/cannot connect to PostgreSQL at postgres:\/\/ringhook:\*\*\*@127\.0\.0\.1:\d+\/ringhook: connection refused/);
     expect((down as Error).message).not.toContain('s3cret');
+    // A password that is also a common letter masks the server's words only, never the message's own.
+    const short = await connect(`postgres://u:p@127.0.0.1:${port}/ringhook`).catch((error: unknown) => error);
+    expect((short as Error).message).toMatch(
+      /^cannot connect to PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:\d+\/ringhook: connection refused \(is the server running, and on this port\?\)$/,
+    );
 
     const cluster = stores.cluster();
     const missing = await openPostgresStore({

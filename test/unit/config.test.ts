@@ -481,6 +481,9 @@ describe('the SIP trunk and the voice', () => {
     [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'u', RINGHOOK_TRUNK_PASSWORD: 'p;w' }, /RINGHOOK_TRUNK_PASSWORD must not contain/],
     [{ RINGHOOK_CALLER_ID: 'call me maybe' }, /RINGHOOK_CALLER_ID must be a number/],
     [{ RINGHOOK_VOICE: 'slt; rm -rf /' }, /RINGHOOK_VOICE must be a voice name/],
+    // flite would speak an unknown voice in its default one, without a word.
+    [{ RINGHOOK_VOICE: 'stl' }, /RINGHOOK_VOICE must be one of flite's voices, kal, kal16, awb, awb_time, rms, slt, or a .flitevox file/],
+    [{ RINGHOOK_TTS_ENGINE: 'flite', RINGHOOK_VOICE: 'en-us' }, /RINGHOOK_TTS_ENGINE=espeak-ng/],
     [{ RINGHOOK_TTS_COMMAND: 'piper --model a.onnx\nreboot' }, /RINGHOOK_TTS_COMMAND must be one line/],
     [{ RINGHOOK_TTS_COMMAND: 'x'.repeat(2001) }, /RINGHOOK_TTS_COMMAND must be one line \(at most 2000 characters\)/],
   ])('refuses %j with a precise message', (env, message) => {

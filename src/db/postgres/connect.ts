@@ -49,9 +49,11 @@ export function redactUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
-function reason(error: unknown): string {
+/** Why, in one line; `password` is masked wherever the server's own text repeats it (never in ringhook's own words). */
+function reason(error: unknown, password: string | undefined): string {
   const code = errorCode(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const raw = error instanceof Error ? error.message : String(error);
+  const message = password ? raw.split(password).join('***') : raw;
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused (is the server running, and on this port?)';
@@ -73,10 +75,7 @@ function reason(error: unknown): string {
 
 /** The reason a store could not be used, as one line without the password. */
 export function connectionError(url: string, error: unknown, what = 'cannot use the PostgreSQL database'): UserError {
-  let text = `${what} ${redactUrl(url)}: ${reason(error)}`;
-  const password = passwordOf(url);
-  if (password) text = text.split(password).join('***');
-  return new UserError(text);
+  return new UserError(`${what} ${redactUrl(url)}: ${reason(error, passwordOf(url))}`);
 }
 
 /** Opens the pool and checks that the server answers. */
