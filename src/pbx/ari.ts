@@ -396,10 +396,10 @@ export class AriClient extends EventEmitter<AriClientEvents> {
     return this.request('GET', '/channels', z.array(Channel));
   }
 
-  /** After a reconnect: which of these channels does Asterisk still have? */
-  async channelsStillUp(channelIds: Iterable<string>): Promise<Set<string>> {
-    const live = new Set((await this.listChannels()).map((c) => c.id));
-    return new Set([...channelIds].filter((id) => live.has(id)));
+  /** After a reconnect: which of these channels does Asterisk still have, each with its state (Up: answered). */
+  async channelsStillUp(channelIds: Iterable<string>): Promise<Map<string, string>> {
+    const live = new Map((await this.listChannels()).map((c) => [c.id, c.state]));
+    return new Map([...channelIds].flatMap((id) => (live.has(id) ? [[id, live.get(id)!] as const] : [])));
   }
 
   /** An endpoint and its state (online, offline, unknown), e.g. getEndpoint('PJSIP', 'trunk'). */

@@ -19,6 +19,8 @@ export interface DialerView {
   /** The alert is between the queue and its call (loaded, being claimed). */
   isStarting(callId: string): boolean;
   end(session: CallSession, stop: CallStop): void;
+  /** The call was answered: what its StasisStart does. */
+  answered(session: CallSession): void;
   pump(): void;
 }
 
@@ -107,7 +109,7 @@ export class CallRecovery {
       .filter((session) => session.originated)
       .map((session) => session.channelId);
     if (ids.length > 0) {
-      let alive: Set<string>;
+      let alive: Map<string, string>;
       try {
         alive = await this.deps.ari.channelsStillUp(ids);
       } catch (error) {
@@ -117,7 +119,10 @@ export class CallRecovery {
       }
       for (const id of ids) {
         const session = this.deps.sessions.byChannel(id);
-        if (session && !alive.has(id)) this.dialer.end(session, { kind: 'lost' });
+        if (!session) continue;
+        if (!alive.has(id)) this.dialer.end(session, { kind: 'lost' });
+        // Answered while the events were cut off: its StasisStart is lost, and the phone would hear silence.
+        else if (alive.get(id) === 'Up' && session.answeredAt === undefined) this.dialer.answered(session);
       }
     }
     this.dialer.pump();

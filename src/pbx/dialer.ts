@@ -139,6 +139,7 @@ export class Dialer {
         enqueue: (callId) => this.enqueue(callId),
         isStarting: (callId) => this.starting.has(callId),
         end: (session, stop) => this.end(session, stop),
+        answered: (session) => this.answered(session),
         pump: () => this.pump(),
       },
     );
@@ -419,10 +420,7 @@ export class Dialer {
           this.detection.verdict(session, event.args[1] ?? 'NOTSURE', event.args[2] ?? '');
           break;
         }
-        session.answeredAt = now;
-        this.ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
-        if (this.opts.detectMachine) void this.detection.start(session);
-        else void this.script.answered(session);
+        this.answered(session);
         break;
       case 'ChannelDtmfReceived':
         void this.script.digit(session, event.digit);
@@ -433,6 +431,14 @@ export class Dialer {
       default:
         break;
     }
+  }
+
+  private answered(session: CallSession): void {
+    const now = this.opts.now();
+    session.answeredAt = now;
+    this.ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
+    if (this.opts.detectMachine) void this.detection.start(session);
+    else void this.script.answered(session);
   }
 
   private async hangup(session: CallSession, why: string): Promise<void> {

@@ -38,8 +38,10 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
   async getEndpoint(technology: string, resource: string) {
     return { technology, resource, state: 'online' };
   }
+  /** Channels answered meanwhile (their StasisStart lost with the connection): reported Up. */
+  readonly answeredUnseen = new Set<string>();
   async channelsStillUp(ids: Iterable<string>) {
-    return new Set([...ids].filter((id) => this.alive.has(id)));
+    return new Map([...ids].filter((id) => this.alive.has(id)).map((id) => [id, this.answeredUnseen.has(id) ? 'Up' : 'Ringing'] as const));
   }
   send(event: Record<string, unknown>): void {
     this.emit('event', event as unknown as AriEvent);

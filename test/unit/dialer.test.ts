@@ -751,6 +751,19 @@ describe('Dialer (stand-in ARI)', () => {
       expect(t.row(callId).status).toBe('dialing');
     });
 
+    it('a call answered while the events were cut off (its StasisStart lost) is spoken to once they are back', async () => {
+      const t = setup();
+      await t.dialer.start();
+      const callId = t.alert('answered during the outage');
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      t.ari.answeredUnseen.add(`rh-${callId}`);
+      t.ari.emit('connected', { reconnect: true, downMs: 2_000 });
+      await waitFor('the message played', () => t.ari.played[0]);
+      expect(t.ari.played[0]![0]).toBe(`rh-${callId}`);
+      await waitFor('answered recorded', () => t.row(callId).status === 'answered' || undefined);
+    });
+
     it('an alert Asterisk keeps refusing (503) ends failed once it is too old, and is never dialed late', async () => {
       const t = setup({ freshnessMs: 600 });
       t.ari.originateError = new AriError('http', 'POST', '/channels/x', 503, 'Shutdown in progress');
