@@ -52,6 +52,8 @@ export const provisionCommand = defineCommand({
   run: ({ args }) => {
     const config = loadConfig();
     const owner = args.owner === undefined ? undefined : parseArg(ownerSchema, args.owner, '--owner');
+    // Said before the packages and the root file system are made, not after them.
+    if (owner && spawnSync('id', ['-u', owner]).status !== 0) throw new UserError(`--owner: no user named ${owner} on this host (useradd --system ${owner})`);
     const env = {
       ...process.env,
       RINGHOOK_CACHE_DIR: config.telephony.cacheDir,
