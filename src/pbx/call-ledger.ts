@@ -1,7 +1,7 @@
 // Records a call's steps: the transition (only when legal from the state the dialer holds), its
 // timeline, and the live event, written through the patient writer so that a database locked by
 // another process never blocks the event loop; and tells of every call that reached its end.
-import { canTransition, type CallState, type FinalState } from '../core/call-state.js';
+import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../db/call-progress.js';
 import type { CallProgressRepo, CallWrites } from '../db/store.js';
 import type { CallEvents } from '../events.js';
@@ -28,24 +28,79 @@ export interface CallLedgerDeps {
   onFinal: (call: FinalCall) => void;
 }
 
+interface FinalStep {
+  state: FinalState;
+  fields: TransitionFields;
+  detail: string | undefined;
+  /** When settle() last wrote it: a store that keeps failing (a full disk) is not asked at every look. */
+  triedAt?: number;
+}
+
+const SETTLE_RETRY_MS = 5_000;
+
 export class CallLedger {
+  /** Ends handed on whose final step has not landed yet (a failed write, a refused one): settle() records them later. */
+  private readonly unrecorded = new Map<string, FinalStep>();
+
   constructor(private readonly deps: CallLedgerDeps) {}
 
   /** Moves the call on if the step is legal from its state here, and records it. */
   transition(call: CallForDialing, to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
     if (!canTransition(call.status, to)) return false;
     call.status = to;
+    const { callId } = call;
+    if (isFinal(to)) this.unrecorded.set(callId, { state: to, fields, detail });
+    this.write(call, to, fields, detail, { lazy: true });
+    return true;
+  }
+
+  private write(
+    call: Pick<CallForDialing, 'callId' | 'userId'>,
+    to: CallState,
+    fields: TransitionFields,
+    detail: string | undefined,
+    options: { lazy: boolean },
+  ): Promise<boolean> {
     const { callId, userId } = call;
     const { writes, progress, events, logger, now } = this.deps;
-    void writes
-      .write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail), { lazy: true })
+    return writes
+      .write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail), options)
       .then(
         (moved) => {
-          if (moved) events.emit({ callId, userId, status: to, at: now() });
-          else logger.warn('the database refused a call step', { call_id: callId, to });
+          if (moved) {
+            events.emit({ callId, userId, status: to, at: now() });
+            if (isFinal(to)) this.unrecorded.delete(callId);
+          } else logger.warn('the database refused a call step', { call_id: callId, to });
+          return moved;
         },
-        (error: Error) => logger.error('could not record a call step', { call_id: callId, to, error }),
+        (error: Error) => {
+          logger.error('could not record a call step', { call_id: callId, to, error });
+          return false;
+        },
       );
+  }
+
+  /**
+   * A call the store still shows in progress whose end was decided here and handed on, but not
+   * recorded: that end is written again (through `answered` when the step to it was lost too), and
+   * not handed on a second time. False when no end of it was decided here.
+   */
+  settle(call: CallForDialing): boolean {
+    const end = this.unrecorded.get(call.callId);
+    if (!end) return false;
+    const direct = canTransition(call.status, end.state);
+    if (!direct && !(canTransition(call.status, 'answered') && canTransition('answered', end.state))) {
+      this.unrecorded.delete(call.callId);
+      return false;
+    }
+    const now = this.deps.now();
+    if (end.triedAt !== undefined && now - end.triedAt < SETTLE_RETRY_MS) return true;
+    end.triedAt = now;
+    const via: CallState[] = direct ? [] : ['answered'];
+    void (async () => {
+      for (const step of via) if (!(await this.write(call, step, {}, end.detail, { lazy: false }))) return;
+      await this.write(call, end.state, end.fields, end.detail, { lazy: false });
+    })();
     return true;
   }
 

@@ -133,6 +133,8 @@ export class CallRecovery {
    * (a write that failed, a disk that was full). It is ended rather than left in progress.
    */
   private sweep(call: CallForDialing): void {
+    // Its end was decided and handed on here, and only its record failed: written again, not ended twice.
+    if (this.deps.ledger.settle(call)) return;
     const was = call.status;
     if (
       this.deps.ledger.end(

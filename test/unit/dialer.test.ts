@@ -48,12 +48,15 @@ const TWO_BACKLOGGED_THEN_FOUR_OWN = [
   'own voice',
 ];
 
-function setup(overrides: Partial<DialerOptions> = {}) {
+function setup(
+  overrides: Partial<DialerOptions> = {},
+  { wrapProgress = (p: CallProgressStore) => p }: { wrapProgress?: (p: CallProgressStore) => CallProgressStore } = {},
+) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-dialer-')), 'ringhook.db');
   const db = openDatabase(file);
   const accounts = new AccountStore(db, testSecrets());
   const calls = new CallStore(db);
-  const progress = new CallProgressStore(db);
+  const progress = wrapProgress(new CallProgressStore(db));
   const ari = new StandInAri();
   const writes = new PatientWriter(db, silentLogger);
   const finals: FinalCall[] = [];
@@ -762,6 +765,40 @@ describe('Dialer (stand-in ARI)', () => {
       await waitFor('the message played', () => t.ari.played[0]);
       expect(t.ari.played[0]![0]).toBe(`rh-${callId}`);
       await waitFor('answered recorded', () => t.row(callId).status === 'answered' || undefined);
+    });
+
+    it('an end whose record failed (an I/O error) is written again by the sweep, not ended a second time as interrupted', async () => {
+      let failOnce = true;
+      const t = setup(
+        { pollMs: 20 },
+        {
+          wrapProgress: (real) => {
+            const progress = Object.create(real) as CallProgressStore;
+            progress.transition = (callId, to, fields, detail) => {
+              if (to === 'acknowledged' && failOnce) {
+                failOnce = false;
+                throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+              }
+              return real.transition(callId, to, fields, detail);
+            };
+            return progress;
+          },
+        },
+      );
+      await t.dialer.start();
+      const callId = t.alert('acknowledge me');
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      const ch = channel(`rh-${callId}`);
+      t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
+      await waitFor('playback', () => t.ari.played[0]);
+      t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '1' });
+      await waitFor('the confirmation', () => t.ari.played[1]);
+      t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
+      await waitFor('recorded at last', () => t.row(callId).status === 'acknowledged' || undefined, 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(t.finals.map((f) => f.state)).toEqual(['acknowledged']);
+      expect(t.row(callId).status).toBe('acknowledged');
     });
 
     it('an alert Asterisk keeps refusing (503) ends failed once it is too old, and is never dialed late', async () => {
