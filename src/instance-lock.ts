@@ -31,6 +31,23 @@ function holderPid(dataDir: string): number | null {
   }
 }
 
+/** Whether a `serve` holds the data dir now (the lock is taken for an instant and given back when none does). */
+export function serveHolds(dataDir: string): boolean {
+  const lockPath = path.join(dataDir, LOCK_FILE);
+  if (!fs.existsSync(lockPath)) return false;
+  let lock: Database.Database | undefined;
+  try {
+    lock = new Database(lockPath, { ...sqliteNativeBindingOptions(), timeout: 0 });
+    lock.exec('BEGIN IMMEDIATE');
+    lock.exec('ROLLBACK');
+    return false;
+  } catch (error) {
+    return isBusy(error);
+  } finally {
+    lock?.close();
+  }
+}
+
 /** Takes the data dir for this process; returns the function that gives it back. */
 export function lockDataDir(dataDir: string): () => void {
   const lockPath = path.join(dataDir, LOCK_FILE);

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { isFinal } from '../core/call-state.js';
 import { UserError } from '../errors.js';
 import { requestTestCall } from '../test-call.js';
+import { receivesCalls } from '../core/account.js';
+import { serveHolds } from '../instance-lock.js';
 import { sleep } from '../sleep.js';
 import { requireAccount } from './context.js';
 import { parseArg, withStores } from './context.js';
@@ -24,9 +26,14 @@ export const testCallCommand = defineCommand({
     json: { type: 'boolean', description: 'Print the final call as JSON', default: false },
   },
   run: ({ args }) =>
-    withStores(async (stores) => {
+    withStores(async (stores, config) => {
       const account = await requireAccount(stores, args.user_id);
       const pickupMs = parseArg(secondsSchema, args.wait, '--wait') * 1000;
+      // With SQLite only this data dir's serve can place it: none running, nothing is queued (it
+      // would end failed, and count against the test calls allowed). Nodes sharing PostgreSQL may be anywhere.
+      if (receivesCalls(account) && config.databaseUrl === null && !serveHolds(config.dataDir)) {
+        throw new UserError(`no ringhook serve is running on the data dir ${config.dataDir}: start it (ringhook serve, or npm start), then try again`);
+      }
       const accepted = await requestTestCall(stores.calls, account);
       if (!accepted.accepted) {
         if (accepted.reason === 'suspended')

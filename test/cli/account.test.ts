@@ -103,6 +103,13 @@ describe('ringhook account', () => {
     expect(testCall.stderr).toBe(`ringhook: the account ${a.user_id} is suspended: no call is placed (ringhook account resume ${a.user_id})\n`);
     expect(runCli(['calls', '--account', a.user_id, '--json'], env).json).toEqual([]);
     expect(runCli(['account', 'resume', a.user_id, '--json'], env).json.status).toBe('active');
+    // No serve on this data dir: nothing is queued (it would end failed and count against the test calls allowed).
+    const noServe = runCli(['test-call', a.user_id], env);
+    expect(noServe.code).toBe(1);
+    expect(noServe.stderr).toBe(
+      `ringhook: no ringhook serve is running on the data dir ${env.RINGHOOK_DATA_DIR}: start it (ringhook serve, or npm start), then try again\n`,
+    );
+    expect(runCli(['calls', '--account', a.user_id, '--json'], env).json).toEqual([]);
 
     const regenerated = runCli(['account', 'regenerate', a.user_id, '--json'], env).json;
     expect(regenerated.api_key).not.toBe(a.api_key);
