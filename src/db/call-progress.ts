@@ -79,7 +79,11 @@ const SQL = {
   setSms: `UPDATE calls SET sms_status = @status, sms_message_id = coalesce(@message_id, sms_message_id), sms_parts = coalesce(@parts, sms_parts),
                             sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id`,
   markSms: `UPDATE calls SET sms_status = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
-  bySmsMessage: 'SELECT call_id AS callId, user_id AS userId, sms_status AS smsStatus FROM calls WHERE sms_message_id = ? ORDER BY id',
+  // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
+  bySmsMessage: `SELECT call_id AS callId, user_id AS userId, sms_status AS smsStatus FROM calls
+                 WHERE sms_message_id = @id AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = @id) - 60000 ORDER BY id`,
+  // A receipt settles a sent SMS once: a repeated, late or reordered one changes nothing.
+  smsReceipt: `UPDATE calls SET sms_status = @status, sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id AND sms_status = 'sent'`,
   detection: 'UPDATE calls SET amd_status = ?, amd_cause = ?, updated_at = ? WHERE call_id = ?',
   placedAgain: "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
   staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
@@ -102,7 +106,8 @@ export class CallProgressStore {
       claimSms: db.prepare(SQL.claimSms),
       setSms: db.prepare(SQL.setSms),
       markSms: db.prepare(SQL.markSms),
-      bySmsMessage: db.prepare<[string], { callId: string; userId: string; smsStatus: SmsStatus | null }>(SQL.bySmsMessage),
+      bySmsMessage: db.prepare<[{ id: string }], { callId: string; userId: string; smsStatus: SmsStatus | null }>(SQL.bySmsMessage),
+      smsReceipt: db.prepare(SQL.smsReceipt),
       staleSending: db.prepare<[], { callId: string }>(SQL.staleSending),
       detection: db.prepare(SQL.detection),
       placedAgain: db.prepare(SQL.placedAgain),
@@ -202,7 +207,18 @@ export class CallProgressStore {
 
   /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
   findBySmsMessage(messageId: string): Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }> {
-    return this.stmt.bySmsMessage.all(messageId);
+    return this.stmt.bySmsMessage.all({ id: messageId });
+  }
+
+  /** A delivery receipt for the call's sent SMS; false (nothing changed) when it was settled already. */
+  recordSmsReceipt(callId: string, result: { status: 'delivered' | 'failed'; error?: string }): boolean {
+    return this.db
+      .transaction(() => {
+        if (this.stmt.smsReceipt.run({ call_id: callId, status: result.status, error: result.error ?? null, at: this.now() }).changes === 0) return false;
+        this.note(callId, `sms_${result.status}`, result.error);
+        return true;
+      })
+      .immediate();
   }
 
   /** SMS claims left "sending" by a process that died: the SMS may or may not have gone out. */

@@ -51,6 +51,7 @@ export interface CallProgressRepo {
   markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): Awaitable<void>;
   setSmsResult(callId: string, result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string }): Awaitable<void>;
   findBySmsMessage(messageId: string): Awaitable<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>>;
+  recordSmsReceipt(callId: string, result: { status: 'delivered' | 'failed'; error?: string }): Awaitable<boolean>;
   staleSmsClaims(): Awaitable<string[]>;
 }
 

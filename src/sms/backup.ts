@@ -108,14 +108,17 @@ export class SmsBackup {
       this.keepEarly(report);
       return;
     }
+    // A receipt for an SMS settled already (repeated, late, another part's) is not news.
+    const sent = calls.filter((call) => call.smsStatus === 'sent');
+    if (sent.length === 0) return;
     const result =
       report.status === 'delivered' ? ({ status: 'delivered' } as const) : ({ status: 'failed', error: `not delivered: ${report.detail}` } as const);
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
-    for (const call of calls) {
+    for (const call of sent) {
       void this.deps.writes
-        .write(`sms ${call.callId} receipt`, () => this.deps.progress.setSmsResult(call.callId, result), { lazy: true })
+        .write(`sms ${call.callId} receipt`, () => this.deps.progress.recordSmsReceipt(call.callId, result), { lazy: true })
         .then(
-          () => this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
+          (settled) => settled && this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
           (error: Error) => this.deps.logger.error('could not record an SMS delivery receipt', { call_id: call.callId, error }),
         );
     }

@@ -54,8 +54,7 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
       redirect: 'error',
       signal: AbortSignal.timeout(options.timeoutMs),
     });
-    const body = await res.text();
-    return { status: res.status, body };
+    return { status: res.status, body: await boundedText(res) };
   }
 
   async function send(req: SmsRequest): Promise<SmsResult> {
@@ -142,4 +141,25 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
     onDeliveryReport: hub.on,
     handleDeliveryCallback,
   };
+}
+
+/** A gateway's answer is a status line or a small JSON: what is past 8 KiB is not read (a broken or hostile gateway could send gigabytes). */
+const MAX_REPLY_BYTES = 8 * 1024;
+
+async function boundedText(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < MAX_REPLY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, MAX_REPLY_BYTES));
 }

@@ -14,8 +14,9 @@ export function groupPrefix(count: number): string {
 
 /**
  * "Missed call alert: <message>" (or, for a call that carried several alerts, "Missed call, 3
- * alerts: 1) … 2) … 3) …" in order of arrival), trimmed, cut at a character boundary (never
- * inside a surrogate pair) with "..." so that it fits `maxParts` concatenated parts.
+ * alerts: 1) … 2) … 3) …" in order of arrival), trimmed, cut between user-perceived characters
+ * (never inside a flag, an emoji with its skin tone or family, a letter with its accents) with
+ * "..." so that it fits `maxParts` concatenated parts.
  */
 export function buildSmsText(messages: string | readonly string[], options: { maxParts?: number } = {}): string {
   const maxParts = options.maxParts ?? DEFAULTS.sms.maxParts;
@@ -26,11 +27,13 @@ export function buildSmsText(messages: string | readonly string[], options: { ma
   return fitted(prefix, body, maxParts);
 }
 
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
 /** The prefix and as much of the body as fits `maxParts` parts. */
 function fitted(prefix: string, body: string, maxParts: number): string {
   const full = prefix + body;
   if (countSmsParts(full) <= maxParts) return full;
-  const chars = Array.from(body);
+  const chars = Array.from(GRAPHEMES.segment(body), (s) => s.segment);
   // The number of parts only shrinks as the text gets shorter: binary search the longest cut that fits.
   let lo = 0;
   let hi = chars.length - 1;

@@ -125,6 +125,25 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect(await store.calls.get(b)).toMatchObject({ smsStatus: 'failed', smsError: 'gateway down' });
   });
 
+  test('a receipt settles a sent SMS once, and finds only the SMS last sent with its id (an SMSC reuses ids after a restart)', async () => {
+    const { store, userId, clock } = await setUp();
+    const [old, fresh] = [await accept(store, userId), await accept(store, userId)];
+    for (const id of [old, fresh]) {
+      await store.progress.transition(id, 'dialing');
+      await store.progress.transition(id, 'busy');
+      expect(await store.progress.claimSms(id)).toBe(true);
+    }
+    await store.progress.setSmsResult(old, { status: 'sent', messageId: 'reused' });
+    clock.advance(3_600_000);
+    await store.progress.setSmsResult(fresh, { status: 'sent', messageId: 'reused' });
+    expect(await store.progress.findBySmsMessage('reused')).toEqual([{ callId: fresh, userId, smsStatus: 'sent' }]);
+
+    expect(await store.progress.recordSmsReceipt(fresh, { status: 'delivered' })).toBe(true);
+    expect(await store.progress.recordSmsReceipt(fresh, { status: 'failed', error: 'not delivered: UNDELIV' })).toBe(false);
+    expect(await store.calls.get(fresh)).toMatchObject({ smsStatus: 'delivered', smsError: null });
+    expect((await store.progress.timeline(fresh)).map((e) => e.event)).toEqual(['dialing', 'busy', 'sms_sent', 'sms_delivered']);
+  });
+
   test('call writes land in order; a failing one is reported to its caller; drain waits for them', async () => {
     const { store, userId } = await setUp();
     const callId = await accept(store, userId);

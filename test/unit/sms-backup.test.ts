@@ -66,7 +66,7 @@ function setup(sender: SmsSender, smsBackup = true) {
     state,
     carried: [],
   });
-  return { backup, progress, callId: accepted.callId, final };
+  return { db, calls, accounts, backup, progress, callId: accepted.callId, final };
 }
 
 describe('SmsBackup', () => {
@@ -80,6 +80,33 @@ describe('SmsBackup', () => {
     await backup.drain();
     // The receipt is written after the submit's result, in a commit of its own.
     await vi.waitFor(() => expect(progress.get(callId)!.smsStatus).toBe('delivered'));
+  });
+
+  it('a receipt settles a sent SMS once: a replayed or reordered one changes nothing, nor does one for an id the SMSC used before for another account', async () => {
+    let report!: (r: DeliveryReport) => void;
+    const sender = standInSender(async (_req, send) => {
+      report = send;
+      return { status: 'sent', messageId: 'm-42', parts: 1 };
+    });
+    const { db, calls, accounts, backup, progress, callId, final } = setup(sender);
+    // Another account's SMS of an hour ago got the same id from the SMSC (it restarted since), and no receipt.
+    const other = createAccount(accounts, { smsBackup: true });
+    const older = calls.accept(other.userId, 'premium', { form: 'text', message: 'old', truncated: false, originalLength: 3, fields: {}, extra: {} });
+    if (!older.accepted) throw new Error('not accepted');
+    db.prepare("UPDATE calls SET status = 'busy', sms_status = 'sent', sms_message_id = 'm-42', sms_at = ? WHERE call_id = ?").run(
+      Date.now() - 3_600_000,
+      older.callId,
+    );
+
+    backup.afterFinal(final('busy'));
+    // Not drained: drain() is the shutdown, which stops taking receipts.
+    await vi.waitFor(() => expect(progress.get(callId)!.smsStatus).toBe('sent'));
+    report({ messageId: 'm-42', status: 'delivered', detail: 'DELIVRD' });
+    await vi.waitFor(() => expect(progress.get(callId)!.smsStatus).toBe('delivered'));
+    report({ messageId: 'm-42', status: 'failed', detail: 'UNDELIV' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(progress.get(callId)!.smsStatus).toBe('delivered');
+    expect(progress.get(older.callId)!.smsStatus).toBe('sent');
   });
 
   it('sends once however often the final state is reported, with the "Missed call alert" text', async () => {

@@ -1,6 +1,8 @@
 // Pure gateway logic: request building and reply reading per preset, delivery report parsing,
 // SMPP addresses and statuses. The Twilio preset has no real peer here: its exact request is
 // checked against an injected fetch (as ntfy's server_twilio_test does).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { smsConfig } from '../helpers/sms-config.js';
@@ -50,6 +52,38 @@ describe('Kannel preset', () => {
     expect(parseKannelDlr(url.searchParams)).toEqual({ messageId: 'abc', status: 'failed', detail: 'not delivered to phone: NACK/0x0000000b' });
     expect(parseKannelDlr(new URLSearchParams('rh_msgid=a&rh_dlr=1'))).toMatchObject({ status: 'delivered' });
     expect(parseKannelDlr(new URLSearchParams('rh_msgid=a&rh_dlr=x'))).toBeNull();
+  });
+});
+
+describe('a gateway that answers without end', () => {
+  it('is read up to 8 KiB: its verdict comes from that, and the rest is not read', async () => {
+    let written = 0;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(202, { 'content-type': 'text/plain' });
+      res.write('0: Accepted for delivery\n');
+      const more = () => {
+        while (written < 200 * 1024 * 1024 && res.write(Buffer.alloc(64 * 1024, 'x'))) written += 64 * 1024;
+      };
+      res.on('drain', more);
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const config = smsConfig({
+        RINGHOOK_SMS_GATEWAY: 'http',
+        RINGHOOK_SMS_HTTP_PRESET: 'kannel',
+        RINGHOOK_SMS_HTTP_URL: `http://127.0.0.1:${port}/cgi-bin/sendsms?username=u&password=p`,
+        RINGHOOK_SMS_FROM: 'RINGHOOK',
+      });
+      const s = createSmsSender(config, { logger: silentLogger });
+      expect(await s.send({ to: '+15551230003', text: 'hi', reference: 'c1' })).toMatchObject({ status: 'sent' });
+      expect(written).toBeLessThan(50 * 1024 * 1024);
+      await s.close();
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

@@ -98,6 +98,20 @@ describe('buildSmsText', () => {
     expect(countSmsParts(buildSmsText(ucs))).toBe(DEFAULTS.sms.maxParts);
   });
 
+  it.each([
+    ['flags', '🇺🇸', 'x'],
+    ['an emoji with its skin tone', '👍🏽', 'x'],
+    ['a family (joined emoji)', '👨‍👩‍👧', 'x'],
+    ['a letter with combining accents', 'e\u0301\u0302', 'é'],
+  ])('never cuts inside %s: the text ends with a whole one, then "..."', (_what, character, padding) => {
+    for (const offset of [0, 1]) {
+      const text = buildSmsText(padding.repeat(offset) + character.repeat(600), { maxParts: 2 });
+      expect(text.endsWith(`${character}...`)).toBe(true);
+      const body = text.slice((SMS_PREFIX + padding.repeat(offset)).length, -3);
+      expect(body).toBe(character.repeat(body.length / character.length));
+    }
+  });
+
   it('cuts what does not fit at a character boundary, with "..."', () => {
     const emoji = '🚀'.repeat(500);
     const text = buildSmsText(emoji);

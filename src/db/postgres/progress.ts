@@ -36,7 +36,11 @@ const SQL = {
   setSms: `UPDATE calls SET sms_status = $2, sms_message_id = coalesce($3, sms_message_id), sms_parts = coalesce($4, sms_parts),
                             sms_error = $5, sms_at = $6, updated_at = $6 WHERE call_id = $1`,
   markSms: 'UPDATE calls SET sms_status = $1, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
-  bySmsMessage: 'SELECT call_id AS "callId", user_id AS "userId", sms_status AS "smsStatus" FROM calls WHERE sms_message_id = $1 ORDER BY id',
+  // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
+  bySmsMessage: `SELECT call_id AS "callId", user_id AS "userId", sms_status AS "smsStatus" FROM calls
+                 WHERE sms_message_id = $1 AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = $1) - 60000 ORDER BY id`,
+  // A receipt settles a sent SMS once: a repeated, late or reordered one changes nothing.
+  smsReceipt: `UPDATE calls SET sms_status = $2, sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = 'sent'`,
   detection: 'UPDATE calls SET amd_status = $1, amd_cause = $2, updated_at = $3 WHERE call_id = $4',
   placedAgain: "UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4 WHERE call_id = $5 AND status = 'dialing'",
   staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
@@ -142,6 +146,17 @@ export class PgCallProgressStore implements CallProgressRepo {
   /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
   async findBySmsMessage(messageId: string): Promise<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>> {
     return [...(await query<{ callId: string; userId: string; smsStatus: SmsStatus | null }>(this.sql, SQL.bySmsMessage, [messageId]))];
+  }
+
+  /** A delivery receipt for the call's sent SMS; false (nothing changed) when it was settled already. */
+  async recordSmsReceipt(callId: string, result: { status: 'delivered' | 'failed'; error?: string }): Promise<boolean> {
+    return this.sql.begin(async (tx) => {
+      const at = this.now();
+      const updated = await query(tx, SQL.smsReceipt, [callId, result.status, result.error ?? null, at]);
+      if (updated.count === 0) return false;
+      await query(tx, SQL.event, [callId, at, `sms_${result.status}`, result.error ?? null]);
+      return true;
+    }) as Promise<boolean>;
   }
 
   /** SMS claims this node left "sending" when it died (restarted with the same node id). */
