@@ -217,6 +217,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     events: deps.events,
     logger,
     now: deps.now,
+    retryWindowMs: config.telephony.freshnessMs,
     onResult: (result) => {
       deps.metrics?.sms.inc({ result });
       if (result === 'sent') smsHealth.noteAccepted();

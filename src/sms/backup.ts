@@ -7,7 +7,7 @@ import type { CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
 import type { FinalCall } from '../pbx/call-ledger.js';
 import { buildSmsText } from './text.js';
-import type { DeliveryReport, SmsSender } from './types.js';
+import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from './types.js';
 
 export interface SmsBackupDeps {
   sender: SmsSender;
@@ -19,9 +19,19 @@ export interface SmsBackupDeps {
   logger: Logger;
   now: () => number;
   maxParts?: number;
+  /**
+   * How long an SMS the gateway certainly did not take (down, restarting, 503) is tried again
+   * (RINGHOOK_CALL_FRESHNESS, as a call waits for Asterisk); 0: not tried again.
+   */
+  retryWindowMs?: number;
+  /** The first pause before it is tried again (doubled each time, up to 30 s); 2 s by default. */
+  retryFirstMs?: number;
   /** Told of every SMS handed over or failed (metrics). */
   onResult?: (result: 'sent' | 'failed' | 'delivered' | 'undelivered') => void;
 }
+
+/** Pauses between the tries of an SMS the gateway did not take: doubled from the first, up to this. */
+const RETRY_MOST_MS = 30_000;
 
 /** Receipts that came before send() returned the message id are kept this long, at most this many. */
 const EARLY_REPORT_MS = 60_000;
@@ -33,6 +43,9 @@ export class SmsBackup {
   // A gateway may confirm delivery before it has answered our submit (SMPP receipts can overtake
   // the submit_sm_resp we are still waiting on): such a receipt waits here for its call.
   private readonly earlyReports = new Map<string, { report: DeliveryReport; at: number }>();
+  private stopping = false;
+  /** Wakes the SMS waiting to be tried again, at stop. */
+  private readonly wake = new Set<() => void>();
 
   constructor(private readonly deps: SmsBackupDeps) {
     this.stopReports = deps.sender.onDeliveryReport((report) => this.onDeliveryReport(report));
@@ -75,11 +88,8 @@ export class SmsBackup {
     if (claimed.length === 0) return;
     const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) => claimed.includes(callIds[i]!));
     // To the number that was called; an alert never dialed goes to the account's number.
-    const result = await this.deps.sender.send({
-      to: call.phone ?? account.phone,
-      text: buildSmsText(messages, { maxParts: this.deps.maxParts }),
-      reference: claimed[0]!,
-    });
+    const request = { to: call.phone ?? account.phone, text: buildSmsText(messages, { maxParts: this.deps.maxParts }), reference: claimed[0]! };
+    const result = await this.sendWithin(request, claimed);
     if (result.status === 'sent') {
       for (const id of claimed)
         await writes.write(`sms ${id} sent`, () => progress.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts }));
@@ -93,6 +103,44 @@ export class SmsBackup {
     }
     this.deps.onResult?.(result.status);
     for (const id of claimed) this.deps.events.emit({ callId: id, userId: call.userId, status: state, at: this.deps.now() });
+  }
+
+  /**
+   * Sends, and while the gateway certainly took nothing (down, restarting), tries again within the
+   * retry window: an alert is still sent once, and a gateway back within minutes still sends it.
+   * The SMS stays `sending` meanwhile (a restart then marks it failed, as for any claim it left).
+   */
+  private async sendWithin(request: SmsRequest, claimed: readonly string[]): Promise<SmsResult> {
+    const { sender, now, logger, progress, writes } = this.deps;
+    const until = now() + (this.deps.retryWindowMs ?? 0);
+    let result = await sender.send(request);
+    for (
+      let pause = this.deps.retryFirstMs ?? 2_000;
+      result.status === 'failed' && result.notSent && !this.stopping && now() + pause < until;
+      pause = Math.min(pause * 2, RETRY_MOST_MS)
+    ) {
+      logger.warn('the SMS gateway took nothing; the SMS is tried again', { call_id: claimed[0], in_ms: pause, error: result.error });
+      for (const id of claimed)
+        void writes
+          .write(`sms ${id} waits`, () => progress.note(id, 'sms_waiting', result.status === 'failed' ? result.error : undefined), { lazy: true })
+          .catch(() => {});
+      await this.pause(pause);
+      if (this.stopping) return { status: 'failed', error: `ringhook stopped while the SMS gateway was not taking messages (${result.error})` };
+      result = await sender.send(request);
+    }
+    return result;
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake.add(done);
+    });
   }
 
   private onDeliveryReport(report: DeliveryReport): void {
@@ -135,6 +183,8 @@ export class SmsBackup {
 
   /** Waits for SMS being handed over right now (graceful shutdown). */
   async drain(): Promise<void> {
+    this.stopping = true;
+    for (const wake of [...this.wake]) wake();
     await Promise.allSettled([...this.pending]);
     this.stopReports();
   }

@@ -20,6 +20,8 @@ export type SmsResult =
   | {
       status: 'failed';
       error: string;
+      /** The gateway certainly took nothing (refused the connection, 503, a transient bind refusal): it may be tried again later. */
+      notSent?: boolean;
     };
 
 export type DeliveryStatus = 'delivered' | 'failed' | 'pending';

@@ -38,7 +38,7 @@ function standInSender(behaviour: (req: SmsRequest, report: (r: DeliveryReport) 
   };
 }
 
-function setup(sender: SmsSender, smsBackup = true) {
+function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: number; retryFirstMs?: number } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-smsbackup-'));
   const db = openDatabase(path.join(dir, 'ringhook.db'), { sync: 'normal' });
   const accounts = new AccountStore(db, testSecrets());
@@ -57,6 +57,7 @@ function setup(sender: SmsSender, smsBackup = true) {
     events: new CallEvents(),
     logger: silentLogger,
     now: Date.now,
+    ...retry,
   });
   const final = (state: FinalState, phone: string | null = account.phone): FinalCall => ({
     callId: accepted.callId,
@@ -107,6 +108,37 @@ describe('SmsBackup', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(progress.get(callId)!.smsStatus).toBe('delivered');
     expect(progress.get(older.callId)!.smsStatus).toBe('sent');
+  });
+
+  it('an SMS the gateway certainly did not take is tried again within the window, and sent once', async () => {
+    let tries = 0;
+    const sender = standInSender(async () =>
+      ++tries < 3 ? { status: 'failed', error: 'connect ECONNREFUSED', notSent: true } : { status: 'sent', messageId: 'm-7', parts: 1 },
+    );
+    const { backup, progress, callId, final } = setup(sender, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
+    backup.afterFinal(final('busy'));
+    await vi.waitFor(() => expect(progress.get(callId)!.smsStatus).toBe('sent'));
+    expect(sender.sent).toHaveLength(3);
+    expect(progress.timeline(callId).filter((e) => e.event === 'sms_waiting')).toHaveLength(2);
+  });
+
+  it('one the gateway may have taken is never tried again; one still waiting at stop ends failed, saying so', async () => {
+    const unsure = standInSender(async () => ({ status: 'failed', error: 'no answer within 10 s (the gateway may have taken the message)' }));
+    const a = setup(unsure, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
+    a.backup.afterFinal(a.final('busy'));
+    await vi.waitFor(() => expect(a.progress.get(a.callId)!.smsStatus).toBe('failed'));
+    expect(unsure.sent).toHaveLength(1);
+
+    const down = standInSender(async () => ({ status: 'failed', error: 'connect ECONNREFUSED', notSent: true }));
+    const b = setup(down, true, { retryWindowMs: 60_000, retryFirstMs: 10_000 });
+    b.backup.afterFinal(b.final('busy'));
+    await vi.waitFor(() => expect(down.sent).toHaveLength(1));
+    await b.backup.drain();
+    expect(b.calls.get(b.callId)).toMatchObject({
+      smsStatus: 'failed',
+      smsError: expect.stringMatching(/^ringhook stopped while the SMS gateway was not taking messages/),
+    });
+    expect(down.sent).toHaveLength(1);
   });
 
   it('sends once however often the final state is reported, with the "Missed call alert" text', async () => {
