@@ -707,6 +707,16 @@ describe('Dialer (stand-in ARI)', () => {
 
   describe('races with Asterisk, the database and stop', () => {
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** An alert's call, placed and answered, its message playing (the only call of `t`). */
+    async function answeredAndSpeaking(t: ReturnType<typeof setup>, message: string) {
+      const callId = t.alert(message);
+      t.dialer.enqueue(callId);
+      await waitFor('originate', () => t.ari.originated[0]);
+      const ch = channel(`rh-${callId}`);
+      t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
+      await waitFor('playback', () => t.ari.played[0]);
+      return { callId, ch };
+    }
     const finished = (ch: { id: string }, n: number) => ({
       type: 'PlaybackFinished',
       playback: { id: `${ch.id}-p${n}`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' },
@@ -786,12 +796,7 @@ describe('Dialer (stand-in ARI)', () => {
         },
       );
       await t.dialer.start();
-      const callId = t.alert('acknowledge me');
-      t.dialer.enqueue(callId);
-      await waitFor('originate', () => t.ari.originated[0]);
-      const ch = channel(`rh-${callId}`);
-      t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
-      await waitFor('playback', () => t.ari.played[0]);
+      const { callId, ch } = await answeredAndSpeaking(t, 'acknowledge me');
       t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '1' });
       await waitFor('the confirmation', () => t.ari.played[1]);
       t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
@@ -837,12 +842,7 @@ describe('Dialer (stand-in ARI)', () => {
     it('2 pressed during the prompt: the stopped playback ending does not cut the repeat short', async () => {
       const t = setup({ digitWaitMs: 200 });
       await t.dialer.start();
-      const callId = t.alert('repeat me');
-      t.dialer.enqueue(callId);
-      await waitFor('originate', () => t.ari.originated[0]);
-      const ch = channel(`rh-${callId}`);
-      t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
-      await waitFor('playback', () => t.ari.played[0]);
+      const { ch } = await answeredAndSpeaking(t, 'repeat me');
       t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '2' });
       // Asterisk reports the stopped playback as finished while the repeat is being started.
       t.ari.send(finished(ch, 1));
@@ -854,12 +854,7 @@ describe('Dialer (stand-in ARI)', () => {
     it('a phone that hangs up while its repeat is asked for ends as heard, not failed', async () => {
       const t = setup({ digitWaitMs: 5_000 });
       await t.dialer.start();
-      const callId = t.alert('heard it once');
-      t.dialer.enqueue(callId);
-      await waitFor('originate', () => t.ari.originated[0]);
-      const ch = channel(`rh-${callId}`);
-      t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
-      await waitFor('playback', () => t.ari.played[0]);
+      const { callId, ch } = await answeredAndSpeaking(t, 'heard it once');
       t.ari.send(finished(ch, 1));
       t.ari.play = async () => {
         throw new AriError('http', 'POST', `/channels/${ch.id}/play`, 404, 'Channel not found');
