@@ -53,7 +53,8 @@ export function lockDataDir(dataDir: string): () => void {
   const lockPath = path.join(dataDir, LOCK_FILE);
   let lock: Database.Database;
   try {
-    lock = new Database(lockPath, { ...sqliteNativeBindingOptions(), timeout: 0 });
+    // A moment's wait: `serveHolds` (ringhook test-call) takes the lock for an instant to look.
+    lock = new Database(lockPath, { ...sqliteNativeBindingOptions(), timeout: 250 });
     fs.chmodSync(lockPath, 0o600);
   } catch (error) {
     throw new UserError(`cannot open ${lockPath}: ${(error as Error).message}`);

@@ -9,6 +9,7 @@ import postgres from 'postgres';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import Database from 'better-sqlite3';
+import { sqliteNativeBindingOptions } from '../assets.js';
 import { connectionError } from '../db/postgres/connect.js';
 import { openPostgresStore, redactUrl } from '../db/postgres/index.js';
 import { UserError } from '../errors.js';
@@ -88,7 +89,7 @@ function checkSource(from: string): void {
   if (!fs.existsSync(from)) throw new UserError(`--from: ${from} does not exist (the SQLite file is ringhook.db in the data dir)`);
   let isRinghook: boolean;
   try {
-    const look = new Database(from, { readonly: true, fileMustExist: true });
+    const look = new Database(from, { ...sqliteNativeBindingOptions(), readonly: true, fileMustExist: true });
     try {
       isRinghook = look.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined;
     } finally {

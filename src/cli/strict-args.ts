@@ -33,9 +33,16 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
       positionals++;
       continue;
     }
-    options.set(name, def);
-    for (const alias of ['alias' in def ? (def.alias ?? []) : []].flat()) options.set(alias, def);
+    // citty also takes the camelCase spelling of a kebab-case option (--sms-backup, --smsBackup).
+    for (const alias of [name, camelCase(name), 'alias' in def ? (def.alias ?? []) : []].flat()) options.set(alias, def);
   }
+  const optionNamed = (token: string): ArgDef | undefined => {
+    const long = token.startsWith('--');
+    const [name = ''] = splitOnce(token.slice(long ? 2 : 1), '=');
+    if (!long && name.length !== 1) return undefined;
+    const negated = long && name.startsWith('no-') ? options.get(name.slice(3)) : undefined;
+    return options.get(name) ?? (negated?.type === 'boolean' ? negated : undefined);
+  };
   const given: string[] = [];
   let lastFlag: string | undefined;
   for (let i = 0; i < rest.length; i++) {
@@ -55,20 +62,26 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
     }
     const long = token.startsWith('--');
     const [name = '', value] = splitOnce(token.slice(long ? 2 : 1), '=');
-    const def =
-      options.get(name) ?? (long && name.startsWith('no-') && options.get(name.slice(3))?.type === 'boolean' ? options.get(name.slice(3)) : undefined);
-    if (!def || (!long && name.length !== 1)) return `unknown option ${token.split('=')[0]}`;
+    const def = optionNamed(token);
+    if (!def) return `unknown option ${token.split('=')[0]}`;
     lastFlag = undefined;
     if (def.type === 'boolean') {
       if (value !== undefined) return `${long ? '--' : '-'}${name} takes no value`;
       lastFlag = name;
-    } else if (value === undefined && i + 1 < rest.length) {
-      // citty takes the next token as the value whatever it is: `--phone --plan free` would call "--plan".
-      if (/^--?[A-Za-z]/.test(rest[i + 1]!)) return `${long ? '--' : '-'}${name} needs a value`;
+    } else if (value === undefined) {
+      // citty takes the next token as the value whatever it is (`--phone --plan free` would call
+      // "--plan"), and gives '' to one with nothing after it (`--name` last would clear the name).
+      const next = rest[i + 1];
+      if (next === undefined || (next.startsWith('-') && optionNamed(next)))
+        return `${long ? '--' : '-'}${name} needs a value (${long ? '--' : '-'}${name}=VALUE for one that starts with -)`;
       i++;
     }
   }
   return undefined;
+}
+
+function camelCase(name: string): string {
+  return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {

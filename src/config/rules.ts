@@ -37,8 +37,22 @@ export const port = (name: string, { anyFree = false }: { anyFree?: boolean } = 
         .max(65535, { error: `${name} must be between 1 and 65535${anyFree ? ' (0: any free port)' : ''}` }),
     );
 
-// Read by ringhook's own scripts (provisioning, the single executable's build, the CLI's debug output), not by serve.
-const SCRIPT_VARIABLES = new Set(['RINGHOOK_ASTERISK_MODE', 'RINGHOOK_ASTERISK_OWNER', 'RINGHOOK_DEBIAN_MIRROR', 'RINGHOOK_SEA_NODE', 'RINGHOOK_DEBUG']);
+// Read by ringhook's own scripts (provisioning, the single executable's build, the CLI's debug
+// output), and by its benchmarks and long tests, not by serve.
+const SCRIPT_VARIABLES = new Set([
+  'RINGHOOK_ASTERISK_MODE',
+  'RINGHOOK_ASTERISK_OWNER',
+  'RINGHOOK_DEBIAN_MIRROR',
+  'RINGHOOK_SEA_NODE',
+  'RINGHOOK_DEBUG',
+  'RINGHOOK_ROOT',
+  'RINGHOOK_BINARY',
+  'RINGHOOK_CRASH_ACCOUNTS',
+  'RINGHOOK_SOAK',
+  'RINGHOOK_SOAK_SEED',
+  'RINGHOOK_SOAK_FLOOD',
+  'RINGHOOK_SOAK_FUZZ',
+]);
 
 /**
  * The RINGHOOK_* variables set that nothing reads: a misspelled one (RINGHOOK_TRUNK_URL) would

@@ -72,10 +72,13 @@ function answerClientErrors(server: Server): void {
     }
     const refusal = clientErrorOf(error);
     const body = JSON.stringify(refusal.toBody());
-    socket.end(
+    // Written, then the connection destroyed, as Node's own answer does: ended only, a client that
+    // keeps its side open would keep the socket for good, and could still finish its request.
+    socket.write(
       `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
+    socket.destroy();
   });
 }
 

@@ -32,11 +32,14 @@ interface FinalStep {
   state: FinalState;
   fields: TransitionFields;
   detail: string | undefined;
+  /** When it was decided: one whose row another node ended meanwhile is never swept here, and is forgotten after a while. */
+  at: number;
   /** When settle() last wrote it: a store that keeps failing (a full disk) is not asked at every look. */
   triedAt?: number;
 }
 
 const SETTLE_RETRY_MS = 5_000;
+const UNRECORDED_KEPT_MS = 15 * 60_000;
 
 export class CallLedger {
   /** Ends handed on whose final step has not landed yet (a failed write, a refused one): settle() records them later. */
@@ -49,9 +52,17 @@ export class CallLedger {
     if (!canTransition(call.status, to)) return false;
     call.status = to;
     const { callId } = call;
-    if (isFinal(to)) this.unrecorded.set(callId, { state: to, fields, detail });
+    if (isFinal(to)) this.keepUntilRecorded(callId, { state: to, fields, detail, at: this.deps.now() });
     this.write(call, to, fields, detail, { lazy: true });
     return true;
+  }
+
+  private keepUntilRecorded(callId: string, step: FinalStep): void {
+    for (const [id, kept] of this.unrecorded) {
+      if (step.at - kept.at < UNRECORDED_KEPT_MS) break;
+      this.unrecorded.delete(id);
+    }
+    this.unrecorded.set(callId, step);
   }
 
   private write(

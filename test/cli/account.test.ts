@@ -130,7 +130,7 @@ describe('ringhook account', () => {
     expect(create('--sms-backup', 'on').json.sms_backup).toBe(true);
     const noValue = create('--sms-backup', '--plan', 'premium');
     expect(noValue.code).toBe(2);
-    expect(noValue.stderr).toBe('ringhook: --sms-backup needs a value (see ringhook account create --help)\n');
+    expect(noValue.stderr).toBe('ringhook: --sms-backup needs a value (--sms-backup=VALUE for one that starts with -) (see ringhook account create --help)\n');
   });
 
   it('an option the command does not have, or an argument too many, is a usage error (2) and nothing is done', () => {

@@ -8,6 +8,7 @@ const args = {
   plan: { type: 'string' },
   json: { type: 'boolean' },
   limit: { type: 'string', alias: 'n' },
+  'sms-backup': { type: 'string' },
 } as const;
 
 describe('argumentsProblem', () => {
@@ -17,8 +18,10 @@ describe('argumentsProblem', () => {
     [['--plan=free', 'abc']],
     [['abc', '--no-json']],
     [['abc', '-n', '5']],
-    [['abc', '--plan']],
     [['--', '-abc']],
+    [['abc', '--plan', '-starts-with-a-dash']],
+    [['abc', '--plan', '']],
+    [['abc', '--smsBackup', 'on', '--sms-backup=off']],
   ])('takes %j', (rest) => {
     expect(argumentsProblem(args, rest)).toBeUndefined();
   });
@@ -29,7 +32,8 @@ describe('argumentsProblem', () => {
     [['abc', 'def'], 'unexpected argument "def"'],
     [['abc', '--json', 'yes'], 'unexpected argument "yes" (--json takes no value)'],
     [['abc', '--json=yes'], '--json takes no value'],
-    [['abc', '--plan', '--json'], '--plan needs a value'],
+    [['abc', '--plan', '--json'], '--plan needs a value (--plan=VALUE for one that starts with -)'],
+    [['abc', '--plan'], '--plan needs a value (--plan=VALUE for one that starts with -)'],
     [['--no-plan', 'abc'], 'unknown option --no-plan'],
     [['abc', '--', 'def'], 'unexpected argument "def"'],
   ])('refuses %j: %s', (rest, problem) => {
