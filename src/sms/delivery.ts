@@ -130,6 +130,23 @@ export function smppReceiptReport(input: {
   return { gatewayId, status: smppStatStatus(stat), detail: err && err !== '000' ? `${stat} err:${err}` : stat };
 }
 
+/**
+ * The spellings of a receipt's message id that may be the id the SMSC gave the submit: many give
+ * the submit_sm_resp id in hex and write it in the receipt's text in decimal, zero-padded (the
+ * reason Kannel has msg-id-type), or the other way round. The id as given comes first; another
+ * base is tried only when the id shows it is not in the submit's (zero-padded digits, hex letters),
+ * so that a plain decimal id never settles a different message.
+ */
+export function receiptIdForms(id: string): string[] {
+  const forms = [id];
+  if (/^0\d{1,30}$/.test(id)) {
+    const hex = BigInt(id).toString(16);
+    forms.push(id.replace(/^0+(?=.)/, ''), hex, hex.toUpperCase());
+  }
+  if (/^[0-9a-f]{1,24}$/i.test(id) && /[a-f]/i.test(id)) forms.push(BigInt(`0x${id}`).toString(10));
+  return [...new Set(forms)];
+}
+
 // ---- listeners -----------------------------------------------------------------------------
 
 export interface ReportHub {

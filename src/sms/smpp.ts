@@ -8,7 +8,7 @@ import * as smpp from 'smpp';
 import { backoffDelay } from '../core/backoff.js';
 import type { Logger } from '../log.js';
 import type { SmppConfig } from './config.js';
-import { createReportHub, smppReceiptReport } from './delivery.js';
+import { createReportHub, receiptIdForms, smppReceiptReport } from './delivery.js';
 import { sleep as realSleep, type Sleep } from '../sleep.js';
 import { withRetry } from './retry.js';
 import { planSmppParts, type SmppPart } from './segments.js';
@@ -295,14 +295,15 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
       log.warn('smpp receipt not understood', { text: text.slice(0, 200) });
       return;
     }
-    const t = tracked.get(receipt.gatewayId);
+    const trackedId = receiptIdForms(receipt.gatewayId).find((id) => tracked.has(id));
+    const t = trackedId === undefined ? undefined : tracked.get(trackedId);
     if (!t) {
       hub.emit({ messageId: receipt.gatewayId, status: receipt.status, detail: receipt.detail });
       return;
     }
     let status: DeliveryStatus | null = receipt.status;
     if (receipt.status === 'delivered') {
-      t.delivered.add(receipt.gatewayId);
+      t.delivered.add(trackedId!);
       status = t.delivered.size >= t.total ? 'delivered' : null;
     }
     if (status === 'delivered' || status === 'failed') {
@@ -362,7 +363,7 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
       return { status: 'failed', error: (error as Error).message };
     }
     const started = Date.now();
-    const failed = (error: string, notSent = false): SmsResult => ({ status: 'failed', error, notSent });
+    const failed = (error: string, notSent = false): SmsResult => ({ status: 'failed', error, ...(notSent && { notSent }) });
     const result = await withRetry<SmsResult>(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
       const bound = await link.whenBound();
       if (!bound.ok) {

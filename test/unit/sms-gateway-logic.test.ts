@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { smsConfig } from '../helpers/sms-config.js';
-import { kannelDlrUrl, parseKannelDlr, parseSmppReceiptText, parseTwilioStatus, smppReceiptReport } from '../../src/sms/delivery.js';
+import { kannelDlrUrl, parseKannelDlr, parseSmppReceiptText, parseTwilioStatus, receiptIdForms, smppReceiptReport } from '../../src/sms/delivery.js';
 import { fillTemplate, genericVerdict, kannelRequest, kannelVerdict, pickField, safeUrl, twilioVerdict } from '../../src/sms/http-presets.js';
 import { createSmsSender } from '../../src/sms/index.js';
 import { destinationAddress, smppStatusName, sourceAddress } from '../../src/sms/smpp-params.js';
@@ -164,6 +164,16 @@ describe('generic preset', () => {
 });
 
 describe('SMPP receipts, addresses, statuses', () => {
+  it('matches a receipt whose id is written in decimal to a submit answered in hex, and the other way round', () => {
+    expect(receiptIdForms('0000006699')).toEqual(expect.arrayContaining(['0000006699', '6699', '1a2b', '1A2B']));
+    expect(receiptIdForms('1A2B')).toContain('6699');
+    expect(receiptIdForms('1a2b')).toContain('6699');
+    expect(receiptIdForms('msg-7f')).toEqual(['msg-7f']);
+    expect(receiptIdForms('012345678901234567890123')).toContain('29d42b64e76714244cb');
+    // A plain decimal id is the submit's own: it is never read as another message's hex.
+    expect(receiptIdForms('16')).toEqual(['16']);
+  });
+
   it('parses the SMPP 3.4 Appendix B receipt text', () => {
     const r = parseSmppReceiptText('id:0A1B sub:001 dlvrd:001 submit date:2401011200 done date:2401011201 stat:DELIVRD err:000 text:Missed call');
     expect(r).toMatchObject({ id: '0A1B', stat: 'DELIVRD', err: '000', fields: { 'done date': '2401011201', text: 'Missed call' } });
