@@ -44,18 +44,20 @@ export class CallRecovery {
 
   /** At start: what a previous process left. */
   async atStart(): Promise<void> {
-    const { progress, ledger, now, freshnessMs } = this.deps;
-    const inFlight = await progress.inFlight();
+    const inFlight = await this.deps.progress.inFlight();
     this.interrupt(
       inFlight.filter((c) => c.status !== 'queued'),
       'ringhook stopped during the call',
     );
-    for (const call of inFlight) {
-      if (call.status !== 'queued') continue;
-      const fate = queuedFate(call.receivedAt, now(), freshnessMs, 'at start');
-      if (fate.dial) this.dialer.enqueue(call.callId);
-      else ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
-    }
+    for (const call of inFlight) if (call.status === 'queued' && !this.endedStale(call, 'at start')) this.dialer.enqueue(call.callId);
+  }
+
+  /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */
+  endedStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
+    const { ledger, now, freshnessMs } = this.deps;
+    const fate = queuedFate(call.receivedAt, now(), freshnessMs, when);
+    if (!fate.dial) ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
+    return !fate.dial;
   }
 
   /**
@@ -151,17 +153,14 @@ export class CallRecovery {
 
   /** Drops waiting calls that are no longer queued; ends those too old to place. */
   private expireStale(inFlight: ReadonlyMap<string, CallForDialing>): void {
-    const { queue, ledger, now, freshnessMs } = this.deps;
+    const { queue } = this.deps;
     for (const callId of [...queue.ids()]) {
       const call = inFlight.get(callId);
       if (call?.status !== 'queued') {
         queue.remove(callId);
         continue;
       }
-      const fate = queuedFate(call.receivedAt, now(), freshnessMs, 'waiting');
-      if (fate.dial) continue;
-      queue.remove(callId);
-      ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
+      if (this.endedStale(call, 'waiting')) queue.remove(callId);
     }
   }
 }

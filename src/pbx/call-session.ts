@@ -144,10 +144,6 @@ export class CallSessions {
     return this.byChannelId.get(channelId);
   }
 
-  channels(): string[] {
-    return [...this.byChannelId.keys()];
-  }
-
   all(): CallSession[] {
     return [...this.byChannelId.values()];
   }

@@ -6,7 +6,7 @@
 // of their own; what a call's end means is decided in core/call-end, which alerts a call carries in
 // core/line.
 import { receivesCalls } from '../core/account.js';
-import { decideCallEnd, queuedFate, type CallStop } from '../core/call-end.js';
+import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
 import { callSpeech } from '../core/languages.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
@@ -301,8 +301,11 @@ export class Dialer {
    */
   private async claim(callIds: readonly string[]): Promise<ClaimedCall | undefined> {
     const { progress, accounts, now } = this.opts;
-    const queued = (await Promise.all(callIds.map((id) => progress.get(id)))).filter((c): c is CallForDialing => c?.status === 'queued');
-    const calls = this.freshOnly(queued);
+    // An alert put back again and again (Asterisk refusing calls while it restarts, a long database
+    // lock) is not in the queue the stale check looks at: it is looked at here, before its call.
+    const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter(
+      (c): c is CallForDialing => c?.status === 'queued' && !this.recovery.endedStale(c, 'waiting'),
+    );
     const call = calls[0];
     if (!call) return undefined;
     const account = await accounts.get(call.userId);
@@ -341,20 +344,6 @@ export class Dialer {
     const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
     this.sessions.add(session);
     return { session, endpoint, holdMs: plan.holdMs, unreserve, forecastMs, text: claimed.length === calls.length ? text : says(claimed) };
-  }
-
-  /**
-   * The alerts still fresh enough to dial; the others end here (failed, with their SMS backup). An
-   * alert put back again and again (Asterisk refusing calls while it restarts, a long database
-   * lock) is otherwise never looked at by the stale check, which sees only the queue.
-   */
-  private freshOnly(calls: readonly CallForDialing[]): CallForDialing[] {
-    const { now, freshnessMs } = this.opts;
-    return calls.filter((call) => {
-      const fate = queuedFate(call.receivedAt, now(), freshnessMs, 'waiting');
-      if (!fate.dial) this.ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
-      return fate.dial;
-    });
   }
 
   private async speakAndPlace({ session, endpoint, holdMs, unreserve, forecastMs, text }: ClaimedCall): Promise<void> {
