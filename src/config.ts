@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isPrivateIpv4, parseCidr } from './core/network.js';
 import { DEFAULTS } from './config/defaults.js';
+import { FLITE_VOICES } from './core/flite-voices.js';
 import { defaultMaxCalls } from './core/pace.js';
 import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './config/rules.js';
 import { decodeSecretKey } from './db/secret-box.js';
@@ -50,8 +51,8 @@ function trunkFields<P extends 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'>(prefix: P) 
   };
 }
 
-/** The voices flite carries (flite -lv). */
-const FLITE_VOICES = ['kal', 'kal16', 'awb', 'awb_time', 'rms', 'slt'];
+/** What `flite -lv` lists, in its order: its voices, and awb_time (its talking clock) after awb. */
+const FLITE_LISTED_VOICES: readonly string[] = FLITE_VOICES.flatMap((v) => (v === 'awb' ? [v, 'awb_time'] : [v]));
 
 const SIP_TRANSPORTS = ['udp', 'tcp', 'tls'] as const;
 export type SipTransport = (typeof SIP_TRANSPORTS)[number];
@@ -121,7 +122,7 @@ const envSchema = z
       .regex(/^[A-Za-z0-9_.+][A-Za-z0-9_./+-]{0,99}$/, { error: 'RINGHOOK_VOICE must be a voice name such as slt (flite) or en-us (espeak-ng)' })
       .optional(),
     RINGHOOK_BURST_VOICE: z
-      .enum(['kal', 'kal16', 'awb', 'rms', 'slt', 'off'], { error: 'RINGHOOK_BURST_VOICE must be one of kal, kal16, awb, rms, slt (a flite voice) or off' })
+      .enum([...FLITE_VOICES, 'off'], { error: `RINGHOOK_BURST_VOICE must be one of ${FLITE_VOICES.join(', ')} (a flite voice) or off` })
       .default(DEFAULTS.burstVoice),
     RINGHOOK_TTS_COMMAND: z
       .string()
@@ -252,11 +253,11 @@ const envSchema = z
     }
     // flite speaks a voice it does not know in its default one, without a word.
     const voice = env.RINGHOOK_VOICE;
-    if (env.RINGHOOK_TTS_ENGINE === 'flite' && voice !== undefined && !FLITE_VOICES.includes(voice) && !voice.endsWith('.flitevox')) {
+    if (env.RINGHOOK_TTS_ENGINE === 'flite' && voice !== undefined && !FLITE_LISTED_VOICES.includes(voice) && !voice.endsWith('.flitevox')) {
       ctx.addIssue({
         code: 'custom',
         path: ['RINGHOOK_VOICE'],
-        message: `RINGHOOK_VOICE must be one of flite's voices, ${FLITE_VOICES.join(', ')}, or a .flitevox file (for espeak-ng's voices set RINGHOOK_TTS_ENGINE=espeak-ng)`,
+        message: `RINGHOOK_VOICE must be one of flite's voices, ${FLITE_LISTED_VOICES.join(', ')}, or a .flitevox file (for espeak-ng's voices set RINGHOOK_TTS_ENGINE=espeak-ng)`,
       });
     }
     if (env.RINGHOOK_TRUNK2_URI && !env.RINGHOOK_TRUNK_URI) {
@@ -404,7 +405,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     );
   }
   const dataDir = path.resolve(cwd, e.RINGHOOK_DATA_DIR);
-
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
   const publicUrl = (e.RINGHOOK_PUBLIC_URL ?? `https://${hostForUrl}:${e.RINGHOOK_PORT}`).replace(/\/+$/, '');

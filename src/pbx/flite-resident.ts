@@ -8,9 +8,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { access, constants, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAsset } from '../assets.js';
+import { FLITE_VOICES } from '../core/flite-voices.js';
 
 /** flite's built-in voices, each a library of its own (libflite_cmu_us_<voice>.so.1). */
-export const RESIDENT_FLITE_VOICES: ReadonlySet<string> = new Set(['kal', 'kal16', 'awb', 'rms', 'slt']);
+export const RESIDENT_FLITE_VOICES: ReadonlySet<string> = new Set(FLITE_VOICES);
 
 const BUILD_TIMEOUT_MS = 60_000;
 const TRY_TIMEOUT_MS = 10_000;
