@@ -36,12 +36,13 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
     // citty also takes the camelCase spelling of a kebab-case option (--sms-backup, --smsBackup).
     for (const alias of [name, camelCase(name), 'alias' in def ? (def.alias ?? []) : []].flat()) options.set(alias, def);
   }
-  const optionNamed = (token: string): ArgDef | undefined => {
-    const long = token.startsWith('--');
-    const [name = ''] = splitOnce(token.slice(long ? 2 : 1), '=');
-    if (!long && name.length !== 1) return undefined;
-    const negated = long && name.startsWith('no-') ? options.get(name.slice(3)) : undefined;
-    return options.get(name) ?? (negated?.type === 'boolean' ? negated : undefined);
+  /** An option token read once: its spelling as given, its value after `=`, and its definition (none: unknown). */
+  const readOption = (token: string) => {
+    const dashes = token.startsWith('--') ? '--' : '-';
+    const [name = '', value] = splitOnce(token.slice(dashes.length), '=');
+    const negated = dashes === '--' && name.startsWith('no-') ? options.get(name.slice(3)) : undefined;
+    const def = dashes === '-' && name.length !== 1 ? undefined : (options.get(name) ?? (negated?.type === 'boolean' ? negated : undefined));
+    return { flag: `${dashes}${name}`, value, def };
   };
   const given: string[] = [];
   let lastFlag: string | undefined;
@@ -55,25 +56,22 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
     if (!token.startsWith('-') || token === '-') {
       given.push(token);
       if (given.length > positionals) {
-        const after = lastFlag && rest[i - 1] === `--${lastFlag}` ? ` (--${lastFlag} takes no value)` : '';
+        const after = lastFlag && rest[i - 1] === lastFlag ? ` (${lastFlag} takes no value)` : '';
         return `unexpected argument "${token}"${after}`;
       }
       continue;
     }
-    const long = token.startsWith('--');
-    const [name = '', value] = splitOnce(token.slice(long ? 2 : 1), '=');
-    const def = optionNamed(token);
-    if (!def) return `unknown option ${token.split('=')[0]}`;
+    const { flag, value, def } = readOption(token);
+    if (!def) return `unknown option ${flag}`;
     lastFlag = undefined;
     if (def.type === 'boolean') {
-      if (value !== undefined) return `${long ? '--' : '-'}${name} takes no value`;
-      lastFlag = name;
+      if (value !== undefined) return `${flag} takes no value`;
+      lastFlag = flag;
     } else if (value === undefined) {
       // citty takes the next token as the value whatever it is (`--phone --plan free` would call
       // "--plan"), and gives '' to one with nothing after it (`--name` last would clear the name).
       const next = rest[i + 1];
-      if (next === undefined || (next.startsWith('-') && optionNamed(next)))
-        return `${long ? '--' : '-'}${name} needs a value (${long ? '--' : '-'}${name}=VALUE for one that starts with -)`;
+      if (next === undefined || (next.startsWith('-') && readOption(next).def)) return `${flag} needs a value (${flag}=VALUE for one that starts with -)`;
       i++;
     }
   }
