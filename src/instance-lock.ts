@@ -31,44 +31,58 @@ function holderPid(dataDir: string): number | null {
   }
 }
 
+/**
+ * Opens the lock file and takes its lock, waiting up to `waitMs`; 'busy' when a serve holds it.
+ * A RESERVED lock, held until this process closes the file or dies: a second BEGIN IMMEDIATE, from
+ * any process, answers SQLITE_BUSY. No write happens, so no journal is ever left behind.
+ */
+function takeLock(lockPath: string, waitMs: number): Database.Database | 'busy' {
+  let lock: Database.Database;
+  try {
+    lock = new Database(lockPath, { ...sqliteNativeBindingOptions(), timeout: waitMs });
+  } catch (error) {
+    throw new UserError(`cannot open ${lockPath}: ${(error as Error).message}`);
+  }
+  try {
+    lock.exec('BEGIN IMMEDIATE');
+    return lock;
+  } catch (error) {
+    lock.close();
+    if (isBusy(error)) return 'busy';
+    throw new UserError(`cannot lock ${lockPath}: ${(error as Error).message}`);
+  }
+}
+
 /** Whether a `serve` holds the data dir now (the lock is taken for an instant and given back when none does). */
 export function serveHolds(dataDir: string): boolean {
   const lockPath = path.join(dataDir, LOCK_FILE);
   if (!fs.existsSync(lockPath)) return false;
-  let lock: Database.Database | undefined;
+  let lock: Database.Database | 'busy';
   try {
-    lock = new Database(lockPath, { ...sqliteNativeBindingOptions(), timeout: 0 });
-    lock.exec('BEGIN IMMEDIATE');
-    lock.exec('ROLLBACK');
+    lock = takeLock(lockPath, 0);
+  } catch {
     return false;
-  } catch (error) {
-    return isBusy(error);
-  } finally {
-    lock?.close();
   }
+  if (lock === 'busy') return true;
+  lock.close();
+  return false;
 }
 
 /** Takes the data dir for this process; returns the function that gives it back. */
 export function lockDataDir(dataDir: string): () => void {
   const lockPath = path.join(dataDir, LOCK_FILE);
-  let lock: Database.Database;
-  try {
-    // A moment's wait: `serveHolds` (ringhook test-call) takes the lock for an instant to look.
-    lock = new Database(lockPath, { ...sqliteNativeBindingOptions(), timeout: 250 });
-    fs.chmodSync(lockPath, 0o600);
-  } catch (error) {
-    throw new UserError(`cannot open ${lockPath}: ${(error as Error).message}`);
-  }
-  try {
-    // A RESERVED lock, held until this process closes the file or dies: a second BEGIN IMMEDIATE,
-    // from any process, answers SQLITE_BUSY. No write happens, so no journal is ever left behind.
-    lock.exec('BEGIN IMMEDIATE');
-  } catch (error) {
-    lock.close();
-    if (!isBusy(error)) throw new UserError(`cannot lock ${lockPath}: ${(error as Error).message}`);
+  // A moment's wait: `serveHolds` (ringhook test-call) takes the lock for an instant to look.
+  const lock = takeLock(lockPath, 250);
+  if (lock === 'busy') {
     const pid = holderPid(dataDir);
     const holder = pid === null ? 'another ringhook serve' : `another ringhook serve (pid ${pid})`;
     throw new UserError(`${holder} is using the data dir ${dataDir}: stop it first, or give this one its own RINGHOOK_DATA_DIR`);
+  }
+  try {
+    fs.chmodSync(lockPath, 0o600);
+  } catch (error) {
+    lock.close();
+    throw new UserError(`cannot open ${lockPath}: ${(error as Error).message}`);
   }
   const pidFile = path.join(dataDir, PID_FILE);
   fs.writeFileSync(`${pidFile}.tmp`, `${process.pid}\n`, { mode: 0o600 });
