@@ -70,7 +70,7 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
     });
     const parts = countSmsParts(req.text);
     const started = Date.now();
-    const result = await withRetry<SmsResult>(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
+    const result = await withRetry(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
       let reply: { status: number; body: string };
       try {
         reply = await exchange(spec);
@@ -79,12 +79,12 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
         const notSent = code !== undefined && NOT_SENT_CODES.has(code);
         const error_ = `${target(spec)}: ${describeError(error)}${notSent ? '' : ' (the gateway may have taken the message)'}`;
         log.warn('sms gateway request failed', { reference: req.reference, attempt, error: error_ });
-        return { done: false, retry: notSent, value: { status: 'failed', error: error_, ...(notSent && { notSent }) } };
+        return { done: false, retry: notSent, value: { status: 'failed', error: error_ } };
       }
       const verdict = readVerdict(options.http, reply.status, reply.body, localId);
       if (verdict.accepted) return { done: true, value: { status: 'sent', messageId: verdict.messageId, parts } };
       log.warn('sms gateway refused the message', { reference: req.reference, attempt, status: reply.status, error: verdict.error });
-      return { done: false, retry: verdict.retryable, value: { status: 'failed', error: verdict.error, ...(verdict.retryable && { notSent: true }) } };
+      return { done: false, retry: verdict.retryable, value: { status: 'failed', error: verdict.error } };
     });
     if (result.status === 'sent') {
       log.info('sms handed to gateway', { reference: req.reference, messageId: result.messageId, parts, ms: Date.now() - started });

@@ -363,12 +363,12 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
       return { status: 'failed', error: (error as Error).message };
     }
     const started = Date.now();
-    const failed = (error: string, notSent = false): SmsResult => ({ status: 'failed', error, ...(notSent && { notSent }) });
-    const result = await withRetry<SmsResult>(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
+    const failed = (error: string): SmsResult => ({ status: 'failed', error });
+    const result = await withRetry(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
       const bound = await link.whenBound();
       if (!bound.ok) {
         log.warn('smpp not bound', { reference: req.reference, attempt, error: bound.error.message });
-        return { done: false, retry: bound.error.retryable, value: failed(bound.error.message, bound.error.retryable) };
+        return { done: false, retry: bound.error.retryable, value: failed(bound.error.message) };
       }
       const ids: string[] = [];
       // Receipts can arrive before the last part is even submitted: follow each id at once.
@@ -382,7 +382,7 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
           } catch (error) {
             const e = error as RequestError;
             if (ids.length > 0) tracking.drop();
-            if (e.notSent && ids.length === 0) return { done: false, retry: true, value: failed(`submit_sm${which}: ${e.message}`, true) };
+            if (e.notSent && ids.length === 0) return { done: false, retry: true, value: failed(`submit_sm${which}: ${e.message}`) };
             return { done: false, retry: false, value: failed(`submit_sm${which}: ${e.message}; the SMSC may have accepted it`) };
           }
           const status = resp.command_status;
