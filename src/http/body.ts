@@ -19,6 +19,9 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return body;
 }
 
+/** Requests whose body is over the limit (declared so, or read past it): their connection is closed after the answer. */
+const overLimit = new WeakSet<object>();
+
 function readNodeBody(req: Readable, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
@@ -35,8 +38,10 @@ function readNodeBody(req: Readable, limit: number): Promise<Uint8Array> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > limit) done(tooLarge(limit));
-      else chunks.push(chunk);
+      if (size > limit) {
+        overLimit.add(req);
+        done(tooLarge(limit));
+      } else chunks.push(chunk);
     };
     const onEnd = () => done();
     const onError = (error: Error) => done(new ApiError('bad_request', `The request body could not be read: ${error.message}.`));
@@ -65,27 +70,30 @@ async function readWebBody(request: Request, limit: number): Promise<Uint8Array>
 }
 
 /** A declared Content-Length over the limit is refused before a byte is read. */
-function refuseDeclared(contentLength: string | null | undefined, limit: number): void {
+function refuseDeclared(contentLength: string | null | undefined, limit: number, nodeRequest?: object): void {
   const declared = Number(contentLength ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!Number.isFinite(declared) || declared <= limit) return;
+  if (nodeRequest) overLimit.add(nodeRequest);
+  throw tooLarge(limit);
 }
 
 export async function readBodyLimited(request: Request, limit: number, nodeRequest?: Readable): Promise<Uint8Array> {
-  refuseDeclared(request.headers.get('content-length'), limit);
+  refuseDeclared(request.headers.get('content-length'), limit, nodeRequest);
   return nodeRequest ? readNodeBody(nodeRequest, limit) : readWebBody(request, limit);
 }
 
 /**
- * The header that ends the connection after the answer when the request's body has not all
- * arrived (refused before it was read, or too large): Node would otherwise read and drop whatever
- * the sender goes on sending, for as long as it sends.
+ * The header that ends the connection after the answer when the request's body is over the limit
+ * and has not all arrived: Node would otherwise read and drop whatever the sender goes on sending.
+ * Only then: a body still arriving that is within it (a reverse proxy's, after a 401) is read to its
+ * end as before, since closing on it resets the connection and the proxy answers 502 instead.
  */
-export function closingUnread(req: Pick<IncomingMessage, 'complete'> | undefined): { connection: 'close' } | Record<string, never> {
-  return req !== undefined && !req.complete ? { connection: 'close' } : {};
+export function closingUnread(req: (Pick<IncomingMessage, 'complete'> & object) | undefined): { connection: 'close' } | Record<string, never> {
+  return req !== undefined && !req.complete && overLimit.has(req) ? { connection: 'close' } : {};
 }
 
 /** The body of a bare Node request (the webhook's fast path, before h3). */
 export async function readNodeBodyLimited(request: IncomingMessage, limit: number): Promise<Uint8Array> {
-  refuseDeclared(request.headers['content-length'], limit);
+  refuseDeclared(request.headers['content-length'], limit, request);
   return readNodeBody(request, limit);
 }
