@@ -148,8 +148,11 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
     log(`burst: ${okAt.size} accepted in ${round(sendMs / 1000, 1)} s; waiting for every call and SMS`);
     const deadline = Date.now() + (alerts / cps) * 1000 + 180_000;
     const pending = () =>
-      db.prepare("SELECT count(*) AS n FROM calls WHERE accepted = 1 AND (status IN ('queued','dialing','ringing','answered') OR sms_status = 'sending')").get()
-        .n;
+      db
+        .prepare(
+          "SELECT count(*) AS n FROM calls WHERE accepted = 1 AND (status IN ('queued','dialing','ringing','answered') OR sms_status IN ('sending','waiting'))",
+        )
+        .get().n;
     while (pending() > 0 && Date.now() < deadline) await sleep(1000);
     await sleep(3000); // the last SMS reach Kannel's fake SMSC
     const cpu1 = { serve: cpuWithReaped(serve.pid), shells: speechShellsCpu(serve.pid), asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN };

@@ -10,3 +10,19 @@ export function decideSms(state: FinalState, account: Pick<Account, 'smsBackup' 
   if (!account?.smsBackup || !receivesCalls(account) || !gatewayConfigured) return 'disabled';
   return 'send';
 }
+
+/**
+ * The SMS left waiting for the gateway by a stopped process, one per call that ended: a merged
+ * call's alerts go out together in one SMS, as they would have, its carrier's message first.
+ */
+export function groupWaitingSms<T extends { callId: string; carriedBy: string | null }>(rows: readonly T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const carrier = row.carriedBy ?? row.callId;
+    const group = groups.get(carrier) ?? [];
+    if (row.callId === carrier) group.unshift(row);
+    else group.push(row);
+    groups.set(carrier, group);
+  }
+  return [...groups.values()];
+}

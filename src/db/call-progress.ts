@@ -41,7 +41,20 @@ export const COLUMN: Record<keyof TransitionFields, string> = {
   trunk: 'trunk',
 };
 
-export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'sent' | 'delivered' | 'failed';
+export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';
+
+/** An alert whose SMS waits for the gateway to come back (it certainly took nothing yet). */
+export interface WaitingSms {
+  callId: string;
+  userId: string;
+  message: string;
+  /** The number that was called, if any. */
+  phone: string | null;
+  /** The call that carried this alert, when it rode along in another's call. */
+  carriedBy: string | null;
+  /** When the SMS was claimed: the retry window counts from here. */
+  claimedAt: number;
+}
 
 export interface CallForDialing {
   callId: string;
@@ -87,6 +100,10 @@ const SQL = {
   detection: 'UPDATE calls SET amd_status = ?, amd_cause = ?, updated_at = ? WHERE call_id = ?',
   placedAgain: "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
   staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
+  smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status = 'sending'",
+  smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = ? WHERE call_id = ? AND sms_status = 'waiting'",
+  waitingSms: `SELECT call_id AS callId, user_id AS userId, message, phone, carried_by AS carriedBy, sms_at AS claimedAt
+               FROM calls WHERE sms_status = 'waiting' ORDER BY id`,
 } as const;
 
 export class CallProgressStore {
@@ -109,6 +126,9 @@ export class CallProgressStore {
       bySmsMessage: db.prepare<[{ id: string }], { callId: string; userId: string; smsStatus: SmsStatus | null }>(SQL.bySmsMessage),
       smsReceipt: db.prepare(SQL.smsReceipt),
       staleSending: db.prepare<[], { callId: string }>(SQL.staleSending),
+      smsWaits: db.prepare(SQL.smsWaits),
+      smsResumes: db.prepare(SQL.smsResumes),
+      waitingSms: db.prepare<[], WaitingSms>(SQL.waitingSms),
       detection: db.prepare(SQL.detection),
       placedAgain: db.prepare(SQL.placedAgain),
     };
@@ -224,5 +244,39 @@ export class CallProgressStore {
   /** SMS claims left "sending" by a process that died: the SMS may or may not have gone out. */
   staleSmsClaims(): string[] {
     return this.stmt.staleSending.all().map((r) => r.callId);
+  }
+
+  /** The gateway took nothing: the SMS of these alerts waits (a restart then sends it, not one being sent). */
+  smsWaits(callIds: readonly string[], error: string): boolean {
+    return this.allOrNothing(callIds, (callId, at) => {
+      if (this.stmt.smsWaits.run(error, at, callId).changes === 0) return false;
+      this.stmt.event.run(callId, at, 'sms_waiting', error);
+      return true;
+    });
+  }
+
+  /** Takes a waiting SMS back to be sent now; false when any of its alerts is no longer waiting. */
+  resumeSms(callIds: readonly string[]): boolean {
+    return this.allOrNothing(callIds, (callId, at) => this.stmt.smsResumes.run(at, callId).changes === 1);
+  }
+
+  waitingSms(): WaitingSms[] {
+    return this.stmt.waitingSms.all();
+  }
+
+  private allOrNothing(callIds: readonly string[], step: (callId: string, at: number) => boolean): boolean {
+    const rollback = new Error('rollback');
+    try {
+      return this.db
+        .transaction(() => {
+          const at = this.now();
+          for (const callId of callIds) if (!step(callId, at)) throw rollback;
+          return true;
+        })
+        .immediate();
+    } catch (error) {
+      if (error === rollback) return false;
+      throw error;
+    }
   }
 }

@@ -8,7 +8,7 @@ import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
 import type { AccountChanges, NewAccount } from './accounts.js';
 import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './calls.js';
-import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields } from './call-progress.js';
+import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms } from './call-progress.js';
 import type { Session } from './sessions.js';
 
 /** A value now (SQLite) or later (PostgreSQL). */
@@ -53,6 +53,9 @@ export interface CallProgressRepo {
   findBySmsMessage(messageId: string): Awaitable<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>>;
   recordSmsReceipt(callId: string, result: { status: 'delivered' | 'failed'; error?: string }): Awaitable<boolean>;
   staleSmsClaims(): Awaitable<string[]>;
+  smsWaits(callIds: readonly string[], error: string): Awaitable<boolean>;
+  resumeSms(callIds: readonly string[]): Awaitable<boolean>;
+  waitingSms(): Awaitable<WaitingSms[]>;
 }
 
 export interface SessionRepo {

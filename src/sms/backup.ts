@@ -1,9 +1,9 @@
 // The SMS backup: after a call ends unanswered (or never got placed), and when the account has
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
-import { decideSms } from '../core/sms-decision.js';
+import { decideSms, groupWaitingSms } from '../core/sms-decision.js';
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../db/store.js';
-import type { CallEvents } from '../events.js';
+import type { CallChange, CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
 import type { FinalCall } from '../pbx/call-ledger.js';
 import { buildSmsText } from './text.js';
@@ -30,6 +30,14 @@ export interface SmsBackupDeps {
   onResult?: (result: 'sent' | 'failed' | 'delivered' | 'undelivered') => void;
 }
 
+/** An SMS claimed for its alerts, to be handed to the gateway by the end of its window. */
+interface ClaimedSms {
+  userId: string;
+  request: SmsRequest;
+  claimed: readonly string[];
+  until: number;
+}
+
 /** Pauses between the tries of an SMS the gateway did not take: doubled from the first, up to this. */
 const RETRY_MOST_MS = 30_000;
 
@@ -51,23 +59,50 @@ export class SmsBackup {
     this.stopReports = deps.sender.onDeliveryReport((report) => this.onDeliveryReport(report));
   }
 
-  /** At start: an SMS claimed by a process that died may or may not have left; it is not sent again. */
+  /**
+   * At start: an SMS claimed by a process that died while handing it over may or may not have left;
+   * it is not sent again. One left waiting for the gateway (it certainly took nothing) is sent now,
+   * within its window.
+   */
   async recover(): Promise<void> {
-    for (const callId of await this.deps.progress.staleSmsClaims()) {
-      await this.deps.progress.setSmsResult(callId, {
+    const { progress, writes, now } = this.deps;
+    for (const callId of await progress.staleSmsClaims()) {
+      await progress.setSmsResult(callId, {
         status: 'failed',
         error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
       });
+    }
+    for (const alerts of groupWaitingSms(await progress.waitingSms())) {
+      const claimed = alerts.map((a) => a.callId);
+      const until = Math.min(...alerts.map((a) => a.claimedAt)) + (this.deps.retryWindowMs ?? 0);
+      const account = await this.deps.accounts.get(alerts[0]!.userId);
+      const to = alerts[0]!.phone ?? account?.phone;
+      if (now() >= until || !to) {
+        const error = to ? 'the SMS gateway took nothing within RINGHOOK_CALL_FRESHNESS; not sent late' : 'the account is gone';
+        for (const id of claimed) await writes.write(`sms ${id} failed`, () => progress.setSmsResult(id, { status: 'failed', error }));
+        continue;
+      }
+      const request = {
+        to,
+        text: buildSmsText(
+          alerts.map((a) => a.message),
+          { maxParts: this.deps.maxParts },
+        ),
+        reference: claimed[0]!,
+      };
+      this.track(claimed[0]!, this.deliver({ userId: alerts[0]!.userId, request, claimed, until }, 'sms', true));
     }
   }
 
   /** Called once for each call that reached a final state. */
   afterFinal(call: FinalCall): void {
-    const job = this.handle(call).catch((error: Error) => {
-      this.deps.logger.error('SMS backup failed', { call_id: call.callId, error });
-    });
-    this.pending.add(job);
-    void job.finally(() => this.pending.delete(job));
+    this.track(call.callId, this.handle(call));
+  }
+
+  private track(callId: string, job: Promise<void>): void {
+    const logged = job.catch((error: Error) => this.deps.logger.error('SMS backup failed', { call_id: callId, error }));
+    this.pending.add(logged);
+    void logged.finally(() => this.pending.delete(logged));
   }
 
   private async handle(call: FinalCall): Promise<void> {
@@ -89,9 +124,16 @@ export class SmsBackup {
     const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) => claimed.includes(callIds[i]!));
     // To the number that was called; an alert never dialed goes to the account's number.
     const request = { to: call.phone ?? account.phone, text: buildSmsText(messages, { maxParts: this.deps.maxParts }), reference: claimed[0]! };
-    const result = await this.sendWithin(request, claimed);
+    await this.deliver({ userId: call.userId, request, claimed, until: this.deps.now() + (this.deps.retryWindowMs ?? 0) }, state, false);
+  }
+
+  /** Sends the claimed alerts' SMS and records what became of it; `waiting`: it waits for the gateway now. */
+  private async deliver(sms: ClaimedSms, status: CallChange['status'], waiting: boolean): Promise<void> {
+    const { progress, writes } = this.deps;
+    const result = await this.sendWithin(sms, waiting);
+    if (result === 'left waiting') return;
     if (result.status === 'sent') {
-      for (const id of claimed)
+      for (const id of sms.claimed)
         await writes.write(`sms ${id} sent`, () => progress.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts }));
       const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;
       if (early) {
@@ -99,39 +141,38 @@ export class SmsBackup {
         this.onDeliveryReport(early.report);
       }
     } else {
-      for (const id of claimed) await writes.write(`sms ${id} failed`, () => progress.setSmsResult(id, { status: 'failed', error: result.error }));
+      for (const id of sms.claimed) await writes.write(`sms ${id} failed`, () => progress.setSmsResult(id, { status: 'failed', error: result.error }));
     }
     this.deps.onResult?.(result.status);
-    for (const id of claimed) this.deps.events.emit({ callId: id, userId: call.userId, status: state, at: this.deps.now() });
+    for (const id of sms.claimed) this.deps.events.emit({ callId: id, userId: sms.userId, status, at: this.deps.now() });
   }
 
   /**
-   * Sends, and while the gateway certainly took nothing (down, restarting), tries again within the
-   * retry window: an alert is still sent once, and a gateway back within minutes still sends it.
-   * The SMS stays `sending` meanwhile (a restart then marks it failed, as for any claim it left).
+   * Sends, and while the gateway certainly took nothing (down, restarting), tries again until the
+   * SMS's window ends: an alert is still sent once, and a gateway back within minutes still sends it.
+   * Between tries the SMS is `waiting`, which a stop leaves as it is for the next start to send;
+   * while being handed over it is `sending`, which a restart ends failed (it may have gone).
    */
-  private async sendWithin(request: SmsRequest, claimed: readonly string[]): Promise<SmsResult> {
+  private async sendWithin(sms: ClaimedSms, waiting: boolean): Promise<SmsResult | 'left waiting'> {
     const { sender, now, logger, progress, writes } = this.deps;
-    const until = now() + (this.deps.retryWindowMs ?? 0);
-    let result = await sender.send(request);
-    for (
-      let pause = this.deps.retryFirstMs ?? 2_000;
-      result.status === 'failed' && result.notSent && !this.stopping && now() + pause < until;
-      pause = Math.min(pause * 2, RETRY_MOST_MS)
-    ) {
+    const { claimed } = sms;
+    for (let pause = this.deps.retryFirstMs ?? 2_000; ; pause = Math.min(pause * 2, RETRY_MOST_MS)) {
+      if (waiting) {
+        if (this.stopping) return 'left waiting';
+        if (!(await writes.write(`sms ${claimed[0]} resumes`, () => progress.resumeSms(claimed)))) return 'left waiting';
+      }
+      const result = await sender.send(sms.request);
+      if (result.status === 'sent' || !result.notSent || now() + pause >= sms.until) return result;
       logger.warn('the SMS gateway took nothing; the SMS is tried again', { call_id: claimed[0], in_ms: pause, error: result.error });
-      for (const id of claimed)
-        void writes
-          .write(`sms ${id} waits`, () => progress.note(id, 'sms_waiting', result.status === 'failed' ? result.error : undefined), { lazy: true })
-          .catch(() => {});
+      const waits = await writes.write(`sms ${claimed[0]} waits`, () => progress.smsWaits(claimed, result.error)).catch(() => false);
+      if (!waits) return result;
+      waiting = true;
       await this.pause(pause);
-      if (this.stopping) return { status: 'failed', error: `ringhook stopped while the SMS gateway was not taking messages (${result.error})` };
-      result = await sender.send(request);
     }
-    return result;
   }
 
   private pause(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);

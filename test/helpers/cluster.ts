@@ -83,7 +83,9 @@ export async function readCalls(url: string): Promise<Map<string, CallRow>> {
 
 /** Every call with an SMS outcome still to come: not final, or missed (busy, interrupted…) without a settled SMS. */
 export function unsettled(rows: Iterable<CallRow>, missed: Set<string>): CallRow[] {
-  return [...rows].filter((c) => !FINAL.has(c.status) || (missed.has(c.status) && (c.sms_status === null || c.sms_status === 'sending')));
+  return [...rows].filter(
+    (c) => !FINAL.has(c.status) || (missed.has(c.status) && (c.sms_status === null || c.sms_status === 'sending' || c.sms_status === 'waiting')),
+  );
 }
 
 /** Polls `read` until `done` (bounded); returns the last value read. */

@@ -67,7 +67,7 @@ export type CallRow = Record<string, any>;
 /** A call has ended (whatever its SMS backup is still doing). */
 export const callEnded = (row: CallRow): boolean => !isInFlight(row.status);
 /** The SMS backup of the call has its outcome. */
-export const smsSettled = (row: CallRow): boolean => row.sms_status !== null && row.sms_status !== 'sending';
+export const smsSettled = (row: CallRow): boolean => row.sms_status !== null && row.sms_status !== 'sending' && row.sms_status !== 'waiting';
 
 /** The store as SQLite's (its sync stores and its db), for a test that reads or changes the file directly. */
 export function sqliteOf(store: Store): SqliteStore {

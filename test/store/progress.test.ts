@@ -144,6 +144,34 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect((await store.progress.timeline(fresh)).map((e) => e.event)).toEqual(['dialing', 'busy', 'sms_sent', 'sms_delivered']);
   });
 
+  test('an SMS the gateway took nothing of waits, all its alerts or none, is found again at start, and is taken back before each try', async () => {
+    const { store, userId, clock } = await setUp();
+    const [carrier, carried, other] = [await accept(store, userId, 'first'), await accept(store, userId, 'second'), await accept(store, userId)];
+    await store.progress.transition(carrier, 'dialing', { phone: PHONE });
+    await store.progress.transition(carrier, 'busy');
+    await store.progress.transition(carried, 'dialing', { carriedBy: carrier });
+    await store.progress.transition(carried, 'busy');
+    const claimedAt = clock.now();
+    for (const id of [carrier, carried]) expect(await store.progress.claimSms(id)).toBe(true);
+    clock.advance(2_000);
+    // `other` was never claimed: neither of the two changes.
+    expect(await store.progress.smsWaits([carrier, other], 'connect ECONNREFUSED')).toBe(false);
+    expect((await store.progress.get(carrier))?.smsStatus).toBe('sending');
+    expect(await store.progress.smsWaits([carrier, carried], 'connect ECONNREFUSED')).toBe(true);
+    expect(await store.calls.get(carrier)).toMatchObject({ smsStatus: 'waiting', smsError: 'connect ECONNREFUSED', smsAt: claimedAt });
+    expect(await store.progress.staleSmsClaims()).toEqual([]);
+    expect(await store.progress.waitingSms()).toEqual([
+      { callId: carrier, userId, message: 'first', phone: PHONE, carriedBy: null, claimedAt },
+      { callId: carried, userId, message: 'second', phone: null, carriedBy: carrier, claimedAt },
+    ]);
+    expect(await store.progress.resumeSms([carrier, other])).toBe(false);
+    expect(await store.progress.resumeSms([carrier, carried])).toBe(true);
+    expect(await store.progress.resumeSms([carrier, carried])).toBe(false);
+    expect(await store.progress.waitingSms()).toEqual([]);
+    expect(await store.progress.staleSmsClaims()).toEqual([carrier, carried]);
+    expect((await store.progress.timeline(carried)).map((e) => [e.event, e.detail])).toContainEqual(['sms_waiting', 'connect ECONNREFUSED']);
+  });
+
   test('call writes land in order; a failing one is reported to its caller; drain waits for them', async () => {
     const { store, userId } = await setUp();
     const callId = await accept(store, userId);

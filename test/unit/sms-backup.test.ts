@@ -49,16 +49,19 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
   if (!accepted.accepted) throw new Error('not accepted');
   progress.transition(accepted.callId, 'dialing');
   progress.transition(accepted.callId, 'busy');
-  const backup = new SmsBackup({
-    sender,
-    progress,
-    writes: new PatientWriter(db, silentLogger),
-    accounts,
-    events: new CallEvents(),
-    logger: silentLogger,
-    now: Date.now,
-    ...retry,
-  });
+  // A process on this database: the first one, or the next after a stop or a crash.
+  const start = (with_: SmsSender, retry_ = retry) =>
+    new SmsBackup({
+      sender: with_,
+      progress,
+      writes: new PatientWriter(db, silentLogger),
+      accounts,
+      events: new CallEvents(),
+      logger: silentLogger,
+      now: Date.now,
+      ...retry_,
+    });
+  const backup = start(sender);
   const final = (state: FinalState, phone: string | null = account.phone): FinalCall => ({
     callId: accepted.callId,
     userId: account.userId,
@@ -67,7 +70,7 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
     state,
     carried: [],
   });
-  return { db, calls, accounts, backup, progress, callId: accepted.callId, final };
+  return { db, calls, accounts, account, backup, start, progress, callId: accepted.callId, final };
 }
 
 describe('SmsBackup', () => {
@@ -122,23 +125,93 @@ describe('SmsBackup', () => {
     expect(progress.timeline(callId).filter((e) => e.event === 'sms_waiting')).toHaveLength(2);
   });
 
-  it('one the gateway may have taken is never tried again; one still waiting at stop ends failed, saying so', async () => {
+  it('one the gateway may have taken is never tried again', async () => {
     const unsure = standInSender(async () => ({ status: 'failed', error: 'no answer within 10 s (the gateway may have taken the message)' }));
     const a = setup(unsure, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
     a.backup.afterFinal(a.final('busy'));
     await vi.waitFor(() => expect(a.progress.get(a.callId)!.smsStatus).toBe('failed'));
     expect(unsure.sent).toHaveLength(1);
+  });
 
+  it('one still waiting at a stop stays waiting, and the next start sends it once, as `sending` while it is handed over', async () => {
     const down = standInSender(async () => ({ status: 'failed', error: 'connect ECONNREFUSED', notSent: true }));
     const b = setup(down, true, { retryWindowMs: 60_000, retryFirstMs: 10_000 });
     b.backup.afterFinal(b.final('busy'));
-    await vi.waitFor(() => expect(down.sent).toHaveLength(1));
+    await vi.waitFor(() => expect(b.progress.get(b.callId)!.smsStatus).toBe('waiting'));
     await b.backup.drain();
-    expect(b.calls.get(b.callId)).toMatchObject({
-      smsStatus: 'failed',
-      smsError: expect.stringMatching(/^ringhook stopped while the SMS gateway was not taking messages/),
-    });
+    expect(b.calls.get(b.callId)).toMatchObject({ smsStatus: 'waiting', smsError: 'connect ECONNREFUSED' });
     expect(down.sent).toHaveLength(1);
+
+    const statusWhenSent: Array<string | null> = [];
+    const up = standInSender(async () => {
+      statusWhenSent.push(b.progress.get(b.callId)!.smsStatus);
+      return { status: 'sent', messageId: 'm-9', parts: 1 };
+    });
+    const next = b.start(up);
+    await next.recover();
+    await next.drain();
+    expect(up.sent).toEqual([{ to: '+14155550123', text: 'Missed call alert: AAPL up', reference: b.callId }]);
+    expect(statusWhenSent).toEqual(['sending']);
+    expect(b.progress.get(b.callId)!.smsStatus).toBe('sent');
+    // A third start finds nothing to send.
+    const third = b.start(up);
+    await third.recover();
+    await third.drain();
+    expect(up.sent).toHaveLength(1);
+  });
+
+  it('at start: an SMS a crash left being handed over ends failed, unsent; one left waiting past its window ends failed, unsent', async () => {
+    const up = standInSender(async () => ({ status: 'sent', messageId: 'm-3', parts: 1 }));
+    const crashed = setup(up, true, { retryWindowMs: 60_000 });
+    crashed.progress.claimSms(crashed.callId);
+    const late = setup(up, true, { retryWindowMs: 60_000 });
+    late.progress.claimSms(late.callId);
+    late.progress.smsWaits([late.callId], 'connect ECONNREFUSED');
+    late.db.prepare('UPDATE calls SET sms_at = sms_at - 61000 WHERE call_id = ?').run(late.callId);
+
+    for (const t of [crashed, late]) {
+      const next = t.start(up);
+      await next.recover();
+      await next.drain();
+    }
+    expect(up.sent).toHaveLength(0);
+    expect(crashed.calls.get(crashed.callId)).toMatchObject({ smsStatus: 'failed', smsError: expect.stringMatching(/not sent again, to avoid a duplicate/) });
+    expect(late.calls.get(late.callId)).toMatchObject({
+      smsStatus: 'failed',
+      smsError: expect.stringMatching(/within RINGHOOK_CALL_FRESHNESS; not sent late/),
+    });
+  });
+
+  it("a merged call's SMS left waiting goes out as the one SMS it was, carrier first, to the number called", async () => {
+    const up = standInSender(async () => ({ status: 'sent', messageId: 'm-5', parts: 1 }));
+    const t = setup(up, true, { retryWindowMs: 60_000 });
+    // The carrier is the newer row here: the order comes from who carried whom, not from the ids.
+    const carrier = t.calls.accept(t.account.userId, 'premium', {
+      form: 'text',
+      message: 'MSFT down',
+      truncated: false,
+      originalLength: 9,
+      fields: {},
+      extra: {},
+    });
+    if (!carrier.accepted) throw new Error('not accepted');
+    t.db.prepare("UPDATE calls SET status = 'busy', phone = '+14155550999' WHERE call_id = ?").run(carrier.callId);
+    t.db.prepare('UPDATE calls SET carried_by = ? WHERE call_id = ?').run(carrier.callId, t.callId);
+    for (const id of [carrier.callId, t.callId]) t.progress.claimSms(id);
+    expect(t.progress.smsWaits([carrier.callId, t.callId], 'connect ECONNREFUSED')).toBe(true);
+    // All or nothing: neither is still being handed over, so neither changes.
+    t.progress.resumeSms([t.callId]);
+    expect(t.progress.smsWaits([carrier.callId, t.callId], 'again')).toBe(false);
+    expect(t.progress.get(carrier.callId)!.smsStatus).toBe('waiting');
+    expect(t.progress.resumeSms([carrier.callId, t.callId])).toBe(false);
+    expect(t.progress.get(t.callId)!.smsStatus).toBe('sending');
+    t.db.prepare("UPDATE calls SET sms_status = 'waiting' WHERE call_id = ?").run(t.callId);
+
+    const next = t.start(up);
+    await next.recover();
+    await next.drain();
+    expect(up.sent).toEqual([{ to: '+14155550999', text: 'Missed call, 2 alerts: 1) MSFT down 2) AAPL up', reference: carrier.callId }]);
+    expect([t.progress.get(carrier.callId)!.smsStatus, t.progress.get(t.callId)!.smsStatus]).toEqual(['sent', 'sent']);
   });
 
   it('sends once however often the final state is reported, with the "Missed call alert" text', async () => {

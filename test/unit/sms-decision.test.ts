@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FINAL_STATES, SMS_BACKUP_STATES } from '../../src/core/call-state.js';
-import { decideSms } from '../../src/core/sms-decision.js';
+import { decideSms, groupWaitingSms } from '../../src/core/sms-decision.js';
 
 const active = { smsBackup: true, status: 'active' as const };
 
@@ -17,5 +17,20 @@ describe('decideSms', () => {
     expect(decideSms('failed', { ...active, status: 'suspended' }, true)).toBe('disabled');
     expect(decideSms('busy', undefined, true)).toBe('disabled');
     expect(decideSms('busy', active, false)).toBe('disabled');
+  });
+});
+
+describe('groupWaitingSms', () => {
+  it("puts a merged call's alerts in one SMS, carrier first and the rest in order; other calls' alone", () => {
+    const rows = [
+      { callId: 'a', carriedBy: 'c' },
+      { callId: 'b', carriedBy: null },
+      { callId: 'c', carriedBy: null },
+      { callId: 'd', carriedBy: 'c' },
+      // Its carrier's SMS was settled: it went out with it, or it is not waiting; this one goes alone.
+      { callId: 'e', carriedBy: 'x' },
+    ];
+    expect(groupWaitingSms(rows).map((g) => g.map((r) => r.callId))).toEqual([['c', 'a', 'd'], ['b'], ['e']]);
+    expect(groupWaitingSms([])).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // in phone_lines from dialing to its final state (one call per phone across nodes), and each node
 // sees the calls it answers for.
 import { canTransition, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
-import { type CallEventRow, type CallForDialing, COLUMN, type SmsStatus, type TransitionFields } from '../call-progress.js';
+import { type CallEventRow, type CallForDialing, COLUMN, type SmsStatus, type TransitionFields, type WaitingSms } from '../call-progress.js';
 import type { CallProgressRepo } from '../store.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -44,6 +44,10 @@ const SQL = {
   detection: 'UPDATE calls SET amd_status = $1, amd_cause = $2, updated_at = $3 WHERE call_id = $4',
   placedAgain: "UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4 WHERE call_id = $5 AND status = 'dialing'",
   staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
+  smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = $1, updated_at = $2 WHERE call_id = $3 AND sms_status = 'sending'",
+  smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = $1 WHERE call_id = $2 AND sms_status = 'waiting'",
+  waitingSms: `SELECT call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt"
+               FROM calls WHERE sms_status = 'waiting' AND sms_node = $1 ORDER BY id`,
 } as const;
 
 export class PgCallProgressStore implements CallProgressRepo {
@@ -162,5 +166,38 @@ export class PgCallProgressStore implements CallProgressRepo {
   /** SMS claims this node left "sending" when it died (restarted with the same node id). */
   async staleSmsClaims(): Promise<string[]> {
     return (await query<{ callId: string }>(this.sql, SQL.staleSending, [this.nodeId])).map((r) => r.callId);
+  }
+
+  /** The gateway took nothing: the SMS of these alerts waits (a restart then sends it, not one being sent). */
+  smsWaits(callIds: readonly string[], error: string): Promise<boolean> {
+    return this.allOrNothing(callIds, async (tx, callId, at) => {
+      if ((await query(tx, SQL.smsWaits, [error, at, callId])).count === 0) return false;
+      await query(tx, SQL.event, [callId, at, 'sms_waiting', error]);
+      return true;
+    });
+  }
+
+  /** Takes a waiting SMS back to be sent now; false when any of its alerts is no longer waiting. */
+  resumeSms(callIds: readonly string[]): Promise<boolean> {
+    return this.allOrNothing(callIds, async (tx, callId, at) => (await query(tx, SQL.smsResumes, [at, callId])).count === 1);
+  }
+
+  /** SMS this node left waiting for the gateway (restarted with the same node id). */
+  async waitingSms(): Promise<WaitingSms[]> {
+    return [...(await query<WaitingSms>(this.sql, SQL.waitingSms, [this.nodeId]))];
+  }
+
+  private async allOrNothing(callIds: readonly string[], step: (tx: Queryable, callId: string, at: number) => Promise<boolean>): Promise<boolean> {
+    const rollback = new Error('rollback');
+    try {
+      return (await this.sql.begin(async (tx) => {
+        const at = this.now();
+        for (const callId of callIds) if (!(await step(tx, callId, at))) throw rollback;
+        return true;
+      })) as boolean;
+    } catch (error) {
+      if (error === rollback) return false;
+      throw error;
+    }
   }
 }
