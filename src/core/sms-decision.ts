@@ -12,10 +12,10 @@ export function decideSms(state: FinalState, account: Pick<Account, 'smsBackup' 
 }
 
 /**
- * The SMS left waiting for the gateway by a stopped process, one per call that ended: a merged
- * call's alerts go out together in one SMS, as they would have, its carrier's message first.
+ * Alerts a stopped process left, as the calls that carried them: a merged call's alerts together,
+ * its carrier's first (they share one SMS, as they would have), each other alert alone.
  */
-export function groupWaitingSms<T extends { callId: string; carriedBy: string | null }>(rows: readonly T[]): T[][] {
+export function groupByCarrier<T extends { callId: string; carriedBy: string | null }>(rows: readonly T[]): T[][] {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
     const carrier = row.carriedBy ?? row.callId;

@@ -1,6 +1,6 @@
 // What happens to a call after it was accepted: state transitions with their times, the
 // timeline (call_events), and the SMS backup, claimed once so it is never sent twice.
-import { canTransition, IN_FLIGHT_STATES, type CallState } from '../core/call-state.js';
+import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, type CallState } from '../core/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 
@@ -42,6 +42,16 @@ export const COLUMN: Record<keyof TransitionFields, string> = {
 };
 
 export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';
+
+/** An alert whose call ended and whose SMS backup was not decided: its process stopped in between. */
+export interface EndedWithoutSms {
+  callId: string;
+  userId: string;
+  message: string;
+  phone: string | null;
+  status: string;
+  carriedBy: string | null;
+}
 
 /** An alert whose SMS waits for the gateway to come back (it certainly took nothing yet). */
 export interface WaitingSms {
@@ -102,6 +112,9 @@ const SQL = {
   staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
   smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status = 'sending'",
   smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = ? WHERE call_id = ? AND sms_status = 'waiting'",
+  endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, phone, status, carried_by AS carriedBy FROM calls
+                    WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= ?
+                    ORDER BY id`,
   waitingSms: `SELECT call_id AS callId, user_id AS userId, message, phone, carried_by AS carriedBy, sms_at AS claimedAt
                FROM calls WHERE sms_status = 'waiting' ORDER BY id`,
 } as const;
@@ -129,6 +142,7 @@ export class CallProgressStore {
       smsWaits: db.prepare(SQL.smsWaits),
       smsResumes: db.prepare(SQL.smsResumes),
       waitingSms: db.prepare<[], WaitingSms>(SQL.waitingSms),
+      endedWithoutSms: db.prepare<[number], EndedWithoutSms>(SQL.endedWithoutSms),
       detection: db.prepare(SQL.detection),
       placedAgain: db.prepare(SQL.placedAgain),
     };
@@ -262,6 +276,11 @@ export class CallProgressStore {
 
   waitingSms(): WaitingSms[] {
     return this.stmt.waitingSms.all();
+  }
+
+  /** Calls that ended since `since` whose SMS backup was never decided (a stop between the two writes). */
+  endedWithoutSms(since: number): EndedWithoutSms[] {
+    return this.stmt.endedWithoutSms.all(since);
   }
 
   private allOrNothing(callIds: readonly string[], step: (callId: string, at: number) => boolean): boolean {

@@ -8,7 +8,7 @@ import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
 import type { AccountChanges, NewAccount } from './accounts.js';
 import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './calls.js';
-import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms } from './call-progress.js';
+import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms } from './call-progress.js';
 import type { Session } from './sessions.js';
 
 /** A value now (SQLite) or later (PostgreSQL). */
@@ -56,6 +56,7 @@ export interface CallProgressRepo {
   smsWaits(callIds: readonly string[], error: string): Awaitable<boolean>;
   resumeSms(callIds: readonly string[]): Awaitable<boolean>;
   waitingSms(): Awaitable<WaitingSms[]>;
+  endedWithoutSms(since: number): Awaitable<EndedWithoutSms[]>;
 }
 
 export interface SessionRepo {

@@ -1,7 +1,8 @@
 // The SMS backup: after a call ends unanswered (or never got placed), and when the account has
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
-import { decideSms, groupWaitingSms } from '../core/sms-decision.js';
+import { isFinal } from '../core/call-state.js';
+import { decideSms, groupByCarrier } from '../core/sms-decision.js';
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../db/store.js';
 import type { CallChange, CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
@@ -62,7 +63,8 @@ export class SmsBackup {
   /**
    * At start: an SMS claimed by a process that died while handing it over may or may not have left;
    * it is not sent again. One left waiting for the gateway (it certainly took nothing) is sent now,
-   * within its window.
+   * within its window. A call that ended within that window but whose SMS was never decided (the
+   * process stopped between the two writes) is decided now, as at its end.
    */
   async recover(): Promise<void> {
     const { progress, writes, now } = this.deps;
@@ -72,7 +74,7 @@ export class SmsBackup {
         error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
       });
     }
-    for (const alerts of groupWaitingSms(await progress.waitingSms())) {
+    for (const alerts of groupByCarrier(await progress.waitingSms())) {
       const claimed = alerts.map((a) => a.callId);
       const until = Math.min(...alerts.map((a) => a.claimedAt)) + (this.deps.retryWindowMs ?? 0);
       const account = await this.deps.accounts.get(alerts[0]!.userId);
@@ -91,6 +93,11 @@ export class SmsBackup {
         reference: claimed[0]!,
       };
       this.track(claimed[0]!, this.deliver({ userId: alerts[0]!.userId, request, claimed, until }, 'sms', true));
+    }
+    for (const [call, ...carried] of groupByCarrier(await progress.endedWithoutSms(now() - (this.deps.retryWindowMs ?? 0)))) {
+      if (!call || !isFinal(call.status)) continue;
+      const { callId, userId, message, phone, status: state } = call;
+      this.afterFinal({ callId, userId, message, phone, state, carried: carried.map((c) => ({ callId: c.callId, message: c.message })) });
     }
   }
 

@@ -172,6 +172,24 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect((await store.progress.timeline(carried)).map((e) => [e.event, e.detail])).toContainEqual(['sms_waiting', 'connect ECONNREFUSED']);
   });
 
+  test('calls that ended with their SMS backup undecided are found, since a time, with whom they rode with', async () => {
+    const { store, userId, clock } = await setUp();
+    const [carrier, carried, decided] = [await accept(store, userId, 'first'), await accept(store, userId, 'second'), await accept(store, userId)];
+    await accept(store, userId); // still queued
+    const since = clock.now();
+    await store.progress.transition(carrier, 'dialing', { phone: PHONE });
+    await store.progress.transition(carried, 'dialing', { phone: PHONE, carriedBy: carrier });
+    await store.progress.transition(decided, 'dialing', { phone: PHONE });
+    clock.advance(1_000);
+    for (const id of [carrier, carried, decided]) await store.progress.transition(id, 'busy');
+    await store.progress.markSmsSkipped(decided, 'disabled');
+    expect(await store.progress.endedWithoutSms(since)).toEqual([
+      { callId: carrier, userId, message: 'first', phone: PHONE, status: 'busy', carriedBy: null },
+      { callId: carried, userId, message: 'second', phone: PHONE, status: 'busy', carriedBy: carrier },
+    ]);
+    expect(await store.progress.endedWithoutSms(clock.now() + 1)).toEqual([]);
+  });
+
   test('call writes land in order; a failing one is reported to its caller; drain waits for them', async () => {
     const { store, userId } = await setUp();
     const callId = await accept(store, userId);

@@ -182,6 +182,28 @@ describe('SmsBackup', () => {
     });
   });
 
+  it('at start: a call that ended within the window with its SMS never decided (a stop between the two writes) is decided now, once; an older one is left alone', async () => {
+    const up = standInSender(async () => ({ status: 'sent', messageId: 'm-4', parts: 1 }));
+    // setup() leaves the call busy with no SMS decision, as a process stopped right after the end's write.
+    const missed = setup(up, true, { retryWindowMs: 60_000 });
+    const heard = setup(up, true, { retryWindowMs: 60_000 });
+    heard.db.prepare("UPDATE calls SET status = 'completed' WHERE call_id = ?").run(heard.callId);
+    const old = setup(up, true, { retryWindowMs: 60_000 });
+    old.db.prepare('UPDATE calls SET updated_at = updated_at - 61000 WHERE call_id = ?').run(old.callId);
+
+    for (const t of [missed, heard, old]) {
+      for (let start = 0; start < 2; start++) {
+        const next = t.start(up);
+        await next.recover();
+        await next.drain();
+      }
+    }
+    expect(up.sent).toEqual([{ to: '+14155550123', text: 'Missed call alert: AAPL up', reference: missed.callId }]);
+    expect(missed.progress.get(missed.callId)!.smsStatus).toBe('sent');
+    expect(heard.progress.get(heard.callId)!.smsStatus).toBe('not_needed');
+    expect(old.progress.get(old.callId)!.smsStatus).toBeNull();
+  });
+
   it("a merged call's SMS left waiting goes out as the one SMS it was, carrier first, to the number called", async () => {
     const up = standInSender(async () => ({ status: 'sent', messageId: 'm-5', parts: 1 }));
     const t = setup(up, true, { retryWindowMs: 60_000 });

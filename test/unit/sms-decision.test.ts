@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FINAL_STATES, SMS_BACKUP_STATES } from '../../src/core/call-state.js';
-import { decideSms, groupWaitingSms } from '../../src/core/sms-decision.js';
+import { decideSms, groupByCarrier } from '../../src/core/sms-decision.js';
 
 const active = { smsBackup: true, status: 'active' as const };
 
@@ -20,7 +20,7 @@ describe('decideSms', () => {
   });
 });
 
-describe('groupWaitingSms', () => {
+describe('groupByCarrier', () => {
   it("puts a merged call's alerts in one SMS, carrier first and the rest in order; other calls' alone", () => {
     const rows = [
       { callId: 'a', carriedBy: 'c' },
@@ -30,7 +30,7 @@ describe('groupWaitingSms', () => {
       // Its carrier's SMS was settled: it went out with it, or it is not waiting; this one goes alone.
       { callId: 'e', carriedBy: 'x' },
     ];
-    expect(groupWaitingSms(rows).map((g) => g.map((r) => r.callId))).toEqual([['c', 'a', 'd'], ['b'], ['e']]);
-    expect(groupWaitingSms([])).toEqual([]);
+    expect(groupByCarrier(rows).map((g) => g.map((r) => r.callId))).toEqual([['c', 'a', 'd'], ['b'], ['e']]);
+    expect(groupByCarrier([])).toEqual([]);
   });
 });

@@ -2,8 +2,16 @@
 // call's row (two nodes cannot both move a queued call to dialing), a call holds its phone's line
 // in phone_lines from dialing to its final state (one call per phone across nodes), and each node
 // sees the calls it answers for.
-import { canTransition, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
-import { type CallEventRow, type CallForDialing, COLUMN, type SmsStatus, type TransitionFields, type WaitingSms } from '../call-progress.js';
+import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
+import {
+  type CallEventRow,
+  type CallForDialing,
+  COLUMN,
+  type SmsStatus,
+  type TransitionFields,
+  type WaitingSms,
+  type EndedWithoutSms,
+} from '../call-progress.js';
 import type { CallProgressRepo } from '../store.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -46,6 +54,10 @@ const SQL = {
   staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
   smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = $1, updated_at = $2 WHERE call_id = $3 AND sms_status = 'sending'",
   smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = $1 WHERE call_id = $2 AND sms_status = 'waiting'",
+  // Any node's: a node that starts may decide another's (the claim still lets one SMS go out).
+  endedWithoutSms: `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy" FROM calls
+                    WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $1
+                    ORDER BY id`,
   waitingSms: `SELECT call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt"
                FROM calls WHERE sms_status = 'waiting' AND sms_node = $1 ORDER BY id`,
 } as const;
@@ -180,6 +192,11 @@ export class PgCallProgressStore implements CallProgressRepo {
   /** Takes a waiting SMS back to be sent now; false when any of its alerts is no longer waiting. */
   resumeSms(callIds: readonly string[]): Promise<boolean> {
     return this.allOrNothing(callIds, async (tx, callId, at) => (await query(tx, SQL.smsResumes, [at, callId])).count === 1);
+  }
+
+  /** Calls that ended since `since` whose SMS backup was never decided (a stop between the two writes). */
+  async endedWithoutSms(since: number): Promise<EndedWithoutSms[]> {
+    return [...(await query<EndedWithoutSms>(this.sql, SQL.endedWithoutSms, [since]))];
   }
 
   /** SMS this node left waiting for the gateway (restarted with the same node id). */
