@@ -1,10 +1,9 @@
 // Several ringhook nodes on one PostgreSQL: each says it is alive every second; a node silent past
 // RINGHOOK_NODE_TIMEOUT is declared gone by exactly one survivor, which ends the calls it had in
-// progress as interrupted (never redialed; the SMS backup applies) while its queued calls become
-// anyone's; and the call changes of every node reach every node's live dashboards. With SQLite
-// (one node) there is nothing to do.
-import type { CallForDialing } from './db/call-progress.js';
-import type { NodeInfo, Store } from './db/store.js';
+// progress as interrupted (never redialed; the SMS backup applies) and settles its SMS, while its
+// queued calls become anyone's; and the call changes of every node reach every node's live
+// dashboards. With SQLite (one node) there is nothing to do.
+import type { GoneNode, NodeInfo, Store } from './db/store.js';
 import type { CallEvents } from './events.js';
 import type { Logger } from './log.js';
 
@@ -16,9 +15,11 @@ export interface ClusterDeps {
   events: CallEvents;
   logger: Logger;
   nodeTimeoutMs: number;
+  /** How long after its call ended an SMS may still go out (RINGHOOK_CALL_FRESHNESS). */
+  smsWindowMs: number;
   now: () => number;
-  /** Ends a silent node's calls in progress here; absent on a node without telephony (it takes none over). */
-  adopt?: (calls: CallForDialing[], nodeId: string) => void;
+  /** Ends a silent node's calls in progress here and settles its SMS; absent on a node without telephony (it takes none over). */
+  adopt?: (gone: GoneNode) => void;
 }
 
 export interface Cluster {
@@ -56,12 +57,13 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
       if (wasDown) logger.info('the database answers again: this node is back among the nodes');
       wasDown = false;
       if (deps.adopt) {
-        for (const gone of await registry.takeOverSilent(nodeTimeoutMs)) {
+        for (const gone of await registry.takeOverSilent(nodeTimeoutMs, deps.smsWindowMs)) {
           logger.warn('a node stopped answering: its calls in progress end interrupted here, its queued calls are dialed by the others', {
             node: gone.nodeId,
             calls: gone.calls.length,
+            sms: gone.sms.handingOver.length + gone.sms.waiting.length + gone.sms.ended.length,
           });
-          deps.adopt(gone.calls, gone.nodeId);
+          deps.adopt(gone);
         }
       }
     } catch (error) {

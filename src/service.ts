@@ -108,8 +108,16 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       events,
       logger: logger.child({ component: 'cluster' }),
       nodeTimeoutMs: config.nodeTimeoutMs,
+      smsWindowMs: config.telephony.freshnessMs,
       now,
-      ...(t && { adopt: (calls, nodeId) => t.dialer.endAbandoned(calls, nodeId) }),
+      ...(t && {
+        adopt: (gone) => {
+          t.dialer.endAbandoned(gone.calls, gone.nodeId);
+          t.smsBackup
+            .settleLeft(gone.sms)
+            .catch((error: Error) => logger.error('could not settle the SMS of a node that stopped answering', { node: gone.nodeId, error }));
+        },
+      }),
     });
     // Several nodes are scraped one by one: each says which it is and what it stores in.
     metrics.gauge('ringhook_node_info', 'This ringhook node (1): its id and its store.', () => 1, { node: config.nodeId, store: stores.kind });

@@ -53,6 +53,16 @@ export interface EndedWithoutSms {
   carriedBy: string | null;
 }
 
+/** The SMS work a stopped process (or a silent node) left: what the next to look settles. */
+export interface LeftSms {
+  /** Being handed to the gateway: it may have gone, so it is not sent again. */
+  handingOver: string[];
+  /** Waiting for the gateway, which certainly took nothing yet. */
+  waiting: WaitingSms[];
+  /** Ended, the SMS not yet decided. */
+  ended: EndedWithoutSms[];
+}
+
 /** An alert whose SMS waits for the gateway to come back (it certainly took nothing yet). */
 export interface WaitingSms {
   callId: string;

@@ -8,7 +8,7 @@ import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
 import type { AccountChanges, NewAccount } from './accounts.js';
 import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './calls.js';
-import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms } from './call-progress.js';
+import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms, LeftSms } from './call-progress.js';
 import type { Session } from './sessions.js';
 
 /** A value now (SQLite) or later (PostgreSQL). */
@@ -94,15 +94,24 @@ export interface NodeInfo {
   goneAt: number | null;
 }
 
+/** A node declared gone, and what it left to the survivor that did so. */
+export interface GoneNode {
+  nodeId: string;
+  /** Its calls in progress, to end as interrupted. */
+  calls: CallForDialing[];
+  /** Its SMS, now the survivor's (its calls ended within the SMS window, for those not decided). */
+  sms: LeftSms;
+}
+
 export interface NodeRegistry {
   readonly nodeId: string;
   /** Says this node is alive (every few seconds). */
   heartbeat(): Promise<void>;
   /**
    * Nodes silent for longer than `silentMs` are declared gone, by exactly one survivor, which gets
-   * their calls in progress (to end as interrupted); their queued calls become anyone's.
+   * their calls in progress (to end as interrupted) and their SMS; their queued calls become anyone's.
    */
-  takeOverSilent(silentMs: number): Promise<Array<{ nodeId: string; calls: CallForDialing[] }>>;
+  takeOverSilent(silentMs: number, smsWindowMs: number): Promise<GoneNode[]>;
   list(): Promise<NodeInfo[]>;
   /** This node leaves cleanly (at stop): nothing to take over. */
   leave(): Promise<void>;

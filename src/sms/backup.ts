@@ -3,6 +3,7 @@
 // most once per alert, even across a crash.
 import { isFinal } from '../core/call-state.js';
 import { decideSms, groupByCarrier } from '../core/sms-decision.js';
+import type { LeftSms } from '../db/call-progress.js';
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../db/store.js';
 import type { CallChange, CallEvents } from '../events.js';
 import type { Logger } from '../log.js';
@@ -60,21 +61,33 @@ export class SmsBackup {
     this.stopReports = deps.sender.onDeliveryReport((report) => this.onDeliveryReport(report));
   }
 
-  /**
-   * At start: an SMS claimed by a process that died while handing it over may or may not have left;
-   * it is not sent again. One left waiting for the gateway (it certainly took nothing) is sent now,
-   * within its window. A call that ended within that window but whose SMS was never decided (the
-   * process stopped between the two writes) is decided now, as at its end.
-   */
+  /** At start: settles what the process before this one left (see settleLeft). */
   async recover(): Promise<void> {
+    const { progress, now } = this.deps;
+    // All three are read before any is settled: deciding an ended call's SMS claims it.
+    const handingOver = await progress.staleSmsClaims();
+    const waiting = await progress.waitingSms();
+    const ended = await progress.endedWithoutSms(now() - (this.deps.retryWindowMs ?? 0));
+    await this.settleLeft({ handingOver, waiting, ended });
+  }
+
+  /**
+   * Settles the SMS a stopped process or a silent node left. One that was being handed to the
+   * gateway may or may not have gone: it is not sent again. One waiting for the gateway (it
+   * certainly took nothing) is sent now, within its window. A call that ended within that window
+   * but whose SMS was never decided (a stop between the two writes) is decided now, as at its end.
+   */
+  async settleLeft({ handingOver, waiting, ended }: LeftSms): Promise<void> {
     const { progress, writes, now } = this.deps;
-    for (const callId of await progress.staleSmsClaims()) {
-      await progress.setSmsResult(callId, {
-        status: 'failed',
-        error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
-      });
+    for (const callId of handingOver) {
+      await writes.write(`sms ${callId} failed`, () =>
+        progress.setSmsResult(callId, {
+          status: 'failed',
+          error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
+        }),
+      );
     }
-    for (const alerts of groupByCarrier(await progress.waitingSms())) {
+    for (const alerts of groupByCarrier(waiting)) {
       const claimed = alerts.map((a) => a.callId);
       const until = Math.min(...alerts.map((a) => a.claimedAt)) + (this.deps.retryWindowMs ?? 0);
       const account = await this.deps.accounts.get(alerts[0]!.userId);
@@ -84,17 +97,13 @@ export class SmsBackup {
         for (const id of claimed) await writes.write(`sms ${id} failed`, () => progress.setSmsResult(id, { status: 'failed', error }));
         continue;
       }
-      const request = {
-        to,
-        text: buildSmsText(
-          alerts.map((a) => a.message),
-          { maxParts: this.deps.maxParts },
-        ),
-        reference: claimed[0]!,
-      };
-      this.track(claimed[0]!, this.deliver({ userId: alerts[0]!.userId, request, claimed, until }, 'sms', true));
+      const text = buildSmsText(
+        alerts.map((a) => a.message),
+        { maxParts: this.deps.maxParts },
+      );
+      this.track(claimed[0]!, this.deliver({ userId: alerts[0]!.userId, request: { to, text, reference: claimed[0]! }, claimed, until }, 'sms', true));
     }
-    for (const [call, ...carried] of groupByCarrier(await progress.endedWithoutSms(now() - (this.deps.retryWindowMs ?? 0)))) {
+    for (const [call, ...carried] of groupByCarrier(ended)) {
       if (!call || !isFinal(call.status)) continue;
       const { callId, userId, message, phone, status: state } = call;
       this.afterFinal({ callId, userId, message, phone, state, carried: carried.map((c) => ({ callId: c.callId, message: c.message })) });

@@ -32,7 +32,8 @@ async function startNode(open: (nodeId: string) => Promise<Store>, nodeId: strin
     logger: silentLogger,
     nodeTimeoutMs: timeoutMs,
     now: Date.now,
-    adopt: (calls, id) => adopted.push({ nodeId: id, calls }),
+    smsWindowMs: 300_000,
+    adopt: (gone) => adopted.push({ nodeId: gone.nodeId, calls: gone.calls }),
   });
   return { store, events, cluster, adopted };
 }

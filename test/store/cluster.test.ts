@@ -102,21 +102,41 @@ describe('postgres store: several nodes', () => {
     expect(await a!.progress.transition(talking, 'answered')).toBe(true);
     expect((await a!.progress.inFlight()).map((x) => x.callId)).toEqual([talking, queued]);
     expect(await b!.progress.inFlight()).toEqual([]);
+    // Its SMS: one being handed over, one waiting for the gateway, one call ended with it undecided.
+    const [handingOver, waiting, ended] = [await accept(a!, userId, 'sending'), await accept(a!, userId, 'waiting'), await accept(a!, userId, 'ended')];
+    // Each to a phone of its own: one line per phone, and `talking` holds PHONE's.
+    const phoneOf = (id: string) => `+1415555020${[handingOver, waiting, ended].indexOf(id)}`;
+    for (const id of [handingOver, waiting, ended]) {
+      expect(await a!.progress.transition(id, 'dialing', { phone: phoneOf(id) })).toBe(true);
+      expect(await a!.progress.transition(id, 'busy')).toBe(true);
+    }
+    const claimedAt = clock.now();
+    for (const id of [handingOver, waiting]) expect(await a!.progress.claimSms(id)).toBe(true);
+    expect(await a!.progress.smsWaits([waiting], 'connect ECONNREFUSED')).toBe(true);
 
     clock.advance(5_000);
     await b!.nodes!.heartbeat();
     await c!.nodes!.heartbeat();
-    expect(await b!.nodes!.takeOverSilent(10_000)).toEqual([]);
+    expect(await b!.nodes!.takeOverSilent(10_000, 60_000)).toEqual([]);
     clock.advance(10_000);
     await b!.nodes!.heartbeat();
     await c!.nodes!.heartbeat();
 
-    const [byB, byC] = await Promise.all([b!.nodes!.takeOverSilent(10_000), c!.nodes!.takeOverSilent(10_000)]);
+    const [byB, byC] = await Promise.all([b!.nodes!.takeOverSilent(10_000, 60_000), c!.nodes!.takeOverSilent(10_000, 60_000)]);
     const taken = [...byB!, ...byC!];
     expect(taken).toHaveLength(1);
     expect(taken[0]).toMatchObject({ nodeId: 'node-a', calls: [{ callId: talking, status: 'answered', userId, phone: PHONE }] });
-    expect(await b!.nodes!.takeOverSilent(10_000)).toEqual([]);
-    expect(await c!.nodes!.takeOverSilent(10_000)).toEqual([]);
+    expect(taken[0]!.sms).toEqual({
+      handingOver: [handingOver],
+      waiting: [{ callId: waiting, userId, message: 'waiting', phone: phoneOf(waiting), carriedBy: null, claimedAt }],
+      ended: [{ callId: ended, userId, message: 'ended', phone: phoneOf(ended), status: 'busy', carriedBy: null }],
+    });
+    // The SMS are the survivor's now: its next start would find them, not node-a's.
+    const survivor = byB!.length > 0 ? b! : c!;
+    expect((await survivor.progress.waitingSms()).map((w) => w.callId)).toEqual([waiting]);
+    expect(await a!.progress.waitingSms()).toEqual([]);
+    expect(await b!.nodes!.takeOverSilent(10_000, 60_000)).toEqual([]);
+    expect(await c!.nodes!.takeOverSilent(10_000, 60_000)).toEqual([]);
 
     const list = await b!.nodes!.list();
     expect(list.map((n) => [n.nodeId, n.goneAt])).toEqual([

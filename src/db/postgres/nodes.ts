@@ -1,7 +1,8 @@
 // The ringhook nodes sharing one PostgreSQL database: each says it is alive every few seconds, and
 // a node that stops saying so is declared gone by exactly one survivor, which ends its calls.
-import type { CallForDialing } from '../call-progress.js';
-import type { NodeInfo, NodeRegistry } from '../store.js';
+import { FINAL_STATES } from '../../core/call-state.js';
+import type { CallForDialing, EndedWithoutSms, WaitingSms } from '../call-progress.js';
+import type { GoneNode, NodeInfo, NodeRegistry } from '../store.js';
 import { query, type Sql } from './connect.js';
 import { IN_PROGRESS, SELECT_CALL } from './progress.js';
 
@@ -20,6 +21,12 @@ const SQL = {
   gone: 'UPDATE nodes SET gone_at = $2 WHERE node_id = $1',
   callsOf: `${SELECT_CALL} WHERE node_id = $1 AND accepted = 1 AND status IN ${IN_PROGRESS} ORDER BY id`,
   releaseLines: 'DELETE FROM phone_lines WHERE node_id = $1',
+  // Its SMS being handed over or waiting for the gateway become the survivor's.
+  smsOf: `UPDATE calls SET sms_node = $2 WHERE sms_node = $1 AND sms_status IN ('sending', 'waiting')
+          RETURNING id, call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt", sms_status AS "smsStatus"`,
+  endedOf: `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy" FROM calls
+            WHERE node_id = $1 AND accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
+            ORDER BY id`,
   list: 'SELECT node_id, started_at, seen_at, gone_at FROM nodes ORDER BY node_id',
 } as const;
 
@@ -39,15 +46,27 @@ export class PgNodeRegistry implements NodeRegistry {
     await query(this.sql, SQL.heartbeat, [this.nodeId, this.startedAt, now]);
   }
 
-  takeOverSilent(silentMs: number): Promise<Array<{ nodeId: string; calls: CallForDialing[] }>> {
+  takeOverSilent(silentMs: number, smsWindowMs: number): Promise<GoneNode[]> {
     return this.sql.begin(async (tx) => {
       const now = this.now();
-      const taken: Array<{ nodeId: string; calls: CallForDialing[] }> = [];
+      const taken: GoneNode[] = [];
       for (const { node_id } of await query<{ node_id: string }>(tx, SQL.silent, [now - silentMs, this.nodeId])) {
         await query(tx, SQL.gone, [node_id, now]);
         const calls = await query<CallForDialing>(tx, SQL.callsOf, [node_id]);
         await query(tx, SQL.releaseLines, [node_id]);
-        taken.push({ nodeId: node_id, calls: [...calls] });
+        const sms = [...(await query<WaitingSms & { id: number; smsStatus: string }>(tx, SQL.smsOf, [node_id, this.nodeId]))].sort((x, y) => x.id - y.id);
+        const ended = await query<EndedWithoutSms>(tx, SQL.endedOf, [node_id, now - smsWindowMs]);
+        taken.push({
+          nodeId: node_id,
+          calls: [...calls],
+          sms: {
+            handingOver: sms.filter((r) => r.smsStatus === 'sending').map((r) => r.callId),
+            waiting: sms
+              .filter((r) => r.smsStatus === 'waiting')
+              .map(({ callId, userId, message, phone, carriedBy, claimedAt }) => ({ callId, userId, message, phone, carriedBy, claimedAt })),
+            ended: [...ended],
+          },
+        });
       }
       return taken;
     });
