@@ -24,6 +24,7 @@ import { callPhrases } from './pbx/call-script.js';
 import { burstSynthesis } from './core/speech-plan.js';
 import { publicAddressFromStun } from './pbx/stun-client.js';
 import { Dialer } from './pbx/dialer.js';
+import { CallFlow } from './pbx/call-flow.js';
 import { throughTrunk, toSoftphone, type Endpoint } from './pbx/endpoint.js';
 import { speechSampler } from './pbx/speech-sample.js';
 import { createTts } from './pbx/tts.js';
@@ -199,7 +200,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     password: asterisk?.ariCredentials.password ?? config.ari!.password,
     app: ARI_APP,
     logger: logger.child({ component: 'ari' }),
-    events: Dialer.EVENTS,
+    events: CallFlow.EVENTS,
   });
   // An external Asterisk may be down now: the client keeps trying and calls wait in the queue.
   const connected = ari.connect().catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));

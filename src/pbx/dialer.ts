@@ -1,28 +1,23 @@
-// Turns queued alerts into phone calls: one session per call, driven through its states by
-// Asterisk's events, exactly one attempt each, a cap on concurrent calls, one line per phone (alerts
-// that wait for their phone's line ride along in its next call). The queue, the script an answered
-// call hears, the records, the pace, the speech's plan and the speech made ahead, answering-machine
-// detection, the placement and the recovery after a crash, a lost connection or at stop are modules
-// of their own; what a call's end means is decided in core/call-end, which alerts a call carries in
-// core/line.
+// Turns queued alerts into phone calls: one session per call, exactly one attempt each, a cap on
+// concurrent calls, one line per phone (alerts that wait for their phone's line ride along in its
+// next call), paced to the provider, the speech planned before the call is placed. A placed call's
+// life (Asterisk's events, its script, its end) is call-flow's; the queue, the records, the pace,
+// the speech's plan and the speech made ahead, and the recovery after a crash, a lost connection
+// or at stop are modules of their own; which alerts a call carries is decided in core/line.
 import { receivesCalls } from '../core/account.js';
-import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
 import { callSpeech } from '../core/languages.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
-import type { AriEvent } from './ari.js';
-import { eventChannelId } from './ari.js';
 import { CallLedger } from './call-ledger.js';
 import { CallQueue } from './call-queue.js';
 import { CallRecovery } from './call-recovery.js';
-import { CallScript } from './call-script.js';
 import { type DialerOptions, type DialerSettings, withDefaults } from './dialer-options.js';
 import type { Endpoint } from './endpoint.js';
-import { alertsOf, arm, CallSessions, channelIdFor, newSession, noteHangupRequest, type CallSession } from './call-session.js';
-import { MachineDetection } from './machine-detection.js';
-import { CallPlacement } from './call-placement.js';
+import { CallSessions, channelIdFor, newSession, type CallSession } from './call-session.js';
+import { CallFlow } from './call-flow.js';
+import type { AriEvent } from './ari.js';
 import { Pacer } from './pacer.js';
 import { settledOrAfter } from '../sleep.js';
 import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
@@ -37,9 +32,6 @@ const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
 const POLL_COST_RATIO = 50;
 /** and never longer than this: a look slowed by a lock or a slow network must not park queued calls for minutes. */
 const POLL_MAX_GAP_MS = 2_000;
-
-/** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
-const HANGUP_CONFIRM_MS = 15_000;
 
 /** A call taken for placing: its session, where it goes, and its speech's plan. */
 interface ClaimedCall {
@@ -58,13 +50,11 @@ interface ClaimedCall {
 export class Dialer {
   private readonly opts: DialerSettings;
   private readonly pacer: Pacer;
-  private readonly detection: MachineDetection;
   private readonly queue = new CallQueue(REQUEUE_BACKOFF);
   private readonly sessions = new CallSessions();
   private readonly ledger: CallLedger;
-  private readonly script: CallScript;
+  private readonly flow: CallFlow;
   private readonly recovery: CallRecovery;
-  private readonly placement: CallPlacement;
   private pollTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   /** Settles when stop() begins: calls held before they are placed stop waiting. */
@@ -79,7 +69,7 @@ export class Dialer {
   private readonly ahead: SpeechAhead | undefined;
   /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
   private readonly starting = new Map<string, string>();
-  private readonly onAriEvent = (e: AriEvent) => this.route(e);
+  private readonly onAriEvent = (e: AriEvent) => this.flow.route(e);
   // After a reconnect, the calls of before the drop are reconciled first, and only then are queued
   // calls dialed: a call dialed now has no channel yet and must not be taken for one that vanished.
   private readonly onConnected = ({ reconnect }: { reconnect: boolean }) => (reconnect ? void this.recovery.afterReconnect() : this.pump());
@@ -89,41 +79,19 @@ export class Dialer {
     this.stopped = new Promise((resolve) => {
       this.signalStop = resolve;
     });
-    const { ari, tts, logger, progress, writes, events, now, onFinal } = this.opts;
+    const { ari, logger, progress, writes, events, now, onFinal } = this.opts;
     this.ledger = new CallLedger({ progress, writes, events, logger, now, onFinal });
-    this.script = new CallScript({
-      ari,
-      tts,
-      logger,
-      maxRepeats: this.opts.maxRepeats,
-      digitWaitMs: this.opts.digitWaitMs,
-      maxTalkMs: this.opts.maxTalkMs,
-      isActive: (s) => this.sessions.has(s.call.callId),
-      note: (s, event, detail) => {
-        for (const alert of alertsOf(s)) this.ledger.note(alert.callId, event, detail);
-      },
-      hangup: (s, why) => this.hangup(s, why),
-    });
-    this.detection = new MachineDetection({
-      ari,
-      ledger: this.ledger,
-      logger,
-      isActive: (s) => this.sessions.has(s.call.callId),
-      hangup: (s, why) => this.hangup(s, why),
-      decided: (s) => void this.script.answered(s),
-    });
-    this.placement = new CallPlacement({
-      ari,
+    this.pacer = new Pacer(this.opts.callsPerSecond, now, () => this.pump());
+    this.flow = new CallFlow({
       settings: this.opts,
       sessions: this.sessions,
       ledger: this.ledger,
       queue: this.queue,
+      pacer: this.pacer,
       enqueue: (callId) => this.enqueue(callId),
-      giveUp: (s, why) => this.giveUp(s, why),
-      end: (s, stop) => this.end(s, stop),
       stopping: () => this.stopping,
+      pump: () => this.pump(),
     });
-    this.pacer = new Pacer(this.opts.callsPerSecond, now, () => this.pump());
     this.speech = new SpeechPlanner({
       tts: this.opts.tts,
       burstVoice: this.opts.burstVoice,
@@ -138,8 +106,8 @@ export class Dialer {
       {
         enqueue: (callId) => this.enqueue(callId),
         isStarting: (callId) => this.starting.has(callId),
-        end: (session, stop) => this.end(session, stop),
-        answered: (session) => this.answered(session),
+        end: (session, stop) => this.flow.end(session, stop),
+        answered: (session) => this.flow.answered(session),
         pump: () => this.pump(),
       },
     );
@@ -354,7 +322,7 @@ export class Dialer {
     session.messageMedia = this.opts.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
     session.messageMedia.catch(() => {});
     this.speech.follow(session.messageMedia, forecastMs);
-    this.script.prepare(session);
+    this.flow.prepare(session);
     if (holdMs > 0) {
       await settledOrAfter(Promise.race([session.messageMedia, this.stopped]), holdMs);
       if (!this.sessions.has(call.callId)) return;
@@ -365,96 +333,10 @@ export class Dialer {
     // Stopped while held, or while the claim waited for the database: nothing was dialed, and the
     // alerts are queued again, for the next start within their freshness.
     if (this.stopping) {
-      this.placement.putBack(session, 'ringhook stopped before the call was placed');
+      this.flow.putBack(session, 'ringhook stopped before the call was placed');
       this.pacer.cancelled(call.callId);
       return;
     }
-    await this.placement.place(session, endpoint);
-  }
-
-  /** The ARI events route() reads: Asterisk sends no other (AriClientOptions.events). */
-  static readonly EVENTS = ['PlaybackFinished', 'Dial', 'ChannelHangupRequest', 'StasisStart', 'ChannelDtmfReceived', 'ChannelDestroyed'] as const;
-
-  private route(event: AriEvent): void {
-    const channelId = eventChannelId(event);
-    const session = channelId ? this.sessions.byChannel(channelId) : undefined;
-    if (!session) {
-      // Only ringhook's calls enter its app: one it no longer follows (ended while its originate
-      // went unanswered, or from before a restart) is hung up rather than left to silence.
-      if (event.type === 'StasisStart' && channelId) {
-        this.opts.logger.warn('a call ringhook no longer follows was answered: hung up', { channel_id: channelId });
-        void this.opts.ari.hangup(channelId).catch(() => {});
-      }
-      return;
-    }
-    const now = this.opts.now();
-    switch (event.type) {
-      case 'PlaybackFinished':
-        this.script.playbackFinished(session, event.playback.id);
-        break;
-      case 'Dial':
-        this.pacer.dialed(session.call.callId);
-        // 183 (PROGRESS) is how many mobile networks ring: with early media, and no 180.
-        if ((event.dialstatus === 'RINGING' || event.dialstatus === 'PROGRESS') && !session.rang) {
-          session.rang = true;
-          this.ledger.transitionAll(alertsOf(session), 'ringing', { ringingAt: now });
-        }
-        break;
-      case 'ChannelHangupRequest':
-        noteHangupRequest(session, event);
-        break;
-      case 'StasisStart':
-        // Back from the dialplan's answering-machine check, with its verdict: Stasis(ringhook,amd,STATUS,CAUSE).
-        if (event.args[0] === 'amd') {
-          this.detection.verdict(session, event.args[1] ?? 'NOTSURE', event.args[2] ?? '');
-          break;
-        }
-        this.answered(session);
-        break;
-      case 'ChannelDtmfReceived':
-        void this.script.digit(session, event.digit);
-        break;
-      case 'ChannelDestroyed':
-        this.end(session, { kind: 'destroyed', cause: event.cause, causeText: event.cause_txt, techCause: event.tech_cause });
-        break;
-      default:
-        break;
-    }
-  }
-
-  private answered(session: CallSession): void {
-    const now = this.opts.now();
-    session.answeredAt = now;
-    this.ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
-    if (this.opts.detectMachine) void this.detection.start(session);
-    else void this.script.answered(session);
-  }
-
-  private async hangup(session: CallSession, why: string): Promise<void> {
-    this.ledger.note(session.call.callId, 'hangup', why);
-    // Should the channel's end never be reported (events lost, Asterisk stuck), the call still ends.
-    arm(session, HANGUP_CONFIRM_MS, () => this.end(session, { kind: 'hangup-unconfirmed' }));
-    await this.opts.ari.hangup(session.channelId).catch((error: Error) => {
-      this.opts.logger.warn('hangup failed', { call_id: session.call.callId, error });
-    });
-  }
-
-  /** No final event came: the call is ended as failed rather than left hanging. */
-  private giveUp(session: CallSession, why: string): void {
-    if (session.answeredAt !== undefined) return;
-    void this.opts.ari.hangup(session.channelId).catch(() => {});
-    this.end(session, { kind: 'given-up', why });
-  }
-
-  private end(session: CallSession, stop: CallStop): void {
-    if (!this.sessions.has(session.call.callId)) return;
-    this.pacer.dialed(session.call.callId);
-    if (this.placement.placedAgain(session, stop)) return;
-    this.sessions.remove(session);
-    const alerts = alertsOf(session);
-    for (const alert of alerts) this.queue.remove(alert.callId);
-    const { state, fields, detail } = decideCallEnd(session, stop, this.opts.now());
-    this.ledger.end(alerts, state, fields, detail, session.phone);
-    this.pump();
+    await this.flow.place(session, endpoint);
   }
 }
