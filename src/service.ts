@@ -131,6 +131,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       now,
       events,
       publicUrl: config.publicUrl,
+      signInFormKey: loadSecretBox(config).signInFormKey,
       callerId: config.telephony.callerId,
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,

@@ -67,7 +67,7 @@ export async function applyDashboardOptions(stores: Stores, userId: string, opti
   if (password !== undefined) {
     await auth.setPassword(userId, password);
     await stores.sessions.deleteForAccount(userId);
-    process.stderr.write("Dashboard password set; the account's open dashboard sessions were signed out.\n");
+    process.stderr.write("Dashboard password set; the account's open dashboard sessions were signed out, and its unused sign-in links no longer work.\n");
   }
   if (admin !== undefined) {
     await auth.setAdmin(userId, admin);

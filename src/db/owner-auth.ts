@@ -23,6 +23,7 @@ const SQL = {
   useLink: `UPDATE login_links SET used_at = @now WHERE token_hash = @token_hash AND used_at IS NULL AND expires_at > @now
             RETURNING user_id`,
   pruneLinks: 'DELETE FROM login_links WHERE expires_at < ?',
+  dropLinks: 'DELETE FROM login_links WHERE user_id = ? AND used_at IS NULL',
 } as const;
 
 export class OwnerAuthStore {
@@ -39,11 +40,19 @@ export class OwnerAuthStore {
       insertLink: db.prepare(SQL.insertLink),
       useLink: db.prepare<{ token_hash: string; now: number }, { user_id: string }>(SQL.useLink),
       pruneLinks: db.prepare(SQL.pruneLinks),
+      dropLinks: db.prepare(SQL.dropLinks),
     };
   }
 
+  /** Sets the password; the sign-in links not used yet stop working (a new password is often a suspected leak). */
   async setPassword(userId: string, password: string): Promise<void> {
-    this.stmt.setPassword.run(userId, await hashPassword(password), this.now());
+    const hash = await hashPassword(password);
+    this.db
+      .transaction(() => {
+        this.stmt.setPassword.run(userId, hash, this.now());
+        this.stmt.dropLinks.run(userId);
+      })
+      .immediate();
   }
 
   hasPassword(userId: string): boolean {

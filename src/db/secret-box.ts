@@ -16,6 +16,8 @@ export class SecretBox {
   private readonly macKey: Buffer;
   /** Identifies the key without revealing it: stored in the database to notice a wrong key. */
   readonly fingerprint: Buffer;
+  /** Signs the dashboard's sign-in forms: the same on every node that shares the key. */
+  readonly signInFormKey: Buffer;
 
   /** `source` says where the key came from (a file or RINGHOOK_SECRET_KEY), for error messages. */
   constructor(
@@ -26,6 +28,7 @@ export class SecretBox {
     this.encryptionKey = derive(key, 'api_key encryption');
     this.macKey = derive(key, 'api_key hmac');
     this.fingerprint = derive(key, 'key fingerprint');
+    this.signInFormKey = derive(key, 'sign-in form');
   }
 
   /** `context` (the user_id) is authenticated with it: a sealed value moved to another row does not open. */

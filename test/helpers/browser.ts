@@ -1,6 +1,7 @@
 // The dashboard's end-to-end harness: a real ringhook app over HTTPS (the same createRequestListener and
 // startServers as `ringhook serve`) with a test-call function and the CallEvents bus in the test's
 // hands, and Debian's Chromium driven by playwright-core.
+import { testSecrets } from './secrets.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -94,6 +95,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     now: clock.now,
     events,
     publicUrl: config.publicUrl,
+    signInFormKey: testSecrets().signInFormKey,
     ...(options.callerId !== null && { callerId: options.callerId ?? '+14155550100' }),
     onCallQueued: (callId: string) => emit(callId),
     ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),

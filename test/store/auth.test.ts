@@ -75,4 +75,13 @@ describe.each(STORE_KINDS)('%s store: sessions and owner auth', (kind) => {
     clock.advance(LOGIN_LINK_TTL_MS);
     expect(await store.ownerAuth.useLoginLink(late.token)).toBeUndefined();
   });
+
+  test('a new password ends the links not used yet (a suspected leak); a link made after it works', async () => {
+    const { store, userId } = await setUp();
+    const before = await store.ownerAuth.createLoginLink(userId);
+    await store.ownerAuth.setPassword(userId, 'correct horse battery');
+    expect(await store.ownerAuth.useLoginLink(before.token)).toBeUndefined();
+    const after = await store.ownerAuth.createLoginLink(userId);
+    expect(await store.ownerAuth.useLoginLink(after.token)).toBe(userId);
+  });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 // The pure guards of sign-in and live history: the throttle (counted before hashing, per address
 // and per account without letting a user_id be locked out), the hashing gate, the pre-session
 // CSRF tokens, and the caps on live streams.
@@ -125,9 +126,10 @@ describe('hashing gate', () => {
 });
 
 describe('pre-session tokens', () => {
-  it("accepts what it issued until it expires; refuses forged, altered and other processes' tokens", () => {
+  it("accepts what it issued, or another node with the same key did, until it expires; refuses forged, altered and other keys' tokens", () => {
     let now = 0;
-    const tokens = new PresessionTokens(() => now, 60_000);
+    const key = randomBytes(32);
+    const tokens = new PresessionTokens(key, () => now, 60_000);
     const token = tokens.issue();
     expect(token).toMatch(/^[A-Za-z0-9_-]{22}\.[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
     expect(tokens.valid(token)).toBe(true);
@@ -136,7 +138,8 @@ describe('pre-session tokens', () => {
     const [nonce, expiry, mac] = token.split('.');
     expect(tokens.valid(`${nonce}.${(parseInt(expiry!, 36) + 1).toString(36)}.${mac}`)).toBe(false);
     expect(tokens.valid(`${'B'.repeat(22)}.${expiry}.${mac}`)).toBe(false);
-    expect(new PresessionTokens(() => now, 60_000).valid(token)).toBe(false);
+    expect(new PresessionTokens(randomBytes(32), () => now, 60_000).valid(token)).toBe(false);
+    expect(new PresessionTokens(Buffer.from(key), () => now, 60_000).valid(token)).toBe(true);
     now = 60_000;
     expect(tokens.valid(token)).toBe(false);
   });

@@ -21,6 +21,7 @@ const SQL = {
   useLink: `UPDATE login_links SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
             RETURNING user_id`,
   pruneLinks: 'DELETE FROM login_links WHERE expires_at < $1',
+  dropLinks: 'DELETE FROM login_links WHERE user_id = $1 AND used_at IS NULL',
 } as const;
 
 export class PgOwnerAuthStore implements OwnerAuthRepo {
@@ -34,8 +35,13 @@ export class PgOwnerAuthStore implements OwnerAuthRepo {
     return row;
   }
 
+  /** Sets the password; the sign-in links not used yet stop working (a new password is often a suspected leak). */
   async setPassword(userId: string, password: string): Promise<void> {
-    await query(this.sql, SQL.setPassword, [userId, await hashPassword(password), this.now()]);
+    const hash = await hashPassword(password);
+    await this.sql.begin(async (tx) => {
+      await query(tx, SQL.setPassword, [userId, hash, this.now()]);
+      await query(tx, SQL.dropLinks, [userId]);
+    });
   }
 
   async hasPassword(userId: string): Promise<boolean> {

@@ -34,6 +34,8 @@ export interface DashboardDeps extends ServiceDeps {
   shutdown?: AbortSignal;
   /** Caps on open live-history streams (tests lower them). */
   liveLimits?: Partial<LiveLimits>;
+  /** Signs the sign-in forms (SecretBox.signInFormKey): every node must have the same. */
+  signInFormKey: Buffer;
 }
 
 function ownOrigins(publicUrl: string): (event: H3Event) => Set<string> {
@@ -49,7 +51,7 @@ export function mountDashboard(app: H3, deps: DashboardDeps): void {
     auth: deps.ownerAuth,
     throttle: new SignInThrottle(deps.now),
     hashing: new WorkGate(HASHING_LIMITS),
-    presession: new PresessionTokens(deps.now),
+    presession: new PresessionTokens(deps.signInFormKey, deps.now),
     live: new LiveHub({
       events: deps.events,
       sessionLive: async (token) => (await sessions.get(token)) !== undefined,
