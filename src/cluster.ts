@@ -25,6 +25,8 @@ export interface ClusterDeps {
 export interface Cluster {
   /** The nodes as the store knows them, each alive or not, for /healthz. */
   nodes?: () => Promise<ClusterView>;
+  /** Takes no silent node over from now (a node stopping could not finish their calls and SMS). */
+  stopTakingOver(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,19 +46,18 @@ export function clusterView(self: string, nodes: readonly NodeInfo[], now: numbe
 export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
   const { store, events, logger, nodeTimeoutMs } = deps;
   const registry = store.nodes;
-  if (!registry) return { stop: async () => {} };
+  if (!registry) return { stopTakingOver: async () => {}, stop: async () => {} };
 
   await registry.heartbeat();
-  let beating = false;
+  let beating: Promise<void> | undefined;
   let wasDown = false;
+  let takingOver = true;
   const beat = async () => {
-    if (beating) return;
-    beating = true;
     try {
       await registry.heartbeat();
       if (wasDown) logger.info('the database answers again: this node is back among the nodes');
       wasDown = false;
-      if (deps.adopt) {
+      if (deps.adopt && takingOver) {
         for (const gone of await registry.takeOverSilent(nodeTimeoutMs, deps.smsWindowMs)) {
           logger.warn('a node stopped answering: its calls in progress end interrupted here, its queued calls are dialed by the others', {
             node: gone.nodeId,
@@ -69,11 +70,13 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
     } catch (error) {
       if (!wasDown) logger.error('could not reach the database to say this node is alive', { error });
       wasDown = true;
-    } finally {
-      beating = false;
     }
   };
-  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
+  const timer = setInterval(() => {
+    beating ??= beat().finally(() => {
+      beating = undefined;
+    });
+  }, HEARTBEAT_MS);
   timer.unref();
 
   // Our own changes go out to the other nodes; theirs come in to our dashboards.
@@ -96,6 +99,10 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
 
   return {
     nodes: async () => clusterView(registry.nodeId, await registry.list(), deps.now(), nodeTimeoutMs),
+    async stopTakingOver() {
+      takingOver = false;
+      await beating;
+    },
     async stop() {
       clearInterval(timer);
       unsubscribeLocal();

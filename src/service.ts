@@ -176,6 +176,8 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     async stop(graceMs = 10_000) {
       shutdown.abort();
       await servers.close();
+      // Before the calls and SMS drain: a silent node's would be taken over and left unfinished.
+      await cluster?.stopTakingOver();
       await telephony?.stop(graceMs);
       await cluster?.stop();
       await stores.close();

@@ -51,6 +51,8 @@ export interface EndedWithoutSms {
   phone: string | null;
   status: string;
   carriedBy: string | null;
+  /** When its end was recorded: its SMS's window counts from here. */
+  endedAt: number;
 }
 
 /** The SMS work a stopped process (or a silent node) left: what the next to look settles. */
@@ -122,7 +124,8 @@ const SQL = {
   staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
   smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status = 'sending'",
   smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = ? WHERE call_id = ? AND sms_status = 'waiting'",
-  endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, phone, status, carried_by AS carriedBy FROM calls
+  smsLeftFails: "UPDATE calls SET sms_status = 'failed', sms_error = ?, sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status = ?",
+  endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, phone, status, carried_by AS carriedBy, updated_at AS endedAt FROM calls
                     WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= ?
                     ORDER BY id`,
   waitingSms: `SELECT call_id AS callId, user_id AS userId, message, phone, carried_by AS carriedBy, sms_at AS claimedAt
@@ -151,6 +154,7 @@ export class CallProgressStore {
       staleSending: db.prepare<[], { callId: string }>(SQL.staleSending),
       smsWaits: db.prepare(SQL.smsWaits),
       smsResumes: db.prepare(SQL.smsResumes),
+      smsLeftFails: db.prepare(SQL.smsLeftFails),
       waitingSms: db.prepare<[], WaitingSms>(SQL.waitingSms),
       endedWithoutSms: db.prepare<[number], EndedWithoutSms>(SQL.endedWithoutSms),
       detection: db.prepare(SQL.detection),
@@ -284,8 +288,21 @@ export class CallProgressStore {
     return this.allOrNothing(callIds, (callId, at) => this.stmt.smsResumes.run(at, callId).changes === 1);
   }
 
-  waitingSms(): WaitingSms[] {
+  /** The SMS left waiting for the gateway (by the process before this one). */
+  waitingSmsLeft(): WaitingSms[] {
     return this.stmt.waitingSms.all();
+  }
+
+  /** An SMS left `from` (being handed over, or waiting) ends failed; false when it has moved on meanwhile. */
+  failLeftSms(callId: string, from: 'sending' | 'waiting', error: string): boolean {
+    return this.db
+      .transaction(() => {
+        const at = this.now();
+        if (this.stmt.smsLeftFails.run(error, at, at, callId, from).changes === 0) return false;
+        this.stmt.event.run(callId, at, 'sms_failed', error);
+        return true;
+      })
+      .immediate();
   }
 
   /** Calls that ended since `since` whose SMS backup was never decided (a stop between the two writes). */

@@ -55,8 +55,11 @@ export interface CallProgressRepo {
   staleSmsClaims(): Awaitable<string[]>;
   smsWaits(callIds: readonly string[], error: string): Awaitable<boolean>;
   resumeSms(callIds: readonly string[]): Awaitable<boolean>;
-  waitingSms(): Awaitable<WaitingSms[]>;
+  /** The SMS left waiting for the gateway by this node's last process (PostgreSQL: and by nodes that left), now this node's. */
+  waitingSmsLeft(): Awaitable<WaitingSms[]>;
+  /** Calls of this node that ended since `since` with their SMS backup undecided. */
   endedWithoutSms(since: number): Awaitable<EndedWithoutSms[]>;
+  failLeftSms(callId: string, from: 'sending' | 'waiting', error: string): Awaitable<boolean>;
 }
 
 export interface SessionRepo {

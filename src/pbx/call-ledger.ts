@@ -17,6 +17,8 @@ export interface FinalCall {
   state: FinalState;
   /** Alerts that waited for the line and rode along in the same call: they share its end and its SMS. */
   carried: Array<{ callId: string; message: string }>;
+  /** When the end was recorded, for a call whose SMS is decided later (after a restart); now when absent. */
+  endedAt?: number;
 }
 
 export interface CallLedgerDeps {

@@ -66,7 +66,7 @@ export class SmsBackup {
     const { progress, now } = this.deps;
     // All three are read before any is settled: deciding an ended call's SMS claims it.
     const handingOver = await progress.staleSmsClaims();
-    const waiting = await progress.waitingSms();
+    const waiting = await progress.waitingSmsLeft();
     const ended = await progress.endedWithoutSms(now() - (this.deps.retryWindowMs ?? 0));
     await this.settleLeft({ handingOver, waiting, ended });
   }
@@ -79,14 +79,11 @@ export class SmsBackup {
    */
   async settleLeft({ handingOver, waiting, ended }: LeftSms): Promise<void> {
     const { progress, writes, now } = this.deps;
-    for (const callId of handingOver) {
-      await writes.write(`sms ${callId} failed`, () =>
-        progress.setSmsResult(callId, {
-          status: 'failed',
-          error: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
-        }),
-      );
-    }
+    // Each ends failed only if it is still as it was left: a node taken for dead may still be sending.
+    const fail = (callId: string, from: 'sending' | 'waiting', error: string) =>
+      writes.write(`sms ${callId} failed`, () => progress.failLeftSms(callId, from, error));
+    for (const callId of handingOver)
+      await fail(callId, 'sending', 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate');
     for (const alerts of groupByCarrier(waiting)) {
       const claimed = alerts.map((a) => a.callId);
       const until = Math.min(...alerts.map((a) => a.claimedAt)) + (this.deps.retryWindowMs ?? 0);
@@ -94,7 +91,7 @@ export class SmsBackup {
       const to = alerts[0]!.phone ?? account?.phone;
       if (now() >= until || !to) {
         const error = to ? 'the SMS gateway took nothing within RINGHOOK_CALL_FRESHNESS; not sent late' : 'the account is gone';
-        for (const id of claimed) await writes.write(`sms ${id} failed`, () => progress.setSmsResult(id, { status: 'failed', error }));
+        for (const id of claimed) await fail(id, 'waiting', error);
         continue;
       }
       const text = buildSmsText(
@@ -105,8 +102,8 @@ export class SmsBackup {
     }
     for (const [call, ...carried] of groupByCarrier(ended)) {
       if (!call || !isFinal(call.status)) continue;
-      const { callId, userId, message, phone, status: state } = call;
-      this.afterFinal({ callId, userId, message, phone, state, carried: carried.map((c) => ({ callId: c.callId, message: c.message })) });
+      const { callId, userId, message, phone, status: state, endedAt } = call;
+      this.afterFinal({ callId, userId, message, phone, state, endedAt, carried: carried.map((c) => ({ callId: c.callId, message: c.message })) });
     }
   }
 
@@ -140,7 +137,8 @@ export class SmsBackup {
     const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) => claimed.includes(callIds[i]!));
     // To the number that was called; an alert never dialed goes to the account's number.
     const request = { to: call.phone ?? account.phone, text: buildSmsText(messages, { maxParts: this.deps.maxParts }), reference: claimed[0]! };
-    await this.deliver({ userId: call.userId, request, claimed, until: this.deps.now() + (this.deps.retryWindowMs ?? 0) }, state, false);
+    const until = (call.endedAt ?? this.deps.now()) + (this.deps.retryWindowMs ?? 0);
+    await this.deliver({ userId: call.userId, request, claimed, until }, state, false);
   }
 
   /** Sends the claimed alerts' SMS and records what became of it; `waiting`: it waits for the gateway now. */
@@ -175,7 +173,21 @@ export class SmsBackup {
     for (let pause = this.deps.retryFirstMs ?? 2_000; ; pause = Math.min(pause * 2, RETRY_MOST_MS)) {
       if (waiting) {
         if (this.stopping) return 'left waiting';
-        if (!(await writes.write(`sms ${claimed[0]} resumes`, () => progress.resumeSms(claimed)))) return 'left waiting';
+        const resumed = await writes
+          .write(`sms ${claimed[0]} resumes`, () => progress.resumeSms(claimed))
+          .then(
+            (taken) => (taken ? 'taken' : 'moved on'),
+            (error: Error) => error,
+          );
+        if (resumed === 'moved on') return 'left waiting';
+        if (resumed instanceof Error) {
+          // Still waiting in the store: tried again after the next pause, failed once the window is over.
+          const failure = { status: 'failed', error: `the SMS waited for the gateway, then could not be taken back: ${resumed.message}` } as const;
+          if (now() + pause >= sms.until) return failure;
+          logger.warn('an SMS waiting for the gateway could not be taken back; tried again', { call_id: claimed[0], in_ms: pause, error: resumed });
+          await this.pause(pause);
+          continue;
+        }
       }
       const result = await sender.send(sms.request);
       if (result.status === 'sent' || !result.notSent || now() + pause >= sms.until) return result;

@@ -88,6 +88,28 @@ describe('nodes sharing PostgreSQL', () => {
     }
   }, 30_000);
 
+  it('a node that is stopping takes no silent node over (it could not finish their calls and SMS); the others do', async () => {
+    const db = await stores.fresh();
+    const open = (nodeId: string) => db.open({ nodeId });
+    const a = await startNode(open, 'node-a');
+    const b = await startNode(open, 'node-b');
+    const c = await startNode(open, 'node-c');
+    try {
+      await b.cluster.stopTakingOver();
+      await a.cluster.stop().catch(() => {});
+      await a.store.close();
+      const sql = postgres(db.location, { max: 1, onnotice: () => {} });
+      await sql`UPDATE nodes SET gone_at = NULL, seen_at = ${Date.now() - 10_000} WHERE node_id = 'node-a'`;
+      await sql.end();
+      await waitFor('node-c takes node-a over', () => (c.adopted.length > 0 ? true : undefined), 8_000);
+      expect(b.adopted).toEqual([]);
+      expect(c.adopted.map((g) => g.nodeId)).toEqual(['node-a']);
+    } finally {
+      await b.cluster.stop();
+      await c.cluster.stop();
+    }
+  }, 30_000);
+
   it('a node stopped cleanly is gone at once: nothing of its is taken over', async () => {
     const db = await stores.fresh();
     const open = (nodeId: string) => db.open({ nodeId });

@@ -129,12 +129,12 @@ describe('postgres store: several nodes', () => {
     expect(taken[0]!.sms).toEqual({
       handingOver: [handingOver],
       waiting: [{ callId: waiting, userId, message: 'waiting', phone: phoneOf(waiting), carriedBy: null, claimedAt }],
-      ended: [{ callId: ended, userId, message: 'ended', phone: phoneOf(ended), status: 'busy', carriedBy: null }],
+      ended: [{ callId: ended, userId, message: 'ended', phone: phoneOf(ended), status: 'busy', carriedBy: null, endedAt: claimedAt }],
     });
     // The SMS are the survivor's now: its next start would find them, not node-a's.
     const survivor = byB!.length > 0 ? b! : c!;
-    expect((await survivor.progress.waitingSms()).map((w) => w.callId)).toEqual([waiting]);
-    expect(await a!.progress.waitingSms()).toEqual([]);
+    expect((await survivor.progress.waitingSmsLeft()).map((w) => w.callId)).toEqual([waiting]);
+    expect(await a!.progress.waitingSmsLeft()).toEqual([]);
     expect(await b!.nodes!.takeOverSilent(10_000, 60_000)).toEqual([]);
     expect(await c!.nodes!.takeOverSilent(10_000, 60_000)).toEqual([]);
 
@@ -178,6 +178,43 @@ describe('postgres store: several nodes', () => {
     expect(await b!.progress.staleSmsClaims()).toEqual([]);
     const restarted = await db.open({ nodeId: 'node-a' });
     expect(await restarted.progress.staleSmsClaims()).toEqual([one]);
+  });
+
+  test("an SMS waiting for the gateway is taken by a node that starts only from its own last process or a node that left; an ended call's undecided SMS only from its own", async () => {
+    const {
+      clock,
+      stores: [a, b, c],
+      userId,
+    } = await nodes('node-a', 'node-b', 'node-c');
+    for (const node of [a, b, c]) await node!.nodes!.heartbeat();
+    const waitingOf = async (node: Store, phone: string) => {
+      const id = await accept(node, userId, `waiting ${phone}`);
+      expect(await node.progress.transition(id, 'dialing', { phone })).toBe(true);
+      expect(await node.progress.transition(id, 'busy')).toBe(true);
+      expect(await node.progress.claimSms(id)).toBe(true);
+      expect(await node.progress.smsWaits([id], 'connect ECONNREFUSED')).toBe(true);
+      return id;
+    };
+    const ofA = await waitingOf(a!, '+14155550301');
+    const ofB = await waitingOf(b!, '+14155550302');
+    const endedOnB = await accept(b!, userId, 'ended on b');
+    expect(await b!.progress.transition(endedOnB, 'dialing', { phone: '+14155550303' })).toBe(true);
+    expect(await b!.progress.transition(endedOnB, 'busy')).toBe(true);
+    // node-b is alive: node-c takes none of its; node-a left (a rolling deploy): node-c takes its.
+    await a!.nodes!.leave();
+    expect((await c!.progress.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofA]);
+    // Now node-c's own: node-b, alive, never gets it.
+    expect((await c!.progress.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofA]);
+    expect(await c!.progress.endedWithoutSms(clock.now() - 60_000)).toEqual([]);
+    expect((await b!.progress.endedWithoutSms(clock.now() - 60_000)).map((e) => e.callId)).toEqual([endedOnB]);
+    expect((await b!.progress.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofB]);
+    // A left SMS ends failed only as it was left: one sent meanwhile stays sent.
+    expect(await c!.progress.resumeSms([ofA])).toBe(true);
+    await c!.progress.setSmsResult(ofA, { status: 'sent', messageId: 'm-1' });
+    expect(await b!.progress.failLeftSms(ofA, 'sending', 'ringhook stopped')).toBe(false);
+    expect(await b!.progress.failLeftSms(ofB, 'waiting', 'too late')).toBe(true);
+    expect((await b!.progress.get(ofA))?.smsStatus).toBe('sent');
+    expect((await b!.progress.get(ofB))?.smsStatus).toBe('failed');
   });
 
   test('a change published by one node reaches the others, not itself', async () => {

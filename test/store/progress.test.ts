@@ -160,14 +160,14 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect(await store.progress.smsWaits([carrier, carried], 'connect ECONNREFUSED')).toBe(true);
     expect(await store.calls.get(carrier)).toMatchObject({ smsStatus: 'waiting', smsError: 'connect ECONNREFUSED', smsAt: claimedAt });
     expect(await store.progress.staleSmsClaims()).toEqual([]);
-    expect(await store.progress.waitingSms()).toEqual([
+    expect(await store.progress.waitingSmsLeft()).toEqual([
       { callId: carrier, userId, message: 'first', phone: PHONE, carriedBy: null, claimedAt },
       { callId: carried, userId, message: 'second', phone: null, carriedBy: carrier, claimedAt },
     ]);
     expect(await store.progress.resumeSms([carrier, other])).toBe(false);
     expect(await store.progress.resumeSms([carrier, carried])).toBe(true);
     expect(await store.progress.resumeSms([carrier, carried])).toBe(false);
-    expect(await store.progress.waitingSms()).toEqual([]);
+    expect(await store.progress.waitingSmsLeft()).toEqual([]);
     expect(await store.progress.staleSmsClaims()).toEqual([carrier, carried]);
     expect((await store.progress.timeline(carried)).map((e) => [e.event, e.detail])).toContainEqual(['sms_waiting', 'connect ECONNREFUSED']);
   });
@@ -184,8 +184,8 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     for (const id of [carrier, carried, decided]) await store.progress.transition(id, 'busy');
     await store.progress.markSmsSkipped(decided, 'disabled');
     expect(await store.progress.endedWithoutSms(since)).toEqual([
-      { callId: carrier, userId, message: 'first', phone: PHONE, status: 'busy', carriedBy: null },
-      { callId: carried, userId, message: 'second', phone: PHONE, status: 'busy', carriedBy: carrier },
+      { callId: carrier, userId, message: 'first', phone: PHONE, status: 'busy', carriedBy: null, endedAt: clock.now() },
+      { callId: carried, userId, message: 'second', phone: PHONE, status: 'busy', carriedBy: carrier, endedAt: clock.now() },
     ]);
     expect(await store.progress.endedWithoutSms(clock.now() + 1)).toEqual([]);
   });

@@ -113,16 +113,51 @@ describe('SmsBackup', () => {
     expect(progress.get(older.callId)!.smsStatus).toBe('sent');
   });
 
-  it('an SMS the gateway certainly did not take is tried again within the window, and sent once', async () => {
+  it('an SMS the gateway certainly did not take is tried again within the window, and sent once, `sending` at every try', async () => {
     let tries = 0;
-    const sender = standInSender(async () =>
-      ++tries < 3 ? { status: 'failed', error: 'connect ECONNREFUSED', notSent: true } : { status: 'sent', messageId: 'm-7', parts: 1 },
-    );
+    const statusAtTry: Array<string | null> = [];
+    let progressOf!: ReturnType<typeof setup>['progress'];
+    let id!: string;
+    const sender = standInSender(async () => {
+      statusAtTry.push(progressOf.get(id)!.smsStatus);
+      return ++tries < 3 ? { status: 'failed', error: 'connect ECONNREFUSED', notSent: true } : { status: 'sent', messageId: 'm-7', parts: 1 };
+    });
     const { backup, progress, callId, final } = setup(sender, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
+    [progressOf, id] = [progress, callId];
     backup.afterFinal(final('busy'));
     await vi.waitFor(() => expect(progress.get(callId)!.smsStatus).toBe('sent'));
     expect(sender.sent).toHaveLength(3);
+    // A crash during any try leaves it `sending`, which is never sent again.
+    expect(statusAtTry).toEqual(['sending', 'sending', 'sending']);
     expect(progress.timeline(callId).filter((e) => e.event === 'sms_waiting')).toHaveLength(2);
+  });
+
+  it('a waiting SMS the store fails to take back (a fault a real database gives rarely: a stand-in, named so) is tried again after the pause', async () => {
+    let tries = 0;
+    const sender = standInSender(async () =>
+      ++tries < 2 ? { status: 'failed', error: 'connect ECONNREFUSED', notSent: true } : { status: 'sent', messageId: 'm-8', parts: 1 },
+    );
+    const t = setup(sender, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
+    const resumeSms = t.progress.resumeSms.bind(t.progress);
+    let faults = 1;
+    t.progress.resumeSms = (ids) => {
+      if (faults-- > 0) throw new Error('disk I/O error');
+      return resumeSms(ids);
+    };
+    t.backup.afterFinal(t.final('busy'));
+    await vi.waitFor(() => expect(t.progress.get(t.callId)!.smsStatus).toBe('sent'));
+    expect(sender.sent).toHaveLength(2);
+  });
+
+  it("an ended call's SMS decided after a restart keeps the window of its end: it is not tried on past it", async () => {
+    const down = standInSender(async () => ({ status: 'failed', error: 'connect ECONNREFUSED', notSent: true }));
+    const t = setup(down, true, { retryWindowMs: 60_000, retryFirstMs: 20 });
+    // Ended 59.7 s ago, its SMS undecided: 0.3 s of its window is left.
+    t.db.prepare('UPDATE calls SET updated_at = ? WHERE call_id = ?').run(Date.now() - 59_700, t.callId);
+    const next = t.start(down);
+    await next.recover();
+    await vi.waitFor(() => expect(t.progress.get(t.callId)!.smsStatus).toBe('failed'), { timeout: 3_000 });
+    expect(down.sent.length).toBeGreaterThanOrEqual(1);
   });
 
   it('one the gateway may have taken is never tried again', async () => {

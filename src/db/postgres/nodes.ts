@@ -24,8 +24,8 @@ const SQL = {
   // Its SMS being handed over or waiting for the gateway become the survivor's.
   smsOf: `UPDATE calls SET sms_node = $2 WHERE sms_node = $1 AND sms_status IN ('sending', 'waiting')
           RETURNING id, call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt", sms_status AS "smsStatus"`,
-  endedOf: `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy" FROM calls
-            WHERE node_id = $1 AND accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
+  endedOf: `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy", updated_at AS "endedAt" FROM calls
+            WHERE coalesce(node_id, accepted_by) = $1 AND accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
             ORDER BY id`,
   list: 'SELECT node_id, started_at, seen_at, gone_at FROM nodes ORDER BY node_id',
 } as const;

@@ -54,12 +54,16 @@ const SQL = {
   staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
   smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = $1, updated_at = $2 WHERE call_id = $3 AND sms_status = 'sending'",
   smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = $1 WHERE call_id = $2 AND sms_status = 'waiting'",
-  // Any node's: a node that starts may decide another's (the claim still lets one SMS go out).
-  endedWithoutSms: `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy" FROM calls
-                    WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $1
+  // This node's (or, never dialed, the one that accepted it): a live node decides its own.
+  endedWithoutSms: `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy", updated_at AS "endedAt" FROM calls
+                    WHERE coalesce(node_id, accepted_by) = $1 AND accepted = 1 AND sms_status IS NULL
+                      AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
                     ORDER BY id`,
-  waitingSms: `SELECT call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt"
-               FROM calls WHERE sms_status = 'waiting' AND sms_node = $1 ORDER BY id`,
+  // This node's, and those of nodes that left (a rolling deploy gives new node ids): now this node's.
+  waitingSmsLeft: `UPDATE calls SET sms_node = $1
+                   WHERE sms_status = 'waiting' AND (sms_node = $1 OR sms_node IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL))
+                   RETURNING id, call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt"`,
+  smsLeftFails: "UPDATE calls SET sms_status = 'failed', sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = $2",
 } as const;
 
 export class PgCallProgressStore implements CallProgressRepo {
@@ -194,14 +198,24 @@ export class PgCallProgressStore implements CallProgressRepo {
     return this.allOrNothing(callIds, async (tx, callId, at) => (await query(tx, SQL.smsResumes, [at, callId])).count === 1);
   }
 
-  /** Calls that ended since `since` whose SMS backup was never decided (a stop between the two writes). */
+  /** Calls of this node that ended since `since` whose SMS backup was never decided (a stop between the two writes). */
   async endedWithoutSms(since: number): Promise<EndedWithoutSms[]> {
-    return [...(await query<EndedWithoutSms>(this.sql, SQL.endedWithoutSms, [since]))];
+    return [...(await query<EndedWithoutSms>(this.sql, SQL.endedWithoutSms, [this.nodeId, since]))];
   }
 
-  /** SMS this node left waiting for the gateway (restarted with the same node id). */
-  async waitingSms(): Promise<WaitingSms[]> {
-    return [...(await query<WaitingSms>(this.sql, SQL.waitingSms, [this.nodeId]))];
+  async waitingSmsLeft(): Promise<WaitingSms[]> {
+    const rows = await query<WaitingSms & { id: number }>(this.sql, SQL.waitingSmsLeft, [this.nodeId]);
+    return [...rows].sort((a, b) => a.id - b.id).map(({ id: _, ...sms }) => sms);
+  }
+
+  /** An SMS left `from` (being handed over, or waiting) ends failed; false when it has moved on meanwhile. */
+  failLeftSms(callId: string, from: 'sending' | 'waiting', error: string): Promise<boolean> {
+    return this.sql.begin(async (tx) => {
+      const at = this.now();
+      if ((await query(tx, SQL.smsLeftFails, [callId, from, error, at])).count === 0) return false;
+      await query(tx, SQL.event, [callId, at, 'sms_failed', error]);
+      return true;
+    }) as Promise<boolean>;
   }
 
   private async allOrNothing(callIds: readonly string[], step: (tx: Queryable, callId: string, at: number) => Promise<boolean>): Promise<boolean> {
