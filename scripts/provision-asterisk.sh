@@ -21,7 +21,8 @@ set -euo pipefail
 ROOTFS_FORMAT=1
 PACKAGES_IN_ROOTFS=asterisk,asterisk-modules,ca-certificates
 
-cache_dir=${RINGHOOK_CACHE_DIR:-$HOME/.cache/ringhook}
+# Without HOME (a service unit with no User=), the user's home from the password database.
+cache_dir=${RINGHOOK_CACHE_DIR:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/ringhook}
 rootfs=$cache_dir/asterisk-rootfs
 marker=.ringhook-rootfs-complete
 # The Debian archive the host's own apt uses (a local mirror, an apt-cacher-ng…): the first source
@@ -49,8 +50,6 @@ if [ "${1:-}" = --mirror ]; then
   printf '%s\n' "$mirror"
   exit 0
 fi
-
-[ "$(id -u)" -eq 0 ] || die "provisioning Asterisk needs root (debootstrap, apt-get)"
 
 finish() {
   mkdir -p "$cache_dir"
@@ -94,6 +93,14 @@ if [ "$mode" = host ] || { [ "$mode" = auto ] && command -v asterisk >/dev/null 
   command -v asterisk >/dev/null 2>&1 || { "$here/ensure-debs.sh" asterisk asterisk-modules; }
   say "using the host's Asterisk: $(command -v asterisk)"
   finish host
+fi
+# Without root, only an Asterisk already provisioned (by root, for this user) can be used.
+if [ "$(id -u)" -ne 0 ]; then
+  if [ "$mode" != host ] && rootfs_is_complete; then
+    say "Asterisk root file system already built: $rootfs"
+    finish "$rootfs"
+  fi
+  die "provisioning Asterisk needs root (debootstrap, apt-get): run once as root 'npx ringhook provision --owner $(id -un)' with this RINGHOOK_CACHE_DIR ($cache_dir); then this user runs it"
 fi
 if [ "$mode" = auto ] && host_has_asterisk_candidate; then
   say "the host's apt has an asterisk package: installing it"

@@ -469,7 +469,7 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
     ariPort: e.RINGHOOK_ARI_PORT,
     rtp: { start, end },
     softphone: { username: e.RINGHOOK_SOFTPHONE_USER, password: e.RINGHOOK_SOFTPHONE_PASSWORD },
-    cacheDir: path.resolve(cwd, e.RINGHOOK_CACHE_DIR ?? path.join(home ?? '/root', '.cache', 'ringhook')),
+    cacheDir: path.resolve(cwd, e.RINGHOOK_CACHE_DIR ?? path.join(home ?? os.homedir(), '.cache', 'ringhook')),
     mediaDir: e.RINGHOOK_MEDIA_DIR ? path.resolve(cwd, e.RINGHOOK_MEDIA_DIR) : undefined,
   };
 }

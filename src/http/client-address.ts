@@ -1,17 +1,19 @@
-// The client's address, for throttling: the socket's peer, or, when that peer is a trusted reverse
-// proxy, the address it appended last to X-Forwarded-For.
+// The client's address as throttling counts it: the socket's peer, or, when that peer is a trusted
+// reverse proxy, the address it appended last to X-Forwarded-For; an IPv6 address as its /64
+// (core/address-key).
 import { getRequestIP, type H3Event } from 'h3';
+import { throttleKey } from '../core/address-key.js';
 import type { AddressMatcher } from './address-match.js';
 
 export function addressOf(peer: string | undefined, forwardedFor: string | null | undefined, trustProxy: AddressMatcher | undefined): string {
   const address = peer ?? 'unknown';
-  if (!trustProxy?.matches(address)) return address;
+  if (!trustProxy?.matches(address)) return throttleKey(address);
   const last = forwardedFor
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .pop();
-  return last ?? address;
+  return throttleKey(last ?? address);
 }
 
 export function clientAddress(event: H3Event, trustProxy: AddressMatcher | undefined): string {
