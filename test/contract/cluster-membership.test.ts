@@ -49,23 +49,30 @@ async function answeredCall(store: Store, userId: string): Promise<string> {
   return accepted.callId;
 }
 
+/** Three nodes on a fresh database. */
+async function threeNodes() {
+  const db = await stores.fresh();
+  const open = (nodeId: string) => db.open({ nodeId });
+  return { db, a: await startNode(open, 'node-a'), b: await startNode(open, 'node-b'), c: await startNode(open, 'node-c') };
+}
+
+/** node-a dies without a word: its timer stops, its row is not updated any more. */
+async function crashNodeA(a: Node, location: string): Promise<void> {
+  await a.cluster.stop().catch(() => {});
+  await a.store.close();
+  // stop() said goodbye: make it look like a crash instead (last seen 10 s ago, never gone).
+  const sql = postgres(location, { max: 1, onnotice: () => {} });
+  await sql`UPDATE nodes SET gone_at = NULL, seen_at = ${Date.now() - 10_000} WHERE node_id = 'node-a'`;
+  await sql.end();
+}
+
 describe('nodes sharing PostgreSQL', () => {
   it('a silent node is taken over once: its call in progress goes to one survivor; the nodes list shows it gone', async () => {
-    const db = await stores.fresh();
-    const open = (nodeId: string) => db.open({ nodeId });
-    const a = await startNode(open, 'node-a');
-    const b = await startNode(open, 'node-b');
-    const c = await startNode(open, 'node-c');
+    const { db, a, b, c } = await threeNodes();
     try {
       const account = await a.store.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: 'x' });
       const callId = await answeredCall(a.store, account.userId);
-      // node-a dies without a word: its timer stops, its row is not updated any more.
-      await a.cluster.stop().catch(() => {});
-      await a.store.close();
-      // stop() said goodbye: make it look like a crash instead (last seen 10 s ago, never gone).
-      const sql = postgres(db.location, { max: 1, onnotice: () => {} });
-      await sql`UPDATE nodes SET gone_at = NULL, seen_at = ${Date.now() - 10_000} WHERE node_id = 'node-a'`;
-      await sql.end();
+      await crashNodeA(a, db.location);
 
       await waitFor('a survivor takes node-a over', () => (b.adopted.length + c.adopted.length > 0 ? true : undefined), 8_000);
       await new Promise((r) => setTimeout(r, 2_500));
@@ -89,18 +96,10 @@ describe('nodes sharing PostgreSQL', () => {
   }, 30_000);
 
   it('a node that is stopping takes no silent node over (it could not finish their calls and SMS); the others do', async () => {
-    const db = await stores.fresh();
-    const open = (nodeId: string) => db.open({ nodeId });
-    const a = await startNode(open, 'node-a');
-    const b = await startNode(open, 'node-b');
-    const c = await startNode(open, 'node-c');
+    const { db, a, b, c } = await threeNodes();
     try {
       await b.cluster.stopTakingOver();
-      await a.cluster.stop().catch(() => {});
-      await a.store.close();
-      const sql = postgres(db.location, { max: 1, onnotice: () => {} });
-      await sql`UPDATE nodes SET gone_at = NULL, seen_at = ${Date.now() - 10_000} WHERE node_id = 'node-a'`;
-      await sql.end();
+      await crashNodeA(a, db.location);
       await waitFor('node-c takes node-a over', () => (c.adopted.length > 0 ? true : undefined), 8_000);
       expect(b.adopted).toEqual([]);
       expect(c.adopted.map((g) => g.nodeId)).toEqual(['node-a']);
