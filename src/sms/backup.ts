@@ -173,6 +173,9 @@ export class SmsBackup {
     for (let pause = this.deps.retryFirstMs ?? 2_000; ; pause = Math.min(pause * 2, RETRY_MOST_MS)) {
       if (waiting) {
         if (this.stopping) return 'left waiting';
+        // The owner may have turned SMS backup off, or the account been suspended, meanwhile.
+        if (decideSms('failed', await this.deps.accounts.get(sms.userId), true) !== 'send')
+          return { status: 'failed', error: 'not sent: SMS backup was turned off, or the account suspended, while the SMS waited for the gateway' };
         const resumed = await writes
           .write(`sms ${claimed[0]} resumes`, () => progress.resumeSms(claimed))
           .then(

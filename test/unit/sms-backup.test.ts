@@ -239,6 +239,19 @@ describe('SmsBackup', () => {
     expect(old.progress.get(old.callId)!.smsStatus).toBeNull();
   });
 
+  it('an SMS waiting for the gateway is not sent once the owner turned SMS backup off meanwhile', async () => {
+    const up = standInSender(async () => ({ status: 'sent', messageId: 'm-6', parts: 1 }));
+    const t = setup(up, true, { retryWindowMs: 60_000 });
+    t.progress.claimSms(t.callId);
+    t.progress.smsWaits([t.callId], 'connect ECONNREFUSED');
+    t.accounts.update(t.account.userId, { smsBackup: false });
+    const next = t.start(up);
+    await next.recover();
+    await next.drain();
+    expect(up.sent).toEqual([]);
+    expect(t.calls.get(t.callId)).toMatchObject({ smsStatus: 'failed', smsError: expect.stringMatching(/SMS backup was turned off/) });
+  });
+
   it("a merged call's SMS left waiting goes out as the one SMS it was, carrier first, to the number called", async () => {
     const up = standInSender(async () => ({ status: 'sent', messageId: 'm-5', parts: 1 }));
     const t = setup(up, true, { retryWindowMs: 60_000 });
