@@ -16,9 +16,17 @@ export function readOrCreateSecret(dataDir: string, name: string, bytes = 12): {
   // Written whole under another name, then linked in place: a process starting at the same time
   // (serve and a CLI command) never reads a half-written file, and the first one to link wins.
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${value}\n`, { mode: 0o600 });
+  // On disk before anything is sealed with it: a power cut must not leave an empty key beside it.
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeFileSync(fd, `${value}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
   try {
     fs.linkSync(tmp, file);
+    syncDir(dataDir);
     return { value, file, created: true };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -31,4 +39,13 @@ export function readOrCreateSecret(dataDir: string, name: string, bytes = 12): {
 /** A secret kept in the data dir: made once, then the same at every start. */
 export function persistentSecret(dataDir: string, name: string, bytes = 12): string {
   return readOrCreateSecret(dataDir, name, bytes).value;
+}
+
+function syncDir(dir: string): void {
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -13,6 +13,7 @@ import {
   voiceSchema,
 } from '../core/languages.js';
 import { UserError } from '../errors.js';
+import { serveHolds } from '../instance-lock.js';
 import type { Config } from '../config.js';
 import type { Stores } from '../service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
@@ -214,6 +215,12 @@ function regenerateAll(userId: string | undefined, yes: boolean, json: boolean) 
   // Opened without checking the secret key: its old keys are replaced, not read.
   return withStores(
     async (stores, config) => {
+      // A serve running with another key (RINGHOOK_SECRET_KEY in its unit's environment, not in
+      // this shell's) would answer 401 to every webhook, then refuse to start again.
+      if (stores.kind === 'sqlite' && serveHolds(config.dataDir))
+        throw new UserError(
+          `ringhook serve is running on ${config.dataDir}: stop it first (and run this with its environment, RINGHOOK_SECRET_KEY included), so that it starts again with the key the new api_keys are sealed with`,
+        );
       const accounts = await stores.accounts.regenerateAllKeys();
       if (json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
       printTable(

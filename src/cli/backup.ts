@@ -1,5 +1,7 @@
-// ringhook backup FILE: a consistent copy of the database, safe while serve runs (SQLite's online
-// backup copies pages in steps and restarts a step when a writer changed it).
+// ringhook backup FILE: a consistent copy of the database, safe while serve runs. SQLite's online
+// backup is asked for every page in one step: between steps a commit by serve would restart it
+// from the first page, for ever on a busy large database; one step reads one snapshot of the WAL,
+// which blocks no writer.
 import { defineCommand } from 'citty';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,31 +18,50 @@ export const backupCommand = defineCommand({
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: ({ args }) =>
-    withStores(async (store, config) => {
-      if (!isSqlite(store)) throw new UserError(`the database is PostgreSQL (${store.location}): back it up with its own tools, e.g. pg_dump --format=custom`);
-      const stores = store;
-      const target = path.resolve(args.file);
-      if (target === path.resolve(config.dbFile)) throw new UserError('the backup must go to another file than the database itself');
-      if (fs.existsSync(target) && !args.force) throw new UserError(`${target} exists: choose a new file, or add --force to replace it`);
-      if (!fs.existsSync(path.dirname(target))) throw new UserError(`the folder ${path.dirname(target)} does not exist`);
-      const tmp = `${target}.${process.pid}.partial`;
-      try {
-        // SQLite would create the copy with the umask's mode (0644 under 022) and it holds every
-        // account: made here 0600 (and exclusively) before a byte goes into it.
-        fs.closeSync(fs.openSync(tmp, 'wx', 0o600));
-        await stores.db.backup(tmp, {
-          progress: ({ totalPages, remainingPages }) => {
-            if (!args.json && process.stderr.isTTY) process.stderr.write(`\rbacking up: ${Math.round(((totalPages - remainingPages) / totalPages) * 100)} %`);
-            return 1000;
-          },
-        });
-        fs.renameSync(tmp, target);
-      } catch (error) {
-        fs.rmSync(tmp, { force: true });
-        throw new UserError(`backup failed: ${(error as Error).message}`);
-      }
-      const bytes = fs.statSync(target).size;
-      if (args.json) printJson({ file: target, bytes });
-      else process.stdout.write(`${process.stderr.isTTY ? '\n' : ''}Backed up ${config.dbFile} to ${target} (${bytes} bytes).\n`);
-    }),
+    withStores(
+      async (store, config) => {
+        if (!isSqlite(store))
+          throw new UserError(`the database is PostgreSQL (${store.location}): back it up with its own tools, e.g. pg_dump --format=custom`);
+        const stores = store;
+        const target = path.resolve(args.file);
+        if (realPath(target) === realPath(config.dbFile)) throw new UserError('the backup must go to another file than the database itself');
+        // A database beside its write-ahead log is in use, or was left by a crash: SQLite would
+        // replay that log onto the copy. A restore goes over a stopped, clean one (README).
+        if (fs.existsSync(`${target}-wal`))
+          throw new UserError(
+            `${target}-wal exists: ${target} is a database in use or left by a crash; a backup never goes over one (to restore, see the README)`,
+          );
+        if (fs.existsSync(target) && !args.force) throw new UserError(`${target} exists: choose a new file, or add --force to replace it`);
+        if (!fs.existsSync(path.dirname(target))) throw new UserError(`the folder ${path.dirname(target)} does not exist`);
+        const tmp = `${target}.${process.pid}.partial`;
+        try {
+          // SQLite would create the copy with the umask's mode (0644 under 022) and it holds every
+          // account: made here 0600 (and exclusively) before a byte goes into it.
+          fs.closeSync(fs.openSync(tmp, 'wx', 0o600));
+          await stores.db.backup(tmp, {
+            progress: () => ALL_PAGES,
+          });
+          fs.renameSync(tmp, target);
+        } catch (error) {
+          fs.rmSync(tmp, { force: true });
+          throw new UserError(`backup failed: ${(error as Error).message}`);
+        }
+        const bytes = fs.statSync(target).size;
+        if (args.json) printJson({ file: target, bytes });
+        else process.stdout.write(`Backed up ${config.dbFile} to ${target} (${bytes} bytes).\n`);
+      },
+      // A copy needs no key (the api_keys stay sealed in it): a database whose key is lost can be saved first.
+      { lostSecretKey: true, mustExist: true },
+    ),
 });
+
+function realPath(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+/** The most pages SQLite's backup copies in one step: all of them. */
+const ALL_PAGES = 0x7fffffff;

@@ -1,4 +1,5 @@
 // What every CLI command needs: the validated config and the stores, closed when the command ends.
+import fs from 'node:fs';
 import { z } from 'zod';
 import type { Account } from '../core/account.js';
 import { USER_ID_PATTERN } from '../core/ids.js';
@@ -6,8 +7,17 @@ import { loadConfig, type Config } from '../config.js';
 import { UserError } from '../errors.js';
 import { openStores, type Stores } from '../service.js';
 
-export async function withStores<T>(fn: (stores: Stores, config: Config) => T | Promise<T>, options: { lostSecretKey?: boolean } = {}): Promise<T> {
+/**
+ * Runs `fn` with the stores. `mustExist`: an SQLite database that is not there is an error, not a
+ * new empty one (a command run from another folder than serve's would otherwise work on nothing).
+ */
+export async function withStores<T>(
+  fn: (stores: Stores, config: Config) => T | Promise<T>,
+  options: { lostSecretKey?: boolean; mustExist?: boolean } = {},
+): Promise<T> {
   const config = loadConfig();
+  if (options.mustExist && !config.databaseUrl && !fs.existsSync(config.dbFile))
+    throw new UserError(`there is no database at ${config.dbFile}: set RINGHOOK_DATA_DIR to serve's data dir (it is ${config.dataDir} here)`);
   const stores = await openStores(config, Date.now, options);
   try {
     return await fn(stores, config);

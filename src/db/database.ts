@@ -48,6 +48,8 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, s
     const migration = migrations[version - 1]!;
     try {
       db.transaction(() => {
+        // Another process opening the same old database may have taken this step while we waited.
+        if ((db.pragma('user_version', { simple: true }) as number) >= version) return;
         db.exec(migration.sql);
         migration.data?.(db, secrets);
         db.pragma(`user_version = ${version}`);

@@ -44,7 +44,7 @@ describe('ringhook backup', () => {
   it('writes the copy 0600 from its first byte, under umask 022', async () => {
     const dataDir = makeDataDir();
     expect(runCli(['account', 'create', '--phone', '+14155550123'], { RINGHOOK_DATA_DIR: dataDir }).code).toBe(0);
-    // A database big enough that the copy takes many steps, so the partial file can be watched.
+    // A database big enough that the copy takes a while, so the partial file can be watched.
     const db = new Database(path.join(dataDir, 'ringhook.db'));
     db.exec(`CREATE TABLE filler (b BLOB);
              WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64) INSERT INTO filler SELECT randomblob(1048576) FROM n;`);
@@ -57,5 +57,29 @@ describe('ringhook backup', () => {
     expect(new Set(modes.map((m) => m.toString(8)))).toEqual(new Set(['600']));
     expect(mode(target)).toBe(0o600);
     expect(fs.readdirSync(path.dirname(target))).toEqual(['copy.db']);
+  });
+
+  it('refuses a data dir with no database (it makes none), and a target that is a database in use; needs no key', () => {
+    const empty = makeDataDir();
+    const nowhere = runCli(['backup', path.join(makeDataDir(), 'copy.db')], { RINGHOOK_DATA_DIR: empty });
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toMatch(/there is no database at .*ringhook\.db: set RINGHOOK_DATA_DIR/);
+    expect(fs.readdirSync(empty)).toEqual([]);
+
+    const dataDir = makeDataDir();
+    expect(runCli(['account', 'create', '--phone', '+14155550123'], { RINGHOOK_DATA_DIR: dataDir }).code).toBe(0);
+    const live = path.join(makeDataDir(), 'ringhook.db');
+    fs.writeFileSync(live, '');
+    fs.writeFileSync(`${live}-wal`, '');
+    const over = runCli(['backup', live, '--force'], { RINGHOOK_DATA_DIR: dataDir });
+    expect(over.code).toBe(1);
+    expect(over.stderr).toMatch(/-wal exists: .* a backup never goes over one/);
+
+    // The key lost: the database can still be copied before anything irreversible is done.
+    fs.rmSync(path.join(dataDir, 'api-keys.secret'));
+    const target = path.join(makeDataDir(), 'copy.db');
+    const saved = runCli(['backup', target], { RINGHOOK_DATA_DIR: dataDir });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(new Database(target, { readonly: true }).prepare('SELECT count(*) AS n FROM accounts').get()).toEqual({ n: 1 });
   });
 });

@@ -68,6 +68,11 @@ describe('api_keys at rest', () => {
       expect((await t.post(`/webhook/${a.user_id}/${a.api_key}`, 'old', { 'content-type': 'text/plain' })).status).toBe(401);
       expect((await t.post(`/webhook/${a.user_id}/${b.api_key}`, 'new', { 'content-type': 'text/plain' })).status).toBe(200);
       expect((await t.service.stores.accounts.get(a.user_id))!.apiKey).toBe(b.api_key);
+      // Every key at once, under serve's feet (perhaps with another key than serve's): refused, nothing changed.
+      const all = runCli(['account', 'regenerate', '--all', '--yes'], { RINGHOOK_DATA_DIR: dataDir });
+      expect(all.code).toBe(1);
+      expect(all.stderr).toMatch(/ringhook serve is running on .*: stop it first/);
+      expect((await t.post(`/webhook/${a.user_id}/${b.api_key}`, 'still', { 'content-type': 'text/plain' })).status).toBe(200);
     } finally {
       await t.stop();
     }
