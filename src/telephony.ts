@@ -272,11 +272,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       `another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`,
     );
   });
-  // Speech of old alerts is not needed again: clean the cache once a day.
-  const cleaner = setInterval(
-    () => void tts.cleanup(SPEECH_CACHE_DAYS).catch((error: Error) => logger.warn('speech cache cleanup failed', { error })),
-    86_400_000,
-  );
+  // Speech of old alerts is not needed again: the cache is cleaned a minute after the start (a
+  // service restarted more often than daily would otherwise never clean it), then once a day.
+  const clean = () => void tts.cleanup(SPEECH_CACHE_DAYS).catch((error: Error) => logger.warn('speech cache cleanup failed', { error }));
+  const firstClean = setTimeout(clean, 60_000);
+  firstClean.unref();
+  const cleaner = setInterval(clean, 86_400_000);
   cleaner.unref();
 
   return {
@@ -299,6 +300,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     },
     speechSample: speechSampler(tts),
     async stop(graceMs = 10_000) {
+      clearTimeout(firstClean);
       clearInterval(cleaner);
       await dialer.stop(graceMs);
       await smsBackup.drain();

@@ -11,7 +11,7 @@
 // /dev/stdin or /dev/stdout (espeak-ng -w /dev/stdout, piper --output_file /dev/stdout) cannot
 // open, and a file lets an engine seek back to finish its WAV header.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { watch } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -59,12 +59,13 @@ function watchCommand(running: ChildProcess, outPath: string, limits: SpeechComm
   return new Promise<string | undefined>((resolve) => {
     let stderr = '';
     let settled = false;
+    let writes: FSWatcher | undefined;
     const finish = (problem: string | undefined) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearInterval(sizeCheck);
-      writes.close();
+      writes?.close();
       if (problem !== undefined) {
         try {
           if (running.pid !== undefined) process.kill(-running.pid, 'SIGKILL');
@@ -84,8 +85,12 @@ function watchCommand(running: ChildProcess, outPath: string, limits: SpeechComm
       );
     };
     const sizeCheck = setInterval(checkSize, SIZE_CHECK_MS);
-    const writes = watch(outPath, checkSize);
-    writes.on('error', () => {});
+    try {
+      writes = watch(outPath, checkSize);
+      writes.on('error', () => {});
+    } catch {
+      // No inotify watch left on this host (its limit reached): the timer checks the size alone.
+    }
     running.on('error', (error) => finish(`it could not be started: ${error.message}`));
     running.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);

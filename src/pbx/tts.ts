@@ -29,6 +29,10 @@ export type TtsEngine = 'flite' | 'espeak-ng' | 'festival';
 
 export type TtsErrorCode = 'engine_missing' | 'engine_failed' | 'invalid_input';
 
+const WAV_HEADER_BYTES = 44;
+/** 100 ms of the telephone format (8 kHz, 16-bit): the least a made phrase is taken for sound. */
+const LEAST_SOUND_BYTES = 1_600;
+
 export class TtsError extends Error {
   override readonly name = 'TtsError';
   constructor(
@@ -201,8 +205,11 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
       const ready = normalizedTelephoneWav(await readFile(join(tmp, 'raw.wav')));
       if (ready) await writeFile(join(tmp, 'out.wav'), ready);
       else await runStep('convert', voice, tmpName);
+      const size = ready ? ready.length : (await stat(join(tmp, 'out.wav'))).size;
+      // An engine that cannot read the text (flite given Cyrillic, say) exits 0 with a header and no
+      // sound: a call must never speak that, so it fails like the engine did, and is not cached.
+      if (size < WAV_HEADER_BYTES + LEAST_SOUND_BYTES) throw new TtsError('engine_failed', `${step} made no sound (${size} bytes)`);
       await rename(join(tmp, 'out.wav'), target);
-      const size = ready ? ready.length : (await stat(target)).size;
       logger.debug('speech synthesized', { ...describe, chars: text.length, ms: Math.round(performance.now() - started) });
       return speechFile(target, size, false);
     } finally {

@@ -197,6 +197,14 @@ describe('tts', () => {
     expect(String(warnings[0]?.fields?.reason)).toMatch(/not installed/);
   });
 
+  it('an engine that exits 0 with no sound (flite given Cyrillic) has failed: never cached, never spoken', async () => {
+    const tts = createTts({ cacheDir: dir });
+    await expect(tts.synthesize('Привет, мир')).rejects.toMatchObject({ code: 'engine_failed', message: expect.stringMatching(/made no sound/) });
+    expect((await readdir(dir)).filter((f) => f.endsWith('.wav'))).toEqual([]);
+    // espeak-ng reads it.
+    expect((await tts.synthesize('Привет, мир', { engine: 'espeak-ng', voice: 'ru' })).durationMs).toBeGreaterThan(300);
+  });
+
   it('a voice that fails is expected as slow as its failure and its fallback together (a burst would otherwise pick it and ring before the fallback is made)', async () => {
     const slowEspeak = join(dir, 'slow-espeak-ng');
     await writeFile(slowEspeak, `#!/bin/sh\nsleep ${RING_ALLOWANCE_MS / 1000 + 0.2}\nexec espeak-ng "$@"\n`, { mode: 0o755 });
