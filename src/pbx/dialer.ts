@@ -320,7 +320,10 @@ export class Dialer {
     // time: core/speech-plan).
     unreserve();
     session.messageMedia = this.opts.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
-    session.messageMedia.catch(() => {});
+    let speechFailed: Error | undefined;
+    session.messageMedia.catch((error: Error) => {
+      speechFailed = error;
+    });
     this.speech.follow(session.messageMedia, forecastMs);
     this.flow.prepare(session);
     if (holdMs > 0) {
@@ -335,6 +338,13 @@ export class Dialer {
     if (this.stopping) {
       this.flow.putBack(session, 'ringhook stopped before the call was placed');
       this.pacer.cancelled(call.callId);
+      return;
+    }
+    // Held for speech that could not be made: the phone is not rung only to be hung up on at its
+    // answer; the call fails now, and its SMS backup goes out.
+    if (speechFailed) {
+      this.pacer.cancelled(call.callId);
+      this.flow.end(session, { kind: 'given-up', why: `its speech could not be made: ${speechFailed.message}` });
       return;
     }
     await this.flow.place(session, endpoint);

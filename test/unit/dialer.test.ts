@@ -534,6 +534,26 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.progress.timeline(id).at(-1)?.detail).toMatch(/stopped before the call was placed/);
   });
 
+  it('held for speech that then cannot be made: the phone is not rung, the call fails saying why (its SMS backup follows)', async () => {
+    const t = setup({
+      tts: {
+        expectedReadyMs: () => 20_000,
+        expectedMakingMs: () => 20_000,
+        synthesize: async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          throw new Error('flite made no sound (44 bytes)');
+        },
+      },
+    });
+    await t.dialer.start();
+    const id = t.alert('held, then its speech fails');
+    t.dialer.enqueue(id);
+    await waitFor('failed', () => (t.row(id).status === 'failed' ? true : undefined));
+    expect(t.ari.originated).toEqual([]);
+    expect(t.progress.timeline(id).at(-1)?.detail).toMatch(/its speech could not be made: flite made no sound/);
+    await t.dialer.stop(1_000);
+  });
+
   it('one line per phone does not hold back other phones', async () => {
     const t = setup();
     const other = createAccount(t.accounts, { phone: '+14155550999' });
