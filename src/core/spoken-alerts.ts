@@ -4,10 +4,29 @@
 import { LANGUAGES, type Language } from './languages.js';
 import { speakable } from './speakable.js';
 
+/**
+ * The most a call says of its alerts, in characters (about four minutes of speech): numbers read
+ * out in words make a 500-character alert of long figures ten times longer, and a call is hung up
+ * after its longest talk (5 minutes) anyway. Each alert of a merged call gets its share.
+ */
+export const MAX_SPOKEN_CHARS = 3_600;
+
 export function spokenAlerts(messages: readonly string[], lang: Language = LANGUAGES.en): string {
-  if (messages.length === 1) return speakable(messages[0]!, lang);
-  const parts = messages.map((m, i) => `${lang.prompts.ordinal(i)}: ${withStop(speakable(m, lang))}`);
+  const share = Math.floor(MAX_SPOKEN_CHARS / messages.length);
+  const said = (m: string) => cutAtWord(speakable(m, lang), share);
+  if (messages.length === 1) return said(messages[0]!);
+  const parts = messages.map((m, i) => `${lang.prompts.ordinal(i)}: ${withStop(said(m))}`);
   return `${lang.prompts.alertCount(messages.length)} ${parts.join(' ')}`;
+}
+
+/** At most `max` characters, cut after a whole word where there is one. */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Never half a surrogate pair: an engine would read it as garbage.
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  const cut = text.slice(0, end);
+  const space = cut.lastIndexOf(' ');
+  return space > end / 2 ? cut.slice(0, space) : cut;
 }
 
 /** A sentence ends with a stop, so the engine pauses before the next ordinal. */

@@ -15,7 +15,7 @@ import {
   voiceSchema,
 } from '../../src/core/languages.js';
 import { speakable } from '../../src/core/speakable.js';
-import { spokenAlerts } from '../../src/core/spoken-alerts.js';
+import { cutAtWord, MAX_SPOKEN_CHARS, spokenAlerts } from '../../src/core/spoken-alerts.js';
 
 const codes = [...LANGUAGE_CODES];
 
@@ -165,5 +165,33 @@ describe('how a call speaks', () => {
       synthesis: { engine: 'espeak-ng', voice: 'de' },
     });
     expect(callSpeech({ language: 'zh', voice: 'espeak-ng', intro: null }).synthesis?.voice).toBe('cmn-latn-pinyin');
+  });
+});
+
+describe('how long a call speaks', () => {
+  const longFigures = Array.from({ length: 30 }, (_, i) => `${123456789012345 + i}`)
+    .join(' ')
+    .slice(0, 500);
+
+  it('an alert of long figures read out in words is cut at a word, within the cap; a short one is untouched', () => {
+    expect(spokenAlerts(['AAPL crossed 187.20'])).toBe(speakable('AAPL crossed 187.20'));
+    const one = spokenAlerts([longFigures]);
+    expect(one.length).toBeLessThanOrEqual(MAX_SPOKEN_CHARS);
+    expect(one.length).toBeGreaterThan(MAX_SPOKEN_CHARS / 2);
+    expect(one).not.toMatch(/\s$/);
+  });
+
+  it('ten merged alerts share the cap, each still said, in order', () => {
+    const ten = spokenAlerts(Array.from({ length: 10 }, () => longFigures));
+    expect(ten.length).toBeLessThanOrEqual(MAX_SPOKEN_CHARS + 400);
+    for (const ordinal of ['First', 'Second', 'Tenth']) expect(ten).toContain(`${ordinal}:`);
+  });
+
+  it('never cuts a surrogate pair in half', () => {
+    // 'a' then astral characters: the tenth UTF-16 unit is the first half of a pair.
+    const text = `a${'𠀀'.repeat(20)}`;
+    expect(cutAtWord(text, 10)).toBe(`a${'𠀀'.repeat(4)}`);
+    expect(cutAtWord('one two three', 9)).toBe('one two');
+    expect(cutAtWord('short', 9)).toBe('short');
   });
 });
