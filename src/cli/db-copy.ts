@@ -13,6 +13,7 @@ import { sqliteNativeBindingOptions } from '../assets.js';
 import { connectionError } from '../db/postgres/connect.js';
 import { openPostgresStore, redactUrl } from '../db/postgres/index.js';
 import { UserError } from '../errors.js';
+import { serveHolds } from '../instance-lock.js';
 import { loadSecretBox } from '../secret-key.js';
 import { printJson } from './output.js';
 
@@ -99,6 +100,31 @@ function checkSource(from: string): void {
     throw new UserError(`--from: ${from} cannot be read as SQLite: ${(error as Error).message}`);
   }
   if (!isRinghook) throw new UserError(`--from: ${from} is not a ringhook database (no accounts table): give ringhook.db from the data dir`);
+  if (serveHolds(path.dirname(from))) throw new UserError(`--from: ringhook serve is running on ${path.dirname(from)}: stop it first (SIGTERM)`);
+  const unsettled = unsettledWork(from);
+  if (unsettled)
+    throw new UserError(
+      `--from: ${from} has ${unsettled}, which no PostgreSQL node would take over: start ringhook serve on it once (with the SMS gateway up), let it settle them, stop it with SIGTERM, then copy`,
+    );
+}
+
+/** Calls and SMS a stopped serve left half-done (they are settled by the next start on SQLite only); undefined when none. */
+function unsettledWork(from: string): string | undefined {
+  const look = new Database(from, { ...sqliteNativeBindingOptions(), readonly: true, fileMustExist: true });
+  try {
+    const columns = new Set((look.pragma('table_info(calls)') as Array<{ name: string }>).map((c) => c.name));
+    if (!columns.has('sms_status')) return undefined;
+    const { calls, sms } = look
+      .prepare(
+        `SELECT (SELECT count(*) FROM calls WHERE status IN ('dialing', 'ringing', 'answered')) AS calls,
+                (SELECT count(*) FROM calls WHERE sms_status IN ('sending', 'waiting')) AS sms`,
+      )
+      .get() as { calls: number; sms: number };
+    const parts = [calls > 0 && `${calls} call(s) in progress`, sms > 0 && `${sms} SMS being sent or waiting for the gateway`].filter(Boolean);
+    return parts.length > 0 ? parts.join(' and ') : undefined;
+  } finally {
+    look.close();
+  }
 }
 
 /** Refuses a target that is not empty (another program's tables, or ringhook's with rows), before ringhook's schema is made in it. */

@@ -2,6 +2,7 @@
 // call and session arrives as it was, the webhook URLs keep working (the same secret key), the CLI
 // then works against PostgreSQL, and a target that is not empty is refused with nothing written.
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,25 @@ describe('ringhook db copy', () => {
     expect(res.stderr).toMatch(/already has accounts or calls/);
     const list = runCli(['account', 'list', '--json'], pgEnv(target));
     expect((list.json as unknown[]).length).toBe(1);
+  }, 60_000);
+
+  it('refuses a source with calls in progress or SMS left half-sent (no PostgreSQL node would take them over), and writes nothing', async () => {
+    const target = await pg.createDatabase('copy_unsettled');
+    const source = makeDataDir();
+    fs.copyFileSync(path.join(dataDir, 'ringhook.db'), path.join(source, 'ringhook.db'));
+    const db = new Database(path.join(source, 'ringhook.db'));
+    db.prepare("UPDATE calls SET status = 'ringing' WHERE id = (SELECT min(id) FROM calls)").run();
+    db.prepare("UPDATE calls SET status = 'busy', sms_status = 'waiting' WHERE id = (SELECT max(id) FROM calls)").run();
+    db.close();
+    const res = runCli(['db', 'copy', '--from', path.join(source, 'ringhook.db'), '--to', target], sqliteEnv);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/has 1 call\(s\) in progress and 1 SMS being sent or waiting for the gateway, which no PostgreSQL node would take over/);
+    const sql = postgres(target, { max: 1, onnotice: () => {} });
+    try {
+      expect(await sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`).toHaveLength(0);
+    } finally {
+      await sql.end();
+    }
   }, 60_000);
 
   it('says what is wrong with a missing file, a wrong URL, a server that does not answer', () => {
