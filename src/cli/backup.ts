@@ -6,6 +6,7 @@ import { defineCommand } from 'citty';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { serveHolds } from '../instance-lock.js';
 import { isSqlite } from '../db/sqlite-store.js';
 import { withStores } from './context.js';
 import { printJson } from './output.js';
@@ -25,11 +26,12 @@ export const backupCommand = defineCommand({
         const stores = store;
         const target = path.resolve(args.file);
         if (realPath(target) === realPath(config.dbFile)) throw new UserError('the backup must go to another file than the database itself');
-        // A database beside its write-ahead log is in use, or was left by a crash: SQLite would
-        // replay that log onto the copy. A restore goes over a stopped, clean one (README).
-        if (fs.existsSync(`${target}-wal`))
+        // A database whose write-ahead log holds pages is in use, or was left by a crash: SQLite
+        // would replay that log onto the copy. (An empty one, left by a read-only look, is harmless.)
+        // A restore goes over a stopped, clean one (README).
+        if (serveHolds(path.dirname(target)) || walBytes(target) > 0)
           throw new UserError(
-            `${target}-wal exists: ${target} is a database in use or left by a crash; a backup never goes over one (to restore, see the README)`,
+            `${target} is a database in use or left by a crash (its -wal holds pages); a backup never goes over one (to restore, see the README)`,
           );
         if (fs.existsSync(target) && !args.force) throw new UserError(`${target} exists: choose a new file, or add --force to replace it`);
         if (!fs.existsSync(path.dirname(target))) throw new UserError(`the folder ${path.dirname(target)} does not exist`);
@@ -54,6 +56,14 @@ export const backupCommand = defineCommand({
       { lostSecretKey: true, mustExist: true },
     ),
 });
+
+function walBytes(database: string): number {
+  try {
+    return fs.statSync(`${database}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
 
 function realPath(file: string): string {
   try {
