@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../assets.js';
 import { connectionError } from '../db/postgres/connect.js';
 import { openPostgresStore, redactUrl } from '../db/postgres/index.js';
+import { IN_FLIGHT_STATES } from '../core/call-state.js';
 import { UserError } from '../errors.js';
 import { serveHolds } from '../instance-lock.js';
 import { loadSecretBox } from '../secret-key.js';
@@ -85,46 +86,53 @@ async function copyTable(db: Db, sql: postgres.TransactionSql, table: string, pr
   return copied;
 }
 
-/** Refuses a --from file that is not a ringhook database, before anything opens it for writing (which would make it one). */
+/**
+ * Refuses a --from file that is not a ringhook database, before anything opens it for writing
+ * (which would make it one), and one whose serve is running or left calls and SMS half-done.
+ */
 function checkSource(from: string): void {
   if (!fs.existsSync(from)) throw new UserError(`--from: ${from} does not exist (the SQLite file is ringhook.db in the data dir)`);
-  let isRinghook: boolean;
+  let look: Db;
   try {
-    const look = new Database(from, { ...sqliteNativeBindingOptions(), readonly: true, fileMustExist: true });
-    try {
-      isRinghook = look.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined;
-    } finally {
-      look.close();
-    }
+    look = new Database(from, { ...sqliteNativeBindingOptions(), readonly: true, fileMustExist: true });
   } catch (error) {
     throw new UserError(`--from: ${from} cannot be read as SQLite: ${(error as Error).message}`);
   }
-  if (!isRinghook) throw new UserError(`--from: ${from} is not a ringhook database (no accounts table): give ringhook.db from the data dir`);
-  if (serveHolds(path.dirname(from))) throw new UserError(`--from: ringhook serve is running on ${path.dirname(from)}: stop it first (SIGTERM)`);
-  const unsettled = unsettledWork(from);
+  let unsettled: string | undefined;
+  try {
+    let isRinghook: boolean;
+    try {
+      isRinghook = look.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined;
+    } catch (error) {
+      throw new UserError(`--from: ${from} cannot be read as SQLite: ${(error as Error).message}`);
+    }
+    if (!isRinghook) throw new UserError(`--from: ${from} is not a ringhook database (no accounts table): give ringhook.db from the data dir`);
+    if (serveHolds(path.dirname(from))) throw new UserError(`--from: ringhook serve is running on ${path.dirname(from)}: stop it first (SIGTERM)`);
+    unsettled = unsettledWork(look);
+  } finally {
+    look.close();
+  }
   if (unsettled)
     throw new UserError(
       `--from: ${from} has ${unsettled}, which no PostgreSQL node would take over: start ringhook serve on it once (with the SMS gateway up), let it settle them, stop it with SIGTERM, then copy`,
     );
 }
 
-/** Calls and SMS a stopped serve left half-done (they are settled by the next start on SQLite only); undefined when none. */
-function unsettledWork(from: string): string | undefined {
-  const look = new Database(from, { ...sqliteNativeBindingOptions(), readonly: true, fileMustExist: true });
-  try {
-    const columns = new Set((look.pragma('table_info(calls)') as Array<{ name: string }>).map((c) => c.name));
-    if (!columns.has('sms_status')) return undefined;
-    const { calls, sms } = look
-      .prepare(
-        `SELECT (SELECT count(*) FROM calls WHERE status IN ('dialing', 'ringing', 'answered')) AS calls,
-                (SELECT count(*) FROM calls WHERE sms_status IN ('sending', 'waiting')) AS sms`,
-      )
-      .get() as { calls: number; sms: number };
-    const parts = [calls > 0 && `${calls} call(s) in progress`, sms > 0 && `${sms} SMS being sent or waiting for the gateway`].filter(Boolean);
-    return parts.length > 0 ? parts.join(' and ') : undefined;
-  } finally {
-    look.close();
-  }
+/** Calls in progress and SMS half-sent that a stopped serve left (the next start on SQLite settles them); undefined when none. */
+function unsettledWork(look: Db): string | undefined {
+  const columns = new Set((look.pragma('table_info(calls)') as Array<{ name: string }>).map((c) => c.name));
+  if (!columns.has('sms_status')) return undefined;
+  const inProgress = IN_FLIGHT_STATES.filter((s) => s !== 'queued')
+    .map((s) => `'${s}'`)
+    .join(', ');
+  const { calls, sms } = look
+    .prepare(
+      `SELECT (SELECT count(*) FROM calls WHERE status IN (${inProgress})) AS calls,
+              (SELECT count(*) FROM calls WHERE sms_status IN ('sending', 'waiting')) AS sms`,
+    )
+    .get() as { calls: number; sms: number };
+  const parts = [calls > 0 && `${calls} call(s) in progress`, sms > 0 && `${sms} SMS being sent or waiting for the gateway`].filter(Boolean);
+  return parts.length > 0 ? parts.join(' and ') : undefined;
 }
 
 /** Refuses a target that is not empty (another program's tables, or ringhook's with rows), before ringhook's schema is made in it. */

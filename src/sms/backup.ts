@@ -67,7 +67,7 @@ export class SmsBackup {
     // All three are read before any is settled: deciding an ended call's SMS claims it.
     const handingOver = await progress.staleSmsClaims();
     const waiting = await progress.waitingSmsLeft();
-    const ended = await progress.endedWithoutSms(now() - (this.deps.retryWindowMs ?? 0));
+    const ended = await progress.endedWithoutSms(now() - this.windowMs);
     await this.settleLeft({ handingOver, waiting, ended });
   }
 
@@ -86,7 +86,7 @@ export class SmsBackup {
       await fail(callId, 'sending', 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate');
     for (const alerts of groupByCarrier(waiting)) {
       const claimed = alerts.map((a) => a.callId);
-      const until = Math.min(...alerts.map((a) => a.claimedAt)) + (this.deps.retryWindowMs ?? 0);
+      const until = Math.min(...alerts.map((a) => a.claimedAt)) + this.windowMs;
       const account = await this.deps.accounts.get(alerts[0]!.userId);
       const to = alerts[0]!.phone ?? account?.phone;
       if (now() >= until || !to) {
@@ -94,11 +94,12 @@ export class SmsBackup {
         for (const id of claimed) await fail(id, 'waiting', error);
         continue;
       }
-      const text = buildSmsText(
+      const request = this.request(
+        to,
         alerts.map((a) => a.message),
-        { maxParts: this.deps.maxParts },
+        claimed,
       );
-      this.track(claimed[0]!, this.deliver({ userId: alerts[0]!.userId, request: { to, text, reference: claimed[0]! }, claimed, until }, 'sms', true));
+      this.track(claimed[0]!, this.deliver({ userId: alerts[0]!.userId, request, claimed, until }, 'sms', true));
     }
     for (const [call, ...carried] of groupByCarrier(ended)) {
       if (!call || !isFinal(call.status)) continue;
@@ -136,9 +137,19 @@ export class SmsBackup {
     if (claimed.length === 0) return;
     const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) => claimed.includes(callIds[i]!));
     // To the number that was called; an alert never dialed goes to the account's number.
-    const request = { to: call.phone ?? account.phone, text: buildSmsText(messages, { maxParts: this.deps.maxParts }), reference: claimed[0]! };
-    const until = (call.endedAt ?? this.deps.now()) + (this.deps.retryWindowMs ?? 0);
+    const request = this.request(call.phone ?? account.phone, messages, claimed);
+    const until = (call.endedAt ?? this.deps.now()) + this.windowMs;
     await this.deliver({ userId: call.userId, request, claimed, until }, state, false);
+  }
+
+  /** One SMS for the claimed alerts' messages; its reference is the first alert's. */
+  private request(to: string, messages: readonly string[], claimed: readonly string[]): SmsRequest {
+    return { to, text: buildSmsText(messages, { maxParts: this.deps.maxParts }), reference: claimed[0]! };
+  }
+
+  /** How long after its call's end (or its claim) an SMS may still go out. */
+  private get windowMs(): number {
+    return this.deps.retryWindowMs ?? 0;
   }
 
   /** Sends the claimed alerts' SMS and records what became of it; `waiting`: it waits for the gateway now. */
