@@ -1,10 +1,9 @@
 // The ringhook nodes sharing one PostgreSQL database: each says it is alive every few seconds, and
 // a node that stops saying so is declared gone by exactly one survivor, which ends its calls.
-import { FINAL_STATES } from '../../core/call-state.js';
 import type { CallForDialing, EndedWithoutSms, WaitingSms } from '../call-progress.js';
 import type { GoneNode, NodeInfo, NodeRegistry } from '../store.js';
 import { query, type Sql } from './connect.js';
-import { IN_PROGRESS, SELECT_CALL } from './progress.js';
+import { ENDED_WITHOUT_SMS, IN_PROGRESS, SELECT_CALL } from './progress.js';
 
 interface NodeRow {
   node_id: string;
@@ -24,9 +23,6 @@ const SQL = {
   // Its SMS being handed over or waiting for the gateway become the survivor's.
   smsOf: `UPDATE calls SET sms_node = $2 WHERE sms_node = $1 AND sms_status IN ('sending', 'waiting')
           RETURNING id, call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt", sms_status AS "smsStatus"`,
-  endedOf: `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy", updated_at AS "endedAt" FROM calls
-            WHERE coalesce(node_id, accepted_by) = $1 AND accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
-            ORDER BY id`,
   list: 'SELECT node_id, started_at, seen_at, gone_at FROM nodes ORDER BY node_id',
 } as const;
 
@@ -55,7 +51,7 @@ export class PgNodeRegistry implements NodeRegistry {
         const calls = await query<CallForDialing>(tx, SQL.callsOf, [node_id]);
         await query(tx, SQL.releaseLines, [node_id]);
         const sms = [...(await query<WaitingSms & { id: number; smsStatus: string }>(tx, SQL.smsOf, [node_id, this.nodeId]))].sort((x, y) => x.id - y.id);
-        const ended = await query<EndedWithoutSms>(tx, SQL.endedOf, [node_id, now - smsWindowMs]);
+        const ended = await query<EndedWithoutSms>(tx, ENDED_WITHOUT_SMS, [node_id, now - smsWindowMs]);
         taken.push({
           nodeId: node_id,
           calls: [...calls],

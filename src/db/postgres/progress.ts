@@ -26,6 +26,15 @@ export const IN_PROGRESS = `(${IN_FLIGHT_STATES.filter((s) => s !== 'queued')
   .map((s) => `'${s}'`)
   .join(', ')})`;
 
+/**
+ * Calls of node $1 (or, never dialed, of the node that accepted them) that ended since $2 with
+ * their SMS backup undecided: a starting node looks at its own, a survivor at a silent node's.
+ */
+export const ENDED_WITHOUT_SMS = `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy", updated_at AS "endedAt" FROM calls
+                                  WHERE coalesce(node_id, accepted_by) = $1 AND accepted = 1 AND sms_status IS NULL
+                                    AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
+                                  ORDER BY id`;
+
 const SQL = {
   get: `${SELECT_CALL} WHERE call_id = $1 AND accepted = 1`,
   // Queued calls are anyone's unless a live node accepted them; a call being dialed is its dialer's.
@@ -54,11 +63,7 @@ const SQL = {
   staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
   smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = $1, updated_at = $2 WHERE call_id = $3 AND sms_status = 'sending'",
   smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = $1 WHERE call_id = $2 AND sms_status = 'waiting'",
-  // This node's (or, never dialed, the one that accepted it): a live node decides its own.
-  endedWithoutSms: `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy", updated_at AS "endedAt" FROM calls
-                    WHERE coalesce(node_id, accepted_by) = $1 AND accepted = 1 AND sms_status IS NULL
-                      AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
-                    ORDER BY id`,
+  endedWithoutSms: ENDED_WITHOUT_SMS,
   // This node's, and those of nodes that left (a rolling deploy gives new node ids): now this node's.
   waitingSmsLeft: `UPDATE calls SET sms_node = $1
                    WHERE sms_status = 'waiting' AND (sms_node = $1 OR sms_node IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL))
