@@ -11,7 +11,7 @@ import { FLITE_VOICES } from './core/flite-voices.js';
 import { defaultMaxCalls } from './core/pace.js';
 import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './config/rules.js';
 import { decodeSecretKey } from './db/secret-box.js';
-import { UserError } from './errors.js';
+import { UserError } from './lib/errors.js';
 import { RESERVED_SECTIONS } from './pbx/asterisk-config.js';
 import { parseAddressList, type AddressMatcher } from './http/address-match.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms/config.js';

@@ -1,6 +1,6 @@
 // The CLI entry: ringhook serve | account | calls | db | …. Errors are one clear line and a non-zero exit.
 import { defineCommand, runCommand, runMain as runCitty } from 'citty';
-import { UsageError, UserError } from './errors.js';
+import { UsageError, UserError } from './lib/errors.js';
 import { argumentsProblem, commandNamed } from './cli/strict-args.js';
 import { accountCommand } from './cli/account.js';
 import { callsCommand } from './cli/calls.js';

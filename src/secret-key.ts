@@ -3,8 +3,8 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import { decodeSecretKey, SecretBox } from './db/secret-box.js';
-import { UserError } from './errors.js';
-import { readOrCreateSecret } from './secret-file.js';
+import { UserError } from './lib/errors.js';
+import { readOrCreateSecret } from './lib/secret-file.js';
 
 const NAME = 'api-keys';
 

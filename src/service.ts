@@ -3,13 +3,13 @@
 import type { Config } from './config.js';
 import { openSqliteStore } from './db/sqlite-store.js';
 import type { Store } from './db/store.js';
-import type { Stores } from './deps.js';
-import { CallEvents } from './events.js';
-import { UserError } from './errors.js';
+import type { Stores } from './lib/deps.js';
+import { CallEvents } from './lib/events.js';
+import { UserError } from './lib/errors.js';
 import { createRequestListener } from './http/app.js';
 import { startServers, type RunningServers } from './http/server.js';
-import { silentLogger, type Logger } from './log.js';
-import { Metrics } from './metrics.js';
+import { silentLogger, type Logger } from './lib/log.js';
+import { Metrics } from './lib/metrics.js';
 import type { CheckState } from './http/operations.js';
 import type { SmsReceiptDeps } from './http/sms-receipts.js';
 import { lockDataDir } from './instance-lock.js';
@@ -17,7 +17,7 @@ import { loadSecretBox } from './secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
 
-export type { Stores } from './deps.js';
+export type { Stores } from './lib/deps.js';
 
 /**
  * The store (SQLite in the data dir, or PostgreSQL shared by several nodes), with the api_keys'

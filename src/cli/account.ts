@@ -12,7 +12,7 @@ import {
   VOICE_IDS,
   voiceSchema,
 } from '../core/languages.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../instance-lock.js';
 import type { Config } from '../config.js';
 import type { Stores } from '../service.js';

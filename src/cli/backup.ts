@@ -5,7 +5,7 @@
 import { defineCommand } from 'citty';
 import fs from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../instance-lock.js';
 import { isSqlite } from '../db/sqlite-store.js';
 import { withStores } from './context.js';

@@ -2,7 +2,7 @@
 import { defineCommand } from 'citty';
 import { z } from 'zod';
 import { USER_ID_PATTERN } from '../core/ids.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../lib/errors.js';
 import { parseArg, withStores } from './context.js';
 import { callView, iso, printJson, printTable } from './output.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Account } from '../core/account.js';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { loadConfig, type Config } from '../config.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../lib/errors.js';
 import { openStores, type Stores } from '../service.js';
 
 /**

@@ -2,7 +2,7 @@
 // stdin when it is not a terminal; never from argv, which lands in shell history and ps), the admin
 // flag, and one-time sign-in links.
 import { defineCommand } from 'citty';
-import { UserError } from '../errors.js';
+import { UserError } from '../lib/errors.js';
 import { LOGIN_LINK_TTL_MS } from '../db/owner-auth.js';
 import { passwordProblem } from '../db/password-hash.js';
 import type { Stores } from '../service.js';

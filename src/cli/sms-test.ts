@@ -1,8 +1,8 @@
 // ringhook sms-test <user_id>: sends one test SMS through the configured gateway.
 import { defineCommand } from 'citty';
 import { loadConfig } from '../config.js';
-import { UserError } from '../errors.js';
-import { createLogger } from '../log.js';
+import { UserError } from '../lib/errors.js';
+import { createLogger } from '../lib/log.js';
 import { openStores } from '../service.js';
 import { createSmsSender } from '../sms/index.js';
 import { withReceiptToken } from '../sms/receipts.js';

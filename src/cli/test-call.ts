@@ -3,11 +3,11 @@
 import { defineCommand } from 'citty';
 import { z } from 'zod';
 import { isFinal } from '../core/call-state.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../lib/errors.js';
 import { requestTestCall } from '../test-call.js';
 import { receivesCalls } from '../core/account.js';
 import { serveHolds } from '../instance-lock.js';
-import { sleep } from '../sleep.js';
+import { sleep } from '../lib/sleep.js';
 import { requireAccount } from './context.js';
 import { parseArg, withStores } from './context.js';
 import { printJson } from './output.js';

@@ -5,7 +5,7 @@ import type { Account, AccountStatus } from '../core/account.js';
 import { DEFAULT_LANGUAGE, defaultVoice, type LanguageCode, type VoiceId } from '../core/languages.js';
 import { newApiKey, newUserId } from '../core/ids.js';
 import type { Plan } from '../core/limits.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../lib/errors.js';
 import type { Db } from './database.js';
 import type { SecretBox } from './secret-box.js';
 

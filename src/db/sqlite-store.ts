@@ -9,7 +9,7 @@ import { PatientWriter } from './patient-writes.js';
 import type { SecretBox } from './secret-box.js';
 import { SessionStore } from './sessions.js';
 import type { Store } from './store.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';

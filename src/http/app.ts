@@ -1,8 +1,8 @@
 // The HTTP application: routes and the error boundary, behind the webhook's Node fast path.
 // Transport rules (HTTPS only, trusted proxies) are applied in front of it by server.ts.
 import { H3, toNodeHandler } from 'h3';
-import { ApiError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { ApiError } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
 import { mountOperations, type OperationsDeps } from './operations.js';
 import { errorResponse } from './respond.js';
 import { mountDashboard, type DashboardDeps } from './dashboard/index.js';

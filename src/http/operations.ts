@@ -3,7 +3,7 @@
 import type { H3 } from 'h3';
 import type { ClusterView } from '../cluster.js';
 import type { Store } from '../db/store.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../lib/metrics.js';
 import { json } from './respond.js';
 import { sameToken } from './same-token.js';
 import { mountSmsReceipts, type SmsReceiptDeps } from './sms-receipts.js';

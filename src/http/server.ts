@@ -3,8 +3,8 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { listen, type Listener } from 'listhen';
-import { ApiError, UserError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { ApiError, UserError } from '../lib/errors.js';
+import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from './address-match.js';
 import { loadTls, saveSelfSigned } from './tls.js';
 

@@ -2,7 +2,7 @@
 // (by listhen's generator) and kept in the data dir so that it survives restarts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../lib/errors.js';
 
 export interface TlsMaterial {
   cert: string;

@@ -2,11 +2,11 @@
 // Nothing slow happens before the answer: the call is placed after the 200 by the dialer.
 // Transport-free: the Node fast path (webhook-node.ts) and the h3 route both call it.
 import { getRequestIP, type H3Event } from 'h3';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../lib/errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import { isStoreUnavailable, type AccountRepo, type CallRepo } from '../db/store.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from './address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { closingUnread, readBodyLimited } from './body.js';

@@ -3,7 +3,7 @@
 // three a call (originate, play, hang up) on the same loop as the webhook.
 import http from 'node:http';
 import https from 'node:https';
-import { errorCode } from '../errors.js';
+import { errorCode } from '../lib/errors.js';
 
 /** Asterisk closes a connection idle for 15 s (http.conf's session_keep_alive): ours are dropped before. */
 const IDLE_CONNECTION_MS = 10_000;

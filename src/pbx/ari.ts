@@ -4,8 +4,8 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import { z } from 'zod';
-import type { Logger } from '../log.js';
-import { basicAuth } from '../basic-auth.js';
+import type { Logger } from '../lib/log.js';
+import { basicAuth } from '../lib/basic-auth.js';
 import { type HttpReply, KeptAliveHttp } from './ari-http.js';
 import { AsteriskInfo, Channel, Playback, eventChannelId, parseAriEvent, type AriEvent } from './ari-schema.js';
 

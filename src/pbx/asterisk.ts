@@ -13,10 +13,10 @@ import { EventEmitter } from 'node:events';
 import { mkdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { backoffDelay } from '../core/backoff.js';
-import { basicAuth } from '../basic-auth.js';
-import { sleep } from '../sleep.js';
+import { basicAuth } from '../lib/basic-auth.js';
+import { sleep } from '../lib/sleep.js';
 import { AsteriskInfo } from './ari-schema.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import { renderAsteriskConfig, TEMPLATE_FILES, type AsteriskConfigInput, type AsteriskTemplates } from './asterisk-config.js';
 import { type AsteriskRuntime, asteriskCommand } from './asterisk-runtime.js';
 

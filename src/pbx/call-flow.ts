@@ -4,7 +4,7 @@
 // up or ended here. The script an answered call hears, the detection and the placement are modules
 // of their own; what an end means is decided in core/call-end.
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import { type AriEvent, eventChannelId } from './ari.js';
 import type { CallLedger } from './call-ledger.js';
 import { CallPlacement } from './call-placement.js';

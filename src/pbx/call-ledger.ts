@@ -4,8 +4,8 @@
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../db/call-progress.js';
 import type { CallProgressRepo, CallWrites } from '../db/store.js';
-import type { CallEvents } from '../events.js';
-import type { Logger } from '../log.js';
+import type { CallEvents } from '../lib/events.js';
+import type { Logger } from '../lib/log.js';
 
 /** A call at its end, as handed to what follows (the SMS backup, metrics). */
 export interface FinalCall {

@@ -7,7 +7,7 @@ import type { CallStop } from '../core/call-end.js';
 import { queuedFate } from '../core/call-end.js';
 import type { CallForDialing } from '../db/call-progress.js';
 import type { CallProgressRepo, CallWrites } from '../db/store.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import type { AriClient } from './ari.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallQueue } from './call-queue.js';

@@ -3,7 +3,7 @@
 // number of times), no digit after the prompt hangs up. A machine (voicemail) gets the intro and
 // the message only, then the hang-up.
 import type { CallSpeech } from '../core/languages.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import type { AriClient } from './ari.js';
 import { AriError } from './ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';

@@ -1,7 +1,7 @@
 // What the dialer is given: its peers (Asterisk, the stores, speech, the live events) and its limits.
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../db/store.js';
-import type { CallEvents } from '../events.js';
-import type { Logger } from '../log.js';
+import type { CallEvents } from '../lib/events.js';
+import type { Logger } from '../lib/log.js';
 import type { AriCallControl } from './ari.js';
 import type { FinalCall } from './call-ledger.js';
 import type { Endpoint } from './endpoint.js';

@@ -19,7 +19,7 @@ import { CallSessions, channelIdFor, newSession, type CallSession } from './call
 import { CallFlow } from './call-flow.js';
 import type { AriEvent } from './ari.js';
 import { Pacer } from './pacer.js';
-import { settledOrAfter } from '../sleep.js';
+import { settledOrAfter } from '../lib/sleep.js';
 import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
 import { SpeechAhead } from './speech-ahead.js';
 import { SpeechPlanner } from './speech-planner.js';

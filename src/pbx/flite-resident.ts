@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { access, constants, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readAsset } from '../assets.js';
+import { readAsset } from '../lib/assets.js';
 import { FLITE_VOICES } from '../core/flite-voices.js';
 
 /** flite's built-in voices, each a library of its own (libflite_cmu_us_<voice>.so.1). */

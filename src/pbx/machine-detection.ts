@@ -1,7 +1,7 @@
 // Answering-machine detection: an answered call is sent into the managed dialplan's AMD context
 // and comes back into the Stasis app with the verdict (Stasis(ringhook,amd,STATUS,CAUSE)). While it
 // is there, the channel is out of ringhook's hands; its hang-up is still reported.
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import type { AriCallControl } from './ari.js';
 import type { CallLedger } from './call-ledger.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';

@@ -1,7 +1,7 @@
 // When an originate fails, was anything dialed? If Asterisk never got the request, or answered
 // that it cannot take calls at all, nothing was: the call may wait for Asterisk and be placed
 // later. Any other failure is the call's outcome (one attempt only).
-import { errorCode } from '../errors.js';
+import { errorCode } from '../lib/errors.js';
 import type { AriClient } from './ari.js';
 import { AriError } from './ari.js';
 import type { Endpoint } from './endpoint.js';

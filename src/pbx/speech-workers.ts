@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import { RESIDENT_FLITE_VOICES } from './flite-resident.js';
 
 export type SpeechStep = 'flite' | 'espeak-ng' | 'festival' | 'convert';

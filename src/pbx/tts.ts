@@ -15,8 +15,8 @@ import { mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'nod
 import { join } from 'node:path';
 import { z } from 'zod';
 import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js';
-import { silentLogger, type Logger } from '../log.js';
-import { WorkGate } from '../work-gate.js';
+import { silentLogger, type Logger } from '../lib/log.js';
+import { WorkGate } from '../lib/work-gate.js';
 import { buildResidentFlite } from './flite-resident.js';
 import { SpeechCache, speechCacheKey, speechFile, type SpeechProgress, type SynthesizedSpeech } from './speech-cache.js';
 import { SpeechWorkers, type SpeechStep } from './speech-workers.js';

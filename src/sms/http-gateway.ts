@@ -1,13 +1,13 @@
 // SmsSender over an HTTP gateway (Kannel sendsms, Twilio-style Messages API, generic template).
 
-import { errorCode } from '../errors.js';
-import { basicAuth } from '../basic-auth.js';
+import { errorCode } from '../lib/errors.js';
+import { basicAuth } from '../lib/basic-auth.js';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import type { HttpGatewayConfig } from './config.js';
 import { createReportHub, parseKannelDlr, parseTwilioStatus } from './delivery.js';
 import { buildRequest, readVerdict, safeUrl, withoutPlaceholders, type HttpRequestSpec } from './http-presets.js';
-import { sleep as realSleep, type Sleep } from '../sleep.js';
+import { sleep as realSleep, type Sleep } from '../lib/sleep.js';
 import { withRetry } from './retry.js';
 import { countSmsParts } from './segments.js';
 import type { DeliveryReport, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';

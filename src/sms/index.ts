@@ -1,10 +1,10 @@
 // The SMS backup: one SmsSender chosen by configuration.
 
-import type { Logger } from '../log.js';
+import type { Logger } from '../lib/log.js';
 import type { SmsConfig } from './config.js';
 import { createReportHub } from './delivery.js';
 import { createHttpSmsSender } from './http-gateway.js';
-import type { Sleep } from '../sleep.js';
+import type { Sleep } from '../lib/sleep.js';
 import { createSmppSmsSender } from './smpp.js';
 import type { SmsSender } from './types.js';
 

@@ -1,6 +1,6 @@
 // Bounded retry of a step that failed before the gateway took the message.
 import { backoffDelay } from '../core/backoff.js';
-import type { Sleep } from '../sleep.js';
+import type { Sleep } from '../lib/sleep.js';
 import type { SmsResult } from './types.js';
 
 export type Attempt = { done: true; value: SmsResult } | { done: false; value: SmsResult; retry: boolean };

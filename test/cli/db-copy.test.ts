@@ -12,7 +12,7 @@ import { makeDataDir } from '../helpers/service.js';
 import { parseAlertBody } from '../../src/core/payload.js';
 import { SecretBox } from '../../src/db/secret-box.js';
 import { openSqliteStore } from '../../src/db/sqlite-store.js';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 
 const SECRET = 'a'.repeat(64);
 let pg: PgCluster;

@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/db/postgres/index.js';
 import type { Store } from '../../src/db/store.js';
-import { CallEvents } from '../../src/events.js';
-import { silentLogger } from '../../src/log.js';
+import { CallEvents } from '../../src/lib/events.js';
+import { silentLogger } from '../../src/lib/log.js';
 import type { FinalCall } from '../../src/pbx/call-ledger.js';
 import { Dialer } from '../../src/pbx/dialer.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';

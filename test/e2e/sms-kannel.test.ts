@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { buildSmsText, createSmsSender, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
 import { smsConfig } from '../helpers/sms-config.js';
 import { freePort, reassemble, startKannel, type KannelPeer } from '../helpers/kannel.js';

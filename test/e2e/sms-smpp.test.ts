@@ -1,7 +1,7 @@
 // The SMPP path against a real, independent SMSC: test/helpers/smpp-server.pl (Perl Net::SMPP).
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { buildSmsText, createSmsSender, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
 import { smsConfig } from '../helpers/sms-config.js';
 import { freePort } from '../helpers/kannel.js';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createLogger, silentLogger, type Logger } from '../../src/log.js';
+import { createLogger, silentLogger, type Logger } from '../../src/lib/log.js';
 import { loadAsteriskTemplates, ManagedAsterisk } from '../../src/pbx/asterisk.js';
 import { type AsteriskRuntime, asteriskCliCommand, parseRuntime } from '../../src/pbx/asterisk-runtime.js';
 import { freeTcpPort, freeUdpPort } from './ports.js';

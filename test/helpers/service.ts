@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { isInFlight } from '../../src/core/call-state.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/lib/log.js';
 import type { Db } from '../../src/db/database.js';
 import { isSqlite, type SqliteStore } from '../../src/db/sqlite-store.js';
 import type { Store } from '../../src/db/store.js';

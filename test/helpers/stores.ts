@@ -7,7 +7,7 @@ import { openPostgresStore } from '../../src/db/postgres/index.js';
 import type { SecretBox } from '../../src/db/secret-box.js';
 import { openSqliteStore } from '../../src/db/sqlite-store.js';
 import type { Store } from '../../src/db/store.js';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { type PgCluster, startPostgres } from './postgres.js';
 import { testSecrets } from './secrets.js';
 

@@ -1,6 +1,6 @@
 // Accounts in both stores: the same records, sealed keys, and authentication.
 import { describe, expect, test } from 'vitest';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/lib/errors.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';
 

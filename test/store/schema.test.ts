@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/db/database.js';
 import { connect, redactUrl } from '../../src/db/postgres/connect.js';
 import { openPostgresStore, PG_SCHEMA_VERSION } from '../../src/db/postgres/index.js';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/lib/errors.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { type FreshDatabase, STORE_KINDS, useStores } from '../helpers/stores.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeptAliveHttp, RequestTimeoutError } from '../../src/pbx/ari-http.js';
 import { AriClient, AriError } from '../../src/pbx/ari.js';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {

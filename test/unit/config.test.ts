@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/lib/errors.js';
 import { parseAddressList } from '../../src/http/address-match.js';
 
 const CWD = path.resolve('/srv/ringhook');

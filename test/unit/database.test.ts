@@ -8,7 +8,7 @@ import { AccountStore } from '../../src/db/accounts.js';
 import { CallStore } from '../../src/db/calls.js';
 import { migrate, SCHEMA_VERSION } from '../../src/db/database.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/lib/errors.js';
 import { SecretBox } from '../../src/db/secret-box.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { createAccount } from '../helpers/accounts.js';

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { buildResidentFlite, type ResidentFliteBuild } from '../../src/pbx/flite-resident.js';
 import { type SpeechBinaries, SpeechWorkers } from '../../src/pbx/speech-workers.js';
 import { createTts } from '../../src/pbx/tts.js';

@@ -1,7 +1,7 @@
 // Structured logs: an api_key never reaches a log line (DESIGN: the webhook URL is secret), levels filter.
 import { describe, expect, it } from 'vitest';
 import { newApiKey, newUserId } from '../../src/core/ids.js';
-import { createLogger, redact, silentLogger, type LogLevel } from '../../src/log.js';
+import { createLogger, redact, silentLogger, type LogLevel } from '../../src/lib/log.js';
 
 const userId = newUserId();
 const apiKey = newApiKey();

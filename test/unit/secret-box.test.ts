@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newApiKey, newUserId } from '../../src/core/ids.js';
 import { decodeSecretKey, SecretBox } from '../../src/db/secret-box.js';
-import { readOrCreateSecret } from '../../src/secret-file.js';
+import { readOrCreateSecret } from '../../src/lib/secret-file.js';
 import { loadSecretBox } from '../../src/secret-key.js';
 
 const box = () => new SecretBox(randomBytes(32), 'test');

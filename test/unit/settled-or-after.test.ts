@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settledOrAfter } from '../../src/sleep.js';
+import { settledOrAfter } from '../../src/lib/sleep.js';
 
 const settleIn = (ms: number, fail = false) => new Promise<void>((resolve, reject) => setTimeout(() => (fail ? reject(new Error('failed')) : resolve()), ms));
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 // and per account without letting a user_id be locked out), the hashing gate, the pre-session
 // CSRF tokens, and the caps on live streams.
 import { describe, expect, it } from 'vitest';
-import { WorkGate } from '../../src/work-gate.js';
+import { WorkGate } from '../../src/lib/work-gate.js';
 import { LIVE_LIMITS, streamRefusal } from '../../src/http/dashboard/live-caps.js';
 import { PresessionTokens } from '../../src/http/dashboard/presession.js';
 import { SIGN_IN_LIMITS, SignInThrottle, type ThrottleDecision } from '../../src/http/dashboard/throttle.js';

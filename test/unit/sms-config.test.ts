@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/lib/errors.js';
 import { smsConfig } from '../helpers/sms-config.js';
 
 function problems(env: Record<string, string>): string {

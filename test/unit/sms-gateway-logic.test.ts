@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { smsConfig } from '../helpers/sms-config.js';
 import { kannelDlrUrl, parseKannelDlr, parseSmppReceiptText, parseTwilioStatus, receiptIdForms, smppReceiptReport } from '../../src/sms/delivery.js';
 import { fillTemplate, genericVerdict, kannelRequest, kannelVerdict, pickField, safeUrl, twilioVerdict } from '../../src/sms/http-presets.js';

@@ -5,7 +5,7 @@ import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/lib/log.js';
 import { createTts, speechCacheKey, type SynthesizedSpeech, type TtsOptionsInput } from '../../src/pbx/tts.js';
 import { runSpeechCommand } from '../../src/pbx/tts-command.js';
 

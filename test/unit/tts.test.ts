@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/lib/log.js';
 import { createTts, speechCacheKey, TtsError } from '../../src/pbx/tts.js';
 import { waitFor } from '../helpers/wait.js';
 

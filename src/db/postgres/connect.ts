@@ -2,7 +2,7 @@
 // as JS numbers (milliseconds and row ids stay far below 2^53). A URL that does not lead to a
 // server that answers is a UserError of one line that never shows the password.
 import postgres from 'postgres';
-import { errorCode, UserError } from '../../errors.js';
+import { errorCode, UserError } from '../../lib/errors.js';
 
 const INT8 = 20;
 

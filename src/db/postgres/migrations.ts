@@ -1,7 +1,7 @@
 // The PostgreSQL schema, numbered like SQLite's (src/db/migrations): versions 1..7 are the same
 // tables and columns, so that a database can be copied from one to the other; 8 adds what several
 // nodes need. Never edit a migration that has shipped; add the next one.
-import { UserError } from '../../errors.js';
+import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 export interface PgMigration {

@@ -2,7 +2,7 @@
 // steps of a call land in the order they happened. PostgreSQL waits without blocking the event
 // loop, so unlike SQLite's PatientWriter there is nothing to retry here.
 import type { Awaitable, CallWrites } from '../store.js';
-import { settledOrAfter } from '../../sleep.js';
+import { settledOrAfter } from '../../lib/sleep.js';
 
 interface Job {
   label: string;

@@ -12,7 +12,7 @@ import { fromOurOrigin, parseForm, readForm } from './forms.js';
 import type { Viewer } from './layout.js';
 import { errorPage } from './pages/error.js';
 import { htmlResponse, plain, redirectTo } from './respond.js';
-import type { WorkGate } from '../../work-gate.js';
+import type { WorkGate } from '../../lib/work-gate.js';
 import type { LiveHub } from './live-hub.js';
 import type { PresessionTokens } from './presession.js';
 import type { SignInThrottle } from './throttle.js';

@@ -3,11 +3,11 @@
 import type { H3, H3Event } from 'h3';
 import type { Account } from '../../core/account.js';
 import type { TestCallResult } from '../../core/test-call.js';
-import type { ServiceDeps } from '../../deps.js';
+import type { ServiceDeps } from '../../lib/deps.js';
 import type { AddressMatcher } from '../address-match.js';
 import { CSS, JS } from './assets.js';
 import type { DashboardContext } from './context.js';
-import { WorkGate } from '../../work-gate.js';
+import { WorkGate } from '../../lib/work-gate.js';
 import { HASHING_LIMITS } from './hash-gate.js';
 import { LIVE_LIMITS, type LiveLimits } from './live-caps.js';
 import { LiveHub } from './live-hub.js';

@@ -1,6 +1,6 @@
 // In-process notifications of call changes: the dashboard's live history listens here.
 import { EventEmitter } from 'node:events';
-import type { CallState } from './core/call-state.js';
+import type { CallState } from '../core/call-state.js';
 
 export interface CallChange {
   callId: string;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import sea from 'node:sea';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
-import { TEMPLATE_FILES, type AsteriskTemplates } from './pbx/asterisk-config.js';
+import { TEMPLATE_FILES, type AsteriskTemplates } from '../pbx/asterisk-config.js';
 
 /** The asset key of the better-sqlite3 addon inside the executable. */
 export const SQLITE_ADDON_ASSET = 'better_sqlite3.node';
@@ -18,9 +18,9 @@ export function inSingleExecutable(): boolean {
   return sea.isSea();
 }
 
-/** The repository root: one level above src/ and dist/. Not used inside the executable. */
+/** The repository root: two levels above src/lib/ and dist/lib/. Not used inside the executable. */
 export function repoRoot(): string {
-  return fileURLToPath(new URL('../', import.meta.url));
+  return fileURLToPath(new URL('../../', import.meta.url));
 }
 
 /** A text file by its path relative to the repository root, e.g. "asterisk/pjsip.conf". */
