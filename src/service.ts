@@ -1,6 +1,6 @@
 // Wires the running service together: database, stores, telephony, HTTP app and listeners.
 // Everything is created here from the validated config; nothing is read at import time.
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { openSqliteStore } from './db/sqlite-store.js';
 import type { Store } from './db/store.js';
 import type { Stores } from './lib/deps.js';

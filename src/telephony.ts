@@ -3,7 +3,7 @@
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { ServiceDeps } from './lib/deps.js';
 import type { Account } from './core/account.js';
 import type { CallProgressRepo } from './db/store.js';

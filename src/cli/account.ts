@@ -14,7 +14,7 @@ import {
 } from '../core/languages.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../instance-lock.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Stores } from '../service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';

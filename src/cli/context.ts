@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import type { Account } from '../core/account.js';
 import { USER_ID_PATTERN } from '../core/ids.js';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
 import { openStores, type Stores } from '../service.js';
 

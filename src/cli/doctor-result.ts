@@ -1,5 +1,5 @@
 // One check of `ringhook doctor`: passed, failed with the fix, or skipped with why.
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 
 export interface CheckResult {
   name: string;

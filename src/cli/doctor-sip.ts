@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { promisify } from 'node:util';
-import type { Config, TrunkConfig } from '../config.js';
+import type { Config, TrunkConfig } from '../config/index.js';
 import { natProblem } from '../core/network.js';
 import { asteriskCliCommand, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
 import { parseSipUri, SYSTEM_CA_FILE } from '../pbx/asterisk-config.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config } from '../config/index.js';
 import { selfSignedPaths } from '../http/tls.js';
 import { silentLogger } from '../lib/log.js';
 import { AriClient, AriError } from '../pbx/ari.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inSingleExecutable, readAsset, repoRoot } from '../lib/assets.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
 import { parseRuntime } from '../pbx/asterisk-runtime.js';
 import { z } from 'zod';

@@ -1,10 +1,10 @@
 // ringhook serve: the webhook over HTTPS (and, with the next parts, the dialer and its Asterisk).
 import { defineCommand } from 'citty';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { createLogger } from '../lib/log.js';
 import path from 'node:path';
 import { inSingleExecutable } from '../lib/assets.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { startService, type RunningService } from '../service.js';
 import { softphoneAddress, type Softphone } from '../telephony.js';
 

@@ -1,6 +1,6 @@
 // ringhook sms-test <user_id>: sends one test SMS through the configured gateway.
 import { defineCommand } from 'citty';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
 import { createLogger } from '../lib/log.js';
 import { openStores } from '../service.js';

@@ -4,7 +4,7 @@ import { errorCode } from '../lib/errors.js';
 import { basicAuth } from '../lib/basic-auth.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../lib/log.js';
-import type { HttpGatewayConfig } from './config.js';
+import type { HttpGatewayConfig } from '../config/sms.js';
 import { createReportHub, parseKannelDlr, parseTwilioStatus } from './delivery.js';
 import { buildRequest, readVerdict, safeUrl, withoutPlaceholders, type HttpRequestSpec } from './http-presets.js';
 import { sleep as realSleep, type Sleep } from '../lib/sleep.js';

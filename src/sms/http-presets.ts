@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { isHttpUrl } from '../config/rules.js';
 import { basicAuth } from '../lib/basic-auth.js';
-import type { GenericHttpConfig, HttpGatewayConfig, KannelConfig, TwilioConfig } from './config.js';
+import type { GenericHttpConfig, HttpGatewayConfig, KannelConfig, TwilioConfig } from '../config/sms.js';
 import { KANNEL_DLR_MASK, kannelDlrUrl } from './delivery.js';
 import { isGsm7 } from './gsm7.js';
 

@@ -1,7 +1,7 @@
 // The SMS backup: one SmsSender chosen by configuration.
 
 import type { Logger } from '../lib/log.js';
-import type { SmsConfig } from './config.js';
+import type { SmsConfig } from '../config/sms.js';
 import { createReportHub } from './delivery.js';
 import { createHttpSmsSender } from './http-gateway.js';
 import type { Sleep } from '../lib/sleep.js';
@@ -9,7 +9,7 @@ import { createSmppSmsSender } from './smpp.js';
 import type { SmsSender } from './types.js';
 
 export type { DeliveryReport, SmsSender } from './types.js';
-export type { SmsConfig } from './config.js';
+export type { SmsConfig } from '../config/sms.js';
 export { buildSmsText } from './text.js';
 
 export interface SmsDeps {

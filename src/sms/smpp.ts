@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import * as smpp from 'smpp';
 import { backoffDelay } from '../core/backoff.js';
 import type { Logger } from '../lib/log.js';
-import type { SmppConfig } from './config.js';
+import type { SmppConfig } from '../config/sms.js';
 import { createReportHub, receiptIdForms, smppReceiptReport } from './delivery.js';
 import { sleep as realSleep, type Sleep } from '../lib/sleep.js';
 import { withRetry } from './retry.js';

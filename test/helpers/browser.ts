@@ -5,7 +5,7 @@ import { testSecrets } from './secrets.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Account } from '../../src/core/account.js';
 import { type CallChange, CallEvents } from '../../src/lib/events.js';
 import { createRequestListener } from '../../src/http/app.js';

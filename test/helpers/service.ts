@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/index.js';
 import { isInFlight } from '../../src/core/call-state.js';
 import { createLogger } from '../../src/lib/log.js';
 import type { Db } from '../../src/db/database.js';

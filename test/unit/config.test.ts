@@ -1,7 +1,7 @@
 // loadConfig (environment variables, validated once) and parseAddressList (trusted proxies).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/index.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { UserError } from '../../src/lib/errors.js';
 import { parseAddressList } from '../../src/http/address-match.js';

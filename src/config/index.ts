@@ -5,16 +5,16 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { isPrivateIpv4, parseCidr } from './core/network.js';
-import { DEFAULTS } from './config/defaults.js';
-import { FLITE_VOICES } from './core/flite-voices.js';
-import { defaultMaxCalls } from './core/pace.js';
-import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './config/rules.js';
-import { decodeSecretKey } from './db/secret-box.js';
-import { UserError } from './lib/errors.js';
-import { RESERVED_SECTIONS } from './pbx/asterisk-config.js';
-import { parseAddressList, type AddressMatcher } from './http/address-match.js';
-import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms/config.js';
+import { isPrivateIpv4, parseCidr } from '../core/network.js';
+import { DEFAULTS } from './defaults.js';
+import { FLITE_VOICES } from '../core/flite-voices.js';
+import { defaultMaxCalls } from '../core/pace.js';
+import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './rules.js';
+import { decodeSecretKey } from '../db/secret-box.js';
+import { UserError } from '../lib/errors.js';
+import { RESERVED_SECTIONS } from '../pbx/asterisk-config.js';
+import { parseAddressList, type AddressMatcher } from '../http/address-match.js';
+import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
 
 /** Safe characters for a value written into Asterisk's configuration. */
 const ASTERISK_VALUE = /^[^\s;[\]"\\{}]+$/;

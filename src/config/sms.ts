@@ -1,9 +1,9 @@
 // The SMS gateway's part of the configuration: its variables, the checks across them, and the
 // typed result. Read with the rest of the configuration (src/config.ts), by the same rules.
 import { z } from 'zod';
-import { DEFAULTS } from '../config/defaults.js';
-import { httpUrl, isHttpUrl, onOff, wholeNumber } from '../config/rules.js';
-import { genericTemplateProblems, KANNEL_URL_EXAMPLE, kannelUrlProblem } from './http-presets.js';
+import { DEFAULTS } from './defaults.js';
+import { httpUrl, isHttpUrl, onOff, wholeNumber } from './rules.js';
+import { genericTemplateProblems, KANNEL_URL_EXAMPLE, kannelUrlProblem } from '../sms/http-presets.js';
 
 export const SMS_ENV = {
   gateway: 'RINGHOOK_SMS_GATEWAY',
