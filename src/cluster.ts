@@ -3,7 +3,7 @@
 // progress as interrupted (never redialed; the SMS backup applies) and settles its SMS, while its
 // queued calls become anyone's; and the call changes of every node reach every node's live
 // dashboards. With SQLite (one node) there is nothing to do.
-import type { GoneNode, NodeInfo, Store } from './db/store.js';
+import type { GoneNode, NodeInfo, Store } from './store/contract.js';
 import type { CallEvents } from './lib/events.js';
 import type { Logger } from './lib/log.js';
 

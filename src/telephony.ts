@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Config } from './config/index.js';
 import type { ServiceDeps } from './lib/deps.js';
 import type { Account } from './core/account.js';
-import type { CallProgressRepo } from './db/store.js';
+import type { CallProgressRepo } from './store/contract.js';
 import { asteriskTemplates } from './lib/assets.js';
 import { isPrivateIpv4 } from './core/network.js';
 import { UserError } from './lib/errors.js';

@@ -7,15 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../config/index.js';
-import { openDatabase, type Db } from '../db/database.js';
+import { openDatabase, type Db } from '../store/sqlite/database.js';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
-import { connectionError } from '../db/postgres/connect.js';
-import { openPostgresStore, redactUrl } from '../db/postgres/index.js';
+import { connectionError } from '../store/postgres/connect.js';
+import { openPostgresStore, redactUrl } from '../store/postgres/index.js';
 import { IN_FLIGHT_STATES } from '../core/call-state.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../instance-lock.js';
-import { loadSecretBox } from '../secret-key.js';
+import { loadSecretBox } from '../store/secret-key.js';
 import { printJson } from './output.js';
 
 /** Parents before children (foreign keys). */

@@ -13,7 +13,7 @@ import { buildResidentFlite } from '../pbx/flite-resident.js';
 import { createTts, TtsError } from '../pbx/tts.js';
 import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../lib/secret-file.js';
-import { secretKeyFile } from '../secret-key.js';
+import { secretKeyFile } from '../store/secret-key.js';
 import { openStores } from '../service.js';
 import { clusterView } from '../cluster.js';
 import { ARI_APP, softphoneAddress } from '../telephony.js';

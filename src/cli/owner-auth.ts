@@ -3,8 +3,8 @@
 // flag, and one-time sign-in links.
 import { defineCommand } from 'citty';
 import { UserError } from '../lib/errors.js';
-import { LOGIN_LINK_TTL_MS } from '../db/owner-auth.js';
-import { passwordProblem } from '../db/password-hash.js';
+import { LOGIN_LINK_TTL_MS } from '../store/sqlite/owner-auth.js';
+import { passwordProblem } from '../store/password-hash.js';
 import type { Stores } from '../service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { iso, printJson } from './output.js';

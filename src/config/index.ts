@@ -10,7 +10,7 @@ import { DEFAULTS } from './defaults.js';
 import { FLITE_VOICES } from '../core/flite-voices.js';
 import { defaultMaxCalls } from '../core/pace.js';
 import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './rules.js';
-import { decodeSecretKey } from '../db/secret-box.js';
+import { decodeSecretKey } from '../store/secret-box.js';
 import { UserError } from '../lib/errors.js';
 import { RESERVED_SECTIONS } from '../pbx/asterisk-config.js';
 import { parseAddressList, type AddressMatcher } from '../http/address-match.js';

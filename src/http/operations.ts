@@ -2,7 +2,7 @@
 // delivery-report callback.
 import type { H3 } from 'h3';
 import type { ClusterView } from '../cluster.js';
-import type { Store } from '../db/store.js';
+import type { Store } from '../store/contract.js';
 import type { Metrics } from '../lib/metrics.js';
 import { json } from './respond.js';
 import { sameToken } from './same-token.js';

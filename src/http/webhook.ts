@@ -5,7 +5,7 @@ import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from '../lib/errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
-import { isStoreUnavailable, type AccountRepo, type CallRepo } from '../db/store.js';
+import { isStoreUnavailable, type AccountRepo, type CallRepo } from '../store/contract.js';
 import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from './address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';

@@ -5,8 +5,8 @@
 // (calls still going after the grace period are hung up and end interrupted).
 import type { CallStop } from '../core/call-end.js';
 import { queuedFate } from '../core/call-end.js';
-import type { CallForDialing } from '../db/call-progress.js';
-import type { CallProgressRepo, CallWrites } from '../db/store.js';
+import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import type { CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { Logger } from '../lib/log.js';
 import type { AriClient } from './ari.js';
 import type { CallLedger } from './call-ledger.js';

@@ -1,5 +1,5 @@
 // What the dialer is given: its peers (Asterisk, the stores, speech, the live events) and its limits.
-import type { AccountRepo, CallProgressRepo, CallWrites } from '../db/store.js';
+import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { CallEvents } from '../lib/events.js';
 import type { Logger } from '../lib/log.js';
 import type { AriCallControl } from './ari.js';

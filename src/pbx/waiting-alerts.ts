@@ -3,7 +3,7 @@
 import { receivesCalls } from '../core/account.js';
 import { callSpeech, type CallSpeech } from '../core/languages.js';
 import type { WaitingAlert } from '../core/line.js';
-import type { AccountRepo, CallProgressRepo } from '../db/store.js';
+import type { AccountRepo, CallProgressRepo } from '../store/contract.js';
 
 export interface QueuedAlert extends WaitingAlert {
   /** An alert of an account that takes calls: its message and how its call speaks. */

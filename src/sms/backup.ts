@@ -3,8 +3,8 @@
 // most once per alert, even across a crash.
 import { isFinal } from '../core/call-state.js';
 import { decideSms, groupByCarrier } from '../core/sms-decision.js';
-import type { LeftSms } from '../db/call-progress.js';
-import type { AccountRepo, CallProgressRepo, CallWrites } from '../db/store.js';
+import type { LeftSms } from '../store/sqlite/call-progress.js';
+import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { CallChange, CallEvents } from '../lib/events.js';
 import type { Logger } from '../lib/log.js';
 import type { FinalCall } from '../pbx/call-ledger.js';

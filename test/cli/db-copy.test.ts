@@ -10,8 +10,8 @@ import { buildOnce, runCli } from '../helpers/cli.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { makeDataDir } from '../helpers/service.js';
 import { parseAlertBody } from '../../src/core/payload.js';
-import { SecretBox } from '../../src/db/secret-box.js';
-import { openSqliteStore } from '../../src/db/sqlite-store.js';
+import { SecretBox } from '../../src/store/secret-box.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { silentLogger } from '../../src/lib/log.js';
 
 const SECRET = 'a'.repeat(64);

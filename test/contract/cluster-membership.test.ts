@@ -5,8 +5,8 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../src/cluster.js';
-import type { CallForDialing } from '../../src/db/call-progress.js';
-import type { Store } from '../../src/db/store.js';
+import type { CallForDialing } from '../../src/store/sqlite/call-progress.js';
+import type { Store } from '../../src/store/contract.js';
 import { CallEvents, type CallChange } from '../../src/lib/events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { parseAlertBody } from '../../src/core/payload.js';

@@ -2,9 +2,9 @@
 // (read from stdin, never argv), `account set --admin`, `account login-link`.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/database.js';
-import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../../src/db/owner-auth.js';
-import { SessionStore } from '../../src/db/sessions.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
+import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../../src/store/sqlite/owner-auth.js';
+import { SessionStore } from '../../src/store/sqlite/sessions.js';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir } from '../helpers/service.js';
 

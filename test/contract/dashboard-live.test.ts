@@ -2,8 +2,8 @@
 // ends when the session does, and an open stream does not keep the service from stopping.
 import https from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OwnerAuthStore } from '../../src/db/owner-auth.js';
-import { SessionStore } from '../../src/db/sessions.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { SessionStore } from '../../src/store/sqlite/sessions.js';
 import { startDashboardService, type DashboardService } from '../helpers/browser.js';
 import { request } from '../helpers/https-client.js';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { OwnerAuthStore } from '../../src/db/owner-auth.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { startDashboardService, type DashboardService } from '../helpers/browser.js';
 import { request, type Reply } from '../helpers/https-client.js';
 

@@ -2,8 +2,8 @@
 // nodes see queued (the CLI queued them, or a dead node left them) are each placed by exactly one
 // node, and a phone is never rung by both nodes at once (one line per phone across nodes).
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/db/postgres/index.js';
-import type { Store } from '../../src/db/store.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import type { Store } from '../../src/store/contract.js';
 import { CallEvents } from '../../src/lib/events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import type { FinalCall } from '../../src/pbx/call-ledger.js';

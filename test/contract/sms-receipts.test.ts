@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallProgressStore } from '../../src/db/call-progress.js';
+import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { sqliteDb, startTestService, type TestService } from '../helpers/service.js';

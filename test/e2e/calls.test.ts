@@ -2,7 +2,7 @@
 // phone on the trunk, and, when the call is missed, the SMS backup through a real Kannel.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import type { CallProgressStore } from '../../src/db/call-progress.js';
+import type { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
 import type { KannelPeer } from '../helpers/kannel.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';

@@ -3,7 +3,7 @@
 // acknowledged on the open page, live.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { OwnerAuthStore } from '../../src/db/owner-auth.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { launchChromium, newContext, screenshot } from '../helpers/browser.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';

@@ -11,7 +11,7 @@
 // + 15 s after the dial); the SMS backup is recorded as disabled (no gateway here); not redialed.
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CallProgressStore } from '../../src/db/call-progress.js';
+import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { callEnded, realClock, smsSettled, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';

@@ -8,7 +8,7 @@
 //    line naming the variables), /healthz says ARI is down, and once the call is older than
 //    RINGHOOK_CALL_FRESHNESS it ends `failed` with its SMS backup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallProgressStore } from '../../src/db/call-progress.js';
+import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { request } from '../helpers/https-client.js';
 import { provisionAsterisk, startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { startKannel, type KannelPeer } from '../helpers/kannel.js';

@@ -3,7 +3,7 @@
 // non-final, each gets exactly one SMS backup (real Kannel), and later alerts are placed normally.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import type { CallProgressStore } from '../../src/db/call-progress.js';
+import type { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
 import type { KannelPeer } from '../helpers/kannel.js';
 import { freeUdpPort } from '../helpers/ports.js';

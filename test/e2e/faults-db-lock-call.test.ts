@@ -6,7 +6,7 @@
 // queued, its no_answer write blocked the loop for 5 s and then failed.
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CallProgressStore } from '../../src/db/call-progress.js';
+import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { callEnded, managedTelephonyEnv, realClock, smsSettled, sqliteDb, sqliteOf, startTestService, type TestService } from '../helpers/service.js';

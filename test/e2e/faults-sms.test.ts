@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { request } from '../helpers/https-client.js';
 import { freeUdpPort } from '../helpers/ports.js';
-import { CallProgressStore } from '../../src/db/call-progress.js';
+import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { makeDataDir, managedTelephonyEnv, realClock, sqliteDb, startTestService, type TestService, smsSettled } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';

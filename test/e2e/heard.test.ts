@@ -2,7 +2,7 @@
 // detection in the dialplan and back, confirmation required, one line per phone.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import type { CallProgressStore } from '../../src/db/call-progress.js';
+import type { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import type { KannelPeer } from '../helpers/kannel.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OwnerAuthStore } from '../../src/db/owner-auth.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { WEBHOOK_AUTH_LIMITS } from '../../src/http/auth-throttle.js';
 import { request, type Reply } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';

@@ -8,7 +8,7 @@
 // (401 again) and an alert while nothing is registered ends unreachable.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { CallProgressStore } from '../../src/db/call-progress.js';
+import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { endpointFor } from '../../src/telephony.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { runCli } from '../helpers/cli.js';

@@ -16,7 +16,7 @@ import { startServers, type RunningServers } from '../../src/http/server.js';
 import { createLogger } from '../../src/lib/log.js';
 import { speechSampler } from '../../src/pbx/speech-sample.js';
 import { createTts } from '../../src/pbx/tts.js';
-import type { SqliteStore } from '../../src/db/sqlite-store.js';
+import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { openStores } from '../../src/service.js';
 import { freeTcpPort } from './ports.js';
 import { makeDataDir, sqliteOf, testClock, type TestClock } from './service.js';

@@ -1,7 +1,7 @@
 // A service that really calls: its managed Asterisk on free ports, a trunk to the SIPp phone that
 // tests start on `trunkPort`, a 5 s ring timeout, and SMS backup through a real Kannel.
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { CallProgressStore } from '../../src/db/call-progress.js';
+import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { provisionAsterisk } from './asterisk.js';
 import { startKannel, type KannelPeer } from './kannel.js';
 import { freeUdpPort } from './ports.js';

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { Account } from '../../src/core/account.js';
-import { openPostgresStore } from '../../src/db/postgres/index.js';
-import { SecretBox } from '../../src/db/secret-box.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { SecretBox } from '../../src/store/secret-box.js';
 import { type Reply, request } from './https-client.js';
 
 /** The key every node and the test share (RINGHOOK_SECRET_KEY). */

@@ -7,9 +7,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
 import { parseAlertBody, type Alert } from '../../src/core/payload.js';
-import { AccountStore } from '../../src/db/accounts.js';
-import { CallStore } from '../../src/db/calls.js';
-import { openDatabase, type Db } from '../../src/db/database.js';
+import { AccountStore } from '../../src/store/sqlite/accounts.js';
+import { CallStore } from '../../src/store/sqlite/calls.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
 import { testSecrets } from './secrets.js';
 
 /** The test's own directory (set before each test). */

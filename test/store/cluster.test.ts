@@ -1,7 +1,7 @@
 // PostgreSQL with several nodes: each store here is a node of its own (its own pool and node id)
 // on one database.
 import { describe, expect, test } from 'vitest';
-import type { CallChangeNotice, Store } from '../../src/db/store.js';
+import type { CallChangeNotice, Store } from '../../src/store/contract.js';
 import { manualClock, textAlert } from '../helpers/database.js';
 import { useStores } from '../helpers/stores.js';
 

@@ -1,6 +1,6 @@
 // Call progress in both stores: transitions, the timeline, the SMS backup's claim and results.
 import { describe, expect, test } from 'vitest';
-import type { Store } from '../../src/db/store.js';
+import type { Store } from '../../src/store/contract.js';
 import { manualClock, textAlert } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';
 

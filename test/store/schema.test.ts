@@ -3,9 +3,9 @@
 import Database from 'better-sqlite3';
 import postgres from 'postgres';
 import { describe, expect, test } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/db/database.js';
-import { connect, redactUrl } from '../../src/db/postgres/connect.js';
-import { openPostgresStore, PG_SCHEMA_VERSION } from '../../src/db/postgres/index.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/database.js';
+import { connect, redactUrl } from '../../src/store/postgres/connect.js';
+import { openPostgresStore, PG_SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import { UserError } from '../../src/lib/errors.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { testSecrets } from '../helpers/secrets.js';

@@ -1,9 +1,9 @@
 // AccountStore against a real SQLite file: creating, authenticating, changing and deleting accounts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, newApiKey, USER_ID_PATTERN } from '../../src/core/ids.js';
-import type { AccountStore } from '../../src/db/accounts.js';
-import type { CallStore } from '../../src/db/calls.js';
-import type { Db } from '../../src/db/database.js';
+import type { AccountStore } from '../../src/store/sqlite/accounts.js';
+import type { CallStore } from '../../src/store/sqlite/calls.js';
+import type { Db } from '../../src/store/sqlite/database.js';
 import { createAccount } from '../helpers/accounts.js';
 import { useTempDatabases, count, textAlert, type manualClock, openStoresAt } from '../helpers/database.js';
 

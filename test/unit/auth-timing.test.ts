@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, newUserId } from '../../src/core/ids.js';
-import { AccountStore } from '../../src/db/accounts.js';
-import { openDatabase, type Db } from '../../src/db/database.js';
+import { AccountStore } from '../../src/store/sqlite/accounts.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
 import { testSecrets } from '../helpers/secrets.js';
 
 let tmp: string;

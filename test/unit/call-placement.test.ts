@@ -5,7 +5,7 @@ import { AriError } from '../../src/pbx/ari.js';
 import { placeCall } from '../../src/pbx/call-placement.js';
 import { newSession } from '../../src/pbx/call-session.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
-import type { CallForDialing } from '../../src/db/call-progress.js';
+import type { CallForDialing } from '../../src/store/sqlite/call-progress.js';
 import { loadWaitingAlert } from '../../src/pbx/waiting-alerts.js';
 import { callSpeech, defaultVoice } from '../../src/core/languages.js';
 

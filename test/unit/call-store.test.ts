@@ -2,9 +2,9 @@
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TEST_CALL_LIMITS } from '../../src/core/limits.js';
-import type { AccountStore } from '../../src/db/accounts.js';
-import { CallStore, MAX_REJECTIONS_KEPT } from '../../src/db/calls.js';
-import type { Db } from '../../src/db/database.js';
+import type { AccountStore } from '../../src/store/sqlite/accounts.js';
+import { CallStore, MAX_REJECTIONS_KEPT } from '../../src/store/sqlite/calls.js';
+import type { Db } from '../../src/store/sqlite/database.js';
 import { createAccount } from '../helpers/accounts.js';
 import { useTempDatabases, openTracked, count, textAlert, jsonAlert, type manualClock, openStoresAt, tmp } from '../helpers/database.js';
 

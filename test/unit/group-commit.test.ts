@@ -3,7 +3,7 @@
 // is recorded and every caller gets the error.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isBusyError } from '../../src/db/database.js';
+import { isBusyError } from '../../src/store/sqlite/database.js';
 import { createAccount } from '../helpers/accounts.js';
 import { count, openStoresAt, raw, textAlert, tmp, useTempDatabases } from '../helpers/database.js';
 

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/database.js';
-import { PatientWriter } from '../../src/db/patient-writes.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
+import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
 import { silentLogger } from '../../src/lib/log.js';
 
 const open: Array<{ close(): void }> = [];

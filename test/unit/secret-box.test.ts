@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newApiKey, newUserId } from '../../src/core/ids.js';
-import { decodeSecretKey, SecretBox } from '../../src/db/secret-box.js';
+import { decodeSecretKey, SecretBox } from '../../src/store/secret-box.js';
 import { readOrCreateSecret } from '../../src/lib/secret-file.js';
-import { loadSecretBox } from '../../src/secret-key.js';
+import { loadSecretBox } from '../../src/store/secret-key.js';
 
 const box = () => new SecretBox(randomBytes(32), 'test');
 

@@ -3,8 +3,8 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { Account } from '../../core/account.js';
-import type { Session } from '../../db/sessions.js';
-import type { OwnerAuthRepo, SessionRepo } from '../../db/store.js';
+import type { Session } from '../../store/sqlite/sessions.js';
+import type { OwnerAuthRepo, SessionRepo } from '../../store/contract.js';
 import type { DashboardDeps } from './index.js';
 import { readTokenCookie, SESSION_COOKIE } from './cookies.js';
 import { sameToken } from '../same-token.js';

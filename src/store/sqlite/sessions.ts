@@ -1,7 +1,7 @@
 // Browser sessions of the dashboard. The cookie carries a random token; the table keeps its hash,
 // the account, the session's CSRF token and its lifetime.
 import type { Db } from './database.js';
-import { hashToken, newToken, TOKEN_PATTERN } from './tokens.js';
+import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 
 /** A session ends this long after sign-in, whatever happens. */
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60_000;

@@ -1,10 +1,10 @@
 // Where the api_keys' secret key comes from: RINGHOOK_SECRET_KEY, or a file in the data dir made at
 // the first start. serve and the CLI run on the same data dir, so they use the same key.
 import path from 'node:path';
-import type { Config } from './config/index.js';
-import { decodeSecretKey, SecretBox } from './db/secret-box.js';
-import { UserError } from './lib/errors.js';
-import { readOrCreateSecret } from './lib/secret-file.js';
+import type { Config } from '../config/index.js';
+import { decodeSecretKey, SecretBox } from './secret-box.js';
+import { UserError } from '../lib/errors.js';
+import { readOrCreateSecret } from '../lib/secret-file.js';
 
 const NAME = 'api-keys';
 

@@ -1,8 +1,8 @@
 // The call history: accepted alerts (which become calls) and rejected ones, and the monthly usage
 // counters. Accepting an alert is one IMMEDIATE transaction: limits are checked and the call and its
 // usage are written together, so limits stay exact under concurrency and across processes.
-import type { Alert } from '../core/payload.js';
-import { newCallId } from '../core/ids.js';
+import type { Alert } from '../../core/payload.js';
+import { newCallId } from '../../core/ids.js';
 import {
   BURST_WINDOW_MS,
   TEST_CALL_LIMITS,
@@ -12,7 +12,7 @@ import {
   monthWindow,
   type LimitDecision,
   type Plan,
-} from '../core/limits.js';
+} from '../../core/limits.js';
 import { withBusyTimeout, type Db } from './database.js';
 
 export type CallKind = 'alert' | 'test';

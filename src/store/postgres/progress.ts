@@ -11,8 +11,8 @@ import {
   type TransitionFields,
   type WaitingSms,
   type EndedWithoutSms,
-} from '../call-progress.js';
-import type { CallProgressRepo } from '../store.js';
+} from '../sqlite/call-progress.js';
+import type { CallProgressRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 /** The columns of CallForDialing (PostgreSQL folds unquoted aliases to lower case). */

@@ -2,14 +2,14 @@
 // embedded default) answers at once, PostgreSQL (several nodes) later; callers await both, so the
 // HTTP, dialer and SMS code never know which one runs.
 import type { Account } from '../core/account.js';
-import { isBusyError } from './database.js';
+import { isBusyError } from './sqlite/database.js';
 import type { Alert } from '../core/payload.js';
 import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
-import type { AccountChanges, NewAccount } from './accounts.js';
-import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './calls.js';
-import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms, LeftSms } from './call-progress.js';
-import type { Session } from './sessions.js';
+import type { AccountChanges, NewAccount } from './sqlite/accounts.js';
+import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './sqlite/calls.js';
+import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms, LeftSms } from './sqlite/call-progress.js';
+import type { Session } from './sqlite/sessions.js';
 
 /** A value now (SQLite) or later (PostgreSQL). */
 export type Awaitable<T> = T | Promise<T>;

@@ -13,8 +13,8 @@ import {
   MAX_REJECTIONS_KEPT,
   type RejectedAlert,
   toRecord,
-} from '../calls.js';
-import type { CallRepo } from '../store.js';
+} from '../sqlite/calls.js';
+import type { CallRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 type CallRow = Parameters<typeof toRecord>[0];

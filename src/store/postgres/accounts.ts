@@ -5,9 +5,9 @@ import type { Account } from '../../core/account.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
 import { DEFAULT_LANGUAGE, defaultVoice } from '../../core/languages.js';
 import { UserError } from '../../lib/errors.js';
-import { ACCOUNT_COLUMNS, type AccountChanges, type AccountRow, type NewAccount, toAccount, wrongSecretKeyMessage } from '../accounts.js';
+import { ACCOUNT_COLUMNS, type AccountChanges, type AccountRow, type NewAccount, toAccount, wrongSecretKeyMessage } from '../sqlite/accounts.js';
 import type { SecretBox } from '../secret-box.js';
-import type { AccountRepo } from '../store.js';
+import type { AccountRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 const SQL = {

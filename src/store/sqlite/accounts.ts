@@ -1,13 +1,13 @@
 // Accounts in SQLite. The api_key is stored sealed (AES-256-GCM) beside its HMAC: the webhook
 // compares HMACs in constant time, and only what shows the URL opens the sealed key.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Account, AccountStatus } from '../core/account.js';
-import { DEFAULT_LANGUAGE, defaultVoice, type LanguageCode, type VoiceId } from '../core/languages.js';
-import { newApiKey, newUserId } from '../core/ids.js';
-import type { Plan } from '../core/limits.js';
-import { UserError } from '../lib/errors.js';
+import type { Account, AccountStatus } from '../../core/account.js';
+import { DEFAULT_LANGUAGE, defaultVoice, type LanguageCode, type VoiceId } from '../../core/languages.js';
+import { newApiKey, newUserId } from '../../core/ids.js';
+import type { Plan } from '../../core/limits.js';
+import { UserError } from '../../lib/errors.js';
 import type { Db } from './database.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../secret-box.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {

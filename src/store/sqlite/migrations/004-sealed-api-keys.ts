@@ -2,7 +2,7 @@
 // "v1.<AES-256-GCM>" from now on, beside an HMAC-SHA256 of the key that authentication compares.
 // secret_key_check holds the key's fingerprint, so that a wrong key is noticed at once.
 import type { Db } from '../database.js';
-import type { SecretBox } from '../secret-box.js';
+import type { SecretBox } from '../../secret-box.js';
 
 export default `
 ALTER TABLE accounts RENAME COLUMN api_key TO api_key_sealed;

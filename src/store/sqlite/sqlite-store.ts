@@ -6,10 +6,10 @@ import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { OwnerAuthStore } from './owner-auth.js';
 import { PatientWriter } from './patient-writes.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../secret-box.js';
 import { SessionStore } from './sessions.js';
-import type { Store } from './store.js';
-import type { Logger } from '../lib/log.js';
+import type { Store } from '../contract.js';
+import type { Logger } from '../../lib/log.js';
 
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';

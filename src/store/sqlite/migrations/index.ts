@@ -1,7 +1,7 @@
 // Numbered migrations: the array index + 1 is the schema version (PRAGMA user_version).
 // Never edit a migration that has shipped; add the next one.
 import type { Db } from '../database.js';
-import type { SecretBox } from '../secret-box.js';
+import type { SecretBox } from '../../secret-box.js';
 import initial from './001-initial.js';
 import telephony from './002-telephony.js';
 import dashboard from './003-dashboard.js';

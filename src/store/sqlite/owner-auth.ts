@@ -1,8 +1,8 @@
 // How account owners sign in to the dashboard: a password set by the admin, one-time sign-in
 // links printed by the CLI, and the admin flag.
 import type { Db } from './database.js';
-import { hashPassword, verifyPassword } from './password-hash.js';
-import { hashToken, newToken, TOKEN_PATTERN } from './tokens.js';
+import { hashPassword, verifyPassword } from '../password-hash.js';
+import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 
 /** A sign-in link works once, within this time. */
 export const LOGIN_LINK_TTL_MS = 15 * 60_000;

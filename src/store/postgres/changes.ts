@@ -2,7 +2,7 @@
 // follows calls dialed by another. Each notice names the node that published it, which ignores it.
 import { z } from 'zod';
 import { FINAL_STATES, IN_FLIGHT_STATES } from '../../core/call-state.js';
-import type { CallChangeNotice, ChangeFeed } from '../store.js';
+import type { CallChangeNotice, ChangeFeed } from '../contract.js';
 import type { Sql } from './connect.js';
 
 export const CHANGES_CHANNEL = 'ringhook_calls';

@@ -10,7 +10,7 @@
 // about two to a commit, and each commit's flush holds the loop: bench/NOTES.md, 8). A write its
 // caller waits for before acting (a call's claim, an SMS's) is committed in the next turn, with them.
 import { isBusyError, withBusyTimeout, type Db } from './database.js';
-import type { Logger } from '../lib/log.js';
+import type { Logger } from '../../lib/log.js';
 
 export interface PatientWriterOptions {
   /** How long one try may block waiting for the lock, ms. */

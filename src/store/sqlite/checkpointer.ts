@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { inSingleExecutable } from '../lib/assets.js';
+import { inSingleExecutable } from '../../lib/assets.js';
 import type { Db } from './database.js';
 
 /** How often the thread checkpoints. */

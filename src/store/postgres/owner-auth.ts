@@ -1,7 +1,7 @@
 // How account owners sign in to the dashboard, in PostgreSQL, as OwnerAuthStore does in SQLite.
-import { LOGIN_LINK_TTL_MS } from '../owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../sqlite/owner-auth.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
-import type { OwnerAuthRepo } from '../store.js';
+import type { OwnerAuthRepo } from '../contract.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { query, type Sql } from './connect.js';
 

@@ -1,6 +1,6 @@
 // What happens to a call after it was accepted: state transitions with their times, the
 // timeline (call_events), and the SMS backup, claimed once so it is never sent twice.
-import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, type CallState } from '../core/call-state.js';
+import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, type CallState } from '../../core/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 

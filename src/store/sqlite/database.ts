@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { sqliteNativeBindingOptions } from '../lib/assets.js';
-import { UserError } from '../lib/errors.js';
+import { sqliteNativeBindingOptions } from '../../lib/assets.js';
+import { UserError } from '../../lib/errors.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../secret-box.js';
 
 export type Db = Database.Database;
 

@@ -1,7 +1,7 @@
 // The shared store: one PostgreSQL database, several ringhook nodes. Opening it connects, brings
 // the schema up to date (one node migrates, the others wait for it) and checks the secret key.
 import type { SecretBox } from '../secret-box.js';
-import type { Store } from '../store.js';
+import type { Store } from '../contract.js';
 import { checkSecretKey, PgAccountStore } from './accounts.js';
 import { PgCallStore } from './calls.js';
 import { PgChangeFeed } from './changes.js';
