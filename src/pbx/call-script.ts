@@ -7,7 +7,7 @@ import type { Logger } from '../lib/log.js';
 import type { AriClient } from './ari.js';
 import { AriError } from './ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
-import type { Tts } from './tts.js';
+import type { Tts } from '../speech/tts.js';
 
 /** The fixed phrases a call may say, in its language. */
 export function callPhrases({ intro, language }: CallSpeech): { intro: string; prompt: string; confirmed: string } {

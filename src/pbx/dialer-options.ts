@@ -5,7 +5,7 @@ import type { Logger } from '../lib/log.js';
 import type { AriCallControl } from './ari.js';
 import type { FinalCall } from './call-ledger.js';
 import type { Endpoint } from './endpoint.js';
-import type { Tts } from './tts.js';
+import type { Tts } from '../speech/tts.js';
 
 export interface DialerOptions {
   ari: AriCallControl;

@@ -21,8 +21,8 @@ import type { AriEvent } from './ari.js';
 import { Pacer } from './pacer.js';
 import { settledOrAfter } from '../lib/sleep.js';
 import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
-import { SpeechAhead } from './speech-ahead.js';
-import { SpeechPlanner } from './speech-planner.js';
+import { SpeechAhead } from '../speech/speech-ahead.js';
+import { SpeechPlanner } from '../speech/speech-planner.js';
 import type { CallForDialing } from '../store/sqlite/call-progress.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AriClient, AriError, type AriEvent, type AriEventOf } from '../../src/pbx/ari.js';
-import { createTts } from '../../src/pbx/tts.js';
+import { createTts } from '../../src/speech/tts.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';

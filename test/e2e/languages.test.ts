@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
 import { spokenAlerts } from '../../src/core/spoken-alerts.js';
-import { speechCacheKey } from '../../src/pbx/tts.js';
+import { speechCacheKey } from '../../src/speech/tts.js';
 import { createAccount } from '../helpers/accounts.js';
 import { type CallingService, useCallingService } from '../helpers/calling-service.js';
 import { freeUdpPort } from '../helpers/ports.js';

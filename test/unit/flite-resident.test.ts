@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/lib/log.js';
-import { buildResidentFlite, type ResidentFliteBuild } from '../../src/pbx/flite-resident.js';
-import { type SpeechBinaries, SpeechWorkers } from '../../src/pbx/speech-workers.js';
-import { createTts } from '../../src/pbx/tts.js';
+import { buildResidentFlite, type ResidentFliteBuild } from '../../src/speech/flite-resident.js';
+import { type SpeechBinaries, SpeechWorkers } from '../../src/speech/speech-workers.js';
+import { createTts } from '../../src/speech/tts.js';
 
 const BINARIES = { flite: 'flite', 'espeak-ng': 'espeak-ng', festival: 'text2wave', sox: 'sox' };
 const TEXT = 'burst alert 17: NVDA crossed 117';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callSpeech, defaultVoice } from '../../src/core/languages.js';
-import { type AlertToSpeak, SpeechAhead } from '../../src/pbx/speech-ahead.js';
+import { type AlertToSpeak, SpeechAhead } from '../../src/speech/speech-ahead.js';
 
 const english = callSpeech({ language: 'en', voice: defaultVoice('en'), intro: null });
 const german = callSpeech({ language: 'de', voice: defaultVoice('de'), intro: null });

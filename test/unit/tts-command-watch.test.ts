@@ -15,7 +15,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...real, default: { ...real, watch: watchThatThrows }, watch: watchThatThrows };
 });
 
-const { runSpeechCommand, SpeechCommandError } = await import('../../src/pbx/tts-command.js');
+const { runSpeechCommand, SpeechCommandError } = await import('../../src/speech/tts-command.js');
 
 describe('the speech command without inotify', () => {
   const made: string[] = [];

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/log.js';
-import { createTts, speechCacheKey, type SynthesizedSpeech, type TtsOptionsInput } from '../../src/pbx/tts.js';
-import { runSpeechCommand } from '../../src/pbx/tts-command.js';
+import { createTts, speechCacheKey, type SynthesizedSpeech, type TtsOptionsInput } from '../../src/speech/tts.js';
+import { runSpeechCommand } from '../../src/speech/tts-command.js';
 
 let dir: string;
 let cacheDir: string;
