@@ -7,7 +7,7 @@ import type { LeftSms } from '../store/sqlite/call-progress.js';
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { CallChange, CallEvents } from '../lib/events.js';
 import type { Logger } from '../lib/log.js';
-import type { FinalCall } from '../pbx/call-ledger.js';
+import type { FinalCall } from '../calls/call-ledger.js';
 import { buildSmsText } from './text.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from './types.js';
 

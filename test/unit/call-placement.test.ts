@@ -2,11 +2,11 @@
 // which refusals are the call's outcome and which mean nothing was dialed.
 import { describe, expect, it } from 'vitest';
 import { AriError } from '../../src/pbx/ari.js';
-import { placeCall } from '../../src/pbx/call-placement.js';
-import { newSession } from '../../src/pbx/call-session.js';
+import { placeCall } from '../../src/calls/call-placement.js';
+import { newSession } from '../../src/calls/call-session.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
 import type { CallForDialing } from '../../src/store/sqlite/call-progress.js';
-import { loadWaitingAlert } from '../../src/pbx/waiting-alerts.js';
+import { loadWaitingAlert } from '../../src/calls/waiting-alerts.js';
 import { callSpeech, defaultVoice } from '../../src/core/languages.js';
 
 const call = { callId: 'c1', userId: 'u1', message: 'm', status: 'queued', kind: 'alert' } as unknown as CallForDialing;

@@ -14,7 +14,7 @@ import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
 import { CallEvents } from '../../src/lib/events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import type { FinalState } from '../../src/core/call-state.js';
-import type { FinalCall } from '../../src/pbx/call-ledger.js';
+import type { FinalCall } from '../../src/calls/call-ledger.js';
 import { SmsBackup } from '../../src/sms/backup.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from '../../src/sms/types.js';
 import { createAccount } from '../helpers/accounts.js';

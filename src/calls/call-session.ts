@@ -3,7 +3,7 @@
 import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
 import type { CallForDialing } from '../store/sqlite/call-progress.js';
-import type { AriEventOf } from './ari.js';
+import type { AriEventOf } from '../pbx/ari.js';
 
 /**
  * ChannelHangupRequest's `cause` when `soft` is Asterisk's soft-hangup reason (a set of flags, not

@@ -4,12 +4,12 @@
 // backup trunk.
 import { goesToBackupTrunk } from '../core/backup-trunk.js';
 import { describeStop, type CallStop } from '../core/call-end.js';
-import { AriError, type AriCallControl } from './ari.js';
+import { AriError, type AriCallControl } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallQueue } from './call-queue.js';
 import { alertsOf, arm, newSession, type CallSession, type CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
-import type { Endpoint } from './endpoint.js';
+import type { Endpoint } from '../pbx/endpoint.js';
 import { nothingDialed } from './originate-refusal.js';
 
 export type Placement = { placed: true } | { placed: false; outcome: CallStop } | { placed: false; waitFor: string };

@@ -8,7 +8,7 @@ import { queuedFate } from '../core/call-end.js';
 import type { CallForDialing } from '../store/sqlite/call-progress.js';
 import type { CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { Logger } from '../lib/log.js';
-import type { AriClient } from './ari.js';
+import type { AriClient } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallQueue } from './call-queue.js';
 import type { CallSession, CallSessions } from './call-session.js';

@@ -5,14 +5,14 @@
 // of their own; what an end means is decided in core/call-end.
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
 import type { Logger } from '../lib/log.js';
-import { type AriEvent, eventChannelId } from './ari.js';
+import { type AriEvent, eventChannelId } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import { CallPlacement } from './call-placement.js';
 import type { CallQueue } from './call-queue.js';
 import { CallScript } from './call-script.js';
 import { alertsOf, arm, type CallSession, type CallSessions, noteHangupRequest } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
-import type { Endpoint } from './endpoint.js';
+import type { Endpoint } from '../pbx/endpoint.js';
 import { MachineDetection } from './machine-detection.js';
 import type { Pacer } from './pacer.js';
 

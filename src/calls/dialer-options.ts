@@ -2,9 +2,9 @@
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { CallEvents } from '../lib/events.js';
 import type { Logger } from '../lib/log.js';
-import type { AriCallControl } from './ari.js';
+import type { AriCallControl } from '../pbx/ari.js';
 import type { FinalCall } from './call-ledger.js';
-import type { Endpoint } from './endpoint.js';
+import type { Endpoint } from '../pbx/endpoint.js';
 import type { Tts } from '../speech/tts.js';
 
 export interface DialerOptions {

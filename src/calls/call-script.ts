@@ -4,8 +4,8 @@
 // the message only, then the hang-up.
 import type { CallSpeech } from '../core/languages.js';
 import type { Logger } from '../lib/log.js';
-import type { AriClient } from './ari.js';
-import { AriError } from './ari.js';
+import type { AriClient } from '../pbx/ari.js';
+import { AriError } from '../pbx/ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
 import type { Tts } from '../speech/tts.js';
 

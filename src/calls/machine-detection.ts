@@ -2,7 +2,7 @@
 // and comes back into the Stasis app with the verdict (Stasis(ringhook,amd,STATUS,CAUSE)). While it
 // is there, the channel is out of ringhook's hands; its hang-up is still reported.
 import type { Logger } from '../lib/log.js';
-import type { AriCallControl } from './ari.js';
+import type { AriCallControl } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
 
