@@ -13,9 +13,9 @@ import {
   voiceSchema,
 } from '../core/languages.js';
 import { UserError } from '../lib/errors.js';
-import { serveHolds } from '../instance-lock.js';
+import { serveHolds } from '../app/instance-lock.js';
 import type { Config } from '../config/index.js';
-import type { Stores } from '../service.js';
+import type { Stores } from '../app/service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';

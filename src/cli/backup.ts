@@ -6,7 +6,7 @@ import { defineCommand } from 'citty';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../lib/errors.js';
-import { serveHolds } from '../instance-lock.js';
+import { serveHolds } from '../app/instance-lock.js';
 import { isSqlite } from '../store/sqlite/sqlite-store.js';
 import { withStores } from './context.js';
 import { printJson } from './output.js';

@@ -5,7 +5,7 @@ import type { Account } from '../core/account.js';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
-import { openStores, type Stores } from '../service.js';
+import { openStores, type Stores } from '../app/service.js';
 
 /**
  * Runs `fn` with the stores. `mustExist`: an SQLite database that is not there is an error, not a

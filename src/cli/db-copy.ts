@@ -14,7 +14,7 @@ import { connectionError } from '../store/postgres/connect.js';
 import { openPostgresStore, redactUrl } from '../store/postgres/index.js';
 import { IN_FLIGHT_STATES } from '../core/call-state.js';
 import { UserError } from '../lib/errors.js';
-import { serveHolds } from '../instance-lock.js';
+import { serveHolds } from '../app/instance-lock.js';
 import { loadSecretBox } from '../store/secret-key.js';
 import { printJson } from './output.js';
 

@@ -5,8 +5,8 @@ import { createLogger } from '../lib/log.js';
 import path from 'node:path';
 import { inSingleExecutable } from '../lib/assets.js';
 import type { Config } from '../config/index.js';
-import { startService, type RunningService } from '../service.js';
-import { softphoneAddress, type Softphone } from '../telephony.js';
+import { startService, type RunningService } from '../app/service.js';
+import { softphoneAddress, type Softphone } from '../app/telephony.js';
 
 function softphonePasswordLine(softphone: Softphone): string {
   switch (softphone.passwordFrom) {

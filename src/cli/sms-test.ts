@@ -3,10 +3,10 @@ import { defineCommand } from 'citty';
 import { loadConfig } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
 import { createLogger } from '../lib/log.js';
-import { openStores } from '../service.js';
+import { openStores } from '../app/service.js';
 import { createSmsSender } from '../sms/index.js';
 import { withReceiptToken } from '../sms/receipts.js';
-import { smsReceiptToken } from '../telephony.js';
+import { smsReceiptToken } from '../app/telephony.js';
 import { requireAccount } from './context.js';
 import { printJson } from './output.js';
 

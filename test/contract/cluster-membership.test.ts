@@ -4,7 +4,7 @@
 // reach the other's live listeners (LISTEN/NOTIFY) and are never echoed back; /healthz's view.
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../src/cluster.js';
+import { startCluster, type Cluster } from '../../src/app/cluster.js';
 import type { CallForDialing } from '../../src/store/sqlite/call-progress.js';
 import type { Store } from '../../src/store/contract.js';
 import { CallEvents, type CallChange } from '../../src/lib/events.js';

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
-import { endpointFor } from '../../src/telephony.js';
+import { endpointFor } from '../../src/app/telephony.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { runCli } from '../helpers/cli.js';
 import { freeUdpPort } from '../helpers/ports.js';

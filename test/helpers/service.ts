@@ -9,7 +9,7 @@ import { createLogger } from '../../src/lib/log.js';
 import type { Db } from '../../src/store/sqlite/database.js';
 import { isSqlite, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/contract.js';
-import { startService, type RunningService } from '../../src/service.js';
+import { startService, type RunningService } from '../../src/app/service.js';
 import { request, type Reply, type RequestOptions } from './https-client.js';
 import { freeTcpPort, freeUdpPort } from './ports.js';
 import { cacheDirEnv } from './cli.js';

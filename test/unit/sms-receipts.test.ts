@@ -10,7 +10,7 @@ import { smsConfig } from '../helpers/sms-config.js';
 import { kannelRequest, twilioRequest } from '../../src/sms/http-presets.js';
 import { receiptUrl, withReceiptToken } from '../../src/sms/receipts.js';
 import { twilioSignature, twilioSignedUrls } from '../../src/sms/twilio-signature.js';
-import { smsReceiptToken } from '../../src/telephony.js';
+import { smsReceiptToken } from '../../src/app/telephony.js';
 
 // Twilio's published example: this URL, auth token 12345, these parameters.
 const DOC_URL = 'https://mycompany.com/myapp.php?foo=1&bar=2';

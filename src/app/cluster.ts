@@ -3,9 +3,9 @@
 // progress as interrupted (never redialed; the SMS backup applies) and settles its SMS, while its
 // queued calls become anyone's; and the call changes of every node reach every node's live
 // dashboards. With SQLite (one node) there is nothing to do.
-import type { GoneNode, NodeInfo, Store } from './store/contract.js';
-import type { CallEvents } from './lib/events.js';
-import type { Logger } from './lib/log.js';
+import type { GoneNode, NodeInfo, Store } from '../store/contract.js';
+import type { CallEvents } from '../lib/events.js';
+import type { Logger } from '../lib/log.js';
 
 /** How often a node says it is alive and looks for silent ones. */
 export const HEARTBEAT_MS = 1_000;

@@ -1,23 +1,23 @@
 // Wires the running service together: database, stores, telephony, HTTP app and listeners.
 // Everything is created here from the validated config; nothing is read at import time.
-import type { Config } from './config/index.js';
-import { openSqliteStore } from './store/sqlite/sqlite-store.js';
-import type { Store } from './store/contract.js';
-import type { Stores } from './lib/deps.js';
-import { CallEvents } from './lib/events.js';
-import { UserError } from './lib/errors.js';
-import { createRequestListener } from './http/app.js';
-import { startServers, type RunningServers } from './http/server.js';
-import { silentLogger, type Logger } from './lib/log.js';
-import { Metrics } from './lib/metrics.js';
-import type { CheckState } from './http/operations.js';
-import type { SmsReceiptDeps } from './http/sms-receipts.js';
+import type { Config } from '../config/index.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store } from '../store/contract.js';
+import type { Stores } from '../lib/deps.js';
+import { CallEvents } from '../lib/events.js';
+import { UserError } from '../lib/errors.js';
+import { createRequestListener } from '../http/app.js';
+import { startServers, type RunningServers } from '../http/server.js';
+import { silentLogger, type Logger } from '../lib/log.js';
+import { Metrics } from '../lib/metrics.js';
+import type { CheckState } from '../http/operations.js';
+import type { SmsReceiptDeps } from '../http/sms-receipts.js';
 import { lockDataDir } from './instance-lock.js';
-import { loadSecretBox } from './store/secret-key.js';
+import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
 
-export type { Stores } from './lib/deps.js';
+export type { Stores } from '../lib/deps.js';
 
 /**
  * The store (SQLite in the data dir, or PostgreSQL shared by several nodes), with the api_keys'
@@ -54,7 +54,7 @@ async function openStoresIn(
   const secrets = loadSecretBox(config);
   const checkKey = !options.lostSecretKey;
   if (config.databaseUrl) {
-    const { openPostgresStore } = await import('./store/postgres/index.js');
+    const { openPostgresStore } = await import('../store/postgres/index.js');
     return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey });
   }
   return openSqliteStore(config.dbFile, {

@@ -11,8 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { sqliteNativeBindingOptions } from './lib/assets.js';
-import { UserError } from './lib/errors.js';
+import { sqliteNativeBindingOptions } from '../lib/assets.js';
+import { UserError } from '../lib/errors.js';
 
 const LOCK_FILE = 'serve.lock';
 const PID_FILE = 'serve.pid';
