@@ -34,9 +34,9 @@ RUN --mount=type=cache,target=/root/.npm \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
-# The resident flite (src/pbx/flite-resident.ts), built here where there is a compiler, by serve's
+# The resident flite (src/speech/flite-resident.ts), built here where there is a compiler, by serve's
 # own code, so that it has the name serve looks for in RINGHOOK_CACHE_DIR; it needs only the C library.
-RUN node --input-type=module -e "const { buildResidentFlite } = await import('./dist/pbx/flite-resident.js'); console.log(await buildResidentFlite('/out/cache'))"
+RUN node --input-type=module -e "const { buildResidentFlite } = await import('./dist/speech/flite-resident.js'); console.log(await buildResidentFlite('/out/cache'))"
 
 # --- runtime ----------------------------------------------------------------------------------------
 FROM debian:sid-slim AS runtime

@@ -9,8 +9,8 @@ import { freshDataDir, seedAccounts, seedHistory, startServe } from './lib/ringh
 import { loadRun } from './webhook.mjs';
 
 const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href;
-const { openDatabase } = await import(dist('db/database.js'));
-const { CallStore } = await import(dist('db/calls.js'));
+const { openDatabase } = await import(dist('store/sqlite/database.js'));
+const { CallStore } = await import(dist('store/sqlite/calls.js'));
 
 export const GROWTH_DEFAULTS = { sizes: [0, 100_000, 1_000_000], accounts: 10_000, repeats: 3, rate: 200, durationMs: 3000, queries: 500 };
 

@@ -2,7 +2,7 @@
 // byte, for many messages in one process (a new flite spends most of a short message's CPU loading
 // and relocating its libraries: bench/NOTES.md, 8).
 //
-// Speaks the protocol of the speech workers (src/pbx/speech-workers.ts): each line on stdin is
+// Speaks the protocol of the speech workers (src/speech/speech-workers.ts): each line on stdin is
 // "<id> flite <voice> <dir>"; it makes $RH_CACHE/<dir>/raw.wav from $RH_CACHE/<dir>/text.txt
 // and answers "<id> <status>" on stdout: 0 made, 127 anything else (a voice or step it does not
 // have, a line it cannot read, a message it could not make: the shell worker then does the job).

@@ -104,7 +104,7 @@ rm -rf "$out"
 mkdir -p "$out"
 # SEA runs one CommonJS script whose require() knows only Node's built-in modules: everything,
 # dynamic import() of dependencies included, is bundled. import.meta.url (unused inside the
-# executable: src/assets.ts reads files from the SEA assets) is given the executable's URL. ws's
+# executable: src/lib/assets.ts reads files from the SEA assets) is given the executable's URL. ws's
 # optional native helpers (bufferutil, utf-8-validate) cannot be loaded there: ws is told so.
 echo "import { runMain } from './src/main.ts'; void runMain(process.argv.slice(2));" |
   node_modules/.bin/esbuild --bundle --platform=node --format=cjs --target=node20 \
@@ -130,7 +130,7 @@ node -e '
   for (const f of fs.readdirSync("asterisk").filter((f) => f.endsWith(".conf")).sort()) assets[`asterisk/${f}`] = path.resolve("asterisk", f);
   // The provisioning scripts travel along (readAsset("scripts/…")) for a host that has only the binary.
   for (const f of ["provision-asterisk.sh", "ensure-debs.sh", "provision-speech.sh", "provision-phone-tools.sh"]) assets[`scripts/${f}`] = path.resolve("scripts", f);
-  // Built on the host with its C compiler, when it has one (src/pbx/flite-resident.ts).
+  // Built on the host with its C compiler, when it has one (src/speech/flite-resident.ts).
   assets["native/flite-resident.c"] = path.resolve("native/flite-resident.c");
   fs.writeFileSync(path.join(out, "sea-config.json"), JSON.stringify({
     main: path.join(out, "ringhook.cjs"),

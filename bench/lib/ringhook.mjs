@@ -9,9 +9,9 @@ import Database from 'better-sqlite3';
 import { DATA_DIR, ROOT, sleep } from './common.mjs';
 
 const dist = (p) => new URL(`../../dist/${p}`, import.meta.url).href;
-const { openDatabase } = await import(dist('db/database.js'));
+const { openDatabase } = await import(dist('store/sqlite/database.js'));
 const { newApiKey, newUserId, newCallId } = await import(dist('core/ids.js'));
-const { loadSecretBox } = await import(dist('secret-key.js'));
+const { loadSecretBox } = await import(dist('store/secret-key.js'));
 
 export function freshDataDir(name) {
   const dir = path.join(DATA_DIR, name);

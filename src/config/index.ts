@@ -1,5 +1,5 @@
 // Configuration from environment variables, validated once at start: one schema for every
-// variable (the SMS gateway's come from sms/config), their defaults in config/defaults, every
+// variable (the SMS gateway's come from config/sms), their defaults in config/defaults, every
 // problem listed at once with the variable, the value and the fix. Nothing runs at import time.
 import { isIP } from 'node:net';
 import os from 'node:os';
@@ -322,7 +322,7 @@ export interface Config {
   sms: SmsConfig;
   /** When set, GET /metrics wants "Authorization: Bearer <token>". */
   metricsToken: string | undefined;
-  /** Seals the api_keys at rest; unset: a key file in the data dir (see secret-key.ts). */
+  /** Seals the api_keys at rest; unset: a key file in the data dir (see store/secret-key.ts). */
   secretKey: Buffer | undefined;
   /** RINGHOOK_* variables set that nothing reads (a misspelling, with the name it is closest to): serve warns, doctor fails. */
   unknownVariables: string[];

@@ -1,5 +1,5 @@
 // The SMS gateway's part of the configuration: its variables, the checks across them, and the
-// typed result. Read with the rest of the configuration (src/config.ts), by the same rules.
+// typed result. Read with the rest of the configuration (src/config/index.ts), by the same rules.
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
 import { httpUrl, isHttpUrl, onOff, wholeNumber } from './rules.js';

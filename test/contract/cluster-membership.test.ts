@@ -1,4 +1,4 @@
-// The cluster module (src/cluster.ts) over a real PostgreSQL, two nodes in one process: each says
+// The cluster module (src/app/cluster.ts) over a real PostgreSQL, two nodes in one process: each says
 // it is alive; a node that goes silent is taken over by exactly one survivor, which is handed its
 // calls in progress; a node that stops cleanly is not waited for; call changes made on one node
 // reach the other's live listeners (LISTEN/NOTIFY) and are never echoed back; /healthz's view.

@@ -1,4 +1,4 @@
-// serve's checkpoints run on a thread of their own (dist/db/checkpointer.js): the log is copied into
+// serve's checkpoints run on a thread of their own (dist/store/sqlite/checkpointer.js): the log is copied into
 // the database file without serve's connection doing it, and stopping the thread gives SQLite's own
 // auto-checkpoint back.
 import fs from 'node:fs';
@@ -19,8 +19,8 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('checkpointer thread', () => {
   it('copies the log into the database file off the event loop, and hands checkpoints back when stopped', async () => {
     const dist = (p: string) => path.join(REPO_ROOT, 'dist', p);
-    const { openDatabase } = await import(dist('db/database.js'));
-    const { startCheckpointer, BACKSTOP_AUTOCHECKPOINT_PAGES } = await import(dist('db/checkpointer.js'));
+    const { openDatabase } = await import(dist('store/sqlite/database.js'));
+    const { startCheckpointer, BACKSTOP_AUTOCHECKPOINT_PAGES } = await import(dist('store/sqlite/checkpointer.js'));
     const file = path.join(tmp, 'ringhook.db');
     const db = openDatabase(file, { sync: 'full' });
     const checkpointer = startCheckpointer(db, 'full');

@@ -55,7 +55,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new OrderedWrites(),
-    // The CLI reads the nodes (doctor) and never says it is one: only serve beats (src/cluster.ts).
+    // The CLI reads the nodes (doctor) and never says it is one: only serve beats (src/app/cluster.ts).
     nodes: new PgNodeRegistry(sql, options.nodeId ?? 'cli', now),
     changes: new PgChangeFeed(sql, options.nodeId ?? 'cli'),
     async ping() {

@@ -1,4 +1,4 @@
-// The PostgreSQL schema, numbered like SQLite's (src/db/migrations): versions 1..7 are the same
+// The PostgreSQL schema, numbered like SQLite's (src/store/sqlite/migrations): versions 1..7 are the same
 // tables and columns, so that a database can be copied from one to the other; 8 adds what several
 // nodes need. Never edit a migration that has shipped; add the next one.
 import { UserError } from '../../lib/errors.js';
