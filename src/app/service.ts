@@ -3,8 +3,8 @@
 import type { Config } from '../config/index.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/contract.js';
-import type { Stores } from '../lib/deps.js';
-import { CallEvents } from '../lib/events.js';
+import type { Stores } from '../store/deps.js';
+import { CallEvents } from '../core/call-events.js';
 import { UserError } from '../lib/errors.js';
 import { createRequestListener } from '../http/app.js';
 import { startServers, type RunningServers } from '../http/server.js';
@@ -17,7 +17,7 @@ import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
 
-export type { Stores } from '../lib/deps.js';
+export type { Stores } from '../store/deps.js';
 
 /**
  * The store (SQLite in the data dir, or PostgreSQL shared by several nodes), with the api_keys'

@@ -4,7 +4,7 @@
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../store/sqlite/call-progress.js';
 import type { CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallEvents } from '../lib/events.js';
+import type { CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';
 
 /** A call at its end, as handed to what follows (the SMS backup, metrics). */

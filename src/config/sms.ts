@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
 import { httpUrl, isHttpUrl, onOff, wholeNumber } from './rules.js';
-import { genericTemplateProblems, KANNEL_URL_EXAMPLE, kannelUrlProblem } from '../sms/http-presets.js';
+import { genericTemplateProblems, KANNEL_URL_EXAMPLE, kannelUrlProblem } from './sms-rules.js';
 
 export const SMS_ENV = {
   gateway: 'RINGHOOK_SMS_GATEWAY',

@@ -7,7 +7,7 @@ import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import { isStoreUnavailable, type AccountRepo, type CallRepo } from '../store/contract.js';
 import type { Logger } from '../lib/log.js';
-import type { AddressMatcher } from './address-match.js';
+import type { AddressMatcher } from '../core/address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { closingUnread, readBodyLimited } from './body.js';
 import { addressOf } from './client-address.js';

@@ -6,6 +6,9 @@ import { isBusyError } from './sqlite/database.js';
 import type { Alert } from '../core/payload.js';
 import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
+import type { NodeInfo } from '../core/cluster-view.js';
+
+export type { NodeInfo } from '../core/cluster-view.js';
 import type { AccountChanges, NewAccount } from './sqlite/accounts.js';
 import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './sqlite/calls.js';
 import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms, LeftSms } from './sqlite/call-progress.js';
@@ -89,14 +92,6 @@ export interface CallWrites {
 }
 
 /** A ringhook process sharing the store with others (PostgreSQL only). */
-export interface NodeInfo {
-  nodeId: string;
-  startedAt: number;
-  seenAt: number;
-  /** Set when a survivor took its calls over. */
-  goneAt: number | null;
-}
-
 /** A node declared gone, and what it left to the survivor that did so. */
 export interface GoneNode {
   nodeId: string;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../src/app/cluster.js';
 import type { CallForDialing } from '../../src/store/sqlite/call-progress.js';
 import type { Store } from '../../src/store/contract.js';
-import { CallEvents, type CallChange } from '../../src/lib/events.js';
+import { CallEvents, type CallChange } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { parseAlertBody } from '../../src/core/payload.js';
 import { useStores } from '../helpers/stores.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Account } from '../../src/core/account.js';
-import { type CallChange, CallEvents } from '../../src/lib/events.js';
+import { type CallChange, CallEvents } from '../../src/core/call-events.js';
 import { createRequestListener } from '../../src/http/app.js';
 import type { TestCallResult } from '../../src/core/test-call.js';
 import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';

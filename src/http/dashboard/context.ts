@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Account } from '../../core/account.js';
 import type { Session } from '../../store/sqlite/sessions.js';
 import type { OwnerAuthRepo, SessionRepo } from '../../store/contract.js';
-import type { DashboardDeps } from './index.js';
+import type { DashboardDeps } from './deps.js';
 import { readTokenCookie, SESSION_COOKIE } from './cookies.js';
 import { sameToken } from '../same-token.js';
 import { fromOurOrigin, parseForm, readForm } from './forms.js';

@@ -8,7 +8,9 @@ import { UserError } from '../../lib/errors.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import type { SecretBox } from '../secret-box.js';
 
-export type Db = Database.Database;
+import type { Db } from './db.js';
+
+export type { Db } from './db.js';
 
 export interface OpenOptions {
   /** full: every commit reaches the disk before the 200; normal: survives a process crash, not a power cut. */

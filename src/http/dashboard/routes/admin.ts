@@ -11,7 +11,7 @@ import { overviewBody } from '../pages/overview.js';
 import { page } from '../layout.js';
 import { html } from '../html.js';
 import { htmlResponse } from '../respond.js';
-import { historyModel, overviewModel } from './owner.js';
+import { historyModel, overviewModel } from '../models.js';
 
 const notFound = (viewer: Viewer) => htmlResponse(404, errorPage({ status: 404, title: 'Not found', message: 'There is no such page.', viewer }));
 
