@@ -23,7 +23,7 @@ import { settledOrAfter } from '../lib/sleep.js';
 import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
 import { SpeechAhead } from '../speech/speech-ahead.js';
 import { SpeechPlanner } from '../speech/speech-planner.js';
-import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import type { CallForDialing } from '../core/records.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };

@@ -5,7 +5,8 @@ import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from '../lib/errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
-import { isStoreUnavailable, type AccountRepo, type CallRepo } from '../store/contract.js';
+import type { AccountRepo, CallRepo } from '../store/contract.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
@@ -64,7 +65,7 @@ function bodyExcerpt(body: Uint8Array): string {
 }
 
 async function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Promise<Outcome> {
-  await deps.calls.recordRejectionGrouped({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
+  await deps.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
   return refuse('invalid_payload', error);
 }
 
@@ -99,7 +100,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   if (!account) return refuseCredentials(request, deps, throttle);
 
   if (!receivesCalls(account)) {
-    await deps.calls.recordRejectionGrouped({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
+    await deps.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
     return refuse('suspended', new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.'));
   }
 
@@ -115,7 +116,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     return refusePayload(deps, account, new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}), body);
   }
 
-  const outcome = await deps.calls.acceptGrouped(account.userId, account.plan, parsed.alert);
+  const outcome = await deps.calls.accept(account.userId, account.plan, parsed.alert);
   if (!outcome.accepted) {
     const d = outcome.decision;
     if (d.limit === 'monthly') {

@@ -82,7 +82,7 @@ function setup(
   dialers.push(dialer);
   const alert = (message: string, userId = account.userId): string => {
     const a: Alert = { form: 'text', message, truncated: false, originalLength: message.length, fields: {}, extra: {} };
-    const r = calls.accept(userId, 'premium', a);
+    const r = calls.acceptNow(userId, 'premium', a);
     if (!r.accepted) throw new Error('not accepted');
     return r.callId;
   };

@@ -90,12 +90,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   }
 }
 
-/** SQLITE_BUSY and its variants: another connection holds the lock. */
-export function isBusyError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'));
-}
-
 /** The busy timeout's pragmas, prepared once per connection (db.pragma() prepares on every call). */
 const busyPragmas = new WeakMap<Db, Map<string, Database.Statement>>();
 

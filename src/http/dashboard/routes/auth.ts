@@ -3,7 +3,7 @@ import { getRouterParam, type H3 } from 'h3';
 import { z } from 'zod';
 import { USER_ID_PATTERN } from '../../../core/ids.js';
 import { TOKEN_PATTERN } from '../../../store/tokens.js';
-import { SESSION_MAX_AGE_MS } from '../../../store/sqlite/sessions.js';
+import { SESSION_MAX_AGE_MS } from '../../../core/records.js';
 import { clientAddress } from '../../client-address.js';
 import { guarded, signedIn, type DashboardContext } from '../context.js';
 import { clearCookie, PRESESSION_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../cookies.js';
