@@ -205,7 +205,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const connected = ari.connect().catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));
   if (asterisk) await connected;
 
-  const { progress, writes } = deps;
+  const { progress, writes } = deps.store;
   const receiptToken = smsReceiptToken(config);
   const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), { logger: logger.child({ component: 'sms' }) });
   const smsHealth = new SmsHealth(sms, { now: deps.now });
@@ -213,7 +213,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     sender: sms,
     progress,
     writes,
-    accounts: deps.accounts,
+    accounts: deps.store.accounts,
     events: deps.events,
     logger,
     now: deps.now,
@@ -245,7 +245,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     ari,
     progress,
     writes,
-    accounts: deps.accounts,
+    accounts: deps.store.accounts,
     tts,
     burstVoice: t.tts.burstVoice,
     events: deps.events,
@@ -291,7 +291,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     smsReceiptToken: receiptToken,
     enqueue: (callId) => dialer.enqueue(callId),
     async placeTestCall(account) {
-      const result = await requestTestCall(deps.calls, account);
+      const result = await requestTestCall(deps.store.calls, account);
       if (!result.accepted) return result;
       deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
       dialer.enqueue(result.callId);

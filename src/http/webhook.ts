@@ -27,8 +27,7 @@ export type WebhookResult =
   | 'method_not_allowed';
 
 export interface WebhookDeps {
-  readonly accounts: AccountRepo;
-  readonly calls: CallRepo;
+  readonly store: { readonly accounts: AccountRepo; readonly calls: CallRepo };
   logger: Logger;
   now: () => number;
   /** Told of every accepted call after its transaction committed (the dialer listens here). */
@@ -65,7 +64,7 @@ function bodyExcerpt(body: Uint8Array): string {
 }
 
 async function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Promise<Outcome> {
-  await deps.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
+  await deps.store.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
   return refuse('invalid_payload', error);
 }
 
@@ -95,12 +94,12 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
   const credentials = credentialsFromPath(request.pathname);
-  const account = credentials ? await deps.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
+  const account = credentials ? await deps.store.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
   // Valid credentials are never throttled: only failures are counted and refused per address.
   if (!account) return refuseCredentials(request, deps, throttle);
 
   if (!receivesCalls(account)) {
-    await deps.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
+    await deps.store.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
     return refuse('suspended', new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.'));
   }
 
@@ -116,7 +115,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     return refusePayload(deps, account, new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}), body);
   }
 
-  const outcome = await deps.calls.accept(account.userId, account.plan, parsed.alert);
+  const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert);
   if (!outcome.accepted) {
     const d = outcome.decision;
     if (d.limit === 'monthly') {

@@ -90,7 +90,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     return result;
   };
   const listener = createRequestListener({
-    ...stores,
+    store: stores,
     logger,
     now: clock.now,
     events,

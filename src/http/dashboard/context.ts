@@ -43,7 +43,7 @@ export async function signedIn(ctx: DashboardContext, event: H3Event): Promise<S
   if (!token) return undefined;
   const session = await ctx.sessions.get(token);
   if (!session) return undefined;
-  const account = await ctx.deps.accounts.get(session.userId);
+  const account = await ctx.deps.store.accounts.get(session.userId);
   if (!account) return undefined;
   const viewer: Viewer = { userId: account.userId, name: account.name, admin: await ctx.auth.isAdmin(account.userId), csrfToken: session.csrfToken };
   return { viewer, account, session, token };

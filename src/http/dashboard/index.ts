@@ -24,11 +24,11 @@ function ownOrigins(publicUrl: string): (event: H3Event) => Set<string> {
 }
 
 export function mountDashboard(app: H3, deps: DashboardDeps): void {
-  const sessions = deps.sessions;
+  const sessions = deps.store.sessions;
   const ctx: DashboardContext = {
     deps,
     sessions,
-    auth: deps.ownerAuth,
+    auth: deps.store.ownerAuth,
     throttle: new SignInThrottle(deps.now),
     hashing: new WorkGate(HASHING_LIMITS),
     presession: new PresessionTokens(deps.signInFormKey, deps.now),

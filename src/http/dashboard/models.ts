@@ -26,7 +26,7 @@ export async function overviewModel(ctx: DashboardContext, viewer: Viewer, accou
     viewer,
     account,
     webhookUrl: readOnly ? null : webhookUrl(ctx.deps.publicUrl, account),
-    usage: await ctx.deps.calls.usage(account.userId),
+    usage: await ctx.deps.store.calls.usage(account.userId),
     limits: PLAN_LIMITS[account.plan],
     testCallsAvailable: ctx.deps.placeTestCall !== undefined,
     sampleAvailable: ctx.deps.speechSample !== undefined,
@@ -43,7 +43,7 @@ export async function historyModel(
   options: { basePath: string; heading: string; readOnly: boolean },
 ): Promise<HistoryModel> {
   const query = historyQuery.parse(Object.fromEntries(event.url.searchParams));
-  const page = await ctx.deps.calls.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
+  const page = await ctx.deps.store.calls.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
   return {
     viewer,
     page,

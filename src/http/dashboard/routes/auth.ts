@@ -99,7 +99,7 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
         });
       }
       const ok = await checking;
-      if (!ok || !account || !(await ctx.deps.accounts.get(account))) {
+      if (!ok || !account || !(await ctx.deps.store.accounts.get(account))) {
         ctx.deps.logger.info('dashboard sign-in failed', { user_id: account, address });
         return loginForm(ctx, event.req, 401, { tone: 'error', text: 'The account ID or the password is wrong.' }, userId);
       }
@@ -146,7 +146,7 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
         );
       const parsed = parseForm(linkForm, form);
       const userId = parsed.ok ? await ctx.auth.useLoginLink(parsed.data.token) : undefined;
-      if (!userId || !(await ctx.deps.accounts.get(userId))) {
+      if (!userId || !(await ctx.deps.store.accounts.get(userId))) {
         ctx.throttle.linkFailed(address);
         return htmlResponse(
           410,

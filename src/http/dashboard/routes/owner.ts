@@ -37,7 +37,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
     '/dashboard/calls/:callId/row',
     apiRoute(ctx, async (event, { account }) => {
       const callId = callIdSchema.safeParse(getRouterParam(event, 'callId'));
-      const entry = callId.success ? await ctx.deps.calls.getForAccount(account.userId, callId.data) : undefined;
+      const entry = callId.success ? await ctx.deps.store.calls.getForAccount(account.userId, callId.data) : undefined;
       if (!entry) return plain(404, 'No such call.');
       const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
       if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
@@ -55,7 +55,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
       path,
       formRoute(ctx, z.object({ [field]: z.enum(['on', 'off']) }), async (_event, { account }, data) => {
         const value = data[field] as 'on' | 'off';
-        await ctx.deps.accounts.update(account.userId, { [setting]: value === 'on' });
+        await ctx.deps.store.accounts.update(account.userId, { [setting]: value === 'on' });
         ctx.deps.logger.info('dashboard: setting changed', { user_id: account.userId, [field]: value });
         return redirectTo(`/?notice=${notice}-${value}`);
       }),
@@ -72,7 +72,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
         const chosen = chooseVoice(account, { language: data.language, voice: data.voice === '' ? undefined : data.voice });
         if (!chosen.ok)
           return htmlResponse(400, errorPage({ status: 400, title: 'Invalid form', message: `The form was not valid: ${chosen.error}.`, viewer }));
-        await ctx.deps.accounts.update(account.userId, { language: chosen.language, voice: chosen.voice, intro: data.intro });
+        await ctx.deps.store.accounts.update(account.userId, { language: chosen.language, voice: chosen.voice, intro: data.intro });
         ctx.deps.logger.info('dashboard: voice changed', { user_id: account.userId, language: chosen.language, voice: chosen.voice });
         return redirectTo('/?notice=voice');
       },
@@ -128,7 +128,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   app.post(
     '/dashboard/regenerate',
     formRoute(ctx, z.object({}), async (_event, { account }) => {
-      await ctx.deps.accounts.regenerateKey(account.userId);
+      await ctx.deps.store.accounts.regenerateKey(account.userId);
       ctx.deps.logger.info('dashboard: webhook URL regenerated', { user_id: account.userId });
       return redirectTo('/?notice=regenerated');
     }),
