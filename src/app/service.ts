@@ -135,9 +135,9 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       callerId: config.telephony.callerId,
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
-      onCallQueued: (callId, userId) => {
-        events.emit({ callId, userId, status: 'queued', at: now() });
-        telephony?.enqueue(callId);
+      onCallQueued: (queued) => {
+        events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
+        telephony?.enqueue(queued.callId, queued);
       },
       ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
       onResult: (result, ms) => {

@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { Account } from '../core/account.js';
+import type { JustQueued } from '../calls/waiting-alerts.js';
+import { testCallMessage } from '../core/test-call.js';
 import type { CallProgressRepo } from '../store/contract.js';
 import { isPrivateIpv4 } from '../core/network.js';
 import { UserError } from '../lib/errors.js';
@@ -52,7 +54,8 @@ export interface Telephony {
   softphone: Softphone | null;
   /** The token the SMS gateway's receipt URL carries; null when no delivery reports are asked. */
   smsReceiptToken: string | null;
-  enqueue(callId: string): void;
+  /** Dial an accepted alert; `queued` is what the webhook read, so that it is not read again. */
+  enqueue(callId: string, queued?: JustQueued): void;
   placeTestCall(account: Account): Promise<TestCallResult>;
   /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
   speechSample(account: Account): Promise<Buffer>;
@@ -289,12 +292,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     progress,
     softphone,
     smsReceiptToken: receiptToken,
-    enqueue: (callId) => dialer.enqueue(callId),
+    enqueue: (callId, queued) => dialer.enqueue(callId, queued),
     async placeTestCall(account) {
       const result = await requestTestCall(deps.store.calls, account);
       if (!result.accepted) return result;
       deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
-      dialer.enqueue(result.callId);
+      dialer.enqueue(result.callId, { callId: result.callId, kind: 'test', message: testCallMessage(account.language), account });
       return result;
     },
     speechSample: speechSampler(tts),

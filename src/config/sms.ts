@@ -205,8 +205,12 @@ export const smsFields = {
     .optional(),
   [SMS_ENV.smppSourceTon]: tonOrAuto(SMS_ENV.smppSourceTon).optional(),
   [SMS_ENV.smppSourceNpi]: tonOrAuto(SMS_ENV.smppSourceNpi).optional(),
-  [SMS_ENV.smppDestTon]: wholeNumber(SMS_ENV.smppDestTon, { min: 0, max: 255 }, 'type of number of the destination, 1 international', D.smppDestTon).default(D.smppDestTon),
-  [SMS_ENV.smppDestNpi]: wholeNumber(SMS_ENV.smppDestNpi, { min: 0, max: 255 }, 'numbering plan of the destination, 1 E.164', D.smppDestNpi).default(D.smppDestNpi),
+  [SMS_ENV.smppDestTon]: wholeNumber(SMS_ENV.smppDestTon, { min: 0, max: 255 }, 'type of number of the destination, 1 international', D.smppDestTon).default(
+    D.smppDestTon,
+  ),
+  [SMS_ENV.smppDestNpi]: wholeNumber(SMS_ENV.smppDestNpi, { min: 0, max: 255 }, 'numbering plan of the destination, 1 E.164', D.smppDestNpi).default(
+    D.smppDestNpi,
+  ),
   [SMS_ENV.smppUsePayload]: onOff(SMS_ENV.smppUsePayload).optional(),
   [SMS_ENV.smppDeliveryReceipts]: onOff(SMS_ENV.smppDeliveryReceipts).default(D.smppDeliveryReceipts),
   [SMS_ENV.smppEnquireLinkS]: wholeNumber(

@@ -31,7 +31,7 @@ export interface WebhookDeps {
   logger: Logger;
   now: () => number;
   /** Told of every accepted call after its transaction committed (the dialer listens here). */
-  onCallQueued?: (callId: string, userId: string) => void;
+  onCallQueued?: (queued: { callId: string; kind: 'alert'; message: string; account: Account }) => void;
   /** Told of every answer, for metrics. */
   onResult?: (result: WebhookResult, durationMs: number) => void;
   /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
@@ -140,7 +140,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
 
-  deps.onCallQueued?.(outcome.callId, account.userId);
+  deps.onCallQueued?.({ callId: outcome.callId, kind: 'alert', message: parsed.alert.message, account });
   const truncatedNote = parsed.alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',

@@ -97,7 +97,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     publicUrl: config.publicUrl,
     signInFormKey: testSecrets().signInFormKey,
     ...(options.callerId !== null && { callerId: options.callerId ?? '+14155550100' }),
-    onCallQueued: (callId: string) => emit(callId),
+    onCallQueued: ({ callId }) => emit(callId),
     ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),
     // The real speech engines make the overview's sample, as serve's do.
     ...(options.testCalls !== 'none' && { placeTestCall, speechSample: speechSampler(createTts({ cacheDir: path.join(dataDir, 'speech') })) }),
