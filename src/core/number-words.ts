@@ -12,10 +12,11 @@ export interface NumberLanguage {
   minus: string;
   plus: string;
   percent: string;
-  thousand: string;
   times: string;
   /** A run of zeros too long to count by ear ("four zeros"). */
   zeros(count: number): string;
+  /** From how many zeros after the point `zeros` is said instead of each (default ZERO_RUN); Infinity: never. */
+  zeroRun?: number;
   /**
    * A number with a decimal part, written out for the engine to read itself (the whole part and
    * the decimals as digits); absent: said in words with `cardinal`, `point` and `digit`.
@@ -89,7 +90,6 @@ export const english: NumberLanguage = {
   minus: 'minus',
   plus: 'plus',
   percent: 'percent',
-  thousand: 'thousand',
   times: 'times',
   zeros: (count) => `${englishCardinal(count)} zeros`,
 };
@@ -99,7 +99,6 @@ export interface DigitsWords {
   minus: string;
   plus: string;
   percent: string;
-  thousand: string;
   times: string;
   /** How the whole part and the decimals are joined: a decimal comma, or a word where the engine drops the point. */
   decimal(whole: string, fraction: string): string;
@@ -123,3 +122,12 @@ export function digitsLanguage(words: DigitsWords): NumberLanguage {
 
 /** Joined by a decimal comma: 187,2. */
 export const decimalComma = (whole: string, fraction: string) => `${whole},${fraction}`;
+
+/**
+ * Joined by a spoken decimal word, the decimals one digit at a time, as they are said in Korean
+ * (2 점 3 5): the engine would read "35" as thirty-five, and drops a written point.
+ */
+export const decimalWord = (word: string) => (whole: string, fraction: string) => `${whole} ${word} ${[...fraction].join(' ')}`;
+
+/** A decimal part starting with this many zeros or more says how many ("four zeros") rather than each. */
+export const ZERO_RUN = 4;
