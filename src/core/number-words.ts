@@ -15,6 +15,11 @@ export interface NumberLanguage {
   times: string;
   /** A run of zeros too long to count by ear ("four zeros"). */
   zeros(count: number): string;
+  /**
+   * The owner may write a decimal comma in their own language (1,25 %): a comma followed by other
+   * than three digits, which cannot be a thousands separator, is then taken for the decimal point.
+   */
+  localDecimalComma?: boolean;
   /** From how many zeros after the point `zeros` is said instead of each (default ZERO_RUN); Infinity: never. */
   zeroRun?: number;
   /**
@@ -100,6 +105,7 @@ export interface DigitsWords {
   plus: string;
   percent: string;
   times: string;
+  localDecimalComma?: boolean;
   /** How the whole part and the decimals are joined: a decimal comma, or a word where the engine drops the point. */
   decimal(whole: string, fraction: string): string;
 }

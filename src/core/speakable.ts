@@ -40,7 +40,7 @@ function rulesFor(lang: SpeechLanguage): Rule[] {
   return rules;
 }
 
-/** The sentences written all in capitals (two words or more, no small letter): there, words in capitals are words. */
+/** The sentences written all in capitals (two words or more, no small letter) and runs of three words in capitals: there, words in capitals are words. */
 function capitalSentences(text: string): (index: number) => boolean {
   const spans: Array<[number, number]> = [];
   const sentence = /[^!?\n|]+?(?:\.(?=\s|$)|[!?\n|]|$)/gy;
@@ -48,6 +48,8 @@ function capitalSentences(text: string): (index: number) => boolean {
     const words = m[0].match(/[A-Za-z]{2,}/g) ?? [];
     if (words.length >= 2 && !/[a-z]/.test(m[0])) spans.push([m.index, m.index + m[0].length]);
   }
+  // Three words in capitals in a row are a phrase in capitals, whatever is around it.
+  for (const run of text.matchAll(/\b[A-Z]{2,}(?:[ ,]+[A-Z]{2,}\b){2,}/g)) spans.push([run.index, run.index + run[0].length]);
   return (index) => spans.some(([start, end]) => index >= start && index < end);
 }
 

@@ -10,7 +10,7 @@ export const pl = lang(
   'Polish',
   'Polski',
   'pl',
-  digitsLanguage({ minus: 'minus', plus: 'plus', percent: 'procent', times: 'razy', decimal: decimalComma }),
+  digitsLanguage({ minus: 'minus', plus: 'plus', percent: 'procent', times: 'razy', decimal: decimalComma, localDecimalComma: true }),
   {
     intro: 'Alert od ringhook.',
     prompt: 'Naciśnij 1, aby potwierdzić, naciśnij 2, aby odsłuchać ponownie.',
@@ -76,7 +76,7 @@ export const tr = lang(
   'Turkish',
   'Türkçe',
   'tr',
-  digitsLanguage({ minus: 'eksi', plus: 'artı', percent: 'yüzde', times: 'kat', decimal: decimalComma }),
+  digitsLanguage({ minus: 'eksi', plus: 'artı', percent: 'yüzde', times: 'kat', decimal: decimalComma, localDecimalComma: true }),
   {
     intro: 'ringhook uyarısı.',
     prompt: "Onaylamak için 1'e, tekrar dinlemek için 2'ye basın.",
@@ -131,7 +131,7 @@ export const ru = lang(
   'Russian',
   'Русский',
   'ru',
-  digitsLanguage({ minus: 'минус', plus: 'плюс', percent: 'процентов', times: 'раз', decimal: russianDecimal }),
+  digitsLanguage({ minus: 'минус', plus: 'плюс', percent: 'процентов', times: 'раз', decimal: russianDecimal, localDecimalComma: true }),
   {
     intro: 'Оповещение от ringhook.',
     prompt: 'Нажмите 1, чтобы подтвердить, или 2, чтобы прослушать ещё раз.',

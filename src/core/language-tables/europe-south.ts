@@ -7,7 +7,7 @@ export const es = lang(
   'Spanish',
   'Español',
   'es',
-  digitsLanguage({ minus: 'menos', plus: 'más', percent: 'por ciento', times: 'veces', decimal: decimalComma }),
+  digitsLanguage({ minus: 'menos', plus: 'más', percent: 'por ciento', times: 'veces', decimal: decimalComma, localDecimalComma: true }),
   {
     intro: 'Alerta de ringhook.',
     prompt: 'Pulse 1 para confirmar, pulse 2 para escucharla de nuevo.',
@@ -72,7 +72,7 @@ export const it = lang(
   'Italian',
   'Italiano',
   'it',
-  digitsLanguage({ minus: 'meno', plus: 'più', percent: 'per cento', times: 'volte', decimal: decimalComma }),
+  digitsLanguage({ minus: 'meno', plus: 'più', percent: 'per cento', times: 'volte', decimal: decimalComma, localDecimalComma: true }),
   {
     intro: 'Avviso da ringhook.',
     prompt: 'Premi 1 per confermare, premi 2 per riascoltarlo.',
@@ -132,7 +132,7 @@ export const pt = lang(
   'Portuguese',
   'Português',
   'pt',
-  digitsLanguage({ minus: 'menos', plus: 'mais', percent: 'por cento', times: 'vezes', decimal: decimalComma }),
+  digitsLanguage({ minus: 'menos', plus: 'mais', percent: 'por cento', times: 'vezes', decimal: decimalComma, localDecimalComma: true }),
   {
     intro: 'Alerta do ringhook.',
     prompt: 'Prima 1 para confirmar, prima 2 para ouvir de novo.',

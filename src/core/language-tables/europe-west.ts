@@ -7,7 +7,7 @@ export const de = lang(
   'German',
   'Deutsch',
   'de',
-  digitsLanguage({ minus: 'minus', plus: 'plus', percent: 'Prozent', times: 'mal', decimal: decimalComma }),
+  digitsLanguage({ minus: 'minus', plus: 'plus', percent: 'Prozent', times: 'mal', decimal: decimalComma, localDecimalComma: true }),
   {
     intro: 'Alarm von ringhook.',
     prompt: 'Drücken Sie 1 zum Bestätigen, 2 zum erneuten Anhören.',
@@ -69,7 +69,7 @@ export const fr = lang(
   'French',
   'Français',
   'fr',
-  digitsLanguage({ minus: 'moins', plus: 'plus', percent: 'pour cent', times: 'fois', decimal: decimalComma }),
+  digitsLanguage({ minus: 'moins', plus: 'plus', percent: 'pour cent', times: 'fois', decimal: decimalComma, localDecimalComma: true }),
   {
     intro: 'Alerte de ringhook.',
     prompt: 'Appuyez sur 1 pour confirmer, sur 2 pour réécouter.',
@@ -148,7 +148,7 @@ export const nl = lang(
   'Dutch',
   'Nederlands',
   'nl',
-  digitsLanguage({ minus: 'min', plus: 'plus', percent: 'procent', times: 'keer', decimal: decimalComma }),
+  digitsLanguage({ minus: 'min', plus: 'plus', percent: 'procent', times: 'keer', decimal: decimalComma, localDecimalComma: true }),
   {
     intro: 'Melding van ringhook.',
     prompt: 'Druk op 1 om te bevestigen, druk op 2 om het opnieuw te horen.',

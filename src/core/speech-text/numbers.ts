@@ -17,7 +17,8 @@ export function wholeNumber(digits: string, lang: NumberLanguage): string {
 
 /** The whole part (digits only) and the decimals of a number as written in the alert. */
 export function splitNumber(written: string, lang: NumberLanguage): { whole: string; fraction?: string } {
-  const [whole = '', fraction] = written.split(lang.decimalSeparator);
+  const comma = lang.localDecimalComma && /^\d+,(?:\d{1,2}|\d{4,})$/.test(written);
+  const [whole = '', fraction] = written.split(comma ? ',' : lang.decimalSeparator);
   const digits = whole.replace(/[^0-9]/g, '');
   return fraction === undefined ? { whole: digits } : { whole: digits, fraction };
 }

@@ -4,7 +4,7 @@ import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { sayDate, sayIsoTime, sayTime12, sayTime24 } from './times.js';
 import { isKnownWord } from './lexicon.js';
-import { CAPS_WORDS, INDEX_NAMES, INDICATORS, MAGNITUDE_CONTEXT, QUOTE_CURRENCIES } from './vocabulary.js';
+import { CAPS_WORDS, INDEX_NAMES, INDICATORS, MAGNITUDE_AFTER, MAGNITUDE_BEFORE, QUOTE_CURRENCIES } from './vocabulary.js';
 import { formAfter, type Magnitude, pick, type SpeechLanguage, type SymbolWord, type TimeUnit, wordsOf } from './words.js';
 
 export interface RuleContext {
@@ -109,7 +109,8 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
   const w = wordsOf(lang);
   const group = `[${escapeRegExp(lang.groupSeparator)}\\u00A0\\u202F]`;
   const point = escapeRegExp(lang.decimalSeparator);
-  const number = `(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${point}\\d+)?|${point}\\d+`;
+  const localDecimal = lang.localDecimalComma ? '\\d+,(?:\\d{1,2}|\\d{4,})(?![\\d,.])|' : '';
+  const number = `${localDecimal}(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${point}\\d+)?|${point}\\d+`;
   const currency = `[${Object.keys(w.currencies).map(escapeRegExp).join('')}]`;
   const indicator = `(?:${INDICATOR_NAMES})\\d{0,4}`;
   const units = Object.keys(TIMEFRAMES).sort(byLengthDesc).join('|');
@@ -149,10 +150,11 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
     // 1:2.5 is a ratio; 1:25 a time of day, unless risk and reward were just named.
     {
       name: 'ratio',
-      pattern: r('(?<![\\p{L}\\p{N}_:.])(\\d{1,3}(?:\\.\\d+)?):(\\d{1,3}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_:]|\\.\\d)'),
-      speak: ([, a, b], ctx) => {
+      pattern: r('(?<![\\p{L}\\p{N}_:.])(\\d{1,3}(?:\\.\\d+)?)( ?: ?)(\\d{1,3}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_:]|\\.\\d)'),
+      speak: ([, a, colon, b], ctx) => {
+        const named = /(?:R:R|R\/R|\bRR|risk|reward|ratio)\W*$/i.test(before(ctx, 30));
         const clockLike = /^\d{1,2}$/.test(a!) && /^[0-5]\d$/.test(b!) && Number(a) <= 23;
-        if (clockLike && !/(?:R:R|R\/R|\bRR|risk|reward|ratio)\W*$/i.test(before(ctx, 30))) return undefined;
+        if ((clockLike || colon !== ':') && !named) return undefined;
         return `${num(a!)} ${w.ratioTo} ${num(b!)}`;
       },
     },
@@ -193,8 +195,17 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
     },
     {
       name: 'indicator-cross',
-      pattern: r(`${NOT_AFTER_WORD}(${indicator})\\s+[xX×]\\s+(${indicator})${NOT_BEFORE_WORD}`),
-      speak: ([, a, b]) => `${saySymbol(a!, lang)} ${w.crosses} ${saySymbol(b!, lang)}`,
+      pattern: r(`${NOT_AFTER_WORD}(${indicator})(?:\\((\\d{1,4})\\))?\\s+[xX×]\\s+(${indicator})(?:\\((\\d{1,4})\\))?${NOT_BEFORE_WORD}`),
+      speak: ([, a, aLength, b, bLength]) => {
+        const said = (name: string, length?: string) => [saySymbol(name, lang), length && wholeNumber(length, lang)].filter(Boolean).join(' ');
+        return `${said(a!, aLength)} ${w.crosses} ${said(b!, bLength)}`;
+      },
+    },
+    // EMA(20), RSI(14): the indicator and its length.
+    {
+      name: 'indicator-length',
+      pattern: r(`${NOT_AFTER_WORD}(${indicator})\\((\\d{1,4})\\)`),
+      speak: ([, name, length]) => `${saySymbol(name!, lang)} ${wholeNumber(length!, lang)}`,
     },
     // EMA 9/21: a pair of lengths; 6/14 a date; 1/2 a fraction; any other pair of numbers, "and".
     {
@@ -231,13 +242,7 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
         const n = Number(count);
         let tf = TIMEFRAMES[unit!]!;
         if (unit === 'M' || unit === 'm') {
-          const magnitudeNear =
-            MAGNITUDE_CONTEXT.test(before(ctx, 40)) ||
-            MAGNITUDE_CONTEXT.test(
-              after(ctx, ctx.index + all!.length, 12)
-                .split(/\s+/, 2)
-                .join(' '),
-            );
+          const magnitudeNear = MAGNITUDE_BEFORE.test(before(ctx, 40)) || MAGNITUDE_AFTER.test(after(ctx, ctx.index + all!.length, 16));
           if (magnitudeNear) return undefined;
           if (unit === 'M') {
             if (MINUTE_COUNTS.has(n)) tf = 'minute';
@@ -266,7 +271,7 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
       name: 'number',
       pattern: r(
         `(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(${currency})?([+\\-\\u2212])?(${number})` +
-          `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}]))?(?:[ \\u00A0\\u202F]?(${currency})(?!\\p{L}))?${NOT_BEFORE_WORD}`,
+          `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}]))?(?:[ \\u00A0\\u202F]?(${currency})(?!\\p{L}))?${NOT_BEFORE_WORD}(?!${point}\\d)`,
       ),
       speak: ([, sign1, before, sign2, written, suffix, afterSign]) => {
         const trimmed = suffix?.trim();
@@ -283,6 +288,22 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
         );
       },
     },
+    // 3.4R (an R multiple), 1.5x2: a decimal and the letters after it, never half a number.
+    {
+      name: 'decimal-and-letters',
+      pattern: r(`(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(\\d+${point}\\d+)([A-Za-z]{1,3})${NOT_BEFORE_WORD}`),
+      speak: ([, sign, written, letters]) => `${sayAmount({ sign, written: written! }, lang)} ${/^[A-Z]+$/.test(letters!) ? spell(letters!, lang) : letters}`,
+    },
+    // 250C (a strike and call), 10Y: the number, then the letter.
+    {
+      name: 'number-and-letter',
+      pattern: r('(?<![\\p{L}\\p{N}_.])(\\d{1,6})([A-Z])(?![\\p{L}\\p{N}_])'),
+      speak: ([, digits, letter]) => `${wholeNumber(digits!, lang)} ${letter}`,
+    },
+    // x10 leverage, as 10x.
+    { name: 'leverage', pattern: r(`${NOT_AFTER_WORD}[x×](\\d{1,3})${NOT_BEFORE_WORD}`), speak: ([, n]) => `${num(n!)} ${lang.times}` },
+    // 1.0850-1.0870, 5-10%: a range.
+    { name: 'range', pattern: r('(?<=[\\p{N}%kKMB])[-–](?=[+$€£¥]?\\d)'), speak: () => w.symbols.to },
     // Separators between fields: a pause, never "bar" or "slash".
     { name: 'separator', pattern: r('\\s*(?:[|¦│\\\\]|\\s/\\s|(?<=\\p{L})/(?=\\p{L})|\\s[=-]\\s)\\s*'), speak: () => ',' },
     {

@@ -117,9 +117,12 @@ export const INDEX_NAMES: Readonly<Record<string, string>> = {
   FTSE: 'FTSE 100',
 };
 
-/** Words near a count with M that make it millions (volume 15M), not a timeframe. */
-export const MAGNITUDE_CONTEXT =
-  /\b(?:vol(?:ume)?|m(?:arket\s*)?cap|cap|oi|open\s+interest|liquidity|liq|tvl|shares?|float|supply|inflows?|outflows?|notional|revenue|sales|raised?|worth|valued?|whales?|bought|sold|moved|transferred|minted|burned|deposits?|withdrawals?|usdt|usdc|usd|tokens?|coins?|contracts?|dollars?)\b/i;
+/** Words before a count with M that make it millions (volume 15M), not a timeframe. */
+export const MAGNITUDE_BEFORE =
+  /\b(?:vol(?:ume)?|m(?:ar)?k?t\s*cap|cap|oi|open\s+interest|liquidity|liq|tvl|float|supply|inflows?|outflows?|notional|revenue|sales|raised?|worth|valued?|whales?|bought|sold|moved|transferred|minted|burned|deposits?|withdrawals?)\b/i;
+
+/** Words just after such a count that make it millions (5M USDT, 2M shares). */
+export const MAGNITUDE_AFTER = /^\s*(?:usdt|usdc|usd|dollars?|tokens?|coins?|contracts?|shares?|units?|in\s+volume)\b/i;
 
 /** Words near a count that make it a timeframe (the 15M chart). */
 export const TIMEFRAME_CONTEXT = /\b(?:charts?|timeframes?|tf|candles?|bars?|intervals?|closes?)\b/i;
