@@ -136,6 +136,9 @@ export const ko = lang(
   },
 );
 
+/** 14:05 "十四点零五分", 9:00 "九点". */
+const zhTime = (h: number, m: number) => (m === 0 ? `${chineseCardinal(h)}点` : `${chineseCardinal(h)}点${m < 10 ? '零' : ''}${chineseCardinal(m)}分`);
+
 // Mandarin, with espeak-ng's pinyin voice: its plain cmn voice reads tone numbers in English.
 export const zh = lang(
   'zh',
@@ -179,7 +182,7 @@ export const zh = lang(
     single: { day: '日线', week: '周线', month: '月线' },
     currencies: { $: same('美元'), '€': same('欧元'), '£': same('英镑'), '¥': same('日元') },
     percentBefore: '百分之',
-    time24: (h, m) => (m === 0 ? `${h}点` : `${h}点${m}分`),
-    time12: (h, m) => (m === 0 ? `${h}点` : `${h}点${m}分`),
+    time24: zhTime,
+    time12: zhTime,
   },
 );
