@@ -78,14 +78,6 @@ const MAGNITUDE_SUFFIXES: Readonly<Record<string, Magnitude>> = {
   tn: 'trillion',
 };
 
-const ENGLISH_FRACTIONS: Readonly<Record<string, string>> = {
-  '1/2': 'one half',
-  '1/3': 'one third',
-  '2/3': 'two thirds',
-  '1/4': 'one quarter',
-  '3/4': 'three quarters',
-};
-
 const NOT_AFTER_WORD = '(?<![\\p{L}\\p{N}_])';
 const NOT_BEFORE_WORD = '(?![\\p{L}\\p{N}_])';
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
@@ -94,6 +86,8 @@ const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const byLengthDesc = (a: string, b: string) => b.length - a.length;
 const INDICATOR_NAMES = Object.keys(INDICATORS).sort(byLengthDesc).join('|');
+const INDICATOR_BEFORE = new RegExp(`(?:${INDICATOR_NAMES})\\s*$`);
+const INDICATOR_AFTER = new RegExp(`^\\s*(?:${INDICATOR_NAMES})\\b`);
 
 /** The words of the same sentence before a position (a magnitude's or an indicator's context). */
 function before(ctx: RuleContext, chars: number): string {
@@ -213,13 +207,10 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
       pattern: r(`(?<![\\p{L}\\p{N}_.,/])(\\d{1,6}(?:\\.\\d+)?)\\s?/\\s?(\\d{1,6}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_/]|[.,]\\d)`),
       speak: ([all, a, b], ctx) => {
         const pair = `${num(a!)} ${w.symbols.and} ${num(b!)}`;
-        const nearIndicator =
-          new RegExp(`(?:${INDICATOR_NAMES})\\s*$`).test(before(ctx, 12)) ||
-          new RegExp(`^\\s*(?:${INDICATOR_NAMES})\\b`).test(after(ctx, ctx.index + all!.length, 12));
+        const nearIndicator = INDICATOR_BEFORE.test(before(ctx, 12)) || INDICATOR_AFTER.test(after(ctx, ctx.index + all!.length, 12));
         if (nearIndicator || a!.includes('.') || b!.includes('.')) return pair;
         const [x, y] = [Number(a), Number(b)];
-        if (x < y && y <= 4 && !/^0/.test(a!))
-          return ENGLISH_FRACTIONS[`${x}/${y}`] && w.ratioTo === 'to' ? ENGLISH_FRACTIONS[`${x}/${y}`] : `${num(a!)} ${w.ratioTo} ${num(b!)}`;
+        if (x < y && y <= 4 && !/^0/.test(a!)) return w.fraction?.(x, y) ?? `${num(a!)} ${w.ratioTo} ${num(b!)}`;
         return sayDate(x > 12 ? y : x, x > 12 ? x : y, lang) ?? pair;
       },
     },

@@ -37,6 +37,8 @@ export interface SpeechWords {
   riskReward: string;
   /** Between the two sides of a ratio: 1:2.5 "one to two point five". */
   ratioTo: string;
+  /** A simple fraction (1/2 "one half"), where the language has words for it; absent: "1 to 2" with `ratioTo`. */
+  fraction?(numerator: number, denominator: number): string | undefined;
   /** A calendar date without its year (6/14, 2026-06-14): "June fourteenth". */
   date(month: number, day: number): string;
   /** A timeframe's unit after a count. */
@@ -82,6 +84,14 @@ const IRREGULAR_ORDINALS: Record<string, string> = {
   twelve: 'twelfth',
 };
 
+const ENGLISH_FRACTIONS: Readonly<Record<string, string>> = {
+  '1/2': 'one half',
+  '1/3': 'one third',
+  '2/3': 'two thirds',
+  '1/4': 'one quarter',
+  '3/4': 'three quarters',
+};
+
 /** 14 → "fourteenth", 21 → "twenty-first". */
 export function englishOrdinal(n: number): string {
   const words = english.cardinal(n);
@@ -111,6 +121,7 @@ export const ENGLISH_WORDS: SpeechWords = {
   numberSign: 'number',
   riskReward: 'risk reward',
   ratioTo: 'to',
+  fraction: (n, d) => ENGLISH_FRACTIONS[`${n}/${d}`],
   date: (month, day) => `${MONTHS_EN[month - 1]} ${englishOrdinal(day)}`,
   units: { second: same('second'), minute: same('minute'), hour: same('hour'), day: same('day'), week: same('week'), month: same('month') },
   single: { day: 'daily', week: 'weekly', month: 'monthly' },
