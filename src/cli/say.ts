@@ -70,6 +70,13 @@ async function writeWav(file: string, phrases: SpokenCall, speech: CallSpeech): 
   }
 }
 
+/** What speaks for English with the default voice: the operator's command, or the configured engine and voice. */
+function serverSpeech(): string {
+  const { tts } = loadConfig().telephony;
+  if (tts.command) return 'RINGHOOK_TTS_COMMAND';
+  return `${tts.engine} ${tts.voice ?? (tts.engine === 'flite' ? 'slt' : 'en-us')}`;
+}
+
 export const sayCommand = defineCommand({
   meta: {
     name: 'say',
@@ -102,9 +109,7 @@ export const sayCommand = defineCommand({
       printJson({
         language: chosen.language,
         voice: chosen.voice,
-        engine: speech.synthesis
-          ? `${speech.synthesis.engine} ${speech.synthesis.voice}`
-          : 'the server speech (RINGHOOK_TTS_ENGINE, RINGHOOK_VOICE, RINGHOOK_TTS_COMMAND)',
+        engine: speech.synthesis ? `${speech.synthesis.engine} ${speech.synthesis.voice}` : serverSpeech(),
         ...phrases,
         as_sent: parsed.alert.message,
         truncated: parsed.alert.truncated,

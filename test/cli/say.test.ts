@@ -55,6 +55,7 @@ describe('ringhook say', () => {
     expect(res.json).toMatchObject({
       language: 'en',
       voice: 'slt',
+      engine: 'flite slt',
       message: 'C L futures above eighty, S and P five hundred at six thousand twenty-one point two five',
     });
     expect(res.json.as_sent).toBe('CL=F above 80, ^GSPC at 6,021.25');
