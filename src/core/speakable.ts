@@ -53,6 +53,9 @@ function capitalSentences(text: string): (index: number) => boolean {
   return (index) => spans.some(([start, end]) => index >= start && index < end);
 }
 
+const IN_WORD = /[\p{L}\p{N}_]/u;
+const WORD_REST = /[\p{L}\p{N}_]+/uy;
+
 /** The message as it should be spoken. Never empty for a non-empty message. */
 export function speakable(message: string, lang: SpeechLanguage = english): string {
   const rules = rulesFor(lang);
@@ -61,6 +64,16 @@ export function speakable(message: string, lang: SpeechLanguage = english): stri
   let out = '';
   let i = 0;
   scan: while (i < text.length) {
+    // Inside a word no rule can start (each needs the start of a word, a digit run or a mark): copied at once.
+    if (i > 0 && IN_WORD.test(text[i - 1]!)) {
+      WORD_REST.lastIndex = i;
+      const rest = WORD_REST.exec(text);
+      if (rest) {
+        out += rest[0];
+        i += rest[0].length;
+        continue;
+      }
+    }
     ctx.index = i;
     for (const rule of rules) {
       rule.pattern.lastIndex = i;
