@@ -5,65 +5,21 @@
 // Japanese, Chinese and Russian decimals are said in words where espeak-ng's reading is wrong. Pure.
 import { z } from 'zod';
 import { english } from './number-words.js';
-import { ENGLISH_WORDS, type SpeechLanguage, type SpeechWords } from './speech-text/words.js';
+import { ENGLISH_WORDS } from './speech-text/words.js';
+import { LANGUAGE_CODES, type Language, type LanguageCode, VOICE_IDS, type Voice, type VoiceEngine, type VoiceId } from './language-types.js';
+
+export * from './language-types.js';
 import { lang, ordinals } from './language-tables/helpers.js';
 import { de, fr, nl } from './language-tables/europe-west.js';
 import { es, it, pt } from './language-tables/europe-south.js';
 import { pl, ru, tr } from './language-tables/europe-east.js';
 import { ja, ko, zh } from './language-tables/asia.js';
 
-export const LANGUAGE_CODES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'tr', 'ja', 'ko', 'zh', 'ru'] as const;
-export type LanguageCode = (typeof LANGUAGE_CODES)[number];
-
-/** What the call says around the alerts, besides the account's own intro. */
-export interface Prompts {
-  /** The words before the message when the account has no intro of its own. */
-  intro: string;
-  /** After the message: the digits a person may press. */
-  prompt: string;
-  /** After a 1. */
-  confirmed: string;
-  /** What a test call says in place of an alert. */
-  testCall: string;
-  /** Before the alerts of a merged call: "You have four alerts." */
-  alertCount(count: number): string;
-  /** Before each alert of a merged call, from 0: "First", "Second"… */
-  ordinal(index: number): string;
-}
-
-/** A speech engine as the speech module runs it. */
-export type VoiceEngine = 'flite' | 'festival' | 'espeak-ng';
-
-export interface Voice {
-  /** What the account stores and the CLI and dashboard take. */
-  id: VoiceId;
-  label: string;
-  engine: VoiceEngine;
-  /** The engine's own voice name; espeak-ng's is the language's (`espeak` in the language table). */
-  engineVoice?: string;
-}
-
-export const VOICE_IDS = ['slt', 'slt-hts', 'espeak-ng'] as const;
-export type VoiceId = (typeof VOICE_IDS)[number];
-
 export const VOICES: Readonly<Record<VoiceId, Voice>> = {
   slt: { id: 'slt', label: 'flite, slt (US English, female)', engine: 'flite', engineVoice: 'slt' },
   'slt-hts': { id: 'slt-hts', label: 'Festival, slt HTS (US English, female, smoother)', engine: 'festival', engineVoice: 'cmu_us_slt_arctic_hts' },
   'espeak-ng': { id: 'espeak-ng', label: 'espeak-ng (every language, robotic)', engine: 'espeak-ng' },
 };
-
-export interface Language extends SpeechLanguage {
-  code: LanguageCode;
-  /** Its name in English, then in itself, for lists and the dashboard. */
-  name: string;
-  nativeName: string;
-  /** espeak-ng's voice for the language. */
-  espeak: string;
-  /** The voices offered, the default first. */
-  voices: readonly VoiceId[];
-  prompts: Prompts;
-  words: SpeechWords;
-}
 
 /** The account's own intro: at most this many characters. */
 export const MAX_INTRO = 60;

@@ -2,7 +2,7 @@
 import type { NumberLanguage } from '../number-words.js';
 import { polishForm, russianForm } from '../native-numbers.js';
 import type { Forms, SpeechWords, TimeUnit } from '../speech-text/words.js';
-import type { Language, LanguageCode, Prompts } from '../languages.js';
+import type { Language, LanguageCode, Prompts } from '../language-types.js';
 
 export { polishForm, russianForm };
 export { same } from '../speech-text/words.js';
