@@ -10,6 +10,7 @@ import type { JustQueued } from '../calls/waiting-alerts.js';
 import { testCallMessage } from '../core/test-call.js';
 import type { CallProgressRepo } from '../store/contract.js';
 import { isPrivateIpv4 } from '../core/network.js';
+import { mediaModes } from '../core/media-modes.js';
 import { UserError } from '../lib/errors.js';
 import type { TestCallResult } from '../core/test-call.js';
 import { persistentSecret, readOrCreateSecret } from '../lib/secret-file.js';
@@ -29,6 +30,7 @@ import { CallFlow } from '../calls/call-flow.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
 import { speechSampler } from '../speech/speech-sample.js';
 import { createTts } from '../speech/tts.js';
+import { prepareMediaDir } from '../speech/media-dir.js';
 import { SmsBackup } from '../sms/backup.js';
 import { SmsHealth } from '../sms/health.js';
 import { createSmsSender, type SmsSender } from '../sms/index.js';
@@ -192,7 +194,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const logger = deps.logger.child({ component: 'telephony' });
   // An external Asterisk on another host must see this folder at the same path (NFS, a bind mount).
   const mediaDir = t.mediaDir ?? path.join(config.dataDir, 'media');
-  fs.mkdirSync(path.join(mediaDir, 'speech'), { recursive: true, mode: 0o755 });
+  const modes = mediaModes(t.mode === 'managed' ? 'managed' : 'external');
+  const speechDir = prepareMediaDir(mediaDir, modes);
   const softphone = t.mode === 'managed' ? managedSoftphone(config) : null;
 
   const asterisk = t.mode === 'managed' ? await startManagedAsterisk(config, logger, mediaDir, softphone!) : null;
@@ -229,7 +232,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   await smsBackup.recover();
   const tts = createTts(
     {
-      cacheDir: path.join(mediaDir, 'speech'),
+      cacheDir: speechDir,
+      fileMode: modes.file,
       residentFliteDir: t.cacheDir,
       engine: t.tts.engine,
       ...(t.tts.voice && { voice: t.tts.voice }),
