@@ -158,6 +158,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       trustProxy: config.trustProxy,
       certificateNames: certificateNames(config),
       allowSelfSigned: config.selfSigned,
+      connections: config.connections,
       logger,
     });
   } catch (error) {

@@ -9,6 +9,7 @@ import { isPrivateIpv4, parseCidr } from '../core/network.js';
 import { DEFAULTS } from './defaults.js';
 import { FLITE_VOICES } from '../core/flite-voices.js';
 import { defaultMaxCalls } from '../core/pace.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../core/connection-caps.js';
 import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './rules.js';
 import { RESERVED_SECTIONS } from '../core/asterisk-sections.js';
 import { decodeSecretKey } from './rules.js';
@@ -71,6 +72,17 @@ const envSchema = z
     RINGHOOK_TLS_KEY: z.string().optional(),
     RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
     RINGHOOK_TRUST_PROXY: z.string().optional(),
+    RINGHOOK_MAX_CONNECTIONS: wholeNumber(
+      'RINGHOOK_MAX_CONNECTIONS',
+      { min: 16, max: 1_000_000 },
+      'open HTTPS connections in all (default: half the open-file limit, at most 4096)',
+    ).optional(),
+    RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: wholeNumber(
+      'RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS',
+      { min: 1, max: 1_000_000 },
+      'open connections from one address (an IPv6 /64), trusted proxies exempt',
+      DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    ).default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
     RINGHOOK_PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: 'RINGHOOK_PUBLIC_URL must be an absolute URL such as https://alerts.example.com' })
       .refine((u) => !u.includes('?') && !u.includes('#'), {
@@ -304,6 +316,8 @@ export interface Config {
   httpPort: number | null;
   trustProxy: AddressMatcher;
   trustProxyText: string;
+  /** Open connections: in all (undefined: from the open-file limit) and from one address. */
+  connections: { total: number | undefined; perAddress: number };
   /** Base of the webhook URLs shown to owners, without a trailing slash. */
   publicUrl: string;
   publicUrlConfigured: boolean;
@@ -417,6 +431,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     httpPort: e.RINGHOOK_HTTP_PORT ?? null,
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
+    connections: { total: e.RINGHOOK_MAX_CONNECTIONS, perAddress: e.RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS },
     publicUrl,
     publicUrlConfigured: e.RINGHOOK_PUBLIC_URL !== undefined,
     selfSigned: e.RINGHOOK_SELF_SIGNED,

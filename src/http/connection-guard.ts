@@ -1,0 +1,92 @@
+// Holds the listener's connections to the caps and timeouts of core/connection-caps.ts. Node keeps
+// a connection that never completes its TLS handshake, or never sends a request, for good (the
+// request timeouts start with a request): one client held 2,017 idle connections and real webhooks
+// were refused for want of file descriptors. Refusals are logged one line a minute with a count.
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { throttleKey } from '../core/address-key.js';
+import { connectionRefusal, defaultMaxConnections, type ConnectionLimits } from '../core/connection-caps.js';
+import type { Logger } from '../lib/log.js';
+import { refusalTally } from '../lib/refusal-tally.js';
+import type { AddressMatcher } from '../core/address-match.js';
+
+interface Tracked {
+  key: string;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** The soft limit of open files (Linux: /proc/self/limits), or undefined where unknown. */
+export function openFileLimit(): number | undefined {
+  try {
+    const line = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    return line === undefined || line === 'unlimited' ? undefined : Number(line);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface GuardOptions {
+  limits: ConnectionLimits;
+  trustProxy: AddressMatcher;
+  logger: Logger;
+}
+
+/** The limits with the total cap from the open-file limit when none is configured. */
+export function connectionLimits(
+  configured: { total: number | undefined; perAddress: number },
+  timeouts: Pick<ConnectionLimits, 'handshakeMs' | 'firstRequestMs'>,
+): ConnectionLimits {
+  return { total: configured.total ?? defaultMaxConnections(openFileLimit()), perAddress: configured.perAddress, ...timeouts };
+}
+
+/** `tls`: the server is HTTPS, so a connection has a handshake to complete before its first request. */
+export function guardConnections(server: Server, tls: boolean, options: GuardOptions): void {
+  const { limits } = options;
+  const tracked = new Map<Socket, Tracked>();
+  const perAddress = new Map<string, number>();
+  const refusals = refusalTally(options.logger, 'connections refused');
+  const expire = (socket: Socket, entry: Tracked, ms: number) => {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => socket.destroy(), ms).unref();
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const key = throttleKey(address);
+    const refused = connectionRefusal({ total: tracked.size, fromAddress: perAddress.get(key) ?? 0 }, options.trustProxy.matches(address), limits);
+    if (refused) {
+      refusals.note(refused, { address });
+      socket.destroy();
+      return;
+    }
+    const entry: Tracked = { key, timer: undefined };
+    tracked.set(socket, entry);
+    perAddress.set(key, (perAddress.get(key) ?? 0) + 1);
+    expire(socket, entry, tls ? limits.handshakeMs : limits.firstRequestMs);
+    socket.once('close', () => {
+      if (entry.timer) clearTimeout(entry.timer);
+      tracked.delete(socket);
+      const left = (perAddress.get(key) ?? 1) - 1;
+      if (left > 0) perAddress.set(key, left);
+      else perAddress.delete(key);
+    });
+  });
+
+  // A TLS socket wraps the accepted one (its _parent).
+  const acceptedOf = (socket: Socket) => (socket as Socket & { _parent?: Socket })._parent ?? socket;
+  if (tls) {
+    server.on('secureConnection', (socket: Socket) => {
+      const entry = tracked.get(acceptedOf(socket));
+      if (entry) expire(socket, entry, limits.firstRequestMs);
+    });
+  }
+  server.on('request', (req: { socket: Socket }) => {
+    const entry = tracked.get(acceptedOf(req.socket));
+    if (entry?.timer) {
+      clearTimeout(entry.timer);
+      entry.timer = undefined;
+    }
+  });
+  server.on('close', () => refusals.flush());
+}
