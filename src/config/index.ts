@@ -207,6 +207,8 @@ const envSchema = z
         error: 'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
       })
       .optional(),
+    RINGHOOK_DATABASE_CA_FILE: z.string().min(1).optional(),
+    RINGHOOK_DATABASE_UNVERIFIED: onOff('RINGHOOK_DATABASE_UNVERIFIED').default(false),
     RINGHOOK_NODE_ID: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, {
@@ -328,6 +330,8 @@ export interface Config {
   dbSync: 'normal' | 'full';
   /** PostgreSQL, shared by several nodes; null: the SQLite file dbFile. */
   databaseUrl: string | null;
+  /** How PostgreSQL's certificate is checked: a private authority's PEM file; may a host not on this machine go unverified? */
+  databaseTls: { caFile: string | undefined; allowUnverified: boolean };
   /** This process among the nodes sharing PostgreSQL. */
   nodeId: string;
   /** A node silent this long is taken for dead: its calls in progress end interrupted. */
@@ -439,6 +443,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: e.RINGHOOK_LOG_LEVEL,
     dbSync: e.RINGHOOK_DB_SYNC,
     databaseUrl: e.RINGHOOK_DATABASE_URL ?? null,
+    databaseTls: {
+      caFile: e.RINGHOOK_DATABASE_CA_FILE ? path.resolve(cwd, e.RINGHOOK_DATABASE_CA_FILE) : undefined,
+      allowUnverified: e.RINGHOOK_DATABASE_UNVERIFIED,
+    },
     nodeId:
       e.RINGHOOK_NODE_ID ??
       os
