@@ -36,7 +36,16 @@ export function connectionRefusal(
   trustedProxy: boolean,
   limits: Pick<ConnectionLimits, 'total' | 'perAddress'>,
 ): 'total' | 'perAddress' | undefined {
-  if (open.total >= limits.total) return 'total';
   if (!trustedProxy && open.fromAddress >= limits.perAddress) return 'perAddress';
+  if (open.total >= limits.total) return 'total';
   return undefined;
+}
+
+/**
+ * With every slot taken, a new connection (a webhook, say) is let in by closing the oldest one that
+ * has not sent a request yet: such a connection loses nothing, whereas refusing the new one would
+ * let a flood from many addresses shut everybody out for the 20 s of its timeouts.
+ */
+export function evictsForRoom(refusal: 'total' | 'perAddress' | undefined, waitingForFirstRequest: number): boolean {
+  return refusal === 'total' && waitingForFirstRequest > 0;
 }

@@ -1,7 +1,8 @@
 // Idle connections over real HTTPS: one address holds at most its cap of connections, trusted
-// proxies are held only to the total, a webhook from elsewhere is answered 200 during a flood, and a
-// connection that never completes its handshake or never sends a request is closed after 10 s,
-// while a live-update stream (a request under way) stays open.
+// proxies are held only to the total, at the total a new connection takes the place of the oldest
+// idle one, a webhook from elsewhere is answered 200 during a flood, and a connection that never
+// completes its handshake or never sends a request is closed after 10 s, while a live-update
+// stream (a request under way) stays open.
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -84,10 +85,20 @@ it('caps one address, exempts trusted proxies from that cap, answers a webhook d
   expect(res.status).toBe(200);
   expect(Date.now() - sent).toBeLessThan(1000);
 
-  // The total cap (40, the stream and the webhook's connection included) holds another address to what is left.
+  // At the total cap (40: the stream, the first webhook's kept-alive connection, 10 + 1 + 25 held), a new connection closes the oldest one
+  // that has sent no request yet (the flood's first) instead of being refused.
   const others = await Promise.all(Array.from({ length: 10 }, () => idleTls('127.0.0.4')));
-  expect(open(others).length).toBeLessThanOrEqual(40 - 10 - 25 - 1);
-  expect(open(others).length).toBeGreaterThan(0);
+  expect(open(others)).toHaveLength(10);
+  const floodLeft = open(flood).length;
+  expect(floodLeft).toBeGreaterThan(0);
+  expect(floodLeft).toBeLessThanOrEqual(3);
+  expect(open(proxy)).toHaveLength(25);
+  const atCap = Date.now();
+  const full = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'ETH crossed', { 'content-type': 'text/plain' }, { localAddress: '127.0.0.6' });
+  expect(full.status).toBe(200);
+  expect(Date.now() - atCap).toBeLessThan(1000);
+  expect(open(flood)).toHaveLength(floodLeft - 1);
+  expect(stream.closed()).toBe(false);
 
   const idle = [...open(flood), ...open(proxy), ...open(others)];
   const deadline = Date.now() + 15_000;
@@ -100,7 +111,8 @@ it('caps one address, exempts trusted proxies from that cap, answers a webhook d
   expect(bareClosedAt! - started).toBeGreaterThan(9_000);
   expect(stream.closed()).toBe(false);
   expect(stream.text()).toContain(': connected');
-  // Refusals are told once, then counted.
+  // Refusals and evictions are told once, then counted.
   expect(t.logs.filter((l) => l.msg === 'connections refused').length).toBe(1);
+  expect(t.logs.filter((l) => l.msg === 'idle connections closed to make room').length).toBe(1);
   bare.destroy();
 }, 60_000);
