@@ -9,13 +9,13 @@ import { isPrivateIpv4, parseCidr } from '../core/network.js';
 import { DEFAULTS } from './defaults.js';
 import { FLITE_VOICES } from '../core/flite-voices.js';
 import { defaultMaxCalls } from '../core/pace.js';
-import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../core/connection-caps.js';
 import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './rules.js';
 import { RESERVED_SECTIONS } from '../core/asterisk-sections.js';
 import { decodeSecretKey } from './rules.js';
 import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
+import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
 
 /** Safe characters for a value written into Asterisk's configuration. */
 const ASTERISK_VALUE = /^[^\s;[\]"\\{}]+$/;
@@ -72,17 +72,6 @@ const envSchema = z
     RINGHOOK_TLS_KEY: z.string().optional(),
     RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
     RINGHOOK_TRUST_PROXY: z.string().optional(),
-    RINGHOOK_MAX_CONNECTIONS: wholeNumber(
-      'RINGHOOK_MAX_CONNECTIONS',
-      { min: 16, max: 1_000_000 },
-      'open HTTPS connections in all (default: half the open-file limit, at most 4096)',
-    ).optional(),
-    RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: wholeNumber(
-      'RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS',
-      { min: 1, max: 1_000_000 },
-      'open connections from one address (an IPv6 /64), trusted proxies exempt',
-      DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
-    ).default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
     RINGHOOK_PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: 'RINGHOOK_PUBLIC_URL must be an absolute URL such as https://alerts.example.com' })
       .refine((u) => !u.includes('?') && !u.includes('#'), {
@@ -207,8 +196,6 @@ const envSchema = z
         error: 'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
       })
       .optional(),
-    RINGHOOK_DATABASE_CA_FILE: z.string().min(1).optional(),
-    RINGHOOK_DATABASE_UNVERIFIED: onOff('RINGHOOK_DATABASE_UNVERIFIED').default(false),
     RINGHOOK_NODE_ID: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, {
@@ -223,6 +210,7 @@ const envSchema = z
       .default(DEFAULTS.nodeTimeoutSec),
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(DEFAULTS.selfSigned),
     ...smsFields,
+    ...transportFields,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.RINGHOOK_TLS_CERT) !== Boolean(env.RINGHOOK_TLS_KEY)) {
@@ -309,7 +297,7 @@ const envSchema = z
     checkSmsVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
   });
 
-export interface Config {
+export interface Config extends TransportConfig {
   dataDir: string;
   dbFile: string;
   host: string;
@@ -318,8 +306,6 @@ export interface Config {
   httpPort: number | null;
   trustProxy: AddressMatcher;
   trustProxyText: string;
-  /** Open connections: in all (undefined: from the open-file limit) and from one address. */
-  connections: { total: number | undefined; perAddress: number };
   /** Base of the webhook URLs shown to owners, without a trailing slash. */
   publicUrl: string;
   publicUrlConfigured: boolean;
@@ -330,8 +316,6 @@ export interface Config {
   dbSync: 'normal' | 'full';
   /** PostgreSQL, shared by several nodes; null: the SQLite file dbFile. */
   databaseUrl: string | null;
-  /** How PostgreSQL's certificate is checked: a private authority's PEM file; may a host not on this machine go unverified? */
-  databaseTls: { caFile: string | undefined; allowUnverified: boolean };
   /** This process among the nodes sharing PostgreSQL. */
   nodeId: string;
   /** A node silent this long is taken for dead: its calls in progress end interrupted. */
@@ -435,7 +419,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     httpPort: e.RINGHOOK_HTTP_PORT ?? null,
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
-    connections: { total: e.RINGHOOK_MAX_CONNECTIONS, perAddress: e.RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS },
     publicUrl,
     publicUrlConfigured: e.RINGHOOK_PUBLIC_URL !== undefined,
     selfSigned: e.RINGHOOK_SELF_SIGNED,
@@ -443,10 +426,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: e.RINGHOOK_LOG_LEVEL,
     dbSync: e.RINGHOOK_DB_SYNC,
     databaseUrl: e.RINGHOOK_DATABASE_URL ?? null,
-    databaseTls: {
-      caFile: e.RINGHOOK_DATABASE_CA_FILE ? path.resolve(cwd, e.RINGHOOK_DATABASE_CA_FILE) : undefined,
-      allowUnverified: e.RINGHOOK_DATABASE_UNVERIFIED,
-    },
     nodeId:
       e.RINGHOOK_NODE_ID ??
       os
@@ -458,6 +437,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     metricsToken: e.RINGHOOK_METRICS_TOKEN,
     secretKey: e.RINGHOOK_SECRET_KEY,
     sms: smsConfigFrom(e),
+    ...transportConfigFrom(e, cwd),
     unknownVariables: unknownVariables(present, new Set(Object.keys(envSchema.shape))),
   };
 }
