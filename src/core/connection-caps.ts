@@ -14,7 +14,10 @@ export interface ConnectionLimits {
 }
 
 export const CONNECTION_TIMEOUTS = { handshakeMs: 10_000, firstRequestMs: 10_000 } as const;
-export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
+// TradingView sends every customer's alerts from 4 addresses: at a burst (1,000 alerts a second, each
+// taking tens of milliseconds) one of them may hold ~50 connections at once; a NAT'd office's browsers
+// hold ~7 each (6 plus a live stream).
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
 /** With no known limit of open files (or a huge one): at most this many connections. */
 export const MAX_DEFAULT_CONNECTIONS = 4_096;
 

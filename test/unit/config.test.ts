@@ -525,9 +525,9 @@ describe('RINGHOOK_SECRET_KEY', () => {
 });
 
 describe('connection caps and the database TLS (config/transport.ts)', () => {
-  it('defaults: the total from the open-file limit, 64 per address, the system authorities, unverified refused', () => {
+  it('defaults: the total from the open-file limit, 256 per address, the system authorities, unverified refused', () => {
     const config = loadConfig({}, CWD);
-    expect(config.connections).toEqual({ total: undefined, perAddress: 64 });
+    expect(config.connections).toEqual({ total: undefined, perAddress: 256 });
     expect(config.databaseTls).toEqual({ caFile: undefined, allowUnverified: false });
   });
 
