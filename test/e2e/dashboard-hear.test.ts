@@ -170,5 +170,45 @@ describe('Hear it', () => {
     await wavOf(await page.request.get('/dashboard/voice-sample.wav'), 2);
     svc.clock.advance(58_000);
     expect((await hear(page, { _csrf: token, message: 'ADA at 0.45' })).status()).toBe(200);
+    // A post another site makes, token or not, is refused.
+    const crossSite = await page.request.post('/dashboard/hear', {
+      form: { _csrf: token, message: 'x' },
+      headers: { 'sec-fetch-site': 'cross-site' },
+      maxRedirects: 0,
+    });
+    expect(crossSite.status()).toBe(403);
+  });
+
+  it('a Japanese account is told what its calls speak, and hears kana without the kanji', async () => {
+    const page = await open();
+    await signedIn(page, { language: 'ja', voice: 'espeak-ng', intro: null });
+    await page.getByText('kanji in a message are left out').waitFor();
+    await page.getByLabel('Message to hear').fill('ビットコイン 上昇 64000');
+    await page.getByRole('button', { name: 'Hear it' }).click();
+    await expect.poll(() => page.locator('#hear-spoken strong').textContent()).toMatch(/ビットコイン/);
+    expect(await page.locator('#hear-spoken').textContent()).not.toMatch(/上昇/);
+    await wavOf(await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!), 1);
+  });
+
+  it('without telephony says the sample cannot be played, and the post and the WAV answer 404', async () => {
+    const bare = await startDashboardService({ testCalls: 'none' });
+    try {
+      const context = await newContext(browser, bare.baseUrl);
+      contexts.push(context);
+      const page = await context.newPage();
+      const account = bare.createAccount({ plan: 'premium' });
+      await new OwnerAuthStore(bare.stores.db, bare.clock.now).setPassword(account.userId, PASSWORD);
+      await page.goto('/login');
+      await page.getByLabel('Account ID').fill(account.userId);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('The sample cannot be played: this server places no calls').waitFor();
+      expect(await page.getByLabel('Message to hear').count()).toBe(0);
+      expect((await hear(page, { _csrf: await csrf(page), message: 'ETH above 3,400' })).status()).toBe(404);
+      expect((await page.request.get('/dashboard/voice-sample.wav?message=x')).status()).toBe(404);
+      expect(bare.errorLogs()).toEqual([]);
+    } finally {
+      await bare.stop();
+    }
   });
 });

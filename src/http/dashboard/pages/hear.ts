@@ -7,6 +7,7 @@ import { MAX_MESSAGE_CODE_POINTS } from '../../../core/payload.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
 import type { Account } from '../../../core/account.js';
+import { JAPANESE_NOTE, type LanguageCode } from '../../../core/languages.js';
 import { SAMPLE_ALERT } from '../../../core/spoken-alerts.js';
 import { hearText, MAX_HEAR_BOX_CHARS } from '../voice-samples.js';
 
@@ -32,7 +33,7 @@ export function defaultHearView(account: Pick<Account, 'language' | 'voice' | 'i
   return { body: SAMPLE_ALERT, spoken: text.ok ? { phrases: text.phrases, src: sampleSrc(undefined, account.updatedAt) } : undefined };
 }
 
-export function hearSection(csrfToken: string, available: boolean, view: HearView): SafeHtml {
+export function hearSection(csrfToken: string, available: boolean, view: HearView, language: LanguageCode): SafeHtml {
   if (!available) {
     return html`<section class="card" id="hear"><h2>Hear it</h2>
   <p class="hint">The sample cannot be played: this server places no calls, so it has no speech engine running.</p></section>`;
@@ -52,6 +53,7 @@ export function hearSection(csrfToken: string, available: boolean, view: HearVie
     <textarea id="hear-message" name="message" rows="3" maxlength="${MAX_HEAR_BOX_CHARS}" aria-describedby="hear-message-hint">${view.body}</textarea>
     <p class="hint" id="hear-message-hint">At most ${MAX_MESSAGE_CODE_POINTS} characters of message, as the webhook takes it.
     ${TEST_CALL_LIMITS.perMinute} new messages a minute and ${TEST_CALL_LIMITS.perHour} an hour, as for test calls; hearing one again is free.</p>
+    ${language === 'ja' ? html`<p class="hint" id="hear-japanese">${JAPANESE_NOTE}</p>` : ''}
     <button type="submit" class="secondary">Hear it</button>
   </form>
   <div id="hear-result" aria-live="polite"${view.spoken ? html` data-ready` : ''}>${error}${spoken}</div>

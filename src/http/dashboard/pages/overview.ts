@@ -242,7 +242,7 @@ ${planSection(model)}
 ${smsSection(model)}
 ${confirmSection(model)}
 ${voiceSection(model)}
-${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account))}
+${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}
 ${contactSection(model)}
 ${actionsSection(model)}`;
 }
