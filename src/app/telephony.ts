@@ -21,14 +21,14 @@ import { AriClient } from '../pbx/ari.js';
 import { asteriskTemplates, ManagedAsterisk } from '../pbx/asterisk.js';
 import { asteriskPathProblem } from '../pbx/asterisk-config.js';
 import { type AsteriskRuntime, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
-import { DEFAULT_SPEECH } from '../core/languages.js';
-import { callPhrases } from '../calls/call-script.js';
+import { DEFAULT_SPEECH, type CallSpeech } from '../core/languages.js';
+import { callPhrases, type SpokenCall } from '../core/spoken-call.js';
 import { burstSynthesis } from '../core/speech-plan.js';
 import { publicAddressFromStun } from '../pbx/stun-client.js';
 import { Dialer } from '../calls/dialer.js';
 import { CallFlow } from '../calls/call-flow.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
-import { speechSampler } from '../speech/speech-sample.js';
+import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
 import { createTts } from '../speech/tts.js';
 import { prepareMediaDir } from '../speech/media-dir.js';
 import { SmsBackup } from '../sms/backup.js';
@@ -60,7 +60,7 @@ export interface Telephony {
   enqueue(callId: string, queued?: JustQueued): void;
   placeTestCall(account: Account): Promise<TestCallResult>;
   /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
-  speechSample(account: Account): Promise<Buffer>;
+  speechSample(phrases: SpokenCall, speech: CallSpeech): Promise<SpokenAudio>;
   stop(graceMs?: number): Promise<void>;
 }
 
