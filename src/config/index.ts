@@ -101,6 +101,12 @@ const envSchema = z
       'seconds of ringing before a call counts as not answered',
       DEFAULTS.ringTimeoutSec,
     ).default(DEFAULTS.ringTimeoutSec),
+    RINGHOOK_MAX_CALL_SECONDS: wholeNumber(
+      'RINGHOOK_MAX_CALL_SECONDS',
+      { min: 10, max: 86_400 },
+      'the longest a call may last, ring included, hung up by Asterisk itself',
+      DEFAULTS.maxCallSec,
+    ).default(DEFAULTS.maxCallSec),
     RINGHOOK_AMD: onOff('RINGHOOK_AMD').default(DEFAULTS.answeringMachineDetection),
     RINGHOOK_MAX_CALLS: wholeNumber(
       'RINGHOOK_MAX_CALLS',
@@ -354,6 +360,8 @@ export interface TelephonyConfig {
   trunk2: TrunkConfig | null;
   callerId: string | undefined;
   ringTimeoutSec: number;
+  /** The longest a call may last, ring included: Asterisk hangs it up then (TIMEOUT(absolute)). */
+  maxCallSec: number;
   /** Answering-machine detection: a machine's call ends `voicemail`, the message left after its greeting. */
   amd: boolean;
   maxCalls: number;
@@ -447,6 +455,7 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
     trunk2: trunkConfig(e, 'RINGHOOK_TRUNK2'),
     callerId: e.RINGHOOK_CALLER_ID,
     ringTimeoutSec: e.RINGHOOK_RING_TIMEOUT,
+    maxCallSec: e.RINGHOOK_MAX_CALL_SECONDS,
     amd: e.RINGHOOK_AMD,
     maxCalls: e.RINGHOOK_MAX_CALLS ?? defaultMaxCalls({ start, end }, DEFAULTS.maxCallsMost),
     trunkCps: e.RINGHOOK_TRUNK_CPS,
