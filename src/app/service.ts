@@ -12,7 +12,7 @@ import { silentLogger, type Logger } from '../lib/log.js';
 import { Metrics } from '../lib/metrics.js';
 import type { CheckState } from '../http/operations.js';
 import type { SmsReceiptDeps } from '../http/sms-receipts.js';
-import { lockDataDir } from './instance-lock.js';
+import { lockDataDirForServe, refuseMigrationUnderServe } from './schema-guard.js';
 import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
@@ -57,6 +57,8 @@ async function openStoresIn(
     const { openPostgresStore } = await import('../store/postgres/index.js');
     return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey });
   }
+  // serve holds the lock already; a command must not migrate under a running serve.
+  if (!options.asNode) refuseMigrationUnderServe(config);
   return openSqliteStore(config.dbFile, {
     sync: config.dbSync,
     secrets,
@@ -84,13 +86,18 @@ function certificateNames(config: Config): string[] {
 }
 
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
-  // Opening the database makes the data dir (mode 0700) if needed; the lock file goes in it.
-  const stores = await openStores(config, now, { logger, asNode: true });
+  // The lock first: a serve that finds another one on its data dir opens (and migrates) nothing.
   let unlock: () => void;
   try {
-    unlock = lockDataDir(config.dataDir);
+    unlock = lockDataDirForServe(config);
   } catch (error) {
-    await stores.close();
+    throw dataDirError(error, config.dataDir) ?? error;
+  }
+  let stores: Store;
+  try {
+    stores = await openStores(config, now, { logger, asNode: true });
+  } catch (error) {
+    unlock();
     throw error;
   }
   const events = new CallEvents();
