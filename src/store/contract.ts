@@ -151,13 +151,27 @@ export interface Store {
   ping(): Promise<void>;
   /** The schema version the store is at. */
   schemaVersion(): Promise<number>;
+  /**
+   * Several nodes: looks at the schema again (another node may have migrated it); returns why this
+   * node must take no alerts now, or null. Until it answers null again, ping() and every alert fail.
+   */
+  checkSchema?(): Promise<string | null>;
   close(): Promise<void>;
+}
+
+/**
+ * A node whose code cannot work on the database's newer schema (a rolling upgrade under way) takes
+ * no alert: each is refused like a database that cannot take it (503, nothing recorded), never a 500.
+ */
+export class SteppedAside extends Error {
+  readonly code = 'RINGHOOK_STEPPED_ASIDE';
 }
 
 /** PostgreSQL's error classes of a server that cannot take work now (08 connection, 57 operator intervention, 53 resources). */
 const UNAVAILABLE_SQLSTATE = /^(08|57|53)/;
 /** Node's and postgres.js's codes of a connection that could not be made or was lost. */
 const UNAVAILABLE_CODES = new Set([
+  'RINGHOOK_STEPPED_ASIDE',
   'ECONNREFUSED',
   'ECONNRESET',
   'EPIPE',

@@ -1,12 +1,12 @@
 // The shared store: one PostgreSQL database, several ringhook nodes. Opening it connects, brings
 // the schema up to date (one node migrates, the others wait for it) and checks the secret key.
 import type { SecretBox } from '../secret-box.js';
-import type { Store } from '../contract.js';
+import { type Store, SteppedAside } from '../contract.js';
 import { checkSecretKey, PgAccountStore } from './accounts.js';
 import { PgCallStore } from './calls.js';
 import { PgChangeFeed } from './changes.js';
 import { connect, redactUrl } from './connect.js';
-import { migratePostgres, readSchemaVersion } from './migrations.js';
+import { migratePostgres, PG_SCHEMA_VERSION, readSchemaVersion, schemaMisfit } from './migrations.js';
 import { PgNodeRegistry } from './nodes.js';
 import { PgOwnerAuthStore } from './owner-auth.js';
 import { PgCallProgressStore } from './progress.js';
@@ -36,6 +36,8 @@ export interface PostgresStore extends Store {
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const now = options.now ?? Date.now;
+  /** Why this node takes no alerts now: the schema, migrated by a newer node, is one its code cannot work on. */
+  let steppedAside: string | null = null;
   const location = redactUrl(options.url);
   const sql = await connect(options.url, options.poolSize === undefined ? {} : { poolSize: options.poolSize });
   try {
@@ -49,7 +51,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     kind: 'postgres',
     location,
     accounts: new PgAccountStore(sql, options.secrets, now),
-    calls: new PgCallStore(sql, options.nodeId, now),
+    calls: new PgCallStore(sql, options.nodeId, now, () => steppedAside),
     // The CLI dials nothing: its steps (a test call nobody placed ends failed) are no node's.
     progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now),
     sessions: new PgSessionStore(sql, now),
@@ -60,6 +62,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     changes: new PgChangeFeed(sql, options.nodeId ?? 'cli'),
     async ping() {
       await sql`select 1`;
+      if (steppedAside !== null) throw new SteppedAside(steppedAside);
+    },
+    async checkSchema() {
+      steppedAside = await schemaMisfit(sql, PG_SCHEMA_VERSION, location);
+      return steppedAside;
     },
     schemaVersion: () => readSchemaVersion(sql),
     async close() {

@@ -2,7 +2,9 @@
 // a node that stops saying so is declared gone by exactly one survivor, which ends its calls.
 import type { CallForDialing, EndedWithoutSms, WaitingSms } from '../sqlite/call-progress.js';
 import type { GoneNode, NodeInfo, NodeRegistry } from '../contract.js';
+import { VERSION } from '../../lib/version.js';
 import { query, type Sql } from './connect.js';
+import { PG_SCHEMA_VERSION } from './migrations.js';
 import { ENDED_WITHOUT_SMS, IN_PROGRESS, SELECT_CALL } from './progress.js';
 
 interface NodeRow {
@@ -13,8 +15,9 @@ interface NodeRow {
 }
 
 const SQL = {
-  heartbeat: `INSERT INTO nodes (node_id, started_at, seen_at, gone_at) VALUES ($1, $2, $3, NULL)
-              ON CONFLICT (node_id) DO UPDATE SET started_at = excluded.started_at, seen_at = excluded.seen_at, gone_at = NULL`,
+  heartbeat: `INSERT INTO nodes (node_id, started_at, seen_at, gone_at, version, schema) VALUES ($1, $2, $3, NULL, $4, $5)
+              ON CONFLICT (node_id) DO UPDATE SET started_at = excluded.started_at, seen_at = excluded.seen_at, gone_at = NULL,
+                                                  version = excluded.version, schema = excluded.schema`,
   // SKIP LOCKED: of two survivors looking at once, each declares a silent node gone or leaves it to the other.
   silent: 'SELECT node_id FROM nodes WHERE gone_at IS NULL AND seen_at < $1 AND node_id <> $2 ORDER BY node_id FOR UPDATE SKIP LOCKED',
   gone: 'UPDATE nodes SET gone_at = $2 WHERE node_id = $1',
@@ -39,7 +42,7 @@ export class PgNodeRegistry implements NodeRegistry {
   async heartbeat(): Promise<void> {
     const now = this.now();
     this.startedAt ??= now;
-    await query(this.sql, SQL.heartbeat, [this.nodeId, this.startedAt, now]);
+    await query(this.sql, SQL.heartbeat, [this.nodeId, this.startedAt, now, VERSION, PG_SCHEMA_VERSION]);
   }
 
   takeOverSilent(silentMs: number, smsWindowMs: number): Promise<GoneNode[]> {
