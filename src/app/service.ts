@@ -25,7 +25,7 @@ export type { Stores } from '../lib/deps.js';
  * new api_key (regenerateAllKeys).
  */
 export async function openStores(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'> & Partial<Pick<Config, 'telephony'>>,
   now: () => number = Date.now,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean } = {},
 ): Promise<Store> {
@@ -47,7 +47,7 @@ function dataDirError(error: unknown, dataDir: string): UserError | undefined {
 }
 
 async function openStoresIn(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'> & Partial<Pick<Config, 'telephony'>>,
   now: () => number,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean },
 ): Promise<Store> {
@@ -55,7 +55,15 @@ async function openStoresIn(
   const checkKey = !options.lostSecretKey;
   if (config.databaseUrl) {
     const { openPostgresStore } = await import('../store/postgres/index.js');
-    return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey });
+    return openPostgresStore({
+      url: config.databaseUrl,
+      nodeId: options.asNode ? config.nodeId : null,
+      secrets,
+      now,
+      checkKey,
+      // A dead node's line is freed once its call cannot be up any more, clocks a few seconds apart.
+      ...(config.telephony && { lineHoldMs: config.telephony.maxCallSec * 1000 + 5_000 }),
+    });
   }
   // serve holds the lock already; a command must not migrate under a running serve.
   if (!options.asNode) refuseMigrationUnderServe(config);

@@ -24,6 +24,8 @@ export interface PostgresStoreOptions {
   now?: () => number;
   /** false only to open a database whose secret key is lost, to give every account a new api_key. */
   checkKey?: boolean;
+  /** How long a dead node's phone line stays held after its call was dialed (RINGHOOK_MAX_CALL_SECONDS and a margin). */
+  lineHoldMs?: number;
   /** Connections in the pool (default 10). */
   poolSize?: number;
 }
@@ -53,7 +55,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     accounts: new PgAccountStore(sql, options.secrets, now),
     calls: new PgCallStore(sql, options.nodeId, now, () => steppedAside),
     // The CLI dials nothing: its steps (a test call nobody placed ends failed) are no node's.
-    progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now),
+    progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now, options.lineHoldMs),
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new OrderedWrites(),

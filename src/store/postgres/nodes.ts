@@ -22,7 +22,6 @@ const SQL = {
   silent: 'SELECT node_id FROM nodes WHERE gone_at IS NULL AND seen_at < $1 AND node_id <> $2 ORDER BY node_id FOR UPDATE SKIP LOCKED',
   gone: 'UPDATE nodes SET gone_at = $2 WHERE node_id = $1',
   callsOf: `${SELECT_CALL} WHERE node_id = $1 AND accepted = 1 AND status IN ${IN_PROGRESS} ORDER BY id`,
-  releaseLines: 'DELETE FROM phone_lines WHERE node_id = $1',
   // Its SMS being handed over or waiting for the gateway become the survivor's.
   smsOf: `UPDATE calls SET sms_node = $2 WHERE sms_node = $1 AND sms_status IN ('sending', 'waiting')
           RETURNING id, call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt", sms_status AS "smsStatus"`,
@@ -52,7 +51,7 @@ export class PgNodeRegistry implements NodeRegistry {
       for (const { node_id } of await query<{ node_id: string }>(tx, SQL.silent, [now - silentMs, this.nodeId])) {
         await query(tx, SQL.gone, [node_id, now]);
         const calls = await query<CallForDialing>(tx, SQL.callsOf, [node_id]);
-        await query(tx, SQL.releaseLines, [node_id]);
+        // Its phone lines stay held: its calls may still be up at the phones (progress.ts, staleLine).
         const sms = [...(await query<WaitingSms & { id: number; smsStatus: string }>(tx, SQL.smsOf, [node_id, this.nodeId]))].sort((x, y) => x.id - y.id);
         const ended = await query<EndedWithoutSms>(tx, ENDED_WITHOUT_SMS, [node_id, now - smsWindowMs]);
         taken.push({
