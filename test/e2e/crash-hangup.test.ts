@@ -46,7 +46,9 @@ afterAll(async () => {
   for (const dir of dataDirs) killLeftoverAsterisk(dir);
   await smsc?.stop();
   if (killToBye.length) {
-    console.log(`kill -9 → BYE over ${killToBye.length} runs: p50 ${percentile(killToBye, 50)} ms, max ${Math.max(...killToBye)} ms (${killToBye.join(', ')})`);
+    console.log(
+      `figures: kill -9 → BYE over ${killToBye.length} runs: p50 ${percentile(killToBye, 50)} ms, max ${Math.max(...killToBye)} ms (${killToBye.join(', ')})`,
+    );
   }
 });
 
@@ -204,6 +206,7 @@ it('serve and its watchdog both killed: Asterisk itself hangs the call up at RIN
   expect(byeAt, 'the phone got a BYE').toBeDefined();
   expect(byeAt! - killedAt).toBeGreaterThan(5_000);
   expect(byeAt! - postedAt).toBeLessThan(20_000 + 3_000);
+  console.log(`figures: bound 20 s; BYE ${byeAt! - postedAt} ms after the alert was sent, ${byeAt! - killedAt} ms after the kill`);
   await afterRestart(s, callId, byeAt!);
 }, 240_000);
 
@@ -223,6 +226,7 @@ it('serve and its watchdog both killed: the next serve hangs up the leftover Ast
   const byeAt = await byes.next(restartAt, 5_000);
   byes.stop();
   expect(byeAt, 'the phone got a BYE').toBeDefined();
+  console.log(`figures: leftover Asterisk: BYE ${byeAt! - restartAt} ms after the new serve was started`);
   expect(second.output()).toMatch(/leftover Asterisk stopped.*graceful/);
   expect(alive(astPid)).toBe(false);
   await afterRestart(s, callId, byeAt!, true);

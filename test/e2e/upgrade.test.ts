@@ -123,8 +123,12 @@ it('one node: the new CLI and a new serve beside the running previous release ch
   await load;
 
   // No 500 at any time (the switch itself refuses connections for a moment: status 0); nothing lost.
+  const count = (code: number) => statuses.filter((s) => s === code).length;
+  console.log(
+    `figures: ${statuses.length} alerts: ${count(200)} × 200, ${count(0)} refused connections during the restart, ${statuses.filter((s) => s >= 500).length} × 5xx; ${answered.size} kept`,
+  );
   expect(statuses.filter((s) => s >= 500)).toEqual([]);
-  expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(5);
+  expect(count(200)).toBeGreaterThan(5);
   const after = recorded();
   for (const [callId, message] of answered) expect(after.get(callId), callId).toBe(message);
   const listed = runCli(['account', 'list', '--json'], env);
