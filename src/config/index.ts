@@ -231,6 +231,14 @@ const envSchema = z
         message: 'RINGHOOK_ARI_URL points at an external Asterisk: set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to the ari.conf user too',
       });
     }
+    // The bound counts from the originate: a call must be able to ring its whole time and then talk.
+    if (env.RINGHOOK_MAX_CALL_SECONDS <= env.RINGHOOK_RING_TIMEOUT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_MAX_CALL_SECONDS'],
+        message: `RINGHOOK_MAX_CALL_SECONDS (${env.RINGHOOK_MAX_CALL_SECONDS}) must be longer than RINGHOOK_RING_TIMEOUT (${env.RINGHOOK_RING_TIMEOUT}): it bounds the whole call, ring included`,
+      });
+    }
     if (env.RINGHOOK_TELEPHONY === 'external' && !env.RINGHOOK_ARI_URL) {
       ctx.addIssue({
         code: 'custom',

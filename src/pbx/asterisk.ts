@@ -1,6 +1,7 @@
 // A managed Asterisk process: renders ringhook's config into a run dir, starts Asterisk (from the
 // provisioned root file system with chroot, or the host's binary), waits until ARI answers,
-// restarts it with capped backoff if it dies, and stops it on shutdown.
+// restarts it with capped backoff if it dies, and stops it on shutdown. Should serve die instead,
+// a watchdog beside it hangs its calls up and stops it (asterisk-watchdog.ts).
 //
 // Chroot mode runs Asterisk inside a private mount namespace (`unshare --mount`): the bind mounts
 // of /proc, /dev, the run dir and the media dir exist only in that namespace, so they vanish with
@@ -164,8 +165,9 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
     const log = this.opts.logger;
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
-    if (child.pid !== undefined) this.watchdog = startWatchdog(this.opts.runtime, child.pid, this.configFile, log);
-    const watchdog = this.watchdog;
+    // Ends this Asterisk's calls and stops it should serve die; dismissed when Asterisk exits first.
+    const watchdog = child.pid === undefined ? undefined : startWatchdog(this.opts.runtime, child.pid, this.configFile, log);
+    this.watchdog = watchdog;
     const collect = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (!line.trim()) continue;

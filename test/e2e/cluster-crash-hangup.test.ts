@@ -51,6 +51,7 @@ beforeAll(async () => {
       RINGHOOK_NODE_ID: id,
       RINGHOOK_NODE_TIMEOUT: String(NODE_TIMEOUT_S),
       RINGHOOK_MAX_CALL_SECONDS: String(MAX_CALL_S),
+      RINGHOOK_RING_TIMEOUT: '15',
       RINGHOOK_SMS_GATEWAY: 'smpp',
       RINGHOOK_SMPP_URL: smsc.url(),
       RINGHOOK_SMS_FROM: 'ringhook',
@@ -102,7 +103,7 @@ it('kill -9 of one node during a talking call: BYE within seconds, interrupted w
   expect(second.status).toBe(200);
   const byeAt = await byes.next(killedAt, 30_000);
   expect(byeAt, 'the phone got a BYE').toBeDefined();
-  console.log(`node-b killed → BYE in ${byeAt! - killedAt} ms`);
+  console.log(`figures: node-b killed → BYE in ${byeAt! - killedAt} ms`);
   expect(byeAt! - killedAt).toBeLessThan((NODE_TIMEOUT_S + 3) * 1000);
 
   // The survivor ends the dead node's call interrupted, with one SMS.
@@ -121,7 +122,7 @@ it('kill -9 of one node during a talking call: BYE within seconds, interrupted w
   const invitedAt = Date.now();
   byes.stop();
   expect(await inviteCount(phone)).toBe(2);
-  console.log(`second INVITE ${invitedAt - firstDialedAt} ms after the first call was dialed (bound ${MAX_CALL_S} s)`);
+  console.log(`figures: second INVITE ${invitedAt - firstDialedAt} ms after the first call was dialed (bound ${MAX_CALL_S} s)`);
   expect(invitedAt).toBeGreaterThan(byeAt!);
   expect(invitedAt - firstDialedAt).toBeGreaterThanOrEqual(MAX_CALL_S * 1000);
   const row = (await readCalls(dbUrl)).get(second.callId!);

@@ -192,7 +192,7 @@ it('in a PID namespace with tini as PID 1 (the container): kill -9 of serve → 
 }, 240_000);
 
 it('serve and its watchdog both killed: Asterisk itself hangs the call up at RINGHOOK_MAX_CALL_SECONDS', async () => {
-  const s = await setup({ RINGHOOK_MAX_CALL_SECONDS: '20' }, '+14155550191');
+  const s = await setup({ RINGHOOK_MAX_CALL_SECONDS: '20', RINGHOOK_RING_TIMEOUT: '10' }, '+14155550191');
   const first = await serve(s);
   const postedAt = Date.now();
   const callId = await talkingCall(s);

@@ -110,6 +110,10 @@ describe('loadConfig parses every variable', () => {
     for (const bad of ['9', '86401', '1.5', 'ten']) {
       expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: bad }).message).toContain('RINGHOOK_MAX_CALL_SECONDS must be a whole number from 10 to 86400');
     }
+    expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: '30' }).message).toContain(
+      'RINGHOOK_MAX_CALL_SECONDS (30) must be longer than RINGHOOK_RING_TIMEOUT (30): it bounds the whole call, ring included',
+    );
+    expect(loadConfig({ RINGHOOK_MAX_CALL_SECONDS: '30', RINGHOOK_RING_TIMEOUT: '20' }, CWD).telephony.maxCallSec).toBe(30);
   });
 
   it('RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, resolved against cwd', () => {
