@@ -1,13 +1,14 @@
 // A rolling upgrade of two nodes on one real PostgreSQL, as an operator would do it: both run the
-// previous release (built from git history), alerts go to both the whole time, then one node at a
-// time is stopped and started on this version. The first new node migrates the shared database
-// (009, an expand migration) while the other still runs the old code: no 500 is ever answered, every
-// alert answered 200 is kept, and the old code goes on working on the newer schema. An old node
-// started again on it afterwards is refused with one clear line (it predates the rule).
+// previous release (built from git history), alerts go to both the whole time; this version's CLI
+// is run beside them (it migrates the shared database: 009 is an expand migration), then one node
+// at a time is stopped and started on this version. No 500 is ever answered, every alert answered
+// 200 is kept, and the old code goes on working on the newer schema. An old node started again on
+// it afterwards is refused with one clear line (it predates the rule).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { CLUSTER_SECRET_KEY, type ClusterAccount, nodeHandle, type NodeHandle, postAlert, readCalls } from '../helpers/cluster.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
 import { freeTcpPort } from '../helpers/ports.js';
@@ -94,15 +95,21 @@ it('two nodes upgraded one at a time under a stream of alerts: the old code work
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   await pause(2_000);
 
-  // node-b first: stopped, started on this version, which migrates the shared database.
-  await serves.get('node-b')!.stop();
-  serves.set('node-b', await startServe(b));
+  // This version's CLI first, beside the two old nodes: it migrates the shared database (009 is an
+  // expand migration, which the old code works on), and both old nodes keep answering 200.
+  const listed = runCli(['account', 'list', '--json'], a);
+  expect(listed.code, listed.stderr).toBe(0);
+  expect((listed.json as unknown[]).length).toBe(accounts.length);
   expect((await schema()).version).toBe(PG_SCHEMA_VERSION);
   const migratedAt = statuses.length;
-  await pause(4_000);
-  // node-a still runs the previous release, on the migrated schema: it keeps answering 200.
+  await pause(3_000);
+  // Then node-b: stopped, started on this version.
+  await serves.get('node-b')!.stop();
+  serves.set('node-b', await startServe(b));
+  await pause(3_000);
+  // node-a still runs the previous release, on the migrated schema: it kept answering 200.
   const oldOnNew = statuses.slice(migratedAt).filter((s) => s.node === 'node-a');
-  expect(oldOnNew.length).toBeGreaterThan(2);
+  expect(oldOnNew.length).toBeGreaterThan(4);
   expect(oldOnNew.every((s) => s.status === 200)).toBe(true);
 
   // Then node-a.
@@ -114,7 +121,7 @@ it('two nodes upgraded one at a time under a stream of alerts: the old code work
 
   const count = (code: number) => statuses.filter((s) => s.status === code).length;
   console.log(
-    `figures: ${statuses.length} alerts over two nodes: ${count(200)} × 200 (${oldOnNew.length} to the old node on the migrated schema), ${count(0)} refused connections during restarts, ${statuses.filter((s) => s.status >= 500).length} × 5xx`,
+    `figures: ${statuses.length} alerts over two nodes: ${count(200)} × 200 (${oldOnNew.length} to an old node on the migrated schema), ${count(0)} refused connections during restarts, ${statuses.filter((s) => s.status >= 500).length} × 5xx`,
   );
   expect(statuses.filter((s) => s.status >= 500)).toEqual([]);
   expect(statuses.filter((s) => ![200, 0].includes(s.status))).toEqual([]);
