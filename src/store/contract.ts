@@ -95,6 +95,9 @@ export interface NodeInfo {
   seenAt: number;
   /** Set when a survivor took its calls over. */
   goneAt: number | null;
+  /** The ringhook version and schema it runs (null: a node older than the upgrade rule). */
+  version: string | null;
+  schema: number | null;
 }
 
 /** A node declared gone, and what it left to the survivor that did so. */

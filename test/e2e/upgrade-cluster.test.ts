@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { CLUSTER_SECRET_KEY, type ClusterAccount, nodeHandle, type NodeHandle, postAlert, readCalls } from '../helpers/cluster.js';
+import { request } from '../helpers/https-client.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { buildPreviousRelease } from '../helpers/previous-release.js';
@@ -107,6 +108,18 @@ it('two nodes upgraded one at a time under a stream of alerts: the old code work
   await serves.get('node-b')!.stop();
   serves.set('node-b', await startServe(b));
   await pause(3_000);
+  // The new node's /healthz says which node is still to be upgraded.
+  const health = await request(`${handle('node-b').base}/healthz`, { method: 'GET', ca: handle('node-b').ca });
+  expect(health.status).toBe(200);
+  const versions = (health.json.cluster.nodes as Array<{ node: string; version: string | null; schema: number | null }>).map((x) => [
+    x.node,
+    x.version,
+    x.schema,
+  ]);
+  expect(versions).toEqual([
+    ['node-a', null, null],
+    ['node-b', '0.1.0', PG_SCHEMA_VERSION],
+  ]);
   // node-a still runs the previous release, on the migrated schema: it kept answering 200.
   const oldOnNew = statuses.slice(migratedAt).filter((s) => s.node === 'node-a');
   expect(oldOnNew.length).toBeGreaterThan(4);

@@ -12,6 +12,8 @@ interface NodeRow {
   started_at: number;
   seen_at: number;
   gone_at: number | null;
+  version: string | null;
+  schema: number | null;
 }
 
 const SQL = {
@@ -25,7 +27,7 @@ const SQL = {
   // Its SMS being handed over or waiting for the gateway become the survivor's.
   smsOf: `UPDATE calls SET sms_node = $2 WHERE sms_node = $1 AND sms_status IN ('sending', 'waiting')
           RETURNING id, call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt", sms_status AS "smsStatus"`,
-  list: 'SELECT node_id, started_at, seen_at, gone_at FROM nodes ORDER BY node_id',
+  list: 'SELECT node_id, started_at, seen_at, gone_at, version, schema FROM nodes ORDER BY node_id',
 } as const;
 
 export class PgNodeRegistry implements NodeRegistry {
@@ -71,7 +73,14 @@ export class PgNodeRegistry implements NodeRegistry {
   }
 
   async list(): Promise<NodeInfo[]> {
-    return (await query<NodeRow>(this.sql, SQL.list)).map((r) => ({ nodeId: r.node_id, startedAt: r.started_at, seenAt: r.seen_at, goneAt: r.gone_at }));
+    return (await query<NodeRow>(this.sql, SQL.list)).map((r) => ({
+      nodeId: r.node_id,
+      startedAt: r.started_at,
+      seenAt: r.seen_at,
+      goneAt: r.gone_at,
+      version: r.version,
+      schema: r.schema,
+    }));
   }
 
   async leave(): Promise<void> {
