@@ -4,8 +4,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 step() { printf '\nringhook: == %s ==\n' "$*" >&2; }
-step "Debian tools (openssl, procps, util-linux; iproute2, nftables and tcpdump for the network lab; gcc for the resident flite; g++, make and python3 for the single executable's SQLite addon)"
-"$here/ensure-debs.sh" openssl procps util-linux iproute2 nftables tcpdump gcc libc6-dev g++ make python3
+step "Debian tools (openssl, procps, util-linux; iproute2, nftables and tcpdump for the network lab; gcc for the resident flite; g++, make and python3 for the single executable's SQLite addon; tini, the container's PID 1, for the crash tests)"
+"$here/ensure-debs.sh" openssl procps util-linux iproute2 nftables tcpdump gcc libc6-dev g++ make python3 tini
 
 # Installs Debian packages whose services must not run: the tests start their own Caddy and nginx
 # on free loopback ports, and a system one left on port 80/443 would only get in the way. While

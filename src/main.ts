@@ -12,8 +12,7 @@ import { sayCommand } from './cli/say.js';
 import { serveCommand } from './cli/serve.js';
 import { smsTestCommand } from './cli/sms-test.js';
 import { testCallCommand } from './cli/test-call.js';
-
-const VERSION = '0.1.0';
+import { VERSION } from './lib/version.js';
 
 export const rootCommand = defineCommand({
   meta: { name: 'ringhook', version: VERSION, description: 'Turns trading alerts (webhooks) into phone calls, with SMS backup' },

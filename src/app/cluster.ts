@@ -41,9 +41,16 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
   let beating: Promise<void> | undefined;
   let wasDown = false;
   let takingOver = true;
+  let steppedAside: string | null = null;
   const beat = async () => {
     try {
       await registry.heartbeat();
+      const misfit = (await store.checkSchema?.()) ?? null;
+      if (misfit !== steppedAside) {
+        if (misfit) logger.error(`this node takes no alerts (503, /healthz 503) until it is upgraded: ${misfit}`);
+        else logger.info('the database schema is one this node works on again: it takes alerts');
+      }
+      steppedAside = misfit;
       if (wasDown) logger.info('the database answers again: this node is back among the nodes');
       wasDown = false;
       if (deps.adopt && takingOver) {

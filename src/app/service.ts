@@ -12,7 +12,7 @@ import { silentLogger, type Logger } from '../lib/log.js';
 import { Metrics } from '../lib/metrics.js';
 import type { CheckState } from '../http/operations.js';
 import type { SmsReceiptDeps } from '../http/sms-receipts.js';
-import { lockDataDir } from './instance-lock.js';
+import { lockDataDirForServe, refuseMigrationUnderServe } from './schema-guard.js';
 import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
@@ -26,7 +26,7 @@ export type Stores = Store;
  * new api_key (regenerateAllKeys).
  */
 export async function openStores(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'> & Partial<Pick<Config, 'telephony'>>,
   now: () => number = Date.now,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean } = {},
 ): Promise<Store> {
@@ -48,7 +48,7 @@ function dataDirError(error: unknown, dataDir: string): UserError | undefined {
 }
 
 async function openStoresIn(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'> & Partial<Pick<Config, 'telephony'>>,
   now: () => number,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean },
 ): Promise<Store> {
@@ -66,8 +66,19 @@ async function openStoresIn(
         tls,
       });
     }
-    return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey, tls: config.databaseTls });
+    return openPostgresStore({
+      url: config.databaseUrl,
+      nodeId: options.asNode ? config.nodeId : null,
+      secrets,
+      now,
+      checkKey,
+      tls: config.databaseTls,
+      // A dead node's line is freed once its call cannot be up any more, clocks a few seconds apart.
+      ...(config.telephony && { lineHoldMs: config.telephony.maxCallSec * 1000 + 5_000 }),
+    });
   }
+  // serve holds the lock already; a command must not migrate under a running serve.
+  if (!options.asNode) refuseMigrationUnderServe(config);
   return openSqliteStore(config.dbFile, {
     sync: config.dbSync,
     secrets,
@@ -95,13 +106,18 @@ function certificateNames(config: Config): string[] {
 }
 
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
-  // Opening the database makes the data dir (mode 0700) if needed; the lock file goes in it.
-  const stores = await openStores(config, now, { logger, asNode: true });
+  // The lock first: a serve that finds another one on its data dir opens (and migrates) nothing.
   let unlock: () => void;
   try {
-    unlock = lockDataDir(config.dataDir);
+    unlock = lockDataDirForServe(config);
   } catch (error) {
-    await stores.close();
+    throw dataDirError(error, config.dataDir) ?? error;
+  }
+  let stores: Store;
+  try {
+    stores = await openStores(config, now, { logger, asNode: true });
+  } catch (error) {
+    unlock();
     throw error;
   }
   const events = new CallEvents();

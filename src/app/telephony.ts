@@ -266,6 +266,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     backupEndpointFor: backupEndpointFor(t),
     callerId: t.callerId,
     ringTimeoutSec: t.ringTimeoutSec,
+    maxCallSec: t.maxCallSec,
     // Only the managed Asterisk is known to have ringhook's dialplan (an external one may add it: README).
     detectMachine: t.amd && t.mode === 'managed',
     maxConcurrent: t.maxCalls,

@@ -17,6 +17,8 @@ export type Placement = { placed: true } | { placed: false; outcome: CallStop } 
 export interface PlacementOptions {
   callerId?: string | undefined;
   ringTimeoutSec: number;
+  /** Asterisk hangs the call up after this many seconds, ring included, whatever serve does. */
+  maxCallSec: number;
 }
 
 export async function placeCall(
@@ -32,6 +34,7 @@ export async function placeCall(
       appArgs: [session.call.callId],
       ...(options.callerId && { callerId: options.callerId }),
       timeoutSec: options.ringTimeoutSec,
+      variables: { 'TIMEOUT(absolute)': String(options.maxCallSec) },
     });
     return { placed: true };
   } catch (error) {
@@ -44,7 +47,7 @@ export async function placeCall(
 
 export interface CallPlacementDeps {
   ari: Pick<AriCallControl, 'originate' | 'getEndpoint' | 'hangup'>;
-  settings: Pick<DialerSettings, 'callerId' | 'ringTimeoutSec' | 'backupEndpointFor' | 'now'>;
+  settings: Pick<DialerSettings, 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'backupEndpointFor' | 'now'>;
   sessions: CallSessions;
   ledger: CallLedger;
   queue: CallQueue;

@@ -27,6 +27,8 @@ export interface DialerOptions {
   backupEndpointFor?: ((phone: string) => Endpoint) | undefined;
   callerId?: string | undefined;
   ringTimeoutSec: number;
+  /** The longest a call may last, ring included: set on the channel, so Asterisk hangs it up even with serve gone. */
+  maxCallSec?: number;
   maxConcurrent: number;
   /** New calls a second the provider allows (unset: no pacing). */
   callsPerSecond?: number;
@@ -46,5 +48,5 @@ export type DialerSettings = Required<Omit<DialerOptions, 'callerId' | 'callsPer
   Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice'>;
 
 export function withDefaults(options: DialerOptions): DialerSettings {
-  return { detectMachine: false, maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, ...options };
+  return { detectMachine: false, maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, maxCallSec: 1_000, ...options };
 }

@@ -43,7 +43,9 @@ const checkDatabase: Check = async (config) => {
       const accounts = (await stores.accounts.list()).length;
       const version = await stores.schemaVersion();
       const view = stores.nodes ? clusterView(stores.nodes.nodeId, await stores.nodes.list(), Date.now(), config.nodeTimeoutMs) : undefined;
-      const alive = view?.nodes.filter((n) => n.alive).map((n) => n.node) ?? [];
+      // What each runs: during a rolling upgrade, which nodes are still to be upgraded.
+      const alive =
+        view?.nodes.filter((n) => n.alive).map((n) => `${n.node} (${n.version === null ? 'older than 009' : `${n.version}, schema ${n.schema}`})`) ?? [];
       const cluster = view ? `, ${alive.length} node(s) alive: ${alive.join(', ') || 'none'}` : '';
       return pass(
         'database',

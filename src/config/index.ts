@@ -102,6 +102,12 @@ const envSchema = z
       'seconds of ringing before a call counts as not answered',
       DEFAULTS.ringTimeoutSec,
     ).default(DEFAULTS.ringTimeoutSec),
+    RINGHOOK_MAX_CALL_SECONDS: wholeNumber(
+      'RINGHOOK_MAX_CALL_SECONDS',
+      { min: 10, max: 86_400 },
+      'the longest a call may last, ring included, hung up by Asterisk itself',
+      DEFAULTS.maxCallSec,
+    ).default(DEFAULTS.maxCallSec),
     RINGHOOK_AMD: onOff('RINGHOOK_AMD').default(DEFAULTS.answeringMachineDetection),
     RINGHOOK_MAX_CALLS: wholeNumber(
       'RINGHOOK_MAX_CALLS',
@@ -225,6 +231,14 @@ const envSchema = z
         code: 'custom',
         path: ['RINGHOOK_ARI_USER'],
         message: 'RINGHOOK_ARI_URL points at an external Asterisk: set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to the ari.conf user too',
+      });
+    }
+    // The bound counts from the originate: a call must be able to ring its whole time and then talk.
+    if (env.RINGHOOK_MAX_CALL_SECONDS <= env.RINGHOOK_RING_TIMEOUT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_MAX_CALL_SECONDS'],
+        message: `RINGHOOK_MAX_CALL_SECONDS (${env.RINGHOOK_MAX_CALL_SECONDS}) must be longer than RINGHOOK_RING_TIMEOUT (${env.RINGHOOK_RING_TIMEOUT}): it bounds the whole call, ring included`,
       });
     }
     if (env.RINGHOOK_TELEPHONY === 'external' && !env.RINGHOOK_ARI_URL) {
@@ -356,6 +370,8 @@ export interface TelephonyConfig {
   trunk2: TrunkConfig | null;
   callerId: string | undefined;
   ringTimeoutSec: number;
+  /** The longest a call may last, ring included: Asterisk hangs it up then (TIMEOUT(absolute)). */
+  maxCallSec: number;
   /** Answering-machine detection: a machine's call ends `voicemail`, the message left after its greeting. */
   amd: boolean;
   maxCalls: number;
@@ -450,6 +466,7 @@ function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: strin
     trunk2: trunkConfig(e, 'RINGHOOK_TRUNK2'),
     callerId: e.RINGHOOK_CALLER_ID,
     ringTimeoutSec: e.RINGHOOK_RING_TIMEOUT,
+    maxCallSec: e.RINGHOOK_MAX_CALL_SECONDS,
     amd: e.RINGHOOK_AMD,
     maxCalls: e.RINGHOOK_MAX_CALLS ?? defaultMaxCalls({ start, end }, DEFAULTS.maxCallsMost),
     trunkCps: e.RINGHOOK_TRUNK_CPS,

@@ -70,6 +70,8 @@ export interface OriginateParams {
   callerId?: string;
   /** Seconds to ring before giving up (cause 19). */
   timeoutSec?: number;
+  /** Channel variables and functions set before dialing, e.g. TIMEOUT(absolute). */
+  variables?: Record<string, string>;
 }
 
 export interface AriClientEvents {
@@ -360,13 +362,19 @@ export class AriClient extends EventEmitter<AriClientEvents> {
 
   /** Originates a channel into our Stasis app with an id we choose. */
   originate(p: OriginateParams): Promise<Channel> {
-    return this.request('POST', `/channels/${encodeURIComponent(p.channelId)}`, Channel, {
-      endpoint: p.endpoint,
-      app: this.opts.app,
-      appArgs: p.appArgs?.join(','),
-      callerId: p.callerId,
-      timeout: p.timeoutSec,
-    });
+    return this.request(
+      'POST',
+      `/channels/${encodeURIComponent(p.channelId)}`,
+      Channel,
+      {
+        endpoint: p.endpoint,
+        app: this.opts.app,
+        appArgs: p.appArgs?.join(','),
+        callerId: p.callerId,
+        timeout: p.timeoutSec,
+      },
+      p.variables && { variables: p.variables },
+    );
   }
 
   /** Hangs a channel up; `reason` is an ARI reason name (normal, busy, congestion, no_answer…). */

@@ -157,5 +157,10 @@ export interface Store {
   ping(): Promise<void>;
   /** The schema version the store is at. */
   schemaVersion(): Promise<number>;
+  /**
+   * Several nodes: looks at the schema again (another node may have migrated it); returns why this
+   * node must take no alerts now, or null. Until it answers null again, ping() and every alert fail.
+   */
+  checkSchema?(): Promise<string | null>;
   close(): Promise<void>;
 }

@@ -7,10 +7,19 @@ export function isBusyError(error: unknown): boolean {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'));
 }
 
+/**
+ * A node whose code cannot work on the database's newer schema (a rolling upgrade under way) takes
+ * no alert: each is refused like a database that cannot take it (503, nothing recorded), never a 500.
+ */
+export class SteppedAside extends Error {
+  readonly code = 'RINGHOOK_STEPPED_ASIDE';
+}
+
 /** PostgreSQL's error classes of a server that cannot take work now (08 connection, 57 operator intervention, 53 resources). */
 const UNAVAILABLE_SQLSTATE = /^(08|57|53)/;
 /** Node's and postgres.js's codes of a connection that could not be made or was lost. */
 const UNAVAILABLE_CODES = new Set([
+  'RINGHOOK_STEPPED_ASIDE',
   'ECONNREFUSED',
   'ECONNRESET',
   'EPIPE',

@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 import { createAccount } from '../helpers/accounts.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/wait.js';
+import { PG_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 
 let t: TestService;
 const TOKEN = 'metrics-token-0123456789';
@@ -100,7 +101,7 @@ describe('operations of a node on PostgreSQL', () => {
     const res = await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ ok: true, checks: { process: 'ok', database: 'ok', telephony: 'off' }, cluster: { node: 'node-ops' } });
-    expect(res.json.cluster.nodes).toEqual([{ node: 'node-ops', alive: true, seen_ms_ago: expect.any(Number) }]);
+    expect(res.json.cluster.nodes).toEqual([{ node: 'node-ops', alive: true, seen_ms_ago: expect.any(Number), version: '0.1.0', schema: PG_SCHEMA_VERSION }]);
     const metrics = await request(`${node.baseUrl}/metrics`, { method: 'GET', ca: node.ca });
     expect(metrics.text).toContain('ringhook_node_info{node="node-ops",store="postgres"} 1');
   });

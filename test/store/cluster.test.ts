@@ -2,6 +2,7 @@
 // on one database.
 import { describe, expect, test } from 'vitest';
 import type { CallChangeNotice, Store } from '../../src/store/contract.js';
+import { DEFAULT_LINE_HOLD_MS } from '../../src/store/postgres/progress.js';
 import { manualClock, textAlert } from '../helpers/database.js';
 import { useStores } from '../helpers/stores.js';
 
@@ -144,8 +145,15 @@ describe('postgres store: several nodes', () => {
       ['node-b', null],
       ['node-c', null],
     ]);
-    // A's queued call is anyone's now; its line is free again.
+    // A's queued call is anyone's now. Its line stays held while A's call may still be up at the
+    // phone (A's Asterisk may outlive A's serve), even once the survivor has ended it: until the
+    // bound on a call (RINGHOOK_MAX_CALL_SECONDS) has passed since it was dialed.
     expect((await b!.progress.inFlight()).map((x) => x.callId)).toEqual([queued]);
+    expect(await survivor.progress.transition(talking, 'interrupted')).toBe(true);
+    expect(await b!.progress.transition(queued, 'dialing', { phone: PHONE })).toBe(false);
+    clock.advance(DEFAULT_LINE_HOLD_MS - 15_000);
+    expect(await b!.progress.transition(queued, 'dialing', { phone: PHONE })).toBe(false);
+    clock.advance(1_000);
     expect(await b!.progress.transition(queued, 'dialing', { phone: PHONE })).toBe(true);
     expect((await b!.progress.inFlight()).map((x) => x.callId)).toEqual([queued]);
     expect(await c!.progress.inFlight()).toEqual([]);

@@ -18,16 +18,19 @@ const standIn = (originate: () => Promise<unknown>, state = 'online') => ({
 });
 
 describe('placeCall', () => {
-  it('placed: the originate went through, with the caller id and ring timeout given', async () => {
+  it('placed: the originate went through, with the caller id, ring timeout and the call bound given', async () => {
     let params: unknown;
     const ari = standIn(async () => undefined);
     await expect(
       placeCall({ ...ari, originate: (async (p: unknown) => (params = p)) as never }, session(), throughTrunk('+14155550100'), {
         callerId: '+15550001',
         ringTimeoutSec: 30,
+        maxCallSec: 900,
       }),
     ).resolves.toEqual({ placed: true });
     expect(params).toMatchObject({ channelId: 'rh-c1', endpoint: 'PJSIP/+14155550100@trunk', appArgs: ['c1'], callerId: '+15550001', timeoutSec: 30 });
+    // Asterisk itself hangs the call up after the bound, even with serve gone.
+    expect(params).toMatchObject({ variables: { 'TIMEOUT(absolute)': '900' } });
   });
 
   it('Asterisk stopping (503) or unreachable: nothing dialed, the alert may wait', async () => {
@@ -35,7 +38,7 @@ describe('placeCall', () => {
       standIn(() => Promise.reject(refused(503))),
       session(),
       throughTrunk('+1'),
-      { ringTimeoutSec: 30 },
+      { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
     expect(stopping).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk not taking calls/) });
     const down = new AriError('network', 'POST', '/channels', undefined, undefined, { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
@@ -44,7 +47,7 @@ describe('placeCall', () => {
         standIn(() => Promise.reject(down)),
         session(),
         throughTrunk('+1'),
-        { ringTimeoutSec: 30 },
+        { ringTimeoutSec: 30, maxCallSec: 1_000 },
       ),
     ).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk unreachable/) });
   });
@@ -55,13 +58,13 @@ describe('placeCall', () => {
       new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 503, 'Shutdown in progress'),
       new AriError('network', 'GET', '/endpoints/PJSIP/trunk', undefined, undefined, { cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) }),
     ]) {
-      expect(await placeCall(lookupFails(error), session(), throughTrunk('+1'), { ringTimeoutSec: 30 })).toMatchObject({
+      expect(await placeCall(lookupFails(error), session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 })).toMatchObject({
         placed: false,
         waitFor: expect.stringMatching(/^Asterisk not taking calls/),
       });
     }
     const missing = lookupFails(new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 404, 'Endpoint not found'));
-    expect(await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30 })).toMatchObject({
+    expect(await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 })).toMatchObject({
       placed: false,
       outcome: { kind: 'originate-failed' },
     });
@@ -72,14 +75,14 @@ describe('placeCall', () => {
       standIn(() => Promise.reject(refused(500)), 'offline'),
       session(),
       throughTrunk('+1'),
-      { ringTimeoutSec: 30 },
+      { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
     expect(offline).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: true } });
     const other = await placeCall(
       standIn(() => Promise.reject(new Error('boom'))),
       session(),
       throughTrunk('+1'),
-      { ringTimeoutSec: 30 },
+      { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
     expect(other).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: false, message: 'boom' } });
   });

@@ -104,6 +104,18 @@ describe('loadConfig parses every variable', () => {
     expect(loadConfig({ RINGHOOK_PORT: '65535' }, CWD).port).toBe(65535);
   });
 
+  it('RINGHOOK_MAX_CALL_SECONDS: the bound on a call Asterisk enforces, 10 to 86,400, default 1000', () => {
+    expect(loadConfig({}, CWD).telephony.maxCallSec).toBe(1_000);
+    expect(loadConfig({ RINGHOOK_MAX_CALL_SECONDS: '600' }, CWD).telephony.maxCallSec).toBe(600);
+    for (const bad of ['9', '86401', '1.5', 'ten']) {
+      expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: bad }).message).toContain('RINGHOOK_MAX_CALL_SECONDS must be a whole number from 10 to 86400');
+    }
+    expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: '30' }).message).toContain(
+      'RINGHOOK_MAX_CALL_SECONDS (30) must be longer than RINGHOOK_RING_TIMEOUT (30): it bounds the whole call, ring included',
+    );
+    expect(loadConfig({ RINGHOOK_MAX_CALL_SECONDS: '30', RINGHOOK_RING_TIMEOUT: '20' }, CWD).telephony.maxCallSec).toBe(30);
+  });
+
   it('RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, resolved against cwd', () => {
     expect(loadConfig({ RINGHOOK_TLS_CERT: 'tls/cert.pem', RINGHOOK_TLS_KEY: '/etc/ringhook/key.pem' }, CWD).tls).toEqual({
       cert: path.join(CWD, 'tls', 'cert.pem'),

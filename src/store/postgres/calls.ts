@@ -7,6 +7,7 @@ import type { Alert } from '../../core/payload.js';
 import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
 import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
 import type { CallRepo } from '../contract.js';
+import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { rejectionColumns } from '../rows.js';
 
@@ -40,10 +41,18 @@ export class PgCallStore implements CallRepo {
     /** The node that accepts (its dialer places the call); null for the CLI: any node may. */
     private readonly nodeId: string | null,
     private readonly now: () => number = Date.now,
+    /** Why this node takes no alerts now (a schema newer than its code can work on), or null. */
+    private readonly steppedAside: () => string | null = () => null,
   ) {}
 
+  private refuseIfSteppedAside(): void {
+    const why = this.steppedAside();
+    if (why !== null) throw new SteppedAside(why);
+  }
+
   /** One transaction per alert, committed before it resolves (no batching: the pool gives the concurrency). */
-  accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+  async accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+    this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       // Read after the lock: the times of one account's accepts follow the order they commit in.
@@ -75,12 +84,13 @@ export class PgCallStore implements CallRepo {
   }
 
   /** A test call: no monthly allowance, small limits of its own (per minute and per hour). */
-  acceptTestCall(
+  async acceptTestCall(
     userId: string,
     message: string,
     perMinute: number = TEST_CALL_LIMITS.perMinute,
     perHour: number = TEST_CALL_LIMITS.perHour,
   ): Promise<AcceptResult> {
+    this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       const now = this.now();

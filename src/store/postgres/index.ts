@@ -2,11 +2,12 @@
 // the schema up to date (one node migrates, the others wait for it) and checks the secret key.
 import type { SecretBox } from '../secret-box.js';
 import type { Store } from '../contract.js';
+import { SteppedAside } from '../unavailable.js';
 import { checkSecretKey, PgAccountStore } from './accounts.js';
 import { PgCallStore } from './calls.js';
 import { PgChangeFeed } from './changes.js';
 import { connect, redactUrl, type DatabaseTlsOptions } from './connect.js';
-import { migratePostgres, readSchemaVersion } from './migrations.js';
+import { migratePostgres, PG_SCHEMA_VERSION, readSchemaVersion, schemaMisfit } from './migrations.js';
 import { PgNodeRegistry } from './nodes.js';
 import { PgOwnerAuthStore } from './owner-auth.js';
 import { PgCallProgressStore } from './progress.js';
@@ -24,6 +25,8 @@ export interface PostgresStoreOptions {
   now?: () => number;
   /** false only to open a database whose secret key is lost, to give every account a new api_key. */
   checkKey?: boolean;
+  /** How long a dead node's phone line stays held after its call was dialed (RINGHOOK_MAX_CALL_SECONDS and a margin). */
+  lineHoldMs?: number;
   /** Connections in the pool (default 10). */
   poolSize?: number;
   /** How the server's certificate is checked. */
@@ -38,6 +41,8 @@ export interface PostgresStore extends Store {
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const now = options.now ?? Date.now;
+  /** Why this node takes no alerts now: the schema, migrated by a newer node, is one its code cannot work on. */
+  let steppedAside: string | null = null;
   const location = redactUrl(options.url);
   const sql = await connect(options.url, { ...(options.poolSize !== undefined && { poolSize: options.poolSize }), ...(options.tls && { tls: options.tls }) });
   try {
@@ -51,9 +56,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     kind: 'postgres',
     location,
     accounts: new PgAccountStore(sql, options.secrets, now),
-    calls: new PgCallStore(sql, options.nodeId, now),
+    calls: new PgCallStore(sql, options.nodeId, now, () => steppedAside),
     // The CLI dials nothing: its steps (a test call nobody placed ends failed) are no node's.
-    progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now),
+    progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now, options.lineHoldMs),
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new OrderedWrites(),
@@ -62,6 +67,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     changes: new PgChangeFeed(sql, options.nodeId ?? 'cli'),
     async ping() {
       await sql`select 1`;
+      if (steppedAside !== null) throw new SteppedAside(steppedAside);
+    },
+    async checkSchema() {
+      steppedAside = await schemaMisfit(sql, PG_SCHEMA_VERSION, location);
+      return steppedAside;
     },
     schemaVersion: () => readSchemaVersion(sql),
     async close() {

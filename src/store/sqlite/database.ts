@@ -44,6 +44,20 @@ function refuseNewer(db: Db, known: number): number {
   return current;
 }
 
+/** The schema version of the database file, read without changing anything; null when there is none. */
+export function schemaVersionOf(file: string): number | null {
+  if (!fs.existsSync(file)) return null;
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { ...sqliteNativeBindingOptions(), readonly: true, fileMustExist: true });
+    return db.pragma('user_version', { simple: true }) as number;
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
+}
+
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, secrets?: SecretBox): void {
   const current = refuseNewer(db, migrations.length);
   for (let version = current + 1; version <= migrations.length; version++) {
