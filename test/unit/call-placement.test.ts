@@ -99,8 +99,8 @@ describe('loadWaitingAlert', () => {
     dialing: { userId: 'u1', kind: 'alert', status: 'dialing' },
     done: { userId: 'u1', kind: 'alert', status: 'completed' },
   };
-  const u1 = { phone: '+1001', status: 'active', language: 'de', voice: defaultVoice('de'), intro: null } as const;
-  const accounts: Record<string, { phone: string; status: string }> = { u1, u2: { phone: '+1002', status: 'suspended' } };
+  const u1 = { userId: 'u1', phone: '+1001', status: 'active', language: 'de', voice: defaultVoice('de'), intro: null } as const;
+  const accounts: Record<string, { userId: string; phone: string; status: string }> = { u1, u2: { userId: 'u2', phone: '+1002', status: 'suspended' } };
   // One stand-in answering at once (SQLite) and one later (PostgreSQL): the alert is the same.
   const now = {
     progress: { get: (id: string) => (calls[id] ? ({ callId: id, ...calls[id] } as never) : undefined) },
