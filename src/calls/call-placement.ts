@@ -61,6 +61,8 @@ export class CallPlacement {
   async place(session: CallSession, endpoint: Endpoint): Promise<void> {
     const { settings, queue } = this.deps;
     const alerts = alertsOf(session);
+    // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
+    if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
     arm(session, (settings.ringTimeoutSec + 15) * 1000, () => this.deps.giveUp(session, 'no final event from Asterisk after the ring timeout'));
     const placement = await placeCall(this.deps.ari, session, endpoint, settings);
     if (placement.placed) {

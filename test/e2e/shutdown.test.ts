@@ -12,6 +12,7 @@ import { startRtpSink } from '../helpers/rtp-sink.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 import { waitFor } from '../helpers/wait.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 const GRACE_MS = 1_500;
 let calling: CallingService;
@@ -57,7 +58,8 @@ it('an answered call still going at the end of the grace period is hung up, ends
   // The call was given the grace period, not cut at once.
   expect(stopMs).toBeGreaterThanOrEqual(GRACE_MS - 100);
   expect(row.status, JSON.stringify(timeline)).toBe('interrupted');
-  expect(row.error).toBe('ringhook stopped during the call');
+  expect(row.error).toBe(reasonText('ringhook_stopped'));
+  expect(row.reason_detail).toMatch(/^ringhook stopped during the call/);
   expect(row.sms_status).toMatch(/^(sent|delivered)$/);
   expect(sms.slice(before).map((m) => m.text)).toEqual([`Missed call alert: ${message}`]);
   expect(timeline.filter((e) => e === 'dialing')).toHaveLength(1);

@@ -1,6 +1,6 @@
 // The PostgreSQL schema, numbered like SQLite's (src/store/sqlite/migrations): versions 1..7 are the same
 // tables and columns, so that a database can be copied from one to the other; 8 adds what several
-// nodes need. Never edit a migration that has shipped; add the next one.
+// nodes need; 9 (the reason's detail) is the same again. Never edit a migration that has shipped; add the next one.
 import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -175,6 +175,11 @@ CREATE INDEX phone_lines_by_call ON phone_lines (call_id);
 CREATE INDEX phone_lines_by_node ON phone_lines (node_id);
 `;
 
+// Reasons a person can read (#33): the technical detail behind a call's reason, as in SQLite's 009.
+const REASON_DETAIL = `
+ALTER TABLE calls ADD COLUMN reason_detail TEXT;
+`;
+
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '001-initial', sql: INITIAL },
   { name: '002-telephony', sql: TELEPHONY },
@@ -184,6 +189,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '006-trunk', sql: TRUNK },
   { name: '007-voice', sql: VOICE },
   { name: '008-cluster', sql: CLUSTER },
+  { name: '009-reason-detail', sql: REASON_DETAIL },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

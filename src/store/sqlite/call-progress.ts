@@ -16,7 +16,10 @@ export interface TransitionFields {
   hangupCause?: number;
   hangupCauseText?: string;
   sipCode?: number;
+  /** Why the call did not reach its person, as a sentence (src/core/reasons.ts). */
   error?: string;
+  /** The technical detail behind `error`: the SIP code and cause, Asterisk's own answer. */
+  reasonDetail?: string;
   /** The alert waited for its phone's line and was spoken in this call (its call_id). */
   carriedBy?: string;
   /** The trunk the call went out through. */
@@ -37,6 +40,7 @@ export const COLUMN: Record<keyof TransitionFields, string> = {
   hangupCauseText: 'hangup_cause_text',
   sipCode: 'sip_code',
   error: 'error',
+  reasonDetail: 'reason_detail',
   carriedBy: 'carried_by',
   trunk: 'trunk',
 };

@@ -36,7 +36,10 @@ export interface CallRecord {
   strategy: string | null;
   alertTimestamp: string | null;
   extra: Record<string, unknown>;
+  /** Why the call did not reach its person, as a sentence (a rejected alert: what was wrong with it). */
   error: string | null;
+  /** The technical detail behind `error` (the SIP code and cause, Asterisk's answer), for the admin. */
+  reasonDetail: string | null;
   receivedAt: number;
   updatedAt: number;
   /** What the dialer and the SMS backup recorded (null until they did). */
@@ -86,6 +89,7 @@ interface CallRow {
   alert_timestamp: string | null;
   extra: string | null;
   error: string | null;
+  reason_detail: string | null;
   received_at: number;
   updated_at: number;
   phone: string | null;
@@ -176,6 +180,7 @@ export function toRecord(row: CallRow): CallRecord {
     alertTimestamp: row.alert_timestamp,
     extra: parseExtra(row.extra),
     error: row.error,
+    reasonDetail: row.reason_detail ?? null,
     receivedAt: row.received_at,
     updatedAt: row.updated_at,
     phone: row.phone,

@@ -1,5 +1,6 @@
 // The call history: one card per call or rejected alert, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
+import { hangupDetail } from '../../../core/reasons.js';
 import type { CallRecord as HistoryEntry, HistoryPage } from '../../../store/sqlite/calls.js';
 import { formatDuration, formatTime, formatValue } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
@@ -24,7 +25,19 @@ export function badge(status: string): SafeHtml {
   return html`<span class="badge ${info.tone}" title="${info.explain}" data-status="${status}"><span class="label">${info.label}</span><span class="sr-only">: ${info.explain}</span></span>`;
 }
 
-export function callItem(entry: HistoryEntry): SafeHtml {
+/**
+ * What Asterisk and the provider reported behind the reason (the SIP code and cause, Asterisk's
+ * own answer): for the admin, who can act on it; the owner reads the reason's sentence.
+ */
+function technicalDetail(entry: HistoryEntry): string | null {
+  if (entry.reasonDetail) return entry.reasonDetail;
+  // Calls ended before the detail was kept: their hang-up cause is all there is.
+  if (entry.hangupCause === null) return null;
+  return hangupDetail(entry.hangupCause, entry.hangupCauseText ?? '', entry.sipCode ?? undefined);
+}
+
+/** `details`: show the technical detail (the viewer is an admin). */
+export function callItem(entry: HistoryEntry, options: { details?: boolean } = {}): SafeHtml {
   const extras = Object.entries(entry.extra).map(([key, value]) => fact(key, formatValue(value)));
   return html`<li id="call-${entry.callId}" data-status="${entry.status}">
   <div class="head">
@@ -43,12 +56,12 @@ export function callItem(entry: HistoryEntry): SafeHtml {
     ${extras}
     ${fact('Ring time', formatDuration(entry.ringMs))}
     ${fact('Talk time', formatDuration(entry.talkMs))}
-    ${fact('Hang-up', entry.hangupCauseText)}
     ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
     ${fact('Answered by', machineVerdict(entry))}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
     ${fact('SMS', smsText(entry))}
     ${fact('Reason', entry.error)}
+    ${options.details ? fact('Details', technicalDetail(entry)) : ''}
     ${fact('Call ID', entry.callId)}
   </dl>
 </li>`;
@@ -118,7 +131,7 @@ ${testCall}
 ${filterForm(model)}
 ${empty}
 <ol class="calls" id="calls" aria-label="Calls, newest first"${live ? html` data-live="${live}"` : ''} data-filter="${model.filter ?? ''}">
-${model.page.entries.map(callItem)}
+${model.page.entries.map((entry) => callItem(entry, { details: model.viewer.admin }))}
 </ol>
 ${pager(model)}`;
 }
