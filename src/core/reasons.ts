@@ -187,3 +187,30 @@ export function hangupDetail(cause: number, causeText: string, sipCode?: number)
   const q850 = `cause ${cause}${causeText ? ` (${causeText})` : ''}`;
   return sipCode === undefined ? q850 : `SIP ${sipCode}, ${q850}`;
 }
+
+/** The SMS backup's own words for an SMS it did not send (its `sms_error`), read back into a sentence by smsReasonText. */
+export const SMS_NOT_SENT = {
+  notDelivered: 'not delivered: ',
+  turnedOff: 'not sent: SMS backup was turned off, or the account suspended, while the SMS waited for the gateway',
+  tooOld: 'the SMS gateway took nothing within RINGHOOK_CALL_FRESHNESS; not sent late',
+  accountGone: 'the account is gone',
+  stoppedHandingOver: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
+} as const;
+
+/**
+ * What the owner reads about an SMS backup that did not go (or not yet): a sentence, where the
+ * `sms_error` kept on the call is the gateway's or the SMS backup's own words (for the admin).
+ * Null when there is nothing to explain (sent, delivered, not needed).
+ */
+export function smsReasonText(status: string, error: string | null): string | null {
+  if (status === 'waiting') return 'The SMS gateway has not taken the SMS yet (down or busy): it is tried again until the alert is too old.';
+  if (status !== 'failed') return null;
+  const e = error ?? '';
+  if (e.startsWith(SMS_NOT_SENT.notDelivered)) return "The SMS gateway took the SMS, but the phone's network could not deliver it.";
+  if (e === SMS_NOT_SENT.turnedOff) return 'Not sent: SMS backup was turned off, or the account suspended, while the SMS waited for the gateway.';
+  if (e === SMS_NOT_SENT.tooOld) return 'Not sent: the SMS gateway did not take the SMS before the alert was too old; it is never sent late.';
+  if (e === SMS_NOT_SENT.accountGone) return 'Not sent: the account was deleted.';
+  if (e === SMS_NOT_SENT.stoppedHandingOver)
+    return 'Maybe not sent: ringhook stopped while handing the SMS to the gateway, and does not send it again (it may have gone).';
+  return 'The SMS gateway refused the SMS or could not be reached: `ringhook sms-test` checks it.';
+}

@@ -46,7 +46,7 @@ it('an answered call still going at the end of the grace period is hung up, ends
   await sink.close();
 
   const db = new Database(path.join(t.dataDir, 'ringhook.db'), { readonly: true });
-  const row = db.prepare('SELECT status, error, talk_ms, sms_status FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+  const row = db.prepare('SELECT status, error, reason_detail, talk_ms, sms_status FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
   const timeline = (db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>).map((e) => e.event);
   db.close();
   const sms = await kannel.waitForMessages(before + 1);

@@ -109,6 +109,11 @@ describe('html', () => {
     expect(owner).not.toMatch(/Details|Allocation failed|ARI/);
     const admin = words(callItem(entry, { details: true }).value);
     expect(admin).toContain('Details originate failed: ARI POST /channels/rh-call_x failed: HTTP 500 (Allocation failed)');
+    // The SMS backup: why it did not go, in words; the gateway's own words for the admin.
+    const sms = historyEntry({ status: 'busy', smsStatus: 'failed', smsError: 'gateway answered 500 (expected 200): oops' });
+    expect(words(callItem(sms).value)).toContain('SMS failed. The SMS gateway refused the SMS or could not be reached');
+    expect(words(callItem(sms).value)).not.toContain('oops');
+    expect(words(callItem(sms, { details: true }).value)).toContain('(details: gateway answered 500 (expected 200): oops)');
     // A call ended before the detail was kept: its hang-up cause, for the admin.
     const older = words(callItem(historyEntry({ status: 'busy', hangupCause: 17, hangupCauseText: 'User busy', sipCode: 486 }), { details: true }).value);
     expect(older).toContain('Details SIP 486, cause 17 (User busy)');

@@ -11,6 +11,8 @@ import {
   reasonText,
   refusalReason,
   SIP_REASONS,
+  SMS_NOT_SENT,
+  smsReasonText,
   unansweredReason,
 } from '../../src/core/reasons.js';
 
@@ -112,5 +114,26 @@ describe('originates Asterisk did not place', () => {
     expect(refusalReason({ refusedByAsterisk: true })).toBe('trunk_refused');
     expect(refusalReason({ refusedByAsterisk: false })).toBe('asterisk_no_reply');
     expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: false })).toBe('asterisk_no_reply');
+  });
+});
+
+describe('the SMS backup, in words (sms_error keeps the gateway’s own)', () => {
+  it.each([
+    ['waiting', 'HTTP 503 from the gateway', /has not taken the SMS yet \(down or busy\)/],
+    ['failed', `${SMS_NOT_SENT.notDelivered}UNDELIV`, /phone's network could not deliver it/],
+    ['failed', SMS_NOT_SENT.turnedOff, /^Not sent: SMS backup was turned off/],
+    ['failed', SMS_NOT_SENT.tooOld, /before the alert was too old; it is never sent late/],
+    ['failed', SMS_NOT_SENT.accountGone, /account was deleted/],
+    ['failed', SMS_NOT_SENT.stoppedHandingOver, /^Maybe not sent: ringhook stopped while handing/],
+    ['failed', 'gateway answered 500 (expected 200): oops', /refused the SMS or could not be reached: `ringhook sms-test` checks it/],
+    ['failed', null, /refused the SMS or could not be reached/],
+  ] as Array<[string, string | null, RegExp]>)('%s: %s', (status, error, said) => {
+    const text = smsReasonText(status, error);
+    expect(text).toMatch(said);
+    expect(text).toMatch(/^[A-Z].*\.$/);
+  });
+
+  it('says nothing of an SMS that went, or was not needed', () => {
+    for (const status of ['sent', 'delivered', 'not_needed', 'disabled', 'sending']) expect(smsReasonText(status, null)).toBeNull();
   });
 });

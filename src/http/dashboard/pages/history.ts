@@ -1,6 +1,6 @@
 // The call history: one card per call or rejected alert, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
-import { hangupDetail } from '../../../core/reasons.js';
+import { hangupDetail, smsReasonText } from '../../../core/reasons.js';
 import type { CallRecord as HistoryEntry, HistoryPage } from '../../../store/sqlite/calls.js';
 import { formatDuration, formatTime, formatValue } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
@@ -13,11 +13,14 @@ function fact(label: string, value: string | number | null | undefined | SafeHtm
   return html`<dt>${label}</dt><dd>${value}</dd>`;
 }
 
-function smsText(entry: HistoryEntry): string | null {
+/** The SMS backup's status, with why it did not go in a sentence (the gateway's own words: `details`). */
+function smsText(entry: HistoryEntry, details: boolean): string | null {
   if (!entry.smsStatus) return null;
   const parts = entry.smsParts && entry.smsParts > 1 ? ` (${entry.smsParts} parts)` : '';
-  const error = entry.smsError ? `: ${entry.smsError}` : '';
-  return `${entry.smsStatus.replace(/_/g, ' ')}${parts}${error}`;
+  const why = smsReasonText(entry.smsStatus, entry.smsError);
+  const said = why ? `. ${why}` : '';
+  const raw = details && entry.smsError ? ` (details: ${entry.smsError})` : '';
+  return `${entry.smsStatus.replace(/_/g, ' ')}${parts}${said}${raw}`;
 }
 
 export function badge(status: string): SafeHtml {
@@ -59,7 +62,7 @@ export function callItem(entry: HistoryEntry, options: { details?: boolean } = {
     ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
     ${fact('Answered by', machineVerdict(entry))}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
-    ${fact('SMS', smsText(entry))}
+    ${fact('SMS', smsText(entry, options.details === true))}
     ${fact('Reason', entry.error)}
     ${options.details ? fact('Details', technicalDetail(entry)) : ''}
     ${fact('Call ID', entry.callId)}
