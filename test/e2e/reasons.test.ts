@@ -1,7 +1,8 @@
 // Reasons a person can read, from the real peers that produce them: one serve with its managed
 // Asterisk 22 and a SIP trunk to a SIPp provider answering each code in turn (401 with a digest
-// challenge, 403, 404, 484, 488, 503, 480, 486, 603; ringing forever; nothing listening), then a
-// real Asterisk stopped under an external-mode serve. Each call's history says the sentence of
+// challenge, 403, 404, 484, 488, 503, 480, 486, 603; ringing forever; nothing listening); a trunk
+// whose REGISTER the provider refuses (doctor) with a voice espeak-ng does not have (speech failed);
+// then a real Asterisk stopped under an external-mode serve. Each call's history says the sentence of
 // src/core/reasons.ts, keeps the technical detail in reason_detail, and `ringhook calls --json`
 // and doctor say the same. (No softphone registered: test/e2e/softphone.test.ts and
 // faults-ari-errors.test.ts.)
@@ -113,6 +114,61 @@ describe('a SIP provider answering each code (managed Asterisk, one serve)', () 
       fix: reasonText('no_response'),
     });
   }, 240_000);
+});
+
+describe('the trunk refused at registration, and speech that cannot be made (managed Asterisk)', () => {
+  let t: TestService;
+  let trunkPort: number;
+  let cliEnv: Record<string, string>;
+  let refusing: SippPhone;
+
+  beforeAll(async () => {
+    trunkPort = await freeUdpPort();
+    // The provider is there before serve starts: it refuses the REGISTER Asterisk sends at once.
+    refusing = await startSipp({ scenario: 'provider-refuses-register', port: trunkPort, timeoutSec: 30 });
+    const env = {
+      ...(await managedTelephonyEnv(trunkPort)),
+      RINGHOOK_TRUNK_USERNAME: 'ringhook-test',
+      RINGHOOK_TRUNK_PASSWORD: 'not-the-password',
+      RINGHOOK_TRUNK_REGISTER: 'on',
+      // A voice this machine does not have: espeak-ng refuses it when asked to speak.
+      RINGHOOK_TTS_ENGINE: 'espeak-ng',
+      RINGHOOK_VOICE: 'zz-not-installed',
+    };
+    t = await startTestService(env, realClock());
+    cliEnv = { ...env, RINGHOOK_DATA_DIR: t.dataDir };
+  }, 120_000);
+
+  afterAll(async () => {
+    await stopAllSipp();
+    await t?.stop();
+  });
+
+  it('doctor says the trunk is not registered, in the words of the table', async () => {
+    const refused = await refusing.done;
+    expect(refused.successfulCalls, refused.screen).toBe(1);
+    let registration: Doctor[number] | undefined;
+    for (let i = 0; i < 20 && !registration?.detail.includes('Rejected'); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 250));
+      registration = (runCli(['doctor', '--json'], cliEnv).json as Doctor).find((c) => c.name === 'registration');
+    }
+    figures.trunkRejected = registration;
+    expect(registration).toMatchObject({ ok: false, detail: expect.stringMatching(/trunk at .*: Rejected/) });
+    expect(registration!.fix).toContain(reasonText('trunk_unregistered', { registration: 'Rejected' }));
+  }, 60_000);
+
+  it('a message that cannot be spoken ends the call failed, saying the speech could not be made', async () => {
+    await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: await freeUdpPort() }, timeoutSec: 30 });
+    const a = await createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: false, requireConfirm: false });
+    const callId = await sendAlert(t, a, 'spoken by nobody');
+    const row = await t.waitForCall(callId, callEnded, 30_000);
+    figures.speechFailed = { status: row.status, error: row.error, reason_detail: row.reason_detail };
+    expect(row.status).toBe('failed');
+    expect(row.error).toBe(reasonText('speech_failed'));
+    expect(row.reason_detail).toMatch(/speech/);
+    // The speech engine's failure is logged for the operator; it is the point of this test.
+    t.takeErrorLogs();
+  }, 60_000);
 });
 
 describe('a stopped Asterisk (external mode)', () => {

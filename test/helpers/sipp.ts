@@ -22,6 +22,7 @@ export type SippScenario =
   | 'provider-503'
   | 'provider-refuses'
   | 'provider-challenges'
+  | 'provider-refuses-register'
   | 'progress-then-503'
   | 'ring-forever'
   | 'register';
