@@ -18,7 +18,7 @@ import { openStores } from '../app/service.js';
 import { clusterView } from '../app/cluster.js';
 import { ARI_APP, softphoneAddress } from '../app/telephony.js';
 import { isFinal } from '../core/call-state.js';
-import { reasonText } from '../core/reasons.js';
+import { isPhoneSide, reasonText } from '../core/reasons.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
 import { printJson } from './output.js';
@@ -226,8 +226,8 @@ const checkLastCall: Check = async (config) => {
       if (!last) return skip('last-call', 'no call has ended yet');
       const said = `the last call (${new Date(last.receivedAt).toISOString()}, ${last.callId}) ended ${last.status}`;
       if (REACHED.has(last.status) || !last.error) return pass('last-call', said);
-      // The phone's own answers are no fault of the set-up.
-      if (['busy', 'no_answer', 'rejected'].includes(last.status)) return pass('last-call', `${said}: ${last.error}`);
+      // The phone's own answers (busy, switched off…) are no fault of the set-up.
+      if (['busy', 'no_answer', 'rejected'].includes(last.status) || isPhoneSide(last.error)) return pass('last-call', `${said}: ${last.error}`);
       return fail('last-call', `${said}${last.reasonDetail ? ` (${last.reasonDetail})` : ''}`, last.error);
     } finally {
       await stores.close();

@@ -77,6 +77,14 @@ export const REASONS = {
 
 export type ReasonCode = keyof typeof REASONS;
 
+/** The phone's own answers: no fault of the set-up, nothing for the admin to fix. */
+export const PHONE_SIDE_REASONS: readonly ReasonCode[] = ['busy', 'no_answer', 'declined', 'phone_unavailable'];
+
+/** True when a call's reason (its sentence) is the phone's own answer. */
+export function isPhoneSide(error: string): boolean {
+  return PHONE_SIDE_REASONS.some((code) => reasonText(code) === error);
+}
+
 /** The sentence of one reason. */
 export function reasonText(code: ReasonCode, context: ReasonContext = {}): string {
   return REASONS[code](context);

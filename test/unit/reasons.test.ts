@@ -6,6 +6,7 @@ import {
   CAUSE_REASONS,
   callReason,
   hangupDetail,
+  isPhoneSide,
   REASONS,
   type ReasonCode,
   reasonText,
@@ -38,6 +39,14 @@ describe('every reason is a sentence', () => {
     expect(reasonText('trunk_unregistered', { registration: 'Rejected' })).toMatch(/not registered with the provider \(Rejected\)/);
     expect(reasonText('no_response', { softphone: 'alice' })).toMatch(/softphone registered as alice did not answer/);
     expect(reasonText('no_response')).toMatch(/RINGHOOK_TRUNK_URI/);
+  });
+
+  it("tells the phone's own answers from faults of the set-up", () => {
+    expect(isPhoneSide(reasonText('phone_unavailable'))).toBe(true);
+    expect(isPhoneSide(reasonText('busy'))).toBe(true);
+    expect(isPhoneSide(reasonText('provider_credentials'))).toBe(false);
+    expect(isPhoneSide(reasonText('softphone_not_registered'))).toBe(false);
+    expect(isPhoneSide('an old technical error')).toBe(false);
   });
 
   it('keeps the technical detail beside the sentence', () => {
