@@ -226,8 +226,8 @@ const checkLastCall: Check = async (config) => {
       if (!last) return skip('last-call', 'no call has ended yet');
       const said = `the last call (${new Date(last.receivedAt).toISOString()}, ${last.callId}) ended ${last.status}`;
       if (REACHED.has(last.status) || !last.error) return pass('last-call', said);
-      // The phone's own answers (busy, switched off…) are no fault of the set-up.
-      if (['busy', 'no_answer', 'rejected'].includes(last.status) || isPhoneSide(last.error)) return pass('last-call', `${said}: ${last.error}`);
+      // The phone's own answers (busy, switched off…) are no fault of the set-up; a provider refusing ringhook (also `rejected`) is.
+      if (isPhoneSide(last.error)) return pass('last-call', `${said}: ${last.error}`);
       return fail('last-call', `${said}${last.reasonDetail ? ` (${last.reasonDetail})` : ''}`, last.error);
     } finally {
       await stores.close();

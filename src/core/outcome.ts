@@ -15,12 +15,7 @@ export interface UnansweredFacts {
 
 const UNREACHABLE_CAUSES = new Set([1, 2, 3, 18, 20, 22, 27, 28, 31, 34, 38, 41, 42, 44, 47, 58, 88, 102, 111, 127]);
 
-/** The provider refused ringhook itself (its credentials, or what the account may call): not the phone declining. */
-const NOT_ALLOWED = new Set([401, 403, 407]);
-
 export function classifyUnanswered(f: UnansweredFacts): UnansweredOutcome {
-  // Asterisk gives these cause 21 (call rejected) too, which would read as the phone declining.
-  if (f.sipCode !== undefined && NOT_ALLOWED.has(f.sipCode)) return 'failed';
   if (f.cause === 17 || f.sipCode === 486 || f.sipCode === 600) return 'busy';
   if (f.cause === 21 || f.sipCode === 603) return 'rejected';
   if (f.cause === 19) {

@@ -61,8 +61,8 @@ describe('a SIP provider answering each code (managed Asterisk, one serve)', () 
   // [what the provider does, how SIPp is started, the call's state, its reason, the SIP code kept]
   const refusing = (code: number, phrase: string) => ({ scenario: 'provider-refuses' as const, substitute: { '@CODE@': code, '@PHRASE@': phrase } });
   const cases: Array<[string, { scenario: SippScenario; substitute?: Record<string, string | number> } | null, string, ReasonCode, number | null]> = [
-    ['401 with a digest challenge', { scenario: 'provider-challenges' }, 'failed', 'provider_credentials', 401],
-    ['403 Forbidden', refusing(403, 'Forbidden'), 'failed', 'provider_credentials', 403],
+    ['401 with a digest challenge', { scenario: 'provider-challenges' }, 'rejected', 'provider_credentials', 401],
+    ['403 Forbidden', refusing(403, 'Forbidden'), 'rejected', 'provider_credentials', 403],
     ['404 Not Found', refusing(404, 'Not Found'), 'unreachable', 'wrong_number', 404],
     ['484 Address Incomplete', refusing(484, 'Address Incomplete'), 'unreachable', 'wrong_number', 484],
     ['488 Not Acceptable Here', refusing(488, 'Not Acceptable Here'), 'unreachable', 'codecs', 488],

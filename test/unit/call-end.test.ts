@@ -27,8 +27,9 @@ describe('decideCallEnd', () => {
       state: 'unreachable',
       fields: { error: reasonText('wrong_number', { phone: '+14155550123' }), reasonDetail: 'SIP 484, cause 28 (cause 28)' },
     });
+    // Cause 21 for a 403 ends `rejected` as before; its reason says the provider refused ringhook, not the phone.
     expect(decideCallEnd({ ...dialed, rang: false }, destroyed(21, 403), NOW)).toMatchObject({
-      state: 'failed',
+      state: 'rejected',
       fields: { error: reasonText('provider_credentials'), sipCode: 403 },
     });
     expect(decideCallEnd(dialed, destroyed(21), NOW).state).toBe('rejected');

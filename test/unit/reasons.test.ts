@@ -60,9 +60,9 @@ describe('every reason is a sentence', () => {
 describe('SIP answers (the SIP code Asterisk 22.7+ reports, with the cause it maps it to)', () => {
   // [SIP code, the Q.850 cause chan_pjsip gives it, reason, call state]
   const rows: Array<[number, number, ReasonCode, string]> = [
-    [401, 21, 'provider_credentials', 'failed'],
-    [403, 21, 'provider_credentials', 'failed'],
-    [407, 21, 'provider_credentials', 'failed'],
+    [401, 21, 'provider_credentials', 'rejected'],
+    [403, 21, 'provider_credentials', 'rejected'],
+    [407, 21, 'provider_credentials', 'rejected'],
     [404, 1, 'wrong_number', 'unreachable'],
     [410, 22, 'wrong_number', 'unreachable'],
     [484, 28, 'wrong_number', 'unreachable'],
