@@ -72,6 +72,7 @@ export const REASONS = {
   // Never placed.
   expired: (c: ReasonContext) => `Not called: the alert was still waiting when ringhook restarted, and was older than ${minutes(c.freshnessMs)}.`,
   account_suspended: () => 'Not called: the account was suspended before the call was placed.',
+  no_serve: () => 'Not called: no ringhook serve took the test call. Is it running, with telephony on (RINGHOOK_TELEPHONY not off)?',
   unknown: () => 'The call failed for a reason the phone system did not explain; its details say what it reported.',
 } satisfies Record<string, (c: ReasonContext) => string>;
 
