@@ -10,7 +10,7 @@ import type { CallQueue } from './call-queue.js';
 import { alertsOf, arm, newSession, type CallSession, type CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/endpoint.js';
-import { nothingDialed } from './originate-refusal.js';
+import { judgeRefusal } from './originate-refusal.js';
 
 export type Placement = { placed: true } | { placed: false; outcome: CallStop } | { placed: false; waitFor: string };
 
@@ -36,9 +36,10 @@ export async function placeCall(
     return { placed: true };
   } catch (error) {
     const message = (error as Error).message;
-    const waitFor = await nothingDialed(error, endpoint, ari);
-    if (waitFor) return { placed: false, waitFor: `${waitFor}: ${message}` };
-    return { placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: error instanceof AriError && error.kind === 'http', message } };
+    const refusal = await judgeRefusal(error, endpoint, ari);
+    if (!('endpointOffline' in refusal)) return { placed: false, waitFor: `${refusal.waitFor}: ${message}` };
+    const refusedByAsterisk = error instanceof AriError && error.kind === 'http';
+    return { placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk, endpointOffline: refusal.endpointOffline, message } };
   }
 }
 

@@ -41,7 +41,7 @@ export type CallStop =
   /** ringhook stopped and the call did not end within the grace period. */
   | { kind: 'stopped' }
   /** Asterisk refused the originate (an HTTP answer: the endpoint cannot be reached), or it failed otherwise. */
-  | { kind: 'originate-failed'; refusedByAsterisk: boolean; message: string };
+  | { kind: 'originate-failed'; refusedByAsterisk: boolean; message: string; endpointOffline?: boolean | undefined };
 
 export interface CallEnd {
   state: FinalState;
@@ -124,7 +124,7 @@ export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEn
       // One attempt only: a refused originate is the outcome, never retried.
       return withDetail(
         { state: stop.refusedByAsterisk ? 'unreachable' : 'failed', fields: { endedAt: now } },
-        refusalReason({ softphone: f.softphone, refusedByAsterisk: stop.refusedByAsterisk }),
+        refusalReason({ softphone: f.softphone, refusedByAsterisk: stop.refusedByAsterisk, endpointOffline: stop.endpointOffline }),
         f,
         `originate failed: ${stop.message}`,
       );

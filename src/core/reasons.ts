@@ -52,6 +52,8 @@ export const REASONS = {
   // Asterisk refused the call before dialing.
   softphone_not_registered: (c: ReasonContext) =>
     `No phone is registered as ${c.softphone ?? 'ringhook'}: register a softphone, see the README, or set a SIP trunk.`,
+  softphone_refused: (c: ReasonContext) =>
+    `The phone system (Asterisk) refused the call to the softphone ${c.softphone ?? 'ringhook'}: ${DOCTOR} and Asterisk's log say why.`,
   trunk_refused: () => `The phone system (Asterisk) could not send the call through the SIP trunk: ${DOCTOR} says what is wrong with the trunk.`,
   trunk_unregistered: (c: ReasonContext) =>
     `The SIP trunk is not registered with the provider${c.registration ? ` (${c.registration})` : ''}, so calls through it may be refused: check RINGHOOK_TRUNK_USERNAME and RINGHOOK_TRUNK_PASSWORD.`,
@@ -182,13 +184,16 @@ export interface RefusalFacts {
   softphone?: string | undefined;
   /** Asterisk answered the originate with an HTTP error (it refused); otherwise no answer came. */
   refusedByAsterisk: boolean;
+  /** The endpoint was offline when Asterisk refused (for the softphone: none registered). */
+  endpointOffline?: boolean | undefined;
 }
 
 /** Why Asterisk did not place a call it was asked to (POST /channels failed). */
 export function refusalReason(f: RefusalFacts): ReasonCode {
   if (!f.refusedByAsterisk) return 'asterisk_no_reply';
+  if (f.softphone === undefined) return 'trunk_refused';
   // Asterisk refuses a call to a softphone when none is registered under that name ("Allocation failed").
-  return f.softphone !== undefined ? 'softphone_not_registered' : 'trunk_refused';
+  return f.endpointOffline ? 'softphone_not_registered' : 'softphone_refused';
 }
 
 /** The technical line of a channel's end: the SIP code and the Q.850 cause, as Asterisk gave them. */

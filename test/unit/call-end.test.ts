@@ -111,7 +111,7 @@ describe('decideCallEnd', () => {
   });
 
   it('an originate Asterisk refused is unreachable (no softphone registered, or the trunk refused); any other failure is failed; never retried', () => {
-    const refused = { kind: 'originate-failed', refusedByAsterisk: true, message: 'HTTP 500 (Allocation failed)' } as const;
+    const refused = { kind: 'originate-failed', refusedByAsterisk: true, endpointOffline: true, message: 'HTTP 500 (Allocation failed)' } as const;
     expect(decideCallEnd({ ...dialed, softphone: 'ringhook' }, refused, NOW)).toMatchObject({
       state: 'unreachable',
       fields: { error: reasonText('softphone_not_registered', { softphone: 'ringhook' }), reasonDetail: 'originate failed: HTTP 500 (Allocation failed)' },

@@ -119,7 +119,8 @@ describe('Q.850 causes without a SIP code (an older Asterisk, or a cause of its 
 
 describe('originates Asterisk did not place', () => {
   it('refused for the softphone: none is registered; refused through a trunk: the trunk; no answer at all: Asterisk', () => {
-    expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: true })).toBe('softphone_not_registered');
+    expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: true, endpointOffline: true })).toBe('softphone_not_registered');
+    expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: true, endpointOffline: false })).toBe('softphone_refused');
     expect(refusalReason({ refusedByAsterisk: true })).toBe('trunk_refused');
     expect(refusalReason({ refusedByAsterisk: false })).toBe('asterisk_no_reply');
     expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: false })).toBe('asterisk_no_reply');
