@@ -3,8 +3,7 @@
 import type { Config } from '../config/index.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/contract.js';
-import type { Stores } from '../lib/deps.js';
-import { CallEvents } from '../lib/events.js';
+import { CallEvents } from '../core/call-events.js';
 import { UserError } from '../lib/errors.js';
 import { createRequestListener } from '../http/app.js';
 import { startServers, type RunningServers } from '../http/server.js';
@@ -17,7 +16,8 @@ import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
 
-export type { Stores } from '../lib/deps.js';
+/** The store as the service and the CLI open it. */
+export type Stores = Store;
 
 /**
  * The store (SQLite in the data dir, or PostgreSQL shared by several nodes), with the api_keys'
@@ -101,7 +101,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   let cluster: Cluster | null = null;
   let servers: RunningServers;
   try {
-    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { ...stores, events, logger, now, metrics });
+    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
     const t = telephony;
     cluster = await startCluster({
       store: stores,
@@ -126,7 +126,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));
     const smsDelivery = smsReceiptDeps(config, t);
     const listener = createRequestListener({
-      ...stores,
+      store: stores,
       logger,
       now,
       events,
@@ -135,9 +135,9 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       callerId: config.telephony.callerId,
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
-      onCallQueued: (callId, userId) => {
-        events.emit({ callId, userId, status: 'queued', at: now() });
-        telephony?.enqueue(callId);
+      onCallQueued: (queued) => {
+        events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
+        telephony?.enqueue(queued.callId, queued);
       },
       ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
       onResult: (result, ms) => {

@@ -4,10 +4,11 @@ import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import type { ServiceDeps } from '../lib/deps.js';
+import type { ServiceDeps } from '../store/deps.js';
 import type { Account } from '../core/account.js';
+import type { JustQueued } from '../calls/waiting-alerts.js';
+import { testCallMessage } from '../core/test-call.js';
 import type { CallProgressRepo } from '../store/contract.js';
-import { asteriskTemplates } from '../lib/assets.js';
 import { isPrivateIpv4 } from '../core/network.js';
 import { UserError } from '../lib/errors.js';
 import type { TestCallResult } from '../core/test-call.js';
@@ -16,7 +17,7 @@ import { requestTestCall } from './test-call-request.js';
 import type { Logger } from '../lib/log.js';
 import type { Metrics } from '../lib/metrics.js';
 import { AriClient } from '../pbx/ari.js';
-import { ManagedAsterisk } from '../pbx/asterisk.js';
+import { asteriskTemplates, ManagedAsterisk } from '../pbx/asterisk.js';
 import { asteriskPathProblem } from '../pbx/asterisk-config.js';
 import { type AsteriskRuntime, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
 import { DEFAULT_SPEECH } from '../core/languages.js';
@@ -53,7 +54,8 @@ export interface Telephony {
   softphone: Softphone | null;
   /** The token the SMS gateway's receipt URL carries; null when no delivery reports are asked. */
   smsReceiptToken: string | null;
-  enqueue(callId: string): void;
+  /** Dial an accepted alert; `queued` is what the webhook read, so that it is not read again. */
+  enqueue(callId: string, queued?: JustQueued): void;
   placeTestCall(account: Account): Promise<TestCallResult>;
   /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
   speechSample(account: Account): Promise<Buffer>;
@@ -206,7 +208,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const connected = ari.connect().catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));
   if (asterisk) await connected;
 
-  const { progress, writes } = deps;
+  const { progress, writes } = deps.store;
   const receiptToken = smsReceiptToken(config);
   const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), { logger: logger.child({ component: 'sms' }) });
   const smsHealth = new SmsHealth(sms, { now: deps.now });
@@ -214,7 +216,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     sender: sms,
     progress,
     writes,
-    accounts: deps.accounts,
+    accounts: deps.store.accounts,
     events: deps.events,
     logger,
     now: deps.now,
@@ -246,7 +248,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     ari,
     progress,
     writes,
-    accounts: deps.accounts,
+    accounts: deps.store.accounts,
     tts,
     burstVoice: t.tts.burstVoice,
     events: deps.events,
@@ -290,12 +292,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     progress,
     softphone,
     smsReceiptToken: receiptToken,
-    enqueue: (callId) => dialer.enqueue(callId),
+    enqueue: (callId, queued) => dialer.enqueue(callId, queued),
     async placeTestCall(account) {
-      const result = await requestTestCall(deps.calls, account);
+      const result = await requestTestCall(deps.store.calls, account);
       if (!result.accepted) return result;
       deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
-      dialer.enqueue(result.callId);
+      dialer.enqueue(result.callId, { callId: result.callId, kind: 'test', message: testCallMessage(account.language), account });
       return result;
     },
     speechSample: speechSampler(tts),

@@ -6,7 +6,7 @@
 import type { CallStop } from '../core/call-end.js';
 import { queuedFate } from '../core/call-end.js';
 import { type CallReason, callReason } from '../core/reasons.js';
-import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import type { CallForDialing } from '../core/records.js';
 import type { CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { Logger } from '../lib/log.js';
 import type { AriClient } from '../pbx/ari.js';

@@ -15,7 +15,7 @@ import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../lib/secret-file.js';
 import { secretKeyFile } from '../store/secret-key.js';
 import { openStores } from '../app/service.js';
-import { clusterView } from '../app/cluster.js';
+import { clusterView } from '../core/cluster-view.js';
 import { ARI_APP, softphoneAddress } from '../app/telephony.js';
 import { isFinal } from '../core/call-state.js';
 import { isPhoneSide, reasonText } from '../core/reasons.js';

@@ -10,10 +10,10 @@ import { DEFAULTS } from './defaults.js';
 import { FLITE_VOICES } from '../core/flite-voices.js';
 import { defaultMaxCalls } from '../core/pace.js';
 import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './rules.js';
-import { decodeSecretKey } from '../store/secret-box.js';
+import { RESERVED_SECTIONS } from '../core/asterisk-sections.js';
+import { decodeSecretKey } from './rules.js';
 import { UserError } from '../lib/errors.js';
-import { RESERVED_SECTIONS } from '../pbx/asterisk-config.js';
-import { parseAddressList, type AddressMatcher } from '../http/address-match.js';
+import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
 
 /** Safe characters for a value written into Asterisk's configuration. */

@@ -1,7 +1,7 @@
 // Operator routes: /healthz (is every part up?), /metrics (Prometheus), and the SMS gateway's
 // delivery-report callback.
 import type { H3 } from 'h3';
-import type { ClusterView } from '../app/cluster.js';
+import type { ClusterView } from '../core/cluster-view.js';
 import type { Store } from '../store/contract.js';
 import type { Metrics } from '../lib/metrics.js';
 import { json } from './respond.js';

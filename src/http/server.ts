@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { listen, type Listener } from 'listhen';
 import { ApiError, UserError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
-import type { AddressMatcher } from './address-match.js';
+import type { AddressMatcher } from '../core/address-match.js';
 import { loadTls, saveSelfSigned } from './tls.js';
 
 export interface ServerOptions {

@@ -25,7 +25,9 @@ import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
 
 export { speechCacheKey, type SpeechProgress, type SynthesizedSpeech } from './speech-cache.js';
 
-export type TtsEngine = 'flite' | 'espeak-ng' | 'festival';
+import type { TtsEngine } from './engine.js';
+
+export type { TtsEngine } from './engine.js';
 
 export type TtsErrorCode = 'engine_missing' | 'engine_failed' | 'invalid_input';
 

@@ -403,7 +403,7 @@ for (const storeKind of STORE_KINDS) {
       it('keeps at most 1000 rejections per account', async () => {
         const a = await createAccount('free');
         for (let i = 0; i < 1005; i++) {
-          await t.service.stores.calls.recordRejectionGrouped({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: String(i) });
+          await t.service.stores.calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: String(i) });
         }
         const history = await historyOf(a.userId);
         expect(history).toHaveLength(1000);
@@ -577,14 +577,14 @@ for (const storeKind of STORE_KINDS) {
 
       it('500 when the store fails otherwise, logged without the api_key', async () => {
         const calls = t.service.stores.calls;
-        const original = calls.acceptGrouped;
-        calls.acceptGrouped = () => Promise.reject(new Error('disk I/O error'));
+        const original = calls.accept;
+        calls.accept = () => Promise.reject(new Error('disk I/O error'));
         try {
           const [fast, viaH3] = await both('hello', { 'content-type': 'text/plain' });
           expect([fast.status, fast.json.code]).toEqual([500, 'internal']);
           expectSame(fast, viaH3);
         } finally {
-          calls.acceptGrouped = original;
+          calls.accept = original;
         }
         const errors = t.takeErrorLogs();
         expect(errors.map((l) => [l.msg, l.method, l.path])).toEqual([
