@@ -7,6 +7,7 @@ import { CallEvents } from '../core/call-events.js';
 import { UserError } from '../lib/errors.js';
 import { createRequestListener } from '../http/app.js';
 import { startServers, type RunningServers } from '../http/server.js';
+import { databaseTls } from '../core/database-tls.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import { Metrics } from '../lib/metrics.js';
 import type { CheckState } from '../http/operations.js';
@@ -25,7 +26,7 @@ export type Stores = Store;
  * new api_key (regenerateAllKeys).
  */
 export async function openStores(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'>,
   now: () => number = Date.now,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean } = {},
 ): Promise<Store> {
@@ -47,7 +48,7 @@ function dataDirError(error: unknown, dataDir: string): UserError | undefined {
 }
 
 async function openStoresIn(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'>,
   now: () => number,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean },
 ): Promise<Store> {
@@ -55,7 +56,17 @@ async function openStoresIn(
   const checkKey = !options.lostSecretKey;
   if (config.databaseUrl) {
     const { openPostgresStore } = await import('../store/postgres/index.js');
-    return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey });
+    const { tls, local, hosts } = databaseTls(config.databaseUrl, {
+      caFile: config.databaseTls.caFile !== undefined,
+      allowUnverified: config.databaseTls.allowUnverified,
+    });
+    if (!local && tls !== 'verified' && config.databaseTls.allowUnverified) {
+      options.logger?.warn('the database is reached without a verified certificate (RINGHOOK_DATABASE_UNVERIFIED=on): keep its network private', {
+        hosts,
+        tls,
+      });
+    }
+    return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey, tls: config.databaseTls });
   }
   return openSqliteStore(config.dbFile, {
     sync: config.dbSync,
@@ -158,6 +169,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       trustProxy: config.trustProxy,
       certificateNames: certificateNames(config),
       allowSelfSigned: config.selfSigned,
+      connections: config.connections,
       logger,
     });
   } catch (error) {

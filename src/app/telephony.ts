@@ -10,6 +10,7 @@ import type { JustQueued } from '../calls/waiting-alerts.js';
 import { testCallMessage } from '../core/test-call.js';
 import type { CallProgressRepo } from '../store/contract.js';
 import { isPrivateIpv4 } from '../core/network.js';
+import { mediaModes } from '../core/media-modes.js';
 import { UserError } from '../lib/errors.js';
 import type { TestCallResult } from '../core/test-call.js';
 import { persistentSecret, readOrCreateSecret } from '../lib/secret-file.js';
@@ -20,15 +21,16 @@ import { AriClient } from '../pbx/ari.js';
 import { asteriskTemplates, ManagedAsterisk } from '../pbx/asterisk.js';
 import { asteriskPathProblem } from '../pbx/asterisk-config.js';
 import { type AsteriskRuntime, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
-import { DEFAULT_SPEECH } from '../core/languages.js';
-import { callPhrases } from '../calls/call-script.js';
+import { DEFAULT_SPEECH, type CallSpeech } from '../core/languages.js';
+import { callPhrases, type SpokenCall } from '../core/spoken-call.js';
 import { burstSynthesis } from '../core/speech-plan.js';
 import { publicAddressFromStun } from '../pbx/stun-client.js';
 import { Dialer } from '../calls/dialer.js';
 import { CallFlow } from '../calls/call-flow.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
-import { speechSampler } from '../speech/speech-sample.js';
+import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
 import { createTts } from '../speech/tts.js';
+import { prepareMediaDir } from '../speech/media-dir.js';
 import { SmsBackup } from '../sms/backup.js';
 import { SmsHealth } from '../sms/health.js';
 import { createSmsSender, type SmsSender } from '../sms/index.js';
@@ -58,7 +60,7 @@ export interface Telephony {
   enqueue(callId: string, queued?: JustQueued): void;
   placeTestCall(account: Account): Promise<TestCallResult>;
   /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
-  speechSample(account: Account): Promise<Buffer>;
+  speechSample(phrases: SpokenCall, speech: CallSpeech): Promise<SpokenAudio>;
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -192,7 +194,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const logger = deps.logger.child({ component: 'telephony' });
   // An external Asterisk on another host must see this folder at the same path (NFS, a bind mount).
   const mediaDir = t.mediaDir ?? path.join(config.dataDir, 'media');
-  fs.mkdirSync(path.join(mediaDir, 'speech'), { recursive: true, mode: 0o755 });
+  const modes = mediaModes(t.mode === 'managed' ? 'managed' : 'external');
+  const speechDir = prepareMediaDir(mediaDir, modes);
   const softphone = t.mode === 'managed' ? managedSoftphone(config) : null;
 
   const asterisk = t.mode === 'managed' ? await startManagedAsterisk(config, logger, mediaDir, softphone!) : null;
@@ -229,7 +232,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   await smsBackup.recover();
   const tts = createTts(
     {
-      cacheDir: path.join(mediaDir, 'speech'),
+      cacheDir: speechDir,
+      fileMode: modes.file,
       residentFliteDir: t.cacheDir,
       engine: t.tts.engine,
       ...(t.tts.voice && { voice: t.tts.voice }),

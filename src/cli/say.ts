@@ -1,7 +1,7 @@
 // ringhook say TEXT: what a call would speak for this alert body, by the path a call takes (the
 // body parsed as the webhook parses it, the account-like language, voice and intro, the speech
 // normalizer, the call's script), and with --wav the audio, made by the engine the call would use.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defineCommand } from 'citty';
@@ -17,12 +17,10 @@ import {
   VOICE_IDS,
   voiceSchema,
 } from '../core/languages.js';
-import { parseAlertBody } from '../core/payload.js';
-import { spokenAlerts } from '../core/spoken-alerts.js';
-import { joinedTelephoneWav } from '../core/wav.js';
-import { callPhrases } from '../calls/call-script.js';
+import { spokenCall, type SpokenCall } from '../core/spoken-call.js';
 import { loadConfig } from '../config/index.js';
 import { UsageError, UserError } from '../lib/errors.js';
+import { spokenAudio } from '../speech/speech-sample.js';
 import { createTts } from '../speech/tts.js';
 import { printJson } from './output.js';
 
@@ -39,13 +37,6 @@ async function readBody(text: string): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-/** The phrases a call plays, in order: the intro, the message, the prompt. */
-export interface SpokenCall {
-  intro: string;
-  message: string;
-  prompt: string;
-}
-
 /** Makes each phrase with the engine the call would use and writes them, one after the other, as one WAV. */
 async function writeWav(file: string, phrases: SpokenCall, speech: CallSpeech): Promise<number> {
   const config = loadConfig();
@@ -53,14 +44,11 @@ async function writeWav(file: string, phrases: SpokenCall, speech: CallSpeech): 
   const { tts: t } = config.telephony;
   const tts = createTts({ cacheDir: dir, engine: t.engine, ...(t.voice && { voice: t.voice }), ...(t.command && { command: t.command }) });
   try {
-    const made = [];
-    for (const text of [phrases.intro, phrases.message, phrases.prompt]) made.push(await tts.synthesize(text, speech.synthesis));
-    const wav = joinedTelephoneWav(await Promise.all(made.map((m) => readFile(m.path))));
-    if (!wav) throw new UserError('the speech engine did not make telephone audio (8 kHz mono 16-bit WAV)');
+    const { wav, durationMs } = await spokenAudio(tts, phrases, speech);
     await writeFile(file, wav).catch((error: NodeJS.ErrnoException) => {
       throw new UserError(`cannot write ${file}: ${error.code ?? error.message}`);
     });
-    return made.reduce((ms, m) => ms + m.durationMs, 0);
+    return durationMs;
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw new UserError(`could not make the audio: ${(error as Error).message}`);
@@ -98,11 +86,10 @@ export const sayCommand = defineCommand({
     const intro = args.intro === undefined ? null : option(introSchema, args.intro, '--intro');
     if (args.wav !== undefined && args.wav.trim() === '') throw new UsageError('--wav: give the file to write');
 
-    const parsed = parseAlertBody(await readBody(args.text), undefined);
-    if (!parsed.ok) throw new UserError(`the webhook would refuse this body (400 ${parsed.code}): ${parsed.error}`);
     const speech = callSpeech({ language: chosen.language, voice: chosen.voice, intro });
-    const { prompt } = callPhrases(speech);
-    const phrases: SpokenCall = { intro: speech.intro, message: spokenAlerts([parsed.alert.message], speech.language), prompt };
+    const spoken = spokenCall(await readBody(args.text), speech);
+    if (!spoken.ok) throw new UserError(`the webhook would refuse this body (400 ${spoken.code}): ${spoken.error}`);
+    const { phrases, alert } = spoken;
     const durationMs = args.wav === undefined ? undefined : await writeWav(args.wav, phrases, speech);
 
     if (args.json) {
@@ -111,14 +98,14 @@ export const sayCommand = defineCommand({
         voice: chosen.voice,
         engine: speech.synthesis ? `${speech.synthesis.engine} ${speech.synthesis.voice}` : serverSpeech(),
         ...phrases,
-        as_sent: parsed.alert.message,
-        truncated: parsed.alert.truncated,
+        as_sent: alert.message,
+        truncated: alert.truncated,
         ...(durationMs !== undefined && { wav: path.resolve(args.wav!), duration_ms: durationMs }),
       });
       return;
     }
     process.stdout.write(`${phrases.intro}\n${phrases.message}\n${phrases.prompt}\n`);
-    if (parsed.alert.truncated) process.stderr.write('The message was cut to 500 characters, as the webhook cuts it.\n');
+    if (alert.truncated) process.stderr.write('The message was cut to 500 characters, as the webhook cuts it.\n');
     if (chosen.language === 'ja') process.stderr.write(`${JAPANESE_NOTE}\n`);
     if (durationMs !== undefined) process.stderr.write(`Wrote ${args.wav} (${(durationMs / 1000).toFixed(1)} s).\n`);
   },

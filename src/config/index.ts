@@ -15,6 +15,7 @@ import { decodeSecretKey } from './rules.js';
 import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
+import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
 
 /** Safe characters for a value written into Asterisk's configuration. */
 const ASTERISK_VALUE = /^[^\s;[\]"\\{}]+$/;
@@ -209,6 +210,7 @@ const envSchema = z
       .default(DEFAULTS.nodeTimeoutSec),
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(DEFAULTS.selfSigned),
     ...smsFields,
+    ...transportFields,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.RINGHOOK_TLS_CERT) !== Boolean(env.RINGHOOK_TLS_KEY)) {
@@ -295,7 +297,7 @@ const envSchema = z
     checkSmsVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
   });
 
-export interface Config {
+export interface Config extends TransportConfig {
   dataDir: string;
   dbFile: string;
   host: string;
@@ -435,6 +437,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     metricsToken: e.RINGHOOK_METRICS_TOKEN,
     secretKey: e.RINGHOOK_SECRET_KEY,
     sms: smsConfigFrom(e),
+    ...transportConfigFrom(e, cwd),
     unknownVariables: unknownVariables(present, new Set(Object.keys(envSchema.shape))),
   };
 }

@@ -7,6 +7,8 @@ import { ApiError, UserError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import { loadTls, saveSelfSigned } from './tls.js';
+import { connectionLimits, guardConnections, type GuardOptions } from './connection-guard.js';
+import { CONNECTION_TIMEOUTS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ConnectionLimits } from '../core/connection-caps.js';
 
 export interface ServerOptions {
   host: string;
@@ -20,6 +22,8 @@ export interface ServerOptions {
   certificateNames: string[];
   /** false: refuse to start without a configured certificate rather than make a self-signed one. */
   allowSelfSigned?: boolean;
+  /** Caps on open connections (per listener) and their first timeouts; unset: core/connection-caps.ts's defaults. */
+  connections?: Partial<ConnectionLimits>;
   logger: Logger;
 }
 
@@ -86,6 +90,7 @@ async function listenOn(
   handler: NodeHandler,
   options: { host: string; port: number; https: false | { cert: string; key: string } | { domains: string[]; validityDays: number } },
   what: string,
+  guard: GuardOptions,
 ): Promise<Listener> {
   const port =
     options.port === 0
@@ -114,6 +119,7 @@ async function listenOn(
     }
     hardenTimeouts(listener.server as Server);
     answerClientErrors(listener.server as Server);
+    guardConnections(listener.server as Server, options.https !== false, guard);
     return listener;
   } catch (error) {
     const message = (error as Error).message;
@@ -127,7 +133,10 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
     throw new UserError('no TLS certificate is configured and RINGHOOK_SELF_SIGNED=off: set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY to PEM files');
   }
   const https = existing?.material ?? { domains: options.certificateNames, validityDays: 825 };
-  const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS');
+  const { total, perAddress, ...timeouts } = options.connections ?? {};
+  const limits = connectionLimits({ total, perAddress: perAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS }, { ...CONNECTION_TIMEOUTS, ...timeouts });
+  const guard = { limits, trustProxy: options.trustProxy, logger: options.logger };
+  const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS', guard);
   const selfSigned = existing?.selfSigned ?? true;
   if (!existing && secure.https) {
     saveSelfSigned(options.dataDir, secure.https);
@@ -141,7 +150,7 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
   let plain: Listener | null = null;
   if (options.httpPort !== null) {
     try {
-      plain = await listenOn(plainHttpGate(options.trustProxy, handler), { host: options.host, port: options.httpPort, https: false }, 'plain HTTP');
+      plain = await listenOn(plainHttpGate(options.trustProxy, handler), { host: options.host, port: options.httpPort, https: false }, 'plain HTTP', guard);
     } catch (error) {
       await secure.close();
       throw error;

@@ -146,12 +146,6 @@ export function toRecord(row: CallRow): CallRecord {
   };
 }
 
-/** A refused alert's extra fields, kept only while small: never cut into invalid JSON. */
-export function rejectedExtra(extra: Record<string, unknown>): string {
-  const text = JSON.stringify(extra);
-  return text.length <= 4000 ? text : JSON.stringify({ note: `${Object.keys(extra).length} extra fields, too large to keep for a refused alert` });
-}
-
 /** How many rejected alerts an account keeps: a flood of bad requests cannot fill the disk. */
 export const MAX_REJECTIONS_KEPT = 1000;
 
@@ -213,7 +207,7 @@ export function rejectionColumns(rejected: RejectedAlert) {
     action: alert?.fields.action ?? null,
     strategy: alert?.fields.strategy ?? null,
     alert_timestamp: alert?.fields.timestamp ?? null,
-    extra: alert && Object.keys(alert.extra).length > 0 ? rejectedExtra(alert.extra) : null,
+    extra: alert && Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
     error: rejected.error,
   };
 }

@@ -1,6 +1,9 @@
 // What the dashboard is built from: the service's parts, and what it shows or offers beside them.
 import type { Account } from '../../core/account.js';
 import type { TestCallResult } from '../../core/test-call.js';
+import type { CallSpeech } from '../../core/languages.js';
+import type { SpokenCall } from '../../core/spoken-call.js';
+import type { SpokenAudio } from '../../speech/speech-sample.js';
 import type { ServiceDeps } from '../../store/deps.js';
 import type { AddressMatcher } from '../../core/address-match.js';
 import type { LiveLimits } from './live-caps.js';
@@ -12,8 +15,8 @@ export interface DashboardDeps extends ServiceDeps {
   callerId?: string | undefined;
   /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
   placeTestCall?: (account: Account) => Promise<TestCallResult>;
-  /** A short WAV of the account's intro and a sample alert in its voice; absent when telephony is off. */
-  speechSample?: (account: Account) => Promise<Buffer>;
+  /** A call's speech (intro, message, prompt) as one WAV in the account's voice; absent when telephony is off. */
+  speechSample?: (phrases: SpokenCall, speech: CallSpeech) => Promise<SpokenAudio>;
   /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
   trustProxy?: AddressMatcher;
   /** Aborted when the service stops: open live-history streams end so the server can close. */

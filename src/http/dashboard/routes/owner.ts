@@ -1,6 +1,6 @@
 // The owner's pages and actions: overview, history, its live row fragments, SMS backup,
-// confirmation required, language, voice and intro with their sample, the contact card, test
-// call, regeneration of the webhook URL.
+// confirmation required, language, voice and intro, "Hear it" (routes/hear.ts), the contact card,
+// test call, regeneration of the webhook URL.
 import { getRouterParam, type H3 } from 'h3';
 import { z } from 'zod';
 import { contactCard } from '../../../core/contact-card.js';
@@ -10,7 +10,8 @@ import { errorPage } from '../pages/error.js';
 import { noticeFromQuery } from '../notices.js';
 import { callItem, historyPage } from '../pages/history.js';
 import { overviewPage, regeneratePage } from '../pages/overview.js';
-import { htmlResponse, plain, redirectTo, SECURITY_HEADERS } from '../respond.js';
+import { htmlResponse, plain, redirectTo } from '../respond.js';
+import { mountHearRoutes } from './hear.js';
 import { filterStatuses } from '../status.js';
 import { historyModel, historyQuery, overviewModel } from '../models.js';
 
@@ -79,24 +80,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
     ),
   );
 
-  // "Hear it": the account's intro and a sample alert in its voice, a few seconds of WAV.
-  app.get(
-    '/dashboard/voice-sample.wav',
-    apiRoute(ctx, async (_event, { account }) => {
-      if (!ctx.deps.speechSample) return plain(404, 'No sample: telephony is not configured on this server.');
-      let wav: Buffer;
-      try {
-        wav = await ctx.deps.speechSample(account);
-      } catch (error) {
-        ctx.deps.logger.warn('dashboard: the speech sample could not be made', { user_id: account.userId, error });
-        return plain(503, 'The sample could not be made just now; try again in a moment.');
-      }
-      return new Response(new Uint8Array(wav), {
-        status: 200,
-        headers: { ...SECURITY_HEADERS, 'content-type': 'audio/wav', 'content-length': String(wav.length), 'cache-control': 'private, no-store' },
-      });
-    }),
-  );
+  mountHearRoutes(app, ctx);
 
   // The caller id as a contact card, to save in the phone and let through Do Not Disturb.
   app.get(
