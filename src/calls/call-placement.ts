@@ -10,7 +10,7 @@ import type { CallQueue } from './call-queue.js';
 import { alertsOf, arm, newSession, type CallSession, type CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/endpoint.js';
-import { nothingDialed } from './originate-refusal.js';
+import { judgeRefusal } from './originate-refusal.js';
 
 export type Placement = { placed: true } | { placed: false; outcome: CallStop } | { placed: false; waitFor: string };
 
@@ -39,9 +39,10 @@ export async function placeCall(
     return { placed: true };
   } catch (error) {
     const message = (error as Error).message;
-    const waitFor = await nothingDialed(error, endpoint, ari);
-    if (waitFor) return { placed: false, waitFor: `${waitFor}: ${message}` };
-    return { placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: error instanceof AriError && error.kind === 'http', message } };
+    const refusal = await judgeRefusal(error, endpoint, ari);
+    if (!('endpointOffline' in refusal)) return { placed: false, waitFor: `${refusal.waitFor}: ${message}` };
+    const refusedByAsterisk = error instanceof AriError && error.kind === 'http';
+    return { placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk, endpointOffline: refusal.endpointOffline, message } };
   }
 }
 
@@ -64,6 +65,8 @@ export class CallPlacement {
   async place(session: CallSession, endpoint: Endpoint): Promise<void> {
     const { settings, queue } = this.deps;
     const alerts = alertsOf(session);
+    // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
+    if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
     arm(session, (settings.ringTimeoutSec + 15) * 1000, () => this.deps.giveUp(session, 'no final event from Asterisk after the ring timeout'));
     const placement = await placeCall(this.deps.ari, session, endpoint, settings);
     if (placement.placed) {

@@ -18,6 +18,8 @@ import { openStores } from '../app/service.js';
 import { clusterView } from '../core/cluster-view.js';
 import { databaseTls } from '../core/database-tls.js';
 import { ARI_APP, softphoneAddress } from '../app/telephony.js';
+import { isFinal } from '../core/call-state.js';
+import { isPhoneSide, reasonText } from '../core/reasons.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
 import { printJson } from './output.js';
@@ -131,7 +133,7 @@ const checkAsterisk: Check = async (config) => {
       config.telephony.mode === 'managed'
         ? 'is ringhook serve running? (it starts Asterisk)'
         : `is Asterisk running, with http.conf enabled and ARI reachable at ${config.ari!.url}?`;
-    return fail('asterisk', `ARI does not answer: ${(error as Error).message}`, where);
+    return fail('asterisk', `${reasonText('asterisk_down')} ARI: ${(error as Error).message}`, where);
   }
 };
 
@@ -144,7 +146,7 @@ async function checkSoftphone(config: Config): Promise<CheckResult> {
     if (endpoint.state === 'online') return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}", which is registered`);
     return fail(
       'trunk',
-      `no RINGHOOK_TRUNK_URI, and no phone is registered as the local softphone "${username}": calls end unreachable`,
+      `no RINGHOOK_TRUNK_URI, and calls end unreachable: ${reasonText('softphone_not_registered', { softphone: username })}`,
       `register a SIP phone at ${where} as ${username} with the password serve printed (or set RINGHOOK_TRUNK_URI)`,
     );
   } catch (error) {
@@ -228,6 +230,29 @@ async function checkVariables(config: Config): Promise<CheckResult> {
   );
 }
 
+/** States of a call that reached its person, or was never meant to be placed. */
+const REACHED = new Set(['completed', 'acknowledged', 'voicemail', 'unconfirmed']);
+
+/** The last call placed and how it ended, in the words of its history: a failure says what to do. */
+const checkLastCall: Check = async (config) => {
+  try {
+    const stores = await openStores(config);
+    try {
+      const last = (await stores.calls.list({ limit: 50 })).find((c) => c.accepted && isFinal(c.status));
+      if (!last) return skip('last-call', 'no call has ended yet');
+      const said = `the last call (${new Date(last.receivedAt).toISOString()}, ${last.callId}) ended ${last.status}`;
+      if (REACHED.has(last.status) || !last.error) return pass('last-call', said);
+      // The phone's own answers (busy, switched off…) are no fault of the set-up; a provider refusing ringhook (also `rejected`) is.
+      if (isPhoneSide(last.error)) return pass('last-call', `${said}: ${last.error}`);
+      return fail('last-call', `${said}${last.reasonDetail ? ` (${last.reasonDetail})` : ''}`, last.error);
+    } finally {
+      await stores.close();
+    }
+  } catch (error) {
+    return skip('last-call', `could not read the history: ${(error as Error).message}`);
+  }
+};
+
 export async function runChecks(config: Config): Promise<CheckResult[]> {
   const checks = [
     checkVariables,
@@ -241,7 +266,9 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
     checkSpeech,
     checkSms,
   ];
-  return Promise.all(checks.map((check) => check(config)));
+  const results = await Promise.all(checks.map((check) => check(config)));
+  // After the database check, which may have made or migrated the store.
+  return [...results, await checkLastCall(config)];
 }
 
 export const doctorCommand = defineCommand({

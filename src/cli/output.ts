@@ -63,6 +63,7 @@ export function callView(call: CallRecord) {
     timestamp: call.alertTimestamp,
     extra: call.extra,
     error: call.error,
+    reason_detail: call.reasonDetail,
     received_at: iso(call.receivedAt),
     updated_at: iso(call.updatedAt),
     phone: call.phone,

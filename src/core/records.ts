@@ -45,7 +45,10 @@ export interface CallRecord {
   strategy: string | null;
   alertTimestamp: string | null;
   extra: Record<string, unknown>;
+  /** Why the call did not reach its person, as a sentence (a rejected alert: what was wrong with it). */
   error: string | null;
+  /** The technical detail behind `error` (the SIP code and cause, Asterisk's answer), for the admin. */
+  reasonDetail: string | null;
   receivedAt: number;
   updatedAt: number;
   /** What the dialer and the SMS backup recorded (null until they did). */
@@ -104,7 +107,10 @@ export interface TransitionFields {
   hangupCause?: number;
   hangupCauseText?: string;
   sipCode?: number;
+  /** Why the call did not reach its person, as a sentence (src/core/reasons.ts). */
   error?: string;
+  /** The technical detail behind `error`: the SIP code and cause, Asterisk's own answer. */
+  reasonDetail?: string;
   /** The alert waited for its phone's line and was spoken in this call (its call_id). */
   carriedBy?: string;
   /** The trunk the call went out through. */

@@ -71,6 +71,7 @@ export interface CallRow {
   alert_timestamp: string | null;
   extra: string | null;
   error: string | null;
+  reason_detail: string | null;
   received_at: number;
   updated_at: number;
   phone: string | null;
@@ -121,6 +122,7 @@ export function toRecord(row: CallRow): CallRecord {
     alertTimestamp: row.alert_timestamp,
     extra: parseExtra(row.extra),
     error: row.error,
+    reasonDetail: row.reason_detail ?? null,
     receivedAt: row.received_at,
     updatedAt: row.updated_at,
     phone: row.phone,
@@ -175,6 +177,7 @@ export const COLUMN: Record<keyof TransitionFields, string> = {
   hangupCauseText: 'hangup_cause_text',
   sipCode: 'sip_code',
   error: 'error',
+  reasonDetail: 'reason_detail',
   carriedBy: 'carried_by',
   trunk: 'trunk',
 };

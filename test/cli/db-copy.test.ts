@@ -12,6 +12,7 @@ import { makeDataDir } from '../helpers/service.js';
 import { parseAlertBody } from '../../src/core/payload.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { PG_SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import { silentLogger } from '../../src/lib/log.js';
 
 const SECRET = 'a'.repeat(64);
@@ -103,7 +104,7 @@ describe('ringhook db copy', () => {
     const checks = ok.json as Array<{ name: string; ok: boolean; detail: string }>;
     const database = checks.find((c) => c.name === 'database')!;
     expect(database.ok, JSON.stringify(database)).toBe(true);
-    expect(database.detail).toMatch(/^postgres postgres:\/\/.*doctor_db: schema 9, 0 account\(s\), 0 node\(s\) alive: none/);
+    expect(database.detail).toMatch(new RegExp(`^postgres postgres://.*doctor_db: schema ${PG_SCHEMA_VERSION}, 0 account\\(s\\), 0 node\\(s\\) alive: none`));
     const wrong = new URL(url);
     wrong.username = 'nobody';
     wrong.password = 'hunter22';

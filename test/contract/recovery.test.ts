@@ -49,7 +49,8 @@ it('at start, a queued call older than the freshness window expires (never diale
     sqliteDb(second.service.stores).prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(old.json.call_id) as Array<{ event: string }>
   ).map((e) => e.event);
   expect(expired.status).toBe('expired');
-  expect(expired.error).toMatch(/too old/);
+  expect(expired.error).toMatch(/still waiting when ringhook restarted, and was older than/);
+  expect(expired.reason_detail).toMatch(/too old/);
   expect(expired.dialed_at).toBeNull();
   expect(timeline).not.toContain('dialing');
   expect(expired.sms_status).toBe('disabled');

@@ -13,6 +13,7 @@ import { callEnded, smsSettled, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 import { waitFor } from '../helpers/wait.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 let t: TestService;
 let kannel: KannelPeer;
@@ -173,7 +174,7 @@ describe('test calls and Asterisk faults', () => {
     const callId = (accepted as { callId: string }).callId;
     t.service.telephony!.enqueue(callId);
     const row = await smsStatus(callId);
-    expect(row).toMatchObject({ status: 'failed', error: 'the account was suspended before the call was placed', dialed_at: null, sms_status: 'disabled' });
+    expect(row).toMatchObject({ status: 'failed', error: reasonText('account_suspended'), dialed_at: null, sms_status: 'disabled' });
     expect(events(callId)).not.toContain('dialing');
     await new Promise((r) => setTimeout(r, 300));
     expect(kannel.messages().length).toBe(before);

@@ -66,7 +66,7 @@ describe('placeCall', () => {
     const missing = lookupFails(new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 404, 'Endpoint not found'));
     expect(await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 })).toMatchObject({
       placed: false,
-      outcome: { kind: 'originate-failed' },
+      outcome: { kind: 'originate-failed', endpointOffline: false },
     });
   });
 
@@ -77,14 +77,14 @@ describe('placeCall', () => {
       throughTrunk('+1'),
       { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
-    expect(offline).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: true } });
+    expect(offline).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: true, endpointOffline: true } });
     const other = await placeCall(
       standIn(() => Promise.reject(new Error('boom'))),
       session(),
       throughTrunk('+1'),
       { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
-    expect(other).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: false, message: 'boom' } });
+    expect(other).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: false, endpointOffline: false, message: 'boom' } });
   });
 });
 

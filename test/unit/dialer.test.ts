@@ -25,6 +25,7 @@ import { throughTrunk } from '../../src/pbx/endpoint.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { waitFor } from '../helpers/wait.js';
 import { createAccount } from '../helpers/accounts.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 const channel = (id: string) => ({ id, name: `PJSIP/trunk-${id}`, state: 'Up' });
 const PHONE = '+14155550123';
@@ -654,7 +655,7 @@ describe('Dialer (stand-in ARI)', () => {
     t.ari.alive.clear();
     t.ari.emit('connected', { reconnect: true, downMs: 1000 });
     expect(await t.final(callId)).toMatchObject({ state: 'interrupted' });
-    expect(t.row(callId).error).toBe('the call ended while the connection to Asterisk was down');
+    expect(t.row(callId)).toMatchObject({ error: reasonText('events_lost'), reasonDetail: 'the call ended while the connection to Asterisk was down' });
   });
 
   it('stop: a call that does not end in the grace period is hung up and ends interrupted', async () => {

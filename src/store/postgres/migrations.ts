@@ -1,6 +1,6 @@
 // The PostgreSQL schema, numbered like SQLite's (src/store/sqlite/migrations): versions 1..7 are the same
 // tables and columns, so that a database can be copied from one to the other; 8 adds what several
-// nodes need. Never edit a migration that has shipped; add the next one.
+// nodes need; 9 (the reason's detail) is the same again. Never edit a migration that has shipped; add the next one.
 import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -190,6 +190,11 @@ ALTER TABLE nodes
   ADD COLUMN schema INTEGER;
 `;
 
+// Reasons a person can read (#33): the technical detail behind a call's reason, as in SQLite's 010.
+const REASON_DETAIL = `
+ALTER TABLE calls ADD COLUMN reason_detail TEXT;
+`;
+
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '001-initial', sql: INITIAL },
   { name: '002-telephony', sql: TELEPHONY },
@@ -201,6 +206,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '008-cluster', sql: CLUSTER },
   // Expand: the code of schema 8 (the previous release) works on it.
   { name: '009-upgrade-rule', sql: UPGRADE_RULE, oldestCompatible: 8 },
+  // Expand: the code of schema 8 (the previous release) works on it: a column it does not know.
+  { name: '010-reason-detail', sql: REASON_DETAIL, oldestCompatible: 8 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -36,13 +36,13 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   // One history entry as markup, for the live updates; 204 when it does not match the page's filter.
   app.get(
     '/dashboard/calls/:callId/row',
-    apiRoute(ctx, async (event, { account }) => {
+    apiRoute(ctx, async (event, { account, viewer }) => {
       const callId = callIdSchema.safeParse(getRouterParam(event, 'callId'));
       const entry = callId.success ? await ctx.deps.store.calls.getForAccount(account.userId, callId.data) : undefined;
       if (!entry) return plain(404, 'No such call.');
       const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
       if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
-      return htmlResponse(200, callItem(entry).value);
+      return htmlResponse(200, callItem(entry, { details: viewer.admin }).value);
     }),
   );
 

@@ -11,6 +11,7 @@ import trunk from './006-trunk.js';
 import voice from './007-voice.js';
 import cluster from './008-cluster.js';
 import upgradeRule from './009-upgrade-rule.js';
+import reasonDetail from './010-reason-detail.js';
 
 export interface Migration {
   name: string;
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '007-voice', sql: voice },
   { name: '008-cluster', sql: cluster },
   { name: '009-upgrade-rule', sql: upgradeRule },
+  { name: '010-reason-detail', sql: reasonDetail },
 ];
