@@ -1,115 +1,45 @@
-// A placed call's life, from its originate to its end: Asterisk's events move it on (Dial: ringing
-// and the pace; StasisStart: the answer, or back from answering-machine detection with its
-// verdict; digits and the playback's end: the script; the channel's end), and it is hung up, given
-// up or ended here. The script an answered call hears, the detection and the placement are modules
-// of their own; what an end means is decided in core/call-end.
-import { decideCallEnd, type CallStop } from '../core/call-end.js';
-import type { Logger } from '../lib/log.js';
+// A placed call's life as Asterisk tells it: its events move the call on (Dial: ringing and the
+// pace; StasisStart: the answer, or back from answering-machine detection with its verdict; digits
+// and the playback's end: the script; the channel's end: the desk ends it). The state it moves is
+// the call desk's (call-desk.ts); what an end means is decided in core/call-end.
 import { type AriEvent, eventChannelId } from '../pbx/ari.js';
-import type { CallLedger } from './call-ledger.js';
-import { CallPlacement } from './call-placement.js';
-import type { CallQueue } from './call-queue.js';
-import { CallScript } from './call-script.js';
-import { alertsOf, arm, type CallSession, type CallSessions, noteHangupRequest } from './call-session.js';
-import type { DialerSettings } from './dialer-options.js';
-import type { Endpoint } from '../pbx/endpoint.js';
+import type { CallDesk } from './call-desk.js';
+import { alertsOf, type CallSession, noteHangupRequest } from './call-session.js';
 import { MachineDetection } from './machine-detection.js';
-import type { Pacer } from './pacer.js';
-
-/** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
-const HANGUP_CONFIRM_MS = 15_000;
-
-export interface CallFlowDeps {
-  settings: DialerSettings;
-  sessions: CallSessions;
-  ledger: CallLedger;
-  queue: CallQueue;
-  pacer: Pacer;
-  enqueue: (callId: string) => void;
-  stopping: () => boolean;
-  /** A line is free again: more calls may be placed. */
-  pump: () => void;
-}
 
 export class CallFlow {
   /** The ARI events route() reads: Asterisk sends no other (AriClientOptions.events). */
   static readonly EVENTS = ['PlaybackFinished', 'Dial', 'ChannelHangupRequest', 'StasisStart', 'ChannelDtmfReceived', 'ChannelDestroyed'] as const;
 
-  private readonly script: CallScript;
   private readonly detection: MachineDetection;
-  private readonly placement: CallPlacement;
-  private readonly logger: Logger;
 
-  constructor(private readonly deps: CallFlowDeps) {
-    const { settings, sessions, ledger } = deps;
-    const { ari, tts } = settings;
-    this.logger = settings.logger;
-    const isActive = (s: CallSession) => sessions.has(s.call.callId);
-    const hangup = (s: CallSession, why: string) => this.hangup(s, why);
-    this.script = new CallScript({
-      ari,
-      tts,
-      logger: this.logger,
-      maxRepeats: settings.maxRepeats,
-      digitWaitMs: settings.digitWaitMs,
-      maxTalkMs: settings.maxTalkMs,
-      isActive,
-      note: (s, event, detail) => {
-        for (const alert of alertsOf(s)) ledger.note(alert.callId, event, detail);
-      },
-      hangup,
-    });
-    this.detection = new MachineDetection({ ari, ledger, logger: this.logger, isActive, hangup, decided: (s) => void this.script.answered(s) });
-    this.placement = new CallPlacement({
-      ari,
-      settings,
-      sessions,
-      ledger,
-      queue: deps.queue,
-      enqueue: deps.enqueue,
-      giveUp: (s, why) => this.giveUp(s, why),
-      end: (s, stop) => this.end(s, stop),
-      stopping: deps.stopping,
-    });
-  }
-
-  /** Makes the call's fixed phrases while it is set up, so that an answer is spoken to at once. */
-  prepare(session: CallSession): void {
-    this.script.prepare(session);
-  }
-
-  place(session: CallSession, endpoint: Endpoint): Promise<void> {
-    return this.placement.place(session, endpoint);
-  }
-
-  /** Nothing was dialed: the call's alerts wait in the queue again. */
-  putBack(session: CallSession, why: string): void {
-    this.placement.putBack(session, why);
+  constructor(private readonly desk: CallDesk) {
+    this.detection = new MachineDetection(desk);
   }
 
   route(event: AriEvent): void {
-    const { sessions, settings } = this.deps;
+    const { sessions, settings, script } = this.desk;
     const channelId = eventChannelId(event);
     const session = channelId ? sessions.byChannel(channelId) : undefined;
     if (!session) {
       // Only ringhook's calls enter its app: one it no longer follows (ended while its originate
       // went unanswered, or from before a restart) is hung up rather than left to silence.
       if (event.type === 'StasisStart' && channelId) {
-        this.logger.warn('a call ringhook no longer follows was answered: hung up', { channel_id: channelId });
+        settings.logger.warn('a call ringhook no longer follows was answered: hung up', { channel_id: channelId });
         void settings.ari.hangup(channelId).catch(() => {});
       }
       return;
     }
     switch (event.type) {
       case 'PlaybackFinished':
-        this.script.playbackFinished(session, event.playback.id);
+        script.playbackFinished(session, event.playback.id);
         break;
       case 'Dial':
-        this.deps.pacer.dialed(session.call.callId);
+        this.desk.pacer.dialed(session.call.callId);
         // 183 (PROGRESS) is how many mobile networks ring: with early media, and no 180.
         if ((event.dialstatus === 'RINGING' || event.dialstatus === 'PROGRESS') && !session.rang) {
           session.rang = true;
-          this.deps.ledger.transitionAll(alertsOf(session), 'ringing', { ringingAt: settings.now() });
+          this.desk.ledger.transitionAll(alertsOf(session), 'ringing', { ringingAt: settings.now() });
         }
         break;
       case 'ChannelHangupRequest':
@@ -124,50 +54,23 @@ export class CallFlow {
         this.answered(session);
         break;
       case 'ChannelDtmfReceived':
-        void this.script.digit(session, event.digit);
+        void script.digit(session, event.digit);
         break;
       case 'ChannelDestroyed':
-        this.end(session, { kind: 'destroyed', cause: event.cause, causeText: event.cause_txt, techCause: event.tech_cause });
+        this.desk.end(session, { kind: 'destroyed', cause: event.cause, causeText: event.cause_txt, techCause: event.tech_cause });
         break;
       default:
         break;
     }
   }
 
+  /** The call was answered (its StasisStart, or found answered after the events were cut off). */
   answered(session: CallSession): void {
-    const now = this.deps.settings.now();
+    const { settings, ledger, script } = this.desk;
+    const now = settings.now();
     session.answeredAt = now;
-    this.deps.ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
-    if (this.deps.settings.detectMachine) void this.detection.start(session);
-    else void this.script.answered(session);
-  }
-
-  end(session: CallSession, stop: CallStop): void {
-    const { sessions, queue, ledger, settings } = this.deps;
-    if (!sessions.has(session.call.callId)) return;
-    this.deps.pacer.dialed(session.call.callId);
-    if (this.placement.placedAgain(session, stop)) return;
-    sessions.remove(session);
-    const alerts = alertsOf(session);
-    for (const alert of alerts) queue.remove(alert.callId);
-    const { state, fields, detail } = decideCallEnd(session, stop, settings.now());
-    ledger.end(alerts, state, fields, detail, session.phone);
-    this.deps.pump();
-  }
-
-  private async hangup(session: CallSession, why: string): Promise<void> {
-    this.deps.ledger.note(session.call.callId, 'hangup', why);
-    // Should the channel's end never be reported (events lost, Asterisk stuck), the call still ends.
-    arm(session, HANGUP_CONFIRM_MS, () => this.end(session, { kind: 'hangup-unconfirmed' }));
-    await this.deps.settings.ari.hangup(session.channelId).catch((error: Error) => {
-      this.logger.warn('hangup failed', { call_id: session.call.callId, error });
-    });
-  }
-
-  /** No final event came: the call is ended as failed rather than left hanging. */
-  private giveUp(session: CallSession, why: string): void {
-    if (session.answeredAt !== undefined) return;
-    void this.deps.settings.ari.hangup(session.channelId).catch(() => {});
-    this.end(session, { kind: 'given-up', why });
+    ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
+    if (settings.detectMachine) void this.detection.start(session);
+    else void script.answered(session);
   }
 }

@@ -1,4 +1,4 @@
-// Records a call's steps: the transition (only when legal from the state the dialer holds), its
+// Records a call's steps: the transition (only when legal from the state the call desk holds), its
 // timeline, and the live event, written through the patient writer so that a database locked by
 // another process never blocks the event loop; and tells of every call that reached its end.
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';

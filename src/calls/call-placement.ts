@@ -46,72 +46,75 @@ export async function placeCall(
   }
 }
 
-export interface CallPlacementDeps {
-  ari: Pick<AriCallControl, 'originate' | 'getEndpoint' | 'hangup'>;
-  settings: Pick<DialerSettings, 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'backupEndpointFor' | 'now'>;
-  sessions: CallSessions;
-  ledger: CallLedger;
-  queue: CallQueue;
-  enqueue: (callId: string) => void;
-  giveUp: (session: CallSession, why: string) => void;
-  end: (session: CallSession, stop: CallStop) => void;
+/** What placement uses of the call desk (call-desk.ts). */
+export interface PlacementDesk {
+  readonly settings: Pick<DialerSettings, 'ari' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'backupEndpointFor' | 'now'>;
+  readonly sessions: Pick<CallSessions, 'add' | 'remove'>;
+  readonly ledger: Pick<CallLedger, 'transition' | 'placedAgain'>;
+  readonly queue: Pick<CallQueue, 'taken' | 'holdBack'>;
   /** ringhook is stopping: no call goes out again through the backup trunk. */
-  stopping: () => boolean;
+  readonly isStopping: boolean;
+  enqueue(callId: string): void;
+  end(session: CallSession, stop: CallStop): void;
 }
 
-export class CallPlacement {
-  constructor(private readonly deps: CallPlacementDeps) {}
-
-  async place(session: CallSession, endpoint: Endpoint): Promise<void> {
-    const { settings, queue } = this.deps;
-    const alerts = alertsOf(session);
-    // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
-    if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
-    arm(session, (settings.ringTimeoutSec + 15) * 1000, () => this.deps.giveUp(session, 'no final event from Asterisk after the ring timeout'));
-    const placement = await placeCall(this.deps.ari, session, endpoint, settings);
-    if (placement.placed) {
-      session.originated = true;
-      for (const alert of alerts) queue.taken(alert.callId);
-    } else if ('outcome' in placement) {
-      // No answer to the originate (a timeout, a connection cut): Asterisk may have made the
-      // channel all the same, and its phone may ring. It is hung up, so that nobody answers a call
-      // ringhook no longer follows (one that starts later is hung up at its StasisStart: dialer.ts).
-      if (placement.outcome.kind === 'originate-failed' && !placement.outcome.refusedByAsterisk) void this.deps.ari.hangup(session.channelId).catch(() => {});
-      this.deps.end(session, placement.outcome);
-    } else {
-      // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
-      // restart waiting for calls to end): nothing was dialed, so the alerts go back to the queue
-      // and wait for Asterisk, within the freshness window.
-      for (const callId of this.putBack(session, placement.waitFor)) queue.holdBack(callId, (id) => this.deps.enqueue(id));
-    }
+/** Places the call and acts on Asterisk's answer: placed, ended (its one attempt), or its alerts queued again. */
+export async function place(desk: PlacementDesk, session: CallSession, endpoint: Endpoint): Promise<void> {
+  const { settings, queue } = desk;
+  const alerts = alertsOf(session);
+  // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
+  if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
+  arm(session, (settings.ringTimeoutSec + 15) * 1000, () => giveUp(desk, session, 'no final event from Asterisk after the ring timeout'));
+  const placement = await placeCall(settings.ari, session, endpoint, settings);
+  if (placement.placed) {
+    session.originated = true;
+    for (const alert of alerts) queue.taken(alert.callId);
+  } else if ('outcome' in placement) {
+    // No answer to the originate (a timeout, a connection cut): Asterisk may have made the
+    // channel all the same, and its phone may ring. It is hung up, so that nobody answers a call
+    // ringhook no longer follows (one that starts later is hung up at its StasisStart: call-flow.ts).
+    if (placement.outcome.kind === 'originate-failed' && !placement.outcome.refusedByAsterisk) void settings.ari.hangup(session.channelId).catch(() => {});
+    desk.end(session, placement.outcome);
+  } else {
+    // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
+    // restart waiting for calls to end): nothing was dialed, so the alerts go back to the queue
+    // and wait for Asterisk, within the freshness window.
+    for (const callId of putBack(desk, session, placement.waitFor)) queue.holdBack(callId, (id) => desk.enqueue(id));
   }
+}
 
-  /** A call not dialed after all: its alerts are `queued` again (with why); returns the ids of those that are. */
-  putBack(session: CallSession, why: string): string[] {
-    this.deps.sessions.remove(session);
-    return alertsOf(session)
-      .filter((alert) => this.deps.ledger.transition(alert, 'queued', {}, why))
-      .map((alert) => alert.callId);
-  }
+/** A call not dialed after all: its alerts are `queued` again (with why); returns the ids of those that are. */
+export function putBack(desk: Pick<PlacementDesk, 'sessions' | 'ledger'>, session: CallSession, why: string): string[] {
+  desk.sessions.remove(session);
+  return alertsOf(session)
+    .filter((alert) => desk.ledger.transition(alert, 'queued', {}, why))
+    .map((alert) => alert.callId);
+}
 
-  /** At the call's end: true when it goes out once more, through the backup trunk, instead of ending. */
-  placedAgain(previous: CallSession, stop: CallStop): boolean {
-    const { settings, sessions, ledger } = this.deps;
-    const backup = previous.onBackupTrunk || this.deps.stopping() ? undefined : settings.backupEndpointFor?.(previous.phone);
-    if (!backup || !goesToBackupTrunk(previous, stop)) return false;
-    sessions.remove(previous);
-    const session = newSession(alertsOf(previous), previous.phone, previous.requireConfirm ?? false, settings.now(), '-b', previous.speech);
-    session.onBackupTrunk = true;
-    if (previous.messageMedia) session.messageMedia = previous.messageMedia;
-    sessions.add(session);
-    const { channelId, dialedAt } = session;
-    const trunk = backup.trunk ?? backup.resource;
-    ledger.placedAgain(
-      alertsOf(session),
-      { trunk, channelId, dialedAt },
-      `the first trunk did not take the call (${describeStop(stop)}): placed through ${trunk}`,
-    );
-    void this.place(session, backup);
-    return true;
-  }
+/** At the call's end: true when it goes out once more, through the backup trunk, instead of ending. */
+export function placedAgain(desk: PlacementDesk, previous: CallSession, stop: CallStop): boolean {
+  const { settings, sessions, ledger } = desk;
+  const backup = previous.onBackupTrunk || desk.isStopping ? undefined : settings.backupEndpointFor?.(previous.phone);
+  if (!backup || !goesToBackupTrunk(previous, stop)) return false;
+  sessions.remove(previous);
+  const session = newSession(alertsOf(previous), previous.phone, previous.requireConfirm ?? false, settings.now(), '-b', previous.speech);
+  session.onBackupTrunk = true;
+  if (previous.messageMedia) session.messageMedia = previous.messageMedia;
+  sessions.add(session);
+  const { channelId, dialedAt } = session;
+  const trunk = backup.trunk ?? backup.resource;
+  ledger.placedAgain(
+    alertsOf(session),
+    { trunk, channelId, dialedAt },
+    `the first trunk did not take the call (${describeStop(stop)}): placed through ${trunk}`,
+  );
+  void place(desk, session, backup);
+  return true;
+}
+
+/** No final event came: the call is ended as failed rather than left hanging. */
+function giveUp(desk: PlacementDesk, session: CallSession, why: string): void {
+  if (session.answeredAt !== undefined) return;
+  void desk.settings.ari.hangup(session.channelId).catch(() => {});
+  desk.end(session, { kind: 'given-up', why });
 }

@@ -3,33 +3,24 @@
 // number of times), no digit after the prompt hangs up. A machine (voicemail) gets the intro and
 // the message only, then the hang-up.
 import { callPhrases } from '../core/spoken-call.js';
-import type { Logger } from '../lib/log.js';
-import type { AriClient } from '../pbx/ari.js';
 import { AriError } from '../pbx/ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
-import type { Tts } from '../speech/tts.js';
+import type { DialerSettings } from './dialer-options.js';
 
 /** The confirmation is short: should its end never be reported, the call is hung up after this. */
 const CONFIRMATION_MS = 8_000;
 
-export interface CallScriptDeps {
-  ari: Pick<AriClient, 'play' | 'stopPlayback'>;
-  tts: Pick<Tts, 'synthesize'>;
-  logger: Logger;
-  /** How many times "2" may replay the message. */
-  maxRepeats: number;
-  /** How long to wait for a digit after the prompt before hanging up. */
-  digitWaitMs: number;
-  /** A call answered longer than this is hung up (a stuck playback must not hold a line). */
-  maxTalkMs: number;
+/** What the script uses of the call desk (call-desk.ts). */
+export interface ScriptDesk {
+  readonly settings: Pick<DialerSettings, 'ari' | 'tts' | 'logger' | 'maxRepeats' | 'digitWaitMs' | 'maxTalkMs'>;
   /** Is the call still going (it may have ended while speech was being made)? */
-  isActive: (session: CallSession) => boolean;
-  note: (session: CallSession, event: string, detail: string) => void;
-  hangup: (session: CallSession, why: string) => Promise<void>;
+  isActive(session: CallSession): boolean;
+  note(session: CallSession, event: string, detail: string): void;
+  hangup(session: CallSession, why: string): Promise<void>;
 }
 
 export class CallScript {
-  constructor(private readonly deps: CallScriptDeps) {}
+  constructor(private readonly desk: ScriptDesk) {}
 
   /** Makes the call's phrases while the phone rings, so that an answer is spoken to at once. */
   prepare(session: CallSession): void {
@@ -45,17 +36,17 @@ export class CallScript {
     // Only the current playback: one stopped by a "2" must not start the digit wait.
     if (session.playbackId !== playbackId) return;
     session.playbackId = undefined;
-    if (session.closing !== undefined) void this.deps.hangup(session, session.closing);
-    else arm(session, this.deps.digitWaitMs, () => void this.deps.hangup(session, 'no digit after the message'));
+    if (session.closing !== undefined) void this.desk.hangup(session, session.closing);
+    else arm(session, this.desk.settings.digitWaitMs, () => void this.desk.hangup(session, 'no digit after the message'));
   }
 
   async digit(session: CallSession, digit: string): Promise<void> {
     if (session.answeredAt === undefined || session.acknowledged) return;
-    this.deps.note(session, 'digit', digit);
+    this.desk.note(session, 'digit', digit);
     if (digit === '1') {
       session.acknowledged = true;
       await this.confirm(session);
-    } else if (digit === '2' && session.repeats < this.deps.maxRepeats) {
+    } else if (digit === '2' && session.repeats < this.desk.settings.maxRepeats) {
       session.repeats++;
       disarmAll(session);
       this.armLongestCall(session);
@@ -67,7 +58,7 @@ export class CallScript {
   /** Says the press of 1 was heard, then hangs up. */
   private async confirm(session: CallSession): Promise<void> {
     disarmAll(session);
-    arm(session, CONFIRMATION_MS, () => void this.deps.hangup(session, 'acknowledged'));
+    arm(session, CONFIRMATION_MS, () => void this.desk.hangup(session, 'acknowledged'));
     await this.stopPlayback(session);
     await this.start(session, [this.say(session, callPhrases(session.speech).confirmed)], 'acknowledged');
   }
@@ -79,16 +70,16 @@ export class CallScript {
   private async stopPlayback(session: CallSession): Promise<void> {
     const playbackId = session.playbackId;
     session.playbackId = undefined;
-    if (playbackId) await this.deps.ari.stopPlayback(playbackId).catch(() => {});
+    if (playbackId) await this.desk.settings.ari.stopPlayback(playbackId).catch(() => {});
   }
 
   private armLongestCall(session: CallSession): void {
-    arm(session, this.deps.maxTalkMs, () => void this.deps.hangup(session, 'longest call time reached'));
+    arm(session, this.desk.settings.maxTalkMs, () => void this.desk.hangup(session, 'longest call time reached'));
   }
 
   /** The media of a phrase in the call's voice. */
   private say(session: CallSession, text: string): Promise<string> {
-    return this.deps.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
+    return this.desk.settings.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
   }
 
   private async play(session: CallSession): Promise<void> {
@@ -103,20 +94,20 @@ export class CallScript {
   private async start(session: CallSession, media: Array<Promise<string>>, closing?: string): Promise<void> {
     try {
       const files = await Promise.all(media);
-      if (!this.deps.isActive(session)) return;
+      if (!this.desk.isActive(session)) return;
       const playbackId = `${session.channelId}-p${++session.playbackSeq}`;
       session.playbackId = playbackId;
       session.closing = closing;
-      await this.deps.ari.play(session.channelId, playbackId, files);
+      await this.desk.settings.ari.play(session.channelId, playbackId, files);
       session.messageStarted = true;
     } catch (error) {
       // The phone hung up while its playback was asked for: the call's end says how it ended, not this.
-      if (!this.deps.isActive(session) || channelGone(error)) return;
+      if (!this.desk.isActive(session) || channelGone(error)) return;
       session.speechFailed = (error as Error).message;
       // Asterisk gone (killed, restarting) is its own fault, already reported: the call ends with it.
       const asteriskGone = error instanceof AriError && error.kind === 'network';
-      this.deps.logger[asteriskGone ? 'warn' : 'error']('could not play the message', { call_id: session.call.callId, error });
-      await this.deps.hangup(session, 'speech failed');
+      this.desk.settings.logger[asteriskGone ? 'warn' : 'error']('could not play the message', { call_id: session.call.callId, error });
+      await this.desk.hangup(session, 'speech failed');
     }
   }
 }

@@ -36,10 +36,13 @@ export interface DialerOptions {
   freshnessMs: number;
   /** Answering-machine detection before the message (the managed Asterisk's ringhook-amd context). */
   detectMachine?: boolean;
+  /** How many times "2" may replay the message. */
   maxRepeats?: number;
+  /** How long to wait for a digit after the prompt before hanging up. */
   digitWaitMs?: number;
   /** How often the database is looked at for calls queued by another process (CLI test calls). */
   pollMs?: number;
+  /** A call answered longer than this is hung up (a stuck playback must not hold a line). */
   maxTalkMs?: number;
 }
 

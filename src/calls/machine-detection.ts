@@ -1,9 +1,7 @@
 // Answering-machine detection: an answered call is sent into the managed dialplan's AMD context
 // and comes back into the Stasis app with the verdict (Stasis(ringhook,amd,STATUS,CAUSE)). While it
 // is there, the channel is out of ringhook's hands; its hang-up is still reported.
-import type { Logger } from '../lib/log.js';
-import type { AriCallControl } from '../pbx/ari.js';
-import type { CallLedger } from './call-ledger.js';
+import type { CallDesk } from './call-desk.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
 
 /** The dialplan context that runs answering-machine detection (asterisk/extensions.conf). */
@@ -12,28 +10,18 @@ export const AMD_CONTEXT = 'ringhook-amd';
 /** AMD listens 5 s at most, then a machine's greeting may take 20 s to end: past this, the call is hung up. */
 const DETECTION_LIMIT_MS = 35_000;
 
-export interface MachineDetectionDeps {
-  ari: Pick<AriCallControl, 'continueInDialplan'>;
-  ledger: Pick<CallLedger, 'detection'>;
-  logger: Logger;
-  isActive: (session: CallSession) => boolean;
-  hangup: (session: CallSession, why: string) => Promise<void>;
-  /** The verdict is in (session.machine set): the message may be spoken. */
-  decided: (session: CallSession) => void;
-}
-
 export class MachineDetection {
-  constructor(private readonly deps: MachineDetectionDeps) {}
+  constructor(private readonly desk: CallDesk) {}
 
   async start(session: CallSession): Promise<void> {
     session.detecting = true;
-    arm(session, DETECTION_LIMIT_MS, () => void this.deps.hangup(session, 'answering-machine detection did not finish'));
+    arm(session, DETECTION_LIMIT_MS, () => void this.desk.hangup(session, 'answering-machine detection did not finish'));
     try {
-      await this.deps.ari.continueInDialplan(session.channelId, AMD_CONTEXT);
+      await this.desk.settings.ari.continueInDialplan(session.channelId, AMD_CONTEXT);
     } catch (error) {
-      if (!session.detecting || !this.deps.isActive(session)) return;
+      if (!session.detecting || !this.desk.isActive(session)) return;
       // An Asterisk without ringhook's dialplan (an external one): the message is spoken without the check.
-      this.deps.logger.warn('answering-machine detection unavailable; speaking at once', { call_id: session.call.callId, error });
+      this.desk.settings.logger.warn('answering-machine detection unavailable; speaking at once', { call_id: session.call.callId, error });
       this.verdict(session, 'NOTSURE', 'unavailable');
     }
   }
@@ -43,7 +31,8 @@ export class MachineDetection {
     if (!session.detecting) return;
     session.detecting = false;
     session.machine = status === 'MACHINE';
-    this.deps.ledger.detection(alertsOf(session), status, cause);
-    this.deps.decided(session);
+    this.desk.ledger.detection(alertsOf(session), status, cause);
+    // The verdict is in (session.machine set): the message may be spoken.
+    void this.desk.script.answered(session);
   }
 }

@@ -1,0 +1,89 @@
+// The claim of one call: its alerts must still be queued and the store must take each one's step
+// to dialing (with several nodes sharing the store, only one of them can); the call's speech is
+// planned on the way (core/speech-plan), so that it is made while the phone rings.
+import { receivesCalls } from '../core/account.js';
+import { callSpeech } from '../core/languages.js';
+import { callReason } from '../core/reasons.js';
+import type { CallForDialing } from '../core/records.js';
+import { describeSpeechPlan } from '../core/speech-plan.js';
+import { spokenAlerts } from '../core/spoken-alerts.js';
+import type { Endpoint } from '../pbx/endpoint.js';
+import type { SpeechPlanner } from '../speech/speech-planner.js';
+import type { CallLedger } from './call-ledger.js';
+import { type CallSession, type CallSessions, channelIdFor, newSession } from './call-session.js';
+import type { DialerSettings } from './dialer-options.js';
+
+/** A call taken for placing: its session, where it goes, and its speech's plan. */
+export interface ClaimedCall {
+  session: CallSession;
+  endpoint: Endpoint;
+  /** How long it is held for its speech before it is placed (core/speech-plan). */
+  holdMs: number;
+  /** Takes back the speech counted as queued for it since it was planned. */
+  unreserve: () => void;
+  /** In how many ms its speech was forecast ready once asked for (the lateness margin aside); undefined: made already, or no forecast. */
+  forecastMs: number | undefined;
+  /** What it says: its alerts' messages as a trader would read them aloud. */
+  text: string;
+}
+
+/** What the claim uses of the call desk (call-desk.ts). */
+export interface ClaimDesk {
+  readonly settings: Pick<DialerSettings, 'progress' | 'accounts' | 'now' | 'endpointFor' | 'tts'>;
+  readonly ledger: Pick<CallLedger, 'claim' | 'end'>;
+  readonly sessions: Pick<CallSessions, 'add'>;
+  readonly speech: Pick<SpeechPlanner, 'plan'>;
+  readonly isStopping: boolean;
+  endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean;
+}
+
+/**
+ * Takes the alerts for one call. Returns the call's session, registered before the originate so
+ * that no event of the channel can be missed; undefined when there is nothing to place.
+ */
+export async function claimCall(desk: ClaimDesk, callIds: readonly string[]): Promise<ClaimedCall | undefined> {
+  const { progress, accounts, now } = desk.settings;
+  // An alert put back again and again (Asterisk refusing calls while it restarts, a long database
+  // lock) is not in the queue the stale check looks at: it is looked at here, before its call.
+  const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter(
+    (c): c is CallForDialing => c?.status === 'queued' && !desk.endIfStale(c, 'waiting'),
+  );
+  const call = calls[0];
+  if (!call) return undefined;
+  const account = await accounts.get(call.userId);
+  if (!account || desk.isStopping) return undefined;
+  if (!receivesCalls(account)) {
+    // Suspended after the alert was accepted: no call of any kind, and no SMS in its place.
+    const reason = callReason('account_suspended');
+    for (const alert of calls) desk.ledger.end(alert, 'failed', { endedAt: now(), ...reason }, undefined, null);
+    return undefined;
+  }
+  const dialedAt = now();
+  const endpoint = desk.settings.endpointFor(account.phone);
+  const own = callSpeech(account);
+  // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
+  const says = (alerts: readonly CallForDialing[]) =>
+    spokenAlerts(
+      alerts.map((c) => c.message),
+      own.language,
+    );
+  const text = says(calls);
+  const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
+  // Counted as queued from now: the calls planned while this one's claim is written must see it,
+  // or all of those planned in one turn would choose their voice on the same short queue.
+  const unreserve = (toMake && desk.settings.tts.reserve?.(speech.synthesis)) || (() => {});
+  const detail = describeSpeechPlan(plan, speech.synthesis?.voice);
+  const claimed = await desk.ledger
+    .claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail)
+    .catch((error: unknown) => {
+      unreserve();
+      throw error;
+    });
+  if (claimed.length === 0) {
+    unreserve();
+    return undefined;
+  }
+  const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
+  desk.sessions.add(session);
+  return { session, endpoint, holdMs: plan.holdMs, unreserve, forecastMs, text: claimed.length === calls.length ? text : says(claimed) };
+}
