@@ -20,6 +20,7 @@ import { ARI_APP, softphoneAddress } from '../app/telephony.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
 import { printJson } from './output.js';
+import { checkAcmeCertificate } from './doctor-acme.js';
 
 export type { CheckResult } from './doctor-result.js';
 
@@ -55,6 +56,7 @@ const checkDatabase: Check = async (config) => {
 };
 
 const checkCertificate: Check = async (config) => {
+  if (config.acme) return checkAcmeCertificate(config);
   const file = config.tls?.cert ?? selfSignedPaths(config.dataDir).cert;
   if (!fs.existsSync(file)) {
     return config.tls

@@ -103,7 +103,7 @@ describe('ringhook db copy', () => {
     const checks = ok.json as Array<{ name: string; ok: boolean; detail: string }>;
     const database = checks.find((c) => c.name === 'database')!;
     expect(database.ok, JSON.stringify(database)).toBe(true);
-    expect(database.detail).toMatch(/^postgres postgres:\/\/.*doctor_db: schema 8, 0 account\(s\), 0 node\(s\) alive: none/);
+    expect(database.detail).toMatch(/^postgres postgres:\/\/.*doctor_db: schema 9, 0 account\(s\), 0 node\(s\) alive: none/);
     const wrong = new URL(url);
     wrong.username = 'nobody';
     wrong.password = 'hunter22';

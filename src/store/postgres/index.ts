@@ -4,6 +4,7 @@ import type { SecretBox } from '../secret-box.js';
 import type { Store } from '../contract.js';
 import { checkSecretKey, PgAccountStore } from './accounts.js';
 import { PgCallStore } from './calls.js';
+import { PgCertificateStore } from './certificates.js';
 import { PgChangeFeed } from './changes.js';
 import { connect, redactUrl } from './connect.js';
 import { migratePostgres, readSchemaVersion } from './migrations.js';
@@ -55,6 +56,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new OrderedWrites(),
+    certificates: new PgCertificateStore(sql, options.secrets, now),
     // The CLI reads the nodes (doctor) and never says it is one: only serve beats (src/app/cluster.ts).
     nodes: new PgNodeRegistry(sql, options.nodeId ?? 'cli', now),
     changes: new PgChangeFeed(sql, options.nodeId ?? 'cli'),

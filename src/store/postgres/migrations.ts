@@ -175,6 +175,30 @@ CREATE INDEX phone_lines_by_call ON phone_lines (call_id);
 CREATE INDEX phone_lines_by_node ON phone_lines (node_id);
 `;
 
+// ringhook's own certificate (ACME), the same on every node, and the HTTP-01 challenges any node answers.
+const CERTIFICATE = `
+CREATE TABLE acme_certificate (
+  id              SMALLINT PRIMARY KEY CHECK (id = 1),
+  names           TEXT,
+  cert_pem        TEXT,
+  key_sealed      TEXT,
+  not_before      BIGINT,
+  not_after       BIGINT,
+  obtained_at     BIGINT,
+  last_attempt_at BIGINT,
+  last_error      TEXT,
+  last_error_fix  TEXT,
+  failures        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT
+);
+
+CREATE TABLE acme_challenges (
+  token             TEXT PRIMARY KEY,
+  key_authorization TEXT NOT NULL,
+  expires_at        BIGINT NOT NULL
+);
+`;
+
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '001-initial', sql: INITIAL },
   { name: '002-telephony', sql: TELEPHONY },
@@ -184,6 +208,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '006-trunk', sql: TRUNK },
   { name: '007-voice', sql: VOICE },
   { name: '008-cluster', sql: CLUSTER },
+  { name: '009-certificate', sql: CERTIFICATE },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

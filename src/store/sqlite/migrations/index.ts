@@ -10,6 +10,7 @@ import heard from './005-heard.js';
 import trunk from './006-trunk.js';
 import voice from './007-voice.js';
 import cluster from './008-cluster.js';
+import certificate from './009-certificate.js';
 
 export interface Migration {
   name: string;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '006-trunk', sql: trunk },
   { name: '007-voice', sql: voice },
   { name: '008-cluster', sql: cluster },
+  { name: '009-certificate', sql: certificate },
 ];
