@@ -175,7 +175,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       trustProxy: config.trustProxy,
       certificateNames: certificateNames(config),
       allowSelfSigned: config.selfSigned,
-      ...(certificate && { acme: { certificate: certificate.initial, answer: certificate.answer } }),
+      ...(certificate && { acme: { certificate: certificate.initial, answer: certificate.answer, publicOrigin: new URL(config.publicUrl).origin } }),
       logger,
     });
     certificate?.start(servers.setCertificate);

@@ -415,9 +415,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
   const acme = acmeConfigFrom(e, cwd);
-  // With ACME the authority reaches ringhook on the standard ports, and so do TradingView and owners.
+  // With ACME the authority reaches the name on ports 80 and 443 (a port mapping may lead them to
+  // others), and so do TradingView and the owners: the public URL is the name's, on 443.
   const httpsPort = e.RINGHOOK_PORT ?? (acme ? ACME_DEFAULTS.port : DEFAULTS.port);
-  const defaultUrl = acme ? `https://${acme.domains[0]}${httpsPort === 443 ? '' : `:${httpsPort}`}` : `https://${hostForUrl}:${httpsPort}`;
+  const defaultUrl = acme ? `https://${acme.domains[0]}` : `https://${hostForUrl}:${httpsPort}`;
   const publicUrl = (e.RINGHOOK_PUBLIC_URL ?? defaultUrl).replace(/\/+$/, '');
   return {
     dataDir,

@@ -1,6 +1,6 @@
 // The plain-HTTP port when ringhook holds its own certificate (ACME): it answers the authority's
 // HTTP-01 challenges, passes what a trusted proxy forwarded over HTTPS, and sends everyone else to
-// the HTTPS address of the same path.
+// the same path at the public HTTPS address (never at a Host header's say).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from './address-match.js';
@@ -12,18 +12,11 @@ type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export interface AcmePlainHttpOptions {
   /** The key authorization for a token, or undefined when none is pending. */
   answer: (token: string) => Promise<string | undefined>;
-  /** The HTTPS port the redirect names (443 is left out of the URL). */
-  httpsPort: number;
+  /** Where the rest goes: the public HTTPS origin, e.g. https://alerts.example.com. */
+  publicOrigin: string;
   trustProxy: AddressMatcher;
   handler: NodeHandler;
   logger: Logger;
-}
-
-function hostWithoutPort(host: string | undefined): string | undefined {
-  if (!host) return undefined;
-  const bracketed = /^\[[0-9a-fA-F:.]+\]/.exec(host)?.[0];
-  const name = bracketed ?? host.split(':')[0]!;
-  return /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]{1,253})$/.test(name) ? name : undefined;
 }
 
 export function acmePlainHttp(options: AcmePlainHttpOptions): NodeHandler {
@@ -52,16 +45,9 @@ export function acmePlainHttp(options: AcmePlainHttpOptions): NodeHandler {
       options.handler(req, res);
       return;
     }
-    const host = hostWithoutPort(req.headers.host);
-    if (!host) {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('a Host header is required\n');
-      req.resume();
-      return;
-    }
-    const port = options.httpsPort === 443 ? '' : `:${options.httpsPort}`;
     // 308 keeps a POST a POST; a browser's GET gets the classic 301.
     const status = req.method === 'GET' || req.method === 'HEAD' ? 301 : 308;
-    res.writeHead(status, { location: `https://${host}${port}${url.startsWith('/') ? url : '/'}`, 'cache-control': 'no-store', connection: 'close' }).end();
+    res.writeHead(status, { location: `${options.publicOrigin}${url.startsWith('/') ? url : '/'}`, 'cache-control': 'no-store', connection: 'close' }).end();
     req.resume();
   };
 }

@@ -26,7 +26,7 @@ export interface ServerOptions {
    * ringhook's own certificate (ACME): the one to serve (null: none yet, a self-signed one until it
    * comes), and the HTTP-01 answers the plain-HTTP port gives, which sends everything else to HTTPS.
    */
-  acme?: { certificate: TlsMaterial | null; answer: (token: string) => Promise<string | undefined> };
+  acme?: { certificate: TlsMaterial | null; answer: (token: string) => Promise<string | undefined>; publicOrigin: string };
   logger: Logger;
 }
 
@@ -126,7 +126,11 @@ async function listenOn(
     return listener;
   } catch (error) {
     const message = (error as Error).message;
-    throw new UserError(`cannot listen for ${what} on ${options.host}:${options.port}: ${message}; choose another port or stop what uses it`);
+    const fix =
+      /EACCES/.test(message) && options.port < 1024
+        ? 'a port below 1024 needs root or CAP_NET_BIND_SERVICE (systemd: AmbientCapabilities=CAP_NET_BIND_SERVICE; see the README, "Putting it on the internet")'
+        : 'choose another port or stop what uses it';
+    throw new UserError(`cannot listen for ${what} on ${options.host}:${options.port}: ${message}; ${fix}`);
   }
 }
 
@@ -154,7 +158,7 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
   if (options.httpPort !== null) {
     try {
       const plainHandler = acme
-        ? acmePlainHttp({ answer: acme.answer, httpsPort: secure.address.port, trustProxy: options.trustProxy, handler, logger: options.logger })
+        ? acmePlainHttp({ answer: acme.answer, publicOrigin: acme.publicOrigin, trustProxy: options.trustProxy, handler, logger: options.logger })
         : plainHttpGate(options.trustProxy, handler);
       plain = await listenOn(plainHandler, { host: options.host, port: options.httpPort, https: false }, 'plain HTTP');
     } catch (error) {

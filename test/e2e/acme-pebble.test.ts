@@ -2,71 +2,18 @@
 // fetching the challenge from ringhook's plain-HTTP port. `ringhook serve` runs as a real process;
 // a TLS client checks what it serves against Pebble's root. Certificates live 45 s, so renewal
 // comes after 30 s. No PEBBLE_VA_ALWAYS_VALID anywhere: every validation is real.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, REPO_ROOT, runCli } from '../helpers/cli.js';
+import { connect, NAMES, servedSerial, startServe, stopServes } from '../helpers/acme-serve.js';
+import { buildOnce, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
 import { startPebble, type Pebble } from '../helpers/pebble.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { makeDataDir } from '../helpers/service.js';
 
-const NAMES = ['alerts.ringhook.test', 'www.ringhook.test'];
 const VALIDITY_S = 45;
-
-interface Serve {
-  child: ChildProcess;
-  output: () => string;
-  waitFor: (text: string | RegExp, timeoutMs: number) => Promise<void>;
-}
-
-const serves: ChildProcess[] = [];
-
-function startServe(env: Record<string, string>): Promise<Serve> {
-  let output = '';
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'serve'], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  serves.push(child);
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const waitFor = async (text: string | RegExp, timeoutMs: number) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(typeof text === 'string' ? output.includes(text) : text.test(output))) {
-      if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMs} ms:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  return waitFor('ringhook is listening', 30_000).then(() => ({ child, output: () => output, waitFor }));
-}
-
-async function stopServes(): Promise<void> {
-  for (const child of serves.splice(0)) {
-    if (child.exitCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-}
-
-/** A TLS connection as a client on the internet makes it: the name in SNI, Pebble's root as the only trust. */
-function connect(port: number, root: string, servername = NAMES[0]!): Promise<tls.TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername, ca: root }, () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-async function servedSerial(port: number, root: string): Promise<{ serial: string; names: string }> {
-  const socket = await connect(port, root);
-  const peer = socket.getPeerCertificate();
-  socket.destroy();
-  return { serial: peer.serialNumber, names: peer.subjectaltname ?? '' };
-}
 
 /** One HTTP/1.1 request on an open TLS connection (keep-alive); resolves with the status line. */
 function requestOn(socket: tls.TLSSocket): Promise<string> {
@@ -126,6 +73,7 @@ function acmeEnv(dataDir: string, extra: Record<string, string> = {}): Record<st
     RINGHOOK_TELEPHONY: 'off',
     RINGHOOK_DB_SYNC: 'normal',
     RINGHOOK_ACME_DOMAIN: NAMES.join(','),
+    RINGHOOK_PUBLIC_URL: `https://${NAMES[0]}:${httpsPort}`,
     RINGHOOK_ACME_EMAIL: 'ops@example.com',
     RINGHOOK_ACME_DIRECTORY: pebble.directory,
     RINGHOOK_ACME_CA_FILE: pebble.caFile,
@@ -155,7 +103,7 @@ describe('ringhook obtains, serves and renews its own certificate from Pebble', 
     expect(fs.readFileSync(path.join(dataDir, 'acme', 'cert.pem'), 'utf8')).toContain('BEGIN CERTIFICATE');
 
     // The plain-HTTP port sends everything but challenges to HTTPS, same path; a token nobody placed is 404.
-    const redirect = await request(`http://127.0.0.1:${httpPort}/dashboard?x=1`, { method: 'GET', plain: true, headers: { host: NAMES[0]! } });
+    const redirect = await request(`http://127.0.0.1:${httpPort}/dashboard?x=1`, { method: 'GET', plain: true, headers: { host: 'attacker.example' } });
     expect(redirect.status).toBe(301);
     expect(redirect.headers.location).toBe(`https://${NAMES[0]}:${httpsPort}/dashboard?x=1`);
     const post = await request(`http://127.0.0.1:${httpPort}/webhook/x`, { method: 'POST', plain: true, headers: { host: NAMES[0]! }, body: '{}' });

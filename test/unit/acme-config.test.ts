@@ -19,12 +19,12 @@ describe('ACME configuration', () => {
     expect(config.publicUrl).toBe('https://alerts.example.com');
   });
 
-  it('keeps ports the operator set, and names them in the public URL', () => {
+  it('keeps ports the operator set (behind a port mapping), the public URL still on 443', () => {
     const config = loadConfig(
       { ...base, RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_PORT: '8443', RINGHOOK_HTTP_PORT: '8080', RINGHOOK_ACME_CA_FILE: 'ca.pem' },
       '/srv',
     );
-    expect([config.port, config.httpPort, config.publicUrl]).toEqual([8443, 8080, 'https://alerts.example.com:8443']);
+    expect([config.port, config.httpPort, config.publicUrl]).toEqual([8443, 8080, 'https://alerts.example.com']);
     expect(config.acme?.caFile).toBe('/srv/ca.pem');
   });
 
