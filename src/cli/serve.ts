@@ -35,7 +35,7 @@ async function nextSteps(config: Config, service: RunningService): Promise<strin
   ];
   if (config.acme) {
     lines.push(
-      `Certificate: from ${config.acme.directory} for ${config.acme.domains.join(', ')} (HTTP-01 on port ${config.httpPort}); renewed by itself. The dashboard for TradingView: ${config.publicUrl}/`,
+      `Certificate: from ${config.acme.directory} for ${config.acme.domains.join(', ')} (HTTP-01 on port ${config.httpPort}); renewed by itself. Dashboard: ${config.publicUrl}/ (sign in, copy your webhook URL into TradingView)`,
     );
   } else if (!config.publicUrlConfigured)
     lines.push('Set RINGHOOK_PUBLIC_URL to the https address the charting platform reaches, e.g. https://alerts.example.com');

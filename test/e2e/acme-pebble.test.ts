@@ -1,7 +1,7 @@
 // ringhook's own certificate against a real ACME authority: Pebble on loopback, validating HTTP-01 by
 // fetching the challenge from ringhook's plain-HTTP port. `ringhook serve` runs as a real process;
-// a TLS client checks what it serves against Pebble's root. Certificates live 45 s, so renewal
-// comes after 30 s. No PEBBLE_VA_ALWAYS_VALID anywhere: every validation is real.
+// a TLS client checks what it serves against Pebble's root. Certificates live 60 s, so renewal
+// comes after 40 s. No PEBBLE_VA_ALWAYS_VALID anywhere: every validation is real.
 import fs from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -13,7 +13,7 @@ import { startPebble, type Pebble } from '../helpers/pebble.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { makeDataDir } from '../helpers/service.js';
 
-const VALIDITY_S = 45;
+const VALIDITY_S = 60;
 
 /** One HTTP/1.1 request on an open TLS connection (keep-alive); resolves with the status line. */
 function requestOn(socket: tls.TLSSocket): Promise<string> {
@@ -155,6 +155,15 @@ describe('ringhook obtains, serves and renews its own certificate from Pebble', 
       expect(check.detail).toContain('last error');
       expect(check.detail).toMatch(/ECONNREFUSED/);
       expect(check.fix).toContain('RINGHOOK_ACME_DIRECTORY');
+
+      // Restarted while the authority is still down: the stored certificate is served from the first
+      // connection, and the backoff kept in the store holds the next try (no new attempt at start).
+      await stopServes();
+      const again = await startServe(env);
+      expect((await servedSerial(httpsPort, root)).serial).toBe(second.serial);
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(again.output()).not.toContain('could not renew');
+      expect(again.output()).not.toContain('self-signed');
     } finally {
       await pebble.start();
     }
