@@ -74,6 +74,29 @@ function configureHttp(caFile: string | undefined): void {
   acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...rootCertificates, pem] });
 }
 
+/**
+ * The client, its account registered once and its URL kept beside the key: later orders skip the
+ * registration, whose repeat would be an "update" some authorities refuse as empty (Pebble does).
+ */
+async function accountClient(config: AcmeConfig, dataDir: string): Promise<acme.Client> {
+  const urlFile = path.join(acmeDir(dataDir), 'account-url.json');
+  const key = await accountKey(dataDir);
+  let known: string | undefined;
+  try {
+    const saved = JSON.parse(fs.readFileSync(urlFile, 'utf8')) as { directory?: unknown; url?: unknown };
+    if (saved.directory === config.directory && typeof saved.url === 'string') known = saved.url;
+  } catch {
+    known = undefined;
+  }
+  const options = { directoryUrl: config.directory, accountKey: key, backoffAttempts: 10, backoffMin: 1000, backoffMax: 10_000 };
+  const client = new acme.Client({ ...options, ...(known && { accountUrl: known }) });
+  if (!known) {
+    await client.createAccount({ termsOfServiceAgreed: true, ...(config.email && { contact: [`mailto:${config.email}`] }) });
+    writePrivate(urlFile, `${JSON.stringify({ directory: config.directory, url: client.getAccountUrl() })}\n`, 0o600);
+  }
+  return client;
+}
+
 export interface OrderDeps {
   config: AcmeConfig;
   dataDir: string;
@@ -112,13 +135,7 @@ export async function orderCertificate({ config, dataDir, store, challenges, now
   if (challenges.length === 0) throw new UserError('no challenge can be answered: the plain-HTTP port (RINGHOOK_HTTP_PORT, default 80) is needed for HTTP-01');
   configureHttp(config.caFile);
   await reachDirectory(config.directory);
-  const client = new acme.Client({
-    directoryUrl: config.directory,
-    accountKey: await accountKey(dataDir),
-    backoffAttempts: 10,
-    backoffMin: 1000,
-    backoffMax: 10_000,
-  });
+  const client = await accountClient(config, dataDir);
   const [key, csr] = await acme.crypto.createCsr({ commonName: config.domains[0]!, altNames: config.domains }, await acme.crypto.createPrivateRsaKey(2048));
   const certPem = await client.auto({
     csr,

@@ -3,10 +3,10 @@
 // old one). A failed order keeps the old certificate, logs one line, and backs off. Several nodes
 // share one certificate: one orders (the store's lock), the others pick it up from the store.
 import type { AcmeConfig } from '../config/acme.js';
-import { challengePriority, coversNames, describeAcmeFault, nextAttemptAfterFailure, renewalTime } from '../core/acme.js';
+import { backoffOutlivesRestart, challengePriority, coversNames, describeAcmeFault, nextAttemptAfterFailure, renewalTime } from '../core/acme.js';
 import type { TlsMaterial } from '../http/tls.js';
 import type { Logger } from '../lib/log.js';
-import type { CertificateRepo, StoredCertificate } from '../store/contract.js';
+import type { CertificateRepo, CertificateState, StoredCertificate } from '../store/contract.js';
 import { orderCertificate, plainOrderError, writeCertificateFiles } from './acme-order.js';
 
 /** How often a node looks in the store for a certificate another node renewed. */
@@ -49,6 +49,9 @@ export async function prepareCertificate(deps: CertificateKeeperDeps): Promise<C
   let running: Promise<void> | null = null;
   let stopped = false;
   let serve: (material: TlsMaterial) => void = () => {};
+  /** No order tried yet by this process: a backoff left by an earlier one may not apply (core/acme). */
+  let firstTry = true;
+  const retryAt = (state: CertificateState) => (firstTry && !backoffOutlivesRestart(state.lastErrorKind) ? 0 : (state.nextAttemptAt ?? 0));
 
   const swapIn = (certificate: StoredCertificate, why: string) => {
     served = certificate;
@@ -71,7 +74,8 @@ export async function prepareCertificate(deps: CertificateKeeperDeps): Promise<C
       if (certificate.obtainedAt !== served?.obtainedAt) swapIn(certificate, 'another node obtained');
       return;
     }
-    if (state.nextAttemptAt !== null && now() < state.nextAttemptAt) return;
+    if (now() < retryAt(state)) return;
+    firstTry = false;
     try {
       const obtained = await orderCertificate({ config, dataDir: deps.dataDir, store, challenges: challengePriority(deps.plainHttp), now });
       await store.save(obtained);
@@ -82,7 +86,7 @@ export async function prepareCertificate(deps: CertificateKeeperDeps): Promise<C
       const fault = describeAcmeFault({ code: err.code, message }, config.domains, config.directory);
       const at = now();
       const nextAttemptAt = nextAttemptAfterFailure(at, state.failures + 1);
-      await store.recordFailure({ at, error: message, fix: fault.fix, nextAttemptAt });
+      await store.recordFailure({ at, error: message, kind: fault.kind, fix: fault.fix, nextAttemptAt });
       logger.error(
         `could not ${served ? 'renew' : 'obtain'} the certificate for ${config.domains.join(', ')}: ${message}; ${fault.fix}; ${served ? 'the current one is still served; ' : ''}next try at ${new Date(nextAttemptAt).toISOString()}`,
         { fault: fault.kind },
@@ -97,8 +101,7 @@ export async function prepareCertificate(deps: CertificateKeeperDeps): Promise<C
       swapIn(certificate, 'another node obtained');
     }
     const renewAt = served ? renewalTime(served) : now();
-    const retryAt = state.nextAttemptAt ?? 0;
-    const dueAt = Math.max(renewAt, retryAt);
+    const dueAt = Math.max(renewAt, retryAt(state));
     if (now() >= dueAt) {
       const result = await store.whileOrdering(order);
       if (!result.ran) return LOCKED_RETRY_MS;

@@ -39,6 +39,15 @@ export function nextAttemptAfterFailure(now: number, failures: number, retryAfte
   return now + wait;
 }
 
+/**
+ * Does a failure's backoff outlive a restart? Only for what the authority counts against its limits
+ * (failed validations, rate limits): after a restart with a fixed CA file, directory or network
+ * ringhook tries at once, while a restart loop still cannot hammer the authority with failures.
+ */
+export function backoffOutlivesRestart(kind: AcmeFaultKind | null): boolean {
+  return kind === 'validation' || kind === 'rate_limited';
+}
+
 export type ChallengeType = 'http-01' | 'tls-alpn-01';
 
 /** HTTP-01 needs the plain-HTTP port (80 as the authority sees it); without it there is nothing to offer. */

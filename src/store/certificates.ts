@@ -1,5 +1,6 @@
 // ringhook's own certificate as both stores keep it: one row, the key sealed with the secret key
 // (AES-GCM bound to its purpose), so that a copy of the database alone does not give the key away.
+import type { AcmeFaultKind } from '../core/acme.js';
 import type { SecretBox } from './secret-box.js';
 import type { CertificateState, StoredCertificate } from './contract.js';
 
@@ -17,12 +18,13 @@ export interface CertificateRow {
   last_attempt_at: number | null;
   last_error: string | null;
   last_error_fix: string | null;
+  last_error_kind: string | null;
   failures: number;
   next_attempt_at: number | null;
 }
 
 export const CERTIFICATE_COLUMNS =
-  'names, cert_pem, key_sealed, not_before, not_after, obtained_at, last_attempt_at, last_error, last_error_fix, failures, next_attempt_at';
+  'names, cert_pem, key_sealed, not_before, not_after, obtained_at, last_attempt_at, last_error, last_error_fix, last_error_kind, failures, next_attempt_at';
 
 /** The values saved for a new certificate, in the order of the store's upsert. */
 export function certificateValues(secrets: SecretBox, c: StoredCertificate): [string, string, string, number, number, number] {
@@ -34,6 +36,7 @@ export const NO_CERTIFICATE: CertificateState = {
   lastAttemptAt: null,
   lastError: null,
   lastErrorFix: null,
+  lastErrorKind: null,
   failures: 0,
   nextAttemptAt: null,
 };
@@ -61,6 +64,7 @@ export function certificateState(secrets: SecretBox, row: CertificateRow | undef
     lastAttemptAt: row.last_attempt_at === null ? null : Number(row.last_attempt_at),
     lastError: row.last_error,
     lastErrorFix: row.last_error_fix,
+    lastErrorKind: row.last_error_kind as AcmeFaultKind | null,
     failures: Number(row.failures),
     nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
   };

@@ -6,6 +6,7 @@ import { isBusyError } from './sqlite/database.js';
 import type { Alert } from '../core/payload.js';
 import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
+import type { AcmeFaultKind } from '../core/acme.js';
 import type { AccountChanges, NewAccount } from './sqlite/accounts.js';
 import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './sqlite/calls.js';
 import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms, LeftSms } from './sqlite/call-progress.js';
@@ -151,16 +152,25 @@ export interface CertificateState {
   lastAttemptAt: number | null;
   lastError: string | null;
   lastErrorFix: string | null;
+  lastErrorKind: AcmeFaultKind | null;
   /** Failed orders in a row (the backoff's count); 0 after a success. */
   failures: number;
   nextAttemptAt: number | null;
+}
+
+export interface CertificateFailure {
+  at: number;
+  error: string;
+  kind: AcmeFaultKind;
+  fix: string;
+  nextAttemptAt: number;
 }
 
 export interface CertificateRepo {
   state(): Promise<CertificateState>;
   /** A new certificate: replaces the old one and clears the failures. */
   save(certificate: StoredCertificate): Promise<void>;
-  recordFailure(failure: { at: number; error: string; fix: string; nextAttemptAt: number }): Promise<void>;
+  recordFailure(failure: CertificateFailure): Promise<void>;
   /** HTTP-01: whichever node the authority reaches answers the token. */
   putChallenge(token: string, keyAuthorization: string, expiresAt: number): Promise<void>;
   challenge(token: string): Promise<string | undefined>;

@@ -26,6 +26,7 @@ describe.each(STORE_KINDS)('%s store: the ACME certificate', (kind) => {
       lastAttemptAt: null,
       lastError: null,
       lastErrorFix: null,
+      lastErrorKind: null,
       failures: 0,
       nextAttemptAt: null,
     });
@@ -40,13 +41,26 @@ describe.each(STORE_KINDS)('%s store: the ACME certificate', (kind) => {
   test('failures count up and keep the certificate; a new certificate clears them', async () => {
     const store = await (await stores.fresh()).open();
     await store.certificates.save(certificate);
-    await store.certificates.recordFailure({ at: 3_000, error: 'connect ECONNREFUSED', fix: 'check RINGHOOK_ACME_DIRECTORY', nextAttemptAt: 4_000 });
-    await store.certificates.recordFailure({ at: 5_000, error: 'still down', fix: 'check RINGHOOK_ACME_DIRECTORY', nextAttemptAt: 9_000 });
+    await store.certificates.recordFailure({
+      at: 3_000,
+      error: 'connect ECONNREFUSED',
+      kind: 'unreachable',
+      fix: 'check RINGHOOK_ACME_DIRECTORY',
+      nextAttemptAt: 4_000,
+    });
+    await store.certificates.recordFailure({
+      at: 5_000,
+      error: 'still down',
+      kind: 'rate_limited',
+      fix: 'check RINGHOOK_ACME_DIRECTORY',
+      nextAttemptAt: 9_000,
+    });
     expect(await store.certificates.state()).toEqual({
       certificate,
       lastAttemptAt: 5_000,
       lastError: 'still down',
       lastErrorFix: 'check RINGHOOK_ACME_DIRECTORY',
+      lastErrorKind: 'rate_limited',
       failures: 2,
       nextAttemptAt: 9_000,
     });
@@ -57,6 +71,7 @@ describe.each(STORE_KINDS)('%s store: the ACME certificate', (kind) => {
       lastAttemptAt: 10_000,
       lastError: null,
       lastErrorFix: null,
+      lastErrorKind: null,
       failures: 0,
       nextAttemptAt: null,
     });

@@ -1,7 +1,16 @@
 // The pure decisions of ringhook's own certificate: when to renew, how long to back off, which
 // challenge, and what a failure tells the operator to do.
 import { describe, expect, it } from 'vitest';
-import { challengePriority, coversNames, daysToExpiry, describeAcmeFault, nextAttemptAfterFailure, RENEW_BEFORE_MS, renewalTime } from '../../src/core/acme.js';
+import {
+  backoffOutlivesRestart,
+  challengePriority,
+  coversNames,
+  daysToExpiry,
+  describeAcmeFault,
+  nextAttemptAfterFailure,
+  RENEW_BEFORE_MS,
+  renewalTime,
+} from '../../src/core/acme.js';
 
 const DAY = 86_400_000;
 const names = ['alerts.example.com'];
@@ -34,6 +43,14 @@ describe('nextAttemptAfterFailure', () => {
   it("waits as long as the authority's Retry-After when that is longer", () => {
     expect(nextAttemptAfterFailure(0, 1, 3_600_000)).toBe(3_600_000);
     expect(nextAttemptAfterFailure(0, 3, 1_000)).toBe(20 * 60_000);
+  });
+});
+
+describe('backoffOutlivesRestart', () => {
+  it('keeps the wait across a restart only for what the authority counts: failed validations and rate limits', () => {
+    expect(backoffOutlivesRestart('validation')).toBe(true);
+    expect(backoffOutlivesRestart('rate_limited')).toBe(true);
+    for (const kind of ['unreachable', 'untrusted', 'rejected', 'other', null] as const) expect(backoffOutlivesRestart(kind)).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 // ringhook's own certificate in PostgreSQL, shared by every node: one node orders at a time (a
 // transaction-scoped advisory lock, released however the order ends), all serve what it saved.
 import type { SecretBox } from '../secret-box.js';
-import type { CertificateRepo, CertificateState, StoredCertificate } from '../contract.js';
+import type { CertificateFailure, CertificateRepo, CertificateState, StoredCertificate } from '../contract.js';
 import { CERTIFICATE_COLUMNS, type CertificateRow, certificateState, certificateValues } from '../certificates.js';
 import { query, type Sql } from './connect.js';
 
@@ -14,10 +14,10 @@ const SQL = {
          VALUES (1, $1, $2, $3, $4, $5, $6, $6, 0)
          ON CONFLICT (id) DO UPDATE SET names = excluded.names, cert_pem = excluded.cert_pem, key_sealed = excluded.key_sealed,
            not_before = excluded.not_before, not_after = excluded.not_after, obtained_at = excluded.obtained_at,
-           last_attempt_at = excluded.last_attempt_at, last_error = NULL, last_error_fix = NULL, failures = 0, next_attempt_at = NULL`,
-  failure: `INSERT INTO acme_certificate (id, last_attempt_at, last_error, last_error_fix, failures, next_attempt_at) VALUES (1, $1, $2, $3, 1, $4)
+           last_attempt_at = excluded.last_attempt_at, last_error = NULL, last_error_fix = NULL, last_error_kind = NULL, failures = 0, next_attempt_at = NULL`,
+  failure: `INSERT INTO acme_certificate (id, last_attempt_at, last_error, last_error_fix, last_error_kind, failures, next_attempt_at) VALUES (1, $1, $2, $3, $5, 1, $4)
             ON CONFLICT (id) DO UPDATE SET last_attempt_at = excluded.last_attempt_at, last_error = excluded.last_error,
-              last_error_fix = excluded.last_error_fix, failures = acme_certificate.failures + 1, next_attempt_at = excluded.next_attempt_at`,
+              last_error_fix = excluded.last_error_fix, last_error_kind = excluded.last_error_kind, failures = acme_certificate.failures + 1, next_attempt_at = excluded.next_attempt_at`,
   putChallenge: `INSERT INTO acme_challenges (token, key_authorization, expires_at) VALUES ($1, $2, $3)
                  ON CONFLICT (token) DO UPDATE SET key_authorization = excluded.key_authorization, expires_at = excluded.expires_at`,
   challenge: 'SELECT key_authorization FROM acme_challenges WHERE token = $1 AND expires_at > $2',
@@ -41,8 +41,8 @@ export class PgCertificateStore implements CertificateRepo {
     await query(this.sql, SQL.save, certificateValues(this.secrets, certificate));
   }
 
-  async recordFailure(f: { at: number; error: string; fix: string; nextAttemptAt: number }): Promise<void> {
-    await query(this.sql, SQL.failure, [f.at, f.error, f.fix, f.nextAttemptAt]);
+  async recordFailure(f: CertificateFailure): Promise<void> {
+    await query(this.sql, SQL.failure, [f.at, f.error, f.fix, f.nextAttemptAt, f.kind]);
   }
 
   async putChallenge(token: string, keyAuthorization: string, expiresAt: number): Promise<void> {

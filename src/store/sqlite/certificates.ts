@@ -1,7 +1,7 @@
 // ringhook's own certificate in SQLite: one node, so the order lock is this process's own.
 import type { Db } from './database.js';
 import type { SecretBox } from '../secret-box.js';
-import type { CertificateRepo, CertificateState, StoredCertificate } from '../contract.js';
+import type { CertificateFailure, CertificateRepo, CertificateState, StoredCertificate } from '../contract.js';
 import { CERTIFICATE_COLUMNS, type CertificateRow, certificateState, certificateValues } from '../certificates.js';
 
 const SQL = {
@@ -10,10 +10,10 @@ const SQL = {
          VALUES (1, @names, @cert, @key, @notBefore, @notAfter, @obtainedAt, @obtainedAt, 0)
          ON CONFLICT (id) DO UPDATE SET names = excluded.names, cert_pem = excluded.cert_pem, key_sealed = excluded.key_sealed,
            not_before = excluded.not_before, not_after = excluded.not_after, obtained_at = excluded.obtained_at,
-           last_attempt_at = excluded.last_attempt_at, last_error = NULL, last_error_fix = NULL, failures = 0, next_attempt_at = NULL`,
-  failure: `INSERT INTO acme_certificate (id, last_attempt_at, last_error, last_error_fix, failures, next_attempt_at) VALUES (1, @at, @error, @fix, 1, @nextAttemptAt)
+           last_attempt_at = excluded.last_attempt_at, last_error = NULL, last_error_fix = NULL, last_error_kind = NULL, failures = 0, next_attempt_at = NULL`,
+  failure: `INSERT INTO acme_certificate (id, last_attempt_at, last_error, last_error_fix, last_error_kind, failures, next_attempt_at) VALUES (1, @at, @error, @fix, @kind, 1, @nextAttemptAt)
             ON CONFLICT (id) DO UPDATE SET last_attempt_at = excluded.last_attempt_at, last_error = excluded.last_error,
-              last_error_fix = excluded.last_error_fix, failures = acme_certificate.failures + 1, next_attempt_at = excluded.next_attempt_at`,
+              last_error_fix = excluded.last_error_fix, last_error_kind = excluded.last_error_kind, failures = acme_certificate.failures + 1, next_attempt_at = excluded.next_attempt_at`,
   putChallenge: 'INSERT OR REPLACE INTO acme_challenges (token, key_authorization, expires_at) VALUES (?, ?, ?)',
   challenge: 'SELECT key_authorization FROM acme_challenges WHERE token = ? AND expires_at > ?',
   deleteChallenge: 'DELETE FROM acme_challenges WHERE token = ? OR expires_at <= ?',
@@ -37,7 +37,7 @@ export class SqliteCertificateStore implements CertificateRepo {
     this.db.prepare(SQL.save).run({ names, cert, key, notBefore, notAfter, obtainedAt });
   }
 
-  async recordFailure(f: { at: number; error: string; fix: string; nextAttemptAt: number }): Promise<void> {
+  async recordFailure(f: CertificateFailure): Promise<void> {
     this.db.prepare(SQL.failure).run(f);
   }
 

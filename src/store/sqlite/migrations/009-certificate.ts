@@ -12,6 +12,7 @@ CREATE TABLE acme_certificate (
   last_attempt_at INTEGER,
   last_error      TEXT,
   last_error_fix  TEXT,
+  last_error_kind TEXT,
   failures        INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER
 );
