@@ -8,6 +8,7 @@ import { backupCommand } from './cli/backup.js';
 import { dbCommand } from './cli/db-copy.js';
 import { doctorCommand } from './cli/doctor.js';
 import { provisionCommand } from './cli/provision.js';
+import { sayCommand } from './cli/say.js';
 import { serveCommand } from './cli/serve.js';
 import { smsTestCommand } from './cli/sms-test.js';
 import { testCallCommand } from './cli/test-call.js';
@@ -26,6 +27,7 @@ export const rootCommand = defineCommand({
     backup: backupCommand,
     db: dbCommand,
     provision: provisionCommand,
+    say: sayCommand,
   },
 });
 

@@ -3,11 +3,11 @@
 import type { Config } from '../config/index.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/contract.js';
-import type { Stores } from '../lib/deps.js';
-import { CallEvents } from '../lib/events.js';
+import { CallEvents } from '../core/call-events.js';
 import { UserError } from '../lib/errors.js';
 import { createRequestListener } from '../http/app.js';
 import { startServers, type RunningServers } from '../http/server.js';
+import { databaseTls } from '../core/database-tls.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import { Metrics } from '../lib/metrics.js';
 import type { CheckState } from '../http/operations.js';
@@ -18,7 +18,8 @@ import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { prepareCertificate, type CertificateKeeper } from './acme.js';
 
-export type { Stores } from '../lib/deps.js';
+/** The store as the service and the CLI open it. */
+export type Stores = Store;
 
 /**
  * The store (SQLite in the data dir, or PostgreSQL shared by several nodes), with the api_keys'
@@ -26,7 +27,7 @@ export type { Stores } from '../lib/deps.js';
  * new api_key (regenerateAllKeys).
  */
 export async function openStores(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'>,
   now: () => number = Date.now,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean } = {},
 ): Promise<Store> {
@@ -48,7 +49,7 @@ function dataDirError(error: unknown, dataDir: string): UserError | undefined {
 }
 
 async function openStoresIn(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'>,
   now: () => number,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean },
 ): Promise<Store> {
@@ -56,7 +57,17 @@ async function openStoresIn(
   const checkKey = !options.lostSecretKey;
   if (config.databaseUrl) {
     const { openPostgresStore } = await import('../store/postgres/index.js');
-    return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey });
+    const { tls, local, hosts } = databaseTls(config.databaseUrl, {
+      caFile: config.databaseTls.caFile !== undefined,
+      allowUnverified: config.databaseTls.allowUnverified,
+    });
+    if (!local && tls !== 'verified' && config.databaseTls.allowUnverified) {
+      options.logger?.warn('the database is reached without a verified certificate (RINGHOOK_DATABASE_UNVERIFIED=on): keep its network private', {
+        hosts,
+        tls,
+      });
+    }
+    return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey, tls: config.databaseTls });
   }
   return openSqliteStore(config.dbFile, {
     sync: config.dbSync,
@@ -103,7 +114,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   let certificate: CertificateKeeper | null = null;
   let servers: RunningServers;
   try {
-    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { ...stores, events, logger, now, metrics });
+    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
     const t = telephony;
     cluster = await startCluster({
       store: stores,
@@ -143,7 +154,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     }
     const smsDelivery = smsReceiptDeps(config, t);
     const listener = createRequestListener({
-      ...stores,
+      store: stores,
       logger,
       now,
       events,
@@ -152,9 +163,9 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       callerId: config.telephony.callerId,
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
-      onCallQueued: (callId, userId) => {
-        events.emit({ callId, userId, status: 'queued', at: now() });
-        telephony?.enqueue(callId);
+      onCallQueued: (queued) => {
+        events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
+        telephony?.enqueue(queued.callId, queued);
       },
       ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
       onResult: (result, ms) => {
@@ -175,6 +186,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       trustProxy: config.trustProxy,
       certificateNames: certificateNames(config),
       allowSelfSigned: config.selfSigned,
+      connections: config.connections,
       ...(certificate && { acme: { certificate: certificate.initial, answer: certificate.answer, publicOrigin: new URL(config.publicUrl).origin } }),
       logger,
     });

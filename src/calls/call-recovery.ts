@@ -5,7 +5,7 @@
 // (calls still going after the grace period are hung up and end interrupted).
 import type { CallStop } from '../core/call-end.js';
 import { queuedFate } from '../core/call-end.js';
-import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import type { CallForDialing } from '../core/records.js';
 import type { CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { Logger } from '../lib/log.js';
 import type { AriClient } from '../pbx/ari.js';

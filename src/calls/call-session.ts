@@ -2,7 +2,7 @@
 // state of its script, and its timers.
 import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
-import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import type { CallForDialing } from '../core/records.js';
 import type { AriEventOf } from '../pbx/ari.js';
 
 /**

@@ -1,6 +1,6 @@
 // What the dialer is given: its peers (Asterisk, the stores, speech, the live events) and its limits.
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallEvents } from '../lib/events.js';
+import type { CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';
 import type { AriCallControl } from '../pbx/ari.js';
 import type { FinalCall } from './call-ledger.js';

@@ -20,10 +20,10 @@ import { CallFlow } from './call-flow.js';
 import type { AriEvent } from '../pbx/ari.js';
 import { Pacer } from './pacer.js';
 import { settledOrAfter } from '../lib/sleep.js';
-import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
+import { type JustQueued, loadWaitingAlert, type QueuedAlert, waitingAlert } from './waiting-alerts.js';
 import { SpeechAhead } from '../speech/speech-ahead.js';
 import { SpeechPlanner } from '../speech/speech-planner.js';
-import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import type { CallForDialing } from '../core/records.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
@@ -140,10 +140,14 @@ export class Dialer {
     this.pollTimer.unref();
   }
 
-  /** A call was accepted (by the webhook or a test call): dial it as soon as a line is free. */
-  enqueue(callId: string): void {
+  /**
+   * A call was accepted (by the webhook or a test call, which hand over what they read: it is not
+   * read again; or found queued in the store): dial it as soon as a line is free.
+   */
+  enqueue(callId: string, queued?: JustQueued): void {
     if (this.stopping || this.sessions.has(callId) || this.starting.has(callId)) return;
     if (!this.queue.add(callId)) return;
+    if (queued && !this.waiting.has(callId)) this.waiting.set(callId, waitingAlert(queued));
     if (this.waiting.has(callId)) {
       this.pump();
       return;

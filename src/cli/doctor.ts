@@ -15,7 +15,8 @@ import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../lib/secret-file.js';
 import { secretKeyFile } from '../store/secret-key.js';
 import { openStores } from '../app/service.js';
-import { clusterView } from '../app/cluster.js';
+import { clusterView } from '../core/cluster-view.js';
+import { databaseTls } from '../core/database-tls.js';
 import { ARI_APP, softphoneAddress } from '../app/telephony.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
@@ -23,6 +24,17 @@ import { printJson } from './output.js';
 import { checkAcmeCertificate } from './doctor-acme.js';
 
 export type { CheckResult } from './doctor-result.js';
+
+/** How PostgreSQL is reached, when it is not on this machine. */
+function databaseWay(config: Config): string {
+  if (!config.databaseUrl) return '';
+  const { local, tls } = databaseTls(config.databaseUrl, {
+    caFile: config.databaseTls.caFile !== undefined,
+    allowUnverified: config.databaseTls.allowUnverified,
+  });
+  if (local) return '';
+  return tls === 'verified' ? ' (TLS, certificate verified)' : ' (WARNING: certificate not verified, allowed by RINGHOOK_DATABASE_UNVERIFIED=on)';
+}
 
 const checkDatabase: Check = async (config) => {
   try {
@@ -36,7 +48,7 @@ const checkDatabase: Check = async (config) => {
       const cluster = view ? `, ${alive.length} node(s) alive: ${alive.join(', ') || 'none'}` : '';
       return pass(
         'database',
-        `${stores.kind} ${stores.location}: schema ${version}, ${accounts} account(s)${cluster}, api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`,
+        `${stores.kind} ${stores.location}${databaseWay(config)}: schema ${version}, ${accounts} account(s)${cluster}, api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`,
       );
     } finally {
       await stores.close();
@@ -48,9 +60,11 @@ const checkDatabase: Check = async (config) => {
       message,
       /secret key/.test(message)
         ? 'see the message: the secret key must be the one the database was sealed with'
-        : config.databaseUrl
-          ? 'check RINGHOOK_DATABASE_URL: the server, the user and its password, and that the database exists (createdb)'
-          : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`,
+        : /not on this machine|RINGHOOK_DATABASE_CA_FILE|certificate/.test(message)
+          ? 'reach PostgreSQL with its certificate verified: sslmode=verify-full in RINGHOOK_DATABASE_URL, RINGHOOK_DATABASE_CA_FILE for a private authority (README, "Several nodes")'
+          : config.databaseUrl
+            ? 'check RINGHOOK_DATABASE_URL: the server, the user and its password, and that the database exists (createdb)'
+            : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`,
     );
   }
 };

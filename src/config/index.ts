@@ -10,11 +10,12 @@ import { DEFAULTS } from './defaults.js';
 import { FLITE_VOICES } from '../core/flite-voices.js';
 import { defaultMaxCalls } from '../core/pace.js';
 import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './rules.js';
-import { decodeSecretKey } from '../store/secret-box.js';
+import { RESERVED_SECTIONS } from '../core/asterisk-sections.js';
+import { decodeSecretKey } from './rules.js';
 import { UserError } from '../lib/errors.js';
-import { RESERVED_SECTIONS } from '../pbx/asterisk-config.js';
-import { parseAddressList, type AddressMatcher } from '../http/address-match.js';
+import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
+import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
 import { ACME_DEFAULTS, acmeConfigFrom, acmeFields, checkAcmeVariables, type AcmeConfig } from './acme.js';
 
 /** Safe characters for a value written into Asterisk's configuration. */
@@ -210,6 +211,7 @@ const envSchema = z
       .default(DEFAULTS.nodeTimeoutSec),
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(DEFAULTS.selfSigned),
     ...smsFields,
+    ...transportFields,
     ...acmeFields,
   })
   .superRefine((env, ctx) => {
@@ -300,7 +302,7 @@ const envSchema = z
     checkAcmeVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
   });
 
-export interface Config {
+export interface Config extends TransportConfig {
   dataDir: string;
   dbFile: string;
   host: string;
@@ -447,6 +449,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     metricsToken: e.RINGHOOK_METRICS_TOKEN,
     secretKey: e.RINGHOOK_SECRET_KEY,
     sms: smsConfigFrom(e),
+    ...transportConfigFrom(e, cwd),
     acme,
     unknownVariables: unknownVariables(present, new Set(Object.keys(envSchema.shape))),
   };

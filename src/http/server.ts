@@ -6,9 +6,11 @@ import type { Server as TlsServer } from 'node:tls';
 import { listen, type Listener } from 'listhen';
 import { ApiError, UserError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
-import type { AddressMatcher } from './address-match.js';
-import { acmePlainHttp } from './acme-challenge.js';
+import type { AddressMatcher } from '../core/address-match.js';
 import { loadTls, saveSelfSigned, type TlsMaterial } from './tls.js';
+import { connectionLimits, guardConnections, type GuardOptions } from './connection-guard.js';
+import { CONNECTION_TIMEOUTS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ConnectionLimits } from '../core/connection-caps.js';
+import { acmePlainHttp } from './acme-challenge.js';
 
 export interface ServerOptions {
   host: string;
@@ -22,6 +24,8 @@ export interface ServerOptions {
   certificateNames: string[];
   /** false: refuse to start without a configured certificate rather than make a self-signed one. */
   allowSelfSigned?: boolean;
+  /** Caps on open connections (per listener) and their first timeouts; unset: core/connection-caps.ts's defaults. */
+  connections?: Partial<ConnectionLimits>;
   /**
    * ringhook's own certificate (ACME): the one to serve (null: none yet, a self-signed one until it
    * comes), and the HTTP-01 answers the plain-HTTP port gives, which sends everything else to HTTPS.
@@ -95,6 +99,7 @@ async function listenOn(
   handler: NodeHandler,
   options: { host: string; port: number; https: false | { cert: string; key: string } | { domains: string[]; validityDays: number } },
   what: string,
+  guard: GuardOptions,
 ): Promise<Listener> {
   const port =
     options.port === 0
@@ -123,6 +128,7 @@ async function listenOn(
     }
     hardenTimeouts(listener.server as Server);
     answerClientErrors(listener.server as Server);
+    guardConnections(listener.server as Server, options.https !== false, guard);
     return listener;
   } catch (error) {
     const message = (error as Error).message;
@@ -141,7 +147,10 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
     throw new UserError('no TLS certificate is configured and RINGHOOK_SELF_SIGNED=off: set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY to PEM files');
   }
   const https = existing?.material ?? { domains: options.certificateNames, validityDays: 825 };
-  const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS');
+  const { total, perAddress, ...timeouts } = options.connections ?? {};
+  const limits = connectionLimits({ total, perAddress: perAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS }, { ...CONNECTION_TIMEOUTS, ...timeouts });
+  const guard = { limits, trustProxy: options.trustProxy, logger: options.logger };
+  const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS', guard);
   const selfSigned = existing?.selfSigned ?? true;
   if (!existing && secure.https) {
     saveSelfSigned(options.dataDir, secure.https);
@@ -160,7 +169,7 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
       const plainHandler = acme
         ? acmePlainHttp({ answer: acme.answer, publicOrigin: acme.publicOrigin, trustProxy: options.trustProxy, handler, logger: options.logger })
         : plainHttpGate(options.trustProxy, handler);
-      plain = await listenOn(plainHandler, { host: options.host, port: options.httpPort, https: false }, 'plain HTTP');
+      plain = await listenOn(plainHandler, { host: options.host, port: options.httpPort, https: false }, 'plain HTTP', guard);
     } catch (error) {
       await secure.close();
       throw error;

@@ -17,8 +17,14 @@ import { basicAuth } from '../lib/basic-auth.js';
 import { sleep } from '../lib/sleep.js';
 import { AsteriskInfo } from './ari-schema.js';
 import type { Logger } from '../lib/log.js';
+import { readAsset } from '../lib/assets.js';
 import { renderAsteriskConfig, TEMPLATE_FILES, type AsteriskConfigInput, type AsteriskTemplates } from './asterisk-config.js';
 import { type AsteriskRuntime, asteriskCommand } from './asterisk-runtime.js';
+
+/** The Asterisk config templates (asterisk/*.conf). */
+export function asteriskTemplates(): AsteriskTemplates {
+  return Object.fromEntries(TEMPLATE_FILES.map((f) => [f, readAsset(`asterisk/${f}`)])) as AsteriskTemplates;
+}
 
 export async function loadAsteriskTemplates(dir: string): Promise<AsteriskTemplates> {
   const entries = await Promise.all(TEMPLATE_FILES.map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const));

@@ -3,9 +3,9 @@
 // most once per alert, even across a crash.
 import { isFinal } from '../core/call-state.js';
 import { decideSms, groupByCarrier } from '../core/sms-decision.js';
-import type { LeftSms } from '../store/sqlite/call-progress.js';
+import type { LeftSms } from '../core/records.js';
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallChange, CallEvents } from '../lib/events.js';
+import type { CallChange, CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';
 import type { FinalCall } from '../calls/call-ledger.js';
 import { buildSmsText } from './text.js';

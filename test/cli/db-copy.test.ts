@@ -48,12 +48,12 @@ describe('ringhook db copy', () => {
       for (const i of [1, 2]) {
         const alert = parseAlertBody(new TextEncoder().encode(`{"message":"AAPL crossed ${i}","price":"19${i}.5","strategy":"s"}`), 'application/json');
         if (!alert.ok) throw new Error(alert.error);
-        const accepted = await store.calls.acceptGrouped(accounts[0]!.user_id, 'premium', alert.alert);
+        const accepted = await store.calls.accept(accounts[0]!.user_id, 'premium', alert.alert);
         if (!accepted.accepted) throw new Error('not accepted');
         store.progress.transition(accepted.callId, 'dialing', { phone: '+14155550101', dialedAt: Date.now() });
         store.progress.transition(accepted.callId, 'busy', { endedAt: Date.now(), sipCode: 486 });
       }
-      await store.calls.recordRejectionGrouped({ userId: accounts[1]!.user_id, status: 'invalid_payload', error: 'bad', excerpt: '{' });
+      await store.calls.recordRejection({ userId: accounts[1]!.user_id, status: 'invalid_payload', error: 'bad', excerpt: '{' });
     } finally {
       await store.close();
     }

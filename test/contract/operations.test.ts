@@ -18,6 +18,40 @@ afterAll(async () => {
   await t.stop();
 });
 
+describe('/metrics without RINGHOOK_METRICS_TOKEN', () => {
+  let open: TestService;
+  beforeAll(async () => {
+    // 127.0.0.2 is a trusted reverse proxy: what it says of its clients stands for clients elsewhere.
+    open = await startTestService({ RINGHOOK_TRUST_PROXY: '127.0.0.2' });
+  });
+  afterAll(async () => {
+    await open.stop();
+  });
+  const get = (headers: Record<string, string> = {}, localAddress = '127.0.0.1') =>
+    request(`https://127.0.0.1:${open.service.servers.httpsPort}/metrics`, { method: 'GET', ca: open.ca, headers, localAddress });
+
+  it('answers this machine (a local Prometheus)', async () => {
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('ringhook_alerts_total');
+  });
+
+  it('refuses anybody else, as a trusted proxy names them, and a request an untrusted proxy forwarded', async () => {
+    for (const [headers, from] of [
+      [{ 'x-forwarded-for': '203.0.113.9' }, '127.0.0.2'],
+      [{ 'x-forwarded-for': '127.0.0.1, 203.0.113.9' }, '127.0.0.2'],
+      [{ 'x-forwarded-for': '203.0.113.9' }, '127.0.0.1'],
+      [{ 'x-real-ip': '203.0.113.9' }, '127.0.0.1'],
+      [{ forwarded: 'for=203.0.113.9' }, '127.0.0.1'],
+    ] as const) {
+      const res = await get(headers, from);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+      expect(res.json).toMatchObject({ code: 'unauthorized', error: expect.stringMatching(/this machine only: set RINGHOOK_METRICS_TOKEN/) });
+    }
+    expect((await get({ 'x-forwarded-for': '127.0.0.1' }, '127.0.0.2')).status).toBe(200);
+  });
+});
+
 describe('operations', () => {
   it('/healthz says the process and database are up and telephony is off', async () => {
     const res = await request(`${t.baseUrl}/healthz`, { method: 'GET', ca: t.ca });

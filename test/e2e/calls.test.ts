@@ -166,7 +166,7 @@ describe('test calls and Asterisk faults', () => {
     const before = kannel.messages().length;
     // Accepted as the webhook does (the account still active), suspended before the dialer can look.
     const alert = { form: 'text' as const, message: 'queued before the suspension', truncated: false, originalLength: 28, fields: {}, extra: {} };
-    const accepting = t.service.stores.calls.acceptGrouped(b.userId, 'premium', alert);
+    const accepting = t.service.stores.calls.accept(b.userId, 'premium', alert);
     await t.service.stores.accounts.update(b.userId, { status: 'suspended' });
     const accepted = await accepting;
     expect(accepted.accepted).toBe(true);

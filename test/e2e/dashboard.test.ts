@@ -3,7 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Account } from '../../src/core/account.js';
-import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../../src/store/sqlite/owner-auth.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
 import { request } from '../helpers/https-client.js';
 import { launchChromium, newContext, screenshot, startDashboardService, type DashboardService } from '../helpers/browser.js';
 

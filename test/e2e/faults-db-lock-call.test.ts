@@ -108,7 +108,7 @@ it('a call the database shows ringing with no call behind it (its end never reco
   const owner = await createAccount(t.service.stores.accounts, { phone: '+14155550125' });
   // Stand-in for a lost write (named so; a real disk error at exactly that write cannot be aimed):
   // the row is moved to ringing directly, in one turn of the loop, so the dialer never dials it.
-  const accepted = sqliteOf(t.service.stores).calls.accept(owner.userId, 'premium', {
+  const accepted = sqliteOf(t.service.stores).calls.acceptNow(owner.userId, 'premium', {
     form: 'text',
     message: 'orphan',
     truncated: false,

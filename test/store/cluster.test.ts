@@ -8,7 +8,7 @@ import { useStores } from '../helpers/stores.js';
 const PHONE = '+14155550123';
 
 async function accept(store: Store, userId: string, message = 'hello'): Promise<string> {
-  const result = await store.calls.acceptGrouped(userId, 'premium', textAlert(message));
+  const result = await store.calls.accept(userId, 'premium', textAlert(message));
   if (!result.accepted) throw new Error('refused');
   return result.callId;
 }
@@ -38,7 +38,7 @@ describe('postgres store: several nodes', () => {
     const a = await db.open({ nodeId: 'node-a' });
     const b = await db.open({ nodeId: 'node-b' });
     const { userId } = await a.accounts.create({ phone: PHONE, plan: 'premium', smsBackup: false, name: '' });
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).calls.acceptGrouped(userId, 'premium', textAlert(`alert ${i}`))));
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).calls.accept(userId, 'premium', textAlert(`alert ${i}`))));
     expect(results.filter((r) => r.accepted)).toHaveLength(10);
     const refused = results.filter((r) => !r.accepted);
     expect(refused).toHaveLength(20);

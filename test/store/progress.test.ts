@@ -17,7 +17,7 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
   }
 
   async function accept(store: Store, userId: string, message = 'hello'): Promise<string> {
-    const result = await store.calls.acceptGrouped(userId, 'premium', textAlert(message));
+    const result = await store.calls.accept(userId, 'premium', textAlert(message));
     if (!result.accepted) throw new Error('refused');
     return result.callId;
   }

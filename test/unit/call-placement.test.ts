@@ -5,7 +5,7 @@ import { AriError } from '../../src/pbx/ari.js';
 import { placeCall } from '../../src/calls/call-placement.js';
 import { newSession } from '../../src/calls/call-session.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
-import type { CallForDialing } from '../../src/store/sqlite/call-progress.js';
+import type { CallForDialing } from '../../src/core/records.js';
 import { loadWaitingAlert } from '../../src/calls/waiting-alerts.js';
 import { callSpeech, defaultVoice } from '../../src/core/languages.js';
 

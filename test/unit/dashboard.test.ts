@@ -6,10 +6,13 @@ import { parseAlertBody } from '../../src/core/payload.js';
 import { migrate } from '../../src/store/sqlite/database.js';
 import { AccountStore } from '../../src/store/sqlite/accounts.js';
 import { testSecrets } from '../helpers/secrets.js';
-import { type CallRecord, CallStore } from '../../src/store/sqlite/calls.js';
-import { LOGIN_LINK_TTL_MS, OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { CallStore } from '../../src/store/sqlite/calls.js';
+import type { CallRecord } from '../../src/core/records.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/store/password-hash.js';
-import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS } from '../../src/core/records.js';
 import { noticeFromQuery } from '../../src/http/dashboard/notices.js';
 import { fromOurOrigin } from '../../src/http/dashboard/forms.js';
 import { escapeHtml, html } from '../../src/http/dashboard/html.js';
@@ -249,11 +252,11 @@ describe('stores', () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       clock.advance(10_000);
-      const r = calls.accept(account.userId, 'premium', alert(`m${i}`));
+      const r = calls.acceptNow(account.userId, 'premium', alert(`m${i}`));
       if (r.accepted) ids.push(r.callId);
     }
     db.prepare("UPDATE calls SET status = 'busy' WHERE call_id IN (?, ?)").run(ids[1], ids[4]);
-    const theirs = calls.accept(other.userId, 'premium', alert('theirs'));
+    const theirs = calls.acceptNow(other.userId, 'premium', alert('theirs'));
     const history = calls;
     const first = history.page(account.userId, { limit: 3 });
     expect(first.entries.map((e) => e.message)).toEqual(['m6', 'm5', 'm4']);

@@ -14,7 +14,7 @@ import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { CallStore } from '../../src/store/sqlite/calls.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
-import { CallEvents } from '../../src/lib/events.js';
+import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { AriError } from '../../src/pbx/ari.js';
 import { StandInAri } from '../helpers/stand-in-ari.js';
@@ -82,7 +82,7 @@ function setup(
   dialers.push(dialer);
   const alert = (message: string, userId = account.userId): string => {
     const a: Alert = { form: 'text', message, truncated: false, originalLength: message.length, fields: {}, extra: {} };
-    const r = calls.accept(userId, 'premium', a);
+    const r = calls.acceptNow(userId, 'premium', a);
     if (!r.accepted) throw new Error('not accepted');
     return r.callId;
   };

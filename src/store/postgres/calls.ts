@@ -2,25 +2,17 @@
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
 import { newCallId } from '../../core/ids.js';
-import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, TEST_CALL_LIMITS, type Plan } from '../../core/limits.js';
+import { BURST_WINDOW_MS, decideBurst, decideLimits, hasMonthlyAllowance, monthWindow, TEST_CALL_LIMITS, type Plan } from '../../core/limits.js';
 import type { Alert } from '../../core/payload.js';
-import {
-  type AcceptResult,
-  type CallKind,
-  type CallRecord,
-  type HistoryPage,
-  limitRejection,
-  MAX_REJECTIONS_KEPT,
-  type RejectedAlert,
-  toRecord,
-} from '../sqlite/calls.js';
+import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
+import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
 import type { CallRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
+import { rejectionColumns } from '../rows.js';
 
 type CallRow = Parameters<typeof toRecord>[0];
 
 /** Rejected messages are stored shortened: they are kept to explain, not to be spoken (as in SQLite). */
-const REJECTED_MESSAGE_MAX = 200;
 
 const SQL = {
   lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
@@ -42,12 +34,6 @@ const SQL = {
   getForAccount: 'SELECT * FROM calls WHERE call_id = $1 AND user_id = $2',
 } as const;
 
-/** A refused alert's extra fields, kept only while small: never cut into invalid JSON (as in SQLite). */
-function rejectedExtra(extra: Record<string, unknown>): string {
-  const text = JSON.stringify(extra);
-  return text.length <= 4000 ? text : JSON.stringify({ note: `${Object.keys(extra).length} extra fields, too large to keep for a refused alert` });
-}
-
 export class PgCallStore implements CallRepo {
   constructor(
     private readonly sql: Sql,
@@ -57,15 +43,16 @@ export class PgCallStore implements CallRepo {
   ) {}
 
   /** One transaction per alert, committed before it resolves (no batching: the pool gives the concurrency). */
-  acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+  accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       // Read after the lock: the times of one account's accepts follow the order they commit in.
       const now = this.now();
       const month = monthWindow(now);
-      // Sent together (pipelined on the transaction's connection): one round trip, not two.
+      // Sent together (pipelined on the transaction's connection): one round trip, not two. An
+      // unlimited plan's usage decides nothing, so it is not read (as in SQLite).
       const [used, recent] = await Promise.all([
-        this.usedInMonth(tx, userId, month.key),
+        hasMonthlyAllowance(plan) ? this.usedInMonth(tx, userId, month.key) : 0,
         this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10),
       ]);
       const decision = decideLimits(plan, now, used, recent);
@@ -79,7 +66,7 @@ export class PgCallStore implements CallRepo {
     });
   }
 
-  async recordRejectionGrouped(rejected: RejectedAlert): Promise<void> {
+  async recordRejection(rejected: RejectedAlert): Promise<void> {
     await this.sql.begin(async (tx) => {
       // The trim counts the account's rejections: one at a time per account.
       await query(tx, SQL.lockAccount, [rejected.userId]);
@@ -140,26 +127,7 @@ export class PgCallStore implements CallRepo {
   }
 
   private async insertRejection(db: Queryable, now: number, rejected: RejectedAlert): Promise<void> {
-    const alert = rejected.alert;
-    const message = Array.from(alert?.message ?? rejected.excerpt ?? '');
-    await query(db, SQL.insert, [
-      newCallId(),
-      rejected.userId,
-      'alert',
-      0,
-      rejected.status,
-      message.slice(0, REJECTED_MESSAGE_MAX).join(''),
-      alert?.truncated || message.length > REJECTED_MESSAGE_MAX ? 1 : 0,
-      alert?.fields.ticker ?? null,
-      alert?.fields.price ?? null,
-      alert?.fields.action ?? null,
-      alert?.fields.strategy ?? null,
-      alert?.fields.timestamp ?? null,
-      alert && Object.keys(alert.extra).length > 0 ? rejectedExtra(alert.extra) : null,
-      rejected.error,
-      now,
-      this.nodeId,
-    ]);
+    await query(db, SQL.insert, [newCallId(), ...Object.values(rejectionColumns(rejected)), now, this.nodeId]);
     await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);
   }
 

@@ -6,7 +6,7 @@ import { checkSecretKey, PgAccountStore } from './accounts.js';
 import { PgCallStore } from './calls.js';
 import { PgCertificateStore } from './certificates.js';
 import { PgChangeFeed } from './changes.js';
-import { connect, redactUrl } from './connect.js';
+import { connect, redactUrl, type DatabaseTlsOptions } from './connect.js';
 import { migratePostgres, readSchemaVersion } from './migrations.js';
 import { PgNodeRegistry } from './nodes.js';
 import { PgOwnerAuthStore } from './owner-auth.js';
@@ -14,7 +14,7 @@ import { PgCallProgressStore } from './progress.js';
 import { PgSessionStore } from './sessions.js';
 import { OrderedWrites } from './writes.js';
 
-export { redactUrl } from './connect.js';
+export { redactUrl, sslOption, type DatabaseTlsOptions } from './connect.js';
 export { PG_SCHEMA_VERSION } from './migrations.js';
 
 export interface PostgresStoreOptions {
@@ -27,6 +27,8 @@ export interface PostgresStoreOptions {
   checkKey?: boolean;
   /** Connections in the pool (default 10). */
   poolSize?: number;
+  /** How the server's certificate is checked. */
+  tls?: DatabaseTlsOptions;
 }
 
 export interface PostgresStore extends Store {
@@ -38,7 +40,7 @@ export interface PostgresStore extends Store {
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const now = options.now ?? Date.now;
   const location = redactUrl(options.url);
-  const sql = await connect(options.url, options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+  const sql = await connect(options.url, { ...(options.poolSize !== undefined && { poolSize: options.poolSize }), ...(options.tls && { tls: options.tls }) });
   try {
     await migratePostgres(sql, location);
     if (options.checkKey !== false) await checkSecretKey(sql, options.secrets, location);

@@ -1,6 +1,6 @@
 // The ringhook nodes sharing one PostgreSQL database: each says it is alive every few seconds, and
 // a node that stops saying so is declared gone by exactly one survivor, which ends its calls.
-import type { CallForDialing, EndedWithoutSms, WaitingSms } from '../sqlite/call-progress.js';
+import type { CallForDialing, EndedWithoutSms, WaitingSms } from '../../core/records.js';
 import type { GoneNode, NodeInfo, NodeRegistry } from '../contract.js';
 import { query, type Sql } from './connect.js';
 import { ENDED_WITHOUT_SMS, IN_PROGRESS, SELECT_CALL } from './progress.js';

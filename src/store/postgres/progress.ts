@@ -3,15 +3,8 @@
 // in phone_lines from dialing to its final state (one call per phone across nodes), and each node
 // sees the calls it answers for.
 import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
-import {
-  type CallEventRow,
-  type CallForDialing,
-  COLUMN,
-  type SmsStatus,
-  type TransitionFields,
-  type WaitingSms,
-  type EndedWithoutSms,
-} from '../sqlite/call-progress.js';
+import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms } from '../../core/records.js';
+import { COLUMN } from '../rows.js';
 import type { CallProgressRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
 

@@ -1,6 +1,6 @@
 // The call history: one card per call or rejected alert, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
-import type { CallRecord as HistoryEntry, HistoryPage } from '../../../store/sqlite/calls.js';
+import type { CallRecord as HistoryEntry, HistoryPage } from '../../../core/records.js';
 import { formatDuration, formatTime, formatValue } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { page, type Notice, type Viewer } from '../layout.js';

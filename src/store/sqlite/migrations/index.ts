@@ -1,6 +1,6 @@
 // Numbered migrations: the array index + 1 is the schema version (PRAGMA user_version).
 // Never edit a migration that has shipped; add the next one.
-import type { Db } from '../database.js';
+import type { Db } from '../db.js';
 import type { SecretBox } from '../../secret-box.js';
 import initial from './001-initial.js';
 import telephony from './002-telephony.js';
