@@ -2,6 +2,7 @@
 // at a time (the advisory lock), both serve the same certificate, and a renewal made by one is
 // served by the other. Pebble validates HTTP-01 on node B's port only, so when node A orders, B
 // answers A's challenge from the store. Certificates live 45 s: renewal comes after 30 s.
+import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { NAMES, type Serve, servedSerial, startServe, stopServes } from '../helpers/acme-serve.js';
@@ -10,12 +11,20 @@ import { CLUSTER_SECRET_KEY } from '../helpers/cluster.js';
 import { startPebble, type Pebble } from '../helpers/pebble.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
-import { makeDataDir } from '../helpers/service.js';
+import { makeDataDir as makeDir } from '../helpers/service.js';
 
 const VALIDITY_S = 45;
 
 let pg: PgCluster;
 let dbUrl: string;
+/** The data dirs this file made, removed after it. */
+const dataDirs: string[] = [];
+const makeDataDir = (prefix: string) => {
+  const dir = makeDir(prefix);
+  dataDirs.push(dir);
+  return dir;
+};
+
 let pebble: Pebble;
 let root: string;
 const ports = { a: { https: 0, http: 0 }, b: { https: 0, http: 0 } };
@@ -36,6 +45,7 @@ afterEach(stopServes);
 afterAll(async () => {
   await stopServes();
   await pebble?.close();
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
   await pg?.stop();
 });
 

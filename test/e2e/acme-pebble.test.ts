@@ -11,7 +11,7 @@ import { buildOnce, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
 import { startPebble, type Pebble } from '../helpers/pebble.js';
 import { freeTcpPort } from '../helpers/ports.js';
-import { makeDataDir } from '../helpers/service.js';
+import { makeDataDir as makeDir } from '../helpers/service.js';
 
 const VALIDITY_S = 60;
 
@@ -45,6 +45,14 @@ function doctor(env: Record<string, string>): { ok: boolean | string; detail: st
   return check;
 }
 
+/** The data dirs this file made, removed after it. */
+const dataDirs: string[] = [];
+const makeDataDir = (prefix: string) => {
+  const dir = makeDir(prefix);
+  dataDirs.push(dir);
+  return dir;
+};
+
 let pebble: Pebble;
 let root: string;
 let httpsPort: number;
@@ -62,6 +70,7 @@ afterEach(stopServes);
 afterAll(async () => {
   await stopServes();
   await pebble?.close();
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function acmeEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
