@@ -16,6 +16,7 @@ import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
 import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
+import { ACME_DEFAULTS, acmeConfigFrom, acmeFields, checkAcmeVariables, type AcmeConfig } from './acme.js';
 
 /** Safe characters for a value written into Asterisk's configuration. */
 const ASTERISK_VALUE = /^[^\s;[\]"\\{}]+$/;
@@ -67,7 +68,7 @@ const envSchema = z
       .string()
       .refine((h) => isIP(h) !== 0 || /^[a-zA-Z0-9.-]+$/.test(h), { error: 'RINGHOOK_HOST must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1' })
       .default(DEFAULTS.host),
-    RINGHOOK_PORT: port('RINGHOOK_PORT', { anyFree: true }).default(DEFAULTS.port),
+    RINGHOOK_PORT: port('RINGHOOK_PORT', { anyFree: true }).optional(),
     RINGHOOK_TLS_CERT: z.string().optional(),
     RINGHOOK_TLS_KEY: z.string().optional(),
     RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
@@ -217,6 +218,7 @@ const envSchema = z
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(DEFAULTS.selfSigned),
     ...smsFields,
     ...transportFields,
+    ...acmeFields,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.RINGHOOK_TLS_CERT) !== Boolean(env.RINGHOOK_TLS_KEY)) {
@@ -297,7 +299,9 @@ const envSchema = z
         message: `RINGHOOK_MAX_CALLS needs two RTP ports a call: RINGHOOK_RTP_PORTS (${env.RINGHOOK_RTP_PORTS}) has room for ${Math.floor((rtpEnd - rtpStart + 1) / 2)}`,
       });
     }
-    if (env.RINGHOOK_HTTP_PORT !== undefined && env.RINGHOOK_HTTP_PORT === env.RINGHOOK_PORT && env.RINGHOOK_PORT !== 0) {
+    const httpsPort = env.RINGHOOK_PORT ?? (env.RINGHOOK_ACME_DOMAIN ? ACME_DEFAULTS.port : DEFAULTS.port);
+    const plainPort = env.RINGHOOK_HTTP_PORT ?? (env.RINGHOOK_ACME_DOMAIN ? ACME_DEFAULTS.httpPort : undefined);
+    if (plainPort !== undefined && plainPort === httpsPort && httpsPort !== 0) {
       ctx.addIssue({ code: 'custom', path: ['RINGHOOK_HTTP_PORT'], message: 'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT' });
     }
     if (env.RINGHOOK_DATABASE_URL && !env.RINGHOOK_SECRET_KEY) {
@@ -309,6 +313,7 @@ const envSchema = z
       });
     }
     checkSmsVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
+    checkAcmeVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
   });
 
 export interface Config extends TransportConfig {
@@ -336,6 +341,8 @@ export interface Config extends TransportConfig {
   nodeTimeoutMs: number;
   telephony: TelephonyConfig;
   sms: SmsConfig;
+  /** ringhook's own certificate from an ACME authority; null: RINGHOOK_TLS_CERT or a self-signed one. */
+  acme: AcmeConfig | null;
   /** When set, GET /metrics wants "Authorization: Bearer <token>". */
   metricsToken: string | undefined;
   /** Seals the api_keys at rest; unset: a key file in the data dir (see store/secret-key.ts). */
@@ -425,14 +432,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const dataDir = path.resolve(cwd, e.RINGHOOK_DATA_DIR);
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
-  const publicUrl = (e.RINGHOOK_PUBLIC_URL ?? `https://${hostForUrl}:${e.RINGHOOK_PORT}`).replace(/\/+$/, '');
+  const acme = acmeConfigFrom(e, cwd);
+  // With ACME the authority reaches the name on ports 80 and 443 (a port mapping may lead them to
+  // others), and so do TradingView and the owners: the public URL is the name's, on 443.
+  const httpsPort = e.RINGHOOK_PORT ?? (acme ? ACME_DEFAULTS.port : DEFAULTS.port);
+  const defaultUrl = acme ? `https://${acme.domains[0]}` : `https://${hostForUrl}:${httpsPort}`;
+  const publicUrl = (e.RINGHOOK_PUBLIC_URL ?? defaultUrl).replace(/\/+$/, '');
   return {
     dataDir,
     dbFile: path.join(dataDir, 'ringhook.db'),
     host: e.RINGHOOK_HOST,
-    port: e.RINGHOOK_PORT,
+    port: httpsPort,
     tls: e.RINGHOOK_TLS_CERT && e.RINGHOOK_TLS_KEY ? { cert: path.resolve(cwd, e.RINGHOOK_TLS_CERT), key: path.resolve(cwd, e.RINGHOOK_TLS_KEY) } : null,
-    httpPort: e.RINGHOOK_HTTP_PORT ?? null,
+    httpPort: e.RINGHOOK_HTTP_PORT ?? (acme ? ACME_DEFAULTS.httpPort : null),
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
     publicUrl,
@@ -454,6 +466,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     secretKey: e.RINGHOOK_SECRET_KEY,
     sms: smsConfigFrom(e),
     ...transportConfigFrom(e, cwd),
+    acme,
     unknownVariables: unknownVariables(present, new Set(Object.keys(envSchema.shape))),
   };
 }
