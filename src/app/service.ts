@@ -16,6 +16,7 @@ import { lockDataDirForServe, refuseMigrationUnderServe } from './schema-guard.j
 import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { prepareCertificate, type CertificateKeeper } from './acme.js';
 
 /** The store as the service and the CLI open it. */
 export type Stores = Store;
@@ -126,6 +127,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   const shutdown = new AbortController();
   let telephony: Telephony | null = null;
   let cluster: Cluster | null = null;
+  let certificate: CertificateKeeper | null = null;
   let servers: RunningServers;
   try {
     if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
@@ -151,6 +153,21 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
     metrics.gauge('ringhook_queued_calls', 'Accepted calls waiting for a free line or for Asterisk.', () => t?.dialer.queuedCalls ?? 0);
     metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));
+    if (config.acme) {
+      certificate = await prepareCertificate({
+        config: config.acme,
+        dataDir: config.dataDir,
+        store: stores.certificates,
+        shared: stores.kind === 'postgres',
+        plainHttp: config.httpPort !== null,
+        logger: logger.child({ component: 'acme' }),
+        now,
+      });
+      const keeper = certificate;
+      metrics.gauge('ringhook_acme_certificate_days_left', "Days until ringhook's own (ACME) certificate expires; NaN before the first one.", () =>
+        keeper.daysLeft(),
+      );
+    }
     const smsDelivery = smsReceiptDeps(config, t);
     const listener = createRequestListener({
       store: stores,
@@ -186,8 +203,10 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       certificateNames: certificateNames(config),
       allowSelfSigned: config.selfSigned,
       connections: config.connections,
+      ...(certificate && { acme: { certificate: certificate.initial, answer: certificate.answer, publicOrigin: new URL(config.publicUrl).origin } }),
       logger,
     });
+    certificate?.start(servers.setCertificate);
   } catch (error) {
     await cluster?.stop();
     await telephony?.stop(0);
@@ -203,6 +222,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     telephony,
     async stop(graceMs = 10_000) {
       shutdown.abort();
+      await certificate?.stop();
       await servers.close();
       // Before the calls and SMS drain: a silent node's would be taken over and left unfinished.
       await cluster?.stopTakingOver();

@@ -19,7 +19,7 @@ import { loadSecretBox } from '../store/secret-key.js';
 import { printJson } from './output.js';
 
 /** Parents before children (foreign keys). */
-const TABLES = ['accounts', 'secret_key_check', 'calls', 'usage', 'call_events', 'owner_auth', 'sessions', 'login_links'] as const;
+const TABLES = ['accounts', 'secret_key_check', 'calls', 'usage', 'call_events', 'owner_auth', 'sessions', 'login_links', 'acme_certificate'] as const;
 /** PostgreSQL takes at most 65,535 parameters in one statement. */
 const MAX_PARAMS = 30_000;
 

@@ -23,6 +23,7 @@ import { isPhoneSide, reasonText } from '../core/reasons.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
 import { printJson } from './output.js';
+import { checkAcmeCertificate } from './doctor-acme.js';
 
 export type { CheckResult } from './doctor-result.js';
 
@@ -73,6 +74,7 @@ const checkDatabase: Check = async (config) => {
 };
 
 const checkCertificate: Check = async (config) => {
+  if (config.acme) return checkAcmeCertificate(config);
   const file = config.tls?.cert ?? selfSignedPaths(config.dataDir).cert;
   if (!fs.existsSync(file)) {
     return config.tls

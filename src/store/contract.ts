@@ -5,6 +5,7 @@ import type { Account } from '../core/account.js';
 import type { Alert } from '../core/payload.js';
 import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
+import type { AcmeFaultKind } from '../core/acme.js';
 import type { NodeInfo } from '../core/cluster-view.js';
 
 export type { NodeInfo } from '../core/cluster-view.js';
@@ -140,6 +141,50 @@ export interface ChangeFeed {
   subscribe(listener: (change: CallChangeNotice) => void): Promise<() => Promise<void>>;
 }
 
+/** ringhook's own certificate (ACME), as the store keeps it for every node: the key sealed with the secret key. */
+export interface StoredCertificate {
+  names: string[];
+  /** The certificate and its chain, PEM. */
+  certPem: string;
+  keyPem: string;
+  notBefore: number;
+  notAfter: number;
+  obtainedAt: number;
+}
+
+/** The certificate and how ordering it went: what doctor shows. */
+export interface CertificateState {
+  certificate: StoredCertificate | null;
+  lastAttemptAt: number | null;
+  lastError: string | null;
+  lastErrorFix: string | null;
+  lastErrorKind: AcmeFaultKind | null;
+  /** Failed orders in a row (the backoff's count); 0 after a success. */
+  failures: number;
+  nextAttemptAt: number | null;
+}
+
+export interface CertificateFailure {
+  at: number;
+  error: string;
+  kind: AcmeFaultKind;
+  fix: string;
+  nextAttemptAt: number;
+}
+
+export interface CertificateRepo {
+  state(): Promise<CertificateState>;
+  /** A new certificate: replaces the old one and clears the failures. */
+  save(certificate: StoredCertificate): Promise<void>;
+  recordFailure(failure: CertificateFailure): Promise<void>;
+  /** HTTP-01: whichever node the authority reaches answers the token. */
+  putChallenge(token: string, keyAuthorization: string, expiresAt: number): Promise<void>;
+  challenge(token: string): Promise<string | undefined>;
+  deleteChallenge(token: string): Promise<void>;
+  /** Runs `work` while no other node orders (PostgreSQL: an advisory lock); `ran: false` at once when one does. */
+  whileOrdering<T>(work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Where it is, for logs and doctor (a file, or a URL without its password). */
@@ -150,6 +195,7 @@ export interface Store {
   readonly sessions: SessionRepo;
   readonly ownerAuth: OwnerAuthRepo;
   readonly writes: CallWrites;
+  readonly certificates: CertificateRepo;
   /** Present when several nodes share the store. */
   readonly nodes?: NodeRegistry;
   readonly changes?: ChangeFeed;

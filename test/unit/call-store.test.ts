@@ -80,6 +80,7 @@ describe('CallStore', () => {
       amdStatus: null,
       amdCause: null,
       trunk: null,
+      reasonDetail: null,
     });
     expect(calls.get('call_missing')).toBeUndefined();
   });

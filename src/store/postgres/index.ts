@@ -5,6 +5,7 @@ import type { Store } from '../contract.js';
 import { SteppedAside } from '../unavailable.js';
 import { checkSecretKey, PgAccountStore } from './accounts.js';
 import { PgCallStore } from './calls.js';
+import { PgCertificateStore } from './certificates.js';
 import { PgChangeFeed } from './changes.js';
 import { connect, redactUrl, type DatabaseTlsOptions } from './connect.js';
 import { migratePostgres, PG_SCHEMA_VERSION, readSchemaVersion, schemaMisfit } from './migrations.js';
@@ -62,6 +63,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new OrderedWrites(),
+    certificates: new PgCertificateStore(sql, options.secrets, now),
     // The CLI reads the nodes (doctor) and never says it is one: only serve beats (src/app/cluster.ts).
     nodes: new PgNodeRegistry(sql, options.nodeId ?? 'cli', now),
     changes: new PgChangeFeed(sql, options.nodeId ?? 'cli'),

@@ -195,6 +195,31 @@ const REASON_DETAIL = `
 ALTER TABLE calls ADD COLUMN reason_detail TEXT;
 `;
 
+// ringhook's own certificate (ACME), the same on every node, and the HTTP-01 challenges any node answers (SQLite's 011).
+const CERTIFICATE = `
+CREATE TABLE acme_certificate (
+  id              SMALLINT PRIMARY KEY CHECK (id = 1),
+  names           TEXT,
+  cert_pem        TEXT,
+  key_sealed      TEXT,
+  not_before      BIGINT,
+  not_after       BIGINT,
+  obtained_at     BIGINT,
+  last_attempt_at BIGINT,
+  last_error      TEXT,
+  last_error_fix  TEXT,
+  last_error_kind TEXT,
+  failures        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT
+);
+
+CREATE TABLE acme_challenges (
+  token             TEXT PRIMARY KEY,
+  key_authorization TEXT NOT NULL,
+  expires_at        BIGINT NOT NULL
+);
+`;
+
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '001-initial', sql: INITIAL },
   { name: '002-telephony', sql: TELEPHONY },
@@ -208,6 +233,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '009-upgrade-rule', sql: UPGRADE_RULE, oldestCompatible: 8 },
   // Expand: the code of schema 8 (the previous release) works on it: a column it does not know.
   { name: '010-reason-detail', sql: REASON_DETAIL, oldestCompatible: 8 },
+  // Expand: new tables the previous release does not know.
+  { name: '011-certificate', sql: CERTIFICATE, oldestCompatible: 8 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

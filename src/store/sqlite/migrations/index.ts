@@ -12,6 +12,7 @@ import voice from './007-voice.js';
 import cluster from './008-cluster.js';
 import upgradeRule from './009-upgrade-rule.js';
 import reasonDetail from './010-reason-detail.js';
+import certificate from './011-certificate.js';
 
 export interface Migration {
   name: string;
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '008-cluster', sql: cluster },
   { name: '009-upgrade-rule', sql: upgradeRule },
   { name: '010-reason-detail', sql: reasonDetail },
+  { name: '011-certificate', sql: certificate },
 ];
