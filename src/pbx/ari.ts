@@ -94,7 +94,7 @@ const ErrorBody = z
 
 /** What call handling uses of the client (the dialer, and a stand-in in its unit tests). */
 export interface AriCallControl
-  extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'continueInDialplan' | 'getEndpoint' | 'channelsStillUp'> {
+  extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'setVariable' | 'getEndpoint' | 'channelsStillUp'> {
   on<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
   off<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
 }
@@ -386,6 +386,11 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   /** Sends a channel of ours into the dialplan; it comes back when the dialplan runs Stasis() again. */
   continueInDialplan(channelId: string, context: string, extension = 's', priority = 1): Promise<void> {
     return this.request('POST', `/channels/${encodeURIComponent(channelId)}/continue`, undefined, { context, extension, priority });
+  }
+
+  /** Sets a channel variable, or writes a dialplan function such as TALK_DETECT(set). */
+  setVariable(channelId: string, variable: string, value: string): Promise<void> {
+    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/variable`, undefined, { variable, value });
   }
 
   stopPlayback(playbackId: string): Promise<void> {

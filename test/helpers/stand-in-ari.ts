@@ -11,6 +11,8 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
   readonly hungUp: string[] = [];
   readonly played: string[][] = [];
   readonly continued: Array<{ channelId: string; context: string }> = [];
+  readonly variables: Array<{ channelId: string; variable: string; value: string }> = [];
+  readonly stopped: string[] = [];
   originateError: Error | undefined;
   /** How long after an originate Asterisk reports the call dialing (it sends the INVITE then). */
   dialAfterMs = 0;
@@ -31,7 +33,12 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
     this.played.push([channelId, ...(Array.isArray(media) ? media : [media])]);
     return { id: playbackId, media_uri: '', target_uri: `channel:${channelId}`, state: 'playing' };
   }
-  async stopPlayback() {}
+  async stopPlayback(playbackId: string) {
+    this.stopped.push(playbackId);
+  }
+  async setVariable(channelId: string, variable: string, value: string) {
+    this.variables.push({ channelId, variable, value });
+  }
   async continueInDialplan(channelId: string, context: string) {
     this.continued.push({ channelId, context });
   }
