@@ -71,9 +71,7 @@ export class CallFlow {
       firstSpeech: settings.onFirstSpeech,
     });
     this.detection = new MachineDetection({
-      ari,
       ledger,
-      logger: this.logger,
       now: settings.now,
       isActive,
       machine: (s) => void this.script.machineAnswered(s),
@@ -161,7 +159,7 @@ export class CallFlow {
     this.deps.ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
     // Speech first: the answer hears the message at once, and its audio opens a home router's way back.
     void this.script.answered(session);
-    if (this.deps.settings.detectMachine) void this.detection.start(session);
+    if (this.deps.settings.detectMachine) this.detection.start(session);
   }
 
   end(session: CallSession, stop: CallStop): void {

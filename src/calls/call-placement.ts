@@ -10,6 +10,7 @@ import type { CallQueue } from './call-queue.js';
 import { alertsOf, arm, newSession, type CallSession, type CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/endpoint.js';
+import { TALK_DETECT_ON } from './machine-detection.js';
 import { nothingDialed } from './originate-refusal.js';
 
 export type Placement = { placed: true } | { placed: false; outcome: CallStop } | { placed: false; waitFor: string };
@@ -17,6 +18,8 @@ export type Placement = { placed: true } | { placed: false; outcome: CallStop } 
 export interface PlacementOptions {
   callerId?: string | undefined;
   ringTimeoutSec: number;
+  /** The channel listens for the phone's talk from its start (answering-machine detection). */
+  detectMachine?: boolean;
 }
 
 export async function placeCall(
@@ -32,6 +35,7 @@ export async function placeCall(
       appArgs: [session.call.callId],
       ...(options.callerId && { callerId: options.callerId }),
       timeoutSec: options.ringTimeoutSec,
+      ...(options.detectMachine && { variables: TALK_DETECT_ON }),
     });
     return { placed: true };
   } catch (error) {

@@ -1,11 +1,9 @@
-// Answering-machine detection while the message is spoken: at the answer, Asterisk's TALK_DETECT is
-// set on the channel, and every phrase the phone sends back (ChannelTalkingStarted/Finished) is
-// read by core/talk-verdict. Only what the phone sends is read (TALK_DETECT hooks the channel's read
+// Answering-machine detection while the message is spoken: Asterisk's TALK_DETECT is set on the
+// channel when it is originated, and every phrase the phone sends back after the answer
+// (ChannelTalkingStarted/Finished) is read by core/talk-verdict. Only what the phone sends is read (TALK_DETECT hooks the channel's read
 // direction), never our own playback. A machine stops the message; once its greeting and beep have
 // ended, the whole message is left on it.
 import { greetingEnded, readTalk, TALK, type TalkPhrase, type TalkVerdict } from '../core/talk-verdict.js';
-import type { Logger } from '../lib/log.js';
-import type { AriCallControl } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
 
@@ -19,10 +17,14 @@ export interface TalkListening {
   look: number;
 }
 
+/**
+ * Set with the originate, not over ARI at the answer: a channel's ARI commands wait while it plays
+ * (Asterisk 22 runs them on the channel's own thread), and the message starts at the answer.
+ */
+export const TALK_DETECT_ON = { 'TALK_DETECT(set)': `${TALK.silenceMs},${TALK.energy}` };
+
 export interface MachineDetectionDeps {
-  ari: Pick<AriCallControl, 'setVariable'>;
   ledger: Pick<CallLedger, 'detection' | 'note'>;
-  logger: Logger;
   now: () => number;
   isActive: (session: CallSession) => boolean;
   /** A machine: the message is stopped while its greeting goes on. */
@@ -34,18 +36,10 @@ export interface MachineDetectionDeps {
 export class MachineDetection {
   constructor(private readonly deps: MachineDetectionDeps) {}
 
-  /** The call was answered: listen to what the phone sends while the message starts. */
-  async start(session: CallSession): Promise<void> {
+  /** The call was answered: what the phone sends from here is read while the message starts (talk while it rang is not). */
+  start(session: CallSession): void {
     session.talk = { phrases: [], phase: 'listening', look: 0 };
     this.look(session);
-    try {
-      await this.deps.ari.setVariable(session.channelId, 'TALK_DETECT(set)', `${TALK.silenceMs},${TALK.energy}`);
-    } catch (error) {
-      if (!this.deps.isActive(session)) return;
-      // An Asterisk without func_talkdetect: the message goes on, unchecked.
-      this.deps.logger.warn('answering-machine detection unavailable (TALK_DETECT)', { call_id: session.call.callId, error });
-      this.decide(session, { status: 'NOTSURE', cause: 'UNAVAILABLE' });
-    }
   }
 
   talkingStarted(session: CallSession): void {
@@ -77,7 +71,6 @@ export class MachineDetection {
       if (ended === true) {
         talk.phase = 'done';
         this.deps.ledger.note(session.call.callId, 'greeting over', describePhrases(talk.phrases, now));
-        this.stopListening(session);
         this.deps.greetingOver(session);
       } else this.lookAgainAt(session, ended.recheckAtMs - now);
       return;
@@ -96,7 +89,7 @@ export class MachineDetection {
     session.machine = verdict.status === 'MACHINE';
     if (!session.machine) {
       talk.phase = 'done';
-      this.stopListening(session);
+      talk.look++;
       return;
     }
     talk.phase = 'greeting';
@@ -111,12 +104,6 @@ export class MachineDetection {
     arm(session, Math.max(0, inMs), () => {
       if (talk.look === look) this.look(session);
     });
-  }
-
-  /** The verdict is in: Asterisk need not read the phone's audio any more. */
-  private stopListening(session: CallSession): void {
-    if (session.talk) session.talk.look++;
-    void this.deps.ari.setVariable(session.channelId, 'TALK_DETECT(remove)', '').catch(() => {});
   }
 
   private sinceAnswer(session: CallSession): number {

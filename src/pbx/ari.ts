@@ -70,6 +70,8 @@ export interface OriginateParams {
   callerId?: string;
   /** Seconds to ring before giving up (cause 19). */
   timeoutSec?: number;
+  /** Channel variables (or dialplan functions, such as TALK_DETECT(set)) set on the new channel. */
+  variables?: Record<string, string>;
 }
 
 export interface AriClientEvents {
@@ -94,7 +96,7 @@ const ErrorBody = z
 
 /** What call handling uses of the client (the dialer, and a stand-in in its unit tests). */
 export interface AriCallControl
-  extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'setVariable' | 'getEndpoint' | 'channelsStillUp'> {
+  extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'continueInDialplan' | 'getEndpoint' | 'channelsStillUp'> {
   on<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
   off<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
 }
@@ -360,13 +362,19 @@ export class AriClient extends EventEmitter<AriClientEvents> {
 
   /** Originates a channel into our Stasis app with an id we choose. */
   originate(p: OriginateParams): Promise<Channel> {
-    return this.request('POST', `/channels/${encodeURIComponent(p.channelId)}`, Channel, {
-      endpoint: p.endpoint,
-      app: this.opts.app,
-      appArgs: p.appArgs?.join(','),
-      callerId: p.callerId,
-      timeout: p.timeoutSec,
-    });
+    return this.request(
+      'POST',
+      `/channels/${encodeURIComponent(p.channelId)}`,
+      Channel,
+      {
+        endpoint: p.endpoint,
+        app: this.opts.app,
+        appArgs: p.appArgs?.join(','),
+        callerId: p.callerId,
+        timeout: p.timeoutSec,
+      },
+      p.variables && { variables: p.variables },
+    );
   }
 
   /** Hangs a channel up; `reason` is an ARI reason name (normal, busy, congestion, no_answer…). */
@@ -386,11 +394,6 @@ export class AriClient extends EventEmitter<AriClientEvents> {
   /** Sends a channel of ours into the dialplan; it comes back when the dialplan runs Stasis() again. */
   continueInDialplan(channelId: string, context: string, extension = 's', priority = 1): Promise<void> {
     return this.request('POST', `/channels/${encodeURIComponent(channelId)}/continue`, undefined, { context, extension, priority });
-  }
-
-  /** Sets a channel variable, or writes a dialplan function such as TALK_DETECT(set). */
-  setVariable(channelId: string, variable: string, value: string): Promise<void> {
-    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/variable`, undefined, { variable, value });
   }
 
   stopPlayback(playbackId: string): Promise<void> {

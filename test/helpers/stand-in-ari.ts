@@ -11,7 +11,6 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
   readonly hungUp: string[] = [];
   readonly played: string[][] = [];
   readonly continued: Array<{ channelId: string; context: string }> = [];
-  readonly variables: Array<{ channelId: string; variable: string; value: string }> = [];
   readonly stopped: string[] = [];
   originateError: Error | undefined;
   /** How long after an originate Asterisk reports the call dialing (it sends the INVITE then). */
@@ -36,9 +35,7 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
   async stopPlayback(playbackId: string) {
     this.stopped.push(playbackId);
   }
-  async setVariable(channelId: string, variable: string, value: string) {
-    this.variables.push({ channelId, variable, value });
-  }
+
   async continueInDialplan(channelId: string, context: string) {
     this.continued.push({ channelId, context });
   }
