@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import { createAccount } from '../helpers/accounts.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
+import { request } from '../helpers/https-client.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { asteriskMedia, spokenUlaw, startRtpPhone, type RtpPhone } from '../helpers/rtp-phone.js';
 import { smsSettled, type CallRow } from '../helpers/service.js';
@@ -18,13 +19,14 @@ import { waitFor } from '../helpers/wait.js';
 
 const PHONE = '+14155550123';
 const BEEP_MS = 400;
+const METRICS_TOKEN = 'metrics-token-0123456789';
 let calling: CallingService;
 let dir: string;
 let greeting: { samples: Buffer; speechMs: number };
 let hello: { samples: Buffer; speechMs: number };
 
 beforeAll(async () => {
-  calling = await startCallingService({ RINGHOOK_AMD: 'on', RINGHOOK_RING_TIMEOUT: '10' });
+  calling = await startCallingService({ RINGHOOK_AMD: 'on', RINGHOOK_RING_TIMEOUT: '10', RINGHOOK_METRICS_TOKEN: METRICS_TOKEN });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-voices-'));
   // A carrier voicemail's greeting (about 5 s), its beep, then the silence of the recording.
   greeting = spokenUlaw(dir, 'greeting', "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.", {
@@ -171,3 +173,10 @@ function loud0(rtp: RtpPhone): number {
   if (first === undefined) throw new Error('no sound reached the phone');
   return first;
 }
+
+it('/metrics: every answered call above is in the histogram of answer → first speech', async () => {
+  const res = await request(`${calling.t.baseUrl}/metrics`, { method: 'GET', ca: calling.t.ca, headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(res.status).toBe(200);
+  expect(res.text).toContain('ringhook_answer_to_first_speech_seconds_count 5');
+  expect(res.text).toContain('ringhook_answer_to_first_speech_seconds_bucket{le="+Inf"} 5');
+});
