@@ -62,7 +62,7 @@ function speechFor(dataDir) {
   };
 }
 
-function post(url, ca, agent) {
+function post(url, ca, agent, tries = 0) {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ ticker: 'BTCUSD', price: 64012.5, message: 'BTC crossed 64,000 on the 5 minute chart' });
     const req = https.request(
@@ -74,7 +74,11 @@ function post(url, ca, agent) {
         res.on('end', () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
       },
     );
-    req.on('error', reject);
+    // A connection reset (a kept-alive one the server closed as it was taken, or a connect refused
+    // while 40 calls start on this 2-core machine): tried again, a few times, on a new one.
+    req.on('error', (error) =>
+      error.code === 'ECONNRESET' && tries < 3 ? sleep(50 * (tries + 1)).then(() => post(url, ca, agent, tries + 1).then(resolve, reject)) : reject(error),
+    );
     req.end(body);
   });
 }
@@ -116,7 +120,7 @@ export async function runTelephonyBench(options = {}) {
   const kannel = await startKannel();
   const trunkPort = await freeUdpPort();
   const rtpBase = 30000 + Math.floor(Math.random() * 50) * 200;
-  const totalAccounts = o.callsPerRun * o.repeats + o.answerCalls + o.steps.reduce((a, b) => a + b, 0) + 10;
+  const totalAccounts = o.callsPerRun * o.repeats + o.answerCalls * 3 + o.steps.reduce((a, b) => a + b, 0) + 10;
   const dataDir = freshDataDir('telephony');
   const accounts = seedAccounts(dataDir, totalAccounts, 'premium', { smsBackup: true, phone: (i) => `+1444${String(i).padStart(7, '0')}` });
   let next = 0;
@@ -344,6 +348,9 @@ export async function runTelephonyBench(options = {}) {
         asterisk_rss_mb: round((last.asterisk_peak_rss_mb - first.asterisk_peak_rss_mb) / (last.calls - first.calls), 2),
       },
     };
+  } catch (error) {
+    log(`telephony: stopped by ${error.stack ?? error}`);
+    throw error;
   } finally {
     agent.destroy();
     db.close();
