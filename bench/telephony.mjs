@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { BENCH_DIR, ROOT, acrossRuns, cpuMsOf, log, round, rssOf, sleep, summarize, writeResult } from './lib/common.mjs';
 import { callingEnv, freshDataDir, seedAccounts, startServe } from './lib/ringhook.mjs';
 import { startUas } from './lib/uas.mjs';
+import { runRouterBench } from './router.mjs';
 
 const TREE = path.join(BENCH_DIR, '.build', 'tree');
 
@@ -35,6 +36,8 @@ export function buildHelpers() {
     fs.symlinkSync(target, at);
   };
   link(path.join(ROOT, 'scripts'), path.join(TREE, 'scripts'));
+  // test/soak/peers runs bin/ringhook.js beside the compiled tree (its real path finds dist/).
+  link(path.join(ROOT, 'bin'), path.join(TREE, 'bin'));
   link(path.join(ROOT, 'asterisk'), path.join(TREE, 'asterisk'));
   link(path.join(ROOT, 'test', 'e2e', 'sipp'), path.join(TREE, 'test', 'e2e', 'sipp'));
   link(path.join(ROOT, 'test', 'helpers', 'smpp-server.pl'), path.join(TREE, 'test', 'helpers', 'smpp-server.pl'));
@@ -109,7 +112,7 @@ function descendants(pid) {
 }
 
 export async function runTelephonyBench(options = {}) {
-  const o = { rate: 5, callsPerRun: 20, repeats: 3, answerCalls: 8, steps: [10, 20, 40], ...options };
+  const o = { rate: 5, callsPerRun: 20, repeats: 3, answerCalls: 8, routerCalls: 4, steps: [10, 20, 40], ...options };
   buildHelpers();
   const { provisionAsterisk } = await import(path.join(TREE, 'test/helpers/asterisk.js'));
   const { startKannel } = await import(path.join(TREE, 'test/helpers/kannel.js'));
@@ -357,6 +360,8 @@ export async function runTelephonyBench(options = {}) {
     await serve.stop();
     await kannel.stop();
   }
+  // 3 again, through the network lab's home router.
+  result.answer_to_first_word.router = await runRouterBench(TREE, { callsPerPhone: o.routerCalls });
   return result;
 }
 
