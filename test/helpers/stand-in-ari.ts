@@ -10,7 +10,6 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
   readonly originated: OriginateParams[] = [];
   readonly hungUp: string[] = [];
   readonly played: string[][] = [];
-  readonly continued: Array<{ channelId: string; context: string }> = [];
   readonly stopped: string[] = [];
   originateError: Error | undefined;
   /** How long after an originate Asterisk reports the call dialing (it sends the INVITE then). */
@@ -36,9 +35,6 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
     this.stopped.push(playbackId);
   }
 
-  async continueInDialplan(channelId: string, context: string) {
-    this.continued.push({ channelId, context });
-  }
   async getEndpoint(technology: string, resource: string) {
     return { technology, resource, state: 'online' };
   }
