@@ -85,5 +85,8 @@ EXPOSE 8443/tcp 5060/udp 10000-20000/udp
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "require('https').get({host:'127.0.0.1',port:process.env.RINGHOOK_PORT||8443,path:'/healthz',rejectUnauthorized:false,timeout:4000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))"]
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/bin/ringhook.js"]
+# tini reaps; ringhook-supervise runs the command and, should serve die (kill -9, out of memory), waits
+# for its Asterisk to hang up the calls in progress (a BYE to each phone) before the container ends:
+# when PID 1 exits, the kernel kills every process in the container at once.
+ENTRYPOINT ["/usr/bin/tini", "--", "/app/bin/ringhook-supervise", "node", "/app/bin/ringhook.js"]
 CMD ["serve"]

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Everything the test suite drives, installed and cached: Asterisk 22 (root fs or host package),
-# speech engines and SIPp, the SMS gateways, Chromium, openssl. Idempotent; says what it does.
+# speech engines and SIPp, the SMS gateways, Chromium, openssl, Pebble (ACME). Idempotent; says what it does.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 step() { printf '\nringhook: == %s ==\n' "$*" >&2; }
-step "Debian tools (openssl, procps, util-linux; iproute2, nftables and tcpdump for the network lab; gcc for the resident flite; g++, make and python3 for the single executable's SQLite addon)"
-"$here/ensure-debs.sh" openssl procps util-linux iproute2 nftables tcpdump gcc libc6-dev g++ make python3
+step "Debian tools (openssl, procps, util-linux; iproute2, nftables and tcpdump for the network lab; gcc for the resident flite; g++, make and python3 for the single executable's SQLite addon; tini, the container's PID 1, for the crash tests)"
+"$here/ensure-debs.sh" openssl procps util-linux iproute2 nftables tcpdump gcc libc6-dev g++ make python3 tini
 
 # Installs Debian packages whose services must not run: the tests start their own Caddy and nginx
 # on free loopback ports, and a system one left on port 80/443 would only get in the way. While
@@ -51,6 +51,8 @@ step "reverse proxies for the deploy/ examples (Caddy, nginx; their system servi
 install_without_services caddy nginx
 step "a STUN server for the network lab (coturn; its system service is not started)"
 install_without_services coturn
+step "Pebble, Let's Encrypt's ACME test authority, with pebble-challtestsrv for its DNS (the certificate tests start their own on loopback)"
+"$here/ensure-debs.sh" pebble
 step "PostgreSQL 15 for the store tests (its cluster service is not started; the tests run their own)"
 # The "postgresql" package only so that its service (the one that starts clusters at boot) is disabled too.
 install_without_services postgresql postgresql-15 postgresql-client-15

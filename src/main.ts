@@ -8,11 +8,11 @@ import { backupCommand } from './cli/backup.js';
 import { dbCommand } from './cli/db-copy.js';
 import { doctorCommand } from './cli/doctor.js';
 import { provisionCommand } from './cli/provision.js';
+import { sayCommand } from './cli/say.js';
 import { serveCommand } from './cli/serve.js';
 import { smsTestCommand } from './cli/sms-test.js';
 import { testCallCommand } from './cli/test-call.js';
-
-const VERSION = '0.1.0';
+import { VERSION } from './lib/version.js';
 
 export const rootCommand = defineCommand({
   meta: { name: 'ringhook', version: VERSION, description: 'Turns trading alerts (webhooks) into phone calls, with SMS backup' },
@@ -26,6 +26,7 @@ export const rootCommand = defineCommand({
     backup: backupCommand,
     db: dbCommand,
     provision: provisionCommand,
+    say: sayCommand,
   },
 });
 

@@ -3,8 +3,10 @@
 // progress as interrupted (never redialed; the SMS backup applies) and settles its SMS, while its
 // queued calls become anyone's; and the call changes of every node reach every node's live
 // dashboards. With SQLite (one node) there is nothing to do.
-import type { GoneNode, NodeInfo, Store } from '../store/contract.js';
-import type { CallEvents } from '../lib/events.js';
+import { type ClusterView, clusterView } from '../core/cluster-view.js';
+import type { GoneNode, Store } from '../store/contract.js';
+
+import type { CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';
 
 /** How often a node says it is alive and looks for silent ones. */
@@ -30,19 +32,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export interface ClusterView {
-  node: string;
-  nodes: Array<{ node: string; alive: boolean; seen_ms_ago: number }>;
-}
-
-/** A node is alive when it said so within the timeout and did not leave or get taken over. */
-export function clusterView(self: string, nodes: readonly NodeInfo[], now: number, silentMs: number): ClusterView {
-  return {
-    node: self,
-    nodes: nodes.map((n) => ({ node: n.nodeId, alive: n.goneAt === null && now - n.seenAt < silentMs, seen_ms_ago: Math.max(0, now - n.seenAt) })),
-  };
-}
-
 export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
   const { store, events, logger, nodeTimeoutMs } = deps;
   const registry = store.nodes;
@@ -52,9 +41,16 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
   let beating: Promise<void> | undefined;
   let wasDown = false;
   let takingOver = true;
+  let steppedAside: string | null = null;
   const beat = async () => {
     try {
       await registry.heartbeat();
+      const misfit = (await store.checkSchema?.()) ?? null;
+      if (misfit !== steppedAside) {
+        if (misfit) logger.error(`this node takes no alerts (503, /healthz 503) until it is upgraded: ${misfit}`);
+        else logger.info('the database schema is one this node works on again: it takes alerts');
+      }
+      steppedAside = misfit;
       if (wasDown) logger.info('the database answers again: this node is back among the nodes');
       wasDown = false;
       if (deps.adopt && takingOver) {

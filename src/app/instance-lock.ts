@@ -7,11 +7,13 @@
 // process that got the same pid, which in a container (its own PID namespace) is the rule: every
 // start is pid 1. An flock(2) would do the same but Node has no binding for it; a listening Unix
 // socket leaves its file behind after a crash. `serve.pid` is only informative: the holder's pid,
-// for the message a second start prints.
+// version and the schema its code knows (one a line; an older serve wrote only its pid), for the
+// message a second start, or a newer CLI that would have migrated the database, prints.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
+import { type ServeHolder, serveHeldRefusal } from '../core/schema-upgrade.js';
 import { UserError } from '../lib/errors.js';
 
 const LOCK_FILE = 'serve.lock';
@@ -22,13 +24,21 @@ function isBusy(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-function holderPid(dataDir: string): number | null {
+/** What the serve holding the data dir recorded of itself. */
+export function recordedHolder(dataDir: string): ServeHolder {
+  let lines: string[];
   try {
-    const pid = Number.parseInt(fs.readFileSync(path.join(dataDir, PID_FILE), 'utf8').trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
+    lines = fs.readFileSync(path.join(dataDir, PID_FILE), 'utf8').split('\n');
   } catch {
-    return null;
+    return { pid: null, version: null, schema: null };
   }
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const schema = Number.parseInt(lines[2] ?? '', 10);
+  return {
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    version: lines[1]?.trim() || null,
+    schema: Number.isInteger(schema) && schema > 0 ? schema : null,
+  };
 }
 
 /**
@@ -68,15 +78,27 @@ export function serveHolds(dataDir: string): boolean {
   return false;
 }
 
+/** The serve holding the data dir now, or null. */
+export function serveHolder(dataDir: string): ServeHolder | null {
+  return serveHolds(dataDir) ? recordedHolder(dataDir) : null;
+}
+
+export interface LockOwner {
+  version: string;
+  /** The schema version this process's code knows. */
+  schema: number;
+  /** The schema of the database now, when known: a refusal says the upgrade it did not do. */
+  databaseSchema?: () => number | null;
+}
+
 /** Takes the data dir for this process; returns the function that gives it back. */
-export function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string, owner: LockOwner): () => void {
   const lockPath = path.join(dataDir, LOCK_FILE);
   // A moment's wait: `serveHolds` (ringhook test-call) takes the lock for an instant to look.
   const lock = takeLock(lockPath, 250);
   if (lock === 'busy') {
-    const pid = holderPid(dataDir);
-    const holder = pid === null ? 'another ringhook serve' : `another ringhook serve (pid ${pid})`;
-    throw new UserError(`${holder} is using the data dir ${dataDir}: stop it first, or give this one its own RINGHOOK_DATA_DIR`);
+    const current = owner.databaseSchema?.() ?? null;
+    throw new UserError(serveHeldRefusal(dataDir, recordedHolder(dataDir), current === null ? null : { current, known: owner.schema }));
   }
   try {
     fs.chmodSync(lockPath, 0o600);
@@ -85,7 +107,7 @@ export function lockDataDir(dataDir: string): () => void {
     throw new UserError(`cannot open ${lockPath}: ${(error as Error).message}`);
   }
   const pidFile = path.join(dataDir, PID_FILE);
-  fs.writeFileSync(`${pidFile}.tmp`, `${process.pid}\n`, { mode: 0o600 });
+  fs.writeFileSync(`${pidFile}.tmp`, `${process.pid}\n${owner.version}\n${owner.schema}\n`, { mode: 0o600 });
   fs.renameSync(`${pidFile}.tmp`, pidFile);
   return () => {
     fs.rmSync(pidFile, { force: true });

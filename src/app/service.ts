@@ -3,21 +3,23 @@
 import type { Config } from '../config/index.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/contract.js';
-import type { Stores } from '../lib/deps.js';
-import { CallEvents } from '../lib/events.js';
+import { CallEvents } from '../core/call-events.js';
 import { UserError } from '../lib/errors.js';
 import { createRequestListener } from '../http/app.js';
 import { startServers, type RunningServers } from '../http/server.js';
+import { databaseTls } from '../core/database-tls.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import { Metrics } from '../lib/metrics.js';
 import type { CheckState } from '../http/operations.js';
 import type { SmsReceiptDeps } from '../http/sms-receipts.js';
-import { lockDataDir } from './instance-lock.js';
+import { lockDataDirForServe, refuseMigrationUnderServe } from './schema-guard.js';
 import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { prepareCertificate, type CertificateKeeper } from './acme.js';
 
-export type { Stores } from '../lib/deps.js';
+/** The store as the service and the CLI open it. */
+export type Stores = Store;
 
 /**
  * The store (SQLite in the data dir, or PostgreSQL shared by several nodes), with the api_keys'
@@ -25,7 +27,7 @@ export type { Stores } from '../lib/deps.js';
  * new api_key (regenerateAllKeys).
  */
 export async function openStores(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'> & Partial<Pick<Config, 'telephony'>>,
   now: () => number = Date.now,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean } = {},
 ): Promise<Store> {
@@ -47,7 +49,7 @@ function dataDirError(error: unknown, dataDir: string): UserError | undefined {
 }
 
 async function openStoresIn(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'nodeId'>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'> & Partial<Pick<Config, 'telephony'>>,
   now: () => number,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean },
 ): Promise<Store> {
@@ -55,8 +57,29 @@ async function openStoresIn(
   const checkKey = !options.lostSecretKey;
   if (config.databaseUrl) {
     const { openPostgresStore } = await import('../store/postgres/index.js');
-    return openPostgresStore({ url: config.databaseUrl, nodeId: options.asNode ? config.nodeId : null, secrets, now, checkKey });
+    const { tls, local, hosts } = databaseTls(config.databaseUrl, {
+      caFile: config.databaseTls.caFile !== undefined,
+      allowUnverified: config.databaseTls.allowUnverified,
+    });
+    if (!local && tls !== 'verified' && config.databaseTls.allowUnverified) {
+      options.logger?.warn('the database is reached without a verified certificate (RINGHOOK_DATABASE_UNVERIFIED=on): keep its network private', {
+        hosts,
+        tls,
+      });
+    }
+    return openPostgresStore({
+      url: config.databaseUrl,
+      nodeId: options.asNode ? config.nodeId : null,
+      secrets,
+      now,
+      checkKey,
+      tls: config.databaseTls,
+      // A dead node's line is freed once its call cannot be up any more, clocks a few seconds apart.
+      ...(config.telephony && { lineHoldMs: config.telephony.maxCallSec * 1000 + 5_000 }),
+    });
   }
+  // serve holds the lock already; a command must not migrate under a running serve.
+  if (!options.asNode) refuseMigrationUnderServe(config);
   return openSqliteStore(config.dbFile, {
     sync: config.dbSync,
     secrets,
@@ -84,13 +107,18 @@ function certificateNames(config: Config): string[] {
 }
 
 export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
-  // Opening the database makes the data dir (mode 0700) if needed; the lock file goes in it.
-  const stores = await openStores(config, now, { logger, asNode: true });
+  // The lock first: a serve that finds another one on its data dir opens (and migrates) nothing.
   let unlock: () => void;
   try {
-    unlock = lockDataDir(config.dataDir);
+    unlock = lockDataDirForServe(config);
   } catch (error) {
-    await stores.close();
+    throw dataDirError(error, config.dataDir) ?? error;
+  }
+  let stores: Store;
+  try {
+    stores = await openStores(config, now, { logger, asNode: true });
+  } catch (error) {
+    unlock();
     throw error;
   }
   const events = new CallEvents();
@@ -99,9 +127,10 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   const shutdown = new AbortController();
   let telephony: Telephony | null = null;
   let cluster: Cluster | null = null;
+  let certificate: CertificateKeeper | null = null;
   let servers: RunningServers;
   try {
-    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { ...stores, events, logger, now, metrics });
+    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
     const t = telephony;
     cluster = await startCluster({
       store: stores,
@@ -124,9 +153,24 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
     metrics.gauge('ringhook_queued_calls', 'Accepted calls waiting for a free line or for Asterisk.', () => t?.dialer.queuedCalls ?? 0);
     metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));
+    if (config.acme) {
+      certificate = await prepareCertificate({
+        config: config.acme,
+        dataDir: config.dataDir,
+        store: stores.certificates,
+        shared: stores.kind === 'postgres',
+        plainHttp: config.httpPort !== null,
+        logger: logger.child({ component: 'acme' }),
+        now,
+      });
+      const keeper = certificate;
+      metrics.gauge('ringhook_acme_certificate_days_left', "Days until ringhook's own (ACME) certificate expires; NaN before the first one.", () =>
+        keeper.daysLeft(),
+      );
+    }
     const smsDelivery = smsReceiptDeps(config, t);
     const listener = createRequestListener({
-      ...stores,
+      store: stores,
       logger,
       now,
       events,
@@ -135,9 +179,9 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       callerId: config.telephony.callerId,
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
-      onCallQueued: (callId, userId) => {
-        events.emit({ callId, userId, status: 'queued', at: now() });
-        telephony?.enqueue(callId);
+      onCallQueued: (queued) => {
+        events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
+        telephony?.enqueue(queued.callId, queued);
       },
       ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
       onResult: (result, ms) => {
@@ -158,8 +202,11 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       trustProxy: config.trustProxy,
       certificateNames: certificateNames(config),
       allowSelfSigned: config.selfSigned,
+      connections: config.connections,
+      ...(certificate && { acme: { certificate: certificate.initial, answer: certificate.answer, publicOrigin: new URL(config.publicUrl).origin } }),
       logger,
     });
+    certificate?.start(servers.setCertificate);
   } catch (error) {
     await cluster?.stop();
     await telephony?.stop(0);
@@ -175,6 +222,7 @@ export async function startService(config: Config, logger: Logger, now: () => nu
     telephony,
     async stop(graceMs = 10_000) {
       shutdown.abort();
+      await certificate?.stop();
       await servers.close();
       // Before the calls and SMS drain: a silent node's would be taken over and left unfinished.
       await cluster?.stopTakingOver();

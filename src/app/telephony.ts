@@ -4,11 +4,13 @@ import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import type { ServiceDeps } from '../lib/deps.js';
+import type { ServiceDeps } from '../store/deps.js';
 import type { Account } from '../core/account.js';
+import type { JustQueued } from '../calls/waiting-alerts.js';
+import { testCallMessage } from '../core/test-call.js';
 import type { CallProgressRepo } from '../store/contract.js';
-import { asteriskTemplates } from '../lib/assets.js';
 import { isPrivateIpv4 } from '../core/network.js';
+import { mediaModes } from '../core/media-modes.js';
 import { UserError } from '../lib/errors.js';
 import type { TestCallResult } from '../core/test-call.js';
 import { persistentSecret, readOrCreateSecret } from '../lib/secret-file.js';
@@ -16,18 +18,19 @@ import { requestTestCall } from './test-call-request.js';
 import type { Logger } from '../lib/log.js';
 import type { Metrics } from '../lib/metrics.js';
 import { AriClient } from '../pbx/ari.js';
-import { ManagedAsterisk } from '../pbx/asterisk.js';
+import { asteriskTemplates, ManagedAsterisk } from '../pbx/asterisk.js';
 import { asteriskPathProblem } from '../pbx/asterisk-config.js';
 import { type AsteriskRuntime, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
-import { DEFAULT_SPEECH } from '../core/languages.js';
-import { callPhrases } from '../calls/call-script.js';
+import { DEFAULT_SPEECH, type CallSpeech } from '../core/languages.js';
+import { callPhrases, type SpokenCall } from '../core/spoken-call.js';
 import { burstSynthesis } from '../core/speech-plan.js';
 import { publicAddressFromStun } from '../pbx/stun-client.js';
 import { Dialer } from '../calls/dialer.js';
 import { CallFlow } from '../calls/call-flow.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
-import { speechSampler } from '../speech/speech-sample.js';
+import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
 import { createTts } from '../speech/tts.js';
+import { prepareMediaDir } from '../speech/media-dir.js';
 import { SmsBackup } from '../sms/backup.js';
 import { SmsHealth } from '../sms/health.js';
 import { createSmsSender, type SmsSender } from '../sms/index.js';
@@ -53,10 +56,11 @@ export interface Telephony {
   softphone: Softphone | null;
   /** The token the SMS gateway's receipt URL carries; null when no delivery reports are asked. */
   smsReceiptToken: string | null;
-  enqueue(callId: string): void;
+  /** Dial an accepted alert; `queued` is what the webhook read, so that it is not read again. */
+  enqueue(callId: string, queued?: JustQueued): void;
   placeTestCall(account: Account): Promise<TestCallResult>;
   /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
-  speechSample(account: Account): Promise<Buffer>;
+  speechSample(phrases: SpokenCall, speech: CallSpeech): Promise<SpokenAudio>;
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -190,7 +194,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const logger = deps.logger.child({ component: 'telephony' });
   // An external Asterisk on another host must see this folder at the same path (NFS, a bind mount).
   const mediaDir = t.mediaDir ?? path.join(config.dataDir, 'media');
-  fs.mkdirSync(path.join(mediaDir, 'speech'), { recursive: true, mode: 0o755 });
+  const modes = mediaModes(t.mode === 'managed' ? 'managed' : 'external');
+  const speechDir = prepareMediaDir(mediaDir, modes);
   const softphone = t.mode === 'managed' ? managedSoftphone(config) : null;
 
   const asterisk = t.mode === 'managed' ? await startManagedAsterisk(config, logger, mediaDir, softphone!) : null;
@@ -206,7 +211,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const connected = ari.connect().catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));
   if (asterisk) await connected;
 
-  const { progress, writes } = deps;
+  const { progress, writes } = deps.store;
   const receiptToken = smsReceiptToken(config);
   const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), { logger: logger.child({ component: 'sms' }) });
   const smsHealth = new SmsHealth(sms, { now: deps.now });
@@ -214,7 +219,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     sender: sms,
     progress,
     writes,
-    accounts: deps.accounts,
+    accounts: deps.store.accounts,
     events: deps.events,
     logger,
     now: deps.now,
@@ -227,7 +232,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   await smsBackup.recover();
   const tts = createTts(
     {
-      cacheDir: path.join(mediaDir, 'speech'),
+      cacheDir: speechDir,
+      fileMode: modes.file,
       residentFliteDir: t.cacheDir,
       engine: t.tts.engine,
       ...(t.tts.voice && { voice: t.tts.voice }),
@@ -246,7 +252,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     ari,
     progress,
     writes,
-    accounts: deps.accounts,
+    accounts: deps.store.accounts,
     tts,
     burstVoice: t.tts.burstVoice,
     events: deps.events,
@@ -260,6 +266,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     backupEndpointFor: backupEndpointFor(t),
     callerId: t.callerId,
     ringTimeoutSec: t.ringTimeoutSec,
+    maxCallSec: t.maxCallSec,
     // Only the managed Asterisk is known to load func_talkdetect (an external one may: README).
     detectMachine: t.amd && t.mode === 'managed',
     onFirstSpeech: (ms) => deps.metrics?.firstSpeechSeconds.observe(ms / 1000),
@@ -291,12 +298,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     progress,
     softphone,
     smsReceiptToken: receiptToken,
-    enqueue: (callId) => dialer.enqueue(callId),
+    enqueue: (callId, queued) => dialer.enqueue(callId, queued),
     async placeTestCall(account) {
-      const result = await requestTestCall(deps.calls, account);
+      const result = await requestTestCall(deps.store.calls, account);
       if (!result.accepted) return result;
       deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
-      dialer.enqueue(result.callId);
+      dialer.enqueue(result.callId, { callId: result.callId, kind: 'test', message: testCallMessage(account.language), account });
       return result;
     },
     speechSample: speechSampler(tts),

@@ -2,9 +2,9 @@
 // timeline, and the live event, written through the patient writer so that a database locked by
 // another process never blocks the event loop; and tells of every call that reached its end.
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
-import type { CallForDialing, TransitionFields } from '../store/sqlite/call-progress.js';
+import type { CallForDialing, TransitionFields } from '../core/records.js';
 import type { CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallEvents } from '../lib/events.js';
+import type { CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';
 
 /** A call at its end, as handed to what follows (the SMS backup, metrics). */

@@ -11,13 +11,15 @@ import { alertsOf, arm, newSession, type CallSession, type CallSessions } from '
 import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import { TALK_DETECT_ON } from './machine-detection.js';
-import { nothingDialed } from './originate-refusal.js';
+import { judgeRefusal } from './originate-refusal.js';
 
 export type Placement = { placed: true } | { placed: false; outcome: CallStop } | { placed: false; waitFor: string };
 
 export interface PlacementOptions {
   callerId?: string | undefined;
   ringTimeoutSec: number;
+  /** Asterisk hangs the call up after this many seconds, ring included, whatever serve does. */
+  maxCallSec: number;
   /** The channel listens for the phone's talk from its start (answering-machine detection). */
   detectMachine?: boolean;
 }
@@ -35,20 +37,21 @@ export async function placeCall(
       appArgs: [session.call.callId],
       ...(options.callerId && { callerId: options.callerId }),
       timeoutSec: options.ringTimeoutSec,
-      ...(options.detectMachine && { variables: TALK_DETECT_ON }),
+      variables: { 'TIMEOUT(absolute)': String(options.maxCallSec), ...(options.detectMachine && TALK_DETECT_ON) },
     });
     return { placed: true };
   } catch (error) {
     const message = (error as Error).message;
-    const waitFor = await nothingDialed(error, endpoint, ari);
-    if (waitFor) return { placed: false, waitFor: `${waitFor}: ${message}` };
-    return { placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: error instanceof AriError && error.kind === 'http', message } };
+    const refusal = await judgeRefusal(error, endpoint, ari);
+    if (!('endpointOffline' in refusal)) return { placed: false, waitFor: `${refusal.waitFor}: ${message}` };
+    const refusedByAsterisk = error instanceof AriError && error.kind === 'http';
+    return { placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk, endpointOffline: refusal.endpointOffline, message } };
   }
 }
 
 export interface CallPlacementDeps {
   ari: Pick<AriCallControl, 'originate' | 'getEndpoint' | 'hangup'>;
-  settings: Pick<DialerSettings, 'callerId' | 'ringTimeoutSec' | 'backupEndpointFor' | 'now'>;
+  settings: Pick<DialerSettings, 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'backupEndpointFor' | 'now'>;
   sessions: CallSessions;
   ledger: CallLedger;
   queue: CallQueue;
@@ -65,6 +68,8 @@ export class CallPlacement {
   async place(session: CallSession, endpoint: Endpoint): Promise<void> {
     const { settings, queue } = this.deps;
     const alerts = alertsOf(session);
+    // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
+    if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
     arm(session, (settings.ringTimeoutSec + 15) * 1000, () => this.deps.giveUp(session, 'no final event from Asterisk after the ring timeout'));
     const placement = await placeCall(this.deps.ari, session, endpoint, settings);
     if (placement.placed) {

@@ -5,7 +5,8 @@
 // (calls still going after the grace period are hung up and end interrupted).
 import type { CallStop } from '../core/call-end.js';
 import { queuedFate } from '../core/call-end.js';
-import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import { type CallReason, callReason } from '../core/reasons.js';
+import type { CallForDialing } from '../core/records.js';
 import type { CallProgressRepo, CallWrites } from '../store/contract.js';
 import type { Logger } from '../lib/log.js';
 import type { AriClient } from '../pbx/ari.js';
@@ -47,7 +48,7 @@ export class CallRecovery {
     const inFlight = await this.deps.progress.inFlight();
     this.interrupt(
       inFlight.filter((c) => c.status !== 'queued'),
-      'ringhook stopped during the call',
+      callReason('ringhook_stopped', {}, 'ringhook stopped during the call'),
     );
     for (const call of inFlight) if (call.status === 'queued' && !this.endedStale(call, 'at start')) this.dialer.enqueue(call.callId);
   }
@@ -56,7 +57,8 @@ export class CallRecovery {
   endedStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
     const { ledger, now, freshnessMs } = this.deps;
     const fate = queuedFate(call.receivedAt, now(), freshnessMs, when);
-    if (!fate.dial) ledger.end(call, fate.state, { endedAt: now(), error: fate.error }, undefined, null);
+    if (!fate.dial)
+      ledger.end(call, fate.state, { endedAt: now(), error: fate.error, ...(fate.reasonDetail && { reasonDetail: fate.reasonDetail }) }, undefined, null);
     return !fate.dial;
   }
 
@@ -65,13 +67,13 @@ export class CallRecovery {
    * or a dead node's): interrupted, never redialed, and the SMS backup applies. A call that carried
    * several alerts ends with them together (one SMS for all).
    */
-  interrupt(calls: readonly CallForDialing[], why: string): void {
+  interrupt(calls: readonly CallForDialing[], why: CallReason): void {
     const { ledger, now } = this.deps;
     const carried = new Map<string, CallForDialing[]>();
     for (const c of calls) if (c.carriedBy !== null) carried.set(c.carriedBy, [...(carried.get(c.carriedBy) ?? []), c]);
     for (const call of calls) {
       if (call.carriedBy !== null && calls.some((c) => c.callId === call.carriedBy)) continue;
-      ledger.end([call, ...(carried.get(call.callId) ?? [])], 'interrupted', { endedAt: now(), error: why }, undefined, call.phone);
+      ledger.end([call, ...(carried.get(call.callId) ?? [])], 'interrupted', { endedAt: now(), ...why }, undefined, call.phone);
     }
   }
 
@@ -80,7 +82,7 @@ export class CallRecovery {
     const { sessions, ari } = this.deps;
     await sessions.whenEmpty(graceMs);
     for (const session of sessions.all()) {
-      session.cutBecause = 'ringhook stopped during the call';
+      session.cutBecause = 'ringhook_stopped';
       await ari.hangup(session.channelId).catch(() => {});
     }
     await sessions.whenEmpty(2_000);
@@ -142,7 +144,7 @@ export class CallRecovery {
       this.deps.ledger.end(
         call,
         'interrupted',
-        { endedAt: this.deps.now(), error: 'no call in progress for it: its end was not recorded' },
+        { endedAt: this.deps.now(), ...callReason('end_not_recorded', {}, 'no call in progress for it: its end was not recorded') },
         undefined,
         call.phone,
       )

@@ -3,17 +3,12 @@
 // number of times), no digit after the prompt hangs up. A machine (voicemail), once found, is not
 // spoken over: the message stops, and after its greeting it gets the intro and the message only,
 // then the hang-up.
-import type { CallSpeech } from '../core/languages.js';
+import { callPhrases } from '../core/spoken-call.js';
 import type { Logger } from '../lib/log.js';
 import type { AriClient } from '../pbx/ari.js';
 import { AriError } from '../pbx/ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
 import type { Tts } from '../speech/tts.js';
-
-/** The fixed phrases a call may say, in its language. */
-export function callPhrases({ intro, language }: CallSpeech): { intro: string; prompt: string; confirmed: string } {
-  return { intro, prompt: language.prompts.prompt, confirmed: language.prompts.confirmed };
-}
 
 /** The confirmation is short: should its end never be reported, the call is hung up after this. */
 const CONFIRMATION_MS = 8_000;

@@ -2,7 +2,7 @@
 // state of its script, and its timers.
 import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
-import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import type { CallForDialing } from '../core/records.js';
 import type { AriEventOf } from '../pbx/ari.js';
 import type { TalkListening } from './machine-detection.js';
 
@@ -81,8 +81,7 @@ export function alertsOf(session: CallSession): CallForDialing[] {
 
 /** A hangup is asked for: by Asterisk stopping (the call is cut), or by the far end before answering. */
 export function noteHangupRequest(session: CallSession, event: AriEventOf<'ChannelHangupRequest'>): void {
-  if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0)
-    session.cutBecause = 'Asterisk stopped during the call (restart or shutdown)';
+  if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0) session.cutBecause = 'asterisk_stopped';
   else if (session.answeredAt === undefined) session.farEnd = { cause: event.cause, sipCode: event.tech_cause };
 }
 

@@ -1,6 +1,6 @@
 // What the dialer is given: its peers (Asterisk, the stores, speech, the live events) and its limits.
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallEvents } from '../lib/events.js';
+import type { CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';
 import type { AriCallControl } from '../pbx/ari.js';
 import type { FinalCall } from './call-ledger.js';
@@ -27,6 +27,8 @@ export interface DialerOptions {
   backupEndpointFor?: ((phone: string) => Endpoint) | undefined;
   callerId?: string | undefined;
   ringTimeoutSec: number;
+  /** The longest a call may last, ring included: set on the channel, so Asterisk hangs it up even with serve gone. */
+  maxCallSec?: number;
   maxConcurrent: number;
   /** New calls a second the provider allows (unset: no pacing). */
   callsPerSecond?: number;
@@ -48,5 +50,5 @@ export type DialerSettings = Required<Omit<DialerOptions, 'callerId' | 'callsPer
   Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech'>;
 
 export function withDefaults(options: DialerOptions): DialerSettings {
-  return { detectMachine: false, maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, ...options };
+  return { detectMachine: false, maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, maxCallSec: 1_000, ...options };
 }

@@ -10,6 +10,7 @@ import { callSpeech } from '../core/languages.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { Backoff } from '../core/backoff.js';
+import { callReason } from '../core/reasons.js';
 import { CallLedger } from './call-ledger.js';
 import { CallQueue } from './call-queue.js';
 import { CallRecovery } from './call-recovery.js';
@@ -20,10 +21,10 @@ import { CallFlow } from './call-flow.js';
 import type { AriEvent } from '../pbx/ari.js';
 import { Pacer } from './pacer.js';
 import { settledOrAfter } from '../lib/sleep.js';
-import { loadWaitingAlert, type QueuedAlert } from './waiting-alerts.js';
+import { type JustQueued, loadWaitingAlert, type QueuedAlert, waitingAlert } from './waiting-alerts.js';
 import { SpeechAhead } from '../speech/speech-ahead.js';
 import { SpeechPlanner } from '../speech/speech-planner.js';
-import type { CallForDialing } from '../store/sqlite/call-progress.js';
+import type { CallForDialing } from '../core/records.js';
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
@@ -140,10 +141,14 @@ export class Dialer {
     this.pollTimer.unref();
   }
 
-  /** A call was accepted (by the webhook or a test call): dial it as soon as a line is free. */
-  enqueue(callId: string): void {
+  /**
+   * A call was accepted (by the webhook or a test call, which hand over what they read: it is not
+   * read again; or found queued in the store): dial it as soon as a line is free.
+   */
+  enqueue(callId: string, queued?: JustQueued): void {
     if (this.stopping || this.sessions.has(callId) || this.starting.has(callId)) return;
     if (!this.queue.add(callId)) return;
+    if (queued && !this.waiting.has(callId)) this.waiting.set(callId, waitingAlert(queued));
     if (this.waiting.has(callId)) {
       this.pump();
       return;
@@ -164,7 +169,7 @@ export class Dialer {
 
   /** Calls of a node that stopped answering (several nodes share the store): ended interrupted here. */
   endAbandoned(calls: readonly CallForDialing[], nodeId: string): void {
-    this.recovery.interrupt(calls, `the ringhook node ${nodeId} stopped answering during the call`);
+    this.recovery.interrupt(calls, callReason('node_stopped', { node: nodeId }, `the ringhook node ${nodeId} stopped answering during the call`));
   }
 
   private async poll(): Promise<void> {
@@ -280,8 +285,8 @@ export class Dialer {
     if (!account || this.stopping) return undefined;
     if (!receivesCalls(account)) {
       // Suspended after the alert was accepted: no call of any kind, and no SMS in its place.
-      const error = 'the account was suspended before the call was placed';
-      for (const alert of calls) this.ledger.end(alert, 'failed', { endedAt: now(), error }, undefined, null);
+      const reason = callReason('account_suspended');
+      for (const alert of calls) this.ledger.end(alert, 'failed', { endedAt: now(), ...reason }, undefined, null);
       return undefined;
     }
     const dialedAt = now();
@@ -344,7 +349,7 @@ export class Dialer {
     // answer; the call fails now, and its SMS backup goes out.
     if (speechFailed) {
       this.pacer.cancelled(call.callId);
-      this.flow.end(session, { kind: 'given-up', why: `its speech could not be made: ${speechFailed.message}` });
+      this.flow.end(session, { kind: 'given-up', why: `its speech could not be made: ${speechFailed.message}`, reason: 'speech_failed' });
       return;
     }
     await this.flow.place(session, endpoint);

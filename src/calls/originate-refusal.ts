@@ -17,23 +17,31 @@ function neverReachedAsterisk(error: unknown): boolean {
  * is the call's outcome; otherwise Asterisk itself is not taking calls (a graceful restart waits
  * for the calls in progress). Either way no channel was made.
  */
-async function asteriskNotTakingCalls(error: unknown, endpoint: Endpoint, ari: Pick<AriClient, 'getEndpoint'>): Promise<boolean> {
-  if (!(error instanceof AriError) || error.kind !== 'http') return false;
-  if (error.status === 503) return true;
-  if (error.status !== 500) return false;
+async function asteriskNotTakingCalls(error: unknown, endpoint: Endpoint, ari: Pick<AriClient, 'getEndpoint'>): Promise<'yes' | 'no' | 'endpoint offline'> {
+  if (!(error instanceof AriError) || error.kind !== 'http') return 'no';
+  if (error.status === 503) return 'yes';
+  if (error.status !== 500) return 'no';
   try {
     const { state } = await ari.getEndpoint(endpoint.technology, endpoint.resource);
-    return state !== 'offline';
+    return state === 'offline' ? 'endpoint offline' : 'yes';
   } catch (lookup) {
     // Asterisk went away meanwhile, or is shutting down (503): it is not taking calls. Any other
     // answer (the endpoint does not exist): take the refusal.
-    return lookup instanceof AriError && (lookup.kind === 'network' || lookup.status === 503);
+    return lookup instanceof AriError && (lookup.kind === 'network' || lookup.status === 503) ? 'yes' : 'no';
   }
 }
 
-/** Why nothing was dialed, or undefined when the failure is the call's outcome. */
-export async function nothingDialed(error: unknown, endpoint: Endpoint, ari: Pick<AriClient, 'getEndpoint'>): Promise<string | undefined> {
-  if (neverReachedAsterisk(error)) return 'Asterisk unreachable';
-  if (await asteriskNotTakingCalls(error, endpoint, ari)) return 'Asterisk not taking calls';
-  return undefined;
+/**
+ * Why nothing was dialed (`waitFor`: the call may wait for Asterisk), or, when the failure is the
+ * call's outcome, whether Asterisk refused it because the endpoint is offline (no phone registered).
+ */
+export async function judgeRefusal(
+  error: unknown,
+  endpoint: Endpoint,
+  ari: Pick<AriClient, 'getEndpoint'>,
+): Promise<{ waitFor: string } | { endpointOffline: boolean }> {
+  if (neverReachedAsterisk(error)) return { waitFor: 'Asterisk unreachable' };
+  const taking = await asteriskNotTakingCalls(error, endpoint, ari);
+  if (taking === 'yes') return { waitFor: 'Asterisk not taking calls' };
+  return { endpointOffline: taking === 'endpoint offline' };
 }

@@ -4,13 +4,32 @@ import { receivesCalls } from '../core/account.js';
 import { callSpeech, type CallSpeech } from '../core/languages.js';
 import type { WaitingAlert } from '../core/line.js';
 import type { AccountRepo, CallProgressRepo } from '../store/contract.js';
+import type { Account } from '../core/account.js';
+import type { CallKind } from '../core/records.js';
 
 export interface QueuedAlert extends WaitingAlert {
   /** An alert of an account that takes calls: its message and how its call speaks. */
   speaks?: { message: string; speech: CallSpeech };
 }
 
-/** The alert as it waits for its phone's line; undefined when it is not queued any more. */
+/** An alert just queued, handed to the dialer by whoever queued it (the webhook, a test call) with what it read. */
+export interface JustQueued {
+  callId: string;
+  kind: CallKind;
+  message: string;
+  account: Account;
+}
+
+/** The alert as it waits for its phone's line. */
+export function waitingAlert({ callId, kind, message, account }: JustQueued): QueuedAlert {
+  // An account suspended still takes its turn: the dialer ends its alerts, alone.
+  if (!receivesCalls(account)) return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test' };
+  const alert: QueuedAlert = { callId, userId: account.userId, phone: account.phone, alone: kind === 'test' };
+  if (kind === 'alert') alert.speaks = { message, speech: callSpeech(account) };
+  return alert;
+}
+
+/** The alert as it waits for its phone's line, read from the store; undefined when it is not queued any more. */
 export async function loadWaitingAlert(
   callId: string,
   progress: Pick<CallProgressRepo, 'get'>,
@@ -18,10 +37,8 @@ export async function loadWaitingAlert(
 ): Promise<QueuedAlert | undefined> {
   const call = await progress.get(callId);
   if (call?.status !== 'queued') return undefined;
-  // An account gone or suspended still takes its turn: the dialer ends its alerts, alone.
   const account = await accounts.get(call.userId);
-  if (!account || !receivesCalls(account)) return { callId, userId: call.userId, phone: `none:${callId}`, alone: call.kind === 'test' };
-  const alert: QueuedAlert = { callId, userId: call.userId, phone: account.phone, alone: call.kind === 'test' };
-  if (call.kind === 'alert') alert.speaks = { message: call.message, speech: callSpeech(account) };
-  return alert;
+  // An account gone takes its turn too: the dialer ends its alerts, alone.
+  if (!account) return { callId, userId: call.userId, phone: `none:${callId}`, alone: call.kind === 'test' };
+  return waitingAlert({ callId, kind: call.kind, message: call.message, account });
 }

@@ -6,6 +6,7 @@ import {
   DEFAULT_LANGUAGE,
   defaultVoice,
   introSchema,
+  JAPANESE_NOTE,
   LANGUAGE_CODES,
   languageSchema,
   LANGUAGES,
@@ -21,7 +22,7 @@ import { accountView, iso, printFields, printJson, printTable } from './output.j
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 
 const languageArgs = {
-  language: { type: 'string', description: `What the call speaks: ${LANGUAGE_CODES.join(', ')} (English by default)` },
+  language: { type: 'string', description: `What the call speaks: ${LANGUAGE_CODES.join(', ')} (English by default; Japanese: kana, no kanji)` },
   voice: {
     type: 'string',
     description: `The voice: ${VOICE_IDS.join(', ')} (English: ${LANGUAGES.en.voices.join(', ')}, ${defaultVoice('en')} by default; other languages: espeak-ng)`,
@@ -53,6 +54,11 @@ async function showAccount(account: Account, config: Pick<Config, 'publicUrl' | 
   const view = { ...accountView(account, config.publicUrl), calls_this_month: usage.used, month_resets_at: iso(usage.resetsAt), caller_id: callerId };
   if (json) printJson(view);
   else printFields(view);
+}
+
+/** Chosen Japanese: what its calls speak and what they leave out (kanji, which espeak-ng cannot read). */
+function noteLanguage(account: Account, given: string | undefined): void {
+  if (given !== undefined && account.language === 'ja') process.stderr.write(`${JAPANESE_NOTE}\n`);
 }
 
 /** Phones that silence unknown callers would silence the alert: say which number to save. */
@@ -99,6 +105,7 @@ const create = defineCommand({
         name: parseArg(nameSchema, args.name, '--name'),
       });
       await showAccount(account, config, args.json, stores);
+      noteLanguage(account, args.language);
       if (!args.json) process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
       if (!args.json) printCallerIdAdvice(config);
     }),
@@ -171,7 +178,9 @@ const set = defineCommand({
         throw new UserError(
           'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --password or --admin',
         );
-      await showAccount((Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account)!, config, args.json, stores);
+      const shown = (Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account)!;
+      await showAccount(shown, config, args.json, stores);
+      noteLanguage(shown, args.language);
     }),
 });
 

@@ -45,8 +45,10 @@ export const callsCommand = defineCommand({
           sms: c.smsStatus ?? '',
           message: c.message.length > 60 ? `${c.message.slice(0, 59)}…` : c.message,
           fields: describeFields(c.extra, { ticker: c.ticker, price: c.price, action: c.action, strategy: c.strategy, timestamp: c.alertTimestamp }),
+          // Last, as it is the longest: the sentence; its technical detail is in --json (reason_detail).
+          reason: c.error ?? '',
         })),
-        ['received_at', 'call_id', 'account', 'status', 'sms', 'message', 'fields'],
+        ['received_at', 'call_id', 'account', 'status', 'sms', 'message', 'fields', 'reason'],
       );
     }),
 });

@@ -11,7 +11,7 @@ import { openDatabase, type Db } from '../store/sqlite/database.js';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
 import { connectionError } from '../store/postgres/connect.js';
-import { openPostgresStore, redactUrl } from '../store/postgres/index.js';
+import { openPostgresStore, redactUrl, sslOption } from '../store/postgres/index.js';
 import { IN_FLIGHT_STATES } from '../core/call-state.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
@@ -19,7 +19,7 @@ import { loadSecretBox } from '../store/secret-key.js';
 import { printJson } from './output.js';
 
 /** Parents before children (foreign keys). */
-const TABLES = ['accounts', 'secret_key_check', 'calls', 'usage', 'call_events', 'owner_auth', 'sessions', 'login_links'] as const;
+const TABLES = ['accounts', 'secret_key_check', 'calls', 'usage', 'call_events', 'owner_auth', 'sessions', 'login_links', 'acme_certificate'] as const;
 /** PostgreSQL takes at most 65,535 parameters in one statement. */
 const MAX_PARAMS = 30_000;
 
@@ -151,16 +151,16 @@ async function checkTarget(sql: postgres.Sql, to: string): Promise<void> {
 
 export async function copyDatabase(from: string, to: string, say: (line: string) => void = () => {}): Promise<CopyReport> {
   checkSource(from);
-  const sql = postgres(to, { max: 1, onnotice: () => {} });
+  const config = loadConfig();
+  const sql = postgres(to, { max: 1, onnotice: () => {}, ...sslOption(to, config.databaseTls) });
   try {
     await checkTarget(sql, to);
-    const config = loadConfig();
     const secrets = loadSecretBox(config);
     // Brings the file to this version's schema (as serve would), so both sides have the same columns.
     const db = openDatabase(from, { secrets });
     try {
       // The target gets this version's schema; its secret key check is copied with the rest.
-      const store = await openPostgresStore({ url: to, nodeId: null, secrets, checkKey: false });
+      const store = await openPostgresStore({ url: to, nodeId: null, secrets, checkKey: false, tls: config.databaseTls });
       await store.close();
       const tables: CopyReport['tables'] = [];
       await sql.begin(async (tx) => {

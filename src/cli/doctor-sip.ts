@@ -9,6 +9,7 @@ import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import type { Config, TrunkConfig } from '../config/index.js';
 import { natProblem } from '../core/network.js';
+import { reasonText } from '../core/reasons.js';
 import { asteriskCliCommand, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
 import { parseSipUri, SYSTEM_CA_FILE } from '../pbx/asterisk-config.js';
 import { parseRegistrations } from '../pbx/registrations.js';
@@ -46,13 +47,14 @@ export const checkRegistration: Check = async (config) => {
   const states = registering.map(([name]) => {
     const row = rows.find((r) => r.trunk === name);
     const state = row ? `${row.status}${row.expiresInSec === undefined ? '' : `, renewed within ${row.expiresInSec} s`}` : 'not known to Asterisk';
-    return { name, ok: row?.status === 'Registered', text: `${name} at ${row?.server ?? '?'}: ${state}` };
+    return { name, ok: row?.status === 'Registered', status: row?.status ?? 'not known to Asterisk', text: `${name} at ${row?.server ?? '?'}: ${state}` };
   });
   if (states.every((s) => s.ok)) return pass('registration', states.map((s) => s.text).join('; '));
+  const first = states.find((s) => !s.ok)!;
   return fail(
     'registration',
     states.map((s) => s.text).join('; '),
-    'check the trunk credentials (RINGHOOK_TRUNK_USERNAME / RINGHOOK_TRUNK_PASSWORD), the trunk check below (TLS) and the log in <data dir>/asterisk/log/messages.log',
+    `${reasonText('trunk_unregistered', { registration: first.status })} Also see the trunk-tls check and the log in <data dir>/asterisk/log/messages.log`,
   );
 };
 

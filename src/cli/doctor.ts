@@ -15,13 +15,28 @@ import { createSmsSender } from '../sms/index.js';
 import { persistentSecret } from '../lib/secret-file.js';
 import { secretKeyFile } from '../store/secret-key.js';
 import { openStores } from '../app/service.js';
-import { clusterView } from '../app/cluster.js';
+import { clusterView } from '../core/cluster-view.js';
+import { databaseTls } from '../core/database-tls.js';
 import { ARI_APP, softphoneAddress } from '../app/telephony.js';
+import { isFinal } from '../core/call-state.js';
+import { isPhoneSide, reasonText } from '../core/reasons.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
 import { printJson } from './output.js';
+import { checkAcmeCertificate } from './doctor-acme.js';
 
 export type { CheckResult } from './doctor-result.js';
+
+/** How PostgreSQL is reached, when it is not on this machine. */
+function databaseWay(config: Config): string {
+  if (!config.databaseUrl) return '';
+  const { local, tls } = databaseTls(config.databaseUrl, {
+    caFile: config.databaseTls.caFile !== undefined,
+    allowUnverified: config.databaseTls.allowUnverified,
+  });
+  if (local) return '';
+  return tls === 'verified' ? ' (TLS, certificate verified)' : ' (WARNING: certificate not verified, allowed by RINGHOOK_DATABASE_UNVERIFIED=on)';
+}
 
 const checkDatabase: Check = async (config) => {
   try {
@@ -31,11 +46,13 @@ const checkDatabase: Check = async (config) => {
       const accounts = (await stores.accounts.list()).length;
       const version = await stores.schemaVersion();
       const view = stores.nodes ? clusterView(stores.nodes.nodeId, await stores.nodes.list(), Date.now(), config.nodeTimeoutMs) : undefined;
-      const alive = view?.nodes.filter((n) => n.alive).map((n) => n.node) ?? [];
+      // What each runs: during a rolling upgrade, which nodes are still to be upgraded.
+      const alive =
+        view?.nodes.filter((n) => n.alive).map((n) => `${n.node} (${n.version === null ? 'older than 009' : `${n.version}, schema ${n.schema}`})`) ?? [];
       const cluster = view ? `, ${alive.length} node(s) alive: ${alive.join(', ') || 'none'}` : '';
       return pass(
         'database',
-        `${stores.kind} ${stores.location}: schema ${version}, ${accounts} account(s)${cluster}, api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`,
+        `${stores.kind} ${stores.location}${databaseWay(config)}: schema ${version}, ${accounts} account(s)${cluster}, api_keys sealed with ${config.secretKey ? 'RINGHOOK_SECRET_KEY' : secretKeyFile(config.dataDir)}`,
       );
     } finally {
       await stores.close();
@@ -47,14 +64,17 @@ const checkDatabase: Check = async (config) => {
       message,
       /secret key/.test(message)
         ? 'see the message: the secret key must be the one the database was sealed with'
-        : config.databaseUrl
-          ? 'check RINGHOOK_DATABASE_URL: the server, the user and its password, and that the database exists (createdb)'
-          : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`,
+        : /not on this machine|RINGHOOK_DATABASE_CA_FILE|certificate/.test(message)
+          ? 'reach PostgreSQL with its certificate verified: sslmode=verify-full in RINGHOOK_DATABASE_URL, RINGHOOK_DATABASE_CA_FILE for a private authority (README, "Several nodes")'
+          : config.databaseUrl
+            ? 'check RINGHOOK_DATABASE_URL: the server, the user and its password, and that the database exists (createdb)'
+            : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`,
     );
   }
 };
 
 const checkCertificate: Check = async (config) => {
+  if (config.acme) return checkAcmeCertificate(config);
   const file = config.tls?.cert ?? selfSignedPaths(config.dataDir).cert;
   if (!fs.existsSync(file)) {
     return config.tls
@@ -115,7 +135,7 @@ const checkAsterisk: Check = async (config) => {
       config.telephony.mode === 'managed'
         ? 'is ringhook serve running? (it starts Asterisk)'
         : `is Asterisk running, with http.conf enabled and ARI reachable at ${config.ari!.url}?`;
-    return fail('asterisk', `ARI does not answer: ${(error as Error).message}`, where);
+    return fail('asterisk', `${reasonText('asterisk_down')} ARI: ${(error as Error).message}`, where);
   }
 };
 
@@ -128,7 +148,7 @@ async function checkSoftphone(config: Config): Promise<CheckResult> {
     if (endpoint.state === 'online') return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}", which is registered`);
     return fail(
       'trunk',
-      `no RINGHOOK_TRUNK_URI, and no phone is registered as the local softphone "${username}": calls end unreachable`,
+      `no RINGHOOK_TRUNK_URI, and calls end unreachable: ${reasonText('softphone_not_registered', { softphone: username })}`,
       `register a SIP phone at ${where} as ${username} with the password serve printed (or set RINGHOOK_TRUNK_URI)`,
     );
   } catch (error) {
@@ -212,6 +232,29 @@ async function checkVariables(config: Config): Promise<CheckResult> {
   );
 }
 
+/** States of a call that reached its person, or was never meant to be placed. */
+const REACHED = new Set(['completed', 'acknowledged', 'voicemail', 'unconfirmed']);
+
+/** The last call placed and how it ended, in the words of its history: a failure says what to do. */
+const checkLastCall: Check = async (config) => {
+  try {
+    const stores = await openStores(config);
+    try {
+      const last = (await stores.calls.list({ limit: 50 })).find((c) => c.accepted && isFinal(c.status));
+      if (!last) return skip('last-call', 'no call has ended yet');
+      const said = `the last call (${new Date(last.receivedAt).toISOString()}, ${last.callId}) ended ${last.status}`;
+      if (REACHED.has(last.status) || !last.error) return pass('last-call', said);
+      // The phone's own answers (busy, switched off…) are no fault of the set-up; a provider refusing ringhook (also `rejected`) is.
+      if (isPhoneSide(last.error)) return pass('last-call', `${said}: ${last.error}`);
+      return fail('last-call', `${said}${last.reasonDetail ? ` (${last.reasonDetail})` : ''}`, last.error);
+    } finally {
+      await stores.close();
+    }
+  } catch (error) {
+    return skip('last-call', `could not read the history: ${(error as Error).message}`);
+  }
+};
+
 export async function runChecks(config: Config): Promise<CheckResult[]> {
   const checks = [
     checkVariables,
@@ -225,7 +268,9 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
     checkSpeech,
     checkSms,
   ];
-  return Promise.all(checks.map((check) => check(config)));
+  const results = await Promise.all(checks.map((check) => check(config)));
+  // After the database check, which may have made or migrated the store.
+  return [...results, await checkLastCall(config)];
 }
 
 export const doctorCommand = defineCommand({

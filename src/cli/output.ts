@@ -2,7 +2,7 @@
 import type { Account } from '../core/account.js';
 import { webhookUrl } from '../core/account.js';
 import { introFor } from '../core/languages.js';
-import type { CallRecord } from '../store/sqlite/calls.js';
+import type { CallRecord } from '../core/records.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -63,6 +63,7 @@ export function callView(call: CallRecord) {
     timestamp: call.alertTimestamp,
     extra: call.extra,
     error: call.error,
+    reason_detail: call.reasonDetail,
     received_at: iso(call.receivedAt),
     updated_at: iso(call.updatedAt),
     phone: call.phone,

@@ -3,7 +3,7 @@
 // flag, and one-time sign-in links.
 import { defineCommand } from 'citty';
 import { UserError } from '../lib/errors.js';
-import { LOGIN_LINK_TTL_MS } from '../store/sqlite/owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../core/records.js';
 import { passwordProblem } from '../store/password-hash.js';
 import type { Stores } from '../app/service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';

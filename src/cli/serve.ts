@@ -33,7 +33,12 @@ async function nextSteps(config: Config, service: RunningService): Promise<strin
       ? `Next: create an account (another terminal):  ${cli} account create --phone +14155550123 --plan free`
       : `${accounts} account(s): ${cli} account list`,
   ];
-  if (!config.publicUrlConfigured) lines.push('Set RINGHOOK_PUBLIC_URL to the https address the charting platform reaches, e.g. https://alerts.example.com');
+  if (config.acme) {
+    lines.push(
+      `Certificate: from ${config.acme.directory} for ${config.acme.domains.join(', ')} (HTTP-01 on port ${config.httpPort}); renewed by itself. Dashboard: ${config.publicUrl}/ (sign in, copy your webhook URL into TradingView)`,
+    );
+  } else if (!config.publicUrlConfigured)
+    lines.push('Set RINGHOOK_PUBLIC_URL to the https address the charting platform reaches, e.g. https://alerts.example.com');
   if (t.mode === 'off') lines.push('Telephony is off (RINGHOOK_TELEPHONY=off): alerts are accepted and recorded, no call is placed.');
   else if (!t.trunk && softphone) {
     lines.push(
@@ -59,7 +64,10 @@ export const serveCommand = defineCommand({
     const { httpsPort, httpPort } = service.servers;
     logger.info('ringhook is serving', {
       https: `${config.host}:${httpsPort}`,
-      http: httpPort === null ? null : `${config.host}:${httpPort} (answers 403 HTTPS is required, except to trusted proxies)`,
+      http:
+        httpPort === null
+          ? null
+          : `${config.host}:${httpPort} (${config.acme ? 'answers ACME challenges, redirects the rest to HTTPS' : 'answers 403 HTTPS is required, except to trusted proxies'})`,
       public_url: config.publicUrl,
       data_dir: config.dataDir,
     });

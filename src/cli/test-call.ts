@@ -11,6 +11,7 @@ import { sleep } from '../lib/sleep.js';
 import { requireAccount } from './context.js';
 import { parseArg, withStores } from './context.js';
 import { printJson } from './output.js';
+import { callReason } from '../core/reasons.js';
 
 const secondsSchema = z.coerce
   .number({ error: 'must be a number of seconds' })
@@ -53,7 +54,7 @@ export const testCallCommand = defineCommand({
         const call = (await progress.get(accepted.callId))!;
         if (isFinal(call.status)) break;
         if (call.status === 'queued' && Date.now() - started > pickupMs) {
-          await progress.transition(accepted.callId, 'failed', { endedAt: Date.now(), error: 'no ringhook serve placed the call' });
+          await progress.transition(accepted.callId, 'failed', { endedAt: Date.now(), ...callReason('no_serve', {}, 'no ringhook serve placed the call') });
           throw new UserError(
             `nothing placed the call within ${pickupMs / 1000} s: is ringhook serve running with telephony on (RINGHOOK_TELEPHONY is not off)?`,
           );

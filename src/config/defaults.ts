@@ -19,6 +19,13 @@ export const DEFAULTS = {
   /** Seconds a phone rings before the call counts as not answered. */
   ringTimeoutSec: 30,
   /**
+   * The longest any call may last, ring included, enforced by Asterisk itself (it holds with serve
+   * gone). The longest call: a ring of 30 s, the machine check (≤ 25 s), then the message spoken
+   * three times (once, and "2" twice), each at most serve's own 5-minute bound (the 3,600-character
+   * cap is about 4 minutes, with the intro, the prompt and the 5 s wait for a digit): 15.9 minutes.
+   */
+  maxCallSec: 1_000,
+  /**
    * The most simultaneous calls; unset, half the RTP ports (RTP and RTCP per call) up to this. A burst
    * at 50 calls a second holds ~650 at once (a ring, the message, the wait for a digit).
    */

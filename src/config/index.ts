@@ -5,59 +5,18 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { isPrivateIpv4, parseCidr } from '../core/network.js';
 import { DEFAULTS } from './defaults.js';
-import { FLITE_VOICES } from '../core/flite-voices.js';
-import { defaultMaxCalls } from '../core/pace.js';
-import { describeIssue, onOff, port, presentVariables, unknownVariables, wholeNumber, type Env } from './rules.js';
-import { decodeSecretKey } from '../store/secret-box.js';
+import { describeIssue, onOff, port, presentVariables, unknownVariables, type Env } from './rules.js';
+import { decodeSecretKey } from './rules.js';
 import { UserError } from '../lib/errors.js';
-import { RESERVED_SECTIONS } from '../pbx/asterisk-config.js';
-import { parseAddressList, type AddressMatcher } from '../http/address-match.js';
+import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
+import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
+import { FLITE_LISTED_VOICES, telephonyConfig, telephonyFields, trunkTransport, type TelephonyConfig } from './telephony.js';
 
-/** Safe characters for a value written into Asterisk's configuration. */
-const ASTERISK_VALUE = /^[^\s;[\]"\\{}]+$/;
+import { ACME_DEFAULTS, acmeConfigFrom, acmeFields, checkAcmeVariables, type AcmeConfig } from './acme.js';
 
-/** A trunk's variables: its URI, the credentials it asks for, whether to register, how SIP and audio travel. */
-function trunkFields<P extends 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'>(prefix: P) {
-  const value = (name: string) =>
-    z
-      .string()
-      .regex(ASTERISK_VALUE, { error: `${name} must not contain spaces, quotes, ; [ ] { } or backslashes` })
-      .optional();
-  return {
-    [`${prefix}_URI`]: z
-      .string()
-      .regex(/^sips?:(?:[^@\s;]+@)?(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?(?:;[A-Za-z0-9=._-]+)*$/, {
-        error: `${prefix}_URI must look like sip:host[:port], e.g. sip:sip.provider.example:5060`,
-      })
-      .optional(),
-    [`${prefix}_USERNAME`]: value(`${prefix}_USERNAME`),
-    [`${prefix}_PASSWORD`]: value(`${prefix}_PASSWORD`),
-    [`${prefix}_REGISTER`]: onOff(`${prefix}_REGISTER`).default(DEFAULTS.trunkRegister),
-    [`${prefix}_TRANSPORT`]: z
-      .enum(SIP_TRANSPORTS, { error: `${prefix}_TRANSPORT must be udp, tcp or tls (unset: tls for a sips: URI, udp otherwise)` })
-      .optional(),
-    [`${prefix}_MEDIA_ENCRYPTION`]: z
-      .enum(MEDIA_ENCRYPTIONS, {
-        error: `${prefix}_MEDIA_ENCRYPTION must be none, sdes (SRTP keyed in the SIP signalling, over TLS) or dtls (SRTP keyed by DTLS)`,
-      })
-      .default(DEFAULTS.trunkMediaEncryption),
-  } as { [K in `${P}_URI` | `${P}_USERNAME` | `${P}_PASSWORD`]: z.ZodOptional<z.ZodString> } & {
-    [K in `${P}_REGISTER`]: z.ZodDefault<ReturnType<typeof onOff>>;
-  } & { [K in `${P}_TRANSPORT`]: z.ZodOptional<z.ZodEnum<{ [T in SipTransport]: T }>> } & {
-    [K in `${P}_MEDIA_ENCRYPTION`]: z.ZodDefault<z.ZodEnum<{ [M in MediaEncryption]: M }>>;
-  };
-}
-
-/** What `flite -lv` lists, in its order: its voices, and awb_time (its talking clock) after awb. */
-const FLITE_LISTED_VOICES: readonly string[] = FLITE_VOICES.flatMap((v) => (v === 'awb' ? [v, 'awb_time'] : [v]));
-
-const SIP_TRANSPORTS = ['udp', 'tcp', 'tls'] as const;
-export type SipTransport = (typeof SIP_TRANSPORTS)[number];
-const MEDIA_ENCRYPTIONS = ['none', 'sdes', 'dtls'] as const;
-export type MediaEncryption = (typeof MEDIA_ENCRYPTIONS)[number];
+export type { MediaEncryption, SipTransport, TelephonyConfig, TrunkConfig } from './telephony.js';
 
 const envSchema = z
   .object({
@@ -66,7 +25,7 @@ const envSchema = z
       .string()
       .refine((h) => isIP(h) !== 0 || /^[a-zA-Z0-9.-]+$/.test(h), { error: 'RINGHOOK_HOST must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1' })
       .default(DEFAULTS.host),
-    RINGHOOK_PORT: port('RINGHOOK_PORT', { anyFree: true }).default(DEFAULTS.port),
+    RINGHOOK_PORT: port('RINGHOOK_PORT', { anyFree: true }).optional(),
     RINGHOOK_TLS_CERT: z.string().optional(),
     RINGHOOK_TLS_KEY: z.string().optional(),
     RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
@@ -77,101 +36,7 @@ const envSchema = z
         error: 'RINGHOOK_PUBLIC_URL must not have a query (?) or fragment (#): webhook paths are appended to it',
       })
       .optional(),
-    RINGHOOK_ARI_URL: z
-      .url({ protocol: /^https?$/, error: "RINGHOOK_ARI_URL must be the http(s) URL of Asterisk's HTTP server, e.g. http://127.0.0.1:8088" })
-      .optional(),
-    RINGHOOK_ARI_USER: z.string().optional(),
-    RINGHOOK_ARI_PASSWORD: z.string().optional(),
-    RINGHOOK_TELEPHONY: z
-      .enum(['managed', 'external', 'off'], {
-        error: 'RINGHOOK_TELEPHONY must be managed (ringhook runs Asterisk), external (RINGHOOK_ARI_URL) or off (accept alerts, place no calls)',
-      })
-      .optional(),
-    ...trunkFields('RINGHOOK_TRUNK'),
-    ...trunkFields('RINGHOOK_TRUNK2'),
-    RINGHOOK_CALLER_ID: z
-      .string()
-      .regex(/^(?:"[^"\n]{0,40}" ?)?<?\+?[0-9A-Za-z*#]{1,32}>?$/, {
-        error: 'RINGHOOK_CALLER_ID must be a number such as +14155550123, optionally with a name: "Alerts" <+14155550123>',
-      })
-      .optional(),
-    RINGHOOK_RING_TIMEOUT: wholeNumber(
-      'RINGHOOK_RING_TIMEOUT',
-      { min: 5, max: 120 },
-      'seconds of ringing before a call counts as not answered',
-      DEFAULTS.ringTimeoutSec,
-    ).default(DEFAULTS.ringTimeoutSec),
-    RINGHOOK_AMD: onOff('RINGHOOK_AMD').default(DEFAULTS.answeringMachineDetection),
-    RINGHOOK_MAX_CALLS: wholeNumber(
-      'RINGHOOK_MAX_CALLS',
-      { min: 1, max: DEFAULTS.maxCallsMost },
-      'simultaneous calls (default: half the RTP ports)',
-    ).optional(),
-    RINGHOOK_TRUNK_CPS: wholeNumber('RINGHOOK_TRUNK_CPS', { min: 1, max: 1000 }, 'new calls a second the provider allows', DEFAULTS.trunkCps).default(
-      DEFAULTS.trunkCps,
-    ),
-    RINGHOOK_CALL_FRESHNESS: wholeNumber(
-      'RINGHOOK_CALL_FRESHNESS',
-      { min: 10, max: 86_400 },
-      'seconds a queued call stays worth placing',
-      DEFAULTS.callFreshnessSec,
-    ).default(DEFAULTS.callFreshnessSec),
-    RINGHOOK_TTS_ENGINE: z.enum(['flite', 'espeak-ng'], { error: 'RINGHOOK_TTS_ENGINE must be flite or espeak-ng' }).default(DEFAULTS.ttsEngine),
-    RINGHOOK_VOICE: z
-      .string()
-      .regex(/^[A-Za-z0-9_.+][A-Za-z0-9_./+-]{0,99}$/, { error: 'RINGHOOK_VOICE must be a voice name such as slt (flite) or en-us (espeak-ng)' })
-      .optional(),
-    RINGHOOK_BURST_VOICE: z
-      .enum([...FLITE_VOICES, 'off'], { error: `RINGHOOK_BURST_VOICE must be one of ${FLITE_VOICES.join(', ')} (a flite voice) or off` })
-      .default(DEFAULTS.burstVoice),
-    RINGHOOK_TTS_COMMAND: z
-      .string()
-      .regex(/^[^\u0000-\u001f\u007f]{1,2000}$/, {
-        error: 'RINGHOOK_TTS_COMMAND must be one line (at most 2000 characters): a command that reads the text on stdin and writes a WAV on stdout',
-      })
-      .optional(),
-    RINGHOOK_SIP_HOST: z.ipv4({ error: 'RINGHOOK_SIP_HOST must be an IPv4 address, e.g. 0.0.0.0 or 127.0.0.1' }).default(DEFAULTS.sipHost),
-    RINGHOOK_SIP_PORT: port('RINGHOOK_SIP_PORT').default(DEFAULTS.sipPort),
-    RINGHOOK_SIP_TLS_PORT: port('RINGHOOK_SIP_TLS_PORT').default(DEFAULTS.sipTlsPort),
-    RINGHOOK_TRUNK_CA_FILE: z.string().min(1).optional(),
-    RINGHOOK_SIP_EXTERNAL_ADDRESS: z
-      .string()
-      .regex(/^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, {
-        error: 'RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public IPv4 address or host name (dynamic DNS) of this network, e.g. 203.0.113.7 or home.example.net',
-      })
-      .refine((a) => !isPrivateIpv4(a), {
-        error: "RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public address (the router's outside one), not a private or loopback address",
-      })
-      .optional(),
-    RINGHOOK_STUN_SERVER: z
-      .string()
-      .regex(/^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/, { error: 'RINGHOOK_STUN_SERVER must be host[:port] of a STUN server, e.g. stun.example.net:3478' })
-      .refine((v) => Number(v.split(':')[1] ?? 1) >= 1 && Number(v.split(':')[1] ?? 1) <= 65535, { error: 'RINGHOOK_STUN_SERVER: the port must be 1-65535' })
-      .optional(),
-    RINGHOOK_SIP_LOCAL_NET: z
-      .string()
-      .refine((list) => list.split(',').every((n) => parseCidr(n.trim()) !== undefined), {
-        error: 'RINGHOOK_SIP_LOCAL_NET must be a comma-separated list of IPv4 networks, e.g. 192.168.1.0/24,10.0.0.0/8',
-      })
-      .default(DEFAULTS.sipLocalNets),
-    RINGHOOK_ARI_PORT: port('RINGHOOK_ARI_PORT').default(DEFAULTS.ariPort),
-    RINGHOOK_RTP_PORTS: z
-      .string()
-      .regex(/^\d{4,5}-\d{4,5}$/, { error: 'RINGHOOK_RTP_PORTS must be a range such as 10000-20000' })
-      .default(DEFAULTS.rtpPorts),
-    RINGHOOK_SOFTPHONE_USER: z
-      .string()
-      .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'RINGHOOK_SOFTPHONE_USER may contain letters, digits, _ . and - only' })
-      .refine((name) => !RESERVED_SECTIONS.has(name), {
-        error: `RINGHOOK_SOFTPHONE_USER must not be ${[...RESERVED_SECTIONS].join(', ')} (names Asterisk's configuration uses)`,
-      })
-      .default(DEFAULTS.softphoneUser),
-    RINGHOOK_SOFTPHONE_PASSWORD: z
-      .string()
-      .regex(/^[^\s;[\]"\\{}]{8,64}$/, { error: 'RINGHOOK_SOFTPHONE_PASSWORD must be 8 to 64 characters without spaces, quotes, ; [ ] { } or backslashes' })
-      .optional(),
-    RINGHOOK_CACHE_DIR: z.string().optional(),
-    RINGHOOK_MEDIA_DIR: z.string().optional(),
+    ...telephonyFields,
     RINGHOOK_METRICS_TOKEN: z.string().min(16, { error: 'RINGHOOK_METRICS_TOKEN must be at least 16 characters' }).optional(),
     RINGHOOK_SECRET_KEY: z
       .string()
@@ -209,6 +74,8 @@ const envSchema = z
       .default(DEFAULTS.nodeTimeoutSec),
     RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(DEFAULTS.selfSigned),
     ...smsFields,
+    ...transportFields,
+    ...acmeFields,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.RINGHOOK_TLS_CERT) !== Boolean(env.RINGHOOK_TLS_KEY)) {
@@ -223,6 +90,14 @@ const envSchema = z
         code: 'custom',
         path: ['RINGHOOK_ARI_USER'],
         message: 'RINGHOOK_ARI_URL points at an external Asterisk: set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to the ari.conf user too',
+      });
+    }
+    // The bound counts from the originate: a call must be able to ring its whole time and then talk.
+    if (env.RINGHOOK_MAX_CALL_SECONDS <= env.RINGHOOK_RING_TIMEOUT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_MAX_CALL_SECONDS'],
+        message: `RINGHOOK_MAX_CALL_SECONDS (${env.RINGHOOK_MAX_CALL_SECONDS}) must be longer than RINGHOOK_RING_TIMEOUT (${env.RINGHOOK_RING_TIMEOUT}): it bounds the whole call, ring included`,
       });
     }
     if (env.RINGHOOK_TELEPHONY === 'external' && !env.RINGHOOK_ARI_URL) {
@@ -281,7 +156,9 @@ const envSchema = z
         message: `RINGHOOK_MAX_CALLS needs two RTP ports a call: RINGHOOK_RTP_PORTS (${env.RINGHOOK_RTP_PORTS}) has room for ${Math.floor((rtpEnd - rtpStart + 1) / 2)}`,
       });
     }
-    if (env.RINGHOOK_HTTP_PORT !== undefined && env.RINGHOOK_HTTP_PORT === env.RINGHOOK_PORT && env.RINGHOOK_PORT !== 0) {
+    const httpsPort = env.RINGHOOK_PORT ?? (env.RINGHOOK_ACME_DOMAIN ? ACME_DEFAULTS.port : DEFAULTS.port);
+    const plainPort = env.RINGHOOK_HTTP_PORT ?? (env.RINGHOOK_ACME_DOMAIN ? ACME_DEFAULTS.httpPort : undefined);
+    if (plainPort !== undefined && plainPort === httpsPort && httpsPort !== 0) {
       ctx.addIssue({ code: 'custom', path: ['RINGHOOK_HTTP_PORT'], message: 'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT' });
     }
     if (env.RINGHOOK_DATABASE_URL && !env.RINGHOOK_SECRET_KEY) {
@@ -293,9 +170,10 @@ const envSchema = z
       });
     }
     checkSmsVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
+    checkAcmeVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
   });
 
-export interface Config {
+export interface Config extends TransportConfig {
   dataDir: string;
   dbFile: string;
   host: string;
@@ -320,6 +198,8 @@ export interface Config {
   nodeTimeoutMs: number;
   telephony: TelephonyConfig;
   sms: SmsConfig;
+  /** ringhook's own certificate from an ACME authority; null: RINGHOOK_TLS_CERT or a self-signed one. */
+  acme: AcmeConfig | null;
   /** When set, GET /metrics wants "Authorization: Bearer <token>". */
   metricsToken: string | undefined;
   /** Seals the api_keys at rest; unset: a key file in the data dir (see store/secret-key.ts). */
@@ -328,65 +208,6 @@ export interface Config {
   unknownVariables: string[];
 }
 
-export interface TrunkConfig {
-  uri: string;
-  username?: string;
-  password?: string;
-  register: boolean;
-  transport: SipTransport;
-  mediaEncryption: MediaEncryption;
-}
-
-function hostAndPort(text: string, defaultPort: number): { host: string; port: number } {
-  const [host, port] = text.split(':');
-  return { host: host!, port: port === undefined ? defaultPort : Number(port) };
-}
-
-/** A sips: URI means TLS; otherwise what was asked, UDP by default. */
-function trunkTransport(uri: string, transport: SipTransport | undefined): SipTransport {
-  return transport ?? (uri.startsWith('sips:') ? 'tls' : 'udp');
-}
-
-export interface TelephonyConfig {
-  mode: 'managed' | 'external' | 'off';
-  trunk: TrunkConfig | null;
-  /** The backup trunk: a call the first does not take goes out through it, once. */
-  trunk2: TrunkConfig | null;
-  callerId: string | undefined;
-  ringTimeoutSec: number;
-  /** Answering-machine detection: a machine's call ends `voicemail`, the message left after its greeting. */
-  amd: boolean;
-  maxCalls: number;
-  /** New calls a second the provider allows. */
-  trunkCps: number;
-  freshnessMs: number;
-  /** command: the operator's own engine, run through /bin/sh; engine and voice are its fallback. */
-  /** burstVoice: the flite voice English calls speak with when their own would not be ready in time or other calls wait to be placed; undefined: off. */
-  tts: { engine: 'flite' | 'espeak-ng'; voice: string | undefined; command: string | undefined; burstVoice: string | undefined };
-  sip: {
-    host: string;
-    port: number;
-    /** Behind NAT: the public address or name peers outside `localNets` are given. */
-    externalAddress: string | undefined;
-    /** Networks reached without NAT, as a.b.c.d/n. */
-    localNets: string[];
-    /** Unset external address: ask this STUN server for it at start. */
-    stunServer: { host: string; port: number } | undefined;
-    /** The TLS transport's port, bound only when a trunk uses TLS. */
-    tlsPort: number;
-    /** PEM file of the authorities a trunk's TLS certificate must chain to; unset: the system's list. */
-    trunkCaFile: string | undefined;
-  };
-  ariPort: number;
-  rtp: { start: number; end: number };
-  softphone: { username: string; password: string | undefined };
-  /** Where provisioning caches the Asterisk root file system. */
-  cacheDir: string;
-  /** Where speech is written; Asterisk must see it at the same path (shared with an external Asterisk). */
-  mediaDir: string | undefined;
-}
-
-/** Never repeated in an error message. */
 /** Reads and validates the configuration; throws a UserError listing every bad variable and its fix. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const present = presentVariables(env);
@@ -407,14 +228,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const dataDir = path.resolve(cwd, e.RINGHOOK_DATA_DIR);
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
-  const publicUrl = (e.RINGHOOK_PUBLIC_URL ?? `https://${hostForUrl}:${e.RINGHOOK_PORT}`).replace(/\/+$/, '');
+  const acme = acmeConfigFrom(e, cwd);
+  // With ACME the authority reaches the name on ports 80 and 443 (a port mapping may lead them to
+  // others), and so do TradingView and the owners: the public URL is the name's, on 443.
+  const httpsPort = e.RINGHOOK_PORT ?? (acme ? ACME_DEFAULTS.port : DEFAULTS.port);
+  const defaultUrl = acme ? `https://${acme.domains[0]}` : `https://${hostForUrl}:${httpsPort}`;
+  const publicUrl = (e.RINGHOOK_PUBLIC_URL ?? defaultUrl).replace(/\/+$/, '');
   return {
     dataDir,
     dbFile: path.join(dataDir, 'ringhook.db'),
     host: e.RINGHOOK_HOST,
-    port: e.RINGHOOK_PORT,
+    port: httpsPort,
     tls: e.RINGHOOK_TLS_CERT && e.RINGHOOK_TLS_KEY ? { cert: path.resolve(cwd, e.RINGHOOK_TLS_CERT), key: path.resolve(cwd, e.RINGHOOK_TLS_KEY) } : null,
-    httpPort: e.RINGHOOK_HTTP_PORT ?? null,
+    httpPort: e.RINGHOOK_HTTP_PORT ?? (acme ? ACME_DEFAULTS.httpPort : null),
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
     publicUrl,
@@ -435,55 +261,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     metricsToken: e.RINGHOOK_METRICS_TOKEN,
     secretKey: e.RINGHOOK_SECRET_KEY,
     sms: smsConfigFrom(e),
+    ...transportConfigFrom(e, cwd),
+    acme,
     unknownVariables: unknownVariables(present, new Set(Object.keys(envSchema.shape))),
-  };
-}
-
-function telephonyConfig(e: z.output<typeof envSchema>, cwd: string, home: string | undefined): TelephonyConfig {
-  const [start, end] = e.RINGHOOK_RTP_PORTS.split('-').map(Number) as [number, number];
-  return {
-    mode: e.RINGHOOK_TELEPHONY ?? (e.RINGHOOK_ARI_URL ? 'external' : 'managed'),
-    trunk: trunkConfig(e, 'RINGHOOK_TRUNK'),
-    trunk2: trunkConfig(e, 'RINGHOOK_TRUNK2'),
-    callerId: e.RINGHOOK_CALLER_ID,
-    ringTimeoutSec: e.RINGHOOK_RING_TIMEOUT,
-    amd: e.RINGHOOK_AMD,
-    maxCalls: e.RINGHOOK_MAX_CALLS ?? defaultMaxCalls({ start, end }, DEFAULTS.maxCallsMost),
-    trunkCps: e.RINGHOOK_TRUNK_CPS,
-    freshnessMs: e.RINGHOOK_CALL_FRESHNESS * 1000,
-    tts: {
-      engine: e.RINGHOOK_TTS_ENGINE,
-      voice: e.RINGHOOK_VOICE,
-      command: e.RINGHOOK_TTS_COMMAND,
-      burstVoice: e.RINGHOOK_BURST_VOICE === 'off' ? undefined : e.RINGHOOK_BURST_VOICE,
-    },
-    sip: {
-      host: e.RINGHOOK_SIP_HOST,
-      port: e.RINGHOOK_SIP_PORT,
-      externalAddress: e.RINGHOOK_SIP_EXTERNAL_ADDRESS,
-      localNets: e.RINGHOOK_SIP_LOCAL_NET.split(',').map((n) => parseCidr(n.trim())!),
-      stunServer: e.RINGHOOK_STUN_SERVER === undefined ? undefined : hostAndPort(e.RINGHOOK_STUN_SERVER, DEFAULTS.stunPort),
-      tlsPort: e.RINGHOOK_SIP_TLS_PORT,
-      trunkCaFile: e.RINGHOOK_TRUNK_CA_FILE ? path.resolve(cwd, e.RINGHOOK_TRUNK_CA_FILE) : undefined,
-    },
-    ariPort: e.RINGHOOK_ARI_PORT,
-    rtp: { start, end },
-    softphone: { username: e.RINGHOOK_SOFTPHONE_USER, password: e.RINGHOOK_SOFTPHONE_PASSWORD },
-    cacheDir: path.resolve(cwd, e.RINGHOOK_CACHE_DIR ?? path.join(home ?? os.homedir(), '.cache', 'ringhook')),
-    mediaDir: e.RINGHOOK_MEDIA_DIR ? path.resolve(cwd, e.RINGHOOK_MEDIA_DIR) : undefined,
-  };
-}
-
-function trunkConfig(e: z.output<typeof envSchema>, prefix: 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'): TrunkConfig | null {
-  const uri = e[`${prefix}_URI`];
-  const username = e[`${prefix}_USERNAME`];
-  const password = e[`${prefix}_PASSWORD`];
-  if (!uri) return null;
-  return {
-    uri,
-    ...(username && password && { username, password }),
-    register: e[`${prefix}_REGISTER`],
-    transport: trunkTransport(uri, e[`${prefix}_TRANSPORT`]),
-    mediaEncryption: e[`${prefix}_MEDIA_ENCRYPTION`],
   };
 }

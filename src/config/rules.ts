@@ -119,3 +119,10 @@ export function describeIssue(issue: z.core.$ZodIssue, env: Env): string {
   const text = issue.message.startsWith(name) || !name.startsWith('RINGHOOK_') ? issue.message : `${name}: ${issue.message}`;
   return text + got;
 }
+
+/** A key as an operator writes it: 64 hex characters, or base64 / base64url of 32 bytes. */
+export function decodeSecretKey(text: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) return Buffer.from(text, 'base64');
+  return null;
+}

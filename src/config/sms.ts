@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
 import { httpUrl, isHttpUrl, onOff, wholeNumber } from './rules.js';
-import { genericTemplateProblems, KANNEL_URL_EXAMPLE, kannelUrlProblem } from '../sms/http-presets.js';
+import { genericTemplateProblems, KANNEL_URL_EXAMPLE, kannelUrlProblem } from './sms-rules.js';
 
 export const SMS_ENV = {
   gateway: 'RINGHOOK_SMS_GATEWAY',
@@ -123,40 +123,40 @@ const tonOrAuto = (name: string) =>
 
 const lowerEnum = <const T extends readonly [string, ...string[]]>(values: T, error: string) => z.string().toLowerCase().pipe(z.enum(values, { error }));
 
-/** The SMS variables, each optional (a default applies, or the gateway does not need it). */
+/** The SMS variables: each has its default here, applied once, or is optional (the gateway does not need it). */
 export const smsFields = {
   [SMS_ENV.gateway]: lowerEnum(
     ['none', 'http', 'smpp'],
     `${SMS_ENV.gateway} must be none, http or smpp (none turns SMS backup off; http for Kannel, Twilio or another HTTP API; smpp for an SMSC)`,
-  ).optional(),
+  ).default(D.gateway),
   [SMS_ENV.from]: z
     .string()
     .refine((v) => /^\+?\d{1,15}$/.test(v) || /^[A-Za-z0-9 ._-]{1,11}$/.test(v), {
       error: `${SMS_ENV.from} must be a phone number (+15551234567), a short code (12345) or an alphanumeric sender of at most 11 characters (RINGHOOK)`,
     })
     .optional(),
-  [SMS_ENV.maxParts]: wholeNumber(SMS_ENV.maxParts, { min: 1, max: 16 }, 'the parts one alert SMS may take', D.maxParts).optional(),
+  [SMS_ENV.maxParts]: wholeNumber(SMS_ENV.maxParts, { min: 1, max: 16 }, 'the parts one alert SMS may take', D.maxParts).default(D.maxParts),
   [SMS_ENV.dlrUrl]: httpUrl(SMS_ENV.dlrUrl, 'https://ringhook.example.com/sms/dlr').optional(),
-  [SMS_ENV.timeoutMs]: wholeNumber(SMS_ENV.timeoutMs, { min: 100, max: 120_000 }, 'milliseconds to wait for the gateway', D.timeoutMs).optional(),
+  [SMS_ENV.timeoutMs]: wholeNumber(SMS_ENV.timeoutMs, { min: 100, max: 120_000 }, 'milliseconds to wait for the gateway', D.timeoutMs).default(D.timeoutMs),
   [SMS_ENV.retryAttempts]: wholeNumber(
     SMS_ENV.retryAttempts,
     { min: 1, max: 10 },
     'attempts while the gateway certainly did not take the SMS',
     D.retryAttempts,
-  ).optional(),
+  ).default(D.retryAttempts),
   [SMS_ENV.retryDelayMs]: wholeNumber(
     SMS_ENV.retryDelayMs,
     { min: 0, max: 60_000 },
     'first pause between attempts in milliseconds, doubled each time',
     D.retryDelayMs,
-  ).optional(),
+  ).default(D.retryDelayMs),
   [SMS_ENV.httpPreset]: lowerEnum(['kannel', 'twilio', 'generic'], `${SMS_ENV.httpPreset} must be kannel, twilio or generic`).optional(),
   [SMS_ENV.httpUrl]: z.string().optional(),
   [SMS_ENV.httpMethod]: z
     .string()
     .toUpperCase()
     .pipe(z.enum(['GET', 'POST'], { error: `${SMS_ENV.httpMethod} must be GET or POST` }))
-    .optional(),
+    .default(D.httpMethod),
   [SMS_ENV.httpHeaders]: z
     .string()
     .transform((v, ctx) => {
@@ -173,11 +173,11 @@ export const smsFields = {
     })
     .optional(),
   [SMS_ENV.httpBody]: z.string().optional(),
-  [SMS_ENV.httpBodyFormat]: lowerEnum(['json', 'form'], `${SMS_ENV.httpBodyFormat} must be json or form`).optional(),
+  [SMS_ENV.httpBodyFormat]: lowerEnum(['json', 'form'], `${SMS_ENV.httpBodyFormat} must be json or form`).default(D.httpBodyFormat),
   [SMS_ENV.httpSuccessStatus]: z
     .string()
     .regex(/^\s*(\dxx|\d{3})(\s*,\s*(\dxx|\d{3}))*\s*$/i, { error: `${SMS_ENV.httpSuccessStatus} must list status codes or classes, e.g. "2xx" or "200,201"` })
-    .optional(),
+    .default(D.httpSuccessStatus),
   [SMS_ENV.httpSuccessMatch]: z
     .string()
     .refine(
@@ -205,46 +205,50 @@ export const smsFields = {
     .optional(),
   [SMS_ENV.smppSourceTon]: tonOrAuto(SMS_ENV.smppSourceTon).optional(),
   [SMS_ENV.smppSourceNpi]: tonOrAuto(SMS_ENV.smppSourceNpi).optional(),
-  [SMS_ENV.smppDestTon]: wholeNumber(SMS_ENV.smppDestTon, { min: 0, max: 255 }, 'type of number of the destination, 1 international', D.smppDestTon).optional(),
-  [SMS_ENV.smppDestNpi]: wholeNumber(SMS_ENV.smppDestNpi, { min: 0, max: 255 }, 'numbering plan of the destination, 1 E.164', D.smppDestNpi).optional(),
+  [SMS_ENV.smppDestTon]: wholeNumber(SMS_ENV.smppDestTon, { min: 0, max: 255 }, 'type of number of the destination, 1 international', D.smppDestTon).default(
+    D.smppDestTon,
+  ),
+  [SMS_ENV.smppDestNpi]: wholeNumber(SMS_ENV.smppDestNpi, { min: 0, max: 255 }, 'numbering plan of the destination, 1 E.164', D.smppDestNpi).default(
+    D.smppDestNpi,
+  ),
   [SMS_ENV.smppUsePayload]: onOff(SMS_ENV.smppUsePayload).optional(),
-  [SMS_ENV.smppDeliveryReceipts]: onOff(SMS_ENV.smppDeliveryReceipts).optional(),
+  [SMS_ENV.smppDeliveryReceipts]: onOff(SMS_ENV.smppDeliveryReceipts).default(D.smppDeliveryReceipts),
   [SMS_ENV.smppEnquireLinkS]: wholeNumber(
     SMS_ENV.smppEnquireLinkS,
     { min: 1, max: 3600 },
     'seconds between enquire_link keep-alives',
     D.smppEnquireLinkS,
-  ).optional(),
+  ).default(D.smppEnquireLinkS),
   [SMS_ENV.smppConnectTimeoutMs]: wholeNumber(
     SMS_ENV.smppConnectTimeoutMs,
     { min: 100, max: 120_000 },
     'how long a send waits for a bound session, in milliseconds',
     D.smppConnectTimeoutMs,
-  ).optional(),
+  ).default(D.smppConnectTimeoutMs),
   [SMS_ENV.smppReconnectMinMs]: wholeNumber(
     SMS_ENV.smppReconnectMinMs,
     { min: 10, max: 600_000 },
     'first reconnect pause in milliseconds',
     D.smppReconnectMinMs,
-  ).optional(),
+  ).default(D.smppReconnectMinMs),
   [SMS_ENV.smppReconnectMaxMs]: wholeNumber(
     SMS_ENV.smppReconnectMaxMs,
     { min: 10, max: 3_600_000 },
     'longest reconnect pause in milliseconds',
     D.smppReconnectMaxMs,
-  ).optional(),
+  ).default(D.smppReconnectMaxMs),
   [SMS_ENV.smppThrottleRetries]: wholeNumber(
     SMS_ENV.smppThrottleRetries,
     { min: 0, max: 20 },
     'retries of a submit answered ESME_RTHROTTLED',
     D.smppThrottleRetries,
-  ).optional(),
+  ).default(D.smppThrottleRetries),
   [SMS_ENV.smppThrottleDelayMs]: wholeNumber(
     SMS_ENV.smppThrottleDelayMs,
     { min: 0, max: 60_000 },
     'pause before retrying a throttled submit, in milliseconds',
     D.smppThrottleDelayMs,
-  ).optional(),
+  ).default(D.smppThrottleDelayMs),
   [SMS_ENV.smppTlsInsecure]: onOff(SMS_ENV.smppTlsInsecure).optional(),
 };
 
@@ -275,7 +279,7 @@ function parseSmppUrl(raw: string): Pick<SmppConfig, 'host' | 'port' | 'tls' | '
 
 /** Checks across the SMS variables: what the chosen gateway needs. */
 export function checkSmsVariables(env: SmsEnv, issue: (variable: string, message: string) => void): void {
-  const gateway = env[SMS_ENV.gateway] ?? D.gateway;
+  const gateway = env[SMS_ENV.gateway];
   if (gateway === 'none') return;
   if (!env[SMS_ENV.from])
     issue(SMS_ENV.from, `${SMS_ENV.from} is required when ${SMS_ENV.gateway}=${gateway}: the sender number or name, e.g. +15551234567 or RINGHOOK`);
@@ -291,8 +295,8 @@ export function checkSmsVariables(env: SmsEnv, issue: (variable: string, message
         SMS_ENV.smppUrl,
         `${SMS_ENV.smppUrl} must look like smpp://system_id:password@host:port (smpps:// for TLS); percent-encode special characters in the password`,
       );
-    const min = env[SMS_ENV.smppReconnectMinMs] ?? D.smppReconnectMinMs;
-    const max = env[SMS_ENV.smppReconnectMaxMs] ?? D.smppReconnectMaxMs;
+    const min = env[SMS_ENV.smppReconnectMinMs];
+    const max = env[SMS_ENV.smppReconnectMaxMs];
     if (min > max) issue(SMS_ENV.smppReconnectMaxMs, `${SMS_ENV.smppReconnectMaxMs} (${max}) must not be below ${SMS_ENV.smppReconnectMinMs} (${min})`);
     return;
   }
@@ -315,7 +319,7 @@ export function checkSmsVariables(env: SmsEnv, issue: (variable: string, message
   } else if (!url) {
     issue(SMS_ENV.httpUrl, `${SMS_ENV.httpUrl} is required for the generic preset: the URL template, e.g. https://sms.example.com/send?to={to}`);
   } else {
-    const method = env[SMS_ENV.httpMethod] ?? D.httpMethod;
+    const method = env[SMS_ENV.httpMethod];
     for (const p of genericTemplateProblems({ url, method, body: env[SMS_ENV.httpBody] })) {
       const variable = p.part === 'url' ? SMS_ENV.httpUrl : SMS_ENV.httpBody;
       issue(variable, `${variable} ${p.message}`);
@@ -334,15 +338,15 @@ function httpGateway(env: SmsEnv): HttpGatewayConfig {
       authToken: env[SMS_ENV.twilioAuthToken]!,
     };
   }
-  const statusSpec = env[SMS_ENV.httpSuccessStatus] ?? D.httpSuccessStatus;
+  const statusSpec = env[SMS_ENV.httpSuccessStatus];
   const match = env[SMS_ENV.httpSuccessMatch];
   return {
     preset,
     url: env[SMS_ENV.httpUrl]!,
-    method: env[SMS_ENV.httpMethod] ?? D.httpMethod,
+    method: env[SMS_ENV.httpMethod],
     headers: env[SMS_ENV.httpHeaders] ?? {},
     body: env[SMS_ENV.httpBody] ?? null,
-    bodyFormat: env[SMS_ENV.httpBodyFormat] ?? D.httpBodyFormat,
+    bodyFormat: env[SMS_ENV.httpBodyFormat],
     successStatus: parseStatusList(statusSpec),
     successStatusText: statusSpec,
     successMatch: match ? new RegExp(match) : null,
@@ -352,15 +356,15 @@ function httpGateway(env: SmsEnv): HttpGatewayConfig {
 
 /** The SMS configuration, from variables that passed checkSmsVariables. */
 export function smsConfigFrom(env: SmsEnv): SmsConfig {
-  const gateway = env[SMS_ENV.gateway] ?? D.gateway;
+  const gateway = env[SMS_ENV.gateway];
   if (gateway === 'none') return { gateway: 'none' };
   const common: CommonSmsConfig = {
     from: env[SMS_ENV.from] ?? '',
-    maxParts: env[SMS_ENV.maxParts] ?? D.maxParts,
+    maxParts: env[SMS_ENV.maxParts],
     dlrUrl: env[SMS_ENV.dlrUrl] ?? null,
-    timeoutMs: env[SMS_ENV.timeoutMs] ?? D.timeoutMs,
-    retryAttempts: env[SMS_ENV.retryAttempts] ?? D.retryAttempts,
-    retryDelayMs: env[SMS_ENV.retryDelayMs] ?? D.retryDelayMs,
+    timeoutMs: env[SMS_ENV.timeoutMs],
+    retryAttempts: env[SMS_ENV.retryAttempts],
+    retryDelayMs: env[SMS_ENV.retryDelayMs],
   };
   if (gateway === 'http') return { gateway: 'http', ...common, http: httpGateway(env) };
   return {
@@ -372,16 +376,16 @@ export function smsConfigFrom(env: SmsEnv): SmsConfig {
       systemType: env[SMS_ENV.smppSystemType] ?? '',
       sourceTon: env[SMS_ENV.smppSourceTon] ?? 'auto',
       sourceNpi: env[SMS_ENV.smppSourceNpi] ?? 'auto',
-      destTon: env[SMS_ENV.smppDestTon] ?? D.smppDestTon,
-      destNpi: env[SMS_ENV.smppDestNpi] ?? D.smppDestNpi,
+      destTon: env[SMS_ENV.smppDestTon],
+      destNpi: env[SMS_ENV.smppDestNpi],
       usePayload: env[SMS_ENV.smppUsePayload] ?? false,
-      deliveryReceipts: env[SMS_ENV.smppDeliveryReceipts] ?? D.smppDeliveryReceipts,
-      enquireLinkMs: (env[SMS_ENV.smppEnquireLinkS] ?? D.smppEnquireLinkS) * 1000,
-      connectTimeoutMs: env[SMS_ENV.smppConnectTimeoutMs] ?? D.smppConnectTimeoutMs,
-      reconnectMinMs: env[SMS_ENV.smppReconnectMinMs] ?? D.smppReconnectMinMs,
-      reconnectMaxMs: env[SMS_ENV.smppReconnectMaxMs] ?? D.smppReconnectMaxMs,
-      throttleRetries: env[SMS_ENV.smppThrottleRetries] ?? D.smppThrottleRetries,
-      throttleDelayMs: env[SMS_ENV.smppThrottleDelayMs] ?? D.smppThrottleDelayMs,
+      deliveryReceipts: env[SMS_ENV.smppDeliveryReceipts],
+      enquireLinkMs: env[SMS_ENV.smppEnquireLinkS] * 1000,
+      connectTimeoutMs: env[SMS_ENV.smppConnectTimeoutMs],
+      reconnectMinMs: env[SMS_ENV.smppReconnectMinMs],
+      reconnectMaxMs: env[SMS_ENV.smppReconnectMaxMs],
+      throttleRetries: env[SMS_ENV.smppThrottleRetries],
+      throttleDelayMs: env[SMS_ENV.smppThrottleDelayMs],
     },
   };
 }

@@ -2,6 +2,7 @@
 // dialer gathers the facts, this decides the final state and what the history records.
 import type { FinalState } from './call-state.js';
 import { classifyUnanswered } from './outcome.js';
+import { type CallReason, callReason, hangupDetail, type ReasonCode, refusalReason, unansweredReason } from './reasons.js';
 
 /** What the dialer saw of one call. */
 export interface CallFacts {
@@ -20,7 +21,11 @@ export interface CallFacts {
   /** The far end's own final answer before the channel ended (a ChannelHangupRequest). */
   farEnd?: { cause?: number | undefined; sipCode?: number | undefined } | undefined;
   /** Set when Asterisk or ringhook stopping cut the call: why. */
-  cutBecause?: string | undefined;
+  cutBecause?: 'asterisk_stopped' | 'ringhook_stopped' | undefined;
+  /** The call rings the local softphone of this user name (no trunk). */
+  softphone?: string | undefined;
+  /** The number dialed. */
+  phone?: string | undefined;
 }
 
 /** How the call stopped. */
@@ -31,16 +36,16 @@ export type CallStop =
   | { kind: 'hangup-unconfirmed' }
   /** The channel was gone when the events connection came back. */
   | { kind: 'lost' }
-  /** No final event at all within the ring timeout, and never answered. */
-  | { kind: 'given-up'; why: string }
+  /** No final event at all within the ring timeout, and never answered (`reason`: no_final_event unless said). */
+  | { kind: 'given-up'; why: string; reason?: ReasonCode }
   /** ringhook stopped and the call did not end within the grace period. */
   | { kind: 'stopped' }
   /** Asterisk refused the originate (an HTTP answer: the endpoint cannot be reached), or it failed otherwise. */
-  | { kind: 'originate-failed'; refusedByAsterisk: boolean; message: string };
+  | { kind: 'originate-failed'; refusedByAsterisk: boolean; message: string; endpointOffline?: boolean | undefined };
 
 export interface CallEnd {
   state: FinalState;
-  /** The record: end time, cause, SIP code, ring or talk time, error. */
+  /** The record: end time, cause, SIP code, ring or talk time, the reason in words (`error`) and its technical detail. */
   fields: {
     endedAt: number;
     hangupCause?: number;
@@ -49,6 +54,7 @@ export interface CallEnd {
     ringMs?: number;
     talkMs?: number;
     error?: string;
+    reasonDetail?: string;
   };
   /** A note for the call's timeline, when the state needs one. */
   detail?: string;
@@ -68,12 +74,17 @@ export function answeredState(f: Pick<CallFacts, 'acknowledged' | 'speechFailed'
 function answered(f: CallFacts, now: number): Pick<CallEnd, 'state' | 'fields'> {
   const state = answeredState(f);
   const talk = f.answeredAt !== undefined ? { talkMs: now - f.answeredAt } : {};
-  return { state, fields: { endedAt: now, ...talk, ...(f.speechFailed && { error: `speech failed: ${f.speechFailed}` }) } };
+  return { state, fields: { endedAt: now, ...talk, ...(f.speechFailed && callReason('speech_failed', f, `speech failed: ${f.speechFailed}`)) } };
 }
 
-function withDetail(end: Pick<CallEnd, 'state' | 'fields'>, detail: string): CallEnd {
+/**
+ * The end with a note for its timeline (the technical `detail`); a call that did not reach its
+ * person also gets the reason in words, unless it has one already.
+ */
+function withDetail(end: Pick<CallEnd, 'state' | 'fields'>, reason: ReasonCode, f: CallFacts, detail: string): CallEnd {
   const reached = end.state === 'completed' || end.state === 'acknowledged' || end.state === 'voicemail' || end.state === 'unconfirmed';
-  return { ...end, fields: reached ? end.fields : { ...end.fields, error: end.fields.error ?? detail }, detail };
+  const fields = reached || end.fields.error !== undefined ? end.fields : { ...end.fields, ...callReason(reason, f, detail) };
+  return { ...end, fields, detail };
 }
 
 export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEnd {
@@ -82,29 +93,41 @@ export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEn
     case 'destroyed': {
       const sipCode = stop.techCause ?? f.farEnd?.sipCode;
       const hangup = { endedAt: now, hangupCause: stop.cause, hangupCauseText: stop.causeText, ...(sipCode !== undefined && { sipCode }) };
+      const technical = hangupDetail(stop.cause, stop.causeText, sipCode);
       // Cut by a stop: the phone heard part of the message, or nothing; the SMS backup applies.
-      if (f.cutBecause && !f.acknowledged) return withDetail({ state: 'interrupted', fields: { ...hangup, ...duration } }, f.cutBecause);
+      if (f.cutBecause && !f.acknowledged) {
+        const cut = f.cutBecause === 'asterisk_stopped' ? 'Asterisk stopped during the call (restart or shutdown)' : 'ringhook stopped during the call';
+        return withDetail({ state: 'interrupted', fields: { ...hangup, ...duration } }, f.cutBecause, f, `${cut}: ${technical}`);
+      }
       if (f.answeredAt !== undefined) {
         const end = answered(f, now);
         return { state: end.state, fields: { ...hangup, ...end.fields } };
       }
-      const state = classifyUnanswered({ cause: stop.cause, sipCode, farEndAnswered: f.farEnd !== undefined, rang: f.rang });
-      return { state, fields: { ...hangup, ...duration } };
+      const facts = { cause: stop.cause, sipCode, farEndAnswered: f.farEnd !== undefined, rang: f.rang };
+      const state = classifyUnanswered(facts);
+      return { state, fields: { ...hangup, ...duration, ...callReason(unansweredReason(facts), f, technical) } };
     }
     case 'hangup-unconfirmed':
-      return withDetail(answered(f, now), 'Asterisk did not report the end of the call after ringhook hung up');
+      return withDetail(answered(f, now), 'hangup_unconfirmed', f, 'Asterisk did not report the end of the call after ringhook hung up');
     case 'lost':
       return withDetail(
         { state: f.acknowledged ? 'acknowledged' : 'interrupted', fields: { endedAt: now } },
+        'events_lost',
+        f,
         'the call ended while the connection to Asterisk was down',
       );
     case 'given-up':
-      return withDetail({ state: 'failed', fields: { endedAt: now } }, stop.why);
+      return withDetail({ state: 'failed', fields: { endedAt: now } }, stop.reason ?? 'no_final_event', f, stop.why);
     case 'stopped':
-      return withDetail({ state: 'interrupted', fields: { endedAt: now } }, 'ringhook stopped during the call');
+      return withDetail({ state: 'interrupted', fields: { endedAt: now } }, 'ringhook_stopped', f, 'ringhook stopped during the call');
     case 'originate-failed':
       // One attempt only: a refused originate is the outcome, never retried.
-      return withDetail({ state: stop.refusedByAsterisk ? 'unreachable' : 'failed', fields: { endedAt: now } }, `originate failed: ${stop.message}`);
+      return withDetail(
+        { state: stop.refusedByAsterisk ? 'unreachable' : 'failed', fields: { endedAt: now } },
+        refusalReason({ softphone: f.softphone, refusedByAsterisk: stop.refusedByAsterisk, endpointOffline: stop.endpointOffline }),
+        f,
+        `originate failed: ${stop.message}`,
+      );
   }
 }
 
@@ -116,7 +139,7 @@ export function describeStop(stop: CallStop): string {
 }
 
 /** What becomes of a call still queued: dialed while fresh; too old, it ends without a call. */
-export type QueuedFate = { dial: true } | { dial: false; state: 'expired' | 'failed'; error: string };
+export type QueuedFate = { dial: true } | ({ dial: false; state: 'expired' | 'failed' } & CallReason);
 
 /**
  * `at start`: found queued by a new process (it was accepted before a restart); `waiting`: kept
@@ -125,6 +148,10 @@ export type QueuedFate = { dial: true } | { dial: false; state: 'expired' | 'fai
 export function queuedFate(receivedAt: number, now: number, freshnessMs: number, when: 'at start' | 'waiting'): QueuedFate {
   if (receivedAt >= now - freshnessMs) return { dial: true };
   return when === 'at start'
-    ? { dial: false, state: 'expired', error: 'too old to be placed after a restart' }
-    : { dial: false, state: 'failed', error: 'telephony was unavailable until the call was too old to place' };
+    ? { dial: false, state: 'expired', ...callReason('expired', { freshnessMs }, 'too old to be placed after a restart') }
+    : {
+        dial: false,
+        state: 'failed',
+        ...callReason('telephony_unavailable', { freshnessMs }, 'telephony was unavailable until the call was too old to place'),
+      };
 }

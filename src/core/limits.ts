@@ -60,3 +60,11 @@ export function decideBurst(perMinute: number, now: number, recentAcceptedAt: re
   const retryAfterSeconds = Math.max(1, Math.ceil((oldestThatBlocks + windowMs - now) / 1000));
   return { allowed: false, limit: 'burst', perMinute, retryAfterSeconds };
 }
+
+export const HOUR_MS = 3_600_000;
+
+/** Test-call pace (TEST_CALL_LIMITS) over times kept elsewhere than the store: the minute's limit, then the hour's. */
+export function decideTestPace(now: number, recentAt: readonly number[]): LimitDecision {
+  const minute = decideBurst(TEST_CALL_LIMITS.perMinute, now, recentAt);
+  return minute.allowed ? decideBurst(TEST_CALL_LIMITS.perHour, now, recentAt, HOUR_MS) : minute;
+}

@@ -12,10 +12,16 @@ export interface NumberLanguage {
   minus: string;
   plus: string;
   percent: string;
-  thousand: string;
   times: string;
   /** A run of zeros too long to count by ear ("four zeros"). */
   zeros(count: number): string;
+  /**
+   * The owner may write a decimal comma in their own language (1,25 %): a comma followed by other
+   * than three digits, which cannot be a thousands separator, is then taken for the decimal point.
+   */
+  localDecimalComma?: boolean;
+  /** From how many zeros after the point `zeros` is said instead of each (default ZERO_RUN); Infinity: never. */
+  zeroRun?: number;
   /**
    * A number with a decimal part, written out for the engine to read itself (the whole part and
    * the decimals as digits); absent: said in words with `cardinal`, `point` and `digit`.
@@ -89,7 +95,6 @@ export const english: NumberLanguage = {
   minus: 'minus',
   plus: 'plus',
   percent: 'percent',
-  thousand: 'thousand',
   times: 'times',
   zeros: (count) => `${englishCardinal(count)} zeros`,
 };
@@ -99,8 +104,8 @@ export interface DigitsWords {
   minus: string;
   plus: string;
   percent: string;
-  thousand: string;
   times: string;
+  localDecimalComma?: boolean;
   /** How the whole part and the decimals are joined: a decimal comma, or a word where the engine drops the point. */
   decimal(whole: string, fraction: string): string;
 }
@@ -123,3 +128,12 @@ export function digitsLanguage(words: DigitsWords): NumberLanguage {
 
 /** Joined by a decimal comma: 187,2. */
 export const decimalComma = (whole: string, fraction: string) => `${whole},${fraction}`;
+
+/**
+ * Joined by a spoken decimal word, the decimals one digit at a time, as they are said in Korean
+ * (2 점 3 5): the engine would read "35" as thirty-five, and drops a written point.
+ */
+export const decimalWord = (word: string) => (whole: string, fraction: string) => `${whole} ${word} ${[...fraction].join(' ')}`;
+
+/** A decimal part starting with this many zeros or more says how many ("four zeros") rather than each. */
+export const ZERO_RUN = 4;

@@ -2,6 +2,7 @@
 // Where the webhook contract is silent (an empty body, a JSON body without a message, a message too
 // long), the decisions are the ones the README states.
 import { z } from 'zod';
+import { capExtraFields } from './extra-fields.js';
 
 export const MAX_MESSAGE_CODE_POINTS = 500;
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -22,7 +23,7 @@ export interface Alert {
   /** Code points of the message as received, before truncation. */
   originalLength: number;
   fields: AlertFields;
-  /** Fields the sender added beyond the known ones, kept as sent. */
+  /** Fields the sender added beyond the known ones, kept as sent up to 4 KiB in all (core/extra-fields.ts). */
   extra: Record<string, unknown>;
 }
 
@@ -171,7 +172,7 @@ function parseJsonObject(object: Record<string, unknown>): ParseResult {
   }
   const { message, ...known } = result.data;
   const fields: AlertFields = Object.fromEntries(Object.entries(known).filter(([, v]) => v !== undefined));
-  const extra = Object.fromEntries(Object.entries(object).filter(([key]) => !KNOWN_KEYS.has(key)));
+  const { extra } = capExtraFields(Object.fromEntries(Object.entries(object).filter(([key]) => !KNOWN_KEYS.has(key))));
   return buildAlert('json', message, fields, extra);
 }
 

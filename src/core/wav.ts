@@ -132,3 +132,33 @@ export function normalizedTelephoneWav(bytes: Buffer): Buffer | undefined {
   out.set(new Uint8Array(normalized.buffer), 44);
   return out;
 }
+
+/**
+ * Telephone-format WAVs (8 kHz, mono, 16-bit PCM) played one after the other, as one file with a
+ * plain 44-byte header: what a call plays in a row; undefined when one is in another format.
+ */
+export function joinedTelephoneWav(parts: readonly Buffer[]): Buffer | undefined {
+  const audio: Buffer[] = [];
+  for (const part of parts) {
+    const check = checkWav(part);
+    if (!check.ok) return undefined;
+    const { encoding, channels, sampleRate, bitsPerSample } = check.format;
+    if (encoding !== 1 || channels !== 1 || sampleRate !== 8000 || bitsPerSample !== 16) return undefined;
+    audio.push(part.subarray(check.dataOffset, check.dataOffset + check.dataBytes));
+  }
+  const dataBytes = audio.reduce((sum, a) => sum + a.length, 0);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(16_000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(dataBytes, 40);
+  return Buffer.concat([header, ...audio]);
+}

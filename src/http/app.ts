@@ -3,6 +3,7 @@
 import { H3, toNodeHandler } from 'h3';
 import { ApiError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
+import type { Store } from '../store/contract.js';
 import { mountOperations, type OperationsDeps } from './operations.js';
 import { errorResponse } from './respond.js';
 import { mountDashboard, type DashboardDeps } from './dashboard/index.js';
@@ -10,6 +11,7 @@ import { createWebhook, h3Webhook, type Webhook, type WebhookDeps } from './webh
 import { withWebhookFastPath, type NodeHandler } from './webhook-node.js';
 
 export interface AppDeps extends WebhookDeps, DashboardDeps, Partial<OperationsDeps> {
+  store: Store;
   logger: Logger;
 }
 
@@ -35,7 +37,7 @@ export function createApp(deps: AppDeps, webhook: Webhook = createWebhook(deps))
 
   app.all('/webhook/**', h3Webhook(webhook));
 
-  mountOperations(app, { ...deps, health: deps.health ?? { store: deps } });
+  mountOperations(app, { ...deps, health: deps.health ?? { store: deps.store } });
 
   mountDashboard(app, deps);
 

@@ -3,7 +3,7 @@
 // (core/address-key).
 import { getRequestIP, type H3Event } from 'h3';
 import { throttleKey } from '../core/address-key.js';
-import type { AddressMatcher } from './address-match.js';
+import type { AddressMatcher } from '../core/address-match.js';
 
 export function addressOf(peer: string | undefined, forwardedFor: string | null | undefined, trustProxy: AddressMatcher | undefined): string {
   const address = peer ?? 'unknown';

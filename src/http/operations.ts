@@ -1,7 +1,9 @@
 // Operator routes: /healthz (is every part up?), /metrics (Prometheus), and the SMS gateway's
 // delivery-report callback.
-import type { H3 } from 'h3';
-import type { ClusterView } from '../app/cluster.js';
+import { getRequestIP, type H3 } from 'h3';
+import type { AddressMatcher } from '../core/address-match.js';
+import type { ClusterView } from '../core/cluster-view.js';
+import { metricsAllowed } from '../core/metrics-access.js';
 import type { Store } from '../store/contract.js';
 import type { Metrics } from '../lib/metrics.js';
 import { json } from './respond.js';
@@ -27,8 +29,10 @@ const DEGRADING_ONLY = new Set(['sms']);
 export interface OperationsDeps {
   health: HealthSources;
   metrics?: Metrics;
-  /** When set, /metrics wants "Authorization: Bearer <token>". */
+  /** When set, /metrics wants "Authorization: Bearer <token>"; unset, it answers this machine only (core/metrics-access.ts). */
   metricsToken?: string;
+  /** Proxies whose X-Forwarded-For names the client. */
+  trustProxy?: AddressMatcher;
   /** The SMS gateway's delivery-report route, when RINGHOOK_SMS_DLR_URL is set. */
   smsDelivery?: SmsReceiptDeps;
 }
@@ -53,8 +57,20 @@ export function mountOperations(app: H3, deps: OperationsDeps): void {
   if (deps.metrics) {
     const metrics = deps.metrics;
     app.get('/metrics', (event) => {
-      if (deps.metricsToken && !sameToken(event.req.headers.get('authorization')?.replace(/^Bearer\s+/i, ''), deps.metricsToken)) {
-        return json(401, { success: false, error: 'metrics need Authorization: Bearer <RINGHOOK_METRICS_TOKEN>', code: 'unauthorized' });
+      const headers = event.req.headers;
+      const peer = getRequestIP(event) ?? '';
+      const trusted = deps.trustProxy?.matches(peer) === true;
+      const allowed = metricsAllowed({
+        tokenSet: deps.metricsToken !== undefined,
+        tokenGiven: deps.metricsToken !== undefined && sameToken(headers.get('authorization')?.replace(/^Bearer\s+/i, ''), deps.metricsToken),
+        client: trusted ? (headers.get('x-forwarded-for')?.split(',').pop()?.trim() ?? peer) : peer,
+        forwardedByUntrusted: !trusted && ['x-forwarded-for', 'x-real-ip', 'forwarded'].some((h) => headers.has(h)),
+      });
+      if (!allowed) {
+        const error = deps.metricsToken
+          ? 'metrics need Authorization: Bearer <RINGHOOK_METRICS_TOKEN>'
+          : 'metrics are served to this machine only: set RINGHOOK_METRICS_TOKEN to read them from elsewhere';
+        return json(401, { success: false, error, code: 'unauthorized' });
       }
       return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });
     });

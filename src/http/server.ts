@@ -2,11 +2,15 @@
 // "HTTPS is required" to everybody except trusted reverse proxies that say X-Forwarded-Proto: https.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Server as TlsServer } from 'node:tls';
 import { listen, type Listener } from 'listhen';
 import { ApiError, UserError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
-import type { AddressMatcher } from './address-match.js';
-import { loadTls, saveSelfSigned } from './tls.js';
+import type { AddressMatcher } from '../core/address-match.js';
+import { loadTls, saveSelfSigned, type TlsMaterial } from './tls.js';
+import { connectionLimits, guardConnections, type GuardOptions } from './connection-guard.js';
+import { CONNECTION_TIMEOUTS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ConnectionLimits } from '../core/connection-caps.js';
+import { acmePlainHttp } from './acme-challenge.js';
 
 export interface ServerOptions {
   host: string;
@@ -20,6 +24,13 @@ export interface ServerOptions {
   certificateNames: string[];
   /** false: refuse to start without a configured certificate rather than make a self-signed one. */
   allowSelfSigned?: boolean;
+  /** Caps on open connections (per listener) and their first timeouts; unset: core/connection-caps.ts's defaults. */
+  connections?: Partial<ConnectionLimits>;
+  /**
+   * ringhook's own certificate (ACME): the one to serve (null: none yet, a self-signed one until it
+   * comes), and the HTTP-01 answers the plain-HTTP port gives, which sends everything else to HTTPS.
+   */
+  acme?: { certificate: TlsMaterial | null; answer: (token: string) => Promise<string | undefined>; publicOrigin: string };
   logger: Logger;
 }
 
@@ -27,6 +38,8 @@ export interface RunningServers {
   httpsPort: number;
   httpPort: number | null;
   selfSigned: boolean;
+  /** Serves another certificate from the next handshake on; open connections keep theirs. */
+  setCertificate(material: TlsMaterial): void;
   close(): Promise<void>;
 }
 
@@ -86,6 +99,7 @@ async function listenOn(
   handler: NodeHandler,
   options: { host: string; port: number; https: false | { cert: string; key: string } | { domains: string[]; validityDays: number } },
   what: string,
+  guard: GuardOptions,
 ): Promise<Listener> {
   const port =
     options.port === 0
@@ -114,26 +128,37 @@ async function listenOn(
     }
     hardenTimeouts(listener.server as Server);
     answerClientErrors(listener.server as Server);
+    guardConnections(listener.server as Server, options.https !== false, guard);
     return listener;
   } catch (error) {
     const message = (error as Error).message;
-    throw new UserError(`cannot listen for ${what} on ${options.host}:${options.port}: ${message}; choose another port or stop what uses it`);
+    const fix =
+      /EACCES/.test(message) && options.port < 1024
+        ? 'a port below 1024 needs root or CAP_NET_BIND_SERVICE (systemd: AmbientCapabilities=CAP_NET_BIND_SERVICE; see the README, "Putting it on the internet")'
+        : 'choose another port or stop what uses it';
+    throw new UserError(`cannot listen for ${what} on ${options.host}:${options.port}: ${message}; ${fix}`);
   }
 }
 
 export async function startServers(handler: NodeHandler, options: ServerOptions): Promise<RunningServers> {
-  const existing = loadTls(options.tls, options.dataDir);
-  if (!options.tls && options.allowSelfSigned === false) {
+  const acme = options.acme;
+  const existing = acme?.certificate ? { material: acme.certificate, selfSigned: false } : loadTls(options.tls, options.dataDir);
+  if (!options.tls && !acme && options.allowSelfSigned === false) {
     throw new UserError('no TLS certificate is configured and RINGHOOK_SELF_SIGNED=off: set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY to PEM files');
   }
   const https = existing?.material ?? { domains: options.certificateNames, validityDays: 825 };
-  const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS');
+  const { total, perAddress, ...timeouts } = options.connections ?? {};
+  const limits = connectionLimits({ total, perAddress: perAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS }, { ...CONNECTION_TIMEOUTS, ...timeouts });
+  const guard = { limits, trustProxy: options.trustProxy, logger: options.logger };
+  const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS', guard);
   const selfSigned = existing?.selfSigned ?? true;
   if (!existing && secure.https) {
     saveSelfSigned(options.dataDir, secure.https);
     options.logger.info('made a self-signed TLS certificate', { names: options.certificateNames });
   }
-  if (selfSigned) {
+  if (selfSigned && acme) {
+    options.logger.info('serving a self-signed certificate until the ACME certificate arrives');
+  } else if (selfSigned) {
     options.logger.warn(
       'serving HTTPS with a self-signed certificate: charting platforms such as TradingView need a certificate from a public CA; set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, or put a reverse proxy with one in front (see the README)',
     );
@@ -141,7 +166,10 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
   let plain: Listener | null = null;
   if (options.httpPort !== null) {
     try {
-      plain = await listenOn(plainHttpGate(options.trustProxy, handler), { host: options.host, port: options.httpPort, https: false }, 'plain HTTP');
+      const plainHandler = acme
+        ? acmePlainHttp({ answer: acme.answer, publicOrigin: acme.publicOrigin, trustProxy: options.trustProxy, handler, logger: options.logger })
+        : plainHttpGate(options.trustProxy, handler);
+      plain = await listenOn(plainHandler, { host: options.host, port: options.httpPort, https: false }, 'plain HTTP', guard);
     } catch (error) {
       await secure.close();
       throw error;
@@ -151,6 +179,9 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
     httpsPort: secure.address.port,
     httpPort: plain ? plain.address.port : null,
     selfSigned,
+    setCertificate(material) {
+      (secure.server as TlsServer).setSecureContext({ cert: material.cert, key: material.key });
+    },
     async close() {
       await Promise.all([secure.close(), plain?.close()]);
     },

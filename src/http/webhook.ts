@@ -5,9 +5,10 @@ import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from '../lib/errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
-import { isStoreUnavailable, type AccountRepo, type CallRepo } from '../store/contract.js';
+import type { AccountRepo, CallRepo } from '../store/contract.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
-import type { AddressMatcher } from './address-match.js';
+import type { AddressMatcher } from '../core/address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { closingUnread, readBodyLimited } from './body.js';
 import { addressOf } from './client-address.js';
@@ -26,12 +27,11 @@ export type WebhookResult =
   | 'method_not_allowed';
 
 export interface WebhookDeps {
-  readonly accounts: AccountRepo;
-  readonly calls: CallRepo;
+  readonly store: { readonly accounts: AccountRepo; readonly calls: CallRepo };
   logger: Logger;
   now: () => number;
   /** Told of every accepted call after its transaction committed (the dialer listens here). */
-  onCallQueued?: (callId: string, userId: string) => void;
+  onCallQueued?: (queued: { callId: string; kind: 'alert'; message: string; account: Account }) => void;
   /** Told of every answer, for metrics. */
   onResult?: (result: WebhookResult, durationMs: number) => void;
   /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
@@ -64,7 +64,7 @@ function bodyExcerpt(body: Uint8Array): string {
 }
 
 async function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Promise<Outcome> {
-  await deps.calls.recordRejectionGrouped({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
+  await deps.store.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
   return refuse('invalid_payload', error);
 }
 
@@ -94,12 +94,12 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
   const credentials = credentialsFromPath(request.pathname);
-  const account = credentials ? await deps.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
+  const account = credentials ? await deps.store.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
   // Valid credentials are never throttled: only failures are counted and refused per address.
   if (!account) return refuseCredentials(request, deps, throttle);
 
   if (!receivesCalls(account)) {
-    await deps.calls.recordRejectionGrouped({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
+    await deps.store.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
     return refuse('suspended', new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.'));
   }
 
@@ -115,7 +115,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     return refusePayload(deps, account, new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}), body);
   }
 
-  const outcome = await deps.calls.acceptGrouped(account.userId, account.plan, parsed.alert);
+  const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert);
   if (!outcome.accepted) {
     const d = outcome.decision;
     if (d.limit === 'monthly') {
@@ -140,7 +140,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
 
-  deps.onCallQueued?.(outcome.callId, account.userId);
+  deps.onCallQueued?.({ callId: outcome.callId, kind: 'alert', message: parsed.alert.message, account });
   const truncatedNote = parsed.alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',

@@ -8,7 +8,6 @@ import path from 'node:path';
 import sea from 'node:sea';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
-import { TEMPLATE_FILES, type AsteriskTemplates } from '../pbx/asterisk-config.js';
 
 /** The asset key of the better-sqlite3 addon inside the executable. */
 export const SQLITE_ADDON_ASSET = 'better_sqlite3.node';
@@ -33,11 +32,6 @@ export function readAsset(relativePath: string): string {
     }
   }
   return fs.readFileSync(path.join(repoRoot(), relativePath), 'utf8');
-}
-
-/** The Asterisk config templates (asterisk/*.conf). */
-export function asteriskTemplates(): AsteriskTemplates {
-  return Object.fromEntries(TEMPLATE_FILES.map((f) => [f, readAsset(`asterisk/${f}`)])) as AsteriskTemplates;
 }
 
 let sqliteAddon: object | undefined;

@@ -70,7 +70,7 @@ export interface OriginateParams {
   callerId?: string;
   /** Seconds to ring before giving up (cause 19). */
   timeoutSec?: number;
-  /** Channel variables (or dialplan functions, such as TALK_DETECT(set)) set on the new channel. */
+  /** Channel variables and functions set before dialing, e.g. TIMEOUT(absolute), TALK_DETECT(set). */
   variables?: Record<string, string>;
 }
 

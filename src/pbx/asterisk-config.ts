@@ -1,5 +1,6 @@
 // Renders ringhook's Asterisk configuration (the templates in asterisk/) from typed options.
 // Pure: the template texts come in as an argument, the rendered files go out as strings.
+import { RESERVED_SECTIONS } from '../core/asterisk-sections.js';
 import { z } from 'zod';
 
 export const TEMPLATE_FILES = [
@@ -55,16 +56,6 @@ const trunkUri = z
     /^sips?:(?:[^@\s;]+@)?(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?(?:;[A-Za-z0-9=._-]+)*$/,
     'must look like sip:host[:port] (for example sip:127.0.0.1:5070)',
   );
-
-/** The sections pjsip.conf defines besides the softphone's own. */
-export const RESERVED_SECTIONS = new Set([
-  'global',
-  'transport-udp',
-  'transport-tcp',
-  'transport-tls',
-  ...['trunk', 'trunk2'].flatMap((t) => [t, `${t}-auth`, `${t}-identify`, `${t}-registration`]),
-  'softphone-auth',
-]);
 
 const trunkOptions = z
   .object({

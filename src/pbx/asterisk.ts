@@ -1,6 +1,7 @@
 // A managed Asterisk process: renders ringhook's config into a run dir, starts Asterisk (from the
 // provisioned root file system with chroot, or the host's binary), waits until ARI answers,
-// restarts it with capped backoff if it dies, and stops it on shutdown.
+// restarts it with capped backoff if it dies, and stops it on shutdown. Should serve die instead,
+// a watchdog beside it hangs its calls up and stops it (asterisk-watchdog.ts).
 //
 // Chroot mode runs Asterisk inside a private mount namespace (`unshare --mount`): the bind mounts
 // of /proc, /dev, the run dir and the media dir exist only in that namespace, so they vanish with
@@ -17,8 +18,15 @@ import { basicAuth } from '../lib/basic-auth.js';
 import { sleep } from '../lib/sleep.js';
 import { AsteriskInfo } from './ari-schema.js';
 import type { Logger } from '../lib/log.js';
+import { readAsset } from '../lib/assets.js';
 import { renderAsteriskConfig, TEMPLATE_FILES, type AsteriskConfigInput, type AsteriskTemplates } from './asterisk-config.js';
 import { type AsteriskRuntime, asteriskCommand } from './asterisk-runtime.js';
+import { type AsteriskWatchdog, startWatchdog, stopLeftover } from './asterisk-watchdog.js';
+
+/** The Asterisk config templates (asterisk/*.conf). */
+export function asteriskTemplates(): AsteriskTemplates {
+  return Object.fromEntries(TEMPLATE_FILES.map((f) => [f, readAsset(`asterisk/${f}`)])) as AsteriskTemplates;
+}
 
 export async function loadAsteriskTemplates(dir: string): Promise<AsteriskTemplates> {
   const entries = await Promise.all(TEMPLATE_FILES.map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const));
@@ -51,6 +59,7 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
   readonly ariUrl: string;
   private readonly opts: Required<Pick<ManagedAsteriskOptions, 'readyTimeoutMs' | 'restartBackoff' | 'stableAfterMs'>> & ManagedAsteriskOptions;
   private child: ChildProcess | undefined;
+  private watchdog: AsteriskWatchdog | undefined;
   private stopping = false;
   private restarts = 0;
   /** Restarts in a row without a stable run between them. */
@@ -84,7 +93,7 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
   async start(): Promise<void> {
     this.stopping = false;
     await this.writeConfig();
-    await this.killLeftover();
+    await this.stopLeftover();
     try {
       await this.launch();
     } catch (error) {
@@ -97,6 +106,8 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
   async stop(graceMs = 5_000): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
+    this.watchdog?.dismiss();
+    this.watchdog = undefined;
     const child = this.child;
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -122,9 +133,10 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
     }
   }
 
-  // An Asterisk left running on this run dir (ringhook killed without a chance to stop it) holds
-  // the ports and the control socket: end it before starting a new one.
-  private async killLeftover(): Promise<void> {
+  // An Asterisk left running on this run dir (ringhook and its watchdog killed without a chance to
+  // stop it) holds the ports, the control socket and maybe calls: it hangs them up and stops
+  // before a new one starts.
+  private async stopLeftover(): Promise<void> {
     const pidFile = join(this.runDir, 'run', 'asterisk.pid');
     let pid: number;
     try {
@@ -140,20 +152,17 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
       return; // not running
     }
     if (!cmdline.includes('asterisk') || !cmdline.includes(this.runDir)) return;
-    this.opts.logger.warn('stopping a leftover Asterisk on this run dir', { pid });
-    process.kill(pid, 'SIGKILL');
-    for (let i = 0; i < 50; i++) {
-      try {
-        await readFile(`/proc/${pid}/cmdline`);
-      } catch {
-        return;
-      }
-      await sleep(100);
-    }
+    this.opts.logger.warn('stopping a leftover Asterisk on this run dir (its calls are hung up)', { pid });
+    const how = await stopLeftover(this.opts.runtime, pid, this.configFile);
+    this.opts.logger.info('leftover Asterisk stopped', { pid, how });
+  }
+
+  private get configFile(): string {
+    return join(this.runDir, 'etc', 'asterisk.conf');
   }
 
   private command(): { file: string; args: string[] } {
-    return asteriskCommand(this.opts.runtime, join(this.runDir, 'etc', 'asterisk.conf'), [this.runDir, this.opts.mediaDir]);
+    return asteriskCommand(this.opts.runtime, this.configFile, [this.runDir, this.opts.mediaDir]);
   }
 
   private async launch(): Promise<void> {
@@ -162,6 +171,9 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
     const log = this.opts.logger;
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
+    // Ends this Asterisk's calls and stops it should serve die; dismissed when Asterisk exits first.
+    const watchdog = child.pid === undefined ? undefined : startWatchdog(this.opts.runtime, child.pid, this.configFile, log);
+    this.watchdog = watchdog;
     const collect = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (!line.trim()) continue;
@@ -177,7 +189,10 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
         log.error('could not start Asterisk', { error, file });
         resolve({ code: null, signal: null });
       });
-      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('exit', (code, signal) => {
+        watchdog?.dismiss();
+        resolve({ code, signal });
+      });
     });
     void exited.then(({ code, signal }) => this.onExit(child, started, code, signal));
 

@@ -3,13 +3,14 @@
 // most once per alert, even across a crash.
 import { isFinal } from '../core/call-state.js';
 import { decideSms, groupByCarrier } from '../core/sms-decision.js';
-import type { LeftSms } from '../store/sqlite/call-progress.js';
+import type { LeftSms } from '../core/records.js';
 import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallChange, CallEvents } from '../lib/events.js';
+import type { CallChange, CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';
 import type { FinalCall } from '../calls/call-ledger.js';
 import { buildSmsText } from './text.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from './types.js';
+import { SMS_NOT_SENT } from '../core/reasons.js';
 
 export interface SmsBackupDeps {
   sender: SmsSender;
@@ -82,15 +83,14 @@ export class SmsBackup {
     // Each ends failed only if it is still as it was left: a node taken for dead may still be sending.
     const fail = (callId: string, from: 'sending' | 'waiting', error: string) =>
       writes.write(`sms ${callId} failed`, () => progress.failLeftSms(callId, from, error));
-    for (const callId of handingOver)
-      await fail(callId, 'sending', 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate');
+    for (const callId of handingOver) await fail(callId, 'sending', SMS_NOT_SENT.stoppedHandingOver);
     for (const alerts of groupByCarrier(waiting)) {
       const claimed = alerts.map((a) => a.callId);
       const until = Math.min(...alerts.map((a) => a.claimedAt)) + this.windowMs;
       const account = await this.deps.accounts.get(alerts[0]!.userId);
       const to = alerts[0]!.phone ?? account?.phone;
       if (now() >= until || !to) {
-        const error = to ? 'the SMS gateway took nothing within RINGHOOK_CALL_FRESHNESS; not sent late' : 'the account is gone';
+        const error = to ? SMS_NOT_SENT.tooOld : SMS_NOT_SENT.accountGone;
         for (const id of claimed) await fail(id, 'waiting', error);
         continue;
       }
@@ -185,8 +185,7 @@ export class SmsBackup {
       if (waiting) {
         if (this.stopping) return 'left waiting';
         // The owner may have turned SMS backup off, or the account been suspended, meanwhile.
-        if (decideSms('failed', await this.deps.accounts.get(sms.userId), true) !== 'send')
-          return { status: 'failed', error: 'not sent: SMS backup was turned off, or the account suspended, while the SMS waited for the gateway' };
+        if (decideSms('failed', await this.deps.accounts.get(sms.userId), true) !== 'send') return { status: 'failed', error: SMS_NOT_SENT.turnedOff };
         const resumed = await writes
           .write(`sms ${claimed[0]} resumes`, () => progress.resumeSms(claimed))
           .then(
@@ -243,7 +242,9 @@ export class SmsBackup {
     const sent = calls.filter((call) => call.smsStatus === 'sent');
     if (sent.length === 0) return;
     const result =
-      report.status === 'delivered' ? ({ status: 'delivered' } as const) : ({ status: 'failed', error: `not delivered: ${report.detail}` } as const);
+      report.status === 'delivered'
+        ? ({ status: 'delivered' } as const)
+        : ({ status: 'failed', error: `${SMS_NOT_SENT.notDelivered}${report.detail}` } as const);
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
     for (const call of sent) {
       void this.deps.writes

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TtsEngine } from './tts.js';
+import type { TtsEngine } from './engine.js';
 
 export interface SynthesizedSpeech {
   /** Absolute path of the WAV file. */

@@ -11,7 +11,7 @@
 // text on its stdin.
 import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js';
@@ -25,7 +25,9 @@ import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
 
 export { speechCacheKey, type SpeechProgress, type SynthesizedSpeech } from './speech-cache.js';
 
-export type TtsEngine = 'flite' | 'espeak-ng' | 'festival';
+import type { TtsEngine } from './engine.js';
+
+export type { TtsEngine } from './engine.js';
 
 export type TtsErrorCode = 'engine_missing' | 'engine_failed' | 'invalid_input';
 
@@ -67,6 +69,8 @@ export const TtsOptions = z.object({
    * resident processes (flite-resident.ts). Unset, or a flite of the operator's: a process per message.
    */
   residentFliteDir: z.string().startsWith('/', 'must be an absolute path').optional(),
+  /** Each speech file's mode: readable by the Asterisk that plays it only (core/media-modes.ts). */
+  fileMode: z.number().int().min(0).max(0o777).default(0o600),
   binaries: z.object({ flite: z.string(), espeakNg: z.string(), text2wave: z.string(), sox: z.string() }).partial().default({}),
 });
 export type TtsOptionsInput = z.input<typeof TtsOptions>;
@@ -197,7 +201,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     const started = performance.now();
     const tmpName = `.tmp-${randomBytes(6).toString('hex')}`;
     const tmp = join(o.cacheDir, tmpName);
-    await mkdir(tmp, { recursive: true });
+    await mkdir(tmp, { recursive: true, mode: 0o700 });
     try {
       await prepare(text, tmp);
       if (step !== 'convert') await runStep(step, voice, tmpName);
@@ -209,6 +213,8 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
       // An engine that cannot read the text (flite given Cyrillic, say) exits 0 with a header and no
       // sound: a call must never speak that, so it fails like the engine did, and is not cached.
       if (size < WAV_HEADER_BYTES + LEAST_SOUND_BYTES) throw new TtsError('engine_failed', `${step} made no sound (${size} bytes)`);
+      // The engines write with the umask's mode (0644 as a rule).
+      await chmod(join(tmp, 'out.wav'), o.fileMode);
       await rename(join(tmp, 'out.wav'), target);
       logger.debug('speech synthesized', { ...describe, chars: text.length, ms: Math.round(performance.now() - started) });
       return speechFile(target, size, false);

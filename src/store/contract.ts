@@ -2,14 +2,29 @@
 // embedded default) answers at once, PostgreSQL (several nodes) later; callers await both, so the
 // HTTP, dialer and SMS code never know which one runs.
 import type { Account } from '../core/account.js';
-import { isBusyError } from './sqlite/database.js';
 import type { Alert } from '../core/payload.js';
 import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
-import type { AccountChanges, NewAccount } from './sqlite/accounts.js';
-import type { AcceptResult, CallRecord, HistoryPage, RejectedAlert } from './sqlite/calls.js';
-import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms, LeftSms } from './sqlite/call-progress.js';
-import type { Session } from './sqlite/sessions.js';
+import type { AcmeFaultKind } from '../core/acme.js';
+import type { NodeInfo } from '../core/cluster-view.js';
+
+export type { NodeInfo } from '../core/cluster-view.js';
+import type {
+  AcceptResult,
+  AccountChanges,
+  CallEventRow,
+  CallForDialing,
+  CallRecord,
+  EndedWithoutSms,
+  HistoryPage,
+  LeftSms,
+  NewAccount,
+  RejectedAlert,
+  Session,
+  SmsStatus,
+  TransitionFields,
+  WaitingSms,
+} from '../core/records.js';
 
 /** A value now (SQLite) or later (PostgreSQL). */
 export type Awaitable<T> = T | Promise<T>;
@@ -28,8 +43,8 @@ export interface AccountRepo {
 
 export interface CallRepo {
   /** Limits checked and the call and its usage written in one transaction, on disk before it resolves. */
-  acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult>;
-  recordRejectionGrouped(rejected: RejectedAlert): Promise<void>;
+  accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult>;
+  recordRejection(rejected: RejectedAlert): Promise<void>;
   acceptTestCall(userId: string, message: string, perMinute?: number, perHour?: number): Awaitable<AcceptResult>;
   usage(userId: string, now?: number): Awaitable<{ month: string; used: number; resetsAt: number }>;
   get(callId: string): Awaitable<CallRecord | undefined>;
@@ -89,14 +104,6 @@ export interface CallWrites {
 }
 
 /** A ringhook process sharing the store with others (PostgreSQL only). */
-export interface NodeInfo {
-  nodeId: string;
-  startedAt: number;
-  seenAt: number;
-  /** Set when a survivor took its calls over. */
-  goneAt: number | null;
-}
-
 /** A node declared gone, and what it left to the survivor that did so. */
 export interface GoneNode {
   nodeId: string;
@@ -134,6 +141,50 @@ export interface ChangeFeed {
   subscribe(listener: (change: CallChangeNotice) => void): Promise<() => Promise<void>>;
 }
 
+/** ringhook's own certificate (ACME), as the store keeps it for every node: the key sealed with the secret key. */
+export interface StoredCertificate {
+  names: string[];
+  /** The certificate and its chain, PEM. */
+  certPem: string;
+  keyPem: string;
+  notBefore: number;
+  notAfter: number;
+  obtainedAt: number;
+}
+
+/** The certificate and how ordering it went: what doctor shows. */
+export interface CertificateState {
+  certificate: StoredCertificate | null;
+  lastAttemptAt: number | null;
+  lastError: string | null;
+  lastErrorFix: string | null;
+  lastErrorKind: AcmeFaultKind | null;
+  /** Failed orders in a row (the backoff's count); 0 after a success. */
+  failures: number;
+  nextAttemptAt: number | null;
+}
+
+export interface CertificateFailure {
+  at: number;
+  error: string;
+  kind: AcmeFaultKind;
+  fix: string;
+  nextAttemptAt: number;
+}
+
+export interface CertificateRepo {
+  state(): Promise<CertificateState>;
+  /** A new certificate: replaces the old one and clears the failures. */
+  save(certificate: StoredCertificate): Promise<void>;
+  recordFailure(failure: CertificateFailure): Promise<void>;
+  /** HTTP-01: whichever node the authority reaches answers the token. */
+  putChallenge(token: string, keyAuthorization: string, expiresAt: number): Promise<void>;
+  challenge(token: string): Promise<string | undefined>;
+  deleteChallenge(token: string): Promise<void>;
+  /** Runs `work` while no other node orders (PostgreSQL: an advisory lock); `ran: false` at once when one does. */
+  whileOrdering<T>(work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Where it is, for logs and doctor (a file, or a URL without its password). */
@@ -144,6 +195,7 @@ export interface Store {
   readonly sessions: SessionRepo;
   readonly ownerAuth: OwnerAuthRepo;
   readonly writes: CallWrites;
+  readonly certificates: CertificateRepo;
   /** Present when several nodes share the store. */
   readonly nodes?: NodeRegistry;
   readonly changes?: ChangeFeed;
@@ -151,31 +203,10 @@ export interface Store {
   ping(): Promise<void>;
   /** The schema version the store is at. */
   schemaVersion(): Promise<number>;
+  /**
+   * Several nodes: looks at the schema again (another node may have migrated it); returns why this
+   * node must take no alerts now, or null. Until it answers null again, ping() and every alert fail.
+   */
+  checkSchema?(): Promise<string | null>;
   close(): Promise<void>;
-}
-
-/** PostgreSQL's error classes of a server that cannot take work now (08 connection, 57 operator intervention, 53 resources). */
-const UNAVAILABLE_SQLSTATE = /^(08|57|53)/;
-/** Node's and postgres.js's codes of a connection that could not be made or was lost. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'CONNECT_TIMEOUT',
-]);
-
-/**
- * The store could not take the write and recorded nothing: SQLite's lock held by another process
- * past the wait, or a PostgreSQL server down, restarting or out of connections.
- */
-export function isStoreUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
-  if (isBusyError(error)) return true;
-  return UNAVAILABLE_CODES.has(code) || (code.length === 5 && UNAVAILABLE_SQLSTATE.test(code));
 }

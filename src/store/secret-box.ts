@@ -1,5 +1,6 @@
 // Seals the api_keys at rest (AES-256-GCM) and derives their keyed hash (HMAC-SHA256), both from one
 // 32-byte secret key kept outside the database: a copy of the database alone reveals no webhook URL.
+import { decodeSecretKey } from '../config/rules.js';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_KEY_BYTES = 32;
@@ -60,9 +61,4 @@ export class SecretBox {
   }
 }
 
-/** A key as an operator writes it: 64 hex characters, or base64 / base64url of 32 bytes. */
-export function decodeSecretKey(text: string): Buffer | null {
-  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) return Buffer.from(text, 'base64');
-  return null;
-}
+export { decodeSecretKey };

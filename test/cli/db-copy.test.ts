@@ -12,6 +12,7 @@ import { makeDataDir } from '../helpers/service.js';
 import { parseAlertBody } from '../../src/core/payload.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { PG_SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import { silentLogger } from '../../src/lib/log.js';
 
 const SECRET = 'a'.repeat(64);
@@ -48,12 +49,12 @@ describe('ringhook db copy', () => {
       for (const i of [1, 2]) {
         const alert = parseAlertBody(new TextEncoder().encode(`{"message":"AAPL crossed ${i}","price":"19${i}.5","strategy":"s"}`), 'application/json');
         if (!alert.ok) throw new Error(alert.error);
-        const accepted = await store.calls.acceptGrouped(accounts[0]!.user_id, 'premium', alert.alert);
+        const accepted = await store.calls.accept(accounts[0]!.user_id, 'premium', alert.alert);
         if (!accepted.accepted) throw new Error('not accepted');
         store.progress.transition(accepted.callId, 'dialing', { phone: '+14155550101', dialedAt: Date.now() });
         store.progress.transition(accepted.callId, 'busy', { endedAt: Date.now(), sipCode: 486 });
       }
-      await store.calls.recordRejectionGrouped({ userId: accounts[1]!.user_id, status: 'invalid_payload', error: 'bad', excerpt: '{' });
+      await store.calls.recordRejection({ userId: accounts[1]!.user_id, status: 'invalid_payload', error: 'bad', excerpt: '{' });
     } finally {
       await store.close();
     }
@@ -103,7 +104,7 @@ describe('ringhook db copy', () => {
     const checks = ok.json as Array<{ name: string; ok: boolean; detail: string }>;
     const database = checks.find((c) => c.name === 'database')!;
     expect(database.ok, JSON.stringify(database)).toBe(true);
-    expect(database.detail).toMatch(/^postgres postgres:\/\/.*doctor_db: schema 8, 0 account\(s\), 0 node\(s\) alive: none/);
+    expect(database.detail).toMatch(new RegExp(`^postgres postgres://.*doctor_db: schema ${PG_SCHEMA_VERSION}, 0 account\\(s\\), 0 node\\(s\\) alive: none`));
     const wrong = new URL(url);
     wrong.username = 'nobody';
     wrong.password = 'hunter22';

@@ -5,9 +5,9 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../src/app/cluster.js';
-import type { CallForDialing } from '../../src/store/sqlite/call-progress.js';
+import type { CallForDialing } from '../../src/core/records.js';
 import type { Store } from '../../src/store/contract.js';
-import { CallEvents, type CallChange } from '../../src/lib/events.js';
+import { CallEvents, type CallChange } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { parseAlertBody } from '../../src/core/payload.js';
 import { useStores } from '../helpers/stores.js';
@@ -41,7 +41,7 @@ async function startNode(open: (nodeId: string) => Promise<Store>, nodeId: strin
 async function answeredCall(store: Store, userId: string): Promise<string> {
   const alert = parseAlertBody(new TextEncoder().encode('BTC above 100k'), 'text/plain');
   if (!alert.ok) throw new Error(alert.error);
-  const accepted = await store.calls.acceptGrouped(userId, 'premium', alert.alert);
+  const accepted = await store.calls.accept(userId, 'premium', alert.alert);
   if (!accepted.accepted) throw new Error('not accepted');
   for (const to of ['dialing', 'ringing', 'answered'] as const) {
     expect(await store.progress.transition(accepted.callId, to, to === 'dialing' ? { phone: '+14155550123', dialedAt: Date.now() } : {})).toBe(true);

@@ -3,7 +3,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
-import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../../src/store/sqlite/owner-auth.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
 import { SessionStore } from '../../src/store/sqlite/sessions.js';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir } from '../helpers/service.js';

@@ -125,6 +125,22 @@ describe('GET /dashboard/events', () => {
     for (const x of streams) x.close();
   });
 
+  it('logs a flood of refused streams as one line with a count, not one line each', async () => {
+    svc = await startDashboardService({ liveStreams: { perSession: 1 } });
+    const s = svc;
+    const token = new SessionStore(s.stores.db, s.clock.now).create(s.createAccount().userId).token;
+    const open = await openStream(s, token);
+    expect(open.status).toBe(200);
+    const refused = [];
+    for (let i = 0; i < 30; i++) refused.push(await openStream(s, token));
+    expect(refused.every((x) => x.status === 429)).toBe(true);
+    const lines = s.logs.filter((l) => String(l.msg).startsWith('dashboard live stream'));
+    // The first refusal is told at once; the rest of the period is summed up when it ends.
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'warn', refused: 1, cap: 'perSession' });
+    open.close();
+  });
+
   it.each([true, false])('does not keep the service from stopping (shutdown signal given: %s)', async (shutdownSignal) => {
     svc = await startDashboardService({ shutdownSignal });
     const a = svc.createAccount();

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/contract.js';
-import { CallEvents } from '../../src/lib/events.js';
+import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import type { FinalCall } from '../../src/calls/call-ledger.js';
 import { Dialer } from '../../src/calls/dialer.js';

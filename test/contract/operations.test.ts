@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 import { createAccount } from '../helpers/accounts.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/wait.js';
+import { PG_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 
 let t: TestService;
 const TOKEN = 'metrics-token-0123456789';
@@ -16,6 +17,40 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.stop();
+});
+
+describe('/metrics without RINGHOOK_METRICS_TOKEN', () => {
+  let open: TestService;
+  beforeAll(async () => {
+    // 127.0.0.2 is a trusted reverse proxy: what it says of its clients stands for clients elsewhere.
+    open = await startTestService({ RINGHOOK_TRUST_PROXY: '127.0.0.2' });
+  });
+  afterAll(async () => {
+    await open.stop();
+  });
+  const get = (headers: Record<string, string> = {}, localAddress = '127.0.0.1') =>
+    request(`https://127.0.0.1:${open.service.servers.httpsPort}/metrics`, { method: 'GET', ca: open.ca, headers, localAddress });
+
+  it('answers this machine (a local Prometheus)', async () => {
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('ringhook_alerts_total');
+  });
+
+  it('refuses anybody else, as a trusted proxy names them, and a request an untrusted proxy forwarded', async () => {
+    for (const [headers, from] of [
+      [{ 'x-forwarded-for': '203.0.113.9' }, '127.0.0.2'],
+      [{ 'x-forwarded-for': '127.0.0.1, 203.0.113.9' }, '127.0.0.2'],
+      [{ 'x-forwarded-for': '203.0.113.9' }, '127.0.0.1'],
+      [{ 'x-real-ip': '203.0.113.9' }, '127.0.0.1'],
+      [{ forwarded: 'for=203.0.113.9' }, '127.0.0.1'],
+    ] as const) {
+      const res = await get(headers, from);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+      expect(res.json).toMatchObject({ code: 'unauthorized', error: expect.stringMatching(/this machine only: set RINGHOOK_METRICS_TOKEN/) });
+    }
+    expect((await get({ 'x-forwarded-for': '127.0.0.1' }, '127.0.0.2')).status).toBe(200);
+  });
 });
 
 describe('operations', () => {
@@ -68,7 +103,7 @@ describe('operations of a node on PostgreSQL', () => {
     const res = await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ ok: true, checks: { process: 'ok', database: 'ok', telephony: 'off' }, cluster: { node: 'node-ops' } });
-    expect(res.json.cluster.nodes).toEqual([{ node: 'node-ops', alive: true, seen_ms_ago: expect.any(Number) }]);
+    expect(res.json.cluster.nodes).toEqual([{ node: 'node-ops', alive: true, seen_ms_ago: expect.any(Number), version: '0.1.0', schema: PG_SCHEMA_VERSION }]);
     const metrics = await request(`${node.baseUrl}/metrics`, { method: 'GET', ca: node.ca });
     expect(metrics.text).toContain('ringhook_node_info{node="node-ops",store="postgres"} 1');
   });

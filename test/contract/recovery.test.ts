@@ -49,7 +49,8 @@ it('at start, a queued call older than the freshness window expires (never diale
     sqliteDb(second.service.stores).prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(old.json.call_id) as Array<{ event: string }>
   ).map((e) => e.event);
   expect(expired.status).toBe('expired');
-  expect(expired.error).toMatch(/too old/);
+  expect(expired.error).toMatch(/still waiting when ringhook restarted, and was older than/);
+  expect(expired.reason_detail).toMatch(/too old/);
   expect(expired.dialed_at).toBeNull();
   expect(timeline).not.toContain('dialing');
   expect(expired.sms_status).toBe('disabled');
@@ -62,7 +63,7 @@ it('a second serve on the same data dir is refused while the first runs, and sta
   const dataDir = makeDataDir();
   const first = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
   await expect(startTestService({ RINGHOOK_DATA_DIR: dataDir })).rejects.toThrow(
-    /another ringhook serve \(pid \d+\) is using the data dir .*: stop it first, or give this one its own RINGHOOK_DATA_DIR/,
+    /another ringhook serve \(pid \d+, ringhook \d+\.\d+\.\d+, schema \d+\) is using the data dir .*: stop it first, or give this one its own RINGHOOK_DATA_DIR/,
   );
   await first.stop();
   const second = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
@@ -77,5 +78,5 @@ it('a lock left by a process that died (kill -9) is taken over', async () => {
   fs.writeFileSync(path.join(dataDir, 'serve.pid'), `${dead}\n`);
   const t = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
   running.push(t);
-  expect(fs.readFileSync(path.join(dataDir, 'serve.pid'), 'utf8').trim()).toBe(String(process.pid));
+  expect(fs.readFileSync(path.join(dataDir, 'serve.pid'), 'utf8').split('\n')[0]).toBe(String(process.pid));
 });

@@ -13,6 +13,7 @@ import { callEnded, smsSettled, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 import { waitFor } from '../helpers/wait.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 let t: TestService;
 let kannel: KannelPeer;
@@ -166,14 +167,14 @@ describe('test calls and Asterisk faults', () => {
     const before = kannel.messages().length;
     // Accepted as the webhook does (the account still active), suspended before the dialer can look.
     const alert = { form: 'text' as const, message: 'queued before the suspension', truncated: false, originalLength: 28, fields: {}, extra: {} };
-    const accepting = t.service.stores.calls.acceptGrouped(b.userId, 'premium', alert);
+    const accepting = t.service.stores.calls.accept(b.userId, 'premium', alert);
     await t.service.stores.accounts.update(b.userId, { status: 'suspended' });
     const accepted = await accepting;
     expect(accepted.accepted).toBe(true);
     const callId = (accepted as { callId: string }).callId;
     t.service.telephony!.enqueue(callId);
     const row = await smsStatus(callId);
-    expect(row).toMatchObject({ status: 'failed', error: 'the account was suspended before the call was placed', dialed_at: null, sms_status: 'disabled' });
+    expect(row).toMatchObject({ status: 'failed', error: reasonText('account_suspended'), dialed_at: null, sms_status: 'disabled' });
     expect(events(callId)).not.toContain('dialing');
     await new Promise((r) => setTimeout(r, 300));
     expect(kannel.messages().length).toBe(before);

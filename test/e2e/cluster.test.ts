@@ -28,6 +28,7 @@ import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
 import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
 import { type Smsc, startSmsc } from '../helpers/smpp-server.js';
 import { buildOnce, type CountingPhone, type ServeProcess, startCountingPhone, startServe } from '../soak/peers.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 /** Simultaneous calls per node: small, so that a stream of ringing calls leaves some queued. */
 const MAX_CALLS = 8;
@@ -219,7 +220,14 @@ it('kill -9 of node-b with calls in progress: nothing lost or dialed twice, its 
   for (const [callId, message] of answered) expect(now.get(callId)?.message, callId).toBe(message);
   expect(unsettled(rows, MISSED), serveLogs()).toEqual([]);
   // node-b's calls in progress: interrupted, never redialed.
-  for (const c of inFlightOfB) expect(now.get(c.call_id)!.status, c.call_id).toBe('interrupted');
+  for (const c of inFlightOfB) {
+    expect(now.get(c.call_id)!.status, c.call_id).toBe('interrupted');
+    // Said in words, with the technical detail beside it.
+    expect(now.get(c.call_id), c.call_id).toMatchObject({
+      error: reasonText('node_stopped', { node: 'node-b' }),
+      reason_detail: expect.stringMatching(/node node-b stopped answering during the call/),
+    });
+  }
   // node-b's queued alerts: dialed by node-a.
   for (const c of queuedOfB) {
     expect(now.get(c.call_id)!.node_id, c.call_id).toBe('node-a');

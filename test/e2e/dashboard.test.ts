@@ -3,9 +3,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Account } from '../../src/core/account.js';
-import { OwnerAuthStore, LOGIN_LINK_TTL_MS } from '../../src/store/sqlite/owner-auth.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
 import { request } from '../helpers/https-client.js';
 import { launchChromium, newContext, screenshot, startDashboardService, type DashboardService } from '../helpers/browser.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 const PASSWORD = 'correct horse battery staple';
 const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>';
@@ -483,7 +485,18 @@ describe('admin', () => {
   it('an admin sees every account read-only; the flag is needed', async () => {
     const admin = await withPassword(svc.createAccount({ name: 'Operator' }));
     svc.clock.advance(60_000);
-    expect((await postAlert(hook(owner), JSON.stringify({ message: 'seen by the admin' }))).status).toBe(200);
+    const seen = await postAlert(hook(owner), JSON.stringify({ message: 'seen by the admin' }));
+    expect(seen.status).toBe(200);
+    // Its reason in words for everyone; what Asterisk reported, for the admin only.
+    const reason = reasonText('softphone_not_registered', { softphone: 'ringhook' });
+    const detail = 'originate failed: ARI POST /channels/rh-call_x failed: HTTP 500 (Allocation failed)';
+    svc.setCallStatus(seen.json.call_id, 'unreachable', { error: reason, reason_detail: detail });
+    const ownerPage = await open();
+    await signIn(ownerPage, owner.userId);
+    await ownerPage.goto('/calls');
+    const ownerView = await ownerPage.locator(`#call-${seen.json.call_id}`).innerText();
+    expect(ownerView).toContain(reason);
+    expect(ownerView).not.toContain('Allocation failed');
     auth.setAdmin(admin.userId, true);
     for (const viewport of ['phone', 'desktop'] as const) {
       const page = await open(viewport);
@@ -494,10 +507,12 @@ describe('admin', () => {
       expect(text).toContain('Other Owner');
       await screenshot(page, 'admin');
       await page.getByRole('link', { name: 'Ada Trader' }).click();
-      const detail = await page.locator('main').innerText();
-      expect(detail).toContain('read-only');
-      expect(detail).toContain('seen by the admin');
-      expect(detail).not.toContain(owner.apiKey);
+      const shown = await page.locator('main').innerText();
+      expect(shown).toContain('read-only');
+      expect(shown).toContain('seen by the admin');
+      expect(shown).toContain(reason);
+      expect(shown).toMatch(/Details\s+originate failed: ARI POST \/channels\/rh-call_x failed: HTTP 500 \(Allocation failed\)/);
+      expect(shown).not.toContain(owner.apiKey);
       expect(await page.locator('main form[method="post"]').count()).toBe(0);
       await screenshot(page, 'admin-account');
     }

@@ -17,6 +17,7 @@ import { callEnded, realClock, smsSettled, sqliteDb, startTestService, type Test
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 import { waitFor } from '../helpers/wait.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 interface Proxy {
   port: number;
@@ -236,7 +237,8 @@ it('ARI websocket cut for longer than the ring timeout during a ringing call: th
   // Ended by the reconcile after the reconnect, with an error that says why; the SMS backup applies
   // (interrupted), and is recorded as disabled because there is no gateway.
   expect(r.status, JSON.stringify(timeline)).toBe('interrupted');
-  expect(r.error).toMatch(/ended while the connection to Asterisk was down/);
+  expect(r.error).toBe(reasonText('events_lost'));
+  expect(r.reason_detail).toMatch(/ended while the connection to Asterisk was down/);
   expect(r.ended_at).toBeGreaterThanOrEqual(reconnectedAt - 50);
   expect(endedAfterReconnectMs, 'ended by the reconcile, not left to the give-up timer').toBeLessThan(10_000);
   expect(sms.sms_status).toBe('disabled');

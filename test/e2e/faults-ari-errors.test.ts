@@ -1,8 +1,8 @@
 // ARI answering errors, from a real Asterisk 22, through the whole service:
 // 1. Asterisk refuses the originate: the managed Asterisk has no trunk, so calls go to the local
 //    softphone, which is not registered; ARI answers the originate with an HTTP error. The call
-//    ends `unreachable` with Asterisk's own explanation, is not retried, and the SMS backup goes
-//    out once (Kannel).
+//    ends `unreachable` saying no phone is registered (Asterisk's own explanation kept as the
+//    reason's detail), is not retried, and the SMS backup goes out once (Kannel).
 // 2. Asterisk refuses ringhook's ARI credentials (external mode, wrong password): the alert is
 //    still accepted and recorded, it is never dialed, the operator is told what to fix (one error
 //    line naming the variables), /healthz says ARI is down, and once the call is older than
@@ -14,6 +14,7 @@ import { provisionAsterisk, startTestAsterisk, type TestAsterisk } from '../help
 import { startKannel, type KannelPeer } from '../helpers/kannel.js';
 import { callEnded, managedTelephonyEnv, realClock, smsSettled, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { createAccount } from '../helpers/accounts.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 let kannel: KannelPeer;
 
@@ -53,7 +54,7 @@ describe('Asterisk refuses the originate (no trunk, softphone not registered)', 
     await t?.stop();
   });
 
-  it("ends unreachable with Asterisk's explanation, not retried, one SMS", async () => {
+  it("ends unreachable saying no phone is registered, with Asterisk's explanation as the detail, not retried, one SMS", async () => {
     const before = kannel.messages().length;
     const callId = await sendAlert(t, 'nobody registered');
     const row = await t.waitForCall(callId, (r) => callEnded(r) && smsSettled(r), 15_000);
@@ -72,7 +73,8 @@ describe('Asterisk refuses the originate (no trunk, softphone not registered)', 
     );
 
     expect(row.status).toBe('unreachable');
-    expect(row.error).toMatch(/^originate failed: .*POST \/channels\/rh-call_.* HTTP [45]\d\d/);
+    expect(row.error).toBe(reasonText('softphone_not_registered', { softphone: 'ringhook' }));
+    expect(row.reason_detail).toMatch(/^originate failed: .*POST \/channels\/rh-call_.* HTTP [45]\d\d/);
     expect(timeline.filter((e) => e.event === 'dialing')).toHaveLength(1);
     expect(row.sms_status).toMatch(/^(sent|delivered)$/);
     expect(kannel.messages().length - before).toBe(1);
@@ -123,7 +125,8 @@ describe("Asterisk refuses ringhook's ARI credentials (external mode, wrong pass
     );
 
     expect(row.status).toBe('failed');
-    expect(row.error).toMatch(/telephony was unavailable/);
+    expect(row.error).toBe(reasonText('telephony_unavailable', { freshnessMs: 10_000 }));
+    expect(row.reason_detail).toMatch(/telephony was unavailable/);
     expect(timeline).not.toContain('dialing');
     expect(row.sms_status).toMatch(/^(sent|delivered)$/);
     expect(kannel.messages().length - before).toBe(1);

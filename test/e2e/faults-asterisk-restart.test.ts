@@ -35,6 +35,7 @@ import { startRtpSink } from '../helpers/rtp-sink.js';
 import { callEnded, smsSettled, type CallRow, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 let calling: CallingService;
 let t: TestService;
@@ -209,7 +210,8 @@ async function restartNowDuring(kind: 'answered' | 'ringing') {
   // Asterisk stopped during the call (ChannelHangupRequest soft, cause 4 = AST_SOFTHANGUP_SHUTDOWN):
   // `interrupted` with an error that says so, and the SMS backup goes out once.
   expect(row.status, JSON.stringify(progress.timeline(callId))).toBe('interrupted');
-  expect(row.error ?? '(no error)', 'the history says what happened').toMatch(/Asterisk stopped during the call/);
+  expect(row.error ?? '(no error)', 'the history says what happened').toBe(reasonText('asterisk_stopped'));
+  expect(row.reason_detail).toMatch(/^Asterisk stopped during the call/);
   expect(sms.sms_status, 'the SMS backup of a call cut by the restart').toMatch(/^(sent|delivered)$/);
   expect(smsCount, 'one SMS at the centre').toBe(1);
 }

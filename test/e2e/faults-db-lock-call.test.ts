@@ -14,6 +14,7 @@ import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
 import { createAccount } from '../helpers/accounts.js';
 import { waitFor } from '../helpers/wait.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 const HOLD_MS = 7_000;
 let t: TestService;
@@ -108,7 +109,7 @@ it('a call the database shows ringing with no call behind it (its end never reco
   const owner = await createAccount(t.service.stores.accounts, { phone: '+14155550125' });
   // Stand-in for a lost write (named so; a real disk error at exactly that write cannot be aimed):
   // the row is moved to ringing directly, in one turn of the loop, so the dialer never dials it.
-  const accepted = sqliteOf(t.service.stores).calls.accept(owner.userId, 'premium', {
+  const accepted = sqliteOf(t.service.stores).calls.acceptNow(owner.userId, 'premium', {
     form: 'text',
     message: 'orphan',
     truncated: false,
@@ -127,7 +128,8 @@ it('a call the database shows ringing with no call behind it (its end never reco
     JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline, swept_after_ms: row.ended_at - row.received_at }),
   );
   expect(row.status).toBe('interrupted');
-  expect(row.error).toMatch(/its end was not recorded/);
+  expect(row.error).toBe(reasonText('end_not_recorded'));
+  expect(row.reason_detail).toMatch(/its end was not recorded/);
   expect(timeline).toEqual(['dialing', 'ringing', 'interrupted']);
   expect((await t.waitForCall(callId, smsSettled, 5_000)).sms_status).toBe('disabled');
   expect(t.errorLogs()).toEqual([]);

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/database.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
@@ -89,7 +90,7 @@ describe('the data dir lock', () => {
     const env = await serveEnv(makeDataDir('rh-lock-'));
     const first = serveInPidNamespace(env);
     await listening(first);
-    expect(fs.readFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'), 'utf8').trim()).toBe('1');
+    expect(fs.readFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'), 'utf8').split('\n')[0]).toBe('1');
     process.kill(childPid(first.child.pid!), 'SIGKILL');
     await first.exited;
 
@@ -120,7 +121,7 @@ describe('the data dir lock', () => {
     fs.writeFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'), `${unrelated.child.pid}\n`);
     const s = launch(process.execPath, [BIN, 'serve'], env);
     await listening(s);
-    expect(fs.readFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'), 'utf8').trim()).toBe(String(s.child.pid));
+    expect(fs.readFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'), 'utf8')).toBe(`${s.child.pid}\n0.1.0\n${SCHEMA_VERSION}\n`);
   }, 60_000);
 
   it('a second live serve is refused with the holder named, and the CLI works beside the first', async () => {
@@ -130,7 +131,9 @@ describe('the data dir lock', () => {
 
     const second = launch(process.execPath, [BIN, 'serve'], { ...env, RINGHOOK_PORT: String(await freeTcpPort()) });
     expect(await second.exited).toBe(1);
-    expect(second.output()).toContain(`another ringhook serve (pid ${first.child.pid}) is using the data dir ${env.RINGHOOK_DATA_DIR}`);
+    expect(second.output()).toContain(
+      `another ringhook serve (pid ${first.child.pid}, ringhook 0.1.0, schema ${SCHEMA_VERSION}) is using the data dir ${env.RINGHOOK_DATA_DIR}`,
+    );
     expect(second.output()).not.toMatch(/\n\s+at /); // one line, no stack trace
 
     const created = runCli(['account', 'create', '--phone', '+14155550123', '--json'], env);

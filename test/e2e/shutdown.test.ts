@@ -12,6 +12,7 @@ import { startRtpSink } from '../helpers/rtp-sink.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 import { waitFor } from '../helpers/wait.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 const GRACE_MS = 1_500;
 let calling: CallingService;
@@ -45,7 +46,7 @@ it('an answered call still going at the end of the grace period is hung up, ends
   await sink.close();
 
   const db = new Database(path.join(t.dataDir, 'ringhook.db'), { readonly: true });
-  const row = db.prepare('SELECT status, error, talk_ms, sms_status FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
+  const row = db.prepare('SELECT status, error, reason_detail, talk_ms, sms_status FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
   const timeline = (db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>).map((e) => e.event);
   db.close();
   const sms = await kannel.waitForMessages(before + 1);
@@ -57,7 +58,8 @@ it('an answered call still going at the end of the grace period is hung up, ends
   // The call was given the grace period, not cut at once.
   expect(stopMs).toBeGreaterThanOrEqual(GRACE_MS - 100);
   expect(row.status, JSON.stringify(timeline)).toBe('interrupted');
-  expect(row.error).toBe('ringhook stopped during the call');
+  expect(row.error).toBe(reasonText('ringhook_stopped'));
+  expect(row.reason_detail).toMatch(/^ringhook stopped during the call/);
   expect(row.sms_status).toMatch(/^(sent|delivered)$/);
   expect(sms.slice(before).map((m) => m.text)).toEqual([`Missed call alert: ${message}`]);
   expect(timeline.filter((e) => e === 'dialing')).toHaveLength(1);

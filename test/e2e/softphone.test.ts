@@ -17,6 +17,7 @@ import { startRtpSink } from '../helpers/rtp-sink.js';
 import { callEnded, managedTelephonyEnv, realClock, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippResult } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 let t: TestService;
 let progress: CallProgressStore;
@@ -94,13 +95,20 @@ describe('the local softphone (no trunk)', () => {
     // doctor says no phone is registered, and how to register one.
     const doctor = runCli(['doctor'], cliEnv);
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toMatch(/FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and no phone is registered as the local softphone "ringhook"/);
+    expect(doctor.stdout).toMatch(/FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and calls end unreachable: No phone is registered as ringhook: register a softphone/);
     expect(doctor.stdout).toMatch(/fix: register a SIP phone at sip:127\.0\.0\.1:\d+ as ringhook/);
 
     const callId = await sendAlert('nobody registered');
     const row = await t.waitForCall(callId, callEnded, 20_000);
-    figures.unregistered = { status: row.status, error: row.error, events: events(callId) };
+    figures.unregistered = { status: row.status, error: row.error, reason_detail: row.reason_detail, events: events(callId) };
     expect(row.status).toBe('unreachable');
+    // What a new user reads in the history, and what the admin gets beside it.
+    expect(row.error).toBe('No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.');
+    expect(row.error).toBe(reasonText('softphone_not_registered', { softphone: 'ringhook' }));
+    expect(row.reason_detail).toMatch(/^originate failed: ARI POST \/channels\/rh-call_\S+ failed: HTTP 500 \(Allocation failed\)$/);
+    // doctor tells the last call's reason, with what to do.
+    const after = (runCli(['doctor', '--json'], cliEnv).json as Array<{ name: string; ok: unknown; fix?: string }>).find((c) => c.name === 'last-call');
+    expect(after).toMatchObject({ ok: false, fix: row.error });
     expect(events(callId).filter((e) => e === 'dialing')).toHaveLength(1);
   }, 60_000);
 

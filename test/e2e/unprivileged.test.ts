@@ -14,6 +14,8 @@ import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
 import { managedTelephonyEnv } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
+import { alive, byeWatch } from '../helpers/crash.js';
+import { startRtpSink } from '../helpers/rtp-sink.js';
 
 // The unit's User= in this test: a user every Debian machine has.
 const USER = 'nobody';
@@ -93,7 +95,7 @@ const state = {} as { env: Record<string, string>; trunkPort: number; dataDir: s
 
 afterAll(async () => {
   await stopAllSipp();
-  if (serve && serve.exitCode === null) {
+  if (serve && serve.exitCode === null && serve.signalCode === null) {
     const exited = new Promise((r) => serve!.once('exit', r));
     serve.kill('SIGTERM');
     await exited;
@@ -139,3 +141,34 @@ it('an alert is called through that Asterisk', async () => {
   expect(call.sip_code).toBe(486);
   expect((await phone.done).successfulCalls).toBe(1);
 }, 60_000);
+
+it('kill -9 of serve during a talking call: the watchdog, unprivileged too, hangs it up (a BYE within 10 s) and stops Asterisk', async () => {
+  const { env, trunkPort, dataDir } = state;
+  const account = JSON.parse(cliAsUser(['account', 'create', '--phone', '+14155550124', '--plan', 'premium', '--json'])) as {
+    user_id: string;
+    api_key: string;
+  };
+  const sink = await startRtpSink(await freeUdpPort());
+  const phone = await startSipp({ scenario: 'answer', port: trunkPort, timeoutSec: 120, keys: { rtp_sink_port: sink.port }, traceMessages: true });
+  const asterisk = descendants(serve!.pid!).find((pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'asterisk')!;
+  const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
+  const res = await request(`https://127.0.0.1:${env.RINGHOOK_PORT}/webhook/${account.user_id}/${account.api_key}`, {
+    method: 'POST',
+    body: `BTCUSD crossed 97,500. ${'Momentum is strong and volume is rising. '.repeat(8)}`,
+    ca,
+  });
+  expect(res.status, res.text).toBe(200);
+  const calls = () => JSON.parse(cliAsUser(['calls', '--json'])) as Array<{ call_id: string; status: string }>;
+  await waitFor('the call to be answered', () => calls().find((c) => c.call_id === res.json.call_id && c.status === 'answered'), 30_000);
+  await new Promise((r) => setTimeout(r, 1_000));
+  const byes = byeWatch(phone);
+  const killedAt = Date.now();
+  serve!.kill('SIGKILL');
+  const byeAt = await byes.next(killedAt, 20_000);
+  byes.stop();
+  expect(byeAt, 'the phone got a BYE').toBeDefined();
+  console.log(`figures: unprivileged serve killed → BYE in ${byeAt! - killedAt} ms`);
+  expect(byeAt! - killedAt).toBeLessThan(10_000);
+  await waitFor('its Asterisk to stop', () => (alive(asterisk) ? undefined : true), 10_000);
+  await sink.close();
+}, 90_000);

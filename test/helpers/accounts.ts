@@ -1,7 +1,8 @@
 // One way for tests to make an account: the usual one (a premium plan, no SMS backup, the test
 // phone) unless a test says otherwise.
 import type { Account } from '../../src/core/account.js';
-import type { AccountStore, NewAccount } from '../../src/store/sqlite/accounts.js';
+import type { AccountStore } from '../../src/store/sqlite/accounts.js';
+import type { NewAccount } from '../../src/core/records.js';
 import type { AccountRepo, Awaitable } from '../../src/store/contract.js';
 
 export const TEST_PHONE = '+14155550123';

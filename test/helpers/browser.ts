@@ -7,7 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Account } from '../../src/core/account.js';
-import { type CallChange, CallEvents } from '../../src/lib/events.js';
+import { type CallChange, CallEvents } from '../../src/core/call-events.js';
 import { createRequestListener } from '../../src/http/app.js';
 import type { TestCallResult } from '../../src/core/test-call.js';
 import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';
@@ -90,14 +90,14 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     return result;
   };
   const listener = createRequestListener({
-    ...stores,
+    store: stores,
     logger,
     now: clock.now,
     events,
     publicUrl: config.publicUrl,
     signInFormKey: testSecrets().signInFormKey,
     ...(options.callerId !== null && { callerId: options.callerId ?? '+14155550100' }),
-    onCallQueued: (callId: string) => emit(callId),
+    onCallQueued: ({ callId }) => emit(callId),
     ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),
     // The real speech engines make the overview's sample, as serve's do.
     ...(options.testCalls !== 'none' && { placeTestCall, speechSample: speechSampler(createTts({ cacheDir: path.join(dataDir, 'speech') })) }),

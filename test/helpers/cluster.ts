@@ -66,6 +66,9 @@ export interface CallRow {
   carrier: string;
   node_id: string | null;
   accepted_by: string | null;
+  /** The reason in words, and its technical detail. */
+  error: string | null;
+  reason_detail: string | null;
 }
 
 /** Every accepted call, straight from PostgreSQL. */
@@ -73,7 +76,7 @@ export async function readCalls(url: string): Promise<Map<string, CallRow>> {
   const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
   try {
     const rows = await sql.unsafe<CallRow[]>(
-      'SELECT call_id, status, user_id, message, phone, sms_status, coalesce(carried_by, call_id) AS carrier, node_id, accepted_by FROM calls WHERE accepted = 1 ORDER BY id',
+      'SELECT call_id, status, user_id, message, phone, sms_status, coalesce(carried_by, call_id) AS carrier, node_id, accepted_by, error, reason_detail FROM calls WHERE accepted = 1 ORDER BY id',
     );
     return new Map(rows.map((r) => [r.call_id, { ...r }]));
   } finally {

@@ -87,7 +87,8 @@ async function answers(url: string, timeoutMs: number): Promise<void> {
   }
 }
 
-export async function startPostgres(): Promise<PgCluster> {
+/** `settings`: more server settings (-c name=value), e.g. ssl=on with its files. */
+export async function startPostgres(settings: string[] = []): Promise<PgCluster> {
   const bin = newestBinDir();
   const as = runner();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-pg-'));
@@ -112,7 +113,7 @@ export async function startPostgres(): Promise<PgCluster> {
   let port = 0;
   const postmasterPid = () => Number(readText(path.join(data, 'postmaster.pid')).split('\n')[0]) || 0;
   const start = async () => {
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+    const options = [`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`, ...settings.map((v) => `-c ${v}`)].join(' ');
     await as(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);
     await answers(`postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`, 30_000);
   };

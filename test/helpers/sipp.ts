@@ -20,6 +20,9 @@ export type SippScenario =
   | 'unavailable'
   | 'service-unavailable'
   | 'provider-503'
+  | 'provider-refuses'
+  | 'provider-challenges'
+  | 'provider-refuses-register'
   | 'progress-then-503'
   | 'ring-forever'
   | 'register';
@@ -44,6 +47,11 @@ export interface SippOptions {
   service?: string;
   /** Digest credentials for the scenario's [authentication] (-au, -ap). */
   auth?: { username: string; password: string };
+  /**
+   * Text put in the scenario before SIPp reads it, e.g. `{ '@CODE@': '404' }`: what SIPp checks
+   * when it loads a scenario (a response's status code) cannot come from a -key.
+   */
+  substitute?: Record<string, string | number>;
   /** Keep SIPp's log of every SIP message sent and received (-trace_msg), returned as `messages`. */
   traceMessages?: boolean;
 }
@@ -75,9 +83,16 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
   for (const [name, content] of Object.entries(options.files ?? {})) {
     await writeFile(join(dir, basename(name)), content);
   }
+  let scenarioFile = join(SCENARIO_DIR, `${options.scenario}.xml`);
+  if (options.substitute) {
+    let text = await readFile(scenarioFile, 'utf8');
+    for (const [token, value] of Object.entries(options.substitute)) text = text.replaceAll(token, String(value));
+    scenarioFile = join(dir, `${options.scenario}.xml`);
+    await writeFile(scenarioFile, text);
+  }
   const args = [
     '-sf',
-    join(SCENARIO_DIR, `${options.scenario}.xml`),
+    scenarioFile,
     '-i',
     '127.0.0.1',
     '-p',

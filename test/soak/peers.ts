@@ -22,9 +22,10 @@ export interface ServeProcess {
 export { buildOnce } from '../helpers/cli.js';
 
 /** `inside`: a command that runs serve somewhere else, e.g. ['ip', 'netns', 'exec', 'home'] for a network namespace. */
-export async function startServe(env: Record<string, string>, timeoutMs = 60_000, inside: string[] = []): Promise<ServeProcess> {
+/** `bin`: another ringhook's bin/ringhook.js (an older release, for the upgrade tests). */
+export async function startServe(env: Record<string, string>, timeoutMs = 60_000, inside: string[] = [], bin = BIN): Promise<ServeProcess> {
   let output = '';
-  const [command, ...args] = [...inside, process.execPath, BIN, 'serve'];
+  const [command, ...args] = [...inside, process.execPath, bin, 'serve'];
   const child = spawn(command!, args, {
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

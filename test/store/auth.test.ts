@@ -1,7 +1,7 @@
 // Dashboard sign-in in both stores: sessions, passwords, the admin flag, one-time links.
 import { describe, expect, test } from 'vitest';
-import { LOGIN_LINK_TTL_MS } from '../../src/store/sqlite/owner-auth.js';
-import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS } from '../../src/store/sqlite/sessions.js';
+import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS } from '../../src/core/records.js';
 import { manualClock } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';
 

@@ -1,7 +1,7 @@
 // The call history in both stores: plan limits, monthly usage, rejections, paging.
 import { describe, expect, test } from 'vitest';
 import { PLAN_LIMITS, TEST_CALL_LIMITS } from '../../src/core/limits.js';
-import { MAX_REJECTIONS_KEPT } from '../../src/store/sqlite/calls.js';
+import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
 import { jsonAlert, manualClock, textAlert } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';
 
@@ -18,17 +18,17 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
   test('free plan: one a minute, three a month, the usage counted; a new month starts over', async () => {
     expect(PLAN_LIMITS.free).toEqual({ monthly: 3, perMinute: 1 });
     const { clock, store, userId } = await setUp('free');
-    const first = await store.calls.acceptGrouped(userId, 'free', textAlert('one'));
+    const first = await store.calls.accept(userId, 'free', textAlert('one'));
     expect(first).toMatchObject({ accepted: true, receivedAt: clock.now() });
     clock.advance(30_000);
-    const burst = await store.calls.acceptGrouped(userId, 'free', textAlert('too soon'));
+    const burst = await store.calls.accept(userId, 'free', textAlert('too soon'));
     expect(burst).toEqual({ accepted: false, decision: { allowed: false, limit: 'burst', perMinute: 1, retryAfterSeconds: 30 } });
     for (const m of ['two', 'three']) {
       clock.advance(61_000);
-      expect((await store.calls.acceptGrouped(userId, 'free', textAlert(m))).accepted).toBe(true);
+      expect((await store.calls.accept(userId, 'free', textAlert(m))).accepted).toBe(true);
     }
     clock.advance(61_000);
-    const monthly = await store.calls.acceptGrouped(userId, 'free', textAlert('four'));
+    const monthly = await store.calls.accept(userId, 'free', textAlert('four'));
     expect(monthly).toEqual({
       accepted: false,
       decision: { allowed: false, limit: 'monthly', allowance: 3, used: 3, resetsAt: Date.parse('2026-12-01T00:00:00Z') },
@@ -47,27 +47,27 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     expect(history[3]?.error).toBe('per-minute call limit exceeded');
 
     clock.set('2026-12-01T00:00:01Z');
-    expect((await store.calls.acceptGrouped(userId, 'free', textAlert('december'))).accepted).toBe(true);
+    expect((await store.calls.accept(userId, 'free', textAlert('december'))).accepted).toBe(true);
     expect((await store.calls.usage(userId)).used).toBe(1);
   });
 
   test('premium: ten a minute, no monthly allowance', async () => {
     const { clock, store, userId } = await setUp('premium');
     for (let i = 0; i < 10; i++) {
-      expect((await store.calls.acceptGrouped(userId, 'premium', textAlert(`a${i}`))).accepted).toBe(true);
+      expect((await store.calls.accept(userId, 'premium', textAlert(`a${i}`))).accepted).toBe(true);
       clock.advance(1000);
     }
-    const refused = await store.calls.acceptGrouped(userId, 'premium', textAlert('eleventh'));
+    const refused = await store.calls.accept(userId, 'premium', textAlert('eleventh'));
     expect(refused).toEqual({ accepted: false, decision: { allowed: false, limit: 'burst', perMinute: 10, retryAfterSeconds: 50 } });
     clock.advance(50_000);
-    expect((await store.calls.acceptGrouped(userId, 'premium', textAlert('later'))).accepted).toBe(true);
+    expect((await store.calls.accept(userId, 'premium', textAlert('later'))).accepted).toBe(true);
     expect((await store.calls.usage(userId)).used).toBe(11);
   });
 
   test('an accepted alert keeps its fields; get and getForAccount', async () => {
     const { store, userId } = await setUp('premium');
     const alert = jsonAlert({ message: 'AAPL up', ticker: 'AAPL', price: 187.2, action: 'buy', strategy: 's1', timestamp: '2026-11-10T12:00:00Z', note: 'x' });
-    const result = await store.calls.acceptGrouped(userId, 'premium', alert);
+    const result = await store.calls.accept(userId, 'premium', alert);
     if (!result.accepted) throw new Error('refused');
     const call = await store.calls.get(result.callId);
     expect(call).toMatchObject({
@@ -99,14 +99,14 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
 
   test('rejections are recorded shortened, and only the newest MAX_REJECTIONS_KEPT are kept', async () => {
     const { clock, store, userId } = await setUp('premium');
-    await store.calls.recordRejectionGrouped({ userId, status: 'invalid_payload', error: 'bad', excerpt: 'x'.repeat(300) });
+    await store.calls.recordRejection({ userId, status: 'invalid_payload', error: 'bad', excerpt: 'x'.repeat(300) });
     const [long] = await store.calls.list({ userId });
     expect(long).toMatchObject({ accepted: false, status: 'invalid_payload', error: 'bad', messageTruncated: true });
     expect(long?.message).toHaveLength(200);
     const total = MAX_REJECTIONS_KEPT + 4;
     for (let i = 1; i < total; i++) {
       clock.advance(1);
-      await store.calls.recordRejectionGrouped({ userId, status: i % 2 ? 'suspended' : 'invalid_payload', error: 'no', excerpt: `r${i}` });
+      await store.calls.recordRejection({ userId, status: i % 2 ? 'suspended' : 'invalid_payload', error: 'no', excerpt: `r${i}` });
     }
     const kept = await store.calls.page(userId, { limit: 2 * total });
     expect(kept.entries).toHaveLength(MAX_REJECTIONS_KEPT);
@@ -119,9 +119,9 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     const other = await store.accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: false, name: '' });
     for (let i = 0; i < 25; i++) {
       clock.advance(61_000);
-      if (i % 5 === 4) await store.calls.recordRejectionGrouped({ userId, status: 'invalid_payload', error: 'bad', excerpt: `bad${i}` });
-      else await store.calls.acceptGrouped(userId, 'premium', textAlert(`m${i}`));
-      await store.calls.acceptGrouped(other.userId, 'premium', textAlert(`other${i}`));
+      if (i % 5 === 4) await store.calls.recordRejection({ userId, status: 'invalid_payload', error: 'bad', excerpt: `bad${i}` });
+      else await store.calls.accept(userId, 'premium', textAlert(`m${i}`));
+      await store.calls.accept(other.userId, 'premium', textAlert(`other${i}`));
     }
     const seen: string[] = [];
     let before: number | undefined;
@@ -151,7 +151,7 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
   test('test calls: their own per-minute and per-hour limits, no monthly allowance', async () => {
     expect(TEST_CALL_LIMITS).toEqual({ perMinute: 2, perHour: 10 });
     const { clock, store, userId } = await setUp('free');
-    for (let i = 0; i < 3; i++) await store.calls.acceptGrouped(userId, 'free', textAlert(`x${(clock.advance(61_000), i)}`));
+    for (let i = 0; i < 3; i++) await store.calls.accept(userId, 'free', textAlert(`x${(clock.advance(61_000), i)}`));
     expect((await store.calls.usage(userId)).used).toBe(3);
     expect(await store.calls.acceptTestCall(userId, 'test 1')).toMatchObject({ accepted: true });
     expect(await store.calls.acceptTestCall(userId, 'test 2')).toMatchObject({ accepted: true });

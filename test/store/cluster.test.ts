@@ -2,13 +2,14 @@
 // on one database.
 import { describe, expect, test } from 'vitest';
 import type { CallChangeNotice, Store } from '../../src/store/contract.js';
+import { DEFAULT_LINE_HOLD_MS } from '../../src/store/postgres/progress.js';
 import { manualClock, textAlert } from '../helpers/database.js';
 import { useStores } from '../helpers/stores.js';
 
 const PHONE = '+14155550123';
 
 async function accept(store: Store, userId: string, message = 'hello'): Promise<string> {
-  const result = await store.calls.acceptGrouped(userId, 'premium', textAlert(message));
+  const result = await store.calls.accept(userId, 'premium', textAlert(message));
   if (!result.accepted) throw new Error('refused');
   return result.callId;
 }
@@ -38,7 +39,7 @@ describe('postgres store: several nodes', () => {
     const a = await db.open({ nodeId: 'node-a' });
     const b = await db.open({ nodeId: 'node-b' });
     const { userId } = await a.accounts.create({ phone: PHONE, plan: 'premium', smsBackup: false, name: '' });
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).calls.acceptGrouped(userId, 'premium', textAlert(`alert ${i}`))));
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).calls.accept(userId, 'premium', textAlert(`alert ${i}`))));
     expect(results.filter((r) => r.accepted)).toHaveLength(10);
     const refused = results.filter((r) => !r.accepted);
     expect(refused).toHaveLength(20);
@@ -144,8 +145,15 @@ describe('postgres store: several nodes', () => {
       ['node-b', null],
       ['node-c', null],
     ]);
-    // A's queued call is anyone's now; its line is free again.
+    // A's queued call is anyone's now. Its line stays held while A's call may still be up at the
+    // phone (A's Asterisk may outlive A's serve), even once the survivor has ended it: until the
+    // bound on a call (RINGHOOK_MAX_CALL_SECONDS) has passed since it was dialed.
     expect((await b!.progress.inFlight()).map((x) => x.callId)).toEqual([queued]);
+    expect(await survivor.progress.transition(talking, 'interrupted')).toBe(true);
+    expect(await b!.progress.transition(queued, 'dialing', { phone: PHONE })).toBe(false);
+    clock.advance(DEFAULT_LINE_HOLD_MS - 15_000);
+    expect(await b!.progress.transition(queued, 'dialing', { phone: PHONE })).toBe(false);
+    clock.advance(1_000);
     expect(await b!.progress.transition(queued, 'dialing', { phone: PHONE })).toBe(true);
     expect((await b!.progress.inFlight()).map((x) => x.callId)).toEqual([queued]);
     expect(await c!.progress.inFlight()).toEqual([]);

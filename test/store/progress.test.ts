@@ -17,7 +17,7 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
   }
 
   async function accept(store: Store, userId: string, message = 'hello'): Promise<string> {
-    const result = await store.calls.acceptGrouped(userId, 'premium', textAlert(message));
+    const result = await store.calls.accept(userId, 'premium', textAlert(message));
     if (!result.accepted) throw new Error('refused');
     return result.callId;
   }
@@ -80,9 +80,15 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     await store.progress.transition(a, 'dialing', { phone: PHONE });
     await store.progress.placedAgain(a, { trunk: 'trunk2', channelId: 'ch-2', dialedAt: 5 }, 'trunk refused: 503');
     expect(await store.calls.get(a)).toMatchObject({ trunk: 'trunk2', dialedAt: 5 });
-    await store.progress.transition(a, 'busy', { sipCode: 486, error: 'busy here' });
+    await store.progress.transition(a, 'busy', { sipCode: 486, error: 'busy here', reasonDetail: 'SIP 486, cause 17 (User busy)' });
     await store.progress.placedAgain(a, { trunk: 'trunk', channelId: 'ch-3', dialedAt: 6 }, 'ignored');
-    expect(await store.calls.get(a)).toMatchObject({ status: 'busy', sipCode: 486, error: 'busy here', trunk: 'trunk2' });
+    expect(await store.calls.get(a)).toMatchObject({
+      status: 'busy',
+      sipCode: 486,
+      error: 'busy here',
+      reasonDetail: 'SIP 486, cause 17 (User busy)',
+      trunk: 'trunk2',
+    });
     expect((await store.progress.timeline(a)).map((e) => [e.event, e.detail])).toEqual([
       ['dialing', null],
       ['trunk', 'trunk refused: 503'],

@@ -7,11 +7,13 @@ import { SCHEMA_VERSION } from '../../src/store/sqlite/database.js';
 import { connect, redactUrl } from '../../src/store/postgres/connect.js';
 import { openPostgresStore, PG_SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import { UserError } from '../../src/lib/errors.js';
+import { isStoreUnavailable } from '../../src/store/unavailable.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { type FreshDatabase, STORE_KINDS, useStores } from '../helpers/stores.js';
 
-async function setSchemaVersion(db: FreshDatabase, version: number): Promise<void> {
+/** Sets the schema version; on PostgreSQL also the oldest schema whose code works on it (default: that version only). */
+async function setSchemaVersion(db: FreshDatabase, version: number, oldestCompatible = version): Promise<void> {
   if (db.kind === 'sqlite') {
     const raw = new Database(db.location);
     raw.pragma(`user_version = ${version}`);
@@ -19,7 +21,7 @@ async function setSchemaVersion(db: FreshDatabase, version: number): Promise<voi
     return;
   }
   const sql = postgres(db.location, { max: 1, onnotice: () => {} });
-  await sql`UPDATE schema_version SET version = ${version}`;
+  await sql`UPDATE schema_version SET version = ${version}, oldest_compatible = ${oldestCompatible}`;
   await sql.end();
 }
 
@@ -48,9 +50,36 @@ describe('postgres store: opening', () => {
   test('nodes starting together on an empty database: one migrates, all open', async () => {
     const db = await stores.fresh();
     const opened = await Promise.all(['n1', 'n2', 'n3', 'n4'].map((nodeId) => db.open({ nodeId })));
-    for (const store of opened) expect(await store.schemaVersion()).toBe(8);
-    expect(PG_SCHEMA_VERSION).toBe(8);
+    for (const store of opened) expect(await store.schemaVersion()).toBe(11);
+    expect(PG_SCHEMA_VERSION).toBe(11);
     expect(opened[0]!.location).toBe(db.location);
+  });
+
+  test('a rolling upgrade: a newer schema made by expand migrations is worked on; one that is not sets the node aside (503), never a 500', async () => {
+    const db = await stores.fresh();
+    const node = await db.open({ nodeId: 'old' });
+    expect(await node.checkSchema!()).toBeNull();
+    // A newer node migrated to 10, recorded as still working for the code of 9 (expand): the node goes on, and a node of 9 still starts.
+    await setSchemaVersion(db, PG_SCHEMA_VERSION + 1, PG_SCHEMA_VERSION);
+    expect(await node.checkSchema!()).toBeNull();
+    await node.ping();
+    const started = await db.open({ nodeId: 'old-2' });
+    expect(await started.schemaVersion()).toBe(PG_SCHEMA_VERSION + 1);
+    // Then one that is not (a contract migration): the node takes no alerts (503, nothing recorded) and /healthz fails.
+    await setSchemaVersion(db, PG_SCHEMA_VERSION + 2);
+    const why = await node.checkSchema!();
+    expect(why).toBe(
+      `the database ${db.location} has schema ${PG_SCHEMA_VERSION + 2}, which this ringhook (schema ${PG_SCHEMA_VERSION}) cannot work on: upgrade this node (it takes no alerts until then)`,
+    );
+    const ping = await node.ping().catch((error: unknown) => error);
+    expect(isStoreUnavailable(ping)).toBe(true);
+    const refused = await node.calls.accept('0'.repeat(32), 'premium', { message: 'x' } as never).catch((error: unknown) => error);
+    expect(isStoreUnavailable(refused)).toBe(true);
+    expect((refused as Error).message).toBe(why);
+    // Set back (the newer nodes rolled back, say): it takes alerts again.
+    await setSchemaVersion(db, PG_SCHEMA_VERSION, 8);
+    expect(await node.checkSchema!()).toBeNull();
+    await node.ping();
   });
 
   test('the location and every error leave the password out', async () => {

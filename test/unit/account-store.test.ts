@@ -82,12 +82,12 @@ describe('AccountStore', () => {
   it('deletes an account with its calls, events and usage, and nothing else', () => {
     const a = newAccount('premium');
     const other = newAccount('premium');
-    const accepted = calls.accept(a.userId, 'premium', textAlert('mine'));
+    const accepted = calls.acceptNow(a.userId, 'premium', textAlert('mine'));
     if (!accepted.accepted) throw new Error('not accepted');
-    calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: '{' });
+    calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: '{' });
     calls.acceptTestCall(a.userId, 'test', 2);
     db.prepare('INSERT INTO call_events (call_id, at, event) VALUES (?, ?, ?)').run(accepted.callId, clock.now(), 'queued');
-    calls.accept(other.userId, 'premium', textAlert('theirs'));
+    calls.acceptNow(other.userId, 'premium', textAlert('theirs'));
 
     expect(accounts.delete(a.userId)).toBe(true);
     expect(accounts.get(a.userId)).toBeUndefined();

@@ -57,6 +57,8 @@ describe('renderAsteriskConfig', () => {
     const out = renderAsteriskConfig(base, templates);
     expect(out['modules.conf']).toMatch(/^autoload = no$/m);
     expect(out['modules.conf']).toMatch(/^load => res_ari_channels\.so$/m);
+    // TIMEOUT(absolute), the bound on a call's length (RINGHOOK_MAX_CALL_SECONDS).
+    expect(out['modules.conf']).toMatch(/^load => func_timeout\.so$/m);
   });
 
   it('builds the trunk from its URI without auth when none is given', () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/core/backoff.js';
 import { decideCallEnd, queuedFate, type CallFacts } from '../../src/core/call-end.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 const dialed: CallFacts = { dialedAt: 1_000, rang: true, acknowledged: false };
 const answered: CallFacts = { ...dialed, answeredAt: 3_000, messageStarted: true };
@@ -9,10 +10,27 @@ const destroyed = (cause: number, techCause?: number) => ({ kind: 'destroyed' as
 const NOW = 10_000;
 
 describe('decideCallEnd', () => {
-  it('an unanswered call ends by its cause, with its ring time and SIP code', () => {
+  it('an unanswered call ends by its cause, with its ring time and SIP code, its reason in words and the detail', () => {
     expect(decideCallEnd(dialed, destroyed(17, 486), NOW)).toEqual({
       state: 'busy',
-      fields: { endedAt: NOW, hangupCause: 17, hangupCauseText: 'cause 17', sipCode: 486, ringMs: 9_000 },
+      fields: {
+        endedAt: NOW,
+        hangupCause: 17,
+        hangupCauseText: 'cause 17',
+        sipCode: 486,
+        ringMs: 9_000,
+        error: reasonText('busy'),
+        reasonDetail: 'SIP 486, cause 17 (cause 17)',
+      },
+    });
+    expect(decideCallEnd({ ...dialed, phone: '+14155550123' }, destroyed(28, 484), NOW)).toMatchObject({
+      state: 'unreachable',
+      fields: { error: reasonText('wrong_number', { phone: '+14155550123' }), reasonDetail: 'SIP 484, cause 28 (cause 28)' },
+    });
+    // Cause 21 for a 403 ends `rejected` as before; its reason says the provider refused ringhook, not the phone.
+    expect(decideCallEnd({ ...dialed, rang: false }, destroyed(21, 403), NOW)).toMatchObject({
+      state: 'rejected',
+      fields: { error: reasonText('provider_credentials'), sipCode: 403 },
     });
     expect(decideCallEnd(dialed, destroyed(21), NOW).state).toBe('rejected');
     expect(decideCallEnd(dialed, destroyed(19), NOW).state).toBe('no_answer');
@@ -30,7 +48,7 @@ describe('decideCallEnd', () => {
     expect(decideCallEnd({ ...answered, acknowledged: true }, destroyed(16), NOW).state).toBe('acknowledged');
     expect(decideCallEnd({ ...answered, speechFailed: 'no file' }, destroyed(16), NOW)).toMatchObject({
       state: 'failed',
-      fields: { error: 'speech failed: no file' },
+      fields: { error: reasonText('speech_failed'), reasonDetail: 'speech failed: no file' },
     });
   });
 
@@ -51,20 +69,27 @@ describe('decideCallEnd', () => {
   });
 
   it('a call cut by Asterisk or ringhook stopping is interrupted with the reason, unless already acknowledged', () => {
-    const cut = { ...answered, cutBecause: 'Asterisk stopped during the call (restart or shutdown)' };
-    expect(decideCallEnd(cut, destroyed(16), NOW)).toMatchObject({
+    const cut: CallFacts = { ...answered, cutBecause: 'asterisk_stopped' };
+    expect(decideCallEnd(cut, destroyed(0), NOW)).toMatchObject({
       state: 'interrupted',
-      detail: cut.cutBecause,
-      fields: { error: cut.cutBecause, talkMs: 7_000 },
+      detail: 'Asterisk stopped during the call (restart or shutdown): cause 0 (cause 0)',
+      fields: {
+        error: reasonText('asterisk_stopped'),
+        reasonDetail: 'Asterisk stopped during the call (restart or shutdown): cause 0 (cause 0)',
+        talkMs: 7_000,
+      },
     });
     expect(decideCallEnd({ ...cut, acknowledged: true }, destroyed(16), NOW).state).toBe('acknowledged');
-    expect(decideCallEnd(answered, { kind: 'stopped' }, NOW)).toMatchObject({ state: 'interrupted', fields: { error: 'ringhook stopped during the call' } });
+    expect(decideCallEnd(answered, { kind: 'stopped' }, NOW)).toMatchObject({
+      state: 'interrupted',
+      fields: { error: reasonText('ringhook_stopped'), reasonDetail: 'ringhook stopped during the call' },
+    });
   });
 
   it('a call lost while the events connection was down is interrupted, or acknowledged if the 1 came', () => {
     expect(decideCallEnd(answered, { kind: 'lost' }, NOW)).toEqual({
       state: 'interrupted',
-      fields: { endedAt: NOW, error: 'the call ended while the connection to Asterisk was down' },
+      fields: { endedAt: NOW, error: reasonText('events_lost'), reasonDetail: 'the call ended while the connection to Asterisk was down' },
       detail: 'the call ended while the connection to Asterisk was down',
     });
     expect(decideCallEnd({ ...answered, acknowledged: true }, { kind: 'lost' }, NOW)).toMatchObject({ state: 'acknowledged', fields: { endedAt: NOW } });
@@ -76,15 +101,26 @@ describe('decideCallEnd', () => {
       fields: { talkMs: 7_000 },
       detail: 'Asterisk did not report the end of the call after ringhook hung up',
     });
-    expect(decideCallEnd(dialed, { kind: 'given-up', why: 'no final event' }, NOW)).toMatchObject({ state: 'failed', fields: { error: 'no final event' } });
+    expect(decideCallEnd(dialed, { kind: 'given-up', why: 'no final event' }, NOW)).toMatchObject({
+      state: 'failed',
+      fields: { error: reasonText('no_final_event'), reasonDetail: 'no final event' },
+    });
+    expect(decideCallEnd(dialed, { kind: 'given-up', why: 'its speech could not be made: x', reason: 'speech_failed' }, NOW).fields.error).toBe(
+      reasonText('speech_failed'),
+    );
   });
 
-  it('an originate Asterisk refused is unreachable; any other failure is failed; never retried', () => {
-    expect(decideCallEnd(dialed, { kind: 'originate-failed', refusedByAsterisk: true, message: 'HTTP 400' }, NOW)).toMatchObject({
+  it('an originate Asterisk refused is unreachable (no softphone registered, or the trunk refused); any other failure is failed; never retried', () => {
+    const refused = { kind: 'originate-failed', refusedByAsterisk: true, endpointOffline: true, message: 'HTTP 500 (Allocation failed)' } as const;
+    expect(decideCallEnd({ ...dialed, softphone: 'ringhook' }, refused, NOW)).toMatchObject({
       state: 'unreachable',
-      fields: { error: 'originate failed: HTTP 400' },
+      fields: { error: reasonText('softphone_not_registered', { softphone: 'ringhook' }), reasonDetail: 'originate failed: HTTP 500 (Allocation failed)' },
     });
-    expect(decideCallEnd(dialed, { kind: 'originate-failed', refusedByAsterisk: false, message: 'timeout' }, NOW).state).toBe('failed');
+    expect(decideCallEnd(dialed, refused, NOW)).toMatchObject({ state: 'unreachable', fields: { error: reasonText('trunk_refused') } });
+    expect(decideCallEnd(dialed, { kind: 'originate-failed', refusedByAsterisk: false, message: 'timeout' }, NOW)).toMatchObject({
+      state: 'failed',
+      fields: { error: reasonText('asterisk_no_reply'), reasonDetail: 'originate failed: timeout' },
+    });
   });
 });
 
@@ -92,11 +128,17 @@ describe('queuedFate', () => {
   it('a fresh call is dialed; an old one expires at start and fails while waiting for Asterisk', () => {
     expect(queuedFate(NOW - 1000, NOW, 5000, 'at start')).toEqual({ dial: true });
     expect(queuedFate(NOW - 5000, NOW, 5000, 'waiting')).toEqual({ dial: true });
-    expect(queuedFate(NOW - 5001, NOW, 5000, 'at start')).toEqual({ dial: false, state: 'expired', error: 'too old to be placed after a restart' });
-    expect(queuedFate(NOW - 5001, NOW, 5000, 'waiting')).toEqual({
+    expect(queuedFate(NOW - 5001, NOW, 5000, 'at start')).toEqual({
+      dial: false,
+      state: 'expired',
+      error: 'Not called: the alert was still waiting when ringhook restarted, and was older than 5 seconds.',
+      reasonDetail: 'too old to be placed after a restart',
+    });
+    expect(queuedFate(NOW - 300_001, NOW, 300_000, 'waiting')).toEqual({
       dial: false,
       state: 'failed',
-      error: 'telephony was unavailable until the call was too old to place',
+      error: 'Not called: the phone system (Asterisk) could not take calls until the alert was too old to call (5 minutes); `ringhook doctor` says why.',
+      reasonDetail: 'telephony was unavailable until the call was too old to place',
     });
   });
 });

@@ -5,7 +5,7 @@ import { AriError } from '../../src/pbx/ari.js';
 import { placeCall } from '../../src/calls/call-placement.js';
 import { newSession } from '../../src/calls/call-session.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
-import type { CallForDialing } from '../../src/store/sqlite/call-progress.js';
+import type { CallForDialing } from '../../src/core/records.js';
 import { loadWaitingAlert } from '../../src/calls/waiting-alerts.js';
 import { callSpeech, defaultVoice } from '../../src/core/languages.js';
 
@@ -18,16 +18,19 @@ const standIn = (originate: () => Promise<unknown>, state = 'online') => ({
 });
 
 describe('placeCall', () => {
-  it('placed: the originate went through, with the caller id and ring timeout given', async () => {
+  it('placed: the originate went through, with the caller id, ring timeout and the call bound given', async () => {
     let params: unknown;
     const ari = standIn(async () => undefined);
     await expect(
       placeCall({ ...ari, originate: (async (p: unknown) => (params = p)) as never }, session(), throughTrunk('+14155550100'), {
         callerId: '+15550001',
         ringTimeoutSec: 30,
+        maxCallSec: 900,
       }),
     ).resolves.toEqual({ placed: true });
     expect(params).toMatchObject({ channelId: 'rh-c1', endpoint: 'PJSIP/+14155550100@trunk', appArgs: ['c1'], callerId: '+15550001', timeoutSec: 30 });
+    // Asterisk itself hangs the call up after the bound, even with serve gone.
+    expect(params).toMatchObject({ variables: { 'TIMEOUT(absolute)': '900' } });
   });
 
   it('Asterisk stopping (503) or unreachable: nothing dialed, the alert may wait', async () => {
@@ -35,7 +38,7 @@ describe('placeCall', () => {
       standIn(() => Promise.reject(refused(503))),
       session(),
       throughTrunk('+1'),
-      { ringTimeoutSec: 30 },
+      { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
     expect(stopping).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk not taking calls/) });
     const down = new AriError('network', 'POST', '/channels', undefined, undefined, { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
@@ -44,7 +47,7 @@ describe('placeCall', () => {
         standIn(() => Promise.reject(down)),
         session(),
         throughTrunk('+1'),
-        { ringTimeoutSec: 30 },
+        { ringTimeoutSec: 30, maxCallSec: 1_000 },
       ),
     ).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk unreachable/) });
   });
@@ -55,15 +58,15 @@ describe('placeCall', () => {
       new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 503, 'Shutdown in progress'),
       new AriError('network', 'GET', '/endpoints/PJSIP/trunk', undefined, undefined, { cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) }),
     ]) {
-      expect(await placeCall(lookupFails(error), session(), throughTrunk('+1'), { ringTimeoutSec: 30 })).toMatchObject({
+      expect(await placeCall(lookupFails(error), session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 })).toMatchObject({
         placed: false,
         waitFor: expect.stringMatching(/^Asterisk not taking calls/),
       });
     }
     const missing = lookupFails(new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 404, 'Endpoint not found'));
-    expect(await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30 })).toMatchObject({
+    expect(await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 })).toMatchObject({
       placed: false,
-      outcome: { kind: 'originate-failed' },
+      outcome: { kind: 'originate-failed', endpointOffline: false },
     });
   });
 
@@ -72,16 +75,16 @@ describe('placeCall', () => {
       standIn(() => Promise.reject(refused(500)), 'offline'),
       session(),
       throughTrunk('+1'),
-      { ringTimeoutSec: 30 },
+      { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
-    expect(offline).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: true } });
+    expect(offline).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: true, endpointOffline: true } });
     const other = await placeCall(
       standIn(() => Promise.reject(new Error('boom'))),
       session(),
       throughTrunk('+1'),
-      { ringTimeoutSec: 30 },
+      { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
-    expect(other).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: false, message: 'boom' } });
+    expect(other).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: false, endpointOffline: false, message: 'boom' } });
   });
 });
 
@@ -96,8 +99,8 @@ describe('loadWaitingAlert', () => {
     dialing: { userId: 'u1', kind: 'alert', status: 'dialing' },
     done: { userId: 'u1', kind: 'alert', status: 'completed' },
   };
-  const u1 = { phone: '+1001', status: 'active', language: 'de', voice: defaultVoice('de'), intro: null } as const;
-  const accounts: Record<string, { phone: string; status: string }> = { u1, u2: { phone: '+1002', status: 'suspended' } };
+  const u1 = { userId: 'u1', phone: '+1001', status: 'active', language: 'de', voice: defaultVoice('de'), intro: null } as const;
+  const accounts: Record<string, { userId: string; phone: string; status: string }> = { u1, u2: { userId: 'u2', phone: '+1002', status: 'suspended' } };
   // One stand-in answering at once (SQLite) and one later (PostgreSQL): the alert is the same.
   const now = {
     progress: { get: (id: string) => (calls[id] ? ({ callId: id, ...calls[id] } as never) : undefined) },

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TEST_CALL_LIMITS } from '../../src/core/limits.js';
 import type { AccountStore } from '../../src/store/sqlite/accounts.js';
-import { CallStore, MAX_REJECTIONS_KEPT } from '../../src/store/sqlite/calls.js';
+import { CallStore } from '../../src/store/sqlite/calls.js';
+import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
 import type { Db } from '../../src/store/sqlite/database.js';
 import { createAccount } from '../helpers/accounts.js';
 import { useTempDatabases, openTracked, count, textAlert, jsonAlert, type manualClock, openStoresAt, tmp } from '../helpers/database.js';
@@ -23,7 +24,7 @@ describe('CallStore', () => {
   const account = (plan: 'free' | 'premium') => createAccount(accounts, { plan });
 
   function mustAccept(userId: string, plan: 'free' | 'premium', alert = textAlert('alert')) {
-    const result = calls.accept(userId, plan, alert);
+    const result = calls.acceptNow(userId, plan, alert);
     if (!result.accepted) throw new Error(`refused at ${new Date(clock.now()).toISOString()}: ${JSON.stringify(result.decision)}`);
     return result;
   }
@@ -79,6 +80,7 @@ describe('CallStore', () => {
       amdStatus: null,
       amdCause: null,
       trunk: null,
+      reasonDetail: null,
     });
     expect(calls.get('call_missing')).toBeUndefined();
   });
@@ -95,7 +97,7 @@ describe('CallStore', () => {
     expect(calls.usage(a.userId)).toEqual({ month: '2026-11', used: 1, resetsAt: Date.parse('2026-12-01T00:00:00Z') });
 
     clock.advance(30_000);
-    const burst = calls.accept(a.userId, 'free', textAlert('too soon'));
+    const burst = calls.acceptNow(a.userId, 'free', textAlert('too soon'));
     expect(burst).toEqual({ accepted: false, decision: { allowed: false, limit: 'burst', perMinute: 1, retryAfterSeconds: 30 } });
     expect(calls.usage(a.userId).used).toBe(1);
 
@@ -106,7 +108,7 @@ describe('CallStore', () => {
     expect(calls.usage(a.userId).used).toBe(3);
 
     clock.advance(3_600_000);
-    const monthly = calls.accept(a.userId, 'free', textAlert('fourth'));
+    const monthly = calls.acceptNow(a.userId, 'free', textAlert('fourth'));
     expect(monthly).toEqual({
       accepted: false,
       decision: { allowed: false, limit: 'monthly', allowance: 3, used: 3, resetsAt: Date.parse('2026-12-01T00:00:00Z') },
@@ -126,7 +128,7 @@ describe('CallStore', () => {
     expect(history[3]).toMatchObject({ message: 'too soon', error: 'per-minute call limit exceeded' });
 
     clock.set('2026-11-30T23:59:59.999Z');
-    expect(calls.accept(a.userId, 'free', textAlert('still November')).accepted).toBe(false);
+    expect(calls.acceptNow(a.userId, 'free', textAlert('still November')).accepted).toBe(false);
     clock.set('2026-12-01T00:00:00.000Z');
     mustAccept(a.userId, 'free');
     expect(calls.usage(a.userId)).toEqual({ month: '2026-12', used: 1, resetsAt: Date.parse('2027-01-01T00:00:00Z') });
@@ -140,7 +142,7 @@ describe('CallStore', () => {
       mustAccept(a.userId, 'free');
       clock.advance(60_000);
     }
-    expect(calls.accept(a.userId, 'free', textAlert('x'))).toMatchObject({
+    expect(calls.acceptNow(a.userId, 'free', textAlert('x'))).toMatchObject({
       accepted: false,
       decision: { limit: 'monthly', resetsAt: Date.parse('2027-01-01T00:00:00Z') },
     });
@@ -157,12 +159,12 @@ describe('CallStore', () => {
       clock.advance(1_000);
     }
     // now = start + 10 s; the oldest of the ten leaves the window at start + 60 s.
-    expect(calls.accept(a.userId, 'premium', textAlert('11th'))).toEqual({
+    expect(calls.acceptNow(a.userId, 'premium', textAlert('11th'))).toEqual({
       accepted: false,
       decision: { allowed: false, limit: 'burst', perMinute: 10, retryAfterSeconds: 50 },
     });
     clock.set(new Date(start + 59_999).toISOString());
-    expect(calls.accept(a.userId, 'premium', textAlert('11th')).accepted).toBe(false);
+    expect(calls.acceptNow(a.userId, 'premium', textAlert('11th')).accepted).toBe(false);
     clock.set(new Date(start + 60_000).toISOString());
     mustAccept(a.userId, 'premium');
     expect(calls.usage(a.userId).used).toBe(11);
@@ -182,7 +184,7 @@ describe('CallStore', () => {
     const b = account('free');
     mustAccept(a.userId, 'free');
     mustAccept(b.userId, 'free');
-    expect(calls.accept(a.userId, 'free', textAlert('x')).accepted).toBe(false);
+    expect(calls.acceptNow(a.userId, 'free', textAlert('x')).accepted).toBe(false);
   });
 
   it('keeps the limits exact across two connections to the same file', () => {
@@ -190,7 +192,7 @@ describe('CallStore', () => {
     const other = new CallStore(openTracked(file, { sync: 'normal' }), clock.now);
     const a = account('premium');
     let accepted = 0;
-    for (let i = 0; i < 20; i++) if ((i % 2 === 0 ? calls : other).accept(a.userId, 'premium', textAlert(`n${i}`)).accepted) accepted++;
+    for (let i = 0; i < 20; i++) if ((i % 2 === 0 ? calls : other).acceptNow(a.userId, 'premium', textAlert(`n${i}`)).accepted) accepted++;
     expect(accepted).toBe(10);
     expect(other.usage(a.userId).used).toBe(10);
   });
@@ -242,14 +244,14 @@ describe('CallStore', () => {
   describe('rejections', () => {
     it('are recorded with their reason, the alert fields and a shortened message', () => {
       const a = account('premium');
-      calls.recordRejection({
+      calls.recordRejectionNow({
         userId: a.userId,
         status: 'suspended',
         error: 'account suspended',
         alert: jsonAlert({ message: 'm'.repeat(300), ticker: 'T', extra: 1 }),
       });
-      calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'not valid JSON', excerpt: '{"message": {{close}}' });
-      calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'empty' });
+      calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'not valid JSON', excerpt: '{"message": {{close}}' });
+      calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'empty' });
       const [empty, excerpt, suspended] = calls.list({ userId: a.userId });
       expect(suspended).toMatchObject({
         accepted: false,
@@ -267,7 +269,7 @@ describe('CallStore', () => {
 
     it('shorten by code points, never splitting a surrogate pair', () => {
       const a = account('premium');
-      calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: '\u{1F680}'.repeat(250) });
+      calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: '\u{1F680}'.repeat(250) });
       expect(calls.list({ userId: a.userId })[0]!.message).toBe('\u{1F680}'.repeat(200));
     });
 
@@ -275,10 +277,10 @@ describe('CallStore', () => {
       const a = account('premium');
       const b = account('premium');
       const kept = mustAccept(a.userId, 'premium', textAlert('accepted'));
-      calls.recordRejection({ userId: b.userId, status: 'invalid_payload', error: 'x', excerpt: 'b0' });
+      calls.recordRejectionNow({ userId: b.userId, status: 'invalid_payload', error: 'x', excerpt: 'b0' });
       const total = MAX_REJECTIONS_KEPT + 25;
       for (let i = 0; i < total; i++) {
-        calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
+        calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
       }
       expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId)).toBe(MAX_REJECTIONS_KEPT);
       const history = calls.list({ userId: a.userId, limit: 1000 });
@@ -291,7 +293,7 @@ describe('CallStore', () => {
     it('from the limits are trimmed too', () => {
       const a = account('free');
       mustAccept(a.userId, 'free');
-      for (let i = 0; i < MAX_REJECTIONS_KEPT + 5; i++) calls.accept(a.userId, 'free', textAlert(`flood ${i}`));
+      for (let i = 0; i < MAX_REJECTIONS_KEPT + 5; i++) calls.acceptNow(a.userId, 'free', textAlert(`flood ${i}`));
       expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId)).toBe(MAX_REJECTIONS_KEPT);
       expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 1', a.userId)).toBe(1);
     });
@@ -323,9 +325,9 @@ describe('CallStore', () => {
 
     it('returns 50 by default and at most 1000', () => {
       const a = account('premium');
-      for (let i = 0; i < 1005; i++) calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
+      for (let i = 0; i < 1005; i++) calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
       const b = account('premium');
-      for (let i = 0; i < 60; i++) calls.recordRejection({ userId: b.userId, status: 'invalid_payload', error: 'x', excerpt: `s${i}` });
+      for (let i = 0; i < 60; i++) calls.recordRejectionNow({ userId: b.userId, status: 'invalid_payload', error: 'x', excerpt: `s${i}` });
       expect(calls.list({ userId: b.userId })).toHaveLength(50);
       expect(calls.list({ limit: 5000 })).toHaveLength(1000);
     });

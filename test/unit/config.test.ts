@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { UserError } from '../../src/lib/errors.js';
-import { parseAddressList } from '../../src/http/address-match.js';
+import { parseAddressList } from '../../src/core/address-match.js';
 
 const CWD = path.resolve('/srv/ringhook');
 
@@ -102,6 +102,18 @@ describe('loadConfig parses every variable', () => {
     expect(loadConfig({ RINGHOOK_HOST: '::1' }, CWD)).toMatchObject({ host: '::1', publicUrl: 'https://[::1]:8443' });
     expect(loadConfig({ RINGHOOK_PORT: '443' }, CWD).port).toBe(443);
     expect(loadConfig({ RINGHOOK_PORT: '65535' }, CWD).port).toBe(65535);
+  });
+
+  it('RINGHOOK_MAX_CALL_SECONDS: the bound on a call Asterisk enforces, 10 to 86,400, default 1000', () => {
+    expect(loadConfig({}, CWD).telephony.maxCallSec).toBe(1_000);
+    expect(loadConfig({ RINGHOOK_MAX_CALL_SECONDS: '600' }, CWD).telephony.maxCallSec).toBe(600);
+    for (const bad of ['9', '86401', '1.5', 'ten']) {
+      expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: bad }).message).toContain('RINGHOOK_MAX_CALL_SECONDS must be a whole number from 10 to 86400');
+    }
+    expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: '30' }).message).toContain(
+      'RINGHOOK_MAX_CALL_SECONDS (30) must be longer than RINGHOOK_RING_TIMEOUT (30): it bounds the whole call, ring included',
+    );
+    expect(loadConfig({ RINGHOOK_MAX_CALL_SECONDS: '30', RINGHOOK_RING_TIMEOUT: '20' }, CWD).telephony.maxCallSec).toBe(30);
   });
 
   it('RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, resolved against cwd', () => {
@@ -521,5 +533,35 @@ describe('RINGHOOK_SECRET_KEY', () => {
     const message = refusal({ RINGHOOK_SECRET_KEY: text }).message;
     expect(message).toMatch(/RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64/);
     expect(message).not.toContain(text);
+  });
+});
+
+describe('connection caps and the database TLS (config/transport.ts)', () => {
+  it('defaults: the total from the open-file limit, 256 per address, the system authorities, unverified refused', () => {
+    const config = loadConfig({}, CWD);
+    expect(config.connections).toEqual({ total: undefined, perAddress: 256 });
+    expect(config.databaseTls).toEqual({ caFile: undefined, allowUnverified: false });
+  });
+
+  it('reads them, the CA file relative to the working directory', () => {
+    const config = loadConfig(
+      {
+        RINGHOOK_MAX_CONNECTIONS: '500',
+        RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: '8',
+        RINGHOOK_DATABASE_CA_FILE: 'db-ca.pem',
+        RINGHOOK_DATABASE_UNVERIFIED: 'on',
+      },
+      CWD,
+    );
+    expect(config.connections).toEqual({ total: 500, perAddress: 8 });
+    expect(config.databaseTls).toEqual({ caFile: path.join(CWD, 'db-ca.pem'), allowUnverified: true });
+  });
+
+  it('refuses values out of range with the variable and its meaning', () => {
+    expect(refusal({ RINGHOOK_MAX_CONNECTIONS: '8' }).message).toMatch(
+      /RINGHOOK_MAX_CONNECTIONS must be a whole number from 16 to 1000000: open HTTPS connections/,
+    );
+    expect(refusal({ RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: 'lots' }).message).toMatch(/RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS must be a whole number/);
+    expect(refusal({ RINGHOOK_DATABASE_UNVERIFIED: 'maybe' }).message).toMatch(/RINGHOOK_DATABASE_UNVERIFIED/);
   });
 });

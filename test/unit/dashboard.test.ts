@@ -6,21 +6,36 @@ import { parseAlertBody } from '../../src/core/payload.js';
 import { migrate } from '../../src/store/sqlite/database.js';
 import { AccountStore } from '../../src/store/sqlite/accounts.js';
 import { testSecrets } from '../helpers/secrets.js';
-import { type CallRecord, CallStore } from '../../src/store/sqlite/calls.js';
-import { LOGIN_LINK_TTL_MS, OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { CallStore } from '../../src/store/sqlite/calls.js';
+import type { CallRecord } from '../../src/core/records.js';
+import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/store/password-hash.js';
-import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS } from '../../src/core/records.js';
 import { noticeFromQuery } from '../../src/http/dashboard/notices.js';
 import { fromOurOrigin } from '../../src/http/dashboard/forms.js';
 import { escapeHtml, html } from '../../src/http/dashboard/html.js';
 import { callItem } from '../../src/http/dashboard/pages/history.js';
+import { reasonText } from '../../src/core/reasons.js';
 import { JSON_TEMPLATE, PLAIN_TEMPLATE } from '../../src/http/dashboard/pages/overview.js';
 import { FILTERS, filterStatuses, statusInfo, STATUSES } from '../../src/http/dashboard/status.js';
 import { createAccount } from '../helpers/accounts.js';
 
 /** A history entry with nothing recorded yet but what the test gives. */
 function historyEntry(fields: Partial<CallRecord>): CallRecord {
-  const none = { ticker: null, price: null, action: null, strategy: null, alertTimestamp: null, error: null, phone: null, dialedAt: null, answeredAt: null };
+  const none = {
+    ticker: null,
+    price: null,
+    action: null,
+    strategy: null,
+    alertTimestamp: null,
+    error: null,
+    reasonDetail: null,
+    phone: null,
+    dialedAt: null,
+    answeredAt: null,
+  };
   const noCall = {
     endedAt: null,
     ringMs: null,
@@ -83,6 +98,28 @@ describe('html', () => {
     expect(text).toContain('Trunk the backup trunk (the first did not take the call)');
     const plainRow = callItem({ ...entry, carriedBy: null, amdStatus: null, amdCause: null, trunk: 'trunk' }).value;
     expect(plainRow).not.toMatch(/Spoken in|Answered by|Trunk/);
+  });
+
+  it('a failed call says why in a sentence; the technical detail is shown to an admin only', () => {
+    const entry = historyEntry({
+      status: 'unreachable',
+      error: reasonText('softphone_not_registered', { softphone: 'ringhook' }),
+      reasonDetail: 'originate failed: ARI POST /channels/rh-call_x failed: HTTP 500 (Allocation failed)',
+    });
+    const words = (markup: string) => markup.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const owner = words(callItem(entry).value);
+    expect(owner).toContain('Reason No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.');
+    expect(owner).not.toMatch(/Details|Allocation failed|ARI/);
+    const admin = words(callItem(entry, { details: true }).value);
+    expect(admin).toContain('Details originate failed: ARI POST /channels/rh-call_x failed: HTTP 500 (Allocation failed)');
+    // The SMS backup: why it did not go, in words; the gateway's own words for the admin.
+    const sms = historyEntry({ status: 'busy', smsStatus: 'failed', smsError: 'gateway answered 500 (expected 200): oops' });
+    expect(words(callItem(sms).value)).toContain('SMS failed. The SMS gateway refused the SMS or could not be reached');
+    expect(words(callItem(sms).value)).not.toContain('oops');
+    expect(words(callItem(sms, { details: true }).value)).toContain('(details: gateway answered 500 (expected 200): oops)');
+    // A call ended before the detail was kept: its hang-up cause, for the admin.
+    const older = words(callItem(historyEntry({ status: 'busy', hangupCause: 17, hangupCauseText: 'User busy', sipCode: 486 }), { details: true }).value);
+    expect(older).toContain('Details SIP 486, cause 17 (User busy)');
   });
 
   it('renders a history entry with attacker-controlled fields as text', () => {
@@ -249,11 +286,11 @@ describe('stores', () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       clock.advance(10_000);
-      const r = calls.accept(account.userId, 'premium', alert(`m${i}`));
+      const r = calls.acceptNow(account.userId, 'premium', alert(`m${i}`));
       if (r.accepted) ids.push(r.callId);
     }
     db.prepare("UPDATE calls SET status = 'busy' WHERE call_id IN (?, ?)").run(ids[1], ids[4]);
-    const theirs = calls.accept(other.userId, 'premium', alert('theirs'));
+    const theirs = calls.acceptNow(other.userId, 'premium', alert('theirs'));
     const history = calls;
     const first = history.page(account.userId, { limit: 3 });
     expect(first.entries.map((e) => e.message)).toEqual(['m6', 'm5', 'm4']);

@@ -14,7 +14,7 @@ import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { CallStore } from '../../src/store/sqlite/calls.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
-import { CallEvents } from '../../src/lib/events.js';
+import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { AriError } from '../../src/pbx/ari.js';
 import { StandInAri } from '../helpers/stand-in-ari.js';
@@ -25,6 +25,7 @@ import { throughTrunk } from '../../src/pbx/endpoint.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { waitFor } from '../helpers/wait.js';
 import { createAccount } from '../helpers/accounts.js';
+import { reasonText } from '../../src/core/reasons.js';
 
 const channel = (id: string) => ({ id, name: `PJSIP/trunk-${id}`, state: 'Up' });
 const PHONE = '+14155550123';
@@ -82,7 +83,7 @@ function setup(
   dialers.push(dialer);
   const alert = (message: string, userId = account.userId): string => {
     const a: Alert = { form: 'text', message, truncated: false, originalLength: message.length, fields: {}, extra: {} };
-    const r = calls.accept(userId, 'premium', a);
+    const r = calls.acceptNow(userId, 'premium', a);
     if (!r.accepted) throw new Error('not accepted');
     return r.callId;
   };
@@ -177,7 +178,7 @@ describe('Dialer (stand-in ARI)', () => {
     await waitFor('playback', () => t.ari.played[0]);
     expect(t.ari.played[0]).toHaveLength(4);
     // Talk detection was set with the originate: nothing waits for it at the answer.
-    expect(t.ari.originated[0]!.variables).toEqual({ 'TALK_DETECT(set)': '800,256' });
+    expect(t.ari.originated[0]!.variables).toMatchObject({ 'TALK_DETECT(set)': '800,256' });
     // The greeting: one phrase that talks on past a person's longest.
     t.ari.send({ type: 'ChannelTalkingStarted', channel: ch });
     await waitFor('the message stopped', () => t.ari.stopped[0], 5_000);
@@ -672,7 +673,7 @@ describe('Dialer (stand-in ARI)', () => {
     t.ari.alive.clear();
     t.ari.emit('connected', { reconnect: true, downMs: 1000 });
     expect(await t.final(callId)).toMatchObject({ state: 'interrupted' });
-    expect(t.row(callId).error).toBe('the call ended while the connection to Asterisk was down');
+    expect(t.row(callId)).toMatchObject({ error: reasonText('events_lost'), reasonDetail: 'the call ended while the connection to Asterisk was down' });
   });
 
   it('stop: a call that does not end in the grace period is hung up and ends interrupted', async () => {

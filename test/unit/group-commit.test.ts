@@ -3,7 +3,7 @@
 // is recorded and every caller gets the error.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isBusyError } from '../../src/store/sqlite/database.js';
+import { isBusyError } from '../../src/store/unavailable.js';
 import { createAccount } from '../helpers/accounts.js';
 import { count, openStoresAt, raw, textAlert, tmp, useTempDatabases } from '../helpers/database.js';
 
@@ -16,8 +16,8 @@ describe('group commit', () => {
   it('writes the alerts and the refusals that arrive together, within the limits, and answers each', async () => {
     const { db, accounts, calls } = openStoresAt('2026-11-10T10:00:00Z');
     const a = createAccount(accounts, { plan: 'premium' });
-    const alerts = Array.from({ length: 12 }, (_, i) => calls.acceptGrouped(a.userId, 'premium', textAlert(`alert ${i}`)));
-    const refusal = calls.recordRejectionGrouped({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: '{' });
+    const alerts = Array.from({ length: 12 }, (_, i) => calls.accept(a.userId, 'premium', textAlert(`alert ${i}`)));
+    const refusal = calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: '{' });
     // Nothing is written before the group commits.
     expect(rowsOf(db, a.userId, 0) + rowsOf(db, a.userId, 1)).toBe(0);
     const results = await Promise.all(alerts);
@@ -34,8 +34,8 @@ describe('group commit', () => {
     const other = raw(path.join(tmp, 'ringhook.db'));
     other.exec('BEGIN IMMEDIATE');
     const settled = await Promise.allSettled([
-      calls.acceptGrouped(a.userId, 'premium', textAlert('alert')),
-      calls.recordRejectionGrouped({ userId: a.userId, status: 'suspended', error: 'account suspended', excerpt: '' }),
+      calls.accept(a.userId, 'premium', textAlert('alert')),
+      calls.recordRejection({ userId: a.userId, status: 'suspended', error: 'account suspended', excerpt: '' }),
     ]);
     other.exec('ROLLBACK');
     expect(settled.map((s) => s.status === 'rejected' && isBusyError(s.reason))).toEqual([true, true]);

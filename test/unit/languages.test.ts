@@ -93,10 +93,11 @@ describe('numbers and words per language', () => {
     ['nl', '187,2'],
     ['pl', '187,2'],
     ['tr', '187,2'],
-    ['ru', '187,2'],
-    ['ja', '187 てん 2'],
+    // Said in words where espeak-ng's own reading of the digits is wrong (issue 32, kind 8).
+    ['ru', 'сто восемьдесят семь целых две десятых'],
+    ['ja', 'ひゃくはちじゅうなな てん に'],
     ['ko', '187 점 2'],
-    ['zh', '187 点 2'],
+    ['zh', '一百八十七 点 二'],
   ] as const)('%s says 187.2 as %s', (code, said) => {
     expect(speakable('187.2', LANGUAGES[code])).toBe(said);
   });

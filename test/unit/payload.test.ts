@@ -2,6 +2,7 @@
 // hostile inputs (the webhook contract, and the README's decisions where the contract is silent).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_EXTRA_BYTES, TRUNCATED_KEY } from '../../src/core/extra-fields.js';
 import {
   jsonDepth,
   MAX_BODY_BYTES,
@@ -317,6 +318,42 @@ describe('unknown fields', () => {
     );
     expect(alert.fields).toEqual({ ticker: 'ES1!' });
     expect(alert.extra).toEqual({ exchange: 'CME_MINI', interval: '5', position_size: 2, nested: { a: [1, null, { b: true }] }, nothing: null });
+  });
+
+  it('are capped at 4 KiB of JSON in all: whole fields in order while they fit, a text cut with …, the cut marked', () => {
+    const object: Record<string, unknown> = {
+      message: 'x',
+      exchange: 'CME_MINI',
+      big: { list: Array(2000).fill(1) },
+      interval: '5',
+      notes: 'n'.repeat(10_000),
+    };
+    for (let i = 0; i < 100; i++) object[`f${i}`] = 'v'.repeat(500);
+    const alert = alertOf(parseJson(object));
+    const stored = JSON.stringify(alert.extra);
+    expect(new TextEncoder().encode(stored).byteLength).toBeLessThanOrEqual(MAX_EXTRA_BYTES);
+    expect(stored.length).toBeGreaterThan(MAX_EXTRA_BYTES - 200);
+    expect(alert.extra.exchange).toBe('CME_MINI');
+    expect(alert.extra.notes).toMatch(/^n+…$/);
+    expect(alert.extra.big).toBeUndefined();
+    // A small field after a large one left out still fits.
+    expect(alert.extra.interval).toBe('5');
+    expect(alert.extra[TRUNCATED_KEY]).toBe('102 of 104 extra fields shortened or left out: over 4 KiB in all');
+  });
+
+  it('are kept as sent, a field named _truncated too, when they fit in 4 KiB', () => {
+    const extra = { _truncated: 'mine', text: 'é'.repeat(1900) };
+    expect(alertOf(parseJson({ message: 'x', ...extra })).extra).toEqual(extra);
+  });
+
+  it('never cut a text inside a multi-byte character or an escape, and keep "__proto__" as data when capping', () => {
+    const body = `{"message":"x","__proto__":{"polluted":"yes"},"quote":"${'\\"😀'.repeat(2000)}"}`;
+    const alert = alertOf(parse(body, 'application/json'));
+    expect(Object.getOwnPropertyDescriptor(alert.extra, '__proto__')?.value).toEqual({ polluted: 'yes' });
+    expect(Object.getPrototypeOf(alert.extra)).toBe(Object.prototype);
+    const quote = alert.extra.quote as string;
+    expect(quote).toMatch(/^("😀)+"?…$/u);
+    expect(new TextEncoder().encode(JSON.stringify(alert.extra)).byteLength).toBeLessThanOrEqual(MAX_EXTRA_BYTES);
   });
 
   it('never include the known fields', () => {

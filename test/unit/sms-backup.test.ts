@@ -11,7 +11,7 @@ import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { CallStore } from '../../src/store/sqlite/calls.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
-import { CallEvents } from '../../src/lib/events.js';
+import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import type { FinalState } from '../../src/core/call-state.js';
 import type { FinalCall } from '../../src/calls/call-ledger.js';
@@ -45,7 +45,7 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
   const calls = new CallStore(db);
   const progress = new CallProgressStore(db);
   const account = createAccount(accounts, { smsBackup });
-  const accepted = calls.accept(account.userId, 'premium', { form: 'text', message: 'AAPL up', truncated: false, originalLength: 7, fields: {}, extra: {} });
+  const accepted = calls.acceptNow(account.userId, 'premium', { form: 'text', message: 'AAPL up', truncated: false, originalLength: 7, fields: {}, extra: {} });
   if (!accepted.accepted) throw new Error('not accepted');
   progress.transition(accepted.callId, 'dialing');
   progress.transition(accepted.callId, 'busy');
@@ -95,7 +95,7 @@ describe('SmsBackup', () => {
     const { db, calls, accounts, backup, progress, callId, final } = setup(sender);
     // Another account's SMS of an hour ago got the same id from the SMSC (it restarted since), and no receipt.
     const other = createAccount(accounts, { smsBackup: true });
-    const older = calls.accept(other.userId, 'premium', { form: 'text', message: 'old', truncated: false, originalLength: 3, fields: {}, extra: {} });
+    const older = calls.acceptNow(other.userId, 'premium', { form: 'text', message: 'old', truncated: false, originalLength: 3, fields: {}, extra: {} });
     if (!older.accepted) throw new Error('not accepted');
     db.prepare("UPDATE calls SET status = 'busy', sms_status = 'sent', sms_message_id = 'm-42', sms_at = ? WHERE call_id = ?").run(
       Date.now() - 3_600_000,
@@ -256,7 +256,7 @@ describe('SmsBackup', () => {
     const up = standInSender(async () => ({ status: 'sent', messageId: 'm-5', parts: 1 }));
     const t = setup(up, true, { retryWindowMs: 60_000 });
     // The carrier is the newer row here: the order comes from who carried whom, not from the ids.
-    const carrier = t.calls.accept(t.account.userId, 'premium', {
+    const carrier = t.calls.acceptNow(t.account.userId, 'premium', {
       form: 'text',
       message: 'MSFT down',
       truncated: false,

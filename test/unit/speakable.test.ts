@@ -67,7 +67,7 @@ describe('tickers and pairs', () => {
     ['BTC/USD', 'B T C, U S D'],
     ['ETH-USDT', 'E T H, U S D T'],
     ['$AAPL', 'A A P L'],
-    ['BRK.B', 'B R K dot B'],
+    ['BRK.B', 'B R K class B'],
     ['ES1! long entry', 'E S, front month long entry'],
     ['NQ2!', 'N Q, second month'],
     ['6E1!', 'six E, front month'],
@@ -233,10 +233,10 @@ describe('anything else', () => {
       ...english,
       decimalSeparator: ',',
       groupSeparator: '.',
-      cardinal: (n) => `<${n}>`,
+      cardinal: (n) => `[${n}]`,
       point: 'komma',
     };
-    expect(speakable('1.234,5 and 3,25', digitsOnly)).toBe('<1234> komma five and <3> komma two five');
+    expect(speakable('1.234,5 and 3,25', digitsOnly)).toBe('[1234] komma five and [3] komma two five');
   });
 });
 

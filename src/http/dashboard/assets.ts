@@ -62,6 +62,8 @@ form.filter select { width: auto; min-width: 200px; }
 table.accounts { width: 100%; border-collapse: collapse; }
 table.accounts th, table.accounts td { text-align: left; padding: 8px; border-bottom: 1px solid var(--line); }
 .switch-state { font-weight: 700; }
+audio { display: block; width: 100%; max-width: 480px; margin: 12px 0 8px; }
+blockquote.spoken { margin: 4px 0 0; padding: 8px 12px; border-left: 4px solid var(--line); background: #fff; overflow-wrap: anywhere; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 600px) {
   dl.facts { grid-template-columns: 1fr; gap: 0; }
@@ -74,7 +76,7 @@ table.accounts th, table.accounts td { text-align: left; padding: 8px; border-bo
 }
 `;
 
-// Copy buttons and the live history. Nothing here is needed to use the dashboard: without
+// Copy buttons, "Hear it" in place and the live history. Nothing here is needed to use the dashboard: without
 // JavaScript the URL can be selected by hand and the history refreshed.
 export const JS = `
 'use strict';
@@ -94,6 +96,24 @@ export const JS = `
   document.addEventListener('click', function (e) {
     var target = e.target;
     if (target instanceof Element && target.closest('[data-copy]')) copy(target.closest('[data-copy]'));
+  });
+
+  // "Hear it" without leaving the page: the form's own post, its answer's result put in place and played.
+  var hear = document.querySelector('form[data-hear]');
+  if (hear && window.fetch && window.DOMParser) hear.addEventListener('submit', function (e) {
+    e.preventDefault();
+    var button = hear.querySelector('button[type="submit"]');
+    if (button) button.disabled = true;
+    fetch(hear.action, { method: 'POST', credentials: 'same-origin', body: new URLSearchParams(new FormData(hear)) }).then(function (res) {
+      return res.text();
+    }).then(function (markup) {
+      var fresh = new DOMParser().parseFromString(markup, 'text/html').getElementById('hear-result');
+      var current = document.getElementById('hear-result');
+      if (!fresh || !current) { hear.submit(); return; }
+      current.replaceWith(document.importNode(fresh, true));
+      var audio = document.getElementById('voice-sample');
+      if (audio && fresh.hasAttribute('data-ready')) { var playing = audio.play(); if (playing) playing.catch(function () {}); }
+    }).catch(function () { hear.submit(); }).then(function () { if (button) button.disabled = false; });
   });
 
   var list = document.getElementById('calls');

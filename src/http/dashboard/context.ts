@@ -3,9 +3,9 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { Account } from '../../core/account.js';
-import type { Session } from '../../store/sqlite/sessions.js';
+import type { Session } from '../../core/records.js';
 import type { OwnerAuthRepo, SessionRepo } from '../../store/contract.js';
-import type { DashboardDeps } from './index.js';
+import type { DashboardDeps } from './deps.js';
 import { readTokenCookie, SESSION_COOKIE } from './cookies.js';
 import { sameToken } from '../same-token.js';
 import { fromOurOrigin, parseForm, readForm } from './forms.js';
@@ -43,7 +43,7 @@ export async function signedIn(ctx: DashboardContext, event: H3Event): Promise<S
   if (!token) return undefined;
   const session = await ctx.sessions.get(token);
   if (!session) return undefined;
-  const account = await ctx.deps.accounts.get(session.userId);
+  const account = await ctx.deps.store.accounts.get(session.userId);
   if (!account) return undefined;
   const viewer: Viewer = { userId: account.userId, name: account.name, admin: await ctx.auth.isAdmin(account.userId), csrfToken: session.csrfToken };
   return { viewer, account, session, token };

@@ -26,7 +26,7 @@ export const STATUSES: Record<string, StatusInfo> = {
   busy: { label: 'Busy', tone: 'warn', explain: 'The line was busy.' },
   no_answer: { label: 'No answer', tone: 'warn', explain: 'The phone rang but nobody answered.' },
   unreachable: { label: 'Unreachable', tone: 'warn', explain: 'The phone could not be reached.' },
-  rejected: { label: 'Declined', tone: 'bad', explain: 'The call was declined.' },
+  rejected: { label: 'Declined', tone: 'bad', explain: 'The call was declined, by the phone or by the provider: the reason says which.' },
   failed: { label: 'Failed', tone: 'bad', explain: 'The call could not be placed (telephony unavailable or an internal error).' },
   interrupted: { label: 'Interrupted', tone: 'bad', explain: 'The service stopped during the call; it was not dialed again.' },
   expired: { label: 'Expired', tone: 'bad', explain: 'The call waited too long to be placed and was dropped.' },

@@ -2,25 +2,18 @@
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
 import { newCallId } from '../../core/ids.js';
-import { BURST_WINDOW_MS, decideBurst, decideLimits, monthWindow, TEST_CALL_LIMITS, type Plan } from '../../core/limits.js';
+import { BURST_WINDOW_MS, decideBurst, decideLimits, hasMonthlyAllowance, monthWindow, TEST_CALL_LIMITS, type Plan } from '../../core/limits.js';
 import type { Alert } from '../../core/payload.js';
-import {
-  type AcceptResult,
-  type CallKind,
-  type CallRecord,
-  type HistoryPage,
-  limitRejection,
-  MAX_REJECTIONS_KEPT,
-  type RejectedAlert,
-  toRecord,
-} from '../sqlite/calls.js';
+import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
+import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
 import type { CallRepo } from '../contract.js';
+import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
+import { rejectionColumns } from '../rows.js';
 
 type CallRow = Parameters<typeof toRecord>[0];
 
 /** Rejected messages are stored shortened: they are kept to explain, not to be spoken (as in SQLite). */
-const REJECTED_MESSAGE_MAX = 200;
 
 const SQL = {
   lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
@@ -42,30 +35,33 @@ const SQL = {
   getForAccount: 'SELECT * FROM calls WHERE call_id = $1 AND user_id = $2',
 } as const;
 
-/** A refused alert's extra fields, kept only while small: never cut into invalid JSON (as in SQLite). */
-function rejectedExtra(extra: Record<string, unknown>): string {
-  const text = JSON.stringify(extra);
-  return text.length <= 4000 ? text : JSON.stringify({ note: `${Object.keys(extra).length} extra fields, too large to keep for a refused alert` });
-}
-
 export class PgCallStore implements CallRepo {
   constructor(
     private readonly sql: Sql,
     /** The node that accepts (its dialer places the call); null for the CLI: any node may. */
     private readonly nodeId: string | null,
     private readonly now: () => number = Date.now,
+    /** Why this node takes no alerts now (a schema newer than its code can work on), or null. */
+    private readonly steppedAside: () => string | null = () => null,
   ) {}
 
+  private refuseIfSteppedAside(): void {
+    const why = this.steppedAside();
+    if (why !== null) throw new SteppedAside(why);
+  }
+
   /** One transaction per alert, committed before it resolves (no batching: the pool gives the concurrency). */
-  acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+  async accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+    this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       // Read after the lock: the times of one account's accepts follow the order they commit in.
       const now = this.now();
       const month = monthWindow(now);
-      // Sent together (pipelined on the transaction's connection): one round trip, not two.
+      // Sent together (pipelined on the transaction's connection): one round trip, not two. An
+      // unlimited plan's usage decides nothing, so it is not read (as in SQLite).
       const [used, recent] = await Promise.all([
-        this.usedInMonth(tx, userId, month.key),
+        hasMonthlyAllowance(plan) ? this.usedInMonth(tx, userId, month.key) : 0,
         this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10),
       ]);
       const decision = decideLimits(plan, now, used, recent);
@@ -79,7 +75,7 @@ export class PgCallStore implements CallRepo {
     });
   }
 
-  async recordRejectionGrouped(rejected: RejectedAlert): Promise<void> {
+  async recordRejection(rejected: RejectedAlert): Promise<void> {
     await this.sql.begin(async (tx) => {
       // The trim counts the account's rejections: one at a time per account.
       await query(tx, SQL.lockAccount, [rejected.userId]);
@@ -88,12 +84,13 @@ export class PgCallStore implements CallRepo {
   }
 
   /** A test call: no monthly allowance, small limits of its own (per minute and per hour). */
-  acceptTestCall(
+  async acceptTestCall(
     userId: string,
     message: string,
     perMinute: number = TEST_CALL_LIMITS.perMinute,
     perHour: number = TEST_CALL_LIMITS.perHour,
   ): Promise<AcceptResult> {
+    this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       const now = this.now();
@@ -140,26 +137,7 @@ export class PgCallStore implements CallRepo {
   }
 
   private async insertRejection(db: Queryable, now: number, rejected: RejectedAlert): Promise<void> {
-    const alert = rejected.alert;
-    const message = Array.from(alert?.message ?? rejected.excerpt ?? '');
-    await query(db, SQL.insert, [
-      newCallId(),
-      rejected.userId,
-      'alert',
-      0,
-      rejected.status,
-      message.slice(0, REJECTED_MESSAGE_MAX).join(''),
-      alert?.truncated || message.length > REJECTED_MESSAGE_MAX ? 1 : 0,
-      alert?.fields.ticker ?? null,
-      alert?.fields.price ?? null,
-      alert?.fields.action ?? null,
-      alert?.fields.strategy ?? null,
-      alert?.fields.timestamp ?? null,
-      alert && Object.keys(alert.extra).length > 0 ? rejectedExtra(alert.extra) : null,
-      rejected.error,
-      now,
-      this.nodeId,
-    ]);
+    await query(db, SQL.insert, [newCallId(), ...Object.values(rejectionColumns(rejected)), now, this.nodeId]);
     await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);
   }
 

@@ -1,13 +1,41 @@
 // The connection pool to PostgreSQL (porsager's `postgres`). Times and ids are BIGINT and come back
 // as JS numbers (milliseconds and row ids stay far below 2^53). A URL that does not lead to a
 // server that answers is a UserError of one line that never shows the password.
+import fs from 'node:fs';
 import postgres from 'postgres';
+import { databaseTls } from '../../core/database-tls.js';
 import { errorCode, UserError } from '../../lib/errors.js';
 
 const INT8 = 20;
 
-function openPool(url: string, poolSize: number) {
+/** How the database's certificate is checked (RINGHOOK_DATABASE_CA_FILE, RINGHOOK_DATABASE_UNVERIFIED). */
+export interface DatabaseTlsOptions {
+  caFile?: string | undefined;
+  allowUnverified?: boolean;
+}
+
+/**
+ * The driver's `ssl` option for this URL, after the checks of core/database-tls.ts: with a CA file,
+ * TLS whose certificate must chain to it (the driver checks the host's name too); otherwise
+ * nothing, and the URL's sslmode says. Throws a UserError for a way the data must not go.
+ */
+export function sslOption(url: string, tls: DatabaseTlsOptions = {}): { ssl?: { ca: string; rejectUnauthorized: true } } {
+  const decision = databaseTls(url, { caFile: tls.caFile !== undefined, allowUnverified: tls.allowUnverified === true });
+  if (decision.refusal) throw new UserError(`cannot use the PostgreSQL database ${redactUrl(url)}: ${decision.refusal}`);
+  if (tls.caFile === undefined) return {};
+  let ca: string;
+  try {
+    ca = fs.readFileSync(tls.caFile, 'utf8');
+  } catch (error) {
+    throw new UserError(`RINGHOOK_DATABASE_CA_FILE (${tls.caFile}) cannot be read: ${errorCode(error) ?? (error as Error).message}`);
+  }
+  if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new UserError(`RINGHOOK_DATABASE_CA_FILE (${tls.caFile}) holds no PEM certificate`);
+  return { ssl: { ca, rejectUnauthorized: true } };
+}
+
+function openPool(url: string, poolSize: number, ssl: ReturnType<typeof sslOption>) {
   return postgres(url, {
+    ...ssl,
     max: poolSize,
     // An alert must be answered within the sender's budget (TradingView waits 3 s): a server that
     // does not answer is given up on before that, and a refused one is tried again within half a
@@ -79,11 +107,12 @@ export function connectionError(url: string, error: unknown, what = 'cannot use 
 }
 
 /** Opens the pool and checks that the server answers. */
-export async function connect(url: string, options: { poolSize?: number } = {}): Promise<Sql> {
+export async function connect(url: string, options: { poolSize?: number; tls?: DatabaseTlsOptions } = {}): Promise<Sql> {
   if (!/^postgres(ql)?:\/\//i.test(url)) throw new UserError(`not a PostgreSQL URL: ${redactUrl(url)} (expected postgres://user:password@host:port/database)`);
+  const ssl = sslOption(url, options.tls);
   let sql: Sql;
   try {
-    sql = openPool(url, options.poolSize ?? 10);
+    sql = openPool(url, options.poolSize ?? 10, ssl);
   } catch (error) {
     throw connectionError(url, error, 'cannot parse the PostgreSQL URL');
   }

@@ -1,12 +1,19 @@
 // The PostgreSQL schema, numbered like SQLite's (src/store/sqlite/migrations): versions 1..7 are the same
 // tables and columns, so that a database can be copied from one to the other; 8 adds what several
-// nodes need. Never edit a migration that has shipped; add the next one.
+// nodes need; 9 (the reason's detail) is the same again. Never edit a migration that has shipped; add the next one.
 import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 export interface PgMigration {
   name: string;
   sql: string;
+  /**
+   * The oldest schema whose code still works on the schema this migration makes: the previous one
+   * for an "expand" migration (new tables, new nullable columns, new indexes: README, "Upgrading"),
+   * its own number for one that is not. A node whose code knows an older schema than this stops
+   * taking alerts (503) instead of failing each one. Unset (001–008): not recorded.
+   */
+  oldestCompatible?: number;
 }
 
 const INITIAL = `
@@ -175,6 +182,44 @@ CREATE INDEX phone_lines_by_call ON phone_lines (call_id);
 CREATE INDEX phone_lines_by_node ON phone_lines (node_id);
 `;
 
+// The upgrade rule: the oldest schema whose code works on this one, and each node's version and schema.
+const UPGRADE_RULE = `
+ALTER TABLE schema_version ADD COLUMN oldest_compatible INTEGER;
+ALTER TABLE nodes
+  ADD COLUMN version TEXT,
+  ADD COLUMN schema INTEGER;
+`;
+
+// Reasons a person can read (#33): the technical detail behind a call's reason, as in SQLite's 010.
+const REASON_DETAIL = `
+ALTER TABLE calls ADD COLUMN reason_detail TEXT;
+`;
+
+// ringhook's own certificate (ACME), the same on every node, and the HTTP-01 challenges any node answers (SQLite's 011).
+const CERTIFICATE = `
+CREATE TABLE acme_certificate (
+  id              SMALLINT PRIMARY KEY CHECK (id = 1),
+  names           TEXT,
+  cert_pem        TEXT,
+  key_sealed      TEXT,
+  not_before      BIGINT,
+  not_after       BIGINT,
+  obtained_at     BIGINT,
+  last_attempt_at BIGINT,
+  last_error      TEXT,
+  last_error_fix  TEXT,
+  last_error_kind TEXT,
+  failures        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT
+);
+
+CREATE TABLE acme_challenges (
+  token             TEXT PRIMARY KEY,
+  key_authorization TEXT NOT NULL,
+  expires_at        BIGINT NOT NULL
+);
+`;
+
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '001-initial', sql: INITIAL },
   { name: '002-telephony', sql: TELEPHONY },
@@ -184,6 +229,12 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '006-trunk', sql: TRUNK },
   { name: '007-voice', sql: VOICE },
   { name: '008-cluster', sql: CLUSTER },
+  // Expand: the code of schema 8 (the previous release) works on it.
+  { name: '009-upgrade-rule', sql: UPGRADE_RULE, oldestCompatible: 8 },
+  // Expand: the code of schema 8 (the previous release) works on it: a column it does not know.
+  { name: '010-reason-detail', sql: REASON_DETAIL, oldestCompatible: 8 },
+  // Expand: new tables the previous release does not know.
+  { name: '011-certificate', sql: CERTIFICATE, oldestCompatible: 8 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
@@ -196,7 +247,31 @@ const SQL = {
   versionTable: 'CREATE TABLE IF NOT EXISTS schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)',
   version: 'SELECT version FROM schema_version WHERE id = 1',
   setVersion: `INSERT INTO schema_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
+  setOldestCompatible: 'UPDATE schema_version SET oldest_compatible = $1 WHERE id = 1',
+  oldestCompatible: 'SELECT oldest_compatible FROM schema_version WHERE id = 1',
 } as const;
+
+/** The oldest schema whose code works on the database's, as its last migration recorded it (null: none recorded, before 009). */
+async function readOldestCompatible(db: Queryable, version: number): Promise<number | null> {
+  if (version < UPGRADE_RULE_VERSION) return null;
+  const [row] = await query<{ oldest_compatible: number | null }>(db, SQL.oldestCompatible);
+  return row?.oldest_compatible ?? null;
+}
+
+/** From this schema on, each migration records the oldest schema whose code still works on it. */
+const UPGRADE_RULE_VERSION = 9;
+
+/**
+ * Why this node's code (knowing schema `known`) must not work on the database now, or null: its
+ * schema is known, or newer and recorded as compatible with `known` (an expand migration).
+ */
+export async function schemaMisfit(db: Queryable, known: number, location: string): Promise<string | null> {
+  const current = await readSchemaVersion(db);
+  if (current <= known) return null;
+  const oldest = await readOldestCompatible(db, current);
+  if (oldest !== null && oldest <= known) return null;
+  return `the database ${location} has schema ${current}, which this ringhook (schema ${known}) cannot work on: upgrade this node (it takes no alerts until then)`;
+}
 
 /** The schema version (0 for an empty database). */
 export async function readSchemaVersion(db: Queryable): Promise<number> {
@@ -206,8 +281,9 @@ export async function readSchemaVersion(db: Queryable): Promise<number> {
   return row?.version ?? 0;
 }
 
-function refuseNewer(current: number, known: number, location: string): void {
-  if (current > known) {
+async function refuseNewer(db: Queryable, current: number, known: number, location: string): Promise<void> {
+  // A newer schema made by expand migrations only (a rolling upgrade under way) is worked on as it is.
+  if (current > known && (await schemaMisfit(db, known, location)) !== null) {
     throw new UserError(
       `the database ${location} has schema version ${current}, newer than this ringhook understands (${known}): run a newer ringhook, or restore a backup made by this version`,
     );
@@ -220,18 +296,19 @@ function refuseNewer(current: number, known: number, location: string): void {
  */
 export async function migratePostgres(sql: Sql, location: string, migrations: readonly PgMigration[] = PG_MIGRATIONS): Promise<number> {
   // Checked before anything writes: a newer database is refused untouched.
-  refuseNewer(await readSchemaVersion(sql), migrations.length, location);
+  await refuseNewer(sql, await readSchemaVersion(sql), migrations.length, location);
   for (;;) {
     const step = await sql.begin(async (tx) => {
       await query(tx, SQL.lock, [MIGRATION_LOCK]);
       await query(tx, SQL.versionTable);
       const current = await readSchemaVersion(tx);
-      refuseNewer(current, migrations.length, location);
-      if (current === migrations.length) return { done: true, version: current };
+      await refuseNewer(tx, current, migrations.length, location);
+      if (current >= migrations.length) return { done: true, version: current };
       const migration = migrations[current]!;
       try {
         await tx.unsafe(migration.sql).simple();
         await query(tx, SQL.setVersion, [current + 1]);
+        if (current + 1 >= UPGRADE_RULE_VERSION) await query(tx, SQL.setOldestCompatible, [migration.oldestCompatible ?? current + 1]);
       } catch (error) {
         throw new UserError(`migration ${migration.name} of ${location} failed, the database is left at version ${current}: ${(error as Error).message}`);
       }

@@ -1,5 +1,5 @@
 // How account owners sign in to the dashboard, in PostgreSQL, as OwnerAuthStore does in SQLite.
-import { LOGIN_LINK_TTL_MS } from '../sqlite/owner-auth.js';
+import { LOGIN_LINK_TTL_MS } from '../../core/records.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
 import type { OwnerAuthRepo } from '../contract.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';

@@ -3,15 +3,8 @@
 // in phone_lines from dialing to its final state (one call per phone across nodes), and each node
 // sees the calls it answers for.
 import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
-import {
-  type CallEventRow,
-  type CallForDialing,
-  COLUMN,
-  type SmsStatus,
-  type TransitionFields,
-  type WaitingSms,
-  type EndedWithoutSms,
-} from '../sqlite/call-progress.js';
+import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms } from '../../core/records.js';
+import { COLUMN } from '../rows.js';
 import type { CallProgressRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -35,6 +28,9 @@ export const ENDED_WITHOUT_SMS = `SELECT call_id AS "callId", user_id AS "userId
                                     AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
                                   ORDER BY id`;
 
+/** The default bound on a call (1,000 s) and 5 s for the nodes' clocks. */
+export const DEFAULT_LINE_HOLD_MS = 1_005_000;
+
 const SQL = {
   get: `${SELECT_CALL} WHERE call_id = $1 AND accepted = 1`,
   // Queued calls are anyone's unless a live node accepted them; a call being dialed is its dialer's.
@@ -46,7 +42,12 @@ const SQL = {
   lockCall: 'SELECT status FROM calls WHERE call_id = $1 AND accepted = 1 FOR UPDATE',
   takeLine: 'INSERT INTO phone_lines (phone, call_id, node_id, since) VALUES ($1, $2, $3, $4) ON CONFLICT (phone) DO NOTHING',
   lineHolder: 'SELECT call_id FROM phone_lines WHERE phone = $1',
-  releaseLine: 'DELETE FROM phone_lines WHERE call_id = $1',
+  // Only the line this node took: a dead node's, whose call a survivor ends, stays held (staleLine).
+  releaseLine: 'DELETE FROM phone_lines WHERE call_id = $1 AND node_id = $2',
+  // A line whose call was ended by a survivor (its node died) is free once no call can still be up:
+  // Asterisk hangs every call up RINGHOOK_MAX_CALL_SECONDS after it was dialed, with or without serve.
+  staleLine: `DELETE FROM phone_lines l USING calls c
+              WHERE l.phone = $1 AND c.call_id = l.call_id AND c.status NOT IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND l.since < $2`,
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
   events: 'SELECT at, event, detail FROM call_events WHERE call_id = $1 ORDER BY id',
   claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = $1, updated_at = $1, sms_node = $2 WHERE call_id = $3 AND sms_status IS NULL`,
@@ -76,6 +77,8 @@ export class PgCallProgressStore implements CallProgressRepo {
     private readonly sql: Sql,
     private readonly nodeId: string,
     private readonly now: () => number = Date.now,
+    /** How long a dead node's line stays held after its call was dialed: the bound on a call, and a margin. */
+    private readonly lineHoldMs: number = DEFAULT_LINE_HOLD_MS,
   ) {}
 
   async get(callId: string): Promise<CallForDialing | undefined> {
@@ -108,7 +111,7 @@ export class PgCallProgressStore implements CallProgressRepo {
       const assignments = sets.map((column, i) => `${column} = $${i + 2}`).join(', ');
       await query(tx, `UPDATE calls SET ${assignments} WHERE call_id = $1`, [callId, ...values]);
       await query(tx, SQL.event, [callId, at, to, detail ?? fields.error ?? null]);
-      if (!isInFlight(to)) await query(tx, SQL.releaseLine, [callId]);
+      if (!isInFlight(to)) await query(tx, SQL.releaseLine, [callId, this.nodeId]);
       return true;
     });
   }
@@ -117,7 +120,9 @@ export class PgCallProgressStore implements CallProgressRepo {
   private async takeLine(tx: Queryable, phone: string, callId: string, at: number): Promise<boolean> {
     if ((await query(tx, SQL.takeLine, [phone, callId, this.nodeId, at])).count === 1) return true;
     const [holder] = await query<{ call_id: string }>(tx, SQL.lineHolder, [phone]);
-    return holder?.call_id === callId;
+    if (holder?.call_id === callId) return true;
+    if ((await query(tx, SQL.staleLine, [phone, at - this.lineHoldMs])).count === 0) return false;
+    return (await query(tx, SQL.takeLine, [phone, callId, this.nodeId, at])).count === 1;
   }
 
   /** Answering-machine detection's verdict (HUMAN, MACHINE, NOTSURE) and cause, kept on the call and its timeline. */

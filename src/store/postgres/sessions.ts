@@ -1,6 +1,7 @@
 // Browser sessions of the dashboard in PostgreSQL, as SessionStore keeps them in SQLite: only the
 // token's hash is stored.
-import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, type Session, type SessionRow, TOUCH_EVERY_MS } from '../sqlite/sessions.js';
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, type Session, TOUCH_EVERY_MS } from '../../core/records.js';
+import type { SessionRow } from '../rows.js';
 import type { SessionRepo } from '../contract.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { query, type Sql } from './connect.js';

@@ -1,34 +1,15 @@
 // Accounts in SQLite. The api_key is stored sealed (AES-256-GCM) beside its HMAC: the webhook
 // compares HMACs in constant time, and only what shows the URL opens the sealed key.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Account, AccountStatus } from '../../core/account.js';
-import { DEFAULT_LANGUAGE, defaultVoice, type LanguageCode, type VoiceId } from '../../core/languages.js';
+import type { Account } from '../../core/account.js';
+import { DEFAULT_LANGUAGE, defaultVoice } from '../../core/languages.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
-import type { Plan } from '../../core/limits.js';
 import { UserError } from '../../lib/errors.js';
 import type { Db } from './database.js';
 import type { SecretBox } from '../secret-box.js';
-
-/** An account's row as both stores keep it (the api_key sealed). */
-export interface AccountRow {
-  user_id: string;
-  api_key_sealed: string;
-  name: string;
-  phone: string;
-  plan: Plan;
-  sms_backup: number;
-  require_confirm: number;
-  language: LanguageCode;
-  voice: VoiceId;
-  intro: string | null;
-  status: AccountStatus;
-  created_at: number;
-  updated_at: number;
-  key_created_at: number;
-}
-
-export const ACCOUNT_COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at';
+import { ACCOUNT_COLUMNS, toAccount, wrongSecretKeyMessage, type AccountRow } from '../rows.js';
+import type { AccountChanges, NewAccount } from '../../core/records.js';
+import type { AccountRepo } from '../contract.js';
 
 const SQL = {
   insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at)
@@ -47,53 +28,11 @@ const SQL = {
   setFingerprint: 'INSERT OR REPLACE INTO secret_key_check (id, fingerprint) VALUES (1, ?)',
 } as const;
 
-export function toAccount(row: AccountRow, apiKey: string): Account {
-  return {
-    userId: row.user_id,
-    apiKey,
-    name: row.name,
-    phone: row.phone,
-    plan: row.plan,
-    smsBackup: row.sms_backup === 1,
-    requireConfirm: row.require_confirm === 1,
-    language: row.language,
-    voice: row.voice,
-    intro: row.intro,
-    status: row.status,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    keyCreatedAt: row.key_created_at,
-  };
-}
-
-export interface NewAccount {
-  phone: string;
-  plan: Plan;
-  smsBackup: boolean;
-  name: string;
-  /** Only a press of 1 counts as heard (default: on). */
-  requireConfirm?: boolean;
-  /** Default: English, its default voice, the language's intro. */
-  language?: LanguageCode;
-  voice?: VoiceId;
-  intro?: string | null;
-}
-
-export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status'>>;
-
 // Compared against when the user_id is unknown, so that an unknown user_id and a wrong key take
 // the same time.
 const DUMMY_MAC = randomBytes(32);
 
-export function wrongSecretKeyMessage(dbName: string, source: string): string {
-  return (
-    `the webhook URLs in ${dbName} were sealed with another secret key than ${source}: ` +
-    'put back the api-keys.secret file kept with this database in the data dir, or set RINGHOOK_SECRET_KEY to that key; ' +
-    'if it is lost, `ringhook account regenerate --all --yes` gives every account a new webhook URL'
-  );
-}
-
-export class AccountStore {
+export class AccountStore implements AccountRepo {
   private readonly stmt;
   private readonly authenticateTx: (userId: string, apiKey: string) => Account | undefined;
 

@@ -3,102 +3,9 @@
 import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, type CallState } from '../../core/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
-
-export interface TransitionFields {
-  phone?: string;
-  channelId?: string;
-  dialedAt?: number;
-  ringingAt?: number;
-  answeredAt?: number;
-  endedAt?: number;
-  ringMs?: number;
-  talkMs?: number;
-  hangupCause?: number;
-  hangupCauseText?: string;
-  sipCode?: number;
-  error?: string;
-  /** The alert waited for its phone's line and was spoken in this call (its call_id). */
-  carriedBy?: string;
-  /** The trunk the call went out through. */
-  trunk?: string;
-}
-
-/** The column each field of a step is kept in (both stores). */
-export const COLUMN: Record<keyof TransitionFields, string> = {
-  phone: 'phone',
-  channelId: 'channel_id',
-  dialedAt: 'dialed_at',
-  ringingAt: 'ringing_at',
-  answeredAt: 'answered_at',
-  endedAt: 'ended_at',
-  ringMs: 'ring_ms',
-  talkMs: 'talk_ms',
-  hangupCause: 'hangup_cause',
-  hangupCauseText: 'hangup_cause_text',
-  sipCode: 'sip_code',
-  error: 'error',
-  carriedBy: 'carried_by',
-  trunk: 'trunk',
-};
-
-export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';
-
-/** An alert whose call ended and whose SMS backup was not decided: its process stopped in between. */
-export interface EndedWithoutSms {
-  callId: string;
-  userId: string;
-  message: string;
-  phone: string | null;
-  status: string;
-  carriedBy: string | null;
-  /** When its end was recorded: its SMS's window counts from here. */
-  endedAt: number;
-}
-
-/** The SMS work a stopped process (or a silent node) left: what the next to look settles. */
-export interface LeftSms {
-  /** Being handed to the gateway: it may have gone, so it is not sent again. */
-  handingOver: string[];
-  /** Waiting for the gateway, which certainly took nothing yet. */
-  waiting: WaitingSms[];
-  /** Ended, the SMS not yet decided. */
-  ended: EndedWithoutSms[];
-}
-
-/** An alert whose SMS waits for the gateway to come back (it certainly took nothing yet). */
-export interface WaitingSms {
-  callId: string;
-  userId: string;
-  message: string;
-  /** The number that was called, if any. */
-  phone: string | null;
-  /** The call that carried this alert, when it rode along in another's call. */
-  carriedBy: string | null;
-  /** When the SMS was claimed: the retry window counts from here. */
-  claimedAt: number;
-}
-
-export interface CallForDialing {
-  callId: string;
-  userId: string;
-  kind: 'alert' | 'test';
-  status: string;
-  message: string;
-  receivedAt: number;
-  phone: string | null;
-  dialedAt: number | null;
-  ringingAt: number | null;
-  answeredAt: number | null;
-  smsStatus: SmsStatus | null;
-  /** The alert whose call carried this one, when it waited for its phone's line. */
-  carriedBy: string | null;
-}
-
-export interface CallEventRow {
-  at: number;
-  event: string;
-  detail: string | null;
-}
+import type { CallEventRow, CallForDialing, EndedWithoutSms, SmsStatus, TransitionFields, WaitingSms } from '../../core/records.js';
+import { COLUMN } from '../rows.js';
+import type { CallProgressRepo } from '../contract.js';
 
 const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
                             dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus,
@@ -132,7 +39,7 @@ const SQL = {
                FROM calls WHERE sms_status = 'waiting' ORDER BY id`,
 } as const;
 
-export class CallProgressStore {
+export class CallProgressStore implements CallProgressRepo {
   private readonly stmt;
   /** The UPDATE of each combination of columns a transition sets, prepared once. */
   private readonly updates = new Map<string, Statement>();

@@ -3,110 +3,12 @@
 // usage are written together, so limits stay exact under concurrency and across processes.
 import type { Alert } from '../../core/payload.js';
 import { newCallId } from '../../core/ids.js';
-import {
-  BURST_WINDOW_MS,
-  TEST_CALL_LIMITS,
-  decideBurst,
-  decideLimits,
-  hasMonthlyAllowance,
-  monthWindow,
-  type LimitDecision,
-  type Plan,
-} from '../../core/limits.js';
+import { BURST_WINDOW_MS, TEST_CALL_LIMITS, decideBurst, decideLimits, hasMonthlyAllowance, monthWindow, type Plan } from '../../core/limits.js';
 import { withBusyTimeout, type Db } from './database.js';
-
-export type CallKind = 'alert' | 'test';
-
-/** Statuses of rejected alerts, shown in the history beside the call statuses. */
-export type RejectionStatus = 'rate_limited' | 'limit_exceeded' | 'invalid_payload' | 'suspended';
-
-export interface CallRecord {
-  /** The row id: the cursor for paging (pages continue below it). */
-  id: number;
-  callId: string;
-  userId: string;
-  kind: CallKind;
-  accepted: boolean;
-  status: string;
-  message: string;
-  messageTruncated: boolean;
-  ticker: string | null;
-  price: number | null;
-  action: string | null;
-  strategy: string | null;
-  alertTimestamp: string | null;
-  extra: Record<string, unknown>;
-  error: string | null;
-  receivedAt: number;
-  updatedAt: number;
-  /** What the dialer and the SMS backup recorded (null until they did). */
-  phone: string | null;
-  dialedAt: number | null;
-  answeredAt: number | null;
-  endedAt: number | null;
-  ringMs: number | null;
-  talkMs: number | null;
-  hangupCause: number | null;
-  hangupCauseText: string | null;
-  sipCode: number | null;
-  smsStatus: string | null;
-  smsMessageId: string | null;
-  smsParts: number | null;
-  smsAt: number | null;
-  smsError: string | null;
-  /** The alert waited for its phone's line and was spoken in the call of this alert. */
-  carriedBy: string | null;
-  /** Answering-machine detection's verdict and cause (HUMAN, MACHINE, NOTSURE). */
-  amdStatus: string | null;
-  amdCause: string | null;
-  /** The trunk the call went out through (trunk, or trunk2 the backup). */
-  trunk: string | null;
-}
-
-/** One page of an account's history, newest first. */
-export interface HistoryPage {
-  entries: CallRecord[];
-  /** The cursor of the next (older) page, or null on the last page. */
-  next: number | null;
-}
-
-interface CallRow {
-  id: number;
-  call_id: string;
-  user_id: string;
-  kind: CallKind;
-  accepted: number;
-  status: string;
-  message: string;
-  message_truncated: number;
-  ticker: string | null;
-  price: number | null;
-  action: string | null;
-  strategy: string | null;
-  alert_timestamp: string | null;
-  extra: string | null;
-  error: string | null;
-  received_at: number;
-  updated_at: number;
-  phone: string | null;
-  dialed_at: number | null;
-  answered_at: number | null;
-  ended_at: number | null;
-  ring_ms: number | null;
-  talk_ms: number | null;
-  hangup_cause: number | null;
-  hangup_cause_text: string | null;
-  sip_code: number | null;
-  sms_status: string | null;
-  sms_message_id: string | null;
-  sms_parts: number | null;
-  sms_at: number | null;
-  sms_error: string | null;
-  carried_by: string | null;
-  amd_status: string | null;
-  amd_cause: string | null;
-  trunk: string | null;
-}
+import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
+import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
+import { rejectionColumns } from '../rows.js';
+import type { CallRepo } from '../contract.js';
 
 /**
  * How long the webhook's writes wait for another connection's write lock (the CLI, a backup)
@@ -116,17 +18,6 @@ interface CallRow {
  * connection's default (5 s).
  */
 export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
-
-/** A refused alert's extra fields, kept only while small: never cut into invalid JSON. */
-function rejectedExtra(extra: Record<string, unknown>): string {
-  const text = JSON.stringify(extra);
-  return text.length <= 4000 ? text : JSON.stringify({ note: `${Object.keys(extra).length} extra fields, too large to keep for a refused alert` });
-}
-
-/** How many rejected alerts an account keeps: a flood of bad requests cannot fill the disk. */
-export const MAX_REJECTIONS_KEPT = 1000;
-/** Rejected messages are stored shortened: they are kept to explain, not to be spoken. */
-const REJECTED_MESSAGE_MAX = 200;
 
 const SQL = {
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
@@ -148,79 +39,6 @@ const SQL = {
   getForAccount: 'SELECT * FROM calls WHERE call_id = ? AND user_id = ?',
 } as const;
 
-function parseExtra(text: string | null): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return { extra: text };
-  }
-}
-
-/** A calls row as the history shows it (also for the PostgreSQL store, whose rows have the same columns). */
-export function toRecord(row: CallRow): CallRecord {
-  return {
-    id: row.id,
-    callId: row.call_id,
-    userId: row.user_id,
-    kind: row.kind,
-    accepted: row.accepted === 1,
-    status: row.status,
-    message: row.message,
-    messageTruncated: row.message_truncated === 1,
-    ticker: row.ticker,
-    price: row.price,
-    action: row.action,
-    strategy: row.strategy,
-    alertTimestamp: row.alert_timestamp,
-    extra: parseExtra(row.extra),
-    error: row.error,
-    receivedAt: row.received_at,
-    updatedAt: row.updated_at,
-    phone: row.phone,
-    dialedAt: row.dialed_at,
-    answeredAt: row.answered_at,
-    endedAt: row.ended_at,
-    ringMs: row.ring_ms,
-    talkMs: row.talk_ms,
-    hangupCause: row.hangup_cause,
-    hangupCauseText: row.hangup_cause_text,
-    sipCode: row.sip_code,
-    smsStatus: row.sms_status,
-    smsMessageId: row.sms_message_id,
-    smsParts: row.sms_parts,
-    smsAt: row.sms_at,
-    smsError: row.sms_error,
-    carriedBy: row.carried_by,
-    amdStatus: row.amd_status,
-    amdCause: row.amd_cause,
-    trunk: row.trunk,
-  };
-}
-
-export type AcceptResult = { accepted: true; callId: string; receivedAt: number } | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
-
-export interface RejectedAlert {
-  userId: string;
-  status: RejectionStatus;
-  error: string;
-  /** The alert when it could be parsed; otherwise a short excerpt of the body. */
-  alert?: Alert;
-  excerpt?: string;
-}
-
-/** The history entry of an alert refused by a plan limit. */
-export function limitRejection(userId: string, alert: Alert, decision: Exclude<LimitDecision, { allowed: true }>): RejectedAlert {
-  const monthly = decision.limit === 'monthly';
-  return {
-    userId,
-    alert,
-    status: monthly ? 'limit_exceeded' : 'rate_limited',
-    error: monthly ? 'monthly call limit exceeded' : 'per-minute call limit exceeded',
-  };
-}
-
 /** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
 type GroupResult = AcceptResult | null;
 
@@ -231,9 +49,10 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
-export class CallStore {
+export class CallStore implements CallRepo {
   private readonly stmt;
-  readonly accept: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
+  /** An accept in a transaction of its own, answered at once (tools and tests; serve groups them: accept). */
+  readonly acceptNow: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
   private readonly acceptTx: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
   private readonly rejectTx: (rejected: RejectedAlert) => null;
   private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
@@ -271,7 +90,7 @@ export class CallStore {
       this.stmt.countUsage.run(userId, month.key);
       return { accepted: true, callId, receivedAt: now };
     });
-    this.accept = (userId, plan, alert) => acceptTx.immediate(userId, plan, alert);
+    this.acceptNow = (userId, plan, alert) => acceptTx.immediate(userId, plan, alert);
     this.acceptTx = acceptTx;
     this.rejectTx = db.transaction((rejected: RejectedAlert) => {
       this.insertRejection(this.now(), rejected);
@@ -295,12 +114,12 @@ export class CallStore {
    * together in the next, so a durable write (fsync) is shared instead of paid per alert. Each
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
    */
-  acceptGrouped(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+  accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
     return this.grouped(() => this.acceptTx(userId, plan, alert)) as Promise<AcceptResult>;
   }
 
-  /** recordRejection in the next group commit: a flood of refused requests shares the fsync too. */
-  async recordRejectionGrouped(rejected: RejectedAlert): Promise<void> {
+  /** recordRejectionNow in the next group commit: a flood of refused requests shares the fsync too. */
+  async recordRejection(rejected: RejectedAlert): Promise<void> {
     await this.grouped(() => this.rejectTx(rejected));
   }
 
@@ -357,30 +176,12 @@ export class CallStore {
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    const alert = rejected.alert;
-    const message = alert?.message ?? rejected.excerpt ?? '';
-    this.stmt.insert.run({
-      call_id: newCallId(),
-      user_id: rejected.userId,
-      kind: 'alert',
-      accepted: 0,
-      status: rejected.status,
-      message: Array.from(message).slice(0, REJECTED_MESSAGE_MAX).join(''),
-      message_truncated: alert?.truncated || Array.from(message).length > REJECTED_MESSAGE_MAX ? 1 : 0,
-      ticker: alert?.fields.ticker ?? null,
-      price: alert?.fields.price ?? null,
-      action: alert?.fields.action ?? null,
-      strategy: alert?.fields.strategy ?? null,
-      alert_timestamp: alert?.fields.timestamp ?? null,
-      extra: alert && Object.keys(alert.extra).length > 0 ? rejectedExtra(alert.extra) : null,
-      error: rejected.error,
-      now,
-    });
+    this.stmt.insert.run({ call_id: newCallId(), ...rejectionColumns(rejected), now });
     this.stmt.trimRejections.run({ user_id: rejected.userId, keep: MAX_REJECTIONS_KEPT });
   }
 
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
-  recordRejection(rejected: RejectedAlert): void {
+  recordRejectionNow(rejected: RejectedAlert): void {
     withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate());
   }
 

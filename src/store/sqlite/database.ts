@@ -8,7 +8,9 @@ import { UserError } from '../../lib/errors.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import type { SecretBox } from '../secret-box.js';
 
-export type Db = Database.Database;
+import type { Db } from './db.js';
+
+export type { Db } from './db.js';
 
 export interface OpenOptions {
   /** full: every commit reaches the disk before the 200; normal: survives a process crash, not a power cut. */
@@ -40,6 +42,20 @@ function refuseNewer(db: Db, known: number): number {
     );
   }
   return current;
+}
+
+/** The schema version of the database file, read without changing anything; null when there is none. */
+export function schemaVersionOf(file: string): number | null {
+  if (!fs.existsSync(file)) return null;
+  let db: Db | undefined;
+  try {
+    db = new Database(file, { ...sqliteNativeBindingOptions(), readonly: true, fileMustExist: true });
+    return db.pragma('user_version', { simple: true }) as number;
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
 }
 
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, secrets?: SecretBox): void {
@@ -86,12 +102,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     if (error instanceof UserError) throw error;
     throw new UserError(`cannot use the database ${file}: ${(error as Error).message}`);
   }
-}
-
-/** SQLITE_BUSY and its variants: another connection holds the lock. */
-export function isBusyError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'));
 }
 
 /** The busy timeout's pragmas, prepared once per connection (db.pragma() prepares on every call). */

@@ -3,9 +3,8 @@
 import type { Db } from './database.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
-
-/** A sign-in link works once, within this time. */
-export const LOGIN_LINK_TTL_MS = 15 * 60_000;
+import { LOGIN_LINK_TTL_MS } from '../../core/records.js';
+import type { OwnerAuthRepo } from '../contract.js';
 
 interface AuthRow {
   user_id: string;
@@ -26,7 +25,7 @@ const SQL = {
   dropLinks: 'DELETE FROM login_links WHERE user_id = ? AND used_at IS NULL',
 } as const;
 
-export class OwnerAuthStore {
+export class OwnerAuthStore implements OwnerAuthRepo {
   private readonly stmt;
 
   constructor(

@@ -9,8 +9,10 @@
 // to `spacingMs` after the last commit, to share the next one (in a burst, call steps otherwise came
 // about two to a commit, and each commit's flush holds the loop: bench/NOTES.md, 8). A write its
 // caller waits for before acting (a call's claim, an SMS's) is committed in the next turn, with them.
-import { isBusyError, withBusyTimeout, type Db } from './database.js';
+import { isBusyError } from '../unavailable.js';
+import { withBusyTimeout, type Db } from './database.js';
 import type { Logger } from '../../lib/log.js';
+import type { CallWrites } from '../contract.js';
 
 export interface PatientWriterOptions {
   /** How long one try may block waiting for the lock, ms. */
@@ -34,7 +36,7 @@ interface Job {
   queuedAt: number;
 }
 
-export class PatientWriter {
+export class PatientWriter implements CallWrites {
   private readonly queue: Job[] = [];
   private readonly tryMs: number;
   private readonly retryMs: number;

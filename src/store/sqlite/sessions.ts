@@ -2,29 +2,9 @@
 // the account, the session's CSRF token and its lifetime.
 import type { Db } from './database.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
-
-/** A session ends this long after sign-in, whatever happens. */
-export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
-/** ...or after this long without a request. */
-export const SESSION_IDLE_MS = 24 * 60 * 60_000;
-/** last_seen_at is written at most this often, so reading pages does not write on every request. */
-export const TOUCH_EVERY_MS = 60_000;
-
-export interface Session {
-  userId: string;
-  csrfToken: string;
-  createdAt: number;
-  expiresAt: number;
-}
-
-/** A session's row as both stores keep it. */
-export interface SessionRow {
-  user_id: string;
-  csrf_token: string;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
-}
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, TOUCH_EVERY_MS, type Session } from '../../core/records.js';
+import type { SessionRow } from '../rows.js';
+import type { SessionRepo } from '../contract.js';
 
 const SQL = {
   insert: `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
@@ -36,7 +16,7 @@ const SQL = {
   prune: 'DELETE FROM sessions WHERE expires_at <= @now OR last_seen_at <= @idle_before',
 } as const;
 
-export class SessionStore {
+export class SessionStore implements SessionRepo {
   private readonly stmt;
 
   constructor(

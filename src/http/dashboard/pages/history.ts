@@ -1,6 +1,7 @@
 // The call history: one card per call or rejected alert, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
-import type { CallRecord as HistoryEntry, HistoryPage } from '../../../store/sqlite/calls.js';
+import { hangupDetail, smsReasonText } from '../../../core/reasons.js';
+import type { CallRecord as HistoryEntry, HistoryPage } from '../../../core/records.js';
 import { formatDuration, formatTime, formatValue } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { page, type Notice, type Viewer } from '../layout.js';
@@ -12,11 +13,14 @@ function fact(label: string, value: string | number | null | undefined | SafeHtm
   return html`<dt>${label}</dt><dd>${value}</dd>`;
 }
 
-function smsText(entry: HistoryEntry): string | null {
+/** The SMS backup's status, with why it did not go in a sentence (the gateway's own words: `details`). */
+function smsText(entry: HistoryEntry, details: boolean): string | null {
   if (!entry.smsStatus) return null;
   const parts = entry.smsParts && entry.smsParts > 1 ? ` (${entry.smsParts} parts)` : '';
-  const error = entry.smsError ? `: ${entry.smsError}` : '';
-  return `${entry.smsStatus.replace(/_/g, ' ')}${parts}${error}`;
+  const why = smsReasonText(entry.smsStatus, entry.smsError);
+  const said = why ? `. ${why}` : '';
+  const raw = details && entry.smsError ? ` (details: ${entry.smsError})` : '';
+  return `${entry.smsStatus.replace(/_/g, ' ')}${parts}${said}${raw}`;
 }
 
 export function badge(status: string): SafeHtml {
@@ -24,7 +28,19 @@ export function badge(status: string): SafeHtml {
   return html`<span class="badge ${info.tone}" title="${info.explain}" data-status="${status}"><span class="label">${info.label}</span><span class="sr-only">: ${info.explain}</span></span>`;
 }
 
-export function callItem(entry: HistoryEntry): SafeHtml {
+/**
+ * What Asterisk and the provider reported behind the reason (the SIP code and cause, Asterisk's
+ * own answer): for the admin, who can act on it; the owner reads the reason's sentence.
+ */
+function technicalDetail(entry: HistoryEntry): string | null {
+  if (entry.reasonDetail) return entry.reasonDetail;
+  // Calls ended before the detail was kept: their hang-up cause is all there is.
+  if (entry.hangupCause === null) return null;
+  return hangupDetail(entry.hangupCause, entry.hangupCauseText ?? '', entry.sipCode ?? undefined);
+}
+
+/** `details`: show the technical detail (the viewer is an admin). */
+export function callItem(entry: HistoryEntry, options: { details?: boolean } = {}): SafeHtml {
   const extras = Object.entries(entry.extra).map(([key, value]) => fact(key, formatValue(value)));
   return html`<li id="call-${entry.callId}" data-status="${entry.status}">
   <div class="head">
@@ -43,12 +59,12 @@ export function callItem(entry: HistoryEntry): SafeHtml {
     ${extras}
     ${fact('Ring time', formatDuration(entry.ringMs))}
     ${fact('Talk time', formatDuration(entry.talkMs))}
-    ${fact('Hang-up', entry.hangupCauseText)}
     ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
     ${fact('Answered by', machineVerdict(entry))}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
-    ${fact('SMS', smsText(entry))}
+    ${fact('SMS', smsText(entry, options.details === true))}
     ${fact('Reason', entry.error)}
+    ${options.details ? fact('Details', technicalDetail(entry)) : ''}
     ${fact('Call ID', entry.callId)}
   </dl>
 </li>`;
@@ -118,7 +134,7 @@ ${testCall}
 ${filterForm(model)}
 ${empty}
 <ol class="calls" id="calls" aria-label="Calls, newest first"${live ? html` data-live="${live}"` : ''} data-filter="${model.filter ?? ''}">
-${model.page.entries.map(callItem)}
+${model.page.entries.map((entry) => callItem(entry, { details: model.viewer.admin }))}
 </ol>
 ${pager(model)}`;
 }

@@ -1,12 +1,13 @@
 // The overview: webhook URL with a copy button, ready-to-paste TradingView messages, plan and usage,
-// phone, SMS backup and confirmation switches, the call's language, voice and intro with a sample
-// to hear, the contact card, test call and the way to regenerate the URL.
+// phone, SMS backup and confirmation switches, the call's language, voice and intro, "Hear it" (any
+// message as the calls say it), the contact card, test call and the way to regenerate the URL.
 import type { Account } from '../../../core/account.js';
 import { introFor, LANGUAGE_CODES, LANGUAGES, MAX_INTRO, VOICE_IDS, VOICES } from '../../../core/languages.js';
 import type { PlanLimits } from '../../../core/limits.js';
 import { formatTime, plural } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
+import { defaultHearView, hearSection, type HearView } from './hear.js';
 
 export interface OverviewModel {
   viewer: Viewer;
@@ -18,6 +19,8 @@ export interface OverviewModel {
   testCallsAvailable: boolean;
   /** The "hear it" sample can be made (telephony is on). */
   sampleAvailable: boolean;
+  /** "Hear it" after the owner asked for a message (the sample alert otherwise). */
+  hear?: HearView | undefined;
   /** The number calls come from, when the server has a dialable one: offered as a contact card. */
   callerId: string | undefined;
   readOnly: boolean;
@@ -175,14 +178,10 @@ function voiceSection(model: OverviewModel): SafeHtml {
     return codes.length === LANGUAGE_CODES.length ? 'every language' : codes.map((code) => LANGUAGES[code].name).join(', ');
   };
   const voices = VOICE_IDS.map((id) => html`<option value="${id}"${id === account.voice ? html` selected` : ''}>${VOICES[id].label}: ${speaks(id)}</option>`);
-  const sample = model.sampleAvailable
-    ? html`<p><strong>Hear it:</strong> the intro and a sample alert, as your calls say them.</p>
-  <audio id="voice-sample" controls preload="none" src="/dashboard/voice-sample.wav?v=${account.updatedAt}">Your browser cannot play the sample.</audio>`
-    : html`<p class="hint">The sample cannot be played: this server places no calls, so it has no speech engine running.</p>`;
   return html`<section class="card" aria-labelledby="voice-title">
   <h2 id="voice-title">Language and voice</h2>
   ${facts}
-  ${sample}
+  <p class="hint"><a href="#hear">Hear it</a>: your own message, as your calls say it.</p>
   <form method="post" action="/dashboard/voice">
     ${csrfField(model.viewer.csrfToken)}
     <label for="voice-language">Language of the call</label>
@@ -243,6 +242,7 @@ ${planSection(model)}
 ${smsSection(model)}
 ${confirmSection(model)}
 ${voiceSection(model)}
+${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}
 ${contactSection(model)}
 ${actionsSection(model)}`;
 }

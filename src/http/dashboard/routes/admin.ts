@@ -11,7 +11,7 @@ import { overviewBody } from '../pages/overview.js';
 import { page } from '../layout.js';
 import { html } from '../html.js';
 import { htmlResponse } from '../respond.js';
-import { historyModel, overviewModel } from './owner.js';
+import { historyModel, overviewModel } from '../models.js';
 
 const notFound = (viewer: Viewer) => htmlResponse(404, errorPage({ status: 404, title: 'Not found', message: 'There is no such page.', viewer }));
 
@@ -21,7 +21,7 @@ export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
     pageRoute(ctx, async (_event, { viewer }) => {
       if (!viewer.admin) return notFound(viewer);
       const rows = await Promise.all(
-        (await ctx.deps.accounts.list()).map(async (account) => ({ account, usedThisMonth: (await ctx.deps.calls.usage(account.userId)).used })),
+        (await ctx.deps.store.accounts.list()).map(async (account) => ({ account, usedThisMonth: (await ctx.deps.store.calls.usage(account.userId)).used })),
       );
       return htmlResponse(200, adminPage(viewer, rows));
     }),
@@ -32,7 +32,7 @@ export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
     pageRoute(ctx, async (event, { viewer }) => {
       if (!viewer.admin) return notFound(viewer);
       const userId = z.string().regex(USER_ID_PATTERN).safeParse(getRouterParam(event, 'userId'));
-      const account = userId.success ? await ctx.deps.accounts.get(userId.data) : undefined;
+      const account = userId.success ? await ctx.deps.store.accounts.get(userId.data) : undefined;
       if (!account) return notFound(viewer);
       const basePath = `/admin/accounts/${account.userId}`;
       const history = await historyModel(ctx, event, viewer, account.userId, { basePath, heading: 'Call history', readOnly: true });

@@ -3,7 +3,7 @@ import { getRouterParam, type H3 } from 'h3';
 import { z } from 'zod';
 import { USER_ID_PATTERN } from '../../../core/ids.js';
 import { TOKEN_PATTERN } from '../../../store/tokens.js';
-import { SESSION_MAX_AGE_MS } from '../../../store/sqlite/sessions.js';
+import { SESSION_MAX_AGE_MS } from '../../../core/records.js';
 import { clientAddress } from '../../client-address.js';
 import { guarded, signedIn, type DashboardContext } from '../context.js';
 import { clearCookie, PRESESSION_COOKIE, readCookie, SESSION_COOKIE, setCookie } from '../cookies.js';
@@ -99,7 +99,7 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
         });
       }
       const ok = await checking;
-      if (!ok || !account || !(await ctx.deps.accounts.get(account))) {
+      if (!ok || !account || !(await ctx.deps.store.accounts.get(account))) {
         ctx.deps.logger.info('dashboard sign-in failed', { user_id: account, address });
         return loginForm(ctx, event.req, 401, { tone: 'error', text: 'The account ID or the password is wrong.' }, userId);
       }
@@ -146,7 +146,7 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
         );
       const parsed = parseForm(linkForm, form);
       const userId = parsed.ok ? await ctx.auth.useLoginLink(parsed.data.token) : undefined;
-      if (!userId || !(await ctx.deps.accounts.get(userId))) {
+      if (!userId || !(await ctx.deps.store.accounts.get(userId))) {
         ctx.throttle.linkFailed(address);
         return htmlResponse(
           410,

@@ -5,6 +5,7 @@ import type { Server } from 'node:net';
 import type { H3, H3Event } from 'h3';
 import { apiRoute, type DashboardContext } from '../context.js';
 import { plain, SECURITY_HEADERS } from '../respond.js';
+import { refusalTally } from '../../../lib/refusal-tally.js';
 
 /** A refused stream: the browser's EventSource stops; a reload after this long may get a slot. */
 const REFUSED_RETRY_AFTER_S = 30;
@@ -17,12 +18,15 @@ function listeningServer(event: H3Event): Server | undefined {
 }
 
 export function mountLiveRoutes(app: H3, ctx: DashboardContext): void {
+  // One owner reloading in a loop could otherwise write a line per refusal.
+  const refusals = refusalTally(ctx.deps.logger, 'dashboard live streams refused');
+  ctx.deps.shutdown?.addEventListener('abort', () => refusals.flush(), { once: true });
   app.get(
     '/dashboard/events',
     apiRoute(ctx, (event, who) => {
       const body = ctx.live.open({ token: who.token, userId: who.account.userId }, listeningServer(event), event.req.signal);
       if ('refused' in body) {
-        ctx.deps.logger.warn('dashboard live stream refused', { user_id: who.account.userId, cap: body.refused });
+        refusals.note(body.refused, { user_id: who.account.userId });
         return plain(429, 'Too many live views are open. Close a dashboard tab and reload.', { 'retry-after': String(REFUSED_RETRY_AFTER_S) });
       }
       return new Response(body, {

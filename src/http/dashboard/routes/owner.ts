@@ -1,67 +1,21 @@
 // The owner's pages and actions: overview, history, its live row fragments, SMS backup,
-// confirmation required, language, voice and intro with their sample, the contact card, test
-// call, regeneration of the webhook URL.
-import { getRouterParam, type H3, type H3Event } from 'h3';
+// confirmation required, language, voice and intro, "Hear it" (routes/hear.ts), the contact card,
+// test call, regeneration of the webhook URL.
+import { getRouterParam, type H3 } from 'h3';
 import { z } from 'zod';
-import { webhookUrl, type Account } from '../../../core/account.js';
-import { callerIdNumber, contactCard } from '../../../core/contact-card.js';
+import { contactCard } from '../../../core/contact-card.js';
 import { chooseVoice, introSchema, languageSchema, voiceSchema } from '../../../core/languages.js';
-import { PLAN_LIMITS } from '../../../core/limits.js';
 import { apiRoute, formRoute, pageRoute, type DashboardContext } from '../context.js';
-import type { Viewer } from '../layout.js';
 import { errorPage } from '../pages/error.js';
 import { noticeFromQuery } from '../notices.js';
-import { callItem, historyPage, type HistoryModel } from '../pages/history.js';
-import { overviewPage, regeneratePage, type OverviewModel } from '../pages/overview.js';
-import { htmlResponse, plain, redirectTo, SECURITY_HEADERS } from '../respond.js';
-import { filterStatuses, FILTERS } from '../status.js';
-
-export const HISTORY_PAGE_SIZE = 25;
-
-const historyQuery = z.object({
-  status: z
-    .enum(FILTERS.map((f) => f.value) as [string, ...string[]])
-    .optional()
-    .catch(undefined),
-  before: z.coerce.number().int().positive().optional().catch(undefined),
-});
+import { callItem, historyPage } from '../pages/history.js';
+import { overviewPage, regeneratePage } from '../pages/overview.js';
+import { htmlResponse, plain, redirectTo } from '../respond.js';
+import { mountHearRoutes } from './hear.js';
+import { filterStatuses } from '../status.js';
+import { historyModel, historyQuery, overviewModel } from '../models.js';
 
 const callIdSchema = z.string().regex(/^call_[A-Za-z0-9_-]{1,64}$/);
-
-export async function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Account, readOnly: boolean): Promise<OverviewModel> {
-  return {
-    viewer,
-    account,
-    webhookUrl: readOnly ? null : webhookUrl(ctx.deps.publicUrl, account),
-    usage: await ctx.deps.calls.usage(account.userId),
-    limits: PLAN_LIMITS[account.plan],
-    testCallsAvailable: ctx.deps.placeTestCall !== undefined,
-    sampleAvailable: ctx.deps.speechSample !== undefined,
-    callerId: ctx.deps.callerId === undefined ? undefined : callerIdNumber(ctx.deps.callerId),
-    readOnly,
-  };
-}
-
-export async function historyModel(
-  ctx: DashboardContext,
-  event: H3Event,
-  viewer: Viewer,
-  userId: string,
-  options: { basePath: string; heading: string; readOnly: boolean },
-): Promise<HistoryModel> {
-  const query = historyQuery.parse(Object.fromEntries(event.url.searchParams));
-  const page = await ctx.deps.calls.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
-  return {
-    viewer,
-    page,
-    filter: query.status,
-    first: query.before === undefined,
-    basePath: options.basePath,
-    heading: options.heading,
-    live: !options.readOnly,
-    testCallsAvailable: options.readOnly ? null : ctx.deps.placeTestCall !== undefined,
-  };
-}
 
 export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   app.get(
@@ -82,13 +36,13 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   // One history entry as markup, for the live updates; 204 when it does not match the page's filter.
   app.get(
     '/dashboard/calls/:callId/row',
-    apiRoute(ctx, async (event, { account }) => {
+    apiRoute(ctx, async (event, { account, viewer }) => {
       const callId = callIdSchema.safeParse(getRouterParam(event, 'callId'));
-      const entry = callId.success ? await ctx.deps.calls.getForAccount(account.userId, callId.data) : undefined;
+      const entry = callId.success ? await ctx.deps.store.calls.getForAccount(account.userId, callId.data) : undefined;
       if (!entry) return plain(404, 'No such call.');
       const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
       if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
-      return htmlResponse(200, callItem(entry).value);
+      return htmlResponse(200, callItem(entry, { details: viewer.admin }).value);
     }),
   );
 
@@ -102,7 +56,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
       path,
       formRoute(ctx, z.object({ [field]: z.enum(['on', 'off']) }), async (_event, { account }, data) => {
         const value = data[field] as 'on' | 'off';
-        await ctx.deps.accounts.update(account.userId, { [setting]: value === 'on' });
+        await ctx.deps.store.accounts.update(account.userId, { [setting]: value === 'on' });
         ctx.deps.logger.info('dashboard: setting changed', { user_id: account.userId, [field]: value });
         return redirectTo(`/?notice=${notice}-${value}`);
       }),
@@ -119,31 +73,14 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
         const chosen = chooseVoice(account, { language: data.language, voice: data.voice === '' ? undefined : data.voice });
         if (!chosen.ok)
           return htmlResponse(400, errorPage({ status: 400, title: 'Invalid form', message: `The form was not valid: ${chosen.error}.`, viewer }));
-        await ctx.deps.accounts.update(account.userId, { language: chosen.language, voice: chosen.voice, intro: data.intro });
+        await ctx.deps.store.accounts.update(account.userId, { language: chosen.language, voice: chosen.voice, intro: data.intro });
         ctx.deps.logger.info('dashboard: voice changed', { user_id: account.userId, language: chosen.language, voice: chosen.voice });
         return redirectTo('/?notice=voice');
       },
     ),
   );
 
-  // "Hear it": the account's intro and a sample alert in its voice, a few seconds of WAV.
-  app.get(
-    '/dashboard/voice-sample.wav',
-    apiRoute(ctx, async (_event, { account }) => {
-      if (!ctx.deps.speechSample) return plain(404, 'No sample: telephony is not configured on this server.');
-      let wav: Buffer;
-      try {
-        wav = await ctx.deps.speechSample(account);
-      } catch (error) {
-        ctx.deps.logger.warn('dashboard: the speech sample could not be made', { user_id: account.userId, error });
-        return plain(503, 'The sample could not be made just now; try again in a moment.');
-      }
-      return new Response(new Uint8Array(wav), {
-        status: 200,
-        headers: { ...SECURITY_HEADERS, 'content-type': 'audio/wav', 'content-length': String(wav.length), 'cache-control': 'private, no-store' },
-      });
-    }),
-  );
+  mountHearRoutes(app, ctx);
 
   // The caller id as a contact card, to save in the phone and let through Do Not Disturb.
   app.get(
@@ -175,7 +112,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   app.post(
     '/dashboard/regenerate',
     formRoute(ctx, z.object({}), async (_event, { account }) => {
-      await ctx.deps.accounts.regenerateKey(account.userId);
+      await ctx.deps.store.accounts.regenerateKey(account.userId);
       ctx.deps.logger.info('dashboard: webhook URL regenerated', { user_id: account.userId });
       return redirectTo('/?notice=regenerated');
     }),

@@ -1,7 +1,7 @@
 // The api_keys sealed at rest: the column keeps its place and its UNIQUE index but holds
 // "v1.<AES-256-GCM>" from now on, beside an HMAC-SHA256 of the key that authentication compares.
 // secret_key_check holds the key's fingerprint, so that a wrong key is noticed at once.
-import type { Db } from '../database.js';
+import type { Db } from '../db.js';
 import type { SecretBox } from '../../secret-box.js';
 
 export default `

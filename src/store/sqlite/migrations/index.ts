@@ -1,6 +1,6 @@
 // Numbered migrations: the array index + 1 is the schema version (PRAGMA user_version).
 // Never edit a migration that has shipped; add the next one.
-import type { Db } from '../database.js';
+import type { Db } from '../db.js';
 import type { SecretBox } from '../../secret-box.js';
 import initial from './001-initial.js';
 import telephony from './002-telephony.js';
@@ -10,6 +10,9 @@ import heard from './005-heard.js';
 import trunk from './006-trunk.js';
 import voice from './007-voice.js';
 import cluster from './008-cluster.js';
+import upgradeRule from './009-upgrade-rule.js';
+import reasonDetail from './010-reason-detail.js';
+import certificate from './011-certificate.js';
 
 export interface Migration {
   name: string;
@@ -27,4 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '006-trunk', sql: trunk },
   { name: '007-voice', sql: voice },
   { name: '008-cluster', sql: cluster },
+  { name: '009-upgrade-rule', sql: upgradeRule },
+  { name: '010-reason-detail', sql: reasonDetail },
+  { name: '011-certificate', sql: certificate },
 ];

@@ -1,12 +1,11 @@
 // What the parts of the service are built from: the store (SQLite or PostgreSQL, behind one
 // interface), the call events, the logger and the clock. Passed in, never imported as globals.
-import type { Store } from '../store/contract.js';
-import type { CallEvents } from './events.js';
-import type { Logger } from './log.js';
+import type { CallEvents } from '../core/call-events.js';
+import type { Logger } from '../lib/log.js';
+import type { Store } from './contract.js';
 
-export type Stores = Store;
-
-export interface ServiceDeps extends Stores {
+export interface ServiceDeps {
+  store: Store;
   events: CallEvents;
   logger: Logger;
   now: () => number;

@@ -1,0 +1,15 @@
+// In-process notifications of call changes: the dashboard's live history listens here.
+import { EventBus } from '../lib/event-bus.js';
+import type { CallState } from './call-state.js';
+
+export interface CallChange {
+  callId: string;
+  userId: string;
+  /** The call's new state, or `sms` when only its SMS backup changed. */
+  status: CallState | 'sms';
+  at: number;
+  /** Made on another node sharing the store (relayed by the database): not relayed back. */
+  remote?: boolean;
+}
+
+export class CallEvents extends EventBus<CallChange> {}

@@ -1,0 +1,188 @@
+// Japanese, Korean and Chinese (Mandarin): their prompts and the normalizer's words, written by
+// hand. Numbers are said as a native speaker says them, checked on espeak-ng's phonemes:
+// Japanese in kana and Chinese in characters (espeak-ng's own reading of 64250 is wrong in both),
+// decimals one digit at a time after the point word, magnitudes written out whole (7.5M is
+// 750万, counted in ten thousands).
+import { decimalWord, digitsLanguage } from '../number-words.js';
+import { chineseCardinal, chineseNumbers, japaneseCardinal, japaneseNumbers } from '../native-numbers.js';
+import { lang, ordinals, same, units } from './helpers.js';
+
+const JA_MONTHS = 'いちがつ にがつ さんがつ しがつ ごがつ ろくがつ しちがつ はちがつ くがつ じゅうがつ じゅういちがつ じゅうにがつ'.split(' ');
+const JA_DAYS: Record<number, string> = {
+  1: 'ついたち',
+  2: 'ふつか',
+  3: 'みっか',
+  4: 'よっか',
+  5: 'いつか',
+  6: 'むいか',
+  7: 'なのか',
+  8: 'ようか',
+  9: 'ここのか',
+  10: 'とおか',
+  14: 'じゅうよっか',
+  20: 'はつか',
+  24: 'にじゅうよっか',
+};
+/** Where a count before a unit is not the plain number: 4 じ is よじ, 7 にち しちにち, 9 く. */
+const jaCount = (n: number, four: string) => {
+  const tens = n >= 10 ? japaneseCardinal(n - (n % 10)) : '';
+  const one = n % 10;
+  return tens + (one === 0 ? '' : (({ 4: four, 7: 'しち', 9: 'く' } as Record<number, string>)[one] ?? japaneseCardinal(one)));
+};
+const jaDay = (d: number) => JA_DAYS[d] ?? `${jaCount(d, 'よん')}にち`;
+const JA_MINUTE_ENDINGS: Record<number, string> = { 1: 'いっぷん', 3: 'さんぷん', 4: 'よんぷん', 6: 'ろっぷん', 8: 'はっぷん' };
+function jaMinutes(m: number): string {
+  const tens = m >= 10 ? japaneseCardinal(m - (m % 10)) : '';
+  const one = m % 10;
+  if (one === 0) return `${tens.slice(0, -2)}じゅっぷん`;
+  return tens + (JA_MINUTE_ENDINGS[one] ?? `${japaneseCardinal(one)}ふん`);
+}
+const jaTime = (h: number, m: number) => (m === 0 ? `${jaCount(h, 'よ')}じ` : `${jaCount(h, 'よ')}じ ${jaMinutes(m)}`);
+
+// Kana only: espeak-ng reads kanji as "Chinese letter".
+export const ja = lang(
+  'ja',
+  'Japanese',
+  '日本語',
+  'ja',
+  japaneseNumbers({ minus: 'マイナス', plus: 'プラス', percent: 'パーセント', times: 'ばい' }),
+  {
+    intro: 'リングフック からの アラート です。',
+    prompt: 'かくにん する には 1 を、 もう いちど きく には 2 を おして ください。',
+    confirmed: 'かくにん しました。 しつれい します。',
+    testCall: 'これは リングフック からの テスト でんわ です。 アラートは このように きこえます。',
+    alertCount: (n) => `アラートが ${n} けん あります。`,
+    ordinal: ordinals(
+      ['いっけんめ', 'にけんめ', 'さんけんめ', 'よんけんめ', 'ごけんめ', 'ろっけんめ', 'ななけんめ', 'はっけんめ', 'きゅうけんめ', 'じゅっけんめ'],
+      (n) => `${n} けんめ`,
+    ),
+  },
+  {
+    futuresMonths: { '1': 'ちかぎり', '2': 'じげつ' },
+    perpetual: 'むきげん',
+    futures: 'さきもの',
+    shareClass: (ticker, letter) => `${ticker} クラス ${letter}`,
+    on: '、',
+    crosses: 'クロス',
+    utc: 'U T C',
+    symbols: {
+      atOrAbove: 'いじょう',
+      atOrBelow: 'いか',
+      to: 'から',
+      above: 'うわまわり',
+      below: 'したまわり',
+      at: 'で',
+      and: 'と',
+      up: 'あげ',
+      down: 'さげ',
+      about: 'やく',
+    },
+    numberSign: 'ナンバー',
+    riskReward: 'リスク リワード',
+    ratioTo: 'たい',
+    date: (month, day) => `${JA_MONTHS[month - 1]} ${jaDay(day)}`,
+    units: units({ second: 'びょう', minute: 'ふん', hour: 'じかん', day: 'にち', week: 'しゅう', month: 'かげつ' }),
+    single: { day: 'ひあし', week: 'しゅうあし', month: 'つきあし' },
+    currencies: { $: same('ドル'), '€': same('ユーロ'), '£': same('ポンド'), '¥': same('えん') },
+    unreadable: { pattern: /[\p{Script=Han}々〆]+/gu, instead: 'かんじ の メッセージ' },
+    time24: jaTime,
+    time12: jaTime,
+  },
+);
+
+export const ko = lang(
+  'ko',
+  'Korean',
+  '한국어',
+  'ko',
+  digitsLanguage({ minus: '마이너스', plus: '플러스', percent: '퍼센트', times: '배', decimal: decimalWord('점') }),
+  {
+    intro: '링훅 알림입니다.',
+    prompt: '확인하려면 1번, 다시 들으려면 2번을 누르세요.',
+    confirmed: '확인되었습니다. 안녕히 계세요.',
+    testCall: '링훅의 테스트 전화입니다. 알림은 이렇게 들립니다.',
+    alertCount: (n) => `알림이 ${n}개 있습니다.`,
+    ordinal: ordinals(['첫째', '둘째', '셋째', '넷째', '다섯째', '여섯째', '일곱째', '여덟째', '아홉째', '열째'], (n) => `알림 ${n}`),
+  },
+  {
+    futuresMonths: { '1': '근월물', '2': '차월물' },
+    perpetual: '무기한',
+    futures: '선물',
+    shareClass: (ticker, letter) => `${ticker} 클래스 ${letter}`,
+    on: ',',
+    crosses: '교차',
+    utc: 'U T C',
+    symbols: {
+      atOrAbove: '이상',
+      atOrBelow: '이하',
+      to: '에서',
+      above: '초과',
+      below: '미만',
+      at: '에',
+      and: '그리고',
+      up: '상승',
+      down: '하락',
+      about: '약',
+    },
+    numberSign: '넘버',
+    riskReward: '손익비',
+    ratioTo: '대',
+    date: (month, day) => `${month}월 ${day}일`,
+    units: units({ second: '초', minute: '분', hour: '시간', day: '일', week: '주', month: '개월' }),
+    single: { day: '일봉', week: '주봉', month: '월봉' },
+    currencies: { $: same('달러'), '€': same('유로'), '£': same('파운드'), '¥': same('엔') },
+    time24: (h, m) => (m === 0 ? `${h}시` : `${h}시 ${m}분`),
+    time12: (h, m) => (m === 0 ? `${h}시` : `${h}시 ${m}분`),
+  },
+);
+
+/** 14:05 "十四点零五分", 9:00 "九点". */
+const zhTime = (h: number, m: number) => (m === 0 ? `${chineseCardinal(h)}点` : `${chineseCardinal(h)}点${m < 10 ? '零' : ''}${chineseCardinal(m)}分`);
+
+// Mandarin, with espeak-ng's pinyin voice: its plain cmn voice reads tone numbers in English.
+export const zh = lang(
+  'zh',
+  'Chinese (Mandarin)',
+  '中文',
+  'cmn-latn-pinyin',
+  chineseNumbers({ minus: '负', plus: '正', percent: '百分之', times: '倍' }),
+  {
+    intro: '这是您的交易提醒。',
+    prompt: '确认请按1，重听请按2。',
+    confirmed: '已确认。再见。',
+    testCall: '这是一个测试电话。您的提醒听起来就是这样。',
+    alertCount: (n) => `您有${n}条提醒。`,
+    ordinal: ordinals(['第一条', '第二条', '第三条', '第四条', '第五条', '第六条', '第七条', '第八条', '第九条', '第十条'], (n) => `第${n}条`),
+  },
+  {
+    futuresMonths: { '1': '近月', '2': '次月' },
+    perpetual: '永续',
+    futures: '期货',
+    shareClass: (ticker, letter) => `${ticker} ${letter}类股`,
+    on: '，',
+    crosses: '穿过',
+    utc: 'U T C',
+    symbols: {
+      atOrAbove: '不低于',
+      atOrBelow: '不高于',
+      to: '到',
+      above: '高于',
+      below: '低于',
+      at: '在',
+      and: '和',
+      up: '上涨',
+      down: '下跌',
+      about: '约',
+    },
+    numberSign: '第',
+    riskReward: '盈亏比',
+    ratioTo: '比',
+    date: (month, day) => `${chineseCardinal(month)}月${chineseCardinal(day)}日`,
+    units: units({ second: '秒', minute: '分钟', hour: '小时', day: '天', week: '周', month: '个月' }),
+    single: { day: '日线', week: '周线', month: '月线' },
+    currencies: { $: same('美元'), '€': same('欧元'), '£': same('英镑'), '¥': same('日元') },
+    percentBefore: '百分之',
+    time24: zhTime,
+    time12: zhTime,
+  },
+);

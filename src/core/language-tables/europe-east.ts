@@ -1,0 +1,195 @@
+// Polish, Turkish and Russian: their prompts and the normalizer's words, written by hand. Russian
+// decimals are said in words (две целых тридцать пять сотых): espeak-ng reads 2,35 as "two and
+// three five tenths".
+import { decimalComma, digitsLanguage } from '../number-words.js';
+import { russianDecimal } from '../native-numbers.js';
+import { asWritten, countNoun, lang, monthDate, ordinals, polishForm, russianForm, same, units } from './helpers.js';
+
+export const pl = lang(
+  'pl',
+  'Polish',
+  'Polski',
+  'pl',
+  digitsLanguage({ minus: 'minus', plus: 'plus', percent: 'procent', times: 'razy', decimal: decimalComma, localDecimalComma: true }),
+  {
+    intro: 'Alert od ringhook.',
+    prompt: 'Naciśnij 1, aby potwierdzić, naciśnij 2, aby odsłuchać ponownie.',
+    confirmed: 'Potwierdzono. Do widzenia.',
+    testCall: 'To jest połączenie testowe od ringhook. Tak będą brzmieć twoje alerty.',
+    alertCount: (n) => `Masz ${n} ${countNoun(polishForm)(n, 'alert', 'alerty', 'alertów')}.`,
+    ordinal: ordinals(['Pierwszy', 'Drugi', 'Trzeci', 'Czwarty', 'Piąty', 'Szósty', 'Siódmy', 'Ósmy', 'Dziewiąty', 'Dziesiąty'], (n) => `Alert ${n}`),
+  },
+  {
+    futuresMonths: { '1': 'najbliższa seria', '2': 'druga seria' },
+    perpetual: 'bezterminowy',
+    futures: 'kontrakt terminowy',
+    shareClass: (ticker, letter) => `${ticker} klasa ${letter}`,
+    on: 'na',
+    crosses: 'przecina',
+    utc: 'U T C',
+    symbols: {
+      atOrAbove: 'na poziomie lub powyżej',
+      atOrBelow: 'na poziomie lub poniżej',
+      to: 'do',
+      above: 'powyżej',
+      below: 'poniżej',
+      at: 'na',
+      and: 'i',
+      up: 'w górę',
+      down: 'w dół',
+      about: 'około',
+    },
+    numberSign: 'numer',
+    riskReward: 'ryzyko do zysku',
+    ratioTo: 'do',
+    date: monthDate('stycznia lutego marca kwietnia maja czerwca lipca sierpnia września października listopada grudnia', (d, m) => `${d} ${m}`),
+    units: units({
+      second: { one: 'sekunda', few: 'sekundy', many: 'sekund', fraction: 'sekundy' },
+      minute: { one: 'minuta', few: 'minuty', many: 'minut', fraction: 'minuty' },
+      hour: { one: 'godzina', few: 'godziny', many: 'godzin', fraction: 'godziny' },
+      day: { one: 'dzień', few: 'dni', many: 'dni', fraction: 'dnia' },
+      week: { one: 'tydzień', few: 'tygodnie', many: 'tygodni', fraction: 'tygodnia' },
+      month: { one: 'miesiąc', few: 'miesiące', many: 'miesięcy', fraction: 'miesiąca' },
+    }),
+    plural: polishForm,
+    fractionForm: 'fraction',
+    single: { day: 'dzienny', week: 'tygodniowy', month: 'miesięczny' },
+    currencies: {
+      $: { one: 'dolar', few: 'dolary', many: 'dolarów', fraction: 'dolara' },
+      '€': same('euro'),
+      '£': { one: 'funt', few: 'funty', many: 'funtów', fraction: 'funta' },
+      '¥': { one: 'jen', few: 'jeny', many: 'jenów', fraction: 'jena' },
+    },
+    magnitudes: {
+      thousand: { one: 'tysiąc', few: 'tysiące', many: 'tysięcy', fraction: 'tysiąca' },
+      million: { one: 'milion', few: 'miliony', many: 'milionów', fraction: 'miliona' },
+      billion: { one: 'miliard', few: 'miliardy', many: 'miliardów', fraction: 'miliarda' },
+      trillion: { one: 'bilion', few: 'biliony', many: 'bilionów', fraction: 'biliona' },
+    },
+    time24: asWritten,
+    time12: asWritten,
+  },
+);
+
+export const tr = lang(
+  'tr',
+  'Turkish',
+  'Türkçe',
+  'tr',
+  digitsLanguage({ minus: 'eksi', plus: 'artı', percent: 'yüzde', times: 'kat', decimal: decimalComma, localDecimalComma: true }),
+  {
+    intro: 'ringhook uyarısı.',
+    prompt: "Onaylamak için 1'e, tekrar dinlemek için 2'ye basın.",
+    confirmed: 'Onaylandı. Hoşça kalın.',
+    testCall: 'Bu, ringhook tarafından yapılan bir test aramasıdır. Uyarılarınız böyle duyulacak.',
+    alertCount: (n) => `${n} uyarınız var.`,
+    ordinal: ordinals(['Birinci', 'İkinci', 'Üçüncü', 'Dördüncü', 'Beşinci', 'Altıncı', 'Yedinci', 'Sekizinci', 'Dokuzuncu', 'Onuncu'], (n) => `Uyarı ${n}`),
+  },
+  {
+    futuresMonths: { '1': 'yakın vade', '2': 'ikinci vade' },
+    perpetual: 'vadesiz',
+    futures: 'vadeli',
+    shareClass: (ticker, letter) => `${ticker} ${letter} sınıfı`,
+    on: ',',
+    crosses: 'kesiyor',
+    utc: 'U T C',
+    symbols: {
+      atOrAbove: 'eşit veya üstünde',
+      atOrBelow: 'eşit veya altında',
+      to: 'ila',
+      above: 'üstünde',
+      below: 'altında',
+      at: 'seviyesi',
+      and: 've',
+      up: 'yukarı',
+      down: 'aşağı',
+      about: 'yaklaşık',
+    },
+    numberSign: 'numara',
+    riskReward: 'risk getiri',
+    ratioTo: 'karşı',
+    date: monthDate('Ocak Şubat Mart Nisan Mayıs Haziran Temmuz Ağustos Eylül Ekim Kasım Aralık', (d, m) => `${d} ${m}`),
+    units: units({ second: 'saniye', minute: 'dakika', hour: 'saat', day: 'gün', week: 'hafta', month: 'ay' }),
+    single: { day: 'günlük', week: 'haftalık', month: 'aylık' },
+    currencies: { $: same('dolar'), '€': same('euro'), '£': same('sterlin'), '¥': same('yen') },
+    magnitudes: { thousand: same('bin'), million: same('milyon'), billion: same('milyar'), trillion: same('trilyon') },
+    time24: asWritten,
+    time12: asWritten,
+  },
+);
+
+const RU_DAY_ORDINALS =
+  'первое второе третье четвёртое пятое шестое седьмое восьмое девятое десятое одиннадцатое двенадцатое тринадцатое четырнадцатое пятнадцатое шестнадцатое семнадцатое восемнадцатое девятнадцатое двадцатое'.split(
+    ' ',
+  );
+/** 14 → "четырнадцатое" (the date's day, neuter). */
+const russianDay = (d: number) =>
+  d <= 20 ? RU_DAY_ORDINALS[d - 1]! : d === 30 ? 'тридцатое' : `${d < 30 ? 'двадцать' : 'тридцать'} ${RU_DAY_ORDINALS[(d % 10) - 1]}`;
+
+export const ru = lang(
+  'ru',
+  'Russian',
+  'Русский',
+  'ru',
+  digitsLanguage({ minus: 'минус', plus: 'плюс', percent: 'процентов', times: 'раз', decimal: russianDecimal, localDecimalComma: true }),
+  {
+    intro: 'Оповещение от ringhook.',
+    prompt: 'Нажмите 1, чтобы подтвердить, или 2, чтобы прослушать ещё раз.',
+    confirmed: 'Подтверждено. До свидания.',
+    testCall: 'Это тестовый звонок от ringhook. Так будут звучать ваши оповещения.',
+    alertCount: (n) => `У вас ${n} ${countNoun(russianForm)(n, 'оповещение', 'оповещения', 'оповещений')}.`,
+    ordinal: ordinals(['Первое', 'Второе', 'Третье', 'Четвёртое', 'Пятое', 'Шестое', 'Седьмое', 'Восьмое', 'Девятое', 'Десятое'], (n) => `Оповещение ${n}`),
+  },
+  {
+    futuresMonths: { '1': 'ближний месяц', '2': 'второй месяц' },
+    perpetual: 'бессрочный',
+    futures: 'фьючерс',
+    shareClass: (ticker, letter) => `${ticker} класс ${letter}`,
+    on: 'на',
+    crosses: 'пересекает',
+    utc: 'U T C',
+    symbols: {
+      atOrAbove: 'на уровне или выше',
+      atOrBelow: 'на уровне или ниже',
+      to: 'до',
+      above: 'выше',
+      below: 'ниже',
+      at: 'по',
+      and: 'и',
+      up: 'вверх',
+      down: 'вниз',
+      about: 'около',
+    },
+    numberSign: 'номер',
+    riskReward: 'риск к прибыли',
+    ratioTo: 'к',
+    date: monthDate('января февраля марта апреля мая июня июля августа сентября октября ноября декабря', (d, m) => `${russianDay(d)} ${m}`),
+    units: units({
+      second: { one: 'секунда', few: 'секунды', many: 'секунд' },
+      minute: { one: 'минута', few: 'минуты', many: 'минут' },
+      hour: { one: 'час', few: 'часа', many: 'часов' },
+      day: { one: 'день', few: 'дня', many: 'дней' },
+      week: { one: 'неделя', few: 'недели', many: 'недель' },
+      month: { one: 'месяц', few: 'месяца', many: 'месяцев' },
+    }),
+    plural: russianForm,
+    // The genitive singular after a decimal: две целых пять десятых процента, доллара.
+    fractionForm: 'few',
+    single: { day: 'дневной', week: 'недельный', month: 'месячный' },
+    currencies: {
+      $: { one: 'доллар', few: 'доллара', many: 'долларов' },
+      '€': same('евро'),
+      '£': { one: 'фунт', few: 'фунта', many: 'фунтов' },
+      '¥': { one: 'иена', few: 'иены', many: 'иен' },
+    },
+    percent: { one: 'процент', few: 'процента', many: 'процентов' },
+    magnitudes: {
+      thousand: { one: 'тысяча', few: 'тысячи', many: 'тысяч' },
+      million: { one: 'миллион', few: 'миллиона', many: 'миллионов' },
+      billion: { one: 'миллиард', few: 'миллиарда', many: 'миллиардов' },
+      trillion: { one: 'триллион', few: 'триллиона', many: 'триллионов' },
+    },
+    time24: asWritten,
+    time12: asWritten,
+  },
+);

@@ -1,0 +1,198 @@
+// The records the store keeps, as the rest of ringhook sees them: what both stores take and give
+// back, whichever one runs. Types and the lifetimes they carry; no I/O.
+import type { Account } from './account.js';
+import type { LanguageCode, VoiceId } from './languages.js';
+import type { LimitDecision, Plan } from './limits.js';
+import type { Alert } from './payload.js';
+
+// ---- accounts
+
+export interface NewAccount {
+  phone: string;
+  plan: Plan;
+  smsBackup: boolean;
+  name: string;
+  /** Only a press of 1 counts as heard (default: on). */
+  requireConfirm?: boolean;
+  /** Default: English, its default voice, the language's intro. */
+  language?: LanguageCode;
+  voice?: VoiceId;
+  intro?: string | null;
+}
+
+export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status'>>;
+
+// ---- calls and their history
+
+export type CallKind = 'alert' | 'test';
+
+/** Statuses of rejected alerts, shown in the history beside the call statuses. */
+export type RejectionStatus = 'rate_limited' | 'limit_exceeded' | 'invalid_payload' | 'suspended';
+
+export interface CallRecord {
+  /** The row id: the cursor for paging (pages continue below it). */
+  id: number;
+  callId: string;
+  userId: string;
+  kind: CallKind;
+  accepted: boolean;
+  status: string;
+  message: string;
+  messageTruncated: boolean;
+  ticker: string | null;
+  price: number | null;
+  action: string | null;
+  strategy: string | null;
+  alertTimestamp: string | null;
+  extra: Record<string, unknown>;
+  /** Why the call did not reach its person, as a sentence (a rejected alert: what was wrong with it). */
+  error: string | null;
+  /** The technical detail behind `error` (the SIP code and cause, Asterisk's answer), for the admin. */
+  reasonDetail: string | null;
+  receivedAt: number;
+  updatedAt: number;
+  /** What the dialer and the SMS backup recorded (null until they did). */
+  phone: string | null;
+  dialedAt: number | null;
+  answeredAt: number | null;
+  endedAt: number | null;
+  ringMs: number | null;
+  talkMs: number | null;
+  hangupCause: number | null;
+  hangupCauseText: string | null;
+  sipCode: number | null;
+  smsStatus: string | null;
+  smsMessageId: string | null;
+  smsParts: number | null;
+  smsAt: number | null;
+  smsError: string | null;
+  /** The alert waited for its phone's line and was spoken in the call of this alert. */
+  carriedBy: string | null;
+  /** Answering-machine detection's verdict and cause (HUMAN, MACHINE, NOTSURE). */
+  amdStatus: string | null;
+  amdCause: string | null;
+  /** The trunk the call went out through (trunk, or trunk2 the backup). */
+  trunk: string | null;
+}
+
+/** One page of an account's history, newest first. */
+export interface HistoryPage {
+  entries: CallRecord[];
+  /** The cursor of the next (older) page, or null on the last page. */
+  next: number | null;
+}
+
+export type AcceptResult = { accepted: true; callId: string; receivedAt: number } | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
+
+export interface RejectedAlert {
+  userId: string;
+  status: RejectionStatus;
+  error: string;
+  /** The alert when it could be parsed; otherwise a short excerpt of the body. */
+  alert?: Alert;
+  excerpt?: string;
+}
+
+// ---- what happens to a call after it was accepted
+
+export interface TransitionFields {
+  phone?: string;
+  channelId?: string;
+  dialedAt?: number;
+  ringingAt?: number;
+  answeredAt?: number;
+  endedAt?: number;
+  ringMs?: number;
+  talkMs?: number;
+  hangupCause?: number;
+  hangupCauseText?: string;
+  sipCode?: number;
+  /** Why the call did not reach its person, as a sentence (src/core/reasons.ts). */
+  error?: string;
+  /** The technical detail behind `error`: the SIP code and cause, Asterisk's own answer. */
+  reasonDetail?: string;
+  /** The alert waited for its phone's line and was spoken in this call (its call_id). */
+  carriedBy?: string;
+  /** The trunk the call went out through. */
+  trunk?: string;
+}
+
+export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';
+
+/** An alert whose call ended and whose SMS backup was not decided: its process stopped in between. */
+export interface EndedWithoutSms {
+  callId: string;
+  userId: string;
+  message: string;
+  phone: string | null;
+  status: string;
+  carriedBy: string | null;
+  /** When its end was recorded: its SMS's window counts from here. */
+  endedAt: number;
+}
+
+/** The SMS work a stopped process (or a silent node) left: what the next to look settles. */
+export interface LeftSms {
+  /** Being handed to the gateway: it may have gone, so it is not sent again. */
+  handingOver: string[];
+  /** Waiting for the gateway, which certainly took nothing yet. */
+  waiting: WaitingSms[];
+  /** Ended, the SMS not yet decided. */
+  ended: EndedWithoutSms[];
+}
+
+/** An alert whose SMS waits for the gateway to come back (it certainly took nothing yet). */
+export interface WaitingSms {
+  callId: string;
+  userId: string;
+  message: string;
+  /** The number that was called, if any. */
+  phone: string | null;
+  /** The call that carried this alert, when it rode along in another's call. */
+  carriedBy: string | null;
+  /** When the SMS was claimed: the retry window counts from here. */
+  claimedAt: number;
+}
+
+export interface CallForDialing {
+  callId: string;
+  userId: string;
+  kind: 'alert' | 'test';
+  status: string;
+  message: string;
+  receivedAt: number;
+  phone: string | null;
+  dialedAt: number | null;
+  ringingAt: number | null;
+  answeredAt: number | null;
+  smsStatus: SmsStatus | null;
+  /** The alert whose call carried this one, when it waited for its phone's line. */
+  carriedBy: string | null;
+}
+
+export interface CallEventRow {
+  at: number;
+  event: string;
+  detail: string | null;
+}
+
+// ---- the dashboard's sessions and sign-in links
+
+/** A session ends this long after sign-in, whatever happens. */
+export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+
+/** ...or after this long without a request. */
+export const SESSION_IDLE_MS = 24 * 60 * 60_000;
+
+/** last_seen_at is written at most this often, so reading pages does not write on every request. */
+export const TOUCH_EVERY_MS = 60_000;
+
+export interface Session {
+  userId: string;
+  csrfToken: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** A sign-in link works once, within this time. */
+export const LOGIN_LINK_TTL_MS = 15 * 60_000;

@@ -1,0 +1,86 @@
+// Numbers as written in an alert, said: digits, decimals, signs, percentages, currencies and
+// magnitudes (7.5M, $2B, 100k).
+import { english, MAX_CARDINAL, type NumberLanguage, ZERO_RUN } from '../number-words.js';
+import { type CurrencySymbol, formAfter, type Magnitude, pick, type SpeechLanguage, type SpeechWords, wordsOf } from './words.js';
+
+/** Each letter on its own, digits as words: "6E" → "six E". */
+export function spell(token: string, lang: NumberLanguage): string {
+  return [...token].map((c) => (/\d/.test(c) ? lang.digit(Number(c)) : c)).join(' ');
+}
+
+/** A whole number written with digits only. */
+export function wholeNumber(digits: string, lang: NumberLanguage): string {
+  const n = Number(digits);
+  if ((digits.length > 1 && digits.startsWith('0')) || n > MAX_CARDINAL) return spell(digits, lang);
+  return lang.cardinal(n);
+}
+
+/** The whole part (digits only) and the decimals of a number as written in the alert. */
+export function splitNumber(written: string, lang: NumberLanguage): { whole: string; fraction?: string } {
+  const comma = lang.localDecimalComma && /^\d+,(?:\d{1,2}|\d{4,})$/.test(written);
+  const [whole = '', fraction] = written.split(comma ? ',' : lang.decimalSeparator);
+  const digits = whole.replace(/[^0-9]/g, '');
+  return fraction === undefined ? { whole: digits } : { whole: digits, fraction };
+}
+
+/** A number as written in the alert (group separators allowed), every written decimal kept. */
+export function sayNumber(written: string, lang: NumberLanguage = english): string {
+  const { whole: digits, fraction } = splitNumber(written, lang);
+  if (lang.decimal) return fraction === undefined ? digits : lang.decimal(digits || '0', fraction);
+  const head = [digits === '' ? '' : wholeNumber(digits, lang)];
+  if (fraction === undefined) return head.join('');
+  const zeros = /^0*/.exec(fraction)![0].length;
+  if (zeros < (lang.zeroRun ?? ZERO_RUN)) return [...head, lang.point, spell(fraction, lang)].filter(Boolean).join(' ');
+  const rest = spell(fraction.slice(zeros), lang);
+  return [[...head, lang.point].filter(Boolean).join(' '), lang.zeros(zeros), rest].filter(Boolean).join(', ');
+}
+
+const MAGNITUDE_ZEROS: Record<Magnitude, number> = { thousand: 3, million: 6, billion: 9, trillion: 12 };
+
+/** 7.5 and million → "7500000": the figure written out, for the languages that count in ten thousands. */
+export function expandMagnitude(whole: string, fraction: string | undefined, magnitude: Magnitude): string {
+  const zeros = MAGNITUDE_ZEROS[magnitude];
+  const decimals = fraction ?? '';
+  const digits = (whole + decimals.slice(0, zeros).padEnd(zeros, '0')).replace(/^0+(?=\d)/, '');
+  const left = decimals.slice(zeros);
+  return left === '' ? digits : `${digits}.${left}`;
+}
+
+export interface WrittenAmount {
+  sign?: string | undefined;
+  currency?: string | undefined;
+  written: string;
+  magnitude?: Magnitude | undefined;
+  percent?: boolean;
+  times?: boolean;
+}
+
+/** An amount: a sign, the number, a magnitude, then the percent or the currency's name in the right form. */
+export function sayAmount(amount: WrittenAmount, lang: SpeechLanguage): string {
+  const w = wordsOf(lang);
+  const sign = amount.sign === '+' ? lang.plus : amount.sign ? lang.minus : '';
+  let parts = splitNumber(amount.written, lang);
+  let number: string;
+  let magnitudeWord = '';
+  if (amount.magnitude && !w.magnitudes) {
+    const expanded = expandMagnitude(parts.whole || '0', parts.fraction, amount.magnitude);
+    number = sayNumber(expanded, { ...lang, decimalSeparator: '.', groupSeparator: ',' });
+    parts = splitNumber(expanded, { ...lang, decimalSeparator: '.' });
+  } else {
+    number = sayNumber(amount.written, lang);
+    if (amount.magnitude) magnitudeWord = pick(w.magnitudes![amount.magnitude], formAfter(w, parts));
+  }
+  const words = [sign];
+  if (amount.percent && w.percentBefore) words.push(w.percentBefore);
+  words.push(number, magnitudeWord);
+  if (amount.percent && !w.percentBefore) words.push(w.percent ? pick(w.percent, formAfter(w, parts)) : lang.percent);
+  if (amount.times) words.push(lang.times);
+  if (amount.currency && magnitudeWord) words.push(w.magnitudeOf ?? '');
+  if (amount.currency) words.push(sayCurrencyName(amount.currency as CurrencySymbol, w, amount.magnitude ? { whole: '5' } : parts));
+  return words.filter(Boolean).join(' ');
+}
+
+/** $100 "dollars", 1 "dollar"; after a magnitude always the plural (two billion dollars). */
+function sayCurrencyName(symbol: CurrencySymbol, w: SpeechWords, written: { whole: string; fraction?: string | undefined }): string {
+  return pick(w.currencies[symbol], formAfter(w, written));
+}

@@ -1,0 +1,309 @@
+// The normalizer's rules, tried in this order at each position of the message: the first that
+// matches (and does not decline) says what it matched. Built once per language.
+import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
+import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
+import { sayDate, sayIsoTime, sayTime12, sayTime24 } from './times.js';
+import { isKnownWord } from './lexicon.js';
+import { CAPS_WORDS, INDEX_NAMES, INDICATORS, MAGNITUDE_AFTER, MAGNITUDE_BEFORE, QUOTE_CURRENCIES } from './vocabulary.js';
+import { formAfter, type Magnitude, pick, type SpeechLanguage, type SymbolWord, type TimeUnit, wordsOf } from './words.js';
+
+export interface RuleContext {
+  text: string;
+  index: number;
+  /** Is the position in a sentence written all in capitals? */
+  inCapitals(index: number): boolean;
+  /** The normalizer itself, for names that are read like a message (an index's, a placeholder's). */
+  say(text: string): string;
+}
+
+export interface Rule {
+  name: string;
+  pattern: RegExp;
+  /** What to say instead of the match ('' to drop it), or undefined to let the next rules try. */
+  speak(match: RegExpExecArray, ctx: RuleContext): string | undefined;
+}
+
+/** Timeframe units after a count: 15m, 4H, 1D. */
+export const TIMEFRAMES: Readonly<Record<string, TimeUnit>> = {
+  min: 'minute',
+  m: 'minute',
+  hr: 'hour',
+  h: 'hour',
+  H: 'hour',
+  S: 'second',
+  D: 'day',
+  d: 'day',
+  W: 'week',
+  w: 'week',
+  M: 'month',
+};
+
+/** TradingView's month timeframes (1M … 12M); M after the usual minute counts is minutes (15M, the MetaTrader way). */
+const MONTH_COUNTS = new Set([1, 2, 3, 4, 6, 12]);
+const MINUTE_COUNTS = new Set([5, 10, 15, 20, 30, 45, 90, 120, 180, 240]);
+
+/** Symbols said as words, longest first where one begins another. */
+export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
+  ['>=', 'atOrAbove'],
+  ['≥', 'atOrAbove'],
+  ['<=', 'atOrBelow'],
+  ['≤', 'atOrBelow'],
+  ['->', 'to'],
+  ['=>', 'to'],
+  ['→', 'to'],
+  ['>', 'above'],
+  ['<', 'below'],
+  ['@', 'at'],
+  ['&', 'and'],
+  ['↑', 'up'],
+  ['↓', 'down'],
+  ['≈', 'about'],
+  ['~', 'about'],
+];
+
+const MAGNITUDE_SUFFIXES: Readonly<Record<string, Magnitude>> = {
+  k: 'thousand',
+  K: 'thousand',
+  m: 'million',
+  M: 'million',
+  mm: 'million',
+  MM: 'million',
+  mln: 'million',
+  B: 'billion',
+  b: 'billion',
+  bn: 'billion',
+  Bn: 'billion',
+  BN: 'billion',
+  T: 'trillion',
+  tn: 'trillion',
+};
+
+const NOT_AFTER_WORD = '(?<![\\p{L}\\p{N}_])';
+const NOT_BEFORE_WORD = '(?![\\p{L}\\p{N}_])';
+export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
+const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const byLengthDesc = (a: string, b: string) => b.length - a.length;
+const INDICATOR_NAMES = Object.keys(INDICATORS).sort(byLengthDesc).join('|');
+const INDICATOR_BEFORE = new RegExp(`(?:${INDICATOR_NAMES})\\s*$`);
+const INDICATOR_AFTER = new RegExp(`^\\s*(?:${INDICATOR_NAMES})\\b`);
+
+/** The words of the same sentence before a position (a magnitude's or an indicator's context). */
+function before(ctx: RuleContext, chars: number): string {
+  const start = Math.max(0, ctx.index - chars);
+  return ctx.text
+    .slice(start, ctx.index)
+    .split(/[.!?|\n]\s/)
+    .pop()!;
+}
+const after = (ctx: RuleContext, end: number, chars: number) => ctx.text.slice(end, end + chars).split(/[.!?|\n]/)[0]!;
+
+export function buildRules(lang: SpeechLanguage): Rule[] {
+  const w = wordsOf(lang);
+  const group = `[${escapeRegExp(lang.groupSeparator)}\\u00A0\\u202F]`;
+  const point = escapeRegExp(lang.decimalSeparator);
+  const localDecimal = lang.localDecimalComma ? '\\d+,(?:\\d{1,2}|\\d{4,})(?![\\d,.])|' : '';
+  const number = `${localDecimal}(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${point}\\d+)?|${point}\\d+`;
+  const currency = `[${Object.keys(w.currencies).map(escapeRegExp).join('')}]`;
+  const indicator = `(?:${INDICATOR_NAMES})\\d{0,4}`;
+  const units = Object.keys(TIMEFRAMES).sort(byLengthDesc).join('|');
+  const magnitudes = Object.keys(MAGNITUDE_SUFFIXES).sort(byLengthDesc).join('|');
+  const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
+  const r = (source: string) => new RegExp(source, 'yu');
+  const num = (written: string) => sayNumber(written, lang);
+
+  return [
+    // TradingView's {{close}} left unexpanded: said as the field's name, so the owner hears the template was not filled in.
+    {
+      name: 'placeholder',
+      pattern: r('\\{\\{\\s*([^{}]{0,80}?)\\s*\\}\\}'),
+      speak: ([, name], ctx) => ctx.say(name!.replace(/[._]+/g, ' ').replace(/[^\p{L}\p{N} ]/gu, ' ')),
+    },
+    {
+      name: 'iso-time',
+      pattern: r(`${NOT_AFTER_WORD}\\d{4}-\\d{2}-\\d{2}T(\\d{2}):(\\d{2})(?::\\d{2}(?:\\.\\d+)?)?(Z|[+-]\\d{2}(?::?\\d{2})?)${NOT_BEFORE_WORD}`),
+      speak: ([, hh, mm, zone]) => sayIsoTime(hh!, mm!, zone!, lang),
+    },
+    {
+      name: 'iso-date',
+      pattern: r(`${NOT_AFTER_WORD}\\d{4}-(\\d{2})-(\\d{2})(?![\\p{L}\\p{N}_-])`),
+      speak: ([, mm, dd]) => sayDate(Number(mm), Number(dd), lang),
+    },
+    // 6/14/2026 and 14/06/2026: the month first unless it cannot be one; 14.06.2026 the day first.
+    {
+      name: 'date-with-year',
+      pattern: r(`${NOT_AFTER_WORD}(\\d{1,2})([/.])(\\d{1,2})\\2(?:\\d{4}|\\d{2})(?![\\p{L}\\p{N}_.,/])`),
+      speak: ([, a, sep, b]) => {
+        const [first, second] = [Number(a), Number(b)];
+        const dayFirst = sep === '.' || first > 12;
+        return sayDate(dayFirst ? second : first, dayFirst ? first : second, lang);
+      },
+    },
+    { name: 'risk-reward', pattern: r(`${NOT_AFTER_WORD}${RISK_REWARD}(?:\\s*[Rr]atio)?:?${NOT_BEFORE_WORD}`), speak: () => w.riskReward },
+    // 1:2.5 is a ratio; 1:25 a time of day, unless risk and reward were just named.
+    {
+      name: 'ratio',
+      pattern: r('(?<![\\p{L}\\p{N}_:.])(\\d{1,3}(?:\\.\\d+)?)( ?: ?)(\\d{1,3}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_:]|\\.\\d)'),
+      speak: ([, a, colon, b], ctx) => {
+        const named = /(?:R:R|R\/R|\bRR|risk|reward|ratio)\W*$/i.test(before(ctx, 30));
+        const clockLike = /^\d{1,2}$/.test(a!) && /^[0-5]\d$/.test(b!) && Number(a) <= 23;
+        if ((clockLike || colon !== ':') && !named) return undefined;
+        return `${num(a!)} ${w.ratioTo} ${num(b!)}`;
+      },
+    },
+    // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
+    {
+      name: 'clock-time',
+      pattern: r(`(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::[0-5]\\d)?(?![\\p{L}\\p{N}_:])`),
+      speak: ([, hh, mm]) => {
+        const h = Number(hh);
+        if (h > 23) return undefined;
+        return hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
+      },
+    },
+    {
+      name: 'yahoo-index',
+      pattern: r(`${NOT_AFTER_WORD}\\^([A-Z0-9]{1,9})${NOT_BEFORE_WORD}`),
+      speak: ([, name], ctx) => (INDEX_NAMES[name!] ? ctx.say(INDEX_NAMES[name!]!) : spell(name!, lang)),
+    },
+    // 7203.T, 0700.HK: a numbered ticker on a market.
+    {
+      name: 'yahoo-numbered',
+      pattern: r(`${NOT_AFTER_WORD}(\\d{3,6})\\.([A-Z]{1,2})${NOT_BEFORE_WORD}`),
+      speak: ([all]) => saySymbol(all!, lang),
+    },
+    {
+      name: 'yahoo-futures-or-currency',
+      pattern: r(`${NOT_AFTER_WORD}([A-Z0-9]{1,10})=([FX])${NOT_BEFORE_WORD}`),
+      speak: ([, base, kind]) => sayYahooSymbol(base!, kind as 'F' | 'X', lang),
+    },
+    {
+      name: 'exchange-prefix',
+      pattern: r(`${NOT_AFTER_WORD}([A-Z][A-Z0-9_]*[A-Z0-9]):(${CAPS_TOKEN})(?![\\p{L}\\p{N}_!])`),
+      speak: ([, exchange, symbol]) => {
+        if (CAPS_WORDS[symbol!] !== undefined) return undefined;
+        const said = saySymbol(symbol!, lang);
+        return said === undefined ? undefined : `${said} ${w.on} ${sayExchange(exchange!, lang)}`;
+      },
+    },
+    {
+      name: 'indicator-cross',
+      pattern: r(`${NOT_AFTER_WORD}(${indicator})(?:\\((\\d{1,4})\\))?\\s+[xX×]\\s+(${indicator})(?:\\((\\d{1,4})\\))?${NOT_BEFORE_WORD}`),
+      speak: ([, a, aLength, b, bLength]) => {
+        const said = (name: string, length?: string) => [saySymbol(name, lang), length && wholeNumber(length, lang)].filter(Boolean).join(' ');
+        return `${said(a!, aLength)} ${w.crosses} ${said(b!, bLength)}`;
+      },
+    },
+    // EMA(20), RSI(14): the indicator and its length.
+    {
+      name: 'indicator-length',
+      pattern: r(`${NOT_AFTER_WORD}(${indicator})\\((\\d{1,4})\\)`),
+      speak: ([, name, length]) => `${saySymbol(name!, lang)} ${wholeNumber(length!, lang)}`,
+    },
+    // EMA 9/21: a pair of lengths; 6/14 a date; 1/2 a fraction; any other pair of numbers, "and".
+    {
+      name: 'number-pair',
+      pattern: r(`(?<![\\p{L}\\p{N}_.,/])(\\d{1,6}(?:\\.\\d+)?)\\s?/\\s?(\\d{1,6}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_/]|[.,]\\d)`),
+      speak: ([all, a, b], ctx) => {
+        const pair = `${num(a!)} ${w.symbols.and} ${num(b!)}`;
+        const nearIndicator = INDICATOR_BEFORE.test(before(ctx, 12)) || INDICATOR_AFTER.test(after(ctx, ctx.index + all!.length, 12));
+        if (nearIndicator || a!.includes('.') || b!.includes('.')) return pair;
+        const [x, y] = [Number(a), Number(b)];
+        if (x < y && y <= 4 && !/^0/.test(a!)) return w.fraction?.(x, y) ?? `${num(a!)} ${w.ratioTo} ${num(b!)}`;
+        return sayDate(x > 12 ? y : x, x > 12 ? x : y, lang) ?? pair;
+      },
+    },
+    {
+      name: 'pair-with-separator',
+      pattern: r(`${NOT_AFTER_WORD}([A-Z]{2,6})[/-](${QUOTE_CURRENCIES.join('|')})${NOT_BEFORE_WORD}`),
+      speak: ([, base, quote]) => `${spell(base!, lang)}, ${spell(quote!, lang)}`,
+    },
+    {
+      name: 'cashtag',
+      pattern: r(`${NOT_AFTER_WORD}\\$([A-Z]{1,6})${NOT_BEFORE_WORD}`),
+      speak: ([, ticker]) => saySymbol(ticker!, lang),
+    },
+    // #BTC, #breakout: the word; #1: "number one".
+    { name: 'hashtag', pattern: r('#(?=[\\p{L}\\p{N}])'), speak: (_, ctx) => (/\d/.test(ctx.text[ctx.index + 1]!) ? w.numberSign : '') },
+    {
+      name: 'timeframe',
+      pattern: r(`(?<![\\p{L}\\p{N}_.,])(\\d{1,4})(${units})${NOT_BEFORE_WORD}`),
+      speak: ([all, count, unit], ctx) => {
+        const n = Number(count);
+        let tf = TIMEFRAMES[unit!]!;
+        if (unit === 'M' || unit === 'm') {
+          const magnitudeNear = MAGNITUDE_BEFORE.test(before(ctx, 40)) || MAGNITUDE_AFTER.test(after(ctx, ctx.index + all!.length, 16));
+          if (magnitudeNear) return undefined;
+          if (unit === 'M') {
+            if (MINUTE_COUNTS.has(n)) tf = 'minute';
+            else if (!MONTH_COUNTS.has(n)) return undefined;
+          }
+        }
+        const single = n === 1 ? w.single[tf] : undefined;
+        return single ?? `${wholeNumber(count!, lang)} ${pick(w.units[tf], formAfter(w, { whole: count! }))}`;
+      },
+    },
+    {
+      name: 'caps-token',
+      pattern: r(`${NOT_AFTER_WORD}${CAPS_TOKEN}(?![\\p{L}\\p{N}_!])`),
+      speak: ([token], ctx) => {
+        if (ctx.inCapitals(ctx.index) && /^[A-Z]{2,}$/.test(token) && INDICATORS[token] === undefined && CAPS_WORDS[token] === undefined) {
+          if (isKnownWord(token, CAPS_WORDS) || token.length > 6) return token.toLowerCase();
+        }
+        const said = saySymbol(token, lang);
+        if (said !== undefined) return said;
+        const suffixed = /^(.+)[.-]([A-Z]{1,2})$/.exec(token);
+        const base = suffixed ? saySymbol(suffixed[1]!, lang) : undefined;
+        return base === undefined ? undefined : `${base} ${spell(suffixed![2]!, lang)}`;
+      },
+    },
+    {
+      name: 'number',
+      pattern: r(
+        `(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(${currency})?([+\\-\\u2212])?(${number})` +
+          `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}]))?(?:[ \\u00A0\\u202F]?(${currency})(?!\\p{L}))?${NOT_BEFORE_WORD}(?!${point}\\d)`,
+      ),
+      speak: ([, sign1, before, sign2, written, suffix, afterSign]) => {
+        const trimmed = suffix?.trim();
+        return sayAmount(
+          {
+            sign: sign1 ?? sign2,
+            currency: before ?? afterSign,
+            written: written!,
+            magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
+            percent: trimmed === '%',
+            times: trimmed === 'x',
+          },
+          lang,
+        );
+      },
+    },
+    // 3.4R (an R multiple), 1.5x2: a decimal and the letters after it, never half a number.
+    {
+      name: 'decimal-and-letters',
+      pattern: r(`(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(\\d+${point}\\d+)([A-Za-z]{1,3})${NOT_BEFORE_WORD}`),
+      speak: ([, sign, written, letters]) => `${sayAmount({ sign, written: written! }, lang)} ${/^[A-Z]+$/.test(letters!) ? spell(letters!, lang) : letters}`,
+    },
+    // 250C (a strike and call), 10Y: the number, then the letter.
+    {
+      name: 'number-and-letter',
+      pattern: r('(?<![\\p{L}\\p{N}_.])(\\d{1,6})([A-Z])(?![\\p{L}\\p{N}_])'),
+      speak: ([, digits, letter]) => `${wholeNumber(digits!, lang)} ${letter}`,
+    },
+    // x10 leverage, as 10x.
+    { name: 'leverage', pattern: r(`${NOT_AFTER_WORD}[x×](\\d{1,3})${NOT_BEFORE_WORD}`), speak: ([, n]) => `${num(n!)} ${lang.times}` },
+    // 1.0850-1.0870, 5-10%: a range.
+    { name: 'range', pattern: r('(?<=[\\p{N}%kKMB])[-–](?=[+$€£¥]?\\d)'), speak: () => w.symbols.to },
+    // Separators between fields: a pause, never "bar" or "slash".
+    { name: 'separator', pattern: r('\\s*(?:[|¦│\\\\]|\\s/\\s|(?<=\\p{L})/(?=\\p{L})|\\s[=-]\\s)\\s*'), speak: () => ',' },
+    {
+      name: 'symbol',
+      pattern: r(`(?:${symbols})`),
+      speak: ([symbol]) => {
+        const key = SYMBOLS.find(([s]) => s === symbol)?.[1];
+        return key === undefined ? undefined : w.symbols[key];
+      },
+    },
+  ];
+}

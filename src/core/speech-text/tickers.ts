@@ -1,0 +1,79 @@
+// Tickers, pairs and instruments as traders say them: spelled, split into base and quote, with
+// their exchange (TradingView's NASDAQ:AAPL, Yahoo's SHOP.TO), futures (ES1!, CL=F), perpetuals
+// (.P), share classes (BRK.B) and indices (^GSPC).
+import type { NumberLanguage } from '../number-words.js';
+import { spell, wholeNumber } from './numbers.js';
+import { CAPS_WORDS, EXCHANGE_SUFFIXES, EXCHANGES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
+import { type SpeechLanguage, wordsOf } from './words.js';
+import { english } from '../number-words.js';
+
+const byLengthDesc = (a: string, b: string) => b.length - a.length;
+const QUOTES_LONGEST_FIRST = [...QUOTE_CURRENCIES].sort(byLengthDesc);
+
+/** The letters a share class is written with (BRK.B); other single letters after a dot are markets (VOD.L). */
+const SHARE_CLASSES = /^[A-EK]$/;
+
+export function splitPair(token: string): [string, string] | undefined {
+  for (const quote of QUOTES_LONGEST_FIRST) {
+    const base = token.slice(0, -quote.length);
+    if (token.endsWith(quote) && base.length >= 2 && base.length <= 6 && /^[A-Z]+$/.test(base)) return [base, quote];
+  }
+  return undefined;
+}
+
+/** A market's name: known ones as words, any other spelled (FX_IDC: "F X I D C"). */
+export function sayExchange(name: string, lang: NumberLanguage): string {
+  return (
+    EXCHANGES[name] ??
+    name
+      .split('_')
+      .filter(Boolean)
+      .map((part) => spell(part, lang))
+      .join(' ')
+  );
+}
+
+/** A ticker, pair or instrument as it is said, or undefined when the token is none of these. */
+export function saySymbol(token: string, lang: SpeechLanguage = english): string | undefined {
+  const w = wordsOf(lang);
+  const futures = /^([A-Z0-9]*[A-Z][A-Z0-9]*?)([12])!$/.exec(token);
+  if (futures) return `${spell(futures[1]!, lang)}, ${w.futuresMonths[futures[2] as '1' | '2']}`;
+  if (token.endsWith('.P')) {
+    const base = saySymbol(token.slice(0, -2), lang);
+    return base === undefined ? undefined : `${base}, ${w.perpetual}`;
+  }
+  const suffixed = /^([A-Z0-9]{1,6})[.-]([A-Z]{1,2})$/.exec(token);
+  if (suffixed) return sayWithSuffix(suffixed[1]!, suffixed[2]!, token.includes('-'), lang);
+  const word = CAPS_WORDS[token];
+  if (word !== undefined) return word;
+  const indicator = INDICATORS[token];
+  if (indicator !== undefined) return indicator ?? spell(token, lang);
+  const numbered = /^([A-Z]{1,8})(\d{1,4})$/.exec(token);
+  if (numbered) {
+    const [, letters = '', digits = ''] = numbered;
+    const name = CAPS_WORDS[letters] ?? INDICATORS[letters] ?? (letters.length <= 6 ? spell(letters, lang) : undefined);
+    return name === undefined ? undefined : `${name} ${wholeNumber(digits, lang)}`;
+  }
+  if (!/^[A-Z]+$/.test(token)) return undefined;
+  const pair = splitPair(token);
+  if (pair) return `${spell(pair[0], lang)}, ${spell(pair[1], lang)}`;
+  return token.length <= 6 ? spell(token, lang) : undefined;
+}
+
+/** BRK.B and BRK-B (a share class), SHOP.TO and 7203.T (a market): digits of a numbered ticker one by one. */
+function sayWithSuffix(base: string, suffix: string, dashed: boolean, lang: SpeechLanguage): string | undefined {
+  const w = wordsOf(lang);
+  const name = /^\d+$/.test(base) ? spell(base, lang) : /^[A-Z]+$/.test(base) ? spell(base, lang) : undefined;
+  if (name === undefined) return undefined;
+  if (SHARE_CLASSES.test(suffix) && /^[A-Z]+$/.test(base)) return w.shareClass(name, suffix);
+  const market = dashed ? undefined : EXCHANGE_SUFFIXES[suffix];
+  return market === undefined ? undefined : `${name} ${w.on} ${market}`;
+}
+
+/** Yahoo's futures and currencies: CL=F "C L futures", EURUSD=X "E U R, U S D". */
+export function sayYahooSymbol(base: string, kind: 'F' | 'X', lang: SpeechLanguage): string {
+  const w = wordsOf(lang);
+  if (kind === 'F') return `${spell(base, lang)} ${w.futures}`;
+  const pair = splitPair(base);
+  return pair ? `${spell(pair[0], lang)}, ${spell(pair[1], lang)}` : spell(base, lang);
+}

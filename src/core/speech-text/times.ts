@@ -1,0 +1,39 @@
+// Times of day and calendar dates as they are said.
+import { english } from '../number-words.js';
+import { type SpeechLanguage, wordsOf } from './words.js';
+
+/** A time of day, 24-hour, as said on a trading desk: 14:00 "fourteen hundred", 09:05 "zero nine zero five". */
+export function sayTime24(hours: number, minutes: number, lang: SpeechLanguage = english): string {
+  const said = lang.words?.time24?.(hours, minutes);
+  if (said !== undefined) return said;
+  const h = hours < 10 ? `${lang.digit(0)} ${lang.digit(hours)}` : lang.cardinal(hours);
+  const m = minutes === 0 ? 'hundred' : minutes < 10 ? `${lang.digit(0)} ${lang.digit(minutes)}` : lang.cardinal(minutes);
+  return `${h} ${m}`;
+}
+
+export function sayTime12(hours: number, minutes: number, lang: SpeechLanguage): string {
+  const said = lang.words?.time12?.(hours, minutes);
+  if (said !== undefined) return said;
+  const m = minutes === 0 ? "o'clock" : minutes < 10 ? `oh ${lang.digit(minutes)}` : lang.cardinal(minutes);
+  return `${lang.cardinal(hours)} ${m}`;
+}
+
+/** Said in UTC without the date or the seconds: the alert is spoken minutes after it was sent. */
+export function sayIsoTime(hh: string, mm: string, zone: string, lang: SpeechLanguage): string | undefined {
+  if (Number(hh) > 23 || Number(mm) > 59) return undefined;
+  const [, sign = '+', offH = '0', offM = '0'] = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone) ?? [];
+  const offset = (sign === '-' ? -1 : 1) * (Number(offH) * 60 + Number(offM));
+  const local = Number(hh) * 60 + Number(mm);
+  const utc = (((local - offset) % 1440) + 1440) % 1440;
+  return `${sayTime24(Math.floor(utc / 60), utc % 60, lang)} ${wordsOf(lang).utc}`;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A month and day that exist (29 February included: the year is not said). */
+export const isDate = (month: number, day: number): boolean => month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1]!;
+
+/** A date said without its year: the year of an alert is this one, and the engine would read it as a number. */
+export function sayDate(month: number, day: number, lang: SpeechLanguage): string | undefined {
+  return isDate(month, day) ? wordsOf(lang).date(month, day) : undefined;
+}

@@ -1,0 +1,146 @@
+// The words the normalizer puts into a message, in one language: the interface every language
+// fills (core/languages), and English's own.
+import { english, type NumberLanguage } from '../number-words.js';
+
+/** A noun after a count: `one` after 1, `few` where a language has it (Polish, Russian: 2–4), `many` after others. */
+export interface Forms {
+  one: string;
+  few?: string;
+  many: string;
+  /** After a number with decimals, where it differs (Polish: 1,5 miliona). */
+  fraction?: string;
+}
+export type Form = 'one' | 'few' | 'many' | 'fraction';
+
+export type SymbolWord = 'atOrAbove' | 'atOrBelow' | 'to' | 'above' | 'below' | 'at' | 'and' | 'up' | 'down' | 'about';
+export type TimeUnit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month';
+export type CurrencySymbol = '$' | '€' | '£' | '¥';
+export type Magnitude = 'thousand' | 'million' | 'billion' | 'trillion';
+
+export interface SpeechWords {
+  /** TradingView continuous futures: ES1! is the front month, ES2! the next. */
+  futuresMonths: { '1': string; '2': string };
+  perpetual: string;
+  /** Yahoo's futures (CL=F): "C L futures". */
+  futures: string;
+  /** A share class (BRK.B, BRK-B): "B R K class B". */
+  shareClass(ticker: string, letter: string): string;
+  /** "A A P L on Nasdaq". */
+  on: string;
+  /** "R S I crosses M A C D". */
+  crosses: string;
+  utc: string;
+  symbols: Record<SymbolWord, string>;
+  /** #1: "number one". */
+  numberSign: string;
+  /** R:R, RR, risk/reward. */
+  riskReward: string;
+  /** Between the two sides of a ratio: 1:2.5 "one to two point five". */
+  ratioTo: string;
+  /** A simple fraction (1/2 "one half"), where the language has words for it; absent: "1 to 2" with `ratioTo`. */
+  fraction?(numerator: number, denominator: number): string | undefined;
+  /** A calendar date without its year (6/14, 2026-06-14): "June fourteenth". */
+  date(month: number, day: number): string;
+  /** A timeframe's unit after a count. */
+  units: Record<TimeUnit, Forms>;
+  /** Which form a count takes where a language has more than one and many (Polish, Russian: 2–4 "few"). */
+  plural?(count: number): 'one' | 'few' | 'many';
+  /** The form a noun takes after a number with decimals (Russian: "2,5 процента", the genitive singular); absent: many. */
+  fractionForm?: Form;
+  /** What a count of 1 is called instead: 1D "daily". */
+  single: Partial<Record<TimeUnit, string>>;
+  currencies: Record<CurrencySymbol, Forms>;
+  /** The percent sign after a count; absent: the number language's `percent` word. */
+  percent?: Forms;
+  /** Said before the number instead (Chinese: 百分之 2 点 5). */
+  percentBefore?: string;
+  /** Between a magnitude and a currency's name: French "2 milliards de dollars". */
+  magnitudeOf?: string;
+  /** 7.5M, $2B, 100k; absent: the figure is written out whole (Japanese, Chinese, Korean count in ten thousands). */
+  magnitudes?: Record<Magnitude, Forms>;
+  /** Characters the language's engine cannot read (Japanese: kanji, which espeak-ng calls "Chinese letter"): dropped; `instead` is said when nothing else is left. */
+  unreadable?: { pattern: RegExp; instead: string };
+  /** A 24-hour time (ISO times in UTC, 14:05); absent: the English desk style ("fourteen hundred"). */
+  time24?(hours: number, minutes: number): string;
+  /** A 12-hour time written with one digit (9:30); absent: English ("nine thirty", "nine o'clock"). */
+  time12?(hours: number, minutes: number): string;
+}
+
+/** A language of the normalizer: how numbers are said, and its words. */
+export interface SpeechLanguage extends NumberLanguage {
+  words?: SpeechWords;
+}
+
+export const same = (word: string): Forms => ({ one: word, many: word });
+
+const MONTHS_EN = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const IRREGULAR_ORDINALS: Record<string, string> = {
+  one: 'first',
+  two: 'second',
+  three: 'third',
+  five: 'fifth',
+  eight: 'eighth',
+  nine: 'ninth',
+  twelve: 'twelfth',
+};
+
+const ENGLISH_FRACTIONS: Readonly<Record<string, string>> = {
+  '1/2': 'one half',
+  '1/3': 'one third',
+  '2/3': 'two thirds',
+  '1/4': 'one quarter',
+  '3/4': 'three quarters',
+};
+
+/** 14 → "fourteenth", 21 → "twenty-first". */
+export function englishOrdinal(n: number): string {
+  const words = english.cardinal(n);
+  return words.replace(/[a-z]+$/, (last) => IRREGULAR_ORDINALS[last] ?? (last.endsWith('y') ? `${last.slice(0, -1)}ieth` : `${last}th`));
+}
+
+export const ENGLISH_WORDS: SpeechWords = {
+  futuresMonths: { '1': 'front month', '2': 'second month' },
+  perpetual: 'perpetual',
+  futures: 'futures',
+  shareClass: (ticker, letter) => `${ticker} class ${letter}`,
+  on: 'on',
+  crosses: 'crosses',
+  utc: 'U T C',
+  symbols: {
+    atOrAbove: 'at or above',
+    atOrBelow: 'at or below',
+    to: 'to',
+    above: 'above',
+    below: 'below',
+    at: 'at',
+    and: 'and',
+    up: 'up',
+    down: 'down',
+    about: 'about',
+  },
+  numberSign: 'number',
+  riskReward: 'risk reward',
+  ratioTo: 'to',
+  fraction: (n, d) => ENGLISH_FRACTIONS[`${n}/${d}`],
+  date: (month, day) => `${MONTHS_EN[month - 1]} ${englishOrdinal(day)}`,
+  units: { second: same('second'), minute: same('minute'), hour: same('hour'), day: same('day'), week: same('week'), month: same('month') },
+  single: { day: 'daily', week: 'weekly', month: 'monthly' },
+  currencies: {
+    $: { one: 'dollar', many: 'dollars' },
+    '€': { one: 'euro', many: 'euros' },
+    '£': { one: 'pound', many: 'pounds' },
+    '¥': { one: 'yen', many: 'yen' },
+  },
+  magnitudes: { thousand: same('thousand'), million: same('million'), billion: same('billion'), trillion: same('trillion') },
+};
+
+export const wordsOf = (lang: SpeechLanguage): SpeechWords => lang.words ?? ENGLISH_WORDS;
+
+/** The form a noun takes after this number as written (digits, perhaps decimals). */
+export function formAfter(w: SpeechWords, written: { whole: string; fraction?: string | undefined }): Form {
+  if (written.fraction !== undefined) return w.fractionForm ?? 'many';
+  const n = Number(written.whole);
+  return w.plural?.(n) ?? (n === 1 ? 'one' : 'many');
+}
+
+export const pick = (forms: Forms, form: Form): string => forms[form] ?? forms.many;

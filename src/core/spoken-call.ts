@@ -1,0 +1,28 @@
+// What a call speaks for one alert body, by the path a call takes: the body parsed as the webhook
+// parses it, the account's language and intro, the speech normalizer, the call's script (intro,
+// message, prompt). Pure; `ringhook say` and the dashboard's "Hear it" both show this text.
+import type { CallSpeech } from './languages.js';
+import { parseAlertBody, type Alert, type PayloadErrorCode } from './payload.js';
+import { spokenAlerts } from './spoken-alerts.js';
+
+/** The fixed phrases a call may say, in its language. */
+export function callPhrases({ intro, language }: CallSpeech): { intro: string; prompt: string; confirmed: string } {
+  return { intro, prompt: language.prompts.prompt, confirmed: language.prompts.confirmed };
+}
+
+/** The phrases an answered call plays, in order: the intro, the message, the prompt. */
+export interface SpokenCall {
+  intro: string;
+  message: string;
+  prompt: string;
+}
+
+export type SpokenBody = { ok: true; phrases: SpokenCall; alert: Alert } | { ok: false; code: PayloadErrorCode; error: string };
+
+/** What a call would speak for this alert body (plain text or JSON), or why the webhook would refuse it. */
+export function spokenCall(body: Uint8Array | string, speech: CallSpeech): SpokenBody {
+  const parsed = parseAlertBody(typeof body === 'string' ? new TextEncoder().encode(body) : body, undefined);
+  if (!parsed.ok) return { ok: false, code: parsed.code, error: parsed.error };
+  const phrases = { intro: speech.intro, message: spokenAlerts([parsed.alert.message], speech.language), prompt: callPhrases(speech).prompt };
+  return { ok: true, phrases, alert: parsed.alert };
+}

@@ -1,0 +1,28 @@
+// What the dashboard is built from: the service's parts, and what it shows or offers beside them.
+import type { Account } from '../../core/account.js';
+import type { TestCallResult } from '../../core/test-call.js';
+import type { CallSpeech } from '../../core/languages.js';
+import type { SpokenCall } from '../../core/spoken-call.js';
+import type { SpokenAudio } from '../../speech/speech-sample.js';
+import type { ServiceDeps } from '../../store/deps.js';
+import type { AddressMatcher } from '../../core/address-match.js';
+import type { LiveLimits } from './live-caps.js';
+
+export interface DashboardDeps extends ServiceDeps {
+  /** Base of the webhook URLs shown to owners. */
+  publicUrl: string;
+  /** The number calls come from (RINGHOOK_CALLER_ID), offered as a contact card. */
+  callerId?: string | undefined;
+  /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
+  placeTestCall?: (account: Account) => Promise<TestCallResult>;
+  /** A call's speech (intro, message, prompt) as one WAV in the account's voice; absent when telephony is off. */
+  speechSample?: (phrases: SpokenCall, speech: CallSpeech) => Promise<SpokenAudio>;
+  /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
+  trustProxy?: AddressMatcher;
+  /** Aborted when the service stops: open live-history streams end so the server can close. */
+  shutdown?: AbortSignal;
+  /** Caps on open live-history streams (tests lower them). */
+  liveLimits?: Partial<LiveLimits>;
+  /** Signs the sign-in forms (SecretBox.signInFormKey): every node must have the same. */
+  signInFormKey: Buffer;
+}

@@ -1,0 +1,71 @@
+// ringhook's own certificate as both stores keep it: one row, the key sealed with the secret key
+// (AES-GCM bound to its purpose), so that a copy of the database alone does not give the key away.
+import type { AcmeFaultKind } from '../core/acme.js';
+import type { SecretBox } from './secret-box.js';
+import type { CertificateState, StoredCertificate } from './contract.js';
+
+/** Authenticated with the sealed key: a value sealed for an api_key does not open as this. */
+const KEY_CONTEXT = 'acme certificate key';
+
+/** The row's columns, as both stores name them. */
+export interface CertificateRow {
+  names: string | null;
+  cert_pem: string | null;
+  key_sealed: string | null;
+  not_before: number | null;
+  not_after: number | null;
+  obtained_at: number | null;
+  last_attempt_at: number | null;
+  last_error: string | null;
+  last_error_fix: string | null;
+  last_error_kind: string | null;
+  failures: number;
+  next_attempt_at: number | null;
+}
+
+export const CERTIFICATE_COLUMNS =
+  'names, cert_pem, key_sealed, not_before, not_after, obtained_at, last_attempt_at, last_error, last_error_fix, last_error_kind, failures, next_attempt_at';
+
+/** The values saved for a new certificate, in the order of the store's upsert. */
+export function certificateValues(secrets: SecretBox, c: StoredCertificate): [string, string, string, number, number, number] {
+  return [c.names.join(','), c.certPem, secrets.seal(c.keyPem, KEY_CONTEXT), c.notBefore, c.notAfter, c.obtainedAt];
+}
+
+export const NO_CERTIFICATE: CertificateState = {
+  certificate: null,
+  lastAttemptAt: null,
+  lastError: null,
+  lastErrorFix: null,
+  lastErrorKind: null,
+  failures: 0,
+  nextAttemptAt: null,
+};
+
+/** A key that does not open (another secret key) reads as no certificate: a new one is ordered. */
+export function certificateState(secrets: SecretBox, row: CertificateRow | undefined): CertificateState {
+  if (!row) return NO_CERTIFICATE;
+  let certificate: StoredCertificate | null = null;
+  if (row.names && row.cert_pem && row.key_sealed && row.not_before !== null && row.not_after !== null && row.obtained_at !== null) {
+    try {
+      certificate = {
+        names: row.names.split(','),
+        certPem: row.cert_pem,
+        keyPem: secrets.open(row.key_sealed, KEY_CONTEXT),
+        notBefore: Number(row.not_before),
+        notAfter: Number(row.not_after),
+        obtainedAt: Number(row.obtained_at),
+      };
+    } catch {
+      certificate = null;
+    }
+  }
+  return {
+    certificate,
+    lastAttemptAt: row.last_attempt_at === null ? null : Number(row.last_attempt_at),
+    lastError: row.last_error,
+    lastErrorFix: row.last_error_fix,
+    lastErrorKind: row.last_error_kind as AcmeFaultKind | null,
+    failures: Number(row.failures),
+    nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
+  };
+}

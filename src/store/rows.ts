@@ -1,0 +1,213 @@
+// Rows as both stores keep them and how they become records, written once for SQLite and
+// PostgreSQL: the account's columns, the call's row and its extra fields, a refused alert's row,
+// the columns of a call's steps, the session's row.
+import type { Account, AccountStatus } from '../core/account.js';
+import type { LanguageCode, VoiceId } from '../core/languages.js';
+import type { LimitDecision, Plan } from '../core/limits.js';
+import type { Alert } from '../core/payload.js';
+import type { CallKind, CallRecord, RejectedAlert, TransitionFields } from '../core/records.js';
+
+/** An account's row as both stores keep it (the api_key sealed). */
+export interface AccountRow {
+  user_id: string;
+  api_key_sealed: string;
+  name: string;
+  phone: string;
+  plan: Plan;
+  sms_backup: number;
+  require_confirm: number;
+  language: LanguageCode;
+  voice: VoiceId;
+  intro: string | null;
+  status: AccountStatus;
+  created_at: number;
+  updated_at: number;
+  key_created_at: number;
+}
+
+export const ACCOUNT_COLUMNS =
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at';
+
+export function toAccount(row: AccountRow, apiKey: string): Account {
+  return {
+    userId: row.user_id,
+    apiKey,
+    name: row.name,
+    phone: row.phone,
+    plan: row.plan,
+    smsBackup: row.sms_backup === 1,
+    requireConfirm: row.require_confirm === 1,
+    language: row.language,
+    voice: row.voice,
+    intro: row.intro,
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    keyCreatedAt: row.key_created_at,
+  };
+}
+
+export function wrongSecretKeyMessage(dbName: string, source: string): string {
+  return (
+    `the webhook URLs in ${dbName} were sealed with another secret key than ${source}: ` +
+    'put back the api-keys.secret file kept with this database in the data dir, or set RINGHOOK_SECRET_KEY to that key; ' +
+    'if it is lost, `ringhook account regenerate --all --yes` gives every account a new webhook URL'
+  );
+}
+
+export interface CallRow {
+  id: number;
+  call_id: string;
+  user_id: string;
+  kind: CallKind;
+  accepted: number;
+  status: string;
+  message: string;
+  message_truncated: number;
+  ticker: string | null;
+  price: number | null;
+  action: string | null;
+  strategy: string | null;
+  alert_timestamp: string | null;
+  extra: string | null;
+  error: string | null;
+  reason_detail: string | null;
+  received_at: number;
+  updated_at: number;
+  phone: string | null;
+  dialed_at: number | null;
+  answered_at: number | null;
+  ended_at: number | null;
+  ring_ms: number | null;
+  talk_ms: number | null;
+  hangup_cause: number | null;
+  hangup_cause_text: string | null;
+  sip_code: number | null;
+  sms_status: string | null;
+  sms_message_id: string | null;
+  sms_parts: number | null;
+  sms_at: number | null;
+  sms_error: string | null;
+  carried_by: string | null;
+  amd_status: string | null;
+  amd_cause: string | null;
+  trunk: string | null;
+}
+
+export function parseExtra(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return { extra: text };
+  }
+}
+
+/** A calls row as the history shows it (also for the PostgreSQL store, whose rows have the same columns). */
+export function toRecord(row: CallRow): CallRecord {
+  return {
+    id: row.id,
+    callId: row.call_id,
+    userId: row.user_id,
+    kind: row.kind,
+    accepted: row.accepted === 1,
+    status: row.status,
+    message: row.message,
+    messageTruncated: row.message_truncated === 1,
+    ticker: row.ticker,
+    price: row.price,
+    action: row.action,
+    strategy: row.strategy,
+    alertTimestamp: row.alert_timestamp,
+    extra: parseExtra(row.extra),
+    error: row.error,
+    reasonDetail: row.reason_detail ?? null,
+    receivedAt: row.received_at,
+    updatedAt: row.updated_at,
+    phone: row.phone,
+    dialedAt: row.dialed_at,
+    answeredAt: row.answered_at,
+    endedAt: row.ended_at,
+    ringMs: row.ring_ms,
+    talkMs: row.talk_ms,
+    hangupCause: row.hangup_cause,
+    hangupCauseText: row.hangup_cause_text,
+    sipCode: row.sip_code,
+    smsStatus: row.sms_status,
+    smsMessageId: row.sms_message_id,
+    smsParts: row.sms_parts,
+    smsAt: row.sms_at,
+    smsError: row.sms_error,
+    carriedBy: row.carried_by,
+    amdStatus: row.amd_status,
+    amdCause: row.amd_cause,
+    trunk: row.trunk,
+  };
+}
+
+/** How many rejected alerts an account keeps: a flood of bad requests cannot fill the disk. */
+export const MAX_REJECTIONS_KEPT = 1000;
+
+/** Rejected messages are stored shortened: they are kept to explain, not to be spoken. */
+export const REJECTED_MESSAGE_MAX = 200;
+
+/** The history entry of an alert refused by a plan limit. */
+export function limitRejection(userId: string, alert: Alert, decision: Exclude<LimitDecision, { allowed: true }>): RejectedAlert {
+  const monthly = decision.limit === 'monthly';
+  return {
+    userId,
+    alert,
+    status: monthly ? 'limit_exceeded' : 'rate_limited',
+    error: monthly ? 'monthly call limit exceeded' : 'per-minute call limit exceeded',
+  };
+}
+
+/** The column each field of a step is kept in (both stores). */
+export const COLUMN: Record<keyof TransitionFields, string> = {
+  phone: 'phone',
+  channelId: 'channel_id',
+  dialedAt: 'dialed_at',
+  ringingAt: 'ringing_at',
+  answeredAt: 'answered_at',
+  endedAt: 'ended_at',
+  ringMs: 'ring_ms',
+  talkMs: 'talk_ms',
+  hangupCause: 'hangup_cause',
+  hangupCauseText: 'hangup_cause_text',
+  sipCode: 'sip_code',
+  error: 'error',
+  reasonDetail: 'reason_detail',
+  carriedBy: 'carried_by',
+  trunk: 'trunk',
+};
+
+/** A session's row as both stores keep it. */
+export interface SessionRow {
+  user_id: string;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+/** A refused alert's columns, in the order both stores insert them (after call_id, before the times). */
+export function rejectionColumns(rejected: RejectedAlert) {
+  const alert = rejected.alert;
+  const message = Array.from(alert?.message ?? rejected.excerpt ?? '');
+  return {
+    user_id: rejected.userId,
+    kind: 'alert' as const,
+    accepted: 0,
+    status: rejected.status,
+    message: message.slice(0, REJECTED_MESSAGE_MAX).join(''),
+    message_truncated: alert?.truncated || message.length > REJECTED_MESSAGE_MAX ? 1 : 0,
+    ticker: alert?.fields.ticker ?? null,
+    price: alert?.fields.price ?? null,
+    action: alert?.fields.action ?? null,
+    strategy: alert?.fields.strategy ?? null,
+    alert_timestamp: alert?.fields.timestamp ?? null,
+    extra: alert && Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+    error: rejected.error,
+  };
+}

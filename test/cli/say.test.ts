@@ -1,0 +1,143 @@
+// ringhook say, run as the real CLI: the text a call would speak for an alert body (the webhook's
+// parsing, the language, voice and intro, the normalizer, the call's prompts), and with --wav the
+// audio made by the real engines (flite for English, espeak-ng for the other languages).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../src/core/languages.js';
+import { spokenAlerts } from '../../src/core/spoken-alerts.js';
+import { checkWav } from '../../src/core/wav.js';
+import { buildOnce, runCli } from '../helpers/cli.js';
+import { makeDataDir } from '../helpers/service.js';
+
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(() => {
+  buildOnce();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-say-'));
+  env = { RINGHOOK_DATA_DIR: makeDataDir(), RINGHOOK_PUBLIC_URL: 'https://alerts.example.com' };
+});
+
+/** Words an engine reads aloud for a symbol left in the text. */
+const SYMBOL_LEFT = /[|/\\#=^{}*~_$%&@+<>]/;
+
+describe('ringhook say', () => {
+  it('has --help', () => {
+    const res = runCli(['say', '--help'], env);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/USAGE/);
+    for (const option of ['--language', '--voice', '--intro', '--wav', '--json']) expect(res.stdout).toContain(option);
+    expect(runCli(['--help'], env).stdout).toContain('say');
+  });
+
+  it('prints the intro, the message as a call says it, and the prompt, one a line', () => {
+    const body = 'BINANCE:BTCUSDT.P | Vol 7.5M | R:R 1:2.5 | EMA 9/21 ⬆️ 64,250.5 #breakout {{plot_0}}';
+    const res = runCli(['say', body], env);
+    expect(res.code, res.stderr).toBe(0);
+    const [intro, message, prompt, ...rest] = res.stdout.trimEnd().split('\n');
+    expect(rest).toEqual([]);
+    expect(intro).toBe('Alert from ringhook.');
+    expect(prompt).toBe('Press 1 to confirm, press 2 to hear it again.');
+    expect(message).toBe(spokenAlerts([body], LANGUAGES.en));
+    expect(message).toMatch(/seven point five million/);
+    expect(message).toMatch(/risk reward one to two point five/);
+    expect(message).toMatch(/nine and twenty-one/);
+    expect(message).not.toMatch(SYMBOL_LEFT);
+    expect(message).not.toMatch(/\d/);
+  });
+
+  it('reads a JSON body as the webhook does (the message field), and a body from stdin with -', () => {
+    const json = JSON.stringify({ message: 'CL=F above 80, ^GSPC at 6,021.25', ticker: 'CL=F', price: 80.1 });
+    const res = runCli(['say', json, '--json'], env);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json).toMatchObject({
+      language: 'en',
+      voice: 'slt',
+      engine: 'flite slt',
+      message: 'C L futures above eighty, S and P five hundred at six thousand twenty-one point two five',
+    });
+    expect(res.json.as_sent).toBe('CL=F above 80, ^GSPC at 6,021.25');
+    const piped = runCli(['say', '-'], env, 'OIL BREAKS OUT');
+    expect(piped.stdout.split('\n')[1]).toBe('oil breaks out');
+  });
+
+  it('speaks the language with its own prompts and intro, and the intro given', () => {
+    const ru = runCli(['say', 'BTC +2.35%', '--language', 'ru', '--json'], env);
+    expect(ru.json).toMatchObject({
+      voice: 'espeak-ng',
+      engine: 'espeak-ng ru',
+      intro: LANGUAGES.ru.prompts.intro,
+      message: 'B T C плюс две целых тридцать пять сотых процента',
+      prompt: LANGUAGES.ru.prompts.prompt,
+    });
+    const own = runCli(['say', 'AAPL 187.2', '--intro', 'Desk alert.', '--voice', 'espeak-ng'], env);
+    expect(own.stdout.split('\n')[0]).toBe('Desk alert.');
+  });
+
+  it('a Japanese call leaves the kanji out, and says so', () => {
+    const res = runCli(['say', '日経平均 38000 を 上抜け 2.35%', '--language', 'ja'], env);
+    expect(res.code).toBe(0);
+    const message = res.stdout.split('\n')[1]!;
+    expect(message).not.toMatch(/\p{Script=Han}/u);
+    expect(message).toContain('に てん さん ご パーセント');
+    expect(res.stderr).toMatch(/kanji .* left out/);
+  });
+
+  it('writes the audio a call plays: telephone WAV, in the engine of the language', () => {
+    for (const [language, file] of [
+      ['en', path.join(dir, 'en.wav')],
+      ['ru', path.join(dir, 'ru.wav')],
+      ['zh', path.join(dir, 'zh.wav')],
+    ] as const) {
+      const res = runCli(['say', 'BTC 2.35% @ 64250.5', '--language', language, '--wav', file], env);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toMatch(/Wrote .* s\)/);
+      const check = checkWav(fs.readFileSync(file));
+      expect(check.ok && check.format).toEqual({ encoding: 1, channels: 1, sampleRate: 8000, bitsPerSample: 16 });
+      // Intro, message and prompt: several seconds of speech.
+      expect(check.ok && check.dataBytes / 16_000).toBeGreaterThan(3);
+    }
+  });
+
+  it.each([
+    [['say', 'x', '--language', 'xx'], /--language: the language must be one of en, de/],
+    [['say', 'x', '--language', 'de', '--voice', 'slt'], /--voice: the voice slt does not speak German/],
+    [['say', 'x', '--voice', 'kal'], /--voice: the voice must be one of/],
+    [['say', 'x', '--intro', 'x'.repeat(61)], /--intro: the intro must be at most 60 characters/],
+    [['say'], /Missing required positional argument/],
+    [['say', 'x', '--loud'], /--loud/],
+    [['say', 'x', 'y'], /argument/],
+  ])('a usage error is one line and exit 2: %j', (args, message) => {
+    const res = runCli(args, env);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stdout).toBe('');
+  });
+
+  it('a body the webhook would refuse, or a file it cannot write, is one line and exit 1', () => {
+    const empty = runCli(['say', '   '], env);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/^ringhook: the webhook would refuse this body \(400 empty_body\)/);
+    const unquoted = runCli(['say', '{"message": "{{ticker}} broke out", "price": {{close}}}'], env);
+    expect(unquoted.code).toBe(0);
+    expect(unquoted.stdout.split('\n')[1]).not.toMatch(/[{}]/);
+    const noDir = runCli(['say', 'x', '--wav', path.join(dir, 'missing', 'a.wav')], env);
+    expect(noDir.code).toBe(1);
+    expect(noDir.stderr.trim()).toMatch(/^ringhook: cannot write .*: ENOENT$/);
+  });
+});
+
+describe('ringhook account … --language ja', () => {
+  it('says what a Japanese call speaks and leaves out', () => {
+    const created = runCli(['account', 'create', '--phone', '+14155550123', '--language', 'ja', '--json'], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toMatch(/Japanese calls speak kana/);
+    const set = runCli(['account', 'set', created.json.user_id, '--language', 'de'], env);
+    expect(set.stderr).not.toMatch(/kana/);
+    const back = runCli(['account', 'set', created.json.user_id, '--language', 'ja'], env);
+    expect(back.stderr).toMatch(/kanji in a message are left out/);
+  });
+});

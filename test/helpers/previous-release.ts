@@ -1,0 +1,27 @@
+// The previous release of ringhook, built from git history for the upgrade tests: the tree of a
+// recorded commit (git archive, so the repository's worktrees are untouched) in a temporary folder,
+// this checkout's node_modules linked in, compiled with its own tsconfig.build.json. Kept between
+// runs (keyed by the full commit id): building is slow on a shared machine.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from './cli.js';
+
+/** The last commit before the upgrade rule (#35): the release a user upgrades from. */
+export const PREVIOUS_RELEASE = process.env.RINGHOOK_PREVIOUS_RELEASE ?? '0830518';
+
+/** Builds (once) the previous release; returns its folder (bin/ringhook.js inside). */
+export function buildPreviousRelease(commit = PREVIOUS_RELEASE): string {
+  const full = execFileSync('git', ['-C', REPO_ROOT, 'rev-parse', `${commit}^{commit}`], { encoding: 'utf8' }).trim();
+  const dir = path.join(os.tmpdir(), `ringhook-release-${full}`);
+  if (fs.existsSync(path.join(dir, '.built'))) return dir;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const tar = execFileSync('git', ['-C', REPO_ROOT, 'archive', '--format=tar', full], { maxBuffer: 512 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  fs.symlinkSync(fs.realpathSync(path.join(REPO_ROOT, 'node_modules')), path.join(dir, 'node_modules'));
+  execFileSync(process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'pipe' });
+  fs.writeFileSync(path.join(dir, '.built'), `${full}\n`);
+  return dir;
+}

@@ -1,0 +1,111 @@
+// The house plan of src/ (README, "Layout"): every import points down the list of folders, never
+// up it, and no two files import each other round a circle. Read from the sources as text: the
+// rule holds for type-only imports too, since they say what a file is built on.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Top to bottom: a folder may import its own and those below it. */
+const LAYERS = ['main.ts', 'cli', 'app', 'http', 'sms', 'calls', 'store', 'config', 'speech', 'pbx', 'core', 'lib'];
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The src-relative files a source imports (static, re-exports and dynamic `import()`). */
+function importsOf(file: string, text: string): string[] {
+  const specifiers = [
+    ...text.matchAll(
+      /(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"](\.[^'"]+)['"]/g,
+    ),
+  ]
+    .map((m) => m[1] ?? m[2] ?? m[3])
+    .filter((s): s is string => s !== undefined);
+  return specifiers.map((s) => relative(SRC, resolve(dirname(file), s)).replace(/\.js$/, '.ts'));
+}
+
+/** The plan's layer of a src-relative path: its first folder, or the file itself at the root. */
+function layerOf(path: string): number {
+  const first = path.split('/')[0] ?? path;
+  return LAYERS.indexOf(first);
+}
+
+/** Every "a imports b" that runs up the plan. */
+function upwardImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) if (layerOf(to) < layerOf(from)) found.push(`${from} -> ${to}`);
+  }
+  return found;
+}
+
+/** The import circles, each as its files (strongly connected components of more than one file). */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+function srcGraph(): Map<string, string[]> {
+  return new Map(sourceFiles(SRC).map((file) => [relative(SRC, file), importsOf(file, readFileSync(file, 'utf8'))]));
+}
+
+describe('the layout of src/', () => {
+  const graph = srcGraph();
+
+  it('puts every file in a folder of the plan', () => {
+    expect([...graph.keys()].filter((path) => layerOf(path) === -1)).toEqual([]);
+  });
+
+  it('has no import that runs up the plan', () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it('has no import circles', () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it('sees what it checks: an upward import and a circle are found', () => {
+    const bad = new Map([
+      ['core/a.ts', ['http/b.ts']],
+      ['http/b.ts', ['core/a.ts']],
+    ]);
+    expect(upwardImports(bad)).toEqual(['core/a.ts -> http/b.ts']);
+    expect(circles(bad)).toEqual([['core/a.ts', 'http/b.ts']]);
+    expect(importsOf(join(SRC, 'http/x.ts'), "import type { A } from '../core/a.js';\nconst m = await import('./y.js');")).toEqual(['core/a.ts', 'http/y.ts']);
+  });
+});
