@@ -1,6 +1,6 @@
 // A placed call's life, from its originate to its end: Asterisk's events move it on (Dial: ringing
-// and the pace; StasisStart: the answer, or back from answering-machine detection with its
-// verdict; digits and the playback's end: the script; the channel's end), and it is hung up, given
+// and the pace; StasisStart: the answer, the message starts at once; the phone talking: the
+// machine detection; digits and the playback's end: the script; the channel's end), and it is hung up, given
 // up or ended here. The script an answered call hears, the detection and the placement are modules
 // of their own; what an end means is decided in core/call-end.
 import { decideCallEnd, type CallStop } from '../core/call-end.js';
@@ -33,7 +33,16 @@ export interface CallFlowDeps {
 
 export class CallFlow {
   /** The ARI events route() reads: Asterisk sends no other (AriClientOptions.events). */
-  static readonly EVENTS = ['PlaybackFinished', 'Dial', 'ChannelHangupRequest', 'StasisStart', 'ChannelDtmfReceived', 'ChannelDestroyed'] as const;
+  static readonly EVENTS = [
+    'PlaybackFinished',
+    'Dial',
+    'ChannelHangupRequest',
+    'StasisStart',
+    'ChannelDtmfReceived',
+    'ChannelTalkingStarted',
+    'ChannelTalkingFinished',
+    'ChannelDestroyed',
+  ] as const;
 
   private readonly script: CallScript;
   private readonly detection: MachineDetection;
@@ -58,8 +67,16 @@ export class CallFlow {
         for (const alert of alertsOf(s)) ledger.note(alert.callId, event, detail);
       },
       hangup,
+      now: settings.now,
+      firstSpeech: settings.onFirstSpeech,
     });
-    this.detection = new MachineDetection({ ari, ledger, logger: this.logger, isActive, hangup, decided: (s) => void this.script.answered(s) });
+    this.detection = new MachineDetection({
+      ledger,
+      now: settings.now,
+      isActive,
+      machine: (s) => void this.script.machineAnswered(s),
+      greetingOver: (s) => void this.script.leaveMessage(s),
+    });
     this.placement = new CallPlacement({
       ari,
       settings,
@@ -116,15 +133,17 @@ export class CallFlow {
         noteHangupRequest(session, event);
         break;
       case 'StasisStart':
-        // Back from the dialplan's answering-machine check, with its verdict: Stasis(ringhook,amd,STATUS,CAUSE).
-        if (event.args[0] === 'amd') {
-          this.detection.verdict(session, event.args[1] ?? 'NOTSURE', event.args[2] ?? '');
-          break;
-        }
         this.answered(session);
         break;
       case 'ChannelDtmfReceived':
+        this.detection.digit(session);
         void this.script.digit(session, event.digit);
+        break;
+      case 'ChannelTalkingStarted':
+        this.detection.talkingStarted(session);
+        break;
+      case 'ChannelTalkingFinished':
+        this.detection.talkingFinished(session, event.duration);
         break;
       case 'ChannelDestroyed':
         this.end(session, { kind: 'destroyed', cause: event.cause, causeText: event.cause_txt, techCause: event.tech_cause });
@@ -138,8 +157,9 @@ export class CallFlow {
     const now = this.deps.settings.now();
     session.answeredAt = now;
     this.deps.ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
-    if (this.deps.settings.detectMachine) void this.detection.start(session);
-    else void this.script.answered(session);
+    // Speech first: the answer hears the message at once, and its audio opens a home router's way back.
+    void this.script.answered(session);
+    if (this.deps.settings.detectMachine) this.detection.start(session);
   }
 
   end(session: CallSession, stop: CallStop): void {

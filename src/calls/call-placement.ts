@@ -10,6 +10,7 @@ import type { CallQueue } from './call-queue.js';
 import { alertsOf, arm, newSession, type CallSession, type CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/endpoint.js';
+import { TALK_DETECT_ON } from './machine-detection.js';
 import { judgeRefusal } from './originate-refusal.js';
 
 export type Placement = { placed: true } | { placed: false; outcome: CallStop } | { placed: false; waitFor: string };
@@ -19,6 +20,8 @@ export interface PlacementOptions {
   ringTimeoutSec: number;
   /** Asterisk hangs the call up after this many seconds, ring included, whatever serve does. */
   maxCallSec: number;
+  /** The channel listens for the phone's talk from its start (answering-machine detection). */
+  detectMachine?: boolean;
 }
 
 export async function placeCall(
@@ -34,7 +37,7 @@ export async function placeCall(
       appArgs: [session.call.callId],
       ...(options.callerId && { callerId: options.callerId }),
       timeoutSec: options.ringTimeoutSec,
-      variables: { 'TIMEOUT(absolute)': String(options.maxCallSec) },
+      variables: { 'TIMEOUT(absolute)': String(options.maxCallSec), ...(options.detectMachine && TALK_DETECT_ON) },
     });
     return { placed: true };
   } catch (error) {

@@ -1,49 +1,119 @@
-// Answering-machine detection: an answered call is sent into the managed dialplan's AMD context
-// and comes back into the Stasis app with the verdict (Stasis(ringhook,amd,STATUS,CAUSE)). While it
-// is there, the channel is out of ringhook's hands; its hang-up is still reported.
-import type { Logger } from '../lib/log.js';
-import type { AriCallControl } from '../pbx/ari.js';
+// Answering-machine detection while the message is spoken: Asterisk's TALK_DETECT is set on the
+// channel when it is originated, and every phrase the phone sends back after the answer
+// (ChannelTalkingStarted/Finished) is read by core/talk-verdict. Only what the phone sends is read (TALK_DETECT hooks the channel's read
+// direction), never our own playback. A machine stops the message; once its greeting and beep have
+// ended, the whole message is left on it.
+import { greetingEnded, readTalk, TALK, type TalkPhrase, type TalkVerdict } from '../core/talk-verdict.js';
 import type { CallLedger } from './call-ledger.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
 
-/** The dialplan context that runs answering-machine detection (asterisk/extensions.conf). */
-export const AMD_CONTEXT = 'ringhook-amd';
+/** What the detection knows of one call. */
+export interface TalkListening {
+  phrases: TalkPhrase[];
+  /** listening: no verdict yet; greeting: a machine, waiting for its beep to end; done. */
+  phase: 'listening' | 'greeting' | 'done';
+  machineAtMs?: number;
+  /** Each look again supersedes the one before. */
+  look: number;
+}
 
-/** AMD listens 5 s at most, then a machine's greeting may take 20 s to end: past this, the call is hung up. */
-const DETECTION_LIMIT_MS = 35_000;
+/**
+ * Set with the originate, not over ARI at the answer: a channel's ARI commands wait while it plays
+ * (Asterisk 22 runs them on the channel's own thread), and the message starts at the answer.
+ */
+export const TALK_DETECT_ON = { 'TALK_DETECT(set)': `${TALK.silenceMs},${TALK.energy}` };
 
 export interface MachineDetectionDeps {
-  ari: Pick<AriCallControl, 'continueInDialplan'>;
-  ledger: Pick<CallLedger, 'detection'>;
-  logger: Logger;
+  ledger: Pick<CallLedger, 'detection' | 'note'>;
+  now: () => number;
   isActive: (session: CallSession) => boolean;
-  hangup: (session: CallSession, why: string) => Promise<void>;
-  /** The verdict is in (session.machine set): the message may be spoken. */
-  decided: (session: CallSession) => void;
+  /** A machine: the message is stopped while its greeting goes on. */
+  machine: (session: CallSession) => void;
+  /** The machine's greeting and beep have ended: the message may be left. */
+  greetingOver: (session: CallSession) => void;
 }
 
 export class MachineDetection {
   constructor(private readonly deps: MachineDetectionDeps) {}
 
-  async start(session: CallSession): Promise<void> {
-    session.detecting = true;
-    arm(session, DETECTION_LIMIT_MS, () => void this.deps.hangup(session, 'answering-machine detection did not finish'));
-    try {
-      await this.deps.ari.continueInDialplan(session.channelId, AMD_CONTEXT);
-    } catch (error) {
-      if (!session.detecting || !this.deps.isActive(session)) return;
-      // An Asterisk without ringhook's dialplan (an external one): the message is spoken without the check.
-      this.deps.logger.warn('answering-machine detection unavailable; speaking at once', { call_id: session.call.callId, error });
-      this.verdict(session, 'NOTSURE', 'unavailable');
-    }
+  /** The call was answered: what the phone sends from here is read while the message starts (talk while it rang is not). */
+  start(session: CallSession): void {
+    session.talk = { phrases: [], phase: 'listening', look: 0 };
+    this.look(session);
   }
 
-  /** AMD's verdict, as the channel came back with it. */
-  verdict(session: CallSession, status: string, cause: string): void {
-    if (!session.detecting) return;
-    session.detecting = false;
-    session.machine = status === 'MACHINE';
-    this.deps.ledger.detection(alertsOf(session), status, cause);
-    this.deps.decided(session);
+  talkingStarted(session: CallSession): void {
+    const talk = session.talk;
+    const last = talk?.phrases.at(-1);
+    if (!talk || talk.phase === 'done' || (last && last.durationMs === undefined)) return;
+    talk.phrases.push({ startMs: this.sinceAnswer(session) });
+    this.look(session);
   }
+
+  talkingFinished(session: CallSession, durationMs: number): void {
+    const open = session.talk?.phrases.at(-1);
+    if (!open || open.durationMs !== undefined || session.talk?.phase === 'done') return;
+    open.durationMs = durationMs;
+    this.look(session);
+  }
+
+  /** A digit: only a person presses one. */
+  digit(session: CallSession): void {
+    if (session.talk?.phase === 'listening') this.decide(session, { status: 'HUMAN', cause: 'DIGIT' });
+  }
+
+  private look(session: CallSession): void {
+    const talk = session.talk;
+    if (!talk || talk.phase === 'done' || !this.deps.isActive(session)) return;
+    const now = this.sinceAnswer(session);
+    if (talk.phase === 'greeting') {
+      const ended = greetingEnded(talk.phrases, talk.machineAtMs ?? now, now);
+      if (ended === true) {
+        talk.phase = 'done';
+        this.deps.ledger.note(session.call.callId, 'greeting over', describePhrases(talk.phrases, now));
+        this.deps.greetingOver(session);
+      } else this.lookAgainAt(session, ended.recheckAtMs - now);
+      return;
+    }
+    const reading = readTalk(talk.phrases, now);
+    if ('verdict' in reading) this.decide(session, reading.verdict);
+    else this.lookAgainAt(session, reading.recheckAtMs - now);
+  }
+
+  private decide(session: CallSession, verdict: TalkVerdict): void {
+    const talk = session.talk;
+    if (talk?.phase !== 'listening') return;
+    this.deps.ledger.detection(alertsOf(session), verdict.status, verdict.cause);
+    // What was heard, on the call's timeline: how the verdict can be checked (and tuned) afterwards.
+    this.deps.ledger.note(session.call.callId, 'talk', describePhrases(talk.phrases, this.sinceAnswer(session)));
+    session.machine = verdict.status === 'MACHINE';
+    if (!session.machine) {
+      talk.phase = 'done';
+      talk.look++;
+      return;
+    }
+    talk.phase = 'greeting';
+    talk.machineAtMs = this.sinceAnswer(session);
+    this.deps.machine(session);
+    this.look(session);
+  }
+
+  private lookAgainAt(session: CallSession, inMs: number): void {
+    const talk = session.talk!;
+    const look = ++talk.look;
+    arm(session, Math.max(0, inMs), () => {
+      if (talk.look === look) this.look(session);
+    });
+  }
+
+  private sinceAnswer(session: CallSession): number {
+    return this.deps.now() - (session.answeredAt ?? this.deps.now());
+  }
+}
+
+/** "talk 0.21 s for 4.60 s; talk 5.30 s going on (at 6.10 s)": times since the answer. */
+export function describePhrases(phrases: readonly TalkPhrase[], nowMs: number): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const each = phrases.map((p) => `talk ${s(p.startMs)} ${p.durationMs === undefined ? 'going on' : `for ${s(p.durationMs)}`}`);
+  return `${each.length ? each.join('; ') : 'no talk'} (at ${s(nowMs)})`;
 }

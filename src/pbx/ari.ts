@@ -70,7 +70,7 @@ export interface OriginateParams {
   callerId?: string;
   /** Seconds to ring before giving up (cause 19). */
   timeoutSec?: number;
-  /** Channel variables and functions set before dialing, e.g. TIMEOUT(absolute). */
+  /** Channel variables and functions set before dialing, e.g. TIMEOUT(absolute), TALK_DETECT(set). */
   variables?: Record<string, string>;
 }
 
@@ -95,8 +95,7 @@ const ErrorBody = z
   .transform((b) => b.message ?? b.error);
 
 /** What call handling uses of the client (the dialer, and a stand-in in its unit tests). */
-export interface AriCallControl
-  extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'continueInDialplan' | 'getEndpoint' | 'channelsStillUp'> {
+export interface AriCallControl extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'getEndpoint' | 'channelsStillUp'> {
   on<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
   off<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
 }
@@ -389,11 +388,6 @@ export class AriClient extends EventEmitter<AriClientEvents> {
     return this.request('POST', `/channels/${encodeURIComponent(channelId)}/play/${encodeURIComponent(playbackId)}`, Playback, {
       media: Array.isArray(media) ? media.join(',') : media,
     });
-  }
-
-  /** Sends a channel of ours into the dialplan; it comes back when the dialplan runs Stasis() again. */
-  continueInDialplan(channelId: string, context: string, extension = 's', priority = 1): Promise<void> {
-    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/continue`, undefined, { context, extension, priority });
   }
 
   stopPlayback(playbackId: string): Promise<void> {
