@@ -1,4 +1,4 @@
-// npm run bench: builds, runs every benchmark (bounded: ~5 minutes here), writes bench/results/*.json
+// npm run bench: builds, runs every benchmark (bounded: ~10 minutes here), writes bench/results/*.json
 // and bench/results/SUMMARY.md. `node bench/run.mjs webhook growth` runs a subset.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -25,6 +25,7 @@ export function summarize(values) {
     n: s.length,
     p50: r(quantile(s, 0.5)),
     p90: r(quantile(s, 0.9)),
+    p95: r(quantile(s, 0.95)),
     p99: r(quantile(s, 0.99)),
     max: r(s.length ? s[s.length - 1] : NaN),
     mean: r(s.reduce((a, b) => a + b, 0) / (s.length || 1)),

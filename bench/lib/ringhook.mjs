@@ -191,7 +191,7 @@ export async function startCeiling(cert, key) {
 
 /**
  * Settings for serve with its managed Asterisk calling the phone on `trunkPort` (loopback), with SMS
- * through Kannel and answering-machine detection off (the bench phones say nothing). `ports` gives
+ * through Kannel; everything else as by default (answering-machine detection on). `ports` gives
  * free UDP and TCP ports; `extra` adds to or overrides the rest.
  */
 export async function callingEnv({ trunkPort, kannel, ports, rtpPorts, extra = {} }) {
@@ -203,7 +203,6 @@ export async function callingEnv({ trunkPort, kannel, ports, rtpPorts, extra = {
     RINGHOOK_SIP_PORT: String(await ports.udp()),
     RINGHOOK_ARI_PORT: String(await ports.tcp()),
     RINGHOOK_RTP_PORTS: rtpPorts,
-    RINGHOOK_AMD: 'off',
     RINGHOOK_SMS_GATEWAY: 'http',
     RINGHOOK_SMS_HTTP_PRESET: 'kannel',
     RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl(),

@@ -2,7 +2,9 @@
 // moment it arrives, and either refuses it with 486 Busy Here at once, or answers 200 OK with a
 // PCMU SDP, timestamps the answer, listens for RTP and timestamps the first packet that is not
 // silence (µ-law: the same rule as test/helpers/rtp-sink.ts), then reads no more of it, and
-// answers BYE with 200.
+// answers BYE with 200. A phone given a `voice` talks as a real one does: from its ACK it sends
+// what the voice says (a person's "Hello?", a voicemail's greeting), then a microphone's low noise,
+// until the BYE.
 import { createSocket } from 'node:dgram';
 
 const now = () => performance.timeOrigin + performance.now();
@@ -31,6 +33,52 @@ function stopReading(socket) {
   socket[state]?.handle?.recvStop?.();
 }
 
+/** µ-law of one 16-bit sample (G.711). */
+function ulaw(sample) {
+  const sign = sample < 0 ? 0x80 : 0;
+  const x = Math.min(32635, Math.abs(sample)) + 0x84;
+  let exponent = 7;
+  for (let mask = 0x4000; (x & mask) === 0 && exponent > 0; mask >>= 1) exponent--;
+  const mantissa = (x >> (exponent + 3)) & 0x0f;
+  return ~(sign | (exponent << 4) | mantissa) & 0xff;
+}
+
+/** A quiet room through a phone's microphone: noise of average level ~16 of 32768, far below talk (256). */
+export function lowNoise(ms) {
+  const out = Buffer.alloc(ms * 8);
+  for (let i = 0; i < out.length; i++) out[i] = ulaw(Math.round((Math.random() + Math.random() + Math.random() - 1.5) * 40));
+  return out;
+}
+
+/** Where the INVITE's SDP asks for the audio. */
+function mediaOf(text) {
+  const host = /^c=IN IP4 ([0-9.]+)/m.exec(text)?.[1];
+  const port = /^m=audio (\d+) /m.exec(text)?.[1];
+  return host && port ? { host, port: Number(port) } : undefined;
+}
+
+/** Sends `samples` then low noise as 20 ms PCMU packets, paced against the clock, until `call.byeAt` or close. */
+function talk(socket, to, samples, call, isClosed) {
+  const noise = lowNoise(1000);
+  const started = performance.now();
+  let n = 0;
+  const tick = () => {
+    if (call.byeAt !== undefined || isClosed()) return;
+    const at = n * 160;
+    const payload = at < samples.length ? samples.subarray(at, at + 160) : noise.subarray(at % 8000, (at % 8000) + 160);
+    const header = Buffer.alloc(12);
+    header[0] = 0x80;
+    header[1] = n === 0 ? 0x80 : 0;
+    header.writeUInt16BE(n & 0xffff, 2);
+    header.writeUInt32BE((n * 160) >>> 0, 4);
+    header.writeUInt32BE(0x0bea0000 + call.tag, 8);
+    socket.send(Buffer.concat([header, payload]), to.port, to.host);
+    n++;
+    setTimeout(tick, Math.max(0, started + n * 20 - performance.now()));
+  };
+  tick();
+}
+
 function isLoud(payload) {
   let loud = 0;
   for (const b of payload) if ((b & 0x7f) < 0x60) loud++;
@@ -38,12 +86,13 @@ function isLoud(payload) {
 }
 
 /**
- * @param {{ port: number, mode: 'busy' | 'answer' | ((user: string) => 'busy' | 'answer' | 'no-answer'), ringMs?: number, rtpPortBase?: number }} options
+ * @param {{ port: number, mode: 'busy' | 'answer' | ((user: string) => 'busy' | 'answer' | 'no-answer'), ringMs?: number, rtpPortBase?: number, voice?: Buffer }} options
  * `mode` as a function decides per called number; 'answer' then rings `ringMs` first (180, then
  * 200), 'no-answer' rings until the caller cancels (487).
- * calls: Map of SIP Call-ID → { user, mode, inviteAt, answeredAt, firstRtpAt, firstLoudAt, byeAt, cancelledAt }
+ * `voice`: µ-law samples an answered phone sends from its ACK (then low noise); unset: it sends nothing.
+ * calls: Map of SIP Call-ID → { user, mode, inviteAt, answeredAt, ackAt, firstRtpAt, firstLoudAt, byeAt, cancelledAt }
  */
-export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
+export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0, voice }) {
   const sip = createSocket('udp4');
   const calls = new Map();
   const rtpSockets = [];
@@ -120,7 +169,7 @@ export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
       }
       const user = /sip:([^@>;]+)@/.exec(msg.start)?.[1] ?? '';
       const callMode = typeof mode === 'function' ? mode(user) : mode;
-      call = { user, mode: callMode, inviteAt: at, tag: calls.size + 1, invite: msg, from: rinfo };
+      call = { user, mode: callMode, inviteAt: at, tag: calls.size + 1, invite: msg, from: rinfo, media: mediaOf(buf.toString('utf8')) };
       calls.set(callId, call);
       if (callMode !== 'busy' && (ringMs > 0 || callMode === 'no-answer')) reply(msg, rinfo, '180 Ringing');
       if (callMode === 'no-answer') return;
@@ -134,7 +183,8 @@ export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
         call.answerSentAt = now();
         return;
       }
-      const { port: rtpPort } = await rtpSocket(call);
+      const { port: rtpPort, socket: rtp } = await rtpSocket(call);
+      call.rtp = rtp;
       const sdp = [
         'v=0',
         `o=bench 1 1 IN IP4 127.0.0.1`,
@@ -171,8 +221,13 @@ export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0 }) {
       }
     } else if (method === 'OPTIONS') {
       reply(msg, rinfo, '200 OK');
+    } else if (method === 'ACK') {
+      const call = calls.get(callId);
+      if (call && call.answeredAt !== undefined && call.ackAt === undefined) {
+        call.ackAt = at;
+        if (voice && call.media) talk(call.rtp, call.media, voice, call, () => closed);
+      }
     }
-    // ACK: nothing to answer
   });
 
   await new Promise((resolve, reject) => {

@@ -267,8 +267,9 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     callerId: t.callerId,
     ringTimeoutSec: t.ringTimeoutSec,
     maxCallSec: t.maxCallSec,
-    // Only the managed Asterisk is known to have ringhook's dialplan (an external one may add it: README).
+    // Only the managed Asterisk is known to load func_talkdetect (an external one may: README).
     detectMachine: t.amd && t.mode === 'managed',
+    onFirstSpeech: (ms) => deps.metrics?.firstSpeechSeconds.observe(ms / 1000),
     maxConcurrent: t.maxCalls,
     callsPerSecond: t.trunkCps,
     freshnessMs: t.freshnessMs,

@@ -1,6 +1,6 @@
 // A placed call's life as Asterisk tells it: its events move the call on (Dial: ringing and the
-// pace; StasisStart: the answer, or back from answering-machine detection with its verdict; digits
-// and the playback's end: the script; the channel's end: the desk ends it). The state it moves is
+// pace; StasisStart: the answer, the message starts at once; the phone talking: machine detection;
+// digits and the playback's end: the script; the channel's end: the desk ends it). The state it moves is
 // the call desk's (call-desk.ts); what an end means is decided in core/call-end.
 import { type AriEvent, eventChannelId } from '../pbx/ari.js';
 import type { CallDesk } from './call-desk.js';
@@ -9,7 +9,16 @@ import { MachineDetection } from './machine-detection.js';
 
 export class CallFlow {
   /** The ARI events route() reads: Asterisk sends no other (AriClientOptions.events). */
-  static readonly EVENTS = ['PlaybackFinished', 'Dial', 'ChannelHangupRequest', 'StasisStart', 'ChannelDtmfReceived', 'ChannelDestroyed'] as const;
+  static readonly EVENTS = [
+    'PlaybackFinished',
+    'Dial',
+    'ChannelHangupRequest',
+    'StasisStart',
+    'ChannelDtmfReceived',
+    'ChannelTalkingStarted',
+    'ChannelTalkingFinished',
+    'ChannelDestroyed',
+  ] as const;
 
   private readonly detection: MachineDetection;
 
@@ -46,15 +55,17 @@ export class CallFlow {
         noteHangupRequest(session, event);
         break;
       case 'StasisStart':
-        // Back from the dialplan's answering-machine check, with its verdict: Stasis(ringhook,amd,STATUS,CAUSE).
-        if (event.args[0] === 'amd') {
-          this.detection.verdict(session, event.args[1] ?? 'NOTSURE', event.args[2] ?? '');
-          break;
-        }
         this.answered(session);
         break;
       case 'ChannelDtmfReceived':
+        this.detection.digit(session);
         void script.digit(session, event.digit);
+        break;
+      case 'ChannelTalkingStarted':
+        this.detection.talkingStarted(session);
+        break;
+      case 'ChannelTalkingFinished':
+        this.detection.talkingFinished(session, event.duration);
         break;
       case 'ChannelDestroyed':
         this.desk.end(session, { kind: 'destroyed', cause: event.cause, causeText: event.cause_txt, techCause: event.tech_cause });
@@ -70,7 +81,8 @@ export class CallFlow {
     const now = settings.now();
     session.answeredAt = now;
     ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
-    if (settings.detectMachine) void this.detection.start(session);
-    else void script.answered(session);
+    // Speech first: the answer hears the message at once, and its audio opens a home router's way back.
+    void script.answered(session);
+    if (settings.detectMachine) this.detection.start(session);
   }
 }

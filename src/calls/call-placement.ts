@@ -4,6 +4,7 @@
 // backup trunk.
 import { goesToBackupTrunk } from '../core/backup-trunk.js';
 import { describeStop, type CallStop } from '../core/call-end.js';
+import { TALK } from '../core/talk-verdict.js';
 import { AriError, type AriCallControl } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallQueue } from './call-queue.js';
@@ -12,6 +13,13 @@ import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import { judgeRefusal } from './originate-refusal.js';
 
+/**
+ * Answering-machine detection listens from the channel's start: set with the originate, not over
+ * ARI at the answer, since a channel's ARI commands wait while it plays (Asterisk 22 runs them on
+ * the channel's own thread), and the message starts at the answer.
+ */
+export const TALK_DETECT_ON = { 'TALK_DETECT(set)': `${TALK.silenceMs},${TALK.energy}` };
+
 export type Placement = { placed: true } | { placed: false; outcome: CallStop } | { placed: false; waitFor: string };
 
 export interface PlacementOptions {
@@ -19,6 +27,8 @@ export interface PlacementOptions {
   ringTimeoutSec: number;
   /** Asterisk hangs the call up after this many seconds, ring included, whatever serve does. */
   maxCallSec: number;
+  /** The channel listens for the phone's talk from its start (answering-machine detection). */
+  detectMachine?: boolean;
 }
 
 export async function placeCall(
@@ -34,7 +44,7 @@ export async function placeCall(
       appArgs: [session.call.callId],
       ...(options.callerId && { callerId: options.callerId }),
       timeoutSec: options.ringTimeoutSec,
-      variables: { 'TIMEOUT(absolute)': String(options.maxCallSec) },
+      variables: { 'TIMEOUT(absolute)': String(options.maxCallSec), ...(options.detectMachine && TALK_DETECT_ON) },
     });
     return { placed: true };
   } catch (error) {
@@ -48,7 +58,7 @@ export async function placeCall(
 
 /** What placement uses of the call desk (call-desk.ts). */
 export interface PlacementDesk {
-  readonly settings: Pick<DialerSettings, 'ari' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'backupEndpointFor' | 'now'>;
+  readonly settings: Pick<DialerSettings, 'ari' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'detectMachine' | 'backupEndpointFor' | 'now'>;
   readonly sessions: Pick<CallSessions, 'add' | 'remove'>;
   readonly ledger: Pick<CallLedger, 'transition' | 'placedAgain'>;
   readonly queue: Pick<CallQueue, 'taken' | 'holdBack'>;

@@ -1,7 +1,8 @@
 // What an answered call hears and how it reacts: the intro, the message and the prompt, in the
 // account's language and voice; 1 acknowledges (and is told so), 2 plays it again (a bounded
-// number of times), no digit after the prompt hangs up. A machine (voicemail) gets the intro and
-// the message only, then the hang-up.
+// number of times), no digit after the prompt hangs up. A machine (voicemail), once found, is not
+// spoken over: the message stops, and after its greeting it gets the intro and the message only,
+// then the hang-up.
 import { callPhrases } from '../core/spoken-call.js';
 import { AriError } from '../pbx/ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
@@ -12,7 +13,7 @@ const CONFIRMATION_MS = 8_000;
 
 /** What the script uses of the call desk (call-desk.ts). */
 export interface ScriptDesk {
-  readonly settings: Pick<DialerSettings, 'ari' | 'tts' | 'logger' | 'maxRepeats' | 'digitWaitMs' | 'maxTalkMs'>;
+  readonly settings: Pick<DialerSettings, 'ari' | 'tts' | 'logger' | 'maxRepeats' | 'digitWaitMs' | 'maxTalkMs' | 'now' | 'onFirstSpeech'>;
   /** Is the call still going (it may have ended while speech was being made)? */
   isActive(session: CallSession): boolean;
   note(session: CallSession, event: string, detail: string): void;
@@ -29,6 +30,19 @@ export class CallScript {
 
   async answered(session: CallSession): Promise<void> {
     this.armLongestCall(session);
+    await this.play(session);
+  }
+
+  /** A machine answered: the message stops (and no digit is waited for) while its greeting goes on. */
+  async machineAnswered(session: CallSession): Promise<void> {
+    session.scriptRun = (session.scriptRun ?? 0) + 1;
+    disarmAll(session);
+    this.armLongestCall(session);
+    await this.stopPlayback(session);
+  }
+
+  /** The machine's greeting and beep are over: the whole message, from its start, on the recording. */
+  async leaveMessage(session: CallSession): Promise<void> {
     await this.play(session);
   }
 
@@ -92,14 +106,20 @@ export class CallScript {
 
   /** Plays the media in order once all are ready; `closing`: the call is hung up when they end. */
   private async start(session: CallSession, media: Array<Promise<string>>, closing?: string): Promise<void> {
+    const run = session.scriptRun;
     try {
       const files = await Promise.all(media);
-      if (!this.desk.isActive(session)) return;
+      // Ended meanwhile, or a machine was found and the message waits for its greeting to end.
+      if (!this.desk.isActive(session) || session.scriptRun !== run) return;
       const playbackId = `${session.channelId}-p${++session.playbackSeq}`;
       session.playbackId = playbackId;
       session.closing = closing;
       await this.desk.settings.ari.play(session.channelId, playbackId, files);
       session.messageStarted = true;
+      if (session.firstSpeechAt === undefined && session.answeredAt !== undefined) {
+        session.firstSpeechAt = this.desk.settings.now();
+        this.desk.settings.onFirstSpeech?.(session.firstSpeechAt - session.answeredAt);
+      }
     } catch (error) {
       // The phone hung up while its playback was asked for: the call's end says how it ended, not this.
       if (!this.desk.isActive(session) || channelGone(error)) return;

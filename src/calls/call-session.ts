@@ -4,12 +4,23 @@ import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
 import type { CallForDialing } from '../core/records.js';
 import type { AriEventOf } from '../pbx/ari.js';
+import type { TalkPhrase } from '../core/talk-verdict.js';
 
 /**
  * ChannelHangupRequest's `cause` when `soft` is Asterisk's soft-hangup reason (a set of flags, not
  * a Q.850 cause): this one is AST_SOFTHANGUP_SHUTDOWN, a channel hung up because Asterisk stops.
  */
 const SOFT_HANGUP_SHUTDOWN = 4;
+
+/** What answering-machine detection (machine-detection.ts) knows of one call. */
+export interface TalkListening {
+  phrases: TalkPhrase[];
+  /** listening: no verdict yet; greeting: a machine, waiting for its beep to end; done. */
+  phase: 'listening' | 'greeting' | 'done';
+  machineAtMs?: number;
+  /** Each look again supersedes the one before. */
+  look: number;
+}
 
 export interface CallSession extends CallFacts {
   /** The alert the call was placed for. */
@@ -27,8 +38,12 @@ export interface CallSession extends CallFacts {
   speech: CallSpeech;
   /** The message's speech, made while the phone rings. */
   messageMedia?: Promise<string>;
-  /** Answering-machine detection is running in the dialplan: the channel is out of ringhook's hands. */
-  detecting?: boolean;
+  /** Answering-machine detection: the phrases the phone sent, and how far the check is. */
+  talk?: TalkListening;
+  /** Counts the script's restarts (a machine found): a playback asked for before one is not started. */
+  scriptRun?: number;
+  /** When the first playback was started (ms since the epoch). */
+  firstSpeechAt?: number;
   /** What the last playback leads to when it ends: a hang-up, no digit wait. */
   closing?: string | undefined;
   /** The call went out again through the backup trunk (it is never sent a third time). */

@@ -34,8 +34,10 @@ export interface DialerOptions {
   callsPerSecond?: number;
   /** A queued call older than this is not dialed any more (expired at start, failed while running). */
   freshnessMs: number;
-  /** Answering-machine detection before the message (the managed Asterisk's ringhook-amd context). */
+  /** Answering-machine detection while the message is spoken (TALK_DETECT, loaded by the managed Asterisk). */
   detectMachine?: boolean;
+  /** Told of the time from each answer to its first playback (ms): the metrics' histogram. */
+  onFirstSpeech?: ((ms: number) => void) | undefined;
   /** How many times "2" may replay the message. */
   maxRepeats?: number;
   /** How long to wait for a digit after the prompt before hanging up. */
@@ -47,8 +49,8 @@ export interface DialerOptions {
 }
 
 /** The options with every default filled in. */
-export type DialerSettings = Required<Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice'>> &
-  Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice'>;
+export type DialerSettings = Required<Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech'>> &
+  Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech'>;
 
 export function withDefaults(options: DialerOptions): DialerSettings {
   return { detectMachine: false, maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, maxCallSec: 1_000, ...options };

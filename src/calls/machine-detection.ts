@@ -1,38 +1,96 @@
-// Answering-machine detection: an answered call is sent into the managed dialplan's AMD context
-// and comes back into the Stasis app with the verdict (Stasis(ringhook,amd,STATUS,CAUSE)). While it
-// is there, the channel is out of ringhook's hands; its hang-up is still reported.
+// Answering-machine detection while the message is spoken: Asterisk's TALK_DETECT is set on the
+// channel when it is originated, and every phrase the phone sends back after the answer
+// (ChannelTalkingStarted/Finished) is read by core/talk-verdict. Only what the phone sends is read (TALK_DETECT hooks the channel's read
+// direction), never our own playback. A machine stops the message; once its greeting and beep have
+// ended, the whole message is left on it.
+import { greetingEnded, readTalk, type TalkPhrase, type TalkVerdict } from '../core/talk-verdict.js';
 import type { CallDesk } from './call-desk.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
-
-/** The dialplan context that runs answering-machine detection (asterisk/extensions.conf). */
-export const AMD_CONTEXT = 'ringhook-amd';
-
-/** AMD listens 5 s at most, then a machine's greeting may take 20 s to end: past this, the call is hung up. */
-const DETECTION_LIMIT_MS = 35_000;
 
 export class MachineDetection {
   constructor(private readonly desk: CallDesk) {}
 
-  async start(session: CallSession): Promise<void> {
-    session.detecting = true;
-    arm(session, DETECTION_LIMIT_MS, () => void this.desk.hangup(session, 'answering-machine detection did not finish'));
-    try {
-      await this.desk.settings.ari.continueInDialplan(session.channelId, AMD_CONTEXT);
-    } catch (error) {
-      if (!session.detecting || !this.desk.isActive(session)) return;
-      // An Asterisk without ringhook's dialplan (an external one): the message is spoken without the check.
-      this.desk.settings.logger.warn('answering-machine detection unavailable; speaking at once', { call_id: session.call.callId, error });
-      this.verdict(session, 'NOTSURE', 'unavailable');
-    }
+  /** The call was answered: what the phone sends from here is read while the message starts (talk while it rang is not). */
+  start(session: CallSession): void {
+    session.talk = { phrases: [], phase: 'listening', look: 0 };
+    this.look(session);
   }
 
-  /** AMD's verdict, as the channel came back with it. */
-  verdict(session: CallSession, status: string, cause: string): void {
-    if (!session.detecting) return;
-    session.detecting = false;
-    session.machine = status === 'MACHINE';
-    this.desk.ledger.detection(alertsOf(session), status, cause);
-    // The verdict is in (session.machine set): the message may be spoken.
-    void this.desk.script.answered(session);
+  talkingStarted(session: CallSession): void {
+    const talk = session.talk;
+    const last = talk?.phrases.at(-1);
+    if (!talk || talk.phase === 'done' || (last && last.durationMs === undefined)) return;
+    talk.phrases.push({ startMs: this.sinceAnswer(session) });
+    this.look(session);
   }
+
+  talkingFinished(session: CallSession, durationMs: number): void {
+    const open = session.talk?.phrases.at(-1);
+    if (!open || open.durationMs !== undefined || session.talk?.phase === 'done') return;
+    open.durationMs = durationMs;
+    this.look(session);
+  }
+
+  /** A digit: only a person presses one. */
+  digit(session: CallSession): void {
+    if (session.talk?.phase === 'listening') this.decide(session, { status: 'HUMAN', cause: 'DIGIT' });
+  }
+
+  private look(session: CallSession): void {
+    const talk = session.talk;
+    if (!talk || talk.phase === 'done' || !this.desk.isActive(session)) return;
+    const now = this.sinceAnswer(session);
+    if (talk.phase === 'greeting') {
+      const ended = greetingEnded(talk.phrases, talk.machineAtMs ?? now, now);
+      if (ended === true) {
+        talk.phase = 'done';
+        this.desk.ledger.note(session.call.callId, 'greeting over', describePhrases(talk.phrases, now));
+        // The machine's greeting and beep have ended: the whole message is left on it.
+        void this.desk.script.leaveMessage(session);
+      } else this.lookAgainAt(session, ended.recheckAtMs - now);
+      return;
+    }
+    const reading = readTalk(talk.phrases, now);
+    if ('verdict' in reading) this.decide(session, reading.verdict);
+    else this.lookAgainAt(session, reading.recheckAtMs - now);
+  }
+
+  private decide(session: CallSession, verdict: TalkVerdict): void {
+    const talk = session.talk;
+    if (talk?.phase !== 'listening') return;
+    this.desk.ledger.detection(alertsOf(session), verdict.status, verdict.cause);
+    // What was heard, on the call's timeline: how the verdict can be checked (and tuned) afterwards.
+    this.desk.ledger.note(session.call.callId, 'talk', describePhrases(talk.phrases, this.sinceAnswer(session)));
+    session.machine = verdict.status === 'MACHINE';
+    if (!session.machine) {
+      talk.phase = 'done';
+      talk.look++;
+      return;
+    }
+    talk.phase = 'greeting';
+    talk.machineAtMs = this.sinceAnswer(session);
+    // The message is stopped while the greeting goes on.
+    void this.desk.script.machineAnswered(session);
+    this.look(session);
+  }
+
+  private lookAgainAt(session: CallSession, inMs: number): void {
+    const talk = session.talk!;
+    const look = ++talk.look;
+    arm(session, Math.max(0, inMs), () => {
+      if (talk.look === look) this.look(session);
+    });
+  }
+
+  private sinceAnswer(session: CallSession): number {
+    const now = this.desk.settings.now();
+    return now - (session.answeredAt ?? now);
+  }
+}
+
+/** "talk 0.21 s for 4.60 s; talk 5.30 s going on (at 6.10 s)": times since the answer. */
+export function describePhrases(phrases: readonly TalkPhrase[], nowMs: number): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const each = phrases.map((p) => `talk ${s(p.startMs)} ${p.durationMs === undefined ? 'going on' : `for ${s(p.durationMs)}`}`);
+  return `${each.length ? each.join('; ') : 'no talk'} (at ${s(nowMs)})`;
 }

@@ -32,7 +32,7 @@ export const DEFAULTS = {
   maxCallsMost: 1000,
   /** New calls a second: what most providers allow a trunk without asking. */
   trunkCps: 10,
-  /** An answered call is checked for an answering machine (Asterisk's AMD) before it speaks. */
+  /** An answered call is checked for an answering machine (TALK_DETECT) while the message plays. */
   answeringMachineDetection: true,
   /** Seconds a queued call stays worth placing (after a restart, or while Asterisk is down). */
   callFreshnessSec: 300,

@@ -1,4 +1,4 @@
-// Counters, gauges and one histogram, written in the Prometheus text format. No dependencies.
+// Counters, gauges and histograms, written in the Prometheus text format. No dependencies.
 
 type Labels = Record<string, string>;
 
@@ -67,6 +67,11 @@ export class Metrics {
     'Time to answer a webhook request.',
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
   );
+  readonly firstSpeechSeconds = new Histogram(
+    'ringhook_answer_to_first_speech_seconds',
+    'Time from a call being answered to its message starting to play.',
+    [0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 5],
+  );
   private readonly gauges: Array<{ name: string; help: string; read: () => number; labels: Labels }> = [];
 
   gauge(name: string, help: string, read: () => number, labels: Labels = {}): void {
@@ -76,6 +81,6 @@ export class Metrics {
   render(): string {
     const gauges = this.gauges.map((g) => `# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name}${labelText(g.labels)} ${g.read()}`);
     const memory = `# HELP process_resident_memory_bytes Resident memory of the process.\n# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes ${process.memoryUsage.rss()}`;
-    return `${[this.alerts.render(), this.calls.render(), this.sms.render(), this.webhookSeconds.render(), ...gauges, memory].join('\n')}\n`;
+    return `${[this.alerts.render(), this.calls.render(), this.sms.render(), this.webhookSeconds.render(), this.firstSpeechSeconds.render(), ...gauges, memory].join('\n')}\n`;
   }
 }

@@ -61,6 +61,9 @@ export const ChannelHangupRequest = event('ChannelHangupRequest', {
 });
 export const Dial = event('Dial', { peer: Channel, caller: Channel.optional(), dialstatus: z.string(), dialstring: z.string().optional() });
 export const ChannelDtmfReceived = event('ChannelDtmfReceived', { channel: Channel, digit: z.string(), duration_ms: z.number().optional() });
+// TALK_DETECT on the channel: the phone started talking; it stopped (`duration`: ms of talk).
+export const ChannelTalkingStarted = event('ChannelTalkingStarted', { channel: Channel });
+export const ChannelTalkingFinished = event('ChannelTalkingFinished', { channel: Channel, duration: z.number() });
 export const PlaybackStarted = event('PlaybackStarted', { playback: Playback });
 export const PlaybackFinished = event('PlaybackFinished', { playback: Playback });
 export const ApplicationReplaced = event('ApplicationReplaced', {});
@@ -73,6 +76,8 @@ export const KNOWN_EVENTS = {
   ChannelHangupRequest,
   Dial,
   ChannelDtmfReceived,
+  ChannelTalkingStarted,
+  ChannelTalkingFinished,
   PlaybackStarted,
   PlaybackFinished,
   ApplicationReplaced,
@@ -111,6 +116,8 @@ export function eventChannelId(event: AriEvent): string | undefined {
     case 'ChannelDestroyed':
     case 'ChannelHangupRequest':
     case 'ChannelDtmfReceived':
+    case 'ChannelTalkingStarted':
+    case 'ChannelTalkingFinished':
       return event.channel.id;
     case 'PlaybackStarted':
     case 'PlaybackFinished': {

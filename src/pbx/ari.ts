@@ -6,41 +6,13 @@ import WebSocket from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../lib/log.js';
 import { basicAuth } from '../lib/basic-auth.js';
+import { AriError, ErrorBody, plainText } from './ari-error.js';
 import { type HttpReply, KeptAliveHttp } from './ari-http.js';
 import { AsteriskInfo, Channel, Playback, eventChannelId, parseAriEvent, type AriEvent } from './ari-schema.js';
 
 import { backoffDelay } from '../core/backoff.js';
 export * from './ari-schema.js';
-
-export type AriErrorKind = 'http' | 'network' | 'timeout' | 'invalid_reply';
-
-/** A failed ARI REST call: `status` is the HTTP status (undefined when no reply came). */
-/**
- * The words of an error body that is not ARI's JSON: Asterisk's HTTP server answers some refusals
- * (503 "Shutdown in progress") with an HTML page, whose markup would fill a call's history.
- */
-export function plainText(body: string): string {
-  const inBody = /<body[^>]*>([\s\S]*?)(?:<address|<\/body)/i.exec(body)?.[1] ?? body;
-  return inBody
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-export class AriError extends Error {
-  override readonly name = 'AriError';
-  constructor(
-    readonly kind: AriErrorKind,
-    readonly method: string,
-    readonly path: string,
-    readonly status: number | undefined,
-    /** Asterisk's own explanation (the `message` of its JSON error body), if it gave one. */
-    readonly ariMessage: string | undefined,
-    options?: { cause?: unknown },
-  ) {
-    super(`ARI ${method} ${path} failed: ${status !== undefined ? `HTTP ${status}` : kind}${ariMessage ? ` (${ariMessage})` : ''}`, options);
-  }
-}
+export * from './ari-error.js';
 
 export interface AriClientOptions {
   /** e.g. http://127.0.0.1:8088 (no /ari suffix). */
@@ -70,7 +42,7 @@ export interface OriginateParams {
   callerId?: string;
   /** Seconds to ring before giving up (cause 19). */
   timeoutSec?: number;
-  /** Channel variables and functions set before dialing, e.g. TIMEOUT(absolute). */
+  /** Channel variables and functions set before dialing, e.g. TIMEOUT(absolute), TALK_DETECT(set). */
   variables?: Record<string, string>;
 }
 
@@ -85,18 +57,11 @@ export interface AriClientEvents {
   replaced: [];
 }
 
-// Asterisk explains errors as {"message": …} (most routes) or {"error": …} (originate failures).
 const Endpoint = z.object({ technology: z.string(), resource: z.string(), state: z.string().optional() }).loose();
 type Endpoint = z.infer<typeof Endpoint>;
 
-const ErrorBody = z
-  .object({ message: z.string().optional(), error: z.string().optional() })
-  .loose()
-  .transform((b) => b.message ?? b.error);
-
 /** What call handling uses of the client (the dialer, and a stand-in in its unit tests). */
-export interface AriCallControl
-  extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'continueInDialplan' | 'getEndpoint' | 'channelsStillUp'> {
+export interface AriCallControl extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'getEndpoint' | 'channelsStillUp'> {
   on<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
   off<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
 }
@@ -389,11 +354,6 @@ export class AriClient extends EventEmitter<AriClientEvents> {
     return this.request('POST', `/channels/${encodeURIComponent(channelId)}/play/${encodeURIComponent(playbackId)}`, Playback, {
       media: Array.isArray(media) ? media.join(',') : media,
     });
-  }
-
-  /** Sends a channel of ours into the dialplan; it comes back when the dialplan runs Stasis() again. */
-  continueInDialplan(channelId: string, context: string, extension = 's', priority = 1): Promise<void> {
-    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/continue`, undefined, { context, extension, priority });
   }
 
   stopPlayback(playbackId: string): Promise<void> {

@@ -11,7 +11,6 @@ export const TEMPLATE_FILES = [
   'rtp.conf',
   'logger.conf',
   'extensions.conf',
-  'amd.conf',
   'pjsip.conf',
   'dnsmgr.conf',
   // Static files: present so Asterisk does not log errors for them, and CDR/CEL stay off.

@@ -75,6 +75,8 @@ describe('operations', () => {
     expect(res.text).toContain('ringhook_alerts_total{result="unauthorized"} 1');
     expect(res.text).toMatch(/ringhook_webhook_duration_seconds_count 3/);
     expect(res.text).toContain('ringhook_active_calls 0');
+    expect(res.text).toContain('# TYPE ringhook_answer_to_first_speech_seconds histogram');
+    expect(res.text).toContain('ringhook_answer_to_first_speech_seconds_count 0');
     expect(res.text).toMatch(/ringhook_node_info\{node="[A-Za-z0-9._-]+",store="sqlite"\} 1/);
   });
 });

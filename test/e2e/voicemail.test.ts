@@ -1,7 +1,8 @@
 // Heard, not just answered, with phones that speak: a voicemail that plays a recorded greeting and
-// a beep, and a person who says "Hello?". SIPp answers the call; the call's audio both ways is real
-// RTP (test/helpers/rtp-phone): the greeting and the digit go to the managed Asterisk, and what
-// Asterisk plays back is timed at the phone. Answering-machine detection is on, as by default.
+// a beep, a person who says "Hello?", a phone that sends nothing. SIPp answers the call; the call's
+// audio both ways is real RTP (test/helpers/rtp-phone): the greeting and the digit go to the
+// managed Asterisk, and what Asterisk plays back is timed at the phone. Answering-machine detection
+// (TALK_DETECT while the message plays) is on, as by default.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import { createAccount } from '../helpers/accounts.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
+import { request } from '../helpers/https-client.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { asteriskMedia, spokenUlaw, startRtpPhone, type RtpPhone } from '../helpers/rtp-phone.js';
 import { smsSettled, type CallRow } from '../helpers/service.js';
@@ -17,13 +19,14 @@ import { waitFor } from '../helpers/wait.js';
 
 const PHONE = '+14155550123';
 const BEEP_MS = 400;
+const METRICS_TOKEN = 'metrics-token-0123456789';
 let calling: CallingService;
 let dir: string;
 let greeting: { samples: Buffer; speechMs: number };
 let hello: { samples: Buffer; speechMs: number };
 
 beforeAll(async () => {
-  calling = await startCallingService({ RINGHOOK_AMD: 'on', RINGHOOK_RING_TIMEOUT: '10' });
+  calling = await startCallingService({ RINGHOOK_AMD: 'on', RINGHOOK_RING_TIMEOUT: '10', RINGHOOK_METRICS_TOKEN: METRICS_TOKEN });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-voices-'));
   // A carrier voicemail's greeting (about 5 s), its beep, then the silence of the recording.
   greeting = spokenUlaw(dir, 'greeting', "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.", {
@@ -46,6 +49,8 @@ afterEach(async () => {
 
 interface Answered {
   callId: string;
+  /** When the test saw the call answered (a few ms after the phone's 200 OK). */
+  answeredAt: number;
   rtp: RtpPhone;
   media: { host: string; port: number };
 }
@@ -55,7 +60,7 @@ async function callAnswered(
   requireConfirm: boolean,
   message: string,
   speak: (call: Answered) => Promise<void>,
-): Promise<{ row: CallRow; rtp: RtpPhone; sms: string[] }> {
+): Promise<{ row: CallRow; rtp: RtpPhone; sms: string[]; talk: string | undefined }> {
   const a: Account = await createAccount(calling.t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm });
   const rtp = await startRtpPhone(await freeUdpPort());
   const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90, traceMessages: true });
@@ -66,15 +71,17 @@ async function callAnswered(
     const callId = res.json.call_id as string;
     const media = await waitFor('the INVITE and its SDP at the phone', async () => asteriskMedia(await phone.messagesSoFar()), 20_000);
     await waitFor('the call to be answered', () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined), 20_000, 10);
-    const speaking = speak({ callId, rtp, media });
+    const speaking = speak({ callId, answeredAt: Date.now(), rtp, media });
     const row = await calling.t.waitForCall(callId, smsSettled, 90_000);
     rtp.hush();
     await speaking;
     // Handed to Kannel is not yet printed by its fake SMSC (it delivers in batches, ~2 s later).
     if (row.sms_status === 'sent') await calling.kannel.waitForMessages(smsBefore + 1);
+    const talk = calling.progress.timeline(callId).find((e) => e.event === 'talk')?.detail ?? undefined;
     return {
       row,
       rtp,
+      talk,
       sms: calling.kannel
         .messages()
         .slice(smsBefore)
@@ -86,33 +93,75 @@ async function callAnswered(
   }
 }
 
-it('a voicemail: detected as a machine, the message is left after the beep (its sound arrives after the beep ended), the call ends voicemail with one SMS', async () => {
+it('a voicemail: the intro starts on the answer, stops once the greeting is found to be a machine, and the whole message is left after the beep; the call ends voicemail with one SMS', async () => {
+  let answeredAt = 0;
   let beepEndedAt = 0;
-  const { row, rtp, sms } = await callAnswered(true, 'NVDA crossed 140', async ({ rtp, media }) => {
+  const { row, rtp, sms, talk } = await callAnswered(true, 'NVDA crossed 140', async ({ rtp, media, answeredAt: at }) => {
+    answeredAt = at;
     beepEndedAt = Date.now() + greeting.speechMs + BEEP_MS;
     await rtp.play(media, greeting.samples);
   });
-  expect(row).toMatchObject({ status: 'voicemail', amd_status: 'MACHINE' });
+  expect(row, talk).toMatchObject({ status: 'voicemail', amd_status: 'MACHINE' });
   expect(sms).toEqual(['Missed call alert: NVDA crossed 140']);
   const loud = rtp.loudAt();
-  // Nothing was played over the greeting; the intro and message came after the beep, at length.
-  expect(loud.filter((at) => at < beepEndedAt)).toEqual([]);
-  expect(loud.filter((at) => at >= beepEndedAt).length, `${loud.length} packets with sound`).toBeGreaterThan(100);
+  // Speech at once (margins for a loaded machine: the figure is the bench's).
+  expect(loud[0]! - answeredAt, talk).toBeLessThan(1_500);
+  // Stopped while the greeting went on: nothing from 4.5 s after the answer to the beep's end.
+  expect(loud.filter((at) => at > answeredAt + 4_500 && at < beepEndedAt)).toEqual([]);
+  // Then the intro and message, at length, from their start: as long as the first, cut, attempt would have been whole.
+  const after = loud.filter((at) => at >= beepEndedAt);
+  expect(after.length, `${loud.length} packets with sound`).toBeGreaterThan(100);
+  expect(after[0]! - beepEndedAt).toBeGreaterThanOrEqual(1_000);
+}, 120_000);
+
+it('a phone that sends nothing (silence): not sure, the message spoken at once and whole; no 1: unconfirmed with one SMS', async () => {
+  let answeredAt = 0;
+  const quiet = Buffer.alloc(8 * 12_000, 0xff);
+  const { row, rtp, sms, talk } = await callAnswered(true, 'GLD at 2400', async ({ rtp, media, answeredAt: at }) => {
+    answeredAt = at;
+    await rtp.play(media, quiet);
+  });
+  expect(row, talk).toMatchObject({ status: 'unconfirmed', amd_status: 'NOTSURE' });
+  expect(sms).toEqual(['Missed call alert: GLD at 2400']);
+  const loud = rtp.loudAt();
+  expect(loud[0]! - answeredAt).toBeLessThan(1_500);
+  expect(loud.length).toBeGreaterThan(100);
+}, 120_000);
+
+it("a phone that says nothing but returns ringhook's own speech as a line's echo, 40 dB down: the echo is not the phone talking (not sure); the message whole, unconfirmed with one SMS (30 dB down, its loudest frames were talk)", async () => {
+  const { row, rtp, talk } = await callAnswered(true, 'SPX under 5000', async ({ rtp, media }) => {
+    rtp.echo(media, 40);
+    await new Promise((r) => setTimeout(r, 12_000));
+  });
+  expect(row, talk).toMatchObject({ status: 'unconfirmed', amd_status: 'NOTSURE' });
+  expect(rtp.loudAt().length).toBeGreaterThan(100);
+}, 120_000);
+
+it('the same echo 6 dB down (a line with no echo canceller): taken for a machine, as the README says; the message restarts once the echo dies down, heard whole, and the call ends voicemail with its SMS', async () => {
+  const { row, sms, talk } = await callAnswered(true, 'SPX under 4900', async ({ rtp, media }) => {
+    rtp.echo(media, 6);
+    await new Promise((r) => setTimeout(r, 20_000));
+  });
+  expect(row, talk).toMatchObject({ status: 'voicemail', amd_status: 'MACHINE' });
+  expect(sms).toEqual(['Missed call alert: SPX under 4900']);
 }, 120_000);
 
 it('a person who says "Hello?": never taken for a machine; with confirmation required and no 1, unconfirmed with one SMS', async () => {
-  const { row, rtp, sms } = await callAnswered(true, 'ES1! above 6000', ({ rtp, media }) => rtp.play(media, hello.samples));
-  expect(row.status).toBe('unconfirmed');
-  expect(row.amd_status).not.toBe('MACHINE');
+  let answeredAt = 0;
+  const { row, rtp, sms, talk } = await callAnswered(true, 'ES1! above 6000', ({ rtp, media, answeredAt: at }) => {
+    answeredAt = at;
+    return rtp.play(media, hello.samples);
+  });
+  expect(row, talk).toMatchObject({ status: 'unconfirmed', amd_status: 'HUMAN' });
+  expect(loud0(rtp) - answeredAt).toBeLessThan(1_500);
   expect(sms).toEqual(['Missed call alert: ES1! above 6000']);
   // The message was spoken to the person.
   expect(rtp.loudAt().length).toBeGreaterThan(100);
 }, 120_000);
 
 it('a person, confirmation not required: the message played, the call ends completed, no SMS', async () => {
-  const { row, sms } = await callAnswered(false, 'BTC above 100k', ({ rtp, media }) => rtp.play(media, hello.samples));
-  expect(row.status).toBe('completed');
-  expect(row.amd_status).not.toBe('MACHINE');
+  const { row, sms, talk } = await callAnswered(false, 'BTC above 100k', ({ rtp, media }) => rtp.play(media, hello.samples));
+  expect(row, talk).toMatchObject({ status: 'completed', amd_status: 'HUMAN' });
   expect(sms).toEqual([]);
 });
 
@@ -126,6 +175,7 @@ it('a person who presses 1 while the message plays: acknowledged, and the spoken
     await rtp.digit(media, '1');
   });
   expect(row.status).toBe('acknowledged');
+  expect(row.amd_status).toBe('HUMAN');
   expect(sms).toEqual([]);
   const afterDigit = rtp.loudAt().filter((at) => at > digitAt + 300);
   // "Confirmed. Goodbye." is about a second of speech, starting ~0.1 s after the digit (its leading
@@ -134,3 +184,17 @@ it('a person who presses 1 while the message plays: acknowledged, and the spoken
   const events = calling.progress.timeline(row.call_id as string).map((e) => e.event);
   expect(events.indexOf('digit')).toBeGreaterThan(-1);
 }, 120_000);
+
+/** When the first packet with sound reached the phone. */
+function loud0(rtp: RtpPhone): number {
+  const [first] = rtp.loudAt();
+  if (first === undefined) throw new Error('no sound reached the phone');
+  return first;
+}
+
+it('/metrics: every answered call above is in the histogram of answer → first speech', async () => {
+  const res = await request(`${calling.t.baseUrl}/metrics`, { method: 'GET', ca: calling.t.ca, headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(res.status).toBe(200);
+  expect(res.text).toContain('ringhook_answer_to_first_speech_seconds_count 7');
+  expect(res.text).toContain('ringhook_answer_to_first_speech_seconds_bucket{le="+Inf"} 7');
+});

@@ -1,6 +1,7 @@
 // A home network behind a NAT router and a provider on the internet, made of network namespaces
 // for one test and removed after it: `home` (10.77.0.2/24, its default route through the router),
-// `router` (10.77.0.1 inside, 203.0.113.1 outside, nftables masquerade out), `provider`
+// `router` (10.77.0.1 inside, 203.0.113.1 outside, nftables masquerade out, and the firewall of a
+// home router: from the outside, only replies to what went out come in), `provider`
 // (203.0.113.2/24, no route back to the private network: only what the NAT maps comes home).
 // Only documentation and private addresses, and only inside these namespaces.
 import { execFileSync, spawn } from 'node:child_process';
@@ -74,6 +75,17 @@ export function createNetLab(): NetLab {
     run(router, 'sysctl', ['-qw', 'net.ipv4.ip_forward=1']);
     run(router, 'nft', [
       'add table ip nat; add chain ip nat post { type nat hook postrouting priority 100; }; add rule ip nat post oifname "outside" masquerade',
+    ]);
+    // Dropped before conntrack confirms them, such packets leave no entry behind either.
+    run(router, 'nft', [
+      [
+        'add table inet filter',
+        ...['input', 'forward'].flatMap((hook) => [
+          `add chain inet filter ${hook} { type filter hook ${hook} priority 0; policy accept; }`,
+          `add rule inet filter ${hook} iifname "outside" ct state established,related accept`,
+          `add rule inet filter ${hook} iifname "outside" drop`,
+        ]),
+      ].join('; '),
     ]);
   } catch (error) {
     remove();

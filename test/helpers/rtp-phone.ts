@@ -59,6 +59,12 @@ export interface RtpPhone {
   loudAt(): number[];
   /** Stops a play() in progress (the call ended). */
   hush(): void;
+  /**
+   * From now on, sends every audio packet received back to `to`, `downDb` quieter: a line's echo of
+   * the caller's own voice (a mobile phone must return it 46 dB down or more, 3GPP TS 26.131; a line with
+   * no echo control, ~6).
+   */
+  echo(to: { host: string; port: number }, downDb: number): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,7 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
   let timestamp = 0;
   const ssrc = 0x52494e47;
   let hushed = false;
+  let echo: { to: { host: string; port: number }; gain: number } | undefined;
   socket.on('message', (msg) => {
     if (msg.length < 12 || msg[0]! >> 6 !== 2) return;
     const pt = msg[1]! & 0x7f;
@@ -77,6 +84,11 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
     let sound = 0;
     for (const b of payload) if ((b & 0x7f) < 0x60) sound++;
     if (sound > payload.length / 10) loud.push(Date.now());
+    if (echo) {
+      const gain = echo.gain;
+      void send(echo.to, packet(0, false, Buffer.from(payload.map((b) => linearToUlaw(ulawToLinear(b) * gain)))));
+      timestamp += payload.length;
+    }
   });
   const packet = (pt: number, marker: boolean, payload: Buffer) => {
     const header = Buffer.alloc(12);
@@ -119,9 +131,29 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
         loudAt: () => [...loud],
         hush: () => {
           hushed = true;
+          echo = undefined;
+        },
+        echo: (to, downDb) => {
+          echo = { to, gain: 10 ** (-downDb / 20) };
         },
         close: () => new Promise((r) => socket.close(() => r())),
       }),
     );
   });
+}
+
+/** G.711 µ-law to a 16-bit sample. */
+function ulawToLinear(byte: number): number {
+  const u = ~byte & 0xff;
+  const magnitude = ((((u & 0x0f) << 3) + 0x84) << ((u >> 4) & 0x07)) - 0x84;
+  return u & 0x80 ? -magnitude : magnitude;
+}
+
+/** A 16-bit sample to G.711 µ-law. */
+function linearToUlaw(sample: number): number {
+  const sign = sample < 0 ? 0x80 : 0;
+  const x = Math.min(32635, Math.round(Math.abs(sample))) + 0x84;
+  let exponent = 7;
+  for (let mask = 0x4000; (x & mask) === 0 && exponent > 0; mask >>= 1) exponent--;
+  return ~(sign | (exponent << 4) | ((x >> (exponent + 3)) & 0x0f)) & 0xff;
 }

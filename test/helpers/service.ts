@@ -142,8 +142,9 @@ export async function managedTelephonyEnv(trunkPort: number): Promise<Record<str
     RINGHOOK_SIP_PORT: String(await freeUdpPort()),
     RINGHOOK_ARI_PORT: String(await freeTcpPort()),
     RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
-    // Most tests' SIPp phones send no voice: answering-machine detection would listen to silence
-    // for 5 s and take their digits. The voicemail and person tests turn it on, with phones that speak.
+    // Most tests' SIPp phones play recorded digits and speech that say nothing of a person or a
+    // machine: their verdicts would only add noise. The voicemail, person and silent-phone tests
+    // (voicemail, heard, nat-lab) turn detection on, with phones that speak.
     RINGHOOK_AMD: 'off',
     // Where this run provisioned Asterisk (CI gives each run an empty one).
     ...cacheDirEnv(),

@@ -10,7 +10,7 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
   readonly originated: OriginateParams[] = [];
   readonly hungUp: string[] = [];
   readonly played: string[][] = [];
-  readonly continued: Array<{ channelId: string; context: string }> = [];
+  readonly stopped: string[] = [];
   originateError: Error | undefined;
   /** How long after an originate Asterisk reports the call dialing (it sends the INVITE then). */
   dialAfterMs = 0;
@@ -31,10 +31,10 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
     this.played.push([channelId, ...(Array.isArray(media) ? media : [media])]);
     return { id: playbackId, media_uri: '', target_uri: `channel:${channelId}`, state: 'playing' };
   }
-  async stopPlayback() {}
-  async continueInDialplan(channelId: string, context: string) {
-    this.continued.push({ channelId, context });
+  async stopPlayback(playbackId: string) {
+    this.stopped.push(playbackId);
   }
+
   async getEndpoint(technology: string, resource: string) {
     return { technology, resource, state: 'online' };
   }

@@ -167,7 +167,7 @@ describe('Dialer (stand-in ARI)', () => {
     }
   });
 
-  it('answering-machine detection: a machine gets the intro and message without the prompt, then the hang-up: voicemail, verdict kept', async () => {
+  it('answering-machine detection: speech starts on the answer while TALK_DETECT listens; a greeting that talks on stops the message, which is left whole once the greeting ends: voicemail, verdict kept', async () => {
     const t = setup({ detectMachine: true });
     await t.dialer.start();
     const callId = t.alert('SPY below 500');
@@ -175,21 +175,33 @@ describe('Dialer (stand-in ARI)', () => {
     await waitFor('originate', () => t.ari.originated[0]);
     const ch = channel(`rh-${callId}`);
     answer(t, ch, callId);
-    await waitFor('sent to the AMD context', () => t.ari.continued[0]);
-    expect(t.ari.continued[0]).toEqual({ channelId: ch.id, context: 'ringhook-amd' });
-    expect(t.ari.played).toEqual([]);
-    t.ari.send({ type: 'StasisStart', channel: ch, args: ['amd', 'MACHINE', 'MAXWORDS-4-3'] });
     await waitFor('playback', () => t.ari.played[0]);
-    expect(t.ari.played[0]).toEqual([ch.id, 'sound:/speech/Alert from r', `sound:/speech/${speakable('SPY below 500').slice(0, 12)}`]);
+    expect(t.ari.played[0]).toHaveLength(4);
+    // Talk detection was set with the originate: nothing waits for it at the answer.
+    expect(t.ari.originated[0]!.variables).toMatchObject({ 'TALK_DETECT(set)': '800,256' });
+    // The greeting: one phrase that talks on past a person's longest.
+    t.ari.send({ type: 'ChannelTalkingStarted', channel: ch });
+    await waitFor('the message stopped', () => t.ari.stopped[0], 5_000);
+    expect(t.ari.stopped[0]).toBe(`${ch.id}-p1`);
+    expect(t.ari.played).toHaveLength(1);
+    // Its end (and the beep's): 1.5 s of silence later, the intro and the message, no prompt.
+    t.ari.send({ type: 'ChannelTalkingFinished', channel: ch, duration: 4_000 });
+    await waitFor('the message left', () => t.ari.played[1], 5_000);
+    expect(t.ari.played[1]).toEqual([ch.id, 'sound:/speech/Alert from r', `sound:/speech/${speakable('SPY below 500').slice(0, 12)}`]);
+    // The first playback's end (it was stopped) does not start a digit wait nor end the call.
     finished(t, ch, 1);
+    finished(t, ch, 2);
     await waitFor('hangup', () => t.ari.hungUp[0]);
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
     expect((await t.final(callId)).state).toBe('voicemail');
     await waitFor('the verdict recorded', () => (t.row(callId).status === 'voicemail' ? true : undefined));
-    expect(t.db.prepare('SELECT amd_status, amd_cause FROM calls WHERE call_id = ?').get(callId)).toEqual({ amd_status: 'MACHINE', amd_cause: 'MAXWORDS-4-3' });
-  });
+    expect(t.db.prepare('SELECT amd_status, amd_cause FROM calls WHERE call_id = ?').get(callId)).toMatchObject({
+      amd_status: 'MACHINE',
+      amd_cause: expect.stringMatching(/^LONGGREETING-2\d{3}-2000$/),
+    });
+  }, 15_000);
 
-  it('answering-machine detection: a person hears the message and the prompt as usual', async () => {
+  it('answering-machine detection: a person who says "Hello?" over the intro is a person; the message goes on, and 1 acknowledges', async () => {
     const t = setup({ detectMachine: true });
     await t.dialer.start();
     const callId = t.alert('QQQ');
@@ -197,17 +209,23 @@ describe('Dialer (stand-in ARI)', () => {
     await waitFor('originate', () => t.ari.originated[0]);
     const ch = channel(`rh-${callId}`);
     answer(t, ch, callId);
-    await waitFor('sent to the AMD context', () => t.ari.continued[0]);
-    t.ari.send({ type: 'StasisStart', channel: ch, args: ['amd', 'HUMAN', 'HUMAN-1-1'] });
     await waitFor('playback', () => t.ari.played[0]);
-    expect(t.ari.played[0]).toHaveLength(4);
+    t.ari.send({ type: 'ChannelTalkingStarted', channel: ch });
+    t.ari.send({ type: 'ChannelTalkingFinished', channel: ch, duration: 450 });
+    await waitFor(
+      'the verdict recorded',
+      () => (t.db.prepare('SELECT amd_status FROM calls WHERE call_id = ?').get(callId) as { amd_status: string | null }).amd_status ?? undefined,
+      5_000,
+    );
+    expect(t.db.prepare('SELECT amd_status, amd_cause FROM calls WHERE call_id = ?').get(callId)).toEqual({ amd_status: 'HUMAN', amd_cause: 'HUMAN-1-450' });
+    expect(t.ari.stopped).toEqual([]);
     t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '1' });
     await waitFor('the confirmation', () => t.ari.played[1]);
     finished(t, ch, 2);
     await waitFor('hangup', () => t.ari.hungUp[0]);
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
     expect((await t.final(callId)).state).toBe('acknowledged');
-  });
+  }, 15_000);
 
   it("a German account's merged call: every text in German, all made by espeak-ng's German voice, in the order played", async () => {
     const asked: Array<{ text: string; options: unknown }> = [];
