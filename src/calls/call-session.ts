@@ -4,13 +4,23 @@ import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
 import type { CallForDialing } from '../core/records.js';
 import type { AriEventOf } from '../pbx/ari.js';
-import type { TalkListening } from './machine-detection.js';
+import type { TalkPhrase } from '../core/talk-verdict.js';
 
 /**
  * ChannelHangupRequest's `cause` when `soft` is Asterisk's soft-hangup reason (a set of flags, not
  * a Q.850 cause): this one is AST_SOFTHANGUP_SHUTDOWN, a channel hung up because Asterisk stops.
  */
 const SOFT_HANGUP_SHUTDOWN = 4;
+
+/** What machine detection knows of one call (machine-detection.ts). */
+export interface TalkListening {
+  phrases: TalkPhrase[];
+  /** listening: no verdict yet; greeting: a machine, waiting for its beep to end; done. */
+  phase: 'listening' | 'greeting' | 'done';
+  machineAtMs?: number;
+  /** Each look again supersedes the one before. */
+  look: number;
+}
 
 export interface CallSession extends CallFacts {
   /** The alert the call was placed for. */

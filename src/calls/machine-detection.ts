@@ -7,16 +7,6 @@ import { greetingEnded, readTalk, TALK, type TalkPhrase, type TalkVerdict } from
 import type { CallLedger } from './call-ledger.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
 
-/** What the detection knows of one call. */
-export interface TalkListening {
-  phrases: TalkPhrase[];
-  /** listening: no verdict yet; greeting: a machine, waiting for its beep to end; done. */
-  phase: 'listening' | 'greeting' | 'done';
-  machineAtMs?: number;
-  /** Each look again supersedes the one before. */
-  look: number;
-}
-
 /**
  * Set with the originate, not over ARI at the answer: a channel's ARI commands wait while it plays
  * (Asterisk 22 runs them on the channel's own thread), and the message starts at the answer.
