@@ -12,7 +12,7 @@ import type { TalkPhrase } from '../core/talk-verdict.js';
  */
 const SOFT_HANGUP_SHUTDOWN = 4;
 
-/** What answering-machine detection (machine-detection.ts) knows of one call. */
+/** What machine detection knows of one call (machine-detection.ts). */
 export interface TalkListening {
   phrases: TalkPhrase[];
   /** listening: no verdict yet; greeting: a machine, waiting for its beep to end; done. */

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 const LAYERS = ['main.ts', 'cli', 'app', 'http', 'sms', 'calls', 'store', 'config', 'speech', 'pbx', 'core', 'lib'];
 
 const SRC = resolve(import.meta.dirname, '../../src');
+const MAX_LINES = 400;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -97,6 +98,13 @@ describe('the layout of src/', () => {
 
   it('has no import circles', () => {
     expect(circles(graph)).toEqual([]);
+  });
+
+  it('has no file over 400 lines: a file that grows past it holds more than one job', () => {
+    const long = sourceFiles(SRC)
+      .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > MAX_LINES);
+    expect(long).toEqual([]);
   });
 
   it('sees what it checks: an upward import and a circle are found', () => {
