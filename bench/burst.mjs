@@ -15,7 +15,17 @@ import { startUas } from './lib/uas.mjs';
 
 const TREE = path.join(BENCH_DIR, '.build', 'tree');
 const wall = () => performance.timeOrigin + performance.now();
-const MISSED = new Set(['busy', 'no_answer', 'unreachable', 'rejected', 'failed', 'expired', 'interrupted', 'voicemail', 'unconfirmed']);
+const MISSED = new Set([
+  'busy',
+  'no_answer',
+  'unreachable',
+  'rejected',
+  'failed',
+  'expired',
+  'interrupted',
+  'voicemail',
+  'unconfirmed',
+]);
 const FINAL = new Set([...MISSED, 'completed', 'acknowledged']);
 
 /** 0-6 answer, 7-8 busy, 9 no answer. */
@@ -28,7 +38,12 @@ function post(url, ca, agent, body) {
   return new Promise((resolve, reject) => {
     const req = https.request(
       url,
-      { method: 'POST', ca, agent, headers: { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'POST',
+        ca,
+        agent,
+        headers: { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));
@@ -44,7 +59,10 @@ function post(url, ca, agent, body) {
 function cpuWithReaped(pid) {
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return { own: ((Number(f[11]) + Number(f[12])) * 1000) / 100, reaped: ((Number(f[13]) + Number(f[14])) * 1000) / 100 };
+    return {
+      own: ((Number(f[11]) + Number(f[12])) * 1000) / 100,
+      reaped: ((Number(f[13]) + Number(f[14])) * 1000) / 100,
+    };
   } catch {
     return { own: Number.NaN, reaped: Number.NaN };
   }
@@ -92,7 +110,8 @@ function timeline(calls, sentAt) {
     const end = sentAt + (s + 1) * 1000;
     return {
       invites: calls.filter((c) => c.inviteAt >= end - 1000 && c.inviteAt < end).length,
-      talking: calls.filter((c) => c.answeredAt !== undefined && c.answeredAt < end && (c.byeAt ?? Infinity) >= end).length,
+      talking: calls.filter((c) => c.answeredAt !== undefined && c.answeredAt < end && (c.byeAt ?? Infinity) >= end)
+        .length,
     };
   });
 }
@@ -107,7 +126,10 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
   const kannel = await startKannel();
   const trunkPort = await freeUdpPort();
   const dataDir = freshDataDir(`burst-${cps}`);
-  const accounts = seedAccounts(dataDir, alerts + 1, 'premium', { smsBackup: true, phone: (i) => `+1666${String(i).padStart(7, '0')}` });
+  const accounts = seedAccounts(dataDir, alerts + 1, 'premium', {
+    smsBackup: true,
+    phone: (i) => `+1666${String(i).padStart(7, '0')}`,
+  });
   const serve = await startServe(dataDir, {
     nodeArgs: process.env.BURST_NODE_ARGS ? process.env.BURST_NODE_ARGS.split(' ') : [],
     env: await callingEnv({
@@ -131,7 +153,11 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
     for (let i = 0; i < 200 && uas.calls.size === 0; i++) await sleep(50);
     await sleep(3000);
     const asterisk = asteriskPid(serve.pid);
-    const cpu0 = { serve: cpuWithReaped(serve.pid), shells: speechShellsCpu(serve.pid), asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN };
+    const cpu0 = {
+      serve: cpuWithReaped(serve.pid),
+      shells: speechShellsCpu(serve.pid),
+      asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN,
+    };
 
     const benchCpu0 = process.cpuUsage();
     log(`burst: sending ${burst.length} alerts`);
@@ -139,7 +165,12 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
     const okAt = new Map();
     const answers = await Promise.all(
       burst.map(async ([userId, apiKey, phone], i) => {
-        const r = await post(`${serve.url}/webhook/${userId}/${apiKey}`, ca, agent, `burst alert ${i}: NVDA crossed ${100 + i}`);
+        const r = await post(
+          `${serve.url}/webhook/${userId}/${apiKey}`,
+          ca,
+          agent,
+          `burst alert ${i}: NVDA crossed ${100 + i}`,
+        );
         if (r.status === 200) okAt.set(phone, r.at);
         return r.status;
       }),
@@ -155,11 +186,17 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
         .get().n;
     while (pending() > 0 && Date.now() < deadline) await sleep(1000);
     await sleep(3000); // the last SMS reach Kannel's fake SMSC
-    const cpu1 = { serve: cpuWithReaped(serve.pid), shells: speechShellsCpu(serve.pid), asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN };
+    const cpu1 = {
+      serve: cpuWithReaped(serve.pid),
+      shells: speechShellsCpu(serve.pid),
+      asterisk: asterisk ? cpuMsOf(asterisk) : Number.NaN,
+    };
     const memory = rssOf(serve.pid);
     const benchCpu = process.cpuUsage(benchCpu0);
 
-    const rows = db.prepare('SELECT status, message, sms_status, phone FROM calls WHERE accepted = 1 AND message LIKE ?').all('burst alert %');
+    const rows = db
+      .prepare('SELECT status, message, sms_status, phone FROM calls WHERE accepted = 1 AND message LIKE ?')
+      .all('burst alert %');
     const outcomes = {};
     for (const r of rows) outcomes[r.status] = (outcomes[r.status] ?? 0) + 1;
     const texts = kannel.messages().map((m) => String(m.text));
@@ -191,7 +228,10 @@ export async function runBurstBench({ alerts = Number(process.env.BURST_ALERTS ?
       last_invite_goal_s: round(burst.length / cps + 2, 1),
       last_invite_after_first_alert_s: round((Math.max(...calls.map((c) => c.inviteAt)) - sentAt) / 1000, 2),
       invites: calls.length,
-      most_invites_in_one_second: Math.max(0, ...calls.map((c) => calls.filter((d) => d.inviteAt >= c.inviteAt && d.inviteAt < c.inviteAt + 1000).length)),
+      most_invites_in_one_second: Math.max(
+        0,
+        ...calls.map((c) => calls.filter((d) => d.inviteAt >= c.inviteAt && d.inviteAt < c.inviteAt + 1000).length),
+      ),
       numbers_dialed_twice: [...invitesPerNumber.values()].filter((n) => n > 1).length,
       answered: answered.length,
       answered_with_sound: toSound.length,

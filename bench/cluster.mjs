@@ -186,14 +186,35 @@ export async function runClusterBench(options = {}) {
     log('cluster: starting PostgreSQL');
     const pg = await startPostgres();
     cleanups.push(() => pg.stop());
-    const pgSettings = await pg.settings(['fsync', 'synchronous_commit', 'wal_sync_method', 'full_page_writes', 'max_connections', 'shared_buffers']);
+    const pgSettings = await pg.settings([
+      'fsync',
+      'synchronous_commit',
+      'wal_sync_method',
+      'full_page_writes',
+      'max_connections',
+      'shared_buffers',
+    ]);
     const dbUrl = await pg.createDatabase('ringhook');
     log(`cluster: PostgreSQL ${pg.version} on port ${pg.port} (${JSON.stringify(pgSettings)}); copying the accounts`);
     const copy = await run(
       process.execPath,
-      [path.join(ROOT, 'bin', 'ringhook.js'), 'db', 'copy', '--from', path.join(sqliteDir, 'ringhook.db'), '--to', dbUrl, '--json'],
+      [
+        path.join(ROOT, 'bin', 'ringhook.js'),
+        'db',
+        'copy',
+        '--from',
+        path.join(sqliteDir, 'ringhook.db'),
+        '--to',
+        dbUrl,
+        '--json',
+      ],
       {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, RINGHOOK_DATA_DIR: sqliteDir, RINGHOOK_LOG_LEVEL: 'warn' },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          RINGHOOK_DATA_DIR: sqliteDir,
+          RINGHOOK_LOG_LEVEL: 'warn',
+        },
         maxBuffer: 1 << 20,
       },
     );
@@ -205,7 +226,12 @@ export async function runClusterBench(options = {}) {
     // alerts (it only says it is alive every second).
     const sqlite = await startServe(sqliteDir, { env: { RINGHOOK_DB_SYNC: 'full' } });
     cleanups.push(() => sqlite.stop());
-    const pgEnv = (node) => ({ RINGHOOK_DB_SYNC: 'full', RINGHOOK_DATABASE_URL: dbUrl, RINGHOOK_SECRET_KEY: secretKey, RINGHOOK_NODE_ID: node });
+    const pgEnv = (node) => ({
+      RINGHOOK_DB_SYNC: 'full',
+      RINGHOOK_DATABASE_URL: dbUrl,
+      RINGHOOK_SECRET_KEY: secretKey,
+      RINGHOOK_NODE_ID: node,
+    });
     const nodeA = await startServe(freshDataDir('cluster-pg-a'), { env: pgEnv('bench-a') });
     cleanups.push(() => nodeA.stop());
     const nodeB = await startServe(freshDataDir('cluster-pg-b'), { env: pgEnv('bench-b') });
@@ -213,8 +239,11 @@ export async function runClusterBench(options = {}) {
     await sleep(1500);
     const health = await healthz(nodeA);
     const seen = (health.cluster?.nodes ?? []).filter((n) => n.alive).map((n) => n.node);
-    log(`cluster: serve up (SQLite pid ${sqlite.pid}, bench-a pid ${nodeA.pid}, bench-b pid ${nodeB.pid}); bench-a sees ${JSON.stringify(seen)}`);
-    if (!seen.includes('bench-a') || !seen.includes('bench-b')) throw new Error(`the two nodes do not see each other: ${JSON.stringify(health)}`);
+    log(
+      `cluster: serve up (SQLite pid ${sqlite.pid}, bench-a pid ${nodeA.pid}, bench-b pid ${nodeB.pid}); bench-a sees ${JSON.stringify(seen)}`,
+    );
+    if (!seen.includes('bench-a') || !seen.includes('bench-b'))
+      throw new Error(`the two nodes do not see each other: ${JSON.stringify(health)}`);
 
     // Cursors: SQLite and PostgreSQL are separate stores; on PostgreSQL, the one-node runs rotate
     // over every account and the two generators of the two-node runs over one half each.
@@ -247,7 +276,13 @@ export async function runClusterBench(options = {}) {
           .join(' ')}`,
       );
       for (const s of order) {
-        const steady = await step(targets[s], { mode: 'rate', rate: o.steadyRate, durationMs: o.rateDurationMs, o, meter });
+        const steady = await step(targets[s], {
+          mode: 'rate',
+          rate: o.steadyRate,
+          durationMs: o.rateDurationMs,
+          o,
+          meter,
+        });
         await sleep(o.settleMs);
         const max = await step(targets[s], { mode: 'max', durationMs: o.maxDurationMs, o, meter });
         await sleep(o.settleMs);
@@ -272,7 +307,11 @@ export async function runClusterBench(options = {}) {
     }
 
     const serveCpu = (s, r) =>
-      s === 'sqlite_one_node' ? r.cpu_pct.serve_sqlite : s === 'postgres_one_node' ? r.cpu_pct.serve_a : r.cpu_pct.serve_a + r.cpu_pct.serve_b;
+      s === 'sqlite_one_node'
+        ? r.cpu_pct.serve_sqlite
+        : s === 'postgres_one_node'
+          ? r.cpu_pct.serve_a
+          : r.cpu_pct.serve_a + r.cpu_pct.serve_b;
     const serveWait = (s, r) =>
       s === 'sqlite_one_node'
         ? r.cpu_pct.wait_serve_sqlite
@@ -310,10 +349,30 @@ export async function runClusterBench(options = {}) {
     // Ratios per round (the three set-ups of one round ran within seconds of each other), then the median.
     const paired = (a, b, k, f) => acrossRuns(runs[a][k].map((r, i) => f(r) / f(runs[b][k][i])));
     const ratios = {
-      postgres_one_node_vs_sqlite_max_accepted: paired('postgres_one_node', 'sqlite_one_node', 'max', (r) => r.accepted_per_s),
-      postgres_two_nodes_vs_one_node_max_accepted: paired('postgres_two_nodes', 'postgres_one_node', 'max', (r) => r.accepted_per_s),
-      postgres_one_node_vs_sqlite_steady_p99: paired('postgres_one_node', 'sqlite_one_node', 'steady', (r) => r.latency_ms.p99),
-      postgres_two_nodes_vs_one_node_steady_p99: paired('postgres_two_nodes', 'postgres_one_node', 'steady', (r) => r.latency_ms.p99),
+      postgres_one_node_vs_sqlite_max_accepted: paired(
+        'postgres_one_node',
+        'sqlite_one_node',
+        'max',
+        (r) => r.accepted_per_s,
+      ),
+      postgres_two_nodes_vs_one_node_max_accepted: paired(
+        'postgres_two_nodes',
+        'postgres_one_node',
+        'max',
+        (r) => r.accepted_per_s,
+      ),
+      postgres_one_node_vs_sqlite_steady_p99: paired(
+        'postgres_one_node',
+        'sqlite_one_node',
+        'steady',
+        (r) => r.latency_ms.p99,
+      ),
+      postgres_two_nodes_vs_one_node_steady_p99: paired(
+        'postgres_two_nodes',
+        'postgres_one_node',
+        'steady',
+        (r) => r.latency_ms.p99,
+      ),
     };
     const seconds = Math.round((Date.now() - started) / 1000);
     return {

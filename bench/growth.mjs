@@ -12,7 +12,14 @@ const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href;
 const { openDatabase } = await import(dist('store/sqlite/database.js'));
 const { CallStore } = await import(dist('store/sqlite/calls.js'));
 
-export const GROWTH_DEFAULTS = { sizes: [0, 100_000, 1_000_000], accounts: 10_000, repeats: 3, rate: 200, durationMs: 3000, queries: 500 };
+export const GROWTH_DEFAULTS = {
+  sizes: [0, 100_000, 1_000_000],
+  accounts: 10_000,
+  repeats: 3,
+  rate: 200,
+  durationMs: 3000,
+  queries: 500,
+};
 
 function timeQueries(dataDir, accounts, queries) {
   const db = openDatabase(path.join(dataDir, 'ringhook.db'), { sync: 'full' });
@@ -107,7 +114,9 @@ export async function runGrowthBench(options = {}) {
       history_page_p99_ms_largest: pageP99,
     },
     targets: {
-      webhook_p50_flat_within_10pct: Object.values(bySize).every((x) => x.webhook_p50_ms.median <= base.webhook_p50_ms.median * 1.1),
+      webhook_p50_flat_within_10pct: Object.values(bySize).every(
+        (x) => x.webhook_p50_ms.median <= base.webhook_p50_ms.median * 1.1,
+      ),
       history_page_under_50ms: pageP99 < 50,
     },
   };

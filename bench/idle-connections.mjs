@@ -16,10 +16,14 @@ const ATTEMPTS = Number(process.env.FLOOD_ATTEMPTS ?? 2_100);
 function post(url, ca, localAddress) {
   const started = performance.now();
   return new Promise((resolve) => {
-    const req = https.request(url, { method: 'POST', ca, localAddress, agent: false, headers: { 'content-type': 'text/plain' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
-    });
+    const req = https.request(
+      url,
+      { method: 'POST', ca, localAddress, agent: false, headers: { 'content-type': 'text/plain' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
+      },
+    );
     req.on('error', (error) => resolve({ status: error.code ?? 'error', ms: performance.now() - started }));
     req.setTimeout(5_000, () => req.destroy(new Error('timeout')));
     req.end('BTC crossed 64,000');

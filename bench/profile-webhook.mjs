@@ -16,9 +16,18 @@ const serve = await startServe(dataDir, {
   ...(process.env.RINGHOOK_ROOT && { root: process.env.RINGHOOK_ROOT }),
 });
 const cursor = { value: 0 };
-const common = { accountsFile: path.join(dataDir, 'accounts.txt'), ca: serve.cert, cursor, connections: 32, concurrency: 32, warmupMs: 500 };
+const common = {
+  accountsFile: path.join(dataDir, 'accounts.txt'),
+  ca: serve.cert,
+  cursor,
+  connections: 32,
+  concurrency: 32,
+  warmupMs: 500,
+};
 const r = await loadRun(serve.url, { ...common, mode: 'max', durationMs: 4000, pid: serve.pid });
-log(`sync=${sync}: ${r.accepted_per_s.toFixed(0)}/s, server cpu ${r.server_cpu_pct}%, statuses ${JSON.stringify(r.statuses)}`);
+log(
+  `sync=${sync}: ${r.accepted_per_s.toFixed(0)}/s, server cpu ${r.server_cpu_pct}%, statuses ${JSON.stringify(r.statuses)}`,
+);
 await serve.stop();
 const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
 const prof = JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8'));
@@ -35,5 +44,6 @@ for (const [id, us] of hits) {
   total += us;
 }
 const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
-for (const [k, us] of top) console.log(`${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+for (const [k, us] of top)
+  console.log(`${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
 console.log(`profile: ${path.join(profDir, file)}`);

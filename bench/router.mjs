@@ -23,13 +23,17 @@ const withPath = (env) => ({ PATH: process.env.PATH, HOME: process.env.HOME, ...
 
 function runCliJson(args, env, okStatuses = [0]) {
   const res = spawnSync(process.execPath, [BIN, ...args, '--json'], { env: withPath(env), encoding: 'utf8' });
-  if (!okStatuses.includes(res.status ?? -1)) throw new Error(`ringhook ${args.join(' ')} failed: ${res.stdout}${res.stderr}`);
+  if (!okStatuses.includes(res.status ?? -1))
+    throw new Error(`ringhook ${args.join(' ')} failed: ${res.stdout}${res.stderr}`);
   return JSON.parse(res.stdout);
 }
 
 /** serve in the lab's home network, once it says it listens. */
 async function startServeAt(inside, env) {
-  const child = spawn(inside[0], [...inside.slice(1), process.execPath, BIN, 'serve'], { env: withPath(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(inside[0], [...inside.slice(1), process.execPath, BIN, 'serve'], {
+    env: withPath(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start in 120 s: ${output.slice(-2000)}`)), 120_000);
@@ -69,11 +73,15 @@ export async function runRouterBench(tree, { callsPerPhone = 4 } = {}) {
   let serve;
   let env;
   try {
-    const greeting = "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.";
+    const greeting =
+      "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.";
     const phones = {
       person: { voice: spokenUlaw(dir, 'hello', 'Hello?').samples, totalMs: 12_000, digit: { key: '1', atMs: 3_000 } },
       silent: { voice: Buffer.alloc(0), totalMs: 20_000 },
-      voicemail: { voice: spokenUlaw(dir, 'greeting', greeting, { toneHz: 1000, toneMs: 400 }).samples, totalMs: 30_000 },
+      voicemail: {
+        voice: spokenUlaw(dir, 'greeting', greeting, { toneHz: 1000, toneMs: 400 }).samples,
+        totalMs: 30_000,
+      },
     };
     env = {
       RINGHOOK_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'rh-bench-router-data-')),
@@ -101,28 +109,46 @@ export async function runRouterBench(tree, { callsPerPhone = 4 } = {}) {
         '-mp',
         String(PHONE_MEDIA_PORT),
       ];
-      const phone = spawn('ip', [...lab.inside(lab.provider).slice(1), ...sipp, '-m', String(callsPerPhone), '-timeout', '300s', '-nostdin'], {
-        cwd: dir,
-        stdio: 'ignore',
-      });
+      const phone = spawn(
+        'ip',
+        [...lab.inside(lab.provider).slice(1), ...sipp, '-m', String(callsPerPhone), '-timeout', '300s', '-nostdin'],
+        {
+          cwd: dir,
+          stdio: 'ignore',
+        },
+      );
       const capture = await lab.captureOutside();
       const outcomes = [];
       try {
         await new Promise((r) => setTimeout(r, 500));
         for (let i = 0; i < callsPerPhone; i++) {
           // An account a call: test calls to one account are few an hour.
-          const account = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'], env);
+          const account = runCliJson(
+            ['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'],
+            env,
+          );
           const call = runCliJson(['test-call', account.user_id, '--wait', '40'], env, [0, 1]);
-          outcomes.push(`${call.status} ${(call.timeline.find((e) => e.event === 'amd')?.detail ?? '').split(' ')[0]}`.trim());
+          outcomes.push(
+            `${call.status} ${(call.timeline.find((e) => e.event === 'amd')?.detail ?? '').split(' ')[0]}`.trim(),
+          );
         }
       } finally {
         phone.kill('SIGKILL');
       }
       const packets = await capture.stop();
-      const acks = packets.filter((p) => p.protocol === 'udp' && p.dport === 5060 && p.payload.toString('latin1').startsWith('ACK ')).map((p) => p.at);
+      const acks = packets
+        .filter((p) => p.protocol === 'udp' && p.dport === 5060 && p.payload.toString('latin1').startsWith('ACK '))
+        .map((p) => p.at);
       const firstSound = acks.map((at, i) => {
         const next = acks[i + 1] ?? Number.POSITIVE_INFINITY;
-        const loud = packets.find((p) => p.at >= at && p.at < next && p.src === LAB.routerOutside && p.dport === PHONE_MEDIA_PORT && isLoudPcmu(p.payload));
+        const loud = packets.find(
+          (p) =>
+            p.at >= at &&
+            p.at < next &&
+            p.src === LAB.routerOutside &&
+            p.dport === PHONE_MEDIA_PORT &&
+            isLoudPcmu(p.payload),
+        );
         return loud ? loud.at - at : Number.NaN;
       });
       const ackToFirstSound = summarize(firstSound.filter((x) => !Number.isNaN(x)));
@@ -133,7 +159,9 @@ export async function runRouterBench(tree, { callsPerPhone = 4 } = {}) {
         without_sound: firstSound.filter((x) => Number.isNaN(x)).length,
         outcomes: counted,
       };
-      log(`telephony (router): ${kind}: ACK → first word p50 ${ackToFirstSound.p50} ms p95 ${ackToFirstSound.p95} ms; ${JSON.stringify(counted)}`);
+      log(
+        `telephony (router): ${kind}: ACK → first word p50 ${ackToFirstSound.p50} ms p95 ${ackToFirstSound.p95} ms; ${JSON.stringify(counted)}`,
+      );
     }
     const p95s = Object.values(result.phones).map((x) => x.ack_to_first_sound_ms.p95);
     result.description = `the same through the network lab's home router (masquerade, unasked inbound dropped), RINGHOOK_SIP_EXTERNAL_ADDRESS set; a SIPp phone at the provider that rings 1.5 s and talks from its answer; ${callsPerPhone} test calls per phone, one after another; timed on a capture of the router's outside interface`;

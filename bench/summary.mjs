@@ -56,7 +56,9 @@ export function writeSummary() {
       mark(inv.target_p99_under_100ms),
     ]);
   if (ans?.phones) {
-    const each = Object.entries(ans.phones).map(([kind, x]) => `${kind} ${f(x.ack_to_first_sound_ms.p50)} / ${f(x.ack_to_first_sound_ms.p95)}`);
+    const each = Object.entries(ans.phones).map(
+      ([kind, x]) => `${kind} ${f(x.ack_to_first_sound_ms.p50)} / ${f(x.ack_to_first_sound_ms.p95)}`,
+    );
     rows.push([
       '3. Answer (ACK at the phone) → first non-silent RTP, default configuration, loopback (p50 / p95)',
       `${each.join('; ')} ms`,
@@ -65,16 +67,24 @@ export function writeSummary() {
     ]);
     const router = ans.router;
     if (router?.phones) {
-      const through = Object.entries(router.phones).map(([kind, x]) => `${kind} ${f(x.ack_to_first_sound_ms.p50)} / ${f(x.ack_to_first_sound_ms.p95)}`);
+      const through = Object.entries(router.phones).map(
+        ([kind, x]) => `${kind} ${f(x.ack_to_first_sound_ms.p50)} / ${f(x.ack_to_first_sound_ms.p95)}`,
+      );
       rows.push([
         "3. The same through the lab's home router (masquerade, unasked inbound dropped), phone at the provider (p50 / p95)",
         `${through.join('; ')} ms`,
         'p95 ≤ 300 ms',
         mark(router.target_p95_under_300ms),
       ]);
-    } else if (router?.skipped) rows.push(["3. The same through the lab's home router", `not run: ${router.skipped}`, 'p95 ≤ 300 ms', '—']);
+    } else if (router?.skipped)
+      rows.push(["3. The same through the lab's home router", `not run: ${router.skipped}`, 'p95 ≤ 300 ms', '—']);
   } else if (ans)
-    rows.push(['3. Answer (200 OK) → first non-silent RTP (p50 / p99)', `${f(ans.p50)} / ${f(ans.p99)} ms`, '< 300 ms', mark(ans.target_under_300ms)]);
+    rows.push([
+      '3. Answer (200 OK) → first non-silent RTP (p50 / p99)',
+      `${f(ans.p50)} / ${f(ans.p99)} ms`,
+      '< 300 ms',
+      mark(ans.target_under_300ms),
+    ]);
   if (sms)
     rows.push([
       '4. Missed call (ended_at) → SMS at Kannel fakesmsc (p50 / p99)',
@@ -122,13 +132,21 @@ export function writeSummary() {
     ]);
     rows.push([
       `8. Burst (CPS ${b.trunk_cps}): answered calls with sound within 300 ms; outcomes; SMS; calls in the burst voice; CPU serve / speech / Asterisk / the bench's sender and phone; serve peak RSS`,
-      `${f(b.share_sound_within_300ms * 100)} % (answer → sound p50 ${f(b.answer_to_first_sound_ms.p50, 0)} ms); ${Object.entries(b.outcomes)
+      `${f(b.share_sound_within_300ms * 100)} % (answer → sound p50 ${f(b.answer_to_first_sound_ms.p50, 0)} ms); ${Object.entries(
+        b.outcomes,
+      )
         .map(([k, v]) => `${v} ${k}`)
         .join(
           ', ',
         )}, ${b.numbers_dialed_twice} dialed twice; ${b.sms_one_per_miss ? 'one SMS per miss' : 'SMS missing or doubled'}; ${b.calls_in_burst_voice ?? '–'}; ${f(b.cpu_s.serve)} / ${f(b.cpu_s.speech_engines)} / ${f(b.cpu_s.asterisk)} / ${f(b.cpu_s.bench_sender_and_phones)} s; ${f(b.serve_peak_rss_mb, 0)} MB`,
       '≥ 99 %, nothing lost or doubled, < 200 MB',
-      mark(b.share_sound_within_300ms >= 0.99 && b.all_final && b.numbers_dialed_twice === 0 && b.sms_one_per_miss && b.serve_peak_rss_mb < 200),
+      mark(
+        b.share_sound_within_300ms >= 0.99 &&
+          b.all_final &&
+          b.numbers_dialed_twice === 0 &&
+          b.sms_one_per_miss &&
+          b.serve_peak_rss_mb < 200,
+      ),
     ]);
   }
   if (cl) {

@@ -6,7 +6,18 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { BENCH_DIR, ROOT, acrossRuns, cpuMsOf, log, round, rssOf, sleep, summarize, writeResult } from './lib/common.mjs';
+import {
+  BENCH_DIR,
+  ROOT,
+  acrossRuns,
+  cpuMsOf,
+  log,
+  round,
+  rssOf,
+  sleep,
+  summarize,
+  writeResult,
+} from './lib/common.mjs';
 import { callingEnv, freshDataDir, seedAccounts, startServe } from './lib/ringhook.mjs';
 import { startUas } from './lib/uas.mjs';
 import { runRouterBench } from './router.mjs';
@@ -58,19 +69,32 @@ function speechFor(dataDir) {
   return {
     person: spoken('hello', 'Hello?'),
     silent: Buffer.alloc(0),
-    voicemail: spoken('greeting', "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.", {
-      toneHz: 1000,
-      toneMs: 400,
-    }),
+    voicemail: spoken(
+      'greeting',
+      "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.",
+      {
+        toneHz: 1000,
+        toneMs: 400,
+      },
+    ),
   };
 }
 
 function post(url, ca, agent, tries = 0) {
   return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ ticker: 'BTCUSD', price: 64012.5, message: 'BTC crossed 64,000 on the 5 minute chart' });
+    const body = JSON.stringify({
+      ticker: 'BTCUSD',
+      price: 64012.5,
+      message: 'BTC crossed 64,000 on the 5 minute chart',
+    });
     const req = https.request(
       url,
-      { method: 'POST', ca, agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'POST',
+        ca,
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));
@@ -80,7 +104,9 @@ function post(url, ca, agent, tries = 0) {
     // A connection reset (a kept-alive one the server closed as it was taken, or a connect refused
     // while 40 calls start on this 2-core machine): tried again, a few times, on a new one.
     req.on('error', (error) =>
-      error.code === 'ECONNRESET' && tries < 3 ? sleep(50 * (tries + 1)).then(() => post(url, ca, agent, tries + 1).then(resolve, reject)) : reject(error),
+      error.code === 'ECONNRESET' && tries < 3
+        ? sleep(50 * (tries + 1)).then(() => post(url, ca, agent, tries + 1).then(resolve, reject))
+        : reject(error),
     );
     req.end(body);
   });
@@ -125,7 +151,10 @@ export async function runTelephonyBench(options = {}) {
   const rtpBase = 30000 + Math.floor(Math.random() * 50) * 200;
   const totalAccounts = o.callsPerRun * o.repeats + o.answerCalls * 3 + o.steps.reduce((a, b) => a + b, 0) + 10;
   const dataDir = freshDataDir('telephony');
-  const accounts = seedAccounts(dataDir, totalAccounts, 'premium', { smsBackup: true, phone: (i) => `+1444${String(i).padStart(7, '0')}` });
+  const accounts = seedAccounts(dataDir, totalAccounts, 'premium', {
+    smsBackup: true,
+    phone: (i) => `+1444${String(i).padStart(7, '0')}`,
+  });
   let next = 0;
   const take = () => accounts[next++];
   const serve = await startServe(dataDir, {
@@ -141,7 +170,9 @@ export async function runTelephonyBench(options = {}) {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 8 });
   const Database = (await import('better-sqlite3')).default;
   const db = new Database(path.join(dataDir, 'ringhook.db'), { readonly: true });
-  const row = db.prepare('SELECT status, ended_at, answered_at, sms_status, sms_at, amd_status, amd_cause FROM calls WHERE call_id = ?');
+  const row = db.prepare(
+    'SELECT status, ended_at, answered_at, sms_status, sms_at, amd_status, amd_cause FROM calls WHERE call_id = ?',
+  );
   const result = { alert_to_invite: null, missed_call_to_sms: null, answer_to_first_word: null, concurrent: null };
   try {
     // Warm up: the first call loads Asterisk's modules' paths and the speech cache.
@@ -165,11 +196,14 @@ export async function runTelephonyBench(options = {}) {
         while (performance.now() < due) await sleep(Math.max(0, Math.min(2, due - performance.now())));
         const a = take();
         const at = wall();
-        post(`${serve.url}/webhook/${a[0]}/${a[1]}`, ca, agent).then((res) => sent.push({ phone: a[2], at, status: res.status, callId: res.json.call_id }));
+        post(`${serve.url}/webhook/${a[0]}/${a[1]}`, ca, agent).then((res) =>
+          sent.push({ phone: a[2], at, status: res.status, callId: res.json.call_id }),
+        );
       }
       await waitUntil(
         'every INVITE',
-        () => sent.length === o.callsPerRun && sent.every((s) => [...uas.calls.values()].some((c) => c.user === s.phone)),
+        () =>
+          sent.length === o.callsPerRun && sent.every((s) => [...uas.calls.values()].some((c) => c.user === s.phone)),
         20_000,
       );
       const byUser = new Map([...uas.calls.values()].map((c) => [c.user, c]));
@@ -212,7 +246,10 @@ export async function runTelephonyBench(options = {}) {
         'calls.ended_at (busy, the final state, written by serve) → the message printed by Kannel fakesmsc (HTTP sendsms preset), same wall clock; fakesmsc output polled every 2 ms',
       p50_ms: acrossRuns(smsRuns.map((x) => x.p50)),
       p99_ms: acrossRuns(smsRuns.map((x) => x.p99)),
-      outcomes: smsRows.reduce((acc, x) => ((acc[`${x.status}/${x.sms_status}`] = (acc[`${x.status}/${x.sms_status}`] ?? 0) + 1), acc), {}),
+      outcomes: smsRows.reduce(
+        (acc, x) => ((acc[`${x.status}/${x.sms_status}`] = (acc[`${x.status}/${x.sms_status}`] ?? 0) + 1), acc),
+        {},
+      ),
       ended_to_handed_to_gateway_p50_ms: acrossRuns(smsRuns.map((x) => x.handed_to_gateway.p50)),
       ended_to_handed_to_gateway_p99_ms: acrossRuns(smsRuns.map((x) => x.handed_to_gateway.p99)),
       runs: smsRuns,
@@ -236,7 +273,12 @@ export async function runTelephonyBench(options = {}) {
         sentAnswer.push({ phone: a[2], callId: res.json.call_id });
         await sleep(500);
       }
-      await waitUntil('first words', () => sentAnswer.every((s) => [...uas.calls.values()].some((c) => c.user === s.phone && c.firstLoudAt)), 20_000, 20);
+      await waitUntil(
+        'first words',
+        () => sentAnswer.every((s) => [...uas.calls.values()].some((c) => c.user === s.phone && c.firstLoudAt)),
+        20_000,
+        20,
+      );
       const calls = [...uas.calls.values()];
       const fromAck = summarize(calls.map((c) => c.firstLoudAt - c.ackAt));
       const finals = await waitUntil(
@@ -251,7 +293,9 @@ export async function runTelephonyBench(options = {}) {
       result.answer_to_first_word.phones[kind] = {
         ack_to_first_sound_ms: fromAck,
         ok_to_first_sound_ms: summarize(calls.map((c) => c.firstLoudAt - c.answeredAt)),
-        verdicts: count(finals.map((x) => `${x.amd_status ?? 'none'} ${x.amd_cause ?? ''}`.trim().replace(/-\d+$/, ''))),
+        verdicts: count(
+          finals.map((x) => `${x.amd_status ?? 'none'} ${x.amd_cause ?? ''}`.trim().replace(/-\d+$/, '')),
+        ),
         outcomes: count(finals.map((x) => x.status)),
       };
       log(
@@ -277,7 +321,9 @@ export async function runTelephonyBench(options = {}) {
       const t0 = performance.now();
       const ids = [];
       const batch = Array.from({ length: n }, () => take());
-      await Promise.all(batch.map((a) => post(`${serve.url}/webhook/${a[0]}/${a[1]}`, ca, agent).then((r) => ids.push(r.json.call_id))));
+      await Promise.all(
+        batch.map((a) => post(`${serve.url}/webhook/${a[0]}/${a[1]}`, ca, agent).then((r) => ids.push(r.json.call_id))),
+      );
       let peakRss = 0;
       let peakAsteriskRss = 0;
       await waitUntil(
@@ -308,7 +354,9 @@ export async function runTelephonyBench(options = {}) {
       const holdMs = performance.now() - s0;
       const c1 = pids.map(cpuMsOf);
       const serveCpu = ((c1[0] - c0[0]) / holdMs) * 100;
-      const asteriskCpu = ((c1.slice(1).reduce((a, b) => a + (b || 0), 0) - c0.slice(1).reduce((a, b) => a + (b || 0), 0)) / holdMs) * 100;
+      const asteriskCpu =
+        ((c1.slice(1).reduce((a, b) => a + (b || 0), 0) - c0.slice(1).reduce((a, b) => a + (b || 0), 0)) / holdMs) *
+        100;
       // every outcome recorded: wait until all are final
       const finals = await waitUntil(
         `${n} final outcomes`,
@@ -343,12 +391,24 @@ export async function runTelephonyBench(options = {}) {
       description:
         'N alerts at once to N accounts; our phone answers every call and holds it until ringhook hangs up (after the message and the digit wait); CPU sampled over 3 s while all talk',
       steps,
-      sustained: Math.max(0, ...steps.filter((s) => s.all_completed && s.simultaneous_answered === s.calls).map((s) => s.calls)),
+      sustained: Math.max(
+        0,
+        ...steps.filter((s) => s.all_completed && s.simultaneous_answered === s.calls).map((s) => s.calls),
+      ),
       per_call: {
-        serve_cpu_pct: round((last.serve_cpu_pct_while_talking - first.serve_cpu_pct_while_talking) / (last.calls - first.calls), 2),
-        asterisk_cpu_pct: round((last.asterisk_cpu_pct_while_talking - first.asterisk_cpu_pct_while_talking) / (last.calls - first.calls), 2),
+        serve_cpu_pct: round(
+          (last.serve_cpu_pct_while_talking - first.serve_cpu_pct_while_talking) / (last.calls - first.calls),
+          2,
+        ),
+        asterisk_cpu_pct: round(
+          (last.asterisk_cpu_pct_while_talking - first.asterisk_cpu_pct_while_talking) / (last.calls - first.calls),
+          2,
+        ),
         serve_rss_mb: round((last.serve_peak_rss_mb - first.serve_peak_rss_mb) / (last.calls - first.calls), 2),
-        asterisk_rss_mb: round((last.asterisk_peak_rss_mb - first.asterisk_peak_rss_mb) / (last.calls - first.calls), 2),
+        asterisk_rss_mb: round(
+          (last.asterisk_peak_rss_mb - first.asterisk_peak_rss_mb) / (last.calls - first.calls),
+          2,
+        ),
       },
     };
   } catch (error) {

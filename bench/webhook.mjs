@@ -34,7 +34,10 @@ export function memorySampler(pid) {
 }
 
 /** One load run against `url`; `cursor` rotates the accounts across runs so that no account meets its limit. */
-export async function loadRun(target, { accountsFile, ca, cursor, mode, rate, durationMs, connections, concurrency, warmupMs, pid, body }) {
+export async function loadRun(
+  target,
+  { accountsFile, ca, cursor, mode, rate, durationMs, connections, concurrency, warmupMs, pid, body },
+) {
   const cpu0 = pid ? cpuMsOf(pid) : NaN;
   const t0 = performance.now();
   const r = await runNodeJson(LOAD, [
@@ -73,7 +76,14 @@ export async function runWebhookBench(options = {}) {
   });
   const ceiling = await startCeiling(serve.cert, serve.key);
   const cursor = { value: 0 };
-  const common = { accountsFile, ca: serve.cert, cursor, connections: o.connections, concurrency: o.concurrency, warmupMs: o.warmupMs };
+  const common = {
+    accountsFile,
+    ca: serve.cert,
+    cursor,
+    connections: o.connections,
+    concurrency: o.concurrency,
+    warmupMs: o.warmupMs,
+  };
   const runs = { ringhook_steady: [], ringhook_rate: [], ringhook_max: [], ceiling_rate: [], ceiling_max: [] };
   let idle;
   let underLoad;
@@ -84,11 +94,39 @@ export async function runWebhookBench(options = {}) {
     const mem = memorySampler(serve.pid);
     for (let i = 0; i < o.repeats; i++) {
       log(`webhook: repeat ${i + 1}/${o.repeats}`);
-      runs.ringhook_steady.push(await loadRun(serve.url, { ...common, mode: 'rate', rate: o.steadyRate, durationMs: o.rateDurationMs, pid: serve.pid }));
-      runs.ringhook_rate.push(await loadRun(serve.url, { ...common, mode: 'rate', rate: o.rate, durationMs: o.rateDurationMs, pid: serve.pid }));
-      runs.ceiling_rate.push(await loadRun(ceiling.url, { ...common, mode: 'rate', rate: o.rate, durationMs: o.rateDurationMs, pid: ceiling.pid }));
-      runs.ringhook_max.push(await loadRun(serve.url, { ...common, mode: 'max', durationMs: o.maxDurationMs, pid: serve.pid }));
-      runs.ceiling_max.push(await loadRun(ceiling.url, { ...common, mode: 'max', durationMs: o.maxDurationMs, pid: ceiling.pid }));
+      runs.ringhook_steady.push(
+        await loadRun(serve.url, {
+          ...common,
+          mode: 'rate',
+          rate: o.steadyRate,
+          durationMs: o.rateDurationMs,
+          pid: serve.pid,
+        }),
+      );
+      runs.ringhook_rate.push(
+        await loadRun(serve.url, {
+          ...common,
+          mode: 'rate',
+          rate: o.rate,
+          durationMs: o.rateDurationMs,
+          pid: serve.pid,
+        }),
+      );
+      runs.ceiling_rate.push(
+        await loadRun(ceiling.url, {
+          ...common,
+          mode: 'rate',
+          rate: o.rate,
+          durationMs: o.rateDurationMs,
+          pid: ceiling.pid,
+        }),
+      );
+      runs.ringhook_max.push(
+        await loadRun(serve.url, { ...common, mode: 'max', durationMs: o.maxDurationMs, pid: serve.pid }),
+      );
+      runs.ceiling_max.push(
+        await loadRun(ceiling.url, { ...common, mode: 'max', durationMs: o.maxDurationMs, pid: ceiling.pid }),
+      );
       const last = (k) => runs[k].at(-1);
       log(
         `  rate ${o.steadyRate}/s: ringhook p50 ${last('ringhook_steady').latency_ms.p50.toFixed(2)} p99 ${last('ringhook_steady').latency_ms.p99.toFixed(2)} ms;` +
@@ -131,7 +169,11 @@ export async function runWebhookBench(options = {}) {
       throughput_ratio_vs_ceiling: acrossRuns(ratios),
       server_cpu_pct_at_rate: fig('ringhook_rate', (r) => r.server_cpu_pct),
       generator_cpu_pct_max: fig('ringhook_max', (r) => r.generator_cpu_pct),
-      non_200: { ringhook_steady: non200('ringhook_steady'), ringhook_rate: non200('ringhook_rate'), ringhook_max: non200('ringhook_max') },
+      non_200: {
+        ringhook_steady: non200('ringhook_steady'),
+        ringhook_rate: non200('ringhook_rate'),
+        ringhook_max: non200('ringhook_max'),
+      },
     },
     targets: {
       p99_under_10ms_at_200_per_s: steadyP99.median < 10,

@@ -15,7 +15,11 @@ import { testCallCommand } from './cli/test-call.js';
 import { VERSION } from './lib/version.js';
 
 export const rootCommand = defineCommand({
-  meta: { name: 'ringhook', version: VERSION, description: 'Turns trading alerts (webhooks) into phone calls, with SMS backup' },
+  meta: {
+    name: 'ringhook',
+    version: VERSION,
+    description: 'Turns trading alerts (webhooks) into phone calls, with SMS backup',
+  },
   subCommands: {
     serve: serveCommand,
     account: accountCommand,
@@ -42,7 +46,8 @@ function checkArguments(argv: readonly string[]): void {
   // A command with subcommands left: citty names the unknown one, or shows the usage.
   if (command.subCommands) return;
   const args = command.args;
-  const problem = args && typeof args === 'object' && !(args instanceof Promise) ? argumentsProblem(args, rest) : undefined;
+  const problem =
+    args && typeof args === 'object' && !(args instanceof Promise) ? argumentsProblem(args, rest) : undefined;
   if (problem) throw new UsageError(problem);
 }
 

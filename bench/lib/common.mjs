@@ -42,7 +42,13 @@ export function median(values) {
 export function acrossRuns(values) {
   const s = [...values].sort((a, b) => a - b);
   const r = (x) => Math.round(x * 1000) / 1000;
-  return { median: r(median(s)), p99: r(quantile(s, 0.99)), min: r(s[0]), max: r(s[s.length - 1]), runs: values.map(r) };
+  return {
+    median: r(median(s)),
+    p99: r(quantile(s, 0.99)),
+    min: r(s[0]),
+    max: r(s[s.length - 1]),
+    runs: values.map(r),
+  };
 }
 
 export function machine() {
@@ -59,7 +65,10 @@ export function machine() {
 export function writeResult(name, result) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.json`);
-  fs.writeFileSync(file, `${JSON.stringify({ name, measured_at: new Date().toISOString(), machine: machine(), ...result }, null, 2)}\n`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ name, measured_at: new Date().toISOString(), machine: machine(), ...result }, null, 2)}\n`,
+  );
   return file;
 }
 

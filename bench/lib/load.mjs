@@ -30,10 +30,22 @@ const accounts = accountsFile
       .split('\n')
       .map((l) => l.split(' '))
   : [['x', 'y']];
-const agent = new https.Agent({ keepAlive: true, maxSockets: connections, ca: fs.readFileSync(ca), keepAliveMsecs: 10_000 });
+const agent = new https.Agent({
+  keepAlive: true,
+  maxSockets: connections,
+  ca: fs.readFileSync(ca),
+  keepAliveMsecs: 10_000,
+});
 // `body` replaces the alert (e.g. an invalid one, to load the refusals' path).
 const BODY = Buffer.from(
-  body ?? JSON.stringify({ ticker: 'BTCUSD', price: '64012.5', action: 'buy', strategy: 'breakout', message: 'BTC crossed 64,000 on the 5 minute chart' }),
+  body ??
+    JSON.stringify({
+      ticker: 'BTCUSD',
+      price: '64012.5',
+      action: 'buy',
+      strategy: 'breakout',
+      message: 'BTC crossed 64,000 on the 5 minute chart',
+    }),
 );
 
 let cursor = start;
@@ -156,7 +168,12 @@ process.stdout.write(
     error_samples: errorSamples,
     accepted: ok,
     accepted_per_s: (ok * 1000) / run.duration_ms,
-    latency_ms: { p50: q(sorted, 0.5), p90: q(sorted, 0.9), p99: q(sorted, 0.99), max: sorted[sorted.length - 1] ?? NaN },
+    latency_ms: {
+      p50: q(sorted, 0.5),
+      p90: q(sorted, 0.9),
+      p99: q(sorted, 0.99),
+      max: sorted[sorted.length - 1] ?? NaN,
+    },
     service_time_ms: { p50: q(sortedService, 0.5), p99: q(sortedService, 0.99) },
     generator_cpu_pct: ((cpu.user + cpu.system) / 1000 / wall) * 100,
     warmup_cpu_ms: (cpuStart.user - cpuBefore.user + cpuStart.system - cpuBefore.system) / 1000,

@@ -52,7 +52,9 @@ export function runqueueWaitMsOfTree(pid) {
 /** Starts the cluster: the test helper's, with the CPU and wait figures of its processes and its settings. */
 export async function startPostgres() {
   buildHelpers();
-  const { startPostgres: start } = await import(path.join(BENCH_DIR, '.build', 'tree', 'test', 'helpers', 'postgres.js'));
+  const { startPostgres: start } = await import(
+    path.join(BENCH_DIR, '.build', 'tree', 'test', 'helpers', 'postgres.js')
+  );
   const pg = await start();
   return {
     ...pg,

@@ -24,7 +24,12 @@ export function freshDataDir(name) {
  * Creates `count` Premium accounts (migrating a new database first) and writes "user_id api_key"
  * lines to accounts.txt. Returns the list.
  */
-export function seedAccounts(dataDir, count, plan = 'premium', { smsBackup = false, phone = (i) => `+1555${String(i).padStart(7, '0')}` } = {}) {
+export function seedAccounts(
+  dataDir,
+  count,
+  plan = 'premium',
+  { smsBackup = false, phone = (i) => `+1555${String(i).padStart(7, '0')}` } = {},
+) {
   // Sealed with the data dir's key file, which serve then uses too.
   const secrets = loadSecretBox({ dataDir, secretKey: undefined });
   const db = openDatabase(path.join(dataDir, 'ringhook.db'), { sync: 'normal', secrets });
@@ -36,7 +41,18 @@ export function seedAccounts(dataDir, count, plan = 'premium', { smsBackup = fal
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const a = [newUserId(), newApiKey()];
-      insert.run(a[0], secrets.seal(a[1], a[0]), secrets.mac(a[1]), `bench ${i}`, phone(i), plan, smsBackup ? 1 : 0, now, now, now);
+      insert.run(
+        a[0],
+        secrets.seal(a[1], a[0]),
+        secrets.mac(a[1]),
+        `bench ${i}`,
+        phone(i),
+        plan,
+        smsBackup ? 1 : 0,
+        now,
+        now,
+        now,
+      );
       accounts.push([...a, phone(i)]);
     }
   })();
@@ -55,7 +71,8 @@ export function seedHistory(dataDir, accounts, rows) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -1000000'); // 1 GB: the random call_id index fits, so a million rows take seconds
-  const insert = db.prepare(`INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
+  const insert =
+    db.prepare(`INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
                                strategy, alert_timestamp, extra, error, received_at, updated_at, phone, dialed_at, ringing_at, answered_at,
                                ended_at, ring_ms, talk_ms, hangup_cause, hangup_cause_text)
                              VALUES (?, ?, 'alert', 1, ?, ?, 0, 'BTCUSD', 64000.5, 'buy', 'breakout', NULL, NULL, NULL, ?, ?, '+15550000000', ?, ?, ?, ?, 900, ?, 16, 'Normal Clearing')`);
@@ -172,7 +189,9 @@ export async function startServe(dataDir, { env = {}, nodeArgs = [], root = ROOT
 
 /** Starts the bare node:https ceiling server with the given certificate. */
 export async function startCeiling(cert, key) {
-  const child = spawn(process.execPath, [new URL('./ceiling-server.mjs', import.meta.url).pathname, cert, key], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL('./ceiling-server.mjs', import.meta.url).pathname, cert, key], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
     child.once('exit', (code) => reject(new Error(`ceiling server exited with ${code}`)));

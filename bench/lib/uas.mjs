@@ -46,7 +46,8 @@ function ulaw(sample) {
 /** A quiet room through a phone's microphone: noise of average level ~16 of 32768, far below talk (256). */
 export function lowNoise(ms) {
   const out = Buffer.alloc(ms * 8);
-  for (let i = 0; i < out.length; i++) out[i] = ulaw(Math.round((Math.random() + Math.random() + Math.random() - 1.5) * 40));
+  for (let i = 0; i < out.length; i++)
+    out[i] = ulaw(Math.round((Math.random() + Math.random() + Math.random() - 1.5) * 40));
   return out;
 }
 
@@ -169,7 +170,15 @@ export async function startUas({ port, mode, ringMs = 0, rtpPortBase = 0, voice 
       }
       const user = /sip:([^@>;]+)@/.exec(msg.start)?.[1] ?? '';
       const callMode = typeof mode === 'function' ? mode(user) : mode;
-      call = { user, mode: callMode, inviteAt: at, tag: calls.size + 1, invite: msg, from: rinfo, media: mediaOf(buf.toString('utf8')) };
+      call = {
+        user,
+        mode: callMode,
+        inviteAt: at,
+        tag: calls.size + 1,
+        invite: msg,
+        from: rinfo,
+        media: mediaOf(buf.toString('utf8')),
+      };
       calls.set(callId, call);
       if (callMode !== 'busy' && (ringMs > 0 || callMode === 'no-answer')) reply(msg, rinfo, '180 Ringing');
       if (callMode === 'no-answer') return;

@@ -69,7 +69,9 @@ function configureHttp(caFile: string | undefined): void {
   try {
     pem = fs.readFileSync(caFile, 'utf8');
   } catch (error) {
-    throw new UserError(`cannot read RINGHOOK_ACME_CA_FILE ${caFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UserError(
+      `cannot read RINGHOOK_ACME_CA_FILE ${caFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...rootCertificates, pem] });
 }
@@ -88,10 +90,19 @@ async function accountClient(config: AcmeConfig, dataDir: string): Promise<acme.
   } catch {
     known = undefined;
   }
-  const options = { directoryUrl: config.directory, accountKey: key, backoffAttempts: 10, backoffMin: 1000, backoffMax: 10_000 };
+  const options = {
+    directoryUrl: config.directory,
+    accountKey: key,
+    backoffAttempts: 10,
+    backoffMin: 1000,
+    backoffMax: 10_000,
+  };
   const client = new acme.Client({ ...options, ...(known && { accountUrl: known }) });
   if (!known) {
-    await client.createAccount({ termsOfServiceAgreed: true, ...(config.email && { contact: [`mailto:${config.email}`] }) });
+    await client.createAccount({
+      termsOfServiceAgreed: true,
+      ...(config.email && { contact: [`mailto:${config.email}`] }),
+    });
     writePrivate(urlFile, `${JSON.stringify({ directory: config.directory, url: client.getAccountUrl() })}\n`, 0o600);
   }
   return client;
@@ -117,7 +128,9 @@ function reachDirectory(directory: string): Promise<void> {
       if (res.statusCode === 200) resolve();
       else reject(new Error(`the ACME directory returned HTTP ${res.statusCode}: ${directory}`));
     });
-    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer from ${directory} within 10 s`), { code: 'ETIMEDOUT' })));
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error(`no answer from ${directory} within 10 s`), { code: 'ETIMEDOUT' })),
+    );
     req.on('error', reject);
   });
 }
@@ -125,18 +138,32 @@ function reachDirectory(directory: string): Promise<void> {
 /** acme-client's retry wrapper turns a connection lost mid-order into a TypeError about `status`. */
 export function plainOrderError(error: unknown): Error & { code?: string } {
   if (error instanceof TypeError && /reading 'status'/.test(error.message)) {
-    return Object.assign(new Error('the connection to the ACME authority failed during the order'), { code: 'ECONNRESET' });
+    return Object.assign(new Error('the connection to the ACME authority failed during the order'), {
+      code: 'ECONNRESET',
+    });
   }
   return error as Error & { code?: string };
 }
 
 /** Orders a certificate for the configured names; throws the authority's (or the network's) error. */
-export async function orderCertificate({ config, dataDir, store, challenges, now }: OrderDeps): Promise<StoredCertificate> {
-  if (challenges.length === 0) throw new UserError('no challenge can be answered: the plain-HTTP port (RINGHOOK_HTTP_PORT, default 80) is needed for HTTP-01');
+export async function orderCertificate({
+  config,
+  dataDir,
+  store,
+  challenges,
+  now,
+}: OrderDeps): Promise<StoredCertificate> {
+  if (challenges.length === 0)
+    throw new UserError(
+      'no challenge can be answered: the plain-HTTP port (RINGHOOK_HTTP_PORT, default 80) is needed for HTTP-01',
+    );
   configureHttp(config.caFile);
   await reachDirectory(config.directory);
   const client = await accountClient(config, dataDir);
-  const [key, csr] = await acme.crypto.createCsr({ commonName: config.domains[0]!, altNames: config.domains }, await acme.crypto.createPrivateRsaKey(2048));
+  const [key, csr] = await acme.crypto.createCsr(
+    { commonName: config.domains[0]!, altNames: config.domains },
+    await acme.crypto.createPrivateRsaKey(2048),
+  );
   const certPem = await client.auto({
     csr,
     ...(config.email && { email: config.email }),
@@ -144,9 +171,17 @@ export async function orderCertificate({ config, dataDir, store, challenges, now
     challengePriority: challenges,
     // The authority checks; a check of our own fails behind routers without hairpin NAT.
     skipChallengeVerification: true,
-    challengeCreateFn: (_authz, challenge, keyAuthorization) => store.putChallenge(challenge.token, keyAuthorization, now() + CHALLENGE_TTL_MS),
+    challengeCreateFn: (_authz, challenge, keyAuthorization) =>
+      store.putChallenge(challenge.token, keyAuthorization, now() + CHALLENGE_TTL_MS),
     challengeRemoveFn: (_authz, challenge) => store.deleteChallenge(challenge.token),
   });
   const info = readCertificate(certPem);
-  return { names: config.domains, certPem, keyPem: key.toString(), notBefore: info.notBefore, notAfter: info.notAfter, obtainedAt: now() };
+  return {
+    names: config.domains,
+    certPem,
+    keyPem: key.toString(),
+    notBefore: info.notBefore,
+    notAfter: info.notAfter,
+    obtainedAt: now(),
+  };
 }

@@ -3,7 +3,14 @@
 // old one). A failed order keeps the old certificate, logs one line, and backs off. Several nodes
 // share one certificate: one orders (the store's lock), the others pick it up from the store.
 import type { AcmeConfig } from '../config/acme.js';
-import { backoffOutlivesRestart, challengePriority, coversNames, describeAcmeFault, nextAttemptAfterFailure, renewalTime } from '../core/acme.js';
+import {
+  backoffOutlivesRestart,
+  challengePriority,
+  coversNames,
+  describeAcmeFault,
+  nextAttemptAfterFailure,
+  renewalTime,
+} from '../core/acme.js';
 import type { TlsMaterial } from '../http/tls.js';
 import type { Logger } from '../lib/log.js';
 import type { CertificateRepo, CertificateState, StoredCertificate } from '../store/contract.js';
@@ -51,19 +58,24 @@ export async function prepareCertificate(deps: CertificateKeeperDeps): Promise<C
   let serve: (material: TlsMaterial) => void = () => {};
   /** No order tried yet by this process: a backoff left by an earlier one may not apply (core/acme). */
   let firstTry = true;
-  const retryAt = (state: CertificateState) => (firstTry && !backoffOutlivesRestart(state.lastErrorKind) ? 0 : (state.nextAttemptAt ?? 0));
+  const retryAt = (state: CertificateState) =>
+    firstTry && !backoffOutlivesRestart(state.lastErrorKind) ? 0 : (state.nextAttemptAt ?? 0);
 
   const swapIn = (certificate: StoredCertificate, why: string) => {
     served = certificate;
     writeCertificateFiles(deps.dataDir, certificate);
     serve({ cert: certificate.certPem, key: certificate.keyPem });
-    logger.info(`serving the certificate ${why}`, { names: certificate.names, expires: new Date(certificate.notAfter).toISOString() });
+    logger.info(`serving the certificate ${why}`, {
+      names: certificate.names,
+      expires: new Date(certificate.notAfter).toISOString(),
+    });
   };
 
   /** The store's certificate, when it covers the names. */
   const current = async () => {
     const state = await store.state();
-    const certificate = state.certificate && coversNames(state.certificate.names, config.domains) ? state.certificate : null;
+    const certificate =
+      state.certificate && coversNames(state.certificate.names, config.domains) ? state.certificate : null;
     return { state, certificate };
   };
 
@@ -77,7 +89,13 @@ export async function prepareCertificate(deps: CertificateKeeperDeps): Promise<C
     if (now() < retryAt(state)) return;
     firstTry = false;
     try {
-      const obtained = await orderCertificate({ config, dataDir: deps.dataDir, store, challenges: challengePriority(deps.plainHttp), now });
+      const obtained = await orderCertificate({
+        config,
+        dataDir: deps.dataDir,
+        store,
+        challenges: challengePriority(deps.plainHttp),
+        now,
+      });
       await store.save(obtained);
       if (!stopped) swapIn(obtained, served ? 'renewed from the ACME authority' : 'obtained from the ACME authority');
     } catch (error) {
@@ -97,7 +115,11 @@ export async function prepareCertificate(deps: CertificateKeeperDeps): Promise<C
   /** What is due now, then when to look again. */
   const tick = async (): Promise<number> => {
     const { state, certificate } = await current();
-    if (certificate && certificate.obtainedAt !== served?.obtainedAt && certificate.notAfter > (served?.notAfter ?? 0)) {
+    if (
+      certificate &&
+      certificate.obtainedAt !== served?.obtainedAt &&
+      certificate.notAfter > (served?.notAfter ?? 0)
+    ) {
       swapIn(certificate, 'another node obtained');
     }
     const renewAt = served ? renewalTime(served) : now();

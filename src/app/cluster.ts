@@ -55,11 +55,14 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
       wasDown = false;
       if (deps.adopt && takingOver) {
         for (const gone of await registry.takeOverSilent(nodeTimeoutMs, deps.smsWindowMs)) {
-          logger.warn('a node stopped answering: its calls in progress end interrupted here, its queued calls are dialed by the others', {
-            node: gone.nodeId,
-            calls: gone.calls.length,
-            sms: gone.sms.handingOver.length + gone.sms.waiting.length + gone.sms.ended.length,
-          });
+          logger.warn(
+            'a node stopped answering: its calls in progress end interrupted here, its queued calls are dialed by the others',
+            {
+              node: gone.nodeId,
+              calls: gone.calls.length,
+              sms: gone.sms.handingOver.length + gone.sms.waiting.length + gone.sms.ended.length,
+            },
+          );
           deps.adopt(gone);
         }
       }
@@ -76,7 +79,9 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
   timer.unref();
 
   // Our own changes go out to the other nodes; theirs come in to our dashboards.
-  const unsubscribeLocal = store.changes ? events.subscribe((change) => !change.remote && store.changes!.publish(change)) : () => {};
+  const unsubscribeLocal = store.changes
+    ? events.subscribe((change) => !change.remote && store.changes!.publish(change))
+    : () => {};
   const unsubscribeRemote = store.changes
     ? await store.changes
         .subscribe((change) => {
@@ -88,7 +93,9 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
           }
         })
         .catch((error: Error) => {
-          logger.warn('live dashboard updates from the other nodes are off: could not listen on the database', { error });
+          logger.warn('live dashboard updates from the other nodes are off: could not listen on the database', {
+            error,
+          });
           return async () => {};
         })
     : async () => {};
@@ -104,7 +111,9 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
       unsubscribeLocal();
       await unsubscribeRemote().catch(() => {});
       // A clean stop: the others need not wait for the silence to know.
-      await registry.leave().catch((error: Error) => logger.warn('could not tell the other nodes this one stops', { error }));
+      await registry
+        .leave()
+        .catch((error: Error) => logger.warn('could not tell the other nodes this one stops', { error }));
     },
   };
 }

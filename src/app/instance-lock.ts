@@ -98,7 +98,9 @@ export function lockDataDir(dataDir: string, owner: LockOwner): () => void {
   const lock = takeLock(lockPath, 250);
   if (lock === 'busy') {
     const current = owner.databaseSchema?.() ?? null;
-    throw new UserError(serveHeldRefusal(dataDir, recordedHolder(dataDir), current === null ? null : { current, known: owner.schema }));
+    throw new UserError(
+      serveHeldRefusal(dataDir, recordedHolder(dataDir), current === null ? null : { current, known: owner.schema }),
+    );
   }
   try {
     fs.chmodSync(lockPath, 0o600);

@@ -27,7 +27,8 @@ export type Stores = Store;
  * new api_key (regenerateAllKeys).
  */
 export async function openStores(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'> & Partial<Pick<Config, 'telephony'>>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'> &
+    Partial<Pick<Config, 'telephony'>>,
   now: () => number = Date.now,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean } = {},
 ): Promise<Store> {
@@ -41,7 +42,12 @@ export async function openStores(
 /** The data dir's files could not be made or opened (a file in its place, another user's, a read-only disk): said with the variable. */
 function dataDirError(error: unknown, dataDir: string): UserError | undefined {
   const { code, path: file } = error as NodeJS.ErrnoException;
-  if (!code || !['EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'EEXIST', 'ENOENT'].includes(code) || !file?.startsWith(dataDir)) return undefined;
+  if (
+    !code ||
+    !['EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'EEXIST', 'ENOENT'].includes(code) ||
+    !file?.startsWith(dataDir)
+  )
+    return undefined;
   const why = ['ENOTDIR', 'EEXIST'].includes(code)
     ? 'a file stands where a folder should be'
     : 'run ringhook as the user that owns it (the one serve runs as), or set RINGHOOK_DATA_DIR to a folder this user can write';
@@ -49,7 +55,8 @@ function dataDirError(error: unknown, dataDir: string): UserError | undefined {
 }
 
 async function openStoresIn(
-  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'> & Partial<Pick<Config, 'telephony'>>,
+  config: Pick<Config, 'dbFile' | 'dbSync' | 'dataDir' | 'secretKey' | 'databaseUrl' | 'databaseTls' | 'nodeId'> &
+    Partial<Pick<Config, 'telephony'>>,
   now: () => number,
   options: { lostSecretKey?: boolean; logger?: Logger; asNode?: boolean },
 ): Promise<Store> {
@@ -62,10 +69,13 @@ async function openStoresIn(
       allowUnverified: config.databaseTls.allowUnverified,
     });
     if (!local && tls !== 'verified' && config.databaseTls.allowUnverified) {
-      options.logger?.warn('the database is reached without a verified certificate (RINGHOOK_DATABASE_UNVERIFIED=on): keep its network private', {
-        hosts,
-        tls,
-      });
+      options.logger?.warn(
+        'the database is reached without a verified certificate (RINGHOOK_DATABASE_UNVERIFIED=on): keep its network private',
+        {
+          hosts,
+          tls,
+        },
+      );
     }
     return openPostgresStore({
       url: config.databaseUrl,
@@ -106,7 +116,11 @@ function certificateNames(config: Config): string[] {
   return [...names];
 }
 
-export async function startService(config: Config, logger: Logger, now: () => number = Date.now): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  logger: Logger,
+  now: () => number = Date.now,
+): Promise<RunningService> {
   // The lock first: a serve that finds another one on its data dir opens (and migrates) nothing.
   let unlock: () => void;
   try {
@@ -130,7 +144,8 @@ export async function startService(config: Config, logger: Logger, now: () => nu
   let certificate: CertificateKeeper | null = null;
   let servers: RunningServers;
   try {
-    if (config.telephony.mode !== 'off') telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
+    if (config.telephony.mode !== 'off')
+      telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
     const t = telephony;
     cluster = await startCluster({
       store: stores,
@@ -144,15 +159,26 @@ export async function startService(config: Config, logger: Logger, now: () => nu
           t.dialer.endAbandoned(gone.calls, gone.nodeId);
           t.smsBackup
             .settleLeft(gone.sms)
-            .catch((error: Error) => logger.error('could not settle the SMS of a node that stopped answering', { node: gone.nodeId, error }));
+            .catch((error: Error) =>
+              logger.error('could not settle the SMS of a node that stopped answering', { node: gone.nodeId, error }),
+            );
         },
       }),
     });
     // Several nodes are scraped one by one: each says which it is and what it stores in.
-    metrics.gauge('ringhook_node_info', 'This ringhook node (1): its id and its store.', () => 1, { node: config.nodeId, store: stores.kind });
+    metrics.gauge('ringhook_node_info', 'This ringhook node (1): its id and its store.', () => 1, {
+      node: config.nodeId,
+      store: stores.kind,
+    });
     metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
-    metrics.gauge('ringhook_queued_calls', 'Accepted calls waiting for a free line or for Asterisk.', () => t?.dialer.queuedCalls ?? 0);
-    metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () => (t?.ari.isConnected ? 1 : 0));
+    metrics.gauge(
+      'ringhook_queued_calls',
+      'Accepted calls waiting for a free line or for Asterisk.',
+      () => t?.dialer.queuedCalls ?? 0,
+    );
+    metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () =>
+      t?.ari.isConnected ? 1 : 0,
+    );
     if (config.acme) {
       certificate = await prepareCertificate({
         config: config.acme,
@@ -164,8 +190,10 @@ export async function startService(config: Config, logger: Logger, now: () => nu
         now,
       });
       const keeper = certificate;
-      metrics.gauge('ringhook_acme_certificate_days_left', "Days until ringhook's own (ACME) certificate expires; NaN before the first one.", () =>
-        keeper.daysLeft(),
+      metrics.gauge(
+        'ringhook_acme_certificate_days_left',
+        "Days until ringhook's own (ACME) certificate expires; NaN before the first one.",
+        () => keeper.daysLeft(),
       );
     }
     const smsDelivery = smsReceiptDeps(config, t);
@@ -203,7 +231,13 @@ export async function startService(config: Config, logger: Logger, now: () => nu
       certificateNames: certificateNames(config),
       allowSelfSigned: config.selfSigned,
       connections: config.connections,
-      ...(certificate && { acme: { certificate: certificate.initial, answer: certificate.answer, publicOrigin: new URL(config.publicUrl).origin } }),
+      ...(certificate && {
+        acme: {
+          certificate: certificate.initial,
+          answer: certificate.answer,
+          publicOrigin: new URL(config.publicUrl).origin,
+        },
+      }),
       logger,
     });
     certificate?.start(servers.setCertificate);

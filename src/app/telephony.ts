@@ -81,7 +81,12 @@ function managedSoftphone(config: Config): Softphone {
   const { username, password } = config.telephony.softphone;
   if (password) return { username, password, passwordFrom: 'environment', secretFile: null };
   const secret = readOrCreateSecret(config.dataDir, 'softphone');
-  return { username, password: secret.value, passwordFrom: secret.created ? 'made now' : 'kept', secretFile: secret.file };
+  return {
+    username,
+    password: secret.value,
+    passwordFrom: secret.created ? 'made now' : 'kept',
+    secretFile: secret.file,
+  };
 }
 
 /** The secret the SMS receipt URL carries (made once, kept in the data dir); null when no receipts are asked. */
@@ -105,7 +110,12 @@ export function backupEndpointFor(config: Config['telephony']): ((phone: string)
   return config.trunk && config.trunk2 ? (phone) => throughTrunk(phone, 'trunk2') : undefined;
 }
 
-async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: string, softphone: Softphone): Promise<ManagedAsterisk> {
+async function startManagedAsterisk(
+  config: Config,
+  logger: Logger,
+  mediaDir: string,
+  softphone: Softphone,
+): Promise<ManagedAsterisk> {
   const t = config.telephony;
   const runDir = path.join(config.dataDir, 'asterisk');
   const runDirProblem = asteriskPathProblem(runDir);
@@ -122,7 +132,8 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
       `${(error as Error).message} (npm start does it from a checkout; or set RINGHOOK_ARI_URL to use an Asterisk of your own, or RINGHOOK_TELEPHONY=off)`,
     );
   }
-  const externalAddress = t.sip.externalAddress ?? (t.sip.stunServer && (await externalAddressFromStun(t.sip.stunServer, logger)));
+  const externalAddress =
+    t.sip.externalAddress ?? (t.sip.stunServer && (await externalAddressFromStun(t.sip.stunServer, logger)));
   const asterisk = new ManagedAsterisk({
     runtime,
     dataDir: config.dataDir,
@@ -149,7 +160,9 @@ async function startManagedAsterisk(config: Config, logger: Logger, mediaDir: st
   try {
     await asterisk.start();
   } catch (error) {
-    throw new UserError(`could not start Asterisk: ${(error as Error).message} (its log: ${path.join(config.dataDir, 'asterisk', 'log')})`);
+    throw new UserError(
+      `could not start Asterisk: ${(error as Error).message} (its log: ${path.join(config.dataDir, 'asterisk', 'log')})`,
+    );
   }
   return asterisk;
 }
@@ -165,7 +178,9 @@ async function externalAddressFromStun(server: { host: string; port: number }, l
     );
   }
   if (isPrivateIpv4(address)) {
-    throw new UserError(`the STUN server ${server.host} sees this machine at the private address ${address}: it is inside your network, not on the internet`);
+    throw new UserError(
+      `the STUN server ${server.host} sees this machine at the private address ${address}: it is inside your network, not on the internet`,
+    );
   }
   logger.info('public address from STUN', { address, server: `${server.host}:${server.port}` });
   return address;
@@ -184,7 +199,9 @@ function readTrunkCa(file: string): string {
     if (!first) throw new Error('no PEM certificate in it');
     new X509Certificate(first);
   } catch (error) {
-    throw new UserError(`RINGHOOK_TRUNK_CA_FILE ${file} holds no certificate authority Asterisk can use: ${(error as Error).message}`);
+    throw new UserError(
+      `RINGHOOK_TRUNK_CA_FILE ${file} holds no certificate authority Asterisk can use: ${(error as Error).message}`,
+    );
   }
   return pem;
 }
@@ -208,12 +225,16 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     events: CallFlow.EVENTS,
   });
   // An external Asterisk may be down now: the client keeps trying and calls wait in the queue.
-  const connected = ari.connect().catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));
+  const connected = ari
+    .connect()
+    .catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));
   if (asterisk) await connected;
 
   const { progress, writes } = deps.store;
   const receiptToken = smsReceiptToken(config);
-  const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), { logger: logger.child({ component: 'sms' }) });
+  const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), {
+    logger: logger.child({ component: 'sms' }),
+  });
   const smsHealth = new SmsHealth(sms, { now: deps.now });
   const smsBackup = new SmsBackup({
     sender: sms,
@@ -245,7 +266,9 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const burst = burstSynthesis(DEFAULT_SPEECH.language, DEFAULT_SPEECH.synthesis, t.tts.burstVoice);
   for (const synthesis of [undefined, ...(burst ? [burst] : [])]) {
     for (const phrase of Object.values(callPhrases(DEFAULT_SPEECH))) {
-      tts.synthesize(phrase, synthesis).catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
+      tts
+        .synthesize(phrase, synthesis)
+        .catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
     }
   }
   const dialer = new Dialer({
@@ -282,7 +305,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   });
   // Speech of old alerts is not needed again: the cache is cleaned a minute after the start (a
   // service restarted more often than daily would otherwise never clean it), then once a day.
-  const clean = () => void tts.cleanup(SPEECH_CACHE_DAYS).catch((error: Error) => logger.warn('speech cache cleanup failed', { error }));
+  const clean = () =>
+    void tts.cleanup(SPEECH_CACHE_DAYS).catch((error: Error) => logger.warn('speech cache cleanup failed', { error }));
   const firstClean = setTimeout(clean, 60_000);
   firstClean.unref();
   const cleaner = setInterval(clean, 86_400_000);
@@ -303,7 +327,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       const result = await requestTestCall(deps.store.calls, account);
       if (!result.accepted) return result;
       deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
-      dialer.enqueue(result.callId, { callId: result.callId, kind: 'test', message: testCallMessage(account.language), account });
+      dialer.enqueue(result.callId, {
+        callId: result.callId,
+        kind: 'test',
+        message: testCallMessage(account.language),
+        account,
+      });
       return result;
     },
     speechSample: speechSampler(tts),
@@ -314,7 +343,10 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       await smsBackup.drain();
       // Call records still waiting for a database locked by another process get a last chance;
       // the calls they belong to are not final in the database, so the next start ends them.
-      if (!(await writes.drain(3_000))) logger.error('database still locked at shutdown: some call records were not written', { left: writes.abandon() });
+      if (!(await writes.drain(3_000)))
+        logger.error('database still locked at shutdown: some call records were not written', {
+          left: writes.abandon(),
+        });
       await sms.close().catch(() => {});
       await ari.close();
       tts.close();

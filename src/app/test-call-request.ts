@@ -4,10 +4,17 @@ import { receivesCalls, type Account } from '../core/account.js';
 import { testCallMessage, type TestCallResult } from '../core/test-call.js';
 import type { CallRepo } from '../store/contract.js';
 
-export async function requestTestCall(calls: Pick<CallRepo, 'acceptTestCall'>, account: Account): Promise<TestCallResult> {
+export async function requestTestCall(
+  calls: Pick<CallRepo, 'acceptTestCall'>,
+  account: Account,
+): Promise<TestCallResult> {
   if (!receivesCalls(account)) return { accepted: false, reason: 'suspended' };
   const result = await calls.acceptTestCall(account.userId, testCallMessage(account.language));
   if (!result.accepted)
-    return { accepted: false, reason: 'rate_limited', retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60 };
+    return {
+      accepted: false,
+      reason: 'rate_limited',
+      retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60,
+    };
   return { accepted: true, callId: result.callId, receivedAt: result.receivedAt };
 }

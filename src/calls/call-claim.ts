@@ -74,7 +74,11 @@ export async function claimCall(desk: ClaimDesk, callIds: readonly string[]): Pr
   const unreserve = (toMake && desk.settings.tts.reserve?.(speech.synthesis)) || (() => {});
   const detail = describeSpeechPlan(plan, speech.synthesis?.voice);
   const claimed = await desk.ledger
-    .claim(calls, { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk }, detail)
+    .claim(
+      calls,
+      { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk },
+      detail,
+    )
     .catch((error: unknown) => {
       unreserve();
       throw error;
@@ -85,5 +89,12 @@ export async function claimCall(desk: ClaimDesk, callIds: readonly string[]): Pr
   }
   const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
   desk.sessions.add(session);
-  return { session, endpoint, holdMs: plan.holdMs, unreserve, forecastMs, text: claimed.length === calls.length ? text : says(claimed) };
+  return {
+    session,
+    endpoint,
+    holdMs: plan.holdMs,
+    unreserve,
+    forecastMs,
+    text: claimed.length === calls.length ? text : says(claimed),
+  };
 }

@@ -59,7 +59,8 @@ export class CallDesk {
     this.script = new CallScript(this);
     this.speech = new SpeechPlanner({ tts, burstVoice, callsPerSecond, waiting: () => this.queue.length });
     const { ahead, fastestMakingMs } = tts;
-    if (ahead && fastestMakingMs) this.ahead = new SpeechAhead({ tts: { ahead, fastestMakingMs }, burstVoice, callsPerSecond });
+    if (ahead && fastestMakingMs)
+      this.ahead = new SpeechAhead({ tts: { ahead, fastestMakingMs }, burstVoice, callsPerSecond });
   }
 
   get isStopping(): boolean {
@@ -115,14 +116,21 @@ export class CallDesk {
     const { now, freshnessMs } = this.settings;
     const fate = queuedFate(call.receivedAt, now(), freshnessMs, when);
     if (!fate.dial)
-      this.ledger.end(call, fate.state, { endedAt: now(), error: fate.error, ...(fate.reasonDetail && { reasonDetail: fate.reasonDetail }) }, undefined, null);
+      this.ledger.end(
+        call,
+        fate.state,
+        { endedAt: now(), error: fate.error, ...(fate.reasonDetail && { reasonDetail: fate.reasonDetail }) },
+        undefined,
+        null,
+      );
     return !fate.dial;
   }
 
   /** A line may be free: more calls are placed, and speech is made ahead for those next in line. */
   pump(): void {
     if (this.stopping || !this.settings.ari.isConnected) return;
-    if (this.waiting.size > this.queue.length) for (const id of this.waiting.keys()) if (!this.queue.has(id)) this.waiting.delete(id);
+    if (this.waiting.size > this.queue.length)
+      for (const id of this.waiting.keys()) if (!this.queue.has(id)) this.waiting.delete(id);
     this.placeNext();
     this.speakAhead();
   }
@@ -215,7 +223,11 @@ export class CallDesk {
     // answer; the call fails now, and its SMS backup goes out.
     if (speechFailed) {
       this.pacer.cancelled(call.callId);
-      this.end(session, { kind: 'given-up', why: `its speech could not be made: ${speechFailed.message}`, reason: 'speech_failed' });
+      this.end(session, {
+        kind: 'given-up',
+        why: `its speech could not be made: ${speechFailed.message}`,
+        reason: 'speech_failed',
+      });
       return;
     }
     await place(this, session, endpoint);

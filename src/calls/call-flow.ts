@@ -68,7 +68,12 @@ export class CallFlow {
         this.detection.talkingFinished(session, event.duration);
         break;
       case 'ChannelDestroyed':
-        this.desk.end(session, { kind: 'destroyed', cause: event.cause, causeText: event.cause_txt, techCause: event.tech_cause });
+        this.desk.end(session, {
+          kind: 'destroyed',
+          cause: event.cause,
+          causeText: event.cause_txt,
+          techCause: event.tech_cause,
+        });
         break;
       default:
         break;

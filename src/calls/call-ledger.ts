@@ -148,7 +148,12 @@ export class CallLedger {
   }
 
   /** Moves every alert of one call on: its own alert with `fields`, the others marked as carried by it. */
-  transitionAll(calls: readonly CallForDialing[], to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
+  transitionAll(
+    calls: readonly CallForDialing[],
+    to: CallState,
+    fields: TransitionFields = {},
+    detail?: string,
+  ): boolean {
     const [call, ...carried] = calls;
     if (!call || !this.transition(call, to, fields, detail)) return false;
     for (const alert of carried) this.transition(alert, to, { ...fields, carriedBy: call.callId }, detail);
@@ -179,12 +184,18 @@ export class CallLedger {
 
   /** Records answering-machine detection's verdict on every alert of the call. */
   detection(calls: readonly CallForDialing[], status: string, cause: string): void {
-    for (const { callId } of calls) this.record(callId, 'amd', () => this.deps.progress.recordDetection(callId, status, cause));
+    for (const { callId } of calls)
+      this.record(callId, 'amd', () => this.deps.progress.recordDetection(callId, status, cause));
   }
 
   /** Every alert of the call goes out again through another trunk. */
-  placedAgain(calls: readonly CallForDialing[], placement: { trunk: string; channelId: string; dialedAt: number }, detail: string): void {
-    for (const { callId } of calls) this.record(callId, 'trunk', () => this.deps.progress.placedAgain(callId, placement, detail));
+  placedAgain(
+    calls: readonly CallForDialing[],
+    placement: { trunk: string; channelId: string; dialedAt: number },
+    detail: string,
+  ): void {
+    for (const { callId } of calls)
+      this.record(callId, 'trunk', () => this.deps.progress.placedAgain(callId, placement, detail));
   }
 
   note(callId: string, event: string, detail: string): void {

@@ -52,13 +52,19 @@ export async function placeCall(
     const refusal = await judgeRefusal(error, endpoint, ari);
     if (!('endpointOffline' in refusal)) return { placed: false, waitFor: `${refusal.waitFor}: ${message}` };
     const refusedByAsterisk = error instanceof AriError && error.kind === 'http';
-    return { placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk, endpointOffline: refusal.endpointOffline, message } };
+    return {
+      placed: false,
+      outcome: { kind: 'originate-failed', refusedByAsterisk, endpointOffline: refusal.endpointOffline, message },
+    };
   }
 }
 
 /** What placement uses of the call desk (call-desk.ts). */
 export interface PlacementDesk {
-  readonly settings: Pick<DialerSettings, 'ari' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'detectMachine' | 'backupEndpointFor' | 'now'>;
+  readonly settings: Pick<
+    DialerSettings,
+    'ari' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'detectMachine' | 'backupEndpointFor' | 'now'
+  >;
   readonly sessions: Pick<CallSessions, 'add' | 'remove'>;
   readonly ledger: Pick<CallLedger, 'transition' | 'placedAgain'>;
   readonly queue: Pick<CallQueue, 'taken' | 'holdBack'>;
@@ -74,7 +80,9 @@ export async function place(desk: PlacementDesk, session: CallSession, endpoint:
   const alerts = alertsOf(session);
   // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
   if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
-  arm(session, (settings.ringTimeoutSec + 15) * 1000, () => giveUp(desk, session, 'no final event from Asterisk after the ring timeout'));
+  arm(session, (settings.ringTimeoutSec + 15) * 1000, () =>
+    giveUp(desk, session, 'no final event from Asterisk after the ring timeout'),
+  );
   const placement = await placeCall(settings.ari, session, endpoint, settings);
   if (placement.placed) {
     session.originated = true;
@@ -83,7 +91,8 @@ export async function place(desk: PlacementDesk, session: CallSession, endpoint:
     // No answer to the originate (a timeout, a connection cut): Asterisk may have made the
     // channel all the same, and its phone may ring. It is hung up, so that nobody answers a call
     // ringhook no longer follows (one that starts later is hung up at its StasisStart: call-flow.ts).
-    if (placement.outcome.kind === 'originate-failed' && !placement.outcome.refusedByAsterisk) void settings.ari.hangup(session.channelId).catch(() => {});
+    if (placement.outcome.kind === 'originate-failed' && !placement.outcome.refusedByAsterisk)
+      void settings.ari.hangup(session.channelId).catch(() => {});
     desk.end(session, placement.outcome);
   } else {
     // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
@@ -107,7 +116,14 @@ export function placedAgain(desk: PlacementDesk, previous: CallSession, stop: Ca
   const backup = previous.onBackupTrunk || desk.isStopping ? undefined : settings.backupEndpointFor?.(previous.phone);
   if (!backup || !goesToBackupTrunk(previous, stop)) return false;
   sessions.remove(previous);
-  const session = newSession(alertsOf(previous), previous.phone, previous.requireConfirm ?? false, settings.now(), '-b', previous.speech);
+  const session = newSession(
+    alertsOf(previous),
+    previous.phone,
+    previous.requireConfirm ?? false,
+    settings.now(),
+    '-b',
+    previous.speech,
+  );
   session.onBackupTrunk = true;
   if (previous.messageMedia) session.messageMedia = previous.messageMedia;
   sessions.add(session);

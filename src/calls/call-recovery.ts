@@ -17,7 +17,8 @@ export async function recoverAtStart(desk: CallDesk): Promise<void> {
     inFlight.filter((c) => c.status !== 'queued'),
     callReason('ringhook_stopped', {}, 'ringhook stopped during the call'),
   );
-  for (const call of inFlight) if (call.status === 'queued' && !desk.endIfStale(call, 'at start')) desk.enqueue(call.callId);
+  for (const call of inFlight)
+    if (call.status === 'queued' && !desk.endIfStale(call, 'at start')) desk.enqueue(call.callId);
 }
 
 /**
@@ -30,7 +31,13 @@ export function interrupt(desk: CallDesk, calls: readonly CallForDialing[], why:
   for (const c of calls) if (c.carriedBy !== null) carried.set(c.carriedBy, [...(carried.get(c.carriedBy) ?? []), c]);
   for (const call of calls) {
     if (call.carriedBy !== null && calls.some((c) => c.callId === call.carriedBy)) continue;
-    desk.ledger.end([call, ...(carried.get(call.callId) ?? [])], 'interrupted', { endedAt: desk.settings.now(), ...why }, undefined, call.phone);
+    desk.ledger.end(
+      [call, ...(carried.get(call.callId) ?? [])],
+      'interrupted',
+      { endedAt: desk.settings.now(), ...why },
+      undefined,
+      call.phone,
+    );
   }
 }
 
@@ -102,7 +109,10 @@ function sweep(desk: CallDesk, call: CallForDialing): void {
   const was = call.status;
   const reason = callReason('end_not_recorded', {}, 'no call in progress for it: its end was not recorded');
   if (ledger.end(call, 'interrupted', { endedAt: settings.now(), ...reason }, undefined, call.phone)) {
-    settings.logger.warn('a call left in progress in the database was ended', { call_id: call.callId, status_was: was });
+    settings.logger.warn('a call left in progress in the database was ended', {
+      call_id: call.callId,
+      status_was: was,
+    });
   }
 }
 

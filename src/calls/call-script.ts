@@ -13,7 +13,10 @@ const CONFIRMATION_MS = 8_000;
 
 /** What the script uses of the call desk (call-desk.ts). */
 export interface ScriptDesk {
-  readonly settings: Pick<DialerSettings, 'ari' | 'tts' | 'logger' | 'maxRepeats' | 'digitWaitMs' | 'maxTalkMs' | 'now' | 'onFirstSpeech'>;
+  readonly settings: Pick<
+    DialerSettings,
+    'ari' | 'tts' | 'logger' | 'maxRepeats' | 'digitWaitMs' | 'maxTalkMs' | 'now' | 'onFirstSpeech'
+  >;
   /** Is the call still going (it may have ended while speech was being made)? */
   isActive(session: CallSession): boolean;
   note(session: CallSession, event: string, detail: string): void;
@@ -51,7 +54,8 @@ export class CallScript {
     if (session.playbackId !== playbackId) return;
     session.playbackId = undefined;
     if (session.closing !== undefined) void this.desk.hangup(session, session.closing);
-    else arm(session, this.desk.settings.digitWaitMs, () => void this.desk.hangup(session, 'no digit after the message'));
+    else
+      arm(session, this.desk.settings.digitWaitMs, () => void this.desk.hangup(session, 'no digit after the message'));
   }
 
   async digit(session: CallSession, digit: string): Promise<void> {
@@ -126,7 +130,10 @@ export class CallScript {
       session.speechFailed = (error as Error).message;
       // Asterisk gone (killed, restarting) is its own fault, already reported: the call ends with it.
       const asteriskGone = error instanceof AriError && error.kind === 'network';
-      this.desk.settings.logger[asteriskGone ? 'warn' : 'error']('could not play the message', { call_id: session.call.callId, error });
+      this.desk.settings.logger[asteriskGone ? 'warn' : 'error']('could not play the message', {
+        call_id: session.call.callId,
+        error,
+      });
       await this.desk.hangup(session, 'speech failed');
     }
   }

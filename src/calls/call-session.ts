@@ -91,7 +91,8 @@ export function alertsOf(session: CallSession): CallForDialing[] {
 
 /** A hangup is asked for: by Asterisk stopping (the call is cut), or by the far end before answering. */
 export function noteHangupRequest(session: CallSession, event: AriEventOf<'ChannelHangupRequest'>): void {
-  if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0) session.cutBecause = 'asterisk_stopped';
+  if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0)
+    session.cutBecause = 'asterisk_stopped';
   else if (session.answeredAt === undefined) session.farEnd = { cause: event.cause, sipCode: event.tech_cause };
 }
 

@@ -13,7 +13,8 @@ export interface DialerOptions {
   /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
   writes: CallWrites;
   accounts: AccountRepo;
-  tts: Pick<Tts, 'synthesize'> & Partial<Pick<Tts, 'expectedReadyMs' | 'expectedMakingMs' | 'fastestMakingMs' | 'reserve' | 'ahead' | 'progressOf'>>;
+  tts: Pick<Tts, 'synthesize'> &
+    Partial<Pick<Tts, 'expectedReadyMs' | 'expectedMakingMs' | 'fastestMakingMs' | 'reserve' | 'ahead' | 'progressOf'>>;
   /** The flite voice English calls speak with when speech queued before theirs would make their own late, or calls wait behind theirs (a burst); unset: none. */
   burstVoice?: string | undefined;
   events: CallEvents;
@@ -49,9 +50,19 @@ export interface DialerOptions {
 }
 
 /** The options with every default filled in. */
-export type DialerSettings = Required<Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech'>> &
+export type DialerSettings = Required<
+  Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech'>
+> &
   Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech'>;
 
 export function withDefaults(options: DialerOptions): DialerSettings {
-  return { detectMachine: false, maxRepeats: 2, digitWaitMs: 5_000, pollMs: 250, maxTalkMs: 5 * 60_000, maxCallSec: 1_000, ...options };
+  return {
+    detectMachine: false,
+    maxRepeats: 2,
+    digitWaitMs: 5_000,
+    pollMs: 250,
+    maxTalkMs: 5 * 60_000,
+    maxCallSec: 1_000,
+    ...options,
+  };
 }

@@ -26,7 +26,8 @@ export class Dialer {
   private readonly onAriEvent = (e: AriEvent) => this.flow.route(e);
   // After a reconnect, the calls of before the drop are reconciled first, and only then are queued
   // calls dialed: a call dialed now has no channel yet and must not be taken for one that vanished.
-  private readonly onConnected = ({ reconnect }: { reconnect: boolean }) => (reconnect ? void reconcileAfterReconnect(this.desk, this.flow) : this.desk.pump());
+  private readonly onConnected = ({ reconnect }: { reconnect: boolean }) =>
+    reconnect ? void reconcileAfterReconnect(this.desk, this.flow) : this.desk.pump();
 
   constructor(options: DialerOptions) {
     this.desk = new CallDesk(options);
@@ -65,7 +66,11 @@ export class Dialer {
 
   /** Calls of a node that stopped answering (several nodes share the store): ended interrupted here. */
   endAbandoned(calls: readonly CallForDialing[], nodeId: string): void {
-    interrupt(this.desk, calls, callReason('node_stopped', { node: nodeId }, `the ringhook node ${nodeId} stopped answering during the call`));
+    interrupt(
+      this.desk,
+      calls,
+      callReason('node_stopped', { node: nodeId }, `the ringhook node ${nodeId} stopped answering during the call`),
+    );
   }
 
   /** Stops taking calls; lets active calls end by themselves up to graceMs, then hangs them up. */

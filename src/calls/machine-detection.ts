@@ -91,6 +91,8 @@ export class MachineDetection {
 /** "talk 0.21 s for 4.60 s; talk 5.30 s going on (at 6.10 s)": times since the answer. */
 export function describePhrases(phrases: readonly TalkPhrase[], nowMs: number): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  const each = phrases.map((p) => `talk ${s(p.startMs)} ${p.durationMs === undefined ? 'going on' : `for ${s(p.durationMs)}`}`);
+  const each = phrases.map(
+    (p) => `talk ${s(p.startMs)} ${p.durationMs === undefined ? 'going on' : `for ${s(p.durationMs)}`}`,
+  );
   return `${each.length ? each.join('; ') : 'no talk'} (at ${s(nowMs)})`;
 }

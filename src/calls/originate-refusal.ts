@@ -17,7 +17,11 @@ function neverReachedAsterisk(error: unknown): boolean {
  * is the call's outcome; otherwise Asterisk itself is not taking calls (a graceful restart waits
  * for the calls in progress). Either way no channel was made.
  */
-async function asteriskNotTakingCalls(error: unknown, endpoint: Endpoint, ari: Pick<AriClient, 'getEndpoint'>): Promise<'yes' | 'no' | 'endpoint offline'> {
+async function asteriskNotTakingCalls(
+  error: unknown,
+  endpoint: Endpoint,
+  ari: Pick<AriClient, 'getEndpoint'>,
+): Promise<'yes' | 'no' | 'endpoint offline'> {
   if (!(error instanceof AriError) || error.kind !== 'http') return 'no';
   if (error.status === 503) return 'yes';
   if (error.status !== 500) return 'no';

@@ -23,7 +23,8 @@ export interface JustQueued {
 /** The alert as it waits for its phone's line. */
 export function waitingAlert({ callId, kind, message, account }: JustQueued): QueuedAlert {
   // An account suspended still takes its turn: the dialer ends its alerts, alone.
-  if (!receivesCalls(account)) return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test' };
+  if (!receivesCalls(account))
+    return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test' };
   const alert: QueuedAlert = { callId, userId: account.userId, phone: account.phone, alone: kind === 'test' };
   if (kind === 'alert') alert.speaks = { message, speech: callSpeech(account) };
   return alert;

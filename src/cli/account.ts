@@ -22,12 +22,19 @@ import { accountView, iso, printFields, printJson, printTable } from './output.j
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 
 const languageArgs = {
-  language: { type: 'string', description: `What the call speaks: ${LANGUAGE_CODES.join(', ')} (English by default; Japanese: kana, no kanji)` },
+  language: {
+    type: 'string',
+    description: `What the call speaks: ${LANGUAGE_CODES.join(', ')} (English by default; Japanese: kana, no kanji)`,
+  },
   voice: {
     type: 'string',
     description: `The voice: ${VOICE_IDS.join(', ')} (English: ${LANGUAGES.en.voices.join(', ')}, ${defaultVoice('en')} by default; other languages: espeak-ng)`,
   },
-  intro: { type: 'string', description: 'The words before the message, at most 60 characters ("" for the language\'s own, e.g. "Alert from ringhook.")' },
+  intro: {
+    type: 'string',
+    description:
+      'The words before the message, at most 60 characters ("" for the language\'s own, e.g. "Alert from ringhook.")',
+  },
 } as const;
 
 /** The language, voice and intro options given, checked together against the account's current ones. */
@@ -46,12 +53,24 @@ function voiceChanges(
 }
 
 const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
-const userIdArg = { user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: true } } as const;
+const userIdArg = {
+  user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: true },
+} as const;
 
-async function showAccount(account: Account, config: Pick<Config, 'publicUrl' | 'telephony'>, json: boolean, stores: Stores): Promise<void> {
+async function showAccount(
+  account: Account,
+  config: Pick<Config, 'publicUrl' | 'telephony'>,
+  json: boolean,
+  stores: Stores,
+): Promise<void> {
   const usage = await stores.calls.usage(account.userId);
   const callerId = config.telephony.callerId ?? null;
-  const view = { ...accountView(account, config.publicUrl), calls_this_month: usage.used, month_resets_at: iso(usage.resetsAt), caller_id: callerId };
+  const view = {
+    ...accountView(account, config.publicUrl),
+    calls_this_month: usage.used,
+    month_resets_at: iso(usage.resetsAt),
+    caller_id: callerId,
+  };
   if (json) printJson(view);
   else printFields(view);
 }
@@ -81,8 +100,15 @@ const create = defineCommand({
   meta: { name: 'create', description: 'Create an account and print its webhook URL' },
   args: {
     phone: { type: 'string', description: 'Phone number to call, E.164 (e.g. +14155550123)', required: true },
-    plan: { type: 'string', description: 'free (3 calls a month, 1 a minute) or premium (unlimited, 10 a minute)', default: 'free' },
-    'sms-backup': { type: 'string', description: 'on or off (off when not given): send an SMS when the call is missed' },
+    plan: {
+      type: 'string',
+      description: 'free (3 calls a month, 1 a minute) or premium (unlimited, 10 a minute)',
+      default: 'free',
+    },
+    'sms-backup': {
+      type: 'string',
+      description: 'on or off (off when not given): send an SMS when the call is missed',
+    },
     'require-confirm': {
       type: 'string',
       description:
@@ -118,7 +144,10 @@ const list = defineCommand({
     withStores(async (stores, config) => {
       const accounts = await stores.accounts.list();
       if (args.json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
-      if (accounts.length === 0) return void process.stdout.write('No accounts yet: create one with ringhook account create --phone +14155550123\n');
+      if (accounts.length === 0)
+        return void process.stdout.write(
+          'No accounts yet: create one with ringhook account create --phone +14155550123\n',
+        );
       printTable(
         accounts.map((a) => ({
           user_id: a.userId,
@@ -146,7 +175,10 @@ const show = defineCommand({
 });
 
 const set = defineCommand({
-  meta: { name: 'set', description: "Change an account's plan, phone, SMS backup, confirmation, name, language, voice or intro" },
+  meta: {
+    name: 'set',
+    description: "Change an account's plan, phone, SMS backup, confirmation, name, language, voice or intro",
+  },
   args: {
     ...userIdArg,
     plan: { type: 'string', description: 'free or premium' },
@@ -154,11 +186,15 @@ const set = defineCommand({
     'sms-backup': { type: 'string', description: 'on or off' },
     'require-confirm': {
       type: 'string',
-      description: 'on or off: a call counts as heard only when 1 is pressed (else it ends unconfirmed, with the SMS backup)',
+      description:
+        'on or off: a call counts as heard only when 1 is pressed (else it ends unconfirmed, with the SMS backup)',
     },
     name: { type: 'string', description: 'A name for the account' },
     ...languageArgs,
-    password: { type: 'boolean', description: 'Set the dashboard password (asked for, or read from stdin; never an argument)' },
+    password: {
+      type: 'boolean',
+      description: 'Set the dashboard password (asked for, or read from stdin; never an argument)',
+    },
     admin: { type: 'string', description: 'on or off: the account sees every account in the dashboard (read-only)' },
     ...jsonArg,
   },
@@ -168,17 +204,26 @@ const set = defineCommand({
       const changes = {
         ...(args.plan !== undefined && { plan: parseArg(planSchema, args.plan, '--plan') }),
         ...(args.phone !== undefined && { phone: parseArg(phoneSchema, args.phone, '--phone') }),
-        ...(args['sms-backup'] !== undefined && { smsBackup: parseArg(onOffSchema, args['sms-backup'], '--sms-backup') === 'on' }),
-        ...(args['require-confirm'] !== undefined && { requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on' }),
+        ...(args['sms-backup'] !== undefined && {
+          smsBackup: parseArg(onOffSchema, args['sms-backup'], '--sms-backup') === 'on',
+        }),
+        ...(args['require-confirm'] !== undefined && {
+          requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
+        }),
         ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
         ...voiceChanges(account, args),
       };
-      const dashboardChanged = await applyDashboardOptions(stores, account.userId, { password: args.password, admin: args.admin });
+      const dashboardChanged = await applyDashboardOptions(stores, account.userId, {
+        password: args.password,
+        admin: args.admin,
+      });
       if (Object.keys(changes).length === 0 && !dashboardChanged)
         throw new UserError(
           'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --password or --admin',
         );
-      const shown = (Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account)!;
+      const shown = (
+        Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account
+      )!;
       await showAccount(shown, config, args.json, stores);
       noteLanguage(shown, args.language);
     }),
@@ -199,11 +244,16 @@ function statusCommand(name: 'suspend' | 'resume', status: Account['status'], de
 const regenerate = defineCommand({
   meta: {
     name: 'regenerate',
-    description: 'Issue a new api_key: the old webhook URL answers 401 at once (--all: every account, also when the secret key is lost)',
+    description:
+      'Issue a new api_key: the old webhook URL answers 401 at once (--all: every account, also when the secret key is lost)',
   },
   args: {
     user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: false },
-    all: { type: 'boolean', description: 'Every account, sealed with the current secret key (what to do when the old key is lost)', default: false },
+    all: {
+      type: 'boolean',
+      description: 'Every account, sealed with the current secret key (what to do when the old key is lost)',
+      default: false,
+    },
     yes: { type: 'boolean', description: 'Confirm --all', default: false },
     ...jsonArg,
   },
@@ -213,7 +263,8 @@ const regenerate = defineCommand({
     return withStores(async (stores, config) => {
       const account = await requireAccount(stores, args.user_id!);
       await showAccount((await stores.accounts.regenerateKey(account.userId))!, config, args.json, stores);
-      if (!args.json) process.stderr.write('The old webhook URL no longer works: paste the new one into every alert that used it.\n');
+      if (!args.json)
+        process.stderr.write('The old webhook URL no longer works: paste the new one into every alert that used it.\n');
     });
   },
 });
@@ -248,7 +299,10 @@ const remove = defineCommand({
   run: ({ args }) =>
     withStores(async (stores) => {
       const account = await requireAccount(stores, args.user_id);
-      if (!args.yes) throw new UserError(`add --yes to delete account ${account.userId} (${account.phone}) and its whole call history`);
+      if (!args.yes)
+        throw new UserError(
+          `add --yes to delete account ${account.userId} (${account.phone}) and its whole call history`,
+        );
       await stores.accounts.delete(account.userId);
       if (args.json) printJson({ deleted: true, user_id: account.userId });
       else process.stdout.write(`Deleted account ${account.userId}.\n`);

@@ -23,12 +23,17 @@ export const backupCommand = defineCommand({
     const config = loadConfig();
     if (config.databaseUrl) {
       const { redactUrl } = await import('../store/postgres/connect.js');
-      throw new UserError(`the database is PostgreSQL (${redactUrl(config.databaseUrl)}): back it up with its own tools, e.g. pg_dump --format=custom`);
+      throw new UserError(
+        `the database is PostgreSQL (${redactUrl(config.databaseUrl)}): back it up with its own tools, e.g. pg_dump --format=custom`,
+      );
     }
     if (!fs.existsSync(config.dbFile))
-      throw new UserError(`there is no database at ${config.dbFile}: set RINGHOOK_DATA_DIR to serve's data dir (it is ${config.dataDir} here)`);
+      throw new UserError(
+        `there is no database at ${config.dbFile}: set RINGHOOK_DATA_DIR to serve's data dir (it is ${config.dataDir} here)`,
+      );
     const target = path.resolve(args.file);
-    if (realPath(target) === realPath(config.dbFile)) throw new UserError('the backup must go to another file than the database itself');
+    if (realPath(target) === realPath(config.dbFile))
+      throw new UserError('the backup must go to another file than the database itself');
     // A database whose write-ahead log holds pages is in use, or was left by a crash: SQLite
     // would replay that log onto the copy. (An empty one, left by a read-only look, is harmless.)
     // A restore goes over a stopped, clean one (README).
@@ -36,7 +41,8 @@ export const backupCommand = defineCommand({
       throw new UserError(
         `${target} is a database in use or left by a crash (its -wal holds pages); a backup never goes over one (to restore, see the README)`,
       );
-    if (fs.existsSync(target) && !args.force) throw new UserError(`${target} exists: choose a new file, or add --force to replace it`);
+    if (fs.existsSync(target) && !args.force)
+      throw new UserError(`${target} exists: choose a new file, or add --force to replace it`);
     if (!fs.existsSync(path.dirname(target))) throw new UserError(`the folder ${path.dirname(target)} does not exist`);
     // The file as it is, whatever its schema, never migrated: the copy made before an upgrade (even
     // beside a running older serve) is the database that version wrote. A copy needs no key (the

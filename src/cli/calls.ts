@@ -32,7 +32,8 @@ export const callsCommand = defineCommand({
       const limit = parseArg(limitSchema, args.limit, '--limit');
       if (args.account !== undefined && !USER_ID_PATTERN.test(args.account))
         throw new UserError(`--account: "${args.account}" is not a user_id (32 hex characters)`);
-      if (args.account !== undefined && !(await stores.accounts.get(args.account))) throw new UserError(`--account: no account with user_id ${args.account}`);
+      if (args.account !== undefined && !(await stores.accounts.get(args.account)))
+        throw new UserError(`--account: no account with user_id ${args.account}`);
       const calls = await stores.calls.list({ ...(args.account !== undefined && { userId: args.account }), limit });
       if (args.json) return printJson(calls.map(callView));
       if (calls.length === 0) return void process.stdout.write('No calls yet.\n');
@@ -44,7 +45,13 @@ export const callsCommand = defineCommand({
           status: c.status + (c.sipCode ? ` (${c.sipCode})` : ''),
           sms: c.smsStatus ?? '',
           message: c.message.length > 60 ? `${c.message.slice(0, 59)}…` : c.message,
-          fields: describeFields(c.extra, { ticker: c.ticker, price: c.price, action: c.action, strategy: c.strategy, timestamp: c.alertTimestamp }),
+          fields: describeFields(c.extra, {
+            ticker: c.ticker,
+            price: c.price,
+            action: c.action,
+            strategy: c.strategy,
+            timestamp: c.alertTimestamp,
+          }),
           // Last, as it is the longest: the sentence; its technical detail is in --json (reason_detail).
           reason: c.error ?? '',
         })),

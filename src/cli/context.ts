@@ -17,7 +17,9 @@ export async function withStores<T>(
 ): Promise<T> {
   const config = loadConfig();
   if (options.mustExist && !config.databaseUrl && !fs.existsSync(config.dbFile))
-    throw new UserError(`there is no database at ${config.dbFile}: set RINGHOOK_DATA_DIR to serve's data dir (it is ${config.dataDir} here)`);
+    throw new UserError(
+      `there is no database at ${config.dbFile}: set RINGHOOK_DATA_DIR to serve's data dir (it is ${config.dataDir} here)`,
+    );
   const stores = await openStores(config, Date.now, options);
   try {
     return await fn(stores, config);
@@ -35,7 +37,8 @@ export function parseArg<S extends z.ZodType>(schema: S, value: unknown, option:
 
 /** The account a CLI argument names, or a one-line error saying what is wrong with it. */
 export async function requireAccount(stores: Stores, userId: string): Promise<Account> {
-  if (!USER_ID_PATTERN.test(userId)) throw new UserError(`"${userId}" is not a user_id: it has 32 hex characters (see ringhook account list)`);
+  if (!USER_ID_PATTERN.test(userId))
+    throw new UserError(`"${userId}" is not a user_id: it has 32 hex characters (see ringhook account list)`);
   const account = await stores.accounts.get(userId);
   if (!account) throw new UserError(`no account with user_id ${userId} (see ringhook account list)`);
   return account;

@@ -19,7 +19,17 @@ import { loadSecretBox } from '../store/secret-key.js';
 import { printJson } from './output.js';
 
 /** Parents before children (foreign keys). */
-const TABLES = ['accounts', 'secret_key_check', 'calls', 'usage', 'call_events', 'owner_auth', 'sessions', 'login_links', 'acme_certificate'] as const;
+const TABLES = [
+  'accounts',
+  'secret_key_check',
+  'calls',
+  'usage',
+  'call_events',
+  'owner_auth',
+  'sessions',
+  'login_links',
+  'acme_certificate',
+] as const;
 /** PostgreSQL takes at most 65,535 parameters in one statement. */
 const MAX_PARAMS = 30_000;
 
@@ -46,7 +56,11 @@ async function targetColumns(sql: postgres.TransactionSql, table: string): Promi
   const rows = await sql<{ column_name: string; data_type: string; identity_generation: string | null }[]>`
     SELECT column_name, data_type, identity_generation FROM information_schema.columns
     WHERE table_schema = current_schema() AND table_name = ${table} ORDER BY ordinal_position`;
-  return rows.map((r) => ({ name: r.column_name, type: r.data_type, identityAlways: r.identity_generation === 'ALWAYS' }));
+  return rows.map((r) => ({
+    name: r.column_name,
+    type: r.data_type,
+    identityAlways: r.identity_generation === 'ALWAYS',
+  }));
 }
 
 function convert(value: unknown, column: TargetColumn): unknown {
@@ -55,7 +69,12 @@ function convert(value: unknown, column: TargetColumn): unknown {
   return value;
 }
 
-async function copyTable(db: Db, sql: postgres.TransactionSql, table: string, progress: (rows: number) => void): Promise<number> {
+async function copyTable(
+  db: Db,
+  sql: postgres.TransactionSql,
+  table: string,
+  progress: (rows: number) => void,
+): Promise<number> {
   const target = await targetColumns(sql, table);
   if (target.length === 0) throw new UserError(`the target has no table ${table}: is it a ringhook database?`);
   const have = new Set(sourceColumns(db, table));
@@ -68,8 +87,13 @@ async function copyTable(db: Db, sql: postgres.TransactionSql, table: string, pr
   let batch: unknown[][] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
-    await sql.unsafe(`INSERT INTO "${table}" (${names})${overriding} VALUES ${values}`, batch.flat() as postgres.ParameterOrJSON<never>[]);
+    const values = batch
+      .map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`)
+      .join(', ');
+    await sql.unsafe(
+      `INSERT INTO "${table}" (${names})${overriding} VALUES ${values}`,
+      batch.flat() as postgres.ParameterOrJSON<never>[],
+    );
     copied += batch.length;
     batch = [];
     progress(copied);
@@ -81,7 +105,9 @@ async function copyTable(db: Db, sql: postgres.TransactionSql, table: string, pr
   }
   await flush();
   if (columns.some((c) => c.name === 'id')) {
-    await sql.unsafe(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), coalesce((SELECT max(id) FROM "${table}"), 0) + 1, false)`);
+    await sql.unsafe(
+      `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), coalesce((SELECT max(id) FROM "${table}"), 0) + 1, false)`,
+    );
   }
   return copied;
 }
@@ -91,7 +117,8 @@ async function copyTable(db: Db, sql: postgres.TransactionSql, table: string, pr
  * (which would make it one), and one whose serve is running or left calls and SMS half-done.
  */
 function checkSource(from: string): void {
-  if (!fs.existsSync(from)) throw new UserError(`--from: ${from} does not exist (the SQLite file is ringhook.db in the data dir)`);
+  if (!fs.existsSync(from))
+    throw new UserError(`--from: ${from} does not exist (the SQLite file is ringhook.db in the data dir)`);
   let look: Db;
   try {
     look = new Database(from, { ...sqliteNativeBindingOptions(), readonly: true, fileMustExist: true });
@@ -102,12 +129,17 @@ function checkSource(from: string): void {
   try {
     let isRinghook: boolean;
     try {
-      isRinghook = look.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined;
+      isRinghook =
+        look.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get() !== undefined;
     } catch (error) {
       throw new UserError(`--from: ${from} cannot be read as SQLite: ${(error as Error).message}`);
     }
-    if (!isRinghook) throw new UserError(`--from: ${from} is not a ringhook database (no accounts table): give ringhook.db from the data dir`);
-    if (serveHolds(path.dirname(from))) throw new UserError(`--from: ringhook serve is running on ${path.dirname(from)}: stop it first (SIGTERM)`);
+    if (!isRinghook)
+      throw new UserError(
+        `--from: ${from} is not a ringhook database (no accounts table): give ringhook.db from the data dir`,
+      );
+    if (serveHolds(path.dirname(from)))
+      throw new UserError(`--from: ringhook serve is running on ${path.dirname(from)}: stop it first (SIGTERM)`);
     unsettled = unsettledWork(look);
   } finally {
     look.close();
@@ -131,25 +163,39 @@ function unsettledWork(look: Db): string | undefined {
               (SELECT count(*) FROM calls WHERE sms_status IN ('sending', 'waiting')) AS sms`,
     )
     .get() as { calls: number; sms: number };
-  const parts = [calls > 0 && `${calls} call(s) in progress`, sms > 0 && `${sms} SMS being sent or waiting for the gateway`].filter(Boolean);
+  const parts = [
+    calls > 0 && `${calls} call(s) in progress`,
+    sms > 0 && `${sms} SMS being sent or waiting for the gateway`,
+  ].filter(Boolean);
   return parts.length > 0 ? parts.join(' and ') : undefined;
 }
 
 /** Refuses a target that is not empty (another program's tables, or ringhook's with rows), before ringhook's schema is made in it. */
 async function checkTarget(sql: postgres.Sql, to: string): Promise<void> {
-  const tables = await sql<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`.catch((error: unknown) => {
+  const tables = await sql<
+    { name: string }[]
+  >`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`.catch((error: unknown) => {
     throw connectionError(to, error, '--to: cannot read');
   });
   if (tables.length === 0) return;
   const names = tables.map((t) => t.name);
   if (!names.includes('accounts')) {
-    throw new UserError(`--to: ${redactUrl(to)} is another program's database (${names.slice(0, 5).join(', ')}): copy into an empty database (createdb)`);
+    throw new UserError(
+      `--to: ${redactUrl(to)} is another program's database (${names.slice(0, 5).join(', ')}): copy into an empty database (createdb)`,
+    );
   }
-  const [{ n }] = (await sql.unsafe('SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM calls) AS n')) as unknown as [{ n: string }];
-  if (Number(n) > 0) throw new UserError(`--to: ${redactUrl(to)} already has accounts or calls: copy into an empty database (createdb)`);
+  const [{ n }] = (await sql.unsafe(
+    'SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM calls) AS n',
+  )) as unknown as [{ n: string }];
+  if (Number(n) > 0)
+    throw new UserError(`--to: ${redactUrl(to)} already has accounts or calls: copy into an empty database (createdb)`);
 }
 
-export async function copyDatabase(from: string, to: string, say: (line: string) => void = () => {}): Promise<CopyReport> {
+export async function copyDatabase(
+  from: string,
+  to: string,
+  say: (line: string) => void = () => {},
+): Promise<CopyReport> {
   checkSource(from);
   const config = loadConfig();
   const sql = postgres(to, { max: 1, onnotice: () => {}, ...sslOption(to, config.databaseTls) });
@@ -160,15 +206,24 @@ export async function copyDatabase(from: string, to: string, say: (line: string)
     const db = openDatabase(from, { secrets });
     try {
       // The target gets this version's schema; its secret key check is copied with the rest.
-      const store = await openPostgresStore({ url: to, nodeId: null, secrets, checkKey: false, tls: config.databaseTls });
+      const store = await openPostgresStore({
+        url: to,
+        nodeId: null,
+        secrets,
+        checkKey: false,
+        tls: config.databaseTls,
+      });
       await store.close();
       const tables: CopyReport['tables'] = [];
       await sql.begin(async (tx) => {
         for (const table of TABLES) {
           const rows = await copyTable(db, tx, table, (done) => say(`copying ${table}: ${done} rows`));
-          const [{ count }] = (await tx.unsafe(`SELECT count(*)::int AS count FROM "${table}"`)) as unknown as [{ count: number }];
+          const [{ count }] = (await tx.unsafe(`SELECT count(*)::int AS count FROM "${table}"`)) as unknown as [
+            { count: number },
+          ];
           const expected = (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
-          if (count !== expected) throw new UserError(`${table}: ${count} rows arrived of ${expected}; nothing was copied`);
+          if (count !== expected)
+            throw new UserError(`${table}: ${count} rows arrived of ${expected}; nothing was copied`);
           tables.push({ table, rows });
           say(`${table}: ${rows} rows`);
         }
@@ -183,14 +238,26 @@ export async function copyDatabase(from: string, to: string, say: (line: string)
 }
 
 const copy = defineCommand({
-  meta: { name: 'copy', description: 'Copy every account, call and session from a SQLite file to an empty PostgreSQL database' },
+  meta: {
+    name: 'copy',
+    description: 'Copy every account, call and session from a SQLite file to an empty PostgreSQL database',
+  },
   args: {
-    from: { type: 'string', description: 'The SQLite file (ringhook.db in the data dir); stop ringhook serve first', required: true },
-    to: { type: 'string', description: 'The PostgreSQL URL, postgres://user:password@host:5432/ringhook (an empty database)', required: true },
+    from: {
+      type: 'string',
+      description: 'The SQLite file (ringhook.db in the data dir); stop ringhook serve first',
+      required: true,
+    },
+    to: {
+      type: 'string',
+      description: 'The PostgreSQL URL, postgres://user:password@host:5432/ringhook (an empty database)',
+      required: true,
+    },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: async ({ args }) => {
-    if (!/^postgres(ql)?:\/\//.test(args.to)) throw new UserError('--to must be a PostgreSQL URL: postgres://user:password@host:5432/ringhook');
+    if (!/^postgres(ql)?:\/\//.test(args.to))
+      throw new UserError('--to must be a PostgreSQL URL: postgres://user:password@host:5432/ringhook');
     const report = await copyDatabase(args.from, args.to, (line) => !args.json && process.stderr.write(`${line}\n`));
     if (args.json) return printJson(report);
     const total = report.tables.reduce((sum, t) => sum + t.rows, 0);

@@ -20,9 +20,14 @@ export async function checkAcmeCertificate(config: Config, now = Date.now()): Pr
       await stores.close();
     }
   } catch (error) {
-    return fail('certificate', `cannot read the certificate's state: ${(error as Error).message}`, 'see the database check');
+    return fail(
+      'certificate',
+      `cannot read the certificate's state: ${(error as Error).message}`,
+      'see the database check',
+    );
   }
-  const certificate = state.certificate && coversNames(state.certificate.names, acme.domains) ? state.certificate : null;
+  const certificate =
+    state.certificate && coversNames(state.certificate.names, acme.domains) ? state.certificate : null;
   const error = state.lastError
     ? `; last error at ${iso(state.lastAttemptAt ?? now)}: ${state.lastError}${state.nextAttemptAt ? `; next try at ${iso(state.nextAttemptAt)}` : ''}`
     : '';
@@ -30,13 +35,18 @@ export async function checkAcmeCertificate(config: Config, now = Date.now()): Pr
     const detail = `no certificate yet for ${names} from ${acme.directory}${error}`;
     return state.lastError
       ? fail('certificate', detail, state.lastErrorFix ?? 'see the error')
-      : fail('certificate', detail, 'start ringhook serve with ports 80 and 443 reachable from the internet: it orders one at start');
+      : fail(
+          'certificate',
+          detail,
+          'start ringhook serve with ports 80 and 443 reachable from the internet: it orders one at start',
+        );
   }
   const days = daysToExpiry(certificate.notAfter, now);
   const detail =
     `${certificate.names.join(', ')} from ${acme.directory}: expires ${iso(certificate.notAfter)} (${days} days), ` +
     `last renewal ${iso(certificate.obtainedAt)}, next renewal from ${iso(renewalTime(certificate))}${error}`;
-  if (certificate.notAfter <= now) return fail('certificate', `EXPIRED: ${detail}`, state.lastErrorFix ?? 'start ringhook serve: it renews at start');
+  if (certificate.notAfter <= now)
+    return fail('certificate', `EXPIRED: ${detail}`, state.lastErrorFix ?? 'start ringhook serve: it renews at start');
   if (state.lastError) return fail('certificate', detail, state.lastErrorFix ?? 'see the error');
   return pass('certificate', detail);
 }

@@ -36,18 +36,30 @@ async function managedAsteriskCli(config: Config, command: string): Promise<stri
 /** Behind NAT the registration is also the keepalive: its state is the provider's last answer. */
 export const checkRegistration: Check = async (config) => {
   const registering = trunksOf(config).filter(([, t]) => t.register);
-  if (config.telephony.mode === 'off' || registering.length === 0) return skip('registration', 'no trunk registers (RINGHOOK_TRUNK_REGISTER is off)');
-  if (config.telephony.mode !== 'managed') return skip('registration', 'an external Asterisk: see its `pjsip show registrations`');
+  if (config.telephony.mode === 'off' || registering.length === 0)
+    return skip('registration', 'no trunk registers (RINGHOOK_TRUNK_REGISTER is off)');
+  if (config.telephony.mode !== 'managed')
+    return skip('registration', 'an external Asterisk: see its `pjsip show registrations`');
   let rows: ReturnType<typeof parseRegistrations>;
   try {
     rows = parseRegistrations(await managedAsteriskCli(config, 'pjsip show registrations'));
   } catch (error) {
-    return skip('registration', `could not ask the managed Asterisk (is ringhook serve running?): ${(error as Error).message.split('\n')[0]}`);
+    return skip(
+      'registration',
+      `could not ask the managed Asterisk (is ringhook serve running?): ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   const states = registering.map(([name]) => {
     const row = rows.find((r) => r.trunk === name);
-    const state = row ? `${row.status}${row.expiresInSec === undefined ? '' : `, renewed within ${row.expiresInSec} s`}` : 'not known to Asterisk';
-    return { name, ok: row?.status === 'Registered', status: row?.status ?? 'not known to Asterisk', text: `${name} at ${row?.server ?? '?'}: ${state}` };
+    const state = row
+      ? `${row.status}${row.expiresInSec === undefined ? '' : `, renewed within ${row.expiresInSec} s`}`
+      : 'not known to Asterisk';
+    return {
+      name,
+      ok: row?.status === 'Registered',
+      status: row?.status ?? 'not known to Asterisk',
+      text: `${name} at ${row?.server ?? '?'}: ${state}`,
+    };
   });
   if (states.every((s) => s.ok)) return pass('registration', states.map((s) => s.text).join('; '));
   const first = states.find((s) => !s.ok)!;
@@ -73,7 +85,11 @@ export const checkTrunkTls: Check = async (config) => {
   try {
     ca = caFile === undefined ? undefined : fs.readFileSync(caFile, 'utf8');
   } catch (error) {
-    return fail('trunk-tls', `${caFile} cannot be read: ${(error as Error).message}`, 'set RINGHOOK_TRUNK_CA_FILE to a readable PEM file');
+    return fail(
+      'trunk-tls',
+      `${caFile} cannot be read: ${(error as Error).message}`,
+      'set RINGHOOK_TRUNK_CA_FILE to a readable PEM file',
+    );
   }
   const results: CheckResult[] = [];
   for (const [name, trunk] of tls) {
@@ -81,7 +97,12 @@ export const checkTrunkTls: Check = async (config) => {
     const host = uri.host.replace(/^\[|\]$/g, '');
     const probe = await probeTls(host, uri.port ?? 5061, ca);
     if (probe.ok) {
-      results.push(pass('trunk-tls', `${name}: ${host} presents ${probe.subject}, issued by ${probe.issuer}, valid until ${probe.validTo}`));
+      results.push(
+        pass(
+          'trunk-tls',
+          `${name}: ${host} presents ${probe.subject}, issued by ${probe.issuer}, valid until ${probe.validTo}`,
+        ),
+      );
       continue;
     }
     const fix =
@@ -106,12 +127,19 @@ export const checkNat: Check = async (config) => {
   try {
     trunkAddress = isIP(host) ? host : (await lookup(host, { family: 4 })).address;
   } catch (error) {
-    return fail('nat', `the trunk's host ${host} does not resolve: ${(error as Error).message}`, "check RINGHOOK_TRUNK_URI and this machine's DNS");
+    return fail(
+      'nat',
+      `the trunk's host ${host} does not resolve: ${(error as Error).message}`,
+      "check RINGHOOK_TRUNK_URI and this machine's DNS",
+    );
   }
   if (sip.externalAddress === undefined && sip.stunServer !== undefined) {
     const where = `${sip.stunServer.host}:${sip.stunServer.port}`;
     try {
-      return pass('nat', `the STUN server ${where} sees this network at ${await publicAddressFromStun(sip.stunServer)}: the provider is given that address`);
+      return pass(
+        'nat',
+        `the STUN server ${where} sees this network at ${await publicAddressFromStun(sip.stunServer)}: the provider is given that address`,
+      );
     } catch (error) {
       return fail(
         'nat',
@@ -122,7 +150,9 @@ export const checkNat: Check = async (config) => {
   }
   if (sip.externalAddress !== undefined) {
     try {
-      const external = isIP(sip.externalAddress) ? sip.externalAddress : (await lookup(sip.externalAddress, { family: 4 })).address;
+      const external = isIP(sip.externalAddress)
+        ? sip.externalAddress
+        : (await lookup(sip.externalAddress, { family: 4 })).address;
       return pass(
         'nat',
         `the provider is given ${sip.externalAddress}${external === sip.externalAddress ? '' : ` (${external})`} for SIP and audio; forward UDP ${sip.port} and the RTP ports to this machine if the router does not keep the bindings`,

@@ -35,7 +35,9 @@ function databaseWay(config: Config): string {
     allowUnverified: config.databaseTls.allowUnverified,
   });
   if (local) return '';
-  return tls === 'verified' ? ' (TLS, certificate verified)' : ' (WARNING: certificate not verified, allowed by RINGHOOK_DATABASE_UNVERIFIED=on)';
+  return tls === 'verified'
+    ? ' (TLS, certificate verified)'
+    : ' (WARNING: certificate not verified, allowed by RINGHOOK_DATABASE_UNVERIFIED=on)';
 }
 
 const checkDatabase: Check = async (config) => {
@@ -45,10 +47,15 @@ const checkDatabase: Check = async (config) => {
     try {
       const accounts = (await stores.accounts.list()).length;
       const version = await stores.schemaVersion();
-      const view = stores.nodes ? clusterView(stores.nodes.nodeId, await stores.nodes.list(), Date.now(), config.nodeTimeoutMs) : undefined;
+      const view = stores.nodes
+        ? clusterView(stores.nodes.nodeId, await stores.nodes.list(), Date.now(), config.nodeTimeoutMs)
+        : undefined;
       // What each runs: during a rolling upgrade, which nodes are still to be upgraded.
       const alive =
-        view?.nodes.filter((n) => n.alive).map((n) => `${n.node} (${n.version === null ? 'older than 009' : `${n.version}, schema ${n.schema}`})`) ?? [];
+        view?.nodes
+          .filter((n) => n.alive)
+          .map((n) => `${n.node} (${n.version === null ? 'older than 009' : `${n.version}, schema ${n.schema}`})`) ??
+        [];
       const cluster = view ? `, ${alive.length} node(s) alive: ${alive.join(', ') || 'none'}` : '';
       return pass(
         'database',
@@ -79,14 +86,25 @@ const checkCertificate: Check = async (config) => {
   if (!fs.existsSync(file)) {
     return config.tls
       ? fail('certificate', `${file} does not exist`, 'set RINGHOOK_TLS_CERT to a PEM certificate file')
-      : pass('certificate', 'a self-signed certificate will be made at the first start (charting platforms need a real one: see the README)');
+      : pass(
+          'certificate',
+          'a self-signed certificate will be made at the first start (charting platforms need a real one: see the README)',
+        );
   }
   try {
     const cert = new X509Certificate(fs.readFileSync(file));
     const days = Math.floor((Date.parse(cert.validTo) - Date.now()) / 86_400_000);
     const selfSigned = cert.issuer === cert.subject || !config.tls;
-    if (days < 0) return fail('certificate', `${file} expired on ${cert.validTo}`, 'renew the certificate (RINGHOOK_TLS_CERT / RINGHOOK_TLS_KEY)');
-    return pass('certificate', `${file}: valid for ${days} more days${selfSigned ? ' (self-signed: TradingView will refuse it)' : ''}`);
+    if (days < 0)
+      return fail(
+        'certificate',
+        `${file} expired on ${cert.validTo}`,
+        'renew the certificate (RINGHOOK_TLS_CERT / RINGHOOK_TLS_KEY)',
+      );
+    return pass(
+      'certificate',
+      `${file}: valid for ${days} more days${selfSigned ? ' (self-signed: TradingView will refuse it)' : ''}`,
+    );
   } catch (error) {
     return fail('certificate', `${file}: ${(error as Error).message}`, 'RINGHOOK_TLS_CERT must be a PEM certificate');
   }
@@ -106,15 +124,24 @@ function ariFor(config: Config): AriClient | null {
 }
 
 const checkAsterisk: Check = async (config) => {
-  if (config.telephony.mode === 'off') return skip('asterisk', 'RINGHOOK_TELEPHONY=off: alerts are accepted, no call is placed');
+  if (config.telephony.mode === 'off')
+    return skip('asterisk', 'RINGHOOK_TELEPHONY=off: alerts are accepted, no call is placed');
   if (config.telephony.mode === 'managed') {
     try {
       const runtime = await readProvisionedRuntime(config.telephony.cacheDir);
       if (runtime.kind === 'rootfs' && !fs.existsSync(path.join(runtime.rootfs, 'usr/sbin/asterisk'))) {
-        return fail('asterisk', `the root file system ${runtime.rootfs} has no Asterisk`, 'run: ringhook provision (as root)');
+        return fail(
+          'asterisk',
+          `the root file system ${runtime.rootfs} has no Asterisk`,
+          'run: ringhook provision (as root)',
+        );
       }
     } catch (error) {
-      return fail('asterisk', (error as Error).message, 'run: ringhook provision (as root; npm start does it from a checkout)');
+      return fail(
+        'asterisk',
+        (error as Error).message,
+        'run: ringhook provision (as root; npm start does it from a checkout)',
+      );
     }
   }
   const ari = ariFor(config)!;
@@ -145,7 +172,8 @@ async function checkSoftphone(config: Config): Promise<CheckResult> {
   const where = softphoneAddress(config.telephony);
   try {
     const endpoint = await ariFor(config)!.getEndpoint('PJSIP', username);
-    if (endpoint.state === 'online') return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}", which is registered`);
+    if (endpoint.state === 'online')
+      return pass('trunk', `no RINGHOOK_TRUNK_URI: calls ring the local softphone "${username}", which is registered`);
     return fail(
       'trunk',
       `no RINGHOOK_TRUNK_URI, and calls end unreachable: ${reasonText('softphone_not_registered', { softphone: username })}`,
@@ -185,10 +213,12 @@ const checkSpeech: Check = async (config) => {
   const tts = createTts({ cacheDir: dir, engine, ...(voice && { voice }) });
   try {
     const speech = await tts.synthesize('ringhook speech check.');
-    const burst = burstVoice && (await tts.synthesize('ringhook speech check.', { engine: 'flite', voice: burstVoice }));
+    const burst =
+      burstVoice && (await tts.synthesize('ringhook speech check.', { engine: 'flite', voice: burstVoice }));
     const resident = await buildResidentFlite(config.telephony.cacheDir).then(
       () => 'flite runs resident',
-      (error: Error) => `flite starts a process per message, so a burst's speech takes about twice the CPU (the resident flite: ${error.message})`,
+      (error: Error) =>
+        `flite starts a process per message, so a burst's speech takes about twice the CPU (the resident flite: ${error.message})`,
     );
     return pass(
       'speech',
@@ -203,7 +233,8 @@ const checkSpeech: Check = async (config) => {
     return fail(
       'speech',
       (error as Error).message,
-      voiceFix ?? `install the engines and sox: apt-get install ${engine === 'flite' ? 'flite' : 'flite espeak-ng'} sox (or ringhook provision)`,
+      voiceFix ??
+        `install the engines and sox: apt-get install ${engine === 'flite' ? 'flite' : 'flite espeak-ng'} sox (or ringhook provision)`,
     );
   } finally {
     tts.close();
@@ -216,7 +247,9 @@ const checkSms: Check = async (config) => {
   const sender = createSmsSender(config.sms, { logger: silentLogger });
   try {
     const result = await sender.check();
-    return result.ok ? pass('sms', result.detail) : fail('sms', result.detail, 'check RINGHOOK_SMS_* / RINGHOOK_SMPP_URL (see docs/sms.md)');
+    return result.ok
+      ? pass('sms', result.detail)
+      : fail('sms', result.detail, 'check RINGHOOK_SMS_* / RINGHOOK_SMPP_URL (see docs/sms.md)');
   } finally {
     await sender.close().catch(() => {});
   }
@@ -224,7 +257,8 @@ const checkSms: Check = async (config) => {
 
 /** Variables set that nothing reads: a misspelled one leaves its setting at the default without a word. */
 async function checkVariables(config: Config): Promise<CheckResult> {
-  if (config.unknownVariables.length === 0) return pass('variables', 'every RINGHOOK_ variable set is one ringhook reads');
+  if (config.unknownVariables.length === 0)
+    return pass('variables', 'every RINGHOOK_ variable set is one ringhook reads');
   return fail(
     'variables',
     `not read by ringhook, so ignored: ${config.unknownVariables.join(', ')}`,
@@ -274,7 +308,11 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
 }
 
 export const doctorCommand = defineCommand({
-  meta: { name: 'doctor', description: 'Check the database, certificate, Asterisk, trunk (registration, TLS, NAT), speech and SMS gateway, with fixes' },
+  meta: {
+    name: 'doctor',
+    description:
+      'Check the database, certificate, Asterisk, trunk (registration, TLS, NAT), speech and SMS gateway, with fixes',
+  },
   args: { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } },
   run: async ({ args }) => {
     const results = await runChecks(loadConfig());

@@ -11,7 +11,9 @@ export function printJson(value: unknown): void {
 export function printFields(fields: Record<string, unknown>): void {
   const width = Math.max(...Object.keys(fields).map((k) => k.length));
   for (const [key, value] of Object.entries(fields)) {
-    process.stdout.write(`${(`${key}:`).padEnd(width + 2)}${value === null || value === undefined ? '-' : String(value)}\n`);
+    process.stdout.write(
+      `${(`${key}:`).padEnd(width + 2)}${value === null || value === undefined ? '-' : String(value)}\n`,
+    );
   }
 }
 

@@ -60,24 +60,37 @@ export async function readNewPassword(stdin: NodeJS.ReadStream = process.stdin):
 }
 
 /** Applies --password and --admin of `account set`; true when one of them was given. */
-export async function applyDashboardOptions(stores: Stores, userId: string, options: { password?: boolean; admin?: string | undefined }): Promise<boolean> {
+export async function applyDashboardOptions(
+  stores: Stores,
+  userId: string,
+  options: { password?: boolean; admin?: string | undefined },
+): Promise<boolean> {
   const admin = options.admin === undefined ? undefined : parseArg(onOffSchema, options.admin, '--admin') === 'on';
   const password = options.password ? await readNewPassword() : undefined;
   const auth = stores.ownerAuth;
   if (password !== undefined) {
     await auth.setPassword(userId, password);
     await stores.sessions.deleteForAccount(userId);
-    process.stderr.write("Dashboard password set; the account's open dashboard sessions were signed out, and its unused sign-in links no longer work.\n");
+    process.stderr.write(
+      "Dashboard password set; the account's open dashboard sessions were signed out, and its unused sign-in links no longer work.\n",
+    );
   }
   if (admin !== undefined) {
     await auth.setAdmin(userId, admin);
-    process.stderr.write(admin ? 'The account is now an admin: it sees every account (read-only) in the dashboard.\n' : 'The account is no longer an admin.\n');
+    process.stderr.write(
+      admin
+        ? 'The account is now an admin: it sees every account (read-only) in the dashboard.\n'
+        : 'The account is no longer an admin.\n',
+    );
   }
   return password !== undefined || admin !== undefined;
 }
 
 export const loginLinkCommand = defineCommand({
-  meta: { name: 'login-link', description: `Print a one-time dashboard sign-in link (valid ${LOGIN_LINK_TTL_MS / 60_000} minutes, usable once)` },
+  meta: {
+    name: 'login-link',
+    description: `Print a one-time dashboard sign-in link (valid ${LOGIN_LINK_TTL_MS / 60_000} minutes, usable once)`,
+  },
   args: {
     user_id: { type: 'positional', description: "The account's user_id (32 hex characters)", required: true },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },

@@ -32,9 +32,14 @@ function withScripts<T>(fn: (dir: string) => T): T {
 
 /** Runs a script with its progress on our stderr; returns its stdout. */
 function runScript(dir: string, name: string, args: string[], env: NodeJS.ProcessEnv): string {
-  const result = spawnSync('bash', [path.join(dir, name), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const result = spawnSync('bash', [path.join(dir, name), ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
   if (result.error) throw new UserError(`could not run bash for ${name}: ${result.error.message}`);
-  if (result.status !== 0) throw new UserError(`${name} failed (exit ${result.status ?? result.signal}): see the lines above`);
+  if (result.status !== 0)
+    throw new UserError(`${name} failed (exit ${result.status ?? result.signal}): see the lines above`);
   return result.stdout;
 }
 
@@ -45,15 +50,24 @@ export const provisionCommand = defineCommand({
       'Install what calls need on this host: flite, espeak-ng, Festival with its slt voice and sox, and Asterisk 22 (root; about a minute the first time, then cached)',
   },
   args: {
-    'skip-speech': { type: 'boolean', description: 'Leave the speech packages alone (install only Asterisk)', default: false },
-    owner: { type: 'string', description: "The unprivileged user that runs ringhook serve (e.g. ringhook): Asterisk's root file system is made its own" },
+    'skip-speech': {
+      type: 'boolean',
+      description: 'Leave the speech packages alone (install only Asterisk)',
+      default: false,
+    },
+    owner: {
+      type: 'string',
+      description:
+        "The unprivileged user that runs ringhook serve (e.g. ringhook): Asterisk's root file system is made its own",
+    },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: ({ args }) => {
     const config = loadConfig();
     const owner = args.owner === undefined ? undefined : parseArg(ownerSchema, args.owner, '--owner');
     // Said before the packages and the root file system are made, not after them.
-    if (owner && spawnSync('id', ['-u', owner]).status !== 0) throw new UserError(`--owner: no user named ${owner} on this host (useradd --system ${owner})`);
+    if (owner && spawnSync('id', ['-u', owner]).status !== 0)
+      throw new UserError(`--owner: no user named ${owner} on this host (useradd --system ${owner})`);
     const env = {
       ...process.env,
       RINGHOOK_CACHE_DIR: config.telephony.cacheDir,
@@ -65,14 +79,20 @@ export const provisionCommand = defineCommand({
         process.stderr.write('ringhook: checking the speech engines and voices (flite, espeak-ng, Festival, sox)\n');
         runScript(dir, 'provision-speech.sh', [], env);
       }
-      process.stderr.write(`ringhook: checking Asterisk (cache: ${config.telephony.cacheDir}; the first run builds its root file system, about a minute)\n`);
+      process.stderr.write(
+        `ringhook: checking Asterisk (cache: ${config.telephony.cacheDir}; the first run builds its root file system, about a minute)\n`,
+      );
       return runScript(dir, 'provision-asterisk.sh', [], env);
     });
     const line = printed.trim().split('\n').pop() ?? '';
     const runtime = parseRuntime(line);
     const where = runtime.kind === 'host' ? "the host's Asterisk package" : `the root file system ${runtime.rootfs}`;
     if (args.json)
-      printJson({ asterisk: runtime.kind === 'host' ? 'host' : runtime.rootfs, cache_dir: config.telephony.cacheDir, speech: !args['skip-speech'] });
+      printJson({
+        asterisk: runtime.kind === 'host' ? 'host' : runtime.rootfs,
+        cache_dir: config.telephony.cacheDir,
+        speech: !args['skip-speech'],
+      });
     else process.stdout.write(`Asterisk is ready (${where}). Next: ringhook serve\n`);
   },
 });

@@ -42,7 +42,12 @@ async function writeWav(file: string, phrases: SpokenCall, speech: CallSpeech): 
   const config = loadConfig();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ringhook-say-'));
   const { tts: t } = config.telephony;
-  const tts = createTts({ cacheDir: dir, engine: t.engine, ...(t.voice && { voice: t.voice }), ...(t.command && { command: t.command }) });
+  const tts = createTts({
+    cacheDir: dir,
+    engine: t.engine,
+    ...(t.voice && { voice: t.voice }),
+    ...(t.command && { command: t.command }),
+  });
   try {
     const { wav, durationMs } = await spokenAudio(tts, phrases, speech);
     await writeFile(file, wav).catch((error: NodeJS.ErrnoException) => {
@@ -68,14 +73,28 @@ function serverSpeech(): string {
 export const sayCommand = defineCommand({
   meta: {
     name: 'say',
-    description: 'Print what a call would speak for an alert body (plain text or JSON, "-" for stdin), and with --wav write the audio',
+    description:
+      'Print what a call would speak for an alert body (plain text or JSON, "-" for stdin), and with --wav write the audio',
   },
   args: {
-    text: { type: 'positional', description: 'The alert body, as TradingView would send it ("-": read it from stdin)', required: true },
+    text: {
+      type: 'positional',
+      description: 'The alert body, as TradingView would send it ("-": read it from stdin)',
+      required: true,
+    },
     language: { type: 'string', description: `What the call speaks: ${LANGUAGE_CODES.join(', ')}`, default: 'en' },
-    voice: { type: 'string', description: `The voice: ${VOICE_IDS.join(', ')} (the language's default when not given)` },
-    intro: { type: 'string', description: "The words before the message, at most 60 characters (the language's own when not given)" },
-    wav: { type: 'string', description: 'Write the audio the call would play (intro, message, prompt) to this WAV file' },
+    voice: {
+      type: 'string',
+      description: `The voice: ${VOICE_IDS.join(', ')} (the language's default when not given)`,
+    },
+    intro: {
+      type: 'string',
+      description: "The words before the message, at most 60 characters (the language's own when not given)",
+    },
+    wav: {
+      type: 'string',
+      description: 'Write the audio the call would play (intro, message, prompt) to this WAV file',
+    },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
   run: async ({ args }) => {

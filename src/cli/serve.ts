@@ -38,8 +38,11 @@ async function nextSteps(config: Config, service: RunningService): Promise<strin
       `Certificate: from ${config.acme.directory} for ${config.acme.domains.join(', ')} (HTTP-01 on port ${config.httpPort}); renewed by itself. Dashboard: ${config.publicUrl}/ (sign in, copy your webhook URL into TradingView)`,
     );
   } else if (!config.publicUrlConfigured)
-    lines.push('Set RINGHOOK_PUBLIC_URL to the https address the charting platform reaches, e.g. https://alerts.example.com');
-  if (t.mode === 'off') lines.push('Telephony is off (RINGHOOK_TELEPHONY=off): alerts are accepted and recorded, no call is placed.');
+    lines.push(
+      'Set RINGHOOK_PUBLIC_URL to the https address the charting platform reaches, e.g. https://alerts.example.com',
+    );
+  if (t.mode === 'off')
+    lines.push('Telephony is off (RINGHOOK_TELEPHONY=off): alerts are accepted and recorded, no call is placed.');
   else if (!t.trunk && softphone) {
     lines.push(
       `No SIP trunk (RINGHOOK_TRUNK_URI): calls ring a softphone registered as ${softphone.username} at ${softphoneAddress(t)}`,
@@ -52,13 +55,18 @@ async function nextSteps(config: Config, service: RunningService): Promise<strin
 }
 
 export const serveCommand = defineCommand({
-  meta: { name: 'serve', description: 'Run the service: the HTTPS webhook (configured by RINGHOOK_* variables, see the README)' },
+  meta: {
+    name: 'serve',
+    description: 'Run the service: the HTTPS webhook (configured by RINGHOOK_* variables, see the README)',
+  },
   args: {},
   run: async () => {
     const config = loadConfig();
     const logger = createLogger({ level: config.logLevel });
     if (config.unknownVariables.length > 0) {
-      logger.warn('RINGHOOK_ variables that ringhook does not read are set, and ignored: a misspelling?', { variables: config.unknownVariables });
+      logger.warn('RINGHOOK_ variables that ringhook does not read are set, and ignored: a misspelling?', {
+        variables: config.unknownVariables,
+      });
     }
     const service = await startService(config, logger);
     const { httpsPort, httpPort } = service.servers;

@@ -20,7 +20,8 @@ export const smsTestCommand = defineCommand({
   },
   run: async ({ args }) => {
     const config = loadConfig();
-    if (config.sms.gateway === 'none') throw new UserError('no SMS gateway is configured: set RINGHOOK_SMS_GATEWAY to http or smpp (see the README)');
+    if (config.sms.gateway === 'none')
+      throw new UserError('no SMS gateway is configured: set RINGHOOK_SMS_GATEWAY to http or smpp (see the README)');
     const stores = await openStores(config);
     let phone: string;
     try {
@@ -29,13 +30,17 @@ export const smsTestCommand = defineCommand({
       await stores.close();
     }
     // With the receipt token, so that the gateway's receipt for it is not refused as a stranger's.
-    const sender = createSmsSender(withReceiptToken(config.sms, smsReceiptToken(config)), { logger: createLogger({ level: 'warn' }) });
+    const sender = createSmsSender(withReceiptToken(config.sms, smsReceiptToken(config)), {
+      logger: createLogger({ level: 'warn' }),
+    });
     try {
       const result = await sender.send({ to: phone, text: SMS_TEST_TEXT, reference: `sms-test-${Date.now()}` });
       if (args.json) printJson({ to: phone, ...result });
       if (result.status === 'failed') throw new UserError(`the gateway did not take the SMS: ${result.error}`);
       if (!args.json)
-        process.stdout.write(`SMS handed to the ${sender.kind} gateway for ${phone} (message id ${result.messageId ?? 'none'}, ${result.parts} part(s)).\n`);
+        process.stdout.write(
+          `SMS handed to the ${sender.kind} gateway for ${phone} (message id ${result.messageId ?? 'none'}, ${result.parts} part(s)).\n`,
+        );
     } finally {
       await sender.close().catch(() => {});
     }

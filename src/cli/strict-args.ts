@@ -8,14 +8,20 @@ import type { ArgDef, ArgsDef, CommandDef } from 'citty';
 type AnyCommand = CommandDef<ArgsDef>;
 
 /** The command argv names (its subcommands followed, by `names`) and the arguments left for it. */
-export function commandNamed(root: AnyCommand, argv: readonly string[]): { command: AnyCommand; names: string[]; rest: string[] } {
+export function commandNamed(
+  root: AnyCommand,
+  argv: readonly string[],
+): { command: AnyCommand; names: string[]; rest: string[] } {
   let command = root;
   let rest = [...argv];
   const names: string[] = [];
   for (;;) {
     const subCommands = command.subCommands;
     const at = rest.findIndex((token) => !token.startsWith('-'));
-    const next = at >= 0 && subCommands && typeof subCommands === 'object' ? (subCommands as Record<string, unknown>)[rest[at]!] : undefined;
+    const next =
+      at >= 0 && subCommands && typeof subCommands === 'object'
+        ? (subCommands as Record<string, unknown>)[rest[at]!]
+        : undefined;
     // Commands given as functions or promises are not looked into (ringhook's are plain objects).
     if (!next || typeof next !== 'object' || next instanceof Promise) return { command, names, rest };
     names.push(rest[at]!);
@@ -34,14 +40,18 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
       continue;
     }
     // citty also takes the camelCase spelling of a kebab-case option (--sms-backup, --smsBackup).
-    for (const alias of [name, camelCase(name), 'alias' in def ? (def.alias ?? []) : []].flat()) options.set(alias, def);
+    for (const alias of [name, camelCase(name), 'alias' in def ? (def.alias ?? []) : []].flat())
+      options.set(alias, def);
   }
   /** An option token read once: its spelling as given, its value after `=`, and its definition (none: unknown). */
   const readOption = (token: string) => {
     const dashes = token.startsWith('--') ? '--' : '-';
     const [name = '', value] = splitOnce(token.slice(dashes.length), '=');
     const negated = dashes === '--' && name.startsWith('no-') ? options.get(name.slice(3)) : undefined;
-    const def = dashes === '-' && name.length !== 1 ? undefined : (options.get(name) ?? (negated?.type === 'boolean' ? negated : undefined));
+    const def =
+      dashes === '-' && name.length !== 1
+        ? undefined
+        : (options.get(name) ?? (negated?.type === 'boolean' ? negated : undefined));
     return { flag: `${dashes}${name}`, value, def };
   };
   const given: string[] = [];
@@ -50,7 +60,8 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
     const token = rest[i]!;
     if (token === '--') {
       const after = rest.slice(i + 1);
-      if (given.length + after.length > positionals) return `unexpected argument "${after[positionals - given.length]}"`;
+      if (given.length + after.length > positionals)
+        return `unexpected argument "${after[positionals - given.length]}"`;
       break;
     }
     if (!token.startsWith('-') || token === '-') {
@@ -71,7 +82,8 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
       // citty takes the next token as the value whatever it is (`--phone --plan free` would call
       // "--plan"), and gives '' to one with nothing after it (`--name` last would clear the name).
       const next = rest[i + 1];
-      if (next === undefined || (next.startsWith('-') && readOption(next).def)) return `${flag} needs a value (${flag}=VALUE for one that starts with -)`;
+      if (next === undefined || (next.startsWith('-') && readOption(next).def))
+        return `${flag} needs a value (${flag}=VALUE for one that starts with -)`;
       i++;
     }
   }

@@ -20,7 +20,10 @@ const secondsSchema = z.coerce
   .max(600, { error: 'must be at most 600' });
 
 export const testCallCommand = defineCommand({
-  meta: { name: 'test-call', description: "Call an account's phone with a test message (ringhook serve places it) and show its progress" },
+  meta: {
+    name: 'test-call',
+    description: "Call an account's phone with a test message (ringhook serve places it) and show its progress",
+  },
   args: {
     user_id: { type: 'positional', description: 'The account to call', required: true },
     wait: { type: 'string', description: 'Seconds to wait for serve to pick the call up', default: '15' },
@@ -33,35 +36,45 @@ export const testCallCommand = defineCommand({
       // With SQLite only this data dir's serve can place it: none running, nothing is queued (it
       // would end failed, and count against the test calls allowed). Nodes sharing PostgreSQL may be anywhere.
       if (receivesCalls(account) && config.databaseUrl === null && !serveHolds(config.dataDir)) {
-        throw new UserError(`no ringhook serve is running on the data dir ${config.dataDir}: start it (ringhook serve, or npm start), then try again`);
+        throw new UserError(
+          `no ringhook serve is running on the data dir ${config.dataDir}: start it (ringhook serve, or npm start), then try again`,
+        );
       }
       const accepted = await requestTestCall(stores.calls, account);
       if (!accepted.accepted) {
         if (accepted.reason === 'suspended')
-          throw new UserError(`the account ${account.userId} is suspended: no call is placed (ringhook account resume ${account.userId})`);
+          throw new UserError(
+            `the account ${account.userId} is suspended: no call is placed (ringhook account resume ${account.userId})`,
+          );
         throw new UserError(`too many test calls: try again in ${accepted.retryAfterSeconds} s`);
       }
       const { progress } = stores;
       const started = accepted.receivedAt;
-      const say = (at: number, text: string) => !args.json && process.stderr.write(`${((at - started) / 1000).toFixed(1).padStart(5)} s  ${text}\n`);
+      const say = (at: number, text: string) =>
+        !args.json && process.stderr.write(`${((at - started) / 1000).toFixed(1).padStart(5)} s  ${text}\n`);
       say(started, `test call ${accepted.callId} to ${account.phone}: queued`);
       let shown = 0;
       for (;;) {
         await sleep(100);
         const timeline = await progress.timeline(accepted.callId);
-        for (const step of timeline.slice(shown)) say(step.at, step.detail ? `${step.event} (${step.detail})` : step.event);
+        for (const step of timeline.slice(shown))
+          say(step.at, step.detail ? `${step.event} (${step.detail})` : step.event);
         shown = timeline.length;
         const call = (await progress.get(accepted.callId))!;
         if (isFinal(call.status)) break;
         if (call.status === 'queued' && Date.now() - started > pickupMs) {
-          await progress.transition(accepted.callId, 'failed', { endedAt: Date.now(), ...callReason('no_serve', {}, 'no ringhook serve placed the call') });
+          await progress.transition(accepted.callId, 'failed', {
+            endedAt: Date.now(),
+            ...callReason('no_serve', {}, 'no ringhook serve placed the call'),
+          });
           throw new UserError(
             `nothing placed the call within ${pickupMs / 1000} s: is ringhook serve running with telephony on (RINGHOOK_TELEPHONY is not off)?`,
           );
         }
       }
       const final = (await stores.calls.get(accepted.callId))!;
-      if (args.json) printJson({ call_id: final.callId, status: final.status, timeline: await progress.timeline(final.callId) });
+      if (args.json)
+        printJson({ call_id: final.callId, status: final.status, timeline: await progress.timeline(final.callId) });
       if (final.status === 'unconfirmed')
         throw new UserError(
           'the test call was answered, but 1 was not pressed to confirm (the account requires it: `account set --require-confirm off` to count an answer as heard)',

@@ -40,7 +40,9 @@ export const acmeFields = {
     })
     .optional(),
   [ACME_ENV.email]: z
-    .email({ error: `${ACME_ENV.email} must be an email address, e.g. you@example.com (the authority's contact for this account)` })
+    .email({
+      error: `${ACME_ENV.email} must be an email address, e.g. you@example.com (the authority's contact for this account)`,
+    })
     .optional(),
   [ACME_ENV.directory]: z
     .url({
@@ -57,12 +59,19 @@ export function checkAcmeVariables(env: AcmeEnv, issue: (variable: string, messa
   const domains = env[ACME_ENV.domain];
   if (!domains) {
     for (const name of [ACME_ENV.email, ACME_ENV.directory, ACME_ENV.caFile] as const) {
-      if (env[name] !== undefined) issue(name, `${name} is used only with ${ACME_ENV.domain}: set the name(s) to obtain a certificate for, or remove ${name}`);
+      if (env[name] !== undefined)
+        issue(
+          name,
+          `${name} is used only with ${ACME_ENV.domain}: set the name(s) to obtain a certificate for, or remove ${name}`,
+        );
     }
     return;
   }
   if (env.RINGHOOK_TLS_CERT) {
-    issue(ACME_ENV.domain, `${ACME_ENV.domain} obtains a certificate, RINGHOOK_TLS_CERT serves your own: set one or the other`);
+    issue(
+      ACME_ENV.domain,
+      `${ACME_ENV.domain} obtains a certificate, RINGHOOK_TLS_CERT serves your own: set one or the other`,
+    );
   }
 }
 

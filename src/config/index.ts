@@ -12,7 +12,13 @@ import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
 import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
-import { FLITE_LISTED_VOICES, telephonyConfig, telephonyFields, trunkTransport, type TelephonyConfig } from './telephony.js';
+import {
+  FLITE_LISTED_VOICES,
+  telephonyConfig,
+  telephonyFields,
+  trunkTransport,
+  type TelephonyConfig,
+} from './telephony.js';
 
 import { ACME_DEFAULTS, acmeConfigFrom, acmeFields, checkAcmeVariables, type AcmeConfig } from './acme.js';
 
@@ -23,7 +29,9 @@ const envSchema = z
     RINGHOOK_DATA_DIR: z.string().default(DEFAULTS.dataDir),
     RINGHOOK_HOST: z
       .string()
-      .refine((h) => isIP(h) !== 0 || /^[a-zA-Z0-9.-]+$/.test(h), { error: 'RINGHOOK_HOST must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1' })
+      .refine((h) => isIP(h) !== 0 || /^[a-zA-Z0-9.-]+$/.test(h), {
+        error: 'RINGHOOK_HOST must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1',
+      })
       .default(DEFAULTS.host),
     RINGHOOK_PORT: port('RINGHOOK_PORT', { anyFree: true }).optional(),
     RINGHOOK_TLS_CERT: z.string().optional(),
@@ -31,13 +39,19 @@ const envSchema = z
     RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
     RINGHOOK_TRUST_PROXY: z.string().optional(),
     RINGHOOK_PUBLIC_URL: z
-      .url({ protocol: /^https?$/, error: 'RINGHOOK_PUBLIC_URL must be an absolute URL such as https://alerts.example.com' })
+      .url({
+        protocol: /^https?$/,
+        error: 'RINGHOOK_PUBLIC_URL must be an absolute URL such as https://alerts.example.com',
+      })
       .refine((u) => !u.includes('?') && !u.includes('#'), {
         error: 'RINGHOOK_PUBLIC_URL must not have a query (?) or fragment (#): webhook paths are appended to it',
       })
       .optional(),
     ...telephonyFields,
-    RINGHOOK_METRICS_TOKEN: z.string().min(16, { error: 'RINGHOOK_METRICS_TOKEN must be at least 16 characters' }).optional(),
+    RINGHOOK_METRICS_TOKEN: z
+      .string()
+      .min(16, { error: 'RINGHOOK_METRICS_TOKEN must be at least 16 characters' })
+      .optional(),
     RINGHOOK_SECRET_KEY: z
       .string()
       .transform((text, ctx) => {
@@ -45,7 +59,8 @@ const envSchema = z
         if (key) return key;
         ctx.addIssue({
           code: 'custom',
-          message: 'RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64, e.g. from: openssl rand -hex 32',
+          message:
+            'RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64, e.g. from: openssl rand -hex 32',
         });
         return z.NEVER;
       })
@@ -53,11 +68,14 @@ const envSchema = z
     RINGHOOK_LOG_LEVEL: z
       .enum(['debug', 'info', 'warn', 'error'], { error: 'RINGHOOK_LOG_LEVEL must be debug, info, warn or error' })
       .default(DEFAULTS.logLevel),
-    RINGHOOK_DB_SYNC: z.enum(['normal', 'full'], { error: 'RINGHOOK_DB_SYNC must be normal or full' }).default(DEFAULTS.dbSync),
+    RINGHOOK_DB_SYNC: z
+      .enum(['normal', 'full'], { error: 'RINGHOOK_DB_SYNC must be normal or full' })
+      .default(DEFAULTS.dbSync),
     RINGHOOK_DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\/\S+$/, {
-        error: 'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
+        error:
+          'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
       })
       .optional(),
     RINGHOOK_NODE_ID: z
@@ -82,14 +100,16 @@ const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['RINGHOOK_TLS_CERT'],
-        message: 'RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY go together: set both (PEM files) or neither (a self-signed certificate is made)',
+        message:
+          'RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY go together: set both (PEM files) or neither (a self-signed certificate is made)',
       });
     }
     if (env.RINGHOOK_ARI_URL && !(env.RINGHOOK_ARI_USER && env.RINGHOOK_ARI_PASSWORD)) {
       ctx.addIssue({
         code: 'custom',
         path: ['RINGHOOK_ARI_USER'],
-        message: 'RINGHOOK_ARI_URL points at an external Asterisk: set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to the ari.conf user too',
+        message:
+          'RINGHOOK_ARI_URL points at an external Asterisk: set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to the ari.conf user too',
       });
     }
     // The bound counts from the originate: a call must be able to ring its whole time and then talk.
@@ -109,14 +129,26 @@ const envSchema = z
     }
     for (const t of ['RINGHOOK_TRUNK', 'RINGHOOK_TRUNK2'] as const) {
       if (Boolean(env[`${t}_USERNAME`]) !== Boolean(env[`${t}_PASSWORD`])) {
-        ctx.addIssue({ code: 'custom', path: [`${t}_USERNAME`], message: `${t}_USERNAME and ${t}_PASSWORD go together` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${t}_USERNAME`],
+          message: `${t}_USERNAME and ${t}_PASSWORD go together`,
+        });
       }
       if (env[`${t}_REGISTER`] && !env[`${t}_USERNAME`]) {
-        ctx.addIssue({ code: 'custom', path: [`${t}_REGISTER`], message: `${t}_REGISTER=on needs ${t}_USERNAME and ${t}_PASSWORD` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${t}_REGISTER`],
+          message: `${t}_REGISTER=on needs ${t}_USERNAME and ${t}_PASSWORD`,
+        });
       }
       const uri = env[`${t}_URI`];
       if (uri?.startsWith('sips:') && env[`${t}_TRANSPORT`] !== undefined && env[`${t}_TRANSPORT`] !== 'tls') {
-        ctx.addIssue({ code: 'custom', path: [`${t}_TRANSPORT`], message: `${t}_URI is a sips: URI, which means TLS: leave ${t}_TRANSPORT unset or tls` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${t}_TRANSPORT`],
+          message: `${t}_URI is a sips: URI, which means TLS: leave ${t}_TRANSPORT unset or tls`,
+        });
       }
       if (uri && env[`${t}_MEDIA_ENCRYPTION`] === 'sdes' && trunkTransport(uri, env[`${t}_TRANSPORT`]) !== 'tls') {
         ctx.addIssue({
@@ -128,7 +160,12 @@ const envSchema = z
     }
     // flite speaks a voice it does not know in its default one, without a word.
     const voice = env.RINGHOOK_VOICE;
-    if (env.RINGHOOK_TTS_ENGINE === 'flite' && voice !== undefined && !FLITE_LISTED_VOICES.includes(voice) && !voice.endsWith('.flitevox')) {
+    if (
+      env.RINGHOOK_TTS_ENGINE === 'flite' &&
+      voice !== undefined &&
+      !FLITE_LISTED_VOICES.includes(voice) &&
+      !voice.endsWith('.flitevox')
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['RINGHOOK_VOICE'],
@@ -159,7 +196,11 @@ const envSchema = z
     const httpsPort = env.RINGHOOK_PORT ?? (env.RINGHOOK_ACME_DOMAIN ? ACME_DEFAULTS.port : DEFAULTS.port);
     const plainPort = env.RINGHOOK_HTTP_PORT ?? (env.RINGHOOK_ACME_DOMAIN ? ACME_DEFAULTS.httpPort : undefined);
     if (plainPort !== undefined && plainPort === httpsPort && httpsPort !== 0) {
-      ctx.addIssue({ code: 'custom', path: ['RINGHOOK_HTTP_PORT'], message: 'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RINGHOOK_HTTP_PORT'],
+        message: 'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT',
+      });
     }
     if (env.RINGHOOK_DATABASE_URL && !env.RINGHOOK_SECRET_KEY) {
       ctx.addIssue({
@@ -239,14 +280,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dbFile: path.join(dataDir, 'ringhook.db'),
     host: e.RINGHOOK_HOST,
     port: httpsPort,
-    tls: e.RINGHOOK_TLS_CERT && e.RINGHOOK_TLS_KEY ? { cert: path.resolve(cwd, e.RINGHOOK_TLS_CERT), key: path.resolve(cwd, e.RINGHOOK_TLS_KEY) } : null,
+    tls:
+      e.RINGHOOK_TLS_CERT && e.RINGHOOK_TLS_KEY
+        ? { cert: path.resolve(cwd, e.RINGHOOK_TLS_CERT), key: path.resolve(cwd, e.RINGHOOK_TLS_KEY) }
+        : null,
     httpPort: e.RINGHOOK_HTTP_PORT ?? (acme ? ACME_DEFAULTS.httpPort : null),
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
     publicUrl,
     publicUrlConfigured: e.RINGHOOK_PUBLIC_URL !== undefined,
     selfSigned: e.RINGHOOK_SELF_SIGNED,
-    ari: e.RINGHOOK_ARI_URL ? { url: e.RINGHOOK_ARI_URL.replace(/\/+$/, ''), user: e.RINGHOOK_ARI_USER!, password: e.RINGHOOK_ARI_PASSWORD! } : null,
+    ari: e.RINGHOOK_ARI_URL
+      ? { url: e.RINGHOOK_ARI_URL.replace(/\/+$/, ''), user: e.RINGHOOK_ARI_USER!, password: e.RINGHOOK_ARI_PASSWORD! }
+      : null,
     logLevel: e.RINGHOOK_LOG_LEVEL,
     dbSync: e.RINGHOOK_DB_SYNC,
     databaseUrl: e.RINGHOOK_DATABASE_URL ?? null,

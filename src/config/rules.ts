@@ -72,7 +72,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length]!;
@@ -115,8 +116,10 @@ export function isSecretVariable(name: string): boolean {
 export function describeIssue(issue: z.core.$ZodIssue, env: Env): string {
   const name = String(issue.path[0] ?? 'configuration');
   const value = isSecretVariable(name) ? undefined : env[name];
-  const got = value === undefined ? '' : ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)})`;
-  const text = issue.message.startsWith(name) || !name.startsWith('RINGHOOK_') ? issue.message : `${name}: ${issue.message}`;
+  const got =
+    value === undefined ? '' : ` (got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)})`;
+  const text =
+    issue.message.startsWith(name) || !name.startsWith('RINGHOOK_') ? issue.message : `${name}: ${issue.message}`;
   return text + got;
 }
 

@@ -12,7 +12,8 @@ export function kannelUrlProblem(raw: string): string | null {
   } catch {
     return `must be Kannel's sendsms URL, e.g. ${KANNEL_URL_EXAMPLE}`;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `must be an http:// or https:// URL, e.g. ${KANNEL_URL_EXAMPLE}`;
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    return `must be an http:// or https:// URL, e.g. ${KANNEL_URL_EXAMPLE}`;
   if (!u.searchParams.get('username') || !u.searchParams.get('password')) {
     return `must carry the sendsms-user's username and password as query parameters, e.g. ${KANNEL_URL_EXAMPLE}`;
   }
@@ -28,13 +29,25 @@ export function withoutPlaceholders(template: string): string {
 }
 
 /** What is wrong with a generic gateway's templates, by part: the URL, or the body. */
-export function genericTemplateProblems(t: { url: string; method: 'GET' | 'POST'; body: string | undefined }): { part: 'url' | 'body'; message: string }[] {
+export function genericTemplateProblems(t: {
+  url: string;
+  method: 'GET' | 'POST';
+  body: string | undefined;
+}): { part: 'url' | 'body'; message: string }[] {
   const problems: { part: 'url' | 'body'; message: string }[] = [];
   if (!isHttpUrl(withoutPlaceholders(t.url)))
-    problems.push({ part: 'url', message: 'must be an http(s) URL template, e.g. https://sms.example.com/send?to={to}' });
-  if (t.method === 'GET' && t.body) problems.push({ part: 'body', message: 'is set but GET sends no body: unset one of them' });
+    problems.push({
+      part: 'url',
+      message: 'must be an http(s) URL template, e.g. https://sms.example.com/send?to={to}',
+    });
+  if (t.method === 'GET' && t.body)
+    problems.push({ part: 'body', message: 'is set but GET sends no body: unset one of them' });
   if (!t.url.includes('{text}') && !t.body?.includes('{text}')) {
-    problems.push({ part: 'body', message: 'the generic preset needs {text} in the URL or the body, e.g. {"to":"{to}","from":"{from}","text":"{text}"}' });
+    problems.push({
+      part: 'body',
+      message:
+        'the generic preset needs {text} in the URL or the body, e.g. {"to":"{to}","from":"{from}","text":"{text}"}',
+    });
   }
   return problems;
 }

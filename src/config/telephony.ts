@@ -31,7 +31,9 @@ function trunkFields<P extends 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'>(prefix: P) 
     [`${prefix}_PASSWORD`]: value(`${prefix}_PASSWORD`),
     [`${prefix}_REGISTER`]: onOff(`${prefix}_REGISTER`).default(DEFAULTS.trunkRegister),
     [`${prefix}_TRANSPORT`]: z
-      .enum(SIP_TRANSPORTS, { error: `${prefix}_TRANSPORT must be udp, tcp or tls (unset: tls for a sips: URI, udp otherwise)` })
+      .enum(SIP_TRANSPORTS, {
+        error: `${prefix}_TRANSPORT must be udp, tcp or tls (unset: tls for a sips: URI, udp otherwise)`,
+      })
       .optional(),
     [`${prefix}_MEDIA_ENCRYPTION`]: z
       .enum(MEDIA_ENCRYPTIONS, {
@@ -46,7 +48,9 @@ function trunkFields<P extends 'RINGHOOK_TRUNK' | 'RINGHOOK_TRUNK2'>(prefix: P) 
 }
 
 /** What `flite -lv` lists, in its order: its voices, and awb_time (its talking clock) after awb. */
-export const FLITE_LISTED_VOICES: readonly string[] = FLITE_VOICES.flatMap((v) => (v === 'awb' ? [v, 'awb_time'] : [v]));
+export const FLITE_LISTED_VOICES: readonly string[] = FLITE_VOICES.flatMap((v) =>
+  v === 'awb' ? [v, 'awb_time'] : [v],
+);
 
 const SIP_TRANSPORTS = ['udp', 'tcp', 'tls'] as const;
 export type SipTransport = (typeof SIP_TRANSPORTS)[number];
@@ -55,13 +59,17 @@ export type MediaEncryption = (typeof MEDIA_ENCRYPTIONS)[number];
 
 export const telephonyFields = {
   RINGHOOK_ARI_URL: z
-    .url({ protocol: /^https?$/, error: "RINGHOOK_ARI_URL must be the http(s) URL of Asterisk's HTTP server, e.g. http://127.0.0.1:8088" })
+    .url({
+      protocol: /^https?$/,
+      error: "RINGHOOK_ARI_URL must be the http(s) URL of Asterisk's HTTP server, e.g. http://127.0.0.1:8088",
+    })
     .optional(),
   RINGHOOK_ARI_USER: z.string().optional(),
   RINGHOOK_ARI_PASSWORD: z.string().optional(),
   RINGHOOK_TELEPHONY: z
     .enum(['managed', 'external', 'off'], {
-      error: 'RINGHOOK_TELEPHONY must be managed (ringhook runs Asterisk), external (RINGHOOK_ARI_URL) or off (accept alerts, place no calls)',
+      error:
+        'RINGHOOK_TELEPHONY must be managed (ringhook runs Asterisk), external (RINGHOOK_ARI_URL) or off (accept alerts, place no calls)',
     })
     .optional(),
   ...trunkFields('RINGHOOK_TRUNK'),
@@ -69,7 +77,8 @@ export const telephonyFields = {
   RINGHOOK_CALLER_ID: z
     .string()
     .regex(/^(?:"[^"\n]{0,40}" ?)?<?\+?[0-9A-Za-z*#]{1,32}>?$/, {
-      error: 'RINGHOOK_CALLER_ID must be a number such as +14155550123, optionally with a name: "Alerts" <+14155550123>',
+      error:
+        'RINGHOOK_CALLER_ID must be a number such as +14155550123, optionally with a name: "Alerts" <+14155550123>',
     })
     .optional(),
   RINGHOOK_RING_TIMEOUT: wholeNumber(
@@ -85,47 +94,72 @@ export const telephonyFields = {
     DEFAULTS.maxCallSec,
   ).default(DEFAULTS.maxCallSec),
   RINGHOOK_AMD: onOff('RINGHOOK_AMD').default(DEFAULTS.answeringMachineDetection),
-  RINGHOOK_MAX_CALLS: wholeNumber('RINGHOOK_MAX_CALLS', { min: 1, max: DEFAULTS.maxCallsMost }, 'simultaneous calls (default: half the RTP ports)').optional(),
-  RINGHOOK_TRUNK_CPS: wholeNumber('RINGHOOK_TRUNK_CPS', { min: 1, max: 1000 }, 'new calls a second the provider allows', DEFAULTS.trunkCps).default(
+  RINGHOOK_MAX_CALLS: wholeNumber(
+    'RINGHOOK_MAX_CALLS',
+    { min: 1, max: DEFAULTS.maxCallsMost },
+    'simultaneous calls (default: half the RTP ports)',
+  ).optional(),
+  RINGHOOK_TRUNK_CPS: wholeNumber(
+    'RINGHOOK_TRUNK_CPS',
+    { min: 1, max: 1000 },
+    'new calls a second the provider allows',
     DEFAULTS.trunkCps,
-  ),
+  ).default(DEFAULTS.trunkCps),
   RINGHOOK_CALL_FRESHNESS: wholeNumber(
     'RINGHOOK_CALL_FRESHNESS',
     { min: 10, max: 86_400 },
     'seconds a queued call stays worth placing',
     DEFAULTS.callFreshnessSec,
   ).default(DEFAULTS.callFreshnessSec),
-  RINGHOOK_TTS_ENGINE: z.enum(['flite', 'espeak-ng'], { error: 'RINGHOOK_TTS_ENGINE must be flite or espeak-ng' }).default(DEFAULTS.ttsEngine),
+  RINGHOOK_TTS_ENGINE: z
+    .enum(['flite', 'espeak-ng'], { error: 'RINGHOOK_TTS_ENGINE must be flite or espeak-ng' })
+    .default(DEFAULTS.ttsEngine),
   RINGHOOK_VOICE: z
     .string()
-    .regex(/^[A-Za-z0-9_.+][A-Za-z0-9_./+-]{0,99}$/, { error: 'RINGHOOK_VOICE must be a voice name such as slt (flite) or en-us (espeak-ng)' })
+    .regex(/^[A-Za-z0-9_.+][A-Za-z0-9_./+-]{0,99}$/, {
+      error: 'RINGHOOK_VOICE must be a voice name such as slt (flite) or en-us (espeak-ng)',
+    })
     .optional(),
   RINGHOOK_BURST_VOICE: z
-    .enum([...FLITE_VOICES, 'off'], { error: `RINGHOOK_BURST_VOICE must be one of ${FLITE_VOICES.join(', ')} (a flite voice) or off` })
+    .enum([...FLITE_VOICES, 'off'], {
+      error: `RINGHOOK_BURST_VOICE must be one of ${FLITE_VOICES.join(', ')} (a flite voice) or off`,
+    })
     .default(DEFAULTS.burstVoice),
   RINGHOOK_TTS_COMMAND: z
     .string()
     .regex(/^[^\u0000-\u001f\u007f]{1,2000}$/, {
-      error: 'RINGHOOK_TTS_COMMAND must be one line (at most 2000 characters): a command that reads the text on stdin and writes a WAV on stdout',
+      error:
+        'RINGHOOK_TTS_COMMAND must be one line (at most 2000 characters): a command that reads the text on stdin and writes a WAV on stdout',
     })
     .optional(),
-  RINGHOOK_SIP_HOST: z.ipv4({ error: 'RINGHOOK_SIP_HOST must be an IPv4 address, e.g. 0.0.0.0 or 127.0.0.1' }).default(DEFAULTS.sipHost),
+  RINGHOOK_SIP_HOST: z
+    .ipv4({ error: 'RINGHOOK_SIP_HOST must be an IPv4 address, e.g. 0.0.0.0 or 127.0.0.1' })
+    .default(DEFAULTS.sipHost),
   RINGHOOK_SIP_PORT: port('RINGHOOK_SIP_PORT').default(DEFAULTS.sipPort),
   RINGHOOK_SIP_TLS_PORT: port('RINGHOOK_SIP_TLS_PORT').default(DEFAULTS.sipTlsPort),
   RINGHOOK_TRUNK_CA_FILE: z.string().min(1).optional(),
   RINGHOOK_SIP_EXTERNAL_ADDRESS: z
     .string()
-    .regex(/^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, {
-      error: 'RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public IPv4 address or host name (dynamic DNS) of this network, e.g. 203.0.113.7 or home.example.net',
-    })
+    .regex(
+      /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+      {
+        error:
+          'RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public IPv4 address or host name (dynamic DNS) of this network, e.g. 203.0.113.7 or home.example.net',
+      },
+    )
     .refine((a) => !isPrivateIpv4(a), {
-      error: "RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public address (the router's outside one), not a private or loopback address",
+      error:
+        "RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public address (the router's outside one), not a private or loopback address",
     })
     .optional(),
   RINGHOOK_STUN_SERVER: z
     .string()
-    .regex(/^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/, { error: 'RINGHOOK_STUN_SERVER must be host[:port] of a STUN server, e.g. stun.example.net:3478' })
-    .refine((v) => Number(v.split(':')[1] ?? 1) >= 1 && Number(v.split(':')[1] ?? 1) <= 65535, { error: 'RINGHOOK_STUN_SERVER: the port must be 1-65535' })
+    .regex(/^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/, {
+      error: 'RINGHOOK_STUN_SERVER must be host[:port] of a STUN server, e.g. stun.example.net:3478',
+    })
+    .refine((v) => Number(v.split(':')[1] ?? 1) >= 1 && Number(v.split(':')[1] ?? 1) <= 65535, {
+      error: 'RINGHOOK_STUN_SERVER: the port must be 1-65535',
+    })
     .optional(),
   RINGHOOK_SIP_LOCAL_NET: z
     .string()
@@ -147,7 +181,9 @@ export const telephonyFields = {
     .default(DEFAULTS.softphoneUser),
   RINGHOOK_SOFTPHONE_PASSWORD: z
     .string()
-    .regex(/^[^\s;[\]"\\{}]{8,64}$/, { error: 'RINGHOOK_SOFTPHONE_PASSWORD must be 8 to 64 characters without spaces, quotes, ; [ ] { } or backslashes' })
+    .regex(/^[^\s;[\]"\\{}]{8,64}$/, {
+      error: 'RINGHOOK_SOFTPHONE_PASSWORD must be 8 to 64 characters without spaces, quotes, ; [ ] { } or backslashes',
+    })
     .optional(),
   RINGHOOK_CACHE_DIR: z.string().optional(),
   RINGHOOK_MEDIA_DIR: z.string().optional(),
@@ -191,7 +227,12 @@ export interface TelephonyConfig {
   freshnessMs: number;
   /** command: the operator's own engine, run through /bin/sh; engine and voice are its fallback. */
   /** burstVoice: the flite voice English calls speak with when their own would not be ready in time or other calls wait to be placed; undefined: off. */
-  tts: { engine: 'flite' | 'espeak-ng'; voice: string | undefined; command: string | undefined; burstVoice: string | undefined };
+  tts: {
+    engine: 'flite' | 'espeak-ng';
+    voice: string | undefined;
+    command: string | undefined;
+    burstVoice: string | undefined;
+  };
   sip: {
     host: string;
     port: number;
@@ -239,7 +280,8 @@ export function telephonyConfig(e: TelephonyEnv, cwd: string, home: string | und
       port: e.RINGHOOK_SIP_PORT,
       externalAddress: e.RINGHOOK_SIP_EXTERNAL_ADDRESS,
       localNets: e.RINGHOOK_SIP_LOCAL_NET.split(',').map((n) => parseCidr(n.trim())!),
-      stunServer: e.RINGHOOK_STUN_SERVER === undefined ? undefined : hostAndPort(e.RINGHOOK_STUN_SERVER, DEFAULTS.stunPort),
+      stunServer:
+        e.RINGHOOK_STUN_SERVER === undefined ? undefined : hostAndPort(e.RINGHOOK_STUN_SERVER, DEFAULTS.stunPort),
       tlsPort: e.RINGHOOK_SIP_TLS_PORT,
       trunkCaFile: e.RINGHOOK_TRUNK_CA_FILE ? path.resolve(cwd, e.RINGHOOK_TRUNK_CA_FILE) : undefined,
     },

@@ -34,7 +34,11 @@ export interface Account {
 export const phoneSchema = z
   .string()
   .transform((s) => s.replace(/[\s().-]/g, ''))
-  .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, { error: 'the phone number must be in E.164 form: a plus, the country code and the number, e.g. +14155550123' }));
+  .pipe(
+    z.string().regex(/^\+[1-9]\d{6,14}$/, {
+      error: 'the phone number must be in E.164 form: a plus, the country code and the number, e.g. +14155550123',
+    }),
+  );
 
 export const planSchema = z.enum(['free', 'premium'], { error: 'the plan must be free or premium' });
 

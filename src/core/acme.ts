@@ -69,24 +69,43 @@ export interface AcmeFault {
 }
 
 /** What an order's failure means, from the error's code and the authority's words. */
-export function describeAcmeFault(error: { code?: string | undefined; message: string }, names: readonly string[], directory: string): AcmeFault {
+export function describeAcmeFault(
+  error: { code?: string | undefined; message: string },
+  names: readonly string[],
+  directory: string,
+): AcmeFault {
   const code = error.code ?? '';
   const text = error.message;
   const list = names.join(', ');
-  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code) || /self[- ]signed certificate|unable to verify the first certificate|local issuer/i.test(text)) {
-    return { kind: 'untrusted', fix: `the ACME directory's own HTTPS certificate is not trusted: set RINGHOOK_ACME_CA_FILE to its authority's PEM file` };
+  if (
+    /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code) ||
+    /self[- ]signed certificate|unable to verify the first certificate|local issuer/i.test(text)
+  ) {
+    return {
+      kind: 'untrusted',
+      fix: `the ACME directory's own HTTPS certificate is not trusted: set RINGHOOK_ACME_CA_FILE to its authority's PEM file`,
+    };
   }
-  if (/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ECONNABORTED)$/.test(code) || /ACME directory returned/.test(text)) {
+  if (
+    /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ECONNABORTED)$/.test(code) ||
+    /ACME directory returned/.test(text)
+  ) {
     return {
       kind: 'unreachable',
       fix: `the authority at ${directory} cannot be reached: check RINGHOOK_ACME_DIRECTORY and this machine's connection; ringhook keeps trying`,
     };
   }
   if (/rate.?limit|too many (certificates|requests|failed|new orders|orders|registrations|accounts)/i.test(text)) {
-    return { kind: 'rate_limited', fix: 'the authority limits how often it issues: ringhook waits and tries again by itself; do not restart it in a loop' };
+    return {
+      kind: 'rate_limited',
+      fix: 'the authority limits how often it issues: ringhook waits and tries again by itself; do not restart it in a loop',
+    };
   }
   if (/rejectedIdentifier|policy forbids|blocked|not allowed|will not issue|forbidden by policy/i.test(text)) {
-    return { kind: 'rejected', fix: `the authority will not issue for ${list}: check RINGHOOK_ACME_DOMAIN (a public name you own, no IP addresses)` };
+    return {
+      kind: 'rejected',
+      fix: `the authority will not issue for ${list}: check RINGHOOK_ACME_DOMAIN (a public name you own, no IP addresses)`,
+    };
   }
   if (/connection|connect|timeout|fetching|unauthorized|invalid response|dns|NXDOMAIN|no valid ip/i.test(text)) {
     return {
@@ -94,5 +113,8 @@ export function describeAcmeFault(error: { code?: string | undefined; message: s
       fix: `the authority could not fetch the challenge from ${list} on port 80: point the name's DNS at this machine and forward ports 80 and 443 to ringhook`,
     };
   }
-  return { kind: 'other', fix: `see the message; check RINGHOOK_ACME_DOMAIN, RINGHOOK_ACME_EMAIL and RINGHOOK_ACME_DIRECTORY` };
+  return {
+    kind: 'other',
+    fix: `see the message; check RINGHOOK_ACME_DOMAIN, RINGHOOK_ACME_EMAIL and RINGHOOK_ACME_DIRECTORY`,
+  };
 }

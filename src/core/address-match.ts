@@ -33,7 +33,8 @@ export function parseAddressList(text: string): AddressMatcher {
     }
     const prefix = Number(prefixText);
     const maxPrefix = parsed.family === 'ipv4' ? 32 : 128;
-    if (!/^\d+$/.test(prefixText) || prefix > maxPrefix) throw new Error(`"${entry}" has a bad prefix length (0 to ${maxPrefix})`);
+    if (!/^\d+$/.test(prefixText) || prefix > maxPrefix)
+      throw new Error(`"${entry}" has a bad prefix length (0 to ${maxPrefix})`);
     list.addSubnet(parsed.address, prefix, parsed.family);
   }
   return {

@@ -2,7 +2,14 @@
 // dialer gathers the facts, this decides the final state and what the history records.
 import type { FinalState } from './call-state.js';
 import { classifyUnanswered } from './outcome.js';
-import { type CallReason, callReason, hangupDetail, type ReasonCode, refusalReason, unansweredReason } from './reasons.js';
+import {
+  type CallReason,
+  callReason,
+  hangupDetail,
+  type ReasonCode,
+  refusalReason,
+  unansweredReason,
+} from './reasons.js';
 
 /** What the dialer saw of one call. */
 export interface CallFacts {
@@ -64,7 +71,9 @@ export interface CallEnd {
  * An answered call: heard when 1 was pressed, or when a person answered, the message began and no
  * confirmation is required; a call hung up before its message began was not heard either.
  */
-export function answeredState(f: Pick<CallFacts, 'acknowledged' | 'speechFailed' | 'machine' | 'requireConfirm' | 'messageStarted'>): FinalState {
+export function answeredState(
+  f: Pick<CallFacts, 'acknowledged' | 'speechFailed' | 'machine' | 'requireConfirm' | 'messageStarted'>,
+): FinalState {
   if (f.acknowledged) return 'acknowledged';
   if (f.speechFailed) return 'failed';
   if (f.machine) return 'voicemail';
@@ -74,7 +83,14 @@ export function answeredState(f: Pick<CallFacts, 'acknowledged' | 'speechFailed'
 function answered(f: CallFacts, now: number): Pick<CallEnd, 'state' | 'fields'> {
   const state = answeredState(f);
   const talk = f.answeredAt !== undefined ? { talkMs: now - f.answeredAt } : {};
-  return { state, fields: { endedAt: now, ...talk, ...(f.speechFailed && callReason('speech_failed', f, `speech failed: ${f.speechFailed}`)) } };
+  return {
+    state,
+    fields: {
+      endedAt: now,
+      ...talk,
+      ...(f.speechFailed && callReason('speech_failed', f, `speech failed: ${f.speechFailed}`)),
+    },
+  };
 }
 
 /**
@@ -82,8 +98,13 @@ function answered(f: CallFacts, now: number): Pick<CallEnd, 'state' | 'fields'> 
  * person also gets the reason in words, unless it has one already.
  */
 function withDetail(end: Pick<CallEnd, 'state' | 'fields'>, reason: ReasonCode, f: CallFacts, detail: string): CallEnd {
-  const reached = end.state === 'completed' || end.state === 'acknowledged' || end.state === 'voicemail' || end.state === 'unconfirmed';
-  const fields = reached || end.fields.error !== undefined ? end.fields : { ...end.fields, ...callReason(reason, f, detail) };
+  const reached =
+    end.state === 'completed' ||
+    end.state === 'acknowledged' ||
+    end.state === 'voicemail' ||
+    end.state === 'unconfirmed';
+  const fields =
+    reached || end.fields.error !== undefined ? end.fields : { ...end.fields, ...callReason(reason, f, detail) };
   return { ...end, fields, detail };
 }
 
@@ -92,12 +113,25 @@ export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEn
   switch (stop.kind) {
     case 'destroyed': {
       const sipCode = stop.techCause ?? f.farEnd?.sipCode;
-      const hangup = { endedAt: now, hangupCause: stop.cause, hangupCauseText: stop.causeText, ...(sipCode !== undefined && { sipCode }) };
+      const hangup = {
+        endedAt: now,
+        hangupCause: stop.cause,
+        hangupCauseText: stop.causeText,
+        ...(sipCode !== undefined && { sipCode }),
+      };
       const technical = hangupDetail(stop.cause, stop.causeText, sipCode);
       // Cut by a stop: the phone heard part of the message, or nothing; the SMS backup applies.
       if (f.cutBecause && !f.acknowledged) {
-        const cut = f.cutBecause === 'asterisk_stopped' ? 'Asterisk stopped during the call (restart or shutdown)' : 'ringhook stopped during the call';
-        return withDetail({ state: 'interrupted', fields: { ...hangup, ...duration } }, f.cutBecause, f, `${cut}: ${technical}`);
+        const cut =
+          f.cutBecause === 'asterisk_stopped'
+            ? 'Asterisk stopped during the call (restart or shutdown)'
+            : 'ringhook stopped during the call';
+        return withDetail(
+          { state: 'interrupted', fields: { ...hangup, ...duration } },
+          f.cutBecause,
+          f,
+          `${cut}: ${technical}`,
+        );
       }
       if (f.answeredAt !== undefined) {
         const end = answered(f, now);
@@ -108,7 +142,12 @@ export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEn
       return { state, fields: { ...hangup, ...duration, ...callReason(unansweredReason(facts), f, technical) } };
     }
     case 'hangup-unconfirmed':
-      return withDetail(answered(f, now), 'hangup_unconfirmed', f, 'Asterisk did not report the end of the call after ringhook hung up');
+      return withDetail(
+        answered(f, now),
+        'hangup_unconfirmed',
+        f,
+        'Asterisk did not report the end of the call after ringhook hung up',
+      );
     case 'lost':
       return withDetail(
         { state: f.acknowledged ? 'acknowledged' : 'interrupted', fields: { endedAt: now } },
@@ -119,12 +158,21 @@ export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEn
     case 'given-up':
       return withDetail({ state: 'failed', fields: { endedAt: now } }, stop.reason ?? 'no_final_event', f, stop.why);
     case 'stopped':
-      return withDetail({ state: 'interrupted', fields: { endedAt: now } }, 'ringhook_stopped', f, 'ringhook stopped during the call');
+      return withDetail(
+        { state: 'interrupted', fields: { endedAt: now } },
+        'ringhook_stopped',
+        f,
+        'ringhook stopped during the call',
+      );
     case 'originate-failed':
       // One attempt only: a refused originate is the outcome, never retried.
       return withDetail(
         { state: stop.refusedByAsterisk ? 'unreachable' : 'failed', fields: { endedAt: now } },
-        refusalReason({ softphone: f.softphone, refusedByAsterisk: stop.refusedByAsterisk, endpointOffline: stop.endpointOffline }),
+        refusalReason({
+          softphone: f.softphone,
+          refusedByAsterisk: stop.refusedByAsterisk,
+          endpointOffline: stop.endpointOffline,
+        }),
         f,
         `originate failed: ${stop.message}`,
       );
@@ -133,7 +181,8 @@ export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEn
 
 /** How the call stopped, in a few words for its timeline. */
 export function describeStop(stop: CallStop): string {
-  if (stop.kind === 'destroyed') return stop.techCause !== undefined ? `SIP ${stop.techCause}` : `${stop.causeText || 'cause'} (${stop.cause})`;
+  if (stop.kind === 'destroyed')
+    return stop.techCause !== undefined ? `SIP ${stop.techCause}` : `${stop.causeText || 'cause'} (${stop.cause})`;
   if (stop.kind === 'originate-failed') return stop.message;
   return stop.kind;
 }
@@ -145,13 +194,26 @@ export type QueuedFate = { dial: true } | ({ dial: false; state: 'expired' | 'fa
  * `at start`: found queued by a new process (it was accepted before a restart); `waiting`: kept
  * in the queue by this process while Asterisk could not take calls.
  */
-export function queuedFate(receivedAt: number, now: number, freshnessMs: number, when: 'at start' | 'waiting'): QueuedFate {
+export function queuedFate(
+  receivedAt: number,
+  now: number,
+  freshnessMs: number,
+  when: 'at start' | 'waiting',
+): QueuedFate {
   if (receivedAt >= now - freshnessMs) return { dial: true };
   return when === 'at start'
-    ? { dial: false, state: 'expired', ...callReason('expired', { freshnessMs }, 'too old to be placed after a restart') }
+    ? {
+        dial: false,
+        state: 'expired',
+        ...callReason('expired', { freshnessMs }, 'too old to be placed after a restart'),
+      }
     : {
         dial: false,
         state: 'failed',
-        ...callReason('telephony_unavailable', { freshnessMs }, 'telephony was unavailable until the call was too old to place'),
+        ...callReason(
+          'telephony_unavailable',
+          { freshnessMs },
+          'telephony was unavailable until the call was too old to place',
+        ),
       };
 }

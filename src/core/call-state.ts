@@ -4,7 +4,14 @@ export const IN_FLIGHT_STATES = ['queued', 'dialing', 'ringing', 'answered'] as 
 export const UNANSWERED_OUTCOMES = ['busy', 'no_answer', 'unreachable', 'rejected', 'failed'] as const;
 /** Answered, but nobody is known to have heard it: a machine took the call, or 1 was never pressed while the account requires it. */
 export const UNHEARD_OUTCOMES = ['voicemail', 'unconfirmed'] as const;
-export const FINAL_STATES = ['completed', 'acknowledged', ...UNHEARD_OUTCOMES, ...UNANSWERED_OUTCOMES, 'interrupted', 'expired'] as const;
+export const FINAL_STATES = [
+  'completed',
+  'acknowledged',
+  ...UNHEARD_OUTCOMES,
+  ...UNANSWERED_OUTCOMES,
+  'interrupted',
+  'expired',
+] as const;
 
 export type InFlightState = (typeof IN_FLIGHT_STATES)[number];
 export type UnansweredOutcome = (typeof UNANSWERED_OUTCOMES)[number];
@@ -12,7 +19,12 @@ export type FinalState = (typeof FINAL_STATES)[number];
 export type CallState = InFlightState | FinalState;
 
 /** Final states after which the SMS backup is sent (when the account has it on). */
-export const SMS_BACKUP_STATES: ReadonlySet<CallState> = new Set([...UNHEARD_OUTCOMES, ...UNANSWERED_OUTCOMES, 'expired', 'interrupted']);
+export const SMS_BACKUP_STATES: ReadonlySet<CallState> = new Set([
+  ...UNHEARD_OUTCOMES,
+  ...UNANSWERED_OUTCOMES,
+  'expired',
+  'interrupted',
+]);
 
 const NEXT: Record<InFlightState, readonly CallState[]> = {
   queued: ['dialing', 'expired', 'failed'],

@@ -49,7 +49,9 @@ export function databaseHosts(url: string): string[] {
 
 export function isLocalDatabaseHost(host: string): boolean {
   const h = host.toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1' || h.startsWith('/');
+  return (
+    h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1' || h.startsWith('/')
+  );
 }
 
 function tlsModeOf(url: string, caFile: boolean): DatabaseTlsMode {
@@ -70,7 +72,10 @@ export function databaseTls(url: string, options: { caFile: boolean; allowUnveri
     refusal = 'RINGHOOK_DATABASE_CA_FILE is set but RINGHOOK_DATABASE_URL says sslmode=disable: remove one of them';
   } else if (!local && tls !== 'verified' && !options.allowUnverified) {
     const remote = hosts.filter((h) => !isLocalDatabaseHost(h)).join(', ');
-    const how = tls === 'none' ? 'is reached without TLS' : `is reached with sslmode=${mode || 'require'}, which checks no certificate`;
+    const how =
+      tls === 'none'
+        ? 'is reached without TLS'
+        : `is reached with sslmode=${mode || 'require'}, which checks no certificate`;
     refusal =
       `the database host ${remote} is not on this machine and ${how}: anyone on the path could read and change the data. ` +
       'Add sslmode=verify-full to RINGHOOK_DATABASE_URL (and RINGHOOK_DATABASE_CA_FILE for a private authority), ' +

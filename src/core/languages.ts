@@ -6,7 +6,15 @@
 import { z } from 'zod';
 import { english } from './number-words.js';
 import { ENGLISH_WORDS } from './speech-text/words.js';
-import { LANGUAGE_CODES, type Language, type LanguageCode, VOICE_IDS, type Voice, type VoiceEngine, type VoiceId } from './language-types.js';
+import {
+  LANGUAGE_CODES,
+  type Language,
+  type LanguageCode,
+  VOICE_IDS,
+  type Voice,
+  type VoiceEngine,
+  type VoiceId,
+} from './language-types.js';
 
 export * from './language-types.js';
 import { lang, ordinals } from './language-tables/helpers.js';
@@ -17,7 +25,12 @@ import { ja, ko, zh } from './language-tables/asia.js';
 
 export const VOICES: Readonly<Record<VoiceId, Voice>> = {
   slt: { id: 'slt', label: 'flite, slt (US English, female)', engine: 'flite', engineVoice: 'slt' },
-  'slt-hts': { id: 'slt-hts', label: 'Festival, slt HTS (US English, female, smoother)', engine: 'festival', engineVoice: 'cmu_us_slt_arctic_hts' },
+  'slt-hts': {
+    id: 'slt-hts',
+    label: 'Festival, slt HTS (US English, female, smoother)',
+    engine: 'festival',
+    engineVoice: 'cmu_us_slt_arctic_hts',
+  },
   'espeak-ng': { id: 'espeak-ng', label: 'espeak-ng (every language, robotic)', engine: 'espeak-ng' },
 };
 
@@ -79,7 +92,9 @@ export function defaultVoice(language: LanguageCode): VoiceId {
 /** Why the voice cannot speak the language, or undefined when it can. */
 export function voiceProblem(language: LanguageCode, voice: VoiceId): string | undefined {
   const offered = LANGUAGES[language].voices;
-  return offered.includes(voice) ? undefined : `the voice ${voice} does not speak ${LANGUAGES[language].name}: offered for ${language}: ${list(offered)}`;
+  return offered.includes(voice)
+    ? undefined
+    : `the voice ${voice} does not speak ${LANGUAGES[language].name}: offered for ${language}: ${list(offered)}`;
 }
 
 /**
@@ -133,10 +148,15 @@ export interface CallSpeech {
 export function callSpeech(account: { language: LanguageCode; voice: VoiceId; intro: string | null }): CallSpeech {
   const language = LANGUAGES[account.language];
   const intro = introFor(account);
-  if (account.language === DEFAULT_LANGUAGE && account.voice === defaultVoice(DEFAULT_LANGUAGE)) return { language, intro };
+  if (account.language === DEFAULT_LANGUAGE && account.voice === defaultVoice(DEFAULT_LANGUAGE))
+    return { language, intro };
   const voice = VOICES[account.voice];
   return { language, intro, synthesis: { engine: voice.engine, voice: voice.engineVoice ?? language.espeak } };
 }
 
 /** An account that never chose: English, the default voice and intro. */
-export const DEFAULT_SPEECH: CallSpeech = callSpeech({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE), intro: null });
+export const DEFAULT_SPEECH: CallSpeech = callSpeech({
+  language: DEFAULT_LANGUAGE,
+  voice: defaultVoice(DEFAULT_LANGUAGE),
+  intro: null,
+});

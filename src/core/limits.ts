@@ -44,16 +44,32 @@ export type LimitDecision =
  * @param usedThisMonth accepted alerts in the current UTC month
  * @param recentAcceptedAt times of accepted alerts within the last minute, any order
  */
-export function decideLimits(plan: Plan, now: number, usedThisMonth: number, recentAcceptedAt: readonly number[]): LimitDecision {
+export function decideLimits(
+  plan: Plan,
+  now: number,
+  usedThisMonth: number,
+  recentAcceptedAt: readonly number[],
+): LimitDecision {
   const limits = PLAN_LIMITS[plan];
   if (limits.monthly !== null && usedThisMonth >= limits.monthly) {
-    return { allowed: false, limit: 'monthly', allowance: limits.monthly, used: usedThisMonth, resetsAt: monthWindow(now).resetsAt };
+    return {
+      allowed: false,
+      limit: 'monthly',
+      allowance: limits.monthly,
+      used: usedThisMonth,
+      resetsAt: monthWindow(now).resetsAt,
+    };
   }
   return decideBurst(limits.perMinute, now, recentAcceptedAt);
 }
 
 /** Sliding one-minute window: the n-th most recent acceptance must be older than a minute. */
-export function decideBurst(perMinute: number, now: number, recentAcceptedAt: readonly number[], windowMs = BURST_WINDOW_MS): LimitDecision {
+export function decideBurst(
+  perMinute: number,
+  now: number,
+  recentAcceptedAt: readonly number[],
+  windowMs = BURST_WINDOW_MS,
+): LimitDecision {
   const inWindow = recentAcceptedAt.filter((t) => t > now - windowMs).sort((a, b) => b - a);
   if (inWindow.length < perMinute) return { allowed: true };
   const oldestThatBlocks = inWindow[perMinute - 1]!;

@@ -21,7 +21,8 @@ function checkCardinal(n: number): void {
 function japaneseBelowTenThousand(n: number, beforeUnit: boolean): string {
   const [th, h, t, o] = [Math.floor(n / 1000), Math.floor(n / 100) % 10, Math.floor(n / 10) % 10, n % 10];
   const parts: string[] = [];
-  if (th > 0) parts.push(th === 1 && beforeUnit && n % 1000 === 0 ? 'いっせん' : (JA_THOUSANDS[th] ?? `${JA_DIGITS[th]}せん`));
+  if (th > 0)
+    parts.push(th === 1 && beforeUnit && n % 1000 === 0 ? 'いっせん' : (JA_THOUSANDS[th] ?? `${JA_DIGITS[th]}せん`));
   if (h > 0) parts.push(JA_HUNDREDS[h] ?? `${JA_DIGITS[h]}ひゃく`);
   if (t > 0) parts.push(t === 1 ? 'じゅう' : `${JA_DIGITS[t]}じゅう`);
   if (o > 0) parts.push(JA_DIGITS[o]!);
@@ -71,7 +72,8 @@ function chineseBelowTenThousand(n: number, leading: boolean): string {
     if (zero) out += '零';
     zero = false;
     // 两千, 两百 in front; 十五, not 一十五, at the start of the number.
-    const digit = d === 2 && size >= 100 && !started ? '两' : d === 1 && size === 10 && !started && leading ? '' : ZH_DIGITS[d]!;
+    const digit =
+      d === 2 && size >= 100 && !started ? '两' : d === 1 && size === 10 && !started && leading ? '' : ZH_DIGITS[d]!;
     out += digit + name;
     started = true;
   }
@@ -111,8 +113,30 @@ const RU_TEENS = [
   'восемнадцать',
   'девятнадцать',
 ];
-const RU_TENS = ['', '', 'двадцать', 'тридцать', 'сорок', 'пятьдесят', 'шестьдесят', 'семьдесят', 'восемьдесят', 'девяносто'];
-const RU_HUNDREDS = ['', 'сто', 'двести', 'триста', 'четыреста', 'пятьсот', 'шестьсот', 'семьсот', 'восемьсот', 'девятьсот'];
+const RU_TENS = [
+  '',
+  '',
+  'двадцать',
+  'тридцать',
+  'сорок',
+  'пятьдесят',
+  'шестьдесят',
+  'семьдесят',
+  'восемьдесят',
+  'девяносто',
+];
+const RU_HUNDREDS = [
+  '',
+  'сто',
+  'двести',
+  'триста',
+  'четыреста',
+  'пятьсот',
+  'шестьсот',
+  'семьсот',
+  'восемьсот',
+  'девятьсот',
+];
 const RU_SCALES: Array<[number, [string, string, string], boolean]> = [
   [1e12, ['триллион', 'триллиона', 'триллионов'], false],
   [1e9, ['миллиард', 'миллиарда', 'миллиардов'], false],
@@ -122,7 +146,8 @@ const RU_SCALES: Array<[number, [string, string, string], boolean]> = [
 
 const fewForm = (n: number) => n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14);
 /** Russian nouns after a number: 1 (21, 31…, not 11), 2–4 (not 12–14), and the rest. */
-export const russianForm = (n: number): 'one' | 'few' | 'many' => (n % 10 === 1 && n % 100 !== 11 ? 'one' : fewForm(n) ? 'few' : 'many');
+export const russianForm = (n: number): 'one' | 'few' | 'many' =>
+  n % 10 === 1 && n % 100 !== 11 ? 'one' : fewForm(n) ? 'few' : 'many';
 /** Polish nouns after a number: 1 alone, 2–4 (not 12–14), and the rest (21 minut). */
 export const polishForm = (n: number): 'one' | 'few' | 'many' => (n === 1 ? 'one' : fewForm(n) ? 'few' : 'many');
 
@@ -170,7 +195,12 @@ export function russianDecimal(whole: string, fraction: string): string {
 }
 
 /** Japanese: kana numbers, the decimals one digit at a time after てん (に てん さん ご). */
-export const japaneseNumbers = (words: { minus: string; plus: string; percent: string; times: string }): NumberLanguage => ({
+export const japaneseNumbers = (words: {
+  minus: string;
+  plus: string;
+  percent: string;
+  times: string;
+}): NumberLanguage => ({
   decimalSeparator: '.',
   groupSeparator: ',',
   cardinal: japaneseCardinal,
@@ -182,7 +212,12 @@ export const japaneseNumbers = (words: { minus: string; plus: string; percent: s
 });
 
 /** Chinese: numbers in characters, the decimals one digit at a time after 点 (二 点 三 五). */
-export const chineseNumbers = (words: { minus: string; plus: string; percent: string; times: string }): NumberLanguage => ({
+export const chineseNumbers = (words: {
+  minus: string;
+  plus: string;
+  percent: string;
+  times: string;
+}): NumberLanguage => ({
   decimalSeparator: '.',
   groupSeparator: ',',
   cardinal: chineseCardinal,

@@ -20,7 +20,12 @@ export function isPrivateIpv4(text: string): boolean {
   if (!m) return false;
   const [a, b] = [Number(m[1]), Number(m[2])];
   return (
-    a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254)
+    a === 10 ||
+    a === 127 ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    (a === 169 && b === 254)
   );
 }
 
@@ -30,7 +35,11 @@ export function isPrivateIpv4(text: string): boolean {
  * is behind NAT, and without an external address its SDP names a private address the provider
  * cannot reach (the audio and the digits are lost).
  */
-export function natProblem(input: { localAddresses: readonly string[]; trunkAddress: string; externalAddress: string | undefined }): string | undefined {
+export function natProblem(input: {
+  localAddresses: readonly string[];
+  trunkAddress: string;
+  externalAddress: string | undefined;
+}): string | undefined {
   if (input.externalAddress !== undefined || isPrivateIpv4(input.trunkAddress)) return undefined;
   const own = input.localAddresses.filter((a) => !a.startsWith('127.'));
   if (own.length === 0 || own.some((a) => !isPrivateIpv4(a))) return undefined;

@@ -68,7 +68,8 @@ function belowThousand(n: number): string {
   const rest = n % 100;
   if (hundreds > 0) words.push(`${ONES[hundreds]} hundred`);
   if (rest > 0 && rest < 20) words.push(ONES[rest]!);
-  else if (rest >= 20) words.push(rest % 10 === 0 ? TENS[rest / 10]! : `${TENS[Math.floor(rest / 10)]}-${ONES[rest % 10]}`);
+  else if (rest >= 20)
+    words.push(rest % 10 === 0 ? TENS[rest / 10]! : `${TENS[Math.floor(rest / 10)]}-${ONES[rest % 10]}`);
   return words.join(' ');
 }
 
@@ -133,7 +134,8 @@ export const decimalComma = (whole: string, fraction: string) => `${whole},${fra
  * Joined by a spoken decimal word, the decimals one digit at a time, as they are said in Korean
  * (2 점 3 5): the engine would read "35" as thirty-five, and drops a written point.
  */
-export const decimalWord = (word: string) => (whole: string, fraction: string) => `${whole} ${word} ${[...fraction].join(' ')}`;
+export const decimalWord = (word: string) => (whole: string, fraction: string) =>
+  `${whole} ${word} ${[...fraction].join(' ')}`;
 
 /** A decimal part starting with this many zeros or more says how many ("four zeros") rather than each. */
 export const ZERO_RUN = 4;

@@ -26,6 +26,7 @@ export function classifyUnanswered(f: UnansweredFacts): UnansweredOutcome {
   }
   if (f.cause === 16) return f.rang ? 'no_answer' : 'unreachable';
   if (UNREACHABLE_CAUSES.has(f.cause)) return 'unreachable';
-  if (f.sipCode !== undefined && (f.sipCode === 404 || f.sipCode === 408 || f.sipCode === 480 || f.sipCode >= 500)) return 'unreachable';
+  if (f.sipCode !== undefined && (f.sipCode === 404 || f.sipCode === 408 || f.sipCode === 480 || f.sipCode >= 500))
+    return 'unreachable';
   return 'failed';
 }

@@ -27,9 +27,17 @@ export interface Alert {
   extra: Record<string, unknown>;
 }
 
-export type PayloadErrorCode = 'empty_body' | 'invalid_encoding' | 'invalid_json' | 'not_an_object' | 'invalid_field' | 'body_too_large';
+export type PayloadErrorCode =
+  | 'empty_body'
+  | 'invalid_encoding'
+  | 'invalid_json'
+  | 'not_an_object'
+  | 'invalid_field'
+  | 'body_too_large';
 
-export type ParseResult = { ok: true; alert: Alert } | { ok: false; code: PayloadErrorCode; error: string; field?: string };
+export type ParseResult =
+  | { ok: true; alert: Alert }
+  | { ok: false; code: PayloadErrorCode; error: string; field?: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -42,7 +50,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** Why a text cannot be kept as sent: a control character, or half of a UTF-16 pair (JSON's "\ud800"), which no store can hold. */
 function unkeepable(name: string, text: string): string | undefined {
   if (FORBIDDEN_CONTROL.test(text)) return `"${name}" contains control characters (such as NUL) that cannot be spoken`;
-  if (LONE_SURROGATE.test(text)) return `"${name}" contains half of a UTF-16 surrogate pair (such as \\ud800 alone), which is not text`;
+  if (LONE_SURROGATE.test(text))
+    return `"${name}" contains half of a UTF-16 surrogate pair (such as \\ud800 alone), which is not text`;
   return undefined;
 }
 
@@ -67,7 +76,10 @@ const priceSchema = z
     if (value === null || value === undefined) return undefined;
     const n = typeof value === 'number' ? value : parseNumericString(value);
     if (n === undefined || !Number.isFinite(n)) {
-      ctx.addIssue({ code: 'custom', message: `"price" must be a finite number (got ${JSON.stringify(value).slice(0, 40)})` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `"price" must be a finite number (got ${JSON.stringify(value).slice(0, 40)})`,
+      });
       return z.NEVER;
     }
     return n;
@@ -79,7 +91,9 @@ const timestampSchema = z.iso
   .transform((v) => v ?? undefined);
 
 const jsonAlertSchema = z.object({
-  message: z.string({ error: '"message" is required and must be a string' }).refine((m) => m.trim().length > 0, { error: '"message" must not be empty' }),
+  message: z
+    .string({ error: '"message" is required and must be a string' })
+    .refine((m) => m.trim().length > 0, { error: '"message" must not be empty' }),
   ticker: optionalText('ticker'),
   price: priceSchema,
   action: optionalText('action'),
@@ -123,7 +137,10 @@ export function jsonDepth(value: unknown): number {
  * Cuts text to at most `max` code points without splitting a user-perceived character
  * (an emoji with its modifiers, a letter with its combining marks).
  */
-export function truncateText(text: string, max = MAX_MESSAGE_CODE_POINTS): { text: string; truncated: boolean; length: number } {
+export function truncateText(
+  text: string,
+  max = MAX_MESSAGE_CODE_POINTS,
+): { text: string; truncated: boolean; length: number } {
   const length = codePointLength(text);
   if (length <= max) return { text, truncated: false, length };
   let out = '';
@@ -149,7 +166,12 @@ function fail(code: PayloadErrorCode, error: string, field?: string): ParseResul
   return field === undefined ? { ok: false, code, error } : { ok: false, code, error, field };
 }
 
-function buildAlert(form: Alert['form'], rawMessage: string, fields: AlertFields, extra: Record<string, unknown>): ParseResult {
+function buildAlert(
+  form: Alert['form'],
+  rawMessage: string,
+  fields: AlertFields,
+  extra: Record<string, unknown>,
+): ParseResult {
   const problem = unkeepable('message', rawMessage);
   if (problem) return fail('invalid_field', problem, 'message');
   const { text, truncated, length } = truncateText(rawMessage.trim());
@@ -182,7 +204,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Parses an alert body as the charting platform sent it. */
 export function parseAlertBody(body: Uint8Array, contentType: string | undefined): ParseResult {
-  if (body.byteLength > MAX_BODY_BYTES) return fail('body_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+  if (body.byteLength > MAX_BODY_BYTES)
+    return fail('body_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
   let text: string;
   try {
     text = utf8.decode(body);
@@ -190,7 +213,10 @@ export function parseAlertBody(body: Uint8Array, contentType: string | undefined
     return fail('invalid_encoding', 'The request body is not valid UTF-8 text.');
   }
   if (text.trim().length === 0) {
-    return fail('empty_body', 'The request body is empty: send the alert message as plain text or as JSON with a "message" field.');
+    return fail(
+      'empty_body',
+      'The request body is empty: send the alert message as plain text or as JSON with a "message" field.',
+    );
   }
 
   const declaredJson = isJsonContentType(contentType);
@@ -215,6 +241,10 @@ export function parseAlertBody(body: Uint8Array, contentType: string | undefined
     }
   }
   if (parsedOk && isPlainObject(parsed)) return parseJsonObject(parsed);
-  if (declaredJson) return fail('not_an_object', 'The JSON body must be an object with a "message" field, not an array, string, number or null.');
+  if (declaredJson)
+    return fail(
+      'not_an_object',
+      'The JSON body must be an object with a "message" field, not an array, string, number or null.',
+    );
   return buildAlert('text', text, {}, {});
 }

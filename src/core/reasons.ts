@@ -54,27 +54,37 @@ export const REASONS = {
     `No phone is registered as ${c.softphone ?? 'ringhook'}: register a softphone, see the README, or set a SIP trunk.`,
   softphone_refused: (c: ReasonContext) =>
     `The phone system (Asterisk) refused the call to the softphone ${c.softphone ?? 'ringhook'}: ${DOCTOR} and Asterisk's log say why.`,
-  trunk_refused: () => `The phone system (Asterisk) could not send the call through the SIP trunk: ${DOCTOR} says what is wrong with the trunk.`,
+  trunk_refused: () =>
+    `The phone system (Asterisk) could not send the call through the SIP trunk: ${DOCTOR} says what is wrong with the trunk.`,
   trunk_unregistered: (c: ReasonContext) =>
     `The SIP trunk is not registered with the provider${c.registration ? ` (${c.registration})` : ''}, so calls through it may be refused: check RINGHOOK_TRUNK_USERNAME and RINGHOOK_TRUNK_PASSWORD.`,
-  asterisk_no_reply: () => `The phone system (Asterisk) did not answer ringhook's request to place the call: see ${DOCTOR} and Asterisk's log.`,
+  asterisk_no_reply: () =>
+    `The phone system (Asterisk) did not answer ringhook's request to place the call: see ${DOCTOR} and Asterisk's log.`,
   telephony_unavailable: (c: ReasonContext) =>
     `Not called: the phone system (Asterisk) could not take calls until the alert was too old to call (${minutes(c.freshnessMs)}); ${DOCTOR} says why.`,
-  asterisk_down: () => 'The phone system (Asterisk) is not running or does not answer ringhook, so no call can be placed.',
+  asterisk_down: () =>
+    'The phone system (Asterisk) is not running or does not answer ringhook, so no call can be placed.',
   // The call was placed, then something other than the phone ended it.
-  speech_failed: () => `The message could not be turned into speech, so the call could not say it: ${DOCTOR} checks the speech engine.`,
-  asterisk_stopped: () => 'The call was cut off: the phone system (Asterisk) restarted or stopped during it. It was not placed again.',
+  speech_failed: () =>
+    `The message could not be turned into speech, so the call could not say it: ${DOCTOR} checks the speech engine.`,
+  asterisk_stopped: () =>
+    'The call was cut off: the phone system (Asterisk) restarted or stopped during it. It was not placed again.',
   ringhook_stopped: () => 'The call was cut off: ringhook stopped or restarted during it. It was not placed again.',
   node_stopped: (c: ReasonContext) =>
     `The call was cut off: the ringhook server placing it${c.node ? ` (node ${c.node})` : ''} stopped. It was not placed again.`,
-  events_lost: () => "The call ended while ringhook's connection to the phone system (Asterisk) was down, so how it ended is not known.",
-  end_not_recorded: () => 'ringhook could not record how the call ended (the database refused the write), so it was ended as interrupted.',
-  no_final_event: () => 'The phone system (Asterisk) never said how the call ended, so ringhook gave it up after the ring time.',
+  events_lost: () =>
+    "The call ended while ringhook's connection to the phone system (Asterisk) was down, so how it ended is not known.",
+  end_not_recorded: () =>
+    'ringhook could not record how the call ended (the database refused the write), so it was ended as interrupted.',
+  no_final_event: () =>
+    'The phone system (Asterisk) never said how the call ended, so ringhook gave it up after the ring time.',
   hangup_unconfirmed: () => 'The phone system (Asterisk) did not confirm the end of the call after ringhook hung up.',
   // Never placed.
-  expired: (c: ReasonContext) => `Not called: the alert was still waiting when ringhook restarted, and was older than ${minutes(c.freshnessMs)}.`,
+  expired: (c: ReasonContext) =>
+    `Not called: the alert was still waiting when ringhook restarted, and was older than ${minutes(c.freshnessMs)}.`,
   account_suspended: () => 'Not called: the account was suspended before the call was placed.',
-  no_serve: () => 'Not called: no ringhook serve took the test call. Is it running, with telephony on (RINGHOOK_TELEPHONY not off)?',
+  no_serve: () =>
+    'Not called: no ringhook serve took the test call. Is it running, with telephony on (RINGHOOK_TELEPHONY not off)?',
   unknown: () => 'The call failed for a reason the phone system did not explain; its details say what it reported.',
 } satisfies Record<string, (c: ReasonContext) => string>;
 
@@ -217,12 +227,16 @@ export const SMS_NOT_SENT = {
  * Null when there is nothing to explain (sent, delivered, not needed).
  */
 export function smsReasonText(status: string, error: string | null): string | null {
-  if (status === 'waiting') return 'The SMS gateway has not taken the SMS yet (down or busy): it is tried again until the alert is too old.';
+  if (status === 'waiting')
+    return 'The SMS gateway has not taken the SMS yet (down or busy): it is tried again until the alert is too old.';
   if (status !== 'failed') return null;
   const e = error ?? '';
-  if (e.startsWith(SMS_NOT_SENT.notDelivered)) return "The SMS gateway took the SMS, but the phone's network could not deliver it.";
-  if (e === SMS_NOT_SENT.turnedOff) return 'Not sent: SMS backup was turned off, or the account suspended, while the SMS waited for the gateway.';
-  if (e === SMS_NOT_SENT.tooOld) return 'Not sent: the SMS gateway did not take the SMS before the alert was too old; it is never sent late.';
+  if (e.startsWith(SMS_NOT_SENT.notDelivered))
+    return "The SMS gateway took the SMS, but the phone's network could not deliver it.";
+  if (e === SMS_NOT_SENT.turnedOff)
+    return 'Not sent: SMS backup was turned off, or the account suspended, while the SMS waited for the gateway.';
+  if (e === SMS_NOT_SENT.tooOld)
+    return 'Not sent: the SMS gateway did not take the SMS before the alert was too old; it is never sent late.';
   if (e === SMS_NOT_SENT.accountGone) return 'Not sent: the account was deleted.';
   if (e === SMS_NOT_SENT.stoppedHandingOver)
     return 'Maybe not sent: ringhook stopped while handing the SMS to the gateway, and does not send it again (it may have gone).';

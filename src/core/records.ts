@@ -20,7 +20,9 @@ export interface NewAccount {
   intro?: string | null;
 }
 
-export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status'>>;
+export type AccountChanges = Partial<
+  Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status'>
+>;
 
 // ---- calls and their history
 
@@ -82,7 +84,9 @@ export interface HistoryPage {
   next: number | null;
 }
 
-export type AcceptResult = { accepted: true; callId: string; receivedAt: number } | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
+export type AcceptResult =
+  | { accepted: true; callId: string; receivedAt: number }
+  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
 
 export interface RejectedAlert {
   userId: string;

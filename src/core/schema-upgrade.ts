@@ -21,7 +21,13 @@ export function describeHolder(holder: ServeHolder): string {
  * `current` that a running serve holds, or null when it may: the database needs no migration, or no
  * serve holds it (a newer schema than known is refused elsewhere, whoever holds it).
  */
-export function migrationRefusal(current: number, known: number, holder: ServeHolder | null, location: string, ownVersion: string): string | null {
+export function migrationRefusal(
+  current: number,
+  known: number,
+  holder: ServeHolder | null,
+  location: string,
+  ownVersion: string,
+): string | null {
   if (current >= known || holder === null) return null;
   return (
     `the database ${location} has schema ${current} and this ringhook (${ownVersion}) needs schema ${known}, but a running ringhook serve ` +
@@ -31,7 +37,11 @@ export function migrationRefusal(current: number, known: number, holder: ServeHo
 }
 
 /** A second serve on a held data dir: why not, and, when it would have migrated, that it changed nothing. */
-export function serveHeldRefusal(dataDir: string, holder: ServeHolder, schema: { current: number; known: number } | null): string {
+export function serveHeldRefusal(
+  dataDir: string,
+  holder: ServeHolder,
+  schema: { current: number; known: number } | null,
+): string {
   const upgrade =
     schema !== null && schema.current < schema.known
       ? `; this ringhook would upgrade the database's schema ${schema.current} → ${schema.known}, which only happens once that serve is stopped (nothing was changed)`

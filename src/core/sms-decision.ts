@@ -5,7 +5,11 @@ import { SMS_BACKUP_STATES, type FinalState } from './call-state.js';
 /** send; not_needed: the call reached the owner; disabled: the account has no SMS backup (or is suspended, or no gateway is set). */
 export type SmsDecision = 'send' | 'not_needed' | 'disabled';
 
-export function decideSms(state: FinalState, account: Pick<Account, 'smsBackup' | 'status'> | undefined, gatewayConfigured: boolean): SmsDecision {
+export function decideSms(
+  state: FinalState,
+  account: Pick<Account, 'smsBackup' | 'status'> | undefined,
+  gatewayConfigured: boolean,
+): SmsDecision {
   if (!SMS_BACKUP_STATES.has(state)) return 'not_needed';
   if (!account?.smsBackup || !receivesCalls(account) || !gatewayConfigured) return 'disabled';
   return 'send';

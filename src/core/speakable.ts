@@ -49,7 +49,8 @@ function capitalSentences(text: string): (index: number) => boolean {
     if (words.length >= 2 && !/[a-z]/.test(m[0])) spans.push([m.index, m.index + m[0].length]);
   }
   // Three words in capitals in a row are a phrase in capitals, whatever is around it.
-  for (const run of text.matchAll(/\b[A-Z]{2,}(?:[ ,]+[A-Z]{2,}\b){2,}/g)) spans.push([run.index, run.index + run[0].length]);
+  for (const run of text.matchAll(/\b[A-Z]{2,}(?:[ ,]+[A-Z]{2,}\b){2,}/g))
+    spans.push([run.index, run.index + run[0].length]);
   return (index) => spans.some(([start, end]) => index >= start && index < end);
 }
 
@@ -95,5 +96,7 @@ export function speakable(message: string, lang: SpeechLanguage = english): stri
   if (spoken !== '') return spoken;
   // Nothing a word: the message as sent rather than silence (emoji only, a lone URL), but never what the engine cannot read.
   const asSent = message.trim() || message;
-  return w.unreadable && tidy(readable(asSent)) !== asSent.trim() ? tidy(readable(asSent)) || w.unreadable.instead : asSent;
+  return w.unreadable && tidy(readable(asSent)) !== asSent.trim()
+    ? tidy(readable(asSent)) || w.unreadable.instead
+    : asSent;
 }

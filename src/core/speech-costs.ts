@@ -95,7 +95,11 @@ export class SpeechCosts {
 
   private remember(key: string, ms: number): void {
     const before = this.recent.get(key);
-    this.recent.set(key, { ms: before === undefined ? ms : averaged(before.ms, ms), last: ms, slowdown: this.slowdown });
+    this.recent.set(key, {
+      ms: before === undefined ? ms : averaged(before.ms, ms),
+      last: ms,
+      slowdown: this.slowdown,
+    });
   }
 
   private expectedOf(key: string): number {

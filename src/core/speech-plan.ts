@@ -39,7 +39,13 @@ export interface SpeechPlan {
   holdMs: number;
 }
 
-export function planSpeech({ ownReadyMs, ownMakingMs, burstReadyMs, burstCheaper, backlog }: SpeechPlanInput): SpeechPlan {
+export function planSpeech({
+  ownReadyMs,
+  ownMakingMs,
+  burstReadyMs,
+  burstCheaper,
+  backlog,
+}: SpeechPlanInput): SpeechPlan {
   if (backlog && burstCheaper && burstReadyMs !== undefined && burstReadyMs <= RING_ALLOWANCE_MS) {
     return { voice: 'burst', because: 'backlog', holdMs: 0 };
   }
@@ -67,7 +73,11 @@ export function backlogged(waiting: number, callsPerSecond: number | undefined):
  * The voice a queued alert's call will speak with when its turn comes, `behind` alerts still waiting
  * after it: what planSpeech then chooses with its message made (for speech made ahead).
  */
-export function voiceWhenDue(behind: number, callsPerSecond: number | undefined, burstCheaper: boolean): 'own' | 'burst' {
+export function voiceWhenDue(
+  behind: number,
+  callsPerSecond: number | undefined,
+  burstCheaper: boolean,
+): 'own' | 'burst' {
   return burstCheaper && backlogged(behind, callsPerSecond) ? 'burst' : 'own';
 }
 
@@ -76,7 +86,8 @@ export function describeSpeechPlan(plan: SpeechPlan, voice: string | undefined):
   if (plan.voice === 'burst' && plan.because === 'backlog') {
     return `spoken with the burst voice (${voice}): more calls were waiting to be placed than the trunk takes in a ring`;
   }
-  if (plan.voice === 'burst') return `spoken with the burst voice (${voice}): its own would not have been ready in time`;
+  if (plan.voice === 'burst')
+    return `spoken with the burst voice (${voice}): its own would not have been ready in time`;
   if (plan.holdMs > 0 && plan.holdMs < Number.POSITIVE_INFINITY) {
     return `placed up to ${(Math.ceil(plan.holdMs / 100) / 10).toFixed(1)} s later: its voice takes longer to make than a phone rings`;
   }
@@ -102,7 +113,11 @@ export function burstVoiceOf(
  * speaks), none otherwise (espeak-ng, every other language's voice, is already cheap), and none
  * when the call's own voice is that one already.
  */
-export function burstSynthesis(language: Language, own: Synthesis | undefined, voice: string | undefined): Synthesis | undefined {
+export function burstSynthesis(
+  language: Language,
+  own: Synthesis | undefined,
+  voice: string | undefined,
+): Synthesis | undefined {
   if (voice === undefined || language.code !== 'en') return undefined;
   if (own?.engine === 'flite' && own.voice === voice) return undefined;
   return { engine: 'flite', voice };

@@ -17,12 +17,18 @@ export interface SpokenCall {
   prompt: string;
 }
 
-export type SpokenBody = { ok: true; phrases: SpokenCall; alert: Alert } | { ok: false; code: PayloadErrorCode; error: string };
+export type SpokenBody =
+  | { ok: true; phrases: SpokenCall; alert: Alert }
+  | { ok: false; code: PayloadErrorCode; error: string };
 
 /** What a call would speak for this alert body (plain text or JSON), or why the webhook would refuse it. */
 export function spokenCall(body: Uint8Array | string, speech: CallSpeech): SpokenBody {
   const parsed = parseAlertBody(typeof body === 'string' ? new TextEncoder().encode(body) : body, undefined);
   if (!parsed.ok) return { ok: false, code: parsed.code, error: parsed.error };
-  const phrases = { intro: speech.intro, message: spokenAlerts([parsed.alert.message], speech.language), prompt: callPhrases(speech).prompt };
+  const phrases = {
+    intro: speech.intro,
+    message: spokenAlerts([parsed.alert.message], speech.language),
+    prompt: callPhrases(speech).prompt,
+  };
   return { ok: true, phrases, alert: parsed.alert };
 }

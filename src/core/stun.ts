@@ -21,7 +21,8 @@ export function stunBindingRequest(transactionId: Buffer): Buffer {
 
 /** The IPv4 address a Binding success response for `transactionId` reports, or undefined. */
 export function stunMappedAddress(response: Buffer, transactionId: Buffer): string | undefined {
-  if (response.length < 20 || response.readUInt16BE(0) !== BINDING_SUCCESS || response.readUInt32BE(4) !== MAGIC_COOKIE) return undefined;
+  if (response.length < 20 || response.readUInt16BE(0) !== BINDING_SUCCESS || response.readUInt32BE(4) !== MAGIC_COOKIE)
+    return undefined;
   if (!response.subarray(8, 20).equals(transactionId)) return undefined;
   const end = 20 + response.readUInt16BE(2);
   if (end > response.length) return undefined;
@@ -34,7 +35,8 @@ export function stunMappedAddress(response: Buffer, transactionId: Buffer): stri
     // Family 0x01 is IPv4: 1 reserved byte, family, port, 4 address bytes.
     if (value.length < 8 || value[1] !== 0x01) continue;
     const octets = [...value.subarray(4, 8)];
-    if (type === XOR_MAPPED_ADDRESS) return octets.map((o, i) => o ^ ((MAGIC_COOKIE >>> (24 - 8 * i)) & 0xff)).join('.');
+    if (type === XOR_MAPPED_ADDRESS)
+      return octets.map((o, i) => o ^ ((MAGIC_COOKIE >>> (24 - 8 * i)) & 0xff)).join('.');
     if (type === MAPPED_ADDRESS) plain ??= octets.join('.');
   }
   return plain;

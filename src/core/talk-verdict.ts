@@ -51,7 +51,8 @@ export function readTalk(phrases: readonly TalkPhrase[], nowMs: number, s: TalkS
   const open = phrases.find((p) => p.durationMs === undefined);
   const heard = phrases.filter((p) => soundedMs(p, nowMs, s) >= s.minPhraseMs);
   const longest = Math.max(0, ...heard.map((p) => soundedMs(p, nowMs, s)));
-  if (longest > s.maxPersonPhraseMs) return decided('MACHINE', `LONGGREETING-${Math.round(longest)}-${s.maxPersonPhraseMs}`);
+  if (longest > s.maxPersonPhraseMs)
+    return decided('MACHINE', `LONGGREETING-${Math.round(longest)}-${s.maxPersonPhraseMs}`);
   if (heard.length >= s.maxPhrases) return decided('MACHINE', `MAXWORDS-${heard.length}-${s.maxPhrases}`);
   if (open) {
     // Still talking: a machine once it has talked too long, unless it falls silent first (a new event).
@@ -72,11 +73,19 @@ export function readTalk(phrases: readonly TalkPhrase[], nowMs: number, s: TalkS
  * After a machine's verdict at `machineAtMs`: has its greeting (and the beep after it) ended, so
  * that the message lands whole on the recording? If not, when to look again.
  */
-export function greetingEnded(phrases: readonly TalkPhrase[], machineAtMs: number, nowMs: number, s: TalkSettings = TALK): true | { recheckAtMs: number } {
+export function greetingEnded(
+  phrases: readonly TalkPhrase[],
+  machineAtMs: number,
+  nowMs: number,
+  s: TalkSettings = TALK,
+): true | { recheckAtMs: number } {
   const limit = machineAtMs + s.greetingEndMaxMs;
   if (nowMs >= limit) return true;
   if (phrases.some((p) => p.durationMs === undefined)) return { recheckAtMs: limit };
-  const lastSound = Math.max(machineAtMs - s.greetingEndSilenceMs, ...phrases.map((p) => p.startMs + (p.durationMs ?? 0)));
+  const lastSound = Math.max(
+    machineAtMs - s.greetingEndSilenceMs,
+    ...phrases.map((p) => p.startMs + (p.durationMs ?? 0)),
+  );
   const quietFrom = lastSound + s.greetingEndSilenceMs;
   return nowMs >= quietFrom ? true : { recheckAtMs: Math.min(quietFrom, limit) };
 }

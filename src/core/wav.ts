@@ -9,7 +9,9 @@ export interface WavFormat {
   bitsPerSample: number;
 }
 
-export type WavCheck = { ok: true; format: WavFormat; dataOffset: number; dataBytes: number } | { ok: false; reason: string };
+export type WavCheck =
+  | { ok: true; format: WavFormat; dataOffset: number; dataBytes: number }
+  | { ok: false; reason: string };
 
 export const WAV_LIMITS = {
   minSampleRate: 8_000,
@@ -33,7 +35,8 @@ function readFormat(bytes: Buffer, at: number, size: number): WavFormat | string
   const bitsPerSample = bytes.readUInt16LE(at + 14);
   if (encoding !== 1 && encoding !== 3) return `its audio is not PCM (format ${encoding})`;
   if (channels < 1 || channels > WAV_LIMITS.maxChannels) return `it has ${channels} channels`;
-  if (sampleRate < WAV_LIMITS.minSampleRate || sampleRate > WAV_LIMITS.maxSampleRate) return `its sample rate is ${sampleRate} Hz`;
+  if (sampleRate < WAV_LIMITS.minSampleRate || sampleRate > WAV_LIMITS.maxSampleRate)
+    return `its sample rate is ${sampleRate} Hz`;
   const sizes = encoding === 1 ? [8, 16, 24, 32] : [32, 64];
   if (!sizes.includes(bitsPerSample)) return `its samples are ${bitsPerSample} bits`;
   return { encoding, channels, sampleRate, bitsPerSample };
@@ -64,7 +67,8 @@ export function checkWav(bytes: Buffer): WavCheck {
       const available = Math.min(declared, bytes.length - body);
       const dataBytes = available - (available % frame);
       const minBytes = Math.ceil((format.sampleRate * WAV_LIMITS.minDurationMs) / 1000) * frame;
-      if (dataBytes < minBytes) return fail(`it holds ${dataBytes} bytes of audio, less than ${WAV_LIMITS.minDurationMs} ms`);
+      if (dataBytes < minBytes)
+        return fail(`it holds ${dataBytes} bytes of audio, less than ${WAV_LIMITS.minDurationMs} ms`);
       return { ok: true, format, dataOffset: body, dataBytes };
     }
     at = body + size + (size % 2);

@@ -28,26 +28,42 @@ export function acmePlainHttp(options: AcmePlainHttpOptions): NodeHandler {
         .answer(token)
         .then((keyAuthorization) => {
           if (keyAuthorization === undefined) {
-            res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('no such challenge\n');
+            res
+              .writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+              .end('no such challenge\n');
             return;
           }
-          res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' }).end(keyAuthorization);
+          res
+            .writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' })
+            .end(keyAuthorization);
         })
         .catch((error: Error) => {
           options.logger.error('could not answer an ACME challenge', { error });
-          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('try again\n');
+          res
+            .writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+            .end('try again\n');
         });
       req.resume();
       return;
     }
     const proto = req.headers['x-forwarded-proto'];
-    if (options.trustProxy.matches(req.socket.remoteAddress) && typeof proto === 'string' && proto.trim().toLowerCase() === 'https') {
+    if (
+      options.trustProxy.matches(req.socket.remoteAddress) &&
+      typeof proto === 'string' &&
+      proto.trim().toLowerCase() === 'https'
+    ) {
       options.handler(req, res);
       return;
     }
     // 308 keeps a POST a POST; a browser's GET gets the classic 301.
     const status = req.method === 'GET' || req.method === 'HEAD' ? 301 : 308;
-    res.writeHead(status, { location: `${options.publicOrigin}${url.startsWith('/') ? url : '/'}`, 'cache-control': 'no-store', connection: 'close' }).end();
+    res
+      .writeHead(status, {
+        location: `${options.publicOrigin}${url.startsWith('/') ? url : '/'}`,
+        'cache-control': 'no-store',
+        connection: 'close',
+      })
+      .end();
     req.resume();
   };
 }

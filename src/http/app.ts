@@ -41,6 +41,8 @@ export function createApp(deps: AppDeps, webhook: Webhook = createWebhook(deps))
 
   mountDashboard(app, deps);
 
-  app.all('/**', (event) => errorResponse(new ApiError('not_found', `Not found: ${event.req.method} ${event.url.pathname}`)));
+  app.all('/**', (event) =>
+    errorResponse(new ApiError('not_found', `Not found: ${event.req.method} ${event.url.pathname}`)),
+  );
   return app;
 }

@@ -24,7 +24,11 @@ export class AuthFailureThrottle {
     now: () => number,
     readonly limits: AuthThrottleLimits = WEBHOOK_AUTH_LIMITS,
   ) {
-    this.window = new FailureWindow(now, { windowMs: limits.windowMs, keep: limits.failures, maxKeys: limits.maxAddresses });
+    this.window = new FailureWindow(now, {
+      windowMs: limits.windowMs,
+      keep: limits.failures,
+      maxKeys: limits.maxAddresses,
+    });
   }
 
   /** Seconds to wait when the address has used up its failures, else 0. */

@@ -44,7 +44,8 @@ function readNodeBody(req: Readable, limit: number): Promise<Uint8Array> {
       } else chunks.push(chunk);
     };
     const onEnd = () => done();
-    const onError = (error: Error) => done(new ApiError('bad_request', `The request body could not be read: ${error.message}.`));
+    const onError = (error: Error) =>
+      done(new ApiError('bad_request', `The request body could not be read: ${error.message}.`));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
@@ -88,7 +89,9 @@ export async function readBodyLimited(request: Request, limit: number, nodeReque
  * Only then: a body still arriving that is within it (a reverse proxy's, after a 401) is read to its
  * end as before, since closing on it resets the connection and the proxy answers 502 instead.
  */
-export function closingUnread(req: (Pick<IncomingMessage, 'complete'> & object) | undefined): { connection: 'close' } | Record<string, never> {
+export function closingUnread(
+  req: (Pick<IncomingMessage, 'complete'> & object) | undefined,
+): { connection: 'close' } | Record<string, never> {
   return req !== undefined && !req.complete && overLimit.has(req) ? { connection: 'close' } : {};
 }
 

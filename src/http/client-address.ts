@@ -5,7 +5,11 @@ import { getRequestIP, type H3Event } from 'h3';
 import { throttleKey } from '../core/address-key.js';
 import type { AddressMatcher } from '../core/address-match.js';
 
-export function addressOf(peer: string | undefined, forwardedFor: string | null | undefined, trustProxy: AddressMatcher | undefined): string {
+export function addressOf(
+  peer: string | undefined,
+  forwardedFor: string | null | undefined,
+  trustProxy: AddressMatcher | undefined,
+): string {
   const address = peer ?? 'unknown';
   if (!trustProxy?.matches(address)) return throttleKey(address);
   const last = forwardedFor

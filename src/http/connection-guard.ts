@@ -7,7 +7,12 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { throttleKey } from '../core/address-key.js';
-import { connectionRefusal, defaultMaxConnections, evictsForRoom, type ConnectionLimits } from '../core/connection-caps.js';
+import {
+  connectionRefusal,
+  defaultMaxConnections,
+  evictsForRoom,
+  type ConnectionLimits,
+} from '../core/connection-caps.js';
 import type { Logger } from '../lib/log.js';
 import { refusalTally } from '../lib/refusal-tally.js';
 import type { AddressMatcher } from '../core/address-match.js';
@@ -38,7 +43,11 @@ export function connectionLimits(
   configured: { total: number | undefined; perAddress: number },
   timeouts: Pick<ConnectionLimits, 'handshakeMs' | 'firstRequestMs'>,
 ): ConnectionLimits {
-  return { total: configured.total ?? defaultMaxConnections(openFileLimit()), perAddress: configured.perAddress, ...timeouts };
+  return {
+    total: configured.total ?? defaultMaxConnections(openFileLimit()),
+    perAddress: configured.perAddress,
+    ...timeouts,
+  };
 }
 
 /** `tls`: the server is HTTPS, so a connection has a handshake to complete before its first request. */
@@ -69,7 +78,11 @@ export function guardConnections(server: Server, tls: boolean, options: GuardOpt
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     const key = throttleKey(address);
-    const refused = connectionRefusal({ total: tracked.size, fromAddress: perAddress.get(key) ?? 0 }, options.trustProxy.matches(address), limits);
+    const refused = connectionRefusal(
+      { total: tracked.size, fromAddress: perAddress.get(key) ?? 0 },
+      options.trustProxy.matches(address),
+      limits,
+    );
     if (evictsForRoom(refused, waiting.size)) {
       const oldest = waiting.values().next().value as Socket;
       evictions.note('total');

@@ -62,7 +62,9 @@ export function mountOperations(app: H3, deps: OperationsDeps): void {
       const trusted = deps.trustProxy?.matches(peer) === true;
       const allowed = metricsAllowed({
         tokenSet: deps.metricsToken !== undefined,
-        tokenGiven: deps.metricsToken !== undefined && sameToken(headers.get('authorization')?.replace(/^Bearer\s+/i, ''), deps.metricsToken),
+        tokenGiven:
+          deps.metricsToken !== undefined &&
+          sameToken(headers.get('authorization')?.replace(/^Bearer\s+/i, ''), deps.metricsToken),
         client: trusted ? (headers.get('x-forwarded-for')?.split(',').pop()?.trim() ?? peer) : peer,
         forwardedByUntrusted: !trusted && ['x-forwarded-for', 'x-real-ip', 'forwarded'].some((h) => headers.has(h)),
       });
@@ -72,7 +74,9 @@ export function mountOperations(app: H3, deps: OperationsDeps): void {
           : 'metrics are served to this machine only: set RINGHOOK_METRICS_TOKEN to read them from elsewhere';
         return json(401, { success: false, error, code: 'unauthorized' });
       }
-      return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });
+      return new Response(metrics.render(), {
+        headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+      });
     });
   }
 

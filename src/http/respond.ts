@@ -9,7 +9,11 @@ export interface JsonAnswer {
 }
 
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): JsonAnswer {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 export function errorAnswer(error: ApiError): JsonAnswer {

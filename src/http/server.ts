@@ -9,7 +9,11 @@ import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import { loadTls, saveSelfSigned, type TlsMaterial } from './tls.js';
 import { connectionLimits, guardConnections, type GuardOptions } from './connection-guard.js';
-import { CONNECTION_TIMEOUTS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, type ConnectionLimits } from '../core/connection-caps.js';
+import {
+  CONNECTION_TIMEOUTS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  type ConnectionLimits,
+} from '../core/connection-caps.js';
 import { acmePlainHttp } from './acme-challenge.js';
 
 export interface ServerOptions {
@@ -30,7 +34,11 @@ export interface ServerOptions {
    * ringhook's own certificate (ACME): the one to serve (null: none yet, a self-signed one until it
    * comes), and the HTTP-01 answers the plain-HTTP port gives, which sends everything else to HTTPS.
    */
-  acme?: { certificate: TlsMaterial | null; answer: (token: string) => Promise<string | undefined>; publicOrigin: string };
+  acme?: {
+    certificate: TlsMaterial | null;
+    answer: (token: string) => Promise<string | undefined>;
+    publicOrigin: string;
+  };
   logger: Logger;
 }
 
@@ -49,12 +57,20 @@ type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export function plainHttpGate(trustProxy: AddressMatcher, handler: NodeHandler): NodeHandler {
   return (req, res) => {
     const proto = req.headers['x-forwarded-proto'];
-    if (trustProxy.matches(req.socket.remoteAddress) && typeof proto === 'string' && proto.trim().toLowerCase() === 'https') {
+    if (
+      trustProxy.matches(req.socket.remoteAddress) &&
+      typeof proto === 'string' &&
+      proto.trim().toLowerCase() === 'https'
+    ) {
       handler(req, res);
       return;
     }
     const error = new ApiError('https_required', 'HTTPS is required: use the https:// webhook URL.');
-    res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+    res.writeHead(error.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'close',
+    });
     res.end(JSON.stringify(error.toBody()));
     req.resume();
   };
@@ -97,7 +113,11 @@ function answerClientErrors(server: Server): void {
 
 async function listenOn(
   handler: NodeHandler,
-  options: { host: string; port: number; https: false | { cert: string; key: string } | { domains: string[]; validityDays: number } },
+  options: {
+    host: string;
+    port: number;
+    https: false | { cert: string; key: string } | { domains: string[]; validityDays: number };
+  },
   what: string,
   guard: GuardOptions,
 ): Promise<Listener> {
@@ -142,13 +162,20 @@ async function listenOn(
 
 export async function startServers(handler: NodeHandler, options: ServerOptions): Promise<RunningServers> {
   const acme = options.acme;
-  const existing = acme?.certificate ? { material: acme.certificate, selfSigned: false } : loadTls(options.tls, options.dataDir);
+  const existing = acme?.certificate
+    ? { material: acme.certificate, selfSigned: false }
+    : loadTls(options.tls, options.dataDir);
   if (!options.tls && !acme && options.allowSelfSigned === false) {
-    throw new UserError('no TLS certificate is configured and RINGHOOK_SELF_SIGNED=off: set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY to PEM files');
+    throw new UserError(
+      'no TLS certificate is configured and RINGHOOK_SELF_SIGNED=off: set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY to PEM files',
+    );
   }
   const https = existing?.material ?? { domains: options.certificateNames, validityDays: 825 };
   const { total, perAddress, ...timeouts } = options.connections ?? {};
-  const limits = connectionLimits({ total, perAddress: perAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS }, { ...CONNECTION_TIMEOUTS, ...timeouts });
+  const limits = connectionLimits(
+    { total, perAddress: perAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS },
+    { ...CONNECTION_TIMEOUTS, ...timeouts },
+  );
   const guard = { limits, trustProxy: options.trustProxy, logger: options.logger };
   const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS', guard);
   const selfSigned = existing?.selfSigned ?? true;
@@ -167,9 +194,20 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
   if (options.httpPort !== null) {
     try {
       const plainHandler = acme
-        ? acmePlainHttp({ answer: acme.answer, publicOrigin: acme.publicOrigin, trustProxy: options.trustProxy, handler, logger: options.logger })
+        ? acmePlainHttp({
+            answer: acme.answer,
+            publicOrigin: acme.publicOrigin,
+            trustProxy: options.trustProxy,
+            handler,
+            logger: options.logger,
+          })
         : plainHttpGate(options.trustProxy, handler);
-      plain = await listenOn(plainHandler, { host: options.host, port: options.httpPort, https: false }, 'plain HTTP', guard);
+      plain = await listenOn(
+        plainHandler,
+        { host: options.host, port: options.httpPort, https: false },
+        'plain HTTP',
+        guard,
+      );
     } catch (error) {
       await secure.close();
       throw error;

@@ -25,11 +25,20 @@ export interface SmsReceiptDeps {
 
 const refused = () =>
   errorResponse(
-    new ApiError('unauthorized', "Not a delivery report of ringhook's SMS gateway: the receipt token or the gateway's signature is missing or wrong."),
+    new ApiError(
+      'unauthorized',
+      "Not a delivery report of ringhook's SMS gateway: the receipt token or the gateway's signature is missing or wrong.",
+    ),
   );
 
 /** Twilio signs the URL it requested: the public one, with the query as it arrived here. */
-export function twilioSignatureValid(authToken: string, publicUrl: string, search: string, form: URLSearchParams, given: string | null): boolean {
+export function twilioSignatureValid(
+  authToken: string,
+  publicUrl: string,
+  search: string,
+  form: URLSearchParams,
+  given: string | null,
+): boolean {
   if (!given) return false;
   const base = new URL(publicUrl);
   const requested = `${base.origin}${base.pathname}${search}`;
@@ -46,7 +55,12 @@ export function mountSmsReceipts(app: H3, deps: SmsReceiptDeps): void {
   app.all(new URL(deps.publicUrl).pathname, async (event) => {
     if (event.req.method !== 'GET' && event.req.method !== 'POST') {
       return errorResponse(
-        new ApiError('method_not_allowed', `Method ${event.req.method} is not allowed: delivery reports come as GET or POST.`, {}, { allow: 'GET, POST' }),
+        new ApiError(
+          'method_not_allowed',
+          `Method ${event.req.method} is not allowed: delivery reports come as GET or POST.`,
+          {},
+          { allow: 'GET, POST' },
+        ),
       );
     }
     const query = new URLSearchParams(event.url.search);
@@ -61,12 +75,20 @@ export function mountSmsReceipts(app: H3, deps: SmsReceiptDeps): void {
     }
     if (
       deps.twilioAuthToken &&
-      !twilioSignatureValid(deps.twilioAuthToken, deps.publicUrl, event.url.search, form, event.req.headers.get('x-twilio-signature'))
+      !twilioSignatureValid(
+        deps.twilioAuthToken,
+        deps.publicUrl,
+        event.url.search,
+        form,
+        event.req.headers.get('x-twilio-signature'),
+      )
     ) {
       return refused();
     }
     const params = new URLSearchParams([...query, ...form]);
     const known = deps.handle(params);
-    return known ? json(200, { success: true }) : errorResponse(new ApiError('bad_request', 'Not a delivery report of the configured gateway.'));
+    return known
+      ? json(200, { success: true })
+      : errorResponse(new ApiError('bad_request', 'Not a delivery report of the configured gateway.'));
   });
 }

@@ -10,7 +10,10 @@ export interface TlsMaterial {
 }
 
 export function selfSignedPaths(dataDir: string): { cert: string; key: string } {
-  return { cert: path.join(dataDir, 'tls', 'self-signed-cert.pem'), key: path.join(dataDir, 'tls', 'self-signed-key.pem') };
+  return {
+    cert: path.join(dataDir, 'tls', 'self-signed-cert.pem'),
+    key: path.join(dataDir, 'tls', 'self-signed-key.pem'),
+  };
 }
 
 function readPem(file: string, what: string, variable: string): string {
@@ -18,23 +21,34 @@ function readPem(file: string, what: string, variable: string): string {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UserError(`cannot read the TLS ${what} ${file} (${variable}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UserError(
+      `cannot read the TLS ${what} ${file} (${variable}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   if (!text.includes('-----BEGIN ')) throw new UserError(`the TLS ${what} ${file} (${variable}) is not a PEM file`);
   return text;
 }
 
 /** The configured certificate, the saved self-signed one, or null when one must be generated. */
-export function loadTls(configured: { cert: string; key: string } | null, dataDir: string): { material: TlsMaterial; selfSigned: boolean } | null {
+export function loadTls(
+  configured: { cert: string; key: string } | null,
+  dataDir: string,
+): { material: TlsMaterial; selfSigned: boolean } | null {
   if (configured) {
     return {
-      material: { cert: readPem(configured.cert, 'certificate', 'RINGHOOK_TLS_CERT'), key: readPem(configured.key, 'key', 'RINGHOOK_TLS_KEY') },
+      material: {
+        cert: readPem(configured.cert, 'certificate', 'RINGHOOK_TLS_CERT'),
+        key: readPem(configured.key, 'key', 'RINGHOOK_TLS_KEY'),
+      },
       selfSigned: false,
     };
   }
   const saved = selfSignedPaths(dataDir);
   if (fs.existsSync(saved.cert) && fs.existsSync(saved.key)) {
-    return { material: { cert: fs.readFileSync(saved.cert, 'utf8'), key: fs.readFileSync(saved.key, 'utf8') }, selfSigned: true };
+    return {
+      material: { cert: fs.readFileSync(saved.cert, 'utf8'), key: fs.readFileSync(saved.key, 'utf8') },
+      selfSigned: true,
+    };
   }
   return null;
 }

@@ -17,7 +17,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
   const raw = req.rawHeaders;
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name)
+      value = value === undefined ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
   }
   return value;
 }
@@ -36,7 +37,11 @@ export function withWebhookFastPath(webhook: Webhook, fallback: NodeHandler): No
       forwardedFor: header(req, 'x-forwarded-for'),
       readBody: (limit) => readNodeBodyLimited(req, limit),
     }).then((answer) => {
-      res.writeHead(answer.status, { ...answer.headers, ...closingUnread(req), 'content-length': Buffer.byteLength(answer.body) });
+      res.writeHead(answer.status, {
+        ...answer.headers,
+        ...closingUnread(req),
+        'content-length': Buffer.byteLength(answer.body),
+      });
       res.end(answer.body);
     });
   };

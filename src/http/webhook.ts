@@ -60,11 +60,23 @@ interface Outcome {
 const refuse = (result: WebhookResult, error: ApiError): Outcome => ({ result, answer: errorAnswer(error) });
 
 function bodyExcerpt(body: Uint8Array): string {
-  return new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, 800)).replace(/[\u0000-\u001F\u007F]/g, ' ');
+  return new TextDecoder('utf-8', { fatal: false })
+    .decode(body.subarray(0, 800))
+    .replace(/[\u0000-\u001F\u007F]/g, ' ');
 }
 
-async function refusePayload(deps: WebhookDeps, account: Account, error: ApiError, body?: Uint8Array): Promise<Outcome> {
-  await deps.store.calls.recordRejection({ userId: account.userId, status: 'invalid_payload', error: error.message, excerpt: body ? bodyExcerpt(body) : '' });
+async function refusePayload(
+  deps: WebhookDeps,
+  account: Account,
+  error: ApiError,
+  body?: Uint8Array,
+): Promise<Outcome> {
+  await deps.store.calls.recordRejection({
+    userId: account.userId,
+    status: 'invalid_payload',
+    error: error.message,
+    excerpt: body ? bodyExcerpt(body) : '',
+  });
   return refuse('invalid_payload', error);
 }
 
@@ -90,17 +102,35 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   if (request.method !== 'POST') {
     return refuse(
       'method_not_allowed',
-      new ApiError('method_not_allowed', `Method ${request.method} is not allowed: send the alert with POST.`, {}, { allow: 'POST' }),
+      new ApiError(
+        'method_not_allowed',
+        `Method ${request.method} is not allowed: send the alert with POST.`,
+        {},
+        { allow: 'POST' },
+      ),
     );
   }
   const credentials = credentialsFromPath(request.pathname);
-  const account = credentials ? await deps.store.accounts.authenticate(credentials.userId, credentials.apiKey) : undefined;
+  const account = credentials
+    ? await deps.store.accounts.authenticate(credentials.userId, credentials.apiKey)
+    : undefined;
   // Valid credentials are never throttled: only failures are counted and refused per address.
   if (!account) return refuseCredentials(request, deps, throttle);
 
   if (!receivesCalls(account)) {
-    await deps.store.calls.recordRejection({ userId: account.userId, status: 'suspended', error: 'account suspended', excerpt: '' });
-    return refuse('suspended', new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.'));
+    await deps.store.calls.recordRejection({
+      userId: account.userId,
+      status: 'suspended',
+      error: 'account suspended',
+      excerpt: '',
+    });
+    return refuse(
+      'suspended',
+      new ApiError(
+        'account_suspended',
+        'The account is suspended: no calls are placed. Ask the operator to resume it.',
+      ),
+    );
   }
 
   let body: Uint8Array;
@@ -112,7 +142,12 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   }
   const parsed = parseAlertBody(body, request.contentType);
   if (!parsed.ok) {
-    return refusePayload(deps, account, new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}), body);
+    return refusePayload(
+      deps,
+      account,
+      new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}),
+      body,
+    );
   }
 
   const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert);
@@ -174,10 +209,18 @@ export function createWebhook(deps: WebhookDeps): Webhook {
       }
       // The write lock was held past the webhook's busy timeout, or PostgreSQL is not answering:
       // the transaction was rolled back, nothing was recorded, and the sender may safely send the alert again.
-      deps.logger.warn('webhook: the database is busy or unreachable, alert refused with 503', { path: 'webhook', error });
+      deps.logger.warn('webhook: the database is busy or unreachable, alert refused with 503', {
+        path: 'webhook',
+        error,
+      });
       outcome = refuse(
         'unavailable',
-        new ApiError('unavailable', 'The database is busy: nothing was recorded; send the alert again.', { retry_after: 5 }, { 'retry-after': '5' }),
+        new ApiError(
+          'unavailable',
+          'The database is busy: nothing was recorded; send the alert again.',
+          { retry_after: 5 },
+          { 'retry-after': '5' },
+        ),
       );
     }
     deps.onResult?.(outcome.result, performance.now() - started);

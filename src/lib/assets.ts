@@ -28,7 +28,9 @@ export function readAsset(relativePath: string): string {
     try {
       return sea.getAsset(relativePath, 'utf8');
     } catch {
-      throw new Error(`the file ${relativePath} is not inside this ringhook executable (rebuild it with npm run build:binary)`);
+      throw new Error(
+        `the file ${relativePath} is not inside this ringhook executable (rebuild it with npm run build:binary)`,
+      );
     }
   }
   return fs.readFileSync(path.join(repoRoot(), relativePath), 'utf8');
@@ -66,7 +68,9 @@ function loadSqliteAddon(): object {
       errors.push(`${dir}: ${(error as Error).message}`);
     }
   }
-  throw new Error(`cannot load the SQLite addon carried in this executable (set RINGHOOK_CACHE_DIR to a writable folder): ${errors.join('; ')}`);
+  throw new Error(
+    `cannot load the SQLite addon carried in this executable (set RINGHOOK_CACHE_DIR to a writable folder): ${errors.join('; ')}`,
+  );
 }
 
 /** Where the addon may be written, best first. */

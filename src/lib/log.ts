@@ -33,12 +33,16 @@ function redactValue(value: unknown, seen: WeakSet<object> = new WeakSet()): unk
     if (seen.has(value)) return '[circular]';
     seen.add(value);
     if (Array.isArray(value)) return value.map((v) => redactValue(v, seen));
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : redactValue(v, seen)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : redactValue(v, seen)]),
+    );
   }
   return value;
 }
 
-export function createLogger(options: { level?: LogLevel; write?: (line: string) => void; base?: LogFields } = {}): Logger {
+export function createLogger(
+  options: { level?: LogLevel; write?: (line: string) => void; base?: LogFields } = {},
+): Logger {
   const threshold = LEVEL_RANK[options.level ?? 'info'];
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const base = options.base ?? {};

@@ -50,7 +50,11 @@ class Histogram {
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const [i, b] of this.buckets.entries()) lines.push(`${this.name}_bucket{le="${b}"} ${this.counts[i]}`);
-    lines.push(`${this.name}_bucket{le="+Inf"} ${this.count}`, `${this.name}_sum ${this.sum}`, `${this.name}_count ${this.count}`);
+    lines.push(
+      `${this.name}_bucket{le="+Inf"} ${this.count}`,
+      `${this.name}_sum ${this.sum}`,
+      `${this.name}_count ${this.count}`,
+    );
     return lines.join('\n');
   }
 }
@@ -79,7 +83,9 @@ export class Metrics {
   }
 
   render(): string {
-    const gauges = this.gauges.map((g) => `# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name}${labelText(g.labels)} ${g.read()}`);
+    const gauges = this.gauges.map(
+      (g) => `# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name}${labelText(g.labels)} ${g.read()}`,
+    );
     const memory = `# HELP process_resident_memory_bytes Resident memory of the process.\n# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes ${process.memoryUsage.rss()}`;
     return `${[this.alerts.render(), this.calls.render(), this.sms.render(), this.webhookSeconds.render(), this.firstSpeechSeconds.render(), ...gauges, memory].join('\n')}\n`;
   }

@@ -4,7 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The secret's text (base64url of `bytes` random bytes) and whether this call made it. */
-export function readOrCreateSecret(dataDir: string, name: string, bytes = 12): { value: string; file: string; created: boolean } {
+export function readOrCreateSecret(
+  dataDir: string,
+  name: string,
+  bytes = 12,
+): { value: string; file: string; created: boolean } {
   const file = path.join(dataDir, `${name}.secret`);
   try {
     return { value: fs.readFileSync(file, 'utf8').trim(), file, created: false };

@@ -27,7 +27,10 @@ export class AriError extends Error {
     readonly ariMessage: string | undefined,
     options?: { cause?: unknown },
   ) {
-    super(`ARI ${method} ${path} failed: ${status !== undefined ? `HTTP ${status}` : kind}${ariMessage ? ` (${ariMessage})` : ''}`, options);
+    super(
+      `ARI ${method} ${path} failed: ${status !== undefined ? `HTTP ${status}` : kind}${ariMessage ? ` (${ariMessage})` : ''}`,
+      options,
+    );
   }
 }
 

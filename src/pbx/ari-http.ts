@@ -29,7 +29,11 @@ export class KeptAliveHttp {
     this.transport = base.protocol === 'https:' ? https : http;
     // At most as many connections as Asterisk's http.conf lets in by default (session_limit 100,
     // beyond which it closes new ones at once): more requests wait here for a free one.
-    this.agent = new this.transport.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxSockets: MAX_CONNECTIONS });
+    this.agent = new this.transport.Agent({
+      keepAlive: true,
+      timeout: IDLE_CONNECTION_MS,
+      maxSockets: MAX_CONNECTIONS,
+    });
   }
 
   /**
@@ -37,7 +41,13 @@ export class KeptAliveHttp {
    * A kept-alive connection the server closed just as it was taken (ECONNRESET before any reply:
    * the request never reached it) is tried once more on a new one, within the same deadline.
    */
-  request(method: string, url: URL, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<HttpReply> {
+  request(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<HttpReply> {
     const deadline = performance.now() + timeoutMs;
     return this.attempt(method, url, headers, body, timeoutMs).catch((error: Error & { reusedSocket?: boolean }) => {
       const left = deadline - performance.now();
@@ -50,12 +60,22 @@ export class KeptAliveHttp {
     this.agent.destroy();
   }
 
-  private attempt(method: string, url: URL, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<HttpReply> {
+  private attempt(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<HttpReply> {
     return new Promise((resolve, reject) => {
       let replied = false;
       const req = this.transport.request(
         url,
-        { method, agent: this.agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+        {
+          method,
+          agent: this.agent,
+          headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        },
         (res) => {
           replied = true;
           const chunks: Buffer[] = [];
@@ -71,10 +91,18 @@ export class KeptAliveHttp {
           });
           // The connection lost in the middle of the reply (or cut by the deadline or the size cap).
           res.on('error', fail);
-          res.on('close', () => res.complete || fail(Object.assign(new Error('the connection closed before the reply ended'), { code: 'ECONNRESET' })));
+          res.on(
+            'close',
+            () =>
+              res.complete ||
+              fail(Object.assign(new Error('the connection closed before the reply ended'), { code: 'ECONNRESET' })),
+          );
         },
       );
-      const timer = setTimeout(() => req.destroy(new RequestTimeoutError(`no reply within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => req.destroy(new RequestTimeoutError(`no reply within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       timer.unref();
       function fail(error: Error): void {
         clearTimeout(timer);

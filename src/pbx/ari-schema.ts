@@ -40,10 +40,16 @@ export type AsteriskInfo = z.infer<typeof AsteriskInfo>;
 
 /** An event of `type`: its own fields, with those every event has; other fields are kept. */
 function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
-  return z.object({ type: z.literal(type), timestamp: z.string().optional(), application: z.string().optional(), ...shape }).loose();
+  return z
+    .object({ type: z.literal(type), timestamp: z.string().optional(), application: z.string().optional(), ...shape })
+    .loose();
 }
 
-export const StasisStart = event('StasisStart', { args: z.array(z.string()).default([]), channel: Channel, replace_channel: Channel.optional() });
+export const StasisStart = event('StasisStart', {
+  args: z.array(z.string()).default([]),
+  channel: Channel,
+  replace_channel: Channel.optional(),
+});
 export const StasisEnd = event('StasisEnd', { channel: Channel });
 export const ChannelStateChange = event('ChannelStateChange', { channel: Channel });
 export const ChannelDestroyed = event('ChannelDestroyed', {
@@ -59,8 +65,17 @@ export const ChannelHangupRequest = event('ChannelHangupRequest', {
   tech_cause: z.number().int().optional(),
   soft: z.boolean().optional(),
 });
-export const Dial = event('Dial', { peer: Channel, caller: Channel.optional(), dialstatus: z.string(), dialstring: z.string().optional() });
-export const ChannelDtmfReceived = event('ChannelDtmfReceived', { channel: Channel, digit: z.string(), duration_ms: z.number().optional() });
+export const Dial = event('Dial', {
+  peer: Channel,
+  caller: Channel.optional(),
+  dialstatus: z.string(),
+  dialstring: z.string().optional(),
+});
+export const ChannelDtmfReceived = event('ChannelDtmfReceived', {
+  channel: Channel,
+  digit: z.string(),
+  duration_ms: z.number().optional(),
+});
 // TALK_DETECT on the channel: the phone started talking; it stopped (`duration`: ms of talk).
 export const ChannelTalkingStarted = event('ChannelTalkingStarted', { channel: Channel });
 export const ChannelTalkingFinished = event('ChannelTalkingFinished', { channel: Channel, duration: z.number() });
@@ -97,8 +112,14 @@ export type AriEventOf<T extends KnownAriEvent['type']> = Extract<KnownAriEvent,
 
 /** Turns one decoded websocket message into a typed event; never throws. */
 export function parseAriEvent(raw: unknown): AriEvent {
-  const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type : undefined;
-  const schema = type !== undefined && Object.hasOwn(KNOWN_EVENTS, type) ? KNOWN_EVENTS[type as keyof typeof KNOWN_EVENTS] : undefined;
+  const type =
+    raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string'
+      ? (raw as { type: string }).type
+      : undefined;
+  const schema =
+    type !== undefined && Object.hasOwn(KNOWN_EVENTS, type)
+      ? KNOWN_EVENTS[type as keyof typeof KNOWN_EVENTS]
+      : undefined;
   if (!schema) return { type: 'Unknown', originalType: type, raw };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data as KnownAriEvent;

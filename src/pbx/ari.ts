@@ -61,7 +61,11 @@ const Endpoint = z.object({ technology: z.string(), resource: z.string(), state:
 type Endpoint = z.infer<typeof Endpoint>;
 
 /** What call handling uses of the client (the dialer, and a stand-in in its unit tests). */
-export interface AriCallControl extends Pick<AriClient, 'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'getEndpoint' | 'channelsStillUp'> {
+export interface AriCallControl
+  extends Pick<
+    AriClient,
+    'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'getEndpoint' | 'channelsStillUp'
+  > {
   on<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
   off<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
 }
@@ -235,8 +239,8 @@ export class AriClient extends EventEmitter<AriClientEvents> {
     const { events, app, logger } = this.opts;
     if (!events) return;
     const allowed = [...events, 'ApplicationReplaced'].map((type) => ({ type }));
-    this.request('PUT', `/applications/${encodeURIComponent(app)}/eventFilter`, undefined, {}, { allowed }).catch((error: Error) =>
-      logger.info('Asterisk did not take the event filter; it sends every event', { error }),
+    this.request('PUT', `/applications/${encodeURIComponent(app)}/eventFilter`, undefined, {}, { allowed }).catch(
+      (error: Error) => logger.info('Asterisk did not take the event filter; it sends every event', { error }),
     );
   }
 
@@ -298,7 +302,13 @@ export class AriClient extends EventEmitter<AriClientEvents> {
     try {
       const headers: Record<string, string> = { authorization: this.auth };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      res = await this.http.request(method, url, headers, body === undefined ? undefined : JSON.stringify(body), this.opts.requestTimeoutMs);
+      res = await this.http.request(
+        method,
+        url,
+        headers,
+        body === undefined ? undefined : JSON.stringify(body),
+        this.opts.requestTimeoutMs,
+      );
     } catch (error) {
       const timeout = error instanceof Error && error.name === 'TimeoutError';
       throw new AriError(timeout ? 'timeout' : 'network', method, path, undefined, undefined, {
@@ -351,9 +361,14 @@ export class AriClient extends EventEmitter<AriClientEvents> {
 
   /** Plays media (e.g. `sound:/abs/path/without-ext`) with a playback id we choose. */
   play(channelId: string, playbackId: string, media: string | string[]): Promise<Playback> {
-    return this.request('POST', `/channels/${encodeURIComponent(channelId)}/play/${encodeURIComponent(playbackId)}`, Playback, {
-      media: Array.isArray(media) ? media.join(',') : media,
-    });
+    return this.request(
+      'POST',
+      `/channels/${encodeURIComponent(channelId)}/play/${encodeURIComponent(playbackId)}`,
+      Playback,
+      {
+        media: Array.isArray(media) ? media.join(',') : media,
+      },
+    );
   }
 
   stopPlayback(playbackId: string): Promise<void> {

@@ -92,7 +92,9 @@ export const AsteriskConfigOptions = z
         .string()
         .regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be an IPv4 address or a host name')
         .optional(),
-      localNets: z.array(z.string().regex(/^[0-9.]+\/\d{1,2}$/, 'must be a network such as 192.168.0.0/16')).default([]),
+      localNets: z
+        .array(z.string().regex(/^[0-9.]+\/\d{1,2}$/, 'must be a network such as 192.168.0.0/16'))
+        .default([]),
       // SIP over TLS, bound only when a trunk uses it; its certificate checked against caPem (the
       // authorities to trust, written beside the config) or the system's list.
       tlsPort: port.default(5061),
@@ -112,7 +114,9 @@ export const AsteriskConfigOptions = z
         username: configValue
           .max(64)
           .regex(/^[A-Za-z0-9_.-]+$/, 'softphone.username may contain letters, digits, _ . and - only')
-          .refine((name) => !RESERVED_SECTIONS.has(name), { message: `softphone.username must not be ${[...RESERVED_SECTIONS].join(', ')}` }),
+          .refine((name) => !RESERVED_SECTIONS.has(name), {
+            message: `softphone.username must not be ${[...RESERVED_SECTIONS].join(', ')}`,
+          }),
         password: configValue.min(8),
       })
       .optional(),
@@ -155,11 +159,14 @@ export function renderTemplate(template: string, vars: TemplateVars): string {
   let withBlocks = template;
   for (let previous = ''; previous !== withBlocks; ) {
     previous = withBlocks;
-    withBlocks = withBlocks.replace(/\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_all, name: string, body: string) => {
-      const value = vars[name];
-      if (Array.isArray(value)) return value.map((item) => renderTemplate(body, { ...vars, ...item })).join('');
-      return value ? body : '';
-    });
+    withBlocks = withBlocks.replace(
+      /\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g,
+      (_all, name: string, body: string) => {
+        const value = vars[name];
+        if (Array.isArray(value)) return value.map((item) => renderTemplate(body, { ...vars, ...item })).join('');
+        return value ? body : '';
+      },
+    );
   }
   return withBlocks.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => {
     const value = vars[name];
@@ -179,7 +186,9 @@ export type RenderedConfig = Record<TemplateFile, string> & { [TRUNK_CA_FILE]?: 
 /** Validates the options and renders every file; keys are file names under <runDir>/etc. */
 export function renderAsteriskConfig(input: AsteriskConfigInput, templates: AsteriskTemplates): RenderedConfig {
   const o = AsteriskConfigOptions.parse(input);
-  const trunks = [o.trunk && trunkVars('trunk', o.trunk), o.trunk2 && trunkVars('trunk2', o.trunk2)].filter((t) => t !== undefined);
+  const trunks = [o.trunk && trunkVars('trunk', o.trunk), o.trunk2 && trunkVars('trunk2', o.trunk2)].filter(
+    (t) => t !== undefined,
+  );
   const used = new Set([o.trunk?.transport, o.trunk2?.transport]);
   const transports = [
     { transportProtocol: 'udp', transportPort: o.sip.port },
@@ -221,7 +230,8 @@ function trunkVars(name: string, options: TrunkOptions): TemplateVars {
   // A sips: URI only chose TLS: Asterisk is given sip: with the transport named, which every
   // provider's TLS port takes (a sips: Request-URI asks for TLS on every hop beyond it, too). The
   // parameter's `;` is escaped: unescaped, it starts a comment in Asterisk's configuration.
-  const server = options.transport === 'udp' ? `sip:${hostPort(uri)}` : `sip:${hostPort(uri)}\\;transport=${options.transport}`;
+  const server =
+    options.transport === 'udp' ? `sip:${hostPort(uri)}` : `sip:${hostPort(uri)}\\;transport=${options.transport}`;
   return {
     trunkName: name,
     trunkTransport: `transport-${options.transport}`,

@@ -43,7 +43,11 @@ exec chroot "$root" "$@"`;
  * How to run Asterisk in the foreground on a configuration: the host's binary, or the root file
  * system's in a private mount namespace with `binds` (absolute folders) seen at the same paths.
  */
-export function asteriskCommand(runtime: AsteriskRuntime, configFile: string, binds: string[]): { file: string; args: string[] } {
+export function asteriskCommand(
+  runtime: AsteriskRuntime,
+  configFile: string,
+  binds: string[],
+): { file: string; args: string[] } {
   const asteriskArgs = ['-f', '-n', '-C', configFile];
   if (runtime.kind === 'host') return { file: runtime.binary, args: asteriskArgs };
   const userNamespace = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
@@ -73,9 +77,17 @@ export function asteriskCommand(runtime: AsteriskRuntime, configFile: string, bi
  * socket: a root file system's Asterisk is reached inside its mount namespace (and its user
  * namespace when ringhook is not root) with nsenter.
  */
-export function asteriskCliCommand(runtime: AsteriskRuntime, pid: number, configFile: string, command: string): { file: string; args: string[] } {
+export function asteriskCliCommand(
+  runtime: AsteriskRuntime,
+  pid: number,
+  configFile: string,
+  command: string,
+): { file: string; args: string[] } {
   const cli = ['-C', configFile, '-rx', command];
   if (runtime.kind === 'host') return { file: runtime.binary, args: cli };
   const userNamespace = process.getuid?.() === 0 ? [] : ['--user', '--preserve-credentials'];
-  return { file: 'nsenter', args: ['--target', String(pid), ...userNamespace, '--mount', '--root', '--wd=/', '/usr/sbin/asterisk', ...cli] };
+  return {
+    file: 'nsenter',
+    args: ['--target', String(pid), ...userNamespace, '--mount', '--root', '--wd=/', '/usr/sbin/asterisk', ...cli],
+  };
 }

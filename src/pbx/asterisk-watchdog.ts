@@ -46,10 +46,19 @@ export interface AsteriskWatchdog {
 }
 
 /** Starts the watchdog of the Asterisk `pid`. */
-export function startWatchdog(runtime: AsteriskRuntime, pid: number, configFile: string, logger: Logger): AsteriskWatchdog {
-  const child: ChildProcess = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'ringhook-asterisk-watchdog', String(pid), ...cliPrefix(runtime, pid, configFile)], {
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
+export function startWatchdog(
+  runtime: AsteriskRuntime,
+  pid: number,
+  configFile: string,
+  logger: Logger,
+): AsteriskWatchdog {
+  const child: ChildProcess = spawn(
+    '/bin/sh',
+    ['-c', WATCHDOG_SCRIPT, 'ringhook-asterisk-watchdog', String(pid), ...cliPrefix(runtime, pid, configFile)],
+    {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    },
+  );
   child.on('error', (error) => logger.warn('could not start the Asterisk watchdog', { error }));
   // The pipe must not keep serve's event loop alive, nor a write after the watchdog's end throw.
   child.stdin!.on('error', () => {});
@@ -80,10 +89,18 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
  * Stops a leftover Asterisk the way the watchdog does: its calls are hung up (a BYE to each phone),
  * then it stops; SIGKILL only if it does not.
  */
-export async function stopLeftover(runtime: AsteriskRuntime, pid: number, configFile: string): Promise<'graceful' | 'killed'> {
+export async function stopLeftover(
+  runtime: AsteriskRuntime,
+  pid: number,
+  configFile: string,
+): Promise<'graceful' | 'killed'> {
   const [file, ...args] = cliPrefix(runtime, pid, configFile);
   const cli = (command: string) =>
-    new Promise<string>((resolve) => execFile(file!, [...args, command], { encoding: 'utf8', timeout: 5_000 }, (_error, stdout) => resolve(stdout ?? '')));
+    new Promise<string>((resolve) =>
+      execFile(file!, [...args, command], { encoding: 'utf8', timeout: 5_000 }, (_error, stdout) =>
+        resolve(stdout ?? ''),
+      ),
+    );
   await cli('channel request hangup all');
   for (let i = 0; i < HANGUP_GRACE_S * 10; i++) {
     if (/^0 active channel/m.test(await cli('core show channels count'))) break;

@@ -19,7 +19,12 @@ import { sleep } from '../lib/sleep.js';
 import { AsteriskInfo } from './ari-schema.js';
 import type { Logger } from '../lib/log.js';
 import { readAsset } from '../lib/assets.js';
-import { renderAsteriskConfig, TEMPLATE_FILES, type AsteriskConfigInput, type AsteriskTemplates } from './asterisk-config.js';
+import {
+  renderAsteriskConfig,
+  TEMPLATE_FILES,
+  type AsteriskConfigInput,
+  type AsteriskTemplates,
+} from './asterisk-config.js';
 import { type AsteriskRuntime, asteriskCommand } from './asterisk-runtime.js';
 import { type AsteriskWatchdog, startWatchdog, stopLeftover } from './asterisk-watchdog.js';
 
@@ -29,7 +34,9 @@ export function asteriskTemplates(): AsteriskTemplates {
 }
 
 export async function loadAsteriskTemplates(dir: string): Promise<AsteriskTemplates> {
-  const entries = await Promise.all(TEMPLATE_FILES.map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const));
+  const entries = await Promise.all(
+    TEMPLATE_FILES.map(async (f) => [f, await readFile(join(dir, f), 'utf8')] as const),
+  );
   return Object.fromEntries(entries) as AsteriskTemplates;
 }
 
@@ -57,7 +64,8 @@ export interface ManagedAsteriskEvents {
 export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
   readonly runDir: string;
   readonly ariUrl: string;
-  private readonly opts: Required<Pick<ManagedAsteriskOptions, 'readyTimeoutMs' | 'restartBackoff' | 'stableAfterMs'>> & ManagedAsteriskOptions;
+  private readonly opts: Required<Pick<ManagedAsteriskOptions, 'readyTimeoutMs' | 'restartBackoff' | 'stableAfterMs'>> &
+    ManagedAsteriskOptions;
   private child: ChildProcess | undefined;
   private watchdog: AsteriskWatchdog | undefined;
   private stopping = false;
@@ -172,7 +180,8 @@ export class ManagedAsterisk extends EventEmitter<ManagedAsteriskEvents> {
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     // Ends this Asterisk's calls and stops it should serve die; dismissed when Asterisk exits first.
-    const watchdog = child.pid === undefined ? undefined : startWatchdog(this.opts.runtime, child.pid, this.configFile, log);
+    const watchdog =
+      child.pid === undefined ? undefined : startWatchdog(this.opts.runtime, child.pid, this.configFile, log);
     this.watchdog = watchdog;
     const collect = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {

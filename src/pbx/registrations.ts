@@ -19,7 +19,12 @@ export function parseRegistrations(output: string): RegistrationStatus[] {
   for (const line of output.split('\n')) {
     const m = ROW.exec(line);
     if (!m) continue;
-    rows.push({ trunk: m[1]!, server: m[2]!, status: m[3]!, expiresInSec: m[4] === undefined ? undefined : Number(m[4]) });
+    rows.push({
+      trunk: m[1]!,
+      server: m[2]!,
+      status: m[3]!,
+      expiresInSec: m[4] === undefined ? undefined : Number(m[4]),
+    });
   }
   return rows;
 }

@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { stunBindingRequest, stunMappedAddress } from '../core/stun.js';
 
-export async function publicAddressFromStun(server: { host: string; port: number }, options: { tries?: number; timeoutMs?: number } = {}): Promise<string> {
+export async function publicAddressFromStun(
+  server: { host: string; port: number },
+  options: { tries?: number; timeoutMs?: number } = {},
+): Promise<string> {
   const tries = options.tries ?? 3;
   const timeoutMs = options.timeoutMs ?? 1_000;
   const socket = createSocket('udp4');
@@ -34,7 +37,9 @@ export async function publicAddressFromStun(server: { host: string; port: number
       const address = await answer;
       if (address !== undefined) return address;
     }
-    throw new Error(`no answer from the STUN server ${server.host}:${server.port} (${tries} tries, ${timeoutMs} ms each)`);
+    throw new Error(
+      `no answer from the STUN server ${server.host}:${server.port} (${tries} tries, ${timeoutMs} ms each)`,
+    );
   } finally {
     socket.close();
   }

@@ -104,7 +104,15 @@ export class SmsBackup {
     for (const [call, ...carried] of groupByCarrier(ended)) {
       if (!call || !isFinal(call.status)) continue;
       const { callId, userId, message, phone, status: state, endedAt } = call;
-      this.afterFinal({ callId, userId, message, phone, state, endedAt, carried: carried.map((c) => ({ callId: c.callId, message: c.message })) });
+      this.afterFinal({
+        callId,
+        userId,
+        message,
+        phone,
+        state,
+        endedAt,
+        carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+      });
     }
   }
 
@@ -128,14 +136,18 @@ export class SmsBackup {
     const decision = decideSms(state, account, this.deps.sender.kind !== 'none');
     if (decision !== 'send' || !account) {
       for (const id of callIds)
-        await writes.write(`sms ${id} ${decision}`, () => progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled'));
+        await writes.write(`sms ${id} ${decision}`, () =>
+          progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled'),
+        );
       return;
     }
     // Only the alerts claimed here go out: one claimed before (by a process that died, or by another node) is never sent again.
     const claimed: string[] = [];
     for (const id of callIds) if (await writes.write(`sms ${id} claim`, () => progress.claimSms(id))) claimed.push(id);
     if (claimed.length === 0) return;
-    const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) => claimed.includes(callIds[i]!));
+    const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) =>
+      claimed.includes(callIds[i]!),
+    );
     // To the number that was called; an alert never dialed goes to the account's number.
     const request = this.request(call.phone ?? account.phone, messages, claimed);
     const until = (call.endedAt ?? this.deps.now()) + this.windowMs;
@@ -159,17 +171,23 @@ export class SmsBackup {
     if (result === 'left waiting') return;
     if (result.status === 'sent') {
       for (const id of sms.claimed)
-        await writes.write(`sms ${id} sent`, () => progress.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts }));
+        await writes.write(`sms ${id} sent`, () =>
+          progress.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts }),
+        );
       const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;
       if (early) {
         this.earlyReports.delete(result.messageId!);
         this.onDeliveryReport(early.report);
       }
     } else {
-      for (const id of sms.claimed) await writes.write(`sms ${id} failed`, () => progress.setSmsResult(id, { status: 'failed', error: result.error }));
+      for (const id of sms.claimed)
+        await writes.write(`sms ${id} failed`, () =>
+          progress.setSmsResult(id, { status: 'failed', error: result.error }),
+        );
     }
     this.deps.onResult?.(result.status);
-    for (const id of sms.claimed) this.deps.events.emit({ callId: id, userId: sms.userId, status, at: this.deps.now() });
+    for (const id of sms.claimed)
+      this.deps.events.emit({ callId: id, userId: sms.userId, status, at: this.deps.now() });
   }
 
   /**
@@ -185,7 +203,8 @@ export class SmsBackup {
       if (waiting) {
         if (this.stopping) return 'left waiting';
         // The owner may have turned SMS backup off, or the account been suspended, meanwhile.
-        if (decideSms('failed', await this.deps.accounts.get(sms.userId), true) !== 'send') return { status: 'failed', error: SMS_NOT_SENT.turnedOff };
+        if (decideSms('failed', await this.deps.accounts.get(sms.userId), true) !== 'send')
+          return { status: 'failed', error: SMS_NOT_SENT.turnedOff };
         const resumed = await writes
           .write(`sms ${claimed[0]} resumes`, () => progress.resumeSms(claimed))
           .then(
@@ -195,17 +214,30 @@ export class SmsBackup {
         if (resumed === 'moved on') return 'left waiting';
         if (resumed instanceof Error) {
           // Still waiting in the store: tried again after the next pause, failed once the window is over.
-          const failure = { status: 'failed', error: `the SMS waited for the gateway, then could not be taken back: ${resumed.message}` } as const;
+          const failure = {
+            status: 'failed',
+            error: `the SMS waited for the gateway, then could not be taken back: ${resumed.message}`,
+          } as const;
           if (now() + pause >= sms.until) return failure;
-          logger.warn('an SMS waiting for the gateway could not be taken back; tried again', { call_id: claimed[0], in_ms: pause, error: resumed });
+          logger.warn('an SMS waiting for the gateway could not be taken back; tried again', {
+            call_id: claimed[0],
+            in_ms: pause,
+            error: resumed,
+          });
           await this.pause(pause);
           continue;
         }
       }
       const result = await sender.send(sms.request);
       if (result.status === 'sent' || !result.notSent || now() + pause >= sms.until) return result;
-      logger.warn('the SMS gateway took nothing; the SMS is tried again', { call_id: claimed[0], in_ms: pause, error: result.error });
-      const waits = await writes.write(`sms ${claimed[0]} waits`, () => progress.smsWaits(claimed, result.error)).catch(() => false);
+      logger.warn('the SMS gateway took nothing; the SMS is tried again', {
+        call_id: claimed[0],
+        in_ms: pause,
+        error: result.error,
+      });
+      const waits = await writes
+        .write(`sms ${claimed[0]} waits`, () => progress.smsWaits(claimed, result.error))
+        .catch(() => false);
       if (!waits) return result;
       waiting = true;
       await this.pause(pause);
@@ -248,10 +280,15 @@ export class SmsBackup {
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
     for (const call of sent) {
       void this.deps.writes
-        .write(`sms ${call.callId} receipt`, () => this.deps.progress.recordSmsReceipt(call.callId, result), { lazy: true })
+        .write(`sms ${call.callId} receipt`, () => this.deps.progress.recordSmsReceipt(call.callId, result), {
+          lazy: true,
+        })
         .then(
-          (settled) => settled && this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
-          (error: Error) => this.deps.logger.error('could not record an SMS delivery receipt', { call_id: call.callId, error }),
+          (settled) =>
+            settled &&
+            this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
+          (error: Error) =>
+            this.deps.logger.error('could not record an SMS delivery receipt', { call_id: call.callId, error }),
         );
     }
   }

@@ -45,7 +45,11 @@ export function parseKannelDlr(params: URLSearchParams): DeliveryReport | null {
   });
   if (!r.success) return null;
   const name = KANNEL_DLR_NAMES[r.data.type] ?? `type ${r.data.type}`;
-  return { messageId: r.data.id, status: kannelDlrStatus(r.data.type), detail: r.data.reply ? `${name}: ${r.data.reply}` : name };
+  return {
+    messageId: r.data.id,
+    status: kannelDlrStatus(r.data.type),
+    detail: r.data.reply ? `${name}: ${r.data.reply}` : name,
+  };
 }
 
 // ---- Twilio status callback ----------------------------------------------------------------
@@ -64,7 +68,8 @@ export function parseTwilioStatus(params: URLSearchParams): DeliveryReport | nul
   });
   if (!r.success) return null;
   const s = r.data.MessageStatus.toLowerCase();
-  const status: DeliveryStatus = s === 'delivered' ? 'delivered' : s === 'undelivered' || s === 'failed' ? 'failed' : 'pending';
+  const status: DeliveryStatus =
+    s === 'delivered' ? 'delivered' : s === 'undelivered' || s === 'failed' ? 'failed' : 'pending';
   return { messageId: r.data.MessageSid, status, detail: r.data.ErrorCode ? `${s} (error ${r.data.ErrorCode})` : s };
 }
 
@@ -104,7 +109,8 @@ export function parseSmppReceiptText(text: string): SmppReceipt | null {
   const fields: Record<string, string> = {};
   const re = /(id|sub|dlvrd|submit date|done date|stat|err|text):\s*/gi;
   const marks: { key: string; start: number; end: number }[] = [];
-  for (let m = re.exec(text); m; m = re.exec(text)) marks.push({ key: m[1]!.toLowerCase(), start: m.index, end: m.index + m[0].length });
+  for (let m = re.exec(text); m; m = re.exec(text))
+    marks.push({ key: m[1]!.toLowerCase(), start: m.index, end: m.index + m[0].length });
   marks.forEach((mark, i) => {
     const next = marks[i + 1];
     fields[mark.key] = text.slice(mark.end, next ? next.start : text.length).trim();
@@ -124,7 +130,10 @@ export function smppReceiptReport(input: {
 }): { gatewayId: string; status: DeliveryStatus; detail: string } | null {
   const parsed = parseSmppReceiptText(input.text);
   const gatewayId = (input.receiptedMessageId ?? parsed?.id ?? '').replace(/\0+$/, '');
-  const stat = input.messageState !== undefined ? (SMPP_MESSAGE_STATES[input.messageState] ?? `state ${input.messageState}`) : parsed?.stat;
+  const stat =
+    input.messageState !== undefined
+      ? (SMPP_MESSAGE_STATES[input.messageState] ?? `state ${input.messageState}`)
+      : parsed?.stat;
   if (!gatewayId || !stat) return null;
   const err = parsed?.err;
   return { gatewayId, status: smppStatStatus(stat), detail: err && err !== '000' ? `${stat} err:${err}` : stat };

@@ -2,7 +2,9 @@
 // unpacked septets (one septet per octet, as SMPP carries data_coding 0). Pure, no I/O.
 
 /** The basic table: the character at index i is septet i. 0x1B is the escape to the extension table. */
-const BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
+  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 
 /** The extension table: character → septet that follows the 0x1B escape. */
 const EXTENSION: ReadonlyMap<string, number> = new Map([
@@ -24,7 +26,9 @@ const BASIC_INDEX: ReadonlyMap<string, number> = new Map(
     .map((ch, i) => [ch, i] as const)
     .filter(([, i]) => i !== ESC),
 );
-const EXTENSION_DECODE: ReadonlyMap<number, string> = new Map(Array.from(EXTENSION, ([ch, septet]) => [septet, ch] as const));
+const EXTENSION_DECODE: ReadonlyMap<number, string> = new Map(
+  Array.from(EXTENSION, ([ch, septet]) => [septet, ch] as const),
+);
 
 /** Septets one character takes in GSM 7-bit (1 or 2), or 0 when it is not in the alphabet. */
 export function gsm7CharLength(ch: string): 0 | 1 | 2 {

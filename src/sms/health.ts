@@ -16,7 +16,8 @@ export class SmsHealth {
   /** The gateway's state, checked again first when the last check is older than maxAgeMs. */
   async current(): Promise<{ state: SmsHealthState; detail: string }> {
     if (this.sender.kind === 'none') return { state: 'off', detail: 'SMS backup is off' };
-    if (!this.last || (this.options.now ?? Date.now)() - this.last.at > (this.options.maxAgeMs ?? 10_000)) await this.refresh();
+    if (!this.last || (this.options.now ?? Date.now)() - this.last.at > (this.options.maxAgeMs ?? 10_000))
+      await this.refresh();
     return this.last!;
   }
 
@@ -30,9 +31,15 @@ export class SmsHealth {
       const timeoutMs = this.options.timeoutMs ?? 3_000;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<{ ok: false; detail: string }>((resolve) => {
-        timer = setTimeout(() => resolve({ ok: false, detail: `no answer from the gateway within ${timeoutMs} ms` }), timeoutMs);
+        timer = setTimeout(
+          () => resolve({ ok: false, detail: `no answer from the gateway within ${timeoutMs} ms` }),
+          timeoutMs,
+        );
       });
-      const result = await Promise.race([this.sender.check().catch((error: Error) => ({ ok: false, detail: error.message })), timedOut]);
+      const result = await Promise.race([
+        this.sender.check().catch((error: Error) => ({ ok: false, detail: error.message })),
+        timedOut,
+      ]);
       clearTimeout(timer);
       this.last = { state: result.ok ? 'ok' : 'down', detail: result.detail, at: (this.options.now ?? Date.now)() };
     })().finally(() => (this.running = undefined));

@@ -30,12 +30,20 @@ export interface HttpSenderDeps {
 }
 
 /** Network errors that happen before the request reached the gateway: nothing can have been accepted. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
 
 function describeError(error: unknown): string {
   const code = errorCode(error);
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
-  const message = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+  const message =
+    error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
@@ -84,11 +92,21 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
       }
       const verdict = readVerdict(options.http, reply.status, reply.body, localId);
       if (verdict.accepted) return { done: true, value: { status: 'sent', messageId: verdict.messageId, parts } };
-      log.warn('sms gateway refused the message', { reference: req.reference, attempt, status: reply.status, error: verdict.error });
+      log.warn('sms gateway refused the message', {
+        reference: req.reference,
+        attempt,
+        status: reply.status,
+        error: verdict.error,
+      });
       return { done: false, retry: verdict.retryable, value: { status: 'failed', error: verdict.error } };
     });
     if (result.status === 'sent') {
-      log.info('sms handed to gateway', { reference: req.reference, messageId: result.messageId, parts, ms: Date.now() - started });
+      log.info('sms handed to gateway', {
+        reference: req.reference,
+        messageId: result.messageId,
+        parts,
+        ms: Date.now() - started,
+      });
     }
     return result;
   }
@@ -113,12 +131,16 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
     try {
       const reply = await exchange(spec);
       if (http.preset === 'kannel' && /authori[sz]ation failed/i.test(reply.body)) {
-        return { ok: false, detail: `Kannel at ${target(spec)} rejects the username/password in RINGHOOK_SMS_HTTP_URL` };
+        return {
+          ok: false,
+          detail: `Kannel at ${target(spec)} rejects the username/password in RINGHOOK_SMS_HTTP_URL`,
+        };
       }
       if (http.preset === 'twilio' && (reply.status === 401 || reply.status === 403)) {
         return { ok: false, detail: `Twilio rejects the account SID / auth token (${reply.status})` };
       }
-      if (http.preset === 'twilio' && reply.status >= 400) return { ok: false, detail: `Twilio answered ${reply.status}` };
+      if (http.preset === 'twilio' && reply.status >= 400)
+        return { ok: false, detail: `Twilio answered ${reply.status}` };
       return { ok: true, detail: `${http.preset} gateway at ${target(spec)} answers (${reply.status})` };
     } catch (error) {
       return { ok: false, detail: `${http.preset} gateway at ${target(spec)}: ${describeError(error)}` };
@@ -126,7 +148,12 @@ export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSender
   }
 
   function handleDeliveryCallback(params: URLSearchParams): DeliveryReport | null {
-    const report = options.http.preset === 'twilio' ? parseTwilioStatus(params) : options.http.preset === 'kannel' ? parseKannelDlr(params) : null;
+    const report =
+      options.http.preset === 'twilio'
+        ? parseTwilioStatus(params)
+        : options.http.preset === 'kannel'
+          ? parseKannelDlr(params)
+          : null;
     if (report) {
       log.info('sms delivery report', { ...report });
       hub.emit(report);

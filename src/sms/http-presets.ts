@@ -27,7 +27,9 @@ export interface HttpRequestSpec {
 }
 
 /** What a reply means. `retry`: the gateway certainly did not take it and says so (429, 503). */
-export type ReplyVerdict = { accepted: true; messageId: string | null } | { accepted: false; error: string; retryable: boolean };
+export type ReplyVerdict =
+  | { accepted: true; messageId: string | null }
+  | { accepted: false; error: string; retryable: boolean };
 
 // ---- Kannel sendsms ------------------------------------------------------------------------
 
@@ -73,7 +75,11 @@ export function twilioRequest(cfg: TwilioConfig, sms: OutgoingSms): HttpRequestS
   };
 }
 
-const twilioCreated = z.object({ sid: z.string().min(1), status: z.string().optional(), num_segments: z.union([z.string(), z.number()]).optional() });
+const twilioCreated = z.object({
+  sid: z.string().min(1),
+  status: z.string().optional(),
+  num_segments: z.union([z.string(), z.number()]).optional(),
+});
 const twilioError = z.object({ code: z.number().optional(), message: z.string(), status: z.number().optional() });
 
 function parseJson(body: string): unknown {
@@ -93,8 +99,14 @@ export function twilioVerdict(status: number, body: string): ReplyVerdict {
     return { accepted: true, messageId: null };
   }
   const err = twilioError.safeParse(json);
-  const detail = err.success ? `${err.data.message}${err.data.code ? ` (code ${err.data.code})` : ''}` : body.trim().slice(0, 300);
-  return { accepted: false, error: `Twilio answered ${status}: ${detail}`, retryable: status === 429 || status === 503 };
+  const detail = err.success
+    ? `${err.data.message}${err.data.code ? ` (code ${err.data.code})` : ''}`
+    : body.trim().slice(0, 300);
+  return {
+    accepted: false,
+    error: `Twilio answered ${status}: ${detail}`,
+    retryable: status === 429 || status === 503,
+  };
 }
 
 // ---- generic template ----------------------------------------------------------------------
@@ -115,7 +127,8 @@ export function genericRequest(cfg: GenericHttpConfig, sms: OutgoingSms): HttpRe
   if (cfg.method === 'POST' && cfg.body !== null) {
     body = fillTemplate(cfg.body, sms, cfg.bodyFormat === 'json' ? jsonEscape : encodeURIComponent);
     const hasType = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
-    if (!hasType) headers['content-type'] = cfg.bodyFormat === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+    if (!hasType)
+      headers['content-type'] = cfg.bodyFormat === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
   }
   return { url, method: cfg.method, headers, body };
 }
@@ -140,7 +153,11 @@ export function genericVerdict(cfg: GenericHttpConfig, status: number, body: str
     };
   }
   if (cfg.successMatch && !cfg.successMatch.test(body)) {
-    return { accepted: false, error: `gateway answered ${status} but the reply does not match ${cfg.successMatch}: ${snippet || '(empty)'}`, retryable: false };
+    return {
+      accepted: false,
+      error: `gateway answered ${status} but the reply does not match ${cfg.successMatch}: ${snippet || '(empty)'}`,
+      retryable: false,
+    };
   }
   return { accepted: true, messageId: cfg.idField ? pickField(parseJson(body), cfg.idField) : null };
 }
@@ -158,7 +175,12 @@ export function buildRequest(cfg: HttpGatewayConfig, sms: OutgoingSms): HttpRequ
   }
 }
 
-export function readVerdict(cfg: HttpGatewayConfig, status: number, body: string, localId: string | null): ReplyVerdict {
+export function readVerdict(
+  cfg: HttpGatewayConfig,
+  status: number,
+  body: string,
+  localId: string | null,
+): ReplyVerdict {
   switch (cfg.preset) {
     case 'kannel':
       return kannelVerdict(status, body, localId);
@@ -174,7 +196,8 @@ export function safeUrl(raw: string): string {
   try {
     const u = new URL(raw);
     if (u.password) u.password = '***';
-    for (const key of ['password', 'pass', 'pwd', 'token', 'api_key', 'apikey', 'key', 'secret']) if (u.searchParams.has(key)) u.searchParams.set(key, '***');
+    for (const key of ['password', 'pass', 'pwd', 'token', 'api_key', 'apikey', 'key', 'secret'])
+      if (u.searchParams.has(key)) u.searchParams.set(key, '***');
     return `${u.origin}${u.pathname}`;
   } catch {
     return '(invalid URL)';

@@ -10,7 +10,12 @@ export type Attempt = { done: true; value: SmsResult } | { done: false; value: S
  * twice that, and so on. Returns the last value; a failure whose last attempt could have been
  * retried (the gateway certainly took nothing) is marked `notSent`, for the SMS backup to try later.
  */
-export async function withRetry(attempts: number, delayMs: number, sleep: Sleep, attempt: (n: number) => Promise<Attempt>): Promise<SmsResult> {
+export async function withRetry(
+  attempts: number,
+  delayMs: number,
+  sleep: Sleep,
+  attempt: (n: number) => Promise<Attempt>,
+): Promise<SmsResult> {
   let last: Attempt | undefined;
   for (let n = 1; n <= Math.max(1, attempts); n++) {
     if (n > 1) await sleep(backoffDelay(n - 1, { initialMs: delayMs, maxMs: Number.MAX_SAFE_INTEGER }));

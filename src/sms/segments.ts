@@ -89,15 +89,21 @@ export function planSmppParts(text: string, options: { usePayload: boolean; conc
   const encoding = detectEncoding(text);
   const coding = dataCoding(encoding);
   if (options.usePayload) {
-    return [{ shortMessage: Buffer.alloc(0), messagePayload: encodeText(text, encoding), esmClass: 0, dataCoding: coding }];
+    return [
+      { shortMessage: Buffer.alloc(0), messagePayload: encodeText(text, encoding), esmClass: 0, dataCoding: coding },
+    ];
   }
   const pieces = splitSms(text, encoding);
   if (pieces.length === 1) {
     return [{ shortMessage: encodeText(text, encoding), esmClass: 0, dataCoding: coding }];
   }
-  if (pieces.length > MAX_CONCAT_PARTS) throw new RangeError(`text needs ${pieces.length} parts, more than ${MAX_CONCAT_PARTS}`);
+  if (pieces.length > MAX_CONCAT_PARTS)
+    throw new RangeError(`text needs ${pieces.length} parts, more than ${MAX_CONCAT_PARTS}`);
   return pieces.map((piece, i) => ({
-    shortMessage: Buffer.concat([concatUdh(options.concatReference, pieces.length, i + 1), encodeText(piece, encoding)]),
+    shortMessage: Buffer.concat([
+      concatUdh(options.concatReference, pieces.length, i + 1),
+      encodeText(piece, encoding),
+    ]),
     esmClass: ESM_UDHI,
     dataCoding: coding,
   }));

@@ -76,7 +76,10 @@ export class SmppLink {
     this.sessionClosed = new Promise<void>((resolve) => session.once('close', () => resolve()));
     let bound = false;
     const connectTimer = setTimeout(() => {
-      this.lastError = { message: `${this.where}: no bound session within ${cfg.connectTimeoutMs} ms`, retryable: true };
+      this.lastError = {
+        message: `${this.where}: no bound session within ${cfg.connectTimeoutMs} ms`,
+        retryable: true,
+      };
       session.destroy();
     }, cfg.connectTimeoutMs);
 
@@ -89,11 +92,13 @@ export class SmppLink {
       if (this.session !== session) return;
       this.session = null;
       this.stopKeepAlive();
-      for (const p of [...this.pending]) if (p.session === session) p.fail(new RequestError('SMPP connection closed before the answer', false));
+      for (const p of [...this.pending])
+        if (p.session === session) p.fail(new RequestError('SMPP connection closed before the answer', false));
       if (bound) this.log.warn('smpp session lost', { where: this.where, error: this.lastError?.message });
       if (this.state === 'closed') return;
       this.state = 'down';
-      if (!this.lastError) this.lastError = { message: `${this.where}: connection closed by the SMSC`, retryable: true };
+      if (!this.lastError)
+        this.lastError = { message: `${this.where}: connection closed by the SMSC`, retryable: true };
       this.notify();
       this.scheduleReconnect();
     });
@@ -134,8 +139,15 @@ export class SmppLink {
             return;
           }
           const retryable = bindErrorRetryable(pdu.command_status);
-          this.lastError = { message: `${this.where}: bind_transceiver refused: ${smppStatusName(pdu.command_status)}`, retryable };
-          this.log.error('smpp bind refused', { where: this.where, status: pdu.command_status, error: this.lastError.message });
+          this.lastError = {
+            message: `${this.where}: bind_transceiver refused: ${smppStatusName(pdu.command_status)}`,
+            retryable,
+          };
+          this.log.error('smpp bind refused', {
+            where: this.where,
+            status: pdu.command_status,
+            error: this.lastError.message,
+          });
           session.destroy();
         },
       );
@@ -174,7 +186,8 @@ export class SmppLink {
   /** The bound session, connecting at once if needed; fails with the reason of the attempt that failed. */
   whenBound(): Promise<BoundResult> {
     if (this.state === 'bound' && this.session) return Promise.resolve({ ok: true, session: this.session });
-    if (this.state === 'closed') return Promise.resolve({ ok: false, error: { message: 'SMS sender is closed', retryable: true } });
+    if (this.state === 'closed')
+      return Promise.resolve({ ok: false, error: { message: 'SMS sender is closed', retryable: true } });
     // A sender waiting: skip the rest of the reconnect pause.
     if (this.state === 'down') this.connectNow();
     return new Promise((resolve) => {
@@ -185,18 +198,29 @@ export class SmppLink {
       };
       const waiter = () => {
         if (this.state === 'bound' && this.session) done({ ok: true, session: this.session });
-        else if (this.state !== 'connecting') done({ ok: false, error: this.lastError ?? { message: `${this.where}: not bound`, retryable: true } });
+        else if (this.state !== 'connecting')
+          done({ ok: false, error: this.lastError ?? { message: `${this.where}: not bound`, retryable: true } });
       };
       const timer = setTimeout(
         () =>
-          done({ ok: false, error: this.lastError ?? { message: `${this.where}: no bound session within ${this.cfg.connectTimeoutMs} ms`, retryable: true } }),
+          done({
+            ok: false,
+            error: this.lastError ?? {
+              message: `${this.where}: no bound session within ${this.cfg.connectTimeoutMs} ms`,
+              retryable: true,
+            },
+          }),
         this.cfg.connectTimeoutMs + 100,
       );
       this.waiters.add(waiter);
     });
   }
 
-  request(session: smpp.Session, command: 'submit_sm' | 'enquire_link' | 'unbind', params: Record<string, unknown>): Promise<smpp.PDU> {
+  request(
+    session: smpp.Session,
+    command: 'submit_sm' | 'enquire_link' | 'unbind',
+    params: Record<string, unknown>,
+  ): Promise<smpp.PDU> {
     return new Promise((resolve, reject) => {
       const entry = {
         session,
@@ -206,7 +230,10 @@ export class SmppLink {
           reject(e);
         },
       };
-      const timer = setTimeout(() => entry.fail(new RequestError(`no ${command}_resp within ${this.timeoutMs} ms`, false)), this.timeoutMs);
+      const timer = setTimeout(
+        () => entry.fail(new RequestError(`no ${command}_resp within ${this.timeoutMs} ms`, false)),
+        this.timeoutMs,
+      );
       this.pending.add(entry);
       const written = session[command](params, (pdu) => {
         clearTimeout(timer);

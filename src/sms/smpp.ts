@@ -82,7 +82,11 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
       for (const [id, other] of tracked) if (other === t) tracked.delete(id);
     }
     if (status) {
-      const report: DeliveryReport = { messageId: t.messageId, status, detail: t.total > 1 ? `${receipt.detail} (${t.total} parts)` : receipt.detail };
+      const report: DeliveryReport = {
+        messageId: t.messageId,
+        status,
+        detail: t.total > 1 ? `${receipt.detail} (${t.total} parts)` : receipt.detail,
+      };
       log.info('sms delivery report', { ...report });
       hub.emit(report);
     }
@@ -154,8 +158,13 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
           } catch (error) {
             const e = error as RequestError;
             if (ids.length > 0) tracking.drop();
-            if (e.notSent && ids.length === 0) return { done: false, retry: true, value: failed(`submit_sm${which}: ${e.message}`) };
-            return { done: false, retry: false, value: failed(`submit_sm${which}: ${e.message}; the SMSC may have accepted it`) };
+            if (e.notSent && ids.length === 0)
+              return { done: false, retry: true, value: failed(`submit_sm${which}: ${e.message}`) };
+            return {
+              done: false,
+              retry: false,
+              value: failed(`submit_sm${which}: ${e.message}; the SMSC may have accepted it`),
+            };
           }
           const status = resp.command_status;
           if (status === 0) {
@@ -165,21 +174,35 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
             break;
           }
           if (THROTTLE_STATUSES.has(status) && throttled < cfg.throttleRetries) {
-            log.warn('smpp throttled, waiting', { reference: req.reference, status: smppStatusName(status), delayMs: cfg.throttleDelayMs });
+            log.warn('smpp throttled, waiting', {
+              reference: req.reference,
+              status: smppStatusName(status),
+              delayMs: cfg.throttleDelayMs,
+            });
             await sleep(cfg.throttleDelayMs);
             continue;
           }
           const name = smppStatusName(status);
           const after = throttled > 0 ? ` (after ${throttled} throttling retr${throttled === 1 ? 'y' : 'ies'})` : '';
-          if (ids.length === 0) return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}`) };
+          if (ids.length === 0)
+            return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}`) };
           tracking.drop();
-          return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}; ${ids.length} part(s) were accepted`) };
+          return {
+            done: false,
+            retry: false,
+            value: failed(`submit_sm${which} refused: ${name}${after}; ${ids.length} part(s) were accepted`),
+          };
         }
       }
       return { done: true, value: { status: 'sent', messageId: ids[0] || null, parts: parts.length } };
     });
     if (result.status === 'sent')
-      log.info('sms handed to smsc', { reference: req.reference, messageId: result.messageId, parts: result.parts, ms: Date.now() - started });
+      log.info('sms handed to smsc', {
+        reference: req.reference,
+        messageId: result.messageId,
+        parts: result.parts,
+        ms: Date.now() - started,
+      });
     return result;
   }
 

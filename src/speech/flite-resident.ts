@@ -44,7 +44,13 @@ async function compile(source: string, target: string, compiler: string): Promis
   try {
     await writeFile(`${scratch}.c`, source);
     // -ldl: dlopen is in libdl before glibc 2.34 (Debian 11, Ubuntu 20.04).
-    await run(compiler, ['-O2', '-o', scratch, `${scratch}.c`, '-ldl'], BUILD_TIMEOUT_MS, `${compiler} failed`, `no C compiler (${compiler}) to build it`);
+    await run(
+      compiler,
+      ['-O2', '-o', scratch, `${scratch}.c`, '-ldl'],
+      BUILD_TIMEOUT_MS,
+      `${compiler} failed`,
+      `no C compiler (${compiler}) to build it`,
+    );
     await rename(scratch, target);
   } finally {
     await rm(`${scratch}.c`, { force: true });

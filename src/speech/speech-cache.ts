@@ -132,7 +132,8 @@ export class SpeechCache {
 
   private remember(key: string, speech: SynthesizedSpeech): void {
     const at = this.now();
-    if (this.recentlyFound.size >= REMEMBERED) for (const [k, v] of this.recentlyFound) if (at - v.at >= RECHECK_CACHED_MS) this.recentlyFound.delete(k);
+    if (this.recentlyFound.size >= REMEMBERED)
+      for (const [k, v] of this.recentlyFound) if (at - v.at >= RECHECK_CACHED_MS) this.recentlyFound.delete(k);
     if (this.recentlyFound.size < REMEMBERED) this.recentlyFound.set(key, { speech, at });
   }
 }

@@ -35,14 +35,20 @@ export class SpeechPlanner {
   /** The plan of a call saying `text`, its own speech being `own`. */
   plan(own: CallSpeech, text: string): PlannedSpeech {
     const { expectedReadyMs, expectedMakingMs, fastestMakingMs, progressOf } = this.deps.tts;
-    if (!expectedReadyMs) return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: true, forecastMs: undefined };
+    if (!expectedReadyMs)
+      return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: true, forecastMs: undefined };
     const ownProgress = progressOf?.(text, own.synthesis) ?? 'none';
     // Made in the owner's voice already: nothing to make, so no reason to speak in another.
-    if (ownProgress === 'made') return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: false, forecastMs: undefined };
+    if (ownProgress === 'made')
+      return { speech: own, plan: { voice: 'own', holdMs: 0 }, toMake: false, forecastMs: undefined };
     const { burst, cheaper } = burstVoiceOf(own.language, own.synthesis, this.deps.burstVoice, fastestMakingMs);
     const burstProgress = (burst && progressOf?.(text, burst)) ?? 'none';
     const forecast = (synthesis: Synthesis | undefined, progress: SpeechProgress) =>
-      progress === 'made' ? 0 : progress === 'making' ? (expectedMakingMs?.(synthesis) ?? 0) : expectedReadyMs(synthesis);
+      progress === 'made'
+        ? 0
+        : progress === 'making'
+          ? (expectedMakingMs?.(synthesis) ?? 0)
+          : expectedReadyMs(synthesis);
     const late = this.lateness.marginMs(performance.now());
     const withMargin = (ms: number, progress: SpeechProgress) => (progress === 'made' ? ms : ms + late);
     const ownMs = forecast(own.synthesis, ownProgress);

@@ -19,19 +19,27 @@ export interface SpokenAudio {
 }
 
 /** Makes each phrase and joins them as one telephone WAV; throws when the engine made something else. */
-export async function spokenAudio(tts: Pick<Tts, 'synthesize'>, phrases: SpokenCall, speech: CallSpeech): Promise<SpokenAudio> {
+export async function spokenAudio(
+  tts: Pick<Tts, 'synthesize'>,
+  phrases: SpokenCall,
+  speech: CallSpeech,
+): Promise<SpokenAudio> {
   const made = [];
-  for (const text of [phrases.intro, phrases.message, phrases.prompt]) made.push(await tts.synthesize(text, speech.synthesis));
+  for (const text of [phrases.intro, phrases.message, phrases.prompt])
+    made.push(await tts.synthesize(text, speech.synthesis));
   const wav = joinedTelephoneWav(await Promise.all(made.map((m) => readFile(m.path))));
   if (!wav) throw new Error('the speech engine did not make telephone audio (8 kHz mono 16-bit WAV)');
   return { wav, durationMs: made.reduce((ms, m) => ms + m.durationMs, 0) };
 }
 
 /** The dashboard's sampler: a call's speech, refused when larger than SAMPLE_MAX_BYTES. */
-export function speechSampler(tts: Pick<Tts, 'synthesize'>): (phrases: SpokenCall, speech: CallSpeech) => Promise<SpokenAudio> {
+export function speechSampler(
+  tts: Pick<Tts, 'synthesize'>,
+): (phrases: SpokenCall, speech: CallSpeech) => Promise<SpokenAudio> {
   return async (phrases, speech) => {
     const audio = await spokenAudio(tts, phrases, speech);
-    if (audio.wav.length > SAMPLE_MAX_BYTES) throw new Error(`the speech sample is larger than ${SAMPLE_MAX_BYTES} bytes`);
+    if (audio.wav.length > SAMPLE_MAX_BYTES)
+      throw new Error(`the speech sample is larger than ${SAMPLE_MAX_BYTES} bytes`);
     return audio;
   };
 }

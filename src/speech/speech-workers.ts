@@ -98,7 +98,8 @@ class SpeechWorker {
     });
     // Serve may exit without stopping the workers: their stdin then ends, and so do they.
     this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout] as const) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    for (const stream of [this.child.stdin, this.child.stdout] as const)
+      (stream as unknown as { unref?: () => void } | null)?.unref?.();
     this.child.on('error', (error) => this.fail(error.message));
     this.child.on('exit', () => this.fail('the speech process ended unexpectedly'));
     this.child.stdin?.on('error', () => {});
@@ -253,7 +254,9 @@ export class SpeechWorkers {
       (program) => {
         if (this.residentOff) return;
         this.residents = new WorkerPool(() => new SpeechWorker(program, [], this.dir, {}));
-        this.options.logger?.info('flite runs resident: a message costs less than half the CPU of a new flite', { program });
+        this.options.logger?.info('flite runs resident: a message costs less than half the CPU of a new flite', {
+          program,
+        });
       },
       // Expected on a host without a C compiler (one with only the single executable): said, not warned.
       (error: Error) => this.turnResidentOff(`it could not be built: ${error.message}`, 'info'),

@@ -32,7 +32,12 @@ const STDERR_KEPT = 500;
 const SIZE_CHECK_MS = 50;
 
 /** Runs the command with its stdin and stdout kept in `workDir`; returns what it wrote on stdout. */
-export async function runSpeechCommand(command: string, text: string, workDir: string, limits: SpeechCommandLimits): Promise<Buffer> {
+export async function runSpeechCommand(
+  command: string,
+  text: string,
+  workDir: string,
+  limits: SpeechCommandLimits,
+): Promise<Buffer> {
   const inPath = join(workDir, 'command-stdin.txt');
   const outPath = join(workDir, 'command-stdout');
   await writeFile(inPath, text, 'utf8');
@@ -55,7 +60,11 @@ export async function runSpeechCommand(command: string, text: string, workDir: s
 }
 
 /** What went wrong, or undefined once the command exited 0 within the bounds; kills its process group otherwise. */
-function watchCommand(running: ChildProcess, outPath: string, limits: SpeechCommandLimits): Promise<string | undefined> {
+function watchCommand(
+  running: ChildProcess,
+  outPath: string,
+  limits: SpeechCommandLimits,
+): Promise<string | undefined> {
   return new Promise<string | undefined>((resolve) => {
     let stderr = '';
     let settled = false;

@@ -1,15 +1,3 @@
-// Speech synthesis for the call: flite (default, voice slt), espeak-ng or Festival (text2wave), or
-// the operator's own engine (a command line, see tts-command.ts) with the built-in one as its
-// fallback; an engine asked for by an account's voice that fails (not installed) gives way to the
-// configured one, with a warning, so that the call still speaks. Converted by
-// sox to the 8 kHz 16-bit mono WAV Asterisk plays without transcoding, written atomically (temp
-// dir + rename) into the speech cache (speech-cache.ts).
-//
-// The text comes from the webhook (attacker-controlled): it reaches the engine only through a
-// file, never a command line; the built-in engines and sox run in resident shells
-// (speech-workers.ts) with the voice checked, the operator's command line through a shell with the
-// text on its stdin.
-import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +6,13 @@ import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js'
 import { silentLogger, type Logger } from '../lib/log.js';
 import { WorkGate } from '../lib/work-gate.js';
 import { buildResidentFlite } from './flite-resident.js';
-import { SpeechCache, speechCacheKey, speechFile, type SpeechProgress, type SynthesizedSpeech } from './speech-cache.js';
+import {
+  SpeechCache,
+  speechCacheKey,
+  speechFile,
+  type SpeechProgress,
+  type SynthesizedSpeech,
+} from './speech-cache.js';
 import { SpeechWorkers, type SpeechStep } from './speech-workers.js';
 import { SpeechCosts } from '../core/speech-costs.js';
 import { runSpeechCommand, SpeechCommandError } from './tts-command.js';
@@ -28,96 +22,18 @@ export { speechCacheKey, type SpeechProgress, type SynthesizedSpeech } from './s
 import type { TtsEngine } from './engine.js';
 
 export type { TtsEngine } from './engine.js';
-
-export type TtsErrorCode = 'engine_missing' | 'engine_failed' | 'invalid_input';
+export * from './tts-api.js';
+import { type Tts, TtsError, TtsOptions, type TtsOptionsInput, Voice } from './tts-api.js';
 
 const WAV_HEADER_BYTES = 44;
 /** 100 ms of the telephone format (8 kHz, 16-bit): the least a made phrase is taken for sound. */
 const LEAST_SOUND_BYTES = 1_600;
 
-export class TtsError extends Error {
-  override readonly name = 'TtsError';
-  constructor(
-    readonly code: TtsErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-export const TtsOptions = z.object({
-  cacheDir: z.string().startsWith('/', 'must be an absolute path'),
-  engine: z.enum(['flite', 'espeak-ng']).default('flite'),
-  /** The configured engine's voice. flite: kal, kal16, awb, rms, slt (or a .flitevox path); espeak-ng: en-us, en, de… */
-  voice: z.string().optional(),
-  timeoutMs: z.number().int().positive().default(20_000),
-  /** A command line that reads the text on stdin and writes a WAV on stdout; unset: the built-in engine. */
-  command: z.string().min(1).optional(),
-  commandTimeoutMs: z.number().int().positive().default(10_000),
-  commandMaxBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(20 * 1024 * 1024),
-  /** After a failure the command rests this long, so that a broken engine does not delay every call. */
-  commandRestMs: z.number().int().nonnegative().default(60_000),
-  /** Speech processes at once (engine + sox); more wait their turn in the order asked (dial order). */
-  maxProcesses: z.number().int().positive().default(availableParallelism()),
-  /**
-   * Where the resident flite is built (RINGHOOK_CACHE_DIR): flite's built-in voices then run in
-   * resident processes (flite-resident.ts). Unset, or a flite of the operator's: a process per message.
-   */
-  residentFliteDir: z.string().startsWith('/', 'must be an absolute path').optional(),
-  /** Each speech file's mode: readable by the Asterisk that plays it only (core/media-modes.ts). */
-  fileMode: z.number().int().min(0).max(0o777).default(0o600),
-  binaries: z.object({ flite: z.string(), espeakNg: z.string(), text2wave: z.string(), sox: z.string() }).partial().default({}),
-});
-export type TtsOptionsInput = z.input<typeof TtsOptions>;
-
-// Not argv-safe otherwise: a voice starting with '-' would be read as an option.
-const Voice = z
-  .string()
-  .regex(/^[A-Za-z0-9_./+-]{1,200}$/)
-  .refine((v) => !v.startsWith('-'), {
-    message: 'must not start with -',
-  });
-
-export interface Tts {
-  synthesize(text: string, options?: { engine?: TtsEngine; voice?: string }): Promise<SynthesizedSpeech>;
-  /** Removes cached files not used for `maxAgeDays` (and stale temp dirs); returns how many. */
-  cleanup(maxAgeDays: number): Promise<number>;
-  /**
-   * In how many ms speech asked for now in this voice would be ready: the work queued before it
-   * shared by the engines, plus its own making (estimates from the recent syntheses).
-   */
-  expectedReadyMs(options?: { engine?: TtsEngine; voice?: string }): number;
-  /** Of which its own making: what a message in this voice took lately, alone. */
-  expectedMakingMs(options?: { engine?: TtsEngine; voice?: string }): number;
-  /** The quickest a message in this voice was made: its cost in itself, to compare voices by. */
-  fastestMakingMs(options?: { engine?: TtsEngine; voice?: string }): number;
-  /**
-   * Counts a message planned in this voice and not asked for yet as queued, so that the calls
-   * planned meanwhile see it; the returned function takes it back (call it when the message is
-   * asked for, or not needed after all).
-   */
-  reserve(options?: { engine?: TtsEngine; voice?: string }): () => void;
-  /**
-   * Makes speech ahead of its call, only when an engine is free and no speech asked for waits for
-   * one; undefined (nothing started, `say` not called) otherwise. `say` gives the text. Settles when
-   * made, or when it could not be (never rejects: the call asks again and hears why).
-   */
-  ahead(say: () => string, options?: { engine?: TtsEngine; voice?: string }): Promise<void> | undefined;
-  /**
-   * The speech of this text in this voice: 'made' (or found) by this process and not cleaned up
-   * since, 'making' now, or 'none' of those. A hint for plans (synthesize still looks for the file).
-   */
-  progressOf(text: string, options?: { engine?: TtsEngine; voice?: string }): SpeechProgress;
-  /** Stops the resident speech processes (speech asked for later starts them again). */
-  close(): void;
-}
-
-const DEFAULT_VOICE: Record<TtsEngine, string> = { flite: 'slt', 'espeak-ng': 'en-us', festival: 'cmu_us_slt_arctic_hts' };
+const DEFAULT_VOICE: Record<TtsEngine, string> = {
+  flite: 'slt',
+  'espeak-ng': 'en-us',
+  festival: 'cmu_us_slt_arctic_hts',
+};
 
 // Festival takes its voice inside a Scheme expression: a plain name only.
 const FESTIVAL_VOICE = /^[a-z0-9_]{1,100}$/;
@@ -141,7 +57,13 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   const workers = new SpeechWorkers(
     o.cacheDir,
     { flite: bin.flite, 'espeak-ng': bin['espeak-ng'], festival: bin.festival, sox: bin.sox },
-    { logger, buildResidentFlite: o.residentFliteDir !== undefined && bin.flite === 'flite' ? () => buildResidentFlite(o.residentFliteDir!) : undefined },
+    {
+      logger,
+      buildResidentFlite:
+        o.residentFliteDir !== undefined && bin.flite === 'flite'
+          ? () => buildResidentFlite(o.residentFliteDir!)
+          : undefined,
+    },
   );
   const costs = new SpeechCosts();
 
@@ -181,7 +103,11 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   }
 
   /** Counts `work` as queued speech until it is done (cached or made). */
-  async function counted(step: SpeechStep, voice: string, work: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
+  async function counted(
+    step: SpeechStep,
+    voice: string,
+    work: () => Promise<SynthesizedSpeech>,
+  ): Promise<SynthesizedSpeech> {
     const done = costs.queue(step, voice);
     try {
       return await work();
@@ -212,11 +138,16 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
       const size = ready ? ready.length : (await stat(join(tmp, 'out.wav'))).size;
       // An engine that cannot read the text (flite given Cyrillic, say) exits 0 with a header and no
       // sound: a call must never speak that, so it fails like the engine did, and is not cached.
-      if (size < WAV_HEADER_BYTES + LEAST_SOUND_BYTES) throw new TtsError('engine_failed', `${step} made no sound (${size} bytes)`);
+      if (size < WAV_HEADER_BYTES + LEAST_SOUND_BYTES)
+        throw new TtsError('engine_failed', `${step} made no sound (${size} bytes)`);
       // The engines write with the umask's mode (0644 as a rule).
       await chmod(join(tmp, 'out.wav'), o.fileMode);
       await rename(join(tmp, 'out.wav'), target);
-      logger.debug('speech synthesized', { ...describe, chars: text.length, ms: Math.round(performance.now() - started) });
+      logger.debug('speech synthesized', {
+        ...describe,
+        chars: text.length,
+        ms: Math.round(performance.now() - started),
+      });
       return speechFile(target, size, false);
     } finally {
       await removeTemp(tmp);
@@ -232,7 +163,10 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   const writeText = (text: string, tmp: string) => writeFile(join(tmp, 'text.txt'), text, 'utf8');
 
   const viaCommand = (command: string) => async (text: string, tmp: string) => {
-    const bytes = await runSpeechCommand(command, text, tmp, { timeoutMs: o.commandTimeoutMs, maxBytes: o.commandMaxBytes });
+    const bytes = await runSpeechCommand(command, text, tmp, {
+      timeoutMs: o.commandTimeoutMs,
+      maxBytes: o.commandMaxBytes,
+    });
     const check = checkWav(bytes);
     if (!check.ok) throw new SpeechCommandError(`its output is not a usable WAV: ${check.reason}`);
     await writeFile(join(tmp, 'raw.wav'), withTrueSizes(bytes, check));
@@ -242,7 +176,8 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
 
   async function synthesizeBuiltIn(text: string, engine: TtsEngine, voice: string): Promise<SynthesizedSpeech> {
     const key = speechCacheKey(text, voice, engine);
-    const make = () => cache.cachedOr(key, (target) => produce(target, engine, voice, writeText, text, { engine, voice }));
+    const make = () =>
+      cache.cachedOr(key, (target) => produce(target, engine, voice, writeText, text, { engine, voice }));
     // Speech made, or being made for another request (counted there), is not queued work.
     return cache.progressOf(key) === 'none' ? counted(engine, voice, make) : make();
   }
@@ -255,7 +190,12 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
       return await synthesizeBuiltIn(text, engine, voice);
     } catch (error) {
       const fallback = o.voice ?? DEFAULT_VOICE[o.engine];
-      logger.warn(`the voice's engine ${engine} failed; speaking with ${o.engine} instead`, { engine, voice, fallback, reason: (error as Error).message });
+      logger.warn(`the voice's engine ${engine} failed; speaking with ${o.engine} instead`, {
+        engine,
+        voice,
+        fallback,
+        reason: (error as Error).message,
+      });
       return tookAsFallback(engine, voice, started, synthesizeBuiltIn(text, o.engine, fallback));
     }
   }
@@ -264,13 +204,22 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
    * A voice that fails costs what its failure and its fallback took together: that is when its
    * calls' speech is ready (a burst does not pick a failing voice for a speed it does not have).
    */
-  async function tookAsFallback(step: SpeechStep, voice: string, started: number, spoken: Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
+  async function tookAsFallback(
+    step: SpeechStep,
+    voice: string,
+    started: number,
+    spoken: Promise<SynthesizedSpeech>,
+  ): Promise<SynthesizedSpeech> {
     const made = await spoken;
     costs.tookFailing(step, voice, performance.now() - started);
     return made;
   }
 
-  async function synthesizeWithCommand(text: string, command: string, fallback: () => Promise<SynthesizedSpeech>): Promise<SynthesizedSpeech> {
+  async function synthesizeWithCommand(
+    text: string,
+    command: string,
+    fallback: () => Promise<SynthesizedSpeech>,
+  ): Promise<SynthesizedSpeech> {
     const started = performance.now();
     try {
       const key = speechCacheKey(text, command, 'command');
@@ -294,13 +243,18 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     }
   }
 
-  async function synthesize(text: string, options: { engine?: TtsEngine; voice?: string } = {}): Promise<SynthesizedSpeech> {
+  async function synthesize(
+    text: string,
+    options: { engine?: TtsEngine; voice?: string } = {},
+  ): Promise<SynthesizedSpeech> {
     if (text.trim() === '') throw new TtsError('invalid_input', 'nothing to say: the text is empty');
     const engine = options.engine ?? o.engine;
     const voiceParsed = Voice.safeParse(options.voice ?? o.voice ?? DEFAULT_VOICE[engine]);
-    if (!voiceParsed.success) throw new TtsError('invalid_input', `invalid voice: ${z.prettifyError(voiceParsed.error)}`);
+    if (!voiceParsed.success)
+      throw new TtsError('invalid_input', `invalid voice: ${z.prettifyError(voiceParsed.error)}`);
     const voice = voiceParsed.data;
-    if (engine === 'festival' && !FESTIVAL_VOICE.test(voice)) throw new TtsError('invalid_input', `invalid Festival voice: ${voice}`);
+    if (engine === 'festival' && !FESTIVAL_VOICE.test(voice))
+      throw new TtsError('invalid_input', `invalid Festival voice: ${voice}`);
     // An engine asked for by name is that engine; otherwise the operator's command when there is one.
     if (o.command !== undefined && options.engine === undefined) {
       return synthesizeWithCommand(text, o.command, () => synthesizeBuiltIn(text, engine, voice));
@@ -309,7 +263,10 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
   }
 
   /** Who speaks what is asked with `options`: the operator's command unless an engine is asked for by name, else the engine and its voice (unchecked). */
-  function speakerOf(options: { engine?: TtsEngine; voice?: string }): { command: string } | { engine: TtsEngine; voice: string } {
+  function speakerOf(options: {
+    engine?: TtsEngine;
+    voice?: string;
+  }): { command: string } | { engine: TtsEngine; voice: string } {
     if (o.command !== undefined && options.engine === undefined) return { command: o.command };
     const engine = options.engine ?? o.engine;
     return { engine, voice: options.voice ?? o.voice ?? DEFAULT_VOICE[engine] };
@@ -321,13 +278,16 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
     return 'command' in speaker ? ['convert', 'command'] : [speaker.engine, speaker.voice];
   }
 
-  const expectedMakingMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.expectedMs(...costKey(options));
+  const expectedMakingMs = (options: { engine?: TtsEngine; voice?: string } = {}): number =>
+    costs.expectedMs(...costKey(options));
 
-  const fastestMakingMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.fastestMs(...costKey(options));
+  const fastestMakingMs = (options: { engine?: TtsEngine; voice?: string } = {}): number =>
+    costs.fastestMs(...costKey(options));
 
   const reserve = (options: { engine?: TtsEngine; voice?: string } = {}) => costs.queue(...costKey(options));
 
-  const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number => costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
+  const expectedReadyMs = (options: { engine?: TtsEngine; voice?: string } = {}): number =>
+    costs.queuedMs / o.maxProcesses + expectedMakingMs(options);
 
   /** The cache key synthesize() uses for this text and options; undefined for a voice it refuses. */
   function cacheKeyOf(text: string, options: { engine?: TtsEngine; voice?: string }): string | undefined {

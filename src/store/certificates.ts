@@ -27,7 +27,10 @@ export const CERTIFICATE_COLUMNS =
   'names, cert_pem, key_sealed, not_before, not_after, obtained_at, last_attempt_at, last_error, last_error_fix, last_error_kind, failures, next_attempt_at';
 
 /** The values saved for a new certificate, in the order of the store's upsert. */
-export function certificateValues(secrets: SecretBox, c: StoredCertificate): [string, string, string, number, number, number] {
+export function certificateValues(
+  secrets: SecretBox,
+  c: StoredCertificate,
+): [string, string, string, number, number, number] {
   return [c.names.join(','), c.certPem, secrets.seal(c.keyPem, KEY_CONTEXT), c.notBefore, c.notAfter, c.obtainedAt];
 }
 
@@ -45,7 +48,14 @@ export const NO_CERTIFICATE: CertificateState = {
 export function certificateState(secrets: SecretBox, row: CertificateRow | undefined): CertificateState {
   if (!row) return NO_CERTIFICATE;
   let certificate: StoredCertificate | null = null;
-  if (row.names && row.cert_pem && row.key_sealed && row.not_before !== null && row.not_after !== null && row.obtained_at !== null) {
+  if (
+    row.names &&
+    row.cert_pem &&
+    row.key_sealed &&
+    row.not_before !== null &&
+    row.not_after !== null &&
+    row.obtained_at !== null
+  ) {
     try {
       certificate = {
         names: row.names.split(','),

@@ -48,7 +48,10 @@ export interface CallRepo {
   acceptTestCall(userId: string, message: string, perMinute?: number, perHour?: number): Awaitable<AcceptResult>;
   usage(userId: string, now?: number): Awaitable<{ month: string; used: number; resetsAt: number }>;
   get(callId: string): Awaitable<CallRecord | undefined>;
-  page(userId: string, options: { before?: number | undefined; limit: number; statuses?: readonly string[] }): Awaitable<HistoryPage>;
+  page(
+    userId: string,
+    options: { before?: number | undefined; limit: number; statuses?: readonly string[] },
+  ): Awaitable<HistoryPage>;
   getForAccount(userId: string, callId: string): Awaitable<CallRecord | undefined>;
   list(options?: { userId?: string; limit?: number }): Awaitable<CallRecord[]>;
 }
@@ -59,13 +62,22 @@ export interface CallProgressRepo {
   inFlight(): Awaitable<CallForDialing[]>;
   transition(callId: string, to: CallState, fields?: TransitionFields, detail?: string): Awaitable<boolean>;
   recordDetection(callId: string, status: string, cause: string): Awaitable<void>;
-  placedAgain(callId: string, placement: { trunk: string; channelId: string; dialedAt: number }, detail: string): Awaitable<void>;
+  placedAgain(
+    callId: string,
+    placement: { trunk: string; channelId: string; dialedAt: number },
+    detail: string,
+  ): Awaitable<void>;
   note(callId: string, event: string, detail?: string): Awaitable<void>;
   timeline(callId: string): Awaitable<CallEventRow[]>;
   claimSms(callId: string): Awaitable<boolean>;
   markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): Awaitable<void>;
-  setSmsResult(callId: string, result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string }): Awaitable<void>;
-  findBySmsMessage(messageId: string): Awaitable<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>>;
+  setSmsResult(
+    callId: string,
+    result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
+  ): Awaitable<void>;
+  findBySmsMessage(
+    messageId: string,
+  ): Awaitable<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>>;
   recordSmsReceipt(callId: string, result: { status: 'delivered' | 'failed'; error?: string }): Awaitable<boolean>;
   staleSmsClaims(): Awaitable<string[]>;
   smsWaits(callIds: readonly string[], error: string): Awaitable<boolean>;

@@ -9,8 +9,12 @@ const SALT_BYTES = 16;
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // 128 * N * r bytes are needed; leave room above node's 32 MiB default.
-    scryptCallback(password.normalize('NFC'), salt, keyLength, { ...options, maxmem: 256 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scryptCallback(
+      password.normalize('NFC'),
+      salt,
+      keyLength,
+      { ...options, maxmem: 256 * 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }
@@ -47,7 +51,11 @@ export async function verifyPassword(password: string, stored: string | undefine
   const target = stored ? parse(stored) : undefined;
   dummyHash ??= hashPassword('not a password');
   const reference = target ?? parse(await dummyHash)!;
-  const key = await scrypt(password, reference.salt, reference.key.length, { N: reference.N, r: reference.r, p: reference.p });
+  const key = await scrypt(password, reference.salt, reference.key.length, {
+    N: reference.N,
+    r: reference.r,
+    p: reference.p,
+  });
   return timingSafeEqual(key, reference.key) && target !== undefined;
 }
 

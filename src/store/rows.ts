@@ -153,7 +153,11 @@ export const MAX_REJECTIONS_KEPT = 1000;
 export const REJECTED_MESSAGE_MAX = 200;
 
 /** The history entry of an alert refused by a plan limit. */
-export function limitRejection(userId: string, alert: Alert, decision: Exclude<LimitDecision, { allowed: true }>): RejectedAlert {
+export function limitRejection(
+  userId: string,
+  alert: Alert,
+  decision: Exclude<LimitDecision, { allowed: true }>,
+): RejectedAlert {
   const monthly = decision.limit === 'monthly';
   return {
     userId,

@@ -17,6 +17,8 @@ export function loadSecretBox(config: Pick<Config, 'dataDir' | 'secretKey'>): Se
   const { value, file, created } = readOrCreateSecret(config.dataDir, NAME, 32);
   const key = decodeSecretKey(value);
   if (!key)
-    throw new UserError(`${file} is not a ringhook secret key (43 base64url characters): put back the one kept with your backup, or set RINGHOOK_SECRET_KEY`);
+    throw new UserError(
+      `${file} is not a ringhook secret key (43 base64url characters): put back the one kept with your backup, or set RINGHOOK_SECRET_KEY`,
+    );
   return new SecretBox(key, created ? `${file} (made just now: none was there)` : file);
 }

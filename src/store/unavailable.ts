@@ -4,7 +4,9 @@
 /** SQLITE_BUSY and its variants: another connection holds the lock. */
 export function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'));
+  return (
+    code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'))
+  );
 }
 
 /**

@@ -20,7 +20,9 @@ import { managedTelephonyEnv } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 
 const ROOT = path.resolve(__dirname, '../..');
-const BINARY = process.env.RINGHOOK_BINARY ? path.resolve(process.env.RINGHOOK_BINARY) : path.join(ROOT, 'dist', 'ringhook');
+const BINARY = process.env.RINGHOOK_BINARY
+  ? path.resolve(process.env.RINGHOOK_BINARY)
+  : path.join(ROOT, 'dist', 'ringhook');
 
 /** The newest modification time among the files the executable is made from. */
 function newestInput(): number {
@@ -39,7 +41,11 @@ function ensureBinary(): void {
   if (fs.existsSync(BINARY) && fs.statSync(BINARY).mtimeMs > newestInput()) return;
   // As `npm run build:binary` runs it for a user whose npm configuration points node-gyp at other
   // headers (Node 20's, here): the build must compile for the runtime it embeds all the same.
-  const inheritedNpmConfig = { npm_config_nodedir: '/usr', npm_config_target: process.versions.node, NPM_CONFIG_DIST_URL: 'http://127.0.0.1:9/' };
+  const inheritedNpmConfig = {
+    npm_config_nodedir: '/usr',
+    npm_config_target: process.versions.node,
+    NPM_CONFIG_DIST_URL: 'http://127.0.0.1:9/',
+  };
   execFileSync('bash', [path.join(ROOT, 'scripts', 'build-binary.sh')], {
     cwd: ROOT,
     env: { ...process.env, ...inheritedNpmConfig },
@@ -119,7 +125,10 @@ describe('the single executable', () => {
   it('runs the other CLI commands from the executable: doctor, backup, login-link, account show, calls', () => {
     const doctor = run(['doctor', '--json'], { RINGHOOK_TELEPHONY: 'off' });
     expect(doctor.status, doctor.stderr).toBe(0);
-    expect((JSON.parse(doctor.stdout) as Array<{ name: string; ok: boolean | string }>).find((c) => c.name === 'database')?.ok).toBe(true);
+    expect(
+      (JSON.parse(doctor.stdout) as Array<{ name: string; ok: boolean | string }>).find((c) => c.name === 'database')
+        ?.ok,
+    ).toBe(true);
     const copy = path.join(tmp, 'backup.db');
     const backup = run(['backup', copy, '--json']);
     expect(backup.status, backup.stderr).toBe(0);
@@ -174,7 +183,9 @@ describe('the single executable', () => {
     // A data dir of its own: the alert the telephony-off service took above is still fresh, and a
     // service with telephony would rightly place it.
     const ownData = { RINGHOOK_DATA_DIR: path.join(tmp, 'data-telephony') };
-    const caller = JSON.parse(run(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], ownData).stdout) as {
+    const caller = JSON.parse(
+      run(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], ownData).stdout,
+    ) as {
       user_id: string;
       api_key: string;
     };
@@ -189,7 +200,9 @@ describe('the single executable', () => {
     // `ringhook test-call` from the executable: serve places it, the command follows it to its end.
     // The phone is busy, so the command reports it and exits 1 (a test call that did not get through).
     const testCall = run(['test-call', caller.user_id], ownData, 60_000);
-    expect(testCall.stderr, testCall.stdout).toMatch(/test call call_\S+[\s\S]*ringing[\s\S]*ringhook: the test call ended as busy\s*$/);
+    expect(testCall.stderr, testCall.stdout).toMatch(
+      /test call call_\S+[\s\S]*ringing[\s\S]*ringhook: the test call ended as busy\s*$/,
+    );
     expect(testCall.status).toBe(1);
     const alert = await request(`${base}/webhook/${caller.user_id}/${caller.api_key}`, {
       body: 'rung by the single executable',
@@ -204,7 +217,9 @@ describe('the single executable', () => {
     while (!['busy', 'unreachable', 'failed', 'no_answer'].includes(row.status ?? '') && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
       const calls = run(['calls', '--json'], ownData);
-      row = (JSON.parse(calls.stdout) as Array<{ call_id: string; status: string }>).find((c) => c.call_id === callId) ?? {};
+      row =
+        (JSON.parse(calls.stdout) as Array<{ call_id: string; status: string }>).find((c) => c.call_id === callId) ??
+        {};
     }
     const sipp = await phone.stop();
     child.kill('SIGTERM');
@@ -231,7 +246,8 @@ async function startServe(extra: Record<string, string>) {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
   while (!/ringhook is serving/.test(output)) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`serve exited with ${child.exitCode ?? child.signalCode}: ${output}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`serve exited with ${child.exitCode ?? child.signalCode}: ${output}`);
     if (Date.now() > deadline) throw new Error(`serve did not start in 30 s: ${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -13,13 +13,15 @@ beforeAll(() => {
   env = { RINGHOOK_DATA_DIR: makeDataDir(), RINGHOOK_PUBLIC_URL: 'https://alerts.example.com' };
 });
 
-const create = (...extra: string[]) => runCli(['account', 'create', '--phone', '+14155550123', '--json', ...extra], env);
+const create = (...extra: string[]) =>
+  runCli(['account', 'create', '--phone', '+14155550123', '--json', ...extra], env);
 
 describe('ringhook --help', () => {
   it('lists every command, and every command has --help', () => {
     const top = runCli(['--help'], env);
     expect(top.code).toBe(0);
-    for (const cmd of ['serve', 'account', 'calls', 'test-call', 'sms-test', 'doctor', 'backup']) expect(top.stdout).toContain(cmd);
+    for (const cmd of ['serve', 'account', 'calls', 'test-call', 'sms-test', 'doctor', 'backup'])
+      expect(top.stdout).toContain(cmd);
     for (const args of [
       ['serve'],
       ['account'],
@@ -90,17 +92,40 @@ describe('ringhook account', () => {
     const a = create().json;
     expect(runCli(['account', 'list', '--json'], env).json.map((x: any) => x.user_id)).toContain(a.user_id);
     expect(runCli(['account', 'list'], env).stdout).toContain(a.user_id);
-    expect(runCli(['account', 'show', a.user_id, '--json'], env).json).toMatchObject({ user_id: a.user_id, calls_this_month: 0 });
+    expect(runCli(['account', 'show', a.user_id, '--json'], env).json).toMatchObject({
+      user_id: a.user_id,
+      calls_this_month: 0,
+    });
 
-    const set = runCli(['account', 'set', a.user_id, '--plan', 'premium', '--sms-backup', 'on', '--name', 'Bob', '--phone', '+33612345678', '--json'], env);
+    const set = runCli(
+      [
+        'account',
+        'set',
+        a.user_id,
+        '--plan',
+        'premium',
+        '--sms-backup',
+        'on',
+        '--name',
+        'Bob',
+        '--phone',
+        '+33612345678',
+        '--json',
+      ],
+      env,
+    );
     expect(set.json).toMatchObject({ plan: 'premium', sms_backup: true, name: 'Bob', phone: '+33612345678' });
-    expect(runCli(['account', 'set', a.user_id, '--sms-backup', 'maybe'], env).stderr).toMatch(/--sms-backup: must be on or off/);
+    expect(runCli(['account', 'set', a.user_id, '--sms-backup', 'maybe'], env).stderr).toMatch(
+      /--sms-backup: must be on or off/,
+    );
     expect(runCli(['account', 'set', a.user_id], env).stderr).toMatch(/nothing to change/);
 
     expect(runCli(['account', 'suspend', a.user_id, '--json'], env).json.status).toBe('suspended');
     const testCall = runCli(['test-call', a.user_id], env);
     expect(testCall.code).toBe(1);
-    expect(testCall.stderr).toBe(`ringhook: the account ${a.user_id} is suspended: no call is placed (ringhook account resume ${a.user_id})\n`);
+    expect(testCall.stderr).toBe(
+      `ringhook: the account ${a.user_id} is suspended: no call is placed (ringhook account resume ${a.user_id})\n`,
+    );
     expect(runCli(['calls', '--account', a.user_id, '--json'], env).json).toEqual([]);
     expect(runCli(['account', 'resume', a.user_id, '--json'], env).json.status).toBe('active');
     // No serve on this data dir: nothing is queued (it would end failed and count against the test calls allowed).
@@ -130,17 +155,31 @@ describe('ringhook account', () => {
     expect(create('--sms-backup', 'on').json.sms_backup).toBe(true);
     const noValue = create('--sms-backup', '--plan', 'premium');
     expect(noValue.code).toBe(2);
-    expect(noValue.stderr).toBe('ringhook: --sms-backup needs a value (--sms-backup=VALUE for one that starts with -) (see ringhook account create --help)\n');
+    expect(noValue.stderr).toBe(
+      'ringhook: --sms-backup needs a value (--sms-backup=VALUE for one that starts with -) (see ringhook account create --help)\n',
+    );
   });
 
   it('an option the command does not have, or an argument too many, is a usage error (2) and nothing is done', () => {
     const a = create().json;
     const b = create().json;
     const cases: Array<[string[], string]> = [
-      [['account', 'delete', a.user_id, '--yes', '--dry-run'], 'unknown option --dry-run (see ringhook account delete --help)'],
-      [['account', 'suspend', a.user_id, b.user_id], `unexpected argument "${b.user_id}" (see ringhook account suspend --help)`],
-      [['account', 'set', a.user_id, '--password', 'hunter2'], 'unexpected argument "hunter2" (--password takes no value) (see ringhook account set --help)'],
-      [['account', 'create', '--phone', '+14155550123', '--sms-bakup', 'on'], 'unknown option --sms-bakup (see ringhook account create --help)'],
+      [
+        ['account', 'delete', a.user_id, '--yes', '--dry-run'],
+        'unknown option --dry-run (see ringhook account delete --help)',
+      ],
+      [
+        ['account', 'suspend', a.user_id, b.user_id],
+        `unexpected argument "${b.user_id}" (see ringhook account suspend --help)`,
+      ],
+      [
+        ['account', 'set', a.user_id, '--password', 'hunter2'],
+        'unexpected argument "hunter2" (--password takes no value) (see ringhook account set --help)',
+      ],
+      [
+        ['account', 'create', '--phone', '+14155550123', '--sms-bakup', 'on'],
+        'unknown option --sms-bakup (see ringhook account create --help)',
+      ],
       [['calls', '--bogus'], 'unknown option --bogus (see ringhook calls --help)'],
     ];
     const before = runCli(['account', 'list', '--json'], env).json;
@@ -156,7 +195,9 @@ describe('ringhook account', () => {
     const a = create().json;
     expect(a.require_confirm).toBe(true);
     expect(create('--require-confirm', 'off').json.require_confirm).toBe(false);
-    expect(runCli(['account', 'set', a.user_id, '--require-confirm', 'off', '--json'], env).json.require_confirm).toBe(false);
+    expect(runCli(['account', 'set', a.user_id, '--require-confirm', 'off', '--json'], env).json.require_confirm).toBe(
+      false,
+    );
     expect(runCli(['account', 'list'], env).stdout).toMatch(/REQUIRE_CONFIRM/);
     const bad = runCli(['account', 'set', a.user_id, '--require-confirm', 'sometimes'], env);
     expect(bad.code).toBe(1);
@@ -164,7 +205,9 @@ describe('ringhook account', () => {
     expect(runCli(['account', 'show', a.user_id, '--json'], env).json.require_confirm).toBe(false);
     const badCreate = runCli(['account', 'create', '--phone', '+14155550199', '--require-confirm', 'yes please'], env);
     expect(badCreate.code).toBe(1);
-    expect(runCli(['account', 'list', '--json'], env).json.some((x: { phone: string }) => x.phone === '+14155550199')).toBe(false);
+    expect(
+      runCli(['account', 'list', '--json'], env).json.some((x: { phone: string }) => x.phone === '+14155550199'),
+    ).toBe(false);
     expect(runCli(['account', 'set', '--help'], env).stdout).toMatch(/--require-confirm/);
   });
 
@@ -188,7 +231,9 @@ describe('ringhook account', () => {
     const unknownLanguage = runCli(['account', 'set', a.user_id, '--language', 'klingon', '--intro', 'Qapla.'], env);
     expect(unknownLanguage.code).toBe(1);
     expect(unknownLanguage.stderr.trim().split('\n')).toHaveLength(1);
-    expect(unknownLanguage.stderr).toMatch(/--language: the language must be one of en, de, fr, es, it, pt, nl, pl, tr, ja, ko, zh, ru/);
+    expect(unknownLanguage.stderr).toMatch(
+      /--language: the language must be one of en, de, fr, es, it, pt, nl, pl, tr, ja, ko, zh, ru/,
+    );
     const unknownVoice = runCli(['account', 'set', a.user_id, '--voice', 'kal'], env);
     expect(unknownVoice.code).toBe(1);
     expect(unknownVoice.stderr).toMatch(/--voice: the voice must be one of slt, slt-hts, espeak-ng/);
@@ -198,14 +243,25 @@ describe('ringhook account', () => {
     const longIntro = runCli(['account', 'set', a.user_id, '--intro', 'x'.repeat(61)], env);
     expect(longIntro.code).toBe(1);
     expect(longIntro.stderr).toMatch(/--intro: the intro must be at most 60 characters/);
-    expect(runCli(['account', 'show', a.user_id, '--json'], env).json).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: 'Alarm von ringhook.' });
+    expect(runCli(['account', 'show', a.user_id, '--json'], env).json).toMatchObject({
+      language: 'de',
+      voice: 'espeak-ng',
+      intro: 'Alarm von ringhook.',
+    });
 
-    const badCreate = runCli(['account', 'create', '--phone', '+14155550198', '--language', 'en', '--voice', 'robot'], env);
+    const badCreate = runCli(
+      ['account', 'create', '--phone', '+14155550198', '--language', 'en', '--voice', 'robot'],
+      env,
+    );
     expect(badCreate.code).toBe(1);
-    expect(runCli(['account', 'list', '--json'], env).json.some((x: { phone: string }) => x.phone === '+14155550198')).toBe(false);
+    expect(
+      runCli(['account', 'list', '--json'], env).json.some((x: { phone: string }) => x.phone === '+14155550198'),
+    ).toBe(false);
 
     // An intro of its own, then back to the language's.
-    expect(runCli(['account', 'set', a.user_id, '--intro', 'Desk alert.', '--json'], env).json.intro).toBe('Desk alert.');
+    expect(runCli(['account', 'set', a.user_id, '--intro', 'Desk alert.', '--json'], env).json.intro).toBe(
+      'Desk alert.',
+    );
     expect(runCli(['account', 'set', a.user_id, '--intro', '', '--json'], env).json.intro).toBe('Alarm von ringhook.');
   });
 
@@ -214,7 +270,9 @@ describe('ringhook account', () => {
     const withCallerId = runCli(['account', 'show', a.user_id], { ...env, RINGHOOK_CALLER_ID: '+14155550100' });
     expect(withCallerId.stdout).toMatch(/caller_id: +\+14155550100/);
     expect(withCallerId.stderr).toMatch(/Save \+14155550100 in the phone's contacts .*Do Not Disturb/);
-    expect(runCli(['account', 'show', a.user_id, '--json'], { ...env, RINGHOOK_CALLER_ID: '+14155550100' }).json.caller_id).toBe('+14155550100');
+    expect(
+      runCli(['account', 'show', a.user_id, '--json'], { ...env, RINGHOOK_CALLER_ID: '+14155550100' }).json.caller_id,
+    ).toBe('+14155550100');
     const without = runCli(['account', 'show', a.user_id], env);
     expect(without.stderr).toMatch(/No caller id is set \(RINGHOOK_CALLER_ID\)/);
   });
@@ -248,17 +306,26 @@ describe('ringhook backup', () => {
     const dataDir = makeDataDir();
     const t = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
     try {
-      const a = runCli(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], { RINGHOOK_DATA_DIR: dataDir }).json;
-      for (let i = 0; i < 5; i++) expect((await t.post(`/webhook/${a.user_id}/${a.api_key}`, `alert ${i}`, { 'content-type': 'text/plain' })).status).toBe(200);
+      const a = runCli(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], {
+        RINGHOOK_DATA_DIR: dataDir,
+      }).json;
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await t.post(`/webhook/${a.user_id}/${a.api_key}`, `alert ${i}`, { 'content-type': 'text/plain' })).status,
+        ).toBe(200);
       const target = path.join(makeDataDir(), 'copy.db');
       const res = runCli(['backup', target, '--json'], { RINGHOOK_DATA_DIR: dataDir });
       expect(res.code, res.stderr).toBe(0);
       expect(res.json.file).toBe(target);
       expect(fs.statSync(target).mode & 0o777).toBe(0o600);
       const copy = new Database(target, { readonly: true });
-      expect((copy.prepare('SELECT count(*) AS n FROM calls WHERE user_id = ?').get(a.user_id) as { n: number }).n).toBe(5);
+      expect(
+        (copy.prepare('SELECT count(*) AS n FROM calls WHERE user_id = ?').get(a.user_id) as { n: number }).n,
+      ).toBe(5);
       copy.close();
-      expect(runCli(['backup', target], { RINGHOOK_DATA_DIR: dataDir }).stderr).toMatch(/exists: choose a new file, or add --force/);
+      expect(runCli(['backup', target], { RINGHOOK_DATA_DIR: dataDir }).stderr).toMatch(
+        /exists: choose a new file, or add --force/,
+      );
       expect(runCli(['backup', target, '--force'], { RINGHOOK_DATA_DIR: dataDir }).code).toBe(0);
     } finally {
       await t.stop();
@@ -293,7 +360,9 @@ describe('working beside a running serve', () => {
 
       const b = runCli(['account', 'regenerate', a.user_id, '--json'], cliEnv).json;
       expect((await t.post(oldPath, 'old', { 'content-type': 'text/plain' })).status).toBe(401);
-      expect((await t.post(`/webhook/${b.user_id}/${b.api_key}`, 'new', { 'content-type': 'text/plain' })).status).toBe(200);
+      expect((await t.post(`/webhook/${b.user_id}/${b.api_key}`, 'new', { 'content-type': 'text/plain' })).status).toBe(
+        200,
+      );
     } finally {
       await t.stop();
     }

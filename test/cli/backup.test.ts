@@ -15,10 +15,30 @@ beforeAll(() => {
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
 /** Runs the backup under umask 022 and records the mode of its .partial file as often as it can. */
-async function backupWatchingPartial(dataDir: string, target: string): Promise<{ code: number | null; stderr: string; modes: number[] }> {
-  const child = spawn('sh', ['-c', 'umask 022; exec "$0" "$@"', process.execPath, path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'backup', target, '--json'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...cacheDirEnv(), RINGHOOK_DATA_DIR: dataDir },
-  });
+async function backupWatchingPartial(
+  dataDir: string,
+  target: string,
+): Promise<{ code: number | null; stderr: string; modes: number[] }> {
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      'umask 022; exec "$0" "$@"',
+      process.execPath,
+      path.join(REPO_ROOT, 'bin', 'ringhook.js'),
+      'backup',
+      target,
+      '--json',
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/root',
+        ...cacheDirEnv(),
+        RINGHOOK_DATA_DIR: dataDir,
+      },
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -76,13 +96,17 @@ describe('ringhook backup', () => {
     fs.writeFileSync(`${live}-wal`, Buffer.alloc(4096));
     const over = runCli(['backup', live, '--force'], { RINGHOOK_DATA_DIR: dataDir });
     expect(over.code).toBe(1);
-    expect(over.stderr).toMatch(/is a database in use or left by a crash \(its -wal holds pages\); a backup never goes over one/);
+    expect(over.stderr).toMatch(
+      /is a database in use or left by a crash \(its -wal holds pages\); a backup never goes over one/,
+    );
 
     // The key lost: the database can still be copied before anything irreversible is done.
     fs.rmSync(path.join(dataDir, 'api-keys.secret'));
     const target = path.join(makeDataDir(), 'copy.db');
     const saved = runCli(['backup', target], { RINGHOOK_DATA_DIR: dataDir });
     expect(saved.code, saved.stderr).toBe(0);
-    expect(new Database(target, { readonly: true }).prepare('SELECT count(*) AS n FROM accounts').get()).toEqual({ n: 1 });
+    expect(new Database(target, { readonly: true }).prepare('SELECT count(*) AS n FROM accounts').get()).toEqual({
+      n: 1,
+    });
   });
 });

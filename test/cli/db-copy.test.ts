@@ -36,7 +36,9 @@ const pgEnv = (url: string) => ({ ...sqliteEnv, RINGHOOK_DATABASE_URL: url });
 
 describe('ringhook db copy', () => {
   it('copies accounts, their sealed keys, the history and the counters; the CLI then reads them from PostgreSQL', async () => {
-    const created = [1, 2, 3].map((i) => runCli(['account', 'create', '--phone', `+1415555010${i}`, '--plan', 'premium', '--json'], sqliteEnv));
+    const created = [1, 2, 3].map((i) =>
+      runCli(['account', 'create', '--phone', `+1415555010${i}`, '--plan', 'premium', '--json'], sqliteEnv),
+    );
     for (const c of created) expect(c.code, c.stderr).toBe(0);
     const accounts = created.map((c) => c.json as { user_id: string; webhook_url: string });
     const suspended = runCli(['account', 'suspend', accounts[2]!.user_id, '--json'], sqliteEnv);
@@ -44,17 +46,28 @@ describe('ringhook db copy', () => {
     const link = runCli(['account', 'login-link', accounts[0]!.user_id, '--json'], sqliteEnv);
     expect(link.code, link.stderr).toBe(0);
     // History: accepted alerts with their steps, a rejection, the month's usage.
-    const store = openSqliteStore(path.join(dataDir, 'ringhook.db'), { secrets: new SecretBox(Buffer.from(SECRET, 'hex'), 'test'), logger: silentLogger });
+    const store = openSqliteStore(path.join(dataDir, 'ringhook.db'), {
+      secrets: new SecretBox(Buffer.from(SECRET, 'hex'), 'test'),
+      logger: silentLogger,
+    });
     try {
       for (const i of [1, 2]) {
-        const alert = parseAlertBody(new TextEncoder().encode(`{"message":"AAPL crossed ${i}","price":"19${i}.5","strategy":"s"}`), 'application/json');
+        const alert = parseAlertBody(
+          new TextEncoder().encode(`{"message":"AAPL crossed ${i}","price":"19${i}.5","strategy":"s"}`),
+          'application/json',
+        );
         if (!alert.ok) throw new Error(alert.error);
         const accepted = await store.calls.accept(accounts[0]!.user_id, 'premium', alert.alert);
         if (!accepted.accepted) throw new Error('not accepted');
         store.progress.transition(accepted.callId, 'dialing', { phone: '+14155550101', dialedAt: Date.now() });
         store.progress.transition(accepted.callId, 'busy', { endedAt: Date.now(), sipCode: 486 });
       }
-      await store.calls.recordRejection({ userId: accounts[1]!.user_id, status: 'invalid_payload', error: 'bad', excerpt: '{' });
+      await store.calls.recordRejection({
+        userId: accounts[1]!.user_id,
+        status: 'invalid_payload',
+        error: 'bad',
+        excerpt: '{',
+      });
     } finally {
       await store.close();
     }
@@ -63,7 +76,10 @@ describe('ringhook db copy', () => {
     expect((historyBefore as unknown[]).length).toBe(3);
 
     const target = await pg.createDatabase('copy_target');
-    const res = runCli(['db', 'copy', '--from', path.join(dataDir, 'ringhook.db'), '--to', target, '--json'], sqliteEnv);
+    const res = runCli(
+      ['db', 'copy', '--from', path.join(dataDir, 'ringhook.db'), '--to', target, '--json'],
+      sqliteEnv,
+    );
     expect(res.code, res.stderr).toBe(0);
     const report = res.json as { tables: Array<{ table: string; rows: number }>; to: string };
     expect(Object.fromEntries(report.tables.map((t) => [t.table, t.rows]))).toMatchObject({
@@ -104,12 +120,18 @@ describe('ringhook db copy', () => {
     const checks = ok.json as Array<{ name: string; ok: boolean; detail: string }>;
     const database = checks.find((c) => c.name === 'database')!;
     expect(database.ok, JSON.stringify(database)).toBe(true);
-    expect(database.detail).toMatch(new RegExp(`^postgres postgres://.*doctor_db: schema ${PG_SCHEMA_VERSION}, 0 account\\(s\\), 0 node\\(s\\) alive: none`));
+    expect(database.detail).toMatch(
+      new RegExp(
+        `^postgres postgres://.*doctor_db: schema ${PG_SCHEMA_VERSION}, 0 account\\(s\\), 0 node\\(s\\) alive: none`,
+      ),
+    );
     const wrong = new URL(url);
     wrong.username = 'nobody';
     wrong.password = 'hunter22';
     const bad = runCli(['doctor', '--json'], { ...pgEnv(wrong.toString()), RINGHOOK_TELEPHONY: 'off' });
-    const failed = (bad.json as Array<{ name: string; ok: boolean; detail: string }>).find((c) => c.name === 'database')!;
+    const failed = (bad.json as Array<{ name: string; ok: boolean; detail: string }>).find(
+      (c) => c.name === 'database',
+    )!;
     expect(failed.ok).toBe(false);
     expect(JSON.stringify(failed)).not.toContain('hunter22');
     expect(JSON.stringify(failed)).toMatch(/RINGHOOK_DATABASE_URL/);
@@ -136,7 +158,9 @@ describe('ringhook db copy', () => {
     db.close();
     const res = runCli(['db', 'copy', '--from', path.join(source, 'ringhook.db'), '--to', target], sqliteEnv);
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/has 1 call\(s\) in progress and 1 SMS being sent or waiting for the gateway, which no PostgreSQL node would take over/);
+    expect(res.stderr).toMatch(
+      /has 1 call\(s\) in progress and 1 SMS being sent or waiting for the gateway, which no PostgreSQL node would take over/,
+    );
     const sql = postgres(target, { max: 1, onnotice: () => {} });
     try {
       expect(await sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`).toHaveLength(0);
@@ -146,13 +170,19 @@ describe('ringhook db copy', () => {
   }, 60_000);
 
   it('says what is wrong with a missing file, a wrong URL, a server that does not answer', () => {
-    const missing = runCli(['db', 'copy', '--from', '/nonexistent/ringhook.db', '--to', 'postgres://u@127.0.0.1:1/x'], sqliteEnv);
+    const missing = runCli(
+      ['db', 'copy', '--from', '/nonexistent/ringhook.db', '--to', 'postgres://u@127.0.0.1:1/x'],
+      sqliteEnv,
+    );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/does not exist/);
     const wrong = runCli(['db', 'copy', '--from', path.join(dataDir, 'ringhook.db'), '--to', 'mysql://x'], sqliteEnv);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/--to must be a PostgreSQL URL/);
-    const down = runCli(['db', 'copy', '--from', path.join(dataDir, 'ringhook.db'), '--to', 'postgres://u:secret-password@127.0.0.1:1/x'], sqliteEnv);
+    const down = runCli(
+      ['db', 'copy', '--from', path.join(dataDir, 'ringhook.db'), '--to', 'postgres://u:secret-password@127.0.0.1:1/x'],
+      sqliteEnv,
+    );
     expect(down.code).toBe(1);
     expect(down.stderr).not.toMatch(/secret-password/);
     expect(down.stderr).not.toMatch(/\n\s+at /);
@@ -170,10 +200,15 @@ describe('ringhook db copy', () => {
     const sql = postgres(target, { max: 1, onnotice: () => {} });
     try {
       await sql`CREATE TABLE invoices (id int)`;
-      const refusedTarget = runCli(['db', 'copy', '--from', path.join(dataDir, 'ringhook.db'), '--to', target], sqliteEnv);
+      const refusedTarget = runCli(
+        ['db', 'copy', '--from', path.join(dataDir, 'ringhook.db'), '--to', target],
+        sqliteEnv,
+      );
       expect(refusedTarget.code).toBe(1);
       expect(refusedTarget.stderr).toMatch(/is another program's database \(invoices\)/);
-      expect((await sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`).map((r) => r.tablename)).toEqual(['invoices']);
+      expect(
+        (await sql`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`).map((r) => r.tablename),
+      ).toEqual(['invoices']);
     } finally {
       await sql.end({ timeout: 5 });
     }

@@ -55,7 +55,9 @@ describe('api_keys at rest', () => {
     const show = runCli(['account', 'show', made[0]!.user_id, '--json'], env).json;
     expect(show.webhook_url).toBe(made[0]!.webhook_url);
     const listed = runCli(['account', 'list', '--json'], env).json as Array<{ user_id: string; api_key: string }>;
-    expect(listed.map((a) => a.api_key).sort()).toEqual([made[0]!.api_key, made[1]!.api_key, regenerated.api_key].sort());
+    expect(listed.map((a) => a.api_key).sort()).toEqual(
+      [made[0]!.api_key, made[1]!.api_key, regenerated.api_key].sort(),
+    );
   });
 
   it('serve and the CLI use the same key: a URL the CLI made is accepted, one it regenerated is refused', async () => {
@@ -63,16 +65,24 @@ describe('api_keys at rest', () => {
     const t = await startTestService({ RINGHOOK_DATA_DIR: dataDir });
     try {
       const a = create({ RINGHOOK_DATA_DIR: dataDir });
-      expect((await t.post(`/webhook/${a.user_id}/${a.api_key}`, 'hello', { 'content-type': 'text/plain' })).status).toBe(200);
+      expect(
+        (await t.post(`/webhook/${a.user_id}/${a.api_key}`, 'hello', { 'content-type': 'text/plain' })).status,
+      ).toBe(200);
       const b = runCli(['account', 'regenerate', a.user_id, '--json'], { RINGHOOK_DATA_DIR: dataDir }).json;
-      expect((await t.post(`/webhook/${a.user_id}/${a.api_key}`, 'old', { 'content-type': 'text/plain' })).status).toBe(401);
-      expect((await t.post(`/webhook/${a.user_id}/${b.api_key}`, 'new', { 'content-type': 'text/plain' })).status).toBe(200);
+      expect((await t.post(`/webhook/${a.user_id}/${a.api_key}`, 'old', { 'content-type': 'text/plain' })).status).toBe(
+        401,
+      );
+      expect((await t.post(`/webhook/${a.user_id}/${b.api_key}`, 'new', { 'content-type': 'text/plain' })).status).toBe(
+        200,
+      );
       expect((await t.service.stores.accounts.get(a.user_id))!.apiKey).toBe(b.api_key);
       // Every key at once, under serve's feet (perhaps with another key than serve's): refused, nothing changed.
       const all = runCli(['account', 'regenerate', '--all', '--yes'], { RINGHOOK_DATA_DIR: dataDir });
       expect(all.code).toBe(1);
       expect(all.stderr).toMatch(/ringhook serve is running on .*: stop it first/);
-      expect((await t.post(`/webhook/${a.user_id}/${b.api_key}`, 'still', { 'content-type': 'text/plain' })).status).toBe(200);
+      expect(
+        (await t.post(`/webhook/${a.user_id}/${b.api_key}`, 'still', { 'content-type': 'text/plain' })).status,
+      ).toBe(200);
     } finally {
       await t.stop();
     }
@@ -83,17 +93,25 @@ describe('api_keys at rest', () => {
     const env = { RINGHOOK_DATA_DIR: makeDataDir(), RINGHOOK_SECRET_KEY: key };
     const a = create(env);
     expect(fs.existsSync(path.join(env.RINGHOOK_DATA_DIR, 'api-keys.secret'))).toBe(false);
-    expect(runCli(['account', 'show', a.user_id, '--json'], { ...env, RINGHOOK_SECRET_KEY: Buffer.from(key, 'hex').toString('base64') }).json.api_key).toBe(
-      a.api_key,
-    );
+    expect(
+      runCli(['account', 'show', a.user_id, '--json'], {
+        ...env,
+        RINGHOOK_SECRET_KEY: Buffer.from(key, 'hex').toString('base64'),
+      }).json.api_key,
+    ).toBe(a.api_key);
 
-    const wrong = runCli(['account', 'show', a.user_id], { ...env, RINGHOOK_SECRET_KEY: randomBytes(32).toString('hex') });
+    const wrong = runCli(['account', 'show', a.user_id], {
+      ...env,
+      RINGHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+    });
     expectOneLineError(wrong, /sealed with another secret key than RINGHOOK_SECRET_KEY/);
     expect(wrong.stderr).toMatch(/api-keys\.secret/);
 
     const missing = runCli(['account', 'list'], { RINGHOOK_DATA_DIR: env.RINGHOOK_DATA_DIR });
     expectOneLineError(missing, /another secret key than .*api-keys\.secret \(made just now: none was there\)/);
-    expect(runCli(['doctor', '--json'], { RINGHOOK_DATA_DIR: env.RINGHOOK_DATA_DIR, RINGHOOK_TELEPHONY: 'off' }).stdout).toMatch(/another secret key/);
+    expect(
+      runCli(['doctor', '--json'], { RINGHOOK_DATA_DIR: env.RINGHOOK_DATA_DIR, RINGHOOK_TELEPHONY: 'off' }).stdout,
+    ).toMatch(/another secret key/);
   });
 
   it('a malformed RINGHOOK_SECRET_KEY is a configuration error that does not repeat the value', () => {
@@ -122,7 +140,10 @@ describe('api_keys at rest', () => {
     // With its key file beside it, the same backup shows the old URL.
     const withKey = { RINGHOOK_DATA_DIR: makeDataDir() };
     expect(runCli(['backup', path.join(withKey.RINGHOOK_DATA_DIR, 'ringhook.db')], source).code).toBe(0);
-    fs.copyFileSync(path.join(source.RINGHOOK_DATA_DIR, 'api-keys.secret'), path.join(withKey.RINGHOOK_DATA_DIR, 'api-keys.secret'));
+    fs.copyFileSync(
+      path.join(source.RINGHOOK_DATA_DIR, 'api-keys.secret'),
+      path.join(withKey.RINGHOOK_DATA_DIR, 'api-keys.secret'),
+    );
     expect(runCli(['account', 'show', a.user_id, '--json'], withKey).json.api_key).toBe(a.api_key);
   });
 });

@@ -9,7 +9,11 @@ import { buildOnce, runCli } from '../helpers/cli.js';
 beforeAll(() => buildOnce());
 
 it.each([
-  ['a data dir too long for the socket Asterisk puts under it', 'x'.repeat(80), /asterisk must be at most 80 characters/],
+  [
+    'a data dir too long for the socket Asterisk puts under it',
+    'x'.repeat(80),
+    /asterisk must be at most 80 characters/,
+  ],
   ['a data dir with a space', 'My Alerts', /asterisk may contain only letters, digits, \. _ - and \//],
 ])('%s: one line naming RINGHOOK_DATA_DIR, exit 1', (_what, name, said) => {
   const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-')), name);

@@ -44,7 +44,13 @@ async function answeredCall(store: Store, userId: string): Promise<string> {
   const accepted = await store.calls.accept(userId, 'premium', alert.alert);
   if (!accepted.accepted) throw new Error('not accepted');
   for (const to of ['dialing', 'ringing', 'answered'] as const) {
-    expect(await store.progress.transition(accepted.callId, to, to === 'dialing' ? { phone: '+14155550123', dialedAt: Date.now() } : {})).toBe(true);
+    expect(
+      await store.progress.transition(
+        accepted.callId,
+        to,
+        to === 'dialing' ? { phone: '+14155550123', dialedAt: Date.now() } : {},
+      ),
+    ).toBe(true);
   }
   return accepted.callId;
 }
@@ -53,7 +59,12 @@ async function answeredCall(store: Store, userId: string): Promise<string> {
 async function threeNodes() {
   const db = await stores.fresh();
   const open = (nodeId: string) => db.open({ nodeId });
-  return { db, a: await startNode(open, 'node-a'), b: await startNode(open, 'node-b'), c: await startNode(open, 'node-c') };
+  return {
+    db,
+    a: await startNode(open, 'node-a'),
+    b: await startNode(open, 'node-b'),
+    c: await startNode(open, 'node-c'),
+  };
 }
 
 /** node-a dies without a word: its timer stops, its row is not updated any more. */
@@ -70,11 +81,20 @@ describe('nodes sharing PostgreSQL', () => {
   it('a silent node is taken over once: its call in progress goes to one survivor; the nodes list shows it gone', async () => {
     const { db, a, b, c } = await threeNodes();
     try {
-      const account = await a.store.accounts.create({ phone: '+14155550123', plan: 'premium', smsBackup: true, name: 'x' });
+      const account = await a.store.accounts.create({
+        phone: '+14155550123',
+        plan: 'premium',
+        smsBackup: true,
+        name: 'x',
+      });
       const callId = await answeredCall(a.store, account.userId);
       await crashNodeA(a, db.location);
 
-      await waitFor('a survivor takes node-a over', () => (b.adopted.length + c.adopted.length > 0 ? true : undefined), 8_000);
+      await waitFor(
+        'a survivor takes node-a over',
+        () => (b.adopted.length + c.adopted.length > 0 ? true : undefined),
+        8_000,
+      );
       await new Promise((r) => setTimeout(r, 2_500));
       const all = [...b.adopted, ...c.adopted];
       expect(all).toHaveLength(1);
@@ -118,7 +138,10 @@ describe('nodes sharing PostgreSQL', () => {
       await a.cluster.stop();
       const nodes = await b.cluster.nodes!();
       // Its last heartbeat was a moment ago, yet it is not alive: it said it left.
-      expect(nodes.nodes.find((n) => n.node === 'node-a')).toMatchObject({ alive: false, seen_ms_ago: expect.any(Number) });
+      expect(nodes.nodes.find((n) => n.node === 'node-a')).toMatchObject({
+        alive: false,
+        seen_ms_ago: expect.any(Number),
+      });
       expect(nodes.nodes.find((n) => n.node === 'node-a')!.seen_ms_ago).toBeLessThan(2_000);
       await new Promise((r) => setTimeout(r, 4_000));
       expect(b.adopted).toEqual([]);
@@ -137,7 +160,12 @@ describe('nodes sharing PostgreSQL', () => {
       const seenB: CallChange[] = [];
       a.events.subscribe((change) => seenA.push(change));
       b.events.subscribe((change) => seenB.push(change));
-      const change = { callId: 'call_test123', userId: 'f'.repeat(32), status: 'ringing' as const, at: 1_700_000_000_000 };
+      const change = {
+        callId: 'call_test123',
+        userId: 'f'.repeat(32),
+        status: 'ringing' as const,
+        at: 1_700_000_000_000,
+      };
       a.events.emit(change);
       await waitFor('the change on node-b', () => seenB[0], 5_000);
       await new Promise((r) => setTimeout(r, 500));

@@ -15,7 +15,11 @@ let t: TestService;
 let port: number;
 
 beforeAll(async () => {
-  t = await startTestService({ RINGHOOK_MAX_CONNECTIONS: '40', RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: '10', RINGHOOK_TRUST_PROXY: '127.0.0.3' });
+  t = await startTestService({
+    RINGHOOK_MAX_CONNECTIONS: '40',
+    RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: '10',
+    RINGHOOK_TRUST_PROXY: '127.0.0.3',
+  });
   port = t.service.servers.httpsPort;
 });
 
@@ -34,7 +38,12 @@ interface Held {
 function idleTls(localAddress: string): Promise<Held> {
   return new Promise((resolve) => {
     // localAddress reaches net.connect (the types leave it out).
-    const socket = tls.connect({ host: '127.0.0.1', port, localAddress, rejectUnauthorized: false } as tls.ConnectionOptions);
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port,
+      localAddress,
+      rejectUnauthorized: false,
+    } as tls.ConnectionOptions);
     const held: Held = { secured: false, closedAt: undefined, socket };
     socket.on('error', () => {});
     socket.once('secureConnect', () => {
@@ -56,14 +65,18 @@ it('caps one address, exempts trusted proxies from that cap, answers a webhook d
   const token = new SessionStore(sqliteDb(t.service.stores), t.clock.now).create(a.userId).token;
   // A live-update stream opened first: its request is under way, so no first-request timeout applies.
   const stream = await new Promise<{ closed: () => boolean; text: () => string }>((resolve, reject) => {
-    const req = https.get(`${t.baseUrl}/dashboard/events`, { ca: t.ca, headers: { cookie: `__Host-ringhook_session=${token}` } }, (res) => {
-      let text = '';
-      let closed = false;
-      res.on('data', (c) => (text += c));
-      res.on('close', () => (closed = true));
-      expect(res.statusCode).toBe(200);
-      resolve({ closed: () => closed, text: () => text });
-    });
+    const req = https.get(
+      `${t.baseUrl}/dashboard/events`,
+      { ca: t.ca, headers: { cookie: `__Host-ringhook_session=${token}` } },
+      (res) => {
+        let text = '';
+        let closed = false;
+        res.on('data', (c) => (text += c));
+        res.on('close', () => (closed = true));
+        expect(res.statusCode).toBe(200);
+        resolve({ closed: () => closed, text: () => text });
+      },
+    );
     req.on('error', reject);
   });
 
@@ -81,7 +94,12 @@ it('caps one address, exempts trusted proxies from that cap, answers a webhook d
 
   // Everybody else is still served while the flood is held.
   const sent = Date.now();
-  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'BTC crossed', { 'content-type': 'text/plain' }, { localAddress: '127.0.0.1' });
+  const res = await t.post(
+    `/webhook/${a.userId}/${a.apiKey}`,
+    'BTC crossed',
+    { 'content-type': 'text/plain' },
+    { localAddress: '127.0.0.1' },
+  );
   expect(res.status).toBe(200);
   expect(Date.now() - sent).toBeLessThan(1000);
 
@@ -94,7 +112,12 @@ it('caps one address, exempts trusted proxies from that cap, answers a webhook d
   expect(floodLeft).toBeLessThanOrEqual(3);
   expect(open(proxy)).toHaveLength(25);
   const atCap = Date.now();
-  const full = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'ETH crossed', { 'content-type': 'text/plain' }, { localAddress: '127.0.0.6' });
+  const full = await t.post(
+    `/webhook/${a.userId}/${a.apiKey}`,
+    'ETH crossed',
+    { 'content-type': 'text/plain' },
+    { localAddress: '127.0.0.6' },
+  );
   expect(full.status).toBe(200);
   expect(Date.now() - atCap).toBeLessThan(1000);
   expect(open(flood)).toHaveLength(floodLeft - 1);
@@ -102,7 +125,8 @@ it('caps one address, exempts trusted proxies from that cap, answers a webhook d
 
   const idle = [...open(flood), ...open(proxy), ...open(others)];
   const deadline = Date.now() + 15_000;
-  while ((idle.some((h) => h.closedAt === undefined) || bareClosedAt === undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while ((idle.some((h) => h.closedAt === undefined) || bareClosedAt === undefined) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   for (const h of idle) {
     expect(h.closedAt).toBeDefined();
     expect(h.closedAt! - started).toBeGreaterThan(9_000);

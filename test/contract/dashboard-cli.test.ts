@@ -37,7 +37,9 @@ describe('ringhook account set --password', () => {
     expect(res.stderr).toContain('Dashboard password set');
     expect(await auth().checkPassword(userId, secret)).toBe(true);
     expect(await auth().checkPassword(userId, 'a long enough passworD')).toBe(false);
-    const stored = db.prepare('SELECT password_hash FROM owner_auth WHERE user_id = ?').get(userId) as { password_hash: string };
+    const stored = db.prepare('SELECT password_hash FROM owner_auth WHERE user_id = ?').get(userId) as {
+      password_hash: string;
+    };
     expect(stored.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(stored.password_hash).not.toContain(secret);
     expect(new SessionStore(db).get(session.token)).toBeUndefined();
@@ -45,9 +47,13 @@ describe('ringhook account set --password', () => {
 
   it('gives the same password a different salt each time', async () => {
     runCli(['account', 'set', userId, '--password'], env, 'same password again\n');
-    const first = (db.prepare('SELECT password_hash FROM owner_auth WHERE user_id = ?').get(userId) as { password_hash: string }).password_hash;
+    const first = (
+      db.prepare('SELECT password_hash FROM owner_auth WHERE user_id = ?').get(userId) as { password_hash: string }
+    ).password_hash;
     runCli(['account', 'set', userId, '--password'], env, 'same password again\n');
-    const second = (db.prepare('SELECT password_hash FROM owner_auth WHERE user_id = ?').get(userId) as { password_hash: string }).password_hash;
+    const second = (
+      db.prepare('SELECT password_hash FROM owner_auth WHERE user_id = ?').get(userId) as { password_hash: string }
+    ).password_hash;
     expect(second).not.toBe(first);
   });
 
@@ -55,7 +61,9 @@ describe('ringhook account set --password', () => {
     for (const input of ['short\n', '', '\n']) {
       const res = runCli(['account', 'set', userId, '--password'], env, input);
       expect(res.code).toBe(1);
-      expect(res.stderr).toMatch(/^ringhook: --password: the password must have at least 10 characters \(nothing was changed\)\n$/);
+      expect(res.stderr).toMatch(
+        /^ringhook: --password: the password must have at least 10 characters \(nothing was changed\)\n$/,
+      );
     }
     expect(await auth().checkPassword(userId, 'same password again')).toBe(true);
   });

@@ -32,7 +32,13 @@ function openStream(s: DashboardService, token: string): Promise<Stream> {
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
         const ended = new Promise<void>((done) => res.on('close', () => done()));
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: () => text, ended, close: () => req.destroy() });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: () => text,
+          ended,
+          close: () => req.destroy(),
+        });
       },
     );
     req.on('error', reject);
@@ -58,7 +64,11 @@ describe('GET /dashboard/events', () => {
     expect(streamA.status).toBe(200);
     expect(streamA.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     await until(() => streamA.text().includes(': connected') && streamB.text().includes(': connected'));
-    const res = await request(`${svc.baseUrl}/webhook/${a.userId}/${a.apiKey}`, { body: 'A moved', headers: { 'content-type': 'text/plain' }, ca: svc.ca });
+    const res = await request(`${svc.baseUrl}/webhook/${a.userId}/${a.apiKey}`, {
+      body: 'A moved',
+      headers: { 'content-type': 'text/plain' },
+      ca: svc.ca,
+    });
     expect(res.status).toBe(200);
     svc.setCallStatus(res.json.call_id, 'ringing');
     await until(() => streamA.text().includes('"status":"ringing"'));
@@ -106,7 +116,11 @@ describe('GET /dashboard/events', () => {
     // Every open stream still hears the owner's calls.
     const open = [...streams.slice(1), other, again];
     await until(() => open.every((x) => x.text().includes(': connected')));
-    const res = await request(`${s.baseUrl}/webhook/${a.userId}/${a.apiKey}`, { body: 'A moved', headers: { 'content-type': 'text/plain' }, ca: s.ca });
+    const res = await request(`${s.baseUrl}/webhook/${a.userId}/${a.apiKey}`, {
+      body: 'A moved',
+      headers: { 'content-type': 'text/plain' },
+      ca: s.ca,
+    });
     s.setCallStatus(res.json.call_id, 'ringing');
     await until(() => open.every((x) => x.text().includes('"status":"ringing"')));
     for (const x of open) x.close();
@@ -141,16 +155,19 @@ describe('GET /dashboard/events', () => {
     open.close();
   });
 
-  it.each([true, false])('does not keep the service from stopping (shutdown signal given: %s)', async (shutdownSignal) => {
-    svc = await startDashboardService({ shutdownSignal });
-    const a = svc.createAccount();
-    await new OwnerAuthStore(svc.stores.db).setPassword(a.userId, 'correct horse battery');
-    const stream = await openStream(svc, new SessionStore(svc.stores.db, svc.clock.now).create(a.userId).token);
-    await until(() => stream.text().includes(': connected'));
-    const started = Date.now();
-    await svc.stop();
-    svc = undefined;
-    await stream.ended;
-    expect(Date.now() - started).toBeLessThan(3000);
-  });
+  it.each([true, false])(
+    'does not keep the service from stopping (shutdown signal given: %s)',
+    async (shutdownSignal) => {
+      svc = await startDashboardService({ shutdownSignal });
+      const a = svc.createAccount();
+      await new OwnerAuthStore(svc.stores.db).setPassword(a.userId, 'correct horse battery');
+      const stream = await openStream(svc, new SessionStore(svc.stores.db, svc.clock.now).create(a.userId).token);
+      await until(() => stream.text().includes(': connected'));
+      const started = Date.now();
+      await svc.stop();
+      svc = undefined;
+      await stream.ended;
+      expect(Date.now() - started).toBeLessThan(3000);
+    },
+  );
 });

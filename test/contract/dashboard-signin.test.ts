@@ -30,10 +30,22 @@ interface SignInForm {
 }
 
 /** GET a sign-in page (the password form or a link's page) and keep its pre-session cookie and CSRF field. */
-async function signInForm(s: DashboardService, from = '127.0.0.1', path = '/login', agent?: https.Agent): Promise<SignInForm> {
-  const page = await request(`${s.baseUrl}${path}`, { method: 'GET', ca: s.ca, localAddress: from, ...(agent && { agent }) });
+async function signInForm(
+  s: DashboardService,
+  from = '127.0.0.1',
+  path = '/login',
+  agent?: https.Agent,
+): Promise<SignInForm> {
+  const page = await request(`${s.baseUrl}${path}`, {
+    method: 'GET',
+    ca: s.ca,
+    localAddress: from,
+    ...(agent && { agent }),
+  });
   expect(page.status).toBe(200);
-  const setCookie = ([] as string[]).concat(page.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${PRESESSION}=`));
+  const setCookie = ([] as string[])
+    .concat(page.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith(`${PRESESSION}=`));
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
   if (!setCookie || !csrf) throw new Error(`no pre-session token on ${path}: ${page.text}`);
   return { cookie: setCookie.split(';')[0]!, csrf };
@@ -117,7 +129,9 @@ describe('POST /login under a burst', () => {
     const form = await signInForm(s);
     const started = Date.now();
     const replies = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => postForm(s, '/login', form, { user_id: owner.userId, password: `wrong password ${i}` })),
+      Array.from({ length: 300 }, (_, i) =>
+        postForm(s, '/login', form, { user_id: owner.userId, password: `wrong password ${i}` }),
+      ),
     );
     const statuses = count(replies);
     // 401 is the answer of a real scrypt check; 429 is given before any hashing.
@@ -136,11 +150,23 @@ describe('POST /login under a burst', () => {
       from: `127.0.0.${10 + i}`,
       agent: new https.Agent({ keepAlive: true, maxSockets: 2, ca: s.ca, localAddress: `127.0.0.${10 + i}` }),
     }));
-    const forms = await Promise.all(addresses.flatMap(({ from, agent }) => [signInForm(s, from, '/login', agent), signInForm(s, from, '/login', agent)]));
+    const forms = await Promise.all(
+      addresses.flatMap(({ from, agent }) => [
+        signInForm(s, from, '/login', agent),
+        signInForm(s, from, '/login', agent),
+      ]),
+    );
     const burst = Promise.all(
       addresses.flatMap(({ from, agent }, i) =>
         Array.from({ length: 6 }, () =>
-          postForm(s, '/login', forms[2 * i]!, { user_id: randomBytes(16).toString('hex'), password: 'wrong password' }, from, agent),
+          postForm(
+            s,
+            '/login',
+            forms[2 * i]!,
+            { user_id: randomBytes(16).toString('hex'), password: 'wrong password' },
+            from,
+            agent,
+          ),
         ),
       ),
     );
@@ -163,13 +189,24 @@ describe('the pre-session CSRF value', () => {
     const form = { cookie: `${PRESESSION}=${forged}`, csrf: forged };
     const res = await postForm(svc, '/login', form, { user_id: owner.userId, password: PASSWORD });
     expect(res.status).toBe(403);
-    expect(res.headers['set-cookie']?.some((c) => c.startsWith('__Host-ringhook_session=') && !c.includes('Max-Age=0'))).toBeFalsy();
+    expect(
+      res.headers['set-cookie']?.some((c) => c.startsWith('__Host-ringhook_session=') && !c.includes('Max-Age=0')),
+    ).toBeFalsy();
     const { token } = new OwnerAuthStore(svc.stores.db, svc.clock.now).createLoginLink(owner.userId);
     expect((await postForm(svc, '/login/link', form, { token })).status).toBe(403);
     // The value the server issued passes; a cookie of one form with the field of another does not.
     const real = await signInForm(svc);
     const other = await signInForm(svc);
-    expect((await postForm(svc, '/login', { cookie: real.cookie, csrf: other.csrf }, { user_id: owner.userId, password: PASSWORD })).status).toBe(403);
+    expect(
+      (
+        await postForm(
+          svc,
+          '/login',
+          { cookie: real.cookie, csrf: other.csrf },
+          { user_id: owner.userId, password: PASSWORD },
+        )
+      ).status,
+    ).toBe(403);
     expect((await postForm(svc, '/login', real, { user_id: owner.userId, password: PASSWORD })).status).toBe(303);
   });
 });
@@ -195,7 +232,8 @@ describe('the lockout is no way to lock an owner out', () => {
     const owner = await ownerWithPassword(svc);
     const from = '127.0.0.7';
     const replies: Reply[] = [];
-    for (let i = 0; i < 25; i++) replies.push(await signIn(svc, randomBytes(16).toString('hex'), 'wrong password', from));
+    for (let i = 0; i < 25; i++)
+      replies.push(await signIn(svc, randomBytes(16).toString('hex'), 'wrong password', from));
     expect(replies.at(-1)!.status).toBe(429);
     expect((await signIn(svc, owner.userId, PASSWORD, from)).status).toBe(429);
     expect((await useLink(svc, owner.userId, from)).status).toBe(303);

@@ -29,7 +29,14 @@ function node(store: Store, finals: FinalCall[]) {
     progress: store.progress,
     writes: store.writes,
     accounts: store.accounts,
-    tts: { synthesize: async (text) => ({ path: `/speech/${text}.wav`, media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: true }) },
+    tts: {
+      synthesize: async (text) => ({
+        path: `/speech/${text}.wav`,
+        media: `sound:/speech/${text.slice(0, 12)}`,
+        durationMs: 1000,
+        cached: true,
+      }),
+    },
     events: new CallEvents(),
     logger: silentLogger,
     now: Date.now,
@@ -72,14 +79,24 @@ describe('two nodes dialing from one PostgreSQL', () => {
     }
     const shared = [];
     for (let i = 0; i < 2; i++) {
-      const account = await cli.accounts.create({ phone: '+14155559999', plan: 'premium', smsBackup: false, name: `s${i}`, requireConfirm: false });
+      const account = await cli.accounts.create({
+        phone: '+14155559999',
+        plan: 'premium',
+        smsBackup: false,
+        name: `s${i}`,
+        requireConfirm: false,
+      });
       const r = await cli.calls.acceptTestCall(account.userId, `shared ${i}`);
       if (!r.accepted) throw new Error('not accepted');
       shared.push(r.callId);
     }
     await Promise.all([a.dialer.start(), b.dialer.start()]);
     const originated = () => [...a.ari.originated, ...b.ari.originated];
-    await waitFor('every alert with its own phone placed', () => (originated().length >= 21 ? true : undefined), 10_000);
+    await waitFor(
+      'every alert with its own phone placed',
+      () => (originated().length >= 21 ? true : undefined),
+      10_000,
+    );
     // Let a slower node try too: nothing more may be placed while the shared phone's line is held.
     await new Promise((r) => setTimeout(r, 500));
     const placed = originated().map((o) => o.appArgs?.[0]);
@@ -95,7 +112,12 @@ describe('two nodes dialing from one PostgreSQL', () => {
     // That call ends: the line is free, and the other alert for the phone is placed, once.
     const first = onShared[0]!;
     const owner = a.ari.originated.includes(first) ? a.ari : b.ari;
-    owner.send({ type: 'ChannelDestroyed', channel: { id: first.channelId, name: first.endpoint, state: 'Down' }, cause: 17, cause_txt: 'User busy' });
+    owner.send({
+      type: 'ChannelDestroyed',
+      channel: { id: first.channelId, name: first.endpoint, state: 'Down' },
+      cause: 17,
+      cause_txt: 'User busy',
+    });
     await waitFor(
       'the second alert for the shared phone',
       () => (originated().filter((o) => o.endpoint.includes('+14155559999')).length === 2 ? true : undefined),

@@ -24,7 +24,11 @@ it('stores at most 4 KiB of extra fields, marks the cut, and shows the mark in t
   for (let i = 0; i < 120; i++) alert[`field${i}`] = 'x'.repeat(500);
   const body = JSON.stringify(alert);
   expect(body.length).toBeGreaterThan(60_000);
-  const res = await request(`${svc.baseUrl}/webhook/${a.userId}/${a.apiKey}`, { body, headers: { 'content-type': 'application/json' }, ca: svc.ca });
+  const res = await request(`${svc.baseUrl}/webhook/${a.userId}/${a.apiKey}`, {
+    body,
+    headers: { 'content-type': 'application/json' },
+    ca: svc.ca,
+  });
   expect(res.status).toBe(200);
   const call = (await svc.stores.calls.get(res.json.call_id))!;
   expect(Buffer.byteLength(JSON.stringify(call.extra))).toBeLessThanOrEqual(MAX_EXTRA_BYTES);
@@ -32,7 +36,11 @@ it('stores at most 4 KiB of extra fields, marks the cut, and shows the mark in t
   expect(call.extra._truncated).toBe('113 of 121 extra fields shortened or left out: over 4 KiB in all');
 
   const token = new SessionStore(svc.stores.db, svc.clock.now).create(a.userId).token;
-  const page = await request(`${svc.baseUrl}/calls`, { method: 'GET', headers: { cookie: `__Host-ringhook_session=${token}` }, ca: svc.ca });
+  const page = await request(`${svc.baseUrl}/calls`, {
+    method: 'GET',
+    headers: { cookie: `__Host-ringhook_session=${token}` },
+    ca: svc.ca,
+  });
   expect(page.status).toBe(200);
   expect(page.text).toContain('_truncated');
   expect(page.text).toContain('113 of 121 extra fields shortened or left out');

@@ -29,7 +29,12 @@ describe('/metrics without RINGHOOK_METRICS_TOKEN', () => {
     await open.stop();
   });
   const get = (headers: Record<string, string> = {}, localAddress = '127.0.0.1') =>
-    request(`https://127.0.0.1:${open.service.servers.httpsPort}/metrics`, { method: 'GET', ca: open.ca, headers, localAddress });
+    request(`https://127.0.0.1:${open.service.servers.httpsPort}/metrics`, {
+      method: 'GET',
+      ca: open.ca,
+      headers,
+      localAddress,
+    });
 
   it('answers this machine (a local Prometheus)', async () => {
     const res = await get();
@@ -47,7 +52,10 @@ describe('/metrics without RINGHOOK_METRICS_TOKEN', () => {
     ] as const) {
       const res = await get(headers, from);
       expect(res.status, JSON.stringify(headers)).toBe(401);
-      expect(res.json).toMatchObject({ code: 'unauthorized', error: expect.stringMatching(/this machine only: set RINGHOOK_METRICS_TOKEN/) });
+      expect(res.json).toMatchObject({
+        code: 'unauthorized',
+        error: expect.stringMatching(/this machine only: set RINGHOOK_METRICS_TOKEN/),
+      });
     }
     expect((await get({ 'x-forwarded-for': '127.0.0.1' }, '127.0.0.2')).status).toBe(200);
   });
@@ -67,8 +75,20 @@ describe('operations', () => {
     await t.post(`/webhook/${a.userId}/wrong`, 'x', { 'content-type': 'text/plain' });
 
     expect((await request(`${t.baseUrl}/metrics`, { method: 'GET', ca: t.ca })).status).toBe(401);
-    expect((await request(`${t.baseUrl}/metrics`, { method: 'GET', ca: t.ca, headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
-    const res = await request(`${t.baseUrl}/metrics`, { method: 'GET', ca: t.ca, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(
+      (
+        await request(`${t.baseUrl}/metrics`, {
+          method: 'GET',
+          ca: t.ca,
+          headers: { authorization: 'Bearer wrong-token-0123456789' },
+        })
+      ).status,
+    ).toBe(401);
+    const res = await request(`${t.baseUrl}/metrics`, {
+      method: 'GET',
+      ca: t.ca,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(res.status).toBe(200);
     expect(res.text).toContain('ringhook_alerts_total{result="accepted"} 1');
     expect(res.text).toContain('ringhook_alerts_total{result="invalid_payload"} 1');
@@ -87,7 +107,11 @@ describe('operations of a node on PostgreSQL', () => {
 
   beforeAll(async () => {
     pg = await startPostgres();
-    node = await startTestService({ RINGHOOK_DATABASE_URL: await pg.createDatabase('ops'), RINGHOOK_SECRET_KEY: 'c'.repeat(64), RINGHOOK_NODE_ID: 'node-ops' });
+    node = await startTestService({
+      RINGHOOK_DATABASE_URL: await pg.createDatabase('ops'),
+      RINGHOOK_SECRET_KEY: 'c'.repeat(64),
+      RINGHOOK_NODE_ID: 'node-ops',
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -102,8 +126,14 @@ describe('operations of a node on PostgreSQL', () => {
     });
     const res = await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ ok: true, checks: { process: 'ok', database: 'ok', telephony: 'off' }, cluster: { node: 'node-ops' } });
-    expect(res.json.cluster.nodes).toEqual([{ node: 'node-ops', alive: true, seen_ms_ago: expect.any(Number), version: '0.1.0', schema: PG_SCHEMA_VERSION }]);
+    expect(res.json).toMatchObject({
+      ok: true,
+      checks: { process: 'ok', database: 'ok', telephony: 'off' },
+      cluster: { node: 'node-ops' },
+    });
+    expect(res.json.cluster.nodes).toEqual([
+      { node: 'node-ops', alive: true, seen_ms_ago: expect.any(Number), version: '0.1.0', schema: PG_SCHEMA_VERSION },
+    ]);
     const metrics = await request(`${node.baseUrl}/metrics`, { method: 'GET', ca: node.ca });
     expect(metrics.text).toContain('ringhook_node_info{node="node-ops",store="postgres"} 1');
   });
@@ -119,10 +149,12 @@ describe('operations of a node on PostgreSQL', () => {
     }
     await waitFor(
       'healthy again',
-      async () => ((await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca })).status === 200 ? true : undefined),
+      async () =>
+        (await request(`${node.baseUrl}/healthz`, { method: 'GET', ca: node.ca })).status === 200 ? true : undefined,
       20_000,
     );
     // The heartbeat said once that it could not reach the database.
-    for (const line of node.takeErrorLogs()) expect(line.msg).toBe('could not reach the database to say this node is alive');
+    for (const line of node.takeErrorLogs())
+      expect(line.msg).toBe('could not reach the database to say this node is alive');
   }, 60_000);
 });

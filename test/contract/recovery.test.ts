@@ -44,9 +44,15 @@ it('at start, a queued call older than the freshness window expires (never diale
     clock,
   );
   running.push(second);
-  const expired = await second.waitForCall(old.json.call_id, (r) => r.status !== 'queued' && r.sms_status !== null, 5_000);
+  const expired = await second.waitForCall(
+    old.json.call_id,
+    (r) => r.status !== 'queued' && r.sms_status !== null,
+    5_000,
+  );
   const timeline = (
-    sqliteDb(second.service.stores).prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(old.json.call_id) as Array<{ event: string }>
+    sqliteDb(second.service.stores)
+      .prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id')
+      .all(old.json.call_id) as Array<{ event: string }>
   ).map((e) => e.event);
   expect(expired.status).toBe('expired');
   expect(expired.error).toMatch(/still waiting when ringhook restarted, and was older than/);

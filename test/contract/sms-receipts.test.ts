@@ -41,14 +41,21 @@ async function callWithSentSms(t: TestService, messageId: string): Promise<strin
   const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   const reply = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert with an SMS out');
   expect(reply.status, reply.text).toBe(200);
-  new CallProgressStore(sqliteDb(t.service.stores)).setSmsResult(reply.json.call_id, { status: 'sent', messageId, parts: 1 });
+  new CallProgressStore(sqliteDb(t.service.stores)).setSmsResult(reply.json.call_id, {
+    status: 'sent',
+    messageId,
+    parts: 1,
+  });
   return reply.json.call_id as string;
 }
 
 /** Everything a receipt could change: the calls and their timelines. */
 function snapshot(t: TestService): string {
   const db = sqliteDb(t.service.stores);
-  return JSON.stringify([db.prepare('SELECT * FROM calls ORDER BY call_id').all(), db.prepare('SELECT * FROM call_events ORDER BY id').all()]);
+  return JSON.stringify([
+    db.prepare('SELECT * FROM calls ORDER BY call_id').all(),
+    db.prepare('SELECT * FROM call_events ORDER BY id').all(),
+  ]);
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 200));
@@ -58,7 +65,12 @@ const settle = () => new Promise((r) => setTimeout(r, 200));
  * it), chunked or with a Content-Length, and stops sending once the answer came. Samples this
  * process's RSS meanwhile: the service runs in it.
  */
-function streamBody(url: string, ca: string, bytes: number, chunked: boolean): Promise<{ status: number; json: any; ms: number; rssGrowth: number }> {
+function streamBody(
+  url: string,
+  ca: string,
+  bytes: number,
+  chunked: boolean,
+): Promise<{ status: number; json: any; ms: number; rssGrowth: number }> {
   const chunk = Buffer.alloc(64 * 1024, 'a');
   const started = Date.now();
   const rssBefore = process.memoryUsage().rss;
@@ -70,7 +82,10 @@ function streamBody(url: string, ca: string, bytes: number, chunked: boolean): P
       method: 'POST',
       ca,
       agent: false,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(!chunked && { 'content-length': String(bytes) }) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(!chunked && { 'content-length': String(bytes) }),
+      },
     });
     req.on('response', (res) => {
       answered = true;
@@ -145,7 +160,9 @@ describe('kannel preset', () => {
       expect(res.json).toMatchObject({ success: false, code: 'unauthorized' });
     }
     // The same refused as a form POST.
-    const posted = await t.post(DLR_PATH, 'rh_msgid=msg-known-1&rh_dlr=1', { 'content-type': 'application/x-www-form-urlencoded' });
+    const posted = await t.post(DLR_PATH, 'rh_msgid=msg-known-1&rh_dlr=1', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(posted.status).toBe(401);
     await settle();
     expect(snapshot(t)).toBe(before);
@@ -165,7 +182,11 @@ describe('kannel preset', () => {
     const callId = await callWithSentSms(t, 'msg-known-3');
     const res = await receipt(`rh_token=${token}&rh_msgid=msg-known-3&rh_dlr=1&rh_reply=ACK`);
     expect(res.status, res.text).toBe(200);
-    await waitFor('the receipt recorded', () => (t.callRow(callId).sms_status === 'delivered' ? true : undefined), 5_000);
+    await waitFor(
+      'the receipt recorded',
+      () => (t.callRow(callId).sms_status === 'delivered' ? true : undefined),
+      5_000,
+    );
     expect(t.takeErrorLogs()).toEqual([]);
   });
 
@@ -175,7 +196,10 @@ describe('kannel preset', () => {
     expect(res.json).toMatchObject({ success: false, code: 'body_too_large' });
     expect(res.ms).toBeLessThan(3_000);
     expect(res.rssGrowth).toBeLessThan(20 * MB);
-    console.log('figures: 50 MB receipt body', JSON.stringify({ ms: res.ms, rss_growth_mb: +(res.rssGrowth / MB).toFixed(1) }));
+    console.log(
+      'figures: 50 MB receipt body',
+      JSON.stringify({ ms: res.ms, rss_growth_mb: +(res.rssGrowth / MB).toFixed(1) }),
+    );
   });
 
   it('refuses a declared 400 MB body before reading it, and an unauthenticated 50 MB one too', async () => {
@@ -228,7 +252,13 @@ describe('twilio preset', () => {
       .digest('base64');
 
   const statusCallback = (sid: string, status: string) =>
-    new URLSearchParams({ MessageSid: sid, MessageStatus: status, AccountSid: 'AC00000000000000000000000000000000', SmsSid: sid, To: '+14155550123' });
+    new URLSearchParams({
+      MessageSid: sid,
+      MessageStatus: status,
+      AccountSid: 'AC00000000000000000000000000000000',
+      SmsSid: sid,
+      To: '+14155550123',
+    });
 
   const post = (query: string, form: URLSearchParams, signature?: string) =>
     t.post(`/sms/twilio?${query}`, form.toString(), {
@@ -242,7 +272,11 @@ describe('twilio preset', () => {
     const form = statusCallback('SM-signed', 'delivered');
     const res = await post(query, form, sign(`https://ringhook.example.com/sms/twilio?${query}`, form));
     expect(res.status, res.text).toBe(200);
-    await waitFor('the receipt recorded', () => (t.callRow(callId).sms_status === 'delivered' ? true : undefined), 5_000);
+    await waitFor(
+      'the receipt recorded',
+      () => (t.callRow(callId).sms_status === 'delivered' ? true : undefined),
+      5_000,
+    );
   });
 
   it('refuses an unsigned or wrongly signed status callback, even with the token (401): nothing changes', async () => {

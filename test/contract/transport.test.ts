@@ -38,7 +38,11 @@ describe('plain HTTP', () => {
     const a = await createAccount(t.service.stores.accounts);
     const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`);
     expect(res.status).toBe(403);
-    expect(res.json).toMatchObject({ success: false, code: 'https_required', error: expect.stringMatching(/HTTPS is required/) });
+    expect(res.json).toMatchObject({
+      success: false,
+      code: 'https_required',
+      error: expect.stringMatching(/HTTPS is required/),
+    });
     expect(await t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
   });
 
@@ -52,7 +56,11 @@ describe('plain HTTP', () => {
   it('refuses a trusted proxy that does not say https', async () => {
     const a = await createAccount(t.service.stores.accounts);
     for (const proto of [undefined, 'http', 'https, http']) {
-      const res = await plainPost(`/webhook/${a.userId}/${a.apiKey}`, proto ? { 'x-forwarded-proto': proto } : {}, '127.0.0.2');
+      const res = await plainPost(
+        `/webhook/${a.userId}/${a.apiKey}`,
+        proto ? { 'x-forwarded-proto': proto } : {},
+        '127.0.0.2',
+      );
       expect(res.status, String(proto)).toBe(403);
     }
     expect(await t.service.stores.calls.list({ userId: a.userId })).toHaveLength(0);
@@ -96,6 +104,8 @@ describe('HTTPS certificate', () => {
   });
 
   it('refuses to start on a port that is taken, saying so', async () => {
-    await expect(startTestService({ RINGHOOK_PORT: String(new URL(t.baseUrl).port) })).rejects.toThrow(/cannot listen for HTTPS on 127\.0\.0\.1:\d+/);
+    await expect(startTestService({ RINGHOOK_PORT: String(new URL(t.baseUrl).port) })).rejects.toThrow(
+      /cannot listen for HTTPS on 127\.0\.0\.1:\d+/,
+    );
   });
 });

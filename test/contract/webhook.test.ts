@@ -54,7 +54,10 @@ for (const storeKind of STORE_KINDS) {
       kind = storeKind;
       if (storeKind === 'postgres') {
         pg = await startPostgres();
-        t = await startTestService({ RINGHOOK_DATABASE_URL: await pg.createDatabase('webhook_contract'), RINGHOOK_SECRET_KEY: 'b'.repeat(64) });
+        t = await startTestService({
+          RINGHOOK_DATABASE_URL: await pg.createDatabase('webhook_contract'),
+          RINGHOOK_SECRET_KEY: 'b'.repeat(64),
+        });
       } else t = await startTestService();
     });
 
@@ -73,7 +76,10 @@ for (const storeKind of STORE_KINDS) {
       it('accepts the plain-text form and speaks the whole body', async () => {
         const a = await createAccount();
         const f = fixture('plain-text template');
-        const res = await t.post(hookPath(a), f.body, { 'content-type': f.content_type, 'user-agent': 'ChartingPlatform-Webhook' });
+        const res = await t.post(hookPath(a), f.body, {
+          'content-type': f.content_type,
+          'user-agent': 'ChartingPlatform-Webhook',
+        });
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         expect(res.json).toEqual({
@@ -84,7 +90,13 @@ for (const storeKind of STORE_KINDS) {
           truncated: false,
         });
         const call = (await t.service.stores.calls.get(res.json.call_id))!;
-        expect(call).toMatchObject({ status: 'queued', accepted: true, kind: 'alert', message: f.body, userId: a.userId });
+        expect(call).toMatchObject({
+          status: 'queued',
+          accepted: true,
+          kind: 'alert',
+          message: f.body,
+          userId: a.userId,
+        });
       });
 
       it('accepts the full JSON form and keeps every field', async () => {
@@ -105,7 +117,9 @@ for (const storeKind of STORE_KINDS) {
 
       it('stores a quoted numeric price as a number', async () => {
         const a = await createAccount();
-        const res = await t.post(hookPath(a), fixture('price placeholder quoted').body, { 'content-type': 'application/json' });
+        const res = await t.post(hookPath(a), fixture('price placeholder quoted').body, {
+          'content-type': 'application/json',
+        });
         expect(res.status).toBe(200);
         expect((await t.service.stores.calls.get(res.json.call_id))!.price).toBe(131.07);
       });
@@ -121,7 +135,9 @@ for (const storeKind of STORE_KINDS) {
 
       it('treats a JSON object labelled text/plain as the JSON form', async () => {
         const a = await createAccount();
-        const res = await t.post(hookPath(a), fixture('JSON object labelled text/plain').body, { 'content-type': 'text/plain' });
+        const res = await t.post(hookPath(a), fixture('JSON object labelled text/plain').body, {
+          'content-type': 'text/plain',
+        });
         expect(res.status).toBe(200);
         const call = (await t.service.stores.calls.get(res.json.call_id))!;
         expect(call.message).toBe('ETH alert from a sender that labels JSON as text');
@@ -138,14 +154,18 @@ for (const storeKind of STORE_KINDS) {
 
       it('accepts a timestamp with milliseconds', async () => {
         const a = await createAccount();
-        const res = await t.post(hookPath(a), fixture('timestamp with milliseconds').body, { 'content-type': 'application/json' });
+        const res = await t.post(hookPath(a), fixture('timestamp with milliseconds').body, {
+          'content-type': 'application/json',
+        });
         expect(res.status).toBe(200);
         expect((await t.service.stores.calls.get(res.json.call_id))!.alertTimestamp).toBe('2026-11-22T14:00:00.000Z');
       });
 
       it('truncates a message over 500 characters to 500 and says so', async () => {
         const a = await createAccount();
-        const res = await t.post(hookPath(a), fixture('over 500 characters').body, { 'content-type': 'application/json' });
+        const res = await t.post(hookPath(a), fixture('over 500 characters').body, {
+          'content-type': 'application/json',
+        });
         expect(res.status).toBe(200);
         expect(res.json.truncated).toBe(true);
         expect(res.json.message).toContain('truncated');
@@ -164,7 +184,9 @@ for (const storeKind of STORE_KINDS) {
 
         // 499 rockets then a family emoji (7 code points): the family does not fit whole, so it is dropped.
         const family = '👨‍👩‍👧‍👦';
-        res = await t.post(hookPath(a), JSON.stringify({ message: '🚀'.repeat(499) + family }), { 'content-type': 'application/json' });
+        res = await t.post(hookPath(a), JSON.stringify({ message: '🚀'.repeat(499) + family }), {
+          'content-type': 'application/json',
+        });
         expect(res.status).toBe(200);
         expect(res.json.truncated).toBe(true);
         expect((await t.service.stores.calls.get(res.json.call_id))!.message).toBe('🚀'.repeat(499));
@@ -188,8 +210,20 @@ for (const storeKind of STORE_KINDS) {
 
     describe('bad payloads: 400 naming the problem, no call placed', () => {
       const cases: Array<[string, string | Buffer, string, RegExp, string?]> = [
-        ['an unsubstituted template (invalid JSON)', fixture('template sent unsubstituted').body, 'application/json', /not valid JSON/, undefined],
-        ['a timestamp that is not ISO 8601', fixture('timestamp not ISO 8601').body, 'application/json', /"timestamp"/, 'timestamp'],
+        [
+          'an unsubstituted template (invalid JSON)',
+          fixture('template sent unsubstituted').body,
+          'application/json',
+          /not valid JSON/,
+          undefined,
+        ],
+        [
+          'a timestamp that is not ISO 8601',
+          fixture('timestamp not ISO 8601').body,
+          'application/json',
+          /"timestamp"/,
+          'timestamp',
+        ],
         ['an empty body', '', 'text/plain', /empty/, undefined],
         ['a whitespace-only body', ' \n\t ', 'text/plain', /empty/, undefined],
         ['JSON without a message', '{"ticker":"AAPL"}', 'application/json', /"message"/, 'message'],
@@ -202,7 +236,13 @@ for (const storeKind of STORE_KINDS) {
         ['a JSON string declared as JSON', '"hello"', 'application/json', /must be an object/, undefined],
         ['invalid UTF-8', Buffer.from([0x41, 0xff, 0xfe, 0x42]), 'text/plain', /UTF-8/, undefined],
         ['a NUL byte in the message', 'AAPL\u0000 up', 'text/plain', /control characters/, 'message'],
-        ['JSON nested too deep', `{"message":"m","x":${'['.repeat(40)}${']'.repeat(40)}}`, 'application/json', /nested/, undefined],
+        [
+          'JSON nested too deep',
+          `{"message":"m","x":${'['.repeat(40)}${']'.repeat(40)}}`,
+          'application/json',
+          /nested/,
+          undefined,
+        ],
         ['a huge number as price', '{"message":"m","price":1e400}', 'application/json', /"price"/, 'price'],
       ];
 
@@ -233,7 +273,10 @@ for (const storeKind of STORE_KINDS) {
         const big = Buffer.alloc(5 * 1024 * 1024, 0x61);
         const streamed = await t.post(hookPath(a), big, { 'content-type': 'text/plain' });
         expect(streamed.status).toBe(400);
-        const declared = await t.post(hookPath(a), big, { 'content-type': 'text/plain', 'content-length': String(big.length) });
+        const declared = await t.post(hookPath(a), big, {
+          'content-type': 'text/plain',
+          'content-length': String(big.length),
+        });
         expect(declared.status).toBe(400);
         expect((await t.post(hookPath(a), 'still here', { 'content-type': 'text/plain' })).status).toBe(200);
       });
@@ -247,9 +290,13 @@ for (const storeKind of STORE_KINDS) {
 
       it('keeps __proto__ and constructor keys as plain data', async () => {
         const a = await createAccount();
-        const res = await t.post(hookPath(a), '{"message":"m","__proto__":{"polluted":1},"constructor":"c"}', { 'content-type': 'application/json' });
+        const res = await t.post(hookPath(a), '{"message":"m","__proto__":{"polluted":1},"constructor":"c"}', {
+          'content-type': 'application/json',
+        });
         expect(res.status).toBe(200);
-        expect((await t.service.stores.calls.get(res.json.call_id))!.extra).toEqual(JSON.parse('{"__proto__":{"polluted":1},"constructor":"c"}'));
+        expect((await t.service.stores.calls.get(res.json.call_id))!.extra).toEqual(
+          JSON.parse('{"__proto__":{"polluted":1},"constructor":"c"}'),
+        );
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       });
     });
@@ -371,7 +418,9 @@ for (const storeKind of STORE_KINDS) {
 
       it('premium plan: exactly 10 of 30 simultaneous requests are accepted, the rest get 429', async () => {
         const a = await createAccount('premium');
-        const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => t.post(hookPath(a), `burst ${i}`, { 'content-type': 'text/plain' })));
+        const replies = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => t.post(hookPath(a), `burst ${i}`, { 'content-type': 'text/plain' })),
+        );
         const statuses = replies.map((r) => r.status);
         expect(statuses.filter((s) => s === 200)).toHaveLength(10);
         expect(statuses.filter((s) => s === 429)).toHaveLength(20);
@@ -379,14 +428,18 @@ for (const storeKind of STORE_KINDS) {
         expect((await historyOf(a.userId)).filter((c) => c.accepted)).toHaveLength(10);
         // No monthly limit on premium: a minute later, 10 more.
         t.clock.advance(60_000);
-        const later = await Promise.all(Array.from({ length: 10 }, () => t.post(hookPath(a), 'later', { 'content-type': 'text/plain' })));
+        const later = await Promise.all(
+          Array.from({ length: 10 }, () => t.post(hookPath(a), 'later', { 'content-type': 'text/plain' })),
+        );
         expect(later.every((r) => r.status === 200)).toBe(true);
       });
 
       it('free plan: 5 simultaneous requests give exactly 1 accepted', async () => {
         const a = await createAccount('free');
         t.clock.advance(3_600_000);
-        const replies = await Promise.all(Array.from({ length: 5 }, () => t.post(hookPath(a), 'x', { 'content-type': 'text/plain' })));
+        const replies = await Promise.all(
+          Array.from({ length: 5 }, () => t.post(hookPath(a), 'x', { 'content-type': 'text/plain' })),
+        );
         expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
       });
 
@@ -407,7 +460,12 @@ for (const storeKind of STORE_KINDS) {
       it('keeps at most 1000 rejections per account', async () => {
         const a = await createAccount('free');
         for (let i = 0; i < 1005; i++) {
-          await t.service.stores.calls.recordRejection({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: String(i) });
+          await t.service.stores.calls.recordRejection({
+            userId: a.userId,
+            status: 'invalid_payload',
+            error: 'bad',
+            excerpt: String(i),
+          });
         }
         const history = await historyOf(a.userId);
         expect(history).toHaveLength(1000);
@@ -490,8 +548,14 @@ for (const storeKind of STORE_KINDS) {
           const [fast, viaH3] = await both(body, { 'content-type': type });
           expect(fast.status).toBe(200);
           expectSame(fast, viaH3);
-          expect(await t.service.stores.calls.get(fast.json.call_id)).toMatchObject({ accepted: true, status: 'queued' });
-          expect(await t.service.stores.calls.get(viaH3.json.call_id)).toMatchObject({ accepted: true, status: 'queued' });
+          expect(await t.service.stores.calls.get(fast.json.call_id)).toMatchObject({
+            accepted: true,
+            status: 'queued',
+          });
+          expect(await t.service.stores.calls.get(viaH3.json.call_id)).toMatchObject({
+            accepted: true,
+            status: 'queued',
+          });
         }
       });
 
@@ -647,7 +711,12 @@ for (const storeKind of STORE_KINDS) {
 
       /** A raw HTTPS connection, to send what no client library would. */
       async function rawConnection(): Promise<tls.TLSSocket> {
-        const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(t.baseUrl).port), ca: t.ca, servername: 'localhost' });
+        const socket = tls.connect({
+          host: '127.0.0.1',
+          port: Number(new URL(t.baseUrl).port),
+          ca: t.ca,
+          servername: 'localhost',
+        });
         await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
         return socket;
       }
@@ -659,11 +728,18 @@ for (const storeKind of STORE_KINDS) {
         socket.on('data', (d) => (answer += d));
         const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
         socket.on('error', () => {});
-        socket.write(`POST ${hookPath(a)} HTTP/1.1\r\nhost: localhost\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n`);
+        socket.write(
+          `POST ${hookPath(a)} HTTP/1.1\r\nhost: localhost\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n`,
+        );
         const chunk = `${(64 * 1024).toString(16)}\r\n${'a'.repeat(64 * 1024)}\r\n`;
         const sending = setInterval(() => socket.writable && socket.write(chunk), 5);
         try {
-          await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error(`still open: ${answer.slice(0, 80)}`)), 5_000))]);
+          await Promise.race([
+            closed,
+            new Promise((_, reject) =>
+              setTimeout(() => reject(new Error(`still open: ${answer.slice(0, 80)}`)), 5_000),
+            ),
+          ]);
         } finally {
           clearInterval(sending);
           socket.destroy();
@@ -695,15 +771,25 @@ for (const storeKind of STORE_KINDS) {
     describe('the fast path and a client that goes away', () => {
       it('a client that disconnects mid-body places no call, and the service keeps answering', async () => {
         const a = await createAccount();
-        const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(t.baseUrl).port), ca: t.ca, servername: 'localhost' });
+        const socket = tls.connect({
+          host: '127.0.0.1',
+          port: Number(new URL(t.baseUrl).port),
+          ca: t.ca,
+          servername: 'localhost',
+        });
         await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
-        socket.write(`POST ${hookPath(a)} HTTP/1.1\r\nhost: localhost\r\ncontent-type: text/plain\r\ncontent-length: 1000\r\n\r\nhalf of the`);
+        socket.write(
+          `POST ${hookPath(a)} HTTP/1.1\r\nhost: localhost\r\ncontent-type: text/plain\r\ncontent-length: 1000\r\n\r\nhalf of the`,
+        );
         await new Promise((r) => setTimeout(r, 100));
         socket.destroy();
         // The read ends with the connection: the request is refused (recorded as unreadable), never accepted.
         const deadline = Date.now() + 5000;
-        while ((await t.service.stores.calls.list({ userId: a.userId })).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-        expect(await t.service.stores.calls.list({ userId: a.userId })).toMatchObject([{ accepted: false, status: 'invalid_payload' }]);
+        while ((await t.service.stores.calls.list({ userId: a.userId })).length === 0 && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 20));
+        expect(await t.service.stores.calls.list({ userId: a.userId })).toMatchObject([
+          { accepted: false, status: 'invalid_payload' },
+        ]);
         expect((await t.service.stores.calls.usage(a.userId)).used).toBe(0);
         expect((await t.post(hookPath(a), 'still here', { 'content-type': 'text/plain' })).status).toBe(200);
       });

@@ -91,12 +91,15 @@ it('two nodes: one orders, both serve the same certificate, and both serve the r
   const renewed = (s: Serve) => count(s, 'renewed from the ACME authority');
   const deadline = Date.now() + (VALIDITY_S + 15) * 1000;
   while (renewed(a) + renewed(b) === 0 || count(a, 'another node obtained') + count(b, 'another node obtained') < 2) {
-    if (Date.now() > deadline) throw new Error(`no renewal on both nodes:\n--- a ---\n${a.output()}\n--- b ---\n${b.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`no renewal on both nodes:\n--- a ---\n${a.output()}\n--- b ---\n${b.output()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   expect(renewed(a) + renewed(b)).toBe(1);
   const second = await servedSerial(ports.a.https, root);
   expect(second.serial).not.toBe(first.serial);
   expect((await servedSerial(ports.b.https, root)).serial).toBe(second.serial);
-  console.log(`first order by node ${count(a, 'obtained from the ACME authority') ? 'a (challenge answered by b from the store)' : 'b'}`);
+  console.log(
+    `first order by node ${count(a, 'obtained from the ACME authority') ? 'a (challenge answered by b from the store)' : 'b'}`,
+  );
 }, 180_000);

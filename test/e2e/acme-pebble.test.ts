@@ -19,7 +19,10 @@ const VALIDITY_S = 60;
 function requestOn(socket: tls.TLSSocket): Promise<string> {
   return new Promise((resolve, reject) => {
     let received = '';
-    const timer = setTimeout(() => reject(new Error(`no answer on the open connection: ${JSON.stringify(received)}`)), 5_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no answer on the open connection: ${JSON.stringify(received)}`)),
+      5_000,
+    );
     const onData = (chunk: Buffer) => {
       received += chunk.toString();
       const head = received.indexOf('\r\n\r\n');
@@ -40,7 +43,9 @@ function requestOn(socket: tls.TLSSocket): Promise<string> {
 
 function doctor(env: Record<string, string>): { ok: boolean | string; detail: string; fix?: string } {
   const result = runCli(['doctor', '--json'], env);
-  const check = (result.json as Array<{ name: string; ok: boolean | string; detail: string; fix?: string }>).find((c) => c.name === 'certificate');
+  const check = (result.json as Array<{ name: string; ok: boolean | string; detail: string; fix?: string }>).find(
+    (c) => c.name === 'certificate',
+  );
   if (!check) throw new Error(`no certificate check:\n${result.stdout}\n${result.stderr}`);
   return check;
 }
@@ -62,7 +67,12 @@ beforeAll(async () => {
   buildOnce();
   httpsPort = await freeTcpPort();
   httpPort = await freeTcpPort();
-  pebble = await startPebble({ httpPort, tlsPort: httpsPort, validitySeconds: VALIDITY_S, blocklist: ['blocked.ringhook.test'] });
+  pebble = await startPebble({
+    httpPort,
+    tlsPort: httpsPort,
+    validitySeconds: VALIDITY_S,
+    blocklist: ['blocked.ringhook.test'],
+  });
   root = await pebble.root();
 }, 60_000);
 
@@ -109,16 +119,29 @@ describe('ringhook obtains, serves and renews its own certificate from Pebble', 
     www.destroy();
 
     // The data dir holds the account key and the certificate's key, 0600.
-    for (const file of ['account-key.pem', 'key.pem']) expect(fs.statSync(path.join(dataDir, 'acme', file)).mode & 0o777).toBe(0o600);
+    for (const file of ['account-key.pem', 'key.pem'])
+      expect(fs.statSync(path.join(dataDir, 'acme', file)).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(path.join(dataDir, 'acme', 'cert.pem'), 'utf8')).toContain('BEGIN CERTIFICATE');
 
     // The plain-HTTP port sends everything but challenges to HTTPS, same path; a token nobody placed is 404.
-    const redirect = await request(`http://127.0.0.1:${httpPort}/dashboard?x=1`, { method: 'GET', plain: true, headers: { host: 'attacker.example' } });
+    const redirect = await request(`http://127.0.0.1:${httpPort}/dashboard?x=1`, {
+      method: 'GET',
+      plain: true,
+      headers: { host: 'attacker.example' },
+    });
     expect(redirect.status).toBe(301);
     expect(redirect.headers.location).toBe(`https://${NAMES[0]}:${httpsPort}/dashboard?x=1`);
-    const post = await request(`http://127.0.0.1:${httpPort}/webhook/x`, { method: 'POST', plain: true, headers: { host: NAMES[0]! }, body: '{}' });
+    const post = await request(`http://127.0.0.1:${httpPort}/webhook/x`, {
+      method: 'POST',
+      plain: true,
+      headers: { host: NAMES[0]! },
+      body: '{}',
+    });
     expect(post.status).toBe(308);
-    const unknown = await request(`http://127.0.0.1:${httpPort}/.well-known/acme-challenge/nothing-here`, { method: 'GET', plain: true });
+    const unknown = await request(`http://127.0.0.1:${httpPort}/.well-known/acme-challenge/nothing-here`, {
+      method: 'GET',
+      plain: true,
+    });
     expect(unknown.status).toBe(404);
 
     // /metrics says the days left: under one for a 45-second certificate.
@@ -127,7 +150,10 @@ describe('ringhook obtains, serves and renews its own certificate from Pebble', 
     expect(days, metricsText).toBeGreaterThanOrEqual(0);
     expect(days).toBeLessThan(0.001);
 
-    expect(doctor(env)).toMatchObject({ ok: true, detail: expect.stringContaining('alerts.ringhook.test, www.ringhook.test') });
+    expect(doctor(env)).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining('alerts.ringhook.test, www.ringhook.test'),
+    });
 
     // A client keeps one connection open (a request every 2 s) while the renewal comes in.
     const open = await connect(httpsPort, root);
@@ -153,7 +179,10 @@ describe('ringhook obtains, serves and renews its own certificate from Pebble', 
     // The authority goes down before the next renewal: one clear line, the current certificate still served, doctor names the fault.
     await pebble.stop();
     try {
-      await serve.waitFor(/could not renew the certificate for alerts\.ringhook\.test, www\.ringhook\.test: .*RINGHOOK_ACME_DIRECTORY/, VALIDITY_S * 1000);
+      await serve.waitFor(
+        /could not renew the certificate for alerts\.ringhook\.test, www\.ringhook\.test: .*RINGHOOK_ACME_DIRECTORY/,
+        VALIDITY_S * 1000,
+      );
       const failureLines = serve
         .output()
         .split('\n')
@@ -183,7 +212,10 @@ describe('ringhook obtains, serves and renews its own certificate from Pebble', 
 
   it('a name the authority refuses: serve keeps answering on a self-signed certificate, and doctor says which variable to fix', async () => {
     const dataDir = makeDataDir('rh-acme-refused-');
-    const env = acmeEnv(dataDir, { RINGHOOK_ACME_DOMAIN: 'blocked.ringhook.test', RINGHOOK_ACME_EMAIL: 'ops@example.com' });
+    const env = acmeEnv(dataDir, {
+      RINGHOOK_ACME_DOMAIN: 'blocked.ringhook.test',
+      RINGHOOK_ACME_EMAIL: 'ops@example.com',
+    });
     const serve = await startServe(env);
     await serve.waitFor('could not obtain the certificate for blocked.ringhook.test', 30_000);
     expect(serve.output()).toContain('RINGHOOK_ACME_DOMAIN');
@@ -193,7 +225,10 @@ describe('ringhook obtains, serves and renews its own certificate from Pebble', 
     });
     expect(health.status).toBe(200);
     const check = doctor(env);
-    expect(check).toMatchObject({ ok: false, detail: expect.stringContaining('no certificate yet for blocked.ringhook.test') });
+    expect(check).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('no certificate yet for blocked.ringhook.test'),
+    });
     expect(check.fix).toContain('RINGHOOK_ACME_DOMAIN');
   }, 60_000);
 

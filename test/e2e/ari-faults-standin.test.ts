@@ -76,12 +76,9 @@ describe('ARI client against a stand-in websocket (faults Asterisk cannot produc
       }),
     );
     await ari.waitFor((e) => e.type === 'ChannelDtmfReceived', 2_000);
-    expect(events.map((e) => (e.type === 'Unknown' ? `Unknown:${e.originalType}${e.issues ? '!' : ''}` : e.type))).toEqual([
-      'Unknown:BridgeCreated',
-      'Unknown:ChannelDestroyed!',
-      'Unknown:undefined',
-      'ChannelDtmfReceived',
-    ]);
+    expect(
+      events.map((e) => (e.type === 'Unknown' ? `Unknown:${e.originalType}${e.issues ? '!' : ''}` : e.type)),
+    ).toEqual(['Unknown:BridgeCreated', 'Unknown:ChannelDestroyed!', 'Unknown:undefined', 'ChannelDtmfReceived']);
     expect(logs.some((l) => l.includes('malformed JSON'))).toBe(true);
     expect(logs.some((l) => l.includes('failed validation') && l.includes('ChannelDestroyed'))).toBe(true);
     expect(ari.isConnected).toBe(true);

@@ -66,8 +66,10 @@ function summary(rec: CallRecord): string {
   return rec.events
     .map((e) => {
       if (e.type === 'Dial') return `Dial(${e.dialstatus || '""'})`;
-      if (e.type === 'ChannelDestroyed') return `ChannelDestroyed(cause ${e.cause} "${e.cause_txt}", tech_cause ${e.tech_cause ?? '-'})`;
-      if (e.type === 'ChannelHangupRequest') return `ChannelHangupRequest(${e.cause ?? '-'}${e.tech_cause ? `/${e.tech_cause}` : ''})`;
+      if (e.type === 'ChannelDestroyed')
+        return `ChannelDestroyed(cause ${e.cause} "${e.cause_txt}", tech_cause ${e.tech_cause ?? '-'})`;
+      if (e.type === 'ChannelHangupRequest')
+        return `ChannelHangupRequest(${e.cause ?? '-'}${e.tech_cause ? `/${e.tech_cause}` : ''})`;
       if (e.type === 'ChannelStateChange') return `State(${e.channel.state})`;
       if (e.type === 'ChannelDtmfReceived') return `DTMF(${e.digit})`;
       return e.type;
@@ -132,7 +134,9 @@ describe('ARI client with real Asterisk and SIPp', () => {
     await sink.close();
 
     expect(result.exitCode, result.output.slice(-2000)).toBe(0);
-    expect(rec.events.map((e) => e.type)).toEqual(expect.arrayContaining(['Dial', 'StasisStart', 'PlaybackStarted', 'PlaybackFinished', 'StasisEnd']));
+    expect(rec.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['Dial', 'StasisStart', 'PlaybackStarted', 'PlaybackFinished', 'StasisEnd']),
+    );
     expect(destroyed.cause).toBe(16);
     expect(Math.abs(playedMs - speech.durationMs)).toBeLessThan(600);
     const rtpAudioMs = (rtp.audioBytes / 8000) * 1000; // PCMU: 8000 bytes a second
@@ -150,14 +154,19 @@ describe('ARI client with real Asterisk and SIPp', () => {
     const phone = await startSipp({ scenario: 'dtmf-1', port, mediaPort: await freeUdpPortPair() });
     const rec = watch(`t-${randomUUID()}`);
     await originate(rec.channelId, port);
-    const dtmf = (await ari.waitFor((e) => e.type === 'ChannelDtmfReceived' && e.channel.id === rec.channelId, 10_000)) as AriEventOf<'ChannelDtmfReceived'>;
+    const dtmf = (await ari.waitFor(
+      (e) => e.type === 'ChannelDtmfReceived' && e.channel.id === rec.channelId,
+      10_000,
+    )) as AriEventOf<'ChannelDtmfReceived'>;
     expect(dtmf.digit).toBe('1');
     await ari.hangup(rec.channelId);
     const destroyed = await rec.destroyed;
     expect(destroyed.cause).toBe(16);
     const result = await phone.done;
     expect(result.exitCode, result.output.slice(-2000)).toBe(0);
-    observed.push(`dtmf-1: ${summary(rec)}; digit ${rec.at.ChannelDtmfReceived! - rec.at.StasisStart!} ms after StasisStart`);
+    observed.push(
+      `dtmf-1: ${summary(rec)}; digit ${rec.at.ChannelDtmfReceived! - rec.at.StasisStart!} ms after StasisStart`,
+    );
   });
 
   it('DTMF 2 then 1 arrive in order', async () => {
@@ -245,7 +254,9 @@ describe('ARI client with real Asterisk and SIPp', () => {
     const e1 = await ari.hangup('no-such-channel').catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(AriError);
     expect(e1).toMatchObject({ kind: 'http', status: 404 });
-    const e2 = await ari.originate({ channelId: `t-${randomUUID()}`, endpoint: 'PJSIP/nobody' }).catch((e: unknown) => e);
+    const e2 = await ari
+      .originate({ channelId: `t-${randomUUID()}`, endpoint: 'PJSIP/nobody' })
+      .catch((e: unknown) => e);
     expect(e2).toBeInstanceOf(AriError);
     observed.push(`hangup unknown channel: ${(e1 as AriError).message}`);
     expect((e2 as AriError).ariMessage).toBe('Allocation failed');
@@ -268,7 +279,11 @@ describe('ARI client with real Asterisk and SIPp', () => {
       const id = `t${i}`;
       const rec = watch(`t-${randomUUID()}`);
       const t0 = performance.now();
-      await ari.originate({ channelId: rec.channelId, endpoint: `PJSIP/trunk/sip:${id}@127.0.0.1:${port}`, timeoutSec: 5 });
+      await ari.originate({
+        channelId: rec.channelId,
+        endpoint: `PJSIP/trunk/sip:${id}@127.0.0.1:${port}`,
+        timeoutSec: 5,
+      });
       while (!arrivals.has(id)) await new Promise((r) => setTimeout(r, 1));
       latencies.push(arrivals.get(id)! - t0);
       await ari.hangup(rec.channelId);
@@ -283,7 +298,14 @@ describe('ARI client with real Asterisk and SIPp', () => {
   });
 
   it('ApplicationReplaced: a second client taking the app name; the first stops reconnecting', async () => {
-    const mk = () => new AriClient({ baseUrl: pbx.ariUrl, user: pbx.ariUser, password: pbx.ariPassword, app: 'ringhook-replace', logger: pbx.logger });
+    const mk = () =>
+      new AriClient({
+        baseUrl: pbx.ariUrl,
+        user: pbx.ariUser,
+        password: pbx.ariPassword,
+        app: 'ringhook-replace',
+        logger: pbx.logger,
+      });
     const first = mk();
     const second = mk();
     try {
@@ -317,7 +339,9 @@ describe('ARI client with real Asterisk and SIPp', () => {
       const res = await fetch(`${pbx.ariUrl}/ari/applications/ringhook-filtered`, {
         headers: { authorization: `Basic ${Buffer.from(`${pbx.ariUser}:${pbx.ariPassword}`).toString('base64')}` },
       });
-      return ((await res.json()) as { events_allowed?: Array<{ type: string }> }).events_allowed?.map((e) => e.type).sort();
+      return ((await res.json()) as { events_allowed?: Array<{ type: string }> }).events_allowed
+        ?.map((e) => e.type)
+        .sort();
     };
     try {
       await filtered.connect();
@@ -332,7 +356,12 @@ describe('ARI client with real Asterisk and SIPp', () => {
           if (e.type === 'ChannelDestroyed') resolve();
         }),
       );
-      await filtered.originate({ channelId, endpoint: `PJSIP/trunk/sip:100@127.0.0.1:${port}`, timeoutSec: 10, callerId: 'ringhook <100>' });
+      await filtered.originate({
+        channelId,
+        endpoint: `PJSIP/trunk/sip:100@127.0.0.1:${port}`,
+        timeoutSec: 10,
+        callerId: 'ringhook <100>',
+      });
       await destroyed;
       await phone.done;
       // The same busy call unfiltered brings more (ChannelStateChange, ChannelHangupRequest: the "busy" test above).
@@ -345,7 +374,9 @@ describe('ARI client with real Asterisk and SIPp', () => {
 
   it('Asterisk killed: restarted by the supervisor, the client reconnects and emits reconnected', async () => {
     const reconnected = new Promise<{ downMs: number }>((resolve) => ari.once('reconnected', resolve));
-    const ready = new Promise<{ restarts: number; startedInMs: number }>((resolve) => pbx.asterisk.once('ready', resolve));
+    const ready = new Promise<{ restarts: number; startedInMs: number }>((resolve) =>
+      pbx.asterisk.once('ready', resolve),
+    );
     const killedAt = Date.now();
     process.kill(pbx.asterisk.pid!, 'SIGKILL');
     const r = await ready;

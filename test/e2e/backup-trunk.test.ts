@@ -30,7 +30,13 @@ const timeline = (callId: string) =>
     .map((e) => e.event);
 
 it("the first provider refuses with 503 before any ring: the call goes out once through trunk2, and its outcome is the second provider's", async () => {
-  const first = await startSipp({ scenario: 'provider-503', port: service.get().trunkPort, calls: 1, timeoutSec: 30, traceMessages: true });
+  const first = await startSipp({
+    scenario: 'provider-503',
+    port: service.get().trunkPort,
+    calls: 1,
+    timeoutSec: 30,
+    traceMessages: true,
+  });
   const second = await startSipp({ scenario: 'busy', port: backupPort, calls: 1, timeoutSec: 30, traceMessages: true });
   const callId = await alert('ES1! above 6000');
   const row = await service.get().t.waitForCall(callId, callEnded, 20_000);
@@ -44,16 +50,35 @@ it("the first provider refuses with 503 before any ring: the call goes out once 
 
 it.each([
   ['180 Ringing', 'service-unavailable', 'rings, then the provider fails'],
-  ['183 Session Progress only (early media, as many mobile networks ring)', 'progress-then-503', 'early media, then the network fails'],
-] as const)('a call that rang at the first provider (%s) and then failed is not sent to the second', async (_rang, scenario, message) => {
-  const first = await startSipp({ scenario, port: service.get().trunkPort, calls: 1, timeoutSec: 30, traceMessages: true });
-  const second = await startSipp({ scenario: 'busy', port: backupPort, calls: 1, timeoutSec: 30, traceMessages: true });
-  const callId = await alert(message);
-  const row = await service.get().t.waitForCall(callId, callEnded, 20_000);
-  const atFirst = sipDialogs((await first.stop()).messages);
-  const atSecond = sipDialogs((await second.stop()).messages);
-  expect(row).toMatchObject({ status: 'unreachable', trunk: 'trunk', sip_code: 503 });
-  expect(atFirst).toHaveLength(1);
-  expect(atSecond).toEqual([]);
-  expect(timeline(callId)).toEqual(['dialing', 'ringing', 'unreachable']);
-});
+  [
+    '183 Session Progress only (early media, as many mobile networks ring)',
+    'progress-then-503',
+    'early media, then the network fails',
+  ],
+] as const)(
+  'a call that rang at the first provider (%s) and then failed is not sent to the second',
+  async (_rang, scenario, message) => {
+    const first = await startSipp({
+      scenario,
+      port: service.get().trunkPort,
+      calls: 1,
+      timeoutSec: 30,
+      traceMessages: true,
+    });
+    const second = await startSipp({
+      scenario: 'busy',
+      port: backupPort,
+      calls: 1,
+      timeoutSec: 30,
+      traceMessages: true,
+    });
+    const callId = await alert(message);
+    const row = await service.get().t.waitForCall(callId, callEnded, 20_000);
+    const atFirst = sipDialogs((await first.stop()).messages);
+    const atSecond = sipDialogs((await second.stop()).messages);
+    expect(row).toMatchObject({ status: 'unreachable', trunk: 'trunk', sip_code: 503 });
+    expect(atFirst).toHaveLength(1);
+    expect(atSecond).toEqual([]);
+    expect(timeline(callId)).toEqual(['dialing', 'ringing', 'unreachable']);
+  },
+);

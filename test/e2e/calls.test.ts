@@ -43,7 +43,9 @@ async function account(smsBackup = false): Promise<Account> {
 }
 
 async function sendAlert(a: Account, message: string): Promise<string> {
-  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), { 'content-type': 'application/json' });
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), {
+    'content-type': 'application/json',
+  });
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;
 }
@@ -51,12 +53,18 @@ async function sendAlert(a: Account, message: string): Promise<string> {
 const finalCall = (callId: string, timeoutMs?: number) => t.waitForCall(callId, callEnded, timeoutMs);
 const smsStatus = (callId: string) => t.waitForCall(callId, smsSettled, 10_000);
 
-const events = (callId: string) => progress.timeline(callId).map((e) => (e.detail && e.event === 'digit' ? `digit ${e.detail}` : e.event));
+const events = (callId: string) =>
+  progress.timeline(callId).map((e) => (e.detail && e.event === 'digit' ? `digit ${e.detail}` : e.event));
 
 describe('answered calls', () => {
   it('rings the phone, speaks intro, message and prompt (RTP heard at the phone), ends as completed', async () => {
     const sink = await startRtpSink(await freeUdpPort());
-    const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port }, timeoutSec: 60 });
+    const phone = await startSipp({
+      scenario: 'answer',
+      port: trunkPort,
+      keys: { rtp_sink_port: sink.port },
+      timeoutSec: 60,
+    });
     const a = await account(true);
     const before = kannel.messages().length;
     const callId = await sendAlert(a, 'AAPL broke resistance at 187.2');
@@ -160,13 +168,23 @@ describe('test calls and Asterisk faults', () => {
   it('a suspended account gets no test call; a call queued before the suspension ends failed, never dialed, with no SMS', async () => {
     const a = await account(true);
     await t.service.stores.accounts.update(a.userId, { status: 'suspended' });
-    expect(await t.service.telephony!.placeTestCall((await t.service.stores.accounts.get(a.userId))!)).toEqual({ accepted: false, reason: 'suspended' });
+    expect(await t.service.telephony!.placeTestCall((await t.service.stores.accounts.get(a.userId))!)).toEqual({
+      accepted: false,
+      reason: 'suspended',
+    });
     expect(await t.service.stores.calls.list({ userId: a.userId })).toEqual([]);
 
     const b = await account(true);
     const before = kannel.messages().length;
     // Accepted as the webhook does (the account still active), suspended before the dialer can look.
-    const alert = { form: 'text' as const, message: 'queued before the suspension', truncated: false, originalLength: 28, fields: {}, extra: {} };
+    const alert = {
+      form: 'text' as const,
+      message: 'queued before the suspension',
+      truncated: false,
+      originalLength: 28,
+      fields: {},
+      extra: {},
+    };
     const accepting = t.service.stores.calls.accept(b.userId, 'premium', alert);
     await t.service.stores.accounts.update(b.userId, { status: 'suspended' });
     const accepted = await accepting;
@@ -174,7 +192,12 @@ describe('test calls and Asterisk faults', () => {
     const callId = (accepted as { callId: string }).callId;
     t.service.telephony!.enqueue(callId);
     const row = await smsStatus(callId);
-    expect(row).toMatchObject({ status: 'failed', error: reasonText('account_suspended'), dialed_at: null, sms_status: 'disabled' });
+    expect(row).toMatchObject({
+      status: 'failed',
+      error: reasonText('account_suspended'),
+      dialed_at: null,
+      sms_status: 'disabled',
+    });
     expect(events(callId)).not.toContain('dialing');
     await new Promise((r) => setTimeout(r, 300));
     expect(kannel.messages().length).toBe(before);
@@ -202,7 +225,9 @@ describe('test calls and Asterisk faults', () => {
     await new Promise((r) => setTimeout(r, 50));
     // Several calls wait, so they are dialed at the moment the events socket comes back, while
     // the calls of before the drop are reconciled: a new call must not be taken for a lost one.
-    const callIds = await Promise.all([1, 2, 3].map(async (n) => sendAlert(await account(), `placed after the restart ${n}`)));
+    const callIds = await Promise.all(
+      [1, 2, 3].map(async (n) => sendAlert(await account(), `placed after the restart ${n}`)),
+    );
     await restarted;
     for (const callId of callIds) {
       const row = await finalCall(callId);
@@ -218,7 +243,12 @@ describe('test calls and Asterisk faults', () => {
     const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port } });
     const before = kannel.messages().length;
     const callId = await sendAlert(await account(true), 'cut off mid-sentence');
-    await waitFor('the call to be answered', () => (progress.get(callId)?.status === 'answered' ? true : undefined), 10_000, 20);
+    await waitFor(
+      'the call to be answered',
+      () => (progress.get(callId)?.status === 'answered' ? true : undefined),
+      10_000,
+      20,
+    );
     const asterisk = t.service.telephony!.asterisk!;
     const restarted = new Promise((resolve) => asterisk.once('ready', resolve));
     process.kill(asterisk.pid!, 'SIGKILL');

@@ -7,7 +7,15 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
-import { CLUSTER_SECRET_KEY, createClusterAccounts, killLeftoverAsterisk, nodeHandle, pollUntil, postAlert, readCalls } from '../helpers/cluster.js';
+import {
+  CLUSTER_SECRET_KEY,
+  createClusterAccounts,
+  killLeftoverAsterisk,
+  nodeHandle,
+  pollUntil,
+  postAlert,
+  readCalls,
+} from '../helpers/cluster.js';
 import { byeWatch, inviteCount } from '../helpers/crash.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
 import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
@@ -58,7 +66,14 @@ beforeAll(async () => {
     });
   }
   const sink = await startRtpSink(await freeUdpPort());
-  phone = await startSipp({ scenario: 'answer', port: trunkPort, calls: 2, timeoutSec: 300, keys: { rtp_sink_port: sink.port }, traceMessages: true });
+  phone = await startSipp({
+    scenario: 'answer',
+    port: trunkPort,
+    calls: 2,
+    timeoutSec: 300,
+    keys: { rtp_sink_port: sink.port },
+    traceMessages: true,
+  });
   serves.set('node-a', await startServe(envs.get('node-a')!));
   serves.set('node-b', await startServe(envs.get('node-b')!));
 }, 300_000);
@@ -109,11 +124,14 @@ it('kill -9 of one node during a talking call: BYE within seconds, interrupted w
   // The survivor ends the dead node's call interrupted, with one SMS.
   const calls = await pollUntil(
     () => readCalls(dbUrl),
-    (c) => c.get(first.callId!)?.status === 'interrupted' && !['sending', null].includes(c.get(first.callId!)!.sms_status),
+    (c) =>
+      c.get(first.callId!)?.status === 'interrupted' && !['sending', null].includes(c.get(first.callId!)!.sms_status),
     30_000,
   );
   expect(calls.get(first.callId!)?.status).toBe('interrupted');
-  expect(smsc.events().filter((e) => e.event === 'message' && String(e.destination_addr).endsWith('4155550230'))).toHaveLength(1);
+  expect(
+    smsc.events().filter((e) => e.event === 'message' && String(e.destination_addr).endsWith('4155550230')),
+  ).toHaveLength(1);
 
   // The second call rings only once the first is certainly over: the bound has passed since it was dialed.
   const firstDialedAt = await dialedAt(first.callId!);
@@ -122,7 +140,9 @@ it('kill -9 of one node during a talking call: BYE within seconds, interrupted w
   const invitedAt = Date.now();
   byes.stop();
   expect(await inviteCount(phone)).toBe(2);
-  console.log(`figures: second INVITE ${invitedAt - firstDialedAt} ms after the first call was dialed (bound ${MAX_CALL_S} s)`);
+  console.log(
+    `figures: second INVITE ${invitedAt - firstDialedAt} ms after the first call was dialed (bound ${MAX_CALL_S} s)`,
+  );
   expect(invitedAt).toBeGreaterThan(byeAt!);
   expect(invitedAt - firstDialedAt).toBeGreaterThanOrEqual(MAX_CALL_S * 1000);
   const row = (await readCalls(dbUrl)).get(second.callId!);

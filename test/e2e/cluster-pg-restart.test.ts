@@ -5,7 +5,14 @@
 import fs from 'node:fs';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CLUSTER_SECRET_KEY, type ClusterAccount, createClusterAccounts, type NodeHandle, nodeHandle, postAlert } from '../helpers/cluster.js';
+import {
+  CLUSTER_SECRET_KEY,
+  type ClusterAccount,
+  createClusterAccounts,
+  type NodeHandle,
+  nodeHandle,
+  postAlert,
+} from '../helpers/cluster.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { makeDataDir } from '../helpers/service.js';
@@ -82,7 +89,16 @@ it('PostgreSQL stopped for a few seconds under a stream of alerts: 503 while dow
     const t0 = Date.now();
     const p: Promise<void> = postAlert(node, accounts[n % ACCOUNTS]!, message).then((r) => {
       const doneAt = Date.now();
-      sent.push({ seq: n, message, status: r.status, ...(r.callId && { callId: r.callId }), phase: at, at: t0, doneAt, ms: doneAt - t0 });
+      sent.push({
+        seq: n,
+        message,
+        status: r.status,
+        ...(r.callId && { callId: r.callId }),
+        phase: at,
+        at: t0,
+        doneAt,
+        ms: doneAt - t0,
+      });
       pending.delete(p);
     });
     pending.add(p);
@@ -119,11 +135,15 @@ it('PostgreSQL stopped for a few seconds under a stream of alerts: 503 while dow
   const figures = {
     sent: sent.length,
     by_status: byStatus,
-    by_phase: Object.fromEntries(['up', 'down', 'back'].map((p) => [p, countBy(sent.filter((s) => s.phase === p).map((s) => String(s.status)))])),
+    by_phase: Object.fromEntries(
+      ['up', 'down', 'back'].map((p) => [p, countBy(sent.filter((s) => s.phase === p).map((s) => String(s.status)))]),
+    ),
     down_ms: upAt - downAt,
     back_after_ms: backAt - upAt,
     sent_while_down: sentWhileDown.length,
-    sent_while_down_answered: countBy(sentWhileDown.map((s) => `${s.status} after ${s.ms < ANSWER_MS ? 'less' : 'more'} than ${ANSWER_MS} ms`)),
+    sent_while_down_answered: countBy(
+      sentWhileDown.map((s) => `${s.status} after ${s.ms < ANSWER_MS ? 'less' : 'more'} than ${ANSWER_MS} ms`),
+    ),
     slowest_while_down_ms: Math.max(0, ...sentWhileDown.map((s) => s.ms)),
     slowest_200_after_back_ms: Math.max(0, ...sent.filter((s) => s.at > backAt && s.status === 200).map((s) => s.ms)),
   };
@@ -138,14 +158,18 @@ it('PostgreSQL stopped for a few seconds under a stream of alerts: 503 while dow
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
   let rows: Array<{ call_id: string; message: string; accepted: number }>;
   try {
-    rows = await sql<Array<{ call_id: string; message: string; accepted: number }>>`SELECT call_id, message, accepted FROM calls`;
+    rows = await sql<
+      Array<{ call_id: string; message: string; accepted: number }>
+    >`SELECT call_id, message, accepted FROM calls`;
   } finally {
     await sql.end({ timeout: 1 });
   }
   const byMessage = new Map(rows.map((r) => [r.message, r]));
   const ok = sent.filter((s) => s.status === 200);
   const refused = sent.filter((s) => s.status === 503);
-  const lost = ok.filter((s) => byMessage.get(s.message)?.call_id !== s.callId || byMessage.get(s.message)?.accepted !== 1);
+  const lost = ok.filter(
+    (s) => byMessage.get(s.message)?.call_id !== s.callId || byMessage.get(s.message)?.accepted !== 1,
+  );
   expect(
     lost.map((s) => s.message),
     'answered 200 and not in the database',
@@ -157,13 +181,17 @@ it('PostgreSQL stopped for a few seconds under a stream of alerts: 503 while dow
   ).toEqual([]);
   expect(rows.length).toBe(ok.length);
   // Accepted again once PostgreSQL is back: every alert sent after a short grace is a 200.
-  const lateRefusals = sent.filter((s) => s.at > backAt + GRACE_MS && s.status !== 200).map((s) => `${s.message}: ${s.status}`);
+  const lateRefusals = sent
+    .filter((s) => s.at > backAt + GRACE_MS && s.status !== 200)
+    .map((s) => `${s.message}: ${s.status}`);
   expect(lateRefusals, 'refused once PostgreSQL was back').toEqual([]);
   expect(acceptedAfter(backAt + GRACE_MS)).toBeGreaterThanOrEqual(20);
   // While it is down: every alert answered 503, and promptly (a sender such as TradingView waits a
   // few seconds, then counts the alert as failed; one answered 200 much later may be sent again).
   expect(sentWhileDown.length).toBeGreaterThan(DOWN_MS / EVERY_MS / 2);
-  const notPromptly503 = sentWhileDown.filter((s) => s.status !== 503 || s.ms > ANSWER_MS).map((s) => `${s.message}: ${s.status} after ${s.ms} ms`);
+  const notPromptly503 = sentWhileDown
+    .filter((s) => s.status !== 503 || s.ms > ANSWER_MS)
+    .map((s) => `${s.message}: ${s.status} after ${s.ms} ms`);
   expect(notPromptly503, `sent while PostgreSQL was down, not answered 503 within ${ANSWER_MS} ms`).toEqual([]);
 }, 120_000);
 

@@ -47,7 +47,8 @@ const nodes = new Map<string, NodeHandle>();
 
 const node = (id: string) => nodes.get(id)!;
 const phoneOf = (part: number, i: number) => `+1415${part}${String(i).padStart(6, '0')}`;
-const invites = (m: Map<string, Set<string>>, phone: string) => m.get(phone.replace(/^\+/, ''))?.size ?? m.get(phone)?.size ?? 0;
+const invites = (m: Map<string, Set<string>>, phone: string) =>
+  m.get(phone.replace(/^\+/, ''))?.size ?? m.get(phone)?.size ?? 0;
 
 beforeAll(async () => {
   await provisionAsterisk();
@@ -111,7 +112,9 @@ function serveLogs(): string {
 it('limits stay exact across nodes: 30 simultaneous alerts to one premium account over two nodes → exactly 10 accepted', async () => {
   phone = await startCountingPhone(trunkPort, 50, 400);
   const [account] = await createClusterAccounts(dbUrl, [{ phone: phoneOf(1, 0) }]);
-  const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => postAlert(node(NODE_IDS[i % 2]!), account!, `limit test alert ${i}`)));
+  const replies = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => postAlert(node(NODE_IDS[i % 2]!), account!, `limit test alert ${i}`)),
+  );
   const statuses = replies.map((r) => r.status);
   expect(statuses.filter((s) => s === 200).length, JSON.stringify(statuses)).toBe(10);
   expect(statuses.filter((s) => s === 429).length, JSON.stringify(statuses)).toBe(20);
@@ -164,7 +167,12 @@ it('300 alerts over both nodes: every one answered 200, each dialed exactly once
   expect(rows.filter((r) => r.node_id !== r.accepted_by)).toEqual([]);
   console.log(
     'figures: 300 alerts',
-    JSON.stringify({ post_ms: postMs, all_final_ms: finalMs, dialed_by: byNode, invites: [...got.values()].reduce((n, s) => n + s.size, 0) }),
+    JSON.stringify({
+      post_ms: postMs,
+      all_final_ms: finalMs,
+      dialed_by: byNode,
+      invites: [...got.values()].reduce((n, s) => n + s.size, 0),
+    }),
   );
 }, 180_000);
 
@@ -189,8 +197,15 @@ it('kill -9 of node-b with calls in progress: nothing lost or dialed twice, its 
   const answered = new Map<string, string>(pre.map((r, i) => [r.callId!, messageOf(i)]));
   // Kill when node-b has calls ringing at the phone and others still queued.
   const ours = async () => [...(await readCalls(dbUrl)).values()].filter((c) => answered.has(c.call_id));
-  const ready = await pollUntil(ours, (rs) => rs.filter((c) => c.accepted_by === 'node-b' && c.status === 'ringing').length >= MAX_CALLS / 2, 20_000, 100);
-  expect(ready.filter((c) => c.accepted_by === 'node-b' && c.status === 'ringing').length, serveLogs()).toBeGreaterThan(0);
+  const ready = await pollUntil(
+    ours,
+    (rs) => rs.filter((c) => c.accepted_by === 'node-b' && c.status === 'ringing').length >= MAX_CALLS / 2,
+    20_000,
+    100,
+  );
+  expect(ready.filter((c) => c.accepted_by === 'node-b' && c.status === 'ringing').length, serveLogs()).toBeGreaterThan(
+    0,
+  );
   const killedAt = Date.now();
   expect(await serves.get('node-b')!.stop('SIGKILL')).toBeNull();
   const atKill = await readCalls(dbUrl);
@@ -209,7 +224,12 @@ it('kill -9 of node-b with calls in progress: nothing lost or dialed twice, its 
   for (const [k, r] of post.entries()) answered.set(r.callId!, messageOf(PRE + k));
 
   // Every call final, every missed one with its SMS settled (bounded).
-  const rows = await pollUntil(ours, (rs) => rs.length === answered.size && unsettled(rs, MISSED).length === 0, 120_000, 500);
+  const rows = await pollUntil(
+    ours,
+    (rs) => rs.length === answered.size && unsettled(rs, MISSED).length === 0,
+    120_000,
+    500,
+  );
   const settledMs = Date.now() - killedAt;
   await new Promise((r) => setTimeout(r, 1000));
   const got = await phone.stop();
@@ -237,8 +257,10 @@ it('kill -9 of node-b with calls in progress: nothing lost or dialed twice, its 
   // (a call of node-b's already over at the kill stays as it was).
   for (const r of rows) {
     const before = atKill.get(r.call_id);
-    if (before && r.accepted_by === 'node-b' && FINAL.has(before.status)) expect(r.status, r.call_id).toBe(before.status);
-    else if (!inFlightOfB.some((c) => c.call_id === r.call_id)) expect([r.call_id, r.node_id, r.status]).toEqual([r.call_id, 'node-a', 'busy']);
+    if (before && r.accepted_by === 'node-b' && FINAL.has(before.status))
+      expect(r.status, r.call_id).toBe(before.status);
+    else if (!inFlightOfB.some((c) => c.call_id === r.call_id))
+      expect([r.call_id, r.node_id, r.status]).toEqual([r.call_id, 'node-a', 'busy']);
   }
   // None dialed twice: one INVITE per phone (one alert per phone); an interrupted call at most one
   // (node-b may have died before its Asterisk sent it).
@@ -256,12 +278,19 @@ it('kill -9 of node-b with calls in progress: nothing lost or dialed twice, its 
     .map((e) => String(e.text));
   const missed = rows.filter((r) => MISSED.has(r.status));
   expect(missed.length).toBe(rows.length);
-  for (const r of missed) expect(texts.filter((t) => t === `Missed call alert: ${r.message}`).length, `SMS of ${r.message} (${r.status})`).toBe(1);
+  for (const r of missed)
+    expect(
+      texts.filter((t) => t === `Missed call alert: ${r.message}`).length,
+      `SMS of ${r.message} (${r.status})`,
+    ).toBe(1);
   expect(texts.length).toBe(missed.length);
 
   // The survivor's /healthz: node-b is not alive.
   const health = await request(`${node('node-a').base}/healthz`, { method: 'GET', ca: node('node-a').ca });
-  const view = health.json.cluster as { node: string; nodes: Array<{ node: string; alive: boolean; seen_ms_ago: number }> };
+  const view = health.json.cluster as {
+    node: string;
+    nodes: Array<{ node: string; alive: boolean; seen_ms_ago: number }>;
+  };
   expect(view.node).toBe('node-a');
   expect(view.nodes.find((n) => n.node === 'node-a')?.alive).toBe(true);
   expect(view.nodes.find((n) => n.node === 'node-b')).toMatchObject({ alive: false });

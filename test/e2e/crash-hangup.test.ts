@@ -76,7 +76,14 @@ async function setup(extra: Record<string, string> = {}, number = '+14155550170'
   };
   const created = runCliJson(['account', 'create', '--phone', number, '--plan', 'premium', '--sms-backup', 'on'], env);
   const sink = await startRtpSink(await freeUdpPort());
-  const phone = await startSipp({ scenario: 'answer', port: trunkPort, calls: 2, timeoutSec: 300, keys: { rtp_sink_port: sink.port }, traceMessages: true });
+  const phone = await startSipp({
+    scenario: 'answer',
+    port: trunkPort,
+    calls: 2,
+    timeoutSec: 300,
+    keys: { rtp_sink_port: sink.port },
+    traceMessages: true,
+  });
   return { env, dataDir, phone, number, account: { userId: created.user_id, apiKey: created.api_key } };
 }
 
@@ -107,7 +114,11 @@ async function serve(s: Setup, inside: string[] = []): Promise<ServeProcess> {
 
 /** Posts the long alert and waits until the phone has answered it. */
 async function talkingCall(s: Setup): Promise<string> {
-  const alert = await postAlert(nodeHandle('n', s.dataDir, s.env.RINGHOOK_PORT!), { ...s.account, phone: s.number }, LONG_MESSAGE);
+  const alert = await postAlert(
+    nodeHandle('n', s.dataDir, s.env.RINGHOOK_PORT!),
+    { ...s.account, phone: s.number },
+    LONG_MESSAGE,
+  );
   expect(alert.status).toBe(200);
   await until(
     () => callRow(s.dataDir, alert.callId!)?.status,
@@ -122,7 +133,9 @@ async function talkingCall(s: Setup): Promise<string> {
 /** After the kill: the restarted serve ends the call `interrupted` with one SMS, and a new alert rings after the BYE. */
 async function afterRestart(s: Setup, callId: string, byeAt: number, restarted = false): Promise<void> {
   if (!restarted) {
-    const smsBefore = smsc.events().filter((e) => e.event === 'message' && String(e.destination_addr).endsWith(s.number.slice(1))).length;
+    const smsBefore = smsc
+      .events()
+      .filter((e) => e.event === 'message' && String(e.destination_addr).endsWith(s.number.slice(1))).length;
     expect(smsBefore).toBe(0);
     await serve(s);
   }
@@ -133,10 +146,16 @@ async function afterRestart(s: Setup, callId: string, byeAt: number, restarted =
     'interrupted with its SMS',
   );
   expect(row!.status).toBe('interrupted');
-  const texts = smsc.events().filter((e) => e.event === 'message' && String(e.destination_addr).endsWith(s.number.slice(1)));
+  const texts = smsc
+    .events()
+    .filter((e) => e.event === 'message' && String(e.destination_addr).endsWith(s.number.slice(1)));
   expect(texts).toHaveLength(1);
   // The same phone, again: it rings (a second INVITE) only after the first call got its BYE.
-  const second = await postAlert(nodeHandle('n', s.dataDir, s.env.RINGHOOK_PORT!), { ...s.account, phone: s.number }, 'ETHUSD crossed 3,000');
+  const second = await postAlert(
+    nodeHandle('n', s.dataDir, s.env.RINGHOOK_PORT!),
+    { ...s.account, phone: s.number },
+    'ETHUSD crossed 3,000',
+  );
   expect(second.status).toBe(200);
   const end = Date.now() + 30_000;
   while (Date.now() < end && (await inviteCount(s.phone)) < 2) await new Promise((r) => setTimeout(r, 20));
@@ -172,8 +191,18 @@ for (let run = 1; run <= RUNS; run++) {
 
 it('in a PID namespace with tini as PID 1 (the container): kill -9 of serve → BYE within the bound, then the container ends with serve status', async () => {
   const s = await setup({}, '+14155550190');
-  const container = await serve(s, ['unshare', '--pid', '--fork', '--mount-proc', 'tini', '--', path.join(REPO_ROOT, 'bin', 'ringhook-supervise')]);
-  const node = descendants(container.child.pid!).find((p) => p.cmdline.includes('ringhook.js serve') && !p.cmdline.includes('supervise'));
+  const container = await serve(s, [
+    'unshare',
+    '--pid',
+    '--fork',
+    '--mount-proc',
+    'tini',
+    '--',
+    path.join(REPO_ROOT, 'bin', 'ringhook-supervise'),
+  ]);
+  const node = descendants(container.child.pid!).find(
+    (p) => p.cmdline.includes('ringhook.js serve') && !p.cmdline.includes('supervise'),
+  );
   expect(node).toBeDefined();
   const callId = await talkingCall(s);
   const byes = byeWatch(s.phone);
@@ -206,7 +235,9 @@ it('serve and its watchdog both killed: Asterisk itself hangs the call up at RIN
   expect(byeAt, 'the phone got a BYE').toBeDefined();
   expect(byeAt! - killedAt).toBeGreaterThan(5_000);
   expect(byeAt! - postedAt).toBeLessThan(20_000 + 3_000);
-  console.log(`figures: bound 20 s; BYE ${byeAt! - postedAt} ms after the alert was sent, ${byeAt! - killedAt} ms after the kill`);
+  console.log(
+    `figures: bound 20 s; BYE ${byeAt! - postedAt} ms after the alert was sent, ${byeAt! - killedAt} ms after the kill`,
+  );
   await afterRestart(s, callId, byeAt!);
 }, 240_000);
 

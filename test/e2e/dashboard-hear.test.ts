@@ -6,7 +6,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
 import type { Account } from '../../src/core/account.js';
 import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
-import { CHROMIUM, launchChromium, newContext, screenshot, startDashboardService, VIEWPORTS, type DashboardService } from '../helpers/browser.js';
+import {
+  CHROMIUM,
+  launchChromium,
+  newContext,
+  screenshot,
+  startDashboardService,
+  VIEWPORTS,
+  type DashboardService,
+} from '../helpers/browser.js';
 
 const PASSWORD = 'correct horse battery staple';
 const XSS = '<img src=x onerror=alert(1)>';
@@ -20,7 +28,12 @@ const problems: string[] = [];
 async function open(viewport: keyof typeof VIEWPORTS = 'desktop', javaScript = true): Promise<Page> {
   const context = javaScript
     ? await newContext(browser, svc.baseUrl, viewport)
-    : await browser.newContext({ baseURL: svc.baseUrl, ignoreHTTPSErrors: true, viewport: VIEWPORTS[viewport], javaScriptEnabled: false });
+    : await browser.newContext({
+        baseURL: svc.baseUrl,
+        ignoreHTTPSErrors: true,
+        viewport: VIEWPORTS[viewport],
+        javaScriptEnabled: false,
+      });
   contexts.push(context);
   const page = await context.newPage();
   page.on('console', (m) => {
@@ -60,7 +73,8 @@ async function wavOf(res: APIResponse, seconds: number): Promise<Buffer> {
 }
 
 const csrf = (page: Page) => page.locator('input[name="_csrf"]').first().inputValue();
-const hear = (page: Page, form: Record<string, string>) => page.request.post('/dashboard/hear', { form, maxRedirects: 0 });
+const hear = (page: Page, form: Record<string, string>) =>
+  page.request.post('/dashboard/hear', { form, maxRedirects: 0 });
 
 beforeAll(async () => {
   expect(CHROMIUM).toBeTruthy();
@@ -88,8 +102,13 @@ describe('Hear it', () => {
     await signedIn(page);
     const box = page.getByLabel('Message to hear');
     expect(await box.inputValue()).toBe('BTCUSDT > 64250.5, 4H');
-    await expect.poll(() => page.locator('#hear-spoken').textContent()).toMatch(/^Alert from ringhook\. B T C, U S D T above sixty-four thousand .* Press 1/);
-    const sample = await wavOf(await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!), 2);
+    await expect
+      .poll(() => page.locator('#hear-spoken').textContent())
+      .toMatch(/^Alert from ringhook\. B T C, U S D T above sixty-four thousand .* Press 1/);
+    const sample = await wavOf(
+      await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!),
+      2,
+    );
 
     await box.fill(`Volume 7.5M | TP1: 3,400 ${XSS}`);
     await page.getByRole('button', { name: 'Hear it' }).click();
@@ -97,7 +116,9 @@ describe('Hear it', () => {
     // In place: the script posted the form and played the answer; the page did not move.
     expect(new URL(page.url()).pathname).toBe('/');
     const spoken = (await page.locator('#hear-spoken').textContent())!;
-    expect(spoken).toMatch(/^Alert from ringhook\. Volume seven point five million, take profit one: three thousand four hundred .*Press 1 to confirm/);
+    expect(spoken).toMatch(
+      /^Alert from ringhook\. Volume seven point five million, take profit one: three thousand four hundred .*Press 1 to confirm/,
+    );
     expect(spoken).not.toMatch(/7\.5M|\||3,400|TP1/);
     expect(await page.locator('#hear img, #hear-spoken strong *').count()).toBe(0);
     const src = (await page.locator('audio#voice-sample').getAttribute('src'))!;
@@ -107,7 +128,9 @@ describe('Hear it', () => {
     // Heard again (a replay, the player's own requests): the same audio, not counted.
     expect((await wavOf(await page.request.get(src), 4)).equals(own)).toBe(true);
     // Fits the phone: nothing wider than the screen.
-    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
     await page.locator('#hear').scrollIntoViewIfNeeded();
     await screenshot(page, 'hear-it');
   });
@@ -129,7 +152,11 @@ describe('Hear it', () => {
     const answer = page.waitForResponse((r) => r.url().endsWith('/dashboard/hear'));
     await page.getByRole('button', { name: 'Hear it' }).click();
     expect((await answer).status()).toBe(400);
-    await page.getByText('The message is 501 characters: at most 500 are spoken (the webhook cuts the rest). Shorten it to hear it whole.').waitFor();
+    await page
+      .getByText(
+        'The message is 501 characters: at most 500 are spoken (the webhook cuts the rest). Shorten it to hear it whole.',
+      )
+      .waitFor();
     expect(await page.getByLabel('Message to hear').inputValue()).toBe(long);
     expect(await page.locator('audio#voice-sample').count()).toBe(0);
     const wav = await page.request.get(`/dashboard/voice-sample.wav?message=${long}`);
@@ -145,8 +172,12 @@ describe('Hear it', () => {
     expect((await hear(page, { _csrf: 'wrong', message: 'ETH above 3,400' })).status()).toBe(403);
 
     // Two at once: the second is answered at once while the first is being made.
-    const long = (n: number) => Array.from({ length: 12 }, (_, i) => `level ${n}${i} at ${31_415.5 + i * 7}`).join(', ');
-    const both = await Promise.all([hear(page, { _csrf: token, message: long(1) }), hear(page, { _csrf: token, message: long(2) })]);
+    const long = (n: number) =>
+      Array.from({ length: 12 }, (_, i) => `level ${n}${i} at ${31_415.5 + i * 7}`).join(', ');
+    const both = await Promise.all([
+      hear(page, { _csrf: token, message: long(1) }),
+      hear(page, { _csrf: token, message: long(2) }),
+    ]);
     const statuses = both.map((r) => r.status()).sort();
     expect(statuses).toEqual([200, 429]);
     const busy = both.find((r) => r.status() === 429)!;
@@ -160,7 +191,9 @@ describe('Hear it', () => {
     const limited = await hear(page, { _csrf: token, message: 'ADA at 0.45' });
     expect(limited.status()).toBe(429);
     expect(limited.headers()['retry-after']).toBe('58');
-    expect(await limited.text()).toContain('Too many new messages to hear; try again in 58 seconds (as for test calls).');
+    expect(await limited.text()).toContain(
+      'Too many new messages to hear; try again in 58 seconds (as for test calls).',
+    );
     expect(await limited.text()).toContain('ADA at 0.45</textarea>');
     const direct = await page.request.get('/dashboard/voice-sample.wav?message=ADA%20at%200.45');
     expect(direct.status()).toBe(429);

@@ -6,7 +6,13 @@ import type { Account } from '../../src/core/account.js';
 import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
 import { request } from '../helpers/https-client.js';
-import { launchChromium, newContext, screenshot, startDashboardService, type DashboardService } from '../helpers/browser.js';
+import {
+  launchChromium,
+  newContext,
+  screenshot,
+  startDashboardService,
+  type DashboardService,
+} from '../helpers/browser.js';
 import { reasonText } from '../../src/core/reasons.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -221,7 +227,10 @@ describe('overview', () => {
     expect(svc.stores.accounts.get(owner.userId)!.requireConfirm).toBe(true);
     await screenshot(page, 'overview-confirm-on');
     const token = await page.locator('input[name="_csrf"]').first().inputValue();
-    const bad = await page.request.post('/dashboard/require-confirm', { form: { _csrf: token, require_confirm: 'maybe' }, maxRedirects: 0 });
+    const bad = await page.request.post('/dashboard/require-confirm', {
+      form: { _csrf: token, require_confirm: 'maybe' },
+      maxRedirects: 0,
+    });
     expect(bad.status()).toBe(400);
     expect(svc.stores.accounts.get(owner.userId)!.requireConfirm).toBe(true);
   });
@@ -236,7 +245,11 @@ describe('overview', () => {
     await page.getByLabel(/Spoken intro/).fill('Kursalarm für Ada.');
     await page.getByRole('button', { name: 'Save language and voice' }).click();
     await page.getByText('Saved: your calls now speak with this language, voice and intro.').waitFor();
-    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: 'Kursalarm für Ada.' });
+    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({
+      language: 'de',
+      voice: 'espeak-ng',
+      intro: 'Kursalarm für Ada.',
+    });
     expect(await page.locator('#voice-language-now').innerText()).toBe('German (Deutsch)');
     await screenshot(page, 'overview-voice');
 
@@ -250,11 +263,21 @@ describe('overview', () => {
       const bad = await page.request.post('/dashboard/voice', { form: { _csrf: token, ...form }, maxRedirects: 0 });
       expect(bad.status(), JSON.stringify(form)).toBe(400);
     }
-    const refused = await page.request.post('/dashboard/voice', { form: { _csrf: token, language: 'de', voice: 'slt', intro: '' }, maxRedirects: 0 });
+    const refused = await page.request.post('/dashboard/voice', {
+      form: { _csrf: token, language: 'de', voice: 'slt', intro: '' },
+      maxRedirects: 0,
+    });
     expect(await refused.text()).toMatch(/does not speak German: offered for de: espeak-ng/);
-    const noToken = await page.request.post('/dashboard/voice', { form: { language: 'fr', voice: '', intro: '' }, maxRedirects: 0 });
+    const noToken = await page.request.post('/dashboard/voice', {
+      form: { language: 'fr', voice: '', intro: '' },
+      maxRedirects: 0,
+    });
     expect(noToken.status()).toBe(403);
-    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: 'Kursalarm für Ada.' });
+    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({
+      language: 'de',
+      voice: 'espeak-ng',
+      intro: 'Kursalarm für Ada.',
+    });
 
     // Back to English with the Festival voice and the language's own intro.
     await page.getByLabel('Language of the call').selectOption('en');
@@ -301,11 +324,16 @@ describe('overview', () => {
     await signIn(page, owner.userId);
     expect(await page.locator('#caller-id').innerText()).toBe('+14155550100');
     await page.getByText(/Do Not Disturb, would silence your alert/).waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the contact card' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the contact card' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('ringhook-alerts.vcf');
     const card = await page.request.get('/dashboard/contact.vcf');
     expect(card.headers()['content-type']).toBe('text/vcard; charset=utf-8');
-    expect(await card.text()).toMatch(/^BEGIN:VCARD\r\nVERSION:3\.0\r\nFN:ringhook alerts\r\n[\s\S]*TEL;TYPE=VOICE:\+14155550100\r\n/);
+    expect(await card.text()).toMatch(
+      /^BEGIN:VCARD\r\nVERSION:3\.0\r\nFN:ringhook alerts\r\n[\s\S]*TEL;TYPE=VOICE:\+14155550100\r\n/,
+    );
     const anonymous = await open();
     const res = await anonymous.request.get('/dashboard/contact.vcf', { maxRedirects: 0 });
     expect(res.status()).toBe(303);
@@ -316,7 +344,9 @@ describe('overview', () => {
     const page = await open();
     await signIn(page, owner.userId);
     const oldUrl = await page.getByLabel(/Webhook URL field/).inputValue();
-    expect((await postAlert(local(oldUrl), JSON.stringify({ message: 'before regenerating the URL' }))).status).toBe(200);
+    expect((await postAlert(local(oldUrl), JSON.stringify({ message: 'before regenerating the URL' }))).status).toBe(
+      200,
+    );
     await page.getByRole('link', { name: /Regenerate webhook URL/ }).click();
     await page.getByText('The current webhook URL stops working at once.').waitFor();
     await screenshot(page, 'regenerate-confirm');
@@ -377,7 +407,18 @@ describe('call history', () => {
     svc.setCallStatus(alert.json.call_id, 'no_answer', { ring_ms: 30000, sms_status: 'delivered', sms_parts: 1 });
     await expect.poll(() => alertRow.locator('.badge .label').innerText()).toBe('No answer');
     const text = await alertRow.innerText();
-    for (const expected of ['ES broke 6000', 'ES1!', '6001.25', 'sell', 'Breakout', '2026-11-22T14:05:00Z', 'exchange', 'CME', 'SMS', 'delivered'])
+    for (const expected of [
+      'ES broke 6000',
+      'ES1!',
+      '6001.25',
+      'sell',
+      'Breakout',
+      '2026-11-22T14:05:00Z',
+      'exchange',
+      'CME',
+      'SMS',
+      'delivered',
+    ])
       expect(text).toContain(expected);
     expect(await page.evaluate('window.notReloaded')).toBe(true);
     await screenshot(page, 'history');
@@ -388,7 +429,12 @@ describe('call history', () => {
   it("renders an attacker's alert message as text: no script runs, no element is made", async () => {
     const res = await postAlert(
       hook(owner),
-      JSON.stringify({ message: XSS, ticker: '<b>T</b>', strategy: '"><svg onload=alert(3)>', '<img src=y onerror=alert(4)>': XSS }),
+      JSON.stringify({
+        message: XSS,
+        ticker: '<b>T</b>',
+        strategy: '"><svg onload=alert(3)>',
+        '<img src=y onerror=alert(4)>': XSS,
+      }),
     );
     expect(res.status).toBe(200);
     const plainText = await postAlert(hook(owner), XSS, 'text/plain');
@@ -427,7 +473,13 @@ describe('call history', () => {
     expect(first).toHaveLength(25);
     expect(first[0]).toBe('alert number 29');
     await page.getByRole('link', { name: 'Older' }).click();
-    expect(await messages()).toEqual(['alert number 4', 'alert number 3', 'alert number 2', 'alert number 1', 'alert number 0']);
+    expect(await messages()).toEqual([
+      'alert number 4',
+      'alert number 3',
+      'alert number 2',
+      'alert number 1',
+      'alert number 0',
+    ]);
     await page.getByRole('link', { name: 'Newest' }).click();
     await page.getByLabel('Status').selectOption('busy');
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -476,7 +528,10 @@ describe('forms', () => {
     expect((await post({ sms_backup: 'off', _csrf: token })).status()).toBe(303);
     // Sign-in itself needs the token of the sign-in form.
     const fresh = await open();
-    const login = await fresh.request.post('/login', { form: { user_id: owner.userId, password: PASSWORD }, maxRedirects: 0 });
+    const login = await fresh.request.post('/login', {
+      form: { user_id: owner.userId, password: PASSWORD },
+      maxRedirects: 0,
+    });
     expect(login.status()).toBe(403);
   });
 });
@@ -511,7 +566,9 @@ describe('admin', () => {
       expect(shown).toContain('read-only');
       expect(shown).toContain('seen by the admin');
       expect(shown).toContain(reason);
-      expect(shown).toMatch(/Details\s+originate failed: ARI POST \/channels\/rh-call_x failed: HTTP 500 \(Allocation failed\)/);
+      expect(shown).toMatch(
+        /Details\s+originate failed: ARI POST \/channels\/rh-call_x failed: HTTP 500 \(Allocation failed\)/,
+      );
       expect(shown).not.toContain(owner.apiKey);
       expect(await page.locator('main form[method="post"]').count()).toBe(0);
       await screenshot(page, 'admin-account');
@@ -544,7 +601,9 @@ describe('without telephony', () => {
       const res = await page.request.post('/dashboard/test-call', { form: { _csrf: token }, maxRedirects: 0 });
       expect(res.headers().location).toBe('/calls?notice=telephony-off');
       await page.goto('/');
-      await page.getByText('The sample cannot be played: this server places no calls, so it has no speech engine running.').waitFor();
+      await page
+        .getByText('The sample cannot be played: this server places no calls, so it has no speech engine running.')
+        .waitFor();
       expect((await page.request.get('/dashboard/voice-sample.wav')).status()).toBe(404);
       expect(bare.errorLogs()).toEqual([]);
     } finally {

@@ -113,10 +113,16 @@ it('ARI websocket cut during a ringing call: reconnects, the call ends no_answer
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert ringing while ARI is cut');
   expect(res.status, res.text).toBe(200);
   const callId = res.json.call_id as string;
-  await waitFor('the call to be ringing', () => (progress.get(callId)?.status === 'ringing' ? true : undefined), 10_000, 20);
-  expect(progress.get(callId)?.status, JSON.stringify([progress.timeline(callId), row(callId), t.logs.filter((l) => l.level !== 'debug').slice(-15)])).toBe(
-    'ringing',
+  await waitFor(
+    'the call to be ringing',
+    () => (progress.get(callId)?.status === 'ringing' ? true : undefined),
+    10_000,
+    20,
   );
+  expect(
+    progress.get(callId)?.status,
+    JSON.stringify([progress.timeline(callId), row(callId), t.logs.filter((l) => l.level !== 'debug').slice(-15)]),
+  ).toBe('ringing');
   const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
 
   const cutAt = Date.now();
@@ -181,7 +187,12 @@ it('ARI websocket cut for longer than the ring timeout during a ringing call: th
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert ringing while ARI is cut for long');
   expect(res.status, res.text).toBe(200);
   const callId = res.json.call_id as string;
-  await waitFor('the call to be ringing', () => (progress.get(callId)?.status === 'ringing' ? true : undefined), 10_000, 20);
+  await waitFor(
+    'the call to be ringing',
+    () => (progress.get(callId)?.status === 'ringing' ? true : undefined),
+    10_000,
+    20,
+  );
   expect(progress.get(callId)?.status, JSON.stringify([progress.timeline(callId), row(callId)])).toBe('ringing');
   const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
   await new Promise((r) => setTimeout(r, 1_000));

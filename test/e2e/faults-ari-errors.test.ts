@@ -12,7 +12,15 @@ import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { request } from '../helpers/https-client.js';
 import { provisionAsterisk, startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { startKannel, type KannelPeer } from '../helpers/kannel.js';
-import { callEnded, managedTelephonyEnv, realClock, smsSettled, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
+import {
+  callEnded,
+  managedTelephonyEnv,
+  realClock,
+  smsSettled,
+  sqliteDb,
+  startTestService,
+  type TestService,
+} from '../helpers/service.js';
 import { createAccount } from '../helpers/accounts.js';
 import { reasonText } from '../../src/core/reasons.js';
 
@@ -121,7 +129,14 @@ describe("Asterisk refuses ringhook's ARI credentials (external mode, wrong pass
     const errors = t.takeErrorLogs();
     console.log(
       'figures: ari refuses the credentials',
-      JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline, health: health.status, errors: errors.map((e) => e.msg) }),
+      JSON.stringify({
+        status: row.status,
+        error: row.error,
+        sms: row.sms_status,
+        timeline,
+        health: health.status,
+        errors: errors.map((e) => e.msg),
+      }),
     );
 
     expect(row.status).toBe('failed');
@@ -132,6 +147,8 @@ describe("Asterisk refuses ringhook's ARI credentials (external mode, wrong pass
     expect(kannel.messages().length - before).toBe(1);
     // One error line for the operator, however many reconnects, naming what to check.
     expect(errors).toHaveLength(1);
-    expect(String(errors[0]!.msg)).toMatch(/refused ringhook's ARI credentials.*RINGHOOK_ARI_USER.*RINGHOOK_ARI_PASSWORD/);
+    expect(String(errors[0]!.msg)).toMatch(
+      /refused ringhook's ARI credentials.*RINGHOOK_ARI_USER.*RINGHOOK_ARI_PASSWORD/,
+    );
   }, 40_000);
 });

@@ -32,11 +32,16 @@ afterAll(async () => {
 const row = (callId: string) => t.callRow(callId);
 
 async function account(i: number): Promise<Account> {
-  return createAccount(t.service.stores.accounts, { phone: `+1415555${String(100 + i).padStart(4, '0')}`, smsBackup: true });
+  return createAccount(t.service.stores.accounts, {
+    phone: `+1415555${String(100 + i).padStart(4, '0')}`,
+    smsBackup: true,
+  });
 }
 
 async function sendAlert(a: Account, message: string): Promise<string> {
-  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), { 'content-type': 'application/json' });
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), {
+    'content-type': 'application/json',
+  });
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;
 }
@@ -53,7 +58,13 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
 
 it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS each, later alerts placed`, async () => {
   const sink = await startRtpSink(await freeUdpPort());
-  const phone = await startSipp({ scenario: 'answer', port: trunkPort, calls: CALLS, timeoutSec: 60, keys: { rtp_sink_port: sink.port } });
+  const phone = await startSipp({
+    scenario: 'answer',
+    port: trunkPort,
+    calls: CALLS,
+    timeoutSec: 60,
+    keys: { rtp_sink_port: sink.port },
+  });
   const accounts = await Promise.all(Array.from({ length: CALLS }, (_, i) => account(i)));
   const before = kannel.messages().length;
   const ids = await Promise.all(accounts.map((a, i) => sendAlert(a, `held call ${i}`)));
@@ -88,7 +99,11 @@ it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS ea
     'SMS outcomes',
     () => {
       const rows = ids.map(row);
-      return rows.every((r) => r.sms_status && r.sms_status !== 'sending' && r.sms_status !== 'waiting' && r.sms_status !== 'pending') && rows;
+      return (
+        rows.every(
+          (r) => r.sms_status && r.sms_status !== 'sending' && r.sms_status !== 'waiting' && r.sms_status !== 'pending',
+        ) && rows
+      );
     },
     20_000,
   );
@@ -101,7 +116,10 @@ it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS ea
 
   // Later alerts are placed normally on the restarted Asterisk (busy: a final state from the phone).
   const phone2 = await startSipp({ scenario: 'busy', port: trunkPort, calls: 2, timeoutSec: 30 });
-  const later = await Promise.all([sendAlert(accounts[0]!, 'after restart 0'), sendAlert(accounts[1]!, 'after restart 1')]);
+  const later = await Promise.all([
+    sendAlert(accounts[0]!, 'after restart 0'),
+    sendAlert(accounts[1]!, 'after restart 1'),
+  ]);
   const laterRows = await until(
     'later calls final',
     () => {
@@ -115,7 +133,11 @@ it(`Asterisk SIGKILLed with ${CALLS} answered calls: all interrupted, one SMS ea
   expect(result.successfulCalls).toBe(2);
   // The interrupted calls were never redialed: still interrupted, one attempt each.
   expect(ids.map((id) => row(id).status)).toEqual(ids.map(() => 'interrupted'));
-  for (const id of ids) expect(progress.timeline(id).filter((e) => e.event === 'dialing').length, JSON.stringify(progress.timeline(id))).toBeLessThanOrEqual(1);
+  for (const id of ids)
+    expect(
+      progress.timeline(id).filter((e) => e.event === 'dialing').length,
+      JSON.stringify(progress.timeline(id)),
+    ).toBeLessThanOrEqual(1);
   console.log(
     'figures: asterisk killed with concurrent calls',
     JSON.stringify({

@@ -63,19 +63,26 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const events = (callId: string) => progress.timeline(callId).map((e) => e.event);
 const dialings = (callId: string) => events(callId).filter((e) => e === 'dialing').length;
-const smsAtCentre = (message: string) => kannel.messages().filter((m) => m.text === `Missed call alert: ${message}`).length;
+const smsAtCentre = (message: string) =>
+  kannel.messages().filter((m) => m.text === `Missed call alert: ${message}`).length;
 
 async function account(): Promise<Account> {
   return createAccount(t.service.stores.accounts, { smsBackup: true, requireConfirm: false });
 }
 
 async function sendAlert(a: Account, message: string): Promise<string> {
-  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), { 'content-type': 'application/json' });
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), {
+    'content-type': 'application/json',
+  });
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -89,7 +96,15 @@ const startupTime = async () => (await ari.asteriskInfo()).status?.startup_time;
 
 /** What the supervisor and the ARI client report while Asterisk restarts. */
 function watchRestart() {
-  const seen = { supervisorExits: 0, supervisorReady: 0, disconnects: 0, disconnectedAt: 0, reconnectedAt: 0, downMs: 0, attempts: 0 };
+  const seen = {
+    supervisorExits: 0,
+    supervisorReady: 0,
+    disconnects: 0,
+    disconnectedAt: 0,
+    reconnectedAt: 0,
+    downMs: 0,
+    attempts: 0,
+  };
   const onExit = () => void seen.supervisorExits++;
   const onReady = () => void seen.supervisorReady++;
   const onDisconnected = () => {
@@ -109,7 +124,8 @@ function watchRestart() {
   ari.once('reconnected', onReconnected);
   return {
     seen,
-    reconnected: (timeoutMs: number) => Promise.race([reconnected.then(() => true), sleep(timeoutMs).then(() => false)]),
+    reconnected: (timeoutMs: number) =>
+      Promise.race([reconnected.then(() => true), sleep(timeoutMs).then(() => false)]),
     detach() {
       asterisk.off('exit', onExit);
       asterisk.off('ready', onReady);
@@ -228,7 +244,13 @@ it('core restart gracefully during an answered call: the call plays to its end, 
   t.takeErrorLogs();
   const sink = await startRtpSink(await freeUdpPort());
   // Two calls: the one held during the drain, then (once Asterisk is back) the alert sent during the drain.
-  const phone = await startSipp({ scenario: 'answer', port: trunkPort, calls: 2, timeoutSec: 90, keys: { rtp_sink_port: sink.port } });
+  const phone = await startSipp({
+    scenario: 'answer',
+    port: trunkPort,
+    calls: 2,
+    timeoutSec: 90,
+    keys: { rtp_sink_port: sink.port },
+  });
   const a = await account();
   const message1 = `held through core restart gracefully ${Date.now()}`;
   const callId = await sendAlert(a, message1);
@@ -242,7 +264,11 @@ it('core restart gracefully during an answered call: the call plays to its end, 
   const cli = asteriskCli(asterisk, 'core restart gracefully', 60_000).then((out) => ({ out, at: Date.now() }));
   cli.catch(() => {});
   // The drain has begun once the CLI refuses commands "during shutdown".
-  await until('Asterisk draining', async () => /during shutdown/.test(await asteriskCli(asterisk, 'core show channels count').catch(() => '')), 15_000);
+  await until(
+    'Asterisk draining',
+    async () => /during shutdown/.test(await asteriskCli(asterisk, 'core show channels count').catch(() => '')),
+    15_000,
+  );
   const drainSeenMs = Date.now() - commandAt;
   const message2 = `sent during the graceful drain ${Date.now()}`;
   const callId2 = await sendAlert(a, message2);
@@ -297,7 +323,10 @@ it('core restart gracefully during an answered call: the call plays to its end, 
   expect(row1.sms_status).toBe('not_needed');
   expect(smsAtCentre(message1)).toBe(0);
   expect(smsAtCentre(message2)).toBeLessThanOrEqual(1);
-  expect((sipp.successfulCalls ?? 0) + (sipp.failedCalls ?? 0), 'the phone got each call at most once').toBeLessThanOrEqual(2);
+  expect(
+    (sipp.successfulCalls ?? 0) + (sipp.failedCalls ?? 0),
+    'the phone got each call at most once',
+  ).toBeLessThanOrEqual(2);
   expect(errors).toEqual([]);
 
   // Asterisk refused the originate only because it was shutting down: the alert waited in the

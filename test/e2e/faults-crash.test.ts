@@ -13,13 +13,30 @@ import { request } from '../helpers/https-client.js';
 import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
 import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
-import { buildOnce, runCliJson, startCountingPhone, startServe, type CountingPhone, type ServeProcess } from '../soak/peers.js';
+import {
+  buildOnce,
+  runCliJson,
+  startCountingPhone,
+  startServe,
+  type CountingPhone,
+  type ServeProcess,
+} from '../soak/peers.js';
 
 const ACCOUNTS = Number(process.env.RINGHOOK_CRASH_ACCOUNTS ?? 4);
 /** Premium allows 10 alerts a minute per account. */
 const PER_ACCOUNT = 10;
 const IN_FLIGHT = new Set(['dialing', 'ringing', 'answered']);
-const FINAL = new Set(['completed', 'acknowledged', 'busy', 'no_answer', 'unreachable', 'rejected', 'failed', 'interrupted', 'expired']);
+const FINAL = new Set([
+  'completed',
+  'acknowledged',
+  'busy',
+  'no_answer',
+  'unreachable',
+  'rejected',
+  'failed',
+  'interrupted',
+  'expired',
+]);
 
 let env: Record<string, string>;
 let dataDir: string;
@@ -81,7 +98,19 @@ it(`kill -9 during ${ACCOUNTS * PER_ACCOUNT} alerts over ${ACCOUNTS} accounts: 0
   const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
   const base = `https://127.0.0.1:${env.RINGHOOK_PORT}`;
   const accounts = Array.from({ length: ACCOUNTS }, (_, i) =>
-    runCliJson(['account', 'create', '--phone', `+1415555${String(100 + i).padStart(4, '0')}`, '--plan', 'premium', '--sms-backup', 'on'], env),
+    runCliJson(
+      [
+        'account',
+        'create',
+        '--phone',
+        `+1415555${String(100 + i).padStart(4, '0')}`,
+        '--plan',
+        'premium',
+        '--sms-backup',
+        'on',
+      ],
+      env,
+    ),
   ) as Array<{ user_id: string; api_key: string; phone: string }>;
   phone = await startCountingPhone(trunkPort, 1500);
 
@@ -120,7 +149,12 @@ it(`kill -9 during ${ACCOUNTS * PER_ACCOUNT} alerts over ${ACCOUNTS} accounts: 0
   // Wait (bounded) until every call has reached a final state and every missed call its SMS.
   const deadline = Date.now() + 90_000;
   let now = snapshot();
-  while ([...now.values()].some((c) => !FINAL.has(c.status) || (['busy', 'interrupted'].includes(c.status) && !c.sms_status)) && Date.now() < deadline) {
+  while (
+    [...now.values()].some(
+      (c) => !FINAL.has(c.status) || (['busy', 'interrupted'].includes(c.status) && !c.sms_status),
+    ) &&
+    Date.now() < deadline
+  ) {
     await new Promise((r) => setTimeout(r, 200));
     now = snapshot();
   }
@@ -141,9 +175,15 @@ it(`kill -9 during ${ACCOUNTS * PER_ACCOUNT} alerts over ${ACCOUNTS} accounts: 0
   // 0 dialed twice: after the restart each number got exactly one INVITE per call made of alerts
   // queued at the kill; before it, at most one per call that had left the queue.
   const calls = (list: Array<[string, Row]>, userId: string) =>
-    new Set(list.filter(([id]) => now.get(id)!.user_id === userId && now.get(id)!.status !== 'expired').map(([id]) => now.get(id)!.carrier)).size;
+    new Set(
+      list
+        .filter(([id]) => now.get(id)!.user_id === userId && now.get(id)!.status !== 'expired')
+        .map(([id]) => now.get(id)!.carrier),
+    ).size;
   for (const a of accounts) {
-    expect(after.get(a.phone)?.size ?? 0, `INVITEs to ${a.phone} after the restart`).toBe(calls(queuedAtKill, a.user_id));
+    expect(after.get(a.phone)?.size ?? 0, `INVITEs to ${a.phone} after the restart`).toBe(
+      calls(queuedAtKill, a.user_id),
+    );
     const sentBefore = before.get(a.phone)?.size ?? 0;
     expect(sentBefore).toBeGreaterThanOrEqual(calls(finalAtKill, a.user_id));
     expect(sentBefore).toBeLessThanOrEqual(calls([...finalAtKill, ...inFlightAtKill], a.user_id));
@@ -159,8 +199,13 @@ it(`kill -9 during ${ACCOUNTS * PER_ACCOUNT} alerts over ${ACCOUNTS} accounts: 0
   }
   for (const [carrier, group] of missed) {
     const lead = now.get(carrier)!;
-    const expected = group.length === 1 ? `Missed call alert: ${lead.message}` : `Missed call, ${group.length} alerts: 1) ${lead.message}`;
-    expect(texts.filter((t) => t.startsWith(expected) && (group.length > 1 || t === expected)).length, expected).toBe(1);
+    const expected =
+      group.length === 1
+        ? `Missed call alert: ${lead.message}`
+        : `Missed call, ${group.length} alerts: 1) ${lead.message}`;
+    expect(texts.filter((t) => t.startsWith(expected) && (group.length > 1 || t === expected)).length, expected).toBe(
+      1,
+    );
   }
   expect(texts.length).toBe(missed.size);
   console.log(

@@ -9,7 +9,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
-import { callEnded, managedTelephonyEnv, realClock, smsSettled, sqliteDb, sqliteOf, startTestService, type TestService } from '../helpers/service.js';
+import {
+  callEnded,
+  managedTelephonyEnv,
+  realClock,
+  smsSettled,
+  sqliteDb,
+  sqliteOf,
+  startTestService,
+  type TestService,
+} from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
 import { createAccount } from '../helpers/accounts.js';
@@ -42,7 +51,12 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
   const callId = first.json.call_id as string;
   // Take the lock 3.5 s after the dial, so the ring timeout (5 s) ends the call while it is held:
   // the dialer's no_answer write (and the SMS decision) have to wait for it.
-  await waitFor('the call to be ringing', () => (progress.get(callId)?.status === 'ringing' ? true : undefined), 10_000, 20);
+  await waitFor(
+    'the call to be ringing',
+    () => (progress.get(callId)?.status === 'ringing' ? true : undefined),
+    10_000,
+    20,
+  );
   const dialedAt = progress.timeline(callId).find((e) => e.event === 'dialing')!.at;
   await new Promise((r) => setTimeout(r, Math.max(0, dialedAt + 3_500 - Date.now())));
   const lockedAt = Date.now();
@@ -92,7 +106,9 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
     expect(r.ms, 'within the sender budget').toBeLessThan(3_000);
   }
   // Exactly the probes answered 200 are in the history.
-  expect((await t.service.stores.calls.list({ userId: other.userId, limit: 1000 })).length).toBe(replies.filter((r) => r.status === 200).length);
+  expect((await t.service.stores.calls.list({ userId: other.userId, limit: 1000 })).length).toBe(
+    replies.filter((r) => r.status === 200).length,
+  );
   expect(statusAtLock).toBe('ringing');
   expect(row.status).toBe('no_answer');
   // The no_answer write waited for the lock (recorded once it was released, not lost), and the
@@ -125,7 +141,13 @@ it('a call the database shows ringing with no call behind it (its end never reco
   const timeline = progress.timeline(callId).map((e) => e.event);
   console.log(
     'figures: orphan call swept',
-    JSON.stringify({ status: row.status, error: row.error, sms: row.sms_status, timeline, swept_after_ms: row.ended_at - row.received_at }),
+    JSON.stringify({
+      status: row.status,
+      error: row.error,
+      sms: row.sms_status,
+      timeline,
+      swept_after_ms: row.ended_at - row.received_at,
+    }),
   );
   expect(row.status).toBe('interrupted');
   expect(row.error).toBe(reasonText('end_not_recorded'));

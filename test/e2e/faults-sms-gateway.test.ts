@@ -50,7 +50,8 @@ afterAll(async () => {
 
 const row = (callId: string) => t.callRow(callId);
 
-const waitSms = (callId: string, timeoutMs = 30_000) => t.waitForCall(callId, (r) => smsSettled(r) && r.sms_status !== 'pending', timeoutMs);
+const waitSms = (callId: string, timeoutMs = 30_000) =>
+  t.waitForCall(callId, (r) => smsSettled(r) && r.sms_status !== 'pending', timeoutMs);
 
 /** One busy alert against an SMSC started with `options`; returns its row and the SMSC's counts. */
 async function busyAlertWith(name: string, options: SmscOptions, settleMs: number) {
@@ -77,7 +78,15 @@ async function busyAlertWith(name: string, options: SmscOptions, settleMs: numbe
   // A failure is final (never sent late); a sent SMS may only go on to its delivery receipt.
   if (r.sms_status === 'failed') expect(final.sms_status).toBe('failed');
   else expect(['sent', 'delivered']).toContain(final.sms_status);
-  figures[name] = { sms: r.sms_status, final_sms: final.sms_status, error: r.sms_error, submits, messages: messages.length, binds, alert_to_sms_ms: smsMs };
+  figures[name] = {
+    sms: r.sms_status,
+    final_sms: final.sms_status,
+    error: r.sms_error,
+    submits,
+    messages: messages.length,
+    binds,
+    alert_to_sms_ms: smsMs,
+  };
   return { row: r, submits, messages };
 }
 
@@ -100,7 +109,11 @@ it('connection dropped mid-submit: failed ("may have accepted it"), the SMSC saw
 }, 60_000);
 
 it('slow gateway (answer after the timeout): failed, the SMSC took it once, not re-sent', async () => {
-  const { row: r, submits, messages } = await busyAlertWith('slow past the timeout', { submitDelayS: (SMS_TIMEOUT_MS + 1_500) / 1000 }, 3_000);
+  const {
+    row: r,
+    submits,
+    messages,
+  } = await busyAlertWith('slow past the timeout', { submitDelayS: (SMS_TIMEOUT_MS + 1_500) / 1000 }, 3_000);
   expect(r.sms_status).toBe('failed');
   expect(r.sms_error).toMatch(/within 1500 ms.*may have accepted/);
   expect(submits).toBe(1);

@@ -6,7 +6,15 @@ import { provisionAsterisk } from '../helpers/asterisk.js';
 import { request } from '../helpers/https-client.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
-import { makeDataDir, managedTelephonyEnv, realClock, sqliteDb, startTestService, type TestService, smsSettled } from '../helpers/service.js';
+import {
+  makeDataDir,
+  managedTelephonyEnv,
+  realClock,
+  sqliteDb,
+  startTestService,
+  type TestService,
+  smsSettled,
+} from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
 import { createAccount } from '../helpers/accounts.js';
@@ -45,16 +53,22 @@ afterAll(async () => {
 const row = (callId: string) => t.callRow(callId);
 
 /** How many times the call's SMS waited for the gateway (its timeline's sms_waiting). */
-const waits = (callId: string) => new CallProgressStore(sqliteDb(t.service.stores)).timeline(callId).filter((e) => e.event === 'sms_waiting');
+const waits = (callId: string) =>
+  new CallProgressStore(sqliteDb(t.service.stores)).timeline(callId).filter((e) => e.event === 'sms_waiting');
 
-const waitSms = (callId: string, timeoutMs = 30_000) => t.waitForCall(callId, (r) => smsSettled(r) && r.sms_status !== 'pending', timeoutMs);
+const waitSms = (callId: string, timeoutMs = 30_000) =>
+  t.waitForCall(callId, (r) => smsSettled(r) && r.sms_status !== 'pending', timeoutMs);
 
 it('gateway down: the SMS of a busy call waits for it, and goes out once when it is back; past RINGHOOK_CALL_FRESHNESS it ends failed and is never sent late', async () => {
   const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   // /healthz checks the gateway for real: down is reported, but the service stays healthy (200).
   const healthDown = await request(`${t.baseUrl}/healthz`, { method: 'GET', ca: t.ca });
   expect(healthDown.status).toBe(200);
-  expect(healthDown.json).toMatchObject({ ok: true, checks: { sms: 'down', ari: 'ok', asterisk: 'ok' }, down: ['sms'] });
+  expect(healthDown.json).toMatchObject({
+    ok: true,
+    checks: { sms: 'down', ari: 'ok', asterisk: 'ok' },
+    down: ['sms'],
+  });
   const phone = await startSipp({ scenario: 'busy', port: trunkPort, calls: 2, timeoutSec: 60 });
 
   // Down for longer than the window (RINGHOOK_CALL_FRESHNESS, 10 s here): tried again, then failed.
@@ -70,7 +84,11 @@ it('gateway down: the SMS of a busy call waits for it, and goes out once when it
   const second = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert while the gateway restarts');
   expect(second.status).toBe(200);
   // Between its tries it is `waiting` (a restart now would send it; see the last test).
-  await t.waitForCall(second.json.call_id, (r) => r.sms_status === 'waiting' && waits(second.json.call_id).length > 0, 20_000);
+  await t.waitForCall(
+    second.json.call_id,
+    (r) => r.sms_status === 'waiting' && waits(second.json.call_id).length > 0,
+    20_000,
+  );
   smsc = await startSmsc({ receiptDelayS: 0, port: smscPort });
   const sent = await waitSms(second.json.call_id, 30_000);
   expect(sent.status).toBe('busy');

@@ -61,15 +61,23 @@ describe('failed authentications are throttled per client address, valid credent
   it('behind a trusted proxy, each forwarded client address is counted on its own', async () => {
     const a = await premium();
     for (let i = 0; i < WEBHOOK_AUTH_LIMITS.failures; i++) {
-      expect((await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '203.0.113.7' }, { localAddress: '127.0.0.9' })).status).toBe(401);
+      expect(
+        (await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '203.0.113.7' }, { localAddress: '127.0.0.9' })).status,
+      ).toBe(401);
     }
-    expect((await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '203.0.113.7' }, { localAddress: '127.0.0.9' })).status).toBe(429);
-    expect((await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '203.0.113.8' }, { localAddress: '127.0.0.9' })).status).toBe(401);
+    expect(
+      (await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '203.0.113.7' }, { localAddress: '127.0.0.9' })).status,
+    ).toBe(429);
+    expect(
+      (await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '203.0.113.8' }, { localAddress: '127.0.0.9' })).status,
+    ).toBe(401);
     // An untrusted peer cannot pick its address with X-Forwarded-For.
     for (let i = 0; i < WEBHOOK_AUTH_LIMITS.failures; i++) {
       await t.post(wrongPath(a), 'x', { 'x-forwarded-for': `198.51.100.${i}` }, { localAddress: '127.0.0.4' });
     }
-    expect((await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '198.51.100.250' }, { localAddress: '127.0.0.4' })).status).toBe(429);
+    expect(
+      (await t.post(wrongPath(a), 'x', { 'x-forwarded-for': '198.51.100.250' }, { localAddress: '127.0.0.4' })).status,
+    ).toBe(429);
     t.clock.advance(61_000);
   });
 });
@@ -174,14 +182,18 @@ describe.skipIf(!isRoot)('the disk is full (a 2 MB tmpfs)', () => {
     const statuses: number[] = [];
     // Bounded: at most 400 alerts (each adds a row, so the WAL must grow and hit the full disk).
     for (let i = 0; i < 400 && !statuses.includes(500); i++) {
-      const res = await t.post(hookPath(a), JSON.stringify({ message, ticker: 'FULL', i, pad: 'p'.repeat(2000) }), { 'content-type': 'application/json' });
+      const res = await t.post(hookPath(a), JSON.stringify({ message, ticker: 'FULL', i, pad: 'p'.repeat(2000) }), {
+        'content-type': 'application/json',
+      });
       statuses.push(res.status);
       if (res.status !== 200) expect(res.json).toMatchObject({ success: false, code: 'internal' });
     }
     expect(statuses).toContain(500);
     // More alerts while full: all refused.
     for (let i = 0; i < 5; i++) {
-      const res = await t.post(hookPath(a), JSON.stringify({ message, pad: 'p'.repeat(2000) }), { 'content-type': 'application/json' });
+      const res = await t.post(hookPath(a), JSON.stringify({ message, pad: 'p'.repeat(2000) }), {
+        'content-type': 'application/json',
+      });
       statuses.push(res.status);
     }
     const ok = statuses.filter((s) => s === 200).length;
@@ -202,6 +214,8 @@ describe.skipIf(!isRoot)('the disk is full (a 2 MB tmpfs)', () => {
       check.close();
     }
     // The failures were logged as errors (an operator must see a full disk), nothing else.
-    expect(t.errorLogs().every((l) => JSON.stringify(l).includes('SQLITE_FULL') || JSON.stringify(l).includes('full'))).toBe(true);
+    expect(
+      t.errorLogs().every((l) => JSON.stringify(l).includes('SQLITE_FULL') || JSON.stringify(l).includes('full')),
+    ).toBe(true);
   }, 60_000);
 });

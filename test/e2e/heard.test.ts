@@ -44,12 +44,19 @@ async function sendAlert(a: Account, message: string): Promise<string> {
 }
 
 const events = (callId: string) =>
-  progress.timeline(callId).map((e) => (e.detail && (e.event === 'digit' || e.event === 'amd') ? `${e.event} ${e.detail}` : e.event));
+  progress
+    .timeline(callId)
+    .map((e) => (e.detail && (e.event === 'digit' || e.event === 'amd') ? `${e.event} ${e.detail}` : e.event));
 
 describe('answering-machine detection while the message plays', () => {
   it('a phone that answers and sends no audio at all: the message is spoken at once, the detection is not sure, and without a 1 the call ends unconfirmed with its SMS', async () => {
     const sink = await startRtpSink(await freeUdpPort());
-    const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port }, timeoutSec: 90 });
+    const phone = await startSipp({
+      scenario: 'answer',
+      port: trunkPort,
+      keys: { rtp_sink_port: sink.port },
+      timeoutSec: 90,
+    });
     const before = kannel.messages().length;
     const callId = await sendAlert(await account(true), 'NVDA crossed 140');
     const row = await t.waitForCall(callId, smsSettled, 60_000);
@@ -59,7 +66,9 @@ describe('answering-machine detection while the message plays', () => {
     expect(row.status, JSON.stringify(events(callId))).toBe('unconfirmed');
     expect(row).toMatchObject({ amd_status: 'NOTSURE', sms_status: expect.stringMatching(/^(sent|delivered)$/) });
     expect(row.amd_cause).toMatch(/^INITIALSILENCE/);
-    expect(events(callId)).toEqual(expect.arrayContaining(['answered', expect.stringMatching(/^amd NOTSURE/), 'hangup', 'unconfirmed']));
+    expect(events(callId)).toEqual(
+      expect.arrayContaining(['answered', expect.stringMatching(/^amd NOTSURE/), 'hangup', 'unconfirmed']),
+    );
     // The message was spoken, while the detection listened.
     expect(rtp.loudPackets).toBeGreaterThan(50);
     await t.waitForCall(callId, () => kannel.messages().length > before, 10_000);
@@ -72,7 +81,12 @@ describe('answering-machine detection while the message plays', () => {
   }, 90_000);
 
   it('a phone that hangs up 1.5 s after answering, while the detection listens: its end is seen, no verdict is kept; the message had begun and no 1 is required: completed, no SMS', async () => {
-    const phone = await startSipp({ scenario: 'answer-hangup', port: trunkPort, keys: { rtp_sink_port: await freeUdpPort() }, timeoutSec: 60 });
+    const phone = await startSipp({
+      scenario: 'answer-hangup',
+      port: trunkPort,
+      keys: { rtp_sink_port: await freeUdpPort() },
+      timeoutSec: 60,
+    });
     const callId = await sendAlert(await account(false), 'hung up during AMD');
     const row = await t.waitForCall(callId, callEnded, 30_000);
     await phone.stop();
@@ -97,7 +111,14 @@ describe('one line per phone', () => {
 
   it('answered: the phone never has two calls at once; the first call carries the first alert, the next the other four in order', async () => {
     const sink = await startRtpSink(await freeUdpPort());
-    const phone = await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: sink.port }, calls: 2, timeoutSec: 150, traceMessages: true });
+    const phone = await startSipp({
+      scenario: 'answer',
+      port: trunkPort,
+      keys: { rtp_sink_port: sink.port },
+      calls: 2,
+      timeoutSec: 150,
+      traceMessages: true,
+    });
     const ids = await fiveAlerts(await account(false));
     const rows = [];
     for (const id of ids) rows.push(await t.waitForCall(id, smsSettled, 120_000));
@@ -108,14 +129,26 @@ describe('one line per phone', () => {
     expect(mostAtOnce(dialogs)).toBe(1);
     expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'completed', 'completed', 'completed']);
     expect(rows.map((r) => r.carried_by)).toEqual([null, null, ids[1], ids[1], ids[1]]);
-    expect(rows.map((r) => r.channel_id)).toEqual([`rh-${ids[0]}`, `rh-${ids[1]}`, `rh-${ids[1]}`, `rh-${ids[1]}`, `rh-${ids[1]}`]);
+    expect(rows.map((r) => r.channel_id)).toEqual([
+      `rh-${ids[0]}`,
+      `rh-${ids[1]}`,
+      `rh-${ids[1]}`,
+      `rh-${ids[1]}`,
+      `rh-${ids[1]}`,
+    ]);
     // The merged call said how many and spoke them in order of arrival (its timeline's speech is not
     // stored; the call lasted long enough for four messages).
     expect(rows[1]!.talk_ms).toBeGreaterThan(rows[0]!.talk_ms);
   }, 180_000);
 
   it('busy: one SMS for the first alert, the merged follow-up carries the other four and its miss sends one SMS for them', async () => {
-    const phone = await startSipp({ scenario: 'busy-slow', port: trunkPort, calls: 2, timeoutSec: 60, traceMessages: true });
+    const phone = await startSipp({
+      scenario: 'busy-slow',
+      port: trunkPort,
+      calls: 2,
+      timeoutSec: 60,
+      traceMessages: true,
+    });
     const before = kannel.messages().length;
     const a = await createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm: true });
     const ids = await fiveAlerts(a);
@@ -132,7 +165,10 @@ describe('one line per phone', () => {
         .messages()
         .slice(before)
         .map((m) => m.text),
-    ).toEqual(['Missed call alert: first AAPL', 'Missed call, 4 alerts: 1) second MSFT 2) third NVDA 3) fourth TSLA 4) fifth SPY']);
+    ).toEqual([
+      'Missed call alert: first AAPL',
+      'Missed call, 4 alerts: 1) second MSFT 2) third NVDA 3) fourth TSLA 4) fifth SPY',
+    ]);
     // One SMS per alert at most: the four share one message id.
     expect(new Set(rows.slice(1).map((r) => r.sms_message_id)).size).toBe(1);
   }, 90_000);

@@ -37,10 +37,15 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-router-phone-'));
   hello = spokenUlaw(dir, 'hello', 'Hello?').samples;
   // A carrier voicemail's greeting (about 5.5 s) and its beep: 6 s in all.
-  const g = spokenUlaw(dir, 'greeting', "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.", {
-    toneHz: 1000,
-    toneMs: 400,
-  });
+  const g = spokenUlaw(
+    dir,
+    'greeting',
+    "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.",
+    {
+      toneHz: 1000,
+      toneMs: 400,
+    },
+  );
   greeting = { samples: g.samples, ms: g.samples.length / 8 };
   const env = {
     ...cacheDirEnv(),
@@ -55,7 +60,10 @@ beforeAll(async () => {
   serve = await startServe(env, 120_000, lab.inside(lab.home));
   // An account a call: test calls to one account are few an hour.
   call = () => {
-    const account = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'], env) as { user_id: string };
+    const account = runCliJson(
+      ['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'],
+      env,
+    ) as { user_id: string };
     return runCliJson(['test-call', account.user_id, '--wait', '40'], env, [0, 1]);
   };
 }, 300_000);
@@ -74,12 +82,40 @@ afterAll(async () => {
 /** The provider's phone answers and sends `pcap` from its ACK. */
 async function startTalkingPhone(pcap: Buffer): Promise<void> {
   fs.writeFileSync(path.join(dir, 'phone.pcap'), pcap);
-  const sipp = ['sipp', '-sf', path.join(SCENARIO_DIR, 'answer-talk.xml'), '-i', LAB.provider, '-p', '5060', '-mi', LAB.provider];
-  phone = spawn('ip', [...lab.inside(lab.provider).slice(1), ...sipp, '-mp', String(PHONE_MEDIA_PORT), '-m', '1', '-timeout', '60s', '-nostdin'], {
-    cwd: dir,
-    stdio: 'ignore',
-  });
-  await waitFor('the provider phone on UDP 5060', () => (/:13C4 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined), 10_000);
+  const sipp = [
+    'sipp',
+    '-sf',
+    path.join(SCENARIO_DIR, 'answer-talk.xml'),
+    '-i',
+    LAB.provider,
+    '-p',
+    '5060',
+    '-mi',
+    LAB.provider,
+  ];
+  phone = spawn(
+    'ip',
+    [
+      ...lab.inside(lab.provider).slice(1),
+      ...sipp,
+      '-mp',
+      String(PHONE_MEDIA_PORT),
+      '-m',
+      '1',
+      '-timeout',
+      '60s',
+      '-nostdin',
+    ],
+    {
+      cwd: dir,
+      stdio: 'ignore',
+    },
+  );
+  await waitFor(
+    'the provider phone on UDP 5060',
+    () => (/:13C4 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined),
+    10_000,
+  );
 }
 
 /** A test call to the phone; what crossed the router: the phone's ACK, and when sound came to the phone. */
@@ -88,12 +124,18 @@ async function callThroughRouter(pcap: Buffer) {
   const capture = await lab.captureOutside();
   const result = call();
   const packets = await capture.stop();
-  const ack = packets.find((p) => p.protocol === 'udp' && p.dport === 5060 && p.payload.toString('latin1').startsWith('ACK '));
+  const ack = packets.find(
+    (p) => p.protocol === 'udp' && p.dport === 5060 && p.payload.toString('latin1').startsWith('ACK '),
+  );
   if (!ack) throw new Error(`no ACK crossed the router: ${JSON.stringify(result)}`);
-  const loud = packets.filter((p) => p.src === LAB.routerOutside && p.dport === PHONE_MEDIA_PORT && isLoudPcmu(p)).map((p) => p.at - ack.at);
+  const loud = packets
+    .filter((p) => p.src === LAB.routerOutside && p.dport === PHONE_MEDIA_PORT && isLoudPcmu(p))
+    .map((p) => p.at - ack.at);
   const amd = result.timeline.find((e) => e.event === 'amd')?.detail ?? '';
   const heardBack = packets.some((p) => p.src === LAB.provider && p.sport === PHONE_MEDIA_PORT);
-  console.log(`figures: behind the router: ${result.status}, ${amd}, first sound ${loud[0]?.toFixed(1)} ms after the ACK`);
+  console.log(
+    `figures: behind the router: ${result.status}, ${amd}, first sound ${loud[0]?.toFixed(1)} ms after the ACK`,
+  );
   return { ...result, amd, loud, heardBack };
 }
 
@@ -105,7 +147,9 @@ function isLoudPcmu(p: Packet): boolean {
 }
 
 it('a person who says "Hello?" and presses 1 once the message has begun: the first word within 300 ms of the ACK, through the router both ways; a person; acknowledged', async () => {
-  const r = await callThroughRouter(talkingPhonePcap({ voice: hello, totalMs: 15_000, digit: { key: '1', atMs: 3_000 } }));
+  const r = await callThroughRouter(
+    talkingPhonePcap({ voice: hello, totalMs: 15_000, digit: { key: '1', atMs: 3_000 } }),
+  );
   expect(r.status, JSON.stringify(r.timeline)).toBe('acknowledged');
   expect(r.amd).toMatch(/^HUMAN /);
   expect(r.heardBack).toBe(true);

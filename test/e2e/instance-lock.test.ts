@@ -23,7 +23,10 @@ interface Started {
 
 function launch(command: string, args: string[], env: Record<string, string>): Started {
   let output = '';
-  const child = spawn(command, args, { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   children.push(child);
@@ -32,7 +35,12 @@ function launch(command: string, args: string[], env: Record<string, string>): S
 }
 
 async function serveEnv(dataDir: string): Promise<Record<string, string>> {
-  return { RINGHOOK_DATA_DIR: dataDir, RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: String(await freeTcpPort()), RINGHOOK_TELEPHONY: 'off' };
+  return {
+    RINGHOOK_DATA_DIR: dataDir,
+    RINGHOOK_HOST: '127.0.0.1',
+    RINGHOOK_PORT: String(await freeTcpPort()),
+    RINGHOOK_TELEPHONY: 'off',
+  };
 }
 
 async function listening(s: Started): Promise<void> {
@@ -121,7 +129,9 @@ describe('the data dir lock', () => {
     fs.writeFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'), `${unrelated.child.pid}\n`);
     const s = launch(process.execPath, [BIN, 'serve'], env);
     await listening(s);
-    expect(fs.readFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'), 'utf8')).toBe(`${s.child.pid}\n0.1.0\n${SCHEMA_VERSION}\n`);
+    expect(fs.readFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'), 'utf8')).toBe(
+      `${s.child.pid}\n0.1.0\n${SCHEMA_VERSION}\n`,
+    );
   }, 60_000);
 
   it('a second live serve is refused with the holder named, and the CLI works beside the first', async () => {

@@ -36,18 +36,39 @@ beforeAll(() => {
 it('a German account hears the German intro, message, prompt and confirmation, in espeak-ng German', async () => {
   const de = LANGUAGES.de;
   const message = 'DAX > 18250.5 on the 4H';
-  const account = await createAccount(calling.t.service.stores.accounts, { language: 'de', smsBackup: true, requireConfirm: true });
+  const account = await createAccount(calling.t.service.stores.accounts, {
+    language: 'de',
+    smsBackup: true,
+    requireConfirm: true,
+  });
   expect(account).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: null });
   const rtp = await startRtpPhone(await freeUdpPort());
-  const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90, traceMessages: true });
+  const phone = await startSipp({
+    scenario: 'answer',
+    port: calling.trunkPort,
+    keys: { rtp_sink_port: rtp.port },
+    timeoutSec: 90,
+    traceMessages: true,
+  });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-languages-'));
   const hello = spokenUlaw(dir, 'hallo', 'Hallo?', { silenceMs: 2_000 });
   try {
-    const res = await calling.t.post(`/webhook/${account.userId}/${account.apiKey}`, message, { 'content-type': 'text/plain' });
+    const res = await calling.t.post(`/webhook/${account.userId}/${account.apiKey}`, message, {
+      'content-type': 'text/plain',
+    });
     expect(res.status, res.text).toBe(200);
     const callId = res.json.call_id as string;
-    const media = await waitFor('the INVITE and its SDP at the phone', async () => asteriskMedia(await phone.messagesSoFar()), 20_000);
-    await waitFor('the call to be answered', () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined), 20_000, 10);
+    const media = await waitFor(
+      'the INVITE and its SDP at the phone',
+      async () => asteriskMedia(await phone.messagesSoFar()),
+      20_000,
+    );
+    await waitFor(
+      'the call to be answered',
+      () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined),
+      20_000,
+      10,
+    );
     await rtp.play(media, hello.samples);
     await waitFor('the message at the phone', () => (rtp.loudAt().length > 50 ? true : undefined), 20_000, 20);
     await rtp.digit(media, '1');
@@ -61,10 +82,14 @@ it('a German account hears the German intro, message, prompt and confirmation, i
     // The message as a German trader reads it: "über", the decimal comma, "4 Stunden".
     expect(spoken).toBe('D A X über 18250,5 on the 4 Stunden');
     const mine = played.filter((p) => p.channelId === `rh-${callId}`).map((p) => p.media);
-    expect(mine).toEqual([[file(de.prompts.intro), file(spoken), file(de.prompts.prompt)], [file(de.prompts.confirmed)]]);
+    expect(mine).toEqual([
+      [file(de.prompts.intro), file(spoken), file(de.prompts.prompt)],
+      [file(de.prompts.confirmed)],
+    ]);
     // Nothing English was played to the call.
     const english = LANGUAGES.en.prompts;
-    for (const text of [english.intro, english.prompt, english.confirmed]) expect(mine.flat()).not.toContain(file(text, 'slt', 'flite'));
+    for (const text of [english.intro, english.prompt, english.confirmed])
+      expect(mine.flat()).not.toContain(file(text, 'slt', 'flite'));
     // The files Asterisk played are there, as 8 kHz WAV.
     for (const uri of mine.flat()) {
       const wav = fs.readFileSync(`${uri.slice('sound:'.length)}.wav`);

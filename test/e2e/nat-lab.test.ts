@@ -70,7 +70,11 @@ async function startProviderPhone(calls = 1): Promise<void> {
     { cwd: phoneDir, stdio: 'ignore' },
   );
   // Bound when the provider's namespace lists UDP port 5060 (13C4).
-  await waitFor('the provider phone on UDP 5060', () => (/:13C4 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined), 10_000);
+  await waitFor(
+    'the provider phone on UDP 5060',
+    () => (/:13C4 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined),
+    10_000,
+  );
 }
 
 /** ringhook in the home network, a test call to the provider's phone, its final state and timeline. */
@@ -95,14 +99,22 @@ function ringhookEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 /** ringhook serve in the home network with one account; `call()` places a test call and waits for its end. */
-async function startHome(extra: Record<string, string>): Promise<{ env: Record<string, string>; call: () => TestCall }> {
+async function startHome(
+  extra: Record<string, string>,
+): Promise<{ env: Record<string, string>; call: () => TestCall }> {
   const env = ringhookEnv(extra);
   serve = await startServe(env, 120_000, lab.inside(lab.home));
-  const account = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'], env) as { user_id: string };
+  const account = runCliJson(
+    ['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--require-confirm', 'off'],
+    env,
+  ) as { user_id: string };
   return { env, call: () => runCliJson(['test-call', account.user_id, '--wait', '30'], env, [0, 1]) as TestCall };
 }
 
-async function testCallThroughNat(extra: Record<string, string>, afterFirst?: (again: () => TestCall) => Promise<void>): Promise<TestCall> {
+async function testCallThroughNat(
+  extra: Record<string, string>,
+  afterFirst?: (again: () => TestCall) => Promise<void>,
+): Promise<TestCall> {
   const { call } = await startHome(extra);
   await startProviderPhone(afterFirst ? 2 : 1);
   const first = call();
@@ -117,7 +129,10 @@ it("today's configuration behind NAT: the call is answered but the digit, sent t
 }, 180_000);
 
 it("with RINGHOOK_SIP_EXTERNAL_ADDRESS: the provider is given the router's public address, and the digit 1 comes home: acknowledged", async () => {
-  const call = await testCallThroughNat({ RINGHOOK_SIP_EXTERNAL_ADDRESS: LAB.routerOutside, RINGHOOK_SIP_LOCAL_NET: '10.77.0.0/24,127.0.0.0/8' });
+  const call = await testCallThroughNat({
+    RINGHOOK_SIP_EXTERNAL_ADDRESS: LAB.routerOutside,
+    RINGHOOK_SIP_LOCAL_NET: '10.77.0.0/24,127.0.0.0/8',
+  });
   expect(call.timeline.map((e) => e.event)).toContain('digit');
   expect(call.status).toBe('acknowledged');
 }, 180_000);
@@ -154,7 +169,11 @@ it('RINGHOOK_STUN_SERVER instead of the external address: the public address is 
     { stdio: 'ignore' },
   );
   try {
-    await waitFor('coturn on UDP 3478', () => (/:0D96 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined), 10_000);
+    await waitFor(
+      'coturn on UDP 3478',
+      () => (/:0D96 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined),
+      10_000,
+    );
     const call = await testCallThroughNat({ RINGHOOK_STUN_SERVER: `${LAB.provider}:3478` });
     expect(serve!.output()).toMatch(/public address from STUN.*203\.0\.113\.1/);
     expect(call.status).toBe('acknowledged');
@@ -163,7 +182,9 @@ it('RINGHOOK_STUN_SERVER instead of the external address: the public address is 
   }
   await serve?.stop();
   serve = undefined;
-  await expect(startServe(ringhookEnv({ RINGHOOK_STUN_SERVER: `${LAB.provider}:3479` }), 60_000, lab.inside(lab.home))).rejects.toThrow(
+  await expect(
+    startServe(ringhookEnv({ RINGHOOK_STUN_SERVER: `${LAB.provider}:3479` }), 60_000, lab.inside(lab.home)),
+  ).rejects.toThrow(
     /could not learn this network's public address from RINGHOOK_STUN_SERVER: no answer from the STUN server 203\.0\.113\.2:3479 .*set RINGHOOK_SIP_EXTERNAL_ADDRESS instead/,
   );
 }, 180_000);
@@ -172,25 +193,43 @@ type DoctorCheck = { name: string; ok: boolean | 'skipped'; detail: string; fix?
 
 /** `ringhook doctor --json` run in the home network, with serve's environment and `extra`. */
 function doctorAtHome(env: Record<string, string>): DoctorCheck[] {
-  const res = spawnSync('ip', [...lab.inside(lab.home).slice(1), process.execPath, path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'doctor', '--json'], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
-    encoding: 'utf8',
-  });
+  const res = spawnSync(
+    'ip',
+    [
+      ...lab.inside(lab.home).slice(1),
+      process.execPath,
+      path.join(REPO_ROOT, 'bin', 'ringhook.js'),
+      'doctor',
+      '--json',
+    ],
+    {
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+      encoding: 'utf8',
+    },
+  );
   return JSON.parse(res.stdout) as DoctorCheck[];
 }
 
 it('ringhook doctor, run in the home network: a public trunk with no external address is named as the NAT problem, with the fix; with the address, passes', () => {
   const doctor = (extra: Record<string, string>) =>
-    doctorAtHome({ ...cacheDirEnv(), RINGHOOK_DATA_DIR: makeDataDir('rh-nat-doctor-'), RINGHOOK_TRUNK_URI: `sip:${LAB.provider}:5060`, ...extra }).find(
-      (c) => c.name === 'nat',
-    )!;
+    doctorAtHome({
+      ...cacheDirEnv(),
+      RINGHOOK_DATA_DIR: makeDataDir('rh-nat-doctor-'),
+      RINGHOOK_TRUNK_URI: `sip:${LAB.provider}:5060`,
+      ...extra,
+    }).find((c) => c.name === 'nat')!;
   const behindNat = doctor({});
   expect(behindNat.ok).toBe(false);
-  expect(behindNat.detail).toMatch(/only private addresses \(10\.77\.0\.2\) and the trunk 203\.0\.113\.2 is on the internet/);
+  expect(behindNat.detail).toMatch(
+    /only private addresses \(10\.77\.0\.2\) and the trunk 203\.0\.113\.2 is on the internet/,
+  );
   expect(behindNat.fix).toMatch(/set RINGHOOK_SIP_EXTERNAL_ADDRESS to your router's public address/);
   expect(doctor({ RINGHOOK_SIP_EXTERNAL_ADDRESS: LAB.routerOutside }).ok).toBe(true);
   const unresolvable = doctor({ RINGHOOK_SIP_EXTERNAL_ADDRESS: 'no-such-host.invalid' });
-  expect(unresolvable).toMatchObject({ ok: false, detail: expect.stringMatching(/RINGHOOK_SIP_EXTERNAL_ADDRESS no-such-host\.invalid does not resolve/) });
+  expect(unresolvable).toMatchObject({
+    ok: false,
+    detail: expect.stringMatching(/RINGHOOK_SIP_EXTERNAL_ADDRESS no-such-host\.invalid does not resolve/),
+  });
 }, 60_000);
 
 describe('a SIP provider of its own (a second Asterisk in the provider network): registrar, phone network, TLS and SRTP', () => {
@@ -217,7 +256,10 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
   const registeredContact = () =>
     waitFor(
       'ringhook registered at the provider',
-      async () => (await provider!.cli('pjsip show contacts')).split('\n').find((line) => line.includes(`${account.username}/sip:`)),
+      async () =>
+        (await provider!.cli('pjsip show contacts'))
+          .split('\n')
+          .find((line) => line.includes(`${account.username}/sip:`)),
       30_000,
       500,
     );
@@ -225,10 +267,13 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
   const audioEntropy = (packets: Packet[]) =>
     byteEntropy(
       Buffer.concat(
-        packets.filter((p) => p.protocol === 'udp' && p.src === LAB.routerOutside && p.dport >= 16000 && p.dport < 17000).map((p) => p.payload.subarray(12)),
+        packets
+          .filter((p) => p.protocol === 'udp' && p.src === LAB.routerOutside && p.dport >= 16000 && p.dport < 17000)
+          .map((p) => p.payload.subarray(12)),
       ),
     );
-  const sipInClear = (packets: Packet[]) => packets.some((p) => /SIP\/2\.0|INVITE sip/.test(p.payload.toString('latin1')));
+  const sipInClear = (packets: Packet[]) =>
+    packets.some((p) => /SIP\/2\.0|INVITE sip/.test(p.payload.toString('latin1')));
 
   it('registration with digest auth through the NAT; the call answered, the speech heard at the phone, the digit 1 back: acknowledged (SIP and audio in the clear on the wire)', async () => {
     provider = await startSipProvider({ inside: lab.inside(lab.provider), address: LAB.provider, account });
@@ -242,7 +287,11 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
     expect(wavRms(provider.recordings()[0]!)).toBeGreaterThan(0.01);
     console.log(
       'figures: provider over UDP',
-      JSON.stringify({ rms: wavRms(provider.recordings()[0]!), entropy: audioEntropy(packets), packets: packets.length }),
+      JSON.stringify({
+        rms: wavRms(provider.recordings()[0]!),
+        entropy: audioEntropy(packets),
+        packets: packets.length,
+      }),
     );
     // What the next case must not show: the lab sees SIP and speech when they are sent in the clear.
     expect(sipInClear(packets)).toBe(true);
@@ -253,7 +302,13 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
 
   it("TLS and SRTP to the provider: registered through the NAT, acknowledged, the speech heard, and the router's outside interface carries no SIP and no clear audio", async () => {
     const certs = makeCertificates(certDir, 'provider', LAB.provider);
-    provider = await startSipProvider({ inside: lab.inside(lab.provider), address: LAB.provider, account, tls: certs, mediaEncryption: 'sdes' });
+    provider = await startSipProvider({
+      inside: lab.inside(lab.provider),
+      address: LAB.provider,
+      account,
+      tls: certs,
+      mediaEncryption: 'sdes',
+    });
     const capture = await lab.captureOutside();
     const { env, call } = await startHome({
       ...trunk,
@@ -277,7 +332,11 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
     expect(wavRms(provider.recordings()[0]!)).toBeGreaterThan(0.01);
     console.log(
       'figures: provider over TLS + SRTP',
-      JSON.stringify({ rms: wavRms(provider.recordings()[0]!), entropy: audioEntropy(packets), packets: packets.length }),
+      JSON.stringify({
+        rms: wavRms(provider.recordings()[0]!),
+        entropy: audioEntropy(packets),
+        packets: packets.length,
+      }),
     );
     expect(packets.some((p) => p.protocol === 'tcp' && p.dport === 5061 && p.payload.length > 0)).toBe(true);
     expect(sipInClear(packets)).toBe(false);
@@ -287,7 +346,13 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
   it('a provider whose TLS certificate this machine does not trust: nothing is sent in the clear, the call ends unreachable, and doctor names the certificate with the fix', async () => {
     const trusted = makeCertificates(certDir, 'trusted', LAB.provider);
     const other = makeCertificates(certDir, 'other', LAB.provider);
-    provider = await startSipProvider({ inside: lab.inside(lab.provider), address: LAB.provider, account, tls: other, mediaEncryption: 'sdes' });
+    provider = await startSipProvider({
+      inside: lab.inside(lab.provider),
+      address: LAB.provider,
+      account,
+      tls: other,
+      mediaEncryption: 'sdes',
+    });
     const capture = await lab.captureOutside();
     const { env, call } = await startHome({
       ...trunk,
@@ -308,6 +373,9 @@ describe('a SIP provider of its own (a second Asterisk in the provider network):
       ),
       fix: expect.stringMatching(/RINGHOOK_TRUNK_CA_FILE/),
     });
-    expect(doctor.find((c) => c.name === 'registration')).toMatchObject({ ok: false, detail: expect.not.stringMatching(/: Registered/) });
+    expect(doctor.find((c) => c.name === 'registration')).toMatchObject({
+      ok: false,
+      detail: expect.not.stringMatching(/: Registered/),
+    });
   }, 180_000);
 });

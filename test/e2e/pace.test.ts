@@ -16,14 +16,18 @@ const service = useCallingService({ RINGHOOK_TRUNK_CPS: String(CPS), RINGHOOK_MA
 /** One account a phone, so that one line per phone holds nothing back. */
 async function accounts(n: number, base: number): Promise<Account[]> {
   return Promise.all(
-    Array.from({ length: n }, (_, i) => createAccount(service.get().t.service.stores.accounts, { phone: `+1415555${String(base + i).padStart(4, '0')}` })),
+    Array.from({ length: n }, (_, i) =>
+      createAccount(service.get().t.service.stores.accounts, { phone: `+1415555${String(base + i).padStart(4, '0')}` }),
+    ),
   );
 }
 
 async function alertAll(list: Account[]): Promise<string[]> {
   const ids: string[] = [];
   for (const a of list) {
-    const res = await service.get().t.post(`/webhook/${a.userId}/${a.apiKey}`, `alert for ${a.phone}`, { 'content-type': 'text/plain' });
+    const res = await service
+      .get()
+      .t.post(`/webhook/${a.userId}/${a.apiKey}`, `alert for ${a.phone}`, { 'content-type': 'text/plain' });
     expect(res.status, res.text).toBe(200);
     ids.push(res.json.call_id as string);
   }
@@ -43,11 +47,19 @@ function expectOldestFirst(ids: string[], dialogs: readonly Dialog[], list: Acco
 
 /** The most INVITEs in any one-second window. */
 const mostInOneSecond = (dialogs: readonly Dialog[]) =>
-  Math.max(...dialogs.map((d) => dialogs.filter((e) => e.startedAt >= d.startedAt && e.startedAt < d.startedAt + 1000).length));
+  Math.max(
+    ...dialogs.map((d) => dialogs.filter((e) => e.startedAt >= d.startedAt && e.startedAt < d.startedAt + 1000).length),
+  );
 
 it('a burst of short calls starts at the provider pace, oldest first', async () => {
   const list = await accounts(12, 200);
-  const phone = await startSipp({ scenario: 'busy', port: service.get().trunkPort, calls: list.length, timeoutSec: 60, traceMessages: true });
+  const phone = await startSipp({
+    scenario: 'busy',
+    port: service.get().trunkPort,
+    calls: list.length,
+    timeoutSec: 60,
+    traceMessages: true,
+  });
   const ids = await alertAll(list);
   for (const id of ids) await service.get().t.waitForCall(id, callEnded, 30_000);
   const dialogs = sipDialogs((await phone.done).messages);
@@ -61,7 +73,13 @@ it('a burst of short calls starts at the provider pace, oldest first', async () 
 it('long calls never hold more lines than the cap; the next waits for a line', async () => {
   const list = await accounts(6, 300);
   // Rings until ringhook gives up (the calling service's 5 s ring timeout): each call holds its line 5 s.
-  const phone = await startSipp({ scenario: 'ring-forever', port: service.get().trunkPort, calls: list.length, timeoutSec: 60, traceMessages: true });
+  const phone = await startSipp({
+    scenario: 'ring-forever',
+    port: service.get().trunkPort,
+    calls: list.length,
+    timeoutSec: 60,
+    traceMessages: true,
+  });
   const ids = await alertAll(list);
   for (const id of ids) await service.get().t.waitForCall(id, callEnded, 40_000);
   const dialogs = sipDialogs((await phone.stop()).messages);

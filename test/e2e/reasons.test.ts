@@ -29,7 +29,9 @@ afterAll(() => {
 });
 
 async function sendAlert(t: TestService, a: Account, message: string): Promise<string> {
-  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message }), { 'content-type': 'application/json' });
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message }), {
+    'content-type': 'application/json',
+  });
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;
 }
@@ -59,8 +61,19 @@ describe('a SIP provider answering each code (managed Asterisk, one serve)', () 
   });
 
   // [what the provider does, how SIPp is started, the call's state, its reason, the SIP code kept]
-  const refusing = (code: number, phrase: string) => ({ scenario: 'provider-refuses' as const, substitute: { '@CODE@': code, '@PHRASE@': phrase } });
-  const cases: Array<[string, { scenario: SippScenario; substitute?: Record<string, string | number> } | null, string, ReasonCode, number | null]> = [
+  const refusing = (code: number, phrase: string) => ({
+    scenario: 'provider-refuses' as const,
+    substitute: { '@CODE@': code, '@PHRASE@': phrase },
+  });
+  const cases: Array<
+    [
+      string,
+      { scenario: SippScenario; substitute?: Record<string, string | number> } | null,
+      string,
+      ReasonCode,
+      number | null,
+    ]
+  > = [
     ['401 with a digest challenge', { scenario: 'provider-challenges' }, 'rejected', 'provider_credentials', 401],
     ['403 Forbidden', refusing(403, 'Forbidden'), 'rejected', 'provider_credentials', 403],
     ['404 Not Found', refusing(404, 'Not Found'), 'unreachable', 'wrong_number', 404],
@@ -76,7 +89,8 @@ describe('a SIP provider answering each code (managed Asterisk, one serve)', () 
 
   it('each answer ends the call with its sentence, the SIP code and the technical detail kept; calls --json and doctor say the same', async () => {
     // An account per call: a plan allows 10 calls a minute.
-    const account = () => createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: false, requireConfirm: false });
+    const account = () =>
+      createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: false, requireConfirm: false });
     const seen: Array<{ callId: string; state: string; reason: ReasonCode; sipCode: number | null }> = [];
     for (const [name, sipp, state, reason, sipCode] of cases) {
       const provider: SippPhone | null = sipp ? await startSipp({ ...sipp, port: trunkPort, timeoutSec: 30 }) : null;
@@ -84,7 +98,12 @@ describe('a SIP provider answering each code (managed Asterisk, one serve)', () 
       const callId = await sendAlert(t, await account(), `provider: ${name}`);
       const row = await t.waitForCall(callId, callEnded, 20_000);
       await provider?.stop();
-      figures[name] = { status: row.status, sip_code: row.sip_code, reason_detail: row.reason_detail, ms: Date.now() - started };
+      figures[name] = {
+        status: row.status,
+        sip_code: row.sip_code,
+        reason_detail: row.reason_detail,
+        ms: Date.now() - started,
+      };
 
       expect(row.status, name).toBe(state);
       expect(row.error, name).toBe(reasonText(reason, { phone: PHONE }));
@@ -100,7 +119,11 @@ describe('a SIP provider answering each code (managed Asterisk, one serve)', () 
     expect(listed.code, listed.stderr).toBe(0);
     const byId = new Map((listed.json as Array<Record<string, unknown>>).map((c) => [c.call_id, c]));
     for (const { callId, state, reason } of seen) {
-      expect(byId.get(callId)).toMatchObject({ status: state, error: reasonText(reason, { phone: PHONE }), reason_detail: expect.any(String) });
+      expect(byId.get(callId)).toMatchObject({
+        status: state,
+        error: reasonText(reason, { phone: PHONE }),
+        reason_detail: expect.any(String),
+      });
     }
     const table = runCli(['calls', '--limit', '1'], cliEnv);
     expect(table.stdout).toMatch(/REASON/);
@@ -158,7 +181,12 @@ describe('the trunk refused at registration, and speech that cannot be made (man
   }, 60_000);
 
   it('a message that cannot be spoken ends the call failed, saying the speech could not be made', async () => {
-    await startSipp({ scenario: 'answer', port: trunkPort, keys: { rtp_sink_port: await freeUdpPort() }, timeoutSec: 30 });
+    await startSipp({
+      scenario: 'answer',
+      port: trunkPort,
+      keys: { rtp_sink_port: await freeUdpPort() },
+      timeoutSec: 30,
+    });
     const a = await createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: false, requireConfirm: false });
     const callId = await sendAlert(t, a, 'spoken by nobody');
     const row = await t.waitForCall(callId, callEnded, 30_000);
@@ -202,7 +230,12 @@ describe('a stopped Asterisk (external mode)', () => {
     const a = await createAccount(t.service.stores.accounts, { phone: PHONE, smsBackup: false });
     const callId = await sendAlert(t, a, 'nobody to place it');
     const row = await t.waitForCall(callId, callEnded, 30_000);
-    figures.stoppedAsterisk = { status: row.status, error: row.error, reason_detail: row.reason_detail, waited_ms: row.ended_at - row.received_at };
+    figures.stoppedAsterisk = {
+      status: row.status,
+      error: row.error,
+      reason_detail: row.reason_detail,
+      waited_ms: row.ended_at - row.received_at,
+    };
 
     expect(row.status).toBe('failed');
     expect(row.error).toBe(reasonText('telephony_unavailable', { freshnessMs: 10_000 }));
@@ -211,8 +244,14 @@ describe('a stopped Asterisk (external mode)', () => {
 
     const doctor = runCli(['doctor', '--json'], cliEnv).json as Doctor;
     figures.stoppedAsteriskDoctor = doctor.filter((c) => ['asterisk', 'last-call'].includes(c.name));
-    expect(doctor.find((c) => c.name === 'asterisk')).toMatchObject({ ok: false, detail: expect.stringContaining(reasonText('asterisk_down')) });
-    expect(doctor.find((c) => c.name === 'last-call')).toMatchObject({ ok: false, fix: reasonText('telephony_unavailable', { freshnessMs: 10_000 }) });
+    expect(doctor.find((c) => c.name === 'asterisk')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining(reasonText('asterisk_down')),
+    });
+    expect(doctor.find((c) => c.name === 'last-call')).toMatchObject({
+      ok: false,
+      fix: reasonText('telephony_unavailable', { freshnessMs: 10_000 }),
+    });
     // Its warnings (ARI events down) are not errors of the call.
     t.takeErrorLogs();
   }, 60_000);

@@ -52,14 +52,24 @@ interface Stream {
 
 function openStream(url: string, ca: string, cookie: string): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const req = https.get(url, { ca, localAddress: CLIENT, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
-      let text = '';
-      let ended = false;
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('close', () => (ended = true));
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, text: () => text, ended: () => ended, close: () => req.destroy() });
-    });
+    const req = https.get(
+      url,
+      { ca, localAddress: CLIENT, headers: { cookie, accept: 'text/event-stream' } },
+      (res) => {
+        let text = '';
+        let ended = false;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('close', () => (ended = true));
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: () => text,
+          ended: () => ended,
+          close: () => req.destroy(),
+        });
+      },
+    );
     req.on('error', (error) => {
       if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
     });
@@ -120,8 +130,19 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     secrets.push(a.apiKey);
     return a;
   };
-  const alert = (userId: string, apiKey: string, body: string, headers: Record<string, string> = {}, localAddress = CLIENT) =>
-    viaProxy(`/webhook/${userId}/${apiKey}`, { method: 'POST', body, headers: { 'content-type': 'text/plain', ...headers }, localAddress });
+  const alert = (
+    userId: string,
+    apiKey: string,
+    body: string,
+    headers: Record<string, string> = {},
+    localAddress = CLIENT,
+  ) =>
+    viaProxy(`/webhook/${userId}/${apiKey}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'text/plain', ...headers },
+      localAddress,
+    });
 
   /** A one-time sign-in link made as `ringhook account login-link` makes it (same store, same URL). */
   const loginLink = (userId: string) => {
@@ -142,7 +163,11 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     const posted = await viaProxy('/login/link', {
       method: 'POST',
       body: new URLSearchParams({ _csrf: csrf!, token }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: proxy.url, cookie: `__Host-ringhook_presession=${presession}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: proxy.url,
+        cookie: `__Host-ringhook_presession=${presession}`,
+      },
     });
     expect(posted.status, posted.text).toBe(303);
     const session = cookiesOf(posted)['__Host-ringhook_session'];
@@ -184,8 +209,17 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     const presession = cookiesOf(form)['__Host-ringhook_presession'];
     const failed = await viaProxy('/login', {
       method: 'POST',
-      body: new URLSearchParams({ _csrf: csrfOf(form.text)!, user_id: 'f'.repeat(32), password: 'not the password' }).toString(),
-      headers: { ...spoofed, 'content-type': 'application/x-www-form-urlencoded', origin: proxy.url, cookie: `__Host-ringhook_presession=${presession}` },
+      body: new URLSearchParams({
+        _csrf: csrfOf(form.text)!,
+        user_id: 'f'.repeat(32),
+        password: 'not the password',
+      }).toString(),
+      headers: {
+        ...spoofed,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: proxy.url,
+        cookie: `__Host-ringhook_presession=${presession}`,
+      },
     });
     expect(failed.status).toBe(401);
     const logged = t.logs.filter((l) => l.msg === 'dashboard sign-in failed').map((l) => l.address);
@@ -212,7 +246,9 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     expect(valid.status, valid.text).toBe(200);
     // The proxy's access log names the clients it saw, too.
     const lines = await webhookLines(a.userId, WEBHOOK_AUTH_LIMITS.failures + 3);
-    expect(lines.map(remoteOf).sort()).toEqual([...Array<string>(WEBHOOK_AUTH_LIMITS.failures + 2).fill(CLIENT), OTHER_CLIENT].sort());
+    expect(lines.map(remoteOf).sort()).toEqual(
+      [...Array<string>(WEBHOOK_AUTH_LIMITS.failures + 2).fill(CLIENT), OTHER_CLIENT].sort(),
+    );
   });
 
   // (ringhook also answers X-Accel-Buffering: no, so behind nginx this proves the stack as shipped,
@@ -229,7 +265,9 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
       expect(stream.ended()).toBe(false);
       const res = await alert(a.userId, a.apiKey, `${kind}: live`);
       expect(res.status).toBe(200);
-      await until('the call event', () => (stream.text().includes(`"callId":"${res.json.call_id}"`) ? true : undefined));
+      await until('the call event', () =>
+        stream.text().includes(`"callId":"${res.json.call_id}"`) ? true : undefined,
+      );
       expect(stream.text()).toContain(`event: call\ndata: {"callId":"${res.json.call_id}","status":"queued"}\n\n`);
       expect(stream.ended()).toBe(false);
     } finally {
@@ -245,21 +283,33 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     expect((await viaProxy(`/login/link/${token}`, { method: 'GET' })).status).toBe(200);
     if (proxy.plainUrl) {
       // nginx's port-80 server: a webhook sent to http:// is redirected, and logged redacted too.
-      const plain = await request(`${proxy.plainUrl}/webhook/${a.userId}/${a.apiKey}`, { plain: true, method: 'POST', body: 'plain', localAddress: CLIENT });
+      const plain = await request(`${proxy.plainUrl}/webhook/${a.userId}/${a.apiKey}`, {
+        plain: true,
+        method: 'POST',
+        body: 'plain',
+        localAddress: CLIENT,
+      });
       expect(plain.status).toBe(301);
       expect(plain.headers.location).toBe(`https://127.0.0.1/webhook/${a.userId}/${a.apiKey}`);
     }
     const [webhookLine] = await webhookLines(a.userId, 1);
-    const linkLine = await until('the access log line of the sign-in link', () => proxy.accessLog().find((l) => l.includes('/login/link/[redacted]')));
+    const linkLine = await until('the access log line of the sign-in link', () =>
+      proxy.accessLog().find((l) => l.includes('/login/link/[redacted]')),
+    );
     if (kind === 'caddy') {
-      expect(JSON.parse(webhookLine!).request).toMatchObject({ method: 'POST', uri: `/webhook/${a.userId}/[redacted]` });
+      expect(JSON.parse(webhookLine!).request).toMatchObject({
+        method: 'POST',
+        uri: `/webhook/${a.userId}/[redacted]`,
+      });
       expect(JSON.parse(webhookLine!).status).toBe(200);
       expect(JSON.parse(linkLine).request).toMatchObject({ method: 'GET', uri: '/login/link/[redacted]' });
     } else {
       expect(webhookLine).toContain(`"POST /webhook/${a.userId}/[redacted] HTTP/1.1" 200 `);
       expect(linkLine).toContain('"GET /login/link/[redacted] HTTP/1.1" 200 ');
       await webhookLines(a.userId, 2);
-      expect(proxy.accessLog().some((l) => l.includes(`"POST /webhook/${a.userId}/[redacted] HTTP/1.1" 301 `))).toBe(true);
+      expect(proxy.accessLog().some((l) => l.includes(`"POST /webhook/${a.userId}/[redacted] HTTP/1.1" 301 `))).toBe(
+        true,
+      );
     }
     // A line for each request sent through the proxy in this file (besides the readiness probes).
     const log = await until(`${proxied} access log lines from the test's clients`, () => {
@@ -269,10 +319,12 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     const text = log.join('\n');
     expect(text).toContain('[redacted]');
     expect(text).toContain(`/webhook/${a.userId}/[redacted]`);
-    for (const secret of secrets) expect(text, `a secret (${secret.slice(0, 6)}…) in the access log`).not.toContain(secret);
+    for (const secret of secrets)
+      expect(text, `a secret (${secret.slice(0, 6)}…) in the access log`).not.toContain(secret);
     // The proxy's other logs (Caddy's other loggers, nginx's error_log) do not have them either.
     const other = proxy.otherLogs();
-    for (const secret of secrets) expect(other, `a secret (${secret.slice(0, 6)}…) in the proxy's other logs`).not.toContain(secret);
+    for (const secret of secrets)
+      expect(other, `a secret (${secret.slice(0, 6)}…) in the proxy's other logs`).not.toContain(secret);
     // Evidence for the report.
     console.log(`${kind} access log, a redacted webhook line:\n${webhookLine}\nand a sign-in link line:\n${linkLine}`);
   });
@@ -286,9 +338,13 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
     expect(res.status).toBe(502);
     // Caddy writes an error line (filtered); nginx's are below crit, so none is written.
     if (kind === 'caddy')
-      await until("Caddy's error line for the 502", () => proxy.otherLogs().includes(`"uri":"/webhook/${a.userId}/[redacted]"`) || undefined);
+      await until(
+        "Caddy's error line for the 502",
+        () => proxy.otherLogs().includes(`"uri":"/webhook/${a.userId}/[redacted]"`) || undefined,
+      );
     else await new Promise((r) => setTimeout(r, 300));
     const logs = proxy.otherLogs() + proxy.accessLog().join('\n');
-    for (const secret of secrets) expect(logs, `a secret (${secret.slice(0, 6)}…) in the proxy's logs`).not.toContain(secret);
+    for (const secret of secrets)
+      expect(logs, `a secret (${secret.slice(0, 6)}…) in the proxy's logs`).not.toContain(secret);
   });
 });

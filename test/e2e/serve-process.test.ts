@@ -60,7 +60,11 @@ function callRow(callId: string): Record<string, any> {
   }
 }
 
-async function waitStatus(callId: string, wanted: (s: string) => boolean, timeoutMs = 20_000): Promise<Record<string, any>> {
+async function waitStatus(
+  callId: string,
+  wanted: (s: string) => boolean,
+  timeoutMs = 20_000,
+): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const row = callRow(callId);
@@ -108,7 +112,14 @@ describe('an operator with a running serve', () => {
     const res = runCli(['doctor', '--json'], env);
     expect(res.code, res.stdout + res.stderr).toBe(0);
     const byName = Object.fromEntries((res.json as Array<{ name: string; ok: unknown }>).map((r) => [r.name, r.ok]));
-    expect(byName).toMatchObject({ database: true, certificate: true, asterisk: true, trunk: true, speech: true, sms: 'skipped' });
+    expect(byName).toMatchObject({
+      database: true,
+      certificate: true,
+      asterisk: true,
+      trunk: true,
+      speech: true,
+      sms: 'skipped',
+    });
     const speech = (res.json as Array<{ name: string; detail: string }>).find((r) => r.name === 'speech');
     expect(speech?.detail).toMatch(/; flite runs resident$/);
   }, 30_000);
@@ -148,7 +159,10 @@ describe('an operator with a running serve', () => {
   it('/healthz reports every part and /metrics counts alerts and calls', async () => {
     const health = await get('/healthz');
     expect(health.status).toBe(200);
-    expect(health.json).toEqual({ ok: true, checks: { process: 'ok', database: 'ok', asterisk: 'ok', ari: 'ok', sms: 'off' } });
+    expect(health.json).toEqual({
+      ok: true,
+      checks: { process: 'ok', database: 'ok', asterisk: 'ok', ari: 'ok', sms: 'off' },
+    });
     const metrics = await get('/metrics');
     expect(metrics.status).toBe(200);
     expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
@@ -164,7 +178,12 @@ describe('kill -9 of serve with one call ringing and two queued', () => {
     const ringing = await startSipp({ scenario: 'ring-forever', port: trunkPort, calls: 1, timeoutSec: 60 });
     const a = runCli(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'], env).json;
     const post = (message: string) =>
-      request(`${baseUrl}/webhook/${a.user_id}/${a.api_key}`, { method: 'POST', body: message, headers: { 'content-type': 'text/plain' }, ca: ca() });
+      request(`${baseUrl}/webhook/${a.user_id}/${a.api_key}`, {
+        method: 'POST',
+        body: message,
+        headers: { 'content-type': 'text/plain' },
+        ca: ca(),
+      });
     const replies = [await post('first: rings'), await post('second: queued'), await post('third: queued')];
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
     const [first, second, third] = replies.map((r) => r.json.call_id as string) as [string, string, string];

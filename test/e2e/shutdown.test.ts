@@ -35,7 +35,12 @@ it('an answered call still going at the end of the grace period is hung up, ends
   const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, message);
   expect(res.status, res.text).toBe(200);
   const callId = res.json.call_id as string;
-  await waitFor('the call to be answered', () => (progress.get(callId)?.status === 'answered' ? true : undefined), 15_000, 20);
+  await waitFor(
+    'the call to be answered',
+    () => (progress.get(callId)?.status === 'answered' ? true : undefined),
+    15_000,
+    20,
+  );
   expect(progress.get(callId)?.status).toBe('answered');
 
   const before = kannel.messages().length;
@@ -46,13 +51,23 @@ it('an answered call still going at the end of the grace period is hung up, ends
   await sink.close();
 
   const db = new Database(path.join(t.dataDir, 'ringhook.db'), { readonly: true });
-  const row = db.prepare('SELECT status, error, reason_detail, talk_ms, sms_status FROM calls WHERE call_id = ?').get(callId) as Record<string, any>;
-  const timeline = (db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>).map((e) => e.event);
+  const row = db
+    .prepare('SELECT status, error, reason_detail, talk_ms, sms_status FROM calls WHERE call_id = ?')
+    .get(callId) as Record<string, any>;
+  const timeline = (
+    db.prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>
+  ).map((e) => e.event);
   db.close();
   const sms = await kannel.waitForMessages(before + 1);
   console.log(
     'figures: shutdown during a call',
-    JSON.stringify({ grace_ms: GRACE_MS, stop_ms: stopMs, ...row, timeline, phone: { ok: sipp.successfulCalls, failed: sipp.failedCalls } }),
+    JSON.stringify({
+      grace_ms: GRACE_MS,
+      stop_ms: stopMs,
+      ...row,
+      timeline,
+      phone: { ok: sipp.successfulCalls, failed: sipp.failedCalls },
+    }),
   );
 
   // The call was given the grace period, not cut at once.

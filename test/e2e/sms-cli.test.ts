@@ -45,13 +45,20 @@ it("sms-test: the SMS centre receives the test message for the account's phone",
 
 it('doctor: the gateway check passes with the right credentials and names the fix with wrong ones', () => {
   const good = runCli(['doctor', '--json'], env);
-  const goodSms = (good.json as Array<{ name: string; ok: boolean | string; detail: string }>).find((c) => c.name === 'sms')!;
+  const goodSms = (good.json as Array<{ name: string; ok: boolean | string; detail: string }>).find(
+    (c) => c.name === 'sms',
+  )!;
   expect(goodSms.ok, goodSms.detail).toBe(true);
   expect(goodSms.detail).toMatch(/kannel/i);
 
-  const bad = runCli(['doctor', '--json'], { ...env, RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl('ringhook', 'wrong-password') });
+  const bad = runCli(['doctor', '--json'], {
+    ...env,
+    RINGHOOK_SMS_HTTP_URL: kannel.sendsmsUrl('ringhook', 'wrong-password'),
+  });
   expect(bad.code).not.toBe(0);
-  const badSms = (bad.json as Array<{ name: string; ok: boolean | string; detail: string; fix?: string }>).find((c) => c.name === 'sms')!;
+  const badSms = (bad.json as Array<{ name: string; ok: boolean | string; detail: string; fix?: string }>).find(
+    (c) => c.name === 'sms',
+  )!;
   expect(badSms.ok).toBe(false);
   expect(`${badSms.detail} ${badSms.fix ?? ''}`).toMatch(/username\/password|RINGHOOK_SMS_HTTP_URL/);
 }, 30_000);

@@ -59,7 +59,13 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
     const result = await sender(kannelEnv(kannel.sendsmsUrl())).send({ to: TO, text, reference: 'call-ascii' });
     expect(result).toEqual({ status: 'sent', messageId: null, parts: 1 });
     const [got] = (await kannel.waitForMessages(before + 1)).slice(before);
-    expect(got).toMatchObject({ from: FROM, to: TO, kind: 'text', udh: null, text: 'Missed call alert: BTCUSD crossed 65000 (1h close)' });
+    expect(got).toMatchObject({
+      from: FROM,
+      to: TO,
+      kind: 'text',
+      udh: null,
+      text: 'Missed call alert: BTCUSD crossed 65000 (1h close)',
+    });
   });
 
   it('keeps GSM characters of the extension table and accents intact (é € [ ] ~ @)', async () => {
@@ -138,7 +144,10 @@ describe('Kannel sendsms (real bearerbox + smsbox + fakesmsc)', () => {
     const result = await s.send({ to: TO, text: 'x', reference: 'call-badpass' });
     expect(result).toEqual({ status: 'failed', error: 'Kannel answered 403: Authorization failed for sendsms' });
     expect(sleeps).toEqual([]);
-    expect(await s.check()).toMatchObject({ ok: false, detail: expect.stringMatching(/rejects the username\/password/) });
+    expect(await s.check()).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/rejects the username\/password/),
+    });
     expect(await sender(kannelEnv(kannel.sendsmsUrl())).check()).toMatchObject({ ok: true });
     await new Promise((r) => setTimeout(r, 300));
     expect(kannel.messages().length).toBe(before);
@@ -229,15 +238,23 @@ describe('Kannel calls back ringhook itself (the whole service, over HTTPS)', ()
     expect(row.status).toBe('failed');
     expect(row.sms_message_id).toMatch(/^[0-9a-f-]{36}$/);
     const events = (
-      sqliteDb(t.service.stores).prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id').all(callId) as Array<{ event: string }>
+      sqliteDb(t.service.stores)
+        .prepare('SELECT event FROM call_events WHERE call_id = ? ORDER BY id')
+        .all(callId) as Array<{ event: string }>
     ).map((e) => e.event);
     expect(events).toEqual(expect.arrayContaining(['sms_sent', 'sms_delivered']));
 
     // The same receipt without the token is refused, and a replay with it for another id changes nothing.
     const token = fs.readFileSync(path.join(t.dataDir, 'sms-receipt.secret'), 'utf8').trim();
-    const forged = await request(`https://127.0.0.1:${port}/sms/dlr?site=e2e&rh_msgid=${row.sms_message_id}&rh_dlr=2`, { method: 'GET', ca: t.ca });
+    const forged = await request(`https://127.0.0.1:${port}/sms/dlr?site=e2e&rh_msgid=${row.sms_message_id}&rh_dlr=2`, {
+      method: 'GET',
+      ca: t.ca,
+    });
     expect(forged.status).toBe(401);
-    const foreign = await request(`https://127.0.0.1:${port}/sms/dlr?site=e2e&rh_token=${token}&rh_msgid=not-ours&rh_dlr=2`, { method: 'GET', ca: t.ca });
+    const foreign = await request(
+      `https://127.0.0.1:${port}/sms/dlr?site=e2e&rh_token=${token}&rh_msgid=not-ours&rh_dlr=2`,
+      { method: 'GET', ca: t.ca },
+    );
     expect(foreign.status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     expect(t.callRow(callId).sms_status).toBe('delivered');

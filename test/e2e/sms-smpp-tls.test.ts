@@ -24,20 +24,37 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ringhook-smpps-'));
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
     { stdio: 'ignore' },
   );
-  tlsServer = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (clear) => {
-    const upstream = connect({ host: '127.0.0.1', port: smsc.port });
-    sockets.add(clear).add(upstream);
-    clear.pipe(upstream).pipe(clear);
-    const end = () => {
-      clear.destroy();
-      upstream.destroy();
-    };
-    clear.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
+  tlsServer = createServer(
+    { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+    (clear) => {
+      const upstream = connect({ host: '127.0.0.1', port: smsc.port });
+      sockets.add(clear).add(upstream);
+      clear.pipe(upstream).pipe(clear);
+      const end = () => {
+        clear.destroy();
+        upstream.destroy();
+      };
+      clear.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    },
+  );
   await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
   const addr = tlsServer.address();
   tlsPort = typeof addr === 'object' && addr ? addr.port : 0;
@@ -69,7 +86,10 @@ it('binds and submits over TLS (self-signed certificate allowed by RINGHOOK_SMPP
   try {
     const result = await s.send({ to: '+15551230004', text: 'Missed call alert: over TLS', reference: 'call-tls' });
     expect(result).toMatchObject({ status: 'sent', parts: 1 });
-    expect(await smsc.waitForEvent((e) => e.event === 'message')).toMatchObject({ text: 'Missed call alert: over TLS', source_addr: 'RINGHOOK' });
+    expect(await smsc.waitForEvent((e) => e.event === 'message')).toMatchObject({
+      text: 'Missed call alert: over TLS',
+      source_addr: 'RINGHOOK',
+    });
     const submit = await smsc.waitForEvent((e) => e.event === 'submit_sm');
     expect(submit).toMatchObject({ source_addr_ton: 5, source_addr_npi: 0 });
   } finally {

@@ -76,21 +76,33 @@ describe('SMPP against a Net::SMPP SMSC', () => {
     });
     const message = await smsc.waitForEvent((e) => e.event === 'message', { from: mark });
     expect(message).toMatchObject({ text, parts: 1, data_coding: 0 });
-    expect(await s.check()).toMatchObject({ ok: true, detail: expect.stringMatching(/^bound to smpp:\/\/ringhook@127\.0\.0\.1:\d+; enquire_link answered/) });
+    expect(await s.check()).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^bound to smpp:\/\/ringhook@127\.0\.0\.1:\d+; enquire_link answered/),
+    });
   });
 
   it('GSM extension characters (€ [ ] ~) stay GSM 7-bit and arrive intact', async () => {
     const mark = smsc.events().length;
     const text = buildSmsText('EURUSD €1.08 [up] ~ {x} @ é');
     expect((await sender(smsc.url()).send({ to: TO, text, reference: 'call-ext' })).status).toBe('sent');
-    expect(await smsc.waitForEvent((e) => e.event === 'message', { from: mark })).toMatchObject({ text, data_coding: 0 });
+    expect(await smsc.waitForEvent((e) => e.event === 'message', { from: mark })).toMatchObject({
+      text,
+      data_coding: 0,
+    });
   });
 
   it('characters outside GSM 7-bit go as UCS-2, data_coding 8, intact', async () => {
     const mark = smsc.events().length;
     const text = buildSmsText('ETH → 4000 🚀');
-    expect(await sender(smsc.url()).send({ to: TO, text, reference: 'call-ucs2' })).toMatchObject({ status: 'sent', parts: 1 });
-    expect(await smsc.waitForEvent((e) => e.event === 'message', { from: mark })).toMatchObject({ text, data_coding: 8 });
+    expect(await sender(smsc.url()).send({ to: TO, text, reference: 'call-ucs2' })).toMatchObject({
+      status: 'sent',
+      parts: 1,
+    });
+    expect(await smsc.waitForEvent((e) => e.event === 'message', { from: mark })).toMatchObject({
+      text,
+      data_coding: 8,
+    });
   });
 
   it('a 500-character alert goes as 4 concatenated parts that the SMSC reassembles whole', async () => {
@@ -114,13 +126,21 @@ describe('SMPP against a Net::SMPP SMSC', () => {
     const text = buildSmsText(`${'Gold ↑ '.repeat(30)}🚀`);
     const result = await sender(smsc.url()).send({ to: TO, text, reference: 'call-long-ucs2' });
     expect(result).toMatchObject({ status: 'sent', parts: 4 });
-    expect(await smsc.waitForEvent((e) => e.event === 'message', { from: mark })).toMatchObject({ text, parts: 4, data_coding: 8 });
+    expect(await smsc.waitForEvent((e) => e.event === 'message', { from: mark })).toMatchObject({
+      text,
+      parts: 4,
+      data_coding: 8,
+    });
   });
 
   it('message_payload mode sends one submit_sm with the whole text in the TLV', async () => {
     const mark = smsc.events().length;
     const text = buildSmsText('Payload mode → '.padEnd(500, 'y'));
-    const result = await sender(smsc.url(), { RINGHOOK_SMPP_USE_MESSAGE_PAYLOAD: 'true' }).send({ to: TO, text, reference: 'call-payload' });
+    const result = await sender(smsc.url(), { RINGHOOK_SMPP_USE_MESSAGE_PAYLOAD: 'true' }).send({
+      to: TO,
+      text,
+      reference: 'call-payload',
+    });
     expect(result).toMatchObject({ status: 'sent', parts: 1 });
     const whole = await smsc.waitForEvent((e) => e.event === 'message', { from: mark });
     expect(whole).toMatchObject({ text, parts: 1, mode: 'message_payload', data_coding: 8 });
@@ -135,7 +155,11 @@ describe('SMPP against a Net::SMPP SMSC', () => {
     const result = await s.send({ to: TO, text: buildSmsText('receipt please'), reference: 'call-dlr' });
     expect(result.status).toBe('sent');
     const report = await waitFor('a delivery report', () => reports[0]);
-    expect(report).toEqual({ messageId: result.status === 'sent' ? result.messageId : '', status: 'delivered', detail: 'DELIVRD' });
+    expect(report).toEqual({
+      messageId: result.status === 'sent' ? result.messageId : '',
+      status: 'delivered',
+      detail: 'DELIVRD',
+    });
   });
 
   it('receipts of a concatenated message are joined into one report', async () => {
@@ -145,7 +169,11 @@ describe('SMPP against a Net::SMPP SMSC', () => {
     const result = await s.send({ to: TO, text: buildSmsText('z'.repeat(400)), reference: 'call-dlr-long' });
     expect(result).toMatchObject({ status: 'sent', parts: 3 });
     const report = await waitFor('a delivery report', () => reports[0]);
-    expect(report).toMatchObject({ messageId: result.status === 'sent' ? result.messageId : '', status: 'delivered', detail: 'DELIVRD (3 parts)' });
+    expect(report).toMatchObject({
+      messageId: result.status === 'sent' ? result.messageId : '',
+      status: 'delivered',
+      detail: 'DELIVRD (3 parts)',
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect(reports).toHaveLength(1);
   });
@@ -181,7 +209,9 @@ describe('SMPP faults a real SMSC produces', () => {
     const s = sender(`smpp://ringhook:pw@127.0.0.1:${port}`, {}, sleeps);
     const result = await s.send({ to: TO, text: 'x', reference: 'call-down' });
     expect(result).toMatchObject({ status: 'failed' });
-    expect(result.status === 'failed' && result.error).toMatch(new RegExp(`^smpp://ringhook@127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`));
+    expect(result.status === 'failed' && result.error).toMatch(
+      new RegExp(`^smpp://ringhook@127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`),
+    );
     expect(sleeps).toEqual([10, 20]);
     expect(await s.check()).toMatchObject({ ok: false });
   });
@@ -229,7 +259,11 @@ describe('SMPP faults a real SMSC produces', () => {
       s.onDeliveryReport((r) => reports.push(r));
       const result = await s.send({ to: TO, text: 'x', reference: 'call-undeliv' });
       const report = await waitFor('a delivery report', () => reports[0]);
-      expect(report).toEqual({ messageId: result.status === 'sent' ? result.messageId : '', status: 'failed', detail: 'UNDELIV err:001' });
+      expect(report).toEqual({
+        messageId: result.status === 'sent' ? result.messageId : '',
+        status: 'failed',
+        detail: 'UNDELIV err:001',
+      });
     } finally {
       await smsc.stop();
     }
@@ -243,7 +277,10 @@ describe('SMPP faults a real SMSC produces', () => {
     const t0 = Date.now();
     await s.close();
     expect(Date.now() - t0).toBeLessThan(3_000);
-    expect(await s.send({ to: TO, text: 'x', reference: 'call-after-close' })).toMatchObject({ status: 'failed', error: 'SMS sender is closed' });
+    expect(await s.send({ to: TO, text: 'x', reference: 'call-after-close' })).toMatchObject({
+      status: 'failed',
+      error: 'SMS sender is closed',
+    });
   });
 
   it('reconnects and binds again after the SMSC restarts', async () => {

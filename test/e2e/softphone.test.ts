@@ -14,7 +14,14 @@ import { provisionAsterisk } from '../helpers/asterisk.js';
 import { runCli } from '../helpers/cli.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import { callEnded, managedTelephonyEnv, realClock, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
+import {
+  callEnded,
+  managedTelephonyEnv,
+  realClock,
+  sqliteDb,
+  startTestService,
+  type TestService,
+} from '../helpers/service.js';
 import { startSipp, stopAllSipp, type SippResult } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 import { reasonText } from '../../src/core/reasons.js';
@@ -69,7 +76,8 @@ async function register(port: number, password: string, expires = 3600): Promise
 }
 
 /** The status line of the last response in SIPp's unexpected-message log, e.g. "SIP/2.0 401 Unauthorized". */
-const refusal = (r: SippResult) => [...r.errors.matchAll(/received 'SIP\/2\.0 (\d{3})/g)].map((m) => Number(m[1])).at(-1);
+const refusal = (r: SippResult) =>
+  [...r.errors.matchAll(/received 'SIP\/2\.0 (\d{3})/g)].map((m) => Number(m[1])).at(-1);
 
 async function account(): Promise<Account> {
   return createAccount(t.service.stores.accounts, { requireConfirm: false });
@@ -77,7 +85,9 @@ async function account(): Promise<Account> {
 
 async function sendAlert(message: string): Promise<string> {
   const a = await account();
-  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), { 'content-type': 'application/json' });
+  const res = await t.post(`/webhook/${a.userId}/${a.apiKey}`, JSON.stringify({ message, ticker: 'AAPL' }), {
+    'content-type': 'application/json',
+  });
   expect(res.status, res.text).toBe(200);
   return res.json.call_id as string;
 }
@@ -95,19 +105,32 @@ describe('the local softphone (no trunk)', () => {
     // doctor says no phone is registered, and how to register one.
     const doctor = runCli(['doctor'], cliEnv);
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toMatch(/FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and calls end unreachable: No phone is registered as ringhook: register a softphone/);
+    expect(doctor.stdout).toMatch(
+      /FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and calls end unreachable: No phone is registered as ringhook: register a softphone/,
+    );
     expect(doctor.stdout).toMatch(/fix: register a SIP phone at sip:127\.0\.0\.1:\d+ as ringhook/);
 
     const callId = await sendAlert('nobody registered');
     const row = await t.waitForCall(callId, callEnded, 20_000);
-    figures.unregistered = { status: row.status, error: row.error, reason_detail: row.reason_detail, events: events(callId) };
+    figures.unregistered = {
+      status: row.status,
+      error: row.error,
+      reason_detail: row.reason_detail,
+      events: events(callId),
+    };
     expect(row.status).toBe('unreachable');
     // What a new user reads in the history, and what the admin gets beside it.
-    expect(row.error).toBe('No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.');
+    expect(row.error).toBe(
+      'No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.',
+    );
     expect(row.error).toBe(reasonText('softphone_not_registered', { softphone: 'ringhook' }));
-    expect(row.reason_detail).toMatch(/^originate failed: ARI POST \/channels\/rh-call_\S+ failed: HTTP 500 \(Allocation failed\)$/);
+    expect(row.reason_detail).toMatch(
+      /^originate failed: ARI POST \/channels\/rh-call_\S+ failed: HTTP 500 \(Allocation failed\)$/,
+    );
     // doctor tells the last call's reason, with what to do.
-    const after = (runCli(['doctor', '--json'], cliEnv).json as Array<{ name: string; ok: unknown; fix?: string }>).find((c) => c.name === 'last-call');
+    const after = (
+      runCli(['doctor', '--json'], cliEnv).json as Array<{ name: string; ok: unknown; fix?: string }>
+    ).find((c) => c.name === 'last-call');
     expect(after).toMatchObject({ ok: false, fix: row.error });
     expect(events(callId).filter((e) => e === 'dialing')).toHaveLength(1);
   }, 60_000);
@@ -122,7 +145,9 @@ describe('the local softphone (no trunk)', () => {
     figures.register = { ...(figures.register as object), endpoint: state };
     expect(state).toBe('online');
     const doctor = runCli(['doctor', '--json'], cliEnv);
-    expect((doctor.json as Array<{ name: string; ok: unknown; detail: string }>).find((c) => c.name === 'trunk')).toMatchObject({
+    expect(
+      (doctor.json as Array<{ name: string; ok: unknown; detail: string }>).find((c) => c.name === 'trunk'),
+    ).toMatchObject({
       ok: true,
       detail: expect.stringMatching(/softphone "ringhook", which is registered/),
     });

@@ -20,7 +20,10 @@ beforeAll(async () => {
   fs.chmodSync(media, 0o755);
   fs.mkdirSync(path.join(media, 'speech'), { mode: 0o755 });
   fs.writeFileSync(path.join(media, 'speech', 'older.wav'), 'RIFF', { mode: 0o644 });
-  t = await startTestService({ ...(await managedTelephonyEnv(await freeUdpPort())), RINGHOOK_MEDIA_DIR: media }, realClock());
+  t = await startTestService(
+    { ...(await managedTelephonyEnv(await freeUdpPort())), RINGHOOK_MEDIA_DIR: media },
+    realClock(),
+  );
 }, 300_000);
 
 afterAll(async () => {

@@ -31,7 +31,10 @@ function serviceWithPlays(engineCommand: string): { get(): CallingService; media
       return play(channelId, playbackId, media);
     };
   });
-  return { get: () => service.get(), mediaOf: (callId) => played.filter((p) => p.channelId === `rh-${callId}`).flatMap((p) => p.media) };
+  return {
+    get: () => service.get(),
+    mediaOf: (callId) => played.filter((p) => p.channelId === `rh-${callId}`).flatMap((p) => p.media),
+  };
 }
 
 /** The file the speech of `text` was made into, as Asterisk is told to play it. */
@@ -39,12 +42,22 @@ const speechFile = (calling: CallingService, text: string, voice: string, engine
   `sound:${path.join(calling.t.dataDir, 'media', 'speech', speechCacheKey(text, voice, engine))}`;
 
 /** An alert answered by the phone: the call's id, once it ended, and how many loud packets the phone got. */
-async function answeredAlert(calling: CallingService, message: string): Promise<{ callId: string; status: string; loud: number }> {
+async function answeredAlert(
+  calling: CallingService,
+  message: string,
+): Promise<{ callId: string; status: string; loud: number }> {
   const account = await createAccount(calling.t.service.stores.accounts, { requireConfirm: false });
   const rtp = await startRtpPhone(await freeUdpPort());
-  const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90 });
+  const phone = await startSipp({
+    scenario: 'answer',
+    port: calling.trunkPort,
+    keys: { rtp_sink_port: rtp.port },
+    timeoutSec: 90,
+  });
   try {
-    const res = await calling.t.post(`/webhook/${account.userId}/${account.apiKey}`, message, { 'content-type': 'text/plain' });
+    const res = await calling.t.post(`/webhook/${account.userId}/${account.apiKey}`, message, {
+      'content-type': 'text/plain',
+    });
     expect(res.status, res.text).toBe(200);
     const callId = res.json.call_id as string;
     const row = await calling.t.waitForCall(callId, smsSettled, 60_000);
@@ -91,7 +104,11 @@ describe('a plugged engine that fails', () => {
     expect(call.status).toBe('completed');
     expect(service.mediaOf(call.callId)[0]).toBe(speechFile(calling, LANGUAGES.en.prompts.intro, 'slt', 'flite'));
     expect(call.loud).toBeGreaterThan(50);
-    const warned = await waitFor('the fallback warning', () => calling.t.logs.find((l) => /speech command failed/.test(String(l.msg))), 5_000);
+    const warned = await waitFor(
+      'the fallback warning',
+      () => calling.t.logs.find((l) => /speech command failed/.test(String(l.msg))),
+      5_000,
+    );
     expect(JSON.stringify(warned)).toMatch(/no voice model|exit/);
   }, 120_000);
 });

@@ -20,7 +20,16 @@ import { startRtpSink } from '../helpers/rtp-sink.js';
 // The unit's User= in this test: a user every Debian machine has.
 const USER = 'nobody';
 const GROUP = 'nogroup';
-const UNIT_SETTINGS = ['--reuid', USER, '--regid', GROUP, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs'];
+const UNIT_SETTINGS = [
+  '--reuid',
+  USER,
+  '--regid',
+  GROUP,
+  '--clear-groups',
+  '--inh-caps=-all',
+  '--bounding-set=-all',
+  '--no-new-privs',
+];
 
 let work: string;
 let serve: ChildProcess | undefined;
@@ -36,7 +45,12 @@ function uids(pid: number): number[] {
 }
 
 function descendants(pid: number): number[] {
-  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const children = fs
+    .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
@@ -48,7 +62,8 @@ beforeAll(async () => {
   // An installation the user can read, wherever the checkout is (as /opt/ringhook in the unit).
   const install = path.join(work, 'opt');
   fs.mkdirSync(install);
-  for (const part of ['bin', 'dist', 'asterisk', 'scripts', 'package.json', 'node_modules']) execFileSync('cp', ['-a', path.join(REPO_ROOT, part), install]);
+  for (const part of ['bin', 'dist', 'asterisk', 'scripts', 'package.json', 'node_modules'])
+    execFileSync('cp', ['-a', path.join(REPO_ROOT, part), install]);
   // Provisioned for the user, as the unit's install steps say (a copy of the cached tree, so the
   // build is not repeated): provision-asterisk.sh finds it complete and gives it to the user.
   const cache = path.join(work, 'cache');
@@ -73,11 +88,15 @@ beforeAll(async () => {
     RINGHOOK_PORT: String(await freeTcpPort()),
     RINGHOOK_RING_TIMEOUT: '5',
   };
-  serve = spawn('setpriv', [...UNIT_SETTINGS, '--', process.execPath, path.join(install, 'bin', 'ringhook.js'), 'serve'], {
-    env: { PATH: process.env.PATH!, HOME: dataDir, ...env },
-    cwd: dataDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  serve = spawn(
+    'setpriv',
+    [...UNIT_SETTINGS, '--', process.execPath, path.join(install, 'bin', 'ringhook.js'), 'serve'],
+    {
+      env: { PATH: process.env.PATH!, HOME: dataDir, ...env },
+      cwd: dataDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   serve.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   serve.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   await waitFor(
@@ -106,25 +125,37 @@ afterAll(async () => {
 it('serve runs as the unprivileged user, and so does its Asterisk (from a user namespace)', () => {
   const nobody = Number(execFileSync('id', ['-u', USER], { encoding: 'utf8' }).trim());
   expect(uids(serve!.pid!)).toEqual([nobody, nobody, nobody, nobody]);
-  const asterisk = descendants(serve!.pid!).filter((pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'asterisk');
+  const asterisk = descendants(serve!.pid!).filter(
+    (pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'asterisk',
+  );
   expect(asterisk).toHaveLength(1);
   // Root only inside a user namespace of its own, which maps that one uid: the user outside it.
   expect(uids(asterisk[0]!)).toEqual([nobody, nobody, nobody, nobody]);
   expect(fs.readlinkSync(`/proc/${asterisk[0]}/ns/user`)).not.toBe(fs.readlinkSync('/proc/self/ns/user'));
-  expect(fs.readFileSync(`/proc/${asterisk[0]}/uid_map`, 'utf8').trim().split(/\s+/).map(Number)).toEqual([0, nobody, 1]);
+  expect(fs.readFileSync(`/proc/${asterisk[0]}/uid_map`, 'utf8').trim().split(/\s+/).map(Number)).toEqual([
+    0,
+    nobody,
+    1,
+  ]);
 });
 
 /** The CLI as the same user (as root it could leave database files the user cannot write). */
 function cliAsUser(args: string[]): string {
-  return execFileSync('setpriv', [...UNIT_SETTINGS, '--', process.execPath, path.join(work, 'opt', 'bin', 'ringhook.js'), ...args], {
-    env: { PATH: process.env.PATH!, HOME: state.dataDir, ...state.env },
-    encoding: 'utf8',
-  });
+  return execFileSync(
+    'setpriv',
+    [...UNIT_SETTINGS, '--', process.execPath, path.join(work, 'opt', 'bin', 'ringhook.js'), ...args],
+    {
+      env: { PATH: process.env.PATH!, HOME: state.dataDir, ...state.env },
+      encoding: 'utf8',
+    },
+  );
 }
 
 it('an alert is called through that Asterisk', async () => {
   const { env, trunkPort, dataDir } = state;
-  const account = JSON.parse(cliAsUser(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json'])) as {
+  const account = JSON.parse(
+    cliAsUser(['account', 'create', '--phone', '+14155550123', '--plan', 'premium', '--json']),
+  ) as {
     user_id: string;
     api_key: string;
   };
@@ -136,21 +167,36 @@ it('an alert is called through that Asterisk', async () => {
     ca,
   });
   expect(res.status, res.text).toBe(200);
-  const calls = () => JSON.parse(cliAsUser(['calls', '--json'])) as Array<{ call_id: string; status: string; sip_code: number | null }>;
-  const call = await waitFor('the call to end busy', () => calls().find((c) => c.call_id === res.json.call_id && c.status === 'busy'), 30_000);
+  const calls = () =>
+    JSON.parse(cliAsUser(['calls', '--json'])) as Array<{ call_id: string; status: string; sip_code: number | null }>;
+  const call = await waitFor(
+    'the call to end busy',
+    () => calls().find((c) => c.call_id === res.json.call_id && c.status === 'busy'),
+    30_000,
+  );
   expect(call.sip_code).toBe(486);
   expect((await phone.done).successfulCalls).toBe(1);
 }, 60_000);
 
 it('kill -9 of serve during a talking call: the watchdog, unprivileged too, hangs it up (a BYE within 10 s) and stops Asterisk', async () => {
   const { env, trunkPort, dataDir } = state;
-  const account = JSON.parse(cliAsUser(['account', 'create', '--phone', '+14155550124', '--plan', 'premium', '--json'])) as {
+  const account = JSON.parse(
+    cliAsUser(['account', 'create', '--phone', '+14155550124', '--plan', 'premium', '--json']),
+  ) as {
     user_id: string;
     api_key: string;
   };
   const sink = await startRtpSink(await freeUdpPort());
-  const phone = await startSipp({ scenario: 'answer', port: trunkPort, timeoutSec: 120, keys: { rtp_sink_port: sink.port }, traceMessages: true });
-  const asterisk = descendants(serve!.pid!).find((pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'asterisk')!;
+  const phone = await startSipp({
+    scenario: 'answer',
+    port: trunkPort,
+    timeoutSec: 120,
+    keys: { rtp_sink_port: sink.port },
+    traceMessages: true,
+  });
+  const asterisk = descendants(serve!.pid!).find(
+    (pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'asterisk',
+  )!;
   const ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
   const res = await request(`https://127.0.0.1:${env.RINGHOOK_PORT}/webhook/${account.user_id}/${account.api_key}`, {
     method: 'POST',
@@ -159,7 +205,11 @@ it('kill -9 of serve during a talking call: the watchdog, unprivileged too, hang
   });
   expect(res.status, res.text).toBe(200);
   const calls = () => JSON.parse(cliAsUser(['calls', '--json'])) as Array<{ call_id: string; status: string }>;
-  await waitFor('the call to be answered', () => calls().find((c) => c.call_id === res.json.call_id && c.status === 'answered'), 30_000);
+  await waitFor(
+    'the call to be answered',
+    () => calls().find((c) => c.call_id === res.json.call_id && c.status === 'answered'),
+    30_000,
+  );
   await new Promise((r) => setTimeout(r, 1_000));
   const byes = byeWatch(phone);
   const killedAt = Date.now();

@@ -9,7 +9,14 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { CLUSTER_SECRET_KEY, type ClusterAccount, nodeHandle, type NodeHandle, postAlert, readCalls } from '../helpers/cluster.js';
+import {
+  CLUSTER_SECRET_KEY,
+  type ClusterAccount,
+  nodeHandle,
+  type NodeHandle,
+  postAlert,
+  readCalls,
+} from '../helpers/cluster.js';
 import { request } from '../helpers/https-client.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
 import { freeTcpPort } from '../helpers/ports.js';
@@ -53,8 +60,13 @@ async function schema(): Promise<{ version: number; nodes: Array<{ node_id: stri
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql<Array<{ version: number }>>`SELECT version FROM schema_version`;
-    const columns = await sql`SELECT 1 FROM information_schema.columns WHERE table_name = 'nodes' AND column_name = 'version'`;
-    const nodes = columns.length ? await sql<Array<{ node_id: string; version: string | null }>>`SELECT node_id, version FROM nodes ORDER BY node_id` : [];
+    const columns =
+      await sql`SELECT 1 FROM information_schema.columns WHERE table_name = 'nodes' AND column_name = 'version'`;
+    const nodes = columns.length
+      ? await sql<
+          Array<{ node_id: string; version: string | null }>
+        >`SELECT node_id, version FROM nodes ORDER BY node_id`
+      : [];
     return { version: row!.version, nodes: [...nodes] };
   } finally {
     await sql.end({ timeout: 1 });
@@ -69,15 +81,20 @@ it('two nodes upgraded one at a time under a stream of alerts: the old code work
   expect((await schema()).version).toBe(PREVIOUS_RELEASE_SCHEMA);
   // Accounts made with the previous release's CLI (this version's would migrate the database).
   const accounts: ClusterAccount[] = [0, 1, 2, 3].map((i) => {
-    const r = spawnSync(process.execPath, [previousBin, 'account', 'create', '--phone', `+1415666000${i}`, '--plan', 'premium', '--json'], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...a },
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [previousBin, 'account', 'create', '--phone', `+1415666000${i}`, '--plan', 'premium', '--json'],
+      {
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...a },
+        encoding: 'utf8',
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     return { userId: j.user_id, apiKey: j.api_key, phone: j.phone };
   });
-  const handle = (id: string): NodeHandle => nodeHandle(id, envs.get(id)!.RINGHOOK_DATA_DIR!, envs.get(id)!.RINGHOOK_PORT!);
+  const handle = (id: string): NodeHandle =>
+    nodeHandle(id, envs.get(id)!.RINGHOOK_DATA_DIR!, envs.get(id)!.RINGHOOK_PORT!);
 
   // The stream: both nodes, in turn, every 0.4 s (premium: 10 a minute per account, 4 accounts).
   const statuses: Array<{ node: string; status: number }> = [];
@@ -113,11 +130,9 @@ it('two nodes upgraded one at a time under a stream of alerts: the old code work
   // The new node's /healthz says which node is still to be upgraded.
   const health = await request(`${handle('node-b').base}/healthz`, { method: 'GET', ca: handle('node-b').ca });
   expect(health.status).toBe(200);
-  const versions = (health.json.cluster.nodes as Array<{ node: string; version: string | null; schema: number | null }>).map((x) => [
-    x.node,
-    x.version,
-    x.schema,
-  ]);
+  const versions = (
+    health.json.cluster.nodes as Array<{ node: string; version: string | null; schema: number | null }>
+  ).map((x) => [x.node, x.version, x.schema]);
   expect(versions).toEqual([
     ['node-a', null, null],
     ['node-b', '0.1.0', PG_SCHEMA_VERSION],
@@ -157,6 +172,8 @@ it('two nodes upgraded one at a time under a stream of alerts: the old code work
     timeout: 30_000,
   });
   expect(old.status).toBe(1);
-  expect(old.stderr).toContain(`has schema version ${PG_SCHEMA_VERSION}, newer than this ringhook understands (${PREVIOUS_RELEASE_SCHEMA})`);
+  expect(old.stderr).toContain(
+    `has schema version ${PG_SCHEMA_VERSION}, newer than this ringhook understands (${PREVIOUS_RELEASE_SCHEMA})`,
+  );
   expect((await schema()).version).toBe(PG_SCHEMA_VERSION);
 }, 300_000);

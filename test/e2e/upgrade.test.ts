@@ -22,7 +22,12 @@ const serves: ServeProcess[] = [];
 beforeAll(() => {
   buildOnce();
   previous = buildPreviousRelease();
-  env = { RINGHOOK_DATA_DIR: makeDataDir('rh-upgrade-'), RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: '0', RINGHOOK_TELEPHONY: 'off' };
+  env = {
+    RINGHOOK_DATA_DIR: makeDataDir('rh-upgrade-'),
+    RINGHOOK_HOST: '127.0.0.1',
+    RINGHOOK_PORT: '0',
+    RINGHOOK_TELEPHONY: 'off',
+  };
 }, 600_000);
 
 afterAll(async () => {
@@ -48,7 +53,10 @@ function schemaVersion(): number {
 function recorded(): Map<string, string> {
   const db = new Database(path.join(env.RINGHOOK_DATA_DIR!, 'ringhook.db'), { readonly: true });
   try {
-    const rows = db.prepare('SELECT call_id, message FROM calls WHERE accepted = 1').all() as Array<{ call_id: string; message: string }>;
+    const rows = db.prepare('SELECT call_id, message FROM calls WHERE accepted = 1').all() as Array<{
+      call_id: string;
+      message: string;
+    }>;
     return new Map(rows.map((r) => [r.call_id, r.message]));
   } finally {
     db.close();
@@ -89,7 +97,9 @@ it('one node: the new CLI and a new serve beside the running previous release ch
   // The new CLI beside the running previous serve: refused, with who holds it and what to do; nothing changed.
   const list = runCli(['account', 'list'], env);
   expect(list.code).toBe(1);
-  expect(list.stderr).toContain(`has schema ${oldSchema} and this ringhook (0.1.0) needs schema ${SCHEMA_VERSION}, but a running ringhook serve`);
+  expect(list.stderr).toContain(
+    `has schema ${oldSchema} and this ringhook (0.1.0) needs schema ${SCHEMA_VERSION}, but a running ringhook serve`,
+  );
   expect(list.stderr).toContain(`(pid ${old.child.pid}, an older ringhook that does not record its version)`);
   expect(list.stderr).toContain('nothing was changed');
   expect(list.stderr).toContain('restart serve with this version');
@@ -107,7 +117,9 @@ it('one node: the new CLI and a new serve beside the running previous release ch
     timeout: 30_000,
   });
   expect(second.status).toBe(1);
-  expect(second.stderr).toContain(`another ringhook serve (pid ${old.child.pid}, an older ringhook that does not record its version)`);
+  expect(second.stderr).toContain(
+    `another ringhook serve (pid ${old.child.pid}, an older ringhook that does not record its version)`,
+  );
   expect(second.stderr).toContain(`this ringhook would upgrade the database's schema ${oldSchema} → ${SCHEMA_VERSION}`);
   expect(schemaVersion()).toBe(oldSchema);
   await new Promise((r) => setTimeout(r, 1_500));
@@ -133,6 +145,8 @@ it('one node: the new CLI and a new serve beside the running previous release ch
   for (const [callId, message] of answered) expect(after.get(callId), callId).toBe(message);
   const listed = runCli(['account', 'list', '--json'], env);
   expect(listed.code, listed.stderr).toBe(0);
-  expect((listed.json as Array<{ user_id: string }>).map((a) => a.user_id).sort()).toEqual(accounts.map((a) => a.userId).sort());
+  expect((listed.json as Array<{ user_id: string }>).map((a) => a.user_id).sort()).toEqual(
+    accounts.map((a) => a.userId).sort(),
+  );
   expect(fs.existsSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'))).toBe(true);
 }, 300_000);

@@ -26,14 +26,23 @@ let greeting: { samples: Buffer; speechMs: number };
 let hello: { samples: Buffer; speechMs: number };
 
 beforeAll(async () => {
-  calling = await startCallingService({ RINGHOOK_AMD: 'on', RINGHOOK_RING_TIMEOUT: '10', RINGHOOK_METRICS_TOKEN: METRICS_TOKEN });
+  calling = await startCallingService({
+    RINGHOOK_AMD: 'on',
+    RINGHOOK_RING_TIMEOUT: '10',
+    RINGHOOK_METRICS_TOKEN: METRICS_TOKEN,
+  });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-voices-'));
   // A carrier voicemail's greeting (about 5 s), its beep, then the silence of the recording.
-  greeting = spokenUlaw(dir, 'greeting', "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.", {
-    toneHz: 1000,
-    toneMs: BEEP_MS,
-    silenceMs: 15_000,
-  });
+  greeting = spokenUlaw(
+    dir,
+    'greeting',
+    "Hi, you've reached Alex. I can't take your call right now. Please leave a message after the tone.",
+    {
+      toneHz: 1000,
+      toneMs: BEEP_MS,
+      silenceMs: 15_000,
+    },
+  );
   hello = spokenUlaw(dir, 'hello', 'Hello?', { silenceMs: 3_000 });
 }, 180_000);
 
@@ -61,16 +70,35 @@ async function callAnswered(
   message: string,
   speak: (call: Answered) => Promise<void>,
 ): Promise<{ row: CallRow; rtp: RtpPhone; sms: string[]; talk: string | undefined }> {
-  const a: Account = await createAccount(calling.t.service.stores.accounts, { phone: PHONE, smsBackup: true, requireConfirm });
+  const a: Account = await createAccount(calling.t.service.stores.accounts, {
+    phone: PHONE,
+    smsBackup: true,
+    requireConfirm,
+  });
   const rtp = await startRtpPhone(await freeUdpPort());
-  const phone = await startSipp({ scenario: 'answer', port: calling.trunkPort, keys: { rtp_sink_port: rtp.port }, timeoutSec: 90, traceMessages: true });
+  const phone = await startSipp({
+    scenario: 'answer',
+    port: calling.trunkPort,
+    keys: { rtp_sink_port: rtp.port },
+    timeoutSec: 90,
+    traceMessages: true,
+  });
   const smsBefore = calling.kannel.messages().length;
   try {
     const res = await calling.t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });
     expect(res.status, res.text).toBe(200);
     const callId = res.json.call_id as string;
-    const media = await waitFor('the INVITE and its SDP at the phone', async () => asteriskMedia(await phone.messagesSoFar()), 20_000);
-    await waitFor('the call to be answered', () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined), 20_000, 10);
+    const media = await waitFor(
+      'the INVITE and its SDP at the phone',
+      async () => asteriskMedia(await phone.messagesSoFar()),
+      20_000,
+    );
+    await waitFor(
+      'the call to be answered',
+      () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined),
+      20_000,
+      10,
+    );
     const speaking = speak({ callId, answeredAt: Date.now(), rtp, media });
     const row = await calling.t.waitForCall(callId, smsSettled, 90_000);
     rtp.hush();
@@ -96,11 +124,15 @@ async function callAnswered(
 it('a voicemail: the intro starts on the answer, stops once the greeting is found to be a machine, and the whole message is left after the beep; the call ends voicemail with one SMS', async () => {
   let answeredAt = 0;
   let beepEndedAt = 0;
-  const { row, rtp, sms, talk } = await callAnswered(true, 'NVDA crossed 140', async ({ rtp, media, answeredAt: at }) => {
-    answeredAt = at;
-    beepEndedAt = Date.now() + greeting.speechMs + BEEP_MS;
-    await rtp.play(media, greeting.samples);
-  });
+  const { row, rtp, sms, talk } = await callAnswered(
+    true,
+    'NVDA crossed 140',
+    async ({ rtp, media, answeredAt: at }) => {
+      answeredAt = at;
+      beepEndedAt = Date.now() + greeting.speechMs + BEEP_MS;
+      await rtp.play(media, greeting.samples);
+    },
+  );
   expect(row, talk).toMatchObject({ status: 'voicemail', amd_status: 'MACHINE' });
   expect(sms).toEqual(['Missed call alert: NVDA crossed 140']);
   const loud = rtp.loudAt();
@@ -160,7 +192,9 @@ it('a person who says "Hello?": never taken for a machine; with confirmation req
 }, 120_000);
 
 it('a person, confirmation not required: the message played, the call ends completed, no SMS', async () => {
-  const { row, sms, talk } = await callAnswered(false, 'BTC above 100k', ({ rtp, media }) => rtp.play(media, hello.samples));
+  const { row, sms, talk } = await callAnswered(false, 'BTC above 100k', ({ rtp, media }) =>
+    rtp.play(media, hello.samples),
+  );
   expect(row, talk).toMatchObject({ status: 'completed', amd_status: 'HUMAN' });
   expect(sms).toEqual([]);
 });
@@ -193,7 +227,11 @@ function loud0(rtp: RtpPhone): number {
 }
 
 it('/metrics: every answered call above is in the histogram of answer → first speech', async () => {
-  const res = await request(`${calling.t.baseUrl}/metrics`, { method: 'GET', ca: calling.t.ca, headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const res = await request(`${calling.t.baseUrl}/metrics`, {
+    method: 'GET',
+    ca: calling.t.ca,
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
   expect(res.status).toBe(200);
   expect(res.text).toContain('ringhook_answer_to_first_speech_seconds_count 7');
   expect(res.text).toContain('ringhook_answer_to_first_speech_seconds_bucket{le="+Inf"} 7');

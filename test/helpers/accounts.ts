@@ -9,7 +9,13 @@ export const TEST_PHONE = '+14155550123';
 
 /** With SQLite's own AccountStore the account at once; with any store's AccountRepo, to await. */
 export function createAccount(accounts: Pick<AccountStore, 'create'>, overrides?: Partial<NewAccount>): Account;
-export function createAccount(accounts: Pick<AccountRepo, 'create'>, overrides?: Partial<NewAccount>): Awaitable<Account>;
-export function createAccount(accounts: Pick<AccountRepo, 'create'>, overrides: Partial<NewAccount> = {}): Awaitable<Account> {
+export function createAccount(
+  accounts: Pick<AccountRepo, 'create'>,
+  overrides?: Partial<NewAccount>,
+): Awaitable<Account>;
+export function createAccount(
+  accounts: Pick<AccountRepo, 'create'>,
+  overrides: Partial<NewAccount> = {},
+): Awaitable<Account> {
   return accounts.create({ phone: TEST_PHONE, plan: 'premium', smsBackup: false, name: '', ...overrides });
 }

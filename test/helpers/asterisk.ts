@@ -92,7 +92,11 @@ export async function startTestAsterisk(options: { trunkPort?: number } = {}): P
  * private mount namespace (its run dir is bound in there), so the CLI is run in that namespace and
  * root with nsenter; a host Asterisk is reached directly.
  */
-export async function asteriskCli(asterisk: { pid: number | undefined; runDir: string }, command: string, timeoutMs = 15_000): Promise<string> {
+export async function asteriskCli(
+  asterisk: { pid: number | undefined; runDir: string },
+  command: string,
+  timeoutMs = 15_000,
+): Promise<string> {
   const runtime = await provisionAsterisk();
   const pid = asterisk.pid;
   if (pid === undefined) throw new Error('Asterisk is not running');

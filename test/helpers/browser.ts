@@ -48,7 +48,9 @@ export interface DashboardService {
   errorLogs(): Array<Record<string, unknown>>;
   /** Test calls placed through the dashboard (the dialer's part is played by the test). */
   testCalls: string[];
-  createAccount(input?: Partial<{ plan: 'free' | 'premium'; name: string; phone: string; smsBackup: boolean }>): Account;
+  createAccount(
+    input?: Partial<{ plan: 'free' | 'premium'; name: string; phone: string; smsBackup: boolean }>,
+  ): Account;
   /** Changes a call's status the way the dialer will, and tells the live history. */
   setCallStatus(callId: string, status: string, columns?: Record<string, number | string | null>): void;
   stop(): Promise<void>;
@@ -70,7 +72,12 @@ export async function startDashboardService(options: DashboardServiceOptions = {
   const clock = options.clock ?? testClock();
   const dataDir = makeDataDir('ringhook-dashboard-');
   // A known port, so that the webhook URL the dashboard shows is the one that answers.
-  const config = loadConfig({ RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: String(await freeTcpPort()), RINGHOOK_DB_SYNC: 'normal', RINGHOOK_DATA_DIR: dataDir });
+  const config = loadConfig({
+    RINGHOOK_HOST: '127.0.0.1',
+    RINGHOOK_PORT: String(await freeTcpPort()),
+    RINGHOOK_DB_SYNC: 'normal',
+    RINGHOOK_DATA_DIR: dataDir,
+  });
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
   const stores = sqliteOf(await openStores(config, clock.now));
@@ -79,7 +86,8 @@ export async function startDashboardService(options: DashboardServiceOptions = {
   const testCalls: string[] = [];
   const emit = (callId: string) => {
     const call = stores.calls.get(callId);
-    if (call) events.emit({ callId, userId: call.userId, status: call.status as CallChange['status'], at: clock.now() });
+    if (call)
+      events.emit({ callId, userId: call.userId, status: call.status as CallChange['status'], at: clock.now() });
   };
   const placeTestCall = async (account: Account): Promise<TestCallResult> => {
     const result = await requestTestCall(stores.calls, account);
@@ -100,7 +108,10 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     onCallQueued: ({ callId }) => emit(callId),
     ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),
     // The real speech engines make the overview's sample, as serve's do.
-    ...(options.testCalls !== 'none' && { placeTestCall, speechSample: speechSampler(createTts({ cacheDir: path.join(dataDir, 'speech') })) }),
+    ...(options.testCalls !== 'none' && {
+      placeTestCall,
+      speechSample: speechSampler(createTts({ cacheDir: path.join(dataDir, 'speech') })),
+    }),
     ...(options.liveStreams && { liveLimits: options.liveStreams }),
   });
   let servers: RunningServers;
@@ -139,7 +150,9 @@ export async function startDashboardService(options: DashboardServiceOptions = {
       }),
     setCallStatus(callId, status, columns = {}) {
       const sets = ['status = @status', 'updated_at = @now', ...Object.keys(columns).map((c) => `${c} = @${c}`)];
-      stores.db.prepare(`UPDATE calls SET ${sets.join(', ')} WHERE call_id = @call_id`).run({ ...columns, status, now: clock.now(), call_id: callId });
+      stores.db
+        .prepare(`UPDATE calls SET ${sets.join(', ')} WHERE call_id = @call_id`)
+        .run({ ...columns, status, now: clock.now(), call_id: callId });
       emit(callId);
     },
     async stop() {
@@ -155,8 +168,17 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 }
 
-export async function newContext(browser: Browser, baseUrl: string, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl, ignoreHTTPSErrors: true, viewport: VIEWPORTS[viewport], locale: 'en-US' });
+export async function newContext(
+  browser: Browser,
+  baseUrl: string,
+  viewport: keyof typeof VIEWPORTS = 'desktop',
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    ignoreHTTPSErrors: true,
+    viewport: VIEWPORTS[viewport],
+    locale: 'en-US',
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   return context;
 }

@@ -51,7 +51,9 @@ export async function startCallingService(env: Record<string, string> = {}): Pro
  * then), stopped after them; after each test its SIPp phones are stopped and no error was logged.
  * The service is `get()` once started.
  */
-export function useCallingService(env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): { get(): CallingService } {
+export function useCallingService(env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): {
+  get(): CallingService;
+} {
   let calling: CallingService | undefined;
   beforeAll(async () => {
     calling = await startCallingService(typeof env === 'function' ? await env() : env);

@@ -18,7 +18,8 @@ export interface CliResult {
  */
 export function buildOnce(): void {
   if (process.env.RINGHOOK_TEST_DIST_BUILT === '1') return;
-  if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
+  if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0)
+    throw new Error('npm run build failed');
 }
 
 /** Where this run provisioned Asterisk and the executable's runtime (CI gives each run an empty one). */

@@ -47,7 +47,12 @@ export async function createClusterAccounts(
   try {
     const out: ClusterAccount[] = [];
     for (const s of specs) {
-      const a: Account = await store.accounts.create({ phone: s.phone, plan: s.plan ?? 'premium', smsBackup: s.smsBackup ?? false, name: '' });
+      const a: Account = await store.accounts.create({
+        phone: s.phone,
+        plan: s.plan ?? 'premium',
+        smsBackup: s.smsBackup ?? false,
+        name: '',
+      });
       out.push({ userId: a.userId, apiKey: a.apiKey, phone: a.phone });
     }
     return out;
@@ -87,12 +92,19 @@ export async function readCalls(url: string): Promise<Map<string, CallRow>> {
 /** Every call with an SMS outcome still to come: not final, or missed (busy, interrupted…) without a settled SMS. */
 export function unsettled(rows: Iterable<CallRow>, missed: Set<string>): CallRow[] {
   return [...rows].filter(
-    (c) => !FINAL.has(c.status) || (missed.has(c.status) && (c.sms_status === null || c.sms_status === 'sending' || c.sms_status === 'waiting')),
+    (c) =>
+      !FINAL.has(c.status) ||
+      (missed.has(c.status) && (c.sms_status === null || c.sms_status === 'sending' || c.sms_status === 'waiting')),
   );
 }
 
 /** Polls `read` until `done` (bounded); returns the last value read. */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, everyMs = 250): Promise<T> {
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!done(value) && Date.now() < deadline) {
@@ -109,11 +121,19 @@ export interface NodeHandle {
 }
 
 export function nodeHandle(id: string, dataDir: string, port: string): NodeHandle {
-  return { id, base: `https://127.0.0.1:${port}`, ca: fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8') };
+  return {
+    id,
+    base: `https://127.0.0.1:${port}`,
+    ca: fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8'),
+  };
 }
 
 /** POSTs an alert to a node's webhook; a failed request (the node is gone) is status 0. */
-export async function postAlert(node: NodeHandle, account: ClusterAccount, message: string): Promise<{ status: number; callId?: string }> {
+export async function postAlert(
+  node: NodeHandle,
+  account: ClusterAccount,
+  message: string,
+): Promise<{ status: number; callId?: string }> {
   try {
     const res: Reply = await request(`${node.base}/webhook/${account.userId}/${account.apiKey}`, {
       method: 'POST',

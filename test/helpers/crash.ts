@@ -66,7 +66,11 @@ export function watchdogOf(servePid: number): number | undefined {
 }
 
 /** Follows a SIPp phone's message log: when each BYE request arrived (ms since the epoch). */
-export function byeWatch(phone: SippPhone): { times: number[]; stop(): void; next(after: number, timeoutMs: number): Promise<number | undefined> } {
+export function byeWatch(phone: SippPhone): {
+  times: number[];
+  stop(): void;
+  next(after: number, timeoutMs: number): Promise<number | undefined>;
+} {
   const times: number[] = [];
   const timer = setInterval(async () => {
     const count = ((await phone.messagesSoFar()).match(/^BYE sip:/gm) ?? []).length;

@@ -3,7 +3,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { REPO_ROOT } from './cli.js';
 
-export async function holdWriteLock(dbFile: string, holdMs: number): Promise<{ child: ChildProcess; released: Promise<void> }> {
+export async function holdWriteLock(
+  dbFile: string,
+  holdMs: number,
+): Promise<{ child: ChildProcess; released: Promise<void> }> {
   const script = `
     const Database = require('better-sqlite3');
     const db = new Database(${JSON.stringify(dbFile)});

@@ -16,7 +16,8 @@ const SMSBOX = '/usr/sbin/smsbox';
 const ENSURE = fileURLToPath(new URL('../../scripts/ensure-sms-peers.sh', import.meta.url));
 
 export function ensureSmsPeers(): void {
-  if (existsSync(FAKESMSC) && existsSync(BEARERBOX) && existsSync(SMSBOX) && existsSync('/usr/share/perl5/Net/SMPP.pm')) return;
+  if (existsSync(FAKESMSC) && existsSync(BEARERBOX) && existsSync(SMSBOX) && existsSync('/usr/share/perl5/Net/SMPP.pm'))
+    return;
   execFileSync('bash', [ENSURE], { stdio: 'inherit' });
 }
 
@@ -115,7 +116,10 @@ export function reassemble(
       list.sort((a, b) => a.udh![5]! - b.udh![5]!);
       // Decode after joining: a UCS-2 surrogate pair may straddle two parts in other senders.
       const joined = Buffer.concat(list.map((p) => p.bytes));
-      const text = msg.kind === 'ucs-2' || options.udhPartsAreUcs2 ? Buffer.from(joined).swap16().toString('utf16le') : joined.toString('utf8');
+      const text =
+        msg.kind === 'ucs-2' || options.udhPartsAreUcs2
+          ? Buffer.from(joined).swap16().toString('utf16le')
+          : joined.toString('utf8');
       out.push({ from: msg.from, to: msg.to, text, parts: total, kind: msg.kind });
       groups.delete(key);
     }
@@ -168,7 +172,12 @@ async function stopProcess(child: ChildProcess | null): Promise<void> {
 export async function startKannel(): Promise<KannelPeer> {
   ensureSmsPeers();
   const dir = mkdtempSync(join(tmpdir(), 'ringhook-kannel-'));
-  const [adminPort, boxPort, smscPort, sendsmsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [adminPort, boxPort, smscPort, sendsmsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const username = 'ringhook';
   const password = 'kannel-test-secret';
   const adminPassword = 'admin-test';
@@ -235,11 +244,16 @@ text = "ringhook test: no service"
     smsbox = startProcess(SMSBOX, [conf], dir, log('smsbox'));
     await waitFor('smsbox sendsms-port', async () => ((await portOpen(sendsmsPort)) ? true : undefined));
     await waitFor('fake smsc port', async () => ((await portOpen(smscPort)) ? true : undefined));
-    fakesmsc = startProcess(FAKESMSC, ['-H', '127.0.0.1', '-r', String(smscPort), '-i', '0.1', '-m', '0', '1 2 text unused'], dir, (line) => {
-      log('fakesmsc')(line);
-      const msg = parseFakesmscLine(line);
-      if (msg) received.push(msg);
-    });
+    fakesmsc = startProcess(
+      FAKESMSC,
+      ['-H', '127.0.0.1', '-r', String(smscPort), '-i', '0.1', '-m', '0', '1 2 text unused'],
+      dir,
+      (line) => {
+        log('fakesmsc')(line);
+        const msg = parseFakesmscLine(line);
+        if (msg) received.push(msg);
+      },
+    );
     const statusUrl = `http://127.0.0.1:${adminPort}/status.txt?password=${adminPassword}`;
     await waitFor('fakesmsc online and smsbox connected', async () => {
       const text = await fetch(statusUrl).then(
@@ -262,7 +276,11 @@ text = "ringhook test: no service"
       `http://127.0.0.1:${sendsmsPort}/cgi-bin/sendsms?username=${encodeURIComponent(u)}&password=${encodeURIComponent(p)}`,
     messages: () => [...received],
     waitForMessages: (count, timeoutMs = 10_000) =>
-      waitFor(`${count} message(s) at fakesmsc (got ${received.length})`, () => (received.length >= count ? [...received] : undefined), timeoutMs),
+      waitFor(
+        `${count} message(s) at fakesmsc (got ${received.length})`,
+        () => (received.length >= count ? [...received] : undefined),
+        timeoutMs,
+      ),
     stopSmsbox: async () => {
       await stopProcess(smsbox);
       smsbox = null;

@@ -32,7 +32,8 @@ export interface NetLab {
   remove(): void;
 }
 
-const sh = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const sh = (command: string, args: string[]) =>
+  execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 export function createNetLab(): NetLab {
   const tag = `${process.pid % 100_000}`;
@@ -57,8 +58,34 @@ export function createNetLab(): NetLab {
       run(ns, 'ip', ['link', 'set', 'lo', 'up']);
     }
     // Interface names live in their namespace: the same short names in each lab.
-    sh('ip', ['link', 'add', `rhh${tag}`, 'netns', home, 'type', 'veth', 'peer', 'name', `rhri${tag}`, 'netns', router]);
-    sh('ip', ['link', 'add', `rhro${tag}`, 'netns', router, 'type', 'veth', 'peer', 'name', `rhp${tag}`, 'netns', provider]);
+    sh('ip', [
+      'link',
+      'add',
+      `rhh${tag}`,
+      'netns',
+      home,
+      'type',
+      'veth',
+      'peer',
+      'name',
+      `rhri${tag}`,
+      'netns',
+      router,
+    ]);
+    sh('ip', [
+      'link',
+      'add',
+      `rhro${tag}`,
+      'netns',
+      router,
+      'type',
+      'veth',
+      'peer',
+      'name',
+      `rhp${tag}`,
+      'netns',
+      provider,
+    ]);
     run(home, 'ip', ['link', 'set', `rhh${tag}`, 'name', 'eth0']);
     run(router, 'ip', ['link', 'set', `rhri${tag}`, 'name', 'inside']);
     run(router, 'ip', ['link', 'set', `rhro${tag}`, 'name', 'outside']);
@@ -99,9 +126,13 @@ export function createNetLab(): NetLab {
     run,
     async captureOutside() {
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-lab-capture-')), 'outside.pcap');
-      const tcpdump = spawn('ip', ['netns', 'exec', router, 'tcpdump', '-i', 'outside', '-n', '-s', '0', '-U', '-w', file], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const tcpdump = spawn(
+        'ip',
+        ['netns', 'exec', router, 'tcpdump', '-i', 'outside', '-n', '-s', '0', '-U', '-w', file],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       let said = '';
       await new Promise<void>((resolve, reject) => {
         tcpdump.stderr!.on('data', (chunk: Buffer) => {
@@ -122,7 +153,11 @@ export function createNetLab(): NetLab {
       };
     },
     setUdpTimeout(seconds) {
-      run(router, 'sysctl', ['-qw', `net.netfilter.nf_conntrack_udp_timeout=${seconds}`, `net.netfilter.nf_conntrack_udp_timeout_stream=${seconds}`]);
+      run(router, 'sysctl', [
+        '-qw',
+        `net.netfilter.nf_conntrack_udp_timeout=${seconds}`,
+        `net.netfilter.nf_conntrack_udp_timeout_stream=${seconds}`,
+      ]);
     },
     remove,
   };

@@ -48,9 +48,16 @@ export function readPackets(pcap: Buffer): Packet[] {
     const total = pcap.readUInt16BE(ip + 2);
     const proto = pcap[ip + 9];
     const l4 = ip + ihl;
-    const base = { at, src: address(ip + 12), dst: address(ip + 16), sport: pcap.readUInt16BE(l4), dport: pcap.readUInt16BE(l4 + 2) };
+    const base = {
+      at,
+      src: address(ip + 12),
+      dst: address(ip + 16),
+      sport: pcap.readUInt16BE(l4),
+      dport: pcap.readUInt16BE(l4 + 2),
+    };
     if (proto === 17) packets.push({ protocol: 'udp', ...base, payload: pcap.subarray(l4 + 8, ip + total) });
-    if (proto === 6) packets.push({ protocol: 'tcp', ...base, payload: pcap.subarray(l4 + (pcap[l4 + 12]! >> 4) * 4, ip + total) });
+    if (proto === 6)
+      packets.push({ protocol: 'tcp', ...base, payload: pcap.subarray(l4 + (pcap[l4 + 12]! >> 4) * 4, ip + total) });
   }
   return packets;
 }

@@ -42,10 +42,40 @@ export function pebbleInstalled(): boolean {
 
 function makeTestCa(dir: string): { caFile: string; cert: string; key: string } {
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=ringhook test CA for Pebble');
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=ringhook test CA for Pebble',
+  );
   ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'pebble.key', '-out', 'pebble.csr', '-subj', '/CN=localhost');
   fs.writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  ssl('x509', '-req', '-in', 'pebble.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'pebble.pem', '-days', '2', '-extfile', 'san.ext');
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'pebble.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'pebble.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'san.ext',
+  );
   return { caFile: path.join(dir, 'ca.pem'), cert: path.join(dir, 'pebble.pem'), key: path.join(dir, 'pebble.key') };
 }
 
@@ -56,7 +86,9 @@ function getText(url: string, ca: string): Promise<string> {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (body += c));
-        res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`${url}: HTTP ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(body) : reject(new Error(`${url}: HTTP ${res.statusCode}`)),
+        );
       })
       .on('error', reject);
   });
@@ -66,7 +98,12 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
   if (!pebbleInstalled()) throw new Error(`pebble is not installed: ${PROVISION}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-pebble-'));
   const tls = makeTestCa(dir);
-  const [acmePort, managementPort, dnsPort, challtestManagement] = [await freeTcpPort(), await freeTcpPort(), await freeUdpPort(), await freeTcpPort()];
+  const [acmePort, managementPort, dnsPort, challtestManagement] = [
+    await freeTcpPort(),
+    await freeTcpPort(),
+    await freeUdpPort(),
+    await freeTcpPort(),
+  ];
   const configFile = path.join(dir, 'pebble.json');
   fs.writeFileSync(
     configFile,
@@ -131,7 +168,8 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
         return;
       } catch (error) {
         if (child.exitCode !== null) throw new Error(`pebble exited ${child.exitCode}:\n${output}`);
-        if (Date.now() > deadline) throw new Error(`pebble did not answer at ${directory}: ${(error as Error).message}\n${output}`);
+        if (Date.now() > deadline)
+          throw new Error(`pebble did not answer at ${directory}: ${(error as Error).message}\n${output}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }

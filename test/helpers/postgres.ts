@@ -48,7 +48,8 @@ function newestBinDir(): string {
 /** How to run a PostgreSQL program: as `postgres` when we are root. */
 function runner(): (program: string, args: string[]) => Promise<{ stdout: string; stderr: string }> {
   if (process.getuid?.() !== 0) return (program, args) => run(program, args);
-  if (spawnSync('id', ['-u', 'postgres']).status !== 0) throw new Error(`the system user "postgres" is missing: ${PROVISION}`);
+  if (spawnSync('id', ['-u', 'postgres']).status !== 0)
+    throw new Error(`the system user "postgres" is missing: ${PROVISION}`);
   return (program, args) => run('runuser', ['-u', 'postgres', '--', program, ...args]);
 }
 
@@ -104,7 +105,19 @@ export async function startPostgres(settings: string[] = []): Promise<PgCluster>
     throw new Error(`PostgreSQL test cluster: ${what} failed: ${detail}\n--- ${log} ---\n${readText(log)}`);
   };
   try {
-    await as(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', SUPERUSER, '--no-sync', '-E', 'UTF8', '--locale', 'C']);
+    await as(path.join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-A',
+      'trust',
+      '-U',
+      SUPERUSER,
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale',
+      'C',
+    ]);
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
     fail('initdb', error);
@@ -113,7 +126,10 @@ export async function startPostgres(settings: string[] = []): Promise<PgCluster>
   let port = 0;
   const postmasterPid = () => Number(readText(path.join(data, 'postmaster.pid')).split('\n')[0]) || 0;
   const start = async () => {
-    const options = [`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`, ...settings.map((v) => `-c ${v}`)].join(' ');
+    const options = [
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`,
+      ...settings.map((v) => `-c ${v}`),
+    ].join(' ');
     await as(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);
     await answers(`postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`, 30_000);
   };

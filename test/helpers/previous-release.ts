@@ -21,7 +21,11 @@ export function buildPreviousRelease(commit = PREVIOUS_RELEASE): string {
   const tar = execFileSync('git', ['-C', REPO_ROOT, 'archive', '--format=tar', full], { maxBuffer: 512 * 1024 * 1024 });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   fs.symlinkSync(fs.realpathSync(path.join(REPO_ROOT, 'node_modules')), path.join(dir, 'node_modules'));
-  execFileSync(process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: dir, stdio: 'pipe' },
+  );
   fs.writeFileSync(path.join(dir, '.built'), `${full}\n`);
   return dir;
 }

@@ -103,7 +103,12 @@ export function adaptCaddyfile(shipped: string, a: CaddyAdaptation): string {
     `https://127.0.0.1:${a.port} {\n\t# test: loopback only, a self-signed certificate\n\tbind 127.0.0.1\n\ttls ${a.cert} ${a.key}\n`,
     'Caddyfile (site address)',
   );
-  text = replaceOnce(text, /reverse_proxy 127\.0\.0\.1:8080 \{/, `reverse_proxy 127.0.0.1:${a.upstreamPort} {`, 'Caddyfile (upstream)');
+  text = replaceOnce(
+    text,
+    /reverse_proxy 127\.0\.0\.1:8080 \{/,
+    `reverse_proxy 127.0.0.1:${a.upstreamPort} {`,
+    'Caddyfile (upstream)',
+  );
   // The shipped global options block (its default-log filter) gets the test's options too.
   return replaceOnce(
     text,
@@ -140,10 +145,17 @@ export function adaptNginxConf(shipped: string, a: NginxAdaptation): string {
   if (names !== 2) throw new Error(`adapting the shipped nginx.conf: expected 2 server_name lines, found ${names}`);
   text = text.replaceAll('server_name alerts.example.com;', 'server_name 127.0.0.1;');
   const logs = [...text.matchAll(/access_log \/var\/log\/nginx\/ringhook\.access\.log ringhook;/g)].length;
-  if (logs !== 2) throw new Error(`adapting the shipped nginx.conf: expected 2 access_log lines with the ringhook format, found ${logs}`);
-  text = text.replaceAll('access_log /var/log/nginx/ringhook.access.log ringhook;', `access_log ${a.accessLog} ringhook;`);
+  if (logs !== 2)
+    throw new Error(
+      `adapting the shipped nginx.conf: expected 2 access_log lines with the ringhook format, found ${logs}`,
+    );
+  text = text.replaceAll(
+    'access_log /var/log/nginx/ringhook.access.log ringhook;',
+    `access_log ${a.accessLog} ringhook;`,
+  );
   const errorLogs = [...text.matchAll(/error_log \/var\/log\/nginx\/ringhook\.error\.log crit;/g)].length;
-  if (errorLogs !== 2) throw new Error(`adapting the shipped nginx.conf: expected 2 error_log lines at crit, found ${errorLogs}`);
+  if (errorLogs !== 2)
+    throw new Error(`adapting the shipped nginx.conf: expected 2 error_log lines at crit, found ${errorLogs}`);
   text = text.replaceAll('error_log /var/log/nginx/ringhook.error.log crit;', `error_log ${a.errorLog} crit;`);
   text = replaceOnce(
     text,
@@ -151,7 +163,12 @@ export function adaptNginxConf(shipped: string, a: NginxAdaptation): string {
     `ssl_certificate     ${a.cert};`,
     'nginx.conf (certificate)',
   );
-  text = replaceOnce(text, 'ssl_certificate_key /etc/letsencrypt/live/alerts.example.com/privkey.pem;', `ssl_certificate_key ${a.key};`, 'nginx.conf (key)');
+  text = replaceOnce(
+    text,
+    'ssl_certificate_key /etc/letsencrypt/live/alerts.example.com/privkey.pem;',
+    `ssl_certificate_key ${a.key};`,
+    'nginx.conf (key)',
+  );
   text = replaceOnce(text, 'server 127.0.0.1:8080;', `server 127.0.0.1:${a.upstreamPort};`, 'nginx.conf (upstream)');
   return text;
 }
@@ -179,7 +196,8 @@ export function nginxWrapper(dir: string, site: string): string {
 }
 
 function need(binary: string, pkg: string): void {
-  if (!fs.existsSync(binary)) throw new Error(`${binary} is missing: run scripts/provision-test-peers.sh (Debian package ${pkg})`);
+  if (!fs.existsSync(binary))
+    throw new Error(`${binary} is missing: run scripts/provision-test-peers.sh (Debian package ${pkg})`);
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -231,7 +249,8 @@ async function waitUntilServing(proxyUrl: string, ca: string, child: ChildProces
   const deadline = Date.now() + 30_000;
   let last = '';
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the proxy exited (${child.exitCode ?? child.signalCode}):\n${logs()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the proxy exited (${child.exitCode ?? child.signalCode}):\n${logs()}`);
     try {
       const res = await request(`${proxyUrl}/healthz`, { method: 'GET', ca });
       if (res.status === 200) return;
@@ -239,7 +258,8 @@ async function waitUntilServing(proxyUrl: string, ca: string, child: ChildProces
     } catch (error) {
       last = (error as Error).message;
     }
-    if (Date.now() > deadline) throw new Error(`the proxy did not forward /healthz within 30 s (last: ${last}):\n${logs()}`);
+    if (Date.now() > deadline)
+      throw new Error(`the proxy did not forward /healthz within 30 s (last: ${last}):\n${logs()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -248,7 +268,10 @@ const readOr = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'u
 const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
 
 /** Starts the proxy on 127.0.0.1:`port` (HTTPS) in front of ringhook's plain port; resolves once it forwards /healthz. */
-export async function startProxy(kind: ProxyKind, ports: { port: number; upstreamPort: number }): Promise<RunningProxy> {
+export async function startProxy(
+  kind: ProxyKind,
+  ports: { port: number; upstreamPort: number },
+): Promise<RunningProxy> {
   const { port, upstreamPort } = ports;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ringhook-${kind}-`));
   const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -263,8 +286,17 @@ export async function startProxy(kind: ProxyKind, ports: { port: number; upstrea
     const output = path.join(dir, 'caddy.stderr');
     const out = fs.openSync(output, 'a');
     // Caddy keeps its state under XDG_DATA_HOME and XDG_CONFIG_HOME (autosave.json): the temp dir.
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), XDG_CONFIG_HOME: path.join(dir, 'config') };
-    const child = spawn(CADDY, ['run', '--config', file, '--adapter', 'caddyfile'], { cwd: dir, env, stdio: ['ignore', out, out] });
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      XDG_DATA_HOME: path.join(dir, 'data'),
+      XDG_CONFIG_HOME: path.join(dir, 'config'),
+    };
+    const child = spawn(CADDY, ['run', '--config', file, '--adapter', 'caddyfile'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', out, out],
+    });
     fs.closeSync(out);
     // Caddy's stderr: JSON lines of every logger; the access log is the site's (http.log.access.*).
     const all = () => lines(readOr(output));
@@ -299,7 +331,15 @@ export async function startProxy(kind: ProxyKind, ports: { port: number; upstrea
   const accessLog = path.join(dir, 'ringhook.access.log');
   const errorLog = path.join(dir, 'error.log');
   const siteErrorLog = path.join(dir, 'ringhook.error.log');
-  const config = adaptNginxConf(fs.readFileSync(SHIPPED_NGINX_CONF, 'utf8'), { port, plainPort, upstreamPort, cert, key, accessLog, errorLog: siteErrorLog });
+  const config = adaptNginxConf(fs.readFileSync(SHIPPED_NGINX_CONF, 'utf8'), {
+    port,
+    plainPort,
+    upstreamPort,
+    cert,
+    key,
+    accessLog,
+    errorLog: siteErrorLog,
+  });
   const site = path.join(dir, 'ringhook.conf');
   fs.writeFileSync(site, config);
   const main = path.join(dir, 'nginx.conf');
@@ -307,7 +347,10 @@ export async function startProxy(kind: ProxyKind, ports: { port: number; upstrea
   // The workers may run as another user (nobody, when the master is root): they must write here.
   fs.mkdirSync(path.join(dir, 'temp'), { mode: 0o777 });
   fs.chmodSync(path.join(dir, 'temp'), 0o777);
-  const child = spawn(NGINX, ['-p', dir, '-c', main, '-e', errorLog], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(NGINX, ['-p', dir, '-c', main, '-e', errorLog], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   const proxy: RunningProxy = {

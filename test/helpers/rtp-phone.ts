@@ -37,7 +37,22 @@ export function spokenUlaw(
   run('sox', [speech, '-r', '8000', '-c', '1', '-b', '16', parts[0]!]);
   if (then.toneHz && then.toneMs) {
     parts.push(path.join(dir, `${name}-tone.wav`));
-    run('sox', ['-n', '-r', '8000', '-c', '1', '-b', '16', parts.at(-1)!, 'synth', String(then.toneMs / 1000), 'sine', String(then.toneHz), 'vol', '0.5']);
+    run('sox', [
+      '-n',
+      '-r',
+      '8000',
+      '-c',
+      '1',
+      '-b',
+      '16',
+      parts.at(-1)!,
+      'synth',
+      String(then.toneMs / 1000),
+      'sine',
+      String(then.toneHz),
+      'vol',
+      '0.5',
+    ]);
   }
   if (then.silenceMs) {
     parts.push(path.join(dir, `${name}-silence.wav`));
@@ -99,7 +114,8 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
     header.writeUInt32BE(ssrc, 8);
     return Buffer.concat([header, payload]);
   };
-  const send = (to: { host: string; port: number }, data: Buffer) => new Promise<void>((resolve) => socket.send(data, to.port, to.host, () => resolve()));
+  const send = (to: { host: string; port: number }, data: Buffer) =>
+    new Promise<void>((resolve) => socket.send(data, to.port, to.host, () => resolve()));
   const tick = () => new Promise((r) => setTimeout(r, FRAME_MS));
   return new Promise((resolve, reject) => {
     socket.once('error', reject);
@@ -120,7 +136,8 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
         async digit(to, digit) {
           const event = '0123456789*#'.indexOf(digit);
           if (event < 0) throw new Error(`not a digit: ${digit}`);
-          const payload = (end: boolean, duration: number) => Buffer.from([event, (end ? 0x80 : 0) | 10, duration >> 8, duration & 0xff]);
+          const payload = (end: boolean, duration: number) =>
+            Buffer.from([event, (end ? 0x80 : 0) | 10, duration >> 8, duration & 0xff]);
           for (let i = 1; i <= 5; i++) {
             await send(to, packet(101, i === 1, payload(false, i * FRAME_BYTES)));
             await tick();

@@ -54,7 +54,12 @@ export interface TestService {
   takeErrorLogs(): Array<Record<string, unknown>>;
   /** The error lines in the log, which is left as it is. */
   errorLogs(): Array<Record<string, unknown>>;
-  post(pathOrUrl: string, body?: string | Buffer, headers?: Record<string, string>, options?: RequestOptions): Promise<Reply>;
+  post(
+    pathOrUrl: string,
+    body?: string | Buffer,
+    headers?: Record<string, string>,
+    options?: RequestOptions,
+  ): Promise<Reply>;
   /** The call's row as stored (snake_case columns). */
   callRow(callId: string): CallRow;
   /** Waits until the call's row satisfies `done`; fails with the row and the timeline after `timeoutMs`. */
@@ -67,7 +72,8 @@ export type CallRow = Record<string, any>;
 /** A call has ended (whatever its SMS backup is still doing). */
 export const callEnded = (row: CallRow): boolean => !isInFlight(row.status);
 /** The SMS backup of the call has its outcome. */
-export const smsSettled = (row: CallRow): boolean => row.sms_status !== null && row.sms_status !== 'sending' && row.sms_status !== 'waiting';
+export const smsSettled = (row: CallRow): boolean =>
+  row.sms_status !== null && row.sms_status !== 'sending' && row.sms_status !== 'waiting';
 
 /** The store as SQLite's (its sync stores and its db), for a test that reads or changes the file directly. */
 export function sqliteOf(store: Store): SqliteStore {
@@ -98,7 +104,8 @@ export async function startTestService(env: Record<string, string> = {}, clock =
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
   const service = await startService(config, logger, clock.now);
   const baseUrl = `https://127.0.0.1:${service.servers.httpsPort}`;
-  const callRow = (callId: string) => sqliteDb(service.stores).prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as CallRow;
+  const callRow = (callId: string) =>
+    sqliteDb(service.stores).prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as CallRow;
   const ca = fs.readFileSync(config.tls?.cert ?? path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
   return {
     service,
@@ -111,7 +118,13 @@ export async function startTestService(env: Record<string, string> = {}, clock =
     takeErrorLogs: () => logs.splice(0).filter((l) => l.level === 'error'),
     errorLogs: () => logs.filter((l) => l.level === 'error'),
     post: (pathOrUrl, body, headers = {}, options = {}) =>
-      request(pathOrUrl.startsWith('http') ? pathOrUrl : baseUrl + pathOrUrl, { method: 'POST', body, headers, ca, ...options }),
+      request(pathOrUrl.startsWith('http') ? pathOrUrl : baseUrl + pathOrUrl, {
+        method: 'POST',
+        body,
+        headers,
+        ca,
+        ...options,
+      }),
     stop: () => service.stop(),
     callRow,
     async waitForCall(callId, done, timeoutMs = 30_000) {
@@ -120,8 +133,12 @@ export async function startTestService(env: Record<string, string> = {}, clock =
         const row = callRow(callId);
         if (row && done(row)) return row;
         if (Date.now() > deadline) {
-          const timeline = sqliteDb(service.stores).prepare('SELECT event, detail FROM call_events WHERE call_id = ? ORDER BY id').all(callId);
-          throw new Error(`call ${callId} did not get there in ${timeoutMs} ms: ${JSON.stringify(row)} ${JSON.stringify(timeline)}`);
+          const timeline = sqliteDb(service.stores)
+            .prepare('SELECT event, detail FROM call_events WHERE call_id = ? ORDER BY id')
+            .all(callId);
+          throw new Error(
+            `call ${callId} did not get there in ${timeoutMs} ms: ${JSON.stringify(row)} ${JSON.stringify(timeline)}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 50));
       }

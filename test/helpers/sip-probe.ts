@@ -41,7 +41,10 @@ export async function sendInvite(o: InviteProbe): Promise<number> {
   ].join('\r\n');
   try {
     return await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no final answer to the INVITE from ${o.from} in ${o.timeoutMs ?? 5_000} ms`)), o.timeoutMs ?? 5_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no final answer to the INVITE from ${o.from} in ${o.timeoutMs ?? 5_000} ms`)),
+        o.timeoutMs ?? 5_000,
+      );
       socket.on('message', (message) => {
         const text = message.toString('utf8');
         const status = Number(/^SIP\/2\.0 (\d{3})/.exec(text)?.[1]);

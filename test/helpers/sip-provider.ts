@@ -132,10 +132,13 @@ export async function startSipProvider(options: SipProviderOptions): Promise<Sip
   const runtime = await provisionAsterisk();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-provider-'));
   for (const sub of ['etc', 'lib', 'spool', 'run', 'log', 'heard']) fs.mkdirSync(path.join(dir, sub));
-  for (const [name, text] of Object.entries(configFiles(dir, options))) fs.writeFileSync(path.join(dir, 'etc', name), text);
+  for (const [name, text] of Object.entries(configFiles(dir, options)))
+    fs.writeFileSync(path.join(dir, 'etc', name), text);
   const binds = [dir, ...(options.tls ? [path.dirname(options.tls.certFile)] : [])];
   const { file, args } = asteriskCommand(runtime, path.join(dir, 'etc', 'asterisk.conf'), [...new Set(binds)]);
-  const child: ChildProcess = spawn(options.inside[0]!, [...options.inside.slice(1), file, ...args], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(options.inside[0]!, [...options.inside.slice(1), file, ...args], {
+    stdio: 'ignore',
+  });
   const target = { pid: child.pid, runDir: dir };
   const log = () => {
     try {
@@ -167,7 +170,9 @@ export async function startSipProvider(options: SipProviderOptions): Promise<Sip
       'the lab provider Asterisk fully booted',
       async () => {
         if (child.exitCode !== null) throw new Error(`the provider's Asterisk exited: ${log().slice(-2000)}`);
-        return (await asteriskCli(target, 'core waitfullybooted', 5_000).catch(() => '')).includes('fully booted') ? true : undefined;
+        return (await asteriskCli(target, 'core waitfullybooted', 5_000).catch(() => '')).includes('fully booted')
+          ? true
+          : undefined;
       },
       30_000,
     );
@@ -193,18 +198,42 @@ export function wavRms(file: string): number {
 }
 
 /** A certificate authority and a server certificate for an IP address, made with openssl. */
-export function makeCertificates(dir: string, name: string, address: string): { caFile: string; certFile: string; keyFile: string } {
+export function makeCertificates(
+  dir: string,
+  name: string,
+  address: string,
+): { caFile: string; certFile: string; keyFile: string } {
   const f = (ext: string) => path.join(dir, `${name}-${ext}`);
   const ssl = (args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   ssl(
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', `/CN=${name} lab CA`].concat([
-      '-keyout',
-      f('ca.key'),
-      '-out',
-      f('ca.pem'),
-    ]),
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name} lab CA`,
+    ].concat(['-keyout', f('ca.key'), '-out', f('ca.pem')]),
   );
-  ssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', `/CN=${address}`, '-keyout', f('key.pem'), '-out', f('csr.pem')]);
+  ssl([
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-subj',
+    `/CN=${address}`,
+    '-keyout',
+    f('key.pem'),
+    '-out',
+    f('csr.pem'),
+  ]);
   fs.writeFileSync(f('ext.cnf'), `subjectAltName = IP:${address}\nextendedKeyUsage = serverAuth\n`);
   ssl([
     'x509',

@@ -38,7 +38,8 @@ export function sipDialogs(log: string): Dialog[] {
     if (!dialog || dialog.endedAt !== undefined) continue;
     const status = /^SIP\/2\.0 (\d{3})/.exec(first)?.[1];
     const cseqMethod = header('CSeq')?.split(/\s+/)[1];
-    if (first.startsWith('BYE ') || (status !== undefined && cseqMethod === 'INVITE' && Number(status) >= 300)) dialog.endedAt = at;
+    if (first.startsWith('BYE ') || (status !== undefined && cseqMethod === 'INVITE' && Number(status) >= 300))
+      dialog.endedAt = at;
   }
   return [...dialogs.values()].sort((a, b) => a.startedAt - b.startedAt);
 }

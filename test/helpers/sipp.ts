@@ -110,7 +110,13 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
     join(dir, 'errors.log'),
   ];
   if (options.mediaPort !== undefined) args.push('-mi', '127.0.0.1', '-mp', String(options.mediaPort));
-  else args.push('-mi', '127.0.0.1', '-mp', String(options.port + 10000 > 65000 ? options.port - 10000 : options.port + 10000));
+  else
+    args.push(
+      '-mi',
+      '127.0.0.1',
+      '-mp',
+      String(options.port + 10000 > 65000 ? options.port - 10000 : options.port + 10000),
+    );
   for (const [k, v] of Object.entries(options.keys ?? {})) args.push('-key', k, String(v));
   if (options.service !== undefined) args.push('-s', options.service);
   if (options.auth) args.push('-au', options.auth.username, '-ap', options.auth.password);

@@ -78,7 +78,12 @@ export async function startSmsc(options: SmscOptions = {}): Promise<Smsc> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const waitForEvent: Smsc['waitForEvent'] = (pred, o = {}) =>
-    waitFor(`SMSC event (${events.length} so far; stderr: ${err.slice(-300)})`, () => events.slice(o.from ?? 0).find(pred), o.timeoutMs ?? 10_000, 20);
+    waitFor(
+      `SMSC event (${events.length} so far; stderr: ${err.slice(-300)})`,
+      () => events.slice(o.from ?? 0).find(pred),
+      o.timeoutMs ?? 10_000,
+      20,
+    );
 
   let listening: SmscEvent;
   try {

@@ -21,7 +21,10 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
     if (this.originateError) throw this.originateError;
     this.alive.add(p.channelId);
     // As Asterisk does once it dials: Dial with an empty status.
-    setTimeout(() => this.send({ type: 'Dial', peer: { id: p.channelId, name: p.endpoint, state: 'Down' }, dialstatus: '' }), this.dialAfterMs);
+    setTimeout(
+      () => this.send({ type: 'Dial', peer: { id: p.channelId, name: p.endpoint, state: 'Down' }, dialstatus: '' }),
+      this.dialAfterMs,
+    );
     return { id: p.channelId, name: p.endpoint, state: 'Down' };
   }
   async hangup(channelId: string) {
@@ -41,7 +44,11 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
   /** Channels answered meanwhile (their StasisStart lost with the connection): reported Up. */
   readonly answeredUnseen = new Set<string>();
   async channelsStillUp(ids: Iterable<string>) {
-    return new Map([...ids].filter((id) => this.alive.has(id)).map((id) => [id, this.answeredUnseen.has(id) ? 'Up' : 'Ringing'] as const));
+    return new Map(
+      [...ids]
+        .filter((id) => this.alive.has(id))
+        .map((id) => [id, this.answeredUnseen.has(id) ? 'Up' : 'Ringing'] as const),
+    );
   }
   send(event: Record<string, unknown>): void {
     this.emit('event', event as unknown as AriEvent);

@@ -61,7 +61,10 @@ export function useStores(kind: StoreKind): { fresh(): Promise<FreshDatabase>; c
     async fresh() {
       counter++;
       const secrets = testSecrets();
-      const location = kind === 'postgres' ? await this.cluster().createDatabase(`test_${counter}`) : path.join(tmp!, `store-${counter}.db`);
+      const location =
+        kind === 'postgres'
+          ? await this.cluster().createDatabase(`test_${counter}`)
+          : path.join(tmp!, `store-${counter}.db`);
       return {
         kind,
         location,

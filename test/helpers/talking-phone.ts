@@ -19,7 +19,8 @@ function ulaw(sample: number): number {
 /** A quiet room through a phone's microphone: noise of average level ~16 of 32768, far below talk (256). */
 export function lowNoiseUlaw(ms: number): Buffer {
   const out = Buffer.alloc(ms * 8);
-  for (let i = 0; i < out.length; i++) out[i] = ulaw(Math.round((Math.random() + Math.random() + Math.random() - 1.5) * 40));
+  for (let i = 0; i < out.length; i++)
+    out[i] = ulaw(Math.round((Math.random() + Math.random() + Math.random() - 1.5) * 40));
   return out;
 }
 
@@ -27,7 +28,15 @@ export function lowNoiseUlaw(ms: number): Buffer {
  * `voice` (µ-law samples) from the answer, then low noise up to `totalMs`; `digit` pressed at
  * `digitAtMs` (100 ms, as a person's press), in place of the audio meanwhile.
  */
-export function talkingPhonePcap({ voice, totalMs, digit }: { voice: Buffer; totalMs: number; digit?: { key: string; atMs: number } }): Buffer {
+export function talkingPhonePcap({
+  voice,
+  totalMs,
+  digit,
+}: {
+  voice: Buffer;
+  totalMs: number;
+  digit?: { key: string; atMs: number };
+}): Buffer {
   const audio = Buffer.concat([voice, lowNoiseUlaw(Math.max(0, totalMs - voice.length / 8))]);
   const frames: RtpFrame[] = [];
   const event = digit ? '0123456789*#'.indexOf(digit.key) : -1;
@@ -42,10 +51,17 @@ export function talkingPhonePcap({ voice, totalMs, digit }: { voice: Buffer; tot
       const payload = Buffer.from([event, (last ? 0x80 : 0) | 10, duration >> 8, duration & 0xff]);
       frames.push({ atMs, payloadType: 101, marker: timestamp === start, timestamp: start, payload });
       // The end is said three times, as phones do (it may be lost).
-      if (last) for (const extra of [1, 2]) frames.push({ atMs: atMs + extra, payloadType: 101, timestamp: start, payload });
+      if (last)
+        for (const extra of [1, 2]) frames.push({ atMs: atMs + extra, payloadType: 101, timestamp: start, payload });
       continue;
     }
-    frames.push({ atMs, payloadType: 0, marker: n === 0, timestamp, payload: audio.subarray(n * FRAME_SAMPLES, (n + 1) * FRAME_SAMPLES) });
+    frames.push({
+      atMs,
+      payloadType: 0,
+      marker: n === 0,
+      timestamp,
+      payload: audio.subarray(n * FRAME_SAMPLES, (n + 1) * FRAME_SAMPLES),
+    });
   }
   return rtpPcap(frames);
 }

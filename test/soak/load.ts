@@ -68,7 +68,11 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
         method: 'POST',
         path: hook,
         headers: pick(rnd, [jsonType, { 'content-type': 'text/plain' }]),
-        body: Buffer.concat([Buffer.from('{"message":"'), bytes(rnd, int(rnd, 1, 64)).map((b) => b | 0x80), Buffer.from('"}')]),
+        body: Buffer.concat([
+          Buffer.from('{"message":"'),
+          bytes(rnd, int(rnd, 1, 64)).map((b) => b | 0x80),
+          Buffer.from('"}'),
+        ]),
       },
     };
   if (r < 0.16) {
@@ -97,7 +101,15 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
       '"Infinity"',
       `1${'0'.repeat(10_000)}`,
     ]);
-    return { http: { kind: 'huge-number', method: 'POST', path: hook, headers: jsonType, body: `{"message":"m","price":${n},"n":${n}}` } };
+    return {
+      http: {
+        kind: 'huge-number',
+        method: 'POST',
+        path: hook,
+        headers: jsonType,
+        body: `{"message":"m","price":${n},"n":${n}}`,
+      },
+    };
   }
   if (r < 0.32) {
     const body = pick(rnd, [
@@ -117,7 +129,12 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
         method: 'POST',
         path: hook,
         headers: pick(rnd, [jsonType, { 'content-type': 'text/plain' }]),
-        body: pick(rnd, ['\u0000', 'alert\u0000with nul', '{"message":"a\\u0000b","ticker":"\u0000"}', '\u0000'.repeat(1000)]),
+        body: pick(rnd, [
+          '\u0000',
+          'alert\u0000with nul',
+          '{"message":"a\\u0000b","ticker":"\u0000"}',
+          '\u0000'.repeat(1000),
+        ]),
       },
     };
   if (r < 0.46) {
@@ -152,7 +169,13 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
       `/healthz/${segment}`,
     ]);
     return {
-      http: { kind: 'odd-path', method: pick(rnd, ['POST', 'GET']), path: path.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c)), headers: {}, body: 'x' },
+      http: {
+        kind: 'odd-path',
+        method: pick(rnd, ['POST', 'GET']),
+        path: path.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c)),
+        headers: {},
+        body: 'x',
+      },
     };
   }
   if (r < 0.54)
@@ -186,7 +209,15 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
       },
     };
   if (r < 0.7)
-    return { http: { kind: 'random-bytes', method: 'POST', path: hook, headers: {}, body: bytes(rnd, pick(rnd, [0, 1, 10, 1000, 65_536, 70_000])) } };
+    return {
+      http: {
+        kind: 'random-bytes',
+        method: 'POST',
+        path: hook,
+        headers: {},
+        body: bytes(rnd, pick(rnd, [0, 1, 10, 1000, 65_536, 70_000])),
+      },
+    };
   // Raw requests on the wire.
   const host = 'Host: 127.0.0.1\r\n';
   const rr = rnd();
@@ -195,7 +226,11 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
     return {
       raw: {
         kind: 'truncated-body',
-        chunks: [Buffer.from(`POST ${hook} HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"message":"trunc`)],
+        chunks: [
+          Buffer.from(
+            `POST ${hook} HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"message":"trunc`,
+          ),
+        ],
       },
     };
   }
@@ -210,14 +245,29 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
         ],
       },
     };
-  if (rr < 0.5) return { raw: { kind: 'garbage-request-line', chunks: [Buffer.concat([bytes(rnd, int(rnd, 1, 300)), Buffer.from('\r\n\r\n')])] } };
+  if (rr < 0.5)
+    return {
+      raw: {
+        kind: 'garbage-request-line',
+        chunks: [Buffer.concat([bytes(rnd, int(rnd, 1, 300)), Buffer.from('\r\n\r\n')])],
+      },
+    };
   if (rr < 0.6)
-    return { raw: { kind: 'nul-in-request', chunks: [Buffer.from(`POST ${hook}\u0000 HTTP/1.1\r\n${host}X-A: b\u0000c\r\nContent-Length: 1\r\n\r\nx`)] } };
+    return {
+      raw: {
+        kind: 'nul-in-request',
+        chunks: [Buffer.from(`POST ${hook}\u0000 HTTP/1.1\r\n${host}X-A: b\u0000c\r\nContent-Length: 1\r\n\r\nx`)],
+      },
+    };
   if (rr < 0.7)
     return {
       raw: {
         kind: 'huge-header',
-        chunks: [Buffer.from(`POST ${hook} HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(int(rnd, 8_000, 40_000))}\r\nContent-Length: 1\r\n\r\nx`)],
+        chunks: [
+          Buffer.from(
+            `POST ${hook} HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(int(rnd, 8_000, 40_000))}\r\nContent-Length: 1\r\n\r\nx`,
+          ),
+        ],
       },
     };
   if (rr < 0.8)
@@ -225,15 +275,22 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
       raw: {
         kind: 'smuggling',
         chunks: [
-          Buffer.from(`POST ${hook} HTTP/1.1\r\n${host}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\n${host}\r\n`),
+          Buffer.from(
+            `POST ${hook} HTTP/1.1\r\n${host}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\n${host}\r\n`,
+          ),
         ],
       },
     };
-  if (rr < 0.9) return { raw: { kind: 'tcp-garbage-on-tls-port', plain: true, chunks: [bytes(rnd, int(rnd, 1, 2000))] } };
+  if (rr < 0.9)
+    return { raw: { kind: 'tcp-garbage-on-tls-port', plain: true, chunks: [bytes(rnd, int(rnd, 1, 2000))] } };
   return {
     raw: {
       kind: 'odd-version',
-      chunks: [Buffer.from(`POST ${hook} ${pick(rnd, ['HTTP/9.9', 'HTTP/1.1.1', 'HTTP/0.9', 'FOO/1.0', ''])}\r\n${host}Content-Length: 1\r\n\r\nx`)],
+      chunks: [
+        Buffer.from(
+          `POST ${hook} ${pick(rnd, ['HTTP/9.9', 'HTTP/1.1.1', 'HTTP/0.9', 'FOO/1.0', ''])}\r\n${host}Content-Length: 1\r\n\r\nx`,
+        ),
+      ],
     },
   };
 }
@@ -241,14 +298,32 @@ export function fuzzCase(rnd: () => number, good: string, bad: string): FuzzCase
 export function slowCase(good: string, rnd: () => number): RawCase {
   const body = '{"message":"a slowly sent alert"}';
   const head = `POST ${good} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-  return { kind: 'slow-body', chunks: [Buffer.from(head), ...body.split('').map((c) => Buffer.from(c))], delayMs: int(rnd, 20, 80) };
+  return {
+    kind: 'slow-body',
+    chunks: [Buffer.from(head), ...body.split('').map((c) => Buffer.from(c))],
+    delayMs: int(rnd, 20, 80),
+  };
 }
 
-export function sendHttp(target: Target, agent: https.Agent, c: HttpCase, extra: https.RequestOptions = {}): Promise<Outcome> {
+export function sendHttp(
+  target: Target,
+  agent: https.Agent,
+  c: HttpCase,
+  extra: https.RequestOptions = {},
+): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     const req = https.request(
-      { host: target.host, port: target.port, ca: target.ca, agent, method: c.method, path: c.path, headers: c.headers, ...extra },
+      {
+        host: target.host,
+        port: target.port,
+        ca: target.ca,
+        agent,
+        method: c.method,
+        path: c.path,
+        headers: c.headers,
+        ...extra,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
@@ -265,7 +340,13 @@ export function sendHttp(target: Target, agent: https.Agent, c: HttpCase, extra:
       },
     );
     req.setTimeout(20_000, () => req.destroy(new Error('timeout')));
-    req.on('error', (error) => resolve({ status: (error as Error).message === 'timeout' ? -1 : 0, ms: performance.now() - started, kind: c.kind }));
+    req.on('error', (error) =>
+      resolve({
+        status: (error as Error).message === 'timeout' ? -1 : 0,
+        ms: performance.now() - started,
+        kind: c.kind,
+      }),
+    );
     if (c.body !== undefined) req.write(c.body);
     req.end();
   });
@@ -325,7 +406,12 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** Runs `count` tasks with `concurrency` workers, stopping early at `deadline` (ms since epoch). */
-export async function pool(count: number, concurrency: number, deadline: number, task: (i: number) => Promise<void>): Promise<number> {
+export async function pool(
+  count: number,
+  concurrency: number,
+  deadline: number,
+  task: (i: number) => Promise<void>,
+): Promise<number> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {

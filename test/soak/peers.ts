@@ -23,7 +23,12 @@ export { buildOnce } from '../helpers/cli.js';
 
 /** `inside`: a command that runs serve somewhere else, e.g. ['ip', 'netns', 'exec', 'home'] for a network namespace. */
 /** `bin`: another ringhook's bin/ringhook.js (an older release, for the upgrade tests). */
-export async function startServe(env: Record<string, string>, timeoutMs = 60_000, inside: string[] = [], bin = BIN): Promise<ServeProcess> {
+export async function startServe(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  inside: string[] = [],
+  bin = BIN,
+): Promise<ServeProcess> {
   let output = '';
   const [command, ...args] = [...inside, process.execPath, bin, 'serve'];
   const child = spawn(command!, args, {
@@ -38,7 +43,8 @@ export async function startServe(env: Record<string, string>, timeoutMs = 60_000
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
   while (!output.includes('ringhook is listening')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`serve exited ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`serve exited ${child.exitCode}:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`serve did not start:\n${output}`);
@@ -66,8 +72,12 @@ export async function startServe(env: Record<string, string>, timeoutMs = 60_000
 
 /** Runs a CLI command with --json; `okStatuses` are the exit codes whose JSON is the answer (a test call that was not answered exits 1). */
 export function runCliJson(args: string[], env: Record<string, string>, okStatuses: number[] = [0]): any {
-  const res = spawnSync(process.execPath, [BIN, ...args, '--json'], { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, encoding: 'utf8' });
-  if (!okStatuses.includes(res.status ?? -1)) throw new Error(`ringhook ${args.join(' ')} failed: ${res.stdout}${res.stderr}`);
+  const res = spawnSync(process.execPath, [BIN, ...args, '--json'], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    encoding: 'utf8',
+  });
+  if (!okStatuses.includes(res.status ?? -1))
+    throw new Error(`ringhook ${args.join(' ')} failed: ${res.stdout}${res.stderr}`);
   return JSON.parse(res.stdout);
 }
 
@@ -79,7 +89,9 @@ export interface CountingPhone {
 /** A SIPp UAS that rings `ringMs`, then answers 486 Busy Here, logging every message (-trace_msg). */
 export async function startCountingPhone(port: number, ringMs: number, timeoutSec = 180): Promise<CountingPhone> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-phone-'));
-  const scenario = fs.readFileSync(path.join(REPO_ROOT, 'test/soak/sipp/ring-then-busy.xml'), 'utf8').replaceAll('RING_MS', String(ringMs));
+  const scenario = fs
+    .readFileSync(path.join(REPO_ROOT, 'test/soak/sipp/ring-then-busy.xml'), 'utf8')
+    .replaceAll('RING_MS', String(ringMs));
   fs.writeFileSync(path.join(dir, 'scenario.xml'), scenario);
   const log = path.join(dir, 'messages.log');
   const mediaPort = port + 10000 > 65000 ? port - 10000 : port + 10000;

@@ -58,7 +58,13 @@ beforeAll(async () => {
   buildOnce();
   dataDir = makeDataDir('rh-soak-');
   const port = await freeTcpPort();
-  env = { RINGHOOK_DATA_DIR: dataDir, RINGHOOK_HOST: '127.0.0.1', RINGHOOK_PORT: String(port), RINGHOOK_TELEPHONY: 'off', RINGHOOK_DB_SYNC: 'normal' };
+  env = {
+    RINGHOOK_DATA_DIR: dataDir,
+    RINGHOOK_HOST: '127.0.0.1',
+    RINGHOOK_PORT: String(port),
+    RINGHOOK_TELEPHONY: 'off',
+    RINGHOOK_DB_SYNC: 'normal',
+  };
   serve = await startServe(env);
   target = { host: '127.0.0.1', port, ca: fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8') };
   fuzzAccount = runCliJson(['account', 'create', '--phone', '+14155550123', '--plan', 'premium'], env) as Acct;
@@ -76,7 +82,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const code = await serve?.stop();
-  console.log('figures: soak', JSON.stringify({ mode: FULL ? 'full' : 'ci', seed: SEED, ...figures, serve_exit: code }));
+  console.log(
+    'figures: soak',
+    JSON.stringify({ mode: FULL ? 'full' : 'ci', seed: SEED, ...figures, serve_exit: code }),
+  );
 });
 
 function tally(outcomes: Outcome[]): Record<string, number> {
@@ -161,7 +170,11 @@ describe('bad input', () => {
       expect(Math.max(...rss.slice(2)) - warm).toBeLessThan(64 * MB);
       // The rejected payloads kept for the account are bounded (a flood cannot fill the disk).
       const db = new Database(path.join(dataDir, 'ringhook.db'), { readonly: true });
-      const kept = (db.prepare('SELECT COUNT(*) AS n FROM calls WHERE user_id = ? AND accepted = 0').get(fuzzAccount.user_id) as { n: number }).n;
+      const kept = (
+        db.prepare('SELECT COUNT(*) AS n FROM calls WHERE user_id = ? AND accepted = 0').get(fuzzAccount.user_id) as {
+          n: number;
+        }
+      ).n;
       db.close();
       expect(kept).toBeLessThanOrEqual(1000);
       // The service still answers a valid alert.
@@ -274,14 +287,25 @@ describe('floods of wrong credentials', () => {
       let valid: Outcome | undefined;
       await pool(N.oneAddress, 8, deadline, async (i) => {
         outcomes.push(
-          await sendHttp(target, agent, { kind: 'one-address', method: 'POST', path: wrong, headers: {}, body: 'x' }, { localAddress: '127.0.0.2' }),
+          await sendHttp(
+            target,
+            agent,
+            { kind: 'one-address', method: 'POST', path: wrong, headers: {}, body: 'x' },
+            { localAddress: '127.0.0.2' },
+          ),
         );
         if (i === Math.floor(N.oneAddress / 2)) {
           const a = probes[probes.length - 1]!;
           valid = await sendHttp(
             target,
             new https.Agent(),
-            { kind: 'valid', method: 'POST', path: `/webhook/${a.user_id}/${a.api_key}`, headers: {}, body: 'valid among the flood' },
+            {
+              kind: 'valid',
+              method: 'POST',
+              path: `/webhook/${a.user_id}/${a.api_key}`,
+              headers: {},
+              body: 'valid among the flood',
+            },
             { localAddress: '127.0.0.2' },
           );
         }

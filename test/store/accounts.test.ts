@@ -12,17 +12,47 @@ describe.each(STORE_KINDS)('%s store: accounts', (kind) => {
   test('create, get, list, update, delete', async () => {
     const store = await (await stores.fresh()).open({ now: () => 1_700_000_000_000 });
     const a = await store.accounts.create(NEW);
-    expect(a).toMatchObject({ phone: NEW.phone, plan: 'free', smsBackup: true, requireConfirm: true, language: 'en', intro: null, status: 'active' });
-    expect(a).toMatchObject({ createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000, keyCreatedAt: 1_700_000_000_000 });
+    expect(a).toMatchObject({
+      phone: NEW.phone,
+      plan: 'free',
+      smsBackup: true,
+      requireConfirm: true,
+      language: 'en',
+      intro: null,
+      status: 'active',
+    });
+    expect(a).toMatchObject({
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000,
+      keyCreatedAt: 1_700_000_000_000,
+    });
     expect(a.userId).toMatch(/^[0-9a-f]{32}$/);
     expect(a.apiKey).toMatch(/^rk_/);
     expect(await store.accounts.get(a.userId)).toEqual(a);
-    const b = await store.accounts.create({ ...NEW, plan: 'premium', smsBackup: false, requireConfirm: false, name: 'Bob' });
+    const b = await store.accounts.create({
+      ...NEW,
+      plan: 'premium',
+      smsBackup: false,
+      requireConfirm: false,
+      name: 'Bob',
+    });
     expect(b).toMatchObject({ plan: 'premium', smsBackup: false, requireConfirm: false });
     expect((await store.accounts.list()).map((x) => x.userId).sort()).toEqual([a.userId, b.userId].sort());
 
-    const changed = await store.accounts.update(a.userId, { plan: 'premium', smsBackup: false, status: 'suspended', intro: 'Hello' });
-    expect(changed).toMatchObject({ plan: 'premium', smsBackup: false, status: 'suspended', intro: 'Hello', apiKey: a.apiKey, name: 'Ada' });
+    const changed = await store.accounts.update(a.userId, {
+      plan: 'premium',
+      smsBackup: false,
+      status: 'suspended',
+      intro: 'Hello',
+    });
+    expect(changed).toMatchObject({
+      plan: 'premium',
+      smsBackup: false,
+      status: 'suspended',
+      intro: 'Hello',
+      apiKey: a.apiKey,
+      name: 'Ada',
+    });
     expect(await store.accounts.update('0'.repeat(32), { plan: 'free' })).toBeUndefined();
 
     expect(await store.accounts.delete(a.userId)).toBe(true);

@@ -66,7 +66,10 @@ describe.each(STORE_KINDS)('%s store: sessions and owner auth', (kind) => {
     const { clock, store, userId } = await setUp();
     const link = await store.ownerAuth.createLoginLink(userId);
     expect(link.expiresAt).toBe(clock.now() + LOGIN_LINK_TTL_MS);
-    const [first, second] = await Promise.all([store.ownerAuth.useLoginLink(link.token), store.ownerAuth.useLoginLink(link.token)]);
+    const [first, second] = await Promise.all([
+      store.ownerAuth.useLoginLink(link.token),
+      store.ownerAuth.useLoginLink(link.token),
+    ]);
     expect([first, second].filter((x) => x === userId)).toHaveLength(1);
     expect(await store.ownerAuth.useLoginLink(link.token)).toBeUndefined();
     expect(await store.ownerAuth.useLoginLink('bad')).toBeUndefined();

@@ -22,7 +22,10 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     expect(first).toMatchObject({ accepted: true, receivedAt: clock.now() });
     clock.advance(30_000);
     const burst = await store.calls.accept(userId, 'free', textAlert('too soon'));
-    expect(burst).toEqual({ accepted: false, decision: { allowed: false, limit: 'burst', perMinute: 1, retryAfterSeconds: 30 } });
+    expect(burst).toEqual({
+      accepted: false,
+      decision: { allowed: false, limit: 'burst', perMinute: 1, retryAfterSeconds: 30 },
+    });
     for (const m of ['two', 'three']) {
       clock.advance(61_000);
       expect((await store.calls.accept(userId, 'free', textAlert(m))).accepted).toBe(true);
@@ -31,9 +34,19 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     const monthly = await store.calls.accept(userId, 'free', textAlert('four'));
     expect(monthly).toEqual({
       accepted: false,
-      decision: { allowed: false, limit: 'monthly', allowance: 3, used: 3, resetsAt: Date.parse('2026-12-01T00:00:00Z') },
+      decision: {
+        allowed: false,
+        limit: 'monthly',
+        allowance: 3,
+        used: 3,
+        resetsAt: Date.parse('2026-12-01T00:00:00Z'),
+      },
     });
-    expect(await store.calls.usage(userId)).toEqual({ month: '2026-11', used: 3, resetsAt: Date.parse('2026-12-01T00:00:00Z') });
+    expect(await store.calls.usage(userId)).toEqual({
+      month: '2026-11',
+      used: 3,
+      resetsAt: Date.parse('2026-12-01T00:00:00Z'),
+    });
 
     const history = await store.calls.list({ userId });
     expect(history.map((c) => [c.message, c.accepted, c.status])).toEqual([
@@ -58,7 +71,10 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
       clock.advance(1000);
     }
     const refused = await store.calls.accept(userId, 'premium', textAlert('eleventh'));
-    expect(refused).toEqual({ accepted: false, decision: { allowed: false, limit: 'burst', perMinute: 10, retryAfterSeconds: 50 } });
+    expect(refused).toEqual({
+      accepted: false,
+      decision: { allowed: false, limit: 'burst', perMinute: 10, retryAfterSeconds: 50 },
+    });
     clock.advance(50_000);
     expect((await store.calls.accept(userId, 'premium', textAlert('later'))).accepted).toBe(true);
     expect((await store.calls.usage(userId)).used).toBe(11);
@@ -66,7 +82,15 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
 
   test('an accepted alert keeps its fields; get and getForAccount', async () => {
     const { store, userId } = await setUp('premium');
-    const alert = jsonAlert({ message: 'AAPL up', ticker: 'AAPL', price: 187.2, action: 'buy', strategy: 's1', timestamp: '2026-11-10T12:00:00Z', note: 'x' });
+    const alert = jsonAlert({
+      message: 'AAPL up',
+      ticker: 'AAPL',
+      price: 187.2,
+      action: 'buy',
+      strategy: 's1',
+      timestamp: '2026-11-10T12:00:00Z',
+      note: 'x',
+    });
     const result = await store.calls.accept(userId, 'premium', alert);
     if (!result.accepted) throw new Error('refused');
     const call = await store.calls.get(result.callId);
@@ -106,7 +130,12 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     const total = MAX_REJECTIONS_KEPT + 4;
     for (let i = 1; i < total; i++) {
       clock.advance(1);
-      await store.calls.recordRejection({ userId, status: i % 2 ? 'suspended' : 'invalid_payload', error: 'no', excerpt: `r${i}` });
+      await store.calls.recordRejection({
+        userId,
+        status: i % 2 ? 'suspended' : 'invalid_payload',
+        error: 'no',
+        excerpt: `r${i}`,
+      });
     }
     const kept = await store.calls.page(userId, { limit: 2 * total });
     expect(kept.entries).toHaveLength(MAX_REJECTIONS_KEPT);
@@ -119,7 +148,8 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     const other = await store.accounts.create({ phone: '+14155550124', plan: 'premium', smsBackup: false, name: '' });
     for (let i = 0; i < 25; i++) {
       clock.advance(61_000);
-      if (i % 5 === 4) await store.calls.recordRejection({ userId, status: 'invalid_payload', error: 'bad', excerpt: `bad${i}` });
+      if (i % 5 === 4)
+        await store.calls.recordRejection({ userId, status: 'invalid_payload', error: 'bad', excerpt: `bad${i}` });
       else await store.calls.accept(userId, 'premium', textAlert(`m${i}`));
       await store.calls.accept(other.userId, 'premium', textAlert(`other${i}`));
     }
@@ -143,7 +173,9 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     const rest = await store.calls.page(userId, { limit: 3, statuses: ['invalid_payload'], before: bad.next! });
     expect(rest).toMatchObject({ next: null });
     expect(rest.entries.map((e) => e.message)).toEqual(['bad9', 'bad4']);
-    expect((await store.calls.page(userId, { limit: 100, statuses: ['queued', 'invalid_payload'] })).entries).toHaveLength(25);
+    expect(
+      (await store.calls.page(userId, { limit: 100, statuses: ['queued', 'invalid_payload'] })).entries,
+    ).toHaveLength(25);
     expect((await store.calls.list({ limit: 7 })).length).toBe(7);
     expect((await store.calls.list()).length).toBe(50);
   });
@@ -155,7 +187,10 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     expect((await store.calls.usage(userId)).used).toBe(3);
     expect(await store.calls.acceptTestCall(userId, 'test 1')).toMatchObject({ accepted: true });
     expect(await store.calls.acceptTestCall(userId, 'test 2')).toMatchObject({ accepted: true });
-    expect(await store.calls.acceptTestCall(userId, 'test 3')).toMatchObject({ accepted: false, decision: { limit: 'burst', perMinute: 2 } });
+    expect(await store.calls.acceptTestCall(userId, 'test 3')).toMatchObject({
+      accepted: false,
+      decision: { limit: 'burst', perMinute: 2 },
+    });
     for (let i = 0; i < 4; i++) {
       clock.advance(61_000);
       expect((await store.calls.acceptTestCall(userId, 'more')).accepted).toBe(true);

@@ -94,19 +94,26 @@ describe.each(STORE_KINDS)('%s store: the ACME certificate', (kind) => {
     const a = await db.open({ nodeId: 'node-a' });
     const b = kind === 'postgres' ? await db.open({ nodeId: 'node-b' }) : a;
     let release!: () => void;
-    const held = a.certificates.whileOrdering(() => new Promise<string>((resolve) => (release = () => resolve('ordered by a'))));
+    const held = a.certificates.whileOrdering(
+      () => new Promise<string>((resolve) => (release = () => resolve('ordered by a'))),
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(await b.certificates.whileOrdering(async () => 'ordered by b')).toEqual({ ran: false });
     release();
     expect(await held).toEqual({ ran: true, value: 'ordered by a' });
-    expect(await b.certificates.whileOrdering(async () => 'ordered by b')).toEqual({ ran: true, value: 'ordered by b' });
+    expect(await b.certificates.whileOrdering(async () => 'ordered by b')).toEqual({
+      ran: true,
+      value: 'ordered by b',
+    });
   });
 
   if (kind === 'postgres') {
     test('a node that fails mid-order releases the lock (the transaction ends with the error)', async () => {
       const db = await stores.fresh();
       const [a, b] = [await db.open({ nodeId: 'node-a' }), await db.open({ nodeId: 'node-b' })];
-      await expect(a.certificates.whileOrdering(async () => Promise.reject(new Error('authority down')))).rejects.toThrow('authority down');
+      await expect(
+        a.certificates.whileOrdering(async () => Promise.reject(new Error('authority down'))),
+      ).rejects.toThrow('authority down');
       expect(await b.certificates.whileOrdering(async () => 'b')).toEqual({ ran: true, value: 'b' });
     });
   }

@@ -39,7 +39,9 @@ describe('postgres store: several nodes', () => {
     const a = await db.open({ nodeId: 'node-a' });
     const b = await db.open({ nodeId: 'node-b' });
     const { userId } = await a.accounts.create({ phone: PHONE, plan: 'premium', smsBackup: false, name: '' });
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).calls.accept(userId, 'premium', textAlert(`alert ${i}`))));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).calls.accept(userId, 'premium', textAlert(`alert ${i}`))),
+    );
     expect(results.filter((r) => r.accepted)).toHaveLength(10);
     const refused = results.filter((r) => !r.accepted);
     expect(refused).toHaveLength(20);
@@ -57,7 +59,11 @@ describe('postgres store: several nodes', () => {
     } = await nodes('node-a', 'node-b');
     for (let round = 0; round < 5; round++) {
       const callId = await accept(a!, userId, `round ${round}`);
-      const won = await Promise.all([a!, b!, a!, b!].map((s) => s.progress.transition(callId, 'dialing', { phone: `+1415555000${round}`, dialedAt: 1 })));
+      const won = await Promise.all(
+        [a!, b!, a!, b!].map((s) =>
+          s.progress.transition(callId, 'dialing', { phone: `+1415555000${round}`, dialedAt: 1 }),
+        ),
+      );
       expect(won.filter(Boolean)).toHaveLength(1);
       expect((await a!.progress.timeline(callId)).filter((e) => e.event === 'dialing')).toHaveLength(1);
     }
@@ -104,7 +110,11 @@ describe('postgres store: several nodes', () => {
     expect((await a!.progress.inFlight()).map((x) => x.callId)).toEqual([talking, queued]);
     expect(await b!.progress.inFlight()).toEqual([]);
     // Its SMS: one being handed over, one waiting for the gateway, one call ended with it undecided.
-    const [handingOver, waiting, ended] = [await accept(a!, userId, 'sending'), await accept(a!, userId, 'waiting'), await accept(a!, userId, 'ended')];
+    const [handingOver, waiting, ended] = [
+      await accept(a!, userId, 'sending'),
+      await accept(a!, userId, 'waiting'),
+      await accept(a!, userId, 'ended'),
+    ];
     // Each to a phone of its own: one line per phone, and `talking` holds PHONE's.
     const phoneOf = (id: string) => `+1415555020${[handingOver, waiting, ended].indexOf(id)}`;
     for (const id of [handingOver, waiting, ended]) {
@@ -123,14 +133,30 @@ describe('postgres store: several nodes', () => {
     await b!.nodes!.heartbeat();
     await c!.nodes!.heartbeat();
 
-    const [byB, byC] = await Promise.all([b!.nodes!.takeOverSilent(10_000, 60_000), c!.nodes!.takeOverSilent(10_000, 60_000)]);
+    const [byB, byC] = await Promise.all([
+      b!.nodes!.takeOverSilent(10_000, 60_000),
+      c!.nodes!.takeOverSilent(10_000, 60_000),
+    ]);
     const taken = [...byB!, ...byC!];
     expect(taken).toHaveLength(1);
-    expect(taken[0]).toMatchObject({ nodeId: 'node-a', calls: [{ callId: talking, status: 'answered', userId, phone: PHONE }] });
+    expect(taken[0]).toMatchObject({
+      nodeId: 'node-a',
+      calls: [{ callId: talking, status: 'answered', userId, phone: PHONE }],
+    });
     expect(taken[0]!.sms).toEqual({
       handingOver: [handingOver],
       waiting: [{ callId: waiting, userId, message: 'waiting', phone: phoneOf(waiting), carriedBy: null, claimedAt }],
-      ended: [{ callId: ended, userId, message: 'ended', phone: phoneOf(ended), status: 'busy', carriedBy: null, endedAt: claimedAt }],
+      ended: [
+        {
+          callId: ended,
+          userId,
+          message: 'ended',
+          phone: phoneOf(ended),
+          status: 'busy',
+          carriedBy: null,
+          endedAt: claimedAt,
+        },
+      ],
     });
     // The SMS are the survivor's now: its next start would find them, not node-a's.
     const survivor = byB!.length > 0 ? b! : c!;

@@ -17,20 +17,56 @@ import { type PgCluster, startPostgres } from '../helpers/postgres.js';
 
 let pg: PgCluster;
 let dir: string;
-let files: Record<'ca' | 'serverCert' | 'serverKey' | 'otherCa' | 'strangerCert' | 'strangerKey' | 'misnamedCert' | 'misnamedKey', string>;
+let files: Record<
+  'ca' | 'serverCert' | 'serverKey' | 'otherCa' | 'strangerCert' | 'strangerKey' | 'misnamedCert' | 'misnamedKey',
+  string
+>;
 
 function openssl(args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
 }
 
 /** A key and a certificate for `names` (subjectAltName), signed by `ca` (or self-signed). */
-function certificate(name: string, altNames: string, ca?: { cert: string; key: string }): { cert: string; key: string } {
+function certificate(
+  name: string,
+  altNames: string,
+  ca?: { cert: string; key: string },
+): { cert: string; key: string } {
   const key = path.join(dir, `${name}.key`);
   const cert = path.join(dir, `${name}.pem`);
   const ext = path.join(dir, `${name}.ext`);
   fs.writeFileSync(ext, `subjectAltName=${altNames}\n`);
-  openssl(['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-subj', `/CN=${name}`, '-out', `${cert}.csr`]);
-  if (ca) openssl(['x509', '-req', '-in', `${cert}.csr`, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '2', '-extfile', ext, '-out', cert]);
+  openssl([
+    'req',
+    '-new',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-subj',
+    `/CN=${name}`,
+    '-out',
+    `${cert}.csr`,
+  ]);
+  if (ca)
+    openssl([
+      'x509',
+      '-req',
+      '-in',
+      `${cert}.csr`,
+      '-CA',
+      ca.cert,
+      '-CAkey',
+      ca.key,
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      ext,
+      '-out',
+      cert,
+    ]);
   else openssl(['x509', '-req', '-in', `${cert}.csr`, '-signkey', key, '-days', '2', '-extfile', ext, '-out', cert]);
   return { cert, key };
 }
@@ -38,7 +74,21 @@ function certificate(name: string, altNames: string, ca?: { cert: string; key: s
 function authority(name: string): { cert: string; key: string } {
   const key = path.join(dir, `${name}.key`);
   const cert = path.join(dir, `${name}.pem`);
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-subj', `/CN=${name}`, '-days', '2', '-out', cert]);
+  openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-subj',
+    `/CN=${name}`,
+    '-days',
+    '2',
+    '-out',
+    cert,
+  ]);
   return { cert, key };
 }
 
@@ -62,7 +112,11 @@ async function startRelay(certFile: string, keyFile: string): Promise<Relay> {
     client.once('data', (first) => {
       if (!first.subarray(0, 8).equals(SSL_REQUEST)) return client.destroy();
       client.write('S');
-      const inner = new tls.TLSSocket(client, { isServer: true, cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile) });
+      const inner = new tls.TLSSocket(client, {
+        isServer: true,
+        cert: fs.readFileSync(certFile),
+        key: fs.readFileSync(keyFile),
+      });
       inner.on('error', () => {});
       const upstream = net.connect(pg.port, '127.0.0.1', () => upstream.write(SSL_REQUEST));
       sockets.add(upstream);
@@ -133,7 +187,9 @@ async function tryQuery(url: string, caFile?: string): Promise<string> {
   try {
     const sql = await connect(url, { poolSize: 1, ...(caFile && { tls: { caFile } }) });
     try {
-      const [row] = await sql<{ ssl: boolean }[]>`select ssl, '+14155550123' as phone from pg_stat_ssl where pid = pg_backend_pid()`;
+      const [row] = await sql<
+        { ssl: boolean }[]
+      >`select ssl, '+14155550123' as phone from pg_stat_ssl where pid = pg_backend_pid()`;
       return row!.ssl ? 'connected over TLS' : 'connected in the clear';
     } finally {
       await sql.end({ timeout: 1 });
@@ -151,7 +207,9 @@ describe('a relay in the path that presents its own certificate', () => {
       expect(relay.seen()).toContain('+14155550123');
       const before = relay.seen().length;
       expect(await tryQuery(urlVia(relay.port), files.ca)).toMatch(/^refused: .*self[- ]signed/i);
-      expect(await tryQuery(urlVia(relay.port, '?sslmode=verify-full'), files.ca)).toMatch(/^refused: .*self[- ]signed/i);
+      expect(await tryQuery(urlVia(relay.port, '?sslmode=verify-full'), files.ca)).toMatch(
+        /^refused: .*self[- ]signed/i,
+      );
       expect(await tryQuery(urlVia(relay.port, '?sslmode=verify-full'))).toMatch(/^refused: /);
       expect(relay.seen().length).toBe(before);
     } finally {
@@ -175,14 +233,18 @@ describe('the real server', () => {
   it('is accepted with RINGHOOK_DATABASE_CA_FILE, by address and by name, and refused with another authority', async () => {
     expect(await tryQuery(urlVia(pg.port), files.ca)).toBe('connected over TLS');
     expect(await tryQuery(urlVia(pg.port, '?sslmode=verify-full', 'localhost'), files.ca)).toBe('connected over TLS');
-    expect(await tryQuery(urlVia(pg.port), files.otherCa)).toMatch(/^refused: .*(self[- ]signed|unable to verify|local issuer)/i);
+    expect(await tryQuery(urlVia(pg.port), files.otherCa)).toMatch(
+      /^refused: .*(self[- ]signed|unable to verify|local issuer)/i,
+    );
   });
 
   it('refuses a CA file that cannot be read or holds no certificate, in one line', async () => {
     expect(await tryQuery(urlVia(pg.port), path.join(dir, 'missing.pem'))).toMatch(
       /^refused: RINGHOOK_DATABASE_CA_FILE \(.*missing\.pem\) cannot be read: ENOENT$/,
     );
-    expect(await tryQuery(urlVia(pg.port), files.serverKey)).toMatch(/^refused: RINGHOOK_DATABASE_CA_FILE .* holds no PEM certificate$/);
+    expect(await tryQuery(urlVia(pg.port), files.serverKey)).toMatch(
+      /^refused: RINGHOOK_DATABASE_CA_FILE .* holds no PEM certificate$/,
+    );
   });
 });
 
@@ -193,7 +255,9 @@ describe('a database host not on this machine', () => {
   it('is refused by connect before any connection, with the way out', async () => {
     const started = Date.now();
     const refused = await tryQuery(remote);
-    expect(refused).toMatch(/^refused: cannot use the PostgreSQL database postgres:\/\/ringhook:\*\*\*@198\.51\.100\.7:5432\/ringhook\?sslmode=require: /);
+    expect(refused).toMatch(
+      /^refused: cannot use the PostgreSQL database postgres:\/\/ringhook:\*\*\*@198\.51\.100\.7:5432\/ringhook\?sslmode=require: /,
+    );
     expect(refused).toMatch(/sslmode=verify-full/);
     expect(refused).toMatch(/RINGHOOK_DATABASE_UNVERIFIED=on/);
     expect(refused).not.toContain('s3cret');
@@ -206,12 +270,19 @@ describe('a database host not on this machine', () => {
     try {
       const doctor = runCli(['doctor', '--json'], { ...env, RINGHOOK_DATA_DIR: dataDir });
       expect(doctor.code).toBe(1);
-      const database = (doctor.json as Array<{ name: string; ok: boolean; detail: string; fix?: string }>).find((c) => c.name === 'database')!;
-      expect(database).toMatchObject({ ok: false, detail: expect.stringMatching(/198\.51\.100\.7 is not on this machine/) });
+      const database = (doctor.json as Array<{ name: string; ok: boolean; detail: string; fix?: string }>).find(
+        (c) => c.name === 'database',
+      )!;
+      expect(database).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(/198\.51\.100\.7 is not on this machine/),
+      });
       expect(JSON.stringify(doctor.json)).not.toContain('s3cret');
       const serve = runCli(['serve'], { ...env, RINGHOOK_DATA_DIR: dataDir, RINGHOOK_PORT: '0' });
       expect(serve.code).toBe(1);
-      expect(serve.stderr).toMatch(/198\.51\.100\.7 is not on this machine and is reached with sslmode=require, which checks no certificate/);
+      expect(serve.stderr).toMatch(
+        /198\.51\.100\.7 is not on this machine and is reached with sslmode=require, which checks no certificate/,
+      );
       expect(serve.stderr).not.toContain('s3cret');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -25,11 +25,26 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
   test('legal steps are taken with their columns and timeline; illegal ones change nothing', async () => {
     const { clock, store, userId } = await setUp();
     const callId = await accept(store, userId);
-    expect(await store.progress.get(callId)).toMatchObject({ callId, userId, kind: 'alert', status: 'queued', message: 'hello', phone: null, smsStatus: null });
+    expect(await store.progress.get(callId)).toMatchObject({
+      callId,
+      userId,
+      kind: 'alert',
+      status: 'queued',
+      message: 'hello',
+      phone: null,
+      smsStatus: null,
+    });
     expect(await store.progress.transition(callId, 'answered')).toBe(false);
     expect(await store.progress.transition(callId, 'completed')).toBe(false);
     const t0 = clock.now();
-    expect(await store.progress.transition(callId, 'dialing', { phone: PHONE, channelId: 'ch-1', dialedAt: t0, trunk: 'trunk' })).toBe(true);
+    expect(
+      await store.progress.transition(callId, 'dialing', {
+        phone: PHONE,
+        channelId: 'ch-1',
+        dialedAt: t0,
+        trunk: 'trunk',
+      }),
+    ).toBe(true);
     clock.advance(1000);
     expect(await store.progress.transition(callId, 'ringing', { ringingAt: clock.now() })).toBe(true);
     clock.advance(2000);
@@ -47,7 +62,13 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     ).toBe(true);
     expect(await store.progress.transition(callId, 'failed', { error: 'late' })).toBe(false);
 
-    expect(await store.progress.get(callId)).toMatchObject({ status: 'acknowledged', phone: PHONE, dialedAt: t0, ringingAt: t0 + 1000, answeredAt: t0 + 3000 });
+    expect(await store.progress.get(callId)).toMatchObject({
+      status: 'acknowledged',
+      phone: PHONE,
+      dialedAt: t0,
+      ringingAt: t0 + 1000,
+      answeredAt: t0 + 3000,
+    });
     expect(await store.calls.get(callId)).toMatchObject({
       status: 'acknowledged',
       ringMs: 3000,
@@ -80,7 +101,11 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     await store.progress.transition(a, 'dialing', { phone: PHONE });
     await store.progress.placedAgain(a, { trunk: 'trunk2', channelId: 'ch-2', dialedAt: 5 }, 'trunk refused: 503');
     expect(await store.calls.get(a)).toMatchObject({ trunk: 'trunk2', dialedAt: 5 });
-    await store.progress.transition(a, 'busy', { sipCode: 486, error: 'busy here', reasonDetail: 'SIP 486, cause 17 (User busy)' });
+    await store.progress.transition(a, 'busy', {
+      sipCode: 486,
+      error: 'busy here',
+      reasonDetail: 'SIP 486, cause 17 (User busy)',
+    });
     await store.progress.placedAgain(a, { trunk: 'trunk', channelId: 'ch-3', dialedAt: 6 }, 'ignored');
     expect(await store.calls.get(a)).toMatchObject({
       status: 'busy',
@@ -111,7 +136,13 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
 
     clock.advance(1000);
     await store.progress.setSmsResult(a, { status: 'sent', messageId: 'msg-1', parts: 2 });
-    expect(await store.calls.get(a)).toMatchObject({ smsStatus: 'sent', smsMessageId: 'msg-1', smsParts: 2, smsAt: clock.now(), smsError: null });
+    expect(await store.calls.get(a)).toMatchObject({
+      smsStatus: 'sent',
+      smsMessageId: 'msg-1',
+      smsParts: 2,
+      smsAt: clock.now(),
+      smsError: null,
+    });
     clock.advance(1000);
     await store.progress.setSmsResult(a, { status: 'delivered' });
     expect(await store.calls.get(a)).toMatchObject({ smsStatus: 'delivered', smsMessageId: 'msg-1', smsParts: 2 });
@@ -145,14 +176,25 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect(await store.progress.findBySmsMessage('reused')).toEqual([{ callId: fresh, userId, smsStatus: 'sent' }]);
 
     expect(await store.progress.recordSmsReceipt(fresh, { status: 'delivered' })).toBe(true);
-    expect(await store.progress.recordSmsReceipt(fresh, { status: 'failed', error: 'not delivered: UNDELIV' })).toBe(false);
+    expect(await store.progress.recordSmsReceipt(fresh, { status: 'failed', error: 'not delivered: UNDELIV' })).toBe(
+      false,
+    );
     expect(await store.calls.get(fresh)).toMatchObject({ smsStatus: 'delivered', smsError: null });
-    expect((await store.progress.timeline(fresh)).map((e) => e.event)).toEqual(['dialing', 'busy', 'sms_sent', 'sms_delivered']);
+    expect((await store.progress.timeline(fresh)).map((e) => e.event)).toEqual([
+      'dialing',
+      'busy',
+      'sms_sent',
+      'sms_delivered',
+    ]);
   });
 
   test('an SMS the gateway took nothing of waits, all its alerts or none, is found again at start, and is taken back before each try', async () => {
     const { store, userId, clock } = await setUp();
-    const [carrier, carried, other] = [await accept(store, userId, 'first'), await accept(store, userId, 'second'), await accept(store, userId)];
+    const [carrier, carried, other] = [
+      await accept(store, userId, 'first'),
+      await accept(store, userId, 'second'),
+      await accept(store, userId),
+    ];
     await store.progress.transition(carrier, 'dialing', { phone: PHONE });
     await store.progress.transition(carrier, 'busy');
     await store.progress.transition(carried, 'dialing', { carriedBy: carrier });
@@ -164,7 +206,11 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect(await store.progress.smsWaits([carrier, other], 'connect ECONNREFUSED')).toBe(false);
     expect((await store.progress.get(carrier))?.smsStatus).toBe('sending');
     expect(await store.progress.smsWaits([carrier, carried], 'connect ECONNREFUSED')).toBe(true);
-    expect(await store.calls.get(carrier)).toMatchObject({ smsStatus: 'waiting', smsError: 'connect ECONNREFUSED', smsAt: claimedAt });
+    expect(await store.calls.get(carrier)).toMatchObject({
+      smsStatus: 'waiting',
+      smsError: 'connect ECONNREFUSED',
+      smsAt: claimedAt,
+    });
     expect(await store.progress.staleSmsClaims()).toEqual([]);
     expect(await store.progress.waitingSmsLeft()).toEqual([
       { callId: carrier, userId, message: 'first', phone: PHONE, carriedBy: null, claimedAt },
@@ -175,12 +221,19 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect(await store.progress.resumeSms([carrier, carried])).toBe(false);
     expect(await store.progress.waitingSmsLeft()).toEqual([]);
     expect(await store.progress.staleSmsClaims()).toEqual([carrier, carried]);
-    expect((await store.progress.timeline(carried)).map((e) => [e.event, e.detail])).toContainEqual(['sms_waiting', 'connect ECONNREFUSED']);
+    expect((await store.progress.timeline(carried)).map((e) => [e.event, e.detail])).toContainEqual([
+      'sms_waiting',
+      'connect ECONNREFUSED',
+    ]);
   });
 
   test('calls that ended with their SMS backup undecided are found, since a time, with whom they rode with', async () => {
     const { store, userId, clock } = await setUp();
-    const [carrier, carried, decided] = [await accept(store, userId, 'first'), await accept(store, userId, 'second'), await accept(store, userId)];
+    const [carrier, carried, decided] = [
+      await accept(store, userId, 'first'),
+      await accept(store, userId, 'second'),
+      await accept(store, userId),
+    ];
     await accept(store, userId); // still queued
     const since = clock.now();
     await store.progress.transition(carrier, 'dialing', { phone: PHONE });
@@ -190,8 +243,24 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     for (const id of [carrier, carried, decided]) await store.progress.transition(id, 'busy');
     await store.progress.markSmsSkipped(decided, 'disabled');
     expect(await store.progress.endedWithoutSms(since)).toEqual([
-      { callId: carrier, userId, message: 'first', phone: PHONE, status: 'busy', carriedBy: null, endedAt: clock.now() },
-      { callId: carried, userId, message: 'second', phone: PHONE, status: 'busy', carriedBy: carrier, endedAt: clock.now() },
+      {
+        callId: carrier,
+        userId,
+        message: 'first',
+        phone: PHONE,
+        status: 'busy',
+        carriedBy: null,
+        endedAt: clock.now(),
+      },
+      {
+        callId: carried,
+        userId,
+        message: 'second',
+        phone: PHONE,
+        status: 'busy',
+        carriedBy: carrier,
+        endedAt: clock.now(),
+      },
     ]);
     expect(await store.progress.endedWithoutSms(clock.now() + 1)).toEqual([]);
   });

@@ -40,7 +40,9 @@ describe.each(STORE_KINDS)('%s store: schema', (kind) => {
     await setSchemaVersion(db, known + 1);
     const refused = await db.open().catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(UserError);
-    expect((refused as Error).message).toMatch(new RegExp(`schema version ${known + 1}, newer than this ringhook understands \\(${known}\\)`));
+    expect((refused as Error).message).toMatch(
+      new RegExp(`schema version ${known + 1}, newer than this ringhook understands \\(${known}\\)`),
+    );
   });
 });
 
@@ -73,7 +75,9 @@ describe('postgres store: opening', () => {
     );
     const ping = await node.ping().catch((error: unknown) => error);
     expect(isStoreUnavailable(ping)).toBe(true);
-    const refused = await node.calls.accept('0'.repeat(32), 'premium', { message: 'x' } as never).catch((error: unknown) => error);
+    const refused = await node.calls
+      .accept('0'.repeat(32), 'premium', { message: 'x' } as never)
+      .catch((error: unknown) => error);
     expect(isStoreUnavailable(refused)).toBe(true);
     expect((refused as Error).message).toBe(why);
     // Set back (the newer nodes rolled back, say): it takes alerts again.
@@ -83,16 +87,22 @@ describe('postgres store: opening', () => {
   });
 
   test('the location and every error leave the password out', async () => {
-    expect(redactUrl('postgres://ringhook:s3cret@db.example:5432/ringhook')).toBe('postgres://ringhook:***@db.example:5432/ringhook');
+    expect(redactUrl('postgres://ringhook:s3cret@db.example:5432/ringhook')).toBe(
+      'postgres://ringhook:***@db.example:5432/ringhook',
+    );
     expect(redactUrl('postgresql://db.example/ringhook?user=r&password=s3cret&sslmode=require')).toBe(
       'postgresql://db.example/ringhook?user=r&password=***&sslmode=require',
     );
     expect(redactUrl('postgres://db.example/ringhook')).toBe('postgres://db.example/ringhook');
 
     const port = await freeTcpPort();
-    const down = await connect(`postgres://ringhook:s3cret@127.0.0.1:${port}/ringhook`).catch((error: unknown) => error);
+    const down = await connect(`postgres://ringhook:s3cret@127.0.0.1:${port}/ringhook`).catch(
+      (error: unknown) => error,
+    );
     expect(down).toBeInstanceOf(UserError);
-    expect((down as Error).message).toMatch(/cannot connect to PostgreSQL at postgres:\/\/ringhook:\*\*\*@127\.0\.0\.1:\d+\/ringhook: connection refused/);
+    expect((down as Error).message).toMatch(
+      /cannot connect to PostgreSQL at postgres:\/\/ringhook:\*\*\*@127\.0\.0\.1:\d+\/ringhook: connection refused/,
+    );
     expect((down as Error).message).not.toContain('s3cret');
     // A password that is also a common letter masks the server's words only, never the message's own.
     const short = await connect(`postgres://u:p@127.0.0.1:${port}/ringhook`).catch((error: unknown) => error);
@@ -110,7 +120,9 @@ describe('postgres store: opening', () => {
     expect((missing as Error).message).toMatch(/database "nowhere" does not exist/);
     expect((missing as Error).message).not.toContain('s3cret');
 
-    await expect(connect('mysql://root:s3cret@localhost/x')).rejects.toThrow(/not a PostgreSQL URL: mysql:\/\/root:\*\*\*@localhost\/x/);
+    await expect(connect('mysql://root:s3cret@localhost/x')).rejects.toThrow(
+      /not a PostgreSQL URL: mysql:\/\/root:\*\*\*@localhost\/x/,
+    );
   });
 
   test('a store whose server went away: ping throws while it is down, and the pool reconnects once it is back', async () => {

@@ -8,7 +8,10 @@ import { REPO_ROOT } from '../helpers/cli.js';
 
 it('biome finds nothing to format or lint', () => {
   const biome = path.join(REPO_ROOT, 'node_modules', '.bin', 'biome');
-  const run = spawnSync(biome, ['ci', '--colors=off', '--error-on-warnings', '.'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const run = spawnSync(biome, ['ci', '--colors=off', '--error-on-warnings', '.'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   expect(run.error).toBeUndefined();
   expect(`${run.stdout}\n${run.stderr}`.trim(), 'biome ci').not.toMatch(/lint\/|format/);
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

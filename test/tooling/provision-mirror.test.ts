@@ -37,12 +37,15 @@ it("takes the host's mirror from a one-line sources.list, not the security archi
 });
 
 it("takes the host's mirror from deb822 .sources", () => {
-  const deb822 = 'Types: deb\nURIs: http://mirror.internal.test/debian\nSuites: bookworm bookworm-updates\nComponents: main\n';
+  const deb822 =
+    'Types: deb\nURIs: http://mirror.internal.test/debian\nSuites: bookworm bookworm-updates\nComponents: main\n';
   expect(mirrorFor({ deb822 })).toBe('http://mirror.internal.test/debian');
 });
 
 it('RINGHOOK_DEBIAN_MIRROR overrides the host, and without any source the default is used', () => {
   const list = 'deb http://mirror.internal.test/debian bookworm main\n';
-  expect(mirrorFor({ list }, { RINGHOOK_DEBIAN_MIRROR: 'http://other.internal.test/debian' })).toBe('http://other.internal.test/debian');
+  expect(mirrorFor({ list }, { RINGHOOK_DEBIAN_MIRROR: 'http://other.internal.test/debian' })).toBe(
+    'http://other.internal.test/debian',
+  );
   expect(mirrorFor({})).toBe('http://deb.debian.org/debian');
 });

@@ -18,15 +18,27 @@ function run(files: Record<string, string>): { summary: string; lines: string[] 
   fs.rmSync(report, { force: true });
   const vitest = spawnSync(
     process.execPath,
-    [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter=json', `--outputFile.json=${report}`],
+    [
+      path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--root',
+      dir,
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
     { encoding: 'utf8', timeout: 60_000 },
   );
-  const summary = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/test-summary.mjs'), report, String(vitest.status)], { encoding: 'utf8' });
+  const summary = spawnSync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'scripts/test-summary.mjs'), report, String(vitest.status)],
+    { encoding: 'utf8' },
+  );
   const lines = summary.stdout.trim().split('\n');
   return { summary: lines.at(-1)!, lines };
 }
 
-const passing = "import { it, expect } from 'vitest';\nit('passes', () => expect(1).toBe(1));\nit.skip('skipped', () => {});\n";
+const passing =
+  "import { it, expect } from 'vitest';\nit('passes', () => expect(1).toBe(1));\nit.skip('skipped', () => {});\n";
 
 it('counts passed, failed and skipped tests', () => {
   const failing = "import { it, expect } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n";
@@ -34,7 +46,8 @@ it('counts passed, failed and skipped tests', () => {
 }, 90_000);
 
 it('counts a file whose beforeAll throws as failed, and names it', () => {
-  const broken = "import { beforeAll, it } from 'vitest';\nbeforeAll(() => { throw new Error('setup exploded'); });\nit('never runs', () => {});\n";
+  const broken =
+    "import { beforeAll, it } from 'vitest';\nbeforeAll(() => { throw new Error('setup exploded'); });\nit('never runs', () => {});\n";
   const { summary, lines } = run({ 'a.test.mjs': passing, 'b.test.mjs': broken });
   expect(summary).toMatch(/^1 passed, [1-9]\d* failed, \d+ skipped$/);
   expect(lines.join('\n')).toMatch(/b\.test\.mjs/);
@@ -46,6 +59,10 @@ it('counts a file that cannot be imported as failed', () => {
 }, 90_000);
 
 it('says 1 failed when the runner wrote no report', () => {
-  const summary = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/test-summary.mjs'), path.join(dir, 'missing.json'), '1'], { encoding: 'utf8' });
+  const summary = spawnSync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'scripts/test-summary.mjs'), path.join(dir, 'missing.json'), '1'],
+    { encoding: 'utf8' },
+  );
   expect(summary.stdout.trim().split('\n').at(-1)).toBe('0 passed, 1 failed, 0 skipped');
 });

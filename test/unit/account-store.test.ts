@@ -73,7 +73,12 @@ describe('AccountStore', () => {
     const b = accounts.regenerateKey(a.userId)!;
     expect(b.apiKey).toMatch(API_KEY_PATTERN);
     expect(b.apiKey).not.toBe(a.apiKey);
-    expect(b).toMatchObject({ userId: a.userId, keyCreatedAt: clock.now(), updatedAt: clock.now(), createdAt: a.createdAt });
+    expect(b).toMatchObject({
+      userId: a.userId,
+      keyCreatedAt: clock.now(),
+      updatedAt: clock.now(),
+      createdAt: a.createdAt,
+    });
     expect(accounts.authenticate(a.userId, a.apiKey)).toBeUndefined();
     expect(accounts.authenticate(a.userId, b.apiKey)).toEqual(b);
     expect(accounts.regenerateKey('f'.repeat(32))).toBeUndefined();
@@ -86,7 +91,11 @@ describe('AccountStore', () => {
     if (!accepted.accepted) throw new Error('not accepted');
     calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'bad', excerpt: '{' });
     calls.acceptTestCall(a.userId, 'test', 2);
-    db.prepare('INSERT INTO call_events (call_id, at, event) VALUES (?, ?, ?)').run(accepted.callId, clock.now(), 'queued');
+    db.prepare('INSERT INTO call_events (call_id, at, event) VALUES (?, ?, ?)').run(
+      accepted.callId,
+      clock.now(),
+      'queued',
+    );
     calls.acceptNow(other.userId, 'premium', textAlert('theirs'));
 
     expect(accounts.delete(a.userId)).toBe(true);
@@ -132,7 +141,15 @@ describe('AccountStore', () => {
 
     it('refuses malformed user ids without throwing', () => {
       const a = newAccount();
-      for (const userId of ['', a.userId.toUpperCase(), a.userId.slice(1), `${a.userId}0`, "' OR 1=1 --", `${a.userId}\n`, `../${a.userId}`]) {
+      for (const userId of [
+        '',
+        a.userId.toUpperCase(),
+        a.userId.slice(1),
+        `${a.userId}0`,
+        "' OR 1=1 --",
+        `${a.userId}\n`,
+        `../${a.userId}`,
+      ]) {
         expect(accounts.authenticate(userId, a.apiKey)).toBeUndefined();
       }
     });
@@ -152,7 +169,8 @@ describe('AccountStore', () => {
         `${a.apiKey}\u0000`,
         'x'.repeat(10_000),
       ];
-      for (const key of keys) expect(accounts.authenticate(a.userId, key), JSON.stringify(key.slice(0, 60))).toBeUndefined();
+      for (const key of keys)
+        expect(accounts.authenticate(a.userId, key), JSON.stringify(key.slice(0, 60))).toBeUndefined();
     });
   });
 });

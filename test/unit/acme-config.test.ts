@@ -7,7 +7,11 @@ const base = { RINGHOOK_DATA_DIR: '/tmp/rh-acme-config', RINGHOOK_TELEPHONY: 'of
 
 describe('ACME configuration', () => {
   it('one or more names make serve listen on 443 and 80, with the first name in the public URL, from Let’s Encrypt by default', () => {
-    const config = loadConfig({ ...base, RINGHOOK_ACME_DOMAIN: 'Alerts.Example.com, www.example.com', RINGHOOK_ACME_EMAIL: 'me@example.com' });
+    const config = loadConfig({
+      ...base,
+      RINGHOOK_ACME_DOMAIN: 'Alerts.Example.com, www.example.com',
+      RINGHOOK_ACME_EMAIL: 'me@example.com',
+    });
     expect(config.acme).toEqual({
       domains: ['alerts.example.com', 'www.example.com'],
       email: 'me@example.com',
@@ -21,7 +25,13 @@ describe('ACME configuration', () => {
 
   it('keeps ports the operator set (behind a port mapping), the public URL still on 443', () => {
     const config = loadConfig(
-      { ...base, RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_PORT: '8443', RINGHOOK_HTTP_PORT: '8080', RINGHOOK_ACME_CA_FILE: 'ca.pem' },
+      {
+        ...base,
+        RINGHOOK_ACME_DOMAIN: 'alerts.example.com',
+        RINGHOOK_PORT: '8443',
+        RINGHOOK_HTTP_PORT: '8080',
+        RINGHOOK_ACME_CA_FILE: 'ca.pem',
+      },
       '/srv',
     );
     expect([config.port, config.httpPort, config.publicUrl]).toEqual([8443, 8080, 'https://alerts.example.com']);
@@ -36,11 +46,23 @@ describe('ACME configuration', () => {
   it.each([
     [{ RINGHOOK_ACME_DOMAIN: '*.example.com' }, 'RINGHOOK_ACME_DOMAIN must be one or more DNS names'],
     [{ RINGHOOK_ACME_DOMAIN: '203.0.113.7' }, 'RINGHOOK_ACME_DOMAIN must be one or more DNS names'],
-    [{ RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_ACME_EMAIL: 'nobody' }, 'RINGHOOK_ACME_EMAIL must be an email address'],
-    [{ RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_ACME_DIRECTORY: 'http://acme.example/dir' }, 'RINGHOOK_ACME_DIRECTORY must be the https:// URL'],
+    [
+      { RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_ACME_EMAIL: 'nobody' },
+      'RINGHOOK_ACME_EMAIL must be an email address',
+    ],
+    [
+      { RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_ACME_DIRECTORY: 'http://acme.example/dir' },
+      'RINGHOOK_ACME_DIRECTORY must be the https:// URL',
+    ],
     [{ RINGHOOK_ACME_EMAIL: 'me@example.com' }, 'RINGHOOK_ACME_EMAIL is used only with RINGHOOK_ACME_DOMAIN'],
-    [{ RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_TLS_CERT: 'c.pem', RINGHOOK_TLS_KEY: 'k.pem' }, 'set one or the other'],
-    [{ RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_PORT: '80' }, 'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT'],
+    [
+      { RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_TLS_CERT: 'c.pem', RINGHOOK_TLS_KEY: 'k.pem' },
+      'set one or the other',
+    ],
+    [
+      { RINGHOOK_ACME_DOMAIN: 'alerts.example.com', RINGHOOK_PORT: '80' },
+      'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT',
+    ],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });

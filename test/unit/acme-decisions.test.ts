@@ -50,7 +50,8 @@ describe('backoffOutlivesRestart', () => {
   it('keeps the wait across a restart only for what the authority counts: failed validations and rate limits', () => {
     expect(backoffOutlivesRestart('validation')).toBe(true);
     expect(backoffOutlivesRestart('rate_limited')).toBe(true);
-    for (const kind of ['unreachable', 'untrusted', 'rejected', 'other', null] as const) expect(backoffOutlivesRestart(kind)).toBe(false);
+    for (const kind of ['unreachable', 'untrusted', 'rejected', 'other', null] as const)
+      expect(backoffOutlivesRestart(kind)).toBe(false);
   });
 });
 
@@ -75,13 +76,21 @@ describe('coversNames and daysToExpiry', () => {
 
 describe('describeAcmeFault', () => {
   it('names an authority that cannot be reached, with the variable to check', () => {
-    const fault = describeAcmeFault({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:14000' }, names, directory);
+    const fault = describeAcmeFault(
+      { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:14000' },
+      names,
+      directory,
+    );
     expect(fault.kind).toBe('unreachable');
     expect(fault.fix).toContain('RINGHOOK_ACME_DIRECTORY');
   });
 
   it('names an untrusted directory certificate and points at RINGHOOK_ACME_CA_FILE', () => {
-    const fault = describeAcmeFault({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', message: 'unable to verify the first certificate' }, names, directory);
+    const fault = describeAcmeFault(
+      { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', message: 'unable to verify the first certificate' },
+      names,
+      directory,
+    );
     expect(fault).toEqual({ kind: 'untrusted', fix: expect.stringContaining('RINGHOOK_ACME_CA_FILE') });
   });
 
@@ -97,13 +106,21 @@ describe('describeAcmeFault', () => {
   });
 
   it('names a rate limit as something to wait out', () => {
-    expect(describeAcmeFault({ message: 'too many certificates (5) already issued for this exact set of domains' }, names, directory).kind).toBe(
-      'rate_limited',
-    );
+    expect(
+      describeAcmeFault(
+        { message: 'too many certificates (5) already issued for this exact set of domains' },
+        names,
+        directory,
+      ).kind,
+    ).toBe('rate_limited');
   });
 
   it('names a failed validation with the ports to open', () => {
-    const fault = describeAcmeFault({ message: 'Connection refused fetching http://alerts.example.com/.well-known/acme-challenge/x' }, names, directory);
+    const fault = describeAcmeFault(
+      { message: 'Connection refused fetching http://alerts.example.com/.well-known/acme-challenge/x' },
+      names,
+      directory,
+    );
     expect(fault.kind).toBe('validation');
     expect(fault.fix).toContain('port 80');
   });

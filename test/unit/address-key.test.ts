@@ -6,7 +6,12 @@ import { parseAddressList } from '../../src/core/address-match.js';
 describe('throttleKey', () => {
   it('counts an IPv6 address as its /64, whatever its spelling; an IPv4 address (mapped or not) as itself', () => {
     const key = '2001:db8:1:2::/64';
-    for (const a of ['2001:db8:1:2::1', '2001:0db8:0001:0002:ffff:ffff:ffff:fffe', '2001:DB8:1:2:0:0:0:9', '2001:db8:1:2::7%eth0'])
+    for (const a of [
+      '2001:db8:1:2::1',
+      '2001:0db8:0001:0002:ffff:ffff:ffff:fffe',
+      '2001:DB8:1:2:0:0:0:9',
+      '2001:db8:1:2::7%eth0',
+    ])
       expect(throttleKey(a)).toBe(key);
     expect(throttleKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
     expect(throttleKey('::1')).toBe('0:0:0:0::/64');

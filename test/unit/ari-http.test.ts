@@ -26,13 +26,25 @@ describe('KeptAliveHttp', () => {
       let body = '';
       req.on('data', (d) => (body += d));
       req.on('end', () => {
-        seen.push({ method: req.method, auth: req.headers.authorization, length: req.headers['content-length'], body, port: req.socket.remotePort! });
+        seen.push({
+          method: req.method,
+          auth: req.headers.authorization,
+          length: req.headers['content-length'],
+          body,
+          port: req.socket.remotePort!,
+        });
         res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":"é"}');
       });
     });
     const client = new KeptAliveHttp(base);
     try {
-      const first = await client.request('POST', new URL('/ari/channels/a', base), { authorization: 'Basic eDp5' }, '{"x":"é"}', 2_000);
+      const first = await client.request(
+        'POST',
+        new URL('/ari/channels/a', base),
+        { authorization: 'Basic eDp5' },
+        '{"x":"é"}',
+        2_000,
+      );
       const second = await client.request('DELETE', new URL('/ari/channels/a', base), {}, undefined, 2_000);
       expect(first).toEqual({ status: 201, text: '{"ok":"é"}' });
       expect(second.status).toBe(201);
@@ -67,7 +79,9 @@ describe('KeptAliveHttp', () => {
     });
     const client = new KeptAliveHttp(base);
     try {
-      await expect(client.request('GET', new URL('/cut', base), {}, undefined, 2_000)).rejects.toMatchObject({ code: 'ECONNRESET' });
+      await expect(client.request('GET', new URL('/cut', base), {}, undefined, 2_000)).rejects.toMatchObject({
+        code: 'ECONNRESET',
+      });
     } finally {
       client.close();
     }
@@ -90,7 +104,9 @@ describe('KeptAliveHttp', () => {
       expect((await client.request('POST', new URL('/b', base), {}, '{}', 2_000)).text).toBe('answer 3');
       expect(requests).toBe(3);
       const other = new KeptAliveHttp(base);
-      await expect(other.request('GET', new URL('/cut', base), {}, undefined, 2_000)).rejects.toMatchObject({ code: 'ECONNRESET' });
+      await expect(other.request('GET', new URL('/cut', base), {}, undefined, 2_000)).rejects.toMatchObject({
+        code: 'ECONNRESET',
+      });
       other.close();
       expect(requests).toBe(4);
     } finally {
@@ -102,7 +118,9 @@ describe('KeptAliveHttp', () => {
     const base = await serve(() => {});
     await new Promise((r) => servers.pop()!.close(r));
     const client = new KeptAliveHttp(base);
-    await expect(client.request('GET', new URL('/x', base), {}, undefined, 2_000)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(client.request('GET', new URL('/x', base), {}, undefined, 2_000)).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
     client.close();
   });
 });
@@ -113,7 +131,14 @@ describe('AriClient requests', () => {
       if (req.url?.startsWith('/ari/asterisk/info')) return; // never answers
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Channel not found"}');
     });
-    const ari = new AriClient({ baseUrl: base.href, user: 'u', password: 'p', app: 'ringhook', logger: silentLogger, requestTimeoutMs: 200 });
+    const ari = new AriClient({
+      baseUrl: base.href,
+      user: 'u',
+      password: 'p',
+      app: 'ringhook',
+      logger: silentLogger,
+      requestTimeoutMs: 200,
+    });
     try {
       await expect(ari.asteriskInfo()).rejects.toMatchObject({ kind: 'timeout' });
       const notFound = await ari.hangup('nope').catch((e: AriError) => e);
@@ -124,7 +149,13 @@ describe('AriClient requests', () => {
     }
     const gone = await serve(() => {});
     await new Promise((r) => servers.pop()!.close(r));
-    const refused = new AriClient({ baseUrl: gone.href, user: 'u', password: 'p', app: 'ringhook', logger: silentLogger });
+    const refused = new AriClient({
+      baseUrl: gone.href,
+      user: 'u',
+      password: 'p',
+      app: 'ringhook',
+      logger: silentLogger,
+    });
     await expect(refused.hangup('x')).rejects.toMatchObject({ kind: 'network', cause: { code: 'ECONNREFUSED' } });
     await refused.close();
   });

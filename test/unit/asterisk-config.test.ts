@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseSipUri, renderAsteriskConfig, renderTemplate, type AsteriskConfigInput, type AsteriskTemplates } from '../../src/pbx/asterisk-config.js';
+import {
+  parseSipUri,
+  renderAsteriskConfig,
+  renderTemplate,
+  type AsteriskConfigInput,
+  type AsteriskTemplates,
+} from '../../src/pbx/asterisk-config.js';
 import { loadAsteriskTemplates } from '../../src/pbx/asterisk.js';
 
 let templates: AsteriskTemplates;
@@ -75,26 +81,48 @@ describe('renderAsteriskConfig', () => {
 
   it('adds the backup trunk beside the first, with its own address and credentials', () => {
     const pjsip = renderAsteriskConfig(
-      { ...base, trunk2: { uri: 'sip:bob@backup.example.org:5080', username: 'bob', password: 'b4ckup', register: true } },
+      {
+        ...base,
+        trunk2: { uri: 'sip:bob@backup.example.org:5080', username: 'bob', password: 'b4ckup', register: true },
+      },
       templates,
     )['pjsip.conf'];
     expect(section(pjsip, 'trunk', 'aor').contact).toBe('sip:127.0.0.1:5070');
     expect(section(pjsip, 'trunk', 'endpoint').outbound_auth).toBeUndefined();
     expect(section(pjsip, 'trunk2', 'aor').contact).toBe('sip:backup.example.org:5080');
-    expect(section(pjsip, 'trunk2', 'endpoint')).toMatchObject({ aors: 'trunk2', outbound_auth: 'trunk2-auth', from_user: 'bob' });
+    expect(section(pjsip, 'trunk2', 'endpoint')).toMatchObject({
+      aors: 'trunk2',
+      outbound_auth: 'trunk2-auth',
+      from_user: 'bob',
+    });
     expect(section(pjsip, 'trunk2-identify')).toMatchObject({ endpoint: 'trunk2', match: 'backup.example.org' });
     expect(section(pjsip, 'trunk2-auth')).toMatchObject({ username: 'bob', password: 'b4ckup' });
-    expect(section(pjsip, 'trunk2-registration')).toMatchObject({ outbound_auth: 'trunk2-auth', client_uri: 'sip:bob@backup.example.org:5080' });
+    expect(section(pjsip, 'trunk2-registration')).toMatchObject({
+      outbound_auth: 'trunk2-auth',
+      client_uri: 'sip:bob@backup.example.org:5080',
+    });
     expect(pjsip).not.toMatch(/\{\{|\}\}/);
   });
 
   it('behind NAT: the public address for SIP and media, the local networks, and a registration renewed every minute', () => {
     const trunk = { uri: 'sip:u@sip.example.net', username: 'u', password: 'p', register: true };
     const nat = renderAsteriskConfig(
-      { ...base, sip: { bindAddress: '0.0.0.0', port: 5060, externalAddress: '203.0.113.7', localNets: ['192.168.1.0/24', '127.0.0.0/8'] }, trunk },
+      {
+        ...base,
+        sip: {
+          bindAddress: '0.0.0.0',
+          port: 5060,
+          externalAddress: '203.0.113.7',
+          localNets: ['192.168.1.0/24', '127.0.0.0/8'],
+        },
+        trunk,
+      },
       templates,
     )['pjsip.conf'];
-    expect(section(nat, 'transport-udp')).toMatchObject({ external_signaling_address: '203.0.113.7', external_media_address: '203.0.113.7' });
+    expect(section(nat, 'transport-udp')).toMatchObject({
+      external_signaling_address: '203.0.113.7',
+      external_media_address: '203.0.113.7',
+    });
     expect(nat).toMatch(/^local_net = 192\.168\.1\.0\/24\nlocal_net = 127\.0\.0\.0\/8$/m);
     expect(section(nat, 'trunk-registration').expiration).toBe('60');
     // No OPTIONS qualify: a provider that does not answer it would have every call refused.
@@ -105,8 +133,18 @@ describe('renderAsteriskConfig', () => {
   });
 
   it('TLS and SRTP toward the provider: a TLS transport that checks the certificate, the trunk on it, its keys in the SDP (sdes) or by DTLS', () => {
-    const trunk = { uri: 'sips:u@sip.example.net', username: 'u', password: 'p', register: true, transport: 'tls', mediaEncryption: 'sdes' } as const;
-    const out = renderAsteriskConfig({ ...base, sip: { port: 5060, tlsPort: 5071, externalAddress: '203.0.113.7' }, trunk }, templates);
+    const trunk = {
+      uri: 'sips:u@sip.example.net',
+      username: 'u',
+      password: 'p',
+      register: true,
+      transport: 'tls',
+      mediaEncryption: 'sdes',
+    } as const;
+    const out = renderAsteriskConfig(
+      { ...base, sip: { port: 5060, tlsPort: 5071, externalAddress: '203.0.113.7' }, trunk },
+      templates,
+    );
     const pjsip = out['pjsip.conf'];
     expect(section(pjsip, 'transport-tls')).toMatchObject({
       protocol: 'tls',
@@ -119,7 +157,11 @@ describe('renderAsteriskConfig', () => {
     expect(section(pjsip, 'transport-udp').protocol).toBe('udp');
     expect(pjsip).not.toContain('[transport-tcp]');
     expect(section(pjsip, 'trunk', 'aor').contact).toBe('sip:sip.example.net;transport=tls');
-    expect(section(pjsip, 'trunk', 'endpoint')).toMatchObject({ transport: 'transport-tls', media_encryption: 'sdes', media_encryption_optimistic: 'no' });
+    expect(section(pjsip, 'trunk', 'endpoint')).toMatchObject({
+      transport: 'transport-tls',
+      media_encryption: 'sdes',
+      media_encryption_optimistic: 'no',
+    });
     expect(section(pjsip, 'trunk-registration')).toMatchObject({
       transport: 'transport-tls',
       server_uri: 'sip:sip.example.net;transport=tls',
@@ -133,10 +175,17 @@ describe('renderAsteriskConfig', () => {
 
     const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
     const own = renderAsteriskConfig(
-      { ...base, sip: { port: 5060, caPem: ca }, trunk: { uri: 'sip:sip.example.net:5061', transport: 'tls', mediaEncryption: 'dtls' } },
+      {
+        ...base,
+        sip: { port: 5060, caPem: ca },
+        trunk: { uri: 'sip:sip.example.net:5061', transport: 'tls', mediaEncryption: 'dtls' },
+      },
       templates,
     );
-    expect(section(own['pjsip.conf'], 'transport-tls')).toMatchObject({ bind: '127.0.0.1:5061', ca_list_file: '/var/lib/ringhook/asterisk/etc/trunk-ca.pem' });
+    expect(section(own['pjsip.conf'], 'transport-tls')).toMatchObject({
+      bind: '127.0.0.1:5061',
+      ca_list_file: '/var/lib/ringhook/asterisk/etc/trunk-ca.pem',
+    });
     expect(own['trunk-ca.pem']).toBe(ca);
     expect(section(own['pjsip.conf'], 'trunk', 'endpoint')).toMatchObject({
       media_encryption: 'dtls',
@@ -147,7 +196,9 @@ describe('renderAsteriskConfig', () => {
   });
 
   it('TCP: a TCP transport beside UDP, on the SIP port; a UDP trunk gets neither TCP nor TLS, and no SRTP', () => {
-    const tcp = renderAsteriskConfig({ ...base, trunk: { uri: 'sip:sip.example.net', transport: 'tcp' } }, templates)['pjsip.conf'];
+    const tcp = renderAsteriskConfig({ ...base, trunk: { uri: 'sip:sip.example.net', transport: 'tcp' } }, templates)[
+      'pjsip.conf'
+    ];
     expect(section(tcp, 'transport-tcp')).toMatchObject({ protocol: 'tcp', bind: '127.0.0.1:5060' });
     expect(section(tcp, 'trunk', 'endpoint').transport).toBe('transport-tcp');
     expect(section(tcp, 'trunk', 'aor').contact).toBe('sip:sip.example.net;transport=tcp');
@@ -157,9 +208,12 @@ describe('renderAsteriskConfig', () => {
   });
 
   it("renders a list block once per item, with the item's values over the others", () => {
-    expect(renderTemplate('{{#xs}}[{{name}}{{#flag}}!{{/flag}} {{shared}}]\n{{/xs}}', { shared: 's', xs: [{ name: 'a', flag: true }, { name: 'b' }] })).toBe(
-      '[a! s]\n[b s]\n',
-    );
+    expect(
+      renderTemplate('{{#xs}}[{{name}}{{#flag}}!{{/flag}} {{shared}}]\n{{/xs}}', {
+        shared: 's',
+        xs: [{ name: 'a', flag: true }, { name: 'b' }],
+      }),
+    ).toBe('[a! s]\n[b s]\n');
     expect(renderTemplate('{{#xs}}x{{/xs}}', { xs: [] })).toBe('');
   });
 
@@ -214,7 +268,17 @@ describe('renderTemplate and parseSipUri', () => {
   });
 
   it('parses SIP URIs', () => {
-    expect(parseSipUri('sip:127.0.0.1:5070')).toEqual({ scheme: 'sip', user: undefined, host: '127.0.0.1', port: 5070 });
-    expect(parseSipUri('sips:bob@[::1]:5061;transport=tls')).toEqual({ scheme: 'sips', user: 'bob', host: '[::1]', port: 5061 });
+    expect(parseSipUri('sip:127.0.0.1:5070')).toEqual({
+      scheme: 'sip',
+      user: undefined,
+      host: '127.0.0.1',
+      port: 5070,
+    });
+    expect(parseSipUri('sips:bob@[::1]:5061;transport=tls')).toEqual({
+      scheme: 'sips',
+      user: 'bob',
+      host: '[::1]',
+      port: 5061,
+    });
   });
 });

@@ -17,7 +17,8 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-timing-'));
   db = openDatabase(path.join(tmp, 'ringhook.db'), { sync: 'normal' });
   accounts = new AccountStore(db, testSecrets());
-  for (let i = 0; i < 200; i++) accounts.create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: `account ${i}` });
+  for (let i = 0; i < 200; i++)
+    accounts.create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: `account ${i}` });
 });
 
 afterAll(() => {

@@ -6,7 +6,12 @@ import { reasonText } from '../../src/core/reasons.js';
 
 const dialed: CallFacts = { dialedAt: 1_000, rang: true, acknowledged: false };
 const answered: CallFacts = { ...dialed, answeredAt: 3_000, messageStarted: true };
-const destroyed = (cause: number, techCause?: number) => ({ kind: 'destroyed' as const, cause, causeText: `cause ${cause}`, techCause });
+const destroyed = (cause: number, techCause?: number) => ({
+  kind: 'destroyed' as const,
+  cause,
+  causeText: `cause ${cause}`,
+  techCause,
+});
 const NOW = 10_000;
 
 describe('decideCallEnd', () => {
@@ -25,7 +30,10 @@ describe('decideCallEnd', () => {
     });
     expect(decideCallEnd({ ...dialed, phone: '+14155550123' }, destroyed(28, 484), NOW)).toMatchObject({
       state: 'unreachable',
-      fields: { error: reasonText('wrong_number', { phone: '+14155550123' }), reasonDetail: 'SIP 484, cause 28 (cause 28)' },
+      fields: {
+        error: reasonText('wrong_number', { phone: '+14155550123' }),
+        reasonDetail: 'SIP 484, cause 28 (cause 28)',
+      },
     });
     // Cause 21 for a 403 ends `rejected` as before; its reason says the provider refused ringhook, not the phone.
     expect(decideCallEnd({ ...dialed, rang: false }, destroyed(21, 403), NOW)).toMatchObject({
@@ -53,11 +61,20 @@ describe('decideCallEnd', () => {
   });
 
   it('heard or not: a machine ends voicemail, an unconfirmed call ends unconfirmed when confirmation is required; a 1 always counts', () => {
-    expect(decideCallEnd({ ...answered, machine: true }, destroyed(16), NOW)).toMatchObject({ state: 'voicemail', fields: { talkMs: 7_000 } });
+    expect(decideCallEnd({ ...answered, machine: true }, destroyed(16), NOW)).toMatchObject({
+      state: 'voicemail',
+      fields: { talkMs: 7_000 },
+    });
     expect(decideCallEnd({ ...answered, requireConfirm: true }, destroyed(16), NOW).state).toBe('unconfirmed');
-    expect(decideCallEnd({ ...answered, requireConfirm: true, acknowledged: true }, destroyed(16), NOW).state).toBe('acknowledged');
-    expect(decideCallEnd({ ...answered, machine: true, requireConfirm: true }, destroyed(16), NOW).state).toBe('voicemail');
-    expect(decideCallEnd({ ...answered, requireConfirm: true, speechFailed: 'x' }, destroyed(16), NOW).state).toBe('failed');
+    expect(decideCallEnd({ ...answered, requireConfirm: true, acknowledged: true }, destroyed(16), NOW).state).toBe(
+      'acknowledged',
+    );
+    expect(decideCallEnd({ ...answered, machine: true, requireConfirm: true }, destroyed(16), NOW).state).toBe(
+      'voicemail',
+    );
+    expect(decideCallEnd({ ...answered, requireConfirm: true, speechFailed: 'x' }, destroyed(16), NOW).state).toBe(
+      'failed',
+    );
     // Hung up before the message began (while the machine check listened): not heard, whatever the setting.
     expect(decideCallEnd({ ...answered, messageStarted: false }, destroyed(16), NOW).state).toBe('unconfirmed');
     // Not heard is not an error: the record carries no error text for it.
@@ -65,7 +82,9 @@ describe('decideCallEnd', () => {
       state: 'unconfirmed',
       fields: { endedAt: NOW },
     });
-    expect(decideCallEnd({ ...answered, requireConfirm: true }, { kind: 'hangup-unconfirmed' }, NOW).fields.error).toBeUndefined();
+    expect(
+      decideCallEnd({ ...answered, requireConfirm: true }, { kind: 'hangup-unconfirmed' }, NOW).fields.error,
+    ).toBeUndefined();
   });
 
   it('a call cut by Asterisk or ringhook stopping is interrupted with the reason, unless already acknowledged', () => {
@@ -89,10 +108,17 @@ describe('decideCallEnd', () => {
   it('a call lost while the events connection was down is interrupted, or acknowledged if the 1 came', () => {
     expect(decideCallEnd(answered, { kind: 'lost' }, NOW)).toEqual({
       state: 'interrupted',
-      fields: { endedAt: NOW, error: reasonText('events_lost'), reasonDetail: 'the call ended while the connection to Asterisk was down' },
+      fields: {
+        endedAt: NOW,
+        error: reasonText('events_lost'),
+        reasonDetail: 'the call ended while the connection to Asterisk was down',
+      },
       detail: 'the call ended while the connection to Asterisk was down',
     });
-    expect(decideCallEnd({ ...answered, acknowledged: true }, { kind: 'lost' }, NOW)).toMatchObject({ state: 'acknowledged', fields: { endedAt: NOW } });
+    expect(decideCallEnd({ ...answered, acknowledged: true }, { kind: 'lost' }, NOW)).toMatchObject({
+      state: 'acknowledged',
+      fields: { endedAt: NOW },
+    });
   });
 
   it('a hang-up Asterisk never confirmed ends as answered, noted; a call with no final event fails', () => {
@@ -105,19 +131,33 @@ describe('decideCallEnd', () => {
       state: 'failed',
       fields: { error: reasonText('no_final_event'), reasonDetail: 'no final event' },
     });
-    expect(decideCallEnd(dialed, { kind: 'given-up', why: 'its speech could not be made: x', reason: 'speech_failed' }, NOW).fields.error).toBe(
-      reasonText('speech_failed'),
-    );
+    expect(
+      decideCallEnd(dialed, { kind: 'given-up', why: 'its speech could not be made: x', reason: 'speech_failed' }, NOW)
+        .fields.error,
+    ).toBe(reasonText('speech_failed'));
   });
 
   it('an originate Asterisk refused is unreachable (no softphone registered, or the trunk refused); any other failure is failed; never retried', () => {
-    const refused = { kind: 'originate-failed', refusedByAsterisk: true, endpointOffline: true, message: 'HTTP 500 (Allocation failed)' } as const;
+    const refused = {
+      kind: 'originate-failed',
+      refusedByAsterisk: true,
+      endpointOffline: true,
+      message: 'HTTP 500 (Allocation failed)',
+    } as const;
     expect(decideCallEnd({ ...dialed, softphone: 'ringhook' }, refused, NOW)).toMatchObject({
       state: 'unreachable',
-      fields: { error: reasonText('softphone_not_registered', { softphone: 'ringhook' }), reasonDetail: 'originate failed: HTTP 500 (Allocation failed)' },
+      fields: {
+        error: reasonText('softphone_not_registered', { softphone: 'ringhook' }),
+        reasonDetail: 'originate failed: HTTP 500 (Allocation failed)',
+      },
     });
-    expect(decideCallEnd(dialed, refused, NOW)).toMatchObject({ state: 'unreachable', fields: { error: reasonText('trunk_refused') } });
-    expect(decideCallEnd(dialed, { kind: 'originate-failed', refusedByAsterisk: false, message: 'timeout' }, NOW)).toMatchObject({
+    expect(decideCallEnd(dialed, refused, NOW)).toMatchObject({
+      state: 'unreachable',
+      fields: { error: reasonText('trunk_refused') },
+    });
+    expect(
+      decideCallEnd(dialed, { kind: 'originate-failed', refusedByAsterisk: false, message: 'timeout' }, NOW),
+    ).toMatchObject({
       state: 'failed',
       fields: { error: reasonText('asterisk_no_reply'), reasonDetail: 'originate failed: timeout' },
     });
@@ -137,7 +177,8 @@ describe('queuedFate', () => {
     expect(queuedFate(NOW - 300_001, NOW, 300_000, 'waiting')).toEqual({
       dial: false,
       state: 'failed',
-      error: 'Not called: the phone system (Asterisk) could not take calls until the alert was too old to call (5 minutes); `ringhook doctor` says why.',
+      error:
+        'Not called: the phone system (Asterisk) could not take calls until the alert was too old to call (5 minutes); `ringhook doctor` says why.',
       reasonDetail: 'telephony was unavailable until the call was too old to place',
     });
   });

@@ -22,13 +22,24 @@ describe('placeCall', () => {
     let params: unknown;
     const ari = standIn(async () => undefined);
     await expect(
-      placeCall({ ...ari, originate: (async (p: unknown) => (params = p)) as never }, session(), throughTrunk('+14155550100'), {
-        callerId: '+15550001',
-        ringTimeoutSec: 30,
-        maxCallSec: 900,
-      }),
+      placeCall(
+        { ...ari, originate: (async (p: unknown) => (params = p)) as never },
+        session(),
+        throughTrunk('+14155550100'),
+        {
+          callerId: '+15550001',
+          ringTimeoutSec: 30,
+          maxCallSec: 900,
+        },
+      ),
     ).resolves.toEqual({ placed: true });
-    expect(params).toMatchObject({ channelId: 'rh-c1', endpoint: 'PJSIP/+14155550100@trunk', appArgs: ['c1'], callerId: '+15550001', timeoutSec: 30 });
+    expect(params).toMatchObject({
+      channelId: 'rh-c1',
+      endpoint: 'PJSIP/+14155550100@trunk',
+      appArgs: ['c1'],
+      callerId: '+15550001',
+      timeoutSec: 30,
+    });
     // Asterisk itself hangs the call up after the bound, even with serve gone.
     expect(params).toMatchObject({ variables: { 'TIMEOUT(absolute)': '900' } });
   });
@@ -41,7 +52,9 @@ describe('placeCall', () => {
       { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
     expect(stopping).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk not taking calls/) });
-    const down = new AriError('network', 'POST', '/channels', undefined, undefined, { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
+    const down = new AriError('network', 'POST', '/channels', undefined, undefined, {
+      cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }),
+    });
     expect(
       await placeCall(
         standIn(() => Promise.reject(down)),
@@ -53,18 +66,27 @@ describe('placeCall', () => {
   });
 
   it('a 500 while the endpoint lookup itself fails as Asterisk stops (503, connection lost): nothing dialed; a lookup answered 404 keeps the refusal', async () => {
-    const lookupFails = (error: AriError) => ({ ...standIn(() => Promise.reject(refused(500))), getEndpoint: () => Promise.reject(error) as never });
+    const lookupFails = (error: AriError) => ({
+      ...standIn(() => Promise.reject(refused(500))),
+      getEndpoint: () => Promise.reject(error) as never,
+    });
     for (const error of [
       new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 503, 'Shutdown in progress'),
-      new AriError('network', 'GET', '/endpoints/PJSIP/trunk', undefined, undefined, { cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) }),
+      new AriError('network', 'GET', '/endpoints/PJSIP/trunk', undefined, undefined, {
+        cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }),
+      }),
     ]) {
-      expect(await placeCall(lookupFails(error), session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 })).toMatchObject({
+      expect(
+        await placeCall(lookupFails(error), session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 }),
+      ).toMatchObject({
         placed: false,
         waitFor: expect.stringMatching(/^Asterisk not taking calls/),
       });
     }
     const missing = lookupFails(new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 404, 'Endpoint not found'));
-    expect(await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 })).toMatchObject({
+    expect(
+      await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 }),
+    ).toMatchObject({
       placed: false,
       outcome: { kind: 'originate-failed', endpointOffline: false },
     });
@@ -77,14 +99,20 @@ describe('placeCall', () => {
       throughTrunk('+1'),
       { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
-    expect(offline).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: true, endpointOffline: true } });
+    expect(offline).toMatchObject({
+      placed: false,
+      outcome: { kind: 'originate-failed', refusedByAsterisk: true, endpointOffline: true },
+    });
     const other = await placeCall(
       standIn(() => Promise.reject(new Error('boom'))),
       session(),
       throughTrunk('+1'),
       { ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
-    expect(other).toMatchObject({ placed: false, outcome: { kind: 'originate-failed', refusedByAsterisk: false, endpointOffline: false, message: 'boom' } });
+    expect(other).toMatchObject({
+      placed: false,
+      outcome: { kind: 'originate-failed', refusedByAsterisk: false, endpointOffline: false, message: 'boom' },
+    });
   });
 });
 
@@ -99,8 +127,18 @@ describe('loadWaitingAlert', () => {
     dialing: { userId: 'u1', kind: 'alert', status: 'dialing' },
     done: { userId: 'u1', kind: 'alert', status: 'completed' },
   };
-  const u1 = { userId: 'u1', phone: '+1001', status: 'active', language: 'de', voice: defaultVoice('de'), intro: null } as const;
-  const accounts: Record<string, { userId: string; phone: string; status: string }> = { u1, u2: { userId: 'u2', phone: '+1002', status: 'suspended' } };
+  const u1 = {
+    userId: 'u1',
+    phone: '+1001',
+    status: 'active',
+    language: 'de',
+    voice: defaultVoice('de'),
+    intro: null,
+  } as const;
+  const accounts: Record<string, { userId: string; phone: string; status: string }> = {
+    u1,
+    u2: { userId: 'u2', phone: '+1002', status: 'suspended' },
+  };
   // One stand-in answering at once (SQLite) and one later (PostgreSQL): the alert is the same.
   const now = {
     progress: { get: (id: string) => (calls[id] ? ({ callId: id, ...calls[id] } as never) : undefined) },
@@ -119,10 +157,22 @@ describe('loadWaitingAlert', () => {
     async (_, store) => {
       const load = (callId: string) => loadWaitingAlert(callId, store.progress, store.accounts);
       const speech = callSpeech(u1);
-      expect(await load('a')).toEqual({ callId: 'a', userId: 'u1', phone: '+1001', alone: false, speaks: { message: 'NVDA crossed 140', speech } });
+      expect(await load('a')).toEqual({
+        callId: 'a',
+        userId: 'u1',
+        phone: '+1001',
+        alone: false,
+        speaks: { message: 'NVDA crossed 140', speech },
+      });
       expect(await load('b')).toEqual({ callId: 'b', userId: 'gone', phone: 'none:b', alone: false });
       expect(await load('c')).toEqual({ callId: 'c', userId: 'u2', phone: 'none:c', alone: true });
-      expect(await load('d')).toEqual({ callId: 'd', userId: 'u1', phone: '+1001', alone: false, speaks: { message: 'BTC fell below 90k', speech } });
+      expect(await load('d')).toEqual({
+        callId: 'd',
+        userId: 'u1',
+        phone: '+1001',
+        alone: false,
+        speaks: { message: 'BTC fell below 90k', speech },
+      });
       expect(await load('e')).toEqual({ callId: 'e', userId: 'u2', phone: 'none:e', alone: false });
       expect(await load('f')).toEqual({ callId: 'f', userId: 'u1', phone: '+1001', alone: true });
     },

@@ -7,7 +7,16 @@ import { CallStore } from '../../src/store/sqlite/calls.js';
 import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
 import type { Db } from '../../src/store/sqlite/database.js';
 import { createAccount } from '../helpers/accounts.js';
-import { useTempDatabases, openTracked, count, textAlert, jsonAlert, type manualClock, openStoresAt, tmp } from '../helpers/database.js';
+import {
+  useTempDatabases,
+  openTracked,
+  count,
+  textAlert,
+  jsonAlert,
+  type manualClock,
+  openStoresAt,
+  tmp,
+} from '../helpers/database.js';
 
 useTempDatabases();
 
@@ -25,7 +34,8 @@ describe('CallStore', () => {
 
   function mustAccept(userId: string, plan: 'free' | 'premium', alert = textAlert('alert')) {
     const result = calls.acceptNow(userId, plan, alert);
-    if (!result.accepted) throw new Error(`refused at ${new Date(clock.now()).toISOString()}: ${JSON.stringify(result.decision)}`);
+    if (!result.accepted)
+      throw new Error(`refused at ${new Date(clock.now()).toISOString()}: ${JSON.stringify(result.decision)}`);
     return result;
   }
 
@@ -42,7 +52,11 @@ describe('CallStore', () => {
       nested: { a: [1, 2] },
     });
     const result = mustAccept(a.userId, 'premium', alert);
-    expect(result).toEqual({ accepted: true, callId: expect.stringMatching(/^call_[A-Za-z0-9_-]{22}$/), receivedAt: clock.now() });
+    expect(result).toEqual({
+      accepted: true,
+      callId: expect.stringMatching(/^call_[A-Za-z0-9_-]{22}$/),
+      receivedAt: clock.now(),
+    });
     expect(calls.get(result.callId)).toEqual({
       id: expect.any(Number),
       callId: result.callId,
@@ -98,7 +112,10 @@ describe('CallStore', () => {
 
     clock.advance(30_000);
     const burst = calls.acceptNow(a.userId, 'free', textAlert('too soon'));
-    expect(burst).toEqual({ accepted: false, decision: { allowed: false, limit: 'burst', perMinute: 1, retryAfterSeconds: 30 } });
+    expect(burst).toEqual({
+      accepted: false,
+      decision: { allowed: false, limit: 'burst', perMinute: 1, retryAfterSeconds: 30 },
+    });
     expect(calls.usage(a.userId).used).toBe(1);
 
     clock.advance(30_000); // exactly one minute after the first
@@ -111,7 +128,13 @@ describe('CallStore', () => {
     const monthly = calls.acceptNow(a.userId, 'free', textAlert('fourth'));
     expect(monthly).toEqual({
       accepted: false,
-      decision: { allowed: false, limit: 'monthly', allowance: 3, used: 3, resetsAt: Date.parse('2026-12-01T00:00:00Z') },
+      decision: {
+        allowed: false,
+        limit: 'monthly',
+        allowance: 3,
+        used: 3,
+        resetsAt: Date.parse('2026-12-01T00:00:00Z'),
+      },
     });
     expect(calls.usage(a.userId).used).toBe(3);
 
@@ -192,7 +215,8 @@ describe('CallStore', () => {
     const other = new CallStore(openTracked(file, { sync: 'normal' }), clock.now);
     const a = account('premium');
     let accepted = 0;
-    for (let i = 0; i < 20; i++) if ((i % 2 === 0 ? calls : other).acceptNow(a.userId, 'premium', textAlert(`n${i}`)).accepted) accepted++;
+    for (let i = 0; i < 20; i++)
+      if ((i % 2 === 0 ? calls : other).acceptNow(a.userId, 'premium', textAlert(`n${i}`)).accepted) accepted++;
     expect(accepted).toBe(10);
     expect(other.usage(a.userId).used).toBe(10);
   });
@@ -206,7 +230,12 @@ describe('CallStore', () => {
       }
       const test = calls.acceptTestCall(a.userId, 'This is a test call from ringhook.', TEST_CALL_LIMITS.perMinute);
       if (!test.accepted) throw new Error('test call refused');
-      expect(calls.get(test.callId)).toMatchObject({ kind: 'test', accepted: true, status: 'queued', message: 'This is a test call from ringhook.' });
+      expect(calls.get(test.callId)).toMatchObject({
+        kind: 'test',
+        accepted: true,
+        status: 'queued',
+        message: 'This is a test call from ringhook.',
+      });
       expect(calls.usage(a.userId).used).toBe(3);
     });
 
@@ -250,7 +279,12 @@ describe('CallStore', () => {
         error: 'account suspended',
         alert: jsonAlert({ message: 'm'.repeat(300), ticker: 'T', extra: 1 }),
       });
-      calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'not valid JSON', excerpt: '{"message": {{close}}' });
+      calls.recordRejectionNow({
+        userId: a.userId,
+        status: 'invalid_payload',
+        error: 'not valid JSON',
+        excerpt: '{"message": {{close}}',
+      });
       calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'empty' });
       const [empty, excerpt, suspended] = calls.list({ userId: a.userId });
       expect(suspended).toMatchObject({
@@ -262,14 +296,25 @@ describe('CallStore', () => {
         ticker: 'T',
         extra: { extra: 1 },
       });
-      expect(excerpt).toMatchObject({ accepted: false, status: 'invalid_payload', message: '{"message": {{close}}', messageTruncated: false, ticker: null });
+      expect(excerpt).toMatchObject({
+        accepted: false,
+        status: 'invalid_payload',
+        message: '{"message": {{close}}',
+        messageTruncated: false,
+        ticker: null,
+      });
       expect(empty).toMatchObject({ message: '', messageTruncated: false });
       expect(calls.usage(a.userId).used).toBe(0);
     });
 
     it('shorten by code points, never splitting a surrogate pair', () => {
       const a = account('premium');
-      calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: '\u{1F680}'.repeat(250) });
+      calls.recordRejectionNow({
+        userId: a.userId,
+        status: 'invalid_payload',
+        error: 'x',
+        excerpt: '\u{1F680}'.repeat(250),
+      });
       expect(calls.list({ userId: a.userId })[0]!.message).toBe('\u{1F680}'.repeat(200));
     });
 
@@ -282,7 +327,9 @@ describe('CallStore', () => {
       for (let i = 0; i < total; i++) {
         calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
       }
-      expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId)).toBe(MAX_REJECTIONS_KEPT);
+      expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId)).toBe(
+        MAX_REJECTIONS_KEPT,
+      );
       const history = calls.list({ userId: a.userId, limit: 1000 });
       expect(history[0]!.message).toBe(`r${total - 1}`);
       expect(history[MAX_REJECTIONS_KEPT - 1]!.message).toBe(`r${total - MAX_REJECTIONS_KEPT}`);
@@ -294,7 +341,9 @@ describe('CallStore', () => {
       const a = account('free');
       mustAccept(a.userId, 'free');
       for (let i = 0; i < MAX_REJECTIONS_KEPT + 5; i++) calls.acceptNow(a.userId, 'free', textAlert(`flood ${i}`));
-      expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId)).toBe(MAX_REJECTIONS_KEPT);
+      expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId)).toBe(
+        MAX_REJECTIONS_KEPT,
+      );
       expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 1', a.userId)).toBe(1);
     });
   });
@@ -325,9 +374,11 @@ describe('CallStore', () => {
 
     it('returns 50 by default and at most 1000', () => {
       const a = account('premium');
-      for (let i = 0; i < 1005; i++) calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
+      for (let i = 0; i < 1005; i++)
+        calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
       const b = account('premium');
-      for (let i = 0; i < 60; i++) calls.recordRejectionNow({ userId: b.userId, status: 'invalid_payload', error: 'x', excerpt: `s${i}` });
+      for (let i = 0; i < 60; i++)
+        calls.recordRejectionNow({ userId: b.userId, status: 'invalid_payload', error: 'x', excerpt: `s${i}` });
       expect(calls.list({ userId: b.userId })).toHaveLength(50);
       expect(calls.list({ limit: 5000 })).toHaveLength(1000);
     });

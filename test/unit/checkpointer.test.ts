@@ -32,7 +32,8 @@ describe('checkpointer thread', () => {
     const insert = db.prepare('INSERT INTO filler VALUES (randomblob(4000))');
     for (let i = 0; i < 400; i++) insert.run();
     const deadline = Date.now() + 5_000;
-    while (fs.statSync(file).size < before + 400 * 4096 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (fs.statSync(file).size < before + 400 * 4096 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(fs.statSync(file).size).toBeGreaterThanOrEqual(before + 400 * 4096);
     await checkpointer!.stop();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);

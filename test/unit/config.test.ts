@@ -55,15 +55,26 @@ describe('loadConfig defaults', () => {
   });
 
   it('ignores variables that are not its own', () => {
-    expect(comparable(loadConfig({ PORT: '1', HOST: 'x y', LOG_LEVEL: 'nonsense' }, CWD))).toEqual(comparable(loadConfig({}, CWD)));
+    expect(comparable(loadConfig({ PORT: '1', HOST: 'x y', LOG_LEVEL: 'nonsense' }, CWD))).toEqual(
+      comparable(loadConfig({}, CWD)),
+    );
   });
 
   it('names the RINGHOOK_ variables it does not read, with the one meant when it is close', () => {
     const config = loadConfig(
-      { RINGHOOK_TRUNK_URL: 'sip:x', RINGHOOK_FROBNICATE: '1', RINGHOOK_ASTERISK_MODE: 'host', RINGHOOK_TEST_LOG: '1', RINGHOOK_PORT: '8443' },
+      {
+        RINGHOOK_TRUNK_URL: 'sip:x',
+        RINGHOOK_FROBNICATE: '1',
+        RINGHOOK_ASTERISK_MODE: 'host',
+        RINGHOOK_TEST_LOG: '1',
+        RINGHOOK_PORT: '8443',
+      },
       CWD,
     );
-    expect(config.unknownVariables).toEqual(['RINGHOOK_TRUNK_URL (did you mean RINGHOOK_TRUNK_URI?)', 'RINGHOOK_FROBNICATE']);
+    expect(config.unknownVariables).toEqual([
+      'RINGHOOK_TRUNK_URL (did you mean RINGHOOK_TRUNK_URI?)',
+      'RINGHOOK_FROBNICATE',
+    ]);
     expect(loadConfig({}, CWD).unknownVariables).toEqual([]);
   });
 
@@ -97,7 +108,10 @@ describe('loadConfig parses every variable', () => {
       port: 9443,
       publicUrl: 'https://127.0.0.1:9443',
     });
-    expect(loadConfig({ RINGHOOK_HOST: 'alerts.local' }, CWD)).toMatchObject({ host: 'alerts.local', publicUrl: 'https://alerts.local:8443' });
+    expect(loadConfig({ RINGHOOK_HOST: 'alerts.local' }, CWD)).toMatchObject({
+      host: 'alerts.local',
+      publicUrl: 'https://alerts.local:8443',
+    });
     expect(loadConfig({ RINGHOOK_HOST: '::' }, CWD)).toMatchObject({ host: '::', publicUrl: 'https://localhost:8443' });
     expect(loadConfig({ RINGHOOK_HOST: '::1' }, CWD)).toMatchObject({ host: '::1', publicUrl: 'https://[::1]:8443' });
     expect(loadConfig({ RINGHOOK_PORT: '443' }, CWD).port).toBe(443);
@@ -108,16 +122,22 @@ describe('loadConfig parses every variable', () => {
     expect(loadConfig({}, CWD).telephony.maxCallSec).toBe(1_000);
     expect(loadConfig({ RINGHOOK_MAX_CALL_SECONDS: '600' }, CWD).telephony.maxCallSec).toBe(600);
     for (const bad of ['9', '86401', '1.5', 'ten']) {
-      expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: bad }).message).toContain('RINGHOOK_MAX_CALL_SECONDS must be a whole number from 10 to 86400');
+      expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: bad }).message).toContain(
+        'RINGHOOK_MAX_CALL_SECONDS must be a whole number from 10 to 86400',
+      );
     }
     expect(refusal({ RINGHOOK_MAX_CALL_SECONDS: '30' }).message).toContain(
       'RINGHOOK_MAX_CALL_SECONDS (30) must be longer than RINGHOOK_RING_TIMEOUT (30): it bounds the whole call, ring included',
     );
-    expect(loadConfig({ RINGHOOK_MAX_CALL_SECONDS: '30', RINGHOOK_RING_TIMEOUT: '20' }, CWD).telephony.maxCallSec).toBe(30);
+    expect(loadConfig({ RINGHOOK_MAX_CALL_SECONDS: '30', RINGHOOK_RING_TIMEOUT: '20' }, CWD).telephony.maxCallSec).toBe(
+      30,
+    );
   });
 
   it('RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, resolved against cwd', () => {
-    expect(loadConfig({ RINGHOOK_TLS_CERT: 'tls/cert.pem', RINGHOOK_TLS_KEY: '/etc/ringhook/key.pem' }, CWD).tls).toEqual({
+    expect(
+      loadConfig({ RINGHOOK_TLS_CERT: 'tls/cert.pem', RINGHOOK_TLS_KEY: '/etc/ringhook/key.pem' }, CWD).tls,
+    ).toEqual({
       cert: path.join(CWD, 'tls', 'cert.pem'),
       key: '/etc/ringhook/key.pem',
     });
@@ -142,12 +162,21 @@ describe('loadConfig parses every variable', () => {
       publicUrl: 'https://alerts.example.com',
       publicUrlConfigured: true,
     });
-    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'https://example.com/ringhook//' }, CWD).publicUrl).toBe('https://example.com/ringhook');
-    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'http://192.168.1.10:8443' }, CWD).publicUrl).toBe('http://192.168.1.10:8443');
+    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'https://example.com/ringhook//' }, CWD).publicUrl).toBe(
+      'https://example.com/ringhook',
+    );
+    expect(loadConfig({ RINGHOOK_PUBLIC_URL: 'http://192.168.1.10:8443' }, CWD).publicUrl).toBe(
+      'http://192.168.1.10:8443',
+    );
   });
 
   it('RINGHOOK_ARI_URL with RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD', () => {
-    expect(loadConfig({ RINGHOOK_ARI_URL: 'http://127.0.0.1:8088/', RINGHOOK_ARI_USER: 'ringhook', RINGHOOK_ARI_PASSWORD: 's3cret' }, CWD).ari).toEqual({
+    expect(
+      loadConfig(
+        { RINGHOOK_ARI_URL: 'http://127.0.0.1:8088/', RINGHOOK_ARI_USER: 'ringhook', RINGHOOK_ARI_PASSWORD: 's3cret' },
+        CWD,
+      ).ari,
+    ).toEqual({
       url: 'http://127.0.0.1:8088',
       user: 'ringhook',
       password: 's3cret',
@@ -164,13 +193,18 @@ describe('loadConfig parses every variable', () => {
     expect(loadConfig({ RINGHOOK_DB_SYNC: sync }, CWD).dbSync).toBe(sync);
   });
 
-  it.each(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no', 'ON', ' Off '])('RINGHOOK_SELF_SIGNED=%j is accepted', (value) => {
-    expect(() => loadConfig({ RINGHOOK_SELF_SIGNED: value }, CWD)).not.toThrow();
-  });
+  it.each(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no', 'ON', ' Off '])(
+    'RINGHOOK_SELF_SIGNED=%j is accepted',
+    (value) => {
+      expect(() => loadConfig({ RINGHOOK_SELF_SIGNED: value }, CWD)).not.toThrow();
+    },
+  );
 
   // The variable is validated, so an operator will expect it to do something; the config must carry it.
   it('RINGHOOK_SELF_SIGNED reaches the config (off differs from on)', () => {
-    expect(comparable(loadConfig({ RINGHOOK_SELF_SIGNED: 'off' }, CWD))).not.toEqual(comparable(loadConfig({ RINGHOOK_SELF_SIGNED: 'on' }, CWD)));
+    expect(comparable(loadConfig({ RINGHOOK_SELF_SIGNED: 'off' }, CWD))).not.toEqual(
+      comparable(loadConfig({ RINGHOOK_SELF_SIGNED: 'on' }, CWD)),
+    );
   });
 });
 
@@ -204,8 +238,12 @@ describe('loadConfig refuses bad values, naming the variable and the value', () 
   });
 
   it('says what a port must be', () => {
-    expect(refusal({ RINGHOOK_PORT: 'eighty' }).message).toMatch(/RINGHOOK_PORT must be a port number \(got "eighty"\)/);
-    expect(refusal({ RINGHOOK_PORT: '70000' }).message).toMatch(/RINGHOOK_PORT must be between 1 and 65535 \(0: any free port\) \(got "70000"\)/);
+    expect(refusal({ RINGHOOK_PORT: 'eighty' }).message).toMatch(
+      /RINGHOOK_PORT must be a port number \(got "eighty"\)/,
+    );
+    expect(refusal({ RINGHOOK_PORT: '70000' }).message).toMatch(
+      /RINGHOOK_PORT must be between 1 and 65535 \(0: any free port\) \(got "70000"\)/,
+    );
   });
 
   // 0 means "any free port" to a listener: a webhook port the tests ask for, never Asterisk's, whose ports the peers are told.
@@ -274,15 +312,23 @@ describe('loadConfig refuses bad values, naming the variable and the value', () 
 
   // The public URL is the base of every webhook URL shown to owners: `${publicUrl}/webhook/...`.
   // A query or a fragment would make those URLs point somewhere else.
-  it.each(['https://alerts.example.com/?x=1', 'https://alerts.example.com/#top'])('RINGHOOK_PUBLIC_URL=%j (query or fragment)', (value) => {
-    const error = refusal({ RINGHOOK_PUBLIC_URL: value });
-    expect(error.message).toContain('RINGHOOK_PUBLIC_URL');
-  });
+  it.each(['https://alerts.example.com/?x=1', 'https://alerts.example.com/#top'])(
+    'RINGHOOK_PUBLIC_URL=%j (query or fragment)',
+    (value) => {
+      const error = refusal({ RINGHOOK_PUBLIC_URL: value });
+      expect(error.message).toContain('RINGHOOK_PUBLIC_URL');
+    },
+  );
 
   it('lists every bad variable at once', () => {
-    const message = refusal({ RINGHOOK_PORT: 'eighty', RINGHOOK_LOG_LEVEL: 'loud', RINGHOOK_DB_SYNC: 'sometimes' }).message;
+    const message = refusal({
+      RINGHOOK_PORT: 'eighty',
+      RINGHOOK_LOG_LEVEL: 'loud',
+      RINGHOOK_DB_SYNC: 'sometimes',
+    }).message;
     expect(message.split('\n').filter((l) => l.startsWith('  - '))).toHaveLength(3);
-    for (const part of ['RINGHOOK_PORT', '"eighty"', 'RINGHOOK_LOG_LEVEL', '"loud"', 'RINGHOOK_DB_SYNC', '"sometimes"']) expect(message).toContain(part);
+    for (const part of ['RINGHOOK_PORT', '"eighty"', 'RINGHOOK_LOG_LEVEL', '"loud"', 'RINGHOOK_DB_SYNC', '"sometimes"'])
+      expect(message).toContain(part);
   });
 
   it('shortens a very long bad value', () => {
@@ -344,12 +390,20 @@ describe('parseAddressList', () => {
     expect(m.matches('not an ip')).toBe(false);
   });
 
-  it.each(['localhost', '10.0.0.0/33', '::/129', '10.0.0.0/-1', '10.0.0.0/1.5', '10.0.0.0/', '/8', '1.2.3', '::ffff:10.0.0.0/104', '10.0.0.0/8/9'])(
-    'throws on %j, naming the entry',
-    (entry) => {
-      expect(() => parseAddressList(`127.0.0.1, ${entry}`)).toThrow(entry);
-    },
-  );
+  it.each([
+    'localhost',
+    '10.0.0.0/33',
+    '::/129',
+    '10.0.0.0/-1',
+    '10.0.0.0/1.5',
+    '10.0.0.0/',
+    '/8',
+    '1.2.3',
+    '::ffff:10.0.0.0/104',
+    '10.0.0.0/8/9',
+  ])('throws on %j, naming the entry', (entry) => {
+    expect(() => parseAddressList(`127.0.0.1, ${entry}`)).toThrow(entry);
+  });
 });
 
 describe('the SIP trunk and the voice', () => {
@@ -404,8 +458,12 @@ describe('the SIP trunk and the voice', () => {
       mediaEncryption: 'none',
     });
     expect(loadConfig({ RINGHOOK_TRUNK_URI: 'sip:127.0.0.1:5070' }, CWD).telephony.trunk2).toBeNull();
-    expect(refusal({ RINGHOOK_TRUNK2_URI: 'sip:backup.example.org' }).message).toMatch(/RINGHOOK_TRUNK2_URI is the backup of RINGHOOK_TRUNK_URI/);
-    expect(refusal({ ...env, RINGHOOK_TRUNK2_PASSWORD: undefined }).message).toMatch(/RINGHOOK_TRUNK2_USERNAME and RINGHOOK_TRUNK2_PASSWORD go together/);
+    expect(refusal({ RINGHOOK_TRUNK2_URI: 'sip:backup.example.org' }).message).toMatch(
+      /RINGHOOK_TRUNK2_URI is the backup of RINGHOOK_TRUNK_URI/,
+    );
+    expect(refusal({ ...env, RINGHOOK_TRUNK2_PASSWORD: undefined }).message).toMatch(
+      /RINGHOOK_TRUNK2_USERNAME and RINGHOOK_TRUNK2_PASSWORD go together/,
+    );
   });
 
   it('behind NAT: RINGHOOK_SIP_EXTERNAL_ADDRESS (an address or a name) with the local networks, the private ranges by default', () => {
@@ -414,18 +472,36 @@ describe('the SIP trunk and the voice', () => {
       externalAddress: 'home.example.net',
       localNets: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8'],
     });
-    const own = loadConfig({ RINGHOOK_SIP_EXTERNAL_ADDRESS: '203.0.113.7', RINGHOOK_SIP_LOCAL_NET: '192.168.1.77/24, 10.1.0.0/16' }, CWD).telephony.sip;
+    const own = loadConfig(
+      { RINGHOOK_SIP_EXTERNAL_ADDRESS: '203.0.113.7', RINGHOOK_SIP_LOCAL_NET: '192.168.1.77/24, 10.1.0.0/16' },
+      CWD,
+    ).telephony.sip;
     expect(own).toMatchObject({ externalAddress: '203.0.113.7', localNets: ['192.168.1.0/24', '10.1.0.0/16'] });
     expect(loadConfig({}, CWD).telephony.sip.externalAddress).toBeUndefined();
-    expect(loadConfig({ RINGHOOK_STUN_SERVER: 'stun.example.net' }, CWD).telephony.sip.stunServer).toEqual({ host: 'stun.example.net', port: 3478 });
-    expect(loadConfig({ RINGHOOK_STUN_SERVER: '198.51.100.3:19302' }, CWD).telephony.sip.stunServer).toEqual({ host: '198.51.100.3', port: 19302 });
+    expect(loadConfig({ RINGHOOK_STUN_SERVER: 'stun.example.net' }, CWD).telephony.sip.stunServer).toEqual({
+      host: 'stun.example.net',
+      port: 3478,
+    });
+    expect(loadConfig({ RINGHOOK_STUN_SERVER: '198.51.100.3:19302' }, CWD).telephony.sip.stunServer).toEqual({
+      host: '198.51.100.3',
+      port: 19302,
+    });
   });
 
   it.each([
-    [{ RINGHOOK_SIP_EXTERNAL_ADDRESS: 'not an address!' }, /RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public IPv4 address or host name/],
-    [{ RINGHOOK_SIP_EXTERNAL_ADDRESS: '192.168.1.10' }, /must be the public address \(the router's outside one\), not a private or loopback address/],
+    [
+      { RINGHOOK_SIP_EXTERNAL_ADDRESS: 'not an address!' },
+      /RINGHOOK_SIP_EXTERNAL_ADDRESS must be the public IPv4 address or host name/,
+    ],
+    [
+      { RINGHOOK_SIP_EXTERNAL_ADDRESS: '192.168.1.10' },
+      /must be the public address \(the router's outside one\), not a private or loopback address/,
+    ],
     [{ RINGHOOK_SIP_EXTERNAL_ADDRESS: '127.0.0.1' }, /not a private or loopback address/],
-    [{ RINGHOOK_SIP_LOCAL_NET: '192.168.1.0' }, /RINGHOOK_SIP_LOCAL_NET must be a comma-separated list of IPv4 networks/],
+    [
+      { RINGHOOK_SIP_LOCAL_NET: '192.168.1.0' },
+      /RINGHOOK_SIP_LOCAL_NET must be a comma-separated list of IPv4 networks/,
+    ],
     [{ RINGHOOK_STUN_SERVER: 'stun://x' }, /RINGHOOK_STUN_SERVER must be host\[:port\] of a STUN server/],
     [{ RINGHOOK_STUN_SERVER: 'stun.example.net:70000' }, /RINGHOOK_STUN_SERVER: the port must be 1-65535/],
     [{ RINGHOOK_SIP_LOCAL_NET: '10.0.0.0/8,300.1.1.1/8' }, /RINGHOOK_SIP_LOCAL_NET must be/],
@@ -454,15 +530,28 @@ describe('the SIP trunk and the voice', () => {
   });
 
   it.each([
-    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_TRANSPORT: 'sctp' }, /RINGHOOK_TRUNK_TRANSPORT must be udp, tcp or tls/],
-    [{ RINGHOOK_TRUNK_URI: 'sips:a.example', RINGHOOK_TRUNK_TRANSPORT: 'udp' }, /sips: URI, which means TLS: leave RINGHOOK_TRUNK_TRANSPORT unset or tls/],
+    [
+      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_TRANSPORT: 'sctp' },
+      /RINGHOOK_TRUNK_TRANSPORT must be udp, tcp or tls/,
+    ],
+    [
+      { RINGHOOK_TRUNK_URI: 'sips:a.example', RINGHOOK_TRUNK_TRANSPORT: 'udp' },
+      /sips: URI, which means TLS: leave RINGHOOK_TRUNK_TRANSPORT unset or tls/,
+    ],
     [
       { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'sdes' },
       /sdes sends the SRTP keys inside the SIP signalling: set RINGHOOK_TRUNK_TRANSPORT=tls/,
     ],
-    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'zrtp' }, /RINGHOOK_TRUNK_MEDIA_ENCRYPTION must be none, sdes .* or dtls/],
     [
-      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK2_URI: 'sip:b.example', RINGHOOK_TRUNK2_MEDIA_ENCRYPTION: 'sdes' },
+      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_MEDIA_ENCRYPTION: 'zrtp' },
+      /RINGHOOK_TRUNK_MEDIA_ENCRYPTION must be none, sdes .* or dtls/,
+    ],
+    [
+      {
+        RINGHOOK_TRUNK_URI: 'sip:a.example',
+        RINGHOOK_TRUNK2_URI: 'sip:b.example',
+        RINGHOOK_TRUNK2_MEDIA_ENCRYPTION: 'sdes',
+      },
       /RINGHOOK_TRUNK2_MEDIA_ENCRYPTION=sdes sends the SRTP keys/,
     ],
   ])('refuses a trunk security setting %j with the fix', (env, message) => {
@@ -484,17 +573,29 @@ describe('the SIP trunk and the voice', () => {
 
   it.each([
     [{ RINGHOOK_TRUNK_URI: 'http://sip.provider.example' }, /RINGHOOK_TRUNK_URI must look like sip:host/],
-    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'user' }, /RINGHOOK_TRUNK_USERNAME and RINGHOOK_TRUNK_PASSWORD go together/],
-    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_REGISTER: 'on' }, /RINGHOOK_TRUNK_REGISTER=on needs RINGHOOK_TRUNK_USERNAME/],
+    [
+      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'user' },
+      /RINGHOOK_TRUNK_USERNAME and RINGHOOK_TRUNK_PASSWORD go together/,
+    ],
+    [
+      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_REGISTER: 'on' },
+      /RINGHOOK_TRUNK_REGISTER=on needs RINGHOOK_TRUNK_USERNAME/,
+    ],
     [
       { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'us er', RINGHOOK_TRUNK_PASSWORD: 'p' },
       /RINGHOOK_TRUNK_USERNAME must not contain spaces/,
     ],
-    [{ RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'u', RINGHOOK_TRUNK_PASSWORD: 'p;w' }, /RINGHOOK_TRUNK_PASSWORD must not contain/],
+    [
+      { RINGHOOK_TRUNK_URI: 'sip:a.example', RINGHOOK_TRUNK_USERNAME: 'u', RINGHOOK_TRUNK_PASSWORD: 'p;w' },
+      /RINGHOOK_TRUNK_PASSWORD must not contain/,
+    ],
     [{ RINGHOOK_CALLER_ID: 'call me maybe' }, /RINGHOOK_CALLER_ID must be a number/],
     [{ RINGHOOK_VOICE: 'slt; rm -rf /' }, /RINGHOOK_VOICE must be a voice name/],
     // flite would speak an unknown voice in its default one, without a word.
-    [{ RINGHOOK_VOICE: 'stl' }, /RINGHOOK_VOICE must be one of flite's voices, kal, kal16, awb, awb_time, rms, slt, or a .flitevox file/],
+    [
+      { RINGHOOK_VOICE: 'stl' },
+      /RINGHOOK_VOICE must be one of flite's voices, kal, kal16, awb, awb_time, rms, slt, or a .flitevox file/,
+    ],
     [{ RINGHOOK_TTS_ENGINE: 'flite', RINGHOOK_VOICE: 'en-us' }, /RINGHOOK_TTS_ENGINE=espeak-ng/],
     [{ RINGHOOK_TTS_COMMAND: 'piper --model a.onnx\nreboot' }, /RINGHOOK_TTS_COMMAND must be one line/],
     [{ RINGHOOK_TTS_COMMAND: 'x'.repeat(2001) }, /RINGHOOK_TTS_COMMAND must be one line \(at most 2000 characters\)/],
@@ -504,7 +605,12 @@ describe('the SIP trunk and the voice', () => {
 
   it('RINGHOOK_TTS_COMMAND reaches the config as written; unset, the built-in engine alone speaks', () => {
     const command = 'piper --model /opt/voices/en_US-lessac-medium.onnx --output_file /dev/stdout | cat';
-    expect(loadConfig({ RINGHOOK_TTS_COMMAND: command }, CWD).telephony.tts).toEqual({ engine: 'flite', voice: undefined, command, burstVoice: 'kal' });
+    expect(loadConfig({ RINGHOOK_TTS_COMMAND: command }, CWD).telephony.tts).toEqual({
+      engine: 'flite',
+      voice: undefined,
+      command,
+      burstVoice: 'kal',
+    });
     expect(loadConfig({}, CWD).telephony.tts.command).toBeUndefined();
   });
 
@@ -525,15 +631,21 @@ describe('RINGHOOK_SECRET_KEY', () => {
     expect(loadConfig({}, CWD).secretKey).toBeUndefined();
   });
 
-  it.each([key.toString('hex'), key.toString('base64'), key.toString('base64url'), ` ${key.toString('hex')} `])('reads 32 bytes from %j', (text) => {
-    expect(loadConfig({ RINGHOOK_SECRET_KEY: text }, CWD).secretKey?.equals(key)).toBe(true);
-  });
+  it.each([key.toString('hex'), key.toString('base64'), key.toString('base64url'), ` ${key.toString('hex')} `])(
+    'reads 32 bytes from %j',
+    (text) => {
+      expect(loadConfig({ RINGHOOK_SECRET_KEY: text }, CWD).secretKey?.equals(key)).toBe(true);
+    },
+  );
 
-  it.each(['secret', key.toString('hex').slice(1), key.subarray(1).toString('base64')])('refuses %j without repeating it', (text) => {
-    const message = refusal({ RINGHOOK_SECRET_KEY: text }).message;
-    expect(message).toMatch(/RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64/);
-    expect(message).not.toContain(text);
-  });
+  it.each(['secret', key.toString('hex').slice(1), key.subarray(1).toString('base64')])(
+    'refuses %j without repeating it',
+    (text) => {
+      const message = refusal({ RINGHOOK_SECRET_KEY: text }).message;
+      expect(message).toMatch(/RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64/);
+      expect(message).not.toContain(text);
+    },
+  );
 });
 
 describe('connection caps and the database TLS (config/transport.ts)', () => {
@@ -561,7 +673,9 @@ describe('connection caps and the database TLS (config/transport.ts)', () => {
     expect(refusal({ RINGHOOK_MAX_CONNECTIONS: '8' }).message).toMatch(
       /RINGHOOK_MAX_CONNECTIONS must be a whole number from 16 to 1000000: open HTTPS connections/,
     );
-    expect(refusal({ RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: 'lots' }).message).toMatch(/RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS must be a whole number/);
+    expect(refusal({ RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: 'lots' }).message).toMatch(
+      /RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS must be a whole number/,
+    );
     expect(refusal({ RINGHOOK_DATABASE_UNVERIFIED: 'maybe' }).message).toMatch(/RINGHOOK_DATABASE_UNVERIFIED/);
   });
 });

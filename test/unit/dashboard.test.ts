@@ -78,7 +78,9 @@ describe('html', () => {
   });
 
   it('keeps nested markup made by html and drops null, undefined and booleans', () => {
-    expect(html`<ul>${['<a>', html`<li>x</li>`]}${null}${undefined}${false}</ul>`.value).toBe('<ul>&lt;a&gt;<li>x</li></ul>');
+    expect(html`<ul>${['<a>', html`<li>x</li>`]}${null}${undefined}${false}</ul>`.value).toBe(
+      '<ul>&lt;a&gt;<li>x</li></ul>',
+    );
   });
 
   it('a history entry says which call carried it, who answered and which trunk it went through', () => {
@@ -108,17 +110,31 @@ describe('html', () => {
     });
     const words = (markup: string) => markup.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     const owner = words(callItem(entry).value);
-    expect(owner).toContain('Reason No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.');
+    expect(owner).toContain(
+      'Reason No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.',
+    );
     expect(owner).not.toMatch(/Details|Allocation failed|ARI/);
     const admin = words(callItem(entry, { details: true }).value);
-    expect(admin).toContain('Details originate failed: ARI POST /channels/rh-call_x failed: HTTP 500 (Allocation failed)');
+    expect(admin).toContain(
+      'Details originate failed: ARI POST /channels/rh-call_x failed: HTTP 500 (Allocation failed)',
+    );
     // The SMS backup: why it did not go, in words; the gateway's own words for the admin.
-    const sms = historyEntry({ status: 'busy', smsStatus: 'failed', smsError: 'gateway answered 500 (expected 200): oops' });
+    const sms = historyEntry({
+      status: 'busy',
+      smsStatus: 'failed',
+      smsError: 'gateway answered 500 (expected 200): oops',
+    });
     expect(words(callItem(sms).value)).toContain('SMS failed. The SMS gateway refused the SMS or could not be reached');
     expect(words(callItem(sms).value)).not.toContain('oops');
-    expect(words(callItem(sms, { details: true }).value)).toContain('(details: gateway answered 500 (expected 200): oops)');
+    expect(words(callItem(sms, { details: true }).value)).toContain(
+      '(details: gateway answered 500 (expected 200): oops)',
+    );
     // A call ended before the detail was kept: its hang-up cause, for the admin.
-    const older = words(callItem(historyEntry({ status: 'busy', hangupCause: 17, hangupCauseText: 'User busy', sipCode: 486 }), { details: true }).value);
+    const older = words(
+      callItem(historyEntry({ status: 'busy', hangupCause: 17, hangupCauseText: 'User busy', sipCode: 486 }), {
+        details: true,
+      }).value,
+    );
     expect(older).toContain('Details SIP 486, cause 17 (User busy)');
   });
 
@@ -176,13 +192,21 @@ describe('statuses', () => {
 });
 
 describe('alert templates', () => {
-  const fill = (t: string) => t.replaceAll('{{ticker}}', 'BTCUSD').replaceAll('{{close}}', '100012.5').replaceAll('{{time}}', '2026-11-22T14:00:00Z');
+  const fill = (t: string) =>
+    t
+      .replaceAll('{{ticker}}', 'BTCUSD')
+      .replaceAll('{{close}}', '100012.5')
+      .replaceAll('{{time}}', '2026-11-22T14:00:00Z');
 
   it('the JSON template, once TradingView filled it in, is accepted with every field', () => {
     const parsed = parseAlertBody(new TextEncoder().encode(fill(JSON_TEMPLATE)), 'application/json');
     expect(parsed).toMatchObject({
       ok: true,
-      alert: { form: 'json', fields: { ticker: 'BTCUSD', price: 100012.5, action: 'buy', timestamp: '2026-11-22T14:00:00Z' }, extra: {} },
+      alert: {
+        form: 'json',
+        fields: { ticker: 'BTCUSD', price: 100012.5, action: 'buy', timestamp: '2026-11-22T14:00:00Z' },
+        extra: {},
+      },
     });
   });
 
@@ -195,9 +219,12 @@ describe('alert templates', () => {
 
 describe('origin check', () => {
   const own = new Set(['https://alerts.example.com']);
-  const req = (headers: Record<string, string>) => new Request('https://alerts.example.com/x', { method: 'POST', headers });
+  const req = (headers: Record<string, string>) =>
+    new Request('https://alerts.example.com/x', { method: 'POST', headers });
   it('accepts our origin, no origin, and "null" (no-referrer); refuses others and cross-site fetches', () => {
-    expect(fromOurOrigin(req({ origin: 'https://alerts.example.com', 'sec-fetch-site': 'same-origin' }), own)).toBe(true);
+    expect(fromOurOrigin(req({ origin: 'https://alerts.example.com', 'sec-fetch-site': 'same-origin' }), own)).toBe(
+      true,
+    );
     expect(fromOurOrigin(req({}), own)).toBe(true);
     expect(fromOurOrigin(req({ origin: 'null', 'sec-fetch-site': 'same-origin' }), own)).toBe(true);
     expect(fromOurOrigin(req({ origin: 'https://evil.example' }), own)).toBe(false);
@@ -282,7 +309,14 @@ describe('stores', () => {
     const { db, clock, account, accounts } = setup();
     const calls = new CallStore(db, clock.now);
     const other = createAccount(accounts, { phone: '+14155550124' });
-    const alert = (message: string) => ({ form: 'text' as const, message, truncated: false, originalLength: message.length, fields: {}, extra: {} });
+    const alert = (message: string) => ({
+      form: 'text' as const,
+      message,
+      truncated: false,
+      originalLength: message.length,
+      fields: {},
+      extra: {},
+    });
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       clock.advance(10_000);
@@ -298,7 +332,10 @@ describe('stores', () => {
     expect(second.entries.map((e) => e.message)).toEqual(['m3', 'm2', 'm1']);
     const last = history.page(account.userId, { limit: 3, before: second.next! });
     expect(last).toMatchObject({ entries: [{ message: 'm0' }], next: null });
-    expect(history.page(account.userId, { limit: 10, statuses: ['busy'] }).entries.map((e) => e.message)).toEqual(['m4', 'm1']);
+    expect(history.page(account.userId, { limit: 10, statuses: ['busy'] }).entries.map((e) => e.message)).toEqual([
+      'm4',
+      'm1',
+    ]);
     expect(theirs.accepted && history.getForAccount(account.userId, theirs.callId)).toBeUndefined();
     expect(theirs.accepted && history.getForAccount(other.userId, theirs.callId)?.message).toBe('theirs');
   });
@@ -307,8 +344,14 @@ describe('stores', () => {
 describe('noticeFromQuery', () => {
   const at = (search: string) => noticeFromQuery(new URL(`https://x.example/${search}`));
   it('names a fixed notice by code, fills in the wait, and shows nothing for anything else', () => {
-    expect(at('?notice=confirm-off')).toEqual({ tone: 'ok', text: 'Confirmation no longer required: an answered call whose message played counts as heard.' });
-    expect(at('?notice=test-call-limited&retry=42')).toEqual({ tone: 'error', text: 'Too many test calls. Try again in 42 seconds.' });
+    expect(at('?notice=confirm-off')).toEqual({
+      tone: 'ok',
+      text: 'Confirmation no longer required: an answered call whose message played counts as heard.',
+    });
+    expect(at('?notice=test-call-limited&retry=42')).toEqual({
+      tone: 'error',
+      text: 'Too many test calls. Try again in 42 seconds.',
+    });
     expect(at('?notice=test-call-limited&retry=<b>')?.text).toBe('Too many test calls. Try again in 60 seconds.');
     expect(at('?notice=<script>')).toBeUndefined();
     expect(at('?notice=toString')).toBeUndefined();

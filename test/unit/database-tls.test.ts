@@ -19,12 +19,15 @@ describe('the hosts of a URL', () => {
 });
 
 describe('this machine', () => {
-  it.each(['postgres://u:p@localhost/r', 'postgres://u@127.0.0.2:5432/r', 'postgres://u@[::1]/r', 'postgres://u@%2Frun%2Fpg/r', 'postgres:///r'])(
-    'needs nothing: %s',
-    (url) => {
-      expect(decide(url)).toMatchObject({ local: true, tls: 'none', refusal: undefined });
-    },
-  );
+  it.each([
+    'postgres://u:p@localhost/r',
+    'postgres://u@127.0.0.2:5432/r',
+    'postgres://u@[::1]/r',
+    'postgres://u@%2Frun%2Fpg/r',
+    'postgres:///r',
+  ])('needs nothing: %s', (url) => {
+    expect(decide(url)).toMatchObject({ local: true, tls: 'none', refusal: undefined });
+  });
 });
 
 describe('another host', () => {
@@ -52,8 +55,15 @@ describe('another host', () => {
   });
 
   it('is used unverified when the operator says the network is private', () => {
-    expect(decide('postgres://u:p@postgres:5432/r', false, true)).toMatchObject({ local: false, tls: 'none', refusal: undefined });
-    expect(decide('postgres://u:p@postgres:5432/r?sslmode=require', false, true)).toMatchObject({ tls: 'unverified', refusal: undefined });
+    expect(decide('postgres://u:p@postgres:5432/r', false, true)).toMatchObject({
+      local: false,
+      tls: 'none',
+      refusal: undefined,
+    });
+    expect(decide('postgres://u:p@postgres:5432/r?sslmode=require', false, true)).toMatchObject({
+      tls: 'unverified',
+      refusal: undefined,
+    });
   });
 
   it('refuses a CA file with sslmode=disable', () => {

@@ -12,7 +12,17 @@ import { UserError } from '../../src/lib/errors.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { createAccount } from '../helpers/accounts.js';
-import { useTempDatabases, openTracked, raw, mode, sha256, schemaOf, columnsOf, count, tmp } from '../helpers/database.js';
+import {
+  useTempDatabases,
+  openTracked,
+  raw,
+  mode,
+  sha256,
+  schemaOf,
+  columnsOf,
+  count,
+  tmp,
+} from '../helpers/database.js';
 
 useTempDatabases();
 
@@ -126,7 +136,9 @@ describe('openDatabase', () => {
       `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, extra, received_at, updated_at)
        VALUES ('call_old', '0123456789abcdef0123456789abcdef', 'alert', 1, 'completed', 'BTC up', 0, 'BTCUSD', 100.5, '{"exchange":"X"}', 2000, 2000)`,
     ).run();
-    v1.prepare(`INSERT INTO usage (user_id, month, calls) VALUES ('0123456789abcdef0123456789abcdef', '2026-11', 1)`).run();
+    v1.prepare(
+      `INSERT INTO usage (user_id, month, calls) VALUES ('0123456789abcdef0123456789abcdef', '2026-11', 1)`,
+    ).run();
     v1.close();
 
     const secrets = testSecrets();
@@ -134,14 +146,25 @@ describe('openDatabase', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('foreign_key_check')).toEqual([]);
-    expect(columnsOf(db, 'calls')).toEqual(expect.arrayContaining(['phone', 'channel_id', 'dialed_at', 'hangup_cause', 'sms_status', 'sms_error']));
+    expect(columnsOf(db, 'calls')).toEqual(
+      expect.arrayContaining(['phone', 'channel_id', 'dialed_at', 'hangup_cause', 'sms_status', 'sms_error']),
+    );
     expect(columnsOf(db, 'call_events')).toEqual(['id', 'call_id', 'at', 'event', 'detail']);
 
     const account = new AccountStore(db, secrets).get('0123456789abcdef0123456789abcdef');
-    expect(account).toMatchObject({ name: 'old account', apiKey: `rk_${'A'.repeat(43)}`, plan: 'free', smsBackup: true, status: 'active', createdAt: 1000 });
+    expect(account).toMatchObject({
+      name: 'old account',
+      apiKey: `rk_${'A'.repeat(43)}`,
+      plan: 'free',
+      smsBackup: true,
+      status: 'active',
+      createdAt: 1000,
+    });
     // Accounts from before speak as they did: English, the default voice, the language's intro.
     expect(account).toMatchObject({ language: 'en', voice: 'slt', intro: null });
-    expect(new AccountStore(db, secrets).authenticate('0123456789abcdef0123456789abcdef', `rk_${'A'.repeat(43)}`)).toBeDefined();
+    expect(
+      new AccountStore(db, secrets).authenticate('0123456789abcdef0123456789abcdef', `rk_${'A'.repeat(43)}`),
+    ).toBeDefined();
     const calls = new CallStore(db);
     expect(calls.get('call_old')).toMatchObject({
       status: 'completed',
@@ -151,7 +174,10 @@ describe('openDatabase', () => {
       extra: { exchange: 'X' },
       receivedAt: 2000,
     });
-    expect(db.prepare('SELECT phone, sms_status FROM calls WHERE call_id = ?').get('call_old')).toEqual({ phone: null, sms_status: null });
+    expect(db.prepare('SELECT phone, sms_status FROM calls WHERE call_id = ?').get('call_old')).toEqual({
+      phone: null,
+      sms_status: null,
+    });
     expect(calls.usage('0123456789abcdef0123456789abcdef', Date.parse('2026-11-15T00:00:00Z')).used).toBe(1);
     // The new table works with the old rows.
     db.prepare(`INSERT INTO call_events (call_id, at, event) VALUES ('call_old', 3000, 'ended')`).run();
@@ -225,7 +251,10 @@ describe('migration 004: the api_keys sealed at rest', () => {
     v3.pragma('journal_mode = WAL');
     for (const m of MIGRATIONS.slice(0, 3)) v3.exec(m.sql);
     v3.pragma('user_version = 3');
-    const accounts = Array.from({ length: 3 }, () => ({ userId: crypto.randomBytes(16).toString('hex'), apiKey: newApiKey() }));
+    const accounts = Array.from({ length: 3 }, () => ({
+      userId: crypto.randomBytes(16).toString('hex'),
+      apiKey: newApiKey(),
+    }));
     const insert = v3.prepare(
       `INSERT INTO accounts (user_id, api_key, name, phone, plan, sms_backup, status, created_at, updated_at, key_created_at)
        VALUES (?, ?, '', '+14155550123', 'premium', 0, 'active', 1000, 1000, 1000)`,
@@ -254,7 +283,12 @@ describe('migration 004: the api_keys sealed at rest', () => {
       expect(accounts.authenticate(a.userId, a.apiKey)?.userId).toBe(a.userId);
       expect(accounts.authenticate(a.userId, newApiKey())).toBeUndefined();
     }
-    expect(db.prepare('SELECT count(*) FROM accounts WHERE api_key_sealed LIKE ? OR length(api_key_mac) <> 32').pluck().get('rk_%')).toBe(0);
+    expect(
+      db
+        .prepare('SELECT count(*) FROM accounts WHERE api_key_sealed LIKE ? OR length(api_key_mac) <> 32')
+        .pluck()
+        .get('rk_%'),
+    ).toBe(0);
   });
 
   it('needs the secret key when there are clear keys to seal', () => {
@@ -267,7 +301,12 @@ describe('migration 004: the api_keys sealed at rest', () => {
   it('refuses another secret key with a message naming where the key comes from and what to do', () => {
     const file = path.join(tmp, 'a.db');
     const secrets = testSecrets();
-    new AccountStore(openTracked(file, { secrets }), secrets).create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: '' });
+    new AccountStore(openTracked(file, { secrets }), secrets).create({
+      phone: '+14155550123',
+      plan: 'free',
+      smsBackup: false,
+      name: '',
+    });
     const other = new SecretBox(crypto.randomBytes(32), 'RINGHOOK_SECRET_KEY');
     let error: unknown;
     try {
@@ -286,7 +325,12 @@ describe('migration 004: the api_keys sealed at rest', () => {
   it('regenerateAllKeys gives every account a new key under a new secret key, which the database adopts', () => {
     const file = path.join(tmp, 'a.db');
     const lost = testSecrets();
-    const before = new AccountStore(openTracked(file, { secrets: lost }), lost).create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: '' });
+    const before = new AccountStore(openTracked(file, { secrets: lost }), lost).create({
+      phone: '+14155550123',
+      plan: 'free',
+      smsBackup: false,
+      name: '',
+    });
     const fresh = testSecrets();
     const db = openTracked(file, { secrets: fresh });
     const [after] = new AccountStore(db, fresh, Date.now, { checkKey: false }).regenerateAllKeys();

@@ -68,7 +68,14 @@ function setup(
     writes,
     accounts,
     // Stand-in speech engine: the media names say what would be spoken.
-    tts: { synthesize: async (text) => ({ path: `/speech/${text}.wav`, media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: true }) },
+    tts: {
+      synthesize: async (text) => ({
+        path: `/speech/${text}.wav`,
+        media: `sound:/speech/${text.slice(0, 12)}`,
+        durationMs: 1000,
+        cached: true,
+      }),
+    },
     events: new CallEvents(),
     logger: silentLogger,
     now: Date.now,
@@ -104,12 +111,24 @@ describe('Dialer (stand-in ARI)', () => {
     const callId = t.alert('AAPL 190');
     t.dialer.enqueue(callId);
     await waitFor('originate', () => t.ari.originated[0]);
-    expect(t.ari.originated[0]).toMatchObject({ channelId: `rh-${callId}`, endpoint: `PJSIP/${PHONE}@trunk`, appArgs: [callId], timeoutSec: 30 });
+    expect(t.ari.originated[0]).toMatchObject({
+      channelId: `rh-${callId}`,
+      endpoint: `PJSIP/${PHONE}@trunk`,
+      appArgs: [callId],
+      timeoutSec: 30,
+    });
     const ch = channel(`rh-${callId}`);
     t.ari.send({ type: 'Dial', peer: ch, dialstatus: 'RINGING' });
     t.ari.send({ type: 'ChannelHangupRequest', channel: ch, cause: 17, tech_cause: 486 });
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 17, cause_txt: 'User busy' });
-    expect(await t.final(callId)).toEqual({ callId, userId: t.account.userId, message: 'AAPL 190', phone: PHONE, state: 'busy', carried: [] });
+    expect(await t.final(callId)).toEqual({
+      callId,
+      userId: t.account.userId,
+      message: 'AAPL 190',
+      phone: PHONE,
+      state: 'busy',
+      carried: [],
+    });
     await waitFor('the record', () => (t.row(callId).status === 'busy' ? true : undefined));
     expect(t.row(callId)).toMatchObject({ sipCode: 486, hangupCause: 17 });
     expect(t.ari.originated).toHaveLength(1);
@@ -135,7 +154,10 @@ describe('Dialer (stand-in ARI)', () => {
     await waitFor('the confirmation', () => t.ari.played[1]);
     expect(t.ari.played[1]).toEqual([ch.id, 'sound:/speech/Confirmed. G']);
     expect(t.ari.hungUp).toEqual([]);
-    t.ari.send({ type: 'PlaybackFinished', playback: { id: `${ch.id}-p2`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' } });
+    t.ari.send({
+      type: 'PlaybackFinished',
+      playback: { id: `${ch.id}-p2`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' },
+    });
     await waitFor('hangup', () => t.ari.hungUp[0]);
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
     expect((await t.final(callId)).state).toBe('acknowledged');
@@ -144,7 +166,10 @@ describe('Dialer (stand-in ARI)', () => {
   const answer = (t: ReturnType<typeof setup>, ch: ReturnType<typeof channel>, callId: string) =>
     t.ari.send({ type: 'StasisStart', channel: ch, args: [callId] });
   const finished = (t: ReturnType<typeof setup>, ch: ReturnType<typeof channel>, n: number) =>
-    t.ari.send({ type: 'PlaybackFinished', playback: { id: `${ch.id}-p${n}`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' } });
+    t.ari.send({
+      type: 'PlaybackFinished',
+      playback: { id: `${ch.id}-p${n}`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' },
+    });
 
   it('confirmation required: the message played and no 1 pressed ends unconfirmed; off, the same call ends completed', async () => {
     for (const [requireConfirm, state] of [
@@ -187,7 +212,11 @@ describe('Dialer (stand-in ARI)', () => {
     // Its end (and the beep's): 1.5 s of silence later, the intro and the message, no prompt.
     t.ari.send({ type: 'ChannelTalkingFinished', channel: ch, duration: 4_000 });
     await waitFor('the message left', () => t.ari.played[1], 5_000);
-    expect(t.ari.played[1]).toEqual([ch.id, 'sound:/speech/Alert from r', `sound:/speech/${speakable('SPY below 500').slice(0, 12)}`]);
+    expect(t.ari.played[1]).toEqual([
+      ch.id,
+      'sound:/speech/Alert from r',
+      `sound:/speech/${speakable('SPY below 500').slice(0, 12)}`,
+    ]);
     // The first playback's end (it was stopped) does not start a digit wait nor end the call.
     finished(t, ch, 1);
     finished(t, ch, 2);
@@ -214,10 +243,15 @@ describe('Dialer (stand-in ARI)', () => {
     t.ari.send({ type: 'ChannelTalkingFinished', channel: ch, duration: 450 });
     await waitFor(
       'the verdict recorded',
-      () => (t.db.prepare('SELECT amd_status FROM calls WHERE call_id = ?').get(callId) as { amd_status: string | null }).amd_status ?? undefined,
+      () =>
+        (t.db.prepare('SELECT amd_status FROM calls WHERE call_id = ?').get(callId) as { amd_status: string | null })
+          .amd_status ?? undefined,
       5_000,
     );
-    expect(t.db.prepare('SELECT amd_status, amd_cause FROM calls WHERE call_id = ?').get(callId)).toEqual({ amd_status: 'HUMAN', amd_cause: 'HUMAN-1-450' });
+    expect(t.db.prepare('SELECT amd_status, amd_cause FROM calls WHERE call_id = ?').get(callId)).toEqual({
+      amd_status: 'HUMAN',
+      amd_cause: 'HUMAN-1-450',
+    });
     expect(t.ari.stopped).toEqual([]);
     t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '1' });
     await waitFor('the confirmation', () => t.ari.played[1]);
@@ -256,8 +290,15 @@ describe('Dialer (stand-in ARI)', () => {
       'sound:/speech/Sie haben 2 Alarme. Erstens: D A X über 18000,5. Zweitens: S A P unter 200.',
       'sound:/speech/Drücken Sie 1 zum Bestätigen, 2 zum erneuten Anhören.',
     ]);
-    expect(new Set(asked.map((a) => JSON.stringify(a.options)))).toEqual(new Set([JSON.stringify({ engine: 'espeak-ng', voice: 'de' })]));
-    t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${rest[0]}`), cause: 16, cause_txt: 'Normal Clearing' });
+    expect(new Set(asked.map((a) => JSON.stringify(a.options)))).toEqual(
+      new Set([JSON.stringify({ engine: 'espeak-ng', voice: 'de' })]),
+    );
+    t.ari.send({
+      type: 'ChannelDestroyed',
+      channel: channel(`rh-${rest[0]}`),
+      cause: 16,
+      cause_txt: 'Normal Clearing',
+    });
     await t.final(rest[0]!);
   });
 
@@ -288,7 +329,9 @@ describe('Dialer (stand-in ARI)', () => {
       ],
     });
     await waitFor('every row final', () => (rest.every((id) => t.row(id).status === 'completed') ? true : undefined));
-    const carriedBy = t.db.prepare('SELECT call_id, carried_by FROM calls WHERE call_id IN (?, ?, ?) ORDER BY id').all(...rest);
+    const carriedBy = t.db
+      .prepare('SELECT call_id, carried_by FROM calls WHERE call_id IN (?, ?, ?) ORDER BY id')
+      .all(...rest);
     expect(carriedBy).toEqual([
       { call_id: rest[0], carried_by: null },
       { call_id: rest[1], carried_by: rest[0] },
@@ -344,7 +387,12 @@ describe('Dialer (stand-in ARI)', () => {
         expectedReadyMs: () => readyInMs,
         synthesize: async (text) => {
           await slowSpeech;
-          return { path: `/speech/${text}.wav`, media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+          return {
+            path: `/speech/${text}.wav`,
+            media: `sound:/speech/${text.slice(0, 12)}`,
+            durationMs: 1000,
+            cached: false,
+          };
         },
       },
     });
@@ -393,7 +441,12 @@ describe('Dialer (stand-in ARI)', () => {
         expectedReadyMs: cost,
         expectedMakingMs: cost,
         fastestMakingMs: cost,
-        synthesize: async (text) => ({ path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false }),
+        synthesize: async (text) => ({
+          path: '/speech/x.wav',
+          media: `sound:/speech/${text.slice(0, 12)}`,
+          durationMs: 1000,
+          cached: false,
+        }),
       },
     });
     await t.dialer.start();
@@ -435,7 +488,16 @@ describe('Dialer (stand-in ARI)', () => {
       },
     });
     await t.dialer.start();
-    const phones = ['+14155550961', '+14155550962', '+14155550963', '+14155550964', '+14155550965', '+14155550966', '+14155550967', '+14155550968'];
+    const phones = [
+      '+14155550961',
+      '+14155550962',
+      '+14155550963',
+      '+14155550964',
+      '+14155550965',
+      '+14155550966',
+      '+14155550967',
+      '+14155550968',
+    ];
     const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
     const ids = phones.map((phone, i) => t.alert(`waiting ${names[i]}`, createAccount(t.accounts, { phone }).userId));
     for (const id of ids) t.dialer.enqueue(id);
@@ -455,7 +517,12 @@ describe('Dialer (stand-in ARI)', () => {
         expectedReadyMs: () => 1_000,
         synthesize: async (text) => {
           await new Promise((r) => setTimeout(r, speechMs[text] ?? 0));
-          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+          return {
+            path: '/speech/x.wav',
+            media: `sound:/speech/${text.slice(0, 12)}`,
+            durationMs: 1000,
+            cached: false,
+          };
         },
       },
     });
@@ -491,12 +558,19 @@ describe('Dialer (stand-in ARI)', () => {
         },
         synthesize: async (text, o) => {
           queuedMs += cost(o);
-          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+          return {
+            path: '/speech/x.wav',
+            media: `sound:/speech/${text.slice(0, 12)}`,
+            durationMs: 1000,
+            cached: false,
+          };
         },
       },
     });
     await t.dialer.start();
-    const ids = ['+14155550941', '+14155550942', '+14155550943'].map((phone, i) => t.alert(`alert ${i}`, createAccount(t.accounts, { phone }).userId));
+    const ids = ['+14155550941', '+14155550942', '+14155550943'].map((phone, i) =>
+      t.alert(`alert ${i}`, createAccount(t.accounts, { phone }).userId),
+    );
     for (const id of ids) t.dialer.enqueue(id);
     await waitFor('all three placed', () => t.ari.originated[2]);
     // 600 and 1,200 ms: on time for a ring (1.5 s); the third would be ready at 1.8 s.
@@ -513,7 +587,12 @@ describe('Dialer (stand-in ARI)', () => {
         synthesize: async (text, o) => {
           asked.push(o?.voice);
           await new Promise((r) => setTimeout(r, 5_000).unref());
-          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+          return {
+            path: '/speech/x.wav',
+            media: `sound:/speech/${text.slice(0, 12)}`,
+            durationMs: 1000,
+            cached: false,
+          };
         },
       },
     });
@@ -527,7 +606,9 @@ describe('Dialer (stand-in ARI)', () => {
     expect(Date.now() - claimedAt).toBeLessThan(3_000);
     expect(asked.length).toBeGreaterThan(0);
     expect(asked).not.toContain('kal');
-    expect(t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail).toMatch(/placed up to 0\.4 s later: its voice takes longer to make/);
+    expect(t.progress.timeline(id).find((e) => e.event === 'dialing')?.detail).toMatch(
+      /placed up to 0\.4 s later: its voice takes longer to make/,
+    );
   });
 
   it('stopped while a call is held before it is placed: nothing is dialed, the stop does not wait out the hold, and the alert is queued again for the next start', async () => {
@@ -537,7 +618,12 @@ describe('Dialer (stand-in ARI)', () => {
         expectedMakingMs: () => 20_000,
         synthesize: async (text) => {
           await new Promise((r) => setTimeout(r, 30_000).unref());
-          return { path: '/speech/x.wav', media: `sound:/speech/${text.slice(0, 12)}`, durationMs: 1000, cached: false };
+          return {
+            path: '/speech/x.wav',
+            media: `sound:/speech/${text.slice(0, 12)}`,
+            durationMs: 1000,
+            cached: false,
+          };
         },
       },
     });
@@ -610,7 +696,9 @@ describe('Dialer (stand-in ARI)', () => {
     const callId = t.alert('wait for me');
     t.dialer.enqueue(callId);
     await waitFor('the refusal', () => t.ari.originated[0]);
-    await waitFor('queued again', () => (t.row(callId).status === 'queued' && t.ari.originated.length === 1 ? true : undefined));
+    await waitFor('queued again', () =>
+      t.row(callId).status === 'queued' && t.ari.originated.length === 1 ? true : undefined,
+    );
     t.ari.originateError = undefined;
     // Held back 0.5 s, then dialed again.
     await waitFor('second originate', () => t.ari.originated[1], 3_000);
@@ -673,7 +761,10 @@ describe('Dialer (stand-in ARI)', () => {
     t.ari.alive.clear();
     t.ari.emit('connected', { reconnect: true, downMs: 1000 });
     expect(await t.final(callId)).toMatchObject({ state: 'interrupted' });
-    expect(t.row(callId)).toMatchObject({ error: reasonText('events_lost'), reasonDetail: 'the call ended while the connection to Asterisk was down' });
+    expect(t.row(callId)).toMatchObject({
+      error: reasonText('events_lost'),
+      reasonDetail: 'the call ended while the connection to Asterisk was down',
+    });
   });
 
   it('stop: a call that does not end in the grace period is hung up and ends interrupted', async () => {
@@ -690,7 +781,10 @@ describe('Dialer (stand-in ARI)', () => {
   describe('the backup trunk', () => {
     const backup = (phone: string) => throughTrunk(phone, 'trunk2');
     const placedThrough = (t: ReturnType<typeof setup>, callId: string) =>
-      t.db.prepare('SELECT trunk, channel_id AS channelId FROM calls WHERE call_id = ?').get(callId) as { trunk: string; channelId: string };
+      t.db.prepare('SELECT trunk, channel_id AS channelId FROM calls WHERE call_id = ?').get(callId) as {
+        trunk: string;
+        channelId: string;
+      };
 
     it('the first trunk answers 503 before any ring: placed once more through trunk2, and the call goes on there', async () => {
       const t = setup({ backupEndpointFor: backup });
@@ -700,14 +794,30 @@ describe('Dialer (stand-in ARI)', () => {
       await waitFor('originate', () => t.ari.originated[0]);
       const first = channel(`rh-${callId}`);
       t.ari.send({ type: 'ChannelHangupRequest', channel: first, cause: 34, tech_cause: 503 });
-      t.ari.send({ type: 'ChannelDestroyed', channel: first, cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      t.ari.send({
+        type: 'ChannelDestroyed',
+        channel: first,
+        cause: 34,
+        cause_txt: 'Circuit/channel congestion',
+        tech_cause: 503,
+      });
       await waitFor('second originate', () => t.ari.originated[1]);
-      expect(t.ari.originated[1]).toMatchObject({ channelId: `rh-${callId}-b`, endpoint: `PJSIP/${PHONE}@trunk2`, appArgs: [callId] });
+      expect(t.ari.originated[1]).toMatchObject({
+        channelId: `rh-${callId}-b`,
+        endpoint: `PJSIP/${PHONE}@trunk2`,
+        appArgs: [callId],
+      });
       await waitFor('the record', () => (placedThrough(t, callId).trunk === 'trunk2' ? true : undefined));
       expect(placedThrough(t, callId)).toEqual({ trunk: 'trunk2', channelId: `rh-${callId}-b` });
       // The phone behind the second trunk is busy: that is the outcome, and there is no third try.
       const second = channel(`rh-${callId}-b`);
-      t.ari.send({ type: 'ChannelDestroyed', channel: second, cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      t.ari.send({
+        type: 'ChannelDestroyed',
+        channel: second,
+        cause: 34,
+        cause_txt: 'Circuit/channel congestion',
+        tech_cause: 503,
+      });
       expect(await t.final(callId)).toMatchObject({ state: 'unreachable' });
       expect(t.ari.originated).toHaveLength(2);
       expect(t.progress.timeline(callId).map((e) => e.event)).toEqual(['dialing', 'trunk', 'unreachable']);
@@ -721,12 +831,24 @@ describe('Dialer (stand-in ARI)', () => {
       await waitFor('originate', () => t.ari.originated[0]);
       const ch = channel(`rh-${rang}`);
       t.ari.send({ type: 'Dial', peer: ch, dialstatus: 'RINGING' });
-      t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      t.ari.send({
+        type: 'ChannelDestroyed',
+        channel: ch,
+        cause: 34,
+        cause_txt: 'Circuit/channel congestion',
+        tech_cause: 503,
+      });
       expect(await t.final(rang)).toMatchObject({ state: 'unreachable' });
       const busy = t.alert('busy at once');
       t.dialer.enqueue(busy);
       await waitFor('originate', () => t.ari.originated[1]);
-      t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${busy}`), cause: 17, cause_txt: 'User busy', tech_cause: 486 });
+      t.ari.send({
+        type: 'ChannelDestroyed',
+        channel: channel(`rh-${busy}`),
+        cause: 17,
+        cause_txt: 'User busy',
+        tech_cause: 486,
+      });
       expect(await t.final(busy)).toMatchObject({ state: 'busy' });
       expect(t.ari.originated.map((o) => o.endpoint)).toEqual([`PJSIP/${PHONE}@trunk`, `PJSIP/${PHONE}@trunk`]);
       expect(placedThrough(t, busy).trunk).toBe('trunk');
@@ -738,7 +860,13 @@ describe('Dialer (stand-in ARI)', () => {
       const callId = t.alert('no backup');
       t.dialer.enqueue(callId);
       await waitFor('originate', () => t.ari.originated[0]);
-      t.ari.send({ type: 'ChannelDestroyed', channel: channel(`rh-${callId}`), cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      t.ari.send({
+        type: 'ChannelDestroyed',
+        channel: channel(`rh-${callId}`),
+        cause: 34,
+        cause_txt: 'Circuit/channel congestion',
+        tech_cause: 503,
+      });
       expect(await t.final(callId)).toMatchObject({ state: 'unreachable' });
       expect(t.ari.originated).toHaveLength(1);
     });
@@ -912,7 +1040,13 @@ describe('Dialer (stand-in ARI)', () => {
       await waitFor('originate', () => t.ari.originated[0]);
       const ch = channel(`rh-${callId}`);
       t.ari.send({ type: 'Dial', peer: ch, dialstatus: 'PROGRESS' });
-      t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 34, cause_txt: 'Circuit/channel congestion', tech_cause: 503 });
+      t.ari.send({
+        type: 'ChannelDestroyed',
+        channel: ch,
+        cause: 34,
+        cause_txt: 'Circuit/channel congestion',
+        tech_cause: 503,
+      });
       expect(await t.final(callId)).toMatchObject({ state: 'unreachable' });
       expect(t.ari.originated).toHaveLength(1);
       expect(t.progress.timeline(callId).map((e) => e.event)).toContain('ringing');

@@ -34,7 +34,11 @@ async function job(name: string, text = TEXT): Promise<string> {
 
 function collectingLogger() {
   const lines: string[] = [];
-  const logger = { ...silentLogger, info: (m: string) => void lines.push(`info ${m}`), warn: (m: string) => void lines.push(`warn ${m}`) };
+  const logger = {
+    ...silentLogger,
+    info: (m: string) => void lines.push(`info ${m}`),
+    warn: (m: string) => void lines.push(`warn ${m}`),
+  };
   return { lines, logger };
 }
 
@@ -45,7 +49,10 @@ async function withWorkers(
   binaries: SpeechBinaries = BINARIES,
 ): Promise<void> {
   const { lines, logger } = collectingLogger();
-  const workers = new SpeechWorkers(cacheDir, binaries, { logger, buildResidentFlite: () => buildResidentFlite(buildDir, build) });
+  const workers = new SpeechWorkers(cacheDir, binaries, {
+    logger,
+    buildResidentFlite: () => buildResidentFlite(buildDir, build),
+  });
   try {
     await use(workers, lines);
   } finally {
@@ -53,7 +60,8 @@ async function withWorkers(
   }
 }
 
-const kalJob = async (workers: SpeechWorkers, name: string) => workers.run({ step: 'flite', voice: 'kal', dir: await job(name) }, 10_000);
+const kalJob = async (workers: SpeechWorkers, name: string) =>
+  workers.run({ step: 'flite', voice: 'kal', dir: await job(name) }, 10_000);
 
 describe('resident flite', () => {
   it('is built once, under a name that holds its source', async () => {
@@ -63,7 +71,9 @@ describe('resident flite', () => {
     expect(await buildResidentFlite(buildDir)).toBe(program);
     expect((await stat(program)).mtimeMs).toBe(built);
     expect(await readdir(buildDir)).toEqual([program.split('/').at(-1)]);
-    const changed = await buildResidentFlite(buildDir, { source: `${await readFile('native/flite-resident.c', 'utf8')}\n// changed\n` });
+    const changed = await buildResidentFlite(buildDir, {
+      source: `${await readFile('native/flite-resident.c', 'utf8')}\n// changed\n`,
+    });
     expect(changed).not.toBe(program);
   });
 
@@ -77,8 +87,16 @@ describe('resident flite', () => {
         for (const [i, voice] of ['awb', 'rms', 'slt', 'slt', 'kal', 'kal16', 'kal'].entries()) {
           const name = await job(`j${i}`);
           expect(await workers.run({ step: 'flite', voice, dir: name }, 10_000)).toBe(0);
-          execFileSync(`flite_cmu_us_${voice}`, ['-f', join(cacheDir, name, 'text.txt'), '-o', join(cacheDir, name, 'cli.wav')]);
-          expect((await readFile(join(cacheDir, name, 'raw.wav'))).equals(await readFile(join(cacheDir, name, 'cli.wav'))), voice).toBe(true);
+          execFileSync(`flite_cmu_us_${voice}`, [
+            '-f',
+            join(cacheDir, name, 'text.txt'),
+            '-o',
+            join(cacheDir, name, 'cli.wav'),
+          ]);
+          expect(
+            (await readFile(join(cacheDir, name, 'raw.wav'))).equals(await readFile(join(cacheDir, name, 'cli.wav'))),
+            voice,
+          ).toBe(true);
         }
         expect(lines).toEqual([expect.stringMatching(/^info flite runs resident/)]);
       },
@@ -130,7 +148,9 @@ describe('resident flite', () => {
     const resident = createTts({ cacheDir, residentFliteDir: buildDir }, { logger });
     try {
       // Built as tts starts; messages asked for meanwhile are made by the shells.
-      await vi.waitFor(() => expect(lines).toEqual([expect.stringMatching(/^info flite runs resident/)]), { timeout: 30_000 });
+      await vi.waitFor(() => expect(lines).toEqual([expect.stringMatching(/^info flite runs resident/)]), {
+        timeout: 30_000,
+      });
       for (const text of [TEXT, 'ETH fell 3 percent']) {
         const a = await plain.synthesize(text, { voice: 'kal' });
         const b = await resident.synthesize(text, { voice: 'kal' });

@@ -21,13 +21,22 @@ const codes = [...LANGUAGE_CODES];
 
 describe('the language table', () => {
   it('offers the languages the issue asks for', () => {
-    expect(codes).toEqual(expect.arrayContaining(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'tr', 'ja', 'ko', 'zh', 'ru']));
+    expect(codes).toEqual(
+      expect.arrayContaining(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'tr', 'ja', 'ko', 'zh', 'ru']),
+    );
     expect(Object.keys(LANGUAGES).sort()).toEqual([...codes].sort());
   });
 
   it.each(codes)('%s has every prompt, non-empty, and every alert of a full call its own ordinal', (code) => {
     const { prompts } = LANGUAGES[code];
-    for (const text of [prompts.intro, prompts.prompt, prompts.confirmed, prompts.testCall, prompts.alertCount(2), prompts.alertCount(10)])
+    for (const text of [
+      prompts.intro,
+      prompts.prompt,
+      prompts.confirmed,
+      prompts.testCall,
+      prompts.alertCount(2),
+      prompts.alertCount(10),
+    ])
       expect(text.trim()).not.toBe('');
     const ordinals = Array.from({ length: 10 }, (_, i) => prompts.ordinal(i));
     expect(new Set(ordinals).size).toBe(10);
@@ -103,17 +112,23 @@ describe('numbers and words per language', () => {
   });
 
   it('English keeps its words', () => {
-    expect(speakable('ES1! > 187.2 on the 4H', LANGUAGES.en)).toBe('E S, front month above one hundred eighty-seven point two on the four hour');
+    expect(speakable('ES1! > 187.2 on the 4H', LANGUAGES.en)).toBe(
+      'E S, front month above one hundred eighty-seven point two on the four hour',
+    );
   });
 
   it('times, crossings and percentages in the language', () => {
-    expect(speakable('RSI x MACD at 14:00 -2.5%', LANGUAGES.de)).toBe('R S I kreuzt M A C D at 14 Uhr minus 2,5 Prozent');
+    expect(speakable('RSI x MACD at 14:00 -2.5%', LANGUAGES.de)).toBe(
+      'R S I kreuzt M A C D at 14 Uhr minus 2,5 Prozent',
+    );
     expect(speakable('1D close', LANGUAGES.de)).toBe('Tageschart close');
     expect(speakable('2026-11-22T14:05:00Z', LANGUAGES.fr)).toBe('14 heures 5 U T C');
   });
 
   it('a merged call in German: the count and the ordinals in German', () => {
-    expect(spokenAlerts(['DAX > 18000', 'SAP < 200.5'], LANGUAGES.de)).toBe('Sie haben 2 Alarme. Erstens: D A X über 18000. Zweitens: S A P unter 200,5.');
+    expect(spokenAlerts(['DAX > 18000', 'SAP < 200.5'], LANGUAGES.de)).toBe(
+      'Sie haben 2 Alarme. Erstens: D A X über 18000. Zweitens: S A P unter 200,5.',
+    );
   });
 
   it('Polish and Russian counts agree with the number', () => {
@@ -138,9 +153,16 @@ describe('choosing the language, voice and intro', () => {
 
   it('a voice must speak the language; the voice follows a change of language when it cannot', () => {
     const en = { language: 'en', voice: 'slt-hts' } as const;
-    expect(chooseVoice(en, { language: 'de', voice: 'slt' })).toEqual({ ok: false, error: expect.stringContaining('offered for de: espeak-ng') });
+    expect(chooseVoice(en, { language: 'de', voice: 'slt' })).toEqual({
+      ok: false,
+      error: expect.stringContaining('offered for de: espeak-ng'),
+    });
     expect(chooseVoice(en, { language: 'de' })).toEqual({ ok: true, language: 'de', voice: 'espeak-ng' });
-    expect(chooseVoice({ language: 'en', voice: 'espeak-ng' }, { language: 'fr' })).toEqual({ ok: true, language: 'fr', voice: 'espeak-ng' });
+    expect(chooseVoice({ language: 'en', voice: 'espeak-ng' }, { language: 'fr' })).toEqual({
+      ok: true,
+      language: 'fr',
+      voice: 'espeak-ng',
+    });
     expect(chooseVoice(en, { voice: 'espeak-ng' })).toEqual({ ok: true, language: 'en', voice: 'espeak-ng' });
     expect(chooseVoice({ language: 'de', voice: 'espeak-ng' }, { voice: 'slt' }).ok).toBe(false);
   });
@@ -158,9 +180,18 @@ describe('choosing the language, voice and intro', () => {
 
 describe('how a call speaks', () => {
   it('English with the default voice is the server speech; other voices and languages name their engine', () => {
-    expect(callSpeech({ language: 'en', voice: 'slt', intro: null })).toEqual({ language: LANGUAGES.en, intro: 'Alert from ringhook.' });
-    expect(callSpeech({ language: 'en', voice: 'slt-hts', intro: 'Desk.' }).synthesis).toEqual({ engine: 'festival', voice: 'cmu_us_slt_arctic_hts' });
-    expect(callSpeech({ language: 'en', voice: 'espeak-ng', intro: null }).synthesis).toEqual({ engine: 'espeak-ng', voice: 'en-us' });
+    expect(callSpeech({ language: 'en', voice: 'slt', intro: null })).toEqual({
+      language: LANGUAGES.en,
+      intro: 'Alert from ringhook.',
+    });
+    expect(callSpeech({ language: 'en', voice: 'slt-hts', intro: 'Desk.' }).synthesis).toEqual({
+      engine: 'festival',
+      voice: 'cmu_us_slt_arctic_hts',
+    });
+    expect(callSpeech({ language: 'en', voice: 'espeak-ng', intro: null }).synthesis).toEqual({
+      engine: 'espeak-ng',
+      voice: 'en-us',
+    });
     expect(callSpeech({ language: 'de', voice: 'espeak-ng', intro: null })).toMatchObject({
       intro: 'Alarm von ringhook.',
       synthesis: { engine: 'espeak-ng', voice: 'de' },

@@ -114,6 +114,8 @@ describe('the layout of src/', () => {
     ]);
     expect(upwardImports(bad)).toEqual(['core/a.ts -> http/b.ts']);
     expect(circles(bad)).toEqual([['core/a.ts', 'http/b.ts']]);
-    expect(importsOf(join(SRC, 'http/x.ts'), "import type { A } from '../core/a.js';\nconst m = await import('./y.js');")).toEqual(['core/a.ts', 'http/y.ts']);
+    expect(
+      importsOf(join(SRC, 'http/x.ts'), "import type { A } from '../core/a.js';\nconst m = await import('./y.js');"),
+    ).toEqual(['core/a.ts', 'http/y.ts']);
   });
 });

@@ -8,7 +8,10 @@ const ids = (calls: WaitingAlert[][]) => calls.map((c) => c.map((x) => x.callId)
 
 describe('nextCalls (one line per phone)', () => {
   it('one call per phone, carrying its waiting alerts in order of arrival', () => {
-    expect(ids(nextCalls([a('1'), a('2', '+2', 'u2'), a('3'), a('4')], new Set(), 10))).toEqual([['1', '3', '4'], ['2']]);
+    expect(ids(nextCalls([a('1'), a('2', '+2', 'u2'), a('3'), a('4')], new Set(), 10))).toEqual([
+      ['1', '3', '4'],
+      ['2'],
+    ]);
   });
 
   it('a phone whose line is busy gets no call; its alerts wait', () => {
@@ -16,12 +19,17 @@ describe('nextCalls (one line per phone)', () => {
   });
 
   it('never more calls than free lines, oldest waiting alert first', () => {
-    expect(ids(nextCalls([a('1', '+1'), a('2', '+2', 'u2'), a('3', '+3', 'u3')], new Set(), 2))).toEqual([['1'], ['2']]);
+    expect(ids(nextCalls([a('1', '+1'), a('2', '+2', 'u2'), a('3', '+3', 'u3')], new Set(), 2))).toEqual([
+      ['1'],
+      ['2'],
+    ]);
     expect(nextCalls([a('1')], new Set(), 0)).toEqual([]);
   });
 
   it('an alert of another account for the same phone waits for the line instead of riding along', () => {
-    expect(ids(nextCalls([a('1', '+1', 'u1'), a('2', '+1', 'u2'), a('3', '+1', 'u1')], new Set(), 10))).toEqual([['1', '3']]);
+    expect(ids(nextCalls([a('1', '+1', 'u1'), a('2', '+1', 'u2'), a('3', '+1', 'u1')], new Set(), 10))).toEqual([
+      ['1', '3'],
+    ]);
   });
 
   it('a test call waits for the line but goes alone, and nothing rides with it', () => {

@@ -19,7 +19,11 @@ describe('redact', () => {
   });
 
   it.each([
-    ['a full URL', `https://alerts.example.com:8443${hook}`, `https://alerts.example.com:8443/webhook/${userId}/[redacted]`],
+    [
+      'a full URL',
+      `https://alerts.example.com:8443${hook}`,
+      `https://alerts.example.com:8443/webhook/${userId}/[redacted]`,
+    ],
     ['a query string', `${hook}?x=1`, `/webhook/${userId}/[redacted]?x=1`],
     ['a fragment', `${hook}#top`, `/webhook/${userId}/[redacted]#top`],
     ['a trailing slash', `${hook}/`, `/webhook/${userId}/[redacted]/`],
@@ -34,7 +38,14 @@ describe('redact', () => {
   });
 
   it('leaves other text alone', () => {
-    for (const text of ['', 'no url here', '/webhook/', `/webhook/${userId}`, '/dashboard/calls/call_abc', 'GET /health']) {
+    for (const text of [
+      '',
+      'no url here',
+      '/webhook/',
+      `/webhook/${userId}`,
+      '/dashboard/calls/call_abc',
+      'GET /health',
+    ]) {
       expect(redact(text)).toBe(text);
     }
   });
@@ -72,9 +83,17 @@ describe('createLogger', () => {
 
   it('redacts fields named api_key at any depth', () => {
     const { logger, lines, records } = capture();
-    logger.warn('auth', { api_key: apiKey, account: { user_id: userId, api_key: apiKey }, list: [{ api_key: apiKey }] });
+    logger.warn('auth', {
+      api_key: apiKey,
+      account: { user_id: userId, api_key: apiKey },
+      list: [{ api_key: apiKey }],
+    });
     expect(lines.join('\n')).not.toContain(apiKey);
-    expect(records()[0]).toMatchObject({ api_key: '[redacted]', account: { user_id: userId, api_key: '[redacted]' }, list: [{ api_key: '[redacted]' }] });
+    expect(records()[0]).toMatchObject({
+      api_key: '[redacted]',
+      account: { user_id: userId, api_key: '[redacted]' },
+      list: [{ api_key: '[redacted]' }],
+    });
   });
 
   it('redacts in the base fields of a child logger', () => {
@@ -82,7 +101,12 @@ describe('createLogger', () => {
     const child = logger.child({ url: hook, api_key: apiKey });
     child.info('hello', { extra: 1 });
     expect(lines.join('\n')).not.toContain(apiKey);
-    expect(records()[0]).toMatchObject({ msg: 'hello', extra: 1, url: `/webhook/${userId}/[redacted]`, api_key: '[redacted]' });
+    expect(records()[0]).toMatchObject({
+      msg: 'hello',
+      extra: 1,
+      url: `/webhook/${userId}/[redacted]`,
+      api_key: '[redacted]',
+    });
   });
 
   // The stores hand out Account objects whose key is `apiKey`: logging one must not leak it.

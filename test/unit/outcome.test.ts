@@ -1,7 +1,14 @@
 // How unanswered calls are classified, from the events Asterisk 22 was seen to send
 // (docs/telephony.md), and which state steps are legal.
 import { describe, expect, it } from 'vitest';
-import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isFinal, isInFlight, SMS_BACKUP_STATES } from '../../src/core/call-state.js';
+import {
+  canTransition,
+  FINAL_STATES,
+  IN_FLIGHT_STATES,
+  isFinal,
+  isInFlight,
+  SMS_BACKUP_STATES,
+} from '../../src/core/call-state.js';
 import { classifyUnanswered, type UnansweredFacts } from '../../src/core/outcome.js';
 
 describe('classifyUnanswered, on what SIPp phones produced through Asterisk 22.10', () => {
@@ -28,9 +35,12 @@ describe('classifyUnanswered, on what SIPp phones produced through Asterisk 22.1
     [{ cause: 16, farEndAnswered: false, rang: true }, 'no_answer'],
     [{ cause: 16, farEndAnswered: false, rang: false }, 'unreachable'],
     [{ cause: 99, farEndAnswered: false, rang: false }, 'failed'],
-  ] as Array<[UnansweredFacts, string]>)('older Asterisk (no tech_cause) or other causes: %j → %s', (facts, expected) => {
-    expect(classifyUnanswered(facts)).toBe(expected);
-  });
+  ] as Array<[UnansweredFacts, string]>)(
+    'older Asterisk (no tech_cause) or other causes: %j → %s',
+    (facts, expected) => {
+      expect(classifyUnanswered(facts)).toBe(expected);
+    },
+  );
 });
 
 describe('call states', () => {
@@ -46,7 +56,8 @@ describe('call states', () => {
     expect(canTransition('answered', 'completed')).toBe(true);
     expect(canTransition('answered', 'acknowledged')).toBe(true);
     expect(canTransition('dialing', 'answered')).toBe(true);
-    for (const final of FINAL_STATES) for (const next of [...IN_FLIGHT_STATES, ...FINAL_STATES]) expect(canTransition(final, next)).toBe(false);
+    for (const final of FINAL_STATES)
+      for (const next of [...IN_FLIGHT_STATES, ...FINAL_STATES]) expect(canTransition(final, next)).toBe(false);
     expect(canTransition('ringing', 'dialing')).toBe(false);
     // Back to the queue only from dialing (the originate never reached Asterisk), never once it rang.
     expect(canTransition('dialing', 'queued')).toBe(true);

@@ -20,22 +20,27 @@ describe('paceNow', () => {
 
   it('starting what it allows, when it allows, never puts more than the rate in any one-second window, whatever the INVITE jitter', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 20 }), fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 200 }), (rate, arrivals) => {
-        const sorted = [...arrivals].sort((a, b) => a - b);
-        const starts: number[] = [];
-        let now = 0;
-        for (const arrival of sorted) {
-          now = Math.max(now, arrival);
-          let d = paceNow(starts, now, rate);
-          while (d.allowed === 0) {
-            now = d.nextAt!;
-            d = paceNow(starts, now, rate);
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 200 }),
+        (rate, arrivals) => {
+          const sorted = [...arrivals].sort((a, b) => a - b);
+          const starts: number[] = [];
+          let now = 0;
+          for (const arrival of sorted) {
+            now = Math.max(now, arrival);
+            let d = paceNow(starts, now, rate);
+            while (d.allowed === 0) {
+              now = d.nextAt!;
+              d = paceNow(starts, now, rate);
+            }
+            starts.push(now);
           }
-          starts.push(now);
-        }
-        const window = PACE_WINDOW_MS + PACE_GUARD_MS;
-        for (const at of starts) expect(starts.filter((s) => s > at - window && s <= at).length).toBeLessThanOrEqual(rate);
-      }),
+          const window = PACE_WINDOW_MS + PACE_GUARD_MS;
+          for (const at of starts)
+            expect(starts.filter((s) => s > at - window && s <= at).length).toBeLessThanOrEqual(rate);
+        },
+      ),
     );
   });
 });

@@ -20,7 +20,11 @@ function setup(): { db: Db; file: string; rows: () => string[] } {
   const db = openDatabase(file, { sync: 'normal' });
   db.exec('CREATE TABLE steps (id INTEGER PRIMARY KEY, what TEXT NOT NULL)');
   open.push(db);
-  return { db, file, rows: () => (db.prepare('SELECT what FROM steps ORDER BY id').all() as Array<{ what: string }>).map((r) => r.what) };
+  return {
+    db,
+    file,
+    rows: () => (db.prepare('SELECT what FROM steps ORDER BY id').all() as Array<{ what: string }>).map((r) => r.what),
+  };
 }
 
 /** A second connection that takes the write lock, as `sqlite3 ringhook.db 'BEGIN IMMEDIATE'` would. */
@@ -43,7 +47,9 @@ describe('PatientWriter', () => {
     const version = () => other.pragma('data_version', { simple: true }) as number;
     const before = version();
     const seen: string[][] = [];
-    const done = ['a', 'b', 'c'].map((what) => writes.write(what, insert(db, what)).then((n) => (seen.push(rows()), n)));
+    const done = ['a', 'b', 'c'].map((what) =>
+      writes.write(what, insert(db, what)).then((n) => (seen.push(rows()), n)),
+    );
     expect(rows()).toEqual([]);
     expect(writes.waiting).toBe(3);
     await expect(Promise.all(done)).resolves.toEqual([1, 1, 1]);
@@ -94,7 +100,9 @@ describe('PatientWriter', () => {
     // A real SQLITE_FULL: the file may not grow past its present size.
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
     const big = 'x'.repeat(64 * 1024);
-    const told = await Promise.allSettled(['a', big, 'c'].map((what) => writes.write(what.slice(0, 1), insert(db, what))));
+    const told = await Promise.allSettled(
+      ['a', big, 'c'].map((what) => writes.write(what.slice(0, 1), insert(db, what))),
+    );
     const landed = rows().map((what) => what.slice(0, 1));
     const ok = told.flatMap((outcome, i) => (outcome.status === 'fulfilled' ? [['a', 'x', 'c'][i]] : []));
     expect(told.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);

@@ -68,7 +68,13 @@ describe('body forms', () => {
       message: 'BTCUSD crossed 100000',
       truncated: false,
       originalLength: 21,
-      fields: { ticker: 'BTCUSD', price: 100012.5, action: 'buy', strategy: 'EMA cross', timestamp: '2026-11-22T14:00:00Z' },
+      fields: {
+        ticker: 'BTCUSD',
+        price: 100012.5,
+        action: 'buy',
+        strategy: 'EMA cross',
+        timestamp: '2026-11-22T14:00:00Z',
+      },
       extra: {},
     });
   });
@@ -89,13 +95,17 @@ describe('body forms', () => {
     expect(failureOf(parse('[1, 2]', contentType)).code).toBe('not_an_object');
   });
 
-  it.each(['text/plain', 'text/plain; charset=utf-8', 'TEXT/PLAIN', undefined, 'application/x-www-form-urlencoded', 'application/jsonx'])(
-    'treats a JSON object labelled %j as the JSON form',
-    (contentType) => {
-      const alert = alertOf(parse('{"message":"ETH alert","ticker":"ETHUSD"}', contentType));
-      expect(alert).toMatchObject({ form: 'json', message: 'ETH alert', fields: { ticker: 'ETHUSD' } });
-    },
-  );
+  it.each([
+    'text/plain',
+    'text/plain; charset=utf-8',
+    'TEXT/PLAIN',
+    undefined,
+    'application/x-www-form-urlencoded',
+    'application/jsonx',
+  ])('treats a JSON object labelled %j as the JSON form', (contentType) => {
+    const alert = alertOf(parse('{"message":"ETH alert","ticker":"ETHUSD"}', contentType));
+    expect(alert).toMatchObject({ form: 'json', message: 'ETH alert', fields: { ticker: 'ETHUSD' } });
+  });
 
   it('treats a JSON object with leading whitespace labelled text/plain as the JSON form', () => {
     expect(alertOf(parse('\n  {"message":"x"}', 'text/plain'))).toMatchObject({ form: 'json', message: 'x' });
@@ -164,7 +174,9 @@ describe('the message field', () => {
   });
 
   it('keeps inner whitespace, tabs and line breaks', () => {
-    expect(alertOf(parseJson({ message: 'line one\nline two\r\n\tindented' })).message).toBe('line one\nline two\r\n\tindented');
+    expect(alertOf(parseJson({ message: 'line one\nline two\r\n\tindented' })).message).toBe(
+      'line one\nline two\r\n\tindented',
+    );
     expect(alertOf(parse('a\tb\nc\r\nd', 'text/plain')).message).toBe('a\tb\nc\r\nd');
   });
 });
@@ -204,26 +216,47 @@ describe('the price field', () => {
     ['an array', [1]],
     ['an object', { value: 1 }],
   ])('refuses %s, naming the field', (_label, price) => {
-    expect(failureOf(parseJson({ message: 'x', price }))).toMatchObject({ code: 'invalid_field', field: 'price', error: expect.stringContaining('"price"') });
+    expect(failureOf(parseJson({ message: 'x', price }))).toMatchObject({
+      code: 'invalid_field',
+      field: 'price',
+      error: expect.stringContaining('"price"'),
+    });
   });
 
   it('refuses a JSON number too large for a double (1e400)', () => {
-    expect(failureOf(parse('{"message":"x","price":1e400}', 'application/json'))).toMatchObject({ code: 'invalid_field', field: 'price' });
-    expect(failureOf(parse('{"message":"x","price":-1e400}', 'application/json'))).toMatchObject({ code: 'invalid_field', field: 'price' });
+    expect(failureOf(parse('{"message":"x","price":1e400}', 'application/json'))).toMatchObject({
+      code: 'invalid_field',
+      field: 'price',
+    });
+    expect(failureOf(parse('{"message":"x","price":-1e400}', 'application/json'))).toMatchObject({
+      code: 'invalid_field',
+      field: 'price',
+    });
   });
 
   // "1,5" is a decimal comma (1.5) in much of Europe; reading it as 15 stores a wrong price without a word.
   // Commas are only unambiguous as thousands separators: groups of exactly three digits.
-  it.each(['1,5', '12,34', '1,,234', '1,234,5', ',5', '5,'])('refuses %j, whose comma is not a thousands separator', (price) => {
-    expect(failureOf(parseJson({ message: 'x', price }))).toMatchObject({ code: 'invalid_field', field: 'price' });
-  });
+  it.each(['1,5', '12,34', '1,,234', '1,234,5', ',5', '5,'])(
+    'refuses %j, whose comma is not a thousands separator',
+    (price) => {
+      expect(failureOf(parseJson({ message: 'x', price }))).toMatchObject({ code: 'invalid_field', field: 'price' });
+    },
+  );
 
   it('refuses a numeric string longer than any price at once (a pattern would take seconds over 60,000 digits)', () => {
     const started = performance.now();
-    expect(failureOf(parseJson({ message: 'x', price: `${'1'.repeat(60_000)}x` }))).toMatchObject({ code: 'invalid_field', field: 'price' });
-    expect(failureOf(parseJson({ message: 'x', price: '1'.repeat(41) }))).toMatchObject({ code: 'invalid_field', field: 'price' });
+    expect(failureOf(parseJson({ message: 'x', price: `${'1'.repeat(60_000)}x` }))).toMatchObject({
+      code: 'invalid_field',
+      field: 'price',
+    });
+    expect(failureOf(parseJson({ message: 'x', price: '1'.repeat(41) }))).toMatchObject({
+      code: 'invalid_field',
+      field: 'price',
+    });
     expect(performance.now() - started).toBeLessThan(100);
-    expect(alertOf(parseJson({ message: 'x', price: ` ${'1'.repeat(38)} ` })).fields.price).toBe(Number('1'.repeat(38)));
+    expect(alertOf(parseJson({ message: 'x', price: ` ${'1'.repeat(38)} ` })).fields.price).toBe(
+      Number('1'.repeat(38)),
+    );
   });
 
   it('property: a short string of digits, points, exponents and signs is read as the former (ambiguous, slow) pattern read it', () => {
@@ -250,10 +283,18 @@ describe('ticker, action and strategy', () => {
     expect(alertOf(parseJson({ message: 'x', [name]: '' })).fields[name]).toBe('');
   });
 
-  it.each(['ticker', 'action', 'strategy'] as const)('%s: the 200 are counted in code points (200 emoji fit)', (name) => {
-    expect(alertOf(parseJson({ message: 'x', [name]: '\u{1F680}'.repeat(200) })).fields[name]).toBe('\u{1F680}'.repeat(200));
-    expect(failureOf(parseJson({ message: 'x', [name]: '\u{1F680}'.repeat(201) }))).toMatchObject({ code: 'invalid_field', field: name });
-  });
+  it.each(['ticker', 'action', 'strategy'] as const)(
+    '%s: the 200 are counted in code points (200 emoji fit)',
+    (name) => {
+      expect(alertOf(parseJson({ message: 'x', [name]: '\u{1F680}'.repeat(200) })).fields[name]).toBe(
+        '\u{1F680}'.repeat(200),
+      );
+      expect(failureOf(parseJson({ message: 'x', [name]: '\u{1F680}'.repeat(201) }))).toMatchObject({
+        code: 'invalid_field',
+        field: name,
+      });
+    },
+  );
 
   it.each(['ticker', 'action', 'strategy'] as const)('%s: 201 characters are refused, naming the field', (name) => {
     const failure = failureOf(parseJson({ message: 'x', [name]: 'a'.repeat(201) }));
@@ -264,7 +305,10 @@ describe('ticker, action and strategy', () => {
 
   it.each(['ticker', 'action', 'strategy'] as const)('%s: a non-string is refused, naming the field', (name) => {
     for (const value of [5, true, ['a'], { a: 1 }]) {
-      expect(failureOf(parseJson({ message: 'x', [name]: value }))).toMatchObject({ code: 'invalid_field', field: name });
+      expect(failureOf(parseJson({ message: 'x', [name]: value }))).toMatchObject({
+        code: 'invalid_field',
+        field: name,
+      });
     }
   });
 
@@ -307,17 +351,34 @@ describe('the timestamp field', () => {
   });
 
   it('refuses a number', () => {
-    expect(failureOf(parseJson({ message: 'x', timestamp: 1763820000000 }))).toMatchObject({ code: 'invalid_field', field: 'timestamp' });
+    expect(failureOf(parseJson({ message: 'x', timestamp: 1763820000000 }))).toMatchObject({
+      code: 'invalid_field',
+      field: 'timestamp',
+    });
   });
 });
 
 describe('unknown fields', () => {
   it('are kept in extra as sent, beside the known fields', () => {
     const alert = alertOf(
-      parseJson({ message: 'x', ticker: 'ES1!', exchange: 'CME_MINI', interval: '5', position_size: 2, nested: { a: [1, null, { b: true }] }, nothing: null }),
+      parseJson({
+        message: 'x',
+        ticker: 'ES1!',
+        exchange: 'CME_MINI',
+        interval: '5',
+        position_size: 2,
+        nested: { a: [1, null, { b: true }] },
+        nothing: null,
+      }),
     );
     expect(alert.fields).toEqual({ ticker: 'ES1!' });
-    expect(alert.extra).toEqual({ exchange: 'CME_MINI', interval: '5', position_size: 2, nested: { a: [1, null, { b: true }] }, nothing: null });
+    expect(alert.extra).toEqual({
+      exchange: 'CME_MINI',
+      interval: '5',
+      position_size: 2,
+      nested: { a: [1, null, { b: true }] },
+      nothing: null,
+    });
   });
 
   it('are capped at 4 KiB of JSON in all: whole fields in order while they fit, a text cut with …, the cut marked', () => {
@@ -357,16 +418,28 @@ describe('unknown fields', () => {
   });
 
   it('never include the known fields', () => {
-    const alert = alertOf(parseJson({ message: 'x', ticker: 'T', price: '1', action: 'a', strategy: 's', timestamp: '2026-11-22T14:00:00Z' }));
+    const alert = alertOf(
+      parseJson({
+        message: 'x',
+        ticker: 'T',
+        price: '1',
+        action: 'a',
+        strategy: 's',
+        timestamp: '2026-11-22T14:00:00Z',
+      }),
+    );
     expect(alert.extra).toEqual({});
   });
 
   it('keep "__proto__" and "constructor" as own data without polluting any prototype', () => {
-    const body = '{"message":"x","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted2":"yes"}},"toString":"t"}';
+    const body =
+      '{"message":"x","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted2":"yes"}},"toString":"t"}';
     const alert = alertOf(parse(body, 'application/json'));
     expect(Object.keys(alert.extra).sort()).toEqual(['__proto__', 'constructor', 'toString']);
     expect(Object.getOwnPropertyDescriptor(alert.extra, '__proto__')?.value).toEqual({ polluted: 'yes' });
-    expect(Object.getOwnPropertyDescriptor(alert.extra, 'constructor')?.value).toEqual({ prototype: { polluted2: 'yes' } });
+    expect(Object.getOwnPropertyDescriptor(alert.extra, 'constructor')?.value).toEqual({
+      prototype: { polluted2: 'yes' },
+    });
     expect(Object.getPrototypeOf(alert.extra)).toBe(Object.prototype);
     expect(Object.getPrototypeOf(alert.fields)).toBe(Object.prototype);
     expect((alert.extra as { polluted?: unknown }).polluted).toBeUndefined();
@@ -381,7 +454,10 @@ describe('unknown fields', () => {
   it('"__proto__" as the message does not confuse the known fields', () => {
     const alert = alertOf(parse('{"__proto__":{"message":"from the prototype"},"message":"own"}', 'application/json'));
     expect(alert.message).toBe('own');
-    expect(failureOf(parse('{"__proto__":{"message":"from the prototype"}}', 'application/json'))).toMatchObject({ code: 'invalid_field', field: 'message' });
+    expect(failureOf(parse('{"__proto__":{"message":"from the prototype"}}', 'application/json'))).toMatchObject({
+      code: 'invalid_field',
+      field: 'message',
+    });
   });
 });
 
@@ -407,7 +483,10 @@ describe('truncation at 500 code points', () => {
   });
 
   it('counts after trimming', () => {
-    expect(alertOf(parse(`   ${'a'.repeat(500)}   `, 'text/plain'))).toMatchObject({ truncated: false, originalLength: 500 });
+    expect(alertOf(parse(`   ${'a'.repeat(500)}   `, 'text/plain'))).toMatchObject({
+      truncated: false,
+      originalLength: 500,
+    });
   });
 
   it('never splits a ZWJ family emoji', () => {
@@ -419,16 +498,29 @@ describe('truncation at 500 code points', () => {
   });
 
   it('never splits a flag', () => {
-    expect(alertOf(parse('a'.repeat(499) + FLAG_FR, 'text/plain'))).toMatchObject({ message: 'a'.repeat(499), truncated: true });
-    expect(alertOf(parse('a'.repeat(498) + FLAG_FR + FLAG_FR, 'text/plain'))).toMatchObject({ message: 'a'.repeat(498) + FLAG_FR, truncated: true });
+    expect(alertOf(parse('a'.repeat(499) + FLAG_FR, 'text/plain'))).toMatchObject({
+      message: 'a'.repeat(499),
+      truncated: true,
+    });
+    expect(alertOf(parse('a'.repeat(498) + FLAG_FR + FLAG_FR, 'text/plain'))).toMatchObject({
+      message: 'a'.repeat(498) + FLAG_FR,
+      truncated: true,
+    });
     // 250 flags are exactly 500 code points.
-    expect(alertOf(parse(FLAG_FR.repeat(251), 'text/plain'))).toMatchObject({ message: FLAG_FR.repeat(250), truncated: true, originalLength: 502 });
+    expect(alertOf(parse(FLAG_FR.repeat(251), 'text/plain'))).toMatchObject({
+      message: FLAG_FR.repeat(250),
+      truncated: true,
+      originalLength: 502,
+    });
   });
 
   it('never separates a letter from its combining accent', () => {
     const cut = alertOf(parse('a'.repeat(499) + E_ACUTE, 'text/plain'));
     expect(cut).toMatchObject({ message: 'a'.repeat(499), truncated: true, originalLength: 501 });
-    expect(alertOf(parse(E_ACUTE.repeat(300), 'text/plain'))).toMatchObject({ message: E_ACUTE.repeat(250), truncated: true });
+    expect(alertOf(parse(E_ACUTE.repeat(300), 'text/plain'))).toMatchObject({
+      message: E_ACUTE.repeat(250),
+      truncated: true,
+    });
   });
 
   it('truncateText reports the length before cutting', () => {
@@ -459,8 +551,14 @@ describe('control characters and encoding', () => {
     ['escape', '\u001B'],
     ['DEL', '\u007F'],
   ])('refuses %s in the message, in both forms', (_label, control) => {
-    expect(failureOf(parse(`before${control}after`, 'text/plain'))).toMatchObject({ code: 'invalid_field', field: 'message' });
-    expect(failureOf(parseJson({ message: `before${control}after` }))).toMatchObject({ code: 'invalid_field', field: 'message' });
+    expect(failureOf(parse(`before${control}after`, 'text/plain'))).toMatchObject({
+      code: 'invalid_field',
+      field: 'message',
+    });
+    expect(failureOf(parseJson({ message: `before${control}after` }))).toMatchObject({
+      code: 'invalid_field',
+      field: 'message',
+    });
   });
 
   it('allows tab, line feed and carriage return', () => {
@@ -491,23 +589,32 @@ describe('control characters and encoding', () => {
     const bom = [0xef, 0xbb, 0xbf];
     const plain = alertOf(parseAlertBody(Uint8Array.from([...bom, ...bytes('hello')]), 'text/plain'));
     expect(plain.message).toBe('hello');
-    const json = alertOf(parseAlertBody(Uint8Array.from([...bom, ...bytes('{"message":"hello"}')]), 'application/json'));
+    const json = alertOf(
+      parseAlertBody(Uint8Array.from([...bom, ...bytes('{"message":"hello"}')]), 'application/json'),
+    );
     expect(json).toMatchObject({ form: 'json', message: 'hello' });
-    const labelledText = alertOf(parseAlertBody(Uint8Array.from([...bom, ...bytes('{"message":"hello"}')]), 'text/plain'));
+    const labelledText = alertOf(
+      parseAlertBody(Uint8Array.from([...bom, ...bytes('{"message":"hello"}')]), 'text/plain'),
+    );
     expect(labelledText).toMatchObject({ form: 'json', message: 'hello' });
   });
 });
 
 describe('size and depth', () => {
   it(`accepts a body of exactly ${MAX_BODY_BYTES} bytes and refuses one byte more`, () => {
-    expect(alertOf(parseAlertBody(new Uint8Array(MAX_BODY_BYTES).fill(0x61), 'text/plain'))).toMatchObject({ truncated: true, originalLength: MAX_BODY_BYTES });
+    expect(alertOf(parseAlertBody(new Uint8Array(MAX_BODY_BYTES).fill(0x61), 'text/plain'))).toMatchObject({
+      truncated: true,
+      originalLength: MAX_BODY_BYTES,
+    });
     const failure = failureOf(parseAlertBody(new Uint8Array(MAX_BODY_BYTES + 1).fill(0x61), 'text/plain'));
     expect(failure.code).toBe('body_too_large');
     expect(failure.error).toMatch(/64 KiB/);
   });
 
   it('checks the size before anything else (even invalid UTF-8 or JSON)', () => {
-    expect(failureOf(parseAlertBody(new Uint8Array(MAX_BODY_BYTES + 1).fill(0xff), 'application/json')).code).toBe('body_too_large');
+    expect(failureOf(parseAlertBody(new Uint8Array(MAX_BODY_BYTES + 1).fill(0xff), 'application/json')).code).toBe(
+      'body_too_large',
+    );
   });
 
   it(`accepts ${MAX_JSON_DEPTH} levels of nesting and refuses ${MAX_JSON_DEPTH + 1}`, () => {
@@ -556,7 +663,24 @@ describe('properties', () => {
   const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
   // Strings of any code point, and long strings of the characters that stress truncation.
-  const tricky = fc.constantFrom('a', ' ', '\t', '\n', '\r', '\u0301', FAMILY, FLAG_FR, '\u{1F680}', 'é', '{', '"', '\u200D', '\uFEFF', '\u0000', '\u00A0');
+  const tricky = fc.constantFrom(
+    'a',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\u0301',
+    FAMILY,
+    FLAG_FR,
+    '\u{1F680}',
+    'é',
+    '{',
+    '"',
+    '\u200D',
+    '\uFEFF',
+    '\u0000',
+    '\u00A0',
+  );
   const anyText = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 700 }),
     fc.string({ unit: tricky, minLength: 400, maxLength: 700 }),
@@ -583,23 +707,36 @@ describe('properties', () => {
 
   it('parseAlertBody never throws on arbitrary bytes, with any content type', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.constantFrom('text/plain', 'application/json', undefined), (raw, contentType) => {
-        const result = parseAlertBody(raw, contentType);
-        expect(typeof result.ok).toBe('boolean');
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.constantFrom('text/plain', 'application/json', undefined),
+        (raw, contentType) => {
+          const result = parseAlertBody(raw, contentType);
+          expect(typeof result.ok).toBe('boolean');
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('the JSON form round-trips the known fields and keeps the others in extra', () => {
-    const message = fc.string({ unit: 'binary', minLength: 1, maxLength: 600 }).filter((m) => m.trim().length > 0 && !FORBIDDEN.test(m));
+    const message = fc
+      .string({ unit: 'binary', minLength: 1, maxLength: 600 })
+      .filter((m) => m.trim().length > 0 && !FORBIDDEN.test(m));
     const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
     const timestamp = fc
       .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
       .map((d) => d.toISOString());
     const text200 = fc.string({ maxLength: 200 });
     const known = fc.record(
-      { message, ticker: text200, price: fc.oneof(finite, finite.map(String)), action: text200, strategy: text200, timestamp },
+      {
+        message,
+        ticker: text200,
+        price: fc.oneof(finite, finite.map(String)),
+        action: text200,
+        strategy: text200,
+        timestamp,
+      },
       { requiredKeys: ['message'] },
     );
     const extra = fc.dictionary(
@@ -608,22 +745,27 @@ describe('properties', () => {
       { maxKeys: 5 },
     );
     fc.assert(
-      fc.property(known, extra, fc.constantFrom('application/json', 'text/plain', undefined), (fields, others, contentType) => {
-        const sent = { ...others, ...fields };
-        const alert = alertOf(parse(JSON.stringify(sent), contentType));
-        expect(alert.form).toBe('json');
-        const trimmed = fields.message.trim();
-        if (codePoints(trimmed) <= MAX_MESSAGE_CODE_POINTS) {
-          expect(alert).toMatchObject({ message: trimmed, truncated: false });
-        } else {
-          expect(alert.truncated).toBe(true);
-          expect(trimmed.startsWith(alert.message)).toBe(true);
-        }
-        const { message: _m, ...rest } = JSON.parse(JSON.stringify(fields)) as Record<string, unknown>;
-        if (typeof rest.price === 'string') rest.price = Number(rest.price);
-        expect(alert.fields).toEqual(rest);
-        expect(alert.extra).toEqual(JSON.parse(JSON.stringify(others)));
-      }),
+      fc.property(
+        known,
+        extra,
+        fc.constantFrom('application/json', 'text/plain', undefined),
+        (fields, others, contentType) => {
+          const sent = { ...others, ...fields };
+          const alert = alertOf(parse(JSON.stringify(sent), contentType));
+          expect(alert.form).toBe('json');
+          const trimmed = fields.message.trim();
+          if (codePoints(trimmed) <= MAX_MESSAGE_CODE_POINTS) {
+            expect(alert).toMatchObject({ message: trimmed, truncated: false });
+          } else {
+            expect(alert.truncated).toBe(true);
+            expect(trimmed.startsWith(alert.message)).toBe(true);
+          }
+          const { message: _m, ...rest } = JSON.parse(JSON.stringify(fields)) as Record<string, unknown>;
+          if (typeof rest.price === 'string') rest.price = Number(rest.price);
+          expect(alert.fields).toEqual(rest);
+          expect(alert.extra).toEqual(JSON.parse(JSON.stringify(others)));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -18,7 +18,13 @@ import {
 } from '../../src/core/reasons.js';
 
 describe('every reason is a sentence', () => {
-  const context = { softphone: 'alice', phone: '+14155550123', freshnessMs: 300_000, node: 'n1', registration: 'Rejected' };
+  const context = {
+    softphone: 'alice',
+    phone: '+14155550123',
+    freshnessMs: 300_000,
+    node: 'n1',
+    registration: 'Rejected',
+  };
   it.each(Object.keys(REASONS) as ReasonCode[])('%s', (code) => {
     for (const text of [reasonText(code), reasonText(code, context)]) {
       expect(text).toMatch(/^[A-Zr].*[.?]$/);
@@ -29,14 +35,20 @@ describe('every reason is a sentence', () => {
   });
 
   it('names what it can: the softphone, the number, the window, the node, the registration', () => {
-    expect(reasonText('softphone_not_registered')).toBe('No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.');
+    expect(reasonText('softphone_not_registered')).toBe(
+      'No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.',
+    );
     expect(reasonText('softphone_not_registered', { softphone: 'alice' })).toMatch(/^No phone is registered as alice:/);
-    expect(reasonText('wrong_number', { phone: '+14155550123' })).toMatch(/could not route the number \+14155550123: check the account's phone number/);
+    expect(reasonText('wrong_number', { phone: '+14155550123' })).toMatch(
+      /could not route the number \+14155550123: check the account's phone number/,
+    );
     expect(reasonText('expired', { freshnessMs: 300_000 })).toMatch(/older than 5 minutes\.$/);
     expect(reasonText('expired', { freshnessMs: 60_000 })).toMatch(/older than 1 minute\.$/);
     expect(reasonText('telephony_unavailable', { freshnessMs: 90_000 })).toMatch(/\(90 seconds\)/);
     expect(reasonText('node_stopped', { node: 'n1' })).toMatch(/\(node n1\)/);
-    expect(reasonText('trunk_unregistered', { registration: 'Rejected' })).toMatch(/not registered with the provider \(Rejected\)/);
+    expect(reasonText('trunk_unregistered', { registration: 'Rejected' })).toMatch(
+      /not registered with the provider \(Rejected\)/,
+    );
     expect(reasonText('no_response', { softphone: 'alice' })).toMatch(/softphone registered as alice did not answer/);
     expect(reasonText('no_response')).toMatch(/RINGHOOK_TRUNK_URI/);
   });
@@ -50,7 +62,10 @@ describe('every reason is a sentence', () => {
   });
 
   it('keeps the technical detail beside the sentence', () => {
-    expect(callReason('busy', {}, 'SIP 486, cause 17 (User busy)')).toEqual({ error: reasonText('busy'), reasonDetail: 'SIP 486, cause 17 (User busy)' });
+    expect(callReason('busy', {}, 'SIP 486, cause 17 (User busy)')).toEqual({
+      error: reasonText('busy'),
+      reasonDetail: 'SIP 486, cause 17 (User busy)',
+    });
     expect(callReason('account_suspended')).toEqual({ error: reasonText('account_suspended') });
     expect(hangupDetail(17, 'User busy', 486)).toBe('SIP 486, cause 17 (User busy)');
     expect(hangupDetail(19, '')).toBe('cause 19');
@@ -102,7 +117,10 @@ describe('SIP answers (the SIP code Asterisk 22.7+ reports, with the cause it ma
 });
 
 describe('Q.850 causes without a SIP code (an older Asterisk, or a cause of its own)', () => {
-  const rows: Array<[number, ReasonCode]> = Object.entries(CAUSE_REASONS).map(([cause, reason]) => [Number(cause), reason]);
+  const rows: Array<[number, ReasonCode]> = Object.entries(CAUSE_REASONS).map(([cause, reason]) => [
+    Number(cause),
+    reason,
+  ]);
   it.each(rows)('cause %i → %s', (cause, reason) => {
     expect(unansweredReason({ cause, farEndAnswered: true, rang: false })).toBe(reason);
   });
@@ -119,8 +137,12 @@ describe('Q.850 causes without a SIP code (an older Asterisk, or a cause of its 
 
 describe('originates Asterisk did not place', () => {
   it('refused for the softphone: none is registered; refused through a trunk: the trunk; no answer at all: Asterisk', () => {
-    expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: true, endpointOffline: true })).toBe('softphone_not_registered');
-    expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: true, endpointOffline: false })).toBe('softphone_refused');
+    expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: true, endpointOffline: true })).toBe(
+      'softphone_not_registered',
+    );
+    expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: true, endpointOffline: false })).toBe(
+      'softphone_refused',
+    );
     expect(refusalReason({ refusedByAsterisk: true })).toBe('trunk_refused');
     expect(refusalReason({ refusedByAsterisk: false })).toBe('asterisk_no_reply');
     expect(refusalReason({ softphone: 'ringhook', refusedByAsterisk: false })).toBe('asterisk_no_reply');
@@ -135,7 +157,11 @@ describe('the SMS backup, in words (sms_error keeps the gateway’s own)', () =>
     ['failed', SMS_NOT_SENT.tooOld, /before the alert was too old; it is never sent late/],
     ['failed', SMS_NOT_SENT.accountGone, /account was deleted/],
     ['failed', SMS_NOT_SENT.stoppedHandingOver, /^Maybe not sent: ringhook stopped while handing/],
-    ['failed', 'gateway answered 500 (expected 200): oops', /refused the SMS or could not be reached: `ringhook sms-test` checks it/],
+    [
+      'failed',
+      'gateway answered 500 (expected 200): oops',
+      /refused the SMS or could not be reached: `ringhook sms-test` checks it/,
+    ],
     ['failed', null, /refused the SMS or could not be reached/],
   ] as Array<[string, string | null, RegExp]>)('%s: %s', (status, error, said) => {
     const text = smsReasonText(status, error);
@@ -144,6 +170,7 @@ describe('the SMS backup, in words (sms_error keeps the gateway’s own)', () =>
   });
 
   it('says nothing of an SMS that went, or was not needed', () => {
-    for (const status of ['sent', 'delivered', 'not_needed', 'disabled', 'sending']) expect(smsReasonText(status, null)).toBeNull();
+    for (const status of ['sent', 'delivered', 'not_needed', 'disabled', 'sending'])
+      expect(smsReasonText(status, null)).toBeNull();
   });
 });

@@ -19,7 +19,12 @@ it('tells the first refusal at once and sums up the rest of the period in one li
   expect(lines).toEqual([expect.objectContaining({ msg: 'refused', refused: 1, cap: 'total', user_id: 'u1' })]);
   vi.advanceTimersByTime(60_000);
   expect(lines).toHaveLength(2);
-  expect(lines[1]).toMatchObject({ msg: 'refused', refused: 9_999, by: { total: 4_999, perSession: 5_000 }, seconds: 60 });
+  expect(lines[1]).toMatchObject({
+    msg: 'refused',
+    refused: 9_999,
+    by: { total: 4_999, perSession: 5_000 },
+    seconds: 60,
+  });
   // A quiet period closes it: the next refusal is told at once again.
   vi.advanceTimersByTime(60_000);
   expect(lines).toHaveLength(2);

@@ -23,8 +23,12 @@ describe('migrationRefusal', () => {
 
 describe('describeHolder', () => {
   it('an older serve records only its pid', () => {
-    expect(describeHolder({ pid: 7, version: null, schema: null })).toBe('pid 7, an older ringhook that does not record its version');
-    expect(describeHolder({ pid: null, version: null, schema: null })).toBe('pid unknown, an older ringhook that does not record its version');
+    expect(describeHolder({ pid: 7, version: null, schema: null })).toBe(
+      'pid 7, an older ringhook that does not record its version',
+    );
+    expect(describeHolder({ pid: null, version: null, schema: null })).toBe(
+      'pid unknown, an older ringhook that does not record its version',
+    );
   });
 });
 

@@ -43,12 +43,18 @@ describe('SecretBox', () => {
 
 describe('decodeSecretKey', () => {
   const key = randomBytes(32);
-  it.each([key.toString('hex'), key.toString('hex').toUpperCase(), key.toString('base64'), key.toString('base64url')])('reads %s', (text) => {
-    expect(decodeSecretKey(text)?.equals(key)).toBe(true);
-  });
-  it.each(['', 'abc', key.toString('hex').slice(2), randomBytes(31).toString('base64'), 'x'.repeat(64)])('refuses %j', (text) => {
-    expect(decodeSecretKey(text)).toBeNull();
-  });
+  it.each([key.toString('hex'), key.toString('hex').toUpperCase(), key.toString('base64'), key.toString('base64url')])(
+    'reads %s',
+    (text) => {
+      expect(decodeSecretKey(text)?.equals(key)).toBe(true);
+    },
+  );
+  it.each(['', 'abc', key.toString('hex').slice(2), randomBytes(31).toString('base64'), 'x'.repeat(64)])(
+    'refuses %j',
+    (text) => {
+      expect(decodeSecretKey(text)).toBeNull();
+    },
+  );
 });
 
 describe('the key file', () => {
@@ -76,7 +82,9 @@ describe('the key file', () => {
   it('refuses a damaged key file with its name', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-key-'));
     fs.writeFileSync(path.join(dir, 'api-keys.secret'), 'not a key\n');
-    expect(() => loadSecretBox({ dataDir: dir, secretKey: undefined })).toThrow(/api-keys\.secret is not a ringhook secret key/);
+    expect(() => loadSecretBox({ dataDir: dir, secretKey: undefined })).toThrow(
+      /api-keys\.secret is not a ringhook secret key/,
+    );
   });
 
   it("keeps the first writer's secret when another one was there first", () => {

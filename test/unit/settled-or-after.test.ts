@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { settledOrAfter } from '../../src/lib/sleep.js';
 
-const settleIn = (ms: number, fail = false) => new Promise<void>((resolve, reject) => setTimeout(() => (fail ? reject(new Error('failed')) : resolve()), ms));
+const settleIn = (ms: number, fail = false) =>
+  new Promise<void>((resolve, reject) => setTimeout(() => (fail ? reject(new Error('failed')) : resolve()), ms));
 
 describe('settledOrAfter', () => {
   it('ends when the work settles, fulfilled or rejected, if that is sooner', async () => {

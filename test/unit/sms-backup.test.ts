@@ -19,7 +19,9 @@ import { SmsBackup } from '../../src/sms/backup.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from '../../src/sms/types.js';
 import { createAccount } from '../helpers/accounts.js';
 
-function standInSender(behaviour: (req: SmsRequest, report: (r: DeliveryReport) => void) => Promise<SmsResult>): SmsSender & { sent: SmsRequest[] } {
+function standInSender(
+  behaviour: (req: SmsRequest, report: (r: DeliveryReport) => void) => Promise<SmsResult>,
+): SmsSender & { sent: SmsRequest[] } {
   const listeners = new Set<(r: DeliveryReport) => void>();
   const sent: SmsRequest[] = [];
   return {
@@ -45,7 +47,14 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
   const calls = new CallStore(db);
   const progress = new CallProgressStore(db);
   const account = createAccount(accounts, { smsBackup });
-  const accepted = calls.acceptNow(account.userId, 'premium', { form: 'text', message: 'AAPL up', truncated: false, originalLength: 7, fields: {}, extra: {} });
+  const accepted = calls.acceptNow(account.userId, 'premium', {
+    form: 'text',
+    message: 'AAPL up',
+    truncated: false,
+    originalLength: 7,
+    fields: {},
+    extra: {},
+  });
   if (!accepted.accepted) throw new Error('not accepted');
   progress.transition(accepted.callId, 'dialing');
   progress.transition(accepted.callId, 'busy');
@@ -95,12 +104,18 @@ describe('SmsBackup', () => {
     const { db, calls, accounts, backup, progress, callId, final } = setup(sender);
     // Another account's SMS of an hour ago got the same id from the SMSC (it restarted since), and no receipt.
     const other = createAccount(accounts, { smsBackup: true });
-    const older = calls.acceptNow(other.userId, 'premium', { form: 'text', message: 'old', truncated: false, originalLength: 3, fields: {}, extra: {} });
+    const older = calls.acceptNow(other.userId, 'premium', {
+      form: 'text',
+      message: 'old',
+      truncated: false,
+      originalLength: 3,
+      fields: {},
+      extra: {},
+    });
     if (!older.accepted) throw new Error('not accepted');
-    db.prepare("UPDATE calls SET status = 'busy', sms_status = 'sent', sms_message_id = 'm-42', sms_at = ? WHERE call_id = ?").run(
-      Date.now() - 3_600_000,
-      older.callId,
-    );
+    db.prepare(
+      "UPDATE calls SET status = 'busy', sms_status = 'sent', sms_message_id = 'm-42', sms_at = ? WHERE call_id = ?",
+    ).run(Date.now() - 3_600_000, older.callId);
 
     backup.afterFinal(final('busy'));
     // Not drained: drain() is the shutdown, which stops taking receipts.
@@ -120,7 +135,9 @@ describe('SmsBackup', () => {
     let id!: string;
     const sender = standInSender(async () => {
       statusAtTry.push(progressOf.get(id)!.smsStatus);
-      return ++tries < 3 ? { status: 'failed', error: 'connect ECONNREFUSED', notSent: true } : { status: 'sent', messageId: 'm-7', parts: 1 };
+      return ++tries < 3
+        ? { status: 'failed', error: 'connect ECONNREFUSED', notSent: true }
+        : { status: 'sent', messageId: 'm-7', parts: 1 };
     });
     const { backup, progress, callId, final } = setup(sender, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
     [progressOf, id] = [progress, callId];
@@ -135,7 +152,9 @@ describe('SmsBackup', () => {
   it('a waiting SMS the store fails to take back (a fault a real database gives rarely: a stand-in, named so) is tried again after the pause', async () => {
     let tries = 0;
     const sender = standInSender(async () =>
-      ++tries < 2 ? { status: 'failed', error: 'connect ECONNREFUSED', notSent: true } : { status: 'sent', messageId: 'm-8', parts: 1 },
+      ++tries < 2
+        ? { status: 'failed', error: 'connect ECONNREFUSED', notSent: true }
+        : { status: 'sent', messageId: 'm-8', parts: 1 },
     );
     const t = setup(sender, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
     const resumeSms = t.progress.resumeSms.bind(t.progress);
@@ -161,7 +180,10 @@ describe('SmsBackup', () => {
   });
 
   it('one the gateway may have taken is never tried again', async () => {
-    const unsure = standInSender(async () => ({ status: 'failed', error: 'no answer within 10 s (the gateway may have taken the message)' }));
+    const unsure = standInSender(async () => ({
+      status: 'failed',
+      error: 'no answer within 10 s (the gateway may have taken the message)',
+    }));
     const a = setup(unsure, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
     a.backup.afterFinal(a.final('busy'));
     await vi.waitFor(() => expect(a.progress.get(a.callId)!.smsStatus).toBe('failed'));
@@ -210,7 +232,10 @@ describe('SmsBackup', () => {
       await next.drain();
     }
     expect(up.sent).toHaveLength(0);
-    expect(crashed.calls.get(crashed.callId)).toMatchObject({ smsStatus: 'failed', smsError: expect.stringMatching(/not sent again, to avoid a duplicate/) });
+    expect(crashed.calls.get(crashed.callId)).toMatchObject({
+      smsStatus: 'failed',
+      smsError: expect.stringMatching(/not sent again, to avoid a duplicate/),
+    });
     expect(late.calls.get(late.callId)).toMatchObject({
       smsStatus: 'failed',
       smsError: expect.stringMatching(/within RINGHOOK_CALL_FRESHNESS; not sent late/),
@@ -249,7 +274,10 @@ describe('SmsBackup', () => {
     await next.recover();
     await next.drain();
     expect(up.sent).toEqual([]);
-    expect(t.calls.get(t.callId)).toMatchObject({ smsStatus: 'failed', smsError: expect.stringMatching(/SMS backup was turned off/) });
+    expect(t.calls.get(t.callId)).toMatchObject({
+      smsStatus: 'failed',
+      smsError: expect.stringMatching(/SMS backup was turned off/),
+    });
   });
 
   it("a merged call's SMS left waiting goes out as the one SMS it was, carrier first, to the number called", async () => {
@@ -280,7 +308,9 @@ describe('SmsBackup', () => {
     const next = t.start(up);
     await next.recover();
     await next.drain();
-    expect(up.sent).toEqual([{ to: '+14155550999', text: 'Missed call, 2 alerts: 1) MSFT down 2) AAPL up', reference: carrier.callId }]);
+    expect(up.sent).toEqual([
+      { to: '+14155550999', text: 'Missed call, 2 alerts: 1) MSFT down 2) AAPL up', reference: carrier.callId },
+    ]);
     expect([t.progress.get(carrier.callId)!.smsStatus, t.progress.get(t.callId)!.smsStatus]).toEqual(['sent', 'sent']);
   });
 

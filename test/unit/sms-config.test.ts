@@ -34,7 +34,10 @@ describe('the SMS configuration', () => {
     expect(problems({ ...base, RINGHOOK_SMS_HTTP_URL: 'http://127.0.0.1:13013/cgi-bin/sendsms' })).toMatch(
       /RINGHOOK_SMS_HTTP_URL must carry the sendsms-user's username and password/,
     );
-    const cfg = smsConfig({ ...base, RINGHOOK_SMS_HTTP_URL: 'http://127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p' });
+    const cfg = smsConfig({
+      ...base,
+      RINGHOOK_SMS_HTTP_URL: 'http://127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p',
+    });
     expect(cfg).toMatchObject({
       gateway: 'http',
       from: 'RINGHOOK',
@@ -46,13 +49,21 @@ describe('the SMS configuration', () => {
   });
 
   it('rejects a sender that is neither a number nor a short alphanumeric name', () => {
-    expect(problems({ RINGHOOK_SMS_GATEWAY: 'smpp', RINGHOOK_SMS_FROM: 'MuchTooLongSender', RINGHOOK_SMPP_URL: 'smpp://a:b@h' })).toMatch(
-      /RINGHOOK_SMS_FROM must be a phone number/,
-    );
+    expect(
+      problems({
+        RINGHOOK_SMS_GATEWAY: 'smpp',
+        RINGHOOK_SMS_FROM: 'MuchTooLongSender',
+        RINGHOOK_SMPP_URL: 'smpp://a:b@h',
+      }),
+    ).toMatch(/RINGHOOK_SMS_FROM must be a phone number/);
   });
 
   it('reads an smpp URL with defaults and percent-decoded credentials', () => {
-    const cfg = smsConfig({ RINGHOOK_SMS_GATEWAY: 'smpp', RINGHOOK_SMS_FROM: '+15550001', RINGHOOK_SMPP_URL: 'smpp://ring:p%40ss@127.0.0.1' });
+    const cfg = smsConfig({
+      RINGHOOK_SMS_GATEWAY: 'smpp',
+      RINGHOOK_SMS_FROM: '+15550001',
+      RINGHOOK_SMPP_URL: 'smpp://ring:p%40ss@127.0.0.1',
+    });
     expect(cfg).toMatchObject({
       gateway: 'smpp',
       smpp: {
@@ -90,7 +101,9 @@ describe('the SMS configuration', () => {
 
   it('needs twilio credentials, and reads the API base', () => {
     const base = { RINGHOOK_SMS_GATEWAY: 'http', RINGHOOK_SMS_HTTP_PRESET: 'twilio', RINGHOOK_SMS_FROM: '+15550001' };
-    expect(problems(base)).toMatch(/RINGHOOK_SMS_TWILIO_ACCOUNT_SID is required[\s\S]*RINGHOOK_SMS_TWILIO_AUTH_TOKEN is required/);
+    expect(problems(base)).toMatch(
+      /RINGHOOK_SMS_TWILIO_ACCOUNT_SID is required[\s\S]*RINGHOOK_SMS_TWILIO_AUTH_TOKEN is required/,
+    );
     const cfg = smsConfig({ ...base, RINGHOOK_SMS_TWILIO_ACCOUNT_SID: 'AC1', RINGHOOK_SMS_TWILIO_AUTH_TOKEN: 't' });
     expect(cfg).toMatchObject({ http: { preset: 'twilio', baseUrl: 'https://api.twilio.com', accountSid: 'AC1' } });
   });
@@ -110,7 +123,12 @@ describe('the SMS configuration', () => {
       RINGHOOK_SMS_HTTP_ID_FIELD: 'data.id',
     });
     if (cfg.gateway !== 'http' || cfg.http.preset !== 'generic') throw new Error('expected generic');
-    expect(cfg.http).toMatchObject({ method: 'POST', bodyFormat: 'json', headers: { Authorization: 'Bearer T' }, idField: 'data.id' });
+    expect(cfg.http).toMatchObject({
+      method: 'POST',
+      bodyFormat: 'json',
+      headers: { Authorization: 'Bearer T' },
+      idField: 'data.id',
+    });
     expect(cfg.http.successStatus(202)).toBe(true);
     expect(cfg.http.successStatus(201)).toBe(false);
   });

@@ -6,7 +6,11 @@ const active = { smsBackup: true, status: 'active' as const };
 
 describe('decideSms', () => {
   it('sends after every unanswered outcome, interrupted and expired, and never after a call that reached the owner', () => {
-    for (const state of FINAL_STATES) expect([state, decideSms(state, active, true)]).toEqual([state, SMS_BACKUP_STATES.has(state) ? 'send' : 'not_needed']);
+    for (const state of FINAL_STATES)
+      expect([state, decideSms(state, active, true)]).toEqual([
+        state,
+        SMS_BACKUP_STATES.has(state) ? 'send' : 'not_needed',
+      ]);
     expect(decideSms('completed', active, true)).toBe('not_needed');
     expect(decideSms('acknowledged', active, true)).toBe('not_needed');
     expect(decideSms('busy', active, true)).toBe('send');

@@ -6,8 +6,23 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/log.js';
 import { smsConfig } from '../helpers/sms-config.js';
-import { kannelDlrUrl, parseKannelDlr, parseSmppReceiptText, parseTwilioStatus, receiptIdForms, smppReceiptReport } from '../../src/sms/delivery.js';
-import { fillTemplate, genericVerdict, kannelRequest, kannelVerdict, pickField, safeUrl, twilioVerdict } from '../../src/sms/http-presets.js';
+import {
+  kannelDlrUrl,
+  parseKannelDlr,
+  parseSmppReceiptText,
+  parseTwilioStatus,
+  receiptIdForms,
+  smppReceiptReport,
+} from '../../src/sms/delivery.js';
+import {
+  fillTemplate,
+  genericVerdict,
+  kannelRequest,
+  kannelVerdict,
+  pickField,
+  safeUrl,
+  twilioVerdict,
+} from '../../src/sms/http-presets.js';
 import { createSmsSender } from '../../src/sms/index.js';
 import { destinationAddress, smppStatusName, sourceAddress } from '../../src/sms/smpp-params.js';
 
@@ -22,7 +37,10 @@ const sms = {
 
 describe('Kannel preset', () => {
   it('builds the sendsms GET with coding=2 only for non-GSM text, and the dlr-url', () => {
-    const spec = kannelRequest({ preset: 'kannel', url: 'http://127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p' }, sms);
+    const spec = kannelRequest(
+      { preset: 'kannel', url: 'http://127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p' },
+      sms,
+    );
     const q = new URL(spec.url).searchParams;
     expect(Object.fromEntries(q)).toEqual({
       username: 'u',
@@ -35,7 +53,10 @@ describe('Kannel preset', () => {
       'dlr-mask': '19',
       'dlr-url': 'https://rh.example/sms/dlr?rh_msgid=L1&rh_dlr=%d&rh_reply=%A',
     });
-    const plain = kannelRequest({ preset: 'kannel', url: 'http://k/cgi-bin/sendsms?username=u&password=p' }, { ...sms, text: 'plain', dlrUrl: null });
+    const plain = kannelRequest(
+      { preset: 'kannel', url: 'http://k/cgi-bin/sendsms?username=u&password=p' },
+      { ...sms, text: 'plain', dlrUrl: null },
+    );
     expect(new URL(plain.url).searchParams.has('coding')).toBe(false);
     expect(new URL(plain.url).searchParams.has('dlr-url')).toBe(false);
   });
@@ -43,13 +64,22 @@ describe('Kannel preset', () => {
   it('reads Kannel replies', () => {
     expect(kannelVerdict(202, '0: Accepted for delivery', 'L1')).toEqual({ accepted: true, messageId: 'L1' });
     expect(kannelVerdict(202, '3: Queued for later delivery', null)).toEqual({ accepted: true, messageId: null });
-    expect(kannelVerdict(403, 'Authorization failed for sendsms', null)).toMatchObject({ accepted: false, retryable: false });
+    expect(kannelVerdict(403, 'Authorization failed for sendsms', null)).toMatchObject({
+      accepted: false,
+      retryable: false,
+    });
     expect(kannelVerdict(503, 'Sending failed.', null)).toMatchObject({ accepted: false, retryable: true });
   });
 
   it('parses its dlr-url calls', () => {
-    const url = new URL(kannelDlrUrl('http://rh/sms/dlr?k=1', 'abc').replace('%d', '2').replace('%A', 'NACK%2F0x0000000b'));
-    expect(parseKannelDlr(url.searchParams)).toEqual({ messageId: 'abc', status: 'failed', detail: 'not delivered to phone: NACK/0x0000000b' });
+    const url = new URL(
+      kannelDlrUrl('http://rh/sms/dlr?k=1', 'abc').replace('%d', '2').replace('%A', 'NACK%2F0x0000000b'),
+    );
+    expect(parseKannelDlr(url.searchParams)).toEqual({
+      messageId: 'abc',
+      status: 'failed',
+      detail: 'not delivered to phone: NACK/0x0000000b',
+    });
     expect(parseKannelDlr(new URLSearchParams('rh_msgid=a&rh_dlr=1'))).toMatchObject({ status: 'delivered' });
     expect(parseKannelDlr(new URLSearchParams('rh_msgid=a&rh_dlr=x'))).toBeNull();
   });
@@ -104,10 +134,16 @@ describe('Twilio preset (injected fetch: no real Twilio here)', () => {
       RINGHOOK_SMS_DLR_URL: 'https://rh.example/sms/dlr',
     });
     const s = createSmsSender(config, { logger: silentLogger, fetch: fetchStub });
-    expect(await s.send({ to: '+15551230003', text: 'hi → there', reference: 'c1' })).toEqual({ status: 'sent', messageId: 'SM123', parts: 1 });
+    expect(await s.send({ to: '+15551230003', text: 'hi → there', reference: 'c1' })).toEqual({
+      status: 'sent',
+      messageId: 'SM123',
+      parts: 1,
+    });
     expect(calls[0]!.url).toBe('http://127.0.0.1:9/2010-04-01/Accounts/AC42/Messages.json');
     expect(calls[0]!.init.method).toBe('POST');
-    expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe(`Basic ${Buffer.from('AC42:tok').toString('base64')}`);
+    expect((calls[0]!.init.headers as Record<string, string>).authorization).toBe(
+      `Basic ${Buffer.from('AC42:tok').toString('base64')}`,
+    );
     expect(Object.fromEntries(new URLSearchParams(String(calls[0]!.init.body)))).toEqual({
       To: '+15551230003',
       From: '+15550001111',
@@ -135,7 +171,9 @@ describe('Twilio preset (injected fetch: no real Twilio here)', () => {
 
 describe('generic preset', () => {
   it('escapes placeholder values for JSON, form and URL', () => {
-    expect(fillTemplate('{"t":"{text}"}', { ...sms, text: 'say "hi"\n' }, (v) => JSON.stringify(v).slice(1, -1))).toBe('{"t":"say \\"hi\\"\\n"}');
+    expect(fillTemplate('{"t":"{text}"}', { ...sms, text: 'say "hi"\n' }, (v) => JSON.stringify(v).slice(1, -1))).toBe(
+      '{"t":"say \\"hi\\"\\n"}',
+    );
     expect(fillTemplate('https://x/?to={to}&m={text}', sms, encodeURIComponent)).toBe(
       'https://x/?to=%2B15551230003&m=Missed%20call%20alert%3A%20a%20%26%20b%20%E2%86%92%20c',
     );
@@ -151,7 +189,10 @@ describe('generic preset', () => {
       RINGHOOK_SMS_HTTP_ID_FIELD: 'data.id',
     });
     if (config.gateway !== 'http' || config.http.preset !== 'generic') throw new Error('generic expected');
-    expect(genericVerdict(config.http, 200, '{"ok":true,"data":{"id":77}}')).toEqual({ accepted: true, messageId: '77' });
+    expect(genericVerdict(config.http, 200, '{"ok":true,"data":{"id":77}}')).toEqual({
+      accepted: true,
+      messageId: '77',
+    });
     expect(genericVerdict(config.http, 200, '{"ok":false}')).toMatchObject({ accepted: false, retryable: false });
     expect(genericVerdict(config.http, 503, 'busy')).toMatchObject({ accepted: false, retryable: true });
     expect(pickField({ a: { b: 'c' } }, 'a.b')).toBe('c');
@@ -159,7 +200,9 @@ describe('generic preset', () => {
   });
 
   it('keeps secrets out of URLs it reports', () => {
-    expect(safeUrl('http://u:pw@127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p')).toBe('http://127.0.0.1:13013/cgi-bin/sendsms');
+    expect(safeUrl('http://u:pw@127.0.0.1:13013/cgi-bin/sendsms?username=u&password=p')).toBe(
+      'http://127.0.0.1:13013/cgi-bin/sendsms',
+    );
   });
 });
 
@@ -175,13 +218,22 @@ describe('SMPP receipts, addresses, statuses', () => {
   });
 
   it('parses the SMPP 3.4 Appendix B receipt text', () => {
-    const r = parseSmppReceiptText('id:0A1B sub:001 dlvrd:001 submit date:2401011200 done date:2401011201 stat:DELIVRD err:000 text:Missed call');
-    expect(r).toMatchObject({ id: '0A1B', stat: 'DELIVRD', err: '000', fields: { 'done date': '2401011201', text: 'Missed call' } });
+    const r = parseSmppReceiptText(
+      'id:0A1B sub:001 dlvrd:001 submit date:2401011200 done date:2401011201 stat:DELIVRD err:000 text:Missed call',
+    );
+    expect(r).toMatchObject({
+      id: '0A1B',
+      stat: 'DELIVRD',
+      err: '000',
+      fields: { 'done date': '2401011201', text: 'Missed call' },
+    });
     expect(parseSmppReceiptText('hello')).toBeNull();
   });
 
   it('prefers the receipted_message_id and message_state TLVs', () => {
-    expect(smppReceiptReport({ text: 'id:1 stat:ENROUTE err:000', receiptedMessageId: 'X9\0', messageState: 5 })).toEqual({
+    expect(
+      smppReceiptReport({ text: 'id:1 stat:ENROUTE err:000', receiptedMessageId: 'X9\0', messageState: 5 }),
+    ).toEqual({
       gatewayId: 'X9',
       status: 'failed',
       detail: 'UNDELIV',

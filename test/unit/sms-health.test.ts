@@ -38,7 +38,11 @@ describe('SmsHealth', () => {
   it('a gateway that does not answer the check is down after the time bound', async () => {
     const sender = standInSender(() => new Promise<SmsCheck>(() => {}));
     const health = new SmsHealth(sender, { timeoutMs: 50 });
-    expect(await health.current()).toEqual({ state: 'down', detail: 'no answer from the gateway within 50 ms', at: expect.any(Number) });
+    expect(await health.current()).toEqual({
+      state: 'down',
+      detail: 'no answer from the gateway within 50 ms',
+      at: expect.any(Number),
+    });
   });
 
   it('a failed check is down with its reason; a message the gateway accepts makes it ok at once', async () => {

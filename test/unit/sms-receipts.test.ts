@@ -14,7 +14,13 @@ import { smsReceiptToken } from '../../src/app/telephony.js';
 
 // Twilio's published example: this URL, auth token 12345, these parameters.
 const DOC_URL = 'https://mycompany.com/myapp.php?foo=1&bar=2';
-const DOC_PARAMS = new URLSearchParams({ CallSid: 'CA1234567890ABCDE', Caller: '+12349013030', Digits: '1234', From: '+12349013030', To: '+18005551212' });
+const DOC_PARAMS = new URLSearchParams({
+  CallSid: 'CA1234567890ABCDE',
+  Caller: '+12349013030',
+  Digits: '1234',
+  From: '+12349013030',
+  To: '+18005551212',
+});
 const DOC_SIGNATURE = '0/KCTR6DLpKmkAf8muzZqo1nDgQ=';
 
 describe('Twilio signature', () => {
@@ -29,7 +35,9 @@ describe('Twilio signature', () => {
 
   it('changes with the URL, any parameter, or the auth token', () => {
     expect(twilioSignature('12345', DOC_URL.replace('foo=1', 'foo=2'), DOC_PARAMS)).not.toBe(DOC_SIGNATURE);
-    expect(twilioSignature('12345', DOC_URL, new URLSearchParams({ ...Object.fromEntries(DOC_PARAMS), Digits: '1235' }))).not.toBe(DOC_SIGNATURE);
+    expect(
+      twilioSignature('12345', DOC_URL, new URLSearchParams({ ...Object.fromEntries(DOC_PARAMS), Digits: '1235' })),
+    ).not.toBe(DOC_SIGNATURE);
     expect(twilioSignature('12346', DOC_URL, DOC_PARAMS)).not.toBe(DOC_SIGNATURE);
   });
 
@@ -40,8 +48,14 @@ describe('Twilio signature', () => {
   });
 
   it('knows the URL with and without its default port', () => {
-    expect(twilioSignedUrls('https://rh.example/sms/dlr?a=1')).toEqual(['https://rh.example/sms/dlr?a=1', 'https://rh.example:443/sms/dlr?a=1']);
-    expect(twilioSignedUrls('https://rh.example:8443/sms/dlr')).toEqual(['https://rh.example:8443/sms/dlr', 'https://rh.example/sms/dlr']);
+    expect(twilioSignedUrls('https://rh.example/sms/dlr?a=1')).toEqual([
+      'https://rh.example/sms/dlr?a=1',
+      'https://rh.example:443/sms/dlr?a=1',
+    ]);
+    expect(twilioSignedUrls('https://rh.example:8443/sms/dlr')).toEqual([
+      'https://rh.example:8443/sms/dlr',
+      'https://rh.example/sms/dlr',
+    ]);
   });
 
   it('is checked over the public URL with the query as it arrived, in constant time', () => {
@@ -55,17 +69,27 @@ describe('Twilio signature', () => {
     expect(twilioSignatureValid('auth', 'https://rh.example/sms/dlr', search, form, null)).toBe(false);
     expect(twilioSignatureValid('auth', 'https://rh.example/sms/dlr', search, form, '')).toBe(false);
     expect(twilioSignatureValid('other', 'https://rh.example/sms/dlr', search, form, good)).toBe(false);
-    expect(twilioSignatureValid('auth', 'https://rh.example/sms/dlr', `${search}&MessageStatus=failed`, form, good)).toBe(false);
-    expect(twilioSignatureValid('auth', 'https://rh.example/sms/dlr', search, new URLSearchParams({ MessageSid: 'SM1', MessageStatus: 'failed' }), good)).toBe(
-      false,
-    );
+    expect(
+      twilioSignatureValid('auth', 'https://rh.example/sms/dlr', `${search}&MessageStatus=failed`, form, good),
+    ).toBe(false);
+    expect(
+      twilioSignatureValid(
+        'auth',
+        'https://rh.example/sms/dlr',
+        search,
+        new URLSearchParams({ MessageSid: 'SM1', MessageStatus: 'failed' }),
+        good,
+      ),
+    ).toBe(false);
   });
 });
 
 describe('receipt URL', () => {
   it("adds the token to the operator's URL, keeping its own query string", () => {
     expect(receiptUrl('https://rh.example/sms/dlr', 'T0k-en_')).toBe('https://rh.example/sms/dlr?rh_token=T0k-en_');
-    expect(receiptUrl('https://rh.example/sms/dlr?site=home&x=a%20b', 'tok')).toBe('https://rh.example/sms/dlr?site=home&x=a%20b&rh_token=tok');
+    expect(receiptUrl('https://rh.example/sms/dlr?site=home&x=a%20b', 'tok')).toBe(
+      'https://rh.example/sms/dlr?site=home&x=a%20b&rh_token=tok',
+    );
     expect(receiptUrl('https://rh.example/sms/dlr?', 'tok')).toBe('https://rh.example/sms/dlr?rh_token=tok');
   });
 
@@ -89,7 +113,9 @@ describe('receipt URL', () => {
   it("is what Kannel's dlr-url and Twilio's StatusCallback carry", () => {
     const kannel = withReceiptToken(kannelConfig, 'secret1');
     if (kannel.gateway !== 'http' || kannel.http.preset !== 'kannel') throw new Error('kannel expected');
-    const dlrUrl = new URL(kannelRequest(kannel.http, { ...sms, dlrUrl: kannel.dlrUrl }).url).searchParams.get('dlr-url');
+    const dlrUrl = new URL(kannelRequest(kannel.http, { ...sms, dlrUrl: kannel.dlrUrl }).url).searchParams.get(
+      'dlr-url',
+    );
     expect(dlrUrl).toBe('https://rh.example/sms/dlr?site=home&rh_token=secret1&rh_msgid=L1&rh_dlr=%d&rh_reply=%A');
 
     const twilio = withReceiptToken(twilioConfig, 'secret2');

@@ -26,7 +26,9 @@ describe('GSM 7-bit detection and encoding', () => {
   });
 
   it('round-trips any GSM text, and any text through UCS-2', () => {
-    const gsmChar = fc.constantFrom(...Array.from('@£$¥èéùìòÇ\nØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./09:;<=>?¡AZÄÖÑÜ§¿azäöñüà€[]{}~^|\\'));
+    const gsmChar = fc.constantFrom(
+      ...Array.from('@£$¥èéùìòÇ\nØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./09:;<=>?¡AZÄÖÑÜ§¿azäöñüà€[]{}~^|\\'),
+    );
     fc.assert(
       fc.property(
         fc.array(gsmChar).map((a) => a.join('')),
@@ -63,7 +65,9 @@ describe('splitting into SMS parts', () => {
         expect(parts.join('')).toBe(s);
         for (const p of parts) {
           const units = enc === 'gsm7' ? gsm7Length(p) : p.length;
-          expect(units).toBeLessThanOrEqual(parts.length === 1 ? (enc === 'gsm7' ? 160 : 70) : enc === 'gsm7' ? 153 : 67);
+          expect(units).toBeLessThanOrEqual(
+            parts.length === 1 ? (enc === 'gsm7' ? 160 : 70) : enc === 'gsm7' ? 153 : 67,
+          );
         }
       }),
     );
@@ -137,7 +141,9 @@ describe('buildSmsText', () => {
 
 describe('buildSmsText for a call that carried several alerts', () => {
   it('says how many, then each in order of arrival, numbered', () => {
-    expect(buildSmsText(['AAPL up', ' TSLA down ', 'SPY flat'])).toBe('Missed call, 3 alerts: 1) AAPL up 2) TSLA down 3) SPY flat');
+    expect(buildSmsText(['AAPL up', ' TSLA down ', 'SPY flat'])).toBe(
+      'Missed call, 3 alerts: 1) AAPL up 2) TSLA down 3) SPY flat',
+    );
   });
 
   it('one alert in a list reads as a single one', () => {

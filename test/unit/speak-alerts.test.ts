@@ -22,17 +22,21 @@ describe('the alerts traders write, in every offered language', () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(120);
     expect(new Set(ROWS.map((r) => r[0])).size).toBe(8);
     expect(new Set(ROWS.map((r) => r[1]))).toEqual(new Set(Object.keys(LANGUAGES)));
-    for (const lang of ['ru', 'ja', 'zh'] as const) expect(ROWS.some(([kind, l]) => kind === 'decimals' && l === lang)).toBe(true);
+    for (const lang of ['ru', 'ja', 'zh'] as const)
+      expect(ROWS.some(([kind, l]) => kind === 'decimals' && l === lang)).toBe(true);
   });
 
-  it.each(ROWS.map((row) => [`${row[0]} ${row[1]}`, row[2], row] as const))('%s: %s', (_, alert, [, lang, , ...said]) => {
-    const spoken = speakable(alert, LANGUAGES[lang]);
-    for (const pattern of said) expect(spoken).toMatch(pattern);
-    expect(spoken).not.toMatch(SYMBOL);
-    expect(spoken).not.toMatch(/\p{Extended_Pictographic}/u);
-    expect(spoken).not.toMatch(HALF_SAID);
-    for (const word of spoken.match(SYMBOL_WORDS) ?? []) expect(alert.toLowerCase()).toContain(word.toLowerCase());
-    if (WORDS_ONLY.includes(lang)) expect(spoken).not.toMatch(/\d/);
-    if (lang === 'ja') expect(spoken).not.toMatch(/\p{Script=Han}/u);
-  });
+  it.each(ROWS.map((row) => [`${row[0]} ${row[1]}`, row[2], row] as const))(
+    '%s: %s',
+    (_, alert, [, lang, , ...said]) => {
+      const spoken = speakable(alert, LANGUAGES[lang]);
+      for (const pattern of said) expect(spoken).toMatch(pattern);
+      expect(spoken).not.toMatch(SYMBOL);
+      expect(spoken).not.toMatch(/\p{Extended_Pictographic}/u);
+      expect(spoken).not.toMatch(HALF_SAID);
+      for (const word of spoken.match(SYMBOL_WORDS) ?? []) expect(alert.toLowerCase()).toContain(word.toLowerCase());
+      if (WORDS_ONLY.includes(lang)) expect(spoken).not.toMatch(/\d/);
+      if (lang === 'ja') expect(spoken).not.toMatch(/\p{Script=Han}/u);
+    },
+  );
 });

@@ -32,7 +32,8 @@ const sounds = (phonemes: string, engine: 'espeak' | 'flite') =>
         .trim()
     : phonemes.replace(/\([a-z-]+\)/g, '').replace(/[\s_:!|',%=#-]/g, '');
 
-const phonemes = (text: string, voice: string) => (voice === 'flite' ? sounds(flite(text), 'flite') : sounds(espeak(text, voice), 'espeak'));
+const phonemes = (text: string, voice: string) =>
+  voice === 'flite' ? sounds(flite(text), 'flite') : sounds(espeak(text, voice), 'espeak');
 
 /** The symbols an engine may read aloud: "bar", "slash", "backslash", "hash", "equals", "caret", "asterisk", "tilde"… */
 const SYMBOLS = ['|', '/', '\\', '#', '=', '^', '*', '~', '{', '}', '_', '<', '>', '[', ']'];

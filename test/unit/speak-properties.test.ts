@@ -12,7 +12,13 @@ const decimal = fc.tuple(int(99_999), fc.stringMatching(/^\d{1,4}$/)).map(([w, f
 const amount = fc.oneof(
   int(1_000_000).map(String),
   decimal,
-  fc.tuple(fc.constantFrom('$', '€', '+', '-', '+$', ''), decimal, fc.constantFrom('', '%', 'k', 'K', 'M', 'B', 'bn', 'x')).map((p) => p.join('')),
+  fc
+    .tuple(
+      fc.constantFrom('$', '€', '+', '-', '+$', ''),
+      decimal,
+      fc.constantFrom('', '%', 'k', 'K', 'M', 'B', 'bn', 'x'),
+    )
+    .map((p) => p.join('')),
   int(999_999).map((n) => n.toLocaleString('en-US')),
 );
 const ticker = fc.constantFrom(
@@ -52,7 +58,30 @@ const word = fc.constantFrom(
   'on',
   'the',
 );
-const mark = fc.constantFrom('|', '/', ' / ', '-', '=', '~', '@', '&', '>', '<=', '→', '📈', '📉', '⬆️', '⬇️', '➡️', '🚀', '✅', '#1', '**', '_', '^');
+const mark = fc.constantFrom(
+  '|',
+  '/',
+  ' / ',
+  '-',
+  '=',
+  '~',
+  '@',
+  '&',
+  '>',
+  '<=',
+  '→',
+  '📈',
+  '📉',
+  '⬆️',
+  '⬇️',
+  '➡️',
+  '🚀',
+  '✅',
+  '#1',
+  '**',
+  '_',
+  '^',
+);
 const special = fc.constantFrom(
   '{{close}}',
   '{{ticker}}',
@@ -68,7 +97,9 @@ const special = fc.constantFrom(
   '1D',
   '15M',
 );
-const alert = fc.array(fc.oneof(amount, ticker, word, mark, special), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(' '));
+const alert = fc
+  .array(fc.oneof(amount, ticker, word, mark, special), { minLength: 1, maxLength: 12 })
+  .map((parts) => parts.join(' '));
 const language = fc.constantFrom(...LANGUAGE_CODES);
 
 /** Symbols an engine reads aloud ("bar", "slash", "hash", "equals", "caret"…). */
@@ -93,7 +124,19 @@ describe('any alert made of what traders write', () => {
   });
 });
 
-const ZH_DIGITS: Record<string, number> = { 零: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+const ZH_DIGITS: Record<string, number> = {
+  零: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+};
 const ZH_PLACES: Record<string, number> = { 十: 10, 百: 100, 千: 1000 };
 
 /** Reads Chinese number characters back (万, 亿 and 万亿 groups). */
@@ -114,7 +157,10 @@ function readChinese(text: string): number {
     } else if (c === '万' || c === '亿') {
       const size = c === '万' ? 1e4 : 1e8;
       // 一亿两千万: the 万 group after an 亿 is counted on its own.
-      total = c === '万' && total % 1e8 === 0 && total > 0 ? total + (section + digit) * size : (total + section + digit) * size;
+      total =
+        c === '万' && total % 1e8 === 0 && total > 0
+          ? total + (section + digit) * size
+          : (total + section + digit) * size;
       section = digit = 0;
     }
   }
@@ -131,8 +177,16 @@ const RU_VALUES: Record<string, number> = Object.fromEntries(
 Object.assign(
   RU_VALUES,
   { одна: 1, две: 2 },
-  Object.fromEntries('двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто'.split(' ').map((w, i) => [w, (i + 2) * 10])),
-  Object.fromEntries('сто двести триста четыреста пятьсот шестьсот семьсот восемьсот девятьсот'.split(' ').map((w, i) => [w, (i + 1) * 100])),
+  Object.fromEntries(
+    'двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто'
+      .split(' ')
+      .map((w, i) => [w, (i + 2) * 10]),
+  ),
+  Object.fromEntries(
+    'сто двести триста четыреста пятьсот шестьсот семьсот восемьсот девятьсот'
+      .split(' ')
+      .map((w, i) => [w, (i + 1) * 100]),
+  ),
 );
 const RU_SCALES: Array<[RegExp, number]> = [
   [/^триллион/, 1e12],
@@ -177,7 +231,8 @@ describe('native numbers read back to the number', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 999_999 }), fc.stringMatching(/^\d{1,6}$/), (whole, fraction) => {
         const said = russianDecimal(String(whole), fraction);
-        const [, wholeWords, integral, fractionWords, denominator, ending] = /^(.+) (целая|целых) (.+) (\S+?)(ая|ых)$/.exec(said)!;
+        const [, wholeWords, integral, fractionWords, denominator, ending] =
+          /^(.+) (целая|целых) (.+) (\S+?)(ая|ых)$/.exec(said)!;
         expect(readRussian(wholeWords!)).toBe(whole);
         expect(integral).toBe(whole % 10 === 1 && whole % 100 !== 11 ? 'целая' : 'целых');
         expect(readRussian(fractionWords!)).toBe(Number(fraction));
@@ -194,7 +249,9 @@ describe('native numbers read back to the number', () => {
         const ja = speakable(`${whole}.${fraction}`, LANGUAGES.ja);
         expect(ja).toBe(`${japaneseCardinal(whole)} てん ${[...fraction].map((d) => jaDigits[Number(d)]).join(' ')}`);
         const zh = speakable(`${whole}.${fraction}`, LANGUAGES.zh);
-        expect(zh).toBe(`${chineseCardinal(whole)} 点 ${[...fraction].map((d) => '零一二三四五六七八九'[Number(d)]).join(' ')}`);
+        expect(zh).toBe(
+          `${chineseCardinal(whole)} 点 ${[...fraction].map((d) => '零一二三四五六七八九'[Number(d)]).join(' ')}`,
+        );
         expect(readChinese(zh.split(' ')[0]!)).toBe(whole);
       }),
     );

@@ -7,7 +7,8 @@ import { english, MAX_CARDINAL, type NumberLanguage } from '../../src/core/numbe
 import { parseAlertBody } from '../../src/core/payload.js';
 import { CAPS_WORDS, saySymbol, sayTime24, speakable } from '../../src/core/speakable.js';
 
-const cases = (rows: Array<[string, string]>) => it.each(rows)('%j → %j', (input, spoken) => expect(speakable(input)).toBe(spoken));
+const cases = (rows: Array<[string, string]>) =>
+  it.each(rows)('%j → %j', (input, spoken) => expect(speakable(input)).toBe(spoken));
 
 describe('English number words', () => {
   it.each([
@@ -124,7 +125,10 @@ describe('numbers', () => {
     ['0.00001234', 'zero point, four zeros, one two three four'],
     ['0.0000', 'zero point, four zeros'],
     ['007', 'zero zero seven'],
-    ['1234567890123456789', 'one two three four five six seven eight nine zero one two three four five six seven eight nine'],
+    [
+      '1234567890123456789',
+      'one two three four five six seven eight nine zero one two three four five six seven eight nine',
+    ],
     ['100k', 'one hundred thousand'],
     ['2.5K', 'two point five thousand'],
     ['10x leverage', 'ten times leverage'],

@@ -4,7 +4,11 @@ import { type AlertToSpeak, SpeechAhead } from '../../src/speech/speech-ahead.js
 
 const english = callSpeech({ language: 'en', voice: defaultVoice('en'), intro: null });
 const german = callSpeech({ language: 'de', voice: defaultVoice('de'), intro: null });
-const alert = (callId: string, phone: string, message: string, speech = english): AlertToSpeak => ({ callId, phone, speaks: { message, speech } });
+const alert = (callId: string, phone: string, message: string, speech = english): AlertToSpeak => ({
+  callId,
+  phone,
+  speaks: { message, speech },
+});
 
 /** A speech engine taking `free` jobs, recording what it was asked: text and voice. */
 function engine(free: number) {
@@ -30,7 +34,12 @@ describe('SpeechAhead', () => {
   it("in dial order while engines are free: the burst voice while more than a ring of calls wait behind; another language its own; the owner's dearer voice is left to the call", () => {
     const e = engine(10);
     const ahead = new SpeechAhead({ tts: e.tts, burstVoice: 'kal', callsPerSecond: 1 });
-    const line = [alert('a', '+1', 'alpha'), alert('b', '+2', 'bravo'), alert('c', '+3', 'charlie', german), alert('d', '+4', 'delta')];
+    const line = [
+      alert('a', '+1', 'alpha'),
+      alert('b', '+2', 'bravo'),
+      alert('c', '+3', 'charlie', german),
+      alert('d', '+4', 'delta'),
+    ];
     ahead.next(line, line.length, () => {});
     // One a second, 1.5 a ring: 'a' has three behind it, 'b' two, 'd' none (its call says it in slt or kal, as it plans then).
     expect(e.asked).toEqual(['kal: alpha', 'kal: bravo', 'de: charlie']);
@@ -52,7 +61,13 @@ describe('SpeechAhead', () => {
   it('skips an alert whose phone has one before it in the line (it rides along in that call), one not read yet, and one with nothing to say alone', () => {
     const e = engine(10);
     const ahead = new SpeechAhead({ tts: e.tts, burstVoice: undefined, callsPerSecond: undefined });
-    const line = [alert('a', '+1', 'alpha'), undefined, { callId: 't', phone: '+3' }, alert('b', '+1', 'bravo'), alert('c', '+2', 'charlie')];
+    const line = [
+      alert('a', '+1', 'alpha'),
+      undefined,
+      { callId: 't', phone: '+3' },
+      alert('b', '+1', 'bravo'),
+      alert('c', '+2', 'charlie'),
+    ];
     ahead.next(line, line.length, () => {});
     expect(e.asked).toEqual(['own: alpha', 'own: charlie']);
   });

@@ -46,7 +46,11 @@ describe('commandNamed', () => {
   const root = defineCommand({ subCommands: { account: defineCommand({ subCommands: { set: leaf } }) } });
 
   it('follows the subcommands and leaves the rest', () => {
-    expect(commandNamed(root, ['account', 'set', 'abc', '--json'])).toEqual({ command: leaf, names: ['account', 'set'], rest: ['abc', '--json'] });
+    expect(commandNamed(root, ['account', 'set', 'abc', '--json'])).toEqual({
+      command: leaf,
+      names: ['account', 'set'],
+      rest: ['abc', '--json'],
+    });
   });
 
   it('stops at a name that is not a subcommand', () => {

@@ -9,7 +9,9 @@ function verdictOver(phrases: TalkPhrase[], untilMs = 30_000) {
     // Only what Asterisk had reported by then: a phrase is known from its start, its length once it ended (+ the silence that ends it).
     const known = phrases
       .filter((p) => p.startMs <= now)
-      .map((p) => (p.durationMs !== undefined && p.startMs + p.durationMs + TALK.silenceMs <= now ? p : { startMs: p.startMs }));
+      .map((p) =>
+        p.durationMs !== undefined && p.startMs + p.durationMs + TALK.silenceMs <= now ? p : { startMs: p.startMs },
+      );
     const r = readTalk(known, now);
     if ('verdict' in r) return { ...r.verdict, atMs: now };
   }
@@ -18,7 +20,11 @@ function verdictOver(phrases: TalkPhrase[], untilMs = 30_000) {
 
 describe('readTalk: person or machine', () => {
   it('a person: "Hello?" (0.45 s) then listening is a person, once 1.5 s of quiet followed', () => {
-    expect(verdictOver([{ startMs: 300, durationMs: 450 }])).toEqual({ status: 'HUMAN', cause: 'HUMAN-1-450', atMs: 2_260 });
+    expect(verdictOver([{ startMs: 300, durationMs: 450 }])).toEqual({
+      status: 'HUMAN',
+      cause: 'HUMAN-1-450',
+      atMs: 2_260,
+    });
   });
 
   it('a person who talks over the intro twice ("Hello?" … "Yes?") is still a person', () => {
@@ -31,7 +37,10 @@ describe('readTalk: person or machine', () => {
   });
 
   it('a person with a longer first phrase ("Hello, this is Alex speaking", 1.8 s) is a person', () => {
-    expect(verdictOver([{ startMs: 400, durationMs: 1_800 }])).toMatchObject({ status: 'HUMAN', cause: 'HUMAN-1-1800' });
+    expect(verdictOver([{ startMs: 400, durationMs: 1_800 }])).toMatchObject({
+      status: 'HUMAN',
+      cause: 'HUMAN-1-1800',
+    });
   });
 
   it('a voicemail greeting that talks on (5 s, pauses shorter than 0.8 s inside): a machine 2.8 s after it began, before it ends', () => {
@@ -79,14 +88,22 @@ describe('readTalk: person or machine', () => {
 
   it('no new event: the reading says when to look again (the next moment a verdict could fall)', () => {
     expect(readTalk([], 0)).toEqual({ recheckAtMs: TALK.analysisMs });
-    expect(readTalk([{ startMs: 300 }], 400)).toEqual({ recheckAtMs: 300 + TALK.silenceMs + TALK.maxPersonPhraseMs + 1 });
-    expect(readTalk([{ startMs: 300, durationMs: 450 }], 1_550)).toEqual({ recheckAtMs: 300 + 450 + TALK.afterPhraseSilenceMs });
+    expect(readTalk([{ startMs: 300 }], 400)).toEqual({
+      recheckAtMs: 300 + TALK.silenceMs + TALK.maxPersonPhraseMs + 1,
+    });
+    expect(readTalk([{ startMs: 300, durationMs: 450 }], 1_550)).toEqual({
+      recheckAtMs: 300 + 450 + TALK.afterPhraseSilenceMs,
+    });
   });
 });
 
 describe("readTalk over sequences recorded from Asterisk 22 (test/e2e/voicemail.test.ts, the calls' timelines)", () => {
   it('flite\'s "Hello?" sent from the answer: talk 0.22 s for 0.54 s → a person at 2.26 s', () => {
-    expect(verdictOver([{ startMs: 220, durationMs: 540 }])).toEqual({ status: 'HUMAN', cause: 'HUMAN-1-540', atMs: 2_260 });
+    expect(verdictOver([{ startMs: 220, durationMs: 540 }])).toEqual({
+      status: 'HUMAN',
+      cause: 'HUMAN-1-540',
+      atMs: 2_260,
+    });
   });
 
   it('a 5.6 s greeting and its 0.4 s beep: talk 0.19 s for 6.00 s → a machine at 2.99 s; the message left at 7.69 s', () => {

@@ -28,7 +28,9 @@ describe('the speech command without inotify', () => {
   });
 
   it('returns what the command wrote', async () => {
-    expect((await runSpeechCommand('cat', 'hello', work(), { timeoutMs: 5_000, maxBytes: 1_000 })).toString()).toBe('hello');
+    expect((await runSpeechCommand('cat', 'hello', work(), { timeoutMs: 5_000, maxBytes: 1_000 })).toString()).toBe(
+      'hello',
+    );
   });
 
   it('stops a command past its time bound with an error, and nothing escapes into a timer', async () => {
@@ -36,7 +38,9 @@ describe('the speech command without inotify', () => {
     const onUncaught = (error: unknown) => escaped.push(error);
     process.on('uncaughtException', onUncaught);
     try {
-      await expect(runSpeechCommand('sleep 5', 'x', work(), { timeoutMs: 200, maxBytes: 1_000 })).rejects.toThrow(SpeechCommandError);
+      await expect(runSpeechCommand('sleep 5', 'x', work(), { timeoutMs: 200, maxBytes: 1_000 })).rejects.toThrow(
+        SpeechCommandError,
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(escaped).toEqual([]);
     } finally {
@@ -46,8 +50,8 @@ describe('the speech command without inotify', () => {
 
   it('stops a runaway writer by the size check alone', async () => {
     // Bounded (50 MB) even should the check fail: an unbounded writer would fill the disk.
-    await expect(runSpeechCommand('head -c 50000000 /dev/zero', 'x', work(), { timeoutMs: 5_000, maxBytes: 100_000 })).rejects.toThrow(
-      /more than 100000 bytes/,
-    );
+    await expect(
+      runSpeechCommand('head -c 50000000 /dev/zero', 'x', work(), { timeoutMs: 5_000, maxBytes: 100_000 }),
+    ).rejects.toThrow(/more than 100000 bytes/);
   });
 });

@@ -56,7 +56,12 @@ describe('a speech command that works', () => {
     const t = tts(command);
     const first = await t.synthesize('A A P L on Nasdaq, one hundred eighty-seven point two.');
     expect(first.cached).toBe(false);
-    expect(first.path).toBe(join(cacheDir, `${speechCacheKey('A A P L on Nasdaq, one hundred eighty-seven point two.', command, 'command')}.wav`));
+    expect(first.path).toBe(
+      join(
+        cacheDir,
+        `${speechCacheKey('A A P L on Nasdaq, one hundred eighty-seven point two.', command, 'command')}.wav`,
+      ),
+    );
     await expectTelephoneWav(first);
     expect(first.durationMs).toBeGreaterThan(2000);
     expect(warnings()).toEqual([]);
@@ -77,7 +82,9 @@ describe('a speech command that works', () => {
 
   it('keys the cache by the command: another command, another file', async () => {
     const a = await tts(await engine('a.sh', 'exec espeak-ng --stdin -w /dev/stdout')).synthesize('same words');
-    const b = await tts(await engine('b.sh', 'exec espeak-ng -v en-gb --stdin -w /dev/stdout')).synthesize('same words');
+    const b = await tts(await engine('b.sh', 'exec espeak-ng -v en-gb --stdin -w /dev/stdout')).synthesize(
+      'same words',
+    );
     expect(a.path).not.toBe(b.path);
     expect(b.cached).toBe(false);
   });
@@ -98,7 +105,10 @@ describe('a speech command that fails falls back to the built-in engine, with a 
     expect(speech.path).toBe(builtInPath('fallback when it fails'));
     await expectTelephoneWav(speech);
     expect(warnings()).toEqual([
-      expect.objectContaining({ msg: 'the speech command failed; speaking with the built-in engine', reason: 'it exited with 3: model not found' }),
+      expect.objectContaining({
+        msg: 'the speech command failed; speaking with the built-in engine',
+        reason: 'it exited with 3: model not found',
+      }),
     ]);
   });
 
@@ -125,7 +135,9 @@ describe('a speech command that fails falls back to the built-in engine, with a 
     const speech = await tts(command).synthesize('fallback when it writes garbage');
     expect(speech.path).toBe(builtInPath('fallback when it writes garbage'));
     await expectTelephoneWav(speech);
-    expect(warnings()).toEqual([expect.objectContaining({ reason: 'its output is not a usable WAV: it is not a RIFF/WAVE file' })]);
+    expect(warnings()).toEqual([
+      expect.objectContaining({ reason: 'its output is not a usable WAV: it is not a RIFF/WAVE file' }),
+    ]);
   });
 
   it('writes a WAV header with no audio', async () => {
@@ -185,7 +197,9 @@ describe('runSpeechCommand', () => {
 
   it('stops a writer that does not stop at the size bound', async () => {
     const started = Date.now();
-    await expect(runSpeechCommand('cat /dev/zero', '', dir, { timeoutMs: 20_000, maxBytes: 1_000_000 })).rejects.toThrow('it wrote more than 1000000 bytes');
+    await expect(
+      runSpeechCommand('cat /dev/zero', '', dir, { timeoutMs: 20_000, maxBytes: 1_000_000 }),
+    ).rejects.toThrow('it wrote more than 1000000 bytes');
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await stat(join(dir, 'command-stdout'))).size).toBeLessThan(200_000_000);
   });
@@ -195,7 +209,10 @@ describe('a burst of speech', () => {
   it('runs at most maxProcesses engines at once, in the order asked; the same text is made once', async () => {
     const log = join(dir, 'runs.log');
     // Each run notes its start and end; the engine is slow enough for runs to overlap if allowed.
-    const command = await engine('slow.sh', `echo "start $$" >>${log}; sleep 0.2; espeak-ng --stdin -w /dev/stdout; echo "end $$" >>${log}`);
+    const command = await engine(
+      'slow.sh',
+      `echo "start $$" >>${log}; sleep 0.2; espeak-ng --stdin -w /dev/stdout; echo "end $$" >>${log}`,
+    );
     const t = tts(command, { maxProcesses: 2 });
     const texts = ['one', 'two', 'three', 'four', 'one'];
     const made = await Promise.all(texts.map((text) => t.synthesize(text)));

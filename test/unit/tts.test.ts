@@ -88,7 +88,10 @@ describe('tts', () => {
       for (let i = 44; i < bytes.length; i += 2) loudest = Math.max(loudest, Math.abs(bytes.readInt16LE(i)));
       expect(loudest).toBe(29204);
       const error = await tts.synthesize('NVDA crossed 140.').catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'engine_missing', message: expect.stringMatching(/^\/nonexistent\/sox is not installed/) });
+      expect(error).toMatchObject({
+        code: 'engine_missing',
+        message: expect.stringMatching(/^\/nonexistent\/sox is not installed/),
+      });
     } finally {
       tts.close();
     }
@@ -147,9 +150,15 @@ describe('tts', () => {
   it('makes speech ahead only with an engine free and no speech asked for waiting; what it made is known as made, and found in the cache by the call', async () => {
     const tts = createTts({ cacheDir: dir, maxProcesses: 1 });
     expect(tts.progressOf('Made ahead.', { voice: 'kal' })).toBe('none');
-    const long = (what: string) => `${what} ${'NVDA crossed one hundred and forty dollars on the five minute chart. '.repeat(4)}`;
+    const long = (what: string) =>
+      `${what} ${'NVDA crossed one hundred and forty dollars on the five minute chart. '.repeat(4)}`;
     const asked = tts.synthesize(long('Asked for by a call.'));
-    await waitFor('its making started', async () => ((await readdir(dir)).some((n) => n.startsWith('.tmp-')) ? true : undefined), 5_000, 1);
+    await waitFor(
+      'its making started',
+      async () => ((await readdir(dir)).some((n) => n.startsWith('.tmp-')) ? true : undefined),
+      5_000,
+      1,
+    );
     expect(tts.ahead(() => 'Not while the engine is busy.', { voice: 'kal' })).toBeUndefined();
     const waiting = tts.synthesize(long('Asked for too.'));
     await asked;
@@ -159,7 +168,12 @@ describe('tts', () => {
     const ahead = tts.ahead(() => 'Made ahead.', { voice: 'kal' });
     expect(ahead).toBeDefined();
     expect(tts.ahead(() => 'Only one at a time on one engine.', { voice: 'kal' })).toBeUndefined();
-    await waitFor('being made', () => (tts.progressOf('Made ahead.', { voice: 'kal' }) === 'making' ? true : undefined), 5_000, 1);
+    await waitFor(
+      'being made',
+      () => (tts.progressOf('Made ahead.', { voice: 'kal' }) === 'making' ? true : undefined),
+      5_000,
+      1,
+    );
     await ahead;
     expect(tts.progressOf('Made ahead.', { voice: 'kal' })).toBe('made');
     expect(tts.progressOf('Made ahead.', { voice: 'slt' })).toBe('none');
@@ -175,31 +189,47 @@ describe('tts', () => {
 
   it("speaks with Festival's HTS slt voice (text2wave) and with espeak-ng in German", async () => {
     const tts = createTts({ cacheDir: dir });
-    const festival = await tts.synthesize('Alert from ringhook.', { engine: 'festival', voice: 'cmu_us_slt_arctic_hts' });
-    expect(festival.path).toBe(join(dir, `${speechCacheKey('Alert from ringhook.', 'cmu_us_slt_arctic_hts', 'festival')}.wav`));
+    const festival = await tts.synthesize('Alert from ringhook.', {
+      engine: 'festival',
+      voice: 'cmu_us_slt_arctic_hts',
+    });
+    expect(festival.path).toBe(
+      join(dir, `${speechCacheKey('Alert from ringhook.', 'cmu_us_slt_arctic_hts', 'festival')}.wav`),
+    );
     expect(festival.durationMs).toBeGreaterThan(700);
     const german = await tts.synthesize('Alarm von ringhook.', { engine: 'espeak-ng', voice: 'de' });
     expect(german.path).toBe(join(dir, `${speechCacheKey('Alarm von ringhook.', 'de', 'espeak-ng')}.wav`));
     expect(german.durationMs).toBeGreaterThan(700);
-    await expect(tts.synthesize('hi', { engine: 'festival', voice: 'x) (system "id"' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(tts.synthesize('hi', { engine: 'festival', voice: 'x) (system "id"' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
   });
 
   it('a voice whose engine is missing speaks with the configured engine instead, and says so in a warning', async () => {
     const warnings: Array<{ message: string; fields: Record<string, unknown> | undefined }> = [];
-    const logger = { ...silentLogger, warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }) };
+    const logger = {
+      ...silentLogger,
+      warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
+    };
     const tts = createTts({ cacheDir: dir, binaries: { text2wave: '/nonexistent/text2wave' } }, { logger });
     const spoken = await tts.synthesize('Alert from ringhook.', { engine: 'festival', voice: 'cmu_us_slt_arctic_hts' });
     expect(spoken.path).toBe(join(dir, `${speechCacheKey('Alert from ringhook.', 'slt', 'flite')}.wav`));
     expect(spoken.durationMs).toBeGreaterThan(700);
     expect(warnings).toEqual([
-      { message: "the voice's engine festival failed; speaking with flite instead", fields: expect.objectContaining({ engine: 'festival', fallback: 'slt' }) },
+      {
+        message: "the voice's engine festival failed; speaking with flite instead",
+        fields: expect.objectContaining({ engine: 'festival', fallback: 'slt' }),
+      },
     ]);
     expect(String(warnings[0]?.fields?.reason)).toMatch(/not installed/);
   });
 
   it('an engine that exits 0 with no sound (flite given Cyrillic) has failed: never cached, never spoken', async () => {
     const tts = createTts({ cacheDir: dir });
-    await expect(tts.synthesize('Привет, мир')).rejects.toMatchObject({ code: 'engine_failed', message: expect.stringMatching(/made no sound/) });
+    await expect(tts.synthesize('Привет, мир')).rejects.toMatchObject({
+      code: 'engine_failed',
+      message: expect.stringMatching(/made no sound/),
+    });
     expect((await readdir(dir)).filter((f) => f.endsWith('.wav'))).toEqual([]);
     // espeak-ng reads it.
     expect((await tts.synthesize('Привет, мир', { engine: 'espeak-ng', voice: 'ru' })).durationMs).toBeGreaterThan(300);
@@ -207,12 +237,20 @@ describe('tts', () => {
 
   it('a voice that fails is expected as slow as its failure and its fallback together (a burst would otherwise pick it and ring before the fallback is made)', async () => {
     const slowEspeak = join(dir, 'slow-espeak-ng');
-    await writeFile(slowEspeak, `#!/bin/sh\nsleep ${RING_ALLOWANCE_MS / 1000 + 0.2}\nexec espeak-ng "$@"\n`, { mode: 0o755 });
-    const tts = createTts({ cacheDir: join(dir, 'cache'), engine: 'espeak-ng', binaries: { flite: '/nonexistent/flite', espeakNg: slowEspeak } });
+    await writeFile(slowEspeak, `#!/bin/sh\nsleep ${RING_ALLOWANCE_MS / 1000 + 0.2}\nexec espeak-ng "$@"\n`, {
+      mode: 0o755,
+    });
+    const tts = createTts({
+      cacheDir: join(dir, 'cache'),
+      engine: 'espeak-ng',
+      binaries: { flite: '/nonexistent/flite', espeakNg: slowEspeak },
+    });
     try {
       expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal' })).toBeLessThan(RING_ALLOWANCE_MS);
       const spoken = await tts.synthesize('Alert from ringhook.', { engine: 'flite', voice: 'kal' });
-      expect(spoken.path).toBe(join(dir, 'cache', `${speechCacheKey('Alert from ringhook.', 'en-us', 'espeak-ng')}.wav`));
+      expect(spoken.path).toBe(
+        join(dir, 'cache', `${speechCacheKey('Alert from ringhook.', 'en-us', 'espeak-ng')}.wav`),
+      );
       expect(tts.expectedReadyMs({ engine: 'flite', voice: 'kal' })).toBeGreaterThan(RING_ALLOWANCE_MS);
     } finally {
       tts.close();

@@ -42,12 +42,21 @@ describe('hearText: what a call would speak for the box', () => {
 
   it('refuses, with one clear line, a message longer than the webhook takes whole, an over-long box and what the webhook refuses', () => {
     const long = hearText('a'.repeat(501), english);
-    expect(long).toEqual({ ok: false, error: expect.stringMatching(/^The message is 501 characters: at most 500 are spoken/) });
+    expect(long).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The message is 501 characters: at most 500 are spoken/),
+    });
     expect(hearText('a'.repeat(500), english).ok).toBe(true);
     const box = hearText(JSON.stringify({ message: 'short', strategy: 'x'.repeat(MAX_HEAR_BOX_CHARS) }), english);
     expect(box).toEqual({ ok: false, error: expect.stringMatching(/^The text is \d+ characters; paste at most 2000/) });
-    expect(hearText('   ', english)).toEqual({ ok: false, error: expect.stringMatching(/^The webhook would refuse this: The request body is empty/) });
-    expect(hearText('{"message": 5}', english)).toMatchObject({ ok: false, error: expect.stringMatching(/^The webhook would refuse this/) });
+    expect(hearText('   ', english)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The webhook would refuse this: The request body is empty/),
+    });
+    expect(hearText('{"message": 5}', english)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^The webhook would refuse this/),
+    });
   });
 
   it('does not count the sample every owner is offered', () => {
@@ -60,7 +69,11 @@ describe("decideTestPace: the test calls' limits over times held in memory", () 
     const now = 10 * HOUR_MS;
     const minute = Array.from({ length: TEST_CALL_LIMITS.perMinute }, (_, i) => now - 1_000 * (i + 1));
     expect(decideTestPace(now, minute.slice(1))).toEqual({ allowed: true });
-    expect(decideTestPace(now, minute)).toMatchObject({ allowed: false, limit: 'burst', retryAfterSeconds: 60 - TEST_CALL_LIMITS.perMinute });
+    expect(decideTestPace(now, minute)).toMatchObject({
+      allowed: false,
+      limit: 'burst',
+      retryAfterSeconds: 60 - TEST_CALL_LIMITS.perMinute,
+    });
     const hour = Array.from({ length: TEST_CALL_LIMITS.perHour }, (_, i) => now - 5 * 60_000 * (i + 1));
     expect(decideTestPace(now, hour.slice(1))).toEqual({ allowed: true });
     expect(decideTestPace(now, hour)).toMatchObject({ allowed: false, retryAfterSeconds: 600 });
@@ -90,7 +103,11 @@ describe("VoiceSamples: one at a time, the test calls' pace, replays free", () =
   it('answers 429 to a second sample of the same account while one is being made; another account is not held', async () => {
     const { store, pending } = samples();
     const first = store.sample('u1', ok('ETH above 3,400'));
-    expect(await store.sample('u1', ok('SOL below 150'))).toMatchObject({ ok: false, status: 429, retryAfterSeconds: 2 });
+    expect(await store.sample('u1', ok('SOL below 150'))).toMatchObject({
+      ok: false,
+      status: 429,
+      retryAfterSeconds: 2,
+    });
     const other = store.sample('u2', ok('SOL below 150'));
     for (const done of pending.splice(0)) done();
     expect(await first).toMatchObject({ ok: true });
@@ -108,7 +125,12 @@ describe("VoiceSamples: one at a time, the test calls' pace, replays free", () =
     advance(1_000);
     expect(await hear('u1', 'ETH above 3,400')).toMatchObject({ ok: true });
     expect(await hear('u1', SAMPLE_ALERT)).toMatchObject({ ok: true });
-    expect(await hear('u1', 'ADA at 0.45')).toEqual({ ok: false, status: 429, retryAfterSeconds: 58, error: expect.stringMatching(/try again in 58 seconds/) });
+    expect(await hear('u1', 'ADA at 0.45')).toEqual({
+      ok: false,
+      status: 429,
+      retryAfterSeconds: 58,
+      error: expect.stringMatching(/try again in 58 seconds/),
+    });
     expect(made).not.toContain('A D A at zero point four five');
     expect(await hear('u2', 'ADA at 0.45')).toMatchObject({ ok: true });
     advance(58_000);

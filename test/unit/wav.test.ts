@@ -82,7 +82,10 @@ describe('checkWav', () => {
 
 describe('withTrueSizes', () => {
   it('cuts to the audio and writes the real sizes', () => {
-    const bytes = Buffer.concat([wav([chunk('fmt ', fmt()), chunk('data', audio(1000))]), Buffer.from('trailing junk!')]);
+    const bytes = Buffer.concat([
+      wav([chunk('fmt ', fmt()), chunk('data', audio(1000))]),
+      Buffer.from('trailing junk!'),
+    ]);
     bytes.writeUInt32LE(0x7ffff000, 4);
     const check = checkWav(bytes);
     if (!check.ok) throw new Error(check.reason);

@@ -12,7 +12,12 @@ describe('credentialsFromPath', () => {
   });
 
   it('refuses other shapes and malformed escapes', () => {
-    for (const p of ['/webhook', `/webhook/${userId}`, `/webhook/${userId}/${apiKey}/extra`, `/webhook/${userId}/%E0%A4%A`]) {
+    for (const p of [
+      '/webhook',
+      `/webhook/${userId}`,
+      `/webhook/${userId}/${apiKey}/extra`,
+      `/webhook/${userId}/%E0%A4%A`,
+    ]) {
       expect(credentialsFromPath(p), p).toBeNull();
     }
   });

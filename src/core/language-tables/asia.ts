@@ -7,7 +7,10 @@ import { decimalWord, digitsLanguage } from '../number-words.js';
 import { chineseCardinal, chineseNumbers, japaneseCardinal, japaneseNumbers } from '../native-numbers.js';
 import { lang, ordinals, same, units } from './helpers.js';
 
-const JA_MONTHS = 'いちがつ にがつ さんがつ しがつ ごがつ ろくがつ しちがつ はちがつ くがつ じゅうがつ じゅういちがつ じゅうにがつ'.split(' ');
+const JA_MONTHS =
+  'いちがつ にがつ さんがつ しがつ ごがつ ろくがつ しちがつ はちがつ くがつ じゅうがつ じゅういちがつ じゅうにがつ'.split(
+    ' ',
+  );
 const JA_DAYS: Record<number, string> = {
   1: 'ついたち',
   2: 'ふつか',
@@ -27,10 +30,19 @@ const JA_DAYS: Record<number, string> = {
 const jaCount = (n: number, four: string) => {
   const tens = n >= 10 ? japaneseCardinal(n - (n % 10)) : '';
   const one = n % 10;
-  return tens + (one === 0 ? '' : (({ 4: four, 7: 'しち', 9: 'く' } as Record<number, string>)[one] ?? japaneseCardinal(one)));
+  return (
+    tens +
+    (one === 0 ? '' : (({ 4: four, 7: 'しち', 9: 'く' } as Record<number, string>)[one] ?? japaneseCardinal(one)))
+  );
 };
 const jaDay = (d: number) => JA_DAYS[d] ?? `${jaCount(d, 'よん')}にち`;
-const JA_MINUTE_ENDINGS: Record<number, string> = { 1: 'いっぷん', 3: 'さんぷん', 4: 'よんぷん', 6: 'ろっぷん', 8: 'はっぷん' };
+const JA_MINUTE_ENDINGS: Record<number, string> = {
+  1: 'いっぷん',
+  3: 'さんぷん',
+  4: 'よんぷん',
+  6: 'ろっぷん',
+  8: 'はっぷん',
+};
 function jaMinutes(m: number): string {
   const tens = m >= 10 ? japaneseCardinal(m - (m % 10)) : '';
   const one = m % 10;
@@ -53,7 +65,18 @@ export const ja = lang(
     testCall: 'これは リングフック からの テスト でんわ です。 アラートは このように きこえます。',
     alertCount: (n) => `アラートが ${n} けん あります。`,
     ordinal: ordinals(
-      ['いっけんめ', 'にけんめ', 'さんけんめ', 'よんけんめ', 'ごけんめ', 'ろっけんめ', 'ななけんめ', 'はっけんめ', 'きゅうけんめ', 'じゅっけんめ'],
+      [
+        'いっけんめ',
+        'にけんめ',
+        'さんけんめ',
+        'よんけんめ',
+        'ごけんめ',
+        'ろっけんめ',
+        'ななけんめ',
+        'はっけんめ',
+        'きゅうけんめ',
+        'じゅっけんめ',
+      ],
       (n) => `${n} けんめ`,
     ),
   },
@@ -102,7 +125,10 @@ export const ko = lang(
     confirmed: '확인되었습니다. 안녕히 계세요.',
     testCall: '링훅의 테스트 전화입니다. 알림은 이렇게 들립니다.',
     alertCount: (n) => `알림이 ${n}개 있습니다.`,
-    ordinal: ordinals(['첫째', '둘째', '셋째', '넷째', '다섯째', '여섯째', '일곱째', '여덟째', '아홉째', '열째'], (n) => `알림 ${n}`),
+    ordinal: ordinals(
+      ['첫째', '둘째', '셋째', '넷째', '다섯째', '여섯째', '일곱째', '여덟째', '아홉째', '열째'],
+      (n) => `알림 ${n}`,
+    ),
   },
   {
     futuresMonths: { '1': '근월물', '2': '차월물' },
@@ -137,7 +163,8 @@ export const ko = lang(
 );
 
 /** 14:05 "十四点零五分", 9:00 "九点". */
-const zhTime = (h: number, m: number) => (m === 0 ? `${chineseCardinal(h)}点` : `${chineseCardinal(h)}点${m < 10 ? '零' : ''}${chineseCardinal(m)}分`);
+const zhTime = (h: number, m: number) =>
+  m === 0 ? `${chineseCardinal(h)}点` : `${chineseCardinal(h)}点${m < 10 ? '零' : ''}${chineseCardinal(m)}分`;
 
 // Mandarin, with espeak-ng's pinyin voice: its plain cmn voice reads tone numbers in English.
 export const zh = lang(
@@ -152,7 +179,10 @@ export const zh = lang(
     confirmed: '已确认。再见。',
     testCall: '这是一个测试电话。您的提醒听起来就是这样。',
     alertCount: (n) => `您有${n}条提醒。`,
-    ordinal: ordinals(['第一条', '第二条', '第三条', '第四条', '第五条', '第六条', '第七条', '第八条', '第九条', '第十条'], (n) => `第${n}条`),
+    ordinal: ordinals(
+      ['第一条', '第二条', '第三条', '第四条', '第五条', '第六条', '第七条', '第八条', '第九条', '第十条'],
+      (n) => `第${n}条`,
+    ),
   },
   {
     futuresMonths: { '1': '近月', '2': '次月' },

@@ -10,14 +10,24 @@ export const pl = lang(
   'Polish',
   'Polski',
   'pl',
-  digitsLanguage({ minus: 'minus', plus: 'plus', percent: 'procent', times: 'razy', decimal: decimalComma, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'minus',
+    plus: 'plus',
+    percent: 'procent',
+    times: 'razy',
+    decimal: decimalComma,
+    localDecimalComma: true,
+  }),
   {
     intro: 'Alert od ringhook.',
     prompt: 'Naciśnij 1, aby potwierdzić, naciśnij 2, aby odsłuchać ponownie.',
     confirmed: 'Potwierdzono. Do widzenia.',
     testCall: 'To jest połączenie testowe od ringhook. Tak będą brzmieć twoje alerty.',
     alertCount: (n) => `Masz ${n} ${countNoun(polishForm)(n, 'alert', 'alerty', 'alertów')}.`,
-    ordinal: ordinals(['Pierwszy', 'Drugi', 'Trzeci', 'Czwarty', 'Piąty', 'Szósty', 'Siódmy', 'Ósmy', 'Dziewiąty', 'Dziesiąty'], (n) => `Alert ${n}`),
+    ordinal: ordinals(
+      ['Pierwszy', 'Drugi', 'Trzeci', 'Czwarty', 'Piąty', 'Szósty', 'Siódmy', 'Ósmy', 'Dziewiąty', 'Dziesiąty'],
+      (n) => `Alert ${n}`,
+    ),
   },
   {
     futuresMonths: { '1': 'najbliższa seria', '2': 'druga seria' },
@@ -42,7 +52,10 @@ export const pl = lang(
     numberSign: 'numer',
     riskReward: 'ryzyko do zysku',
     ratioTo: 'do',
-    date: monthDate('stycznia lutego marca kwietnia maja czerwca lipca sierpnia września października listopada grudnia', (d, m) => `${d} ${m}`),
+    date: monthDate(
+      'stycznia lutego marca kwietnia maja czerwca lipca sierpnia września października listopada grudnia',
+      (d, m) => `${d} ${m}`,
+    ),
     units: units({
       second: { one: 'sekunda', few: 'sekundy', many: 'sekund', fraction: 'sekundy' },
       minute: { one: 'minuta', few: 'minuty', many: 'minut', fraction: 'minuty' },
@@ -76,14 +89,24 @@ export const tr = lang(
   'Turkish',
   'Türkçe',
   'tr',
-  digitsLanguage({ minus: 'eksi', plus: 'artı', percent: 'yüzde', times: 'kat', decimal: decimalComma, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'eksi',
+    plus: 'artı',
+    percent: 'yüzde',
+    times: 'kat',
+    decimal: decimalComma,
+    localDecimalComma: true,
+  }),
   {
     intro: 'ringhook uyarısı.',
     prompt: "Onaylamak için 1'e, tekrar dinlemek için 2'ye basın.",
     confirmed: 'Onaylandı. Hoşça kalın.',
     testCall: 'Bu, ringhook tarafından yapılan bir test aramasıdır. Uyarılarınız böyle duyulacak.',
     alertCount: (n) => `${n} uyarınız var.`,
-    ordinal: ordinals(['Birinci', 'İkinci', 'Üçüncü', 'Dördüncü', 'Beşinci', 'Altıncı', 'Yedinci', 'Sekizinci', 'Dokuzuncu', 'Onuncu'], (n) => `Uyarı ${n}`),
+    ordinal: ordinals(
+      ['Birinci', 'İkinci', 'Üçüncü', 'Dördüncü', 'Beşinci', 'Altıncı', 'Yedinci', 'Sekizinci', 'Dokuzuncu', 'Onuncu'],
+      (n) => `Uyarı ${n}`,
+    ),
   },
   {
     futuresMonths: { '1': 'yakın vade', '2': 'ikinci vade' },
@@ -108,7 +131,10 @@ export const tr = lang(
     numberSign: 'numara',
     riskReward: 'risk getiri',
     ratioTo: 'karşı',
-    date: monthDate('Ocak Şubat Mart Nisan Mayıs Haziran Temmuz Ağustos Eylül Ekim Kasım Aralık', (d, m) => `${d} ${m}`),
+    date: monthDate(
+      'Ocak Şubat Mart Nisan Mayıs Haziran Temmuz Ağustos Eylül Ekim Kasım Aralık',
+      (d, m) => `${d} ${m}`,
+    ),
     units: units({ second: 'saniye', minute: 'dakika', hour: 'saat', day: 'gün', week: 'hafta', month: 'ay' }),
     single: { day: 'günlük', week: 'haftalık', month: 'aylık' },
     currencies: { $: same('dolar'), '€': same('euro'), '£': same('sterlin'), '¥': same('yen') },
@@ -124,21 +150,35 @@ const RU_DAY_ORDINALS =
   );
 /** 14 → "четырнадцатое" (the date's day, neuter). */
 const russianDay = (d: number) =>
-  d <= 20 ? RU_DAY_ORDINALS[d - 1]! : d === 30 ? 'тридцатое' : `${d < 30 ? 'двадцать' : 'тридцать'} ${RU_DAY_ORDINALS[(d % 10) - 1]}`;
+  d <= 20
+    ? RU_DAY_ORDINALS[d - 1]!
+    : d === 30
+      ? 'тридцатое'
+      : `${d < 30 ? 'двадцать' : 'тридцать'} ${RU_DAY_ORDINALS[(d % 10) - 1]}`;
 
 export const ru = lang(
   'ru',
   'Russian',
   'Русский',
   'ru',
-  digitsLanguage({ minus: 'минус', plus: 'плюс', percent: 'процентов', times: 'раз', decimal: russianDecimal, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'минус',
+    plus: 'плюс',
+    percent: 'процентов',
+    times: 'раз',
+    decimal: russianDecimal,
+    localDecimalComma: true,
+  }),
   {
     intro: 'Оповещение от ringhook.',
     prompt: 'Нажмите 1, чтобы подтвердить, или 2, чтобы прослушать ещё раз.',
     confirmed: 'Подтверждено. До свидания.',
     testCall: 'Это тестовый звонок от ringhook. Так будут звучать ваши оповещения.',
     alertCount: (n) => `У вас ${n} ${countNoun(russianForm)(n, 'оповещение', 'оповещения', 'оповещений')}.`,
-    ordinal: ordinals(['Первое', 'Второе', 'Третье', 'Четвёртое', 'Пятое', 'Шестое', 'Седьмое', 'Восьмое', 'Девятое', 'Десятое'], (n) => `Оповещение ${n}`),
+    ordinal: ordinals(
+      ['Первое', 'Второе', 'Третье', 'Четвёртое', 'Пятое', 'Шестое', 'Седьмое', 'Восьмое', 'Девятое', 'Десятое'],
+      (n) => `Оповещение ${n}`,
+    ),
   },
   {
     futuresMonths: { '1': 'ближний месяц', '2': 'второй месяц' },
@@ -163,7 +203,10 @@ export const ru = lang(
     numberSign: 'номер',
     riskReward: 'риск к прибыли',
     ratioTo: 'к',
-    date: monthDate('января февраля марта апреля мая июня июля августа сентября октября ноября декабря', (d, m) => `${russianDay(d)} ${m}`),
+    date: monthDate(
+      'января февраля марта апреля мая июня июля августа сентября октября ноября декабря',
+      (d, m) => `${russianDay(d)} ${m}`,
+    ),
     units: units({
       second: { one: 'секунда', few: 'секунды', many: 'секунд' },
       minute: { one: 'минута', few: 'минуты', many: 'минут' },

@@ -7,14 +7,24 @@ export const es = lang(
   'Spanish',
   'Español',
   'es',
-  digitsLanguage({ minus: 'menos', plus: 'más', percent: 'por ciento', times: 'veces', decimal: decimalComma, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'menos',
+    plus: 'más',
+    percent: 'por ciento',
+    times: 'veces',
+    decimal: decimalComma,
+    localDecimalComma: true,
+  }),
   {
     intro: 'Alerta de ringhook.',
     prompt: 'Pulse 1 para confirmar, pulse 2 para escucharla de nuevo.',
     confirmed: 'Confirmado. Adiós.',
     testCall: 'Esta es una llamada de prueba de ringhook. Así sonarán sus alertas.',
     alertCount: (n) => `Tiene ${n} alertas.`,
-    ordinal: ordinals(['Primera', 'Segunda', 'Tercera', 'Cuarta', 'Quinta', 'Sexta', 'Séptima', 'Octava', 'Novena', 'Décima'], (n) => `Alerta ${n}`),
+    ordinal: ordinals(
+      ['Primera', 'Segunda', 'Tercera', 'Cuarta', 'Quinta', 'Sexta', 'Séptima', 'Octava', 'Novena', 'Décima'],
+      (n) => `Alerta ${n}`,
+    ),
   },
   {
     futuresMonths: { '1': 'primer vencimiento', '2': 'segundo vencimiento' },
@@ -39,7 +49,10 @@ export const es = lang(
     numberSign: 'número',
     riskReward: 'riesgo beneficio',
     ratioTo: 'a',
-    date: monthDate('enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre', (d, m) => `${d} de ${m}`),
+    date: monthDate(
+      'enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre',
+      (d, m) => `${d} de ${m}`,
+    ),
     units: units({
       second: { one: 'segundo', many: 'segundos' },
       minute: { one: 'minuto', many: 'minutos' },
@@ -72,14 +85,24 @@ export const it = lang(
   'Italian',
   'Italiano',
   'it',
-  digitsLanguage({ minus: 'meno', plus: 'più', percent: 'per cento', times: 'volte', decimal: decimalComma, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'meno',
+    plus: 'più',
+    percent: 'per cento',
+    times: 'volte',
+    decimal: decimalComma,
+    localDecimalComma: true,
+  }),
   {
     intro: 'Avviso da ringhook.',
     prompt: 'Premi 1 per confermare, premi 2 per riascoltarlo.',
     confirmed: 'Confermato. Arrivederci.',
     testCall: 'Questa è una chiamata di prova da ringhook. I tuoi avvisi suoneranno così.',
     alertCount: (n) => `Hai ${n} avvisi.`,
-    ordinal: ordinals(['Primo', 'Secondo', 'Terzo', 'Quarto', 'Quinto', 'Sesto', 'Settimo', 'Ottavo', 'Nono', 'Decimo'], (n) => `Avviso ${n}`),
+    ordinal: ordinals(
+      ['Primo', 'Secondo', 'Terzo', 'Quarto', 'Quinto', 'Sesto', 'Settimo', 'Ottavo', 'Nono', 'Decimo'],
+      (n) => `Avviso ${n}`,
+    ),
   },
   {
     futuresMonths: { '1': 'scadenza più vicina', '2': 'seconda scadenza' },
@@ -104,7 +127,10 @@ export const it = lang(
     numberSign: 'numero',
     riskReward: 'rischio rendimento',
     ratioTo: 'a',
-    date: monthDate('gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre', (d, m) => `${d === 1 ? 'primo' : d} ${m}`),
+    date: monthDate(
+      'gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre',
+      (d, m) => `${d === 1 ? 'primo' : d} ${m}`,
+    ),
     units: units({
       second: { one: 'secondo', many: 'secondi' },
       minute: { one: 'minuto', many: 'minuti' },
@@ -114,7 +140,12 @@ export const it = lang(
       month: { one: 'mese', many: 'mesi' },
     }),
     single: { day: 'giornaliero', week: 'settimanale', month: 'mensile' },
-    currencies: { $: { one: 'dollaro', many: 'dollari' }, '€': same('euro'), '£': { one: 'sterlina', many: 'sterline' }, '¥': same('yen') },
+    currencies: {
+      $: { one: 'dollaro', many: 'dollari' },
+      '€': same('euro'),
+      '£': { one: 'sterlina', many: 'sterline' },
+      '¥': same('yen'),
+    },
     magnitudeOf: 'di',
     magnitudes: {
       thousand: { one: 'mille', many: 'mila' },
@@ -132,14 +163,24 @@ export const pt = lang(
   'Portuguese',
   'Português',
   'pt',
-  digitsLanguage({ minus: 'menos', plus: 'mais', percent: 'por cento', times: 'vezes', decimal: decimalComma, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'menos',
+    plus: 'mais',
+    percent: 'por cento',
+    times: 'vezes',
+    decimal: decimalComma,
+    localDecimalComma: true,
+  }),
   {
     intro: 'Alerta do ringhook.',
     prompt: 'Prima 1 para confirmar, prima 2 para ouvir de novo.',
     confirmed: 'Confirmado. Adeus.',
     testCall: 'Esta é uma chamada de teste do ringhook. Os seus alertas vão soar assim.',
     alertCount: (n) => `Tem ${n} alertas.`,
-    ordinal: ordinals(['Primeiro', 'Segundo', 'Terceiro', 'Quarto', 'Quinto', 'Sexto', 'Sétimo', 'Oitavo', 'Nono', 'Décimo'], (n) => `Alerta ${n}`),
+    ordinal: ordinals(
+      ['Primeiro', 'Segundo', 'Terceiro', 'Quarto', 'Quinto', 'Sexto', 'Sétimo', 'Oitavo', 'Nono', 'Décimo'],
+      (n) => `Alerta ${n}`,
+    ),
   },
   {
     futuresMonths: { '1': 'primeiro vencimento', '2': 'segundo vencimento' },
@@ -164,7 +205,10 @@ export const pt = lang(
     numberSign: 'número',
     riskReward: 'risco retorno',
     ratioTo: 'para',
-    date: monthDate('janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro', (d, m) => `${d} de ${m}`),
+    date: monthDate(
+      'janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro',
+      (d, m) => `${d} de ${m}`,
+    ),
     units: units({
       second: { one: 'segundo', many: 'segundos' },
       minute: { one: 'minuto', many: 'minutos' },

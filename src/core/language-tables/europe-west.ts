@@ -7,7 +7,14 @@ export const de = lang(
   'German',
   'Deutsch',
   'de',
-  digitsLanguage({ minus: 'minus', plus: 'plus', percent: 'Prozent', times: 'mal', decimal: decimalComma, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'minus',
+    plus: 'plus',
+    percent: 'Prozent',
+    times: 'mal',
+    decimal: decimalComma,
+    localDecimalComma: true,
+  }),
   {
     intro: 'Alarm von ringhook.',
     prompt: 'Drücken Sie 1 zum Bestätigen, 2 zum erneuten Anhören.',
@@ -15,7 +22,18 @@ export const de = lang(
     testCall: 'Dies ist ein Testanruf von ringhook. So klingen Ihre Alarme.',
     alertCount: (n) => `Sie haben ${n} Alarme.`,
     ordinal: ordinals(
-      ['Erstens', 'Zweitens', 'Drittens', 'Viertens', 'Fünftens', 'Sechstens', 'Siebtens', 'Achtens', 'Neuntens', 'Zehntens'],
+      [
+        'Erstens',
+        'Zweitens',
+        'Drittens',
+        'Viertens',
+        'Fünftens',
+        'Sechstens',
+        'Siebtens',
+        'Achtens',
+        'Neuntens',
+        'Zehntens',
+      ],
       (n) => `Alarm ${n}`,
     ),
   },
@@ -42,7 +60,10 @@ export const de = lang(
     numberSign: 'Nummer',
     riskReward: 'Chance-Risiko-Verhältnis',
     ratioTo: 'zu',
-    date: monthDate('Januar Februar März April Mai Juni Juli August September Oktober November Dezember', (d, m) => `${d}. ${m}`),
+    date: monthDate(
+      'Januar Februar März April Mai Juni Juli August September Oktober November Dezember',
+      (d, m) => `${d}. ${m}`,
+    ),
     units: units({
       second: { one: 'Sekunde', many: 'Sekunden' },
       minute: { one: 'Minute', many: 'Minuten' },
@@ -69,7 +90,14 @@ export const fr = lang(
   'French',
   'Français',
   'fr',
-  digitsLanguage({ minus: 'moins', plus: 'plus', percent: 'pour cent', times: 'fois', decimal: decimalComma, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'moins',
+    plus: 'plus',
+    percent: 'pour cent',
+    times: 'fois',
+    decimal: decimalComma,
+    localDecimalComma: true,
+  }),
   {
     intro: 'Alerte de ringhook.',
     prompt: 'Appuyez sur 1 pour confirmer, sur 2 pour réécouter.',
@@ -115,7 +143,10 @@ export const fr = lang(
     numberSign: 'numéro',
     riskReward: 'ratio risque rendement',
     ratioTo: 'pour',
-    date: monthDate('janvier février mars avril mai juin juillet août septembre octobre novembre décembre', (d, m) => `${d === 1 ? 'premier' : d} ${m}`),
+    date: monthDate(
+      'janvier février mars avril mai juin juillet août septembre octobre novembre décembre',
+      (d, m) => `${d === 1 ? 'premier' : d} ${m}`,
+    ),
     units: units({
       second: { one: 'seconde', many: 'secondes' },
       minute: { one: 'minute', many: 'minutes' },
@@ -148,14 +179,24 @@ export const nl = lang(
   'Dutch',
   'Nederlands',
   'nl',
-  digitsLanguage({ minus: 'min', plus: 'plus', percent: 'procent', times: 'keer', decimal: decimalComma, localDecimalComma: true }),
+  digitsLanguage({
+    minus: 'min',
+    plus: 'plus',
+    percent: 'procent',
+    times: 'keer',
+    decimal: decimalComma,
+    localDecimalComma: true,
+  }),
   {
     intro: 'Melding van ringhook.',
     prompt: 'Druk op 1 om te bevestigen, druk op 2 om het opnieuw te horen.',
     confirmed: 'Bevestigd. Tot ziens.',
     testCall: 'Dit is een testoproep van ringhook. Zo klinken uw meldingen.',
     alertCount: (n) => `U hebt ${n} meldingen.`,
-    ordinal: ordinals(['Eerste', 'Tweede', 'Derde', 'Vierde', 'Vijfde', 'Zesde', 'Zevende', 'Achtste', 'Negende', 'Tiende'], (n) => `Melding ${n}`),
+    ordinal: ordinals(
+      ['Eerste', 'Tweede', 'Derde', 'Vierde', 'Vijfde', 'Zesde', 'Zevende', 'Achtste', 'Negende', 'Tiende'],
+      (n) => `Melding ${n}`,
+    ),
   },
   {
     futuresMonths: { '1': 'eerste expiratie', '2': 'tweede expiratie' },
@@ -180,7 +221,10 @@ export const nl = lang(
     numberSign: 'nummer',
     riskReward: 'risico rendement',
     ratioTo: 'op',
-    date: monthDate('januari februari maart april mei juni juli augustus september oktober november december', (d, m) => `${d} ${m}`),
+    date: monthDate(
+      'januari februari maart april mei juni juli augustus september oktober november december',
+      (d, m) => `${d} ${m}`,
+    ),
     units: units({
       second: { one: 'seconde', many: 'seconden' },
       minute: { one: 'minuut', many: 'minuten' },
@@ -191,7 +235,12 @@ export const nl = lang(
     }),
     single: { day: 'dagelijks', week: 'wekelijks', month: 'maandelijks' },
     currencies: { $: same('dollar'), '€': same('euro'), '£': same('pond'), '¥': same('yen') },
-    magnitudes: { thousand: same('duizend'), million: same('miljoen'), billion: same('miljard'), trillion: same('biljoen') },
+    magnitudes: {
+      thousand: same('duizend'),
+      million: same('miljoen'),
+      billion: same('miljard'),
+      trillion: same('biljoen'),
+    },
     time24: hourWord('uur'),
     time12: hourWord('uur'),
   },

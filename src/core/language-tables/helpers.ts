@@ -16,7 +16,16 @@ export function lang(
   prompts: Prompts,
   words: SpeechWords,
 ): Language {
-  return { ...numbers, code, name, nativeName, espeak, voices: code === 'en' ? ['slt', 'slt-hts', 'espeak-ng'] : ['espeak-ng'], prompts, words };
+  return {
+    ...numbers,
+    code,
+    name,
+    nativeName,
+    espeak,
+    voices: code === 'en' ? ['slt', 'slt-hts', 'espeak-ng'] : ['espeak-ng'],
+    prompts,
+    words,
+  };
 }
 
 /** The ordinal words for the first ten alerts (a call carries at most 10), then `beyond(n)`. */
@@ -27,7 +36,9 @@ export const ordinals =
 
 /** Words that do not change with the count, or their forms. */
 export const units = (u: Record<TimeUnit, string | Forms>) =>
-  Object.fromEntries(Object.entries(u).map(([k, v]) => [k, typeof v === 'string' ? { one: v, many: v } : v])) as SpeechWords['units'];
+  Object.fromEntries(
+    Object.entries(u).map(([k, v]) => [k, typeof v === 'string' ? { one: v, many: v } : v]),
+  ) as SpeechWords['units'];
 
 const twoDigits = (n: number) => String(n).padStart(2, '0');
 /** "14 Uhr 5": the hour, a word, and the minutes unless on the hour. */
@@ -35,7 +46,9 @@ export const hourWord = (word: string) => (h: number, m: number) => (m === 0 ? `
 /** 14:05 as written: the engine reads clock times itself. */
 export const asWritten = (h: number, m: number) => `${h}:${twoDigits(m)}`;
 /** The noun that agrees with a count, by a language's rule (polishForm, russianForm). */
-export const countNoun = (form: (n: number) => 'one' | 'few' | 'many') => (n: number, one: string, few: string, many: string) => ({ one, few, many })[form(n)];
+export const countNoun =
+  (form: (n: number) => 'one' | 'few' | 'many') => (n: number, one: string, few: string, many: string) =>
+    ({ one, few, many })[form(n)];
 
 /** A date from the month names: `format` places the day and the month. */
 export const monthDate =

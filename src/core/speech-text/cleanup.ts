@@ -34,13 +34,15 @@ const NUMBER_AFTER = /^\s*[+\-\u2212$€£¥]?\d/u;
 function sayDirections(text: string): string {
   return text.replace(DIRECTION, (emoji, base: string, offset: number) => {
     const near =
-      NUMBER_BEFORE.test(text.slice(Math.max(0, offset - 12), offset)) || NUMBER_AFTER.test(text.slice(offset + emoji.length, offset + emoji.length + 12));
+      NUMBER_BEFORE.test(text.slice(Math.max(0, offset - 12), offset)) ||
+      NUMBER_AFTER.test(text.slice(offset + emoji.length, offset + emoji.length + 12));
     return near ? ` ${DIRECTION_EMOJI[base]} ` : ' ';
   });
 }
 
 /** Full-width letters, digits and signs (Ｂ Ｔ Ｃ ２．３５％, as Japanese and Chinese keyboards type them) as plain ones. */
-const plainWidth = (text: string) => text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
+const plainWidth = (text: string) =>
+  text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
 
 export function beforeRules(message: string): string {
   return sayDirections(plainWidth(message)).replace(URL, ' ').replace(EMOJI, ' ');

@@ -1,7 +1,15 @@
 // Numbers as written in an alert, said: digits, decimals, signs, percentages, currencies and
 // magnitudes (7.5M, $2B, 100k).
 import { english, MAX_CARDINAL, type NumberLanguage, ZERO_RUN } from '../number-words.js';
-import { type CurrencySymbol, formAfter, type Magnitude, pick, type SpeechLanguage, type SpeechWords, wordsOf } from './words.js';
+import {
+  type CurrencySymbol,
+  formAfter,
+  type Magnitude,
+  pick,
+  type SpeechLanguage,
+  type SpeechWords,
+  wordsOf,
+} from './words.js';
 
 /** Each letter on its own, digits as words: "6E" → "six E". */
 export function spell(token: string, lang: NumberLanguage): string {
@@ -76,11 +84,16 @@ export function sayAmount(amount: WrittenAmount, lang: SpeechLanguage): string {
   if (amount.percent && !w.percentBefore) words.push(w.percent ? pick(w.percent, formAfter(w, parts)) : lang.percent);
   if (amount.times) words.push(lang.times);
   if (amount.currency && magnitudeWord) words.push(w.magnitudeOf ?? '');
-  if (amount.currency) words.push(sayCurrencyName(amount.currency as CurrencySymbol, w, amount.magnitude ? { whole: '5' } : parts));
+  if (amount.currency)
+    words.push(sayCurrencyName(amount.currency as CurrencySymbol, w, amount.magnitude ? { whole: '5' } : parts));
   return words.filter(Boolean).join(' ');
 }
 
 /** $100 "dollars", 1 "dollar"; after a magnitude always the plural (two billion dollars). */
-function sayCurrencyName(symbol: CurrencySymbol, w: SpeechWords, written: { whole: string; fraction?: string | undefined }): string {
+function sayCurrencyName(
+  symbol: CurrencySymbol,
+  w: SpeechWords,
+  written: { whole: string; fraction?: string | undefined },
+): string {
   return pick(w.currencies[symbol], formAfter(w, written));
 }

@@ -4,8 +4,23 @@ import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { sayDate, sayIsoTime, sayTime12, sayTime24 } from './times.js';
 import { isKnownWord } from './lexicon.js';
-import { CAPS_WORDS, INDEX_NAMES, INDICATORS, MAGNITUDE_AFTER, MAGNITUDE_BEFORE, QUOTE_CURRENCIES } from './vocabulary.js';
-import { formAfter, type Magnitude, pick, type SpeechLanguage, type SymbolWord, type TimeUnit, wordsOf } from './words.js';
+import {
+  CAPS_WORDS,
+  INDEX_NAMES,
+  INDICATORS,
+  MAGNITUDE_AFTER,
+  MAGNITUDE_BEFORE,
+  QUOTE_CURRENCIES,
+} from './vocabulary.js';
+import {
+  formAfter,
+  type Magnitude,
+  pick,
+  type SpeechLanguage,
+  type SymbolWord,
+  type TimeUnit,
+  wordsOf,
+} from './words.js';
 
 export interface RuleContext {
   text: string;
@@ -122,7 +137,9 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
     },
     {
       name: 'iso-time',
-      pattern: r(`${NOT_AFTER_WORD}\\d{4}-\\d{2}-\\d{2}T(\\d{2}):(\\d{2})(?::\\d{2}(?:\\.\\d+)?)?(Z|[+-]\\d{2}(?::?\\d{2})?)${NOT_BEFORE_WORD}`),
+      pattern: r(
+        `${NOT_AFTER_WORD}\\d{4}-\\d{2}-\\d{2}T(\\d{2}):(\\d{2})(?::\\d{2}(?:\\.\\d+)?)?(Z|[+-]\\d{2}(?::?\\d{2})?)${NOT_BEFORE_WORD}`,
+      ),
       speak: ([, hh, mm, zone]) => sayIsoTime(hh!, mm!, zone!, lang),
     },
     {
@@ -140,11 +157,17 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
         return sayDate(dayFirst ? second : first, dayFirst ? first : second, lang);
       },
     },
-    { name: 'risk-reward', pattern: r(`${NOT_AFTER_WORD}${RISK_REWARD}(?:\\s*[Rr]atio)?:?${NOT_BEFORE_WORD}`), speak: () => w.riskReward },
+    {
+      name: 'risk-reward',
+      pattern: r(`${NOT_AFTER_WORD}${RISK_REWARD}(?:\\s*[Rr]atio)?:?${NOT_BEFORE_WORD}`),
+      speak: () => w.riskReward,
+    },
     // 1:2.5 is a ratio; 1:25 a time of day, unless risk and reward were just named.
     {
       name: 'ratio',
-      pattern: r('(?<![\\p{L}\\p{N}_:.])(\\d{1,3}(?:\\.\\d+)?)( ?: ?)(\\d{1,3}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_:]|\\.\\d)'),
+      pattern: r(
+        '(?<![\\p{L}\\p{N}_:.])(\\d{1,3}(?:\\.\\d+)?)( ?: ?)(\\d{1,3}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_:]|\\.\\d)',
+      ),
       speak: ([, a, colon, b], ctx) => {
         const named = /(?:R:R|R\/R|\bRR|risk|reward|ratio)\W*$/i.test(before(ctx, 30));
         const clockLike = /^\d{1,2}$/.test(a!) && /^[0-5]\d$/.test(b!) && Number(a) <= 23;
@@ -189,9 +212,12 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
     },
     {
       name: 'indicator-cross',
-      pattern: r(`${NOT_AFTER_WORD}(${indicator})(?:\\((\\d{1,4})\\))?\\s+[xX×]\\s+(${indicator})(?:\\((\\d{1,4})\\))?${NOT_BEFORE_WORD}`),
+      pattern: r(
+        `${NOT_AFTER_WORD}(${indicator})(?:\\((\\d{1,4})\\))?\\s+[xX×]\\s+(${indicator})(?:\\((\\d{1,4})\\))?${NOT_BEFORE_WORD}`,
+      ),
       speak: ([, a, aLength, b, bLength]) => {
-        const said = (name: string, length?: string) => [saySymbol(name, lang), length && wholeNumber(length, lang)].filter(Boolean).join(' ');
+        const said = (name: string, length?: string) =>
+          [saySymbol(name, lang), length && wholeNumber(length, lang)].filter(Boolean).join(' ');
         return `${said(a!, aLength)} ${w.crosses} ${said(b!, bLength)}`;
       },
     },
@@ -204,10 +230,13 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
     // EMA 9/21: a pair of lengths; 6/14 a date; 1/2 a fraction; any other pair of numbers, "and".
     {
       name: 'number-pair',
-      pattern: r(`(?<![\\p{L}\\p{N}_.,/])(\\d{1,6}(?:\\.\\d+)?)\\s?/\\s?(\\d{1,6}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_/]|[.,]\\d)`),
+      pattern: r(
+        `(?<![\\p{L}\\p{N}_.,/])(\\d{1,6}(?:\\.\\d+)?)\\s?/\\s?(\\d{1,6}(?:\\.\\d+)?)(?![\\p{L}\\p{N}_/]|[.,]\\d)`,
+      ),
       speak: ([all, a, b], ctx) => {
         const pair = `${num(a!)} ${w.symbols.and} ${num(b!)}`;
-        const nearIndicator = INDICATOR_BEFORE.test(before(ctx, 12)) || INDICATOR_AFTER.test(after(ctx, ctx.index + all!.length, 12));
+        const nearIndicator =
+          INDICATOR_BEFORE.test(before(ctx, 12)) || INDICATOR_AFTER.test(after(ctx, ctx.index + all!.length, 12));
         if (nearIndicator || a!.includes('.') || b!.includes('.')) return pair;
         const [x, y] = [Number(a), Number(b)];
         if (x < y && y <= 4 && !/^0/.test(a!)) return w.fraction?.(x, y) ?? `${num(a!)} ${w.ratioTo} ${num(b!)}`;
@@ -225,7 +254,11 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
       speak: ([, ticker]) => saySymbol(ticker!, lang),
     },
     // #BTC, #breakout: the word; #1: "number one".
-    { name: 'hashtag', pattern: r('#(?=[\\p{L}\\p{N}])'), speak: (_, ctx) => (/\d/.test(ctx.text[ctx.index + 1]!) ? w.numberSign : '') },
+    {
+      name: 'hashtag',
+      pattern: r('#(?=[\\p{L}\\p{N}])'),
+      speak: (_, ctx) => (/\d/.test(ctx.text[ctx.index + 1]!) ? w.numberSign : ''),
+    },
     {
       name: 'timeframe',
       pattern: r(`(?<![\\p{L}\\p{N}_.,])(\\d{1,4})(${units})${NOT_BEFORE_WORD}`),
@@ -233,7 +266,8 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
         const n = Number(count);
         let tf = TIMEFRAMES[unit!]!;
         if (unit === 'M' || unit === 'm') {
-          const magnitudeNear = MAGNITUDE_BEFORE.test(before(ctx, 40)) || MAGNITUDE_AFTER.test(after(ctx, ctx.index + all!.length, 16));
+          const magnitudeNear =
+            MAGNITUDE_BEFORE.test(before(ctx, 40)) || MAGNITUDE_AFTER.test(after(ctx, ctx.index + all!.length, 16));
           if (magnitudeNear) return undefined;
           if (unit === 'M') {
             if (MINUTE_COUNTS.has(n)) tf = 'minute';
@@ -248,7 +282,12 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
       name: 'caps-token',
       pattern: r(`${NOT_AFTER_WORD}${CAPS_TOKEN}(?![\\p{L}\\p{N}_!])`),
       speak: ([token], ctx) => {
-        if (ctx.inCapitals(ctx.index) && /^[A-Z]{2,}$/.test(token) && INDICATORS[token] === undefined && CAPS_WORDS[token] === undefined) {
+        if (
+          ctx.inCapitals(ctx.index) &&
+          /^[A-Z]{2,}$/.test(token) &&
+          INDICATORS[token] === undefined &&
+          CAPS_WORDS[token] === undefined
+        ) {
           if (isKnownWord(token, CAPS_WORDS) || token.length > 6) return token.toLowerCase();
         }
         const said = saySymbol(token, lang);
@@ -283,7 +322,8 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
     {
       name: 'decimal-and-letters',
       pattern: r(`(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(\\d+${point}\\d+)([A-Za-z]{1,3})${NOT_BEFORE_WORD}`),
-      speak: ([, sign, written, letters]) => `${sayAmount({ sign, written: written! }, lang)} ${/^[A-Z]+$/.test(letters!) ? spell(letters!, lang) : letters}`,
+      speak: ([, sign, written, letters]) =>
+        `${sayAmount({ sign, written: written! }, lang)} ${/^[A-Z]+$/.test(letters!) ? spell(letters!, lang) : letters}`,
     },
     // 250C (a strike and call), 10Y: the number, then the letter.
     {
@@ -292,11 +332,19 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
       speak: ([, digits, letter]) => `${wholeNumber(digits!, lang)} ${letter}`,
     },
     // x10 leverage, as 10x.
-    { name: 'leverage', pattern: r(`${NOT_AFTER_WORD}[x×](\\d{1,3})${NOT_BEFORE_WORD}`), speak: ([, n]) => `${num(n!)} ${lang.times}` },
+    {
+      name: 'leverage',
+      pattern: r(`${NOT_AFTER_WORD}[x×](\\d{1,3})${NOT_BEFORE_WORD}`),
+      speak: ([, n]) => `${num(n!)} ${lang.times}`,
+    },
     // 1.0850-1.0870, 5-10%: a range.
     { name: 'range', pattern: r('(?<=[\\p{N}%kKMB])[-–](?=[+$€£¥]?\\d)'), speak: () => w.symbols.to },
     // Separators between fields: a pause, never "bar" or "slash".
-    { name: 'separator', pattern: r('\\s*(?:[|¦│\\\\]|\\s/\\s|(?<=\\p{L})/(?=\\p{L})|\\s[=-]\\s)\\s*'), speak: () => ',' },
+    {
+      name: 'separator',
+      pattern: r('\\s*(?:[|¦│\\\\]|\\s/\\s|(?<=\\p{L})/(?=\\p{L})|\\s[=-]\\s)\\s*'),
+      speak: () => ',',
+    },
     {
       name: 'symbol',
       pattern: r(`(?:${symbols})`),

@@ -7,7 +7,8 @@ export function sayTime24(hours: number, minutes: number, lang: SpeechLanguage =
   const said = lang.words?.time24?.(hours, minutes);
   if (said !== undefined) return said;
   const h = hours < 10 ? `${lang.digit(0)} ${lang.digit(hours)}` : lang.cardinal(hours);
-  const m = minutes === 0 ? 'hundred' : minutes < 10 ? `${lang.digit(0)} ${lang.digit(minutes)}` : lang.cardinal(minutes);
+  const m =
+    minutes === 0 ? 'hundred' : minutes < 10 ? `${lang.digit(0)} ${lang.digit(minutes)}` : lang.cardinal(minutes);
   return `${h} ${m}`;
 }
 
@@ -31,7 +32,8 @@ export function sayIsoTime(hh: string, mm: string, zone: string, lang: SpeechLan
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** A month and day that exist (29 February included: the year is not said). */
-export const isDate = (month: number, day: number): boolean => month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1]!;
+export const isDate = (month: number, day: number): boolean =>
+  month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1]!;
 
 /** A date said without its year: the year of an alert is this one, and the engine would read it as a number. */
 export function sayDate(month: number, day: number, lang: SpeechLanguage): string | undefined {

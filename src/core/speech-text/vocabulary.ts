@@ -23,14 +23,17 @@ export const CAPS_WORDS: Readonly<Record<string, string>> = {
 /** Indicator names: spelled like tickers unless said otherwise here; they can be crossed ("x"). */
 export const INDICATORS: Readonly<Record<string, string | null>> = {
   ...Object.fromEntries(
-    'RSI MACD EMA SMA WMA HMA DEMA TEMA MA VWAP VWMA ATR ADX DMI OBV CCI MFI ROC TSI SAR PSAR BB KC CMF'.split(' ').map((name) => [name, null]),
+    'RSI MACD EMA SMA WMA HMA DEMA TEMA MA VWAP VWMA ATR ADX DMI OBV CCI MFI ROC TSI SAR PSAR BB KC CMF'
+      .split(' ')
+      .map((name) => [name, null]),
   ),
   STOCH: 'stochastic',
   STOCHRSI: 'stochastic R S I',
 };
 
 /** Quote currencies that end a pair written in one piece (BTCUSDT), longest tried first. */
-export const QUOTE_CURRENCIES: readonly string[] = 'FDUSD USDT USDC BUSD TUSD USD EUR GBP JPY CHF CAD AUD NZD DAI BTC ETH BNB'.split(' ');
+export const QUOTE_CURRENCIES: readonly string[] =
+  'FDUSD USDT USDC BUSD TUSD USD EUR GBP JPY CHF CAD AUD NZD DAI BTC ETH BNB'.split(' ');
 
 /** Exchange prefixes (NASDAQ:AAPL) said as words; any other exchange is spelled. */
 export const EXCHANGES: Readonly<Record<string, string>> = {

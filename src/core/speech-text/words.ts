@@ -73,7 +73,20 @@ export interface SpeechLanguage extends NumberLanguage {
 
 export const same = (word: string): Forms => ({ one: word, many: word });
 
-const MONTHS_EN = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS_EN = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const IRREGULAR_ORDINALS: Record<string, string> = {
   one: 'first',
   two: 'second',
@@ -95,7 +108,10 @@ const ENGLISH_FRACTIONS: Readonly<Record<string, string>> = {
 /** 14 → "fourteenth", 21 → "twenty-first". */
 export function englishOrdinal(n: number): string {
   const words = english.cardinal(n);
-  return words.replace(/[a-z]+$/, (last) => IRREGULAR_ORDINALS[last] ?? (last.endsWith('y') ? `${last.slice(0, -1)}ieth` : `${last}th`));
+  return words.replace(
+    /[a-z]+$/,
+    (last) => IRREGULAR_ORDINALS[last] ?? (last.endsWith('y') ? `${last.slice(0, -1)}ieth` : `${last}th`),
+  );
 }
 
 export const ENGLISH_WORDS: SpeechWords = {
@@ -123,7 +139,14 @@ export const ENGLISH_WORDS: SpeechWords = {
   ratioTo: 'to',
   fraction: (n, d) => ENGLISH_FRACTIONS[`${n}/${d}`],
   date: (month, day) => `${MONTHS_EN[month - 1]} ${englishOrdinal(day)}`,
-  units: { second: same('second'), minute: same('minute'), hour: same('hour'), day: same('day'), week: same('week'), month: same('month') },
+  units: {
+    second: same('second'),
+    minute: same('minute'),
+    hour: same('hour'),
+    day: same('day'),
+    week: same('week'),
+    month: same('month'),
+  },
   single: { day: 'daily', week: 'weekly', month: 'monthly' },
   currencies: {
     $: { one: 'dollar', many: 'dollars' },
@@ -131,7 +154,12 @@ export const ENGLISH_WORDS: SpeechWords = {
     '£': { one: 'pound', many: 'pounds' },
     '¥': { one: 'yen', many: 'yen' },
   },
-  magnitudes: { thousand: same('thousand'), million: same('million'), billion: same('billion'), trillion: same('trillion') },
+  magnitudes: {
+    thousand: same('thousand'),
+    million: same('million'),
+    billion: same('billion'),
+    trillion: same('trillion'),
+  },
 };
 
 export const wordsOf = (lang: SpeechLanguage): SpeechWords => lang.words ?? ENGLISH_WORDS;

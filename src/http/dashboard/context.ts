@@ -45,7 +45,12 @@ export async function signedIn(ctx: DashboardContext, event: H3Event): Promise<S
   if (!session) return undefined;
   const account = await ctx.deps.store.accounts.get(session.userId);
   if (!account) return undefined;
-  const viewer: Viewer = { userId: account.userId, name: account.name, admin: await ctx.auth.isAdmin(account.userId), csrfToken: session.csrfToken };
+  const viewer: Viewer = {
+    userId: account.userId,
+    name: account.name,
+    admin: await ctx.auth.isAdmin(account.userId),
+    csrfToken: session.csrfToken,
+  };
   return { viewer, account, session, token };
 }
 
@@ -63,7 +68,8 @@ export function guarded(ctx: DashboardContext, handler: Handler): Handler {
         errorPage({
           status: 500,
           title: 'Something went wrong',
-          message: 'The server could not complete this request. Try again; if it keeps failing, tell your administrator.',
+          message:
+            'The server could not complete this request. Try again; if it keeps failing, tell your administrator.',
         }),
       );
     }
@@ -71,7 +77,10 @@ export function guarded(ctx: DashboardContext, handler: Handler): Handler {
 }
 
 /** A page for signed-in owners: anybody else is sent to the sign-in page. */
-export function pageRoute(ctx: DashboardContext, handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>): Handler {
+export function pageRoute(
+  ctx: DashboardContext,
+  handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>,
+): Handler {
   return guarded(ctx, async (event) => {
     const who = await signedIn(ctx, event);
     return who ? handler(event, who) : redirectTo('/login');
@@ -79,7 +88,10 @@ export function pageRoute(ctx: DashboardContext, handler: (event: H3Event, who: 
 }
 
 /** A resource fetched by our script (fragments, events): 401 when not signed in. */
-export function apiRoute(ctx: DashboardContext, handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>): Handler {
+export function apiRoute(
+  ctx: DashboardContext,
+  handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>,
+): Handler {
   return guarded(ctx, async (event) => {
     const who = await signedIn(ctx, event);
     return who ? handler(event, who) : plain(401, 'Sign in first.');
@@ -118,7 +130,15 @@ export function formRoute<S extends z.ZodObject>(
     if (!form || !csrf?.success || !sameToken(csrf.data._csrf, who.session.csrfToken)) return forbidden(who.viewer);
     const parsed = parseForm(schema, form);
     if (!parsed.ok) {
-      return htmlResponse(400, errorPage({ status: 400, title: 'Invalid form', message: `The form was not valid: ${parsed.reason}.`, viewer: who.viewer }));
+      return htmlResponse(
+        400,
+        errorPage({
+          status: 400,
+          title: 'Invalid form',
+          message: `The form was not valid: ${parsed.reason}.`,
+          viewer: who.viewer,
+        }),
+      );
     }
     return handler(event, who, parsed.data);
   });

@@ -31,7 +31,12 @@ export function readTokenCookie(request: Request, name: string): string | undefi
   return parsed.success ? parsed.data : undefined;
 }
 
-export function setCookie(name: string, value: string, maxAgeSeconds: number, sameSite: 'Lax' | 'Strict' = 'Lax'): string {
+export function setCookie(
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+  sameSite: 'Lax' | 'Strict' = 'Lax',
+): string {
   return `${name}=${value}; Path=/; Secure; HttpOnly; SameSite=${sameSite}; Max-Age=${maxAgeSeconds}`;
 }
 

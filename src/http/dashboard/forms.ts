@@ -24,7 +24,9 @@ export async function readForm(request: Request): Promise<Record<string, string>
 
 export function parseForm<S extends z.ZodType>(schema: S, form: Record<string, string>): FormResult<z.output<S>> {
   const result = schema.safeParse(form);
-  return result.success ? { ok: true, data: result.data } : { ok: false, reason: result.error.issues[0]?.message ?? 'invalid form' };
+  return result.success
+    ? { ok: true, data: result.data }
+    : { ok: false, reason: result.error.issues[0]?.message ?? 'invalid form' };
 }
 
 /**

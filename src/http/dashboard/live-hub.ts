@@ -50,7 +50,11 @@ export class LiveHub {
   }
 
   /** A new stream for the viewer, or which cap refuses it. */
-  open(viewer: LiveViewer, server: Server | undefined, aborted: AbortSignal | undefined): ReadableStream<Uint8Array> | { refused: keyof LiveLimits } {
+  open(
+    viewer: LiveViewer,
+    server: Server | undefined,
+    aborted: AbortSignal | undefined,
+  ): ReadableStream<Uint8Array> | { refused: keyof LiveLimits } {
     const refused = this.deps.shutdown?.aborted ? 'total' : streamRefusal(this.count(viewer), this.deps.limits);
     if (refused) return { refused };
     let stream: Stream | undefined;

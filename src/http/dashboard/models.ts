@@ -21,7 +21,12 @@ export const historyQuery = z.object({
   before: z.coerce.number().int().positive().optional().catch(undefined),
 });
 
-export async function overviewModel(ctx: DashboardContext, viewer: Viewer, account: Account, readOnly: boolean): Promise<OverviewModel> {
+export async function overviewModel(
+  ctx: DashboardContext,
+  viewer: Viewer,
+  account: Account,
+  readOnly: boolean,
+): Promise<OverviewModel> {
   return {
     viewer,
     account,
@@ -43,7 +48,11 @@ export async function historyModel(
   options: { basePath: string; heading: string; readOnly: boolean },
 ): Promise<HistoryModel> {
   const query = historyQuery.parse(Object.fromEntries(event.url.searchParams));
-  const page = await ctx.deps.store.calls.page(userId, { before: query.before, limit: HISTORY_PAGE_SIZE, statuses: filterStatuses(query.status) });
+  const page = await ctx.deps.store.calls.page(userId, {
+    before: query.before,
+    limit: HISTORY_PAGE_SIZE,
+    statuses: filterStatuses(query.status),
+  });
   return {
     viewer,
     page,

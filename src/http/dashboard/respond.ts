@@ -31,8 +31,15 @@ function headersWith(extra: Record<string, string>, cookies: readonly string[]):
   return headers;
 }
 
-export function htmlResponse(status: number, body: string, options: { cookies?: readonly string[]; headers?: Record<string, string> } = {}): Response {
-  return new Response(body, { status, headers: headersWith({ 'content-type': 'text/html; charset=utf-8', ...options.headers }, options.cookies ?? []) });
+export function htmlResponse(
+  status: number,
+  body: string,
+  options: { cookies?: readonly string[]; headers?: Record<string, string> } = {},
+): Response {
+  return new Response(body, {
+    status,
+    headers: headersWith({ 'content-type': 'text/html; charset=utf-8', ...options.headers }, options.cookies ?? []),
+  });
 }
 
 /** 303 See Other: the browser follows with a GET (after every form post). */
@@ -42,9 +49,15 @@ export function redirectTo(location: string, cookies: readonly string[] = []): R
 
 export function asset(body: string, contentType: string): Response {
   // Assets change with the binary: a short cache keeps pages fast without serving stale code for long.
-  return new Response(body, { status: 200, headers: { ...SECURITY_HEADERS, 'content-type': contentType, 'cache-control': 'private, max-age=300' } });
+  return new Response(body, {
+    status: 200,
+    headers: { ...SECURITY_HEADERS, 'content-type': contentType, 'cache-control': 'private, max-age=300' },
+  });
 }
 
 export function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, headers: headersWith({ 'content-type': 'text/plain; charset=utf-8', ...headers }, []) });
+  return new Response(text, {
+    status,
+    headers: headersWith({ 'content-type': 'text/plain; charset=utf-8', ...headers }, []),
+  });
 }

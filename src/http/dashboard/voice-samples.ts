@@ -19,12 +19,15 @@ const BUSY_RETRY_SECONDS = 2;
 /** Past this many accounts in the pace's memory, those idle for an hour are forgotten. */
 const SWEEP_AT = 1_000;
 
-export type HearText = { ok: true; phrases: SpokenCall; speech: CallSpeech; message: string; counted: boolean } | { ok: false; error: string };
+export type HearText =
+  | { ok: true; phrases: SpokenCall; speech: CallSpeech; message: string; counted: boolean }
+  | { ok: false; error: string };
 
 /** What a call would speak for this alert body in the account's language, voice and intro, or why it is refused. */
 export function hearText(body: string, account: Pick<Account, 'language' | 'voice' | 'intro'>): HearText {
   const length = [...body].length;
-  if (length > MAX_HEAR_BOX_CHARS) return { ok: false, error: `The text is ${length} characters; paste at most ${MAX_HEAR_BOX_CHARS}.` };
+  if (length > MAX_HEAR_BOX_CHARS)
+    return { ok: false, error: `The text is ${length} characters; paste at most ${MAX_HEAR_BOX_CHARS}.` };
   const speech = callSpeech(account);
   const spoken = spokenCall(body, speech);
   if (!spoken.ok) return { ok: false, error: `The webhook would refuse this: ${spoken.error}` };
@@ -35,7 +38,13 @@ export function hearText(body: string, account: Pick<Account, 'language' | 'voic
     };
   }
   // The sample every owner is offered is one text a voice, made once and kept: it does not count.
-  return { ok: true, phrases: spoken.phrases, speech, message: spoken.alert.message, counted: spoken.alert.message !== SAMPLE_ALERT };
+  return {
+    ok: true,
+    phrases: spoken.phrases,
+    speech,
+    message: spoken.alert.message,
+    counted: spoken.alert.message !== SAMPLE_ALERT,
+  };
 }
 
 export type SampleResult =
@@ -63,7 +72,12 @@ export class VoiceSamples {
 
   async sample(userId: string, text: Extract<HearText, { ok: true }>): Promise<SampleResult> {
     if (this.busy.has(userId)) {
-      return { ok: false, status: 429, retryAfterSeconds: BUSY_RETRY_SECONDS, error: 'A sample is being made for you right now; try again in a moment.' };
+      return {
+        ok: false,
+        status: 429,
+        retryAfterSeconds: BUSY_RETRY_SECONDS,
+        error: 'A sample is being made for you right now; try again in a moment.',
+      };
     }
     const now = this.now();
     const key = JSON.stringify([text.speech.synthesis ?? null, text.phrases]);
@@ -76,7 +90,12 @@ export class VoiceSamples {
       );
       if (!pace.allowed) {
         const retry = pace.limit === 'burst' ? pace.retryAfterSeconds : 60;
-        return { ok: false, status: 429, retryAfterSeconds: retry, error: `Too many new messages to hear; try again in ${retry} seconds (as for test calls).` };
+        return {
+          ok: false,
+          status: 429,
+          retryAfterSeconds: retry,
+          error: `Too many new messages to hear; try again in ${retry} seconds (as for test calls).`,
+        };
       }
     }
     this.busy.add(userId);

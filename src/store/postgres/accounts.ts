@@ -17,16 +17,19 @@ const SQL = {
   get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
-  credentials: 'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
+  credentials:
+    'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
   update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, status = $10, updated_at = $11
            WHERE user_id = $1`,
-  rotateKey: 'UPDATE accounts SET api_key_sealed = $2, api_key_mac = $3, key_created_at = $4, updated_at = $4 WHERE user_id = $1',
+  rotateKey:
+    'UPDATE accounts SET api_key_sealed = $2, api_key_mac = $3, key_created_at = $4, updated_at = $4 WHERE user_id = $1',
   delete: 'DELETE FROM accounts WHERE user_id = $1',
   fingerprint: 'SELECT fingerprint FROM secret_key_check WHERE id = 1',
   adoptFingerprint: 'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',
-  setFingerprint: 'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint',
+  setFingerprint:
+    'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint',
 } as const;
 
 // Compared against when the user_id is unknown, so that an unknown user_id and a wrong key take
@@ -40,7 +43,8 @@ const DUMMY_MAC = randomBytes(32);
 export async function checkSecretKey(sql: Sql, secrets: SecretBox, location: string): Promise<void> {
   await query(sql, SQL.adoptFingerprint, [secrets.fingerprint]);
   const [row] = await query<{ fingerprint: Buffer }>(sql, SQL.fingerprint);
-  if (row && !secrets.hasFingerprint(row.fingerprint)) throw new UserError(wrongSecretKeyMessage(location, secrets.source));
+  if (row && !secrets.hasFingerprint(row.fingerprint))
+    throw new UserError(wrongSecretKeyMessage(location, secrets.source));
 }
 
 export class PgAccountStore implements AccountRepo {

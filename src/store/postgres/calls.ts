@@ -2,7 +2,15 @@
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
 import { newCallId } from '../../core/ids.js';
-import { BURST_WINDOW_MS, decideBurst, decideLimits, hasMonthlyAllowance, monthWindow, TEST_CALL_LIMITS, type Plan } from '../../core/limits.js';
+import {
+  BURST_WINDOW_MS,
+  decideBurst,
+  decideLimits,
+  hasMonthlyAllowance,
+  monthWindow,
+  TEST_CALL_LIMITS,
+  type Plan,
+} from '../../core/limits.js';
 import type { Alert } from '../../core/payload.js';
 import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
 import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
@@ -70,7 +78,10 @@ export class PgCallStore implements CallRepo {
         return { accepted: false, decision };
       }
       const callId = newCallId();
-      await Promise.all([this.insertCall(tx, now, callId, userId, 'alert', alert), query(tx, SQL.countUsage, [userId, month.key])]);
+      await Promise.all([
+        this.insertCall(tx, now, callId, userId, 'alert', alert),
+        query(tx, SQL.countUsage, [userId, month.key]),
+      ]);
       return { accepted: true, callId, receivedAt: now };
     });
   }
@@ -94,13 +105,24 @@ export class PgCallStore implements CallRepo {
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       const now = this.now();
-      const decision = decideBurst(perMinute, now, await this.recentAcceptedTimes(tx, userId, 'test', now - BURST_WINDOW_MS, perMinute));
+      const decision = decideBurst(
+        perMinute,
+        now,
+        await this.recentAcceptedTimes(tx, userId, 'test', now - BURST_WINDOW_MS, perMinute),
+      );
       if (!decision.allowed) return { accepted: false, decision };
       const lastHour = await this.recentAcceptedTimes(tx, userId, 'test', now - 3_600_000, perHour);
       const hourly = decideBurst(perHour, now, lastHour, 3_600_000);
       if (!hourly.allowed) return { accepted: false, decision: hourly };
       const callId = newCallId();
-      const alert: Alert = { form: 'text', message, truncated: false, originalLength: message.length, fields: {}, extra: {} };
+      const alert: Alert = {
+        form: 'text',
+        message,
+        truncated: false,
+        originalLength: message.length,
+        fields: {},
+        extra: {},
+      };
       await this.insertCall(tx, now, callId, userId, 'test', alert);
       return { accepted: true, callId, receivedAt: now };
     });
@@ -111,11 +133,26 @@ export class PgCallStore implements CallRepo {
     return row?.calls ?? 0;
   }
 
-  private async recentAcceptedTimes(db: Queryable, userId: string, kind: CallKind, after: number, atMost: number): Promise<number[]> {
-    return (await query<{ received_at: number }>(db, SQL.recentAccepted, [userId, kind, after, atMost])).map((r) => r.received_at);
+  private async recentAcceptedTimes(
+    db: Queryable,
+    userId: string,
+    kind: CallKind,
+    after: number,
+    atMost: number,
+  ): Promise<number[]> {
+    return (await query<{ received_at: number }>(db, SQL.recentAccepted, [userId, kind, after, atMost])).map(
+      (r) => r.received_at,
+    );
   }
 
-  private async insertCall(db: Queryable, now: number, callId: string, userId: string, kind: CallKind, alert: Alert): Promise<void> {
+  private async insertCall(
+    db: Queryable,
+    now: number,
+    callId: string,
+    userId: string,
+    kind: CallKind,
+    alert: Alert,
+  ): Promise<void> {
     await query(db, SQL.insert, [
       callId,
       userId,
@@ -152,7 +189,10 @@ export class PgCallStore implements CallRepo {
   }
 
   /** One page of an account's history, newest first; `before` is the cursor of the previous page. */
-  async page(userId: string, options: { before?: number | undefined; limit: number; statuses?: readonly string[] }): Promise<HistoryPage> {
+  async page(
+    userId: string,
+    options: { before?: number | undefined; limit: number; statuses?: readonly string[] },
+  ): Promise<HistoryPage> {
     const params = [userId, options.before ?? Number.MAX_SAFE_INTEGER, options.limit + 1];
     const rows =
       options.statuses && options.statuses.length > 0

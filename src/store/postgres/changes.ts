@@ -34,7 +34,13 @@ export class PgChangeFeed implements ChangeFeed {
 
   /** Fire and forget: a lost notice costs a dashboard a refresh, never a call. */
   publish(change: CallChangeNotice): void {
-    const payload: Payload = { callId: change.callId, userId: change.userId, status: change.status, at: change.at, node: this.nodeId };
+    const payload: Payload = {
+      callId: change.callId,
+      userId: change.userId,
+      status: change.status,
+      at: change.at,
+      node: this.nodeId,
+    };
     try {
       this.sql.notify(CHANGES_CHANNEL, JSON.stringify(payload)).catch(() => {});
     } catch {

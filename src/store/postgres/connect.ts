@@ -19,17 +19,27 @@ export interface DatabaseTlsOptions {
  * TLS whose certificate must chain to it (the driver checks the host's name too); otherwise
  * nothing, and the URL's sslmode says. Throws a UserError for a way the data must not go.
  */
-export function sslOption(url: string, tls: DatabaseTlsOptions = {}): { ssl?: { ca: string; rejectUnauthorized: true } } {
-  const decision = databaseTls(url, { caFile: tls.caFile !== undefined, allowUnverified: tls.allowUnverified === true });
-  if (decision.refusal) throw new UserError(`cannot use the PostgreSQL database ${redactUrl(url)}: ${decision.refusal}`);
+export function sslOption(
+  url: string,
+  tls: DatabaseTlsOptions = {},
+): { ssl?: { ca: string; rejectUnauthorized: true } } {
+  const decision = databaseTls(url, {
+    caFile: tls.caFile !== undefined,
+    allowUnverified: tls.allowUnverified === true,
+  });
+  if (decision.refusal)
+    throw new UserError(`cannot use the PostgreSQL database ${redactUrl(url)}: ${decision.refusal}`);
   if (tls.caFile === undefined) return {};
   let ca: string;
   try {
     ca = fs.readFileSync(tls.caFile, 'utf8');
   } catch (error) {
-    throw new UserError(`RINGHOOK_DATABASE_CA_FILE (${tls.caFile}) cannot be read: ${errorCode(error) ?? (error as Error).message}`);
+    throw new UserError(
+      `RINGHOOK_DATABASE_CA_FILE (${tls.caFile}) cannot be read: ${errorCode(error) ?? (error as Error).message}`,
+    );
   }
-  if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new UserError(`RINGHOOK_DATABASE_CA_FILE (${tls.caFile}) holds no PEM certificate`);
+  if (!ca.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UserError(`RINGHOOK_DATABASE_CA_FILE (${tls.caFile}) holds no PEM certificate`);
   return { ssl: { ca, rejectUnauthorized: true } };
 }
 
@@ -45,7 +55,14 @@ function openPool(url: string, poolSize: number, ssl: ReturnType<typeof sslOptio
     // Notices ("relation already exists, skipping") would go to stdout.
     onnotice: () => {},
     transform: { undefined: null },
-    types: { bigint: { to: INT8, from: [INT8], serialize: (value: number) => String(value), parse: (raw: string) => Number(raw) } },
+    types: {
+      bigint: {
+        to: INT8,
+        from: [INT8],
+        serialize: (value: number) => String(value),
+        parse: (raw: string) => Number(raw),
+      },
+    },
     connection: { application_name: 'ringhook' },
   });
 }
@@ -74,7 +91,9 @@ function passwordOf(url: string): string | undefined {
 
 /** The URL without its password (user:***@, password=***), for logs, messages and doctor. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@?#]*):[^@/?#]*@/i, '$1:***@')
+    .replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 /** Why, in one line; `password` is masked wherever the server's own text repeats it (never in ringhook's own words). */
@@ -107,8 +126,14 @@ export function connectionError(url: string, error: unknown, what = 'cannot use 
 }
 
 /** Opens the pool and checks that the server answers. */
-export async function connect(url: string, options: { poolSize?: number; tls?: DatabaseTlsOptions } = {}): Promise<Sql> {
-  if (!/^postgres(ql)?:\/\//i.test(url)) throw new UserError(`not a PostgreSQL URL: ${redactUrl(url)} (expected postgres://user:password@host:port/database)`);
+export async function connect(
+  url: string,
+  options: { poolSize?: number; tls?: DatabaseTlsOptions } = {},
+): Promise<Sql> {
+  if (!/^postgres(ql)?:\/\//i.test(url))
+    throw new UserError(
+      `not a PostgreSQL URL: ${redactUrl(url)} (expected postgres://user:password@host:port/database)`,
+    );
   const ssl = sslOption(url, options.tls);
   let sql: Sql;
   try {

@@ -45,7 +45,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   /** Why this node takes no alerts now: the schema, migrated by a newer node, is one its code cannot work on. */
   let steppedAside: string | null = null;
   const location = redactUrl(options.url);
-  const sql = await connect(options.url, { ...(options.poolSize !== undefined && { poolSize: options.poolSize }), ...(options.tls && { tls: options.tls }) });
+  const sql = await connect(options.url, {
+    ...(options.poolSize !== undefined && { poolSize: options.poolSize }),
+    ...(options.tls && { tls: options.tls }),
+  });
   try {
     await migratePostgres(sql, location);
     if (options.checkKey !== false) await checkSecretKey(sql, options.secrets, location);

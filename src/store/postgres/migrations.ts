@@ -244,7 +244,8 @@ const MIGRATION_LOCK = 0x72696e67;
 
 const SQL = {
   lock: 'SELECT pg_advisory_xact_lock($1)',
-  versionTable: 'CREATE TABLE IF NOT EXISTS schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)',
+  versionTable:
+    'CREATE TABLE IF NOT EXISTS schema_version (id SMALLINT PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)',
   version: 'SELECT version FROM schema_version WHERE id = 1',
   setVersion: `INSERT INTO schema_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
   setOldestCompatible: 'UPDATE schema_version SET oldest_compatible = $1 WHERE id = 1',
@@ -294,7 +295,11 @@ async function refuseNewer(db: Queryable, current: number, known: number, locati
  * Brings the schema up to date, one migration per transaction, each under an advisory lock: of two
  * nodes starting together, one migrates and the other then finds nothing left to do.
  */
-export async function migratePostgres(sql: Sql, location: string, migrations: readonly PgMigration[] = PG_MIGRATIONS): Promise<number> {
+export async function migratePostgres(
+  sql: Sql,
+  location: string,
+  migrations: readonly PgMigration[] = PG_MIGRATIONS,
+): Promise<number> {
   // Checked before anything writes: a newer database is refused untouched.
   await refuseNewer(sql, await readSchemaVersion(sql), migrations.length, location);
   for (;;) {
@@ -308,9 +313,12 @@ export async function migratePostgres(sql: Sql, location: string, migrations: re
       try {
         await tx.unsafe(migration.sql).simple();
         await query(tx, SQL.setVersion, [current + 1]);
-        if (current + 1 >= UPGRADE_RULE_VERSION) await query(tx, SQL.setOldestCompatible, [migration.oldestCompatible ?? current + 1]);
+        if (current + 1 >= UPGRADE_RULE_VERSION)
+          await query(tx, SQL.setOldestCompatible, [migration.oldestCompatible ?? current + 1]);
       } catch (error) {
-        throw new UserError(`migration ${migration.name} of ${location} failed, the database is left at version ${current}: ${(error as Error).message}`);
+        throw new UserError(
+          `migration ${migration.name} of ${location} failed, the database is left at version ${current}: ${(error as Error).message}`,
+        );
       }
       return { done: false, version: current + 1 };
     });

@@ -21,7 +21,8 @@ const SQL = {
               ON CONFLICT (node_id) DO UPDATE SET started_at = excluded.started_at, seen_at = excluded.seen_at, gone_at = NULL,
                                                   version = excluded.version, schema = excluded.schema`,
   // SKIP LOCKED: of two survivors looking at once, each declares a silent node gone or leaves it to the other.
-  silent: 'SELECT node_id FROM nodes WHERE gone_at IS NULL AND seen_at < $1 AND node_id <> $2 ORDER BY node_id FOR UPDATE SKIP LOCKED',
+  silent:
+    'SELECT node_id FROM nodes WHERE gone_at IS NULL AND seen_at < $1 AND node_id <> $2 ORDER BY node_id FOR UPDATE SKIP LOCKED',
   gone: 'UPDATE nodes SET gone_at = $2 WHERE node_id = $1',
   callsOf: `${SELECT_CALL} WHERE node_id = $1 AND accepted = 1 AND status IN ${IN_PROGRESS} ORDER BY id`,
   // Its SMS being handed over or waiting for the gateway become the survivor's.
@@ -54,7 +55,9 @@ export class PgNodeRegistry implements NodeRegistry {
         await query(tx, SQL.gone, [node_id, now]);
         const calls = await query<CallForDialing>(tx, SQL.callsOf, [node_id]);
         // Its phone lines stay held: its calls may still be up at the phones (progress.ts, staleLine).
-        const sms = [...(await query<WaitingSms & { id: number; smsStatus: string }>(tx, SQL.smsOf, [node_id, this.nodeId]))].sort((x, y) => x.id - y.id);
+        const sms = [
+          ...(await query<WaitingSms & { id: number; smsStatus: string }>(tx, SQL.smsOf, [node_id, this.nodeId])),
+        ].sort((x, y) => x.id - y.id);
         const ended = await query<EndedWithoutSms>(tx, ENDED_WITHOUT_SMS, [node_id, now - smsWindowMs]);
         taken.push({
           nodeId: node_id,
@@ -63,7 +66,14 @@ export class PgNodeRegistry implements NodeRegistry {
             handingOver: sms.filter((r) => r.smsStatus === 'sending').map((r) => r.callId),
             waiting: sms
               .filter((r) => r.smsStatus === 'waiting')
-              .map(({ callId, userId, message, phone, carriedBy, claimedAt }) => ({ callId, userId, message, phone, carriedBy, claimedAt })),
+              .map(({ callId, userId, message, phone, carriedBy, claimedAt }) => ({
+                callId,
+                userId,
+                message,
+                phone,
+                carriedBy,
+                claimedAt,
+              })),
             ended: [...ended],
           },
         });

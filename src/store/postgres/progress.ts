@@ -3,7 +3,14 @@
 // in phone_lines from dialing to its final state (one call per phone across nodes), and each node
 // sees the calls it answers for.
 import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
-import type { CallEventRow, CallForDialing, SmsStatus, TransitionFields, WaitingSms, EndedWithoutSms } from '../../core/records.js';
+import type {
+  CallEventRow,
+  CallForDialing,
+  SmsStatus,
+  TransitionFields,
+  WaitingSms,
+  EndedWithoutSms,
+} from '../../core/records.js';
 import { COLUMN } from '../rows.js';
 import type { CallProgressRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
@@ -40,7 +47,8 @@ const SQL = {
                OR (status IN ${IN_PROGRESS} AND node_id = $1))
              ORDER BY id`,
   lockCall: 'SELECT status FROM calls WHERE call_id = $1 AND accepted = 1 FOR UPDATE',
-  takeLine: 'INSERT INTO phone_lines (phone, call_id, node_id, since) VALUES ($1, $2, $3, $4) ON CONFLICT (phone) DO NOTHING',
+  takeLine:
+    'INSERT INTO phone_lines (phone, call_id, node_id, since) VALUES ($1, $2, $3, $4) ON CONFLICT (phone) DO NOTHING',
   lineHolder: 'SELECT call_id FROM phone_lines WHERE phone = $1',
   // Only the line this node took: a dead node's, whose call a survivor ends, stays held (staleLine).
   releaseLine: 'DELETE FROM phone_lines WHERE call_id = $1 AND node_id = $2',
@@ -60,16 +68,19 @@ const SQL = {
   // A receipt settles a sent SMS once: a repeated, late or reordered one changes nothing.
   smsReceipt: `UPDATE calls SET sms_status = $2, sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = 'sent'`,
   detection: 'UPDATE calls SET amd_status = $1, amd_cause = $2, updated_at = $3 WHERE call_id = $4',
-  placedAgain: "UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4 WHERE call_id = $5 AND status = 'dialing'",
+  placedAgain:
+    "UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4 WHERE call_id = $5 AND status = 'dialing'",
   staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
-  smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = $1, updated_at = $2 WHERE call_id = $3 AND sms_status = 'sending'",
+  smsWaits:
+    "UPDATE calls SET sms_status = 'waiting', sms_error = $1, updated_at = $2 WHERE call_id = $3 AND sms_status = 'sending'",
   smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = $1 WHERE call_id = $2 AND sms_status = 'waiting'",
   endedWithoutSms: ENDED_WITHOUT_SMS,
   // This node's, and those of nodes that left (a rolling deploy gives new node ids): now this node's.
   waitingSmsLeft: `UPDATE calls SET sms_node = $1
                    WHERE sms_status = 'waiting' AND (sms_node = $1 OR sms_node IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL))
                    RETURNING id, call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt"`,
-  smsLeftFails: "UPDATE calls SET sms_status = 'failed', sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = $2",
+  smsLeftFails:
+    "UPDATE calls SET sms_status = 'failed', sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = $2",
 } as const;
 
 export class PgCallProgressStore implements CallProgressRepo {
@@ -105,8 +116,15 @@ export class PgCallProgressStore implements CallProgressRepo {
       if (to === 'dialing' && fields.carriedBy === undefined && fields.phone !== undefined) {
         if (!(await this.takeLine(tx, fields.phone, callId, at))) return false;
       }
-      const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<[keyof TransitionFields, unknown]>;
-      const sets = ['status', 'updated_at', ...(to === 'dialing' ? ['node_id'] : []), ...entries.map(([k]) => COLUMN[k])];
+      const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<
+        [keyof TransitionFields, unknown]
+      >;
+      const sets = [
+        'status',
+        'updated_at',
+        ...(to === 'dialing' ? ['node_id'] : []),
+        ...entries.map(([k]) => COLUMN[k]),
+      ];
       const values = [to, at, ...(to === 'dialing' ? [this.nodeId] : []), ...entries.map(([, v]) => v)];
       const assignments = sets.map((column, i) => `${column} = $${i + 2}`).join(', ');
       await query(tx, `UPDATE calls SET ${assignments} WHERE call_id = $1`, [callId, ...values]);
@@ -135,10 +153,20 @@ export class PgCallProgressStore implements CallProgressRepo {
   }
 
   /** The call goes out again through another trunk (the first did not take it): still dialing. */
-  async placedAgain(callId: string, placement: { trunk: string; channelId: string; dialedAt: number }, detail: string): Promise<void> {
+  async placedAgain(
+    callId: string,
+    placement: { trunk: string; channelId: string; dialedAt: number },
+    detail: string,
+  ): Promise<void> {
     await this.sql.begin(async (tx) => {
       const at = this.now();
-      const changed = await query(tx, SQL.placedAgain, [placement.trunk, placement.channelId, placement.dialedAt, at, callId]);
+      const changed = await query(tx, SQL.placedAgain, [
+        placement.trunk,
+        placement.channelId,
+        placement.dialedAt,
+        at,
+        callId,
+      ]);
       if (changed.count === 1) await query(tx, SQL.event, [callId, at, 'trunk', detail]);
     });
   }
@@ -168,14 +196,27 @@ export class PgCallProgressStore implements CallProgressRepo {
   ): Promise<void> {
     await this.sql.begin(async (tx) => {
       const at = this.now();
-      await query(tx, SQL.setSms, [callId, result.status, result.messageId ?? null, result.parts ?? null, result.error ?? null, at]);
+      await query(tx, SQL.setSms, [
+        callId,
+        result.status,
+        result.messageId ?? null,
+        result.parts ?? null,
+        result.error ?? null,
+        at,
+      ]);
       await query(tx, SQL.event, [callId, at, `sms_${result.status}`, result.error ?? result.messageId ?? null]);
     });
   }
 
   /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
-  async findBySmsMessage(messageId: string): Promise<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>> {
-    return [...(await query<{ callId: string; userId: string; smsStatus: SmsStatus | null }>(this.sql, SQL.bySmsMessage, [messageId]))];
+  async findBySmsMessage(
+    messageId: string,
+  ): Promise<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>> {
+    return [
+      ...(await query<{ callId: string; userId: string; smsStatus: SmsStatus | null }>(this.sql, SQL.bySmsMessage, [
+        messageId,
+      ])),
+    ];
   }
 
   /** A delivery receipt for the call's sent SMS; false (nothing changed) when it was settled already. */
@@ -205,7 +246,10 @@ export class PgCallProgressStore implements CallProgressRepo {
 
   /** Takes a waiting SMS back to be sent now; false when any of its alerts is no longer waiting. */
   resumeSms(callIds: readonly string[]): Promise<boolean> {
-    return this.allOrNothing(callIds, async (tx, callId, at) => (await query(tx, SQL.smsResumes, [at, callId])).count === 1);
+    return this.allOrNothing(
+      callIds,
+      async (tx, callId, at) => (await query(tx, SQL.smsResumes, [at, callId])).count === 1,
+    );
   }
 
   /** Calls of this node that ended since `since` whose SMS backup was never decided (a stop between the two writes). */
@@ -228,7 +272,10 @@ export class PgCallProgressStore implements CallProgressRepo {
     }) as Promise<boolean>;
   }
 
-  private async allOrNothing(callIds: readonly string[], step: (tx: Queryable, callId: string, at: number) => Promise<boolean>): Promise<boolean> {
+  private async allOrNothing(
+    callIds: readonly string[],
+    step: (tx: Queryable, callId: string, at: number) => Promise<boolean>,
+  ): Promise<boolean> {
     const rollback = new Error('rollback');
     try {
       return (await this.sql.begin(async (tx) => {

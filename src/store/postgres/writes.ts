@@ -51,7 +51,8 @@ export class OrderedWrites implements CallWrites {
   /** At shutdown, after drain: the writes not started yet are given up (reported to their callers). */
   abandon(): number {
     const left = this.queue.splice(1);
-    for (const job of left) job.reject(new Error(`not written: the database did not answer before shutdown (${job.label})`));
+    for (const job of left)
+      job.reject(new Error(`not written: the database did not answer before shutdown (${job.label})`));
     return left.length;
   }
 }

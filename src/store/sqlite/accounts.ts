@@ -17,12 +17,14 @@ const SQL = {
   get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ?`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
-  credentials: 'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
+  credentials:
+    'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
   update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, updated_at = @now
            WHERE user_id = @user_id`,
-  rotateKey: 'UPDATE accounts SET api_key_sealed = @sealed, api_key_mac = @mac, key_created_at = @now, updated_at = @now WHERE user_id = @user_id',
+  rotateKey:
+    'UPDATE accounts SET api_key_sealed = @sealed, api_key_mac = @mac, key_created_at = @now, updated_at = @now WHERE user_id = @user_id',
   delete: 'DELETE FROM accounts WHERE user_id = ?',
   fingerprint: 'SELECT fingerprint FROM secret_key_check WHERE id = 1',
   setFingerprint: 'INSERT OR REPLACE INTO secret_key_check (id, fingerprint) VALUES (1, ?)',
@@ -49,7 +51,9 @@ export class AccountStore implements AccountRepo {
     this.stmt = {
       insert: db.prepare(SQL.insert),
       get: db.prepare<[string], AccountRow>(SQL.get),
-      credentials: db.prepare<[{ user_id: string; dummy: Buffer }], { user_id: string | null; mac: Buffer }>(SQL.credentials),
+      credentials: db.prepare<[{ user_id: string; dummy: Buffer }], { user_id: string | null; mac: Buffer }>(
+        SQL.credentials,
+      ),
       list: db.prepare<[], AccountRow>(SQL.list),
       userIds: db.prepare<[], string>(SQL.userIds).pluck(),
       update: db.prepare(SQL.update),
@@ -66,7 +70,8 @@ export class AccountStore implements AccountRepo {
   private checkSecretKey(): void {
     const stored = this.stmt.fingerprint.get();
     if (stored === undefined) this.stmt.setFingerprint.run(this.secrets.fingerprint);
-    else if (!this.secrets.hasFingerprint(stored)) throw new UserError(wrongSecretKeyMessage(this.db.name, this.secrets.source));
+    else if (!this.secrets.hasFingerprint(stored))
+      throw new UserError(wrongSecretKeyMessage(this.db.name, this.secrets.source));
   }
 
   private sealedKey(userId: string, apiKey: string) {
@@ -126,7 +131,11 @@ export class AccountStore implements AccountRepo {
 
   /** Issues a new api_key; the old webhook URL stops working at once. */
   regenerateKey(userId: string): Account | undefined {
-    const changed = this.stmt.rotateKey.run({ user_id: userId, ...this.sealedKey(userId, newApiKey()), now: this.now() }).changes;
+    const changed = this.stmt.rotateKey.run({
+      user_id: userId,
+      ...this.sealedKey(userId, newApiKey()),
+      now: this.now(),
+    }).changes;
     return changed === 1 ? this.get(userId) : undefined;
   }
 
@@ -135,7 +144,8 @@ export class AccountStore implements AccountRepo {
     this.db
       .transaction(() => {
         const now = this.now();
-        for (const userId of this.stmt.userIds.all()) this.stmt.rotateKey.run({ user_id: userId, ...this.sealedKey(userId, newApiKey()), now });
+        for (const userId of this.stmt.userIds.all())
+          this.stmt.rotateKey.run({ user_id: userId, ...this.sealedKey(userId, newApiKey()), now });
         this.stmt.setFingerprint.run(this.secrets.fingerprint);
       })
       .immediate();

@@ -3,7 +3,14 @@
 import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, type CallState } from '../../core/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
-import type { CallEventRow, CallForDialing, EndedWithoutSms, SmsStatus, TransitionFields, WaitingSms } from '../../core/records.js';
+import type {
+  CallEventRow,
+  CallForDialing,
+  EndedWithoutSms,
+  SmsStatus,
+  TransitionFields,
+  WaitingSms,
+} from '../../core/records.js';
 import { COLUMN } from '../rows.js';
 import type { CallProgressRepo } from '../contract.js';
 
@@ -27,11 +34,14 @@ const SQL = {
   // A receipt settles a sent SMS once: a repeated, late or reordered one changes nothing.
   smsReceipt: `UPDATE calls SET sms_status = @status, sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id AND sms_status = 'sent'`,
   detection: 'UPDATE calls SET amd_status = ?, amd_cause = ?, updated_at = ? WHERE call_id = ?',
-  placedAgain: "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
+  placedAgain:
+    "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
   staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
-  smsWaits: "UPDATE calls SET sms_status = 'waiting', sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status = 'sending'",
+  smsWaits:
+    "UPDATE calls SET sms_status = 'waiting', sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status = 'sending'",
   smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = ? WHERE call_id = ? AND sms_status = 'waiting'",
-  smsLeftFails: "UPDATE calls SET sms_status = 'failed', sms_error = ?, sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status = ?",
+  smsLeftFails:
+    "UPDATE calls SET sms_status = 'failed', sms_error = ?, sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status = ?",
   endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, phone, status, carried_by AS carriedBy, updated_at AS endedAt FROM calls
                     WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= ?
                     ORDER BY id`,
@@ -56,7 +66,9 @@ export class CallProgressStore implements CallProgressRepo {
       claimSms: db.prepare(SQL.claimSms),
       setSms: db.prepare(SQL.setSms),
       markSms: db.prepare(SQL.markSms),
-      bySmsMessage: db.prepare<[{ id: string }], { callId: string; userId: string; smsStatus: SmsStatus | null }>(SQL.bySmsMessage),
+      bySmsMessage: db.prepare<[{ id: string }], { callId: string; userId: string; smsStatus: SmsStatus | null }>(
+        SQL.bySmsMessage,
+      ),
       smsReceipt: db.prepare(SQL.smsReceipt),
       staleSending: db.prepare<[], { callId: string }>(SQL.staleSending),
       smsWaits: db.prepare(SQL.smsWaits),
@@ -87,7 +99,9 @@ export class CallProgressStore implements CallProgressRepo {
       .transaction(() => {
         const current = this.stmt.get.get(callId);
         if (!current || !canTransition(current.status, to)) return false;
-        const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<[keyof TransitionFields, unknown]>;
+        const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<
+          [keyof TransitionFields, unknown]
+        >;
         const sets = ['status = @status', 'updated_at = @now', ...entries.map(([k]) => `${COLUMN[k]} = @${k}`)];
         const at = this.now();
         this.update(sets.join(', ')).run({ ...Object.fromEntries(entries), status: to, now: at, callId });
@@ -122,7 +136,9 @@ export class CallProgressStore implements CallProgressRepo {
     this.db
       .transaction(() => {
         const at = this.now();
-        if (this.stmt.placedAgain.run(placement.trunk, placement.channelId, placement.dialedAt, at, callId).changes === 1)
+        if (
+          this.stmt.placedAgain.run(placement.trunk, placement.channelId, placement.dialedAt, at, callId).changes === 1
+        )
           this.stmt.event.run(callId, at, 'trunk', detail);
       })
       .immediate();
@@ -148,7 +164,10 @@ export class CallProgressStore implements CallProgressRepo {
     this.stmt.markSms.run(status, this.now(), callId);
   }
 
-  setSmsResult(callId: string, result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string }): void {
+  setSmsResult(
+    callId: string,
+    result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
+  ): void {
     this.stmt.setSms.run({
       call_id: callId,
       status: result.status,
@@ -169,7 +188,15 @@ export class CallProgressStore implements CallProgressRepo {
   recordSmsReceipt(callId: string, result: { status: 'delivered' | 'failed'; error?: string }): boolean {
     return this.db
       .transaction(() => {
-        if (this.stmt.smsReceipt.run({ call_id: callId, status: result.status, error: result.error ?? null, at: this.now() }).changes === 0) return false;
+        if (
+          this.stmt.smsReceipt.run({
+            call_id: callId,
+            status: result.status,
+            error: result.error ?? null,
+            at: this.now(),
+          }).changes === 0
+        )
+          return false;
         this.note(callId, `sms_${result.status}`, result.error);
         return true;
       })

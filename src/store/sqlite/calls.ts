@@ -3,7 +3,15 @@
 // usage are written together, so limits stay exact under concurrency and across processes.
 import type { Alert } from '../../core/payload.js';
 import { newCallId } from '../../core/ids.js';
-import { BURST_WINDOW_MS, TEST_CALL_LIMITS, decideBurst, decideLimits, hasMonthlyAllowance, monthWindow, type Plan } from '../../core/limits.js';
+import {
+  BURST_WINDOW_MS,
+  TEST_CALL_LIMITS,
+  decideBurst,
+  decideLimits,
+  hasMonthlyAllowance,
+  monthWindow,
+  type Plan,
+} from '../../core/limits.js';
 import { withBusyTimeout, type Db } from './database.js';
 import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
 import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
@@ -71,7 +79,9 @@ export class CallStore implements CallRepo {
       get: db.prepare<[string], CallRow>(SQL.get),
       listAll: db.prepare<{ before: number; limit: number }, CallRow>(SQL.listAll),
       listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
-      listForAccountByStatus: db.prepare<{ user_id: string; before: number; limit: number; statuses: string }, CallRow>(SQL.listForAccountByStatus),
+      listForAccountByStatus: db.prepare<{ user_id: string; before: number; limit: number; statuses: string }, CallRow>(
+        SQL.listForAccountByStatus,
+      ),
       getForAccount: db.prepare<[string, string], CallRow>(SQL.getForAccount),
     };
     const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert): AcceptResult => {
@@ -182,21 +192,37 @@ export class CallStore implements CallRepo {
 
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
   recordRejectionNow(rejected: RejectedAlert): void {
-    withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate());
+    withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () =>
+      this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate(),
+    );
   }
 
   /** A test call: no monthly allowance, small limits of its own (per minute and per hour). */
-  acceptTestCall(userId: string, message: string, perMinute: number = TEST_CALL_LIMITS.perMinute, perHour: number = TEST_CALL_LIMITS.perHour): AcceptResult {
+  acceptTestCall(
+    userId: string,
+    message: string,
+    perMinute: number = TEST_CALL_LIMITS.perMinute,
+    perHour: number = TEST_CALL_LIMITS.perHour,
+  ): AcceptResult {
     return this.db
       .transaction((): AcceptResult => {
         const now = this.now();
         const decision = decideBurst(perMinute, now, this.recentAcceptedTimes(userId, 'test', now, perMinute));
         if (!decision.allowed) return { accepted: false, decision };
-        const lastHour = this.stmt.recentAccepted.all(userId, 'test', now - 3_600_000, perHour).map((r) => r.received_at);
+        const lastHour = this.stmt.recentAccepted
+          .all(userId, 'test', now - 3_600_000, perHour)
+          .map((r) => r.received_at);
         const hourly = decideBurst(perHour, now, lastHour, 3_600_000);
         if (!hourly.allowed) return { accepted: false, decision: hourly };
         const callId = newCallId();
-        const alert: Alert = { form: 'text', message, truncated: false, originalLength: message.length, fields: {}, extra: {} };
+        const alert: Alert = {
+          form: 'text',
+          message,
+          truncated: false,
+          originalLength: message.length,
+          fields: {},
+          extra: {},
+        };
         this.insertCall(now, callId, userId, 'test', alert);
         return { accepted: true, callId, receivedAt: now };
       })
@@ -214,7 +240,10 @@ export class CallStore implements CallRepo {
   }
 
   /** One page of an account's history, newest first; `before` is the cursor of the previous page. */
-  page(userId: string, options: { before?: number | undefined; limit: number; statuses?: readonly string[] }): HistoryPage {
+  page(
+    userId: string,
+    options: { before?: number | undefined; limit: number; statuses?: readonly string[] },
+  ): HistoryPage {
     const params = { user_id: userId, before: options.before ?? Number.MAX_SAFE_INTEGER, limit: options.limit + 1 };
     const rows =
       options.statuses && options.statuses.length > 0
@@ -234,7 +263,9 @@ export class CallStore implements CallRepo {
   list(options: { userId?: string; limit?: number } = {}): CallRecord[] {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 1000));
     const before = Number.MAX_SAFE_INTEGER;
-    const rows = options.userId ? this.stmt.listForAccount.all({ user_id: options.userId, before, limit }) : this.stmt.listAll.all({ before, limit });
+    const rows = options.userId
+      ? this.stmt.listForAccount.all({ user_id: options.userId, before, limit })
+      : this.stmt.listAll.all({ before, limit });
     return rows.map(toRecord);
   }
 }

@@ -71,7 +71,9 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, s
         db.pragma(`user_version = ${version}`);
       }).immediate();
     } catch (error) {
-      throw new UserError(`migration ${migration.name} of ${db.name} failed, the database is left at version ${version - 1}: ${(error as Error).message}`);
+      throw new UserError(
+        `migration ${migration.name} of ${db.name} failed, the database is left at version ${version - 1}: ${(error as Error).message}`,
+      );
     }
   }
 }

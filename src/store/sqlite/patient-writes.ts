@@ -94,7 +94,8 @@ export class PatientWriter implements CallWrites {
   /** Waits until every queued write has landed, up to `timeoutMs`; true when none is left. */
   async drain(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (this.queue.length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, Math.min(this.retryMs, 50)));
+    while (this.queue.length > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, Math.min(this.retryMs, 50)));
     return this.queue.length === 0;
   }
 
@@ -106,7 +107,8 @@ export class PatientWriter implements CallWrites {
     this.cancelFlush = undefined;
     this.flushInNextTurn = false;
     const left = this.queue.splice(0);
-    for (const job of left) job.reject(new Error(`not written: the database was still locked at shutdown (${job.label})`));
+    for (const job of left)
+      job.reject(new Error(`not written: the database was still locked at shutdown (${job.label})`));
     return left.length;
   }
 
@@ -138,7 +140,10 @@ export class PatientWriter implements CallWrites {
       this.lastCommitAt = performance.now();
       this.alone = Math.max(0, this.alone - group.length);
       if (this.waitingSince !== undefined) {
-        this.logger.info('database lock released: queued call records written', { waited_ms: Date.now() - this.waitingSince, label: group[0]!.label });
+        this.logger.info('database lock released: queued call records written', {
+          waited_ms: Date.now() - this.waitingSince,
+          label: group[0]!.label,
+        });
         this.waitingSince = undefined;
       }
       group.forEach((job, i) => {
@@ -170,7 +175,9 @@ export class PatientWriter implements CallWrites {
   private waitForLock(job: Job): void {
     if (this.waitingSince === undefined) {
       this.waitingSince = job.queuedAt;
-      this.logger.warn('database locked by another process: call records wait in memory until it is released', { label: job.label });
+      this.logger.warn('database locked by another process: call records wait in memory until it is released', {
+        label: job.label,
+      });
     }
     this.retryTimer ??= setTimeout(() => this.flush(), this.retryMs);
   }

@@ -30,7 +30,10 @@ export function sampleSrc(message: string | undefined, version: number): string 
 /** The section as first shown: the sample alert in the box, its speech beside the player. */
 export function defaultHearView(account: Pick<Account, 'language' | 'voice' | 'intro' | 'updatedAt'>): HearView {
   const text = hearText(SAMPLE_ALERT, account);
-  return { body: SAMPLE_ALERT, spoken: text.ok ? { phrases: text.phrases, src: sampleSrc(undefined, account.updatedAt) } : undefined };
+  return {
+    body: SAMPLE_ALERT,
+    spoken: text.ok ? { phrases: text.phrases, src: sampleSrc(undefined, account.updatedAt) } : undefined,
+  };
 }
 
 export function hearSection(csrfToken: string, available: boolean, view: HearView, language: LanguageCode): SafeHtml {
@@ -38,7 +41,8 @@ export function hearSection(csrfToken: string, available: boolean, view: HearVie
     return html`<section class="card" id="hear"><h2>Hear it</h2>
   <p class="hint">The sample cannot be played: this server places no calls, so it has no speech engine running.</p></section>`;
   }
-  const error = view.error === undefined ? '' : html`<p class="notice error" role="alert" id="hear-error">${view.error}</p>`;
+  const error =
+    view.error === undefined ? '' : html`<p class="notice error" role="alert" id="hear-error">${view.error}</p>`;
   const spoken = view.spoken
     ? html`<audio id="voice-sample" controls preload="none" src="${view.spoken.src}">Your browser cannot play the sample.</audio>
   <p class="hint">What the call says:</p>

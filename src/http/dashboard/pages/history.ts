@@ -97,13 +97,16 @@ export interface HistoryModel {
 
 function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 }
 
 function filterForm(model: HistoryModel): SafeHtml {
-  const options = FILTERS.map((f) => html`<option value="${f.value}"${f.value === model.filter ? html` selected` : ''}>${f.label}</option>`);
+  const options = FILTERS.map(
+    (f) => html`<option value="${f.value}"${f.value === model.filter ? html` selected` : ''}>${f.label}</option>`,
+  );
   return html`<form class="filter" method="get" action="${model.basePath}">
   <div><label for="status-filter">Status</label>
   <select id="status-filter" name="status"><option value="">All statuses</option>${options}</select></div>
@@ -112,7 +115,9 @@ function filterForm(model: HistoryModel): SafeHtml {
 }
 
 function pager(model: HistoryModel): SafeHtml {
-  const newest = model.first ? '' : html`<a class="button secondary" href="${model.basePath + query({ status: model.filter })}">Newest</a>`;
+  const newest = model.first
+    ? ''
+    : html`<a class="button secondary" href="${model.basePath + query({ status: model.filter })}">Newest</a>`;
   const older =
     model.page.next === null
       ? ''
@@ -127,7 +132,9 @@ export function historyBody(model: HistoryModel): SafeHtml {
       ? html`<p id="calls-empty">${model.filter ? 'No calls with this status.' : 'No calls yet. Send a test call, or point an alert at your webhook URL.'}</p>`
       : '';
   const testCall =
-    model.testCallsAvailable === null ? '' : html`<section class="card">${testCallForm(model.viewer.csrfToken, model.testCallsAvailable)}</section>`;
+    model.testCallsAvailable === null
+      ? ''
+      : html`<section class="card">${testCallForm(model.viewer.csrfToken, model.testCallsAvailable)}</section>`;
   const heading = model.headingLevel === 2 ? html`<h2>${model.heading}</h2>` : html`<h1>${model.heading}</h1>`;
   return html`${heading}
 ${testCall}

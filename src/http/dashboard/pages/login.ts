@@ -3,7 +3,11 @@
 import { html } from '../html.js';
 import { csrfField, page, type Notice } from '../layout.js';
 
-export function loginPage(options: { csrfToken: string; userId?: string | undefined; notice?: Notice | undefined }): string {
+export function loginPage(options: {
+  csrfToken: string;
+  userId?: string | undefined;
+  notice?: Notice | undefined;
+}): string {
   return page({
     title: 'Sign in',
     notice: options.notice,

@@ -45,7 +45,13 @@ export const JSON_TEMPLATE = JSON.stringify(
 type FieldShape = 'line' | 'wrapped' | 'block';
 
 // 'wrapped': one long value (the URL) shown whole on any screen width.
-function copyField(id: string, label: string, value: string, shape: FieldShape, hint: SafeHtml | string = ''): SafeHtml {
+function copyField(
+  id: string,
+  label: string,
+  value: string,
+  shape: FieldShape,
+  hint: SafeHtml | string = '',
+): SafeHtml {
   const field =
     shape === 'line'
       ? html`<input type="text" class="mono" id="${id}" readonly value="${value}" spellcheck="false" aria-describedby="${id}-hint">`
@@ -139,7 +145,10 @@ function smsSection(model: OverviewModel): SafeHtml {
     id: 'sms',
     title: 'SMS backup',
     on: model.account.smsBackup,
-    meaning: { on: 'When a call is not answered, busy or unreachable, the message is sent by SMS.', off: 'A missed call is not followed by an SMS.' },
+    meaning: {
+      on: 'When a call is not answered, busy or unreachable, the message is sent by SMS.',
+      off: 'A missed call is not followed by an SMS.',
+    },
     action: '/dashboard/sms-backup',
     field: 'sms_backup',
     button: { on: 'Turn SMS backup on', off: 'Turn SMS backup off' },
@@ -171,13 +180,19 @@ function voiceSection(model: OverviewModel): SafeHtml {
   </dl>`;
   if (model.readOnly) return html`<section class="card"><h2>Language and voice</h2>${facts}</section>`;
   const languages = LANGUAGE_CODES.map(
-    (code) => html`<option value="${code}"${code === account.language ? html` selected` : ''}>${LANGUAGES[code].name} (${LANGUAGES[code].nativeName})</option>`,
+    (code) =>
+      html`<option value="${code}"${code === account.language ? html` selected` : ''}>${LANGUAGES[code].name} (${LANGUAGES[code].nativeName})</option>`,
   );
   const speaks = (id: (typeof VOICE_IDS)[number]) => {
     const codes = LANGUAGE_CODES.filter((code) => LANGUAGES[code].voices.includes(id));
-    return codes.length === LANGUAGE_CODES.length ? 'every language' : codes.map((code) => LANGUAGES[code].name).join(', ');
+    return codes.length === LANGUAGE_CODES.length
+      ? 'every language'
+      : codes.map((code) => LANGUAGES[code].name).join(', ');
   };
-  const voices = VOICE_IDS.map((id) => html`<option value="${id}"${id === account.voice ? html` selected` : ''}>${VOICES[id].label}: ${speaks(id)}</option>`);
+  const voices = VOICE_IDS.map(
+    (id) =>
+      html`<option value="${id}"${id === account.voice ? html` selected` : ''}>${VOICES[id].label}: ${speaks(id)}</option>`,
+  );
   return html`<section class="card" aria-labelledby="voice-title">
   <h2 id="voice-title">Language and voice</h2>
   ${facts}
@@ -198,7 +213,8 @@ function voiceSection(model: OverviewModel): SafeHtml {
 }
 
 function contactSection(model: OverviewModel): SafeHtml {
-  const why = 'Phones that silence unknown callers, or Do Not Disturb, would silence your alert. Save this number as a contact and allow it through.';
+  const why =
+    'Phones that silence unknown callers, or Do Not Disturb, would silence your alert. Save this number as a contact and allow it through.';
   if (model.callerId === undefined) {
     return html`<section class="card"><h2>Save ringhook's number</h2><p>This server calls without a fixed number (no caller id is set), so there is no number to save. ${why} Ask the operator to set one.</p></section>`;
   }
@@ -248,7 +264,13 @@ ${actionsSection(model)}`;
 }
 
 export function overviewPage(model: OverviewModel): string {
-  return page({ title: 'Overview', viewer: model.viewer, current: 'overview', notice: model.notice, body: overviewBody(model) });
+  return page({
+    title: 'Overview',
+    viewer: model.viewer,
+    current: 'overview',
+    notice: model.notice,
+    body: overviewBody(model),
+  });
 }
 
 export function regeneratePage(viewer: Viewer): string {

@@ -13,7 +13,8 @@ import { html } from '../html.js';
 import { htmlResponse } from '../respond.js';
 import { historyModel, overviewModel } from '../models.js';
 
-const notFound = (viewer: Viewer) => htmlResponse(404, errorPage({ status: 404, title: 'Not found', message: 'There is no such page.', viewer }));
+const notFound = (viewer: Viewer) =>
+  htmlResponse(404, errorPage({ status: 404, title: 'Not found', message: 'There is no such page.', viewer }));
 
 export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
   app.get(
@@ -21,7 +22,10 @@ export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
     pageRoute(ctx, async (_event, { viewer }) => {
       if (!viewer.admin) return notFound(viewer);
       const rows = await Promise.all(
-        (await ctx.deps.store.accounts.list()).map(async (account) => ({ account, usedThisMonth: (await ctx.deps.store.calls.usage(account.userId)).used })),
+        (await ctx.deps.store.accounts.list()).map(async (account) => ({
+          account,
+          usedThisMonth: (await ctx.deps.store.calls.usage(account.userId)).used,
+        })),
       );
       return htmlResponse(200, adminPage(viewer, rows));
     }),
@@ -35,7 +39,11 @@ export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
       const account = userId.success ? await ctx.deps.store.accounts.get(userId.data) : undefined;
       if (!account) return notFound(viewer);
       const basePath = `/admin/accounts/${account.userId}`;
-      const history = await historyModel(ctx, event, viewer, account.userId, { basePath, heading: 'Call history', readOnly: true });
+      const history = await historyModel(ctx, event, viewer, account.userId, {
+        basePath,
+        heading: 'Call history',
+        readOnly: true,
+      });
       return htmlResponse(
         200,
         page({

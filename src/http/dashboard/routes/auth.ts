@@ -36,18 +36,38 @@ function presession(ctx: DashboardContext, request: Request): { token: string; c
 }
 
 /** A sign-in post from our origin whose form echoes the pre-session token we issued to this browser. */
-function presessionOk(ctx: DashboardContext, request: Request, form: Record<string, string> | undefined, origins: Set<string>): form is Record<string, string> {
+function presessionOk(
+  ctx: DashboardContext,
+  request: Request,
+  form: Record<string, string> | undefined,
+  origins: Set<string>,
+): form is Record<string, string> {
   const cookie = readCookie(request, PRESESSION_COOKIE);
-  return fromOurOrigin(request, origins) && form !== undefined && ctx.presession.valid(cookie) && sameToken(form._csrf, cookie);
+  return (
+    fromOurOrigin(request, origins) &&
+    form !== undefined &&
+    ctx.presession.valid(cookie) &&
+    sameToken(form._csrf, cookie)
+  );
 }
 
 async function startSession(ctx: DashboardContext, userId: string): Promise<Response> {
   const { token } = await ctx.sessions.create(userId);
   ctx.deps.logger.info('dashboard sign-in', { user_id: userId });
-  return redirectTo('/', [setCookie(SESSION_COOKIE, token, Math.floor(SESSION_MAX_AGE_MS / 1000)), clearCookie(PRESESSION_COOKIE)]);
+  return redirectTo('/', [
+    setCookie(SESSION_COOKIE, token, Math.floor(SESSION_MAX_AGE_MS / 1000)),
+    clearCookie(PRESESSION_COOKIE),
+  ]);
 }
 
-function loginForm(ctx: DashboardContext, request: Request, status: number, notice?: Notice, userId?: string, headers: Record<string, string> = {}): Response {
+function loginForm(
+  ctx: DashboardContext,
+  request: Request,
+  status: number,
+  notice?: Notice,
+  userId?: string,
+  headers: Record<string, string> = {},
+): Response {
   const { token, cookies } = presession(ctx, request);
   return htmlResponse(status, loginPage({ csrfToken: token, notice, userId }), { cookies, headers });
 }
@@ -70,7 +90,8 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
       const form = await readForm(event.req);
       if (!presessionOk(ctx, event.req, form, ctx.origins(event))) return refusedForm(ctx, event.req);
       const parsed = parseForm(passwordForm, form);
-      if (!parsed.ok) return loginForm(ctx, event.req, 400, { tone: 'error', text: 'Enter your account ID and password.' });
+      if (!parsed.ok)
+        return loginForm(ctx, event.req, 400, { tone: 'error', text: 'Enter your account ID and password.' });
       const { user_id: userId, password } = parsed.data;
       const address = clientAddress(event, ctx.deps.trustProxy);
       const account = USER_ID_PATTERN.test(userId) ? userId : undefined;
@@ -94,14 +115,27 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
       if (!checking) {
         ctx.throttle.abandoned(decision.attempt);
         ctx.deps.logger.warn('dashboard sign-in refused: busy', { user_id: account, address });
-        return loginForm(ctx, event.req, 429, { tone: 'error', text: 'The server is busy checking other sign-ins. Try again in a few seconds.' }, userId, {
-          'retry-after': String(BUSY_RETRY_AFTER_S),
-        });
+        return loginForm(
+          ctx,
+          event.req,
+          429,
+          { tone: 'error', text: 'The server is busy checking other sign-ins. Try again in a few seconds.' },
+          userId,
+          {
+            'retry-after': String(BUSY_RETRY_AFTER_S),
+          },
+        );
       }
       const ok = await checking;
       if (!ok || !account || !(await ctx.deps.store.accounts.get(account))) {
         ctx.deps.logger.info('dashboard sign-in failed', { user_id: account, address });
-        return loginForm(ctx, event.req, 401, { tone: 'error', text: 'The account ID or the password is wrong.' }, userId);
+        return loginForm(
+          ctx,
+          event.req,
+          401,
+          { tone: 'error', text: 'The account ID or the password is wrong.' },
+          userId,
+        );
       }
       ctx.throttle.succeeded(decision.attempt);
       return startSession(ctx, account);
@@ -153,7 +187,8 @@ export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
           errorPage({
             status: 410,
             title: 'Link expired or used',
-            message: 'This sign-in link was already used or is older than 15 minutes. Ask your administrator for a new one.',
+            message:
+              'This sign-in link was already used or is older than 15 minutes. Ask your administrator for a new one.',
             action: { href: '/login', label: 'Sign in with a password' },
           }),
         );

@@ -51,7 +51,12 @@ export function mountHearRoutes(app: H3, ctx: DashboardContext): void {
       const { wav } = made.audio;
       return new Response(new Uint8Array(wav), {
         status: 200,
-        headers: { ...SECURITY_HEADERS, 'content-type': 'audio/wav', 'content-length': String(wav.length), 'cache-control': 'private, no-store' },
+        headers: {
+          ...SECURITY_HEADERS,
+          'content-type': 'audio/wav',
+          'content-length': String(wav.length),
+          'cache-control': 'private, no-store',
+        },
       });
     }),
   );

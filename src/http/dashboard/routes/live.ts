@@ -24,10 +24,16 @@ export function mountLiveRoutes(app: H3, ctx: DashboardContext): void {
   app.get(
     '/dashboard/events',
     apiRoute(ctx, (event, who) => {
-      const body = ctx.live.open({ token: who.token, userId: who.account.userId }, listeningServer(event), event.req.signal);
+      const body = ctx.live.open(
+        { token: who.token, userId: who.account.userId },
+        listeningServer(event),
+        event.req.signal,
+      );
       if ('refused' in body) {
         refusals.note(body.refused, { user_id: who.account.userId });
-        return plain(429, 'Too many live views are open. Close a dashboard tab and reload.', { 'retry-after': String(REFUSED_RETRY_AFTER_S) });
+        return plain(429, 'Too many live views are open. Close a dashboard tab and reload.', {
+          'retry-after': String(REFUSED_RETRY_AFTER_S),
+        });
       }
       return new Response(body, {
         status: 200,

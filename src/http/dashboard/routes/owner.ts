@@ -21,14 +21,21 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   app.get(
     '/',
     pageRoute(ctx, async (event, { viewer, account }) =>
-      htmlResponse(200, overviewPage({ ...(await overviewModel(ctx, viewer, account, false)), notice: noticeFromQuery(event.url) })),
+      htmlResponse(
+        200,
+        overviewPage({ ...(await overviewModel(ctx, viewer, account, false)), notice: noticeFromQuery(event.url) }),
+      ),
     ),
   );
 
   app.get(
     '/calls',
     pageRoute(ctx, async (event, { viewer, account }) => {
-      const model = await historyModel(ctx, event, viewer, account.userId, { basePath: '/calls', heading: 'Call history', readOnly: false });
+      const model = await historyModel(ctx, event, viewer, account.userId, {
+        basePath: '/calls',
+        heading: 'Call history',
+        readOnly: false,
+      });
       return htmlResponse(200, historyPage({ ...model, notice: noticeFromQuery(event.url) }));
     }),
   );
@@ -70,11 +77,30 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
       ctx,
       z.object({ language: languageSchema, voice: z.union([z.literal(''), voiceSchema]), intro: introSchema }),
       async (_event, { account, viewer }, data) => {
-        const chosen = chooseVoice(account, { language: data.language, voice: data.voice === '' ? undefined : data.voice });
+        const chosen = chooseVoice(account, {
+          language: data.language,
+          voice: data.voice === '' ? undefined : data.voice,
+        });
         if (!chosen.ok)
-          return htmlResponse(400, errorPage({ status: 400, title: 'Invalid form', message: `The form was not valid: ${chosen.error}.`, viewer }));
-        await ctx.deps.store.accounts.update(account.userId, { language: chosen.language, voice: chosen.voice, intro: data.intro });
-        ctx.deps.logger.info('dashboard: voice changed', { user_id: account.userId, language: chosen.language, voice: chosen.voice });
+          return htmlResponse(
+            400,
+            errorPage({
+              status: 400,
+              title: 'Invalid form',
+              message: `The form was not valid: ${chosen.error}.`,
+              viewer,
+            }),
+          );
+        await ctx.deps.store.accounts.update(account.userId, {
+          language: chosen.language,
+          voice: chosen.voice,
+          intro: data.intro,
+        });
+        ctx.deps.logger.info('dashboard: voice changed', {
+          user_id: account.userId,
+          language: chosen.language,
+          voice: chosen.voice,
+        });
         return redirectTo('/?notice=voice');
       },
     ),
@@ -88,7 +114,10 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
     pageRoute(ctx, () => {
       const card = ctx.deps.callerId === undefined ? undefined : contactCard(ctx.deps.callerId);
       if (!card) return plain(404, 'This server has no caller id to save (RINGHOOK_CALLER_ID is not set).');
-      return plain(200, card, { 'content-type': 'text/vcard; charset=utf-8', 'content-disposition': 'attachment; filename="ringhook-alerts.vcf"' });
+      return plain(200, card, {
+        'content-type': 'text/vcard; charset=utf-8',
+        'content-disposition': 'attachment; filename="ringhook-alerts.vcf"',
+      });
     }),
   );
 
@@ -98,7 +127,11 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
       if (!ctx.deps.placeTestCall) return redirectTo('/calls?notice=telephony-off');
       const result = await ctx.deps.placeTestCall(account);
       if (!result.accepted)
-        return redirectTo(result.reason === 'suspended' ? '/calls?notice=suspended' : `/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`);
+        return redirectTo(
+          result.reason === 'suspended'
+            ? '/calls?notice=suspended'
+            : `/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`,
+        );
       ctx.deps.logger.info('dashboard: test call', { user_id: account.userId, call_id: result.callId });
       return redirectTo('/calls?notice=test-call');
     }),

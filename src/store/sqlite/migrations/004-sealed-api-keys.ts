@@ -16,7 +16,9 @@ CREATE TABLE secret_key_check (
 
 /** Seals the keys stored in the clear, with the key the database is opened with. */
 export function sealClearApiKeys(db: Db, secrets: SecretBox | undefined): void {
-  const rows = db.prepare<[], { user_id: string; api_key: string }>('SELECT user_id, api_key_sealed AS api_key FROM accounts').all();
+  const rows = db
+    .prepare<[], { user_id: string; api_key: string }>('SELECT user_id, api_key_sealed AS api_key FROM accounts')
+    .all();
   if (!secrets) {
     if (rows.length === 0) return;
     throw new Error('sealing the api_keys needs the secret key');
