@@ -11,6 +11,23 @@ import { REPO_ROOT } from './cli.js';
 /** The last commit before the upgrade rule (#35): the release a user upgrades from. */
 export const PREVIOUS_RELEASE = process.env.RINGHOOK_PREVIOUS_RELEASE ?? '0830518';
 
+/**
+ * Whether this checkout holds the previous release's commit: a shallow clone does not, and then the
+ * upgrade tests are skipped with the reason printed (they cannot build what is not there).
+ */
+export function hasPreviousRelease(commit = PREVIOUS_RELEASE): boolean {
+  try {
+    execFileSync('git', ['-C', REPO_ROOT, 'rev-parse', '--verify', '--quiet', `${commit}^{commit}`], { stdio: 'pipe' });
+    return true;
+  } catch {
+    console.warn(
+      `the upgrade tests build the previous release (${commit}) from git history, which this checkout lacks ` +
+        '(a shallow clone?): skipped; `git fetch --unshallow` runs them',
+    );
+    return false;
+  }
+}
+
 /** Builds (once) the previous release; returns its folder (bin/ringhook.js inside). */
 export function buildPreviousRelease(commit = PREVIOUS_RELEASE): string {
   const full = execFileSync('git', ['-C', REPO_ROOT, 'rev-parse', `${commit}^{commit}`], { encoding: 'utf8' }).trim();
