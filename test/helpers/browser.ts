@@ -13,6 +13,7 @@ import type { TestCallResult } from '../../src/core/test-call.js';
 import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';
 import { requestTestCall } from '../../src/app/test-call-request.js';
 import { startServers, type RunningServers } from '../../src/http/server.js';
+import type { ConnectionLimits } from '../../src/core/connection-caps.js';
 import { createLogger } from '../../src/lib/log.js';
 import { speechSampler } from '../../src/speech/speech-sample.js';
 import { createTts } from '../../src/speech/tts.js';
@@ -66,6 +67,8 @@ export interface DashboardServiceOptions {
   liveStreams?: Partial<LiveLimits>;
   /** RINGHOOK_CALLER_ID as the dashboard sees it (default +14155550100; null: none set). */
   callerId?: string | null;
+  /** Caps on open connections (the server's defaults otherwise). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export async function startDashboardService(options: DashboardServiceOptions = {}): Promise<DashboardService> {
@@ -125,6 +128,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
       trustProxy: config.trustProxy,
       certificateNames: ['localhost', '127.0.0.1'],
       logger,
+      ...(options.connections && { connections: options.connections }),
     });
   } catch (error) {
     await stores.close();
