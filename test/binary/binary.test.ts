@@ -198,10 +198,11 @@ describe('the single executable', () => {
       RINGHOOK_RING_TIMEOUT: '5',
     });
     // `ringhook test-call` from the executable: serve places it, the command follows it to its end.
-    // The phone is busy, so the command reports it and exits 1 (a test call that did not get through).
+    // The phone is busy, so the command reports it, with the reason in words (#33), and exits 1 (a test
+    // call that did not get through).
     const testCall = run(['test-call', caller.user_id], ownData, 60_000);
     expect(testCall.stderr, testCall.stdout).toMatch(
-      /test call call_\S+[\s\S]*ringing[\s\S]*ringhook: the test call ended as busy\s*$/,
+      /test call call_\S+[\s\S]*ringing[\s\S]*ringhook: the test call ended as busy: The line was busy: .+\s*$/,
     );
     expect(testCall.status).toBe(1);
     const alert = await request(`${base}/webhook/${caller.user_id}/${caller.api_key}`, {
