@@ -119,18 +119,7 @@ export function normalizedTelephoneWav(bytes: Buffer): Buffer | undefined {
   const gain = loudest === 0 ? 1 : PEAK / loudest;
   const dataBytes = (samples - start) * 2;
   const out = Buffer.alloc(44 + dataBytes);
-  out.write('RIFF', 0, 'latin1');
-  out.writeUInt32LE(36 + dataBytes, 4);
-  out.write('WAVEfmt ', 8, 'latin1');
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(8000, 24);
-  out.writeUInt32LE(16_000, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write('data', 36, 'latin1');
-  out.writeUInt32LE(dataBytes, 40);
+  telephoneWavHeader(dataBytes).copy(out);
   const normalized = new Int16Array(samples - start);
   for (let i = start; i < samples; i++) normalized[i - start] = Math.round(pcm[i]! * gain);
   out.set(new Uint8Array(normalized.buffer), 44);
@@ -151,6 +140,11 @@ export function joinedTelephoneWav(parts: readonly Buffer[]): Buffer | undefined
     audio.push(part.subarray(check.dataOffset, check.dataOffset + check.dataBytes));
   }
   const dataBytes = audio.reduce((sum, a) => sum + a.length, 0);
+  return Buffer.concat([telephoneWavHeader(dataBytes), ...audio]);
+}
+
+/** The plain 44-byte header of a telephone-format WAV (8 kHz, mono, 16-bit PCM) of `dataBytes` of audio. */
+function telephoneWavHeader(dataBytes: number): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'latin1');
   header.writeUInt32LE(36 + dataBytes, 4);
@@ -164,5 +158,5 @@ export function joinedTelephoneWav(parts: readonly Buffer[]): Buffer | undefined
   header.writeUInt16LE(16, 34);
   header.write('data', 36, 'latin1');
   header.writeUInt32LE(dataBytes, 40);
-  return Buffer.concat([header, ...audio]);
+  return header;
 }
