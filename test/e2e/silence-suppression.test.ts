@@ -23,8 +23,9 @@ let dir: string;
 let hello: { samples: Buffer; speechMs: number };
 let sentences: Array<{ samples: Buffer; speechMs: number }>;
 let beep: Buffer;
-/** Answer → first sound at the phone, for each person's call (ms). */
+/** Answer → first sound at the phone, for each person's call (ms), and what was heard. */
 const firstWord: number[] = [];
+const heard: string[] = [];
 
 beforeAll(() => {
   calling = service.get();
@@ -42,6 +43,7 @@ beforeAll(() => {
 afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
   if (firstWord.length) console.log(`answer → first word at the phone, people: ${firstWord.join(', ')} ms`);
+  for (const talk of heard) console.log(talk);
 });
 
 /** When the first packet with sound reached the phone, after the answer. */
@@ -57,6 +59,7 @@ it('(a) a person says "Hello?" and the phone then sends no RTP at all: a person 
     answeredAt = call.answeredAt;
     await call.rtp.play(call.media, hello.samples);
   });
+  heard.push(`${row.amd_cause}: ${talk}`);
   expect(row, `${row.amd_cause}: ${talk}`).toMatchObject({ status: 'unconfirmed', amd_status: 'HUMAN' });
   expect(row.amd_cause, talk).toMatch(/^HUMAN-1-/);
   expect(sms).toEqual(['Missed call alert: ES1! above 6000']);
@@ -80,6 +83,7 @@ it('(b) a person says "Hello?", then the phone sends RFC 3389 comfort noise (eve
     },
     'answer-cn',
   );
+  heard.push(`${row.amd_cause}: ${talk}`);
   expect(row, `${row.amd_cause}: ${talk}`).toMatchObject({ status: 'acknowledged', amd_status: 'HUMAN' });
   expect(row.amd_cause, talk).toMatch(/^HUMAN-1-/);
   expect(sms).toEqual([]);
@@ -92,6 +96,7 @@ it('(c) a person says "Hello?", then the phone keeps sending silent RTP (no supp
     answeredAt = call.answeredAt;
     await call.rtp.play(call.media, Buffer.concat([hello.samples, Buffer.alloc(8 * 15_000, 0xff)]));
   });
+  heard.push(`${row.amd_cause}: ${talk}`);
   expect(row, `${row.amd_cause}: ${talk}`).toMatchObject({ status: 'completed', amd_status: 'HUMAN' });
   expect(row.amd_cause, talk).toMatch(/^HUMAN-1-/);
   expect(sms).toEqual([]);
@@ -108,6 +113,7 @@ it('(d) a voicemail whose greeting has no RTP between its sentences and none aft
     await rtp.play(media, beep);
     beepEndedAt = Date.now();
   });
+  heard.push(`${row.amd_cause}: ${talk}`);
   expect(row, `${row.amd_cause}: ${talk}`).toMatchObject({ status: 'voicemail', amd_status: 'MACHINE' });
   expect(sms).toEqual(['Missed call alert: NVDA crossed 140']);
   const loud = rtp.loudAt();
