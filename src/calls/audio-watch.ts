@@ -40,5 +40,6 @@ export function watchAudio(desk: AudioWatchDesk, session: CallSession, changed: 
     // Not one of the session's timers: the script disarms those when it stops the message for a machine's greeting.
     setTimeout(() => void read(), Math.max(0, askedAt + TALK.rtpReadMs - desk.settings.now())).unref();
   };
-  void read();
+  // The first reading after the first interval: the answer's moment is the message's (its play request goes first).
+  setTimeout(() => void read(), TALK.rtpReadMs).unref();
 }

@@ -14,11 +14,23 @@ import {
   type TalkVerdict,
 } from '../core/talk-verdict.js';
 import { watchAudio } from './audio-watch.js';
-import type { CallDesk } from './call-desk.js';
+import type { CallLedger } from './call-ledger.js';
+import type { CallScript } from './call-script.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
+import type { DialerSettings } from './dialer-options.js';
+
+/** What machine detection uses of the call desk (call-desk.ts). */
+export interface DetectionDesk {
+  /** `ari`: the channel's receive counters are read while listening (audio-watch.ts). */
+  readonly settings: Pick<DialerSettings, 'now' | 'ari'>;
+  readonly ledger: Pick<CallLedger, 'note' | 'detection'>;
+  readonly script: Pick<CallScript, 'machineAnswered' | 'leaveMessage'>;
+  /** Is the call still going (a look armed for later may come after its end)? */
+  isActive(session: CallSession): boolean;
+}
 
 export class MachineDetection {
-  constructor(private readonly desk: CallDesk) {}
+  constructor(private readonly desk: DetectionDesk) {}
 
   /** The call was answered: what the phone sends from here is read while the message starts (talk while it rang is not). */
   start(session: CallSession): void {
