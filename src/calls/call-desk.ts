@@ -242,7 +242,11 @@ export class CallDesk {
     const alerts = alertsOf(session);
     for (const alert of alerts) this.queue.remove(alert.callId);
     const { state, fields, detail } = decideCallEnd(session, stop, this.settings.now());
-    this.ledger.end(alerts, state, fields, detail, session.phone);
+    this.ledger.end(alerts, state, fields, detail, session.phone, {
+      dialedAt: session.dialedAt,
+      trunk: session.trunk,
+      softphone: session.softphone,
+    });
     this.pump();
   }
 
