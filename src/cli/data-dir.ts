@@ -31,6 +31,10 @@ export function dataDirReady(config: DataDirConfig): boolean {
 
 /** The refusal of a command that reads a data dir that is not there (nothing is made). */
 export function missingDataDir(config: DataDirConfig): UserError {
+  if (fs.existsSync(config.dataDir) && !fs.statSync(config.dataDir).isDirectory())
+    return new UserError(
+      `the data dir ${config.dataDir} (${dataDirOriginText(config.dataDirOrigin)}) is a file, not a folder: set RINGHOOK_DATA_DIR to serve's data dir`,
+    );
   const what = fs.existsSync(config.dataDir)
     ? `no database in the data dir ${config.dataDir}`
     : `no data dir at ${config.dataDir}`;

@@ -61,7 +61,7 @@ afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('the data dir, wherever a command runs', () => {
+describe('the data dir, wherever a command runs', { timeout: 180_000 }, () => {
   it('is the same from any folder: made (and said) by account create, found by account list elsewhere', () => {
     const home = folder('home1');
     const one = folder('home1', 'projects');
