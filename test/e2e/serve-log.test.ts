@@ -210,8 +210,7 @@ describe("serve's log at info", () => {
       .filter((l) => l.startsWith('{'))
       .filter((l) => ['info', 'warn', 'error'].includes((JSON.parse(l) as Line).level));
     expect(info.length).toBeGreaterThan(5);
-    for (const secret of [...seen, '+14155550123', 'rk_'])
-      expect(info.filter((l) => l.includes(secret))).toEqual([]);
+    for (const secret of [...seen, '+14155550123', 'rk_']) expect(info.filter((l) => l.includes(secret))).toEqual([]);
   });
 });
 
