@@ -209,7 +209,7 @@ export async function startService(
       trustProxy: config.trustProxy,
       onCallQueued: (queued) => {
         events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
-        telephony?.enqueue(queued.callId, queued);
+        telephony?.enqueue(queued);
       },
       ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
       onResult: (result, ms) => {
