@@ -219,6 +219,10 @@ export const SMS_NOT_SENT = {
   tooOld: 'the SMS gateway took nothing within RINGHOOK_CALL_FRESHNESS; not sent late',
   accountGone: 'the account is gone',
   stoppedHandingOver: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
+  // Why no SMS was tried at all (kept with the status `disabled`).
+  noGateway: 'no SMS gateway on this server (RINGHOOK_SMS_GATEWAY=none)',
+  backupOff: 'SMS backup is off for this account',
+  suspended: 'the account is suspended',
 } as const;
 
 /**
@@ -227,6 +231,14 @@ export const SMS_NOT_SENT = {
  * Null when there is nothing to explain (sent, delivered, not needed).
  */
 export function smsReasonText(status: string, error: string | null): string | null {
+  if (status === 'disabled') {
+    if (error === SMS_NOT_SENT.noGateway) return 'No SMS was sent: this server has no SMS gateway.';
+    if (error === SMS_NOT_SENT.backupOff) return 'No SMS was sent: SMS backup is off for this account.';
+    if (error === SMS_NOT_SENT.suspended) return 'No SMS was sent: the account is suspended.';
+    if (error === SMS_NOT_SENT.accountGone) return 'No SMS was sent: the account was deleted.';
+    // Calls that ended before the reason was kept.
+    return 'No SMS was sent: SMS backup was off for this account, or this server has no SMS gateway.';
+  }
   if (status === 'waiting')
     return 'The SMS gateway has not taken the SMS yet (down or busy): it is tried again until the alert is too old.';
   if (status !== 'failed') return null;
@@ -240,5 +252,5 @@ export function smsReasonText(status: string, error: string | null): string | nu
   if (e === SMS_NOT_SENT.accountGone) return 'Not sent: the account was deleted.';
   if (e === SMS_NOT_SENT.stoppedHandingOver)
     return 'Maybe not sent: ringhook stopped while handing the SMS to the gateway, and does not send it again (it may have gone).';
-  return 'The SMS gateway refused the SMS or could not be reached: `ringhook sms-test` checks it.';
+  return `Not sent: the SMS gateway refused it or could not be reached${e ? ` (it said: ${e})` : ''}.`;
 }

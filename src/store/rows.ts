@@ -157,9 +157,11 @@ export function limitRejection(
   userId: string,
   alert: Alert,
   decision: Exclude<LimitDecision, { allowed: true }>,
+  callId?: string,
 ): RejectedAlert {
   const monthly = decision.limit === 'monthly';
   return {
+    ...(callId !== undefined && { callId }),
     userId,
     alert,
     status: monthly ? 'limit_exceeded' : 'rate_limited',

@@ -61,7 +61,7 @@ const SQL = {
   claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = $1, updated_at = $1, sms_node = $2 WHERE call_id = $3 AND sms_status IS NULL`,
   setSms: `UPDATE calls SET sms_status = $2, sms_message_id = coalesce($3, sms_message_id), sms_parts = coalesce($4, sms_parts),
                             sms_error = $5, sms_at = $6, updated_at = $6 WHERE call_id = $1`,
-  markSms: 'UPDATE calls SET sms_status = $1, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
+  markSms: 'UPDATE calls SET sms_status = $1, sms_error = $4, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
   // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
   bySmsMessage: `SELECT call_id AS "callId", user_id AS "userId", sms_status AS "smsStatus" FROM calls
                  WHERE sms_message_id = $1 AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = $1) - 60000 ORDER BY id`,
@@ -186,8 +186,8 @@ export class PgCallProgressStore implements CallProgressRepo {
   }
 
   /** Records that no SMS is due (answered, or backup off), unless one was already claimed. */
-  async markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): Promise<void> {
-    await query(this.sql, SQL.markSms, [status, this.now(), callId]);
+  async markSmsSkipped(callId: string, status: 'not_needed' | 'disabled', why?: string): Promise<void> {
+    await query(this.sql, SQL.markSms, [status, this.now(), callId, why ?? null]);
   }
 
   async setSmsResult(

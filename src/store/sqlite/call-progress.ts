@@ -27,7 +27,7 @@ const SQL = {
   claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
   setSms: `UPDATE calls SET sms_status = @status, sms_message_id = coalesce(@message_id, sms_message_id), sms_parts = coalesce(@parts, sms_parts),
                             sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id`,
-  markSms: `UPDATE calls SET sms_status = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
+  markSms: `UPDATE calls SET sms_status = ?, sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
   // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
   bySmsMessage: `SELECT call_id AS callId, user_id AS userId, sms_status AS smsStatus FROM calls
                  WHERE sms_message_id = @id AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = @id) - 60000 ORDER BY id`,
@@ -160,8 +160,8 @@ export class CallProgressStore implements CallProgressRepo {
   }
 
   /** Records that no SMS is due (answered, or backup off), unless one was already claimed. */
-  markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): void {
-    this.stmt.markSms.run(status, this.now(), callId);
+  markSmsSkipped(callId: string, status: 'not_needed' | 'disabled', why?: string): void {
+    this.stmt.markSms.run(status, why ?? null, this.now(), callId);
   }
 
   setSmsResult(
