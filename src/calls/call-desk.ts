@@ -119,7 +119,12 @@ export class CallDesk {
       this.ledger.end(
         call,
         fate.state,
-        { endedAt: now(), error: fate.error, ...(fate.reasonDetail && { reasonDetail: fate.reasonDetail }) },
+        {
+          endedAt: now(),
+          error: fate.error,
+          returnsAllowance: fate.returnsAllowance,
+          ...(fate.reasonDetail && { reasonDetail: fate.reasonDetail }),
+        },
         undefined,
         null,
       );

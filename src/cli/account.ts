@@ -159,7 +159,11 @@ const list = defineCommand({
           name: a.name,
           phone: a.phone,
           plan: a.plan,
-          sms_backup: a.smsBackup ? (smsWorks ? 'on' : `on (${sms.state === 'failing' ? 'gateway failing' : 'no SMS here'})`) : 'off',
+          sms_backup: a.smsBackup
+            ? smsWorks
+              ? 'on'
+              : `on (${sms.state === 'failing' ? 'gateway failing' : 'no SMS here'})`
+            : 'off',
           require_confirm: a.requireConfirm ? 'on' : 'off',
           status: a.status,
           created_at: iso(a.createdAt),

@@ -12,9 +12,13 @@ import {
 import type { Config } from '../config/index.js';
 import type { Stores } from '../app/service.js';
 
-export async function smsGatewayNow(stores: Stores, config: Pick<Config, 'sms' | 'telephony'>): Promise<SmsGatewayState> {
+export async function smsGatewayNow(
+  stores: Stores,
+  config: Pick<Config, 'sms' | 'telephony'>,
+): Promise<SmsGatewayState> {
   const setting = smsGatewaySetting(config.telephony.mode === 'off', config.sms.gateway);
-  const attempts = setting === 'http' || setting === 'smpp' ? await stores.calls.recentSmsAttempts(SMS_ATTEMPTS_READ) : [];
+  const attempts =
+    setting === 'http' || setting === 'smpp' ? await stores.calls.recentSmsAttempts(SMS_ATTEMPTS_READ) : [];
   return smsGatewayState(setting, attempts);
 }
 

@@ -51,7 +51,7 @@ export const REASONS = {
     'The provider could not take the call: it is down or overloaded. Calls go through again once it recovers; a backup trunk (RINGHOOK_TRUNK2_URI) covers this.',
   // Asterisk refused the call before dialing.
   softphone_not_registered: (c: ReasonContext) =>
-    `No phone is registered as ${c.softphone ?? 'ringhook'}: register a softphone, see the README, or set a SIP trunk.`,
+    `No phone is registered as ${c.softphone ?? 'ringhook'}, so nothing could ring: register a softphone app (Linphone, Zoiper) as user ${c.softphone ?? 'ringhook'} on this server, or set a SIP trunk to call real phones.`,
   softphone_refused: (c: ReasonContext) =>
     `The phone system (Asterisk) refused the call to the softphone ${c.softphone ?? 'ringhook'}: ${DOCTOR} and Asterisk's log say why.`,
   trunk_refused: () =>
@@ -89,6 +89,26 @@ export const REASONS = {
 } satisfies Record<string, (c: ReasonContext) => string>;
 
 export type ReasonCode = keyof typeof REASONS;
+
+/**
+ * Calls that never left this server because of its own set-up (no phone registered, no trunk,
+ * Asterisk refusing or down, the alert too old after a restart): they give back the monthly
+ * allowance they took. Every call that left the server counts, whatever the phone did.
+ */
+export const SETUP_REASONS: readonly ReasonCode[] = [
+  'softphone_not_registered',
+  'softphone_refused',
+  'trunk_refused',
+  'asterisk_no_reply',
+  'telephony_unavailable',
+  'asterisk_down',
+  'expired',
+];
+
+/** True when a call that ended for this reason gives its monthly allowance back. */
+export function returnsAllowance(code: ReasonCode): boolean {
+  return SETUP_REASONS.includes(code);
+}
 
 /** The phone's own answers: no fault of the set-up, nothing for the admin to fix. */
 export const PHONE_SIDE_REASONS: readonly ReasonCode[] = ['busy', 'no_answer', 'declined', 'phone_unavailable'];

@@ -122,6 +122,8 @@ export interface TransitionFields {
   carriedBy?: string;
   /** The trunk the call went out through. */
   trunk?: string;
+  /** Not a column: the call never left this server (its set-up), so its alert's monthly allowance is given back. */
+  returnsAllowance?: boolean;
 }
 
 export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';

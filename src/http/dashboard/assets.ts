@@ -146,13 +146,11 @@ export const JS = `
   source.addEventListener('open', function () { document.documentElement.setAttribute('data-live', 'connected'); });
   // A refused stream (429: too many open tabs) is not retried by EventSource: say it is off.
   source.addEventListener('error', function () { document.documentElement.setAttribute('data-live', source.readyState === 2 ? 'off' : 'reconnecting'); });
-  source.addEventListener('call', function (e) {
-    var change;
-    try { change = JSON.parse(e.data); } catch (err) { return; }
-    if (!change || typeof change.callId !== 'string') return;
-    var existing = document.getElementById('call-' + change.callId);
+  // The row of one call, fetched again and put in place (or at the top, on the first page).
+  function refresh(callId) {
+    var existing = document.getElementById('call-' + callId);
     if (!existing && !prepend) return;
-    var url = '/dashboard/calls/' + encodeURIComponent(change.callId) + '/row' + (filter ? '?status=' + encodeURIComponent(filter) : '');
+    var url = '/dashboard/calls/' + encodeURIComponent(callId) + '/row' + (filter ? '?status=' + encodeURIComponent(filter) : '');
     fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' } }).then(function (res) {
       if (res.status !== 200) return null;
       return res.text();
@@ -171,6 +169,16 @@ export const JS = `
         if (empty) empty.remove();
       }
     }).catch(function () {});
+  }
+  // The followed call may have moved on between the page's answer and the stream's start: look once.
+  source.addEventListener('open', function () {
+    if (notice && notice.getAttribute('data-follow')) refresh(notice.getAttribute('data-follow'));
+  });
+  source.addEventListener('call', function (e) {
+    var change;
+    try { change = JSON.parse(e.data); } catch (err) { return; }
+    if (!change || typeof change.callId !== 'string') return;
+    refresh(change.callId);
   });
 })();
 `;

@@ -232,7 +232,11 @@ export class PgCallStore implements CallRepo {
 
   /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/sms-truth). */
   async recentSmsAttempts(limit: number): Promise<SmsAttempt[]> {
-    const rows = await query<{ status: SmsStatus; error: string | null; at: number | string }>(this.sql, SQL.recentSms, [limit]);
+    const rows = await query<{ status: SmsStatus; error: string | null; at: number | string }>(
+      this.sql,
+      SQL.recentSms,
+      [limit],
+    );
     return rows.map((row) => ({ status: row.status, error: row.error, at: Number(row.at) }));
   }
 }
