@@ -111,7 +111,7 @@ describe('html', () => {
     const words = (markup: string) => markup.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     const owner = words(callItem(entry).value);
     expect(owner).toContain(
-      'Reason No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.',
+      'Reason No phone is registered as ringhook, so nothing could ring: register a softphone app (Linphone, Zoiper) as user ringhook on this server, or set a SIP trunk to call real phones.',
     );
     expect(owner).not.toMatch(/Details|Allocation failed|ARI/);
     const admin = words(callItem(entry, { details: true }).value);
