@@ -43,7 +43,7 @@ export async function overviewModel(
 }
 
 /** The SMS gateway as the server knows it: its setting and its last SMS attempts. */
-async function smsGatewayNow(ctx: DashboardContext): Promise<SmsGatewayState> {
+export async function smsGatewayNow(ctx: DashboardContext): Promise<SmsGatewayState> {
   const setting = ctx.deps.smsGateway ?? 'none';
   const tried = setting === 'http' || setting === 'smpp';
   return smsGatewayState(setting, tried ? await ctx.deps.store.calls.recentSmsAttempts(SMS_ATTEMPTS_READ) : []);

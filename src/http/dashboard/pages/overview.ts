@@ -222,6 +222,7 @@ function voiceSection(model: OverviewModel): SafeHtml {
   return html`<section class="card" aria-labelledby="voice-title">
   <h2 id="voice-title">Language and voice</h2>
   ${facts}
+  ${model.testCallsAvailable ? '' : html`<p class="notice" id="voice-no-calls">This server places no calls at the moment (telephony is off): these settings apply once it does.</p>`}
   <p class="hint"><a href="#hear">Hear it</a>: your own message, as your calls say it.</p>
   <form method="post" action="/dashboard/voice">
     ${csrfField(model.viewer.csrfToken)}
