@@ -211,7 +211,7 @@ export async function startService(
       trustProxy: config.trustProxy,
       onCallQueued: (queued) => {
         events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
-        telephony?.enqueue(queued.callId, queued);
+        telephony?.enqueue(queued);
       },
       onRejectionRecorded: (rejection) =>
         events.emit({ callId: rejection.callId, userId: rejection.userId, status: 'refused', at: now() }),
