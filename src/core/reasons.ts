@@ -272,5 +272,6 @@ export function smsReasonText(status: string, error: string | null): string | nu
   if (e === SMS_NOT_SENT.accountGone) return 'Not sent: the account was deleted.';
   if (e === SMS_NOT_SENT.stoppedHandingOver)
     return 'Maybe not sent: ringhook stopped while handing the SMS to the gateway, and does not send it again (it may have gone).';
-  return `Not sent: the SMS gateway refused it or could not be reached${e ? ` (it said: ${e})` : ''}.`;
+  // The gateway's own words stay in sms_error, for the admin (the dashboard's details, `calls --json`).
+  return 'Not sent: the SMS gateway refused it or could not be reached.';
 }

@@ -124,7 +124,9 @@ describe('html', () => {
       smsStatus: 'failed',
       smsError: 'gateway answered 500 (expected 200): oops',
     });
-    expect(words(callItem(sms).value)).toContain('SMS failed. The SMS gateway refused the SMS or could not be reached');
+    expect(words(callItem(sms).value)).toContain(
+      'SMS failed. Not sent: the SMS gateway refused it or could not be reached.',
+    );
     expect(words(callItem(sms).value)).not.toContain('oops');
     expect(words(callItem(sms, { details: true }).value)).toContain(
       '(details: gateway answered 500 (expected 200): oops)',
