@@ -600,7 +600,7 @@ describe('without telephony', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByText(/telephony is not configured/).waitFor();
       expect(await page.getByRole('button', { name: 'Send test call' }).count()).toBe(0);
-      await page.getByText(/no caller id is set/).waitFor();
+      await page.getByText(/no caller ID is set/).waitFor();
       expect((await page.request.get('/dashboard/contact.vcf')).status()).toBe(404);
       const token = await page.locator('input[name="_csrf"]').first().inputValue();
       const res = await page.request.post('/dashboard/test-call', { form: { _csrf: token }, maxRedirects: 0 });
