@@ -15,6 +15,7 @@ import { closingUnread, readBodyLimited } from './body.js';
 import { addressOf } from './client-address.js';
 import { errorAnswer, jsonAnswer, toResponse, type JsonAnswer } from './respond.js';
 import { credentialsFromPath } from '../core/webhook-path.js';
+import { newCallId } from '../core/ids.js';
 
 export type WebhookResult =
   | 'accepted'
@@ -33,6 +34,8 @@ export interface WebhookDeps {
   now: () => number;
   /** Told of every accepted call after its transaction committed (the dialer listens here). */
   onCallQueued?: (queued: { callId: string; kind: 'alert'; message: string; account: Account }) => void;
+  /** Told of every refused alert kept in its account's history (the live history shows it). */
+  onRejectionRecorded?: (rejection: { callId: string; userId: string }) => void;
   /** Told of every answer, for metrics. */
   onResult?: (result: WebhookResult, durationMs: number) => void;
   /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
@@ -82,12 +85,15 @@ async function refusePayload(
   error: ApiError,
   body?: Uint8Array,
 ): Promise<Outcome> {
+  const callId = newCallId();
   await deps.store.calls.recordRejection({
+    callId,
     userId: account.userId,
     status: 'invalid_payload',
     error: error.message,
     excerpt: body ? bodyExcerpt(body) : '',
   });
+  deps.onRejectionRecorded?.({ callId, userId: account.userId });
   return refuse('invalid_payload', error, account.userId);
 }
 
@@ -129,12 +135,15 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   if (!account) return refuseCredentials(request, deps, throttle);
 
   if (!receivesCalls(account)) {
+    const callId = newCallId();
     await deps.store.calls.recordRejection({
+      callId,
       userId: account.userId,
       status: 'suspended',
       error: 'account suspended',
       excerpt: '',
     });
+    deps.onRejectionRecorded?.({ callId, userId: account.userId });
     return refuse(
       'suspended',
       new ApiError(
@@ -164,6 +173,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
 
   const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert);
   if (!outcome.accepted) {
+    if (outcome.callId) deps.onRejectionRecorded?.({ callId: outcome.callId, userId: account.userId });
     const d = outcome.decision;
     if (d.limit === 'monthly') {
       return refuse(
