@@ -30,7 +30,7 @@ function prose(markdown: string): string[] {
 }
 
 /** GitHub's heading anchor: the heading's text, lower case, punctuation dropped, spaces as hyphens. */
-export function githubSlug(heading: string): string {
+function githubSlug(heading: string): string {
   const text = heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`/g, '')
