@@ -42,9 +42,19 @@ export interface OpenConnections {
   total: number;
   /** Open from the new connection's address. */
   fromAddress: number;
+  /** Addresses with connections open (for the fair share at the total cap); unset: no share applies. */
+  addresses?: number;
 }
 
 /** Which cap one more connection would exceed, or undefined when it may open. */
+/** Open descriptors within this many of the limit: the process is about to fail to accept (EMFILE). */
+export const DESCRIPTORS_LOW = 16;
+
+/** Whether the open descriptors leave too few for the next accepts, files and sockets. */
+export function descriptorsExhausted(openDescriptors: number, openFileLimit: number | undefined): boolean {
+  return openFileLimit !== undefined && openDescriptors >= openFileLimit - DESCRIPTORS_LOW;
+}
+
 export function connectionRefusal(
   open: OpenConnections,
   trustedProxy: boolean,
@@ -64,7 +74,13 @@ export interface IdleConnection<T> {
 
 export type Admission<T> =
   | { admit: true; close: T | undefined }
-  | { admit: false; refusal: 'total' | 'perAddress' };
+  | { admit: false; refusal: 'total' | 'perAddress' | 'share' };
+
+/** At the total cap: does this address hold its share already (the average of the addresses open)? */
+function holdsItsShare(open: OpenConnections, trustedProxy: boolean): boolean {
+  if (trustedProxy || open.fromAddress === 0 || open.addresses === undefined || open.addresses === 0) return false;
+  return open.fromAddress >= open.total / open.addresses;
+}
 
 /**
  * Whether a new connection opens, and which idle one is closed to make room for it. Over its own
@@ -72,8 +88,10 @@ export type Admission<T> =
  * idle the longest is closed, whether it is kept alive between requests or has sent none yet: it
  * loses nothing (a client opens another when it has something to send), whereas refusing the new
  * one would let a flood from many addresses, each holding its connections with a request now and
- * then, shut everybody else out. Refused only when every connection is in the middle of a request.
- * `idleOldestFirst` is read only as far as the first entry.
+ * then, shut everybody else out. But an address that holds its share already (as many as the average
+ * address) is refused: a flood's reconnections then cost an accept and a close each, not a TLS
+ * handshake and another's connection, and the slots go to addresses with fewer. Refused also when
+ * every connection is in the middle of a request. `idleOldestFirst` is read only as far as the first entry.
  */
 export function admission<T>(
   open: OpenConnections,
@@ -84,6 +102,7 @@ export function admission<T>(
   const refusal = connectionRefusal(open, trustedProxy, limits);
   if (refusal === undefined) return { admit: true, close: undefined };
   if (refusal === 'perAddress') return { admit: false, refusal };
+  if (holdsItsShare(open, trustedProxy)) return { admit: false, refusal: 'share' };
   for (const idle of idleOldestFirst) return { admit: true, close: idle.connection };
   return { admit: false, refusal };
 }
@@ -91,7 +110,7 @@ export function admission<T>(
 /** Keep-alive between requests while connections are few, as Node's own timeout gives it. */
 export const KEEP_ALIVE_MS = 65_000;
 /** Keep-alive between requests when the listeners are more than half full. */
-export const KEEP_ALIVE_UNDER_PRESSURE_MS = 2_000;
+export const KEEP_ALIVE_UNDER_PRESSURE_MS = 10_000;
 
 /**
  * How long a connection that has just finished a request may stay idle: under pressure (more than

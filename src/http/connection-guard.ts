@@ -15,6 +15,7 @@ import {
   admission,
   type ConnectionLimits,
   defaultMaxConnections,
+  descriptorsExhausted,
   type IdleConnection,
   keepAliveMs,
 } from '../core/connection-caps.js';
@@ -34,6 +35,15 @@ export function openFileLimit(): number | undefined {
   try {
     const line = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1];
     return line === undefined || line === 'unlimited' ? undefined : Number(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Descriptors open in this process (Linux: /proc/self/fd), or undefined where unknown. */
+function openDescriptors(): number | undefined {
+  try {
+    return fs.readdirSync('/proc/self/fd').length;
   } catch {
     return undefined;
   }
@@ -77,6 +87,17 @@ export function connectionGuard(options: GuardOptions): ConnectionGuard {
   const refusals = refusalTally(options.logger, 'connections refused');
   const evictions = refusalTally(options.logger, 'idle connections closed to make room');
   const acceptFailures = refusalTally(options.logger, 'cannot accept connections');
+  // libuv answers EMFILE by accepting and closing the waiting connections itself, and tells Node
+  // nothing: the descriptors in use are looked at instead, every few seconds and at each refusal.
+  const limit = openFileLimit();
+  let lastLook = 0;
+  const lookAtDescriptors = () => {
+    lastLook = Date.now();
+    const open = openDescriptors();
+    if (open !== undefined && descriptorsExhausted(open, limit))
+      acceptFailures.note('EMFILE', { open_files: open, limit, connections: tracked.size });
+  };
+  const watch = setInterval(lookAtDescriptors, 5_000).unref();
   const expire = (socket: Socket, entry: Tracked, ms: number) => {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = setTimeout(() => socket.destroy(), ms).unref();
@@ -100,12 +121,13 @@ export function connectionGuard(options: GuardOptions): ConnectionGuard {
     const address = socket.remoteAddress ?? '';
     const key = throttleKey(address);
     const decision = admission(
-      { total: tracked.size, fromAddress: perAddress.get(key) ?? 0 },
+      { total: tracked.size, fromAddress: perAddress.get(key) ?? 0, addresses: perAddress.size },
       options.trustProxy.matches(address),
       limits,
       idleOldestFirst(),
     );
     if (!decision.admit) {
+      if (Date.now() - lastLook > 1_000) lookAtDescriptors();
       refusals.note(decision.refusal, { address });
       socket.destroy();
       return;
@@ -159,6 +181,7 @@ export function connectionGuard(options: GuardOptions): ConnectionGuard {
       });
     },
     flush() {
+      clearInterval(watch);
       refusals.flush();
       evictions.flush();
       acceptFailures.flush();

@@ -6,6 +6,7 @@ import {
   connectionRefusal,
   defaultMaxConnections,
   descriptorHeadroom,
+  descriptorsExhausted,
   KEEP_ALIVE_MS,
   KEEP_ALIVE_UNDER_PRESSURE_MS,
   keepAliveMs,
@@ -49,6 +50,30 @@ it('at the total cap closes the connection idle the longest, kept alive or not y
     admit: true,
     close: 'kept-alive since 12:00',
   });
+});
+
+it('at the total cap refuses an address that holds its share already (the average address), so a flood reconnects at the cost of an accept', () => {
+  const idle = [{ connection: 'oldest', served: true }];
+  // 16 addresses holding 48 each: the 17th address gets in, a 16th's reconnection does not.
+  expect(
+    admission({ total: 768, fromAddress: 0, addresses: 16 }, false, { total: 768, perAddress: 256 }, idle),
+  ).toEqual({ admit: true, close: 'oldest' });
+  expect(
+    admission({ total: 768, fromAddress: 48, addresses: 16 }, false, { total: 768, perAddress: 256 }, idle),
+  ).toEqual({ admit: false, refusal: 'share' });
+  // One with fewer than the average still gets in; a trusted proxy is never held to a share.
+  expect(
+    admission({ total: 768, fromAddress: 2, addresses: 17 }, false, { total: 768, perAddress: 256 }, idle),
+  ).toEqual({ admit: true, close: 'oldest' });
+  expect(
+    admission({ total: 768, fromAddress: 700, addresses: 2 }, true, { total: 768, perAddress: 256 }, idle),
+  ).toEqual({ admit: true, close: 'oldest' });
+});
+
+it('says the descriptors are exhausted within 16 of the limit', () => {
+  expect(descriptorsExhausted(1000, 1024)).toBe(false);
+  expect(descriptorsExhausted(1008, 1024)).toBe(true);
+  expect(descriptorsExhausted(5000, undefined)).toBe(false);
 });
 
 it('reads the idle list only as far as the first one (the listeners hold thousands)', () => {
