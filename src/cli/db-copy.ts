@@ -11,7 +11,7 @@ import { openDatabase, type Db } from '../store/sqlite/database.js';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
 import { connectionError } from '../store/postgres/connect.js';
-import { openPostgresStore, redactUrl, sslOption } from '../store/postgres/index.js';
+import { driverTarget, openPostgresStore, redactUrl } from '../store/postgres/index.js';
 import { IN_FLIGHT_STATES } from '../core/call-state.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
@@ -198,7 +198,7 @@ export async function copyDatabase(
 ): Promise<CopyReport> {
   checkSource(from);
   const config = loadConfig();
-  const sql = postgres(to, { max: 1, onnotice: () => {}, ...sslOption(to, config.databaseTls) });
+  const sql = postgres({ ...driverTarget(to, config.databaseTls), max: 1, onnotice: () => {} });
   try {
     await checkTarget(sql, to);
     const secrets = loadSecretBox(config);
