@@ -41,11 +41,12 @@ export function openFileLimit(): number | undefined {
 }
 
 /** Descriptors open in this process (Linux: /proc/self/fd), or undefined where unknown. */
-function openDescriptors(): number | undefined {
+function openDescriptors(limit: number | undefined): number | undefined {
   try {
     return fs.readdirSync('/proc/self/fd').length;
-  } catch {
-    return undefined;
+  } catch (error) {
+    // Listing them takes a descriptor too: none left is the answer.
+    return (error as NodeJS.ErrnoException).code === 'EMFILE' ? limit : undefined;
   }
 }
 
@@ -93,7 +94,7 @@ export function connectionGuard(options: GuardOptions): ConnectionGuard {
   let lastLook = 0;
   const lookAtDescriptors = () => {
     lastLook = Date.now();
-    const open = openDescriptors();
+    const open = openDescriptors(limit);
     if (open !== undefined && descriptorsExhausted(open, limit))
       acceptFailures.note('EMFILE', { open_files: open, limit, connections: tracked.size });
   };

@@ -76,6 +76,19 @@ export function plainHttpGate(trustProxy: AddressMatcher, handler: NodeHandler):
   };
 }
 
+/** Connections the kernel queues for accept (Linux caps it at net.core.somaxconn, 4096 by default). */
+const LISTEN_BACKLOG = 4_096;
+
+/**
+ * Node listens with a queue of 511 connections waiting to be accepted, and listhen gives no way to
+ * ask for more. In a flood that reconnects in bursts the queue overflows and the kernel drops new
+ * connections' SYNs, a webhook's among them, which its client sends again only 1, 3, 7 s later. So
+ * the queue is deepened: listen() again on the listening socket changes its backlog (Linux).
+ */
+function deepenBacklog(server: Server): void {
+  (server as unknown as { _handle?: { listen?: (backlog: number) => number } })._handle?.listen?.(LISTEN_BACKLOG);
+}
+
 function hardenTimeouts(server: Server): void {
   // A sender that trickles its request is cut off (Node looks every 30 s, so within 15–45 s);
   // TradingView itself gives up after 3 s.
@@ -146,6 +159,7 @@ async function listenOn(
       await listener.close();
       throw new Error(`port ${options.port} is not available`);
     }
+    deepenBacklog(listener.server as Server);
     hardenTimeouts(listener.server as Server);
     answerClientErrors(listener.server as Server);
     guard.attach(listener.server as Server, options.https !== false);

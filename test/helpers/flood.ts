@@ -3,6 +3,7 @@
 // alive, or bare TCP connections that send nothing; a connection that is closed is opened again.
 // And a probe: webhooks from a fresh address, each on a new connection, timed.
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './cli.js';
 import { request } from './https-client.js';
@@ -73,14 +74,17 @@ export async function probeWebhooks(
   for (let i = 0; i < options.count; i++) {
     const started = performance.now();
     try {
-      const reply = await request(urls[i % urls.length]!, {
-        method: 'POST',
-        body: `probe ${i}`,
-        headers: { 'content-type': 'text/plain', connection: 'close' },
-        localAddress: options.localAddress,
-        plain: options.plain,
-        ...(options.ca && { ca: options.ca }),
-      });
+      const reply = await within(
+        10_000,
+        request(urls[i % urls.length]!, {
+          method: 'POST',
+          body: `probe ${i}`,
+          headers: { 'content-type': 'text/plain', connection: 'close' },
+          localAddress: options.localAddress,
+          plain: options.plain,
+          ...(options.ca && { ca: options.ca }),
+        }),
+      );
       times.push(performance.now() - started);
       statuses.push(reply.status);
     } catch (error) {
@@ -90,6 +94,20 @@ export async function probeWebhooks(
   times.sort((a, b) => a - b);
   const p99 = times.length ? times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]! : Number.NaN;
   return { answered: times.length, sent: options.count, statuses, times, p99, errors };
+}
+
+/** The promise's value, or a 'timeout' error after `ms`: a webhook never answered counts as lost. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'timeout' })), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Descriptors a process holds open (Linux, same user or root). */
+export function descriptorsOf(pid: number): number {
+  return fs.readdirSync(`/proc/${pid}/fd`).length;
 }
 
 export interface LimitedServe {
