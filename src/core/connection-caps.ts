@@ -110,7 +110,7 @@ export function admission<T>(
 /** Keep-alive between requests while connections are few, as Node's own timeout gives it. */
 export const KEEP_ALIVE_MS = 65_000;
 /** Keep-alive between requests when the listeners are more than half full. */
-export const KEEP_ALIVE_UNDER_PRESSURE_MS = 10_000;
+export const KEEP_ALIVE_UNDER_PRESSURE_MS = 30_000;
 
 /**
  * How long a connection that has just finished a request may stay idle: under pressure (more than
