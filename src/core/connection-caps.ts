@@ -116,7 +116,11 @@ export const KEEP_ALIVE_UNDER_PRESSURE_MS = 30_000;
  * How long a connection that has just finished a request may stay idle: under pressure (more than
  * half the total taken) it is cut short, so a flood that renews its connections with a request now
  * and then loses them between requests, and idle slots come free without waiting for evictions.
+ * Spread over the upper half of the time (`random` in [0, 1)): connections a flood opened together
+ * would otherwise all close together and come back together, and their TLS handshakes, hundreds at
+ * once, hold everybody else's (a webhook's) for a second.
  */
-export function keepAliveMs(total: number, limits: Pick<ConnectionLimits, 'total'>): number {
-  return total * 2 > limits.total ? KEEP_ALIVE_UNDER_PRESSURE_MS : KEEP_ALIVE_MS;
+export function keepAliveMs(total: number, limits: Pick<ConnectionLimits, 'total'>, random = 0): number {
+  if (total * 2 <= limits.total) return KEEP_ALIVE_MS;
+  return Math.round(KEEP_ALIVE_UNDER_PRESSURE_MS * (0.5 + random / 2));
 }

@@ -160,7 +160,7 @@ export function connectionGuard(options: GuardOptions): ConnectionGuard {
       if (entry.busy > 0 || tracked.get(accepted) !== entry || accepted.destroyed) return;
       // Idle again: to the end of the list, and under pressure cut short (Node's keep-alive otherwise).
       idle.add(accepted);
-      const keepAlive = keepAliveMs(tracked.size, limits);
+      const keepAlive = keepAliveMs(tracked.size, limits, Math.random());
       if (keepAlive < server.keepAliveTimeout) expire(accepted, entry, keepAlive);
     });
   };

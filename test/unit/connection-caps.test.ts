@@ -94,8 +94,11 @@ it('reads the idle list only as far as the first one (the listeners hold thousan
 it('cuts keep-alive short once the listeners are more than half full', () => {
   expect(keepAliveMs(0, limits)).toBe(KEEP_ALIVE_MS);
   expect(keepAliveMs(50, limits)).toBe(KEEP_ALIVE_MS);
-  expect(keepAliveMs(51, limits)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS);
-  expect(keepAliveMs(100, limits)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS);
+  expect(keepAliveMs(51, limits)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS / 2);
+  expect(keepAliveMs(100, limits)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS / 2);
+  // Spread over the upper half, so that a flood's connections do not all close (and come back) at once.
+  expect(keepAliveMs(100, limits, 0.999_999)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS);
+  expect(keepAliveMs(100, limits, 0.5)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS * 0.75);
 });
 
 it('gives both listeners together the open-file limit less a headroom (an eighth, at least 256), between 64 and 4096', () => {
