@@ -86,9 +86,12 @@ export interface HistoryPage {
 
 export type AcceptResult =
   | { accepted: true; callId: string; receivedAt: number }
-  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
+  /** `callId`: the rejection's own row in the history, when one was kept (alerts; the dashboard shows it live). */
+  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }>; callId?: string };
 
 export interface RejectedAlert {
+  /** Its history row's id, when the caller tells of it (live history); a new one otherwise. */
+  callId?: string;
   userId: string;
   status: RejectionStatus;
   error: string;
@@ -119,6 +122,8 @@ export interface TransitionFields {
   carriedBy?: string;
   /** The trunk the call went out through. */
   trunk?: string;
+  /** Not a column: the call never left this server (its set-up), so its alert's monthly allowance is given back. */
+  returnsAllowance?: boolean;
 }
 
 export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';

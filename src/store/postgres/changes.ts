@@ -11,7 +11,7 @@ export const CHANGES_CHANNEL = 'ringhook_calls';
 const payloadSchema = z.object({
   callId: z.string().max(100),
   userId: z.string().max(100),
-  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, 'sms']),
+  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, 'sms', 'refused']),
   at: z.number().int(),
   node: z.string().max(100),
 });
@@ -42,6 +42,7 @@ export class PgChangeFeed implements ChangeFeed {
       node: this.nodeId,
     };
     try {
+      // Best effort: the other nodes' dashboards also look at the store regularly, so a lost notice only comes later.
       this.sql.notify(CHANGES_CHANNEL, JSON.stringify(payload)).catch(() => {});
     } catch {
       // The pool is closed: nobody is listening either.
