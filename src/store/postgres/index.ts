@@ -15,7 +15,7 @@ import { PgCallProgressStore } from './progress.js';
 import { PgSessionStore } from './sessions.js';
 import { OrderedWrites } from './writes.js';
 
-export { redactUrl, sslOption, type DatabaseTlsOptions } from './connect.js';
+export { redactUrl, driverTarget, type DatabaseTlsOptions } from './connect.js';
 export { PG_SCHEMA_VERSION } from './migrations.js';
 
 export interface PostgresStoreOptions {
