@@ -88,6 +88,21 @@ export type AcceptResult =
   | { accepted: true; callId: string; receivedAt: number }
   | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
 
+/** An alert as the webhook hands it to a store that checks everything in one step (PostgreSQL). */
+export interface AlertToReceive {
+  userId: string;
+  apiKey: string;
+  /** The parsed alert, or why the body was refused (with a short excerpt of it). */
+  payload: { ok: true; alert: Alert } | { ok: false; error: string; excerpt: string };
+}
+
+/** What the store decided and recorded for an AlertToReceive. */
+export type ReceivedAlert =
+  | { outcome: 'unauthorized' }
+  | { outcome: 'suspended' | 'invalid'; account: Account }
+  | { outcome: 'refused'; account: Account; decision: Exclude<LimitDecision, { allowed: true }> }
+  | { outcome: 'accepted'; account: Account; callId: string; receivedAt: number };
+
 export interface RejectedAlert {
   userId: string;
   status: RejectionStatus;

@@ -11,6 +11,7 @@ import type { NodeInfo } from '../core/cluster-view.js';
 export type { NodeInfo } from '../core/cluster-view.js';
 import type {
   AcceptResult,
+  AlertToReceive,
   AccountChanges,
   CallEventRow,
   CallForDialing,
@@ -19,6 +20,7 @@ import type {
   HistoryPage,
   LeftSms,
   NewAccount,
+  ReceivedAlert,
   RejectedAlert,
   Session,
   SmsStatus,
@@ -45,6 +47,12 @@ export interface CallRepo {
   /** Limits checked and the call and its usage written in one transaction, on disk before it resolves. */
   accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult>;
   recordRejection(rejected: RejectedAlert): Promise<void>;
+  /**
+   * Credentials, suspension, payload and limits checked and the alert's row written in one step
+   * (PostgreSQL: one round trip, shared by the alerts that arrive together); a store without it is
+   * asked step by step (authenticate, then accept or recordRejection).
+   */
+  receiveAlert?(request: AlertToReceive): Promise<ReceivedAlert>;
   acceptTestCall(userId: string, message: string, perMinute?: number, perHour?: number): Awaitable<AcceptResult>;
   usage(userId: string, now?: number): Awaitable<{ month: string; used: number; resetsAt: number }>;
   get(callId: string): Awaitable<CallRecord | undefined>;
