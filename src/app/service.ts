@@ -208,7 +208,13 @@ export async function startService(
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
       onCallQueued: (queued) => {
-        events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
+        events.emit({
+          callId: queued.callId,
+          userId: queued.account.userId,
+          status: 'queued',
+          at: now(),
+          ...(queued.announced && { announced: true }),
+        });
         telephony?.enqueue(queued.callId, queued);
       },
       ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),

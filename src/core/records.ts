@@ -101,7 +101,14 @@ export type ReceivedAlert =
   | { outcome: 'unauthorized' }
   | { outcome: 'suspended' | 'invalid'; account: Account }
   | { outcome: 'refused'; account: Account; decision: Exclude<LimitDecision, { allowed: true }> }
-  | { outcome: 'accepted'; account: Account; callId: string; receivedAt: number };
+  | {
+      outcome: 'accepted';
+      account: Account;
+      callId: string;
+      receivedAt: number;
+      /** The other nodes were told of the queued call by the write itself. */
+      announced: boolean;
+    };
 
 export interface RejectedAlert {
   userId: string;

@@ -33,7 +33,14 @@ export interface WebhookDeps {
   logger: Logger;
   now: () => number;
   /** Told of every accepted call after its transaction committed (the dialer listens here). */
-  onCallQueued?: (queued: { callId: string; kind: 'alert'; message: string; account: Account }) => void;
+  onCallQueued?: (queued: {
+    callId: string;
+    kind: 'alert';
+    message: string;
+    account: Account;
+    /** The store's write already told the other nodes (PostgreSQL's webhook function). */
+    announced?: boolean;
+  }) => void;
   /** Told of every answer, for metrics. */
   onResult?: (result: WebhookResult, durationMs: number) => void;
   /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
@@ -179,8 +186,8 @@ function refuseOverLimit(d: Exclude<LimitDecision, { allowed: true }>): Outcome 
 const SUSPENDED = () =>
   new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.');
 
-function acceptedAnswer(deps: WebhookDeps, account: Account, callId: string, alert: Alert): Outcome {
-  deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account });
+function acceptedAnswer(deps: WebhookDeps, account: Account, callId: string, alert: Alert, announced = false): Outcome {
+  deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
   const truncatedNote = alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',
@@ -232,7 +239,13 @@ async function receiveInOneStep(
     case 'refused':
       return refuseOverLimit(received.decision);
     case 'accepted':
-      return acceptedAnswer(deps, received.account, received.callId, (payload as { alert: Alert }).alert);
+      return acceptedAnswer(
+        deps,
+        received.account,
+        received.callId,
+        (payload as { alert: Alert }).alert,
+        received.announced,
+      );
   }
 }
 

@@ -75,6 +75,11 @@ BEGIN
               at_ms, at_ms, node);
       INSERT INTO usage (user_id, month, calls) VALUES (acct.user_id, month_key, 1)
         ON CONFLICT (user_id, month) DO UPDATE SET calls = usage.calls + 1;
+      -- The other nodes' dashboards hear of it at the commit, with no statement of its own (changes.ts).
+      IF node IS NOT NULL THEN
+        PERFORM pg_notify('ringhook_calls', jsonb_build_object('callId', item->>'c', 'userId', acct.user_id,
+                                                               'status', 'queued', 'at', at_ms, 'node', node)::text);
+      END IF;
       verdict := verdict || '{"r": "accepted"}';
     ELSE
       INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,

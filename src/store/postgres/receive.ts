@@ -161,7 +161,13 @@ export class PgAlertReceiver {
     const account = toAccount(verdict.account as AccountRow, request.apiKey);
     switch (verdict.r) {
       case 'accepted':
-        return { outcome: 'accepted', account, callId: item.c as string, receivedAt: at };
+        return {
+          outcome: 'accepted',
+          account,
+          callId: item.c as string,
+          receivedAt: at,
+          announced: this.nodeId !== null,
+        };
       case 'suspended':
       case 'invalid':
         return { outcome: verdict.r, account };
