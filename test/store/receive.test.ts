@@ -172,4 +172,57 @@ describe('postgres: the webhook in one round trip', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((await store.calls.usage(a.userId)).used).toBe(2);
   }, 60_000);
+
+  test("a call's steps on PostgreSQL: one statement each (claim, ringing, answered, final, SMS)", async () => {
+    const { url, stores } = await database(['node-a']);
+    const store = stores[0]!;
+    const a = await store.accounts.create({ phone: '+14155550131', plan: 'premium', smsBackup: true, name: '' });
+    const b = await store.accounts.create({ phone: '+14155550132', plan: 'premium', smsBackup: true, name: '' });
+    const answered = await receive(store, alert(a.userId, a.apiKey, 'answered'));
+    const missed = await receive(store, alert(b.userId, b.apiKey, 'missed'));
+    if (answered.outcome !== 'accepted' || missed.outcome !== 'accepted') throw new Error('not accepted');
+    const p = store.progress;
+    // Prepared once on the pool's connection first (a statement's first run is counted like any).
+    const counted = await statementsRun(url, async () => {
+      expect(await p.transition(answered.callId, 'dialing', { phone: a.phone, channelId: 'ch-1', dialedAt: 1 })).toBe(
+        true,
+      );
+      expect(await p.transition(answered.callId, 'ringing', { ringingAt: 2 })).toBe(true);
+      expect(await p.transition(answered.callId, 'answered', { answeredAt: 3 })).toBe(true);
+      expect(await p.transition(answered.callId, 'completed', { endedAt: 4, talkMs: 1 })).toBe(true);
+      await p.markSmsSkipped(answered.callId, 'not_needed');
+    });
+    expect(counted.total).toBe(5);
+    const missedCall = await statementsRun(url, async () => {
+      expect(await p.transition(missed.callId, 'dialing', { phone: b.phone, channelId: 'ch-2', dialedAt: 1 })).toBe(
+        true,
+      );
+      expect(await p.transition(missed.callId, 'ringing', { ringingAt: 2 })).toBe(true);
+      expect(await p.transition(missed.callId, 'no_answer', { endedAt: 4 })).toBe(true);
+      expect(await p.claimSms(missed.callId)).toBe(true);
+      await p.setSmsResult(missed.callId, { status: 'sent', messageId: 'm-1', parts: 1 });
+    });
+    expect(missedCall.total).toBe(5);
+    // The steps, their timeline and the lines: as the transaction of several statements wrote them.
+    expect((await p.timeline(answered.callId)).map((e) => e.event)).toEqual([
+      'dialing',
+      'ringing',
+      'answered',
+      'completed',
+    ]);
+    expect((await p.timeline(missed.callId)).map((e) => e.event)).toEqual([
+      'dialing',
+      'ringing',
+      'no_answer',
+      'sms_sent',
+    ]);
+    const lines = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      expect(await lines`SELECT * FROM phone_lines`).toHaveLength(0);
+    } finally {
+      await lines.end({ timeout: 1 });
+    }
+    // A second dialing of a call already dialing is refused, and a step from a final state too.
+    expect(await p.transition(answered.callId, 'answered')).toBe(false);
+  }, 60_000);
 });
