@@ -190,8 +190,8 @@ export async function startServe(dataDir, { env = {}, nodeArgs = [], root = ROOT
 }
 
 /** Starts the bare node:https ceiling server with the given certificate. */
-export async function startCeiling(cert, key, { script = 'ceiling-server.mjs', args = [], pin } = {}) {
-  const command = [process.execPath, new URL(`./${script}`, import.meta.url).pathname, cert, key, ...args];
+export async function startCeiling(cert, key, { script = 'ceiling-server.mjs', args = [], pin, nodeArgs = [] } = {}) {
+  const command = [process.execPath, ...nodeArgs, new URL(`./${script}`, import.meta.url).pathname, cert, key, ...args];
   const child = spawn(pin ? 'taskset' : command[0], pin ? ['-c', pin, ...command] : command.slice(1), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -212,10 +212,11 @@ export async function startCeiling(cert, key, { script = 'ceiling-server.mjs', a
 }
 
 /** The same-job minimal server (bench/lib/minimal-server.mjs) with its own SQLite file in `dataDir`. */
-export function startMinimal(cert, key, dataDir, pin) {
+export function startMinimal(cert, key, dataDir, pin, nodeArgs = []) {
   return startCeiling(cert, key, {
     script: 'minimal-server.mjs',
     args: [path.join(dataDir, 'minimal.db')],
+    nodeArgs,
     ...(pin && { pin }),
   });
 }

@@ -215,7 +215,7 @@ export async function startService(
           at: now(),
           ...(queued.announced && { announced: true }),
         });
-        telephony?.enqueue(queued.callId, queued);
+        telephony?.enqueue(queued);
       },
       ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
       onResult: (result, ms) => {

@@ -3,9 +3,8 @@
 // another process never blocks the event loop; and tells of every call that reached its end.
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../core/records.js';
-import type { CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallEvents } from '../core/call-events.js';
-import type { Logger } from '../lib/log.js';
+import type { Store } from '../store/contract.js';
+import type { ServiceDeps } from '../store/deps.js';
 
 /** A call at its end, as handed to what follows (the SMS backup, metrics). */
 export interface FinalCall {
@@ -21,13 +20,23 @@ export interface FinalCall {
   endedAt?: number;
 }
 
-export interface CallLedgerDeps {
-  progress: CallProgressRepo;
-  writes: CallWrites;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
+export interface CallLedgerDeps extends Omit<ServiceDeps, 'store'> {
+  store: Pick<Store, 'progress' | 'writes'>;
   onFinal: (call: FinalCall) => void;
+}
+
+/** A step of a call: its fields, and the detail on its timeline. */
+export interface CallStep {
+  fields?: TransitionFields;
+  detail?: string | undefined;
+}
+
+/** How a call ends: its final state, what is recorded with it, and the number called (null: none was). */
+export interface CallEnding {
+  state: FinalState;
+  fields: TransitionFields;
+  detail?: string | undefined;
+  phone: string | null;
 }
 
 interface FinalStep {
@@ -50,12 +59,12 @@ export class CallLedger {
   constructor(private readonly deps: CallLedgerDeps) {}
 
   /** Moves the call on if the step is legal from its state here, and records it. */
-  transition(call: CallForDialing, to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
+  transition(call: CallForDialing, to: CallState, { fields = {}, detail }: CallStep = {}): boolean {
     if (!canTransition(call.status, to)) return false;
     call.status = to;
     const { callId } = call;
     if (isFinal(to)) this.keepUntilRecorded(callId, { state: to, fields, detail, at: this.deps.now() });
-    this.write(call, to, fields, detail, { lazy: true });
+    this.write(call, to, { fields, detail }, { lazy: true });
     return true;
   }
 
@@ -70,12 +79,12 @@ export class CallLedger {
   private write(
     call: Pick<CallForDialing, 'callId' | 'userId'>,
     to: CallState,
-    fields: TransitionFields,
-    detail: string | undefined,
+    { fields = {}, detail }: CallStep,
     options: { lazy: boolean },
   ): Promise<boolean> {
     const { callId, userId } = call;
-    const { writes, progress, events, logger, now } = this.deps;
+    const { store, events, logger, now } = this.deps;
+    const { writes, progress } = store;
     return writes
       .write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail), options)
       .then(
@@ -111,8 +120,8 @@ export class CallLedger {
     end.triedAt = now;
     const via: CallState[] = direct ? [] : ['answered'];
     void (async () => {
-      for (const step of via) if (!(await this.write(call, step, {}, end.detail, { lazy: false }))) return;
-      await this.write(call, end.state, end.fields, end.detail, { lazy: false });
+      for (const step of via) if (!(await this.write(call, step, { detail: end.detail }, { lazy: false }))) return;
+      await this.write(call, end.state, end, { lazy: false });
     })();
     return true;
   }
@@ -123,7 +132,8 @@ export class CallLedger {
    * Returns the alerts taken, the call's own first; none when its own was not taken.
    */
   async claim(calls: readonly CallForDialing[], fields: TransitionFields, detail?: string): Promise<CallForDialing[]> {
-    const { writes, progress, events, logger, now } = this.deps;
+    const { store, events, logger, now } = this.deps;
+    const { writes, progress } = store;
     const taken: CallForDialing[] = [];
     for (const call of calls) {
       const own = taken.length === 0;
@@ -148,28 +158,17 @@ export class CallLedger {
   }
 
   /** Moves every alert of one call on: its own alert with `fields`, the others marked as carried by it. */
-  transitionAll(
-    calls: readonly CallForDialing[],
-    to: CallState,
-    fields: TransitionFields = {},
-    detail?: string,
-  ): boolean {
+  transitionAll(calls: readonly CallForDialing[], to: CallState, { fields = {}, detail }: CallStep = {}): boolean {
     const [call, ...carried] = calls;
-    if (!call || !this.transition(call, to, fields, detail)) return false;
-    for (const alert of carried) this.transition(alert, to, { ...fields, carriedBy: call.callId }, detail);
+    if (!call || !this.transition(call, to, { fields, detail })) return false;
+    for (const alert of carried) this.transition(alert, to, { fields: { ...fields, carriedBy: call.callId }, detail });
     return true;
   }
 
   /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
-  end(
-    calls: CallForDialing | readonly CallForDialing[],
-    state: FinalState,
-    fields: TransitionFields,
-    detail: string | undefined,
-    phone: string | null,
-  ): boolean {
+  end(calls: CallForDialing | readonly CallForDialing[], { state, fields, detail, phone }: CallEnding): boolean {
     const all = Array.isArray(calls) ? calls : [calls as CallForDialing];
-    if (!this.transitionAll(all, state, fields, detail)) return false;
+    if (!this.transitionAll(all, state, { fields, detail })) return false;
     const [call, ...carried] = all as [CallForDialing, ...CallForDialing[]];
     this.deps.onFinal({
       callId: call.callId,
@@ -185,7 +184,7 @@ export class CallLedger {
   /** Records answering-machine detection's verdict on every alert of the call. */
   detection(calls: readonly CallForDialing[], status: string, cause: string): void {
     for (const { callId } of calls)
-      this.record(callId, 'amd', () => this.deps.progress.recordDetection(callId, status, cause));
+      this.record(callId, 'amd', () => this.deps.store.progress.recordDetection(callId, status, cause));
   }
 
   /** Every alert of the call goes out again through another trunk. */
@@ -195,16 +194,16 @@ export class CallLedger {
     detail: string,
   ): void {
     for (const { callId } of calls)
-      this.record(callId, 'trunk', () => this.deps.progress.placedAgain(callId, placement, detail));
+      this.record(callId, 'trunk', () => this.deps.store.progress.placedAgain(callId, placement, detail));
   }
 
   note(callId: string, event: string, detail: string): void {
-    this.record(callId, event, () => this.deps.progress.note(callId, event, detail));
+    this.record(callId, event, () => this.deps.store.progress.note(callId, event, detail));
   }
 
   /** A write that is not a state change, through the patient writer; a failure is logged. */
   private record(callId: string, event: string, write: () => void): void {
-    void this.deps.writes.write(`call ${callId} ${event}`, write, { lazy: true }).catch((error: Error) => {
+    void this.deps.store.writes.write(`call ${callId} ${event}`, write, { lazy: true }).catch((error: Error) => {
       this.deps.logger.error('could not record a call event', { call_id: callId, event, error });
     });
   }

@@ -28,7 +28,11 @@ export class CallScript {
 
   /** Makes the call's phrases while the phone rings, so that an answer is spoken to at once. */
   prepare(session: CallSession): void {
-    for (const phrase of Object.values(callPhrases(session.speech))) this.say(session, phrase).catch(() => {});
+    for (const phrase of Object.values(callPhrases(session.speech)))
+      this.say(session, phrase).catch((error: Error) => {
+        // Made again when the answered call asks for it: a failure then ends the call, and is logged there.
+        this.desk.settings.logger.debug('could not prepare speech', { call_id: session.call.callId, phrase, error });
+      });
   }
 
   async answered(session: CallSession): Promise<void> {
@@ -88,7 +92,11 @@ export class CallScript {
   private async stopPlayback(session: CallSession): Promise<void> {
     const playbackId = session.playbackId;
     session.playbackId = undefined;
-    if (playbackId) await this.desk.settings.ari.stopPlayback(playbackId).catch(() => {});
+    if (playbackId)
+      await this.desk.settings.ari.stopPlayback(playbackId).catch((error: Error) => {
+        // Most often the playback had ended already; the next playback replaces it either way.
+        this.desk.settings.logger.debug('could not stop a playback', { call_id: session.call.callId, error });
+      });
   }
 
   private armLongestCall(session: CallSession): void {

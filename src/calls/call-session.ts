@@ -57,15 +57,26 @@ export function channelIdFor(callId: string, attempt = ''): string {
   return `rh-${callId}${attempt}`;
 }
 
-/** `attempt`: a suffix for the channel of a call placed again (Asterisk's channel ids are unique). */
-export function newSession(
-  calls: readonly CallForDialing[],
-  phone: string,
-  requireConfirm: boolean,
-  dialedAt: number,
+/** What a new call is placed with. */
+export interface NewSession {
+  /** Its alerts, its own first. */
+  calls: readonly CallForDialing[];
+  phone: string;
+  requireConfirm: boolean;
+  dialedAt: number;
+  /** A suffix for the channel of a call placed again (Asterisk's channel ids are unique). */
+  attempt?: string;
+  speech?: CallSpeech;
+}
+
+export function newSession({
+  calls,
+  phone,
+  requireConfirm,
+  dialedAt,
   attempt = '',
-  speech: CallSpeech = DEFAULT_SPEECH,
-): CallSession {
+  speech = DEFAULT_SPEECH,
+}: NewSession): CallSession {
   const [call, ...carried] = calls;
   if (!call) throw new Error('a call carries at least one alert');
   return {
@@ -82,6 +93,24 @@ export function newSession(
     playbackSeq: 0,
     timers: new Set(),
   };
+}
+
+/**
+ * The same alerts placed again through the backup trunk: a new call (its own channel, its own
+ * facts), whose message's speech is the one already being made.
+ */
+export function backupTrunkSession(previous: CallSession, dialedAt: number): CallSession {
+  const session = newSession({
+    calls: alertsOf(previous),
+    phone: previous.phone,
+    requireConfirm: previous.requireConfirm ?? false,
+    dialedAt,
+    attempt: '-b',
+    speech: previous.speech,
+  });
+  session.onBackupTrunk = true;
+  if (previous.messageMedia) session.messageMedia = previous.messageMedia;
+  return session;
 }
 
 /** Every alert the call carries, its own first. */

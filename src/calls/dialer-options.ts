@@ -1,25 +1,27 @@
-// What the dialer is given: its peers (Asterisk, the stores, speech, the live events) and its limits.
-import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallEvents } from '../core/call-events.js';
-import type { Logger } from '../lib/log.js';
+// What the dialer is given: the deps every part gets ({ store, events, logger, now }: store/deps.ts),
+// its peers (Asterisk, speech) and its limits.
+import type { Store } from '../store/contract.js';
+import type { ServiceDeps } from '../store/deps.js';
 import type { AriCallControl } from '../pbx/ari.js';
 import type { FinalCall } from './call-ledger.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { Tts } from '../speech/tts.js';
 
-export interface DialerOptions {
+/**
+ * The parts of the store call control uses: the calls' progress, and the patient writer every
+ * write of a call step goes through (a database locked by another process never blocks the loop).
+ * An account is read only for an alert found queued in the store: the webhook and a test call hand
+ * theirs over with the account they read.
+ */
+export type DialerStore = Pick<Store, 'progress' | 'writes' | 'accounts'>;
+
+export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
+  store: DialerStore;
   ari: AriCallControl;
-  progress: CallProgressRepo;
-  /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
-  writes: CallWrites;
-  accounts: AccountRepo;
   tts: Pick<Tts, 'synthesize'> &
     Partial<Pick<Tts, 'expectedReadyMs' | 'expectedMakingMs' | 'fastestMakingMs' | 'reserve' | 'ahead' | 'progressOf'>>;
   /** The flite voice English calls speak with when speech queued before theirs would make their own late, or calls wait behind theirs (a burst); unset: none. */
   burstVoice?: string | undefined;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
   /** Told once of every call that reached a final state (the SMS backup listens here). */
   onFinal: (call: FinalCall) => void;
   /** Where a phone number is dialed. */

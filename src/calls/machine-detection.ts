@@ -4,11 +4,22 @@
 // direction), never our own playback. A machine stops the message; once its greeting and beep have
 // ended, the whole message is left on it.
 import { greetingEnded, readTalk, type TalkPhrase, type TalkVerdict } from '../core/talk-verdict.js';
-import type { CallDesk } from './call-desk.js';
+import type { CallLedger } from './call-ledger.js';
+import type { CallScript } from './call-script.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
+import type { DialerSettings } from './dialer-options.js';
+
+/** What machine detection uses of the call desk (call-desk.ts). */
+export interface DetectionDesk {
+  readonly settings: Pick<DialerSettings, 'now'>;
+  readonly ledger: Pick<CallLedger, 'note' | 'detection'>;
+  readonly script: Pick<CallScript, 'machineAnswered' | 'leaveMessage'>;
+  /** Is the call still going (a look armed for later may come after its end)? */
+  isActive(session: CallSession): boolean;
+}
 
 export class MachineDetection {
-  constructor(private readonly desk: CallDesk) {}
+  constructor(private readonly desk: DetectionDesk) {}
 
   /** The call was answered: what the phone sends from here is read while the message starts (talk while it rang is not). */
   start(session: CallSession): void {

@@ -251,6 +251,7 @@ const checkSms: Check = async (config) => {
       ? pass('sms', result.detail)
       : fail('sms', result.detail, 'check RINGHOOK_SMS_* / RINGHOOK_SMPP_URL (see docs/sms.md)');
   } finally {
+    // The check's result is told already; a link that fails to close dies with this short-lived process.
     await sender.close().catch(() => {});
   }
 };

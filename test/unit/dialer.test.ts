@@ -18,9 +18,7 @@ import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { AriError } from '../../src/pbx/ari.js';
 import { StandInAri } from '../helpers/stand-in-ari.js';
-import type { FinalCall } from '../../src/calls/call-ledger.js';
-import { Dialer } from '../../src/calls/dialer.js';
-import type { DialerOptions } from '../../src/calls/dialer-options.js';
+import { Dialer, type DialerOptions, type FinalCall } from '../../src/calls/index.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { waitFor } from '../helpers/wait.js';
@@ -51,7 +49,14 @@ const TWO_BACKLOGGED_THEN_FOUR_OWN = [
 
 function setup(
   overrides: Partial<DialerOptions> = {},
-  { wrapProgress = (p: CallProgressStore) => p }: { wrapProgress?: (p: CallProgressStore) => CallProgressStore } = {},
+  {
+    wrapProgress = (p: CallProgressStore) => p,
+    wrapAccounts = (a: AccountStore) => a,
+  }: {
+    wrapProgress?: (p: CallProgressStore) => CallProgressStore;
+    /** What the dialer is given of the accounts (the test's own writes go to the store itself). */
+    wrapAccounts?: (a: AccountStore) => AccountStore;
+  } = {},
 ) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-dialer-')), 'ringhook.db');
   const db = openDatabase(file);
@@ -64,9 +69,7 @@ function setup(
   const account = createAccount(accounts, { phone: PHONE, smsBackup: true, requireConfirm: false });
   const dialer = new Dialer({
     ari,
-    progress,
-    writes,
-    accounts,
+    store: { progress, writes, accounts: wrapAccounts(accounts) },
     // Stand-in speech engine: the media names say what would be spoken.
     tts: {
       synthesize: async (text) => ({
@@ -132,6 +135,39 @@ describe('Dialer (stand-in ARI)', () => {
     await waitFor('the record', () => (t.row(callId).status === 'busy' ? true : undefined));
     expect(t.row(callId)).toMatchObject({ sipCode: 486, hangupCause: 17 });
     expect(t.ari.originated).toHaveLength(1);
+  });
+
+  it('the account is read once per alert on the way to the phone: the webhook hands over what it read; one found queued in the store is read as it joins the queue', async () => {
+    const reads: string[] = [];
+    let counted: AccountStore | undefined;
+    const t = setup(
+      {},
+      {
+        wrapAccounts: (real) => {
+          counted = Object.create(real) as AccountStore;
+          counted.get = (userId) => {
+            reads.push(userId);
+            return real.get(userId);
+          };
+          return counted;
+        },
+      },
+    );
+    await t.dialer.start();
+    const { userId } = t.account;
+    // As the webhook does: it reads the account (counted here), accepts the alert and hands both over.
+    const account = counted!.get(userId)!;
+    const handed = t.alert('AAPL 190');
+    t.dialer.enqueue({ callId: handed, kind: 'alert', message: 'AAPL 190', account });
+    await waitFor('originate', () => t.ari.originated[0]);
+    expect(reads).toEqual([userId]);
+    // An alert found queued in the store (a CLI test call, one left by a restart): read as it joins the queue.
+    const other = createAccount(t.accounts, { phone: '+14155550124', requireConfirm: false });
+    const found = t.alert('MSFT 420', other.userId);
+    t.dialer.enqueue(found);
+    await waitFor('second originate', () => t.ari.originated[1]);
+    expect(t.ari.originated.map((o) => o.appArgs)).toEqual([[handed], [found]]);
+    expect(reads).toEqual([userId, other.userId]);
   });
 
   it('answered: plays intro, message and prompt; 1 is confirmed aloud, then the hang-up, and the call ends acknowledged', async () => {

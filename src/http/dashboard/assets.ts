@@ -112,7 +112,7 @@ export const JS = `
       if (!fresh || !current) { hear.submit(); return; }
       current.replaceWith(document.importNode(fresh, true));
       var audio = document.getElementById('voice-sample');
-      if (audio && fresh.hasAttribute('data-ready')) { var playing = audio.play(); if (playing) playing.catch(function () {}); }
+      if (audio && fresh.hasAttribute('data-ready')) { var playing = audio.play(); if (playing) playing.catch(function () { /* autoplay refused: the player is there to press */ }); }
     }).catch(function () { hear.submit(); }).then(function () { if (button) button.disabled = false; });
   });
 
@@ -147,7 +147,7 @@ export const JS = `
         var empty = document.getElementById('calls-empty');
         if (empty) empty.remove();
       }
-    }).catch(function () {});
+    }).catch(function () { /* the row is fetched again at the call's next change, or on reload */ });
   });
 })();
 `;

@@ -37,6 +37,7 @@ export function mountDashboard(app: H3, deps: DashboardDeps): void {
       sessionLive: async (token) => (await sessions.get(token)) !== undefined,
       limits: { ...LIVE_LIMITS, ...deps.liveLimits },
       shutdown: deps.shutdown,
+      logger: deps.logger,
     }),
     origins: ownOrigins(deps.publicUrl),
   };

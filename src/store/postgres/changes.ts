@@ -42,6 +42,7 @@ export class PgChangeFeed implements ChangeFeed {
       node: this.nodeId,
     };
     try {
+      // Best effort: the other nodes' dashboards also look at the store regularly, so a lost notice only comes later.
       this.sql.notify(CHANGES_CHANNEL, JSON.stringify(payload)).catch(() => {});
     } catch {
       // The pool is closed: nobody is listening either.

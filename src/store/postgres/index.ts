@@ -54,6 +54,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await migratePostgres(sql, location);
     if (options.checkKey !== false) await checkSecretKey(sql, options.secrets, location);
   } catch (error) {
+    // The migration's or key check's error is the one told; ending the pool can only fail after it.
     await sql.end({ timeout: 1 }).catch(() => {});
     throw error;
   }
