@@ -225,4 +225,34 @@ describe('postgres: the webhook in one round trip', () => {
     // A second dialing of a call already dialing is refused, and a step from a final state too.
     expect(await p.transition(answered.callId, 'answered')).toBe(false);
   }, 60_000);
+
+  test("the other nodes hear of a batch's queued calls (one notice for the batch), the accepting node not", async () => {
+    const { stores } = await database(['node-a', 'node-b']);
+    const [a, b] = stores as [Store, Store];
+    const accounts = await Promise.all(
+      [1, 2, 3].map((i) =>
+        a.accounts.create({ phone: `+1415555014${i}`, plan: 'premium', smsBackup: false, name: '' }),
+      ),
+    );
+    const heardByA: string[] = [];
+    const heardByB: Array<{ callId: string; userId: string; status: string }> = [];
+    const stopA = await a.changes!.subscribe((c) => heardByA.push(c.callId));
+    const stopB = await b.changes!.subscribe((c) =>
+      heardByB.push({ callId: c.callId, userId: c.userId, status: c.status }),
+    );
+    const received = await Promise.all(accounts.map((x) => receive(a, alert(x.userId, x.apiKey))));
+    const deadline = Date.now() + 5000;
+    while (heardByB.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heardByB).toEqual(
+      received.map((r, i) => ({
+        callId: r.outcome === 'accepted' ? r.callId : '?',
+        userId: accounts[i]!.userId,
+        status: 'queued',
+      })),
+    );
+    expect(heardByA).toEqual([]);
+    await stopA();
+    await stopB();
+  }, 60_000);
 });

@@ -22,6 +22,7 @@ DECLARE
   per_minute integer;
   used integer;
   recent bigint[];
+  queued jsonb := '[]'::jsonb;
 BEGIN
   -- Every account of the batch is locked first, in one order: the accepts of one account wait for
   -- each other on every node (the limits stay exact), and two batches never wait in a circle.
@@ -75,11 +76,7 @@ BEGIN
               at_ms, at_ms, node);
       INSERT INTO usage (user_id, month, calls) VALUES (acct.user_id, month_key, 1)
         ON CONFLICT (user_id, month) DO UPDATE SET calls = usage.calls + 1;
-      -- The other nodes' dashboards hear of it at the commit, with no statement of its own (changes.ts).
-      IF node IS NOT NULL THEN
-        PERFORM pg_notify('ringhook_calls', jsonb_build_object('callId', item->>'c', 'userId', acct.user_id,
-                                                               'status', 'queued', 'at', at_ms, 'node', node)::text);
-      END IF;
+      queued := queued || jsonb_build_array(jsonb_build_array(item->>'c', acct.user_id));
       verdict := verdict || '{"r": "accepted"}';
     ELSE
       INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
@@ -93,6 +90,12 @@ BEGIN
     END IF;
     results := results || jsonb_build_array(verdict);
   END LOOP;
+  -- The other nodes' dashboards hear of the batch's calls at the commit: one notice for all of
+  -- them, no statement of its own (changes.ts).
+  IF node IS NOT NULL AND jsonb_array_length(queued) > 0 THEN
+    PERFORM pg_notify('ringhook_calls', jsonb_build_object('calls', queued, 'status', 'queued', 'at', at_ms,
+                                                           'node', node)::text);
+  END IF;
   RETURN results;
 END
 $fn$;
