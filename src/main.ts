@@ -1,5 +1,6 @@
 // The CLI entry: ringhook serve | account | calls | db | …. Errors are one clear line and a non-zero exit.
-import { defineCommand, runCommand, runMain as runCitty } from 'citty';
+import { defineCommand, runCommand, runMain as runCitty, showUsage } from 'citty';
+import { helpDataDirLine } from './cli/data-dir.js';
 import { UsageError, UserError } from './lib/errors.js';
 import { argumentsProblem, commandNamed } from './cli/strict-args.js';
 import { accountCommand } from './cli/account.js';
@@ -67,7 +68,15 @@ export async function runMain(argv: string[]): Promise<void> {
   const wantsVersion = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
   if (wantsHelp || wantsVersion) {
     // citty prints the usage of the (sub)command named in argv, or the version, and exits 0.
-    await runCitty(rootCommand, { rawArgs: argv.length === 0 ? ['--help'] : argv });
+    await runCitty(rootCommand, {
+      rawArgs: argv.length === 0 ? ['--help'] : argv,
+      // The usage, then which data dir the command would open (and why that one).
+      showUsage: async (command, parent) => {
+        await showUsage(command, parent);
+        const line = helpDataDirLine(commandNamed(rootCommand, argv).names);
+        if (line) process.stdout.write(line);
+      },
+    });
     return;
   }
   try {

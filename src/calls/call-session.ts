@@ -48,6 +48,8 @@ export interface CallSession extends CallFacts {
   closing?: string | undefined;
   /** The call went out again through the backup trunk (it is never sent a third time). */
   onBackupTrunk?: boolean;
+  /** The trunk the call went out through (trunk, trunk2); none for the local softphone. */
+  trunk?: string | undefined;
   /** Asterisk took the originate: from here the call has a channel (until it is destroyed). */
   originated?: boolean;
 }

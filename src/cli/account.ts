@@ -119,22 +119,29 @@ const create = defineCommand({
     ...languageArgs,
     ...jsonArg,
   },
-  run: ({ args }) =>
-    withStores(async (stores, config) => {
-      const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
-      const account = await stores.accounts.create({
-        ...speech,
-        phone: parseArg(phoneSchema, args.phone, '--phone'),
-        plan: parseArg(planSchema, args.plan, '--plan'),
-        smsBackup: smsBackupOnCreate(args['sms-backup']),
-        requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
-        name: parseArg(nameSchema, args.name, '--name'),
-      });
-      await showAccount(account, config, args.json, stores);
-      noteLanguage(account, args.language);
-      if (!args.json) process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
-      if (!args.json) printCallerIdAdvice(config);
-    }),
+  run: ({ args }) => {
+    // Every argument checked before the data dir is opened: a mistake makes no data dir.
+    const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
+    const fields = {
+      ...speech,
+      phone: parseArg(phoneSchema, args.phone, '--phone'),
+      plan: parseArg(planSchema, args.plan, '--plan'),
+      smsBackup: smsBackupOnCreate(args['sms-backup']),
+      requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
+      name: parseArg(nameSchema, args.name, '--name'),
+    };
+    return withStores(
+      async (stores, config) => {
+        const account = await stores.accounts.create(fields);
+        await showAccount(account, config, args.json, stores);
+        noteLanguage(account, args.language);
+        if (!args.json)
+          process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
+        if (!args.json) printCallerIdAdvice(config);
+      },
+      { creates: true },
+    );
+  },
 });
 
 const list = defineCommand({

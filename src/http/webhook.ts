@@ -10,6 +10,7 @@ import type { AlertToReceive } from '../core/records.js';
 import type { AccountRepo, CallRepo } from '../store/contract.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
+import { type RefusalTally, refusalTally } from '../lib/refusal-tally.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { closingUnread, readBodyLimited } from './body.js';
@@ -64,9 +65,19 @@ export type Webhook = (request: AlertRequest) => Promise<JsonAnswer>;
 interface Outcome {
   result: WebhookResult;
   answer: JsonAnswer;
+  /** The account the alert was for (authenticated), and its call when accepted: for the log line. */
+  userId?: string;
+  callId?: string;
+  /** Why it was refused, in the answer's words (never the alert's text). */
+  reason?: string;
 }
 
-const refuse = (result: WebhookResult, error: ApiError): Outcome => ({ result, answer: errorAnswer(error) });
+const refuse = (result: WebhookResult, error: ApiError, userId?: string): Outcome => ({
+  result,
+  answer: errorAnswer(error),
+  reason: error.message,
+  ...(userId !== undefined && { userId }),
+});
 
 function bodyExcerpt(body: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false })
@@ -86,7 +97,7 @@ async function refusePayload(
     error: error.message,
     excerpt: body ? bodyExcerpt(body) : '',
   });
-  return refuse('invalid_payload', error);
+  return refuse('invalid_payload', error, account.userId);
 }
 
 function refuseCredentials(request: AlertRequest, deps: WebhookDeps, throttle: AuthFailureThrottle): Outcome {
@@ -135,7 +146,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
       error: 'account suspended',
       excerpt: '',
     });
-    return refuse('suspended', SUSPENDED());
+    return refuse('suspended', SUSPENDED(), account.userId);
   }
 
   let body: Uint8Array;
@@ -156,11 +167,11 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   }
 
   const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert);
-  if (!outcome.accepted) return refuseOverLimit(outcome.decision);
+  if (!outcome.accepted) return refuseOverLimit(outcome.decision, account.userId);
   return acceptedAnswer(deps, account, outcome.callId, parsed.alert);
 }
 
-function refuseOverLimit(d: Exclude<LimitDecision, { allowed: true }>): Outcome {
+function refuseOverLimit(d: Exclude<LimitDecision, { allowed: true }>, userId: string): Outcome {
   if (d.limit === 'monthly') {
     return refuse(
       'limit_exceeded',
@@ -169,6 +180,7 @@ function refuseOverLimit(d: Exclude<LimitDecision, { allowed: true }>): Outcome 
         used: d.used,
         resets_at: new Date(d.resetsAt).toISOString(),
       }),
+      userId,
     );
   }
   const perMinute = `${d.perMinute} call${d.perMinute === 1 ? '' : 's'} a minute`;
@@ -180,6 +192,7 @@ function refuseOverLimit(d: Exclude<LimitDecision, { allowed: true }>): Outcome 
       { limit: d.perMinute, retry_after: d.retryAfterSeconds },
       { 'retry-after': String(d.retryAfterSeconds) },
     ),
+    userId,
   );
 }
 
@@ -188,9 +201,12 @@ const SUSPENDED = () =>
 
 function acceptedAnswer(deps: WebhookDeps, account: Account, callId: string, alert: Alert, announced = false): Outcome {
   deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
+  deps.logger.debug('alert text', { call_id: callId, message: alert.message });
   const truncatedNote = alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',
+    userId: account.userId,
+    callId,
     answer: jsonAnswer(200, {
       success: true,
       message: `Alert received; the call is being placed.${truncatedNote}`,
@@ -233,11 +249,11 @@ async function receiveInOneStep(
     case 'unauthorized':
       return refuseCredentials(request, deps, throttle);
     case 'suspended':
-      return refuse('suspended', SUSPENDED());
+      return refuse('suspended', SUSPENDED(), received.account.userId);
     case 'invalid':
-      return refuse('invalid_payload', payloadError!);
+      return refuse('invalid_payload', payloadError!, received.account.userId);
     case 'refused':
-      return refuseOverLimit(received.decision);
+      return refuseOverLimit(received.decision, received.account.userId);
     case 'accepted':
       return acceptedAnswer(
         deps,
@@ -256,6 +272,8 @@ async function receiveInOneStep(
  */
 export function createWebhook(deps: WebhookDeps): Webhook {
   const throttle = new AuthFailureThrottle(deps.now);
+  // Wrong credentials come in floods from anyone: counted, one line a minute (the first at once).
+  const credentialRefusals = refusalTally(deps.logger, 'alert refused: wrong webhook URL');
   return async (request) => {
     const started = performance.now();
     let outcome: Outcome;
@@ -264,17 +282,24 @@ export function createWebhook(deps: WebhookDeps): Webhook {
     } catch (error) {
       if (!isStoreUnavailable(error)) {
         // The path is not logged: it holds the api_key.
-        deps.logger.error('request failed', { path: 'webhook', method: request.method, error });
+        deps.logger.error('request failed', {
+          path: 'webhook',
+          method: request.method,
+          status: 500,
+          error,
+        });
         return errorAnswer(new ApiError('internal'));
       }
       // The write lock was held past the webhook's busy timeout, or PostgreSQL is not answering:
       // the transaction was rolled back, nothing was recorded, and the sender may safely send the alert again.
-      deps.logger.warn('webhook: the database is busy or unreachable, alert refused with 503', {
+      deps.logger.warn('alert refused: the database is busy or unreachable (503)', {
         path: 'webhook',
+        status: 503,
+        user_id: credentialsFromPath(request.pathname)?.userId,
         error,
       });
-      outcome = refuse(
-        'unavailable',
+      deps.onResult?.('unavailable', performance.now() - started);
+      return errorAnswer(
         new ApiError(
           'unavailable',
           'The database is busy: nothing was recorded; send the alert again.',
@@ -283,9 +308,31 @@ export function createWebhook(deps: WebhookDeps): Webhook {
         ),
       );
     }
+    logOutcome(deps.logger, credentialRefusals, outcome, request);
     deps.onResult?.(outcome.result, performance.now() - started);
     return outcome.answer;
   };
+}
+
+/**
+ * One line per alert, at info: accepted (its call_id) or refused (the status and why). Never the
+ * api_key (the path is not logged) nor the alert's text (only at debug, on a line of its own).
+ */
+function logOutcome(logger: Logger, credentialRefusals: RefusalTally, outcome: Outcome, request: AlertRequest): void {
+  const status = outcome.answer.status;
+  if (outcome.result === 'accepted') {
+    logger.info('alert accepted', { call_id: outcome.callId, user_id: outcome.userId, status });
+    return;
+  }
+  if (outcome.result === 'unauthorized' || outcome.result === 'too_many_failures') {
+    credentialRefusals.note(outcome.result, {
+      status,
+      user_id: credentialsFromPath(request.pathname)?.userId,
+      address: request.peer,
+    });
+    return;
+  }
+  logger.info('alert refused', { user_id: outcome.userId, status, result: outcome.result, reason: outcome.reason });
 }
 
 /** The h3 route: requests the Node fast path did not take (another method, an escaped path, a query). */

@@ -185,9 +185,19 @@ export class SmsBackup {
           progress.setSmsResult(id, { status: 'failed', error: result.error }),
         );
     }
+    this.logResult(sms, result);
     this.deps.onResult?.(result.status);
     for (const id of sms.claimed)
       this.deps.events.emit({ callId: id, userId: sms.userId, status, at: this.deps.now() });
+  }
+
+  /** One line per SMS at info: sent (its parts and the gateway's id) or refused (why); never its text nor the number. */
+  private logResult(sms: ClaimedSms, result: SmsResult): void {
+    const [callId, ...carried] = sms.claimed;
+    const fields = { call_id: callId, user_id: sms.userId, ...(carried.length > 0 && { carried }) };
+    if (result.status === 'sent')
+      this.deps.logger.info('SMS sent', { ...fields, parts: result.parts, message_id: result.messageId });
+    else this.deps.logger.info('SMS refused', { ...fields, reason: result.error });
   }
 
   /**
@@ -279,6 +289,11 @@ export class SmsBackup {
         ? ({ status: 'delivered' } as const)
         : ({ status: 'failed', error: `${SMS_NOT_SENT.notDelivered}${report.detail}` } as const);
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
+    this.deps.logger.info(report.status === 'delivered' ? 'SMS delivered' : 'SMS not delivered', {
+      call_id: sent[0]!.callId,
+      message_id: report.messageId,
+      ...(result.status === 'failed' && { reason: result.error }),
+    });
     for (const call of sent) {
       void this.deps.store.writes
         .write(`sms ${call.callId} receipt`, () => this.deps.store.progress.recordSmsReceipt(call.callId, result), {
