@@ -86,7 +86,8 @@ export interface HistoryPage {
 
 export type AcceptResult =
   | { accepted: true; callId: string; receivedAt: number }
-  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
+  /** `callId`: the rejection's own row in the history, when one was kept (alerts; the dashboard shows it live). */
+  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }>; callId?: string };
 
 /** An alert as the webhook hands it to a store that checks everything in one step (PostgreSQL). */
 export interface AlertToReceive {
@@ -99,8 +100,9 @@ export interface AlertToReceive {
 /** What the store decided and recorded for an AlertToReceive. */
 export type ReceivedAlert =
   | { outcome: 'unauthorized' }
-  | { outcome: 'suspended' | 'invalid'; account: Account }
-  | { outcome: 'refused'; account: Account; decision: Exclude<LimitDecision, { allowed: true }> }
+  /** `callId`: the refusal's own row in the history (the live history shows it). */
+  | { outcome: 'suspended' | 'invalid'; account: Account; callId: string }
+  | { outcome: 'refused'; account: Account; callId: string; decision: Exclude<LimitDecision, { allowed: true }> }
   | {
       outcome: 'accepted';
       account: Account;
@@ -111,6 +113,8 @@ export type ReceivedAlert =
     };
 
 export interface RejectedAlert {
+  /** Its history row's id, when the caller tells of it (live history); a new one otherwise. */
+  callId?: string;
   userId: string;
   status: RejectionStatus;
   error: string;
@@ -141,6 +145,8 @@ export interface TransitionFields {
   carriedBy?: string;
   /** The trunk the call went out through. */
   trunk?: string;
+  /** Not a column: the call never left this server (its set-up), so its alert's monthly allowance is given back. */
+  returnsAllowance?: boolean;
 }
 
 export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';

@@ -187,7 +187,7 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
     options.logger.info('serving a self-signed certificate until the ACME certificate arrives');
   } else if (selfSigned) {
     options.logger.warn(
-      'serving HTTPS with a self-signed certificate: charting platforms such as TradingView need a certificate from a public CA; set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, or put a reverse proxy with one in front (see the README)',
+      "serving HTTPS with a self-signed certificate: charting platforms such as TradingView need a certificate from a public CA. The short path: set RINGHOOK_ACME_DOMAIN to this server's public name (ringhook then gets and renews a free certificate itself); or set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, or put a reverse proxy with one in front",
     );
   }
   let plain: Listener | null = null;

@@ -17,6 +17,7 @@ import { closingUnread, readBodyLimited } from './body.js';
 import { addressOf } from './client-address.js';
 import { errorAnswer, jsonAnswer, toResponse, type JsonAnswer } from './respond.js';
 import { credentialsFromPath } from '../core/webhook-path.js';
+import { newCallId } from '../core/ids.js';
 
 export type WebhookResult =
   | 'accepted'
@@ -42,6 +43,8 @@ export interface WebhookDeps {
     /** The store's write already told the other nodes (PostgreSQL's webhook function). */
     announced?: boolean;
   }) => void;
+  /** Told of every refused alert kept in its account's history (the live history shows it). */
+  onRejectionRecorded?: (rejection: { callId: string; userId: string }) => void;
   /** Told of every answer, for metrics. */
   onResult?: (result: WebhookResult, durationMs: number) => void;
   /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
@@ -91,12 +94,15 @@ async function refusePayload(
   error: ApiError,
   body?: Uint8Array,
 ): Promise<Outcome> {
+  const callId = newCallId();
   await deps.store.calls.recordRejection({
+    callId,
     userId: account.userId,
     status: 'invalid_payload',
     error: error.message,
     excerpt: body ? bodyExcerpt(body) : '',
   });
+  deps.onRejectionRecorded?.({ callId, userId: account.userId });
   return refuse('invalid_payload', error, account.userId);
 }
 
@@ -140,12 +146,15 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   if (!account) return refuseCredentials(request, deps, throttle);
 
   if (!receivesCalls(account)) {
+    const callId = newCallId();
     await deps.store.calls.recordRejection({
+      callId,
       userId: account.userId,
       status: 'suspended',
       error: 'account suspended',
       excerpt: '',
     });
+    deps.onRejectionRecorded?.({ callId, userId: account.userId });
     return refuse('suspended', SUSPENDED(), account.userId);
   }
 
@@ -167,7 +176,10 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   }
 
   const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert);
-  if (!outcome.accepted) return refuseOverLimit(outcome.decision, account.userId);
+  if (!outcome.accepted) {
+    if (outcome.callId) deps.onRejectionRecorded?.({ callId: outcome.callId, userId: account.userId });
+    return refuseOverLimit(outcome.decision, account.userId);
+  }
   return acceptedAnswer(deps, account, outcome.callId, parsed.alert);
 }
 
@@ -245,6 +257,8 @@ async function receiveInOneStep(
     payload = { ok: false, error: error.message, excerpt: '' };
   }
   const received = await receive({ ...credentials, payload });
+  if (received.outcome !== 'unauthorized' && received.outcome !== 'accepted')
+    deps.onRejectionRecorded?.({ callId: received.callId, userId: received.account.userId });
   switch (received.outcome) {
     case 'unauthorized':
       return refuseCredentials(request, deps, throttle);

@@ -1,6 +1,8 @@
 // The call history in PostgreSQL. An accept is one transaction that first locks the account's row:
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
+import type { SmsAttempt } from '../../core/sms-truth.js';
+import type { SmsStatus } from '../../core/records.js';
 import { newCallId } from '../../core/ids.js';
 import {
   BURST_WINDOW_MS,
@@ -50,6 +52,10 @@ const SQL = {
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
                            ORDER BY id DESC LIMIT $3`,
   getForAccount: 'SELECT * FROM calls WHERE call_id = $1 AND user_id = $2',
+  // The server's last SMS attempts, among its latest 2,000 calls (an index-free read of the newest rows).
+  recentSms: `SELECT sms_status AS status, sms_error AS error, coalesce(sms_at, updated_at) AS at FROM calls
+              WHERE id > (SELECT coalesce(max(id), 0) FROM calls) - 2000 AND sms_status IN ('sent', 'delivered', 'failed', 'waiting')
+              ORDER BY at DESC LIMIT $1`,
 } as const;
 
 export class PgCallStore implements CallRepo {
@@ -91,8 +97,9 @@ export class PgCallStore implements CallRepo {
       ]);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
-        await this.insertRejection(tx, now, limitRejection(userId, alert, decision));
-        return { accepted: false, decision };
+        const rejectionId = newCallId();
+        await this.insertRejection(tx, now, limitRejection(userId, alert, decision, rejectionId));
+        return { accepted: false, decision, callId: rejectionId };
       }
       const callId = newCallId();
       await Promise.all([
@@ -191,7 +198,12 @@ export class PgCallStore implements CallRepo {
   }
 
   private async insertRejection(db: Queryable, now: number, rejected: RejectedAlert): Promise<void> {
-    await query(db, SQL.insert, [newCallId(), ...Object.values(rejectionColumns(rejected)), now, this.nodeId]);
+    await query(db, SQL.insert, [
+      rejected.callId ?? newCallId(),
+      ...Object.values(rejectionColumns(rejected)),
+      now,
+      this.nodeId,
+    ]);
     await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);
   }
 
@@ -233,5 +245,15 @@ export class PgCallStore implements CallRepo {
       ? await query<CallRow>(this.sql, SQL.listForAccount, [options.userId, before, limit])
       : await query<CallRow>(this.sql, SQL.listAll, [before, limit]);
     return rows.map(toRecord);
+  }
+
+  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/sms-truth). */
+  async recentSmsAttempts(limit: number): Promise<SmsAttempt[]> {
+    const rows = await query<{ status: SmsStatus; error: string | null; at: number | string }>(
+      this.sql,
+      SQL.recentSms,
+      [limit],
+    );
+    return rows.map((row) => ({ status: row.status, error: row.error, at: Number(row.at) }));
   }
 }

@@ -11,7 +11,7 @@ export const CHANGES_CHANNEL = 'ringhook_calls';
 const payloadSchema = z.object({
   callId: z.string().max(100),
   userId: z.string().max(100),
-  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, 'sms']),
+  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, 'sms', 'refused']),
   at: z.number().int(),
   node: z.string().max(100),
 });

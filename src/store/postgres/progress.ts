@@ -11,7 +11,8 @@ import type {
   WaitingSms,
   EndedWithoutSms,
 } from '../../core/records.js';
-import { COLUMN } from '../rows.js';
+import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
+import { monthWindow } from '../../core/limits.js';
 import type { CallProgressRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -46,7 +47,9 @@ const SQL = {
                (status = 'queued' AND (accepted_by = $1 OR accepted_by IS NULL OR accepted_by IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL)))
                OR (status IN ${IN_PROGRESS} AND node_id = $1))
              ORDER BY id`,
-  lockCall: 'SELECT status FROM calls WHERE call_id = $1 AND accepted = 1 FOR UPDATE',
+  lockCall: `SELECT status, kind, user_id AS "userId", received_at AS "receivedAt" FROM calls
+             WHERE call_id = $1 AND accepted = 1 FOR UPDATE`,
+  giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = $1 AND month = $2 AND calls > 0',
   takeLine:
     'INSERT INTO phone_lines (phone, call_id, node_id, since) VALUES ($1, $2, $3, $4) ON CONFLICT (phone) DO NOTHING',
   lineHolder: 'SELECT call_id FROM phone_lines WHERE phone = $1',
@@ -62,7 +65,8 @@ const SQL = {
   setSms: `WITH changed AS (UPDATE calls SET sms_status = $2, sms_message_id = coalesce($3, sms_message_id), sms_parts = coalesce($4, sms_parts),
                                            sms_error = $5, sms_at = $6, updated_at = $6 WHERE call_id = $1 RETURNING call_id)
            INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $6, $7, $8 FROM changed`,
-  markSms: 'UPDATE calls SET sms_status = $1, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
+  markSms:
+    'UPDATE calls SET sms_status = $1, sms_error = $4, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
   // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
   bySmsMessage: `SELECT call_id AS "callId", user_id AS "userId", sms_status AS "smsStatus" FROM calls
                  WHERE sms_message_id = $1 AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = $1) - 60000 ORDER BY id`,
@@ -142,10 +146,11 @@ export class PgCallProgressStore implements CallProgressRepo {
    * the call would dial a phone whose line another call holds.
    */
   async transition(callId: string, to: CallState, fields: TransitionFields = {}, detail?: string): Promise<boolean> {
+    // Giving the allowance back reads the call's month and writes a second timeline entry after the
+    // step's: the transaction of several statements, on this rare path only.
+    if (fields.returnsAllowance) return this.transitionInTransaction(callId, to, fields, detail);
     const at = this.now();
-    const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<
-      [keyof TransitionFields, unknown]
-    >;
+    const entries = columnEntries(fields);
     const sets = ['status', 'updated_at', ...(to === 'dialing' ? ['node_id'] : []), ...entries.map(([k]) => COLUMN[k])];
     const values = [to, at, ...(to === 'dialing' ? [this.nodeId] : []), ...entries.map(([, v]) => v)];
     // A carried alert rides in its carrier's call, which holds the line.
@@ -162,29 +167,45 @@ export class PgCallProgressStore implements CallProgressRepo {
     if (row?.moved === 1) return true;
     // Legal, but the phone's line is held: by a call a dead node left (free once no call can still be up), or truly busy.
     if (row?.legal !== 1 || !takesLine) return false;
-    return this.transitionPastStaleLine(callId, to, fields, detail);
+    return this.transitionInTransaction(callId, to, fields, detail);
   }
 
-  /** The slow way (a transaction of several statements), only when the line was found held. */
-  private transitionPastStaleLine(
+  /** The slow way (a transaction of several statements): a line found held (the stale-line check), or an allowance given back. */
+  private transitionInTransaction(
     callId: string,
     to: CallState,
     fields: TransitionFields,
     detail: string | undefined,
   ): Promise<boolean> {
     return this.sql.begin(async (tx) => {
-      const [current] = await query<{ status: string }>(tx, SQL.lockCall, [callId]);
+      const [current] = await query<{ status: string; kind: string; userId: string; receivedAt: number | string }>(
+        tx,
+        SQL.lockCall,
+        [callId],
+      );
       if (!current || !canTransition(current.status, to)) return false;
       const at = this.now();
-      if (!(await this.takeLine(tx, fields.phone!, callId, at))) return false;
-      const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<
-        [keyof TransitionFields, unknown]
-      >;
-      const sets = ['status', 'updated_at', 'node_id', ...entries.map(([k]) => COLUMN[k])];
-      const values = [to, at, this.nodeId, ...entries.map(([, v]) => v)];
+      // A carried alert rides in its carrier's call, which holds the line.
+      if (to === 'dialing' && fields.carriedBy === undefined && fields.phone !== undefined) {
+        if (!(await this.takeLine(tx, fields.phone, callId, at))) return false;
+      }
+      const entries = columnEntries(fields);
+      const sets = [
+        'status',
+        'updated_at',
+        ...(to === 'dialing' ? ['node_id'] : []),
+        ...entries.map(([k]) => COLUMN[k]),
+      ];
+      const values = [to, at, ...(to === 'dialing' ? [this.nodeId] : []), ...entries.map(([, v]) => v)];
       const assignments = sets.map((column, i) => `${column} = $${i + 2}`).join(', ');
       await query(tx, `UPDATE calls SET ${assignments} WHERE call_id = $1`, [callId, ...values]);
       await query(tx, SQL.event, [callId, at, to, detail ?? fields.error ?? null]);
+      if (!isInFlight(to)) await query(tx, SQL.releaseLine, [callId, this.nodeId]);
+      // A call that never left this server does not spend the alert's monthly allowance.
+      if (fields.returnsAllowance && current.kind === 'alert' && !isInFlight(to)) {
+        await query(tx, SQL.giveBack, [current.userId, monthWindow(Number(current.receivedAt)).key]);
+        await query(tx, SQL.event, [callId, at, 'allowance', ALLOWANCE_RETURNED]);
+      }
       return true;
     });
   }
@@ -234,8 +255,8 @@ export class PgCallProgressStore implements CallProgressRepo {
   }
 
   /** Records that no SMS is due (answered, or backup off), unless one was already claimed. */
-  async markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): Promise<void> {
-    await query(this.sql, SQL.markSms, [status, this.now(), callId]);
+  async markSmsSkipped(callId: string, status: 'not_needed' | 'disabled', why?: string): Promise<void> {
+    await query(this.sql, SQL.markSms, [status, this.now(), callId, why ?? null]);
   }
 
   async setSmsResult(

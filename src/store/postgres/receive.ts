@@ -170,11 +170,11 @@ export class PgAlertReceiver {
         };
       case 'suspended':
       case 'invalid':
-        return { outcome: verdict.r, account };
+        return { outcome: verdict.r, account, callId: item.c as string };
       case 'limited': {
         const decision = decideLimits(account.plan, at, verdict.used, verdict.recent);
         if (decision.allowed) throw new Error(`${RECEIVE_FUNCTION} refused an alert its limits allow`);
-        return { outcome: 'refused', account, decision };
+        return { outcome: 'refused', account, callId: item.c as string, decision };
       }
     }
   }
