@@ -22,6 +22,7 @@ let trunkPort: number;
 let progress: CallProgressStore;
 
 const PHONE = '+14155550123';
+const LINE_PHONE = '+14155550188';
 
 let calling: CallingService;
 
@@ -208,9 +209,12 @@ describe('test calls and Asterisk faults', () => {
     // Two accounts on one phone: the first's call holds the line (it rings, then busy), so the
     // second's alert, handed to the dialer with its account still active, waits behind it.
     const phone = await startSipp({ scenario: 'busy-slow', port: trunkPort, calls: 2, traceMessages: true });
-    const first = await sendAlert(await account(), 'holds the line');
+    // A number of its own: an INVITE Asterisk still retransmits from an earlier test is not counted.
+    const own = (smsBackup: boolean) =>
+      createAccount(t.service.stores.accounts, { phone: LINE_PHONE, smsBackup, requireConfirm: false });
+    const first = await sendAlert(await own(false), 'holds the line');
     await t.waitForCall(first, (row) => row.status !== 'queued', 10_000);
-    const b = await account(true);
+    const b = await own(true);
     const before = kannel.messages().length;
     const waiting = await sendAlert(b, 'waits for the line');
     await t.service.stores.accounts.update(b.userId, { status: 'suspended' });
@@ -225,7 +229,8 @@ describe('test calls and Asterisk faults', () => {
     expect(events(waiting)).not.toContain('dialing');
     // Time for a second call to go out, were it placed.
     await new Promise((r) => setTimeout(r, 2_000));
-    expect(sipDialogs((await phone.stop()).messages)).toHaveLength(1);
+    const dialogs = sipDialogs((await phone.stop()).messages).filter((d) => d.to.includes(LINE_PHONE.slice(1)));
+    expect(dialogs).toHaveLength(1);
     expect(kannel.messages().length).toBe(before);
   }, 60_000);
 
