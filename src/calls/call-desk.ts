@@ -203,10 +203,10 @@ export class CallDesk {
     const { now, freshnessMs } = this.settings;
     const fate = queuedFate(call.receivedAt, now(), freshnessMs, when);
     if (!fate.dial) {
-      const { state, error, reasonDetail } = fate;
+      const { state, error, reasonDetail, returnsAllowance } = fate;
       this.ledger.end(call, {
         state,
-        fields: { endedAt: now(), error, ...(reasonDetail && { reasonDetail }) },
+        fields: { endedAt: now(), error, returnsAllowance, ...(reasonDetail && { reasonDetail }) },
         phone: null,
       });
     }
@@ -341,7 +341,13 @@ export class CallDesk {
     const alerts = alertsOf(session);
     for (const alert of alerts) this.queue.remove(alert.callId);
     const { state, fields, detail } = decideCallEnd(session, stop, this.settings.now());
-    this.ledger.end(alerts, { state, fields, detail, phone: session.phone });
+    this.ledger.end(alerts, {
+      state,
+      fields,
+      detail,
+      phone: session.phone,
+      placed: { dialedAt: session.dialedAt, trunk: session.trunk, softphone: session.softphone },
+    });
   }
 
   /** The alerts of a call the first trunk did not take, as a new call through the backup trunk (placed by pump). */

@@ -20,6 +20,13 @@ export interface FinalCall {
   endedAt?: number;
 }
 
+/** How a call went out: when it was dialed, through which trunk (or to the local softphone). */
+export interface CallPlaced {
+  dialedAt: number;
+  trunk?: string | undefined;
+  softphone?: string | undefined;
+}
+
 export interface CallLedgerDeps extends Omit<ServiceDeps, 'store'> {
   store: Pick<Store, 'progress' | 'writes'>;
   onFinal: (call: FinalCall) => void;
@@ -37,6 +44,8 @@ export interface CallEnding {
   fields: TransitionFields;
   detail?: string | undefined;
   phone: string | null;
+  /** How the call went out, for the log line; none when it never left the queue. */
+  placed?: CallPlaced | undefined;
 }
 
 interface FinalStep {
@@ -166,10 +175,14 @@ export class CallLedger {
   }
 
   /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
-  end(calls: CallForDialing | readonly CallForDialing[], { state, fields, detail, phone }: CallEnding): boolean {
+  end(
+    calls: CallForDialing | readonly CallForDialing[],
+    { state, fields, detail, phone, placed }: CallEnding,
+  ): boolean {
     const all = Array.isArray(calls) ? calls : [calls as CallForDialing];
     if (!this.transitionAll(all, state, { fields, detail })) return false;
     const [call, ...carried] = all as [CallForDialing, ...CallForDialing[]];
+    this.logEnd(call, carried, state, fields, placed);
     this.deps.onFinal({
       callId: call.callId,
       userId: call.userId,
@@ -179,6 +192,29 @@ export class CallLedger {
       carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
     });
     return true;
+  }
+
+  /** One line per call at its end, at info: its outcome, why, how long, through which trunk; never its text nor the number. */
+  private logEnd(
+    call: CallForDialing,
+    carried: readonly CallForDialing[],
+    state: FinalState,
+    fields: TransitionFields,
+    placed: CallPlaced | undefined,
+  ): void {
+    const endedAt = fields.endedAt ?? this.deps.now();
+    this.deps.logger.info('call ended', {
+      call_id: call.callId,
+      user_id: call.userId,
+      outcome: state,
+      reason: fields.error ?? null,
+      reason_detail: fields.reasonDetail ?? null,
+      duration_ms: placed ? Math.max(0, endedAt - placed.dialedAt) : null,
+      ...(fields.talkMs !== undefined && { talk_ms: fields.talkMs }),
+      trunk: placed?.trunk ?? null,
+      ...(placed?.softphone !== undefined && { softphone: placed.softphone }),
+      ...(carried.length > 0 && { carried: carried.map((c) => c.callId) }),
+    });
   }
 
   /** Records answering-machine detection's verdict on every alert of the call. */

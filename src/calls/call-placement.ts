@@ -82,6 +82,7 @@ export async function place(desk: PlacementDesk, session: CallSession, endpoint:
   const alerts = alertsOf(session);
   // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
   if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
+  else session.trunk = endpoint.trunk;
   arm(session, (settings.ringTimeoutSec + 15) * 1000, () =>
     giveUp(desk, session, 'no final event from Asterisk after the ring timeout'),
   );

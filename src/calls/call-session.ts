@@ -4,7 +4,7 @@ import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
 import type { CallForDialing } from '../core/records.js';
 import type { AriEventOf } from '../pbx/ari.js';
-import type { TalkPhrase } from '../core/talk-verdict.js';
+import type { AudioFlow, TalkPhrase } from '../core/talk-verdict.js';
 
 /**
  * ChannelHangupRequest's `cause` when `soft` is Asterisk's soft-hangup reason (a set of flags, not
@@ -18,6 +18,8 @@ export interface TalkListening {
   /** listening: no verdict yet; greeting: a machine, waiting for its beep to end; done. */
   phase: 'listening' | 'greeting' | 'done';
   machineAtMs?: number;
+  /** The gaps in the phone's audio (silence suppression), from the channel's receive counters (audio-watch.ts). */
+  audio: AudioFlow;
   /** Each look again supersedes the one before. */
   look: number;
 }
@@ -48,6 +50,8 @@ export interface CallSession extends CallFacts {
   closing?: string | undefined;
   /** The call went out again through the backup trunk (it is never sent a third time). */
   onBackupTrunk?: boolean;
+  /** The trunk the call went out through (trunk, trunk2); none for the local softphone. */
+  trunk?: string | undefined;
   /** Asterisk took the originate: from here the call has a channel (until it is destroyed). */
   originated?: boolean;
 }

@@ -23,6 +23,7 @@ import { isPhoneSide, reasonText } from '../core/reasons.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
 import { printJson } from './output.js';
+import { dataDirReady, dataDirText, missingDataDir, noteEarlierInstall } from './data-dir.js';
 import { checkAcmeCertificate } from './doctor-acme.js';
 
 export type { CheckResult } from './doctor-result.js';
@@ -88,7 +89,7 @@ const checkCertificate: Check = async (config) => {
       ? fail('certificate', `${file} does not exist`, 'set RINGHOOK_TLS_CERT to a PEM certificate file')
       : pass(
           'certificate',
-          'a self-signed certificate will be made at the first start (charting platforms need a real one: see the README)',
+          "a self-signed certificate will be made at the first start (charting platforms need a real one: set RINGHOOK_ACME_DOMAIN to this server's public name and ringhook gets one itself)",
         );
   }
   try {
@@ -290,8 +291,12 @@ const checkLastCall: Check = async (config) => {
   }
 };
 
+/** Which data dir, and why that one: a command typed in another folder opens this same one. */
+const checkDataDir: Check = async (config) => pass('data dir', dataDirText(config));
+
 export async function runChecks(config: Config): Promise<CheckResult[]> {
   const checks = [
+    checkDataDir,
     checkVariables,
     checkDatabase,
     checkCertificate,
@@ -316,7 +321,11 @@ export const doctorCommand = defineCommand({
   },
   args: { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } },
   run: async ({ args }) => {
-    const results = await runChecks(loadConfig());
+    const config = loadConfig();
+    noteEarlierInstall(config);
+    // doctor makes nothing: a data dir that is not there is said, not made by its checks.
+    if (!dataDirReady(config)) throw missingDataDir(config);
+    const results = await runChecks(config);
     if (args.json) printJson(results);
     else {
       for (const r of results) {

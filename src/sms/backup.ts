@@ -2,7 +2,7 @@
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
 import { isFinal } from '../core/call-state.js';
-import { decideSms, groupByCarrier } from '../core/sms-decision.js';
+import { decideSms, groupByCarrier, smsOffReason } from '../core/sms-decision.js';
 import type { LeftSms } from '../core/records.js';
 import type { Store } from '../store/contract.js';
 import type { ServiceDeps } from '../store/deps.js';
@@ -133,11 +133,14 @@ export class SmsBackup {
     // A call that carried several alerts is missed (or heard) for all of them: one decision, one SMS.
     const callIds = [callId, ...call.carried.map((c) => c.callId)];
     const account = await this.deps.store.accounts.get(call.userId);
-    const decision = decideSms(state, account, this.deps.sender.kind !== 'none');
+    const gatewayConfigured = this.deps.sender.kind !== 'none';
+    const decision = decideSms(state, account, gatewayConfigured);
     if (decision !== 'send' || !account) {
+      // A missed call whose SMS did not go says why: no gateway, backup off, suspended.
+      const why = decision === 'not_needed' ? undefined : smsOffReason(account, gatewayConfigured);
       for (const id of callIds)
         await writes.write(`sms ${id} ${decision}`, () =>
-          progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled'),
+          progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled', why),
         );
       return;
     }
@@ -185,9 +188,19 @@ export class SmsBackup {
           progress.setSmsResult(id, { status: 'failed', error: result.error }),
         );
     }
+    this.logResult(sms, result);
     this.deps.onResult?.(result.status);
     for (const id of sms.claimed)
       this.deps.events.emit({ callId: id, userId: sms.userId, status, at: this.deps.now() });
+  }
+
+  /** One line per SMS at info: sent (its parts and the gateway's id) or refused (why); never its text nor the number. */
+  private logResult(sms: ClaimedSms, result: SmsResult): void {
+    const [callId, ...carried] = sms.claimed;
+    const fields = { call_id: callId, user_id: sms.userId, ...(carried.length > 0 && { carried }) };
+    if (result.status === 'sent')
+      this.deps.logger.info('SMS sent', { ...fields, parts: result.parts, message_id: result.messageId });
+    else this.deps.logger.info('SMS refused', { ...fields, reason: result.error });
   }
 
   /**
@@ -279,6 +292,11 @@ export class SmsBackup {
         ? ({ status: 'delivered' } as const)
         : ({ status: 'failed', error: `${SMS_NOT_SENT.notDelivered}${report.detail}` } as const);
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
+    this.deps.logger.info(report.status === 'delivered' ? 'SMS delivered' : 'SMS not delivered', {
+      call_id: sent[0]!.callId,
+      message_id: report.messageId,
+      ...(result.status === 'failed' && { reason: result.error }),
+    });
     for (const call of sent) {
       void this.deps.store.writes
         .write(`sms ${call.callId} receipt`, () => this.deps.store.progress.recordSmsReceipt(call.callId, result), {
