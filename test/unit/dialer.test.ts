@@ -752,14 +752,21 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.ari.originated).toHaveLength(1);
   });
 
-  it('a suspended account: failed, never dialed, handed on with no number', async () => {
+  it('a suspended account: its queued alert ended failed by the suspension itself, never dialed nor handed on', async () => {
     const t = setup();
     await t.dialer.start();
     const callId = t.alert('suspended');
     t.accounts.update(t.account.userId, { status: 'suspended' });
+    // The suspension's write ended it (store/rows.ts endedBySuspension), SMS decided: nothing is left for the dialer.
+    expect(t.db.prepare('SELECT status, error, sms_status FROM calls WHERE call_id = ?').get(callId)).toEqual({
+      status: 'failed',
+      error: reasonText('account_suspended'),
+      sms_status: 'disabled',
+    });
     t.dialer.enqueue(callId);
-    expect(await t.final(callId)).toMatchObject({ state: 'failed', phone: null });
+    await new Promise((r) => setTimeout(r, 200));
     expect(t.ari.originated).toEqual([]);
+    expect(t.finals).toEqual([]);
   });
 
   it('at start: a call left in progress is interrupted (never redialed), an old queued one expires, a fresh one is dialed', async () => {
