@@ -170,7 +170,7 @@ describe('Dialer (stand-in ARI)', () => {
     expect(reads).toEqual([userId, other.userId]);
   });
 
-  it('answered: plays intro, message and prompt; 1 is confirmed aloud, then the hang-up, and the call ends acknowledged', async () => {
+  it('answered: plays intro, keys, message and prompt; 1 is confirmed aloud, then the hang-up, and the call ends acknowledged', async () => {
     const t = setup();
     await t.dialer.start();
     const callId = t.alert('BTC above 100k');
@@ -183,6 +183,7 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.ari.played[0]).toEqual([
       ch.id,
       'sound:/speech/Alert from r',
+      'sound:/speech/Press 1 to c',
       `sound:/speech/${speakable('BTC above 100k').slice(0, 12)}`,
       'sound:/speech/Press 1 to c',
     ]);
@@ -237,7 +238,7 @@ describe('Dialer (stand-in ARI)', () => {
     const ch = channel(`rh-${callId}`);
     answer(t, ch, callId);
     await waitFor('playback', () => t.ari.played[0]);
-    expect(t.ari.played[0]).toHaveLength(4);
+    expect(t.ari.played[0]).toHaveLength(5);
     // Talk detection was set with the originate: nothing waits for it at the answer.
     expect(t.ari.originated[0]!.variables).toMatchObject({ 'TALK_DETECT(set)': '800,256' });
     // The greeting: one phrase that talks on past a person's longest.
@@ -323,6 +324,7 @@ describe('Dialer (stand-in ARI)', () => {
     await waitFor('playback', () => t.ari.played[0]);
     expect(t.ari.played[0]!.slice(1)).toEqual([
       'sound:/speech/Alarm von ringhook.',
+      'sound:/speech/Drücken Sie 1 zum Bestätigen, 2 oder Stern zum erneuten Anhören, 0 für diese Tasten.',
       'sound:/speech/Sie haben 2 Alarme. Erstens: D A X über 18000,5. Zweitens: S A P unter 200.',
       'sound:/speech/Drücken Sie 1 zum Bestätigen, 2 zum erneuten Anhören.',
     ]);
@@ -354,7 +356,7 @@ describe('Dialer (stand-in ARI)', () => {
     const ch = channel(`rh-${rest[0]}`);
     answer(t, ch, rest[0]!);
     await waitFor('playback', () => t.ari.played[0]);
-    expect(t.ari.played[0]![2]).toBe('sound:/speech/You have thr');
+    expect(t.ari.played[0]![3]).toBe('sound:/speech/You have thr');
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
     const merged = await t.final(rest[0]!);
     expect(merged).toMatchObject({
