@@ -1056,6 +1056,41 @@ describe('Dialer (stand-in ARI)', () => {
       expect(t.ari.hungUp).toEqual([]);
     });
 
+    it('the keypad: 2 and * repeat the message from its start, past the old cap of two; 0 says the keys alone; each press on the timeline', async () => {
+      const t = setup({ digitWaitMs: 5_000 });
+      await t.dialer.start();
+      const { callId, ch } = await answeredAndSpeaking(t, 'again and again');
+      const message = `sound:/speech/${speakable('again and again').slice(0, 12)}`;
+      for (const [n, key] of ['2', '*', '2', '*'].entries()) {
+        t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: key });
+        await waitFor(`repeat ${n + 1}`, () => t.ari.played[n + 1]);
+        // From the message's start, without the intro and the keys; the one before stopped at once.
+        expect(t.ari.played[n + 1]).toEqual([ch.id, message, 'sound:/speech/Press 1 to c']);
+        expect(t.ari.stopped.at(-1)).toBe(`${ch.id}-p${n + 1}`);
+      }
+      t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '0' });
+      await waitFor('the keys', () => t.ari.played[5]);
+      expect(t.ari.played[5]).toEqual([ch.id, 'sound:/speech/Press 1 to c']);
+      t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '7' });
+      await waitFor('the timeline', () =>
+        t.progress.timeline(callId).filter((e) => e.event === 'digit').length === 6 ? true : undefined,
+      );
+      expect(
+        t.progress
+          .timeline(callId)
+          .filter((e) => e.event === 'digit')
+          .map((e) => e.detail),
+      ).toEqual([
+        '2: the message again',
+        '*: the message again',
+        '2: the message again',
+        '*: the message again',
+        '0: the keys',
+        '7: ignored (no such key)',
+      ]);
+      expect(t.ari.played).toHaveLength(6);
+    });
+
     it('a phone that hangs up while its repeat is asked for ends as heard, not failed', async () => {
       const t = setup({ digitWaitMs: 5_000 });
       await t.dialer.start();
