@@ -203,10 +203,10 @@ export class CallDesk {
     const { now, freshnessMs } = this.settings;
     const fate = queuedFate(call.receivedAt, now(), freshnessMs, when);
     if (!fate.dial) {
-      const { state, error, reasonDetail } = fate;
+      const { state, error, reasonDetail, returnsAllowance } = fate;
       this.ledger.end(call, {
         state,
-        fields: { endedAt: now(), error, ...(reasonDetail && { reasonDetail }) },
+        fields: { endedAt: now(), error, returnsAllowance, ...(reasonDetail && { reasonDetail }) },
         phone: null,
       });
     }

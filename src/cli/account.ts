@@ -20,6 +20,8 @@ import type { Stores } from '../app/service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
+import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
+import { smsBackupWarning } from '../core/sms-truth.js';
 
 const languageArgs = {
   language: {
@@ -59,14 +61,14 @@ const userIdArg = {
 
 async function showAccount(
   account: Account,
-  config: Pick<Config, 'publicUrl' | 'telephony'>,
+  config: Pick<Config, 'publicUrl' | 'telephony' | 'sms'>,
   json: boolean,
   stores: Stores,
 ): Promise<void> {
   const usage = await stores.calls.usage(account.userId);
   const callerId = config.telephony.callerId ?? null;
   const view = {
-    ...accountView(account, config.publicUrl),
+    ...accountView(account, config.publicUrl, await smsGatewayNow(stores, config)),
     calls_this_month: usage.used,
     month_resets_at: iso(usage.resetsAt),
     caller_id: callerId,
@@ -134,6 +136,7 @@ const create = defineCommand({
       async (stores, config) => {
         const account = await stores.accounts.create(fields);
         await showAccount(account, config, args.json, stores);
+        warnSmsBackupOn(account, await smsGatewayNow(stores, config));
         noteLanguage(account, args.language);
         if (!args.json)
           process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
@@ -150,7 +153,9 @@ const list = defineCommand({
   run: ({ args }) =>
     withStores(async (stores, config) => {
       const accounts = await stores.accounts.list();
-      if (args.json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
+      const sms = await smsGatewayNow(stores, config);
+      if (args.json) return printJson(accounts.map((a) => accountView(a, config.publicUrl, sms)));
+      const smsWorks = smsBackupWarning(sms, 'admin') === null;
       if (accounts.length === 0)
         return void process.stdout.write(
           'No accounts yet: create one with ringhook account create --phone +14155550123\n',
@@ -161,7 +166,11 @@ const list = defineCommand({
           name: a.name,
           phone: a.phone,
           plan: a.plan,
-          sms_backup: a.smsBackup ? 'on' : 'off',
+          sms_backup: a.smsBackup
+            ? smsWorks
+              ? 'on'
+              : `on (${sms.state === 'failing' ? 'gateway failing' : 'no SMS here'})`
+            : 'off',
           require_confirm: a.requireConfirm ? 'on' : 'off',
           status: a.status,
           created_at: iso(a.createdAt),
@@ -232,6 +241,7 @@ const set = defineCommand({
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account
       )!;
       await showAccount(shown, config, args.json, stores);
+      if (changes.smsBackup === true) warnSmsBackupOn(shown, await smsGatewayNow(stores, config));
       noteLanguage(shown, args.language);
     }),
 });
@@ -289,7 +299,8 @@ function regenerateAll(userId: string | undefined, yes: boolean, json: boolean) 
           `ringhook serve is running on ${config.dataDir}: stop it first (and run this with its environment, RINGHOOK_SECRET_KEY included), so that it starts again with the key the new api_keys are sealed with`,
         );
       const accounts = await stores.accounts.regenerateAllKeys();
-      if (json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
+      const sms = await smsGatewayNow(stores, config);
+      if (json) return printJson(accounts.map((a) => accountView(a, config.publicUrl, sms)));
       printTable(
         accounts.map((a) => ({ user_id: a.userId, webhook_url: webhookUrl(config.publicUrl, a) })),
         ['user_id', 'webhook_url'],

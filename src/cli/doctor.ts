@@ -89,7 +89,7 @@ const checkCertificate: Check = async (config) => {
       ? fail('certificate', `${file} does not exist`, 'set RINGHOOK_TLS_CERT to a PEM certificate file')
       : pass(
           'certificate',
-          'a self-signed certificate will be made at the first start (charting platforms need a real one: see the README)',
+          "a self-signed certificate will be made at the first start (charting platforms need a real one: set RINGHOOK_ACME_DOMAIN to this server's public name and ringhook gets one itself)",
         );
   }
   try {

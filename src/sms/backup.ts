@@ -2,7 +2,7 @@
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
 import { isFinal } from '../core/call-state.js';
-import { decideSms, groupByCarrier } from '../core/sms-decision.js';
+import { decideSms, groupByCarrier, smsOffReason } from '../core/sms-decision.js';
 import type { LeftSms } from '../core/records.js';
 import type { Store } from '../store/contract.js';
 import type { ServiceDeps } from '../store/deps.js';
@@ -133,11 +133,14 @@ export class SmsBackup {
     // A call that carried several alerts is missed (or heard) for all of them: one decision, one SMS.
     const callIds = [callId, ...call.carried.map((c) => c.callId)];
     const account = await this.deps.store.accounts.get(call.userId);
-    const decision = decideSms(state, account, this.deps.sender.kind !== 'none');
+    const gatewayConfigured = this.deps.sender.kind !== 'none';
+    const decision = decideSms(state, account, gatewayConfigured);
     if (decision !== 'send' || !account) {
+      // A missed call whose SMS did not go says why: no gateway, backup off, suspended.
+      const why = decision === 'not_needed' ? undefined : smsOffReason(account, gatewayConfigured);
       for (const id of callIds)
         await writes.write(`sms ${id} ${decision}`, () =>
-          progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled'),
+          progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled', why),
         );
       return;
     }

@@ -157,9 +157,11 @@ export function limitRejection(
   userId: string,
   alert: Alert,
   decision: Exclude<LimitDecision, { allowed: true }>,
+  callId?: string,
 ): RejectedAlert {
   const monthly = decision.limit === 'monthly';
   return {
+    ...(callId !== undefined && { callId }),
     userId,
     alert,
     status: monthly ? 'limit_exceeded' : 'rate_limited',
@@ -167,8 +169,19 @@ export function limitRejection(
   };
 }
 
+/** The fields of a step to write, without those left undefined and without instructions. */
+export function columnEntries(fields: TransitionFields): Array<[ColumnField, unknown]> {
+  return Object.entries(fields).filter(([k, v]) => v !== undefined && k in COLUMN) as Array<[ColumnField, unknown]>;
+}
+
+/** The usage month an alert was counted in, and the timeline's words when its allowance is given back. */
+export const ALLOWANCE_RETURNED = 'the monthly allowance was given back: the call never left this server';
+
 /** The column each field of a step is kept in (both stores). */
-export const COLUMN: Record<keyof TransitionFields, string> = {
+/** The fields of a step that are kept in a column (returnsAllowance is an instruction, not a column). */
+export type ColumnField = Exclude<keyof TransitionFields, 'returnsAllowance'>;
+
+export const COLUMN: Record<ColumnField, string> = {
   phone: 'phone',
   channelId: 'channel_id',
   dialedAt: 'dialed_at',

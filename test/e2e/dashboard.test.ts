@@ -208,7 +208,12 @@ describe('overview', () => {
     const page = await open('phone');
     await signIn(page, owner.userId);
     await page.getByRole('button', { name: 'Turn SMS backup on' }).click();
-    await page.getByText('SMS backup turned on: a missed call is followed by an SMS.').waitFor();
+    await page.getByText('SMS backup turned on.').waitFor();
+    // This server has no SMS gateway: the switch says so, and promises no SMS (#38).
+    expect(await page.locator('#sms-warning').innerText()).toMatch(
+      /^This server has no SMS gateway, so no SMS will be sent/,
+    );
+    expect(await page.locator('main').innerText()).not.toContain('the message is sent by SMS');
     expect(svc.stores.accounts.get(owner.userId)!.smsBackup).toBe(true);
     await screenshot(page, 'overview-sms-on');
     await page.getByRole('button', { name: 'Turn SMS backup off' }).click();
@@ -602,7 +607,7 @@ describe('without telephony', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByText(/telephony is not configured/).waitFor();
       expect(await page.getByRole('button', { name: 'Send test call' }).count()).toBe(0);
-      await page.getByText(/no caller id is set/).waitFor();
+      await page.getByText(/no caller ID is set/).waitFor();
       expect((await page.request.get('/dashboard/contact.vcf')).status()).toBe(404);
       const token = await page.locator('input[name="_csrf"]').first().inputValue();
       const res = await page.request.post('/dashboard/test-call', { form: { _csrf: token }, maxRedirects: 0 });

@@ -121,7 +121,7 @@ describe('the local softphone (no trunk)', () => {
     expect(row.status).toBe('unreachable');
     // What a new user reads in the history, and what the admin gets beside it.
     expect(row.error).toBe(
-      'No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.',
+      'No phone is registered as ringhook, so nothing could ring: register a softphone app (Linphone, Zoiper) as user ringhook on this server, or set a SIP trunk to call real phones.',
     );
     expect(row.error).toBe(reasonText('softphone_not_registered', { softphone: 'ringhook' }));
     expect(row.reason_detail).toMatch(

@@ -1,6 +1,8 @@
 // The call history in PostgreSQL. An accept is one transaction that first locks the account's row:
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
+import type { SmsAttempt } from '../../core/sms-truth.js';
+import type { SmsStatus } from '../../core/records.js';
 import { newCallId } from '../../core/ids.js';
 import {
   BURST_WINDOW_MS,
@@ -12,7 +14,16 @@ import {
   type Plan,
 } from '../../core/limits.js';
 import type { Alert } from '../../core/payload.js';
-import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
+import type {
+  AcceptResult,
+  AlertToReceive,
+  CallKind,
+  CallRecord,
+  HistoryPage,
+  ReceivedAlert,
+  RejectedAlert,
+} from '../../core/records.js';
+import type { PgAlertReceiver } from './receive.js';
 import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
 import type { CallRepo } from '../contract.js';
 import { SteppedAside } from '../unavailable.js';
@@ -41,6 +52,10 @@ const SQL = {
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
                            ORDER BY id DESC LIMIT $3`,
   getForAccount: 'SELECT * FROM calls WHERE call_id = $1 AND user_id = $2',
+  // The server's last SMS attempts, among its latest 2,000 calls (an index-free read of the newest rows).
+  recentSms: `SELECT sms_status AS status, sms_error AS error, coalesce(sms_at, updated_at) AS at FROM calls
+              WHERE id > (SELECT coalesce(max(id), 0) FROM calls) - 2000 AND sms_status IN ('sent', 'delivered', 'failed', 'waiting')
+              ORDER BY at DESC LIMIT $1`,
 } as const;
 
 export class PgCallStore implements CallRepo {
@@ -51,7 +66,15 @@ export class PgCallStore implements CallRepo {
     private readonly now: () => number = Date.now,
     /** Why this node takes no alerts now (a schema newer than its code can work on), or null. */
     private readonly steppedAside: () => string | null = () => null,
+    /** The webhook's one round trip (migration 012's function); the step-by-step methods without it. */
+    private readonly receiver?: PgAlertReceiver,
   ) {}
+
+  async receiveAlert(request: AlertToReceive): Promise<ReceivedAlert> {
+    this.refuseIfSteppedAside();
+    if (!this.receiver) throw new Error('this PostgreSQL call store receives no webhook alerts');
+    return this.receiver.receive(request);
+  }
 
   private refuseIfSteppedAside(): void {
     const why = this.steppedAside();
@@ -74,8 +97,9 @@ export class PgCallStore implements CallRepo {
       ]);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
-        await this.insertRejection(tx, now, limitRejection(userId, alert, decision));
-        return { accepted: false, decision };
+        const rejectionId = newCallId();
+        await this.insertRejection(tx, now, limitRejection(userId, alert, decision, rejectionId));
+        return { accepted: false, decision, callId: rejectionId };
       }
       const callId = newCallId();
       await Promise.all([
@@ -174,7 +198,12 @@ export class PgCallStore implements CallRepo {
   }
 
   private async insertRejection(db: Queryable, now: number, rejected: RejectedAlert): Promise<void> {
-    await query(db, SQL.insert, [newCallId(), ...Object.values(rejectionColumns(rejected)), now, this.nodeId]);
+    await query(db, SQL.insert, [
+      rejected.callId ?? newCallId(),
+      ...Object.values(rejectionColumns(rejected)),
+      now,
+      this.nodeId,
+    ]);
     await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);
   }
 
@@ -216,5 +245,15 @@ export class PgCallStore implements CallRepo {
       ? await query<CallRow>(this.sql, SQL.listForAccount, [options.userId, before, limit])
       : await query<CallRow>(this.sql, SQL.listAll, [before, limit]);
     return rows.map(toRecord);
+  }
+
+  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/sms-truth). */
+  async recentSmsAttempts(limit: number): Promise<SmsAttempt[]> {
+    const rows = await query<{ status: SmsStatus; error: string | null; at: number | string }>(
+      this.sql,
+      SQL.recentSms,
+      [limit],
+    );
+    return rows.map((row) => ({ status: row.status, error: row.error, at: Number(row.at) }));
   }
 }

@@ -1,6 +1,7 @@
 // The call history: accepted alerts (which become calls) and rejected ones, and the monthly usage
 // counters. Accepting an alert is one IMMEDIATE transaction: limits are checked and the call and its
 // usage are written together, so limits stay exact under concurrency and across processes.
+import type { SmsAttempt } from '../../core/sms-truth.js';
 import type { Alert } from '../../core/payload.js';
 import { newCallId } from '../../core/ids.js';
 import {
@@ -45,6 +46,10 @@ const SQL = {
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
                            ORDER BY id DESC LIMIT @limit`,
   getForAccount: 'SELECT * FROM calls WHERE call_id = ? AND user_id = ?',
+  // The server's last SMS attempts, among its latest 2,000 calls (an index-free read of the newest rows).
+  recentSms: `SELECT sms_status AS status, sms_error AS error, coalesce(sms_at, updated_at) AS at FROM calls
+              WHERE id > (SELECT coalesce(max(id), 0) FROM calls) - 2000 AND sms_status IN ('sent', 'delivered', 'failed', 'waiting')
+              ORDER BY at DESC LIMIT ?`,
 } as const;
 
 /** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
@@ -78,6 +83,7 @@ export class CallStore implements CallRepo {
       trimRejections: db.prepare(SQL.trimRejections),
       get: db.prepare<[string], CallRow>(SQL.get),
       listAll: db.prepare<{ before: number; limit: number }, CallRow>(SQL.listAll),
+      recentSms: db.prepare<[number], SmsAttempt>(SQL.recentSms),
       listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
       listForAccountByStatus: db.prepare<{ user_id: string; before: number; limit: number; statuses: string }, CallRow>(
         SQL.listForAccountByStatus,
@@ -92,8 +98,9 @@ export class CallStore implements CallRepo {
       const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
-        this.insertRejection(now, limitRejection(userId, alert, decision));
-        return { accepted: false, decision };
+        const rejectionId = newCallId();
+        this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
+        return { accepted: false, decision, callId: rejectionId };
       }
       const callId = newCallId();
       this.insertCall(now, callId, userId, 'alert', alert);
@@ -186,7 +193,7 @@ export class CallStore implements CallRepo {
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    this.stmt.insert.run({ call_id: newCallId(), ...rejectionColumns(rejected), now });
+    this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), now });
     this.stmt.trimRejections.run({ user_id: rejected.userId, keep: MAX_REJECTIONS_KEPT });
   }
 
@@ -267,5 +274,10 @@ export class CallStore implements CallRepo {
       ? this.stmt.listForAccount.all({ user_id: options.userId, before, limit })
       : this.stmt.listAll.all({ before, limit });
     return rows.map(toRecord);
+  }
+
+  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/sms-truth). */
+  recentSmsAttempts(limit: number): SmsAttempt[] {
+    return this.stmt.recentSms.all(limit);
   }
 }
