@@ -145,7 +145,7 @@ describe('Hear it', () => {
     await page.waitForURL(/\/dashboard\/hear#hear$/);
     const spoken = (await page.locator('#hear-spoken').textContent())!;
     // German numbers are left to espeak-ng, which reads the decimal comma.
-    expect(spoken).toMatch(/^Kursalarm\. E T H, U S D über 3400,5 Drücken Sie 1/);
+    expect(spoken).toMatch(/^Kursalarm\. Drücken Sie 1 .* 0 für diese Tasten\. E T H, U S D über 3400,5 Drücken Sie 1/);
     expect(spoken).not.toMatch(/ticker|\{/);
     await wavOf(await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!), 2);
 
