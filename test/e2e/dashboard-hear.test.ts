@@ -220,7 +220,9 @@ describe('Hear it', () => {
     await page.getByText('kanji in a message are left out').waitFor();
     await page.getByLabel('Message to hear').fill('ビットコイン 上昇 64000');
     await page.getByRole('button', { name: 'Hear it' }).click();
-    await expect.poll(() => page.locator('#hear-spoken strong').textContent()).toMatch(/ビットコイン/);
+    await expect
+      .poll(() => page.locator('#hear-spoken strong').textContent(), { timeout: 10_000 })
+      .toMatch(/ビットコイン/);
     expect(await page.locator('#hear-spoken').textContent()).not.toMatch(/上昇/);
     await wavOf(await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!), 1);
   });
