@@ -56,7 +56,7 @@ const finalCall = (callId: string, timeoutMs?: number) => t.waitForCall(callId, 
 const smsStatus = (callId: string) => t.waitForCall(callId, smsSettled, 10_000);
 
 const events = (callId: string) =>
-  progress.timeline(callId).map((e) => (e.detail && e.event === 'digit' ? `digit ${e.detail}` : e.event));
+  progress.timeline(callId).map((e) => (e.detail && e.event === 'digit' ? `digit ${e.detail.split(':')[0]}` : e.event));
 
 describe('answered calls', () => {
   it('rings the phone, speaks intro, message and prompt (RTP heard at the phone), ends as completed', async () => {
