@@ -28,7 +28,8 @@ import { ACME_DEFAULTS, acmeConfigFrom, acmeFields, checkAcmeVariables, type Acm
 
 export type { MediaEncryption, SipTransport, TelephonyConfig, TrunkConfig } from './telephony.js';
 
-const envSchema = z
+/** Every variable ringhook reads, with its rule: the one schema (config/docs.ts renders the reference from it). */
+export const envSchema = z
   .object({
     RINGHOOK_DATA_DIR: z
       .string()

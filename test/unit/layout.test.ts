@@ -1,4 +1,4 @@
-// The house plan of src/ (README, "Layout"): every import points down the list of folders, never
+// The house plan of src/ (docs/development.md, "Layout"): every import points down the list of folders, never
 // up it, and no two files import each other round a circle. Read from the sources as text: the
 // rule holds for type-only imports too, since they say what a file is built on.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
