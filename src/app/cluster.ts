@@ -80,7 +80,7 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
 
   // Our own changes go out to the other nodes; theirs come in to our dashboards.
   const unsubscribeLocal = store.changes
-    ? events.subscribe((change) => !change.remote && store.changes!.publish(change))
+    ? events.subscribe((change) => !change.remote && !change.announced && store.changes!.publish(change))
     : () => {};
   const unsubscribeRemote = store.changes
     ? await store.changes

@@ -210,7 +210,13 @@ export async function startService(
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
       onCallQueued: (queued) => {
-        events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
+        events.emit({
+          callId: queued.callId,
+          userId: queued.account.userId,
+          status: 'queued',
+          at: now(),
+          ...(queued.announced && { announced: true }),
+        });
         telephony?.enqueue(queued);
       },
       onRejectionRecorded: (rejection) =>

@@ -12,7 +12,7 @@ import { openDatabase, type Db } from '../store/sqlite/database.js';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
 import { connectionError } from '../store/postgres/connect.js';
-import { openPostgresStore, redactUrl, sslOption } from '../store/postgres/index.js';
+import { driverTarget, openPostgresStore, redactUrl } from '../store/postgres/index.js';
 import { IN_FLIGHT_STATES } from '../core/call-state.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
@@ -205,7 +205,7 @@ export async function copyDatabase(
     throw new UserError(
       `the data dir ${dataDirText(config)} has no api-keys.secret, the key the api_keys of --from are sealed with: set RINGHOOK_DATA_DIR to the data dir of --from (or RINGHOOK_SECRET_KEY); nothing was made`,
     );
-  const sql = postgres(to, { max: 1, onnotice: () => {}, ...sslOption(to, config.databaseTls) });
+  const sql = postgres({ ...driverTarget(to, config.databaseTls), max: 1, onnotice: () => {} });
   try {
     await checkTarget(sql, to);
     const secrets = loadSecretBox(config);

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseDatabaseUrl } from '../core/database-url.js';
 import { DEFAULTS } from './defaults.js';
 import { type DataDirOrigin, findDataDir } from './data-dir.js';
 import { inSingleExecutable, repoRoot } from '../lib/assets.js';
@@ -82,6 +83,11 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\/\S+$/, {
         error:
           'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
+      })
+      // Read here by the same reader the driver's options come from (core/database-url.ts).
+      .superRefine((url, ctx) => {
+        const parsed = parseDatabaseUrl(url);
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `RINGHOOK_DATABASE_URL: ${parsed.error}` });
       })
       .optional(),
     RINGHOOK_NODE_ID: z

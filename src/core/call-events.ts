@@ -10,6 +10,8 @@ export interface CallChange {
   at: number;
   /** Made on another node sharing the store (relayed by the database): not relayed back. */
   remote?: boolean;
+  /** Already told to the other nodes by the write that made it (PostgreSQL's webhook function notifies at its commit). */
+  announced?: boolean;
 }
 
 export class CallEvents extends EventBus<CallChange> {}

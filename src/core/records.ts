@@ -89,6 +89,29 @@ export type AcceptResult =
   /** `callId`: the rejection's own row in the history, when one was kept (alerts; the dashboard shows it live). */
   | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }>; callId?: string };
 
+/** An alert as the webhook hands it to a store that checks everything in one step (PostgreSQL). */
+export interface AlertToReceive {
+  userId: string;
+  apiKey: string;
+  /** The parsed alert, or why the body was refused (with a short excerpt of it). */
+  payload: { ok: true; alert: Alert } | { ok: false; error: string; excerpt: string };
+}
+
+/** What the store decided and recorded for an AlertToReceive. */
+export type ReceivedAlert =
+  | { outcome: 'unauthorized' }
+  /** `callId`: the refusal's own row in the history (the live history shows it). */
+  | { outcome: 'suspended' | 'invalid'; account: Account; callId: string }
+  | { outcome: 'refused'; account: Account; callId: string; decision: Exclude<LimitDecision, { allowed: true }> }
+  | {
+      outcome: 'accepted';
+      account: Account;
+      callId: string;
+      receivedAt: number;
+      /** The other nodes were told of the queued call by the write itself. */
+      announced: boolean;
+    };
+
 export interface RejectedAlert {
   /** Its history row's id, when the caller tells of it (live history); a new one otherwise. */
   callId?: string;

@@ -4,7 +4,9 @@
 import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from '../lib/errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
-import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
+import { type Alert, MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
+import type { LimitDecision } from '../core/limits.js';
+import type { AlertToReceive } from '../core/records.js';
 import type { AccountRepo, CallRepo } from '../store/contract.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
@@ -33,7 +35,14 @@ export interface WebhookDeps {
   logger: Logger;
   now: () => number;
   /** Told of every accepted call after its transaction committed (the dialer listens here). */
-  onCallQueued?: (queued: { callId: string; kind: 'alert'; message: string; account: Account }) => void;
+  onCallQueued?: (queued: {
+    callId: string;
+    kind: 'alert';
+    message: string;
+    account: Account;
+    /** The store's write already told the other nodes (PostgreSQL's webhook function). */
+    announced?: boolean;
+  }) => void;
   /** Told of every refused alert kept in its account's history (the live history shows it). */
   onRejectionRecorded?: (rejection: { callId: string; userId: string }) => void;
   /** Told of every answer, for metrics. */
@@ -128,6 +137,8 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
   const credentials = credentialsFromPath(request.pathname);
+  if (credentials && deps.store.calls.receiveAlert)
+    return receiveInOneStep(request, deps, throttle, credentials, deps.store.calls.receiveAlert.bind(deps.store.calls));
   const account = credentials
     ? await deps.store.accounts.authenticate(credentials.userId, credentials.apiKey)
     : undefined;
@@ -144,14 +155,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
       excerpt: '',
     });
     deps.onRejectionRecorded?.({ callId, userId: account.userId });
-    return refuse(
-      'suspended',
-      new ApiError(
-        'account_suspended',
-        'The account is suspended: no calls are placed. Ask the operator to resume it.',
-      ),
-      account.userId,
-    );
+    return refuse('suspended', SUSPENDED(), account.userId);
   }
 
   let body: Uint8Array;
@@ -174,46 +178,105 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
   const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert);
   if (!outcome.accepted) {
     if (outcome.callId) deps.onRejectionRecorded?.({ callId: outcome.callId, userId: account.userId });
-    const d = outcome.decision;
-    if (d.limit === 'monthly') {
-      return refuse(
-        'limit_exceeded',
-        new ApiError('monthly_limit_exceeded', 'Monthly call limit exceeded.', {
-          limit: d.allowance,
-          used: d.used,
-          resets_at: new Date(d.resetsAt).toISOString(),
-        }),
-        account.userId,
-      );
-    }
-    const perMinute = `${d.perMinute} call${d.perMinute === 1 ? '' : 's'} a minute`;
+    return refuseOverLimit(outcome.decision, account.userId);
+  }
+  return acceptedAnswer(deps, account, outcome.callId, parsed.alert);
+}
+
+function refuseOverLimit(d: Exclude<LimitDecision, { allowed: true }>, userId: string): Outcome {
+  if (d.limit === 'monthly') {
     return refuse(
-      'rate_limited',
-      new ApiError(
-        'rate_limited',
-        `Too many alerts: the plan allows ${perMinute}. Retry after ${d.retryAfterSeconds} s.`,
-        { limit: d.perMinute, retry_after: d.retryAfterSeconds },
-        { 'retry-after': String(d.retryAfterSeconds) },
-      ),
-      account.userId,
+      'limit_exceeded',
+      new ApiError('monthly_limit_exceeded', 'Monthly call limit exceeded.', {
+        limit: d.allowance,
+        used: d.used,
+        resets_at: new Date(d.resetsAt).toISOString(),
+      }),
+      userId,
     );
   }
+  const perMinute = `${d.perMinute} call${d.perMinute === 1 ? '' : 's'} a minute`;
+  return refuse(
+    'rate_limited',
+    new ApiError(
+      'rate_limited',
+      `Too many alerts: the plan allows ${perMinute}. Retry after ${d.retryAfterSeconds} s.`,
+      { limit: d.perMinute, retry_after: d.retryAfterSeconds },
+      { 'retry-after': String(d.retryAfterSeconds) },
+    ),
+    userId,
+  );
+}
 
-  deps.onCallQueued?.({ callId: outcome.callId, kind: 'alert', message: parsed.alert.message, account });
-  deps.logger.debug('alert text', { call_id: outcome.callId, message: parsed.alert.message });
-  const truncatedNote = parsed.alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
+const SUSPENDED = () =>
+  new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.');
+
+function acceptedAnswer(deps: WebhookDeps, account: Account, callId: string, alert: Alert, announced = false): Outcome {
+  deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
+  deps.logger.debug('alert text', { call_id: callId, message: alert.message });
+  const truncatedNote = alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',
     userId: account.userId,
-    callId: outcome.callId,
+    callId,
     answer: jsonAnswer(200, {
       success: true,
       message: `Alert received; the call is being placed.${truncatedNote}`,
-      call_id: outcome.callId,
+      call_id: callId,
       timestamp: new Date(deps.now()).toISOString(),
-      truncated: parsed.alert.truncated,
+      truncated: alert.truncated,
     }),
   };
+}
+
+/**
+ * A store that decides everything in one step (PostgreSQL: one round trip): the body is read and
+ * parsed first, and the store checks the credentials before anything else of it counts, so the
+ * answers are those of the step-by-step path (a wrong key is a 401 whatever the body).
+ */
+async function receiveInOneStep(
+  request: AlertRequest,
+  deps: WebhookDeps,
+  throttle: AuthFailureThrottle,
+  credentials: { userId: string; apiKey: string },
+  receive: NonNullable<CallRepo['receiveAlert']>,
+): Promise<Outcome> {
+  let payload: AlertToReceive['payload'];
+  let payloadError: ApiError | undefined;
+  try {
+    const body = await request.readBody(MAX_BODY_BYTES);
+    const parsed = parseAlertBody(body, request.contentType);
+    if (parsed.ok) payload = { ok: true, alert: parsed.alert };
+    else {
+      payloadError = new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {});
+      payload = { ok: false, error: payloadError.message, excerpt: bodyExcerpt(body) };
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    payloadError = error;
+    payload = { ok: false, error: error.message, excerpt: '' };
+  }
+  const received = await receive({ ...credentials, payload });
+  if (received.outcome !== 'unauthorized' && received.outcome !== 'accepted')
+    deps.onRejectionRecorded?.({ callId: received.callId, userId: received.account.userId });
+  switch (received.outcome) {
+    case 'unauthorized':
+      return refuseCredentials(request, deps, throttle);
+    case 'suspended':
+      return refuse('suspended', SUSPENDED(), received.account.userId);
+    case 'invalid':
+      return refuse('invalid_payload', payloadError!, received.account.userId);
+    case 'refused':
+      return refuseOverLimit(received.decision, received.account.userId);
+    case 'accepted':
+      return acceptedAnswer(
+        deps,
+        received.account,
+        received.callId,
+        (payload as { alert: Alert }).alert,
+        received.announced,
+      );
+  }
 }
 
 /**

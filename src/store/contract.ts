@@ -12,6 +12,7 @@ import type { SmsAttempt } from '../core/sms-truth.js';
 export type { NodeInfo } from '../core/cluster-view.js';
 import type {
   AcceptResult,
+  AlertToReceive,
   AccountChanges,
   CallEventRow,
   CallForDialing,
@@ -20,6 +21,7 @@ import type {
   HistoryPage,
   LeftSms,
   NewAccount,
+  ReceivedAlert,
   RejectedAlert,
   Session,
   SmsStatus,
@@ -46,6 +48,12 @@ export interface CallRepo {
   /** Limits checked and the call and its usage written in one transaction, on disk before it resolves. */
   accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult>;
   recordRejection(rejected: RejectedAlert): Promise<void>;
+  /**
+   * Credentials, suspension, payload and limits checked and the alert's row written in one step
+   * (PostgreSQL: one round trip, shared by the alerts that arrive together); a store without it is
+   * asked step by step (authenticate, then accept or recordRejection).
+   */
+  receiveAlert?(request: AlertToReceive): Promise<ReceivedAlert>;
   acceptTestCall(userId: string, message: string, perMinute?: number, perHour?: number): Awaitable<AcceptResult>;
   usage(userId: string, now?: number): Awaitable<{ month: string; used: number; resetsAt: number }>;
   get(callId: string): Awaitable<CallRecord | undefined>;

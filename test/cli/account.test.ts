@@ -1,10 +1,14 @@
 // The admin CLI, run as a real process on a real database file (also while serve runs).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir, startTestService } from '../helpers/service.js';
+
+// A test here runs the real CLI up to 17 times, a Node process each (~1 s alone, 2–6 s on a loaded
+// 2-core machine): the budget is per test, the assertions are the same.
+vi.setConfig({ testTimeout: 120_000 });
 
 let env: Record<string, string>;
 

@@ -675,7 +675,7 @@ describe('connection caps and the database TLS (config/transport.ts)', () => {
 
   it('refuses values out of range with the variable and its meaning', () => {
     expect(refusal({ RINGHOOK_MAX_CONNECTIONS: '8' }).message).toMatch(
-      /RINGHOOK_MAX_CONNECTIONS must be a whole number from 16 to 1000000: open HTTPS connections/,
+      /RINGHOOK_MAX_CONNECTIONS must be a whole number from 16 to 1000000: open connections of the HTTPS and plain-HTTP listeners together/,
     );
     expect(refusal({ RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: 'lots' }).message).toMatch(
       /RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS must be a whole number/,

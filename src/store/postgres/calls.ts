@@ -14,7 +14,16 @@ import {
   type Plan,
 } from '../../core/limits.js';
 import type { Alert } from '../../core/payload.js';
-import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
+import type {
+  AcceptResult,
+  AlertToReceive,
+  CallKind,
+  CallRecord,
+  HistoryPage,
+  ReceivedAlert,
+  RejectedAlert,
+} from '../../core/records.js';
+import type { PgAlertReceiver } from './receive.js';
 import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
 import type { CallRepo } from '../contract.js';
 import { SteppedAside } from '../unavailable.js';
@@ -57,7 +66,15 @@ export class PgCallStore implements CallRepo {
     private readonly now: () => number = Date.now,
     /** Why this node takes no alerts now (a schema newer than its code can work on), or null. */
     private readonly steppedAside: () => string | null = () => null,
+    /** The webhook's one round trip (migration 012's function); the step-by-step methods without it. */
+    private readonly receiver?: PgAlertReceiver,
   ) {}
+
+  async receiveAlert(request: AlertToReceive): Promise<ReceivedAlert> {
+    this.refuseIfSteppedAside();
+    if (!this.receiver) throw new Error('this PostgreSQL call store receives no webhook alerts');
+    return this.receiver.receive(request);
+  }
 
   private refuseIfSteppedAside(): void {
     const why = this.steppedAside();

@@ -3,6 +3,7 @@
 // nodes need; 9 (the reason's detail) is the same again. Never edit a migration that has shipped; add the next one.
 import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
+import { RECEIVE_FUNCTION_SQL } from './receive-function.js';
 
 export interface PgMigration {
   name: string;
@@ -235,6 +236,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '010-reason-detail', sql: REASON_DETAIL, oldestCompatible: 8 },
   // Expand: new tables the previous release does not know.
   { name: '011-certificate', sql: CERTIFICATE, oldestCompatible: 8 },
+  // Expand: a function the previous release never calls (the webhook's one round trip, #43).
+  { name: '012-receive-function', sql: RECEIVE_FUNCTION_SQL, oldestCompatible: 8 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
