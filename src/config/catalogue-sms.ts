@@ -93,12 +93,12 @@ export const SMS_CATALOGUE: readonly CatalogueEntry[] = [
   },
   {
     names: ['RINGHOOK_SMPP_USE_MESSAGE_PAYLOAD'],
-    default: '`false`',
+    default: '`off`',
     meaning: 'one submit_sm with the text in the message_payload TLV instead of UDH parts',
   },
   {
     names: ['RINGHOOK_SMPP_DELIVERY_RECEIPTS'],
-    default: '`true`',
+    default: '`on`',
     meaning: 'registered_delivery=1 and receipts reported',
   },
   {
@@ -124,7 +124,7 @@ export const SMS_CATALOGUE: readonly CatalogueEntry[] = [
   { names: ['RINGHOOK_SMPP_THROTTLE_DELAY_MS'], default: '`1000`', meaning: 'pause before each resubmit' },
   {
     names: ['RINGHOOK_SMPP_TLS_INSECURE'],
-    default: '`false`',
+    default: '`off`',
     meaning: 'accept an untrusted certificate (self-signed SMSC); `smpps://` only, test set-ups only',
   },
 ];

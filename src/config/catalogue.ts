@@ -197,7 +197,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       'RINGHOOK_TRUNK2_TRANSPORT',
       'RINGHOOK_TRUNK2_MEDIA_ENCRYPTION',
     ],
-    default: '—',
+    default: "as the first trunk's (register `off`, media encryption `none`)",
     meaning: 'the backup trunk, the same settings (needs `RINGHOOK_TRUNK_URI`)',
   },
   {

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allowedValues, cataloguedVariables, renderConfigurationDoc } from '../../src/config/docs.js';
+import { CATALOGUE } from '../../src/config/catalogue.js';
+import { SMS_CATALOGUE } from '../../src/config/catalogue-sms.js';
 import { envSchema } from '../../src/config/index.js';
 
 const PAGE = path.resolve(import.meta.dirname, '../../docs/configuration.md');
@@ -33,6 +35,24 @@ describe('the configuration reference', () => {
       actual === expected,
       'docs/configuration.md differs from src/config: run `npm run docs:config` and commit the page',
     ).toBe(true);
+  });
+
+  it('states each default the schema applies (a list described in words excepted)', () => {
+    const describedInWords = new Set(['RINGHOOK_SIP_LOCAL_NET']);
+    const wrong: string[] = [];
+    for (const entry of [...CATALOGUE, ...SMS_CATALOGUE]) {
+      for (const name of entry.names) {
+        const def = envSchema.shape[name as keyof typeof envSchema.shape]?._zod.def as
+          | { type: string; defaultValue?: unknown }
+          | undefined;
+        if (def?.type !== 'default' || describedInWords.has(name)) continue;
+        const value =
+          typeof def.defaultValue === 'boolean' ? (def.defaultValue ? 'on' : 'off') : String(def.defaultValue);
+        if (!entry.default.includes(`\`${value}\``))
+          wrong.push(`${name}: the schema's default is ${value}, the catalogue says ${entry.default}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it("says a variable's allowed values from its rule: an enum, on/off, a range, the rule's own words", () => {
