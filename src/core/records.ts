@@ -18,10 +18,13 @@ export interface NewAccount {
   language?: LanguageCode;
   voice?: VoiceId;
   intro?: string | null;
+  /** Default 0 (off) and 'any'. */
+  dedupeSeconds?: number;
+  webhookSources?: string;
 }
 
 export type AccountChanges = Partial<
-  Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status'>
+  Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status' | 'dedupeSeconds' | 'webhookSources'>
 >;
 
 // ---- calls and their history
