@@ -5,6 +5,5 @@ export default `
 ALTER TABLE accounts ADD COLUMN dedupe_seconds INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE accounts ADD COLUMN webhook_sources TEXT NOT NULL DEFAULT 'any';
 ALTER TABLE calls ADD COLUMN dedupe_key TEXT;
-ALTER TABLE calls ADD COLUMN duplicates INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX calls_dedupe ON calls (user_id, dedupe_key, received_at) WHERE dedupe_key IS NOT NULL;
 `;
