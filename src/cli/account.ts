@@ -196,7 +196,8 @@ const show = defineCommand({
 const set = defineCommand({
   meta: {
     name: 'set',
-    description: "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window or allowed sources",
+    description:
+      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window or allowed sources",
   },
   args: {
     ...userIdArg,
