@@ -326,11 +326,10 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
     checkNat,
     checkSpeech,
     checkSms,
-    checkWebhookDoor,
   ];
   const results = await Promise.all(checks.map((check) => check(config)));
   // After the database check, which may have made or migrated the store.
-  return [...results, await checkLastCall(config)];
+  return [...results, await checkLastCall(config), await checkWebhookDoor(config)];
 }
 
 export const doctorCommand = defineCommand({
