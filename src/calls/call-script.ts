@@ -1,8 +1,11 @@
-// What an answered call hears and how it reacts: the intro, the message and the prompt, in the
-// account's language and voice; 1 acknowledges (and is told so), 2 plays it again (a bounded
-// number of times), no digit after the prompt hangs up. A machine (voicemail), once found, is not
-// spoken over: the message stops, and after its greeting it gets the intro and the message only,
-// then the hang-up.
+// What an answered call hears and how it reacts: the intro, the keys, the message and the prompt,
+// in the account's language and voice. A key stops what is playing at once and acts (core/keypad):
+// 1 acknowledges (and is told so), 2 or * says the message again from its start (as often as the
+// call's longest time allows: Asterisk ends it at RINGHOOK_MAX_CALL_SECONDS), 0 says the keys; no
+// digit after the prompt hangs up. A machine (voicemail), once found, is not spoken over: the
+// message stops, and after its greeting it gets the intro and the message only, then the hang-up;
+// its digits do nothing.
+import { describeKey, keyAction } from '../core/keypad.js';
 import { callPhrases } from '../core/spoken-call.js';
 import { AriError } from '../pbx/ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
@@ -15,7 +18,7 @@ const CONFIRMATION_MS = 8_000;
 export interface ScriptDesk {
   readonly settings: Pick<
     DialerSettings,
-    'ari' | 'tts' | 'logger' | 'maxRepeats' | 'digitWaitMs' | 'maxTalkMs' | 'now' | 'onFirstSpeech'
+    'ari' | 'tts' | 'logger' | 'digitWaitMs' | 'maxTalkMs' | 'now' | 'onFirstSpeech'
   >;
   /** Is the call still going (it may have ended while speech was being made)? */
   isActive(session: CallSession): boolean;
@@ -62,19 +65,39 @@ export class CallScript {
       arm(session, this.desk.settings.digitWaitMs, () => void this.desk.hangup(session, 'no digit after the message'));
   }
 
-  async digit(session: CallSession, digit: string): Promise<void> {
-    if (session.answeredAt === undefined || session.acknowledged) return;
-    this.desk.note(session, 'digit', digit);
-    if (digit === '1') {
-      session.acknowledged = true;
-      await this.confirm(session);
-    } else if (digit === '2' && session.repeats < this.desk.settings.maxRepeats) {
-      session.repeats++;
-      disarmAll(session);
-      this.armLongestCall(session);
-      await this.stopPlayback(session);
-      await this.play(session);
+  /** A key pressed: on the call's timeline with what it did (core/keypad decides). */
+  async digit(session: CallSession, key: string): Promise<void> {
+    const action = keyAction(key, {
+      answered: session.answeredAt !== undefined,
+      machine: session.machine === true,
+      acknowledged: session.acknowledged,
+    });
+    this.desk.note(session, 'digit', describeKey(key, action));
+    switch (action.act) {
+      case 'acknowledge':
+        session.acknowledged = true;
+        await this.confirm(session);
+        break;
+      case 'repeat':
+        session.repeats++;
+        await this.interrupt(session);
+        await this.play(session);
+        break;
+      case 'menu':
+        await this.interrupt(session);
+        // Then the wait for a digit, as after the prompt.
+        await this.start(session, [this.say(session, callPhrases(session.speech).keys)]);
+        break;
+      case 'ignore':
+        break;
     }
+  }
+
+  /** Stops what plays (and the wait for a digit) for what the key asked. */
+  private async interrupt(session: CallSession): Promise<void> {
+    disarmAll(session);
+    this.armLongestCall(session);
+    await this.stopPlayback(session);
   }
 
   /** Says the press of 1 was heard, then hangs up. */
@@ -110,10 +133,13 @@ export class CallScript {
 
   private async play(session: CallSession): Promise<void> {
     const phrases = callPhrases(session.speech);
-    const intro = session.repeats === 0 ? [this.say(session, phrases.intro)] : [];
+    const first = session.repeats === 0;
+    const intro = first ? [this.say(session, phrases.intro)] : [];
     // A machine cannot press a digit: the message is left on it, then the call ends.
     if (session.machine) return this.start(session, [...intro, session.messageMedia!], 'message left on the voicemail');
-    await this.start(session, [...intro, session.messageMedia!, this.say(session, phrases.prompt)]);
+    // The keys are said once, before the first message: a person may press one while it plays.
+    const keys = first ? [this.say(session, phrases.keys)] : [];
+    await this.start(session, [...intro, ...keys, session.messageMedia!, this.say(session, phrases.prompt)]);
   }
 
   /** Plays the media in order once all are ready; `closing`: the call is hung up when they end. */

@@ -41,8 +41,6 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   detectMachine?: boolean;
   /** Told of the time from each answer to its first playback (ms): the metrics' histogram. */
   onFirstSpeech?: ((ms: number) => void) | undefined;
-  /** How many times "2" may replay the message. */
-  maxRepeats?: number;
   /** How long to wait for a digit after the prompt before hanging up. */
   digitWaitMs?: number;
   /** How often the database is looked at for calls queued by another process (CLI test calls). */
@@ -60,7 +58,6 @@ export type DialerSettings = Required<
 export function withDefaults(options: DialerOptions): DialerSettings {
   return {
     detectMachine: false,
-    maxRepeats: 2,
     digitWaitMs: 5_000,
     pollMs: 250,
     maxTalkMs: 5 * 60_000,

@@ -6,6 +6,8 @@ import type { LanguageCode, VoiceId } from '../core/languages.js';
 import type { LimitDecision, Plan } from '../core/limits.js';
 import type { Alert } from '../core/payload.js';
 import type { CallKind, CallRecord, RejectedAlert, TransitionFields } from '../core/records.js';
+import { reasonText } from '../core/reasons.js';
+import { decideSms } from '../core/sms-decision.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {
@@ -232,4 +234,18 @@ export function rejectionColumns(rejected: RejectedAlert) {
     extra: alert && Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
     error: rejected.error,
   };
+}
+
+/**
+ * How an account's queued calls end when it is suspended (written with the suspension, in the same
+ * transaction, by both stores): failed, never dialed, with the reason and the SMS decision the call
+ * desk and the SMS backup would have recorded had they found the account suspended at the claim.
+ * The claim reads each call's row again, so no node places them after this.
+ */
+export function endedBySuspension(account: Pick<Account, 'smsBackup' | 'status'>): {
+  error: string;
+  smsStatus: 'not_needed' | 'disabled';
+} {
+  const decision = decideSms('failed', account, true);
+  return { error: reasonText('account_suspended'), smsStatus: decision === 'not_needed' ? 'not_needed' : 'disabled' };
 }

@@ -114,7 +114,7 @@ describe('the data dir, wherever a command runs', { timeout: 180_000 }, () => {
     expect(text.stdout).toMatch(new RegExp(`^ok +data dir +${dataDir.replace(/[.]/g, '\\.')} `, 'm'));
   });
 
-  it('is never made by a command that reads: account list/show, calls, doctor, backup say so and exit 1', () => {
+  it('is never made by a command that reads: account list/show, calls, backup say so and exit 1; doctor fails its data dir check and runs the others', () => {
     const home = folder('home3');
     const cwd = folder('home3', 'work');
     const dataDir = path.join(home, '.local', 'share', 'ringhook');
@@ -122,8 +122,6 @@ describe('the data dir, wherever a command runs', { timeout: 180_000 }, () => {
       ['account', 'list'],
       ['account', 'show', 'a'.repeat(32)],
       ['calls'],
-      ['doctor'],
-      ['doctor', '--json'],
       ['backup', path.join(tmp, 'never.db')],
       ['test-call', 'a'.repeat(32)],
     ];
@@ -135,6 +133,20 @@ describe('the data dir, wherever a command runs', { timeout: 180_000 }, () => {
       expect(fs.existsSync(dataDir), args.join(' ')).toBe(false);
       expect(fs.existsSync(path.join(cwd, 'data')), args.join(' ')).toBe(false);
     }
+    // doctor is the diagnosis: the data dir check fails with the same words, the checks that need no
+    // database (the variables, Asterisk, the trunk and its NAT, speech, SMS) still run, and nothing is made.
+    const doctor = ringhook(['doctor', '--json'], { cwd, home });
+    expect(doctor.code, doctor.stderr).toBe(1);
+    const rows = JSON.parse(doctor.stdout) as Array<{ name: string; ok: unknown; detail: string }>;
+    expect(rows.find((row) => row.name === 'data dir')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining(`no data dir at ${dataDir} (the default for this user`),
+    });
+    expect(rows.find((row) => row.name === 'database')).toMatchObject({ ok: 'skipped' });
+    expect(rows.find((row) => row.name === 'variables')).toMatchObject({ ok: true });
+    expect(ringhook(['doctor'], { cwd, home }).stdout).toContain(`FAIL  data dir     no data dir at ${dataDir}`);
+    expect(fs.existsSync(dataDir)).toBe(false);
+    expect(fs.existsSync(path.join(cwd, 'data'))).toBe(false);
     // An account create refused for its arguments makes nothing either.
     const bad = ringhook(['account', 'create', '--phone', 'nope'], { cwd, home });
     expect(bad.code).not.toBe(0);

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Account } from '../../src/core/account.js';
 import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
+import { LANGUAGES } from '../../src/core/languages.js';
 import { request } from '../helpers/https-client.js';
 import {
   launchChromium,
@@ -245,6 +246,11 @@ describe('overview', () => {
     await signIn(page, owner.userId);
     expect(await page.locator('#voice-language-now').innerText()).toBe('English (English)');
     expect(await page.locator('#voice-intro-now').innerText()).toBe('Alert from ringhook.');
+    // The keys during a call, said on the overview as the call says them (in the account's language).
+    expect(await page.locator('#keys-list').innerText()).toMatch(
+      /1\s+confirms[\s\S]*2 or \*\s+says the message again[\s\S]*0\s+says these keys/,
+    );
+    expect(await page.locator('#keys-said').innerText()).toContain(LANGUAGES.en.prompts.keys);
     await page.getByLabel('Language of the call').selectOption('de');
     await page.getByLabel('Voice', { exact: true }).selectOption('');
     await page.getByLabel(/Spoken intro/).fill('Kursalarm für Ada.');
@@ -256,6 +262,7 @@ describe('overview', () => {
       intro: 'Kursalarm für Ada.',
     });
     expect(await page.locator('#voice-language-now').innerText()).toBe('German (Deutsch)');
+    expect(await page.locator('#keys-said').innerText()).toContain(LANGUAGES.de.prompts.keys);
     await screenshot(page, 'overview-voice');
 
     const token = await page.locator('input[name="_csrf"]').first().inputValue();

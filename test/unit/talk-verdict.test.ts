@@ -175,6 +175,11 @@ describe('audioGaps: silence suppression seen in the receive counters', () => {
     expect(flowOver(3_000, (t) => (t < 900 ? 8 : t % 20 === 0 ? 11 : 0)).gaps).toEqual([{ fromMs: 900 }]);
   });
 
+  it('a key pressed (RFC 4733: a 4-byte event every 20 ms, the phone sending no audio meanwhile) is no audio, not talk', () => {
+    // A person pressing keys one after another for 2 s after "Hello?": one gap, the verdict's silence.
+    expect(flowOver(3_000, (t) => (t < 900 ? 8 : t % 20 === 0 ? 4 : 0)).gaps).toEqual([{ fromMs: 900 }]);
+  });
+
   it('audio again: the gap ends at the last reading without audio (the least it can have been)', () => {
     expect(flowOver(5_000, (t) => (t < 900 || t >= 2_950 ? 8 : 0)).gaps).toEqual([{ fromMs: 900, toMs: 2_900 }]);
   });

@@ -114,7 +114,8 @@ function before(ctx: RuleContext, chars: number): string {
 }
 const after = (ctx: RuleContext, end: number, chars: number) => ctx.text.slice(end, end + chars).split(/[.!?|\n]/)[0]!;
 
-export function buildRules(lang: SpeechLanguage): Rule[] {
+/** What every group of rules is built from: the language, its words and the patterns it writes numbers with. */
+function ruleKit(lang: SpeechLanguage) {
   const w = wordsOf(lang);
   const group = `[${escapeRegExp(lang.groupSeparator)}\\u00A0\\u202F]`;
   const point = escapeRegExp(lang.decimalSeparator);
@@ -127,7 +128,24 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
   const r = (source: string) => new RegExp(source, 'yu');
   const num = (written: string) => sayNumber(written, lang);
+  return { lang, w, r, num, point, number, currency, indicator, units, magnitudes, symbols };
+}
+type RuleKit = ReturnType<typeof ruleKit>;
 
+/** The rules of a language, in the order they are tried. */
+export function buildRules(lang: SpeechLanguage): Rule[] {
+  const kit = ruleKit(lang);
+  return [
+    ...datesAndTimes(kit),
+    ...tickersAndIndicators(kit),
+    ...pairsTagsAndTimeframes(kit),
+    ...numbersAndSymbols(kit),
+  ];
+}
+
+/** Placeholders, dates, times, risk/reward and ratios: tried before the numbers in them. */
+function datesAndTimes(kit: RuleKit): Rule[] {
+  const { lang, w, r, num } = kit;
   return [
     // TradingView's {{close}} left unexpanded: said as the field's name, so the owner hears the template was not filled in.
     {
@@ -185,6 +203,13 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
         return hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
       },
     },
+  ];
+}
+
+/** Tickers as markets write them, and indicators with their lengths. */
+function tickersAndIndicators(kit: RuleKit): Rule[] {
+  const { lang, w, r, indicator } = kit;
+  return [
     {
       name: 'yahoo-index',
       pattern: r(`${NOT_AFTER_WORD}\\^([A-Z0-9]{1,9})${NOT_BEFORE_WORD}`),
@@ -227,6 +252,13 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
       pattern: r(`${NOT_AFTER_WORD}(${indicator})\\((\\d{1,4})\\)`),
       speak: ([, name, length]) => `${saySymbol(name!, lang)} ${wholeNumber(length!, lang)}`,
     },
+  ];
+}
+
+/** Pairs of numbers and currencies, cashtags, hashtags, timeframes and words in capitals. */
+function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
+  const { lang, w, r, num, units } = kit;
+  return [
     // EMA 9/21: a pair of lengths; 6/14 a date; 1/2 a fraction; any other pair of numbers, "and".
     {
       name: 'number-pair',
@@ -297,6 +329,13 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
         return base === undefined ? undefined : `${base} ${spell(suffixed![2]!, lang)}`;
       },
     },
+  ];
+}
+
+/** Amounts, the letters after a number, ranges, separators and symbols: last, as the catch-all. */
+function numbersAndSymbols(kit: RuleKit): Rule[] {
+  const { lang, w, r, num, point, number, currency, magnitudes, symbols } = kit;
+  return [
     {
       name: 'number',
       pattern: r(

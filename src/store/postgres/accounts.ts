@@ -5,7 +5,7 @@ import type { Account } from '../../core/account.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
 import { DEFAULT_LANGUAGE, defaultVoice } from '../../core/languages.js';
 import { UserError } from '../../lib/errors.js';
-import { ACCOUNT_COLUMNS, type AccountRow, toAccount, wrongSecretKeyMessage } from '../rows.js';
+import { ACCOUNT_COLUMNS, type AccountRow, endedBySuspension, toAccount, wrongSecretKeyMessage } from '../rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { SecretBox } from '../secret-box.js';
 import type { AccountRepo } from '../contract.js';
@@ -26,6 +26,11 @@ const SQL = {
   rotateKey:
     'UPDATE accounts SET api_key_sealed = $2, api_key_mac = $3, key_created_at = $4, updated_at = $4 WHERE user_id = $1',
   delete: 'DELETE FROM accounts WHERE user_id = $1',
+  // The queued calls of an account just suspended: their timeline's step first, then the step.
+  suspendedEvents: `INSERT INTO call_events (call_id, at, event, detail)
+           SELECT call_id, $2::bigint, 'failed', $3::text FROM calls WHERE user_id = $1 AND status = 'queued'`,
+  suspendedCalls: `UPDATE calls SET status = 'failed', ended_at = $2, error = $3, sms_status = coalesce(sms_status, $4), updated_at = $2
+           WHERE user_id = $1 AND status = 'queued'`,
   fingerprint: 'SELECT fingerprint FROM secret_key_check WHERE id = 1',
   adoptFingerprint: 'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',
   setFingerprint:
@@ -92,26 +97,40 @@ export class PgAccountStore implements AccountRepo {
     return (await query<AccountRow>(this.sql, SQL.list)).map((row) => this.open(row));
   }
 
+  /**
+   * Changes an account. Suspending it ends its queued calls in the same transaction (rows.ts
+   * endedBySuspension): the claim reads each call's row again, so none is placed after this, on
+   * any node.
+   */
   async update(userId: string, changes: AccountChanges): Promise<Account | undefined> {
     const current = await this.get(userId);
     if (!current) return undefined;
     const next = { ...current, ...changes };
-    await query(this.sql, SQL.update, [
-      userId,
-      next.name,
-      next.phone,
-      next.plan,
-      next.smsBackup ? 1 : 0,
-      next.requireConfirm ? 1 : 0,
-      next.language,
-      next.voice,
-      next.intro,
-      next.status,
-      this.now(),
-      next.dedupeSeconds,
-      next.webhookSources,
-    ]);
-    return this.get(userId);
+    const changed = await this.sql.begin(async (tx) => {
+      const now = this.now();
+      const { count } = await query(tx, SQL.update, [
+        userId,
+        next.name,
+        next.phone,
+        next.plan,
+        next.smsBackup ? 1 : 0,
+        next.requireConfirm ? 1 : 0,
+        next.language,
+        next.voice,
+        next.intro,
+        next.status,
+        now,
+        next.dedupeSeconds,
+        next.webhookSources,
+      ]);
+      if (count === 1 && next.status === 'suspended') {
+        const { error, smsStatus } = endedBySuspension(next);
+        await query(tx, SQL.suspendedEvents, [userId, now, error]);
+        await query(tx, SQL.suspendedCalls, [userId, now, error, smsStatus]);
+      }
+      return count === 1;
+    });
+    return changed ? this.get(userId) : undefined;
   }
 
   /** Issues a new api_key; the old webhook URL stops working at once. */

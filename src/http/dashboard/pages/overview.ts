@@ -1,5 +1,5 @@
 // The overview: webhook URL with a copy button, ready-to-paste TradingView messages, plan and usage,
-// phone, SMS backup and confirmation switches, the call's language, voice and intro, "Hear it" (any
+// phone, SMS backup and confirmation switches, the keys during a call, the call's language, voice and intro, "Hear it" (any
 // message as the calls say it), the contact card, test call and the way to regenerate the URL.
 import type { Account } from '../../../core/account.js';
 import { introFor, LANGUAGE_CODES, LANGUAGES, MAX_INTRO, VOICE_IDS, VOICES } from '../../../core/languages.js';
@@ -193,6 +193,20 @@ function confirmSection(model: OverviewModel): SafeHtml {
   });
 }
 
+/** What the keys do during a call (core/keypad), in the words the call says them in after the intro. */
+function keysSection(model: OverviewModel): SafeHtml {
+  const { keys } = LANGUAGES[model.account.language].prompts;
+  return html`<section class="card" aria-labelledby="keys-title">
+  <h2 id="keys-title">Keys during a call</h2>
+  <dl class="facts" id="keys-list">
+    <dt>1</dt><dd>confirms: the call says so and ends (acknowledged)</dd>
+    <dt>2 or *</dt><dd>says the message again from its start, as often as you like while the call lasts</dd>
+    <dt>0</dt><dd>says these keys again</dd>
+  </dl>
+  <p class="hint" id="keys-said">A key works at once, also while the message plays. The call says the keys once, after the intro: "${keys}" A voicemail's keys do nothing.</p>
+</section>`;
+}
+
 function voiceSection(model: OverviewModel): SafeHtml {
   const { account } = model;
   const language = LANGUAGES[account.language];
@@ -284,6 +298,7 @@ ${webhookSection(model)}
 ${planSection(model)}
 ${smsSection(model)}
 ${confirmSection(model)}
+${keysSection(model)}
 ${voiceSection(model)}
 ${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}
 ${contactSection(model)}
