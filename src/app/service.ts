@@ -209,6 +209,7 @@ export async function startService(
       smsGateway: smsGatewaySetting(config.telephony.mode === 'off', config.sms.gateway),
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
+      webhookSources: config.webhookSources,
       onCallQueued: (queued) => {
         events.emit({
           callId: queued.callId,

@@ -22,6 +22,7 @@ import { accountView, iso, printFields, printJson, printTable } from './output.j
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
 import { smsBackupWarning } from '../core/sms-truth.js';
+import { ownerControlArgs, ownerControlChanges } from './owner-control-args.js';
 
 const languageArgs = {
   language: {
@@ -119,6 +120,7 @@ const create = defineCommand({
     },
     name: { type: 'string', description: 'A name for the account', default: '' },
     ...languageArgs,
+    ...ownerControlArgs,
     ...jsonArg,
   },
   run: ({ args }) => {
@@ -131,6 +133,7 @@ const create = defineCommand({
       smsBackup: smsBackupOnCreate(args['sms-backup']),
       requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
       name: parseArg(nameSchema, args.name, '--name'),
+      ...ownerControlChanges(args),
     };
     return withStores(
       async (stores, config) => {
@@ -193,7 +196,8 @@ const show = defineCommand({
 const set = defineCommand({
   meta: {
     name: 'set',
-    description: "Change an account's plan, phone, SMS backup, confirmation, name, language, voice or intro",
+    description:
+      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window or allowed sources",
   },
   args: {
     ...userIdArg,
@@ -207,6 +211,7 @@ const set = defineCommand({
     },
     name: { type: 'string', description: 'A name for the account' },
     ...languageArgs,
+    ...ownerControlArgs,
     password: {
       type: 'boolean',
       description: 'Set the dashboard password (asked for, or read from stdin; never an argument)',
@@ -228,6 +233,7 @@ const set = defineCommand({
         }),
         ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
         ...voiceChanges(account, args),
+        ...ownerControlChanges(args),
       };
       const dashboardChanged = await applyDashboardOptions(stores, account.userId, {
         password: args.password,
@@ -235,7 +241,7 @@ const set = defineCommand({
       });
       if (Object.keys(changes).length === 0 && !dashboardChanged)
         throw new UserError(
-          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --password or --admin',
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --password or --admin',
         );
       const shown = (
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account

@@ -293,6 +293,25 @@ const checkLastCall: Check = async (config) => {
   }
 };
 
+/** Whether the webhook takes alerts from anyone (the seed's rule) or only from allowed sources (#41). */
+const checkWebhookDoor: Check = async (config) => {
+  const server = config.webhookSources;
+  const said = server.any
+    ? 'open to any address (RINGHOOK_WEBHOOK_SOURCES not set)'
+    : `on for every account: alerts only from ${server.describe()} (RINGHOOK_WEBHOOK_SOURCES=${server.text})`;
+  try {
+    const stores = await openStores(config);
+    try {
+      const narrowed = (await stores.accounts.list()).filter((a) => a.webhookSources !== 'any').length;
+      return pass('webhook door', narrowed === 0 ? said : `${said}; ${narrowed} account(s) allow only their --sources`);
+    } finally {
+      await stores.close();
+    }
+  } catch {
+    return pass('webhook door', said);
+  }
+};
+
 /** Which data dir, and why that one: a command typed in another folder opens this same one. */
 const checkDataDir: Check = async (config) =>
   dataDirReady(config)
@@ -325,6 +344,7 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
   ];
   const results = await Promise.all(checks.map((check) => check(config)));
   // After the database check, which may have made or migrated the store.
+  return [...results, await checkLastCall(config), await checkWebhookDoor(config)];
   return [...results, await needsDatabase(checkLastCall, 'last-call')(config)];
 }
 

@@ -49,6 +49,8 @@ export function accountView(account: Account, publicUrl: string, sms: SmsGateway
     language: account.language,
     voice: account.voice,
     intro: introFor(account),
+    dedupe_seconds: account.dedupeSeconds,
+    webhook_sources: account.webhookSources,
     status: account.status,
     created_at: iso(account.createdAt),
     updated_at: iso(account.updatedAt),

@@ -70,6 +70,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     allowed: 'IP addresses and CIDRs, comma-separated',
   },
   {
+    names: ['RINGHOOK_WEBHOOK_SOURCES'],
+    default: '`any`',
+    meaning:
+      'who may send alerts to every account: `any`, `tradingview` (its four published addresses) or comma-separated addresses/CIDRs, e.g. `203.0.113.0/24,2001:db8::/32`; others get 403 `source_not_allowed` ([owner controls](owner-controls.md))',
+    allowed: '`any`, `tradingview`, or IP addresses and CIDRs, comma-separated',
+  },
+  {
     names: ['RINGHOOK_MAX_CONNECTIONS'],
     default: 'half the open-file limit, at most 4096',
     meaning:

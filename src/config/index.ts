@@ -14,6 +14,7 @@ import { describeIssue, onOff, port, presentVariables, unknownVariables, type En
 import { decodeSecretKey } from './rules.js';
 import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
+import { parseSourceRule, type SourceRule } from '../core/webhook-sources.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
 import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
 import {
@@ -46,6 +47,8 @@ export const envSchema = z
     RINGHOOK_TLS_KEY: z.string().optional(),
     RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
     RINGHOOK_TRUST_PROXY: z.string().optional(),
+    /** Who may send alerts to any account: "any" (default), "tradingview" (its four published addresses) or addresses/CIDRs. */
+    RINGHOOK_WEBHOOK_SOURCES: z.string().optional(),
     RINGHOOK_PUBLIC_URL: z
       .url({
         protocol: /^https?$/,
@@ -238,6 +241,8 @@ export interface Config extends TransportConfig {
   httpPort: number | null;
   trustProxy: AddressMatcher;
   trustProxyText: string;
+  /** The server's allowed alert sources (RINGHOOK_WEBHOOK_SOURCES; core/webhook-sources). */
+  webhookSources: SourceRule;
   /** Base of the webhook URLs shown to owners, without a trailing slash. */
   publicUrl: string;
   publicUrlConfigured: boolean;
@@ -293,6 +298,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       `invalid configuration:\n  - RINGHOOK_TRUST_PROXY: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8`,
     );
   }
+  let webhookSources: SourceRule;
+  try {
+    webhookSources = parseSourceRule(e.RINGHOOK_WEBHOOK_SOURCES ?? 'any');
+  } catch (error) {
+    throw new UserError(
+      `invalid configuration:\n  - RINGHOOK_WEBHOOK_SOURCES: ${(error as Error).message}; use any, tradingview, or comma-separated addresses or CIDRs, e.g. 203.0.113.0/24`,
+    );
+  }
   const { dir: dataDir, origin: dataDirOrigin } = dataDirOf(env, cwd);
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
@@ -315,6 +328,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     httpPort: e.RINGHOOK_HTTP_PORT ?? (acme ? ACME_DEFAULTS.httpPort : null),
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
+    webhookSources,
     publicUrl,
     publicUrlConfigured: e.RINGHOOK_PUBLIC_URL !== undefined,
     selfSigned: e.RINGHOOK_SELF_SIGNED,

@@ -18,10 +18,26 @@ export interface NewAccount {
   language?: LanguageCode;
   voice?: VoiceId;
   intro?: string | null;
+  /** Default 0 (off) and 'any'. */
+  dedupeSeconds?: number;
+  webhookSources?: string;
 }
 
 export type AccountChanges = Partial<
-  Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status'>
+  Pick<
+    Account,
+    | 'name'
+    | 'phone'
+    | 'plan'
+    | 'smsBackup'
+    | 'requireConfirm'
+    | 'language'
+    | 'voice'
+    | 'intro'
+    | 'status'
+    | 'dedupeSeconds'
+    | 'webhookSources'
+  >
 >;
 
 // ---- calls and their history
@@ -29,7 +45,21 @@ export type AccountChanges = Partial<
 export type CallKind = 'alert' | 'test';
 
 /** Statuses of rejected alerts, shown in the history beside the call statuses. */
-export type RejectionStatus = 'rate_limited' | 'limit_exceeded' | 'invalid_payload' | 'suspended';
+export type RejectionStatus =
+  | 'rate_limited'
+  | 'limit_exceeded'
+  | 'invalid_payload'
+  | 'suspended'
+  /** A duplicate of an earlier alert (its error names the first call_id): no call, nothing counted. */
+  | 'duplicate'
+  /** From an address the webhook's allowed sources do not include. */
+  | 'source_not_allowed';
+
+/** What makes an alert the same as one accepted before (core/dedupe): its key, and how far back to look. */
+export interface DedupeCheck {
+  key: string;
+  since: number;
+}
 
 export interface CallRecord {
   /** The row id: the cursor for paging (pages continue below it). */
@@ -86,6 +116,8 @@ export interface HistoryPage {
 
 export type AcceptResult =
   | { accepted: true; callId: string; receivedAt: number }
+  /** A duplicate (core/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
+  | { accepted: true; duplicate: true; callId: string; rowId: string; receivedAt: number }
   /** `callId`: the rejection's own row in the history, when one was kept (alerts; the dashboard shows it live). */
   | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }>; callId?: string };
 

@@ -15,6 +15,9 @@ import type { AddressMatcher } from '../core/address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { closingUnread, readBodyLimited } from './body.js';
 import { addressOf } from './client-address.js';
+import { ANY_SOURCE, type SourceRule } from '../core/webhook-sources.js';
+import { dedupeKey, dedupeSince } from '../core/dedupe.js';
+import { duplicateAnswer, refuseSource } from './webhook-owner-controls.js';
 import { errorAnswer, jsonAnswer, toResponse, type JsonAnswer } from './respond.js';
 import { credentialsFromPath } from '../core/webhook-path.js';
 import { newCallId } from '../core/ids.js';
@@ -28,6 +31,8 @@ export type WebhookResult =
   | 'rate_limited'
   | 'too_many_failures'
   | 'unavailable'
+  | 'duplicate'
+  | 'source_not_allowed'
   | 'method_not_allowed';
 
 export interface WebhookDeps {
@@ -49,6 +54,8 @@ export interface WebhookDeps {
   onResult?: (result: WebhookResult, durationMs: number) => void;
   /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
   trustProxy?: AddressMatcher;
+  /** The server's allowed sources (RINGHOOK_WEBHOOK_SOURCES); each account may narrow them further. */
+  webhookSources?: SourceRule;
 }
 
 /** What the webhook needs of a request, whichever transport carried it. */
@@ -59,6 +66,8 @@ export interface AlertRequest {
   /** The socket's peer address. */
   peer: string | undefined;
   forwardedFor: string | undefined;
+  /** The Idempotency-Key header, when sent (duplicate alerts, core/dedupe). */
+  idempotencyKey?: string | undefined;
   /** The body, refused past `limit` bytes (an ApiError). */
   readBody(limit: number): Promise<Uint8Array>;
 }
@@ -137,7 +146,10 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
   const credentials = credentialsFromPath(request.pathname);
-  if (credentials && deps.store.calls.receiveAlert)
+  // The one-step path (PostgreSQL, #43) does not know the owner controls (#41) yet: a server with a
+  // source rule takes the step-by-step path, whose accept checks duplicates under the account's lock.
+  const serverSources = deps.webhookSources ?? ANY_SOURCE;
+  if (credentials && deps.store.calls.receiveAlert && serverSources.any)
     return receiveInOneStep(request, deps, throttle, credentials, deps.store.calls.receiveAlert.bind(deps.store.calls));
   const account = credentials
     ? await deps.store.accounts.authenticate(credentials.userId, credentials.apiKey)
@@ -158,6 +170,9 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     return refuse('suspended', SUSPENDED(), account.userId);
   }
 
+  const sourceError = await refuseSource(request, deps, account, serverSources);
+  if (sourceError) return refuse('source_not_allowed', sourceError, account.userId);
+
   let body: Uint8Array;
   try {
     body = await request.readBody(MAX_BODY_BYTES);
@@ -175,7 +190,18 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
 
-  const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert);
+  const key = dedupeKey(account.dedupeSeconds, { idempotencyKey: request.idempotencyKey, alert: parsed.alert });
+  const dedupe = key === null ? undefined : { key, since: dedupeSince(deps.now(), account.dedupeSeconds) };
+  const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert, dedupe);
+  if (outcome.accepted && 'duplicate' in outcome) {
+    deps.onRejectionRecorded?.({ callId: outcome.rowId, userId: account.userId });
+    return {
+      result: 'duplicate',
+      userId: account.userId,
+      callId: outcome.callId,
+      answer: duplicateAnswer(deps.now(), outcome.callId),
+    };
+  }
   if (!outcome.accepted) {
     if (outcome.callId) deps.onRejectionRecorded?.({ callId: outcome.callId, userId: account.userId });
     return refuseOverLimit(outcome.decision, account.userId);
@@ -358,6 +384,7 @@ export function h3Webhook(webhook: Webhook) {
       contentType: event.req.headers.get('content-type') ?? undefined,
       peer: getRequestIP(event),
       forwardedFor: event.req.headers.get('x-forwarded-for') ?? undefined,
+      idempotencyKey: event.req.headers.get('idempotency-key') ?? undefined,
       readBody: (limit) => readBodyLimited(event.req, limit, event.runtime?.node?.req),
     });
     const closing = closingUnread(event.runtime?.node?.req);

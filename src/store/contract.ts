@@ -17,6 +17,7 @@ import type {
   CallEventRow,
   CallForDialing,
   CallRecord,
+  DedupeCheck,
   EndedWithoutSms,
   HistoryPage,
   LeftSms,
@@ -46,7 +47,8 @@ export interface AccountRepo {
 
 export interface CallRepo {
   /** Limits checked and the call and its usage written in one transaction, on disk before it resolves. */
-  accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult>;
+  /** With `dedupe`, an earlier call with the same key since `dedupe.since` answers instead, in the same transaction. */
+  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult>;
   recordRejection(rejected: RejectedAlert): Promise<void>;
   /**
    * Credentials, suspension, payload and limits checked and the alert's row written in one step

@@ -22,13 +22,16 @@ export interface AccountRow {
   voice: VoiceId;
   intro: string | null;
   status: AccountStatus;
+  /** Absent in a row of schema 12 or older (an expand migration). */
+  dedupe_seconds?: number;
+  webhook_sources?: string;
   created_at: number;
   updated_at: number;
   key_created_at: number;
 }
 
 export const ACCOUNT_COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at';
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, created_at, updated_at, key_created_at';
 
 export function toAccount(row: AccountRow, apiKey: string): Account {
   return {
@@ -43,6 +46,8 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     voice: row.voice,
     intro: row.intro,
     status: row.status,
+    dedupeSeconds: Number(row.dedupe_seconds ?? 0),
+    webhookSources: row.webhook_sources ?? 'any',
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,

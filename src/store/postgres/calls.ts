@@ -2,7 +2,7 @@
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
 import type { SmsAttempt } from '../../core/sms-truth.js';
-import type { SmsStatus } from '../../core/records.js';
+import type { DedupeCheck, SmsStatus } from '../../core/records.js';
 import { newCallId } from '../../core/ids.js';
 import {
   BURST_WINDOW_MS,
@@ -36,6 +36,10 @@ type CallRow = Parameters<typeof toRecord>[0];
 
 const SQL = {
   lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
+  // Duplicate alerts (#41), a step of their own to merge into the one-round-trip function (#43).
+  firstWithKey: `SELECT call_id FROM calls WHERE user_id = $1 AND dedupe_key = $2 AND received_at >= $3
+                 ORDER BY received_at LIMIT 1`,
+  setDedupeKey: 'UPDATE calls SET dedupe_key = $1 WHERE call_id = $2',
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
                               strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
@@ -82,12 +86,27 @@ export class PgCallStore implements CallRepo {
   }
 
   /** One transaction per alert, committed before it resolves (no batching: the pool gives the concurrency). */
-  async accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+  async accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult> {
     this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       // Read after the lock: the times of one account's accepts follow the order they commit in.
       const now = this.now();
+      // Under the account's lock, on every node: of two identical alerts, exactly one becomes a call.
+      if (dedupe) {
+        const [first] = await query<{ call_id: string }>(tx, SQL.firstWithKey, [userId, dedupe.key, dedupe.since]);
+        if (first) {
+          const rowId = newCallId();
+          await this.insertRejection(tx, now, {
+            callId: rowId,
+            userId,
+            status: 'duplicate',
+            error: `duplicate of ${first.call_id}`,
+            alert,
+          });
+          return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
+        }
+      }
       const month = monthWindow(now);
       // Sent together (pipelined on the transaction's connection): one round trip, not two. An
       // unlimited plan's usage decides nothing, so it is not read (as in SQLite).
@@ -106,6 +125,7 @@ export class PgCallStore implements CallRepo {
         this.insertCall(tx, now, callId, userId, 'alert', alert),
         query(tx, SQL.countUsage, [userId, month.key]),
       ]);
+      if (dedupe) await query(tx, SQL.setDedupeKey, [dedupe.key, callId]);
       return { accepted: true, callId, receivedAt: now };
     });
   }

@@ -14,7 +14,14 @@ import {
   type Plan,
 } from '../../core/limits.js';
 import { withBusyTimeout, type Db } from './database.js';
-import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
+import type {
+  AcceptResult,
+  CallKind,
+  CallRecord,
+  DedupeCheck,
+  HistoryPage,
+  RejectedAlert,
+} from '../../core/records.js';
 import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
 import { rejectionColumns } from '../rows.js';
 import type { CallRepo } from '../contract.js';
@@ -41,6 +48,9 @@ const SQL = {
   trimRejections: `DELETE FROM calls WHERE user_id = @user_id AND accepted = 0 AND id <= (
                      SELECT id FROM calls WHERE user_id = @user_id AND accepted = 0 ORDER BY id DESC LIMIT 1 OFFSET @keep)`,
   get: 'SELECT * FROM calls WHERE call_id = ?',
+  firstWithKey: `SELECT call_id FROM calls WHERE user_id = ? AND dedupe_key = ? AND received_at >= ?
+                 ORDER BY received_at LIMIT 1`,
+  setDedupeKey: 'UPDATE calls SET dedupe_key = ? WHERE call_id = ?',
   listAll: 'SELECT * FROM calls WHERE id < @before ORDER BY id DESC LIMIT @limit',
   listForAccount: 'SELECT * FROM calls WHERE user_id = @user_id AND id < @before ORDER BY id DESC LIMIT @limit',
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
@@ -65,8 +75,8 @@ interface PendingWrite {
 export class CallStore implements CallRepo {
   private readonly stmt;
   /** An accept in a transaction of its own, answered at once (tools and tests; serve groups them: accept). */
-  readonly acceptNow: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
-  private readonly acceptTx: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
+  readonly acceptNow: (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck) => AcceptResult;
+  private readonly acceptTx: (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck) => AcceptResult;
   private readonly rejectTx: (rejected: RejectedAlert) => null;
   private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
   private pending: PendingWrite[] = [];
@@ -82,6 +92,8 @@ export class CallStore implements CallRepo {
       recentAccepted: db.prepare<[string, CallKind, number, number], { received_at: number }>(SQL.recentAccepted),
       trimRejections: db.prepare(SQL.trimRejections),
       get: db.prepare<[string], CallRow>(SQL.get),
+      firstWithKey: db.prepare<[string, string, number], { call_id: string }>(SQL.firstWithKey),
+      setDedupeKey: db.prepare(SQL.setDedupeKey),
       listAll: db.prepare<{ before: number; limit: number }, CallRow>(SQL.listAll),
       recentSms: db.prepare<[number], SmsAttempt>(SQL.recentSms),
       listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
@@ -90,8 +102,21 @@ export class CallStore implements CallRepo {
       ),
       getForAccount: db.prepare<[string, string], CallRow>(SQL.getForAccount),
     };
-    const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert): AcceptResult => {
+    const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): AcceptResult => {
       const now = this.now();
+      // In the accept's own write transaction: of two identical alerts, exactly one becomes a call.
+      const first = dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since);
+      if (first) {
+        const rowId = newCallId();
+        this.insertRejection(now, {
+          callId: rowId,
+          userId,
+          status: 'duplicate',
+          error: `duplicate of ${first.call_id}`,
+          alert,
+        });
+        return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
+      }
       const month = monthWindow(now);
       // An unlimited plan's usage is only counted, never read: one statement less per alert.
       const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
@@ -104,10 +129,11 @@ export class CallStore implements CallRepo {
       }
       const callId = newCallId();
       this.insertCall(now, callId, userId, 'alert', alert);
+      if (dedupe) this.stmt.setDedupeKey.run(dedupe.key, callId);
       this.stmt.countUsage.run(userId, month.key);
       return { accepted: true, callId, receivedAt: now };
     });
-    this.acceptNow = (userId, plan, alert) => acceptTx.immediate(userId, plan, alert);
+    this.acceptNow = (userId, plan, alert, dedupe) => acceptTx.immediate(userId, plan, alert, dedupe);
     this.acceptTx = acceptTx;
     this.rejectTx = db.transaction((rejected: RejectedAlert) => {
       this.insertRejection(this.now(), rejected);
@@ -131,8 +157,8 @@ export class CallStore implements CallRepo {
    * together in the next, so a durable write (fsync) is shared instead of paid per alert. Each
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
    */
-  accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
-    return this.grouped(() => this.acceptTx(userId, plan, alert)) as Promise<AcceptResult>;
+  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult> {
+    return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe)) as Promise<AcceptResult>;
   }
 
   /** recordRejectionNow in the next group commit: a flood of refused requests shares the fsync too. */
