@@ -106,7 +106,7 @@ describe('the local softphone (no trunk)', () => {
     const doctor = runCli(['doctor'], cliEnv);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(
-      /FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and calls end unreachable: No phone is registered as ringhook: register a softphone/,
+      /FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and calls end unreachable: No phone is registered as ringhook, so nothing could ring: register a softphone/,
     );
     expect(doctor.stdout).toMatch(/fix: register a SIP phone at sip:127\.0\.0\.1:\d+ as ringhook/);
 
