@@ -299,6 +299,8 @@ const checkWebhookDoor: Check = async (config) => {
   const said = server.any
     ? 'open to any address (RINGHOOK_WEBHOOK_SOURCES not set)'
     : `on for every account: alerts only from ${server.describe()} (RINGHOOK_WEBHOOK_SOURCES=${server.text})`;
+  // The server's rule is said whatever the data dir; its accounts' own rules only from a database.
+  if (!dataDirReady(config)) return pass('webhook door', said);
   try {
     const stores = await openStores(config);
     try {
@@ -344,8 +346,7 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
   ];
   const results = await Promise.all(checks.map((check) => check(config)));
   // After the database check, which may have made or migrated the store.
-  return [...results, await checkLastCall(config), await checkWebhookDoor(config)];
-  return [...results, await needsDatabase(checkLastCall, 'last-call')(config)];
+  return [...results, await needsDatabase(checkLastCall, 'last-call')(config), await checkWebhookDoor(config)];
 }
 
 export const doctorCommand = defineCommand({
