@@ -176,18 +176,23 @@ export function limitRejection(
   };
 }
 
+/** The row of an alert answered as a duplicate of an earlier one (the same for both stores). */
+export function duplicateRow(userId: string, alert: Alert, firstCallId: string, rowId: string): RejectedAlert {
+  return { callId: rowId, userId, status: 'duplicate', error: `duplicate of ${firstCallId}`, alert };
+}
+
 /** The fields of a step to write, without those left undefined and without instructions. */
 export function columnEntries(fields: TransitionFields): Array<[ColumnField, unknown]> {
   return Object.entries(fields).filter(([k, v]) => v !== undefined && k in COLUMN) as Array<[ColumnField, unknown]>;
 }
 
-/** The usage month an alert was counted in, and the timeline's words when its allowance is given back. */
+/** The timeline's words when a call's monthly allowance is given back. */
 export const ALLOWANCE_RETURNED = 'the monthly allowance was given back: the call never left this server';
 
-/** The column each field of a step is kept in (both stores). */
 /** The fields of a step that are kept in a column (returnsAllowance is an instruction, not a column). */
 export type ColumnField = Exclude<keyof TransitionFields, 'returnsAllowance'>;
 
+/** The column each field of a step is kept in (both stores). */
 export const COLUMN: Record<ColumnField, string> = {
   phone: 'phone',
   channelId: 'channel_id',
@@ -213,6 +218,20 @@ export interface SessionRow {
   created_at: number;
   last_seen_at: number;
   expires_at: number;
+}
+
+/** An accepted alert's own columns, in the order both stores insert them (after the status). */
+export function alertColumns(alert: Alert) {
+  return {
+    message: alert.message,
+    message_truncated: alert.truncated ? 1 : 0,
+    ticker: alert.fields.ticker ?? null,
+    price: alert.fields.price ?? null,
+    action: alert.fields.action ?? null,
+    strategy: alert.fields.strategy ?? null,
+    alert_timestamp: alert.fields.timestamp ?? null,
+    extra: Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+  };
 }
 
 /** A refused alert's columns, in the order both stores insert them (after call_id, before the times). */

@@ -28,7 +28,7 @@ import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
 import type { CallRepo } from '../contract.js';
 import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
-import { rejectionColumns } from '../rows.js';
+import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
 
 type CallRow = Parameters<typeof toRecord>[0];
 
@@ -97,13 +97,7 @@ export class PgCallStore implements CallRepo {
         const [first] = await query<{ call_id: string }>(tx, SQL.firstWithKey, [userId, dedupe.key, dedupe.since]);
         if (first) {
           const rowId = newCallId();
-          await this.insertRejection(tx, now, {
-            callId: rowId,
-            userId,
-            status: 'duplicate',
-            error: `duplicate of ${first.call_id}`,
-            alert,
-          });
+          await this.insertRejection(tx, now, duplicateRow(userId, alert, first.call_id, rowId));
           return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
         }
       }
@@ -203,14 +197,7 @@ export class PgCallStore implements CallRepo {
       kind,
       1,
       'queued',
-      alert.message,
-      alert.truncated ? 1 : 0,
-      alert.fields.ticker ?? null,
-      alert.fields.price ?? null,
-      alert.fields.action ?? null,
-      alert.fields.strategy ?? null,
-      alert.fields.timestamp ?? null,
-      Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+      ...Object.values(alertColumns(alert)),
       null,
       now,
       this.nodeId,

@@ -6,7 +6,7 @@ import { newCallId } from '../../core/ids.js';
 import { BURST_WINDOW_MS, decideLimits, monthWindow, PLAN_LIMITS } from '../../core/limits.js';
 import type { AlertToReceive, ReceivedAlert } from '../../core/records.js';
 import { isStoreUnavailable } from '../unavailable.js';
-import { type AccountRow, MAX_REJECTIONS_KEPT, rejectionColumns, toAccount } from '../rows.js';
+import { type AccountRow, alertColumns, MAX_REJECTIONS_KEPT, rejectionColumns, toAccount } from '../rows.js';
 import type { SecretBox } from '../secret-box.js';
 import { query, type Sql } from './connect.js';
 import { RECEIVE_FUNCTION } from './receive-function.js';
@@ -62,16 +62,7 @@ function itemOf(request: AlertToReceive, mac: Buffer): Record<string, unknown> {
   });
   return {
     ...base,
-    a: {
-      message: alert.message,
-      message_truncated: alert.truncated ? 1 : 0,
-      ticker: alert.fields.ticker ?? null,
-      price: alert.fields.price ?? null,
-      action: alert.fields.action ?? null,
-      strategy: alert.fields.strategy ?? null,
-      alert_timestamp: alert.fields.timestamp ?? null,
-      extra: Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
-    },
+    a: alertColumns(alert),
     refused,
   };
 }

@@ -23,7 +23,7 @@ import type {
   RejectedAlert,
 } from '../../core/records.js';
 import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
-import { rejectionColumns } from '../rows.js';
+import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
 import type { CallRepo } from '../contract.js';
 
 /**
@@ -108,13 +108,7 @@ export class CallStore implements CallRepo {
       const first = dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since);
       if (first) {
         const rowId = newCallId();
-        this.insertRejection(now, {
-          callId: rowId,
-          userId,
-          status: 'duplicate',
-          error: `duplicate of ${first.call_id}`,
-          alert,
-        });
+        this.insertRejection(now, duplicateRow(userId, alert, first.call_id, rowId));
         return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
       }
       const month = monthWindow(now);
@@ -205,14 +199,7 @@ export class CallStore implements CallRepo {
       kind,
       accepted: 1,
       status: 'queued',
-      message: alert.message,
-      message_truncated: alert.truncated ? 1 : 0,
-      ticker: alert.fields.ticker ?? null,
-      price: alert.fields.price ?? null,
-      action: alert.fields.action ?? null,
-      strategy: alert.fields.strategy ?? null,
-      alert_timestamp: alert.fields.timestamp ?? null,
-      extra: Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+      ...alertColumns(alert),
       error: null,
       now,
     });
