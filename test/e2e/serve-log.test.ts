@@ -2,16 +2,16 @@
 // and a real Kannel, read as an operator reads `journalctl -u ringhook` or `docker logs`: one JSON
 // line per alert accepted or refused, per call at its end, per SMS; never the api_key, the phone
 // number or the alert's text at info; RINGHOOK_LOG_LEVEL quiets it (warn) or adds the text (debug).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
-import { buildOnce, REPO_ROOT, runCli } from '../helpers/cli.js';
+import { buildOnce, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
 import { type KannelPeer, startKannel } from '../helpers/kannel.js';
 import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
+import { type ServeChild, startServeChild } from '../helpers/serve-child.js';
 import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 
@@ -19,41 +19,25 @@ type Line = Record<string, unknown> & { level: string; msg: string };
 
 let env: Record<string, string>;
 let kannel: KannelPeer;
-let serve: ChildProcess | null = null;
-let output = '';
+let serve: ServeChild | null = null;
 let baseUrl: string;
 let trunkPort: number;
 let dataDir: string;
 
 async function startServe(extra: Record<string, string> = {}): Promise<void> {
-  output = '';
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'serve'], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env, ...extra },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  serve = child;
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('ringhook is listening')) {
-    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`serve did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  serve = await startServeChild({ env: { ...env, ...extra } });
 }
 
 async function stopServe(): Promise<void> {
-  const child = serve;
-  serve = null;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await serve?.stop();
 }
+
+/** serve's output so far (the last serve's, once it has stopped). */
+const output = (): string => serve?.output() ?? '';
 
 /** serve's JSON log lines so far (the start's plain-text hints are not JSON). */
 function lines(): Line[] {
-  return output
+  return output()
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Line);
@@ -64,7 +48,7 @@ async function waitForLine(match: (l: Line) => boolean, what: string, timeoutMs 
   for (;;) {
     const found = lines().find(match);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no log line ${what}:\n${output.slice(-4000)}`);
+    if (Date.now() > deadline) throw new Error(`no log line ${what}:\n${output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -205,7 +189,7 @@ describe("serve's log at info", () => {
 
   it('never carries an api_key, a phone number or an alert text', () => {
     expect(seen.length).toBeGreaterThan(4);
-    const info = output
+    const info = output()
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .filter((l) => ['info', 'warn', 'error'].includes((JSON.parse(l) as Line).level));

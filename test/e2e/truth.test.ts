@@ -3,7 +3,7 @@
 // following the README: no SMS gateway, then a real Kannel that refuses ringhook's SMS. What each
 // screen says must be what happens: the SMS backup switch, a missed call's SMS reason, the monthly
 // allowance of calls that never left the server, the dashboard in Chromium at 1280 and 390 px.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { buildOnce, cacheDirEnv, REPO_ROOT } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
 import { startKannel, type KannelPeer } from '../helpers/kannel.js';
 import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
+import { startServeChild } from '../helpers/serve-child.js';
 import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'ringhook.js');
@@ -42,31 +43,8 @@ async function startServe(extra: Record<string, string>): Promise<Serve> {
     RINGHOOK_SOFTPHONE_PASSWORD: 'softphone-secret-1',
     ...extra,
   };
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
-    cwd: elsewhere,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...cacheDirEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('ringhook is listening')) {
-    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`serve did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    env,
-    baseUrl: `https://127.0.0.1:${port}`,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const serve = await startServeChild({ env: { ...cacheDirEnv(), ...env }, cwd: elsewhere });
+  return { env, baseUrl: `https://127.0.0.1:${port}`, output: serve.output, stop: serve.stop };
 }
 
 /** The CLI as a user types it, from another folder than serve's. */

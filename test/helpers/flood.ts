@@ -2,11 +2,11 @@
 // addresses would hold them: TLS connections that send one request each and then hold it, kept
 // alive, or bare TCP connections that send nothing; a connection that is closed is opened again.
 // And a probe: webhooks from a fresh address, each on a new connection, timed.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from './cli.js';
 import { request } from './https-client.js';
+import { type ServeChild, startServeChild } from './serve-child.js';
 
 export interface Flood {
   /** Connections open now (TLS: handshaken), opened and closed by the server so far. */
@@ -110,36 +110,9 @@ export function descriptorsOf(pid: number): number {
   return fs.readdirSync(`/proc/${pid}/fd`).length;
 }
 
-export interface LimitedServe {
-  child: ChildProcess;
-  output: () => string;
-  stop: () => Promise<void>;
-}
+export type LimitedServe = ServeChild;
 
 /** `ringhook serve` under a hard and soft limit of open files, as a unit's LimitNOFILE sets it. */
-export async function serveWithFileLimit(nofile: number, env: Record<string, string>): Promise<LimitedServe> {
-  let output = '';
-  const child = spawn(
-    'prlimit',
-    [`--nofile=${nofile}:${nofile}`, process.execPath, path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'serve'],
-    { env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('ringhook is listening')) {
-    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`serve did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    child,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+export function serveWithFileLimit(nofile: number, env: Record<string, string>): Promise<LimitedServe> {
+  return startServeChild({ env, under: ['prlimit', `--nofile=${nofile}:${nofile}`], startTimeoutMs: 30_000 });
 }
