@@ -2,6 +2,7 @@
 import { AccountStore } from './accounts.js';
 import { CallProgressStore } from './call-progress.js';
 import { CallStore } from './calls.js';
+import { sqliteCallbackStore } from './callbacks.js';
 import { SqliteCertificateStore } from './certificates.js';
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
@@ -49,6 +50,7 @@ export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
     ownerAuth: new OwnerAuthStore(db, now),
     writes: new PatientWriter(db, options.logger.child({ component: 'writes' })),
     certificates: new SqliteCertificateStore(db, options.secrets, now),
+    callbacks: sqliteCallbackStore(db, options.secrets, now),
     async ping() {
       db.prepare('SELECT 1').get();
     },
