@@ -15,6 +15,8 @@ export interface CallbackRepo {
   turnOff(userId: string, note: string, at: number): Awaitable<void>;
   /** False when a delivery with the same event key exists (the event was made before). */
   enqueue(delivery: NewDelivery): Awaitable<boolean>;
+  /** Keeps a delivery already sent outside the outbox (`callbacks test`), settled as `attempt` says. */
+  keepSent(delivery: NewDelivery, attempt: DeliveryAttempt): Awaitable<void>;
   /**
    * Claims up to `limit` deliveries due at `now` (pending, or sending with its lease ended) for
    * `claim` until `leaseUntil`, oldest first, each only when every earlier one of its call is settled.

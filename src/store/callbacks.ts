@@ -42,6 +42,9 @@ const SQL = {
                 WHERE user_id = $1 AND status IN ('pending', 'sending')`,
   enqueue: `INSERT INTO callback_outbox (message_id, event_key, user_id, call_id, type, body, status, attempts, created_at, next_attempt_at)
             VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, $7) ON CONFLICT (event_key) DO NOTHING`,
+  keepSent: `INSERT INTO callback_outbox (message_id, event_key, user_id, call_id, type, body, status, attempts, created_at, next_attempt_at,
+               last_attempt_at, last_http_status, last_error, delivered_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $8, 1, $7, $7, $9, $10, $11, $12)`,
   record: `UPDATE callback_outbox SET status = $3, attempts = attempts + 1, last_attempt_at = $4, next_attempt_at = $5,
              last_http_status = $6, last_error = $7, delivered_at = $8, claim = NULL, claimed_until = NULL
            WHERE id = $1 AND claim = $2 AND status = 'sending'`,
@@ -143,6 +146,12 @@ export class CallbackStore implements CallbackRepo {
   async enqueue(d: NewDelivery): Promise<boolean> {
     const values = [d.messageId, d.eventKey, d.userId, d.callId, d.type, d.body, d.createdAt];
     return (await this.db.run(SQL.enqueue, values)) > 0;
+  }
+
+  async keepSent(d: NewDelivery, a: DeliveryAttempt): Promise<void> {
+    const deliveredAt = a.status === 'delivered' ? a.at : null;
+    const values = [d.messageId, d.eventKey, d.userId, d.callId, d.type, d.body, d.createdAt, a.status, a.at];
+    await this.db.run(SQL.keepSent, [...values, a.httpStatus, a.error, deliveredAt]);
   }
 
   async claimDue(claim: string, now: number, leaseUntil: number, limit: number): Promise<CallbackDelivery[]> {
