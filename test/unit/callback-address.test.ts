@@ -60,8 +60,10 @@ describe('callbackAddressRefusal', () => {
 });
 
 describe('pickAddress (after DNS)', () => {
-  const resolving = (...addresses: string[]) => async () =>
-    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const resolving =
+    (...addresses: string[]) =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   it('refuses a name that resolves to loopback, and one address among public ones is enough to refuse', async () => {
     expect(await pickAddress('hook.example', { allow: none, resolve: resolving('127.0.0.1') })).toEqual({
