@@ -121,6 +121,46 @@ describe('status callbacks', () => {
     expect(t.takeErrorLogs()).toEqual([]);
   }, 30_000);
 
+  it('the dashboard sets the URL (the secret shown once), refuses a bad one in one line, and turns callbacks off', async () => {
+    const r = await receiver();
+    const t = await service(r);
+    const a = await createAccount(t.service.stores.accounts, { requireConfirm: false });
+    const cookie = await signIn(t, a.userId);
+    const post = async (url: string) => {
+      const overview = await request(`${t.baseUrl}/`, { method: 'GET', ca: t.ca, headers: { cookie } });
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(overview.text)![1]!;
+      return request(`${t.baseUrl}/dashboard/callback-url`, {
+        method: 'POST',
+        ca: t.ca,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({ _csrf: csrf, url }).toString(),
+      });
+    };
+    const bad = await post('http://example.com/hook');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Nothing was changed: the callback URL must start with https://.');
+    expect(await t.service.stores.callbacks.settings(a.userId)).toBeUndefined();
+
+    const saved = await post(r.url);
+    expect(saved.status).toBe(200);
+    const secret = /id="callback-secret" readonly value="(whsec_[^"]+)"/.exec(saved.text)?.[1];
+    expect(secret).toBeDefined();
+    r.secrets.push(secret!);
+    const overview = await request(`${t.baseUrl}/`, { method: 'GET', ca: t.ca, headers: { cookie } });
+    expect(overview.text).toContain(`<code id="callback-url-now">${r.url}</code>`);
+    expect(overview.text).not.toContain(secret);
+    await alert(t, a);
+    await waitFor('delivered with the secret the page showed', () => (r.delivered().length === 1 ? true : undefined));
+
+    const off = await post('');
+    expect(off.status).toBe(303);
+    expect((await t.service.stores.callbacks.settings(a.userId))!.url).toBeNull();
+    await alert(t, a, 'after off');
+    await new Promise((done) => setTimeout(done, 1_500));
+    expect(r.received).toHaveLength(1);
+    expect(t.takeErrorLogs()).toEqual([]);
+  }, 30_000);
+
   it('refuses a callback URL whose name resolves to 127.0.0.1 without RINGHOOK_CALLBACK_ALLOW', async () => {
     const r = await receiver();
     const t = await service(r, {});

@@ -85,3 +85,15 @@ describe('pickAddress (after DNS)', () => {
     );
   });
 });
+
+describe('RINGHOOK_CALLBACK_ALLOW', () => {
+  it('is read as addresses and CIDRs; a bad entry is a one-line configuration error', async () => {
+    const { loadConfig } = await import('../../src/config/index.js');
+    const config = loadConfig({ RINGHOOK_DATA_DIR: '/tmp/ringhook-unused', RINGHOOK_CALLBACK_ALLOW: '10.1.2.0/24' });
+    expect(config.callbackAllow.matches('10.1.2.3')).toBe(true);
+    expect(loadConfig({ RINGHOOK_DATA_DIR: '/tmp/ringhook-unused' }).callbackAllow.empty).toBe(true);
+    expect(() =>
+      loadConfig({ RINGHOOK_DATA_DIR: '/tmp/ringhook-unused', RINGHOOK_CALLBACK_ALLOW: '10.1.2.0/99' }),
+    ).toThrow(/RINGHOOK_CALLBACK_ALLOW: "10\.1\.2\.0\/99" has a bad prefix length/);
+  });
+});
