@@ -8,7 +8,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../config/index.js';
 import { dataDirText, noteEarlierInstall } from './data-dir.js';
-import { openDatabase, type Db } from '../store/sqlite/database.js';
+import { openDatabase, type Db } from '../store/sqlite/connect.js';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
 import { connectionError } from '../store/postgres/connect.js';
