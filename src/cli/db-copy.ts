@@ -269,7 +269,7 @@ const copy = defineCommand({
     if (args.json) return printJson(report);
     const total = report.tables.reduce((sum, t) => sum + t.rows, 0);
     process.stdout.write(
-      `Copied ${total} rows from ${report.from} to ${report.to}.\nNext: set RINGHOOK_DATABASE_URL and the same RINGHOOK_SECRET_KEY on every node (see the README, "Several nodes").\n`,
+      `Copied ${total} rows from ${report.from} to ${report.to}.\nNext: set RINGHOOK_DATABASE_URL and the same RINGHOOK_SECRET_KEY on every node (see docs/cluster.md).\n`,
     );
   },
 });
