@@ -2,7 +2,7 @@
 // writes the file, so the claim is one UPDATE … RETURNING.
 import { CallbackStore, DELIVERY_COLUMNS, DUE_CONDITION, type StatementRunner } from '../callbacks.js';
 import type { SecretBox } from '../secret-box.js';
-import type { Db } from './database.js';
+import type { Db } from './connect.js';
 
 const CLAIM = `UPDATE callback_outbox SET status = 'sending', claim = $1, claimed_until = $3
   WHERE id IN (SELECT id FROM callback_outbox WHERE ${DUE_CONDITION} ORDER BY id LIMIT $4)
