@@ -41,7 +41,11 @@ function canonical(value: unknown): string {
  * never collide with a header's key.
  */
 export function dedupeKey(windowSeconds: number, source: DedupeSource): string | null {
-  if (windowSeconds <= 0) return null;
+  return windowSeconds > 0 ? alertKey(source) : null;
+}
+
+/** The key whatever the account's window (PostgreSQL's one step learns the window only in the database). */
+export function alertKey(source: DedupeSource): string {
   const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
   const header = source.idempotencyKey?.trim();
   if (header) return `k:${digest(header)}`;
