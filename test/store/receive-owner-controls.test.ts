@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AlertToReceive } from '../../src/core/records.js';
 import { parseSourceRule } from '../../src/core/webhook-sources.js';
 import { normalizeAddress } from '../../src/core/address-match.js';
+import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../src/core/tradingview-sources.js';
 import type { Store } from '../../src/store/contract.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { jsonAlert, manualClock, textAlert } from '../helpers/database.js';
@@ -195,6 +196,7 @@ describe('postgres: the owner controls in the one round trip', () => {
   test('the database matches addresses as core/address-match does (IPv4-mapped forms, host bits, families)', async () => {
     const { url } = await database(['node-a']);
     const rules = [
+      TRADINGVIEW_WEBHOOK_ADDRESSES.join(','),
       '198.51.100.0/24',
       '198.51.100.7',
       '198.51.100.7/24',
@@ -208,6 +210,8 @@ describe('postgres: the owner controls in the one round trip', () => {
       '10.0.0.0/8,192.168.1.1',
     ];
     const addresses = [
+      ...TRADINGVIEW_WEBHOOK_ADDRESSES,
+      '::ffff:52.89.214.238',
       '198.51.100.7',
       '198.51.100.200',
       '198.51.101.7',
@@ -231,7 +235,7 @@ describe('postgres: the owner controls in the one round trip', () => {
           const expected = parseSourceRule(rule).allows(address);
           const normalized = normalizeAddress(address)?.address ?? null;
           const [row] = await sql<Array<{ allowed: boolean }>>`
-            SELECT ringhook_sources_allow_v14(${text}, ${normalized}, false) AS allowed`;
+            SELECT ringhook_sources_allow_v14(${text}, ${normalized}) AS allowed`;
           if (row!.allowed !== expected) disagreements.push(`${rule} ${address}: ${row!.allowed} vs ${expected}`);
         }
       }

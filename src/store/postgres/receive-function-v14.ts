@@ -12,11 +12,12 @@ export const RECEIVE_FUNCTION = 'ringhook_receive_v14';
 
 // Whether a client's address is among an account's allowed sources, as core/address-match decides
 // it: an IPv4 address also matches an IPv6 block through its IPv4-mapped form, and an entry written
-// "::ffff:" + IPv4 is that IPv4 entry. "tradingview" is decided by the caller, which holds the list
-// (core/tradingview-sources: one place). `address` is normalized by the caller (an IPv4-mapped
-// address as IPv4), or NULL when it is none (refused by any list).
+// "::ffff:" + IPv4 is that IPv4 entry. `sources` is a comma-separated list ("tradingview" is given
+// as TradingView's list by the receive function, which has it from the caller: core/tradingview-
+// sources stays the one place). `address` is normalized by the caller (an IPv4-mapped address as
+// IPv4), or NULL when it is none (refused by any list).
 const SOURCES_ALLOW = `
-CREATE FUNCTION ringhook_sources_allow_v14(sources text, address text, from_tradingview boolean)
+CREATE FUNCTION ringhook_sources_allow_v14(sources text, address text)
 RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $fn$
 DECLARE
   ip inet;
@@ -24,7 +25,6 @@ DECLARE
   entry text;
 BEGIN
   IF sources = 'any' THEN RETURN true; END IF;
-  IF sources = 'tradingview' THEN RETURN coalesce(from_tradingview, false); END IF;
   IF address IS NULL THEN RETURN false; END IF;
   ip := address::inet;
   IF family(ip) = 4 THEN mapped := ('::ffff:' || host(ip))::inet; END IF;
@@ -48,11 +48,12 @@ $fn$;
 
 // The item of an alert (src/store/postgres/receive.ts): u user, m the key's MAC, c its row's call_id,
 // a the accepted row's columns, refused a refusal's columns, invalid the refused payload's row,
-// k the duplicate key (core/dedupe), n the client's normalized address, tv whether it is
-// TradingView's, sr the server's source refusal (the history line's reason).
+// k the duplicate key (core/dedupe), ip the client's address as written, n normalized, sr the
+// server's source refusal (the history line's reason). `tradingview`: TradingView's addresses,
+// comma-separated (core/tradingview-sources), for the accounts whose sources are "tradingview".
 const RECEIVE = `
 CREATE FUNCTION ringhook_receive_v14(batch jsonb, plans jsonb, at_ms bigint, window_ms bigint, month_key text,
-                                     node text, keep integer)
+                                     node text, keep integer, tradingview text)
 RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
   item jsonb;
@@ -94,7 +95,8 @@ BEGIN
                                     'message_truncated', 0);
       verdict := verdict || '{"r": "source", "by": "server"}';
     ELSIF acct.webhook_sources <> 'any'
-          AND NOT ringhook_sources_allow_v14(acct.webhook_sources, item->>'n', (item->>'tv')::boolean) THEN
+          AND NOT ringhook_sources_allow_v14(
+                CASE acct.webhook_sources WHEN 'tradingview' THEN tradingview ELSE acct.webhook_sources END, item->>'n') THEN
       refusal := jsonb_build_object('status', 'source_not_allowed', 'message', '', 'message_truncated', 0, 'error',
                                     'from ' || coalesce(item->>'ip', 'an unknown address') || ': not in ' || acct.webhook_sources);
       verdict := verdict || '{"r": "source", "by": "account"}';

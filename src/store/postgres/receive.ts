@@ -5,7 +5,7 @@
 import { normalizeAddress } from '../../core/address-match.js';
 import { alertKey } from '../../core/dedupe.js';
 import { newCallId } from '../../core/ids.js';
-import { parseSourceRule } from '../../core/webhook-sources.js';
+import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../core/tradingview-sources.js';
 import { BURST_WINDOW_MS, decideLimits, monthWindow, PLAN_LIMITS } from '../../core/limits.js';
 import type { AlertToReceive, ReceivedAlert } from '../../core/records.js';
 import { isStoreUnavailable } from '../unavailable.js';
@@ -14,9 +14,9 @@ import type { SecretBox } from '../secret-box.js';
 import { query, type Sql } from './connect.js';
 import { RECEIVE_FUNCTION } from './receive-function-v14.js';
 
-const RECEIVE = `SELECT ${RECEIVE_FUNCTION}($1::text::jsonb, $2::text::jsonb, $3, $4, $5, $6, $7) AS results`;
+const RECEIVE = `SELECT ${RECEIVE_FUNCTION}($1::text::jsonb, $2::text::jsonb, $3, $4, $5, $6, $7, $8) AS results`;
 const PLANS = JSON.stringify(PLAN_LIMITS);
-const TRADINGVIEW = parseSourceRule('tradingview');
+const TRADINGVIEW = TRADINGVIEW_WEBHOOK_ADDRESSES.join(',');
 /** A batch bigger than this waits for the next call: one transaction does not hold many accounts' locks for long. */
 const MAX_BATCH = 64;
 
@@ -36,8 +36,8 @@ interface Pending {
 
 /**
  * What the function needs to check the owner controls (#41) whatever the account's settings, which
- * only the database knows: the client's address (as written, and normalized for matching), whether
- * it is TradingView's, and the server's refusal, when its rule refused it.
+ * only the database knows: the client's address (as written, and normalized for matching), and the
+ * server's refusal, when its rule refused it.
  */
 function sourceOf(request: AlertToReceive): Record<string, unknown> {
   const source: Record<string, unknown> = {};
@@ -47,7 +47,6 @@ function sourceOf(request: AlertToReceive): Record<string, unknown> {
   const normalized = normalizeAddress(request.address);
   // A zone (fe80::1%eth0) is no address PostgreSQL reads: such a client is refused by any list.
   if (normalized && !normalized.address.includes('%')) source.n = normalized.address;
-  source.tv = TRADINGVIEW.allows(request.address);
   return source;
 }
 
@@ -165,6 +164,7 @@ export class PgAlertReceiver {
       monthWindow(at).key,
       this.nodeId,
       MAX_REJECTIONS_KEPT,
+      TRADINGVIEW,
     ]);
     if (!row || row.results.length !== items.length)
       throw new Error(`${RECEIVE_FUNCTION} answered no verdict per alert`);
