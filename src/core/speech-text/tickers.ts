@@ -48,6 +48,9 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
   if (word !== undefined) return word;
   const indicator = INDICATORS[token];
   if (indicator !== undefined) return indicator ?? spell(token, lang);
+  // US10Y, DE02Y, JP30Y: a government bond by its country and tenor.
+  const bond = /^([A-Z]{2})(\d{1,2})Y$/.exec(token);
+  if (bond) return `${spell(bond[1]!, lang)} ${lang.cardinal(Number(bond[2]))} ${w.year?.one ?? 'Y'}`;
   const numbered = /^([A-Z]{1,8})(\d{1,4})$/.exec(token);
   if (numbered) {
     const [, letters = '', digits = ''] = numbered;
