@@ -92,7 +92,12 @@ export const KANJI_WORDS: Readonly<Record<string, string>> = {
   上: 'うえ',
   下: 'した',
 };
-const TABLE_WORDS = Object.keys(KANJI_WORDS).sort((a, b) => b.length - a.length);
+const TABLE_WORDS = new RegExp(
+  Object.keys(KANJI_WORDS)
+    .sort((a, b) => b.length - a.length)
+    .join('|'),
+  'gu',
+);
 
 export interface KanjiRead {
   text: string;
@@ -104,38 +109,22 @@ export interface KanjiRead {
 export function readKanji(text: string, reader: JapaneseReader | undefined): KanjiRead {
   if (!HAS_KANJI.test(text)) return { text, unread: [] };
   const unread: string[] = [];
-  if (!reader) return { text: text.replace(KANJI_RUN, (run) => byTable(run, unread)), unread };
+  if (!reader) return { text: byTable(text, unread), unread };
   let said = '';
   for (const token of reader(text)) {
     if (!HAS_KANJI.test(token.surface)) said += token.surface;
     else if (token.reading && KANA_ONLY.test(token.reading)) said += toHiragana(token.reading);
-    else said += token.surface.replace(KANJI_RUN, (run) => byTable(run, unread));
+    else said += byTable(token.surface, unread);
   }
   return { text: said, unread };
 }
 
-/** A kanji run read by the table, longest word first; what it does not know is said "かんじ" and noted. */
-function byTable(run: string, unread: string[]): string {
-  let said = '';
-  let rest = '';
-  const flush = () => {
-    if (rest === '') return;
-    unread.push(rest);
-    said += ` ${UNREAD_KANJI} `;
-    rest = '';
-  };
-  for (let i = 0; i < run.length; ) {
-    const word = TABLE_WORDS.find((w) => run.startsWith(w, i));
-    if (word) {
-      flush();
-      said += KANJI_WORDS[word];
-      i += word.length;
-    } else {
-      const char = String.fromCodePoint(run.codePointAt(i)!);
-      rest += char;
-      i += char.length;
-    }
-  }
-  flush();
-  return said;
+/** Kanji read by the table, longest word first (with its kana ending: 損切り); any other run is said "かんじ" and noted. */
+function byTable(text: string, unread: string[]): string {
+  return text
+    .replace(TABLE_WORDS, (word) => ` ${KANJI_WORDS[word]} `)
+    .replace(KANJI_RUN, (run) => {
+      unread.push(run);
+      return ` ${UNREAD_KANJI} `;
+    });
 }

@@ -119,8 +119,8 @@ function ownTimeframe(
     ),
     speak: ([, written, unit, charted]) => {
       const tf = own[unit!]!;
-      const withChart = charted !== undefined || (chart !== undefined && unit!.endsWith(chart.written));
-      const chartSaid = charted !== undefined ? chart!.said : '';
+      const withChart = Boolean(charted) || (chart !== undefined && unit!.endsWith(chart.written));
+      const chartSaid = charted ? chart!.said : '';
       if (written === undefined) {
         if (!withChart) return undefined;
         if (tf === 'day' || tf === 'week' || tf === 'month') return w.single[tf] ?? count(1, tf);
