@@ -29,6 +29,7 @@ import { Dialer } from '../calls/dialer.js';
 import { CallFlow } from '../calls/call-flow.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
 import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
+import { japaneseDictionary } from '../speech/japanese-reader.js';
 import { createTts } from '../speech/tts.js';
 import { prepareMediaDir } from '../speech/media-dir.js';
 import { SmsBackup } from '../sms/backup.js';
@@ -273,6 +274,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   }
   const dialer = new Dialer({
     ari,
+    japanese: japaneseDictionary({ setting: 'auto', logger: logger.child({ component: 'speech' }) }),
     progress,
     writes,
     accounts: deps.store.accounts,

@@ -53,14 +53,19 @@ export class CallDesk {
     this.stopped = new Promise((resolve) => {
       this.signalStop = resolve;
     });
-    const { progress, writes, events, logger, now, onFinal, tts, burstVoice, callsPerSecond } = this.settings;
+    const { progress, writes, events, logger, now, onFinal, tts, burstVoice, callsPerSecond, japanese } = this.settings;
     this.ledger = new CallLedger({ progress, writes, events, logger, now, onFinal });
     this.pacer = new Pacer(callsPerSecond, now, () => this.pump());
     this.script = new CallScript(this);
     this.speech = new SpeechPlanner({ tts, burstVoice, callsPerSecond, waiting: () => this.queue.length });
     const { ahead, fastestMakingMs } = tts;
     if (ahead && fastestMakingMs)
-      this.ahead = new SpeechAhead({ tts: { ahead, fastestMakingMs }, burstVoice, callsPerSecond });
+      this.ahead = new SpeechAhead({
+        tts: { ahead, fastestMakingMs },
+        burstVoice,
+        callsPerSecond,
+        japanese: japanese && (() => japanese.loadedOrLoad()),
+      });
   }
 
   get isStopping(): boolean {
