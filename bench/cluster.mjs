@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { acrossRuns, cpuMsOf, log, ROOT, round, sleep, writeResult } from './lib/common.mjs';
 import { runqueueWaitMsOf, startPostgres } from './lib/postgres.mjs';
-import { freshDataDir, seedAccounts, startServe } from './lib/ringhook.mjs';
+import { freshDataDir, seedAccounts, startMinimal, startServe } from './lib/ringhook.mjs';
 import { loadRun, WEBHOOK_DEFAULTS } from './webhook.mjs';
 
 const run = promisify(execFile);
@@ -32,7 +32,28 @@ export const CLUSTER_DEFAULTS = {
   hardStopMs: 8 * 60_000,
 };
 
-const SETUPS = ['sqlite_one_node', 'postgres_one_node', 'postgres_two_nodes'];
+const SETUPS = ['sqlite_one_node', 'minimal_sqlite', 'postgres_one_node', 'postgres_two_nodes'];
+
+/**
+ * Which processors each process may use (BENCH_PIN=1 or --pin): PostgreSQL on the first half of the
+ * machine, each node on a core of its own after it (the SQLite node and the minimal server on node
+ * a's), the load generators wherever the kernel puts them. On 2 cores (this machine): PostgreSQL on
+ * core 0, every node on core 1, the small version of a machine that can show the model.
+ */
+export function pinPlan(cores = os.cpus().length) {
+  if (cores < 2) return null;
+  const pgCores = Math.max(1, Math.floor(cores / 2));
+  const nodeA = String(pgCores);
+  const nodeB = String(Math.min(cores - 1, pgCores + 1));
+  return {
+    postgres: pgCores === 1 ? '0' : `0-${pgCores - 1}`,
+    postgres_cores: pgCores,
+    node_a: nodeA,
+    node_b: nodeB,
+    sqlite: nodeA,
+    minimal: nodeA,
+  };
+}
 
 /** Busy and total jiffies of the whole machine (all cores), from /proc/stat. */
 function hostTicks() {
@@ -158,6 +179,7 @@ async function step(targets, { mode, rate, durationMs, o, meter }) {
 
 export async function runClusterBench(options = {}) {
   const o = { ...CLUSTER_DEFAULTS, ...options };
+  const pin = o.pin ? pinPlan() : null;
   const started = Date.now();
   const loadAtStart = os.loadavg();
   const cleanups = [];
@@ -184,8 +206,10 @@ export async function runClusterBench(options = {}) {
     const secretKey = fs.readFileSync(path.join(sqliteDir, 'api-keys.secret'), 'utf8').trim();
 
     log('cluster: starting PostgreSQL');
-    const pg = await startPostgres();
+    // pg_stat_statements: the server's own count of the statements each accepted alert costs.
+    const pg = await startPostgres(['shared_preload_libraries=pg_stat_statements']);
     cleanups.push(() => pg.stop());
+    if (pin) await pg.pin(pin.postgres);
     const pgSettings = await pg.settings([
       'fsync',
       'synchronous_commit',
@@ -224,17 +248,25 @@ export async function runClusterBench(options = {}) {
 
     // Three serve processes run the whole time; in "PostgreSQL, one node" node b is up but gets no
     // alerts (it only says it is alive every second).
-    const sqlite = await startServe(sqliteDir, { env: { RINGHOOK_DB_SYNC: 'full' } });
+    const sqlite = await startServe(sqliteDir, { env: { RINGHOOK_DB_SYNC: 'full' }, ...(pin && { pin: pin.sqlite }) });
     cleanups.push(() => sqlite.stop());
+    const minimal = await startMinimal(sqlite.cert, sqlite.key, sqliteDir, pin?.minimal);
+    cleanups.push(() => minimal.stop());
     const pgEnv = (node) => ({
       RINGHOOK_DB_SYNC: 'full',
       RINGHOOK_DATABASE_URL: dbUrl,
       RINGHOOK_SECRET_KEY: secretKey,
       RINGHOOK_NODE_ID: node,
     });
-    const nodeA = await startServe(freshDataDir('cluster-pg-a'), { env: pgEnv('bench-a') });
+    const nodeA = await startServe(freshDataDir('cluster-pg-a'), {
+      env: pgEnv('bench-a'),
+      ...(pin && { pin: pin.node_a }),
+    });
     cleanups.push(() => nodeA.stop());
-    const nodeB = await startServe(freshDataDir('cluster-pg-b'), { env: pgEnv('bench-b') });
+    const nodeB = await startServe(freshDataDir('cluster-pg-b'), {
+      env: pgEnv('bench-b'),
+      ...(pin && { pin: pin.node_b }),
+    });
     cleanups.push(() => nodeB.stop());
     await sleep(1500);
     const health = await healthz(nodeA);
@@ -249,6 +281,7 @@ export async function runClusterBench(options = {}) {
     // over every account and the two generators of the two-node runs over one half each.
     const targets = {
       sqlite_one_node: [{ serve: sqlite, accountsFile, cursor: { value: 0 } }],
+      minimal_sqlite: [{ serve: { url: minimal.url, cert: sqlite.cert }, accountsFile, cursor: { value: 0 } }],
       postgres_one_node: [{ serve: nodeA, accountsFile, cursor: { value: 0 } }],
       postgres_two_nodes: [
         { serve: nodeA, accountsFile: halfFiles[0], cursor: { value: 0 } },
@@ -257,11 +290,13 @@ export async function runClusterBench(options = {}) {
     };
     const meter = {
       serve_sqlite: () => cpuMsOf(sqlite.pid),
+      minimal: () => cpuMsOf(minimal.pid),
       serve_a: () => cpuMsOf(nodeA.pid),
       serve_b: () => cpuMsOf(nodeB.pid),
       postgres: () => pg.cpuMs(),
       // Time spent runnable but waiting for a core (% of wall: 100 = one process waiting the whole time).
       wait_serve_sqlite: () => runqueueWaitMsOf(sqlite.pid),
+      wait_minimal: () => runqueueWaitMsOf(minimal.pid),
       wait_serve_a: () => runqueueWaitMsOf(nodeA.pid),
       wait_serve_b: () => runqueueWaitMsOf(nodeB.pid),
       wait_postgres: () => pg.runqueueWaitMs(),
@@ -284,21 +319,37 @@ export async function runClusterBench(options = {}) {
           meter,
         });
         await sleep(o.settleMs);
+        const before = s.startsWith('postgres') ? await pg.statements(dbUrl, 'ringhook_receive') : null;
         const max = await step(targets[s], { mode: 'max', durationMs: o.maxDurationMs, o, meter });
+        if (before) {
+          const after = await pg.statements(dbUrl, 'ringhook_receive');
+          // Every statement of the database in the step (heartbeats and the nodes' other work included), per accepted alert.
+          max.statements = {
+            total: after.total - before.total,
+            receive_calls: after.named - before.named,
+            per_accepted: round((after.total - before.total) / max.accepted, 3),
+            alerts_per_receive_call: round(max.accepted / Math.max(1, after.named - before.named), 2),
+          };
+        }
         await sleep(o.settleMs);
         runs[s].steady.push(steady);
         runs[s].max.push(max);
         const serveCpu =
           s === 'sqlite_one_node'
             ? max.cpu_pct.serve_sqlite
-            : s === 'postgres_one_node'
-              ? max.cpu_pct.serve_a
-              : `${max.cpu_pct.serve_a}+${max.cpu_pct.serve_b}`;
+            : s === 'minimal_sqlite'
+              ? max.cpu_pct.minimal
+              : s === 'postgres_one_node'
+                ? max.cpu_pct.serve_a
+                : `${max.cpu_pct.serve_a}+${max.cpu_pct.serve_b}`;
         log(
           `  ${s}: ${o.steadyRate}/s p50 ${steady.latency_ms.p50.toFixed(2)} p99 ${steady.latency_ms.p99.toFixed(2)} ms (${JSON.stringify(steady.statuses)});` +
             ` max ${max.accepted_per_s.toFixed(0)}/s p99 ${max.latency_ms.p99.toFixed(2)} ms (${JSON.stringify(max.statuses)});` +
             ` CPU at max: serve ${serveCpu} %, postgres ${max.cpu_pct.postgres} %, generator ${max.generator_cpu_pct} %, machine ${max.cpu_pct.host_busy_pct} % busy;` +
-            ` waiting for a core: serve ${s === 'sqlite_one_node' ? max.cpu_pct.wait_serve_sqlite : s === 'postgres_one_node' ? max.cpu_pct.wait_serve_a : `${max.cpu_pct.wait_serve_a}+${max.cpu_pct.wait_serve_b}`} %, postgres ${max.cpu_pct.wait_postgres} %` +
+            (max.statements
+              ? ` statements per accepted alert ${max.statements.per_accepted} (${max.statements.alerts_per_receive_call} alerts a call);`
+              : '') +
+            ` waiting for a core: serve ${s === 'sqlite_one_node' ? max.cpu_pct.wait_serve_sqlite : s === 'minimal_sqlite' ? max.cpu_pct.wait_minimal : s === 'postgres_one_node' ? max.cpu_pct.wait_serve_a : `${max.cpu_pct.wait_serve_a}+${max.cpu_pct.wait_serve_b}`} %, postgres ${max.cpu_pct.wait_postgres} %` +
             (Object.keys(steady.non_200).length + Object.keys(max.non_200).length
               ? `; non-200: ${JSON.stringify({ steady: steady.non_200, max: max.non_200 })}`
               : ''),
@@ -309,15 +360,19 @@ export async function runClusterBench(options = {}) {
     const serveCpu = (s, r) =>
       s === 'sqlite_one_node'
         ? r.cpu_pct.serve_sqlite
-        : s === 'postgres_one_node'
-          ? r.cpu_pct.serve_a
-          : r.cpu_pct.serve_a + r.cpu_pct.serve_b;
+        : s === 'minimal_sqlite'
+          ? r.cpu_pct.minimal
+          : s === 'postgres_one_node'
+            ? r.cpu_pct.serve_a
+            : r.cpu_pct.serve_a + r.cpu_pct.serve_b;
     const serveWait = (s, r) =>
       s === 'sqlite_one_node'
         ? r.cpu_pct.wait_serve_sqlite
-        : s === 'postgres_one_node'
-          ? r.cpu_pct.wait_serve_a
-          : r.cpu_pct.wait_serve_a + r.cpu_pct.wait_serve_b;
+        : s === 'minimal_sqlite'
+          ? r.cpu_pct.wait_minimal
+          : s === 'postgres_one_node'
+            ? r.cpu_pct.wait_serve_a
+            : r.cpu_pct.wait_serve_a + r.cpu_pct.wait_serve_b;
     const figures = {};
     for (const s of SETUPS) {
       const fig = (k, f) => acrossRuns(runs[s][k].map(f));
@@ -336,6 +391,11 @@ export async function runClusterBench(options = {}) {
         postgres_runqueue_wait_pct_max: fig('max', (r) => r.cpu_pct.wait_postgres),
         serve_cpu_ms_per_accepted_max: fig('max', (r) => (serveCpu(s, r) * 10) / r.accepted_per_s),
         postgres_cpu_pct_max: fig('max', (r) => r.cpu_pct.postgres),
+        postgres_cpu_ms_per_accepted_max: fig('max', (r) => (r.cpu_pct.postgres * 10) / r.accepted_per_s),
+        ...(s.startsWith('postgres') && {
+          statements_per_accepted_max: fig('max', (r) => r.statements.per_accepted),
+          alerts_per_receive_call_max: fig('max', (r) => r.statements.alerts_per_receive_call),
+        }),
         postgres_cpu_pct_steady: fig('steady', (r) => r.cpu_pct.postgres),
         generator_cpu_pct_max: fig('max', (r) => r.generator_cpu_pct),
         machine_busy_pct_max: fig('max', (r) => r.cpu_pct.host_busy_pct),
@@ -349,6 +409,7 @@ export async function runClusterBench(options = {}) {
     // Ratios per round (the three set-ups of one round ran within seconds of each other), then the median.
     const paired = (a, b, k, f) => acrossRuns(runs[a][k].map((r, i) => f(r) / f(runs[b][k][i])));
     const ratios = {
+      sqlite_vs_minimal_max_accepted: paired('sqlite_one_node', 'minimal_sqlite', 'max', (r) => r.accepted_per_s),
       postgres_one_node_vs_sqlite_max_accepted: paired(
         'postgres_one_node',
         'sqlite_one_node',
@@ -384,6 +445,8 @@ export async function runClusterBench(options = {}) {
         `on disjoint halves of the accounts; accepted/s summed, p50/p99 the larger of the two generators'). Everything on one 2-core machine (both nodes, PostgreSQL and the generators share the cores). ` +
         `Only 200 counts as accepted. CPU % is CPU time over the wall time of the load step (generator start, ${o.warmupMs} ms warm-up and the run), 100 % = one core; postgres = the postmaster and all its processes. cpu_pct.wait_* (and *_runqueue_wait_pct_*) is the time the process (serve's main thread; PostgreSQL's live processes summed) was runnable but waiting for a core (/proc/PID/schedstat), in % of the wall time. non_200.unanswered: sent but not answered when the generator stopped waiting (10 s after its last send).`,
       config: o,
+      pinned: pin,
+      cores: os.cpus().length,
       postgres: { version: pg.version, settings: pgSettings },
       load_average_at_start: loadAtStart,
       load_average_at_end: os.loadavg(),
@@ -399,7 +462,7 @@ export async function runClusterBench(options = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await runClusterBench();
+  const r = await runClusterBench({ pin: process.argv.includes('--pin') || process.env.BENCH_PIN === '1' });
   const file = writeResult('cluster', r);
   const x = r.figures;
   const f = (v, d = 1) => v.median.toFixed(d);

@@ -9,6 +9,7 @@ import { runGrowthBench } from './growth.mjs';
 import { runTelephonyBench } from './telephony.mjs';
 import { runBurstBench } from './burst.mjs';
 import { runClusterBench } from './cluster.mjs';
+import { buildModel } from './model.mjs';
 import { writeSummary } from './summary.mjs';
 
 const only = process.argv.slice(2);
@@ -38,7 +39,12 @@ if (only.includes('burst')) {
   writeResult('burst', { runs });
 }
 // Not in the default run either (needs PostgreSQL: scripts/provision-test-peers.sh; ~3 minutes): `npm run bench cluster`.
-if (only.includes('cluster')) writeResult('cluster', await runClusterBench());
+// BENCH_PIN=1 pins PostgreSQL and the nodes to separate cores (taskset); bench/model.mjs then says what N nodes on C cores take.
+if (only.includes('cluster')) {
+  const cluster = await runClusterBench({ pin: process.env.BENCH_PIN === '1' });
+  writeResult('cluster', cluster);
+  writeResult('model', buildModel(cluster));
+}
 const seconds = Math.round((Date.now() - started) / 1000);
 fs.writeFileSync(
   path.join(RESULTS_DIR, 'run.json'),

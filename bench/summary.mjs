@@ -163,6 +163,41 @@ export function writeSummary() {
       'measure',
       '—',
     ]);
+    // #43's goals, each measured in the same interleaved run.
+    const m = cl.figures.minimal_sqlite;
+    if (m) {
+      const r = cl.ratios;
+      rows.push([
+        '9. PostgreSQL node / SQLite node, saturated alerts/s',
+        `×${f(r.postgres_one_node_vs_sqlite_max_accepted.median, 2)} (${f(r.postgres_one_node_vs_sqlite_max_accepted.min, 2)}–${f(r.postgres_one_node_vs_sqlite_max_accepted.max, 2)} over rounds)`,
+        '≥ 0.6×',
+        mark(r.postgres_one_node_vs_sqlite_max_accepted.median >= 0.6),
+      ]);
+      rows.push([
+        '9. serve CPU per accepted alert on PostgreSQL (saturated); PostgreSQL CPU per alert',
+        `${f(p1.serve_cpu_ms_per_accepted_max.median, 2)} ms; ${f(p1.postgres_cpu_ms_per_accepted_max.median, 2)} ms`,
+        '≤ 0.8 ms',
+        mark(p1.serve_cpu_ms_per_accepted_max.median <= 0.8),
+      ]);
+      rows.push([
+        "9. Statements (round trips) per accepted alert on PostgreSQL, saturated (the server's count, heartbeats included); alerts per function call",
+        `${f(p1.statements_per_accepted_max.median, 3)}; ${f(p1.alerts_per_receive_call_max.median, 1)}`,
+        '1',
+        mark(p1.statements_per_accepted_max.median <= 1),
+      ]);
+      rows.push([
+        '9. SQLite node / same-job minimal server (node:https, JSON, one fsynced insert per alert), saturated',
+        `${f(s.max_accepted_per_s.median, 0)} / ${f(m.max_accepted_per_s.median, 0)}/s = ×${f(r.sqlite_vs_minimal_max_accepted.median, 2)} (${f(r.sqlite_vs_minimal_max_accepted.min, 2)}–${f(r.sqlite_vs_minimal_max_accepted.max, 2)})`,
+        '≥ 1.0×',
+        mark(r.sqlite_vs_minimal_max_accepted.median >= 1),
+      ]);
+      rows.push([
+        `9. Webhook p99 at a steady ${s.steady_rate_per_s}/s, SQLite (DB_SYNC=full); the minimal server's`,
+        `${f(s.steady_latency_p99_ms.median)} ms; ${f(m.steady_latency_p99_ms.median)} ms`,
+        '< 5 ms',
+        mark(s.steady_latency_p99_ms.median < 5),
+      ]);
+    }
   }
 
   const notes = fs.existsSync(path.join(path.dirname(RESULTS_DIR), 'NOTES.md'))

@@ -25,5 +25,18 @@ if (Number(exitStatus) !== 0 && failed === 0) {
   failed = 1;
   console.log(`ringhook: the test runner exited ${exitStatus} with no failed test (an error outside the tests)`);
 }
+// The slowest files, so that the next slowdown is seen when it comes (#44).
+const durations = (report.testResults ?? [])
+  .map((file) => ({ name: file.name, ms: (file.endTime ?? 0) - (file.startTime ?? 0) }))
+  .filter((file) => file.ms > 0)
+  .sort((a, b) => b.ms - a.ms);
+if (durations.length > 0) {
+  const total = durations.reduce((sum, file) => sum + file.ms, 0);
+  console.log(`ringhook: the slowest test files (of ${durations.length}, ${(total / 1000).toFixed(0)} s in all):`);
+  for (const file of durations.slice(0, 20)) {
+    const name = file.name.replace(`${process.cwd()}/`, '');
+    console.log(`  ${(file.ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
+  }
+}
 const skipped = report.numPendingTests + (report.numTodoTests ?? 0);
 console.log(`${report.numPassedTests} passed, ${failed} failed, ${skipped} skipped`);

@@ -1,5 +1,6 @@
 // The CLI entry: ringhook serve | account | calls | db | …. Errors are one clear line and a non-zero exit.
-import { defineCommand, runCommand, runMain as runCitty } from 'citty';
+import { defineCommand, renderUsage, runCommand, runMain as runCitty, type CommandDef } from 'citty';
+import { helpDataDirLine } from './cli/data-dir.js';
 import { UsageError, UserError } from './lib/errors.js';
 import { argumentsProblem, commandNamed } from './cli/strict-args.js';
 import { accountCommand } from './cli/account.js';
@@ -36,6 +37,17 @@ export const rootCommand = defineCommand({
 
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
+/** Colour only on a terminal, and never when NO_COLOR is set (no-color.org: any non-empty value). */
+export function wantsColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: citty's own signature for a command of any arguments
+async function printUsage(cmd: CommandDef<any>, parent?: CommandDef<any>): Promise<void> {
+  const usage = await renderUsage(cmd, parent);
+  process.stdout.write(`${wantsColour(process.stdout) ? usage : stripAnsi(usage)}\n`);
+}
+
 function isCittyUsageError(error: unknown): error is Error & { code: string } {
   return error instanceof Error && error.name === 'CLIError';
 }
@@ -67,7 +79,15 @@ export async function runMain(argv: string[]): Promise<void> {
   const wantsVersion = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
   if (wantsHelp || wantsVersion) {
     // citty prints the usage of the (sub)command named in argv, or the version, and exits 0.
-    await runCitty(rootCommand, { rawArgs: argv.length === 0 ? ['--help'] : argv });
+    await runCitty(rootCommand, {
+      rawArgs: argv.length === 0 ? ['--help'] : argv,
+      // The usage (coloured only on a terminal), then which data dir the command would open (and why that one).
+      showUsage: async (command, parent) => {
+        await printUsage(command, parent);
+        const line = helpDataDirLine(commandNamed(rootCommand, argv).names);
+        if (line) process.stdout.write(line);
+      },
+    });
     return;
   }
   try {
@@ -81,7 +101,7 @@ export async function runMain(argv: string[]): Promise<void> {
       process.stderr.write(`ringhook: ${error.message}\n`);
       process.exitCode = 1;
     } else if (isCittyUsageError(error)) {
-      process.stderr.write(`ringhook: ${stripAnsi(error.message)} (see ringhook --help)\n`);
+      process.stderr.write(`ringhook: ${stripAnsi(error.message)} (see ringhook ${commandPath(argv)}--help)\n`);
       process.exitCode = 2;
     } else {
       process.stderr.write(`ringhook: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -2,11 +2,15 @@
 // by buildHelpers into bench/.build/tree: initdb as `postgres` in a temp directory, a free loopback
 // port, default settings with max_connections=200, fsync and synchronous_commit on like
 // RINGHOOK_DB_SYNC=full), plus what the benchmark reads of its processes (CPU, time waiting for a core).
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import postgres from 'postgres';
 import { BENCH_DIR } from './common.mjs';
 import { buildHelpers } from '../telephony.mjs';
+
+const run = promisify(execFile);
 
 function readText(file) {
   try {
@@ -50,18 +54,36 @@ export function runqueueWaitMsOfTree(pid) {
 }
 
 /** Starts the cluster: the test helper's, with the CPU and wait figures of its processes and its settings. */
-export async function startPostgres() {
+export async function startPostgres(settings = []) {
   buildHelpers();
   const { startPostgres: start } = await import(
     path.join(BENCH_DIR, '.build', 'tree', 'test', 'helpers', 'postgres.js')
   );
-  const pg = await start();
+  const pg = await start(settings);
   return {
     ...pg,
     /** CPU time (ms) of the server: the postmaster, its backends and background workers, and those that exited. */
     cpuMs: () => cpuMsOfTree(pg.pid()),
     /** Time (ms) its processes spent waiting for a CPU (live processes only). */
     runqueueWaitMs: () => runqueueWaitMsOfTree(pg.pid()),
+    /** The server and every process it forks from now on run on these processors only (taskset -a). */
+    async pin(cpus) {
+      await run('taskset', ['-a', '-cp', cpus, String(pg.pid())]);
+    },
+    /** Statements the server ran in `dbUrl`'s database so far (pg_stat_statements), in all and those naming `like`. */
+    async statements(dbUrl, like) {
+      const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
+      try {
+        await sql`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
+        const [row] = await sql`
+          SELECT coalesce(sum(calls), 0)::bigint AS total, coalesce(sum(calls) FILTER (WHERE query LIKE ${`%${like}%`}), 0)::bigint AS named
+          FROM pg_stat_statements
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`;
+        return { total: Number(row.total), named: Number(row.named) };
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
+    },
     async settings(names) {
       const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
       try {

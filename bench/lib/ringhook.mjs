@@ -129,11 +129,13 @@ function get(url, ca) {
  * Starts `node bin/ringhook.js serve` on a free loopback port with telephony off (unless env says
  * otherwise) and waits until /healthz answers. `nodeArgs` can add e.g. --cpu-prof.
  */
-export async function startServe(dataDir, { env = {}, nodeArgs = [], root = ROOT } = {}) {
+export async function startServe(dataDir, { env = {}, nodeArgs = [], root = ROOT, pin } = {}) {
   const port = await freePort();
   const logFile = path.join(dataDir, 'serve.log');
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin', 'ringhook.js'), 'serve'], {
+  // `pin`: the processors serve may run on (taskset, which execs node: the pid stays serve's).
+  const command = [process.execPath, ...nodeArgs, path.join(root, 'bin', 'ringhook.js'), 'serve'];
+  const child = spawn(pin ? 'taskset' : command[0], pin ? ['-c', pin, ...command] : command.slice(1), {
     cwd: dataDir,
     stdio: ['ignore', out, out],
     env: {
@@ -188,13 +190,14 @@ export async function startServe(dataDir, { env = {}, nodeArgs = [], root = ROOT
 }
 
 /** Starts the bare node:https ceiling server with the given certificate. */
-export async function startCeiling(cert, key) {
-  const child = spawn(process.execPath, [new URL('./ceiling-server.mjs', import.meta.url).pathname, cert, key], {
+export async function startCeiling(cert, key, { script = 'ceiling-server.mjs', args = [], pin, nodeArgs = [] } = {}) {
+  const command = [process.execPath, ...nodeArgs, new URL(`./${script}`, import.meta.url).pathname, cert, key, ...args];
+  const child = spawn(pin ? 'taskset' : command[0], pin ? ['-c', pin, ...command] : command.slice(1), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
-    child.once('exit', (code) => reject(new Error(`ceiling server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return {
     child,
@@ -206,6 +209,16 @@ export async function startCeiling(cert, key) {
       await done;
     },
   };
+}
+
+/** The same-job minimal server (bench/lib/minimal-server.mjs) with its own SQLite file in `dataDir`. */
+export function startMinimal(cert, key, dataDir, pin, nodeArgs = []) {
+  return startCeiling(cert, key, {
+    script: 'minimal-server.mjs',
+    args: [path.join(dataDir, 'minimal.db')],
+    nodeArgs,
+    ...(pin && { pin }),
+  });
 }
 
 /**

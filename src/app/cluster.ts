@@ -80,7 +80,7 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
 
   // Our own changes go out to the other nodes; theirs come in to our dashboards.
   const unsubscribeLocal = store.changes
-    ? events.subscribe((change) => !change.remote && store.changes!.publish(change))
+    ? events.subscribe((change) => !change.remote && !change.announced && store.changes!.publish(change))
     : () => {};
   const unsubscribeRemote = store.changes
     ? await store.changes
@@ -109,7 +109,10 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
     async stop() {
       clearInterval(timer);
       unsubscribeLocal();
-      await unsubscribeRemote().catch(() => {});
+      await unsubscribeRemote().catch((error: Error) => {
+        // The listening connection is closed with the pool just after: nothing is left to undo.
+        logger.debug("could not stop listening for other nodes' changes", { error });
+      });
       // A clean stop: the others need not wait for the silence to know.
       await registry
         .leave()

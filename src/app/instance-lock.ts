@@ -63,8 +63,41 @@ function takeLock(lockPath: string, waitMs: number): Database.Database | 'busy' 
   }
 }
 
+/**
+ * The serve of a release older than the lock (v0.0.1) holds its data dir by `serve.pid` alone, a file
+ * with its pid: it is there while the pid lives and is a ringhook serve (its command line says so;
+ * not this process, which may have been given the pid of a serve that died in a container). A file
+ * whose serve records its version is a newer serve's, which the lock speaks for.
+ */
+function olderServeHolds(dataDir: string): boolean {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dataDir, PID_FILE), 'utf8');
+  } catch {
+    return false;
+  }
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length !== 1) return false;
+  const pid = Number.parseInt(lines[0]!, 10);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  let commandLine: string[];
+  try {
+    commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return false;
+  }
+  return isRinghookServe(commandLine);
+}
+
+/** `node …/bin/ringhook.js serve`, `ringhook serve` (the executable): a ringhook command whose command is serve. */
+export function isRinghookServe(commandLine: readonly string[]): boolean {
+  const at = commandLine.findIndex((arg) => /^ringhook(\.js)?$/.test(path.basename(arg)));
+  return at >= 0 && commandLine.slice(at + 1).find((arg) => !arg.startsWith('-')) === 'serve';
+}
+
 /** Whether a `serve` holds the data dir now (the lock is taken for an instant and given back when none does). */
 export function serveHolds(dataDir: string): boolean {
+  if (olderServeHolds(dataDir)) return true;
   const lockPath = path.join(dataDir, LOCK_FILE);
   if (!fs.existsSync(lockPath)) return false;
   let lock: Database.Database | 'busy';
@@ -96,7 +129,10 @@ export function lockDataDir(dataDir: string, owner: LockOwner): () => void {
   const lockPath = path.join(dataDir, LOCK_FILE);
   // A moment's wait: `serveHolds` (ringhook test-call) takes the lock for an instant to look.
   const lock = takeLock(lockPath, 250);
-  if (lock === 'busy') {
+  // An older serve that takes no lock (v0.0.1): its serve.pid is not to be written over.
+  const olderServe = lock !== 'busy' && olderServeHolds(dataDir);
+  if (olderServe) lock.close();
+  if (lock === 'busy' || olderServe) {
     const current = owner.databaseSchema?.() ?? null;
     throw new UserError(
       serveHeldRefusal(dataDir, recordedHolder(dataDir), current === null ? null : { current, known: owner.schema }),

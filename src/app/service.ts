@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/contract.js';
 import { CallEvents } from '../core/call-events.js';
+import { smsGatewaySetting } from '../core/sms-truth.js';
 import { UserError } from '../lib/errors.js';
 import { createRequestListener } from '../http/app.js';
 import { startServers, type RunningServers } from '../http/server.js';
@@ -205,12 +206,22 @@ export async function startService(
       publicUrl: config.publicUrl,
       signInFormKey: loadSecretBox(config).signInFormKey,
       callerId: config.telephony.callerId,
+      smsGateway: smsGatewaySetting(config.telephony.mode === 'off', config.sms.gateway),
       shutdown: shutdown.signal,
       trustProxy: config.trustProxy,
+      webhookSources: config.webhookSources,
       onCallQueued: (queued) => {
-        events.emit({ callId: queued.callId, userId: queued.account.userId, status: 'queued', at: now() });
-        telephony?.enqueue(queued.callId, queued);
+        events.emit({
+          callId: queued.callId,
+          userId: queued.account.userId,
+          status: 'queued',
+          at: now(),
+          ...(queued.announced && { announced: true }),
+        });
+        telephony?.enqueue(queued);
       },
+      onRejectionRecorded: (rejection) =>
+        events.emit({ callId: rejection.callId, userId: rejection.userId, status: 'refused', at: now() }),
       ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
       onResult: (result, ms) => {
         metrics.alerts.inc({ result });

@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { Account } from '../core/account.js';
-import type { JustQueued } from '../calls/waiting-alerts.js';
 import { testCallMessage } from '../core/test-call.js';
 import type { CallProgressRepo } from '../store/contract.js';
 import { isPrivateIpv4 } from '../core/network.js';
@@ -25,8 +24,7 @@ import { DEFAULT_SPEECH, type CallSpeech } from '../core/languages.js';
 import { callPhrases, type SpokenCall } from '../core/spoken-call.js';
 import { burstSynthesis } from '../core/speech-plan.js';
 import { publicAddressFromStun } from '../pbx/stun-client.js';
-import { Dialer } from '../calls/dialer.js';
-import { CallFlow } from '../calls/call-flow.js';
+import { CALL_EVENTS, Dialer, type JustQueued } from '../calls/index.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
 import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
 import { japaneseDictionary } from '../speech/japanese-reader.js';
@@ -57,8 +55,8 @@ export interface Telephony {
   softphone: Softphone | null;
   /** The token the SMS gateway's receipt URL carries; null when no delivery reports are asked. */
   smsReceiptToken: string | null;
-  /** Dial an accepted alert; `queued` is what the webhook read, so that it is not read again. */
-  enqueue(callId: string, queued?: JustQueued): void;
+  /** Dial an accepted alert: the record the webhook read (not read again), or the id of one queued in the store. */
+  enqueue(alert: string | JustQueued): void;
   placeTestCall(account: Account): Promise<TestCallResult>;
   /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
   speechSample(phrases: SpokenCall, speech: CallSpeech): Promise<SpokenAudio>;
@@ -223,7 +221,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     password: asterisk?.ariCredentials.password ?? config.ari!.password,
     app: ARI_APP,
     logger: logger.child({ component: 'ari' }),
-    events: CallFlow.EVENTS,
+    events: CALL_EVENTS,
   });
   // An external Asterisk may be down now: the client keeps trying and calls wait in the queue.
   const connected = ari
@@ -238,10 +236,8 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   });
   const smsHealth = new SmsHealth(sms, { now: deps.now });
   const smsBackup = new SmsBackup({
+    store: deps.store,
     sender: sms,
-    progress,
-    writes,
-    accounts: deps.store.accounts,
     events: deps.events,
     logger,
     now: deps.now,
@@ -273,11 +269,9 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     }
   }
   const dialer = new Dialer({
+    store: deps.store,
     ari,
     japanese: japaneseDictionary({ setting: 'auto', logger: logger.child({ component: 'speech' }) }),
-    progress,
-    writes,
-    accounts: deps.store.accounts,
     tts,
     burstVoice: t.tts.burstVoice,
     events: deps.events,
@@ -324,12 +318,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     progress,
     softphone,
     smsReceiptToken: receiptToken,
-    enqueue: (callId, queued) => dialer.enqueue(callId, queued),
+    enqueue: (alert) => dialer.enqueue(alert),
     async placeTestCall(account) {
       const result = await requestTestCall(deps.store.calls, account);
       if (!result.accepted) return result;
       deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
-      dialer.enqueue(result.callId, {
+      dialer.enqueue({
         callId: result.callId,
         kind: 'test',
         message: testCallMessage(account.language),
@@ -349,7 +343,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
         logger.error('database still locked at shutdown: some call records were not written', {
           left: writes.abandon(),
         });
-      await sms.close().catch(() => {});
+      await sms.close().catch((error: Error) => logger.debug('could not close the SMS gateway link', { error }));
       await ari.close();
       tts.close();
       await asterisk?.stop();

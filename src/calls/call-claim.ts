@@ -1,6 +1,7 @@
 // The claim of one call: its alerts must still be queued and the store must take each one's step
 // to dialing (with several nodes sharing the store, only one of them can); the call's speech is
-// planned on the way (core/speech-plan), so that it is made while the phone rings.
+// planned on the way (core/speech-plan), so that it is made while the phone rings. The call is for
+// the account its alerts were queued with (read once, on their way in: waiting-alerts.ts).
 import { receivesCalls } from '../core/account.js';
 import { callSpeech } from '../core/languages.js';
 import { callReason } from '../core/reasons.js';
@@ -12,6 +13,7 @@ import type { SpeechPlanner } from '../speech/speech-planner.js';
 import type { CallLedger } from './call-ledger.js';
 import { type CallSession, type CallSessions, channelIdFor, newSession } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
+import type { QueuedAlert } from './waiting-alerts.js';
 
 /** A call taken for placing: its session, where it goes, and its speech's plan. */
 export interface ClaimedCall {
@@ -29,7 +31,7 @@ export interface ClaimedCall {
 
 /** What the claim uses of the call desk (call-desk.ts). */
 export interface ClaimDesk {
-  readonly settings: Pick<DialerSettings, 'progress' | 'accounts' | 'now' | 'endpointFor' | 'tts' | 'japanese'>;
+  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'endpointFor' | 'tts' | 'japanese'>;
   readonly ledger: Pick<CallLedger, 'claim' | 'end'>;
   readonly sessions: Pick<CallSessions, 'add'>;
   readonly speech: Pick<SpeechPlanner, 'plan'>;
@@ -41,21 +43,26 @@ export interface ClaimDesk {
  * Takes the alerts for one call. Returns the call's session, registered before the originate so
  * that no event of the channel can be missed; undefined when there is nothing to place.
  */
-export async function claimCall(desk: ClaimDesk, callIds: readonly string[]): Promise<ClaimedCall | undefined> {
-  const { progress, accounts, now } = desk.settings;
-  // An alert put back again and again (Asterisk refusing calls while it restarts, a long database
-  // lock) is not in the queue the stale check looks at: it is looked at here, before its call.
-  const calls = (await Promise.all(callIds.map((id) => progress.get(id)))).filter(
+export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[]): Promise<ClaimedCall | undefined> {
+  const { store, now } = desk.settings;
+  // Each alert's row is read again, as it can change while the alert waits for its line: another
+  // node sharing the store may have dialed it, and the regular look may have ended it. An alert put
+  // back again and again (Asterisk refusing calls while it restarts, a long database lock) is not in
+  // the queue the stale check looks at: it is looked at here, before its call.
+  const calls = (await Promise.all(alerts.map((a) => store.progress.get(a.callId)))).filter(
     (c): c is CallForDialing => c?.status === 'queued' && !desk.endIfStale(c, 'waiting'),
   );
   const call = calls[0];
   if (!call) return undefined;
-  const account = await accounts.get(call.userId);
+  // The account is not read again: it came with the alert (the webhook or a test call read it as
+  // they accepted it; one found queued in the store was read as it joined the queue).
+  const account = alerts.find((a) => a.callId === call.callId)?.account;
   if (!account || desk.isStopping) return undefined;
   if (!receivesCalls(account)) {
-    // Suspended after the alert was accepted: no call of any kind, and no SMS in its place.
+    // Suspended before its alert joined the queue: no call of any kind, and no SMS in its place.
     const reason = callReason('account_suspended');
-    for (const alert of calls) desk.ledger.end(alert, 'failed', { endedAt: now(), ...reason }, undefined, null);
+    for (const alert of calls)
+      desk.ledger.end(alert, { state: 'failed', fields: { endedAt: now(), ...reason }, phone: null });
     return undefined;
   }
   const dialedAt = now();
@@ -92,7 +99,13 @@ export async function claimCall(desk: ClaimDesk, callIds: readonly string[]): Pr
     unreserve();
     return undefined;
   }
-  const session = newSession(claimed, account.phone, account.requireConfirm, dialedAt, '', speech);
+  const session = newSession({
+    calls: claimed,
+    phone: account.phone,
+    requireConfirm: account.requireConfirm,
+    dialedAt,
+    speech,
+  });
   desk.sessions.add(session);
   return {
     session,

@@ -1,27 +1,44 @@
 // The one owner of call state: the queue, the pace, the calls in progress (their sessions), the
 // ledger that records their steps, the alerts being claimed (their phone's line is taken), and
-// whether ringhook is stopping. The other parts of call control are given this desk and call its
-// methods: the claim (call-claim.ts), placement (call-placement.ts) and the script an answered call
-// hears (call-script.ts) are used by it; Asterisk's events with machine detection (call-flow.ts)
-// and recovery (call-recovery.ts) use it. One session per call, exactly one attempt each, a cap on
+// whether ringhook is stopping. Its parts are its own: the other parts of call control are each
+// handed what they name in a narrow interface (ClaimDesk, PlacementDesk, ScriptDesk, FlowDesk,
+// RecoveryDesk), never the desk. One session per call, exactly one attempt each (a call the first
+// trunk did not take is a new placement through the backup trunk: core/backup-trunk), a cap on
 // concurrent calls, one line per phone (alerts that wait for their phone's line ride along in its
 // next call: core/line), paced to the provider, the speech planned before the call is placed.
+import { afterStop } from '../core/backup-trunk.js';
 import type { Backoff } from '../core/backoff.js';
 import { decideCallEnd, type CallStop, queuedFate } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
+import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { settledOrAfter } from '../lib/sleep.js';
+import type { AriEvent } from '../pbx/ari.js';
+import type { Endpoint } from '../pbx/endpoint.js';
 import { SpeechAhead } from '../speech/speech-ahead.js';
 import { SpeechPlanner } from '../speech/speech-planner.js';
-import { type ClaimedCall, claimCall } from './call-claim.js';
+import { type ClaimDesk, type ClaimedCall, claimCall } from './call-claim.js';
+import { CallFlow, type FlowDesk } from './call-flow.js';
 import { CallLedger } from './call-ledger.js';
-import { place, placedAgain, putBack } from './call-placement.js';
+import { place, type PlacementDesk, putBack } from './call-placement.js';
 import { CallQueue } from './call-queue.js';
-import { CallScript } from './call-script.js';
-import { alertsOf, arm, type CallSession, CallSessions } from './call-session.js';
-import { type DialerOptions, type DialerSettings, withDefaults } from './dialer-options.js';
+import {
+  endAtStop,
+  interrupt,
+  reconcile,
+  reconcileAfterReconnect,
+  type RecoveryDesk,
+  recoverAtStart,
+} from './call-recovery.js';
+import { CallScript, type ScriptDesk } from './call-script.js';
+import { alertsOf, arm, backupTrunkSession, type CallSession, CallSessions } from './call-session.js';
+import type { DialerSettings } from './dialer-options.js';
+import { hangUp } from './hang-up.js';
 import { Pacer } from './pacer.js';
 import { type JustQueued, loadWaitingAlert, type QueuedAlert, waitingAlert } from './waiting-alerts.js';
+
+/** What the desk hands its parts: each takes it as the narrow interface it names. */
+type Inside = ClaimDesk & PlacementDesk & ScriptDesk & FlowDesk & RecoveryDesk;
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
@@ -30,17 +47,20 @@ const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
 const HANGUP_CONFIRM_MS = 15_000;
 
 export class CallDesk {
-  readonly settings: DialerSettings;
-  readonly queue = new CallQueue(REQUEUE_BACKOFF);
-  readonly sessions = new CallSessions();
-  readonly pacer: Pacer;
-  readonly ledger: CallLedger;
-  readonly script: CallScript;
-  readonly speech: SpeechPlanner;
+  private readonly queue = new CallQueue(REQUEUE_BACKOFF);
+  private readonly sessions = new CallSessions();
+  private readonly pacer: Pacer;
+  private readonly ledger: CallLedger;
+  private readonly script: CallScript;
+  private readonly speech: SpeechPlanner;
+  private readonly flow: CallFlow;
+  private readonly inside: Inside;
   /** Speech made ahead for the alerts next in line; undefined when the speech engine cannot. */
   private readonly ahead: SpeechAhead | undefined;
   /** The queued alerts as the line rule sees them, loaded once when they join the queue. */
   private readonly waiting = new Map<string, QueuedAlert>();
+  /** Calls placed again through the backup trunk, placed by the next pump: an end never places a call itself. */
+  private readonly placingAgain: Array<{ session: CallSession; endpoint: Endpoint }> = [];
   /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
   private readonly starting = new Map<string, string>();
   private stopping = false;
@@ -48,16 +68,17 @@ export class CallDesk {
   private readonly stopped: Promise<void>;
   private signalStop: () => void = () => {};
 
-  constructor(options: DialerOptions) {
-    this.settings = withDefaults(options);
+  constructor(private readonly settings: DialerSettings) {
     this.stopped = new Promise((resolve) => {
       this.signalStop = resolve;
     });
-    const { progress, writes, events, logger, now, onFinal, tts, burstVoice, callsPerSecond, japanese } = this.settings;
-    this.ledger = new CallLedger({ progress, writes, events, logger, now, onFinal });
+    const { store, events, logger, now, onFinal, tts, burstVoice, callsPerSecond, japanese } = settings;
+    this.ledger = new CallLedger({ store, events, logger, now, onFinal });
     this.pacer = new Pacer(callsPerSecond, now, () => this.pump());
-    this.script = new CallScript(this);
     this.speech = new SpeechPlanner({ tts, burstVoice, callsPerSecond, waiting: () => this.queue.length });
+    this.inside = this.handedToParts();
+    this.script = new CallScript(this.inside);
+    this.flow = new CallFlow(this.inside);
     const { ahead, fastestMakingMs } = tts;
     if (ahead && fastestMakingMs)
       this.ahead = new SpeechAhead({
@@ -68,18 +89,82 @@ export class CallDesk {
       });
   }
 
+  /** The desk's parts and operations, as its parts see them (each through its own narrow interface). */
+  private handedToParts(): Inside {
+    const desk = this;
+    return {
+      settings: this.settings,
+      queue: this.queue,
+      sessions: this.sessions,
+      pacer: this.pacer,
+      ledger: this.ledger,
+      speech: this.speech,
+      // Made after this object, which it is given.
+      get script() {
+        return desk.script;
+      },
+      get isStopping() {
+        return desk.stopping;
+      },
+      isActive: (session) => this.isActive(session),
+      isStarting: (callId) => this.starting.has(callId),
+      endIfStale: (call, when) => this.endIfStale(call, when),
+      enqueue: (callId) => this.enqueue(callId),
+      pump: () => this.pump(),
+      end: (session, stop) => this.end(session, stop),
+      hangup: (session, why) => this.hangup(session, why),
+      note: (session, event, detail) => this.note(session, event, detail),
+      answered: (session) => this.flow.answered(session),
+    };
+  }
+
+  /** Calls in progress (a call may carry several alerts). */
+  get activeCalls(): number {
+    return this.sessions.size;
+  }
+
+  /** Alerts waiting for a line. */
+  get queuedCalls(): number {
+    return this.queue.length;
+  }
+
   get isStopping(): boolean {
     return this.stopping;
   }
 
-  /** Is the call still going (it may have ended while something was awaited)? */
-  isActive(session: CallSession): boolean {
-    return this.sessions.has(session.call.callId);
+  /** One of Asterisk's events, for the call it is about (call-flow.ts). */
+  route(event: AriEvent): void {
+    this.flow.route(event);
   }
 
-  /** The alert is between the queue and its call (taken from the queue, being claimed). */
-  isStarting(callId: string): boolean {
-    return this.starting.has(callId);
+  /** At start: what a previous process left (call-recovery.ts). */
+  recoverAtStart(): Promise<void> {
+    return recoverAtStart(this.inside);
+  }
+
+  /** Regularly: the store's view of the calls in flight, against the desk's. */
+  reconcile(): Promise<void> {
+    return reconcile(this.inside);
+  }
+
+  /** After the events connection came back: events may have been lost meanwhile. */
+  reconcileAfterReconnect(): Promise<void> {
+    return reconcileAfterReconnect(this.inside);
+  }
+
+  /** Ends calls in progress with nothing behind them (a dead node's): interrupted, never redialed. */
+  interrupt(calls: readonly CallForDialing[], why: CallReason): void {
+    interrupt(this.inside, calls, why);
+  }
+
+  /** Lets active calls end by themselves up to graceMs, then hangs them up. */
+  endAtStop(graceMs: number): Promise<void> {
+    return endAtStop(this.inside, graceMs);
+  }
+
+  /** Is the call still going (it may have ended while something was awaited)? */
+  private isActive(session: CallSession): boolean {
+    return this.sessions.has(session.call.callId);
   }
 
   /** Stops taking calls: nothing more is placed, and calls held for their speech stop waiting. */
@@ -90,19 +175,21 @@ export class CallDesk {
   }
 
   /**
-   * A call was accepted (by the webhook or a test call, which hand over what they read: it is not
-   * read again; or found queued in the store): dial it as soon as a line is free.
+   * A call was accepted: the alert just queued with the account it was read with (by the webhook
+   * or a test call: not read again), or the id of one found queued in the store. Dialed as soon as
+   * a line is free.
    */
-  enqueue(callId: string, queued?: JustQueued): void {
+  enqueue(alert: string | JustQueued): void {
+    const callId = typeof alert === 'string' ? alert : alert.callId;
     if (this.stopping || this.sessions.has(callId) || this.starting.has(callId)) return;
     if (!this.queue.add(callId)) return;
-    if (queued && !this.waiting.has(callId)) this.waiting.set(callId, waitingAlert(queued));
+    if (typeof alert !== 'string' && !this.waiting.has(callId)) this.waiting.set(callId, waitingAlert(alert));
     if (this.waiting.has(callId)) {
       this.pump();
       return;
     }
-    const { progress, accounts, logger } = this.settings;
-    loadWaitingAlert(callId, progress, accounts).then(
+    const { store, logger } = this.settings;
+    loadWaitingAlert(callId, store).then(
       (alert) => {
         if (!alert) this.queue.remove(callId);
         else if (this.queue.has(callId)) this.waiting.set(callId, alert);
@@ -117,22 +204,23 @@ export class CallDesk {
   }
 
   /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */
-  endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
+  private endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
     const { now, freshnessMs } = this.settings;
     const fate = queuedFate(call.receivedAt, now(), freshnessMs, when);
-    if (!fate.dial)
-      this.ledger.end(
-        call,
-        fate.state,
-        { endedAt: now(), error: fate.error, ...(fate.reasonDetail && { reasonDetail: fate.reasonDetail }) },
-        undefined,
-        null,
-      );
+    if (!fate.dial) {
+      const { state, error, reasonDetail, returnsAllowance } = fate;
+      this.ledger.end(call, {
+        state,
+        fields: { endedAt: now(), error, returnsAllowance, ...(reasonDetail && { reasonDetail }) },
+        phone: null,
+      });
+    }
     return !fate.dial;
   }
 
   /** A line may be free: more calls are placed, and speech is made ahead for those next in line. */
   pump(): void {
+    for (const { session, endpoint } of this.placingAgain.splice(0)) void place(this.inside, session, endpoint);
     if (this.stopping || !this.settings.ari.isConnected) return;
     if (this.waiting.size > this.queue.length)
       for (const id of this.waiting.keys()) if (!this.queue.has(id)) this.waiting.delete(id);
@@ -180,10 +268,7 @@ export class CallDesk {
     try {
       let claimed: ClaimedCall | undefined;
       try {
-        claimed = await claimCall(
-          this,
-          alerts.map((a) => a.callId),
-        );
+        claimed = await claimCall(this.inside, alerts);
       } finally {
         // From here the call's session (if any) holds the line and counts as a call in progress.
         for (const alert of alerts) this.starting.delete(alert.callId);
@@ -220,7 +305,7 @@ export class CallDesk {
     // Stopped while held, or while the claim waited for the database: nothing was dialed, and the
     // alerts are queued again, for the next start within their freshness.
     if (this.stopping) {
-      putBack(this, session, 'ringhook stopped before the call was placed');
+      putBack(this.inside, session, 'ringhook stopped before the call was placed');
       this.pacer.cancelled(call.callId);
       return;
     }
@@ -235,33 +320,63 @@ export class CallDesk {
       });
       return;
     }
-    await place(this, session, endpoint);
+    await place(this.inside, session, endpoint);
   }
 
-  /** The call is over (or goes out again through the backup trunk): its end is decided, recorded and handed on. */
-  end(session: CallSession, stop: CallStop): void {
+  /**
+   * The call is over: its end is decided, recorded and handed on; or, when the first trunk did not
+   * take it, its alerts go out again through the backup trunk as a new placement (core/backup-trunk).
+   */
+  private end(session: CallSession, stop: CallStop): void {
     if (!this.isActive(session)) return;
     this.pacer.dialed(session.call.callId);
-    if (placedAgain(this, session, stop)) return;
     this.sessions.remove(session);
-    const alerts = alertsOf(session);
-    for (const alert of alerts) this.queue.remove(alert.callId);
-    const { state, fields, detail } = decideCallEnd(session, stop, this.settings.now());
-    this.ledger.end(alerts, state, fields, detail, session.phone);
+    const backup = this.settings.backupEndpointFor?.(session.phone);
+    const next = afterStop(session, stop, {
+      backupTrunk: backup && (backup.trunk ?? backup.resource),
+      stopping: this.stopping,
+    });
+    if (next.next === 'backup trunk' && backup) this.placeAgain(session, backup, next.why);
+    else this.record(session, stop);
     this.pump();
   }
 
-  async hangup(session: CallSession, why: string): Promise<void> {
-    this.ledger.note(session.call.callId, 'hangup', why);
-    // Should the channel's end never be reported (events lost, Asterisk stuck), the call still ends.
-    arm(session, HANGUP_CONFIRM_MS, () => this.end(session, { kind: 'hangup-unconfirmed' }));
-    await this.settings.ari.hangup(session.channelId).catch((error: Error) => {
-      this.settings.logger.warn('hangup failed', { call_id: session.call.callId, error });
+  /** The call's end, decided in core/call-end, recorded and handed on with every alert it carried. */
+  private record(session: CallSession, stop: CallStop): void {
+    const alerts = alertsOf(session);
+    for (const alert of alerts) this.queue.remove(alert.callId);
+    const { state, fields, detail } = decideCallEnd(session, stop, this.settings.now());
+    this.ledger.end(alerts, {
+      state,
+      fields,
+      detail,
+      phone: session.phone,
+      placed: { dialedAt: session.dialedAt, trunk: session.trunk, softphone: session.softphone },
     });
   }
 
+  /** The alerts of a call the first trunk did not take, as a new call through the backup trunk (placed by pump). */
+  private placeAgain(previous: CallSession, endpoint: Endpoint, why: string): void {
+    const session = backupTrunkSession(previous, this.settings.now());
+    this.sessions.add(session);
+    const { channelId, dialedAt } = session;
+    this.ledger.placedAgain(
+      alertsOf(session),
+      { trunk: endpoint.trunk ?? endpoint.resource, channelId, dialedAt },
+      why,
+    );
+    this.placingAgain.push({ session, endpoint });
+  }
+
+  private async hangup(session: CallSession, why: string): Promise<void> {
+    this.ledger.note(session.call.callId, 'hangup', why);
+    // Should the channel's end never be reported (events lost, Asterisk stuck), the call still ends.
+    arm(session, HANGUP_CONFIRM_MS, () => this.end(session, { kind: 'hangup-unconfirmed' }));
+    await hangUp(this.settings, session.channelId, { why, callId: session.call.callId });
+  }
+
   /** On the timeline of every alert the call carries. */
-  note(session: CallSession, event: string, detail: string): void {
+  private note(session: CallSession, event: string, detail: string): void {
     for (const alert of alertsOf(session)) this.ledger.note(alert.callId, event, detail);
   }
 }

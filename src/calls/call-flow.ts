@@ -2,10 +2,25 @@
 // pace; StasisStart: the answer, the message starts at once; the phone talking: machine detection;
 // digits and the playback's end: the script; the channel's end: the desk ends it). The state it moves is
 // the call desk's (call-desk.ts); what an end means is decided in core/call-end.
+import type { CallStop } from '../core/call-end.js';
 import { type AriEvent, eventChannelId } from '../pbx/ari.js';
-import type { CallDesk } from './call-desk.js';
-import { alertsOf, type CallSession, noteHangupRequest } from './call-session.js';
-import { MachineDetection } from './machine-detection.js';
+import type { CallLedger } from './call-ledger.js';
+import type { CallScript } from './call-script.js';
+import { alertsOf, type CallSession, type CallSessions, noteHangupRequest } from './call-session.js';
+import type { DialerSettings } from './dialer-options.js';
+import { hangUp } from './hang-up.js';
+import { type DetectionDesk, MachineDetection } from './machine-detection.js';
+import type { Pacer } from './pacer.js';
+
+/** What the flow (and machine detection, which it runs) uses of the call desk (call-desk.ts). */
+export interface FlowDesk extends DetectionDesk {
+  readonly settings: Pick<DialerSettings, 'now' | 'ari' | 'logger' | 'detectMachine'>;
+  readonly sessions: Pick<CallSessions, 'byChannel'>;
+  readonly pacer: Pick<Pacer, 'dialed'>;
+  readonly ledger: Pick<CallLedger, 'note' | 'detection' | 'transitionAll'>;
+  readonly script: Pick<CallScript, 'machineAnswered' | 'leaveMessage' | 'playbackFinished' | 'digit' | 'answered'>;
+  end(session: CallSession, stop: CallStop): void;
+}
 
 export class CallFlow {
   /** The ARI events route() reads: Asterisk sends no other (AriClientOptions.events). */
@@ -22,7 +37,7 @@ export class CallFlow {
 
   private readonly detection: MachineDetection;
 
-  constructor(private readonly desk: CallDesk) {
+  constructor(private readonly desk: FlowDesk) {
     this.detection = new MachineDetection(desk);
   }
 
@@ -35,7 +50,7 @@ export class CallFlow {
       // went unanswered, or from before a restart) is hung up rather than left to silence.
       if (event.type === 'StasisStart' && channelId) {
         settings.logger.warn('a call ringhook no longer follows was answered: hung up', { channel_id: channelId });
-        void settings.ari.hangup(channelId).catch(() => {});
+        void hangUp(settings, channelId, { why: 'a call ringhook no longer follows' });
       }
       return;
     }
@@ -48,7 +63,7 @@ export class CallFlow {
         // 183 (PROGRESS) is how many mobile networks ring: with early media, and no 180.
         if ((event.dialstatus === 'RINGING' || event.dialstatus === 'PROGRESS') && !session.rang) {
           session.rang = true;
-          this.desk.ledger.transitionAll(alertsOf(session), 'ringing', { ringingAt: settings.now() });
+          this.desk.ledger.transitionAll(alertsOf(session), 'ringing', { fields: { ringingAt: settings.now() } });
         }
         break;
       case 'ChannelHangupRequest':
@@ -85,7 +100,9 @@ export class CallFlow {
     const { settings, ledger, script } = this.desk;
     const now = settings.now();
     session.answeredAt = now;
-    ledger.transitionAll(alertsOf(session), 'answered', { answeredAt: now, ringMs: now - session.dialedAt });
+    ledger.transitionAll(alertsOf(session), 'answered', {
+      fields: { answeredAt: now, ringMs: now - session.dialedAt },
+    });
     // Speech first: the answer hears the message at once, and its audio opens a home router's way back.
     void script.answered(session);
     if (settings.detectMachine) this.detection.start(session);

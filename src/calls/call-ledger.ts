@@ -3,9 +3,8 @@
 // another process never blocks the event loop; and tells of every call that reached its end.
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../core/records.js';
-import type { CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallEvents } from '../core/call-events.js';
-import type { Logger } from '../lib/log.js';
+import type { Store } from '../store/contract.js';
+import type { ServiceDeps } from '../store/deps.js';
 
 /** A call at its end, as handed to what follows (the SMS backup, metrics). */
 export interface FinalCall {
@@ -21,13 +20,32 @@ export interface FinalCall {
   endedAt?: number;
 }
 
-export interface CallLedgerDeps {
-  progress: CallProgressRepo;
-  writes: CallWrites;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
+/** How a call went out: when it was dialed, through which trunk (or to the local softphone). */
+export interface CallPlaced {
+  dialedAt: number;
+  trunk?: string | undefined;
+  softphone?: string | undefined;
+}
+
+export interface CallLedgerDeps extends Omit<ServiceDeps, 'store'> {
+  store: Pick<Store, 'progress' | 'writes'>;
   onFinal: (call: FinalCall) => void;
+}
+
+/** A step of a call: its fields, and the detail on its timeline. */
+export interface CallStep {
+  fields?: TransitionFields;
+  detail?: string | undefined;
+}
+
+/** How a call ends: its final state, what is recorded with it, and the number called (null: none was). */
+export interface CallEnding {
+  state: FinalState;
+  fields: TransitionFields;
+  detail?: string | undefined;
+  phone: string | null;
+  /** How the call went out, for the log line; none when it never left the queue. */
+  placed?: CallPlaced | undefined;
 }
 
 interface FinalStep {
@@ -50,12 +68,12 @@ export class CallLedger {
   constructor(private readonly deps: CallLedgerDeps) {}
 
   /** Moves the call on if the step is legal from its state here, and records it. */
-  transition(call: CallForDialing, to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
+  transition(call: CallForDialing, to: CallState, { fields = {}, detail }: CallStep = {}): boolean {
     if (!canTransition(call.status, to)) return false;
     call.status = to;
     const { callId } = call;
     if (isFinal(to)) this.keepUntilRecorded(callId, { state: to, fields, detail, at: this.deps.now() });
-    this.write(call, to, fields, detail, { lazy: true });
+    this.write(call, to, { fields, detail }, { lazy: true });
     return true;
   }
 
@@ -70,12 +88,12 @@ export class CallLedger {
   private write(
     call: Pick<CallForDialing, 'callId' | 'userId'>,
     to: CallState,
-    fields: TransitionFields,
-    detail: string | undefined,
+    { fields = {}, detail }: CallStep,
     options: { lazy: boolean },
   ): Promise<boolean> {
     const { callId, userId } = call;
-    const { writes, progress, events, logger, now } = this.deps;
+    const { store, events, logger, now } = this.deps;
+    const { writes, progress } = store;
     return writes
       .write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail), options)
       .then(
@@ -111,8 +129,8 @@ export class CallLedger {
     end.triedAt = now;
     const via: CallState[] = direct ? [] : ['answered'];
     void (async () => {
-      for (const step of via) if (!(await this.write(call, step, {}, end.detail, { lazy: false }))) return;
-      await this.write(call, end.state, end.fields, end.detail, { lazy: false });
+      for (const step of via) if (!(await this.write(call, step, { detail: end.detail }, { lazy: false }))) return;
+      await this.write(call, end.state, end, { lazy: false });
     })();
     return true;
   }
@@ -123,7 +141,8 @@ export class CallLedger {
    * Returns the alerts taken, the call's own first; none when its own was not taken.
    */
   async claim(calls: readonly CallForDialing[], fields: TransitionFields, detail?: string): Promise<CallForDialing[]> {
-    const { writes, progress, events, logger, now } = this.deps;
+    const { store, events, logger, now } = this.deps;
+    const { writes, progress } = store;
     const taken: CallForDialing[] = [];
     for (const call of calls) {
       const own = taken.length === 0;
@@ -148,29 +167,22 @@ export class CallLedger {
   }
 
   /** Moves every alert of one call on: its own alert with `fields`, the others marked as carried by it. */
-  transitionAll(
-    calls: readonly CallForDialing[],
-    to: CallState,
-    fields: TransitionFields = {},
-    detail?: string,
-  ): boolean {
+  transitionAll(calls: readonly CallForDialing[], to: CallState, { fields = {}, detail }: CallStep = {}): boolean {
     const [call, ...carried] = calls;
-    if (!call || !this.transition(call, to, fields, detail)) return false;
-    for (const alert of carried) this.transition(alert, to, { ...fields, carriedBy: call.callId }, detail);
+    if (!call || !this.transition(call, to, { fields, detail })) return false;
+    for (const alert of carried) this.transition(alert, to, { fields: { ...fields, carriedBy: call.callId }, detail });
     return true;
   }
 
   /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
   end(
     calls: CallForDialing | readonly CallForDialing[],
-    state: FinalState,
-    fields: TransitionFields,
-    detail: string | undefined,
-    phone: string | null,
+    { state, fields, detail, phone, placed }: CallEnding,
   ): boolean {
     const all = Array.isArray(calls) ? calls : [calls as CallForDialing];
-    if (!this.transitionAll(all, state, fields, detail)) return false;
+    if (!this.transitionAll(all, state, { fields, detail })) return false;
     const [call, ...carried] = all as [CallForDialing, ...CallForDialing[]];
+    this.logEnd(call, carried, state, fields, placed);
     this.deps.onFinal({
       callId: call.callId,
       userId: call.userId,
@@ -182,10 +194,33 @@ export class CallLedger {
     return true;
   }
 
+  /** One line per call at its end, at info: its outcome, why, how long, through which trunk; never its text nor the number. */
+  private logEnd(
+    call: CallForDialing,
+    carried: readonly CallForDialing[],
+    state: FinalState,
+    fields: TransitionFields,
+    placed: CallPlaced | undefined,
+  ): void {
+    const endedAt = fields.endedAt ?? this.deps.now();
+    this.deps.logger.info('call ended', {
+      call_id: call.callId,
+      user_id: call.userId,
+      outcome: state,
+      reason: fields.error ?? null,
+      reason_detail: fields.reasonDetail ?? null,
+      duration_ms: placed ? Math.max(0, endedAt - placed.dialedAt) : null,
+      ...(fields.talkMs !== undefined && { talk_ms: fields.talkMs }),
+      trunk: placed?.trunk ?? null,
+      ...(placed?.softphone !== undefined && { softphone: placed.softphone }),
+      ...(carried.length > 0 && { carried: carried.map((c) => c.callId) }),
+    });
+  }
+
   /** Records answering-machine detection's verdict on every alert of the call. */
   detection(calls: readonly CallForDialing[], status: string, cause: string): void {
     for (const { callId } of calls)
-      this.record(callId, 'amd', () => this.deps.progress.recordDetection(callId, status, cause));
+      this.record(callId, 'amd', () => this.deps.store.progress.recordDetection(callId, status, cause));
   }
 
   /** Every alert of the call goes out again through another trunk. */
@@ -195,16 +230,16 @@ export class CallLedger {
     detail: string,
   ): void {
     for (const { callId } of calls)
-      this.record(callId, 'trunk', () => this.deps.progress.placedAgain(callId, placement, detail));
+      this.record(callId, 'trunk', () => this.deps.store.progress.placedAgain(callId, placement, detail));
   }
 
   note(callId: string, event: string, detail: string): void {
-    this.record(callId, event, () => this.deps.progress.note(callId, event, detail));
+    this.record(callId, event, () => this.deps.store.progress.note(callId, event, detail));
   }
 
   /** A write that is not a state change, through the patient writer; a failure is logged. */
   private record(callId: string, event: string, write: () => void): void {
-    void this.deps.writes.write(`call ${callId} ${event}`, write, { lazy: true }).catch((error: Error) => {
+    void this.deps.store.writes.write(`call ${callId} ${event}`, write, { lazy: true }).catch((error: Error) => {
       this.deps.logger.error('could not record a call event', { call_id: callId, event, error });
     });
   }

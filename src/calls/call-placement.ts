@@ -1,16 +1,16 @@
 // Places a call through Asterisk and says what a refusal means: the call's outcome (one attempt
 // only), or nothing dialed at all (Asterisk down or stopping), when the alerts wait in the queue
-// for it. A call the first trunk did not take, and that never rang, goes out once more through the
-// backup trunk.
-import { goesToBackupTrunk } from '../core/backup-trunk.js';
-import { describeStop, type CallStop } from '../core/call-end.js';
+// for it. (A call the first trunk did not take goes out once more through the backup trunk: that is
+// a new placement the call desk makes at the first one's end, decided in core/backup-trunk.)
+import type { CallStop } from '../core/call-end.js';
 import { TALK } from '../core/talk-verdict.js';
 import { AriError, type AriCallControl } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallQueue } from './call-queue.js';
-import { alertsOf, arm, newSession, type CallSession, type CallSessions } from './call-session.js';
+import { alertsOf, arm, type CallSession, type CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/endpoint.js';
+import { hangUp } from './hang-up.js';
 import { judgeRefusal } from './originate-refusal.js';
 
 /**
@@ -31,11 +31,15 @@ export interface PlacementOptions {
   detectMachine?: boolean;
 }
 
+/** One call to place: its session, where it goes, and how. */
+export interface PlacementOrder extends PlacementOptions {
+  session: CallSession;
+  endpoint: Endpoint;
+}
+
 export async function placeCall(
   ari: Pick<AriCallControl, 'originate' | 'getEndpoint'>,
-  session: CallSession,
-  endpoint: Endpoint,
-  options: PlacementOptions,
+  { session, endpoint, ...options }: PlacementOrder,
 ): Promise<Placement> {
   try {
     await ari.originate({
@@ -63,13 +67,11 @@ export async function placeCall(
 export interface PlacementDesk {
   readonly settings: Pick<
     DialerSettings,
-    'ari' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'detectMachine' | 'backupEndpointFor' | 'now'
+    'ari' | 'logger' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'detectMachine'
   >;
-  readonly sessions: Pick<CallSessions, 'add' | 'remove'>;
-  readonly ledger: Pick<CallLedger, 'transition' | 'placedAgain'>;
+  readonly sessions: Pick<CallSessions, 'remove'>;
+  readonly ledger: Pick<CallLedger, 'transition'>;
   readonly queue: Pick<CallQueue, 'taken' | 'holdBack'>;
-  /** ringhook is stopping: no call goes out again through the backup trunk. */
-  readonly isStopping: boolean;
   enqueue(callId: string): void;
   end(session: CallSession, stop: CallStop): void;
 }
@@ -80,10 +82,11 @@ export async function place(desk: PlacementDesk, session: CallSession, endpoint:
   const alerts = alertsOf(session);
   // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
   if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
+  else session.trunk = endpoint.trunk;
   arm(session, (settings.ringTimeoutSec + 15) * 1000, () =>
     giveUp(desk, session, 'no final event from Asterisk after the ring timeout'),
   );
-  const placement = await placeCall(settings.ari, session, endpoint, settings);
+  const placement = await placeCall(settings.ari, { ...settings, session, endpoint });
   if (placement.placed) {
     session.originated = true;
     for (const alert of alerts) queue.taken(alert.callId);
@@ -92,7 +95,7 @@ export async function place(desk: PlacementDesk, session: CallSession, endpoint:
     // channel all the same, and its phone may ring. It is hung up, so that nobody answers a call
     // ringhook no longer follows (one that starts later is hung up at its StasisStart: call-flow.ts).
     if (placement.outcome.kind === 'originate-failed' && !placement.outcome.refusedByAsterisk)
-      void settings.ari.hangup(session.channelId).catch(() => {});
+      void hangUp(settings, session.channelId, { why: 'its originate went unanswered', callId: session.call.callId });
     desk.end(session, placement.outcome);
   } else {
     // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
@@ -106,41 +109,13 @@ export async function place(desk: PlacementDesk, session: CallSession, endpoint:
 export function putBack(desk: Pick<PlacementDesk, 'sessions' | 'ledger'>, session: CallSession, why: string): string[] {
   desk.sessions.remove(session);
   return alertsOf(session)
-    .filter((alert) => desk.ledger.transition(alert, 'queued', {}, why))
+    .filter((alert) => desk.ledger.transition(alert, 'queued', { detail: why }))
     .map((alert) => alert.callId);
-}
-
-/** At the call's end: true when it goes out once more, through the backup trunk, instead of ending. */
-export function placedAgain(desk: PlacementDesk, previous: CallSession, stop: CallStop): boolean {
-  const { settings, sessions, ledger } = desk;
-  const backup = previous.onBackupTrunk || desk.isStopping ? undefined : settings.backupEndpointFor?.(previous.phone);
-  if (!backup || !goesToBackupTrunk(previous, stop)) return false;
-  sessions.remove(previous);
-  const session = newSession(
-    alertsOf(previous),
-    previous.phone,
-    previous.requireConfirm ?? false,
-    settings.now(),
-    '-b',
-    previous.speech,
-  );
-  session.onBackupTrunk = true;
-  if (previous.messageMedia) session.messageMedia = previous.messageMedia;
-  sessions.add(session);
-  const { channelId, dialedAt } = session;
-  const trunk = backup.trunk ?? backup.resource;
-  ledger.placedAgain(
-    alertsOf(session),
-    { trunk, channelId, dialedAt },
-    `the first trunk did not take the call (${describeStop(stop)}): placed through ${trunk}`,
-  );
-  void place(desk, session, backup);
-  return true;
 }
 
 /** No final event came: the call is ended as failed rather than left hanging. */
 function giveUp(desk: PlacementDesk, session: CallSession, why: string): void {
   if (session.answeredAt !== undefined) return;
-  void desk.settings.ari.hangup(session.channelId).catch(() => {});
+  void hangUp(desk.settings, session.channelId, { why, callId: session.call.callId });
   desk.end(session, { kind: 'given-up', why });
 }

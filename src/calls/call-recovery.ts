@@ -3,15 +3,35 @@
 // another process, queued calls grown too old, calls left in progress with nothing behind them),
 // after the events connection came back (calls whose channel vanished meanwhile), and at stop
 // (calls still going after the grace period are hung up and end interrupted). Each is a function
-// over the call desk, which holds the calls (call-desk.ts).
+// over what it uses of the call desk, which holds the calls (call-desk.ts).
+import type { CallStop } from '../core/call-end.js';
 import { type CallReason, callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
-import type { CallDesk } from './call-desk.js';
-import type { CallFlow } from './call-flow.js';
+import type { CallLedger } from './call-ledger.js';
+import type { CallQueue } from './call-queue.js';
+import type { CallSession, CallSessions } from './call-session.js';
+import type { DialerSettings } from './dialer-options.js';
+import { hangUp } from './hang-up.js';
+
+/** What recovery uses of the call desk (call-desk.ts). */
+export interface RecoveryDesk {
+  readonly settings: Pick<DialerSettings, 'store' | 'ari' | 'logger' | 'now'>;
+  readonly ledger: Pick<CallLedger, 'end' | 'settle'>;
+  readonly sessions: Pick<CallSessions, 'all' | 'has' | 'byChannel' | 'whenEmpty'>;
+  readonly queue: Pick<CallQueue, 'ids' | 'remove'>;
+  /** The alert is between the queue and its call (being claimed). */
+  isStarting(callId: string): boolean;
+  endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean;
+  enqueue(callId: string): void;
+  pump(): void;
+  end(session: CallSession, stop: CallStop): void;
+  /** The call was found answered (call-flow.ts). */
+  answered(session: CallSession): void;
+}
 
 /** At start: what a previous process left. */
-export async function recoverAtStart(desk: CallDesk): Promise<void> {
-  const inFlight = await desk.settings.progress.inFlight();
+export async function recoverAtStart(desk: RecoveryDesk): Promise<void> {
+  const inFlight = await desk.settings.store.progress.inFlight();
   interrupt(
     desk,
     inFlight.filter((c) => c.status !== 'queued'),
@@ -26,28 +46,26 @@ export async function recoverAtStart(desk: CallDesk): Promise<void> {
  * or a dead node's): interrupted, never redialed, and the SMS backup applies. A call that carried
  * several alerts ends with them together (one SMS for all).
  */
-export function interrupt(desk: CallDesk, calls: readonly CallForDialing[], why: CallReason): void {
+export function interrupt(desk: RecoveryDesk, calls: readonly CallForDialing[], why: CallReason): void {
   const carried = new Map<string, CallForDialing[]>();
   for (const c of calls) if (c.carriedBy !== null) carried.set(c.carriedBy, [...(carried.get(c.carriedBy) ?? []), c]);
   for (const call of calls) {
     if (call.carriedBy !== null && calls.some((c) => c.callId === call.carriedBy)) continue;
-    desk.ledger.end(
-      [call, ...(carried.get(call.callId) ?? [])],
-      'interrupted',
-      { endedAt: desk.settings.now(), ...why },
-      undefined,
-      call.phone,
-    );
+    desk.ledger.end([call, ...(carried.get(call.callId) ?? [])], {
+      state: 'interrupted',
+      fields: { endedAt: desk.settings.now(), ...why },
+      phone: call.phone,
+    });
   }
 }
 
 /** At stop: calls still going after `graceMs` are hung up; whatever does not end is interrupted. */
-export async function endAtStop(desk: CallDesk, graceMs: number): Promise<void> {
+export async function endAtStop(desk: RecoveryDesk, graceMs: number): Promise<void> {
   const { sessions, settings } = desk;
   await sessions.whenEmpty(graceMs);
   for (const session of sessions.all()) {
     session.cutBecause = 'ringhook_stopped';
-    await settings.ari.hangup(session.channelId).catch(() => {});
+    await hangUp(settings, session.channelId, { why: 'ringhook stopped', callId: session.call.callId });
   }
   await sessions.whenEmpty(2_000);
   // Never redialed; the SMS backup applies.
@@ -55,8 +73,8 @@ export async function endAtStop(desk: CallDesk, graceMs: number): Promise<void> 
 }
 
 /** Regularly: the database's view of the calls in flight, against the desk's. */
-export async function reconcile(desk: CallDesk): Promise<void> {
-  const { writes, progress } = desk.settings;
+export async function reconcile(desk: RecoveryDesk): Promise<void> {
+  const { writes, progress } = desk.settings.store;
   // While call steps wait for the database, it may still show a finished call as queued.
   if (writes.waiting > 0) return;
   const inFlight = new Map((await progress.inFlight()).map((call) => [call.callId, call]));
@@ -71,7 +89,7 @@ export async function reconcile(desk: CallDesk): Promise<void> {
 }
 
 /** After the events connection came back: events may have been lost meanwhile. */
-export async function reconcileAfterReconnect(desk: CallDesk, flow: CallFlow): Promise<void> {
+export async function reconcileAfterReconnect(desk: RecoveryDesk): Promise<void> {
   const { sessions, settings } = desk;
   // Only calls Asterisk took: one held for its speech, or whose originate is still on its way, has no channel yet.
   const ids = sessions
@@ -92,7 +110,7 @@ export async function reconcileAfterReconnect(desk: CallDesk, flow: CallFlow): P
       if (!session) continue;
       if (!alive.has(id)) desk.end(session, { kind: 'lost' });
       // Answered while the events were cut off: its StasisStart is lost, and the phone would hear silence.
-      else if (alive.get(id) === 'Up' && session.answeredAt === undefined) flow.answered(session);
+      else if (alive.get(id) === 'Up' && session.answeredAt === undefined) desk.answered(session);
     }
   }
   desk.pump();
@@ -102,13 +120,13 @@ export async function reconcileAfterReconnect(desk: CallDesk, flow: CallFlow): P
  * A call the database shows in progress with no call behind it here: its end was not recorded
  * (a write that failed, a disk that was full). It is ended rather than left in progress.
  */
-function sweep(desk: CallDesk, call: CallForDialing): void {
+function sweep(desk: RecoveryDesk, call: CallForDialing): void {
   const { ledger, settings } = desk;
   // Its end was decided and handed on here, and only its record failed: written again, not ended twice.
   if (ledger.settle(call)) return;
   const was = call.status;
   const reason = callReason('end_not_recorded', {}, 'no call in progress for it: its end was not recorded');
-  if (ledger.end(call, 'interrupted', { endedAt: settings.now(), ...reason }, undefined, call.phone)) {
+  if (ledger.end(call, { state: 'interrupted', fields: { endedAt: settings.now(), ...reason }, phone: call.phone })) {
     settings.logger.warn('a call left in progress in the database was ended', {
       call_id: call.callId,
       status_was: was,
@@ -117,7 +135,7 @@ function sweep(desk: CallDesk, call: CallForDialing): void {
 }
 
 /** Drops waiting calls that are no longer queued; ends those too old to place. */
-function expireStale(desk: CallDesk, inFlight: ReadonlyMap<string, CallForDialing>): void {
+function expireStale(desk: RecoveryDesk, inFlight: ReadonlyMap<string, CallForDialing>): void {
   const { queue } = desk;
   for (const callId of [...queue.ids()]) {
     const call = inFlight.get(callId);

@@ -1,8 +1,11 @@
-// What an answered call hears and how it reacts: the intro, the message and the prompt, in the
-// account's language and voice; 1 acknowledges (and is told so), 2 plays it again (a bounded
-// number of times), no digit after the prompt hangs up. A machine (voicemail), once found, is not
-// spoken over: the message stops, and after its greeting it gets the intro and the message only,
-// then the hang-up.
+// What an answered call hears and how it reacts: the intro, the keys, the message and the prompt,
+// in the account's language and voice. A key stops what is playing at once and acts (core/keypad):
+// 1 acknowledges (and is told so), 2 or * says the message again from its start (as often as the
+// call's longest time allows: Asterisk ends it at RINGHOOK_MAX_CALL_SECONDS), 0 says the keys; no
+// digit after the prompt hangs up. A machine (voicemail), once found, is not spoken over: the
+// message stops, and after its greeting it gets the intro and the message only, then the hang-up;
+// its digits do nothing.
+import { describeKey, keyAction } from '../core/keypad.js';
 import { callPhrases } from '../core/spoken-call.js';
 import { AriError } from '../pbx/ari.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
@@ -15,7 +18,7 @@ const CONFIRMATION_MS = 8_000;
 export interface ScriptDesk {
   readonly settings: Pick<
     DialerSettings,
-    'ari' | 'tts' | 'logger' | 'maxRepeats' | 'digitWaitMs' | 'maxTalkMs' | 'now' | 'onFirstSpeech'
+    'ari' | 'tts' | 'logger' | 'digitWaitMs' | 'maxTalkMs' | 'now' | 'onFirstSpeech'
   >;
   /** Is the call still going (it may have ended while speech was being made)? */
   isActive(session: CallSession): boolean;
@@ -28,7 +31,11 @@ export class CallScript {
 
   /** Makes the call's phrases while the phone rings, so that an answer is spoken to at once. */
   prepare(session: CallSession): void {
-    for (const phrase of Object.values(callPhrases(session.speech))) this.say(session, phrase).catch(() => {});
+    for (const phrase of Object.values(callPhrases(session.speech)))
+      this.say(session, phrase).catch((error: Error) => {
+        // Made again when the answered call asks for it: a failure then ends the call, and is logged there.
+        this.desk.settings.logger.debug('could not prepare speech', { call_id: session.call.callId, phrase, error });
+      });
   }
 
   async answered(session: CallSession): Promise<void> {
@@ -58,19 +65,39 @@ export class CallScript {
       arm(session, this.desk.settings.digitWaitMs, () => void this.desk.hangup(session, 'no digit after the message'));
   }
 
-  async digit(session: CallSession, digit: string): Promise<void> {
-    if (session.answeredAt === undefined || session.acknowledged) return;
-    this.desk.note(session, 'digit', digit);
-    if (digit === '1') {
-      session.acknowledged = true;
-      await this.confirm(session);
-    } else if (digit === '2' && session.repeats < this.desk.settings.maxRepeats) {
-      session.repeats++;
-      disarmAll(session);
-      this.armLongestCall(session);
-      await this.stopPlayback(session);
-      await this.play(session);
+  /** A key pressed: on the call's timeline with what it did (core/keypad decides). */
+  async digit(session: CallSession, key: string): Promise<void> {
+    const action = keyAction(key, {
+      answered: session.answeredAt !== undefined,
+      machine: session.machine === true,
+      acknowledged: session.acknowledged,
+    });
+    this.desk.note(session, 'digit', describeKey(key, action));
+    switch (action.act) {
+      case 'acknowledge':
+        session.acknowledged = true;
+        await this.confirm(session);
+        break;
+      case 'repeat':
+        session.repeats++;
+        await this.interrupt(session);
+        await this.play(session);
+        break;
+      case 'menu':
+        await this.interrupt(session);
+        // Then the wait for a digit, as after the prompt.
+        await this.start(session, [this.say(session, callPhrases(session.speech).keys)]);
+        break;
+      case 'ignore':
+        break;
     }
+  }
+
+  /** Stops what plays (and the wait for a digit) for what the key asked. */
+  private async interrupt(session: CallSession): Promise<void> {
+    disarmAll(session);
+    this.armLongestCall(session);
+    await this.stopPlayback(session);
   }
 
   /** Says the press of 1 was heard, then hangs up. */
@@ -88,7 +115,11 @@ export class CallScript {
   private async stopPlayback(session: CallSession): Promise<void> {
     const playbackId = session.playbackId;
     session.playbackId = undefined;
-    if (playbackId) await this.desk.settings.ari.stopPlayback(playbackId).catch(() => {});
+    if (playbackId)
+      await this.desk.settings.ari.stopPlayback(playbackId).catch((error: Error) => {
+        // Most often the playback had ended already; the next playback replaces it either way.
+        this.desk.settings.logger.debug('could not stop a playback', { call_id: session.call.callId, error });
+      });
   }
 
   private armLongestCall(session: CallSession): void {
@@ -102,10 +133,13 @@ export class CallScript {
 
   private async play(session: CallSession): Promise<void> {
     const phrases = callPhrases(session.speech);
-    const intro = session.repeats === 0 ? [this.say(session, phrases.intro)] : [];
+    const first = session.repeats === 0;
+    const intro = first ? [this.say(session, phrases.intro)] : [];
     // A machine cannot press a digit: the message is left on it, then the call ends.
     if (session.machine) return this.start(session, [...intro, session.messageMedia!], 'message left on the voicemail');
-    await this.start(session, [...intro, session.messageMedia!, this.say(session, phrases.prompt)]);
+    // The keys are said once, before the first message: a person may press one while it plays.
+    const keys = first ? [this.say(session, phrases.keys)] : [];
+    await this.start(session, [...intro, ...keys, session.messageMedia!, this.say(session, phrases.prompt)]);
   }
 
   /** Plays the media in order once all are ready; `closing`: the call is hung up when they end. */

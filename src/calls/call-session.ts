@@ -4,7 +4,7 @@ import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
 import type { CallForDialing } from '../core/records.js';
 import type { AriEventOf } from '../pbx/ari.js';
-import type { TalkPhrase } from '../core/talk-verdict.js';
+import type { AudioFlow, TalkPhrase } from '../core/talk-verdict.js';
 
 /**
  * ChannelHangupRequest's `cause` when `soft` is Asterisk's soft-hangup reason (a set of flags, not
@@ -18,6 +18,8 @@ export interface TalkListening {
   /** listening: no verdict yet; greeting: a machine, waiting for its beep to end; done. */
   phase: 'listening' | 'greeting' | 'done';
   machineAtMs?: number;
+  /** The gaps in the phone's audio (silence suppression), from the channel's receive counters (audio-watch.ts). */
+  audio: AudioFlow;
   /** Each look again supersedes the one before. */
   look: number;
 }
@@ -48,6 +50,8 @@ export interface CallSession extends CallFacts {
   closing?: string | undefined;
   /** The call went out again through the backup trunk (it is never sent a third time). */
   onBackupTrunk?: boolean;
+  /** The trunk the call went out through (trunk, trunk2); none for the local softphone. */
+  trunk?: string | undefined;
   /** Asterisk took the originate: from here the call has a channel (until it is destroyed). */
   originated?: boolean;
 }
@@ -57,15 +61,26 @@ export function channelIdFor(callId: string, attempt = ''): string {
   return `rh-${callId}${attempt}`;
 }
 
-/** `attempt`: a suffix for the channel of a call placed again (Asterisk's channel ids are unique). */
-export function newSession(
-  calls: readonly CallForDialing[],
-  phone: string,
-  requireConfirm: boolean,
-  dialedAt: number,
+/** What a new call is placed with. */
+export interface NewSession {
+  /** Its alerts, its own first. */
+  calls: readonly CallForDialing[];
+  phone: string;
+  requireConfirm: boolean;
+  dialedAt: number;
+  /** A suffix for the channel of a call placed again (Asterisk's channel ids are unique). */
+  attempt?: string;
+  speech?: CallSpeech;
+}
+
+export function newSession({
+  calls,
+  phone,
+  requireConfirm,
+  dialedAt,
   attempt = '',
-  speech: CallSpeech = DEFAULT_SPEECH,
-): CallSession {
+  speech = DEFAULT_SPEECH,
+}: NewSession): CallSession {
   const [call, ...carried] = calls;
   if (!call) throw new Error('a call carries at least one alert');
   return {
@@ -82,6 +97,24 @@ export function newSession(
     playbackSeq: 0,
     timers: new Set(),
   };
+}
+
+/**
+ * The same alerts placed again through the backup trunk: a new call (its own channel, its own
+ * facts), whose message's speech is the one already being made.
+ */
+export function backupTrunkSession(previous: CallSession, dialedAt: number): CallSession {
+  const session = newSession({
+    calls: alertsOf(previous),
+    phone: previous.phone,
+    requireConfirm: previous.requireConfirm ?? false,
+    dialedAt,
+    attempt: '-b',
+    speech: previous.speech,
+  });
+  session.onBackupTrunk = true;
+  if (previous.messageMedia) session.messageMedia = previous.messageMedia;
+  return session;
 }
 
 /** Every alert the call carries, its own first. */

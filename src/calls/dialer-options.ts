@@ -1,28 +1,30 @@
-// What the dialer is given: its peers (Asterisk, the stores, speech, the live events) and its limits.
-import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallEvents } from '../core/call-events.js';
-import type { Logger } from '../lib/log.js';
+// What the dialer is given: the deps every part gets ({ store, events, logger, now }: store/deps.ts),
+// its peers (Asterisk, speech) and its limits.
+import type { Store } from '../store/contract.js';
+import type { ServiceDeps } from '../store/deps.js';
 import type { AriCallControl } from '../pbx/ari.js';
 import type { FinalCall } from './call-ledger.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { JapaneseDictionary } from '../speech/japanese-reader.js';
 import type { Tts } from '../speech/tts.js';
 
-export interface DialerOptions {
+/**
+ * The parts of the store call control uses: the calls' progress, and the patient writer every
+ * write of a call step goes through (a database locked by another process never blocks the loop).
+ * An account is read only for an alert found queued in the store: the webhook and a test call hand
+ * theirs over with the account they read.
+ */
+export type DialerStore = Pick<Store, 'progress' | 'writes' | 'accounts'>;
+
+export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
+  store: DialerStore;
   ari: AriCallControl;
-  progress: CallProgressRepo;
-  /** Every write of a call step goes through here: a database locked by another process never blocks the loop. */
-  writes: CallWrites;
-  accounts: AccountRepo;
   tts: Pick<Tts, 'synthesize'> &
     Partial<Pick<Tts, 'expectedReadyMs' | 'expectedMakingMs' | 'fastestMakingMs' | 'reserve' | 'ahead' | 'progressOf'>>;
   /** Reads kanji for Japanese calls (loaded on the first one); unset: the built-in table of market words. */
   japanese?: JapaneseDictionary | undefined;
   /** The flite voice English calls speak with when speech queued before theirs would make their own late, or calls wait behind theirs (a burst); unset: none. */
   burstVoice?: string | undefined;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
   /** Told once of every call that reached a final state (the SMS backup listens here). */
   onFinal: (call: FinalCall) => void;
   /** Where a phone number is dialed. */
@@ -42,8 +44,6 @@ export interface DialerOptions {
   detectMachine?: boolean;
   /** Told of the time from each answer to its first playback (ms): the metrics' histogram. */
   onFirstSpeech?: ((ms: number) => void) | undefined;
-  /** How many times "2" may replay the message. */
-  maxRepeats?: number;
   /** How long to wait for a digit after the prompt before hanging up. */
   digitWaitMs?: number;
   /** How often the database is looked at for calls queued by another process (CLI test calls). */
@@ -64,7 +64,6 @@ export type DialerSettings = Required<
 export function withDefaults(options: DialerOptions): DialerSettings {
   return {
     detectMachine: false,
-    maxRepeats: 2,
     digitWaitMs: 5_000,
     pollMs: 250,
     maxTalkMs: 5 * 60_000,

@@ -1,15 +1,12 @@
 // Turns queued alerts into phone calls: what the rest of ringhook sees of call control. The state
 // of the calls and the operations on it are the call desk's (call-desk.ts); here Asterisk's events
-// and its connection are wired to the desk and the flow (call-flow.ts), the store is looked at
-// regularly, and recovery runs at start, after a reconnect, for a dead node and at stop
-// (call-recovery.ts).
+// and its connection are wired to the desk, the store is looked at regularly, and recovery runs at
+// start, after a reconnect, for a dead node and at stop (call-recovery.ts, through the desk).
 import type { CallForDialing } from '../core/records.js';
 import { callReason } from '../core/reasons.js';
 import type { AriEvent } from '../pbx/ari.js';
 import { CallDesk } from './call-desk.js';
-import { CallFlow } from './call-flow.js';
-import { endAtStop, interrupt, reconcile, reconcileAfterReconnect, recoverAtStart } from './call-recovery.js';
-import type { DialerOptions } from './dialer-options.js';
+import { type DialerOptions, type DialerSettings, withDefaults } from './dialer-options.js';
 import type { JustQueued } from './waiting-alerts.js';
 
 /** The regular look at the store waits at least this many times what the last one took, */
@@ -18,37 +15,37 @@ const POLL_COST_RATIO = 50;
 const POLL_MAX_GAP_MS = 2_000;
 
 export class Dialer {
+  private readonly settings: DialerSettings;
   private readonly desk: CallDesk;
-  private readonly flow: CallFlow;
   private pollTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private storeDown = false;
-  private readonly onAriEvent = (e: AriEvent) => this.flow.route(e);
+  private readonly onAriEvent = (e: AriEvent) => this.desk.route(e);
   // After a reconnect, the calls of before the drop are reconciled first, and only then are queued
   // calls dialed: a call dialed now has no channel yet and must not be taken for one that vanished.
   private readonly onConnected = ({ reconnect }: { reconnect: boolean }) =>
-    reconnect ? void reconcileAfterReconnect(this.desk, this.flow) : this.desk.pump();
+    reconnect ? void this.desk.reconcileAfterReconnect() : this.desk.pump();
 
   constructor(options: DialerOptions) {
-    this.desk = new CallDesk(options);
-    this.flow = new CallFlow(this.desk);
+    this.settings = withDefaults(options);
+    this.desk = new CallDesk(this.settings);
   }
 
   get activeCalls(): number {
-    return this.desk.sessions.size;
+    return this.desk.activeCalls;
   }
 
   get queuedCalls(): number {
-    return this.desk.queue.length;
+    return this.desk.queuedCalls;
   }
 
   /** Recovers what a previous process left, then starts dialing. */
   async start(): Promise<void> {
-    const { ari, logger, pollMs } = this.desk.settings;
+    const { ari, logger, pollMs } = this.settings;
     ari.on('event', this.onAriEvent);
     ari.on('connected', this.onConnected);
     try {
-      await recoverAtStart(this.desk);
+      await this.desk.recoverAtStart();
     } catch (error) {
       logger.error('could not read the calls left in progress; they are looked at again shortly', { error });
     }
@@ -57,17 +54,17 @@ export class Dialer {
   }
 
   /**
-   * A call was accepted (by the webhook or a test call, which hand over what they read: it is not
-   * read again; or found queued in the store): dial it as soon as a line is free.
+   * A call was accepted: the alert just queued with the account it was read with (by the webhook
+   * or a test call: not read again), or the id of one found queued in the store. Dialed as soon as
+   * a line is free.
    */
-  enqueue(callId: string, queued?: JustQueued): void {
-    this.desk.enqueue(callId, queued);
+  enqueue(alert: string | JustQueued): void {
+    this.desk.enqueue(alert);
   }
 
   /** Calls of a node that stopped answering (several nodes share the store): ended interrupted here. */
   endAbandoned(calls: readonly CallForDialing[], nodeId: string): void {
-    interrupt(
-      this.desk,
+    this.desk.interrupt(
       calls,
       callReason('node_stopped', { node: nodeId }, `the ringhook node ${nodeId} stopped answering during the call`),
     );
@@ -77,8 +74,8 @@ export class Dialer {
   async stop(graceMs = 10_000): Promise<void> {
     this.desk.stop();
     clearTimeout(this.pollTimer);
-    await endAtStop(this.desk, graceMs);
-    const { ari } = this.desk.settings;
+    await this.desk.endAtStop(graceMs);
+    const { ari } = this.settings;
     ari.off('event', this.onAriEvent);
     ari.off('connected', this.onConnected);
   }
@@ -93,10 +90,10 @@ export class Dialer {
     if (this.polling) return;
     this.polling = true;
     const started = performance.now();
-    const { pollMs, logger } = this.desk.settings;
+    const { pollMs, logger } = this.settings;
     let gapMs = pollMs;
     try {
-      await reconcile(this.desk);
+      await this.desk.reconcile();
       if (this.storeDown) logger.info('the store answers again: calls are looked at again');
       this.storeDown = false;
       gapMs = Math.min(POLL_MAX_GAP_MS, Math.max(pollMs, (performance.now() - started) * POLL_COST_RATIO));

@@ -2,17 +2,40 @@
 // channel when it is originated, and every phrase the phone sends back after the answer
 // (ChannelTalkingStarted/Finished) is read by core/talk-verdict. Only what the phone sends is read (TALK_DETECT hooks the channel's read
 // direction), never our own playback. A machine stops the message; once its greeting and beep have
-// ended, the whole message is left on it.
-import { greetingEnded, readTalk, type TalkPhrase, type TalkVerdict } from '../core/talk-verdict.js';
-import type { CallDesk } from './call-desk.js';
+// ended, the whole message is left on it. The gaps in the phone's audio (silence suppression) are
+// read alongside (audio-watch.ts): silence that TALK_DETECT cannot hear.
+import {
+  type AudioGap,
+  greetingEnded,
+  heardPhrases,
+  readTalk,
+  TALK,
+  type TalkPhrase,
+  type TalkVerdict,
+} from '../core/talk-verdict.js';
+import { watchAudio } from './audio-watch.js';
+import type { CallLedger } from './call-ledger.js';
+import type { CallScript } from './call-script.js';
 import { alertsOf, arm, type CallSession } from './call-session.js';
+import type { DialerSettings } from './dialer-options.js';
+
+/** What machine detection uses of the call desk (call-desk.ts). */
+export interface DetectionDesk {
+  /** `ari`: the channel's receive counters are read while listening (audio-watch.ts). */
+  readonly settings: Pick<DialerSettings, 'now' | 'ari'>;
+  readonly ledger: Pick<CallLedger, 'note' | 'detection'>;
+  readonly script: Pick<CallScript, 'machineAnswered' | 'leaveMessage'>;
+  /** Is the call still going (a look armed for later may come after its end)? */
+  isActive(session: CallSession): boolean;
+}
 
 export class MachineDetection {
-  constructor(private readonly desk: CallDesk) {}
+  constructor(private readonly desk: DetectionDesk) {}
 
   /** The call was answered: what the phone sends from here is read while the message starts (talk while it rang is not). */
   start(session: CallSession): void {
-    session.talk = { phrases: [], phase: 'listening', look: 0 };
+    session.talk = { phrases: [], phase: 'listening', audio: { gaps: [] }, look: 0 };
+    watchAudio(this.desk, session, () => this.look(session));
     this.look(session);
   }
 
@@ -41,16 +64,16 @@ export class MachineDetection {
     if (!talk || talk.phase === 'done' || !this.desk.isActive(session)) return;
     const now = this.sinceAnswer(session);
     if (talk.phase === 'greeting') {
-      const ended = greetingEnded(talk.phrases, talk.machineAtMs ?? now, now);
+      const ended = greetingEnded(talk.phrases, talk.machineAtMs ?? now, now, talk.audio.gaps);
       if (ended === true) {
         talk.phase = 'done';
-        this.desk.ledger.note(session.call.callId, 'greeting over', describePhrases(talk.phrases, now));
+        this.desk.ledger.note(session.call.callId, 'greeting over', describeTalk(talk.phrases, talk.audio.gaps, now));
         // The machine's greeting and beep have ended: the whole message is left on it.
         void this.desk.script.leaveMessage(session);
       } else this.lookAgainAt(session, ended.recheckAtMs - now);
       return;
     }
-    const reading = readTalk(talk.phrases, now);
+    const reading = readTalk(talk.phrases, now, talk.audio.gaps);
     if ('verdict' in reading) this.decide(session, reading.verdict);
     else this.lookAgainAt(session, reading.recheckAtMs - now);
   }
@@ -60,7 +83,8 @@ export class MachineDetection {
     if (talk?.phase !== 'listening') return;
     this.desk.ledger.detection(alertsOf(session), verdict.status, verdict.cause);
     // What was heard, on the call's timeline: how the verdict can be checked (and tuned) afterwards.
-    this.desk.ledger.note(session.call.callId, 'talk', describePhrases(talk.phrases, this.sinceAnswer(session)));
+    const now = this.sinceAnswer(session);
+    this.desk.ledger.note(session.call.callId, 'talk', describeTalk(talk.phrases, talk.audio.gaps, now));
     session.machine = verdict.status === 'MACHINE';
     if (!session.machine) {
       talk.phase = 'done';
@@ -68,7 +92,7 @@ export class MachineDetection {
       return;
     }
     talk.phase = 'greeting';
-    talk.machineAtMs = this.sinceAnswer(session);
+    talk.machineAtMs = now;
     // The message is stopped while the greeting goes on.
     void this.desk.script.machineAnswered(session);
     this.look(session);
@@ -88,11 +112,22 @@ export class MachineDetection {
   }
 }
 
-/** "talk 0.21 s for 4.60 s; talk 5.30 s going on (at 6.10 s)": times since the answer. */
-export function describePhrases(phrases: readonly TalkPhrase[], nowMs: number): string {
+/**
+ * "talk 0.21 s for 0.70 s; no audio 0.91 s going on (at 2.41 s)": the phrases as heard (TALK_DETECT's,
+ * cut by the gaps in the phone's audio) and those gaps, times since the answer.
+ */
+export function describeTalk(phrases: readonly TalkPhrase[], gaps: readonly AudioGap[], nowMs: number): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  const each = phrases.map(
-    (p) => `talk ${s(p.startMs)} ${p.durationMs === undefined ? 'going on' : `for ${s(p.durationMs)}`}`,
-  );
+  const talk = heardPhrases(phrases, gaps, nowMs).map((p) => ({
+    at: p.startMs,
+    text: `talk ${s(p.startMs)} ${p.durationMs === undefined ? 'going on' : `for ${s(p.durationMs)}`}`,
+  }));
+  const quiet = gaps
+    .filter((g) => (g.toMs ?? nowMs) - g.fromMs >= TALK.silenceMs)
+    .map((g) => ({
+      at: g.fromMs,
+      text: `no audio ${s(g.fromMs)} ${g.toMs === undefined ? 'going on' : `for ${s(g.toMs - g.fromMs)}`}`,
+    }));
+  const each = [...talk, ...quiet].sort((a, b) => a.at - b.at).map((e) => e.text);
   return `${each.length ? each.join('; ') : 'no talk'} (at ${s(nowMs)})`;
 }

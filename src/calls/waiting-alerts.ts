@@ -1,5 +1,6 @@
 // A queued alert as core/line sees it: the phone it would ring, read once when it joins the queue,
-// with what its call would say alone (for speech made ahead: speech-ahead.ts).
+// with what its call would say alone (for speech made ahead: speech-ahead.ts), and the account it
+// is called for, which the claim uses rather than reading it again (call-claim.ts).
 import { receivesCalls } from '../core/account.js';
 import { callSpeech, type CallSpeech } from '../core/languages.js';
 import type { WaitingAlert } from '../core/line.js';
@@ -8,6 +9,8 @@ import type { Account } from '../core/account.js';
 import type { CallKind } from '../core/records.js';
 
 export interface QueuedAlert extends WaitingAlert {
+  /** The account as it was read on the alert's way in; undefined when the account is gone. */
+  account?: Account;
   /** An alert of an account that takes calls: its message and how its call speaks. */
   speaks?: { message: string; speech: CallSpeech };
 }
@@ -24,8 +27,8 @@ export interface JustQueued {
 export function waitingAlert({ callId, kind, message, account }: JustQueued): QueuedAlert {
   // An account suspended still takes its turn: the dialer ends its alerts, alone.
   if (!receivesCalls(account))
-    return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test' };
-  const alert: QueuedAlert = { callId, userId: account.userId, phone: account.phone, alone: kind === 'test' };
+    return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test', account };
+  const alert: QueuedAlert = { callId, userId: account.userId, phone: account.phone, alone: kind === 'test', account };
   if (kind === 'alert') alert.speaks = { message, speech: callSpeech(account) };
   return alert;
 }
@@ -33,12 +36,11 @@ export function waitingAlert({ callId, kind, message, account }: JustQueued): Qu
 /** The alert as it waits for its phone's line, read from the store; undefined when it is not queued any more. */
 export async function loadWaitingAlert(
   callId: string,
-  progress: Pick<CallProgressRepo, 'get'>,
-  accounts: Pick<AccountRepo, 'get'>,
+  store: { progress: Pick<CallProgressRepo, 'get'>; accounts: Pick<AccountRepo, 'get'> },
 ): Promise<QueuedAlert | undefined> {
-  const call = await progress.get(callId);
+  const call = await store.progress.get(callId);
   if (call?.status !== 'queued') return undefined;
-  const account = await accounts.get(call.userId);
+  const account = await store.accounts.get(call.userId);
   // An account gone takes its turn too: the dialer ends its alerts, alone.
   if (!account) return { callId, userId: call.userId, phone: `none:${callId}`, alone: call.kind === 'test' };
   return waitingAlert({ callId, kind: call.kind, message: call.message, account });

@@ -20,6 +20,9 @@ import type { Stores } from '../app/service.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
+import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
+import { smsBackupWarning } from '../core/sms-truth.js';
+import { ownerControlArgs, ownerControlChanges } from './owner-control-args.js';
 
 const languageArgs = {
   language: {
@@ -59,14 +62,14 @@ const userIdArg = {
 
 async function showAccount(
   account: Account,
-  config: Pick<Config, 'publicUrl' | 'telephony'>,
+  config: Pick<Config, 'publicUrl' | 'telephony' | 'sms'>,
   json: boolean,
   stores: Stores,
 ): Promise<void> {
   const usage = await stores.calls.usage(account.userId);
   const callerId = config.telephony.callerId ?? null;
   const view = {
-    ...accountView(account, config.publicUrl),
+    ...accountView(account, config.publicUrl, await smsGatewayNow(stores, config)),
     calls_this_month: usage.used,
     month_resets_at: iso(usage.resetsAt),
     caller_id: callerId,
@@ -117,24 +120,34 @@ const create = defineCommand({
     },
     name: { type: 'string', description: 'A name for the account', default: '' },
     ...languageArgs,
+    ...ownerControlArgs,
     ...jsonArg,
   },
-  run: ({ args }) =>
-    withStores(async (stores, config) => {
-      const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
-      const account = await stores.accounts.create({
-        ...speech,
-        phone: parseArg(phoneSchema, args.phone, '--phone'),
-        plan: parseArg(planSchema, args.plan, '--plan'),
-        smsBackup: smsBackupOnCreate(args['sms-backup']),
-        requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
-        name: parseArg(nameSchema, args.name, '--name'),
-      });
-      await showAccount(account, config, args.json, stores);
-      noteLanguage(account, args.language);
-      if (!args.json) process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
-      if (!args.json) printCallerIdAdvice(config);
-    }),
+  run: ({ args }) => {
+    // Every argument checked before the data dir is opened: a mistake makes no data dir.
+    const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
+    const fields = {
+      ...speech,
+      phone: parseArg(phoneSchema, args.phone, '--phone'),
+      plan: parseArg(planSchema, args.plan, '--plan'),
+      smsBackup: smsBackupOnCreate(args['sms-backup']),
+      requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
+      name: parseArg(nameSchema, args.name, '--name'),
+      ...ownerControlChanges(args),
+    };
+    return withStores(
+      async (stores, config) => {
+        const account = await stores.accounts.create(fields);
+        await showAccount(account, config, args.json, stores);
+        warnSmsBackupOn(account, await smsGatewayNow(stores, config));
+        noteLanguage(account, args.language);
+        if (!args.json)
+          process.stderr.write('Keep the webhook URL secret: anyone who has it can make the phone ring.\n');
+        if (!args.json) printCallerIdAdvice(config);
+      },
+      { creates: true },
+    );
+  },
 });
 
 const list = defineCommand({
@@ -143,7 +156,9 @@ const list = defineCommand({
   run: ({ args }) =>
     withStores(async (stores, config) => {
       const accounts = await stores.accounts.list();
-      if (args.json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
+      const sms = await smsGatewayNow(stores, config);
+      if (args.json) return printJson(accounts.map((a) => accountView(a, config.publicUrl, sms)));
+      const smsWorks = smsBackupWarning(sms, 'admin') === null;
       if (accounts.length === 0)
         return void process.stdout.write(
           'No accounts yet: create one with ringhook account create --phone +14155550123\n',
@@ -154,7 +169,11 @@ const list = defineCommand({
           name: a.name,
           phone: a.phone,
           plan: a.plan,
-          sms_backup: a.smsBackup ? 'on' : 'off',
+          sms_backup: a.smsBackup
+            ? smsWorks
+              ? 'on'
+              : `on (${sms.state === 'failing' ? 'gateway failing' : 'no SMS here'})`
+            : 'off',
           require_confirm: a.requireConfirm ? 'on' : 'off',
           status: a.status,
           created_at: iso(a.createdAt),
@@ -177,7 +196,8 @@ const show = defineCommand({
 const set = defineCommand({
   meta: {
     name: 'set',
-    description: "Change an account's plan, phone, SMS backup, confirmation, name, language, voice or intro",
+    description:
+      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window or allowed sources",
   },
   args: {
     ...userIdArg,
@@ -191,6 +211,7 @@ const set = defineCommand({
     },
     name: { type: 'string', description: 'A name for the account' },
     ...languageArgs,
+    ...ownerControlArgs,
     password: {
       type: 'boolean',
       description: 'Set the dashboard password (asked for, or read from stdin; never an argument)',
@@ -212,6 +233,7 @@ const set = defineCommand({
         }),
         ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
         ...voiceChanges(account, args),
+        ...ownerControlChanges(args),
       };
       const dashboardChanged = await applyDashboardOptions(stores, account.userId, {
         password: args.password,
@@ -219,12 +241,13 @@ const set = defineCommand({
       });
       if (Object.keys(changes).length === 0 && !dashboardChanged)
         throw new UserError(
-          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --password or --admin',
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --password or --admin',
         );
       const shown = (
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account
       )!;
       await showAccount(shown, config, args.json, stores);
+      if (changes.smsBackup === true) warnSmsBackupOn(shown, await smsGatewayNow(stores, config));
       noteLanguage(shown, args.language);
     }),
 });
@@ -282,7 +305,8 @@ function regenerateAll(userId: string | undefined, yes: boolean, json: boolean) 
           `ringhook serve is running on ${config.dataDir}: stop it first (and run this with its environment, RINGHOOK_SECRET_KEY included), so that it starts again with the key the new api_keys are sealed with`,
         );
       const accounts = await stores.accounts.regenerateAllKeys();
-      if (json) return printJson(accounts.map((a) => accountView(a, config.publicUrl)));
+      const sms = await smsGatewayNow(stores, config);
+      if (json) return printJson(accounts.map((a) => accountView(a, config.publicUrl, sms)));
       printTable(
         accounts.map((a) => ({ user_id: a.userId, webhook_url: webhookUrl(config.publicUrl, a) })),
         ['user_id', 'webhook_url'],

@@ -9,6 +9,7 @@ import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../config/index.js';
+import { dataDirReady, missingDataDir, noteEarlierInstall } from './data-dir.js';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
 import { printJson } from './output.js';
 
@@ -27,10 +28,8 @@ export const backupCommand = defineCommand({
         `the database is PostgreSQL (${redactUrl(config.databaseUrl)}): back it up with its own tools, e.g. pg_dump --format=custom`,
       );
     }
-    if (!fs.existsSync(config.dbFile))
-      throw new UserError(
-        `there is no database at ${config.dbFile}: set RINGHOOK_DATA_DIR to serve's data dir (it is ${config.dataDir} here)`,
-      );
+    noteEarlierInstall(config);
+    if (!dataDirReady(config)) throw missingDataDir(config);
     const target = path.resolve(args.file);
     if (realPath(target) === realPath(config.dbFile))
       throw new UserError('the backup must go to another file than the database itself');

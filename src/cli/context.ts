@@ -1,26 +1,27 @@
 // What every CLI command needs: the validated config and the stores, closed when the command ends.
-import fs from 'node:fs';
 import { z } from 'zod';
 import type { Account } from '../core/account.js';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
 import { openStores, type Stores } from '../app/service.js';
+import { creationNotice, dataDirReady, missingDataDir, noteEarlierInstall } from './data-dir.js';
 
 /**
- * Runs `fn` with the stores. `mustExist`: an SQLite database that is not there is an error, not a
- * new empty one (a command run from another folder than serve's would otherwise work on nothing).
+ * Runs `fn` with the stores. A data dir that is not there is an error, not a new empty one (a
+ * command would otherwise work on nothing), except for a command that `creates` (account create),
+ * which says that it made one.
  */
 export async function withStores<T>(
   fn: (stores: Stores, config: Config) => T | Promise<T>,
-  options: { lostSecretKey?: boolean; mustExist?: boolean } = {},
+  options: { lostSecretKey?: boolean; creates?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
-  if (options.mustExist && !config.databaseUrl && !fs.existsSync(config.dbFile))
-    throw new UserError(
-      `there is no database at ${config.dbFile}: set RINGHOOK_DATA_DIR to serve's data dir (it is ${config.dataDir} here)`,
-    );
+  noteEarlierInstall(config);
+  if (!options.creates && !dataDirReady(config)) throw missingDataDir(config);
+  const made = options.creates ? creationNotice(config) : null;
   const stores = await openStores(config, Date.now, options);
+  if (made) process.stderr.write(made);
   try {
     return await fn(stores, config);
   } finally {

@@ -7,15 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../config/index.js';
+import { dataDirText, noteEarlierInstall } from './data-dir.js';
 import { openDatabase, type Db } from '../store/sqlite/database.js';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
 import { connectionError } from '../store/postgres/connect.js';
-import { openPostgresStore, redactUrl, sslOption } from '../store/postgres/index.js';
+import { driverTarget, openPostgresStore, redactUrl } from '../store/postgres/index.js';
 import { IN_FLIGHT_STATES } from '../core/call-state.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
-import { loadSecretBox } from '../store/secret-key.js';
+import { loadSecretBox, secretKeyFile } from '../store/secret-key.js';
 import { printJson } from './output.js';
 
 /** Parents before children (foreign keys). */
@@ -198,7 +199,13 @@ export async function copyDatabase(
 ): Promise<CopyReport> {
   checkSource(from);
   const config = loadConfig();
-  const sql = postgres(to, { max: 1, onnotice: () => {}, ...sslOption(to, config.databaseTls) });
+  noteEarlierInstall(config);
+  // The api_keys of --from are sealed with its data dir's key: a copy never makes a new, wrong one.
+  if (!config.secretKey && !fs.existsSync(secretKeyFile(config.dataDir)))
+    throw new UserError(
+      `the data dir ${dataDirText(config)} has no api-keys.secret, the key the api_keys of --from are sealed with: set RINGHOOK_DATA_DIR to the data dir of --from (or RINGHOOK_SECRET_KEY); nothing was made`,
+    );
+  const sql = postgres({ ...driverTarget(to, config.databaseTls), max: 1, onnotice: () => {} });
   try {
     await checkTarget(sql, to);
     const secrets = loadSecretBox(config);

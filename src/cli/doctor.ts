@@ -12,7 +12,7 @@ import { readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
 import { buildResidentFlite } from '../speech/flite-resident.js';
 import { createTts, TtsError } from '../speech/tts.js';
 import { createSmsSender } from '../sms/index.js';
-import { persistentSecret } from '../lib/secret-file.js';
+import { existingSecret } from '../lib/secret-file.js';
 import { secretKeyFile } from '../store/secret-key.js';
 import { openStores } from '../app/service.js';
 import { clusterView } from '../core/cluster-view.js';
@@ -23,6 +23,7 @@ import { isPhoneSide, reasonText } from '../core/reasons.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 import { checkNat, checkRegistration, checkTrunkTls } from './doctor-sip.js';
 import { printJson } from './output.js';
+import { dataDirReady, dataDirText, missingDataDir, noteEarlierInstall } from './data-dir.js';
 import { checkAcmeCertificate } from './doctor-acme.js';
 
 export type { CheckResult } from './doctor-result.js';
@@ -88,7 +89,7 @@ const checkCertificate: Check = async (config) => {
       ? fail('certificate', `${file} does not exist`, 'set RINGHOOK_TLS_CERT to a PEM certificate file')
       : pass(
           'certificate',
-          'a self-signed certificate will be made at the first start (charting platforms need a real one: see the README)',
+          "a self-signed certificate will be made at the first start (charting platforms need a real one: set RINGHOOK_ACME_DOMAIN to this server's public name and ringhook gets one itself)",
         );
   }
   try {
@@ -116,7 +117,9 @@ function ariFor(config: Config): AriClient | null {
   return new AriClient({
     baseUrl: managed ? `http://127.0.0.1:${config.telephony.ariPort}` : config.ari!.url,
     user: managed ? 'ringhook' : config.ari!.user,
-    password: managed ? persistentSecret(config.dataDir, 'ari') : config.ari!.password,
+    // doctor makes nothing: with no ari.secret yet, no serve has started Asterisk on this data dir,
+    // and the check reports Asterisk as not answering.
+    password: managed ? (existingSecret(config.dataDir, 'ari') ?? '') : config.ari!.password,
     app: `${ARI_APP}-doctor`,
     logger: silentLogger,
     requestTimeoutMs: 3_000,
@@ -251,6 +254,7 @@ const checkSms: Check = async (config) => {
       ? pass('sms', result.detail)
       : fail('sms', result.detail, 'check RINGHOOK_SMS_* / RINGHOOK_SMPP_URL (see docs/sms.md)');
   } finally {
+    // The check's result is told already; a link that fails to close dies with this short-lived process.
     await sender.close().catch(() => {});
   }
 };
@@ -289,11 +293,49 @@ const checkLastCall: Check = async (config) => {
   }
 };
 
+/** Whether the webhook takes alerts from anyone (the seed's rule) or only from allowed sources (#41). */
+const checkWebhookDoor: Check = async (config) => {
+  const server = config.webhookSources;
+  const said = server.any
+    ? 'open to any address (RINGHOOK_WEBHOOK_SOURCES not set)'
+    : `on for every account: alerts only from ${server.describe()} (RINGHOOK_WEBHOOK_SOURCES=${server.text})`;
+  // The server's rule is said whatever the data dir; its accounts' own rules only from a database.
+  if (!dataDirReady(config)) return pass('webhook door', said);
+  try {
+    const stores = await openStores(config);
+    try {
+      const narrowed = (await stores.accounts.list()).filter((a) => a.webhookSources !== 'any').length;
+      return pass('webhook door', narrowed === 0 ? said : `${said}; ${narrowed} account(s) allow only their --sources`);
+    } finally {
+      await stores.close();
+    }
+  } catch {
+    return pass('webhook door', said);
+  }
+};
+
+/** Which data dir, and why that one: a command typed in another folder opens this same one. */
+const checkDataDir: Check = async (config) =>
+  dataDirReady(config)
+    ? pass('data dir', dataDirText(config))
+    : fail(
+        'data dir',
+        missingDataDir(config).message.replace(/: nothing made.*$/, ''),
+        "set RINGHOOK_DATA_DIR to serve's data dir, or make this one with ringhook account create",
+      );
+
+/** With no database in the data dir, the checks that would open (and so make) one are skipped. */
+const needsDatabase =
+  (check: Check, name: string): Check =>
+  async (config) =>
+    dataDirReady(config) ? check(config) : skip(name, 'no database in the data dir yet (see the data dir check)');
+
 export async function runChecks(config: Config): Promise<CheckResult[]> {
   const checks = [
+    checkDataDir,
     checkVariables,
-    checkDatabase,
-    checkCertificate,
+    needsDatabase(checkDatabase, 'database'),
+    config.acme ? needsDatabase(checkCertificate, 'certificate') : checkCertificate,
     checkAsterisk,
     checkTrunk,
     checkRegistration,
@@ -304,7 +346,7 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
   ];
   const results = await Promise.all(checks.map((check) => check(config)));
   // After the database check, which may have made or migrated the store.
-  return [...results, await checkLastCall(config)];
+  return [...results, await needsDatabase(checkLastCall, 'last-call')(config), await checkWebhookDoor(config)];
 }
 
 export const doctorCommand = defineCommand({
@@ -315,7 +357,11 @@ export const doctorCommand = defineCommand({
   },
   args: { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } },
   run: async ({ args }) => {
-    const results = await runChecks(loadConfig());
+    const config = loadConfig();
+    noteEarlierInstall(config);
+    // doctor makes nothing: a data dir that is not there fails its check, and the checks that would
+    // open the database are skipped; the others (Asterisk, trunk, NAT, speech, SMS) still run.
+    const results = await runChecks(config);
     if (args.json) printJson(results);
     else {
       for (const r of results) {

@@ -3,6 +3,9 @@ import type { Account } from '../core/account.js';
 import { webhookUrl } from '../core/account.js';
 import { introFor } from '../core/languages.js';
 import type { CallRecord } from '../core/records.js';
+import { smsReasonText } from '../core/reasons.js';
+import type { SmsGatewayState } from '../core/sms-truth.js';
+import { smsBackupFields } from './sms-promise.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -31,7 +34,8 @@ export function printTable(rows: Record<string, string>[], columns: string[]): v
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function accountView(account: Account, publicUrl: string) {
+/** `sms`: the SMS gateway's state (sms-promise.ts), shown beside the switch as what it can do here. */
+export function accountView(account: Account, publicUrl: string, sms: SmsGatewayState) {
   return {
     user_id: account.userId,
     api_key: account.apiKey,
@@ -40,10 +44,13 @@ export function accountView(account: Account, publicUrl: string) {
     phone: account.phone,
     plan: account.plan,
     sms_backup: account.smsBackup,
+    ...smsBackupFields(account, sms),
     require_confirm: account.requireConfirm,
     language: account.language,
     voice: account.voice,
     intro: introFor(account),
+    dedupe_seconds: account.dedupeSeconds,
+    webhook_sources: account.webhookSources,
     status: account.status,
     created_at: iso(account.createdAt),
     updated_at: iso(account.updatedAt),
@@ -80,6 +87,7 @@ export function callView(call: CallRecord) {
     sms_message_id: call.smsMessageId,
     sms_at: call.smsAt === null ? null : iso(call.smsAt),
     sms_error: call.smsError,
+    sms_reason: call.smsStatus ? smsReasonText(call.smsStatus, call.smsError) : null,
     carried_by: call.carriedBy,
     amd_status: call.amdStatus,
     amd_cause: call.amdCause,

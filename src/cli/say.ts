@@ -97,7 +97,7 @@ export const sayCommand = defineCommand({
     },
     wav: {
       type: 'string',
-      description: 'Write the audio the call would play (intro, message, prompt) to this WAV file',
+      description: 'Write the audio the call would play (intro, keys, message, prompt) to this WAV file',
     },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
   },
@@ -130,7 +130,7 @@ export const sayCommand = defineCommand({
       });
       return;
     }
-    process.stdout.write(`${phrases.intro}\n${phrases.message}\n${phrases.prompt}\n`);
+    process.stdout.write(`${phrases.intro}\n${phrases.keys}\n${phrases.message}\n${phrases.prompt}\n`);
     if (alert.truncated) process.stderr.write('The message was cut to 500 characters, as the webhook cuts it.\n');
     if (chosen.language === 'ja') process.stderr.write(`${JAPANESE_NOTE}\n`);
     for (const note of spoken.notes) process.stderr.write(`Note: ${note}\n`);

@@ -1,6 +1,7 @@
 // ringhook serve: the webhook over HTTPS (and, with the next parts, the dialer and its Asterisk).
 import { defineCommand } from 'citty';
 import { loadConfig } from '../config/index.js';
+import { creationNotice, noteEarlierInstall } from './data-dir.js';
 import { createLogger } from '../lib/log.js';
 import path from 'node:path';
 import { inSingleExecutable } from '../lib/assets.js';
@@ -68,7 +69,10 @@ export const serveCommand = defineCommand({
         variables: config.unknownVariables,
       });
     }
+    noteEarlierInstall(config);
+    const made = creationNotice(config);
     const service = await startService(config, logger);
+    if (made) process.stderr.write(made);
     const { httpsPort, httpPort } = service.servers;
     logger.info('ringhook is serving', {
       https: `${config.host}:${httpsPort}`,
@@ -78,6 +82,7 @@ export const serveCommand = defineCommand({
           : `${config.host}:${httpPort} (${config.acme ? 'answers ACME challenges, redirects the rest to HTTPS' : 'answers 403 HTTPS is required, except to trusted proxies'})`,
       public_url: config.publicUrl,
       data_dir: config.dataDir,
+      data_dir_from: config.dataDirOrigin,
     });
     process.stderr.write(await nextSteps(config, service));
 

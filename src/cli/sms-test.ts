@@ -42,6 +42,7 @@ export const smsTestCommand = defineCommand({
           `SMS handed to the ${sender.kind} gateway for ${phone} (message id ${result.messageId ?? 'none'}, ${result.parts} part(s)).\n`,
         );
     } finally {
+      // What the gateway did with the SMS is told already; a link that fails to close dies with this process.
       await sender.close().catch(() => {});
     }
   },

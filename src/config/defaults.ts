@@ -2,8 +2,6 @@
 // README quote these, so a default is changed here only.
 
 export const DEFAULTS = {
-  /** Relative to the working directory; keep it short: Asterisk puts a socket under it. */
-  dataDir: './data',
   /** Listen on every IPv4 interface: the charting platform must reach the webhook from the internet. */
   host: '0.0.0.0',
   /** HTTPS port: 8443 so that no root privilege is needed; put 443 in front with a proxy or a port forward. */

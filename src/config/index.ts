@@ -1,15 +1,20 @@
 // Configuration from environment variables, validated once at start: one schema for every
 // variable (the SMS gateway's come from config/sms), their defaults in config/defaults, every
 // problem listed at once with the variable, the value and the fix. Nothing runs at import time.
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseDatabaseUrl } from '../core/database-url.js';
 import { DEFAULTS } from './defaults.js';
+import { type DataDirOrigin, findDataDir } from './data-dir.js';
+import { inSingleExecutable, repoRoot } from '../lib/assets.js';
 import { describeIssue, onOff, port, presentVariables, unknownVariables, type Env } from './rules.js';
 import { decodeSecretKey } from './rules.js';
 import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
+import { parseSourceRule, type SourceRule } from '../core/webhook-sources.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
 import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
 import {
@@ -24,9 +29,13 @@ import { ACME_DEFAULTS, acmeConfigFrom, acmeFields, checkAcmeVariables, type Acm
 
 export type { MediaEncryption, SipTransport, TelephonyConfig, TrunkConfig } from './telephony.js';
 
-const envSchema = z
+/** Every variable ringhook reads, with its rule: the one schema (config/docs.ts renders the reference from it). */
+export const envSchema = z
   .object({
-    RINGHOOK_DATA_DIR: z.string().default(DEFAULTS.dataDir),
+    RINGHOOK_DATA_DIR: z
+      .string()
+      .min(1, { error: 'RINGHOOK_DATA_DIR must be a folder, e.g. /var/lib/ringhook' })
+      .optional(),
     RINGHOOK_HOST: z
       .string()
       .refine((h) => isIP(h) !== 0 || /^[a-zA-Z0-9.-]+$/.test(h), {
@@ -38,6 +47,8 @@ const envSchema = z
     RINGHOOK_TLS_KEY: z.string().optional(),
     RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
     RINGHOOK_TRUST_PROXY: z.string().optional(),
+    /** Who may send alerts to any account: "any" (default), "tradingview" (its four published addresses) or addresses/CIDRs. */
+    RINGHOOK_WEBHOOK_SOURCES: z.string().optional(),
     RINGHOOK_PUBLIC_URL: z
       .url({
         protocol: /^https?$/,
@@ -76,6 +87,11 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\/\S+$/, {
         error:
           'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
+      })
+      // Read here by the same reader the driver's options come from (core/database-url.ts).
+      .superRefine((url, ctx) => {
+        const parsed = parseDatabaseUrl(url);
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `RINGHOOK_DATABASE_URL: ${parsed.error}` });
       })
       .optional(),
     RINGHOOK_NODE_ID: z
@@ -216,6 +232,8 @@ const envSchema = z
 
 export interface Config extends TransportConfig {
   dataDir: string;
+  /** Why this data dir (config/data-dir.ts): chosen by the variable, an earlier install's ./data, or the default. */
+  dataDirOrigin: DataDirOrigin;
   dbFile: string;
   host: string;
   port: number;
@@ -223,6 +241,8 @@ export interface Config extends TransportConfig {
   httpPort: number | null;
   trustProxy: AddressMatcher;
   trustProxyText: string;
+  /** The server's allowed alert sources (RINGHOOK_WEBHOOK_SOURCES; core/webhook-sources). */
+  webhookSources: SourceRule;
   /** Base of the webhook URLs shown to owners, without a trailing slash. */
   publicUrl: string;
   publicUrlConfigured: boolean;
@@ -249,6 +269,18 @@ export interface Config extends TransportConfig {
   unknownVariables: string[];
 }
 
+/** The data dir for these variables and this folder (config/data-dir.ts), looked up on this machine. */
+export function dataDirOf(env: Env = process.env, cwd: string = process.cwd()): { dir: string; origin: DataDirOrigin } {
+  return findDataDir({
+    env: { RINGHOOK_DATA_DIR: env.RINGHOOK_DATA_DIR?.trim(), XDG_DATA_HOME: env.XDG_DATA_HOME, HOME: env.HOME },
+    cwd,
+    uid: process.getuid?.() ?? -1,
+    homedir: os.homedir(),
+    checkoutDir: inSingleExecutable() ? null : repoRoot(),
+    exists: (file) => fs.existsSync(file),
+  });
+}
+
 /** Reads and validates the configuration; throws a UserError listing every bad variable and its fix. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const present = presentVariables(env);
@@ -266,7 +298,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       `invalid configuration:\n  - RINGHOOK_TRUST_PROXY: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8`,
     );
   }
-  const dataDir = path.resolve(cwd, e.RINGHOOK_DATA_DIR);
+  let webhookSources: SourceRule;
+  try {
+    webhookSources = parseSourceRule(e.RINGHOOK_WEBHOOK_SOURCES ?? 'any');
+  } catch (error) {
+    throw new UserError(
+      `invalid configuration:\n  - RINGHOOK_WEBHOOK_SOURCES: ${(error as Error).message}; use any, tradingview, or comma-separated addresses or CIDRs, e.g. 203.0.113.0/24`,
+    );
+  }
+  const { dir: dataDir, origin: dataDirOrigin } = dataDirOf(env, cwd);
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
   const acme = acmeConfigFrom(e, cwd);
@@ -277,6 +317,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const publicUrl = (e.RINGHOOK_PUBLIC_URL ?? defaultUrl).replace(/\/+$/, '');
   return {
     dataDir,
+    dataDirOrigin,
     dbFile: path.join(dataDir, 'ringhook.db'),
     host: e.RINGHOOK_HOST,
     port: httpsPort,
@@ -287,6 +328,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     httpPort: e.RINGHOOK_HTTP_PORT ?? (acme ? ACME_DEFAULTS.httpPort : null),
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
+    webhookSources,
     publicUrl,
     publicUrlConfigured: e.RINGHOOK_PUBLIC_URL !== undefined,
     selfSigned: e.RINGHOOK_SELF_SIGNED,

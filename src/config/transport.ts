@@ -9,7 +9,7 @@ export const transportFields = {
   RINGHOOK_MAX_CONNECTIONS: wholeNumber(
     'RINGHOOK_MAX_CONNECTIONS',
     { min: 16, max: 1_000_000 },
-    'open HTTPS connections in all (default: half the open-file limit, at most 4096)',
+    'open connections of the HTTPS and plain-HTTP listeners together (default: the open-file limit less an eighth of it, at least 256 kept for the database, Asterisk, SMS gateways and files; between 64 and 4096)',
   ).optional(),
   RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: wholeNumber(
     'RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS',

@@ -25,6 +25,10 @@ export interface Account {
   /** The words before the message; null: the language's own. */
   intro: string | null;
   status: AccountStatus;
+  /** Duplicate alerts within this many seconds are answered with the first call (0: off, the seed's rule). */
+  dedupeSeconds: number;
+  /** Who may send alerts: 'any', 'tradingview' or a list of addresses and CIDR blocks (core/webhook-sources). */
+  webhookSources: string;
   createdAt: number;
   updatedAt: number;
   keyCreatedAt: number;

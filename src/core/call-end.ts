@@ -8,6 +8,7 @@ import {
   hangupDetail,
   type ReasonCode,
   refusalReason,
+  returnsAllowance,
   unansweredReason,
 } from './reasons.js';
 
@@ -62,6 +63,8 @@ export interface CallEnd {
     talkMs?: number;
     error?: string;
     reasonDetail?: string;
+    /** The call never left this server (its set-up): the alert's monthly allowance is given back. */
+    returnsAllowance?: boolean;
   };
   /** A note for the call's timeline, when the state needs one. */
   detail?: string;
@@ -104,7 +107,13 @@ function withDetail(end: Pick<CallEnd, 'state' | 'fields'>, reason: ReasonCode, 
     end.state === 'voicemail' ||
     end.state === 'unconfirmed';
   const fields =
-    reached || end.fields.error !== undefined ? end.fields : { ...end.fields, ...callReason(reason, f, detail) };
+    reached || end.fields.error !== undefined
+      ? end.fields
+      : {
+          ...end.fields,
+          ...callReason(reason, f, detail),
+          ...(returnsAllowance(reason) && { returnsAllowance: true }),
+        };
   return { ...end, fields, detail };
 }
 
@@ -188,7 +197,9 @@ export function describeStop(stop: CallStop): string {
 }
 
 /** What becomes of a call still queued: dialed while fresh; too old, it ends without a call. */
-export type QueuedFate = { dial: true } | ({ dial: false; state: 'expired' | 'failed' } & CallReason);
+export type QueuedFate =
+  | { dial: true }
+  | ({ dial: false; state: 'expired' | 'failed'; returnsAllowance: true } & CallReason);
 
 /**
  * `at start`: found queued by a new process (it was accepted before a restart); `waiting`: kept
@@ -205,11 +216,13 @@ export function queuedFate(
     ? {
         dial: false,
         state: 'expired',
+        returnsAllowance: true,
         ...callReason('expired', { freshnessMs }, 'too old to be placed after a restart'),
       }
     : {
         dial: false,
         state: 'failed',
+        returnsAllowance: true,
         ...callReason(
           'telephony_unavailable',
           { freshnessMs },

@@ -5,11 +5,13 @@ import type { CallState } from './call-state.js';
 export interface CallChange {
   callId: string;
   userId: string;
-  /** The call's new state, or `sms` when only its SMS backup changed. */
-  status: CallState | 'sms';
+  /** The call's new state, `sms` when only its SMS backup changed, `refused` for an alert refused and kept in the history. */
+  status: CallState | 'sms' | 'refused';
   at: number;
   /** Made on another node sharing the store (relayed by the database): not relayed back. */
   remote?: boolean;
+  /** Already told to the other nodes by the write that made it (PostgreSQL's webhook function notifies at its commit). */
+  announced?: boolean;
 }
 
 export class CallEvents extends EventBus<CallChange> {}

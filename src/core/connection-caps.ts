@@ -1,9 +1,11 @@
-// How many connections the HTTPS (and plain HTTP) listener holds: each costs a file descriptor and
-// memory (~30 KB for TLS), so one address, and everybody together, is capped, and a connection
-// must complete its TLS handshake and then start a request within a few seconds. Pure.
+// How many connections the two listeners (HTTPS and plain HTTP) hold together: each costs a file
+// descriptor and memory (~30 KB for TLS), so one address, and everybody together, is capped, and a
+// connection must complete its TLS handshake and then start a request within a few seconds. Near the
+// cap, as nginx and HAProxy do, connections that are idle (between requests, or before their first)
+// make room for new ones, oldest first, and keep-alive is shortened. Pure.
 
 export interface ConnectionLimits {
-  /** All connections together (trusted proxies included): keeps file descriptors for the database, Asterisk and speech. */
+  /** All connections of both listeners together (trusted proxies included): the descriptor budget. */
   total: number;
   /** From one address (an IPv6 /64); trusted proxies, which carry everybody's requests, are not held to it. */
   perAddress: number;
@@ -16,24 +18,43 @@ export interface ConnectionLimits {
 export const CONNECTION_TIMEOUTS = { handshakeMs: 10_000, firstRequestMs: 10_000 } as const;
 // TradingView sends every customer's alerts from 4 addresses: at a burst (1,000 alerts a second, each
 // taking tens of milliseconds) one of them may hold ~50 connections at once; a NAT'd office's browsers
-// hold ~7 each (6 plus a live stream).
+// hold ~7 each (6 plus a live stream). An IPv6 subscriber is given a whole /64, so a /64 counts as
+// one address, with the same cap.
 export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
 /** With no known limit of open files (or a huge one): at most this many connections. */
 export const MAX_DEFAULT_CONNECTIONS = 4_096;
+/**
+ * Descriptors kept out of the listeners' budget: the database pool (10), Asterisk's ARI socket and
+ * its event stream, the SMS gateways' binds, SQLite and its journal, WAV files being written and
+ * read, speech programs' pipes, log files, and Node's own (~30). An eighth of the limit, at least 256.
+ */
+export function descriptorHeadroom(openFileLimit: number): number {
+  return Math.max(256, Math.floor(openFileLimit / 8));
+}
 
-/** The total cap when none is configured: half the open-file limit (the rest for everything else), at least 64. */
+/** The total cap when none is configured: the open-file limit less the headroom, between 64 and 4096. */
 export function defaultMaxConnections(openFileLimit: number | undefined): number {
   if (openFileLimit === undefined || !Number.isFinite(openFileLimit)) return MAX_DEFAULT_CONNECTIONS;
-  return Math.max(64, Math.min(MAX_DEFAULT_CONNECTIONS, Math.floor(openFileLimit / 2)));
+  return Math.max(64, Math.min(MAX_DEFAULT_CONNECTIONS, openFileLimit - descriptorHeadroom(openFileLimit)));
 }
 
 export interface OpenConnections {
   total: number;
   /** Open from the new connection's address. */
   fromAddress: number;
+  /** Addresses with connections open (for the fair share at the total cap); unset: no share applies. */
+  addresses?: number;
 }
 
 /** Which cap one more connection would exceed, or undefined when it may open. */
+/** Open descriptors within this many of the limit: the process is about to fail to accept (EMFILE). */
+export const DESCRIPTORS_LOW = 16;
+
+/** Whether the open descriptors leave too few for the next accepts, files and sockets. */
+export function descriptorsExhausted(openDescriptors: number, openFileLimit: number | undefined): boolean {
+  return openFileLimit !== undefined && openDescriptors >= openFileLimit - DESCRIPTORS_LOW;
+}
+
 export function connectionRefusal(
   open: OpenConnections,
   trustedProxy: boolean,
@@ -44,11 +65,62 @@ export function connectionRefusal(
   return undefined;
 }
 
+/** A connection that is not in the middle of a request, as the listeners know it. */
+export interface IdleConnection<T> {
+  connection: T;
+  /** Has sent a request already (kept alive between requests) or not yet. */
+  served: boolean;
+}
+
+export type Admission<T> =
+  | { admit: true; close: T | undefined }
+  | { admit: false; refusal: 'total' | 'perAddress' | 'share' };
+
+/** At the total cap: does this address hold its share already (the average of the addresses open)? */
+function holdsItsShare(open: OpenConnections, trustedProxy: boolean): boolean {
+  if (trustedProxy || open.fromAddress === 0 || open.addresses === undefined || open.addresses === 0) return false;
+  return open.fromAddress >= open.total / open.addresses;
+}
+
 /**
- * With every slot taken, a new connection (a webhook, say) is let in by closing the oldest one that
- * has not sent a request yet: such a connection loses nothing, whereas refusing the new one would
- * let a flood from many addresses shut everybody out for the 20 s of its timeouts.
+ * Whether a new connection opens, and which idle one is closed to make room for it. Over its own
+ * address's cap it is refused (never let in at another's expense). At the total cap the connection
+ * idle the longest is closed, whether it is kept alive between requests or has sent none yet: it
+ * loses nothing (a client opens another when it has something to send), whereas refusing the new
+ * one would let a flood from many addresses, each holding its connections with a request now and
+ * then, shut everybody else out. But an address that holds its share already (as many as the average
+ * address) is refused: a flood's reconnections then cost an accept and a close each, not a TLS
+ * handshake and another's connection, and the slots go to addresses with fewer. Refused also when
+ * every connection is in the middle of a request. `idleOldestFirst` is read only as far as the first entry.
  */
-export function evictsForRoom(refusal: 'total' | 'perAddress' | undefined, waitingForFirstRequest: number): boolean {
-  return refusal === 'total' && waitingForFirstRequest > 0;
+export function admission<T>(
+  open: OpenConnections,
+  trustedProxy: boolean,
+  limits: Pick<ConnectionLimits, 'total' | 'perAddress'>,
+  idleOldestFirst: Iterable<IdleConnection<T>>,
+): Admission<T> {
+  const refusal = connectionRefusal(open, trustedProxy, limits);
+  if (refusal === undefined) return { admit: true, close: undefined };
+  if (refusal === 'perAddress') return { admit: false, refusal };
+  if (holdsItsShare(open, trustedProxy)) return { admit: false, refusal: 'share' };
+  for (const idle of idleOldestFirst) return { admit: true, close: idle.connection };
+  return { admit: false, refusal };
+}
+
+/** Keep-alive between requests while connections are few, as Node's own timeout gives it. */
+export const KEEP_ALIVE_MS = 65_000;
+/** Keep-alive between requests when the listeners are more than half full. */
+export const KEEP_ALIVE_UNDER_PRESSURE_MS = 30_000;
+
+/**
+ * How long a connection that has just finished a request may stay idle: under pressure (more than
+ * half the total taken) it is cut short, so a flood that renews its connections with a request now
+ * and then loses them between requests, and idle slots come free without waiting for evictions.
+ * Spread over the upper half of the time (`random` in [0, 1)): connections a flood opened together
+ * would otherwise all close together and come back together, and their TLS handshakes, hundreds at
+ * once, hold everybody else's (a webhook's) for a second.
+ */
+export function keepAliveMs(total: number, limits: Pick<ConnectionLimits, 'total'>, random = 0): number {
+  if (total * 2 <= limits.total) return KEEP_ALIVE_MS;
+  return Math.round(KEEP_ALIVE_UNDER_PRESSURE_MS * (0.5 + random / 2));
 }

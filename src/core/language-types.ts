@@ -11,6 +11,8 @@ export interface Prompts {
   intro: string;
   /** After the message: the digits a person may press. */
   prompt: string;
+  /** The keys (1, 2 or *, 0), said once after the intro and again on a 0 (core/keypad). */
+  keys: string;
   /** After a 1. */
   confirmed: string;
   /** What a test call says in place of an alert. */

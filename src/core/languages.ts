@@ -49,6 +49,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
     {
       intro: 'Alert from ringhook.',
       prompt: 'Press 1 to confirm, press 2 to hear it again.',
+      keys: 'Press 1 to confirm, 2 or star to hear the message again, 0 to hear these keys.',
       confirmed: 'Confirmed. Goodbye.',
       testCall: 'This is a test call from ringhook. Your alerts will sound like this.',
       alertCount: (n) => `You have ${english.cardinal(n)} alerts.`,

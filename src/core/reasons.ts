@@ -51,7 +51,7 @@ export const REASONS = {
     'The provider could not take the call: it is down or overloaded. Calls go through again once it recovers; a backup trunk (RINGHOOK_TRUNK2_URI) covers this.',
   // Asterisk refused the call before dialing.
   softphone_not_registered: (c: ReasonContext) =>
-    `No phone is registered as ${c.softphone ?? 'ringhook'}: register a softphone, see the README, or set a SIP trunk.`,
+    `No phone is registered as ${c.softphone ?? 'ringhook'}, so nothing could ring: register a softphone app (Linphone, Zoiper) as user ${c.softphone ?? 'ringhook'} on this server, or set a SIP trunk to call real phones.`,
   softphone_refused: (c: ReasonContext) =>
     `The phone system (Asterisk) refused the call to the softphone ${c.softphone ?? 'ringhook'}: ${DOCTOR} and Asterisk's log say why.`,
   trunk_refused: () =>
@@ -89,6 +89,26 @@ export const REASONS = {
 } satisfies Record<string, (c: ReasonContext) => string>;
 
 export type ReasonCode = keyof typeof REASONS;
+
+/**
+ * Calls that never left this server because of its own set-up (no phone registered, no trunk,
+ * Asterisk refusing or down, the alert too old after a restart): they give back the monthly
+ * allowance they took. Every call that left the server counts, whatever the phone did.
+ */
+export const SETUP_REASONS: readonly ReasonCode[] = [
+  'softphone_not_registered',
+  'softphone_refused',
+  'trunk_refused',
+  'asterisk_no_reply',
+  'telephony_unavailable',
+  'asterisk_down',
+  'expired',
+];
+
+/** True when a call that ended for this reason gives its monthly allowance back. */
+export function returnsAllowance(code: ReasonCode): boolean {
+  return SETUP_REASONS.includes(code);
+}
 
 /** The phone's own answers: no fault of the set-up, nothing for the admin to fix. */
 export const PHONE_SIDE_REASONS: readonly ReasonCode[] = ['busy', 'no_answer', 'declined', 'phone_unavailable'];
@@ -219,6 +239,10 @@ export const SMS_NOT_SENT = {
   tooOld: 'the SMS gateway took nothing within RINGHOOK_CALL_FRESHNESS; not sent late',
   accountGone: 'the account is gone',
   stoppedHandingOver: 'ringhook stopped while handing the SMS to the gateway; not sent again, to avoid a duplicate',
+  // Why no SMS was tried at all (kept with the status `disabled`).
+  noGateway: 'no SMS gateway on this server (RINGHOOK_SMS_GATEWAY=none)',
+  backupOff: 'SMS backup is off for this account',
+  suspended: 'the account is suspended',
 } as const;
 
 /**
@@ -227,6 +251,14 @@ export const SMS_NOT_SENT = {
  * Null when there is nothing to explain (sent, delivered, not needed).
  */
 export function smsReasonText(status: string, error: string | null): string | null {
+  if (status === 'disabled') {
+    if (error === SMS_NOT_SENT.noGateway) return 'No SMS was sent: this server has no SMS gateway.';
+    if (error === SMS_NOT_SENT.backupOff) return 'No SMS was sent: SMS backup is off for this account.';
+    if (error === SMS_NOT_SENT.suspended) return 'No SMS was sent: the account is suspended.';
+    if (error === SMS_NOT_SENT.accountGone) return 'No SMS was sent: the account was deleted.';
+    // Calls that ended before the reason was kept.
+    return 'No SMS was sent: SMS backup was off for this account, or this server has no SMS gateway.';
+  }
   if (status === 'waiting')
     return 'The SMS gateway has not taken the SMS yet (down or busy): it is tried again until the alert is too old.';
   if (status !== 'failed') return null;
@@ -240,5 +272,6 @@ export function smsReasonText(status: string, error: string | null): string | nu
   if (e === SMS_NOT_SENT.accountGone) return 'Not sent: the account was deleted.';
   if (e === SMS_NOT_SENT.stoppedHandingOver)
     return 'Maybe not sent: ringhook stopped while handing the SMS to the gateway, and does not send it again (it may have gone).';
-  return 'The SMS gateway refused the SMS or could not be reached: `ringhook sms-test` checks it.';
+  // The gateway's own words stay in sms_error, for the admin (the dashboard's details, `calls --json`).
+  return 'Not sent: the SMS gateway refused it or could not be reached.';
 }

@@ -18,10 +18,26 @@ export interface NewAccount {
   language?: LanguageCode;
   voice?: VoiceId;
   intro?: string | null;
+  /** Default 0 (off) and 'any'. */
+  dedupeSeconds?: number;
+  webhookSources?: string;
 }
 
 export type AccountChanges = Partial<
-  Pick<Account, 'name' | 'phone' | 'plan' | 'smsBackup' | 'requireConfirm' | 'language' | 'voice' | 'intro' | 'status'>
+  Pick<
+    Account,
+    | 'name'
+    | 'phone'
+    | 'plan'
+    | 'smsBackup'
+    | 'requireConfirm'
+    | 'language'
+    | 'voice'
+    | 'intro'
+    | 'status'
+    | 'dedupeSeconds'
+    | 'webhookSources'
+  >
 >;
 
 // ---- calls and their history
@@ -29,7 +45,21 @@ export type AccountChanges = Partial<
 export type CallKind = 'alert' | 'test';
 
 /** Statuses of rejected alerts, shown in the history beside the call statuses. */
-export type RejectionStatus = 'rate_limited' | 'limit_exceeded' | 'invalid_payload' | 'suspended';
+export type RejectionStatus =
+  | 'rate_limited'
+  | 'limit_exceeded'
+  | 'invalid_payload'
+  | 'suspended'
+  /** A duplicate of an earlier alert (its error names the first call_id): no call, nothing counted. */
+  | 'duplicate'
+  /** From an address the webhook's allowed sources do not include. */
+  | 'source_not_allowed';
+
+/** What makes an alert the same as one accepted before (core/dedupe): its key, and how far back to look. */
+export interface DedupeCheck {
+  key: string;
+  since: number;
+}
 
 export interface CallRecord {
   /** The row id: the cursor for paging (pages continue below it). */
@@ -86,9 +116,37 @@ export interface HistoryPage {
 
 export type AcceptResult =
   | { accepted: true; callId: string; receivedAt: number }
-  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }> };
+  /** A duplicate (core/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
+  | { accepted: true; duplicate: true; callId: string; rowId: string; receivedAt: number }
+  /** `callId`: the rejection's own row in the history, when one was kept (alerts; the dashboard shows it live). */
+  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }>; callId?: string };
+
+/** An alert as the webhook hands it to a store that checks everything in one step (PostgreSQL). */
+export interface AlertToReceive {
+  userId: string;
+  apiKey: string;
+  /** The parsed alert, or why the body was refused (with a short excerpt of it). */
+  payload: { ok: true; alert: Alert } | { ok: false; error: string; excerpt: string };
+}
+
+/** What the store decided and recorded for an AlertToReceive. */
+export type ReceivedAlert =
+  | { outcome: 'unauthorized' }
+  /** `callId`: the refusal's own row in the history (the live history shows it). */
+  | { outcome: 'suspended' | 'invalid'; account: Account; callId: string }
+  | { outcome: 'refused'; account: Account; callId: string; decision: Exclude<LimitDecision, { allowed: true }> }
+  | {
+      outcome: 'accepted';
+      account: Account;
+      callId: string;
+      receivedAt: number;
+      /** The other nodes were told of the queued call by the write itself. */
+      announced: boolean;
+    };
 
 export interface RejectedAlert {
+  /** Its history row's id, when the caller tells of it (live history); a new one otherwise. */
+  callId?: string;
   userId: string;
   status: RejectionStatus;
   error: string;
@@ -119,6 +177,8 @@ export interface TransitionFields {
   carriedBy?: string;
   /** The trunk the call went out through. */
   trunk?: string;
+  /** Not a column: the call never left this server (its set-up), so its alert's monthly allowance is given back. */
+  returnsAllowance?: boolean;
 }
 
 export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';

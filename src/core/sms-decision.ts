@@ -1,6 +1,7 @@
 // Whether a call that reached its final state is followed by the SMS backup. Pure.
 import { receivesCalls, type Account } from './account.js';
 import { SMS_BACKUP_STATES, type FinalState } from './call-state.js';
+import { SMS_NOT_SENT } from './reasons.js';
 
 /** send; not_needed: the call reached the owner; disabled: the account has no SMS backup (or is suspended, or no gateway is set). */
 export type SmsDecision = 'send' | 'not_needed' | 'disabled';
@@ -13,6 +14,18 @@ export function decideSms(
   if (!SMS_BACKUP_STATES.has(state)) return 'not_needed';
   if (!account?.smsBackup || !receivesCalls(account) || !gatewayConfigured) return 'disabled';
   return 'send';
+}
+
+/** Why a `disabled` SMS backup sent nothing, as the call keeps it (its `sms_error`, read by smsReasonText). */
+export function smsOffReason(
+  account: Pick<Account, 'smsBackup' | 'status'> | undefined,
+  gatewayConfigured: boolean,
+): string {
+  if (!account) return SMS_NOT_SENT.accountGone;
+  if (!account.smsBackup) return SMS_NOT_SENT.backupOff;
+  if (!receivesCalls(account)) return SMS_NOT_SENT.suspended;
+  if (!gatewayConfigured) return SMS_NOT_SENT.noGateway;
+  return SMS_NOT_SENT.backupOff;
 }
 
 /**

@@ -20,6 +20,21 @@ export function addressOf(
   return throttleKey(last ?? address);
 }
 
+/** The client's own address (no /64): the peer, or what a trusted proxy appended last to X-Forwarded-For. */
+export function exactAddressOf(
+  peer: string | undefined,
+  forwardedFor: string | null | undefined,
+  trustProxy: AddressMatcher | undefined,
+): string | undefined {
+  if (!peer || !trustProxy?.matches(peer)) return peer;
+  const last = forwardedFor
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .pop();
+  return last ?? peer;
+}
+
 export function clientAddress(event: H3Event, trustProxy: AddressMatcher | undefined): string {
   return addressOf(getRequestIP(event), event.req.headers.get('x-forwarded-for'), trustProxy);
 }

@@ -8,7 +8,7 @@ import { ApiError, UserError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import { loadTls, saveSelfSigned, type TlsMaterial } from './tls.js';
-import { connectionLimits, guardConnections, type GuardOptions } from './connection-guard.js';
+import { type ConnectionGuard, connectionGuard, connectionLimits } from './connection-guard.js';
 import {
   CONNECTION_TIMEOUTS,
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
@@ -28,7 +28,7 @@ export interface ServerOptions {
   certificateNames: string[];
   /** false: refuse to start without a configured certificate rather than make a self-signed one. */
   allowSelfSigned?: boolean;
-  /** Caps on open connections (per listener) and their first timeouts; unset: core/connection-caps.ts's defaults. */
+  /** Caps on open connections (both listeners together) and their first timeouts; unset: core/connection-caps.ts's defaults. */
   connections?: Partial<ConnectionLimits>;
   /**
    * ringhook's own certificate (ACME): the one to serve (null: none yet, a self-signed one until it
@@ -76,6 +76,19 @@ export function plainHttpGate(trustProxy: AddressMatcher, handler: NodeHandler):
   };
 }
 
+/** Connections the kernel queues for accept (Linux caps it at net.core.somaxconn, 4096 by default). */
+const LISTEN_BACKLOG = 4_096;
+
+/**
+ * Node listens with a queue of 511 connections waiting to be accepted, and listhen gives no way to
+ * ask for more. In a flood that reconnects in bursts the queue overflows and the kernel drops new
+ * connections' SYNs, a webhook's among them, which its client sends again only 1, 3, 7 s later. So
+ * the queue is deepened: listen() again on the listening socket changes its backlog (Linux).
+ */
+function deepenBacklog(server: Server): void {
+  (server as unknown as { _handle?: { listen?: (backlog: number) => number } })._handle?.listen?.(LISTEN_BACKLOG);
+}
+
 function hardenTimeouts(server: Server): void {
   // A sender that trickles its request is cut off (Node looks every 30 s, so within 15–45 s);
   // TradingView itself gives up after 3 s.
@@ -119,7 +132,7 @@ async function listenOn(
     https: false | { cert: string; key: string } | { domains: string[]; validityDays: number };
   },
   what: string,
-  guard: GuardOptions,
+  guard: ConnectionGuard,
 ): Promise<Listener> {
   const port =
     options.port === 0
@@ -146,9 +159,10 @@ async function listenOn(
       await listener.close();
       throw new Error(`port ${options.port} is not available`);
     }
+    deepenBacklog(listener.server as Server);
     hardenTimeouts(listener.server as Server);
     answerClientErrors(listener.server as Server);
-    guardConnections(listener.server as Server, options.https !== false, guard);
+    guard.attach(listener.server as Server, options.https !== false);
     return listener;
   } catch (error) {
     const message = (error as Error).message;
@@ -176,7 +190,8 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
     { total, perAddress: perAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS },
     { ...CONNECTION_TIMEOUTS, ...timeouts },
   );
-  const guard = { limits, trustProxy: options.trustProxy, logger: options.logger };
+  // One guard for both listeners: together they hold at most the descriptor budget.
+  const guard = connectionGuard({ limits, trustProxy: options.trustProxy, logger: options.logger });
   const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS', guard);
   const selfSigned = existing?.selfSigned ?? true;
   if (!existing && secure.https) {
@@ -187,7 +202,7 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
     options.logger.info('serving a self-signed certificate until the ACME certificate arrives');
   } else if (selfSigned) {
     options.logger.warn(
-      'serving HTTPS with a self-signed certificate: charting platforms such as TradingView need a certificate from a public CA; set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, or put a reverse proxy with one in front (see the README)',
+      "serving HTTPS with a self-signed certificate: charting platforms such as TradingView need a certificate from a public CA. The short path: set RINGHOOK_ACME_DOMAIN to this server's public name (ringhook then gets and renews a free certificate itself); or set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY, or put a reverse proxy with one in front",
     );
   }
   let plain: Listener | null = null;
@@ -222,6 +237,7 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
     },
     async close() {
       await Promise.all([secure.close(), plain?.close()]);
+      guard.flush();
     },
   };
 }

@@ -35,6 +35,7 @@ export function withWebhookFastPath(webhook: Webhook, fallback: NodeHandler): No
       contentType: header(req, 'content-type'),
       peer: req.socket.remoteAddress,
       forwardedFor: header(req, 'x-forwarded-for'),
+      idempotencyKey: header(req, 'idempotency-key'),
       readBody: (limit) => readNodeBodyLimited(req, limit),
     }).then((answer) => {
       res.writeHead(answer.status, {

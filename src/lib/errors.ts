@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
     message: 'Invalid webhook URL: the user_id or api_key is wrong, or the URL was regenerated.',
   },
   account_suspended: { status: 403, message: 'The account is suspended.' },
+  source_not_allowed: { status: 403, message: 'Alerts are not accepted from this address.' },
   monthly_limit_exceeded: { status: 403, message: 'Monthly call limit exceeded.' },
   https_required: { status: 403, message: 'HTTPS is required.' },
   not_found: { status: 404, message: 'Not found.' },

@@ -53,3 +53,13 @@ function syncDir(dir: string): void {
     fs.closeSync(fd);
   }
 }
+
+/** A secret kept in the data dir if it was made, else null: for a command that makes nothing. */
+export function existingSecret(dataDir: string, name: string): string | null {
+  try {
+    return fs.readFileSync(path.join(dataDir, `${name}.secret`), 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

@@ -38,6 +38,12 @@ export const AsteriskInfo = z
   .loose();
 export type AsteriskInfo = z.infer<typeof AsteriskInfo>;
 
+/** GET /channels/{id}/rtp_statistics: what the channel's RTP has received so far (packets, payload bytes), and more. */
+export const RtpStatistics = z
+  .object({ rxcount: z.number().int().nonnegative(), rxoctetcount: z.number().int().nonnegative() })
+  .loose();
+export type RtpStatistics = z.infer<typeof RtpStatistics>;
+
 /** An event of `type`: its own fields, with those every event has; other fields are kept. */
 function event<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z

@@ -4,58 +4,24 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import { z } from 'zod';
-import type { Logger } from '../lib/log.js';
 import { basicAuth } from '../lib/basic-auth.js';
 import { AriError, ErrorBody, plainText } from './ari-error.js';
 import { type HttpReply, KeptAliveHttp } from './ari-http.js';
-import { AsteriskInfo, Channel, Playback, eventChannelId, parseAriEvent, type AriEvent } from './ari-schema.js';
+import type { AriClientEvents, AriClientOptions, OriginateParams } from './ari-types.js';
+import {
+  AsteriskInfo,
+  Channel,
+  Playback,
+  RtpStatistics,
+  eventChannelId,
+  parseAriEvent,
+  type AriEvent,
+} from './ari-schema.js';
 
 import { backoffDelay } from '../core/backoff.js';
 export * from './ari-schema.js';
 export * from './ari-error.js';
-
-export interface AriClientOptions {
-  /** e.g. http://127.0.0.1:8088 (no /ari suffix). */
-  baseUrl: string;
-  user: string;
-  password: string;
-  /** The Stasis application name our events come from. */
-  app: string;
-  logger: Logger;
-  requestTimeoutMs?: number;
-  /**
-   * The only event types Asterisk sends (with ApplicationReplaced), set each time the websocket
-   * opens; unset: every event. A call brings ~17 events, of which the dialer reads ~6.
-   */
-  events?: readonly string[] | undefined;
-  /** How often the websocket is pinged; a socket silent for two intervals is dropped. */
-  heartbeatMs?: number;
-  reconnect?: { initialMs: number; maxMs: number };
-}
-
-export interface OriginateParams {
-  /** The channel id we choose, so we can match events before the reply arrives. */
-  channelId: string;
-  /** e.g. PJSIP/+15551234567@trunk */
-  endpoint: string;
-  appArgs?: string[];
-  callerId?: string;
-  /** Seconds to ring before giving up (cause 19). */
-  timeoutSec?: number;
-  /** Channel variables and functions set before dialing, e.g. TIMEOUT(absolute), TALK_DETECT(set). */
-  variables?: Record<string, string>;
-}
-
-export interface AriClientEvents {
-  event: [AriEvent];
-  /** The websocket is open; `reconnect` is true when it is not the first time. */
-  connected: [{ reconnect: boolean; downMs: number }];
-  /** Emitted after a reconnect: events may have been missed, reconcile with listChannels(). */
-  reconnected: [{ downMs: number; attempts: number }];
-  disconnected: [{ reason: string }];
-  /** Another client registered the same app name; this client stops reconnecting. */
-  replaced: [];
-}
+export * from './ari-types.js';
 
 const Endpoint = z.object({ technology: z.string(), resource: z.string(), state: z.string().optional() }).loose();
 type Endpoint = z.infer<typeof Endpoint>;
@@ -64,7 +30,14 @@ type Endpoint = z.infer<typeof Endpoint>;
 export interface AriCallControl
   extends Pick<
     AriClient,
-    'isConnected' | 'originate' | 'hangup' | 'play' | 'stopPlayback' | 'getEndpoint' | 'channelsStillUp'
+    | 'isConnected'
+    | 'originate'
+    | 'hangup'
+    | 'play'
+    | 'stopPlayback'
+    | 'getEndpoint'
+    | 'channelsStillUp'
+    | 'rtpStatistics'
   > {
   on<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
   off<K extends keyof AriClientEvents>(event: K, listener: (...args: AriClientEvents[K]) => void): unknown;
@@ -354,9 +327,7 @@ export class AriClient extends EventEmitter<AriClientEvents> {
 
   /** Hangs a channel up; `reason` is an ARI reason name (normal, busy, congestion, no_answer…). */
   hangup(channelId: string, reason?: string): Promise<void> {
-    return this.request('DELETE', `/channels/${encodeURIComponent(channelId)}`, undefined, {
-      reason,
-    });
+    return this.request('DELETE', `/channels/${encodeURIComponent(channelId)}`, undefined, { reason });
   }
 
   /** Plays media (e.g. `sound:/abs/path/without-ext`) with a playback id we choose. */
@@ -369,6 +340,11 @@ export class AriClient extends EventEmitter<AriClientEvents> {
         media: Array.isArray(media) ? media.join(',') : media,
       },
     );
+  }
+
+  /** What the channel's RTP has received so far; read on Asterisk's ARI thread, not the channel's (works while it plays). */
+  rtpStatistics(channelId: string): Promise<RtpStatistics> {
+    return this.request('GET', `/channels/${encodeURIComponent(channelId)}/rtp_statistics`, RtpStatistics);
   }
 
   stopPlayback(playbackId: string): Promise<void> {

@@ -2,25 +2,23 @@
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
 import { isFinal } from '../core/call-state.js';
-import { decideSms, groupByCarrier } from '../core/sms-decision.js';
+import { decideSms, groupByCarrier, smsOffReason } from '../core/sms-decision.js';
 import type { LeftSms } from '../core/records.js';
-import type { AccountRepo, CallProgressRepo, CallWrites } from '../store/contract.js';
-import type { CallChange, CallEvents } from '../core/call-events.js';
-import type { Logger } from '../lib/log.js';
-import type { FinalCall } from '../calls/call-ledger.js';
+import type { Store } from '../store/contract.js';
+import type { ServiceDeps } from '../store/deps.js';
+import type { CallChange } from '../core/call-events.js';
+import type { FinalCall } from '../calls/index.js';
 import { buildSmsText } from './text.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from './types.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
 
-export interface SmsBackupDeps {
+export interface SmsBackupDeps extends Omit<ServiceDeps, 'store'> {
+  /**
+   * The calls' progress, the accounts, and the patient writer records go through (after the call's
+   * own steps, without blocking on a locked database).
+   */
+  store: Pick<Store, 'progress' | 'writes' | 'accounts'>;
   sender: SmsSender;
-  progress: CallProgressRepo;
-  /** Records go through here, after the call's own steps, without blocking on a locked database. */
-  writes: CallWrites;
-  accounts: AccountRepo;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
   maxParts?: number;
   /**
    * How long an SMS the gateway certainly did not take (down, restarting, 503) is tried again
@@ -64,7 +62,8 @@ export class SmsBackup {
 
   /** At start: settles what the process before this one left (see settleLeft). */
   async recover(): Promise<void> {
-    const { progress, now } = this.deps;
+    const { now } = this.deps;
+    const { progress } = this.deps.store;
     // All three are read before any is settled: deciding an ended call's SMS claims it.
     const handingOver = await progress.staleSmsClaims();
     const waiting = await progress.waitingSmsLeft();
@@ -79,7 +78,8 @@ export class SmsBackup {
    * but whose SMS was never decided (a stop between the two writes) is decided now, as at its end.
    */
   async settleLeft({ handingOver, waiting, ended }: LeftSms): Promise<void> {
-    const { progress, writes, now } = this.deps;
+    const { now } = this.deps;
+    const { progress, writes } = this.deps.store;
     // Each ends failed only if it is still as it was left: a node taken for dead may still be sending.
     const fail = (callId: string, from: 'sending' | 'waiting', error: string) =>
       writes.write(`sms ${callId} failed`, () => progress.failLeftSms(callId, from, error));
@@ -87,7 +87,7 @@ export class SmsBackup {
     for (const alerts of groupByCarrier(waiting)) {
       const claimed = alerts.map((a) => a.callId);
       const until = Math.min(...alerts.map((a) => a.claimedAt)) + this.windowMs;
-      const account = await this.deps.accounts.get(alerts[0]!.userId);
+      const account = await this.deps.store.accounts.get(alerts[0]!.userId);
       const to = alerts[0]!.phone ?? account?.phone;
       if (now() >= until || !to) {
         const error = to ? SMS_NOT_SENT.tooOld : SMS_NOT_SENT.accountGone;
@@ -128,16 +128,19 @@ export class SmsBackup {
   }
 
   private async handle(call: FinalCall): Promise<void> {
-    const { progress, writes } = this.deps;
+    const { progress, writes } = this.deps.store;
     const { callId, state } = call;
     // A call that carried several alerts is missed (or heard) for all of them: one decision, one SMS.
     const callIds = [callId, ...call.carried.map((c) => c.callId)];
-    const account = await this.deps.accounts.get(call.userId);
-    const decision = decideSms(state, account, this.deps.sender.kind !== 'none');
+    const account = await this.deps.store.accounts.get(call.userId);
+    const gatewayConfigured = this.deps.sender.kind !== 'none';
+    const decision = decideSms(state, account, gatewayConfigured);
     if (decision !== 'send' || !account) {
+      // A missed call whose SMS did not go says why: no gateway, backup off, suspended.
+      const why = decision === 'not_needed' ? undefined : smsOffReason(account, gatewayConfigured);
       for (const id of callIds)
         await writes.write(`sms ${id} ${decision}`, () =>
-          progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled'),
+          progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled', why),
         );
       return;
     }
@@ -166,7 +169,7 @@ export class SmsBackup {
 
   /** Sends the claimed alerts' SMS and records what became of it; `waiting`: it waits for the gateway now. */
   private async deliver(sms: ClaimedSms, status: CallChange['status'], waiting: boolean): Promise<void> {
-    const { progress, writes } = this.deps;
+    const { progress, writes } = this.deps.store;
     const result = await this.sendWithin(sms, waiting);
     if (result === 'left waiting') return;
     if (result.status === 'sent') {
@@ -185,9 +188,19 @@ export class SmsBackup {
           progress.setSmsResult(id, { status: 'failed', error: result.error }),
         );
     }
+    this.logResult(sms, result);
     this.deps.onResult?.(result.status);
     for (const id of sms.claimed)
       this.deps.events.emit({ callId: id, userId: sms.userId, status, at: this.deps.now() });
+  }
+
+  /** One line per SMS at info: sent (its parts and the gateway's id) or refused (why); never its text nor the number. */
+  private logResult(sms: ClaimedSms, result: SmsResult): void {
+    const [callId, ...carried] = sms.claimed;
+    const fields = { call_id: callId, user_id: sms.userId, ...(carried.length > 0 && { carried }) };
+    if (result.status === 'sent')
+      this.deps.logger.info('SMS sent', { ...fields, parts: result.parts, message_id: result.messageId });
+    else this.deps.logger.info('SMS refused', { ...fields, reason: result.error });
   }
 
   /**
@@ -197,13 +210,14 @@ export class SmsBackup {
    * while being handed over it is `sending`, which a restart ends failed (it may have gone).
    */
   private async sendWithin(sms: ClaimedSms, waiting: boolean): Promise<SmsResult | 'left waiting'> {
-    const { sender, now, logger, progress, writes } = this.deps;
+    const { sender, now, logger } = this.deps;
+    const { progress, writes } = this.deps.store;
     const { claimed } = sms;
     for (let pause = this.deps.retryFirstMs ?? 2_000; ; pause = Math.min(pause * 2, RETRY_MOST_MS)) {
       if (waiting) {
         if (this.stopping) return 'left waiting';
         // The owner may have turned SMS backup off, or the account been suspended, meanwhile.
-        if (decideSms('failed', await this.deps.accounts.get(sms.userId), true) !== 'send')
+        if (decideSms('failed', await this.deps.store.accounts.get(sms.userId), true) !== 'send')
           return { status: 'failed', error: SMS_NOT_SENT.turnedOff };
         const resumed = await writes
           .write(`sms ${claimed[0]} resumes`, () => progress.resumeSms(claimed))
@@ -265,7 +279,7 @@ export class SmsBackup {
   }
 
   private async recordReport(report: DeliveryReport): Promise<void> {
-    const calls = await this.deps.progress.findBySmsMessage(report.messageId);
+    const calls = await this.deps.store.progress.findBySmsMessage(report.messageId);
     if (calls.length === 0) {
       this.keepEarly(report);
       return;
@@ -278,9 +292,14 @@ export class SmsBackup {
         ? ({ status: 'delivered' } as const)
         : ({ status: 'failed', error: `${SMS_NOT_SENT.notDelivered}${report.detail}` } as const);
     this.deps.onResult?.(report.status === 'delivered' ? 'delivered' : 'undelivered');
+    this.deps.logger.info(report.status === 'delivered' ? 'SMS delivered' : 'SMS not delivered', {
+      call_id: sent[0]!.callId,
+      message_id: report.messageId,
+      ...(result.status === 'failed' && { reason: result.error }),
+    });
     for (const call of sent) {
-      void this.deps.writes
-        .write(`sms ${call.callId} receipt`, () => this.deps.progress.recordSmsReceipt(call.callId, result), {
+      void this.deps.store.writes
+        .write(`sms ${call.callId} receipt`, () => this.deps.store.progress.recordSmsReceipt(call.callId, result), {
           lazy: true,
         })
         .then(

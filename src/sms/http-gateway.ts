@@ -187,6 +187,7 @@ async function boundedText(res: Response): Promise<string> {
       size += value.byteLength;
     }
   } finally {
+    // What was read is the answer; a body that cannot be cancelled is dropped with the response.
     await reader.cancel().catch(() => {});
   }
   return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, MAX_REPLY_BYTES));

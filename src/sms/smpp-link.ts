@@ -254,7 +254,11 @@ export class SmppLink {
     this.stopKeepAlive();
     this.notify();
     if (!session) return;
-    if (wasBound) await this.request(session, 'unbind', {}).catch(() => undefined);
+    if (wasBound)
+      await this.request(session, 'unbind', {}).catch((error: Error) => {
+        // The session is closed below either way; the SMSC sees the connection end.
+        this.log.debug('smpp unbind not answered', { where: this.where, error: error.message });
+      });
     const timer = setTimeout(() => session.destroy(), 1_000);
     session.close();
     await closed;

@@ -6,13 +6,14 @@ import { randomInt } from 'node:crypto';
 import * as smpp from 'smpp';
 import type { Logger } from '../lib/log.js';
 import type { SmppConfig } from '../config/sms.js';
-import { createReportHub, receiptIdForms, smppReceiptReport } from './delivery.js';
+import { createReportHub } from './delivery.js';
 import { sleep as realSleep, type Sleep } from '../lib/sleep.js';
-import { withRetry } from './retry.js';
+import { type Attempt, withRetry } from './retry.js';
+import { createSmppReceipts, type SmppReceipts } from './smpp-receipts.js';
 import { planSmppParts, type SmppPart } from './segments.js';
 import { destinationAddress, smppStatusName, sourceAddress, THROTTLE_STATUSES } from './smpp-params.js';
 import { type RequestError, SmppLink } from './smpp-link.js';
-import type { DeliveryReport, DeliveryStatus, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
+import type { SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
 
 export interface SmppSenderOptions {
   smpp: SmppConfig;
@@ -31,105 +32,23 @@ export interface SmppSenderDeps {
   randomByte?: () => number;
 }
 
-interface Tracked {
-  messageId: string;
-  total: number;
-  delivered: Set<string>;
-}
-
-const MAX_TRACKED = 10_000;
-
 export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSenderDeps): SmsSender {
   const cfg = options.smpp;
   const sleep = deps.sleep ?? realSleep;
   const randomByte = deps.randomByte ?? (() => randomInt(0, 256));
   const log = deps.logger.child({ component: 'sms', gateway: 'smpp' });
   const hub = createReportHub((error) => log.error('delivery report listener failed', { error }));
-  const source = sourceAddress(options.from, cfg.sourceTon, cfg.sourceNpi);
-  /** gateway id of each part → the message it belongs to. */
-  const tracked = new Map<string, Tracked>();
+  const params = submitParamsFor(cfg, sourceAddress(options.from, cfg.sourceTon, cfg.sourceNpi));
+  const receipts = createSmppReceipts(cfg.deliveryReceipts, log, hub);
 
-  function onDeliverSm(pdu: smpp.PDU): void {
-    const esm = Number(pdu.esm_class ?? 0);
-    const kind = esm & 0x3c;
-    if (kind !== 0x04 && kind !== 0x20) {
-      log.info('smpp deliver_sm that is not a receipt ignored', { esm_class: esm });
-      return;
-    }
-    const sm = pdu.short_message as { message?: unknown } | Buffer | undefined;
-    const text = Buffer.isBuffer(sm) ? sm.toString('latin1') : typeof sm?.message === 'string' ? sm.message : '';
-    const receipt = smppReceiptReport({
-      text,
-      receiptedMessageId: typeof pdu.receipted_message_id === 'string' ? pdu.receipted_message_id : undefined,
-      messageState: typeof pdu.message_state === 'number' ? pdu.message_state : undefined,
-    });
-    if (!receipt) {
-      log.warn('smpp receipt not understood', { text: text.slice(0, 200) });
-      return;
-    }
-    const trackedId = receiptIdForms(receipt.gatewayId).find((id) => tracked.has(id));
-    const t = trackedId === undefined ? undefined : tracked.get(trackedId);
-    if (!t) {
-      hub.emit({ messageId: receipt.gatewayId, status: receipt.status, detail: receipt.detail });
-      return;
-    }
-    let status: DeliveryStatus | null = receipt.status;
-    if (receipt.status === 'delivered') {
-      t.delivered.add(trackedId!);
-      status = t.delivered.size >= t.total ? 'delivered' : null;
-    }
-    if (status === 'delivered' || status === 'failed') {
-      for (const [id, other] of tracked) if (other === t) tracked.delete(id);
-    }
-    if (status) {
-      const report: DeliveryReport = {
-        messageId: t.messageId,
-        status,
-        detail: t.total > 1 ? `${receipt.detail} (${t.total} parts)` : receipt.detail,
-      };
-      log.info('sms delivery report', { ...report });
-      hub.emit(report);
-    }
-  }
-
-  const link = new SmppLink(cfg, options.timeoutMs, deps.connect ?? ((o) => smpp.connect(o)), log, onDeliverSm);
+  const link = new SmppLink(
+    cfg,
+    options.timeoutMs,
+    deps.connect ?? ((o) => smpp.connect(o)),
+    log,
+    receipts.onDeliverSm,
+  );
   link.connectNow();
-
-  function submitParams(to: string, part: SmppPart): Record<string, unknown> {
-    const dest = destinationAddress(to, cfg.destTon, cfg.destNpi);
-    return {
-      service_type: '',
-      source_addr_ton: source.ton,
-      source_addr_npi: source.npi,
-      source_addr: source.addr,
-      dest_addr_ton: dest.ton,
-      dest_addr_npi: dest.npi,
-      destination_addr: dest.addr,
-      esm_class: part.esmClass,
-      registered_delivery: cfg.deliveryReceipts ? 1 : 0,
-      data_coding: part.dataCoding,
-      short_message: part.shortMessage,
-      ...(part.messagePayload ? { message_payload: part.messagePayload } : {}),
-    };
-  }
-
-  /** Starts following the receipts of a message; each part's id is added as the SMSC accepts it. */
-  function startTracking(total: number): { add(id: string): void; drop(): void } {
-    const t: Tracked = { messageId: '', total, delivered: new Set() };
-    const ids: string[] = [];
-    return {
-      add(id) {
-        if (!cfg.deliveryReceipts) return;
-        if (!t.messageId) t.messageId = id;
-        ids.push(id);
-        tracked.set(id, t);
-        while (tracked.size > MAX_TRACKED) tracked.delete(tracked.keys().next().value!);
-      },
-      drop() {
-        for (const id of ids) tracked.delete(id);
-      },
-    };
-  }
 
   async function send(req: SmsRequest): Promise<SmsResult> {
     let parts: SmppPart[];
@@ -139,62 +58,26 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
       return { status: 'failed', error: (error as Error).message };
     }
     const started = Date.now();
-    const failed = (error: string): SmsResult => ({ status: 'failed', error });
     const result = await withRetry(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
       const bound = await link.whenBound();
       if (!bound.ok) {
         log.warn('smpp not bound', { reference: req.reference, attempt, error: bound.error.message });
         return { done: false, retry: bound.error.retryable, value: failed(bound.error.message) };
       }
-      const ids: string[] = [];
-      // Receipts can arrive before the last part is even submitted: follow each id at once.
-      const tracking = startTracking(parts.length);
-      for (const [i, part] of parts.entries()) {
-        const which = parts.length > 1 ? ` part ${i + 1}/${parts.length}` : '';
-        for (let throttled = 0; ; throttled++) {
-          let resp: smpp.PDU;
-          try {
-            resp = await link.request(bound.session, 'submit_sm', submitParams(req.to, part));
-          } catch (error) {
-            const e = error as RequestError;
-            if (ids.length > 0) tracking.drop();
-            if (e.notSent && ids.length === 0)
-              return { done: false, retry: true, value: failed(`submit_sm${which}: ${e.message}`) };
-            return {
-              done: false,
-              retry: false,
-              value: failed(`submit_sm${which}: ${e.message}; the SMSC may have accepted it`),
-            };
-          }
-          const status = resp.command_status;
-          if (status === 0) {
-            const id = String(resp.message_id ?? '');
-            ids.push(id);
-            tracking.add(id);
-            break;
-          }
-          if (THROTTLE_STATUSES.has(status) && throttled < cfg.throttleRetries) {
-            log.warn('smpp throttled, waiting', {
-              reference: req.reference,
-              status: smppStatusName(status),
-              delayMs: cfg.throttleDelayMs,
-            });
-            await sleep(cfg.throttleDelayMs);
-            continue;
-          }
-          const name = smppStatusName(status);
-          const after = throttled > 0 ? ` (after ${throttled} throttling retr${throttled === 1 ? 'y' : 'ies'})` : '';
-          if (ids.length === 0)
-            return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}`) };
-          tracking.drop();
-          return {
-            done: false,
-            retry: false,
-            value: failed(`submit_sm${which} refused: ${name}${after}; ${ids.length} part(s) were accepted`),
-          };
-        }
-      }
-      return { done: true, value: { status: 'sent', messageId: ids[0] || null, parts: parts.length } };
+      return submitParts(
+        {
+          link,
+          session: bound.session,
+          receipts,
+          params,
+          sleep,
+          log,
+          throttleRetries: cfg.throttleRetries,
+          throttleDelayMs: cfg.throttleDelayMs,
+        },
+        req,
+        parts,
+      );
     });
     if (result.status === 'sent')
       log.info('sms handed to smsc', {
@@ -225,4 +108,102 @@ export function createSmppSmsSender(options: SmppSenderOptions, deps: SmppSender
     close: () => link.close(),
     onDeliveryReport: hub.on,
   };
+}
+
+const failed = (error: string): SmsResult => ({ status: 'failed', error });
+
+/** The submit_sm fields of one part to `to`, from the session's settings and the sender's address. */
+function submitParamsFor(
+  cfg: SmppConfig,
+  source: ReturnType<typeof sourceAddress>,
+): (to: string, part: SmppPart) => Record<string, unknown> {
+  return (to, part) => {
+    const dest = destinationAddress(to, cfg.destTon, cfg.destNpi);
+    return {
+      service_type: '',
+      source_addr_ton: source.ton,
+      source_addr_npi: source.npi,
+      source_addr: source.addr,
+      dest_addr_ton: dest.ton,
+      dest_addr_npi: dest.npi,
+      destination_addr: dest.addr,
+      esm_class: part.esmClass,
+      registered_delivery: cfg.deliveryReceipts ? 1 : 0,
+      data_coding: part.dataCoding,
+      short_message: part.shortMessage,
+      ...(part.messagePayload ? { message_payload: part.messagePayload } : {}),
+    };
+  };
+}
+
+/** What one attempt at submitting a message's parts uses. */
+interface Submitting {
+  link: SmppLink;
+  session: smpp.Session;
+  receipts: SmppReceipts;
+  params: (to: string, part: SmppPart) => Record<string, unknown>;
+  sleep: Sleep;
+  log: Logger;
+  throttleRetries: number;
+  throttleDelayMs: number;
+}
+
+/**
+ * One attempt: each part submitted in turn on a bound session, waiting out throttling a bounded
+ * number of times. Retried (by withRetry) only when nothing can have reached the SMSC.
+ */
+async function submitParts(
+  { link, session, receipts, params, sleep, log, throttleRetries, throttleDelayMs }: Submitting,
+  req: SmsRequest,
+  parts: readonly SmppPart[],
+): Promise<Attempt> {
+  const ids: string[] = [];
+  // Receipts can arrive before the last part is even submitted: follow each id at once.
+  const tracking = receipts.startTracking(parts.length);
+  for (const [i, part] of parts.entries()) {
+    const which = parts.length > 1 ? ` part ${i + 1}/${parts.length}` : '';
+    for (let throttled = 0; ; throttled++) {
+      let resp: smpp.PDU;
+      try {
+        resp = await link.request(session, 'submit_sm', params(req.to, part));
+      } catch (error) {
+        const e = error as RequestError;
+        if (ids.length > 0) tracking.drop();
+        if (e.notSent && ids.length === 0)
+          return { done: false, retry: true, value: failed(`submit_sm${which}: ${e.message}`) };
+        return {
+          done: false,
+          retry: false,
+          value: failed(`submit_sm${which}: ${e.message}; the SMSC may have accepted it`),
+        };
+      }
+      const status = resp.command_status;
+      if (status === 0) {
+        const id = String(resp.message_id ?? '');
+        ids.push(id);
+        tracking.add(id);
+        break;
+      }
+      if (THROTTLE_STATUSES.has(status) && throttled < throttleRetries) {
+        log.warn('smpp throttled, waiting', {
+          reference: req.reference,
+          status: smppStatusName(status),
+          delayMs: throttleDelayMs,
+        });
+        await sleep(throttleDelayMs);
+        continue;
+      }
+      const name = smppStatusName(status);
+      const after = throttled > 0 ? ` (after ${throttled} throttling retr${throttled === 1 ? 'y' : 'ies'})` : '';
+      if (ids.length === 0)
+        return { done: false, retry: false, value: failed(`submit_sm${which} refused: ${name}${after}`) };
+      tracking.drop();
+      return {
+        done: false,
+        retry: false,
+        value: failed(`submit_sm${which} refused: ${name}${after}; ${ids.length} part(s) were accepted`),
+      };
+    }
+  }
+  return { done: true, value: { status: 'sent', messageId: ids[0] || null, parts: parts.length } };
 }

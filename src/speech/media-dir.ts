@@ -12,10 +12,11 @@ export function prepareMediaDir(mediaDir: string, modes: MediaModes): string {
   for (const name of fs.readdirSync(speech)) {
     if (!name.endsWith('.wav')) continue;
     const file = path.join(speech, name);
-    // A file removed meanwhile (the cache's cleanup) needs nothing.
     try {
       if ((fs.statSync(file).mode & 0o777) !== modes.file) fs.chmodSync(file, modes.file);
-    } catch {}
+    } catch {
+      // Removed meanwhile by the cache's cleanup: nothing to set.
+    }
   }
   return speech;
 }

@@ -76,6 +76,7 @@ export class SpeechCache {
     let pending = this.inFlight.get(key);
     if (!pending) {
       pending = make(target).finally(() => this.inFlight.delete(key));
+      // Only a success is remembered; a failure reaches the caller through `pending` itself.
       pending.then(() => this.rememberMade(key)).catch(() => {});
       this.inFlight.set(key, pending);
     }

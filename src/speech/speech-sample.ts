@@ -25,7 +25,7 @@ export async function spokenAudio(
   speech: CallSpeech,
 ): Promise<SpokenAudio> {
   const made = [];
-  for (const text of [phrases.intro, phrases.message, phrases.prompt])
+  for (const text of [phrases.intro, phrases.keys, phrases.message, phrases.prompt])
     made.push(await tts.synthesize(text, speech.synthesis));
   const wav = joinedTelephoneWav(await Promise.all(made.map((m) => readFile(m.path))));
   if (!wav) throw new Error('the speech engine did not make telephone audio (8 kHz mono 16-bit WAV)');

@@ -156,6 +156,7 @@ export function createTts(input: TtsOptionsInput, deps: { logger?: Logger; now?:
 
   /** The files a step leaves, one by one (half the file operations of a recursive rm), then anything else. */
   async function removeTemp(tmp: string): Promise<void> {
+    // A step that failed early leaves some of them unmade: the rmdir below, or rm, takes what is left.
     await Promise.all(TEMP_FILES.map((name) => unlink(join(tmp, name)).catch(() => {})));
     await rmdir(tmp).catch(() => rm(tmp, { recursive: true, force: true }));
   }

@@ -7,18 +7,22 @@ import type { Plan } from '../core/limits.js';
 import type { CallState } from '../core/call-state.js';
 import type { AcmeFaultKind } from '../core/acme.js';
 import type { NodeInfo } from '../core/cluster-view.js';
+import type { SmsAttempt } from '../core/sms-truth.js';
 
 export type { NodeInfo } from '../core/cluster-view.js';
 import type {
   AcceptResult,
+  AlertToReceive,
   AccountChanges,
   CallEventRow,
   CallForDialing,
   CallRecord,
+  DedupeCheck,
   EndedWithoutSms,
   HistoryPage,
   LeftSms,
   NewAccount,
+  ReceivedAlert,
   RejectedAlert,
   Session,
   SmsStatus,
@@ -43,8 +47,15 @@ export interface AccountRepo {
 
 export interface CallRepo {
   /** Limits checked and the call and its usage written in one transaction, on disk before it resolves. */
-  accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult>;
+  /** With `dedupe`, an earlier call with the same key since `dedupe.since` answers instead, in the same transaction. */
+  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult>;
   recordRejection(rejected: RejectedAlert): Promise<void>;
+  /**
+   * Credentials, suspension, payload and limits checked and the alert's row written in one step
+   * (PostgreSQL: one round trip, shared by the alerts that arrive together); a store without it is
+   * asked step by step (authenticate, then accept or recordRejection).
+   */
+  receiveAlert?(request: AlertToReceive): Promise<ReceivedAlert>;
   acceptTestCall(userId: string, message: string, perMinute?: number, perHour?: number): Awaitable<AcceptResult>;
   usage(userId: string, now?: number): Awaitable<{ month: string; used: number; resetsAt: number }>;
   get(callId: string): Awaitable<CallRecord | undefined>;
@@ -54,6 +65,8 @@ export interface CallRepo {
   ): Awaitable<HistoryPage>;
   getForAccount(userId: string, callId: string): Awaitable<CallRecord | undefined>;
   list(options?: { userId?: string; limit?: number }): Awaitable<CallRecord[]>;
+  /** The server's last SMS attempts (sent, delivered, failed, waiting), newest first, among its latest calls. */
+  recentSmsAttempts(limit: number): Awaitable<SmsAttempt[]>;
 }
 
 export interface CallProgressRepo {
@@ -70,7 +83,8 @@ export interface CallProgressRepo {
   note(callId: string, event: string, detail?: string): Awaitable<void>;
   timeline(callId: string): Awaitable<CallEventRow[]>;
   claimSms(callId: string): Awaitable<boolean>;
-  markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): Awaitable<void>;
+  /** `why`: the reason a `disabled` SMS backup sent nothing (core/reasons SMS_NOT_SENT), kept as its sms_error. */
+  markSmsSkipped(callId: string, status: 'not_needed' | 'disabled', why?: string): Awaitable<void>;
   setSmsResult(
     callId: string,
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
@@ -142,7 +156,7 @@ export interface NodeRegistry {
 export interface CallChangeNotice {
   callId: string;
   userId: string;
-  status: CallState | 'sms';
+  status: CallState | 'sms' | 'refused';
   at: number;
 }
 

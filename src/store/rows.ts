@@ -6,6 +6,8 @@ import type { LanguageCode, VoiceId } from '../core/languages.js';
 import type { LimitDecision, Plan } from '../core/limits.js';
 import type { Alert } from '../core/payload.js';
 import type { CallKind, CallRecord, RejectedAlert, TransitionFields } from '../core/records.js';
+import { reasonText } from '../core/reasons.js';
+import { decideSms } from '../core/sms-decision.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {
@@ -20,13 +22,16 @@ export interface AccountRow {
   voice: VoiceId;
   intro: string | null;
   status: AccountStatus;
+  /** Absent in a row of schema 12 or older (an expand migration). */
+  dedupe_seconds?: number;
+  webhook_sources?: string;
   created_at: number;
   updated_at: number;
   key_created_at: number;
 }
 
 export const ACCOUNT_COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at';
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, created_at, updated_at, key_created_at';
 
 export function toAccount(row: AccountRow, apiKey: string): Account {
   return {
@@ -41,6 +46,8 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     voice: row.voice,
     intro: row.intro,
     status: row.status,
+    dedupeSeconds: Number(row.dedupe_seconds ?? 0),
+    webhookSources: row.webhook_sources ?? 'any',
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,
@@ -157,9 +164,11 @@ export function limitRejection(
   userId: string,
   alert: Alert,
   decision: Exclude<LimitDecision, { allowed: true }>,
+  callId?: string,
 ): RejectedAlert {
   const monthly = decision.limit === 'monthly';
   return {
+    ...(callId !== undefined && { callId }),
     userId,
     alert,
     status: monthly ? 'limit_exceeded' : 'rate_limited',
@@ -167,8 +176,24 @@ export function limitRejection(
   };
 }
 
+/** The row of an alert answered as a duplicate of an earlier one (the same for both stores). */
+export function duplicateRow(userId: string, alert: Alert, firstCallId: string, rowId: string): RejectedAlert {
+  return { callId: rowId, userId, status: 'duplicate', error: `duplicate of ${firstCallId}`, alert };
+}
+
+/** The fields of a step to write, without those left undefined and without instructions. */
+export function columnEntries(fields: TransitionFields): Array<[ColumnField, unknown]> {
+  return Object.entries(fields).filter(([k, v]) => v !== undefined && k in COLUMN) as Array<[ColumnField, unknown]>;
+}
+
+/** The timeline's words when a call's monthly allowance is given back. */
+export const ALLOWANCE_RETURNED = 'the monthly allowance was given back: the call never left this server';
+
+/** The fields of a step that are kept in a column (returnsAllowance is an instruction, not a column). */
+export type ColumnField = Exclude<keyof TransitionFields, 'returnsAllowance'>;
+
 /** The column each field of a step is kept in (both stores). */
-export const COLUMN: Record<keyof TransitionFields, string> = {
+export const COLUMN: Record<ColumnField, string> = {
   phone: 'phone',
   channelId: 'channel_id',
   dialedAt: 'dialed_at',
@@ -195,6 +220,20 @@ export interface SessionRow {
   expires_at: number;
 }
 
+/** An accepted alert's own columns, in the order both stores insert them (after the status). */
+export function alertColumns(alert: Alert) {
+  return {
+    message: alert.message,
+    message_truncated: alert.truncated ? 1 : 0,
+    ticker: alert.fields.ticker ?? null,
+    price: alert.fields.price ?? null,
+    action: alert.fields.action ?? null,
+    strategy: alert.fields.strategy ?? null,
+    alert_timestamp: alert.fields.timestamp ?? null,
+    extra: Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+  };
+}
+
 /** A refused alert's columns, in the order both stores insert them (after call_id, before the times). */
 export function rejectionColumns(rejected: RejectedAlert) {
   const alert = rejected.alert;
@@ -214,4 +253,18 @@ export function rejectionColumns(rejected: RejectedAlert) {
     extra: alert && Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
     error: rejected.error,
   };
+}
+
+/**
+ * How an account's queued calls end when it is suspended (written with the suspension, in the same
+ * transaction, by both stores): failed, never dialed, with the reason and the SMS decision the call
+ * desk and the SMS backup would have recorded had they found the account suspended at the claim.
+ * The claim reads each call's row again, so no node places them after this.
+ */
+export function endedBySuspension(account: Pick<Account, 'smsBackup' | 'status'>): {
+  error: string;
+  smsStatus: 'not_needed' | 'disabled';
+} {
+  const decision = decideSms('failed', account, true);
+  return { error: reasonText('account_suspended'), smsStatus: decision === 'not_needed' ? 'not_needed' : 'disabled' };
 }

@@ -1,10 +1,14 @@
 // The admin CLI, run as a real process on a real database file (also while serve runs).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir, startTestService } from '../helpers/service.js';
+
+// A test here runs the real CLI up to 17 times, a Node process each (~1 s alone, 2–6 s on a loaded
+// 2-core machine): the budget is per test, the assertions are the same.
+vi.setConfig({ testTimeout: 120_000 });
 
 let env: Record<string, string>;
 
@@ -293,10 +297,16 @@ describe('ringhook account', () => {
   it('a data dir that is a file is one line naming RINGHOOK_DATA_DIR, not a system error', () => {
     const file = path.join(makeDataDir(), 'not-a-folder');
     fs.writeFileSync(file, '');
-    const res = runCli(['account', 'list'], { ...env, RINGHOOK_DATA_DIR: file });
+    const res = runCli(['account', 'create', '--phone', '+14155550123'], { ...env, RINGHOOK_DATA_DIR: file });
     expect(res.code).toBe(1);
     expect(res.stderr).toBe(
       `ringhook: RINGHOOK_DATA_DIR (${file}) cannot be used: ENOTDIR on ${file}/api-keys.secret; a file stands where a folder should be\n`,
+    );
+    // A command that only reads says so before it opens anything.
+    const list = runCli(['account', 'list'], { ...env, RINGHOOK_DATA_DIR: file });
+    expect(list.code).toBe(1);
+    expect(list.stderr).toBe(
+      `ringhook: the data dir ${file} (from RINGHOOK_DATA_DIR) is a file, not a folder: set RINGHOOK_DATA_DIR to serve's data dir\n`,
     );
   });
 });

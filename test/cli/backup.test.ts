@@ -83,7 +83,7 @@ describe('ringhook backup', () => {
     const empty = makeDataDir();
     const nowhere = runCli(['backup', path.join(makeDataDir(), 'copy.db')], { RINGHOOK_DATA_DIR: empty });
     expect(nowhere.code).toBe(1);
-    expect(nowhere.stderr).toMatch(/there is no database at .*ringhook\.db: set RINGHOOK_DATA_DIR/);
+    expect(nowhere.stderr).toMatch(/no database in the data dir .* \(from RINGHOOK_DATA_DIR\): nothing made/);
     expect(fs.readdirSync(empty)).toEqual([]);
 
     const dataDir = makeDataDir();

@@ -32,13 +32,14 @@ describe('ringhook say', () => {
     expect(runCli(['--help'], env).stdout).toContain('say');
   });
 
-  it('prints the intro, the message as a call says it, and the prompt, one a line', () => {
+  it('prints the intro, the keys, the message as a call says it, and the prompt, one a line', () => {
     const body = 'BINANCE:BTCUSDT.P | Vol 7.5M | R:R 1:2.5 | EMA 9/21 ⬆️ 64,250.5 #breakout {{plot_0}}';
     const res = runCli(['say', body], env);
     expect(res.code, res.stderr).toBe(0);
-    const [intro, message, prompt, ...rest] = res.stdout.trimEnd().split('\n');
+    const [intro, keys, message, prompt, ...rest] = res.stdout.trimEnd().split('\n');
     expect(rest).toEqual([]);
     expect(intro).toBe('Alert from ringhook.');
+    expect(keys).toBe(LANGUAGES.en.prompts.keys);
     expect(prompt).toBe('Press 1 to confirm, press 2 to hear it again.');
     expect(message).toBe(spokenAlerts([body], LANGUAGES.en));
     expect(message).toMatch(/seven point five million/);
@@ -60,7 +61,7 @@ describe('ringhook say', () => {
     });
     expect(res.json.as_sent).toBe('CL=F above 80, ^GSPC at 6,021.25');
     const piped = runCli(['say', '-'], env, 'OIL BREAKS OUT');
-    expect(piped.stdout.split('\n')[1]).toBe('oil breaks out');
+    expect(piped.stdout.split('\n')[2]).toBe('oil breaks out');
   });
 
   it('speaks the language with its own prompts and intro, and the intro given', () => {
@@ -70,6 +71,7 @@ describe('ringhook say', () => {
       engine: 'espeak-ng ru',
       intro: LANGUAGES.ru.prompts.intro,
       message: 'B T C плюс две целых тридцать пять сотых процента',
+      keys: LANGUAGES.ru.prompts.keys,
       prompt: LANGUAGES.ru.prompts.prompt,
     });
     const own = runCli(['say', 'AAPL 187.2', '--intro', 'Desk alert.', '--voice', 'espeak-ng'], env);
@@ -79,7 +81,7 @@ describe('ringhook say', () => {
   it('a Japanese call leaves the kanji out, and says so', () => {
     const res = runCli(['say', '日経平均 38000 を 上抜け 2.35%', '--language', 'ja'], env);
     expect(res.code).toBe(0);
-    const message = res.stdout.split('\n')[1]!;
+    const message = res.stdout.split('\n')[2]!;
     expect(message).not.toMatch(/\p{Script=Han}/u);
     expect(message).toContain('に てん さん ご パーセント');
     expect(res.stderr).toMatch(/kanji .* left out/);
@@ -123,7 +125,7 @@ describe('ringhook say', () => {
     expect(empty.stderr).toMatch(/^ringhook: the webhook would refuse this body \(400 empty_body\)/);
     const unquoted = runCli(['say', '{"message": "{{ticker}} broke out", "price": {{close}}}'], env);
     expect(unquoted.code).toBe(0);
-    expect(unquoted.stdout.split('\n')[1]).not.toMatch(/[{}]/);
+    expect(unquoted.stdout.split('\n')[2]).not.toMatch(/[{}]/);
     const noDir = runCli(['say', 'x', '--wav', path.join(dir, 'missing', 'a.wav')], env);
     expect(noDir.code).toBe(1);
     expect(noDir.stderr.trim()).toMatch(/^ringhook: cannot write .*: ENOENT$/);

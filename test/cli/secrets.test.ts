@@ -3,9 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir, startTestService } from '../helpers/service.js';
+
+// A test here runs the real CLI up to 17 times, a Node process each (~1 s alone, 2–6 s on a loaded
+// 2-core machine): the budget is per test, the assertions are the same.
+vi.setConfig({ testTimeout: 120_000 });
 
 beforeAll(() => {
   buildOnce();

@@ -6,8 +6,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/contract.js';
 import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
-import type { FinalCall } from '../../src/calls/call-ledger.js';
-import { Dialer } from '../../src/calls/dialer.js';
+import { Dialer, type FinalCall } from '../../src/calls/index.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
 import { StandInAri } from '../helpers/stand-in-ari.js';
 import { useStores } from '../helpers/stores.js';
@@ -26,9 +25,7 @@ function node(store: Store, finals: FinalCall[]) {
   const ari = new StandInAri();
   const dialer = new Dialer({
     ari,
-    progress: store.progress,
-    writes: store.writes,
-    accounts: store.accounts,
+    store,
     tts: {
       synthesize: async (text) => ({
         path: `/speech/${text}.wav`,

@@ -645,14 +645,16 @@ for (const storeKind of STORE_KINDS) {
 
       it('500 when the store fails otherwise, logged without the api_key', async () => {
         const calls = t.service.stores.calls;
-        const original = calls.accept;
+        const original = { accept: calls.accept, receiveAlert: calls.receiveAlert };
+        // PostgreSQL's webhook asks receiveAlert (one round trip), SQLite's accept: both fail.
         calls.accept = () => Promise.reject(new Error('disk I/O error'));
+        if (original.receiveAlert) calls.receiveAlert = () => Promise.reject(new Error('disk I/O error'));
         try {
           const [fast, viaH3] = await both('hello', { 'content-type': 'text/plain' });
           expect([fast.status, fast.json.code]).toEqual([500, 'internal']);
           expectSame(fast, viaH3);
         } finally {
-          calls.accept = original;
+          Object.assign(calls, original);
         }
         const errors = t.takeErrorLogs();
         expect(errors.map((l) => [l.msg, l.method, l.path])).toEqual([

@@ -10,6 +10,7 @@ import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
 import { request } from '../helpers/https-client.js';
 import { callEnded, smsSettled, type TestService } from '../helpers/service.js';
+import { sipDialogs } from '../helpers/sip-trace.js';
 import { startSipp, stopAllSipp, type SippScenario } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
 import { waitFor } from '../helpers/wait.js';
@@ -21,6 +22,7 @@ let trunkPort: number;
 let progress: CallProgressStore;
 
 const PHONE = '+14155550123';
+const LINE_PHONE = '+14155550188';
 
 let calling: CallingService;
 
@@ -54,7 +56,7 @@ const finalCall = (callId: string, timeoutMs?: number) => t.waitForCall(callId, 
 const smsStatus = (callId: string) => t.waitForCall(callId, smsSettled, 10_000);
 
 const events = (callId: string) =>
-  progress.timeline(callId).map((e) => (e.detail && e.event === 'digit' ? `digit ${e.detail}` : e.event));
+  progress.timeline(callId).map((e) => (e.detail && e.event === 'digit' ? `digit ${e.detail.split(':')[0]}` : e.event));
 
 describe('answered calls', () => {
   it('rings the phone, speaks intro, message and prompt (RTP heard at the phone), ends as completed', async () => {
@@ -202,6 +204,35 @@ describe('test calls and Asterisk faults', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(kannel.messages().length).toBe(before);
   }, 30_000);
+
+  it('an account suspended while its alert waits for the line: the alert ends failed, no INVITE for it, no SMS', async () => {
+    // Two accounts on one phone: the first's call holds the line (it rings, then busy), so the
+    // second's alert, handed to the dialer with its account still active, waits behind it.
+    const phone = await startSipp({ scenario: 'busy-slow', port: trunkPort, calls: 2, traceMessages: true });
+    // A number of its own: an INVITE Asterisk still retransmits from an earlier test is not counted.
+    const own = (smsBackup: boolean) =>
+      createAccount(t.service.stores.accounts, { phone: LINE_PHONE, smsBackup, requireConfirm: false });
+    const first = await sendAlert(await own(false), 'holds the line');
+    await t.waitForCall(first, (row) => row.status !== 'queued', 10_000);
+    const b = await own(true);
+    const before = kannel.messages().length;
+    const waiting = await sendAlert(b, 'waits for the line');
+    await t.service.stores.accounts.update(b.userId, { status: 'suspended' });
+    expect((await finalCall(first)).status).toBe('busy');
+    const row = await smsStatus(waiting);
+    expect(row).toMatchObject({
+      status: 'failed',
+      error: reasonText('account_suspended'),
+      dialed_at: null,
+      sms_status: 'disabled',
+    });
+    expect(events(waiting)).not.toContain('dialing');
+    // Time for a second call to go out, were it placed.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const dialogs = sipDialogs((await phone.stop()).messages).filter((d) => d.to.includes(LINE_PHONE.slice(1)));
+    expect(dialogs).toHaveLength(1);
+    expect(kannel.messages().length).toBe(before);
+  }, 60_000);
 
   it('a test call rings the phone, is recorded as a test and uses no allowance', async () => {
     const sink = await startRtpSink(await freeUdpPort());

@@ -104,7 +104,9 @@ describe('Hear it', () => {
     expect(await box.inputValue()).toBe('BTCUSDT > 64250.5, 4H');
     await expect
       .poll(() => page.locator('#hear-spoken').textContent())
-      .toMatch(/^Alert from ringhook\. B T C, U S D T above sixty-four thousand .* Press 1/);
+      .toMatch(
+        /^Alert from ringhook\. Press 1 to confirm, 2 or star to hear the message again, 0 to hear these keys\. B T C, U S D T above sixty-four thousand .* Press 1/,
+      );
     const sample = await wavOf(
       await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!),
       2,
@@ -117,7 +119,7 @@ describe('Hear it', () => {
     expect(new URL(page.url()).pathname).toBe('/');
     const spoken = (await page.locator('#hear-spoken').textContent())!;
     expect(spoken).toMatch(
-      /^Alert from ringhook\. Volume seven point five million, take profit one: three thousand four hundred .*Press 1 to confirm/,
+      /^Alert from ringhook\. Press 1 .* keys\. Volume seven point five million, take profit one: three thousand four hundred .*Press 1 to confirm/,
     );
     expect(spoken).not.toMatch(/7\.5M|\||3,400|TP1/);
     expect(await page.locator('#hear img, #hear-spoken strong *').count()).toBe(0);
@@ -143,7 +145,7 @@ describe('Hear it', () => {
     await page.waitForURL(/\/dashboard\/hear#hear$/);
     const spoken = (await page.locator('#hear-spoken').textContent())!;
     // German numbers are left to espeak-ng, which reads the decimal comma.
-    expect(spoken).toMatch(/^Kursalarm\. E T H, U S D über 3400,5 Drücken Sie 1/);
+    expect(spoken).toMatch(/^Kursalarm\. Drücken Sie 1 .* 0 für diese Tasten\. E T H, U S D über 3400,5 Drücken Sie 1/);
     expect(spoken).not.toMatch(/ticker|\{/);
     await wavOf(await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!), 2);
 
@@ -218,7 +220,9 @@ describe('Hear it', () => {
     await page.getByText('kanji in a message are left out').waitFor();
     await page.getByLabel('Message to hear').fill('ビットコイン 上昇 64000');
     await page.getByRole('button', { name: 'Hear it' }).click();
-    await expect.poll(() => page.locator('#hear-spoken strong').textContent()).toMatch(/ビットコイン/);
+    await expect
+      .poll(() => page.locator('#hear-spoken strong').textContent(), { timeout: 10_000 })
+      .toMatch(/ビットコイン/);
     expect(await page.locator('#hear-spoken').textContent()).not.toMatch(/上昇/);
     await wavOf(await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!), 1);
   });

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Account } from '../../src/core/account.js';
 import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
+import { LANGUAGES } from '../../src/core/languages.js';
 import { request } from '../helpers/https-client.js';
 import {
   launchChromium,
@@ -207,7 +208,12 @@ describe('overview', () => {
     const page = await open('phone');
     await signIn(page, owner.userId);
     await page.getByRole('button', { name: 'Turn SMS backup on' }).click();
-    await page.getByText('SMS backup turned on: a missed call is followed by an SMS.').waitFor();
+    await page.getByText('SMS backup turned on.').waitFor();
+    // This server has no SMS gateway: the switch says so, and promises no SMS (#38).
+    expect(await page.locator('#sms-warning').innerText()).toMatch(
+      /^This server has no SMS gateway, so no SMS will be sent/,
+    );
+    expect(await page.locator('main').innerText()).not.toContain('the message is sent by SMS');
     expect(svc.stores.accounts.get(owner.userId)!.smsBackup).toBe(true);
     await screenshot(page, 'overview-sms-on');
     await page.getByRole('button', { name: 'Turn SMS backup off' }).click();
@@ -240,6 +246,11 @@ describe('overview', () => {
     await signIn(page, owner.userId);
     expect(await page.locator('#voice-language-now').innerText()).toBe('English (English)');
     expect(await page.locator('#voice-intro-now').innerText()).toBe('Alert from ringhook.');
+    // The keys during a call, said on the overview as the call says them (in the account's language).
+    expect(await page.locator('#keys-list').innerText()).toMatch(
+      /1\s+confirms[\s\S]*2 or \*\s+says the message again[\s\S]*0\s+says these keys/,
+    );
+    expect(await page.locator('#keys-said').innerText()).toContain(LANGUAGES.en.prompts.keys);
     await page.getByLabel('Language of the call').selectOption('de');
     await page.getByLabel('Voice', { exact: true }).selectOption('');
     await page.getByLabel(/Spoken intro/).fill('Kursalarm für Ada.');
@@ -251,6 +262,7 @@ describe('overview', () => {
       intro: 'Kursalarm für Ada.',
     });
     expect(await page.locator('#voice-language-now').innerText()).toBe('German (Deutsch)');
+    expect(await page.locator('#keys-said').innerText()).toContain(LANGUAGES.de.prompts.keys);
     await screenshot(page, 'overview-voice');
 
     const token = await page.locator('input[name="_csrf"]').first().inputValue();
@@ -595,7 +607,7 @@ describe('without telephony', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByText(/telephony is not configured/).waitFor();
       expect(await page.getByRole('button', { name: 'Send test call' }).count()).toBe(0);
-      await page.getByText(/no caller id is set/).waitFor();
+      await page.getByText(/no caller ID is set/).waitFor();
       expect((await page.request.get('/dashboard/contact.vcf')).status()).toBe(404);
       const token = await page.locator('input[name="_csrf"]').first().inputValue();
       const res = await page.request.post('/dashboard/test-call', { form: { _csrf: token }, maxRedirects: 0 });

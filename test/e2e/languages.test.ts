@@ -83,12 +83,12 @@ it('a German account hears the German intro, message, prompt and confirmation, i
     expect(spoken).toBe('D A X über 18250,5 on the 4 Stunden');
     const mine = played.filter((p) => p.channelId === `rh-${callId}`).map((p) => p.media);
     expect(mine).toEqual([
-      [file(de.prompts.intro), file(spoken), file(de.prompts.prompt)],
+      [file(de.prompts.intro), file(de.prompts.keys), file(spoken), file(de.prompts.prompt)],
       [file(de.prompts.confirmed)],
     ]);
     // Nothing English was played to the call.
     const english = LANGUAGES.en.prompts;
-    for (const text of [english.intro, english.prompt, english.confirmed])
+    for (const text of [english.intro, english.keys, english.prompt, english.confirmed])
       expect(mine.flat()).not.toContain(file(text, 'slt', 'flite'));
     // The files Asterisk played are there, as 8 kHz WAV.
     for (const uri of mine.flat()) {

@@ -106,7 +106,7 @@ describe('the local softphone (no trunk)', () => {
     const doctor = runCli(['doctor'], cliEnv);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(
-      /FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and calls end unreachable: No phone is registered as ringhook: register a softphone/,
+      /FAIL\s+trunk\s+no RINGHOOK_TRUNK_URI, and calls end unreachable: No phone is registered as ringhook, so nothing could ring: register a softphone/,
     );
     expect(doctor.stdout).toMatch(/fix: register a SIP phone at sip:127\.0\.0\.1:\d+ as ringhook/);
 
@@ -121,7 +121,7 @@ describe('the local softphone (no trunk)', () => {
     expect(row.status).toBe('unreachable');
     // What a new user reads in the history, and what the admin gets beside it.
     expect(row.error).toBe(
-      'No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.',
+      'No phone is registered as ringhook, so nothing could ring: register a softphone app (Linphone, Zoiper) as user ringhook on this server, or set a SIP trunk to call real phones.',
     );
     expect(row.error).toBe(reasonText('softphone_not_registered', { softphone: 'ringhook' }));
     expect(row.reason_detail).toMatch(

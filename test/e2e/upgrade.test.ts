@@ -1,51 +1,33 @@
-// Upgrading one node as a user would: the previous release (built from git history) serves a data
-// dir and takes alerts the whole time; then this version's CLI and serve are run beside it, then
-// serve is restarted on this version. No 500 is ever answered, nothing is lost, and the database
-// is migrated only by the new serve's start.
+// Upgrading one node from every earlier release, as a user would (#35, #38): each release recorded in
+// releases.json is built from git history and serves a data dir it made, taking alerts the whole
+// time; then this version's CLI is run beside it (account list, and commands that would migrate),
+// and a second serve of this version; then serve is restarted on this version. The old serve keeps
+// answering 200, no 500 is ever answered, nothing is lost, and the database is migrated only by the
+// new serve's start. v0.0.1 (d0ce34c) holds its data dir by serve.pid alone, with no lock: this
+// version must see it there all the same (before #38 its CLI migrated under it, and the old serve
+// answered 500 from then on).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { nodeHandle, postAlert, type NodeHandle } from '../helpers/cluster.js';
-import { runCli } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildOnce as buildCli, REPO_ROOT, runCli } from '../helpers/cli.js';
+import { nodeHandle, type NodeHandle, postAlert } from '../helpers/cluster.js';
 import { freeTcpPort } from '../helpers/ports.js';
-import { buildPreviousRelease, hasPreviousRelease } from '../helpers/previous-release.js';
+import { buildPreviousRelease, hasPreviousRelease, RELEASES } from '../helpers/previous-release.js';
 import { makeDataDir } from '../helpers/service.js';
-import { buildOnce, type ServeProcess, startServe } from '../soak/peers.js';
+import { type ServeProcess, startServe } from '../soak/peers.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/database.js';
+import { VERSION } from '../../src/lib/version.js';
 
-let previous: string;
-let env: Record<string, string>;
 const serves: ServeProcess[] = [];
-
-const available = hasPreviousRelease();
-
-beforeAll(() => {
-  if (!available) return;
-  buildOnce();
-  previous = buildPreviousRelease();
-  env = {
-    RINGHOOK_DATA_DIR: makeDataDir('rh-upgrade-'),
-    RINGHOOK_HOST: '127.0.0.1',
-    RINGHOOK_PORT: '0',
-    RINGHOOK_TELEPHONY: 'off',
-  };
-}, 600_000);
 
 afterAll(async () => {
   await Promise.all(serves.map((s) => s.stop()));
 });
 
-function previousCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, [path.join(previous, 'bin', 'ringhook.js'), ...args], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
-    encoding: 'utf8',
-  });
-}
-
-function schemaVersion(): number {
-  const db = new Database(path.join(env.RINGHOOK_DATA_DIR!, 'ringhook.db'), { readonly: true });
+function schemaVersion(dataDir: string): number {
+  const db = new Database(path.join(dataDir, 'ringhook.db'), { readonly: true });
   try {
     return db.pragma('user_version', { simple: true }) as number;
   } finally {
@@ -53,8 +35,8 @@ function schemaVersion(): number {
   }
 }
 
-function recorded(): Map<string, string> {
-  const db = new Database(path.join(env.RINGHOOK_DATA_DIR!, 'ringhook.db'), { readonly: true });
+function recorded(dataDir: string): Map<string, string> {
+  const db = new Database(path.join(dataDir, 'ringhook.db'), { readonly: true });
   try {
     const rows = db.prepare('SELECT call_id, message FROM calls WHERE accepted = 1').all() as Array<{
       call_id: string;
@@ -66,96 +48,136 @@ function recorded(): Map<string, string> {
   }
 }
 
-it.skipIf(!available)(
-  'one node: the new CLI and a new serve beside the running previous release change nothing; restarting serve upgrades; no 500, nothing lost',
-  async () => {
-    env.RINGHOOK_PORT = String(await freeTcpPort());
-    const accounts = [0, 1, 2].map((i) => {
-      const r = previousCli(['account', 'create', '--phone', `+1415555020${i}`, '--plan', 'premium', '--json']);
-      expect(r.status, r.stderr).toBe(0);
-      const a = JSON.parse(r.stdout);
-      return { userId: a.user_id as string, apiKey: a.api_key as string, phone: a.phone as string };
-    });
-    const old = await startServe(env, 60_000, [], path.join(previous, 'bin', 'ringhook.js'));
-    serves.push(old);
-    const oldSchema = schemaVersion();
-    expect(oldSchema).toBe(8); // the previous release (0830518) is at schema 8
+for (const release of RELEASES) {
+  const available = hasPreviousRelease(release.commit);
+  const needsMigration = release.schema < SCHEMA_VERSION;
 
-    // Alerts all along, one every 2 s per account in turn (within premium's 10 a minute).
-    const node: NodeHandle = nodeHandle('n', env.RINGHOOK_DATA_DIR!, env.RINGHOOK_PORT);
-    const answered = new Map<string, string>();
-    const statuses: number[] = [];
-    let sending = true;
-    let n = 0;
-    const load = (async () => {
-      while (sending) {
-        const message = `upgrade alert ${n}`;
-        const res = await postAlert(node, accounts[n % accounts.length]!, message);
-        n++;
-        statuses.push(res.status);
-        if (res.status === 200) answered.set(res.callId!, message);
-        await new Promise((r) => setTimeout(r, 700));
+  describe.skipIf(!available)(`upgrading from ${release.name} (${release.commit.slice(0, 7)})`, () => {
+    it(`its serve keeps answering 200 while this version's CLI and serve run beside it; restarting serve upgrades (schema ${release.schema} → ${SCHEMA_VERSION}); nothing lost`, async () => {
+      buildCli();
+      const previous = buildPreviousRelease(release.commit);
+      const env: Record<string, string> = {
+        RINGHOOK_DATA_DIR: makeDataDir('rh-upgrade-'),
+        RINGHOOK_HOST: '127.0.0.1',
+        RINGHOOK_PORT: String(await freeTcpPort()),
+        RINGHOOK_TELEPHONY: 'off',
+      };
+      const dataDir = env.RINGHOOK_DATA_DIR!;
+      const previousCli = (args: string[]) =>
+        spawnSync(process.execPath, [path.join(previous, 'bin', 'ringhook.js'), ...args], {
+          env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+          encoding: 'utf8',
+        });
+
+      // The data dir as that release made it, with accounts, and its serve running.
+      const accounts = [0, 1, 2].map((i) => {
+        const r = previousCli(['account', 'create', '--phone', `+1415555020${i}`, '--plan', 'premium', '--json']);
+        expect(r.status, r.stderr).toBe(0);
+        const a = JSON.parse(r.stdout);
+        return { userId: a.user_id as string, apiKey: a.api_key as string, phone: a.phone as string };
+      });
+      const old = await startServe(env, 60_000, [], path.join(previous, 'bin', 'ringhook.js'));
+      serves.push(old);
+      expect(schemaVersion(dataDir)).toBe(release.schema);
+
+      // Alerts all along, one every 0.7 s over the accounts in turn (within premium's 10 a minute each).
+      const node: NodeHandle = nodeHandle('n', dataDir, env.RINGHOOK_PORT!);
+      const answered = new Map<string, string>();
+      const statuses: number[] = [];
+      let sending = true;
+      let n = 0;
+      const load = (async () => {
+        while (sending) {
+          const message = `upgrade alert ${n}`;
+          const res = await postAlert(node, accounts[n % accounts.length]!, message);
+          n++;
+          statuses.push(res.status);
+          if (res.status === 200) answered.set(res.callId!, message);
+          await new Promise((r) => setTimeout(r, 700));
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 2_000));
+      const sentBefore = statuses.length;
+
+      // Who holds the data dir, as this version names it.
+      const holder =
+        release.schema < 9
+          ? `pid ${old.child.pid}, an older ringhook that does not record its version`
+          : `pid ${old.child.pid}, ringhook`;
+      // This version's CLI beside the running serve: `account list`, and `account create`, which
+      // would migrate. Refused with who holds it and what to do, when the schema is older; nothing changed.
+      const list = runCli(['account', 'list', '--json'], env);
+      const create = runCli(['account', 'create', '--phone', '+14155550299', '--json'], env);
+      if (needsMigration) {
+        for (const refused of [list, create]) {
+          expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+          expect(refused.stderr).toContain(
+            `has schema ${release.schema} and this ringhook (${VERSION}) needs schema ${SCHEMA_VERSION}, but a running ringhook serve (${holder}`,
+          );
+          expect(refused.stderr).toContain('nothing was changed');
+          expect(refused.stderr).toContain('restart serve with this version');
+          expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+        }
+      } else {
+        // Same schema: the CLI works beside the running serve, as it always did.
+        expect(list.code, list.stderr).toBe(0);
+        expect((list.json as Array<{ user_id: string }>).map((a) => a.user_id)).toEqual(
+          expect.arrayContaining(accounts.map((a) => a.userId)),
+        );
+        expect(create.code, create.stderr).toBe(0);
       }
-    })();
-    await new Promise((r) => setTimeout(r, 2_000));
+      expect(schemaVersion(dataDir)).toBe(release.schema);
+      // A backup works on the old schema, and copies it as it is.
+      const copy = path.join(makeDataDir('rh-upgrade-copy-'), 'before-upgrade.db');
+      const backup = runCli(['backup', copy], env);
+      expect(backup.code, backup.stderr).toBe(0);
+      expect(new Database(copy, { readonly: true }).pragma('user_version', { simple: true })).toBe(release.schema);
+      // A serve of this version on the same data dir: refused, nothing changed (the old serve.pid kept).
+      const pidFile = fs.readFileSync(path.join(dataDir, 'serve.pid'), 'utf8');
+      const second = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'serve'], {
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env, RINGHOOK_PORT: String(await freeTcpPort()) },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(second.status, second.stderr).toBe(1);
+      expect(second.stderr).toContain(`another ringhook serve (${holder}`);
+      if (needsMigration)
+        expect(second.stderr).toContain(
+          `this ringhook would upgrade the database's schema ${release.schema} → ${SCHEMA_VERSION}`,
+        );
+      expect(schemaVersion(dataDir)).toBe(release.schema);
+      expect(fs.readFileSync(path.join(dataDir, 'serve.pid'), 'utf8')).toBe(pidFile);
 
-    // The new CLI beside the running previous serve: refused, with who holds it and what to do; nothing changed.
-    const list = runCli(['account', 'list'], env);
-    expect(list.code).toBe(1);
-    expect(list.stderr).toContain(
-      `has schema ${oldSchema} and this ringhook (0.1.0) needs schema ${SCHEMA_VERSION}, but a running ringhook serve`,
-    );
-    expect(list.stderr).toContain(`(pid ${old.child.pid}, an older ringhook that does not record its version)`);
-    expect(list.stderr).toContain('nothing was changed');
-    expect(list.stderr).toContain('restart serve with this version');
-    expect(list.stderr.trim().split('\n')).toHaveLength(1);
-    expect(schemaVersion()).toBe(oldSchema);
-    // A backup works on the old schema, and copies it as it is.
-    const copy = path.join(makeDataDir('rh-upgrade-copy-'), 'before-upgrade.db');
-    const backup = runCli(['backup', copy], env);
-    expect(backup.code, backup.stderr).toBe(0);
-    expect(new Database(copy, { readonly: true }).pragma('user_version', { simple: true })).toBe(oldSchema);
-    // A new serve on the same data dir: refused, nothing changed.
-    const second = spawnSync(process.execPath, [path.join(process.cwd(), 'bin', 'ringhook.js'), 'serve'], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env, RINGHOOK_PORT: String(await freeTcpPort()) },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(second.status).toBe(1);
-    expect(second.stderr).toContain(
-      `another ringhook serve (pid ${old.child.pid}, an older ringhook that does not record its version)`,
-    );
-    expect(second.stderr).toContain(
-      `this ringhook would upgrade the database's schema ${oldSchema} → ${SCHEMA_VERSION}`,
-    );
-    expect(schemaVersion()).toBe(oldSchema);
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+      // The old serve goes on answering 200 after all of that.
+      await new Promise((r) => setTimeout(r, 2_000));
+      const besides = statuses.slice(sentBefore);
+      expect(besides.length).toBeGreaterThan(2);
+      expect(besides.filter((s) => s !== 200)).toEqual([]);
 
-    // The upgrade: stop serve, start the new one (it migrates as it starts).
-    await old.stop();
-    const upgraded = await startServe(env);
-    serves.push(upgraded);
-    expect(schemaVersion()).toBe(SCHEMA_VERSION);
-    await new Promise((r) => setTimeout(r, 3_000));
-    sending = false;
-    await load;
+      // The upgrade: stop serve, start this version's (it migrates as it starts).
+      await old.stop();
+      const upgraded = await startServe(env);
+      serves.push(upgraded);
+      expect(schemaVersion(dataDir)).toBe(SCHEMA_VERSION);
+      await new Promise((r) => setTimeout(r, 3_000));
+      sending = false;
+      await load;
 
-    // No 500 at any time (the switch itself refuses connections for a moment: status 0); nothing lost.
-    const count = (code: number) => statuses.filter((s) => s === code).length;
-    console.log(
-      `figures: ${statuses.length} alerts: ${count(200)} × 200, ${count(0)} refused connections during the restart, ${statuses.filter((s) => s >= 500).length} × 5xx; ${answered.size} kept`,
-    );
-    expect(statuses.filter((s) => s >= 500)).toEqual([]);
-    expect(count(200)).toBeGreaterThan(5);
-    const after = recorded();
-    for (const [callId, message] of answered) expect(after.get(callId), callId).toBe(message);
-    const listed = runCli(['account', 'list', '--json'], env);
-    expect(listed.code, listed.stderr).toBe(0);
-    expect((listed.json as Array<{ user_id: string }>).map((a) => a.user_id).sort()).toEqual(
-      accounts.map((a) => a.userId).sort(),
-    );
-    expect(fs.existsSync(path.join(env.RINGHOOK_DATA_DIR!, 'serve.pid'))).toBe(true);
-  },
-  300_000,
-);
+      // No 500 at any time (the switch itself refuses connections for a moment: status 0); nothing lost.
+      const count = (code: number) => statuses.filter((s) => s === code).length;
+      console.log(
+        `figures (${release.name}): ${statuses.length} alerts: ${count(200)} × 200, ${count(0)} refused connections during the restart, ${statuses.filter((s) => s >= 500).length} × 5xx; ${answered.size} kept`,
+      );
+      expect(statuses.filter((s) => s >= 500)).toEqual([]);
+      expect(count(200)).toBeGreaterThan(5);
+      const after = recorded(dataDir);
+      for (const [callId, message] of answered) expect(after.get(callId), callId).toBe(message);
+      const listed = runCli(['account', 'list', '--json'], env);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect((listed.json as Array<{ user_id: string }>).map((a) => a.user_id)).toEqual(
+        expect.arrayContaining(accounts.map((a) => a.userId)),
+      );
+      await upgraded.stop();
+    }, 300_000);
+  });
+}

@@ -7,17 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Account } from '../../src/core/account.js';
-import { createAccount } from '../helpers/accounts.js';
+import { type Answered, callAnswered as answeredCall } from '../helpers/answered-call.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
 import { request } from '../helpers/https-client.js';
-import { freeUdpPort } from '../helpers/ports.js';
-import { asteriskMedia, spokenUlaw, startRtpPhone, type RtpPhone } from '../helpers/rtp-phone.js';
-import { smsSettled, type CallRow } from '../helpers/service.js';
-import { startSipp, stopAllSipp } from '../helpers/sipp.js';
+import { spokenUlaw, type RtpPhone } from '../helpers/rtp-phone.js';
+import { stopAllSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
 
-const PHONE = '+14155550123';
 const BEEP_MS = 400;
 const METRICS_TOKEN = 'metrics-token-0123456789';
 let calling: CallingService;
@@ -56,70 +52,9 @@ afterEach(async () => {
   expect(calling.t.takeErrorLogs().map((line) => JSON.stringify(line))).toEqual([]);
 });
 
-interface Answered {
-  callId: string;
-  /** When the test saw the call answered (a few ms after the phone's 200 OK). */
-  answeredAt: number;
-  rtp: RtpPhone;
-  media: { host: string; port: number };
-}
-
 /** An alert to an account; SIPp answers, and `speak` runs once the call is answered. */
-async function callAnswered(
-  requireConfirm: boolean,
-  message: string,
-  speak: (call: Answered) => Promise<void>,
-): Promise<{ row: CallRow; rtp: RtpPhone; sms: string[]; talk: string | undefined }> {
-  const a: Account = await createAccount(calling.t.service.stores.accounts, {
-    phone: PHONE,
-    smsBackup: true,
-    requireConfirm,
-  });
-  const rtp = await startRtpPhone(await freeUdpPort());
-  const phone = await startSipp({
-    scenario: 'answer',
-    port: calling.trunkPort,
-    keys: { rtp_sink_port: rtp.port },
-    timeoutSec: 90,
-    traceMessages: true,
-  });
-  const smsBefore = calling.kannel.messages().length;
-  try {
-    const res = await calling.t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });
-    expect(res.status, res.text).toBe(200);
-    const callId = res.json.call_id as string;
-    const media = await waitFor(
-      'the INVITE and its SDP at the phone',
-      async () => asteriskMedia(await phone.messagesSoFar()),
-      20_000,
-    );
-    await waitFor(
-      'the call to be answered',
-      () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined),
-      20_000,
-      10,
-    );
-    const speaking = speak({ callId, answeredAt: Date.now(), rtp, media });
-    const row = await calling.t.waitForCall(callId, smsSettled, 90_000);
-    rtp.hush();
-    await speaking;
-    // Handed to Kannel is not yet printed by its fake SMSC (it delivers in batches, ~2 s later).
-    if (row.sms_status === 'sent') await calling.kannel.waitForMessages(smsBefore + 1);
-    const talk = calling.progress.timeline(callId).find((e) => e.event === 'talk')?.detail ?? undefined;
-    return {
-      row,
-      rtp,
-      talk,
-      sms: calling.kannel
-        .messages()
-        .slice(smsBefore)
-        .map((m) => String(m.text)),
-    };
-  } finally {
-    await phone.stop();
-    await rtp.close();
-  }
-}
+const callAnswered = (requireConfirm: boolean, message: string, speak: (call: Answered) => Promise<void>) =>
+  answeredCall(calling, requireConfirm, message, speak);
 
 it('a voicemail: the intro starts on the answer, stops once the greeting is found to be a machine, and the whole message is left after the beep; the call ends voicemail with one SMS', async () => {
   let answeredAt = 0;

@@ -1,47 +1,22 @@
 // `ringhook serve` as a real process for the certificate tests, and a TLS client that checks what
 // it serves as a client on the internet would: the name in SNI, only the authority's root trusted.
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import tls from 'node:tls';
-import { REPO_ROOT } from './cli.js';
+import { type ServeChild, startServeChild } from './serve-child.js';
 
 export const NAMES = ['alerts.ringhook.test', 'www.ringhook.test'];
 
-export interface Serve {
-  child: ChildProcess;
-  output: () => string;
-  waitFor: (text: string | RegExp, timeoutMs: number) => Promise<void>;
-}
+export type Serve = ServeChild;
 
-const serves: ChildProcess[] = [];
+const serves: ServeChild[] = [];
 
-export function startServe(env: Record<string, string>): Promise<Serve> {
-  let output = '';
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'ringhook.js'), 'serve'], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  serves.push(child);
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const waitFor = async (text: string | RegExp, timeoutMs: number) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(typeof text === 'string' ? output.includes(text) : text.test(output))) {
-      if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMs} ms:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  return waitFor('ringhook is listening', 30_000).then(() => ({ child, output: () => output, waitFor }));
+export async function startServe(env: Record<string, string>): Promise<Serve> {
+  const serve = await startServeChild({ env, startTimeoutMs: 30_000 });
+  serves.push(serve);
+  return serve;
 }
 
 export async function stopServes(): Promise<void> {
-  for (const child of serves.splice(0)) {
-    if (child.exitCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  for (const serve of serves.splice(0)) await serve.stop();
 }
 
 /** A TLS connection as a client on the internet makes it: the name in SNI, Pebble's root as the only trust. */

@@ -1,6 +1,7 @@
 // The dashboard's end-to-end harness: a real ringhook app over HTTPS (the same createRequestListener and
 // startServers as `ringhook serve`) with a test-call function and the CallEvents bus in the test's
 // hands, and Debian's Chromium driven by playwright-core.
+import type { SmsGatewaySetting } from '../../src/core/sms-truth.js';
 import { testSecrets } from './secrets.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -69,6 +70,8 @@ export interface DashboardServiceOptions {
   callerId?: string | null;
   /** Caps on open connections (the server's defaults otherwise). */
   connections?: Partial<ConnectionLimits>;
+  /** The SMS gateway the dashboard is told of ('none' when absent, as serve without one). */
+  smsGateway?: SmsGatewaySetting;
 }
 
 export async function startDashboardService(options: DashboardServiceOptions = {}): Promise<DashboardService> {
@@ -109,6 +112,8 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     signInFormKey: testSecrets().signInFormKey,
     ...(options.callerId !== null && { callerId: options.callerId ?? '+14155550100' }),
     onCallQueued: ({ callId }) => emit(callId),
+    onRejectionRecorded: ({ callId, userId }) => events.emit({ callId, userId, status: 'refused', at: clock.now() }),
+    ...(options.smsGateway && { smsGateway: options.smsGateway }),
     ...(options.shutdownSignal !== false && { shutdown: shutdown.signal }),
     // The real speech engines make the overview's sample, as serve's do.
     ...(options.testCalls !== 'none' && {

@@ -8,8 +8,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './cli.js';
 
-/** The last commit before the upgrade rule (#35): the release a user upgrades from. */
-export const PREVIOUS_RELEASE = process.env.RINGHOOK_PREVIOUS_RELEASE ?? '0830518';
+/** A release as releases.json records it: its tag, commit, date and the SQLite schema it leaves. */
+export interface Release {
+  name: string;
+  commit: string;
+  date: string;
+  schema: number;
+}
+
+/** Every recorded release, newest first (releases.json, which each release adds a line to). */
+export const RELEASES: readonly Release[] = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'releases.json'), 'utf8')) as { releases: Release[] }
+).releases;
+
+function releaseNamed(name: string): Release {
+  const release = RELEASES.find((r) => r.name === name);
+  if (!release) throw new Error(`releases.json has no ${name}`);
+  return release;
+}
+
+/** The last release before the upgrade rule (#35, v0.0.2), which the rolling upgrade on PostgreSQL starts from. */
+export const PREVIOUS_RELEASE = process.env.RINGHOOK_PREVIOUS_RELEASE ?? releaseNamed('v0.0.2').commit;
 
 /**
  * Whether this checkout holds the previous release's commit: a shallow clone does not, and then the
@@ -21,7 +40,7 @@ export function hasPreviousRelease(commit = PREVIOUS_RELEASE): boolean {
     return true;
   } catch {
     console.warn(
-      `the upgrade tests build the previous release (${commit}) from git history, which this checkout lacks ` +
+      `the upgrade tests build the release ${commit} from git history, which this checkout lacks ` +
         '(a shallow clone?): skipped; `git fetch --unshallow` runs them',
     );
     return false;

@@ -18,21 +18,22 @@ export function asteriskMedia(sippLog: string): { host: string; port: number } |
 }
 
 /**
- * Speech made with flite, as 8 kHz µ-law samples (no header). `then` adds a tone (Hz, ms) and
- * silence (ms) after it.
+ * Speech made with flite (or espeak-ng), as 8 kHz µ-law samples (no header). `then` adds a tone
+ * (Hz, ms) and silence (ms) after it.
  */
 export function spokenUlaw(
   dir: string,
   name: string,
   text: string,
-  then: { toneHz?: number; toneMs?: number; silenceMs?: number } = {},
+  then: { toneHz?: number; toneMs?: number; silenceMs?: number; engine?: 'flite' | 'espeak-ng' } = {},
 ): { samples: Buffer; speechMs: number } {
   const run = (cmd: string, args: string[]) => {
     const r = spawnSync(cmd, args, { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr || r.error}`);
   };
   const speech = path.join(dir, `${name}-speech.wav`);
-  run('flite', ['-voice', 'slt', '-t', text, '-o', speech]);
+  if (then.engine === 'espeak-ng') run('espeak-ng', ['-w', speech, text]);
+  else run('flite', ['-voice', 'slt', '-t', text, '-o', speech]);
   const parts = [path.join(dir, `${name}-speech8k.wav`)];
   run('sox', [speech, '-r', '8000', '-c', '1', '-b', '16', parts[0]!]);
   if (then.toneHz && then.toneMs) {
@@ -68,6 +69,12 @@ export interface RtpPhone {
   port: number;
   /** Sends the samples in real time (20 ms a packet) to `to`; resolves when the last is sent. */
   play(to: { host: string; port: number }, samples: Buffer): Promise<void>;
+  /**
+   * `ms` of a phone's silence suppression (VAD/DTX): no audio packets, the RTP clock running on (the
+   * next audio packet carries the marker bit); with `comfortNoiseEveryMs`, an RFC 3389 comfort noise
+   * packet (payload type 13, a noise level of -70 dBov) at once and then at that interval.
+   */
+  quiet(to: { host: string; port: number }, ms: number, comfortNoiseEveryMs?: number): Promise<void>;
   /** Sends one RFC 4733 digit (payload type 101) to `to`. */
   digit(to: { host: string; port: number }, digit: string): Promise<void>;
   /** When each received audio packet with sound arrived (ms since the epoch). */
@@ -132,6 +139,20 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
             const ahead = started + (n + 1) * FRAME_MS - Date.now();
             if (ahead > 0) await new Promise((r) => setTimeout(r, ahead));
           }
+        },
+        async quiet(to, ms, comfortNoiseEveryMs) {
+          const started = Date.now();
+          const startTimestamp = timestamp;
+          hushed = false;
+          for (let at = 0; at < ms && !hushed; at += comfortNoiseEveryMs ?? ms) {
+            const ahead = started + at - Date.now();
+            if (ahead > 0) await new Promise((r) => setTimeout(r, ahead));
+            timestamp = startTimestamp + at * 8;
+            if (comfortNoiseEveryMs !== undefined) await send(to, packet(13, false, Buffer.from([70])));
+          }
+          const rest = started + ms - Date.now();
+          if (rest > 0 && !hushed) await new Promise((r) => setTimeout(r, rest));
+          timestamp = startTimestamp + ms * 8;
         },
         async digit(to, digit) {
           const event = '0123456789*#'.indexOf(digit);

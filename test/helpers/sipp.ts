@@ -11,6 +11,7 @@ export const SCENARIO_DIR = fileURLToPath(new URL('../e2e/sipp/', import.meta.ur
 
 export type SippScenario =
   | 'answer'
+  | 'answer-cn'
   | 'answer-hangup'
   | 'dtmf-1'
   | 'dtmf-2-then-1'

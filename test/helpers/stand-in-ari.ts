@@ -2,7 +2,7 @@
 // through it. For the dialer's state machine without Asterisk (the e2e suite proves the same paths
 // against a real one).
 import { EventEmitter } from 'node:events';
-import type { AriClientEvents, AriEvent, OriginateParams } from '../../src/pbx/ari.js';
+import { AriError, type AriClientEvents, type AriEvent, type OriginateParams } from '../../src/pbx/ari.js';
 
 /** Stand-in for AriClient: records requests, and the test emits Asterisk's events through it. */
 export class StandInAri extends EventEmitter<AriClientEvents> {
@@ -49,6 +49,10 @@ export class StandInAri extends EventEmitter<AriClientEvents> {
         .filter((id) => this.alive.has(id))
         .map((id) => [id, this.answeredUnseen.has(id) ? 'Up' : 'Ringing'] as const),
     );
+  }
+  /** No media here: Asterisk's answer for a channel without RTP (machine detection then reads TALK_DETECT alone). */
+  async rtpStatistics(channelId: string): Promise<never> {
+    throw new AriError('http', 'GET', `/channels/${channelId}/rtp_statistics`, 404, 'RTP info not found');
   }
   send(event: Record<string, unknown>): void {
     this.emit('event', event as unknown as AriEvent);

@@ -1,6 +1,8 @@
 // Accounts in both stores: the same records, sealed keys, and authentication.
 import { describe, expect, test } from 'vitest';
+import { reasonText } from '../../src/core/reasons.js';
 import { UserError } from '../../src/lib/errors.js';
+import { textAlert } from '../helpers/database.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';
 
@@ -59,6 +61,33 @@ describe.each(STORE_KINDS)('%s store: accounts', (kind) => {
     expect(await store.accounts.delete(a.userId)).toBe(false);
     expect(await store.accounts.get(a.userId)).toBeUndefined();
     expect(await store.accounts.list()).toHaveLength(1);
+  });
+
+  test("a suspension ends the account's queued calls in the same write: failed, never dialed, no SMS; a call placed already is left to its desk", async () => {
+    const store = await (await stores.fresh()).open({ now: () => 1_700_000_000_000 });
+    const a = await store.accounts.create({ ...NEW, plan: 'premium' });
+    const other = await store.accounts.create({ ...NEW, plan: 'premium' });
+    const accepted = async (userId: string, message: string) =>
+      ((await store.calls.accept(userId, 'premium', textAlert(message))) as { callId: string }).callId;
+    const queued = await accepted(a.userId, 'waiting for its line');
+    const placed = await accepted(a.userId, 'on the phone');
+    const others = await accepted(other.userId, 'another account');
+    expect(await store.progress.transition(placed, 'dialing', { phone: NEW.phone, dialedAt: 1 })).toBe(true);
+
+    await store.accounts.update(a.userId, { status: 'suspended' });
+    expect(await store.calls.get(queued)).toMatchObject({
+      status: 'failed',
+      error: reasonText('account_suspended'),
+      endedAt: 1_700_000_000_000,
+      dialedAt: null,
+      smsStatus: 'disabled',
+    });
+    expect((await store.progress.timeline(queued)).map((e) => [e.event, e.detail])).toContainEqual([
+      'failed',
+      reasonText('account_suspended'),
+    ]);
+    expect((await store.calls.get(placed))?.status).toBe('dialing');
+    expect((await store.calls.get(others))?.status).toBe('queued');
   });
 
   test('authenticate: the right key, a wrong key, an unknown user', async () => {

@@ -24,6 +24,8 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     const burst = await store.calls.accept(userId, 'free', textAlert('too soon'));
     expect(burst).toEqual({
       accepted: false,
+      // The rejection's own row in the history: the live history shows it (#38).
+      callId: (await store.calls.list({ userId, limit: 1 }))[0]!.callId,
       decision: { allowed: false, limit: 'burst', perMinute: 1, retryAfterSeconds: 30 },
     });
     for (const m of ['two', 'three']) {
@@ -34,6 +36,7 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     const monthly = await store.calls.accept(userId, 'free', textAlert('four'));
     expect(monthly).toEqual({
       accepted: false,
+      callId: expect.stringMatching(/^call_/),
       decision: {
         allowed: false,
         limit: 'monthly',
@@ -73,6 +76,7 @@ describe.each(STORE_KINDS)('%s store: calls', (kind) => {
     const refused = await store.calls.accept(userId, 'premium', textAlert('eleventh'));
     expect(refused).toEqual({
       accepted: false,
+      callId: expect.stringMatching(/^call_/),
       decision: { allowed: false, limit: 'burst', perMinute: 10, retryAfterSeconds: 50 },
     });
     clock.advance(50_000);

@@ -162,6 +162,54 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect(await store.calls.get(b)).toMatchObject({ smsStatus: 'failed', smsError: 'gateway down' });
   });
 
+  test('a call that never left this server gives its monthly allowance back, once; one that left it, or a test call, does not', async () => {
+    const { clock, store, userId } = await setUp();
+    const [setup, rang, carried] = [
+      await accept(store, userId),
+      await accept(store, userId),
+      await accept(store, userId),
+    ];
+    const test = await store.calls.acceptTestCall(userId, 'test call');
+    if (!test.accepted) throw new Error('refused');
+    expect((await store.calls.usage(userId)).used).toBe(3);
+    for (const id of [setup, rang, carried, test.callId]) await store.progress.transition(id, 'dialing');
+    clock.advance(1000);
+    const back = { endedAt: clock.now(), error: 'No phone is registered as ringhook', returnsAllowance: true };
+    expect(await store.progress.transition(setup, 'unreachable', back)).toBe(true);
+    expect(await store.progress.transition(carried, 'unreachable', { ...back, carriedBy: setup })).toBe(true);
+    expect(await store.progress.transition(test.callId, 'unreachable', back)).toBe(true);
+    expect(await store.progress.transition(rang, 'busy', { endedAt: clock.now(), error: 'busy' })).toBe(true);
+    expect((await store.calls.usage(userId)).used).toBe(1);
+    // Not twice: a step refused (the call ended already) gives nothing back.
+    expect(await store.progress.transition(setup, 'failed', back)).toBe(false);
+    expect((await store.calls.usage(userId)).used).toBe(1);
+    expect((await store.progress.timeline(setup)).map((e) => e.event)).toEqual(['dialing', 'unreachable', 'allowance']);
+    expect(await store.calls.get(setup)).toMatchObject({
+      status: 'unreachable',
+      error: 'No phone is registered as ringhook',
+    });
+  });
+
+  test("the server's last SMS attempts, newest first, what the SMS backup switch may promise", async () => {
+    const { clock, store, userId } = await setUp();
+    expect(await store.calls.recentSmsAttempts(5)).toEqual([]);
+    const [a, b, c] = [await accept(store, userId), await accept(store, userId), await accept(store, userId)];
+    await store.progress.markSmsSkipped(c, 'disabled', 'SMS backup is off for this account');
+    expect(await store.progress.claimSms(a)).toBe(true);
+    await store.progress.setSmsResult(a, { status: 'sent', messageId: 'm-1' });
+    clock.advance(1000);
+    expect(await store.progress.claimSms(b)).toBe(true);
+    await store.progress.setSmsResult(b, { status: 'failed', error: 'gateway answered 403' });
+    expect(await store.calls.recentSmsAttempts(5)).toEqual([
+      { status: 'failed', error: 'gateway answered 403', at: clock.now() },
+      { status: 'sent', error: null, at: clock.now() - 1000 },
+    ]);
+    expect(await store.calls.get(c)).toMatchObject({
+      smsStatus: 'disabled',
+      smsError: 'SMS backup is off for this account',
+    });
+  });
+
   test('a receipt settles a sent SMS once, and finds only the SMS last sent with its id (an SMSC reuses ids after a restart)', async () => {
     const { store, userId, clock } = await setUp();
     const [old, fresh] = [await accept(store, userId), await accept(store, userId)];

@@ -34,6 +34,8 @@ describe('AccountStore', () => {
       language: 'en',
       voice: 'slt',
       intro: null,
+      dedupeSeconds: 0,
+      webhookSources: 'any',
       status: 'active',
       createdAt: clock.now(),
       updatedAt: clock.now(),

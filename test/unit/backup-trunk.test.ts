@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goesToBackupTrunk } from '../../src/core/backup-trunk.js';
+import { afterStop, goesToBackupTrunk } from '../../src/core/backup-trunk.js';
 import type { CallStop } from '../../src/core/call-end.js';
 
 const destroyed = (cause: number, techCause?: number): CallStop => ({
@@ -44,5 +44,26 @@ describe('goesToBackupTrunk', () => {
     expect(
       goesToBackupTrunk(silent, { kind: 'originate-failed', refusedByAsterisk: false, message: 'socket hang up' }),
     ).toBe(false);
+  });
+});
+
+describe('afterStop', () => {
+  const refused = destroyed(34, 503);
+  const running = { backupTrunk: 'backup', stopping: false };
+
+  it('a call the first trunk did not take is a new placement through the backup trunk, saying why', () => {
+    expect(afterStop(silent, refused, running)).toEqual({
+      next: 'backup trunk',
+      trunk: 'backup',
+      why: 'the first trunk did not take the call (SIP 503): placed through backup',
+    });
+  });
+
+  it('ends the call: placed on the backup trunk already, no backup trunk, ringhook stopping, or the phone answered for itself', () => {
+    expect(afterStop({ ...silent, onBackupTrunk: true }, refused, running)).toEqual({ next: 'end' });
+    expect(afterStop(silent, refused, { backupTrunk: undefined, stopping: false })).toEqual({ next: 'end' });
+    expect(afterStop(silent, refused, { ...running, stopping: true })).toEqual({ next: 'end' });
+    expect(afterStop(silent, destroyed(17, 486), running)).toEqual({ next: 'end' });
+    expect(afterStop({ ...silent, rang: true }, refused, running)).toEqual({ next: 'end' });
   });
 });

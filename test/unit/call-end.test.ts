@@ -162,6 +162,16 @@ describe('decideCallEnd', () => {
       fields: { error: reasonText('asterisk_no_reply'), reasonDetail: 'originate failed: timeout' },
     });
   });
+
+  it('a call that never left this server gives its monthly allowance back; one that rang anything does not', () => {
+    const refused = { kind: 'originate-failed', refusedByAsterisk: true, endpointOffline: true, message: 'x' } as const;
+    expect(decideCallEnd({ ...dialed, softphone: 'ringhook' }, refused, NOW).fields.returnsAllowance).toBe(true);
+    expect(decideCallEnd(dialed, { ...refused, refusedByAsterisk: false }, NOW).fields.returnsAllowance).toBe(true);
+    expect(decideCallEnd(dialed, destroyed(17, 486), NOW).fields.returnsAllowance).toBeUndefined();
+    expect(decideCallEnd(dialed, destroyed(19), NOW).fields.returnsAllowance).toBeUndefined();
+    expect(decideCallEnd(answered, { kind: 'stopped' }, NOW).fields.returnsAllowance).toBeUndefined();
+    expect(decideCallEnd(dialed, { kind: 'given-up', why: 'x' }, NOW).fields.returnsAllowance).toBeUndefined();
+  });
 });
 
 describe('queuedFate', () => {
@@ -171,12 +181,14 @@ describe('queuedFate', () => {
     expect(queuedFate(NOW - 5001, NOW, 5000, 'at start')).toEqual({
       dial: false,
       state: 'expired',
+      returnsAllowance: true,
       error: 'Not called: the alert was still waiting when ringhook restarted, and was older than 5 seconds.',
       reasonDetail: 'too old to be placed after a restart',
     });
     expect(queuedFate(NOW - 300_001, NOW, 300_000, 'waiting')).toEqual({
       dial: false,
       state: 'failed',
+      returnsAllowance: true,
       error:
         'Not called: the phone system (Asterisk) could not take calls until the alert was too old to call (5 minutes); `ringhook doctor` says why.',
       reasonDetail: 'telephony was unavailable until the call was too old to place',

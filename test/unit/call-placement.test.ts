@@ -10,7 +10,7 @@ import { loadWaitingAlert } from '../../src/calls/waiting-alerts.js';
 import { callSpeech, defaultVoice } from '../../src/core/languages.js';
 
 const call = { callId: 'c1', userId: 'u1', message: 'm', status: 'queued', kind: 'alert' } as unknown as CallForDialing;
-const session = () => newSession([call], '+14155550100', false, 0);
+const session = () => newSession({ calls: [call], phone: '+14155550100', requireConfirm: false, dialedAt: 0 });
 const refused = (status: number) => new AriError('http', 'POST', '/channels', status, 'refused');
 const standIn = (originate: () => Promise<unknown>, state = 'online') => ({
   originate: originate as never,
@@ -24,9 +24,9 @@ describe('placeCall', () => {
     await expect(
       placeCall(
         { ...ari, originate: (async (p: unknown) => (params = p)) as never },
-        session(),
-        throughTrunk('+14155550100'),
         {
+          session: session(),
+          endpoint: throughTrunk('+14155550100'),
           callerId: '+15550001',
           ringTimeoutSec: 30,
           maxCallSec: 900,
@@ -47,9 +47,7 @@ describe('placeCall', () => {
   it('Asterisk stopping (503) or unreachable: nothing dialed, the alert may wait', async () => {
     const stopping = await placeCall(
       standIn(() => Promise.reject(refused(503))),
-      session(),
-      throughTrunk('+1'),
-      { ringTimeoutSec: 30, maxCallSec: 1_000 },
+      { session: session(), endpoint: throughTrunk('+1'), ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
     expect(stopping).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk not taking calls/) });
     const down = new AriError('network', 'POST', '/channels', undefined, undefined, {
@@ -58,9 +56,7 @@ describe('placeCall', () => {
     expect(
       await placeCall(
         standIn(() => Promise.reject(down)),
-        session(),
-        throughTrunk('+1'),
-        { ringTimeoutSec: 30, maxCallSec: 1_000 },
+        { session: session(), endpoint: throughTrunk('+1'), ringTimeoutSec: 30, maxCallSec: 1_000 },
       ),
     ).toMatchObject({ placed: false, waitFor: expect.stringMatching(/^Asterisk unreachable/) });
   });
@@ -77,7 +73,12 @@ describe('placeCall', () => {
       }),
     ]) {
       expect(
-        await placeCall(lookupFails(error), session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 }),
+        await placeCall(lookupFails(error), {
+          session: session(),
+          endpoint: throughTrunk('+1'),
+          ringTimeoutSec: 30,
+          maxCallSec: 1_000,
+        }),
       ).toMatchObject({
         placed: false,
         waitFor: expect.stringMatching(/^Asterisk not taking calls/),
@@ -85,7 +86,12 @@ describe('placeCall', () => {
     }
     const missing = lookupFails(new AriError('http', 'GET', '/endpoints/PJSIP/trunk', 404, 'Endpoint not found'));
     expect(
-      await placeCall(missing, session(), throughTrunk('+1'), { ringTimeoutSec: 30, maxCallSec: 1_000 }),
+      await placeCall(missing, {
+        session: session(),
+        endpoint: throughTrunk('+1'),
+        ringTimeoutSec: 30,
+        maxCallSec: 1_000,
+      }),
     ).toMatchObject({
       placed: false,
       outcome: { kind: 'originate-failed', endpointOffline: false },
@@ -95,9 +101,7 @@ describe('placeCall', () => {
   it('a 500 for an offline endpoint, or any other refusal, is the call outcome', async () => {
     const offline = await placeCall(
       standIn(() => Promise.reject(refused(500)), 'offline'),
-      session(),
-      throughTrunk('+1'),
-      { ringTimeoutSec: 30, maxCallSec: 1_000 },
+      { session: session(), endpoint: throughTrunk('+1'), ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
     expect(offline).toMatchObject({
       placed: false,
@@ -105,9 +109,7 @@ describe('placeCall', () => {
     });
     const other = await placeCall(
       standIn(() => Promise.reject(new Error('boom'))),
-      session(),
-      throughTrunk('+1'),
-      { ringTimeoutSec: 30, maxCallSec: 1_000 },
+      { session: session(), endpoint: throughTrunk('+1'), ringTimeoutSec: 30, maxCallSec: 1_000 },
     );
     expect(other).toMatchObject({
       placed: false,
@@ -155,33 +157,53 @@ describe('loadWaitingAlert', () => {
   ])(
     'each queued alert with the phone it would ring and what its call would say alone; a gone or suspended account rings no phone; only a test call goes alone (store answering %s)',
     async (_, store) => {
-      const load = (callId: string) => loadWaitingAlert(callId, store.progress, store.accounts);
+      const load = (callId: string) => loadWaitingAlert(callId, store);
       const speech = callSpeech(u1);
       expect(await load('a')).toEqual({
         callId: 'a',
         userId: 'u1',
         phone: '+1001',
         alone: false,
+        account: expect.objectContaining({ userId: 'u1' }),
         speaks: { message: 'NVDA crossed 140', speech },
       });
       expect(await load('b')).toEqual({ callId: 'b', userId: 'gone', phone: 'none:b', alone: false });
-      expect(await load('c')).toEqual({ callId: 'c', userId: 'u2', phone: 'none:c', alone: true });
+      expect(await load('c')).toEqual({
+        callId: 'c',
+        userId: 'u2',
+        phone: 'none:c',
+        alone: true,
+        account: expect.objectContaining({ userId: 'u2' }),
+      });
       expect(await load('d')).toEqual({
         callId: 'd',
         userId: 'u1',
         phone: '+1001',
         alone: false,
+        account: expect.objectContaining({ userId: 'u1' }),
         speaks: { message: 'BTC fell below 90k', speech },
       });
-      expect(await load('e')).toEqual({ callId: 'e', userId: 'u2', phone: 'none:e', alone: false });
-      expect(await load('f')).toEqual({ callId: 'f', userId: 'u1', phone: '+1001', alone: true });
+      expect(await load('e')).toEqual({
+        callId: 'e',
+        userId: 'u2',
+        phone: 'none:e',
+        alone: false,
+        account: expect.objectContaining({ userId: 'u2' }),
+      });
+      expect(await load('f')).toEqual({
+        callId: 'f',
+        userId: 'u1',
+        phone: '+1001',
+        alone: true,
+        account: expect.objectContaining({ userId: 'u1' }),
+      });
     },
   );
 
   it('an alert no longer queued (unknown, being dialed, or over) is undefined', async () => {
     for (const callId of ['missing', 'dialing', 'done']) {
-      expect(await loadWaitingAlert(callId, now.progress, now.accounts)).toBeUndefined();
-      expect(await loadWaitingAlert(callId, later.progress, later.accounts)).toBeUndefined();
+      expect(await loadWaitingAlert(callId, now)).toBeUndefined();
+      expect(await loadWaitingAlert(callId, later)).toBeUndefined();
     }
   });
 });

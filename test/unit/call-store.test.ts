@@ -114,6 +114,8 @@ describe('CallStore', () => {
     const burst = calls.acceptNow(a.userId, 'free', textAlert('too soon'));
     expect(burst).toEqual({
       accepted: false,
+      // The rejection's own row, which the live history shows.
+      callId: calls.list({ userId: a.userId, limit: 1 })[0]!.callId,
       decision: { allowed: false, limit: 'burst', perMinute: 1, retryAfterSeconds: 30 },
     });
     expect(calls.usage(a.userId).used).toBe(1);
@@ -128,6 +130,7 @@ describe('CallStore', () => {
     const monthly = calls.acceptNow(a.userId, 'free', textAlert('fourth'));
     expect(monthly).toEqual({
       accepted: false,
+      callId: expect.stringMatching(/^call_/),
       decision: {
         allowed: false,
         limit: 'monthly',
@@ -184,6 +187,7 @@ describe('CallStore', () => {
     // now = start + 10 s; the oldest of the ten leaves the window at start + 60 s.
     expect(calls.acceptNow(a.userId, 'premium', textAlert('11th'))).toEqual({
       accepted: false,
+      callId: expect.stringMatching(/^call_/),
       decision: { allowed: false, limit: 'burst', perMinute: 10, retryAfterSeconds: 50 },
     });
     clock.set(new Date(start + 59_999).toISOString());

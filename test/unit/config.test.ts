@@ -26,10 +26,12 @@ const comparable = (config: Config) => {
 
 describe('loadConfig defaults', () => {
   it('needs no variable at all', () => {
-    const config = loadConfig({}, CWD);
+    const config = loadConfig({ HOME: '/home/alice' }, CWD);
+    // Not the current folder's ./data (config/data-dir.ts, test/unit/data-dir.test.ts).
+    const dataDir = process.getuid?.() === 0 ? '/var/lib/ringhook' : '/home/alice/.local/share/ringhook';
     expect(comparable(config)).toMatchObject({
-      dataDir: path.join(CWD, 'data'),
-      dbFile: path.join(CWD, 'data', 'ringhook.db'),
+      dataDir,
+      dbFile: path.join(dataDir, 'ringhook.db'),
       host: '0.0.0.0',
       port: 8443,
       tls: null,
@@ -46,7 +48,9 @@ describe('loadConfig defaults', () => {
   });
 
   it('resolves the data dir against the given cwd, not the process cwd', () => {
-    expect(loadConfig({}, '/other/place').dataDir).toBe(path.resolve('/other/place', 'data'));
+    expect(loadConfig({ RINGHOOK_DATA_DIR: 'data' }, '/other/place').dataDir).toBe(
+      path.resolve('/other/place', 'data'),
+    );
     expect(loadConfig({ RINGHOOK_DATA_DIR: 'state/rh' }, CWD).dataDir).toBe(path.join(CWD, 'state', 'rh'));
     expect(loadConfig({ RINGHOOK_DATA_DIR: '/var/lib/ringhook' }, CWD)).toMatchObject({
       dataDir: '/var/lib/ringhook',
@@ -671,7 +675,7 @@ describe('connection caps and the database TLS (config/transport.ts)', () => {
 
   it('refuses values out of range with the variable and its meaning', () => {
     expect(refusal({ RINGHOOK_MAX_CONNECTIONS: '8' }).message).toMatch(
-      /RINGHOOK_MAX_CONNECTIONS must be a whole number from 16 to 1000000: open HTTPS connections/,
+      /RINGHOOK_MAX_CONNECTIONS must be a whole number from 16 to 1000000: open connections of the HTTPS and plain-HTTP listeners together/,
     );
     expect(refusal({ RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS: 'lots' }).message).toMatch(
       /RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS must be a whole number/,

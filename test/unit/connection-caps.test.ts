@@ -1,6 +1,16 @@
-// The connection caps' decision and the default total cap. Pure.
+// The connection caps' decisions (whom to close, whom to refuse, how long keep-alive lasts) and the
+// shared descriptor budget. Pure.
 import { expect, it } from 'vitest';
-import { connectionRefusal, defaultMaxConnections, evictsForRoom } from '../../src/core/connection-caps.js';
+import {
+  admission,
+  connectionRefusal,
+  defaultMaxConnections,
+  descriptorHeadroom,
+  descriptorsExhausted,
+  KEEP_ALIVE_MS,
+  KEEP_ALIVE_UNDER_PRESSURE_MS,
+  keepAliveMs,
+} from '../../src/core/connection-caps.js';
 
 const limits = { total: 100, perAddress: 10 };
 
@@ -14,17 +24,90 @@ it('refuses beyond the total (trusted proxies too) and beyond one address (trust
   expect(connectionRefusal({ total: 100, fromAddress: 10 }, false, limits)).toBe('perAddress');
 });
 
-it('makes room at the total cap by closing a connection that has sent no request yet, if there is one', () => {
-  expect(evictsForRoom('total', 3)).toBe(true);
-  expect(evictsForRoom('total', 0)).toBe(false);
-  expect(evictsForRoom('perAddress', 3)).toBe(false);
-  expect(evictsForRoom(undefined, 3)).toBe(false);
+it('at the total cap closes the connection idle the longest, kept alive or not yet served, to let a new one in', () => {
+  const idle = [
+    { connection: 'kept-alive since 12:00', served: true },
+    { connection: 'no request since 12:01', served: false },
+  ];
+  expect(admission({ total: 100, fromAddress: 0 }, false, limits, idle)).toEqual({
+    admit: true,
+    close: 'kept-alive since 12:00',
+  });
+  expect(admission({ total: 100, fromAddress: 0 }, false, limits, idle.slice(1))).toEqual({
+    admit: true,
+    close: 'no request since 12:01',
+  });
+  // Below the cap nobody is closed.
+  expect(admission({ total: 99, fromAddress: 0 }, false, limits, idle)).toEqual({ admit: true, close: undefined });
+  // Every connection in the middle of a request: refused.
+  expect(admission({ total: 100, fromAddress: 0 }, false, limits, [])).toEqual({ admit: false, refusal: 'total' });
+  // An address at its own cap closes nobody's connection.
+  expect(admission({ total: 100, fromAddress: 10 }, false, limits, idle)).toEqual({
+    admit: false,
+    refusal: 'perAddress',
+  });
+  expect(admission({ total: 100, fromAddress: 10 }, true, limits, idle)).toEqual({
+    admit: true,
+    close: 'kept-alive since 12:00',
+  });
 });
 
-it('takes half the open-file limit as the total cap, between 64 and 4096', () => {
-  expect(defaultMaxConnections(2048)).toBe(1024);
-  expect(defaultMaxConnections(1024)).toBe(512);
+it('at the total cap refuses an address that holds its share already (the average address), so a flood reconnects at the cost of an accept', () => {
+  const idle = [{ connection: 'oldest', served: true }];
+  // 16 addresses holding 48 each: the 17th address gets in, a 16th's reconnection does not.
+  expect(
+    admission({ total: 768, fromAddress: 0, addresses: 16 }, false, { total: 768, perAddress: 256 }, idle),
+  ).toEqual({ admit: true, close: 'oldest' });
+  expect(
+    admission({ total: 768, fromAddress: 48, addresses: 16 }, false, { total: 768, perAddress: 256 }, idle),
+  ).toEqual({ admit: false, refusal: 'share' });
+  // One with fewer than the average still gets in; a trusted proxy is never held to a share.
+  expect(
+    admission({ total: 768, fromAddress: 2, addresses: 17 }, false, { total: 768, perAddress: 256 }, idle),
+  ).toEqual({ admit: true, close: 'oldest' });
+  expect(
+    admission({ total: 768, fromAddress: 700, addresses: 2 }, true, { total: 768, perAddress: 256 }, idle),
+  ).toEqual({ admit: true, close: 'oldest' });
+});
+
+it('says the descriptors are exhausted within 16 of the limit', () => {
+  expect(descriptorsExhausted(1000, 1024)).toBe(false);
+  expect(descriptorsExhausted(1008, 1024)).toBe(true);
+  expect(descriptorsExhausted(5000, undefined)).toBe(false);
+});
+
+it('reads the idle list only as far as the first one (the listeners hold thousands)', () => {
+  let read = 0;
+  function* many() {
+    for (let i = 0; i < 5000; i++) {
+      read++;
+      yield { connection: i, served: true };
+    }
+  }
+  expect(admission({ total: 100, fromAddress: 0 }, false, limits, many())).toEqual({ admit: true, close: 0 });
+  expect(read).toBe(1);
+  read = 0;
+  admission({ total: 10, fromAddress: 0 }, false, limits, many());
+  expect(read).toBe(0);
+});
+
+it('cuts keep-alive short once the listeners are more than half full', () => {
+  expect(keepAliveMs(0, limits)).toBe(KEEP_ALIVE_MS);
+  expect(keepAliveMs(50, limits)).toBe(KEEP_ALIVE_MS);
+  expect(keepAliveMs(51, limits)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS / 2);
+  expect(keepAliveMs(100, limits)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS / 2);
+  // Spread over the upper half, so that a flood's connections do not all close (and come back) at once.
+  expect(keepAliveMs(100, limits, 0.999_999)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS);
+  expect(keepAliveMs(100, limits, 0.5)).toBe(KEEP_ALIVE_UNDER_PRESSURE_MS * 0.75);
+});
+
+it('gives both listeners together the open-file limit less a headroom (an eighth, at least 256), between 64 and 4096', () => {
+  expect(descriptorHeadroom(1024)).toBe(256);
+  expect(descriptorHeadroom(4096)).toBe(512);
+  expect(defaultMaxConnections(4096)).toBe(3584);
+  expect(defaultMaxConnections(2048)).toBe(1792);
+  expect(defaultMaxConnections(1024)).toBe(768);
   expect(defaultMaxConnections(524_288)).toBe(4096);
-  expect(defaultMaxConnections(50)).toBe(64);
+  expect(defaultMaxConnections(300)).toBe(64);
   expect(defaultMaxConnections(undefined)).toBe(4096);
 });

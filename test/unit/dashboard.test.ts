@@ -111,7 +111,7 @@ describe('html', () => {
     const words = (markup: string) => markup.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     const owner = words(callItem(entry).value);
     expect(owner).toContain(
-      'Reason No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.',
+      'Reason No phone is registered as ringhook, so nothing could ring: register a softphone app (Linphone, Zoiper) as user ringhook on this server, or set a SIP trunk to call real phones.',
     );
     expect(owner).not.toMatch(/Details|Allocation failed|ARI/);
     const admin = words(callItem(entry, { details: true }).value);
@@ -124,7 +124,9 @@ describe('html', () => {
       smsStatus: 'failed',
       smsError: 'gateway answered 500 (expected 200): oops',
     });
-    expect(words(callItem(sms).value)).toContain('SMS failed. The SMS gateway refused the SMS or could not be reached');
+    expect(words(callItem(sms).value)).toContain(
+      'SMS failed. Not sent: the SMS gateway refused it or could not be reached.',
+    );
     expect(words(callItem(sms).value)).not.toContain('oops');
     expect(words(callItem(sms, { details: true }).value)).toContain(
       '(details: gateway answered 500 (expected 200): oops)',

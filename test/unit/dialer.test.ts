@@ -18,9 +18,7 @@ import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { AriError } from '../../src/pbx/ari.js';
 import { StandInAri } from '../helpers/stand-in-ari.js';
-import type { FinalCall } from '../../src/calls/call-ledger.js';
-import { Dialer } from '../../src/calls/dialer.js';
-import type { DialerOptions } from '../../src/calls/dialer-options.js';
+import { Dialer, type DialerOptions, type FinalCall } from '../../src/calls/index.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { waitFor } from '../helpers/wait.js';
@@ -51,7 +49,14 @@ const TWO_BACKLOGGED_THEN_FOUR_OWN = [
 
 function setup(
   overrides: Partial<DialerOptions> = {},
-  { wrapProgress = (p: CallProgressStore) => p }: { wrapProgress?: (p: CallProgressStore) => CallProgressStore } = {},
+  {
+    wrapProgress = (p: CallProgressStore) => p,
+    wrapAccounts = (a: AccountStore) => a,
+  }: {
+    wrapProgress?: (p: CallProgressStore) => CallProgressStore;
+    /** What the dialer is given of the accounts (the test's own writes go to the store itself). */
+    wrapAccounts?: (a: AccountStore) => AccountStore;
+  } = {},
 ) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-dialer-')), 'ringhook.db');
   const db = openDatabase(file);
@@ -64,9 +69,7 @@ function setup(
   const account = createAccount(accounts, { phone: PHONE, smsBackup: true, requireConfirm: false });
   const dialer = new Dialer({
     ari,
-    progress,
-    writes,
-    accounts,
+    store: { progress, writes, accounts: wrapAccounts(accounts) },
     // Stand-in speech engine: the media names say what would be spoken.
     tts: {
       synthesize: async (text) => ({
@@ -134,7 +137,40 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.ari.originated).toHaveLength(1);
   });
 
-  it('answered: plays intro, message and prompt; 1 is confirmed aloud, then the hang-up, and the call ends acknowledged', async () => {
+  it('the account is read once per alert on the way to the phone: the webhook hands over what it read; one found queued in the store is read as it joins the queue', async () => {
+    const reads: string[] = [];
+    let counted: AccountStore | undefined;
+    const t = setup(
+      {},
+      {
+        wrapAccounts: (real) => {
+          counted = Object.create(real) as AccountStore;
+          counted.get = (userId) => {
+            reads.push(userId);
+            return real.get(userId);
+          };
+          return counted;
+        },
+      },
+    );
+    await t.dialer.start();
+    const { userId } = t.account;
+    // As the webhook does: it reads the account (counted here), accepts the alert and hands both over.
+    const account = counted!.get(userId)!;
+    const handed = t.alert('AAPL 190');
+    t.dialer.enqueue({ callId: handed, kind: 'alert', message: 'AAPL 190', account });
+    await waitFor('originate', () => t.ari.originated[0]);
+    expect(reads).toEqual([userId]);
+    // An alert found queued in the store (a CLI test call, one left by a restart): read as it joins the queue.
+    const other = createAccount(t.accounts, { phone: '+14155550124', requireConfirm: false });
+    const found = t.alert('MSFT 420', other.userId);
+    t.dialer.enqueue(found);
+    await waitFor('second originate', () => t.ari.originated[1]);
+    expect(t.ari.originated.map((o) => o.appArgs)).toEqual([[handed], [found]]);
+    expect(reads).toEqual([userId, other.userId]);
+  });
+
+  it('answered: plays intro, keys, message and prompt; 1 is confirmed aloud, then the hang-up, and the call ends acknowledged', async () => {
     const t = setup();
     await t.dialer.start();
     const callId = t.alert('BTC above 100k');
@@ -147,6 +183,7 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.ari.played[0]).toEqual([
       ch.id,
       'sound:/speech/Alert from r',
+      'sound:/speech/Press 1 to c',
       `sound:/speech/${speakable('BTC above 100k').slice(0, 12)}`,
       'sound:/speech/Press 1 to c',
     ]);
@@ -201,7 +238,7 @@ describe('Dialer (stand-in ARI)', () => {
     const ch = channel(`rh-${callId}`);
     answer(t, ch, callId);
     await waitFor('playback', () => t.ari.played[0]);
-    expect(t.ari.played[0]).toHaveLength(4);
+    expect(t.ari.played[0]).toHaveLength(5);
     // Talk detection was set with the originate: nothing waits for it at the answer.
     expect(t.ari.originated[0]!.variables).toMatchObject({ 'TALK_DETECT(set)': '800,256' });
     // The greeting: one phrase that talks on past a person's longest.
@@ -287,6 +324,7 @@ describe('Dialer (stand-in ARI)', () => {
     await waitFor('playback', () => t.ari.played[0]);
     expect(t.ari.played[0]!.slice(1)).toEqual([
       'sound:/speech/Alarm von ringhook.',
+      'sound:/speech/Drücken Sie 1 zum Bestätigen, 2 oder Stern zum erneuten Anhören, 0 für diese Tasten.',
       'sound:/speech/Sie haben 2 Alarme. Erstens: D A X über 18000,5. Zweitens: S A P unter 200.',
       'sound:/speech/Drücken Sie 1 zum Bestätigen, 2 zum erneuten Anhören.',
     ]);
@@ -318,7 +356,7 @@ describe('Dialer (stand-in ARI)', () => {
     const ch = channel(`rh-${rest[0]}`);
     answer(t, ch, rest[0]!);
     await waitFor('playback', () => t.ari.played[0]);
-    expect(t.ari.played[0]![2]).toBe('sound:/speech/You have thr');
+    expect(t.ari.played[0]![3]).toBe('sound:/speech/You have thr');
     t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
     const merged = await t.final(rest[0]!);
     expect(merged).toMatchObject({
@@ -716,14 +754,21 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.ari.originated).toHaveLength(1);
   });
 
-  it('a suspended account: failed, never dialed, handed on with no number', async () => {
+  it('a suspended account: its queued alert ended failed by the suspension itself, never dialed nor handed on', async () => {
     const t = setup();
     await t.dialer.start();
     const callId = t.alert('suspended');
     t.accounts.update(t.account.userId, { status: 'suspended' });
+    // The suspension's write ended it (store/rows.ts endedBySuspension), SMS decided: nothing is left for the dialer.
+    expect(t.db.prepare('SELECT status, error, sms_status FROM calls WHERE call_id = ?').get(callId)).toEqual({
+      status: 'failed',
+      error: reasonText('account_suspended'),
+      sms_status: 'disabled',
+    });
     t.dialer.enqueue(callId);
-    expect(await t.final(callId)).toMatchObject({ state: 'failed', phone: null });
+    await new Promise((r) => setTimeout(r, 200));
     expect(t.ari.originated).toEqual([]);
+    expect(t.finals).toEqual([]);
   });
 
   it('at start: a call left in progress is interrupted (never redialed), an old queued one expires, a fresh one is dialed', async () => {
@@ -1016,6 +1061,41 @@ describe('Dialer (stand-in ARI)', () => {
       await waitFor('the repeat', () => t.ari.played[1]);
       await sleep(400);
       expect(t.ari.hungUp).toEqual([]);
+    });
+
+    it('the keypad: 2 and * repeat the message from its start, past the old cap of two; 0 says the keys alone; each press on the timeline', async () => {
+      const t = setup({ digitWaitMs: 5_000 });
+      await t.dialer.start();
+      const { callId, ch } = await answeredAndSpeaking(t, 'again and again');
+      const message = `sound:/speech/${speakable('again and again').slice(0, 12)}`;
+      for (const [n, key] of ['2', '*', '2', '*'].entries()) {
+        t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: key });
+        await waitFor(`repeat ${n + 1}`, () => t.ari.played[n + 1]);
+        // From the message's start, without the intro and the keys; the one before stopped at once.
+        expect(t.ari.played[n + 1]).toEqual([ch.id, message, 'sound:/speech/Press 1 to c']);
+        expect(t.ari.stopped.at(-1)).toBe(`${ch.id}-p${n + 1}`);
+      }
+      t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '0' });
+      await waitFor('the keys', () => t.ari.played[5]);
+      expect(t.ari.played[5]).toEqual([ch.id, 'sound:/speech/Press 1 to c']);
+      t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '7' });
+      await waitFor('the timeline', () =>
+        t.progress.timeline(callId).filter((e) => e.event === 'digit').length === 6 ? true : undefined,
+      );
+      expect(
+        t.progress
+          .timeline(callId)
+          .filter((e) => e.event === 'digit')
+          .map((e) => e.detail),
+      ).toEqual([
+        '2: the message again',
+        '*: the message again',
+        '2: the message again',
+        '*: the message again',
+        '0: the keys',
+        '7: ignored (no such key)',
+      ]);
+      expect(t.ari.played).toHaveLength(6);
     });
 
     it('a phone that hangs up while its repeat is asked for ends as heard, not failed', async () => {

@@ -1,4 +1,4 @@
-// The house plan of src/ (README, "Layout"): every import points down the list of folders, never
+// The house plan of src/ (docs/development.md, "Layout"): every import points down the list of folders, never
 // up it, and no two files import each other round a circle. Read from the sources as text: the
 // rule holds for type-only imports too, since they say what a file is built on.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -85,6 +85,55 @@ function srcGraph(): Map<string, string[]> {
   return new Map(sourceFiles(SRC).map((file) => [relative(SRC, file), importsOf(file, readFileSync(file, 'utf8'))]));
 }
 
+/** Imports from outside a folder into it that do not go through its entry file (index.ts). */
+function pastTheEntry(graph: ReadonlyMap<string, readonly string[]>, folder: string): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    if (from.startsWith(`${folder}/`)) continue;
+    for (const to of targets)
+      if (to.startsWith(`${folder}/`) && to !== `${folder}/index.ts`) found.push(`${from} -> ${to}`);
+  }
+  return found;
+}
+
+/** The fields of a class declared without `private` or `protected` (its methods and getters aside). */
+function publicFields(text: string, className: string): string[] {
+  const start = text.indexOf(`class ${className} `);
+  if (start < 0) return [`no class ${className}`];
+  const body = text.slice(start).split('\n').slice(1);
+  const end = body.indexOf('}');
+  return body
+    .slice(0, end)
+    .filter((line) => /^ {2}(?:static )?(?:readonly )?[A-Za-z_$][\w$]*[?!]?\s*(?::|=)/.test(line))
+    .map((line) => line.trim());
+}
+
+/**
+ * Failures dropped without a word: an empty `catch {}` or a `.catch(() => {})` / `.catch(() => undefined)`
+ * with no comment in it, on its line or the line above saying why nothing can be done.
+ */
+function silentCatches(text: string): number[] {
+  const lines = text.split('\n');
+  const found: number[] = [];
+  const commented = (i: number) => (lines[i] ?? '').includes('//') || (lines[i - 1] ?? '').trim().startsWith('//');
+  lines.forEach((line, i) => {
+    if (/\.catch\(\s*(?:\(\s*\)\s*=>|function\s*\(\s*\))\s*(?:\{\s*\}|undefined|null)\s*\)/.test(line) && !commented(i))
+      found.push(i + 1);
+    const open = /\bcatch\s*(?:\([^)]*\))?\s*\{(.*)$/.exec(line);
+    if (!open) return;
+    const rest = (open[1] ?? '').trim();
+    if (rest.startsWith('}')) {
+      if (!commented(i)) found.push(i + 1);
+      return;
+    }
+    if (rest !== '') return;
+    let j = i + 1;
+    while (j < lines.length && (lines[j] ?? '').trim() === '') j++;
+    if ((lines[j] ?? '').trim() === '}') found.push(i + 1);
+  });
+  return found;
+}
+
 describe('the layout of src/', () => {
   const graph = srcGraph();
 
@@ -107,6 +156,21 @@ describe('the layout of src/', () => {
     expect(long).toEqual([]);
   });
 
+  it('enters call control through its entry: the Dialer and what it tells; the rest is calls/ own', () => {
+    expect(pastTheEntry(graph, 'calls')).toEqual([]);
+  });
+
+  it("keeps the call desk's parts its own: no public fields (its parts get narrow interfaces)", () => {
+    expect(publicFields(readFileSync(join(SRC, 'calls/call-desk.ts'), 'utf8'), 'CallDesk')).toEqual([]);
+  });
+
+  it('drops no failure without a word: an empty catch logs its reason or says in a comment why nothing can be done', () => {
+    const silent = sourceFiles(SRC).flatMap((file) =>
+      silentCatches(readFileSync(file, 'utf8')).map((line) => `${relative(SRC, file)}:${line}`),
+    );
+    expect(silent).toEqual([]);
+  });
+
   it('sees what it checks: an upward import and a circle are found', () => {
     const bad = new Map([
       ['core/a.ts', ['http/b.ts']],
@@ -117,5 +181,30 @@ describe('the layout of src/', () => {
     expect(
       importsOf(join(SRC, 'http/x.ts'), "import type { A } from '../core/a.js';\nconst m = await import('./y.js');"),
     ).toEqual(['core/a.ts', 'http/y.ts']);
+    expect(pastTheEntry(new Map([['app/t.ts', ['calls/index.ts', 'calls/call-desk.ts']]]), 'calls')).toEqual([
+      'app/t.ts -> calls/call-desk.ts',
+    ]);
+    expect(
+      publicFields(
+        'class Desk {\n  readonly queue = 1;\n  private readonly a = 2;\n  get size(): number {\n}\n',
+        'Desk',
+      ),
+    ).toEqual(['readonly queue = 1;']);
+    expect(
+      silentCatches(
+        [
+          'a().catch(() => {});',
+          'b().catch(() => undefined);',
+          'try { c(); } catch {}',
+          'try {',
+          '} catch {',
+          '}',
+          '// the socket is gone already: nothing to close',
+          'd().catch(() => {});',
+          'e().catch(() => {}); // best effort: the file may not exist',
+          'f().catch((error) => log.debug("f failed", { error }));',
+        ].join('\n'),
+      ),
+    ).toEqual([1, 2, 3, 5]);
   });
 });

@@ -11,6 +11,7 @@ import {
   type ReasonCode,
   reasonText,
   refusalReason,
+  returnsAllowance,
   SIP_REASONS,
   SMS_NOT_SENT,
   smsReasonText,
@@ -36,9 +37,11 @@ describe('every reason is a sentence', () => {
 
   it('names what it can: the softphone, the number, the window, the node, the registration', () => {
     expect(reasonText('softphone_not_registered')).toBe(
-      'No phone is registered as ringhook: register a softphone, see the README, or set a SIP trunk.',
+      'No phone is registered as ringhook, so nothing could ring: register a softphone app (Linphone, Zoiper) as user ringhook on this server, or set a SIP trunk to call real phones.',
     );
-    expect(reasonText('softphone_not_registered', { softphone: 'alice' })).toMatch(/^No phone is registered as alice:/);
+    expect(reasonText('softphone_not_registered', { softphone: 'alice' })).toMatch(
+      /^No phone is registered as alice, .* as user alice /,
+    );
     expect(reasonText('wrong_number', { phone: '+14155550123' })).toMatch(
       /could not route the number \+14155550123: check the account's phone number/,
     );
@@ -160,17 +163,49 @@ describe('the SMS backup, in words (sms_error keeps the gateway’s own)', () =>
     [
       'failed',
       'gateway answered 500 (expected 200): oops',
-      /refused the SMS or could not be reached: `ringhook sms-test` checks it/,
+      /^Not sent: the SMS gateway refused it or could not be reached\.$/,
     ],
-    ['failed', null, /refused the SMS or could not be reached/],
+    ['failed', null, /^Not sent: the SMS gateway refused it or could not be reached\.$/],
+    // Why no SMS was tried: kept with the status disabled (#38).
+    ['disabled', SMS_NOT_SENT.noGateway, /^No SMS was sent: this server has no SMS gateway\.$/],
+    ['disabled', SMS_NOT_SENT.backupOff, /^No SMS was sent: SMS backup is off for this account\.$/],
+    ['disabled', SMS_NOT_SENT.suspended, /^No SMS was sent: the account is suspended\.$/],
+    ['disabled', null, /SMS backup was off for this account, or this server has no SMS gateway/],
   ] as Array<[string, string | null, RegExp]>)('%s: %s', (status, error, said) => {
     const text = smsReasonText(status, error);
     expect(text).toMatch(said);
     expect(text).toMatch(/^[A-Z].*\.$/);
   });
 
+  it('no owner sentence points at the README (an owner of a hosted service has none)', () => {
+    for (const code of Object.keys(REASONS) as Array<keyof typeof REASONS>)
+      expect(reasonText(code, { softphone: 'ringhook', phone: '+14155550123' })).not.toMatch(/README/);
+  });
+
+  it('calls that never left the server give the allowance back; calls that left it do not', () => {
+    for (const code of [
+      'softphone_not_registered',
+      'trunk_refused',
+      'asterisk_no_reply',
+      'telephony_unavailable',
+      'expired',
+    ] as const)
+      expect(returnsAllowance(code)).toBe(true);
+    for (const code of [
+      'busy',
+      'no_answer',
+      'declined',
+      'phone_unavailable',
+      'no_response',
+      'wrong_number',
+      'provider_down',
+      'asterisk_stopped',
+      'ringhook_stopped',
+    ] as const)
+      expect(returnsAllowance(code)).toBe(false);
+  });
+
   it('says nothing of an SMS that went, or was not needed', () => {
-    for (const status of ['sent', 'delivered', 'not_needed', 'disabled', 'sending'])
-      expect(smsReasonText(status, null)).toBeNull();
+    for (const status of ['sent', 'delivered', 'not_needed', 'sending']) expect(smsReasonText(status, null)).toBeNull();
   });
 });

@@ -14,7 +14,7 @@ import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
 import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import type { FinalState } from '../../src/core/call-state.js';
-import type { FinalCall } from '../../src/calls/call-ledger.js';
+import type { FinalCall } from '../../src/calls/index.js';
 import { SmsBackup } from '../../src/sms/backup.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from '../../src/sms/types.js';
 import { createAccount } from '../helpers/accounts.js';
@@ -62,9 +62,7 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
   const start = (with_: SmsSender, retry_ = retry) =>
     new SmsBackup({
       sender: with_,
-      progress,
-      writes: new PatientWriter(db, silentLogger),
-      accounts,
+      store: { progress, writes: new PatientWriter(db, silentLogger), accounts },
       events: new CallEvents(),
       logger: silentLogger,
       now: Date.now,

@@ -1,7 +1,16 @@
 // The person-or-machine verdict over sequences of talk as TALK_DETECT reports them (times in ms
 // since the answer).
 import { describe, expect, it } from 'vitest';
-import { greetingEnded, readTalk, TALK, type TalkPhrase } from '../../src/core/talk-verdict.js';
+import {
+  type AudioFlow,
+  type AudioGap,
+  audioGaps,
+  greetingEnded,
+  heardPhrases,
+  readTalk,
+  TALK,
+  type TalkPhrase,
+} from '../../src/core/talk-verdict.js';
 
 /** Reads the phrases at every 20 ms until a verdict: the verdict, and when it came. */
 function verdictOver(phrases: TalkPhrase[], untilMs = 30_000) {
@@ -143,5 +152,117 @@ describe('greetingEnded: when the message may be left', () => {
         7_100,
       ),
     ).toEqual({ recheckAtMs: 7_800 });
+  });
+});
+
+/** The flow after readings every 100 ms of a phone that sends `bytesPerMs(t)` payload bytes a ms. */
+function flowOver(untilMs: number, bytesPerMs: (atMs: number) => number, everyMs = 100): AudioFlow {
+  let flow: AudioFlow = { gaps: [] };
+  let bytes = 0;
+  for (let at = 0; at <= untilMs; at += everyMs) {
+    if (at > 0) for (let t = at - everyMs; t < at; t++) bytes += bytesPerMs(t);
+    flow = audioGaps(flow, { atMs: at, bytes });
+  }
+  return flow;
+}
+
+describe('audioGaps: silence suppression seen in the receive counters', () => {
+  it('G.711 (8 bytes a ms) is audio; after it stops, a gap from the last reading with audio, going on', () => {
+    expect(flowOver(3_000, (t) => (t < 900 ? 8 : 0)).gaps).toEqual([{ fromMs: 900 }]);
+  });
+
+  it('comfort noise, even one packet every 20 ms (11 bytes), is no audio', () => {
+    expect(flowOver(3_000, (t) => (t < 900 ? 8 : t % 20 === 0 ? 11 : 0)).gaps).toEqual([{ fromMs: 900 }]);
+  });
+
+  it('a key pressed (RFC 4733: a 4-byte event every 20 ms, the phone sending no audio meanwhile) is no audio, not talk', () => {
+    // A person pressing keys one after another for 2 s after "Hello?": one gap, the verdict's silence.
+    expect(flowOver(3_000, (t) => (t < 900 ? 8 : t % 20 === 0 ? 4 : 0)).gaps).toEqual([{ fromMs: 900 }]);
+  });
+
+  it('audio again: the gap ends at the last reading without audio (the least it can have been)', () => {
+    expect(flowOver(5_000, (t) => (t < 900 || t >= 2_950 ? 8 : 0)).gaps).toEqual([{ fromMs: 900, toMs: 2_900 }]);
+  });
+
+  it('a gap shorter than the silence that ends a phrase (lost packets, a pause between words) is forgotten once it ends', () => {
+    expect(flowOver(3_000, (t) => (t >= 1_000 && t < 1_500 ? 0 : 8)).gaps).toEqual([]);
+  });
+
+  it("the counters starting again from 0 (the phone's stream changed) is audio, not a gap", () => {
+    const flow = audioGaps({ last: { atMs: 1_000, bytes: 8_000 }, gaps: [] }, { atMs: 1_100, bytes: 800 });
+    expect(flow.gaps).toEqual([]);
+  });
+
+  it('a phone silent from the answer: a gap from the first reading', () => {
+    expect(flowOver(2_000, () => 0).gaps).toEqual([{ fromMs: 0 }]);
+  });
+});
+
+describe("heardPhrases: TALK_DETECT's phrases cut by the gaps in the audio", () => {
+  it("a phrase still going on (no silence frames came) ended where the audio stopped, once the gap is as long as a phrase's ending silence", () => {
+    const gap: AudioGap = { fromMs: 900 };
+    expect(heardPhrases([{ startMs: 200 }], [gap], 1_600)).toEqual([{ startMs: 200 }]);
+    expect(heardPhrases([{ startMs: 200 }], [gap], 1_700)).toEqual([{ startMs: 200, durationMs: 700 }]);
+  });
+
+  it('talk again after a gap: a new phrase from where the audio came back, though TALK_DETECT reports one', () => {
+    expect(heardPhrases([{ startMs: 200 }], [{ fromMs: 900, toMs: 2_900 }], 3_500)).toEqual([
+      { startMs: 200, durationMs: 700 },
+      { startMs: 2_900 },
+    ]);
+    expect(heardPhrases([{ startMs: 200, durationMs: 3_600 }], [{ fromMs: 900, toMs: 2_900 }], 5_000)).toEqual([
+      { startMs: 200, durationMs: 700 },
+      { startMs: 2_900, durationMs: 900 },
+    ]);
+  });
+
+  it('a phrase begun after the last reading with audio is kept (the readings have not caught up with it)', () => {
+    expect(heardPhrases([{ startMs: 3_000 }], [{ fromMs: 900 }], 3_050)).toEqual([{ startMs: 3_000 }]);
+  });
+
+  it('gaps outside a phrase change nothing', () => {
+    const phrases = [{ startMs: 2_000, durationMs: 500 }];
+    expect(heardPhrases(phrases, [{ fromMs: 0, toMs: 1_900 }, { fromMs: 2_600 }], 5_000)).toEqual(phrases);
+  });
+});
+
+describe('readTalk and greetingEnded with a phone that suppresses its silence', () => {
+  /** Reads at every 20 ms, with what TALK_DETECT and the counters had told by then. */
+  function verdictWithGaps(phrases: TalkPhrase[], bytesPerMs: (atMs: number) => number, untilMs = 30_000) {
+    for (let now = 0; now <= untilMs; now += 20) {
+      const known = phrases.filter((p) => p.startMs <= now).map((p) => ({ startMs: p.startMs }));
+      const r = readTalk(known, now, flowOver(now, bytesPerMs).gaps);
+      if ('verdict' in r) return { ...r.verdict, atMs: now };
+    }
+    return undefined;
+  }
+
+  it('"Hello?" (0.2–0.9 s) then no audio: TALK_DETECT never ends the phrase, yet a person at 2.4 s, as with silent audio (2.26 s without suppression for a 0.54 s "Hello?")', () => {
+    expect(verdictWithGaps([{ startMs: 200 }], (t) => (t < 900 ? 8 : 0))).toEqual({
+      status: 'HUMAN',
+      cause: 'HUMAN-1-700',
+      atMs: 2_400,
+    });
+  });
+
+  it('before: the same phone read from TALK_DETECT alone is a machine (LONGGREETING), as issue #45 saw', () => {
+    expect(verdictOver([{ startMs: 200 }])).toMatchObject({ status: 'MACHINE', cause: 'LONGGREETING-2020-2000' });
+  });
+
+  it("a greeting with pauses (0.5 s) shorter than a phrase's ending silence between its sentences: one phrase, a machine", () => {
+    const talking = (t: number) => (t < 7_000 && t % 2_000 < 1_500 ? 8 : 0);
+    expect(verdictWithGaps([{ startMs: 100 }], talking)).toMatchObject({ status: 'MACHINE', atMs: 2_920 });
+  });
+
+  it('once a machine: its greeting and beep have ended 1.5 s after its audio stopped, not 20 s after the verdict', () => {
+    const gaps = flowOver(9_000, (t) => (t < 6_800 ? 8 : 0)).gaps;
+    expect(greetingEnded([{ startMs: 100 }], 2_920, 7_500, gaps)).toEqual({ recheckAtMs: 7_600 });
+    expect(greetingEnded([{ startMs: 100 }], 2_920, 7_600, gaps)).toEqual({ recheckAtMs: 8_300 });
+    expect(greetingEnded([{ startMs: 100 }], 2_920, 8_300, gaps)).toBe(true);
+    expect(greetingEnded([{ startMs: 100 }], 2_920, 8_300)).toEqual({ recheckAtMs: 22_920 });
+  });
+
+  it("a gap not yet as long as a phrase's ending silence: look again when it will be", () => {
+    expect(readTalk([{ startMs: 200 }], 1_200, [{ fromMs: 900 }])).toEqual({ recheckAtMs: 1_700 });
   });
 });

@@ -21,6 +21,7 @@ export const pl = lang(
   {
     intro: 'Alert od ringhook.',
     prompt: 'Naciśnij 1, aby potwierdzić, naciśnij 2, aby odsłuchać ponownie.',
+    keys: 'Naciśnij 1, aby potwierdzić, 2 lub gwiazdkę, aby odsłuchać ponownie, 0, aby usłyszeć te opcje.',
     confirmed: 'Potwierdzono. Do widzenia.',
     testCall: 'To jest połączenie testowe od ringhook. Tak będą brzmieć twoje alerty.',
     alertCount: (n) => `Masz ${n} ${countNoun(polishForm)(n, 'alert', 'alerty', 'alertów')}.`,
@@ -107,6 +108,7 @@ export const tr = lang(
   {
     intro: 'ringhook uyarısı.',
     prompt: "Onaylamak için 1'e, tekrar dinlemek için 2'ye basın.",
+    keys: "Onaylamak için 1'e, tekrar dinlemek için 2'ye veya yıldıza, bu seçenekleri duymak için 0'a basın.",
     confirmed: 'Onaylandı. Hoşça kalın.',
     testCall: 'Bu, ringhook tarafından yapılan bir test aramasıdır. Uyarılarınız böyle duyulacak.',
     alertCount: (n) => `${n} uyarınız var.`,
@@ -182,6 +184,7 @@ export const ru = lang(
   {
     intro: 'Оповещение от ringhook.',
     prompt: 'Нажмите 1, чтобы подтвердить, или 2, чтобы прослушать ещё раз.',
+    keys: 'Нажмите 1, чтобы подтвердить, 2 или звёздочку, чтобы прослушать ещё раз, 0, чтобы услышать эти варианты.',
     confirmed: 'Подтверждено. До свидания.',
     testCall: 'Это тестовый звонок от ringhook. Так будут звучать ваши оповещения.',
     alertCount: (n) => `У вас ${n} ${countNoun(russianForm)(n, 'оповещение', 'оповещения', 'оповещений')}.`,

@@ -18,6 +18,7 @@ export const es = lang(
   {
     intro: 'Alerta de ringhook.',
     prompt: 'Pulse 1 para confirmar, pulse 2 para escucharla de nuevo.',
+    keys: 'Pulse 1 para confirmar, 2 o asterisco para escucharla de nuevo, 0 para oír estas opciones.',
     confirmed: 'Confirmado. Adiós.',
     testCall: 'Esta es una llamada de prueba de ringhook. Así sonarán sus alertas.',
     alertCount: (n) => `Tiene ${n} alertas.`,
@@ -103,6 +104,7 @@ export const it = lang(
   {
     intro: 'Avviso da ringhook.',
     prompt: 'Premi 1 per confermare, premi 2 per riascoltarlo.',
+    keys: 'Premi 1 per confermare, 2 o asterisco per riascoltarlo, 0 per riascoltare queste opzioni.',
     confirmed: 'Confermato. Arrivederci.',
     testCall: 'Questa è una chiamata di prova da ringhook. I tuoi avvisi suoneranno così.',
     alertCount: (n) => `Hai ${n} avvisi.`,
@@ -188,6 +190,7 @@ export const pt = lang(
   {
     intro: 'Alerta do ringhook.',
     prompt: 'Prima 1 para confirmar, prima 2 para ouvir de novo.',
+    keys: 'Prima 1 para confirmar, 2 ou asterisco para ouvir de novo, 0 para ouvir estas opções.',
     confirmed: 'Confirmado. Adeus.',
     testCall: 'Esta é uma chamada de teste do ringhook. Os seus alertas vão soar assim.',
     alertCount: (n) => `Tem ${n} alertas.`,

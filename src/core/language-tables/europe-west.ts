@@ -18,6 +18,7 @@ export const de = lang(
   {
     intro: 'Alarm von ringhook.',
     prompt: 'Drücken Sie 1 zum Bestätigen, 2 zum erneuten Anhören.',
+    keys: 'Drücken Sie 1 zum Bestätigen, 2 oder Stern zum erneuten Anhören, 0 für diese Tasten.',
     confirmed: 'Bestätigt. Auf Wiederhören.',
     testCall: 'Dies ist ein Testanruf von ringhook. So klingen Ihre Alarme.',
     alertCount: (n) => `Sie haben ${n} Alarme.`,
@@ -108,6 +109,7 @@ export const fr = lang(
   {
     intro: 'Alerte de ringhook.',
     prompt: 'Appuyez sur 1 pour confirmer, sur 2 pour réécouter.',
+    keys: 'Appuyez sur 1 pour confirmer, sur 2 ou étoile pour réécouter, sur 0 pour réentendre ces touches.',
     confirmed: 'Confirmé. Au revoir.',
     testCall: 'Ceci est un appel de test de ringhook. Vos alertes sonneront ainsi.',
     alertCount: (n) => `Vous avez ${n} alertes.`,
@@ -204,6 +206,7 @@ export const nl = lang(
   {
     intro: 'Melding van ringhook.',
     prompt: 'Druk op 1 om te bevestigen, druk op 2 om het opnieuw te horen.',
+    keys: 'Druk op 1 om te bevestigen, 2 of sterretje om het opnieuw te horen, 0 om deze keuzes te horen.',
     confirmed: 'Bevestigd. Tot ziens.',
     testCall: 'Dit is een testoproep van ringhook. Zo klinken uw meldingen.',
     alertCount: (n) => `U hebt ${n} meldingen.`,

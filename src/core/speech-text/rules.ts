@@ -75,7 +75,8 @@ const INDICATOR_NAMES = Object.keys(INDICATORS).sort(byLengthDesc).join('|');
 const INDICATOR_BEFORE = new RegExp(`(?:${INDICATOR_NAMES})\\s*$`);
 const INDICATOR_AFTER = new RegExp(`^\\s*(?:${INDICATOR_NAMES})\\b`);
 
-export function buildRules(lang: SpeechLanguage): Rule[] {
+/** What every group of rules is built from: the language, its words and the patterns it writes numbers with. */
+function ruleKit(lang: SpeechLanguage) {
   const w = wordsOf(lang);
   const group = `[${escapeRegExp(lang.groupSeparator)}\\u00A0\\u202F]`;
   const point = escapeRegExp(lang.decimalSeparator);
@@ -92,7 +93,38 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
   const numberEnd = `(?![${letter}\\p{N}_])`;
   const quantities = `[ \\u00A0\\u202F]?(?:${Object.keys(QUANTITIES).sort(byLengthDesc).join('|')})(?![\\p{L}\\p{N}])`;
   const num = (written: string) => sayNumber(written, lang);
+  return {
+    lang,
+    w,
+    r,
+    num,
+    point,
+    number,
+    currency,
+    indicator,
+    magnitudes,
+    symbols,
+    numberStart,
+    numberEnd,
+    quantities,
+  };
+}
+type RuleKit = ReturnType<typeof ruleKit>;
 
+/** The rules of a language, in the order they are tried. */
+export function buildRules(lang: SpeechLanguage): Rule[] {
+  const kit = ruleKit(lang);
+  return [
+    ...datesAndTimes(kit),
+    ...tickersAndIndicators(kit),
+    ...pairsTagsAndTimeframes(kit),
+    ...numbersAndSymbols(kit),
+  ];
+}
+
+/** Placeholders, dates, times, risk/reward and ratios: tried before the numbers in them. */
+function datesAndTimes(kit: RuleKit): Rule[] {
+  const { lang, w, r, num } = kit;
   return [
     // TradingView's {{close}} left unexpanded: said as the field's name, so the owner hears the template was not filled in.
     {
@@ -150,6 +182,13 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
         return hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
       },
     },
+  ];
+}
+
+/** Tickers as markets write them, and indicators with their lengths. */
+function tickersAndIndicators(kit: RuleKit): Rule[] {
+  const { lang, w, r, indicator } = kit;
+  return [
     {
       name: 'yahoo-index',
       pattern: r(`${NOT_AFTER_WORD}\\^([A-Z0-9]{1,9})${NOT_BEFORE_WORD}`),
@@ -193,6 +232,13 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
       pattern: r(`${NOT_AFTER_WORD}(${indicator})\\((\\d{1,4})\\)`),
       speak: ([, name, length]) => `${saySymbol(name!, lang)} ${wholeNumber(length!, lang)}`,
     },
+  ];
+}
+
+/** Pairs of numbers and currencies, cashtags, hashtags, timeframes and words in capitals. */
+function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
+  const { lang, w, r, num } = kit;
+  return [
     // EMA 9/21: a pair of lengths; 6/14 a date; 1/2 a fraction; any other pair of numbers, "and".
     {
       name: 'number-pair',
@@ -245,6 +291,13 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
         return base === undefined ? undefined : `${base} ${spell(suffixed![2]!, lang)}`;
       },
     },
+  ];
+}
+
+/** Amounts, the letters after a number, ranges, separators and symbols: last, as the catch-all. */
+function numbersAndSymbols(kit: RuleKit): Rule[] {
+  const { lang, w, r, num, point, number, currency, magnitudes, symbols, numberStart, numberEnd, quantities } = kit;
+  return [
     {
       name: 'number',
       pattern: r(

@@ -24,7 +24,9 @@ main { max-width: 960px; margin: 0 auto; padding: 16px; }
 h1 { font-size: 1.5rem; margin: 8px 0 16px; }
 h2 { font-size: 1.2rem; margin: 0 0 12px; }
 section.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 16px; margin: 0 0 16px; }
-p.hint { color: var(--muted); margin: 6px 0; font-size: 0.95rem; }
+p.hint, div.hint { color: var(--muted); margin: 6px 0; font-size: 0.95rem; }
+div.hint ul { margin: 4px 0; padding-left: 20px; }
+div.hint p { margin: 4px 0; }
 label { display: block; font-weight: 600; margin: 10px 0 4px; }
 input[type=text], input[type=password], input[type=url], select, textarea {
   width: 100%; font: inherit; padding: 10px; border: 1px solid #767b85; border-radius: 6px; background: #fff; color: var(--fg); min-height: 44px; }
@@ -112,9 +114,29 @@ export const JS = `
       if (!fresh || !current) { hear.submit(); return; }
       current.replaceWith(document.importNode(fresh, true));
       var audio = document.getElementById('voice-sample');
-      if (audio && fresh.hasAttribute('data-ready')) { var playing = audio.play(); if (playing) playing.catch(function () {}); }
+      if (audio && fresh.hasAttribute('data-ready')) { var playing = audio.play(); if (playing) playing.catch(function () { /* autoplay refused: the player is there to press */ }); }
     }).catch(function () { hear.submit(); }).then(function () { if (button) button.disabled = false; });
   });
+
+  // A notice that tells of one call (a test call) follows its row: once the call ends, it says how.
+  var notice = document.getElementById('call-notice');
+  var IN_FLIGHT = ['queued', 'dialing', 'ringing', 'answered'];
+  var REACHED = ['completed', 'acknowledged', 'unconfirmed', 'voicemail'];
+  function followNotice(row) {
+    if (!notice || row.id !== 'call-' + notice.getAttribute('data-follow')) return;
+    var status = row.getAttribute('data-status');
+    if (IN_FLIGHT.indexOf(status) >= 0) return;
+    var label = row.querySelector('.badge .label');
+    var name = label ? label.textContent : status;
+    var reason = '';
+    Array.prototype.forEach.call(row.querySelectorAll('dl.facts dt'), function (dt) {
+      if (dt.textContent === 'Reason' && dt.nextElementSibling) reason = ' ' + dt.nextElementSibling.textContent;
+    });
+    var reached = REACHED.indexOf(status) >= 0;
+    notice.className = 'notice ' + (reached ? 'ok' : 'error');
+    notice.setAttribute('role', reached ? 'status' : 'alert');
+    notice.textContent = reached ? 'The test call reached your phone: ' + name + '.' : 'The test call ended: ' + name + '.' + reason;
+  }
 
   var list = document.getElementById('calls');
   if (!list || !window.EventSource) return;
@@ -124,13 +146,11 @@ export const JS = `
   source.addEventListener('open', function () { document.documentElement.setAttribute('data-live', 'connected'); });
   // A refused stream (429: too many open tabs) is not retried by EventSource: say it is off.
   source.addEventListener('error', function () { document.documentElement.setAttribute('data-live', source.readyState === 2 ? 'off' : 'reconnecting'); });
-  source.addEventListener('call', function (e) {
-    var change;
-    try { change = JSON.parse(e.data); } catch (err) { return; }
-    if (!change || typeof change.callId !== 'string') return;
-    var existing = document.getElementById('call-' + change.callId);
+  // The row of one call, fetched again and put in place (or at the top, on the first page).
+  function refresh(callId) {
+    var existing = document.getElementById('call-' + callId);
     if (!existing && !prepend) return;
-    var url = '/dashboard/calls/' + encodeURIComponent(change.callId) + '/row' + (filter ? '?status=' + encodeURIComponent(filter) : '');
+    var url = '/dashboard/calls/' + encodeURIComponent(callId) + '/row' + (filter ? '?status=' + encodeURIComponent(filter) : '');
     fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' } }).then(function (res) {
       if (res.status !== 200) return null;
       return res.text();
@@ -141,13 +161,24 @@ export const JS = `
       var row = template.content.firstElementChild;
       if (!row) return;
       var current = document.getElementById(row.id);
+      followNotice(row);
       if (current) current.replaceWith(row);
       else if (prepend) {
         list.prepend(row);
         var empty = document.getElementById('calls-empty');
         if (empty) empty.remove();
       }
-    }).catch(function () {});
+    }).catch(function () { /* the row is fetched again at the call's next change, or on reload */ });
+  }
+  // The followed call may have moved on between the page's answer and the stream's start: look once.
+  source.addEventListener('open', function () {
+    if (notice && notice.getAttribute('data-follow')) refresh(notice.getAttribute('data-follow'));
+  });
+  source.addEventListener('call', function (e) {
+    var change;
+    try { change = JSON.parse(e.data); } catch (err) { return; }
+    if (!change || typeof change.callId !== 'string') return;
+    refresh(change.callId);
   });
 })();
 `;

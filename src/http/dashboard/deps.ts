@@ -1,5 +1,6 @@
 // What the dashboard is built from: the service's parts, and what it shows or offers beside them.
 import type { Account } from '../../core/account.js';
+import type { SmsGatewaySetting } from '../../core/sms-truth.js';
 import type { TestCallResult } from '../../core/test-call.js';
 import type { CallSpeech } from '../../core/languages.js';
 import type { SpokenCall } from '../../core/spoken-call.js';
@@ -13,6 +14,8 @@ export interface DashboardDeps extends ServiceDeps {
   publicUrl: string;
   /** The number calls come from (RINGHOOK_CALLER_ID), offered as a contact card. */
   callerId?: string | undefined;
+  /** The SMS gateway serve sends with ('none' when absent): what the SMS backup switch may promise. */
+  smsGateway?: SmsGatewaySetting;
   /** Places a test call to the account's phone (the dialer); absent when telephony is off. */
   placeTestCall?: (account: Account) => Promise<TestCallResult>;
   /** A call's speech (intro, message, prompt) as one WAV in the account's voice; absent when telephony is off. */

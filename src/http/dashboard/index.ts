@@ -2,6 +2,7 @@
 // script for copy buttons and live history, sessions in cookies backed by the sessions table.
 import type { H3, H3Event } from 'h3';
 import { CSS, JS } from './assets.js';
+import { faviconIco } from './favicon.js';
 import type { DashboardContext } from './context.js';
 import type { DashboardDeps } from './deps.js';
 
@@ -37,11 +38,15 @@ export function mountDashboard(app: H3, deps: DashboardDeps): void {
       sessionLive: async (token) => (await sessions.get(token)) !== undefined,
       limits: { ...LIVE_LIMITS, ...deps.liveLimits },
       shutdown: deps.shutdown,
+      logger: deps.logger,
     }),
     origins: ownOrigins(deps.publicUrl),
   };
   app.get('/dashboard/assets/app.css', () => asset(CSS, 'text/css; charset=utf-8'));
   app.get('/dashboard/assets/app.js', () => asset(JS, 'text/javascript; charset=utf-8'));
+  // Browsers ask for it on every site: an icon, not a 404 in the log and the console.
+  const icon = faviconIco();
+  app.get('/favicon.ico', () => asset(icon, 'image/x-icon'));
   mountAuthRoutes(app, ctx);
   mountOwnerRoutes(app, ctx);
   mountLiveRoutes(app, ctx);

@@ -13,6 +13,8 @@ export interface Viewer {
 export interface Notice {
   tone: 'info' | 'ok' | 'error';
   text: string;
+  /** The call whose state the notice tells (a test call): the page's script updates it live. */
+  follow?: string | undefined;
 }
 
 export interface PageOptions {
@@ -46,7 +48,8 @@ function header(viewer: Viewer | undefined, current: NavItem | undefined): SafeH
 export function renderNotice(notice: Notice | undefined): SafeHtml {
   if (!notice) return html``;
   const role = notice.tone === 'error' ? 'alert' : 'status';
-  return html`<div class="notice ${notice.tone}" role="${role}">${notice.text}</div>`;
+  const follow = notice.follow ? html` id="call-notice" data-follow="${notice.follow}"` : '';
+  return html`<div class="notice ${notice.tone}" role="${role}"${follow}>${notice.text}</div>`;
 }
 
 export function page(options: PageOptions): string {
@@ -57,6 +60,7 @@ export function page(options: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${options.title} · ringhook</title>
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/dashboard/assets/app.css">
 <script src="/dashboard/assets/app.js" defer></script>
 </head>

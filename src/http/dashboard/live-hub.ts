@@ -3,6 +3,7 @@
 // and ends streams whose session ended, that are too old, or whose server stops.
 import type { Server } from 'node:net';
 import type { CallChange, CallEvents } from '../../core/call-events.js';
+import type { Logger } from '../../lib/log.js';
 import { streamRefusal, type LiveLimits, type OpenStreams } from './live-caps.js';
 
 const HEARTBEAT_MS = 20_000;
@@ -31,6 +32,8 @@ export interface LiveHubDeps {
   sessionLive(token: string): boolean | Promise<boolean>;
   limits: LiveLimits;
   shutdown?: AbortSignal | undefined;
+  /** Where a look at the streams that failed is told (at debug: it is tried again on the next tick). */
+  logger?: Logger | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -135,8 +138,9 @@ export class LiveHub {
     this.ticking = true;
     try {
       await this.checkStreams();
-    } catch {
+    } catch (error) {
       // The store did not answer: the streams are looked at again on the next tick.
+      this.deps.logger?.debug('could not look at the live streams; looked at again shortly', { error });
     } finally {
       this.ticking = false;
     }

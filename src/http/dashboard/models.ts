@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { webhookUrl, type Account } from '../../core/account.js';
 import { callerIdNumber } from '../../core/contact-card.js';
 import { PLAN_LIMITS } from '../../core/limits.js';
+import { SMS_ATTEMPTS_READ, smsGatewayState, type SmsGatewayState } from '../../core/sms-truth.js';
 import type { DashboardContext } from './context.js';
 import type { Viewer } from './layout.js';
 import type { HistoryModel } from './pages/history.js';
@@ -36,8 +37,16 @@ export async function overviewModel(
     testCallsAvailable: ctx.deps.placeTestCall !== undefined,
     sampleAvailable: ctx.deps.speechSample !== undefined,
     callerId: ctx.deps.callerId === undefined ? undefined : callerIdNumber(ctx.deps.callerId),
+    sms: await smsGatewayNow(ctx),
     readOnly,
   };
+}
+
+/** The SMS gateway as the server knows it: its setting and its last SMS attempts. */
+export async function smsGatewayNow(ctx: DashboardContext): Promise<SmsGatewayState> {
+  const setting = ctx.deps.smsGateway ?? 'none';
+  const tried = setting === 'http' || setting === 'smpp';
+  return smsGatewayState(setting, tried ? await ctx.deps.store.calls.recentSmsAttempts(SMS_ATTEMPTS_READ) : []);
 }
 
 export async function historyModel(

@@ -2,14 +2,18 @@
 // never carries text, so nothing a third party puts in a link is shown on the page.
 import { z } from 'zod';
 import type { Notice } from './layout.js';
+import { isInFlight } from '../../core/call-state.js';
+import type { CallRecord } from '../../core/records.js';
+import { statusInfo } from './status.js';
 
 const NOTICES = {
   'signed-out': { tone: 'ok', text: 'You are signed out.' },
-  'sms-on': { tone: 'ok', text: 'SMS backup turned on: a missed call is followed by an SMS.' },
+  // What SMS backup then does on this server is said under the switch (no gateway, a failing one).
+  'sms-on': { tone: 'ok', text: 'SMS backup turned on.' },
   'sms-off': { tone: 'ok', text: 'SMS backup turned off.' },
   'confirm-on': {
     tone: 'ok',
-    text: 'Confirmation required: a call counts as heard only when you press 1; otherwise the SMS backup goes out.',
+    text: 'Confirmation required: a call counts as heard only when you press 1.',
   },
   'confirm-off': {
     tone: 'ok',
@@ -20,7 +24,7 @@ const NOTICES = {
     tone: 'ok',
     text: 'A new webhook URL was made. The old one no longer works: paste the new URL into every alert.',
   },
-  'test-call': { tone: 'ok', text: 'Test call placed: your phone should ring in a moment. Watch it progress below.' },
+  'test-call': { tone: 'info', text: 'Test call placed: ringhook is calling your phone. Its progress shows below.' },
   'test-call-limited': { tone: 'error', text: 'Too many test calls. Try again in {retry} seconds.' },
   suspended: {
     tone: 'error',
@@ -35,7 +39,33 @@ const querySchema = z.object({
     .optional()
     .catch(undefined),
   retry: z.coerce.number().int().min(1).max(86_400).optional().catch(undefined),
+  call: z
+    .string()
+    .regex(/^call_[A-Za-z0-9_-]{1,64}$/)
+    .optional()
+    .catch(undefined),
 });
+
+/** The test call a notice follows (`?notice=test-call&call=…`), to word the notice by its real state. */
+export function followedTestCall(url: URL): string | undefined {
+  const { notice, call } = querySchema.parse(Object.fromEntries(url.searchParams));
+  return notice === 'test-call' ? call : undefined;
+}
+
+/**
+ * The test call's notice from the call's state now: placed while it is in progress (the page's
+ * script then follows it live), what became of it once it ended. Never "your phone rings" for a
+ * call that already ended unreachable.
+ */
+export function testCallNotice(call: Pick<CallRecord, 'callId' | 'status' | 'error'>): Notice {
+  const follow = call.callId;
+  if (isInFlight(call.status)) return { ...NOTICES['test-call'], follow };
+  const label = statusInfo(call.status).label;
+  if (REACHED.has(call.status)) return { tone: 'ok', text: `The test call reached your phone: ${label}.`, follow };
+  return { tone: 'error', text: `The test call ended: ${label}.${call.error ? ` ${call.error}` : ''}`, follow };
+}
+
+const REACHED: ReadonlySet<string> = new Set(['completed', 'acknowledged', 'unconfirmed', 'voicemail']);
 
 export function noticeFromQuery(url: URL): Notice | undefined {
   const { notice, retry } = querySchema.parse(Object.fromEntries(url.searchParams));

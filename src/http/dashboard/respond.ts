@@ -47,9 +47,9 @@ export function redirectTo(location: string, cookies: readonly string[] = []): R
   return new Response(null, { status: 303, headers: headersWith({ location }, cookies) });
 }
 
-export function asset(body: string, contentType: string): Response {
+export function asset(body: string | Uint8Array, contentType: string): Response {
   // Assets change with the binary: a short cache keeps pages fast without serving stale code for long.
-  return new Response(body, {
+  return new Response(body as ConstructorParameters<typeof Response>[0], {
     status: 200,
     headers: { ...SECURITY_HEADERS, 'content-type': contentType, 'cache-control': 'private, max-age=300' },
   });

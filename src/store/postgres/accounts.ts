@@ -5,15 +5,15 @@ import type { Account } from '../../core/account.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
 import { DEFAULT_LANGUAGE, defaultVoice } from '../../core/languages.js';
 import { UserError } from '../../lib/errors.js';
-import { ACCOUNT_COLUMNS, type AccountRow, toAccount, wrongSecretKeyMessage } from '../rows.js';
+import { ACCOUNT_COLUMNS, type AccountRow, endedBySuspension, toAccount, wrongSecretKeyMessage } from '../rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { SecretBox } from '../secret-box.js';
 import type { AccountRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $12, $12)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at, dedupe_seconds, webhook_sources)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $12, $12, $13, $14)`,
   get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
@@ -21,11 +21,16 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
-  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, status = $10, updated_at = $11
+  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, status = $10, updated_at = $11, dedupe_seconds = $12, webhook_sources = $13
            WHERE user_id = $1`,
   rotateKey:
     'UPDATE accounts SET api_key_sealed = $2, api_key_mac = $3, key_created_at = $4, updated_at = $4 WHERE user_id = $1',
   delete: 'DELETE FROM accounts WHERE user_id = $1',
+  // The queued calls of an account just suspended: their timeline's step first, then the step.
+  suspendedEvents: `INSERT INTO call_events (call_id, at, event, detail)
+           SELECT call_id, $2::bigint, 'failed', $3::text FROM calls WHERE user_id = $1 AND status = 'queued'`,
+  suspendedCalls: `UPDATE calls SET status = 'failed', ended_at = $2, error = $3, sms_status = coalesce(sms_status, $4), updated_at = $2
+           WHERE user_id = $1 AND status = 'queued'`,
   fingerprint: 'SELECT fingerprint FROM secret_key_check WHERE id = 1',
   adoptFingerprint: 'INSERT INTO secret_key_check (id, fingerprint) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',
   setFingerprint:
@@ -77,6 +82,8 @@ export class PgAccountStore implements AccountRepo {
       input.voice ?? defaultVoice(language),
       input.intro ?? null,
       this.now(),
+      input.dedupeSeconds ?? 0,
+      input.webhookSources ?? 'any',
     ]);
     return (await this.get(userId))!;
   }
@@ -90,24 +97,40 @@ export class PgAccountStore implements AccountRepo {
     return (await query<AccountRow>(this.sql, SQL.list)).map((row) => this.open(row));
   }
 
+  /**
+   * Changes an account. Suspending it ends its queued calls in the same transaction (rows.ts
+   * endedBySuspension): the claim reads each call's row again, so none is placed after this, on
+   * any node.
+   */
   async update(userId: string, changes: AccountChanges): Promise<Account | undefined> {
     const current = await this.get(userId);
     if (!current) return undefined;
     const next = { ...current, ...changes };
-    await query(this.sql, SQL.update, [
-      userId,
-      next.name,
-      next.phone,
-      next.plan,
-      next.smsBackup ? 1 : 0,
-      next.requireConfirm ? 1 : 0,
-      next.language,
-      next.voice,
-      next.intro,
-      next.status,
-      this.now(),
-    ]);
-    return this.get(userId);
+    const changed = await this.sql.begin(async (tx) => {
+      const now = this.now();
+      const { count } = await query(tx, SQL.update, [
+        userId,
+        next.name,
+        next.phone,
+        next.plan,
+        next.smsBackup ? 1 : 0,
+        next.requireConfirm ? 1 : 0,
+        next.language,
+        next.voice,
+        next.intro,
+        next.status,
+        now,
+        next.dedupeSeconds,
+        next.webhookSources,
+      ]);
+      if (count === 1 && next.status === 'suspended') {
+        const { error, smsStatus } = endedBySuspension(next);
+        await query(tx, SQL.suspendedEvents, [userId, now, error]);
+        await query(tx, SQL.suspendedCalls, [userId, now, error, smsStatus]);
+      }
+      return count === 1;
+    });
+    return changed ? this.get(userId) : undefined;
   }
 
   /** Issues a new api_key; the old webhook URL stops working at once. */

@@ -1,6 +1,8 @@
 // The call history in PostgreSQL. An accept is one transaction that first locks the account's row:
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
+import type { SmsAttempt } from '../../core/sms-truth.js';
+import type { DedupeCheck, SmsStatus } from '../../core/records.js';
 import { newCallId } from '../../core/ids.js';
 import {
   BURST_WINDOW_MS,
@@ -12,12 +14,21 @@ import {
   type Plan,
 } from '../../core/limits.js';
 import type { Alert } from '../../core/payload.js';
-import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
+import type {
+  AcceptResult,
+  AlertToReceive,
+  CallKind,
+  CallRecord,
+  HistoryPage,
+  ReceivedAlert,
+  RejectedAlert,
+} from '../../core/records.js';
+import type { PgAlertReceiver } from './receive.js';
 import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
 import type { CallRepo } from '../contract.js';
 import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
-import { rejectionColumns } from '../rows.js';
+import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
 
 type CallRow = Parameters<typeof toRecord>[0];
 
@@ -25,6 +36,10 @@ type CallRow = Parameters<typeof toRecord>[0];
 
 const SQL = {
   lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
+  // Duplicate alerts (#41), a step of their own to merge into the one-round-trip function (#43).
+  firstWithKey: `SELECT call_id FROM calls WHERE user_id = $1 AND dedupe_key = $2 AND received_at >= $3
+                 ORDER BY received_at LIMIT 1`,
+  setDedupeKey: 'UPDATE calls SET dedupe_key = $1 WHERE call_id = $2',
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
                               strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
@@ -41,6 +56,10 @@ const SQL = {
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
                            ORDER BY id DESC LIMIT $3`,
   getForAccount: 'SELECT * FROM calls WHERE call_id = $1 AND user_id = $2',
+  // The server's last SMS attempts, among its latest 2,000 calls (an index-free read of the newest rows).
+  recentSms: `SELECT sms_status AS status, sms_error AS error, coalesce(sms_at, updated_at) AS at FROM calls
+              WHERE id > (SELECT coalesce(max(id), 0) FROM calls) - 2000 AND sms_status IN ('sent', 'delivered', 'failed', 'waiting')
+              ORDER BY at DESC LIMIT $1`,
 } as const;
 
 export class PgCallStore implements CallRepo {
@@ -51,7 +70,15 @@ export class PgCallStore implements CallRepo {
     private readonly now: () => number = Date.now,
     /** Why this node takes no alerts now (a schema newer than its code can work on), or null. */
     private readonly steppedAside: () => string | null = () => null,
+    /** The webhook's one round trip (migration 012's function); the step-by-step methods without it. */
+    private readonly receiver?: PgAlertReceiver,
   ) {}
+
+  async receiveAlert(request: AlertToReceive): Promise<ReceivedAlert> {
+    this.refuseIfSteppedAside();
+    if (!this.receiver) throw new Error('this PostgreSQL call store receives no webhook alerts');
+    return this.receiver.receive(request);
+  }
 
   private refuseIfSteppedAside(): void {
     const why = this.steppedAside();
@@ -59,12 +86,21 @@ export class PgCallStore implements CallRepo {
   }
 
   /** One transaction per alert, committed before it resolves (no batching: the pool gives the concurrency). */
-  async accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
+  async accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult> {
     this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       // Read after the lock: the times of one account's accepts follow the order they commit in.
       const now = this.now();
+      // Under the account's lock, on every node: of two identical alerts, exactly one becomes a call.
+      if (dedupe) {
+        const [first] = await query<{ call_id: string }>(tx, SQL.firstWithKey, [userId, dedupe.key, dedupe.since]);
+        if (first) {
+          const rowId = newCallId();
+          await this.insertRejection(tx, now, duplicateRow(userId, alert, first.call_id, rowId));
+          return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
+        }
+      }
       const month = monthWindow(now);
       // Sent together (pipelined on the transaction's connection): one round trip, not two. An
       // unlimited plan's usage decides nothing, so it is not read (as in SQLite).
@@ -74,14 +110,16 @@ export class PgCallStore implements CallRepo {
       ]);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
-        await this.insertRejection(tx, now, limitRejection(userId, alert, decision));
-        return { accepted: false, decision };
+        const rejectionId = newCallId();
+        await this.insertRejection(tx, now, limitRejection(userId, alert, decision, rejectionId));
+        return { accepted: false, decision, callId: rejectionId };
       }
       const callId = newCallId();
       await Promise.all([
         this.insertCall(tx, now, callId, userId, 'alert', alert),
         query(tx, SQL.countUsage, [userId, month.key]),
       ]);
+      if (dedupe) await query(tx, SQL.setDedupeKey, [dedupe.key, callId]);
       return { accepted: true, callId, receivedAt: now };
     });
   }
@@ -159,14 +197,7 @@ export class PgCallStore implements CallRepo {
       kind,
       1,
       'queued',
-      alert.message,
-      alert.truncated ? 1 : 0,
-      alert.fields.ticker ?? null,
-      alert.fields.price ?? null,
-      alert.fields.action ?? null,
-      alert.fields.strategy ?? null,
-      alert.fields.timestamp ?? null,
-      Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+      ...Object.values(alertColumns(alert)),
       null,
       now,
       this.nodeId,
@@ -174,7 +205,12 @@ export class PgCallStore implements CallRepo {
   }
 
   private async insertRejection(db: Queryable, now: number, rejected: RejectedAlert): Promise<void> {
-    await query(db, SQL.insert, [newCallId(), ...Object.values(rejectionColumns(rejected)), now, this.nodeId]);
+    await query(db, SQL.insert, [
+      rejected.callId ?? newCallId(),
+      ...Object.values(rejectionColumns(rejected)),
+      now,
+      this.nodeId,
+    ]);
     await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);
   }
 
@@ -216,5 +252,15 @@ export class PgCallStore implements CallRepo {
       ? await query<CallRow>(this.sql, SQL.listForAccount, [options.userId, before, limit])
       : await query<CallRow>(this.sql, SQL.listAll, [before, limit]);
     return rows.map(toRecord);
+  }
+
+  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/sms-truth). */
+  async recentSmsAttempts(limit: number): Promise<SmsAttempt[]> {
+    const rows = await query<{ status: SmsStatus; error: string | null; at: number | string }>(
+      this.sql,
+      SQL.recentSms,
+      [limit],
+    );
+    return rows.map((row) => ({ status: row.status, error: row.error, at: Number(row.at) }));
   }
 }

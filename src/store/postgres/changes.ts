@@ -11,18 +11,32 @@ export const CHANGES_CHANNEL = 'ringhook_calls';
 const payloadSchema = z.object({
   callId: z.string().max(100),
   userId: z.string().max(100),
-  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, 'sms']),
+  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, 'sms', 'refused']),
   at: z.number().int(),
   node: z.string().max(100),
 });
 type Payload = z.infer<typeof payloadSchema>;
 
-function parse(text: string): Payload | undefined {
+/** The calls one webhook batch queued, in one notice (sent by migration 012's function at its commit). */
+const batchSchema = z.object({
+  calls: z.array(z.tuple([z.string().max(100), z.string().max(100)])).max(1000),
+  status: z.literal('queued'),
+  at: z.number().int(),
+  node: z.string().max(100),
+});
+
+/** The notices in one notification: one, or a webhook batch's. */
+function parse(text: string): Payload[] {
   try {
-    const result = payloadSchema.safeParse(JSON.parse(text));
-    return result.success ? result.data : undefined;
+    const json: unknown = JSON.parse(text);
+    const one = payloadSchema.safeParse(json);
+    if (one.success) return [one.data];
+    const batch = batchSchema.safeParse(json);
+    if (!batch.success) return [];
+    const { calls, ...rest } = batch.data;
+    return calls.map(([callId, userId]) => ({ callId, userId, ...rest }));
   } catch {
-    return undefined;
+    return [];
   }
 }
 
@@ -42,6 +56,7 @@ export class PgChangeFeed implements ChangeFeed {
       node: this.nodeId,
     };
     try {
+      // Best effort: the other nodes' dashboards also look at the store regularly, so a lost notice only comes later.
       this.sql.notify(CHANGES_CHANNEL, JSON.stringify(payload)).catch(() => {});
     } catch {
       // The pool is closed: nobody is listening either.
@@ -50,10 +65,11 @@ export class PgChangeFeed implements ChangeFeed {
 
   async subscribe(listener: (change: CallChangeNotice) => void): Promise<() => Promise<void>> {
     const { unlisten } = await this.sql.listen(CHANGES_CHANNEL, (text) => {
-      const payload = parse(text);
-      if (!payload || payload.node === this.nodeId) return;
-      const { node: _node, ...change } = payload;
-      listener(change);
+      for (const payload of parse(text)) {
+        if (payload.node === this.nodeId) continue;
+        const { node: _node, ...change } = payload;
+        listener(change);
+      }
     });
     return unlisten;
   }

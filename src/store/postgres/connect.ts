@@ -2,6 +2,7 @@
 // as JS numbers (milliseconds and row ids stay far below 2^53). A URL that does not lead to a
 // server that answers is a UserError of one line that never shows the password.
 import fs from 'node:fs';
+import os from 'node:os';
 import postgres from 'postgres';
 import { databaseTls } from '../../core/database-tls.js';
 import { errorCode, UserError } from '../../lib/errors.js';
@@ -14,38 +15,74 @@ export interface DatabaseTlsOptions {
   allowUnverified?: boolean;
 }
 
+type Ssl = false | 'require' | 'prefer' | 'allow' | 'verify-full' | { ca: string; rejectUnauthorized: true };
+
 /**
- * The driver's `ssl` option for this URL, after the checks of core/database-tls.ts: with a CA file,
- * TLS whose certificate must chain to it (the driver checks the host's name too); otherwise
- * nothing, and the URL's sslmode says. Throws a UserError for a way the data must not go.
+ * How the driver reaches the database, after the checks of core/database-tls.ts: every field from
+ * the one reading of the URL (core/database-url.ts), none left for postgres.js to take from the
+ * URL's text or from the PG* environment variables (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE,
+ * PGSSL…), which ringhook ignores. With a CA file, TLS whose certificate must chain to it (the
+ * host's name is checked too). Throws a UserError for a way the data must not go.
  */
-export function sslOption(
-  url: string,
-  tls: DatabaseTlsOptions = {},
-): { ssl?: { ca: string; rejectUnauthorized: true } } {
+export function driverTarget(url: string, tls: DatabaseTlsOptions = {}): DriverTarget {
   const decision = databaseTls(url, {
     caFile: tls.caFile !== undefined,
     allowUnverified: tls.allowUnverified === true,
   });
-  if (decision.refusal)
+  if (decision.refusal || !decision.url)
     throw new UserError(`cannot use the PostgreSQL database ${redactUrl(url)}: ${decision.refusal}`);
-  if (tls.caFile === undefined) return {};
+  const target = decision.url;
+  let ssl: Ssl;
+  if (tls.caFile !== undefined) ssl = { ca: readCa(tls.caFile), rejectUnauthorized: true };
+  else if (decision.tls === 'verified') ssl = 'verify-full';
+  else if (decision.tls === 'none') ssl = false;
+  else ssl = target.sslmode === 'prefer' || target.sslmode === 'allow' ? target.sslmode : 'require';
+  const user = target.user ?? os.userInfo().username;
+  const password = target.password ?? '';
+  return {
+    host: target.hosts,
+    port: target.ports,
+    ...(target.socketDir !== undefined && { path: `${target.socketDir}/.s.PGSQL.${target.ports[0]}` }),
+    user,
+    // A function: an empty password would be "unset" to the driver, which then reads PGPASSWORD.
+    pass: () => password,
+    database: target.database ?? user,
+    ssl,
+    sslnegotiation: null,
+    ...(target.targetSessionAttrs !== undefined && { target_session_attrs: target.targetSessionAttrs }),
+    idle_timeout: null,
+    max_lifetime: () => 60 * (30 + Math.random() * 30),
+    max_pipeline: 100,
+    keep_alive: 60,
+    prepare: true,
+    debug: false,
+    fetch_types: true,
+    publications: 'alltables',
+    connection: { ...target.serverParameters, application_name: 'ringhook' },
+    // The types do not know arrays of hosts and ports, a null sslnegotiation or a function's lifetime.
+  } as unknown as DriverTarget;
+}
+
+/** The options postgres.js takes, all of them set (see driverTarget). */
+export type DriverTarget = Omit<postgres.Options<Record<string, never>>, 'types'>;
+
+function readCa(caFile: string): string {
   let ca: string;
   try {
-    ca = fs.readFileSync(tls.caFile, 'utf8');
+    ca = fs.readFileSync(caFile, 'utf8');
   } catch (error) {
     throw new UserError(
-      `RINGHOOK_DATABASE_CA_FILE (${tls.caFile}) cannot be read: ${errorCode(error) ?? (error as Error).message}`,
+      `RINGHOOK_DATABASE_CA_FILE (${caFile}) cannot be read: ${errorCode(error) ?? (error as Error).message}`,
     );
   }
   if (!ca.includes('-----BEGIN CERTIFICATE-----'))
-    throw new UserError(`RINGHOOK_DATABASE_CA_FILE (${tls.caFile}) holds no PEM certificate`);
-  return { ssl: { ca, rejectUnauthorized: true } };
+    throw new UserError(`RINGHOOK_DATABASE_CA_FILE (${caFile}) holds no PEM certificate`);
+  return ca;
 }
 
-function openPool(url: string, poolSize: number, ssl: ReturnType<typeof sslOption>) {
-  return postgres(url, {
-    ...ssl,
+function openPool(target: DriverTarget, poolSize: number) {
+  return postgres({
+    ...target,
     max: poolSize,
     // An alert must be answered within the sender's budget (TradingView waits 3 s): a server that
     // does not answer is given up on before that, and a refused one is tried again within half a
@@ -63,7 +100,6 @@ function openPool(url: string, poolSize: number, ssl: ReturnType<typeof sslOptio
         parse: (raw: string) => Number(raw),
       },
     },
-    connection: { application_name: 'ringhook' },
   });
 }
 
@@ -134,10 +170,10 @@ export async function connect(
     throw new UserError(
       `not a PostgreSQL URL: ${redactUrl(url)} (expected postgres://user:password@host:port/database)`,
     );
-  const ssl = sslOption(url, options.tls);
+  const target = driverTarget(url, options.tls);
   let sql: Sql;
   try {
-    sql = openPool(url, options.poolSize ?? 10, ssl);
+    sql = openPool(target, options.poolSize ?? 10);
   } catch (error) {
     throw connectionError(url, error, 'cannot parse the PostgreSQL URL');
   }
@@ -145,6 +181,7 @@ export async function connect(
     await sql`select 1`;
     return sql;
   } catch (error) {
+    // The connection failed already: what ending the pool says adds nothing to the error thrown.
     await sql.end({ timeout: 0 }).catch(() => {});
     throw connectionError(url, error, 'cannot connect to PostgreSQL at');
   }

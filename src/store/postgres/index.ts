@@ -14,8 +14,9 @@ import { PgOwnerAuthStore } from './owner-auth.js';
 import { PgCallProgressStore } from './progress.js';
 import { PgSessionStore } from './sessions.js';
 import { OrderedWrites } from './writes.js';
+import { PgAlertReceiver } from './receive.js';
 
-export { redactUrl, sslOption, type DatabaseTlsOptions } from './connect.js';
+export { redactUrl, driverTarget, type DatabaseTlsOptions } from './connect.js';
 export { PG_SCHEMA_VERSION } from './migrations.js';
 
 export interface PostgresStoreOptions {
@@ -53,6 +54,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await migratePostgres(sql, location);
     if (options.checkKey !== false) await checkSecretKey(sql, options.secrets, location);
   } catch (error) {
+    // The migration's or key check's error is the one told; ending the pool can only fail after it.
     await sql.end({ timeout: 1 }).catch(() => {});
     throw error;
   }
@@ -60,7 +62,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     kind: 'postgres',
     location,
     accounts: new PgAccountStore(sql, options.secrets, now),
-    calls: new PgCallStore(sql, options.nodeId, now, () => steppedAside),
+    calls: new PgCallStore(
+      sql,
+      options.nodeId,
+      now,
+      () => steppedAside,
+      new PgAlertReceiver(sql, options.secrets, options.nodeId, now),
+    ),
     // The CLI dials nothing: its steps (a test call nobody placed ends failed) are no node's.
     progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now, options.lineHoldMs),
     sessions: new PgSessionStore(sql, now),

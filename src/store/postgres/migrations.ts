@@ -3,6 +3,7 @@
 // nodes need; 9 (the reason's detail) is the same again. Never edit a migration that has shipped; add the next one.
 import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
+import { RECEIVE_FUNCTION_SQL } from './receive-function.js';
 
 export interface PgMigration {
   name: string;
@@ -220,6 +221,15 @@ CREATE TABLE acme_challenges (
 );
 `;
 
+// Owner controls (#41), SQLite's 013: the duplicate-alert window and allowed sources per account, and
+// each call's duplicate key and count of duplicates answered with it.
+const OWNER_CONTROLS = `
+ALTER TABLE accounts ADD COLUMN dedupe_seconds INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE accounts ADD COLUMN webhook_sources TEXT NOT NULL DEFAULT 'any';
+ALTER TABLE calls ADD COLUMN dedupe_key TEXT;
+CREATE INDEX calls_dedupe ON calls (user_id, dedupe_key, received_at) WHERE dedupe_key IS NOT NULL;
+`;
+
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '001-initial', sql: INITIAL },
   { name: '002-telephony', sql: TELEPHONY },
@@ -235,6 +245,10 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '010-reason-detail', sql: REASON_DETAIL, oldestCompatible: 8 },
   // Expand: new tables the previous release does not know.
   { name: '011-certificate', sql: CERTIFICATE, oldestCompatible: 8 },
+  // Expand: a function the previous release never calls (the webhook's one round trip, #43).
+  { name: '012-receive-function', sql: RECEIVE_FUNCTION_SQL, oldestCompatible: 8 },
+  // Expand: columns the previous release does not know (it would not dedupe nor check sources).
+  { name: '013-owner-controls', sql: OWNER_CONTROLS, oldestCompatible: 8 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

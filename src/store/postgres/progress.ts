@@ -11,7 +11,8 @@ import type {
   WaitingSms,
   EndedWithoutSms,
 } from '../../core/records.js';
-import { COLUMN } from '../rows.js';
+import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
+import { monthWindow } from '../../core/limits.js';
 import type { CallProgressRepo } from '../contract.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -46,7 +47,9 @@ const SQL = {
                (status = 'queued' AND (accepted_by = $1 OR accepted_by IS NULL OR accepted_by IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL)))
                OR (status IN ${IN_PROGRESS} AND node_id = $1))
              ORDER BY id`,
-  lockCall: 'SELECT status FROM calls WHERE call_id = $1 AND accepted = 1 FOR UPDATE',
+  lockCall: `SELECT status, kind, user_id AS "userId", received_at AS "receivedAt" FROM calls
+             WHERE call_id = $1 AND accepted = 1 FOR UPDATE`,
+  giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = $1 AND month = $2 AND calls > 0',
   takeLine:
     'INSERT INTO phone_lines (phone, call_id, node_id, since) VALUES ($1, $2, $3, $4) ON CONFLICT (phone) DO NOTHING',
   lineHolder: 'SELECT call_id FROM phone_lines WHERE phone = $1',
@@ -59,17 +62,21 @@ const SQL = {
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
   events: 'SELECT at, event, detail FROM call_events WHERE call_id = $1 ORDER BY id',
   claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = $1, updated_at = $1, sms_node = $2 WHERE call_id = $3 AND sms_status IS NULL`,
-  setSms: `UPDATE calls SET sms_status = $2, sms_message_id = coalesce($3, sms_message_id), sms_parts = coalesce($4, sms_parts),
-                            sms_error = $5, sms_at = $6, updated_at = $6 WHERE call_id = $1`,
-  markSms: 'UPDATE calls SET sms_status = $1, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
+  setSms: `WITH changed AS (UPDATE calls SET sms_status = $2, sms_message_id = coalesce($3, sms_message_id), sms_parts = coalesce($4, sms_parts),
+                                           sms_error = $5, sms_at = $6, updated_at = $6 WHERE call_id = $1 RETURNING call_id)
+           INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $6, $7, $8 FROM changed`,
+  markSms:
+    'UPDATE calls SET sms_status = $1, sms_error = $4, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
   // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
   bySmsMessage: `SELECT call_id AS "callId", user_id AS "userId", sms_status AS "smsStatus" FROM calls
                  WHERE sms_message_id = $1 AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = $1) - 60000 ORDER BY id`,
   // A receipt settles a sent SMS once: a repeated, late or reordered one changes nothing.
   smsReceipt: `UPDATE calls SET sms_status = $2, sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = 'sent'`,
-  detection: 'UPDATE calls SET amd_status = $1, amd_cause = $2, updated_at = $3 WHERE call_id = $4',
-  placedAgain:
-    "UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4 WHERE call_id = $5 AND status = 'dialing'",
+  detection: `WITH changed AS (UPDATE calls SET amd_status = $1, amd_cause = $2, updated_at = $3 WHERE call_id = $4 RETURNING call_id)
+              INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $3, 'amd', $5 FROM changed`,
+  placedAgain: `WITH changed AS (UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4
+                                WHERE call_id = $5 AND status = 'dialing' RETURNING call_id)
+                INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $4, 'trunk', $6 FROM changed`,
   staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
   smsWaits:
     "UPDATE calls SET sms_status = 'waiting', sms_error = $1, updated_at = $2 WHERE call_id = $3 AND sms_status = 'sending'",
@@ -82,6 +89,37 @@ const SQL = {
   smsLeftFails:
     "UPDATE calls SET sms_status = 'failed', sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = $2",
 } as const;
+
+const ALL_STATES: readonly string[] = [...IN_FLIGHT_STATES, ...FINAL_STATES];
+
+/** The states a call may move to `to` from (core/call-state.ts), as a text[] parameter. */
+function fromStates(to: CallState): string[] {
+  return ALL_STATES.filter((from) => canTransition(from, to));
+}
+
+/**
+ * A step of a call as one statement (one round trip, atomic on its own): the call's row locked if
+ * its state allows the step, the phone's line taken when it starts dialing (or kept, if this call
+ * holds it), the row changed, the step on its timeline and, at a final state, the line given back.
+ * Parameters: $1 call, $2 states it may come from, $3 time, $4 detail, $5 node, [$6 phone], then the SET values.
+ */
+function stepStatement(to: CallState, sets: string[], takesLine: boolean): string {
+  const first = takesLine ? 7 : 6;
+  const assignments = sets.map((column, i) => `${column} = $${i + first}`).join(', ');
+  const line = takesLine
+    ? `line AS (INSERT INTO phone_lines (phone, call_id, node_id, since) SELECT $6::text, call_id, node, $3::bigint FROM legal
+                ON CONFLICT (phone) DO UPDATE SET since = phone_lines.since WHERE phone_lines.call_id = excluded.call_id
+                RETURNING call_id),`
+    : '';
+  const release = isInFlight(to)
+    ? ''
+    : ', released AS (DELETE FROM phone_lines WHERE call_id IN (SELECT call_id FROM moved) AND node_id = $5)';
+  return `WITH legal AS (SELECT call_id, $5::text AS node FROM calls WHERE call_id = $1 AND accepted = 1 AND status = ANY($2::text[]) FOR UPDATE),
+          ${line}
+          moved AS (UPDATE calls SET ${assignments} WHERE call_id IN (SELECT call_id FROM ${takesLine ? 'line' : 'legal'}) RETURNING call_id),
+          noted AS (INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $3::bigint, '${to}', $4::text FROM moved)${release}
+          SELECT (SELECT count(*) FROM legal)::int AS legal, (SELECT count(*) FROM moved)::int AS moved`;
+}
 
 export class PgCallProgressStore implements CallProgressRepo {
   constructor(
@@ -107,18 +145,51 @@ export class PgCallProgressStore implements CallProgressRepo {
    * and writes the step to its timeline. Returns false (and changes nothing) otherwise, and when
    * the call would dial a phone whose line another call holds.
    */
-  transition(callId: string, to: CallState, fields: TransitionFields = {}, detail?: string): Promise<boolean> {
+  async transition(callId: string, to: CallState, fields: TransitionFields = {}, detail?: string): Promise<boolean> {
+    // Giving the allowance back reads the call's month and writes a second timeline entry after the
+    // step's: the transaction of several statements, on this rare path only.
+    if (fields.returnsAllowance) return this.transitionInTransaction(callId, to, fields, detail);
+    const at = this.now();
+    const entries = columnEntries(fields);
+    const sets = ['status', 'updated_at', ...(to === 'dialing' ? ['node_id'] : []), ...entries.map(([k]) => COLUMN[k])];
+    const values = [to, at, ...(to === 'dialing' ? [this.nodeId] : []), ...entries.map(([, v]) => v)];
+    // A carried alert rides in its carrier's call, which holds the line.
+    const takesLine = to === 'dialing' && fields.carriedBy === undefined && fields.phone !== undefined;
+    const [row] = await query<{ legal: number; moved: number }>(this.sql, stepStatement(to, sets, takesLine), [
+      callId,
+      fromStates(to),
+      at,
+      detail ?? fields.error ?? null,
+      this.nodeId,
+      ...(takesLine ? [fields.phone] : []),
+      ...values,
+    ]);
+    if (row?.moved === 1) return true;
+    // Legal, but the phone's line is held: by a call a dead node left (free once no call can still be up), or truly busy.
+    if (row?.legal !== 1 || !takesLine) return false;
+    return this.transitionInTransaction(callId, to, fields, detail);
+  }
+
+  /** The slow way (a transaction of several statements): a line found held (the stale-line check), or an allowance given back. */
+  private transitionInTransaction(
+    callId: string,
+    to: CallState,
+    fields: TransitionFields,
+    detail: string | undefined,
+  ): Promise<boolean> {
     return this.sql.begin(async (tx) => {
-      const [current] = await query<{ status: string }>(tx, SQL.lockCall, [callId]);
+      const [current] = await query<{ status: string; kind: string; userId: string; receivedAt: number | string }>(
+        tx,
+        SQL.lockCall,
+        [callId],
+      );
       if (!current || !canTransition(current.status, to)) return false;
       const at = this.now();
       // A carried alert rides in its carrier's call, which holds the line.
       if (to === 'dialing' && fields.carriedBy === undefined && fields.phone !== undefined) {
         if (!(await this.takeLine(tx, fields.phone, callId, at))) return false;
       }
-      const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<
-        [keyof TransitionFields, unknown]
-      >;
+      const entries = columnEntries(fields);
       const sets = [
         'status',
         'updated_at',
@@ -130,6 +201,11 @@ export class PgCallProgressStore implements CallProgressRepo {
       await query(tx, `UPDATE calls SET ${assignments} WHERE call_id = $1`, [callId, ...values]);
       await query(tx, SQL.event, [callId, at, to, detail ?? fields.error ?? null]);
       if (!isInFlight(to)) await query(tx, SQL.releaseLine, [callId, this.nodeId]);
+      // A call that never left this server does not spend the alert's monthly allowance.
+      if (fields.returnsAllowance && current.kind === 'alert' && !isInFlight(to)) {
+        await query(tx, SQL.giveBack, [current.userId, monthWindow(Number(current.receivedAt)).key]);
+        await query(tx, SQL.event, [callId, at, 'allowance', ALLOWANCE_RETURNED]);
+      }
       return true;
     });
   }
@@ -145,11 +221,7 @@ export class PgCallProgressStore implements CallProgressRepo {
 
   /** Answering-machine detection's verdict (HUMAN, MACHINE, NOTSURE) and cause, kept on the call and its timeline. */
   async recordDetection(callId: string, status: string, cause: string): Promise<void> {
-    await this.sql.begin(async (tx) => {
-      const at = this.now();
-      await query(tx, SQL.detection, [status, cause, at, callId]);
-      await query(tx, SQL.event, [callId, at, 'amd', `${status} ${cause}`.trim()]);
-    });
+    await query(this.sql, SQL.detection, [status, cause, this.now(), callId, `${status} ${cause}`.trim()]);
   }
 
   /** The call goes out again through another trunk (the first did not take it): still dialing. */
@@ -158,17 +230,14 @@ export class PgCallProgressStore implements CallProgressRepo {
     placement: { trunk: string; channelId: string; dialedAt: number },
     detail: string,
   ): Promise<void> {
-    await this.sql.begin(async (tx) => {
-      const at = this.now();
-      const changed = await query(tx, SQL.placedAgain, [
-        placement.trunk,
-        placement.channelId,
-        placement.dialedAt,
-        at,
-        callId,
-      ]);
-      if (changed.count === 1) await query(tx, SQL.event, [callId, at, 'trunk', detail]);
-    });
+    await query(this.sql, SQL.placedAgain, [
+      placement.trunk,
+      placement.channelId,
+      placement.dialedAt,
+      this.now(),
+      callId,
+      detail,
+    ]);
   }
 
   /** A note on the timeline that is not a state change (a digit pressed, a playback). */
@@ -186,26 +255,24 @@ export class PgCallProgressStore implements CallProgressRepo {
   }
 
   /** Records that no SMS is due (answered, or backup off), unless one was already claimed. */
-  async markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): Promise<void> {
-    await query(this.sql, SQL.markSms, [status, this.now(), callId]);
+  async markSmsSkipped(callId: string, status: 'not_needed' | 'disabled', why?: string): Promise<void> {
+    await query(this.sql, SQL.markSms, [status, this.now(), callId, why ?? null]);
   }
 
   async setSmsResult(
     callId: string,
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
   ): Promise<void> {
-    await this.sql.begin(async (tx) => {
-      const at = this.now();
-      await query(tx, SQL.setSms, [
-        callId,
-        result.status,
-        result.messageId ?? null,
-        result.parts ?? null,
-        result.error ?? null,
-        at,
-      ]);
-      await query(tx, SQL.event, [callId, at, `sms_${result.status}`, result.error ?? result.messageId ?? null]);
-    });
+    await query(this.sql, SQL.setSms, [
+      callId,
+      result.status,
+      result.messageId ?? null,
+      result.parts ?? null,
+      result.error ?? null,
+      this.now(),
+      `sms_${result.status}`,
+      result.error ?? result.messageId ?? null,
+    ]);
   }
 
   /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */

@@ -7,13 +7,13 @@ import { newApiKey, newUserId } from '../../core/ids.js';
 import { UserError } from '../../lib/errors.js';
 import type { Db } from './database.js';
 import type { SecretBox } from '../secret-box.js';
-import { ACCOUNT_COLUMNS, toAccount, wrongSecretKeyMessage, type AccountRow } from '../rows.js';
+import { ACCOUNT_COLUMNS, endedBySuspension, toAccount, wrongSecretKeyMessage, type AccountRow } from '../rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { AccountRepo } from '../contract.js';
 
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at)
-           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @now, @now, @now)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, created_at, updated_at, key_created_at)
+           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @dedupe_seconds, @webhook_sources, @now, @now, @now)`,
   get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ?`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
@@ -21,11 +21,16 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
-  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, updated_at = @now
+  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, dedupe_seconds = @dedupe_seconds, webhook_sources = @webhook_sources, updated_at = @now
            WHERE user_id = @user_id`,
   rotateKey:
     'UPDATE accounts SET api_key_sealed = @sealed, api_key_mac = @mac, key_created_at = @now, updated_at = @now WHERE user_id = @user_id',
   delete: 'DELETE FROM accounts WHERE user_id = ?',
+  // The queued calls of an account just suspended: their timeline's step first, then the step.
+  suspendedEvents: `INSERT INTO call_events (call_id, at, event, detail)
+           SELECT call_id, @now, 'failed', @error FROM calls WHERE user_id = @user_id AND status = 'queued'`,
+  suspendedCalls: `UPDATE calls SET status = 'failed', ended_at = @now, error = @error, sms_status = coalesce(sms_status, @sms_status), updated_at = @now
+           WHERE user_id = @user_id AND status = 'queued'`,
   fingerprint: 'SELECT fingerprint FROM secret_key_check WHERE id = 1',
   setFingerprint: 'INSERT OR REPLACE INTO secret_key_check (id, fingerprint) VALUES (1, ?)',
 } as const;
@@ -59,6 +64,8 @@ export class AccountStore implements AccountRepo {
       update: db.prepare(SQL.update),
       rotateKey: db.prepare(SQL.rotateKey),
       delete: db.prepare(SQL.delete),
+      suspendedEvents: db.prepare(SQL.suspendedEvents),
+      suspendedCalls: db.prepare(SQL.suspendedCalls),
       fingerprint: db.prepare<[], Buffer>(SQL.fingerprint).pluck(),
       setFingerprint: db.prepare(SQL.setFingerprint),
     };
@@ -95,6 +102,8 @@ export class AccountStore implements AccountRepo {
       language: input.language ?? DEFAULT_LANGUAGE,
       voice: input.voice ?? defaultVoice(input.language ?? DEFAULT_LANGUAGE),
       intro: input.intro ?? null,
+      dedupe_seconds: input.dedupeSeconds ?? 0,
+      webhook_sources: input.webhookSources ?? 'any',
       now: this.now(),
     });
     return this.get(userId)!;
@@ -109,24 +118,41 @@ export class AccountStore implements AccountRepo {
     return this.stmt.list.all().map((row) => this.open(row));
   }
 
+  /**
+   * Changes an account. Suspending it ends its queued calls in the same transaction (rows.ts
+   * endedBySuspension): the claim reads each call's row again, so none is placed after this, on
+   * any process sharing the database.
+   */
   update(userId: string, changes: AccountChanges): Account | undefined {
-    const current = this.get(userId);
-    if (!current) return undefined;
-    const next = { ...current, ...changes };
-    this.stmt.update.run({
-      user_id: userId,
-      name: next.name,
-      phone: next.phone,
-      plan: next.plan,
-      sms_backup: next.smsBackup ? 1 : 0,
-      require_confirm: next.requireConfirm ? 1 : 0,
-      language: next.language,
-      voice: next.voice,
-      intro: next.intro,
-      status: next.status,
-      now: this.now(),
-    });
-    return this.get(userId);
+    return this.db
+      .transaction(() => {
+        const current = this.get(userId);
+        if (!current) return undefined;
+        const next = { ...current, ...changes };
+        const now = this.now();
+        this.stmt.update.run({
+          user_id: userId,
+          name: next.name,
+          phone: next.phone,
+          plan: next.plan,
+          sms_backup: next.smsBackup ? 1 : 0,
+          require_confirm: next.requireConfirm ? 1 : 0,
+          language: next.language,
+          voice: next.voice,
+          intro: next.intro,
+          status: next.status,
+          dedupe_seconds: next.dedupeSeconds,
+          webhook_sources: next.webhookSources,
+          now,
+        });
+        if (next.status === 'suspended') {
+          const { error, smsStatus } = endedBySuspension(next);
+          this.stmt.suspendedEvents.run({ user_id: userId, now, error });
+          this.stmt.suspendedCalls.run({ user_id: userId, now, error, sms_status: smsStatus });
+        }
+        return this.get(userId);
+      })
+      .immediate();
   }
 
   /** Issues a new api_key; the old webhook URL stops working at once. */

@@ -1,6 +1,6 @@
 // What happens to a call after it was accepted: state transitions with their times, the
 // timeline (call_events), and the SMS backup, claimed once so it is never sent twice.
-import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, type CallState } from '../../core/call-state.js';
+import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isFinal, type CallState } from '../../core/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import type {
@@ -11,7 +11,8 @@ import type {
   TransitionFields,
   WaitingSms,
 } from '../../core/records.js';
-import { COLUMN } from '../rows.js';
+import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
+import { monthWindow } from '../../core/limits.js';
 import type { CallProgressRepo } from '../contract.js';
 
 const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
@@ -23,11 +24,12 @@ const SQL = {
   get: `${SELECT_CALL} WHERE call_id = ? AND accepted = 1`,
   inFlight: `${SELECT_CALL} WHERE status IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND accepted = 1 ORDER BY id`,
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
+  giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = ? AND month = ? AND calls > 0',
   events: 'SELECT at, event, detail FROM call_events WHERE call_id = ? ORDER BY id',
   claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
   setSms: `UPDATE calls SET sms_status = @status, sms_message_id = coalesce(@message_id, sms_message_id), sms_parts = coalesce(@parts, sms_parts),
                             sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id`,
-  markSms: `UPDATE calls SET sms_status = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
+  markSms: `UPDATE calls SET sms_status = ?, sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
   // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
   bySmsMessage: `SELECT call_id AS callId, user_id AS userId, sms_status AS smsStatus FROM calls
                  WHERE sms_message_id = @id AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = @id) - 60000 ORDER BY id`,
@@ -62,6 +64,7 @@ export class CallProgressStore implements CallProgressRepo {
       get: db.prepare<[string], CallForDialing>(SQL.get),
       inFlight: db.prepare<[], CallForDialing>(SQL.inFlight),
       event: db.prepare(SQL.event),
+      giveBack: db.prepare(SQL.giveBack),
       events: db.prepare<[string], CallEventRow>(SQL.events),
       claimSms: db.prepare(SQL.claimSms),
       setSms: db.prepare(SQL.setSms),
@@ -99,13 +102,16 @@ export class CallProgressStore implements CallProgressRepo {
       .transaction(() => {
         const current = this.stmt.get.get(callId);
         if (!current || !canTransition(current.status, to)) return false;
-        const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as Array<
-          [keyof TransitionFields, unknown]
-        >;
+        const entries = columnEntries(fields);
         const sets = ['status = @status', 'updated_at = @now', ...entries.map(([k]) => `${COLUMN[k]} = @${k}`)];
         const at = this.now();
         this.update(sets.join(', ')).run({ ...Object.fromEntries(entries), status: to, now: at, callId });
         this.stmt.event.run(callId, at, to, detail ?? fields.error ?? null);
+        // A call that never left this server does not spend the alert's monthly allowance.
+        if (fields.returnsAllowance && current.kind === 'alert' && isFinal(to)) {
+          this.stmt.giveBack.run(current.userId, monthWindow(current.receivedAt).key);
+          this.stmt.event.run(callId, at, 'allowance', ALLOWANCE_RETURNED);
+        }
         return true;
       })
       .immediate();
@@ -160,8 +166,8 @@ export class CallProgressStore implements CallProgressRepo {
   }
 
   /** Records that no SMS is due (answered, or backup off), unless one was already claimed. */
-  markSmsSkipped(callId: string, status: 'not_needed' | 'disabled'): void {
-    this.stmt.markSms.run(status, this.now(), callId);
+  markSmsSkipped(callId: string, status: 'not_needed' | 'disabled', why?: string): void {
+    this.stmt.markSms.run(status, why ?? null, this.now(), callId);
   }
 
   setSmsResult(

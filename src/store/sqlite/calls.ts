@@ -1,6 +1,7 @@
 // The call history: accepted alerts (which become calls) and rejected ones, and the monthly usage
 // counters. Accepting an alert is one IMMEDIATE transaction: limits are checked and the call and its
 // usage are written together, so limits stay exact under concurrency and across processes.
+import type { SmsAttempt } from '../../core/sms-truth.js';
 import type { Alert } from '../../core/payload.js';
 import { newCallId } from '../../core/ids.js';
 import {
@@ -13,9 +14,16 @@ import {
   type Plan,
 } from '../../core/limits.js';
 import { withBusyTimeout, type Db } from './database.js';
-import type { AcceptResult, CallKind, CallRecord, HistoryPage, RejectedAlert } from '../../core/records.js';
+import type {
+  AcceptResult,
+  CallKind,
+  CallRecord,
+  DedupeCheck,
+  HistoryPage,
+  RejectedAlert,
+} from '../../core/records.js';
 import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
-import { rejectionColumns } from '../rows.js';
+import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
 import type { CallRepo } from '../contract.js';
 
 /**
@@ -40,11 +48,18 @@ const SQL = {
   trimRejections: `DELETE FROM calls WHERE user_id = @user_id AND accepted = 0 AND id <= (
                      SELECT id FROM calls WHERE user_id = @user_id AND accepted = 0 ORDER BY id DESC LIMIT 1 OFFSET @keep)`,
   get: 'SELECT * FROM calls WHERE call_id = ?',
+  firstWithKey: `SELECT call_id FROM calls WHERE user_id = ? AND dedupe_key = ? AND received_at >= ?
+                 ORDER BY received_at LIMIT 1`,
+  setDedupeKey: 'UPDATE calls SET dedupe_key = ? WHERE call_id = ?',
   listAll: 'SELECT * FROM calls WHERE id < @before ORDER BY id DESC LIMIT @limit',
   listForAccount: 'SELECT * FROM calls WHERE user_id = @user_id AND id < @before ORDER BY id DESC LIMIT @limit',
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
                            ORDER BY id DESC LIMIT @limit`,
   getForAccount: 'SELECT * FROM calls WHERE call_id = ? AND user_id = ?',
+  // The server's last SMS attempts, among its latest 2,000 calls (an index-free read of the newest rows).
+  recentSms: `SELECT sms_status AS status, sms_error AS error, coalesce(sms_at, updated_at) AS at FROM calls
+              WHERE id > (SELECT coalesce(max(id), 0) FROM calls) - 2000 AND sms_status IN ('sent', 'delivered', 'failed', 'waiting')
+              ORDER BY at DESC LIMIT ?`,
 } as const;
 
 /** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
@@ -60,8 +75,8 @@ interface PendingWrite {
 export class CallStore implements CallRepo {
   private readonly stmt;
   /** An accept in a transaction of its own, answered at once (tools and tests; serve groups them: accept). */
-  readonly acceptNow: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
-  private readonly acceptTx: (userId: string, plan: Plan, alert: Alert) => AcceptResult;
+  readonly acceptNow: (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck) => AcceptResult;
+  private readonly acceptTx: (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck) => AcceptResult;
   private readonly rejectTx: (rejected: RejectedAlert) => null;
   private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
   private pending: PendingWrite[] = [];
@@ -77,30 +92,42 @@ export class CallStore implements CallRepo {
       recentAccepted: db.prepare<[string, CallKind, number, number], { received_at: number }>(SQL.recentAccepted),
       trimRejections: db.prepare(SQL.trimRejections),
       get: db.prepare<[string], CallRow>(SQL.get),
+      firstWithKey: db.prepare<[string, string, number], { call_id: string }>(SQL.firstWithKey),
+      setDedupeKey: db.prepare(SQL.setDedupeKey),
       listAll: db.prepare<{ before: number; limit: number }, CallRow>(SQL.listAll),
+      recentSms: db.prepare<[number], SmsAttempt>(SQL.recentSms),
       listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
       listForAccountByStatus: db.prepare<{ user_id: string; before: number; limit: number; statuses: string }, CallRow>(
         SQL.listForAccountByStatus,
       ),
       getForAccount: db.prepare<[string, string], CallRow>(SQL.getForAccount),
     };
-    const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert): AcceptResult => {
+    const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): AcceptResult => {
       const now = this.now();
+      // In the accept's own write transaction: of two identical alerts, exactly one becomes a call.
+      const first = dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since);
+      if (first) {
+        const rowId = newCallId();
+        this.insertRejection(now, duplicateRow(userId, alert, first.call_id, rowId));
+        return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
+      }
       const month = monthWindow(now);
       // An unlimited plan's usage is only counted, never read: one statement less per alert.
       const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
       const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
-        this.insertRejection(now, limitRejection(userId, alert, decision));
-        return { accepted: false, decision };
+        const rejectionId = newCallId();
+        this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
+        return { accepted: false, decision, callId: rejectionId };
       }
       const callId = newCallId();
       this.insertCall(now, callId, userId, 'alert', alert);
+      if (dedupe) this.stmt.setDedupeKey.run(dedupe.key, callId);
       this.stmt.countUsage.run(userId, month.key);
       return { accepted: true, callId, receivedAt: now };
     });
-    this.acceptNow = (userId, plan, alert) => acceptTx.immediate(userId, plan, alert);
+    this.acceptNow = (userId, plan, alert, dedupe) => acceptTx.immediate(userId, plan, alert, dedupe);
     this.acceptTx = acceptTx;
     this.rejectTx = db.transaction((rejected: RejectedAlert) => {
       this.insertRejection(this.now(), rejected);
@@ -124,8 +151,8 @@ export class CallStore implements CallRepo {
    * together in the next, so a durable write (fsync) is shared instead of paid per alert. Each
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
    */
-  accept(userId: string, plan: Plan, alert: Alert): Promise<AcceptResult> {
-    return this.grouped(() => this.acceptTx(userId, plan, alert)) as Promise<AcceptResult>;
+  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult> {
+    return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe)) as Promise<AcceptResult>;
   }
 
   /** recordRejectionNow in the next group commit: a flood of refused requests shares the fsync too. */
@@ -172,21 +199,14 @@ export class CallStore implements CallRepo {
       kind,
       accepted: 1,
       status: 'queued',
-      message: alert.message,
-      message_truncated: alert.truncated ? 1 : 0,
-      ticker: alert.fields.ticker ?? null,
-      price: alert.fields.price ?? null,
-      action: alert.fields.action ?? null,
-      strategy: alert.fields.strategy ?? null,
-      alert_timestamp: alert.fields.timestamp ?? null,
-      extra: Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+      ...alertColumns(alert),
       error: null,
       now,
     });
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    this.stmt.insert.run({ call_id: newCallId(), ...rejectionColumns(rejected), now });
+    this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), now });
     this.stmt.trimRejections.run({ user_id: rejected.userId, keep: MAX_REJECTIONS_KEPT });
   }
 
@@ -267,5 +287,10 @@ export class CallStore implements CallRepo {
       ? this.stmt.listForAccount.all({ user_id: options.userId, before, limit })
       : this.stmt.listAll.all({ before, limit });
     return rows.map(toRecord);
+  }
+
+  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/sms-truth). */
+  recentSmsAttempts(limit: number): SmsAttempt[] {
+    return this.stmt.recentSms.all(limit);
   }
 }

@@ -46,11 +46,11 @@ export function hearSection(csrfToken: string, available: boolean, view: HearVie
   const spoken = view.spoken
     ? html`<audio id="voice-sample" controls preload="none" src="${view.spoken.src}">Your browser cannot play the sample.</audio>
   <p class="hint">What the call says:</p>
-  <blockquote class="spoken" id="hear-spoken" >${view.spoken.phrases.intro} <strong>${view.spoken.phrases.message}</strong> ${view.spoken.phrases.prompt}</blockquote>`
+  <blockquote class="spoken" id="hear-spoken" >${view.spoken.phrases.intro} ${view.spoken.phrases.keys} <strong>${view.spoken.phrases.message}</strong> ${view.spoken.phrases.prompt}</blockquote>`
     : '';
   return html`<section class="card" id="hear" aria-labelledby="hear-title">
   <h2 id="hear-title">Hear it</h2>
-  <p>Type an alert message, or paste the JSON your alert sends, and hear it as your calls say it: your language, voice and intro, then the message, then the prompt.</p>
+  <p>Type an alert message, or paste the JSON your alert sends, and hear it as your calls say it: your language, voice and intro, the keys you may press, then the message, then the prompt.</p>
   <form method="post" action="/dashboard/hear#hear" data-hear>
     ${csrfField(csrfToken)}
     <label for="hear-message">Message to hear</label>

@@ -20,7 +20,9 @@ function smsText(entry: HistoryEntry, details: boolean): string | null {
   const why = smsReasonText(entry.smsStatus, entry.smsError);
   const said = why ? `. ${why}` : '';
   const raw = details && entry.smsError ? ` (details: ${entry.smsError})` : '';
-  return `${entry.smsStatus.replace(/_/g, ' ')}${parts}${said}${raw}`;
+  // "disabled" would read as a broken switch: the sentence says which (no gateway, backup off).
+  const status = entry.smsStatus === 'disabled' ? 'not sent' : entry.smsStatus.replace(/_/g, ' ');
+  return `${status}${parts}${said}${raw}`;
 }
 
 export function badge(status: string): SafeHtml {

@@ -1,9 +1,10 @@
 // The overview: webhook URL with a copy button, ready-to-paste TradingView messages, plan and usage,
-// phone, SMS backup and confirmation switches, the call's language, voice and intro, "Hear it" (any
+// phone, SMS backup and confirmation switches, the keys during a call, the call's language, voice and intro, "Hear it" (any
 // message as the calls say it), the contact card, test call and the way to regenerate the URL.
 import type { Account } from '../../../core/account.js';
 import { introFor, LANGUAGE_CODES, LANGUAGES, MAX_INTRO, VOICE_IDS, VOICES } from '../../../core/languages.js';
 import type { PlanLimits } from '../../../core/limits.js';
+import { smsBackupWarning, type SmsGatewayState } from '../../../core/sms-truth.js';
 import { formatTime, plural } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
@@ -23,6 +24,8 @@ export interface OverviewModel {
   hear?: HearView | undefined;
   /** The number calls come from, when the server has a dialable one: offered as a contact card. */
   callerId: string | undefined;
+  /** The SMS gateway as the server knows it: what the SMS backup switch can do here. */
+  sms: SmsGatewayState;
   readOnly: boolean;
   notice?: Notice | undefined;
 }
@@ -118,6 +121,8 @@ interface Switch {
   on: boolean;
   /** What on and off mean, in a sentence each. */
   meaning: { on: string; off: string };
+  /** What stands in the way of the promise on this server, shown as a warning under the state. */
+  warning?: string | null | undefined;
   action: string;
   field: string;
   /** The button's words to turn it on, and off. */
@@ -126,8 +131,9 @@ interface Switch {
 
 /** An account setting that is on or off: its state in words and, unless read-only, the form that flips it. */
 function switchSection(model: OverviewModel, s: Switch): SafeHtml {
+  const warning = s.warning ? html`<p class="notice error" id="${s.id}-warning">${s.warning}</p>` : '';
   const state = html`<p>${s.title} is <span class="switch-state" id="${s.id}-state">${s.on ? 'on' : 'off'}</span>.
-  ${s.on ? s.meaning.on : s.meaning.off}</p>`;
+  ${s.on ? s.meaning.on : s.meaning.off}</p>${warning}`;
   if (model.readOnly) return html`<section class="card"><h2>${s.title}</h2>${state}</section>`;
   return html`<section class="card" aria-labelledby="${s.id}-title">
   <h2 id="${s.id}-title">${s.title}</h2>
@@ -140,19 +146,36 @@ function switchSection(model: OverviewModel, s: Switch): SafeHtml {
 </section>`;
 }
 
+/** Why an SMS will not (or may not) follow a missed call on this server; null when nothing stands in the way. */
+function smsObstacle(model: OverviewModel): string | null {
+  const warning = smsBackupWarning(model.sms, 'owner');
+  return warning === null ? null : warning.charAt(0).toUpperCase() + warning.slice(1);
+}
+
 function smsSection(model: OverviewModel): SafeHtml {
+  const obstacle = smsObstacle(model);
+  const cannot = model.sms.state === 'none' || model.sms.state === 'no_telephony';
   return switchSection(model, {
     id: 'sms',
     title: 'SMS backup',
     on: model.account.smsBackup,
     meaning: {
-      on: 'When a call is not answered, busy or unreachable, the message is sent by SMS.',
+      // The promise only where the server can keep it.
+      on: cannot
+        ? 'It is meant to send the message by SMS when a call is not answered, busy or unreachable, but:'
+        : 'When a call is not answered, busy or unreachable, the message is sent by SMS.',
       off: 'A missed call is not followed by an SMS.',
     },
+    warning: model.account.smsBackup || cannot ? obstacle : null,
     action: '/dashboard/sms-backup',
     field: 'sms_backup',
     button: { on: 'Turn SMS backup on', off: 'Turn SMS backup off' },
   });
+}
+
+/** An SMS follows a missed or unconfirmed call: the account has it on and nothing on the server stands in the way. */
+function smsFollows(model: OverviewModel): boolean {
+  return model.account.smsBackup && smsObstacle(model) === null;
 }
 
 function confirmSection(model: OverviewModel): SafeHtml {
@@ -161,13 +184,27 @@ function confirmSection(model: OverviewModel): SafeHtml {
     title: 'Confirmation required',
     on: model.account.requireConfirm,
     meaning: {
-      on: 'A call counts as heard only when you press 1; an answered call without it ends unconfirmed, and the SMS backup goes out.',
+      on: `A call counts as heard only when you press 1; an answered call without it ends unconfirmed${smsFollows(model) ? ', and the SMS backup goes out' : ''}.`,
       off: 'An answered call whose message played counts as heard, 1 pressed or not.',
     },
     action: '/dashboard/require-confirm',
     field: 'require_confirm',
     button: { on: 'Require a 1 to confirm', off: 'Stop requiring a 1' },
   });
+}
+
+/** What the keys do during a call (core/keypad), in the words the call says them in after the intro. */
+function keysSection(model: OverviewModel): SafeHtml {
+  const { keys } = LANGUAGES[model.account.language].prompts;
+  return html`<section class="card" aria-labelledby="keys-title">
+  <h2 id="keys-title">Keys during a call</h2>
+  <dl class="facts" id="keys-list">
+    <dt>1</dt><dd>confirms: the call says so and ends (acknowledged)</dd>
+    <dt>2 or *</dt><dd>says the message again from its start, as often as you like while the call lasts</dd>
+    <dt>0</dt><dd>says these keys again</dd>
+  </dl>
+  <p class="hint" id="keys-said">A key works at once, also while the message plays. The call says the keys once, after the intro: "${keys}" A voicemail's keys do nothing.</p>
+</section>`;
 }
 
 function voiceSection(model: OverviewModel): SafeHtml {
@@ -189,13 +226,17 @@ function voiceSection(model: OverviewModel): SafeHtml {
       ? 'every language'
       : codes.map((code) => LANGUAGES[code].name).join(', ');
   };
+  // A select shows one line, cut at a phone's width: the options carry the voice's short name, the
+  // hint below says what each sounds like and speaks.
+  const shortName = (id: (typeof VOICE_IDS)[number]) => VOICES[id].label.replace(/\s*\(.*$/, '');
   const voices = VOICE_IDS.map(
-    (id) =>
-      html`<option value="${id}"${id === account.voice ? html` selected` : ''}>${VOICES[id].label}: ${speaks(id)}</option>`,
+    (id) => html`<option value="${id}"${id === account.voice ? html` selected` : ''}>${shortName(id)}</option>`,
   );
+  const voiceList = VOICE_IDS.map((id) => html`<li>${VOICES[id].label}: ${speaks(id)}</li>`);
   return html`<section class="card" aria-labelledby="voice-title">
   <h2 id="voice-title">Language and voice</h2>
   ${facts}
+  ${model.testCallsAvailable ? '' : html`<p class="notice" id="voice-no-calls">This server places no calls at the moment (telephony is off): these settings apply once it does.</p>`}
   <p class="hint"><a href="#hear">Hear it</a>: your own message, as your calls say it.</p>
   <form method="post" action="/dashboard/voice">
     ${csrfField(model.viewer.csrfToken)}
@@ -203,7 +244,7 @@ function voiceSection(model: OverviewModel): SafeHtml {
     <select id="voice-language" name="language">${languages}</select>
     <label for="voice-voice">Voice</label>
     <select id="voice-voice" name="voice" aria-describedby="voice-voice-hint"><option value="">The language's default</option>${voices}</select>
-    <p class="hint" id="voice-voice-hint">A voice that does not speak the language is refused; "the language's default" always fits.</p>
+    <div class="hint" id="voice-voice-hint"><ul>${voiceList}</ul><p>A voice that does not speak the language is refused; "the language's default" always fits.</p></div>
     <label for="voice-intro">Spoken intro (before the message)</label>
     <input type="text" id="voice-intro" name="intro" maxlength="${MAX_INTRO}" value="${account.intro ?? ''}" placeholder="${language.prompts.intro}" aria-describedby="voice-intro-hint">
     <p class="hint" id="voice-intro-hint">At most ${MAX_INTRO} characters. Empty: the language's own ("${language.prompts.intro}").</p>
@@ -216,7 +257,7 @@ function contactSection(model: OverviewModel): SafeHtml {
   const why =
     'Phones that silence unknown callers, or Do Not Disturb, would silence your alert. Save this number as a contact and allow it through.';
   if (model.callerId === undefined) {
-    return html`<section class="card"><h2>Save ringhook's number</h2><p>This server calls without a fixed number (no caller id is set), so there is no number to save. ${why} Ask the operator to set one.</p></section>`;
+    return html`<section class="card" aria-labelledby="contact-title"><h2 id="contact-title">ringhook's number</h2><p id="contact-none">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes. Phones that silence unknown callers, or Do Not Disturb, could silence them: ask your administrator to set a caller ID, and a contact card to save will appear here.</p></section>`;
   }
   return html`<section class="card" aria-labelledby="contact-title">
   <h2 id="contact-title">Save ringhook's number</h2>
@@ -234,7 +275,7 @@ export function testCallForm(csrfToken: string, available: boolean): SafeHtml {
     ${csrfField(csrfToken)}
     <button type="submit">Send test call</button>
   </form>
-  <p class="hint">Your phone rings within a couple of seconds; the call appears in the history. Test calls do not count against the monthly allowance.</p>`;
+  <p class="hint">ringhook calls your phone now; the history shows the call as it goes and how it ended. Test calls do not count against the monthly allowance.</p>`;
 }
 
 function actionsSection(model: OverviewModel): SafeHtml {
@@ -257,6 +298,7 @@ ${webhookSection(model)}
 ${planSection(model)}
 ${smsSection(model)}
 ${confirmSection(model)}
+${keysSection(model)}
 ${voiceSection(model)}
 ${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}
 ${contactSection(model)}

@@ -11,7 +11,8 @@ import { overviewBody } from '../pages/overview.js';
 import { page } from '../layout.js';
 import { html } from '../html.js';
 import { htmlResponse } from '../respond.js';
-import { historyModel, overviewModel } from '../models.js';
+import { historyModel, overviewModel, smsGatewayNow } from '../models.js';
+import { smsBackupWarning } from '../../../core/sms-truth.js';
 
 const notFound = (viewer: Viewer) =>
   htmlResponse(404, errorPage({ status: 404, title: 'Not found', message: 'There is no such page.', viewer }));
@@ -27,7 +28,7 @@ export function mountAdminRoutes(app: H3, ctx: DashboardContext): void {
           usedThisMonth: (await ctx.deps.store.calls.usage(account.userId)).used,
         })),
       );
-      return htmlResponse(200, adminPage(viewer, rows));
+      return htmlResponse(200, adminPage(viewer, rows, smsBackupWarning(await smsGatewayNow(ctx), 'admin')));
     }),
   );
 

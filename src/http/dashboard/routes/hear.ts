@@ -38,7 +38,7 @@ export function mountHearRoutes(app: H3, ctx: DashboardContext): void {
     }),
   );
 
-  // The WAV of an alert message (the sample alert without one): intro, message and prompt in the account's voice.
+  // The WAV of an alert message (the sample alert without one): intro, keys, message and prompt in the account's voice.
   app.get(
     '/dashboard/voice-sample.wav',
     apiRoute(ctx, async (event, { account }) => {

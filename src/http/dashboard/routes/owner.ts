@@ -7,7 +7,7 @@ import { contactCard } from '../../../core/contact-card.js';
 import { chooseVoice, introSchema, languageSchema, voiceSchema } from '../../../core/languages.js';
 import { apiRoute, formRoute, pageRoute, type DashboardContext } from '../context.js';
 import { errorPage } from '../pages/error.js';
-import { noticeFromQuery } from '../notices.js';
+import { followedTestCall, noticeFromQuery, testCallNotice } from '../notices.js';
 import { callItem, historyPage } from '../pages/history.js';
 import { overviewPage, regeneratePage } from '../pages/overview.js';
 import { htmlResponse, plain, redirectTo } from '../respond.js';
@@ -36,7 +36,10 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
         heading: 'Call history',
         readOnly: false,
       });
-      return htmlResponse(200, historyPage({ ...model, notice: noticeFromQuery(event.url) }));
+      const followed = followedTestCall(event.url);
+      const call = followed ? await ctx.deps.store.calls.getForAccount(account.userId, followed) : undefined;
+      const notice = call ? testCallNotice(call) : noticeFromQuery(event.url);
+      return htmlResponse(200, historyPage({ ...model, notice }));
     }),
   );
 
@@ -133,7 +136,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
             : `/calls?notice=test-call-limited&retry=${result.retryAfterSeconds}`,
         );
       ctx.deps.logger.info('dashboard: test call', { user_id: account.userId, call_id: result.callId });
-      return redirectTo('/calls?notice=test-call');
+      return redirectTo(`/calls?notice=test-call&call=${encodeURIComponent(result.callId)}`);
     }),
   );
 

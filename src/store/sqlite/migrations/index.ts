@@ -13,6 +13,8 @@ import cluster from './008-cluster.js';
 import upgradeRule from './009-upgrade-rule.js';
 import reasonDetail from './010-reason-detail.js';
 import certificate from './011-certificate.js';
+import ownerControls from './013-owner-controls.js';
+import receiveFunction from './012-receive-function.js';
 
 export interface Migration {
   name: string;
@@ -33,4 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '009-upgrade-rule', sql: upgradeRule },
   { name: '010-reason-detail', sql: reasonDetail },
   { name: '011-certificate', sql: certificate },
+  { name: '012-receive-function', sql: receiveFunction },
+  { name: '013-owner-controls', sql: ownerControls },
 ];

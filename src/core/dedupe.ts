@@ -1,0 +1,65 @@
+// Duplicate alerts: which alerts count as the same one, and for how long. Off unless the account
+// sets a window (the seed's contract: every accepted alert rings). The key is what the store
+// compares within the window: the sender's Idempotency-Key header, else the JSON body's `id`,
+// else the message with its fields (ticker, price, action, strategy, timestamp and the extra fields).
+import { createHash } from 'node:crypto';
+import type { Alert } from './payload.js';
+
+/** The longest window an account may set: a day. */
+export const MAX_DEDUPE_SECONDS = 86_400;
+
+/** "0", "off" or a number of seconds (1 to a day); returns the seconds (0 = off) or an error line. */
+export function parseDedupeSeconds(input: string): { ok: true; seconds: number } | { ok: false; error: string } {
+  const text = input.trim().toLowerCase();
+  if (text === 'off' || text === '0') return { ok: true, seconds: 0 };
+  if (!/^\d+$/.test(text) || Number(text) > MAX_DEDUPE_SECONDS)
+    return { ok: false, error: `--dedupe must be "off" or a number of seconds from 0 to ${MAX_DEDUPE_SECONDS}` };
+  return { ok: true, seconds: Number(text) };
+}
+
+export interface DedupeSource {
+  /** The Idempotency-Key header, when sent. */
+  idempotencyKey?: string | undefined;
+  alert: Pick<Alert, 'message' | 'fields' | 'extra'>;
+}
+
+/** Stable JSON: keys sorted at every depth, so {a,b} and {b,a} are the same fields. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * The key two alerts share when they are the same alert, or null when the account does not
+ * dedupe. A digest (the message never stored twice); the kind of key is its prefix, so a body can
+ * never collide with a header's key.
+ */
+export function dedupeKey(windowSeconds: number, source: DedupeSource): string | null {
+  if (windowSeconds <= 0) return null;
+  const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
+  const header = source.idempotencyKey?.trim();
+  if (header) return `k:${digest(header)}`;
+  const id = bodyId(source.alert.extra);
+  if (id) return `i:${digest(id)}`;
+  const { message, fields, extra } = source.alert;
+  return `b:${digest(canonical({ message, fields, extra }))}`;
+}
+
+/** The JSON body's top-level `id` (kept among the extra fields), when a non-empty string or a number. */
+function bodyId(extra: Record<string, unknown>): string | undefined {
+  const id = extra.id;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  if (typeof id === 'string' && id.trim() !== '') return id.trim();
+  return undefined;
+}
+
+/** The earliest received_at an earlier alert may have to be this one's duplicate. */
+export function dedupeSince(now: number, windowSeconds: number): number {
+  return now - windowSeconds * 1000;
+}

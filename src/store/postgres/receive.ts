@@ -1,0 +1,172 @@
+// The webhook's alerts on PostgreSQL in one round trip each, or fewer: the alerts that arrive while
+// the batches in flight are being committed go together in the next call of the server-side
+// function (migration 012), one transaction and one WAL flush for all of them. Each caller is
+// answered only after its batch committed: a 200 still means the alert is on the server's disk.
+import { newCallId } from '../../core/ids.js';
+import { BURST_WINDOW_MS, decideLimits, monthWindow, PLAN_LIMITS } from '../../core/limits.js';
+import type { AlertToReceive, ReceivedAlert } from '../../core/records.js';
+import { isStoreUnavailable } from '../unavailable.js';
+import { type AccountRow, alertColumns, MAX_REJECTIONS_KEPT, rejectionColumns, toAccount } from '../rows.js';
+import type { SecretBox } from '../secret-box.js';
+import { query, type Sql } from './connect.js';
+import { RECEIVE_FUNCTION } from './receive-function.js';
+
+const RECEIVE = `SELECT ${RECEIVE_FUNCTION}($1::text::jsonb, $2::text::jsonb, $3, $4, $5, $6, $7) AS results`;
+const PLANS = JSON.stringify(PLAN_LIMITS);
+/** A batch bigger than this waits for the next call: one transaction does not hold many accounts' locks for long. */
+const MAX_BATCH = 64;
+
+type Verdict =
+  | { r: 'unauthorized' }
+  | { r: 'suspended' | 'invalid' | 'accepted'; account: Omit<AccountRow, 'api_key_sealed'> }
+  | { r: 'limited'; account: Omit<AccountRow, 'api_key_sealed'>; used: number; recent: number[] };
+
+interface Pending {
+  request: AlertToReceive;
+  item: Record<string, unknown>;
+  resolve: (received: ReceivedAlert) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The function's input for one alert: its credentials' MAC, and the row it becomes whichever way it is decided. */
+function itemOf(request: AlertToReceive, mac: Buffer): Record<string, unknown> {
+  const base = { u: request.userId, m: mac.toString('hex'), c: newCallId() };
+  const { payload } = request;
+  if (!payload.ok) {
+    const {
+      user_id: _,
+      kind: __,
+      accepted: ___,
+      ...invalid
+    } = rejectionColumns({
+      userId: request.userId,
+      status: 'invalid_payload',
+      error: payload.error,
+      excerpt: payload.excerpt,
+    });
+    return { ...base, invalid };
+  }
+  const { alert } = payload;
+  const {
+    user_id: _,
+    kind: __,
+    accepted: ___,
+    status: ____,
+    error: _____,
+    ...refused
+  } = rejectionColumns({
+    userId: request.userId,
+    status: 'rate_limited',
+    error: '',
+    alert,
+  });
+  return {
+    ...base,
+    a: alertColumns(alert),
+    refused,
+  };
+}
+
+export class PgAlertReceiver {
+  private pending: Pending[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly secrets: SecretBox,
+    private readonly nodeId: string | null,
+    private readonly now: () => number,
+    /** Batches sent at once; the next batch gathers the alerts that arrive meanwhile. */
+    private readonly concurrency = 2,
+  ) {}
+
+  receive(request: AlertToReceive): Promise<ReceivedAlert> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ request, item: itemOf(request, this.secrets.mac(request.apiKey)), resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.flush();
+        });
+      }
+    });
+  }
+
+  private flush(): void {
+    while (this.inFlight < this.concurrency && this.pending.length > 0) {
+      const batch = this.pending.splice(0, MAX_BATCH);
+      this.inFlight++;
+      void this.send(batch).finally(() => {
+        this.inFlight--;
+        this.flush();
+      });
+    }
+  }
+
+  private async send(batch: Pending[]): Promise<void> {
+    let verdicts: Verdict[];
+    const at = this.now();
+    try {
+      verdicts = await this.call(
+        batch.map((p) => p.item),
+        at,
+      );
+    } catch (error) {
+      // Nothing of the batch was written. One alert the server refuses (a character PostgreSQL's
+      // text cannot hold) must not fail the others: alone, each gets its own answer.
+      if (batch.length > 1 && !isStoreUnavailable(error)) {
+        await Promise.all(batch.map((p) => this.send([p])));
+        return;
+      }
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => {
+      try {
+        p.resolve(this.outcome(p, verdicts[i]!, at));
+      } catch (error) {
+        p.reject(error);
+      }
+    });
+  }
+
+  private async call(items: Array<Record<string, unknown>>, at: number): Promise<Verdict[]> {
+    const [row] = await query<{ results: Verdict[] }>(this.sql, RECEIVE, [
+      JSON.stringify(items),
+      PLANS,
+      at,
+      BURST_WINDOW_MS,
+      monthWindow(at).key,
+      this.nodeId,
+      MAX_REJECTIONS_KEPT,
+    ]);
+    if (!row || row.results.length !== items.length)
+      throw new Error(`${RECEIVE_FUNCTION} answered no verdict per alert`);
+    return row.results;
+  }
+
+  private outcome({ request, item }: Pending, verdict: Verdict, at: number): ReceivedAlert {
+    if (verdict.r === 'unauthorized') return { outcome: 'unauthorized' };
+    const account = toAccount(verdict.account as AccountRow, request.apiKey);
+    switch (verdict.r) {
+      case 'accepted':
+        return {
+          outcome: 'accepted',
+          account,
+          callId: item.c as string,
+          receivedAt: at,
+          announced: this.nodeId !== null,
+        };
+      case 'suspended':
+      case 'invalid':
+        return { outcome: verdict.r, account, callId: item.c as string };
+      case 'limited': {
+        const decision = decideLimits(account.plan, at, verdict.used, verdict.recent);
+        if (decision.allowed) throw new Error(`${RECEIVE_FUNCTION} refused an alert its limits allow`);
+        return { outcome: 'refused', account, callId: item.c as string, decision };
+      }
+    }
+  }
+}

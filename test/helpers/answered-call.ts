@@ -1,0 +1,93 @@
+// One alert's call to a SIPp phone whose audio is the test's (test/helpers/rtp-phone): SIPp answers,
+// the test's `speak` sends what the phone says once the call is answered, and the call is followed
+// to its end and its SMS. Used by the tests of answering-machine detection (voicemail, silence
+// suppression).
+import { expect } from 'vitest';
+import type { Account } from '../../src/core/account.js';
+import { createAccount } from './accounts.js';
+import type { CallingService } from './calling-service.js';
+import { freeUdpPort } from './ports.js';
+import { asteriskMedia, startRtpPhone, type RtpPhone } from './rtp-phone.js';
+import { smsSettled, type CallRow } from './service.js';
+import { startSipp } from './sipp.js';
+import { waitFor } from './wait.js';
+
+export const PHONE = '+14155550123';
+
+export interface Answered {
+  callId: string;
+  /** When the test saw the call answered (a few ms after the phone's 200 OK). */
+  answeredAt: number;
+  rtp: RtpPhone;
+  media: { host: string; port: number };
+}
+
+export interface AnsweredCall {
+  row: CallRow;
+  rtp: RtpPhone;
+  sms: string[];
+  /** The phrases heard, from the call's timeline (for failure messages). */
+  talk: string | undefined;
+}
+
+/**
+ * An alert to an account; SIPp answers (scenario `answer`, or `answer-cn`: its SDP offers comfort
+ * noise too), and `speak` runs once the call is answered.
+ */
+export async function callAnswered(
+  calling: CallingService,
+  requireConfirm: boolean,
+  message: string,
+  speak: (call: Answered) => Promise<void>,
+  scenario: 'answer' | 'answer-cn' = 'answer',
+): Promise<AnsweredCall> {
+  const a: Account = await createAccount(calling.t.service.stores.accounts, {
+    phone: PHONE,
+    smsBackup: true,
+    requireConfirm,
+  });
+  const rtp = await startRtpPhone(await freeUdpPort());
+  const phone = await startSipp({
+    scenario,
+    port: calling.trunkPort,
+    keys: { rtp_sink_port: rtp.port },
+    timeoutSec: 90,
+    traceMessages: true,
+  });
+  const smsBefore = calling.kannel.messages().length;
+  try {
+    const res = await calling.t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });
+    expect(res.status, res.text).toBe(200);
+    const callId = res.json.call_id as string;
+    const media = await waitFor(
+      'the INVITE and its SDP at the phone',
+      async () => asteriskMedia(await phone.messagesSoFar()),
+      20_000,
+    );
+    await waitFor(
+      'the call to be answered',
+      () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined),
+      20_000,
+      10,
+    );
+    const speaking = speak({ callId, answeredAt: Date.now(), rtp, media });
+    const row = await calling.t.waitForCall(callId, smsSettled, 90_000);
+    rtp.hush();
+    await speaking;
+    // Handed to Kannel is not yet printed by its fake SMSC (it delivers in batches, ~2 s later).
+    if (row.sms_status === 'sent') await calling.kannel.waitForMessages(smsBefore + 1);
+    const talk = calling.progress.timeline(callId).find((e) => e.event === 'talk')?.detail ?? undefined;
+    return {
+      row,
+      rtp,
+      talk,
+      sms: calling.kannel
+        .messages()
+        .slice(smsBefore)
+        .map((m) => String(m.text)),
+    };
+  } finally {
+    await phone.stop();
+    await rtp.close();
+  }
+}
