@@ -111,8 +111,8 @@ export const sayCommand = defineCommand({
 
     const speech = callSpeech({ language: chosen.language, voice: chosen.voice, intro });
     // Kanji are read as a call reads them: by the dictionary, loaded here (about 1.5 s) for Japanese only.
-    const readJapanese =
-      chosen.language === 'ja' ? await japaneseDictionary({ setting: 'auto', logger: stderrLogger }).load() : undefined;
+    const setting = chosen.language === 'ja' ? loadConfig().telephony.tts.japaneseDictionary : undefined;
+    const readJapanese = setting ? await japaneseDictionary({ setting, logger: stderrLogger }).load() : undefined;
     const spoken = spokenCall(await readBody(args.text), speech, { readJapanese });
     if (!spoken.ok) throw new UserError(`the webhook would refuse this body (400 ${spoken.code}): ${spoken.error}`);
     const { phrases, alert } = spoken;
