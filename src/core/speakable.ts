@@ -10,7 +10,8 @@ import { english } from './number-words.js';
 import { beforeRules, tidy, withoutSymbols } from './speech-text/cleanup.js';
 import { buildRules, type Rule, type RuleContext } from './speech-text/rules.js';
 import { readKanji, type SpeechAids } from './speech-text/kanji.js';
-import { type SpeechLanguage, wordsOf } from './speech-text/words.js';
+import { otherScriptRuns } from './speech-text/scripts.js';
+import { type SpeechLanguage, type SpeechWords, wordsOf } from './speech-text/words.js';
 
 export type { JapaneseReader, ReadingToken, SpeechAids } from './speech-text/kanji.js';
 
@@ -125,7 +126,8 @@ function speakableText(message: string, lang: SpeechLanguage, aids: SpeechAids, 
       notes.push(`kanji said as "かんじ" (${how}): ${read.unread.join(' ')}`);
     }
   }
-  const readable = (said: string) => (w.unreadable ? said.replace(w.unreadable.pattern, ' ') : said);
+  const readable = (said: string) =>
+    otherScripts(w.unreadable ? said.replace(w.unreadable.pattern, ' ') : said, w, notes);
   const spoken = tidy(readable(withoutSymbols(out, w.symbols)));
   if (spoken !== '') return spoken;
   // Nothing a word: the message as sent rather than silence (emoji only, a lone URL), but never what the engine cannot read.
@@ -133,4 +135,21 @@ function speakableText(message: string, lang: SpeechLanguage, aids: SpeechAids, 
   return w.unreadable && tidy(readable(asSent)) !== asSent.trim()
     ? tidy(readable(asSent)) || w.unreadable.instead
     : asSent;
+}
+
+/** Letters of a script the voice cannot read: said as the language's words for it, and noted, never dropped unheard. */
+function otherScripts(text: string, w: SpeechWords, notes: string[]): string {
+  if (!w.scripts) return text;
+  const { otherScript } = w.scripts;
+  const runs = otherScriptRuns(w.scripts);
+  const found: string[] = [];
+  const said = text.replace(runs, (run) => {
+    found.push(run);
+    return ` ${otherScript} `;
+  });
+  if (found.length > 0) {
+    const note = `text in a script the voice cannot read said as "${otherScript}": ${found.join(' ')}`;
+    if (!notes.includes(note)) notes.push(note);
+  }
+  return said;
 }

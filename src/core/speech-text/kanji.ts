@@ -46,6 +46,10 @@ export const KANJI_WORDS: Readonly<Record<string, string>> = {
   ドル円: 'どるえん',
   円: 'えん',
   突破: 'とっぱ',
+  超え: 'こえ',
+  割れ: 'われ',
+  上回る: 'うわまわる',
+  下回る: 'したまわる',
   上抜け: 'うわぬけ',
   下抜け: 'したぬけ',
   上昇: 'じょうしょう',
@@ -92,10 +96,22 @@ export const KANJI_WORDS: Readonly<Record<string, string>> = {
   上: 'うえ',
   下: 'した',
 };
+const kanjiIn = (word: string) => word.match(KANJI_RUN)?.join('').length ?? 0;
+/** A word of one kanji is read only where it stands alone (上 but not the 上 of 上場, which is said かんじ). */
 const TABLE_WORDS = new RegExp(
   Object.keys(KANJI_WORDS)
     .sort((a, b) => b.length - a.length)
+    .map((word) => (kanjiIn(word) === 1 ? `(?<![\\p{Script=Han}々])${word}(?![\\p{Script=Han}々])` : word))
     .join('|'),
+  'gu',
+);
+
+/** The table's words of two letters or more, standing alone: inside a longer word (買い手) the dictionary reads it. */
+const MARKET_PHRASES = new RegExp(
+  `(?<![\\p{Script=Han}々])(?:${Object.keys(KANJI_WORDS)
+    .filter((word) => word.length >= 2)
+    .sort((a, b) => b.length - a.length)
+    .join('|')})(?![\\p{Script=Han}々])`,
   'gu',
 );
 
@@ -110,8 +126,10 @@ export function readKanji(text: string, reader: JapaneseReader | undefined): Kan
   if (!HAS_KANJI.test(text)) return { text, unread: [] };
   const unread: string[] = [];
   if (!reader) return { text: byTable(text, unread), unread };
+  // The market words of two letters or more are read as traders say them (上抜け うわぬけ, 利確 りかく),
+  // where the dictionary would read each kanji alone; the rest goes to the dictionary, in context.
   let said = '';
-  for (const token of reader(text)) {
+  for (const token of reader(text.replace(MARKET_PHRASES, (word) => KANJI_WORDS[word]!))) {
     if (!HAS_KANJI.test(token.surface)) said += token.surface;
     else if (token.reading && KANA_ONLY.test(token.reading)) said += toHiragana(token.reading);
     else said += byTable(token.surface, unread);

@@ -1,5 +1,6 @@
 // The words the normalizer puts into a message, in one language: the interface every language
 // fills (core/languages), and English's own.
+import type { ScriptReading } from './scripts.js';
 import { english, type NumberLanguage } from '../number-words.js';
 
 /** A noun after a count: `one` after 1, `few` where a language has it (Polish, Russian: 2–4), `many` after others. */
@@ -77,6 +78,8 @@ export interface SpeechWords {
   readsKanji?: boolean;
   /** Characters the language's engine cannot read (Japanese: kanji, which espeak-ng calls "Chinese letter"): dropped; `instead` is said when nothing else is left. */
   unreadable?: { pattern: RegExp; instead: string };
+  /** The scripts the voice reads, and what it says for others (speech-text/scripts.ts); set for every language. */
+  scripts?: ScriptReading;
   /** A 24-hour time (ISO times in UTC, 14:05); absent: the English desk style ("fourteen hundred"). */
   time24?(hours: number, minutes: number): string;
   /** A 12-hour time written with one digit (9:30); absent: English ("nine thirty", "nine o'clock"). */
