@@ -45,6 +45,12 @@ export function indicatorRules(lang: SpeechLanguage): Rule[] {
         return [sayName(letters!, lang), length && wholeNumber(length, lang)].filter(Boolean).join(' ');
       },
     },
+    // bb 20, sar 0.02: the two names that could be words elsewhere, read in small letters only before their argument.
+    {
+      name: 'indicator-short',
+      pattern: new RegExp(`${NOT_AFTER_WORD}(bb|sar)(?=\\s?\\d)`, 'yiu'),
+      speak: ([name]) => (/^[A-Z]+$/.test(name!) ? undefined : sayName(name!, lang)),
+    },
     // BB%B, %K, %D, Williams %R: the percent said, the letters spelled.
     {
       name: 'percent-line',

@@ -47,10 +47,13 @@ function atTimeframePlace(ctx: RuleContext, end: number): boolean {
   return TICKER_BEFORE.test(left) || TIMEFRAME_PREPOSITION.test(left) || FIELD_END.test(ctx.text.slice(end, end + 3));
 }
 
-/** An amount word just before the count (volume 15M, mkt cap: 2M): the count is that amount. */
+/** An amount word ending the text before the count (volume 15M, mkt cap: 2M; not "worth SOLUSDT 5M"). */
+const AMOUNT_WORD_LAST = new RegExp(`(?:${MAGNITUDE_BEFORE.source})[\\s:=]*\\$?$`, 'i');
+
+/** An amount word just before the count: the count is that amount. */
 function amountWordJustBefore(ctx: RuleContext): boolean {
   const words = before(ctx, 40).trim().split(/\s+/).slice(-2).join(' ');
-  return MAGNITUDE_BEFORE.test(words);
+  return AMOUNT_WORD_LAST.test(words);
 }
 
 /** M or m after a whole count: a timeframe, or undefined where it is millions. */
@@ -87,7 +90,8 @@ export function timeframeRules(lang: SpeechLanguage): Rule[] {
     },
     {
       name: 'timeframe',
-      pattern: r(`(?<![\\p{L}\\p{N}_.,])(\\d{1,4})(${units})${NOT_BEFORE_WORD}`),
+      // After a currency sign it is money ($2M), never a timeframe.
+      pattern: r(`(?<![\\p{L}\\p{N}_.,$€£¥])(\\d{1,4})(${units})${NOT_BEFORE_WORD}`),
       speak: ([all, written, unit], ctx) => {
         const n = Number(written);
         const tf =
