@@ -260,7 +260,8 @@ describe('the indicator family × its argument forms', () => {
     (n: string) => n.toLowerCase(),
     (n: string) => n[0] + n.slice(1).toLowerCase(),
   );
-  const form = fc.constantFrom(
+  type Written = { written: string; args: number[]; word?: string };
+  const form = fc.constantFrom<Array<(name: string, a: number, b: number) => Written>>(
     (name: string, a: number) => ({ written: `${name}(${a})`, args: [a] }),
     (name: string, a: number) => ({ written: `${name}(close, ${a})`, args: [a], word: 'close' }),
     (name: string, a: number, b: number) => ({ written: `${name}(${a}, ${b})`, args: [a, b] }),
