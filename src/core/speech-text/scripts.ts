@@ -3,13 +3,9 @@
 // flite drops it without a sound and espeak-ng says "letter" for each character. The call's
 // history notes what was said so (speakable.ts).
 import type { LanguageCode } from '../language-types.js';
+import type { ScriptReading } from './words.js';
 
-export interface ScriptReading {
-  /** Unicode scripts the voice reads besides Latin. */
-  reads: readonly string[];
-  /** Said in place of a run of letters of any other script. */
-  otherScript: string;
-}
+export type { ScriptReading } from './words.js';
 
 export const SCRIPTS: Readonly<Record<LanguageCode, ScriptReading>> = {
   en: { reads: [], otherScript: 'text in another script' },

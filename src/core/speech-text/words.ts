@@ -1,6 +1,5 @@
 // The words the normalizer puts into a message, in one language: the interface every language
 // fills (core/languages), and English's own.
-import type { ScriptReading } from './scripts.js';
 import { english, type NumberLanguage } from '../number-words.js';
 
 /** A noun after a count: `one` after 1, `few` where a language has it (Polish, Russian: 2–4), `many` after others. */
@@ -18,6 +17,13 @@ export type TimeUnit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month';
 export type CurrencySymbol = '$' | '€' | '£' | '¥';
 export type Magnitude = 'thousand' | 'million' | 'billion' | 'trillion';
 export type Quantity = 'basisPoint' | 'pip' | 'point';
+
+export interface ScriptReading {
+  /** Unicode scripts the voice reads besides Latin. */
+  reads: readonly string[];
+  /** Said in place of a run of letters of any other script. */
+  otherScript: string;
+}
 
 export interface SpeechWords {
   /** TradingView continuous futures: ES1! is the front month, ES2! the next. */
