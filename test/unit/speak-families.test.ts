@@ -366,6 +366,12 @@ describe('Japanese with the dictionary', () => {
     );
   });
 
+  it('a count without the chart word is a period (1ヶ月 いっかげつ), with it the chart (1時間足 いちじかんあし)', () => {
+    expect(speakable('1ヶ月 1週間 1時間足 1分足', ja, { readJapanese })).toBe(
+      'いっかげつ いっしゅうかん いちじかんあし いっぷんあし',
+    );
+  });
+
   it('without the dictionary, kanji outside the market table are said かんじ and noted, never dropped', () => {
     const { text, notes } = speakableNoted('薔薇 突破 1時間足', ja);
     expect(text).toBe('かんじ とっぱ いちじかんあし');

@@ -132,7 +132,8 @@ function ownTimeframe(
       }
       const n = Number(written);
       if (withChart && n === 1 && w.single[tf]) return w.single[tf]!;
-      return `${withChart ? count(n, tf) : timeframe(n, tf)}${chartSaid}`;
+      // Where the chart has its own word (足, 봉, 线), a count without it is a period (1ヶ月 いっかげつ), not the monthly chart.
+      return `${withChart || chart ? count(n, tf) : timeframe(n, tf)}${chartSaid}`;
     },
   };
 }
