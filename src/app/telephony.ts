@@ -300,6 +300,10 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     freshnessMs: t.freshnessMs,
   });
   await dialer.start();
+  // With Japanese accounts, the dictionary is loaded now (seconds of CPU), not in the first Japanese call's way.
+  void Promise.resolve(deps.store.accounts.list())
+    .then((accounts) => (accounts.some((a) => a.language === 'ja') ? japanese.load() : undefined))
+    .catch((error: Error) => logger.warn('could not look for Japanese accounts to load the dictionary', { error }));
   ari.on('replaced', () => {
     logger.error(
       `another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`,
