@@ -88,7 +88,8 @@ describe('ringhook say', () => {
     expect(rare.stdout.split('\n')[2]).toBe('ばら うわぬけ に てん さん ご パーセント');
     expect(rare.stderr).toMatch(/kanji are said by their readings/);
     expect(rare.stderr).not.toMatch(/Note:/);
-  });
+    // Each run loads the dictionary afresh: seconds of CPU (docs/speech.md), more on a loaded machine.
+  }, 120_000);
 
   it('writes the audio a call plays: telephone WAV, in the engine of the language', () => {
     for (const [language, file] of [

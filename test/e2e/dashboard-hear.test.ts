@@ -227,7 +227,8 @@ describe('Hear it', () => {
     expect(spoken).toContain('さんまん はっせんごひゃく じょうしょう いちじかんあし');
     expect(spoken).not.toMatch(/\p{Script=Han}/u);
     await wavOf(await page.request.get((await page.locator('audio#voice-sample').getAttribute('src'))!), 1);
-  });
+    // The first Japanese "Hear it" loads the dictionary: seconds of CPU (docs/speech.md).
+  }, 120_000);
 
   it('without telephony says the sample cannot be played, and the post and the WAV answer 404', async () => {
     const bare = await startDashboardService({ testCalls: 'none' });
