@@ -221,7 +221,7 @@ describe('Hear it', () => {
     await page.getByLabel('Message to hear').fill('日経平均 38500 上昇 1時間足');
     await page.getByRole('button', { name: 'Hear it' }).click();
     await expect
-      .poll(() => page.locator('#hear-spoken strong').textContent(), { timeout: 30_000 })
+      .poll(() => page.locator('#hear-spoken strong').textContent(), { timeout: 100_000 })
       .toMatch(/にっけいへいきん/);
     const spoken = await page.locator('#hear-spoken').textContent();
     expect(spoken).toContain('さんまん はっせんごひゃく じょうしょう いちじかんあし');
