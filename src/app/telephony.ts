@@ -27,6 +27,7 @@ import { publicAddressFromStun } from '../pbx/stun-client.js';
 import { CALL_EVENTS, Dialer, type JustQueued } from '../calls/index.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
 import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
+import { type JapaneseDictionary, japaneseDictionary } from '../speech/japanese-reader.js';
 import { createTts } from '../speech/tts.js';
 import { prepareMediaDir } from '../speech/media-dir.js';
 import { SmsBackup } from '../sms/backup.js';
@@ -57,6 +58,8 @@ export interface Telephony {
   /** Dial an accepted alert: the record the webhook read (not read again), or the id of one queued in the store. */
   enqueue(alert: string | JustQueued): void;
   placeTestCall(account: Account): Promise<TestCallResult>;
+  /** Reads kanji for Japanese speech (calls, Hear it): loaded on the first Japanese one. */
+  japanese: JapaneseDictionary;
   /** A short WAV of what the account's calls sound like: its intro and a sample alert, in its language and voice. */
   speechSample(phrases: SpokenCall, speech: CallSpeech): Promise<SpokenAudio>;
   stop(graceMs?: number): Promise<void>;
@@ -267,9 +270,14 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
         .catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
     }
   }
+  const japanese = japaneseDictionary({
+    setting: t.tts.japaneseDictionary,
+    logger: logger.child({ component: 'speech' }),
+  });
   const dialer = new Dialer({
     store: deps.store,
     ari,
+    japanese,
     tts,
     burstVoice: t.tts.burstVoice,
     events: deps.events,
@@ -292,6 +300,10 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     freshnessMs: t.freshnessMs,
   });
   await dialer.start();
+  // With Japanese accounts, the dictionary is loaded now (seconds of CPU), not in the first Japanese call's way.
+  void Promise.resolve(deps.store.accounts.list())
+    .then((accounts) => (accounts.some((a) => a.language === 'ja') ? japanese.load() : undefined))
+    .catch((error: Error) => logger.warn('could not look for Japanese accounts to load the dictionary', { error }));
   ari.on('replaced', () => {
     logger.error(
       `another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`,
@@ -329,6 +341,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
       });
       return result;
     },
+    japanese,
     speechSample: speechSampler(tts),
     async stop(graceMs = 10_000) {
       clearTimeout(firstClean);

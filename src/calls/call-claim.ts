@@ -7,7 +7,7 @@ import { callSpeech } from '../core/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
-import { spokenAlerts } from '../core/spoken-alerts.js';
+import { spokenAlertsNoted } from '../core/spoken-alerts.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { SpeechPlanner } from '../speech/speech-planner.js';
 import type { CallLedger } from './call-ledger.js';
@@ -31,7 +31,7 @@ export interface ClaimedCall {
 
 /** What the claim uses of the call desk (call-desk.ts). */
 export interface ClaimDesk {
-  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'endpointFor' | 'tts'>;
+  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'endpointFor' | 'tts' | 'japanese'>;
   readonly ledger: Pick<CallLedger, 'claim' | 'end'>;
   readonly sessions: Pick<CallSessions, 'add'>;
   readonly speech: Pick<SpeechPlanner, 'plan'>;
@@ -69,17 +69,22 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   const endpoint = desk.settings.endpointFor(account.phone);
   const own = callSpeech(account);
   // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
-  const says = (alerts: readonly CallForDialing[]) =>
-    spokenAlerts(
+  // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
+  const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
+  const spoken = (alerts: readonly CallForDialing[]) =>
+    spokenAlertsNoted(
       alerts.map((c) => c.message),
       own.language,
+      { readJapanese },
     );
-  const text = says(calls);
+  const says = (alerts: readonly CallForDialing[]) => spoken(alerts).text;
+  const { text, notes } = spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
   // Counted as queued from now: the calls planned while this one's claim is written must see it,
   // or all of those planned in one turn would choose their voice on the same short queue.
   const unreserve = (toMake && desk.settings.tts.reserve?.(speech.synthesis)) || (() => {});
-  const detail = describeSpeechPlan(plan, speech.synthesis?.voice);
+  // The timeline says how the speech was planned, and what of the message the voice could not read.
+  const detail = [describeSpeechPlan(plan, speech.synthesis?.voice), ...notes].filter(Boolean).join('; ') || undefined;
   const claimed = await desk.ledger
     .claim(
       calls,

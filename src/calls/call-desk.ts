@@ -72,7 +72,7 @@ export class CallDesk {
     this.stopped = new Promise((resolve) => {
       this.signalStop = resolve;
     });
-    const { store, events, logger, now, onFinal, tts, burstVoice, callsPerSecond } = settings;
+    const { store, events, logger, now, onFinal, tts, burstVoice, callsPerSecond, japanese } = settings;
     this.ledger = new CallLedger({ store, events, logger, now, onFinal });
     this.pacer = new Pacer(callsPerSecond, now, () => this.pump());
     this.speech = new SpeechPlanner({ tts, burstVoice, callsPerSecond, waiting: () => this.queue.length });
@@ -81,7 +81,12 @@ export class CallDesk {
     this.flow = new CallFlow(this.inside);
     const { ahead, fastestMakingMs } = tts;
     if (ahead && fastestMakingMs)
-      this.ahead = new SpeechAhead({ tts: { ahead, fastestMakingMs }, burstVoice, callsPerSecond });
+      this.ahead = new SpeechAhead({
+        tts: { ahead, fastestMakingMs },
+        burstVoice,
+        callsPerSecond,
+        japanese: japanese && (() => japanese.loadedOrLoad()),
+      });
   }
 
   /** The desk's parts and operations, as its parts see them (each through its own narrow interface). */

@@ -5,6 +5,7 @@ import type { ServiceDeps } from '../store/deps.js';
 import type { AriCallControl } from '../pbx/ari.js';
 import type { FinalCall } from './call-ledger.js';
 import type { Endpoint } from '../pbx/endpoint.js';
+import type { JapaneseDictionary } from '../speech/japanese-reader.js';
 import type { Tts } from '../speech/tts.js';
 
 /**
@@ -20,6 +21,8 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   ari: AriCallControl;
   tts: Pick<Tts, 'synthesize'> &
     Partial<Pick<Tts, 'expectedReadyMs' | 'expectedMakingMs' | 'fastestMakingMs' | 'reserve' | 'ahead' | 'progressOf'>>;
+  /** Reads kanji for Japanese calls (loaded on the first one); unset: the built-in table of market words. */
+  japanese?: JapaneseDictionary | undefined;
   /** The flite voice English calls speak with when speech queued before theirs would make their own late, or calls wait behind theirs (a burst); unset: none. */
   burstVoice?: string | undefined;
   /** Told once of every call that reached a final state (the SMS backup listens here). */
@@ -51,9 +54,12 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
 
 /** The options with every default filled in. */
 export type DialerSettings = Required<
-  Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech'>
+  Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese'>
 > &
-  Pick<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech'>;
+  Pick<
+    DialerOptions,
+    'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese'
+  >;
 
 export function withDefaults(options: DialerOptions): DialerSettings {
   return {

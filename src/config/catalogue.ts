@@ -274,6 +274,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       'your own speech engine: a command line, run through `/bin/sh`, that reads the text on stdin and writes a WAV on stdout (PCM, 8–192 kHz, 1–8 channels), e.g. `piper --model /opt/voices/en_US-lessac-medium.onnx --output_file /dev/stdout`; converted to 8 kHz mono, cached, bounded to 10 s and 20 MB; when it fails, hangs or writes something else, `RINGHOOK_TTS_ENGINE` speaks instead (a warning is logged) and the command rests a minute',
   },
   {
+    names: ['RINGHOOK_JA_DICTIONARY'],
+    default: '`auto`',
+    meaning:
+      "where Japanese calls' kanji readings come from (kuromoji's IPADIC, about 17 MB of files, loaded once on the first Japanese speech: see [Japanese](speech.md#japanese)): `auto` (the kuromoji package in node_modules, or the single executable's own copy), `off` (a built-in table of market words; any other kanji is said かんじ and noted in the call's history), or a folder holding kuromoji's `.dat.gz` files",
+    allowed: '`auto`, `off` or an absolute folder path',
+  },
+  {
     names: ['RINGHOOK_SIP_HOST', 'RINGHOOK_SIP_PORT'],
     default: '`0.0.0.0`, `5060`',
     meaning: "the managed Asterisk's SIP listener",

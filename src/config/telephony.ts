@@ -132,6 +132,13 @@ export const telephonyFields = {
         'RINGHOOK_TTS_COMMAND must be one line (at most 2000 characters): a command that reads the text on stdin and writes a WAV on stdout',
     })
     .optional(),
+  RINGHOOK_JA_DICTIONARY: z
+    .string()
+    .regex(/^(?:auto|off|\/[^\u0000-\u001f\u007f]{0,999})$/, {
+      error:
+        'RINGHOOK_JA_DICTIONARY must be auto, off, or the absolute path of a folder of kuromoji dictionary files (base.dat.gz …)',
+    })
+    .default('auto'),
   RINGHOOK_SIP_HOST: z
     .ipv4({ error: 'RINGHOOK_SIP_HOST must be an IPv4 address, e.g. 0.0.0.0 or 127.0.0.1' })
     .default(DEFAULTS.sipHost),
@@ -232,6 +239,8 @@ export interface TelephonyConfig {
     voice: string | undefined;
     command: string | undefined;
     burstVoice: string | undefined;
+    /** Where Japanese kanji readings come from: `auto` (node_modules or the executable's assets), `off`, or a folder. */
+    japaneseDictionary: string;
   };
   sip: {
     host: string;
@@ -274,6 +283,7 @@ export function telephonyConfig(e: TelephonyEnv, cwd: string, home: string | und
       voice: e.RINGHOOK_VOICE,
       command: e.RINGHOOK_TTS_COMMAND,
       burstVoice: e.RINGHOOK_BURST_VOICE === 'off' ? undefined : e.RINGHOOK_BURST_VOICE,
+      japaneseDictionary: e.RINGHOOK_JA_DICTIONARY,
     },
     sip: {
       host: e.RINGHOOK_SIP_HOST,

@@ -76,7 +76,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
  * says "Chinese letter" for each kanji, so kanji never reach it.
  */
 export const JAPANESE_NOTE =
-  'Japanese calls speak kana (hiragana, katakana), numbers and Latin letters (spelled one by one); kanji in a message are left out, as espeak-ng cannot read them: write alerts for a Japanese account in kana.';
+  'Japanese calls speak kana, numbers and Latin letters (spelled one by one); kanji are said by their readings from a dictionary (kuromoji\'s IPADIC), and a kanji it does not know is said "かんじ" and noted in the call\'s history.';
 
 export const DEFAULT_LANGUAGE: LanguageCode = 'en';
 

@@ -9,7 +9,11 @@
 import { english } from './number-words.js';
 import { beforeRules, tidy, withoutSymbols } from './speech-text/cleanup.js';
 import { buildRules, type Rule, type RuleContext } from './speech-text/rules.js';
-import { type SpeechLanguage, wordsOf } from './speech-text/words.js';
+import { readKanji, type SpeechAids } from './speech-text/kanji.js';
+import { otherScriptRuns } from './speech-text/scripts.js';
+import { type SpeechLanguage, type SpeechWords, wordsOf } from './speech-text/words.js';
+
+export type { JapaneseReader, ReadingToken, SpeechAids } from './speech-text/kanji.js';
 
 export { sayNumber } from './speech-text/numbers.js';
 export { saySymbol } from './speech-text/tickers.js';
@@ -55,18 +59,41 @@ function capitalSentences(text: string): (index: number) => boolean {
 }
 
 const IN_WORD = /[\p{L}\p{N}_]/u;
-const WORD_REST = /[\p{L}\p{N}_]+/uy;
+/** Scripts written without spaces between words (Japanese, Chinese) or with particles on them (Korean): a rule may start at any character. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々]/u;
+const WORD_REST = /(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々])[\p{L}\p{N}_])+/uy;
 
 /** The message as it should be spoken. Never empty for a non-empty message. */
-export function speakable(message: string, lang: SpeechLanguage = english): string {
+export function speakable(message: string, lang: SpeechLanguage = english, aids: SpeechAids = {}): string {
+  return speakableNoted(message, lang, aids).text;
+}
+
+/** What is spoken, and what the call's history should note about it (words the voice could not read, and how they were said). */
+export interface SpokenText {
+  text: string;
+  notes: string[];
+}
+
+export function speakableNoted(message: string, lang: SpeechLanguage = english, aids: SpeechAids = {}): SpokenText {
+  const notes: string[] = [];
+  const text = speakableText(message, lang, aids, notes);
+  return { text, notes };
+}
+
+function speakableText(message: string, lang: SpeechLanguage, aids: SpeechAids, notes: string[]): string {
   const rules = rulesFor(lang);
   const text = beforeRules(message);
-  const ctx: RuleContext = { text, index: 0, inCapitals: capitalSentences(text), say: (part) => speakable(part, lang) };
+  const ctx: RuleContext = {
+    text,
+    index: 0,
+    inCapitals: capitalSentences(text),
+    say: (part) => speakableText(part, lang, aids, notes),
+  };
   let out = '';
   let i = 0;
   scan: while (i < text.length) {
     // Inside a word no rule can start (each needs the start of a word, a digit run or a mark): copied at once.
-    if (i > 0 && IN_WORD.test(text[i - 1]!)) {
+    if (i > 0 && IN_WORD.test(text[i - 1]!) && !CJK.test(text[i - 1]!)) {
       WORD_REST.lastIndex = i;
       const rest = WORD_REST.exec(text);
       if (rest) {
@@ -91,7 +118,16 @@ export function speakable(message: string, lang: SpeechLanguage = english): stri
     i += char.length;
   }
   const w = wordsOf(lang);
-  const readable = (said: string) => (w.unreadable ? said.replace(w.unreadable.pattern, ' ') : said);
+  if (w.readsKanji) {
+    const read = readKanji(out, aids.readJapanese);
+    out = read.text;
+    if (read.unread.length > 0) {
+      const how = aids.readJapanese ? 'not in the dictionary' : 'the Japanese dictionary was not loaded';
+      notes.push(`kanji said as "かんじ" (${how}): ${read.unread.join(' ')}`);
+    }
+  }
+  const readable = (said: string) =>
+    otherScripts(w.unreadable ? said.replace(w.unreadable.pattern, ' ') : said, w, notes);
   const spoken = tidy(readable(withoutSymbols(out, w.symbols)));
   if (spoken !== '') return spoken;
   // Nothing a word: the message as sent rather than silence (emoji only, a lone URL), but never what the engine cannot read.
@@ -99,4 +135,21 @@ export function speakable(message: string, lang: SpeechLanguage = english): stri
   return w.unreadable && tidy(readable(asSent)) !== asSent.trim()
     ? tidy(readable(asSent)) || w.unreadable.instead
     : asSent;
+}
+
+/** Letters of a script the voice cannot read: said as the language's words for it, and noted, never dropped unheard. */
+function otherScripts(text: string, w: SpeechWords, notes: string[]): string {
+  if (!w.scripts) return text;
+  const { otherScript } = w.scripts;
+  const runs = otherScriptRuns(w.scripts);
+  const found: string[] = [];
+  const said = text.replace(runs, (run) => {
+    found.push(run);
+    return ` ${otherScript} `;
+  });
+  if (found.length > 0) {
+    const note = `text in a script the voice cannot read said as "${otherScript}": ${found.join(' ')}`;
+    if (!notes.includes(note)) notes.push(note);
+  }
+  return said;
 }

@@ -2,7 +2,7 @@
 // …. Second: …." in order of arrival, in the account's language. Pure; each message is made
 // speakable first.
 import { LANGUAGES, type Language } from './languages.js';
-import { speakable } from './speakable.js';
+import { type SpeechAids, type SpokenText, speakableNoted } from './speakable.js';
 
 /**
  * The most a call says of its alerts, in characters (about four minutes of speech): numbers read
@@ -11,12 +11,26 @@ import { speakable } from './speakable.js';
  */
 export const MAX_SPOKEN_CHARS = 3_600;
 
-export function spokenAlerts(messages: readonly string[], lang: Language = LANGUAGES.en): string {
+export function spokenAlerts(
+  messages: readonly string[],
+  lang: Language = LANGUAGES.en,
+  aids: SpeechAids = {},
+): string {
+  return spokenAlertsNoted(messages, lang, aids).text;
+}
+
+/** What the call says, and what its history notes about how it was read (each note once). */
+export function spokenAlertsNoted(messages: readonly string[], lang: Language, aids: SpeechAids = {}): SpokenText {
   const share = Math.floor(MAX_SPOKEN_CHARS / messages.length);
-  const said = (m: string) => cutAtWord(speakable(m, lang), share);
-  if (messages.length === 1) return said(messages[0]!);
+  const notes = new Set<string>();
+  const said = (m: string) => {
+    const spoken = speakableNoted(m, lang, aids);
+    for (const note of spoken.notes) notes.add(note);
+    return cutAtWord(spoken.text, share);
+  };
+  if (messages.length === 1) return { text: said(messages[0]!), notes: [...notes] };
   const parts = messages.map((m, i) => `${lang.prompts.ordinal(i)}: ${withStop(said(m))}`);
-  return `${lang.prompts.alertCount(messages.length)} ${parts.join(' ')}`;
+  return { text: `${lang.prompts.alertCount(messages.length)} ${parts.join(' ')}`, notes: [...notes] };
 }
 
 /** At most `max` characters, cut after a whole word where there is one. */

@@ -3,7 +3,8 @@
 // keys, message, prompt). Pure; `ringhook say` and the dashboard's "Hear it" both show this text.
 import type { CallSpeech } from './languages.js';
 import { parseAlertBody, type Alert, type PayloadErrorCode } from './payload.js';
-import { spokenAlerts } from './spoken-alerts.js';
+import type { SpeechAids } from './speakable.js';
+import { spokenAlertsNoted } from './spoken-alerts.js';
 
 /** The fixed phrases a call may say, in its language. */
 export function callPhrases({ intro, language }: CallSpeech): {
@@ -25,18 +26,15 @@ export interface SpokenCall {
 }
 
 export type SpokenBody =
-  | { ok: true; phrases: SpokenCall; alert: Alert }
+  | { ok: true; phrases: SpokenCall; alert: Alert; notes: string[] }
   | { ok: false; code: PayloadErrorCode; error: string };
 
 /** What a call would speak for this alert body (plain text or JSON), or why the webhook would refuse it. */
-export function spokenCall(body: Uint8Array | string, speech: CallSpeech): SpokenBody {
+export function spokenCall(body: Uint8Array | string, speech: CallSpeech, aids: SpeechAids = {}): SpokenBody {
   const parsed = parseAlertBody(typeof body === 'string' ? new TextEncoder().encode(body) : body, undefined);
   if (!parsed.ok) return { ok: false, code: parsed.code, error: parsed.error };
-  const phrases = {
-    intro: speech.intro,
-    keys: callPhrases(speech).keys,
-    message: spokenAlerts([parsed.alert.message], speech.language),
-    prompt: callPhrases(speech).prompt,
-  };
-  return { ok: true, phrases, alert: parsed.alert };
+  const message = spokenAlertsNoted([parsed.alert.message], speech.language, aids);
+  const { keys, prompt } = callPhrases(speech);
+  const phrases = { intro: speech.intro, keys, message: message.text, prompt };
+  return { ok: true, phrases, alert: parsed.alert, notes: message.notes };
 }

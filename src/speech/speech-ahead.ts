@@ -8,6 +8,7 @@
 import type { CallSpeech, Synthesis } from '../core/languages.js';
 import { burstVoiceOf, voiceWhenDue } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
+import type { JapaneseReader } from '../core/speakable.js';
 import type { Tts } from './tts.js';
 
 /** A queued alert; `speaks`: what its call would say alone (none for a test call or an account that takes none). */
@@ -23,6 +24,8 @@ export interface SpeechAheadDeps {
   burstVoice: string | undefined;
   /** RINGHOOK_TRUNK_CPS. */
   callsPerSecond: number | undefined;
+  /** The kanji reader if loaded (asking for it otherwise): a Japanese message is made ahead only with it, as its call will say it. */
+  japanese?: (() => JapaneseReader | undefined) | undefined;
 }
 
 export class SpeechAhead {
@@ -50,7 +53,10 @@ export class SpeechAhead {
       const voice = this.voiceWhenDue(speaks.speech, length - position);
       if (!voice) continue;
       // The text only when an engine takes it: this runs at every turn of the dialer.
-      const say = () => spokenAlerts([speaks.message], speaks.speech.language);
+      const japanese = speaks.speech.language.code === 'ja';
+      const readJapanese = japanese ? this.deps.japanese?.() : undefined;
+      if (japanese && this.deps.japanese && !readJapanese) continue;
+      const say = () => spokenAlerts([speaks.message], speaks.speech.language, { readJapanese });
       const asked = this.deps.tts.ahead(say, voice.synthesis);
       if (!asked) return;
       this.asked.add(alert.callId);

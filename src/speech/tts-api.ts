@@ -48,6 +48,8 @@ export const TtsOptions = z.object({
     .default({}),
 });
 export type TtsOptionsInput = z.input<typeof TtsOptions>;
+/** The options with their defaults filled in. */
+export type TtsSettings = z.output<typeof TtsOptions>;
 
 // Not argv-safe otherwise: a voice starting with '-' would be read as an option.
 export const Voice = z

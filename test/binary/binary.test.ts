@@ -146,6 +146,17 @@ describe('the single executable', () => {
     expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('reads Japanese kanji with the dictionary among its assets; with it off, says so and notes the kanji', () => {
+    const read = run(['say', '日経平均 38500 薔薇 1時間足', '--language', 'ja'], {}, 60_000);
+    expect(read.status, read.stderr).toBe(0);
+    expect(read.stdout.split('\n')[2]).toBe('にっけいへいきん さんまん はっせんごひゃく ばら いちじかんあし');
+    const off = run(['say', '日経平均 38500 薔薇 1時間足', '--language', 'ja'], { RINGHOOK_JA_DICTIONARY: 'off' });
+    expect(off.status, off.stderr).toBe(0);
+    expect(off.stdout.split('\n')[2]).toBe('にっけいへいきん さんまん はっせんごひゃく かんじ いちじかんあし');
+    expect(off.stderr).toMatch(/no Japanese dictionary: RINGHOOK_JA_DICTIONARY is off/);
+    expect(off.stderr).toMatch(/Note: kanji said as "かんじ" \(the Japanese dictionary was not loaded\): 薔薇/);
+  });
+
   it('serves HTTPS with telephony off, takes an alert, shows it in the history, and stops on SIGTERM with 0', async () => {
     const { child, output, exited, base, ca } = await startServe({ RINGHOOK_TELEPHONY: 'off' });
 

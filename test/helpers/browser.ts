@@ -17,6 +17,7 @@ import { startServers, type RunningServers } from '../../src/http/server.js';
 import type { ConnectionLimits } from '../../src/core/connection-caps.js';
 import { createLogger } from '../../src/lib/log.js';
 import { speechSampler } from '../../src/speech/speech-sample.js';
+import { japaneseDictionary } from '../../src/speech/japanese-reader.js';
 import { createTts } from '../../src/speech/tts.js';
 import type { SqliteStore } from '../../src/store/sqlite/index.js';
 import { openStores } from '../../src/app/service.js';
@@ -119,6 +120,8 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     ...(options.testCalls !== 'none' && {
       placeTestCall,
       speechSample: speechSampler(createTts({ cacheDir: path.join(dataDir, 'speech') })),
+      // serve's Japanese dictionary, loaded on a Japanese account's first "Hear it".
+      readJapanese: japaneseDictionary({ setting: 'auto', logger }).load,
     }),
     ...(options.liveStreams && { liveLimits: options.liveStreams }),
   });

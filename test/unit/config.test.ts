@@ -433,7 +433,12 @@ describe('the SIP trunk and the voice', () => {
       mediaEncryption: 'none',
     });
     expect(config.telephony.callerId).toBe('"Alerts" <+14155550100>');
-    expect(config.telephony.tts).toEqual({ engine: 'espeak-ng', voice: 'en-us+f3', burstVoice: 'kal' });
+    expect(config.telephony.tts).toEqual({
+      engine: 'espeak-ng',
+      voice: 'en-us+f3',
+      burstVoice: 'kal',
+      japaneseDictionary: 'auto',
+    });
   });
 
   it('a trunk without credentials does not register; no trunk means the local softphone', () => {
@@ -614,8 +619,21 @@ describe('the SIP trunk and the voice', () => {
       voice: undefined,
       command,
       burstVoice: 'kal',
+      japaneseDictionary: 'auto',
     });
     expect(loadConfig({}, CWD).telephony.tts.command).toBeUndefined();
+  });
+
+  it('RINGHOOK_JA_DICTIONARY: auto by default, off, or an absolute folder; anything else is refused by name', () => {
+    expect(loadConfig({}, CWD).telephony.tts.japaneseDictionary).toBe('auto');
+    expect(loadConfig({ RINGHOOK_JA_DICTIONARY: 'off' }, CWD).telephony.tts.japaneseDictionary).toBe('off');
+    expect(loadConfig({ RINGHOOK_JA_DICTIONARY: '/opt/ipadic' }, CWD).telephony.tts.japaneseDictionary).toBe(
+      '/opt/ipadic',
+    );
+    for (const bad of ['dict', 'yes', '/a\nb'])
+      expect(() => loadConfig({ RINGHOOK_JA_DICTIONARY: bad }, CWD)).toThrow(
+        /RINGHOOK_JA_DICTIONARY must be auto, off, or the absolute path/,
+      );
   });
 
   it('RINGHOOK_BURST_VOICE: flite kal by default, another flite voice, or off; anything else is refused by name', () => {

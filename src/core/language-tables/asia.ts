@@ -5,6 +5,7 @@
 // 750万, counted in ten thousands).
 import { decimalWord, digitsLanguage } from '../number-words.js';
 import { chineseCardinal, chineseNumbers, japaneseCardinal, japaneseNumbers } from '../native-numbers.js';
+import type { TimeUnit } from '../speech-text/words.js';
 import { lang, ordinals, same, units } from './helpers.js';
 
 const JA_MONTHS =
@@ -46,8 +47,28 @@ const JA_MINUTE_ENDINGS: Record<number, string> = {
 function jaMinutes(m: number): string {
   const tens = m >= 10 ? japaneseCardinal(m - (m % 10)) : '';
   const one = m % 10;
-  if (one === 0) return `${tens.slice(0, -2)}じゅっぷん`;
+  if (one === 0) return `${tens.slice(0, -'じゅう'.length)}じゅっぷん`;
   return tens + (JA_MINUTE_ENDINGS[one] ?? `${japaneseCardinal(one)}ふん`);
+}
+/** A count and its unit as said together: 4時間 よじかん, 1分 いっぷん, 6ヶ月 ろっかげつ. */
+const JA_SMALL_TSU: Record<number, string> = { 1: 'いっ', 6: 'ろっ', 8: 'はっ', 10: 'じゅっ' };
+function jaTimeframe(n: number, unit: TimeUnit): string | undefined {
+  if (n >= 10_000) return undefined;
+  const plain = japaneseCardinal(n);
+  switch (unit) {
+    case 'minute':
+      return n % 100 === 0 ? `${plain}ふん` : jaMinutes(n);
+    case 'hour':
+      return `${jaCount(n, 'よ')}じかん`;
+    case 'second':
+      return `${plain}びょう`;
+    case 'day':
+      return n === 1 ? 'いちにち' : jaDay(n);
+    case 'week':
+      return `${JA_SMALL_TSU[n] ?? plain}しゅうかん`;
+    case 'month':
+      return `${JA_SMALL_TSU[n] ?? plain}かげつ`;
+  }
 }
 const jaTime = (h: number, m: number) => (m === 0 ? `${jaCount(h, 'よ')}じ` : `${jaCount(h, 'よ')}じ ${jaMinutes(m)}`);
 
@@ -107,6 +128,25 @@ export const ja = lang(
     date: (month, day) => `${JA_MONTHS[month - 1]} ${jaDay(day)}`,
     units: units({ second: 'びょう', minute: 'ふん', hour: 'じかん', day: 'にち', week: 'しゅう', month: 'かげつ' }),
     single: { day: 'ひあし', week: 'しゅうあし', month: 'つきあし' },
+    // 1時間足, 5分足, 日足: the count read as Japanese says it with its unit (よじかん, ごふん), then あし.
+    ownUnits: {
+      秒: 'second',
+      分: 'minute',
+      時間: 'hour',
+      週間: 'week',
+      ヶ月: 'month',
+      か月: 'month',
+      カ月: 'month',
+      日足: 'day',
+      週足: 'week',
+      月足: 'month',
+    },
+    chartWord: { written: '足', said: 'あし' },
+    timeframe: jaTimeframe,
+    joinsWords: true,
+    readsKanji: true,
+    quantities: { basisPoint: same('ベーシスポイント'), pip: same('ピップス'), point: same('ポイント') },
+    year: same('ねん'),
     currencies: { $: same('ドル'), '€': same('ユーロ'), '£': same('ポンド'), '¥': same('えん') },
     unreadable: { pattern: /[\p{Script=Han}々〆]+/gu, instead: 'かんじ の メッセージ' },
     time24: jaTime,
@@ -158,6 +198,11 @@ export const ko = lang(
     date: (month, day) => `${month}월 ${day}일`,
     units: units({ second: '초', minute: '분', hour: '시간', day: '일', week: '주', month: '개월' }),
     single: { day: '일봉', week: '주봉', month: '월봉' },
+    ownUnits: { 초: 'second', 분: 'minute', 시간: 'hour', 일봉: 'day', 주봉: 'week', 월봉: 'month', 개월: 'month' },
+    chartWord: { written: '봉', said: '봉' },
+    joinsWords: true,
+    quantities: { basisPoint: same('베이시스 포인트'), pip: same('핍'), point: same('포인트') },
+    year: same('년'),
     currencies: { $: same('달러'), '€': same('유로'), '£': same('파운드'), '¥': same('엔') },
     time24: (h, m) => (m === 0 ? `${h}시` : `${h}시 ${m}분`),
     time12: (h, m) => (m === 0 ? `${h}시` : `${h}시 ${m}분`),
@@ -213,6 +258,20 @@ export const zh = lang(
     date: (month, day) => `${chineseCardinal(month)}月${chineseCardinal(day)}日`,
     units: units({ second: '秒', minute: '分钟', hour: '小时', day: '天', week: '周', month: '个月' }),
     single: { day: '日线', week: '周线', month: '月线' },
+    ownUnits: {
+      秒: 'second',
+      分钟: 'minute',
+      分: 'minute',
+      小时: 'hour',
+      日线: 'day',
+      周线: 'week',
+      月线: 'month',
+      个月: 'month',
+    },
+    chartWord: { written: '线', said: '线' },
+    joinsWords: true,
+    quantities: { basisPoint: same('个基点'), pip: same('点'), point: same('点') },
+    year: same('年'),
     currencies: { $: same('美元'), '€': same('欧元'), '£': same('英镑'), '¥': same('日元') },
     percentBefore: '百分之',
     time24: zhTime,

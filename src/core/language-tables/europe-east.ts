@@ -68,6 +68,13 @@ export const pl = lang(
     plural: polishForm,
     fractionForm: 'fraction',
     single: { day: 'dzienny', week: 'tygodniowy', month: 'miesięczny' },
+    ownUnits: { godz: 'hour', dz: 'day', tydz: 'week', mies: 'month' },
+    quantities: {
+      basisPoint: { one: 'punkt bazowy', few: 'punkty bazowe', many: 'punktów bazowych', fraction: 'punktu bazowego' },
+      pip: { one: 'pips', few: 'pipsy', many: 'pipsów', fraction: 'pipsa' },
+      point: { one: 'punkt', few: 'punkty', many: 'punktów', fraction: 'punktu' },
+    },
+    year: { one: 'rok', few: 'lata', many: 'lat' },
     currencies: {
       $: { one: 'dolar', few: 'dolary', many: 'dolarów', fraction: 'dolara' },
       '€': same('euro'),
@@ -139,6 +146,9 @@ export const tr = lang(
     ),
     units: units({ second: 'saniye', minute: 'dakika', hour: 'saat', day: 'gün', week: 'hafta', month: 'ay' }),
     single: { day: 'günlük', week: 'haftalık', month: 'aylık' },
+    ownUnits: { sn: 'second', dk: 'minute', sa: 'hour', G: 'day', hf: 'week', ay: 'month' },
+    quantities: { basisPoint: same('baz puan'), pip: same('pip'), point: same('puan') },
+    year: same('yıllık'),
     currencies: { $: same('dolar'), '€': same('euro'), '£': same('sterlin'), '¥': same('yen') },
     magnitudes: { thousand: same('bin'), million: same('milyon'), billion: same('milyar'), trillion: same('trilyon') },
     time24: asWritten,
@@ -222,6 +232,29 @@ export const ru = lang(
     // The genitive singular after a decimal: две целых пять десятых процента, доллара.
     fractionForm: 'few',
     single: { day: 'дневной', week: 'недельный', month: 'месячный' },
+    // TradingView's Russian timeframes: 15м, 4Ч, 1Д, 1Н, 1М.
+    ownUnits: {
+      с: 'second',
+      м: 'minute',
+      мин: 'minute',
+      ч: 'hour',
+      Ч: 'hour',
+      час: 'hour',
+      д: 'day',
+      Д: 'day',
+      дн: 'day',
+      н: 'week',
+      Н: 'week',
+      нед: 'week',
+      М: 'month',
+      мес: 'month',
+    },
+    quantities: {
+      basisPoint: { one: 'базисный пункт', few: 'базисных пункта', many: 'базисных пунктов' },
+      pip: { one: 'пипс', few: 'пипса', many: 'пипсов' },
+      point: { one: 'пункт', few: 'пункта', many: 'пунктов' },
+    },
+    year: { one: 'год', few: 'года', many: 'лет' },
     currencies: {
       $: { one: 'доллар', few: 'доллара', many: 'долларов' },
       '€': same('евро'),

@@ -63,6 +63,13 @@ export const es = lang(
       month: { one: 'mes', many: 'meses' },
     }),
     single: { day: 'diario', week: 'semanal', month: 'mensual' },
+    ownUnits: { sem: 'week', mes: 'month' },
+    quantities: {
+      basisPoint: { one: 'punto básico', many: 'puntos básicos' },
+      pip: { one: 'pip', many: 'pips' },
+      point: { one: 'punto', many: 'puntos' },
+    },
+    year: same('años'),
     currencies: {
       $: { one: 'dólar', many: 'dólares' },
       '€': { one: 'euro', many: 'euros' },
@@ -142,6 +149,13 @@ export const it = lang(
       month: { one: 'mese', many: 'mesi' },
     }),
     single: { day: 'giornaliero', week: 'settimanale', month: 'mensile' },
+    ownUnits: { G: 'day', sett: 'week', mese: 'month' },
+    quantities: {
+      basisPoint: { one: 'punto base', many: 'punti base' },
+      pip: same('pip'),
+      point: { one: 'punto', many: 'punti' },
+    },
+    year: same('anni'),
     currencies: {
       $: { one: 'dollaro', many: 'dollari' },
       '€': same('euro'),
@@ -221,6 +235,13 @@ export const pt = lang(
       month: { one: 'mês', many: 'meses' },
     }),
     single: { day: 'diário', week: 'semanal', month: 'mensal' },
+    ownUnits: { sem: 'week', mês: 'month' },
+    quantities: {
+      basisPoint: { one: 'ponto-base', many: 'pontos-base' },
+      pip: { one: 'pip', many: 'pips' },
+      point: { one: 'ponto', many: 'pontos' },
+    },
+    year: same('anos'),
     currencies: {
       $: { one: 'dólar', many: 'dólares' },
       '€': { one: 'euro', many: 'euros' },

@@ -74,6 +74,13 @@ export const de = lang(
       month: { one: 'Monat', many: 'Monate' },
     }),
     single: { day: 'Tageschart', week: 'Wochenchart', month: 'Monatschart' },
+    ownUnits: { Min: 'minute', Std: 'hour', Tg: 'day', Wo: 'week', Mon: 'month' },
+    quantities: {
+      basisPoint: { one: 'Basispunkt', many: 'Basispunkte' },
+      pip: { one: 'Pip', many: 'Pips' },
+      point: { one: 'Punkt', many: 'Punkte' },
+    },
+    year: same('Jahre'),
     currencies: { $: same('Dollar'), '€': same('Euro'), '£': same('Pfund'), '¥': same('Yen') },
     magnitudes: {
       thousand: same('tausend'),
@@ -158,6 +165,13 @@ export const fr = lang(
       month: 'mois',
     }),
     single: { day: 'quotidien', week: 'hebdomadaire', month: 'mensuel' },
+    ownUnits: { J: 'day', mn: 'minute', sem: 'week', mois: 'month' },
+    quantities: {
+      basisPoint: { one: 'point de base', many: 'points de base' },
+      pip: { one: 'pip', many: 'pips' },
+      point: { one: 'point', many: 'points' },
+    },
+    year: same('ans'),
     currencies: {
       $: { one: 'dollar', many: 'dollars' },
       '€': { one: 'euro', many: 'euros' },
@@ -237,6 +251,13 @@ export const nl = lang(
       month: { one: 'maand', many: 'maanden' },
     }),
     single: { day: 'dagelijks', week: 'wekelijks', month: 'maandelijks' },
+    ownUnits: { u: 'hour', wk: 'week', mnd: 'month' },
+    quantities: {
+      basisPoint: { one: 'basispunt', many: 'basispunten' },
+      pip: { one: 'pip', many: 'pips' },
+      point: { one: 'punt', many: 'punten' },
+    },
+    year: same('jaar'),
     currencies: { $: same('dollar'), '€': same('euro'), '£': same('pond'), '¥': same('yen') },
     magnitudes: {
       thousand: same('duizend'),

@@ -3,6 +3,7 @@ import type { NumberLanguage } from '../number-words.js';
 import { polishForm, russianForm } from '../native-numbers.js';
 import type { Forms, SpeechWords, TimeUnit } from '../speech-text/words.js';
 import type { Language, LanguageCode, Prompts } from '../language-types.js';
+import { SCRIPTS } from '../speech-text/scripts.js';
 
 export { polishForm, russianForm };
 export { same } from '../speech-text/words.js';
@@ -24,7 +25,7 @@ export function lang(
     espeak,
     voices: code === 'en' ? ['slt', 'slt-hts', 'espeak-ng'] : ['espeak-ng'],
     prompts,
-    words,
+    words: { ...words, scripts: SCRIPTS[code] },
   };
 }
 

@@ -4,8 +4,10 @@ import { english, MAX_CARDINAL, type NumberLanguage, ZERO_RUN } from '../number-
 import {
   type CurrencySymbol,
   formAfter,
+  ENGLISH_WORDS,
   type Magnitude,
   pick,
+  type Quantity,
   type SpeechLanguage,
   type SpeechWords,
   wordsOf,
@@ -61,6 +63,7 @@ export interface WrittenAmount {
   magnitude?: Magnitude | undefined;
   percent?: boolean;
   times?: boolean;
+  quantity?: Quantity | undefined;
 }
 
 /** An amount: a sign, the number, a magnitude, then the percent or the currency's name in the right form. */
@@ -83,6 +86,8 @@ export function sayAmount(amount: WrittenAmount, lang: SpeechLanguage): string {
   words.push(number, magnitudeWord);
   if (amount.percent && !w.percentBefore) words.push(w.percent ? pick(w.percent, formAfter(w, parts)) : lang.percent);
   if (amount.times) words.push(lang.times);
+  if (amount.quantity)
+    words.push(pick((w.quantities ?? ENGLISH_WORDS.quantities!)[amount.quantity], formAfter(w, parts)));
   if (amount.currency && magnitudeWord) words.push(w.magnitudeOf ?? '');
   if (amount.currency)
     words.push(sayCurrencyName(amount.currency as CurrencySymbol, w, amount.magnitude ? { whole: '5' } : parts));

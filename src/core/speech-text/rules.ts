@@ -1,61 +1,24 @@
 // The normalizer's rules, tried in this order at each position of the message: the first that
 // matches (and does not decline) says what it matched. Built once per language.
+export type { Rule, RuleContext } from './rule-context.js';
+export { TIMEFRAMES } from './timeframes.js';
 import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { sayDate, sayIsoTime, sayTime12, sayTime24 } from './times.js';
 import { isKnownWord } from './lexicon.js';
 import {
-  CAPS_WORDS,
-  INDEX_NAMES,
-  INDICATORS,
-  MAGNITUDE_AFTER,
-  MAGNITUDE_BEFORE,
-  QUOTE_CURRENCIES,
-} from './vocabulary.js';
-import {
-  formAfter,
-  type Magnitude,
-  pick,
-  type SpeechLanguage,
-  type SymbolWord,
-  type TimeUnit,
-  wordsOf,
-} from './words.js';
-
-export interface RuleContext {
-  text: string;
-  index: number;
-  /** Is the position in a sentence written all in capitals? */
-  inCapitals(index: number): boolean;
-  /** The normalizer itself, for names that are read like a message (an index's, a placeholder's). */
-  say(text: string): string;
-}
-
-export interface Rule {
-  name: string;
-  pattern: RegExp;
-  /** What to say instead of the match ('' to drop it), or undefined to let the next rules try. */
-  speak(match: RegExpExecArray, ctx: RuleContext): string | undefined;
-}
-
-/** Timeframe units after a count: 15m, 4H, 1D. */
-export const TIMEFRAMES: Readonly<Record<string, TimeUnit>> = {
-  min: 'minute',
-  m: 'minute',
-  hr: 'hour',
-  h: 'hour',
-  H: 'hour',
-  S: 'second',
-  D: 'day',
-  d: 'day',
-  W: 'week',
-  w: 'week',
-  M: 'month',
-};
-
-/** TradingView's month timeframes (1M … 12M); M after the usual minute counts is minutes (15M, the MetaTrader way). */
-const MONTH_COUNTS = new Set([1, 2, 3, 4, 6, 12]);
-const MINUTE_COUNTS = new Set([5, 10, 15, 20, 30, 45, 90, 120, 180, 240]);
+  after,
+  before,
+  byLengthDesc,
+  escapeRegExp,
+  NOT_AFTER_WORD,
+  NOT_BEFORE_WORD,
+  type Rule,
+} from './rule-context.js';
+import { indicatorRules } from './indicators.js';
+import { timeframeRules } from './timeframes.js';
+import { CAPS_WORDS, INDEX_NAMES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
+import { type Magnitude, type Quantity, type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
 
 /** Symbols said as words, longest first where one begins another. */
 export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
@@ -76,6 +39,18 @@ export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
   ['~', 'about'],
 ];
 
+/** Quantities after a count, attached or not: +12bps, 30 pips, 15pts. */
+const QUANTITIES: Readonly<Record<string, Quantity>> = {
+  bps: 'basisPoint',
+  bp: 'basisPoint',
+  pips: 'pip',
+  pip: 'pip',
+  pts: 'point',
+  pt: 'point',
+  points: 'point',
+  point: 'point',
+};
+
 const MAGNITUDE_SUFFIXES: Readonly<Record<string, Magnitude>> = {
   k: 'thousand',
   K: 'thousand',
@@ -93,26 +68,12 @@ const MAGNITUDE_SUFFIXES: Readonly<Record<string, Magnitude>> = {
   tn: 'trillion',
 };
 
-const NOT_AFTER_WORD = '(?<![\\p{L}\\p{N}_])';
-const NOT_BEFORE_WORD = '(?![\\p{L}\\p{N}_])';
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
 const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const byLengthDesc = (a: string, b: string) => b.length - a.length;
 const INDICATOR_NAMES = Object.keys(INDICATORS).sort(byLengthDesc).join('|');
 const INDICATOR_BEFORE = new RegExp(`(?:${INDICATOR_NAMES})\\s*$`);
 const INDICATOR_AFTER = new RegExp(`^\\s*(?:${INDICATOR_NAMES})\\b`);
-
-/** The words of the same sentence before a position (a magnitude's or an indicator's context). */
-function before(ctx: RuleContext, chars: number): string {
-  const start = Math.max(0, ctx.index - chars);
-  return ctx.text
-    .slice(start, ctx.index)
-    .split(/[.!?|\n]\s/)
-    .pop()!;
-}
-const after = (ctx: RuleContext, end: number, chars: number) => ctx.text.slice(end, end + chars).split(/[.!?|\n]/)[0]!;
 
 /** What every group of rules is built from: the language, its words and the patterns it writes numbers with. */
 function ruleKit(lang: SpeechLanguage) {
@@ -123,12 +84,30 @@ function ruleKit(lang: SpeechLanguage) {
   const number = `${localDecimal}(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${point}\\d+)?|${point}\\d+`;
   const currency = `[${Object.keys(w.currencies).map(escapeRegExp).join('')}]`;
   const indicator = `(?:${INDICATOR_NAMES})\\d{0,4}`;
-  const units = Object.keys(TIMEFRAMES).sort(byLengthDesc).join('|');
   const magnitudes = Object.keys(MAGNITUDE_SUFFIXES).sort(byLengthDesc).join('|');
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
   const r = (source: string) => new RegExp(source, 'yu');
+  // Where words touch (Japanese, Chinese, Korean), a number may touch a letter of the script: 価格38500円.
+  const letter = w.joinsWords ? '\\p{Script=Latin}\\p{Script=Cyrillic}' : '\\p{L}';
+  const numberStart = `(?<![${letter}\\p{N}_.])`;
+  const numberEnd = `(?![${letter}\\p{N}_])`;
+  const quantities = `[ \\u00A0\\u202F]?(?:${Object.keys(QUANTITIES).sort(byLengthDesc).join('|')})(?![\\p{L}\\p{N}])`;
   const num = (written: string) => sayNumber(written, lang);
-  return { lang, w, r, num, point, number, currency, indicator, units, magnitudes, symbols };
+  return {
+    lang,
+    w,
+    r,
+    num,
+    point,
+    number,
+    currency,
+    indicator,
+    magnitudes,
+    symbols,
+    numberStart,
+    numberEnd,
+    quantities,
+  };
 }
 type RuleKit = ReturnType<typeof ruleKit>;
 
@@ -246,6 +225,7 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
         return `${said(a!, aLength)} ${w.crosses} ${said(b!, bLength)}`;
       },
     },
+    ...indicatorRules(lang),
     // EMA(20), RSI(14): the indicator and its length.
     {
       name: 'indicator-length',
@@ -257,7 +237,7 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
 
 /** Pairs of numbers and currencies, cashtags, hashtags, timeframes and words in capitals. */
 function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
-  const { lang, w, r, num, units } = kit;
+  const { lang, w, r, num } = kit;
   return [
     // EMA 9/21: a pair of lengths; 6/14 a date; 1/2 a fraction; any other pair of numbers, "and".
     {
@@ -291,25 +271,7 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
       pattern: r('#(?=[\\p{L}\\p{N}])'),
       speak: (_, ctx) => (/\d/.test(ctx.text[ctx.index + 1]!) ? w.numberSign : ''),
     },
-    {
-      name: 'timeframe',
-      pattern: r(`(?<![\\p{L}\\p{N}_.,])(\\d{1,4})(${units})${NOT_BEFORE_WORD}`),
-      speak: ([all, count, unit], ctx) => {
-        const n = Number(count);
-        let tf = TIMEFRAMES[unit!]!;
-        if (unit === 'M' || unit === 'm') {
-          const magnitudeNear =
-            MAGNITUDE_BEFORE.test(before(ctx, 40)) || MAGNITUDE_AFTER.test(after(ctx, ctx.index + all!.length, 16));
-          if (magnitudeNear) return undefined;
-          if (unit === 'M') {
-            if (MINUTE_COUNTS.has(n)) tf = 'minute';
-            else if (!MONTH_COUNTS.has(n)) return undefined;
-          }
-        }
-        const single = n === 1 ? w.single[tf] : undefined;
-        return single ?? `${wholeNumber(count!, lang)} ${pick(w.units[tf], formAfter(w, { whole: count! }))}`;
-      },
-    },
+    ...timeframeRules(lang),
     {
       name: 'caps-token',
       pattern: r(`${NOT_AFTER_WORD}${CAPS_TOKEN}(?![\\p{L}\\p{N}_!])`),
@@ -334,13 +296,13 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
 
 /** Amounts, the letters after a number, ranges, separators and symbols: last, as the catch-all. */
 function numbersAndSymbols(kit: RuleKit): Rule[] {
-  const { lang, w, r, num, point, number, currency, magnitudes, symbols } = kit;
+  const { lang, w, r, num, point, number, currency, magnitudes, symbols, numberStart, numberEnd, quantities } = kit;
   return [
     {
       name: 'number',
       pattern: r(
-        `(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(${currency})?([+\\-\\u2212])?(${number})` +
-          `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}]))?(?:[ \\u00A0\\u202F]?(${currency})(?!\\p{L}))?${NOT_BEFORE_WORD}(?!${point}\\d)`,
+        `${numberStart}([+\\-\\u2212])?(${currency})?([+\\-\\u2212])?(${number})` +
+          `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?(?:[ \\u00A0\\u202F]?(${currency})(?!\\p{L}))?${numberEnd}(?!${point}\\d)`,
       ),
       speak: ([, sign1, before, sign2, written, suffix, afterSign]) => {
         const trimmed = suffix?.trim();
@@ -352,6 +314,7 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
             magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
             percent: trimmed === '%',
             times: trimmed === 'x',
+            quantity: trimmed === undefined ? undefined : QUANTITIES[trimmed],
           },
           lang,
         );

@@ -4,7 +4,7 @@
 import type { NumberLanguage } from '../number-words.js';
 import { spell, wholeNumber } from './numbers.js';
 import { CAPS_WORDS, EXCHANGE_SUFFIXES, EXCHANGES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
-import { type SpeechLanguage, wordsOf } from './words.js';
+import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 import { english } from '../number-words.js';
 
 const byLengthDesc = (a: string, b: string) => b.length - a.length;
@@ -48,6 +48,12 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
   if (word !== undefined) return word;
   const indicator = INDICATORS[token];
   if (indicator !== undefined) return indicator ?? spell(token, lang);
+  // US10Y, DE02Y, JP30Y: a government bond by its country and tenor.
+  const bond = /^([A-Z]{2})(\d{1,2})Y$/.exec(token);
+  if (bond) {
+    const years = String(Number(bond[2]));
+    return `${spell(bond[1]!, lang)} ${lang.cardinal(Number(years))} ${w.year ? pick(w.year, formAfter(w, { whole: years })) : 'Y'}`;
+  }
   const numbered = /^([A-Z]{1,8})(\d{1,4})$/.exec(token);
   if (numbered) {
     const [, letters = '', digits = ''] = numbered;

@@ -16,6 +16,14 @@ export type SymbolWord = 'atOrAbove' | 'atOrBelow' | 'to' | 'above' | 'below' | 
 export type TimeUnit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month';
 export type CurrencySymbol = '$' | '€' | '£' | '¥';
 export type Magnitude = 'thousand' | 'million' | 'billion' | 'trillion';
+export type Quantity = 'basisPoint' | 'pip' | 'point';
+
+export interface ScriptReading {
+  /** Unicode scripts the voice reads besides Latin. */
+  reads: readonly string[];
+  /** Said in place of a run of letters of any other script. */
+  otherScript: string;
+}
 
 export interface SpeechWords {
   /** TradingView continuous futures: ES1! is the front month, ES2! the next. */
@@ -58,8 +66,26 @@ export interface SpeechWords {
   magnitudeOf?: string;
   /** 7.5M, $2B, 100k; absent: the figure is written out whole (Japanese, Chinese, Korean count in ten thousands). */
   magnitudes?: Record<Magnitude, Forms>;
+  /** A duration's unit (2h30m: "two hours thirty minutes") where it differs from a timeframe's (English "four hour"). */
+  durationUnits?: Record<TimeUnit, Forms>;
+  /** The language's own timeframe abbreviations after a count (Russian 4Ч, 15м; Korean 4시간; Japanese 5分). */
+  ownUnits?: Readonly<Record<string, TimeUnit>>;
+  /** The chart word written after the unit (Japanese 足, Korean 봉, Chinese 线) and how it is said. */
+  chartWord?: { written: string; said: string };
+  /** A count and its unit said together where the count's reading changes (Japanese 4時間 よじかん, 5分 ごふん). */
+  timeframe?(count: number, unit: TimeUnit): string | undefined;
+  /** Basis points, pips, points after a count (+12bps). */
+  quantities?: Record<Quantity, Forms>;
+  /** A bond's tenor (US10Y "ten year"). */
+  year?: Forms;
+  /** Words are written without spaces (Japanese, Chinese) or take particles (Korean): a number may touch a letter of the script. */
+  joinsWords?: boolean;
+  /** Kanji are said by their readings (Japanese: speech-text/kanji.ts), before `unreadable` applies. */
+  readsKanji?: boolean;
   /** Characters the language's engine cannot read (Japanese: kanji, which espeak-ng calls "Chinese letter"): dropped; `instead` is said when nothing else is left. */
   unreadable?: { pattern: RegExp; instead: string };
+  /** The scripts the voice reads, and what it says for others (speech-text/scripts.ts); set for every language. */
+  scripts?: ScriptReading;
   /** A 24-hour time (ISO times in UTC, 14:05); absent: the English desk style ("fourteen hundred"). */
   time24?(hours: number, minutes: number): string;
   /** A 12-hour time written with one digit (9:30); absent: English ("nine thirty", "nine o'clock"). */
@@ -148,6 +174,20 @@ export const ENGLISH_WORDS: SpeechWords = {
     month: same('month'),
   },
   single: { day: 'daily', week: 'weekly', month: 'monthly' },
+  durationUnits: {
+    second: { one: 'second', many: 'seconds' },
+    minute: { one: 'minute', many: 'minutes' },
+    hour: { one: 'hour', many: 'hours' },
+    day: { one: 'day', many: 'days' },
+    week: { one: 'week', many: 'weeks' },
+    month: { one: 'month', many: 'months' },
+  },
+  quantities: {
+    basisPoint: { one: 'basis point', many: 'basis points' },
+    pip: { one: 'pip', many: 'pips' },
+    point: { one: 'point', many: 'points' },
+  },
+  year: same('year'),
   currencies: {
     $: { one: 'dollar', many: 'dollars' },
     '€': { one: 'euro', many: 'euros' },

@@ -3,6 +3,7 @@ import type { Account } from '../../core/account.js';
 import type { SmsGatewaySetting } from '../../core/sms-truth.js';
 import type { TestCallResult } from '../../core/test-call.js';
 import type { CallSpeech } from '../../core/languages.js';
+import type { JapaneseReader } from '../../core/speakable.js';
 import type { SpokenCall } from '../../core/spoken-call.js';
 import type { SpokenAudio } from '../../speech/speech-sample.js';
 import type { ServiceDeps } from '../../store/deps.js';
@@ -20,6 +21,8 @@ export interface DashboardDeps extends ServiceDeps {
   placeTestCall?: (account: Account) => Promise<TestCallResult>;
   /** A call's speech (intro, message, prompt) as one WAV in the account's voice; absent when telephony is off. */
   speechSample?: (phrases: SpokenCall, speech: CallSpeech) => Promise<SpokenAudio>;
+  /** The kanji reader for a Japanese account's "Hear it" (loaded on the first ask); absent: the built-in table of market words. */
+  readJapanese?: () => Promise<JapaneseReader | undefined>;
   /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
   trustProxy?: AddressMatcher;
   /** Aborted when the service stops: open live-history streams end so the server can close. */

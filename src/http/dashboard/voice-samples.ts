@@ -3,6 +3,7 @@
 // characters), one sample made at a time per account, and the test calls' pace for new messages.
 import type { Account } from '../../core/account.js';
 import { callSpeech, type CallSpeech } from '../../core/languages.js';
+import type { SpeechAids } from '../../core/speakable.js';
 import { decideTestPace, HOUR_MS } from '../../core/limits.js';
 import { MAX_MESSAGE_CODE_POINTS } from '../../core/payload.js';
 import { SAMPLE_ALERT } from '../../core/spoken-alerts.js';
@@ -24,12 +25,16 @@ export type HearText =
   | { ok: false; error: string };
 
 /** What a call would speak for this alert body in the account's language, voice and intro, or why it is refused. */
-export function hearText(body: string, account: Pick<Account, 'language' | 'voice' | 'intro'>): HearText {
+export function hearText(
+  body: string,
+  account: Pick<Account, 'language' | 'voice' | 'intro'>,
+  aids: SpeechAids = {},
+): HearText {
   const length = [...body].length;
   if (length > MAX_HEAR_BOX_CHARS)
     return { ok: false, error: `The text is ${length} characters; paste at most ${MAX_HEAR_BOX_CHARS}.` };
   const speech = callSpeech(account);
-  const spoken = spokenCall(body, speech);
+  const spoken = spokenCall(body, speech, aids);
   if (!spoken.ok) return { ok: false, error: `The webhook would refuse this: ${spoken.error}` };
   if (spoken.alert.truncated) {
     return {

@@ -10,12 +10,19 @@ import { sampleSrc, type HearView } from '../pages/hear.js';
 import { overviewPage } from '../pages/overview.js';
 import { htmlResponse, plain, SECURITY_HEADERS } from '../respond.js';
 import { SAMPLE_ALERT } from '../../../core/spoken-alerts.js';
+import type { Account } from '../../../core/account.js';
+import type { SpeechAids } from '../../../core/speakable.js';
 
 /** The player's message travels as the alert's message only: a JSON body makes it exact (and checked alike). */
 const asBody = (message: string) => JSON.stringify({ message });
 
 function refusal(result: Extract<SampleResult, { ok: false }>): Record<string, string> {
   return result.status === 429 ? { 'retry-after': String(result.retryAfterSeconds) } : {};
+}
+
+/** Kanji are read as the account's calls read them: by the dictionary, for a Japanese account. */
+async function aidsFor(ctx: DashboardContext, account: Pick<Account, 'language'>): Promise<SpeechAids> {
+  return account.language === 'ja' ? { readJapanese: await ctx.deps.readJapanese?.() } : {};
 }
 
 export function mountHearRoutes(app: H3, ctx: DashboardContext): void {
@@ -28,7 +35,7 @@ export function mountHearRoutes(app: H3, ctx: DashboardContext): void {
       const model = await overviewModel(ctx, viewer, account, false);
       const page = (status: number, hear: HearView, headers: Record<string, string> = {}) =>
         htmlResponse(status, overviewPage({ ...model, hear }), { headers });
-      const text: HearText = hearText(data.message, account);
+      const text: HearText = hearText(data.message, account, await aidsFor(ctx, account));
       if (!text.ok) return page(400, { body: data.message, error: text.error });
       if (!samples) return page(404, { body: data.message });
       const made = await samples.sample(account.userId, text);
@@ -44,7 +51,7 @@ export function mountHearRoutes(app: H3, ctx: DashboardContext): void {
     apiRoute(ctx, async (event, { account }) => {
       if (!samples) return plain(404, 'No sample: telephony is not configured on this server.');
       const message = event.url.searchParams.get('message');
-      const text = hearText(message === null ? SAMPLE_ALERT : asBody(message), account);
+      const text = hearText(message === null ? SAMPLE_ALERT : asBody(message), account, await aidsFor(ctx, account));
       if (!text.ok) return plain(400, text.error);
       const made = await samples.sample(account.userId, text);
       if (!made.ok) return plain(made.status, made.error, refusal(made));
