@@ -7,7 +7,7 @@ import { receivesCalls, type Account } from '../core/account.js';
 import { type Alert, MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import type { LimitDecision } from '../core/limits.js';
 import type { AlertToReceive } from '../core/records.js';
-import type { AccountRepo, CallRepo } from '../store/contract.js';
+import type { AccountRepo, CallRepo } from '../store/contract/index.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
 import { type RefusalTally, refusalTally } from '../lib/refusal-tally.js';
