@@ -9,7 +9,8 @@ import { rootCertificates } from 'node:tls';
 import * as acme from 'acme-client';
 import type { AcmeConfig } from '../config/acme.js';
 import type { ChallengeType } from '../core/acme.js';
-import type { CertificateRepo, StoredCertificate } from '../store/contract.js';
+import type { StoredCertificate } from '../core/certificate.js';
+import type { CertificateRepo } from '../store/contract/index.js';
 import { UserError } from '../lib/errors.js';
 
 /** A challenge left pending is given up on after this long. */

@@ -13,7 +13,8 @@ import {
 } from '../core/acme.js';
 import type { TlsMaterial } from '../http/tls.js';
 import type { Logger } from '../lib/log.js';
-import type { CertificateRepo, CertificateState, StoredCertificate } from '../store/contract.js';
+import type { CertificateState, StoredCertificate } from '../core/certificate.js';
+import type { CertificateRepo } from '../store/contract/index.js';
 import { orderCertificate, plainOrderError, writeCertificateFiles } from './acme-order.js';
 
 /** How often a node looks in the store for a certificate another node renewed. */

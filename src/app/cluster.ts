@@ -4,7 +4,8 @@
 // queued calls become anyone's; and the call changes of every node reach every node's live
 // dashboards. With SQLite (one node) there is nothing to do.
 import { type ClusterView, clusterView } from '../core/cluster-view.js';
-import type { GoneNode, Store } from '../store/contract.js';
+import type { GoneNode } from '../core/cluster.js';
+import type { Store } from '../store/contract/index.js';
 
 import type { CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';

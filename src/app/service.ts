@@ -2,7 +2,7 @@
 // Everything is created here from the validated config; nothing is read at import time.
 import type { Config } from '../config/index.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
-import type { Store } from '../store/contract.js';
+import type { Store } from '../store/contract/index.js';
 import { CallEvents } from '../core/call-events.js';
 import { smsGatewaySetting } from '../core/sms-truth.js';
 import { UserError } from '../lib/errors.js';

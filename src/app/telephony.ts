@@ -7,7 +7,7 @@ import type { Config } from '../config/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { Account } from '../core/account.js';
 import { testCallMessage } from '../core/test-call.js';
-import type { CallProgressRepo } from '../store/contract.js';
+import type { CallProgressRepo } from '../store/contract/index.js';
 import { isPrivateIpv4 } from '../core/network.js';
 import { mediaModes } from '../core/media-modes.js';
 import { UserError } from '../lib/errors.js';

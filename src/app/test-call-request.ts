@@ -2,7 +2,7 @@
 // the CLI (beside it). It has its own limits and does not use the monthly allowance.
 import { receivesCalls, type Account } from '../core/account.js';
 import { testCallMessage, type TestCallResult } from '../core/test-call.js';
-import type { CallRepo } from '../store/contract.js';
+import type { CallRepo } from '../store/contract/index.js';
 
 export async function requestTestCall(
   calls: Pick<CallRepo, 'acceptTestCall'>,

@@ -3,7 +3,7 @@
 // outbox's event key). Writes are made one after another, so a call's events keep their order.
 import type { CallChange, CallEvents } from '../core/call-events.js';
 import { callbackBody, callbackEventsFor, newCallbackMessageId } from '../core/callback-events.js';
-import type { Store } from '../store/contract.js';
+import type { Store } from '../store/contract/index.js';
 import type { Logger } from '../lib/log.js';
 
 export interface FeedDeps {

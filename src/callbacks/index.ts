@@ -2,7 +2,7 @@
 // sender that delivers the outbox. Started and stopped with the service.
 import type { AddressMatcher } from '../core/address-match.js';
 import type { CallEvents } from '../core/call-events.js';
-import type { Store } from '../store/contract.js';
+import type { Store } from '../store/contract/index.js';
 import type { Logger } from '../lib/log.js';
 import { startCallbackFeed } from './feed.js';
 import { CallbackSender } from './sender.js';

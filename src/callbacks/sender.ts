@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { CALLBACK_TIMEOUT_MS, callbackVerdict, nextCallbackAttempt } from '../core/callback-retry.js';
 import type { CallbackDelivery, DeliveryAttempt } from '../core/callback-records.js';
 import type { AddressMatcher } from '../core/address-match.js';
-import type { CallbackRepo } from '../store/callbacks-contract.js';
+import type { CallbackRepo } from '../store/contract/index.js';
 import type { Logger } from '../lib/log.js';
 import type { PostResult } from './https-post.js';
 import { sendSigned } from './send.js';

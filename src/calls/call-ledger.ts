@@ -3,7 +3,7 @@
 // another process never blocks the event loop; and tells of every call that reached its end.
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../core/records.js';
-import type { Store } from '../store/contract.js';
+import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 
 /** A call at its end, as handed to what follows (the SMS backup, metrics). */

@@ -1,6 +1,6 @@
 // What the dialer is given: the deps every part gets ({ store, events, logger, now }: store/deps.ts),
 // its peers (Asterisk, speech) and its limits.
-import type { Store } from '../store/contract.js';
+import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { AriCallControl } from '../pbx/ari.js';
 import type { FinalCall } from './call-ledger.js';

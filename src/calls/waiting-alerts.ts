@@ -4,7 +4,7 @@
 import { receivesCalls } from '../core/account.js';
 import { callSpeech, type CallSpeech } from '../core/languages.js';
 import type { WaitingAlert } from '../core/line.js';
-import type { AccountRepo, CallProgressRepo } from '../store/contract.js';
+import type { AccountRepo, CallProgressRepo } from '../store/contract/index.js';
 import type { Account } from '../core/account.js';
 import type { CallKind } from '../core/records.js';
 

@@ -3,7 +3,7 @@
 import type { Config } from '../config/index.js';
 import { coversNames, daysToExpiry, renewalTime } from '../core/acme.js';
 import { openStores } from '../app/service.js';
-import type { CertificateState } from '../store/contract.js';
+import type { CertificateState } from '../core/certificate.js';
 import { type CheckResult, fail, pass } from './doctor-result.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

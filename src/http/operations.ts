@@ -4,7 +4,7 @@ import { getRequestIP, type H3 } from 'h3';
 import type { AddressMatcher } from '../core/address-match.js';
 import type { ClusterView } from '../core/cluster-view.js';
 import { metricsAllowed } from '../core/metrics-access.js';
-import type { Store } from '../store/contract.js';
+import type { Store } from '../store/contract/index.js';
 import type { Metrics } from '../lib/metrics.js';
 import { json } from './respond.js';
 import { sameToken } from './same-token.js';

@@ -7,7 +7,7 @@ import { ApiError } from '../lib/errors.js';
 import { type Alert, MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import type { AlertToReceive, ReceivedAlert } from '../core/records.js';
 import { ANY_SOURCE, parseSourceRule } from '../core/webhook-sources.js';
-import type { CallRepo } from '../store/contract.js';
+import type { CallRepo } from '../store/contract/index.js';
 import { exactAddressOf } from './client-address.js';
 import { duplicateAnswer, sourceRefusalError, sourceRefusalReason } from './webhook-owner-controls.js';
 import {

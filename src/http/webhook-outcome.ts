@@ -7,7 +7,7 @@ import type { Alert } from '../core/payload.js';
 import type { LimitDecision } from '../core/limits.js';
 import type { SourceRule } from '../core/webhook-sources.js';
 import type { Logger } from '../lib/log.js';
-import type { AccountRepo, CallRepo } from '../store/contract.js';
+import type { AccountRepo, CallRepo } from '../store/contract/index.js';
 import { errorAnswer, jsonAnswer, type JsonAnswer } from './respond.js';
 
 export type WebhookResult =

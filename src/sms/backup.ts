@@ -4,7 +4,7 @@
 import { isFinal } from '../core/call-state.js';
 import { decideSms, groupByCarrier, smsOffReason } from '../core/sms-decision.js';
 import type { LeftSms } from '../core/records.js';
-import type { Store } from '../store/contract.js';
+import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { CallChange } from '../core/call-events.js';
 import type { FinalCall } from '../calls/index.js';
@@ -14,10 +14,10 @@ import { SMS_NOT_SENT } from '../core/reasons.js';
 
 export interface SmsBackupDeps extends Omit<ServiceDeps, 'store'> {
   /**
-   * The calls' progress, the accounts, and the patient writer records go through (after the call's
+   * The calls' SMS backup, the accounts, and the ordered writes records go through (after the call's
    * own steps, without blocking on a locked database).
    */
-  store: Pick<Store, 'progress' | 'writes' | 'accounts'>;
+  store: Pick<Store, 'sms' | 'writes' | 'accounts'>;
   sender: SmsSender;
   maxParts?: number;
   /**
@@ -63,11 +63,11 @@ export class SmsBackup {
   /** At start: settles what the process before this one left (see settleLeft). */
   async recover(): Promise<void> {
     const { now } = this.deps;
-    const { progress } = this.deps.store;
+    const { sms: smsStore } = this.deps.store;
     // All three are read before any is settled: deciding an ended call's SMS claims it.
-    const handingOver = await progress.staleSmsClaims();
-    const waiting = await progress.waitingSmsLeft();
-    const ended = await progress.endedWithoutSms(now() - this.windowMs);
+    const handingOver = await smsStore.staleSmsClaims();
+    const waiting = await smsStore.waitingSmsLeft();
+    const ended = await smsStore.endedWithoutSms(now() - this.windowMs);
     await this.settleLeft({ handingOver, waiting, ended });
   }
 
@@ -79,10 +79,10 @@ export class SmsBackup {
    */
   async settleLeft({ handingOver, waiting, ended }: LeftSms): Promise<void> {
     const { now } = this.deps;
-    const { progress, writes } = this.deps.store;
+    const { sms: smsStore, writes } = this.deps.store;
     // Each ends failed only if it is still as it was left: a node taken for dead may still be sending.
     const fail = (callId: string, from: 'sending' | 'waiting', error: string) =>
-      writes.write(`sms ${callId} failed`, () => progress.failLeftSms(callId, from, error));
+      writes.write(`sms ${callId} failed`, () => smsStore.failLeftSms(callId, from, error));
     for (const callId of handingOver) await fail(callId, 'sending', SMS_NOT_SENT.stoppedHandingOver);
     for (const alerts of groupByCarrier(waiting)) {
       const claimed = alerts.map((a) => a.callId);
@@ -128,7 +128,7 @@ export class SmsBackup {
   }
 
   private async handle(call: FinalCall): Promise<void> {
-    const { progress, writes } = this.deps.store;
+    const { sms: smsStore, writes } = this.deps.store;
     const { callId, state } = call;
     // A call that carried several alerts is missed (or heard) for all of them: one decision, one SMS.
     const callIds = [callId, ...call.carried.map((c) => c.callId)];
@@ -140,13 +140,13 @@ export class SmsBackup {
       const why = decision === 'not_needed' ? undefined : smsOffReason(account, gatewayConfigured);
       for (const id of callIds)
         await writes.write(`sms ${id} ${decision}`, () =>
-          progress.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled', why),
+          smsStore.markSmsSkipped(id, decision === 'not_needed' ? 'not_needed' : 'disabled', why),
         );
       return;
     }
     // Only the alerts claimed here go out: one claimed before (by a process that died, or by another node) is never sent again.
     const claimed: string[] = [];
-    for (const id of callIds) if (await writes.write(`sms ${id} claim`, () => progress.claimSms(id))) claimed.push(id);
+    for (const id of callIds) if (await writes.write(`sms ${id} claim`, () => smsStore.claimSms(id))) claimed.push(id);
     if (claimed.length === 0) return;
     const messages = [call.message, ...call.carried.map((c) => c.message)].filter((_, i) =>
       claimed.includes(callIds[i]!),
@@ -169,13 +169,13 @@ export class SmsBackup {
 
   /** Sends the claimed alerts' SMS and records what became of it; `waiting`: it waits for the gateway now. */
   private async deliver(sms: ClaimedSms, status: CallChange['status'], waiting: boolean): Promise<void> {
-    const { progress, writes } = this.deps.store;
+    const { sms: smsStore, writes } = this.deps.store;
     const result = await this.sendWithin(sms, waiting);
     if (result === 'left waiting') return;
     if (result.status === 'sent') {
       for (const id of sms.claimed)
         await writes.write(`sms ${id} sent`, () =>
-          progress.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts }),
+          smsStore.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts }),
         );
       const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;
       if (early) {
@@ -185,7 +185,7 @@ export class SmsBackup {
     } else {
       for (const id of sms.claimed)
         await writes.write(`sms ${id} failed`, () =>
-          progress.setSmsResult(id, { status: 'failed', error: result.error }),
+          smsStore.setSmsResult(id, { status: 'failed', error: result.error }),
         );
     }
     this.logResult(sms, result);
@@ -211,7 +211,7 @@ export class SmsBackup {
    */
   private async sendWithin(sms: ClaimedSms, waiting: boolean): Promise<SmsResult | 'left waiting'> {
     const { sender, now, logger } = this.deps;
-    const { progress, writes } = this.deps.store;
+    const { sms: smsStore, writes } = this.deps.store;
     const { claimed } = sms;
     for (let pause = this.deps.retryFirstMs ?? 2_000; ; pause = Math.min(pause * 2, RETRY_MOST_MS)) {
       if (waiting) {
@@ -220,7 +220,7 @@ export class SmsBackup {
         if (decideSms('failed', await this.deps.store.accounts.get(sms.userId), true) !== 'send')
           return { status: 'failed', error: SMS_NOT_SENT.turnedOff };
         const resumed = await writes
-          .write(`sms ${claimed[0]} resumes`, () => progress.resumeSms(claimed))
+          .write(`sms ${claimed[0]} resumes`, () => smsStore.resumeSms(claimed))
           .then(
             (taken) => (taken ? 'taken' : 'moved on'),
             (error: Error) => error,
@@ -250,7 +250,7 @@ export class SmsBackup {
         error: result.error,
       });
       const waits = await writes
-        .write(`sms ${claimed[0]} waits`, () => progress.smsWaits(claimed, result.error))
+        .write(`sms ${claimed[0]} waits`, () => smsStore.smsWaits(claimed, result.error))
         .catch(() => false);
       if (!waits) return result;
       waiting = true;
@@ -279,7 +279,7 @@ export class SmsBackup {
   }
 
   private async recordReport(report: DeliveryReport): Promise<void> {
-    const calls = await this.deps.store.progress.findBySmsMessage(report.messageId);
+    const calls = await this.deps.store.sms.findBySmsMessage(report.messageId);
     if (calls.length === 0) {
       this.keepEarly(report);
       return;
@@ -299,7 +299,7 @@ export class SmsBackup {
     });
     for (const call of sent) {
       void this.deps.store.writes
-        .write(`sms ${call.callId} receipt`, () => this.deps.store.progress.recordSmsReceipt(call.callId, result), {
+        .write(`sms ${call.callId} receipt`, () => this.deps.store.sms.recordSmsReceipt(call.callId, result), {
           lazy: true,
         })
         .then(

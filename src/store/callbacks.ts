@@ -8,7 +8,7 @@ import type {
   NewDelivery,
 } from '../core/callback-records.js';
 import type { CallbackEventType } from '../core/callback-events.js';
-import type { CallbackRepo } from './callbacks-contract.js';
+import type { CallbackRepo } from './contract/index.js';
 import type { SecretBox } from './secret-box.js';
 
 /** Runs one statement with positional values; resolves to the rows it returned (none for a write without RETURNING). */

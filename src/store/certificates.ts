@@ -2,7 +2,7 @@
 // (AES-GCM bound to its purpose), so that a copy of the database alone does not give the key away.
 import type { AcmeFaultKind } from '../core/acme.js';
 import type { SecretBox } from './secret-box.js';
-import type { CertificateState, StoredCertificate } from './contract.js';
+import type { CertificateState, StoredCertificate } from '../core/certificate.js';
 
 /** Authenticated with the sealed key: a value sealed for an api_key does not open as this. */
 const KEY_CONTEXT = 'acme certificate key';

@@ -2,7 +2,7 @@
 // interface), the call events, the logger and the clock. Passed in, never imported as globals.
 import type { CallEvents } from '../core/call-events.js';
 import type { Logger } from '../lib/log.js';
-import type { Store } from './contract.js';
+import type { Store } from './contract/index.js';
 
 export interface ServiceDeps {
   store: Store;

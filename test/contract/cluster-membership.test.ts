@@ -6,7 +6,7 @@ import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../src/app/cluster.js';
 import type { CallForDialing } from '../../src/core/records.js';
-import type { Store } from '../../src/store/contract.js';
+import type { Store } from '../../src/store/contract/index.js';
 import { CallEvents, type CallChange } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { parseAlertBody } from '../../src/core/payload.js';

@@ -3,7 +3,7 @@
 // node, and a phone is never rung by both nodes at once (one line per phone across nodes).
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import type { Store } from '../../src/store/contract.js';
+import type { Store } from '../../src/store/contract/index.js';
 import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { Dialer, type FinalCall } from '../../src/calls/index.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import type { Awaitable } from '../../src/store/contract.js';
+import type { Awaitable } from '../../src/store/contract/index.js';
 import { openStores } from '../../src/app/service.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
 import { request, type Reply } from '../helpers/https-client.js';

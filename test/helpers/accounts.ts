@@ -3,7 +3,7 @@
 import type { Account } from '../../src/core/account.js';
 import type { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import type { NewAccount } from '../../src/core/records.js';
-import type { AccountRepo, Awaitable } from '../../src/store/contract.js';
+import type { AccountRepo, Awaitable } from '../../src/store/contract/index.js';
 
 export const TEST_PHONE = '+14155550123';
 

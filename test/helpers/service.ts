@@ -8,7 +8,7 @@ import { isInFlight } from '../../src/core/call-state.js';
 import { createLogger } from '../../src/lib/log.js';
 import type { Db } from '../../src/store/sqlite/connect.js';
 import { isSqlite, type SqliteStore } from '../../src/store/sqlite/index.js';
-import type { Store } from '../../src/store/contract.js';
+import type { Store } from '../../src/store/contract/index.js';
 import { startService, type RunningService } from '../../src/app/service.js';
 import { request, type Reply, type RequestOptions } from './https-client.js';
 import { freeTcpPort, freeUdpPort } from './ports.js';

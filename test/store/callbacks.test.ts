@@ -3,7 +3,7 @@
 // dead node's claim taken over after its lease), and turning off after a 410.
 import { describe, expect, test } from 'vitest';
 import type { NewDelivery } from '../../src/core/callback-records.js';
-import type { Store } from '../../src/store/contract.js';
+import type { Store } from '../../src/store/contract/index.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { createAccount } from '../helpers/accounts.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';

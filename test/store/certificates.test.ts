@@ -1,7 +1,7 @@
 // ringhook's own certificate in both stores: saved with its key sealed, failures counted and cleared,
 // HTTP-01 answers that expire, and the order lock (PostgreSQL: one node at a time).
 import { describe, expect, test } from 'vitest';
-import type { StoredCertificate } from '../../src/store/contract.js';
+import type { StoredCertificate } from '../../src/core/certificate.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { manualClock } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';

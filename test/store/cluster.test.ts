@@ -1,7 +1,8 @@
 // PostgreSQL with several nodes: each store here is a node of its own (its own pool and node id)
 // on one database.
 import { describe, expect, test } from 'vitest';
-import type { CallChangeNotice, Store } from '../../src/store/contract.js';
+import type { CallChangeNotice } from '../../src/core/cluster.js';
+import type { Store } from '../../src/store/contract/index.js';
 import { DEFAULT_LINE_HOLD_MS } from '../../src/store/postgres/progress.js';
 import { manualClock, textAlert } from '../helpers/database.js';
 import { useStores } from '../helpers/stores.js';
@@ -122,8 +123,8 @@ describe('postgres store: several nodes', () => {
       expect(await a!.progress.transition(id, 'busy')).toBe(true);
     }
     const claimedAt = clock.now();
-    for (const id of [handingOver, waiting]) expect(await a!.progress.claimSms(id)).toBe(true);
-    expect(await a!.progress.smsWaits([waiting], 'connect ECONNREFUSED')).toBe(true);
+    for (const id of [handingOver, waiting]) expect(await a!.sms.claimSms(id)).toBe(true);
+    expect(await a!.sms.smsWaits([waiting], 'connect ECONNREFUSED')).toBe(true);
 
     clock.advance(5_000);
     await b!.nodes!.heartbeat();
@@ -160,8 +161,8 @@ describe('postgres store: several nodes', () => {
     });
     // The SMS are the survivor's now: its next start would find them, not node-a's.
     const survivor = byB!.length > 0 ? b! : c!;
-    expect((await survivor.progress.waitingSmsLeft()).map((w) => w.callId)).toEqual([waiting]);
-    expect(await a!.progress.waitingSmsLeft()).toEqual([]);
+    expect((await survivor.sms.waitingSmsLeft()).map((w) => w.callId)).toEqual([waiting]);
+    expect(await a!.sms.waitingSmsLeft()).toEqual([]);
     expect(await b!.nodes!.takeOverSilent(10_000, 60_000)).toEqual([]);
     expect(await c!.nodes!.takeOverSilent(10_000, 60_000)).toEqual([]);
 
@@ -207,11 +208,11 @@ describe('postgres store: several nodes', () => {
       userId,
     } = await nodes('node-a', 'node-b');
     const one = await accept(a!, userId);
-    expect(await a!.progress.claimSms(one)).toBe(true);
-    expect(await b!.progress.claimSms(one)).toBe(false);
-    expect(await b!.progress.staleSmsClaims()).toEqual([]);
+    expect(await a!.sms.claimSms(one)).toBe(true);
+    expect(await b!.sms.claimSms(one)).toBe(false);
+    expect(await b!.sms.staleSmsClaims()).toEqual([]);
     const restarted = await db.open({ nodeId: 'node-a' });
-    expect(await restarted.progress.staleSmsClaims()).toEqual([one]);
+    expect(await restarted.sms.staleSmsClaims()).toEqual([one]);
   });
 
   test("an SMS waiting for the gateway is taken by a node that starts only from its own last process or a node that left; an ended call's undecided SMS only from its own", async () => {
@@ -225,8 +226,8 @@ describe('postgres store: several nodes', () => {
       const id = await accept(node, userId, `waiting ${phone}`);
       expect(await node.progress.transition(id, 'dialing', { phone })).toBe(true);
       expect(await node.progress.transition(id, 'busy')).toBe(true);
-      expect(await node.progress.claimSms(id)).toBe(true);
-      expect(await node.progress.smsWaits([id], 'connect ECONNREFUSED')).toBe(true);
+      expect(await node.sms.claimSms(id)).toBe(true);
+      expect(await node.sms.smsWaits([id], 'connect ECONNREFUSED')).toBe(true);
       return id;
     };
     const ofA = await waitingOf(a!, '+14155550301');
@@ -236,17 +237,17 @@ describe('postgres store: several nodes', () => {
     expect(await b!.progress.transition(endedOnB, 'busy')).toBe(true);
     // node-b is alive: node-c takes none of its; node-a left (a rolling deploy): node-c takes its.
     await a!.nodes!.leave();
-    expect((await c!.progress.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofA]);
+    expect((await c!.sms.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofA]);
     // Now node-c's own: node-b, alive, never gets it.
-    expect((await c!.progress.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofA]);
-    expect(await c!.progress.endedWithoutSms(clock.now() - 60_000)).toEqual([]);
-    expect((await b!.progress.endedWithoutSms(clock.now() - 60_000)).map((e) => e.callId)).toEqual([endedOnB]);
-    expect((await b!.progress.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofB]);
+    expect((await c!.sms.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofA]);
+    expect(await c!.sms.endedWithoutSms(clock.now() - 60_000)).toEqual([]);
+    expect((await b!.sms.endedWithoutSms(clock.now() - 60_000)).map((e) => e.callId)).toEqual([endedOnB]);
+    expect((await b!.sms.waitingSmsLeft()).map((w) => w.callId)).toEqual([ofB]);
     // A left SMS ends failed only as it was left: one sent meanwhile stays sent.
-    expect(await c!.progress.resumeSms([ofA])).toBe(true);
-    await c!.progress.setSmsResult(ofA, { status: 'sent', messageId: 'm-1' });
-    expect(await b!.progress.failLeftSms(ofA, 'sending', 'ringhook stopped')).toBe(false);
-    expect(await b!.progress.failLeftSms(ofB, 'waiting', 'too late')).toBe(true);
+    expect(await c!.sms.resumeSms([ofA])).toBe(true);
+    await c!.sms.setSmsResult(ofA, { status: 'sent', messageId: 'm-1' });
+    expect(await b!.sms.failLeftSms(ofA, 'sending', 'ringhook stopped')).toBe(false);
+    expect(await b!.sms.failLeftSms(ofB, 'waiting', 'too late')).toBe(true);
     expect((await b!.progress.get(ofA))?.smsStatus).toBe('sent');
     expect((await b!.progress.get(ofB))?.smsStatus).toBe('failed');
   });

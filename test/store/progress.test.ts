@@ -1,6 +1,6 @@
 // Call progress in both stores: transitions, the timeline, the SMS backup's claim and results.
 import { describe, expect, test } from 'vitest';
-import type { Store } from '../../src/store/contract.js';
+import type { Store } from '../../src/store/contract/index.js';
 import { manualClock, textAlert } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';
 
@@ -127,15 +127,15 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     const { clock, store, userId } = await setUp();
     const a = await accept(store, userId, 'a');
     const b = await accept(store, userId, 'b');
-    const claims = await Promise.all(Array.from({ length: 8 }, () => store.progress.claimSms(a)));
+    const claims = await Promise.all(Array.from({ length: 8 }, () => store.sms.claimSms(a)));
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await store.progress.claimSms(a)).toBe(false);
-    await store.progress.markSmsSkipped(a, 'not_needed');
+    expect(await store.sms.claimSms(a)).toBe(false);
+    await store.sms.markSmsSkipped(a, 'not_needed');
     expect((await store.progress.get(a))?.smsStatus).toBe('sending');
-    expect(await store.progress.staleSmsClaims()).toEqual([a]);
+    expect(await store.sms.staleSmsClaims()).toEqual([a]);
 
     clock.advance(1000);
-    await store.progress.setSmsResult(a, { status: 'sent', messageId: 'msg-1', parts: 2 });
+    await store.sms.setSmsResult(a, { status: 'sent', messageId: 'msg-1', parts: 2 });
     expect(await store.calls.get(a)).toMatchObject({
       smsStatus: 'sent',
       smsMessageId: 'msg-1',
@@ -144,21 +144,21 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
       smsError: null,
     });
     clock.advance(1000);
-    await store.progress.setSmsResult(a, { status: 'delivered' });
+    await store.sms.setSmsResult(a, { status: 'delivered' });
     expect(await store.calls.get(a)).toMatchObject({ smsStatus: 'delivered', smsMessageId: 'msg-1', smsParts: 2 });
-    expect(await store.progress.staleSmsClaims()).toEqual([]);
+    expect(await store.sms.staleSmsClaims()).toEqual([]);
     expect((await store.progress.timeline(a)).map((e) => [e.event, e.detail])).toEqual([
       ['sms_sent', 'msg-1'],
       ['sms_delivered', null],
     ]);
 
-    await store.progress.markSmsSkipped(b, 'disabled');
+    await store.sms.markSmsSkipped(b, 'disabled');
     expect((await store.progress.get(b))?.smsStatus).toBe('disabled');
-    expect(await store.progress.claimSms(b)).toBe(false);
+    expect(await store.sms.claimSms(b)).toBe(false);
 
-    expect(await store.progress.findBySmsMessage('msg-1')).toEqual([{ callId: a, userId, smsStatus: 'delivered' }]);
-    expect(await store.progress.findBySmsMessage('msg-none')).toEqual([]);
-    await store.progress.setSmsResult(b, { status: 'failed', error: 'gateway down' });
+    expect(await store.sms.findBySmsMessage('msg-1')).toEqual([{ callId: a, userId, smsStatus: 'delivered' }]);
+    expect(await store.sms.findBySmsMessage('msg-none')).toEqual([]);
+    await store.sms.setSmsResult(b, { status: 'failed', error: 'gateway down' });
     expect(await store.calls.get(b)).toMatchObject({ smsStatus: 'failed', smsError: 'gateway down' });
   });
 
@@ -194,12 +194,12 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     const { clock, store, userId } = await setUp();
     expect(await store.calls.recentSmsAttempts(5)).toEqual([]);
     const [a, b, c] = [await accept(store, userId), await accept(store, userId), await accept(store, userId)];
-    await store.progress.markSmsSkipped(c, 'disabled', 'SMS backup is off for this account');
-    expect(await store.progress.claimSms(a)).toBe(true);
-    await store.progress.setSmsResult(a, { status: 'sent', messageId: 'm-1' });
+    await store.sms.markSmsSkipped(c, 'disabled', 'SMS backup is off for this account');
+    expect(await store.sms.claimSms(a)).toBe(true);
+    await store.sms.setSmsResult(a, { status: 'sent', messageId: 'm-1' });
     clock.advance(1000);
-    expect(await store.progress.claimSms(b)).toBe(true);
-    await store.progress.setSmsResult(b, { status: 'failed', error: 'gateway answered 403' });
+    expect(await store.sms.claimSms(b)).toBe(true);
+    await store.sms.setSmsResult(b, { status: 'failed', error: 'gateway answered 403' });
     expect(await store.calls.recentSmsAttempts(5)).toEqual([
       { status: 'failed', error: 'gateway answered 403', at: clock.now() },
       { status: 'sent', error: null, at: clock.now() - 1000 },
@@ -216,17 +216,15 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     for (const id of [old, fresh]) {
       await store.progress.transition(id, 'dialing');
       await store.progress.transition(id, 'busy');
-      expect(await store.progress.claimSms(id)).toBe(true);
+      expect(await store.sms.claimSms(id)).toBe(true);
     }
-    await store.progress.setSmsResult(old, { status: 'sent', messageId: 'reused' });
+    await store.sms.setSmsResult(old, { status: 'sent', messageId: 'reused' });
     clock.advance(3_600_000);
-    await store.progress.setSmsResult(fresh, { status: 'sent', messageId: 'reused' });
-    expect(await store.progress.findBySmsMessage('reused')).toEqual([{ callId: fresh, userId, smsStatus: 'sent' }]);
+    await store.sms.setSmsResult(fresh, { status: 'sent', messageId: 'reused' });
+    expect(await store.sms.findBySmsMessage('reused')).toEqual([{ callId: fresh, userId, smsStatus: 'sent' }]);
 
-    expect(await store.progress.recordSmsReceipt(fresh, { status: 'delivered' })).toBe(true);
-    expect(await store.progress.recordSmsReceipt(fresh, { status: 'failed', error: 'not delivered: UNDELIV' })).toBe(
-      false,
-    );
+    expect(await store.sms.recordSmsReceipt(fresh, { status: 'delivered' })).toBe(true);
+    expect(await store.sms.recordSmsReceipt(fresh, { status: 'failed', error: 'not delivered: UNDELIV' })).toBe(false);
     expect(await store.calls.get(fresh)).toMatchObject({ smsStatus: 'delivered', smsError: null });
     expect((await store.progress.timeline(fresh)).map((e) => e.event)).toEqual([
       'dialing',
@@ -248,27 +246,27 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     await store.progress.transition(carried, 'dialing', { carriedBy: carrier });
     await store.progress.transition(carried, 'busy');
     const claimedAt = clock.now();
-    for (const id of [carrier, carried]) expect(await store.progress.claimSms(id)).toBe(true);
+    for (const id of [carrier, carried]) expect(await store.sms.claimSms(id)).toBe(true);
     clock.advance(2_000);
     // `other` was never claimed: neither of the two changes.
-    expect(await store.progress.smsWaits([carrier, other], 'connect ECONNREFUSED')).toBe(false);
+    expect(await store.sms.smsWaits([carrier, other], 'connect ECONNREFUSED')).toBe(false);
     expect((await store.progress.get(carrier))?.smsStatus).toBe('sending');
-    expect(await store.progress.smsWaits([carrier, carried], 'connect ECONNREFUSED')).toBe(true);
+    expect(await store.sms.smsWaits([carrier, carried], 'connect ECONNREFUSED')).toBe(true);
     expect(await store.calls.get(carrier)).toMatchObject({
       smsStatus: 'waiting',
       smsError: 'connect ECONNREFUSED',
       smsAt: claimedAt,
     });
-    expect(await store.progress.staleSmsClaims()).toEqual([]);
-    expect(await store.progress.waitingSmsLeft()).toEqual([
+    expect(await store.sms.staleSmsClaims()).toEqual([]);
+    expect(await store.sms.waitingSmsLeft()).toEqual([
       { callId: carrier, userId, message: 'first', phone: PHONE, carriedBy: null, claimedAt },
       { callId: carried, userId, message: 'second', phone: null, carriedBy: carrier, claimedAt },
     ]);
-    expect(await store.progress.resumeSms([carrier, other])).toBe(false);
-    expect(await store.progress.resumeSms([carrier, carried])).toBe(true);
-    expect(await store.progress.resumeSms([carrier, carried])).toBe(false);
-    expect(await store.progress.waitingSmsLeft()).toEqual([]);
-    expect(await store.progress.staleSmsClaims()).toEqual([carrier, carried]);
+    expect(await store.sms.resumeSms([carrier, other])).toBe(false);
+    expect(await store.sms.resumeSms([carrier, carried])).toBe(true);
+    expect(await store.sms.resumeSms([carrier, carried])).toBe(false);
+    expect(await store.sms.waitingSmsLeft()).toEqual([]);
+    expect(await store.sms.staleSmsClaims()).toEqual([carrier, carried]);
     expect((await store.progress.timeline(carried)).map((e) => [e.event, e.detail])).toContainEqual([
       'sms_waiting',
       'connect ECONNREFUSED',
@@ -289,8 +287,8 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     await store.progress.transition(decided, 'dialing', { phone: PHONE });
     clock.advance(1_000);
     for (const id of [carrier, carried, decided]) await store.progress.transition(id, 'busy');
-    await store.progress.markSmsSkipped(decided, 'disabled');
-    expect(await store.progress.endedWithoutSms(since)).toEqual([
+    await store.sms.markSmsSkipped(decided, 'disabled');
+    expect(await store.sms.endedWithoutSms(since)).toEqual([
       {
         callId: carrier,
         userId,
@@ -310,7 +308,7 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
         endedAt: clock.now(),
       },
     ]);
-    expect(await store.progress.endedWithoutSms(clock.now() + 1)).toEqual([]);
+    expect(await store.sms.endedWithoutSms(clock.now() + 1)).toEqual([]);
   });
 
   test('call writes land in order; a failing one is reported to its caller; drain waits for them', async () => {

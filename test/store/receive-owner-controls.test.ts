@@ -8,7 +8,7 @@ import type { AlertToReceive } from '../../src/core/records.js';
 import { parseSourceRule } from '../../src/core/webhook-sources.js';
 import { normalizeAddress } from '../../src/core/address-match.js';
 import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../src/core/tradingview-sources.js';
-import type { Store } from '../../src/store/contract.js';
+import type { Store } from '../../src/store/contract/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { jsonAlert, manualClock, textAlert } from '../helpers/database.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';

@@ -4,7 +4,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AlertToReceive } from '../../src/core/records.js';
-import type { Store } from '../../src/store/contract.js';
+import type { Store } from '../../src/store/contract/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { manualClock, textAlert } from '../helpers/database.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
@@ -190,7 +190,7 @@ describe('postgres: the webhook in one round trip', () => {
       expect(await p.transition(answered.callId, 'ringing', { ringingAt: 2 })).toBe(true);
       expect(await p.transition(answered.callId, 'answered', { answeredAt: 3 })).toBe(true);
       expect(await p.transition(answered.callId, 'completed', { endedAt: 4, talkMs: 1 })).toBe(true);
-      await p.markSmsSkipped(answered.callId, 'not_needed');
+      await store.sms.markSmsSkipped(answered.callId, 'not_needed');
     });
     expect(counted.total).toBe(5);
     const missedCall = await statementsRun(url, async () => {
@@ -199,8 +199,8 @@ describe('postgres: the webhook in one round trip', () => {
       );
       expect(await p.transition(missed.callId, 'ringing', { ringingAt: 2 })).toBe(true);
       expect(await p.transition(missed.callId, 'no_answer', { endedAt: 4 })).toBe(true);
-      expect(await p.claimSms(missed.callId)).toBe(true);
-      await p.setSmsResult(missed.callId, { status: 'sent', messageId: 'm-1', parts: 1 });
+      expect(await store.sms.claimSms(missed.callId)).toBe(true);
+      await store.sms.setSmsResult(missed.callId, { status: 'sent', messageId: 'm-1', parts: 1 });
     });
     expect(missedCall.total).toBe(5);
     // The steps, their timeline and the lines: as the transaction of several statements wrote them.

@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
+import { SqliteSmsStore } from '../../src/store/sqlite/sms.js';
 import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
 import { openDatabase } from '../../src/store/sqlite/connect.js';
 import { SqliteCallWrites } from '../../src/store/sqlite/writes.js';
@@ -46,6 +47,7 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
   const accounts = new SqliteAccountStore(db, testSecrets());
   const calls = new SqliteCallStore(db);
   const progress = new SqliteCallProgressStore(db);
+  const sms = new SqliteSmsStore(db);
   const account = createAccount(accounts, { smsBackup });
   const accepted = calls.acceptNow(account.userId, 'premium', {
     form: 'text',
@@ -62,7 +64,7 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
   const start = (with_: SmsSender, retry_ = retry) =>
     new SmsBackup({
       sender: with_,
-      store: { progress, writes: new SqliteCallWrites(db, silentLogger), accounts },
+      store: { sms, writes: new SqliteCallWrites(db, silentLogger), accounts },
       events: new CallEvents(),
       logger: silentLogger,
       now: Date.now,
@@ -77,7 +79,7 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
     state,
     carried: [],
   });
-  return { db, calls, accounts, account, backup, start, progress, callId: accepted.callId, final };
+  return { db, calls, accounts, account, backup, start, progress, sms, callId: accepted.callId, final };
 }
 
 describe('SmsBackup', () => {
@@ -155,9 +157,9 @@ describe('SmsBackup', () => {
         : { status: 'sent', messageId: 'm-8', parts: 1 },
     );
     const t = setup(sender, true, { retryWindowMs: 5_000, retryFirstMs: 20 });
-    const resumeSms = t.progress.resumeSms.bind(t.progress);
+    const resumeSms = t.sms.resumeSms.bind(t.sms);
     let faults = 1;
-    t.progress.resumeSms = (ids) => {
+    t.sms.resumeSms = (ids) => {
       if (faults-- > 0) throw new Error('disk I/O error');
       return resumeSms(ids);
     };
@@ -218,10 +220,10 @@ describe('SmsBackup', () => {
   it('at start: an SMS a crash left being handed over ends failed, unsent; one left waiting past its window ends failed, unsent', async () => {
     const up = standInSender(async () => ({ status: 'sent', messageId: 'm-3', parts: 1 }));
     const crashed = setup(up, true, { retryWindowMs: 60_000 });
-    crashed.progress.claimSms(crashed.callId);
+    crashed.sms.claimSms(crashed.callId);
     const late = setup(up, true, { retryWindowMs: 60_000 });
-    late.progress.claimSms(late.callId);
-    late.progress.smsWaits([late.callId], 'connect ECONNREFUSED');
+    late.sms.claimSms(late.callId);
+    late.sms.smsWaits([late.callId], 'connect ECONNREFUSED');
     late.db.prepare('UPDATE calls SET sms_at = sms_at - 61000 WHERE call_id = ?').run(late.callId);
 
     for (const t of [crashed, late]) {
@@ -265,8 +267,8 @@ describe('SmsBackup', () => {
   it('an SMS waiting for the gateway is not sent once the owner turned SMS backup off meanwhile', async () => {
     const up = standInSender(async () => ({ status: 'sent', messageId: 'm-6', parts: 1 }));
     const t = setup(up, true, { retryWindowMs: 60_000 });
-    t.progress.claimSms(t.callId);
-    t.progress.smsWaits([t.callId], 'connect ECONNREFUSED');
+    t.sms.claimSms(t.callId);
+    t.sms.smsWaits([t.callId], 'connect ECONNREFUSED');
     t.accounts.update(t.account.userId, { smsBackup: false });
     const next = t.start(up);
     await next.recover();
@@ -293,13 +295,13 @@ describe('SmsBackup', () => {
     if (!carrier.accepted) throw new Error('not accepted');
     t.db.prepare("UPDATE calls SET status = 'busy', phone = '+14155550999' WHERE call_id = ?").run(carrier.callId);
     t.db.prepare('UPDATE calls SET carried_by = ? WHERE call_id = ?').run(carrier.callId, t.callId);
-    for (const id of [carrier.callId, t.callId]) t.progress.claimSms(id);
-    expect(t.progress.smsWaits([carrier.callId, t.callId], 'connect ECONNREFUSED')).toBe(true);
+    for (const id of [carrier.callId, t.callId]) t.sms.claimSms(id);
+    expect(t.sms.smsWaits([carrier.callId, t.callId], 'connect ECONNREFUSED')).toBe(true);
     // All or nothing: neither is still being handed over, so neither changes.
-    t.progress.resumeSms([t.callId]);
-    expect(t.progress.smsWaits([carrier.callId, t.callId], 'again')).toBe(false);
+    t.sms.resumeSms([t.callId]);
+    expect(t.sms.smsWaits([carrier.callId, t.callId], 'again')).toBe(false);
     expect(t.progress.get(carrier.callId)!.smsStatus).toBe('waiting');
-    expect(t.progress.resumeSms([carrier.callId, t.callId])).toBe(false);
+    expect(t.sms.resumeSms([carrier.callId, t.callId])).toBe(false);
     expect(t.progress.get(t.callId)!.smsStatus).toBe('sending');
     t.db.prepare("UPDATE calls SET sms_status = 'waiting' WHERE call_id = ?").run(t.callId);
 

@@ -8,7 +8,7 @@ import { UserError } from '../../lib/errors.js';
 import { ACCOUNT_COLUMNS, type AccountRow, endedBySuspension, toAccount, wrongSecretKeyMessage } from '../rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { SecretBox } from '../secret-box.js';
-import type { AccountRepo } from '../contract.js';
+import type { AccountRepo } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 const SQL = {

@@ -6,7 +6,7 @@ import type { DedupeCheck, SmsStatus } from '../../core/records.js';
 import { newCallId } from '../../core/ids.js';
 import {
   BURST_WINDOW_MS,
-  decideBurst,
+  HOUR_MS,
   decideLimits,
   hasMonthlyAllowance,
   monthWindow,
@@ -25,7 +25,8 @@ import type {
 } from '../../core/records.js';
 import type { PgAlertReceiver } from './receive.js';
 import { limitRejection, MAX_REJECTIONS_KEPT, toRecord } from '../rows.js';
-import type { CallRepo } from '../contract.js';
+import type { CallRepo } from '../contract/index.js';
+import { decideTestCall, testCallAlert } from '../test-calls.js';
 import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
@@ -143,24 +144,15 @@ export class PgCallStore implements CallRepo {
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
       const now = this.now();
-      const decision = decideBurst(
-        perMinute,
-        now,
-        await this.recentAcceptedTimes(tx, userId, 'test', now - BURST_WINDOW_MS, perMinute),
-      );
+      // Sent together (pipelined on the transaction's connection): one round trip, not two.
+      const [lastMinute, lastHour] = await Promise.all([
+        this.recentAcceptedTimes(tx, userId, 'test', now - BURST_WINDOW_MS, perMinute),
+        this.recentAcceptedTimes(tx, userId, 'test', now - HOUR_MS, perHour),
+      ]);
+      const decision = decideTestCall(now, { perMinute, perHour }, lastMinute, lastHour);
       if (!decision.allowed) return { accepted: false, decision };
-      const lastHour = await this.recentAcceptedTimes(tx, userId, 'test', now - 3_600_000, perHour);
-      const hourly = decideBurst(perHour, now, lastHour, 3_600_000);
-      if (!hourly.allowed) return { accepted: false, decision: hourly };
       const callId = newCallId();
-      const alert: Alert = {
-        form: 'text',
-        message,
-        truncated: false,
-        originalLength: message.length,
-        fields: {},
-        extra: {},
-      };
+      const alert = testCallAlert(message);
       await this.insertCall(tx, now, callId, userId, 'test', alert);
       return { accepted: true, callId, receivedAt: now };
     });

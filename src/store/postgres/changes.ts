@@ -2,7 +2,8 @@
 // follows calls dialed by another. Each notice names the node that published it, which ignores it.
 import { z } from 'zod';
 import { FINAL_STATES, IN_FLIGHT_STATES } from '../../core/call-state.js';
-import type { CallChangeNotice, ChangeFeed } from '../contract.js';
+import type { CallChangeNotice } from '../../core/cluster.js';
+import type { ChangeFeed } from '../contract/index.js';
 import type { Sql } from './connect.js';
 
 export const CHANGES_CHANNEL = 'ringhook_calls';

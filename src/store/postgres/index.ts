@@ -1,7 +1,7 @@
 // The shared store: one PostgreSQL database, several ringhook nodes. Opening it connects, brings
 // the schema up to date (one node migrates, the others wait for it) and checks the secret key.
 import type { SecretBox } from '../secret-box.js';
-import type { Store } from '../contract.js';
+import type { Store } from '../contract/index.js';
 import { SteppedAside } from '../unavailable.js';
 import { checkSecretKey, PgAccountStore } from './accounts.js';
 import { PgCallStore } from './calls.js';
@@ -13,6 +13,7 @@ import { migratePostgres, PG_SCHEMA_VERSION, readSchemaVersion, schemaMisfit } f
 import { PgNodeRegistry } from './nodes.js';
 import { PgOwnerAuthStore } from './owner-auth.js';
 import { PgCallProgressStore } from './progress.js';
+import { PgSmsStore } from './sms.js';
 import { PgSessionStore } from './sessions.js';
 import { PgCallWrites } from './writes.js';
 import { PgAlertReceiver } from './receive.js';
@@ -72,6 +73,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ),
     // The CLI dials nothing: its steps (a test call nobody placed ends failed) are no node's.
     progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now, options.lineHoldMs),
+    sms: new PgSmsStore(sql, options.nodeId ?? 'cli', now),
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new PgCallWrites(),

@@ -1,7 +1,7 @@
 // How account owners sign in to the dashboard, in PostgreSQL, as SqliteOwnerAuthStore does in SQLite.
 import { LOGIN_LINK_TTL_MS } from '../../core/records.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
-import type { OwnerAuthRepo } from '../contract.js';
+import type { OwnerAuthRepo } from '../contract/index.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { query, type Sql } from './connect.js';
 

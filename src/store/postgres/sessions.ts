@@ -2,7 +2,7 @@
 // token's hash is stored.
 import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, type Session, TOUCH_EVERY_MS } from '../../core/records.js';
 import type { SessionRow } from '../rows.js';
-import type { SessionRepo } from '../contract.js';
+import type { SessionRepo } from '../contract/index.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { query, type Sql } from './connect.js';
 

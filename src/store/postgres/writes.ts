@@ -1,7 +1,7 @@
 // The calling side's writes, in order: each starts when the one before it has settled, so the
 // steps of a call land in the order they happened. PostgreSQL waits without blocking the event
 // loop, so unlike SQLite's SqliteCallWrites there is nothing to retry here.
-import type { Awaitable, CallWrites } from '../contract.js';
+import type { Awaitable, CallWrites } from '../contract/index.js';
 import { settledOrAfter } from '../../lib/sleep.js';
 
 interface Job {

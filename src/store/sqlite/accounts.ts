@@ -9,7 +9,7 @@ import type { Db } from './connect.js';
 import type { SecretBox } from '../secret-box.js';
 import { ACCOUNT_COLUMNS, endedBySuspension, toAccount, wrongSecretKeyMessage, type AccountRow } from '../rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
-import type { AccountRepo } from '../contract.js';
+import type { AccountRepo } from '../contract/index.js';
 
 const SQL = {
   insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, created_at, updated_at, key_created_at)

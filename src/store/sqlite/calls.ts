@@ -6,8 +6,8 @@ import type { Alert } from '../../core/payload.js';
 import { newCallId } from '../../core/ids.js';
 import {
   BURST_WINDOW_MS,
+  HOUR_MS,
   TEST_CALL_LIMITS,
-  decideBurst,
   decideLimits,
   hasMonthlyAllowance,
   monthWindow,
@@ -24,7 +24,8 @@ import type {
 } from '../../core/records.js';
 import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
 import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
-import type { CallRepo } from '../contract.js';
+import type { CallRepo } from '../contract/index.js';
+import { decideTestCall, testCallAlert } from '../test-calls.js';
 
 /**
  * How long the webhook's writes wait for another connection's write lock (the CLI, a backup)
@@ -227,22 +228,16 @@ export class SqliteCallStore implements CallRepo {
     return this.db
       .transaction((): AcceptResult => {
         const now = this.now();
-        const decision = decideBurst(perMinute, now, this.recentAcceptedTimes(userId, 'test', now, perMinute));
+        const lastHour = this.stmt.recentAccepted.all(userId, 'test', now - HOUR_MS, perHour).map((r) => r.received_at);
+        const decision = decideTestCall(
+          now,
+          { perMinute, perHour },
+          this.recentAcceptedTimes(userId, 'test', now, perMinute),
+          lastHour,
+        );
         if (!decision.allowed) return { accepted: false, decision };
-        const lastHour = this.stmt.recentAccepted
-          .all(userId, 'test', now - 3_600_000, perHour)
-          .map((r) => r.received_at);
-        const hourly = decideBurst(perHour, now, lastHour, 3_600_000);
-        if (!hourly.allowed) return { accepted: false, decision: hourly };
         const callId = newCallId();
-        const alert: Alert = {
-          form: 'text',
-          message,
-          truncated: false,
-          originalLength: message.length,
-          fields: {},
-          extra: {},
-        };
+        const alert = testCallAlert(message);
         this.insertCall(now, callId, userId, 'test', alert);
         return { accepted: true, callId, receivedAt: now };
       })

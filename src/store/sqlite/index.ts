@@ -10,7 +10,8 @@ import { SqliteOwnerAuthStore } from './owner-auth.js';
 import { SqliteCallWrites } from './writes.js';
 import type { SecretBox } from '../secret-box.js';
 import { SqliteSessionStore } from './sessions.js';
-import type { Store } from '../contract.js';
+import { SqliteSmsStore } from './sms.js';
+import type { Store } from '../contract/index.js';
 import type { Logger } from '../../lib/log.js';
 
 export interface SqliteStore extends Store {
@@ -20,6 +21,7 @@ export interface SqliteStore extends Store {
   readonly accounts: SqliteAccountStore;
   readonly calls: SqliteCallStore;
   readonly progress: SqliteCallProgressStore;
+  readonly sms: SqliteSmsStore;
 }
 
 export interface SqliteStoreOptions extends Pick<OpenOptions, 'sync' | 'busyTimeoutMs' | 'migrations'> {
@@ -46,6 +48,7 @@ export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
     db,
     ...stores,
     progress: new SqliteCallProgressStore(db, now),
+    sms: new SqliteSmsStore(db, now),
     sessions: new SqliteSessionStore(db, now),
     ownerAuth: new SqliteOwnerAuthStore(db, now),
     writes: new SqliteCallWrites(db, options.logger.child({ component: 'writes' })),

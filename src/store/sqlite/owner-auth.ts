@@ -4,7 +4,7 @@ import type { Db } from './connect.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { LOGIN_LINK_TTL_MS } from '../../core/records.js';
-import type { OwnerAuthRepo } from '../contract.js';
+import type { OwnerAuthRepo } from '../contract/index.js';
 
 interface AuthRow {
   user_id: string;

@@ -4,7 +4,7 @@ import type { Db } from './connect.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, TOUCH_EVERY_MS, type Session } from '../../core/records.js';
 import type { SessionRow } from '../rows.js';
-import type { SessionRepo } from '../contract.js';
+import type { SessionRepo } from '../contract/index.js';
 
 const SQL = {
   insert: `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)

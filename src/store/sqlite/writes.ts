@@ -12,7 +12,7 @@
 import { isBusyError } from '../unavailable.js';
 import { withBusyTimeout, type Db } from './connect.js';
 import type { Logger } from '../../lib/log.js';
-import type { CallWrites } from '../contract.js';
+import type { CallWrites } from '../contract/index.js';
 
 export interface SqliteCallWritesOptions {
   /** How long one try may block waiting for the lock, ms. */

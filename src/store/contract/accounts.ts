@@ -1,0 +1,16 @@
+// The accounts: created by the admin CLI, read by the webhook to authenticate an alert.
+import type { Account } from '../../core/account.js';
+import type { AccountChanges, NewAccount } from '../../core/records.js';
+import type { Awaitable } from './awaitable.js';
+
+export interface AccountRepo {
+  create(input: NewAccount): Awaitable<Account>;
+  get(userId: string): Awaitable<Account | undefined>;
+  list(): Awaitable<Account[]>;
+  update(userId: string, changes: AccountChanges): Awaitable<Account | undefined>;
+  regenerateKey(userId: string): Awaitable<Account | undefined>;
+  regenerateAllKeys(): Awaitable<Account[]>;
+  delete(userId: string): Awaitable<boolean>;
+  /** The account the webhook credentials belong to; a wrong key and an unknown user_id cost the same. */
+  authenticate(userId: string, apiKey: string): Awaitable<Account | undefined>;
+}

@@ -1,0 +1,68 @@
+// Alerts and calls: an alert accepted (or refused) within its account's limits, the call's steps
+// after that, and the writes that keep them in order.
+import type { Alert } from '../../core/payload.js';
+import type { Plan } from '../../core/limits.js';
+import type { CallState } from '../../core/call-state.js';
+import type { SmsAttempt } from '../../core/sms-truth.js';
+import type {
+  AcceptResult,
+  AlertToReceive,
+  CallEventRow,
+  CallForDialing,
+  CallRecord,
+  DedupeCheck,
+  HistoryPage,
+  ReceivedAlert,
+  RejectedAlert,
+  TransitionFields,
+} from '../../core/records.js';
+import type { Awaitable } from './awaitable.js';
+
+export interface CallRepo {
+  /** Limits checked and the call and its usage written in one transaction, on disk before it resolves. */
+  /** With `dedupe`, an earlier call with the same key since `dedupe.since` answers instead, in the same transaction. */
+  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult>;
+  recordRejection(rejected: RejectedAlert): Promise<void>;
+  /**
+   * Credentials, suspension, payload and limits checked and the alert's row written in one step
+   * (PostgreSQL: one round trip, shared by the alerts that arrive together); a store without it is
+   * asked step by step (authenticate, then accept or recordRejection).
+   */
+  receiveAlert?(request: AlertToReceive): Promise<ReceivedAlert>;
+  acceptTestCall(userId: string, message: string, perMinute?: number, perHour?: number): Awaitable<AcceptResult>;
+  usage(userId: string, now?: number): Awaitable<{ month: string; used: number; resetsAt: number }>;
+  get(callId: string): Awaitable<CallRecord | undefined>;
+  page(
+    userId: string,
+    options: { before?: number | undefined; limit: number; statuses?: readonly string[] },
+  ): Awaitable<HistoryPage>;
+  getForAccount(userId: string, callId: string): Awaitable<CallRecord | undefined>;
+  list(options?: { userId?: string; limit?: number }): Awaitable<CallRecord[]>;
+  /** The server's last SMS attempts (sent, delivered, failed, waiting), newest first, among its latest calls. */
+  recentSmsAttempts(limit: number): Awaitable<SmsAttempt[]>;
+}
+
+/** A call's steps after it was accepted: its state, detection, placement and timeline (its SMS: SmsBackupRepo). */
+export interface CallProgressRepo {
+  get(callId: string): Awaitable<CallForDialing | undefined>;
+  /** Calls not final yet that this node answers for, oldest first (with one node: all of them). */
+  inFlight(): Awaitable<CallForDialing[]>;
+  transition(callId: string, to: CallState, fields?: TransitionFields, detail?: string): Awaitable<boolean>;
+  recordDetection(callId: string, status: string, cause: string): Awaitable<void>;
+  placedAgain(
+    callId: string,
+    placement: { trunk: string; channelId: string; dialedAt: number },
+    detail: string,
+  ): Awaitable<void>;
+  note(callId: string, event: string, detail?: string): Awaitable<void>;
+  timeline(callId: string): Awaitable<CallEventRow[]>;
+}
+
+/** Call records written in order, never blocking the event loop (see SqliteCallWrites for SQLite's reason). */
+export interface CallWrites {
+  readonly waiting: number;
+  /** `lazy`: nothing waits for it, so it may wait a moment to share a commit (SQLite's group of writes). */
+  write<T>(label: string, work: () => Awaitable<T>, options?: { lazy?: boolean }): Promise<T>;
+  drain(timeoutMs: number): Promise<boolean>;
+  abandon(): number;
+}
