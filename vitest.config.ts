@@ -17,8 +17,6 @@ const ALONE = [
   // no file write waits over 200 ms while serve answers a burst of TLS sign-ins
   'test/contract/dashboard-signin.test.ts',
 ];
-// Files that set process-wide state a worker thread may not (process.umask with an argument).
-const NEEDS_A_PROCESS = ['test/unit/media-modes.test.ts'];
 
 export default defineConfig({
   test: {
@@ -35,18 +33,19 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fast',
-          // Pure code and quick tools: threads, cheaper to start than processes.
+          // Pure code and quick tools. In processes too: in worker threads the files shared one
+          // process's libuv pool of 4 threads, and a password hash (scrypt) waited behind the other
+          // files' hashing and file I/O past its 30 s (test/unit/dashboard.test.ts, test/store/auth.test.ts).
           include: ['test/unit/**/*.test.ts', 'test/tooling/**/*.test.ts'],
-          exclude: [...ALONE, ...NEEDS_A_PROCESS],
-          pool: 'threads',
+          exclude: ALONE,
+          pool: 'forks',
         },
       },
       {
         extends: true,
         test: {
           name: 'peers',
-          // Files with real peers (PostgreSQL, Asterisk, phones, serve): a process each, so that
-          // each has its own libuv pool (scrypt, fs) and its own children to reap.
+          // Files with real peers (PostgreSQL, Asterisk, phones, serve, Chromium).
           include: [
             'test/store/**/*.test.ts',
             'test/contract/**/*.test.ts',
@@ -54,7 +53,6 @@ export default defineConfig({
             'test/e2e/**/*.test.ts',
             'test/binary/**/*.test.ts',
             'test/soak/**/*.test.ts',
-            ...NEEDS_A_PROCESS,
           ],
           exclude: ALONE,
           pool: 'forks',
