@@ -27,12 +27,15 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     maxWorkers: WORKERS,
     // Every file runs in parallel with the others: each takes its own ports (test/helpers/ports.ts),
-    // temporary folders and peers. By folder, so that a new file needs no line here.
+    // temporary folders and peers. By folder, so that a new file needs no line here. vitest starts
+    // the projects' files in the order of the projects' names, larger (or, once measured, slower)
+    // files first within one: "peers" before "unit", so that the long files start first and the
+    // short ones fill the workers at the end.
     projects: [
       {
         extends: true,
         test: {
-          name: 'fast',
+          name: 'unit',
           // Pure code and quick tools. In processes too: in worker threads the files shared one
           // process's libuv pool of 4 threads, and a password hash (scrypt) waited behind the other
           // files' hashing and file I/O past its 30 s (test/unit/dashboard.test.ts, test/store/auth.test.ts).
