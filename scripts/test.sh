@@ -8,6 +8,8 @@ bash scripts/provision-test-peers.sh
 provisioned=$SECONDS
 echo "ringhook: building and type-checking (sources and tests)" >&2
 npm run --silent build
+# A quick run after this one need not build again (test/helpers/global-setup.ts reads the stamp).
+date -u +%FT%TZ >dist/.built-for-tests
 npm run --silent typecheck
 # The tests that run the real CLI or serve need dist/: it was just built (test/helpers/cli.ts buildOnce).
 export RINGHOOK_TEST_DIST_BUILT=1
