@@ -12,6 +12,8 @@ const WORKERS = Number(process.env.RINGHOOK_TEST_WORKERS) || Math.max(2, os.avai
 const ALONE = [
   // the webhook's p99 under a connection flood, against a baseline taken just before
   'test/e2e/connection-flood.test.ts',
+  // originate → INVITE at the phone under 100 ms, the slowest of 20 calls
+  'test/e2e/ari.test.ts',
   // a known user's wrong key must take as long as an unknown user's: µs medians of 30,000 calls
   'test/unit/auth-timing.test.ts',
   // no file write waits over 200 ms while serve answers a burst of TLS sign-ins
