@@ -1,6 +1,6 @@
 // Numbered migrations: the array index + 1 is the schema version (PRAGMA user_version).
 // Never edit a migration that has shipped; add the next one.
-import type { Db } from '../db.js';
+import type Database from 'better-sqlite3';
 import type { SecretBox } from '../../secret-box.js';
 import initial from './001-initial.js';
 import telephony from './002-telephony.js';
@@ -15,12 +15,13 @@ import reasonDetail from './010-reason-detail.js';
 import certificate from './011-certificate.js';
 import ownerControls from './013-owner-controls.js';
 import receiveFunction from './012-receive-function.js';
+import receiveOwnerControls from './014-receive-owner-controls.js';
 
 export interface Migration {
   name: string;
   sql: string;
   /** Rewrites data after the SQL, in the same transaction. */
-  data?: (db: Db, secrets: SecretBox | undefined) => void;
+  data?: (db: Database.Database, secrets: SecretBox | undefined) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '011-certificate', sql: certificate },
   { name: '012-receive-function', sql: receiveFunction },
   { name: '013-owner-controls', sql: ownerControls },
+  { name: '014-receive-owner-controls', sql: receiveOwnerControls },
 ];
