@@ -72,7 +72,17 @@ function udpFree(port: number): Promise<boolean> {
  * `count` consecutive ports from this process's block, each free for TCP and UDP, the first even
  * when `even` (RTP/RTCP pairs), never handed out again until the block's cursor has gone round.
  */
-export async function freePortRun(count: number, even = false): Promise<number> {
+export function freePortRun(count: number, even = false): Promise<number> {
+  // One at a time: two peers started together (Promise.all) must not both be handed the ports the
+  // cursor points at while the first one's check is still running.
+  const run = queue.then(() => takeRun(count, even));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+async function takeRun(count: number, even: boolean): Promise<number> {
   block ??= claimBlock();
   const b = await block;
   const last = b.first + BLOCK_SIZE - 1;
