@@ -3,15 +3,22 @@
 # summary line "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+started=$SECONDS
 bash scripts/provision-test-peers.sh
+provisioned=$SECONDS
 echo "ringhook: building and type-checking (sources and tests)" >&2
 npm run --silent build
+# A quick run after this one need not build again (test/helpers/global-setup.ts reads the stamp).
+date -u +%FT%TZ >dist/.built-for-tests
 npm run --silent typecheck
 # The tests that run the real CLI or serve need dist/: it was just built (test/helpers/cli.ts buildOnce).
 export RINGHOOK_TEST_DIST_BUILT=1
 mkdir -p test-results
 status=0
 rm -f test-results/vitest.json
+built=$SECONDS
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || status=$?
+# Apart, so that the next slowdown shows where it is (#44): the peers, the build, the tests.
+echo "ringhook: peers $((provisioned - started)) s, build and typecheck $((built - provisioned)) s, tests $((SECONDS - built)) s" >&2
 node scripts/test-summary.mjs test-results/vitest.json "$status"
 exit $status

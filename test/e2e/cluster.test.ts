@@ -57,15 +57,11 @@ beforeAll(async () => {
   dbUrl = await pg.createDatabase('ringhook_cluster');
   smsc = await startSmsc({ receiptDelayS: 0 });
   trunkPort = await freeUdpPort();
-  // Two RTP ranges that cannot overlap (managedTelephonyEnv draws one at random for each caller).
-  const rtpBase = 30000 + Math.floor(Math.random() * 100) * 200;
-  for (const [k, id] of NODE_IDS.entries()) {
+  for (const id of NODE_IDS) {
     const dataDir = makeDataDir(`rh-cluster-${id}-`);
     dataDirs.push(dataDir);
-    const start = rtpBase + k * 100;
     envs.set(id, {
       ...(await managedTelephonyEnv(trunkPort)),
-      RINGHOOK_RTP_PORTS: `${start}-${start + 99}`,
       RINGHOOK_DATA_DIR: dataDir,
       RINGHOOK_HOST: '127.0.0.1',
       RINGHOOK_PORT: String(await freeTcpPort()),

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { createLogger, silentLogger, type Logger } from '../../src/lib/log.js';
 import { loadAsteriskTemplates, ManagedAsterisk } from '../../src/pbx/asterisk.js';
 import { type AsteriskRuntime, asteriskCliCommand, parseRuntime } from '../../src/pbx/asterisk-runtime.js';
-import { freeTcpPort, freeUdpPort } from './ports.js';
+import { freeRtpRange, freeTcpPort, freeUdpPort } from './ports.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let provisioned: Promise<AsteriskRuntime> | undefined;
@@ -51,6 +51,8 @@ export async function startTestAsterisk(options: { trunkPort?: number } = {}): P
   const trunkPort = options.trunkPort ?? (await freeUdpPort());
   const sipPort = await freeUdpPort();
   const httpPort = await freeTcpPort();
+  // Its own RTP range: Asterisks of files running at once never bind each other's media ports.
+  const rtp = await freeRtpRange(200);
   const ariPassword = randomBytes(18).toString('base64url');
   const logger = process.env.RINGHOOK_TEST_LOG ? createLogger({ level: 'debug' }) : silentLogger;
   const asterisk = new ManagedAsterisk({
@@ -62,7 +64,7 @@ export async function startTestAsterisk(options: { trunkPort?: number } = {}): P
       http: { port: httpPort },
       ari: { user: 'ringhook', password: ariPassword },
       sip: { port: sipPort },
-      rtp: { start: 30000, end: 39999 },
+      rtp,
       trunk: { uri: `sip:127.0.0.1:${trunkPort}` },
     },
     logger,

@@ -4,10 +4,11 @@
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeTcpPort } from './ports.js';
 import { waitFor } from './wait.js';
 
 const FAKESMSC = '/usr/lib/kannel/test/fakesmsc';
@@ -21,17 +22,8 @@ export function ensureSmsPeers(): void {
   execFileSync('bash', [ENSURE], { stdio: 'inherit' });
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+/** A TCP port from this test process's own block (test/helpers/ports.ts). */
+export const freePort = freeTcpPort;
 
 export function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {

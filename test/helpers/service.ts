@@ -11,7 +11,7 @@ import { isSqlite, type SqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/contract/index.js';
 import { startService, type RunningService } from '../../src/app/service.js';
 import { request, type Reply, type RequestOptions } from './https-client.js';
-import { freeTcpPort, freeUdpPort } from './ports.js';
+import { freeRtpRange, freeTcpPort, freeUdpPort } from './ports.js';
 import { cacheDirEnv } from './cli.js';
 
 export interface TestClock {
@@ -153,17 +153,17 @@ export async function startTestService(
 
 /**
  * Settings for a service with its own managed Asterisk on free loopback ports, calling the phone
- * (SIPp) that listens on `trunkPort`. Each caller gets a distinct RTP range.
+ * (SIPp) that listens on `trunkPort`. Each caller gets its own RTP range from this process's port block.
  */
 export async function managedTelephonyEnv(trunkPort: number): Promise<Record<string, string>> {
-  const rtpBase = 40000 + Math.floor(Math.random() * 200) * 100;
+  const rtp = await freeRtpRange(100);
   return {
     RINGHOOK_TELEPHONY: 'managed',
     RINGHOOK_TRUNK_URI: `sip:127.0.0.1:${trunkPort}`,
     RINGHOOK_SIP_HOST: '127.0.0.1',
     RINGHOOK_SIP_PORT: String(await freeUdpPort()),
     RINGHOOK_ARI_PORT: String(await freeTcpPort()),
-    RINGHOOK_RTP_PORTS: `${rtpBase}-${rtpBase + 99}`,
+    RINGHOOK_RTP_PORTS: `${rtp.start}-${rtp.end}`,
     // Most tests' SIPp phones play recorded digits and speech that say nothing of a person or a
     // machine: their verdicts would only add noise. The voicemail, person and silent-phone tests
     // (voicemail, heard, nat-lab) turn detection on, with phones that speak.

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeUdpPortPair } from './ports.js';
 
 export const SCENARIO_DIR = fileURLToPath(new URL('../e2e/sipp/', import.meta.url));
 
@@ -110,14 +111,9 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
     '-error_file',
     join(dir, 'errors.log'),
   ];
-  if (options.mediaPort !== undefined) args.push('-mi', '127.0.0.1', '-mp', String(options.mediaPort));
-  else
-    args.push(
-      '-mi',
-      '127.0.0.1',
-      '-mp',
-      String(options.port + 10000 > 65000 ? options.port - 10000 : options.port + 10000),
-    );
+  // Its media ports from this process's port block (a fixed offset from the SIP port could land
+  // on another file's ports, or in an Asterisk's RTP range).
+  args.push('-mi', '127.0.0.1', '-mp', String(options.mediaPort ?? (await freeUdpPortPair())));
   for (const [k, v] of Object.entries(options.keys ?? {})) args.push('-key', k, String(v));
   if (options.service !== undefined) args.push('-s', options.service);
   if (options.auth) args.push('-au', options.auth.username, '-ap', options.auth.password);

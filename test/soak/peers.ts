@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeUdpPortPair } from '../helpers/ports.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(REPO_ROOT, 'bin', 'ringhook.js');
@@ -94,7 +95,8 @@ export async function startCountingPhone(port: number, ringMs: number, timeoutSe
     .replaceAll('RING_MS', String(ringMs));
   fs.writeFileSync(path.join(dir, 'scenario.xml'), scenario);
   const log = path.join(dir, 'messages.log');
-  const mediaPort = port + 10000 > 65000 ? port - 10000 : port + 10000;
+  // From this process's port block: SIP port + 10000 landed in the kernel's ephemeral range.
+  const mediaPort = await freeUdpPortPair();
   const child = spawn(
     'sipp',
     [

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KeptAliveHttp, RequestTimeoutError } from '../../src/pbx/ari-http.js';
 import { AriClient, AriError } from '../../src/pbx/ari.js';
 import { silentLogger } from '../../src/lib/log.js';
+import { freeTcpPort } from '../helpers/ports.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -115,8 +116,9 @@ describe('KeptAliveHttp', () => {
   });
 
   it('nobody listening: the socket error with its code (ECONNREFUSED: the request never reached Asterisk)', async () => {
-    const base = await serve(() => {});
-    await new Promise((r) => servers.pop()!.close(r));
+    // A port of this process's own block that nothing listens on: a port released by a server of
+    // ours could be taken by another file's server meanwhile (files run in parallel).
+    const base = new URL(`http://127.0.0.1:${await freeTcpPort()}`);
     const client = new KeptAliveHttp(base);
     await expect(client.request('GET', new URL('/x', base), {}, undefined, 2_000)).rejects.toMatchObject({
       code: 'ECONNREFUSED',
@@ -147,8 +149,7 @@ describe('AriClient requests', () => {
     } finally {
       await ari.close();
     }
-    const gone = await serve(() => {});
-    await new Promise((r) => servers.pop()!.close(r));
+    const gone = new URL(`http://127.0.0.1:${await freeTcpPort()}`);
     const refused = new AriClient({
       baseUrl: gone.href,
       user: 'u',
