@@ -7,12 +7,11 @@ import {
   defaultVoice,
   introSchema,
   JAPANESE_NOTE,
-  LANGUAGE_CODES,
   languageSchema,
   LANGUAGES,
-  VOICE_IDS,
   voiceSchema,
 } from '../core/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../core/language-types.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import type { Config } from '../config/index.js';

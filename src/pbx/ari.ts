@@ -19,9 +19,6 @@ import {
 } from './ari-schema.js';
 
 import { backoffDelay } from '../core/backoff.js';
-export * from './ari-schema.js';
-export * from './ari-error.js';
-export * from './ari-types.js';
 
 const Endpoint = z.object({ technology: z.string(), resource: z.string(), state: z.string().optional() }).loose();
 type Endpoint = z.infer<typeof Endpoint>;
