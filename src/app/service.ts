@@ -16,7 +16,7 @@ import type { SmsReceiptDeps } from '../http/sms-receipts.js';
 import { lockDataDirForServe, refuseMigrationUnderServe } from './schema-guard.js';
 import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
-import { startCluster, type Cluster } from './cluster.js';
+import { startCluster, type Cluster, type ClusterDeps } from './cluster.js';
 import { prepareCertificate, type CertificateKeeper } from './acme.js';
 
 /** The store as the service and the CLI open it. */
@@ -122,20 +122,7 @@ export async function startService(
   logger: Logger,
   now: () => number = Date.now,
 ): Promise<RunningService> {
-  // The lock first: a serve that finds another one on its data dir opens (and migrates) nothing.
-  let unlock: () => void;
-  try {
-    unlock = lockDataDirForServe(config);
-  } catch (error) {
-    throw dataDirError(error, config.dataDir) ?? error;
-  }
-  let stores: Store;
-  try {
-    stores = await openStores(config, now, { logger, asNode: true });
-  } catch (error) {
-    unlock();
-    throw error;
-  }
+  const { stores, unlock } = await lockAndOpen(config, logger, now);
   const events = new CallEvents();
   const metrics = new Metrics();
   // Ends the dashboard's open live-history streams, so that the listeners can close.
@@ -147,7 +134,6 @@ export async function startService(
   try {
     if (config.telephony.mode !== 'off')
       telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
-    const t = telephony;
     cluster = await startCluster({
       store: stores,
       events,
@@ -155,102 +141,12 @@ export async function startService(
       nodeTimeoutMs: config.nodeTimeoutMs,
       smsWindowMs: config.telephony.freshnessMs,
       now,
-      ...(t && {
-        adopt: (gone) => {
-          t.dialer.endAbandoned(gone.calls, gone.nodeId);
-          t.smsBackup
-            .settleLeft(gone.sms)
-            .catch((error: Error) =>
-              logger.error('could not settle the SMS of a node that stopped answering', { node: gone.nodeId, error }),
-            );
-        },
-      }),
+      ...(telephony && { adopt: adoptLeftWork(telephony, logger) }),
     });
-    // Several nodes are scraped one by one: each says which it is and what it stores in.
-    metrics.gauge('ringhook_node_info', 'This ringhook node (1): its id and its store.', () => 1, {
-      node: config.nodeId,
-      store: stores.kind,
-    });
-    metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
-    metrics.gauge(
-      'ringhook_queued_calls',
-      'Accepted calls waiting for a free line or for Asterisk.',
-      () => t?.dialer.queuedCalls ?? 0,
-    );
-    metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () =>
-      t?.ari.isConnected ? 1 : 0,
-    );
-    if (config.acme) {
-      certificate = await prepareCertificate({
-        config: config.acme,
-        dataDir: config.dataDir,
-        store: stores.certificates,
-        shared: stores.kind === 'postgres',
-        plainHttp: config.httpPort !== null,
-        logger: logger.child({ component: 'acme' }),
-        now,
-      });
-      const keeper = certificate;
-      metrics.gauge(
-        'ringhook_acme_certificate_days_left',
-        "Days until ringhook's own (ACME) certificate expires; NaN before the first one.",
-        () => keeper.daysLeft(),
-      );
-    }
-    const smsDelivery = smsReceiptDeps(config, t);
-    const listener = createRequestListener({
-      store: stores,
-      logger,
-      now,
-      events,
-      publicUrl: config.publicUrl,
-      signInFormKey: loadSecretBox(config).signInFormKey,
-      callerId: config.telephony.callerId,
-      smsGateway: smsGatewaySetting(config.telephony.mode === 'off', config.sms.gateway),
-      shutdown: shutdown.signal,
-      trustProxy: config.trustProxy,
-      webhookSources: config.webhookSources,
-      onCallQueued: (queued) => {
-        events.emit({
-          callId: queued.callId,
-          userId: queued.account.userId,
-          status: 'queued',
-          at: now(),
-          ...(queued.announced && { announced: true }),
-        });
-        telephony?.enqueue(queued);
-      },
-      onRejectionRecorded: (rejection) =>
-        events.emit({ callId: rejection.callId, userId: rejection.userId, status: 'refused', at: now() }),
-      ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
-      onResult: (result, ms) => {
-        metrics.alerts.inc({ result });
-        metrics.webhookSeconds.observe(ms / 1000);
-      },
-      metrics,
-      ...(config.metricsToken && { metricsToken: config.metricsToken }),
-      health: { store: stores, checks: () => telephonyChecks(t), ...(cluster?.nodes && { nodes: cluster.nodes }) },
-      ...(smsDelivery && { smsDelivery }),
-    });
-    servers = await startServers(listener, {
-      host: config.host,
-      port: config.port,
-      httpPort: config.httpPort,
-      tls: config.tls,
-      dataDir: config.dataDir,
-      trustProxy: config.trustProxy,
-      certificateNames: certificateNames(config),
-      allowSelfSigned: config.selfSigned,
-      connections: config.connections,
-      ...(certificate && {
-        acme: {
-          certificate: certificate.initial,
-          answer: certificate.answer,
-          publicOrigin: new URL(config.publicUrl).origin,
-        },
-      }),
-      logger,
-    });
+    countServiceGauges(metrics, config, stores.kind, telephony);
+    if (config.acme) certificate = await startCertificate(config, config.acme, stores, metrics, logger, now);
+    const listener = serviceListener(config, { stores, events, logger, now, metrics, telephony, cluster, shutdown });
+    servers = await startServers(listener, serverOptions(config, certificate, logger));
     certificate?.start(servers.setCertificate);
   } catch (error) {
     await cluster?.stop();
@@ -276,6 +172,158 @@ export async function startService(
       await stores.close();
       unlock();
     },
+  };
+}
+
+/** The lock first: a serve that finds another one on its data dir opens (and migrates) nothing. */
+async function lockAndOpen(
+  config: Config,
+  logger: Logger,
+  now: () => number,
+): Promise<{ stores: Store; unlock: () => void }> {
+  let unlock: () => void;
+  try {
+    unlock = lockDataDirForServe(config);
+  } catch (error) {
+    throw dataDirError(error, config.dataDir) ?? error;
+  }
+  try {
+    return { stores: await openStores(config, now, { logger, asNode: true }), unlock };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+/** What this node does with the calls and SMS of a node that stopped answering. */
+function adoptLeftWork(telephony: Telephony, logger: Logger): NonNullable<ClusterDeps['adopt']> {
+  return (gone) => {
+    telephony.dialer.endAbandoned(gone.calls, gone.nodeId);
+    telephony.smsBackup
+      .settleLeft(gone.sms)
+      .catch((error: Error) =>
+        logger.error('could not settle the SMS of a node that stopped answering', { node: gone.nodeId, error }),
+      );
+  };
+}
+
+function countServiceGauges(metrics: Metrics, config: Config, store: Store['kind'], t: Telephony | null): void {
+  // Several nodes are scraped one by one: each says which it is and what it stores in.
+  metrics.gauge('ringhook_node_info', 'This ringhook node (1): its id and its store.', () => 1, {
+    node: config.nodeId,
+    store,
+  });
+  metrics.gauge('ringhook_active_calls', 'Calls in progress now.', () => t?.dialer.activeCalls ?? 0);
+  metrics.gauge(
+    'ringhook_queued_calls',
+    'Accepted calls waiting for a free line or for Asterisk.',
+    () => t?.dialer.queuedCalls ?? 0,
+  );
+  metrics.gauge('ringhook_ari_connected', '1 when the ARI events connection is up.', () =>
+    t?.ari.isConnected ? 1 : 0,
+  );
+}
+
+/** ringhook's own (ACME) certificate: the one on hand or a first order, and its days left as a gauge. */
+async function startCertificate(
+  config: Config,
+  acme: NonNullable<Config['acme']>,
+  stores: Store,
+  metrics: Metrics,
+  logger: Logger,
+  now: () => number,
+): Promise<CertificateKeeper> {
+  const keeper = await prepareCertificate({
+    config: acme,
+    dataDir: config.dataDir,
+    store: stores.certificates,
+    shared: stores.kind === 'postgres',
+    plainHttp: config.httpPort !== null,
+    logger: logger.child({ component: 'acme' }),
+    now,
+  });
+  metrics.gauge(
+    'ringhook_acme_certificate_days_left',
+    "Days until ringhook's own (ACME) certificate expires; NaN before the first one.",
+    () => keeper.daysLeft(),
+  );
+  return keeper;
+}
+
+interface ServiceParts {
+  stores: Store;
+  events: CallEvents;
+  logger: Logger;
+  now: () => number;
+  metrics: Metrics;
+  telephony: Telephony | null;
+  cluster: Cluster;
+  shutdown: AbortController;
+}
+
+/** The HTTP app: the webhook hands what it queued to telephony; health asks telephony, the store and the cluster. */
+function serviceListener(config: Config, parts: ServiceParts): ReturnType<typeof createRequestListener> {
+  const { stores, events, logger, now, metrics, telephony, cluster } = parts;
+  const smsDelivery = smsReceiptDeps(config, telephony);
+  return createRequestListener({
+    store: stores,
+    logger,
+    now,
+    events,
+    publicUrl: config.publicUrl,
+    signInFormKey: loadSecretBox(config).signInFormKey,
+    callerId: config.telephony.callerId,
+    smsGateway: smsGatewaySetting(config.telephony.mode === 'off', config.sms.gateway),
+    shutdown: parts.shutdown.signal,
+    trustProxy: config.trustProxy,
+    webhookSources: config.webhookSources,
+    onCallQueued: (queued) => {
+      events.emit({
+        callId: queued.callId,
+        userId: queued.account.userId,
+        status: 'queued',
+        at: now(),
+        ...(queued.announced && { announced: true }),
+      });
+      telephony?.enqueue(queued);
+    },
+    onRejectionRecorded: (rejection) =>
+      events.emit({ callId: rejection.callId, userId: rejection.userId, status: 'refused', at: now() }),
+    ...(telephony && { placeTestCall: telephony.placeTestCall, speechSample: telephony.speechSample }),
+    onResult: (result, ms) => {
+      metrics.alerts.inc({ result });
+      metrics.webhookSeconds.observe(ms / 1000);
+    },
+    metrics,
+    ...(config.metricsToken && { metricsToken: config.metricsToken }),
+    health: { store: stores, checks: () => telephonyChecks(telephony), ...(cluster.nodes && { nodes: cluster.nodes }) },
+    ...(smsDelivery && { smsDelivery }),
+  });
+}
+
+function serverOptions(
+  config: Config,
+  certificate: CertificateKeeper | null,
+  logger: Logger,
+): Parameters<typeof startServers>[1] {
+  return {
+    host: config.host,
+    port: config.port,
+    httpPort: config.httpPort,
+    tls: config.tls,
+    dataDir: config.dataDir,
+    trustProxy: config.trustProxy,
+    certificateNames: certificateNames(config),
+    allowSelfSigned: config.selfSigned,
+    connections: config.connections,
+    ...(certificate && {
+      acme: {
+        certificate: certificate.initial,
+        answer: certificate.answer,
+        publicOrigin: new URL(config.publicUrl).origin,
+      },
+    }),
+    logger,
   };
 }
 

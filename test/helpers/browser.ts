@@ -12,7 +12,7 @@ import { type CallChange, CallEvents } from '../../src/core/call-events.js';
 import { createRequestListener } from '../../src/http/app.js';
 import type { TestCallResult } from '../../src/core/test-call.js';
 import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';
-import { requestTestCall } from '../../src/app/test-call-request.js';
+import { requestTestCall } from '../../src/app/test-call.js';
 import { startServers, type RunningServers } from '../../src/http/server.js';
 import type { ConnectionLimits } from '../../src/core/connection-caps.js';
 import { createLogger } from '../../src/lib/log.js';
