@@ -15,7 +15,7 @@ import { createTts, TtsError } from '../speech/tts.js';
 import { createSmsSender } from '../sms/index.js';
 import { existingSecret } from '../lib/secret-file.js';
 import { secretKeyFile } from '../store/secret-key.js';
-import { openStores } from '../app/service.js';
+import { openStores } from '../app/open-stores.js';
 import { clusterView } from '../core/cluster-view.js';
 import { databaseTls } from '../core/database-tls.js';
 import { ARI_APP, softphoneAddress } from '../app/telephony.js';

@@ -3,7 +3,7 @@ import { defineCommand } from 'citty';
 import { loadConfig } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
 import { createLogger } from '../lib/log.js';
-import { openStores } from '../app/service.js';
+import { openStores } from '../app/open-stores.js';
 import { createSmsSender } from '../sms/index.js';
 import { withReceiptToken } from '../sms/receipts.js';
 import { smsReceiptToken } from '../app/telephony.js';

@@ -19,7 +19,7 @@ import { createLogger } from '../../src/lib/log.js';
 import { speechSampler } from '../../src/speech/speech-sample.js';
 import { createTts } from '../../src/speech/tts.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { openStores } from '../../src/app/service.js';
+import { openStores } from '../../src/app/open-stores.js';
 import { freeTcpPort } from './ports.js';
 import { makeDataDir, sqliteOf, testClock, type TestClock } from './service.js';
 import { createAccount } from './accounts.js';

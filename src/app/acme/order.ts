@@ -7,10 +7,10 @@ import https from 'node:https';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import * as acme from 'acme-client';
-import type { AcmeConfig } from '../config/acme.js';
-import type { ChallengeType } from '../core/acme.js';
-import type { CertificateRepo, StoredCertificate } from '../store/contract.js';
-import { UserError } from '../lib/errors.js';
+import type { AcmeConfig } from '../../config/acme.js';
+import type { ChallengeType } from '../../core/acme.js';
+import type { CertificateRepo, StoredCertificate } from '../../store/contract.js';
+import { UserError } from '../../lib/errors.js';
 
 /** A challenge left pending is given up on after this long. */
 const CHALLENGE_TTL_MS = 60 * 60_000;
