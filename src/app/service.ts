@@ -7,7 +7,7 @@ import { smsGatewaySetting } from '../core/sms-truth.js';
 import { createRequestListener } from '../http/app.js';
 import { startServers, type RunningServers } from '../http/server.js';
 import type { Logger } from '../lib/log.js';
-import { Metrics } from '../lib/metrics.js';
+import { Metrics } from './metrics.js';
 import type { CheckState } from '../http/operations.js';
 import type { SmsReceiptDeps } from '../http/sms-receipts.js';
 import { lockDataDirForServe } from './schema-guard.js';

@@ -11,7 +11,7 @@ import { persistentSecret } from '../lib/secret-file.js';
 import { placeTestCall } from './test-call.js';
 import { managedSoftphone, startManagedAsterisk, type Softphone } from './managed-asterisk.js';
 import type { Logger } from '../lib/log.js';
-import type { Metrics } from '../lib/metrics.js';
+import type { Metrics } from './metrics.js';
 import { AriClient } from '../pbx/ari.js';
 import type { ManagedAsterisk } from '../pbx/asterisk.js';
 import { DEFAULT_SPEECH, type CallSpeech } from '../core/languages.js';
