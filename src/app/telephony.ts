@@ -61,6 +61,18 @@ export function smsReceiptToken(config: Pick<Config, 'dataDir' | 'sms'>): string
   return config.sms.gateway === 'http' && config.sms.dlrUrl ? persistentSecret(config.dataDir, 'sms-receipt') : null;
 }
 
+/**
+ * The configured SMS gateway's sender, as serve sends the backup and `ringhook sms-test` its test: with the receipt
+ * token in the delivery-report URL when reports are asked (the token is made once and kept in the data dir).
+ */
+export function smsSenderFor(
+  config: Pick<Config, 'dataDir' | 'sms'>,
+  logger: Logger,
+  receiptToken: string | null = smsReceiptToken(config),
+): SmsSender {
+  return createSmsSender(withReceiptToken(config.sms, receiptToken), { logger });
+}
+
 /** Where a LAN softphone registers to the managed Asterisk, as the user is told it. */
 export function softphoneAddress(config: Config['telephony']): string {
   return `sip:${config.sip.host === '0.0.0.0' ? '<this machine>' : config.sip.host}:${config.sip.port}`;
@@ -151,9 +163,7 @@ async function startSmsBackup(
   logger: Logger,
 ): Promise<Pick<Telephony, 'sms' | 'smsHealth' | 'smsBackup' | 'smsReceiptToken'>> {
   const receiptToken = smsReceiptToken(config);
-  const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), {
-    logger: logger.child({ component: 'sms' }),
-  });
+  const sms = smsSenderFor(config, logger.child({ component: 'sms' }), receiptToken);
   const smsHealth = new SmsHealth(sms, { now: deps.now });
   const smsBackup = new SmsBackup({
     store: deps.store,
