@@ -6,7 +6,7 @@ import { UserError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import type { Store } from '../store/contract.js';
 import { loadSecretBox } from '../store/secret-key.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
 import { refuseMigrationUnderServe } from './schema-guard.js';
 
 /** The store as the service and the CLI open it. */
