@@ -16,6 +16,7 @@ import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster, type ClusterDeps } from './cluster.js';
 import { prepareCertificate, type CertificateKeeper } from './acme/index.js';
+import { startCallbacks } from '../callbacks/index.js';
 
 export interface RunningService {
   stores: Stores;
@@ -37,6 +38,7 @@ export async function startService(
   config: Config,
   logger: Logger,
   now: () => number = Date.now,
+  options: { callbackCa?: string } = {},
 ): Promise<RunningService> {
   const { stores, unlock } = await lockAndOpen(config, logger, now);
   const events = new CallEvents();
@@ -47,6 +49,15 @@ export async function startService(
   let cluster: Cluster | null = null;
   let certificate: CertificateKeeper | null = null;
   let servers: RunningServers;
+  const callbacks = startCallbacks({
+    store: stores,
+    events,
+    logger: logger.child({ component: 'callbacks' }),
+    now,
+    allow: config.callbackAllow,
+    nodeId: config.nodeId,
+    ca: options.callbackCa,
+  });
   try {
     if (config.telephony.mode !== 'off')
       telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
@@ -67,6 +78,7 @@ export async function startService(
   } catch (error) {
     await cluster?.stop();
     await telephony?.stop(0);
+    await callbacks.stop();
     await stores.close();
     unlock();
     throw error;
@@ -85,6 +97,7 @@ export async function startService(
       await cluster?.stopTakingOver();
       await telephony?.stop(graceMs);
       await cluster?.stop();
+      await callbacks.stop();
       await stores.close();
       unlock();
     },

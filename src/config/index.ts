@@ -57,6 +57,8 @@ export interface Config extends TransportConfig {
   trustProxyText: string;
   /** The server's allowed alert sources (RINGHOOK_WEBHOOK_SOURCES; core/webhook-sources). */
   webhookSources: SourceRule;
+  /** Ranges status callbacks may reach although they are not public (RINGHOOK_CALLBACK_ALLOW; core/callback-address). */
+  callbackAllow: AddressMatcher;
   /** Base of the webhook URLs shown to owners, without a trailing slash. */
   publicUrl: string;
   publicUrlConfigured: boolean;
@@ -95,6 +97,17 @@ export function dataDirOf(env: Env = process.env, cwd: string = process.cwd()): 
   });
 }
 
+/** A variable holding addresses or CIDRs, or the one-line error naming it. */
+function addressList(variable: string, value: string | undefined, example: string): AddressMatcher {
+  try {
+    return parseAddressList(value ?? '');
+  } catch (error) {
+    throw new UserError(
+      `invalid configuration:\n  - ${variable}: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. ${example}`,
+    );
+  }
+}
+
 /** Reads and validates the configuration; throws a UserError listing every bad variable and its fix. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const present = presentVariables(env);
@@ -104,14 +117,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new UserError(`invalid configuration:\n${problems.join('\n')}`);
   }
   const e = result.data;
-  let trustProxy: AddressMatcher;
-  try {
-    trustProxy = parseAddressList(e.RINGHOOK_TRUST_PROXY ?? '');
-  } catch (error) {
-    throw new UserError(
-      `invalid configuration:\n  - RINGHOOK_TRUST_PROXY: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8`,
-    );
-  }
+  const trustProxy = addressList('RINGHOOK_TRUST_PROXY', e.RINGHOOK_TRUST_PROXY, '127.0.0.1,10.0.0.0/8');
   let webhookSources: SourceRule;
   try {
     webhookSources = parseSourceRule(e.RINGHOOK_WEBHOOK_SOURCES ?? 'any');
@@ -120,6 +126,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       `invalid configuration:\n  - RINGHOOK_WEBHOOK_SOURCES: ${(error as Error).message}; use any, tradingview, or comma-separated addresses or CIDRs, e.g. 203.0.113.0/24`,
     );
   }
+  const callbackAllow = addressList('RINGHOOK_CALLBACK_ALLOW', e.RINGHOOK_CALLBACK_ALLOW, '10.1.2.0/24');
   const { dir: dataDir, origin: dataDirOrigin } = dataDirOf(env, cwd);
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
@@ -143,6 +150,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
     webhookSources,
+    callbackAllow,
     publicUrl,
     publicUrlConfigured: e.RINGHOOK_PUBLIC_URL !== undefined,
     selfSigned: e.RINGHOOK_SELF_SIGNED,

@@ -25,6 +25,8 @@ export const serverFields = {
   RINGHOOK_TRUST_PROXY: z.string().optional(),
   /** Who may send alerts to any account: "any" (default), "tradingview" (its four published addresses) or addresses/CIDRs. */
   RINGHOOK_WEBHOOK_SOURCES: z.string().optional(),
+  /** Address ranges status callbacks may reach although private, loopback or link-local (SSRF rule). */
+  RINGHOOK_CALLBACK_ALLOW: z.string().optional(),
   RINGHOOK_PUBLIC_URL: z
     .url({
       protocol: /^https?$/,

@@ -10,6 +10,7 @@ import { formatTime, plural } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
+import { callbacksSection, type CallbacksView } from './callbacks.js';
 
 export interface OverviewModel {
   viewer: Viewer;
@@ -28,6 +29,8 @@ export interface OverviewModel {
   /** The SMS gateway as the server knows it: what the SMS backup switch can do here. */
   sms: SmsGatewayState;
   readOnly: boolean;
+  /** Status callbacks: the settings and the last deliveries. */
+  callbacks?: CallbacksView | undefined;
   notice?: Notice | undefined;
 }
 
@@ -302,6 +305,7 @@ ${confirmSection(model)}
 ${keysSection(model)}
 ${voiceSection(model)}
 ${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}
+${model.callbacks ? callbacksSection(model.callbacks, model.viewer.csrfToken, model.readOnly) : ''}
 ${contactSection(model)}
 ${actionsSection(model)}`;
 }
