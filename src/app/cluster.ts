@@ -54,19 +54,7 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
       steppedAside = misfit;
       if (wasDown) logger.info('the database answers again: this node is back among the nodes');
       wasDown = false;
-      if (deps.adopt && takingOver) {
-        for (const gone of await registry.takeOverSilent(nodeTimeoutMs, deps.smsWindowMs)) {
-          logger.warn(
-            'a node stopped answering: its calls in progress end interrupted here, its queued calls are dialed by the others',
-            {
-              node: gone.nodeId,
-              calls: gone.calls.length,
-              sms: gone.sms.handingOver.length + gone.sms.waiting.length + gone.sms.ended.length,
-            },
-          );
-          deps.adopt(gone);
-        }
-      }
+      if (deps.adopt && takingOver) await adoptSilentNodes(registry, deps, deps.adopt);
     } catch (error) {
       if (!wasDown) logger.error('could not reach the database to say this node is alive', { error });
       wasDown = true;
@@ -79,7 +67,54 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
   }, HEARTBEAT_MS);
   timer.unref();
 
-  // Our own changes go out to the other nodes; theirs come in to our dashboards.
+  const { unsubscribeLocal, unsubscribeRemote } = await shareChanges(store, events, logger);
+
+  return {
+    nodes: async () => clusterView(registry.nodeId, await registry.list(), deps.now(), nodeTimeoutMs),
+    async stopTakingOver() {
+      takingOver = false;
+      await beating;
+    },
+    async stop() {
+      clearInterval(timer);
+      unsubscribeLocal();
+      await unsubscribeRemote().catch((error: Error) => {
+        // The listening connection is closed with the pool just after: nothing is left to undo.
+        logger.debug("could not stop listening for other nodes' changes", { error });
+      });
+      // A clean stop: the others need not wait for the silence to know.
+      await registry
+        .leave()
+        .catch((error: Error) => logger.warn('could not tell the other nodes this one stops', { error }));
+    },
+  };
+}
+
+/** A silent node's calls in progress end interrupted here and its SMS are settled; exactly one survivor takes each. */
+async function adoptSilentNodes(
+  registry: NonNullable<Store['nodes']>,
+  deps: ClusterDeps,
+  adopt: NonNullable<ClusterDeps['adopt']>,
+): Promise<void> {
+  for (const gone of await registry.takeOverSilent(deps.nodeTimeoutMs, deps.smsWindowMs)) {
+    deps.logger.warn(
+      'a node stopped answering: its calls in progress end interrupted here, its queued calls are dialed by the others',
+      {
+        node: gone.nodeId,
+        calls: gone.calls.length,
+        sms: gone.sms.handingOver.length + gone.sms.waiting.length + gone.sms.ended.length,
+      },
+    );
+    adopt(gone);
+  }
+}
+
+/** Our own changes go out to the other nodes; theirs come in to our dashboards. */
+async function shareChanges(
+  store: Store,
+  events: CallEvents,
+  logger: Logger,
+): Promise<{ unsubscribeLocal: () => void; unsubscribeRemote: () => Promise<void> }> {
   const unsubscribeLocal = store.changes
     ? events.subscribe((change) => !change.remote && !change.announced && store.changes!.publish(change))
     : () => {};
@@ -101,23 +136,5 @@ export async function startCluster(deps: ClusterDeps): Promise<Cluster> {
         })
     : async () => {};
 
-  return {
-    nodes: async () => clusterView(registry.nodeId, await registry.list(), deps.now(), nodeTimeoutMs),
-    async stopTakingOver() {
-      takingOver = false;
-      await beating;
-    },
-    async stop() {
-      clearInterval(timer);
-      unsubscribeLocal();
-      await unsubscribeRemote().catch((error: Error) => {
-        // The listening connection is closed with the pool just after: nothing is left to undo.
-        logger.debug("could not stop listening for other nodes' changes", { error });
-      });
-      // A clean stop: the others need not wait for the silence to know.
-      await registry
-        .leave()
-        .catch((error: Error) => logger.warn('could not tell the other nodes this one stops', { error }));
-    },
-  };
+  return { unsubscribeLocal, unsubscribeRemote };
 }

@@ -1,34 +1,28 @@
 // Telephony for `serve`: the Asterisk (managed or external), our ARI client, speech, the dialer
 // and the SMS backup, started together and stopped in order.
-import { X509Certificate } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { Account } from '../core/account.js';
-import { testCallMessage } from '../core/test-call.js';
 import type { CallProgressRepo } from '../store/contract/index.js';
-import { isPrivateIpv4 } from '../core/network.js';
 import { mediaModes } from '../core/media-modes.js';
-import { UserError } from '../lib/errors.js';
 import type { TestCallResult } from '../core/test-call.js';
-import { persistentSecret, readOrCreateSecret } from '../lib/secret-file.js';
-import { requestTestCall } from './test-call-request.js';
+import { persistentSecret } from '../lib/secret-file.js';
+import { placeTestCall } from './test-call.js';
+import { managedSoftphone, startManagedAsterisk, type Softphone } from './managed-asterisk.js';
 import type { Logger } from '../lib/log.js';
-import type { Metrics } from '../lib/metrics.js';
+import type { Metrics } from './metrics.js';
 import { AriClient } from '../pbx/ari.js';
-import { asteriskTemplates, ManagedAsterisk } from '../pbx/asterisk.js';
-import { asteriskPathProblem } from '../pbx/asterisk-config.js';
-import { type AsteriskRuntime, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
+import type { ManagedAsterisk } from '../pbx/asterisk.js';
 import { DEFAULT_SPEECH, type CallSpeech } from '../core/languages.js';
 import { callPhrases, type SpokenCall } from '../core/spoken-call.js';
 import { burstSynthesis } from '../core/speech-plan.js';
-import { publicAddressFromStun } from '../pbx/stun-client.js';
 import { CALL_EVENTS, Dialer, type JustQueued } from '../calls/index.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
 import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
 import { type JapaneseDictionary, japaneseDictionary } from '../speech/japanese-reader.js';
 import { createTts } from '../speech/tts.js';
+import type { Tts } from '../speech/tts-api.js';
 import { prepareMediaDir } from '../speech/media-dir.js';
 import { SmsBackup } from '../sms/backup.js';
 import { SmsHealth } from '../sms/health.js';
@@ -65,34 +59,21 @@ export interface Telephony {
   stop(graceMs?: number): Promise<void>;
 }
 
-/**
- * The local extension's credentials. Where the password comes from decides whether serve prints
- * it: one made on this start is shown once; one kept from before is not printed again (serve's
- * output ends up in journald and `docker logs`, readable by more people than the data dir).
- */
-export interface Softphone {
-  username: string;
-  password: string;
-  passwordFrom: 'environment' | 'made now' | 'kept';
-  /** Where a password ringhook made is kept (null when it comes from the environment). */
-  secretFile: string | null;
-}
-
-function managedSoftphone(config: Config): Softphone {
-  const { username, password } = config.telephony.softphone;
-  if (password) return { username, password, passwordFrom: 'environment', secretFile: null };
-  const secret = readOrCreateSecret(config.dataDir, 'softphone');
-  return {
-    username,
-    password: secret.value,
-    passwordFrom: secret.created ? 'made now' : 'kept',
-    secretFile: secret.file,
-  };
-}
-
 /** The secret the SMS receipt URL carries (made once, kept in the data dir); null when no receipts are asked. */
 export function smsReceiptToken(config: Pick<Config, 'dataDir' | 'sms'>): string | null {
   return config.sms.gateway === 'http' && config.sms.dlrUrl ? persistentSecret(config.dataDir, 'sms-receipt') : null;
+}
+
+/**
+ * The configured SMS gateway's sender, as serve sends the backup and `ringhook sms-test` its test: with the receipt
+ * token in the delivery-report URL when reports are asked (the token is made once and kept in the data dir).
+ */
+export function smsSenderFor(
+  config: Pick<Config, 'dataDir' | 'sms'>,
+  logger: Logger,
+  receiptToken: string | null = smsReceiptToken(config),
+): SmsSender {
+  return createSmsSender(withReceiptToken(config.sms, receiptToken), { logger });
 }
 
 /** Where a LAN softphone registers to the managed Asterisk, as the user is told it. */
@@ -111,102 +92,6 @@ export function backupEndpointFor(config: Config['telephony']): ((phone: string)
   return config.trunk && config.trunk2 ? (phone) => throughTrunk(phone, 'trunk2') : undefined;
 }
 
-async function startManagedAsterisk(
-  config: Config,
-  logger: Logger,
-  mediaDir: string,
-  softphone: Softphone,
-): Promise<ManagedAsterisk> {
-  const t = config.telephony;
-  const runDir = path.join(config.dataDir, 'asterisk');
-  const runDirProblem = asteriskPathProblem(runDir);
-  if (runDirProblem) {
-    throw new UserError(
-      `RINGHOOK_DATA_DIR (${config.dataDir}) cannot hold Asterisk's folder: ${runDir} ${runDirProblem}; choose a data dir such as /var/lib/ringhook`,
-    );
-  }
-  let runtime: AsteriskRuntime;
-  try {
-    runtime = await readProvisionedRuntime(t.cacheDir);
-  } catch (error) {
-    throw new UserError(
-      `${(error as Error).message} (npm start does it from a checkout; or set RINGHOOK_ARI_URL to use an Asterisk of your own, or RINGHOOK_TELEPHONY=off)`,
-    );
-  }
-  const externalAddress =
-    t.sip.externalAddress ?? (t.sip.stunServer && (await externalAddressFromStun(t.sip.stunServer, logger)));
-  const asterisk = new ManagedAsterisk({
-    runtime,
-    dataDir: config.dataDir,
-    mediaDir,
-    templates: asteriskTemplates(),
-    config: {
-      http: { port: t.ariPort },
-      // Kept in the data dir so that `ringhook doctor` can talk to the running Asterisk.
-      ari: { user: 'ringhook', password: persistentSecret(config.dataDir, 'ari') },
-      sip: {
-        bindAddress: t.sip.host,
-        port: t.sip.port,
-        tlsPort: t.sip.tlsPort,
-        ...(externalAddress && { externalAddress, localNets: t.sip.localNets }),
-        ...(t.sip.trunkCaFile && { caPem: readTrunkCa(t.sip.trunkCaFile) }),
-      },
-      rtp: t.rtp,
-      ...(t.trunk && { trunk: t.trunk }),
-      ...(t.trunk2 && { trunk2: t.trunk2 }),
-      softphone,
-    },
-    logger: logger.child({ component: 'asterisk' }),
-  });
-  try {
-    await asterisk.start();
-  } catch (error) {
-    throw new UserError(
-      `could not start Asterisk: ${(error as Error).message} (its log: ${path.join(config.dataDir, 'asterisk', 'log')})`,
-    );
-  }
-  return asterisk;
-}
-
-/** Behind NAT without RINGHOOK_SIP_EXTERNAL_ADDRESS: the public address, as the STUN server sees us. */
-async function externalAddressFromStun(server: { host: string; port: number }, logger: Logger): Promise<string> {
-  let address: string;
-  try {
-    address = await publicAddressFromStun(server);
-  } catch (error) {
-    throw new UserError(
-      `could not learn this network's public address from RINGHOOK_STUN_SERVER: ${(error as Error).message} (set RINGHOOK_SIP_EXTERNAL_ADDRESS instead, or check the server)`,
-    );
-  }
-  if (isPrivateIpv4(address)) {
-    throw new UserError(
-      `the STUN server ${server.host} sees this machine at the private address ${address}: it is inside your network, not on the internet`,
-    );
-  }
-  logger.info('public address from STUN', { address, server: `${server.host}:${server.port}` });
-  return address;
-}
-
-/** The authorities RINGHOOK_TRUNK_CA_FILE names, checked to be PEM certificates. */
-function readTrunkCa(file: string): string {
-  let pem: string;
-  try {
-    pem = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UserError(`RINGHOOK_TRUNK_CA_FILE ${file} cannot be read: ${(error as Error).message}`);
-  }
-  const first = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(pem)?.[0];
-  try {
-    if (!first) throw new Error('no PEM certificate in it');
-    new X509Certificate(first);
-  } catch (error) {
-    throw new UserError(
-      `RINGHOOK_TRUNK_CA_FILE ${file} holds no certificate authority Asterisk can use: ${(error as Error).message}`,
-    );
-  }
-  return pem;
-}
-
 export async function startTelephony(config: Config, deps: TelephonyDeps): Promise<Telephony> {
   const t = config.telephony;
   const logger = deps.logger.child({ component: 'telephony' });
@@ -217,6 +102,48 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
   const softphone = t.mode === 'managed' ? managedSoftphone(config) : null;
 
   const asterisk = t.mode === 'managed' ? await startManagedAsterisk(config, logger, mediaDir, softphone!) : null;
+  const ari = await connectAri(config, asterisk, logger);
+  const backup = await startSmsBackup(config, deps, logger);
+  const tts = startSpeech(t, { cacheDir: speechDir, fileMode: modes.file }, deps, logger);
+  const japanese = japaneseDictionary({
+    setting: t.tts.japaneseDictionary,
+    logger: logger.child({ component: 'speech' }),
+  });
+  const dialer = await startDialer(t, deps, { ari, tts, japanese, smsBackup: backup.smsBackup }, logger);
+  loadJapaneseEarly(japanese, deps, logger);
+  const stopCleaning = cleanSpeechCache(tts, logger);
+  const { writes } = deps.store;
+  return {
+    ari,
+    asterisk,
+    dialer,
+    ...backup,
+    progress: deps.store.progress,
+    softphone,
+    enqueue: (alert) => dialer.enqueue(alert),
+    placeTestCall: (account) => placeTestCall({ calls: deps.store.calls, events: deps.events, dialer }, account),
+    japanese,
+    speechSample: speechSampler(tts),
+    async stop(graceMs = 10_000) {
+      stopCleaning();
+      await dialer.stop(graceMs);
+      await backup.smsBackup.drain();
+      // Call records still waiting for a database locked by another process get a last chance;
+      // the calls they belong to are not final in the database, so the next start ends them.
+      if (!(await writes.drain(3_000)))
+        logger.error('database still locked at shutdown: some call records were not written', {
+          left: writes.abandon(),
+        });
+      await backup.sms.close().catch((error: Error) => logger.debug('could not close the SMS gateway link', { error }));
+      await ari.close();
+      tts.close();
+      await asterisk?.stop();
+    },
+  };
+}
+
+/** Our ARI client on the managed Asterisk, or on the one RINGHOOK_ARI_URL names. */
+async function connectAri(config: Config, asterisk: ManagedAsterisk | null, logger: Logger): Promise<AriClient> {
   const ari = new AriClient({
     baseUrl: asterisk?.ariUrl ?? config.ari!.url,
     user: asterisk?.ariCredentials.user ?? config.ari!.user,
@@ -230,12 +157,22 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     .connect()
     .catch((error: Error) => logger.warn('ARI is not reachable yet; calls wait in the queue', { error }));
   if (asterisk) await connected;
-
-  const { progress, writes } = deps.store;
-  const receiptToken = smsReceiptToken(config);
-  const sms = createSmsSender(withReceiptToken(config.sms, receiptToken), {
-    logger: logger.child({ component: 'sms' }),
+  ari.on('replaced', () => {
+    logger.error(
+      `another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`,
+    );
   });
+  return ari;
+}
+
+/** The SMS sender, its health for /healthz and the backup over it, with the SMS left by the last run resumed. */
+async function startSmsBackup(
+  config: Config,
+  deps: TelephonyDeps,
+  logger: Logger,
+): Promise<Pick<Telephony, 'sms' | 'smsHealth' | 'smsBackup' | 'smsReceiptToken'>> {
+  const receiptToken = smsReceiptToken(config);
+  const sms = smsSenderFor(config, logger.child({ component: 'sms' }), receiptToken);
   const smsHealth = new SmsHealth(sms, { now: deps.now });
   const smsBackup = new SmsBackup({
     store: deps.store,
@@ -250,10 +187,19 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     },
   });
   await smsBackup.recover();
+  return { sms, smsHealth, smsBackup, smsReceiptToken: receiptToken };
+}
+
+/** The speech engine, with the fixed phrases made now (in the burst voice too), so that the first answered call starts speaking at once. */
+function startSpeech(
+  t: Config['telephony'],
+  cache: { cacheDir: string; fileMode: number },
+  deps: TelephonyDeps,
+  logger: Logger,
+): Tts {
   const tts = createTts(
     {
-      cacheDir: speechDir,
-      fileMode: modes.file,
+      ...cache,
       residentFliteDir: t.cacheDir,
       engine: t.tts.engine,
       ...(t.tts.voice && { voice: t.tts.voice }),
@@ -261,7 +207,6 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     },
     { logger, now: deps.now },
   );
-  // The fixed phrases are made now (in the burst voice too), so that the first answered call starts speaking at once.
   const burst = burstSynthesis(DEFAULT_SPEECH.language, DEFAULT_SPEECH.synthesis, t.tts.burstVoice);
   for (const synthesis of [undefined, ...(burst ? [burst] : [])]) {
     for (const phrase of Object.values(callPhrases(DEFAULT_SPEECH))) {
@@ -270,22 +215,28 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
         .catch((error: Error) => logger.warn('could not prepare speech', { phrase, error }));
     }
   }
-  const japanese = japaneseDictionary({
-    setting: t.tts.japaneseDictionary,
-    logger: logger.child({ component: 'speech' }),
-  });
+  return tts;
+}
+
+/** The dialer over ARI and speech; a final call goes on to the SMS backup. */
+async function startDialer(
+  t: Config['telephony'],
+  deps: TelephonyDeps,
+  parts: { ari: AriClient; tts: Tts; japanese: JapaneseDictionary; smsBackup: SmsBackup },
+  logger: Logger,
+): Promise<Dialer> {
   const dialer = new Dialer({
     store: deps.store,
-    ari,
-    japanese,
-    tts,
+    ari: parts.ari,
+    japanese: parts.japanese,
+    tts: parts.tts,
     burstVoice: t.tts.burstVoice,
     events: deps.events,
     logger,
     now: deps.now,
     onFinal: (call) => {
       deps.metrics?.calls.inc({ outcome: call.state });
-      smsBackup.afterFinal(call);
+      parts.smsBackup.afterFinal(call);
     },
     endpointFor: endpointFor(t),
     backupEndpointFor: backupEndpointFor(t),
@@ -300,64 +251,29 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     freshnessMs: t.freshnessMs,
   });
   await dialer.start();
-  // With Japanese accounts, the dictionary is loaded now (seconds of CPU), not in the first Japanese call's way.
+  return dialer;
+}
+
+/** With Japanese accounts, the dictionary is loaded now (seconds of CPU), not in the first Japanese call's way. */
+function loadJapaneseEarly(japanese: JapaneseDictionary, deps: TelephonyDeps, logger: Logger): void {
   void Promise.resolve(deps.store.accounts.list())
     .then((accounts) => (accounts.some((a) => a.language === 'ja') ? japanese.load() : undefined))
     .catch((error: Error) => logger.warn('could not look for Japanese accounts to load the dictionary', { error }));
-  ari.on('replaced', () => {
-    logger.error(
-      `another program registered the ARI application "${ARI_APP}" on this Asterisk: ringhook gets no more call events and cannot place calls; stop the other program and restart ringhook`,
-    );
-  });
-  // Speech of old alerts is not needed again: the cache is cleaned a minute after the start (a
-  // service restarted more often than daily would otherwise never clean it), then once a day.
+}
+
+/**
+ * Speech of old alerts is not needed again: the cache is cleaned a minute after the start (a service restarted
+ * more often than daily would otherwise never clean it), then once a day. Returns what stops the cleaning.
+ */
+function cleanSpeechCache(tts: Tts, logger: Logger): () => void {
   const clean = () =>
     void tts.cleanup(SPEECH_CACHE_DAYS).catch((error: Error) => logger.warn('speech cache cleanup failed', { error }));
   const firstClean = setTimeout(clean, 60_000);
   firstClean.unref();
   const cleaner = setInterval(clean, 86_400_000);
   cleaner.unref();
-
-  return {
-    ari,
-    asterisk,
-    dialer,
-    sms,
-    smsBackup,
-    smsHealth,
-    progress,
-    softphone,
-    smsReceiptToken: receiptToken,
-    enqueue: (alert) => dialer.enqueue(alert),
-    async placeTestCall(account) {
-      const result = await requestTestCall(deps.store.calls, account);
-      if (!result.accepted) return result;
-      deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
-      dialer.enqueue({
-        callId: result.callId,
-        kind: 'test',
-        message: testCallMessage(account.language),
-        account,
-      });
-      return result;
-    },
-    japanese,
-    speechSample: speechSampler(tts),
-    async stop(graceMs = 10_000) {
-      clearTimeout(firstClean);
-      clearInterval(cleaner);
-      await dialer.stop(graceMs);
-      await smsBackup.drain();
-      // Call records still waiting for a database locked by another process get a last chance;
-      // the calls they belong to are not final in the database, so the next start ends them.
-      if (!(await writes.drain(3_000)))
-        logger.error('database still locked at shutdown: some call records were not written', {
-          left: writes.abandon(),
-        });
-      await sms.close().catch((error: Error) => logger.debug('could not close the SMS gateway link', { error }));
-      await ari.close();
-      tts.close();
-      await asterisk?.stop();
-    },
+  return () => {
+    clearTimeout(firstClean);
+    clearInterval(cleaner);
   };
 }

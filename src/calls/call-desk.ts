@@ -13,7 +13,7 @@ import { nextCalls } from '../core/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { settledOrAfter } from '../lib/sleep.js';
-import type { AriEvent } from '../pbx/ari.js';
+import type { AriEvent } from '../pbx/ari-schema.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import { SpeechAhead } from '../speech/speech-ahead.js';
 import { SpeechPlanner } from '../speech/speech-planner.js';

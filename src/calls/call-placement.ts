@@ -4,7 +4,8 @@
 // a new placement the call desk makes at the first one's end, decided in core/backup-trunk.)
 import type { CallStop } from '../core/call-end.js';
 import { TALK } from '../core/talk-verdict.js';
-import { AriError, type AriCallControl } from '../pbx/ari.js';
+import { AriError } from '../pbx/ari-error.js';
+import type { AriCallControl } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallQueue } from './call-queue.js';
 import { alertsOf, arm, type CallSession, type CallSessions } from './call-session.js';

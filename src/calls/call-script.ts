@@ -7,7 +7,7 @@
 // its digits do nothing.
 import { describeKey, keyAction } from '../core/keypad.js';
 import { callPhrases } from '../core/spoken-call.js';
-import { AriError } from '../pbx/ari.js';
+import { AriError } from '../pbx/ari-error.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 

@@ -3,7 +3,7 @@
 import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
 import type { CallForDialing } from '../core/records.js';
-import type { AriEventOf } from '../pbx/ari.js';
+import type { AriEventOf } from '../pbx/ari-schema.js';
 import type { AudioFlow, TalkPhrase } from '../core/talk-verdict.js';
 
 /**

@@ -3,7 +3,7 @@
 // later. Any other failure is the call's outcome (one attempt only).
 import { errorCode } from '../lib/errors.js';
 import type { AriClient } from '../pbx/ari.js';
-import { AriError } from '../pbx/ari.js';
+import { AriError } from '../pbx/ari-error.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 
 /** True when the request never got to Asterisk (connection refused). */

@@ -7,16 +7,15 @@ import {
   defaultVoice,
   introSchema,
   JAPANESE_NOTE,
-  LANGUAGE_CODES,
   languageSchema,
   LANGUAGES,
-  VOICE_IDS,
   voiceSchema,
 } from '../core/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../core/language-types.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import type { Config } from '../config/index.js';
-import type { Stores } from '../app/service.js';
+import type { Stores } from '../app/open-stores.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';

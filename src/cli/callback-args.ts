@@ -3,7 +3,7 @@
 import { parseCallbackUrl } from '../core/callback-url.js';
 import { rotateCallbackSecret, setCallbackUrl } from '../callbacks/index.js';
 import { UserError } from '../lib/errors.js';
-import type { Stores } from '../app/service.js';
+import type { Stores } from '../app/open-stores.js';
 
 export const callbackArgs = {
   'callback-url': {

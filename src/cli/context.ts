@@ -4,7 +4,7 @@ import type { Account } from '../core/account.js';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
-import { openStores, type Stores } from '../app/service.js';
+import { openStores, type Stores } from '../app/open-stores.js';
 import { creationNotice, dataDirReady, missingDataDir, noteEarlierInstall } from './data-dir.js';
 
 /**

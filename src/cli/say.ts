@@ -12,11 +12,10 @@ import {
   type CallSpeech,
   introSchema,
   JAPANESE_NOTE,
-  LANGUAGE_CODES,
   languageSchema,
-  VOICE_IDS,
   voiceSchema,
 } from '../core/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../core/language-types.js';
 import { spokenCall, type SpokenCall } from '../core/spoken-call.js';
 import { loadConfig } from '../config/index.js';
 import { UsageError, UserError } from '../lib/errors.js';

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { inSingleExecutable } from '../lib/assets.js';
 import type { Config } from '../config/index.js';
 import { startService, type RunningService } from '../app/service.js';
-import { softphoneAddress, type Softphone } from '../app/telephony.js';
+import { softphoneAddress } from '../app/telephony.js';
+import type { Softphone } from '../app/managed-asterisk.js';
 
 function softphonePasswordLine(softphone: Softphone): string {
   switch (softphone.passwordFrom) {

@@ -10,7 +10,7 @@ import {
   type SmsGatewayState,
 } from '../core/sms-truth.js';
 import type { Config } from '../config/index.js';
-import type { Stores } from '../app/service.js';
+import type { Stores } from '../app/open-stores.js';
 
 export async function smsGatewayNow(
   stores: Stores,

@@ -3,10 +3,8 @@ import { defineCommand } from 'citty';
 import { loadConfig } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
 import { createLogger } from '../lib/log.js';
-import { openStores } from '../app/service.js';
-import { createSmsSender } from '../sms/index.js';
-import { withReceiptToken } from '../sms/receipts.js';
-import { smsReceiptToken } from '../app/telephony.js';
+import { openStores } from '../app/open-stores.js';
+import { smsSenderFor } from '../app/telephony.js';
 import { requireAccount } from './context.js';
 import { printJson } from './output.js';
 
@@ -30,9 +28,7 @@ export const smsTestCommand = defineCommand({
       await stores.close();
     }
     // With the receipt token, so that the gateway's receipt for it is not refused as a stranger's.
-    const sender = createSmsSender(withReceiptToken(config.sms, smsReceiptToken(config)), {
-      logger: createLogger({ level: 'warn' }),
-    });
+    const sender = smsSenderFor(config, createLogger({ level: 'warn' }));
     try {
       const result = await sender.send({ to: phone, text: SMS_TEST_TEXT, reference: `sms-test-${Date.now()}` });
       if (args.json) printJson({ to: phone, ...result });

@@ -2,16 +2,13 @@
 // its progress live until it ends.
 import { defineCommand } from 'citty';
 import { z } from 'zod';
-import { isFinal } from '../core/call-state.js';
 import { UserError } from '../lib/errors.js';
-import { requestTestCall } from '../app/test-call-request.js';
+import { followTestCall, requestTestCall } from '../app/test-call.js';
 import { receivesCalls } from '../core/account.js';
 import { serveHolds } from '../app/instance-lock.js';
-import { sleep } from '../lib/sleep.js';
 import { requireAccount } from './context.js';
 import { parseArg, withStores } from './context.js';
 import { printJson } from './output.js';
-import { callReason } from '../core/reasons.js';
 
 const secondsSchema = z.coerce
   .number({ error: 'must be a number of seconds' })
@@ -53,25 +50,14 @@ export const testCallCommand = defineCommand({
       const say = (at: number, text: string) =>
         !args.json && process.stderr.write(`${((at - started) / 1000).toFixed(1).padStart(5)} s  ${text}\n`);
       say(started, `test call ${accepted.callId} to ${account.phone}: queued`);
-      let shown = 0;
-      for (;;) {
-        await sleep(100);
-        const timeline = await progress.timeline(accepted.callId);
-        for (const step of timeline.slice(shown))
-          say(step.at, step.detail ? `${step.event} (${step.detail})` : step.event);
-        shown = timeline.length;
-        const call = (await progress.get(accepted.callId))!;
-        if (isFinal(call.status)) break;
-        if (call.status === 'queued' && Date.now() - started > pickupMs) {
-          await progress.transition(accepted.callId, 'failed', {
-            endedAt: Date.now(),
-            ...callReason('no_serve', {}, 'no ringhook serve placed the call'),
-          });
-          throw new UserError(
-            `nothing placed the call within ${pickupMs / 1000} s: is ringhook serve running with telephony on (RINGHOOK_TELEPHONY is not off)?`,
-          );
-        }
-      }
+      const placed = await followTestCall(stores.progress, accepted, {
+        pickupMs,
+        onStep: (step) => say(step.at, step.detail ? `${step.event} (${step.detail})` : step.event),
+      });
+      if (!placed)
+        throw new UserError(
+          `nothing placed the call within ${pickupMs / 1000} s: is ringhook serve running with telephony on (RINGHOOK_TELEPHONY is not off)?`,
+        );
       const final = (await stores.calls.get(accepted.callId))!;
       if (args.json)
         printJson({ call_id: final.callId, status: final.status, timeline: await progress.timeline(final.callId) });

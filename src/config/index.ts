@@ -6,24 +6,19 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseDatabaseUrl } from '../core/database-url.js';
 import { DEFAULTS } from './defaults.js';
 import { type DataDirOrigin, findDataDir } from './data-dir.js';
 import { inSingleExecutable, repoRoot } from '../lib/assets.js';
-import { describeIssue, onOff, port, presentVariables, unknownVariables, type Env } from './rules.js';
-import { decodeSecretKey } from './rules.js';
+import { describeIssue, presentVariables, unknownVariables, type Env } from './rules.js';
 import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
 import { parseSourceRule, type SourceRule } from '../core/webhook-sources.js';
+import { checkDatabaseVariables, databaseFields } from './database.js';
+import { checkPortVariables, checkTlsVariables, serverFields } from './server.js';
+import { checkTelephonyVariables } from './telephony-checks.js';
 import { checkSmsVariables, smsConfigFrom, smsFields, type SmsConfig } from './sms.js';
 import { transportConfigFrom, transportFields, type TransportConfig } from './transport.js';
-import {
-  FLITE_LISTED_VOICES,
-  telephonyConfig,
-  telephonyFields,
-  trunkTransport,
-  type TelephonyConfig,
-} from './telephony.js';
+import { telephonyConfig, telephonyFields, type TelephonyConfig } from './telephony.js';
 
 import { ACME_DEFAULTS, acmeConfigFrom, acmeFields, checkAcmeVariables, type AcmeConfig } from './acme.js';
 
@@ -32,204 +27,21 @@ export type { MediaEncryption, SipTransport, TelephonyConfig, TrunkConfig } from
 /** Every variable ringhook reads, with its rule: the one schema (config/docs.ts renders the reference from it). */
 export const envSchema = z
   .object({
-    RINGHOOK_DATA_DIR: z
-      .string()
-      .min(1, { error: 'RINGHOOK_DATA_DIR must be a folder, e.g. /var/lib/ringhook' })
-      .optional(),
-    RINGHOOK_HOST: z
-      .string()
-      .refine((h) => isIP(h) !== 0 || /^[a-zA-Z0-9.-]+$/.test(h), {
-        error: 'RINGHOOK_HOST must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1',
-      })
-      .default(DEFAULTS.host),
-    RINGHOOK_PORT: port('RINGHOOK_PORT', { anyFree: true }).optional(),
-    RINGHOOK_TLS_CERT: z.string().optional(),
-    RINGHOOK_TLS_KEY: z.string().optional(),
-    RINGHOOK_HTTP_PORT: port('RINGHOOK_HTTP_PORT', { anyFree: true }).optional(),
-    RINGHOOK_TRUST_PROXY: z.string().optional(),
-    /** Who may send alerts to any account: "any" (default), "tradingview" (its four published addresses) or addresses/CIDRs. */
-    RINGHOOK_WEBHOOK_SOURCES: z.string().optional(),
-    /** Address ranges status callbacks may reach although private, loopback or link-local (SSRF rule). */
-    RINGHOOK_CALLBACK_ALLOW: z.string().optional(),
-    RINGHOOK_PUBLIC_URL: z
-      .url({
-        protocol: /^https?$/,
-        error: 'RINGHOOK_PUBLIC_URL must be an absolute URL such as https://alerts.example.com',
-      })
-      .refine((u) => !u.includes('?') && !u.includes('#'), {
-        error: 'RINGHOOK_PUBLIC_URL must not have a query (?) or fragment (#): webhook paths are appended to it',
-      })
-      .optional(),
+    ...serverFields,
+    ...databaseFields,
     ...telephonyFields,
-    RINGHOOK_METRICS_TOKEN: z
-      .string()
-      .min(16, { error: 'RINGHOOK_METRICS_TOKEN must be at least 16 characters' })
-      .optional(),
-    RINGHOOK_SECRET_KEY: z
-      .string()
-      .transform((text, ctx) => {
-        const key = decodeSecretKey(text.trim());
-        if (key) return key;
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            'RINGHOOK_SECRET_KEY must be 32 bytes written as 64 hex characters or base64, e.g. from: openssl rand -hex 32',
-        });
-        return z.NEVER;
-      })
-      .optional(),
-    RINGHOOK_LOG_LEVEL: z
-      .enum(['debug', 'info', 'warn', 'error'], { error: 'RINGHOOK_LOG_LEVEL must be debug, info, warn or error' })
-      .default(DEFAULTS.logLevel),
-    RINGHOOK_DB_SYNC: z
-      .enum(['normal', 'full'], { error: 'RINGHOOK_DB_SYNC must be normal or full' })
-      .default(DEFAULTS.dbSync),
-    RINGHOOK_DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\/\S+$/, {
-        error:
-          'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
-      })
-      // Read here by the same reader the driver's options come from (core/database-url.ts).
-      .superRefine((url, ctx) => {
-        const parsed = parseDatabaseUrl(url);
-        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `RINGHOOK_DATABASE_URL: ${parsed.error}` });
-      })
-      .optional(),
-    RINGHOOK_NODE_ID: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, {
-        error: 'RINGHOOK_NODE_ID must be 1 to 63 letters, digits, dots, dashes or underscores (unset: the host name)',
-      })
-      .optional(),
-    RINGHOOK_NODE_TIMEOUT: z.coerce
-      .number({ error: 'RINGHOOK_NODE_TIMEOUT must be a number of seconds' })
-      .int({ error: 'RINGHOOK_NODE_TIMEOUT must be a whole number of seconds' })
-      .min(3, { error: 'RINGHOOK_NODE_TIMEOUT must be at least 3 seconds (nodes say they are alive every second)' })
-      .max(600, { error: 'RINGHOOK_NODE_TIMEOUT must be at most 600 seconds' })
-      .default(DEFAULTS.nodeTimeoutSec),
-    RINGHOOK_SELF_SIGNED: onOff('RINGHOOK_SELF_SIGNED').default(DEFAULTS.selfSigned),
     ...smsFields,
     ...transportFields,
     ...acmeFields,
   })
   .superRefine((env, ctx) => {
-    if (Boolean(env.RINGHOOK_TLS_CERT) !== Boolean(env.RINGHOOK_TLS_KEY)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_TLS_CERT'],
-        message:
-          'RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY go together: set both (PEM files) or neither (a self-signed certificate is made)',
-      });
-    }
-    if (env.RINGHOOK_ARI_URL && !(env.RINGHOOK_ARI_USER && env.RINGHOOK_ARI_PASSWORD)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_ARI_USER'],
-        message:
-          'RINGHOOK_ARI_URL points at an external Asterisk: set RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD to the ari.conf user too',
-      });
-    }
-    // The bound counts from the originate: a call must be able to ring its whole time and then talk.
-    if (env.RINGHOOK_MAX_CALL_SECONDS <= env.RINGHOOK_RING_TIMEOUT) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_MAX_CALL_SECONDS'],
-        message: `RINGHOOK_MAX_CALL_SECONDS (${env.RINGHOOK_MAX_CALL_SECONDS}) must be longer than RINGHOOK_RING_TIMEOUT (${env.RINGHOOK_RING_TIMEOUT}): it bounds the whole call, ring included`,
-      });
-    }
-    if (env.RINGHOOK_TELEPHONY === 'external' && !env.RINGHOOK_ARI_URL) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_TELEPHONY'],
-        message: 'RINGHOOK_TELEPHONY=external needs RINGHOOK_ARI_URL, RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD',
-      });
-    }
-    for (const t of ['RINGHOOK_TRUNK', 'RINGHOOK_TRUNK2'] as const) {
-      if (Boolean(env[`${t}_USERNAME`]) !== Boolean(env[`${t}_PASSWORD`])) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [`${t}_USERNAME`],
-          message: `${t}_USERNAME and ${t}_PASSWORD go together`,
-        });
-      }
-      if (env[`${t}_REGISTER`] && !env[`${t}_USERNAME`]) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [`${t}_REGISTER`],
-          message: `${t}_REGISTER=on needs ${t}_USERNAME and ${t}_PASSWORD`,
-        });
-      }
-      const uri = env[`${t}_URI`];
-      if (uri?.startsWith('sips:') && env[`${t}_TRANSPORT`] !== undefined && env[`${t}_TRANSPORT`] !== 'tls') {
-        ctx.addIssue({
-          code: 'custom',
-          path: [`${t}_TRANSPORT`],
-          message: `${t}_URI is a sips: URI, which means TLS: leave ${t}_TRANSPORT unset or tls`,
-        });
-      }
-      if (uri && env[`${t}_MEDIA_ENCRYPTION`] === 'sdes' && trunkTransport(uri, env[`${t}_TRANSPORT`]) !== 'tls') {
-        ctx.addIssue({
-          code: 'custom',
-          path: [`${t}_MEDIA_ENCRYPTION`],
-          message: `${t}_MEDIA_ENCRYPTION=sdes sends the SRTP keys inside the SIP signalling: set ${t}_TRANSPORT=tls (or use dtls)`,
-        });
-      }
-    }
-    // flite speaks a voice it does not know in its default one, without a word.
-    const voice = env.RINGHOOK_VOICE;
-    if (
-      env.RINGHOOK_TTS_ENGINE === 'flite' &&
-      voice !== undefined &&
-      !FLITE_LISTED_VOICES.includes(voice) &&
-      !voice.endsWith('.flitevox')
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_VOICE'],
-        message: `RINGHOOK_VOICE must be one of flite's voices, ${FLITE_LISTED_VOICES.join(', ')}, or a .flitevox file (for espeak-ng's voices set RINGHOOK_TTS_ENGINE=espeak-ng)`,
-      });
-    }
-    if (env.RINGHOOK_TRUNK2_URI && !env.RINGHOOK_TRUNK_URI) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_TRUNK2_URI'],
-        message: 'RINGHOOK_TRUNK2_URI is the backup of RINGHOOK_TRUNK_URI: set the first trunk too',
-      });
-    }
-    const [rtpStart = 0, rtpEnd = 0] = env.RINGHOOK_RTP_PORTS.split('-').map(Number);
-    if (rtpStart < 1024 || rtpEnd > 65535 || rtpEnd <= rtpStart) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_RTP_PORTS'],
-        message: 'RINGHOOK_RTP_PORTS must be a range of ports above 1023, low-high, e.g. 10000-20000',
-      });
-    } else if (env.RINGHOOK_MAX_CALLS !== undefined && env.RINGHOOK_MAX_CALLS * 2 > rtpEnd - rtpStart + 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_MAX_CALLS'],
-        message: `RINGHOOK_MAX_CALLS needs two RTP ports a call: RINGHOOK_RTP_PORTS (${env.RINGHOOK_RTP_PORTS}) has room for ${Math.floor((rtpEnd - rtpStart + 1) / 2)}`,
-      });
-    }
-    const httpsPort = env.RINGHOOK_PORT ?? (env.RINGHOOK_ACME_DOMAIN ? ACME_DEFAULTS.port : DEFAULTS.port);
-    const plainPort = env.RINGHOOK_HTTP_PORT ?? (env.RINGHOOK_ACME_DOMAIN ? ACME_DEFAULTS.httpPort : undefined);
-    if (plainPort !== undefined && plainPort === httpsPort && httpsPort !== 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_HTTP_PORT'],
-        message: 'RINGHOOK_HTTP_PORT must differ from RINGHOOK_PORT',
-      });
-    }
-    if (env.RINGHOOK_DATABASE_URL && !env.RINGHOOK_SECRET_KEY) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['RINGHOOK_SECRET_KEY'],
-        message:
-          'RINGHOOK_DATABASE_URL (nodes sharing PostgreSQL) needs RINGHOOK_SECRET_KEY, the same on every node: the webhook URLs are sealed with it (make one with: openssl rand -hex 32)',
-      });
-    }
-    checkSmsVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
-    checkAcmeVariables(env, (variable, message) => ctx.addIssue({ code: 'custom', path: [variable], message }));
+    const issue = (variable: string, message: string) => ctx.addIssue({ code: 'custom', path: [variable], message });
+    checkTlsVariables(env, issue);
+    checkTelephonyVariables(env, issue);
+    checkPortVariables(env, issue);
+    checkDatabaseVariables(env, issue);
+    checkSmsVariables(env, issue);
+    checkAcmeVariables(env, issue);
   });
 
 export interface Config extends TransportConfig {
@@ -285,6 +97,17 @@ export function dataDirOf(env: Env = process.env, cwd: string = process.cwd()): 
   });
 }
 
+/** A variable holding addresses or CIDRs, or the one-line error naming it. */
+function addressList(variable: string, value: string | undefined, example: string): AddressMatcher {
+  try {
+    return parseAddressList(value ?? '');
+  } catch (error) {
+    throw new UserError(
+      `invalid configuration:\n  - ${variable}: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. ${example}`,
+    );
+  }
+}
+
 /** Reads and validates the configuration; throws a UserError listing every bad variable and its fix. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const present = presentVariables(env);
@@ -294,14 +117,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new UserError(`invalid configuration:\n${problems.join('\n')}`);
   }
   const e = result.data;
-  let trustProxy: AddressMatcher;
-  try {
-    trustProxy = parseAddressList(e.RINGHOOK_TRUST_PROXY ?? '');
-  } catch (error) {
-    throw new UserError(
-      `invalid configuration:\n  - RINGHOOK_TRUST_PROXY: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8`,
-    );
-  }
+  const trustProxy = addressList('RINGHOOK_TRUST_PROXY', e.RINGHOOK_TRUST_PROXY, '127.0.0.1,10.0.0.0/8');
   let webhookSources: SourceRule;
   try {
     webhookSources = parseSourceRule(e.RINGHOOK_WEBHOOK_SOURCES ?? 'any');
@@ -310,14 +126,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       `invalid configuration:\n  - RINGHOOK_WEBHOOK_SOURCES: ${(error as Error).message}; use any, tradingview, or comma-separated addresses or CIDRs, e.g. 203.0.113.0/24`,
     );
   }
-  let callbackAllow: AddressMatcher;
-  try {
-    callbackAllow = parseAddressList(e.RINGHOOK_CALLBACK_ALLOW ?? '');
-  } catch (error) {
-    throw new UserError(
-      `invalid configuration:\n  - RINGHOOK_CALLBACK_ALLOW: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. 10.1.2.0/24`,
-    );
-  }
+  const callbackAllow = addressList('RINGHOOK_CALLBACK_ALLOW', e.RINGHOOK_CALLBACK_ALLOW, '10.1.2.0/24');
   const { dir: dataDir, origin: dataDirOrigin } = dataDirOf(env, cwd);
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;

@@ -1,6 +1,6 @@
 // The shape of an account and the validation of what an admin may set on it. Pure.
 import { z } from 'zod';
-import type { LanguageCode, VoiceId } from './languages.js';
+import type { LanguageCode, VoiceId } from './language-types.js';
 import type { Plan } from './limits.js';
 
 export type AccountStatus = 'active' | 'suspended';

@@ -118,3 +118,52 @@ export function describeAcmeFault(
     fix: `see the message; check RINGHOOK_ACME_DOMAIN, RINGHOOK_ACME_EMAIL and RINGHOOK_ACME_DIRECTORY`,
   };
 }
+
+/** What doctor reads of the certificate's state in the store (store/contract.ts's CertificateState). */
+export interface CertificateLook {
+  certificate: { names: readonly string[]; notBefore: number; notAfter: number; obtainedAt: number } | null;
+  lastAttemptAt: number | null;
+  lastError: string | null;
+  lastErrorFix: string | null;
+  nextAttemptAt: number | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * doctor's verdict on ringhook's own certificate: the names, the expiry, the last renewal and the last error with its
+ * fix, as serve left them in the store (the same for every node). `fix` is set when it is not ok.
+ */
+export function certificateVerdict(
+  state: CertificateLook,
+  acme: { domains: readonly string[]; directory: string },
+  now: number,
+): { ok: true; detail: string } | { ok: false; detail: string; fix: string } {
+  const certificate =
+    state.certificate && coversNames(state.certificate.names, acme.domains) ? state.certificate : null;
+  const error = state.lastError
+    ? `; last error at ${iso(state.lastAttemptAt ?? now)}: ${state.lastError}${state.nextAttemptAt ? `; next try at ${iso(state.nextAttemptAt)}` : ''}`
+    : '';
+  if (!certificate) {
+    const detail = `no certificate yet for ${acme.domains.join(', ')} from ${acme.directory}${error}`;
+    return state.lastError
+      ? { ok: false, detail, fix: state.lastErrorFix ?? 'see the error' }
+      : {
+          ok: false,
+          detail,
+          fix: 'start ringhook serve with ports 80 and 443 reachable from the internet: it orders one at start',
+        };
+  }
+  const days = daysToExpiry(certificate.notAfter, now);
+  const detail =
+    `${certificate.names.join(', ')} from ${acme.directory}: expires ${iso(certificate.notAfter)} (${days} days), ` +
+    `last renewal ${iso(certificate.obtainedAt)}, next renewal from ${iso(renewalTime(certificate))}${error}`;
+  if (certificate.notAfter <= now)
+    return {
+      ok: false,
+      detail: `EXPIRED: ${detail}`,
+      fix: state.lastErrorFix ?? 'start ringhook serve: it renews at start',
+    };
+  if (state.lastError) return { ok: false, detail, fix: state.lastErrorFix ?? 'see the error' };
+  return { ok: true, detail };
+}

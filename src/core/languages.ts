@@ -16,7 +16,6 @@ import {
   type VoiceId,
 } from './language-types.js';
 
-export * from './language-types.js';
 import { lang, ordinals } from './language-tables/helpers.js';
 import { de, fr, nl } from './language-tables/europe-west.js';
 import { es, it, pt } from './language-tables/europe-south.js';

@@ -1,7 +1,7 @@
 // The records the store keeps, as the rest of ringhook sees them: what both stores take and give
 // back, whichever one runs. Types and the lifetimes they carry; no I/O.
 import type { Account } from './account.js';
-import type { LanguageCode, VoiceId } from './languages.js';
+import type { LanguageCode, VoiceId } from './language-types.js';
 import type { LimitDecision, Plan } from './limits.js';
 import type { Alert } from './payload.js';
 

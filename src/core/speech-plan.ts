@@ -10,7 +10,8 @@
 // is past what it can voice in time and the call waits for its speech (in the sooner voice) before
 // it is placed, so that nobody answers to silence and no line is held by a call with nothing to
 // say yet. Pure.
-import type { Language, Synthesis } from './languages.js';
+import type { Language } from './language-types.js';
+import type { Synthesis } from './languages.js';
 
 /** A phone rings at least this long before a person can answer it: the time speech has to be made. */
 export const RING_ALLOWANCE_MS = 1_500;

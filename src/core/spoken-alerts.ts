@@ -1,7 +1,8 @@
 // What a call says of the alerts it carries: the one message, or "You have three alerts. First:
 // …. Second: …." in order of arrival, in the account's language. Pure; each message is made
 // speakable first.
-import { LANGUAGES, type Language } from './languages.js';
+import { LANGUAGES } from './languages.js';
+import type { Language } from './language-types.js';
 import { type SpeechAids, type SpokenText, speakableNoted } from './speakable.js';
 
 /**

@@ -1,7 +1,7 @@
 // The HTTP application: routes and the error boundary, behind the webhook's Node fast path.
 // Transport rules (HTTPS only, trusted proxies) are applied in front of it by server.ts.
 import { H3, toNodeHandler } from 'h3';
-import { ApiError } from '../lib/errors.js';
+import { ApiError } from './errors.js';
 import type { Logger } from '../lib/log.js';
 import type { Store } from '../store/contract/index.js';
 import { mountOperations, type OperationsDeps } from './operations.js';

@@ -2,7 +2,7 @@
 // directly when there is one (much cheaper than a web ReadableStream), else the web Request.
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { ApiError } from '../lib/errors.js';
+import { ApiError } from './errors.js';
 
 function tooLarge(limit: number): ApiError {
   return new ApiError('body_too_large', `The request body is larger than ${Math.floor(limit / 1024)} KiB.`);

@@ -20,7 +20,7 @@ import {
   keepAliveMs,
 } from '../core/connection-caps.js';
 import type { Logger } from '../lib/log.js';
-import { refusalTally } from '../lib/refusal-tally.js';
+import { type RefusalTally, refusalTally } from '../lib/refusal-tally.js';
 
 interface Tracked {
   key: string;
@@ -80,112 +80,127 @@ const acceptedOf = (socket: Socket) => (socket as Socket & { _parent?: Socket })
 
 /** One guard for every listener: the caps count the connections of all of them together. */
 export function connectionGuard(options: GuardOptions): ConnectionGuard {
-  const { limits } = options;
-  const tracked = new Map<Socket, Tracked>();
-  const perAddress = new Map<string, number>();
+  return new Guard(options);
+}
+
+class Guard implements ConnectionGuard {
+  private readonly limits: ConnectionLimits;
+  private readonly tracked = new Map<Socket, Tracked>();
+  private readonly perAddress = new Map<string, number>();
   /** Connections not in the middle of a request, longest idle first (a Set keeps insertion order). */
-  const idle = new Set<Socket>();
-  const refusals = refusalTally(options.logger, 'connections refused');
-  const evictions = refusalTally(options.logger, 'idle connections closed to make room');
-  const acceptFailures = refusalTally(options.logger, 'cannot accept connections');
+  private readonly idle = new Set<Socket>();
+  private readonly refusals: RefusalTally;
+  private readonly evictions: RefusalTally;
+  private readonly acceptFailures: RefusalTally;
   // libuv answers EMFILE by accepting and closing the waiting connections itself, and tells Node
   // nothing: the descriptors in use are looked at instead, every few seconds and at each refusal.
-  const limit = openFileLimit();
-  let lastLook = 0;
-  const lookAtDescriptors = () => {
-    lastLook = Date.now();
-    const open = openDescriptors(limit);
-    if (open !== undefined && descriptorsExhausted(open, limit))
-      acceptFailures.note('EMFILE', { open_files: open, limit, connections: tracked.size });
-  };
-  const watch = setInterval(lookAtDescriptors, 5_000).unref();
-  const expire = (socket: Socket, entry: Tracked, ms: number) => {
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => socket.destroy(), ms).unref();
-  };
-  /** Forgets a connection (at once, so that its slot counts as free before its close event). */
-  const release = (socket: Socket) => {
-    const entry = tracked.get(socket);
-    if (!entry) return;
-    if (entry.timer) clearTimeout(entry.timer);
-    tracked.delete(socket);
-    idle.delete(socket);
-    const left = (perAddress.get(entry.key) ?? 1) - 1;
-    if (left > 0) perAddress.set(entry.key, left);
-    else perAddress.delete(entry.key);
-  };
-  function* idleOldestFirst(): Generator<IdleConnection<Socket>> {
-    for (const socket of idle) yield { connection: socket, served: tracked.get(socket)?.served ?? false };
+  private readonly fileLimit = openFileLimit();
+  private lastLook = 0;
+  private readonly watch: NodeJS.Timeout;
+
+  constructor(private readonly options: GuardOptions) {
+    this.limits = options.limits;
+    this.refusals = refusalTally(options.logger, 'connections refused');
+    this.evictions = refusalTally(options.logger, 'idle connections closed to make room');
+    this.acceptFailures = refusalTally(options.logger, 'cannot accept connections');
+    this.watch = setInterval(() => this.lookAtDescriptors(), 5_000).unref();
   }
 
-  const onConnection = (tls: boolean) => (socket: Socket) => {
+  attach(server: Server, tls: boolean): void {
+    server.on('connection', (socket: Socket) => this.onConnection(socket, tls));
+    if (tls) {
+      server.on('secureConnection', (socket: Socket) => {
+        const entry = this.tracked.get(acceptedOf(socket));
+        if (entry && entry.busy === 0 && !entry.served) this.expire(socket, entry, this.limits.firstRequestMs);
+      });
+    }
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(server, req, res));
+    // A failed accept (EMFILE: out of file descriptors) is an 'error' of the listening server; the
+    // client is reset. Told, counted, and the listener keeps listening.
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.syscall === 'accept') this.acceptFailures.note(error.code ?? 'unknown', { error: error.message });
+    });
+  }
+
+  flush(): void {
+    clearInterval(this.watch);
+    this.refusals.flush();
+    this.evictions.flush();
+    this.acceptFailures.flush();
+  }
+
+  private lookAtDescriptors(): void {
+    this.lastLook = Date.now();
+    const open = openDescriptors(this.fileLimit);
+    if (open !== undefined && descriptorsExhausted(open, this.fileLimit))
+      this.acceptFailures.note('EMFILE', { open_files: open, limit: this.fileLimit, connections: this.tracked.size });
+  }
+
+  private expire(socket: Socket, entry: Tracked, ms: number): void {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => socket.destroy(), ms).unref();
+  }
+
+  /** Forgets a connection (at once, so that its slot counts as free before its close event). */
+  private release(socket: Socket): void {
+    const entry = this.tracked.get(socket);
+    if (!entry) return;
+    if (entry.timer) clearTimeout(entry.timer);
+    this.tracked.delete(socket);
+    this.idle.delete(socket);
+    const left = (this.perAddress.get(entry.key) ?? 1) - 1;
+    if (left > 0) this.perAddress.set(entry.key, left);
+    else this.perAddress.delete(entry.key);
+  }
+
+  private *idleOldestFirst(): Generator<IdleConnection<Socket>> {
+    for (const socket of this.idle) yield { connection: socket, served: this.tracked.get(socket)?.served ?? false };
+  }
+
+  private onConnection(socket: Socket, tls: boolean): void {
     const address = socket.remoteAddress ?? '';
     const key = throttleKey(address);
     const decision = admission(
-      { total: tracked.size, fromAddress: perAddress.get(key) ?? 0, addresses: perAddress.size },
-      options.trustProxy.matches(address),
-      limits,
-      idleOldestFirst(),
+      { total: this.tracked.size, fromAddress: this.perAddress.get(key) ?? 0, addresses: this.perAddress.size },
+      this.options.trustProxy.matches(address),
+      this.limits,
+      this.idleOldestFirst(),
     );
     if (!decision.admit) {
-      if (Date.now() - lastLook > 1_000) lookAtDescriptors();
-      refusals.note(decision.refusal, { address });
+      if (Date.now() - this.lastLook > 1_000) this.lookAtDescriptors();
+      this.refusals.note(decision.refusal, { address });
       socket.destroy();
       return;
     }
     if (decision.close) {
-      evictions.note(tracked.get(decision.close)?.served ? 'kept alive' : 'before a request');
-      release(decision.close);
+      this.evictions.note(this.tracked.get(decision.close)?.served ? 'kept alive' : 'before a request');
+      this.release(decision.close);
       decision.close.destroy();
     }
     const entry: Tracked = { key, timer: undefined, busy: 0, served: false };
-    tracked.set(socket, entry);
-    idle.add(socket);
-    perAddress.set(key, (perAddress.get(key) ?? 0) + 1);
-    expire(socket, entry, tls ? limits.handshakeMs : limits.firstRequestMs);
-    socket.once('close', () => release(socket));
-  };
+    this.tracked.set(socket, entry);
+    this.idle.add(socket);
+    this.perAddress.set(key, (this.perAddress.get(key) ?? 0) + 1);
+    this.expire(socket, entry, tls ? this.limits.handshakeMs : this.limits.firstRequestMs);
+    socket.once('close', () => this.release(socket));
+  }
 
-  const onRequest = (server: Server) => (req: IncomingMessage, res: ServerResponse) => {
+  private onRequest(server: Server, req: IncomingMessage, res: ServerResponse): void {
     const accepted = acceptedOf(req.socket);
-    const entry = tracked.get(accepted);
+    const entry = this.tracked.get(accepted);
     if (!entry) return;
     entry.busy += 1;
     entry.served = true;
-    idle.delete(accepted);
+    this.idle.delete(accepted);
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
     res.once('close', () => {
       entry.busy -= 1;
-      if (entry.busy > 0 || tracked.get(accepted) !== entry || accepted.destroyed) return;
+      if (entry.busy > 0 || this.tracked.get(accepted) !== entry || accepted.destroyed) return;
       // Idle again: to the end of the list, and under pressure cut short (Node's keep-alive otherwise).
-      idle.add(accepted);
-      const keepAlive = keepAliveMs(tracked.size, limits, Math.random());
-      if (keepAlive < server.keepAliveTimeout) expire(accepted, entry, keepAlive);
+      this.idle.add(accepted);
+      const keepAlive = keepAliveMs(this.tracked.size, this.limits, Math.random());
+      if (keepAlive < server.keepAliveTimeout) this.expire(accepted, entry, keepAlive);
     });
-  };
-
-  return {
-    attach(server, tls) {
-      server.on('connection', onConnection(tls));
-      if (tls) {
-        server.on('secureConnection', (socket: Socket) => {
-          const entry = tracked.get(acceptedOf(socket));
-          if (entry && entry.busy === 0 && !entry.served) expire(socket, entry, limits.firstRequestMs);
-        });
-      }
-      server.on('request', onRequest(server));
-      // A failed accept (EMFILE: out of file descriptors) is an 'error' of the listening server; the
-      // client is reset. Told, counted, and the listener keeps listening.
-      server.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.syscall === 'accept') acceptFailures.note(error.code ?? 'unknown', { error: error.message });
-      });
-    },
-    flush() {
-      clearInterval(watch);
-      refusals.flush();
-      evictions.flush();
-      acceptFailures.flush();
-    },
-  };
+  }
 }

@@ -5,7 +5,7 @@ import type { AddressMatcher } from '../core/address-match.js';
 import type { ClusterView } from '../core/cluster-view.js';
 import { metricsAllowed } from '../core/metrics-access.js';
 import type { Store } from '../store/contract/index.js';
-import type { Metrics } from '../lib/metrics.js';
+import type { MetricsRegistry } from '../lib/metrics.js';
 import { json } from './respond.js';
 import { sameToken } from './same-token.js';
 import { mountSmsReceipts, type SmsReceiptDeps } from './sms-receipts.js';
@@ -28,7 +28,7 @@ const DEGRADING_ONLY = new Set(['sms']);
 
 export interface OperationsDeps {
   health: HealthSources;
-  metrics?: Metrics;
+  metrics?: Pick<MetricsRegistry, 'render'>;
   /** When set, /metrics wants "Authorization: Bearer <token>"; unset, it answers this machine only (core/metrics-access.ts). */
   metricsToken?: string;
   /** Proxies whose X-Forwarded-For names the client. */

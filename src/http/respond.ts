@@ -1,5 +1,5 @@
 // Building responses: every body the service sends is JSON (or a page, for the dashboard).
-import type { ApiError } from '../lib/errors.js';
+import type { ApiError } from './errors.js';
 
 /** A JSON answer as plain data: h3 routes send it as a Response, the webhook's Node fast path writes it directly. */
 export interface JsonAnswer {

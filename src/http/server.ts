@@ -4,7 +4,8 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse, type Server } 
 import type { Duplex } from 'node:stream';
 import type { Server as TlsServer } from 'node:tls';
 import { listen, type Listener } from 'listhen';
-import { ApiError, UserError } from '../lib/errors.js';
+import { UserError } from '../lib/errors.js';
+import { ApiError } from './errors.js';
 import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import { loadTls, saveSelfSigned, type TlsMaterial } from './tls.js';

@@ -2,7 +2,7 @@
 // receipt counts only when it carries ringhook's receipt token (and, for Twilio, Twilio's
 // signature), and its body is bounded before it is read.
 import type { H3, H3Event } from 'h3';
-import { ApiError } from '../lib/errors.js';
+import { ApiError } from './errors.js';
 import { RECEIPT_TOKEN_PARAM } from '../sms/receipts.js';
 import { twilioSignature, twilioSignedUrls } from '../sms/twilio-signature.js';
 import { readBodyLimited } from './body.js';

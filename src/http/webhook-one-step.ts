@@ -3,7 +3,7 @@
 // anything else of it counts, then the suspension, the allowed sources, the payload, a duplicate
 // and the limits, so the answers are those of the step-by-step path (webhook.ts): a wrong key is a
 // 401 whatever the body, an address outside the sources a 403 whatever the body.
-import { ApiError } from '../lib/errors.js';
+import { ApiError } from './errors.js';
 import { type Alert, MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import type { AlertToReceive, ReceivedAlert } from '../core/records.js';
 import { ANY_SOURCE, parseSourceRule } from '../core/webhook-sources.js';

@@ -1,6 +1,6 @@
 // The webhook's dependencies, what it needs of a request, and its answers: shared by the
 // step-by-step path (webhook.ts) and the one-step path (webhook-one-step.ts).
-import { ApiError } from '../lib/errors.js';
+import { ApiError } from './errors.js';
 import type { Account } from '../core/account.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import type { Alert } from '../core/payload.js';

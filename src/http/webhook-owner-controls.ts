@@ -4,7 +4,7 @@ import type { Account } from '../core/account.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import { ANY_SOURCE, parseSourceRule, refusingRule, sourceRefusal, type SourceRule } from '../core/webhook-sources.js';
 import { newCallId } from '../core/ids.js';
-import { ApiError } from '../lib/errors.js';
+import { ApiError } from './errors.js';
 import type { CallRepo } from '../store/contract/index.js';
 import { exactAddressOf } from './client-address.js';
 import { jsonAnswer, type JsonAnswer } from './respond.js';

@@ -2,7 +2,7 @@
 // Nothing slow happens before the answer: the call is placed after the 200 by the dialer.
 // Transport-free: the Node fast path (webhook-node.ts) and the h3 route both call it.
 import { getRequestIP, type H3Event } from 'h3';
-import { ApiError } from '../lib/errors.js';
+import { ApiError } from './errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
 import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import { isStoreUnavailable } from '../store/unavailable.js';

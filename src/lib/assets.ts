@@ -7,7 +7,6 @@ import os from 'node:os';
 import path from 'node:path';
 import sea from 'node:sea';
 import { fileURLToPath } from 'node:url';
-import type Database from 'better-sqlite3';
 
 /** The asset key of the better-sqlite3 addon inside the executable. */
 export const SQLITE_ADDON_ASSET = 'better_sqlite3.node';
@@ -43,7 +42,7 @@ let sqliteAddon: object | undefined;
  * own build), inside the executable the addon object itself (better-sqlite3 accepts it, though
  * its type declarations only mention a path).
  */
-export function sqliteNativeBindingOptions(): Database.Options {
+export function sqliteNativeBindingOptions(): { nativeBinding?: string } {
   if (!sea.isSea()) return {};
   return { nativeBinding: loadSqliteAddon() as unknown as string };
 }

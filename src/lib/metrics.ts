@@ -1,4 +1,5 @@
-// Counters, gauges and histograms, written in the Prometheus text format. No dependencies.
+// Counters, gauges and histograms, written in the Prometheus text format. No dependencies; which
+// metrics ringhook keeps is the app's (app/metrics.ts).
 
 type Labels = Record<string, string>;
 
@@ -8,7 +9,7 @@ const labelText = (labels: Labels): string => {
   return `{${entries.map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`).join(',')}}`;
 };
 
-class Counter {
+export class Counter {
   private readonly values = new Map<string, { labels: Labels; value: number }>();
   constructor(
     readonly name: string,
@@ -29,7 +30,7 @@ class Counter {
   }
 }
 
-class Histogram {
+export class Histogram {
   private readonly counts: number[];
   private sum = 0;
   private count = 0;
@@ -59,24 +60,22 @@ class Histogram {
   }
 }
 
-export class Metrics {
-  readonly alerts = new Counter(
-    'ringhook_alerts_total',
-    'Webhook requests by result (accepted, invalid_payload, unauthorized, too_many_failures, suspended, limit_exceeded, rate_limited, unavailable, method_not_allowed).',
-  );
-  readonly calls = new Counter('ringhook_calls_total', 'Calls that reached a final state, by outcome.');
-  readonly sms = new Counter('ringhook_sms_total', 'SMS backups by result (sent, failed, delivered, undelivered).');
-  readonly webhookSeconds = new Histogram(
-    'ringhook_webhook_duration_seconds',
-    'Time to answer a webhook request.',
-    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-  );
-  readonly firstSpeechSeconds = new Histogram(
-    'ringhook_answer_to_first_speech_seconds',
-    'Time from a call being answered to its message starting to play.',
-    [0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 5],
-  );
+/** A set of metrics rendered together: counters and histograms in the order made, then the gauges, then the process's memory. */
+export class MetricsRegistry {
+  private readonly series: Array<Counter | Histogram> = [];
   private readonly gauges: Array<{ name: string; help: string; read: () => number; labels: Labels }> = [];
+
+  counter(name: string, help: string): Counter {
+    const counter = new Counter(name, help);
+    this.series.push(counter);
+    return counter;
+  }
+
+  histogram(name: string, help: string, buckets: readonly number[]): Histogram {
+    const histogram = new Histogram(name, help, buckets);
+    this.series.push(histogram);
+    return histogram;
+  }
 
   gauge(name: string, help: string, read: () => number, labels: Labels = {}): void {
     this.gauges.push({ name, help, read, labels });
@@ -87,6 +86,6 @@ export class Metrics {
       (g) => `# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name}${labelText(g.labels)} ${g.read()}`,
     );
     const memory = `# HELP process_resident_memory_bytes Resident memory of the process.\n# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes ${process.memoryUsage.rss()}`;
-    return `${[this.alerts.render(), this.calls.render(), this.sms.render(), this.webhookSeconds.render(), this.firstSpeechSeconds.render(), ...gauges, memory].join('\n')}\n`;
+    return `${[...this.series.map((s) => s.render()), ...gauges, memory].join('\n')}\n`;
   }
 }

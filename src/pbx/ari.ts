@@ -19,12 +19,17 @@ import {
 } from './ari-schema.js';
 
 import { backoffDelay } from '../core/backoff.js';
-export * from './ari-schema.js';
-export * from './ari-error.js';
-export * from './ari-types.js';
 
 const Endpoint = z.object({ technology: z.string(), resource: z.string(), state: z.string().optional() }).loose();
 type Endpoint = z.infer<typeof Endpoint>;
+
+/** One events socket's state: alive since the last heartbeat, ever opened, why it failed. */
+interface SocketLink {
+  ws: WebSocket;
+  alive: boolean;
+  opened: boolean;
+  failure: string;
+}
 
 /** What call handling uses of the client (the dialer, and a stand-in in its unit tests). */
 export interface AriCallControl
@@ -115,96 +120,99 @@ export class AriClient extends EventEmitter<AriClientEvents> {
     const url = new URL(`${this.opts.baseUrl.replace(/^http/, 'ws')}/ari/events`);
     url.searchParams.set('app', this.opts.app);
     url.searchParams.set('subscribeAll', 'false');
-    const log = this.opts.logger;
     const ws = new WebSocket(url, {
       headers: { authorization: this.auth },
       handshakeTimeout: this.opts.requestTimeoutMs,
     });
     this.ws = ws;
-    let alive = true;
-    let opened = false;
-    let failure = '';
-
-    ws.on('open', () => {
-      opened = true;
-      const downMs = Date.now() - this.downSince;
-      const reconnect = this.everConnected;
-      const attempts = this.attempts;
-      this.everConnected = true;
-      this.attempts = 0;
-      this.refusedCredentialsReported = false;
-      log.info('ARI events connected', { app: this.opts.app, reconnect, downMs });
-      clearInterval(this.heartbeatTimer);
-      this.heartbeatTimer = setInterval(() => {
-        if (!alive) {
-          log.warn('ARI websocket silent; dropping it', { heartbeatMs: this.opts.heartbeatMs });
-          ws.terminate();
-          return;
-        }
-        alive = false;
-        ws.ping();
-      }, this.opts.heartbeatMs);
-      this.filterEvents();
-      this.firstOpen?.resolve();
-      this.firstOpen = undefined;
-      this.emit('connected', { reconnect, downMs });
-      if (reconnect) this.emit('reconnected', { downMs, attempts });
-    });
+    const link: SocketLink = { ws, alive: true, opened: false, failure: '' };
+    ws.on('open', () => this.onOpen(link));
     ws.on('pong', () => {
-      alive = true;
+      link.alive = true;
     });
-    ws.on('message', (data, isBinary) => {
-      alive = true;
-      if (isBinary) {
-        log.warn('ARI sent a binary websocket message; dropped');
-        return;
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(String(data));
-      } catch {
-        log.warn('ARI sent malformed JSON; dropped', { bytes: String(data).slice(0, 200) });
-        return;
-      }
-      const event = parseAriEvent(json);
-      if (event.type === 'Unknown' && event.issues) {
-        log.warn('ARI event failed validation', { type: event.originalType, issues: event.issues });
-      }
-      this.emit('event', event);
-      if (event.type === 'ApplicationReplaced') {
-        log.error('ARI application replaced by another client; not reconnecting', {
-          app: this.opts.app,
-        });
-        this.closed = true;
-        this.emit('replaced');
-        ws.close();
-      }
-    });
+    ws.on('message', (data, isBinary) => this.onMessage(link, String(data), isBinary));
     ws.on('unexpected-response', (_req, res) => {
-      failure = `HTTP ${res.statusCode}`;
+      link.failure = `HTTP ${res.statusCode}`;
       res.resume();
       ws.terminate();
     });
     ws.on('error', (error) => {
-      failure ||= error.message;
+      link.failure ||= error.message;
     });
-    ws.on('close', (code) => {
-      clearInterval(this.heartbeatTimer);
-      if (this.ws === ws) this.ws = undefined;
-      if (opened) this.downSince = Date.now();
-      const reason = failure || `closed (${code})`;
-      if (this.closed) return;
-      if (failure === 'HTTP 401' && !this.refusedCredentialsReported) {
-        // A wrong password never fixes itself: said once as an error, then retried quietly.
-        this.refusedCredentialsReported = true;
-        log.error(
-          `Asterisk refused ringhook's ARI credentials (HTTP 401): check RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD against the user in Asterisk's ari.conf; calls wait in the queue meanwhile`,
-          { url: this.opts.baseUrl, user: this.opts.user },
-        );
+    ws.on('close', (code) => this.onClose(link, code));
+  }
+
+  private onOpen(link: SocketLink): void {
+    link.opened = true;
+    const downMs = Date.now() - this.downSince;
+    const reconnect = this.everConnected;
+    const attempts = this.attempts;
+    this.everConnected = true;
+    this.attempts = 0;
+    this.refusedCredentialsReported = false;
+    this.opts.logger.info('ARI events connected', { app: this.opts.app, reconnect, downMs });
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = setInterval(() => {
+      if (!link.alive) {
+        this.opts.logger.warn('ARI websocket silent; dropping it', { heartbeatMs: this.opts.heartbeatMs });
+        link.ws.terminate();
+        return;
       }
-      this.emit('disconnected', { reason });
-      this.scheduleReconnect(reason);
-    });
+      link.alive = false;
+      link.ws.ping();
+    }, this.opts.heartbeatMs);
+    this.filterEvents();
+    this.firstOpen?.resolve();
+    this.firstOpen = undefined;
+    this.emit('connected', { reconnect, downMs });
+    if (reconnect) this.emit('reconnected', { downMs, attempts });
+  }
+
+  private onMessage(link: SocketLink, data: string, isBinary: boolean): void {
+    const log = this.opts.logger;
+    link.alive = true;
+    if (isBinary) {
+      log.warn('ARI sent a binary websocket message; dropped');
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      log.warn('ARI sent malformed JSON; dropped', { bytes: data.slice(0, 200) });
+      return;
+    }
+    const event = parseAriEvent(json);
+    if (event.type === 'Unknown' && event.issues) {
+      log.warn('ARI event failed validation', { type: event.originalType, issues: event.issues });
+    }
+    this.emit('event', event);
+    if (event.type === 'ApplicationReplaced') {
+      log.error('ARI application replaced by another client; not reconnecting', {
+        app: this.opts.app,
+      });
+      this.closed = true;
+      this.emit('replaced');
+      link.ws.close();
+    }
+  }
+
+  private onClose(link: SocketLink, code: number): void {
+    clearInterval(this.heartbeatTimer);
+    if (this.ws === link.ws) this.ws = undefined;
+    if (link.opened) this.downSince = Date.now();
+    const reason = link.failure || `closed (${code})`;
+    if (this.closed) return;
+    if (link.failure === 'HTTP 401' && !this.refusedCredentialsReported) {
+      // A wrong password never fixes itself: said once as an error, then retried quietly.
+      this.refusedCredentialsReported = true;
+      this.opts.logger.error(
+        `Asterisk refused ringhook's ARI credentials (HTTP 401): check RINGHOOK_ARI_USER and RINGHOOK_ARI_PASSWORD against the user in Asterisk's ari.conf; calls wait in the queue meanwhile`,
+        { url: this.opts.baseUrl, user: this.opts.user },
+      );
+    }
+    this.emit('disconnected', { reason });
+    this.scheduleReconnect(reason);
   }
 
   /** Asks Asterisk to send only the events we read (Asterisk 16.3 and later; older ones send all). */

@@ -9,7 +9,7 @@ import { createReportHub, parseKannelDlr, parseTwilioStatus } from './delivery.j
 import { withoutPlaceholders } from '../config/sms-rules.js';
 import { buildRequest, readVerdict, safeUrl, type HttpRequestSpec } from './http-presets.js';
 import { sleep as realSleep, type Sleep } from '../lib/sleep.js';
-import { withRetry } from './retry.js';
+import { type Attempt, withRetry } from './retry.js';
 import { countSmsParts } from './segments.js';
 import type { DeliveryReport, SmsCheck, SmsRequest, SmsResult, SmsSender } from './types.js';
 
@@ -48,127 +48,148 @@ function describeError(error: unknown): string {
 }
 
 export function createHttpSmsSender(options: HttpSenderOptions, deps: HttpSenderDeps): SmsSender {
-  const fetchFn = deps.fetch ?? globalThis.fetch;
-  const sleep = deps.sleep ?? realSleep;
-  const newId = deps.newId ?? randomUUID;
   const log = deps.logger.child({ component: 'sms', gateway: options.http.preset });
-  const hub = createReportHub((error) => log.error('delivery report listener failed', { error }));
-  const target = (spec: HttpRequestSpec) => safeUrl(spec.url);
-
-  async function exchange(spec: HttpRequestSpec): Promise<{ status: number; body: string }> {
-    const res = await fetchFn(spec.url, {
-      method: spec.method,
-      headers: spec.headers,
-      body: spec.body,
-      redirect: 'error',
-      signal: AbortSignal.timeout(options.timeoutMs),
-    });
-    return { status: res.status, body: await boundedText(res) };
-  }
-
-  async function send(req: SmsRequest): Promise<SmsResult> {
-    // Kannel gives no message id: ours goes into the dlr-url, and delivery reports carry it back.
-    const localId = options.http.preset === 'kannel' && options.dlrUrl ? newId() : null;
-    const spec = buildRequest(options.http, {
-      to: req.to,
-      from: options.from,
-      text: req.text,
-      reference: req.reference,
-      localId,
-      dlrUrl: options.dlrUrl,
-    });
-    const parts = countSmsParts(req.text);
-    const started = Date.now();
-    const result = await withRetry(options.retryAttempts, options.retryDelayMs, sleep, async (attempt) => {
-      let reply: { status: number; body: string };
-      try {
-        reply = await exchange(spec);
-      } catch (error) {
-        const code = errorCode(error);
-        const notSent = code !== undefined && NOT_SENT_CODES.has(code);
-        const error_ = `${target(spec)}: ${describeError(error)}${notSent ? '' : ' (the gateway may have taken the message)'}`;
-        log.warn('sms gateway request failed', { reference: req.reference, attempt, error: error_ });
-        return { done: false, retry: notSent, value: { status: 'failed', error: error_ } };
-      }
-      const verdict = readVerdict(options.http, reply.status, reply.body, localId);
-      if (verdict.accepted) return { done: true, value: { status: 'sent', messageId: verdict.messageId, parts } };
-      log.warn('sms gateway refused the message', {
-        reference: req.reference,
-        attempt,
-        status: reply.status,
-        error: verdict.error,
-      });
-      return { done: false, retry: verdict.retryable, value: { status: 'failed', error: verdict.error } };
-    });
-    if (result.status === 'sent') {
-      log.info('sms handed to gateway', {
-        reference: req.reference,
-        messageId: result.messageId,
-        parts,
-        ms: Date.now() - started,
-      });
-    }
-    return result;
-  }
-
-  async function check(): Promise<SmsCheck> {
-    const http = options.http;
-    let spec: HttpRequestSpec;
-    if (http.preset === 'twilio') {
-      spec = {
-        url: `${http.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(http.accountSid)}.json`,
-        method: 'GET',
-        headers: { authorization: basicAuth(http.accountSid, http.authToken) },
-        body: null,
-      };
-    } else if (http.preset === 'kannel') {
-      // sendsms with credentials and no receiver: Kannel checks the credentials first, then
-      // complains about the missing receiver, and sends nothing.
-      spec = { url: http.url, method: 'GET', headers: {}, body: null };
-    } else {
-      spec = { url: `${new URL(withoutPlaceholders(http.url)).origin}/`, method: 'GET', headers: {}, body: null };
-    }
-    try {
-      const reply = await exchange(spec);
-      if (http.preset === 'kannel' && /authori[sz]ation failed/i.test(reply.body)) {
-        return {
-          ok: false,
-          detail: `Kannel at ${target(spec)} rejects the username/password in RINGHOOK_SMS_HTTP_URL`,
-        };
-      }
-      if (http.preset === 'twilio' && (reply.status === 401 || reply.status === 403)) {
-        return { ok: false, detail: `Twilio rejects the account SID / auth token (${reply.status})` };
-      }
-      if (http.preset === 'twilio' && reply.status >= 400)
-        return { ok: false, detail: `Twilio answered ${reply.status}` };
-      return { ok: true, detail: `${http.preset} gateway at ${target(spec)} answers (${reply.status})` };
-    } catch (error) {
-      return { ok: false, detail: `${http.preset} gateway at ${target(spec)}: ${describeError(error)}` };
-    }
-  }
-
-  function handleDeliveryCallback(params: URLSearchParams): DeliveryReport | null {
-    const report =
-      options.http.preset === 'twilio'
-        ? parseTwilioStatus(params)
-        : options.http.preset === 'kannel'
-          ? parseKannelDlr(params)
-          : null;
-    if (report) {
-      log.info('sms delivery report', { ...report });
-      hub.emit(report);
-    }
-    return report;
-  }
-
+  const gateway: Gateway = {
+    options,
+    fetch: deps.fetch ?? globalThis.fetch,
+    sleep: deps.sleep ?? realSleep,
+    newId: deps.newId ?? randomUUID,
+    log,
+    hub: createReportHub((error) => log.error('delivery report listener failed', { error })),
+  };
   return {
     kind: options.http.preset,
-    send,
-    check,
+    send: (req) => send(gateway, req),
+    check: () => check(gateway),
     close: async () => {},
-    onDeliveryReport: hub.on,
-    handleDeliveryCallback,
+    onDeliveryReport: gateway.hub.on,
+    handleDeliveryCallback: (params) => handleDeliveryCallback(gateway, params),
   };
+}
+
+/** One sender's settings and tools, shared by what it does. */
+interface Gateway {
+  options: HttpSenderOptions;
+  fetch: typeof fetch;
+  sleep: Sleep;
+  newId: () => string;
+  log: Logger;
+  hub: ReturnType<typeof createReportHub>;
+}
+
+const target = (spec: HttpRequestSpec) => safeUrl(spec.url);
+
+async function exchange(gateway: Gateway, spec: HttpRequestSpec): Promise<{ status: number; body: string }> {
+  const res = await gateway.fetch(spec.url, {
+    method: spec.method,
+    headers: spec.headers,
+    body: spec.body,
+    redirect: 'error',
+    signal: AbortSignal.timeout(gateway.options.timeoutMs),
+  });
+  return { status: res.status, body: await boundedText(res) };
+}
+
+async function send(gateway: Gateway, req: SmsRequest): Promise<SmsResult> {
+  const { options, log } = gateway;
+  // Kannel gives no message id: ours goes into the dlr-url, and delivery reports carry it back.
+  const localId = options.http.preset === 'kannel' && options.dlrUrl ? gateway.newId() : null;
+  const spec = buildRequest(options.http, {
+    to: req.to,
+    from: options.from,
+    text: req.text,
+    reference: req.reference,
+    localId,
+    dlrUrl: options.dlrUrl,
+  });
+  const parts = countSmsParts(req.text);
+  const started = Date.now();
+  const result = await withRetry(options.retryAttempts, options.retryDelayMs, gateway.sleep, (attempt) =>
+    sendAttempt(gateway, { req, spec, localId, parts, attempt }),
+  );
+  if (result.status === 'sent') {
+    log.info('sms handed to gateway', {
+      reference: req.reference,
+      messageId: result.messageId,
+      parts,
+      ms: Date.now() - started,
+    });
+  }
+  return result;
+}
+
+/** One request to the gateway and its verdict: retried only where the gateway cannot have taken the message. */
+async function sendAttempt(
+  gateway: Gateway,
+  a: { req: SmsRequest; spec: HttpRequestSpec; localId: string | null; parts: number; attempt: number },
+): Promise<Attempt> {
+  const { req, spec, attempt } = a;
+  let reply: { status: number; body: string };
+  try {
+    reply = await exchange(gateway, spec);
+  } catch (error) {
+    const code = errorCode(error);
+    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+    const error_ = `${target(spec)}: ${describeError(error)}${notSent ? '' : ' (the gateway may have taken the message)'}`;
+    gateway.log.warn('sms gateway request failed', { reference: req.reference, attempt, error: error_ });
+    return { done: false, retry: notSent, value: { status: 'failed', error: error_ } };
+  }
+  const verdict = readVerdict(gateway.options.http, reply.status, reply.body, a.localId);
+  if (verdict.accepted) return { done: true, value: { status: 'sent', messageId: verdict.messageId, parts: a.parts } };
+  gateway.log.warn('sms gateway refused the message', {
+    reference: req.reference,
+    attempt,
+    status: reply.status,
+    error: verdict.error,
+  });
+  return { done: false, retry: verdict.retryable, value: { status: 'failed', error: verdict.error } };
+}
+
+/** What `check` asks of each gateway: a request that proves the address and credentials and sends nothing. */
+function checkRequest(http: HttpGatewayConfig): HttpRequestSpec {
+  if (http.preset === 'twilio')
+    return {
+      url: `${http.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(http.accountSid)}.json`,
+      method: 'GET',
+      headers: { authorization: basicAuth(http.accountSid, http.authToken) },
+      body: null,
+    };
+  // sendsms with credentials and no receiver: Kannel checks the credentials first, then
+  // complains about the missing receiver, and sends nothing.
+  if (http.preset === 'kannel') return { url: http.url, method: 'GET', headers: {}, body: null };
+  return { url: `${new URL(withoutPlaceholders(http.url)).origin}/`, method: 'GET', headers: {}, body: null };
+}
+
+async function check(gateway: Gateway): Promise<SmsCheck> {
+  const http = gateway.options.http;
+  const spec = checkRequest(http);
+  try {
+    const reply = await exchange(gateway, spec);
+    if (http.preset === 'kannel' && /authori[sz]ation failed/i.test(reply.body)) {
+      return {
+        ok: false,
+        detail: `Kannel at ${target(spec)} rejects the username/password in RINGHOOK_SMS_HTTP_URL`,
+      };
+    }
+    if (http.preset === 'twilio' && (reply.status === 401 || reply.status === 403)) {
+      return { ok: false, detail: `Twilio rejects the account SID / auth token (${reply.status})` };
+    }
+    if (http.preset === 'twilio' && reply.status >= 400)
+      return { ok: false, detail: `Twilio answered ${reply.status}` };
+    return { ok: true, detail: `${http.preset} gateway at ${target(spec)} answers (${reply.status})` };
+  } catch (error) {
+    return { ok: false, detail: `${http.preset} gateway at ${target(spec)}: ${describeError(error)}` };
+  }
+}
+
+function handleDeliveryCallback(gateway: Gateway, params: URLSearchParams): DeliveryReport | null {
+  const preset = gateway.options.http.preset;
+  const report = preset === 'twilio' ? parseTwilioStatus(params) : preset === 'kannel' ? parseKannelDlr(params) : null;
+  if (report) {
+    gateway.log.info('sms delivery report', { ...report });
+    gateway.hub.emit(report);
+  }
+  return report;
 }
 
 /** A gateway's answer is a status line or a small JSON: what is past 8 KiB is not read (a broken or hostile gateway could send gigabytes). */

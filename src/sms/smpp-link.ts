@@ -31,6 +31,13 @@ export function describeSocketError(error: unknown): string {
   return e?.message ?? String(error);
 }
 
+/** One connection attempt: its session, whether it got bound, and the timer that gives up on it. */
+interface BindAttempt {
+  session: smpp.Session;
+  bound: boolean;
+  connectTimer: NodeJS.Timeout;
+}
+
 /** The connection: connect, bind_transceiver, keep alive, reconnect; requests with timeouts. */
 export class SmppLink {
   state: 'down' | 'connecting' | 'bound' | 'closed' = 'down';
@@ -74,34 +81,22 @@ export class SmppLink {
     });
     this.session = session;
     this.sessionClosed = new Promise<void>((resolve) => session.once('close', () => resolve()));
-    let bound = false;
-    const connectTimer = setTimeout(() => {
-      this.lastError = {
-        message: `${this.where}: no bound session within ${cfg.connectTimeoutMs} ms`,
-        retryable: true,
-      };
-      session.destroy();
-    }, cfg.connectTimeoutMs);
-
+    const attempt: BindAttempt = {
+      session,
+      bound: false,
+      connectTimer: setTimeout(() => {
+        this.lastError = {
+          message: `${this.where}: no bound session within ${cfg.connectTimeoutMs} ms`,
+          retryable: true,
+        };
+        session.destroy();
+      }, cfg.connectTimeoutMs),
+    };
     session.on('error', (error: unknown) => {
       this.lastError = { message: `${this.where}: ${describeSocketError(error)}`, retryable: true };
       session.destroy();
     });
-    session.on('close', () => {
-      clearTimeout(connectTimer);
-      if (this.session !== session) return;
-      this.session = null;
-      this.stopKeepAlive();
-      for (const p of [...this.pending])
-        if (p.session === session) p.fail(new RequestError('SMPP connection closed before the answer', false));
-      if (bound) this.log.warn('smpp session lost', { where: this.where, error: this.lastError?.message });
-      if (this.state === 'closed') return;
-      this.state = 'down';
-      if (!this.lastError)
-        this.lastError = { message: `${this.where}: connection closed by the SMSC`, retryable: true };
-      this.notify();
-      this.scheduleReconnect();
-    });
+    session.on('close', () => this.onSessionClosed(attempt));
     session.on('deliver_sm', (pdu: smpp.PDU) => {
       session.send(pdu.response());
       this.onDeliverSm(pdu);
@@ -114,44 +109,65 @@ export class SmppLink {
       session.send(pdu.response());
       session.close();
     });
-    session.on(cfg.tls ? 'secureConnect' : 'connect', () => {
-      session.bind_transceiver(
-        {
-          system_id: cfg.systemId,
-          password: cfg.password,
-          system_type: cfg.systemType,
-          interface_version: 0x34,
-          addr_ton: 0,
-          addr_npi: 0,
-          address_range: '',
-        },
-        (pdu) => {
-          clearTimeout(connectTimer);
-          if (this.session !== session) return;
-          if (pdu.command_status === 0) {
-            bound = true;
-            this.state = 'bound';
-            this.failures = 0;
-            this.lastError = null;
-            this.startKeepAlive(session);
-            this.log.info('smpp bound', { where: this.where });
-            this.notify();
-            return;
-          }
-          const retryable = bindErrorRetryable(pdu.command_status);
-          this.lastError = {
-            message: `${this.where}: bind_transceiver refused: ${smppStatusName(pdu.command_status)}`,
-            retryable,
-          };
-          this.log.error('smpp bind refused', {
-            where: this.where,
-            status: pdu.command_status,
-            error: this.lastError.message,
-          });
-          session.destroy();
-        },
-      );
-    });
+    session.on(cfg.tls ? 'secureConnect' : 'connect', () => this.bind(attempt));
+  }
+
+  /** bind_transceiver on a connected session: bound and kept alive, or refused and destroyed. */
+  private bind(attempt: BindAttempt): void {
+    const { session } = attempt;
+    session.bind_transceiver(
+      {
+        system_id: this.cfg.systemId,
+        password: this.cfg.password,
+        system_type: this.cfg.systemType,
+        interface_version: 0x34,
+        addr_ton: 0,
+        addr_npi: 0,
+        address_range: '',
+      },
+      (pdu) => {
+        clearTimeout(attempt.connectTimer);
+        if (this.session !== session) return;
+        if (pdu.command_status === 0) {
+          attempt.bound = true;
+          this.state = 'bound';
+          this.failures = 0;
+          this.lastError = null;
+          this.startKeepAlive(session);
+          this.log.info('smpp bound', { where: this.where });
+          this.notify();
+          return;
+        }
+        const retryable = bindErrorRetryable(pdu.command_status);
+        this.lastError = {
+          message: `${this.where}: bind_transceiver refused: ${smppStatusName(pdu.command_status)}`,
+          retryable,
+        };
+        this.log.error('smpp bind refused', {
+          where: this.where,
+          status: pdu.command_status,
+          error: this.lastError.message,
+        });
+        session.destroy();
+      },
+    );
+  }
+
+  /** The session's socket closed: its requests fail at once, and a link not closed on purpose reconnects. */
+  private onSessionClosed(attempt: BindAttempt): void {
+    const { session } = attempt;
+    clearTimeout(attempt.connectTimer);
+    if (this.session !== session) return;
+    this.session = null;
+    this.stopKeepAlive();
+    for (const p of [...this.pending])
+      if (p.session === session) p.fail(new RequestError('SMPP connection closed before the answer', false));
+    if (attempt.bound) this.log.warn('smpp session lost', { where: this.where, error: this.lastError?.message });
+    if (this.state === 'closed') return;
+    this.state = 'down';
+    if (!this.lastError) this.lastError = { message: `${this.where}: connection closed by the SMSC`, retryable: true };
+    this.notify();
+    this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {

@@ -2,7 +2,7 @@
 // PostgreSQL: the account's columns, the call's row and its extra fields, a refused alert's row,
 // the columns of a call's steps, the session's row.
 import type { Account, AccountStatus } from '../core/account.js';
-import type { LanguageCode, VoiceId } from '../core/languages.js';
+import type { LanguageCode, VoiceId } from '../core/language-types.js';
 import type { LimitDecision, Plan } from '../core/limits.js';
 import type { Alert } from '../core/payload.js';
 import type { CallKind, CallRecord, RejectedAlert, TransitionFields } from '../core/records.js';

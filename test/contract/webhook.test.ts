@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import type { Awaitable } from '../../src/store/contract/index.js';
-import { openStores } from '../../src/app/service.js';
+import { openStores } from '../../src/app/open-stores.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
 import { request, type Reply } from '../helpers/https-client.js';
 import { startTestService, type TestService } from '../helpers/service.js';

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createLogger } from '../../src/lib/log.js';
-import { AriClient, type AriEvent } from '../../src/pbx/ari.js';
+import { AriClient } from '../../src/pbx/ari.js';
+import type { AriEvent } from '../../src/pbx/ari-schema.js';
 
 interface StandIn {
   url: string;

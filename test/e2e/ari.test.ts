@@ -3,7 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AriClient, AriError, type AriEvent, type AriEventOf } from '../../src/pbx/ari.js';
+import { AriClient } from '../../src/pbx/ari.js';
+import { AriError } from '../../src/pbx/ari-error.js';
+import type { AriEvent, AriEventOf } from '../../src/pbx/ari-schema.js';
 import { createTts } from '../../src/speech/tts.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';

@@ -2,7 +2,9 @@
 // through it. For the dialer's state machine without Asterisk (the e2e suite proves the same paths
 // against a real one).
 import { EventEmitter } from 'node:events';
-import { AriError, type AriClientEvents, type AriEvent, type OriginateParams } from '../../src/pbx/ari.js';
+import { AriError } from '../../src/pbx/ari-error.js';
+import type { AriClientEvents, OriginateParams } from '../../src/pbx/ari-types.js';
+import type { AriEvent } from '../../src/pbx/ari-schema.js';
 
 /** Stand-in for AriClient: records requests, and the test emits Asterisk's events through it. */
 export class StandInAri extends EventEmitter<AriClientEvents> {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { freeTcpPort } from '../helpers/ports.js';
 import { loadConfig } from '../../src/config/index.js';
-import { openStores } from '../../src/app/service.js';
+import { openStores } from '../../src/app/open-stores.js';
 import { makeDataDir } from '../helpers/service.js';
 import { fuzzCase, percentile, pool, prng, sendHttp, sendRaw, slowCase, type Outcome, type Target } from './load.js';
 import { buildOnce, runCliJson, startServe, type ServeProcess } from './peers.js';

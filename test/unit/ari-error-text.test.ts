@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { plainText } from '../../src/pbx/ari.js';
+import { plainText } from '../../src/pbx/ari-error.js';
 
 it("an HTML error page from Asterisk's HTTP server becomes its words: the history shows no markup", () => {
   const page =

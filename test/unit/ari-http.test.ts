@@ -4,7 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeptAliveHttp, RequestTimeoutError } from '../../src/pbx/ari-http.js';
-import { AriClient, AriError } from '../../src/pbx/ari.js';
+import { AriClient } from '../../src/pbx/ari.js';
+import { AriError } from '../../src/pbx/ari-error.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { freeTcpPort } from '../helpers/ports.js';
 

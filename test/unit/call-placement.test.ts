@@ -1,7 +1,7 @@
 // Placing a call against a stand-in ARI client (an object with the two methods placement uses):
 // which refusals are the call's outcome and which mean nothing was dialed.
 import { describe, expect, it } from 'vitest';
-import { AriError } from '../../src/pbx/ari.js';
+import { AriError } from '../../src/pbx/ari-error.js';
 import { placeCall } from '../../src/calls/call-placement.js';
 import { newSession } from '../../src/calls/call-session.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';

@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/store/sqlite/connect.js';
 import { SqliteCallWrites } from '../../src/store/sqlite/writes.js';
 import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
-import { AriError } from '../../src/pbx/ari.js';
+import { AriError } from '../../src/pbx/ari-error.js';
 import { StandInAri } from '../helpers/stand-in-ari.js';
 import { Dialer, type DialerOptions, type FinalCall } from '../../src/calls/index.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';

@@ -7,13 +7,12 @@ import {
   defaultVoice,
   introFor,
   introSchema,
-  LANGUAGE_CODES,
   LANGUAGES,
   languageSchema,
-  VOICE_IDS,
   VOICES,
   voiceSchema,
 } from '../../src/core/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../../src/core/language-types.js';
 import { speakable } from '../../src/core/speakable.js';
 import { cutAtWord, MAX_SPOKEN_CHARS, spokenAlerts } from '../../src/core/spoken-alerts.js';
 

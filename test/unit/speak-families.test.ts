@@ -6,7 +6,8 @@
 // voice cannot read: said as a word of the call's language, and noted, never dropped unheard.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGE_CODES, LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGE_CODES } from '../../src/core/language-types.js';
 import { type JapaneseReader, speakable, speakableNoted } from '../../src/core/speakable.js';
 import type { Forms, TimeUnit } from '../../src/core/speech-text/words.js';
 import { japaneseDictionary } from '../../src/speech/japanese-reader.js';

@@ -3,7 +3,8 @@
 // always the same; and the native numbers of Russian, Japanese and Chinese read back to the number.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGE_CODES, LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGE_CODES } from '../../src/core/language-types.js';
+import { LANGUAGES } from '../../src/core/languages.js';
 import { chineseCardinal, japaneseCardinal, russianCardinal, russianDecimal } from '../../src/core/native-numbers.js';
 import { speakable } from '../../src/core/speakable.js';
 

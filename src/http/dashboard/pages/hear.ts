@@ -7,7 +7,8 @@ import { MAX_MESSAGE_CODE_POINTS } from '../../../core/payload.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
 import type { Account } from '../../../core/account.js';
-import { JAPANESE_NOTE, type LanguageCode } from '../../../core/languages.js';
+import { JAPANESE_NOTE } from '../../../core/languages.js';
+import type { LanguageCode } from '../../../core/language-types.js';
 import { SAMPLE_ALERT } from '../../../core/spoken-alerts.js';
 import { hearText, MAX_HEAR_BOX_CHARS } from '../voice-samples.js';
 

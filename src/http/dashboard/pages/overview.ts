@@ -2,7 +2,8 @@
 // phone, SMS backup and confirmation switches, the keys during a call, the call's language, voice and intro, "Hear it" (any
 // message as the calls say it), the contact card, test call and the way to regenerate the URL.
 import type { Account } from '../../../core/account.js';
-import { introFor, LANGUAGE_CODES, LANGUAGES, MAX_INTRO, VOICE_IDS, VOICES } from '../../../core/languages.js';
+import { introFor, LANGUAGES, MAX_INTRO, VOICES } from '../../../core/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../../../core/language-types.js';
 import type { PlanLimits } from '../../../core/limits.js';
 import { smsBackupWarning, type SmsGatewayState } from '../../../core/sms-truth.js';
 import { formatTime, plural } from '../format.js';

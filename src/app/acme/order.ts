@@ -7,11 +7,11 @@ import https from 'node:https';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import * as acme from 'acme-client';
-import type { AcmeConfig } from '../config/acme.js';
-import type { ChallengeType } from '../core/acme.js';
-import type { StoredCertificate } from '../core/certificate.js';
-import type { CertificateRepo } from '../store/contract/index.js';
-import { UserError } from '../lib/errors.js';
+import type { AcmeConfig } from '../../config/acme.js';
+import type { ChallengeType } from '../../core/acme.js';
+import type { StoredCertificate } from '../../core/certificate.js';
+import type { CertificateRepo } from '../../store/contract/index.js';
+import { UserError } from '../../lib/errors.js';
 
 /** A challenge left pending is given up on after this long. */
 const CHALLENGE_TTL_MS = 60 * 60_000;

@@ -1,0 +1,67 @@
+// The test call to an account's phone, all its I/O in one place (what it says and its limits are
+// core/test-call.ts): queued in the store by the dashboard (inside serve) and the CLI (beside it),
+// placed by serve's dialer, followed by the CLI until it ends. It has its own limits and does not
+// use the monthly allowance.
+import { receivesCalls, type Account } from '../core/account.js';
+import type { CallEvents } from '../core/call-events.js';
+import { isFinal } from '../core/call-state.js';
+import { callReason } from '../core/reasons.js';
+import { testCallMessage, type TestCallResult } from '../core/test-call.js';
+import type { Dialer } from '../calls/index.js';
+import { sleep } from '../lib/sleep.js';
+import type { CallEventRow } from '../core/records.js';
+import type { CallProgressRepo, CallRepo } from '../store/contract/index.js';
+
+export async function requestTestCall(
+  calls: Pick<CallRepo, 'acceptTestCall'>,
+  account: Account,
+): Promise<TestCallResult> {
+  if (!receivesCalls(account)) return { accepted: false, reason: 'suspended' };
+  const result = await calls.acceptTestCall(account.userId, testCallMessage(account.language));
+  if (!result.accepted)
+    return {
+      accepted: false,
+      reason: 'rate_limited',
+      retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60,
+    };
+  return { accepted: true, callId: result.callId, receivedAt: result.receivedAt };
+}
+
+/** Inside serve (the dashboard's button): queued, told, and handed to the dialer with its account (no read again). */
+export async function placeTestCall(
+  deps: { calls: Pick<CallRepo, 'acceptTestCall'>; events: CallEvents; dialer: Pick<Dialer, 'enqueue'> },
+  account: Account,
+): Promise<TestCallResult> {
+  const result = await requestTestCall(deps.calls, account);
+  if (!result.accepted) return result;
+  deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
+  deps.dialer.enqueue({ callId: result.callId, kind: 'test', message: testCallMessage(account.language), account });
+  return result;
+}
+
+/**
+ * Beside serve (the CLI): watches the queued call's timeline until it is final, handing each new step to `onStep`.
+ * A call still queued after `pickupMs` was picked up by no serve: it is ended as failed (no_serve) and false returned.
+ */
+export async function followTestCall(
+  progress: Pick<CallProgressRepo, 'timeline' | 'get' | 'transition'>,
+  call: { callId: string; receivedAt: number },
+  options: { pickupMs: number; onStep: (step: CallEventRow) => void },
+): Promise<boolean> {
+  let shown = 0;
+  for (;;) {
+    await sleep(100);
+    const timeline = await progress.timeline(call.callId);
+    for (const step of timeline.slice(shown)) options.onStep(step);
+    shown = timeline.length;
+    const now = (await progress.get(call.callId))!;
+    if (isFinal(now.status)) return true;
+    if (now.status === 'queued' && Date.now() - call.receivedAt > options.pickupMs) {
+      await progress.transition(call.callId, 'failed', {
+        endedAt: Date.now(),
+        ...callReason('no_serve', {}, 'no ringhook serve placed the call'),
+      });
+      return false;
+    }
+  }
+}
