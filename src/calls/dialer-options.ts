@@ -6,7 +6,7 @@ import type { AriCallControl } from '../pbx/ari.js';
 import type { FinalCall } from './call-ledger.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { JapaneseDictionary } from '../speech/japanese-reader.js';
-import type { Tts } from '../speech/tts.js';
+import type { Tts } from '../speech/tts-api.js';
 
 /**
  * The parts of the store call control uses: the calls' progress, and the patient writer every

@@ -9,7 +9,7 @@ import type { CallSpeech, Synthesis } from '../core/languages.js';
 import { burstVoiceOf, voiceWhenDue } from '../core/speech-plan.js';
 import { spokenAlerts } from '../core/spoken-alerts.js';
 import type { JapaneseReader } from '../core/speakable.js';
-import type { Tts } from './tts.js';
+import type { Tts } from './tts-api.js';
 
 /** A queued alert; `speaks`: what its call would say alone (none for a test call or an account that takes none). */
 export interface AlertToSpeak {

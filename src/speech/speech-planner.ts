@@ -6,7 +6,7 @@ import type { CallSpeech, Synthesis } from '../core/languages.js';
 import { SpeechLateness } from '../core/speech-lateness.js';
 import { backlogged, burstVoiceOf, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
 import type { SpeechProgress } from './speech-cache.js';
-import type { Tts } from './tts.js';
+import type { Tts } from './tts-api.js';
 
 export interface PlannedSpeech {
   speech: CallSpeech;

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { CallSpeech } from '../core/languages.js';
 import type { SpokenCall } from '../core/spoken-call.js';
 import { joinedTelephoneWav } from '../core/wav.js';
-import type { Tts } from './tts.js';
+import type { Tts } from './tts-api.js';
 
 /**
  * The most a sample may weigh: 8 kHz 16-bit mono is 16 kB a second, and a call says at most about

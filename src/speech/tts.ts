@@ -14,7 +14,6 @@ import { DEFAULT_VOICE, Speakers } from './tts-speakers.js';
 
 export { speechCacheKey, type SpeechProgress, type SynthesizedSpeech } from './speech-cache.js';
 export type { TtsEngine } from './engine.js';
-export * from './tts-api.js';
 
 type SpeakOptions = { engine?: TtsEngine; voice?: string };
 

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/log.js';
-import { createTts, speechCacheKey, type SynthesizedSpeech, type TtsOptionsInput } from '../../src/speech/tts.js';
+import { createTts, speechCacheKey, type SynthesizedSpeech } from '../../src/speech/tts.js';
+import type { TtsOptionsInput } from '../../src/speech/tts-api.js';
 import { runSpeechCommand } from '../../src/speech/tts-command.js';
 
 let dir: string;

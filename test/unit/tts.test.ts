@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 import { silentLogger } from '../../src/lib/log.js';
-import { createTts, speechCacheKey, TtsError } from '../../src/speech/tts.js';
+import { createTts, speechCacheKey } from '../../src/speech/tts.js';
+import { TtsError } from '../../src/speech/tts-api.js';
 import { waitFor } from '../helpers/wait.js';
 
 let dir: string;
