@@ -290,6 +290,7 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     maxConcurrent: t.maxCalls,
     callsPerSecond: t.trunkCps,
     freshnessMs: t.freshnessMs,
+    sendsSms: sms.kind !== 'none',
   });
   await dialer.start();
   ari.on('replaced', () => {

@@ -21,6 +21,8 @@ import { duplicateAnswer, refuseSource } from './webhook-owner-controls.js';
 import { errorAnswer, jsonAnswer, toResponse, type JsonAnswer } from './respond.js';
 import { credentialsFromPath } from '../core/webhook-path.js';
 import { newCallId } from '../core/ids.js';
+import type { SmsGatewaySetting } from '../core/sms-truth.js';
+import { acceptedBody } from './webhook-quiet-hours.js';
 
 export type WebhookResult =
   | 'accepted'
@@ -56,6 +58,8 @@ export interface WebhookDeps {
   trustProxy?: AddressMatcher;
   /** The server's allowed sources (RINGHOOK_WEBHOOK_SOURCES); each account may narrow them further. */
   webhookSources?: SourceRule;
+  /** The SMS gateway this server has (quiet hours' `sms` mode holds when none can send). */
+  smsGateway?: SmsGatewaySetting;
 }
 
 /** What the webhook needs of a request, whichever transport carried it. */
@@ -240,18 +244,11 @@ const SUSPENDED = () =>
 function acceptedAnswer(deps: WebhookDeps, account: Account, callId: string, alert: Alert, announced = false): Outcome {
   deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
   deps.logger.debug('alert text', { call_id: callId, message: alert.message });
-  const truncatedNote = alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',
     userId: account.userId,
     callId,
-    answer: jsonAnswer(200, {
-      success: true,
-      message: `Alert received; the call is being placed.${truncatedNote}`,
-      call_id: callId,
-      timestamp: new Date(deps.now()).toISOString(),
-      truncated: alert.truncated,
-    }),
+    answer: jsonAnswer(200, acceptedBody(account, callId, alert, deps.now(), deps.smsGateway)),
   };
 }
 

@@ -103,6 +103,19 @@ export interface CallProgressRepo {
   failLeftSms(callId: string, from: 'sending' | 'waiting', error: string): Awaitable<boolean>;
 }
 
+/** Alerts held for quiet hours (#41): kept in the store, so they outlive a restart or a node. */
+export interface HeldCallRepo {
+  /** Queued alerts held until `until` (a call that is no longer queued is left as it is); the ids held. */
+  hold(callIds: readonly string[], until: number, detail: string): Awaitable<string[]>;
+  /**
+   * Held alerts whose quiet hours ended by `now`, queued again for this node: each held alert is
+   * released by exactly one node, an account's batch together (one call).
+   */
+  releaseDue(now: number): Awaitable<CallForDialing[]>;
+  /** How many alerts the account has held, and until when (the soonest). */
+  heldFor(userId: string): Awaitable<{ count: number; until: number | null }>;
+}
+
 export interface SessionRepo {
   create(userId: string): Awaitable<{ token: string; session: Session }>;
   get(token: string): Awaitable<Session | undefined>;
@@ -218,6 +231,7 @@ export interface Store {
   readonly accounts: AccountRepo;
   readonly calls: CallRepo;
   readonly progress: CallProgressRepo;
+  readonly held: HeldCallRepo;
   readonly sessions: SessionRepo;
   readonly ownerAuth: OwnerAuthRepo;
   readonly writes: CallWrites;

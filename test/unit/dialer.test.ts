@@ -11,6 +11,7 @@ import { speakable } from '../../src/core/speakable.js';
 import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 import { AccountStore } from '../../src/store/sqlite/accounts.js';
 import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteHeldCalls } from '../../src/store/sqlite/held-calls.js';
 import { CallStore } from '../../src/store/sqlite/calls.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
@@ -69,7 +70,7 @@ function setup(
   const account = createAccount(accounts, { phone: PHONE, smsBackup: true, requireConfirm: false });
   const dialer = new Dialer({
     ari,
-    store: { progress, writes, accounts: wrapAccounts(accounts) },
+    store: { progress, writes, accounts: wrapAccounts(accounts), held: new SqliteHeldCalls(db) },
     // Stand-in speech engine: the media names say what would be spoken.
     tts: {
       synthesize: async (text) => ({

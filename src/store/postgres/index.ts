@@ -12,6 +12,7 @@ import { migratePostgres, PG_SCHEMA_VERSION, readSchemaVersion, schemaMisfit } f
 import { PgNodeRegistry } from './nodes.js';
 import { PgOwnerAuthStore } from './owner-auth.js';
 import { PgCallProgressStore } from './progress.js';
+import { PgHeldCalls } from './held-calls.js';
 import { PgSessionStore } from './sessions.js';
 import { OrderedWrites } from './writes.js';
 import { PgAlertReceiver } from './receive.js';
@@ -71,6 +72,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ),
     // The CLI dials nothing: its steps (a test call nobody placed ends failed) are no node's.
     progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now, options.lineHoldMs),
+    held: new PgHeldCalls(sql, options.nodeId ?? 'cli', now),
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new OrderedWrites(),

@@ -2,6 +2,7 @@
 import { AccountStore } from './accounts.js';
 import { CallProgressStore } from './call-progress.js';
 import { CallStore } from './calls.js';
+import { SqliteHeldCalls } from './held-calls.js';
 import { SqliteCertificateStore } from './certificates.js';
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
@@ -45,6 +46,7 @@ export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
     db,
     ...stores,
     progress: new CallProgressStore(db, now),
+    held: new SqliteHeldCalls(db, now),
     sessions: new SessionStore(db, now),
     ownerAuth: new OwnerAuthStore(db, now),
     writes: new PatientWriter(db, options.logger.child({ component: 'writes' })),
