@@ -39,6 +39,7 @@ export async function overviewModel(
     callerId: ctx.deps.callerId === undefined ? undefined : callerIdNumber(ctx.deps.callerId),
     sms: await smsGatewayNow(ctx),
     readOnly,
+    now: ctx.deps.now(),
   };
 }
 

@@ -20,6 +20,7 @@ const NOTICES = {
     text: 'Confirmation no longer required: an answered call whose message played counts as heard.',
   },
   voice: { tone: 'ok', text: 'Saved: your calls now speak with this language, voice and intro.' },
+  quiet: { tone: 'ok', text: 'Saved: your quiet hours. What happens to an alert in them is said below.' },
   regenerated: {
     tone: 'ok',
     text: 'A new webhook URL was made. The old one no longer works: paste the new URL into every alert.',
