@@ -35,7 +35,7 @@ export function quietHoursChanges(args: {
     if (text.trim().toLowerCase() === 'off' || text.trim() === '') changes.quietHours = '';
     else {
       const parsed = parseQuietWindows(text);
-      if (!parsed.ok) throw new UserError(`--${parsed.error}`);
+      if (!parsed.ok) throw new UserError(`--quiet-hours: ${parsed.error.replace(/^quiet hours: /, '')}`);
       changes.quietHours = formatQuietWindows(parsed.value);
     }
   }

@@ -5,6 +5,7 @@
 // call; a held alert outlives a restart of the service and is called by the one that follows.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
+import { isFinal } from '../../src/core/call-state.js';
 import { createAccount } from '../helpers/accounts.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
 import { startKannel } from '../helpers/kannel.js';
@@ -99,7 +100,7 @@ describe('with a calling service', () => {
 
       // After it: one call carries both, dialed once the window ended, and the phone answers it.
       const rows: CallRow[] = [];
-      for (const id of ids) rows.push(await t.waitForCall(id, callEnded, 60_000));
+      for (const id of ids) rows.push(await t.waitForCall(id, (row) => isFinal(row.status), 60_000));
       const carrier = rows.find((r) => r.carried_by === null)!;
       const rider = rows.find((r) => r.carried_by !== null)!;
       expect(carrier.status, JSON.stringify(calling.progress.timeline(carrier.call_id))).toBe('completed');
@@ -164,7 +165,14 @@ it('a held alert outlives a restart: the service that follows calls it when the 
     RINGHOOK_SMS_FROM: 'ringhook',
   });
   let t = await startTestService(await env(), realClock());
-  const phone = await startSipp({ scenario: 'answer', port: trunkPort, timeoutSec: 150, traceMessages: true });
+  const sink = await startRtpSink(await freeUdpPort());
+  const phone = await startSipp({
+    scenario: 'answer',
+    port: trunkPort,
+    keys: { rtp_sink_port: sink.port },
+    timeoutSec: 150,
+    traceMessages: true,
+  });
   try {
     const { account, endsAt } = await quietAccount(t, { quietMode: 'hold' });
     const reply = await post(t, account, 'Oil above 90');
@@ -176,13 +184,14 @@ it('a held alert outlives a restart: the service that follows calls it when the 
 
     t = await startTestService(await env(), realClock());
     expect(t.callRow(callId).status).toBe('held');
-    const row = await t.waitForCall(callId, callEnded, 90_000);
+    const row = await t.waitForCall(callId, (r) => isFinal(r.status), 90_000);
     expect(row.status, JSON.stringify(t.logs.slice(-20))).toBe('completed');
     expect(row.dialed_at).toBeGreaterThanOrEqual(endsAt);
     expect(invites(await phone.messagesSoFar())).toBe(1);
     expect(t.takeErrorLogs()).toEqual([]);
   } finally {
     await phone.stop();
+    await sink.close();
     await t.stop();
     await kannel.stop();
   }
