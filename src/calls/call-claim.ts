@@ -33,7 +33,7 @@ export interface ClaimedCall {
 
 /** What the claim uses of the call desk (call-desk.ts). */
 export interface ClaimDesk {
-  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'endpointFor' | 'tts' | 'sendsSms' | 'logger'>;
+  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'endpointFor' | 'tts' | 'sendsSms' | 'logger' | 'events'>;
   readonly ledger: Pick<CallLedger, 'claim' | 'end'>;
   readonly sessions: Pick<CallSessions, 'add'>;
   readonly speech: Pick<SpeechPlanner, 'plan'>;

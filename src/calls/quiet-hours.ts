@@ -10,13 +10,13 @@ import type { DialerSettings } from './dialer-options.js';
 import type { JustQueued } from './waiting-alerts.js';
 
 export interface QuietDesk {
-  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'sendsSms' | 'logger'>;
+  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'sendsSms' | 'logger' | 'events'>;
   readonly ledger: Pick<CallLedger, 'end'>;
 }
 
 /** True when the alerts are not to be called now (held, or their SMS sent instead). */
 export async function keptQuiet(desk: QuietDesk, calls: readonly CallForDialing[], account: Account): Promise<boolean> {
-  const { store, now, sendsSms, logger } = desk.settings;
+  const { store, now, sendsSms, logger, events } = desk.settings;
   const delivery = decideDelivery(account, now(), { gateway: sendsSms, smsBackup: account.smsBackup });
   if (delivery.delivery === 'call') return false;
   if (delivery.delivery === 'sms') {
@@ -33,6 +33,7 @@ export async function keptQuiet(desk: QuietDesk, calls: readonly CallForDialing[
   const held = await store.writes.write(`hold ${ids[0]}`, () =>
     store.held.hold(ids, delivery.until, `quiet hours: called when they end (${until})`),
   );
+  for (const callId of held) events.emit({ callId, userId: account.userId, status: 'held', at: now() });
   logger.info('alerts held for quiet hours', { call_id: ids[0], user_id: account.userId, held: held.length, until });
   return true;
 }
@@ -41,7 +42,7 @@ export async function keptQuiet(desk: QuietDesk, calls: readonly CallForDialing[
 export const RELEASE_EVERY_MS = 1_000;
 
 export interface ReleaseDesk {
-  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'logger'>;
+  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'logger' | 'events'>;
   enqueueTogether(alerts: readonly JustQueued[]): void;
   enqueue(callId: string): void;
 }
@@ -51,12 +52,13 @@ export interface ReleaseDesk {
  * and queued here together, each account's as one call, read with the account once.
  */
 export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
-  const { store, now, logger } = desk.settings;
+  const { store, now, logger, events } = desk.settings;
   const released = await store.held.releaseDue(now());
   const byAccount = new Map<string, CallForDialing[]>();
   for (const call of released) byAccount.set(call.userId, [...(byAccount.get(call.userId) ?? []), call]);
   for (const [userId, calls] of byAccount) {
     const account = await store.accounts.get(userId);
+    for (const call of calls) events.emit({ callId: call.callId, userId, status: 'queued', at: now() });
     logger.info('held alerts released: quiet hours ended', {
       user_id: userId,
       call_id: calls[0]!.callId,

@@ -169,7 +169,7 @@ export interface NodeRegistry {
 export interface CallChangeNotice {
   callId: string;
   userId: string;
-  status: CallState | 'sms' | 'refused';
+  status: CallState | 'held' | 'sms' | 'refused';
   at: number;
 }
 

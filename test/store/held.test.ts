@@ -40,6 +40,30 @@ describe.each(STORE_KINDS)('%s store: held alerts', (kind) => {
     });
   });
 
+  // SQLite receives step by step: authenticate reads the account with its columns.
+  test.skipIf(kind === 'sqlite')(
+    "the webhook's one step (PostgreSQL's receive function) hands over the account with its quiet hours",
+    async () => {
+      const { store, userId } = await setUp();
+      const account = (await store.accounts.update(userId, {
+        quietHours: 'daily 22:00-07:00',
+        timeZone: 'Asia/Tokyo',
+        quietMode: 'sms',
+      }))!;
+      const received = await store.calls.receiveAlert!({
+        userId,
+        apiKey: account.apiKey,
+        payload: { ok: true, alert: textAlert('one step') },
+      });
+      expect(received.outcome).toBe('accepted');
+      expect(received.outcome !== 'unauthorized' && received.account).toMatchObject({
+        quietHours: 'daily 22:00-07:00',
+        timeZone: 'Asia/Tokyo',
+        quietMode: 'sms',
+      });
+    },
+  );
+
   test('held from queued only; not in flight; kept across a reopen; released together when due', async () => {
     const { clock, db, store, userId } = await setUp();
     const first = await accept(store, userId, 'first');
