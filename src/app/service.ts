@@ -1,7 +1,7 @@
 // Wires the running service together: database, stores, telephony, HTTP app and listeners.
 // Everything is created here from the validated config; nothing is read at import time.
 import type { Config } from '../config/index.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/contract.js';
 import { CallEvents } from '../core/call-events.js';
 import { smsGatewaySetting } from '../core/sms-truth.js';

@@ -38,7 +38,7 @@ export const backupCommand = defineCommand({
     // A restore goes over a stopped, clean one (README).
     if (serveHolds(path.dirname(target)) || walBytes(target) > 0)
       throw new UserError(
-        `${target} is a database in use or left by a crash (its -wal holds pages); a backup never goes over one (to restore, see the README)`,
+        `${target} is a database in use or left by a crash (its -wal holds pages); a backup never goes over one (to restore, see docs/operations.md)`,
       );
     if (fs.existsSync(target) && !args.force)
       throw new UserError(`${target} exists: choose a new file, or add --force to replace it`);

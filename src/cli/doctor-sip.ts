@@ -174,7 +174,7 @@ export const checkNat: Check = async (config) => {
     return fail(
       'nat',
       problem,
-      `set RINGHOOK_SIP_EXTERNAL_ADDRESS to your router's public address (or a dynamic-DNS name) and, if the router's LAN is not a private range, RINGHOOK_SIP_LOCAL_NET; see the README's home set-up`,
+      `set RINGHOOK_SIP_EXTERNAL_ADDRESS to your router's public address (or a dynamic-DNS name) and, if the router's LAN is not a private range, RINGHOOK_SIP_LOCAL_NET; see docs/phones.md, "At home, behind a router"`,
     );
   }
   return pass('nat', `the trunk ${trunkAddress} is reached without NAT, or from a public address`);

@@ -73,7 +73,7 @@ const checkDatabase: Check = async (config) => {
       /secret key/.test(message)
         ? 'see the message: the secret key must be the one the database was sealed with'
         : /not on this machine|RINGHOOK_DATABASE_CA_FILE|certificate/.test(message)
-          ? 'reach PostgreSQL with its certificate verified: sslmode=verify-full in RINGHOOK_DATABASE_URL, RINGHOOK_DATABASE_CA_FILE for a private authority (README, "Several nodes")'
+          ? 'reach PostgreSQL with its certificate verified: sslmode=verify-full in RINGHOOK_DATABASE_URL, RINGHOOK_DATABASE_CA_FILE for a private authority (docs/cluster.md)'
           : config.databaseUrl
             ? 'check RINGHOOK_DATABASE_URL: the server, the user and its password, and that the database exists (createdb)'
             : `check that ${config.dataDir} is writable by this user (RINGHOOK_DATA_DIR)`,
@@ -266,7 +266,7 @@ async function checkVariables(config: Config): Promise<CheckResult> {
   return fail(
     'variables',
     `not read by ringhook, so ignored: ${config.unknownVariables.join(', ')}`,
-    'rename or remove them (the README lists every variable)',
+    'rename or remove them (docs/configuration.md lists every variable)',
   );
 }
 

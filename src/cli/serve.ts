@@ -58,7 +58,7 @@ async function nextSteps(config: Config, service: RunningService): Promise<strin
 export const serveCommand = defineCommand({
   meta: {
     name: 'serve',
-    description: 'Run the service: the HTTPS webhook (configured by RINGHOOK_* variables, see the README)',
+    description: 'Run the service: the HTTPS webhook (configured by RINGHOOK_* variables, see docs/configuration.md)',
   },
   args: {},
   run: async () => {

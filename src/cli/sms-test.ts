@@ -21,7 +21,7 @@ export const smsTestCommand = defineCommand({
   run: async ({ args }) => {
     const config = loadConfig();
     if (config.sms.gateway === 'none')
-      throw new UserError('no SMS gateway is configured: set RINGHOOK_SMS_GATEWAY to http or smpp (see the README)');
+      throw new UserError('no SMS gateway is configured: set RINGHOOK_SMS_GATEWAY to http or smpp (see docs/sms.md)');
     const stores = await openStores(config);
     let phone: string;
     try {

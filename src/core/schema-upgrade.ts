@@ -32,7 +32,7 @@ export function migrationRefusal(
   return (
     `the database ${location} has schema ${current} and this ringhook (${ownVersion}) needs schema ${known}, but a running ringhook serve ` +
     `(${describeHolder(holder)}) holds it: nothing was changed. To upgrade, restart serve with this version (it upgrades the database as it starts; ` +
-    'README, "Upgrading"), then run this command again'
+    'docs/upgrading.md), then run this command again'
   );
 }
 

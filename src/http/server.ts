@@ -168,7 +168,7 @@ async function listenOn(
     const message = (error as Error).message;
     const fix =
       /EACCES/.test(message) && options.port < 1024
-        ? 'a port below 1024 needs root or CAP_NET_BIND_SERVICE (systemd: AmbientCapabilities=CAP_NET_BIND_SERVICE; see the README, "Putting it on the internet")'
+        ? 'a port below 1024 needs root or CAP_NET_BIND_SERVICE (systemd: AmbientCapabilities=CAP_NET_BIND_SERVICE; see docs/internet.md)'
         : 'choose another port or stop what uses it';
     throw new UserError(`cannot listen for ${what} on ${options.host}:${options.port}: ${message}; ${fix}`);
   }

@@ -133,7 +133,7 @@ export interface OwnerAuthRepo {
   useLoginLink(token: string): Awaitable<string | undefined>;
 }
 
-/** Call records written in order, never blocking the event loop (see PatientWriter for SQLite's reason). */
+/** Call records written in order, never blocking the event loop (see SqliteCallWrites for SQLite's reason). */
 export interface CallWrites {
   readonly waiting: number;
   /** `lazy`: nothing waits for it, so it may wait a moment to share a commit (SQLite's group of writes). */

@@ -11,7 +11,7 @@ import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { makeDataDir } from '../helpers/service.js';
 import { parseAlertBody } from '../../src/core/payload.js';
 import { SecretBox } from '../../src/store/secret-box.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { PG_SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import { silentLogger } from '../../src/lib/log.js';
 

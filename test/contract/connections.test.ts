@@ -7,7 +7,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SqliteSessionStore } from '../../src/store/sqlite/sessions.js';
 import { createAccount } from '../helpers/accounts.js';
 import { sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 
@@ -62,7 +62,7 @@ const open = (list: Held[]) => list.filter((h) => h.closedAt === undefined);
 
 it('caps one address, exempts trusted proxies from that cap, answers a webhook during the flood, and closes idle connections after 10 s', async () => {
   const a = await createAccount(t.service.stores.accounts, { plan: 'premium' });
-  const token = new SessionStore(sqliteDb(t.service.stores), t.clock.now).create(a.userId).token;
+  const token = new SqliteSessionStore(sqliteDb(t.service.stores), t.clock.now).create(a.userId).token;
   // A live-update stream opened first: its request is under way, so no first-request timeout applies.
   const stream = await new Promise<{ closed: () => boolean; text: () => string }>((resolve, reject) => {
     const req = https.get(

@@ -2,10 +2,10 @@
 // (read from stdin, never argv), `account set --admin`, `account login-link`.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
-import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/connect.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
-import { SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SqliteSessionStore } from '../../src/store/sqlite/sessions.js';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir } from '../helpers/service.js';
 
@@ -24,11 +24,11 @@ beforeAll(() => {
 
 afterAll(() => db?.close());
 
-const auth = () => new OwnerAuthStore(db);
+const auth = () => new SqliteOwnerAuthStore(db);
 
 describe('ringhook account set --password', () => {
   it('reads the password from stdin, stores only a scrypt hash, and signs open sessions out', async () => {
-    const session = new SessionStore(db).create(userId);
+    const session = new SqliteSessionStore(db).create(userId);
     const secret = 'a long enough password';
     const res = runCli(['account', 'set', userId, '--password', '--json'], env, `${secret}\n`);
     expect(res.code, res.stderr).toBe(0);
@@ -42,7 +42,7 @@ describe('ringhook account set --password', () => {
     };
     expect(stored.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(stored.password_hash).not.toContain(secret);
-    expect(new SessionStore(db).get(session.token)).toBeUndefined();
+    expect(new SqliteSessionStore(db).get(session.token)).toBeUndefined();
   });
 
   it('gives the same password a different salt each time', async () => {

@@ -2,8 +2,8 @@
 // ends when the session does, and an open stream does not keep the service from stopping.
 import https from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
-import { SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { SqliteSessionStore } from '../../src/store/sqlite/sessions.js';
 import { startDashboardService, type DashboardService } from '../helpers/browser.js';
 import { request } from '../helpers/https-client.js';
 
@@ -56,7 +56,7 @@ const until = async (check: () => boolean, ms = 3000) => {
 describe('GET /dashboard/events', () => {
   it('sends each owner the changes of their own calls only', async () => {
     svc = await startDashboardService();
-    const sessions = new SessionStore(svc.stores.db, svc.clock.now);
+    const sessions = new SqliteSessionStore(svc.stores.db, svc.clock.now);
     const a = svc.createAccount({ plan: 'premium' });
     const b = svc.createAccount({ plan: 'premium' });
     const streamA = await openStream(svc, sessions.create(a.userId).token);
@@ -82,7 +82,7 @@ describe('GET /dashboard/events', () => {
     svc = await startDashboardService();
     const a = svc.createAccount();
     expect((await request(`${svc.baseUrl}/dashboard/events`, { method: 'GET', ca: svc.ca })).status).toBe(401);
-    const sessions = new SessionStore(svc.stores.db, svc.clock.now);
+    const sessions = new SqliteSessionStore(svc.stores.db, svc.clock.now);
     const { token } = sessions.create(a.userId);
     const stream = await openStream(svc, token);
     sessions.delete(token);
@@ -93,7 +93,7 @@ describe('GET /dashboard/events', () => {
     svc = await startDashboardService();
     const s = svc;
     const a = svc.createAccount({ plan: 'premium' });
-    const sessions = new SessionStore(svc.stores.db, svc.clock.now);
+    const sessions = new SqliteSessionStore(svc.stores.db, svc.clock.now);
     const token = sessions.create(a.userId).token;
     const streams = await Promise.all(Array.from({ length: 5 }, () => openStream(s, token)));
     expect(streams.map((x) => x.status)).toEqual([200, 200, 200, 200, 200]);
@@ -129,7 +129,7 @@ describe('GET /dashboard/events', () => {
   it('caps the streams of all sessions together (429 beyond)', async () => {
     svc = await startDashboardService({ liveStreams: { total: 8 } });
     const s = svc;
-    const sessions = new SessionStore(svc.stores.db, svc.clock.now);
+    const sessions = new SqliteSessionStore(svc.stores.db, svc.clock.now);
     const tokens = Array.from({ length: 4 }, () => sessions.create(s.createAccount().userId).token);
     const streams = await Promise.all(tokens.flatMap((t) => [openStream(s, t), openStream(s, t)]));
     expect(streams.every((x) => x.status === 200)).toBe(true);
@@ -142,7 +142,7 @@ describe('GET /dashboard/events', () => {
   it('logs a flood of refused streams as one line with a count, not one line each', async () => {
     svc = await startDashboardService({ liveStreams: { perSession: 1 } });
     const s = svc;
-    const token = new SessionStore(s.stores.db, s.clock.now).create(s.createAccount().userId).token;
+    const token = new SqliteSessionStore(s.stores.db, s.clock.now).create(s.createAccount().userId).token;
     const open = await openStream(s, token);
     expect(open.status).toBe(200);
     const refused = [];
@@ -160,8 +160,8 @@ describe('GET /dashboard/events', () => {
     async (shutdownSignal) => {
       svc = await startDashboardService({ shutdownSignal });
       const a = svc.createAccount();
-      await new OwnerAuthStore(svc.stores.db).setPassword(a.userId, 'correct horse battery');
-      const stream = await openStream(svc, new SessionStore(svc.stores.db, svc.clock.now).create(a.userId).token);
+      await new SqliteOwnerAuthStore(svc.stores.db).setPassword(a.userId, 'correct horse battery');
+      const stream = await openStream(svc, new SqliteSessionStore(svc.stores.db, svc.clock.now).create(a.userId).token);
       await until(() => stream.text().includes(': connected'));
       const started = Date.now();
       await svc.stop();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { startDashboardService, type DashboardService } from '../helpers/browser.js';
 import { request, type Reply } from '../helpers/https-client.js';
 
@@ -73,14 +73,14 @@ const signIn = async (s: DashboardService, userId: string, password: string, fro
   postForm(s, '/login', await signInForm(s, from), { user_id: userId, password }, from);
 
 async function useLink(s: DashboardService, userId: string, from = '127.0.0.1'): Promise<Reply> {
-  const { token } = new OwnerAuthStore(s.stores.db, s.clock.now).createLoginLink(userId);
+  const { token } = new SqliteOwnerAuthStore(s.stores.db, s.clock.now).createLoginLink(userId);
   const form = await signInForm(s, from, `/login/link/${token}`);
   return postForm(s, '/login/link', form, { token }, from);
 }
 
 async function ownerWithPassword(s: DashboardService): Promise<Account> {
   const owner = s.createAccount({ plan: 'premium' });
-  await new OwnerAuthStore(s.stores.db, s.clock.now).setPassword(owner.userId, PASSWORD);
+  await new SqliteOwnerAuthStore(s.stores.db, s.clock.now).setPassword(owner.userId, PASSWORD);
   return owner;
 }
 
@@ -194,7 +194,7 @@ describe('the pre-session CSRF value', () => {
     expect(
       res.headers['set-cookie']?.some((c) => c.startsWith('__Host-ringhook_session=') && !c.includes('Max-Age=0')),
     ).toBeFalsy();
-    const { token } = new OwnerAuthStore(svc.stores.db, svc.clock.now).createLoginLink(owner.userId);
+    const { token } = new SqliteOwnerAuthStore(svc.stores.db, svc.clock.now).createLoginLink(owner.userId);
     expect((await postForm(svc, '/login/link', form, { token })).status).toBe(403);
     // The value the server issued passes; a cookie of one form with the field of another does not.
     const real = await signInForm(svc);

@@ -2,7 +2,7 @@
 // `_truncated`, and the mark shows in the dashboard's history and in `ringhook calls`.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_EXTRA_BYTES } from '../../src/core/extra-fields.js';
-import { SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SqliteSessionStore } from '../../src/store/sqlite/sessions.js';
 import { startDashboardService, type DashboardService } from '../helpers/browser.js';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
@@ -35,7 +35,7 @@ it('stores at most 4 KiB of extra fields, marks the cut, and shows the mark in t
   expect(call.extra.exchange).toBe('CME');
   expect(call.extra._truncated).toBe('113 of 121 extra fields shortened or left out: over 4 KiB in all');
 
-  const token = new SessionStore(svc.stores.db, svc.clock.now).create(a.userId).token;
+  const token = new SqliteSessionStore(svc.stores.db, svc.clock.now).create(a.userId).token;
   const page = await request(`${svc.baseUrl}/calls`, {
     method: 'GET',
     headers: { cookie: `__Host-ringhook_session=${token}` },

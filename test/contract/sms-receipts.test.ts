@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
 import { sqliteDb, startTestService, type TestService } from '../helpers/service.js';
@@ -41,7 +41,7 @@ async function callWithSentSms(t: TestService, messageId: string): Promise<strin
   const a = await createAccount(t.service.stores.accounts, { smsBackup: true });
   const reply = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert with an SMS out');
   expect(reply.status, reply.text).toBe(200);
-  new CallProgressStore(sqliteDb(t.service.stores)).setSmsResult(reply.json.call_id, {
+  new SqliteCallProgressStore(sqliteDb(t.service.stores)).setSmsResult(reply.json.call_id, {
     status: 'sent',
     messageId,
     parts: 1,

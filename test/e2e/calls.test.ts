@@ -2,7 +2,7 @@
 // phone on the trunk, and, when the call is missed, the SMS backup through a real Kannel.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import type { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import type { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
 import type { KannelPeer } from '../helpers/kannel.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';
@@ -19,7 +19,7 @@ import { reasonText } from '../../src/core/reasons.js';
 let t: TestService;
 let kannel: KannelPeer;
 let trunkPort: number;
-let progress: CallProgressStore;
+let progress: SqliteCallProgressStore;
 
 const PHONE = '+14155550123';
 const LINE_PHONE = '+14155550188';

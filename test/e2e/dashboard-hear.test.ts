@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
 import type { Account } from '../../src/core/account.js';
-import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import {
   CHROMIUM,
   launchChromium,
@@ -21,7 +21,7 @@ const XSS = '<img src=x onerror=alert(1)>';
 
 let svc: DashboardService;
 let browser: Browser;
-let auth: OwnerAuthStore;
+let auth: SqliteOwnerAuthStore;
 const contexts: BrowserContext[] = [];
 const problems: string[] = [];
 
@@ -80,7 +80,7 @@ beforeAll(async () => {
   expect(CHROMIUM).toBeTruthy();
   svc = await startDashboardService();
   browser = await launchChromium();
-  auth = new OwnerAuthStore(svc.stores.db, svc.clock.now);
+  auth = new SqliteOwnerAuthStore(svc.stores.db, svc.clock.now);
 });
 
 afterAll(async () => {
@@ -234,7 +234,7 @@ describe('Hear it', () => {
       contexts.push(context);
       const page = await context.newPage();
       const account = bare.createAccount({ plan: 'premium' });
-      await new OwnerAuthStore(bare.stores.db, bare.clock.now).setPassword(account.userId, PASSWORD);
+      await new SqliteOwnerAuthStore(bare.stores.db, bare.clock.now).setPassword(account.userId, PASSWORD);
       await page.goto('/login');
       await page.getByLabel('Account ID').fill(account.userId);
       await page.getByLabel('Password').fill(PASSWORD);

@@ -3,7 +3,7 @@
 // acknowledged on the open page, live.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { launchChromium, newContext, screenshot } from '../helpers/browser.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
@@ -32,7 +32,7 @@ afterAll(async () => {
 it('Send test call rings the phone and the history row progresses live to acknowledged', async () => {
   const phone = await startSipp({ scenario: 'dtmf-1', port: trunkPort, mediaPort: await freeUdpPortPair() });
   const owner = await createAccount(t.service.stores.accounts, { plan: 'free', name: 'Live Owner' });
-  await new OwnerAuthStore(sqliteDb(t.service.stores)).setPassword(owner.userId, PASSWORD);
+  await new SqliteOwnerAuthStore(sqliteDb(t.service.stores)).setPassword(owner.userId, PASSWORD);
 
   const context = await newContext(browser, t.baseUrl, 'phone');
   const page = await context.newPage();

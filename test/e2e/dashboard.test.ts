@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Account } from '../../src/core/account.js';
-import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
 import { LANGUAGES } from '../../src/core/languages.js';
 import { request } from '../helpers/https-client.js';
@@ -21,7 +21,7 @@ const XSS = '<script>alert(1)</script><img src=x onerror=alert(2)>';
 
 let svc: DashboardService;
 let browser: Browser;
-let auth: OwnerAuthStore;
+let auth: SqliteOwnerAuthStore;
 let owner: Account;
 let other: Account;
 const contexts: BrowserContext[] = [];
@@ -64,7 +64,7 @@ const postAlert = (url: string, body: string, type = 'application/json') =>
 beforeAll(async () => {
   svc = await startDashboardService();
   browser = await launchChromium();
-  auth = new OwnerAuthStore(svc.stores.db, svc.clock.now);
+  auth = new SqliteOwnerAuthStore(svc.stores.db, svc.clock.now);
   owner = await withPassword(svc.createAccount({ plan: 'premium', name: 'Ada Trader', phone: '+14155550123' }));
   other = await withPassword(svc.createAccount({ plan: 'free', name: 'Other Owner', phone: '+442071234567' }));
 });
@@ -637,7 +637,7 @@ describe('without telephony', () => {
     const bare = await startDashboardService({ testCalls: 'none', callerId: null });
     try {
       const account = bare.createAccount({ name: 'No phone line' });
-      await new OwnerAuthStore(bare.stores.db).setPassword(account.userId, PASSWORD);
+      await new SqliteOwnerAuthStore(bare.stores.db).setPassword(account.userId, PASSWORD);
       const context = await newContext(browser, bare.baseUrl);
       contexts.push(context);
       const page = await context.newPage();

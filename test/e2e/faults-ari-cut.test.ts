@@ -11,7 +11,7 @@
 // + 15 s after the dial); the SMS backup is recorded as disabled (no gateway here); not redialed.
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { callEnded, realClock, smsSettled, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
@@ -70,7 +70,7 @@ async function startProxy(target: { host: string; port: number }): Promise<Proxy
 let ast: TestAsterisk;
 let proxy: Proxy;
 let t: TestService;
-let progress: CallProgressStore;
+let progress: SqliteCallProgressStore;
 
 beforeAll(async () => {
   ast = await startTestAsterisk();
@@ -89,7 +89,7 @@ beforeAll(async () => {
     },
     realClock(),
   );
-  progress = new CallProgressStore(sqliteDb(t.service.stores));
+  progress = new SqliteCallProgressStore(sqliteDb(t.service.stores));
   await waitFor('ARI connected', () => (t.service.telephony!.ari.isConnected ? true : undefined), 15_000, 50);
   expect(t.service.telephony!.ari.isConnected).toBe(true);
 }, 300_000);

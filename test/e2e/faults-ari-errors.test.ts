@@ -8,7 +8,7 @@
 //    line naming the variables), /healthz says ARI is down, and once the call is older than
 //    RINGHOOK_CALL_FRESHNESS it ends `failed` with its SMS backup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { request } from '../helpers/https-client.js';
 import { provisionAsterisk, startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { startKannel, type KannelPeer } from '../helpers/kannel.js';
@@ -66,7 +66,7 @@ describe('Asterisk refuses the originate (no trunk, softphone not registered)', 
     const before = kannel.messages().length;
     const callId = await sendAlert(t, 'nobody registered');
     const row = await t.waitForCall(callId, (r) => callEnded(r) && smsSettled(r), 15_000);
-    const timeline = new CallProgressStore(sqliteDb(t.service.stores)).timeline(callId);
+    const timeline = new SqliteCallProgressStore(sqliteDb(t.service.stores)).timeline(callId);
     await kannel.waitForMessages(before + 1);
     await new Promise((r) => setTimeout(r, 1_000));
     console.log(
@@ -124,7 +124,7 @@ describe("Asterisk refuses ringhook's ARI credentials (external mode, wrong pass
     expect(health.json.checks.ari).toBe('down');
 
     const row = await t.waitForCall(callId, (r) => callEnded(r) && smsSettled(r), 20_000);
-    const timeline = new CallProgressStore(sqliteDb(t.service.stores)).timeline(callId).map((e) => e.event);
+    const timeline = new SqliteCallProgressStore(sqliteDb(t.service.stores)).timeline(callId).map((e) => e.event);
     await kannel.waitForMessages(before + 1);
     const errors = t.takeErrorLogs();
     console.log(

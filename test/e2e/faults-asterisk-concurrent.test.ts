@@ -3,7 +3,7 @@
 // non-final, each gets exactly one SMS backup (real Kannel), and later alerts are placed normally.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import type { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import type { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
 import type { KannelPeer } from '../helpers/kannel.js';
 import { freeUdpPort } from '../helpers/ports.js';
@@ -16,7 +16,7 @@ const CALLS = 5;
 let t: TestService;
 let kannel: KannelPeer;
 let trunkPort: number;
-let progress: CallProgressStore;
+let progress: SqliteCallProgressStore;
 
 let calling: CallingService;
 

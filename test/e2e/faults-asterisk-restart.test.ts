@@ -24,7 +24,7 @@
 //   doubling to 5 s) and places it once Asterisk is back (before, it ended `unreachable` at once).
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import type { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import type { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import type { ManagedAsterisk } from '../../src/pbx/asterisk.js';
 import type { AriClient } from '../../src/pbx/ari.js';
 import { asteriskCli } from '../helpers/asterisk.js';
@@ -41,7 +41,7 @@ let calling: CallingService;
 let t: TestService;
 let kannel: KannelPeer;
 let trunkPort: number;
-let progress: CallProgressStore;
+let progress: SqliteCallProgressStore;
 let ari: AriClient;
 let asterisk: ManagedAsterisk;
 

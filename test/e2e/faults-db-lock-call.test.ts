@@ -6,7 +6,7 @@
 // queued, its no_answer write blocked the loop for 5 s and then failed.
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import {
@@ -28,13 +28,13 @@ import { reasonText } from '../../src/core/reasons.js';
 const HOLD_MS = 7_000;
 let t: TestService;
 let trunkPort: number;
-let progress: CallProgressStore;
+let progress: SqliteCallProgressStore;
 
 beforeAll(async () => {
   await provisionAsterisk();
   trunkPort = await freeUdpPort();
   t = await startTestService({ ...(await managedTelephonyEnv(trunkPort)), RINGHOOK_RING_TIMEOUT: '5' }, realClock());
-  progress = new CallProgressStore(sqliteDb(t.service.stores));
+  progress = new SqliteCallProgressStore(sqliteDb(t.service.stores));
 }, 300_000);
 
 afterAll(async () => {

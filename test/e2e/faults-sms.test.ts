@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { request } from '../helpers/https-client.js';
 import { freeUdpPort } from '../helpers/ports.js';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import {
   makeDataDir,
   managedTelephonyEnv,
@@ -54,7 +54,7 @@ const row = (callId: string) => t.callRow(callId);
 
 /** How many times the call's SMS waited for the gateway (its timeline's sms_waiting). */
 const waits = (callId: string) =>
-  new CallProgressStore(sqliteDb(t.service.stores)).timeline(callId).filter((e) => e.event === 'sms_waiting');
+  new SqliteCallProgressStore(sqliteDb(t.service.stores)).timeline(callId).filter((e) => e.event === 'sms_waiting');
 
 const waitSms = (callId: string, timeoutMs = 30_000) =>
   t.waitForCall(callId, (r) => smsSettled(r) && r.sms_status !== 'pending', timeoutMs);

@@ -2,7 +2,7 @@
 // detection while the message plays (TALK_DETECT), confirmation required, one line per phone.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import type { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import type { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import type { KannelPeer } from '../helpers/kannel.js';
 import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
@@ -17,7 +17,7 @@ let calling: CallingService;
 let t: TestService;
 let kannel: KannelPeer;
 let trunkPort: number;
-let progress: CallProgressStore;
+let progress: SqliteCallProgressStore;
 
 beforeAll(async () => {
   calling = await startCallingService({ RINGHOOK_AMD: 'on' });

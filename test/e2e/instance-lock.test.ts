@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/sqlite/database.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/connect.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { request } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { WEBHOOK_AUTH_LIMITS } from '../../src/http/auth-throttle.js';
 import { request, type Reply } from '../helpers/https-client.js';
 import { freeTcpPort } from '../helpers/ports.js';
@@ -146,7 +146,7 @@ describe.each<ProxyKind>(['caddy', 'nginx'])('behind %s with the shipped configu
 
   /** A one-time sign-in link made as `ringhook account login-link` makes it (same store, same URL). */
   const loginLink = (userId: string) => {
-    const { token } = new OwnerAuthStore(sqliteDb(t.service.stores), t.clock.now).createLoginLink(userId);
+    const { token } = new SqliteOwnerAuthStore(sqliteDb(t.service.stores), t.clock.now).createLoginLink(userId);
     secrets.push(token);
     return { token, url: `${t.config.publicUrl}/login/link/${token}` };
   };

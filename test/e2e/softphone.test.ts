@@ -8,7 +8,7 @@
 // (401 again) and an alert while nothing is registered ends unreachable.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { endpointFor } from '../../src/app/telephony.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { runCli } from '../helpers/cli.js';
@@ -27,7 +27,7 @@ import { createAccount } from '../helpers/accounts.js';
 import { reasonText } from '../../src/core/reasons.js';
 
 let t: TestService;
-let progress: CallProgressStore;
+let progress: SqliteCallProgressStore;
 /** What the CLI (doctor) needs to reach the same service. */
 let cliEnv: Record<string, string>;
 const figures: Record<string, unknown> = {};
@@ -38,7 +38,7 @@ beforeAll(async () => {
   delete (env as Record<string, string | undefined>).RINGHOOK_TRUNK_URI;
   t = await startTestService({ ...env, RINGHOOK_RING_TIMEOUT: '5' }, realClock());
   cliEnv = { ...env, RINGHOOK_DATA_DIR: t.dataDir };
-  progress = new CallProgressStore(sqliteDb(t.service.stores));
+  progress = new SqliteCallProgressStore(sqliteDb(t.service.stores));
 }, 300_000);
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ import { freeTcpPort } from '../helpers/ports.js';
 import { buildPreviousRelease, hasPreviousRelease, RELEASES } from '../helpers/previous-release.js';
 import { makeDataDir } from '../helpers/service.js';
 import { type ServeProcess, startServe } from '../soak/peers.js';
-import { SCHEMA_VERSION } from '../../src/store/sqlite/database.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/connect.js';
 import { VERSION } from '../../src/lib/version.js';
 
 const serves: ServeProcess[] = [];

@@ -18,7 +18,7 @@ import type { ConnectionLimits } from '../../src/core/connection-caps.js';
 import { createLogger } from '../../src/lib/log.js';
 import { speechSampler } from '../../src/speech/speech-sample.js';
 import { createTts } from '../../src/speech/tts.js';
-import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { SqliteStore } from '../../src/store/sqlite/index.js';
 import { openStores } from '../../src/app/service.js';
 import { freeTcpPort } from './ports.js';
 import { makeDataDir, sqliteOf, testClock, type TestClock } from './service.js';
@@ -59,7 +59,7 @@ export interface DashboardService {
 }
 
 export interface DashboardServiceOptions {
-  /** 'db' (default): test calls are real rows made by CallStore.acceptTestCall; 'none': telephony is off. */
+  /** 'db' (default): test calls are real rows made by SqliteCallStore.acceptTestCall; 'none': telephony is off. */
   testCalls?: 'db' | 'none';
   clock?: TestClock;
   /** false: no shutdown signal is passed, as when service.ts does not give one. */

@@ -1,7 +1,7 @@
 // A service that really calls: its managed Asterisk on free ports, a trunk to the SIPp phone that
 // tests start on `trunkPort`, a 5 s ring timeout, and SMS backup through a real Kannel.
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { provisionAsterisk } from './asterisk.js';
 import { startKannel, type KannelPeer } from './kannel.js';
 import { freeUdpPort } from './ports.js';
@@ -12,7 +12,7 @@ export interface CallingService {
   t: TestService;
   kannel: KannelPeer;
   trunkPort: number;
-  progress: CallProgressStore;
+  progress: SqliteCallProgressStore;
   stop(): Promise<void>;
 }
 
@@ -37,7 +37,7 @@ export async function startCallingService(env: Record<string, string> = {}): Pro
     t,
     kannel,
     trunkPort,
-    progress: new CallProgressStore(sqliteDb(t.service.stores)),
+    progress: new SqliteCallProgressStore(sqliteDb(t.service.stores)),
     async stop() {
       await stopAllSipp();
       await t.stop();

@@ -7,9 +7,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
 import { parseAlertBody, type Alert } from '../../src/core/payload.js';
-import { AccountStore } from '../../src/store/sqlite/accounts.js';
-import { CallStore } from '../../src/store/sqlite/calls.js';
-import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
+import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
+import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/connect.js';
 import { testSecrets } from './secrets.js';
 
 /** The test's own directory (set before each test). */
@@ -84,5 +84,10 @@ export function manualClock(iso: string) {
 export function openStoresAt(start: string) {
   const db = openTracked(path.join(tmp, 'ringhook.db'), { sync: 'normal' });
   const clock = manualClock(start);
-  return { db, clock, accounts: new AccountStore(db, testSecrets(), clock.now), calls: new CallStore(db, clock.now) };
+  return {
+    db,
+    clock,
+    accounts: new SqliteAccountStore(db, testSecrets(), clock.now),
+    calls: new SqliteCallStore(db, clock.now),
+  };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { SecretBox } from '../../src/store/secret-box.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/contract.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { type PgCluster, startPostgres } from './postgres.js';

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import postgres from 'postgres';
 import { describe, expect, test } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/sqlite/database.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/connect.js';
 import { connect, redactUrl } from '../../src/store/postgres/connect.js';
 import { openPostgresStore, PG_SCHEMA_VERSION } from '../../src/store/postgres/index.js';
 import { UserError } from '../../src/lib/errors.js';

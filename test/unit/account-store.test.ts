@@ -1,19 +1,19 @@
-// AccountStore against a real SQLite file: creating, authenticating, changing and deleting accounts.
+// SqliteAccountStore against a real SQLite file: creating, authenticating, changing and deleting accounts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, newApiKey, USER_ID_PATTERN } from '../../src/core/ids.js';
-import type { AccountStore } from '../../src/store/sqlite/accounts.js';
-import type { CallStore } from '../../src/store/sqlite/calls.js';
-import type { Db } from '../../src/store/sqlite/database.js';
+import type { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
+import type { SqliteCallStore } from '../../src/store/sqlite/calls.js';
+import type { Db } from '../../src/store/sqlite/connect.js';
 import { createAccount } from '../helpers/accounts.js';
 import { useTempDatabases, count, textAlert, type manualClock, openStoresAt } from '../helpers/database.js';
 
 useTempDatabases();
 
-describe('AccountStore', () => {
+describe('SqliteAccountStore', () => {
   let db: Db;
   let clock: ReturnType<typeof manualClock>;
-  let accounts: AccountStore;
-  let calls: CallStore;
+  let accounts: SqliteAccountStore;
+  let calls: SqliteCallStore;
 
   beforeEach(() => {
     ({ db, clock, accounts, calls } = openStoresAt('2026-11-22T14:00:00Z'));

@@ -5,18 +5,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, newUserId } from '../../src/core/ids.js';
-import { AccountStore } from '../../src/store/sqlite/accounts.js';
-import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
+import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/connect.js';
 import { testSecrets } from '../helpers/secrets.js';
 
 let tmp: string;
 let db: Db;
-let accounts: AccountStore;
+let accounts: SqliteAccountStore;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-timing-'));
   db = openDatabase(path.join(tmp, 'ringhook.db'), { sync: 'normal' });
-  accounts = new AccountStore(db, testSecrets());
+  accounts = new SqliteAccountStore(db, testSecrets());
   for (let i = 0; i < 200; i++)
     accounts.create({ phone: '+14155550123', plan: 'free', smsBackup: false, name: `account ${i}` });
 });
@@ -35,7 +35,7 @@ function timeBatch(fn: () => unknown, calls: number): number {
   return Number(process.hrtime.bigint() - start) / 1000 / calls;
 }
 
-describe('AccountStore.authenticate timing', () => {
+describe('SqliteAccountStore.authenticate timing', () => {
   it('takes the same time for a known user_id with a wrong key as for an unknown user_id', () => {
     const known = accounts.list()[100]!.userId;
     const unknown = newUserId();

@@ -1,11 +1,11 @@
-// CallStore against a real SQLite file: accepting alerts within the limits, test calls, rejections and the history.
+// SqliteCallStore against a real SQLite file: accepting alerts within the limits, test calls, rejections and the history.
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TEST_CALL_LIMITS } from '../../src/core/limits.js';
-import type { AccountStore } from '../../src/store/sqlite/accounts.js';
-import { CallStore } from '../../src/store/sqlite/calls.js';
+import type { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
+import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
 import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
-import type { Db } from '../../src/store/sqlite/database.js';
+import type { Db } from '../../src/store/sqlite/connect.js';
 import { createAccount } from '../helpers/accounts.js';
 import {
   useTempDatabases,
@@ -20,11 +20,11 @@ import {
 
 useTempDatabases();
 
-describe('CallStore', () => {
+describe('SqliteCallStore', () => {
   let db: Db;
   let clock: ReturnType<typeof manualClock>;
-  let accounts: AccountStore;
-  let calls: CallStore;
+  let accounts: SqliteAccountStore;
+  let calls: SqliteCallStore;
 
   beforeEach(() => {
     ({ db, clock, accounts, calls } = openStoresAt('2026-11-10T10:00:00Z'));
@@ -216,7 +216,7 @@ describe('CallStore', () => {
 
   it('keeps the limits exact across two connections to the same file', () => {
     const file = path.join(tmp, 'ringhook.db');
-    const other = new CallStore(openTracked(file, { sync: 'normal' }), clock.now);
+    const other = new SqliteCallStore(openTracked(file, { sync: 'normal' }), clock.now);
     const a = account('premium');
     let accepted = 0;
     for (let i = 0; i < 20; i++)

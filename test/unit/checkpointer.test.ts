@@ -19,7 +19,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('checkpointer thread', () => {
   it('copies the log into the database file off the event loop, and hands checkpoints back when stopped', async () => {
     const dist = (p: string) => path.join(REPO_ROOT, 'dist', p);
-    const { openDatabase } = await import(dist('store/sqlite/database.js'));
+    const { openDatabase } = await import(dist('store/sqlite/connect.js'));
     const { startCheckpointer, BACKSTOP_AUTOCHECKPOINT_PAGES } = await import(dist('store/sqlite/checkpointer.js'));
     const file = path.join(tmp, 'ringhook.db');
     const db = openDatabase(file, { sync: 'full' });

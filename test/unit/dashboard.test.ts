@@ -3,15 +3,15 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { parseAlertBody } from '../../src/core/payload.js';
-import { migrate } from '../../src/store/sqlite/database.js';
-import { AccountStore } from '../../src/store/sqlite/accounts.js';
+import { migrate } from '../../src/store/sqlite/connect.js';
+import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import { testSecrets } from '../helpers/secrets.js';
-import { CallStore } from '../../src/store/sqlite/calls.js';
+import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
 import type { CallRecord } from '../../src/core/records.js';
-import { OwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/store/password-hash.js';
-import { SessionStore } from '../../src/store/sqlite/sessions.js';
+import { SqliteSessionStore } from '../../src/store/sqlite/sessions.js';
 import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS } from '../../src/core/records.js';
 import { noticeFromQuery } from '../../src/http/dashboard/notices.js';
 import { fromOurOrigin } from '../../src/http/dashboard/forms.js';
@@ -260,14 +260,14 @@ describe('stores', () => {
     const clock = { now: () => now, advance: (ms: number) => void (now += ms) };
     const db = new Database(':memory:');
     migrate(db);
-    const accounts = new AccountStore(db, testSecrets(), clock.now);
+    const accounts = new SqliteAccountStore(db, testSecrets(), clock.now);
     const account = createAccount(accounts);
     return { db, clock, account, accounts };
   }
 
   it('sessions expire after a day idle and a week at most; only the hash is stored', () => {
     const { db, clock, account } = setup();
-    const sessions = new SessionStore(db, clock.now);
+    const sessions = new SqliteSessionStore(db, clock.now);
     const { token } = sessions.create(account.userId);
     expect(JSON.stringify(db.prepare('SELECT * FROM sessions').all())).not.toContain(token);
     clock.advance(SESSION_IDLE_MS - 1000);
@@ -286,7 +286,7 @@ describe('stores', () => {
 
   it('a sign-in link works once, within 15 minutes', () => {
     const { db, clock, account } = setup();
-    const auth = new OwnerAuthStore(db, clock.now);
+    const auth = new SqliteOwnerAuthStore(db, clock.now);
     const a = auth.createLoginLink(account.userId);
     expect(auth.useLoginLink(a.token)).toBe(account.userId);
     expect(auth.useLoginLink(a.token)).toBeUndefined();
@@ -297,9 +297,9 @@ describe('stores', () => {
 
   it('deleting an account deletes its sessions, links and credentials', async () => {
     const { db, clock, account, accounts } = setup();
-    const auth = new OwnerAuthStore(db, clock.now);
+    const auth = new SqliteOwnerAuthStore(db, clock.now);
     await auth.setPassword(account.userId, 'correct horse battery');
-    new SessionStore(db, clock.now).create(account.userId);
+    new SqliteSessionStore(db, clock.now).create(account.userId);
     auth.createLoginLink(account.userId);
     accounts.delete(account.userId);
     for (const table of ['owner_auth', 'sessions', 'login_links']) {
@@ -309,7 +309,7 @@ describe('stores', () => {
 
   it("the history pages by cursor, filters by status and never returns another account's call", () => {
     const { db, clock, account, accounts } = setup();
-    const calls = new CallStore(db, clock.now);
+    const calls = new SqliteCallStore(db, clock.now);
     const other = createAccount(accounts, { phone: '+14155550124' });
     const alert = (message: string) => ({
       form: 'text' as const,

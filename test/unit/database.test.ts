@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newApiKey } from '../../src/core/ids.js';
-import { AccountStore } from '../../src/store/sqlite/accounts.js';
-import { CallStore } from '../../src/store/sqlite/calls.js';
-import { migrate, SCHEMA_VERSION } from '../../src/store/sqlite/database.js';
+import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
+import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
+import { migrate, SCHEMA_VERSION } from '../../src/store/sqlite/connect.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations/index.js';
 import { UserError } from '../../src/lib/errors.js';
 import { SecretBox } from '../../src/store/secret-box.js';
@@ -76,13 +76,13 @@ describe('openDatabase', () => {
     const file = path.join(tmp, 'a.db');
     const secrets = testSecrets();
     const first = openTracked(file, { secrets });
-    const accounts = new AccountStore(first, secrets);
+    const accounts = new SqliteAccountStore(first, secrets);
     const a = createAccount(accounts, { plan: 'free', name: 'n' });
     const schema = schemaOf(first);
     first.close();
     const second = openTracked(file, { secrets });
     expect(schemaOf(second)).toEqual(schema);
-    expect(new AccountStore(second, secrets).get(a.userId)).toEqual(a);
+    expect(new SqliteAccountStore(second, secrets).get(a.userId)).toEqual(a);
   });
 
   it('refuses a database written by a newer ringhook with a clear UserError', () => {
@@ -151,7 +151,7 @@ describe('openDatabase', () => {
     );
     expect(columnsOf(db, 'call_events')).toEqual(['id', 'call_id', 'at', 'event', 'detail']);
 
-    const account = new AccountStore(db, secrets).get('0123456789abcdef0123456789abcdef');
+    const account = new SqliteAccountStore(db, secrets).get('0123456789abcdef0123456789abcdef');
     expect(account).toMatchObject({
       name: 'old account',
       apiKey: `rk_${'A'.repeat(43)}`,
@@ -163,9 +163,9 @@ describe('openDatabase', () => {
     // Accounts from before speak as they did: English, the default voice, the language's intro.
     expect(account).toMatchObject({ language: 'en', voice: 'slt', intro: null });
     expect(
-      new AccountStore(db, secrets).authenticate('0123456789abcdef0123456789abcdef', `rk_${'A'.repeat(43)}`),
+      new SqliteAccountStore(db, secrets).authenticate('0123456789abcdef0123456789abcdef', `rk_${'A'.repeat(43)}`),
     ).toBeDefined();
-    const calls = new CallStore(db);
+    const calls = new SqliteCallStore(db);
     expect(calls.get('call_old')).toMatchObject({
       status: 'completed',
       message: 'BTC up',
@@ -277,7 +277,7 @@ describe('migration 004: the api_keys sealed at rest', () => {
       expect(disk.includes(a.apiKey), a.apiKey).toBe(false);
       expect(disk.includes(a.apiKey.slice(3))).toBe(false);
     }
-    const accounts = new AccountStore(db, secrets);
+    const accounts = new SqliteAccountStore(db, secrets);
     for (const a of old) {
       expect(accounts.get(a.userId)!.apiKey).toBe(a.apiKey);
       expect(accounts.authenticate(a.userId, a.apiKey)?.userId).toBe(a.userId);
@@ -301,7 +301,7 @@ describe('migration 004: the api_keys sealed at rest', () => {
   it('refuses another secret key with a message naming where the key comes from and what to do', () => {
     const file = path.join(tmp, 'a.db');
     const secrets = testSecrets();
-    new AccountStore(openTracked(file, { secrets }), secrets).create({
+    new SqliteAccountStore(openTracked(file, { secrets }), secrets).create({
       phone: '+14155550123',
       plan: 'free',
       smsBackup: false,
@@ -310,7 +310,7 @@ describe('migration 004: the api_keys sealed at rest', () => {
     const other = new SecretBox(crypto.randomBytes(32), 'RINGHOOK_SECRET_KEY');
     let error: unknown;
     try {
-      new AccountStore(openTracked(file, { secrets: other }), other);
+      new SqliteAccountStore(openTracked(file, { secrets: other }), other);
     } catch (e) {
       error = e;
     }
@@ -325,7 +325,7 @@ describe('migration 004: the api_keys sealed at rest', () => {
   it('regenerateAllKeys gives every account a new key under a new secret key, which the database adopts', () => {
     const file = path.join(tmp, 'a.db');
     const lost = testSecrets();
-    const before = new AccountStore(openTracked(file, { secrets: lost }), lost).create({
+    const before = new SqliteAccountStore(openTracked(file, { secrets: lost }), lost).create({
       phone: '+14155550123',
       plan: 'free',
       smsBackup: false,
@@ -333,10 +333,10 @@ describe('migration 004: the api_keys sealed at rest', () => {
     });
     const fresh = testSecrets();
     const db = openTracked(file, { secrets: fresh });
-    const [after] = new AccountStore(db, fresh, Date.now, { checkKey: false }).regenerateAllKeys();
+    const [after] = new SqliteAccountStore(db, fresh, Date.now, { checkKey: false }).regenerateAllKeys();
     expect(after!.userId).toBe(before.userId);
     expect(after!.apiKey).not.toBe(before.apiKey);
-    const accounts = new AccountStore(db, fresh);
+    const accounts = new SqliteAccountStore(db, fresh);
     expect(accounts.authenticate(before.userId, after!.apiKey)?.userId).toBe(before.userId);
     expect(accounts.authenticate(before.userId, before.apiKey)).toBeUndefined();
   });

@@ -9,12 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/core/payload.js';
 import { speakable } from '../../src/core/speakable.js';
 import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
-import { AccountStore } from '../../src/store/sqlite/accounts.js';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
+import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
 import { SqliteHeldCalls } from '../../src/store/sqlite/held-calls.js';
-import { CallStore } from '../../src/store/sqlite/calls.js';
-import { openDatabase } from '../../src/store/sqlite/database.js';
-import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
+import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
+import { openDatabase } from '../../src/store/sqlite/connect.js';
+import { SqliteCallWrites } from '../../src/store/sqlite/writes.js';
 import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { AriError } from '../../src/pbx/ari.js';
@@ -51,21 +51,21 @@ const TWO_BACKLOGGED_THEN_FOUR_OWN = [
 function setup(
   overrides: Partial<DialerOptions> = {},
   {
-    wrapProgress = (p: CallProgressStore) => p,
-    wrapAccounts = (a: AccountStore) => a,
+    wrapProgress = (p: SqliteCallProgressStore) => p,
+    wrapAccounts = (a: SqliteAccountStore) => a,
   }: {
-    wrapProgress?: (p: CallProgressStore) => CallProgressStore;
+    wrapProgress?: (p: SqliteCallProgressStore) => SqliteCallProgressStore;
     /** What the dialer is given of the accounts (the test's own writes go to the store itself). */
-    wrapAccounts?: (a: AccountStore) => AccountStore;
+    wrapAccounts?: (a: SqliteAccountStore) => SqliteAccountStore;
   } = {},
 ) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rh-dialer-')), 'ringhook.db');
   const db = openDatabase(file);
-  const accounts = new AccountStore(db, testSecrets());
-  const calls = new CallStore(db);
-  const progress = wrapProgress(new CallProgressStore(db));
+  const accounts = new SqliteAccountStore(db, testSecrets());
+  const calls = new SqliteCallStore(db);
+  const progress = wrapProgress(new SqliteCallProgressStore(db));
   const ari = new StandInAri();
-  const writes = new PatientWriter(db, silentLogger);
+  const writes = new SqliteCallWrites(db, silentLogger);
   const finals: FinalCall[] = [];
   const account = createAccount(accounts, { phone: PHONE, smsBackup: true, requireConfirm: false });
   const dialer = new Dialer({
@@ -168,12 +168,12 @@ describe('Dialer (stand-in ARI)', () => {
 
   it('the account is read once per alert on the way to the phone: the webhook hands over what it read; one found queued in the store is read as it joins the queue', async () => {
     const reads: string[] = [];
-    let counted: AccountStore | undefined;
+    let counted: SqliteAccountStore | undefined;
     const t = setup(
       {},
       {
         wrapAccounts: (real) => {
-          counted = Object.create(real) as AccountStore;
+          counted = Object.create(real) as SqliteAccountStore;
           counted.get = (userId) => {
             reads.push(userId);
             return real.get(userId);
@@ -1024,7 +1024,7 @@ describe('Dialer (stand-in ARI)', () => {
         { pollMs: 20 },
         {
           wrapProgress: (real) => {
-            const progress = Object.create(real) as CallProgressStore;
+            const progress = Object.create(real) as SqliteCallProgressStore;
             progress.transition = (callId, to, fields, detail) => {
               if (to === 'acknowledged' && failOnce) {
                 failOnce = false;

@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { AccountStore } from '../../src/store/sqlite/accounts.js';
+import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import { testSecrets } from '../helpers/secrets.js';
-import { CallProgressStore } from '../../src/store/sqlite/call-progress.js';
-import { CallStore } from '../../src/store/sqlite/calls.js';
-import { openDatabase } from '../../src/store/sqlite/database.js';
-import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
+import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
+import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
+import { openDatabase } from '../../src/store/sqlite/connect.js';
+import { SqliteCallWrites } from '../../src/store/sqlite/writes.js';
 import { CallEvents } from '../../src/core/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import type { FinalState } from '../../src/core/call-state.js';
@@ -43,9 +43,9 @@ function standInSender(
 function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: number; retryFirstMs?: number } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-smsbackup-'));
   const db = openDatabase(path.join(dir, 'ringhook.db'), { sync: 'normal' });
-  const accounts = new AccountStore(db, testSecrets());
-  const calls = new CallStore(db);
-  const progress = new CallProgressStore(db);
+  const accounts = new SqliteAccountStore(db, testSecrets());
+  const calls = new SqliteCallStore(db);
+  const progress = new SqliteCallProgressStore(db);
   const account = createAccount(accounts, { smsBackup });
   const accepted = calls.acceptNow(account.userId, 'premium', {
     form: 'text',
@@ -62,7 +62,7 @@ function setup(sender: SmsSender, smsBackup = true, retry: { retryWindowMs?: num
   const start = (with_: SmsSender, retry_ = retry) =>
     new SmsBackup({
       sender: with_,
-      store: { progress, writes: new PatientWriter(db, silentLogger), accounts },
+      store: { progress, writes: new SqliteCallWrites(db, silentLogger), accounts },
       events: new CallEvents(),
       logger: silentLogger,
       now: Date.now,

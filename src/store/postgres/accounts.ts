@@ -1,4 +1,4 @@
-// Accounts in PostgreSQL, as AccountStore keeps them in SQLite: the api_key sealed beside its HMAC,
+// Accounts in PostgreSQL, as SqliteAccountStore keeps them in SQLite: the api_key sealed beside its HMAC,
 // authentication comparing HMACs in constant time whether or not the user_id exists.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account } from '../../core/account.js';

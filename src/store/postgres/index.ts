@@ -14,7 +14,7 @@ import { PgOwnerAuthStore } from './owner-auth.js';
 import { PgCallProgressStore } from './progress.js';
 import { PgHeldCalls } from './held-calls.js';
 import { PgSessionStore } from './sessions.js';
-import { OrderedWrites } from './writes.js';
+import { PgCallWrites } from './writes.js';
 import { PgAlertReceiver } from './receive.js';
 
 export { redactUrl, driverTarget, type DatabaseTlsOptions } from './connect.js';
@@ -75,7 +75,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     held: new PgHeldCalls(sql, options.nodeId ?? 'cli', now),
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
-    writes: new OrderedWrites(),
+    writes: new PgCallWrites(),
     certificates: new PgCertificateStore(sql, options.secrets, now),
     // The CLI reads the nodes (doctor) and never says it is one: only serve beats (src/app/cluster.ts).
     nodes: new PgNodeRegistry(sql, options.nodeId ?? 'cli', now),

@@ -1,4 +1,4 @@
-// How account owners sign in to the dashboard, in PostgreSQL, as OwnerAuthStore does in SQLite.
+// How account owners sign in to the dashboard, in PostgreSQL, as SqliteOwnerAuthStore does in SQLite.
 import { LOGIN_LINK_TTL_MS } from '../../core/records.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
 import type { OwnerAuthRepo } from '../contract.js';

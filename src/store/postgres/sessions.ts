@@ -1,4 +1,4 @@
-// Browser sessions of the dashboard in PostgreSQL, as SessionStore keeps them in SQLite: only the
+// Browser sessions of the dashboard in PostgreSQL, as SqliteSessionStore keeps them in SQLite: only the
 // token's hash is stored.
 import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, type Session, TOUCH_EVERY_MS } from '../../core/records.js';
 import type { SessionRow } from '../rows.js';

@@ -1,6 +1,6 @@
 // The calling side's writes, in order: each starts when the one before it has settled, so the
 // steps of a call land in the order they happened. PostgreSQL waits without blocking the event
-// loop, so unlike SQLite's PatientWriter there is nothing to retry here.
+// loop, so unlike SQLite's SqliteCallWrites there is nothing to retry here.
 import type { Awaitable, CallWrites } from '../contract.js';
 import { settledOrAfter } from '../../lib/sleep.js';
 
@@ -11,7 +11,7 @@ interface Job {
   reject: (error: unknown) => void;
 }
 
-export class OrderedWrites implements CallWrites {
+export class PgCallWrites implements CallWrites {
   /** The first job is the one running. */
   private readonly queue: Job[] = [];
   private idle: Array<() => void> = [];

@@ -5,7 +5,7 @@ import type { Account } from '../../core/account.js';
 import { DEFAULT_LANGUAGE, defaultVoice } from '../../core/languages.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
 import { UserError } from '../../lib/errors.js';
-import type { Db } from './database.js';
+import type { Db } from './connect.js';
 import type { SecretBox } from '../secret-box.js';
 import { ACCOUNT_COLUMNS, endedBySuspension, toAccount, wrongSecretKeyMessage, type AccountRow } from '../rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
@@ -39,7 +39,7 @@ const SQL = {
 // the same time.
 const DUMMY_MAC = randomBytes(32);
 
-export class AccountStore implements AccountRepo {
+export class SqliteAccountStore implements AccountRepo {
   private readonly stmt;
   private readonly authenticateTx: (userId: string, apiKey: string) => Account | undefined;
 

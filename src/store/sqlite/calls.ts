@@ -13,7 +13,7 @@ import {
   monthWindow,
   type Plan,
 } from '../../core/limits.js';
-import { withBusyTimeout, type Db } from './database.js';
+import { withBusyTimeout, type Db } from './connect.js';
 import type {
   AcceptResult,
   CallKind,
@@ -72,7 +72,7 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
-export class CallStore implements CallRepo {
+export class SqliteCallStore implements CallRepo {
   private readonly stmt;
   /** An accept in a transaction of its own, answered at once (tools and tests; serve groups them: accept). */
   readonly acceptNow: (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck) => AcceptResult;

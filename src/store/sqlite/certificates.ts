@@ -1,5 +1,5 @@
 // ringhook's own certificate in SQLite: one node, so the order lock is this process's own.
-import type { Db } from './database.js';
+import type { Db } from './connect.js';
 import type { SecretBox } from '../secret-box.js';
 import type { CertificateFailure, CertificateRepo, CertificateState, StoredCertificate } from '../contract.js';
 import { CERTIFICATE_COLUMNS, type CertificateRow, certificateState, certificateValues } from '../certificates.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { inSingleExecutable } from '../../lib/assets.js';
-import type { Db } from './database.js';
+import type { Db } from './connect.js';
 
 /** How often the thread checkpoints. */
 export const CHECKPOINT_INTERVAL_MS = 100;

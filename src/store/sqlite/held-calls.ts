@@ -1,10 +1,10 @@
 // Alerts held for quiet hours (#41) in SQLite: one process writes at a time, so a release is one
 // IMMEDIATE transaction; an account's held alerts are released together, once.
-import type { Db } from './database.js';
+import type { Db } from './connect.js';
 import type { CallForDialing } from '../../core/records.js';
 import { HELD } from '../../core/call-state.js';
 import type { HeldCallRepo } from '../contract.js';
-import { SELECT_CALL } from './call-progress.js';
+import { SELECT_CALL } from './progress.js';
 
 const SQL = {
   hold: `UPDATE calls SET status = '${HELD}', held_until = @until, updated_at = @now

@@ -1,6 +1,6 @@
 // How account owners sign in to the dashboard: a password set by the admin, one-time sign-in
 // links printed by the CLI, and the admin flag.
-import type { Db } from './database.js';
+import type { Db } from './connect.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { LOGIN_LINK_TTL_MS } from '../../core/records.js';
@@ -25,7 +25,7 @@ const SQL = {
   dropLinks: 'DELETE FROM login_links WHERE user_id = ? AND used_at IS NULL',
 } as const;
 
-export class OwnerAuthStore implements OwnerAuthRepo {
+export class SqliteOwnerAuthStore implements OwnerAuthRepo {
   private readonly stmt;
 
   constructor(

@@ -1,6 +1,6 @@
 // Browser sessions of the dashboard. The cookie carries a random token; the table keeps its hash,
 // the account, the session's CSRF token and its lifetime.
-import type { Db } from './database.js';
+import type { Db } from './connect.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, TOUCH_EVERY_MS, type Session } from '../../core/records.js';
 import type { SessionRow } from '../rows.js';
@@ -16,7 +16,7 @@ const SQL = {
   prune: 'DELETE FROM sessions WHERE expires_at <= @now OR last_seen_at <= @idle_before',
 } as const;
 
-export class SessionStore implements SessionRepo {
+export class SqliteSessionStore implements SessionRepo {
   private readonly stmt;
 
   constructor(

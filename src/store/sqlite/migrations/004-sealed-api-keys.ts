@@ -1,7 +1,7 @@
 // The api_keys sealed at rest: the column keeps its place and its UNIQUE index but holds
 // "v1.<AES-256-GCM>" from now on, beside an HMAC-SHA256 of the key that authentication compares.
 // secret_key_check holds the key's fingerprint, so that a wrong key is noticed at once.
-import type { Db } from '../db.js';
+import type Database from 'better-sqlite3';
 import type { SecretBox } from '../../secret-box.js';
 
 export default `
@@ -15,7 +15,7 @@ CREATE TABLE secret_key_check (
 `;
 
 /** Seals the keys stored in the clear, with the key the database is opened with. */
-export function sealClearApiKeys(db: Db, secrets: SecretBox | undefined): void {
+export function sealClearApiKeys(db: Database.Database, secrets: SecretBox | undefined): void {
   const rows = db
     .prepare<[], { user_id: string; api_key: string }>('SELECT user_id, api_key_sealed AS api_key FROM accounts')
     .all();

@@ -1,6 +1,6 @@
 // Numbered migrations: the array index + 1 is the schema version (PRAGMA user_version).
 // Never edit a migration that has shipped; add the next one.
-import type { Db } from '../db.js';
+import type Database from 'better-sqlite3';
 import type { SecretBox } from '../../secret-box.js';
 import initial from './001-initial.js';
 import telephony from './002-telephony.js';
@@ -21,7 +21,7 @@ export interface Migration {
   name: string;
   sql: string;
   /** Rewrites data after the SQL, in the same transaction. */
-  data?: (db: Db, secrets: SecretBox | undefined) => void;
+  data?: (db: Database.Database, secrets: SecretBox | undefined) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [

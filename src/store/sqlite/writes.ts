@@ -10,11 +10,11 @@
 // about two to a commit, and each commit's flush holds the loop: bench/NOTES.md, 8). A write its
 // caller waits for before acting (a call's claim, an SMS's) is committed in the next turn, with them.
 import { isBusyError } from '../unavailable.js';
-import { withBusyTimeout, type Db } from './database.js';
+import { withBusyTimeout, type Db } from './connect.js';
 import type { Logger } from '../../lib/log.js';
 import type { CallWrites } from '../contract.js';
 
-export interface PatientWriterOptions {
+export interface SqliteCallWritesOptions {
   /** How long one try may block waiting for the lock, ms. */
   tryMs?: number;
   /** The pause between two tries while the lock is held, ms. */
@@ -36,7 +36,7 @@ interface Job {
   queuedAt: number;
 }
 
-export class PatientWriter implements CallWrites {
+export class SqliteCallWrites implements CallWrites {
   private readonly queue: Job[] = [];
   private readonly tryMs: number;
   private readonly retryMs: number;
@@ -53,7 +53,7 @@ export class PatientWriter implements CallWrites {
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
-    options: PatientWriterOptions = {},
+    options: SqliteCallWritesOptions = {},
   ) {
     this.tryMs = options.tryMs ?? 20;
     this.retryMs = options.retryMs ?? 100;

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
-import { PatientWriter } from '../../src/store/sqlite/patient-writes.js';
+import { openDatabase, type Db } from '../../src/store/sqlite/connect.js';
+import { SqliteCallWrites } from '../../src/store/sqlite/writes.js';
 import { silentLogger } from '../../src/lib/log.js';
 
 const open: Array<{ close(): void }> = [];
@@ -37,10 +37,10 @@ function lockFrom(file: string): { release(): void } {
 
 const insert = (db: Db, what: string) => () => db.prepare('INSERT INTO steps (what) VALUES (?)').run(what).changes;
 
-describe('PatientWriter', () => {
+describe('SqliteCallWrites', () => {
   it('the writes of one turn land together, in order, in one commit, before any of them is answered', async () => {
     const { db, rows, file } = setup();
-    const writes = new PatientWriter(db, silentLogger);
+    const writes = new SqliteCallWrites(db, silentLogger);
     // Another connection sees the database's version move once per commit.
     const other = new Database(file, { readonly: true });
     open.push(other);
@@ -64,7 +64,7 @@ describe('PatientWriter', () => {
 
   it('right after a commit, writes nothing waits for wait for the spacing and land in one commit; one waited for takes them along at once', async () => {
     const { db, rows, file } = setup();
-    const writes = new PatientWriter(db, silentLogger, { spacingMs: 300 });
+    const writes = new SqliteCallWrites(db, silentLogger, { spacingMs: 300 });
     const other = new Database(file, { readonly: true });
     open.push(other);
     const version = () => other.pragma('data_version', { simple: true }) as number;
@@ -96,7 +96,7 @@ describe('PatientWriter', () => {
 
   it('a write that fills the disk fails alone: the others of its group land, and each is told what the database holds', async () => {
     const { db, rows } = setup();
-    const writes = new PatientWriter(db, silentLogger);
+    const writes = new SqliteCallWrites(db, silentLogger);
     // A real SQLITE_FULL: the file may not grow past its present size.
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
     const big = 'x'.repeat(64 * 1024);
@@ -112,7 +112,7 @@ describe('PatientWriter', () => {
   it('does not block while another connection holds the lock, and lands every write in order once it is released', async () => {
     const { db, file, rows } = setup();
     const lock = lockFrom(file);
-    const writes = new PatientWriter(db, silentLogger, { tryMs: 10, retryMs: 30 });
+    const writes = new SqliteCallWrites(db, silentLogger, { tryMs: 10, retryMs: 30 });
     const started = performance.now();
     const all = ['dialing', 'ringing', 'busy'].map((what) => writes.write(what, insert(db, what)));
     // The connection's own busy timeout is 5 s: a blocking write would have taken that long.
@@ -129,7 +129,7 @@ describe('PatientWriter', () => {
 
   it('a write that fails for another reason is reported to its caller and undoes only itself', async () => {
     const { db, rows } = setup();
-    const writes = new PatientWriter(db, silentLogger);
+    const writes = new SqliteCallWrites(db, silentLogger);
     const first = writes.write('first', insert(db, 'first'));
     const bad = writes.write('bad', () => {
       insert(db, 'half of bad')();
@@ -145,7 +145,7 @@ describe('PatientWriter', () => {
   it('at shutdown, drain waits for the lock a while; what is still waiting is given up and reported', async () => {
     const { db, file, rows } = setup();
     const lock = lockFrom(file);
-    const writes = new PatientWriter(db, silentLogger, { tryMs: 5, retryMs: 20 });
+    const writes = new SqliteCallWrites(db, silentLogger, { tryMs: 5, retryMs: 20 });
     const left = writes.write('late', insert(db, 'late'));
     expect(await writes.drain(100)).toBe(false);
     expect(writes.abandon()).toBe(1);

@@ -8,9 +8,8 @@ import { UserError } from '../../lib/errors.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import type { SecretBox } from '../secret-box.js';
 
-import type { Db } from './db.js';
-
-export type { Db } from './db.js';
+/** The SQLite handle every part of the SQLite store is given: better-sqlite3's database. */
+export type Db = Database.Database;
 
 export interface OpenOptions {
   /** full: every commit reaches the disk before the 200; normal: survives a process crash, not a power cut. */

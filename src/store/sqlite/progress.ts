@@ -2,7 +2,7 @@
 // timeline (call_events), and the SMS backup, claimed once so it is never sent twice.
 import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isFinal, type CallState } from '../../core/call-state.js';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './database.js';
+import type { Db } from './connect.js';
 import type {
   CallEventRow,
   CallForDialing,
@@ -51,7 +51,7 @@ const SQL = {
                FROM calls WHERE sms_status = 'waiting' ORDER BY id`,
 } as const;
 
-export class CallProgressStore implements CallProgressRepo {
+export class SqliteCallProgressStore implements CallProgressRepo {
   private readonly stmt;
   /** The UPDATE of each combination of columns a transition sets, prepared once. */
   private readonly updates = new Map<string, Statement>();

@@ -1,15 +1,15 @@
 // The embedded store: one SQLite file, the stores over it, one process (no nodes, no change feed).
-import { AccountStore } from './accounts.js';
-import { CallProgressStore } from './call-progress.js';
-import { CallStore } from './calls.js';
+import { SqliteAccountStore } from './accounts.js';
+import { SqliteCallProgressStore } from './progress.js';
+import { SqliteCallStore } from './calls.js';
 import { SqliteHeldCalls } from './held-calls.js';
 import { SqliteCertificateStore } from './certificates.js';
 import { startCheckpointer } from './checkpointer.js';
-import { openDatabase, type Db, type OpenOptions } from './database.js';
-import { OwnerAuthStore } from './owner-auth.js';
-import { PatientWriter } from './patient-writes.js';
+import { openDatabase, type Db, type OpenOptions } from './connect.js';
+import { SqliteOwnerAuthStore } from './owner-auth.js';
+import { SqliteCallWrites } from './writes.js';
 import type { SecretBox } from '../secret-box.js';
-import { SessionStore } from './sessions.js';
+import { SqliteSessionStore } from './sessions.js';
 import type { Store } from '../contract.js';
 import type { Logger } from '../../lib/log.js';
 
@@ -17,9 +17,9 @@ export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
   /** The connection, for what only SQLite does (its online backup, the copy to PostgreSQL). */
   readonly db: Db;
-  readonly accounts: AccountStore;
-  readonly calls: CallStore;
-  readonly progress: CallProgressStore;
+  readonly accounts: SqliteAccountStore;
+  readonly calls: SqliteCallStore;
+  readonly progress: SqliteCallProgressStore;
 }
 
 export interface SqliteStoreOptions extends Pick<OpenOptions, 'sync' | 'busyTimeoutMs' | 'migrations'> {
@@ -36,8 +36,8 @@ export interface SqliteStoreOptions extends Pick<OpenOptions, 'sync' | 'busyTime
 export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
   const now = options.now ?? Date.now;
   const stores = {
-    accounts: new AccountStore(db, options.secrets, now, { checkKey: options.checkKey !== false }),
-    calls: new CallStore(db, now),
+    accounts: new SqliteAccountStore(db, options.secrets, now, { checkKey: options.checkKey !== false }),
+    calls: new SqliteCallStore(db, now),
   };
   const checkpointer = options.checkpointInThread ? startCheckpointer(db, options.sync ?? 'full') : null;
   return {
@@ -45,11 +45,11 @@ export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
     location: db.name,
     db,
     ...stores,
-    progress: new CallProgressStore(db, now),
+    progress: new SqliteCallProgressStore(db, now),
     held: new SqliteHeldCalls(db, now),
-    sessions: new SessionStore(db, now),
-    ownerAuth: new OwnerAuthStore(db, now),
-    writes: new PatientWriter(db, options.logger.child({ component: 'writes' })),
+    sessions: new SqliteSessionStore(db, now),
+    ownerAuth: new SqliteOwnerAuthStore(db, now),
+    writes: new SqliteCallWrites(db, options.logger.child({ component: 'writes' })),
     certificates: new SqliteCertificateStore(db, options.secrets, now),
     async ping() {
       db.prepare('SELECT 1').get();
