@@ -3,7 +3,6 @@ import type { Account } from '../core/account.js';
 import { MAX_DEDUPE_SECONDS, parseDedupeSeconds } from '../core/dedupe.js';
 import { parseSourceRule } from '../core/webhook-sources.js';
 import { UserError } from '../lib/errors.js';
-import { loadConfig } from '../config/index.js';
 
 export const ownerControlArgs = {
   dedupe: {
@@ -34,12 +33,5 @@ export function ownerControlChanges(args: {
       throw new UserError(`--sources: ${(error as Error).message}`);
     }
   }
-  // PostgreSQL's one-round-trip accept (migration 012's function) checks neither yet: a setting this
-  // server would not honour is refused rather than shown as on.
-  const asked = (changes.dedupeSeconds ?? 0) > 0 || (changes.webhookSources ?? 'any') !== 'any';
-  if (asked && loadConfig().databaseUrl)
-    throw new UserError(
-      '--dedupe and --sources are not honoured yet on a PostgreSQL store (RINGHOOK_DATABASE_URL): its one-round-trip accept does not check them; on PostgreSQL use the server-wide RINGHOOK_WEBHOOK_SOURCES',
-    );
   return changes;
 }

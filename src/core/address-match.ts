@@ -6,7 +6,8 @@ export interface AddressMatcher {
   readonly empty: boolean;
 }
 
-function normalize(address: string): { address: string; family: 'ipv4' | 'ipv6' } | null {
+/** The address as it is matched: an IPv4-mapped IPv6 address as IPv4; null when it is no IP address. */
+export function normalizeAddress(address: string): { address: string; family: 'ipv4' | 'ipv6' } | null {
   const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
   const version = isIP(plain);
   if (version === 4) return { address: plain, family: 'ipv4' };
@@ -25,7 +26,7 @@ export function parseAddressList(text: string): AddressMatcher {
     const parts = entry.split('/');
     if (parts.length > 2) throw new Error(`"${entry}" is not an IP address or CIDR block`);
     const [addr = '', prefixText] = parts;
-    const parsed = normalize(addr);
+    const parsed = normalizeAddress(addr);
     if (!parsed) throw new Error(`"${entry}" is not an IP address or CIDR block`);
     if (prefixText === undefined) {
       list.addAddress(parsed.address, parsed.family);
@@ -41,7 +42,7 @@ export function parseAddressList(text: string): AddressMatcher {
     empty: entries.length === 0,
     matches(address) {
       if (!address || entries.length === 0) return false;
-      const parsed = normalize(address);
+      const parsed = normalizeAddress(address);
       return parsed !== null && list.check(parsed.address, parsed.family);
     },
   };

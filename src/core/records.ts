@@ -135,6 +135,12 @@ export interface AlertToReceive {
   apiKey: string;
   /** The parsed alert, or why the body was refused (with a short excerpt of it). */
   payload: { ok: true; alert: Alert } | { ok: false; error: string; excerpt: string };
+  /** The client's own address (the peer, or what a trusted proxy named): the account's allowed sources are checked against it. */
+  address?: string | undefined;
+  /** The Idempotency-Key header, when sent (duplicate alerts, core/dedupe). */
+  idempotencyKey?: string | undefined;
+  /** The server's allowed sources (RINGHOOK_WEBHOOK_SOURCES) refused the address: the refusal's reason in the history. */
+  serverRefusal?: string | undefined;
 }
 
 /** What the store decided and recorded for an AlertToReceive. */
@@ -143,6 +149,10 @@ export type ReceivedAlert =
   /** `callId`: the refusal's own row in the history (the live history shows it). */
   | { outcome: 'suspended' | 'invalid'; account: Account; callId: string }
   | { outcome: 'refused'; account: Account; callId: string; decision: Exclude<LimitDecision, { allowed: true }> }
+  /** From an address outside the allowed sources of the server or the account (`setBy`). */
+  | { outcome: 'source_not_allowed'; account: Account; callId: string; setBy: 'server' | 'account' }
+  /** A duplicate (core/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
+  | { outcome: 'duplicate'; account: Account; callId: string; rowId: string }
   | {
       outcome: 'accepted';
       account: Account;

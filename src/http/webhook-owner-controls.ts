@@ -35,11 +35,21 @@ export async function refuseSource(
     callId,
     userId: account.userId,
     status: 'source_not_allowed',
-    error: `from ${address ?? 'an unknown address'}: not in ${refusal.rule.text}`,
+    error: sourceRefusalReason(address, refusal.rule),
     excerpt: '',
   });
   deps.onRejectionRecorded?.({ callId, userId: account.userId });
-  return new ApiError('source_not_allowed', sourceRefusal(refusal));
+  return sourceRefusalError(refusal.rule, refusal.setBy);
+}
+
+/** The refusal's reason in the account's history (both stores, both paths). */
+export function sourceRefusalReason(address: string | undefined, rule: SourceRule): string {
+  return `from ${address ?? 'an unknown address'}: not in ${rule.text}`;
+}
+
+/** The 403 for an address outside the rule set by the server or the account. */
+export function sourceRefusalError(rule: SourceRule, setBy: 'server' | 'account'): ApiError {
+  return new ApiError('source_not_allowed', sourceRefusal({ rule, setBy }));
 }
 
 /** A duplicate: 200 with the first alert's call; nothing placed, nothing counted. */

@@ -4,102 +4,34 @@
 import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from '../lib/errors.js';
 import { receivesCalls, type Account } from '../core/account.js';
-import { type Alert, MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
-import type { LimitDecision } from '../core/limits.js';
-import type { AlertToReceive } from '../core/records.js';
-import type { AccountRepo, CallRepo } from '../store/contract.js';
+import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
 import { type RefusalTally, refusalTally } from '../lib/refusal-tally.js';
-import type { AddressMatcher } from '../core/address-match.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { closingUnread, readBodyLimited } from './body.js';
 import { addressOf } from './client-address.js';
-import { ANY_SOURCE, type SourceRule } from '../core/webhook-sources.js';
+import { ANY_SOURCE } from '../core/webhook-sources.js';
 import { dedupeKey, dedupeSince } from '../core/dedupe.js';
 import { duplicateAnswer, refuseSource } from './webhook-owner-controls.js';
-import { errorAnswer, jsonAnswer, toResponse, type JsonAnswer } from './respond.js';
+import { errorAnswer, toResponse, type JsonAnswer } from './respond.js';
 import { credentialsFromPath } from '../core/webhook-path.js';
 import { newCallId } from '../core/ids.js';
-import type { SmsGatewaySetting } from '../core/sms-truth.js';
-import { acceptedBody } from './webhook-quiet-hours.js';
+import { receiveInOneStep } from './webhook-one-step.js';
+import {
+  type AlertRequest,
+  acceptedAnswer,
+  bodyExcerpt,
+  type Outcome,
+  refuse,
+  refuseOverLimit,
+  SUSPENDED,
+  type WebhookDeps,
+} from './webhook-outcome.js';
 
-export type WebhookResult =
-  | 'accepted'
-  | 'invalid_payload'
-  | 'unauthorized'
-  | 'suspended'
-  | 'limit_exceeded'
-  | 'rate_limited'
-  | 'too_many_failures'
-  | 'unavailable'
-  | 'duplicate'
-  | 'source_not_allowed'
-  | 'method_not_allowed';
-
-export interface WebhookDeps {
-  readonly store: { readonly accounts: AccountRepo; readonly calls: CallRepo };
-  logger: Logger;
-  now: () => number;
-  /** Told of every accepted call after its transaction committed (the dialer listens here). */
-  onCallQueued?: (queued: {
-    callId: string;
-    kind: 'alert';
-    message: string;
-    account: Account;
-    /** The store's write already told the other nodes (PostgreSQL's webhook function). */
-    announced?: boolean;
-  }) => void;
-  /** Told of every refused alert kept in its account's history (the live history shows it). */
-  onRejectionRecorded?: (rejection: { callId: string; userId: string }) => void;
-  /** Told of every answer, for metrics. */
-  onResult?: (result: WebhookResult, durationMs: number) => void;
-  /** Reverse proxies whose X-Forwarded-For names the client (for the failure throttle). */
-  trustProxy?: AddressMatcher;
-  /** The server's allowed sources (RINGHOOK_WEBHOOK_SOURCES); each account may narrow them further. */
-  webhookSources?: SourceRule;
-  /** The SMS gateway this server has (quiet hours' `sms` mode holds when none can send). */
-  smsGateway?: SmsGatewaySetting;
-}
-
-/** What the webhook needs of a request, whichever transport carried it. */
-export interface AlertRequest {
-  method: string;
-  pathname: string;
-  contentType: string | undefined;
-  /** The socket's peer address. */
-  peer: string | undefined;
-  forwardedFor: string | undefined;
-  /** The Idempotency-Key header, when sent (duplicate alerts, core/dedupe). */
-  idempotencyKey?: string | undefined;
-  /** The body, refused past `limit` bytes (an ApiError). */
-  readBody(limit: number): Promise<Uint8Array>;
-}
+export type { AlertRequest, WebhookDeps, WebhookResult } from './webhook-outcome.js';
 
 export type Webhook = (request: AlertRequest) => Promise<JsonAnswer>;
-
-interface Outcome {
-  result: WebhookResult;
-  answer: JsonAnswer;
-  /** The account the alert was for (authenticated), and its call when accepted: for the log line. */
-  userId?: string;
-  callId?: string;
-  /** Why it was refused, in the answer's words (never the alert's text). */
-  reason?: string;
-}
-
-const refuse = (result: WebhookResult, error: ApiError, userId?: string): Outcome => ({
-  result,
-  answer: errorAnswer(error),
-  reason: error.message,
-  ...(userId !== undefined && { userId }),
-});
-
-function bodyExcerpt(body: Uint8Array): string {
-  return new TextDecoder('utf-8', { fatal: false })
-    .decode(body.subarray(0, 800))
-    .replace(/[\u0000-\u001F\u007F]/g, ' ');
-}
 
 async function refusePayload(
   deps: WebhookDeps,
@@ -150,11 +82,14 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     );
   }
   const credentials = credentialsFromPath(request.pathname);
-  // The one-step path (PostgreSQL, #43) does not know the owner controls (#41) yet: a server with a
-  // source rule takes the step-by-step path, whose accept checks duplicates under the account's lock.
-  const serverSources = deps.webhookSources ?? ANY_SOURCE;
-  if (credentials && deps.store.calls.receiveAlert && serverSources.any)
-    return receiveInOneStep(request, deps, throttle, credentials, deps.store.calls.receiveAlert.bind(deps.store.calls));
+  if (credentials && deps.store.calls.receiveAlert)
+    return receiveInOneStep(
+      request,
+      deps,
+      () => refuseCredentials(request, deps, throttle),
+      credentials,
+      deps.store.calls.receiveAlert.bind(deps.store.calls),
+    );
   const account = credentials
     ? await deps.store.accounts.authenticate(credentials.userId, credentials.apiKey)
     : undefined;
@@ -174,7 +109,7 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     return refuse('suspended', SUSPENDED(), account.userId);
   }
 
-  const sourceError = await refuseSource(request, deps, account, serverSources);
+  const sourceError = await refuseSource(request, deps, account, deps.webhookSources ?? ANY_SOURCE);
   if (sourceError) return refuse('source_not_allowed', sourceError, account.userId);
 
   let body: Uint8Array;
@@ -211,95 +146,6 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
     return refuseOverLimit(outcome.decision, account.userId);
   }
   return acceptedAnswer(deps, account, outcome.callId, parsed.alert);
-}
-
-function refuseOverLimit(d: Exclude<LimitDecision, { allowed: true }>, userId: string): Outcome {
-  if (d.limit === 'monthly') {
-    return refuse(
-      'limit_exceeded',
-      new ApiError('monthly_limit_exceeded', 'Monthly call limit exceeded.', {
-        limit: d.allowance,
-        used: d.used,
-        resets_at: new Date(d.resetsAt).toISOString(),
-      }),
-      userId,
-    );
-  }
-  const perMinute = `${d.perMinute} call${d.perMinute === 1 ? '' : 's'} a minute`;
-  return refuse(
-    'rate_limited',
-    new ApiError(
-      'rate_limited',
-      `Too many alerts: the plan allows ${perMinute}. Retry after ${d.retryAfterSeconds} s.`,
-      { limit: d.perMinute, retry_after: d.retryAfterSeconds },
-      { 'retry-after': String(d.retryAfterSeconds) },
-    ),
-    userId,
-  );
-}
-
-const SUSPENDED = () =>
-  new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.');
-
-function acceptedAnswer(deps: WebhookDeps, account: Account, callId: string, alert: Alert, announced = false): Outcome {
-  deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
-  deps.logger.debug('alert text', { call_id: callId, message: alert.message });
-  return {
-    result: 'accepted',
-    userId: account.userId,
-    callId,
-    answer: jsonAnswer(200, acceptedBody(account, callId, alert, deps.now(), deps.smsGateway)),
-  };
-}
-
-/**
- * A store that decides everything in one step (PostgreSQL: one round trip): the body is read and
- * parsed first, and the store checks the credentials before anything else of it counts, so the
- * answers are those of the step-by-step path (a wrong key is a 401 whatever the body).
- */
-async function receiveInOneStep(
-  request: AlertRequest,
-  deps: WebhookDeps,
-  throttle: AuthFailureThrottle,
-  credentials: { userId: string; apiKey: string },
-  receive: NonNullable<CallRepo['receiveAlert']>,
-): Promise<Outcome> {
-  let payload: AlertToReceive['payload'];
-  let payloadError: ApiError | undefined;
-  try {
-    const body = await request.readBody(MAX_BODY_BYTES);
-    const parsed = parseAlertBody(body, request.contentType);
-    if (parsed.ok) payload = { ok: true, alert: parsed.alert };
-    else {
-      payloadError = new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {});
-      payload = { ok: false, error: payloadError.message, excerpt: bodyExcerpt(body) };
-    }
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    payloadError = error;
-    payload = { ok: false, error: error.message, excerpt: '' };
-  }
-  const received = await receive({ ...credentials, payload });
-  if (received.outcome !== 'unauthorized' && received.outcome !== 'accepted')
-    deps.onRejectionRecorded?.({ callId: received.callId, userId: received.account.userId });
-  switch (received.outcome) {
-    case 'unauthorized':
-      return refuseCredentials(request, deps, throttle);
-    case 'suspended':
-      return refuse('suspended', SUSPENDED(), received.account.userId);
-    case 'invalid':
-      return refuse('invalid_payload', payloadError!, received.account.userId);
-    case 'refused':
-      return refuseOverLimit(received.decision, received.account.userId);
-    case 'accepted':
-      return acceptedAnswer(
-        deps,
-        received.account,
-        received.callId,
-        (payload as { alert: Alert }).alert,
-        received.announced,
-      );
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
-// Owner controls (#41) over real HTTPS: duplicate alerts and the allowed sources, on a real SQLite
-// file through the webhook, and PostgreSQL's accept (the step to merge into its one-step function)
-// against a real PostgreSQL, 10 identical alerts at once.
+// Owner controls (#41) over real HTTPS: duplicate alerts and the allowed sources through the
+// webhook, the same tests on each store (a real SQLite file; a real PostgreSQL, where the webhook
+// takes the one-round-trip function), and PostgreSQL's step-by-step accept (the CLI's and the
+// tools') with 10 identical alerts at once through two nodes.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import { dedupeKey } from '../../src/core/dedupe.js';
@@ -10,134 +11,169 @@ import { createAccount } from '../helpers/accounts.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { STORE_KINDS, type StoreKind } from '../helpers/stores.js';
 
 const hookPath = (a: Pick<Account, 'userId' | 'apiKey'>) => `/webhook/${a.userId}/${a.apiKey}`;
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-describe('over HTTPS and SQLite', () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService();
-  });
-  afterAll(async () => {
-    await t?.stop();
-  });
-  afterEach(() => {
-    expect(t.takeErrorLogs()).toEqual([]);
+/** A service on `kind`: SQLite in its data dir, or a fresh database of a PostgreSQL cluster started for it. */
+async function serviceOn(
+  kind: StoreKind,
+  env: Record<string, string> = {},
+): Promise<{ t: TestService; pg?: PgCluster }> {
+  if (kind === 'sqlite') return { t: await startTestService(env) };
+  const pg = await startPostgres();
+  try {
+    const t = await startTestService({
+      RINGHOOK_DATABASE_URL: await pg.createDatabase('owner_controls_http'),
+      RINGHOOK_SECRET_KEY: 'c'.repeat(64),
+      ...env,
+    });
+    return { t, pg };
+  } catch (error) {
+    await pg.stop();
+    throw error;
+  }
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`over HTTPS and ${kind}`, () => {
+    let t: TestService;
+    let pg: PgCluster | undefined;
+    beforeAll(async () => {
+      ({ t, pg } = await serviceOn(kind));
+    });
+    afterAll(async () => {
+      await t?.stop();
+      await pg?.stop();
+    });
+    afterEach(() => {
+      expect(t.takeErrorLogs()).toEqual([]);
+    });
+
+    const account = async (changes: Partial<Account> = {}) => {
+      const a = await createAccount(t.service.stores.accounts, { plan: 'premium', smsBackup: false });
+      return (await t.service.stores.accounts.update(a.userId, changes))!;
+    };
+    const history = async (userId: string) => await t.service.stores.calls.list({ userId, limit: 100 });
+    const usage = async (userId: string) => (await t.service.stores.calls.usage(userId, t.clock.now())).used;
+
+    it('off (the default): two identical alerts 1 s apart are two calls', async () => {
+      const a = await account();
+      const one = await t.post(hookPath(a), 'BTC crossed 100k');
+      t.clock.advance(1000);
+      const two = await t.post(hookPath(a), 'BTC crossed 100k');
+      expect([one.status, two.status]).toEqual([200, 200]);
+      expect(two.json.call_id).not.toBe(one.json.call_id);
+      expect(two.json.duplicate).toBeUndefined();
+      expect(await usage(a.userId)).toBe(2);
+    });
+
+    it('on: the second identical alert 1 s later answers the first call_id, places and counts nothing, and is in the history', async () => {
+      const a = await account({ dedupeSeconds: 30 });
+      const one = await t.post(hookPath(a), JSON.stringify({ message: 'BTC up', ticker: 'BTCUSD', x: 1 }), JSON_TYPE);
+      t.clock.advance(1000);
+      const two = await t.post(hookPath(a), JSON.stringify({ x: 1, ticker: 'BTCUSD', message: 'BTC up' }), JSON_TYPE);
+      expect(one.status).toBe(200);
+      expect(two.status).toBe(200);
+      expect(two.json).toMatchObject({ success: true, duplicate: true, call_id: one.json.call_id });
+      expect(await usage(a.userId)).toBe(1);
+      const rows = await history(a.userId);
+      expect(rows.filter((r) => r.accepted)).toHaveLength(1);
+      const dup = rows.find((r) => r.status === 'duplicate');
+      expect(dup?.error).toBe(`duplicate of ${one.json.call_id}`);
+      // Another extra field is another alert; past the window the same alert rings again.
+      const other = await t.post(hookPath(a), JSON.stringify({ message: 'BTC up', ticker: 'BTCUSD', x: 2 }), JSON_TYPE);
+      expect(other.json.duplicate).toBeUndefined();
+      t.clock.advance(31_000);
+      const later = await t.post(hookPath(a), JSON.stringify({ message: 'BTC up', ticker: 'BTCUSD', x: 1 }), JSON_TYPE);
+      expect(later.json.duplicate).toBeUndefined();
+      expect(later.json.call_id).not.toBe(one.json.call_id);
+    });
+
+    it('three alerts with one Idempotency-Key are one call, whatever their bodies', async () => {
+      const a = await account({ dedupeSeconds: 60 });
+      const key = { 'idempotency-key': 'BTCUSD-2026-11-22T14:00:00Z' };
+      const replies = [];
+      for (const body of ['first', 'second', 'third']) {
+        replies.push(await t.post(hookPath(a), body, key));
+        t.clock.advance(500);
+      }
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(new Set(replies.map((r) => r.json.call_id)).size).toBe(1);
+      expect(replies.map((r) => r.json.duplicate ?? false)).toEqual([false, true, true]);
+      expect(await usage(a.userId)).toBe(1);
+    });
+
+    it('a JSON id decides instead of the body', async () => {
+      const a = await account({ dedupeSeconds: 60 });
+      const one = await t.post(hookPath(a), JSON.stringify({ id: 'alert-7', message: 'first' }), JSON_TYPE);
+      const two = await t.post(hookPath(a), JSON.stringify({ id: 'alert-7', message: 'changed' }), JSON_TYPE);
+      const three = await t.post(hookPath(a), JSON.stringify({ id: 'alert-8', message: 'first' }), JSON_TYPE);
+      expect(two.json).toMatchObject({ duplicate: true, call_id: one.json.call_id });
+      expect(three.json.duplicate).toBeUndefined();
+    });
+
+    it('10 identical alerts at once are one call', async () => {
+      const a = await account({ dedupeSeconds: 60 });
+      const replies = await Promise.all(Array.from({ length: 10 }, () => t.post(hookPath(a), 'ETH down 5%')));
+      expect(replies.every((r) => r.status === 200)).toBe(true);
+      expect(new Set(replies.map((r) => r.json.call_id)).size).toBe(1);
+      expect(replies.filter((r) => r.json.duplicate !== true)).toHaveLength(1);
+      expect((await history(a.userId)).filter((r) => r.accepted)).toHaveLength(1);
+      expect(await usage(a.userId)).toBe(1);
+    });
+
+    it('an account allowing only 127.0.0.1/32 refuses a client bound to 127.0.0.2 with 403 source_not_allowed, recorded', async () => {
+      const a = await account({ webhookSources: '127.0.0.1/32' });
+      const url = `${t.baseUrl.replace('localhost', '127.0.0.1')}${hookPath(a)}`;
+      const refused = await t.post(url, 'from elsewhere', {}, { localAddress: '127.0.0.2' });
+      expect(refused.status).toBe(403);
+      expect(refused.json.code).toBe('source_not_allowed');
+      expect(refused.json.error).toMatch(/127\.0\.0\.1\/32.*--sources/);
+      const allowed = await t.post(url, 'from here', {}, { localAddress: '127.0.0.1' });
+      expect(allowed.status).toBe(200);
+      const rows = await history(a.userId);
+      expect(rows.find((r) => r.status === 'source_not_allowed')?.error).toBe('from 127.0.0.2: not in 127.0.0.1/32');
+      expect(await usage(a.userId)).toBe(1);
+    });
   });
 
-  const account = async (changes: Partial<Account> = {}) => {
-    const a = await createAccount(t.service.stores.accounts, { plan: 'premium', smsBackup: false });
-    return (await t.service.stores.accounts.update(a.userId, changes))!;
-  };
-  const history = async (userId: string) => await t.service.stores.calls.list({ userId, limit: 100 });
-  const usage = async (userId: string) => (await t.service.stores.calls.usage(userId, t.clock.now())).used;
+  describe(`the whole server on ${kind}: RINGHOOK_WEBHOOK_SOURCES=tradingview behind a trusted proxy`, () => {
+    let t: TestService;
+    let pg: PgCluster | undefined;
+    beforeAll(async () => {
+      ({ t, pg } = await serviceOn(kind, {
+        RINGHOOK_WEBHOOK_SOURCES: 'tradingview',
+        RINGHOOK_TRUST_PROXY: '127.0.0.1',
+      }));
+    });
+    afterAll(async () => {
+      await t?.stop();
+      await pg?.stop();
+    });
 
-  it('off (the default): two identical alerts 1 s apart are two calls', async () => {
-    const a = await account();
-    const one = await t.post(hookPath(a), 'BTC crossed 100k');
-    t.clock.advance(1000);
-    const two = await t.post(hookPath(a), 'BTC crossed 100k');
-    expect([one.status, two.status]).toEqual([200, 200]);
-    expect(two.json.call_id).not.toBe(one.json.call_id);
-    expect(two.json.duplicate).toBeUndefined();
-    expect(await usage(a.userId)).toBe(2);
+    it("refuses an address the proxy names that is not TradingView's, and takes one that is", async () => {
+      const a = await createAccount(t.service.stores.accounts, { plan: 'premium', smsBackup: false });
+      const url = `${t.baseUrl.replace('localhost', '127.0.0.1')}${hookPath(a)}`;
+      const refused = await t.post(url, 'leaked URL', { 'x-forwarded-for': '203.0.113.9' });
+      expect(refused.status).toBe(403);
+      expect(refused.json.code).toBe('source_not_allowed');
+      expect(refused.json.error).toMatch(/TradingView's webhook addresses.*RINGHOOK_WEBHOOK_SOURCES/);
+      const tv = await t.post(url, 'from TradingView', { 'x-forwarded-for': '203.0.113.9, 52.89.214.238' });
+      expect(tv.status).toBe(200);
+      // Without the trusted proxy in between, the header names nobody: the peer itself is refused.
+      const direct = await t.post(
+        url,
+        'spoofed',
+        { 'x-forwarded-for': '52.89.214.238' },
+        { localAddress: '127.0.0.2' },
+      );
+      expect(direct.status).toBe(403);
+      expect(t.takeErrorLogs()).toEqual([]);
+    });
   });
-
-  it('on: the second identical alert 1 s later answers the first call_id, places and counts nothing, and is in the history', async () => {
-    const a = await account({ dedupeSeconds: 30 });
-    const one = await t.post(hookPath(a), JSON.stringify({ message: 'BTC up', ticker: 'BTCUSD', x: 1 }), JSON_TYPE);
-    t.clock.advance(1000);
-    const two = await t.post(hookPath(a), JSON.stringify({ x: 1, ticker: 'BTCUSD', message: 'BTC up' }), JSON_TYPE);
-    expect(one.status).toBe(200);
-    expect(two.status).toBe(200);
-    expect(two.json).toMatchObject({ success: true, duplicate: true, call_id: one.json.call_id });
-    expect(await usage(a.userId)).toBe(1);
-    const rows = await history(a.userId);
-    expect(rows.filter((r) => r.accepted)).toHaveLength(1);
-    const dup = rows.find((r) => r.status === 'duplicate');
-    expect(dup?.error).toBe(`duplicate of ${one.json.call_id}`);
-    // Another extra field is another alert; past the window the same alert rings again.
-    const other = await t.post(hookPath(a), JSON.stringify({ message: 'BTC up', ticker: 'BTCUSD', x: 2 }), JSON_TYPE);
-    expect(other.json.duplicate).toBeUndefined();
-    t.clock.advance(31_000);
-    const later = await t.post(hookPath(a), JSON.stringify({ message: 'BTC up', ticker: 'BTCUSD', x: 1 }), JSON_TYPE);
-    expect(later.json.duplicate).toBeUndefined();
-    expect(later.json.call_id).not.toBe(one.json.call_id);
-  });
-
-  it('three alerts with one Idempotency-Key are one call, whatever their bodies', async () => {
-    const a = await account({ dedupeSeconds: 60 });
-    const key = { 'idempotency-key': 'BTCUSD-2026-11-22T14:00:00Z' };
-    const replies = [];
-    for (const body of ['first', 'second', 'third']) {
-      replies.push(await t.post(hookPath(a), body, key));
-      t.clock.advance(500);
-    }
-    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(new Set(replies.map((r) => r.json.call_id)).size).toBe(1);
-    expect(replies.map((r) => r.json.duplicate ?? false)).toEqual([false, true, true]);
-    expect(await usage(a.userId)).toBe(1);
-  });
-
-  it('a JSON id decides instead of the body', async () => {
-    const a = await account({ dedupeSeconds: 60 });
-    const one = await t.post(hookPath(a), JSON.stringify({ id: 'alert-7', message: 'first' }), JSON_TYPE);
-    const two = await t.post(hookPath(a), JSON.stringify({ id: 'alert-7', message: 'changed' }), JSON_TYPE);
-    const three = await t.post(hookPath(a), JSON.stringify({ id: 'alert-8', message: 'first' }), JSON_TYPE);
-    expect(two.json).toMatchObject({ duplicate: true, call_id: one.json.call_id });
-    expect(three.json.duplicate).toBeUndefined();
-  });
-
-  it('10 identical alerts at once are one call', async () => {
-    const a = await account({ dedupeSeconds: 60 });
-    const replies = await Promise.all(Array.from({ length: 10 }, () => t.post(hookPath(a), 'ETH down 5%')));
-    expect(replies.every((r) => r.status === 200)).toBe(true);
-    expect(new Set(replies.map((r) => r.json.call_id)).size).toBe(1);
-    expect(replies.filter((r) => r.json.duplicate !== true)).toHaveLength(1);
-    expect((await history(a.userId)).filter((r) => r.accepted)).toHaveLength(1);
-    expect(await usage(a.userId)).toBe(1);
-  });
-
-  it('an account allowing only 127.0.0.1/32 refuses a client bound to 127.0.0.2 with 403 source_not_allowed, recorded', async () => {
-    const a = await account({ webhookSources: '127.0.0.1/32' });
-    const url = `${t.baseUrl.replace('localhost', '127.0.0.1')}${hookPath(a)}`;
-    const refused = await t.post(url, 'from elsewhere', {}, { localAddress: '127.0.0.2' });
-    expect(refused.status).toBe(403);
-    expect(refused.json.code).toBe('source_not_allowed');
-    expect(refused.json.error).toMatch(/127\.0\.0\.1\/32.*--sources/);
-    const allowed = await t.post(url, 'from here', {}, { localAddress: '127.0.0.1' });
-    expect(allowed.status).toBe(200);
-    const rows = await history(a.userId);
-    expect(rows.find((r) => r.status === 'source_not_allowed')?.error).toBe('from 127.0.0.2: not in 127.0.0.1/32');
-    expect(await usage(a.userId)).toBe(1);
-  });
-});
-
-describe('the whole server: RINGHOOK_WEBHOOK_SOURCES=tradingview behind a trusted proxy', () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService({ RINGHOOK_WEBHOOK_SOURCES: 'tradingview', RINGHOOK_TRUST_PROXY: '127.0.0.1' });
-  });
-  afterAll(async () => {
-    await t?.stop();
-  });
-
-  it("refuses an address the proxy names that is not TradingView's, and takes one that is", async () => {
-    const a = await createAccount(t.service.stores.accounts, { plan: 'premium', smsBackup: false });
-    const url = `${t.baseUrl.replace('localhost', '127.0.0.1')}${hookPath(a)}`;
-    const refused = await t.post(url, 'leaked URL', { 'x-forwarded-for': '203.0.113.9' });
-    expect(refused.status).toBe(403);
-    expect(refused.json.code).toBe('source_not_allowed');
-    expect(refused.json.error).toMatch(/TradingView's webhook addresses.*RINGHOOK_WEBHOOK_SOURCES/);
-    const tv = await t.post(url, 'from TradingView', { 'x-forwarded-for': '203.0.113.9, 52.89.214.238' });
-    expect(tv.status).toBe(200);
-    // Without the trusted proxy in between, the header names nobody: the peer itself is refused.
-    const direct = await t.post(url, 'spoofed', { 'x-forwarded-for': '52.89.214.238' }, { localAddress: '127.0.0.2' });
-    expect(direct.status).toBe(403);
-    expect(t.takeErrorLogs()).toEqual([]);
-  });
-});
+}
 
 describe("PostgreSQL's accept with a duplicate check (a real PostgreSQL)", () => {
   let pg: PgCluster;

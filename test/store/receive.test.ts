@@ -1,4 +1,4 @@
-// PostgreSQL's webhook step (migration 012's function): credentials, suspension, payload, both
+// PostgreSQL's webhook step (migration 014's function): credentials, suspension, payload, both
 // limits and the row, in one statement per alert, fewer when alerts arrive together, and exact
 // across nodes. The server counts the statements (pg_stat_statements), not the driver.
 import postgres from 'postgres';
@@ -74,7 +74,7 @@ describe('postgres: the webhook in one round trip', () => {
         expect((await receive(store, alert(premium.userId, premium.apiKey, `m${i}`))).outcome).toBe('accepted');
     });
     expect(accepted.total).toBe(5);
-    expect(accepted.texts.join('\n')).toContain('ringhook_receive_v12');
+    expect(accepted.texts.join('\n')).toContain('ringhook_receive_v14');
 
     const refusals = await statementsRun(url, async () => {
       expect((await receive(store, alert(premium.userId, 'wrong-key'))).outcome).toBe('unauthorized');

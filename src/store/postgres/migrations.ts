@@ -4,6 +4,7 @@
 import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { RECEIVE_FUNCTION_SQL } from './receive-function.js';
+import { RECEIVE_FUNCTION_V14_SQL } from './receive-function-v14.js';
 
 export interface PgMigration {
   name: string;
@@ -258,6 +259,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '012-receive-function', sql: RECEIVE_FUNCTION_SQL, oldestCompatible: 8 },
   // Expand: columns the previous release does not know (it would not dedupe nor check sources).
   { name: '013-owner-controls', sql: OWNER_CONTROLS, oldestCompatible: 8 },
+  // Expand: the webhook's function with the owner controls (v14); the previous release keeps calling v12.
+  { name: '014-receive-owner-controls', sql: RECEIVE_FUNCTION_V14_SQL, oldestCompatible: 8 },
   // Expand: columns the previous release does not know (it would ring in quiet hours, and never dial a held call).
   { name: '015-quiet-hours', sql: QUIET_HOURS, oldestCompatible: 8 },
 ];

@@ -1,25 +1,31 @@
 // The webhook's alerts on PostgreSQL in one round trip each, or fewer: the alerts that arrive while
 // the batches in flight are being committed go together in the next call of the server-side
-// function (migration 012), one transaction and one WAL flush for all of them. Each caller is
+// function (migration 014, with the owner controls), one transaction and one WAL flush for all of them. Each caller is
 // answered only after its batch committed: a 200 still means the alert is on the server's disk.
+import { normalizeAddress } from '../../core/address-match.js';
+import { alertKey } from '../../core/dedupe.js';
 import { newCallId } from '../../core/ids.js';
+import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../core/tradingview-sources.js';
 import { BURST_WINDOW_MS, decideLimits, monthWindow, PLAN_LIMITS } from '../../core/limits.js';
 import type { AlertToReceive, ReceivedAlert } from '../../core/records.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import { type AccountRow, alertColumns, MAX_REJECTIONS_KEPT, rejectionColumns, toAccount } from '../rows.js';
 import type { SecretBox } from '../secret-box.js';
 import { query, type Sql } from './connect.js';
-import { RECEIVE_FUNCTION } from './receive-function.js';
+import { RECEIVE_FUNCTION } from './receive-function-v14.js';
 
-const RECEIVE = `SELECT ${RECEIVE_FUNCTION}($1::text::jsonb, $2::text::jsonb, $3, $4, $5, $6, $7) AS results`;
+const RECEIVE = `SELECT ${RECEIVE_FUNCTION}($1::text::jsonb, $2::text::jsonb, $3, $4, $5, $6, $7, $8) AS results`;
 const PLANS = JSON.stringify(PLAN_LIMITS);
+const TRADINGVIEW = TRADINGVIEW_WEBHOOK_ADDRESSES.join(',');
 /** A batch bigger than this waits for the next call: one transaction does not hold many accounts' locks for long. */
 const MAX_BATCH = 64;
 
 type Verdict =
   | { r: 'unauthorized' }
   | { r: 'suspended' | 'invalid' | 'accepted'; account: Omit<AccountRow, 'api_key_sealed'> }
-  | { r: 'limited'; account: Omit<AccountRow, 'api_key_sealed'>; used: number; recent: number[] };
+  | { r: 'limited'; account: Omit<AccountRow, 'api_key_sealed'>; used: number; recent: number[] }
+  | { r: 'source'; account: Omit<AccountRow, 'api_key_sealed'>; by: 'server' | 'account' }
+  | { r: 'duplicate'; account: Omit<AccountRow, 'api_key_sealed'>; first: string };
 
 interface Pending {
   request: AlertToReceive;
@@ -28,9 +34,25 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/**
+ * What the function needs to check the owner controls (#41) whatever the account's settings, which
+ * only the database knows: the client's address (as written, and normalized for matching), and the
+ * server's refusal, when its rule refused it.
+ */
+function sourceOf(request: AlertToReceive): Record<string, unknown> {
+  const source: Record<string, unknown> = {};
+  if (request.serverRefusal !== undefined) source.sr = request.serverRefusal;
+  if (request.address === undefined) return source;
+  source.ip = request.address;
+  const normalized = normalizeAddress(request.address);
+  // A zone (fe80::1%eth0) is no address PostgreSQL reads: such a client is refused by any list.
+  if (normalized && !normalized.address.includes('%')) source.n = normalized.address;
+  return source;
+}
+
 /** The function's input for one alert: its credentials' MAC, and the row it becomes whichever way it is decided. */
 function itemOf(request: AlertToReceive, mac: Buffer): Record<string, unknown> {
-  const base = { u: request.userId, m: mac.toString('hex'), c: newCallId() };
+  const base = { u: request.userId, m: mac.toString('hex'), c: newCallId(), ...sourceOf(request) };
   const { payload } = request;
   if (!payload.ok) {
     const {
@@ -64,6 +86,7 @@ function itemOf(request: AlertToReceive, mac: Buffer): Record<string, unknown> {
     ...base,
     a: alertColumns(alert),
     refused,
+    k: alertKey({ idempotencyKey: request.idempotencyKey, alert }),
   };
 }
 
@@ -141,6 +164,7 @@ export class PgAlertReceiver {
       monthWindow(at).key,
       this.nodeId,
       MAX_REJECTIONS_KEPT,
+      TRADINGVIEW,
     ]);
     if (!row || row.results.length !== items.length)
       throw new Error(`${RECEIVE_FUNCTION} answered no verdict per alert`);
@@ -162,6 +186,10 @@ export class PgAlertReceiver {
       case 'suspended':
       case 'invalid':
         return { outcome: verdict.r, account, callId: item.c as string };
+      case 'source':
+        return { outcome: 'source_not_allowed', account, callId: item.c as string, setBy: verdict.by };
+      case 'duplicate':
+        return { outcome: 'duplicate', account, callId: verdict.first, rowId: item.c as string };
       case 'limited': {
         const decision = decideLimits(account.plan, at, verdict.used, verdict.recent);
         if (decision.allowed) throw new Error(`${RECEIVE_FUNCTION} refused an alert its limits allow`);

@@ -15,6 +15,7 @@ import reasonDetail from './010-reason-detail.js';
 import certificate from './011-certificate.js';
 import ownerControls from './013-owner-controls.js';
 import receiveFunction from './012-receive-function.js';
+import receiveOwnerControls from './014-receive-owner-controls.js';
 import quietHours from './015-quiet-hours.js';
 
 export interface Migration {
@@ -38,5 +39,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '011-certificate', sql: certificate },
   { name: '012-receive-function', sql: receiveFunction },
   { name: '013-owner-controls', sql: ownerControls },
+  { name: '014-receive-owner-controls', sql: receiveOwnerControls },
   { name: '015-quiet-hours', sql: quietHours },
 ];
