@@ -12,6 +12,7 @@ import { provisionCommand } from './cli/provision.js';
 import { sayCommand } from './cli/say.js';
 import { serveCommand } from './cli/serve.js';
 import { smsTestCommand } from './cli/sms-test.js';
+import { callbacksCommand } from './cli/callbacks.js';
 import { testCallCommand } from './cli/test-call.js';
 import { VERSION } from './lib/version.js';
 
@@ -27,6 +28,7 @@ export const rootCommand = defineCommand({
     calls: callsCommand,
     'test-call': testCallCommand,
     'sms-test': smsTestCommand,
+    callbacks: callbacksCommand,
     doctor: doctorCommand,
     backup: backupCommand,
     db: dbCommand,

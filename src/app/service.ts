@@ -18,6 +18,7 @@ import { loadSecretBox } from '../store/secret-key.js';
 import { startTelephony, type Telephony } from './telephony.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { prepareCertificate, type CertificateKeeper } from './acme.js';
+import { startCallbacks } from '../callbacks/index.js';
 
 /** The store as the service and the CLI open it. */
 export type Stores = Store;
@@ -121,6 +122,7 @@ export async function startService(
   config: Config,
   logger: Logger,
   now: () => number = Date.now,
+  options: { callbackCa?: string } = {},
 ): Promise<RunningService> {
   // The lock first: a serve that finds another one on its data dir opens (and migrates) nothing.
   let unlock: () => void;
@@ -144,6 +146,15 @@ export async function startService(
   let cluster: Cluster | null = null;
   let certificate: CertificateKeeper | null = null;
   let servers: RunningServers;
+  const callbacks = startCallbacks({
+    store: stores,
+    events,
+    logger: logger.child({ component: 'callbacks' }),
+    now,
+    allow: config.callbackAllow,
+    nodeId: config.nodeId,
+    ca: options.callbackCa,
+  });
   try {
     if (config.telephony.mode !== 'off')
       telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
@@ -255,6 +266,7 @@ export async function startService(
   } catch (error) {
     await cluster?.stop();
     await telephony?.stop(0);
+    await callbacks.stop();
     await stores.close();
     unlock();
     throw error;
@@ -273,6 +285,7 @@ export async function startService(
       await cluster?.stopTakingOver();
       await telephony?.stop(graceMs);
       await cluster?.stop();
+      await callbacks.stop();
       await stores.close();
       unlock();
     },

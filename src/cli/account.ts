@@ -22,6 +22,7 @@ import { accountView, iso, printFields, printJson, printTable } from './output.j
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
 import { smsBackupWarning } from '../core/sms-truth.js';
+import { applyCallbackOptions, callbackArgs, callbackFields, callbackUrlArg } from './callback-args.js';
 import { ownerControlArgs, ownerControlChanges } from './owner-control-args.js';
 import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';
 
@@ -66,6 +67,7 @@ async function showAccount(
   config: Pick<Config, 'publicUrl' | 'telephony' | 'sms'>,
   json: boolean,
   stores: Stores,
+  extra: Record<string, unknown> = {},
 ): Promise<void> {
   const usage = await stores.calls.usage(account.userId);
   const callerId = config.telephony.callerId ?? null;
@@ -77,6 +79,8 @@ async function showAccount(
     calls_this_month: usage.used,
     month_resets_at: iso(usage.resetsAt),
     caller_id: callerId,
+    ...(await callbackFields(stores, account.userId)),
+    ...extra,
   };
   if (json) printJson(view);
   else printFields(view);
@@ -219,6 +223,7 @@ const set = defineCommand({
     ...languageArgs,
     ...ownerControlArgs,
     ...quietHoursArgs,
+    ...callbackArgs,
     password: {
       type: 'boolean',
       description: 'Set the dashboard password (asked for, or read from stdin; never an argument)',
@@ -243,18 +248,29 @@ const set = defineCommand({
         ...ownerControlChanges(args),
         ...quietHoursChanges(args),
       };
+      const callbackUrl = callbackUrlArg(args);
+      const callbackShown = await applyCallbackOptions(
+        stores,
+        account.userId,
+        callbackUrl,
+        args['rotate-callback-secret'] === true,
+      );
       const dashboardChanged = await applyDashboardOptions(stores, account.userId, {
         password: args.password,
         admin: args.admin,
       });
-      if (Object.keys(changes).length === 0 && !dashboardChanged)
+      if (Object.keys(changes).length === 0 && !dashboardChanged && !callbackShown)
         throw new UserError(
-          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --quiet-hours, --timezone, --quiet-mode, --password or --admin',
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --password or --admin',
         );
       const shown = (
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account
       )!;
-      await showAccount(shown, config, args.json, stores);
+      await showAccount(shown, config, args.json, stores, callbackShown ?? {});
+      if (callbackShown?.callback_secret && !args.json)
+        process.stderr.write(
+          'Keep the callback secret now: it is not shown again (--rotate-callback-secret makes a new one).\n',
+        );
       if (changes.smsBackup === true) warnSmsBackupOn(shown, await smsGatewayNow(stores, config));
       noteLanguage(shown, args.language);
     }),

@@ -30,6 +30,8 @@ const TABLES = [
   'sessions',
   'login_links',
   'acme_certificate',
+  'callback_settings',
+  'callback_outbox',
 ] as const;
 /** PostgreSQL takes at most 65,535 parameters in one statement. */
 const MAX_PARAMS = 30_000;

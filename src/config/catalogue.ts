@@ -77,6 +77,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     allowed: '`any`, `tradingview`, or IP addresses and CIDRs, comma-separated',
   },
   {
+    names: ['RINGHOOK_CALLBACK_ALLOW'],
+    default: '— (public addresses only)',
+    meaning:
+      'ranges status callbacks may reach although they are loopback, private, carrier-grade NAT, link-local (cloud metadata) or multicast, e.g. `10.1.2.0/24` for a receiver on your own network; checked on the address connected to, after DNS ([callbacks](callbacks.md))',
+    allowed: 'IP addresses and CIDRs, comma-separated',
+  },
+  {
     names: ['RINGHOOK_MAX_CONNECTIONS'],
     default: 'half the open-file limit, at most 4096',
     meaning:

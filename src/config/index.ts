@@ -49,6 +49,8 @@ export const envSchema = z
     RINGHOOK_TRUST_PROXY: z.string().optional(),
     /** Who may send alerts to any account: "any" (default), "tradingview" (its four published addresses) or addresses/CIDRs. */
     RINGHOOK_WEBHOOK_SOURCES: z.string().optional(),
+    /** Address ranges status callbacks may reach although private, loopback or link-local (SSRF rule). */
+    RINGHOOK_CALLBACK_ALLOW: z.string().optional(),
     RINGHOOK_PUBLIC_URL: z
       .url({
         protocol: /^https?$/,
@@ -243,6 +245,8 @@ export interface Config extends TransportConfig {
   trustProxyText: string;
   /** The server's allowed alert sources (RINGHOOK_WEBHOOK_SOURCES; core/webhook-sources). */
   webhookSources: SourceRule;
+  /** Ranges status callbacks may reach although they are not public (RINGHOOK_CALLBACK_ALLOW; core/callback-address). */
+  callbackAllow: AddressMatcher;
   /** Base of the webhook URLs shown to owners, without a trailing slash. */
   publicUrl: string;
   publicUrlConfigured: boolean;
@@ -306,6 +310,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       `invalid configuration:\n  - RINGHOOK_WEBHOOK_SOURCES: ${(error as Error).message}; use any, tradingview, or comma-separated addresses or CIDRs, e.g. 203.0.113.0/24`,
     );
   }
+  let callbackAllow: AddressMatcher;
+  try {
+    callbackAllow = parseAddressList(e.RINGHOOK_CALLBACK_ALLOW ?? '');
+  } catch (error) {
+    throw new UserError(
+      `invalid configuration:\n  - RINGHOOK_CALLBACK_ALLOW: ${(error as Error).message}; use comma-separated addresses or CIDRs, e.g. 10.1.2.0/24`,
+    );
+  }
   const { dir: dataDir, origin: dataDirOrigin } = dataDirOf(env, cwd);
   const shownHost = e.RINGHOOK_HOST === '0.0.0.0' || e.RINGHOOK_HOST === '::' ? 'localhost' : e.RINGHOOK_HOST;
   const hostForUrl = isIP(shownHost) === 6 ? `[${shownHost}]` : shownHost;
@@ -329,6 +341,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy,
     trustProxyText: e.RINGHOOK_TRUST_PROXY ?? '',
     webhookSources,
+    callbackAllow,
     publicUrl,
     publicUrlConfigured: e.RINGHOOK_PUBLIC_URL !== undefined,
     selfSigned: e.RINGHOOK_SELF_SIGNED,

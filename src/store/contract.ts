@@ -10,6 +10,8 @@ import type { NodeInfo } from '../core/cluster-view.js';
 import type { SmsAttempt } from '../core/sms-truth.js';
 
 export type { NodeInfo } from '../core/cluster-view.js';
+import type { CallbackRepo } from './callbacks-contract.js';
+export type { CallbackRepo } from './callbacks-contract.js';
 import type {
   AcceptResult,
   AlertToReceive,
@@ -236,6 +238,7 @@ export interface Store {
   readonly ownerAuth: OwnerAuthRepo;
   readonly writes: CallWrites;
   readonly certificates: CertificateRepo;
+  readonly callbacks: CallbackRepo;
   /** Present when several nodes share the store. */
   readonly nodes?: NodeRegistry;
   readonly changes?: ChangeFeed;

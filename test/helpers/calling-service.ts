@@ -17,7 +17,10 @@ export interface CallingService {
 }
 
 /** `env` adds to or overrides the service's settings (e.g. RINGHOOK_AMD). */
-export async function startCallingService(env: Record<string, string> = {}): Promise<CallingService> {
+export async function startCallingService(
+  env: Record<string, string> = {},
+  options: { callbackCa?: string } = {},
+): Promise<CallingService> {
   await provisionAsterisk();
   const kannel = await startKannel();
   const trunkPort = await freeUdpPort();
@@ -32,6 +35,7 @@ export async function startCallingService(env: Record<string, string> = {}): Pro
       ...env,
     },
     realClock(),
+    options,
   );
   return {
     t,

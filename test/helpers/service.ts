@@ -90,7 +90,12 @@ export function makeDataDir(prefix = 'ringhook-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startTestService(env: Record<string, string> = {}, clock = testClock()): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  clock = testClock(),
+  /** `callbackCa`: the authority of the tests' status-callback receivers, trusted instead of the system's. */
+  options: { callbackCa?: string } = {},
+): Promise<TestService> {
   const dataDir = env.RINGHOOK_DATA_DIR ?? makeDataDir();
   const config = loadConfig({
     RINGHOOK_HOST: '127.0.0.1',
@@ -102,7 +107,7 @@ export async function startTestService(env: Record<string, string> = {}, clock =
   });
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
-  const service = await startService(config, logger, clock.now);
+  const service = await startService(config, logger, clock.now, options);
   const baseUrl = `https://127.0.0.1:${service.servers.httpsPort}`;
   const callRow = (callId: string) =>
     sqliteDb(service.stores).prepare('SELECT * FROM calls WHERE call_id = ?').get(callId) as CallRow;

@@ -20,8 +20,8 @@ function refusal(env: Record<string, string | undefined>): UserError {
 
 /** The config without its matcher (a closure, which toEqual cannot compare). */
 const comparable = (config: Config) => {
-  const { trustProxy, ...rest } = config;
-  return { ...rest, trustProxyEmpty: trustProxy.empty };
+  const { trustProxy, callbackAllow, ...rest } = config;
+  return { ...rest, trustProxyEmpty: trustProxy.empty, callbackAllowEmpty: callbackAllow.empty };
 };
 
 describe('loadConfig defaults', () => {

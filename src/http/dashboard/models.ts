@@ -13,6 +13,7 @@ import type { OverviewModel } from './pages/overview.js';
 import { FILTERS, filterStatuses } from './status.js';
 
 export const HISTORY_PAGE_SIZE = 25;
+export const CALLBACK_DELIVERIES_SHOWN = 10;
 
 export const historyQuery = z.object({
   status: z
@@ -40,6 +41,10 @@ export async function overviewModel(
     sms: await smsGatewayNow(ctx),
     readOnly,
     now: ctx.deps.now(),
+    callbacks: {
+      settings: await ctx.deps.store.callbacks.settings(account.userId),
+      deliveries: await ctx.deps.store.callbacks.recent(account.userId, CALLBACK_DELIVERIES_SHOWN),
+    },
   };
 }
 

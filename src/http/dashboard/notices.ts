@@ -19,6 +19,8 @@ const NOTICES = {
     tone: 'ok',
     text: 'Confirmation no longer required: an answered call whose message played counts as heard.',
   },
+  'callback-on': { tone: 'ok', text: 'Saved: status callbacks go to the new URL, signed with the same secret.' },
+  'callback-off': { tone: 'ok', text: 'Status callbacks are off: nothing more is sent.' },
   voice: { tone: 'ok', text: 'Saved: your calls now speak with this language, voice and intro.' },
   quiet: { tone: 'ok', text: 'Saved: your quiet hours. What happens to an alert in them is said below.' },
   regenerated: {

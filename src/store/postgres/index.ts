@@ -5,6 +5,7 @@ import type { Store } from '../contract.js';
 import { SteppedAside } from '../unavailable.js';
 import { checkSecretKey, PgAccountStore } from './accounts.js';
 import { PgCallStore } from './calls.js';
+import { pgCallbackStore } from './callbacks.js';
 import { PgCertificateStore } from './certificates.js';
 import { PgChangeFeed } from './changes.js';
 import { connect, redactUrl, type DatabaseTlsOptions } from './connect.js';
@@ -77,6 +78,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new PgCallWrites(),
     certificates: new PgCertificateStore(sql, options.secrets, now),
+    callbacks: pgCallbackStore(sql, options.secrets, now),
     // The CLI reads the nodes (doctor) and never says it is one: only serve beats (src/app/cluster.ts).
     nodes: new PgNodeRegistry(sql, options.nodeId ?? 'cli', now),
     changes: new PgChangeFeed(sql, options.nodeId ?? 'cli'),

@@ -3,6 +3,7 @@ import { SqliteAccountStore } from './accounts.js';
 import { SqliteCallProgressStore } from './progress.js';
 import { SqliteCallStore } from './calls.js';
 import { SqliteHeldCalls } from './held-calls.js';
+import { sqliteCallbackStore } from './callbacks.js';
 import { SqliteCertificateStore } from './certificates.js';
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, type Db, type OpenOptions } from './connect.js';
@@ -51,6 +52,7 @@ export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
     ownerAuth: new SqliteOwnerAuthStore(db, now),
     writes: new SqliteCallWrites(db, options.logger.child({ component: 'writes' })),
     certificates: new SqliteCertificateStore(db, options.secrets, now),
+    callbacks: sqliteCallbackStore(db, options.secrets, now),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -10,6 +10,7 @@ import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
 import { quietHoursSection } from './quiet-hours.js';
+import { callbacksSection, type CallbacksView } from './callbacks.js';
 
 export interface OverviewModel {
   viewer: Viewer;
@@ -30,6 +31,8 @@ export interface OverviewModel {
   readOnly: boolean;
   /** The instant the page is made: whether quiet hours are on now. */
   now: number;
+  /** Status callbacks: the settings and the last deliveries. */
+  callbacks?: CallbacksView | undefined;
   notice?: Notice | undefined;
 }
 
@@ -305,6 +308,7 @@ ${quietHoursSection({ viewer: model.viewer, account: model.account, sms: model.s
 ${keysSection(model)}
 ${voiceSection(model)}
 ${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}
+${model.callbacks ? callbacksSection(model.callbacks, model.viewer.csrfToken, model.readOnly) : ''}
 ${contactSection(model)}
 ${actionsSection(model)}`;
 }

@@ -13,6 +13,7 @@ import { overviewPage, regeneratePage } from '../pages/overview.js';
 import { htmlResponse, plain, redirectTo } from '../respond.js';
 import { mountHearRoutes } from './hear.js';
 import { mountQuietHoursRoute } from './quiet-hours.js';
+import { mountCallbackRoutes } from './callbacks.js';
 import { filterStatuses } from '../status.js';
 import { historyModel, historyQuery, overviewModel } from '../models.js';
 
@@ -112,6 +113,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
 
   mountHearRoutes(app, ctx);
   mountQuietHoursRoute(app, ctx);
+  mountCallbackRoutes(app, ctx);
 
   // The caller id as a contact card, to save in the phone and let through Do Not Disturb.
   app.get(

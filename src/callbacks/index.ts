@@ -1,0 +1,42 @@
+// Status callbacks (#41): the feed that keeps this node's call events in the outbox, and the
+// sender that delivers the outbox. Started and stopped with the service.
+import type { AddressMatcher } from '../core/address-match.js';
+import type { CallEvents } from '../core/call-events.js';
+import type { Store } from '../store/contract.js';
+import type { Logger } from '../lib/log.js';
+import { startCallbackFeed } from './feed.js';
+import { CallbackSender } from './sender.js';
+
+export { setCallbackUrl, rotateCallbackSecret, ROTATION_OVERLAP_MS } from './settings.js';
+export { sendSigned } from './send.js';
+
+export interface CallbacksDeps {
+  store: Store;
+  events: CallEvents;
+  logger: Logger;
+  now: () => number;
+  allow: AddressMatcher;
+  nodeId: string;
+  /** Certificate authorities trusted for receivers instead of the system's (tests). */
+  ca?: string | undefined;
+}
+
+export function startCallbacks(deps: CallbacksDeps): { stop(): Promise<void> } {
+  const sender = new CallbackSender({
+    store: deps.store.callbacks,
+    logger: deps.logger,
+    now: deps.now,
+    allow: deps.allow,
+    nodeId: deps.nodeId,
+    ca: deps.ca,
+  });
+  const feed = startCallbackFeed({ ...deps, onAdded: () => sender.wake() });
+  sender.start();
+  sender.wake();
+  return {
+    async stop() {
+      await feed.stop();
+      await sender.stop();
+    },
+  };
+}

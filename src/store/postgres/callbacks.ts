@@ -1,0 +1,24 @@
+// Status callbacks in PostgreSQL, shared by every node: the claim skips rows another node is
+// claiming at the same moment, so each delivery is sent by one node (until its lease ends).
+import { CallbackStore, DELIVERY_COLUMNS, DUE_CONDITION, type StatementRunner } from '../callbacks.js';
+import type { SecretBox } from '../secret-box.js';
+import { query, type Sql } from './connect.js';
+
+const CLAIM = `UPDATE callback_outbox SET status = 'sending', claim = $1, claimed_until = $3
+  WHERE id IN (SELECT id FROM callback_outbox WHERE ${DUE_CONDITION} ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
+  RETURNING ${DELIVERY_COLUMNS}`;
+
+function runner(sql: Sql): StatementRunner {
+  return {
+    async all<Row>(text: string, values: unknown[]) {
+      return [...(await query<Row>(sql, text, values))];
+    },
+    async run(text: string, values: unknown[]) {
+      return (await query(sql, text, values)).count;
+    },
+  };
+}
+
+export function pgCallbackStore(sql: Sql, secrets: SecretBox, now: () => number): CallbackStore {
+  return new CallbackStore(runner(sql), secrets, now, CLAIM);
+}

@@ -1,0 +1,42 @@
+// Status callbacks in SQLite: the shared logic (../callbacks.ts) over better-sqlite3. One process
+// writes the file, so the claim is one UPDATE … RETURNING.
+import { CallbackStore, DELIVERY_COLUMNS, DUE_CONDITION, type StatementRunner } from '../callbacks.js';
+import type { SecretBox } from '../secret-box.js';
+import type { Db } from './connect.js';
+
+const CLAIM = `UPDATE callback_outbox SET status = 'sending', claim = $1, claimed_until = $3
+  WHERE id IN (SELECT id FROM callback_outbox WHERE ${DUE_CONDITION} ORDER BY id LIMIT $4)
+  RETURNING ${DELIVERY_COLUMNS}`;
+
+/** $1, $2… become @p1, @p2… (better-sqlite3 binds named values). */
+function named(sql: string): string {
+  return sql.replace(/\$(\d+)/g, '@p$1');
+}
+
+function valuesOf(values: unknown[]): Record<string, unknown> {
+  return Object.fromEntries(values.map((value, i) => [`p${i + 1}`, value]));
+}
+
+function runner(db: Db): StatementRunner {
+  const prepared = new Map<string, ReturnType<Db['prepare']>>();
+  const statement = (sql: string) => {
+    let found = prepared.get(sql);
+    if (!found) {
+      found = db.prepare(named(sql));
+      prepared.set(sql, found);
+    }
+    return found;
+  };
+  return {
+    async all<Row>(sql: string, values: unknown[]) {
+      return statement(sql).all(valuesOf(values)) as Row[];
+    },
+    async run(sql: string, values: unknown[]) {
+      return statement(sql).run(valuesOf(values)).changes;
+    },
+  };
+}
+
+export function sqliteCallbackStore(db: Db, secrets: SecretBox, now: () => number): CallbackStore {
+  return new CallbackStore(runner(db), secrets, now, CLAIM);
+}
