@@ -109,7 +109,12 @@ export async function startTelephony(config: Config, deps: TelephonyDeps): Promi
     setting: t.tts.japaneseDictionary,
     logger: logger.child({ component: 'speech' }),
   });
-  const dialer = await startDialer(t, deps, { ari, tts, japanese, smsBackup: backup.smsBackup }, logger);
+  const dialer = await startDialer(
+    t,
+    deps,
+    { ari, tts, japanese, sms: backup.sms, smsBackup: backup.smsBackup },
+    logger,
+  );
   loadJapaneseEarly(japanese, deps, logger);
   const stopCleaning = cleanSpeechCache(tts, logger);
   const { writes } = deps.store;
@@ -222,7 +227,7 @@ function startSpeech(
 async function startDialer(
   t: Config['telephony'],
   deps: TelephonyDeps,
-  parts: { ari: AriClient; tts: Tts; japanese: JapaneseDictionary; smsBackup: SmsBackup },
+  parts: { ari: AriClient; tts: Tts; japanese: JapaneseDictionary; sms: SmsSender; smsBackup: SmsBackup },
   logger: Logger,
 ): Promise<Dialer> {
   const dialer = new Dialer({
@@ -249,6 +254,7 @@ async function startDialer(
     maxConcurrent: t.maxCalls,
     callsPerSecond: t.trunkCps,
     freshnessMs: t.freshnessMs,
+    sendsSms: parts.sms.kind !== 'none',
   });
   await dialer.start();
   return dialer;

@@ -34,6 +34,8 @@ export function startCallbackFeed(deps: FeedDeps): { stop(): Promise<void> } {
 }
 
 async function addEvents(deps: FeedDeps, change: CallChange): Promise<void> {
+  // Held for quiet hours: no event of its own (call.queued came with it; the rest follow its call).
+  if (change.status === 'held') return;
   const settings = await deps.store.callbacks.settings(change.userId);
   if (!settings?.url) return;
   const call = await deps.store.calls.get(change.callId);

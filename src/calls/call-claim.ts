@@ -8,6 +8,8 @@ import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
 import { spokenAlertsNoted } from '../core/spoken-alerts.js';
+import { messagesToSay } from '../core/held-speech.js';
+import { keptQuiet } from './quiet-hours.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { SpeechPlanner } from '../speech/speech-planner.js';
 import type { CallLedger } from './call-ledger.js';
@@ -31,7 +33,10 @@ export interface ClaimedCall {
 
 /** What the claim uses of the call desk (call-desk.ts). */
 export interface ClaimDesk {
-  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'endpointFor' | 'tts' | 'japanese'>;
+  readonly settings: Pick<
+    DialerSettings,
+    'store' | 'now' | 'endpointFor' | 'tts' | 'japanese' | 'sendsSms' | 'logger' | 'events'
+  >;
   readonly ledger: Pick<CallLedger, 'claim' | 'end'>;
   readonly sessions: Pick<CallSessions, 'add'>;
   readonly speech: Pick<SpeechPlanner, 'plan'>;
@@ -65,18 +70,18 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
       desk.ledger.end(alert, { state: 'failed', fields: { endedAt: now(), ...reason }, phone: null });
     return undefined;
   }
+  // Quiet hours (#41) are decided here, where every alert passes before its call, whichever node
+  // or restart queued it: held until they end, or the SMS instead of the call.
+  if (await keptQuiet(desk, calls, account)) return undefined;
   const dialedAt = now();
   const endpoint = desk.settings.endpointFor(account.phone);
   const own = callSpeech(account);
   // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
   // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
+  // Alerts held for quiet hours are said newest first, each with how old it is (core/held-speech.ts).
   const spoken = (alerts: readonly CallForDialing[]) =>
-    spokenAlertsNoted(
-      alerts.map((c) => c.message),
-      own.language,
-      { readJapanese },
-    );
+    spokenAlertsNoted(messagesToSay(alerts, now(), own.language), own.language, { readJapanese });
   const says = (alerts: readonly CallForDialing[]) => spoken(alerts).text;
   const { text, notes } = spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);

@@ -31,6 +31,7 @@ import {
   recoverAtStart,
 } from './call-recovery.js';
 import { CallScript, type ScriptDesk } from './call-script.js';
+import { releaseHeld } from './quiet-hours.js';
 import { alertsOf, arm, backupTrunkSession, type CallSession, CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
@@ -137,6 +138,15 @@ export class CallDesk {
     this.flow.route(event);
   }
 
+  /** Held alerts whose quiet hours ended, queued together (quiet-hours.ts); how many. */
+  releaseHeld(): Promise<number> {
+    return releaseHeld({
+      settings: this.settings,
+      enqueue: (callId) => this.enqueue(callId),
+      enqueueTogether: (alerts) => this.enqueueTogether(alerts),
+    });
+  }
+
   /** At start: what a previous process left (call-recovery.ts). */
   recoverAtStart(): Promise<void> {
     return recoverAtStart(this.inside);
@@ -203,10 +213,20 @@ export class CallDesk {
     );
   }
 
+  /** Alerts released together (held for quiet hours): all in the queue before a line is looked at, so one call carries them. */
+  enqueueTogether(alerts: readonly JustQueued[]): void {
+    for (const alert of alerts) {
+      if (this.stopping || this.sessions.has(alert.callId) || this.starting.has(alert.callId)) continue;
+      if (this.queue.add(alert.callId)) this.waiting.set(alert.callId, waitingAlert(alert));
+    }
+    this.pump();
+  }
+
   /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */
   private endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
     const { now, freshnessMs } = this.settings;
-    const fate = queuedFate(call.receivedAt, now(), freshnessMs, when);
+    // A call held for quiet hours is as fresh as their end.
+    const fate = queuedFate(Math.max(call.receivedAt, call.heldUntil ?? 0), now(), freshnessMs, when);
     if (!fate.dial) {
       const { state, error, reasonDetail, returnsAllowance } = fate;
       this.ledger.end(call, {

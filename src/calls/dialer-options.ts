@@ -14,7 +14,7 @@ import type { Tts } from '../speech/tts-api.js';
  * An account is read only for an alert found queued in the store: the webhook and a test call hand
  * theirs over with the account they read.
  */
-export type DialerStore = Pick<Store, 'progress' | 'writes' | 'accounts'>;
+export type DialerStore = Pick<Store, 'progress' | 'writes' | 'accounts' | 'held'>;
 
 export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   store: DialerStore;
@@ -48,6 +48,8 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   digitWaitMs?: number;
   /** How often the database is looked at for calls queued by another process (CLI test calls). */
   pollMs?: number;
+  /** The server sends SMS (a gateway set): quiet hours' `sms` mode sends one instead of the call, else holds. */
+  sendsSms?: boolean;
   /** A call answered longer than this is hung up (a stuck playback must not hold a line). */
   maxTalkMs?: number;
 }
@@ -68,6 +70,7 @@ export function withDefaults(options: DialerOptions): DialerSettings {
     pollMs: 250,
     maxTalkMs: 5 * 60_000,
     maxCallSec: 1_000,
+    sendsSms: false,
     ...options,
   };
 }

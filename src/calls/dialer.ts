@@ -8,6 +8,7 @@ import type { AriEvent } from '../pbx/ari-schema.js';
 import { CallDesk } from './call-desk.js';
 import { type DialerOptions, type DialerSettings, withDefaults } from './dialer-options.js';
 import type { JustQueued } from './waiting-alerts.js';
+import { RELEASE_EVERY_MS } from './quiet-hours.js';
 
 /** The regular look at the store waits at least this many times what the last one took, */
 const POLL_COST_RATIO = 50;
@@ -20,6 +21,7 @@ export class Dialer {
   private pollTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private storeDown = false;
+  private releasedAt = Number.NEGATIVE_INFINITY;
   private readonly onAriEvent = (e: AriEvent) => this.desk.route(e);
   // After a reconnect, the calls of before the drop are reconciled first, and only then are queued
   // calls dialed: a call dialed now has no channel yet and must not be taken for one that vanished.
@@ -94,6 +96,10 @@ export class Dialer {
     let gapMs = pollMs;
     try {
       await this.desk.reconcile();
+      if (this.settings.now() - this.releasedAt >= RELEASE_EVERY_MS) {
+        this.releasedAt = this.settings.now();
+        await this.desk.releaseHeld();
+      }
       if (this.storeDown) logger.info('the store answers again: calls are looked at again');
       this.storeDown = false;
       gapMs = Math.min(POLL_MAX_GAP_MS, Math.max(pollMs, (performance.now() - started) * POLL_COST_RATIO));

@@ -21,14 +21,17 @@ export interface JustQueued {
   kind: CallKind;
   message: string;
   account: Account;
+  /** Held for quiet hours and released with the account's others: one call carries them all (core/line). */
+  held?: boolean;
 }
 
 /** The alert as it waits for its phone's line. */
-export function waitingAlert({ callId, kind, message, account }: JustQueued): QueuedAlert {
+export function waitingAlert({ callId, kind, message, account, held }: JustQueued): QueuedAlert {
   // An account suspended still takes its turn: the dialer ends its alerts, alone.
   if (!receivesCalls(account))
     return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test', account };
   const alert: QueuedAlert = { callId, userId: account.userId, phone: account.phone, alone: kind === 'test', account };
+  if (held) alert.held = true;
   if (kind === 'alert') alert.speaks = { message, speech: callSpeech(account) };
   return alert;
 }
@@ -43,5 +46,11 @@ export async function loadWaitingAlert(
   const account = await store.accounts.get(call.userId);
   // An account gone takes its turn too: the dialer ends its alerts, alone.
   if (!account) return { callId, userId: call.userId, phone: `none:${callId}`, alone: call.kind === 'test' };
-  return waitingAlert({ callId, kind: call.kind, message: call.message, account });
+  return waitingAlert({
+    callId,
+    kind: call.kind,
+    message: call.message,
+    account,
+    held: (call.heldUntil ?? null) !== null,
+  });
 }

@@ -23,6 +23,7 @@ import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
 import { smsBackupWarning } from '../core/sms-truth.js';
 import { applyCallbackOptions, callbackArgs, callbackFields, callbackUrlArg } from './callback-args.js';
 import { ownerControlArgs, ownerControlChanges } from './owner-control-args.js';
+import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';
 
 const languageArgs = {
   language: {
@@ -69,8 +70,11 @@ async function showAccount(
 ): Promise<void> {
   const usage = await stores.calls.usage(account.userId);
   const callerId = config.telephony.callerId ?? null;
+  const held = await stores.held.heldFor(account.userId);
   const view = {
     ...accountView(account, config.publicUrl, await smsGatewayNow(stores, config)),
+    held_alerts: held.count,
+    held_until: held.until === null ? null : iso(held.until),
     calls_this_month: usage.used,
     month_resets_at: iso(usage.resetsAt),
     caller_id: callerId,
@@ -124,6 +128,7 @@ const create = defineCommand({
     name: { type: 'string', description: 'A name for the account', default: '' },
     ...languageArgs,
     ...ownerControlArgs,
+    ...quietHoursArgs,
     ...jsonArg,
   },
   run: ({ args }) => {
@@ -137,6 +142,7 @@ const create = defineCommand({
       requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
       name: parseArg(nameSchema, args.name, '--name'),
       ...ownerControlChanges(args),
+      ...quietHoursChanges(args),
     };
     return withStores(
       async (stores, config) => {
@@ -200,7 +206,7 @@ const set = defineCommand({
   meta: {
     name: 'set',
     description:
-      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window or allowed sources",
+      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources or quiet hours",
   },
   args: {
     ...userIdArg,
@@ -215,6 +221,7 @@ const set = defineCommand({
     name: { type: 'string', description: 'A name for the account' },
     ...languageArgs,
     ...ownerControlArgs,
+    ...quietHoursArgs,
     ...callbackArgs,
     password: {
       type: 'boolean',
@@ -238,6 +245,7 @@ const set = defineCommand({
         ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
         ...voiceChanges(account, args),
         ...ownerControlChanges(args),
+        ...quietHoursChanges(args),
       };
       const callbackUrl = callbackUrlArg(args);
       const callbackShown = await applyCallbackOptions(
@@ -252,7 +260,7 @@ const set = defineCommand({
       });
       if (Object.keys(changes).length === 0 && !dashboardChanged && !callbackShown)
         throw new UserError(
-          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --callback-url, --rotate-callback-secret, --password or --admin',
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --password or --admin',
         );
       const shown = (
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account

@@ -6,6 +6,7 @@ import type { CallRecord } from '../core/records.js';
 import { smsReasonText } from '../core/reasons.js';
 import type { SmsGatewayState } from '../core/sms-truth.js';
 import { smsBackupFields } from './sms-promise.js';
+import { quietHoursView } from './quiet-hours-args.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -51,6 +52,7 @@ export function accountView(account: Account, publicUrl: string, sms: SmsGateway
     intro: introFor(account),
     dedupe_seconds: account.dedupeSeconds,
     webhook_sources: account.webhookSources,
+    ...quietHoursView(account, sms, Date.now()),
     status: account.status,
     created_at: iso(account.createdAt),
     updated_at: iso(account.updatedAt),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { LanguageCode, VoiceId } from './language-types.js';
 import type { Plan } from './limits.js';
+import type { QuietMode } from './quiet-delivery.js';
 
 export type AccountStatus = 'active' | 'suspended';
 
@@ -29,6 +30,10 @@ export interface Account {
   dedupeSeconds: number;
   /** Who may send alerts: 'any', 'tradingview' or a list of addresses and CIDR blocks (core/webhook-sources). */
   webhookSources: string;
+  /** Quiet hours (core/quiet-delivery): the windows' canonical text ('' = none), their IANA time zone, and what happens to an alert in them. */
+  quietHours: string;
+  timeZone: string;
+  quietMode: QuietMode;
   createdAt: number;
   updatedAt: number;
   keyCreatedAt: number;

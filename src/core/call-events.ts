@@ -6,7 +6,7 @@ export interface CallChange {
   callId: string;
   userId: string;
   /** The call's new state, `sms` when only its SMS backup changed, `refused` for an alert refused and kept in the history. */
-  status: CallState | 'sms' | 'refused';
+  status: CallState | 'held' | 'sms' | 'refused';
   at: number;
   /** Made on another node sharing the store (relayed by the database): not relayed back. */
   remote?: boolean;

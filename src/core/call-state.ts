@@ -11,6 +11,8 @@ export const FINAL_STATES = [
   ...UNANSWERED_OUTCOMES,
   'interrupted',
   'expired',
+  /** Quiet hours in `sms` mode: the SMS went out instead of the call (core/quiet-delivery). */
+  'sms_instead',
 ] as const;
 
 export type InFlightState = (typeof IN_FLIGHT_STATES)[number];
@@ -24,10 +26,14 @@ export const SMS_BACKUP_STATES: ReadonlySet<CallState> = new Set([
   ...UNANSWERED_OUTCOMES,
   'expired',
   'interrupted',
+  'sms_instead',
 ]);
 
+/** A call held for quiet hours: neither in flight nor final, released to queued when they end. */
+export const HELD = 'held';
+
 const NEXT: Record<InFlightState, readonly CallState[]> = {
-  queued: ['dialing', 'expired', 'failed'],
+  queued: ['dialing', 'expired', 'failed', 'sms_instead'],
   // dialing → queued only when the originate never reached Asterisk (connection refused).
   dialing: ['queued', 'ringing', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
   ringing: ['answered', 'interrupted', ...UNANSWERED_OUTCOMES],

@@ -15,6 +15,6 @@ export interface GoneNode {
 export interface CallChangeNotice {
   callId: string;
   userId: string;
-  status: CallState | 'sms' | 'refused';
+  status: CallState | 'held' | 'sms' | 'refused';
   at: number;
 }

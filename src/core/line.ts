@@ -9,6 +9,8 @@ export interface WaitingAlert {
   phone: string;
   /** Waits for the line like the others but is never merged (a test call). */
   alone?: boolean;
+  /** Held for quiet hours: a released batch is one call, however many it holds (core/held-speech). */
+  held?: boolean;
 }
 
 /** At most this many alerts are spoken in one call; more wait for the next one. */
@@ -34,7 +36,8 @@ export function nextCalls(
     const call = byPhone.get(alert.phone);
     if (call) {
       const [own] = call as [WaitingAlert];
-      if (own.userId === alert.userId && !own.alone && !alert.alone && call.length < maxPerCall) call.push(alert);
+      const room = call.length < maxPerCall || (own.held === true && alert.held === true);
+      if (own.userId === alert.userId && !own.alone && !alert.alone && room) call.push(alert);
       continue;
     }
     if (calls.length >= freeLines) continue;

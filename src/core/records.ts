@@ -4,6 +4,7 @@ import type { Account } from './account.js';
 import type { LanguageCode, VoiceId } from './language-types.js';
 import type { LimitDecision, Plan } from './limits.js';
 import type { Alert } from './payload.js';
+import type { QuietMode } from './quiet-delivery.js';
 
 // ---- accounts
 
@@ -21,6 +22,10 @@ export interface NewAccount {
   /** Default 0 (off) and 'any'. */
   dedupeSeconds?: number;
   webhookSources?: string;
+  /** Default none ('' in UTC, mode hold). */
+  quietHours?: string;
+  timeZone?: string;
+  quietMode?: QuietMode;
 }
 
 export type AccountChanges = Partial<
@@ -37,6 +42,9 @@ export type AccountChanges = Partial<
     | 'status'
     | 'dedupeSeconds'
     | 'webhookSources'
+    | 'quietHours'
+    | 'timeZone'
+    | 'quietMode'
   >
 >;
 
@@ -242,6 +250,8 @@ export interface CallForDialing {
   smsStatus: SmsStatus | null;
   /** The alert whose call carried this one, when it waited for its phone's line. */
   carriedBy: string | null;
+  /** When it was held for quiet hours: the instant they ended (its call says how old it is; its freshness counts from then). */
+  heldUntil: number | null;
 }
 
 export interface CallEventRow {

@@ -9,6 +9,8 @@ import type { SourceRule } from '../core/webhook-sources.js';
 import type { Logger } from '../lib/log.js';
 import type { AccountRepo, CallRepo } from '../store/contract/index.js';
 import { errorAnswer, jsonAnswer, type JsonAnswer } from './respond.js';
+import type { SmsGatewaySetting } from '../core/sms-truth.js';
+import { acceptedBody } from './webhook-quiet-hours.js';
 
 export type WebhookResult =
   | 'accepted'
@@ -44,6 +46,8 @@ export interface WebhookDeps {
   trustProxy?: AddressMatcher;
   /** The server's allowed sources (RINGHOOK_WEBHOOK_SOURCES); each account may narrow them further. */
   webhookSources?: SourceRule;
+  /** The SMS gateway this server has (quiet hours' `sms` mode holds when none can send). */
+  smsGateway?: SmsGatewaySetting;
 }
 
 /** What the webhook needs of a request, whichever transport carried it. */
@@ -120,17 +124,11 @@ export function acceptedAnswer(
 ): Outcome {
   deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
   deps.logger.debug('alert text', { call_id: callId, message: alert.message });
-  const truncatedNote = alert.truncated ? ' The message was longer than 500 characters and was truncated.' : '';
   return {
     result: 'accepted',
     userId: account.userId,
     callId,
-    answer: jsonAnswer(200, {
-      success: true,
-      message: `Alert received; the call is being placed.${truncatedNote}`,
-      call_id: callId,
-      timestamp: new Date(deps.now()).toISOString(),
-      truncated: alert.truncated,
-    }),
+    // The delivery field only for an account with quiet hours (webhook-quiet-hours.ts).
+    answer: jsonAnswer(200, acceptedBody(account, callId, alert, deps.now(), deps.smsGateway)),
   };
 }

@@ -8,6 +8,7 @@ import type { Alert } from '../core/payload.js';
 import type { CallKind, CallRecord, RejectedAlert, TransitionFields } from '../core/records.js';
 import { reasonText } from '../core/reasons.js';
 import { decideSms } from '../core/sms-decision.js';
+import { isQuietMode } from '../core/quiet-delivery.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {
@@ -25,13 +26,17 @@ export interface AccountRow {
   /** Absent in a row of schema 12 or older (an expand migration). */
   dedupe_seconds?: number;
   webhook_sources?: string;
+  /** Absent in a row of schema 14 or older. */
+  quiet_hours?: string;
+  time_zone?: string;
+  quiet_mode?: string;
   created_at: number;
   updated_at: number;
   key_created_at: number;
 }
 
 export const ACCOUNT_COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, created_at, updated_at, key_created_at';
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, created_at, updated_at, key_created_at';
 
 export function toAccount(row: AccountRow, apiKey: string): Account {
   return {
@@ -48,6 +53,9 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     status: row.status,
     dedupeSeconds: Number(row.dedupe_seconds ?? 0),
     webhookSources: row.webhook_sources ?? 'any',
+    quietHours: row.quiet_hours ?? '',
+    timeZone: row.time_zone ?? 'UTC',
+    quietMode: row.quiet_mode !== undefined && isQuietMode(row.quiet_mode) ? row.quiet_mode : 'hold',
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,

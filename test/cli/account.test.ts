@@ -215,6 +215,47 @@ describe('ringhook account', () => {
     expect(runCli(['account', 'set', '--help'], env).stdout).toMatch(/--require-confirm/);
   });
 
+  it('quiet hours: --quiet-hours, --timezone and --quiet-mode at create and set, shown with what will happen, refused with one line and nothing changed', () => {
+    const a = create('--quiet-hours', 'Mon-Fri 22:00-07:00', '--timezone', 'Europe/Berlin').json;
+    expect(a).toMatchObject({ quiet_hours: 'mon-fri 22:00-07:00', time_zone: 'Europe/Berlin', quiet_mode: 'hold' });
+    expect(a.quiet_hours_effect).toMatch(
+      /^mon-fri 22:00-07:00 \(Europe\/Berlin\); alerts in them are held, and called when they end/,
+    );
+    // sms without a gateway on this server: held, and said so.
+    const sms = runCli(['account', 'set', a.user_id, '--quiet-mode', 'sms', '--sms-backup', 'on', '--json'], env).json;
+    expect(sms.quiet_mode).toBe('sms');
+    expect(sms.quiet_hours_effect).toMatch(/are held, and called when they end/);
+    expect(sms.quiet_mode_warning).toMatch(/this server sends no SMS/);
+    const shown = runCli(['account', 'show', a.user_id], env).stdout;
+    expect(shown).toMatch(/quiet_hours_effect/);
+    expect(shown).toMatch(/held_alerts/);
+    for (const [args, error] of [
+      [['--quiet-hours', 'weekdays 22:00-07:00'], /--quiet-hours: 'weekdays' is not a day or day range/],
+      [['--quiet-hours', 'mon 25:00-07:00'], /'25:00' is not a time of day/],
+      [['--timezone', 'Mars/Olympus'], /--timezone: 'Mars\/Olympus' is not an IANA time zone name/],
+      [['--quiet-mode', 'silent'], /--quiet-mode: 'silent' is not one of hold, sms, call/],
+      [['--quiet-hours', 'daily 00:00-24:00'], /cover the whole week/],
+    ] as const) {
+      const bad = runCli(['account', 'set', a.user_id, ...args], env);
+      expect(bad.code, bad.stderr).toBe(1);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toMatch(error);
+    }
+    expect(runCli(['account', 'show', a.user_id, '--json'], env).json).toMatchObject({
+      quiet_hours: 'mon-fri 22:00-07:00',
+      time_zone: 'Europe/Berlin',
+      quiet_mode: 'sms',
+    });
+    const off = runCli(['account', 'set', a.user_id, '--quiet-hours', 'off', '--json'], env).json;
+    expect(off.quiet_hours).toBeNull();
+    expect(off.quiet_hours_effect).toBe('none: every alert is called at once');
+    const help = runCli(['account', 'set', '--help'], env).stdout;
+    expect(help).toMatch(/--quiet-hours/);
+    expect(help).toMatch(/mon-fri 22:00-07:00/);
+    expect(help).toMatch(/--timezone/);
+    expect(help).toMatch(/--quiet-mode/);
+  });
+
   it('language, voice and intro: English by default, set at create and with set, shown, refused with the offered list and nothing changed', () => {
     const a = create().json;
     expect(a).toMatchObject({ language: 'en', voice: 'slt', intro: 'Alert from ringhook.' });

@@ -11,6 +11,7 @@ import { throughTrunk } from '../../src/pbx/endpoint.js';
 import { StandInAri } from '../helpers/stand-in-ari.js';
 import { useStores } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait.js';
+import { textAlert } from '../helpers/database.js';
 
 const stores = useStores('postgres');
 const dialers: Dialer[] = [];
@@ -125,5 +126,55 @@ describe('two nodes dialing from one PostgreSQL', () => {
       .filter((o) => o.endpoint.includes('+14155559999'))
       .map((o) => o.appArgs?.[0]);
     expect(sharedPlaced.sort()).toEqual([...shared].sort());
+  }, 30_000);
+
+  it('held alerts whose quiet hours end are released by one node and called once: one call for the whole batch', async () => {
+    const db = await stores.fresh();
+    const cli = await openPostgresStore({ url: db.location, nodeId: null, secrets: db.secrets, poolSize: 2 });
+    opened.push(cli);
+    const storeA = await db.open({ nodeId: 'node-a' });
+    const storeB = await db.open({ nodeId: 'node-b' });
+    const finals: FinalCall[] = [];
+    const a = node(storeA, finals);
+    const b = node(storeB, finals);
+    const account = await cli.accounts.create({
+      phone: '+14155558888',
+      plan: 'premium',
+      smsBackup: false,
+      name: 'quiet',
+      requireConfirm: false,
+    });
+    // Fourteen alerts held until 2 s from now (more than the ten a merged call otherwise carries),
+    // received 7 s apart in the last two minutes (inside the plan's 10 a minute).
+    let receivedAt = Date.now() - 120_000;
+    const sender = await openPostgresStore({
+      url: db.location,
+      nodeId: null,
+      secrets: db.secrets,
+      poolSize: 2,
+      now: () => receivedAt,
+    });
+    opened.push(sender);
+    const ids: string[] = [];
+    for (let i = 0; i < 14; i++) {
+      receivedAt += 7_000;
+      const r = await sender.calls.accept(account.userId, 'premium', textAlert(`held ${i}`));
+      if (!r.accepted || 'duplicate' in r) throw new Error('not accepted');
+      ids.push(r.callId);
+    }
+    const until = Date.now() + 2_000;
+    expect((await cli.held.hold(ids, until, 'quiet hours')).sort()).toEqual([...ids].sort());
+    await Promise.all([a.dialer.start(), b.dialer.start()]);
+    const originated = () => [...a.ari.originated, ...b.ari.originated];
+    await new Promise((r) => setTimeout(r, until - Date.now() - 300));
+    expect(originated()).toHaveLength(0);
+    await waitFor('the held batch called', () => (originated().length > 0 ? true : undefined), 10_000);
+    // Both nodes keep looking: nothing more is placed.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(originated()).toHaveLength(1);
+    const carried = (await Promise.all(ids.map((id) => cli.progress.get(id)))).map((c) => [c?.status, c?.carriedBy]);
+    const carrier = originated()[0]!.appArgs?.[0];
+    expect(carried.filter(([status]) => status === 'dialing')).toHaveLength(14);
+    expect(carried.filter(([, by]) => by === carrier)).toHaveLength(13);
   }, 30_000);
 });

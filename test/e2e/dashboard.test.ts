@@ -241,6 +241,46 @@ describe('overview', () => {
     expect(svc.stores.accounts.get(owner.userId)!.requireConfirm).toBe(true);
   });
 
+  it('sets quiet hours with a form post, says what will happen; a bad window or zone is refused and changes nothing', async () => {
+    const page = await open('phone');
+    await signIn(page, owner.userId);
+    expect(await page.locator('#quiet-effect').innerText()).toBe('none: every alert is called at once');
+    await page.getByLabel('Windows').fill('Mon-Fri 22:00-07:00, sat-sun 00:00-09:00');
+    await page.getByLabel('Time zone').fill('America/New_York');
+    await page.getByLabel('An alert in quiet hours').selectOption('sms');
+    await page.getByRole('button', { name: 'Save quiet hours' }).click();
+    await page.getByText('Saved: your quiet hours.').waitFor();
+    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({
+      quietHours: 'mon-fri 22:00-07:00, sat-sun 00:00-09:00',
+      timeZone: 'America/New_York',
+      quietMode: 'sms',
+    });
+    // This server has no SMS gateway: sms mode holds, and the card says so.
+    expect(await page.locator('#quiet-effect').innerText()).toMatch(
+      /^mon-fri 22:00-07:00, sat-sun 00:00-09:00 \(America\/New_York\); alerts in them are held, and called when they end/,
+    );
+    expect(await page.locator('#quiet-warning').innerText()).toMatch(/^This server cannot send SMS at the moment/);
+    await screenshot(page, 'overview-quiet-hours');
+    const token = await page.locator('input[name="_csrf"]').first().inputValue();
+    for (const form of [
+      { quiet_hours: 'weekdays 22:00-07:00', time_zone: 'UTC', quiet_mode: 'hold' },
+      { quiet_hours: 'daily 22:00-07:00', time_zone: 'Mars/Olympus', quiet_mode: 'hold' },
+      { quiet_hours: 'daily 22:00-07:00', time_zone: 'UTC', quiet_mode: 'silent' },
+    ]) {
+      const bad = await page.request.post('/dashboard/quiet-hours', {
+        form: { _csrf: token, ...form },
+        maxRedirects: 0,
+      });
+      expect(bad.status()).toBe(400);
+    }
+    expect(svc.stores.accounts.get(owner.userId)).toMatchObject({ timeZone: 'America/New_York', quietMode: 'sms' });
+    await page.getByLabel('Windows').fill('');
+    await page.getByLabel('An alert in quiet hours').selectOption('hold');
+    await page.getByRole('button', { name: 'Save quiet hours' }).click();
+    await page.getByText('Saved: your quiet hours.').waitFor();
+    expect(svc.stores.accounts.get(owner.userId)!.quietHours).toBe('');
+  });
+
   it('chooses the language, voice and intro with a form post; bad choices are refused and change nothing', async () => {
     const page = await open('phone');
     await signIn(page, owner.userId);

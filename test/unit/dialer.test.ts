@@ -11,6 +11,7 @@ import { speakable } from '../../src/core/speakable.js';
 import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
 import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import { SqliteCallProgressStore } from '../../src/store/sqlite/progress.js';
+import { SqliteHeldCallStore } from '../../src/store/sqlite/held.js';
 import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
 import { openDatabase } from '../../src/store/sqlite/connect.js';
 import { SqliteCallWrites } from '../../src/store/sqlite/writes.js';
@@ -69,7 +70,7 @@ function setup(
   const account = createAccount(accounts, { phone: PHONE, smsBackup: true, requireConfirm: false });
   const dialer = new Dialer({
     ari,
-    store: { progress, writes, accounts: wrapAccounts(accounts) },
+    store: { progress, writes, accounts: wrapAccounts(accounts), held: new SqliteHeldCallStore(db) },
     // Stand-in speech engine: the media names say what would be spoken.
     tts: {
       synthesize: async (text) => ({
@@ -108,6 +109,34 @@ function setup(
 }
 
 describe('Dialer (stand-in ARI)', () => {
+  it('quiet hours at the claim: an alert is held (no originate), a test call still rings; sms mode ends it sms_instead', async () => {
+    // Quiet all day but the minute before midnight UTC (a window may not cover the whole week).
+    const quiet = Date.now() % 86_400_000 < 86_340_000;
+    const t = setup({ sendsSms: true });
+    t.accounts.update(t.account.userId, { quietHours: 'daily 00:00-23:59', timeZone: 'UTC', quietMode: 'hold' });
+    const account = t.accounts.get(t.account.userId)!;
+    await t.dialer.start();
+    const held = t.alert('held at night');
+    t.dialer.enqueue({ callId: held, kind: 'alert', message: 'held at night', account });
+    const test = t.calls.acceptTestCall(t.account.userId, 'a test');
+    if (!test.accepted || 'duplicate' in test) throw new Error('not accepted');
+    t.dialer.enqueue({ callId: test.callId, kind: 'test', message: 'a test', account });
+    await waitFor('the test call dialed', () => t.ari.originated.find((o) => o.appArgs?.[0] === test.callId));
+    if (!quiet) return;
+    await waitFor('the alert held', () => (t.row(held).status === 'held' ? true : undefined));
+    expect(t.ari.originated.map((o) => o.appArgs?.[0])).toEqual([test.callId]);
+
+    // The test call ends (busy): the phone's line is free again.
+    const ch = channel(`rh-${test.callId}`);
+    t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 17, cause_txt: 'User busy' });
+    await t.final(test.callId);
+    const smsAccount = t.accounts.update(t.account.userId, { quietMode: 'sms' })!;
+    const sms = t.alert('an SMS instead');
+    t.dialer.enqueue({ callId: sms, kind: 'alert', message: 'an SMS instead', account: smsAccount });
+    expect(await t.final(sms)).toMatchObject({ state: 'sms_instead', phone: null });
+    expect(t.ari.originated).toHaveLength(1);
+  });
+
   it('a busy phone: dialed once through the trunk, rang, ended busy with its SIP code, handed on with the number called', async () => {
     const t = setup();
     await t.dialer.start();

@@ -76,7 +76,7 @@ describe('call states', () => {
     }
   });
 
-  it('the SMS backup follows exactly the unheard, unanswered, interrupted and expired ends', () => {
+  it("the SMS backup follows exactly the unheard, unanswered, interrupted and expired ends, and quiet hours' SMS instead of the call", () => {
     expect([...SMS_BACKUP_STATES].sort()).toEqual([
       'busy',
       'expired',
@@ -84,6 +84,7 @@ describe('call states', () => {
       'interrupted',
       'no_answer',
       'rejected',
+      'sms_instead',
       'unconfirmed',
       'unreachable',
       'voicemail',

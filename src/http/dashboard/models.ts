@@ -40,6 +40,7 @@ export async function overviewModel(
     callerId: ctx.deps.callerId === undefined ? undefined : callerIdNumber(ctx.deps.callerId),
     sms: await smsGatewayNow(ctx),
     readOnly,
+    now: ctx.deps.now(),
     callbacks: {
       settings: await ctx.deps.store.callbacks.settings(account.userId),
       deliveries: await ctx.deps.store.callbacks.recent(account.userId, CALLBACK_DELIVERIES_SHOWN),

@@ -22,6 +22,7 @@ const NOTICES = {
   'callback-on': { tone: 'ok', text: 'Saved: status callbacks go to the new URL, signed with the same secret.' },
   'callback-off': { tone: 'ok', text: 'Status callbacks are off: nothing more is sent.' },
   voice: { tone: 'ok', text: 'Saved: your calls now speak with this language, voice and intro.' },
+  quiet: { tone: 'ok', text: 'Saved: your quiet hours. What happens to an alert in them is said below.' },
   regenerated: {
     tone: 'ok',
     text: 'A new webhook URL was made. The old one no longer works: paste the new URL into every alert.',

@@ -49,6 +49,16 @@ export const STATUSES: Record<string, StatusInfo> = {
     tone: 'bad',
     explain: 'The service stopped during the call; it was not dialed again.',
   },
+  held: {
+    label: 'Held',
+    tone: 'progress',
+    explain: 'Quiet hours: held, and called when they end (one call for everything held).',
+  },
+  sms_instead: {
+    label: 'SMS instead',
+    tone: 'ok',
+    explain: 'Quiet hours: the SMS went out instead of the call.',
+  },
   expired: { label: 'Expired', tone: 'bad', explain: 'The call waited too long to be placed and was dropped.' },
   rate_limited: {
     label: 'Rate-limited',

@@ -12,8 +12,8 @@ import type { AccountRepo } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at, dedupe_seconds, webhook_sources)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $12, $12, $13, $14)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $12, $12, $13, $14, $15, $16, $17)`,
   get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
@@ -21,7 +21,7 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
-  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, status = $10, updated_at = $11, dedupe_seconds = $12, webhook_sources = $13
+  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, status = $10, updated_at = $11, dedupe_seconds = $12, webhook_sources = $13, quiet_hours = $14, time_zone = $15, quiet_mode = $16
            WHERE user_id = $1`,
   rotateKey:
     'UPDATE accounts SET api_key_sealed = $2, api_key_mac = $3, key_created_at = $4, updated_at = $4 WHERE user_id = $1',
@@ -84,6 +84,9 @@ export class PgAccountStore implements AccountRepo {
       this.now(),
       input.dedupeSeconds ?? 0,
       input.webhookSources ?? 'any',
+      input.quietHours ?? '',
+      input.timeZone ?? 'UTC',
+      input.quietMode ?? 'hold',
     ]);
     return (await this.get(userId))!;
   }
@@ -122,6 +125,9 @@ export class PgAccountStore implements AccountRepo {
         now,
         next.dedupeSeconds,
         next.webhookSources,
+        next.quietHours,
+        next.timeZone,
+        next.quietMode,
       ]);
       if (count === 1 && next.status === 'suspended') {
         const { error, smsStatus } = endedBySuspension(next);

@@ -1,7 +1,7 @@
 // Call changes shared between the nodes through LISTEN/NOTIFY: a dashboard connected to one node
 // follows calls dialed by another. Each notice names the node that published it, which ignores it.
 import { z } from 'zod';
-import { FINAL_STATES, IN_FLIGHT_STATES } from '../../core/call-state.js';
+import { FINAL_STATES, HELD, IN_FLIGHT_STATES } from '../../core/call-state.js';
 import type { CallChangeNotice } from '../../core/cluster.js';
 import type { ChangeFeed } from '../contract/index.js';
 import type { Sql } from './connect.js';
@@ -12,7 +12,7 @@ export const CHANGES_CHANNEL = 'ringhook_calls';
 const payloadSchema = z.object({
   callId: z.string().max(100),
   userId: z.string().max(100),
-  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, 'sms', 'refused']),
+  status: z.enum([...IN_FLIGHT_STATES, ...FINAL_STATES, HELD, 'sms', 'refused']),
   at: z.number().int(),
   node: z.string().max(100),
 });

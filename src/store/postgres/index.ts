@@ -14,6 +14,7 @@ import { PgNodeRegistry } from './nodes.js';
 import { PgOwnerAuthStore } from './owner-auth.js';
 import { PgCallProgressStore } from './progress.js';
 import { PgSmsStore } from './sms.js';
+import { PgHeldCallStore } from './held.js';
 import { PgSessionStore } from './sessions.js';
 import { PgCallWrites } from './writes.js';
 import { PgAlertReceiver } from './receive.js';
@@ -74,6 +75,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     // The CLI dials nothing: its steps (a test call nobody placed ends failed) are no node's.
     progress: new PgCallProgressStore(sql, options.nodeId ?? 'cli', now, options.lineHoldMs),
     sms: new PgSmsStore(sql, options.nodeId ?? 'cli', now),
+    held: new PgHeldCallStore(sql, options.nodeId ?? 'cli', now),
     sessions: new PgSessionStore(sql, now),
     ownerAuth: new PgOwnerAuthStore(sql, now),
     writes: new PgCallWrites(),

@@ -231,6 +231,15 @@ ALTER TABLE calls ADD COLUMN dedupe_key TEXT;
 CREATE INDEX calls_dedupe ON calls (user_id, dedupe_key, received_at) WHERE dedupe_key IS NOT NULL;
 `;
 
+// Quiet hours (#41), SQLite's 015: the account's windows, zone and mode; a held call's release time.
+const QUIET_HOURS = `
+ALTER TABLE accounts ADD COLUMN quiet_hours TEXT NOT NULL DEFAULT '';
+ALTER TABLE accounts ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
+ALTER TABLE accounts ADD COLUMN quiet_mode TEXT NOT NULL DEFAULT 'hold';
+ALTER TABLE calls ADD COLUMN held_until BIGINT;
+CREATE INDEX calls_held ON calls (held_until) WHERE status = 'held';
+`;
+
 // Status callbacks (#41), SQLite's 016: each account's callback settings (its secrets sealed) and the
 // outbox every node sends from (a delivery claimed by one node at a time).
 const CALLBACKS = `
@@ -291,6 +300,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '013-owner-controls', sql: OWNER_CONTROLS, oldestCompatible: 8 },
   // Expand: the webhook's function with the owner controls (v14); the previous release keeps calling v12.
   { name: '014-receive-owner-controls', sql: RECEIVE_FUNCTION_V14_SQL, oldestCompatible: 8 },
+  // Expand: columns the previous release does not know (it would ring in quiet hours, and never dial a held call).
+  { name: '015-quiet-hours', sql: QUIET_HOURS, oldestCompatible: 8 },
   // Expand: new tables the previous release does not know (it sends no callbacks).
   { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 },
 ];

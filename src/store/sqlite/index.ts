@@ -2,6 +2,7 @@
 import { SqliteAccountStore } from './accounts.js';
 import { SqliteCallProgressStore } from './progress.js';
 import { SqliteCallStore } from './calls.js';
+import { SqliteHeldCallStore } from './held.js';
 import { sqliteCallbackStore } from './callbacks.js';
 import { SqliteCertificateStore } from './certificates.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -49,6 +50,7 @@ export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
     ...stores,
     progress: new SqliteCallProgressStore(db, now),
     sms: new SqliteSmsStore(db, now),
+    held: new SqliteHeldCallStore(db, now),
     sessions: new SqliteSessionStore(db, now),
     ownerAuth: new SqliteOwnerAuthStore(db, now),
     writes: new SqliteCallWrites(db, options.logger.child({ component: 'writes' })),

@@ -8,9 +8,9 @@ import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
 import { monthWindow } from '../../core/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 
-const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
+export const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
                             dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus,
-                            carried_by AS carriedBy
+                            carried_by AS carriedBy, held_until AS heldUntil
                      FROM calls`;
 
 const SQL = {

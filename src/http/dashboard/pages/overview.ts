@@ -1,5 +1,5 @@
 // The overview: webhook URL with a copy button, ready-to-paste TradingView messages, plan and usage,
-// phone, SMS backup and confirmation switches, the keys during a call, the call's language, voice and intro, "Hear it" (any
+// phone, SMS backup and confirmation switches, quiet hours, the keys during a call, the call's language, voice and intro, "Hear it" (any
 // message as the calls say it), the contact card, test call and the way to regenerate the URL.
 import type { Account } from '../../../core/account.js';
 import { introFor, LANGUAGES, MAX_INTRO, VOICES } from '../../../core/languages.js';
@@ -10,6 +10,7 @@ import { formatTime, plural } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
+import { quietHoursSection } from './quiet-hours.js';
 import { callbacksSection, type CallbacksView } from './callbacks.js';
 
 export interface OverviewModel {
@@ -29,6 +30,8 @@ export interface OverviewModel {
   /** The SMS gateway as the server knows it: what the SMS backup switch can do here. */
   sms: SmsGatewayState;
   readOnly: boolean;
+  /** The instant the page is made: whether quiet hours are on now. */
+  now: number;
   /** Status callbacks: the settings and the last deliveries. */
   callbacks?: CallbacksView | undefined;
   notice?: Notice | undefined;
@@ -302,6 +305,7 @@ ${webhookSection(model)}
 ${planSection(model)}
 ${smsSection(model)}
 ${confirmSection(model)}
+${quietHoursSection({ viewer: model.viewer, account: model.account, sms: model.sms, readOnly: model.readOnly, now: model.now })}
 ${keysSection(model)}
 ${voiceSection(model)}
 ${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}

@@ -16,6 +16,7 @@ import certificate from './011-certificate.js';
 import ownerControls from './013-owner-controls.js';
 import receiveFunction from './012-receive-function.js';
 import receiveOwnerControls from './014-receive-owner-controls.js';
+import quietHours from './015-quiet-hours.js';
 import callbacks from './016-callbacks.js';
 
 export interface Migration {
@@ -40,5 +41,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '012-receive-function', sql: receiveFunction },
   { name: '013-owner-controls', sql: ownerControls },
   { name: '014-receive-owner-controls', sql: receiveOwnerControls },
+  { name: '015-quiet-hours', sql: quietHours },
   { name: '016-callbacks', sql: callbacks },
 ];

@@ -1,0 +1,77 @@
+// Quiet hours at the claim (#41): an alert about to be dialed while its account is quiet is held
+// in the store until they end (released by whichever node is alive: release.ts), or ended
+// `sms_instead` so that the SMS backup sends it in place of the call. The webhook's answer said so
+// from the same decision (core/quiet-delivery).
+import type { Account } from '../core/account.js';
+import { decideDelivery } from '../core/quiet-delivery.js';
+import type { CallForDialing } from '../core/records.js';
+import type { CallLedger } from './call-ledger.js';
+import type { DialerSettings } from './dialer-options.js';
+import type { JustQueued } from './waiting-alerts.js';
+
+export interface QuietDesk {
+  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'sendsSms' | 'logger' | 'events'>;
+  readonly ledger: Pick<CallLedger, 'end'>;
+}
+
+/** True when the alerts are not to be called now (held, or their SMS sent instead). */
+export async function keptQuiet(desk: QuietDesk, calls: readonly CallForDialing[], account: Account): Promise<boolean> {
+  const { store, now, sendsSms, logger, events } = desk.settings;
+  // A test call is asked for now, by the owner or the admin: it rings whatever the hour.
+  if (calls.every((c) => c.kind === 'test')) return false;
+  const delivery = decideDelivery(account, now(), { gateway: sendsSms, smsBackup: account.smsBackup });
+  if (delivery.delivery === 'call') return false;
+  if (delivery.delivery === 'sms') {
+    desk.ledger.end(calls, {
+      state: 'sms_instead',
+      fields: { endedAt: now() },
+      detail: 'quiet hours: the SMS instead of the call',
+      phone: null,
+    });
+    return true;
+  }
+  const until = new Date(delivery.until).toISOString();
+  const ids = calls.map((c) => c.callId);
+  const held = await store.writes.write(`hold ${ids[0]}`, () =>
+    store.held.hold(ids, delivery.until, `quiet hours: called when they end (${until})`),
+  );
+  for (const callId of held) events.emit({ callId, userId: account.userId, status: 'held', at: now() });
+  logger.info('alerts held for quiet hours', { call_id: ids[0], user_id: account.userId, held: held.length, until });
+  return true;
+}
+
+/** How often a node looks for held alerts whose quiet hours ended. */
+export const RELEASE_EVERY_MS = 1_000;
+
+export interface ReleaseDesk {
+  readonly settings: Pick<DialerSettings, 'store' | 'now' | 'logger' | 'events'>;
+  enqueueTogether(alerts: readonly JustQueued[]): void;
+  enqueue(callId: string): void;
+}
+
+/**
+ * Held alerts whose quiet hours ended: released in the store (exactly one node takes each batch)
+ * and queued here together, each account's as one call, read with the account once.
+ */
+export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
+  const { store, now, logger, events } = desk.settings;
+  const released = await store.held.releaseDue(now());
+  const byAccount = new Map<string, CallForDialing[]>();
+  for (const call of released) byAccount.set(call.userId, [...(byAccount.get(call.userId) ?? []), call]);
+  for (const [userId, calls] of byAccount) {
+    const account = await store.accounts.get(userId);
+    for (const call of calls) events.emit({ callId: call.callId, userId, status: 'queued', at: now() });
+    logger.info('held alerts released: quiet hours ended', {
+      user_id: userId,
+      call_id: calls[0]!.callId,
+      held: calls.length,
+    });
+    // An account gone: each takes its turn and is ended there (waiting-alerts).
+    if (!account) for (const call of calls) desk.enqueue(call.callId);
+    else
+      desk.enqueueTogether(
+        calls.map((c) => ({ callId: c.callId, kind: c.kind, message: c.message, account, held: true })),
+      );
+  }
+  return released.length;
+}

@@ -1,0 +1,52 @@
+// The owner's quiet hours form (#41): windows, time zone and mode checked as the CLI checks them;
+// a bad one is a 400 with its one-line reason and changes nothing.
+import type { H3 } from 'h3';
+import { z } from 'zod';
+import { QUIET_MODES } from '../../../core/quiet-delivery.js';
+import { formatQuietWindows, isTimeZone, parseQuietWindows } from '../../../core/quiet-hours.js';
+import { formRoute, type DashboardContext } from '../context.js';
+import { errorPage } from '../pages/error.js';
+import { htmlResponse, redirectTo } from '../respond.js';
+
+const quietForm = z.object({
+  quiet_hours: z.string().max(300, { error: 'the quiet hours must be at most 300 characters' }),
+  time_zone: z
+    .string()
+    .refine(isTimeZone, { error: 'the time zone must be an IANA name, e.g. Europe/Berlin, America/New_York or UTC' }),
+  quiet_mode: z.enum(QUIET_MODES, { error: 'the mode must be hold, sms or call' }),
+});
+
+export function mountQuietHoursRoute(app: H3, ctx: DashboardContext): void {
+  app.post(
+    '/dashboard/quiet-hours',
+    formRoute(ctx, quietForm, async (_event, { account, viewer }, data) => {
+      let quietHours = '';
+      if (data.quiet_hours.trim() !== '') {
+        const parsed = parseQuietWindows(data.quiet_hours);
+        if (!parsed.ok)
+          return htmlResponse(
+            400,
+            errorPage({
+              status: 400,
+              title: 'Invalid form',
+              message: `The form was not valid: ${parsed.error}.`,
+              viewer,
+            }),
+          );
+        quietHours = formatQuietWindows(parsed.value);
+      }
+      await ctx.deps.store.accounts.update(account.userId, {
+        quietHours,
+        timeZone: data.time_zone,
+        quietMode: data.quiet_mode,
+      });
+      ctx.deps.logger.info('dashboard: quiet hours changed', {
+        user_id: account.userId,
+        quiet_hours: quietHours,
+        time_zone: data.time_zone,
+        quiet_mode: data.quiet_mode,
+      });
+      return redirectTo('/?notice=quiet');
+    }),
+  );
+}

@@ -1,0 +1,117 @@
+// Alerts held for quiet hours (#41) in both stores: held from queued only, kept across a reopen,
+// released once the window ended, an account's batch together, and by exactly one of two racing
+// releasers (PostgreSQL: two nodes, each with its own connection pool).
+import { describe, expect, test } from 'vitest';
+import type { Store } from '../../src/store/contract/index.js';
+import { manualClock, textAlert } from '../helpers/database.js';
+import { STORE_KINDS, useStores } from '../helpers/stores.js';
+
+const PHONE = '+14155550123';
+
+async function accept(store: Store, userId: string, message: string): Promise<string> {
+  const result = await store.calls.accept(userId, 'premium', textAlert(message));
+  if (!result.accepted) throw new Error('refused');
+  return result.callId;
+}
+
+describe.each(STORE_KINDS)('%s store: held alerts', (kind) => {
+  const stores = useStores(kind);
+
+  async function setUp() {
+    const clock = manualClock('2026-11-29T02:00:00Z');
+    const db = await stores.fresh();
+    const store = await db.open({ now: clock.now });
+    const account = await store.accounts.create({ phone: PHONE, plan: 'premium', smsBackup: true, name: '' });
+    return { clock, db, store, userId: account.userId };
+  }
+
+  test('an account keeps its quiet hours, zone and mode', async () => {
+    const { store, userId } = await setUp();
+    expect(await store.accounts.get(userId)).toMatchObject({ quietHours: '', timeZone: 'UTC', quietMode: 'hold' });
+    await store.accounts.update(userId, {
+      quietHours: 'mon-fri 22:00-07:00',
+      timeZone: 'Europe/Berlin',
+      quietMode: 'sms',
+    });
+    expect(await store.accounts.get(userId)).toMatchObject({
+      quietHours: 'mon-fri 22:00-07:00',
+      timeZone: 'Europe/Berlin',
+      quietMode: 'sms',
+    });
+  });
+
+  // SQLite receives step by step: authenticate reads the account with its columns.
+  test.skipIf(kind === 'sqlite')(
+    "the webhook's one step (PostgreSQL's receive function) hands over the account with its quiet hours",
+    async () => {
+      const { store, userId } = await setUp();
+      const account = (await store.accounts.update(userId, {
+        quietHours: 'daily 22:00-07:00',
+        timeZone: 'Asia/Tokyo',
+        quietMode: 'sms',
+      }))!;
+      const received = await store.calls.receiveAlert!({
+        userId,
+        apiKey: account.apiKey,
+        payload: { ok: true, alert: textAlert('one step') },
+      });
+      expect(received.outcome).toBe('accepted');
+      expect(received.outcome !== 'unauthorized' && received.account).toMatchObject({
+        quietHours: 'daily 22:00-07:00',
+        timeZone: 'Asia/Tokyo',
+        quietMode: 'sms',
+      });
+    },
+  );
+
+  test('held from queued only; not in flight; kept across a reopen; released together when due', async () => {
+    const { clock, db, store, userId } = await setUp();
+    const first = await accept(store, userId, 'first');
+    const second = await accept(store, userId, 'second');
+    const dialed = await accept(store, userId, 'dialed');
+    await store.progress.transition(dialed, 'dialing', {
+      phone: PHONE,
+      channelId: 'c',
+      dialedAt: clock.now(),
+      trunk: 't',
+    });
+    const until = clock.now() + 4 * 3_600_000;
+    expect(await store.held.hold([first, second, dialed], until, 'quiet hours')).toEqual([first, second]);
+    expect((await store.progress.inFlight()).map((c) => c.callId)).toEqual([dialed]);
+    expect(await store.held.heldFor(userId)).toEqual({ count: 2, until });
+    expect((await store.progress.timeline(first)).map((e) => e.event)).toContain('held');
+
+    await store.close();
+    const reopened = await db.open({ now: clock.now });
+    expect(await reopened.held.releaseDue(until - 1)).toEqual([]);
+    const released = await reopened.held.releaseDue(until);
+    expect(released.map((c) => [c.callId, c.status, c.heldUntil])).toEqual([
+      [first, 'queued', until],
+      [second, 'queued', until],
+    ]);
+    expect(await reopened.held.releaseDue(until + 1000)).toEqual([]);
+    expect((await reopened.progress.get(first))?.status).toBe('queued');
+    expect((await reopened.progress.timeline(second)).map((e) => e.event)).toContain('released');
+    expect(await reopened.held.heldFor(userId)).toEqual({ count: 0, until: null });
+  });
+
+  test('two releasers at once: each held alert is released by exactly one, a batch never split', async () => {
+    const { clock, db, store, userId } = await setUp();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      clock.advance(7_000); // inside the plan's 10 a minute
+      ids.push(await accept(store, userId, `alert ${i}`));
+    }
+    const until = clock.now() + 60_000;
+    await store.held.hold(ids, until, 'quiet hours');
+    const other = await db.open({ now: clock.now, nodeId: 'node-b' });
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = await Promise.all([store.held.releaseDue(until), other.held.releaseDue(until)]);
+      const taken = [a, b].filter((r) => r.length > 0);
+      if (round === 0) {
+        expect(taken).toHaveLength(1);
+        expect(taken[0]!.map((c) => c.callId).sort()).toEqual([...ids].sort());
+      } else expect(taken).toHaveLength(0);
+    }
+  });
+});
