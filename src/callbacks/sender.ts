@@ -7,6 +7,7 @@ import { CALLBACK_TIMEOUT_MS, callbackVerdict, nextCallbackAttempt } from '../co
 import type { CallbackDelivery, DeliveryAttempt } from '../core/callback-records.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import type { CallbackRepo } from '../store/contract/index.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
 import type { PostResult } from './https-post.js';
 import { sendSigned } from './send.js';
@@ -79,7 +80,10 @@ export class CallbackSender {
     try {
       due = await store.claimDue(claim, now(), now() + timeoutMs + LEASE_MARGIN_MS, BATCH);
     } catch (error) {
-      logger.error('could not read the callback outbox', { error: error as Error });
+      // A store that is down is said once by the node's heartbeat (or the dialer's look); here it only waits.
+      if (isStoreUnavailable(error))
+        logger.debug('callback outbox not reachable; trying again', { error: error as Error });
+      else logger.error('could not read the callback outbox', { error: error as Error });
       return;
     }
     await Promise.all(due.map((delivery) => this.deliver(delivery, claim, timeoutMs)));

@@ -31,7 +31,7 @@ import {
   recoverAtStart,
 } from './call-recovery.js';
 import { CallScript, type ScriptDesk } from './call-script.js';
-import { releaseHeld } from './quiet-hours.js';
+import { type ReleaseDesk, releaseHeld } from './quiet-hours.js';
 import { alertsOf, arm, backupTrunkSession, type CallSession, CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
@@ -39,7 +39,7 @@ import { Pacer } from './pacer.js';
 import { type JustQueued, loadWaitingAlert, type QueuedAlert, waitingAlert } from './waiting-alerts.js';
 
 /** What the desk hands its parts: each takes it as the narrow interface it names. */
-type Inside = ClaimDesk & PlacementDesk & ScriptDesk & FlowDesk & RecoveryDesk;
+type Inside = ClaimDesk & PlacementDesk & ScriptDesk & FlowDesk & RecoveryDesk & ReleaseDesk;
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
@@ -111,6 +111,7 @@ export class CallDesk {
       isStarting: (callId) => this.starting.has(callId),
       endIfStale: (call, when) => this.endIfStale(call, when),
       enqueue: (callId) => this.enqueue(callId),
+      enqueueTogether: (alerts) => this.enqueueTogether(alerts),
       pump: () => this.pump(),
       end: (session, stop) => this.end(session, stop),
       hangup: (session, why) => this.hangup(session, why),
@@ -140,11 +141,7 @@ export class CallDesk {
 
   /** Held alerts whose quiet hours ended, queued together (quiet-hours.ts); how many. */
   releaseHeld(): Promise<number> {
-    return releaseHeld({
-      settings: this.settings,
-      enqueue: (callId) => this.enqueue(callId),
-      enqueueTogether: (alerts) => this.enqueueTogether(alerts),
-    });
+    return releaseHeld(this.inside);
   }
 
   /** At start: what a previous process left (call-recovery.ts). */

@@ -2,11 +2,14 @@
 // writes the file, so the claim is one UPDATE … RETURNING.
 import { CallbackStore, DELIVERY_COLUMNS, DUE_CONDITION, type StatementRunner } from '../callbacks.js';
 import type { SecretBox } from '../secret-box.js';
-import type { Db } from './connect.js';
+import { isBusyError } from '../unavailable.js';
+import { type Db, withBusyTimeout } from './connect.js';
 
 const CLAIM = `UPDATE callback_outbox SET status = 'sending', claim = $1, claimed_until = $3
   WHERE id IN (SELECT id FROM callback_outbox WHERE ${DUE_CONDITION} ORDER BY id LIMIT $4)
   RETURNING ${DELIVERY_COLUMNS}`;
+
+const ANY_DUE = `SELECT 1 FROM callback_outbox WHERE ${DUE_CONDITION} LIMIT 1`;
 
 /** $1, $2… become @p1, @p2… (better-sqlite3 binds named values). */
 function named(sql: string): string {
@@ -29,7 +32,16 @@ function runner(db: Db): StatementRunner {
   };
   return {
     async all<Row>(sql: string, values: unknown[]) {
-      return statement(sql).all(valuesOf(values)) as Row[];
+      // The claim (an UPDATE) looks first whether anything is due: a read takes no lock. When something is,
+      // it does not wait for a write lock another process holds (better-sqlite3 would stop the event loop
+      // for the busy timeout): busy, it claims nothing now and the sender looks again in a second.
+      if (sql === CLAIM && !statement(ANY_DUE).get({ p2: values[1] })) return [];
+      try {
+        return withBusyTimeout(db, 0, () => statement(sql).all(valuesOf(values))) as Row[];
+      } catch (error) {
+        if (sql === CLAIM && isBusyError(error)) return [];
+        throw error;
+      }
     },
     async run(sql: string, values: unknown[]) {
       return statement(sql).run(valuesOf(values)).changes;

@@ -1,6 +1,7 @@
 // Alerts held for quiet hours (#41) in SQLite: one process writes at a time, so a release is one
 // IMMEDIATE transaction; an account's held alerts are released together, once.
-import type { Db } from './connect.js';
+import { type Db, withBusyTimeout } from './connect.js';
+import { isBusyError } from '../unavailable.js';
 import type { CallForDialing } from '../../core/records.js';
 import { HELD } from '../../core/call-state.js';
 import type { HeldCallRepo } from '../contract/index.js';
@@ -49,6 +50,19 @@ export class SqliteHeldCallStore implements HeldCallRepo {
   }
 
   releaseDue(now: number): CallForDialing[] {
+    // Looked at every second: a read first (no lock); when something is due, the release does not wait
+    // for a write lock another process holds (better-sqlite3 would stop the event loop for the busy
+    // timeout): busy, nothing is released now and the next look tries again.
+    if (this.stmt.due.all(now).length === 0) return [];
+    try {
+      return withBusyTimeout(this.db, 0, () => this.release(now));
+    } catch (error) {
+      if (isBusyError(error)) return [];
+      throw error;
+    }
+  }
+
+  private release(now: number): CallForDialing[] {
     return this.db
       .transaction(() => {
         const due = this.stmt.due.all(now);

@@ -8,9 +8,9 @@ import { html, type SafeHtml } from '../html.js';
 import { csrfField, type Viewer } from '../layout.js';
 
 const MODE_LABELS: Record<QuietMode, string> = {
-  hold: 'Hold: call me when they end (one call for everything held, newest first)',
-  sms: 'SMS: send the SMS instead of the call',
-  call: 'Call: ignore quiet hours',
+  hold: 'Hold: one call when they end',
+  sms: 'SMS instead of the call',
+  call: 'Call anyway',
 };
 
 export interface QuietHoursView {
@@ -50,7 +50,8 @@ export function quietHoursSection(view: QuietHoursView): SafeHtml {
     <input type="text" id="quiet-zone" name="time_zone" maxlength="64" value="${account.timeZone}" placeholder="Europe/Berlin" aria-describedby="quiet-zone-hint">
     <p class="hint" id="quiet-zone-hint">An IANA name, e.g. Europe/London, America/New_York, Asia/Tokyo, UTC.</p>
     <label for="quiet-mode">An alert in quiet hours</label>
-    <select id="quiet-mode" name="quiet_mode">${modes}</select>
+    <select id="quiet-mode" name="quiet_mode" aria-describedby="quiet-mode-hint">${modes}</select>
+    <p class="hint" id="quiet-mode-hint">Hold: when the window ends, one call says everything held, newest first, each with how long ago it came.</p>
     <button type="submit" class="secondary">Save quiet hours</button>
   </form>
 </section>`;
