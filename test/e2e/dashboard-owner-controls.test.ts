@@ -105,7 +105,8 @@ describe('duplicates and sources card', () => {
     );
     const refused = await alert(svc, owner, JSON.stringify({ message: 'closed door' }));
     expect(refused.status).toBe(403);
-    expect(refused.json.error).toBe('source_not_allowed');
+    expect(refused.json.code).toBe('source_not_allowed');
+    expect(refused.json.error).toMatch(/TradingView's webhook addresses, as set for this account/);
   });
 
   it('a bad window or source shows its error on the page and changes nothing', async () => {
@@ -154,7 +155,8 @@ describe('with RINGHOOK_WEBHOOK_SOURCES set', () => {
     );
     const refused = await alert(restricted, owner, JSON.stringify({ message: 'server door' }));
     expect(refused.status).toBe(403);
-    expect(refused.json.error).toBe('source_not_allowed');
+    expect(refused.json.code).toBe('source_not_allowed');
+    expect(refused.json.error).toMatch(/as set for the server \(RINGHOOK_WEBHOOK_SOURCES\)/);
     expect(restricted.errorLogs()).toEqual([]);
   });
 });
