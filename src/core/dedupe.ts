@@ -68,3 +68,9 @@ function bodyId(extra: Record<string, unknown>): string | undefined {
 export function dedupeSince(now: number, windowSeconds: number): number {
   return now - windowSeconds * 1000;
 }
+
+/** What the window does, in plain words for the owner's dashboard. */
+export function describeDedupe(windowSeconds: number): string {
+  if (windowSeconds <= 0) return 'Off: every alert rings, identical or not.';
+  return `Two identical alerts within ${windowSeconds} s ring once: the second is answered with the first alert's call_id and "duplicate": true, places no call and counts nothing. An Idempotency-Key header or a JSON "id" field, when sent, decides instead of the body.`;
+}

@@ -62,3 +62,19 @@ export function sourceRefusal(refusal: { rule: SourceRule; setBy: 'server' | 'ac
   const where = refusal.setBy === 'server' ? 'the server (RINGHOOK_WEBHOOK_SOURCES)' : "this account's --sources";
   return `Alerts are accepted only from ${refusal.rule.describe()}, as set for ${where}; this request came from another address.`;
 }
+
+function whoMay(rule: SourceRule): string {
+  return rule.text === 'tradingview' ? "TradingView's four addresses" : rule.describe();
+}
+
+/**
+ * Who may send the account's alerts, in plain words, with both rules as the webhook applies them
+ * (refusingRule): the server's RINGHOOK_WEBHOOK_SOURCES first, then the account's own.
+ */
+export function describeSources(server: SourceRule, account: SourceRule): string {
+  if (server.any && account.any) return 'Any address may send alerts: whoever has the URL can make your phone ring.';
+  if (server.any) return `Only ${whoMay(account)} may send alerts: others get 403.`;
+  const serverSays = `This server accepts alerts only from ${whoMay(server)} (RINGHOOK_WEBHOOK_SOURCES): others get 403, whatever is set here.`;
+  if (account.any) return serverSays;
+  return `${serverSays} Your setting narrows it further: an alert must also come from ${whoMay(account)}.`;
+}

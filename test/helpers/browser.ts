@@ -73,6 +73,8 @@ export interface DashboardServiceOptions {
   connections?: Partial<ConnectionLimits>;
   /** The SMS gateway the dashboard is told of ('none' when absent, as serve without one). */
   smsGateway?: SmsGatewaySetting;
+  /** RINGHOOK_WEBHOOK_SOURCES as serve reads it (unset: any address). */
+  webhookSources?: string;
 }
 
 export async function startDashboardService(options: DashboardServiceOptions = {}): Promise<DashboardService> {
@@ -84,6 +86,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     RINGHOOK_PORT: String(await freeTcpPort()),
     RINGHOOK_DB_SYNC: 'normal',
     RINGHOOK_DATA_DIR: dataDir,
+    ...(options.webhookSources && { RINGHOOK_WEBHOOK_SOURCES: options.webhookSources }),
   });
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line)) });
@@ -112,6 +115,7 @@ export async function startDashboardService(options: DashboardServiceOptions = {
     publicUrl: config.publicUrl,
     signInFormKey: testSecrets().signInFormKey,
     ...(options.callerId !== null && { callerId: options.callerId ?? '+14155550100' }),
+    webhookSources: config.webhookSources,
     onCallQueued: ({ callId }) => emit(callId),
     onRejectionRecorded: ({ callId, userId }) => events.emit({ callId, userId, status: 'refused', at: clock.now() }),
     ...(options.smsGateway && { smsGateway: options.smsGateway }),

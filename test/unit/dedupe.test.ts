@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupeKey, dedupeSince, parseDedupeSeconds } from '../../src/core/dedupe.js';
+import { dedupeKey, dedupeSince, describeDedupe, parseDedupeSeconds } from '../../src/core/dedupe.js';
 
 const alert = (message: string, extra: Record<string, unknown> = {}, fields = {}) => ({ message, fields, extra });
 
@@ -56,5 +56,14 @@ describe('parseDedupeSeconds', () => {
 describe('dedupeSince', () => {
   it('is the window back from now', () => {
     expect(dedupeSince(100_000, 30)).toBe(70_000);
+  });
+});
+
+describe('describeDedupe', () => {
+  it('says off rings every alert, and a window rings once with the first call_id', () => {
+    expect(describeDedupe(0)).toBe('Off: every alert rings, identical or not.');
+    expect(describeDedupe(60)).toMatch(
+      /^Two identical alerts within 60 s ring once: the second is answered with the first alert's call_id/,
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ANY_SOURCE, parseSourceRule, refusingRule, sourceRefusal } from '../../src/core/webhook-sources.js';
+import {
+  ANY_SOURCE,
+  describeSources,
+  parseSourceRule,
+  refusingRule,
+  sourceRefusal,
+} from '../../src/core/webhook-sources.js';
 import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../src/core/tradingview-sources.js';
 
 describe('parseSourceRule', () => {
@@ -43,5 +49,27 @@ describe('refusingRule', () => {
     const refusal = refusingRule('127.0.0.2', ANY_SOURCE, parseSourceRule('tradingview'));
     expect(refusal?.setBy).toBe('account');
     expect(sourceRefusal(refusal!)).toMatch(/TradingView's webhook addresses.*--sources/);
+  });
+});
+
+describe('describeSources', () => {
+  const tv = parseSourceRule('tradingview');
+  const list = parseSourceRule('203.0.113.0/24');
+  it('says anyone may send when neither rule restricts', () => {
+    expect(describeSources(ANY_SOURCE, ANY_SOURCE)).toMatch(/^Any address may send alerts/);
+  });
+  it("names TradingView's four addresses, or the list, and the 403", () => {
+    expect(describeSources(ANY_SOURCE, tv)).toBe("Only TradingView's four addresses may send alerts: others get 403.");
+    expect(describeSources(ANY_SOURCE, list)).toBe(
+      'Only the addresses 203.0.113.0/24 may send alerts: others get 403.',
+    );
+  });
+  it("says the server's rule applies whatever the account sets, and both when both restrict", () => {
+    expect(describeSources(tv, ANY_SOURCE)).toBe(
+      "This server accepts alerts only from TradingView's four addresses (RINGHOOK_WEBHOOK_SOURCES): others get 403, whatever is set here.",
+    );
+    expect(describeSources(tv, list)).toMatch(
+      /whatever is set here\. .*must also come from the addresses 203\.0\.113\.0\/24\.$/,
+    );
   });
 });

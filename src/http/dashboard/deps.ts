@@ -8,6 +8,7 @@ import type { SpokenCall } from '../../core/spoken-call.js';
 import type { SpokenAudio } from '../../speech/speech-sample.js';
 import type { ServiceDeps } from '../../store/deps.js';
 import type { AddressMatcher } from '../../core/address-match.js';
+import type { SourceRule } from '../../core/webhook-sources.js';
 import type { LiveLimits } from './live-caps.js';
 
 export interface DashboardDeps extends ServiceDeps {
@@ -23,6 +24,8 @@ export interface DashboardDeps extends ServiceDeps {
   speechSample?: (phrases: SpokenCall, speech: CallSpeech) => Promise<SpokenAudio>;
   /** The kanji reader for a Japanese account's "Hear it" (loaded on the first ask); absent: the built-in table of market words. */
   readJapanese?: () => Promise<JapaneseReader | undefined>;
+  /** The server's allowed alert sources (RINGHOOK_WEBHOOK_SOURCES): the owner's card says they apply. */
+  webhookSources?: SourceRule;
   /** Reverse proxies whose X-Forwarded-For names the client (for sign-in throttling by address). */
   trustProxy?: AddressMatcher;
   /** Aborted when the service stops: open live-history streams end so the server can close. */

@@ -1,5 +1,6 @@
 // What the owner's overview and history pages show, read from the store: shared by the owner's
 // own routes and the admin's read-only view of any account.
+import { ANY_SOURCE } from '../../core/webhook-sources.js';
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import { webhookUrl, type Account } from '../../core/account.js';
@@ -41,6 +42,7 @@ export async function overviewModel(
     sms: await smsGatewayNow(ctx),
     readOnly,
     now: ctx.deps.now(),
+    serverSources: ctx.deps.webhookSources ?? ANY_SOURCE,
     callbacks: {
       settings: await ctx.deps.store.callbacks.settings(account.userId),
       deliveries: await ctx.deps.store.callbacks.recent(account.userId, CALLBACK_DELIVERIES_SHOWN),

@@ -1,16 +1,18 @@
 // The overview: webhook URL with a copy button, ready-to-paste TradingView messages, plan and usage,
-// phone, SMS backup and confirmation switches, quiet hours, the keys during a call, the call's language, voice and intro, "Hear it" (any
+// phone, SMS backup and confirmation switches, quiet hours, duplicates and sources, the keys during a call, the call's language, voice and intro, "Hear it" (any
 // message as the calls say it), the contact card, test call and the way to regenerate the URL.
 import type { Account } from '../../../core/account.js';
 import { introFor, LANGUAGES, MAX_INTRO, VOICES } from '../../../core/languages.js';
 import { LANGUAGE_CODES, VOICE_IDS } from '../../../core/language-types.js';
 import type { PlanLimits } from '../../../core/limits.js';
+import type { SourceRule } from '../../../core/webhook-sources.js';
 import { smsBackupWarning, type SmsGatewayState } from '../../../core/sms-truth.js';
 import { formatTime, plural } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
 import { quietHoursSection } from './quiet-hours.js';
+import { ownerControlsSection } from './owner-controls.js';
 import { callbacksSection, type CallbacksView } from './callbacks.js';
 
 export interface OverviewModel {
@@ -32,6 +34,8 @@ export interface OverviewModel {
   readOnly: boolean;
   /** The instant the page is made: whether quiet hours are on now. */
   now: number;
+  /** The server's allowed alert sources (RINGHOOK_WEBHOOK_SOURCES), said on the duplicates and sources card. */
+  serverSources: SourceRule;
   /** Status callbacks: the settings and the last deliveries. */
   callbacks?: CallbacksView | undefined;
   notice?: Notice | undefined;
@@ -306,6 +310,7 @@ ${planSection(model)}
 ${smsSection(model)}
 ${confirmSection(model)}
 ${quietHoursSection({ viewer: model.viewer, account: model.account, sms: model.sms, readOnly: model.readOnly, now: model.now })}
+${ownerControlsSection({ viewer: model.viewer, account: model.account, serverSources: model.serverSources, readOnly: model.readOnly })}
 ${keysSection(model)}
 ${voiceSection(model)}
 ${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}

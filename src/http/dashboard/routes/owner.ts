@@ -1,5 +1,5 @@
 // The owner's pages and actions: overview, history, its live row fragments, SMS backup,
-// confirmation required, quiet hours (routes/quiet-hours.ts), language, voice and intro, "Hear it" (routes/hear.ts), the contact card,
+// confirmation required, quiet hours (routes/quiet-hours.ts), duplicates and sources (routes/owner-controls.ts), language, voice and intro, "Hear it" (routes/hear.ts), the contact card,
 // test call, regeneration of the webhook URL.
 import { getRouterParam, type H3 } from 'h3';
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import { overviewPage, regeneratePage } from '../pages/overview.js';
 import { htmlResponse, plain, redirectTo } from '../respond.js';
 import { mountHearRoutes } from './hear.js';
 import { mountQuietHoursRoute } from './quiet-hours.js';
+import { mountOwnerControlsRoute } from './owner-controls.js';
 import { mountCallbackRoutes } from './callbacks.js';
 import { filterStatuses } from '../status.js';
 import { historyModel, historyQuery, overviewModel } from '../models.js';
@@ -113,6 +114,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
 
   mountHearRoutes(app, ctx);
   mountQuietHoursRoute(app, ctx);
+  mountOwnerControlsRoute(app, ctx);
   mountCallbackRoutes(app, ctx);
 
   // The caller id as a contact card, to save in the phone and let through Do Not Disturb.
