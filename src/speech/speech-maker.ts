@@ -133,7 +133,12 @@ export class SpeechMaker {
 
 /** The files a step leaves, one by one (half the file operations of a recursive rm), then anything else. */
 async function removeTemp(tmp: string): Promise<void> {
-  // A step that failed early leaves some of them unmade: the rmdir below, or rm, takes what is left.
-  await Promise.all(TEMP_FILES.map((name) => unlink(join(tmp, name)).catch(() => {})));
+  // A step that failed early leaves some of them unmade, so an unlink may find nothing: nothing to do then, as the
+  // rmdir below (or rm, when something is left) removes the folder either way.
+  await Promise.all(
+    TEMP_FILES.map(
+      (name) => unlink(join(tmp, name)).catch(() => {}), // not made by a failed step: nothing to remove
+    ),
+  );
   await rmdir(tmp).catch(() => rm(tmp, { recursive: true, force: true }));
 }

@@ -1,6 +1,8 @@
 // Two dialers (two nodes) on one real PostgreSQL, each with a stand-in Asterisk: alerts that both
 // nodes see queued (the CLI queued them, or a dead node left them) are each placed by exactly one
-// node, and a phone is never rung by both nodes at once (one line per phone across nodes).
+// node, and a phone is never rung by both nodes at once (one line per phone across nodes). The
+// stand-in Asterisk is there because what is tested is the store's claim and release across nodes;
+// test/e2e/quiet-hours.test.ts and test/e2e/cluster.test.ts call through a real Asterisk.
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/contract/index.js';
