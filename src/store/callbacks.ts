@@ -16,6 +16,11 @@ export interface StatementRunner {
   all<Row>(sql: string, values: unknown[]): Promise<Row[]>;
   /** The number of rows changed. */
   run(sql: string, values: unknown[]): Promise<number>;
+  /**
+   * Each store's claim: $1 the claim, $2 now, $3 the lease's end, $4 the limit; the rows it claimed (each
+   * store claims its own way: PostgreSQL skips rows another node is claiming, SQLite never waits for a lock).
+   */
+  claim<Row>(values: unknown[]): Promise<Row[]>;
 }
 
 const DELIVERY_COLUMNS =
@@ -108,8 +113,6 @@ export class CallbackStore implements CallbackRepo {
     private readonly db: StatementRunner,
     private readonly secrets: SecretBox,
     private readonly now: () => number,
-    /** The claim statement: $1 the claim, $2 now, $3 the lease's end, $4 the limit; returns the claimed rows. */
-    private readonly claimSql: string,
   ) {}
 
   async settings(userId: string): Promise<CallbackSettings | undefined> {
@@ -155,7 +158,7 @@ export class CallbackStore implements CallbackRepo {
   }
 
   async claimDue(claim: string, now: number, leaseUntil: number, limit: number): Promise<CallbackDelivery[]> {
-    const rows = await this.db.all<DeliveryRow>(this.claimSql, [claim, now, leaseUntil, limit]);
+    const rows = await this.db.claim<DeliveryRow>([claim, now, leaseUntil, limit]);
     return rows.map(toDelivery).sort((a, b) => a.id - b.id);
   }
 

@@ -9,16 +9,16 @@ const CLAIM = `UPDATE callback_outbox SET status = 'sending', claim = $1, claime
   RETURNING ${DELIVERY_COLUMNS}`;
 
 function runner(sql: Sql): StatementRunner {
+  const all = async <Row>(text: string, values: unknown[]) => [...(await query<Row>(sql, text, values))];
   return {
-    async all<Row>(text: string, values: unknown[]) {
-      return [...(await query<Row>(sql, text, values))];
-    },
+    all,
     async run(text: string, values: unknown[]) {
       return (await query(sql, text, values)).count;
     },
+    claim: (values) => all(CLAIM, values),
   };
 }
 
 export function pgCallbackStore(sql: Sql, secrets: SecretBox, now: () => number): CallbackStore {
-  return new CallbackStore(runner(sql), secrets, now, CLAIM);
+  return new CallbackStore(runner(sql), secrets, now);
 }

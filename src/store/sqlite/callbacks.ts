@@ -32,23 +32,26 @@ function runner(db: Db): StatementRunner {
   };
   return {
     async all<Row>(sql: string, values: unknown[]) {
-      // The claim (an UPDATE) looks first whether anything is due: a read takes no lock. When something is,
-      // it does not wait for a write lock another process holds (better-sqlite3 would stop the event loop
-      // for the busy timeout): busy, it claims nothing now and the sender looks again in a second.
-      if (sql === CLAIM && !statement(ANY_DUE).get({ p2: values[1] })) return [];
-      try {
-        return withBusyTimeout(db, 0, () => statement(sql).all(valuesOf(values))) as Row[];
-      } catch (error) {
-        if (sql === CLAIM && isBusyError(error)) return [];
-        throw error;
-      }
+      return statement(sql).all(valuesOf(values)) as Row[];
     },
     async run(sql: string, values: unknown[]) {
       return statement(sql).run(valuesOf(values)).changes;
+    },
+    // The claim (an UPDATE) looks first whether anything is due: a read takes no lock. When something is,
+    // it does not wait for a write lock another process holds (better-sqlite3 would stop the event loop
+    // for the busy timeout): busy, it claims nothing now and the sender looks again in a second.
+    async claim<Row>(values: unknown[]) {
+      if (!statement(ANY_DUE).get({ p2: values[1] })) return [];
+      try {
+        return withBusyTimeout(db, 0, () => statement(CLAIM).all(valuesOf(values))) as Row[];
+      } catch (error) {
+        if (isBusyError(error)) return [];
+        throw error;
+      }
     },
   };
 }
 
 export function sqliteCallbackStore(db: Db, secrets: SecretBox, now: () => number): CallbackStore {
-  return new CallbackStore(runner(db), secrets, now, CLAIM);
+  return new CallbackStore(runner(db), secrets, now);
 }
