@@ -17,8 +17,14 @@ mkdir -p test-results
 status=0
 rm -f test-results/vitest.json
 built=$SECONDS
+# Each file's CPU, peers included, where the machine lets us count it (root, cgroup v1 cpuacct).
+cpu_root=/sys/fs/cgroup/cpuacct/ringhook-tests-$$
+if [ -w /sys/fs/cgroup/cpuacct ] && mkdir "$cpu_root" 2>/dev/null; then
+  export RINGHOOK_TEST_CPU_CGROUP=$cpu_root
+fi
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || status=$?
 # Apart, so that the next slowdown shows where it is (#44): the peers, the build, the tests.
 echo "ringhook: peers $((provisioned - started)) s, build and typecheck $((built - provisioned)) s, tests $((SECONDS - built)) s" >&2
+if [ -n "${RINGHOOK_TEST_CPU_CGROUP:-}" ]; then node scripts/test-cpu.mjs "$cpu_root" test-results/cpu.json; fi
 node scripts/test-summary.mjs test-results/vitest.json "$status"
 exit $status

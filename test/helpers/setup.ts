@@ -1,9 +1,16 @@
 // Any unhandled error or rejection during a test fails the run (as in h3's own test setup).
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { chargeCpuTo } from './cpu-account.js';
 
 const unhandled: unknown[] = [];
 process.on('unhandledRejection', (reason) => unhandled.push(reason));
 process.on('uncaughtException', (error) => unhandled.push(error));
+
+// Before the file's own hooks start its peers, so that they are charged to it too.
+// biome-ignore lint/correctness/noEmptyPattern: vitest hands the file as the second argument only after a destructured first
+beforeAll(({}, file) => {
+  if ('filepath' in file && typeof file.filepath === 'string') chargeCpuTo(file.filepath);
+});
 
 afterEach(() => {
   if (unhandled.length > 0) {
