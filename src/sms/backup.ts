@@ -7,7 +7,6 @@ import type { LeftSms } from '../core/records.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { FinalCall } from '../calls/index.js';
-import { buildSmsText } from './text.js';
 import { SmsCourier } from './courier.js';
 import type { SmsSender } from './types.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
@@ -77,15 +76,8 @@ export class SmsBackup {
         for (const id of claimed) await fail(id, 'waiting', error);
         continue;
       }
-      const text = buildSmsText(
-        alerts.map((a) => a.message),
-        { maxParts: this.deps.maxParts },
-      );
-      const request = { to, text, reference: claimed[0]! };
-      this.track(
-        claimed[0]!,
-        this.courier.deliver({ userId: alerts[0]!.userId, request, claimed, until }, 'sms', true),
-      );
+      const sms = { userId: alerts[0]!.userId, to, messages: alerts.map((a) => a.message), claimed, until };
+      this.track(claimed[0]!, this.courier.deliver(sms, 'sms', true));
     }
     for (const [call, ...carried] of groupByCarrier(ended)) {
       if (!call || !isFinal(call.status)) continue;
@@ -132,13 +124,8 @@ export class SmsBackup {
       if (await writes.write(`sms ${id} claim`, () => smsStore.claimSms(id))) claimed.push(id);
     if (claimed.length === 0) return;
     const messages = plan.messages.filter((_, i) => claimed.includes(plan.callIds[i]!));
-    const request = {
-      to: plan.to,
-      text: buildSmsText(messages, { maxParts: this.deps.maxParts }),
-      reference: claimed[0]!,
-    };
     const until = (call.endedAt ?? this.deps.now()) + this.windowMs;
-    await this.courier.deliver({ userId: call.userId, request, claimed, until }, call.state, false);
+    await this.courier.deliver({ userId: call.userId, to: plan.to, messages, claimed, until }, call.state, false);
   }
 
   /** How long after its call's end (or its claim) an SMS may still go out. */

@@ -6,12 +6,14 @@ import type { CallChange } from '../core/call-events.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
+import { buildSmsText } from './text.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from './types.js';
 
-/** An SMS claimed for its alerts, to be handed to the gateway by the end of its window. */
+/** An SMS claimed for its alerts (their messages, in order), to be handed to the gateway by the end of its window. */
 export interface ClaimedSms {
   userId: string;
-  request: SmsRequest;
+  to: string;
+  messages: readonly string[];
   claimed: readonly string[];
   until: number;
 }
@@ -20,6 +22,7 @@ export interface ClaimedSms {
 export interface CourierDeps extends Omit<ServiceDeps, 'store'> {
   store: Pick<Store, 'sms' | 'writes'>;
   sender: SmsSender;
+  maxParts?: number | undefined;
   retryFirstMs?: number | undefined;
   onResult?: ((result: 'sent' | 'failed' | 'delivered' | 'undelivered') => void) | undefined;
   /**
@@ -52,7 +55,9 @@ export class SmsCourier {
   /** Sends the claimed alerts' SMS and records what became of it; `waiting`: it waits for the gateway now. */
   async deliver(sms: ClaimedSms, status: CallChange['status'], waiting: boolean): Promise<void> {
     const { sms: smsStore, writes } = this.deps.store;
-    const result = await this.sendWithin(sms, waiting);
+    // One SMS for the claimed alerts' messages; its reference is the first alert's.
+    const text = buildSmsText(sms.messages, { maxParts: this.deps.maxParts });
+    const result = await this.sendWithin(sms, { to: sms.to, text, reference: sms.claimed[0]! }, waiting);
     if (result === 'left waiting') return;
     if (result.status === 'sent') {
       for (const id of sms.claimed)
@@ -91,7 +96,11 @@ export class SmsCourier {
    * Between tries the SMS is `waiting`, which a stop leaves as it is for the next start to send;
    * while being handed over it is `sending`, which a restart ends failed (it may have gone).
    */
-  private async sendWithin(sms: ClaimedSms, waiting: boolean): Promise<SmsResult | 'left waiting'> {
+  private async sendWithin(
+    sms: ClaimedSms,
+    request: SmsRequest,
+    waiting: boolean,
+  ): Promise<SmsResult | 'left waiting'> {
     const { sender, now, logger } = this.deps;
     const { sms: smsStore, writes } = this.deps.store;
     const { claimed } = sms;
@@ -123,7 +132,7 @@ export class SmsCourier {
           continue;
         }
       }
-      const result = await sender.send(sms.request);
+      const result = await sender.send(request);
       if (result.status === 'sent' || !result.notSent || now() + pause >= sms.until) return result;
       logger.warn('the SMS gateway took nothing; the SMS is tried again', {
         call_id: claimed[0],
