@@ -8,6 +8,7 @@ import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { FinalCall } from '../calls/index.js';
 import { SmsCourier } from './courier.js';
+import { buildSmsText } from './text.js';
 import type { SmsSender } from './types.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
 
@@ -76,7 +77,11 @@ export class SmsBackup {
         for (const id of claimed) await fail(id, 'waiting', error);
         continue;
       }
-      const sms = { userId: alerts[0]!.userId, to, messages: alerts.map((a) => a.message), claimed, until };
+      const text = buildSmsText(
+        alerts.map((a) => a.message),
+        { maxParts: this.deps.maxParts },
+      );
+      const sms = { userId: alerts[0]!.userId, to, text, claimed, until };
       this.track(claimed[0]!, this.courier.deliver(sms, 'sms', true));
     }
     for (const [call, ...carried] of groupByCarrier(ended)) {
@@ -125,7 +130,8 @@ export class SmsBackup {
     if (claimed.length === 0) return;
     const messages = plan.messages.filter((_, i) => claimed.includes(plan.callIds[i]!));
     const until = (call.endedAt ?? this.deps.now()) + this.windowMs;
-    await this.courier.deliver({ userId: call.userId, to: plan.to, messages, claimed, until }, call.state, false);
+    const text = buildSmsText(messages, { maxParts: this.deps.maxParts });
+    await this.courier.deliver({ userId: call.userId, to: plan.to, text, claimed, until }, call.state, false);
   }
 
   /** How long after its call's end (or its claim) an SMS may still go out. */

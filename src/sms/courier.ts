@@ -6,14 +6,13 @@ import type { CallChange } from '../core/call-events.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
-import { buildSmsText } from './text.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from './types.js';
 
-/** An SMS claimed for its alerts (their messages, in order), to be handed to the gateway by the end of its window. */
+/** An SMS claimed for its alerts (its text holds their messages), to be handed to the gateway by the end of its window. */
 export interface ClaimedSms {
   userId: string;
   to: string;
-  messages: readonly string[];
+  text: string;
   claimed: readonly string[];
   until: number;
 }
@@ -22,7 +21,6 @@ export interface ClaimedSms {
 export interface CourierDeps extends Omit<ServiceDeps, 'store'> {
   store: Pick<Store, 'sms' | 'writes'>;
   sender: SmsSender;
-  maxParts?: number | undefined;
   retryFirstMs?: number | undefined;
   onResult?: ((result: 'sent' | 'failed' | 'delivered' | 'undelivered') => void) | undefined;
   /**
@@ -55,9 +53,8 @@ export class SmsCourier {
   /** Sends the claimed alerts' SMS and records what became of it; `waiting`: it waits for the gateway now. */
   async deliver(sms: ClaimedSms, status: CallChange['status'], waiting: boolean): Promise<void> {
     const { sms: smsStore, writes } = this.deps.store;
-    // One SMS for the claimed alerts' messages; its reference is the first alert's.
-    const text = buildSmsText(sms.messages, { maxParts: this.deps.maxParts });
-    const result = await this.sendWithin(sms, { to: sms.to, text, reference: sms.claimed[0]! }, waiting);
+    // Its reference is the first claimed alert's.
+    const result = await this.sendWithin(sms, { to: sms.to, text: sms.text, reference: sms.claimed[0]! }, waiting);
     if (result === 'left waiting') return;
     if (result.status === 'sent') {
       for (const id of sms.claimed)
