@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import type { z } from 'zod';
 import {
   callSpeech,
@@ -74,11 +75,7 @@ function serverSpeech(): string {
 }
 
 export const sayCommand = defineCommand({
-  meta: {
-    name: 'say',
-    description:
-      'Print what a call would speak for an alert body (plain text or JSON, "-" for stdin), and with --wav write the audio',
-  },
+  meta: commandMeta('say'),
   args: {
     text: {
       type: 'positional',

@@ -1,5 +1,6 @@
 // ringhook sms-test <user_id>: sends one test SMS through the configured gateway.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import { loadConfig } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
 import { createLogger } from '../lib/log.js';
@@ -11,7 +12,7 @@ import { printJson } from './output.js';
 export const SMS_TEST_TEXT = 'Test message from ringhook: SMS backup works.';
 
 export const smsTestCommand = defineCommand({
-  meta: { name: 'sms-test', description: "Send a test SMS to an account's phone through the configured gateway" },
+  meta: commandMeta('sms-test'),
   args: {
     user_id: { type: 'positional', description: 'The account whose phone gets the SMS', required: true },
     json: { type: 'boolean', description: 'Print machine-readable JSON', default: false },
