@@ -57,12 +57,14 @@ async function handleAlert(
  */
 export function createWebhook(deps: WebhookDeps): Webhook {
   const throttle = new AuthFailureThrottle(deps.now);
-  // The store's step, chosen once by what the store can do: PostgreSQL decides in one round trip.
-  const server = deps.webhookSources ?? ANY_SOURCE;
-  const receiveAlert = deps.store.calls.receiveAlert?.bind(deps.store.calls);
-  const receive: Receiver = receiveAlert
-    ? (incoming) => receiveInOneStep(incoming, receiveAlert, server)
-    : (incoming) => receiveStepByStep(incoming, deps, server);
+  // The store's step, by what the store can do: PostgreSQL decides in one round trip.
+  const receive: Receiver = (incoming) => {
+    const { calls } = deps.store;
+    const server = deps.webhookSources ?? ANY_SOURCE;
+    return calls.receiveAlert
+      ? receiveInOneStep(incoming, calls.receiveAlert.bind(calls), server)
+      : receiveStepByStep(incoming, deps, server);
+  };
   // Wrong credentials come in floods from anyone: counted, one line a minute (the first at once).
   const credentialRefusals = refusalTally(deps.logger, 'alert refused: wrong webhook URL');
   return async (request) => {
