@@ -5,7 +5,7 @@
 // (webhook-step-by-step.ts): a wrong key is a 401 whatever the body, an address outside the sources
 // a 403 whatever the body.
 import type { AlertToReceive, ReceivedAlert } from '../core/records.js';
-import { parseSourceRule, sourceRefusalReason, type SourceRule } from '../core/webhook-sources.js';
+import { parseSourceRule, sourceRefusal, sourceRefusalReason, type SourceRule } from '../core/webhook-sources.js';
 import type { CallRepo } from '../store/contract/index.js';
 import type { Receiver, Verdict } from './webhook-outcome.js';
 import type { Payload } from './webhook-request.js';
@@ -38,7 +38,7 @@ function verdictOf(received: ReceivedAlert, payload: Payload, server: SourceRule
     case 'source_not_allowed': {
       const { account, setBy } = received;
       const rule = setBy === 'server' ? server : parseSourceRule(account.webhookSources);
-      return { outcome: 'source_not_allowed', account, rowId: received.callId, rule, setBy };
+      return { outcome: 'source_not_allowed', account, rowId: received.callId, says: sourceRefusal({ rule, setBy }) };
     }
     case 'invalid':
       if (payload.ok) throw new Error('the store refused a payload the webhook parsed');

@@ -59,7 +59,8 @@ export type Verdict =
   | { outcome: 'method_not_allowed'; method: string }
   | { outcome: 'unauthorized' }
   | { outcome: 'suspended'; account: Account; rowId: string }
-  | { outcome: 'source_not_allowed'; account: Account; rowId: string; rule: SourceRule; setBy: 'server' | 'account' }
+  /** `says`: the 403's words, which rule refused the address and where it is set. */
+  | { outcome: 'source_not_allowed'; account: Account; rowId: string; says: string }
   | { outcome: 'invalid'; account: Account; rowId: string; error: ApiError }
   | { outcome: 'duplicate'; account: Account; rowId: string; callId: string }
   | { outcome: 'refused'; account: Account; rowId?: string; decision: Exclude<LimitDecision, { allowed: true }> }

@@ -1,7 +1,6 @@
 // The webhook's refusals: a verdict that refuses the alert → its 4xx reply, from the facts the
-// verdict carries (the method, the rule that refused, the payload's error, the limit reached).
+// verdict carries (the method, the words of the rule that refused, the payload's error, the limit reached).
 // Wrong credentials are answered by the failure throttle, which counts them (auth-throttle.ts).
-import { sourceRefusal } from '../core/webhook-sources.js';
 import type { AuthFailureThrottle } from './auth-throttle.js';
 import { ApiError } from './errors.js';
 import type { Reply, Verdict, WebhookResult } from './webhook-outcome.js';
@@ -40,7 +39,7 @@ function refusalOf(
       return { result: 'suspended', error: new ApiError('account_suspended', message) };
     }
     case 'source_not_allowed':
-      return { result: verdict.outcome, error: new ApiError(verdict.outcome, sourceRefusal(verdict)) };
+      return { result: verdict.outcome, error: new ApiError(verdict.outcome, verdict.says) };
     case 'invalid':
       return { result: 'invalid_payload', error: verdict.error };
     case 'refused': {

@@ -7,7 +7,13 @@ import { receivesCalls, type Account } from '../core/account.js';
 import { dedupeKey, dedupeSince } from '../core/dedupe.js';
 import { newCallId } from '../core/ids.js';
 import type { RejectionStatus } from '../core/records.js';
-import { parseSourceRule, refusingRule, sourceRefusalReason, type SourceRule } from '../core/webhook-sources.js';
+import {
+  parseSourceRule,
+  refusingRule,
+  sourceRefusal,
+  sourceRefusalReason,
+  type SourceRule,
+} from '../core/webhook-sources.js';
 import type { Receiver, Verdict, WebhookDeps } from './webhook-outcome.js';
 
 type StepDeps = Pick<WebhookDeps, 'store' | 'now'>;
@@ -31,7 +37,7 @@ export async function receiveStepByStep(
     const refusal = refusingRule(incoming.address, server, parseSourceRule(account.webhookSources));
     if (refusal) {
       const rowId = await reject('source_not_allowed', sourceRefusalReason(incoming.address, refusal.rule));
-      return { outcome: 'source_not_allowed', account, rowId, ...refusal };
+      return { outcome: 'source_not_allowed', account, rowId, says: sourceRefusal(refusal) };
     }
   }
 
