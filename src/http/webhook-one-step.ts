@@ -7,18 +7,20 @@
 import type { AlertToReceive, ReceivedAlert } from '../core/records.js';
 import { parseSourceRule, sourceRefusal, sourceRefusalReason, type SourceRule } from '../core/webhook-sources.js';
 import type { CallRepo } from '../store/contract/index.js';
-import type { Receiver, Verdict } from './webhook-outcome.js';
-import type { Payload } from './webhook-request.js';
+import type { WebhookCredentials } from '../core/webhook-path.js';
+import type { Verdict } from './webhook-outcome.js';
+import type { IncomingAlert, Payload } from './webhook-request.js';
 
 /** A POST with credentials decided by the store's one step; `server`: the server's allowed sources. */
 export async function receiveInOneStep(
-  incoming: Parameters<Receiver>[0],
+  incoming: IncomingAlert,
+  credentials: WebhookCredentials,
   receive: NonNullable<CallRepo['receiveAlert']>,
   server: SourceRule,
 ): Promise<Verdict> {
   const payload = await incoming.payload();
   const received = await receive({
-    ...incoming.credentials,
+    ...credentials,
     payload: payload.ok ? payload : { ok: false, error: payload.error.message, excerpt: payload.excerpt },
     address: incoming.address,
     idempotencyKey: incoming.idempotencyKey,

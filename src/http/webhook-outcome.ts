@@ -67,21 +67,22 @@ export type Verdict =
   | { outcome: 'accepted'; account: Account; callId: string; alert: Alert; announced: boolean };
 
 /** The store's step: a POST with credentials decided, on the store's own path (one step or step by step). */
-export type Receiver = (incoming: IncomingAlert & { credentials: WebhookCredentials }) => Promise<Verdict>;
+export type Receiver = (incoming: IncomingAlert, credentials: WebhookCredentials) => Promise<Verdict>;
 
-export interface Outcome {
-  result: WebhookResult;
+/** A reply with its answer written: what the transports send, the log line and the metrics read. */
+export interface Outcome extends Reply {
   answer: JsonAnswer;
+}
+
+/** An outcome before its answer is written: the status, body and headers the answer will carry. */
+export interface Reply {
+  result: WebhookResult;
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
   /** The account the alert was for (authenticated), and its call when accepted: for the log line. */
   userId?: string;
   callId?: string;
   /** Why it was refused, in the answer's words (never the alert's text). */
   reason?: string;
-}
-
-/** An outcome before its answer is written: the status, body and headers the answer will carry. */
-export interface Reply extends Omit<Outcome, 'answer'> {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
 }

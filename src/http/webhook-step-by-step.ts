@@ -14,17 +14,20 @@ import {
   sourceRefusalReason,
   type SourceRule,
 } from '../core/webhook-sources.js';
-import type { Receiver, Verdict, WebhookDeps } from './webhook-outcome.js';
+import type { WebhookCredentials } from '../core/webhook-path.js';
+import type { Verdict, WebhookDeps } from './webhook-outcome.js';
+import type { IncomingAlert } from './webhook-request.js';
 
 type StepDeps = Pick<WebhookDeps, 'store' | 'now'>;
 
 /** A POST with credentials decided over the store's single steps; `server`: the server's allowed sources. */
 export async function receiveStepByStep(
-  incoming: Parameters<Receiver>[0],
+  incoming: IncomingAlert,
+  credentials: WebhookCredentials,
   deps: StepDeps,
   server: SourceRule,
 ): Promise<Verdict> {
-  const { userId, apiKey } = incoming.credentials;
+  const { userId, apiKey } = credentials;
   const account = await deps.store.accounts.authenticate(userId, apiKey);
   if (!account) return { outcome: 'unauthorized' };
   const reject = (status: RejectionStatus, error: string, excerpt = '') =>

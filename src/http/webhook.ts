@@ -15,7 +15,7 @@ import { receiveInOneStep } from './webhook-one-step.js';
 import { receiveStepByStep } from './webhook-step-by-step.js';
 import { type AlertRequest, readAlertRequest } from './webhook-request.js';
 import { acceptedReply } from './webhook-accepted.js';
-import type { Outcome, Receiver, Verdict, WebhookDeps } from './webhook-outcome.js';
+import type { Outcome, Receiver, Reply, Verdict, WebhookDeps } from './webhook-outcome.js';
 import { refusalReply } from './webhook-refusal.js';
 
 export type { WebhookDeps, WebhookResult } from './webhook-outcome.js';
@@ -40,14 +40,14 @@ async function handleAlert(
       ? { outcome: 'method_not_allowed', method: incoming.method }
       : credentials === null
         ? { outcome: 'unauthorized' }
-        : await receive({ ...incoming, credentials });
+        : await receive(incoming, credentials);
   if ('rowId' in verdict && verdict.rowId !== undefined)
     deps.onRejectionRecorded?.({ callId: verdict.rowId, userId: verdict.account.userId });
-  const { status, body, headers, ...outcome } =
+  const reply: Reply =
     verdict.outcome === 'accepted' || verdict.outcome === 'duplicate'
       ? acceptedReply(verdict, deps)
       : refusalReply(verdict, incoming.countedAddress, throttle);
-  return { ...outcome, answer: jsonAnswer(status, body, headers) };
+  return Object.assign(reply, { answer: jsonAnswer(reply.status, reply.body, reply.headers) });
 }
 
 /**
@@ -58,12 +58,12 @@ async function handleAlert(
 export function createWebhook(deps: WebhookDeps): Webhook {
   const throttle = new AuthFailureThrottle(deps.now);
   // The store's step, by what the store can do: PostgreSQL decides in one round trip.
-  const receive: Receiver = (incoming) => {
+  const receive: Receiver = (incoming, credentials) => {
     const { calls } = deps.store;
     const server = deps.webhookSources ?? ANY_SOURCE;
     return calls.receiveAlert
-      ? receiveInOneStep(incoming, calls.receiveAlert.bind(calls), server)
-      : receiveStepByStep(incoming, deps, server);
+      ? receiveInOneStep(incoming, credentials, calls.receiveAlert.bind(calls), server)
+      : receiveStepByStep(incoming, credentials, deps, server);
   };
   // Wrong credentials come in floods from anyone: counted, one line a minute (the first at once).
   const credentialRefusals = refusalTally(deps.logger, 'alert refused: wrong webhook URL');
