@@ -8,7 +8,7 @@
 // next call: core/line), paced to the provider, the speech planned before the call is placed.
 import { afterStop } from '../core/backup-trunk.js';
 import type { Backoff } from '../core/backoff.js';
-import { decideCallEnd, type CallStop, queuedFate } from '../core/call-end.js';
+import { type CallStop, queuedFate } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
@@ -341,48 +341,34 @@ export class CallDesk {
   }
 
   /**
-   * The call is over: its end is decided, recorded and handed on; or, when the first trunk did not
-   * take it, its alerts go out again through the backup trunk as a new placement (core/backup-trunk).
+   * The call is over. Its alerts go out again through the backup trunk, as a new call placed by the
+   * next pump, when the first trunk did not take it; otherwise its end is recorded and handed on with
+   * every alert it carried. Both are decided at once in core (core/backup-trunk, core/call-end).
    */
   private end(session: CallSession, stop: CallStop): void {
     if (!this.isActive(session)) return;
     this.pacer.dialed(session.call.callId);
     this.sessions.remove(session);
-    const backup = this.settings.backupEndpointFor?.(session.phone);
+    const { now, backupEndpointFor } = this.settings;
+    const backup = backupEndpointFor?.(session.phone);
     const next = afterStop(session, stop, {
       backupTrunk: backup && (backup.trunk ?? backup.resource),
       stopping: this.stopping,
+      now: now(),
     });
-    if (next.next === 'backup trunk' && backup) this.placeAgain(session, backup, next.why);
-    else this.record(session, stop);
+    if (next.next === 'end') {
+      const alerts = alertsOf(session);
+      for (const alert of alerts) this.queue.remove(alert.callId);
+      const { dialedAt, trunk, softphone, phone } = session;
+      this.ledger.end(alerts, { ...next.end, phone, placed: { dialedAt, trunk, softphone } });
+    } else if (backup) {
+      const again = backupTrunkSession(session, next.at);
+      this.sessions.add(again);
+      const { channelId, dialedAt } = again;
+      this.ledger.placedAgain(alertsOf(again), { trunk: next.trunk, channelId, dialedAt }, next.why);
+      this.placingAgain.push({ session: again, endpoint: backup });
+    }
     this.pump();
-  }
-
-  /** The call's end, decided in core/call-end, recorded and handed on with every alert it carried. */
-  private record(session: CallSession, stop: CallStop): void {
-    const alerts = alertsOf(session);
-    for (const alert of alerts) this.queue.remove(alert.callId);
-    const { state, fields, detail } = decideCallEnd(session, stop, this.settings.now());
-    this.ledger.end(alerts, {
-      state,
-      fields,
-      detail,
-      phone: session.phone,
-      placed: { dialedAt: session.dialedAt, trunk: session.trunk, softphone: session.softphone },
-    });
-  }
-
-  /** The alerts of a call the first trunk did not take, as a new call through the backup trunk (placed by pump). */
-  private placeAgain(previous: CallSession, endpoint: Endpoint, why: string): void {
-    const session = backupTrunkSession(previous, this.settings.now());
-    this.sessions.add(session);
-    const { channelId, dialedAt } = session;
-    this.ledger.placedAgain(
-      alertsOf(session),
-      { trunk: endpoint.trunk ?? endpoint.resource, channelId, dialedAt },
-      why,
-    );
-    this.placingAgain.push({ session, endpoint });
   }
 
   private async hangup(session: CallSession, why: string): Promise<void> {

@@ -1,7 +1,8 @@
-// Whether a call the first trunk did not take goes out again through the backup trunk. Pure.
-// Only a call that never rang: the provider refused or never answered the INVITE, so no phone
-// has heard anything; a call that rang is never sent again (the phone would ring twice).
-import { type CallFacts, type CallStop, describeStop } from './call-end.js';
+// What follows a call that stopped: its end, or, when the first trunk did not take it, a new call
+// through the backup trunk. Pure. Only a call that never rang goes out again: the provider refused
+// or never answered the INVITE, so no phone has heard anything; a call that rang is never sent
+// again (the phone would ring twice).
+import { type CallEnd, type CallFacts, type CallStop, decideCallEnd, describeStop } from './call-end.js';
 
 /** SIP answers by which the provider, not the phone, says it did not take the call. */
 const PROVIDER_FAILURES = new Set([408, 500, 502, 503, 504]);
@@ -23,30 +24,38 @@ export function goesToBackupTrunk(f: Pick<CallFacts, 'rang' | 'answeredAt' | 'fa
   return PROVIDER_FAILURE_CAUSES.has(stop.cause);
 }
 
-/** What follows a call that stopped: its end, or a new placement of its alerts through the backup trunk. */
-export type AfterStop = { next: 'end' } | { next: 'backup trunk'; trunk: string; why: string };
+/**
+ * What follows a call that stopped: its end (decided by core/call-end), or a new placement of its
+ * alerts through the backup trunk, dialed `at`.
+ */
+export type AfterStop =
+  | { next: 'end'; end: CallEnd }
+  | { next: 'backup trunk'; trunk: string; why: string; at: number };
 
 export interface StopSituation {
   /** The backup trunk's name; undefined when there is none. */
   backupTrunk: string | undefined;
   /** ringhook is stopping: nothing goes out again. */
   stopping: boolean;
+  now: number;
 }
 
 /**
  * A call goes out once more only through the backup trunk, only once (a call placed on it ends
- * there), and only while ringhook runs; it is then a new placement of the same alerts.
+ * there), and only while ringhook runs; it is then a new placement of the same alerts. Any other
+ * call ends.
  */
 export function afterStop(
-  call: Pick<CallFacts, 'rang' | 'answeredAt' | 'farEnd'> & { onBackupTrunk?: boolean | undefined },
+  call: CallFacts & { onBackupTrunk?: boolean | undefined },
   stop: CallStop,
-  { backupTrunk, stopping }: StopSituation,
+  { backupTrunk, stopping, now }: StopSituation,
 ): AfterStop {
   if (call.onBackupTrunk || stopping || backupTrunk === undefined || !goesToBackupTrunk(call, stop))
-    return { next: 'end' };
+    return { next: 'end', end: decideCallEnd(call, stop, now) };
   return {
     next: 'backup trunk',
     trunk: backupTrunk,
     why: `the first trunk did not take the call (${describeStop(stop)}): placed through ${backupTrunk}`,
+    at: now,
   };
 }

@@ -1,16 +1,8 @@
 // How a call that was placed ended, from what happened during it and how it stopped. Pure: the
 // dialer gathers the facts, this decides the final state and what the history records.
 import type { FinalState } from './call-state.js';
-import { classifyUnanswered } from './outcome.js';
-import {
-  type CallReason,
-  callReason,
-  hangupDetail,
-  type ReasonCode,
-  refusalReason,
-  returnsAllowance,
-  unansweredReason,
-} from './reasons.js';
+import { classifyUnanswered, type UnansweredFacts } from './outcome.js';
+import { type CallReason, callReason, endReason, type ReasonAsk, type ReasonCode } from './reasons.js';
 
 /** What the dialer saw of one call. */
 export interface CallFacts {
@@ -83,109 +75,112 @@ export function answeredState(
   return f.requireConfirm || !f.messageStarted ? 'unconfirmed' : 'completed';
 }
 
-function answered(f: CallFacts, now: number): Pick<CallEnd, 'state' | 'fields'> {
-  const state = answeredState(f);
-  const talk = f.answeredAt !== undefined ? { talkMs: now - f.answeredAt } : {};
+/**
+ * How the call ended, before its reason is put in words: the state (for a call never answered, the
+ * facts outcome.ts classifies), the record's times and cause, and what to ask reasons.ts, when the
+ * person was not reached and the record has no reason yet. `note`: the timeline's, in words of its
+ * own, or (`reason`) the reason's technical detail.
+ */
+interface Ending {
+  state: FinalState | { unanswered: UnansweredFacts };
+  fields: CallEnd['fields'];
+  ask?: ReasonAsk | undefined;
+  note?: string | { reason: true };
+}
+
+/** A state in which the call reached its person (or their voicemail): it has no reason to give. */
+function reached(state: FinalState): boolean {
+  return state === 'completed' || state === 'acknowledged' || state === 'voicemail' || state === 'unconfirmed';
+}
+
+/** An answered call (or one hung up by ringhook as if answered): its state, talk time, and a failed speech's reason. */
+function answered(f: CallFacts, fields: CallEnd['fields'], note?: string): Ending {
+  const talk = f.answeredAt !== undefined ? { talkMs: fields.endedAt - f.answeredAt } : {};
   return {
-    state,
-    fields: {
-      endedAt: now,
-      ...talk,
-      ...(f.speechFailed && callReason('speech_failed', f, `speech failed: ${f.speechFailed}`)),
-    },
+    state: answeredState(f),
+    fields: { ...fields, ...talk },
+    ask: f.speechFailed ? { why: 'speech_failed', detail: `speech failed: ${f.speechFailed}` } : undefined,
+    ...(note !== undefined && { note }),
   };
 }
 
-/**
- * The end with a note for its timeline (the technical `detail`); a call that did not reach its
- * person also gets the reason in words, unless it has one already.
- */
-function withDetail(end: Pick<CallEnd, 'state' | 'fields'>, reason: ReasonCode, f: CallFacts, detail: string): CallEnd {
-  const reached =
-    end.state === 'completed' ||
-    end.state === 'acknowledged' ||
-    end.state === 'voicemail' ||
-    end.state === 'unconfirmed';
-  const fields =
-    reached || end.fields.error !== undefined
-      ? end.fields
-      : {
-          ...end.fields,
-          ...callReason(reason, f, detail),
-          ...(returnsAllowance(reason) && { returnsAllowance: true }),
-        };
-  return { ...end, fields, detail };
+/** A call that stopped other than by answering: its state, with its reason unless it reached its person. */
+function notReached(state: FinalState, fields: CallEnd['fields'], why: ReasonAsk['why'], detail: string): Ending {
+  return { state, fields, ...(!reached(state) && { ask: { why, detail } }), note: detail };
 }
 
-export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEnd {
-  const duration = f.answeredAt !== undefined ? { talkMs: now - f.answeredAt } : { ringMs: now - f.dialedAt };
+function ending(f: CallFacts, stop: CallStop, now: number): Ending {
+  const endedAt = { endedAt: now };
   switch (stop.kind) {
     case 'destroyed': {
       const sipCode = stop.techCause ?? f.farEnd?.sipCode;
-      const hangup = {
+      const hangup = { cause: stop.cause, causeText: stop.causeText, sipCode };
+      const fields = {
         endedAt: now,
         hangupCause: stop.cause,
         hangupCauseText: stop.causeText,
         ...(sipCode !== undefined && { sipCode }),
       };
-      const technical = hangupDetail(stop.cause, stop.causeText, sipCode);
+      const duration = f.answeredAt !== undefined ? { talkMs: now - f.answeredAt } : { ringMs: now - f.dialedAt };
       // Cut by a stop: the phone heard part of the message, or nothing; the SMS backup applies.
       if (f.cutBecause && !f.acknowledged) {
         const cut =
           f.cutBecause === 'asterisk_stopped'
             ? 'Asterisk stopped during the call (restart or shutdown)'
             : 'ringhook stopped during the call';
-        return withDetail(
-          { state: 'interrupted', fields: { ...hangup, ...duration } },
-          f.cutBecause,
-          f,
-          `${cut}: ${technical}`,
-        );
+        return {
+          state: 'interrupted',
+          fields: { ...fields, ...duration },
+          ask: { why: f.cutBecause, detail: cut, hangup },
+          note: { reason: true },
+        };
       }
-      if (f.answeredAt !== undefined) {
-        const end = answered(f, now);
-        return { state: end.state, fields: { ...hangup, ...end.fields } };
-      }
-      const facts = { cause: stop.cause, sipCode, farEndAnswered: f.farEnd !== undefined, rang: f.rang };
-      const state = classifyUnanswered(facts);
-      return { state, fields: { ...hangup, ...duration, ...callReason(unansweredReason(facts), f, technical) } };
+      if (f.answeredAt !== undefined) return answered(f, fields);
+      const unanswered = { cause: stop.cause, sipCode, farEndAnswered: f.farEnd !== undefined, rang: f.rang };
+      return { state: { unanswered }, fields: { ...fields, ...duration }, ask: { why: { unanswered }, hangup } };
     }
     case 'hangup-unconfirmed':
-      return withDetail(
-        answered(f, now),
-        'hangup_unconfirmed',
-        f,
-        'Asterisk did not report the end of the call after ringhook hung up',
-      );
+      // Answered or not, the call was hung up by ringhook: it ends as answered, with no reason of its own.
+      return answered(f, endedAt, 'Asterisk did not report the end of the call after ringhook hung up');
     case 'lost':
-      return withDetail(
-        { state: f.acknowledged ? 'acknowledged' : 'interrupted', fields: { endedAt: now } },
+      return notReached(
+        f.acknowledged ? 'acknowledged' : 'interrupted',
+        endedAt,
         'events_lost',
-        f,
         'the call ended while the connection to Asterisk was down',
       );
     case 'given-up':
-      return withDetail({ state: 'failed', fields: { endedAt: now } }, stop.reason ?? 'no_final_event', f, stop.why);
+      return notReached('failed', endedAt, stop.reason ?? 'no_final_event', stop.why);
     case 'stopped':
-      return withDetail(
-        { state: 'interrupted', fields: { endedAt: now } },
-        'ringhook_stopped',
-        f,
-        'ringhook stopped during the call',
-      );
-    case 'originate-failed':
+      return notReached('interrupted', endedAt, 'ringhook_stopped', 'ringhook stopped during the call');
+    case 'originate-failed': {
       // One attempt only: a refused originate is the outcome, never retried.
-      return withDetail(
-        { state: stop.refusedByAsterisk ? 'unreachable' : 'failed', fields: { endedAt: now } },
-        refusalReason({
-          softphone: f.softphone,
-          refusedByAsterisk: stop.refusedByAsterisk,
-          endpointOffline: stop.endpointOffline,
-        }),
-        f,
+      const { refusedByAsterisk, endpointOffline } = stop;
+      return notReached(
+        refusedByAsterisk ? 'unreachable' : 'failed',
+        endedAt,
+        { refused: { softphone: f.softphone, refusedByAsterisk, endpointOffline } },
         `originate failed: ${stop.message}`,
       );
+    }
   }
+}
+
+/**
+ * How the call ended, in one pass: the ending from the facts and the stop; a call never answered
+ * classified by its cause (outcome.ts); the reason put in words once, with everything it names
+ * (reasons.ts).
+ */
+export function decideCallEnd(f: CallFacts, stop: CallStop, now: number): CallEnd {
+  const { state, fields, ask, note } = ending(f, stop, now);
+  const final = typeof state === 'string' ? state : classifyUnanswered(state.unanswered);
+  const reason = ask && endReason(ask, f);
+  const detail = typeof note === 'object' ? reason?.reasonDetail : note;
+  return {
+    state: final,
+    fields: reason ? { ...fields, ...reason } : fields,
+    ...(detail !== undefined && { detail }),
+  };
 }
 
 /** How the call stopped, in a few words for its timeline. */

@@ -194,36 +194,22 @@ export function russianDecimal(whole: string, fraction: string): string {
   return `${wholeWords} ${russianCardinal(f, true)} ${RU_FRACTIONS[fraction.length - 1]}${ending}`;
 }
 
+/** A language that writes its numbers in its own characters and says decimals one digit at a time after `point`. */
+const characterNumbers =
+  (cardinal: NumberLanguage['cardinal'], digits: ArrayLike<string>, point: string) =>
+  (words: { minus: string; plus: string; percent: string; times: string }): NumberLanguage => ({
+    decimalSeparator: '.',
+    groupSeparator: ',',
+    cardinal,
+    digit: (d) => digits[d]!,
+    point,
+    zeros: String,
+    zeroRun: Number.POSITIVE_INFINITY,
+    ...words,
+  });
+
 /** Japanese: kana numbers, the decimals one digit at a time after てん (に てん さん ご). */
-export const japaneseNumbers = (words: {
-  minus: string;
-  plus: string;
-  percent: string;
-  times: string;
-}): NumberLanguage => ({
-  decimalSeparator: '.',
-  groupSeparator: ',',
-  cardinal: japaneseCardinal,
-  digit: (d) => JA_DIGITS[d]!,
-  point: 'てん',
-  zeros: String,
-  zeroRun: Number.POSITIVE_INFINITY,
-  ...words,
-});
+export const japaneseNumbers = characterNumbers(japaneseCardinal, JA_DIGITS, 'てん');
 
 /** Chinese: numbers in characters, the decimals one digit at a time after 点 (二 点 三 五). */
-export const chineseNumbers = (words: {
-  minus: string;
-  plus: string;
-  percent: string;
-  times: string;
-}): NumberLanguage => ({
-  decimalSeparator: '.',
-  groupSeparator: ',',
-  cardinal: chineseCardinal,
-  digit: (d) => ZH_DIGITS[d]!,
-  point: '点',
-  zeros: String,
-  zeroRun: Number.POSITIVE_INFINITY,
-  ...words,
-});
+export const chineseNumbers = characterNumbers(chineseCardinal, ZH_DIGITS, '点');

@@ -232,6 +232,44 @@ export function hangupDetail(cause: number, causeText: string, sipCode?: number)
   return sipCode === undefined ? q850 : `SIP ${sipCode}, ${q850}`;
 }
 
+/** A channel's end as Asterisk reported it: its Q.850 cause (and words), and the SIP code behind it. */
+export interface HangupFacts {
+  cause: number;
+  causeText: string;
+  sipCode?: number | undefined;
+}
+
+/**
+ * What a call's end asks of the reasons, once, with all they need: the reason (named, or the facts
+ * that choose it: an unanswered call's end, an originate that failed) and its technical detail (words
+ * of ringhook's own, the channel's end as Asterisk reported it, or both: "what cut it: SIP …").
+ */
+export interface ReasonAsk {
+  why: ReasonCode | { unanswered: UnansweredReasonFacts } | { refused: RefusalFacts };
+  detail?: string;
+  hangup?: HangupFacts;
+}
+
+/** A call's reason as its record keeps it, and whether the call gives its monthly allowance back. */
+export interface EndReason extends CallReason {
+  reasonDetail: string;
+  returnsAllowance?: true;
+}
+
+/** The reason a call's end asked for, in words (see ReasonAsk). */
+export function endReason(ask: ReasonAsk, context: ReasonContext): EndReason {
+  const { why, detail, hangup } = ask;
+  const code =
+    typeof why === 'string' ? why : 'unanswered' in why ? unansweredReason(why.unanswered) : refusalReason(why.refused);
+  const technical = hangup && hangupDetail(hangup.cause, hangup.causeText, hangup.sipCode);
+  const reasonDetail = [detail, technical].filter((part) => part !== undefined).join(': ');
+  return {
+    error: reasonText(code, context),
+    reasonDetail,
+    ...(returnsAllowance(code) && { returnsAllowance: true }),
+  };
+}
+
 /** The SMS backup's own words for an SMS it did not send (its `sms_error`), read back into a sentence by smsReasonText. */
 export const SMS_NOT_SENT = {
   notDelivered: 'not delivered: ',

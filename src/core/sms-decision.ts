@@ -28,6 +28,41 @@ export function smsOffReason(
   return SMS_NOT_SENT.backupOff;
 }
 
+/** A call's end as the SMS backup reads it: its state, its alerts (its own first) and where an SMS would go. */
+export interface SmsFacts {
+  callId: string;
+  state: FinalState;
+  message: string;
+  /** The number that was called; an alert never dialed has none. */
+  phone?: string | null | undefined;
+  carried: ReadonlyArray<{ callId: string; message: string }>;
+}
+
+/**
+ * What the SMS backup does after a call's end, decided once: for every alert the call carried (it is
+ * missed, or heard, for all of them: one decision, one SMS), nothing (not needed; or disabled, and
+ * why, as the call keeps it), or one SMS with their messages to the number that was called (an alert
+ * never dialed: the account's).
+ */
+export type SmsPlan = { callIds: string[] } & (
+  | { send: false; status: 'not_needed' | 'disabled'; why?: string | undefined }
+  | { send: true; to: string; messages: string[] }
+);
+
+export function planSms(
+  call: SmsFacts,
+  account: (Pick<Account, 'smsBackup' | 'status'> & { phone: string }) | undefined,
+  gatewayConfigured: boolean,
+): SmsPlan {
+  const callIds = [call.callId, ...call.carried.map((c) => c.callId)];
+  const decision = decideSms(call.state, account, gatewayConfigured);
+  if (decision === 'not_needed') return { callIds, send: false, status: 'not_needed', why: undefined };
+  if (decision !== 'send' || !account)
+    return { callIds, send: false, status: 'disabled', why: smsOffReason(account, gatewayConfigured) };
+  const messages = [call.message, ...call.carried.map((c) => c.message)];
+  return { callIds, send: true, to: call.phone ?? account.phone, messages };
+}
+
 /**
  * Alerts a stopped process left, as the calls that carried them: a merged call's alerts together,
  * its carrier's first (they share one SMS, as they would have), each other alert alone.

@@ -1,14 +1,23 @@
 // Rows as both stores keep them and how they become records, written once for SQLite and
-// PostgreSQL: the account's columns, the call's row and its extra fields, a refused alert's row,
-// the columns of a call's steps, the session's row.
+// PostgreSQL: the account's columns (its settings as columns, a new account's defaults), the call's
+// row and its extra fields, a refused alert's row, the columns of a call's steps, the session's row, a sign-in link's.
 import type { Account, AccountStatus } from '../core/account.js';
 import type { LanguageCode, VoiceId } from '../core/language-types.js';
 import type { LimitDecision, Plan } from '../core/limits.js';
 import type { Alert } from '../core/payload.js';
-import type { CallKind, CallRecord, RejectedAlert, TransitionFields } from '../core/records.js';
+import {
+  type CallKind,
+  type CallRecord,
+  LOGIN_LINK_TTL_MS,
+  type NewAccount,
+  type RejectedAlert,
+  type TransitionFields,
+} from '../core/records.js';
+import { hashToken, newToken } from './tokens.js';
+import { DEFAULT_LANGUAGE, defaultVoice } from '../core/languages.js';
 import { reasonText } from '../core/reasons.js';
 import { decideSms } from '../core/sms-decision.js';
-import { isQuietMode } from '../core/quiet-delivery.js';
+import { isQuietMode, NO_QUIET_HOURS } from '../core/quiet-delivery.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {
@@ -38,6 +47,57 @@ export interface AccountRow {
 export const ACCOUNT_COLUMNS =
   'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, created_at, updated_at, key_created_at';
 
+/** An account's settings: what its owner and the admin change, beside its name, phone, plan and status. */
+export type AccountSettings = Pick<
+  Account,
+  | 'smsBackup'
+  | 'requireConfirm'
+  | 'language'
+  | 'voice'
+  | 'intro'
+  | 'dedupeSeconds'
+  | 'webhookSources'
+  | 'quietHours'
+  | 'timeZone'
+  | 'quietMode'
+>;
+
+/** A setting a row of an older schema has no column for, and a new account takes when it is not given. */
+const LATER_SETTINGS = { dedupeSeconds: 0, webhookSources: 'any', ...NO_QUIET_HOURS } as const;
+
+/** A new account's settings, each one its input leaves out taken by default. */
+export function newAccountSettings(input: NewAccount): AccountSettings {
+  const language = input.language ?? DEFAULT_LANGUAGE;
+  return {
+    smsBackup: input.smsBackup,
+    requireConfirm: input.requireConfirm !== false,
+    language,
+    voice: input.voice ?? defaultVoice(language),
+    intro: input.intro ?? null,
+    dedupeSeconds: input.dedupeSeconds ?? LATER_SETTINGS.dedupeSeconds,
+    webhookSources: input.webhookSources ?? LATER_SETTINGS.webhookSources,
+    quietHours: input.quietHours ?? LATER_SETTINGS.quietHours,
+    timeZone: input.timeZone ?? LATER_SETTINGS.timeZone,
+    quietMode: input.quietMode ?? LATER_SETTINGS.quietMode,
+  };
+}
+
+/** An account's settings as columns, in the order both stores write them (after name, phone and plan). */
+export function settingColumns(settings: AccountSettings) {
+  return {
+    sms_backup: settings.smsBackup ? 1 : 0,
+    require_confirm: settings.requireConfirm ? 1 : 0,
+    language: settings.language,
+    voice: settings.voice,
+    intro: settings.intro,
+    dedupe_seconds: settings.dedupeSeconds,
+    webhook_sources: settings.webhookSources,
+    quiet_hours: settings.quietHours,
+    time_zone: settings.timeZone,
+    quiet_mode: settings.quietMode,
+  };
+}
+
 export function toAccount(row: AccountRow, apiKey: string): Account {
   return {
     userId: row.user_id,
@@ -51,11 +111,11 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     voice: row.voice,
     intro: row.intro,
     status: row.status,
-    dedupeSeconds: Number(row.dedupe_seconds ?? 0),
-    webhookSources: row.webhook_sources ?? 'any',
-    quietHours: row.quiet_hours ?? '',
-    timeZone: row.time_zone ?? 'UTC',
-    quietMode: row.quiet_mode !== undefined && isQuietMode(row.quiet_mode) ? row.quiet_mode : 'hold',
+    dedupeSeconds: Number(row.dedupe_seconds ?? LATER_SETTINGS.dedupeSeconds),
+    webhookSources: row.webhook_sources ?? LATER_SETTINGS.webhookSources,
+    quietHours: row.quiet_hours ?? LATER_SETTINGS.quietHours,
+    timeZone: row.time_zone ?? LATER_SETTINGS.timeZone,
+    quietMode: row.quiet_mode !== undefined && isQuietMode(row.quiet_mode) ? row.quiet_mode : LATER_SETTINGS.quietMode,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,
@@ -226,6 +286,32 @@ export interface SessionRow {
   created_at: number;
   last_seen_at: number;
   expires_at: number;
+}
+
+/** How an owner signs in: the password's hash, if any, and the admin flag. */
+export interface AuthRow {
+  user_id: string;
+  password_hash: string | null;
+  is_admin: number;
+}
+
+/** A sign-in link is pruned (when the next one is made) a day after it expired. */
+const EXPIRED_LINK_KEPT_MS = 24 * 60 * 60_000;
+
+/**
+ * A new one-time sign-in link made at `now`: its token (for the link), its row's values in the order both stores
+ * insert them (token_hash, user_id, created_at, expires_at: only the token's hash is kept), and the expiry before
+ * which older links are pruned.
+ */
+export function newLoginLink(userId: string, now: number) {
+  const token = newToken();
+  const expiresAt = now + LOGIN_LINK_TTL_MS;
+  return {
+    token,
+    expiresAt,
+    values: [hashToken(token), userId, now, expiresAt] as const,
+    pruneBefore: now - EXPIRED_LINK_KEPT_MS,
+  };
 }
 
 /** An accepted alert's own columns, in the order both stores insert them (after the status). */

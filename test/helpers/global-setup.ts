@@ -3,6 +3,7 @@
 // buildOnce would otherwise rewrite dist/ under the others' feet). `npm test` built it already
 // (RINGHOOK_TEST_DIST_BUILT=1); a quick run skips the build when dist/ is newer than every source.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { buildOnce, REPO_ROOT } from './cli.js';
 
@@ -25,7 +26,7 @@ function builtAt(): number {
   }
 }
 
-export default function setup(): void {
+export default function setup(): () => void {
   if (process.env.RINGHOOK_TEST_DIST_BUILT !== '1') {
     const sources = Math.max(
       newestChange(path.join(REPO_ROOT, 'src')),
@@ -40,4 +41,8 @@ export default function setup(): void {
   }
   // Workers are started after this, with this environment: their buildOnce does nothing.
   process.env.RINGHOOK_TEST_DIST_BUILT = '1';
+  // Where the run's empty PostgreSQL cluster is made by the first file that needs one (test/helpers/postgres.ts).
+  const pgTemplate = path.join(os.tmpdir(), `ringhook-pg-template-${process.pid}`);
+  process.env.RINGHOOK_TEST_PG_TEMPLATE = pgTemplate;
+  return () => fs.rmSync(pgTemplate, { recursive: true, force: true });
 }

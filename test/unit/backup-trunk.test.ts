@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { afterStop, goesToBackupTrunk } from '../../src/core/backup-trunk.js';
-import type { CallStop } from '../../src/core/call-end.js';
+import { type CallStop, decideCallEnd } from '../../src/core/call-end.js';
 
 const destroyed = (cause: number, techCause?: number): CallStop => ({
   kind: 'destroyed',
@@ -49,21 +49,30 @@ describe('goesToBackupTrunk', () => {
 
 describe('afterStop', () => {
   const refused = destroyed(34, 503);
-  const running = { backupTrunk: 'backup', stopping: false };
+  const NOW = 10_000;
+  const running = { backupTrunk: 'backup', stopping: false, now: NOW };
+  const call = { ...silent, dialedAt: 1_000, acknowledged: false };
 
-  it('a call the first trunk did not take is a new placement through the backup trunk, saying why', () => {
-    expect(afterStop(silent, refused, running)).toEqual({
+  it('a call the first trunk did not take is a new placement through the backup trunk, saying why, dialed now', () => {
+    expect(afterStop(call, refused, running)).toEqual({
       next: 'backup trunk',
       trunk: 'backup',
       why: 'the first trunk did not take the call (SIP 503): placed through backup',
+      at: NOW,
     });
   });
 
-  it('ends the call: placed on the backup trunk already, no backup trunk, ringhook stopping, or the phone answered for itself', () => {
-    expect(afterStop({ ...silent, onBackupTrunk: true }, refused, running)).toEqual({ next: 'end' });
-    expect(afterStop(silent, refused, { backupTrunk: undefined, stopping: false })).toEqual({ next: 'end' });
-    expect(afterStop(silent, refused, { ...running, stopping: true })).toEqual({ next: 'end' });
-    expect(afterStop(silent, destroyed(17, 486), running)).toEqual({ next: 'end' });
-    expect(afterStop({ ...silent, rang: true }, refused, running)).toEqual({ next: 'end' });
+  it('ends the call, as core/call-end decides its end: placed on the backup trunk already, no backup trunk, ringhook stopping, or the phone answered for itself', () => {
+    const ends = (facts: typeof call, stop: CallStop) => ({ next: 'end', end: decideCallEnd(facts, stop, NOW) });
+    expect(afterStop({ ...call, onBackupTrunk: true }, refused, running)).toEqual(ends(call, refused));
+    expect(afterStop(call, refused, { ...running, backupTrunk: undefined })).toEqual(ends(call, refused));
+    expect(afterStop(call, refused, { ...running, stopping: true })).toEqual(ends(call, refused));
+    expect(afterStop(call, destroyed(17, 486), running)).toEqual(ends(call, destroyed(17, 486)));
+    expect(afterStop({ ...call, rang: true }, refused, running)).toEqual(ends({ ...call, rang: true }, refused));
+    // The end is the call's own: the provider's 503 on the only trunk, with its ring time.
+    expect(afterStop(call, refused, { ...running, backupTrunk: undefined })).toMatchObject({
+      next: 'end',
+      end: { state: 'unreachable', fields: { sipCode: 503, ringMs: 9_000 } },
+    });
   });
 });

@@ -5,6 +5,7 @@ import { classifyUnanswered } from '../../src/core/outcome.js';
 import {
   CAUSE_REASONS,
   callReason,
+  endReason,
   hangupDetail,
   isPhoneSide,
   REASONS,
@@ -207,5 +208,48 @@ describe('the SMS backup, in words (sms_error keeps the gateway’s own)', () =>
 
   it('says nothing of an SMS that went, or was not needed', () => {
     for (const status of ['sent', 'delivered', 'not_needed', 'sending']) expect(smsReasonText(status, null)).toBeNull();
+  });
+});
+
+describe("endReason: what a call's end asks, answered at once", () => {
+  const context = { softphone: 'alice', phone: '+14155550123' };
+  const hangup = { cause: 17, causeText: 'User busy', sipCode: 486 };
+
+  it("a named reason with words of ringhook's own, the channel's end as Asterisk gave it, or both", () => {
+    expect(endReason({ why: 'events_lost', detail: 'lost' }, context)).toEqual({
+      error: reasonText('events_lost'),
+      reasonDetail: 'lost',
+    });
+    expect(endReason({ why: 'asterisk_stopped', detail: 'Asterisk stopped', hangup }, context)).toEqual({
+      error: reasonText('asterisk_stopped'),
+      reasonDetail: 'Asterisk stopped: SIP 486, cause 17 (User busy)',
+    });
+  });
+
+  it('an unanswered call: the reason its cause chooses, with the hangup line; it never gives the allowance back', () => {
+    const unanswered = { cause: 17, sipCode: 486, farEndAnswered: true, rang: true };
+    expect(endReason({ why: { unanswered }, hangup }, context)).toEqual(
+      callReason(unansweredReason(unanswered), context, hangupDetail(17, 'User busy', 486)),
+    );
+    for (const cause of [...Object.keys(CAUSE_REASONS).map(Number), 16, 19, 99])
+      for (const sipCode of [undefined, ...Object.keys(SIP_REASONS).map(Number), 480, 599])
+        for (const rang of [true, false])
+          expect(
+            endReason({ why: { unanswered: { cause, sipCode, farEndAnswered: false, rang } }, hangup }, context)
+              .returnsAllowance,
+          ).toBeUndefined();
+  });
+
+  it('an originate that failed: the refusal its facts choose, and the allowance given back', () => {
+    expect(
+      endReason(
+        { why: { refused: { softphone: 'alice', refusedByAsterisk: true, endpointOffline: true } }, detail: 'x' },
+        context,
+      ),
+    ).toEqual({ error: reasonText('softphone_not_registered', context), reasonDetail: 'x', returnsAllowance: true });
+    expect(endReason({ why: { refused: { refusedByAsterisk: false } }, detail: 'y' }, context)).toMatchObject({
+      error: reasonText('asterisk_no_reply'),
+      returnsAllowance: true,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FINAL_STATES, SMS_BACKUP_STATES } from '../../src/core/call-state.js';
-import { decideSms, groupByCarrier } from '../../src/core/sms-decision.js';
+import { SMS_NOT_SENT } from '../../src/core/reasons.js';
+import { decideSms, groupByCarrier, planSms } from '../../src/core/sms-decision.js';
 
 const active = { smsBackup: true, status: 'active' as const };
 
@@ -36,5 +37,43 @@ describe('groupByCarrier', () => {
     ];
     expect(groupByCarrier(rows).map((g) => g.map((r) => r.callId))).toEqual([['c', 'a', 'd'], ['b'], ['e']]);
     expect(groupByCarrier([])).toEqual([]);
+  });
+});
+
+describe('planSms: what the SMS backup does after a call, decided once', () => {
+  const account = { smsBackup: true, status: 'active' as const, phone: '+14155550000' };
+  const call = {
+    callId: 'a',
+    state: 'no_answer' as const,
+    message: 'one',
+    phone: '+14155550123',
+    carried: [{ callId: 'b', message: 'two' }],
+  };
+
+  it('one SMS for every alert the call carried, to the number called (an alert never dialed: the account)', () => {
+    expect(planSms(call, account, true)).toEqual({
+      callIds: ['a', 'b'],
+      send: true,
+      to: '+14155550123',
+      messages: ['one', 'two'],
+    });
+    expect(planSms({ ...call, phone: null }, account, true)).toMatchObject({ send: true, to: '+14155550000' });
+  });
+
+  it('none, for all its alerts: not needed when the call reached its person; disabled, saying why', () => {
+    expect(planSms({ ...call, state: 'completed' }, account, true)).toEqual({
+      callIds: ['a', 'b'],
+      send: false,
+      status: 'not_needed',
+      why: undefined,
+    });
+    expect(planSms(call, account, false)).toMatchObject({
+      send: false,
+      status: 'disabled',
+      why: SMS_NOT_SENT.noGateway,
+    });
+    expect(planSms(call, { ...account, smsBackup: false }, true)).toMatchObject({ why: SMS_NOT_SENT.backupOff });
+    expect(planSms(call, { ...account, status: 'suspended' }, true)).toMatchObject({ why: SMS_NOT_SENT.suspended });
+    expect(planSms(call, undefined, true)).toMatchObject({ status: 'disabled', why: SMS_NOT_SENT.accountGone });
   });
 });

@@ -110,6 +110,14 @@ export function forbidden(viewer?: Viewer): Response {
   );
 }
 
+/** A form the owner sent that is not valid: 400, its one-line reason, nothing changed. */
+export function invalidForm(reason: string, viewer?: Viewer): Response {
+  return htmlResponse(
+    400,
+    errorPage({ status: 400, title: 'Invalid form', message: `The form was not valid: ${reason}.`, viewer }),
+  );
+}
+
 const csrfSchema = z.object({ _csrf: z.string().max(100) });
 
 /**
@@ -129,17 +137,7 @@ export function formRoute<S extends z.ZodObject>(
     const csrf = form ? csrfSchema.safeParse(form) : undefined;
     if (!form || !csrf?.success || !sameToken(csrf.data._csrf, who.session.csrfToken)) return forbidden(who.viewer);
     const parsed = parseForm(schema, form);
-    if (!parsed.ok) {
-      return htmlResponse(
-        400,
-        errorPage({
-          status: 400,
-          title: 'Invalid form',
-          message: `The form was not valid: ${parsed.reason}.`,
-          viewer: who.viewer,
-        }),
-      );
-    }
+    if (!parsed.ok) return invalidForm(parsed.reason, who.viewer);
     return handler(event, who, parsed.data);
   });
 }

@@ -3,17 +3,25 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account } from '../../core/account.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
-import { DEFAULT_LANGUAGE, defaultVoice } from '../../core/languages.js';
 import { UserError } from '../../lib/errors.js';
-import { ACCOUNT_COLUMNS, type AccountRow, endedBySuspension, toAccount, wrongSecretKeyMessage } from '../rows.js';
+import {
+  ACCOUNT_COLUMNS,
+  type AccountRow,
+  endedBySuspension,
+  newAccountSettings,
+  settingColumns,
+  toAccount,
+  wrongSecretKeyMessage,
+} from '../rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { SecretBox } from '../secret-box.js';
 import type { AccountRepo } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, created_at, updated_at, key_created_at, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $12, $12, $13, $14, $15, $16, $17)`,
+  // The settings' columns in settingColumns' order (rows.ts).
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, status, created_at, updated_at, key_created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'active', $17, $17, $17)`,
   get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
@@ -21,7 +29,7 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
-  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, status = $10, updated_at = $11, dedupe_seconds = $12, webhook_sources = $13, quiet_hours = $14, time_zone = $15, quiet_mode = $16
+  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, dedupe_seconds = $10, webhook_sources = $11, quiet_hours = $12, time_zone = $13, quiet_mode = $14, status = $15, updated_at = $16
            WHERE user_id = $1`,
   rotateKey:
     'UPDATE accounts SET api_key_sealed = $2, api_key_mac = $3, key_created_at = $4, updated_at = $4 WHERE user_id = $1',
@@ -69,24 +77,14 @@ export class PgAccountStore implements AccountRepo {
 
   async create(input: NewAccount): Promise<Account> {
     const userId = newUserId();
-    const language = input.language ?? DEFAULT_LANGUAGE;
     await query(this.sql, SQL.insert, [
       userId,
       ...this.sealedKey(userId, newApiKey()),
       input.name,
       input.phone,
       input.plan,
-      input.smsBackup ? 1 : 0,
-      input.requireConfirm === false ? 0 : 1,
-      language,
-      input.voice ?? defaultVoice(language),
-      input.intro ?? null,
+      ...Object.values(settingColumns(newAccountSettings(input))),
       this.now(),
-      input.dedupeSeconds ?? 0,
-      input.webhookSources ?? 'any',
-      input.quietHours ?? '',
-      input.timeZone ?? 'UTC',
-      input.quietMode ?? 'hold',
     ]);
     return (await this.get(userId))!;
   }
@@ -116,18 +114,9 @@ export class PgAccountStore implements AccountRepo {
         next.name,
         next.phone,
         next.plan,
-        next.smsBackup ? 1 : 0,
-        next.requireConfirm ? 1 : 0,
-        next.language,
-        next.voice,
-        next.intro,
+        ...Object.values(settingColumns(next)),
         next.status,
         now,
-        next.dedupeSeconds,
-        next.webhookSources,
-        next.quietHours,
-        next.timeZone,
-        next.quietMode,
       ]);
       if (count === 1 && next.status === 'suspended') {
         const { error, smsStatus } = endedBySuspension(next);

@@ -1,15 +1,9 @@
 // How account owners sign in to the dashboard, in PostgreSQL, as SqliteOwnerAuthStore does in SQLite.
-import { LOGIN_LINK_TTL_MS } from '../../core/records.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
 import type { OwnerAuthRepo } from '../contract/index.js';
-import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
+import { hashToken, TOKEN_PATTERN } from '../tokens.js';
+import { type AuthRow, newLoginLink } from '../rows.js';
 import { query, type Sql } from './connect.js';
-
-interface AuthRow {
-  user_id: string;
-  password_hash: string | null;
-  is_admin: number;
-}
 
 const SQL = {
   get: 'SELECT user_id, password_hash, is_admin FROM owner_auth WHERE user_id = $1',
@@ -63,12 +57,10 @@ export class PgOwnerAuthStore implements OwnerAuthRepo {
 
   /** A new one-time sign-in token; the caller builds the link. */
   async createLoginLink(userId: string): Promise<{ token: string; expiresAt: number }> {
-    const now = this.now();
-    const token = newToken();
-    const expiresAt = now + LOGIN_LINK_TTL_MS;
+    const { token, expiresAt, values, pruneBefore } = newLoginLink(userId, this.now());
     await this.sql.begin(async (tx) => {
-      await query(tx, SQL.pruneLinks, [now - 24 * 60 * 60_000]);
-      await query(tx, SQL.insertLink, [hashToken(token), userId, now, expiresAt]);
+      await query(tx, SQL.pruneLinks, [pruneBefore]);
+      await query(tx, SQL.insertLink, [...values]);
     });
     return { token, expiresAt };
   }

@@ -4,6 +4,7 @@
 import { FINAL_STATES } from '../../core/call-state.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';
+import { allOrNothing } from '../all-or-nothing.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 /**
@@ -138,20 +139,16 @@ export class PgSmsStore implements SmsBackupRepo {
     }) as Promise<boolean>;
   }
 
-  private async allOrNothing(
+  /** Every call's step in one transaction, at one time, or none of them (store/all-or-nothing.ts). */
+  private allOrNothing(
     callIds: readonly string[],
     step: (tx: Queryable, callId: string, at: number) => Promise<boolean>,
   ): Promise<boolean> {
-    const rollback = new Error('rollback');
-    try {
-      return (await this.sql.begin(async (tx) => {
-        const at = this.now();
-        for (const callId of callIds) if (!(await step(tx, callId, at))) throw rollback;
-        return true;
-      })) as boolean;
-    } catch (error) {
-      if (error === rollback) return false;
-      throw error;
-    }
+    return allOrNothing(
+      (body: (tx: { tx: Queryable; at: number }) => Promise<true>) =>
+        this.sql.begin((tx) => body({ tx, at: this.now() })) as Promise<true>,
+      callIds,
+      ({ tx, at }, callId) => step(tx, callId, at),
+    );
   }
 }

@@ -2,12 +2,19 @@
 // compares HMACs in constant time, and only what shows the URL opens the sealed key.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account } from '../../core/account.js';
-import { DEFAULT_LANGUAGE, defaultVoice } from '../../core/languages.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
 import { UserError } from '../../lib/errors.js';
 import type { Db } from './connect.js';
 import type { SecretBox } from '../secret-box.js';
-import { ACCOUNT_COLUMNS, endedBySuspension, toAccount, wrongSecretKeyMessage, type AccountRow } from '../rows.js';
+import {
+  ACCOUNT_COLUMNS,
+  endedBySuspension,
+  newAccountSettings,
+  settingColumns,
+  toAccount,
+  wrongSecretKeyMessage,
+  type AccountRow,
+} from '../rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { AccountRepo } from '../contract/index.js';
 
@@ -97,16 +104,7 @@ export class SqliteAccountStore implements AccountRepo {
       name: input.name,
       phone: input.phone,
       plan: input.plan,
-      sms_backup: input.smsBackup ? 1 : 0,
-      require_confirm: input.requireConfirm === false ? 0 : 1,
-      language: input.language ?? DEFAULT_LANGUAGE,
-      voice: input.voice ?? defaultVoice(input.language ?? DEFAULT_LANGUAGE),
-      intro: input.intro ?? null,
-      dedupe_seconds: input.dedupeSeconds ?? 0,
-      webhook_sources: input.webhookSources ?? 'any',
-      quiet_hours: input.quietHours ?? '',
-      time_zone: input.timeZone ?? 'UTC',
-      quiet_mode: input.quietMode ?? 'hold',
+      ...settingColumns(newAccountSettings(input)),
       now: this.now(),
     });
     return this.get(userId)!;
@@ -138,17 +136,8 @@ export class SqliteAccountStore implements AccountRepo {
           name: next.name,
           phone: next.phone,
           plan: next.plan,
-          sms_backup: next.smsBackup ? 1 : 0,
-          require_confirm: next.requireConfirm ? 1 : 0,
-          language: next.language,
-          voice: next.voice,
-          intro: next.intro,
+          ...settingColumns(next),
           status: next.status,
-          dedupe_seconds: next.dedupeSeconds,
-          webhook_sources: next.webhookSources,
-          quiet_hours: next.quietHours,
-          time_zone: next.timeZone,
-          quiet_mode: next.quietMode,
           now,
         });
         if (next.status === 'suspended') {

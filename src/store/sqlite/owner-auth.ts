@@ -2,15 +2,9 @@
 // links printed by the CLI, and the admin flag.
 import type { Db } from './connect.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
-import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
-import { LOGIN_LINK_TTL_MS } from '../../core/records.js';
+import { hashToken, TOKEN_PATTERN } from '../tokens.js';
+import { type AuthRow, newLoginLink } from '../rows.js';
 import type { OwnerAuthRepo } from '../contract/index.js';
-
-interface AuthRow {
-  user_id: string;
-  password_hash: string | null;
-  is_admin: number;
-}
 
 const SQL = {
   get: 'SELECT user_id, password_hash, is_admin FROM owner_auth WHERE user_id = ?',
@@ -73,12 +67,10 @@ export class SqliteOwnerAuthStore implements OwnerAuthRepo {
 
   /** A new one-time sign-in token; the caller builds the link. */
   createLoginLink(userId: string): { token: string; expiresAt: number } {
-    const now = this.now();
-    const token = newToken();
-    const expiresAt = now + LOGIN_LINK_TTL_MS;
+    const { token, expiresAt, values, pruneBefore } = newLoginLink(userId, this.now());
     this.db.transaction(() => {
-      this.stmt.pruneLinks.run(now - 24 * 60 * 60_000);
-      this.stmt.insertLink.run(hashToken(token), userId, now, expiresAt);
+      this.stmt.pruneLinks.run(pruneBefore);
+      this.stmt.insertLink.run(...values);
     })();
     return { token, expiresAt };
   }

@@ -4,6 +4,7 @@ import { FINAL_STATES } from '../../core/call-state.js';
 import type { Db } from './connect.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';
+import { allOrNothing } from '../all-or-nothing.js';
 
 const SQL = {
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
@@ -145,20 +146,13 @@ export class SqliteSmsStore implements SmsBackupRepo {
     return this.stmt.endedWithoutSms.all(since);
   }
 
+  /** Every call's step in one immediate transaction, at one time, or none of them (store/all-or-nothing.ts). */
   private allOrNothing(callIds: readonly string[], step: (callId: string, at: number) => boolean): boolean {
-    const rollback = new Error('rollback');
-    try {
-      return this.db
-        .transaction(() => {
-          const at = this.now();
-          for (const callId of callIds) if (!step(callId, at)) throw rollback;
-          return true;
-        })
-        .immediate();
-    } catch (error) {
-      if (error === rollback) return false;
-      throw error;
-    }
+    return allOrNothing(
+      (body: (at: number) => true) => this.db.transaction(() => body(this.now())).immediate(),
+      callIds,
+      (at, callId) => step(callId, at),
+    );
   }
 
   private note(callId: string, event: string, detail?: string): void {

@@ -4,9 +4,8 @@ import type { H3 } from 'h3';
 import { z } from 'zod';
 import { QUIET_MODES } from '../../../core/quiet-delivery.js';
 import { formatQuietWindows, isTimeZone, parseQuietWindows } from '../../../core/quiet-hours.js';
-import { formRoute, type DashboardContext } from '../context.js';
-import { errorPage } from '../pages/error.js';
-import { htmlResponse, redirectTo } from '../respond.js';
+import { formRoute, invalidForm, type DashboardContext } from '../context.js';
+import { redirectTo } from '../respond.js';
 
 const quietForm = z.object({
   quiet_hours: z.string().max(300, { error: 'the quiet hours must be at most 300 characters' }),
@@ -23,16 +22,7 @@ export function mountQuietHoursRoute(app: H3, ctx: DashboardContext): void {
       let quietHours = '';
       if (data.quiet_hours.trim() !== '') {
         const parsed = parseQuietWindows(data.quiet_hours);
-        if (!parsed.ok)
-          return htmlResponse(
-            400,
-            errorPage({
-              status: 400,
-              title: 'Invalid form',
-              message: `The form was not valid: ${parsed.error}.`,
-              viewer,
-            }),
-          );
+        if (!parsed.ok) return invalidForm(parsed.error, viewer);
         quietHours = formatQuietWindows(parsed.value);
       }
       await ctx.deps.store.accounts.update(account.userId, {
