@@ -9,7 +9,7 @@ import { freshDataDir, seedAccounts, seedHistory, startServe } from './lib/ringh
 import { loadRun } from './webhook.mjs';
 
 const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href;
-const { openDatabase } = await import(dist('store/sqlite/database.js'));
+const { openDatabase } = await import(dist('store/sqlite/connect.js'));
 const { CallStore } = await import(dist('store/sqlite/calls.js'));
 
 export const GROWTH_DEFAULTS = {

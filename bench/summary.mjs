@@ -24,6 +24,7 @@ export function writeSummary() {
   const con = read('concurrent');
   const burst = read('burst');
   const cl = read('cluster');
+  const cli = read('cli-start');
   const mach = run?.machine ?? w?.machine;
   const rows = [];
   if (w) {
@@ -198,6 +199,19 @@ export function writeSummary() {
         mark(s.steady_latency_p99_ms.median < 5),
       ]);
     }
+  }
+
+  if (cli) {
+    const cpu = (x) =>
+      `${f(x.this.cpu_s.median, 2)}${x.baseline ? ` (${f(x.baseline.cpu_s.median, 2)})` : ''}${x.binary ? ` · ${f(x.binary.cpu_s.median, 2)}` : ''} s`;
+    rows.push([
+      `10. CLI, start to exit: CPU of \`node bin/ringhook.js …\`${cli.baseline ? ' (before #44)' : ''}${Object.values(cli.figures)[0]?.binary ? ' · the single executable' : ''} (\`node bench/cli-start.mjs\`; node alone ${f(cli.node_alone_cpu_s.median, 2)} s)`,
+      Object.entries(cli.figures)
+        .map(([line, x]) => `\`${line}\` ${cpu(x)}`)
+        .join('; '),
+      'measure',
+      '—',
+    ]);
   }
 
   const notes = fs.existsSync(path.join(path.dirname(RESULTS_DIR), 'NOTES.md'))

@@ -118,9 +118,12 @@ echo "import { runMain } from './src/main.ts'; void runMain(process.argv.slice(2
 # --- The preparation blob: the bundle and the assets ----------------------------------------
 # A V8 code cache halves the start-up time (about 0.25 s instead of 0.5 s), but import() does not
 # work in a main script with one (Node's SEA docs). esbuild turned every import() of the bundled
-# code into require(); should one be left (outside comments), go without the cache.
+# code into require(); should one be left, go without the cache. Not calls: comment lines (also the
+# JSDoc `/** @type {import('.')…} */` ones, which kept the cache out until #44) and a method named
+# import (node-forge's `import(data) {`).
 code_cache=true
-if grep -nE '(^|[^A-Za-z0-9_$.])import\(' "$out/ringhook.cjs" | grep -vE '^[0-9]+:[[:space:]]*(//|\*)' >&2; then
+if grep -nE '(^|[^A-Za-z0-9_$.])import\(' "$out/ringhook.cjs" | grep -vE '^[0-9]+:[[:space:]]*(//|/?\*)' |
+  grep -vE 'import\([A-Za-z_$][A-Za-z0-9_$]*\)[[:space:]]*\{' >&2; then
   say "the bundle has an import() (above): building without a code cache"
   code_cache=false
 fi

@@ -3,39 +3,54 @@ import { defineCommand, renderUsage, runCommand, runMain as runCitty, type Comma
 import { helpDataDirLine } from './cli/data-dir.js';
 import { UsageError, UserError } from './lib/errors.js';
 import { argumentsProblem, commandNamed } from './cli/strict-args.js';
-import { accountCommand } from './cli/account.js';
-import { callsCommand } from './cli/calls.js';
-import { backupCommand } from './cli/backup.js';
-import { dbCommand } from './cli/db-copy.js';
-import { doctorCommand } from './cli/doctor.js';
-import { provisionCommand } from './cli/provision.js';
-import { sayCommand } from './cli/say.js';
-import { serveCommand } from './cli/serve.js';
-import { smsTestCommand } from './cli/sms-test.js';
-import { callbacksCommand } from './cli/callbacks.js';
-import { testCallCommand } from './cli/test-call.js';
+import { COMMAND_DESCRIPTIONS, type CommandName } from './cli/commands.js';
 import { VERSION } from './lib/version.js';
 
-export const rootCommand = defineCommand({
-  meta: {
-    name: 'ringhook',
-    version: VERSION,
-    description: 'Turns trading alerts (webhooks) into phone calls, with SMS backup',
-  },
-  subCommands: {
-    serve: serveCommand,
-    account: accountCommand,
-    calls: callsCommand,
-    'test-call': testCallCommand,
-    'sms-test': smsTestCommand,
-    callbacks: callbacksCommand,
-    doctor: doctorCommand,
-    backup: backupCommand,
-    db: dbCommand,
-    provision: provisionCommand,
-    say: sayCommand,
-  },
-});
+// biome-ignore lint/suspicious/noExplicitAny: citty's own type for a command of any arguments
+type AnyCommand = CommandDef<any>;
+
+/**
+ * Each command's module, imported only when the command line names it: serve's pulls the whole
+ * service (HTTPS, the PBX client, the speech) and costs most of a second of CPU, which `--help`,
+ * `account list` or `calls` have no use for.
+ */
+const COMMAND_MODULES: Record<CommandName, () => Promise<AnyCommand>> = {
+  serve: async () => (await import('./cli/serve.js')).serveCommand,
+  account: async () => (await import('./cli/account.js')).accountCommand,
+  calls: async () => (await import('./cli/calls.js')).callsCommand,
+  'test-call': async () => (await import('./cli/test-call.js')).testCallCommand,
+  'sms-test': async () => (await import('./cli/sms-test.js')).smsTestCommand,
+  callbacks: async () => (await import('./cli/callbacks.js')).callbacksCommand,
+  doctor: async () => (await import('./cli/doctor.js')).doctorCommand,
+  backup: async () => (await import('./cli/backup.js')).backupCommand,
+  db: async () => (await import('./cli/db-copy.js')).dbCommand,
+  provision: async () => (await import('./cli/provision.js')).provisionCommand,
+  say: async () => (await import('./cli/say.js')).sayCommand,
+};
+
+const ROOT_META = {
+  name: 'ringhook',
+  version: VERSION,
+  description: 'Turns trading alerts (webhooks) into phone calls, with SMS backup',
+};
+
+/**
+ * The root command for this command line: the command it names is loaded, every other one is its
+ * name and description only (all that the root's --help and an unknown command's error list).
+ * citty's own lazy subcommands would not do: its usage and its search for an unknown name load
+ * every one of them.
+ */
+export async function rootCommandFor(argv: readonly string[]): Promise<AnyCommand> {
+  const listed = Object.fromEntries(
+    Object.entries(COMMAND_DESCRIPTIONS).map(([name, description]) => [
+      name,
+      defineCommand({ meta: { name, description } }),
+    ]),
+  );
+  const named = commandNamed(defineCommand({ subCommands: listed }), argv).names[0] as CommandName | undefined;
+  if (named) listed[named] = await COMMAND_MODULES[named]();
+  return defineCommand({ meta: ROOT_META, subCommands: listed });
+}
 
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
@@ -44,8 +59,7 @@ export function wantsColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
   return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: citty's own signature for a command of any arguments
-async function printUsage(cmd: CommandDef<any>, parent?: CommandDef<any>): Promise<void> {
+async function printUsage(cmd: AnyCommand, parent?: AnyCommand): Promise<void> {
   const usage = await renderUsage(cmd, parent);
   process.stdout.write(`${wantsColour(process.stdout) ? usage : stripAnsi(usage)}\n`);
 }
@@ -55,7 +69,7 @@ function isCittyUsageError(error: unknown): error is Error & { code: string } {
 }
 
 /** A command line its command cannot take is refused before anything runs (strict-args.ts). */
-function checkArguments(argv: readonly string[]): void {
+function checkArguments(rootCommand: AnyCommand, argv: readonly string[]): void {
   const { command, rest } = commandNamed(rootCommand, argv);
   // A command with subcommands left: citty names the unknown one, or shows the usage.
   if (command.subCommands) return;
@@ -66,7 +80,7 @@ function checkArguments(argv: readonly string[]): void {
 }
 
 /** "account set " for `account set <id> …`: the command whose --help says what it takes. */
-function commandPath(argv: readonly string[]): string {
+function commandPath(rootCommand: AnyCommand, argv: readonly string[]): string {
   const { names } = commandNamed(rootCommand, argv);
   return names.length > 0 ? `${names.join(' ')} ` : '';
 }
@@ -79,6 +93,7 @@ export async function runMain(argv: string[]): Promise<void> {
   });
   const wantsHelp = argv.includes('--help') || argv.includes('-h') || argv.length === 0;
   const wantsVersion = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v');
+  const rootCommand = await rootCommandFor(argv);
   if (wantsHelp || wantsVersion) {
     // citty prints the usage of the (sub)command named in argv, or the version, and exits 0.
     await runCitty(rootCommand, {
@@ -93,17 +108,19 @@ export async function runMain(argv: string[]): Promise<void> {
     return;
   }
   try {
-    checkArguments(argv);
+    checkArguments(rootCommand, argv);
     await runCommand(rootCommand, { rawArgs: argv });
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`ringhook: ${error.message} (see ringhook ${commandPath(argv)}--help)\n`);
+      process.stderr.write(`ringhook: ${error.message} (see ringhook ${commandPath(rootCommand, argv)}--help)\n`);
       process.exitCode = 2;
     } else if (error instanceof UserError) {
       process.stderr.write(`ringhook: ${error.message}\n`);
       process.exitCode = 1;
     } else if (isCittyUsageError(error)) {
-      process.stderr.write(`ringhook: ${stripAnsi(error.message)} (see ringhook ${commandPath(argv)}--help)\n`);
+      process.stderr.write(
+        `ringhook: ${stripAnsi(error.message)} (see ringhook ${commandPath(rootCommand, argv)}--help)\n`,
+      );
       process.exitCode = 2;
     } else {
       process.stderr.write(`ringhook: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { DATA_DIR, ROOT, sleep } from './common.mjs';
 
 const dist = (p) => new URL(`../../dist/${p}`, import.meta.url).href;
-const { openDatabase } = await import(dist('store/sqlite/database.js'));
+const { openDatabase } = await import(dist('store/sqlite/connect.js'));
 const { newApiKey, newUserId, newCallId } = await import(dist('core/ids.js'));
 const { loadSecretBox } = await import(dist('store/secret-key.js'));
 

@@ -1,5 +1,6 @@
 // ringhook account …: create, list, show, set, suspend, resume, regenerate, delete.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import { nameSchema, phoneSchema, planSchema, webhookUrl, type Account } from '../core/account.js';
 import {
   chooseVoice,
@@ -357,7 +358,7 @@ const remove = defineCommand({
 });
 
 export const accountCommand = defineCommand({
-  meta: { name: 'account', description: 'Manage accounts (works while serve runs)' },
+  meta: commandMeta('account'),
   subCommands: {
     create,
     list,

@@ -3,6 +3,7 @@
 // from the first page, for ever on a busy large database; one step reads one snapshot of the WAL,
 // which blocks no writer.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../lib/errors.js';
@@ -14,7 +15,7 @@ import { sqliteNativeBindingOptions } from '../lib/assets.js';
 import { printJson } from './output.js';
 
 export const backupCommand = defineCommand({
-  meta: { name: 'backup', description: 'Copy the database to FILE (safe while serve runs)' },
+  meta: commandMeta('backup'),
   args: {
     file: { type: 'positional', description: 'Where the copy goes (a new file)', required: true },
     force: { type: 'boolean', description: 'Replace FILE if it exists', default: false },

@@ -1,7 +1,8 @@
 // The CLI's status-callback options of `account set` (#41): --callback-url URL|off and
 // --rotate-callback-secret, checked before anything is written; the secret made is shown once.
 import { parseCallbackUrl } from '../core/callback-url.js';
-import { rotateCallbackSecret, setCallbackUrl } from '../callbacks/index.js';
+// From settings.ts itself: callbacks/index.ts brings the sender and its HTTPS client, which `account` does not use.
+import { rotateCallbackSecret, setCallbackUrl } from '../callbacks/settings.js';
 import { UserError } from '../lib/errors.js';
 import type { Stores } from '../app/open-stores.js';
 

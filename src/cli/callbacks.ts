@@ -1,9 +1,10 @@
 // ringhook callbacks test <user_id>: sends one signed test event to the account's callback URL now
 // (not through the outbox) and prints what the receiver answered; the delivery is listed on the dashboard.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import { callbackBody, newCallbackMessageId } from '../core/callback-events.js';
 import { callbackVerdict, CALLBACK_TIMEOUT_MS } from '../core/callback-retry.js';
-import { sendSigned } from '../callbacks/index.js';
+import { sendSigned } from '../callbacks/send.js';
 import { UserError } from '../lib/errors.js';
 import { requireAccount, withStores } from './context.js';
 import { printJson } from './output.js';
@@ -69,6 +70,6 @@ const test = defineCommand({
 });
 
 export const callbacksCommand = defineCommand({
-  meta: { name: 'callbacks', description: 'Status callbacks: send a test event' },
+  meta: commandMeta('callbacks'),
   subCommands: { test },
 });

@@ -1,5 +1,6 @@
 // ringhook calls: the call history, newest first.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import { z } from 'zod';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { UserError } from '../lib/errors.js';
@@ -21,7 +22,7 @@ function describeFields(extra: Record<string, unknown>, fields: Record<string, u
 }
 
 export const callsCommand = defineCommand({
-  meta: { name: 'calls', description: 'Show the call history, newest first' },
+  meta: commandMeta('calls'),
   args: {
     account: { type: 'string', description: 'Only this account (user_id)' },
     limit: { type: 'string', description: 'How many entries (1 to 1000)', default: '20' },

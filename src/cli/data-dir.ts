@@ -2,8 +2,8 @@
 // install's ./data (once), that it made a new one; and a command that only reads refuses a data dir
 // that is not there instead of making an empty one.
 import fs from 'node:fs';
-import { type Config, dataDirOf } from '../config/index.js';
-import { dataDirOriginText, isEarlierInstall } from '../config/data-dir.js';
+import type { Config } from '../config/index.js';
+import { dataDirOf, dataDirOriginText, isEarlierInstall } from '../config/data-dir.js';
 import { UserError } from '../lib/errors.js';
 
 type DataDirConfig = Pick<Config, 'dataDir' | 'dataDirOrigin' | 'dbFile' | 'databaseUrl'>;

@@ -3,6 +3,7 @@
 // the target is then brought to the same schema, every table is copied as it is (ids, sealed
 // api_keys, sessions, history) in one transaction, and the counts are compared.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -277,6 +278,6 @@ const copy = defineCommand({
 });
 
 export const dbCommand = defineCommand({
-  meta: { name: 'db', description: 'The database: copy an installation from SQLite to PostgreSQL' },
+  meta: commandMeta('db'),
   subCommands: { copy },
 });

@@ -1,5 +1,6 @@
 // ringhook doctor: checks every part a call needs and says how to fix what is wrong.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -352,11 +353,7 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
 }
 
 export const doctorCommand = defineCommand({
-  meta: {
-    name: 'doctor',
-    description:
-      'Check the database, certificate, Asterisk, trunk (registration, TLS, NAT), speech and SMS gateway, with fixes',
-  },
+  meta: commandMeta('doctor'),
   args: { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } },
   run: async ({ args }) => {
     const config = loadConfig();

@@ -3,6 +3,7 @@
 // start` does the same from a checkout; this command is for a host that has only the executable,
 // which carries the same scripts and unpacks them into a private temporary folder to run them.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,11 +45,7 @@ function runScript(dir: string, name: string, args: string[], env: NodeJS.Proces
 }
 
 export const provisionCommand = defineCommand({
-  meta: {
-    name: 'provision',
-    description:
-      'Install what calls need on this host: flite, espeak-ng, Festival with its slt voice and sox, and Asterisk 22 (root; about a minute the first time, then cached)',
-  },
+  meta: commandMeta('provision'),
   args: {
     'skip-speech': {
       type: 'boolean',

@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import type { z } from 'zod';
 import {
   callSpeech,
@@ -19,9 +20,6 @@ import { LANGUAGE_CODES, VOICE_IDS } from '../core/language-types.js';
 import { spokenCall, type SpokenCall } from '../core/spoken-call.js';
 import { loadConfig } from '../config/index.js';
 import { UsageError, UserError } from '../lib/errors.js';
-import { spokenAudio } from '../speech/speech-sample.js';
-import { japaneseDictionary } from '../speech/japanese-reader.js';
-import { createTts } from '../speech/tts.js';
 import { printJson } from './output.js';
 
 function option<S extends z.ZodType>(schema: S, value: string, name: string): z.output<S> {
@@ -43,6 +41,11 @@ async function readBody(text: string): Promise<Uint8Array> {
 /** Makes each phrase with the engine the call would use and writes them, one after the other, as one WAV. */
 async function writeWav(file: string, phrases: SpokenCall, speech: CallSpeech): Promise<number> {
   const config = loadConfig();
+  // The speech is imported only to write audio: the text alone needs none of it.
+  const [{ createTts }, { spokenAudio }] = await Promise.all([
+    import('../speech/tts.js'),
+    import('../speech/speech-sample.js'),
+  ]);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ringhook-say-'));
   const { tts: t } = config.telephony;
   const tts = createTts({
@@ -74,11 +77,7 @@ function serverSpeech(): string {
 }
 
 export const sayCommand = defineCommand({
-  meta: {
-    name: 'say',
-    description:
-      'Print what a call would speak for an alert body (plain text or JSON, "-" for stdin), and with --wav write the audio',
-  },
+  meta: commandMeta('say'),
   args: {
     text: {
       type: 'positional',
@@ -109,9 +108,14 @@ export const sayCommand = defineCommand({
     if (args.wav !== undefined && args.wav.trim() === '') throw new UsageError('--wav: give the file to write');
 
     const speech = callSpeech({ language: chosen.language, voice: chosen.voice, intro });
-    // Kanji are read as a call reads them: by the dictionary, loaded here (about 1.5 s) for Japanese only.
+    // Kanji are read as a call reads them: by the dictionary, loaded here (about 1.5 s) for Japanese
+    // only, and its module (kuromoji) imported only then.
     const setting = chosen.language === 'ja' ? loadConfig().telephony.tts.japaneseDictionary : undefined;
-    const readJapanese = setting ? await japaneseDictionary({ setting, logger: stderrLogger }).load() : undefined;
+    const readJapanese = setting
+      ? await (await import('../speech/japanese-reader.js'))
+          .japaneseDictionary({ setting, logger: stderrLogger })
+          .load()
+      : undefined;
     const spoken = spokenCall(await readBody(args.text), speech, { readJapanese });
     if (!spoken.ok) throw new UserError(`the webhook would refuse this body (400 ${spoken.code}): ${spoken.error}`);
     const { phrases, alert } = spoken;

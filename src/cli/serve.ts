@@ -1,5 +1,6 @@
 // ringhook serve: the webhook over HTTPS (and, with the next parts, the dialer and its Asterisk).
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import { loadConfig } from '../config/index.js';
 import { creationNotice, noteEarlierInstall } from './data-dir.js';
 import { createLogger } from '../lib/log.js';
@@ -57,10 +58,7 @@ async function nextSteps(config: Config, service: RunningService): Promise<strin
 }
 
 export const serveCommand = defineCommand({
-  meta: {
-    name: 'serve',
-    description: 'Run the service: the HTTPS webhook (configured by RINGHOOK_* variables, see docs/configuration.md)',
-  },
+  meta: commandMeta('serve'),
   args: {},
   run: async () => {
     const config = loadConfig();

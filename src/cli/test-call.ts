@@ -1,6 +1,7 @@
 // ringhook test-call <user_id>: queues a test call for the running `serve` to place, and shows
 // its progress live until it ends.
 import { defineCommand } from 'citty';
+import { commandMeta } from './commands.js';
 import { z } from 'zod';
 import { UserError } from '../lib/errors.js';
 import { followTestCall, requestTestCall } from '../app/test-call.js';
@@ -17,10 +18,7 @@ const secondsSchema = z.coerce
   .max(600, { error: 'must be at most 600' });
 
 export const testCallCommand = defineCommand({
-  meta: {
-    name: 'test-call',
-    description: "Call an account's phone with a test message (ringhook serve places it) and show its progress",
-  },
+  meta: commandMeta('test-call'),
   args: {
     user_id: { type: 'positional', description: 'The account to call', required: true },
     wait: { type: 'string', description: 'Seconds to wait for serve to pick the call up', default: '15' },

@@ -4,7 +4,10 @@
 // in the current folder or beside the checkout where `npm start` ran, so that no install loses
 // its accounts; else /var/lib/ringhook for root and for a system install (the systemd unit's),
 // else the XDG data dir of the user.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { inSingleExecutable, repoRoot } from '../lib/assets.js';
 
 /** Where the data dir came from: said in --help, doctor, and when an earlier install's is used. */
 export type DataDirOrigin = 'variable' | 'current-folder' | 'checkout' | 'system' | 'user';
@@ -66,4 +69,19 @@ export function dataDirOriginText(origin: DataDirOrigin): string {
 /** Whether the data dir is an earlier install's ./data, found rather than chosen (said once on stderr). */
 export function isEarlierInstall(origin: DataDirOrigin): boolean {
   return origin === 'current-folder' || origin === 'checkout';
+}
+
+/** The data dir for these variables and this folder, looked up on this machine (here and not in config/index.ts: --help says it without loading the configuration's schema). */
+export function dataDirOf(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): { dir: string; origin: DataDirOrigin } {
+  return findDataDir({
+    env: { RINGHOOK_DATA_DIR: env.RINGHOOK_DATA_DIR?.trim(), XDG_DATA_HOME: env.XDG_DATA_HOME, HOME: env.HOME },
+    cwd,
+    uid: process.getuid?.() ?? -1,
+    homedir: os.homedir(),
+    checkoutDir: inSingleExecutable() ? null : repoRoot(),
+    exists: (file) => fs.existsSync(file),
+  });
 }

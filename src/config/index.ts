@@ -1,14 +1,12 @@
 // Configuration from environment variables, validated once at start: one schema for every
 // variable (the SMS gateway's come from config/sms), their defaults in config/defaults, every
 // problem listed at once with the variable, the value and the fix. Nothing runs at import time.
-import fs from 'node:fs';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
-import { type DataDirOrigin, findDataDir } from './data-dir.js';
-import { inSingleExecutable, repoRoot } from '../lib/assets.js';
+import { type DataDirOrigin, dataDirOf } from './data-dir.js';
 import { describeIssue, presentVariables, unknownVariables, type Env } from './rules.js';
 import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
@@ -83,18 +81,6 @@ export interface Config extends TransportConfig {
   secretKey: Buffer | undefined;
   /** RINGHOOK_* variables set that nothing reads (a misspelling, with the name it is closest to): serve warns, doctor fails. */
   unknownVariables: string[];
-}
-
-/** The data dir for these variables and this folder (config/data-dir.ts), looked up on this machine. */
-export function dataDirOf(env: Env = process.env, cwd: string = process.cwd()): { dir: string; origin: DataDirOrigin } {
-  return findDataDir({
-    env: { RINGHOOK_DATA_DIR: env.RINGHOOK_DATA_DIR?.trim(), XDG_DATA_HOME: env.XDG_DATA_HOME, HOME: env.HOME },
-    cwd,
-    uid: process.getuid?.() ?? -1,
-    homedir: os.homedir(),
-    checkoutDir: inSingleExecutable() ? null : repoRoot(),
-    exists: (file) => fs.existsSync(file),
-  });
 }
 
 /** A variable holding addresses or CIDRs, or the one-line error naming it. */

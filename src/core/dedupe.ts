@@ -23,16 +23,26 @@ export interface DedupeSource {
   alert: Pick<Alert, 'message' | 'fields' | 'extra'>;
 }
 
-/** Stable JSON: keys sorted at every depth, so {a,b} and {b,a} are the same fields. */
+/**
+ * Stable JSON: keys sorted at every depth (UTF-16 order, as `sort()` and `<` compare), undefined
+ * values left out, so {a,b} and {b,a} are the same fields. Built in one string, without an array
+ * of entries per object: PostgreSQL's webhook computes it for every alert (its window is learnt
+ * only in the database), and the stored keys must stay byte for byte what they were.
+ */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) {
+    let items = '';
+    for (let i = 0; i < value.length; i++) items += `${i === 0 ? '' : ','}${canonical(value[i])}`;
+    return `[${items}]`;
   }
-  return JSON.stringify(value ?? null);
+  const object = value as Record<string, unknown>;
+  let members = '';
+  for (const key of Object.keys(object).sort()) {
+    const member = object[key];
+    if (member !== undefined) members += `${members === '' ? '' : ','}${JSON.stringify(key)}:${canonical(member)}`;
+  }
+  return `{${members}}`;
 }
 
 /**

@@ -248,3 +248,10 @@ export function parseAlertBody(body: Uint8Array, contentType: string | undefined
     );
   return buildAlert('text', text, {}, {});
 }
+
+/** The start of a refused body as the history keeps it (800 bytes at most): control characters as spaces. */
+export function bodyExcerpt(body: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: false })
+    .decode(body.subarray(0, 800))
+    .replace(/[\u0000-\u001F\u007F]/g, ' ');
+}

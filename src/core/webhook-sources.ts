@@ -57,6 +57,11 @@ export function refusingRule(
   return null;
 }
 
+/** The refusal's reason in the account's history (both stores, both paths). */
+export function sourceRefusalReason(address: string | undefined, rule: SourceRule): string {
+  return `from ${address ?? 'an unknown address'}: not in ${rule.text}`;
+}
+
 /** The 403's message: which rule refused the address, and where it is set. */
 export function sourceRefusal(refusal: { rule: SourceRule; setBy: 'server' | 'account' }): string {
   const where = refusal.setBy === 'server' ? 'the server (RINGHOOK_WEBHOOK_SOURCES)' : "this account's --sources";

@@ -5,6 +5,7 @@
 // broken URL must not block the others. In memory and bounded: a flood of addresses evicts the
 // oldest entries instead of growing without limit; a restart forgets.
 
+import { ApiError } from './errors.js';
 import { FailureWindow } from './failure-window.js';
 
 export interface AuthThrottleLimits {
@@ -39,5 +40,22 @@ export class AuthFailureThrottle {
   /** Records one failed authentication from the address. */
   fail(address: string): void {
     this.window.fail(address);
+  }
+
+  /**
+   * The webhook's answer to wrong credentials from the address: 429 while it has used up its
+   * failures (not counted again), else 401, counted.
+   */
+  refuse(address: string): ApiError {
+    const wait = this.retryAfterSeconds(address);
+    if (wait > 0)
+      return new ApiError(
+        'too_many_failures',
+        `Too many requests with invalid credentials from this address: retry after ${wait} s.`,
+        { retry_after: wait },
+        { 'retry-after': String(wait) },
+      );
+    this.fail(address);
+    return new ApiError('unauthorized');
   }
 }

@@ -1,24 +1,9 @@
-// The client's address as throttling counts it: the socket's peer, or, when that peer is a trusted
-// reverse proxy, the address it appended last to X-Forwarded-For; an IPv6 address as its /64
-// (core/address-key).
+// The client's address: the socket's peer, or, when that peer is a trusted reverse proxy, the
+// address it appended last to X-Forwarded-For. Throttling counts an IPv6 address as its /64
+// (core/address-key); the allowed sources match the exact address.
 import { getRequestIP, type H3Event } from 'h3';
 import { throttleKey } from '../core/address-key.js';
 import type { AddressMatcher } from '../core/address-match.js';
-
-export function addressOf(
-  peer: string | undefined,
-  forwardedFor: string | null | undefined,
-  trustProxy: AddressMatcher | undefined,
-): string {
-  const address = peer ?? 'unknown';
-  if (!trustProxy?.matches(address)) return throttleKey(address);
-  const last = forwardedFor
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .pop();
-  return throttleKey(last ?? address);
-}
 
 /** The client's own address (no /64): the peer, or what a trusted proxy appended last to X-Forwarded-For. */
 export function exactAddressOf(
@@ -33,6 +18,25 @@ export function exactAddressOf(
     .filter(Boolean)
     .pop();
   return last ?? peer;
+}
+
+/** The address as throttling counts it: the exact address, an IPv6 one as its /64; "unknown" without a peer. */
+export function addressOf(
+  peer: string | undefined,
+  forwardedFor: string | null | undefined,
+  trustProxy: AddressMatcher | undefined,
+): string {
+  return throttleKey(exactAddressOf(peer, forwardedFor, trustProxy) ?? 'unknown');
+}
+
+/** Both at once, the forwarded header read once: the exact address and the one throttling counts. */
+export function clientAddresses(
+  peer: string | undefined,
+  forwardedFor: string | null | undefined,
+  trustProxy: AddressMatcher | undefined,
+): { exact: string | undefined; counted: string } {
+  const exact = exactAddressOf(peer, forwardedFor, trustProxy);
+  return { exact, counted: throttleKey(exact ?? 'unknown') };
 }
 
 export function clientAddress(event: H3Event, trustProxy: AddressMatcher | undefined): string {

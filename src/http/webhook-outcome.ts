@@ -1,16 +1,17 @@
-// The webhook's dependencies, what it needs of a request, and its answers: shared by the
-// step-by-step path (webhook.ts) and the one-step path (webhook-one-step.ts).
-import { ApiError } from './errors.js';
+// What the webhook's steps hand each other: its dependencies, the store's verdict on an alert
+// (either store's path), the reply a verdict becomes, and the outcome the log line and metrics read.
+import type { ApiError } from './errors.js';
 import type { Account } from '../core/account.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import type { Alert } from '../core/payload.js';
 import type { LimitDecision } from '../core/limits.js';
 import type { SourceRule } from '../core/webhook-sources.js';
+import type { WebhookCredentials } from '../core/webhook-path.js';
 import type { Logger } from '../lib/log.js';
 import type { AccountRepo, CallRepo } from '../store/contract/index.js';
-import { errorAnswer, jsonAnswer, type JsonAnswer } from './respond.js';
+import type { JsonAnswer } from './respond.js';
 import type { SmsGatewaySetting } from '../core/sms-truth.js';
-import { acceptedBody } from './webhook-quiet-hours.js';
+import type { IncomingAlert } from './webhook-request.js';
 
 export type WebhookResult =
   | 'accepted'
@@ -50,85 +51,38 @@ export interface WebhookDeps {
   smsGateway?: SmsGatewaySetting;
 }
 
-/** What the webhook needs of a request, whichever transport carried it. */
-export interface AlertRequest {
-  method: string;
-  pathname: string;
-  contentType: string | undefined;
-  /** The socket's peer address. */
-  peer: string | undefined;
-  forwardedFor: string | undefined;
-  /** The Idempotency-Key header, when sent (duplicate alerts, core/dedupe). */
-  idempotencyKey?: string | undefined;
-  /** The body, refused past `limit` bytes (an ApiError). */
-  readBody(limit: number): Promise<Uint8Array>;
+/**
+ * What was decided for one alert. `rowId`: the refusal's own row in the history, when one was kept.
+ * Each refusal carries the facts its answer needs (the payload's error, the rule that refused).
+ */
+export type Verdict =
+  | { outcome: 'method_not_allowed'; method: string }
+  | { outcome: 'unauthorized' }
+  | { outcome: 'suspended'; account: Account; rowId: string }
+  /** `says`: the 403's words, which rule refused the address and where it is set. */
+  | { outcome: 'source_not_allowed'; account: Account; rowId: string; says: string }
+  | { outcome: 'invalid'; account: Account; rowId: string; error: ApiError }
+  | { outcome: 'duplicate'; account: Account; rowId: string; callId: string }
+  | { outcome: 'refused'; account: Account; rowId?: string; decision: Exclude<LimitDecision, { allowed: true }> }
+  | { outcome: 'accepted'; account: Account; callId: string; alert: Alert; announced: boolean };
+
+/** The store's step: a POST with credentials decided, on the store's own path (one step or step by step). */
+export type Receiver = (incoming: IncomingAlert, credentials: WebhookCredentials) => Promise<Verdict>;
+
+/** A reply with its answer written: what the transports send, the log line and the metrics read. */
+export interface Outcome extends Reply {
+  answer: JsonAnswer;
 }
 
-export interface Outcome {
+/** An outcome before its answer is written: the status, body and headers the answer will carry. */
+export interface Reply {
   result: WebhookResult;
-  answer: JsonAnswer;
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
   /** The account the alert was for (authenticated), and its call when accepted: for the log line. */
   userId?: string;
   callId?: string;
   /** Why it was refused, in the answer's words (never the alert's text). */
   reason?: string;
-}
-
-export const refuse = (result: WebhookResult, error: ApiError, userId?: string): Outcome => ({
-  result,
-  answer: errorAnswer(error),
-  reason: error.message,
-  ...(userId !== undefined && { userId }),
-});
-
-export function bodyExcerpt(body: Uint8Array): string {
-  return new TextDecoder('utf-8', { fatal: false })
-    .decode(body.subarray(0, 800))
-    .replace(/[\u0000-\u001F\u007F]/g, ' ');
-}
-
-export function refuseOverLimit(d: Exclude<LimitDecision, { allowed: true }>, userId: string): Outcome {
-  if (d.limit === 'monthly') {
-    return refuse(
-      'limit_exceeded',
-      new ApiError('monthly_limit_exceeded', 'Monthly call limit exceeded.', {
-        limit: d.allowance,
-        used: d.used,
-        resets_at: new Date(d.resetsAt).toISOString(),
-      }),
-      userId,
-    );
-  }
-  const perMinute = `${d.perMinute} call${d.perMinute === 1 ? '' : 's'} a minute`;
-  return refuse(
-    'rate_limited',
-    new ApiError(
-      'rate_limited',
-      `Too many alerts: the plan allows ${perMinute}. Retry after ${d.retryAfterSeconds} s.`,
-      { limit: d.perMinute, retry_after: d.retryAfterSeconds },
-      { 'retry-after': String(d.retryAfterSeconds) },
-    ),
-    userId,
-  );
-}
-
-export const SUSPENDED = () =>
-  new ApiError('account_suspended', 'The account is suspended: no calls are placed. Ask the operator to resume it.');
-
-export function acceptedAnswer(
-  deps: WebhookDeps,
-  account: Account,
-  callId: string,
-  alert: Alert,
-  announced = false,
-): Outcome {
-  deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
-  deps.logger.debug('alert text', { call_id: callId, message: alert.message });
-  return {
-    result: 'accepted',
-    userId: account.userId,
-    callId,
-    // The delivery field only for an account with quiet hours (webhook-quiet-hours.ts).
-    answer: jsonAnswer(200, acceptedBody(account, callId, alert, deps.now(), deps.smsGateway)),
-  };
 }

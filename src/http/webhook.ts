@@ -1,151 +1,53 @@
-// POST /webhook/{user_id}/{api_key}: authenticate, parse, check limits, record, answer.
+// POST /webhook/{user_id}/{api_key}: read the request, decide (the store), answer: each step its own file.
 // Nothing slow happens before the answer: the call is placed after the 200 by the dialer.
 // Transport-free: the Node fast path (webhook-node.ts) and the h3 route both call it.
 import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from './errors.js';
-import { receivesCalls, type Account } from '../core/account.js';
-import { MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
 import { type RefusalTally, refusalTally } from '../lib/refusal-tally.js';
 import { AuthFailureThrottle } from './auth-throttle.js';
 import { closingUnread, readBodyLimited } from './body.js';
-import { addressOf } from './client-address.js';
 import { ANY_SOURCE } from '../core/webhook-sources.js';
-import { dedupeKey, dedupeSince } from '../core/dedupe.js';
-import { duplicateAnswer, refuseSource } from './webhook-owner-controls.js';
-import { errorAnswer, toResponse, type JsonAnswer } from './respond.js';
+import { errorAnswer, jsonAnswer, toResponse, type JsonAnswer } from './respond.js';
 import { credentialsFromPath } from '../core/webhook-path.js';
-import { newCallId } from '../core/ids.js';
 import { receiveInOneStep } from './webhook-one-step.js';
-import {
-  type AlertRequest,
-  acceptedAnswer,
-  bodyExcerpt,
-  type Outcome,
-  refuse,
-  refuseOverLimit,
-  SUSPENDED,
-  type WebhookDeps,
-} from './webhook-outcome.js';
+import { receiveStepByStep } from './webhook-step-by-step.js';
+import { type AlertRequest, readAlertRequest } from './webhook-request.js';
+import { acceptedReply } from './webhook-accepted.js';
+import type { Outcome, Receiver, Reply, Verdict, WebhookDeps } from './webhook-outcome.js';
+import { refusalReply } from './webhook-refusal.js';
 
-export type { AlertRequest, WebhookDeps, WebhookResult } from './webhook-outcome.js';
+export type { WebhookDeps, WebhookResult } from './webhook-outcome.js';
+export type { AlertRequest } from './webhook-request.js';
 
 export type Webhook = (request: AlertRequest) => Promise<JsonAnswer>;
 
-async function refusePayload(
+/**
+ * One alert, step by step: the request read into one record; the verdict (the store's, for a POST
+ * with credentials); the refused alert's history row told to the live history; the reply, written.
+ */
+async function handleAlert(
+  request: AlertRequest,
   deps: WebhookDeps,
-  account: Account,
-  error: ApiError,
-  body?: Uint8Array,
+  receive: Receiver,
+  throttle: AuthFailureThrottle,
 ): Promise<Outcome> {
-  const callId = newCallId();
-  await deps.store.calls.recordRejection({
-    callId,
-    userId: account.userId,
-    status: 'invalid_payload',
-    error: error.message,
-    excerpt: body ? bodyExcerpt(body) : '',
-  });
-  deps.onRejectionRecorded?.({ callId, userId: account.userId });
-  return refuse('invalid_payload', error, account.userId);
-}
-
-function refuseCredentials(request: AlertRequest, deps: WebhookDeps, throttle: AuthFailureThrottle): Outcome {
-  const address = addressOf(request.peer, request.forwardedFor, deps.trustProxy);
-  const wait = throttle.retryAfterSeconds(address);
-  if (wait > 0) {
-    return refuse(
-      'too_many_failures',
-      new ApiError(
-        'too_many_failures',
-        `Too many requests with invalid credentials from this address: retry after ${wait} s.`,
-        { retry_after: wait },
-        { 'retry-after': String(wait) },
-      ),
-    );
-  }
-  throttle.fail(address);
-  return refuse('unauthorized', new ApiError('unauthorized'));
-}
-
-async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: AuthFailureThrottle): Promise<Outcome> {
-  if (request.method !== 'POST') {
-    return refuse(
-      'method_not_allowed',
-      new ApiError(
-        'method_not_allowed',
-        `Method ${request.method} is not allowed: send the alert with POST.`,
-        {},
-        { allow: 'POST' },
-      ),
-    );
-  }
-  const credentials = credentialsFromPath(request.pathname);
-  if (credentials && deps.store.calls.receiveAlert)
-    return receiveInOneStep(
-      request,
-      deps,
-      () => refuseCredentials(request, deps, throttle),
-      credentials,
-      deps.store.calls.receiveAlert.bind(deps.store.calls),
-    );
-  const account = credentials
-    ? await deps.store.accounts.authenticate(credentials.userId, credentials.apiKey)
-    : undefined;
-  // Valid credentials are never throttled: only failures are counted and refused per address.
-  if (!account) return refuseCredentials(request, deps, throttle);
-
-  if (!receivesCalls(account)) {
-    const callId = newCallId();
-    await deps.store.calls.recordRejection({
-      callId,
-      userId: account.userId,
-      status: 'suspended',
-      error: 'account suspended',
-      excerpt: '',
-    });
-    deps.onRejectionRecorded?.({ callId, userId: account.userId });
-    return refuse('suspended', SUSPENDED(), account.userId);
-  }
-
-  const sourceError = await refuseSource(request, deps, account, deps.webhookSources ?? ANY_SOURCE);
-  if (sourceError) return refuse('source_not_allowed', sourceError, account.userId);
-
-  let body: Uint8Array;
-  try {
-    body = await request.readBody(MAX_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof ApiError) return refusePayload(deps, account, error);
-    throw error;
-  }
-  const parsed = parseAlertBody(body, request.contentType);
-  if (!parsed.ok) {
-    return refusePayload(
-      deps,
-      account,
-      new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {}),
-      body,
-    );
-  }
-
-  const key = dedupeKey(account.dedupeSeconds, { idempotencyKey: request.idempotencyKey, alert: parsed.alert });
-  const dedupe = key === null ? undefined : { key, since: dedupeSince(deps.now(), account.dedupeSeconds) };
-  const outcome = await deps.store.calls.accept(account.userId, account.plan, parsed.alert, dedupe);
-  if (outcome.accepted && 'duplicate' in outcome) {
-    deps.onRejectionRecorded?.({ callId: outcome.rowId, userId: account.userId });
-    return {
-      result: 'duplicate',
-      userId: account.userId,
-      callId: outcome.callId,
-      answer: duplicateAnswer(deps.now(), outcome.callId),
-    };
-  }
-  if (!outcome.accepted) {
-    if (outcome.callId) deps.onRejectionRecorded?.({ callId: outcome.callId, userId: account.userId });
-    return refuseOverLimit(outcome.decision, account.userId);
-  }
-  return acceptedAnswer(deps, account, outcome.callId, parsed.alert);
+  const incoming = readAlertRequest(request, deps.trustProxy);
+  const { credentials } = incoming;
+  const verdict: Verdict =
+    incoming.method !== 'POST'
+      ? { outcome: 'method_not_allowed', method: incoming.method }
+      : credentials === null
+        ? { outcome: 'unauthorized' }
+        : await receive(incoming, credentials);
+  if ('rowId' in verdict && verdict.rowId !== undefined)
+    deps.onRejectionRecorded?.({ callId: verdict.rowId, userId: verdict.account.userId });
+  const reply: Reply =
+    verdict.outcome === 'accepted' || verdict.outcome === 'duplicate'
+      ? acceptedReply(verdict, deps)
+      : refusalReply(verdict, incoming.countedAddress, throttle);
+  return Object.assign(reply, { answer: jsonAnswer(reply.status, reply.body, reply.headers) });
 }
 
 /**
@@ -155,13 +57,21 @@ async function handleAlert(request: AlertRequest, deps: WebhookDeps, throttle: A
  */
 export function createWebhook(deps: WebhookDeps): Webhook {
   const throttle = new AuthFailureThrottle(deps.now);
+  // The store's step, by what the store can do: PostgreSQL decides in one round trip.
+  const receive: Receiver = (incoming, credentials) => {
+    const { calls } = deps.store;
+    const server = deps.webhookSources ?? ANY_SOURCE;
+    return calls.receiveAlert
+      ? receiveInOneStep(incoming, credentials, calls.receiveAlert.bind(calls), server)
+      : receiveStepByStep(incoming, credentials, deps, server);
+  };
   // Wrong credentials come in floods from anyone: counted, one line a minute (the first at once).
   const credentialRefusals = refusalTally(deps.logger, 'alert refused: wrong webhook URL');
   return async (request) => {
     const started = performance.now();
     let outcome: Outcome;
     try {
-      outcome = await handleAlert(request, deps, throttle);
+      outcome = await handleAlert(request, deps, receive, throttle);
     } catch (error) {
       if (!isStoreUnavailable(error)) {
         // The path is not logged: it holds the api_key.

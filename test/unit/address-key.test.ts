@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { throttleKey } from '../../src/core/address-key.js';
-import { addressOf } from '../../src/http/client-address.js';
+import { addressOf, clientAddresses } from '../../src/http/client-address.js';
 import { parseAddressList } from '../../src/core/address-match.js';
 
 describe('throttleKey', () => {
@@ -26,5 +26,18 @@ describe('throttleKey', () => {
     expect(addressOf('2001:db8:1:2::5', null, undefined)).toBe('2001:db8:1:2::/64');
     const proxy = parseAddressList('127.0.0.1');
     expect(addressOf('127.0.0.1', '198.51.100.1, 2001:db8:9:9::42', proxy)).toBe('2001:db8:9:9::/64');
+  });
+
+  it('gives the exact address beside the counted one, and "unknown" counted without a peer', () => {
+    const proxy = parseAddressList('127.0.0.1');
+    expect(clientAddresses('127.0.0.1', '2001:db8:9:9::42', proxy)).toEqual({
+      exact: '2001:db8:9:9::42',
+      counted: '2001:db8:9:9::/64',
+    });
+    expect(clientAddresses('203.0.113.9', '198.51.100.1', proxy)).toEqual({
+      exact: '203.0.113.9',
+      counted: '203.0.113.9',
+    });
+    expect(clientAddresses(undefined, '198.51.100.1', proxy)).toEqual({ exact: undefined, counted: 'unknown' });
   });
 });

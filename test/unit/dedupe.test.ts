@@ -34,6 +34,25 @@ describe('dedupeKey', () => {
       dedupeKey(60, { idempotencyKey: 'k', alert: alert('a', { id: 'x-2' }) }),
     );
   });
+  it('keeps the keys already stored byte for byte (computed by the first release of the window)', () => {
+    const btc = alert('BTC up', { interval: '5', exchange: 'BINANCE' }, { ticker: 'BTC', price: 1.5, action: 'buy' });
+    expect(dedupeKey(60, { alert: btc })).toBe('b:UzCAhAYqoZP77KdRsFBigBGk2vGXZCRif0iDTuJfmlM');
+    const odd = alert('é ☃ "q"', {
+      b: [1, null, { z: 1, a: [{ y: 2, x: null }] }],
+      a: 'x',
+      10: 1,
+      9: 2,
+      é: 1,
+      e: 2,
+      nested: { '': true, ' ': false },
+    });
+    expect(dedupeKey(60, { alert: odd })).toBe('b:x6H2eUvtYX-TviaWeUXp3m40s7xM0veb01dbCVBZ7qs');
+  });
+  it('leaves out undefined members, as JSON does', () => {
+    expect(dedupeKey(60, { alert: alert('a', { x: 1, y: undefined }) })).toBe(
+      dedupeKey(60, { alert: alert('a', { x: 1 }) }),
+    );
+  });
   it('never lets a header key equal an id or a body key', () => {
     expect(dedupeKey(60, { idempotencyKey: 'x-1', alert: alert('a') })).not.toBe(
       dedupeKey(60, { alert: alert('a', { id: 'x-1' }) }),

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_EXTRA_BYTES, TRUNCATED_KEY } from '../../src/core/extra-fields.js';
 import {
+  bodyExcerpt,
   jsonDepth,
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
@@ -768,5 +769,13 @@ describe('properties', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('bodyExcerpt', () => {
+  it('keeps the first 800 bytes of a refused body, control characters as spaces, a cut character replaced', () => {
+    expect(bodyExcerpt(new TextEncoder().encode('{"message":\u0000"hi"\n}'))).toBe('{"message": "hi" }');
+    const long = new TextEncoder().encode(`${'a'.repeat(799)}é`);
+    expect(bodyExcerpt(long)).toBe(`${'a'.repeat(799)}\uFFFD`);
   });
 });

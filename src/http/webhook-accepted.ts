@@ -1,10 +1,38 @@
-// The webhook's 200 for an accepted alert and, for an account with quiet hours (#41), its delivery: what will happen to the alert, from
-// the decision the dialer's claim makes (core/quiet-delivery), as `"delivery": "call" | "sms"` or
-// `"held_until": <ISO time>`. Nothing for an account without quiet hours: SPEC's answer as it was.
+// The webhook's 200s: an accepted alert (its call handed to the dialer) or a duplicate (the first
+// alert's call). For an account with quiet hours (#41) the accepted answer says its delivery: what
+// will happen to the alert, from the decision the dialer's claim makes (core/quiet-delivery), as
+// `"delivery": "call" | "sms"` or `"held_until": <ISO time>`. Nothing for an account without quiet
+// hours: SPEC's answer as it was.
 import type { Account } from '../core/account.js';
 import { decideDelivery, deliveryField } from '../core/quiet-delivery.js';
 import type { SmsGatewaySetting } from '../core/sms-truth.js';
 import type { Alert } from '../core/payload.js';
+import type { Reply, Verdict, WebhookDeps } from './webhook-outcome.js';
+
+type Welcomed = Extract<Verdict, { outcome: 'accepted' | 'duplicate' }>;
+
+/** The 200 for an accepted alert, told to the dialer first; or for a duplicate: nothing placed, nothing counted. */
+export function acceptedReply(
+  verdict: Welcomed,
+  deps: Pick<WebhookDeps, 'onCallQueued' | 'logger' | 'now' | 'smsGateway'>,
+): Reply {
+  const { account, callId } = verdict;
+  if (verdict.outcome === 'duplicate') {
+    const body = {
+      success: true,
+      message: 'Duplicate of an alert received earlier: no new call is placed.',
+      call_id: callId,
+      duplicate: true,
+      timestamp: new Date(deps.now()).toISOString(),
+    };
+    return { result: 'duplicate', userId: account.userId, callId, status: 200, body };
+  }
+  const { alert, announced } = verdict;
+  deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
+  deps.logger.debug('alert text', { call_id: callId, message: alert.message });
+  const body = acceptedBody(account, callId, alert, deps.now(), deps.smsGateway);
+  return { result: 'accepted', userId: account.userId, callId, status: 200, body };
+}
 
 export interface QuietAnswer {
   says: string;

@@ -1,0 +1,79 @@
+// The store's step on a store that is asked one thing at a time (SQLite: each call is synchronous
+// and local). The checks in the order of PostgreSQL's one step (webhook-one-step.ts): credentials,
+// suspension, the allowed sources (the server's, then the account's), the payload (the body is read
+// only now: nothing of it is read for a request refused before), a duplicate, the limits. Each
+// refusal is kept in the account's history as it is decided.
+import { receivesCalls, type Account } from '../core/account.js';
+import { dedupeKey, dedupeSince } from '../core/dedupe.js';
+import { newCallId } from '../core/ids.js';
+import type { RejectionStatus } from '../core/records.js';
+import {
+  parseSourceRule,
+  refusingRule,
+  sourceRefusal,
+  sourceRefusalReason,
+  type SourceRule,
+} from '../core/webhook-sources.js';
+import type { WebhookCredentials } from '../core/webhook-path.js';
+import type { Verdict, WebhookDeps } from './webhook-outcome.js';
+import type { IncomingAlert } from './webhook-request.js';
+
+type StepDeps = Pick<WebhookDeps, 'store' | 'now'>;
+
+/** A POST with credentials decided over the store's single steps; `server`: the server's allowed sources. */
+export async function receiveStepByStep(
+  incoming: IncomingAlert,
+  credentials: WebhookCredentials,
+  deps: StepDeps,
+  server: SourceRule,
+): Promise<Verdict> {
+  const { userId, apiKey } = credentials;
+  const account = await deps.store.accounts.authenticate(userId, apiKey);
+  if (!account) return { outcome: 'unauthorized' };
+  const reject = (status: RejectionStatus, error: string, excerpt = '') =>
+    keepRefusal(deps, account, status, error, excerpt);
+  if (!receivesCalls(account))
+    return { outcome: 'suspended', account, rowId: await reject('suspended', 'account suspended') };
+
+  // The account's own rule is read only when it narrows anything (most say "any").
+  if (!(server.any && account.webhookSources === 'any')) {
+    const refusal = refusingRule(incoming.address, server, parseSourceRule(account.webhookSources));
+    if (refusal) {
+      const rowId = await reject('source_not_allowed', sourceRefusalReason(incoming.address, refusal.rule));
+      return { outcome: 'source_not_allowed', account, rowId, says: sourceRefusal(refusal) };
+    }
+  }
+
+  const payload = await incoming.payload();
+  if (!payload.ok) {
+    const rowId = await reject('invalid_payload', payload.error.message, payload.excerpt);
+    return { outcome: 'invalid', account, rowId, error: payload.error };
+  }
+
+  const { alert } = payload;
+  const key = dedupeKey(account.dedupeSeconds, { idempotencyKey: incoming.idempotencyKey, alert });
+  const dedupe = key === null ? undefined : { key, since: dedupeSince(deps.now(), account.dedupeSeconds) };
+  const accepted = await deps.store.calls.accept(account.userId, account.plan, alert, dedupe);
+  if (!accepted.accepted)
+    return {
+      outcome: 'refused',
+      account,
+      decision: accepted.decision,
+      ...(accepted.callId !== undefined && { rowId: accepted.callId }),
+    };
+  if ('duplicate' in accepted) return { outcome: 'duplicate', account, rowId: accepted.rowId, callId: accepted.callId };
+  return { outcome: 'accepted', account, callId: accepted.callId, alert, announced: false };
+}
+
+/** A refusal kept in the account's history; its row's id, for the live history. */
+async function keepRefusal(
+  deps: StepDeps,
+  account: Account,
+  status: RejectionStatus,
+  error: string,
+  excerpt: string,
+): Promise<string> {
+  const rowId = newCallId();
+  await deps.store.calls.recordRejection({ callId: rowId, userId: account.userId, status, error, excerpt });
+  return rowId;
+}
