@@ -64,6 +64,13 @@ describe('the modules a command line loads', () => {
     expect(packages).toEqual(expect.arrayContaining(['h3', 'ws']));
   });
 
+  it('serve loads the ACME client (acme-client) only where ACME is on: serve --help, without RINGHOOK_ACME, does not', () => {
+    const { own, packages } = loadedBy(['serve', '--help']);
+    expect(own).toContain('app/service.js');
+    expect(packages).not.toContain('acme-client');
+    expect(own.filter((file) => file.startsWith('app/acme/'))).toEqual([]);
+  });
+
   it("--help and --version load no command's module, not even the configuration's schema", () => {
     for (const args of [['--help'], ['--version'], ['frob']]) {
       const { own, packages } = loadedBy(args);
