@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/helpers/sequencer.js';
 
 // How many test files run at once. Most files wait on real peers (a phone ringing, a call
 // talking, a timeout running out), not on the CPU: twice the cores keeps the cores busy while
@@ -28,11 +29,10 @@ export default defineConfig({
     // Builds dist/ once before the workers start (the files that run the CLI or serve use it).
     globalSetup: ['test/helpers/global-setup.ts'],
     maxWorkers: WORKERS,
+    // The longest files first across the projects (test/helpers/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // Every file runs in parallel with the others: each takes its own ports (test/helpers/ports.ts),
-    // temporary folders and peers. By folder, so that a new file needs no line here. vitest starts
-    // the projects' files in the order of the projects' names, larger (or, once measured, slower)
-    // files first within one: "peers" before "unit", so that the long files start first and the
-    // short ones fill the workers at the end.
+    // temporary folders and peers. By folder, so that a new file needs no line here.
     projects: [
       {
         extends: true,
