@@ -83,9 +83,9 @@ export const serveCommand = defineCommand({
       data_dir: config.dataDir,
       data_dir_from: config.dataDirOrigin,
     });
-    process.stderr.write(await nextSteps(config, service));
-
-    await new Promise<void>((resolve) => {
+    // Ready to stop before it says how to: a SIGTERM sent as soon as "Stop with Ctrl-C" is read
+    // found no handler yet when it came between the two, and killed serve uncleanly (exit by signal).
+    const stopped = new Promise<void>((resolve) => {
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
@@ -99,6 +99,8 @@ export const serveCommand = defineCommand({
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+    process.stderr.write(await nextSteps(config, service));
+    await stopped;
     logger.info('stopped');
   },
 });

@@ -146,6 +146,11 @@ async function afterRestart(s: Setup, callId: string, byeAt: number, restarted =
     'interrupted with its SMS',
   );
   expect(row!.status).toBe('interrupted');
+  // A status past `sending` may be `waiting` (a first try that found no gateway yet, tried again
+  // soon): the SMS is waited for at the SMSC, then there must be exactly one.
+  await smsc.waitForEvent((e) => e.event === 'message' && String(e.destination_addr).endsWith(s.number.slice(1)), {
+    timeoutMs: 15_000,
+  });
   const texts = smsc
     .events()
     .filter((e) => e.event === 'message' && String(e.destination_addr).endsWith(s.number.slice(1)));

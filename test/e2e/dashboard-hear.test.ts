@@ -114,7 +114,11 @@ describe('Hear it', () => {
 
     await box.fill(`Volume 7.5M | TP1: 3,400 ${XSS}`);
     await page.getByRole('button', { name: 'Hear it' }).click();
-    await expect.poll(() => page.locator('#hear-spoken').textContent()).toMatch(/seven point five million/);
+    // The sample is made by the real engine after the post: poll's 1 s default is shorter than that
+    // takes while the other test files load both cores (it failed so in a full run).
+    await expect
+      .poll(() => page.locator('#hear-spoken').textContent(), { timeout: 15_000 })
+      .toMatch(/seven point five million/);
     // In place: the script posted the form and played the answer; the page did not move.
     expect(new URL(page.url()).pathname).toBe('/');
     const spoken = (await page.locator('#hear-spoken').textContent())!;

@@ -163,7 +163,6 @@ sub handle_submit {
     select(undef, undef, undef, $opt{'submit-delay'});
   }
   emit('submit_sm', %f, status => 0, message_id => $id);
-  $s->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
 
   # Reassemble and report the whole message.
   my $dc = $pdu->{data_coding} & 0x0F ? $pdu->{data_coding} : 0;
@@ -201,6 +200,9 @@ sub handle_submit {
   emit('message', text => $whole, parts => $count, data_coding => $dc, source_addr => $pdu->{source_addr},
        destination_addr => $pdu->{destination_addr}, mode => defined $payload ? 'message_payload' : 'short_message')
     if defined $whole;
+  # Answered once reported: a sender that saw the answer (and marked its SMS sent) finds the message
+  # already among the events (the other order raced a test reading them at once, crash-hangup).
+  $s->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
 
   if (($pdu->{registered_delivery} & 0x03) && !$opt{'no-receipts'}) {
     select(undef, undef, undef, $opt{'receipt-delay'});
