@@ -138,7 +138,11 @@ export class SmsCourier {
       });
       const waits = await writes
         .write(`sms ${claimed[0]} waits`, () => smsStore.smsWaits(claimed, result.error))
-        .catch(() => false);
+        .catch((error: unknown) => {
+          // Not recorded as waiting, so not waited for: the failed try is this SMS's result.
+          logger.debug('an SMS could not be recorded as waiting for the gateway', { call_id: claimed[0], error });
+          return false;
+        });
       if (!waits) return result;
       waiting = true;
       await this.pause(pause);
