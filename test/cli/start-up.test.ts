@@ -2,7 +2,9 @@
 // module is imported only when the command line names it (src/main.ts), and the commonly run
 // commands do not import what they do not use: serve's HTTPS stack, the PBX client, the speech, the
 // SMS gateways, PostgreSQL's driver with a SQLite store. Seen from outside, through a loader hook
-// that names every module the process loads (test/helpers/module-trace.mjs).
+// that names every module the process loads (test/helpers/module-trace.mjs). bin/ringhook.js runs the
+// bundle (scripts/bundle-cli.mjs): a file of dist/bundle/ it loads stands for the source modules and
+// bundled packages inside it, as the bundle's own list says (dist/bundle/inputs.json).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +17,7 @@ vi.setConfig({ testTimeout: 60_000 });
 const BIN = path.join(REPO_ROOT, 'bin', 'ringhook.js');
 const TRACE = path.join(REPO_ROOT, 'test', 'helpers', 'module-trace.mjs');
 const DIST = `${path.join(REPO_ROOT, 'dist')}/`;
+const BUNDLE = `${DIST}bundle/`;
 
 let env: Record<string, string>;
 
@@ -24,7 +27,8 @@ beforeAll(() => {
   expect(runCli(['account', 'create', '--phone', '+14155550123', '--json'], env).code).toBe(0);
 });
 
-type Loaded = { code: number; own: string[]; packages: string[] };
+/** own and packages: the modules, as in the sources; files: the files the process read for them. */
+type Loaded = { code: number; own: string[]; packages: string[]; files: string[] };
 const runs = new Map<string, Loaded>();
 
 /** The command line's exit code, and what it loaded: its own modules (dist-relative) and the packages. */
@@ -40,12 +44,24 @@ function loadedBy(args: string[]): Loaded {
     .split('\n')
     .filter((line) => line.startsWith('module-trace: file://'))
     .map((line) => decodeURIComponent(new URL(line.slice('module-trace: '.length)).pathname));
-  const packages = new Set(urls.map((file) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]));
+  const bundleInputs: Record<string, string[]> = JSON.parse(fs.readFileSync(path.join(BUNDLE, 'inputs.json'), 'utf8'));
+  // Each file as the modules it stands for: a bundle's file, its inputs ("src/cli/account.ts" as
+  // "cli/account.js", "node_modules/zod/…"); any other file, itself.
+  const files = urls.flatMap((file) => {
+    if (!file.startsWith(BUNDLE)) return [file];
+    const inputs = bundleInputs[file.slice(BUNDLE.length)];
+    if (!inputs) throw new Error(`${file} is not in the bundle's list of inputs`);
+    return inputs.map((input) =>
+      input.startsWith('src/') ? `${DIST}${input.slice('src/'.length).replace(/\.ts$/, '.js')}` : `/${input}`,
+    );
+  });
+  const packages = new Set(files.map((file) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]));
   packages.delete(undefined);
   const loaded = {
     code: run.status ?? -1,
-    own: urls.filter((file) => file.startsWith(DIST)).map((file) => file.slice(DIST.length)),
+    own: files.filter((file) => file.startsWith(DIST)).map((file) => file.slice(DIST.length)),
     packages: [...packages].sort() as string[],
+    files: urls.filter((file) => !file.startsWith('/usr/') && !file.includes('/node_modules/better-sqlite3/')),
   };
   runs.set(JSON.stringify(args), loaded);
   return loaded;
@@ -56,6 +72,15 @@ const SERVICE_PACKAGES = ['h3', 'listhen', 'srvx', 'ws', 'kuromoji', 'smpp', 'ac
 const SERVICE_FOLDERS = /^(http|calls|sms|speech|pbx|store\/postgres)\//;
 
 describe('the modules a command line loads', () => {
+  it("runs the bundle: account list reads a few dozen files for its ~130 modules and zod's ~30, none from dist/cli/ or zod's folder", () => {
+    const { code, own, packages, files } = loadedBy(['account', 'list', '--json']);
+    expect(code).toBe(0);
+    expect(own.length).toBeGreaterThan(100);
+    expect(packages).toEqual(expect.arrayContaining(['citty', 'zod']));
+    expect(files.filter((file) => !file.startsWith(BUNDLE) && file !== BIN)).toEqual([]);
+    expect(files.length).toBeLessThan(60);
+  });
+
   it('sees what the process loads: serve --help brings the service', () => {
     const { code, own, packages } = loadedBy(['serve', '--help']);
     expect(code).toBe(0);
