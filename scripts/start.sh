@@ -8,7 +8,7 @@ if [ "${RINGHOOK_TELEPHONY:-}" != "off" ] && [ -z "${RINGHOOK_ARI_URL:-}" ]; the
   bash scripts/provision-speech.sh
   bash scripts/provision-asterisk.sh >/dev/null
 fi
-if [ ! -f dist/main.js ] || [ -n "$(find src -newer dist/main.js -name '*.ts' -print -quit)" ]; then
+if [ ! -f dist/bundle/main.js ] || [ -n "$(find src -newer dist/bundle/main.js -name '*.ts' -print -quit)" ]; then
   echo "ringhook: building" >&2
   npm run --silent build
 fi
