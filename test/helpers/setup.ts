@@ -2,9 +2,16 @@
 import { afterEach, beforeAll } from 'vitest';
 import { chargeCpuTo } from './cpu-account.js';
 
-const unhandled: unknown[] = [];
-process.on('unhandledRejection', (reason) => unhandled.push(reason));
-process.on('uncaughtException', (error) => unhandled.push(error));
+// Once per process: where files share one (the unit project runs without isolation, vitest.config.ts),
+// this file runs again before each of them, and each run would add two more listeners.
+const UNHANDLED = Symbol.for('ringhook.test.unhandled');
+type WithUnhandled = typeof globalThis & { [UNHANDLED]?: unknown[] };
+const unhandled = ((globalThis as WithUnhandled)[UNHANDLED] ??= (() => {
+  const errors: unknown[] = [];
+  process.on('unhandledRejection', (reason) => errors.push(reason));
+  process.on('uncaughtException', (error) => errors.push(error));
+  return errors;
+})());
 
 // Before the file's own hooks start its peers, so that they are charged to it too.
 // biome-ignore lint/correctness/noEmptyPattern: vitest hands the file as the second argument only after a destructured first

@@ -1,0 +1,77 @@
+// Sign-in over real HTTPS against the real app, as a browser does it: a sign-in page's pre-session cookie
+// and CSRF field, then the form posted from a chosen loopback address (the throttle counts by address).
+import type https from 'node:https';
+import { expect } from 'vitest';
+import type { Account } from '../../src/core/account.js';
+import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import type { DashboardService } from './browser.js';
+import { request, type Reply } from './https-client.js';
+
+export const PASSWORD = 'correct horse battery staple';
+export const PRESESSION = '__Host-ringhook_presession';
+
+export interface SignInForm {
+  cookie: string;
+  csrf: string;
+}
+
+/** GET a sign-in page (the password form or a link's page) and keep its pre-session cookie and CSRF field. */
+export async function signInForm(
+  s: DashboardService,
+  from = '127.0.0.1',
+  path = '/login',
+  agent?: https.Agent,
+): Promise<SignInForm> {
+  const page = await request(`${s.baseUrl}${path}`, {
+    method: 'GET',
+    ca: s.ca,
+    localAddress: from,
+    ...(agent && { agent }),
+  });
+  expect(page.status).toBe(200);
+  const setCookie = ([] as string[])
+    .concat(page.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith(`${PRESESSION}=`));
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
+  if (!setCookie || !csrf) throw new Error(`no pre-session token on ${path}: ${page.text}`);
+  return { cookie: setCookie.split(';')[0]!, csrf };
+}
+
+export function postForm(
+  s: DashboardService,
+  path: string,
+  form: SignInForm,
+  fields: Record<string, string>,
+  from = '127.0.0.1',
+  agent?: https.Agent,
+): Promise<Reply> {
+  return request(`${s.baseUrl}${path}`, {
+    method: 'POST',
+    ca: s.ca,
+    localAddress: from,
+    ...(agent && { agent }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: form.cookie },
+    body: new URLSearchParams({ _csrf: form.csrf, ...fields }).toString(),
+  });
+}
+
+export const signIn = async (s: DashboardService, userId: string, password: string, from = '127.0.0.1') =>
+  postForm(s, '/login', await signInForm(s, from), { user_id: userId, password }, from);
+
+export async function useLink(s: DashboardService, userId: string, from = '127.0.0.1'): Promise<Reply> {
+  const { token } = new SqliteOwnerAuthStore(s.stores.db, s.clock.now).createLoginLink(userId);
+  const form = await signInForm(s, from, `/login/link/${token}`);
+  return postForm(s, '/login/link', form, { token }, from);
+}
+
+export async function ownerWithPassword(s: DashboardService): Promise<Account> {
+  const owner = s.createAccount({ plan: 'premium' });
+  await new SqliteOwnerAuthStore(s.stores.db, s.clock.now).setPassword(owner.userId, PASSWORD);
+  return owner;
+}
+
+export function count(replies: Reply[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const r of replies) out[r.status] = (out[r.status] ?? 0) + 1;
+  return out;
+}
