@@ -23,9 +23,12 @@ interface Started {
 
 function launch(command: string, args: string[], env: Record<string, string>): Started {
   let output = '';
+  // In a process group of its own (led by the pid started here), so that the cleanup reaches what
+  // it started in turn: the serve that bash puts in the background, the serve inside a PID namespace.
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -83,13 +86,19 @@ function processState(pid: number): string | null {
   }
 }
 
+// Runs whether the test passed or not: the process group of each pid started here is killed, its
+// leader gone or not (a test that failed before it killed bash's serve left that serve running,
+// reparented to init, when only bash was killed).
 afterEach(async () => {
   for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await gone;
+    const gone =
+      child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once('exit', r)) : undefined;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // no process left in the group
     }
+    await gone;
   }
 });
 

@@ -27,12 +27,22 @@ export function cacheDirEnv(): Record<string, string> {
   return process.env.RINGHOOK_CACHE_DIR ? { RINGHOOK_CACHE_DIR: process.env.RINGHOOK_CACHE_DIR } : {};
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}, input?: string): CliResult {
+/**
+ * Runs the CLI and waits for it, killed after `timeoutMs` (a hung command must not hold the test's
+ * worker: a synchronous test cannot be timed out). A command that works for long on the CPU (the
+ * Japanese dictionary's load) passes a longer bound, within its test's own timeout.
+ */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+  timeoutMs = 30_000,
+): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...cacheDirEnv(), ...env },
     input,
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: timeoutMs,
   });
   let json: unknown;
   try {
