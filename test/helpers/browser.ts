@@ -26,8 +26,35 @@ import { makeDataDir, sqliteOf, testClock, type TestClock } from './service.js';
 import { createAccount } from './accounts.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/** playwright-core's own --disable-features (1.65, chromiumSwitches.ts), checked by test/tooling/chromium-flags.test.ts. */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+// Chromium's headless mode is the full browser: each context is a window, and each window loaded the
+// omnibox's popup, a page of the browser's own UI (chrome://omnibox-popup.top-chrome/), in a renderer of
+// its own: 1.2 to 2 s of CPU per context, more than the dashboard's page in it. No test types in an
+// address bar.
+const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
 export const CHROMIUM_ARGS = [
   '--headless',
+  // Chromium reads only the last --disable-features given, and playwright-core passes its own before
+  // ours: so ours repeats theirs.
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES].join(',')}`,
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
