@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { AriClient } from '../../src/pbx/ari.js';
-import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
+import type { AriClient } from '../../src/pbx/ari.js';
+import { connectTestAri, startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { freeUdpPort } from '../helpers/ports.js';
 
 let pbx: TestAsterisk;
@@ -13,16 +13,7 @@ let ari: AriClient;
 
 beforeAll(async () => {
   pbx = await startTestAsterisk();
-  ari = new AriClient({
-    baseUrl: pbx.ariUrl,
-    user: pbx.ariUser,
-    password: pbx.ariPassword,
-    app: 'ringhook-test',
-    logger: pbx.logger,
-    heartbeatMs: 500,
-    reconnect: { initialMs: 100, maxMs: 1_000 },
-  });
-  await ari.connect();
+  ari = await connectTestAri(pbx);
 });
 
 afterAll(async () => {

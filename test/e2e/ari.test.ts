@@ -6,7 +6,7 @@ import { AriClient } from '../../src/pbx/ari.js';
 import { AriError } from '../../src/pbx/ari-error.js';
 import type { AriEvent, AriEventOf } from '../../src/pbx/ari-schema.js';
 import { createTts } from '../../src/speech/tts.js';
-import { startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
+import { connectTestAri, startTestAsterisk, type TestAsterisk } from '../helpers/asterisk.js';
 import { shiftedRtpPcap } from '../helpers/pcap.js';
 import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
@@ -18,16 +18,7 @@ const observed: string[] = [];
 
 beforeAll(async () => {
   pbx = await startTestAsterisk();
-  ari = new AriClient({
-    baseUrl: pbx.ariUrl,
-    user: pbx.ariUser,
-    password: pbx.ariPassword,
-    app: 'ringhook-test',
-    logger: pbx.logger,
-    heartbeatMs: 500,
-    reconnect: { initialMs: 100, maxMs: 1_000 },
-  });
-  await ari.connect();
+  ari = await connectTestAri(pbx);
 });
 
 afterEach(() => stopAllSipp());

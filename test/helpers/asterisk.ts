@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createLogger, silentLogger, type Logger } from '../../src/lib/log.js';
+import { AriClient } from '../../src/pbx/ari.js';
 import { loadAsteriskTemplates, ManagedAsterisk } from '../../src/pbx/asterisk.js';
 import {
   type AsteriskRuntime,
@@ -117,4 +118,19 @@ export async function asteriskCli(
   const { file, args } = asteriskCliCommand(runtime, pid, `${asterisk.runDir}/etc/asterisk.conf`, command);
   const { stdout } = await promisify(execFile)(file, args, { timeout: timeoutMs });
   return stdout;
+}
+
+/** An ARI client connected to a test Asterisk as the ARI tests use it: quick heartbeats and reconnects. */
+export async function connectTestAri(pbx: TestAsterisk): Promise<AriClient> {
+  const ari = new AriClient({
+    baseUrl: pbx.ariUrl,
+    user: pbx.ariUser,
+    password: pbx.ariPassword,
+    app: 'ringhook-test',
+    logger: pbx.logger,
+    heartbeatMs: 500,
+    reconnect: { initialMs: 100, maxMs: 1_000 },
+  });
+  await ari.connect();
+  return ari;
 }

@@ -5,34 +5,22 @@
 // alone (vitest.config.ts), as a neighbour's load would be measured with it. Split from
 // test/soak/soak.test.ts, whose other runs count answers only and run in parallel.
 import https from 'node:https';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { percentile, pool, sendHttp, type Outcome } from './load.js';
 import {
   dbCounts,
   expectNothingLeftBehind,
-  FULL,
   MB,
   N,
   probeAlerts,
-  SEED,
   type SoakServe,
-  startSoakServe,
+  soakServeForFile,
   tally,
 } from './soak-serve.js';
 
 let s: SoakServe;
-const figures: Record<string, unknown> = {};
-
-beforeAll(async () => {
-  s = await startSoakServe();
-}, 120_000);
-
-afterAll(async () => {
-  const code = await s?.serve.stop();
-  console.log(
-    'figures: soak credentials flood',
-    JSON.stringify({ mode: FULL ? 'full' : 'ci', seed: SEED, ...figures, serve_exit: code }),
-  );
+const figures = soakServeForFile('soak credentials flood', (started) => {
+  s = started;
 });
 
 describe('floods of wrong credentials', () => {

@@ -5,7 +5,7 @@ import https from 'node:https';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { openStores } from '../../src/app/open-stores.js';
 import { createAccount } from '../helpers/accounts.js';
@@ -127,4 +127,25 @@ export function expectNothingLeftBehind(s: SoakServe): void {
   for (const a of [s.fuzzAccount, s.floodAccount, ...s.probes]) expect(log.includes(a.api_key)).toBe(false);
   expect(fs.statSync(path.join(s.dataDir, 'ringhook.db')).mode & 0o777).toBe(0o600);
   expect(fs.statSync(s.dataDir).mode & 0o777).toBe(0o700);
+}
+
+/**
+ * A soak file's serve: started before its tests, stopped after them, and the figures the tests put in
+ * `figures` printed on one line with the serve's exit code. `use` receives the started serve.
+ */
+export function soakServeForFile(label: string, use: (s: SoakServe) => void): Record<string, unknown> {
+  const figures: Record<string, unknown> = {};
+  let started: SoakServe | undefined;
+  beforeAll(async () => {
+    started = await startSoakServe();
+    use(started);
+  }, 120_000);
+  afterAll(async () => {
+    const code = await started?.serve.stop();
+    console.log(
+      `figures: ${label}`,
+      JSON.stringify({ mode: FULL ? 'full' : 'ci', seed: SEED, ...figures, serve_exit: code }),
+    );
+  });
+  return figures;
 }

@@ -7,24 +7,14 @@
 // it times serve on the CPU, so it runs alone (vitest.config.ts).
 import https from 'node:https';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { fuzzCase, pool, prng, sendHttp, sendRaw, slowCase, type Outcome } from './load.js';
-import { expectNothingLeftBehind, FULL, MB, N, SEED, type SoakServe, startSoakServe, tally } from './soak-serve.js';
+import { expectNothingLeftBehind, MB, N, SEED, type SoakServe, soakServeForFile, tally } from './soak-serve.js';
 
 let s: SoakServe;
-const figures: Record<string, unknown> = {};
-
-beforeAll(async () => {
-  s = await startSoakServe();
-}, 120_000);
-
-afterAll(async () => {
-  const code = await s?.serve.stop();
-  console.log(
-    'figures: soak',
-    JSON.stringify({ mode: FULL ? 'full' : 'ci', seed: SEED, ...figures, serve_exit: code }),
-  );
+const figures = soakServeForFile('soak', (started) => {
+  s = started;
 });
 
 describe('bad input', () => {
