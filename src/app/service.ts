@@ -13,7 +13,7 @@ import type { SmsReceiptDeps } from '../http/sms-receipts.js';
 import { lockDataDirForServe } from './schema-guard.js';
 import { dataDirError, openStores, type Stores } from './open-stores.js';
 import { loadSecretBox } from '../store/secret-key.js';
-import { startTelephony, type Telephony } from './telephony.js';
+import type { Telephony } from './telephony.js';
 import { startCluster, type Cluster, type ClusterDeps } from './cluster.js';
 import type { CertificateKeeper } from './acme/index.js';
 import { startCallbacks } from '../callbacks/index.js';
@@ -59,8 +59,12 @@ export async function startService(
     ca: options.callbackCa,
   });
   try {
-    if (config.telephony.mode !== 'off')
+    if (config.telephony.mode !== 'off') {
+      // Imported only where telephony is on: the PBX client, the dialer, speech and the SMS gateways
+      // are most of serve's modules (~0.3 s of CPU to load), which a serve without telephony never runs.
+      const { startTelephony } = await import('./telephony.js');
       telephony = await startTelephony(config, { store: stores, events, logger, now, metrics });
+    }
     cluster = await startCluster({
       store: stores,
       events,

@@ -76,11 +76,6 @@ export function smsSenderFor(
   return createSmsSender(withReceiptToken(config.sms, receiptToken), { logger });
 }
 
-/** Where a LAN softphone registers to the managed Asterisk, as the user is told it. */
-export function softphoneAddress(config: Config['telephony']): string {
-  return `sip:${config.sip.host === '0.0.0.0' ? '<this machine>' : config.sip.host}:${config.sip.port}`;
-}
-
 /** The ARI endpoint for a number: through the trunk when there is one, else the local softphone. */
 export function endpointFor(config: Config['telephony']): (phone: string) => Endpoint {
   const softphone = toSoftphone(config.softphone.username);

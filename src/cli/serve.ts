@@ -8,7 +8,7 @@ import path from 'node:path';
 import { inSingleExecutable } from '../lib/assets.js';
 import type { Config } from '../config/index.js';
 import { startService, type RunningService } from '../app/service.js';
-import { softphoneAddress } from '../app/telephony.js';
+import { softphoneAddress } from '../config/telephony.js';
 import type { Softphone } from '../app/managed-asterisk.js';
 
 function softphonePasswordLine(softphone: Softphone): string {

@@ -217,6 +217,11 @@ export function trunkTransport(uri: string, transport: SipTransport | undefined)
   return transport ?? (uri.startsWith('sips:') ? 'tls' : 'udp');
 }
 
+/** Where a LAN softphone registers to the managed Asterisk, as the user is told it. */
+export function softphoneAddress(config: Pick<TelephonyConfig, 'sip'>): string {
+  return `sip:${config.sip.host === '0.0.0.0' ? '<this machine>' : config.sip.host}:${config.sip.port}`;
+}
+
 export interface TelephonyConfig {
   mode: 'managed' | 'external' | 'off';
   trunk: TrunkConfig | null;

@@ -9,6 +9,7 @@ import { ApiError } from './errors.js';
 import type { Logger } from '../lib/log.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import { loadTls, saveSelfSigned, type TlsMaterial } from './tls.js';
+import { makeSelfSigned } from './self-signed.js';
 import { type ConnectionGuard, connectionGuard, connectionLimits } from './connection-guard.js';
 import {
   CONNECTION_TIMEOUTS,
@@ -77,6 +78,9 @@ export function plainHttpGate(trustProxy: AddressMatcher, handler: NodeHandler):
   };
 }
 
+/** How long a self-signed certificate made here is valid (browsers cap a certificate's life at 825 days). */
+const SELF_SIGNED_DAYS = 825;
+
 /** Connections the kernel queues for accept (Linux caps it at net.core.somaxconn, 4096 by default). */
 const LISTEN_BACKLOG = 4_096;
 
@@ -130,7 +134,7 @@ async function listenOn(
   options: {
     host: string;
     port: number;
-    https: false | { cert: string; key: string } | { domains: string[]; validityDays: number };
+    https: false | { cert: string; key: string };
   },
   what: string,
   guard: ConnectionGuard,
@@ -185,7 +189,7 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
       'no TLS certificate is configured and RINGHOOK_SELF_SIGNED=off: set RINGHOOK_TLS_CERT and RINGHOOK_TLS_KEY to PEM files',
     );
   }
-  const https = existing?.material ?? { domains: options.certificateNames, validityDays: 825 };
+  const https = existing?.material ?? makeSelfSigned(options.certificateNames, SELF_SIGNED_DAYS);
   const { total, perAddress, ...timeouts } = options.connections ?? {};
   const limits = connectionLimits(
     { total, perAddress: perAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS },
@@ -195,8 +199,8 @@ export async function startServers(handler: NodeHandler, options: ServerOptions)
   const guard = connectionGuard({ limits, trustProxy: options.trustProxy, logger: options.logger });
   const secure = await listenOn(handler, { host: options.host, port: options.port, https }, 'HTTPS', guard);
   const selfSigned = existing?.selfSigned ?? true;
-  if (!existing && secure.https) {
-    saveSelfSigned(options.dataDir, secure.https);
+  if (!existing) {
+    saveSelfSigned(options.dataDir, https);
     options.logger.info('made a self-signed TLS certificate', { names: options.certificateNames });
   }
   if (selfSigned && acme) {

@@ -1,5 +1,5 @@
 // The certificate for the HTTPS listener: the operator's files, or a self-signed one made once
-// (by listhen's generator) and kept in the data dir so that it survives restarts.
+// (self-signed.ts) and kept in the data dir so that it survives restarts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../lib/errors.js';

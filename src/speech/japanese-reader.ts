@@ -4,12 +4,11 @@
 // which a server without Japanese accounts never pays. From node_modules (npm, the image) or from
 // the single executable's assets; when it cannot be loaded, one log line says so and kanji are
 // read from the built-in table of market words, any other said "かんじ" and noted in the history.
+// kuromoji itself (~0.1 s of CPU to import) is imported on the first load too, not at serve's start.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sea from 'node:sea';
 import { gunzip } from 'node:zlib';
-import kuromoji from 'kuromoji';
-import NodeDictionaryLoader from 'kuromoji/src/loader/NodeDictionaryLoader.js';
 import type { JapaneseReader } from '../core/speakable.js';
 import type { Logger } from '../lib/log.js';
 
@@ -56,29 +55,40 @@ export function japaneseDictionary(deps: JapaneseDictionaryDeps): JapaneseDictio
   let loading: Promise<JapaneseReader | undefined> | undefined;
   let reader: JapaneseReader | undefined;
   const fallback = 'kanji are read from the built-in table of market words, any other said "かんじ" and noted';
-  const load = () => {
-    loading ??= new Promise<JapaneseReader | undefined>((resolve) => {
-      const where = dictionaryPath(deps.setting);
-      if ('none' in where) {
-        deps.logger.warn(`no Japanese dictionary: ${where.none}; ${fallback}`);
-        resolve(undefined);
-        return;
-      }
-      const started = now();
-      if (where.path === FROM_ASSETS) readFromAssets();
-      kuromoji.builder({ dicPath: where.path }).build((error, tokenizer) => {
+  const build = async (dicPath: string): Promise<JapaneseReader | undefined> => {
+    const started = now();
+    let kuromoji: typeof import('kuromoji');
+    try {
+      kuromoji = (await import('kuromoji')).default;
+      if (dicPath === FROM_ASSETS) await readFromAssets();
+    } catch (error) {
+      deps.logger.warn(`the Japanese dictionary could not be loaded: ${(error as Error).message}; ${fallback}`);
+      return undefined;
+    }
+    return new Promise((resolve) => {
+      kuromoji.builder({ dicPath }).build((error, tokenizer) => {
         if (error) {
           deps.logger.warn(
-            `the Japanese dictionary could not be loaded from ${where.path}: ${error.message}; ${fallback}`,
+            `the Japanese dictionary could not be loaded from ${dicPath}: ${error.message}; ${fallback}`,
           );
           resolve(undefined);
           return;
         }
         reader = (text) => tokenizer.tokenize(text).map((t) => ({ surface: t.surface_form, reading: t.reading }));
-        deps.logger.info('Japanese dictionary loaded', { ms: Math.round(now() - started), from: where.path });
+        deps.logger.info('Japanese dictionary loaded', { ms: Math.round(now() - started), from: dicPath });
         resolve(reader);
       });
     });
+  };
+  const load = () => {
+    loading ??= (async () => {
+      const where = dictionaryPath(deps.setting);
+      if ('none' in where) {
+        deps.logger.warn(`no Japanese dictionary: ${where.none}; ${fallback}`);
+        return undefined;
+      }
+      return build(where.path);
+    })();
     return loading;
   };
   return {
@@ -92,7 +102,8 @@ export function japaneseDictionary(deps: JapaneseDictionaryDeps): JapaneseDictio
 
 let assetsPatched = false;
 /** Inside the single executable the files are assets, not files: kuromoji's loader reads those. */
-function readFromAssets(): void {
+async function readFromAssets(): Promise<void> {
+  const NodeDictionaryLoader = (await import('kuromoji/src/loader/NodeDictionaryLoader.js')).default;
   if (assetsPatched) return;
   assetsPatched = true;
   const fromFiles = NodeDictionaryLoader.prototype.loadArrayBuffer;

@@ -86,7 +86,21 @@ describe('the modules a command line loads', () => {
     expect(code).toBe(0);
     expect(own).toContain('cli/serve.js');
     expect(own.some((file) => file.startsWith('http/'))).toBe(true);
-    expect(packages).toEqual(expect.arrayContaining(['h3', 'ws']));
+    expect(packages).toEqual(expect.arrayContaining(['h3', 'listhen']));
+  });
+
+  it("serve loads telephony (the PBX client, the dialer, speech, the SMS gateways) only where it is on: serve --help does not, and the Japanese dictionary's kuromoji comes with the first Japanese speech", () => {
+    const { own, packages } = loadedBy(['serve', '--help']);
+    expect(own).toContain('app/service.js');
+    // The SMS receipts' route (sms/receipts.js, sms/twilio-signature.js) is the HTTP app's: a few lines, no gateway.
+    const receipts = ['sms/receipts.js', 'sms/twilio-signature.js'];
+    expect(
+      own.filter(
+        (file) =>
+          /^(app\/telephony|app\/managed-asterisk|calls\/|pbx\/|speech\/|sms\/)/.test(file) && !receipts.includes(file),
+      ),
+    ).toEqual([]);
+    expect(packages.filter((name) => ['ws', 'smpp', 'kuromoji'].includes(name))).toEqual([]);
   });
 
   it('serve loads the ACME client (acme-client) only where ACME is on: serve --help, without RINGHOOK_ACME, does not', () => {
