@@ -48,7 +48,10 @@ export async function rootCommandFor(argv: readonly string[]): Promise<AnyComman
     ]),
   );
   const named = commandNamed(defineCommand({ subCommands: listed }), argv).names[0] as CommandName | undefined;
-  if (named) listed[named] = await COMMAND_MODULES[named]();
+  if (named) {
+    if (named !== 'serve') await import('./cli/zod-once.js');
+    listed[named] = await COMMAND_MODULES[named]();
+  }
   return defineCommand({ meta: ROOT_META, subCommands: listed });
 }
 
