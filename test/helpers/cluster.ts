@@ -76,24 +76,17 @@ export interface CallRow {
   reason_detail: string | null;
 }
 
-/**
- * One connection per database for the reads, kept while they come (a poll reads every 100–500 ms):
- * a connection per read was a PostgreSQL backend started and its catalogue loaded each time. It
- * closes itself after a second unused, so a file's PostgreSQL stops with none open.
- */
-const readers = new Map<string, ReturnType<typeof postgres>>();
-
 /** Every accepted call, straight from PostgreSQL. */
 export async function readCalls(url: string): Promise<Map<string, CallRow>> {
-  let sql = readers.get(url);
-  if (!sql) {
-    sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5, idle_timeout: 1 });
-    readers.set(url, sql);
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    const rows = await sql.unsafe<CallRow[]>(
+      'SELECT call_id, status, user_id, message, phone, sms_status, coalesce(carried_by, call_id) AS carrier, node_id, accepted_by, error, reason_detail FROM calls WHERE accepted = 1 ORDER BY id',
+    );
+    return new Map(rows.map((r) => [r.call_id, { ...r }]));
+  } finally {
+    await sql.end({ timeout: 1 });
   }
-  const rows = await sql.unsafe<CallRow[]>(
-    'SELECT call_id, status, user_id, message, phone, sms_status, coalesce(carried_by, call_id) AS carrier, node_id, accepted_by, error, reason_detail FROM calls WHERE accepted = 1 ORDER BY id',
-  );
-  return new Map(rows.map((r) => [r.call_id, { ...r }]));
 }
 
 /** Every call with an SMS outcome still to come: not final, or missed (busy, interrupted…) without a settled SMS. */
