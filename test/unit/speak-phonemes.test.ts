@@ -3,7 +3,7 @@
 // phonemes of the text are those of its words alone), and Russian, Japanese and Chinese decimals
 // and large numbers are said as a native speaker says them, where espeak-ng's own reading of the
 // digits is wrong.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
 import { speakable } from '../../src/core/speakable.js';
 import { espeakMany, espeakOne, fliteMany, fliteOne } from '../helpers/engine-phonemes.js';
@@ -24,6 +24,13 @@ function phonemesOf(text: string, voice: string): string {
   }
   return texts.get(text) ?? (voice === 'flite' ? fliteOne(text) : espeakOne(text, voice));
 }
+
+// Every voice's one process before the tests (a few seconds of CPU in all, more wall time on a busy machine).
+beforeAll(() => {
+  wantedTexts ??= wanted();
+  for (const [voice, texts] of wantedTexts)
+    if (!said.has(voice)) said.set(voice, voice === 'flite' ? fliteMany(texts) : espeakMany(texts, voice));
+}, 180_000);
 
 /** espeak-ng's phonemes for a text, in a language's voice (-x: phoneme mnemonics). */
 const espeak = (text: string, voice: string): string => phonemesOf(text, voice);
