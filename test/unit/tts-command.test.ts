@@ -1,6 +1,6 @@
 // The operator's speech engine (RINGHOOK_TTS_COMMAND), with real small engines written here as
-// scripts: one that speaks (espeak-ng), and ones that fail, hang, write garbage or too much (the runaway writer: tts-command-runaway.test.ts); each
-// failure falls back to the built-in engine with a warning.
+// scripts: one that speaks (espeak-ng), and ones that fail, hang, write garbage or too much (the
+// runaway writer: tts-command-runaway.test.ts); each failure falls back to the built-in engine with a warning.
 import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
