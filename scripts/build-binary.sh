@@ -9,6 +9,10 @@
 # node-gyp --nodedir. Both are cached in ${RINGHOOK_CACHE_DIR:-$HOME/.cache/ringhook}/sea: the
 # first build takes about 2 minutes (the SQLite compile), the next ones about 10 seconds.
 #
+# Usage: build-binary.sh [--runtime-only]
+#   --runtime-only: fetch the runtime and compile the addon into the cache, build no executable
+#     (npm test does this while it provisions the peers, so that the smoke test's build is quick).
+#
 # Environment:
 #   RINGHOOK_SEA_NODE=pinned (default) | system: `system` embeds the node that runs this script
 #     and the addon already built in node_modules (no download, no compile; Node 20 here).
@@ -37,6 +41,13 @@ without_npm_config() {
 }
 die() { say "error: $*"; exit 1; }
 started=$(date +%s)
+runtime_only=false
+case ${1:-} in
+'') ;;
+--runtime-only) runtime_only=true ;;
+-h | --help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+*) die "unknown option $1 (build-binary.sh [--runtime-only])" ;;
+esac
 
 [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || die "the single executable is built for Linux x86-64 only"
 [ -x node_modules/.bin/esbuild ] && [ -x node_modules/.bin/postject ] || die "run npm ci first (esbuild and postject are devDependencies)"
@@ -97,6 +108,10 @@ system)
 *) die "RINGHOOK_SEA_NODE must be pinned or system" ;;
 esac
 node_version=$("$node_bin" --version)
+if $runtime_only; then
+  say "the Node $node_version runtime and its SQLite addon are ready in $cache"
+  exit 0
+fi
 say "embedding Node $node_version"
 
 # --- The bundle ---------------------------------------------------------------------------------

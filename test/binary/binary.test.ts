@@ -7,7 +7,8 @@
 // alert ring a SIPp phone on the trunk (busy) end to end.
 //
 // The binary is built here when it is missing or older than what goes into it (about 10 s once
-// the runtime and the SQLite addon are cached; the first build on a machine takes about 2 minutes).
+// the runtime and the SQLite addon are cached: `npm test` caches them while it provisions the peers,
+// before any file runs; without that, the first build on a machine takes about 2 minutes).
 // RINGHOOK_BINARY=/path/to/ringhook tests a binary built elsewhere instead.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
