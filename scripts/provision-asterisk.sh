@@ -32,13 +32,18 @@ host_debian_mirror() {
   apt-get indextargets --no-release-info --format '$(REPO_URI)' 'Identifier: Packages' 2>/dev/null |
     awk '$1 ~ /\/debian\/?$/ { sub(/\/$/, "", $1); print $1; exit }'
 }
-mirror=${RINGHOOK_DEBIAN_MIRROR:-$(host_debian_mirror)}
-mirror=${mirror:-http://deb.debian.org/debian}
-# debootstrap fetches with wget, which knows apt's proxy setting only through the environment.
-if [ -z "${http_proxy:-}" ]; then
-  eval "$(apt-config shell http_proxy Acquire::http::Proxy 2>/dev/null)" || true
-  [ -n "${http_proxy:-}" ] && export http_proxy
-fi
+# Asked only when a build needs it: apt's reading of its sources costs about a second of CPU, at
+# every `npm start` when the root file system is already there.
+resolve_mirror() {
+  mirror=${RINGHOOK_DEBIAN_MIRROR:-$(host_debian_mirror)}
+  mirror=${mirror:-http://deb.debian.org/debian}
+  # debootstrap fetches with wget, which knows apt's proxy setting only through the environment.
+  if [ -z "${http_proxy:-}" ]; then
+    eval "$(apt-config shell http_proxy Acquire::http::Proxy 2>/dev/null)" || true
+    [ -n "${http_proxy:-}" ] && export http_proxy
+  fi
+  return 0
+}
 mode=${RINGHOOK_ASTERISK_MODE:-auto}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -47,6 +52,7 @@ die() { say "error: $*"; exit 1; }
 
 # `--mirror`: print the Debian mirror a build would use, and stop.
 if [ "${1:-}" = --mirror ]; then
+  resolve_mirror
   printf '%s\n' "$mirror"
   exit 0
 fi
@@ -143,6 +149,7 @@ done
 tmp=$cache_dir/asterisk-rootfs.tmp.$$
 trap 'say "build failed; cleaning $tmp"; remove_tree "$tmp"' EXIT
 started=$(date +%s)
+resolve_mirror
 say "building a Debian sid root file system with Asterisk in $tmp from $mirror (about 1 minute, ~500 MB)"
 debootstrap --variant=minbase --include="$PACKAGES_IN_ROOTFS" sid "$tmp" "$mirror" >&2
 unmount_below "$tmp"

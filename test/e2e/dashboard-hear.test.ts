@@ -15,6 +15,7 @@ import {
   VIEWPORTS,
   type DashboardService,
 } from '../helpers/browser.js';
+import { addSession } from '../helpers/sign-in.js';
 
 const PASSWORD = 'correct horse battery staple';
 const XSS = '<img src=x onerror=alert(1)>';
@@ -47,15 +48,16 @@ async function open(viewport: keyof typeof VIEWPORTS = 'desktop', javaScript = t
   return page;
 }
 
-/** A fresh account signed in: each test has its own pace. */
+/**
+ * A fresh account signed in, the page on its overview: each test has its own pace. The session comes from the
+ * sign-in form posted over HTTPS (test/helpers/sign-in.ts): no test here is about signing in.
+ */
 async function signedIn(page: Page, language?: Pick<Account, 'language' | 'voice' | 'intro'>): Promise<Account> {
   let account = svc.createAccount({ plan: 'premium', name: 'Hear Owner' });
   await auth.setPassword(account.userId, PASSWORD);
   if (language) account = svc.stores.accounts.update(account.userId, language)!;
-  await page.goto('/login');
-  await page.getByLabel('Account ID').fill(account.userId);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await addSession(page.context(), svc, account.userId, PASSWORD);
+  await page.goto('/');
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   return account;
 }
@@ -249,10 +251,8 @@ describe('Hear it', () => {
       const page = await context.newPage();
       const account = bare.createAccount({ plan: 'premium' });
       await new SqliteOwnerAuthStore(bare.stores.db, bare.clock.now).setPassword(account.userId, PASSWORD);
-      await page.goto('/login');
-      await page.getByLabel('Account ID').fill(account.userId);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await addSession(context, bare, account.userId, PASSWORD);
+      await page.goto('/');
       await page.getByText('The sample cannot be played: this server places no calls').waitFor();
       expect(await page.getByLabel('Message to hear').count()).toBe(0);
       expect((await hear(page, { _csrf: await csrf(page), message: 'ETH above 3,400' })).status()).toBe(404);

@@ -12,6 +12,7 @@ import {
   startDashboardService,
   type DashboardService,
 } from '../helpers/browser.js';
+import { addSession } from '../helpers/sign-in.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -28,13 +29,12 @@ async function open(service: DashboardService): Promise<Page> {
   return page;
 }
 
+/** ACCOUNT's overview. The session comes from the sign-in form posted over HTTPS (test/helpers/sign-in.ts): no test here is about signing in. */
 async function signedIn(service: DashboardService, account: Account): Promise<Page> {
   await new SqliteOwnerAuthStore(service.stores.db, service.clock.now).setPassword(account.userId, PASSWORD);
   const page = await open(service);
-  await page.goto('/login');
-  await page.getByLabel('Account ID').fill(account.userId);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await addSession(page.context(), service, account.userId, PASSWORD);
+  await page.goto('/');
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   return page;
 }

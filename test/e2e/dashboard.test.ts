@@ -12,8 +12,10 @@ import {
   newContext,
   screenshot,
   startDashboardService,
+  VIEWPORTS,
   type DashboardService,
 } from '../helpers/browser.js';
+import { addSession } from '../helpers/sign-in.js';
 import { reasonText } from '../../src/core/reasons.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -25,11 +27,47 @@ let auth: SqliteOwnerAuthStore;
 let owner: Account;
 let other: Account;
 const contexts: BrowserContext[] = [];
+let ownerTab: Page | undefined;
 
+/** A context of its own for this test, closed after it. */
+async function context(viewport: 'phone' | 'desktop' = 'desktop'): Promise<BrowserContext> {
+  const made = await newContext(browser, svc.baseUrl, viewport);
+  contexts.push(made);
+  return made;
+}
+
+/** A page of its own for this test, signed out: for the tests of signing in. */
 async function open(viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
-  const context = await newContext(browser, svc.baseUrl, viewport);
-  contexts.push(context);
-  const page = await context.newPage();
+  return watch(await (await context(viewport)).newPage());
+}
+
+/** A page of its own on the overview with a session of ACCOUNT's (its sign-in is not what the test is about). */
+async function openSignedIn(account: Account, viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
+  const made = await context(viewport);
+  await addSession(made, svc, account.userId, PASSWORD);
+  const page = watch(await made.newPage());
+  await page.goto('/');
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  return page;
+}
+
+/**
+ * The owner's page on the overview, at VIEWPORT: one page with one session for the file's tests that need
+ * the owner signed in and are not about signing in (a new page and a sign-in cost ~2 s of CPU each).
+ */
+async function ownerPage(viewport: 'phone' | 'desktop' = 'desktop'): Promise<Page> {
+  if (!ownerTab) {
+    const made = await newContext(browser, svc.baseUrl, viewport);
+    await addSession(made, svc, owner.userId, PASSWORD);
+    ownerTab = watch(await made.newPage());
+  }
+  await ownerTab.setViewportSize(VIEWPORTS[viewport]);
+  await ownerTab.goto('/');
+  await ownerTab.getByRole('heading', { name: 'Overview' }).waitFor();
+  return ownerTab;
+}
+
+function watch(page: Page): Page {
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
   });
@@ -48,6 +86,13 @@ async function signIn(page: Page, userId: string, password = PASSWORD): Promise<
   await page.getByLabel('Account ID').fill(userId);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Posts the sign-in form the page shows, once the answer's page has replaced this one. */
+async function retry(page: Page, userId: string, password: string): Promise<void> {
+  await page.getByLabel('Account ID').fill(userId);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForEvent('framenavigated'), page.getByRole('button', { name: 'Sign in' }).click()]);
 }
 
 async function withPassword(account: Account): Promise<Account> {
@@ -84,21 +129,26 @@ afterEach(async () => {
 });
 
 describe('sign-in', () => {
-  it('signs in with a password; the session cookie is HttpOnly, Secure, SameSite and the pages carry strict headers', async () => {
-    for (const viewport of ['phone', 'desktop'] as const) {
-      const page = await open(viewport);
-      const login = await page.goto('/');
-      expect(new URL(page.url()).pathname).toBe('/login');
-      expect(login!.headers()['content-security-policy']).toContain("script-src 'self'");
-      await screenshot(page, 'login');
-      await signIn(page, owner.userId);
-      await expect.poll(() => new URL(page.url()).pathname).toBe('/');
-      await page.getByRole('heading', { name: 'Overview' }).waitFor();
-      await screenshot(page, 'overview');
-    }
-    const page = await open();
+  /** The sign-in page, a password signed in through it, and the overview: both screenshot at VIEWPORT. */
+  async function signInWithPassword(viewport: 'phone' | 'desktop'): Promise<Page> {
+    const page = await open(viewport);
+    const login = await page.goto('/');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(login!.headers()['content-security-policy']).toContain("script-src 'self'");
+    await screenshot(page, 'login');
     await signIn(page, owner.userId);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await screenshot(page, 'overview');
+    return page;
+  }
+
+  it('signs in with a password on a phone', async () => {
+    await signInWithPassword('phone');
+  });
+
+  it('signs in with a password on a desktop; the session cookie is HttpOnly, Secure, SameSite and the pages carry strict headers', async () => {
+    const page = await signInWithPassword('desktop');
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name === '__Host-ringhook_session')!;
     expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
@@ -131,7 +181,8 @@ describe('sign-in', () => {
 
     const late = auth.createLoginLink(owner.userId);
     svc.clock.advance(LOGIN_LINK_TTL_MS + 1000);
-    const third = await open();
+    // The same signed-out page (its link was refused) takes the late link.
+    const third = second;
     await third.goto(`/login/link/${late.token}`);
     await third.getByRole('button', { name: 'Sign in' }).click();
     await third.getByRole('heading', { name: 'Link expired or used' }).waitFor();
@@ -142,23 +193,24 @@ describe('sign-in', () => {
   it('throttles sign-in after 5 wrong passwords, then lets the owner in once the window passed', async () => {
     const victim = await withPassword(svc.createAccount({ name: 'Throttled' }));
     const page = await open();
-    for (let i = 0; i < 5; i++) {
-      await signIn(page, victim.userId, `wrong password ${i}`);
+    await signIn(page, victim.userId, 'wrong password 0');
+    await page.getByText('The account ID or the password is wrong.').waitFor();
+    // The answer to a wrong password is the form again, filled in: tried again there, as an owner would.
+    for (let i = 1; i < 5; i++) {
+      await retry(page, victim.userId, `wrong password ${i}`);
       await page.getByText('The account ID or the password is wrong.').waitFor();
     }
-    await signIn(page, victim.userId, PASSWORD);
+    await retry(page, victim.userId, PASSWORD);
     await page.getByText(/Too many failed sign-in attempts/).waitFor();
     await screenshot(page, 'login-throttled');
     expect(new URL(page.url()).pathname).toBe('/login');
     svc.clock.advance(15 * 60_000 + 1000);
-    await signIn(page, victim.userId, PASSWORD);
+    await retry(page, victim.userId, PASSWORD);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
   });
 
   it('signs out: the cookie is gone and every page sends to the sign-in page', async () => {
-    const page = await open();
-    await signIn(page, owner.userId);
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const page = await openSignedIn(owner);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
     expect((await page.context().cookies()).find((c) => c.name === '__Host-ringhook_session')).toBeUndefined();
@@ -172,8 +224,7 @@ describe('sign-in', () => {
 
 describe('overview', () => {
   it('shows the webhook URL with a working copy button, both alert templates, plan, usage, limit and phone', async () => {
-    const page = await open();
-    await signIn(page, owner.userId);
+    const page = await ownerPage();
     const url = page.getByLabel(/Webhook URL field/);
     expect(await url.inputValue()).toBe(`${svc.config.publicUrl}/webhook/${owner.userId}/${owner.apiKey}`);
     await page.getByRole('button', { name: 'Copy' }).first().click();
@@ -205,8 +256,7 @@ describe('overview', () => {
   });
 
   it('turns SMS backup on and off with a form post', async () => {
-    const page = await open('phone');
-    await signIn(page, owner.userId);
+    const page = await ownerPage('phone');
     await page.getByRole('button', { name: 'Turn SMS backup on' }).click();
     await page.getByText('SMS backup turned on.').waitFor();
     // This server has no SMS gateway: the switch says so, and promises no SMS (#38).
@@ -222,8 +272,7 @@ describe('overview', () => {
   });
 
   it('turns confirmation required off and on with a form post', async () => {
-    const page = await open('phone');
-    await signIn(page, owner.userId);
+    const page = await ownerPage('phone');
     expect(await page.locator('#confirm-state').innerText()).toBe(owner.requireConfirm ? 'on' : 'off');
     await page.getByRole('button', { name: 'Stop requiring a 1' }).click();
     await page.getByText('Confirmation no longer required').waitFor();
@@ -242,8 +291,7 @@ describe('overview', () => {
   });
 
   it('sets quiet hours with a form post, says what will happen; a bad window or zone is refused and changes nothing', async () => {
-    const page = await open('phone');
-    await signIn(page, owner.userId);
+    const page = await ownerPage('phone');
     expect(await page.locator('#quiet-effect').innerText()).toBe('none: every alert is called at once');
     await page.getByLabel('Windows').fill('Mon-Fri 22:00-07:00, sat-sun 00:00-09:00');
     await page.getByLabel('Time zone').fill('America/New_York');
@@ -282,8 +330,7 @@ describe('overview', () => {
   });
 
   it('chooses the language, voice and intro with a form post; bad choices are refused and change nothing', async () => {
-    const page = await open('phone');
-    await signIn(page, owner.userId);
+    const page = await ownerPage('phone');
     expect(await page.locator('#voice-language-now').innerText()).toBe('English (English)');
     expect(await page.locator('#voice-intro-now').innerText()).toBe('Alert from ringhook.');
     // The keys during a call, said on the overview as the call says them (in the account's language).
@@ -342,8 +389,7 @@ describe('overview', () => {
   });
 
   it('"hear it": a WAV of the intro and a sample alert in the account\'s voice, behind the session', async () => {
-    const page = await open();
-    await signIn(page, owner.userId);
+    const page = await ownerPage();
     const src = await page.locator('audio#voice-sample').getAttribute('src');
     expect(src).toMatch(/^\/dashboard\/voice-sample\.wav/);
     const wavOf = async (res: Awaited<ReturnType<typeof page.request.get>>) => {
@@ -365,15 +411,14 @@ describe('overview', () => {
     expect(german.equals(english)).toBe(false);
     owner = svc.stores.accounts.update(owner.userId, { language: 'en', voice: 'slt', intro: null })!;
 
-    const anonymous = await open();
+    const anonymous = await context();
     const res = await anonymous.request.get('/dashboard/voice-sample.wav', { maxRedirects: 0 });
     expect(res.status()).toBe(401);
     expect(res.headers()['content-type']).not.toBe('audio/wav');
   });
 
   it('offers the caller id as a contact card to save and let through Do Not Disturb; signed out, no card', async () => {
-    const page = await open();
-    await signIn(page, owner.userId);
+    const page = await ownerPage();
     expect(await page.locator('#caller-id').innerText()).toBe('+14155550100');
     await page.getByText(/Do Not Disturb, would silence your alert/).waitFor();
     const [download] = await Promise.all([
@@ -386,15 +431,14 @@ describe('overview', () => {
     expect(await card.text()).toMatch(
       /^BEGIN:VCARD\r\nVERSION:3\.0\r\nFN:ringhook alerts\r\n[\s\S]*TEL;TYPE=VOICE:\+14155550100\r\n/,
     );
-    const anonymous = await open();
+    const anonymous = await context();
     const res = await anonymous.request.get('/dashboard/contact.vcf', { maxRedirects: 0 });
     expect(res.status()).toBe(303);
     expect(res.headers().location).toBe('/login');
   });
 
   it('regenerates the webhook URL after a confirmation; the old URL answers 401 at once', async () => {
-    const page = await open();
-    await signIn(page, owner.userId);
+    const page = await ownerPage();
     const oldUrl = await page.getByLabel(/Webhook URL field/).inputValue();
     expect((await postAlert(local(oldUrl), JSON.stringify({ message: 'before regenerating the URL' }))).status).toBe(
       200,
@@ -418,8 +462,7 @@ describe('overview', () => {
 
 describe('call history', () => {
   it('sends a test call and shows it progress live, without reloading the page', async () => {
-    const page = await open();
-    await signIn(page, owner.userId);
+    const page = await ownerPage();
     await page.goto('/calls');
     await page.getByRole('button', { name: 'Send test call' }).click();
     await page.getByText(/Test call placed/).waitFor();
@@ -491,8 +534,7 @@ describe('call history', () => {
     expect(res.status).toBe(200);
     const plainText = await postAlert(hook(owner), XSS, 'text/plain');
     expect(plainText.status).toBe(200);
-    const page = await open();
-    await signIn(page, owner.userId);
+    const page = await ownerPage();
     await page.goto('/calls');
     const row = page.locator(`[id="call-${res.json.call_id}"]`);
     expect(await row.locator('.message').innerText()).toBe(XSS);
@@ -517,8 +559,7 @@ describe('call history', () => {
       expect(r.status).toBe(200);
       if (i % 3 === 0) svc.setCallStatus(r.json.call_id, 'busy');
     }
-    const page = await open();
-    await signIn(page, pager.userId);
+    const page = await openSignedIn(pager);
     await page.goto('/calls');
     const messages = () => page.locator('#calls .message').allInnerTexts();
     const first = await messages();
@@ -544,8 +585,7 @@ describe('call history', () => {
   it("never shows another account's calls, whatever the URL", async () => {
     const theirs = await postAlert(hook(other), JSON.stringify({ message: "the other owner's secret alert" }));
     expect(theirs.status).toBe(200);
-    const page = await open();
-    await signIn(page, owner.userId);
+    const page = await ownerPage();
     for (const path of [`/calls?user_id=${other.userId}`, `/calls?account=${other.userId}`]) {
       await page.goto(path);
       expect(await page.locator('main').innerText()).not.toContain('secret alert');
@@ -563,8 +603,7 @@ describe('call history', () => {
 
 describe('forms', () => {
   it('refuses a form post without the CSRF token, with a wrong one, or from another origin (403)', async () => {
-    const page = await open();
-    await signIn(page, owner.userId);
+    const page = await ownerPage();
     const token = await page.locator('input[name="_csrf"]').first().inputValue();
     const post = (form: Record<string, string>, headers: Record<string, string> = {}) =>
       page.request.post('/dashboard/sms-backup', { form, headers, maxRedirects: 0 });
@@ -579,7 +618,7 @@ describe('forms', () => {
     expect((await post({ sms_backup: 'on', _csrf: token }, { origin: svc.baseUrl })).status()).toBe(303);
     expect((await post({ sms_backup: 'off', _csrf: token })).status()).toBe(303);
     // Sign-in itself needs the token of the sign-in form.
-    const fresh = await open();
+    const fresh = await context();
     const login = await fresh.request.post('/login', {
       form: { user_id: owner.userId, password: PASSWORD },
       maxRedirects: 0,
@@ -589,25 +628,33 @@ describe('forms', () => {
 });
 
 describe('admin', () => {
-  it('an admin sees every account read-only; the flag is needed', async () => {
-    const admin = await withPassword(svc.createAccount({ name: 'Operator' }));
+  let admin: Account;
+  let seen: string;
+  // Its reason in words for everyone; what Asterisk reported, for the admin only.
+  const reason = reasonText('softphone_not_registered', { softphone: 'ringhook' });
+  const detail = 'originate failed: ARI POST /channels/rh-call_x failed: HTTP 500 (Allocation failed)';
+
+  beforeAll(async () => {
+    admin = await withPassword(svc.createAccount({ name: 'Operator' }));
     svc.clock.advance(60_000);
-    const seen = await postAlert(hook(owner), JSON.stringify({ message: 'seen by the admin' }));
-    expect(seen.status).toBe(200);
-    // Its reason in words for everyone; what Asterisk reported, for the admin only.
-    const reason = reasonText('softphone_not_registered', { softphone: 'ringhook' });
-    const detail = 'originate failed: ARI POST /channels/rh-call_x failed: HTTP 500 (Allocation failed)';
-    svc.setCallStatus(seen.json.call_id, 'unreachable', { error: reason, reason_detail: detail });
-    const ownerPage = await open();
-    await signIn(ownerPage, owner.userId);
-    await ownerPage.goto('/calls');
-    const ownerView = await ownerPage.locator(`#call-${seen.json.call_id}`).innerText();
+    const alert = await postAlert(hook(owner), JSON.stringify({ message: 'seen by the admin' }));
+    expect(alert.status).toBe(200);
+    seen = alert.json.call_id;
+    svc.setCallStatus(seen, 'unreachable', { error: reason, reason_detail: detail });
+  });
+
+  it("the owner sees a call's reason in words, not what Asterisk reported", async () => {
+    const page = await ownerPage();
+    await page.goto('/calls');
+    const ownerView = await page.locator(`#call-${seen}`).innerText();
     expect(ownerView).toContain(reason);
     expect(ownerView).not.toContain('Allocation failed');
-    auth.setAdmin(admin.userId, true);
-    for (const viewport of ['phone', 'desktop'] as const) {
-      const page = await open(viewport);
-      await signIn(page, admin.userId);
+  });
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`an admin sees every account read-only (${viewport})`, async () => {
+      auth.setAdmin(admin.userId, true);
+      const page = await openSignedIn(admin, viewport);
       await page.getByRole('link', { name: 'All accounts' }).click();
       const text = await page.locator('main').innerText();
       expect(text).toContain('Ada Trader');
@@ -624,10 +671,12 @@ describe('admin', () => {
       expect(shown).not.toContain(owner.apiKey);
       expect(await page.locator('main form[method="post"]').count()).toBe(0);
       await screenshot(page, 'admin-account');
-    }
+    });
+  }
+
+  it('the admin flag is needed: the same account without it gets 404', async () => {
     auth.setAdmin(admin.userId, false);
-    const page = await open();
-    await signIn(page, admin.userId);
+    const page = await openSignedIn(admin);
     expect((await page.goto('/admin'))!.status()).toBe(404);
   });
 });
@@ -638,13 +687,11 @@ describe('without telephony', () => {
     try {
       const account = bare.createAccount({ name: 'No phone line' });
       await new SqliteOwnerAuthStore(bare.stores.db).setPassword(account.userId, PASSWORD);
-      const context = await newContext(browser, bare.baseUrl);
-      contexts.push(context);
-      const page = await context.newPage();
-      await page.goto('/login');
-      await page.getByLabel('Account ID').fill(account.userId);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      const made = await newContext(browser, bare.baseUrl);
+      contexts.push(made);
+      await addSession(made, bare, account.userId, PASSWORD);
+      const page = await made.newPage();
+      await page.goto('/');
       await page.getByText(/telephony is not configured/).waitFor();
       expect(await page.getByRole('button', { name: 'Send test call' }).count()).toBe(0);
       await page.getByText(/no caller ID is set/).waitFor();

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { cacheDirEnv } from '../helpers/cli.js';
-import { createNetLab, LAB, type NetLab } from '../helpers/netlab.js';
+import { createNetLab, LAB, type NetLab, udpBoundIn } from '../helpers/netlab.js';
 import { byteEntropy, type Packet } from '../helpers/pcap.js';
 import { makeCertificates, type SipProvider, startSipProvider, wavRms } from '../helpers/sip-provider.js';
 import { makeDataDir } from '../helpers/service.js';
@@ -69,10 +69,10 @@ async function startProviderPhone(calls = 1): Promise<void> {
     ],
     { cwd: phoneDir, stdio: 'ignore' },
   );
-  // Bound when the provider's namespace lists UDP port 5060 (13C4).
+  const started = phone;
   await waitFor(
     'the provider phone on UDP 5060',
-    () => (/:13C4 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined),
+    () => (udpBoundIn(started.pid, LAB.provider, 5060) ? true : undefined),
     10_000,
   );
 }
@@ -169,11 +169,7 @@ it('RINGHOOK_STUN_SERVER instead of the external address: the public address is 
     { stdio: 'ignore' },
   );
   try {
-    await waitFor(
-      'coturn on UDP 3478',
-      () => (/:0D96 /.test(lab.run(lab.provider, 'cat', ['/proc/net/udp'])) ? true : undefined),
-      10_000,
-    );
+    await waitFor('coturn on UDP 3478', () => (udpBoundIn(stun.pid, LAB.provider, 3478) ? true : undefined), 10_000);
     const call = await testCallThroughNat({ RINGHOOK_STUN_SERVER: `${LAB.provider}:3478` });
     expect(serve!.output()).toMatch(/public address from STUN.*203\.0\.113\.1/);
     expect(call.status).toBe('acknowledged');

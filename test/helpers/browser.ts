@@ -25,7 +25,11 @@ import { freeTcpPort } from './ports.js';
 import { makeDataDir, sqliteOf, testClock, type TestClock } from './service.js';
 import { createAccount } from './accounts.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+// Debian's Chromium as its headless shell (package chromium-headless-shell: the same build and engine, without
+// the browser's windows, tab strip and toolbar; what playwright-core itself runs for headless Chromium). The full
+// browser in --headless built that UI for every context: dashboard.test.ts 86 → 61 s of CPU (its browser process
+// 27 → 12 s), the pages and screenshots alike.
+export const CHROMIUM = '/usr/bin/chromium-headless-shell';
 /** playwright-core's own --disable-features (1.65, chromiumSwitches.ts), checked by test/tooling/chromium-flags.test.ts. */
 export const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
@@ -45,10 +49,9 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
   'msForceBrowserSignIn',
   'msEdgeUpdateLaunchServicesPreferredVersion',
 ];
-// Chromium's headless mode is the full browser: each context is a window, and each window loaded the
-// omnibox's popup, a page of the browser's own UI (chrome://omnibox-popup.top-chrome/), in a renderer of
-// its own: 1.2 to 2 s of CPU per context, more than the dashboard's page in it. No test types in an
-// address bar.
+// The full browser's headless mode (before the shell above) opened a window per context, and each window loaded
+// the omnibox's popup, a page of the browser's own UI (chrome://omnibox-popup.top-chrome/), in a renderer of
+// its own: 1.2 to 2 s of CPU per context. The shell has no omnibox; these stay off for the full browser.
 const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
 export const CHROMIUM_ARGS = [
   '--headless',

@@ -32,6 +32,20 @@ export interface NetLab {
   remove(): void;
 }
 
+/**
+ * Whether the network namespace of process `pid` (a program started with `inside`) has UDP `port`
+ * bound on `address`: its own /proc/PID/net/udp, read without starting `ip netns exec cat` at each poll.
+ */
+export function udpBoundIn(pid: number | undefined, address: string, port: number): boolean {
+  // /proc/net/udp writes an IPv4 address as its bytes in host (little-endian) order.
+  const hex = `${Buffer.from(address.split('.').map(Number)).readUInt32LE(0).toString(16).toUpperCase().padStart(8, '0')}:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  try {
+    return fs.readFileSync(`/proc/${pid}/net/udp`, 'utf8').includes(` ${hex} `);
+  } catch {
+    return false;
+  }
+}
+
 const sh = (command: string, args: string[]) =>
   execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 

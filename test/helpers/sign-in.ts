@@ -1,6 +1,7 @@
 // Sign-in over real HTTPS against the real app, as a browser does it: a sign-in page's pre-session cookie
 // and CSRF field, then the form posted from a chosen loopback address (the throttle counts by address).
 import type https from 'node:https';
+import type { BrowserContext } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
@@ -9,6 +10,7 @@ import { request, type Reply } from './https-client.js';
 
 export const PASSWORD = 'correct horse battery staple';
 export const PRESESSION = '__Host-ringhook_presession';
+export const SESSION = '__Host-ringhook_session';
 
 export interface SignInForm {
   cookie: string;
@@ -57,6 +59,26 @@ export function postForm(
 
 export const signIn = async (s: DashboardService, userId: string, password: string, from = '127.0.0.1') =>
   postForm(s, '/login', await signInForm(s, from), { user_id: userId, password }, from);
+
+/**
+ * A session for a browser test that needs one but is not about signing in: the password form posted over
+ * HTTPS (the product's own sign-in, pre-session cookie and CSRF field included) and the session cookie it
+ * set handed to the context. Signing in through the page cost a page load, a form and a render (~1.3 s of
+ * CPU) per test; the tests of signing in still use the page.
+ */
+export async function addSession(
+  context: BrowserContext,
+  s: DashboardService,
+  userId: string,
+  password = PASSWORD,
+): Promise<void> {
+  const reply = await signIn(s, userId, password);
+  expect(reply.status, reply.text).toBe(303);
+  const cookie = ([] as string[]).concat(reply.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${SESSION}=`));
+  if (!cookie) throw new Error(`the sign-in of ${userId} set no session cookie`);
+  const value = cookie.split(';')[0]!.slice(SESSION.length + 1);
+  await context.addCookies([{ name: SESSION, value, url: s.baseUrl, secure: true, httpOnly: true, sameSite: 'Lax' }]);
+}
 
 export async function useLink(s: DashboardService, userId: string, from = '127.0.0.1'): Promise<Reply> {
   const { token } = new SqliteOwnerAuthStore(s.stores.db, s.clock.now).createLoginLink(userId);

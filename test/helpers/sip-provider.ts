@@ -170,6 +170,8 @@ export async function startSipProvider(options: SipProviderOptions): Promise<Sip
       'the lab provider Asterisk fully booted',
       async () => {
         if (child.exitCode !== null) throw new Error(`the provider's Asterisk exited: ${log().slice(-2000)}`);
+        // No console socket yet: nothing to ask (each asterisk -rx is a process start).
+        if (!fs.existsSync(path.join(dir, 'run', 'asterisk.ctl'))) return undefined;
         return (await asteriskCli(target, 'core waitfullybooted', 5_000).catch(() => '')).includes('fully booted')
           ? true
           : undefined;

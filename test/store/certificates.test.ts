@@ -1,5 +1,6 @@
 // ringhook's own certificate in both stores: saved with its key sealed, failures counted and cleared,
 // HTTP-01 answers that expire, and the order lock (PostgreSQL: one node at a time).
+import postgres from 'postgres';
 import { describe, expect, test } from 'vitest';
 import type { StoredCertificate } from '../../src/core/certificate.js';
 import { SecretBox } from '../../src/store/secret-box.js';
@@ -115,6 +116,31 @@ describe.each(STORE_KINDS)('%s store: the ACME certificate', (kind) => {
         a.certificates.whileOrdering(async () => Promise.reject(new Error('authority down'))),
       ).rejects.toThrow('authority down');
       expect(await b.certificates.whileOrdering(async () => 'b')).toEqual({ ran: true, value: 'b' });
+    });
+
+    test("the lock's connection lost mid-order: no answer while the order still runs (the keeper would start another beside it), then CONNECTION_CLOSED", async () => {
+      const db = await stores.fresh();
+      const a = await db.open({ nodeId: 'node-a' });
+      const admin = postgres(db.location, { max: 1, onnotice: () => {} });
+      try {
+        let started!: () => void;
+        const running = new Promise<void>((r) => (started = r));
+        let finish!: () => void;
+        let answered = false;
+        const ordering = a.certificates
+          .whileOrdering(() => new Promise<string>((resolve) => (started(), (finish = () => resolve('ordered')))))
+          .finally(() => (answered = true));
+        await running;
+        const [ended] = await admin<{ ended: boolean }[]>`
+          select pg_terminate_backend(pid) as ended from pg_locks where locktype = 'advisory' and granted`;
+        expect(ended).toEqual({ ended: true });
+        await new Promise((r) => setTimeout(r, 500));
+        expect(answered).toBe(false);
+        finish();
+        await expect(ordering).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+      } finally {
+        await admin.end({ timeout: 1 });
+      }
     });
   }
 });

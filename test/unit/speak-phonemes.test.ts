@@ -3,25 +3,40 @@
 // phonemes of the text are those of its words alone), and Russian, Japanese and Chinese decimals
 // and large numbers are said as a native speaker says them, where espeak-ng's own reading of the
 // digits is wrong.
-import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
 import { speakable } from '../../src/core/speakable.js';
+import { espeakMany, espeakOne, fliteMany, fliteOne } from '../helpers/engine-phonemes.js';
 import { ROWS } from './speak-alerts.table.js';
 
-/** espeak-ng's phonemes for a text, in a language's voice (-x: phoneme mnemonics). */
-function espeak(text: string, voice: string): string {
-  const run = spawnSync('espeak-ng', ['-q', '-x', '-v', voice, '--stdin'], { input: text, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`espeak-ng failed: ${run.stderr}`);
-  return run.stdout;
+/** Every text each voice ('flite' or an espeak-ng voice) says below, asked for at once (wanted()). */
+let wantedTexts: Map<string, string[]> | undefined;
+const said = new Map<string, Map<string, string>>();
+
+/** A voice's phonemes for a text: from the voice's one process for all its texts (a text not asked for: its own). */
+function phonemesOf(text: string, voice: string): string {
+  let texts = said.get(voice);
+  if (!texts) {
+    wantedTexts ??= wanted();
+    const all = [...(wantedTexts.get(voice) ?? []), text];
+    texts = voice === 'flite' ? fliteMany(all) : espeakMany(all, voice);
+    said.set(voice, texts);
+  }
+  return texts.get(text) ?? (voice === 'flite' ? fliteOne(text) : espeakOne(text, voice));
 }
 
+// Every voice's one process before the tests (a few seconds of CPU in all, more wall time on a busy machine).
+beforeAll(() => {
+  wantedTexts ??= wanted();
+  for (const [voice, texts] of wantedTexts)
+    if (!said.has(voice)) said.set(voice, voice === 'flite' ? fliteMany(texts) : espeakMany(texts, voice));
+}, 180_000);
+
+/** espeak-ng's phonemes for a text, in a language's voice (-x: phoneme mnemonics). */
+const espeak = (text: string, voice: string): string => phonemesOf(text, voice);
+
 /** flite's phones for a text (its default voice: the phones, not the voice, matter here). */
-function flite(text: string): string {
-  const run = spawnSync('flite', ['-ps', '-o', '/dev/null', '-t', text], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`flite failed: ${run.stderr}`);
-  return run.stdout;
-}
+const flite = (text: string): string => phonemesOf(text, 'flite');
 
 /** The sounds alone: pauses, stress and intonation marks taken out. */
 const sounds = (phonemes: string, engine: 'espeak' | 'flite') =>
@@ -61,6 +76,26 @@ function symbolReadings(voice: string): string[] {
 }
 
 describe('no symbol reaches an engine as a word', () => {
+  // Each voice says all its texts in one process (test/helpers/engine-phonemes.ts); checked once on every
+  // text of this file against a process per text (espeak-ng: the same output; flite: the same sounds, its
+  // file reading breaks utterances at ':' '{' '[' where -t does not). Here a sample, each time.
+  it("a voice's one process says each text as a process of its own does", () => {
+    const sample: Array<[text: string, voice: string]> = [
+      ['日経平均 38000', 'ja'],
+      ['2,35 %', 'ru'],
+      ['2 点 35', 'cmn-latn-pinyin'],
+      ['pa | pa', 'en-us'],
+    ];
+    for (const [text, voice] of sample) {
+      expect(espeak(text, voice), `${voice}: ${text}`).toBe(espeakOne(text, voice));
+      expect(said.get(voice)?.has(text), `${voice}: ${text} came from the batch`).toBe(true);
+    }
+    for (const text of ['Price: close Time: time', 'pa { pa', 'pa / pa']) {
+      expect(sounds(flite(text), 'flite'), text).toBe(sounds(fliteOne(text), 'flite'));
+      expect(said.get('flite')?.has(text), `${text} came from the batch`).toBe(true);
+    }
+  });
+
   it('the engines read symbols aloud when given them (what the checks below look for)', () => {
     expect(symbolReadings('flite').join(' | ')).toMatch(/s l ae sh/);
     expect(symbolReadings('flite').join(' | ')).toMatch(/hh ae sh/);
@@ -101,6 +136,38 @@ const NATIVE: NativeCase[] = [
   ['zh', '价格 10005', '一万零五', /s\.'i\.35/],
 ];
 
+/** espeak-ng's own readings of digits, checked last. */
+const OWN_READINGS: Array<[text: string, voice: string]> = [
+  ['2,35 %', 'ru'],
+  ['2 てん 35', 'ja'],
+  ['64250', 'ja'],
+  ['2 点 35', 'cmn-latn-pinyin'],
+  ['64250', 'cmn-latn-pinyin'],
+];
+
+/** The texts each voice says in this file, so that each voice is one process. */
+function wanted(): Map<string, string[]> {
+  const texts = new Map<string, string[]>();
+  const add = (voice: string, text: string) => texts.set(voice, [...(texts.get(voice) ?? []), text]);
+  const voices = new Set(['flite', 'en-us']);
+  for (const [, code, alert] of ROWS) {
+    const lang = LANGUAGES[code];
+    const voice = code === 'en' ? 'flite' : lang.espeak;
+    voices.add(voice);
+    add(voice, speakable(alert, lang));
+    if (code === 'ja') add('ja', speakable(alert, lang));
+  }
+  for (const voice of voices) for (const text of ['pa pa', ...SYMBOLS.map((s) => `pa ${s} pa`)]) add(voice, text);
+  add('ja', '日経平均 38000');
+  for (const [code, alert, mustSay] of NATIVE) {
+    const lang = LANGUAGES[code];
+    add(lang.espeak, speakable(alert, lang));
+    add(lang.espeak, mustSay);
+  }
+  for (const [text, voice] of OWN_READINGS) add(voice, text);
+  return texts;
+}
+
 describe('decimals and large numbers as a native speaker says them, on espeak-ng phonemes', () => {
   it.each(NATIVE)('%s: %s', (code, alert, mustSay, mustNotSay) => {
     const lang = LANGUAGES[code];
@@ -110,13 +177,14 @@ describe('decimals and large numbers as a native speaker says them, on espeak-ng
   });
 
   it("espeak-ng's own reading of the digits is what the normalizer must not leave to it", () => {
+    const [ru, jaDecimal, jaLarge, zhDecimal, zhLarge] = OWN_READINGS.map(([text, voice]) => espeak(text, voice));
     // 2,35 in Russian: "два и три пять десятых" (two and three five tenths).
-    expect(espeak('2,35 %', 'ru')).toMatch(/_:'i_:.*d;Is;'AtYx/);
+    expect(ru).toMatch(/_:'i_:.*d;Is;'AtYx/);
     // 2 てん 35: "san juu go", thirty-five after the point; 64250 without まん.
-    expect(espeak('2 てん 35', 'ja')).toMatch(/d_z/);
-    expect(espeak('64250', 'ja')).not.toMatch(/maN/);
+    expect(jaDecimal).toMatch(/d_z/);
+    expect(jaLarge).not.toMatch(/maN/);
     // 2 点 35: "san shi wu"; 64250: 六十四千.
-    expect(espeak('2 点 35', 'cmn-latn-pinyin')).toMatch(/s\.i\.35/);
-    expect(espeak('64250', 'cmn-latn-pinyin')).toMatch(/l'iou51s\.i\.35/);
+    expect(zhDecimal).toMatch(/s\.i\.35/);
+    expect(zhLarge).toMatch(/l'iou51s\.i\.35/);
   });
 });

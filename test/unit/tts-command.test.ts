@@ -1,7 +1,7 @@
 // The operator's speech engine (RINGHOOK_TTS_COMMAND), with real small engines written here as
-// scripts: one that speaks (espeak-ng), and ones that fail, hang, write garbage or too much; each
-// failure falls back to the built-in engine with a warning.
-import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+// scripts: one that speaks (espeak-ng), and ones that fail, hang, write garbage or too much (the
+// runaway writer: tts-command-runaway.test.ts); each failure falls back to the built-in engine with a warning.
+import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -194,15 +194,6 @@ describe('runSpeechCommand', () => {
   it('does not mind a command that ignores its input', async () => {
     const out = await runSpeechCommand('printf ok', 'x'.repeat(1_000_000), dir, limits);
     expect(out.toString()).toBe('ok');
-  });
-
-  it('stops a writer that does not stop at the size bound', async () => {
-    const started = Date.now();
-    await expect(
-      runSpeechCommand('cat /dev/zero', '', dir, { timeoutMs: 20_000, maxBytes: 1_000_000 }),
-    ).rejects.toThrow('it wrote more than 1000000 bytes');
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect((await stat(join(dir, 'command-stdout'))).size).toBeLessThan(200_000_000);
   });
 });
 

@@ -59,12 +59,25 @@ export class PgCertificateStore implements CertificateRepo {
     await query(this.sql, SQL.deleteChallenge, [token, this.now()]);
   }
 
-  /** The lock lives in a transaction of its own, so a node that dies mid-order releases it with its connection. */
+  /**
+   * The lock lives in a transaction of its own, so a node that dies mid-order releases it with its
+   * connection. When that connection is lost while the work runs, the driver gives up on the
+   * transaction at once but the work goes on: the answer (the error) waits for the work to end, so
+   * no second order starts beside it on this node.
+   */
   async whileOrdering<T>(work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
-    return this.sql.begin(async (tx) => {
-      const [row] = await query<{ locked: boolean }>(tx, SQL.tryLock, [ORDER_LOCK]);
-      if (!row?.locked) return { ran: false as const };
-      return { ran: true as const, value: await work() };
-    }) as Promise<{ ran: true; value: T } | { ran: false }>;
+    let working: Promise<T> | undefined;
+    try {
+      return (await this.sql.begin(async (tx) => {
+        const [row] = await query<{ locked: boolean }>(tx, SQL.tryLock, [ORDER_LOCK]);
+        if (!row?.locked) return { ran: false as const };
+        working = work();
+        return { ran: true as const, value: await working };
+      })) as { ran: true; value: T } | { ran: false };
+    } catch (error) {
+      // The work's own failure is the transaction's; a lost connection's error is told once the work ended.
+      await (working as Promise<T> | undefined)?.catch(() => {});
+      throw error;
+    }
   }
 }
