@@ -141,7 +141,8 @@ describe('Hear it', () => {
     );
     await page.locator('#hear').scrollIntoViewIfNeeded();
     await screenshot(page, 'hear-it');
-  });
+    // Three samples by the real engine (the file's first, cold) and a phone page: 30.2 s with 5 files beside it.
+  }, 60_000);
 
   it('works without JavaScript: the form post answers with the overview, the box kept, the spoken text and the player; too long is refused in words', async () => {
     const page = await open('desktop', false);
