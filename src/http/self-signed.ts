@@ -30,9 +30,15 @@ const octets = (contents: Buffer) => der(0x04, contents);
 const bits = (contents: Buffer, unused = 0) => der(0x03, Buffer.from([unused]), contents);
 const NULL = Buffer.from([0x05, 0x00]);
 
+/** A non-negative integer from its big-endian bytes, in DER's one shortest form. */
 function integer(bytes: Buffer): Buffer {
+  let start = 0;
+  // A leading zero byte is allowed only before a byte whose top bit is set (OpenSSL refuses any
+  // other as "illegal padding", and so does every TLS server that loads the certificate).
+  while (start < bytes.length - 1 && bytes[start] === 0 && !(bytes[start + 1]! & 0x80)) start += 1;
+  const shortest = bytes.subarray(start);
   // Two's complement: a leading bit set would read as negative.
-  return der(0x02, (bytes[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  return der(0x02, (shortest[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), shortest]) : shortest);
 }
 
 function oid(dotted: string): Buffer {
@@ -111,10 +117,16 @@ function pem(label: string, body: Buffer): string {
 }
 
 /** A new key and a certificate for `names` (host names and IP addresses), valid from now for `validityDays`. */
-export function makeSelfSigned(names: string[], validityDays: number, now = new Date()): TlsMaterial {
+export function makeSelfSigned(
+  names: string[],
+  validityDays: number,
+  now = new Date(),
+  random: (size: number) => Buffer = randomBytes,
+): TlsMaterial {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  // 16 bytes, positive and never shorter (RFC 5280 4.1.2.2: a positive number of at most 20 bytes).
+  const serial = Buffer.from(random(16));
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
   const notAfter = new Date(now);
   notAfter.setUTCDate(notAfter.getUTCDate() + validityDays);
   const tbs = sequence(

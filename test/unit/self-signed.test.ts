@@ -39,6 +39,18 @@ describe('makeSelfSigned', () => {
     ]);
   });
 
+  it.each([
+    ['all zero', 0x00],
+    ['all ones', 0xff],
+    ['0x7f', 0x7f],
+  ])('a serial number of 16 bytes, positive, whatever the random bytes (%s)', (_, byte) => {
+    // A random first byte of 0 once made a serial with a leading zero byte: 1 start in 256 of serve
+    // failed with "asn1 encoding routines::illegal padding".
+    const made = makeSelfSigned(['localhost'], 1, now, (size) => Buffer.alloc(size, byte));
+    const serial = new X509Certificate(made.cert).serialNumber;
+    expect(serial).toMatch(/^[4-7][0-9A-F]{31}$/);
+  });
+
   it('a new serial number and key each time', () => {
     const other = new X509Certificate(makeSelfSigned(['localhost'], 1, now).cert);
     expect(other.serialNumber).not.toBe(cert.serialNumber);
