@@ -1,5 +1,8 @@
 // The order the files start in (test/helpers/sequencer.ts): the last run's durations on this machine,
 // else the committed test/durations.json (a fresh clone, as in CI), and a file in neither first.
+// A stand-in, named so: vitest's context is given as the two things the sequencer reads from it (its
+// cache's durations and sizes, its root), since a real one cannot be made to hold a chosen last run;
+// the real context orders every `npm test` (its files' start times are in test-results/vitest.json).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +13,7 @@ import { LongestFirst } from '../helpers/sequencer.js';
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ringhook-sequencer-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
+/** The stand-in for vitest's context: its cache and its root, nothing else. */
 function order(options: {
   committed?: Record<string, number>;
   lastRunMs?: Record<string, number>;

@@ -75,8 +75,13 @@ export class PgCertificateStore implements CertificateRepo {
         return { ran: true as const, value: await working };
       })) as { ran: true; value: T } | { ran: false };
     } catch (error) {
-      // The work's own failure is the transaction's; a lost connection's error is told once the work ended.
-      await (working as Promise<T> | undefined)?.catch(() => {});
+      // A lost connection's error is told once the work ended. The work's own failure needs no word
+      // here: it is the error thrown (the callback rethrew it), or it came after the connection was
+      // lost, whose error is the answer and says the order's lock is gone.
+      await (working as Promise<T> | undefined)?.then(
+        () => undefined,
+        () => undefined,
+      );
       throw error;
     }
   }
