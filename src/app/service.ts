@@ -38,7 +38,8 @@ export async function startService(
   config: Config,
   logger: Logger,
   now: () => number = Date.now,
-  options: { callbackCa?: string } = {},
+  /** Tests' receivers: their certificate authority and their DNS server, instead of the system's. */
+  options: { callbackCa?: string; callbackDnsServers?: string[] } = {},
 ): Promise<RunningService> {
   const { stores, unlock } = await lockAndOpen(config, logger, now);
   const events = new CallEvents();
@@ -57,6 +58,7 @@ export async function startService(
     allow: config.callbackAllow,
     nodeId: config.nodeId,
     ca: options.callbackCa,
+    dnsServers: options.callbackDnsServers,
   });
   try {
     if (config.telephony.mode !== 'off') {

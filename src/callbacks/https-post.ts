@@ -1,46 +1,55 @@
 // One POST of a status callback, and only to an address the SSRF rule lets it reach: the name is
 // resolved once, every address it gives is checked (core/callback-address), and the connection is
 // pinned to the checked address (a second lookup, DNS rebinding, cannot move it). Redirects are not
-// followed; the whole exchange is bounded in time.
-import { lookup as dnsLookup } from 'node:dns/promises';
+// followed; the whole exchange, the lookup included, is bounded in time (the lookup by its own
+// shorter bound too: resolve-name).
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AddressMatcher } from '../core/address-match.js';
 import { callbackAddressRefusal, unmapAddress } from '../core/callback-address.js';
+import { CALLBACK_DNS_TIMEOUT_MS } from '../core/callback-retry.js';
+import { dnsResolver, type ResolveName } from './resolve-name.js';
 
 export interface PostDeps {
   allow: AddressMatcher;
+  /** The try's whole time: the lookup, the connection and the answer. */
   timeoutMs: number;
   /** Extra certificate authorities to trust (tests' self-signed receivers); unset: the system's list. */
   ca?: string | undefined;
-  /** Resolves a name to its addresses; the system resolver by default. */
-  resolve?: (host: string) => Promise<Array<{ address: string; family: number }>>;
+  /** Resolves a name to its addresses within a time; DNS (resolve-name) by default. */
+  resolve?: ResolveName | undefined;
+  /** Ends the try at once (the service stops): it fails as not answered. */
+  signal?: AbortSignal | undefined;
 }
 
 export type PostResult =
   | { kind: 'answered'; status: number; body: string; address: string }
   /** Never sent: the URL or its addresses are not allowed. */
   | { kind: 'refused'; reason: string }
-  /** Sent or tried, no HTTP answer: connection refused, TLS, timeout. */
+  /** Sent or tried, no HTTP answer: the name not found, connection refused, TLS, timeout. */
   | { kind: 'failed'; reason: string; address?: string };
 
 const MAX_ANSWER_BYTES = 4096;
 
-const systemResolve = (host: string) => dnsLookup(host, { all: true, verbatim: true });
+const systemResolve = dnsResolver();
 
-/** The address to connect to, or why none may be. */
+/** The address to connect to, or why none may be (`unresolved`: DNS gave no answer in time, or none). */
 export async function pickAddress(
   host: string,
-  deps: Pick<PostDeps, 'allow' | 'resolve'>,
-): Promise<{ address: string; family: number } | { refused: string }> {
+  deps: Pick<PostDeps, 'allow' | 'resolve' | 'signal'> & { dnsTimeoutMs?: number },
+): Promise<{ address: string; family: number } | { refused: string } | { unresolved: string }> {
   const bare = host.replace(/^\[|\]$/g, '');
   let found: Array<{ address: string; family: number }>;
   if (isIP(bare) !== 0) found = [{ address: bare, family: isIP(bare) }];
   else {
+    const timeoutMs = deps.dnsTimeoutMs ?? CALLBACK_DNS_TIMEOUT_MS;
     try {
-      found = await (deps.resolve ?? systemResolve)(bare);
+      found = await (deps.resolve ?? systemResolve)(bare, timeoutMs, deps.signal);
     } catch (error) {
-      return { refused: `${bare} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'DNS error'})` };
+      const code = (error as NodeJS.ErrnoException).code ?? 'DNS error';
+      if (code === 'ETIMEOUT' || code === 'ECANCELLED')
+        return { unresolved: `${bare}: DNS gave no answer within ${timeoutMs / 1000} s` };
+      return { unresolved: `${bare} does not resolve (${code})` };
     }
   }
   if (found.length === 0) return { refused: `${bare} has no address` };
@@ -67,8 +76,13 @@ export async function postCallback(
     return { kind: 'refused', reason: 'the callback URL is not a URL' };
   }
   if (target.protocol !== 'https:') return { kind: 'refused', reason: 'the callback URL must be https://' };
-  const picked = await pickAddress(target.hostname, deps);
+  const deadline = Date.now() + deps.timeoutMs;
+  const picked = await pickAddress(target.hostname, {
+    ...deps,
+    dnsTimeoutMs: Math.min(CALLBACK_DNS_TIMEOUT_MS, deps.timeoutMs),
+  });
   if ('refused' in picked) return { kind: 'refused', reason: picked.refused };
+  if ('unresolved' in picked) return { kind: 'failed', reason: picked.unresolved };
   const { address, family } = picked;
   const pinned: LookupFunction = (_host, options, callback) => {
     if ((options as { all?: boolean }).all) (callback as (e: null, a: unknown[]) => void)(null, [{ address, family }]);
@@ -107,8 +121,12 @@ export async function postCallback(
     };
     const timer = setTimeout(
       () => req.destroy(new Error(`no answer within ${deps.timeoutMs / 1000} s`)),
-      deps.timeoutMs,
+      Math.max(0, deadline - Date.now()),
     );
+    const stop = () => req.destroy(new Error('not answered before ringhook stopped'));
+    if (deps.signal?.aborted) stop();
+    else deps.signal?.addEventListener('abort', stop, { once: true });
+    req.on('close', () => deps.signal?.removeEventListener('abort', stop));
     // The pinned lookup decides the address; this check says so again on the socket itself.
     req.on('socket', (socket) =>
       socket.once('connect', () => {

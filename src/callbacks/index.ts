@@ -5,6 +5,7 @@ import type { CallEvents } from '../core/call-events.js';
 import type { Store } from '../store/contract/index.js';
 import type { Logger } from '../lib/log.js';
 import { startCallbackFeed } from './feed.js';
+import { dnsResolver } from './resolve-name.js';
 import { CallbackSender } from './sender.js';
 
 export { setCallbackUrl, rotateCallbackSecret, ROTATION_OVERLAP_MS } from './settings.js';
@@ -19,6 +20,8 @@ export interface CallbacksDeps {
   nodeId: string;
   /** Certificate authorities trusted for receivers instead of the system's (tests). */
   ca?: string | undefined;
+  /** Name servers for receivers' names instead of the system's (tests' DNS server). */
+  dnsServers?: readonly string[] | undefined;
 }
 
 export function startCallbacks(deps: CallbacksDeps): { stop(): Promise<void> } {
@@ -29,6 +32,7 @@ export function startCallbacks(deps: CallbacksDeps): { stop(): Promise<void> } {
     allow: deps.allow,
     nodeId: deps.nodeId,
     ca: deps.ca,
+    ...(deps.dnsServers && { resolve: dnsResolver({ servers: deps.dnsServers }) }),
   });
   const feed = startCallbackFeed({ ...deps, onAdded: () => sender.wake() });
   sender.start();

@@ -1,15 +1,25 @@
 // Sends the outbox: every node claims the deliveries that are due (the store gives each to one
-// node at a time, and a call's events one after another), posts them signed, and records the
-// answer: 2xx delivered, 410 turns the account's callback off, anything else is tried again with
-// backoff and jitter until a day has passed (core/callback-retry).
+// node at a time, a call's events one after another, each account's oldest first and at most a few
+// of an account's at once), posts them signed, and records the answer: 2xx delivered, 410 turns the
+// account's callback off, anything else is tried again with backoff and jitter until a day has
+// passed (core/callback-retry); a try with no answer holds the account's other deliveries as long.
+// Each delivery is settled on its own: a free slot is filled at once, never after a whole batch, so
+// a receiver that takes the whole try's time to fail delays only its own account.
 import { randomBytes } from 'node:crypto';
-import { CALLBACK_TIMEOUT_MS, callbackVerdict, nextCallbackAttempt } from '../core/callback-retry.js';
+import {
+  CALLBACK_SENDING,
+  CALLBACK_TIMEOUT_MS,
+  callbackVerdict,
+  nextCallbackAttempt,
+  receiverHoldUntil,
+} from '../core/callback-retry.js';
 import type { CallbackDelivery, DeliveryAttempt } from '../core/callback-records.js';
 import type { AddressMatcher } from '../core/address-match.js';
 import type { CallbackRepo } from '../store/contract/index.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';
 import type { PostResult } from './https-post.js';
+import type { ResolveName } from './resolve-name.js';
 import { sendSigned } from './send.js';
 
 export interface SenderDeps {
@@ -22,18 +32,20 @@ export interface SenderDeps {
   pollMs?: number;
   timeoutMs?: number;
   ca?: string | undefined;
+  resolve?: ResolveName | undefined;
   random?: () => number;
 }
 
 /** A claim outlives one try's timeout: a node that died mid-send leaves its deliveries to others after it. */
 const LEASE_MARGIN_MS = 20_000;
-const BATCH = 20;
 
 export class CallbackSender {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  private readonly sending = new Set<Promise<void>>();
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: SenderDeps) {}
 
@@ -60,7 +72,9 @@ export class CallbackSender {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.stopping.abort();
     await this.running;
+    await Promise.all([...this.sending]);
   }
 
   private schedule(): void {
@@ -76,9 +90,11 @@ export class CallbackSender {
     const { store, logger, now } = this.deps;
     const claim = `${this.deps.nodeId}:${randomBytes(6).toString('hex')}`;
     const timeoutMs = this.deps.timeoutMs ?? CALLBACK_TIMEOUT_MS;
+    const free = CALLBACK_SENDING.perNode - this.sending.size;
+    if (free <= 0) return;
     let due: CallbackDelivery[];
     try {
-      due = await store.claimDue(claim, now(), now() + timeoutMs + LEASE_MARGIN_MS, BATCH);
+      due = await store.claimDue(claim, now(), now() + timeoutMs + LEASE_MARGIN_MS, free, CALLBACK_SENDING.perAccount);
     } catch (error) {
       // A store that is down is said once by the node's heartbeat (or the dialer's look); here it only waits.
       if (isStoreUnavailable(error))
@@ -86,9 +102,14 @@ export class CallbackSender {
       else logger.error('could not read the callback outbox', { error: error as Error });
       return;
     }
-    await Promise.all(due.map((delivery) => this.deliver(delivery, claim, timeoutMs)));
-    // A call's next event became due when this one settled: look again at once.
-    if (due.length > 0) this.again = true;
+    for (const delivery of due) {
+      // Settled: its slot is free, and a call's next event (or the account's next) may be due.
+      const sending: Promise<void> = this.deliver(delivery, claim, timeoutMs).finally(() => {
+        this.sending.delete(sending);
+        this.wake();
+      });
+      this.sending.add(sending);
+    }
   }
 
   private async deliver(delivery: CallbackDelivery, claim: string, timeoutMs: number): Promise<void> {
@@ -107,7 +128,13 @@ export class CallbackSender {
           body: delivery.body,
           now: now(),
         },
-        { allow: this.deps.allow, timeoutMs, ca: this.deps.ca },
+        {
+          allow: this.deps.allow,
+          timeoutMs,
+          ca: this.deps.ca,
+          resolve: this.deps.resolve,
+          signal: this.stopping.signal,
+        },
       );
       await this.settle(delivery, claim, result);
     } catch (error) {
@@ -137,6 +164,11 @@ export class CallbackSender {
       this.deps.logger.warn('status callbacks turned off: the receiver answered 410', fields);
       return;
     }
+    if (this.stopping.signal.aborted && result.kind === 'failed') {
+      // Cut by the service's stop, not the receiver's fault: due again at once (after the restart).
+      await this.record(delivery, claim, { status: 'pending', error }, status);
+      return;
+    }
     const next = nextCallbackAttempt({
       failures: delivery.attempts + 1,
       createdAt: delivery.createdAt,
@@ -146,6 +178,8 @@ export class CallbackSender {
     // Refused by the SSRF rule: not a fault of the moment, but the URL may be fixed within the day.
     const retry = next === null ? { status: 'failed' as const } : { status: 'pending' as const, nextAttemptAt: next };
     await this.record(delivery, claim, { ...retry, error }, status);
+    const holdUntil = receiverHoldUntil(result.kind === 'answered', next);
+    if (holdUntil !== null) await this.deps.store.holdAccount(delivery.userId, holdUntil);
     this.deps.logger.warn(next === null ? 'status callback given up after a day' : 'status callback not delivered', {
       ...fields,
       reason: error,

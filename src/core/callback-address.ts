@@ -86,3 +86,17 @@ export function callbackAddressRefusal(address: string, allow: AddressMatcher): 
   }
   return null;
 }
+
+/**
+ * `localhost` and names under it are loopback without asking DNS (RFC 6761): a callback's name is
+ * looked up in DNS only (not /etc/hosts), where they would not be found and so never refused as loopback.
+ */
+export function isLocalhostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+export const LOCALHOST_ADDRESSES: ReadonlyArray<{ address: string; family: number }> = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];

@@ -12,8 +12,17 @@ export const CALLBACK_RETRY = {
   giveUpAfterMs: 24 * 60 * 60_000,
 } as const;
 
-/** How long one try may take, connect to last byte. */
+/** How long one try may take, the DNS lookup to the answer's last byte. */
 export const CALLBACK_TIMEOUT_MS = 10_000;
+
+/** How long the DNS lookup of a callback's host name may take, within the try's time. */
+export const CALLBACK_DNS_TIMEOUT_MS = 5_000;
+
+/**
+ * How many deliveries are sent at once: a node's whole budget, and at most `perAccount` of one
+ * account's (across the nodes), so that one account's backlog or stuck receiver never holds another's.
+ */
+export const CALLBACK_SENDING = { perNode: 32, perAccount: 2 } as const;
 
 export type CallbackVerdict = 'delivered' | 'gone' | 'retry';
 
@@ -42,4 +51,15 @@ export function nextCallbackAttempt(input: {
   const wait = Math.round(full * (0.5 + Math.min(Math.max(random, 0), 1) / 2));
   const at = now + wait;
   return at > createdAt + CALLBACK_RETRY.giveUpAfterMs ? null : at;
+}
+
+/**
+ * Until when the account's other waiting deliveries are held after a try that got no HTTP answer
+ * (timed out, refused a connection, DNS failed, the URL refused): the receiver is out of reach for
+ * them too, so it backs off as one instead of being tried by each delivery in turn. An answer, even
+ * an error, holds nothing (one event a receiver refuses must not stop the account's others), and
+ * neither does a delivery given up (`next` null).
+ */
+export function receiverHoldUntil(answered: boolean, next: number | null): number | null {
+  return answered ? null : next;
 }

@@ -17,8 +17,9 @@ export interface StatementRunner {
   /** The number of rows changed. */
   run(sql: string, values: unknown[]): Promise<number>;
   /**
-   * Each store's claim: $1 the claim, $2 now, $3 the lease's end, $4 the limit; the rows it claimed (each
-   * store claims its own way: PostgreSQL skips rows another node is claiming, SQLite never waits for a lock).
+   * Each store's claim: $1 the claim, $2 now, $3 the lease's end, $4 the limit, $5 the most of one
+   * account's being sent; the rows it claimed (each store claims its own way: PostgreSQL skips rows
+   * another node is claiming, SQLite never waits for a lock).
    */
   claim<Row>(values: unknown[]): Promise<Row[]>;
 }
@@ -30,6 +31,17 @@ const DELIVERY_COLUMNS =
 export const DUE_CONDITION = `((status = 'pending' AND next_attempt_at <= $2) OR (status = 'sending' AND claimed_until <= $2))
   AND NOT EXISTS (SELECT 1 FROM callback_outbox earlier WHERE earlier.call_id = callback_outbox.call_id
                   AND earlier.id < callback_outbox.id AND earlier.status IN ('pending', 'sending'))`;
+
+/**
+ * The due deliveries with each one's place among its account's due ones (1 its oldest) and how many
+ * of the account's are being sent now (by any node, lease not ended): one is claimed when its place
+ * plus those is within the account's share ($5), so a backlog or a stuck receiver takes no more.
+ */
+export const DUE_BY_ACCOUNT = `(SELECT id,
+    ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY id) AS place,
+    (SELECT count(*) FROM callback_outbox busy WHERE busy.user_id = callback_outbox.user_id
+       AND busy.status = 'sending' AND busy.claimed_until > $2) AS busy
+  FROM callback_outbox WHERE ${DUE_CONDITION})`;
 
 const SQL = {
   settings:
@@ -53,6 +65,8 @@ const SQL = {
   record: `UPDATE callback_outbox SET status = $3, attempts = attempts + 1, last_attempt_at = $4, next_attempt_at = $5,
              last_http_status = $6, last_error = $7, delivered_at = $8, claim = NULL, claimed_until = NULL
            WHERE id = $1 AND claim = $2 AND status = 'sending'`,
+  holdAccount: `UPDATE callback_outbox SET next_attempt_at = $2
+                WHERE user_id = $1 AND status = 'pending' AND next_attempt_at < $2`,
   recent: `SELECT ${DELIVERY_COLUMNS} FROM callback_outbox WHERE user_id = $1 ORDER BY id DESC LIMIT $2`,
 } as const;
 
@@ -157,9 +171,20 @@ export class CallbackStore implements CallbackRepo {
     await this.db.run(SQL.keepSent, [...values, a.httpStatus, a.error, deliveredAt]);
   }
 
-  async claimDue(claim: string, now: number, leaseUntil: number, limit: number): Promise<CallbackDelivery[]> {
-    const rows = await this.db.claim<DeliveryRow>([claim, now, leaseUntil, limit]);
+  async claimDue(
+    claim: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    perAccount: number,
+  ): Promise<CallbackDelivery[]> {
+    if (limit <= 0) return [];
+    const rows = await this.db.claim<DeliveryRow>([claim, now, leaseUntil, limit, perAccount]);
     return rows.map(toDelivery).sort((a, b) => a.id - b.id);
+  }
+
+  async holdAccount(userId: string, until: number): Promise<void> {
+    await this.db.run(SQL.holdAccount, [userId, until]);
   }
 
   async record(id: number, claim: string, a: DeliveryAttempt): Promise<boolean> {

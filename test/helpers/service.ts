@@ -93,8 +93,11 @@ export function makeDataDir(prefix = 'ringhook-test-'): string {
 export async function startTestService(
   env: Record<string, string> = {},
   clock = testClock(),
-  /** `callbackCa`: the authority of the tests' status-callback receivers, trusted instead of the system's. */
-  options: { callbackCa?: string } = {},
+  /**
+   * `callbackCa`: the authority of the tests' status-callback receivers, trusted instead of the system's;
+   * `callbackDnsServers`: the name servers their names are looked up in.
+   */
+  options: { callbackCa?: string; callbackDnsServers?: string[] } = {},
 ): Promise<TestService> {
   const dataDir = env.RINGHOOK_DATA_DIR ?? makeDataDir();
   const config = loadConfig({

@@ -84,29 +84,29 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
 
     // Two nodes claim at once: each delivery goes to one of them, and call_1's final waits for its queued.
     const [byA, byB] = await Promise.all([
-      a.callbacks.claimDue('a:1', 2_000, 32_000, 10),
-      b.callbacks.claimDue('b:1', 2_000, 32_000, 10),
+      a.callbacks.claimDue('a:1', 2_000, 32_000, 10, 10),
+      b.callbacks.claimDue('b:1', 2_000, 32_000, 10, 10),
     ]);
     const claimed = [...byA, ...byB].map((d) => d.eventKey).sort();
     expect(claimed).toEqual(['call_1:call.queued:', 'call_2:call.queued:']);
-    expect(await a.callbacks.claimDue('a:2', 2_000, 32_000, 10)).toEqual([]);
+    expect(await a.callbacks.claimDue('a:2', 2_000, 32_000, 10, 10)).toEqual([]);
 
     const first = [...byA, ...byB].find((d) => d.eventKey === 'call_1:call.queued:')!;
     const holder = byA.includes(first) ? 'a:1' : 'b:1';
     expect(await a.callbacks.record(first.id, 'someone-else', attempt('delivered', 3_000))).toBe(false);
     expect(await a.callbacks.record(first.id, holder, attempt('pending', 3_000, 8_000))).toBe(true);
     // Failed once: it comes back when due, before the final behind it.
-    expect(await a.callbacks.claimDue('a:3', 7_999, 40_000, 10)).toEqual([]);
-    const [again] = await b.callbacks.claimDue('b:2', 8_000, 40_000, 10);
+    expect(await a.callbacks.claimDue('a:3', 7_999, 40_000, 10, 10)).toEqual([]);
+    const [again] = await b.callbacks.claimDue('b:2', 8_000, 40_000, 10, 10);
     expect(again).toMatchObject({ eventKey: 'call_1:call.queued:', attempts: 1, lastHttpStatus: 500 });
     expect(await b.callbacks.record(again!.id, 'b:2', attempt('delivered', 8_100))).toBe(true);
-    const [next] = await a.callbacks.claimDue('a:4', 8_200, 40_000, 10);
+    const [next] = await a.callbacks.claimDue('a:4', 8_200, 40_000, 10, 10);
     expect(next).toMatchObject({ eventKey: 'call_1:call.final:' });
 
     // The node holding call_2's delivery died: its lease ends and another node takes it.
     const other = [...byA, ...byB].find((d) => d.eventKey === 'call_2:call.queued:')!;
-    expect(await b.callbacks.claimDue('b:3', 31_999, 70_000, 10)).toEqual([]);
-    const [taken] = await b.callbacks.claimDue('b:4', 32_000, 70_000, 10);
+    expect(await b.callbacks.claimDue('b:3', 31_999, 70_000, 10, 10)).toEqual([]);
+    const [taken] = await b.callbacks.claimDue('b:4', 32_000, 70_000, 10, 10);
     expect(taken).toMatchObject({ id: other.id, claim: 'b:4' });
     expect(await a.callbacks.record(other.id, byA.includes(other) ? 'a:1' : 'b:1', attempt('delivered', 32_100))).toBe(
       false,
@@ -120,6 +120,40 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
     ]);
   });
 
+  test("each account's share: its oldest first, the accounts' first ones first, a held account waits", async () => {
+    const db = await stores.fresh();
+    const a = await db.open({ nodeId: 'node-a' });
+    const b = kind === 'postgres' ? await db.open({ nodeId: 'node-b' }) : a;
+    const busy = await withAccount(a);
+    const quiet = await withAccount(a);
+    for (let i = 1; i <= 5; i++) await a.callbacks.enqueue(delivery(busy, `busy_${i}`, 'call.queued'));
+    await a.callbacks.enqueue(delivery(quiet, 'quiet_1', 'call.queued'));
+    const keys = (ds: Array<{ eventKey: string }>) => ds.map((d) => d.eventKey).sort();
+
+    // The busy account's backlog came first, yet the quiet account's delivery is claimed before its second.
+    const first = await a.callbacks.claimDue('a:1', 2_000, 32_000, 2, 2);
+    expect(keys(first)).toEqual(['busy_1:call.queued:', 'quiet_1:call.queued:']);
+    // Two nodes at once: the busy account gets one more, to its share of two being sent.
+    const [byA, byB] = await Promise.all([
+      a.callbacks.claimDue('a:2', 2_000, 32_000, 10, 2),
+      b.callbacks.claimDue('b:2', 2_000, 32_000, 10, 2),
+    ]);
+    expect(keys([...byA, ...byB])).toEqual(['busy_2:call.queued:']);
+    expect(await a.callbacks.claimDue('a:3', 2_000, 32_000, 10, 2)).toEqual([]);
+
+    // busy_1 got no answer: the account's waiting deliveries are held until its next try.
+    const busy1 = first.find((d) => d.userId === busy)!;
+    expect(await a.callbacks.record(busy1.id, 'a:1', attempt('pending', 12_000, 20_000))).toBe(true);
+    await a.callbacks.holdAccount(busy, 20_000);
+    expect(await a.callbacks.claimDue('a:4', 19_999, 52_000, 10, 2)).toEqual([]);
+    // Due again: its oldest first (busy_2 still holds the other place).
+    expect(keys(await b.callbacks.claimDue('b:3', 20_000, 52_000, 10, 2))).toEqual(['busy_1:call.queued:']);
+    // A hold never brings a later try nearer.
+    await a.callbacks.holdAccount(busy, 15_000);
+    const waiting = (await a.callbacks.recent(busy, 10)).filter((d) => d.status === 'pending');
+    expect(waiting.map((d) => d.nextAttemptAt)).toEqual([20_000, 20_000, 20_000]);
+  });
+
   test('a turn-off leaves the waiting deliveries unsent; a test event is kept as it went', async () => {
     const db = await stores.fresh();
     const store = await db.open();
@@ -128,7 +162,7 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
     await store.callbacks.enqueue(delivery(userId, 'call_9', 'call.queued'));
     await store.callbacks.keepSent(delivery(userId, null, 'callback.test'), attempt('delivered', 5_000));
     await store.callbacks.turnOff(userId, 'off', 6_000);
-    expect(await store.callbacks.claimDue('x', 10_000, 20_000, 10)).toEqual([]);
+    expect(await store.callbacks.claimDue('x', 10_000, 20_000, 10, 10)).toEqual([]);
     const [test, queued] = await store.callbacks.recent(userId, 10);
     expect(test).toMatchObject({ type: 'callback.test', status: 'delivered', attempts: 1, deliveredAt: 5_000 });
     expect(queued).toMatchObject({ status: 'gone', lastError: 'not sent: the callback was turned off' });

@@ -1,7 +1,7 @@
 // The SSRF rule of status callbacks: which addresses a callback may connect to.
 import { describe, expect, it } from 'vitest';
 import { parseAddressList } from '../../src/core/address-match.js';
-import { callbackAddressRefusal, unmapAddress } from '../../src/core/callback-address.js';
+import { callbackAddressRefusal, isLocalhostName, unmapAddress } from '../../src/core/callback-address.js';
 import { pickAddress } from '../../src/callbacks/https-post.js';
 
 const none = parseAddressList('');
@@ -56,6 +56,17 @@ describe('callbackAddressRefusal', () => {
     expect(unmapAddress('::ffff:7f00:1')).toBe('127.0.0.1');
     expect(unmapAddress('::FFFF:169.254.169.254')).toBe('169.254.169.254');
     expect(unmapAddress('2001:db8::1')).toBe('2001:db8::1');
+  });
+});
+
+describe('isLocalhostName', () => {
+  it('takes localhost and the names under it as loopback (RFC 6761), and nothing else', () => {
+    expect(['localhost', 'LOCALHOST.', 'db.localhost', 'a.b.localhost'].map(isLocalhostName)).toEqual(
+      Array(4).fill(true),
+    );
+    expect(['localhost.example', 'notlocalhost', 'example.com', '127.0.0.1'].map(isLocalhostName)).toEqual(
+      Array(4).fill(false),
+    );
   });
 });
 

@@ -1,6 +1,11 @@
 // The status callbacks' retry decision: exponential backoff with jitter, bounded, given up after a day.
 import { describe, expect, it } from 'vitest';
-import { CALLBACK_RETRY, callbackVerdict, nextCallbackAttempt } from '../../src/core/callback-retry.js';
+import {
+  CALLBACK_RETRY,
+  callbackVerdict,
+  nextCallbackAttempt,
+  receiverHoldUntil,
+} from '../../src/core/callback-retry.js';
 
 const HOUR = 60 * 60_000;
 
@@ -52,5 +57,14 @@ describe('nextCallbackAttempt', () => {
     expect(now).toBeGreaterThan(22 * HOUR);
     expect(tries).toBeGreaterThan(30);
     expect(tries).toBeLessThan(50);
+  });
+});
+
+describe('receiverHoldUntil', () => {
+  it("holds the account's other deliveries until the next try only when the receiver gave no answer", () => {
+    expect(receiverHoldUntil(false, 12_000)).toBe(12_000);
+    expect(receiverHoldUntil(true, 12_000)).toBeNull();
+    // Given up: nothing is held by a delivery that will not be tried again.
+    expect(receiverHoldUntil(false, null)).toBeNull();
   });
 });

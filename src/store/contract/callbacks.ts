@@ -19,9 +19,19 @@ export interface CallbackRepo {
   keepSent(delivery: NewDelivery, attempt: DeliveryAttempt): Awaitable<void>;
   /**
    * Claims up to `limit` deliveries due at `now` (pending, or sending with its lease ended) for
-   * `claim` until `leaseUntil`, oldest first, each only when every earlier one of its call is settled.
+   * `claim` until `leaseUntil`, each only when every earlier one of its call is settled, and no more
+   * of an account's than bring its deliveries being sent (by any node) to `perAccount`: each
+   * account's oldest first, the accounts' first ones before any account's second.
    */
-  claimDue(claim: string, now: number, leaseUntil: number, limit: number): Awaitable<CallbackDelivery[]>;
+  claimDue(
+    claim: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    perAccount: number,
+  ): Awaitable<CallbackDelivery[]>;
+  /** The account's waiting deliveries are not due before `until` (its receiver gave no answer). */
+  holdAccount(userId: string, until: number): Awaitable<void>;
   /** Records a try of a delivery this claim holds; false when the claim was lost (another node took it over). */
   record(id: number, claim: string, attempt: DeliveryAttempt): Awaitable<boolean>;
   /** The account's last deliveries, newest first. */

@@ -1,12 +1,12 @@
 // Status callbacks in SQLite: the shared logic (../callbacks.ts) over better-sqlite3. One process
 // writes the file, so the claim is one UPDATE … RETURNING.
-import { CallbackStore, DELIVERY_COLUMNS, DUE_CONDITION, type StatementRunner } from '../callbacks.js';
+import { CallbackStore, DELIVERY_COLUMNS, DUE_BY_ACCOUNT, DUE_CONDITION, type StatementRunner } from '../callbacks.js';
 import type { SecretBox } from '../secret-box.js';
 import { isBusyError } from '../unavailable.js';
 import { type Db, withBusyTimeout } from './connect.js';
 
 const CLAIM = `UPDATE callback_outbox SET status = 'sending', claim = $1, claimed_until = $3
-  WHERE id IN (SELECT id FROM callback_outbox WHERE ${DUE_CONDITION} ORDER BY id LIMIT $4)
+  WHERE id IN (SELECT id FROM ${DUE_BY_ACCOUNT} ranked WHERE place + busy <= $5 ORDER BY place, id LIMIT $4)
   RETURNING ${DELIVERY_COLUMNS}`;
 
 const ANY_DUE = `SELECT 1 FROM callback_outbox WHERE ${DUE_CONDITION} LIMIT 1`;
