@@ -177,9 +177,10 @@ export class CallbackSender {
     });
     // Refused by the SSRF rule: not a fault of the moment, but the URL may be fixed within the day.
     const retry = next === null ? { status: 'failed' as const } : { status: 'pending' as const, nextAttemptAt: next };
-    await this.record(delivery, claim, { ...retry, error }, status);
+    // The account's others held first: none is claimed in between (this one is still being sent).
     const holdUntil = receiverHoldUntil(result.kind === 'answered', next);
     if (holdUntil !== null) await this.deps.store.holdAccount(delivery.userId, holdUntil);
+    await this.record(delivery, claim, { ...retry, error }, status);
     this.deps.logger.warn(next === null ? 'status callback given up after a day' : 'status callback not delivered', {
       ...fields,
       reason: error,
