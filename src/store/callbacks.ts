@@ -34,14 +34,17 @@ export const DUE_CONDITION = `((status = 'pending' AND next_attempt_at <= $2) OR
 
 /**
  * The due deliveries with each one's place among its account's due ones (1 its oldest) and how many
- * of the account's are being sent now (by any node, lease not ended): one is claimed when its place
- * plus those is within the account's share ($5), so a backlog or a stuck receiver takes no more.
+ * of the account's are being sent now (by any node, lease not ended; counted once per account, not
+ * per row: a backlog of thousands stays one pass): one is claimed when its place plus those is within
+ * the account's share ($5), so a backlog or a stuck receiver takes no more.
  */
-export const DUE_BY_ACCOUNT = `(SELECT id,
-    ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY id) AS place,
-    (SELECT count(*) FROM callback_outbox busy WHERE busy.user_id = callback_outbox.user_id
-       AND busy.status = 'sending' AND busy.claimed_until > $2) AS busy
-  FROM callback_outbox WHERE ${DUE_CONDITION})`;
+export const DUE_BY_ACCOUNT = `(SELECT callback_outbox.id,
+    ROW_NUMBER() OVER (PARTITION BY callback_outbox.user_id ORDER BY callback_outbox.id) AS place,
+    coalesce(sending.n, 0) AS busy
+  FROM callback_outbox
+  LEFT JOIN (SELECT user_id, count(*) AS n FROM callback_outbox WHERE status = 'sending' AND claimed_until > $2
+             GROUP BY user_id) sending ON sending.user_id = callback_outbox.user_id
+  WHERE ${DUE_CONDITION})`;
 
 const SQL = {
   settings:
