@@ -3,8 +3,7 @@
 // TCP server on loopback), one whose receiver's name is asked of a real DNS server on loopback that
 // receives the queries and never answers, and one with a good HTTPS receiver. The good account's
 // events arrive within a second while the other two are stuck; the stuck receiver backs off as one;
-// and a lookup to the silent DNS server ends in its own time without taking libuv's threads.
-import { pbkdf2 } from 'node:crypto';
+// and lookups to the silent DNS server end in their own time, none queued behind another.
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -145,7 +144,7 @@ describe('status callbacks with stuck receivers', () => {
     expect(t.takeErrorLogs()).toEqual([]);
   }, 60_000);
 
-  it("a lookup to a DNS server that never answers ends in its own time, 20 at once too, and leaves libuv's threads free", async () => {
+  it('a lookup to a DNS server that never answers ends in its own time, 20 at once too (none waits for another)', async () => {
     const dns = await silentDns();
     const resolve = dnsResolver({ servers: [dns.server] });
     const allow = parseAddressList('');
@@ -153,13 +152,6 @@ describe('status callbacks with stuck receivers', () => {
       postCallback('https://hook.silent-dns.test/hook', {}, '{}', { allow, timeoutMs: 10_000, resolve }).then(
         (result) => ({ result, at: Date.now() }),
       );
-    // libuv's pool works while the lookups wait: a hash there (4 threads) is not queued behind them.
-    const hashed = () =>
-      new Promise<number>((done, fail) => {
-        const start = Date.now();
-        pbkdf2('x', 'y', 1, 32, 'sha256', (error) => (error ? fail(error) : done(Date.now() - start)));
-      });
-
     const start = Date.now();
     const one = await post();
     expect(one.result).toEqual({ kind: 'failed', reason: 'hook.silent-dns.test: DNS gave no answer within 5 s' });
@@ -168,16 +160,15 @@ describe('status callbacks with stuck receivers', () => {
     const manyStart = Date.now();
     const many = Promise.all(Array.from({ length: 20 }, post));
     await waitFor('the queries at the DNS server', () => (dns.queries() >= 2 * 20 + 2 ? true : undefined));
-    const hashMs = await Promise.all([hashed(), hashed(), hashed(), hashed(), hashed()]);
     const ended = await many;
     const manyMs = Math.max(...ended.map((e) => e.at)) - manyStart;
-    console.log(`one try ${oneMs} ms, 20 at once ${manyMs} ms, a hash meanwhile ${Math.max(...hashMs)} ms`);
+    console.log(`one try ${oneMs} ms, 20 at once ${manyMs} ms`);
     for (const { result } of ended)
       expect(result).toMatchObject({ kind: 'failed', reason: expect.stringContaining('no answer') });
-    // The DNS bound (5 s) and no more, give or take the timers of a loaded machine.
+    // The DNS bound (5 s) and no more, give or take the timers of a loaded machine. getaddrinfo in
+    // libuv's pool (2 of its 4 threads for such slow work) took 10 s a lookup and 100 s for 20.
     expect(oneMs).toBeGreaterThanOrEqual(CALLBACK_DNS_TIMEOUT_MS - 50);
     expect(oneMs).toBeLessThan(CALLBACK_DNS_TIMEOUT_MS + 2_000);
     expect(manyMs).toBeLessThan(CALLBACK_DNS_TIMEOUT_MS + 2_000);
-    expect(Math.max(...hashMs)).toBeLessThan(1_000);
   }, 30_000);
 });
