@@ -85,7 +85,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   },
   {
     names: ['RINGHOOK_MAX_CONNECTIONS'],
-    default: 'the open-file limit less an eighth of it (at least 256 kept for the database, Asterisk, the SMS gateways and files), between 64 and 4096',
+    default:
+      'the open-file limit less an eighth of it (at least 256 kept for the database, Asterisk, the SMS gateways and files), between 64 and 4096',
     meaning:
       'open connections of the HTTPS and plain-HTTP listeners together (one budget, not one each), trusted proxies included; at the cap a new connection takes the place of the one idle longest (kept alive between requests, or not served yet), unless its address already holds its share (as many as the average address), and is refused only when every connection is in the middle of a request. Above half full, keep-alive between requests is cut from 65 s to 15–30 s',
   },
