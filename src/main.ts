@@ -5,6 +5,7 @@ import { UsageError, UserError } from './lib/errors.js';
 import { argumentsProblem, commandNamed } from './cli/strict-args.js';
 import { COMMAND_DESCRIPTIONS, type CommandName } from './cli/commands.js';
 import { VERSION } from './lib/version.js';
+import { guardTerminalOutput } from './cli/terminal-guard.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: citty's own type for a command of any arguments
 type AnyCommand = CommandDef<any>;
@@ -110,6 +111,8 @@ export async function runMain(argv: string[]): Promise<void> {
     });
     return;
   }
+  // After the usage (whose colours are ours): from here on, text from outside may be printed.
+  guardTerminalOutput();
   try {
     checkArguments(rootCommand, argv);
     await runCommand(rootCommand, { rawArgs: argv });

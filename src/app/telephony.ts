@@ -21,6 +21,7 @@ import { CALL_EVENTS, Dialer, type JustQueued } from '../calls/index.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
 import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
 import { type JapaneseDictionary, japaneseDictionary } from '../speech/japanese-reader.js';
+import { checkDictionaryFolder } from '../speech/dictionary-folder.js';
 import { createTts } from '../speech/tts.js';
 import type { Tts } from '../speech/tts-api.js';
 import { prepareMediaDir } from '../speech/media-dir.js';
@@ -90,6 +91,10 @@ export function backupEndpointFor(config: Config['telephony']): ((phone: string)
 export async function startTelephony(config: Config, deps: TelephonyDeps): Promise<Telephony> {
   const t = config.telephony;
   const logger = deps.logger.child({ component: 'telephony' });
+  // An operator's dictionary folder that must not be loaded stops serve here, before Asterisk starts.
+  const japaneseSetting = t.tts.japaneseDictionary;
+  if (japaneseSetting !== 'auto' && japaneseSetting !== 'off')
+    logger.info('the Japanese dictionary will be read from', { folder: checkDictionaryFolder(japaneseSetting) });
   // An external Asterisk on another host must see this folder at the same path (NFS, a bind mount).
   const mediaDir = t.mediaDir ?? path.join(config.dataDir, 'media');
   const modes = mediaModes(t.mode === 'managed' ? 'managed' : 'external');

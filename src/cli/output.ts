@@ -1,10 +1,12 @@
-// How the CLI prints: aligned "key: value" lines for people, JSON for scripts.
+// How the CLI prints: aligned "key: value" lines for people, JSON for scripts. Whatever a command
+// writes passes the guard of terminal-guard.ts too (control characters from outside escaped).
 import type { Account } from '../core/account.js';
 import { webhookUrl } from '../core/account.js';
 import { introFor } from '../core/languages.js';
 import type { CallRecord } from '../core/records.js';
 import { smsReasonText } from '../core/reasons.js';
 import type { SmsGatewayState } from '../core/sms-truth.js';
+import { terminalSafeLine } from '../core/terminal-text.js';
 import { smsBackupFields } from './sms-promise.js';
 import { quietHoursView } from './quiet-hours-args.js';
 
@@ -21,8 +23,10 @@ export function printFields(fields: Record<string, unknown>): void {
   }
 }
 
-export function printTable(rows: Record<string, string>[], columns: string[]): void {
-  if (rows.length === 0) return;
+export function printTable(given: Record<string, string>[], columns: string[]): void {
+  if (given.length === 0) return;
+  // A cell stays on its line: its newlines and tabs from outside are escaped too.
+  const rows = given.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, terminalSafeLine(v)])));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
   const line = (cells: string[]) =>
     `${cells

@@ -111,6 +111,8 @@ export const sayCommand = defineCommand({
     // Kanji are read as a call reads them: by the dictionary, loaded here (about 1.5 s) for Japanese
     // only, and its module (kuromoji) imported only then.
     const setting = chosen.language === 'ja' ? loadConfig().telephony.tts.japaneseDictionary : undefined;
+    if (setting && setting !== 'auto' && setting !== 'off')
+      (await import('../speech/dictionary-folder.js')).checkDictionaryFolder(setting);
     const readJapanese = setting
       ? await (await import('../speech/japanese-reader.js'))
           .japaneseDictionary({ setting, logger: stderrLogger })

@@ -85,9 +85,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   },
   {
     names: ['RINGHOOK_MAX_CONNECTIONS'],
-    default: 'half the open-file limit, at most 4096',
+    default:
+      'the open-file limit less an eighth of it (at least 256 kept for the database, Asterisk, the SMS gateways and files), between 64 and 4096',
     meaning:
-      'open connections in all on the HTTPS port (and, apart, on the plain-HTTP port), trusted proxies included; at the cap a new connection takes the place of the oldest one that has not sent a request yet (or is closed, when every one has)',
+      'open connections of the HTTPS and plain-HTTP listeners together (one budget, not one each), trusted proxies included; at the cap a new connection takes the place of the one idle longest (kept alive between requests, or not served yet), unless its address already holds its share (as many as the average address), and is refused only when every connection is in the middle of a request. Above half full, keep-alive between requests is cut from 65 s to 15–30 s',
   },
   {
     names: ['RINGHOOK_MAX_CONNECTIONS_PER_ADDRESS'],
@@ -277,7 +278,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     names: ['RINGHOOK_JA_DICTIONARY'],
     default: '`auto`',
     meaning:
-      "where Japanese calls' kanji readings come from (kuromoji's IPADIC, about 17 MB of files, loaded once on the first Japanese speech: see [Japanese](speech.md#japanese)): `auto` (the kuromoji package in node_modules, or the single executable's own copy), `off` (a built-in table of market words; any other kanji is said かんじ and noted in the call's history), or a folder holding kuromoji's `.dat.gz` files",
+      "where Japanese calls' kanji readings come from (kuromoji's IPADIC, about 17 MB of files, loaded once on the first Japanese speech: see [Japanese](speech.md#japanese)): `auto` (the kuromoji package in node_modules, or the single executable's own copy), `off` (a built-in table of market words; any other kanji is said かんじ and noted in the call's history), or a folder holding kuromoji's `.dat.gz` files. The folder, its files and every folder above it must belong to root or to the user serve runs as and be writable by no one else (as sshd's StrictModes asks; a sticky folder above, such as /tmp, may be writable by all): serve refuses to start otherwise, or when the folder is missing, with the fix in one line and the folder's real path. Each file is read and expanded within 64 MiB (the largest is 40 MiB), all of them within 128 MiB",
     allowed: '`auto`, `off` or an absolute folder path',
   },
   {

@@ -5,14 +5,15 @@
 // private one), unless the operator says the network is private (RINGHOOK_DATABASE_UNVERIFIED=on).
 // The URL is read by core/database-url.ts, the one reader the driver's options come from too, so
 // what is checked here is what is used. Pure: the URL's text in, a decision out.
+import { isIP } from 'node:net';
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js';
 
 export type DatabaseTlsMode = 'none' | 'unverified' | 'verified';
 
 export interface DatabaseTlsDecision {
-  /** The hosts the URL names (several for a multi-host URL; localhost when it names none). */
+  /** The hosts the URL names (several for a multi-host URL; 127.0.0.1 when it names none). */
   hosts: string[];
-  /** Every host is this machine (loopback or a Unix socket). */
+  /** Every host is this machine (a loopback address, not a name, or a Unix socket). */
   local: boolean;
   tls: DatabaseTlsMode;
   /** Why the URL must not be used, in one line with its fix; undefined when it may. */
@@ -30,11 +31,19 @@ export function databaseHosts(url: string): string[] {
   return parsed.ok ? parsed.url.hosts : [];
 }
 
+/**
+ * Only what cannot lead elsewhere is this machine: a loopback address written as an address
+ * (127.0.0.0/8, ::1, ::ffff:127.x) or a Unix socket's directory. A name is looked up by the driver
+ * (DNS, /etc/hosts), so it is another host whatever it ends in: `db.localhost` answered by DNS with
+ * a relay's address was read as local and reached without TLS (fourth review, #51), and even
+ * `localhost` is only what the resolver says.
+ */
 export function isLocalDatabaseHost(host: string): boolean {
-  const h = host.toLowerCase();
-  return (
-    h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1' || h.startsWith('/')
-  );
+  if (host.startsWith('/')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) !== 6) return false;
+  const address = new URL(`http://[${host}]/`).hostname.slice(1, -1);
+  return address === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(address);
 }
 
 export function tlsModeOf(url: DatabaseUrl, caFile: boolean): DatabaseTlsMode {
@@ -57,8 +66,11 @@ export function databaseTls(url: string, options: { caFile: boolean; allowUnveri
     const remote = hosts.filter((h) => !isLocalDatabaseHost(h)).join(', ');
     const how =
       tls === 'none' ? 'is reached without TLS' : `is reached with sslmode=${sslmode}, which checks no certificate`;
+    const where = hosts.some((h) => !isLocalDatabaseHost(h) && /(^|\.)localhost\.?$/i.test(h))
+      ? 'may not be on this machine (a name is looked up by the driver, and DNS or /etc/hosts may answer with another machine: for this machine write 127.0.0.1 or [::1])'
+      : 'is not on this machine';
     refusal =
-      `the database host ${remote} is not on this machine and ${how}: anyone on the path could read and change the data. ` +
+      `the database host ${remote} ${where} and ${how}: anyone on the path could read and change the data. ` +
       'Add sslmode=verify-full to RINGHOOK_DATABASE_URL (and RINGHOOK_DATABASE_CA_FILE for a private authority), ' +
       'or, on a network no one else can reach (one host’s compose network, WireGuard), set RINGHOOK_DATABASE_UNVERIFIED=on';
   }

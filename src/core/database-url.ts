@@ -3,7 +3,8 @@
 // same reading. Two readers disagreed before: a duplicated sslmode was read first by one and last
 // by the other, and a URL without a host let postgres.js take PGHOST from the environment. So a
 // parameter given twice is refused, the PG* environment variables are not read at all, and a
-// parameter the driver would not honour is refused rather than passed on quietly. Pure.
+// parameter the driver would not honour is refused rather than passed on quietly. A URL without a
+// host is 127.0.0.1, an address: `localhost` would be a name for the resolver to answer. Pure.
 
 export interface DatabaseUrl {
   /** Host names or addresses (brackets removed), or one socket directory (an absolute path). */
@@ -142,7 +143,7 @@ function read(url: string): DatabaseUrl {
     if (NOT_READ[key]) throw new Error(`${key}= is not read: ${NOT_READ[key]}`);
   }
 
-  const hosts = socketDir !== undefined ? [socketDir] : named.length > 0 ? named.map((h) => h.host) : ['localhost'];
+  const hosts = socketDir !== undefined ? [socketDir] : named.length > 0 ? named.map((h) => h.host) : ['127.0.0.1'];
   const ports = hosts.map((_, i) => named[i]?.port ?? 5432);
   return {
     hosts,

@@ -4,6 +4,9 @@
 // `ringhook serve` runs in a second namespace (198.51.100.1) and must refuse both URLs before the
 // relay sees a byte: a duplicated sslmode (read first by the check, last by the driver), and a URL
 // without a host with PGHOST pointing at the relay (the driver read it; ringhook now ignores PG*).
+// And the fourth review's (#51): names that look local (db.localhost, localhost) answered with the
+// relay's address by the client namespace's resolver (its own /etc/hosts, which `ip netns exec`
+// mounts from /etc/netns/<name>/: getaddrinfo, the driver's lookup, reads it as it would DNS).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +24,9 @@ let relay: ReturnType<typeof spawn> | undefined;
 let work: string;
 
 const sh = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'utf8', stdio: 'pipe' });
+const netnsEtc = `/etc/netns/${client}`;
 const removeNamespaces = () => {
+  fs.rmSync(netnsEtc, { recursive: true, force: true });
   for (const ns of [client, relayNs])
     try {
       sh('ip', ['netns', 'del', ns]);
@@ -70,6 +75,8 @@ beforeAll(async () => {
     '-out',
     path.join(work, 'cert.pem'),
   ]);
+  fs.mkdirSync(netnsEtc, { recursive: true });
+  fs.writeFileSync(path.join(netnsEtc, 'hosts'), `${RELAY} localhost db.localhost\n`);
   for (const ns of [client, relayNs]) {
     sh('ip', ['netns', 'add', ns]);
     sh('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up']);
@@ -190,5 +197,39 @@ it('a URL without a host, with PGHOST (and PGPORT, PGUSER, PGPASSWORD) naming th
   // localhost in the client namespace has no PostgreSQL: serve stops, saying where it tried.
   expect(run.code).not.toBe(0);
   expect(run.output).toMatch(/cannot connect to PostgreSQL at postgres:\/\/\/rh\?sslmode=require: connection refused/);
+  expect(run.relaySaw).toBe('');
+});
+
+it('the client namespace resolves db.localhost and localhost to the relay (as a DNS answering another address would)', () => {
+  const lookup = spawnSync(
+    'ip',
+    [
+      'netns',
+      'exec',
+      client,
+      process.execPath,
+      '-e',
+      `const dns = require('node:dns'); Promise.all(['db.localhost', 'localhost'].map((n) => dns.promises.lookup(n))).then((a) => console.log(a.map((x) => x.address).join(' ')))`,
+    ],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
+  expect(lookup.stdout.trim()).toBe(`${RELAY} ${RELAY}`);
+});
+
+it.each([
+  [
+    'postgres://rh:secret@db.localhost:5432/rh?sslmode=require',
+    'db.localhost',
+    'sslmode=require, which checks no certificate',
+  ],
+  ['postgres://rh:secret@localhost:5432/rh', 'localhost', 'is reached without TLS'],
+])('a name that looks local (%s) is another host: refused before the relay sees a byte', (url, host, how) => {
+  const run = serveWith({ RINGHOOK_DATABASE_URL: url });
+  expect(run.code).not.toBe(0);
+  expect(run.output).toContain(`the database host ${host} may not be on this machine`);
+  expect(run.output).toContain('for this machine write 127.0.0.1 or [::1]');
+  expect(run.output).toContain(how);
+  expect(run.output.trim().split('\n')).toHaveLength(1);
+  expect(run.output).not.toContain('secret');
   expect(run.relaySaw).toBe('');
 });

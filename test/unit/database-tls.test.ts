@@ -11,7 +11,7 @@ describe('the hosts of a URL', () => {
     ['postgres://u@127.0.0.1/r?sslmode=require', ['127.0.0.1']],
     ['postgresql://u:p@a.example:5432,b.example:5433/r', ['a.example', 'b.example']],
     ['postgres://u:p%40x@%2Fvar%2Frun%2Fpostgresql/r', ['/var/run/postgresql']],
-    ['postgres:///r', ['localhost']],
+    ['postgres:///r', ['127.0.0.1']],
     ['postgres://u:p@/r?host=/var/run/postgresql', ['/var/run/postgresql']],
   ])('%s', (url, hosts) => {
     expect(databaseHosts(url)).toEqual(hosts);
@@ -20,9 +20,12 @@ describe('the hosts of a URL', () => {
 
 describe('this machine', () => {
   it.each([
-    'postgres://u:p@localhost/r',
+    'postgres://u:p@127.0.0.1/r',
     'postgres://u@127.0.0.2:5432/r',
+    'postgres://u@127.255.0.1:5432/r',
     'postgres://u@[::1]/r',
+    'postgres://u@[0:0:0:0:0:0:0:1]/r',
+    'postgres://u@[::ffff:127.0.0.1]/r',
     'postgres://u@%2Frun%2Fpg/r',
     'postgres:///r',
   ])('needs nothing: %s', (url) => {
@@ -36,7 +39,16 @@ describe('another host', () => {
     ['postgres://u:p@db.example/r?sslmode=disable', 'is reached without TLS'],
     ['postgres://u:p@10.0.0.5/r?sslmode=require', 'sslmode=require, which checks no certificate'],
     ['postgres://u:p@db.example/r?sslmode=prefer', 'sslmode=prefer, which checks no certificate'],
-    ['postgres://u:p@localhost:5432,db.example:5432/r?sslmode=require', 'db.example is not on this machine'],
+    ['postgres://u:p@127.0.0.1:5432,db.example:5432/r?sslmode=require', 'db.example is not on this machine'],
+    // Names, however local they look, are looked up by the driver (DNS, /etc/hosts): #51.
+    ['postgres://rh@db.localhost:5432/rh?sslmode=require', 'db.localhost may not be on this machine'],
+    ['postgres://rh@localhost/rh', 'localhost may not be on this machine'],
+    ['postgres://rh@LOCALHOST./rh?sslmode=disable', 'for this machine write 127.0.0.1 or [::1]'],
+    ['postgres://rh@127.0.0.1.nip.io/rh', 'is not on this machine'],
+    ['postgres://rh@0177.0.0.1/rh', 'is not on this machine'],
+    ['postgres://rh@127.1/rh', 'is not on this machine'],
+    ['postgres://rh@[::2]/rh', 'is not on this machine'],
+    ['postgres://rh@[::ffff:10.0.0.1]/rh', 'is not on this machine'],
   ])('is refused unverified: %s', (url, why) => {
     const decision = decide(url);
     expect(decision.local).toBe(false);
@@ -67,7 +79,7 @@ describe('another host', () => {
   });
 
   it('refuses a CA file with sslmode=disable', () => {
-    expect(decide('postgres://u:p@localhost/r?sslmode=disable', true).refusal).toMatch(
+    expect(decide('postgres://u:p@127.0.0.1/r?sslmode=disable', true).refusal).toMatch(
       /RINGHOOK_DATABASE_CA_FILE is set but RINGHOOK_DATABASE_URL says sslmode=disable/,
     );
   });

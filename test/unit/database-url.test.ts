@@ -22,7 +22,7 @@ describe('one reading of the URL', () => {
       database: 'r x',
       sslmode: 'verify-full',
     });
-    expect(read('postgres:///rh')).toMatchObject({ hosts: ['localhost'], ports: [5432], user: undefined });
+    expect(read('postgres:///rh')).toMatchObject({ hosts: ['127.0.0.1'], ports: [5432], user: undefined });
     expect(read('postgres://u@%2Frun%2Fpg:5433/r')).toMatchObject({ socketDir: '/run/pg', ports: [5433] });
   });
 
@@ -54,7 +54,7 @@ describe('the driver gets that reading, and no PG* variable', () => {
     Object.assign(process.env, saved);
   });
 
-  it('a URL without a host is localhost even with PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSL set', () => {
+  it('a URL without a host is 127.0.0.1 even with PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSL set', () => {
     Object.assign(process.env, {
       PGHOST: '203.0.113.7',
       PGPORT: '6543',
@@ -66,7 +66,7 @@ describe('the driver gets that reading, and no PG* variable', () => {
     });
     const sql = postgres(driverTarget('postgres://rh@/rh?sslmode=require'));
     expect(sql.options).toMatchObject({
-      host: ['localhost'],
+      host: ['127.0.0.1'],
       port: [5432],
       user: 'rh',
       database: 'rh',
