@@ -78,7 +78,9 @@ it('gateway down: the SMS of a busy call waits for it, and goes out once when it
   expect(failed.status).toBe('busy');
   expect(failed.sms_status).toBe('failed');
   expect(failed.sms_error).toBeTruthy();
-  expect(waits(first.json.call_id).length).toBeGreaterThanOrEqual(2);
+  // Tried again at least once (pauses of 2 s, then 4 s, within the 10 s window): how many tries fit
+  // depends on how late the first one ran, which a stall of this process moves.
+  expect(waits(first.json.call_id).length).toBeGreaterThanOrEqual(1);
 
   // Down when the call ends, back a few seconds later: the SMS waits, then goes out once.
   const second = await t.post(`/webhook/${a.userId}/${a.apiKey}`, 'alert while the gateway restarts');
@@ -131,6 +133,10 @@ it('a restart while the SMS waits for the gateway: the next start sends it once,
 
   t = await startTestService(restartEnv, realClock());
   expect(['waiting', 'sending']).toContain(row(callId).sms_status);
+  // The new start takes the SMS over and tries it while the gateway is still down: it waits again
+  // (its second sms_waiting). The gateway comes back only after that: the start tries the SMS after it
+  // answers, and a gateway started at once was up for that first try under load (1 wait, a CI run).
+  await t.waitForCall(callId, (r) => r.sms_status === 'waiting' && waits(callId).length >= 2, 30_000);
   smsc = await startSmsc({ receiptDelayS: 0, port: smscPort });
   const sent = await waitSms(callId, 60_000);
   expect(sent.status).toBe('busy');

@@ -3,12 +3,9 @@
 // received packet carried sound. Asterisk answers symmetric RTP to where this socket sends from,
 // so what it sends back arrives here too.
 import { spawnSync } from 'node:child_process';
-import { createSocket, type Socket } from 'node:dgram';
 import fs from 'node:fs';
 import path from 'node:path';
-
-const FRAME_BYTES = 160; // 20 ms at 8 kHz
-const FRAME_MS = 20;
+import { Worker } from 'node:worker_threads';
 
 /** Where Asterisk sends and receives the call's audio, from the SDP of its INVITE in SIPp's log. */
 export function asteriskMedia(sippLog: string): { host: string; port: number } | undefined {
@@ -90,108 +87,57 @@ export interface RtpPhone {
   close(): Promise<void>;
 }
 
+/** How many loud packets a phone keeps the times of: 20 minutes of a call's audio at 50 a second. */
+const LOUD_KEPT = 60_000;
+
+/**
+ * The phone's socket and its pacing run in a worker thread (rtp-phone-worker.mjs): a stall of this
+ * process's event loop (an in-process ringhook's) is no pause in what the phone says. play, quiet
+ * and digit run there in the order called; each resolves once done.
+ */
 export function startRtpPhone(port: number): Promise<RtpPhone> {
-  const socket: Socket = createSocket('udp4');
-  const loud: number[] = [];
-  let seq = 1;
-  let timestamp = 0;
-  const ssrc = 0x52494e47;
-  let hushed = false;
-  let echo: { to: { host: string; port: number }; gain: number } | undefined;
-  socket.on('message', (msg) => {
-    if (msg.length < 12 || msg[0]! >> 6 !== 2) return;
-    const pt = msg[1]! & 0x7f;
-    if (pt !== 0) return;
-    const payload = msg.subarray(12 + (msg[0]! & 0x0f) * 4);
-    let sound = 0;
-    for (const b of payload) if ((b & 0x7f) < 0x60) sound++;
-    if (sound > payload.length / 10) loud.push(Date.now());
-    if (echo) {
-      const gain = echo.gain;
-      void send(echo.to, packet(0, false, Buffer.from(payload.map((b) => linearToUlaw(ulawToLinear(b) * gain)))));
-      timestamp += payload.length;
-    }
-  });
-  const packet = (pt: number, marker: boolean, payload: Buffer) => {
-    const header = Buffer.alloc(12);
-    header[0] = 0x80;
-    header[1] = (marker ? 0x80 : 0) | pt;
-    header.writeUInt16BE(seq++ & 0xffff, 2);
-    header.writeUInt32BE(timestamp >>> 0, 4);
-    header.writeUInt32BE(ssrc, 8);
-    return Buffer.concat([header, payload]);
-  };
-  const send = (to: { host: string; port: number }, data: Buffer) =>
-    new Promise<void>((resolve) => socket.send(data, to.port, to.host, () => resolve()));
-  const tick = () => new Promise((r) => setTimeout(r, FRAME_MS));
+  // Slot 0's first 4 bytes: how many times follow (slots 1…).
+  const loud = new SharedArrayBuffer(8 * (LOUD_KEPT + 1));
+  const loudTimes = new Float64Array(loud);
+  const loudCount = new Int32Array(loud, 0, 1);
+  const worker = new Worker(new URL('./rtp-phone-worker.mjs', import.meta.url), { workerData: { port, loud } });
+  const pending = new Map<number, () => void>();
+  let nextId = 1;
+  const command = (message: Record<string, unknown>) =>
+    new Promise<void>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      worker.postMessage({ ...message, id });
+    });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(port, '127.0.0.1', () =>
+    worker.once('error', reject);
+    worker.on('message', (message: { bound?: number; error?: string; done?: number }) => {
+      if (message.error !== undefined) reject(new Error(`RTP phone on port ${port}: ${message.error}`));
+      if (message.done !== undefined) {
+        pending.get(message.done)?.();
+        pending.delete(message.done);
+      }
+      if (message.bound === undefined) return;
       resolve({
         port,
-        async play(to, samples) {
-          const started = Date.now();
-          hushed = false;
-          for (let at = 0, n = 0; at < samples.length && !hushed; at += FRAME_BYTES, n++) {
-            await send(to, packet(0, n === 0, samples.subarray(at, at + FRAME_BYTES)));
-            timestamp += FRAME_BYTES;
-            // Paced against the clock, not the timer: the stream keeps real time.
-            const ahead = started + (n + 1) * FRAME_MS - Date.now();
-            if (ahead > 0) await new Promise((r) => setTimeout(r, ahead));
-          }
-        },
-        async quiet(to, ms, comfortNoiseEveryMs) {
-          const started = Date.now();
-          const startTimestamp = timestamp;
-          hushed = false;
-          for (let at = 0; at < ms && !hushed; at += comfortNoiseEveryMs ?? ms) {
-            const ahead = started + at - Date.now();
-            if (ahead > 0) await new Promise((r) => setTimeout(r, ahead));
-            timestamp = startTimestamp + at * 8;
-            if (comfortNoiseEveryMs !== undefined) await send(to, packet(13, false, Buffer.from([70])));
-          }
-          const rest = started + ms - Date.now();
-          if (rest > 0 && !hushed) await new Promise((r) => setTimeout(r, rest));
-          timestamp = startTimestamp + ms * 8;
-        },
-        async digit(to, digit) {
+        play: (to, samples) => command({ kind: 'play', to, samples }),
+        quiet: (to, ms, comfortNoiseEveryMs) => command({ kind: 'quiet', to, ms, comfortNoiseEveryMs }),
+        digit: (to, digit) => {
           const event = '0123456789*#'.indexOf(digit);
-          if (event < 0) throw new Error(`not a digit: ${digit}`);
-          const payload = (end: boolean, duration: number) =>
-            Buffer.from([event, (end ? 0x80 : 0) | 10, duration >> 8, duration & 0xff]);
-          for (let i = 1; i <= 5; i++) {
-            await send(to, packet(101, i === 1, payload(false, i * FRAME_BYTES)));
-            await tick();
-          }
-          for (let i = 0; i < 3; i++) await send(to, packet(101, false, payload(true, 6 * FRAME_BYTES)));
-          timestamp += 6 * FRAME_BYTES;
+          if (event < 0) return Promise.reject(new Error(`not a digit: ${digit}`));
+          return command({ kind: 'digit', to, event });
         },
-        loudAt: () => [...loud],
-        hush: () => {
-          hushed = true;
-          echo = undefined;
+        loudAt: () => Array.from(loudTimes.subarray(1, Atomics.load(loudCount, 0) + 1)),
+        hush: () => worker.postMessage({ kind: 'hush' }),
+        echo: (to, downDb) => worker.postMessage({ kind: 'echo', to, downDb }),
+        close: async () => {
+          worker.postMessage({ kind: 'close' });
+          await exited;
+          for (const done of pending.values()) done();
+          pending.clear();
         },
-        echo: (to, downDb) => {
-          echo = { to, gain: 10 ** (-downDb / 20) };
-        },
-        close: () => new Promise((r) => socket.close(() => r())),
-      }),
-    );
+      });
+    });
   });
-}
-
-/** G.711 µ-law to a 16-bit sample. */
-function ulawToLinear(byte: number): number {
-  const u = ~byte & 0xff;
-  const magnitude = ((((u & 0x0f) << 3) + 0x84) << ((u >> 4) & 0x07)) - 0x84;
-  return u & 0x80 ? -magnitude : magnitude;
-}
-
-/** A 16-bit sample to G.711 µ-law. */
-function linearToUlaw(sample: number): number {
-  const sign = sample < 0 ? 0x80 : 0;
-  const x = Math.min(32635, Math.round(Math.abs(sample))) + 0x84;
-  let exponent = 7;
-  for (let mask = 0x4000; (x & mask) === 0 && exponent > 0; mask >>= 1) exponent--;
-  return ~(sign | (exponent << 4) | ((x >> (exponent + 3)) & 0x0f)) & 0xff;
 }
