@@ -15,11 +15,20 @@ export interface ConnectionLimits {
   firstRequestMs: number;
   /** Time an answer may wait, none of it taken by the client, before its connection is closed (a send timeout). */
   sendTimeoutMs: number;
+  /** Bytes a second the send timeout grows by for each byte waiting (see sendState). */
+  minSendRate: number;
 }
 
 // nginx's send_timeout is 60 s between two writes; ringhook's answers are small (a page, an asset, a
 // WAV sample of at most 5 MB), so a client that takes none of one for 30 s is not reading.
-export const CONNECTION_TIMEOUTS = { handshakeMs: 10_000, firstRequestMs: 10_000, sendTimeoutMs: 30_000 } as const;
+// A large answer is one write, which completes only once the kernel has taken all of it (Node shows
+// nothing in between): so the time grows with what waits, as if read at 64 KiB/s (a 5 MB WAV: 110 s).
+export const CONNECTION_TIMEOUTS = {
+  handshakeMs: 10_000,
+  firstRequestMs: 10_000,
+  sendTimeoutMs: 30_000,
+  minSendRate: 64 * 1024,
+} as const;
 // TradingView sends every customer's alerts from 4 addresses: at a burst (1,000 alerts a second, each
 // taking tens of milliseconds) one of them may hold ~50 connections at once; a NAT'd office's browsers
 // hold ~7 each (6 plus a live stream). An IPv6 subscriber is given a whole /64, so a /64 counts as
@@ -150,6 +159,22 @@ export function pipelinedTooDeep(underWay: number): boolean {
 /** An answer's bytes stuck this long (none taken by the client) make its connection a slow reader. */
 export const SLOW_READER_MS = 2_000;
 
+/** What a connection's answers have got to, at one look. */
+export interface AnswerBytes {
+  /** Written but not yet taken by the kernel: the client's window and the socket's buffer are full. */
+  waiting: number;
+  /** Bytes whose write has completed, all answers of the connection together (only grows). */
+  completed: number;
+}
+
+/**
+ * Whether the client took some of its answers since the last look. Nothing waiting counts as taken.
+ * A single large write completes only once the kernel has taken all of it, so less waiting counts too.
+ */
+export function tookSome(before: AnswerBytes, now: AnswerBytes): boolean {
+  return now.waiting === 0 || now.completed > before.completed || now.waiting < before.waiting;
+}
+
 export interface Sending {
   /** Bytes of the answer not yet taken by the kernel (the client's window and the socket buffers are full). */
   unsent: number;
@@ -160,15 +185,17 @@ export interface Sending {
 /**
  * Where an answer under way stands: 'flowing' (nothing waits, or the client took some lately), 'slow'
  * (bytes waiting, none taken for SLOW_READER_MS: the first connection closed to make room), 'timed
- * out' (none taken for the send timeout: closed). Node has no send timeout of its own: such an answer
+ * out' (none taken for the send timeout, and as long again as the bytes waiting take at the minimum
+ * rate: closed). Node has no send timeout of its own: such an answer
  * held its connection, and the answers pipelined behind it, for good.
  */
 export function sendState(
   sending: Sending,
-  limits: Pick<ConnectionLimits, 'sendTimeoutMs'>,
+  limits: Pick<ConnectionLimits, 'sendTimeoutMs' | 'minSendRate'>,
 ): 'flowing' | 'slow' | 'timed out' {
   if (sending.unsent === 0) return 'flowing';
-  if (sending.sinceProgressMs >= limits.sendTimeoutMs) return 'timed out';
+  if (sending.sinceProgressMs >= limits.sendTimeoutMs + (sending.unsent * 1000) / limits.minSendRate)
+    return 'timed out';
   if (sending.sinceProgressMs >= SLOW_READER_MS) return 'slow';
   return 'flowing';
 }

@@ -8,8 +8,8 @@
 // client that sends requests and never reads the answers held its connection, and every answer
 // queued on it, for good (3,584 connections, 250 MB unsent, no webhook let in). So a connection
 // with an answer under way is looked at every second: one whose client took none of it for 2 s is a
-// slow reader, closed first to make room, and for 30 s is closed; and a connection takes at most 4
-// requests ahead of its answers. Refusals, closings and failed accepts (EMFILE) are logged one line
+// slow reader, closed first to make room, and for 30 s (longer for a large answer) is closed; and a
+// connection takes at most 4 requests ahead of its answers. Refusals, closings and failed accepts (EMFILE) are logged one line
 // a minute with a count.
 import fs from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -21,11 +21,13 @@ import {
   type ConnectionLimits,
   defaultMaxConnections,
   descriptorsExhausted,
+  type AnswerBytes,
   type IdleConnection,
   KEEP_ALIVE_MS,
   keepAliveMs,
   pipelinedTooDeep,
   sendState,
+  tookSome,
 } from '../core/connection-caps.js';
 import type { Logger } from '../lib/log.js';
 import { ApiError } from './errors.js';
@@ -39,8 +41,8 @@ interface Tracked {
   served: boolean;
   /** The socket the answers are written to (TLS: the TLS socket over the accepted one). */
   stream: Socket | undefined;
-  /** Bytes of answers the kernel had taken at the last look, and when that last grew. */
-  taken: number;
+  /** The answers' bytes at the last look, and when the client last took some. */
+  bytes: AnswerBytes;
   takenAt: number;
 }
 
@@ -73,7 +75,7 @@ export interface GuardOptions {
 /** The limits with the total cap from the open-file limit when none is configured. */
 export function connectionLimits(
   configured: { total: number | undefined; perAddress: number },
-  timeouts: Pick<ConnectionLimits, 'handshakeMs' | 'firstRequestMs' | 'sendTimeoutMs'>,
+  timeouts: Pick<ConnectionLimits, 'handshakeMs' | 'firstRequestMs' | 'sendTimeoutMs' | 'minSendRate'>,
 ): ConnectionLimits {
   return {
     total: configured.total ?? defaultMaxConnections(openFileLimit()),
@@ -95,6 +97,17 @@ export interface ConnectionGuard {
 
 // A TLS socket wraps the accepted one (its _parent).
 const acceptedOf = (socket: Socket) => (socket as Socket & { _parent?: Socket })._parent ?? socket;
+
+/**
+ * Where a connection's answers stand: libuv's queue on the accepted TCP socket (under TLS, the
+ * encrypted bytes) is what the kernel has not taken; the stream's completed writes what it has.
+ */
+function answerBytes(accepted: Socket, stream: Socket): AnswerBytes {
+  const queued = (accepted as Socket & { _handle?: { writeQueueSize?: number } })._handle?.writeQueueSize ?? 0;
+  // bytesWritten counts every byte handed to write(), completed or not; writableLength those not completed.
+  const completed = (stream.bytesWritten ?? 0) - stream.writableLength;
+  return { waiting: queued + stream.writableLength, completed };
+}
 
 /** One guard for every listener: the caps count the connections of all of them together. */
 export function connectionGuard(options: GuardOptions): ConnectionGuard {
@@ -171,16 +184,12 @@ class Guard implements ConnectionGuard {
       const entry = this.tracked.get(accepted);
       const stream = entry?.stream;
       if (!entry || !stream) continue;
-      const unsent = stream.writableLength;
-      // bytesWritten counts what was handed to write(), waiting or not: less what waits, what the kernel took.
-      const taken = (stream.bytesWritten ?? 0) - unsent;
-      if (unsent === 0 || taken > entry.taken) {
-        entry.taken = taken;
-        entry.takenAt = now;
-      }
-      const state = sendState({ unsent, sinceProgressMs: now - entry.takenAt }, this.limits);
+      const bytes = answerBytes(accepted, stream);
+      if (tookSome(entry.bytes, bytes)) entry.takenAt = now;
+      entry.bytes = bytes;
+      const state = sendState({ unsent: bytes.waiting, sinceProgressMs: now - entry.takenAt }, this.limits);
       if (state === 'timed out') {
-        this.sendTimeouts.note('send timeout', { address: accepted.remoteAddress, unsent });
+        this.sendTimeouts.note('send timeout', { address: accepted.remoteAddress, unsent: bytes.waiting });
         this.close(accepted);
       } else if (state === 'slow') this.slowReaders.add(accepted);
       else this.slowReaders.delete(accepted);
@@ -249,7 +258,15 @@ class Guard implements ConnectionGuard {
       this.evictions.note(this.evictionKind(decision.close));
       this.close(decision.close);
     }
-    const entry: Tracked = { key, timer: undefined, busy: 0, served: false, stream: undefined, taken: 0, takenAt: 0 };
+    const entry: Tracked = {
+      key,
+      timer: undefined,
+      busy: 0,
+      served: false,
+      stream: undefined,
+      bytes: { waiting: 0, completed: 0 },
+      takenAt: 0,
+    };
     this.tracked.set(socket, entry);
     this.idle.add(socket);
     this.perAddress.set(key, (this.perAddress.get(key) ?? 0) + 1);
@@ -264,11 +281,11 @@ class Guard implements ConnectionGuard {
     if (!entry) return true;
     entry.busy += 1;
     entry.served = true;
-    if (!entry.stream) {
-      entry.stream = req.socket;
-      entry.taken = (req.socket.bytesWritten ?? 0) - req.socket.writableLength;
+    if (!entry.stream) entry.stream = req.socket;
+    if (entry.busy === 1) {
+      entry.bytes = answerBytes(accepted, req.socket);
+      entry.takenAt = Date.now();
     }
-    if (entry.busy === 1) entry.takenAt = Date.now();
     this.idle.delete(accepted);
     this.sending.add(accepted);
     if (entry.timer) clearTimeout(entry.timer);

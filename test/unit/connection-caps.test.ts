@@ -14,6 +14,7 @@ import {
   pipelinedTooDeep,
   SLOW_READER_MS,
   sendState,
+  tookSome,
 } from '../../src/core/connection-caps.js';
 
 const limits = { total: 100, perAddress: 10 };
@@ -124,12 +125,25 @@ it('at the total cap closes a slow reader (an answer its client takes none of) b
 });
 
 it('a connection whose client took none of its answer for 2 s is a slow reader, and for the send timeout is closed', () => {
-  const timeouts = { sendTimeoutMs: 30_000 };
+  const timeouts = { sendTimeoutMs: 30_000, minSendRate: 1_000 };
   expect(sendState({ unsent: 0, sinceProgressMs: 60_000 }, timeouts)).toBe('flowing');
   expect(sendState({ unsent: 5_000, sinceProgressMs: SLOW_READER_MS - 1 }, timeouts)).toBe('flowing');
   expect(sendState({ unsent: 5_000, sinceProgressMs: SLOW_READER_MS }, timeouts)).toBe('slow');
-  expect(sendState({ unsent: 1, sinceProgressMs: 29_999 }, timeouts)).toBe('slow');
-  expect(sendState({ unsent: 1, sinceProgressMs: 30_000 }, timeouts)).toBe('timed out');
+  expect(sendState({ unsent: 1, sinceProgressMs: 30_000 }, timeouts)).toBe('slow');
+  expect(sendState({ unsent: 1, sinceProgressMs: 30_001 }, timeouts)).toBe('timed out');
+  // A large answer is one write, done only when all of it is taken: its time grows at the minimum rate.
+  expect(sendState({ unsent: 50_000, sinceProgressMs: 79_999 }, timeouts)).toBe('slow');
+  expect(sendState({ unsent: 50_000, sinceProgressMs: 80_000 }, timeouts)).toBe('timed out');
+});
+
+it('the client took some of its answers when less waits, more writes completed, or nothing waits', () => {
+  // A 5 MB answer written at once completes only when the kernel took all of it: less waiting is progress.
+  expect(tookSome({ waiting: 5_000_000, completed: 0 }, { waiting: 4_900_000, completed: 0 })).toBe(true);
+  expect(tookSome({ waiting: 5_000, completed: 100 }, { waiting: 5_000, completed: 200 })).toBe(true);
+  expect(tookSome({ waiting: 5_000, completed: 100 }, { waiting: 0, completed: 100 })).toBe(true);
+  expect(tookSome({ waiting: 5_000, completed: 100 }, { waiting: 5_000, completed: 100 })).toBe(false);
+  // More written behind an answer nobody reads (a live stream's events) is not progress.
+  expect(tookSome({ waiting: 5_000, completed: 100 }, { waiting: 6_000, completed: 100 })).toBe(false);
 });
 
 it('refuses a request beyond the fourth under way on one connection (pipelined ahead of its answers)', () => {
