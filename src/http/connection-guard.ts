@@ -301,15 +301,15 @@ class Guard implements ConnectionGuard {
       if (keepAlive < KEEP_ALIVE_MS) this.expire(accepted, entry, keepAlive);
     });
     if (!pipelinedTooDeep(entry.busy)) return true;
-    // Answered in its turn, behind the answers before it, and the connection closed after it: the
-    // handler never runs, so what a client sends ahead costs a few hundred bytes, not an answer each.
+    // Answered in its turn, behind the answers before it, without the handler: what a client sends
+    // ahead costs a few hundred bytes, not an answer each. The connection is kept: closed, a flood
+    // opens another at once, and its TLS handshakes cost more than its slot (a slow reader's goes
+    // to the next fresh connection that needs it, or at the send timeout).
     this.pipelined.note('sent ahead', { address: accepted.remoteAddress });
     const refusal = new ApiError('too_many_pipelined');
-    res.shouldKeepAlive = false;
     res.writeHead(refusal.status, {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
-      connection: 'close',
     });
     res.end(JSON.stringify(refusal.toBody()));
     req.resume();
