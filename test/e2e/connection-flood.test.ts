@@ -62,8 +62,8 @@ async function start(nofile: number, extra: Record<string, string> = {}) {
 }
 
 // serve's memory may grow this much during the slow-read flood: 768 TLS connections' state (~30 KB
-// each) and four answers each, not twenty.
-const RSS_GROWTH_BOUND = 150 * 1024 * 1024;
+// each) and four answers each, not twenty (measured +87 MiB; +150 MiB before, still growing).
+const RSS_GROWTH_BOUND = 120 * 1024 * 1024;
 
 const settle = async (f: Flood, wanted: number, ms: number) => {
   const deadline = Date.now() + ms;
@@ -96,7 +96,7 @@ it('16 addresses × 64 connections, each kept alive after one request, at 1,024 
   expect(probe.statuses.every((status) => status === 200)).toBe(true);
   // The goal, p99 under 100 ms, over what the machine gives without a flood (others' tests load it).
   expect(probe.p99).toBeLessThan(100 + baseline.p99);
-  expect(serve!.output()).toContain('idle connections closed to make room');
+  expect(serve!.output()).toContain('connections closed to make room');
 }, 120_000);
 
 it('16 addresses × 64 connections, each sending 20 pipelined GETs of a dashboard asset and never reading, at 1,024 open files: a fresh address’s webhooks are all answered, serve’s memory bounded', async () => {
