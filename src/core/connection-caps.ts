@@ -13,9 +13,22 @@ export interface ConnectionLimits {
   handshakeMs: number;
   /** Time from the connection ready (TLS done) until its first request has arrived; later requests: keep-alive's own timeout. */
   firstRequestMs: number;
+  /** Time an answer may wait, none of it taken by the client, before its connection is closed (a send timeout). */
+  sendTimeoutMs: number;
+  /** Bytes a second the send timeout grows by for each byte waiting (see sendState). */
+  minSendRate: number;
 }
 
-export const CONNECTION_TIMEOUTS = { handshakeMs: 10_000, firstRequestMs: 10_000 } as const;
+// nginx's send_timeout is 60 s between two writes; ringhook's answers are small (a page, an asset, a
+// WAV sample of at most 5 MB), so a client that takes none of one for 30 s is not reading.
+// A large answer is one write, which completes only once the kernel has taken all of it (Node shows
+// nothing in between): so the time grows with what waits, as if read at 64 KiB/s (a 5 MB WAV: 110 s).
+export const CONNECTION_TIMEOUTS = {
+  handshakeMs: 10_000,
+  firstRequestMs: 10_000,
+  sendTimeoutMs: 30_000,
+  minSendRate: 64 * 1024,
+} as const;
 // TradingView sends every customer's alerts from 4 addresses: at a burst (1,000 alerts a second, each
 // taking tens of milliseconds) one of them may hold ~50 connections at once; a NAT'd office's browsers
 // hold ~7 each (6 plus a live stream). An IPv6 subscriber is given a whole /64, so a /64 counts as
@@ -83,7 +96,7 @@ function holdsItsShare(open: OpenConnections, trustedProxy: boolean): boolean {
 }
 
 /**
- * Whether a new connection opens, and which idle one is closed to make room for it. Over its own
+ * Whether a new connection opens, and which one is closed to make room for it. Over its own
  * address's cap it is refused (never let in at another's expense). At the total cap the connection
  * idle the longest is closed, whether it is kept alive between requests or has sent none yet: it
  * loses nothing (a client opens another when it has something to send), whereas refusing the new
@@ -91,18 +104,23 @@ function holdsItsShare(open: OpenConnections, trustedProxy: boolean): boolean {
  * then, shut everybody else out. But an address that holds its share already (as many as the average
  * address) is refused: a flood's reconnections then cost an accept and a close each, not a TLS
  * handshake and another's connection, and the slots go to addresses with fewer. Refused also when
- * every connection is in the middle of a request. `idleOldestFirst` is read only as far as the first entry.
+ * every connection is in the middle of a request. A slow reader (an answer waiting on a client that
+ * takes none of it: see sendState) is closed before any idle one: it holds a slot and serve's memory
+ * for a client that is not reading, and a real one opens another when it wants to. Both lists are
+ * read only as far as the first entry.
  */
 export function admission<T>(
   open: OpenConnections,
   trustedProxy: boolean,
   limits: Pick<ConnectionLimits, 'total' | 'perAddress'>,
   idleOldestFirst: Iterable<IdleConnection<T>>,
+  slowReadersLongestFirst: Iterable<T> = [],
 ): Admission<T> {
   const refusal = connectionRefusal(open, trustedProxy, limits);
   if (refusal === undefined) return { admit: true, close: undefined };
   if (refusal === 'perAddress') return { admit: false, refusal };
   if (holdsItsShare(open, trustedProxy)) return { admit: false, refusal: 'share' };
+  for (const slow of slowReadersLongestFirst) return { admit: true, close: slow };
   for (const idle of idleOldestFirst) return { admit: true, close: idle.connection };
   return { admit: false, refusal };
 }
@@ -123,4 +141,61 @@ export const KEEP_ALIVE_UNDER_PRESSURE_MS = 30_000;
 export function keepAliveMs(total: number, limits: Pick<ConnectionLimits, 'total'>, random = 0): number {
   if (total * 2 <= limits.total) return KEEP_ALIVE_MS;
   return Math.round(KEEP_ALIVE_UNDER_PRESSURE_MS * (0.5 + random / 2));
+}
+
+/**
+ * Requests one connection may have under way at once, its answers not yet sent: HTTP/1.1 lets a
+ * client send requests ahead (pipelining), and each one's answer waits in serve's memory until the
+ * client has read the ones before. Browsers send one at a time; a client that sends 20 and reads
+ * none held 20 answers a connection.
+ */
+export const MAX_REQUESTS_UNDER_WAY = 4;
+
+/** Whether a request that would make `underWay` requests under way on its connection is refused. */
+export function pipelinedTooDeep(underWay: number): boolean {
+  return underWay > MAX_REQUESTS_UNDER_WAY;
+}
+
+/** An answer's bytes stuck this long (none taken by the client) make its connection a slow reader. */
+export const SLOW_READER_MS = 2_000;
+
+/** What a connection's answers have got to, at one look. */
+export interface AnswerBytes {
+  /** Written but not yet taken by the kernel: the client's window and the socket's buffer are full. */
+  waiting: number;
+  /** Bytes whose write has completed, all answers of the connection together (only grows). */
+  completed: number;
+}
+
+/**
+ * Whether the client took some of its answers since the last look. Nothing waiting counts as taken.
+ * A single large write completes only once the kernel has taken all of it, so less waiting counts too.
+ */
+export function tookSome(before: AnswerBytes, now: AnswerBytes): boolean {
+  return now.waiting === 0 || now.completed > before.completed || now.waiting < before.waiting;
+}
+
+export interface Sending {
+  /** Bytes of the answer not yet taken by the kernel (the client's window and the socket buffers are full). */
+  unsent: number;
+  /** Since the client last took any of it (or since the bytes were written). */
+  sinceProgressMs: number;
+}
+
+/**
+ * Where an answer under way stands: 'flowing' (nothing waits, or the client took some lately), 'slow'
+ * (bytes waiting, none taken for SLOW_READER_MS: the first connection closed to make room), 'timed
+ * out' (none taken for the send timeout, and as long again as the bytes waiting take at the minimum
+ * rate: closed). Node has no send timeout of its own: such an answer
+ * held its connection, and the answers pipelined behind it, for good.
+ */
+export function sendState(
+  sending: Sending,
+  limits: Pick<ConnectionLimits, 'sendTimeoutMs' | 'minSendRate'>,
+): 'flowing' | 'slow' | 'timed out' {
+  if (sending.unsent === 0) return 'flowing';
+  if (sending.sinceProgressMs >= limits.sendTimeoutMs + (sending.unsent * 1000) / limits.minSendRate)
+    return 'timed out';
+  if (sending.sinceProgressMs >= SLOW_READER_MS) return 'slow';
+  return 'flowing';
 }

@@ -4,8 +4,13 @@
 // connections and real webhooks were refused for want of file descriptors; sixteen addresses that
 // sent a request now and then held every slot with keep-alive. So every connection not in the middle
 // of a request is kept in one list, longest idle first, and at the total cap the first of it makes
-// room for a new one; under pressure keep-alive is cut short. Refusals, evictions and failed accepts
-// (EMFILE) are logged one line a minute with a count.
+// room for a new one; under pressure keep-alive is cut short. Node has no send timeout either: a
+// client that sends requests and never reads the answers held its connection, and every answer
+// queued on it, for good (3,584 connections, 250 MB unsent, no webhook let in). So a connection
+// with an answer under way is looked at every second: one whose client took none of it for 2 s is a
+// slow reader, closed first to make room, and for 30 s (longer for a large answer) is closed; and a
+// connection takes at most 4 requests ahead of its answers. Refusals, closings and failed accepts (EMFILE) are logged one line
+// a minute with a count.
 import fs from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -16,10 +21,16 @@ import {
   type ConnectionLimits,
   defaultMaxConnections,
   descriptorsExhausted,
+  type AnswerBytes,
   type IdleConnection,
+  KEEP_ALIVE_MS,
   keepAliveMs,
+  pipelinedTooDeep,
+  sendState,
+  tookSome,
 } from '../core/connection-caps.js';
 import type { Logger } from '../lib/log.js';
+import { ApiError } from './errors.js';
 import { type RefusalTally, refusalTally } from '../lib/refusal-tally.js';
 
 interface Tracked {
@@ -28,6 +39,11 @@ interface Tracked {
   /** Requests under way on it (pipelined ones count each). */
   busy: number;
   served: boolean;
+  /** The socket the answers are written to (TLS: the TLS socket over the accepted one). */
+  stream: Socket | undefined;
+  /** The answers' bytes at the last look, and when the client last took some. */
+  bytes: AnswerBytes;
+  takenAt: number;
 }
 
 /** The soft limit of open files (Linux: /proc/self/limits), or undefined where unknown. */
@@ -59,7 +75,7 @@ export interface GuardOptions {
 /** The limits with the total cap from the open-file limit when none is configured. */
 export function connectionLimits(
   configured: { total: number | undefined; perAddress: number },
-  timeouts: Pick<ConnectionLimits, 'handshakeMs' | 'firstRequestMs'>,
+  timeouts: Pick<ConnectionLimits, 'handshakeMs' | 'firstRequestMs' | 'sendTimeoutMs' | 'minSendRate'>,
 ): ConnectionLimits {
   return {
     total: configured.total ?? defaultMaxConnections(openFileLimit()),
@@ -68,15 +84,30 @@ export function connectionLimits(
   };
 }
 
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
 export interface ConnectionGuard {
   /** Holds this listener's connections to the shared caps; `tls`: a connection has a handshake to complete first. */
   attach(server: Server, tls: boolean): void;
+  /** The listener's request handler, given only the requests a connection may have under way. */
+  gate(handler: RequestHandler): RequestHandler;
   /** Writes the counted refusals (at stop). */
   flush(): void;
 }
 
 // A TLS socket wraps the accepted one (its _parent).
 const acceptedOf = (socket: Socket) => (socket as Socket & { _parent?: Socket })._parent ?? socket;
+
+/**
+ * Where a connection's answers stand: libuv's queue on the accepted TCP socket (under TLS, the
+ * encrypted bytes) is what the kernel has not taken; the stream's completed writes what it has.
+ */
+function answerBytes(accepted: Socket, stream: Socket): AnswerBytes {
+  const queued = (accepted as Socket & { _handle?: { writeQueueSize?: number } })._handle?.writeQueueSize ?? 0;
+  // bytesWritten counts every byte handed to write(), completed or not; writableLength those not completed.
+  const completed = (stream.bytesWritten ?? 0) - stream.writableLength;
+  return { waiting: queued + stream.writableLength, completed };
+}
 
 /** One guard for every listener: the caps count the connections of all of them together. */
 export function connectionGuard(options: GuardOptions): ConnectionGuard {
@@ -89,9 +120,15 @@ class Guard implements ConnectionGuard {
   private readonly perAddress = new Map<string, number>();
   /** Connections not in the middle of a request, longest idle first (a Set keeps insertion order). */
   private readonly idle = new Set<Socket>();
+  /** Connections with an answer under way, and those of them whose client takes none of it, longest first. */
+  private readonly sending = new Set<Socket>();
+  private readonly slowReaders = new Set<Socket>();
   private readonly refusals: RefusalTally;
   private readonly evictions: RefusalTally;
+  private readonly sendTimeouts: RefusalTally;
+  private readonly pipelined: RefusalTally;
   private readonly acceptFailures: RefusalTally;
+  private readonly sendWatch: NodeJS.Timeout;
   // libuv answers EMFILE by accepting and closing the waiting connections itself, and tells Node
   // nothing: the descriptors in use are looked at instead, every few seconds and at each refusal.
   private readonly fileLimit = openFileLimit();
@@ -101,9 +138,12 @@ class Guard implements ConnectionGuard {
   constructor(private readonly options: GuardOptions) {
     this.limits = options.limits;
     this.refusals = refusalTally(options.logger, 'connections refused');
-    this.evictions = refusalTally(options.logger, 'idle connections closed to make room');
+    this.evictions = refusalTally(options.logger, 'connections closed to make room');
+    this.sendTimeouts = refusalTally(options.logger, 'connections closed: the client read none of the answer');
+    this.pipelined = refusalTally(options.logger, 'requests refused: too many sent ahead on one connection');
     this.acceptFailures = refusalTally(options.logger, 'cannot accept connections');
     this.watch = setInterval(() => this.lookAtDescriptors(), 5_000).unref();
+    this.sendWatch = setInterval(() => this.lookAtAnswers(), 1_000).unref();
   }
 
   attach(server: Server, tls: boolean): void {
@@ -114,7 +154,6 @@ class Guard implements ConnectionGuard {
         if (entry && entry.busy === 0 && !entry.served) this.expire(socket, entry, this.limits.firstRequestMs);
       });
     }
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(server, req, res));
     // A failed accept (EMFILE: out of file descriptors) is an 'error' of the listening server; the
     // client is reset. Told, counted, and the listener keeps listening.
     server.on('error', (error: NodeJS.ErrnoException) => {
@@ -122,11 +161,46 @@ class Guard implements ConnectionGuard {
     });
   }
 
+  gate(handler: RequestHandler): RequestHandler {
+    return (req, res) => {
+      if (this.onRequest(req, res)) handler(req, res);
+    };
+  }
+
   flush(): void {
     clearInterval(this.watch);
+    clearInterval(this.sendWatch);
     this.refusals.flush();
     this.evictions.flush();
+    this.sendTimeouts.flush();
+    this.pipelined.flush();
     this.acceptFailures.flush();
+  }
+
+  /** Which answers under way move, which wait on a client that takes none (slow readers), and which waited too long. */
+  private lookAtAnswers(): void {
+    const now = Date.now();
+    for (const accepted of this.sending) {
+      const entry = this.tracked.get(accepted);
+      const stream = entry?.stream;
+      if (!entry || !stream) continue;
+      const bytes = answerBytes(accepted, stream);
+      if (tookSome(entry.bytes, bytes)) entry.takenAt = now;
+      entry.bytes = bytes;
+      const state = sendState({ unsent: bytes.waiting, sinceProgressMs: now - entry.takenAt }, this.limits);
+      if (state === 'timed out') {
+        this.sendTimeouts.note('send timeout', { address: accepted.remoteAddress, unsent: bytes.waiting });
+        this.close(accepted);
+      } else if (state === 'slow') this.slowReaders.add(accepted);
+      else this.slowReaders.delete(accepted);
+    }
+  }
+
+  private close(accepted: Socket): void {
+    const stream = this.tracked.get(accepted)?.stream;
+    this.release(accepted);
+    stream?.destroy();
+    accepted.destroy();
   }
 
   private lookAtDescriptors(): void {
@@ -148,6 +222,8 @@ class Guard implements ConnectionGuard {
     if (entry.timer) clearTimeout(entry.timer);
     this.tracked.delete(socket);
     this.idle.delete(socket);
+    this.sending.delete(socket);
+    this.slowReaders.delete(socket);
     const left = (this.perAddress.get(entry.key) ?? 1) - 1;
     if (left > 0) this.perAddress.set(entry.key, left);
     else this.perAddress.delete(entry.key);
@@ -155,6 +231,11 @@ class Guard implements ConnectionGuard {
 
   private *idleOldestFirst(): Generator<IdleConnection<Socket>> {
     for (const socket of this.idle) yield { connection: socket, served: this.tracked.get(socket)?.served ?? false };
+  }
+
+  private evictionKind(socket: Socket): string {
+    if (this.slowReaders.has(socket)) return 'slow reader';
+    return this.tracked.get(socket)?.served ? 'kept alive' : 'before a request';
   }
 
   private onConnection(socket: Socket, tls: boolean): void {
@@ -165,6 +246,7 @@ class Guard implements ConnectionGuard {
       this.options.trustProxy.matches(address),
       this.limits,
       this.idleOldestFirst(),
+      this.slowReaders,
     );
     if (!decision.admit) {
       if (Date.now() - this.lastLook > 1_000) this.lookAtDescriptors();
@@ -173,11 +255,18 @@ class Guard implements ConnectionGuard {
       return;
     }
     if (decision.close) {
-      this.evictions.note(this.tracked.get(decision.close)?.served ? 'kept alive' : 'before a request');
-      this.release(decision.close);
-      decision.close.destroy();
+      this.evictions.note(this.evictionKind(decision.close));
+      this.close(decision.close);
     }
-    const entry: Tracked = { key, timer: undefined, busy: 0, served: false };
+    const entry: Tracked = {
+      key,
+      timer: undefined,
+      busy: 0,
+      served: false,
+      stream: undefined,
+      bytes: { waiting: 0, completed: 0 },
+      takenAt: 0,
+    };
     this.tracked.set(socket, entry);
     this.idle.add(socket);
     this.perAddress.set(key, (this.perAddress.get(key) ?? 0) + 1);
@@ -185,22 +274,45 @@ class Guard implements ConnectionGuard {
     socket.once('close', () => this.release(socket));
   }
 
-  private onRequest(server: Server, req: IncomingMessage, res: ServerResponse): void {
+  /** Counts the request under way; false: refused (answered here), not for the handler. */
+  private onRequest(req: IncomingMessage, res: ServerResponse): boolean {
     const accepted = acceptedOf(req.socket);
     const entry = this.tracked.get(accepted);
-    if (!entry) return;
+    if (!entry) return true;
     entry.busy += 1;
     entry.served = true;
+    if (!entry.stream) entry.stream = req.socket;
+    if (entry.busy === 1) {
+      entry.bytes = answerBytes(accepted, req.socket);
+      entry.takenAt = Date.now();
+    }
     this.idle.delete(accepted);
+    this.sending.add(accepted);
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
     res.once('close', () => {
       entry.busy -= 1;
       if (entry.busy > 0 || this.tracked.get(accepted) !== entry || accepted.destroyed) return;
       // Idle again: to the end of the list, and under pressure cut short (Node's keep-alive otherwise).
+      this.sending.delete(accepted);
+      this.slowReaders.delete(accepted);
       this.idle.add(accepted);
       const keepAlive = keepAliveMs(this.tracked.size, this.limits, Math.random());
-      if (keepAlive < server.keepAliveTimeout) this.expire(accepted, entry, keepAlive);
+      if (keepAlive < KEEP_ALIVE_MS) this.expire(accepted, entry, keepAlive);
     });
+    if (!pipelinedTooDeep(entry.busy)) return true;
+    // Answered in its turn, behind the answers before it, without the handler: what a client sends
+    // ahead costs a few hundred bytes, not an answer each. The connection is kept: closed, a flood
+    // opens another at once, and its TLS handshakes cost more than its slot (a slow reader's goes
+    // to the next fresh connection that needs it, or at the send timeout).
+    this.pipelined.note('sent ahead', { address: accepted.remoteAddress });
+    const refusal = new ApiError('too_many_pipelined');
+    res.writeHead(refusal.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+    });
+    res.end(JSON.stringify(refusal.toBody()));
+    req.resume();
+    return false;
   }
 }

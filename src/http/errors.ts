@@ -25,6 +25,10 @@ export const ERROR_CATALOGUE = {
   request_timeout: { status: 408, message: 'The request did not arrive in time.' },
   rate_limited: { status: 429, message: 'Too many alerts: the per-minute call limit of the plan is exceeded.' },
   too_many_failures: { status: 429, message: 'Too many requests with invalid credentials from this address.' },
+  too_many_pipelined: {
+    status: 429,
+    message: 'Too many requests sent ahead on one connection without reading the answers: send one at a time.',
+  },
   headers_too_large: { status: 431, message: 'The request line or headers are larger than 16 KiB.' },
   internal: { status: 500, message: 'Internal server error: nothing was recorded; the alert may be sent again.' },
   unavailable: {

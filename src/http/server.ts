@@ -15,6 +15,7 @@ import {
   CONNECTION_TIMEOUTS,
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   type ConnectionLimits,
+  KEEP_ALIVE_MS,
 } from '../core/connection-caps.js';
 import { acmePlainHttp } from './acme-challenge.js';
 
@@ -99,7 +100,7 @@ function hardenTimeouts(server: Server): void {
   // TradingView itself gives up after 3 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = 15_000;
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
 }
 
 /** What Node refuses before any handler sees the request, answered as every error is: in JSON. */
@@ -150,7 +151,7 @@ async function listenOn(
           random: false,
         };
   try {
-    const listener = await listen(handler, {
+    const listener = await listen(guard.gate(handler), {
       hostname: options.host,
       port,
       https: options.https,

@@ -138,6 +138,6 @@ it('caps one address, exempts trusted proxies from that cap, answers a webhook d
   expect(stream.text()).toContain(': connected');
   // Refusals and evictions are told once, then counted.
   expect(t.logs.filter((l) => l.msg === 'connections refused').length).toBe(1);
-  expect(t.logs.filter((l) => l.msg === 'idle connections closed to make room').length).toBe(1);
+  expect(t.logs.filter((l) => l.msg === 'connections closed to make room').length).toBe(1);
   bare.destroy();
 }, 60_000);

@@ -27,9 +27,27 @@ export interface FloodOptions {
 
 /** The flood, run by test/helpers/flood-process.mjs in a process of its own. */
 export function flood(options: FloodOptions): Flood {
-  const child = spawn(process.execPath, [path.join(__dirname, 'flood-process.mjs'), JSON.stringify(options)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  return floodProcess(process.execPath, path.join(__dirname, 'flood-process.mjs'), options);
+}
+
+export interface SlowReadOptions {
+  port: number;
+  addresses: string[];
+  perAddress: number;
+  /** What each connection asks for, `pipelined` times at once and once more a second, never reading. */
+  path: string;
+  pipelined: number;
+  /** Pause before opening a closed connection again. */
+  reopenMs?: number;
+}
+
+/** Slow readers with small receive windows, run by test/helpers/slow-read-flood.py in a process of its own. */
+export function slowReadFlood(options: SlowReadOptions): Flood {
+  return floodProcess('python3', path.join(__dirname, 'slow-read-flood.py'), options);
+}
+
+function floodProcess(command: string, script: string, options: object): Flood {
+  const child = spawn(command, [script, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
   let lines = '';
   child.stdout!.on('data', (c: Buffer) => (lines += c.toString()));
   return {
@@ -103,6 +121,12 @@ function within<T>(ms: number, promise: Promise<T>): Promise<T> {
     timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'timeout' })), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A process's resident memory in bytes (Linux: VmRSS). */
+export function residentBytes(pid: number): number {
+  const kib = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kib) * 1024;
 }
 
 /** Descriptors a process holds open (Linux, same user or root). */

@@ -10,6 +10,11 @@ import {
   KEEP_ALIVE_MS,
   KEEP_ALIVE_UNDER_PRESSURE_MS,
   keepAliveMs,
+  MAX_REQUESTS_UNDER_WAY,
+  pipelinedTooDeep,
+  SLOW_READER_MS,
+  sendState,
+  tookSome,
 } from '../../src/core/connection-caps.js';
 
 const limits = { total: 100, perAddress: 10 };
@@ -89,6 +94,64 @@ it('reads the idle list only as far as the first one (the listeners hold thousan
   read = 0;
   admission({ total: 10, fromAddress: 0 }, false, limits, many());
   expect(read).toBe(0);
+});
+
+it('at the total cap closes a slow reader (an answer its client takes none of) before any idle connection, longest first', () => {
+  const idle = [{ connection: 'kept-alive since 12:00', served: true }];
+  const slow = ['slow since 12:05', 'slow since 12:06'];
+  expect(admission({ total: 100, fromAddress: 0 }, false, limits, idle, slow)).toEqual({
+    admit: true,
+    close: 'slow since 12:05',
+  });
+  // Every connection mid-request, but one of them waiting on a client that does not read: it makes room.
+  expect(admission({ total: 100, fromAddress: 0 }, false, limits, [], slow.slice(1))).toEqual({
+    admit: true,
+    close: 'slow since 12:06',
+  });
+  // A slow reader counts toward its address: over its cap, or holding its share, an address is still refused.
+  expect(admission({ total: 99, fromAddress: 10 }, false, limits, idle, slow)).toEqual({
+    admit: false,
+    refusal: 'perAddress',
+  });
+  expect(admission({ total: 100, fromAddress: 9, addresses: 12 }, false, limits, idle, slow)).toEqual({
+    admit: false,
+    refusal: 'share',
+  });
+  // Below the cap nothing is closed.
+  expect(admission({ total: 99, fromAddress: 0 }, false, limits, idle, slow)).toEqual({
+    admit: true,
+    close: undefined,
+  });
+});
+
+it('a connection whose client took none of its answer for 2 s is a slow reader, and for the send timeout is closed', () => {
+  const timeouts = { sendTimeoutMs: 30_000, minSendRate: 1_000 };
+  expect(sendState({ unsent: 0, sinceProgressMs: 60_000 }, timeouts)).toBe('flowing');
+  expect(sendState({ unsent: 5_000, sinceProgressMs: SLOW_READER_MS - 1 }, timeouts)).toBe('flowing');
+  expect(sendState({ unsent: 5_000, sinceProgressMs: SLOW_READER_MS }, timeouts)).toBe('slow');
+  expect(sendState({ unsent: 1, sinceProgressMs: 30_000 }, timeouts)).toBe('slow');
+  expect(sendState({ unsent: 1, sinceProgressMs: 30_001 }, timeouts)).toBe('timed out');
+  // A large answer is one write, done only when all of it is taken: its time grows at the minimum rate.
+  expect(sendState({ unsent: 50_000, sinceProgressMs: 79_999 }, timeouts)).toBe('slow');
+  expect(sendState({ unsent: 50_000, sinceProgressMs: 80_000 }, timeouts)).toBe('timed out');
+});
+
+it('the client took some of its answers when less waits, more writes completed, or nothing waits', () => {
+  // A 5 MB answer written at once completes only when the kernel took all of it: less waiting is progress.
+  expect(tookSome({ waiting: 5_000_000, completed: 0 }, { waiting: 4_900_000, completed: 0 })).toBe(true);
+  expect(tookSome({ waiting: 5_000, completed: 100 }, { waiting: 5_000, completed: 200 })).toBe(true);
+  expect(tookSome({ waiting: 5_000, completed: 100 }, { waiting: 0, completed: 100 })).toBe(true);
+  expect(tookSome({ waiting: 5_000, completed: 100 }, { waiting: 5_000, completed: 100 })).toBe(false);
+  // More written behind an answer nobody reads (a live stream's events) is not progress.
+  expect(tookSome({ waiting: 5_000, completed: 100 }, { waiting: 6_000, completed: 100 })).toBe(false);
+});
+
+it('refuses a request beyond the fourth under way on one connection (pipelined ahead of its answers)', () => {
+  expect(MAX_REQUESTS_UNDER_WAY).toBe(4);
+  expect(pipelinedTooDeep(1)).toBe(false);
+  expect(pipelinedTooDeep(4)).toBe(false);
+  expect(pipelinedTooDeep(5)).toBe(true);
+  expect(pipelinedTooDeep(20)).toBe(true);
 });
 
 it('cuts keep-alive short once the listeners are more than half full', () => {
