@@ -5,7 +5,7 @@ import type { CallRecord as HistoryEntry, HistoryPage } from '../../../core/reco
 import { formatDuration, formatTime, formatValue } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { page, type Notice, type Viewer } from '../layout.js';
-import { FILTERS, statusInfo } from '../status.js';
+import { FILTERS, statusExplain, statusInfo } from '../status.js';
 import { testCallForm } from './overview.js';
 
 function fact(label: string, value: string | number | null | undefined | SafeHtml): SafeHtml {
@@ -25,9 +25,11 @@ function smsText(entry: HistoryEntry, details: boolean): string | null {
   return `${status}${parts}${said}${raw}`;
 }
 
-export function badge(status: string): SafeHtml {
+/** `smsStatus`: the call's SMS backup, so the sentence says what became of it (no SMS is not "went out"). */
+export function badge(status: string, smsStatus: string | null = null): SafeHtml {
   const info = statusInfo(status);
-  return html`<span class="badge ${info.tone}" title="${info.explain}" data-status="${status}"><span class="label">${info.label}</span><span class="sr-only">: ${info.explain}</span></span>`;
+  const explain = statusExplain(status, smsStatus);
+  return html`<span class="badge ${info.tone}" title="${explain}" data-status="${status}"><span class="label">${info.label}</span><span class="sr-only">: ${explain}</span></span>`;
 }
 
 /**
@@ -47,7 +49,7 @@ export function callItem(entry: HistoryEntry, options: { details?: boolean } = {
   return html`<li id="call-${entry.callId}" data-status="${entry.status}">
   <div class="head">
     <time datetime="${new Date(entry.receivedAt).toISOString()}">${formatTime(entry.receivedAt)}</time>
-    ${badge(entry.status)}
+    ${badge(entry.status, entry.smsStatus)}
     <span class="kind">${entry.kind === 'test' ? 'Test call' : entry.accepted ? 'Alert' : 'Alert not called'}</span>
   </div>
   <p class="message">${entry.message}</p>
