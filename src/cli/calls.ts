@@ -4,6 +4,7 @@ import { commandMeta } from './commands.js';
 import { z } from 'zod';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { UserError } from '../lib/errors.js';
+import { smsStatusWords } from '../core/reasons.js';
 import { parseArg, withStores } from './context.js';
 import { callView, iso, printJson, printTable } from './output.js';
 
@@ -44,7 +45,7 @@ export const callsCommand = defineCommand({
           call_id: c.callId,
           account: c.userId.slice(0, 8),
           status: c.status + (c.sipCode ? ` (${c.sipCode})` : ''),
-          sms: c.smsStatus ?? '',
+          sms: c.smsStatus ? smsStatusWords(c.smsStatus, c.smsError) : '',
           message: c.message.length > 60 ? `${c.message.slice(0, 59)}…` : c.message,
           fields: describeFields(c.extra, {
             ticker: c.ticker,
