@@ -33,7 +33,7 @@ async function nextSteps(config: Config, service: RunningService): Promise<strin
     '',
     `ringhook is listening on https://${config.host}:${service.servers.httpsPort} (webhook URLs start with ${config.publicUrl}/webhook/)`,
     accounts === 0
-      ? `Next: create an account (another terminal):  ${cli} account create --phone +14155550123 --plan free`
+      ? `Next: create an account (another terminal):  ${cli} account create --phone +14155550123 --plan premium`
       : `${accounts} account(s): ${cli} account list`,
   ];
   if (config.acme) {
