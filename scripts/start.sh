@@ -12,4 +12,8 @@ if [ ! -f dist/bundle/main.js ] || [ -n "$(find src -newer dist/bundle/main.js -
   echo "ringhook: building" >&2
   npm run --silent build
 fi
+# The ringhook command on the PATH, so that it works from any folder (said when it is put there;
+# a file of that name that is not ringhook's is never replaced).
+node bin/ringhook.js install-cli --quiet ||
+  echo "ringhook: no ringhook command on the PATH (see above); node bin/ringhook.js works from this folder" >&2
 exec node bin/ringhook.js serve

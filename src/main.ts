@@ -26,6 +26,7 @@ const COMMAND_MODULES: Record<CommandName, () => Promise<AnyCommand>> = {
   db: async () => (await import('./cli/db-copy.js')).dbCommand,
   provision: async () => (await import('./cli/provision.js')).provisionCommand,
   say: async () => (await import('./cli/say.js')).sayCommand,
+  'install-cli': async () => (await import('./cli/install-cli.js')).installCliCommand,
 };
 
 const ROOT_META = {

@@ -15,3 +15,18 @@ describe('docs/sms.md', () => {
       expect(opening, state).toContain(`\`${state}\``);
   });
 });
+
+describe('the commands the docs tell a reader to type', () => {
+  it('never go through npx, which asks the npm registry for a package named ringhook', () => {
+    const pages = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).map((f) => path.join('docs', f))].filter(
+      (f) => f.endsWith('.md'),
+    );
+    const found = pages.flatMap((page) =>
+      read(page)
+        .split('\n')
+        .map((line, i) => ({ where: `${page}:${i + 1}`, line }))
+        .filter(({ line }) => /npx\s+(--\S+\s+)*ringhook/.test(line)),
+    );
+    expect(found).toEqual([]);
+  });
+});
