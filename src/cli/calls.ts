@@ -37,7 +37,10 @@ export const callsCommand = defineCommand({
       if (args.account !== undefined && !(await stores.accounts.get(args.account)))
         throw new UserError(`--account: no account with user_id ${args.account}`);
       const calls = await stores.calls.list({ ...(args.account !== undefined && { userId: args.account }), limit });
-      if (args.json) return printJson(calls.map(callView));
+      if (args.json)
+        return printJson(
+          calls.map((c) => ({ ...callView(c), held_until: c.heldUntil === null ? null : iso(c.heldUntil) })),
+        );
       if (calls.length === 0) return void process.stdout.write('No calls yet.\n');
       printTable(
         calls.map((c) => ({

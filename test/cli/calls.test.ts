@@ -45,4 +45,21 @@ describe('ringhook calls', () => {
       'No SMS was sent: this server has no SMS gateway.',
     );
   });
+
+  it('--json says until when an alert was held for quiet hours (held_until), also after its release', async () => {
+    const a = svc.createAccount({ plan: 'premium' });
+    const callId = await alert(a.userId, a.apiKey, 'NQ held');
+    const until = Date.parse('2026-11-22T20:00:00Z');
+    svc.setCallStatus(callId, 'held', { held_until: until });
+    expect(calls('--account', a.userId, '--json').json[0]).toMatchObject({
+      status: 'held',
+      held_until: '2026-11-22T20:00:00.000Z',
+    });
+    svc.setCallStatus(callId, 'completed');
+    expect(calls('--account', a.userId, '--json').json[0].held_until).toBe('2026-11-22T20:00:00.000Z');
+    const never = await alert(a.userId, a.apiKey, 'NQ not held');
+    expect(
+      calls('--account', a.userId, '--json').json.find((c: { call_id: string }) => c.call_id === never),
+    ).toHaveProperty('held_until', null);
+  });
 });

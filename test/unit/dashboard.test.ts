@@ -47,6 +47,7 @@ function historyEntry(fields: Partial<CallRecord>): CallRecord {
     amdStatus: null,
     amdCause: null,
     trunk: null,
+    heldUntil: null,
   };
   const noSms = { smsStatus: null, smsMessageId: null, smsParts: null, smsAt: null, smsError: null };
   return {
