@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { UserError } from '../lib/errors.js';
 import { smsStatusWords } from '../core/reasons.js';
+import { keyPressesOf } from '../store/key-presses.js';
 import { parseArg, withStores } from './context.js';
 import { callView, iso, printJson, printTable } from './output.js';
 
@@ -37,10 +38,16 @@ export const callsCommand = defineCommand({
       if (args.account !== undefined && !(await stores.accounts.get(args.account)))
         throw new UserError(`--account: no account with user_id ${args.account}`);
       const calls = await stores.calls.list({ ...(args.account !== undefined && { userId: args.account }), limit });
-      if (args.json)
+      if (args.json) {
+        const keys = await keyPressesOf(stores.progress, calls);
         return printJson(
-          calls.map((c) => ({ ...callView(c), held_until: c.heldUntil === null ? null : iso(c.heldUntil) })),
+          calls.map((c) => ({
+            ...callView(c),
+            held_until: c.heldUntil === null ? null : iso(c.heldUntil),
+            keys: (keys.get(c.callId) ?? []).map((k) => ({ key: k.key, at: iso(k.at), did: k.did })),
+          })),
         );
+      }
       if (calls.length === 0) return void process.stdout.write('No calls yet.\n');
       printTable(
         calls.map((c) => ({

@@ -1,5 +1,6 @@
 // The call history: one card per call or rejected alert, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
+import type { KeyPress } from '../../../core/keypad.js';
 import { hangupDetail, smsReasonText } from '../../../core/reasons.js';
 import type { CallRecord as HistoryEntry, HistoryPage } from '../../../core/records.js';
 import { formatDuration, formatTime, formatValue } from '../format.js';
@@ -43,8 +44,21 @@ function technicalDetail(entry: HistoryEntry): string | null {
   return hangupDetail(entry.hangupCause, entry.hangupCauseText ?? '', entry.sipCode ?? undefined);
 }
 
-/** `details`: show the technical detail (the viewer is an admin). */
-export function callItem(entry: HistoryEntry, options: { details?: boolean } = {}): SafeHtml {
+/** The keys pressed, each with its time and what it did, in order. */
+function keysList(keys: readonly KeyPress[] | undefined): SafeHtml | null {
+  if (!keys || keys.length === 0) return null;
+  const items = keys.map(
+    (k) =>
+      html`<li><kbd>${k.key}</kbd> at <time datetime="${new Date(k.at).toISOString()}">${formatTime(k.at)}</time>: ${k.did}</li>`,
+  );
+  return html`<ol class="keys">${items}</ol>`;
+}
+
+/** `details`: show the technical detail (the viewer is an admin); `keys`: the keys pressed during the call. */
+export function callItem(
+  entry: HistoryEntry,
+  options: { details?: boolean; keys?: readonly KeyPress[] | undefined } = {},
+): SafeHtml {
   const extras = Object.entries(entry.extra).map(([key, value]) => fact(key, formatValue(value)));
   return html`<li id="call-${entry.callId}" data-status="${entry.status}">
   <div class="head">
@@ -65,6 +79,7 @@ export function callItem(entry: HistoryEntry, options: { details?: boolean } = {
     ${fact('Talk time', formatDuration(entry.talkMs))}
     ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
     ${fact('Answered by', machineVerdict(entry))}
+    ${fact('Keys pressed', keysList(options.keys))}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
     ${fact('SMS', smsText(entry, options.details === true))}
     ${fact('Reason', entry.error)}
@@ -86,6 +101,8 @@ function machineVerdict(entry: HistoryEntry): string | null {
 export interface HistoryModel {
   viewer: Viewer;
   page: HistoryPage;
+  /** The keys pressed during the page's calls (only those with any). */
+  keys?: ReadonlyMap<string, readonly KeyPress[]>;
   filter: string | undefined;
   /** True on the first page: new calls are prepended live. */
   first: boolean;
@@ -145,7 +162,7 @@ ${testCall}
 ${filterForm(model)}
 ${empty}
 <ol class="calls" id="calls" aria-label="Calls, newest first"${live ? html` data-live="${live}"` : ''} data-filter="${model.filter ?? ''}">
-${model.page.entries.map((entry) => callItem(entry, { details: model.viewer.admin }))}
+${model.page.entries.map((entry) => callItem(entry, { details: model.viewer.admin, keys: model.keys?.get(entry.callId) }))}
 </ol>
 ${pager(model)}`;
 }
