@@ -106,7 +106,7 @@ if [ "$(id -u)" -ne 0 ]; then
     say "Asterisk root file system already built: $rootfs"
     finish "$rootfs"
   fi
-  die "provisioning Asterisk needs root (debootstrap, apt-get): run once as root 'npx ringhook provision --owner $(id -un)' with this RINGHOOK_CACHE_DIR ($cache_dir); then this user runs it"
+  die "provisioning Asterisk needs root (debootstrap, apt-get): run once as root 'ringhook provision --owner $(id -un)' with this RINGHOOK_CACHE_DIR ($cache_dir); then this user runs it"
 fi
 if [ "$mode" = auto ] && host_has_asterisk_candidate; then
   say "the host's apt has an asterisk package: installing it"

@@ -12,4 +12,9 @@ if [ ! -f dist/bundle/main.js ] || [ -n "$(find src -newer dist/bundle/main.js -
   echo "ringhook: building" >&2
   npm run --silent build
 fi
+# The ringhook command on the PATH, so that it works from any folder (said when it is put there;
+# a file of that name that is not ringhook's is never replaced).
+# RINGHOOK_CLI_DIR chooses the folder (default: /usr/local/bin for root, else ~/.local/bin).
+node bin/ringhook.js install-cli --quiet ${RINGHOOK_CLI_DIR:+--dir "$RINGHOOK_CLI_DIR"} ||
+  echo "ringhook: no ringhook command on the PATH (see above); node bin/ringhook.js works from this folder" >&2
 exec node bin/ringhook.js serve

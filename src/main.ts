@@ -2,7 +2,7 @@
 import { defineCommand, renderUsage, runCommand, runMain as runCitty, type CommandDef } from 'citty';
 import { helpDataDirLine } from './cli/data-dir.js';
 import { UsageError, UserError } from './lib/errors.js';
-import { argumentsProblem, commandNamed } from './cli/strict-args.js';
+import { argumentsProblem, closest, commandNamed } from './cli/strict-args.js';
 import { COMMAND_DESCRIPTIONS, type CommandName } from './cli/commands.js';
 import { VERSION } from './lib/version.js';
 import { guardTerminalOutput } from './cli/terminal-guard.js';
@@ -27,6 +27,7 @@ const COMMAND_MODULES: Record<CommandName, () => Promise<AnyCommand>> = {
   db: async () => (await import('./cli/db-copy.js')).dbCommand,
   provision: async () => (await import('./cli/provision.js')).provisionCommand,
   say: async () => (await import('./cli/say.js')).sayCommand,
+  'install-cli': async () => (await import('./cli/install-cli.js')).installCliCommand,
 };
 
 const ROOT_META = {
@@ -75,8 +76,14 @@ function isCittyUsageError(error: unknown): error is Error & { code: string } {
 /** A command line its command cannot take is refused before anything runs (strict-args.ts). */
 function checkArguments(rootCommand: AnyCommand, argv: readonly string[]): void {
   const { command, rest } = commandNamed(rootCommand, argv);
-  // A command with subcommands left: citty names the unknown one, or shows the usage.
-  if (command.subCommands) return;
+  if (command.subCommands) {
+    // A word left where a command is expected is not one of them (commandNamed followed every
+    // known one): named with the nearest, if one is. None left: citty shows the usage.
+    const unknown = rest.find((token) => !token.startsWith('-'));
+    if (unknown === undefined) return;
+    const near = closest(unknown, Object.keys(command.subCommands as Record<string, unknown>));
+    throw new UsageError(`Unknown command ${unknown}${near ? ` (did you mean ${near}?)` : ''}`);
+  }
   const args = command.args;
   const problem =
     args && typeof args === 'object' && !(args instanceof Promise) ? argumentsProblem(args, rest) : undefined;

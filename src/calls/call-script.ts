@@ -5,7 +5,7 @@
 // digit after the prompt hangs up. A machine (voicemail), once found, is not spoken over: the
 // message stops, and after its greeting it gets the intro and the message only, then the hang-up;
 // its digits do nothing.
-import { describeKey, keyAction } from '../core/keypad.js';
+import { describeKey, KEY_EVENT, keyAction } from '../core/keypad.js';
 import { callPhrases } from '../core/spoken-call.js';
 import { AriError } from '../pbx/ari-error.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
@@ -72,7 +72,7 @@ export class CallScript {
       machine: session.machine === true,
       acknowledged: session.acknowledged,
     });
-    this.desk.note(session, 'digit', describeKey(key, action));
+    this.desk.note(session, KEY_EVENT, describeKey(key, action));
     switch (action.act) {
       case 'acknowledge':
         session.acknowledged = true;

@@ -22,11 +22,12 @@ export async function keptQuiet(desk: QuietDesk, calls: readonly CallForDialing[
   const delivery = decideDelivery(account, now(), { gateway: sendsSms, smsBackup: account.smsBackup });
   if (delivery.delivery === 'call') return false;
   if (delivery.delivery === 'sms') {
+    // The SMS goes to the account's phone: the history names it, as it names a called one.
     desk.ledger.end(calls, {
       state: 'sms_instead',
-      fields: { endedAt: now() },
+      fields: { endedAt: now(), phone: account.phone },
       detail: 'quiet hours: the SMS instead of the call',
-      phone: null,
+      phone: account.phone,
     });
     return true;
   }

@@ -4,6 +4,8 @@ import { commandMeta } from './commands.js';
 import { z } from 'zod';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { UserError } from '../lib/errors.js';
+import { smsStatusWords } from '../core/reasons.js';
+import { keyPressesOf } from '../store/key-presses.js';
 import { parseArg, withStores } from './context.js';
 import { callView, iso, printJson, printTable } from './output.js';
 
@@ -36,7 +38,16 @@ export const callsCommand = defineCommand({
       if (args.account !== undefined && !(await stores.accounts.get(args.account)))
         throw new UserError(`--account: no account with user_id ${args.account}`);
       const calls = await stores.calls.list({ ...(args.account !== undefined && { userId: args.account }), limit });
-      if (args.json) return printJson(calls.map(callView));
+      if (args.json) {
+        const keys = await keyPressesOf(stores.progress, calls);
+        return printJson(
+          calls.map((c) => ({
+            ...callView(c),
+            held_until: c.heldUntil === null ? null : iso(c.heldUntil),
+            keys: (keys.get(c.callId) ?? []).map((k) => ({ key: k.key, at: iso(k.at), did: k.did })),
+          })),
+        );
+      }
       if (calls.length === 0) return void process.stdout.write('No calls yet.\n');
       printTable(
         calls.map((c) => ({
@@ -44,7 +55,7 @@ export const callsCommand = defineCommand({
           call_id: c.callId,
           account: c.userId.slice(0, 8),
           status: c.status + (c.sipCode ? ` (${c.sipCode})` : ''),
-          sms: c.smsStatus ?? '',
+          sms: c.smsStatus ? smsStatusWords(c.smsStatus, c.smsError) : '',
           message: c.message.length > 60 ? `${c.message.slice(0, 59)}…` : c.message,
           fields: describeFields(c.extra, {
             ticker: c.ticker,

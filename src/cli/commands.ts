@@ -14,6 +14,8 @@ export const COMMAND_DESCRIPTIONS = {
   db: 'The database: copy an installation from SQLite to PostgreSQL',
   provision:
     'Install what calls need on this host: flite, espeak-ng, Festival with its slt voice and sox, and Asterisk 22 (root; about a minute the first time, then cached)',
+  'install-cli':
+    'Put a ringhook command on the PATH that runs this checkout (root: /usr/local/bin, else ~/.local/bin; --dir chooses); npm start does it',
   say: 'Print what a call would speak for an alert body (plain text or JSON, "-" for stdin), and with --wav write the audio',
 } as const;
 

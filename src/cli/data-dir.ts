@@ -50,7 +50,7 @@ export function creationNotice(config: DataDirConfig): string | null {
 }
 
 /** Commands that open no data dir: their --help names none. */
-const WITHOUT_DATA_DIR = new Set(['say', 'provision', 'sms-test']);
+const WITHOUT_DATA_DIR = new Set(['say', 'provision', 'sms-test', 'install-cli']);
 
 /** The line --help ends with, for a command that opens a data dir (`names`: the command's path). */
 export function helpDataDirLine(names: readonly string[]): string | null {

@@ -1,7 +1,7 @@
 // ringhook say TEXT: what a call would speak for this alert body, by the path a call takes (the
 // body parsed as the webhook parses it, the account-like language, voice and intro, the speech
 // normalizer, the call's script), and with --wav the audio, made by the engine the call would use.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defineCommand } from 'citty';
@@ -38,8 +38,21 @@ async function readBody(text: string): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
+/** The folder the WAV goes into is there, checked before the audio is made: a refusal names it. */
+async function checkFolder(file: string): Promise<void> {
+  const folder = path.dirname(path.resolve(file));
+  const found = await stat(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw new UserError(`--wav: cannot reach the folder ${folder}: ${error.code ?? error.message}`);
+  });
+  if (found === null)
+    throw new UserError(`--wav: the folder ${folder} does not exist: make it first, or write the file elsewhere`);
+  if (!found.isDirectory()) throw new UserError(`--wav: ${folder} is not a folder`);
+}
+
 /** Makes each phrase with the engine the call would use and writes them, one after the other, as one WAV. */
 async function writeWav(file: string, phrases: SpokenCall, speech: CallSpeech): Promise<number> {
+  await checkFolder(file);
   const config = loadConfig();
   // The speech is imported only to write audio: the text alone needs none of it.
   const [{ createTts }, { spokenAudio }] = await Promise.all([

@@ -4,7 +4,9 @@ import { commandMeta } from './commands.js';
 import { loadConfig } from '../config/index.js';
 import { creationNotice, noteEarlierInstall } from './data-dir.js';
 import { createLogger } from '../lib/log.js';
+import fs from 'node:fs';
 import path from 'node:path';
+import { LAUNCHER_NAME, pathDirs } from '../core/cli-launcher.js';
 import { inSingleExecutable } from '../lib/assets.js';
 import type { Config } from '../config/index.js';
 import { startService, type RunningService } from '../app/service.js';
@@ -22,18 +24,36 @@ function softphonePasswordLine(softphone: Softphone): string {
   }
 }
 
+/** Whether the shell finds a runnable `name` on this PATH. */
+function onPath(name: string): boolean {
+  return pathDirs(process.env.PATH).some((dir) => {
+    try {
+      fs.accessSync(path.join(dir, name), fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** What the operator should do next, printed once at start. */
 async function nextSteps(config: Config, service: RunningService): Promise<string> {
   const accounts = (await service.stores.accounts.list()).length;
   const t = config.telephony;
   const softphone = service.telephony?.softphone;
-  // In a checkout the CLI is run through npx; the single executable is run by its own name.
-  const cli = inSingleExecutable() ? path.basename(process.execPath) : 'npx ringhook';
+  // The single executable is run by its own name; a checkout's CLI by the command install-cli put
+  // on the PATH (npm start does), never through npx, which would ask the npm registry.
+  const cli = inSingleExecutable() ? path.basename(process.execPath) : LAUNCHER_NAME;
   const lines = [
     '',
+    ...(cli === LAUNCHER_NAME && !onPath(LAUNCHER_NAME)
+      ? [
+          `No ringhook command on your PATH: node ${path.relative(process.cwd(), process.argv[1] ?? 'bin/ringhook.js') || 'bin/ringhook.js'} install-cli puts one there`,
+        ]
+      : []),
     `ringhook is listening on https://${config.host}:${service.servers.httpsPort} (webhook URLs start with ${config.publicUrl}/webhook/)`,
     accounts === 0
-      ? `Next: create an account (another terminal):  ${cli} account create --phone +14155550123 --plan free`
+      ? `Next: create an account (another terminal):  ${cli} account create --phone +14155550123 --plan premium`
       : `${accounts} account(s): ${cli} account list`,
   ];
   if (config.acme) {

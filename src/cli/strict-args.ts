@@ -73,7 +73,10 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
       continue;
     }
     const { flag, value, def } = readOption(token);
-    if (!def) return `unknown option ${flag}`;
+    if (!def) {
+      const near = closest(flag.replace(/^-+/, ''), longOptions(args));
+      return `unknown option ${flag}${near ? ` (did you mean --${near}?)` : ''}`;
+    }
     lastFlag = undefined;
     if (def.type === 'boolean') {
       if (value !== undefined) return `${flag} takes no value`;
@@ -88,6 +91,46 @@ export function argumentsProblem(args: ArgsDef, rest: readonly string[]): string
     }
   }
   return undefined;
+}
+
+/** The options a command declares, as its --help spells them. */
+function longOptions(args: ArgsDef): string[] {
+  return Object.entries(args)
+    .filter(([, def]) => def.type !== 'positional')
+    .map(([name]) => name);
+}
+
+/** Edits (insert, delete, change, swap two neighbours) that make `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const change = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + change);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The one of `names` that `typed` most likely meant: a few edits away (a third of its length, at
+ * least one), or the only name it begins; undefined when none is near or two are equally near.
+ */
+export function closest(typed: string, names: readonly string[]): string | undefined {
+  const word = typed.toLowerCase();
+  if (word.length === 0) return undefined;
+  const begun = names.filter((name) => word.length >= 3 && name.startsWith(word));
+  if (begun.length === 1) return begun[0];
+  const limit = Math.max(1, Math.floor(word.length / 3));
+  const near = names
+    .map((name) => ({ name, distance: editDistance(word, name) }))
+    .filter(({ distance }) => distance <= limit)
+    .sort((x, y) => x.distance - y.distance);
+  if (near.length === 0 || (near.length > 1 && near[1]!.distance === near[0]!.distance)) return undefined;
+  return near[0]!.name;
 }
 
 function camelCase(name: string): string {

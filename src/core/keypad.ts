@@ -1,6 +1,7 @@
 // What a key pressed during a call does: 1 acknowledges, 2 or * says the message again from its
 // start, 0 says the keys. Pure: the key and what the call is doing come in, an action goes out.
 // A machine's digits (once detection said machine) do nothing: a voicemail cannot acknowledge.
+import type { CallEventRow } from './records.js';
 
 /** What the call is doing when the key comes. */
 export interface KeypadState {
@@ -42,4 +43,27 @@ export function describeKey(key: string, action: KeyAction): string {
     case 'ignore':
       return `${key}: ignored (${action.why})`;
   }
+}
+
+/** The timeline's event of a key press, whose detail is describeKey's words. */
+export const KEY_EVENT = 'digit';
+
+/** A key pressed during a call, as the history and `calls --json` show it. */
+export interface KeyPress {
+  key: string;
+  at: number;
+  /** What it did, in describeKey's words ("the message again", "ignored (a machine)"). */
+  did: string;
+}
+
+/** The keys pressed during a call, in order, read from its timeline. */
+export function keysPressed(timeline: readonly CallEventRow[]): KeyPress[] {
+  const presses: KeyPress[] = [];
+  for (const { event, at, detail } of timeline) {
+    if (event !== KEY_EVENT || !detail) continue;
+    const split = detail.indexOf(': ');
+    if (split < 1) continue;
+    presses.push({ key: detail.slice(0, split), at, did: detail.slice(split + 2) });
+  }
+  return presses;
 }

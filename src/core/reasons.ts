@@ -284,6 +284,19 @@ export const SMS_NOT_SENT = {
 } as const;
 
 /**
+ * The SMS backup's outcome in a table's few words (`ringhook calls`): `disabled` names its reason,
+ * as the switch may be on while the server has no gateway.
+ */
+export function smsStatusWords(status: string, error: string | null): string {
+  if (status !== 'disabled') return status.replace(/_/g, ' ');
+  if (error === SMS_NOT_SENT.noGateway) return 'not sent: no SMS gateway';
+  if (error === SMS_NOT_SENT.backupOff) return 'not sent: SMS backup off';
+  if (error === SMS_NOT_SENT.suspended) return 'not sent: account suspended';
+  if (error === SMS_NOT_SENT.accountGone) return 'not sent: account deleted';
+  return 'not sent';
+}
+
+/**
  * What the owner reads about an SMS backup that did not go (or not yet): a sentence, where the
  * `sms_error` kept on the call is the gateway's or the SMS backup's own words (for the admin).
  * Null when there is nothing to explain (sent, delivered, not needed).

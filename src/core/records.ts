@@ -113,6 +113,8 @@ export interface CallRecord {
   amdCause: string | null;
   /** The trunk the call went out through (trunk, or trunk2 the backup). */
   trunk: string | null;
+  /** When it was held for quiet hours: the end it was held until (kept after its release). */
+  heldUntil: number | null;
 }
 
 /** One page of an account's history, newest first. */
@@ -227,6 +229,8 @@ export interface LeftSms {
 export interface WaitingSms {
   callId: string;
   userId: string;
+  /** The call's final state (`sms_instead`: quiet hours' SMS, worded as such). */
+  status: string;
   message: string;
   /** The number that was called, if any. */
   phone: string | null;

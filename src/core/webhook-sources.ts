@@ -27,8 +27,11 @@ export function parseSourceRule(input: string): SourceRule {
     const matcher = parseAddressList(TRADINGVIEW_WEBHOOK_ADDRESSES.join(','));
     return rule('tradingview', matcher, "TradingView's webhook addresses");
   }
-  if (text.split(',').some((entry) => entry.trim().toLowerCase() === 'tradingview'))
+  const entries = text.split(',').map((entry) => entry.trim());
+  if (entries.includes('tradingview'))
     throw new Error('"tradingview" stands alone: use it, or a list of addresses, not both');
+  if (entries.includes('any'))
+    throw new Error('"any" stands alone (every address): use it, or a list of addresses, not both');
   const matcher = parseAddressList(input);
   if (matcher.empty) return ANY_SOURCE;
   const normalized = input

@@ -108,13 +108,23 @@ export function createWebhook(deps: WebhookDeps): Webhook {
 }
 
 /**
- * One line per alert, at info: accepted (its call_id) or refused (the status and why). Never the
- * api_key (the path is not logged) nor the alert's text (only at debug, on a line of its own).
+ * One line per alert, at info: accepted (its call_id), a duplicate (the first alert's call_id), or
+ * refused (the status and why). Never the api_key (the path is not logged) nor the alert's text
+ * (only at debug, on a line of its own).
  */
 function logOutcome(logger: Logger, credentialRefusals: RefusalTally, outcome: Outcome, request: AlertRequest): void {
   const status = outcome.answer.status;
   if (outcome.result === 'accepted') {
     logger.info('alert accepted', { call_id: outcome.callId, user_id: outcome.userId, status });
+    return;
+  }
+  // Answered 200 `success: true`: the sender's alert is taken, as the first one's call.
+  if (outcome.result === 'duplicate') {
+    logger.info('alert accepted as a duplicate: no new call', {
+      call_id: outcome.callId,
+      user_id: outcome.userId,
+      status,
+    });
     return;
   }
   if (outcome.result === 'unauthorized' || outcome.result === 'too_many_failures') {

@@ -77,9 +77,10 @@ export class SmsBackup {
         for (const id of claimed) await fail(id, 'waiting', error);
         continue;
       }
+      const cause = alerts[0]!.status === 'sms_instead' ? 'quiet_hours' : 'missed_call';
       const text = buildSmsText(
         alerts.map((a) => a.message),
-        { maxParts: this.deps.maxParts },
+        { maxParts: this.deps.maxParts, cause },
       );
       const sms = { userId: alerts[0]!.userId, to, text, claimed, until };
       this.track(claimed[0]!, this.courier.deliver(sms, 'sms', true));
@@ -130,7 +131,8 @@ export class SmsBackup {
     if (claimed.length === 0) return;
     const messages = plan.messages.filter((_, i) => claimed.includes(plan.callIds[i]!));
     const until = (call.endedAt ?? this.deps.now()) + this.windowMs;
-    const text = buildSmsText(messages, { maxParts: this.deps.maxParts });
+    const cause = call.state === 'sms_instead' ? 'quiet_hours' : 'missed_call';
+    const text = buildSmsText(messages, { maxParts: this.deps.maxParts, cause });
     await this.courier.deliver({ userId: call.userId, to: plan.to, text, claimed, until }, call.state, false);
   }
 

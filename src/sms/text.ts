@@ -4,25 +4,36 @@ import { DEFAULTS } from '../config/defaults.js';
 import { countSmsParts } from './segments.js';
 
 export const SMS_PREFIX = 'Missed call alert: ';
+/** Quiet hours' SMS (status `sms_instead`): no call was made, so none was missed. */
+export const QUIET_HOURS_PREFIX = 'Alert (quiet hours): ';
+
+/** Why the SMS goes: a call that did not reach its person, or quiet hours' SMS instead of a call. */
+export type SmsCause = 'missed_call' | 'quiet_hours';
 /** Marks a cut text; GSM 7-bit so it never forces UCS-2 by itself. */
 export const TRUNCATION_MARK = '...';
 
-/** The prefix of the SMS for a missed call that carried several alerts. */
-export function groupPrefix(count: number): string {
-  return `Missed call, ${count} alerts: `;
+/** The prefix of the SMS for several alerts: a missed call that carried them, or quiet hours'. */
+export function groupPrefix(count: number, cause: SmsCause = 'missed_call'): string {
+  return cause === 'quiet_hours' ? `${count} alerts (quiet hours): ` : `Missed call, ${count} alerts: `;
 }
 
 /**
  * "Missed call alert: <message>" (or, for a call that carried several alerts, "Missed call, 3
- * alerts: 1) … 2) … 3) …" in order of arrival), trimmed, cut between user-perceived characters
+ * alerts: 1) … 2) … 3) …" in order of arrival; quiet hours' SMS instead of a call: "Alert (quiet
+ * hours): <message>"), trimmed, cut between user-perceived characters
  * (never inside a flag, an emoji with its skin tone or family, a letter with its accents) with
  * "..." so that it fits `maxParts` concatenated parts.
  */
-export function buildSmsText(messages: string | readonly string[], options: { maxParts?: number } = {}): string {
+export function buildSmsText(
+  messages: string | readonly string[],
+  options: { maxParts?: number; cause?: SmsCause } = {},
+): string {
   const maxParts = options.maxParts ?? DEFAULTS.sms.maxParts;
   if (!Number.isInteger(maxParts) || maxParts < 1) throw new RangeError('maxParts must be a positive integer');
   const list = typeof messages === 'string' ? [messages] : messages;
-  const prefix = list.length === 1 ? SMS_PREFIX : groupPrefix(list.length);
+  const cause = options.cause ?? 'missed_call';
+  const single = cause === 'quiet_hours' ? QUIET_HOURS_PREFIX : SMS_PREFIX;
+  const prefix = list.length === 1 ? single : groupPrefix(list.length, cause);
   const body = list.length === 1 ? list[0]!.trim() : list.map((m, i) => `${i + 1}) ${m.trim()}`).join(' ');
   return fitted(prefix, body, maxParts);
 }

@@ -167,6 +167,7 @@ export interface CallRow {
   amd_status: string | null;
   amd_cause: string | null;
   trunk: string | null;
+  held_until: number | null;
 }
 
 export function parseExtra(text: string | null): Record<string, unknown> {
@@ -218,6 +219,7 @@ export function toRecord(row: CallRow): CallRecord {
     amdStatus: row.amd_status,
     amdCause: row.amd_cause,
     trunk: row.trunk,
+    heldUntil: row.held_until ?? null,
   };
 }
 

@@ -182,7 +182,7 @@ describe('ringhook account', () => {
       ],
       [
         ['account', 'create', '--phone', '+14155550123', '--sms-bakup', 'on'],
-        'unknown option --sms-bakup (see ringhook account create --help)',
+        'unknown option --sms-bakup (did you mean --sms-backup?) (see ringhook account create --help)',
       ],
       [['calls', '--bogus'], 'unknown option --bogus (see ringhook calls --help)'],
     ];

@@ -82,6 +82,12 @@ for (const kind of STORE_KINDS) {
       expect(rows.filter((r) => r.accepted)).toHaveLength(1);
       const dup = rows.find((r) => r.status === 'duplicate');
       expect(dup?.error).toBe(`duplicate of ${one.json.call_id}`);
+      // serve's log says what the sender was told: taken, as the first alert's call (not refused).
+      const logged = t.logs.filter((l) => l.user_id === a.userId && String(l.msg).startsWith('alert '));
+      expect(logged.map((l) => [l.msg, l.status, l.call_id])).toEqual([
+        ['alert accepted', 200, one.json.call_id],
+        ['alert accepted as a duplicate: no new call', 200, one.json.call_id],
+      ]);
       // Another extra field is another alert; past the window the same alert rings again.
       const other = await t.post(hookPath(a), JSON.stringify({ message: 'BTC up', ticker: 'BTCUSD', x: 2 }), JSON_TYPE);
       expect(other.json.duplicate).toBeUndefined();

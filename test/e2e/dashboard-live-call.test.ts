@@ -10,6 +10,7 @@ import { freeUdpPort, freeUdpPortPair } from '../helpers/ports.js';
 import { managedTelephonyEnv, realClock, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { createAccount } from '../helpers/accounts.js';
+import { buildOnce, runCli } from '../helpers/cli.js';
 
 const PASSWORD = 'correct horse battery staple';
 let t: TestService;
@@ -18,6 +19,7 @@ let trunkPort: number;
 
 beforeAll(async () => {
   await provisionAsterisk();
+  buildOnce();
   trunkPort = await freeUdpPort();
   t = await startTestService(await managedTelephonyEnv(trunkPort), realClock());
   browser = await launchChromium();
@@ -62,8 +64,18 @@ it('Send test call rings the phone and the history row progresses live to acknow
   expect([...seen].some((l) => ['Dialing', 'Ringing', 'Answered'].includes(l))).toBe(true);
   expect(await page.evaluate('window.notReloaded')).toBe(true);
   expect(await row.innerText()).toMatch(/Talk time/);
+  // The key the phone pressed, with its time and what it did: on the card live, and after a reload.
+  const keyLine = /Keys pressed\s+1 at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: acknowledged/;
+  await row.locator('ol.keys').waitFor({ timeout: 5_000 });
+  expect(await row.innerText()).toMatch(keyLine);
+  await page.reload();
+  expect(await page.locator('#calls > li').first().innerText()).toMatch(keyLine);
   await screenshot(page, 'history-live-test-call');
   await context.close();
   expect(t.takeErrorLogs()).toEqual([]);
   expect((await t.service.stores.calls.usage(owner.userId)).used).toBe(0);
+  // `ringhook calls --json`, a real process on the same database: the same key, its time and deed.
+  const [listed] = runCli(['calls', '--account', owner.userId, '--json'], { RINGHOOK_DATA_DIR: t.dataDir }).json;
+  expect(listed.keys).toEqual([{ key: '1', at: expect.stringMatching(/^\d{4}-.*Z$/), did: 'acknowledged' }]);
+  expect(Date.parse(listed.keys[0].at)).toBeGreaterThanOrEqual(Date.parse(listed.answered_at));
 }, 90_000);

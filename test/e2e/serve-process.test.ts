@@ -2,6 +2,7 @@
 // would: doctor, test-call, /healthz, /metrics, and kill -9 with calls queued and ringing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -19,13 +20,15 @@ let baseUrl: string;
 let trunkPort: number;
 let ariPort: number;
 let dataDir: string;
+const cliDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-cli-dir-'));
 
 async function startServe(): Promise<void> {
   serveOutput = '';
   // The README's first command, as `npm start` runs it (the script ends in `exec node … serve`, so the
   // pid is serve's own and kill -9 reaches it).
+  // The ringhook command npm start puts on the PATH goes to a folder of the test's own, never the machine's.
   const child = spawn('bash', [path.join(REPO_ROOT, 'scripts/start.sh')], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, RINGHOOK_CLI_DIR: cliDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c: Buffer) => (serveOutput += c.toString()));
@@ -108,6 +111,12 @@ afterEach(async () => {
 });
 
 describe('an operator with a running serve', () => {
+  it('npm start put the ringhook command on the PATH (here the folder RINGHOOK_CLI_DIR names), said once', () => {
+    const launcher = path.join(cliDir, 'ringhook');
+    expect(fs.readFileSync(launcher, 'utf8')).toContain(path.join(REPO_ROOT, 'bin', 'ringhook.js'));
+    expect(serveOutput).toContain(`ringhook: put the ringhook command at ${launcher}`);
+  });
+
   it('doctor says every part is healthy', () => {
     const res = runCli(['doctor', '--json'], env);
     expect(res.code, res.stdout + res.stderr).toBe(0);

@@ -146,7 +146,17 @@ describe('postgres store: several nodes', () => {
     });
     expect(taken[0]!.sms).toEqual({
       handingOver: [handingOver],
-      waiting: [{ callId: waiting, userId, message: 'waiting', phone: phoneOf(waiting), carriedBy: null, claimedAt }],
+      waiting: [
+        {
+          callId: waiting,
+          userId,
+          status: 'busy',
+          message: 'waiting',
+          phone: phoneOf(waiting),
+          carriedBy: null,
+          claimedAt,
+        },
+      ],
       ended: [
         {
           callId: ended,

@@ -259,8 +259,8 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     });
     expect(await store.sms.staleSmsClaims()).toEqual([]);
     expect(await store.sms.waitingSmsLeft()).toEqual([
-      { callId: carrier, userId, message: 'first', phone: PHONE, carriedBy: null, claimedAt },
-      { callId: carried, userId, message: 'second', phone: null, carriedBy: carrier, claimedAt },
+      { callId: carrier, userId, status: 'busy', message: 'first', phone: PHONE, carriedBy: null, claimedAt },
+      { callId: carried, userId, status: 'busy', message: 'second', phone: null, carriedBy: carrier, claimedAt },
     ]);
     expect(await store.sms.resumeSms([carrier, other])).toBe(false);
     expect(await store.sms.resumeSms([carrier, carried])).toBe(true);

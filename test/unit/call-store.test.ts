@@ -94,6 +94,7 @@ describe('SqliteCallStore', () => {
       amdStatus: null,
       amdCause: null,
       trunk: null,
+      heldUntil: null,
       reasonDetail: null,
     });
     expect(calls.get('call_missing')).toBeUndefined();

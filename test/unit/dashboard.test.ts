@@ -47,6 +47,7 @@ function historyEntry(fields: Partial<CallRecord>): CallRecord {
     amdStatus: null,
     amdCause: null,
     trunk: null,
+    heldUntil: null,
   };
   const noSms = { smsStatus: null, smsMessageId: null, smsParts: null, smsAt: null, smsError: null };
   return {
@@ -138,6 +139,30 @@ describe('html', () => {
       }).value,
     );
     expect(older).toContain('Details SIP 486, cause 17 (User busy)');
+  });
+
+  it('the Unconfirmed and Voicemail badges say what became of the SMS backup, never an SMS that was not sent', () => {
+    const badgeText = (entry: CallRecord) => {
+      const markup = callItem(entry).value;
+      const title = /class="badge[^"]*" title="([^"]*)"/.exec(markup)?.[1];
+      const spoken = /<span class="sr-only">: ([^<]*)<\/span>/.exec(markup)?.[1];
+      expect(spoken).toBe(title);
+      return title ?? '';
+    };
+    // No gateway on this server: the SMS line says "not sent", and so does the badge.
+    const noGateway = badgeText(historyEntry({ status: 'unconfirmed', smsStatus: 'disabled' }));
+    expect(noGateway).not.toContain('went out');
+    expect(noGateway).toBe('Answered, but 1 was not pressed to confirm. Then no SMS was sent.');
+    expect(badgeText(historyEntry({ status: 'voicemail', smsStatus: 'failed' }))).toBe(
+      'A voicemail or answering machine took the call; the message was left on it. Then the SMS backup failed.',
+    );
+    expect(badgeText(historyEntry({ status: 'unconfirmed', smsStatus: 'sent' }))).toContain(
+      'Then the SMS backup went out.',
+    );
+    // Not decided yet: nothing said about it.
+    expect(badgeText(historyEntry({ status: 'unconfirmed', smsStatus: null }))).toBe(
+      'Answered, but 1 was not pressed to confirm.',
+    );
   });
 
   it('renders a history entry with attacker-controlled fields as text', () => {

@@ -133,7 +133,9 @@ describe('Dialer (stand-in ARI)', () => {
     const smsAccount = t.accounts.update(t.account.userId, { quietMode: 'sms' })!;
     const sms = t.alert('an SMS instead');
     t.dialer.enqueue({ callId: sms, kind: 'alert', message: 'an SMS instead', account: smsAccount });
-    expect(await t.final(sms)).toMatchObject({ state: 'sms_instead', phone: null });
+    // The SMS goes to the account's phone, and its row names it.
+    expect(await t.final(sms)).toMatchObject({ state: 'sms_instead', phone: smsAccount.phone });
+    expect(t.row(sms).phone).toBe(smsAccount.phone);
     expect(t.ari.originated).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 // What a key does during a call (core/keypad): the pure decision the call script acts on.
 import { describe, expect, it } from 'vitest';
-import { describeKey, keyAction, type KeypadState } from '../../src/core/keypad.js';
+import { describeKey, keyAction, type KeypadState, keysPressed } from '../../src/core/keypad.js';
 
 const person: KeypadState = { answered: true, machine: false, acknowledged: false };
 
@@ -40,5 +40,21 @@ describe('describeKey', () => {
     expect(describeKey('0', keyAction('0', person))).toBe('0: the keys');
     expect(describeKey('1', keyAction('1', person))).toBe('1: acknowledged');
     expect(describeKey('1', keyAction('1', { ...person, machine: true }))).toBe('1: ignored (a machine)');
+  });
+});
+
+describe('keysPressed', () => {
+  it("reads the key presses off a call's timeline, in order, with their times and what they did", () => {
+    expect(
+      keysPressed([
+        { at: 1, event: 'answered', detail: null },
+        { at: 2, event: 'digit', detail: describeKey('2', { act: 'repeat' }) },
+        { at: 3, event: 'digit', detail: describeKey('*', { act: 'ignore', why: 'a machine' }) },
+        { at: 4, event: 'sms_waiting', detail: '2: not a key' },
+      ]),
+    ).toEqual([
+      { key: '2', at: 2, did: 'the message again' },
+      { key: '*', at: 3, did: 'ignored (a machine)' },
+    ]);
   });
 });

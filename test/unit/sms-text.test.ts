@@ -160,3 +160,11 @@ describe('buildSmsText for a call that carried several alerts', () => {
     expect(text.endsWith('...')).toBe(true);
   });
 });
+
+describe("quiet hours' SMS (sms_instead)", () => {
+  it('says quiet hours, never a missed call: no call was made', () => {
+    expect(buildSmsText('ETH crossed 4000', { cause: 'quiet_hours' })).toBe('Alert (quiet hours): ETH crossed 4000');
+    expect(buildSmsText(['a', 'b'], { cause: 'quiet_hours' })).toBe('2 alerts (quiet hours): 1) a 2) b');
+    expect(buildSmsText('ETH crossed 4000')).toBe('Missed call alert: ETH crossed 4000');
+  });
+});

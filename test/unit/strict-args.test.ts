@@ -27,7 +27,7 @@ describe('argumentsProblem', () => {
   });
 
   it.each([
-    [['abc', '--plam', 'free'], 'unknown option --plam'],
+    [['abc', '--plam', 'free'], 'unknown option --plam (did you mean --plan?)'],
     [['abc', '-x'], 'unknown option -x'],
     [['abc', 'def'], 'unexpected argument "def"'],
     [['abc', '--json', 'yes'], 'unexpected argument "yes" (--json takes no value)'],

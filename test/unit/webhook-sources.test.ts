@@ -36,6 +36,9 @@ describe('parseSourceRule', () => {
     expect(() => parseSourceRule('127.0.0.1/33')).toThrow(/prefix/);
     expect(() => parseSourceRule('not-an-ip')).toThrow(/not an IP/);
     expect(() => parseSourceRule('tradingview, 10.0.0.0/8')).toThrow(/stands alone/);
+    expect(() => parseSourceRule('any, 1.2.3.4')).toThrow(
+      '"any" stands alone (every address): use it, or a list of addresses, not both',
+    );
   });
 });
 

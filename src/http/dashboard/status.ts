@@ -24,12 +24,12 @@ export const STATUSES: Record<string, StatusInfo> = {
   voicemail: {
     label: 'Voicemail',
     tone: 'warn',
-    explain: 'A voicemail or answering machine took the call; the message was left on it and the SMS backup went out.',
+    explain: 'A voicemail or answering machine took the call; the message was left on it.',
   },
   unconfirmed: {
     label: 'Unconfirmed',
     tone: 'warn',
-    explain: 'Answered, but 1 was not pressed to confirm; the SMS backup went out.',
+    explain: 'Answered, but 1 was not pressed to confirm.',
   },
   busy: { label: 'Busy', tone: 'warn', explain: 'The line was busy.' },
   no_answer: { label: 'No answer', tone: 'warn', explain: 'The phone rang but nobody answered.' },
@@ -76,6 +76,27 @@ export const STATUSES: Record<string, StatusInfo> = {
 
 export function statusInfo(status: string): StatusInfo {
   return STATUSES[status] ?? { label: status.replace(/_/g, ' '), tone: 'muted', explain: `Status ${status}.` };
+}
+
+/** What the SMS backup did, as the end of a badge's sentence: only what happened (a server without a gateway sent none). */
+const SMS_OUTCOME: Record<string, string> = {
+  sending: 'the SMS backup is being sent.',
+  waiting: 'the SMS backup waits for the SMS gateway.',
+  sent: 'the SMS backup went out.',
+  delivered: 'the SMS backup went out and was delivered.',
+  failed: 'the SMS backup failed.',
+  disabled: 'no SMS was sent.',
+};
+
+/** The statuses whose outcome sends the SMS backup: their sentence says what became of it. */
+const SMS_AFTER = new Set(['voicemail', 'unconfirmed']);
+
+/** The badge's sentence for a call: its status's, and for a status that sends an SMS, what the SMS did. */
+export function statusExplain(status: string, smsStatus: string | null): string {
+  const explain = statusInfo(status).explain;
+  if (!SMS_AFTER.has(status) || smsStatus === null) return explain;
+  const sms = SMS_OUTCOME[smsStatus];
+  return sms ? `${explain} Then ${sms}` : explain;
 }
 
 /** The history filter: one choice per status, plus every in-progress status together. */

@@ -37,7 +37,7 @@ const SQL = {
   // This node's, and those of nodes that left (a rolling deploy gives new node ids): now this node's.
   waitingSmsLeft: `UPDATE calls SET sms_node = $1
                    WHERE sms_status = 'waiting' AND (sms_node = $1 OR sms_node IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL))
-                   RETURNING id, call_id AS "callId", user_id AS "userId", message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt"`,
+                   RETURNING id, call_id AS "callId", user_id AS "userId", status, message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt"`,
   smsLeftFails:
     "UPDATE calls SET sms_status = 'failed', sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = $2",
 } as const;

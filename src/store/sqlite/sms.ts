@@ -26,7 +26,7 @@ const SQL = {
   endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, phone, status, carried_by AS carriedBy, updated_at AS endedAt FROM calls
                     WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= ?
                     ORDER BY id`,
-  waitingSms: `SELECT call_id AS callId, user_id AS userId, message, phone, carried_by AS carriedBy, sms_at AS claimedAt
+  waitingSms: `SELECT call_id AS callId, user_id AS userId, status, message, phone, carried_by AS carriedBy, sms_at AS claimedAt
                FROM calls WHERE sms_status = 'waiting' ORDER BY id`,
 } as const;
 

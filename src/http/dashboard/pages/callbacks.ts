@@ -19,13 +19,19 @@ const STATUS_WORDS: Record<CallbackDelivery['status'], string> = {
   gone: 'not sent (callbacks off)',
 };
 
+/** A delivery's status in words: pending and never tried is waiting to be sent, not to be tried again. */
+function statusWords(d: CallbackDelivery): string {
+  if (d.status === 'pending' && d.attempts === 0) return 'waiting to be sent';
+  return STATUS_WORDS[d.status];
+}
+
 function deliveryRow(d: CallbackDelivery): SafeHtml {
   const answer = d.lastHttpStatus !== null ? `HTTP ${d.lastHttpStatus}` : (d.lastError ?? '—');
   const next = d.status === 'pending' && d.attempts > 0 ? html`; next try ${formatTime(d.nextAttemptAt)}` : '';
   return html`<tr data-delivery="${d.messageId}" data-status="${d.status}">
   <td><time datetime="${new Date(d.createdAt).toISOString()}">${formatTime(d.createdAt)}</time></td>
   <td><code>${d.type}</code></td>
-  <td class="delivery-status">${STATUS_WORDS[d.status]}${next}</td>
+  <td class="delivery-status">${statusWords(d)}${next}</td>
   <td>${d.attempts}</td>
   <td>${answer}${d.lastHttpStatus !== null && d.lastError && d.lastError !== `HTTP ${d.lastHttpStatus}` ? ` (${d.lastError})` : ''}</td>
 </tr>`;

@@ -1,11 +1,12 @@
 // The call history: one card per call or rejected alert, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
+import type { KeyPress } from '../../../core/keypad.js';
 import { hangupDetail, smsReasonText } from '../../../core/reasons.js';
 import type { CallRecord as HistoryEntry, HistoryPage } from '../../../core/records.js';
 import { formatDuration, formatTime, formatValue } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { page, type Notice, type Viewer } from '../layout.js';
-import { FILTERS, statusInfo } from '../status.js';
+import { FILTERS, statusExplain, statusInfo } from '../status.js';
 import { testCallForm } from './overview.js';
 
 function fact(label: string, value: string | number | null | undefined | SafeHtml): SafeHtml {
@@ -25,9 +26,11 @@ function smsText(entry: HistoryEntry, details: boolean): string | null {
   return `${status}${parts}${said}${raw}`;
 }
 
-export function badge(status: string): SafeHtml {
+/** `smsStatus`: the call's SMS backup, so the sentence says what became of it (no SMS is not "went out"). */
+export function badge(status: string, smsStatus: string | null = null): SafeHtml {
   const info = statusInfo(status);
-  return html`<span class="badge ${info.tone}" title="${info.explain}" data-status="${status}"><span class="label">${info.label}</span><span class="sr-only">: ${info.explain}</span></span>`;
+  const explain = statusExplain(status, smsStatus);
+  return html`<span class="badge ${info.tone}" title="${explain}" data-status="${status}"><span class="label">${info.label}</span><span class="sr-only">: ${explain}</span></span>`;
 }
 
 /**
@@ -41,13 +44,26 @@ function technicalDetail(entry: HistoryEntry): string | null {
   return hangupDetail(entry.hangupCause, entry.hangupCauseText ?? '', entry.sipCode ?? undefined);
 }
 
-/** `details`: show the technical detail (the viewer is an admin). */
-export function callItem(entry: HistoryEntry, options: { details?: boolean } = {}): SafeHtml {
+/** The keys pressed, each with its time and what it did, in order. */
+function keysList(keys: readonly KeyPress[] | undefined): SafeHtml | null {
+  if (!keys || keys.length === 0) return null;
+  const items = keys.map(
+    (k) =>
+      html`<li><kbd>${k.key}</kbd> at <time datetime="${new Date(k.at).toISOString()}">${formatTime(k.at)}</time>: ${k.did}</li>`,
+  );
+  return html`<ol class="keys">${items}</ol>`;
+}
+
+/** `details`: show the technical detail (the viewer is an admin); `keys`: the keys pressed during the call. */
+export function callItem(
+  entry: HistoryEntry,
+  options: { details?: boolean; keys?: readonly KeyPress[] | undefined } = {},
+): SafeHtml {
   const extras = Object.entries(entry.extra).map(([key, value]) => fact(key, formatValue(value)));
   return html`<li id="call-${entry.callId}" data-status="${entry.status}">
   <div class="head">
     <time datetime="${new Date(entry.receivedAt).toISOString()}">${formatTime(entry.receivedAt)}</time>
-    ${badge(entry.status)}
+    ${badge(entry.status, entry.smsStatus)}
     <span class="kind">${entry.kind === 'test' ? 'Test call' : entry.accepted ? 'Alert' : 'Alert not called'}</span>
   </div>
   <p class="message">${entry.message}</p>
@@ -63,6 +79,7 @@ export function callItem(entry: HistoryEntry, options: { details?: boolean } = {
     ${fact('Talk time', formatDuration(entry.talkMs))}
     ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
     ${fact('Answered by', machineVerdict(entry))}
+    ${fact('Keys pressed', keysList(options.keys))}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
     ${fact('SMS', smsText(entry, options.details === true))}
     ${fact('Reason', entry.error)}
@@ -84,6 +101,8 @@ function machineVerdict(entry: HistoryEntry): string | null {
 export interface HistoryModel {
   viewer: Viewer;
   page: HistoryPage;
+  /** The keys pressed during the page's calls (only those with any). */
+  keys?: ReadonlyMap<string, readonly KeyPress[]>;
   filter: string | undefined;
   /** True on the first page: new calls are prepended live. */
   first: boolean;
@@ -143,7 +162,7 @@ ${testCall}
 ${filterForm(model)}
 ${empty}
 <ol class="calls" id="calls" aria-label="Calls, newest first"${live ? html` data-live="${live}"` : ''} data-filter="${model.filter ?? ''}">
-${model.page.entries.map((entry) => callItem(entry, { details: model.viewer.admin }))}
+${model.page.entries.map((entry) => callItem(entry, { details: model.viewer.admin, keys: model.keys?.get(entry.callId) }))}
 </ol>
 ${pager(model)}`;
 }

@@ -1,6 +1,7 @@
 // The owner's pages and actions: overview, history, its live row fragments, SMS backup,
 // confirmation required, quiet hours (routes/quiet-hours.ts), duplicates and sources (routes/owner-controls.ts), language, voice and intro, "Hear it" (routes/hear.ts), the contact card,
 // test call, regeneration of the webhook URL.
+import { keyPressesOf } from '../../../store/key-presses.js';
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { z } from 'zod';
 import { contactCard } from '../../../core/contact-card.js';
@@ -106,7 +107,8 @@ async function historyRow(ctx: DashboardContext, event: H3Event, { account, view
   if (!entry) return plain(404, 'No such call.');
   const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
   if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
-  return htmlResponse(200, callItem(entry, { details: viewer.admin }).value);
+  const keys = (await keyPressesOf(ctx.deps.store.progress, [entry])).get(entry.callId);
+  return htmlResponse(200, callItem(entry, { details: viewer.admin, keys }).value);
 }
 
 async function flipSwitch(
