@@ -20,6 +20,10 @@ export function answerPlainHttpOnTls(server: Server): void {
   if (!tlsListener) return;
   server.removeListener('connection', tlsListener);
   server.prependListener('connection', (socket: Socket) => {
+    // Until TLS takes the socket nothing else listens for its errors, and a client's reset before its
+    // first byte (ECONNRESET) would otherwise be an unhandled 'error' that ends the process. Kept
+    // after TLS takes it: a failing raw socket is destroyed, which TLS then sees as its close.
+    socket.on('error', () => socket.destroy());
     socket.once('readable', () => {
       const first = socket.read() as Buffer | null;
       if (first === null) return;

@@ -1,6 +1,7 @@
 // http:// typed for https:// (#52): a real serve's HTTPS port answers a plain HTTP request with a
 // sentence saying to use https, as nginx does, and goes on serving HTTPS as before.
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -40,4 +41,23 @@ it('answers a plain HTTP request on the HTTPS port: 400, use https://', async ()
   const secure = await t.post('/webhook/0123456789abcdef0123456789abcdef/rk_nope', 'x');
   expect(secure.status).toBe(401);
   expect(t.takeErrorLogs()).toEqual([]);
+});
+
+it('a connection reset before its first byte costs nothing: serve goes on answering', async () => {
+  const port = t.service.servers.httpsPort;
+  // Reset while serve waits for the first bytes to tell HTTP from TLS: an 'error' with nobody
+  // listening on the raw socket would end the process.
+  for (let i = 0; i < 3; i += 1) {
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        setTimeout(() => {
+          socket.resetAndDestroy();
+          resolve();
+        }, 20);
+      });
+      socket.on('error', reject);
+    });
+  }
+  const secure = await t.post('/webhook/0123456789abcdef0123456789abcdef/rk_nope', 'x');
+  expect(secure.status).toBe(401);
 });
