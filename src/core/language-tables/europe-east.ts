@@ -2,7 +2,7 @@
 // decimals are said in words (две целых тридцать пять сотых): espeak-ng reads 2,35 as "two and
 // three five tenths".
 import { decimalComma, digitsLanguage } from '../number-words.js';
-import { russianDecimal } from '../native-numbers.js';
+import { russianDecimal, russianLargeWhole } from '../native-numbers.js';
 import { asWritten, countNoun, lang, monthDate, ordinals, polishForm, russianForm, same, units } from './helpers.js';
 
 export const pl = lang(
@@ -179,6 +179,7 @@ export const ru = lang(
     percent: 'процентов',
     times: 'раз',
     decimal: russianDecimal,
+    largeWhole: russianLargeWhole,
     localDecimalComma: true,
   }),
   {

@@ -4,6 +4,7 @@ export type { Rule, RuleContext } from './rule-context.js';
 export { TIMEFRAMES } from './timeframes.js';
 import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
+import { numberSource } from './number-marks.js';
 import { sayDate, sayIsoTime, sayTime12, sayTime24 } from './times.js';
 import { isKnownWord } from './lexicon.js';
 import {
@@ -78,10 +79,8 @@ const INDICATOR_AFTER = new RegExp(`^\\s*(?:${INDICATOR_NAMES})\\b`);
 /** What every group of rules is built from: the language, its words and the patterns it writes numbers with. */
 function ruleKit(lang: SpeechLanguage) {
   const w = wordsOf(lang);
-  const group = `[${escapeRegExp(lang.groupSeparator)}\\u00A0\\u202F]`;
   const point = escapeRegExp(lang.decimalSeparator);
-  const localDecimal = lang.localDecimalComma ? '\\d+,(?:\\d{1,2}|\\d{4,})(?![\\d,.])|' : '';
-  const number = `${localDecimal}(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${point}\\d+)?|${point}\\d+`;
+  const number = numberSource(lang);
   const currency = `[${Object.keys(w.currencies).map(escapeRegExp).join('')}]`;
   const indicator = `(?:${INDICATOR_NAMES})\\d{0,4}`;
   const magnitudes = Object.keys(MAGNITUDE_SUFFIXES).sort(byLengthDesc).join('|');

@@ -1,0 +1,91 @@
+// The families of #57 over generated cases in every language each concerns: numbers written the
+// language's own way (its thousands and decimal marks, the charting platforms' way, no-break and
+// narrow no-break spaces), each read to the same whole and decimals.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/language-types.js';
+import { speakable } from '../../src/core/speakable.js';
+import { THOUSANDS_MARK } from '../../src/core/speech-text/number-marks.js';
+import { sayRead } from '../../src/core/speech-text/numbers.js';
+
+const runs = { numRuns: 200 };
+const language = fc.constantFrom(...LANGUAGE_CODES);
+
+/** Digits grouped by threes with a mark: 2345678 and ' ' → "2 345 678". */
+const grouped = (digits: string, mark: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, mark);
+
+/** The decimal mark a language writes. */
+const decimalMark = (code: LanguageCode) => (LANGUAGES[code].localDecimalComma ? ',' : '.');
+
+describe('numbers written the language’s own way', () => {
+  const wholes = fc.integer({ min: 1000, max: 99_999_999 }).map(String);
+  const fractions = fc.option(fc.stringMatching(/^\d{1,4}$/), { nil: undefined });
+
+  it('its own marks, the platforms’ marks and no-break spaces all read to the same number', () => {
+    fc.assert(
+      fc.property(
+        language,
+        wholes,
+        fractions,
+        fc.constantFrom('own', 'platform', 'nbsp', 'narrow'),
+        (code, whole, fraction, style) => {
+          const lang = LANGUAGES[code];
+          const own = THOUSANDS_MARK[code] === ' ' ? ' ' : THOUSANDS_MARK[code];
+          const [group, point] = {
+            own: [own, decimalMark(code)],
+            platform: [',', '.'],
+            nbsp: ['\u00A0', decimalMark(code)],
+            narrow: ['\u202F', decimalMark(code)],
+          }[style] as [string, string];
+          // The platforms' 1,234 with no decimals is a decimal where ',' is the decimal mark: there, written with decimals or two groups.
+          if (style === 'platform' && fraction === undefined && whole.length <= 6 && lang.localDecimalComma) return;
+          const written = grouped(whole, group) + (fraction === undefined ? '' : point + fraction);
+          const expected = sayRead(fraction === undefined ? { whole } : { whole, fraction }, lang);
+          const said = speakable(`Kurs ${written} ok`, lang);
+          expect(said, `${code} ${JSON.stringify(written)}`).toContain(expected.split(' ')[0]!);
+          expect(said.replace(/\s+/g, ' '), `${code} ${JSON.stringify(written)}`).toContain(
+            expected.replace(/\s+/g, ' '),
+          );
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('one mark and three digits after it: thousands where the language groups with the mark, a decimal elsewhere', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.integer({ min: 1, max: 999 }),
+        fc.stringMatching(/^\d{3}$/),
+        fc.constantFrom('.', ','),
+        (code, head, tail, mark) => {
+          const lang = LANGUAGES[code];
+          const decimals = mark === '.' || lang.localDecimalComma;
+          if (!decimals) return; // English 1,234: thousands, as always.
+          const written = `${head}${mark}${tail}`;
+          const thousands = THOUSANDS_MARK[code] === mark;
+          const expected = sayRead(
+            thousands ? { whole: `${head}${tail}` } : { whole: String(head), fraction: tail },
+            lang,
+          );
+          expect(speakable(`Kurs ${written} ok`, lang).replace(/\s+/g, ' '), `${code} ${written}`).toContain(
+            expected.replace(/\s+/g, ' '),
+          );
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('a whole part of 0 is a decimal whatever the marks: 0.125 and 0,125', () => {
+    for (const code of LANGUAGE_CODES) {
+      const lang = LANGUAGES[code];
+      const expected = sayRead({ whole: '0', fraction: '125' }, lang).replace(/\s+/g, ' ');
+      expect(speakable('Kurs 0.125 ok', lang).replace(/\s+/g, ' '), code).toContain(expected);
+      if (lang.localDecimalComma)
+        expect(speakable('Kurs 0,125 ok', lang).replace(/\s+/g, ' '), code).toContain(expected);
+    }
+  });
+});
