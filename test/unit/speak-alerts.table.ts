@@ -220,4 +220,27 @@ export const ROWS: Row[] = [
     /eleven thousand two hundred fifty point five and one hundred thirty-one point two zero zero/,
   ],
   ['own-numbers', 'en', 'Nikkei 38 500 (narrow spaces 38\u202F500)', /thirty-eight thousand five hundred\)/],
+
+  // 10. Money: signs and codes before or after the amount, in every language (#57).
+  ['money', 'en', 'Deposit R$ 5,000 and ₿2, fees ₹100', /five thousand reais and two bitcoin, fees one hundred rupees/],
+  [
+    'money',
+    'en',
+    'CNH 7.25 元, Nikkei 円100, 100 USD, EUR 50',
+    /seven point two five yuan/,
+    /one hundred yen/,
+    /one hundred dollars, fifty euros/,
+  ],
+  ['money', 'de', 'Gewinn 1.250 € und 300 zł', /1250 Euro und 300 Złoty/],
+  ['money', 'fr', 'Objectif 64 318,5 € puis 100 ₽', /64318,5 euros puis 100 roubles/],
+  ['money', 'es', 'Ganancia 2.500 ₹ y ₺100', /2500 rupias y 100 liras/],
+  ['money', 'it', 'Profitto 1.000 € e 5 ₿', /1000 euro e 5 bitcoin/],
+  ['money', 'pt', 'Petrobras R$ 38,50, meta R$ 40', /38,50 reais, meta 40 reais/],
+  ['money', 'nl', 'Winst €250 en 10 ₽', /250 euro en 10 roebel/],
+  ['money', 'pl', 'Zysk 2 zł, cel 25 zł, 1,5 zł', /2 złote, cel 25 złotych, 1,5 złotego/],
+  ['money', 'tr', 'THYAO ₺300, hedef 320 TL', /300 lira, hedef 320 lira/],
+  ['money', 'ru', 'Сбер 300 ₽, цель 2 ₽', /300 рублей, цель 2 рубля/],
+  ['money', 'ja', '価格38500円 ₿1', /さんまん はっせんごひゃく えん/, /いち ビットコイン/],
+  ['money', 'zh', '茅台 1800元 ₽100', /一千八百 元/, /一百 卢布/],
+  ['money', 'ko', '삼성전자 ₩80000 ₹5', /80000 원/, /5 루피/],
 ];

@@ -1,11 +1,13 @@
 // The families of #57 over generated cases in every language each concerns: numbers written the
 // language's own way (its thousands and decimal marks, the charting platforms' way, no-break and
-// narrow no-break spaces), each read to the same whole and decimals.
+// narrow no-break spaces), each read to the same whole and decimals; money, every sign and code before
+// or after the amount, said by its name in the form the count takes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/language-types.js';
 import { speakable } from '../../src/core/speakable.js';
+import { currencyForms, WRITTEN_CURRENCIES } from '../../src/core/speech-text/currencies.js';
 import { THOUSANDS_MARK } from '../../src/core/speech-text/number-marks.js';
 import { sayRead } from '../../src/core/speech-text/numbers.js';
 
@@ -87,5 +89,38 @@ describe('numbers written the language’s own way', () => {
       if (lang.localDecimalComma)
         expect(speakable('Kurs 0,125 ok', lang).replace(/\s+/g, ' '), code).toContain(expected);
     }
+  });
+});
+
+describe('money: every sign and code, before or after the amount', () => {
+  it('is said by its name in the call’s language, in the form the count takes, and no sign is left', () => {
+    const written = fc.constantFrom(...Object.keys(WRITTEN_CURRENCIES));
+    const amounts = fc.constantFrom('1', '2', '5', '21', '250', '1.5');
+    const places = fc.constantFrom('before', 'before-spaced', 'after', 'after-spaced');
+    fc.assert(
+      fc.property(language, written, amounts, places, (code, sign, amount, place) => {
+        const lang = LANGUAGES[code];
+        const letters = /\p{L}$/u.test(sign) || /^\p{L}/u.test(sign);
+        const money = {
+          before: letters ? `${sign} ${amount}` : `${sign}${amount}`,
+          'before-spaced': `${sign} ${amount}`,
+          after: letters ? `${amount} ${sign}` : `${amount}${sign}`,
+          'after-spaced': `${amount} ${sign}`,
+        }[place];
+        const alert = `Ziel ${money} ok`;
+        const said = speakable(alert, lang);
+        const forms = currencyForms(WRITTEN_CURRENCIES[sign]!, lang, lang.words);
+        const number = amount === '1.5' ? { whole: '1', fraction: '5' } : { whole: amount };
+        const form =
+          number.fraction !== undefined
+            ? (lang.words.fractionForm ?? 'many')
+            : (lang.words.plural?.(Number(amount)) ?? (amount === '1' ? 'one' : 'many'));
+        const name = forms[form] ?? forms.many;
+        expect(said, `${code}: ${alert}`).toContain(` ${name}`);
+        expect(said, `${code}: ${alert}`).toContain(sayRead(number, lang).split(' ')[0]!);
+        expect(said, `${code}: ${alert}`).not.toMatch(/\p{Sc}/u);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -2,16 +2,15 @@
 // magnitudes (7.5M, $2B, 100k).
 import { english, MAX_CARDINAL, type NumberLanguage, ZERO_RUN } from '../number-words.js';
 import {
-  type CurrencySymbol,
   formAfter,
   ENGLISH_WORDS,
   type Magnitude,
   pick,
   type Quantity,
   type SpeechLanguage,
-  type SpeechWords,
   wordsOf,
 } from './words.js';
+import { currencyForms, WRITTEN_CURRENCIES } from './currencies.js';
 import { type MarkedLanguage, type ReadNumber, readWritten } from './number-marks.js';
 
 /** Each letter on its own, digits as words: "6E" → "six E". */
@@ -97,16 +96,9 @@ export function sayAmount(amount: WrittenAmount, lang: SpeechLanguage): string {
   if (amount.quantity)
     words.push(pick((w.quantities ?? ENGLISH_WORDS.quantities!)[amount.quantity], formAfter(w, parts)));
   if (amount.currency && magnitudeWord) words.push(w.magnitudeOf ?? '');
-  if (amount.currency)
-    words.push(sayCurrencyName(amount.currency as CurrencySymbol, w, amount.magnitude ? { whole: '5' } : parts));
+  const currency = amount.currency === undefined ? undefined : WRITTEN_CURRENCIES[amount.currency];
+  // $100 "dollars", 1 "dollar"; after a magnitude always the plural (two billion dollars).
+  if (currency)
+    words.push(pick(currencyForms(currency, lang, w), formAfter(w, amount.magnitude ? { whole: '5' } : parts)));
   return words.filter(Boolean).join(' ');
-}
-
-/** $100 "dollars", 1 "dollar"; after a magnitude always the plural (two billion dollars). */
-function sayCurrencyName(
-  symbol: CurrencySymbol,
-  w: SpeechWords,
-  written: { whole: string; fraction?: string | undefined },
-): string {
-  return pick(w.currencies[symbol], formAfter(w, written));
 }

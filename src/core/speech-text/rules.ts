@@ -19,6 +19,7 @@ import {
 import { indicatorRules } from './indicators.js';
 import { timeframeRules } from './timeframes.js';
 import { CAPS_WORDS, INDEX_NAMES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
+import { WRITTEN_CURRENCIES } from './currencies.js';
 import { type Magnitude, type Quantity, type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
 
 /** Symbols said as words, longest first where one begins another. */
@@ -81,7 +82,12 @@ function ruleKit(lang: SpeechLanguage) {
   const w = wordsOf(lang);
   const point = escapeRegExp(lang.decimalSeparator);
   const number = numberSource(lang);
-  const currency = `[${Object.keys(w.currencies).map(escapeRegExp).join('')}]`;
+  const written = Object.keys(WRITTEN_CURRENCIES).sort(byLengthDesc);
+  const currency = `(?:${written.map(escapeRegExp).join('|')})`;
+  const lettersCurrency = `(?:${written
+    .filter((c) => /^\p{L}/u.test(c))
+    .map(escapeRegExp)
+    .join('|')})`;
   const indicator = `(?:${INDICATOR_NAMES})\\d{0,4}`;
   const magnitudes = Object.keys(MAGNITUDE_SUFFIXES).sort(byLengthDesc).join('|');
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
@@ -100,6 +106,7 @@ function ruleKit(lang: SpeechLanguage) {
     point,
     number,
     currency,
+    lettersCurrency,
     indicator,
     magnitudes,
     symbols,
@@ -271,6 +278,8 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
       speak: (_, ctx) => (/\d/.test(ctx.text[ctx.index + 1]!) ? w.numberSign : ''),
     },
     ...timeframeRules(lang),
+    // R$ 5,20, USD 100, TL 250: a currency written in letters before the amount, before they are taken for a ticker.
+    amountRule(kit, 'amount-after-code', kit.lettersCurrency),
     {
       name: 'caps-token',
       pattern: r(`${NOT_AFTER_WORD}${CAPS_TOKEN}(?![\\p{L}\\p{N}_!])`),
@@ -293,32 +302,41 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
   ];
 }
 
+/** An amount: a sign, a currency written before it (`before`: its pattern), the number, a suffix, a currency after it. */
+function amountRule(kit: RuleKit, name: string, before: string): Rule {
+  const { lang, w, r, number, currency, magnitudes, numberStart, numberEnd, point, quantities } = kit;
+  // A sign after the number touches no letter, a code no letter nor digit (100 USD, not USDT); where words touch (Japanese, Chinese) a sign may touch the script's letters (38500円です).
+  const signEnd = w.joinsWords ? '(?![\\p{Script=Latin}\\p{Script=Cyrillic}])' : '(?!\\p{L})';
+  const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![\\p{L}\\p{N}_/-])|(?<!\\p{L}\\p{L})${signEnd}))?`;
+  return {
+    name,
+    pattern: r(
+      `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)?([+\\-\\u2212])?(${number})` +
+        `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
+    ),
+    speak: ([, sign1, before, sign2, written, suffix, afterSign]) => {
+      const trimmed = suffix?.trim();
+      return sayAmount(
+        {
+          sign: sign1 ?? sign2,
+          currency: before ?? afterSign,
+          written: written!,
+          magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
+          percent: trimmed === '%',
+          times: trimmed === 'x',
+          quantity: trimmed === undefined ? undefined : QUANTITIES[trimmed],
+        },
+        lang,
+      );
+    },
+  };
+}
+
 /** Amounts, the letters after a number, ranges, separators and symbols: last, as the catch-all. */
 function numbersAndSymbols(kit: RuleKit): Rule[] {
-  const { lang, w, r, num, point, number, currency, magnitudes, symbols, numberStart, numberEnd, quantities } = kit;
+  const { lang, w, r, num, point, symbols } = kit;
   return [
-    {
-      name: 'number',
-      pattern: r(
-        `${numberStart}([+\\-\\u2212])?(${currency})?([+\\-\\u2212])?(${number})` +
-          `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?(?:[ \\u00A0\\u202F]?(${currency})(?!\\p{L}))?${numberEnd}(?!${point}\\d)`,
-      ),
-      speak: ([, sign1, before, sign2, written, suffix, afterSign]) => {
-        const trimmed = suffix?.trim();
-        return sayAmount(
-          {
-            sign: sign1 ?? sign2,
-            currency: before ?? afterSign,
-            written: written!,
-            magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
-            percent: trimmed === '%',
-            times: trimmed === 'x',
-            quantity: trimmed === undefined ? undefined : QUANTITIES[trimmed],
-          },
-          lang,
-        );
-      },
-    },
+    amountRule(kit, 'number', kit.currency),
     // 3.4R (an R multiple), 1.5x2: a decimal and the letters after it, never half a number.
     {
       name: 'decimal-and-letters',
