@@ -1,7 +1,8 @@
 // The families of #57 over generated cases in every language each concerns: numbers written the
 // language's own way (its thousands and decimal marks, the charting platforms' way, no-break and
 // narrow no-break spaces), each read to the same whole and decimals; money, every sign and code before
-// or after the amount, said by its name in the form the count takes.
+// or after the amount, said by its name in the form the count takes; a message the webhook cut, said
+// with a word that it was cut, last, in the call's language.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
@@ -10,6 +11,10 @@ import { speakable } from '../../src/core/speakable.js';
 import { currencyForms, WRITTEN_CURRENCIES } from '../../src/core/speech-text/currencies.js';
 import { THOUSANDS_MARK } from '../../src/core/speech-text/number-marks.js';
 import { sayRead } from '../../src/core/speech-text/numbers.js';
+import { SAID_SHORTENED } from '../../src/core/speech-text/shortened.js';
+import { markedShortened, MAX_SPOKEN_CHARS, spokenAlertsNoted } from '../../src/core/spoken-alerts.js';
+import { spokenCall } from '../../src/core/spoken-call.js';
+import { callSpeech } from '../../src/core/languages.js';
 
 const runs = { numRuns: 200 };
 const language = fc.constantFrom(...LANGUAGE_CODES);
@@ -122,5 +127,47 @@ describe('money: every sign and code, before or after the amount', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('a message the webhook cut', () => {
+  const messages = fc.constantFrom('BTC 64250.5 ', '1234567 ', 'RSI overbought on ETHUSDT 4H, ', 'x');
+  it('ends with the word that it was cut, in the call’s language, however long its reading, alone or with others', () => {
+    fc.assert(
+      fc.property(
+        language,
+        messages,
+        fc.integer({ min: 1, max: 500 }),
+        fc.integer({ min: 1, max: 3 }),
+        (code, unit, n, count) => {
+          const lang = LANGUAGES[code];
+          const message =
+            unit
+              .repeat(Math.ceil(n / unit.length))
+              .slice(0, n)
+              .trim() || 'x';
+          const others = Array.from({ length: count - 1 }, (_, i) => `alert ${i}`);
+          const { text } = spokenAlertsNoted([markedShortened(message, true), ...others], lang);
+          const word = SAID_SHORTENED[code];
+          expect(text.length, `${code}: ${message.length}`).toBeLessThanOrEqual(MAX_SPOKEN_CHARS + 200);
+          if (count === 1) expect(text.endsWith(` ${word}`), `${code}: ${text.slice(-60)}`).toBe(true);
+          else expect(text, code).toContain(` ${word}`);
+          expect(text.split(word).length - 1, code).toBe(1);
+          expect(spokenAlertsNoted([message], lang).text, code).not.toContain(word);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('ringhook say shows it: a body over 500 characters, said with the word, in every language', () => {
+    for (const code of LANGUAGE_CODES) {
+      const speech = callSpeech({ language: code, voice: 'espeak-ng', intro: null });
+      const long = spokenCall(`ETH ${'9'.repeat(600)}`, speech);
+      const short = spokenCall('ETH 9', speech);
+      if (!long.ok || !short.ok) throw new Error('refused');
+      expect(long.phrases.message.endsWith(SAID_SHORTENED[code]), code).toBe(true);
+      expect(short.phrases.message, code).not.toContain(SAID_SHORTENED[code]);
+    }
   });
 });

@@ -197,5 +197,5 @@ const NAMES: Readonly<Record<LanguageCode, Record<MoreCurrency, Forms>>> = {
 /** A currency's name and its forms in a language (its table's for the four signs). */
 export function currencyForms(currency: Currency, lang: SpeechLanguage, w: SpeechWords): Forms {
   if (currency in w.currencies) return w.currencies[currency as CurrencySymbol];
-  return NAMES[lang.code ?? 'en'][currency as MoreCurrency];
+  return (NAMES[lang.code as LanguageCode] ?? NAMES.en)[currency as MoreCurrency];
 }

@@ -24,7 +24,7 @@ export const THOUSANDS_MARK: Readonly<Record<LanguageCode, ',' | '.' | ' '>> = {
 };
 
 /** What the reader needs of a language: its code (absent: its own separators) and whether it writes a decimal comma. */
-export type MarkedLanguage = NumberLanguage & { code?: LanguageCode };
+export type MarkedLanguage = NumberLanguage & { code?: string };
 
 export interface ReadNumber {
   /** Digits only. */
@@ -50,7 +50,7 @@ export function numberSource(lang: MarkedLanguage): string {
 
 /** The mark a language writes between thousands: its table's, else the number language's own. */
 export const groupsWith = (lang: MarkedLanguage): string =>
-  lang.code ? THOUSANDS_MARK[lang.code] : lang.groupSeparator;
+  (lang.code && THOUSANDS_MARK[lang.code as LanguageCode]) || lang.groupSeparator;
 
 /** A decimal comma is read where the language writes one; the point always (the charting platforms write it). */
 const readsDecimalComma = (lang: MarkedLanguage) => lang.localDecimalComma === true || lang.decimalSeparator === ',';

@@ -1,6 +1,5 @@
 // The words the normalizer puts into a message, in one language: the interface every language
 // fills (core/languages), and English's own.
-import type { LanguageCode } from '../language-types.js';
 import { english, type NumberLanguage } from '../number-words.js';
 
 /** A noun after a count: `one` after 1, `few` where a language has it (Polish, Russian: 2–4), `many` after others. */
@@ -95,8 +94,8 @@ export interface SpeechWords {
 
 /** A language of the normalizer: how numbers are said, and its words. */
 export interface SpeechLanguage extends NumberLanguage {
-  /** Which language (its number marks: speech-text/number-marks.ts); absent: English's. */
-  code?: LanguageCode;
+  /** Which language (a LanguageCode: its number marks, speech-text/number-marks.ts); absent: English's. */
+  code?: string;
   words?: SpeechWords;
 }
 
