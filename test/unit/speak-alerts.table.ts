@@ -243,4 +243,27 @@ export const ROWS: Row[] = [
   ['money', 'ja', '価格38500円 ₿1', /さんまん はっせんごひゃく えん/, /いち ビットコイン/],
   ['money', 'zh', '茅台 1800元 ₽100', /一千八百 元/, /一百 卢布/],
   ['money', 'ko', '삼성전자 ₩80000 ₹5', /80000 원/, /5 루피/],
+
+  // 11. Times with seconds and zones, Unix time stamps, exponents and Greek letters (#57).
+  ['times', 'en', 'Filled at 13:45:30Z', /Filled at thirteen forty-five and thirty seconds U T C$/],
+  [
+    'times',
+    'en',
+    'Candle time 1733492730000',
+    /December sixth twenty twenty-four, thirteen forty-five and thirty seconds U T C/,
+  ],
+  ['times', 'en', 'Funding 2e-6, move -3σ', /two E minus six, move minus three sigma/],
+  ['times', 'en', 'Δ OI +5%, β 1.2', /delta O I plus five percent, beta one point two/],
+  ['times', 'de', 'Ausgeführt 13:45:30Z, Bewegung -3σ', /13 Uhr 45 und 30 Sekunden U T C/, /minus 3 sigma/],
+  ['times', 'fr', '-3σ à 09:30:05 UTC', /moins 3 sigma à 9 heures 30 et 5 secondes U T C/],
+  ['times', 'es', 'Hora 1733492730000', /6 de diciembre 2024, 13:45 y 30 segundos U T C/],
+  ['times', 'it', 'Funding 2e-6', /2 E meno 6/],
+  ['times', 'pt', 'Δ 5% às 13:45:30Z', /delta 5 por cento às 13:45 e 30 segundos U T C/],
+  ['times', 'nl', 'Funding 2e-6', /2 E min 6/],
+  ['times', 'pl', 'czas 1733492730', /6 grudnia 2024, 13:45 i 30 sekund U T C/],
+  ['times', 'tr', '-3σ 13:45:30Z', /eksi 3 sigma 13:45 ve 30 saniye U T C/],
+  ['times', 'ru', 'время 1733492730000, -3σ', /шестое декабря 2024/, /минус 3 сигма/],
+  ['times', 'ja', '-3σ 2e-6', /マイナス さん シグマ/, /E マイナス ろく/],
+  ['times', 'zh', '-3σ 2e-6', /负 三 西格玛/, /二 E 负 六/],
+  ['times', 'ko', 'Δ 5% 13:45:30Z', /델타 5 퍼센트 13시 45분 그리고 30 초 U T C/],
 ];

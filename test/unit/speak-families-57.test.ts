@@ -2,7 +2,8 @@
 // language's own way (its thousands and decimal marks, the charting platforms' way, no-break and
 // narrow no-break spaces), each read to the same whole and decimals; money, every sign and code before
 // or after the amount, said by its name in the form the count takes; a message the webhook cut, said
-// with a word that it was cut, last, in the call's language.
+// with a word that it was cut, last, in the call's language; times with seconds and zones, Unix time
+// stamps, exponents with their sign and Greek letters by name.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
@@ -12,6 +13,8 @@ import { currencyForms, WRITTEN_CURRENCIES } from '../../src/core/speech-text/cu
 import { THOUSANDS_MARK } from '../../src/core/speech-text/number-marks.js';
 import { sayRead } from '../../src/core/speech-text/numbers.js';
 import { SAID_SHORTENED } from '../../src/core/speech-text/shortened.js';
+import { sayGreek } from '../../src/core/speech-text/greek.js';
+import { sayDate, saySeconds, sayTime24 } from '../../src/core/speech-text/times.js';
 import { markedShortened, MAX_SPOKEN_CHARS, spokenAlertsNoted } from '../../src/core/spoken-alerts.js';
 import { spokenCall } from '../../src/core/spoken-call.js';
 import { callSpeech } from '../../src/core/languages.js';
@@ -169,5 +172,71 @@ describe('a message the webhook cut', () => {
       expect(long.phrases.message.endsWith(SAID_SHORTENED[code]), code).toBe(true);
       expect(short.phrases.message, code).not.toContain(SAID_SHORTENED[code]);
     }
+  });
+});
+
+describe('times, time stamps, exponents and Greek letters', () => {
+  it('a time with seconds and a zone: the time, its seconds and UTC, nothing left as written', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 1, max: 59 }),
+        fc.constantFrom('Z', ' UTC', ' GMT'),
+        (code, h, m, sec, zone) => {
+          const lang = LANGUAGES[code];
+          const two = (n: number) => String(n).padStart(2, '0');
+          const said = speakable(`Filled ${two(h)}:${two(m)}:${two(sec)}${zone} ok`, lang);
+          const expected = `${sayTime24(h, m, lang)}${saySeconds(String(sec), lang)} ${lang.words.utc}`;
+          expect(said, code).toContain(expected);
+          // The seconds as written, or the zone's letters, never reach the engine (asWritten languages keep 14:05 for it).
+          expect(said, code).not.toMatch(/:\d\d:|\bZ\b|GMT/);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('a Unix time stamp in ms (and in s after a word for time) is its UTC date and time', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.integer({ min: 1_000_000_000, max: 2_100_000_000 }),
+        fc.boolean(),
+        (code, seconds, inMs) => {
+          const lang = LANGUAGES[code];
+          const at = new Date(seconds * 1000);
+          const written = inMs ? `${seconds}000` : String(seconds);
+          const said = speakable(`time ${written}`, lang);
+          expect(said, `${code} ${written}`).toContain(sayDate(at.getUTCMonth() + 1, at.getUTCDate(), lang)!);
+          expect(said, `${code} ${written}`).toContain(`${sayTime24(at.getUTCHours(), at.getUTCMinutes(), lang)}`);
+          expect(said, `${code} ${written}`).toContain(lang.words.utc);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('an exponent keeps its sign; a number before a Greek letter is said, then the letter by name', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom('-', '+', ''),
+        fc.constantFrom('σ', 'Δ', 'β', 'α'),
+        fc.constantFrom('-', '+', ''),
+        (code, mantissa, exponent, expSign, letter, sign) => {
+          const lang = LANGUAGES[code];
+          const said = speakable(`funding ${mantissa}e${expSign}${exponent} move ${sign}3${letter}`, lang);
+          const signWord = expSign === '-' ? lang.minus : expSign === '+' ? lang.plus : '';
+          expect(said, code).toContain(['E', signWord, speakable(String(exponent), lang)].filter(Boolean).join(' '));
+          const moveSign = sign === '-' ? `${lang.minus} ` : sign === '+' ? `${lang.plus} ` : '';
+          expect(said, code).toContain(`${moveSign}${speakable('3', lang)} ${sayGreek(letter, code)}`);
+        },
+      ),
+      runs,
+    );
   });
 });

@@ -5,7 +5,8 @@ export { TIMEFRAMES } from './timeframes.js';
 import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { numberSource } from './number-marks.js';
-import { sayDate, sayIsoTime, sayTime12, sayTime24 } from './times.js';
+import { sayDate, sayIsoTime, saySeconds, sayTime12, sayTime24, sayUnixTime } from './times.js';
+import { GREEK_LETTERS, sayGreek } from './greek.js';
 import { isKnownWord } from './lexicon.js';
 import {
   after,
@@ -71,6 +72,8 @@ const MAGNITUDE_SUFFIXES: Readonly<Record<string, Magnitude>> = {
 };
 
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
+/** A word for time just before a 10-digit number: then it is a Unix time stamp in seconds. */
+const TIME_WORD_BEFORE = /(?:time|timestamp|ts|unix|epoch|date|zeit|heure|время|tiempo|tempo|czas|zaman|tijd)\W*$/i;
 const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
 
 const INDICATOR_NAMES = Object.keys(INDICATORS).sort(byLengthDesc).join('|');
@@ -145,6 +148,35 @@ function datesAndTimes(kit: RuleKit): Rule[] {
       ),
       speak: ([, hh, mm, zone]) => sayIsoTime(hh!, mm!, zone!, lang),
     },
+    // 13:45:30Z, 09:30 UTC, 14:00+02:00: a time with its zone, said in UTC, its seconds too.
+    {
+      name: 'zoned-time',
+      pattern: r(
+        '(?<![\\p{L}\\p{N}_:.])(\\d{2}):([0-5]\\d)(?::([0-5]\\d)(?:\\.\\d+)?)?(?:(Z)|\\s?(UTC|GMT)|([+-]\\d{2}:?\\d{2}))(?![\\p{L}\\p{N}_])',
+      ),
+      speak: ([, hh, mm, ss, z, named, offset]) => sayIsoTime(hh!, mm!, offset ?? ((z ?? named) ? 'Z' : 'Z'), lang, ss),
+    },
+    // 1733492730000 (ms, 13 digits) always; 1733492730 (s) after a word for time: the UTC date and time.
+    {
+      name: 'unix-time',
+      pattern: r(`${NOT_AFTER_WORD}(\\d{13}|\\d{10})${NOT_BEFORE_WORD}(?![.,]\\d)`),
+      speak: ([, digits], ctx) => {
+        if (digits!.length === 10 && !TIME_WORD_BEFORE.test(before(ctx, 24))) return undefined;
+        return sayUnixTime(digits!, lang);
+      },
+    },
+    // 2e-6, 1.5E+3: the mantissa, "E", the exponent with its sign (a capital E only with a sign: 6E1! is a future).
+    {
+      name: 'scientific',
+      pattern: r(
+        '(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(\\d+(?:\\.\\d+)?)(?:e([+\\-\\u2212]?)|E([+\\-\\u2212]))(\\d{1,3})(?![\\p{L}\\p{N}_!])',
+      ),
+      speak: ([, sign, mantissa, lowerSign, upperSign, exponent]) => {
+        const expSign = lowerSign ?? upperSign;
+        const signWord = expSign === '+' ? lang.plus : expSign ? lang.minus : '';
+        return [sayAmount({ sign, written: mantissa! }, lang), 'E', signWord, num(exponent!)].filter(Boolean).join(' ');
+      },
+    },
     {
       name: 'iso-date',
       pattern: r(`${NOT_AFTER_WORD}\\d{4}-(\\d{2})-(\\d{2})(?![\\p{L}\\p{N}_-])`),
@@ -181,11 +213,12 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
     {
       name: 'clock-time',
-      pattern: r(`(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::[0-5]\\d)?(?![\\p{L}\\p{N}_:])`),
-      speak: ([, hh, mm]) => {
+      pattern: r(`(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::([0-5]\\d))?(?![\\p{L}\\p{N}_:])`),
+      speak: ([, hh, mm, ss]) => {
         const h = Number(hh);
         if (h > 23) return undefined;
-        return hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
+        const time = hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
+        return `${time}${saySeconds(ss, lang)}`;
       },
     },
   ];
@@ -279,7 +312,7 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
     },
     ...timeframeRules(lang),
     // R$ 5,20, USD 100, TL 250: a currency written in letters before the amount, before they are taken for a ticker.
-    amountRule(kit, 'amount-after-code', kit.lettersCurrency),
+    amountRule(kit, 'coded-amount', kit.lettersCurrency, true),
     {
       name: 'caps-token',
       pattern: r(`${NOT_AFTER_WORD}${CAPS_TOKEN}(?![\\p{L}\\p{N}_!])`),
@@ -302,8 +335,8 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
   ];
 }
 
-/** An amount: a sign, a currency written before it (`before`: its pattern), the number, a suffix, a currency after it. */
-function amountRule(kit: RuleKit, name: string, before: string): Rule {
+/** An amount: a sign, a currency written before it (`before`: its pattern; `beforeRequired`: only with one), the number, a suffix, a currency after it. */
+function amountRule(kit: RuleKit, name: string, before: string, beforeRequired = false): Rule {
   const { lang, w, r, number, currency, magnitudes, numberStart, numberEnd, point, quantities } = kit;
   // A sign after the number touches no letter, a code no letter nor digit (100 USD, not USDT); where words touch (Japanese, Chinese) a sign may touch the script's letters (38500円です).
   const signEnd = w.joinsWords ? '(?![\\p{Script=Latin}\\p{Script=Cyrillic}])' : '(?!\\p{L})';
@@ -311,7 +344,7 @@ function amountRule(kit: RuleKit, name: string, before: string): Rule {
   return {
     name,
     pattern: r(
-      `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)?([+\\-\\u2212])?(${number})` +
+      `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)${beforeRequired ? '' : '?'}([+\\-\\u2212])?(${number})` +
         `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
     ),
     speak: ([, sign1, before, sign2, written, suffix, afterSign]) => {
@@ -336,6 +369,18 @@ function amountRule(kit: RuleKit, name: string, before: string): Rule {
 function numbersAndSymbols(kit: RuleKit): Rule[] {
   const { lang, w, r, num, point, symbols } = kit;
   return [
+    // -3σ, 2β: the number, then the letter's name; Δ, β alone anywhere.
+    {
+      name: 'number-and-greek',
+      pattern: r(`(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(${kit.number}) ?(${GREEK_LETTERS})(?!\\p{L})`),
+      speak: ([, sign, written, letter]) =>
+        `${sayAmount({ sign, written: written! }, lang)} ${sayGreek(letter!, lang.code)}`,
+    },
+    {
+      name: 'greek',
+      pattern: r(`(?<!\\p{L})${GREEK_LETTERS}(?!\\p{L})`),
+      speak: ([letter]) => sayGreek(letter!, lang.code),
+    },
     amountRule(kit, 'number', kit.currency),
     // 3.4R (an R multiple), 1.5x2: a decimal and the letters after it, never half a number.
     {
