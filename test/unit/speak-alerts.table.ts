@@ -266,4 +266,11 @@ export const ROWS: Row[] = [
   ['times', 'ja', '-3σ 2e-6', /マイナス さん シグマ/, /E マイナス ろく/],
   ['times', 'zh', '-3σ 2e-6', /负 三 西格玛/, /二 E 负 六/],
   ['times', 'ko', 'Δ 5% 13:45:30Z', /델타 5 퍼센트 13시 45분 그리고 30 초 U T C/],
+
+  // 12. Units in the language's own writing (#57).
+  ['units', 'pl', 'WIG20 +50 pkt, potem 2 pkt', /plus 50 punktów, potem 2 punkty/],
+  ['units', 'tr', 'BIST %2,5 yükseldi, hedef 3%', /yüzde 2,5 yükseldi, hedef yüzde 3/],
+  ['units', 'de', 'DAX +120 Pkt', /plus 120 Punkte/],
+  ['units', 'ru', 'РТС +50 п.', /плюс 50 пунктов/],
+  ['units', 'en', 'Yield %2.5', /two point five percent/],
 ];

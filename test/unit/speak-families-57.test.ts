@@ -3,7 +3,8 @@
 // narrow no-break spaces), each read to the same whole and decimals; money, every sign and code before
 // or after the amount, said by its name in the form the count takes; a message the webhook cut, said
 // with a word that it was cut, last, in the call's language; times with seconds and zones, Unix time
-// stamps, exponents with their sign and Greek letters by name.
+// stamps, exponents with their sign and Greek letters by name; points in the language's own
+// abbreviation and a percent sign written first.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
@@ -234,6 +235,25 @@ describe('times, time stamps, exponents and Greek letters', () => {
           expect(said, code).toContain(['E', signWord, speakable(String(exponent), lang)].filter(Boolean).join(' '));
           const moveSign = sign === '-' ? `${lang.minus} ` : sign === '+' ? `${lang.plus} ` : '';
           expect(said, code).toContain(`${moveSign}${speakable('3', lang)} ${sayGreek(letter, code)}`);
+        },
+      ),
+      runs,
+    );
+  });
+});
+
+describe('units as the language writes them', () => {
+  it('points in any abbreviation are the language’s word in the count’s form; a percent written first is the same percent', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('1', '2', '5', '22', '50', '1.5'),
+        fc.constantFrom('pkt', 'Pkt', 'pts', 'pt'),
+        (code, n, unit) => {
+          const lang = LANGUAGES[code];
+          expect(speakable(`WIG +${n} ${unit}`, lang), code).toBe(speakable(`WIG +${n} pts`, lang));
+          expect(speakable(`BIST %${n} up`, lang), code).toBe(speakable(`BIST ${n}% up`, lang));
+          expect(speakable(`BIST %${n} up`, lang), code).not.toMatch(/%/);
         },
       ),
       runs,

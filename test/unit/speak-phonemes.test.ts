@@ -143,6 +143,9 @@ const NATIVE: NativeCase[] = [
   ['pt', 'Ibovespa 131.200', '131200', /v'irgul/],
   ['pl', 'WIG 64 318,5', 'sześćdziesiąt cztery tysiące trzysta osiemnaście przecinek pięć', /pSEts;'inEk.*pSEts;'inEk/],
   ['ru', 'Объём 2 345 678', 'два миллиона триста сорок пять тысяч шестьсот семьдесят восемь', /m;,IlI;'onof/],
+  // Units: Turkish says the percent first (yüzde 2,5: yüzde iki virgül beş); Polish pkt is punktów, never spelled.
+  ['tr', 'BIST %2,5', 'yüzde 2,5', /b'ES jYzd'E/],
+  ['pl', 'WIG20 +50 pkt', 'plus pięćdziesiąt punktów', /p,Ek,at'E/],
 ];
 
 /** espeak-ng's own readings of digits, checked last. */

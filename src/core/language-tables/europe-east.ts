@@ -148,6 +148,8 @@ export const tr = lang(
     single: { day: 'günlük', week: 'haftalık', month: 'aylık' },
     ownUnits: { sn: 'second', dk: 'minute', sa: 'hour', G: 'day', hf: 'week', ay: 'month' },
     quantities: { basisPoint: same('baz puan'), pip: same('pip'), point: same('puan') },
+    // %2,5 and 2,5%: "yüzde iki virgül beş", the percent first.
+    percentBefore: 'yüzde',
     year: same('yıllık'),
     currencies: { $: same('dolar'), '€': same('euro'), '£': same('sterlin'), '¥': same('yen') },
     magnitudes: { thousand: same('bin'), million: same('milyon'), billion: same('milyar'), trillion: same('trilyon') },

@@ -50,6 +50,12 @@ const QUANTITIES: Readonly<Record<string, Quantity>> = {
   pip: 'pip',
   pts: 'point',
   pt: 'point',
+  // Polish punkt(y), German Punkt(e), Russian пункт(ов): the language's own abbreviations.
+  pkt: 'point',
+  Pkt: 'point',
+  Pkte: 'point',
+  'п.': 'point',
+  пп: 'point',
   points: 'point',
   point: 'point',
 };
@@ -344,10 +350,10 @@ function amountRule(kit: RuleKit, name: string, before: string, beforeRequired =
   return {
     name,
     pattern: r(
-      `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)${beforeRequired ? '' : '?'}([+\\-\\u2212])?(${number})` +
+      `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)${beforeRequired ? '' : '?'}(%[ \\u00A0\\u202F]?)?([+\\-\\u2212])?(${number})` +
         `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
     ),
-    speak: ([, sign1, before, sign2, written, suffix, afterSign]) => {
+    speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign]) => {
       const trimmed = suffix?.trim();
       return sayAmount(
         {
@@ -355,7 +361,8 @@ function amountRule(kit: RuleKit, name: string, before: string, beforeRequired =
           currency: before ?? afterSign,
           written: written!,
           magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
-          percent: trimmed === '%',
+          // %2,5: Turkish (and French, in some hands) write the sign first.
+          percent: trimmed === '%' || percentFirst !== undefined,
           times: trimmed === 'x',
           quantity: trimmed === undefined ? undefined : QUANTITIES[trimmed],
         },
