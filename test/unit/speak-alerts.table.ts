@@ -273,4 +273,26 @@ export const ROWS: Row[] = [
   ['units', 'de', 'DAX +120 Pkt', /plus 120 Punkte/],
   ['units', 'ru', 'РТС +50 п.', /плюс 50 пунктов/],
   ['units', 'en', 'Yield %2.5', /two point five percent/],
+
+  // 13. Instruments by name, words in capitals (#57).
+  [
+    'instruments',
+    'en',
+    'TSLA250117P00200000 bought',
+    /^T S L A, January seventeenth twenty twenty-five, two hundred put bought$/,
+  ],
+  ['instruments', 'en', 'CRYPTOCAP:BTC.D above 60%', /^bitcoin dominance above sixty percent$/],
+  [
+    'instruments',
+    'en',
+    'TOTAL3 breakout, XBTUSD 64250',
+    /^crypto market cap excluding bitcoin and ether breakout, bitcoin, U S D sixty-four/,
+  ],
+  ['instruments', 'en', 'WHALE ALERT: 500 BTC moved', /^whale alert: five hundred B T C moved$/],
+  ['instruments', 'de', 'TSLA250117P00200000', /T S L A, 17\. Januar 2025, 200 Put/],
+  ['instruments', 'fr', 'BTC.D en hausse', /dominance du bitcoin en hausse/],
+  ['instruments', 'ru', 'Si-3.25 выше 100', /S i, март 2025 выше 100/],
+  ['instruments', 'ja', '6758.T 上昇', /とうきょう/],
+  ['instruments', 'zh', '600519.SS 新高', /上海/],
+  ['instruments', 'ko', '005930.KS 상승', /한국거래소/],
 ];

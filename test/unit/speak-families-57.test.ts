@@ -4,7 +4,7 @@
 // or after the amount, said by its name in the form the count takes; a message the webhook cut, said
 // with a word that it was cut, last, in the call's language; times with seconds and zones, Unix time
 // stamps, exponents with their sign and Greek letters by name; points in the language's own
-// abbreviation and a percent sign written first.
+// abbreviation and a percent sign written first; OCC options, dominance and MOEX futures by name.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/languages.js';
@@ -15,6 +15,7 @@ import { THOUSANDS_MARK } from '../../src/core/speech-text/number-marks.js';
 import { sayRead } from '../../src/core/speech-text/numbers.js';
 import { SAID_SHORTENED } from '../../src/core/speech-text/shortened.js';
 import { sayGreek } from '../../src/core/speech-text/greek.js';
+import { instrumentWords, monthName } from '../../src/core/speech-text/instruments.js';
 import { sayDate, saySeconds, sayTime24 } from '../../src/core/speech-text/times.js';
 import { markedShortened, MAX_SPOKEN_CHARS, spokenAlertsNoted } from '../../src/core/spoken-alerts.js';
 import { spokenCall } from '../../src/core/spoken-call.js';
@@ -254,6 +255,57 @@ describe('units as the language writes them', () => {
           expect(speakable(`WIG +${n} ${unit}`, lang), code).toBe(speakable(`WIG +${n} pts`, lang));
           expect(speakable(`BIST %${n} up`, lang), code).toBe(speakable(`BIST ${n}% up`, lang));
           expect(speakable(`BIST %${n} up`, lang), code).not.toMatch(/%/);
+        },
+      ),
+      runs,
+    );
+  });
+});
+
+describe('instruments by name', () => {
+  const two = (n: number) => String(n).padStart(2, '0');
+  it('an OCC option: the root spelled, its expiry, its strike, put or call, in every language', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('TSLA', 'SPY', 'AAPL', 'NVDA', 'QQQ'),
+        fc.integer({ min: 24, max: 30 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 28 }),
+        fc.constantFrom('C', 'P'),
+        fc.integer({ min: 1, max: 99_999 }),
+        fc.boolean(),
+        (code, root, yy, mm, dd, kind, strike, padded) => {
+          const lang = LANGUAGES[code];
+          const symbol = `${padded ? root.padEnd(6, ' ') : root}${two(yy)}${two(mm)}${two(dd)}${kind}${String(strike * 1000).padStart(8, '0')}`;
+          const said = speakable(`${symbol} bought`, lang);
+          const words = instrumentWords(code);
+          expect(said, `${code} ${symbol}`).toContain(sayDate(mm, dd, lang)!);
+          expect(said, `${code} ${symbol}`).toContain(
+            `${speakable(String(strike), lang)} ${kind === 'P' ? words.put : words.call}`,
+          );
+          expect(said, `${code} ${symbol}`).not.toMatch(/\d{6}/);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('dominance and MOEX futures: what they measure, the contract month and year, never a decimal', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('BTC', 'ETH', 'USDT', 'SOL'),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 24, max: 29 }),
+        fc.constantFrom('Si', 'RTS', 'BR', 'GD'),
+        (code, coin, month, yy, root) => {
+          const lang = LANGUAGES[code];
+          const said = speakable(`${coin}.D up, ${root}-${month}.${yy} up`, lang);
+          expect(said, code).toContain(instrumentWords(code).dominance('').trim().split(' ')[0]!.replace(/^-/, ''));
+          expect(said, code).toContain(monthName(code, month));
+          expect(said, code).not.toContain(`${month},${yy}`);
+          expect(said, code).not.toContain(`${month}.${yy}`);
         },
       ),
       runs,

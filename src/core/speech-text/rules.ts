@@ -5,7 +5,8 @@ export { TIMEFRAMES } from './timeframes.js';
 import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { numberSource } from './number-marks.js';
-import { sayDate, sayIsoTime, saySeconds, sayTime12, sayTime24, sayUnixTime } from './times.js';
+import { sayDate, sayIsoTime, saySeconds, sayTime12, sayTime24, sayUnixTime, wholeYear } from './times.js';
+import { instrumentWords, monthName } from './instruments.js';
 import { GREEK_LETTERS, sayGreek } from './greek.js';
 import { isKnownWord } from './lexicon.js';
 import {
@@ -239,6 +240,25 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
       pattern: r(`${NOT_AFTER_WORD}\\^([A-Z0-9]{1,9})${NOT_BEFORE_WORD}`),
       speak: ([, name], ctx) => (INDEX_NAMES[name!] ? ctx.say(INDEX_NAMES[name!]!) : spell(name!, lang)),
     },
+    // TSLA250117P00200000 (OCC, the root padded with spaces or not): the root, the expiry, the strike, put or call.
+    {
+      name: 'occ-option',
+      pattern: r(`${NOT_AFTER_WORD}([A-Z]{1,6}) {0,5}(\\d{2})(\\d{2})(\\d{2})([CP])(\\d{8})${NOT_BEFORE_WORD}`),
+      speak: ([, root, yy, mm, dd, kind, strike]) => {
+        const expiry = sayDate(Number(mm), Number(dd), lang);
+        if (expiry === undefined) return undefined;
+        const words = instrumentWords(lang.code);
+        const price = (Number(strike) / 1000).toString();
+        return `${spell(root!, lang)}, ${expiry} ${wholeYear(2000 + Number(yy), lang)}, ${sayNumber(price, { ...lang, code: 'en' })} ${kind === 'P' ? words.put : words.call}`;
+      },
+    },
+    // Si-3.25, RTS-12.24 (MOEX): the root, then the contract's month and year, never a decimal.
+    {
+      name: 'moex-futures',
+      pattern: r(`${NOT_AFTER_WORD}([A-Z][A-Za-z]{1,4})-(1[0-2]|[1-9])\\.(\\d{2})${NOT_BEFORE_WORD}(?![.,]\\d)`),
+      speak: ([, root, month, yy]) =>
+        `${spell(root!, lang)}, ${monthName(lang.code, Number(month))} ${wholeYear(2000 + Number(yy), lang)}`,
+    },
     // 7203.T, 0700.HK: a numbered ticker on a market.
     {
       name: 'yahoo-numbered',
@@ -256,6 +276,8 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
       speak: ([, exchange, symbol]) => {
         if (CAPS_WORDS[symbol!] !== undefined) return undefined;
         const said = saySymbol(symbol!, lang);
+        // CRYPTOCAP:BTC.D: TradingView's crypto market-cap data, no market to name.
+        if (exchange === 'CRYPTOCAP') return said;
         return said === undefined ? undefined : `${said} ${w.on} ${sayExchange(exchange!, lang)}`;
       },
     },

@@ -1,10 +1,12 @@
 // Tickers, pairs and instruments as traders say them: spelled, split into base and quote, with
 // their exchange (TradingView's NASDAQ:AAPL, Yahoo's SHOP.TO), futures (ES1!, CL=F), perpetuals
-// (.P), share classes (BRK.B) and indices (^GSPC).
+// (.P), share classes (BRK.B) and indices (^GSPC); dominance (BTC.D), TOTAL2/3 and BitMEX's XBT by name.
 import type { NumberLanguage } from '../number-words.js';
 import { spell, wholeNumber } from './numbers.js';
 import { CAPS_WORDS, EXCHANGE_SUFFIXES, EXCHANGES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
+import { currencyForms } from './currencies.js';
+import { COIN_NAMES, instrumentWords } from './instruments.js';
 import { english } from '../number-words.js';
 
 const byLengthDesc = (a: string, b: string) => b.length - a.length;
@@ -42,6 +44,8 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
     const base = saySymbol(token.slice(0, -2), lang);
     return base === undefined ? undefined : `${base}, ${w.perpetual}`;
   }
+  const named = sayNamedInstrument(token, lang);
+  if (named !== undefined) return named;
   const suffixed = /^([A-Z0-9]{1,6})[.-]([A-Z]{1,2})$/.exec(token);
   if (suffixed) return sayWithSuffix(suffixed[1]!, suffixed[2]!, token.includes('-'), lang);
   const word = CAPS_WORDS[token];
@@ -61,6 +65,10 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
     return name === undefined ? undefined : `${name} ${wholeNumber(digits, lang)}`;
   }
   if (!/^[A-Z]+$/.test(token)) return undefined;
+  // BitMEX writes bitcoin XBT: XBTUSD is a bitcoin pair.
+  const bitmex = /^XBT([A-Z]{3,4})$/.exec(token);
+  if (bitmex && QUOTE_CURRENCIES.includes(bitmex[1]!))
+    return `${currencyForms('bitcoin', lang, w).one}, ${spell(bitmex[1]!, lang)}`;
   const pair = splitPair(token);
   if (pair) return `${spell(pair[0], lang)}, ${spell(pair[1], lang)}`;
   return token.length <= 6 ? spell(token, lang) : undefined;
@@ -72,7 +80,7 @@ function sayWithSuffix(base: string, suffix: string, dashed: boolean, lang: Spee
   const name = /^\d+$/.test(base) ? spell(base, lang) : /^[A-Z]+$/.test(base) ? spell(base, lang) : undefined;
   if (name === undefined) return undefined;
   if (SHARE_CLASSES.test(suffix) && /^[A-Z]+$/.test(base)) return w.shareClass(name, suffix);
-  const market = dashed ? undefined : EXCHANGE_SUFFIXES[suffix];
+  const market = dashed ? undefined : (instrumentWords(lang.code).markets?.[suffix] ?? EXCHANGE_SUFFIXES[suffix]);
   return market === undefined ? undefined : `${name} ${w.on} ${market}`;
 }
 
@@ -82,4 +90,17 @@ export function sayYahooSymbol(base: string, kind: 'F' | 'X', lang: SpeechLangua
   if (kind === 'F') return `${spell(base, lang)} ${w.futures}`;
   const pair = splitPair(base);
   return pair ? `${spell(pair[0], lang)}, ${spell(pair[1], lang)}` : spell(base, lang);
+}
+
+/** BTC.D "bitcoin dominance", TOTAL2 and TOTAL3 (the crypto market cap without bitcoin, and ether): said by what they measure. */
+function sayNamedInstrument(token: string, lang: SpeechLanguage): string | undefined {
+  const words = instrumentWords(lang.code);
+  const dominance = /^([A-Z]{2,6})\.D$/.exec(token);
+  if (dominance) {
+    const coin = dominance[1]!;
+    const name = coin === 'BTC' ? currencyForms('bitcoin', lang, wordsOf(lang)).one : COIN_NAMES[coin];
+    return words.dominance(name ?? spell(coin, lang));
+  }
+  const total = /^TOTAL([23])$/.exec(token);
+  return total ? words.total[Number(total[1]) - 1] : undefined;
 }

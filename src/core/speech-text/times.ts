@@ -55,7 +55,7 @@ export function sayUnixTime(digits: string, lang: SpeechLanguage): string | unde
 }
 
 /** A year as said: 2025 "twenty twenty-five" in English, digits elsewhere (the engines read a year). */
-function wholeYear(year: number, lang: SpeechLanguage): string {
+export function wholeYear(year: number, lang: SpeechLanguage): string {
   if (lang.cardinal(21) === String(21)) return String(year);
   if ((lang.code === 'en' || lang.code === undefined) && year >= 2010)
     return `${lang.cardinal(Math.floor(year / 100))} ${lang.cardinal(year % 100)}`;
