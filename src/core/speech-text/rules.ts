@@ -5,8 +5,8 @@ export { TIMEFRAMES } from './timeframes.js';
 import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { numberSource } from './number-marks.js';
-import { sayDate, sayIsoTime, saySeconds, sayTime12, sayTime24, sayUnixTime, wholeYear } from './times.js';
-import { instrumentWords, monthName } from './instruments.js';
+import { sayDate, sayIsoTime, saySeconds, sayTime12, sayTime24 } from './times.js';
+import { instrumentRules, timeStampRules } from './stamp-rules.js';
 import { GREEK_LETTERS, sayGreek } from './greek.js';
 import { isKnownWord } from './lexicon.js';
 import {
@@ -22,7 +22,8 @@ import { indicatorRules } from './indicators.js';
 import { timeframeRules } from './timeframes.js';
 import { CAPS_WORDS, INDEX_NAMES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
 import { WRITTEN_CURRENCIES } from './currencies.js';
-import { type Magnitude, type Quantity, type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
+import { MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
+import { type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
 
 /** Symbols said as words, longest first where one begins another. */
 export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
@@ -43,44 +44,7 @@ export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
   ['~', 'about'],
 ];
 
-/** Quantities after a count, attached or not: +12bps, 30 pips, 15pts. */
-const QUANTITIES: Readonly<Record<string, Quantity>> = {
-  bps: 'basisPoint',
-  bp: 'basisPoint',
-  pips: 'pip',
-  pip: 'pip',
-  pts: 'point',
-  pt: 'point',
-  // Polish punkt(y), German Punkt(e), Russian пункт(ов): the language's own abbreviations.
-  pkt: 'point',
-  Pkt: 'point',
-  Pkte: 'point',
-  'п.': 'point',
-  пп: 'point',
-  points: 'point',
-  point: 'point',
-};
-
-const MAGNITUDE_SUFFIXES: Readonly<Record<string, Magnitude>> = {
-  k: 'thousand',
-  K: 'thousand',
-  m: 'million',
-  M: 'million',
-  mm: 'million',
-  MM: 'million',
-  mln: 'million',
-  B: 'billion',
-  b: 'billion',
-  bn: 'billion',
-  Bn: 'billion',
-  BN: 'billion',
-  T: 'trillion',
-  tn: 'trillion',
-};
-
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
-/** A word for time just before a 10-digit number: then it is a Unix time stamp in seconds. */
-const TIME_WORD_BEFORE = /(?:time|timestamp|ts|unix|epoch|date|zeit|heure|время|tiempo|tempo|czas|zaman|tijd)\W*$/i;
 const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
 
 const INDICATOR_NAMES = Object.keys(INDICATORS).sort(byLengthDesc).join('|');
@@ -155,35 +119,7 @@ function datesAndTimes(kit: RuleKit): Rule[] {
       ),
       speak: ([, hh, mm, zone]) => sayIsoTime(hh!, mm!, zone!, lang),
     },
-    // 13:45:30Z, 09:30 UTC, 14:00+02:00: a time with its zone, said in UTC, its seconds too.
-    {
-      name: 'zoned-time',
-      pattern: r(
-        '(?<![\\p{L}\\p{N}_:.])(\\d{2}):([0-5]\\d)(?::([0-5]\\d)(?:\\.\\d+)?)?(?:(Z)|\\s?(UTC|GMT)|([+-]\\d{2}:?\\d{2}))(?![\\p{L}\\p{N}_])',
-      ),
-      speak: ([, hh, mm, ss, z, named, offset]) => sayIsoTime(hh!, mm!, offset ?? ((z ?? named) ? 'Z' : 'Z'), lang, ss),
-    },
-    // 1733492730000 (ms, 13 digits) always; 1733492730 (s) after a word for time: the UTC date and time.
-    {
-      name: 'unix-time',
-      pattern: r(`${NOT_AFTER_WORD}(\\d{13}|\\d{10})${NOT_BEFORE_WORD}(?![.,]\\d)`),
-      speak: ([, digits], ctx) => {
-        if (digits!.length === 10 && !TIME_WORD_BEFORE.test(before(ctx, 24))) return undefined;
-        return sayUnixTime(digits!, lang);
-      },
-    },
-    // 2e-6, 1.5E+3: the mantissa, "E", the exponent with its sign (a capital E only with a sign: 6E1! is a future).
-    {
-      name: 'scientific',
-      pattern: r(
-        '(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(\\d+(?:\\.\\d+)?)(?:e([+\\-\\u2212]?)|E([+\\-\\u2212]))(\\d{1,3})(?![\\p{L}\\p{N}_!])',
-      ),
-      speak: ([, sign, mantissa, lowerSign, upperSign, exponent]) => {
-        const expSign = lowerSign ?? upperSign;
-        const signWord = expSign === '+' ? lang.plus : expSign ? lang.minus : '';
-        return [sayAmount({ sign, written: mantissa! }, lang), 'E', signWord, num(exponent!)].filter(Boolean).join(' ');
-      },
-    },
+    ...timeStampRules(lang),
     {
       name: 'iso-date',
       pattern: r(`${NOT_AFTER_WORD}\\d{4}-(\\d{2})-(\\d{2})(?![\\p{L}\\p{N}_-])`),
@@ -240,25 +176,7 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
       pattern: r(`${NOT_AFTER_WORD}\\^([A-Z0-9]{1,9})${NOT_BEFORE_WORD}`),
       speak: ([, name], ctx) => (INDEX_NAMES[name!] ? ctx.say(INDEX_NAMES[name!]!) : spell(name!, lang)),
     },
-    // TSLA250117P00200000 (OCC, the root padded with spaces or not): the root, the expiry, the strike, put or call.
-    {
-      name: 'occ-option',
-      pattern: r(`${NOT_AFTER_WORD}([A-Z]{1,6}) {0,5}(\\d{2})(\\d{2})(\\d{2})([CP])(\\d{8})${NOT_BEFORE_WORD}`),
-      speak: ([, root, yy, mm, dd, kind, strike]) => {
-        const expiry = sayDate(Number(mm), Number(dd), lang);
-        if (expiry === undefined) return undefined;
-        const words = instrumentWords(lang.code);
-        const price = (Number(strike) / 1000).toString();
-        return `${spell(root!, lang)}, ${expiry} ${wholeYear(2000 + Number(yy), lang)}, ${sayNumber(price, { ...lang, code: 'en' })} ${kind === 'P' ? words.put : words.call}`;
-      },
-    },
-    // Si-3.25, RTS-12.24 (MOEX): the root, then the contract's month and year, never a decimal.
-    {
-      name: 'moex-futures',
-      pattern: r(`${NOT_AFTER_WORD}([A-Z][A-Za-z]{1,4})-(1[0-2]|[1-9])\\.(\\d{2})${NOT_BEFORE_WORD}(?![.,]\\d)`),
-      speak: ([, root, month, yy]) =>
-        `${spell(root!, lang)}, ${monthName(lang.code, Number(month))} ${wholeYear(2000 + Number(yy), lang)}`,
-    },
+    ...instrumentRules(lang),
     // 7203.T, 0700.HK: a numbered ticker on a market.
     {
       name: 'yahoo-numbered',
