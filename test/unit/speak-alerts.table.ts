@@ -295,4 +295,11 @@ export const ROWS: Row[] = [
   ['instruments', 'ja', '6758.T 上昇', /とうきょう/],
   ['instruments', 'zh', '600519.SS 新高', /上海/],
   ['instruments', 'ko', '005930.KS 상승', /한국거래소/],
+  [
+    'instruments',
+    'en',
+    'ESZ4 above 6000, CME_MINI:NQH2025',
+    /^E S, December twenty twenty-four above six thousand, N Q, March twenty twenty-five/,
+  ],
+  ['instruments', 'de', '6EZ24 steigt', /6 E, Dezember 2024 steigt/],
 ];

@@ -291,7 +291,7 @@ describe('instruments by name', () => {
     );
   });
 
-  it('dominance and MOEX futures: what they measure, the contract month and year, never a decimal', () => {
+  it('dominance, MOEX and CME futures: what they measure, the contract month and year, never a decimal', () => {
     fc.assert(
       fc.property(
         language,
@@ -301,7 +301,9 @@ describe('instruments by name', () => {
         fc.constantFrom('Si', 'RTS', 'BR', 'GD'),
         (code, coin, month, yy, root) => {
           const lang = LANGUAGES[code];
-          const said = speakable(`${coin}.D up, ${root}-${month}.${yy} up`, lang);
+          const cme = `ES${'FGHJKMNQUVXZ'[month - 1]}${yy % 10}`;
+          const said = speakable(`${coin}.D up, ${root}-${month}.${yy} up, ${cme} up`, lang);
+          expect(said.split(monthName(code, month)).length - 1, `${code} ${cme}`).toBe(2);
           expect(said, code).toContain(instrumentWords(code).dominance('').trim().split(' ')[0]!.replace(/^-/, ''));
           expect(said, code).toContain(monthName(code, month));
           expect(said, code).not.toContain(`${month},${yy}`);

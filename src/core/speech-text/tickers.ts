@@ -6,7 +6,8 @@ import { spell, wholeNumber } from './numbers.js';
 import { CAPS_WORDS, EXCHANGE_SUFFIXES, EXCHANGES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 import { currencyForms } from './currencies.js';
-import { COIN_NAMES, instrumentWords } from './instruments.js';
+import { COIN_NAMES, instrumentWords, monthName } from './instruments.js';
+import { wholeYear } from './times.js';
 import { english } from '../number-words.js';
 
 const byLengthDesc = (a: string, b: string) => b.length - a.length;
@@ -102,5 +103,17 @@ function sayNamedInstrument(token: string, lang: SpeechLanguage): string | undef
     return words.dominance(name ?? spell(coin, lang));
   }
   const total = /^TOTAL([23])$/.exec(token);
-  return total ? words.total[Number(total[1]) - 1] : undefined;
+  if (total) return words.total[Number(total[1]) - 1];
+  // ESZ4, NQH25, CLZ2025: a CME future by its month code and year (the year of the 2020s for one digit).
+  const cme = CME_CONTRACT.exec(token);
+  if (!cme) return undefined;
+  const [, root = '', code = '', year = ''] = cme;
+  const fullYear = year.length === 4 ? Number(year) : year.length === 2 ? 2000 + Number(year) : 2020 + Number(year);
+  return `${spell(root, lang)}, ${monthName(lang.code, MONTH_CODES.indexOf(code) + 1)} ${wholeYear(fullYear, lang)}`;
 }
+
+/** The futures month codes, January to December. */
+const MONTH_CODES = 'FGHJKMNQUVXZ';
+/** The roots of CME futures traders write with a month code; other tickers ending in such a letter and a digit stay spelled. */
+const CME_CONTRACT =
+  /^(ES|NQ|YM|RTY|CL|GC|SI|NG|HG|ZB|ZN|ZF|ZT|ZC|ZS|ZW|6E|6J|6B|6A|6C|MES|MNQ|MYM|M2K|MGC|MCL|BTC|ETH|MBT|MET)([FGHJKMNQUVXZ])(\d|\d{2}|20\d{2})$/;
