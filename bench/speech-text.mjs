@@ -3,6 +3,7 @@
 // Japanese alert's steady cost with it. Runs on a build (npm run build): `--dist DIR` times another
 // build (main's, for before/after); `--json FILE` writes the figures.
 //   node bench/speech-text.mjs [--dist dist] [--runs 5] [--json bench/results/speech-text.json]
+//     [--fixtures test/fixtures/tradingview-alerts.jsonl]  (every fixture message in every language)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -90,6 +91,38 @@ function perAlert(code, aids) {
 
 const steady = {};
 for (const code of Object.keys(ALERTS)) steady[code] = perAlert(code, {});
+
+/**
+ * The shared fixtures (the webhook's real alert bodies: --fixtures FILE), each message said in every
+ * language: CPU microseconds an alert by language, the same texts before and after a change.
+ */
+const fixturesFile = opt('fixtures');
+const byLanguage = {};
+if (fixturesFile) {
+  const { parseAlertBody } = await load('core/payload.js');
+  const messages = fs
+    .readFileSync(path.resolve(ROOT, fixturesFile), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line).body)
+    .map((body) => parseAlertBody(new TextEncoder().encode(body), undefined))
+    .filter((parsed) => parsed.ok && parsed.alert.message !== '')
+    .map((parsed) => parsed.alert.message);
+  for (const code of Object.keys(LANGUAGES)) {
+    const say = () => {
+      for (const m of messages) spokenAlerts([m], LANGUAGES[code], {});
+    };
+    for (let i = 0; i < 20; i++) say();
+    const batches = [];
+    for (let b = 0; b < 9; b++) {
+      const started = cpuMicros();
+      for (let i = 0; i < 10; i++) say();
+      batches.push((cpuMicros() - started) / (10 * messages.length));
+    }
+    byLanguage[code] = Math.round(median(batches) * 10) / 10;
+  }
+  byLanguage.alerts = messages.length;
+}
 if (reader) steady['ja+dictionary'] = perAlert('ja', { readJapanese: reader });
 
 const cold = [];
@@ -109,6 +142,7 @@ const r1 = (x) => Math.round(x * 10) / 10;
 const result = {
   dist: path.relative(ROOT, dist) || '.',
   cpuMicrosecondsPerAlert: steady,
+  ...(fixturesFile && { fixturesCpuMicrosecondsPerAlert: byLanguage }),
   loadAverage: (await import('node:os')).loadavg().map((x) => Math.round(x * 10) / 10),
   dictionary: reader
     ? {

@@ -7,7 +7,7 @@ import { callSpeech } from '../core/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
-import { spokenAlertsNoted } from '../core/spoken-alerts.js';
+import { markedShortened, spokenAlertsNoted } from '../core/spoken-alerts.js';
 import { messagesToSay } from '../core/held-speech.js';
 import { keptQuiet } from './quiet-hours.js';
 import type { Endpoint } from '../pbx/endpoint.js';
@@ -81,7 +81,9 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
   // Alerts held for quiet hours are said newest first, each with how old it is (core/held-speech.ts).
   const spoken = (alerts: readonly CallForDialing[]) =>
-    spokenAlertsNoted(messagesToSay(alerts, now(), own.language), own.language, { readJapanese });
+    spokenAlertsNoted(messagesToSay(alerts.map(withShortenedMark), now(), own.language), own.language, {
+      readJapanese,
+    });
   const says = (alerts: readonly CallForDialing[]) => spoken(alerts).text;
   const { text, notes } = spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
@@ -121,3 +123,9 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     text: claimed.length === calls.length ? text : says(claimed),
   };
 }
+
+/** A message the webhook cut at its limit carries the mark its call says so by (core/speech-text/shortened.ts). */
+const withShortenedMark = (call: CallForDialing): CallForDialing => ({
+  ...call,
+  message: markedShortened(call.message, call.messageTruncated),
+});

@@ -3,10 +3,11 @@
 // another process never blocks the event loop; and tells of every call that reached its end.
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../core/records.js';
+import { withCutMark } from '../core/payload.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 
-/** A call at its end, as handed to what follows (the SMS backup, metrics). */
+/** A call at its end, as handed to what follows (the SMS backup, metrics); a message the webhook cut ends with "...". */
 export interface FinalCall {
   callId: string;
   userId: string;
@@ -186,10 +187,10 @@ export class CallLedger {
     this.deps.onFinal({
       callId: call.callId,
       userId: call.userId,
-      message: call.message,
+      message: asReceived(call),
       phone,
       state,
-      carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+      carried: carried.map((c) => ({ callId: c.callId, message: asReceived(c) })),
     });
     return true;
   }
@@ -244,3 +245,6 @@ export class CallLedger {
     });
   }
 }
+
+/** The message as its SMS shows it: one the webhook cut at its limit ends with "...". */
+const asReceived = (call: CallForDialing): string => withCutMark(call.message, call.messageTruncated);

@@ -3,6 +3,7 @@
 // is called for, which the claim uses rather than reading it again (call-claim.ts).
 import { receivesCalls } from '../core/account.js';
 import { callSpeech, type CallSpeech } from '../core/languages.js';
+import { markedShortened } from '../core/spoken-alerts.js';
 import type { WaitingAlert } from '../core/line.js';
 import type { AccountRepo, CallProgressRepo } from '../store/contract/index.js';
 import type { Account } from '../core/account.js';
@@ -23,16 +24,19 @@ export interface JustQueued {
   account: Account;
   /** Held for quiet hours and released with the account's others: one call carries them all (core/line). */
   held?: boolean;
+  /** Cut at the webhook's limit: its call says so (core/speech-text/shortened.ts). */
+  messageTruncated?: boolean | number | undefined;
 }
 
 /** The alert as it waits for its phone's line. */
-export function waitingAlert({ callId, kind, message, account, held }: JustQueued): QueuedAlert {
+export function waitingAlert({ callId, kind, message, account, held, messageTruncated }: JustQueued): QueuedAlert {
   // An account suspended still takes its turn: the dialer ends its alerts, alone.
   if (!receivesCalls(account))
     return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test', account };
   const alert: QueuedAlert = { callId, userId: account.userId, phone: account.phone, alone: kind === 'test', account };
   if (held) alert.held = true;
-  if (kind === 'alert') alert.speaks = { message, speech: callSpeech(account) };
+  if (kind === 'alert')
+    alert.speaks = { message: markedShortened(message, messageTruncated), speech: callSpeech(account) };
   return alert;
 }
 
@@ -52,5 +56,6 @@ export async function loadWaitingAlert(
     message: call.message,
     account,
     held: (call.heldUntil ?? null) !== null,
+    messageTruncated: call.messageTruncated,
   });
 }

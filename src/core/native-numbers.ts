@@ -194,6 +194,16 @@ export function russianDecimal(whole: string, fraction: string): string {
   return `${wholeWords} ${russianCardinal(f, true)} ${RU_FRACTIONS[fraction.length - 1]}${ending}`;
 }
 
+/** A million or more in words: espeak-ng's Russian says 2345678 "два миллионов" (and 2 345 678 as three numbers). */
+export function russianLargeWhole(digits: string): string | undefined {
+  const n = Number(digits);
+  return digits.length > 1 && digits.startsWith('0')
+    ? undefined
+    : n >= 1_000_000 && n <= MAX_CARDINAL
+      ? russianCardinal(n)
+      : undefined;
+}
+
 /** A language that writes its numbers in its own characters and says decimals one digit at a time after `point`. */
 const characterNumbers =
   (cardinal: NumberLanguage['cardinal'], digits: ArrayLike<string>, point: string) =>

@@ -27,6 +27,8 @@ export interface NumberLanguage {
    * the decimals as digits); absent: said in words with `cardinal`, `point` and `digit`.
    */
   decimal?(whole: string, fraction: string): string;
+  /** A whole number the engine would say wrong as digits, in words (Russian millions: espeak-ng says "два миллионов"); undefined: the digits. */
+  largeWhole?(digits: string): string | undefined;
 }
 
 /** Beyond this, numbers are read digit by digit: nobody says "quadrillion" about a price. */
@@ -109,6 +111,7 @@ export interface DigitsWords {
   localDecimalComma?: boolean;
   /** How the whole part and the decimals are joined: a decimal comma, or a word where the engine drops the point. */
   decimal(whole: string, fraction: string): string;
+  largeWhole?(digits: string): string | undefined;
 }
 
 /**
@@ -127,8 +130,15 @@ export function digitsLanguage(words: DigitsWords): NumberLanguage {
   };
 }
 
-/** Joined by a decimal comma: 187,2. */
-export const decimalComma = (whole: string, fraction: string) => `${whole},${fraction}`;
+/**
+ * Joined by a decimal comma: 187,2. Decimals of three digits or more, or starting with a zero, one
+ * digit at a time (1,0 8 2 5), as a quote is said: espeak-ng reads 1,0825 in French "un virgule zéro
+ * huit cent vingt-cinq" and in Spanish drops the zero of 1,05.
+ */
+export const decimalComma = (whole: string, fraction: string) =>
+  fraction.length >= 3 || (fraction.length > 1 && fraction.startsWith('0'))
+    ? `${whole},${fraction[0]} ${[...fraction.slice(1)].join(' ')}`
+    : `${whole},${fraction}`;
 
 /**
  * Joined by a spoken decimal word, the decimals one digit at a time, as they are said in Korean

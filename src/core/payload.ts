@@ -156,6 +156,11 @@ export function truncateText(
   return { text: out, truncated: true, length };
 }
 
+/** How a message the webhook cut is shown where the cut must be seen (its SMS): ending with "...". */
+export const CUT_MARK = '...';
+export const withCutMark = (message: string, truncated: boolean | number | undefined): string =>
+  truncated ? `${message.trimEnd()}${CUT_MARK}` : message;
+
 function codePointLength(text: string): number {
   let n = 0;
   for (const _ of text) n++;

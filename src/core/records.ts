@@ -256,6 +256,8 @@ export interface CallForDialing {
   carriedBy: string | null;
   /** When it was held for quiet hours: the instant they ended (its call says how old it is; its freshness counts from then). */
   heldUntil: number | null;
+  /** 1 when the message was longer than the webhook's limit and cut to it (its call says so); absent: not cut. */
+  messageTruncated?: number;
 }
 
 export interface CallEventRow {

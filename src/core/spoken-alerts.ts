@@ -1,9 +1,12 @@
 // What a call says of the alerts it carries: the one message, or "You have three alerts. First:
 // …. Second: …." in order of arrival, in the account's language. Pure; each message is made
-// speakable first.
+// speakable first, and one the webhook cut (markedShortened) ends with a word that it was cut.
 import { LANGUAGES } from './languages.js';
 import type { Language } from './language-types.js';
 import { type SpeechAids, type SpokenText, speakableNoted } from './speakable.js';
+import { SAID_SHORTENED, SHORTENED_MARK } from './speech-text/shortened.js';
+
+export { markedShortened } from './speech-text/shortened.js';
 
 /**
  * The most a call says of its alerts, in characters (about four minutes of speech): numbers read
@@ -25,9 +28,13 @@ export function spokenAlertsNoted(messages: readonly string[], lang: Language, a
   const share = Math.floor(MAX_SPOKEN_CHARS / messages.length);
   const notes = new Set<string>();
   const said = (m: string) => {
-    const spoken = speakableNoted(m, lang, aids);
+    // Cut at the webhook's limit: said last, whatever is cut here, so the owner knows there was more.
+    const shortened = m.includes(SHORTENED_MARK);
+    const spoken = speakableNoted(shortened ? m.replaceAll(SHORTENED_MARK, '') : m, lang, aids);
     for (const note of spoken.notes) notes.add(note);
-    return cutAtWord(spoken.text, share);
+    if (!shortened) return cutAtWord(spoken.text, share);
+    const word = SAID_SHORTENED[lang.code];
+    return `${withStop(cutAtWord(spoken.text, share - word.length - 2))} ${word}`;
   };
   if (messages.length === 1) return { text: said(messages[0]!), notes: [...notes] };
   const parts = messages.map((m, i) => `${lang.prompts.ordinal(i)}: ${withStop(said(m))}`);

@@ -4,7 +4,7 @@
 import type { CallSpeech } from './languages.js';
 import { parseAlertBody, type Alert, type PayloadErrorCode } from './payload.js';
 import type { SpeechAids } from './speakable.js';
-import { spokenAlertsNoted } from './spoken-alerts.js';
+import { markedShortened, spokenAlertsNoted } from './spoken-alerts.js';
 
 /** The fixed phrases a call may say, in its language. */
 export function callPhrases({ intro, language }: CallSpeech): {
@@ -33,7 +33,11 @@ export type SpokenBody =
 export function spokenCall(body: Uint8Array | string, speech: CallSpeech, aids: SpeechAids = {}): SpokenBody {
   const parsed = parseAlertBody(typeof body === 'string' ? new TextEncoder().encode(body) : body, undefined);
   if (!parsed.ok) return { ok: false, code: parsed.code, error: parsed.error };
-  const message = spokenAlertsNoted([parsed.alert.message], speech.language, aids);
+  const message = spokenAlertsNoted(
+    [markedShortened(parsed.alert.message, parsed.alert.truncated)],
+    speech.language,
+    aids,
+  );
   const { keys, prompt } = callPhrases(speech);
   const phrases = { intro: speech.intro, keys, message: message.text, prompt };
   return { ok: true, phrases, alert: parsed.alert, notes: message.notes };

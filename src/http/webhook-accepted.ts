@@ -28,7 +28,14 @@ export function acceptedReply(
     return { result: 'duplicate', userId: account.userId, callId, status: 200, body };
   }
   const { alert, announced } = verdict;
-  deps.onCallQueued?.({ callId, kind: 'alert', message: alert.message, account, announced });
+  deps.onCallQueued?.({
+    callId,
+    kind: 'alert',
+    message: alert.message,
+    messageTruncated: alert.truncated,
+    account,
+    announced,
+  });
   deps.logger.debug('alert text', { call_id: callId, message: alert.message });
   const body = acceptedBody(account, callId, alert, deps.now(), deps.smsGateway);
   return { result: 'accepted', userId: account.userId, callId, status: 200, body };

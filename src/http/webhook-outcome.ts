@@ -35,6 +35,8 @@ export interface WebhookDeps {
     callId: string;
     kind: 'alert';
     message: string;
+    /** Cut at the webhook's limit (its call says so). */
+    messageTruncated: boolean;
     account: Account;
     /** The store's write already told the other nodes (PostgreSQL's webhook function). */
     announced?: boolean;

@@ -49,6 +49,16 @@ describe('ringhook say', () => {
     expect(message).not.toMatch(/\d/);
   });
 
+  it('shows numbers in the language’s marks, money, times, and a cut message said to be cut (#57)', () => {
+    const de = runCli(['say', 'DAX 18.420,75 | Gewinn 300 zł | -3σ um 13:45:30Z', '--language', 'de'], env);
+    expect(de.code, de.stderr).toBe(0);
+    expect(de.stdout).toContain('D A X 18420,75, Gewinn 300 Złoty, minus 3 sigma um 13 Uhr 45 und 30 Sekunden U T C');
+    const long = runCli(['say', `ETH ${'9 '.repeat(300)}`, '--language', 'fr'], env);
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stdout.trimEnd().split('\n')[2]).toMatch(/message raccourci$/);
+    expect(long.stderr).toMatch(/cut to 500 characters/);
+  });
+
   it('reads a JSON body as the webhook does (the message field), and a body from stdin with -', () => {
     const json = JSON.stringify({ message: 'CL=F above 80, ^GSPC at 6,021.25', ticker: 'CL=F', price: 80.1 });
     const res = runCli(['say', json, '--json'], env);

@@ -172,6 +172,10 @@ for (const storeKind of STORE_KINDS) {
         const call = (await t.service.stores.calls.get(res.json.call_id))!;
         expect(call.message).toBe('x'.repeat(500));
         expect(call.messageTruncated).toBe(true);
+        // As the dialer reads it for its call, which says it was cut, and its SMS (#57).
+        const forDialing = (await t.service.stores.progress.get(res.json.call_id))!;
+        expect(forDialing.message).toBe('x'.repeat(500));
+        expect(Number(forDialing.messageTruncated)).toBe(1);
       });
 
       it('counts emoji as one character each at the 500 boundary and never splits one', async () => {

@@ -139,6 +139,39 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.ari.originated).toHaveLength(1);
   });
 
+  it('a message the webhook cut (#57): its call says so last, in the account language, and its end hands the SMS the text with "..."', async () => {
+    const texts: string[] = [];
+    const t = setup({
+      tts: {
+        synthesize: async (text) => {
+          texts.push(text);
+          return {
+            path: `/speech/${text}.wav`,
+            media: `sound:/speech/${text.slice(0, 12)}`,
+            durationMs: 1000,
+            cached: true,
+          };
+        },
+      },
+    });
+    await t.dialer.start();
+    // 496 characters of figures said in words: longer than a call says of one alert (cut again there, the word kept).
+    const message = '1234567 '.repeat(62).trim();
+    const cut: Alert = { form: 'text', message, truncated: true, originalLength: 900, fields: {}, extra: {} };
+    const accepted = t.calls.acceptNow(t.account.userId, 'premium', cut);
+    if (!accepted.accepted) throw new Error('not accepted');
+    const { callId } = accepted;
+    t.dialer.enqueue(callId);
+    await waitFor('originate', () => t.ari.originated[0]);
+    const said = await waitFor('the message made', () => texts.find((x) => x.startsWith('one million')), 3_000);
+    expect(said).toMatch(/\. message shortened$/);
+    const ch = channel(`rh-${callId}`);
+    t.ari.send({ type: 'ChannelHangupRequest', channel: ch, cause: 17, tech_cause: 486 });
+    t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 17, cause_txt: 'User busy' });
+    expect((await t.final(callId)).message).toBe(`${message}...`);
+    expect(t.row(callId).message).toBe(message);
+  });
+
   it('a busy phone: dialed once through the trunk, rang, ended busy with its SIP code, handed on with the number called', async () => {
     const t = setup();
     await t.dialer.start();

@@ -1,6 +1,6 @@
 // Alerts as traders write them in TradingView messages, in every offered language, each kind of
 // issue 32 (magnitudes, Yahoo tickers, separators, ratios, dates and placeholders, capitals,
-// direction emoji, native decimals). Judged on properties of the spoken text rather than exact
+// direction emoji, native decimals; and #57: numbers in the language's own marks, money, times, units, instruments). Judged on properties of the spoken text rather than exact
 // strings: no symbol an engine reads aloud is left, no number is half said, English and the
 // languages spoken in words keep no digit, kanji never reach the Japanese voice, and each case
 // says what it must (the regular expressions of its row).
@@ -21,7 +21,7 @@ const WORDS_ONLY: readonly LanguageCode[] = ['en', 'ja', 'zh'];
 describe('the alerts traders write, in every offered language', () => {
   it('has at least 120 cases, across every kind and language', () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(120);
-    expect(new Set(ROWS.map((r) => r[0])).size).toBe(8);
+    expect(new Set(ROWS.map((r) => r[0])).size).toBe(13);
     expect(new Set(ROWS.map((r) => r[1]))).toEqual(new Set(Object.keys(LANGUAGES)));
     for (const lang of ['ru', 'ja', 'zh'] as const)
       expect(ROWS.some(([kind, l]) => kind === 'decimals' && l === lang)).toBe(true);

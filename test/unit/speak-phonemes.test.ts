@@ -4,6 +4,7 @@
 // and large numbers are said as a native speaker says them, where espeak-ng's own reading of the
 // digits is wrong.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { LanguageCode } from '../../src/core/language-types.js';
 import { LANGUAGES } from '../../src/core/languages.js';
 import { speakable } from '../../src/core/speakable.js';
 import { espeakMany, espeakOne, fliteMany, fliteOne } from '../helpers/engine-phonemes.js';
@@ -115,7 +116,7 @@ describe('no symbol reaches an engine as a word', () => {
 });
 
 /** A native reading on espeak-ng's phonemes: what it must contain, in order, and what it must not. */
-type NativeCase = [code: 'ru' | 'ja' | 'zh', alert: string, mustSay: string, mustNotSay: RegExp];
+type NativeCase = [code: LanguageCode, alert: string, mustSay: string, mustNotSay: RegExp];
 
 const NATIVE: NativeCase[] = [
   // Russian: the feminine whole part, "целых", the fraction's denominator and the genitive after it.
@@ -134,6 +135,17 @@ const NATIVE: NativeCase[] = [
   ['zh', 'BTC 64250.5', '六万四千二百五十 点 五', /l'iou51s\.i\.35/],
   ['zh', 'Volume 7.5M $2B', '七百五十万 二十亿 美元', /\(en\)/],
   ['zh', '价格 10005', '一万零五', /s\.'i\.35/],
+  // Numbers in the language's own marks (#57): one number, its decimals after one decimal word (German and
+  // Portuguese: as espeak-ng reads the digits written plainly, 18420,75 achtzehntausend … Komma sieben fünf).
+  ['de', 'DAX 18.420,75', '18420,75', /OmA.*OmA/],
+  ['fr', 'CAC 64\u202F318,5', 'soixante-quatre mille trois cent dix-huit virgule cinq', /virgyl.*virgyl/],
+  ['fr', 'EURUSD 1,0825', 'un virgule zéro huit deux cinq', /sA~ vE~t/],
+  ['pt', 'Ibovespa 131.200', '131200', /v'irgul/],
+  ['pl', 'WIG 64 318,5', 'sześćdziesiąt cztery tysiące trzysta osiemnaście przecinek pięć', /pSEts;'inEk.*pSEts;'inEk/],
+  ['ru', 'Объём 2 345 678', 'два миллиона триста сорок пять тысяч шестьсот семьдесят восемь', /m;,IlI;'onof/],
+  // Units: Turkish says the percent first (yüzde 2,5: yüzde iki virgül beş); Polish pkt is punktów, never spelled.
+  ['tr', 'BIST %2,5', 'yüzde 2,5', /b'ES jYzd'E/],
+  ['pl', 'WIG20 +50 pkt', 'plus pięćdziesiąt punktów', /p,Ek,at'E/],
 ];
 
 /** espeak-ng's own readings of digits, checked last. */

@@ -2,7 +2,7 @@
 // decimals are said in words (две целых тридцать пять сотых): espeak-ng reads 2,35 as "two and
 // three five tenths".
 import { decimalComma, digitsLanguage } from '../number-words.js';
-import { russianDecimal } from '../native-numbers.js';
+import { russianDecimal, russianLargeWhole } from '../native-numbers.js';
 import { asWritten, countNoun, lang, monthDate, ordinals, polishForm, russianForm, same, units } from './helpers.js';
 
 export const pl = lang(
@@ -148,6 +148,8 @@ export const tr = lang(
     single: { day: 'günlük', week: 'haftalık', month: 'aylık' },
     ownUnits: { sn: 'second', dk: 'minute', sa: 'hour', G: 'day', hf: 'week', ay: 'month' },
     quantities: { basisPoint: same('baz puan'), pip: same('pip'), point: same('puan') },
+    // %2,5 and 2,5%: "yüzde iki virgül beş", the percent first.
+    percentBefore: 'yüzde',
     year: same('yıllık'),
     currencies: { $: same('dolar'), '€': same('euro'), '£': same('sterlin'), '¥': same('yen') },
     magnitudes: { thousand: same('bin'), million: same('milyon'), billion: same('milyar'), trillion: same('trilyon') },
@@ -179,6 +181,7 @@ export const ru = lang(
     percent: 'процентов',
     times: 'раз',
     decimal: russianDecimal,
+    largeWhole: russianLargeWhole,
     localDecimalComma: true,
   }),
   {

@@ -2,16 +2,16 @@
 // magnitudes (7.5M, $2B, 100k).
 import { english, MAX_CARDINAL, type NumberLanguage, ZERO_RUN } from '../number-words.js';
 import {
-  type CurrencySymbol,
   formAfter,
   ENGLISH_WORDS,
   type Magnitude,
   pick,
   type Quantity,
   type SpeechLanguage,
-  type SpeechWords,
   wordsOf,
 } from './words.js';
+import { currencyForms, WRITTEN_CURRENCIES } from './currencies.js';
+import { type MarkedLanguage, type ReadNumber, readWritten } from './number-marks.js';
 
 /** Each letter on its own, digits as words: "6E" → "six E". */
 export function spell(token: string, lang: NumberLanguage): string {
@@ -25,18 +25,24 @@ export function wholeNumber(digits: string, lang: NumberLanguage): string {
   return lang.cardinal(n);
 }
 
-/** The whole part (digits only) and the decimals of a number as written in the alert. */
-export function splitNumber(written: string, lang: NumberLanguage): { whole: string; fraction?: string } {
-  const comma = lang.localDecimalComma && /^\d+,(?:\d{1,2}|\d{4,})$/.test(written);
-  const [whole = '', fraction] = written.split(comma ? ',' : lang.decimalSeparator);
+/** The whole part (digits only) and the decimals of a number as written in the alert, by the language's marks. */
+export function splitNumber(written: string, lang: MarkedLanguage): ReadNumber {
+  const read = readWritten(written, lang);
+  if (read) return read;
+  const [whole = '', fraction] = written.split(lang.decimalSeparator);
   const digits = whole.replace(/[^0-9]/g, '');
   return fraction === undefined ? { whole: digits } : { whole: digits, fraction };
 }
 
-/** A number as written in the alert (group separators allowed), every written decimal kept. */
-export function sayNumber(written: string, lang: NumberLanguage = english): string {
-  const { whole: digits, fraction } = splitNumber(written, lang);
-  if (lang.decimal) return fraction === undefined ? digits : lang.decimal(digits || '0', fraction);
+/** A number as written in the alert (in the language's marks), every written decimal kept. */
+export function sayNumber(written: string, lang: MarkedLanguage = english): string {
+  return sayRead(splitNumber(written, lang), lang);
+}
+
+/** A number already read to its whole digits and decimals. */
+export function sayRead({ whole: digits, fraction }: ReadNumber, lang: NumberLanguage): string {
+  if (lang.decimal)
+    return fraction === undefined ? (lang.largeWhole?.(digits) ?? digits) : lang.decimal(digits || '0', fraction);
   const head = [digits === '' ? '' : wholeNumber(digits, lang)];
   if (fraction === undefined) return head.join('');
   const zeros = /^0*/.exec(fraction)![0].length;
@@ -75,10 +81,11 @@ export function sayAmount(amount: WrittenAmount, lang: SpeechLanguage): string {
   let magnitudeWord = '';
   if (amount.magnitude && !w.magnitudes) {
     const expanded = expandMagnitude(parts.whole || '0', parts.fraction, amount.magnitude);
-    number = sayNumber(expanded, { ...lang, decimalSeparator: '.', groupSeparator: ',' });
-    parts = splitNumber(expanded, { ...lang, decimalSeparator: '.' });
+    const [whole = '', fraction] = expanded.split('.');
+    parts = fraction === undefined ? { whole } : { whole, fraction };
+    number = sayRead(parts, lang);
   } else {
-    number = sayNumber(amount.written, lang);
+    number = sayRead(parts, lang);
     if (amount.magnitude) magnitudeWord = pick(w.magnitudes![amount.magnitude], formAfter(w, parts));
   }
   const words = [sign];
@@ -89,16 +96,9 @@ export function sayAmount(amount: WrittenAmount, lang: SpeechLanguage): string {
   if (amount.quantity)
     words.push(pick((w.quantities ?? ENGLISH_WORDS.quantities!)[amount.quantity], formAfter(w, parts)));
   if (amount.currency && magnitudeWord) words.push(w.magnitudeOf ?? '');
-  if (amount.currency)
-    words.push(sayCurrencyName(amount.currency as CurrencySymbol, w, amount.magnitude ? { whole: '5' } : parts));
+  const currency = amount.currency === undefined ? undefined : WRITTEN_CURRENCIES[amount.currency];
+  // $100 "dollars", 1 "dollar"; after a magnitude always the plural (two billion dollars).
+  if (currency)
+    words.push(pick(currencyForms(currency, lang, w), formAfter(w, amount.magnitude ? { whole: '5' } : parts)));
   return words.filter(Boolean).join(' ');
-}
-
-/** $100 "dollars", 1 "dollar"; after a magnitude always the plural (two billion dollars). */
-function sayCurrencyName(
-  symbol: CurrencySymbol,
-  w: SpeechWords,
-  written: { whole: string; fraction?: string | undefined },
-): string {
-  return pick(w.currencies[symbol], formAfter(w, written));
 }

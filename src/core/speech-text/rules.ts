@@ -4,7 +4,10 @@ export type { Rule, RuleContext } from './rule-context.js';
 export { TIMEFRAMES } from './timeframes.js';
 import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
-import { sayDate, sayIsoTime, sayTime12, sayTime24 } from './times.js';
+import { numberSource } from './number-marks.js';
+import { sayDate, sayIsoTime, saySeconds, sayTime12, sayTime24 } from './times.js';
+import { instrumentRules, timeStampRules } from './stamp-rules.js';
+import { GREEK_LETTERS, sayGreek } from './greek.js';
 import { isKnownWord } from './lexicon.js';
 import {
   after,
@@ -18,7 +21,9 @@ import {
 import { indicatorRules } from './indicators.js';
 import { timeframeRules } from './timeframes.js';
 import { CAPS_WORDS, INDEX_NAMES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
-import { type Magnitude, type Quantity, type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
+import { WRITTEN_CURRENCIES } from './currencies.js';
+import { MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
+import { type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
 
 /** Symbols said as words, longest first where one begins another. */
 export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
@@ -39,35 +44,6 @@ export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
   ['~', 'about'],
 ];
 
-/** Quantities after a count, attached or not: +12bps, 30 pips, 15pts. */
-const QUANTITIES: Readonly<Record<string, Quantity>> = {
-  bps: 'basisPoint',
-  bp: 'basisPoint',
-  pips: 'pip',
-  pip: 'pip',
-  pts: 'point',
-  pt: 'point',
-  points: 'point',
-  point: 'point',
-};
-
-const MAGNITUDE_SUFFIXES: Readonly<Record<string, Magnitude>> = {
-  k: 'thousand',
-  K: 'thousand',
-  m: 'million',
-  M: 'million',
-  mm: 'million',
-  MM: 'million',
-  mln: 'million',
-  B: 'billion',
-  b: 'billion',
-  bn: 'billion',
-  Bn: 'billion',
-  BN: 'billion',
-  T: 'trillion',
-  tn: 'trillion',
-};
-
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
 const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
 
@@ -78,11 +54,14 @@ const INDICATOR_AFTER = new RegExp(`^\\s*(?:${INDICATOR_NAMES})\\b`);
 /** What every group of rules is built from: the language, its words and the patterns it writes numbers with. */
 function ruleKit(lang: SpeechLanguage) {
   const w = wordsOf(lang);
-  const group = `[${escapeRegExp(lang.groupSeparator)}\\u00A0\\u202F]`;
   const point = escapeRegExp(lang.decimalSeparator);
-  const localDecimal = lang.localDecimalComma ? '\\d+,(?:\\d{1,2}|\\d{4,})(?![\\d,.])|' : '';
-  const number = `${localDecimal}(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${point}\\d+)?|${point}\\d+`;
-  const currency = `[${Object.keys(w.currencies).map(escapeRegExp).join('')}]`;
+  const number = numberSource(lang);
+  const written = Object.keys(WRITTEN_CURRENCIES).sort(byLengthDesc);
+  const currency = `(?:${written.map(escapeRegExp).join('|')})`;
+  const lettersCurrency = `(?:${written
+    .filter((c) => /^\p{L}/u.test(c))
+    .map(escapeRegExp)
+    .join('|')})`;
   const indicator = `(?:${INDICATOR_NAMES})\\d{0,4}`;
   const magnitudes = Object.keys(MAGNITUDE_SUFFIXES).sort(byLengthDesc).join('|');
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
@@ -101,6 +80,7 @@ function ruleKit(lang: SpeechLanguage) {
     point,
     number,
     currency,
+    lettersCurrency,
     indicator,
     magnitudes,
     symbols,
@@ -139,6 +119,7 @@ function datesAndTimes(kit: RuleKit): Rule[] {
       ),
       speak: ([, hh, mm, zone]) => sayIsoTime(hh!, mm!, zone!, lang),
     },
+    ...timeStampRules(lang),
     {
       name: 'iso-date',
       pattern: r(`${NOT_AFTER_WORD}\\d{4}-(\\d{2})-(\\d{2})(?![\\p{L}\\p{N}_-])`),
@@ -175,11 +156,12 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
     {
       name: 'clock-time',
-      pattern: r(`(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::[0-5]\\d)?(?![\\p{L}\\p{N}_:])`),
-      speak: ([, hh, mm]) => {
+      pattern: r(`(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::([0-5]\\d))?(?![\\p{L}\\p{N}_:])`),
+      speak: ([, hh, mm, ss]) => {
         const h = Number(hh);
         if (h > 23) return undefined;
-        return hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
+        const time = hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
+        return `${time}${saySeconds(ss, lang)}`;
       },
     },
   ];
@@ -194,6 +176,7 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
       pattern: r(`${NOT_AFTER_WORD}\\^([A-Z0-9]{1,9})${NOT_BEFORE_WORD}`),
       speak: ([, name], ctx) => (INDEX_NAMES[name!] ? ctx.say(INDEX_NAMES[name!]!) : spell(name!, lang)),
     },
+    ...instrumentRules(lang),
     // 7203.T, 0700.HK: a numbered ticker on a market.
     {
       name: 'yahoo-numbered',
@@ -211,6 +194,8 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
       speak: ([, exchange, symbol]) => {
         if (CAPS_WORDS[symbol!] !== undefined) return undefined;
         const said = saySymbol(symbol!, lang);
+        // CRYPTOCAP:BTC.D: TradingView's crypto market-cap data, no market to name.
+        if (exchange === 'CRYPTOCAP') return said;
         return said === undefined ? undefined : `${said} ${w.on} ${sayExchange(exchange!, lang)}`;
       },
     },
@@ -272,6 +257,8 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
       speak: (_, ctx) => (/\d/.test(ctx.text[ctx.index + 1]!) ? w.numberSign : ''),
     },
     ...timeframeRules(lang),
+    // R$ 5,20, USD 100, TL 250: a currency written in letters before the amount, before they are taken for a ticker.
+    amountRule(kit, 'coded-amount', kit.lettersCurrency, true),
     {
       name: 'caps-token',
       pattern: r(`${NOT_AFTER_WORD}${CAPS_TOKEN}(?![\\p{L}\\p{N}_!])`),
@@ -294,32 +281,54 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
   ];
 }
 
+/** An amount: a sign, a currency written before it (`before`: its pattern; `beforeRequired`: only with one), the number, a suffix, a currency after it. */
+function amountRule(kit: RuleKit, name: string, before: string, beforeRequired = false): Rule {
+  const { lang, w, r, number, currency, magnitudes, numberStart, numberEnd, point, quantities } = kit;
+  // A sign after the number touches no letter, a code no letter nor digit (100 USD, not USDT); where words touch (Japanese, Chinese) a sign may touch the script's letters (38500円です).
+  const signEnd = w.joinsWords ? '(?![\\p{Script=Latin}\\p{Script=Cyrillic}])' : '(?!\\p{L})';
+  const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![\\p{L}\\p{N}_/-])|(?<!\\p{L}\\p{L})${signEnd}))?`;
+  return {
+    name,
+    pattern: r(
+      `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)${beforeRequired ? '' : '?'}(%[ \\u00A0\\u202F]?)?([+\\-\\u2212])?(${number})` +
+        `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
+    ),
+    speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign]) => {
+      const trimmed = suffix?.trim();
+      return sayAmount(
+        {
+          sign: sign1 ?? sign2,
+          currency: before ?? afterSign,
+          written: written!,
+          magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
+          // %2,5: Turkish (and French, in some hands) write the sign first.
+          percent: trimmed === '%' || percentFirst !== undefined,
+          times: trimmed === 'x',
+          quantity: trimmed === undefined ? undefined : QUANTITIES[trimmed],
+        },
+        lang,
+      );
+    },
+  };
+}
+
 /** Amounts, the letters after a number, ranges, separators and symbols: last, as the catch-all. */
 function numbersAndSymbols(kit: RuleKit): Rule[] {
-  const { lang, w, r, num, point, number, currency, magnitudes, symbols, numberStart, numberEnd, quantities } = kit;
+  const { lang, w, r, num, point, symbols } = kit;
   return [
+    // -3σ, 2β: the number, then the letter's name; Δ, β alone anywhere.
     {
-      name: 'number',
-      pattern: r(
-        `${numberStart}([+\\-\\u2212])?(${currency})?([+\\-\\u2212])?(${number})` +
-          `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?(?:[ \\u00A0\\u202F]?(${currency})(?!\\p{L}))?${numberEnd}(?!${point}\\d)`,
-      ),
-      speak: ([, sign1, before, sign2, written, suffix, afterSign]) => {
-        const trimmed = suffix?.trim();
-        return sayAmount(
-          {
-            sign: sign1 ?? sign2,
-            currency: before ?? afterSign,
-            written: written!,
-            magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
-            percent: trimmed === '%',
-            times: trimmed === 'x',
-            quantity: trimmed === undefined ? undefined : QUANTITIES[trimmed],
-          },
-          lang,
-        );
-      },
+      name: 'number-and-greek',
+      pattern: r(`(?<![\\p{L}\\p{N}_.])([+\\-\\u2212])?(${kit.number}) ?(${GREEK_LETTERS})(?!\\p{L})`),
+      speak: ([, sign, written, letter]) =>
+        `${sayAmount({ sign, written: written! }, lang)} ${sayGreek(letter!, lang.code)}`,
     },
+    {
+      name: 'greek',
+      pattern: r(`(?<!\\p{L})${GREEK_LETTERS}(?!\\p{L})`),
+      speak: ([letter]) => sayGreek(letter!, lang.code),
+    },
+    amountRule(kit, 'number', kit.currency),
     // 3.4R (an R multiple), 1.5x2: a decimal and the letters after it, never half a number.
     {
       name: 'decimal-and-letters',

@@ -1,10 +1,13 @@
 // Tickers, pairs and instruments as traders say them: spelled, split into base and quote, with
 // their exchange (TradingView's NASDAQ:AAPL, Yahoo's SHOP.TO), futures (ES1!, CL=F), perpetuals
-// (.P), share classes (BRK.B) and indices (^GSPC).
+// (.P), share classes (BRK.B) and indices (^GSPC); dominance (BTC.D), TOTAL2/3 and BitMEX's XBT by name.
 import type { NumberLanguage } from '../number-words.js';
 import { spell, wholeNumber } from './numbers.js';
 import { CAPS_WORDS, EXCHANGE_SUFFIXES, EXCHANGES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
+import { currencyForms } from './currencies.js';
+import { COIN_NAMES, instrumentWords, monthName } from './instruments.js';
+import { wholeYear } from './times.js';
 import { english } from '../number-words.js';
 
 const byLengthDesc = (a: string, b: string) => b.length - a.length;
@@ -42,6 +45,8 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
     const base = saySymbol(token.slice(0, -2), lang);
     return base === undefined ? undefined : `${base}, ${w.perpetual}`;
   }
+  const named = sayNamedInstrument(token, lang);
+  if (named !== undefined) return named;
   const suffixed = /^([A-Z0-9]{1,6})[.-]([A-Z]{1,2})$/.exec(token);
   if (suffixed) return sayWithSuffix(suffixed[1]!, suffixed[2]!, token.includes('-'), lang);
   const word = CAPS_WORDS[token];
@@ -61,6 +66,10 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
     return name === undefined ? undefined : `${name} ${wholeNumber(digits, lang)}`;
   }
   if (!/^[A-Z]+$/.test(token)) return undefined;
+  // BitMEX writes bitcoin XBT: XBTUSD is a bitcoin pair.
+  const bitmex = /^XBT([A-Z]{3,4})$/.exec(token);
+  if (bitmex && QUOTE_CURRENCIES.includes(bitmex[1]!))
+    return `${currencyForms('bitcoin', lang, w).one}, ${spell(bitmex[1]!, lang)}`;
   const pair = splitPair(token);
   if (pair) return `${spell(pair[0], lang)}, ${spell(pair[1], lang)}`;
   return token.length <= 6 ? spell(token, lang) : undefined;
@@ -72,7 +81,7 @@ function sayWithSuffix(base: string, suffix: string, dashed: boolean, lang: Spee
   const name = /^\d+$/.test(base) ? spell(base, lang) : /^[A-Z]+$/.test(base) ? spell(base, lang) : undefined;
   if (name === undefined) return undefined;
   if (SHARE_CLASSES.test(suffix) && /^[A-Z]+$/.test(base)) return w.shareClass(name, suffix);
-  const market = dashed ? undefined : EXCHANGE_SUFFIXES[suffix];
+  const market = dashed ? undefined : (instrumentWords(lang.code).markets?.[suffix] ?? EXCHANGE_SUFFIXES[suffix]);
   return market === undefined ? undefined : `${name} ${w.on} ${market}`;
 }
 
@@ -83,3 +92,28 @@ export function sayYahooSymbol(base: string, kind: 'F' | 'X', lang: SpeechLangua
   const pair = splitPair(base);
   return pair ? `${spell(pair[0], lang)}, ${spell(pair[1], lang)}` : spell(base, lang);
 }
+
+/** BTC.D "bitcoin dominance", TOTAL2 and TOTAL3 (the crypto market cap without bitcoin, and ether): said by what they measure. */
+function sayNamedInstrument(token: string, lang: SpeechLanguage): string | undefined {
+  const words = instrumentWords(lang.code);
+  const dominance = /^([A-Z]{2,6})\.D$/.exec(token);
+  if (dominance) {
+    const coin = dominance[1]!;
+    const name = coin === 'BTC' ? currencyForms('bitcoin', lang, wordsOf(lang)).one : COIN_NAMES[coin];
+    return words.dominance(name ?? spell(coin, lang));
+  }
+  const total = /^TOTAL([23])$/.exec(token);
+  if (total) return words.total[Number(total[1]) - 1];
+  // ESZ4, NQH25, CLZ2025: a CME future by its month code and year (the year of the 2020s for one digit).
+  const cme = CME_CONTRACT.exec(token);
+  if (!cme) return undefined;
+  const [, root = '', code = '', year = ''] = cme;
+  const fullYear = year.length === 4 ? Number(year) : year.length === 2 ? 2000 + Number(year) : 2020 + Number(year);
+  return `${spell(root, lang)}, ${monthName(lang.code, MONTH_CODES.indexOf(code) + 1)} ${wholeYear(fullYear, lang)}`;
+}
+
+/** The futures month codes, January to December. */
+const MONTH_CODES = 'FGHJKMNQUVXZ';
+/** The roots of CME futures traders write with a month code; other tickers ending in such a letter and a digit stay spelled. */
+const CME_CONTRACT =
+  /^(ES|NQ|YM|RTY|CL|GC|SI|NG|HG|ZB|ZN|ZF|ZT|ZC|ZS|ZW|6E|6J|6B|6A|6C|MES|MNQ|MYM|M2K|MGC|MCL|BTC|ETH|MBT|MET)([FGHJKMNQUVXZ])(\d|\d{2}|20\d{2})$/;

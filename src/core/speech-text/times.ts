@@ -1,6 +1,6 @@
 // Times of day and calendar dates as they are said.
 import { english } from '../number-words.js';
-import { type SpeechLanguage, wordsOf } from './words.js';
+import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 
 /** A time of day, 24-hour, as said on a trading desk: 14:00 "fourteen hundred", 09:05 "zero nine zero five". */
 export function sayTime24(hours: number, minutes: number, lang: SpeechLanguage = english): string {
@@ -19,14 +19,47 @@ export function sayTime12(hours: number, minutes: number, lang: SpeechLanguage):
   return `${lang.cardinal(hours)} ${m}`;
 }
 
-/** Said in UTC without the date or the seconds: the alert is spoken minutes after it was sent. */
-export function sayIsoTime(hh: string, mm: string, zone: string, lang: SpeechLanguage): string | undefined {
+/** Said in UTC without the date: the alert is spoken minutes after it was sent; its seconds only when written apart from a date (13:45:30Z). */
+export function sayIsoTime(
+  hh: string,
+  mm: string,
+  zone: string,
+  lang: SpeechLanguage,
+  seconds?: string,
+): string | undefined {
   if (Number(hh) > 23 || Number(mm) > 59) return undefined;
   const [, sign = '+', offH = '0', offM = '0'] = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone) ?? [];
   const offset = (sign === '-' ? -1 : 1) * (Number(offH) * 60 + Number(offM));
   const local = Number(hh) * 60 + Number(mm);
   const utc = (((local - offset) % 1440) + 1440) % 1440;
-  return `${sayTime24(Math.floor(utc / 60), utc % 60, lang)} ${wordsOf(lang).utc}`;
+  return `${sayTime24(Math.floor(utc / 60), utc % 60, lang)}${saySeconds(seconds, lang)} ${wordsOf(lang).utc}`;
+}
+
+/** " and thirty seconds" after a time; nothing for none or 00. */
+export function saySeconds(seconds: string | undefined, lang: SpeechLanguage): string {
+  const s = Number(seconds ?? 0);
+  if (!s) return '';
+  const w = wordsOf(lang);
+  const unit = (w.durationUnits ?? w.units).second;
+  return ` ${w.symbols.and} ${lang.cardinal(s)} ${pick(unit, formAfter(w, { whole: String(s) }))}`;
+}
+
+/** A Unix time stamp (seconds, or milliseconds with 13 digits) of 2001–2036, as its UTC date and time. */
+export function sayUnixTime(digits: string, lang: SpeechLanguage): string | undefined {
+  const ms = digits.length === 13 ? Number(digits) : digits.length === 10 ? Number(digits) * 1000 : Number.NaN;
+  if (!(ms >= 978_307_200_000 && ms < 2_114_380_800_000)) return undefined;
+  const at = new Date(ms);
+  const date = sayDate(at.getUTCMonth() + 1, at.getUTCDate(), lang);
+  const time = sayTime24(at.getUTCHours(), at.getUTCMinutes(), lang);
+  return `${date} ${wholeYear(at.getUTCFullYear(), lang)}, ${time}${saySeconds(String(at.getUTCSeconds()), lang)} ${wordsOf(lang).utc}`;
+}
+
+/** A year as said: 2025 "twenty twenty-five" in English, digits elsewhere (the engines read a year). */
+export function wholeYear(year: number, lang: SpeechLanguage): string {
+  if (lang.cardinal(21) === String(21)) return String(year);
+  if ((lang.code === 'en' || lang.code === undefined) && year >= 2010)
+    return `${lang.cardinal(Math.floor(year / 100))} ${lang.cardinal(year % 100)}`;
+  return lang.cardinal(year);
 }
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

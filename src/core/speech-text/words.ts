@@ -94,6 +94,8 @@ export interface SpeechWords {
 
 /** A language of the normalizer: how numbers are said, and its words. */
 export interface SpeechLanguage extends NumberLanguage {
+  /** Which language (a LanguageCode: its number marks, speech-text/number-marks.ts); absent: English's. */
+  code?: string;
   words?: SpeechWords;
 }
 

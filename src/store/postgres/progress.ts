@@ -12,7 +12,7 @@ import { query, type Queryable, type Sql } from './connect.js';
 /** The columns of CallForDialing (PostgreSQL folds unquoted aliases to lower case). */
 export const SELECT_CALL = `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
                                    dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
-                                   carried_by AS "carriedBy", held_until AS "heldUntil"
+                                   carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated"
                             FROM calls`;
 
 /** Not final and not queued: a node is dialing, ringing or talking. */
