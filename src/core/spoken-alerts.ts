@@ -45,7 +45,7 @@ export function cutAtWord(text: string, max: number): string {
 }
 
 /** A sentence ends with a stop, so the engine pauses before the next ordinal. */
-function withStop(sentence: string): string {
+export function withStop(sentence: string): string {
   return /[.!?。]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
