@@ -16,6 +16,9 @@ import { type CallSession, type CallSessions, channelIdFor, newSession } from '.
 import type { DialerSettings } from './dialer-options.js';
 import type { QueuedAlert } from './waiting-alerts.js';
 
+/** The alerts of one call read again in one turn at most. */
+const READ_SLICE = 200;
+
 /** A call taken for placing: its session, where it goes, and its speech's plan. */
 export interface ClaimedCall {
   session: CallSession;
@@ -53,9 +56,13 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // node sharing the store may have dialed it, and the regular look may have ended it. An alert put
   // back again and again (Asterisk refusing calls while it restarts, a long database lock) is not in
   // the queue the stale check looks at: it is looked at here, before its call.
-  const calls = (await Promise.all(alerts.map((a) => store.progress.get(a.callId)))).filter(
-    (c): c is CallForDialing => c?.status === 'queued' && !desk.endIfStale(c, 'waiting'),
-  );
+  const calls: CallForDialing[] = [];
+  for (let i = 0; i < alerts.length; i += READ_SLICE) {
+    // A quiet-hours batch of 10,000 is read a slice a turn: SQLite reads in the event loop's thread.
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    const rows = await Promise.all(alerts.slice(i, i + READ_SLICE).map((a) => store.progress.get(a.callId)));
+    for (const c of rows) if (c?.status === 'queued' && !desk.endIfStale(c, 'waiting')) calls.push(c);
+  }
   const call = calls[0];
   if (!call) return undefined;
   // The account is not read again: it came with the alert (the webhook or a test call read it as

@@ -44,11 +44,11 @@ export async function keptQuiet(desk: QuietDesk, calls: readonly CallForDialing[
 export const RELEASE_EVERY_MS = 1_000;
 
 /** Held alerts released in one transaction at most: SQLite's writes run in the event loop's thread. */
-export const RELEASE_SLICE = 500;
+export const RELEASE_SLICE = 200;
 
 export interface ReleaseDesk {
   readonly settings: Pick<DialerSettings, 'store' | 'now' | 'logger' | 'events'>;
-  enqueueTogether(alerts: readonly JustQueued[]): void;
+  enqueueTogether(alerts: readonly JustQueued[]): Promise<void>;
   enqueue(callId: string): void;
 }
 
@@ -76,7 +76,10 @@ export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
   }
   for (const [userId, calls] of byAccount) {
     const account = await store.accounts.get(userId);
-    for (const call of calls) events.emit({ callId: call.callId, userId, status: 'queued', at: now() });
+    for (let i = 0; i < calls.length; i++) {
+      if (i > 0 && i % RELEASE_SLICE === 0) await nextTurn();
+      events.emit({ callId: calls[i]!.callId, userId, status: 'queued', at: now() });
+    }
     logger.info('held alerts released: quiet hours ended', {
       user_id: userId,
       call_id: calls[0]!.callId,
@@ -85,7 +88,7 @@ export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
     // An account gone: each takes its turn and is ended there (waiting-alerts).
     if (!account) for (const call of calls) desk.enqueue(call.callId);
     else
-      desk.enqueueTogether(
+      await desk.enqueueTogether(
         calls.map((c) => ({ callId: c.callId, kind: c.kind, message: c.message, account, held: true })),
       );
   }

@@ -152,7 +152,9 @@ describe.each(STORE_KINDS)('%s store: held alerts', (kind) => {
     const queued: JustQueued[][] = [];
     const releaseDesk = {
       settings,
-      enqueueTogether: (a: readonly JustQueued[]) => queued.push([...a]),
+      enqueueTogether: async (a: readonly JustQueued[]) => {
+        queued.push([...a]);
+      },
       enqueue: () => {},
     };
     clock.set('2026-12-07T18:56:00Z');
