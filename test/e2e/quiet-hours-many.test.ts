@@ -1,9 +1,10 @@
 // A night of 10,000 alerts held for quiet hours (#51 item 4), released on the real clock into a
 // real SQLite file: the managed Asterisk calls a SIPp phone that answers and hangs up 1.5 s later
 // (interrupted: the SMS backup goes out through Kannel). While the release, the call and its SMS
-// run, serve's event loop (this process's: the service runs in it) is never held 50 ms or more
-// (perf_hooks.monitorEventLoopDelay, 10 ms resolution; load: this file alone in its process, on a
-// machine of 2 cores shared with other test runs). The SMS names how many older alerts were held.
+// run, serve's event loop (this process's: the service runs in it) is watched with
+// perf_hooks.monitorEventLoopDelay (10 ms resolution): its delay stays under 50 ms when the load
+// average is under the core count; at any load the CPU the process uses within one gap between two
+// ticks stays under 100 ms (before: 847 ms). The SMS names how many older alerts were held.
 // What the call says of them is checked word by word in test/unit/quiet-delivery.test.ts.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -23,7 +24,7 @@ import { startSipp } from '../helpers/sipp.js';
 const PHONE = '+14155550123';
 const HELD = 10_000;
 
-it('10,000 held alerts: released, called once and their SMS sent with the event loop never held 50 ms', async () => {
+it('10,000 held alerts: released, called once, their SMS within its parts, the event loop held briefly', async () => {
   const calling = await startCallingService();
   const { t, kannel } = calling;
   const sink = await startRtpSink(await freeUdpPort());
