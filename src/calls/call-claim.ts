@@ -7,7 +7,7 @@ import { callSpeech } from '../core/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
-import { callSpokenNoted } from '../core/held-speech.js';
+import { callSpokenSteps } from '../core/held-speech.js';
 import { keptQuiet } from './quiet-hours.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { SpeechPlanner } from '../speech/speech-planner.js';
@@ -87,9 +87,16 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
   // Alerts held for quiet hours are said newest first, each with how old it is, the newest that
   // fit the spoken-length cap (core/held-speech.ts).
-  const spoken = (alerts: readonly CallForDialing[]) => callSpokenNoted(alerts, now(), own.language, { readJapanese });
-  const says = (alerts: readonly CallForDialing[]) => spoken(alerts).text;
-  const { text, notes } = spoken(calls);
+  // Made a held alert a turn: a night's batch makes a few dozen speakable.
+  const spoken = async (alerts: readonly CallForDialing[]) => {
+    const steps = callSpokenSteps(alerts, now(), own.language, { readJapanese });
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
+  const { text, notes } = await spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
   // Counted as queued from now: the calls planned while this one's claim is written must see it,
   // or all of those planned in one turn would choose their voice on the same short queue.
@@ -124,6 +131,6 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     holdMs: plan.holdMs,
     unreserve,
     forecastMs,
-    text: claimed.length === calls.length ? text : says(claimed),
+    text: claimed.length === calls.length ? text : await says(claimed),
   };
 }

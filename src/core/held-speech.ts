@@ -75,8 +75,22 @@ export function callSpokenNoted(
   lang: Language,
   aids: SpeechAids = {},
 ): SpokenText {
+  return finish(callSpokenSteps(alerts, now, lang, aids));
+}
+
+/**
+ * callSpokenNoted in steps: the generator yields after each held alert it made speakable, so that
+ * a caller in the event loop may let other work run between them (a few dozen for a night of
+ * 10,000), and returns what the call says.
+ */
+export function* callSpokenSteps(
+  alerts: readonly HeldMessage[],
+  now: number,
+  lang: Language,
+  aids: SpeechAids = {},
+): Generator<void, SpokenText, void> {
   if (!wereHeld(alerts) || alerts.length === 1) return spokenAlertsNoted(messagesToSay(alerts, now, lang), lang, aids);
-  return heldSpokenNoted(alerts, now, lang, aids);
+  return yield* heldSpokenSteps(alerts, now, lang, aids);
 }
 
 /**
@@ -91,12 +105,22 @@ export function heldSpokenNoted(
   lang: Language,
   aids: SpeechAids = {},
 ): SpokenText {
+  return finish(heldSpokenSteps(alerts, now, lang, aids));
+}
+
+function* heldSpokenSteps(
+  alerts: readonly HeldMessage[],
+  now: number,
+  lang: Language,
+  aids: SpeechAids,
+): Generator<void, SpokenText, void> {
   const newest = newestFirst(alerts);
   const share = Math.floor(MAX_SPOKEN_CHARS / Math.min(newest.length, MAX_ALERTS_PER_CALL));
   const notes = new Set<string>();
   const parts = [lang.prompts.alertCount(newest.length)];
   let length = parts[0]!.length;
   for (let i = 0; i < newest.length; i++) {
+    yield;
     const spoken = speakableNoted(aged(newest[i]!, now, lang), lang, aids);
     const part = `${lang.prompts.ordinal(i)}: ${withStop(cutAtWord(spoken.text, share))}`;
     const left = newest.length - i - 1;
@@ -109,4 +133,12 @@ export function heldSpokenNoted(
   const said = parts.length - 1;
   if (said < newest.length) parts.push(lang.prompts.olderHeld(newest.length - said));
   return { text: parts.join(' '), notes: [...notes] };
+}
+
+/** Runs steps to their end at once. */
+function finish<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
