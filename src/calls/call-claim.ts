@@ -51,18 +51,12 @@ export interface ClaimDesk {
  * that no event of the channel can be missed; undefined when there is nothing to place.
  */
 export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[]): Promise<ClaimedCall | undefined> {
-  const { store, now } = desk.settings;
+  const { now } = desk.settings;
   // Each alert's row is read again, as it can change while the alert waits for its line: another
   // node sharing the store may have dialed it, and the regular look may have ended it. An alert put
   // back again and again (Asterisk refusing calls while it restarts, a long database lock) is not in
   // the queue the stale check looks at: it is looked at here, before its call.
-  const calls: CallForDialing[] = [];
-  for (let i = 0; i < alerts.length; i += READ_SLICE) {
-    // A quiet-hours batch of 10,000 is read a slice a turn: SQLite reads in the event loop's thread.
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    const rows = await Promise.all(alerts.slice(i, i + READ_SLICE).map((a) => store.progress.get(a.callId)));
-    for (const c of rows) if (c?.status === 'queued' && !desk.endIfStale(c, 'waiting')) calls.push(c);
-  }
+  const calls = await stillQueued(desk, alerts);
   const call = calls[0];
   if (!call) return undefined;
   // The account is not read again: it came with the alert (the webhook or a test call read it as
@@ -88,13 +82,8 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // Alerts held for quiet hours are said newest first, each with how old it is, the newest that
   // fit the spoken-length cap (core/held-speech.ts).
   // Made a held alert a turn: a night's batch makes a few dozen speakable.
-  const spoken = async (alerts: readonly CallForDialing[]) => {
-    const steps = callSpokenSteps(alerts, now(), own.language, { readJapanese });
-    for (let step = steps.next(); ; step = steps.next()) {
-      if (step.done) return step.value;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
+  const spoken = (alerts: readonly CallForDialing[]) =>
+    inTurns(callSpokenSteps(alerts, now(), own.language, { readJapanese }));
   const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
   const { text, notes } = await spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
@@ -133,4 +122,26 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     forecastMs,
     text: claimed.length === calls.length ? text : await says(claimed),
   };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The alerts' rows that are still queued and fresh, read a slice a turn (SQLite reads in the event loop's thread: a quiet-hours batch may be 10,000). */
+async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[]): Promise<CallForDialing[]> {
+  const calls: CallForDialing[] = [];
+  for (let i = 0; i < alerts.length; i += READ_SLICE) {
+    if (i > 0) await nextTurn();
+    const slice = alerts.slice(i, i + READ_SLICE);
+    const rows = await Promise.all(slice.map((a) => desk.settings.store.progress.get(a.callId)));
+    for (const c of rows) if (c?.status === 'queued' && !desk.endIfStale(c, 'waiting')) calls.push(c);
+  }
+  return calls;
+}
+
+/** Runs steps to their end, a turn of the event loop between two. */
+async function inTurns<T>(steps: Generator<void, T, void>): Promise<T> {
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await nextTurn();
+  }
 }
