@@ -7,8 +7,8 @@ import { callSpeech } from '../core/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
-import { markedShortened, spokenAlertsNoted } from '../core/spoken-alerts.js';
-import { messagesToSay } from '../core/held-speech.js';
+import { callSpokenSteps } from '../core/held-speech.js';
+import { markedShortened } from '../core/spoken-alerts.js';
 import { keptQuiet } from './quiet-hours.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { SpeechPlanner } from '../speech/speech-planner.js';
@@ -16,6 +16,9 @@ import type { CallLedger } from './call-ledger.js';
 import { type CallSession, type CallSessions, channelIdFor, newSession } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { QueuedAlert } from './waiting-alerts.js';
+
+/** The alerts of one call read again in one turn at most. */
+const READ_SLICE = 200;
 
 /** A call taken for placing: its session, where it goes, and its speech's plan. */
 export interface ClaimedCall {
@@ -49,14 +52,12 @@ export interface ClaimDesk {
  * that no event of the channel can be missed; undefined when there is nothing to place.
  */
 export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[]): Promise<ClaimedCall | undefined> {
-  const { store, now } = desk.settings;
+  const { now } = desk.settings;
   // Each alert's row is read again, as it can change while the alert waits for its line: another
   // node sharing the store may have dialed it, and the regular look may have ended it. An alert put
   // back again and again (Asterisk refusing calls while it restarts, a long database lock) is not in
   // the queue the stale check looks at: it is looked at here, before its call.
-  const calls = (await Promise.all(alerts.map((a) => store.progress.get(a.callId)))).filter(
-    (c): c is CallForDialing => c?.status === 'queued' && !desk.endIfStale(c, 'waiting'),
-  );
+  const calls = await stillQueued(desk, alerts);
   const call = calls[0];
   if (!call) return undefined;
   // The account is not read again: it came with the alert (the webhook or a test call read it as
@@ -79,13 +80,13 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
   // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
-  // Alerts held for quiet hours are said newest first, each with how old it is (core/held-speech.ts).
+  // Alerts held for quiet hours are said newest first, each with how old it is, the newest that
+  // fit the spoken-length cap (core/held-speech.ts).
+  // Made a held alert a turn: a night's batch makes a few dozen speakable.
   const spoken = (alerts: readonly CallForDialing[]) =>
-    spokenAlertsNoted(messagesToSay(alerts.map(withShortenedMark), now(), own.language), own.language, {
-      readJapanese,
-    });
-  const says = (alerts: readonly CallForDialing[]) => spoken(alerts).text;
-  const { text, notes } = spoken(calls);
+    inTurns(callSpokenSteps(alerts.map(withShortenedMark), now(), own.language, { readJapanese }));
+  const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
+  const { text, notes } = await spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
   // Counted as queued from now: the calls planned while this one's claim is written must see it,
   // or all of those planned in one turn would choose their voice on the same short queue.
@@ -120,7 +121,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     holdMs: plan.holdMs,
     unreserve,
     forecastMs,
-    text: claimed.length === calls.length ? text : says(claimed),
+    text: claimed.length === calls.length ? text : await says(claimed),
   };
 }
 
@@ -129,3 +130,25 @@ const withShortenedMark = (call: CallForDialing): CallForDialing => ({
   ...call,
   message: markedShortened(call.message, call.messageTruncated),
 });
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The alerts' rows that are still queued and fresh, read a slice a turn (SQLite reads in the event loop's thread: a quiet-hours batch may be 10,000). */
+async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[]): Promise<CallForDialing[]> {
+  const calls: CallForDialing[] = [];
+  for (let i = 0; i < alerts.length; i += READ_SLICE) {
+    if (i > 0) await nextTurn();
+    const slice = alerts.slice(i, i + READ_SLICE);
+    const rows = await Promise.all(slice.map((a) => desk.settings.store.progress.get(a.callId)));
+    for (const c of rows) if (c?.status === 'queued' && !desk.endIfStale(c, 'waiting')) calls.push(c);
+  }
+  return calls;
+}
+
+/** Runs steps to their end, a turn of the event loop between two. */
+async function inTurns<T>(steps: Generator<void, T, void>): Promise<T> {
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await nextTurn();
+  }
+}

@@ -46,6 +46,8 @@ const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
 
 /** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
 const HANGUP_CONFIRM_MS = 15_000;
+/** Released alerts made ready for the queue in one turn at most. */
+const TOGETHER_SLICE = 200;
 
 export class CallDesk {
   private readonly queue = new CallQueue(REQUEUE_BACKOFF);
@@ -210,11 +212,19 @@ export class CallDesk {
     );
   }
 
-  /** Alerts released together (held for quiet hours): all in the queue before a line is looked at, so one call carries them. */
-  enqueueTogether(alerts: readonly JustQueued[]): void {
-    for (const alert of alerts) {
+  /**
+   * Alerts released together (held for quiet hours): all in the queue before a line is looked at,
+   * so one call carries them. Made ready a slice a turn (a night may hold 10,000), then queued in one.
+   */
+  async enqueueTogether(alerts: readonly JustQueued[]): Promise<void> {
+    const ready: QueuedAlert[] = [];
+    for (let i = 0; i < alerts.length; i += TOGETHER_SLICE) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const alert of alerts.slice(i, i + TOGETHER_SLICE)) ready.push(waitingAlert(alert));
+    }
+    for (const alert of ready) {
       if (this.stopping || this.sessions.has(alert.callId) || this.starting.has(alert.callId)) continue;
-      if (this.queue.add(alert.callId)) this.waiting.set(alert.callId, waitingAlert(alert));
+      if (this.queue.add(alert.callId)) this.waiting.set(alert.callId, alert);
     }
     this.pump();
   }
@@ -258,8 +268,8 @@ export class CallDesk {
     }
     const busyPhones = new Set([...this.sessions.phones(), ...this.starting.values()]);
     for (const call of nextCalls(waiting, busyPhones, freeLines)) {
+      this.queue.takeAll(call.map((alert) => alert.callId));
       for (const alert of call) {
-        this.queue.take(alert.callId);
         this.waiting.delete(alert.callId);
         this.ahead?.forget(alert.callId);
       }

@@ -39,6 +39,19 @@ export class CallQueue {
     this.waitingSet.delete(callId);
   }
 
+  /** Takes the waiting calls of one call out of the queue at once (a quiet-hours batch: thousands). */
+  takeAll(callIds: readonly string[]): void {
+    if (callIds.length === 1) {
+      this.take(callIds[0]!);
+      return;
+    }
+    const taken = new Set(callIds);
+    const left = this.waiting.filter((id) => !taken.has(id));
+    this.waiting.length = 0;
+    for (const id of left) this.waiting.push(id);
+    for (const id of callIds) this.waitingSet.delete(id);
+  }
+
   /** Forgets the call altogether (it ended, or is no longer queued). */
   remove(callId: string): void {
     const at = this.waiting.indexOf(callId);

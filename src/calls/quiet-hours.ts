@@ -44,24 +44,43 @@ export async function keptQuiet(desk: QuietDesk, calls: readonly CallForDialing[
 /** How often a node looks for held alerts whose quiet hours ended. */
 export const RELEASE_EVERY_MS = 1_000;
 
+/** Held alerts released in one transaction at most: SQLite's writes run in the event loop's thread. */
+export const RELEASE_SLICE = 200;
+
 export interface ReleaseDesk {
   readonly settings: Pick<DialerSettings, 'store' | 'now' | 'logger' | 'events'>;
-  enqueueTogether(alerts: readonly JustQueued[]): void;
+  enqueueTogether(alerts: readonly JustQueued[]): Promise<void>;
   enqueue(callId: string): void;
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Held alerts whose quiet hours ended: released in the store (exactly one node takes each batch)
- * and queued here together, each account's as one call, read with the account once.
+ * Held alerts whose quiet hours ended: released in the store (exactly one node takes each) slice
+ * by slice, a turn of the event loop apart, then queued here together, each account's as one
+ * call, read with the account once.
  */
 export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
   const { store, now, logger, events } = desk.settings;
-  const released = await store.held.releaseDue(now());
+  const released: CallForDialing[] = [];
+  for (;;) {
+    const slice = await store.held.releaseDue(now(), RELEASE_SLICE);
+    for (const call of slice) released.push(call);
+    if (slice.length < RELEASE_SLICE) break;
+    await nextTurn();
+  }
   const byAccount = new Map<string, CallForDialing[]>();
-  for (const call of released) byAccount.set(call.userId, [...(byAccount.get(call.userId) ?? []), call]);
+  for (const call of released) {
+    const calls = byAccount.get(call.userId);
+    if (calls) calls.push(call);
+    else byAccount.set(call.userId, [call]);
+  }
   for (const [userId, calls] of byAccount) {
     const account = await store.accounts.get(userId);
-    for (const call of calls) events.emit({ callId: call.callId, userId, status: 'queued', at: now() });
+    for (let i = 0; i < calls.length; i++) {
+      if (i > 0 && i % RELEASE_SLICE === 0) await nextTurn();
+      events.emit({ callId: calls[i]!.callId, userId, status: 'queued', at: now() });
+    }
     logger.info('held alerts released: quiet hours ended', {
       user_id: userId,
       call_id: calls[0]!.callId,
@@ -70,7 +89,7 @@ export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
     // An account gone: each takes its turn and is ended there (waiting-alerts).
     if (!account) for (const call of calls) desk.enqueue(call.callId);
     else
-      desk.enqueueTogether(
+      await desk.enqueueTogether(
         calls.map((c) => ({ callId: c.callId, kind: c.kind, message: c.message, account, held: true })),
       );
   }

@@ -17,6 +17,7 @@ import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import type { Config } from '../config/index.js';
 import type { Stores } from '../app/open-stores.js';
+import type { HeldEnd } from '../store/contract/index.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
@@ -76,6 +77,7 @@ async function showAccount(
     ...accountView(account, config.publicUrl, await smsGatewayNow(stores, config)),
     held_alerts: held.count,
     held_until: held.until === null ? null : iso(held.until),
+    ...(held.ends.length > 1 && { held_ends: heldEnds(held.ends, json) }),
     calls_this_month: usage.used,
     month_resets_at: iso(usage.resetsAt),
     caller_id: callerId,
@@ -84,6 +86,12 @@ async function showAccount(
   };
   if (json) printJson(view);
   else printFields(view);
+}
+
+/** Alerts held under quiet hours since changed keep their own end: each end with its count, soonest first. */
+function heldEnds(ends: readonly HeldEnd[], json: boolean) {
+  const list = ends.map((e) => ({ until: iso(e.until), alerts: e.count }));
+  return json ? list : list.map((e) => `${e.alerts} until ${e.until}`).join(', ');
 }
 
 /** Chosen Japanese: what its calls speak and what they leave out (kanji, which espeak-ng cannot read). */

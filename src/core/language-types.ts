@@ -21,6 +21,8 @@ export interface Prompts {
   alertCount(count: number): string;
   /** Before each alert of a merged call, from 0: "First", "Second"… */
   ordinal(index: number): string;
+  /** After the newest held alerts a call had room for: "And 37 older alerts: see your history." */
+  olderHeld(count: number): string;
 }
 
 /** A speech engine as the speech module runs it. */

@@ -53,6 +53,7 @@ export const LANGUAGES: Readonly<Record<LanguageCode, Language>> = {
       testCall: 'This is a test call from ringhook. Your alerts will sound like this.',
       alertCount: (n) => `You have ${english.cardinal(n)} alerts.`,
       ordinal: ordinals(ORDINALS_EN, (n) => `Alert ${english.cardinal(n)}`),
+      olderHeld: (n) => `And ${english.cardinal(n)} older ${n === 1 ? 'alert' : 'alerts'}: see your history.`,
     },
     ENGLISH_WORDS,
   ),

@@ -28,17 +28,25 @@ export function spokenAlertsNoted(messages: readonly string[], lang: Language, a
   const share = Math.floor(MAX_SPOKEN_CHARS / messages.length);
   const notes = new Set<string>();
   const said = (m: string) => {
-    // Cut at the webhook's limit: said last, whatever is cut here, so the owner knows there was more.
-    const shortened = m.includes(SHORTENED_MARK);
-    const spoken = speakableNoted(shortened ? m.replaceAll(SHORTENED_MARK, '') : m, lang, aids);
+    const spoken = saidWithin(m, share, lang, aids);
     for (const note of spoken.notes) notes.add(note);
-    if (!shortened) return cutAtWord(spoken.text, share);
-    const word = SAID_SHORTENED[lang.code];
-    return `${withStop(cutAtWord(spoken.text, share - word.length - 2))} ${word}`;
+    return spoken.text;
   };
   if (messages.length === 1) return { text: said(messages[0]!), notes: [...notes] };
   const parts = messages.map((m, i) => `${lang.prompts.ordinal(i)}: ${withStop(said(m))}`);
   return { text: `${lang.prompts.alertCount(messages.length)} ${parts.join(' ')}`, notes: [...notes] };
+}
+
+/**
+ * One message made speakable and cut to `share` characters. A message the webhook cut at its limit
+ * says so last, whatever is cut here, so the owner knows there was more.
+ */
+export function saidWithin(message: string, share: number, lang: Language, aids: SpeechAids = {}): SpokenText {
+  const shortened = message.includes(SHORTENED_MARK);
+  const spoken = speakableNoted(shortened ? message.replaceAll(SHORTENED_MARK, '') : message, lang, aids);
+  if (!shortened) return { text: cutAtWord(spoken.text, share), notes: spoken.notes };
+  const word = SAID_SHORTENED[lang.code];
+  return { text: `${withStop(cutAtWord(spoken.text, share - word.length - 2))} ${word}`, notes: spoken.notes };
 }
 
 /** At most `max` characters, cut after a whole word where there is one. */
@@ -52,7 +60,7 @@ export function cutAtWord(text: string, max: number): string {
 }
 
 /** A sentence ends with a stop, so the engine pauses before the next ordinal. */
-function withStop(sentence: string): string {
+export function withStop(sentence: string): string {
   return /[.!?。]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 

@@ -129,7 +129,8 @@ export class SmsBackup {
     for (const id of plan.callIds)
       if (await writes.write(`sms ${id} claim`, () => smsStore.claimSms(id))) claimed.push(id);
     if (claimed.length === 0) return;
-    const messages = plan.messages.filter((_, i) => claimed.includes(plan.callIds[i]!));
+    const taken = new Set(claimed);
+    const messages = plan.messages.filter((_, i) => taken.has(plan.callIds[i]!));
     const until = (call.endedAt ?? this.deps.now()) + this.windowMs;
     const cause = call.state === 'sms_instead' ? 'quiet_hours' : 'missed_call';
     const text = buildSmsText(messages, { maxParts: this.deps.maxParts, cause });

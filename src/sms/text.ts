@@ -1,6 +1,7 @@
 // The SMS text for a missed-call alert. Pure, no I/O.
 
 import { DEFAULTS } from '../config/defaults.js';
+import { MAX_ALERTS_PER_CALL } from '../core/line.js';
 import { countSmsParts } from './segments.js';
 
 export const SMS_PREFIX = 'Missed call alert: ';
@@ -17,12 +18,25 @@ export function groupPrefix(count: number, cause: SmsCause = 'missed_call'): str
   return cause === 'quiet_hours' ? `${count} alerts (quiet hours): ` : `Missed call, ${count} alerts: `;
 }
 
+/** The prefix of the SMS for a call that carried more alerts than a merged call may: a released quiet-hours batch. */
+export function heldPrefix(count: number, cause: SmsCause = 'missed_call'): string {
+  return cause === 'quiet_hours'
+    ? `${count} alerts (quiet hours), newest first: `
+    : `Missed call, ${count} alerts, newest first: `;
+}
+
+/** After the newest alerts an SMS had room for. */
+export function olderAlerts(count: number): string {
+  return ` and ${count} older ${count === 1 ? 'alert' : 'alerts'}: see your history`;
+}
+
 /**
  * "Missed call alert: <message>" (or, for a call that carried several alerts, "Missed call, 3
  * alerts: 1) … 2) … 3) …" in order of arrival; quiet hours' SMS instead of a call: "Alert (quiet
  * hours): <message>"), trimmed, cut between user-perceived characters
  * (never inside a flag, an emoji with its skin tone or family, a letter with its accents) with
- * "..." so that it fits `maxParts` concatenated parts.
+ * "..." so that it fits `maxParts` concatenated parts. A call that carried more than a merged
+ * call may (a quiet-hours batch: thousands) lists the newest that fit and says how many more.
  */
 export function buildSmsText(
   messages: string | readonly string[],
@@ -32,17 +46,33 @@ export function buildSmsText(
   if (!Number.isInteger(maxParts) || maxParts < 1) throw new RangeError('maxParts must be a positive integer');
   const list = typeof messages === 'string' ? [messages] : messages;
   const cause = options.cause ?? 'missed_call';
+  if (list.length > MAX_ALERTS_PER_CALL) return newestThatFit(list, maxParts, cause);
   const single = cause === 'quiet_hours' ? QUIET_HOURS_PREFIX : SMS_PREFIX;
   const prefix = list.length === 1 ? single : groupPrefix(list.length, cause);
   const body = list.length === 1 ? list[0]!.trim() : list.map((m, i) => `${i + 1}) ${m.trim()}`).join(' ');
   return fitted(prefix, body, maxParts);
 }
 
+/** The newest messages whole, as many as fit with the count of the others; only those looked at are joined. */
+function newestThatFit(list: readonly string[], maxParts: number, cause: SmsCause): string {
+  const prefix = heldPrefix(list.length, cause);
+  let body = '';
+  let kept = 0;
+  for (let i = list.length - 1; i >= 0; i--) {
+    const next = `${body}${kept > 0 ? ' ' : ''}${kept + 1}) ${list[i]!.trim()}`;
+    if (countSmsParts(prefix + next + (i > 0 ? olderAlerts(i) : '')) > maxParts) break;
+    body = next;
+    kept++;
+  }
+  if (kept > 0) return prefix + body + (kept < list.length ? olderAlerts(list.length - kept) : '');
+  return fitted(prefix, `1) ${list[list.length - 1]!.trim()}`, maxParts, olderAlerts(list.length - 1));
+}
+
 const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
-/** The prefix and as much of the body as fits `maxParts` parts. */
-function fitted(prefix: string, body: string, maxParts: number): string {
-  const full = prefix + body;
+/** The prefix, as much of the body as fits `maxParts` parts, and the suffix whole. */
+function fitted(prefix: string, body: string, maxParts: number, suffix = ''): string {
+  const full = prefix + body + suffix;
   if (countSmsParts(full) <= maxParts) return full;
   const chars = Array.from(GRAPHEMES.segment(body), (s) => s.segment);
   // The number of parts only shrinks as the text gets shorter: binary search the longest cut that fits.
@@ -50,8 +80,8 @@ function fitted(prefix: string, body: string, maxParts: number): string {
   let hi = chars.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (countSmsParts(prefix + chars.slice(0, mid).join('').trimEnd() + TRUNCATION_MARK) <= maxParts) lo = mid;
+    if (countSmsParts(prefix + chars.slice(0, mid).join('').trimEnd() + TRUNCATION_MARK + suffix) <= maxParts) lo = mid;
     else hi = mid - 1;
   }
-  return prefix + chars.slice(0, lo).join('').trimEnd() + TRUNCATION_MARK;
+  return prefix + chars.slice(0, lo).join('').trimEnd() + TRUNCATION_MARK + suffix;
 }

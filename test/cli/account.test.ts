@@ -256,6 +256,33 @@ describe('ringhook account', () => {
     expect(help).toMatch(/--quiet-mode/);
   });
 
+  it('held alerts waiting for two ends (quiet hours changed while some were held): held_until the soonest, held_ends each with its count (#52)', () => {
+    const a = create('--quiet-hours', 'daily 17:30-20:00').json;
+    const db = new Database(path.join(env.RINGHOOK_DATA_DIR!, 'ringhook.db'));
+    const at1856 = Date.parse('2030-12-07T18:56:00Z');
+    const at2000 = Date.parse('2030-12-07T20:00:00Z');
+    const insert = db.prepare(
+      `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, received_at, updated_at, held_until)
+       VALUES (?, ?, 'alert', 1, 'held', 'm', 1, 1, ?)`,
+    );
+    insert.run('a'.repeat(32), a.user_id, at2000);
+    insert.run('b'.repeat(32), a.user_id, at1856);
+    insert.run('c'.repeat(32), a.user_id, at1856);
+    db.close();
+    const shown = runCli(['account', 'show', a.user_id, '--json'], env).json;
+    expect(shown).toMatchObject({
+      held_alerts: 3,
+      held_until: '2030-12-07T18:56:00.000Z',
+      held_ends: [
+        { until: '2030-12-07T18:56:00.000Z', alerts: 2 },
+        { until: '2030-12-07T20:00:00.000Z', alerts: 1 },
+      ],
+    });
+    expect(runCli(['account', 'show', a.user_id], env).stdout).toMatch(
+      /held_ends: +2 until 2030-12-07T18:56:00.000Z, 1 until 2030-12-07T20:00:00.000Z/,
+    );
+  });
+
   it('language, voice and intro: English by default, set at create and with set, shown, refused with the offered list and nothing changed', () => {
     const a = create().json;
     expect(a).toMatchObject({ language: 'en', voice: 'slt', intro: 'Alert from ringhook.' });

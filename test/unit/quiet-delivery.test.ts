@@ -9,7 +9,10 @@ import {
   type QuietSettings,
   smsModeWarning,
 } from '../../src/core/quiet-delivery.js';
-import { agoText, messagesToSay } from '../../src/core/held-speech.js';
+import { agoText, callSpokenNoted, messagesToSay } from '../../src/core/held-speech.js';
+import { LANGUAGE_CODES } from '../../src/core/language-types.js';
+import { MAX_SPOKEN_CHARS, markedShortened } from '../../src/core/spoken-alerts.js';
+import { SHORTENED_MARK } from '../../src/core/speech-text/shortened.js';
 import { LANGUAGES } from '../../src/core/languages.js';
 import { nextCalls } from '../../src/core/line.js';
 
@@ -105,5 +108,45 @@ describe('a released batch', () => {
       Array.from({ length: n }, (_, i) => ({ callId: `c${i}`, userId: 'u', phone: '+1', held: isHeld }));
     expect(nextCalls(alerts(25, true), new Set(), 5).map((c) => c.length)).toEqual([25]);
     expect(nextCalls(alerts(25, false), new Set(), 5).map((c) => c.length)).toEqual([10]);
+  });
+
+  // #51: 10 / 1,000 / 10,000 held alerts said 3,687 / 33,948 / 435,498 characters.
+  const night = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      ...held(`Gold crossed ${64_000 + i}.25 on the 4H chart, alert ${i}`, '2026-11-29T01:00:00Z'),
+      receivedAt: at('2026-11-29T01:00:00Z') + i * 1_000,
+    }));
+  const saidCount = (text: string) => (text.match(/Gold crossed/g) ?? []).length;
+
+  it('a held alert the webhook cut at its limit says so in a batch too, with no mark left in the text', () => {
+    const alerts = night(3).map((a, i) => (i === 2 ? { ...a, message: markedShortened(a.message, true) } : a));
+    const { text } = callSpokenNoted(alerts, now, LANGUAGES.en);
+    expect(text).toContain('message shortened');
+    expect(text).not.toContain(SHORTENED_MARK);
+  });
+
+  it.each([10, 1_000, 10_000])('%i held alerts: the newest within the spoken-length cap, then how many more', (n) => {
+    const { text } = callSpokenNoted(night(n), now, LANGUAGES.en);
+    expect(text.length).toBeLessThanOrEqual(MAX_SPOKEN_CHARS);
+    expect(text.startsWith(`You have ${LANGUAGES.en.cardinal(n)} alerts. First: `)).toBe(true);
+    // Newest first: the last one received is said first.
+    expect(text).toContain(`chart, alert ${LANGUAGES.en.cardinal(n - 1)}. Second: `);
+    const said = saidCount(text);
+    expect(said).toBeGreaterThanOrEqual(10);
+    if (n === 10) expect(said).toBe(10);
+    else expect(text.endsWith(` And ${LANGUAGES.en.cardinal(n - said)} older alerts: see your history.`)).toBe(true);
+  });
+
+  it('names how many older alerts in each language, within the cap', () => {
+    expect(LANGUAGES.en.prompts.olderHeld(1)).toBe('And one older alert: see your history.');
+    expect(LANGUAGES.pl.prompts.olderHeld(3)).toBe('Oraz 3 starsze alerty: zobacz historię.');
+    expect(LANGUAGES.ru.prompts.olderHeld(5)).toBe('И ещё 5 более ранних оповещений: смотрите историю.');
+    for (const code of LANGUAGE_CODES) {
+      const { text } = callSpokenNoted(night(2_000), now, LANGUAGES[code]);
+      expect(text.length, code).toBeLessThanOrEqual(MAX_SPOKEN_CHARS);
+      expect(text.endsWith(LANGUAGES[code].prompts.olderHeld(2_000 - saidCount(text))), code).toBe(true);
+      if (code !== 'en')
+        expect(LANGUAGES[code].prompts.olderHeld(37), code).not.toBe(LANGUAGES.en.prompts.olderHeld(37));
+    }
   });
 });

@@ -89,6 +89,32 @@ describe('splitting into SMS parts', () => {
 });
 
 describe('buildSmsText', () => {
+  // #51: a released quiet-hours batch of 10,000 alerts was one SMS text of every message.
+  it.each([11, 1_000, 10_000])('a held batch of %i: the newest that fit whole, then how many more', (n) => {
+    const messages = Array.from({ length: n }, (_, i) => `Gold crossed ${2_400 + i} on 4H, alert ${i}`);
+    for (const maxParts of [1, DEFAULTS.sms.maxParts]) {
+      const text = buildSmsText(messages, { maxParts });
+      expect(countSmsParts(text)).toBeLessThanOrEqual(maxParts);
+      expect(
+        text.startsWith(
+          `Missed call, ${n} alerts, newest first: 1) Gold crossed ${2_400 + n - 1} on 4H, alert ${n - 1}`,
+        ),
+      ).toBe(true);
+      const listed = (text.match(/\d+\) Gold crossed/g) ?? []).length;
+      expect(listed).toBeGreaterThanOrEqual(1);
+      if (listed === n) expect(text).not.toMatch(/older alert/);
+      else expect(text.endsWith(` and ${n - listed} older alerts: see your history`)).toBe(true);
+      if (n === 10_000) expect(listed).toBeLessThan(n);
+    }
+  });
+
+  it('a held batch whose newest alone is too long: cut with "...", the count still said', () => {
+    const messages = Array.from({ length: 20 }, () => 'x'.repeat(400));
+    const text = buildSmsText(messages, { maxParts: 1 });
+    expect(countSmsParts(text)).toBe(1);
+    expect(text).toMatch(/^Missed call, 20 alerts, newest first: 1\) x+\.\.\. and 19 older alerts: see your history$/);
+  });
+
   it('prefixes and trims the message', () => {
     expect(buildSmsText('  BTC up  ')).toBe('Missed call alert: BTC up');
   });
@@ -166,5 +192,13 @@ describe("quiet hours' SMS (sms_instead)", () => {
     expect(buildSmsText('ETH crossed 4000', { cause: 'quiet_hours' })).toBe('Alert (quiet hours): ETH crossed 4000');
     expect(buildSmsText(['a', 'b'], { cause: 'quiet_hours' })).toBe('2 alerts (quiet hours): 1) a 2) b');
     expect(buildSmsText('ETH crossed 4000')).toBe('Missed call alert: ETH crossed 4000');
+  });
+
+  it('a batch larger than a merged call says quiet hours too, newest first', () => {
+    const many = Array.from({ length: 12 }, (_, i) => `alert ${i}`);
+    expect(buildSmsText(many, { cause: 'quiet_hours' })).toMatch(
+      /^12 alerts \(quiet hours\), newest first: 1\) alert 11 /,
+    );
+    expect(buildSmsText(many)).toMatch(/^Missed call, 12 alerts, newest first: 1\) alert 11 /);
   });
 });

@@ -25,6 +25,8 @@ export const pl = lang(
     confirmed: 'Potwierdzono. Do widzenia.',
     testCall: 'To jest połączenie testowe od ringhook. Tak będą brzmieć twoje alerty.',
     alertCount: (n) => `Masz ${n} ${countNoun(polishForm)(n, 'alert', 'alerty', 'alertów')}.`,
+    olderHeld: (n) =>
+      `Oraz ${n} ${countNoun(polishForm)(n, 'starszy alert', 'starsze alerty', 'starszych alertów')}: zobacz historię.`,
     ordinal: ordinals(
       ['Pierwszy', 'Drugi', 'Trzeci', 'Czwarty', 'Piąty', 'Szósty', 'Siódmy', 'Ósmy', 'Dziewiąty', 'Dziesiąty'],
       (n) => `Alert ${n}`,
@@ -112,6 +114,7 @@ export const tr = lang(
     confirmed: 'Onaylandı. Hoşça kalın.',
     testCall: 'Bu, ringhook tarafından yapılan bir test aramasıdır. Uyarılarınız böyle duyulacak.',
     alertCount: (n) => `${n} uyarınız var.`,
+    olderHeld: (n) => `Ve ${n} eski uyarı daha: geçmişinize bakın.`,
     ordinal: ordinals(
       ['Birinci', 'İkinci', 'Üçüncü', 'Dördüncü', 'Beşinci', 'Altıncı', 'Yedinci', 'Sekizinci', 'Dokuzuncu', 'Onuncu'],
       (n) => `Uyarı ${n}`,
@@ -191,6 +194,8 @@ export const ru = lang(
     confirmed: 'Подтверждено. До свидания.',
     testCall: 'Это тестовый звонок от ringhook. Так будут звучать ваши оповещения.',
     alertCount: (n) => `У вас ${n} ${countNoun(russianForm)(n, 'оповещение', 'оповещения', 'оповещений')}.`,
+    olderHeld: (n) =>
+      `И ещё ${n} ${countNoun(russianForm)(n, 'более раннее оповещение', 'более ранних оповещения', 'более ранних оповещений')}: смотрите историю.`,
     ordinal: ordinals(
       ['Первое', 'Второе', 'Третье', 'Четвёртое', 'Пятое', 'Шестое', 'Седьмое', 'Восьмое', 'Девятое', 'Десятое'],
       (n) => `Оповещение ${n}`,

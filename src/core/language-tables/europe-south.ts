@@ -22,6 +22,7 @@ export const es = lang(
     confirmed: 'Confirmado. Adiós.',
     testCall: 'Esta es una llamada de prueba de ringhook. Así sonarán sus alertas.',
     alertCount: (n) => `Tiene ${n} alertas.`,
+    olderHeld: (n) => `Y ${n} ${n === 1 ? 'alerta anterior' : 'alertas anteriores'}: consulte su historial.`,
     ordinal: ordinals(
       ['Primera', 'Segunda', 'Tercera', 'Cuarta', 'Quinta', 'Sexta', 'Séptima', 'Octava', 'Novena', 'Décima'],
       (n) => `Alerta ${n}`,
@@ -108,6 +109,7 @@ export const it = lang(
     confirmed: 'Confermato. Arrivederci.',
     testCall: 'Questa è una chiamata di prova da ringhook. I tuoi avvisi suoneranno così.',
     alertCount: (n) => `Hai ${n} avvisi.`,
+    olderHeld: (n) => `E ${n} ${n === 1 ? 'avviso precedente' : 'avvisi precedenti'}: consulta la cronologia.`,
     ordinal: ordinals(
       ['Primo', 'Secondo', 'Terzo', 'Quarto', 'Quinto', 'Sesto', 'Settimo', 'Ottavo', 'Nono', 'Decimo'],
       (n) => `Avviso ${n}`,
@@ -194,6 +196,7 @@ export const pt = lang(
     confirmed: 'Confirmado. Adeus.',
     testCall: 'Esta é uma chamada de teste do ringhook. Os seus alertas vão soar assim.',
     alertCount: (n) => `Tem ${n} alertas.`,
+    olderHeld: (n) => `E ${n} ${n === 1 ? 'alerta anterior' : 'alertas anteriores'}: veja o seu histórico.`,
     ordinal: ordinals(
       ['Primeiro', 'Segundo', 'Terceiro', 'Quarto', 'Quinto', 'Sexto', 'Sétimo', 'Oitavo', 'Nono', 'Décimo'],
       (n) => `Alerta ${n}`,

@@ -22,6 +22,7 @@ export const de = lang(
     confirmed: 'Bestätigt. Auf Wiederhören.',
     testCall: 'Dies ist ein Testanruf von ringhook. So klingen Ihre Alarme.',
     alertCount: (n) => `Sie haben ${n} Alarme.`,
+    olderHeld: (n) => `Und ${n} ${n === 1 ? 'älterer Alarm' : 'ältere Alarme'}: siehe Ihren Verlauf.`,
     ordinal: ordinals(
       [
         'Erstens',
@@ -113,6 +114,7 @@ export const fr = lang(
     confirmed: 'Confirmé. Au revoir.',
     testCall: 'Ceci est un appel de test de ringhook. Vos alertes sonneront ainsi.',
     alertCount: (n) => `Vous avez ${n} alertes.`,
+    olderHeld: (n) => `Et ${n} ${n === 1 ? 'alerte plus ancienne' : 'alertes plus anciennes'} : voir votre historique.`,
     ordinal: ordinals(
       [
         'Premièrement',
@@ -210,6 +212,7 @@ export const nl = lang(
     confirmed: 'Bevestigd. Tot ziens.',
     testCall: 'Dit is een testoproep van ringhook. Zo klinken uw meldingen.',
     alertCount: (n) => `U hebt ${n} meldingen.`,
+    olderHeld: (n) => `En ${n} ${n === 1 ? 'oudere melding' : 'oudere meldingen'}: zie uw geschiedenis.`,
     ordinal: ordinals(
       ['Eerste', 'Tweede', 'Derde', 'Vierde', 'Vijfde', 'Zesde', 'Zevende', 'Achtste', 'Negende', 'Tiende'],
       (n) => `Melding ${n}`,

@@ -4,9 +4,11 @@
 // releasing node's, so it alone dials them, in one call.
 import type { CallForDialing } from '../../core/records.js';
 import { HELD } from '../../core/call-state.js';
-import type { HeldCallRepo } from '../contract/index.js';
+import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from '../contract/index.js';
 import { query, type Sql } from './connect.js';
-import { SELECT_CALL } from './progress.js';
+
+/** Released rows read from the database at a time. */
+const CURSOR_ROWS = 200;
 
 /** The advisory lock of a release ('QUIE'). */
 const RELEASE_LOCK = 0x51554945;
@@ -16,14 +18,20 @@ const SQL = {
                         WHERE call_id = ANY($1::text[]) AND accepted = 1 AND status = 'queued' RETURNING call_id)
          INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $3, '${HELD}', $4 FROM moved RETURNING call_id`,
   tryLock: 'SELECT pg_try_advisory_xact_lock($1) AS locked',
-  // Every held alert of an account with one due: a batch is never split, whatever its alerts' ends.
-  due: `${SELECT_CALL} WHERE status = '${HELD}' AND user_id IN (
-          SELECT user_id FROM calls WHERE status = '${HELD}' AND held_until <= $1) ORDER BY id FOR UPDATE`,
+  // Each alert at its own end: one held until 20:00 is not called with those of a window ending
+  // sooner. Released in the statement that finds them (the rows cross to the node once).
   release: `WITH moved AS (UPDATE calls SET status = 'queued', accepted_by = $2, updated_at = $3
-                           WHERE call_id = ANY($1::text[]) AND status = '${HELD}' RETURNING call_id)
-            INSERT INTO call_events (call_id, at, event, detail)
-            SELECT call_id, $3, 'released', 'quiet hours ended: queued for one call' FROM moved`,
-  heldFor: `SELECT count(*)::int AS count, min(held_until) AS until FROM calls WHERE user_id = $1 AND status = '${HELD}'`,
+                           WHERE status = '${HELD}' AND held_until <= $1
+                           RETURNING call_id, user_id, kind, status, message, received_at, phone, dialed_at, ringing_at,
+                                     answered_at, sms_status, carried_by, held_until, id),
+                 noted AS (INSERT INTO call_events (call_id, at, event, detail)
+                           SELECT call_id, $3, 'released', 'quiet hours ended: queued for one call' FROM moved)
+            SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
+                   dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
+                   carried_by AS "carriedBy", held_until AS "heldUntil"
+              FROM moved ORDER BY id`,
+  heldFor: `SELECT held_until AS until, count(*)::int AS count FROM calls WHERE user_id = $1 AND status = '${HELD}'
+            GROUP BY held_until ORDER BY held_until`,
 } as const;
 
 export class PgHeldCallStore implements HeldCallRepo {
@@ -38,19 +46,23 @@ export class PgHeldCallStore implements HeldCallRepo {
     return rows.map((r) => r.call_id);
   }
 
-  releaseDue(now: number): Promise<CallForDialing[]> {
+  releaseDue(now: number, _limit: number): Promise<CallForDialing[]> {
+    // Every due alert in the one statement, whatever the limit: of two nodes one takes them all (one call).
     return this.sql.begin(async (tx) => {
       const [lock] = await query<{ locked: boolean }>(tx, SQL.tryLock, [RELEASE_LOCK]);
       if (!lock?.locked) return [];
-      const due = await query<CallForDialing>(tx, SQL.due, [now]);
-      if (due.length === 0) return [];
-      await query(tx, SQL.release, [due.map((c) => c.callId), this.nodeId, this.now()]);
-      return due.map((call) => ({ ...call, status: 'queued' }));
+      // Read in slices (a cursor in the one transaction): 10,000 rows parsed in one go held the event loop.
+      const released: CallForDialing[] = [];
+      await tx
+        .unsafe(SQL.release, [now, this.nodeId, this.now()] as never[], { prepare: true })
+        .cursor(CURSOR_ROWS, (rows) => {
+          for (const row of rows) released.push(row as unknown as CallForDialing);
+        });
+      return released;
     }) as Promise<CallForDialing[]>;
   }
 
-  async heldFor(userId: string): Promise<{ count: number; until: number | null }> {
-    const [row] = await query<{ count: number; until: number | null }>(this.sql, SQL.heldFor, [userId]);
-    return { count: row?.count ?? 0, until: row?.until ?? null };
+  async heldFor(userId: string): Promise<HeldAlerts> {
+    return heldAlerts(await query<HeldEnd>(this.sql, SQL.heldFor, [userId]));
   }
 }

@@ -1,21 +1,24 @@
-// Alerts held for quiet hours (#41) in SQLite: one process writes at a time, so a release is one
-// IMMEDIATE transaction; an account's held alerts are released together, once.
+// Alerts held for quiet hours (#41) in SQLite: one process writes at a time, so a release is an
+// IMMEDIATE transaction of at most `limit` alerts (the caller takes the next slice in a later turn
+// of the event loop: 10,000 held alerts must not stop it); each alert is released at the end it
+// was held until, once.
 import { type Db, withBusyTimeout } from './connect.js';
 import { isBusyError } from '../unavailable.js';
 import type { CallForDialing } from '../../core/records.js';
 import { HELD } from '../../core/call-state.js';
-import type { HeldCallRepo } from '../contract/index.js';
+import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from '../contract/index.js';
 import { SELECT_CALL } from './progress.js';
 
 const SQL = {
   hold: `UPDATE calls SET status = '${HELD}', held_until = @until, updated_at = @now
          WHERE call_id = @call_id AND accepted = 1 AND status = 'queued'`,
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
-  // Every held alert of an account with one due: a batch is never split, whatever its alerts' ends.
-  due: `${SELECT_CALL} WHERE status = '${HELD}' AND user_id IN (
-          SELECT user_id FROM calls WHERE status = '${HELD}' AND held_until <= ?) ORDER BY id`,
+  anyDue: `SELECT 1 FROM calls WHERE status = '${HELD}' AND held_until <= ? LIMIT 1`,
+  // Each alert at its own end: one held until 20:00 is not called with those of a window ending sooner.
+  due: `${SELECT_CALL} WHERE status = '${HELD}' AND held_until <= ? ORDER BY id LIMIT ?`,
   release: `UPDATE calls SET status = 'queued', updated_at = ? WHERE call_id = ? AND status = '${HELD}'`,
-  heldFor: `SELECT count(*) AS count, min(held_until) AS until FROM calls WHERE user_id = ? AND status = '${HELD}'`,
+  heldFor: `SELECT held_until AS until, count(*) AS count FROM calls WHERE user_id = ? AND status = '${HELD}'
+            GROUP BY held_until ORDER BY held_until`,
 } as const;
 
 export class SqliteHeldCallStore implements HeldCallRepo {
@@ -28,9 +31,10 @@ export class SqliteHeldCallStore implements HeldCallRepo {
     this.stmt = {
       hold: db.prepare(SQL.hold),
       event: db.prepare(SQL.event),
-      due: db.prepare<[number], CallForDialing>(SQL.due),
+      anyDue: db.prepare<[number], unknown>(SQL.anyDue),
+      due: db.prepare<[number, number], CallForDialing>(SQL.due),
       release: db.prepare(SQL.release),
-      heldFor: db.prepare<[string], { count: number; until: number | null }>(SQL.heldFor),
+      heldFor: db.prepare<[string], HeldEnd>(SQL.heldFor),
     };
   }
 
@@ -49,23 +53,23 @@ export class SqliteHeldCallStore implements HeldCallRepo {
       .immediate();
   }
 
-  releaseDue(now: number): CallForDialing[] {
+  releaseDue(now: number, limit: number): CallForDialing[] {
     // Looked at every second: a read first (no lock); when something is due, the release does not wait
     // for a write lock another process holds (better-sqlite3 would stop the event loop for the busy
     // timeout): busy, nothing is released now and the next look tries again.
-    if (this.stmt.due.all(now).length === 0) return [];
+    if (this.stmt.anyDue.get(now) === undefined) return [];
     try {
-      return withBusyTimeout(this.db, 0, () => this.release(now));
+      return withBusyTimeout(this.db, 0, () => this.release(now, limit));
     } catch (error) {
       if (isBusyError(error)) return [];
       throw error;
     }
   }
 
-  private release(now: number): CallForDialing[] {
+  private release(now: number, limit: number): CallForDialing[] {
     return this.db
       .transaction(() => {
-        const due = this.stmt.due.all(now);
+        const due = this.stmt.due.all(now, limit);
         const at = this.now();
         for (const call of due) {
           this.stmt.release.run(at, call.callId);
@@ -76,8 +80,7 @@ export class SqliteHeldCallStore implements HeldCallRepo {
       .immediate();
   }
 
-  heldFor(userId: string): { count: number; until: number | null } {
-    const row = this.stmt.heldFor.get(userId);
-    return { count: row?.count ?? 0, until: row?.until ?? null };
+  heldFor(userId: string): HeldAlerts {
+    return heldAlerts(this.stmt.heldFor.all(userId));
   }
 }

@@ -25,6 +25,8 @@ export interface SqliteCallWritesOptions {
 
 /** Writes landed together at most. */
 const MAX_GROUP = 200;
+/** A group stops taking writes after this long, so that a turn of the event loop stays short (the rest: the next turn). */
+const TURN_BUDGET_MS = 10;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -116,7 +118,16 @@ export class SqliteCallWrites implements CallWrites {
     this.retryTimer = undefined;
     this.cancelFlush = undefined;
     this.flushInNextTurn = false;
+    // One group a turn: a call of 10,000 alerts (a quiet-hours batch) queues 10,000 steps at once,
+    // and landing them all in one turn held the event loop for a second (#51).
+    let groups = 0;
     while (this.queue.length > 0) {
+      if (groups++ > 0 && this.alone === 0) {
+        const immediate = setImmediate(() => this.flush());
+        this.cancelFlush = () => clearImmediate(immediate);
+        this.flushInNextTurn = true;
+        return;
+      }
       const group = this.queue.slice(0, this.alone > 0 ? 1 : MAX_GROUP);
       let outcomes: Outcome[];
       try {
@@ -136,9 +147,10 @@ export class SqliteCallWrites implements CallWrites {
         group[0]!.reject(error);
         continue;
       }
-      this.queue.splice(0, group.length);
+      const landed = group.slice(0, outcomes.length);
+      this.queue.splice(0, landed.length);
       this.lastCommitAt = performance.now();
-      this.alone = Math.max(0, this.alone - group.length);
+      this.alone = Math.max(0, this.alone - landed.length);
       if (this.waitingSince !== undefined) {
         this.logger.info('database lock released: queued call records written', {
           waited_ms: Date.now() - this.waitingSince,
@@ -146,7 +158,7 @@ export class SqliteCallWrites implements CallWrites {
         });
         this.waitingSince = undefined;
       }
-      group.forEach((job, i) => {
+      landed.forEach((job, i) => {
         const outcome = outcomes[i]!;
         if (outcome.ok) job.resolve(outcome.value);
         else job.reject(outcome.error);
@@ -154,21 +166,28 @@ export class SqliteCallWrites implements CallWrites {
     }
   }
 
-  /** One transaction for the group; each write in a savepoint of its own. */
+  /**
+   * One transaction for the group, or for as much of it as fits the turn's time (the first always):
+   * the outcomes of those written; each write in a savepoint of its own.
+   */
   private together(group: readonly Job[]): Outcome[] {
+    const until = performance.now() + TURN_BUDGET_MS;
     return this.db
-      .transaction(() =>
-        group.map((job): Outcome => {
+      .transaction(() => {
+        const outcomes: Outcome[] = [];
+        for (const job of group) {
+          if (outcomes.length > 0 && performance.now() > until) break;
           try {
-            return { ok: true, value: this.db.transaction(job.work)() };
+            outcomes.push({ ok: true, value: this.db.transaction(job.work)() });
           } catch (error) {
             // A lock held elsewhere waits for it; a failure that rolled back the whole group (disk
             // full, I/O error) fails the group, which must not go on writing each job alone.
             if (isBusyError(error) || !this.db.inTransaction) throw error;
-            return { ok: false, error };
+            outcomes.push({ ok: false, error });
           }
-        }),
-      )
+        }
+        return outcomes;
+      })
       .immediate();
   }
 
