@@ -11,6 +11,35 @@ import { loadAsteriskTemplates } from '../../src/pbx/asterisk.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
+/** Pages written for users and admins (the others are shared with work elsewhere, or are development.md). */
+const USER_PAGES = [
+  'binary',
+  'callbacks',
+  'cli',
+  'cluster',
+  'getting-started',
+  'internet',
+  'operations',
+  'phones',
+  'security',
+  'sms',
+  'telephony',
+  'upgrading',
+  'webhook',
+].map((name) => `docs/${name}.md`);
+
+describe('user pages', () => {
+  it('name no test file, test helper or CI figure (those belong in docs/development.md)', () => {
+    const found = [...USER_PAGES, 'README.md'].flatMap((page) =>
+      read(page)
+        .split('\n')
+        .map((line, i) => ({ where: `${page}:${i + 1}`, line }))
+        .filter(({ line }) => /\btest\/|\.test\.ts\b|\bvitest\b|\bCI machine\b|\.ci\/run\b/.test(line)),
+    );
+    expect(found).toEqual([]);
+  });
+});
+
 describe("docs/phones.md's Linphone example", () => {
   const page = read('docs/phones.md');
   const example = page.slice(page.indexOf('### Step by step, with Linphone'), page.indexOf('## SIP trunks'));
