@@ -72,6 +72,20 @@ describe('ringhook account set --callback-url', () => {
     expect(r.received.at(-1)).toMatchObject({ type: 'callback.test', verifiedBy: [0], answered: 200 });
   });
 
+  it('without NODE_EXTRA_CA_CERTS a receiver with its own CA is not trusted, and says so (docs/callbacks.md)', async () => {
+    const before = r.received.length;
+    // An empty NODE_EXTRA_CA_CERTS is no file: Node's own list of authorities alone.
+    const untrusted = await runCliAsync(['callbacks', 'test', userId], {
+      RINGHOOK_CALLBACK_ALLOW: '127.0.0.1/32',
+      NODE_EXTRA_CA_CERTS: '',
+    });
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr.trim()).toBe(
+      `ringhook: the test event was not delivered to ${r.url}: self-signed certificate`,
+    );
+    expect(r.received.length).toBe(before);
+  });
+
   it('refuses to send to 127.0.0.1 without RINGHOOK_CALLBACK_ALLOW', async () => {
     const before = r.received.length;
     const refused = await runCliAsync(['callbacks', 'test', userId]);
