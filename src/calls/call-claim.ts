@@ -54,8 +54,9 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // node sharing the store may have dialed it, and the regular look may have ended it. An alert put
   // back again and again (Asterisk refusing calls while it restarts, a long database lock) is not in
   // the queue the stale check looks at: it is looked at here, before its call.
+  // A missed call rung again (core/ring-again) is never placed before it is due.
   const calls = (await Promise.all(alerts.map((a) => store.progress.get(a.callId)))).filter(
-    (c): c is CallForDialing => c?.status === 'queued' && !desk.endIfStale(c, 'waiting'),
+    (c): c is CallForDialing => c?.status === 'queued' && !((c.retryAt ?? 0) > now()) && !desk.endIfStale(c, 'waiting'),
   );
   const call = calls[0];
   if (!call) return undefined;
@@ -90,10 +91,12 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   const unreserve = (toMake && desk.settings.tts.reserve?.(speech.synthesis)) || (() => {});
   // The timeline says how the speech was planned, and what of the message the voice could not read.
   const detail = [describeSpeechPlan(plan, speech.synthesis?.voice), ...notes].filter(Boolean).join('; ') || undefined;
+  // Each attempt of an alert has a channel of its own (Asterisk's channel ids are unique).
+  const attempt = (call.attempt ?? 1) > 1 ? `-a${call.attempt}` : '';
   const claimed = await desk.ledger
     .claim(
       calls,
-      { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk },
+      { phone: account.phone, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk },
       detail,
     )
     .catch((error: unknown) => {
@@ -109,8 +112,10 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     phone: account.phone,
     requireConfirm: account.requireConfirm,
     dialedAt,
+    attempt,
     speech,
   });
+  if (call.kind === 'alert') session.ringAgain = account;
   desk.sessions.add(session);
   return {
     session,

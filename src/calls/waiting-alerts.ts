@@ -13,6 +13,8 @@ export interface QueuedAlert extends WaitingAlert {
   account?: Account;
   /** An alert of an account that takes calls: its message and how its call speaks. */
   speaks?: { message: string; speech: CallSpeech };
+  /** A missed call rung again (core/ring-again): it joins the line when it is due, not before. */
+  retryAt?: number;
 }
 
 /** An alert just queued, handed to the dialer by whoever queued it (the webhook, a test call) with what it read. */
@@ -46,11 +48,13 @@ export async function loadWaitingAlert(
   const account = await store.accounts.get(call.userId);
   // An account gone takes its turn too: the dialer ends its alerts, alone.
   if (!account) return { callId, userId: call.userId, phone: `none:${callId}`, alone: call.kind === 'test' };
-  return waitingAlert({
+  const alert = waitingAlert({
     callId,
     kind: call.kind,
     message: call.message,
     account,
     held: (call.heldUntil ?? null) !== null,
   });
+  if (call.retryAt) alert.retryAt = call.retryAt;
+  return alert;
 }

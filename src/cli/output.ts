@@ -7,6 +7,7 @@ import { smsReasonText } from '../core/reasons.js';
 import type { SmsGatewayState } from '../core/sms-truth.js';
 import { smsBackupFields } from './sms-promise.js';
 import { quietHoursView } from './quiet-hours-args.js';
+import { describeRingAgain } from '../core/ring-again.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -52,6 +53,9 @@ export function accountView(account: Account, publicUrl: string, sms: SmsGateway
     intro: introFor(account),
     dedupe_seconds: account.dedupeSeconds,
     webhook_sources: account.webhookSources,
+    ring_again: account.ringAgain,
+    ring_again_after: account.ringAgainAfter,
+    ring_again_effect: describeRingAgain(account),
     ...quietHoursView(account, sms, Date.now()),
     status: account.status,
     created_at: iso(account.createdAt),

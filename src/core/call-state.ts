@@ -34,10 +34,11 @@ export const HELD = 'held';
 
 const NEXT: Record<InFlightState, readonly CallState[]> = {
   queued: ['dialing', 'expired', 'failed', 'sms_instead'],
-  // dialing → queued only when the originate never reached Asterisk (connection refused).
+  // dialing → queued when the originate never reached Asterisk (connection refused), or (from
+  // any step of a call) when a missed call is rung again later (core/ring-again).
   dialing: ['queued', 'ringing', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
-  ringing: ['answered', 'interrupted', ...UNANSWERED_OUTCOMES],
-  answered: ['completed', 'acknowledged', ...UNHEARD_OUTCOMES, 'failed', 'interrupted'],
+  ringing: ['queued', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
+  answered: ['queued', 'completed', 'acknowledged', ...UNHEARD_OUTCOMES, 'failed', 'interrupted'],
 };
 
 export function isFinal(state: string): state is FinalState {

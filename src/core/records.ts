@@ -5,6 +5,7 @@ import type { LanguageCode, VoiceId } from './language-types.js';
 import type { LimitDecision, Plan } from './limits.js';
 import type { Alert } from './payload.js';
 import type { QuietMode } from './quiet-delivery.js';
+import type { EarlierAttempt } from './ring-again.js';
 
 // ---- accounts
 
@@ -26,6 +27,9 @@ export interface NewAccount {
   quietHours?: string;
   timeZone?: string;
   quietMode?: QuietMode;
+  /** Default 0 (one call) and 60 s (core/ring-again). */
+  ringAgain?: number;
+  ringAgainAfter?: number;
 }
 
 export type AccountChanges = Partial<
@@ -45,6 +49,8 @@ export type AccountChanges = Partial<
     | 'quietHours'
     | 'timeZone'
     | 'quietMode'
+    | 'ringAgain'
+    | 'ringAgainAfter'
   >
 >;
 
@@ -113,6 +119,10 @@ export interface CallRecord {
   amdCause: string | null;
   /** The trunk the call went out through (trunk, or trunk2 the backup). */
   trunk: string | null;
+  /** Ring again (#54): which attempt the row shows (1: the first call), when the next is due while one is scheduled, and the attempts before it. */
+  attempt?: number;
+  retryAt?: number | null;
+  earlierAttempts?: EarlierAttempt[];
 }
 
 /** One page of an account's history, newest first. */
@@ -195,6 +205,10 @@ export interface TransitionFields {
   carriedBy?: string;
   /** The trunk the call went out through. */
   trunk?: string;
+  /** Ring again (core/ring-again): the attempt next, when it is due, and the earlier attempts (JSON). */
+  attempt?: number;
+  retryAt?: number;
+  attempts?: string;
   /** Not a column: the call never left this server (its set-up), so its alert's monthly allowance is given back. */
   returnsAllowance?: boolean;
 }
@@ -252,6 +266,12 @@ export interface CallForDialing {
   carriedBy: string | null;
   /** When it was held for quiet hours: the instant they ended (its call says how old it is; its freshness counts from then). */
   heldUntil: number | null;
+  /** Which attempt of the alert (1: its first call; core/ring-again); a row of schema 16 or older has none. */
+  attempt?: number | null;
+  /** When a missed call is called again: not before this instant (ms). */
+  retryAt?: number | null;
+  /** The earlier attempts' times and outcomes (a JSON list: core/ring-again's readAttempts). */
+  attempts?: string | null;
 }
 
 export interface CallEventRow {

@@ -95,6 +95,9 @@ describe('SqliteCallStore', () => {
       amdCause: null,
       trunk: null,
       reasonDetail: null,
+      attempt: 1,
+      retryAt: null,
+      earlierAttempts: [],
     });
     expect(calls.get('call_missing')).toBeUndefined();
   });
