@@ -98,5 +98,17 @@ export function callView(call: CallRecord) {
     amd_status: call.amdStatus,
     amd_cause: call.amdCause,
     trunk: call.trunk,
+    // Ring again (#54): the attempt shown, the next one's time while it waits, and those before it.
+    attempt: call.attempt ?? 1,
+    retry_at: call.retryAt ? iso(call.retryAt) : null,
+    earlier_attempts: (call.earlierAttempts ?? []).map((a) => ({ at: iso(a.at), outcome: a.outcome })),
   };
+}
+
+/** A call rung again (#54), in the history's table: each earlier attempt's time and outcome, then the next one's time. */
+export function attemptsNote(call: Pick<CallRecord, 'earlierAttempts' | 'retryAt' | 'status'>): string {
+  const earlier = (call.earlierAttempts ?? []).map((a, i) => `#${i + 1} ${iso(a.at).slice(11, 19)} ${a.outcome}`);
+  if (earlier.length === 0) return '';
+  const next = call.status === 'queued' && call.retryAt ? `; again at ${iso(call.retryAt).slice(11, 19)}` : '';
+  return ` [${earlier.join(', ')}${next}]`;
 }
