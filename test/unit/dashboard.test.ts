@@ -102,6 +102,23 @@ describe('html', () => {
     expect(plainRow).not.toMatch(/Spoken in|Answered by|Trunk/);
   });
 
+  it('a history entry of an alert rung again (#54) shows each earlier call, and the next one while it waits', () => {
+    const words = (markup: string) => markup.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const first = Date.parse('2026-12-06T20:00:00Z');
+    const waiting = historyEntry({
+      status: 'queued',
+      attempt: 2,
+      retryAt: first + 60_000,
+      earlierAttempts: [{ at: first, outcome: 'no_answer' }],
+    });
+    expect(words(callItem(waiting).value)).toMatch(
+      /Earlier calls 1\. 2026-12-06 20:00:00[^;]*: No answer; called again at 2026-12-06 20:01:00/,
+    );
+    const done = { ...waiting, status: 'acknowledged', retryAt: null };
+    expect(words(callItem(done).value)).toMatch(/Earlier calls 1\. 2026-12-06 20:00:00[^;]*: No answer Call ID/);
+    expect(callItem(historyEntry({ status: 'busy' })).value).not.toContain('Earlier calls');
+  });
+
   it('a failed call says why in a sentence; the technical detail is shown to an admin only', () => {
     const entry = historyEntry({
       status: 'unreachable',
