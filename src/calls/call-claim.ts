@@ -8,7 +8,7 @@ import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
 import { spokenAlertsNoted } from '../core/spoken-alerts.js';
-import { messagesToSay } from '../core/held-speech.js';
+import { messagesWithAge } from '../core/alert-age.js';
 import { keptQuiet } from './quiet-hours.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { SpeechPlanner } from '../speech/speech-planner.js';
@@ -80,9 +80,10 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
   // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
-  // Alerts held for quiet hours are said newest first, each with how old it is (core/held-speech.ts).
+  // Alerts held for quiet hours are said newest first, each with how old it is (core/held-speech.ts);
+  // an alert 30 s late or more (a busy line, a second attempt) says its age too (core/alert-age.ts).
   const spoken = (alerts: readonly CallForDialing[]) =>
-    spokenAlertsNoted(messagesToSay(alerts, now(), own.language), own.language, { readJapanese });
+    spokenAlertsNoted(messagesWithAge(alerts, now(), own.language), own.language, { readJapanese });
   const says = (alerts: readonly CallForDialing[]) => spoken(alerts).text;
   const { text, notes } = spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
