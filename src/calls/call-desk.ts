@@ -36,7 +36,7 @@ import { alertsOf, arm, backupTrunkSession, type CallSession, CallSessions } fro
 import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
 import { Pacer } from './pacer.js';
-import { DueLater, ringAgainAfter } from './ring-again.js';
+import { DueLater, phoneTaken, ringAgainAfter } from './ring-again.js';
 import { type JustQueued, loadWaitingAlert, type QueuedAlert, waitingAlert } from './waiting-alerts.js';
 
 /** What the desk hands its parts: each takes it as the narrow interface it names. */
@@ -204,8 +204,11 @@ export class CallDesk {
     loadWaitingAlert(callId, store).then(
       (alert) => {
         if (!alert) this.queue.remove(callId);
-        else if (this.dueLater.takes(callId, alert.retryAt, this.stopping)) this.queue.remove(callId);
-        else if (this.queue.has(callId)) this.waiting.set(callId, alert);
+        else if (this.dueLater.takes(callId, alert.retryAt)) this.queue.remove(callId);
+        else if (alert.retry && phoneTaken(alert.phone, this.sessions.all(), this.waiting.values())) {
+          this.queue.remove(callId); // a newer alert rings that phone: it carries the news (core/ring-again)
+          this.ledger.endRetry(alert.retry.call, alert.retry.lastOutcome);
+        } else if (this.queue.has(callId)) this.waiting.set(callId, alert);
         this.pump();
       },
       (error: Error) => {
@@ -368,8 +371,7 @@ export class CallDesk {
       for (const alert of alerts) this.queue.remove(alert.callId);
       const { dialedAt, trunk, softphone, phone } = session;
       const ending = { ...next.end, phone, placed: { dialedAt, trunk, softphone } };
-      const lines = [...this.sessions.phones(), ...this.starting.values()];
-      const again = !this.stopping && ringAgainAfter(session, next.end.state, now(), lines, this.waiting.values());
+      const again = ringAgainAfter(session, next.end.state, now(), this.sessions.all(), this.waiting.values());
       if (again) {
         this.ledger.ringAgain(alerts, ending, { ...again, dialedAt }, this.settings.onMissed);
         for (const alert of alerts) this.dueLater.add(alert.callId, again.at);

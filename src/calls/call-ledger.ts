@@ -267,6 +267,12 @@ export class CallLedger {
     return moved;
   }
 
+  /** An alert waiting to be rung again that a newer alert for its phone overtook: it ends as its last call did (core/ring-again). */
+  endRetry(call: CallForDialing, lastOutcome: FinalState): boolean {
+    const detail = 'not called again: a newer alert rings this phone';
+    return this.end(call, { state: lastOutcome, fields: { endedAt: this.deps.now() }, detail, phone: call.phone });
+  }
+
   /** Records answering-machine detection's verdict on every alert of the call. */
   detection(calls: readonly CallForDialing[], status: string, cause: string): void {
     for (const { callId } of calls)

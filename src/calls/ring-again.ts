@@ -7,15 +7,14 @@ import type { CallSession } from './call-session.js';
 
 /**
  * The next attempt of a missed call's alerts; undefined: the call's end is the alerts' end.
- * `busyPhones` and `waiting`: the phones other alerts ring, and the alerts waiting for a line (such an
- * alert for the same phone carries the news).
+ * `calls` and `waiting`: as phoneTaken's (a newer alert for the same phone carries the news).
  */
 export function ringAgainAfter(
   session: CallSession,
   state: FinalState,
   now: number,
-  busyPhones: readonly string[],
-  waiting: Iterable<{ phone: string }>,
+  calls: readonly CallSession[],
+  waiting: Iterable<{ phone: string; retry?: unknown }>,
 ): { attempt: number; at: number } | undefined {
   const account = session.ringAgain;
   if (!account || account.ringAgain <= 0) return undefined;
@@ -25,14 +24,30 @@ export function ringAgainAfter(
     dialedAt: session.dialedAt,
     now,
     account,
-    newerAlertForPhone: busyPhones.includes(session.phone) || [...waiting].some((a) => a.phone === session.phone),
+    newerAlertForPhone: phoneTaken(session.phone, calls, waiting),
   });
   return decision.again ? { attempt: decision.attempt, at: decision.at } : undefined;
+}
+
+/**
+ * A newer alert rings this phone or waits for its line: a call in progress for a fresh alert (a
+ * first call), or an alert in the queue (those rung again themselves, e.g. a missed call's alerts
+ * that are due together, do not count).
+ */
+export function phoneTaken(
+  phone: string,
+  calls: readonly CallSession[],
+  waiting: Iterable<{ phone: string; retry?: unknown }>,
+): boolean {
+  for (const call of calls) if (call.phone === phone && (call.call.attempt ?? 1) === 1) return true;
+  for (const alert of waiting) if (alert.phone === phone && alert.retry === undefined) return true;
+  return false;
 }
 
 /** Alerts waiting to be rung again: each handed to `due` once, when its time comes. */
 export class DueLater {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private stopped = false;
 
   constructor(
     private readonly now: () => number,
@@ -43,15 +58,15 @@ export class DueLater {
     return this.timers.has(callId);
   }
 
-  /** Takes an alert read from the store that is not due yet (false: due, or not rung again); none while stopping. */
-  takes(callId: string, retryAt: number | undefined, stopping: boolean): boolean {
+  /** Takes an alert read from the store that is not due yet (false: due, or not rung again). */
+  takes(callId: string, retryAt: number | undefined): boolean {
     if (retryAt === undefined || retryAt <= this.now()) return false;
-    if (!stopping) this.add(callId, retryAt);
+    this.add(callId, retryAt);
     return true;
   }
 
   add(callId: string, at: number): void {
-    if (this.timers.has(callId)) return;
+    if (this.stopped || this.timers.has(callId)) return;
     const timer = setTimeout(
       () => {
         this.timers.delete(callId);
@@ -62,8 +77,9 @@ export class DueLater {
     this.timers.set(callId, timer);
   }
 
-  /** At stop: they stay queued in the store, for the next start (or another node) to place when due. */
+  /** At stop (none is added after it): they stay queued in the store, for the next start (or another node) to place when due. */
   clear(): void {
+    this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }

@@ -33,7 +33,9 @@ export const SMS_BACKUP_STATES: ReadonlySet<CallState> = new Set([
 export const HELD = 'held';
 
 const NEXT: Record<InFlightState, readonly CallState[]> = {
-  queued: ['dialing', 'expired', 'failed', 'sms_instead'],
+  // queued → a missed outcome: an alert waiting to be rung again ends as its last call did, when a
+  // newer alert rings its phone when it comes due (core/ring-again).
+  queued: ['dialing', 'expired', 'failed', 'sms_instead', ...UNANSWERED_OUTCOMES, ...UNHEARD_OUTCOMES],
   // dialing → queued when the originate never reached Asterisk (connection refused), or (from
   // any step of a call) when a missed call is rung again later (core/ring-again).
   dialing: ['queued', 'ringing', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
