@@ -153,6 +153,8 @@ it('a first call that rings out is tried again from the same caller ID; the seco
   expect(JSON.parse(missed.attempts!)).toEqual([{ at: expect.any(Number), outcome: 'no_answer' }]);
   expect(done).toMatchObject({ attempt: 2, sms_status: expect.stringMatching(/^(sent|delivered)$/) });
   expect(smsTo(PHONE).length - smsBefore).toBe(1);
+  // The plan counts the alert once, not once per call.
+  expect(runCliJson(['account', 'show', a.user_id], env)).toMatchObject({ calls_this_month: 1 });
   // The history shows each attempt.
   const history = runCliJson(['calls', '--account', a.user_id], env) as Array<Record<string, unknown>>;
   expect(history.find((c) => c.call_id === callId)).toMatchObject({

@@ -109,7 +109,7 @@ describe('postgres store: several nodes', () => {
     // The line is free while it waits: a newer alert may ring the phone.
     const newer = await accept(b!, userId, 'newer');
     expect(await b!.progress.transition(newer, 'dialing', { phone: PHONE })).toBe(true);
-    expect(await b!.progress.transition(newer, 'acknowledged')).toBe(true);
+    expect(await b!.progress.transition(newer, 'busy')).toBe(true);
     // Both nodes find it due; one dials it.
     const dialed = await Promise.all(
       [a!, b!].map((s) => s.progress.transition(missed, 'dialing', { phone: PHONE, dialedAt: 61_000 })),
