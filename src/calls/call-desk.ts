@@ -65,8 +65,7 @@ export class CallDesk {
   private readonly placingAgain: Array<{ session: CallSession; endpoint: Endpoint }> = [];
   /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
   private readonly starting = new Map<string, string>();
-  /** Missed calls rung again later (ring-again.ts): each joins the queue when it is due. */
-  private readonly dueLater: DueLater;
+  private readonly dueLater: DueLater; // missed calls rung again: each queued when due (ring-again.ts)
   private stopping = false;
   /** Settles when stop() begins: calls held before they are placed stop waiting. */
   private readonly stopped: Promise<void>;
