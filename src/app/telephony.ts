@@ -243,6 +243,8 @@ async function startDialer(
       deps.metrics?.calls.inc({ outcome: call.state });
       parts.smsBackup.afterFinal(call);
     },
+    // Rung again (core/ring-again): the SMS backup keeps its timing, once, after the first miss.
+    onMissed: (call) => parts.smsBackup.afterFinal(call),
     endpointFor: endpointFor(t),
     backupEndpointFor: backupEndpointFor(t),
     callerId: t.callerId,

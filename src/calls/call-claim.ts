@@ -7,8 +7,9 @@ import { callSpeech } from '../core/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
-import { callSpokenSteps } from '../core/held-speech.js';
-import { markedShortened } from '../core/spoken-alerts.js';
+import { callSpokenSteps, wereHeld } from '../core/held-speech.js';
+import { markedShortened, spokenAlertsNoted } from '../core/spoken-alerts.js';
+import { messagesWithAge } from '../core/alert-age.js';
 import { keptQuiet } from './quiet-hours.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { SpeechPlanner } from '../speech/speech-planner.js';
@@ -57,7 +58,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // node sharing the store may have dialed it, and the regular look may have ended it. An alert put
   // back again and again (Asterisk refusing calls while it restarts, a long database lock) is not in
   // the queue the stale check looks at: it is looked at here, before its call.
-  const calls = await stillQueued(desk, alerts);
+  const calls = await stillQueued(desk, alerts, now());
   const call = calls[0];
   if (!call) return undefined;
   // The account is not read again: it came with the alert (the webhook or a test call read it as
@@ -81,10 +82,16 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
   // Alerts held for quiet hours are said newest first, each with how old it is, the newest that
-  // fit the spoken-length cap (core/held-speech.ts).
-  // Made a held alert a turn: a night's batch makes a few dozen speakable.
-  const spoken = (alerts: readonly CallForDialing[]) =>
-    inTurns(callSpokenSteps(alerts.map(withShortenedMark), now(), own.language, { readJapanese }));
+  // fit the spoken-length cap (core/held-speech.ts), made a held alert a turn: a night's batch makes
+  // a few dozen speakable. Another alert 30 s late or more (a busy line, a second attempt) says its
+  // age too (core/alert-age.ts).
+  const spoken = (alerts: readonly CallForDialing[]) => {
+    const marked = alerts.map(withShortenedMark);
+    const aids = { readJapanese };
+    return wereHeld(marked)
+      ? inTurns(callSpokenSteps(marked, now(), own.language, aids))
+      : Promise.resolve(spokenAlertsNoted(messagesWithAge(marked, now(), own.language), own.language, aids));
+  };
   const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
   const { text, notes } = await spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
@@ -93,10 +100,12 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   const unreserve = (toMake && desk.settings.tts.reserve?.(speech.synthesis)) || (() => {});
   // The timeline says how the speech was planned, and what of the message the voice could not read.
   const detail = [describeSpeechPlan(plan, speech.synthesis?.voice), ...notes].filter(Boolean).join('; ') || undefined;
+  // Each attempt of an alert has a channel of its own (Asterisk's channel ids are unique).
+  const attempt = (call.attempt ?? 1) > 1 ? `-a${call.attempt}` : '';
   const claimed = await desk.ledger
     .claim(
       calls,
-      { phone: account.phone, channelId: channelIdFor(call.callId), dialedAt, trunk: endpoint.trunk },
+      { phone: account.phone, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk },
       detail,
     )
     .catch((error: unknown) => {
@@ -112,8 +121,10 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     phone: account.phone,
     requireConfirm: account.requireConfirm,
     dialedAt,
+    attempt,
     speech,
   });
+  if (call.kind === 'alert') session.ringAgain = account;
   desk.sessions.add(session);
   return {
     session,
@@ -134,13 +145,15 @@ const withShortenedMark = (call: CallForDialing): CallForDialing => ({
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The alerts' rows that are still queued and fresh, read a slice a turn (SQLite reads in the event loop's thread: a quiet-hours batch may be 10,000). */
-async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[]): Promise<CallForDialing[]> {
+async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[], now: number): Promise<CallForDialing[]> {
   const calls: CallForDialing[] = [];
   for (let i = 0; i < alerts.length; i += READ_SLICE) {
     if (i > 0) await nextTurn();
     const slice = alerts.slice(i, i + READ_SLICE);
     const rows = await Promise.all(slice.map((a) => desk.settings.store.progress.get(a.callId)));
-    for (const c of rows) if (c?.status === 'queued' && !desk.endIfStale(c, 'waiting')) calls.push(c);
+    // A missed call rung again (core/ring-again) is never placed before it is due.
+    for (const c of rows)
+      if (c?.status === 'queued' && !((c.retryAt ?? 0) > now) && !desk.endIfStale(c, 'waiting')) calls.push(c);
   }
   return calls;
 }

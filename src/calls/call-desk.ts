@@ -36,6 +36,7 @@ import { alertsOf, arm, backupTrunkSession, type CallSession, CallSessions } fro
 import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
 import { Pacer } from './pacer.js';
+import { DueLater, phoneTaken, ringAgainAfter } from './ring-again.js';
 import { type JustQueued, loadWaitingAlert, type QueuedAlert, waitingAlert } from './waiting-alerts.js';
 
 /** What the desk hands its parts: each takes it as the narrow interface it names. */
@@ -66,6 +67,7 @@ export class CallDesk {
   private readonly placingAgain: Array<{ session: CallSession; endpoint: Endpoint }> = [];
   /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
   private readonly starting = new Map<string, string>();
+  private readonly dueLater: DueLater; // missed calls rung again: each queued when due (ring-again.ts)
   private stopping = false;
   /** Settles when stop() begins: calls held before they are placed stop waiting. */
   private readonly stopped: Promise<void>;
@@ -77,6 +79,7 @@ export class CallDesk {
     });
     const { store, events, logger, now, onFinal, tts, burstVoice, callsPerSecond, japanese } = settings;
     this.ledger = new CallLedger({ store, events, logger, now, onFinal });
+    this.dueLater = new DueLater(now, (callId) => this.enqueue(callId));
     this.pacer = new Pacer(callsPerSecond, now, () => this.pump());
     this.speech = new SpeechPlanner({ tts, burstVoice, callsPerSecond, waiting: () => this.queue.length });
     this.inside = this.handedToParts();
@@ -181,6 +184,7 @@ export class CallDesk {
     this.stopping = true;
     this.signalStop();
     this.pacer.stop();
+    this.dueLater.clear();
   }
 
   /**
@@ -190,7 +194,7 @@ export class CallDesk {
    */
   enqueue(alert: string | JustQueued): void {
     const callId = typeof alert === 'string' ? alert : alert.callId;
-    if (this.stopping || this.sessions.has(callId) || this.starting.has(callId)) return;
+    if (this.stopping || this.sessions.has(callId) || this.starting.has(callId) || this.dueLater.has(callId)) return;
     if (!this.queue.add(callId)) return;
     if (typeof alert !== 'string' && !this.waiting.has(callId)) this.waiting.set(callId, waitingAlert(alert));
     if (this.waiting.has(callId)) {
@@ -201,7 +205,11 @@ export class CallDesk {
     loadWaitingAlert(callId, store).then(
       (alert) => {
         if (!alert) this.queue.remove(callId);
-        else if (this.queue.has(callId)) this.waiting.set(callId, alert);
+        else if (this.dueLater.takes(callId, alert.retryAt)) this.queue.remove(callId);
+        else if (alert.retry && phoneTaken(alert.phone, this.sessions.all(), this.waiting.values())) {
+          this.queue.remove(callId); // a newer alert rings that phone: it carries the news (core/ring-again)
+          this.ledger.endRetry(alert.retry.call, alert.retry.lastOutcome);
+        } else if (this.queue.has(callId)) this.waiting.set(callId, alert);
         this.pump();
       },
       (error: Error) => {
@@ -232,8 +240,9 @@ export class CallDesk {
   /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */
   private endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
     const { now, freshnessMs } = this.settings;
-    // A call held for quiet hours is as fresh as their end.
-    const fate = queuedFate(Math.max(call.receivedAt, call.heldUntil ?? 0), now(), freshnessMs, when);
+    // A call held for quiet hours is as fresh as their end; one rung again, as its attempt's due time.
+    const since = Math.max(call.receivedAt, call.heldUntil ?? 0, call.retryAt ?? 0);
+    const fate = queuedFate(since, now(), freshnessMs, when);
     if (!fate.dial) {
       const { state, error, reasonDetail, returnsAllowance } = fate;
       this.ledger.end(call, {
@@ -370,7 +379,12 @@ export class CallDesk {
       const alerts = alertsOf(session);
       for (const alert of alerts) this.queue.remove(alert.callId);
       const { dialedAt, trunk, softphone, phone } = session;
-      this.ledger.end(alerts, { ...next.end, phone, placed: { dialedAt, trunk, softphone } });
+      const ending = { ...next.end, phone, placed: { dialedAt, trunk, softphone } };
+      const again = ringAgainAfter(session, next.end.state, now(), this.sessions.all(), this.waiting.values());
+      if (again) {
+        this.ledger.ringAgain(alerts, ending, { ...again, dialedAt }, this.settings.onMissed);
+        for (const alert of alerts) this.dueLater.add(alert.callId, again.at);
+      } else this.ledger.end(alerts, ending);
     } else if (backup) {
       const again = backupTrunkSession(session, next.at);
       this.sessions.add(again);

@@ -4,6 +4,7 @@
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../core/records.js';
 import { withCutMark } from '../core/payload.js';
+import { readAttempts } from '../core/ring-again.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 
@@ -249,6 +250,61 @@ export class CallLedger {
       ...(carried.length > 0 && { carried: carried.slice(0, 10).map((c) => c.callId) }),
       ...(carried.length > 10 && { carried_count: carried.length }),
     });
+  }
+
+  /**
+   * The call missed its person and its alerts are rung again later (core/ring-again): each waits
+   * queued until `at`, its attempt and the one just missed recorded, so that whichever node or
+   * restart finds it due places it, once. The first miss is handed on to the SMS backup.
+   */
+  ringAgain(
+    calls: readonly CallForDialing[],
+    { state, fields, detail, phone }: CallEnding,
+    next: { attempt: number; at: number; dialedAt: number },
+    onFirstMiss: ((call: FinalCall) => void) | undefined,
+  ): boolean {
+    const [call, ...carried] = calls;
+    if (!call) return false;
+    const missed = `attempt ${next.attempt - 1} ended ${state}${fields.error ? ` (${fields.error})` : ''}${detail ? `: ${detail}` : ''}`;
+    this.deps.logger.info('call missed: rung again', {
+      call_id: call.callId,
+      user_id: call.userId,
+      outcome: state,
+      attempt: next.attempt - 1,
+      next_at: new Date(next.at).toISOString(),
+      ...(carried.length > 0 && { carried: carried.map((c) => c.callId) }),
+    });
+    let moved = false;
+    for (const alert of calls) {
+      const attempts = JSON.stringify([...readAttempts(alert.attempts), { at: next.dialedAt, outcome: state }]);
+      this.note(alert.callId, 'attempt', missed);
+      const step = { attempt: next.attempt, retryAt: next.at, attempts };
+      if (
+        this.transition(alert, 'queued', {
+          fields: step,
+          detail: `attempt ${next.attempt} at ${new Date(next.at).toISOString()}`,
+        })
+      ) {
+        Object.assign(alert, step);
+        moved = true;
+      }
+    }
+    if (moved && next.attempt === 2)
+      onFirstMiss?.({
+        callId: call.callId,
+        userId: call.userId,
+        message: call.message,
+        phone,
+        state,
+        carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+      });
+    return moved;
+  }
+
+  /** An alert waiting to be rung again that a newer alert for its phone overtook: it ends as its last call did (core/ring-again). */
+  endRetry(call: CallForDialing, lastOutcome: FinalState): boolean {
+    const detail = 'not called again: a newer alert rings this phone';
+    return this.end(call, { state: lastOutcome, fields: { endedAt: this.deps.now() }, detail, phone: call.phone });
   }
 
   /** Records answering-machine detection's verdict on every alert of the call. */

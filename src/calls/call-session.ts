@@ -1,5 +1,6 @@
 // One call being placed: what the dialer has seen of it (the facts its end is decided from), the
 // state of its script, and its timers.
+import type { Account } from '../core/account.js';
 import type { CallFacts } from '../core/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
 import type { CallForDialing } from '../core/records.js';
@@ -54,7 +55,11 @@ export interface CallSession extends CallFacts {
   trunk?: string | undefined;
   /** Asterisk took the originate: from here the call has a channel (until it is destroyed). */
   originated?: boolean;
+  /** The account's ring-again setting (core/ring-again), as the claim read it. */
+  ringAgain?: RingAgainAccount | undefined;
 }
+
+export type RingAgainAccount = Pick<Account, 'ringAgain' | 'ringAgainAfter' | 'requireConfirm' | 'status'>;
 
 /** The channel of the call placed for an alert; `attempt` tells a call placed again (Asterisk's channel ids are unique). */
 export function channelIdFor(callId: string, attempt = ''): string {
@@ -113,6 +118,7 @@ export function backupTrunkSession(previous: CallSession, dialedAt: number): Cal
     speech: previous.speech,
   });
   session.onBackupTrunk = true;
+  session.ringAgain = previous.ringAgain;
   if (previous.messageMedia) session.messageMedia = previous.messageMedia;
   return session;
 }

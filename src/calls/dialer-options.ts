@@ -27,6 +27,8 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   burstVoice?: string | undefined;
   /** Told once of every call that reached a final state (the SMS backup listens here). */
   onFinal: (call: FinalCall) => void;
+  /** Told of an alert's first missed call when it is rung again (core/ring-again): the SMS backup goes out then, once. */
+  onMissed?: ((call: FinalCall) => void) | undefined;
   /** Where a phone number is dialed. */
   endpointFor: (phone: string) => Endpoint;
   /** Where a call the first trunk did not take goes out once more (the backup trunk), if any. */
@@ -56,11 +58,14 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
 
 /** The options with every default filled in. */
 export type DialerSettings = Required<
-  Omit<DialerOptions, 'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese'>
+  Omit<
+    DialerOptions,
+    'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese' | 'onMissed'
+  >
 > &
   Pick<
     DialerOptions,
-    'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese'
+    'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese' | 'onMissed'
   >;
 
 export function withDefaults(options: DialerOptions): DialerSettings {

@@ -7,13 +7,19 @@ import { markedShortened } from '../core/spoken-alerts.js';
 import type { WaitingAlert } from '../core/line.js';
 import type { AccountRepo, CallProgressRepo } from '../store/contract/index.js';
 import type { Account } from '../core/account.js';
-import type { CallKind } from '../core/records.js';
+import type { CallForDialing, CallKind } from '../core/records.js';
+import type { FinalState } from '../core/call-state.js';
+import { readAttempts } from '../core/ring-again.js';
 
 export interface QueuedAlert extends WaitingAlert {
   /** The account as it was read on the alert's way in; undefined when the account is gone. */
   account?: Account;
   /** An alert of an account that takes calls: its message and how its call speaks. */
   speaks?: { message: string; speech: CallSpeech };
+  /** A missed call rung again (core/ring-again): it joins the line when it is due, not before. */
+  retryAt?: number;
+  /** Its row, and how its last call ended: what it ends as when a newer alert rings its phone as it comes due. */
+  retry?: { call: CallForDialing; lastOutcome: FinalState };
 }
 
 /** An alert just queued, handed to the dialer by whoever queued it (the webhook, a test call) with what it read. */
@@ -50,7 +56,7 @@ export async function loadWaitingAlert(
   const account = await store.accounts.get(call.userId);
   // An account gone takes its turn too: the dialer ends its alerts, alone.
   if (!account) return { callId, userId: call.userId, phone: `none:${callId}`, alone: call.kind === 'test' };
-  return waitingAlert({
+  const alert = waitingAlert({
     callId,
     kind: call.kind,
     message: call.message,
@@ -58,4 +64,8 @@ export async function loadWaitingAlert(
     held: (call.heldUntil ?? null) !== null,
     messageTruncated: call.messageTruncated,
   });
+  const lastOutcome = readAttempts(call.attempts).at(-1)?.outcome;
+  if (call.retryAt) alert.retryAt = call.retryAt;
+  if (lastOutcome) alert.retry = { call, lastOutcome };
+  return alert;
 }

@@ -24,7 +24,7 @@ import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
 import { smsBackupWarning } from '../core/sms-truth.js';
 import { applyCallbackOptions, callbackArgs, callbackFields, callbackUrlArg } from './callback-args.js';
-import { ownerControlArgs, ownerControlChanges } from './owner-control-args.js';
+import { ownerControlArgs, ownerControlChanges, ringAgainArgs, ringAgainChanges } from './owner-control-args.js';
 import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';
 
 const languageArgs = {
@@ -137,6 +137,7 @@ const create = defineCommand({
     name: { type: 'string', description: 'A name for the account', default: '' },
     ...languageArgs,
     ...ownerControlArgs,
+    ...ringAgainArgs,
     ...quietHoursArgs,
     ...jsonArg,
   },
@@ -151,6 +152,7 @@ const create = defineCommand({
       requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
       name: parseArg(nameSchema, args.name, '--name'),
       ...ownerControlChanges(args),
+      ...ringAgainChanges(args),
       ...quietHoursChanges(args),
     };
     return withStores(
@@ -215,7 +217,7 @@ const set = defineCommand({
   meta: {
     name: 'set',
     description:
-      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources or quiet hours",
+      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources, ring again or quiet hours",
   },
   args: {
     ...userIdArg,
@@ -230,6 +232,7 @@ const set = defineCommand({
     name: { type: 'string', description: 'A name for the account' },
     ...languageArgs,
     ...ownerControlArgs,
+    ...ringAgainArgs,
     ...quietHoursArgs,
     ...callbackArgs,
     password: {
@@ -254,6 +257,7 @@ const set = defineCommand({
         ...(args.name !== undefined && { name: parseArg(nameSchema, args.name, '--name') }),
         ...voiceChanges(account, args),
         ...ownerControlChanges(args),
+        ...ringAgainChanges(args),
         ...quietHoursChanges(args),
       };
       const callbackUrl = callbackUrlArg(args);
@@ -269,7 +273,7 @@ const set = defineCommand({
       });
       if (Object.keys(changes).length === 0 && !dashboardChanged && !callbackShown)
         throw new UserError(
-          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --password or --admin',
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --ring-again, --ring-again-after, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --password or --admin',
         );
       const shown = (
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account

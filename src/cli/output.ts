@@ -9,6 +9,7 @@ import type { SmsGatewayState } from '../core/sms-truth.js';
 import { terminalSafeLine } from '../core/terminal-text.js';
 import { smsBackupFields } from './sms-promise.js';
 import { quietHoursView } from './quiet-hours-args.js';
+import { describeRingAgain } from '../core/ring-again.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -56,6 +57,9 @@ export function accountView(account: Account, publicUrl: string, sms: SmsGateway
     intro: introFor(account),
     dedupe_seconds: account.dedupeSeconds,
     webhook_sources: account.webhookSources,
+    ring_again: account.ringAgain,
+    ring_again_after: account.ringAgainAfter,
+    ring_again_effect: describeRingAgain(account),
     ...quietHoursView(account, sms, Date.now()),
     status: account.status,
     created_at: iso(account.createdAt),
@@ -98,5 +102,17 @@ export function callView(call: CallRecord) {
     amd_status: call.amdStatus,
     amd_cause: call.amdCause,
     trunk: call.trunk,
+    // Ring again (#54): the attempt shown, the next one's time while it waits, and those before it.
+    attempt: call.attempt ?? 1,
+    retry_at: call.retryAt ? iso(call.retryAt) : null,
+    earlier_attempts: (call.earlierAttempts ?? []).map((a) => ({ at: iso(a.at), outcome: a.outcome })),
   };
+}
+
+/** A call rung again (#54), in the history's table: each earlier attempt's time and outcome, then the next one's time. */
+export function attemptsNote(call: Pick<CallRecord, 'earlierAttempts' | 'retryAt' | 'status'>): string {
+  const earlier = (call.earlierAttempts ?? []).map((a, i) => `#${i + 1} ${iso(a.at).slice(11, 19)} ${a.outcome}`);
+  if (earlier.length === 0) return '';
+  const next = call.status === 'queued' && call.retryAt ? `; again at ${iso(call.retryAt).slice(11, 19)}` : '';
+  return ` [${earlier.join(', ')}${next}]`;
 }

@@ -2,6 +2,14 @@
 import type { Account } from '../core/account.js';
 import { MAX_DEDUPE_SECONDS, parseDedupeSeconds } from '../core/dedupe.js';
 import { parseSourceRule } from '../core/webhook-sources.js';
+import {
+  parseRingAgain,
+  parseRingAgainAfter,
+  RING_AGAIN_AFTER_DEFAULT,
+  RING_AGAIN_AFTER_MAX,
+  RING_AGAIN_AFTER_MIN,
+  RING_AGAIN_MAX,
+} from '../core/ring-again.js';
 import { UserError } from '../lib/errors.js';
 
 export const ownerControlArgs = {
@@ -32,6 +40,36 @@ export function ownerControlChanges(args: {
     } catch (error) {
       throw new UserError(`--sources: ${(error as Error).message}`);
     }
+  }
+  return changes;
+}
+
+/** Ring again (#54): --ring-again N and --ring-again-after SECONDS (core/ring-again). */
+export const ringAgainArgs = {
+  'ring-again': {
+    type: 'string',
+    description: `How many more calls a missed alert gets (0 to ${RING_AGAIN_MAX}; 0, the default: one call), from the same caller ID, until 1 is pressed (or the call is heard, without --require-confirm); the SMS backup still goes out once, after the first miss, and the alert counts once against the plan`,
+  },
+  'ring-again-after': {
+    type: 'string',
+    description: `Seconds from one call's start to the next's (${RING_AGAIN_AFTER_MIN} to ${RING_AGAIN_AFTER_MAX}, default ${RING_AGAIN_AFTER_DEFAULT}): iOS's Do Not Disturb lets a second call from the same number through ("Repeated Calls") when it starts within three minutes of the first, whose ring time counts; Android's "repeat callers" allows 15 minutes`,
+  },
+} as const;
+
+export function ringAgainChanges(args: {
+  'ring-again'?: string | undefined;
+  'ring-again-after'?: string | undefined;
+}): Partial<Pick<Account, 'ringAgain' | 'ringAgainAfter'>> {
+  const changes: Partial<Pick<Account, 'ringAgain' | 'ringAgainAfter'>> = {};
+  if (args['ring-again'] !== undefined) {
+    const parsed = parseRingAgain(args['ring-again']);
+    if (!parsed.ok) throw new UserError(parsed.error);
+    changes.ringAgain = parsed.value;
+  }
+  if (args['ring-again-after'] !== undefined) {
+    const parsed = parseRingAgainAfter(args['ring-again-after']);
+    if (!parsed.ok) throw new UserError(parsed.error);
+    changes.ringAgainAfter = parsed.value;
   }
   return changes;
 }

@@ -34,6 +34,9 @@ export interface Account {
   quietHours: string;
   timeZone: string;
   quietMode: QuietMode;
+  /** Ring again (core/ring-again): how many more calls a missed alert gets (0: one call, the default), and the seconds from one call's start to the next's. */
+  ringAgain: number;
+  ringAgainAfter: number;
   createdAt: number;
   updatedAt: number;
   keyCreatedAt: number;

@@ -33,11 +33,14 @@ export const SMS_BACKUP_STATES: ReadonlySet<CallState> = new Set([
 export const HELD = 'held';
 
 const NEXT: Record<InFlightState, readonly CallState[]> = {
-  queued: ['dialing', 'expired', 'failed', 'sms_instead'],
-  // dialing → queued only when the originate never reached Asterisk (connection refused).
+  // queued → a missed outcome: an alert waiting to be rung again ends as its last call did, when a
+  // newer alert rings its phone when it comes due (core/ring-again).
+  queued: ['dialing', 'expired', 'failed', 'sms_instead', ...UNANSWERED_OUTCOMES, ...UNHEARD_OUTCOMES],
+  // dialing → queued when the originate never reached Asterisk (connection refused), or (from
+  // any step of a call) when a missed call is rung again later (core/ring-again).
   dialing: ['queued', 'ringing', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
-  ringing: ['answered', 'interrupted', ...UNANSWERED_OUTCOMES],
-  answered: ['completed', 'acknowledged', ...UNHEARD_OUTCOMES, 'failed', 'interrupted'],
+  ringing: ['queued', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
+  answered: ['queued', 'completed', 'acknowledged', ...UNHEARD_OUTCOMES, 'failed', 'interrupted'],
 };
 
 export function isFinal(state: string): state is FinalState {

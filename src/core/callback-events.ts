@@ -9,6 +9,8 @@ export const CALLBACK_EVENT_TYPES = [
   'call.ringing',
   'call.answered',
   'call.final',
+  /** A missed call is rung again later (core/ring-again): the attempt next and when. */
+  'call.retry_scheduled',
   'sms.sent',
   'sms.failed',
   'callback.test',
@@ -62,6 +64,10 @@ export interface CallbackCallFacts {
   receivedAt: number;
   answeredAt: number | null;
   endedAt: number | null;
+  /** Ring again (#54): which attempt the call is at (1 when absent), when the next is due, and the attempts before. */
+  attempt?: number | undefined;
+  retryAt?: number | null | undefined;
+  earlierAttempts?: ReadonlyArray<{ at: number; outcome: string }> | undefined;
 }
 
 export interface CallbackEvent {
@@ -77,15 +83,22 @@ export interface CallbackEvent {
  * SMS backup's outcome once the record has one (the SMS is announced with the call's end or after it).
  */
 export function callbackEventsFor(change: CallState | 'sms' | 'refused', call: CallbackCallFacts): CallbackEvent[] {
+  const attempt = call.attempt ?? 1;
   const base = { call_id: call.callId, user_id: call.userId, kind: call.kind };
+  // Each attempt's ringing and answer is an event of its own; the first keeps the key it always had.
   const event = (type: CallbackEventType, data: Record<string, unknown>): CallbackEvent => ({
     type,
-    key: `${call.callId}:${type}`,
+    key: attempt > 1 && type !== 'call.final' ? `${call.callId}:${type}:${attempt}` : `${call.callId}:${type}`,
     callId: call.callId,
-    data: { ...base, ...data },
+    data: { ...base, ...(type.startsWith('call.') && { attempt }), ...data },
   });
   const events: CallbackEvent[] = [];
-  if (change === 'queued') events.push(event('call.queued', { received_at: iso(call.receivedAt) }));
+  if (change === 'queued' && attempt > 1) {
+    const missed = call.earlierAttempts?.at(-1);
+    events.push(
+      event('call.retry_scheduled', { retry_at: iso(call.retryAt ?? null), missed_outcome: missed?.outcome ?? null }),
+    );
+  } else if (change === 'queued') events.push(event('call.queued', { received_at: iso(call.receivedAt) }));
   if (change === 'ringing') events.push(event('call.ringing', {}));
   if (change === 'answered') events.push(event('call.answered', { answered_at: iso(call.answeredAt) }));
   const final = change !== 'sms' && change !== 'refused' && isFinal(change);

@@ -5,6 +5,7 @@ import type { LanguageCode, VoiceId } from './language-types.js';
 import type { LimitDecision, Plan } from './limits.js';
 import type { Alert } from './payload.js';
 import type { QuietMode } from './quiet-delivery.js';
+import type { EarlierAttempt } from './ring-again.js';
 
 // ---- accounts
 
@@ -26,6 +27,9 @@ export interface NewAccount {
   quietHours?: string;
   timeZone?: string;
   quietMode?: QuietMode;
+  /** Default 0 (one call) and 60 s (core/ring-again). */
+  ringAgain?: number;
+  ringAgainAfter?: number;
 }
 
 export type AccountChanges = Partial<
@@ -45,6 +49,8 @@ export type AccountChanges = Partial<
     | 'quietHours'
     | 'timeZone'
     | 'quietMode'
+    | 'ringAgain'
+    | 'ringAgainAfter'
   >
 >;
 
@@ -115,6 +121,10 @@ export interface CallRecord {
   trunk: string | null;
   /** When it was held for quiet hours: the end it was held until (kept after its release). */
   heldUntil: number | null;
+  /** Ring again (#54): which attempt the row shows (1: the first call), when the next is due while one is scheduled, and the attempts before it. */
+  attempt?: number;
+  retryAt?: number | null;
+  earlierAttempts?: EarlierAttempt[];
 }
 
 /** One page of an account's history, newest first. */
@@ -197,6 +207,10 @@ export interface TransitionFields {
   carriedBy?: string;
   /** The trunk the call went out through. */
   trunk?: string;
+  /** Ring again (core/ring-again): the attempt next, when it is due, and the earlier attempts (JSON). */
+  attempt?: number;
+  retryAt?: number;
+  attempts?: string;
   /** Not a column: the call never left this server (its set-up), so its alert's monthly allowance is given back. */
   returnsAllowance?: boolean;
 }
@@ -258,6 +272,12 @@ export interface CallForDialing {
   heldUntil: number | null;
   /** 1 when the message was longer than the webhook's limit and cut to it (its call says so); absent: not cut. */
   messageTruncated?: number;
+  /** Which attempt of the alert (1: its first call; core/ring-again); a row of schema 16 or older has none. */
+  attempt?: number | null;
+  /** When a missed call is called again: not before this instant (ms). */
+  retryAt?: number | null;
+  /** The earlier attempts' times and outcomes (a JSON list: core/ring-again's readAttempts). */
+  attempts?: string | null;
 }
 
 export interface CallEventRow {

@@ -18,6 +18,7 @@ import { DEFAULT_LANGUAGE, defaultVoice } from '../core/languages.js';
 import { reasonText } from '../core/reasons.js';
 import { decideSms } from '../core/sms-decision.js';
 import { isQuietMode, NO_QUIET_HOURS } from '../core/quiet-delivery.js';
+import { readAttempts, RING_AGAIN_OFF } from '../core/ring-again.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {
@@ -39,13 +40,16 @@ export interface AccountRow {
   quiet_hours?: string;
   time_zone?: string;
   quiet_mode?: string;
+  /** Absent in a row of schema 16 or older. */
+  ring_again?: number;
+  ring_again_after?: number;
   created_at: number;
   updated_at: number;
   key_created_at: number;
 }
 
 export const ACCOUNT_COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, created_at, updated_at, key_created_at';
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, created_at, updated_at, key_created_at';
 
 /** An account's settings: what its owner and the admin change, beside its name, phone, plan and status. */
 export type AccountSettings = Pick<
@@ -60,10 +64,12 @@ export type AccountSettings = Pick<
   | 'quietHours'
   | 'timeZone'
   | 'quietMode'
+  | 'ringAgain'
+  | 'ringAgainAfter'
 >;
 
 /** A setting a row of an older schema has no column for, and a new account takes when it is not given. */
-const LATER_SETTINGS = { dedupeSeconds: 0, webhookSources: 'any', ...NO_QUIET_HOURS } as const;
+const LATER_SETTINGS = { dedupeSeconds: 0, webhookSources: 'any', ...NO_QUIET_HOURS, ...RING_AGAIN_OFF } as const;
 
 /** A new account's settings, each one its input leaves out taken by default. */
 export function newAccountSettings(input: NewAccount): AccountSettings {
@@ -79,6 +85,8 @@ export function newAccountSettings(input: NewAccount): AccountSettings {
     quietHours: input.quietHours ?? LATER_SETTINGS.quietHours,
     timeZone: input.timeZone ?? LATER_SETTINGS.timeZone,
     quietMode: input.quietMode ?? LATER_SETTINGS.quietMode,
+    ringAgain: input.ringAgain ?? LATER_SETTINGS.ringAgain,
+    ringAgainAfter: input.ringAgainAfter ?? LATER_SETTINGS.ringAgainAfter,
   };
 }
 
@@ -95,6 +103,8 @@ export function settingColumns(settings: AccountSettings) {
     quiet_hours: settings.quietHours,
     time_zone: settings.timeZone,
     quiet_mode: settings.quietMode,
+    ring_again: settings.ringAgain,
+    ring_again_after: settings.ringAgainAfter,
   };
 }
 
@@ -116,6 +126,8 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     quietHours: row.quiet_hours ?? LATER_SETTINGS.quietHours,
     timeZone: row.time_zone ?? LATER_SETTINGS.timeZone,
     quietMode: row.quiet_mode !== undefined && isQuietMode(row.quiet_mode) ? row.quiet_mode : LATER_SETTINGS.quietMode,
+    ringAgain: Number(row.ring_again ?? LATER_SETTINGS.ringAgain),
+    ringAgainAfter: Number(row.ring_again_after ?? LATER_SETTINGS.ringAgainAfter),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,
@@ -168,6 +180,10 @@ export interface CallRow {
   amd_cause: string | null;
   trunk: string | null;
   held_until: number | null;
+  /** Absent in a row of schema 16 or older (ring again, #54). */
+  attempt?: number | null;
+  retry_at?: number | null;
+  attempts?: string | null;
 }
 
 export function parseExtra(text: string | null): Record<string, unknown> {
@@ -220,6 +236,9 @@ export function toRecord(row: CallRow): CallRecord {
     amdCause: row.amd_cause,
     trunk: row.trunk,
     heldUntil: row.held_until ?? null,
+    attempt: Number(row.attempt ?? 1),
+    retryAt: row.retry_at === undefined || row.retry_at === null ? null : Number(row.retry_at),
+    earlierAttempts: readAttempts(row.attempts),
   };
 }
 
@@ -279,6 +298,9 @@ export const COLUMN: Record<ColumnField, string> = {
   reasonDetail: 'reason_detail',
   carriedBy: 'carried_by',
   trunk: 'trunk',
+  attempt: 'attempt',
+  retryAt: 'retry_at',
+  attempts: 'attempts',
 };
 
 /** A session's row as both stores keep it. */

@@ -95,6 +95,30 @@ describe('postgres store: several nodes', () => {
     expect(await a!.progress.transition(third, 'dialing', { phone: PHONE })).toBe(true);
   });
 
+  test('a missed call rung again (#54) waits queued with its due time, frees the line meanwhile, and is dialed by one node only', async () => {
+    const {
+      stores: [a, b],
+      userId,
+    } = await nodes('node-a', 'node-b');
+    const missed = await accept(a!, userId, 'missed');
+    expect(await a!.progress.transition(missed, 'dialing', { phone: PHONE, dialedAt: 1_000 })).toBe(true);
+    expect(await a!.progress.transition(missed, 'ringing')).toBe(true);
+    const attempts = JSON.stringify([{ at: 1_000, outcome: 'no_answer' }]);
+    expect(await a!.progress.transition(missed, 'queued', { attempt: 2, retryAt: 61_000, attempts })).toBe(true);
+    expect(await b!.progress.get(missed)).toMatchObject({ status: 'queued', attempt: 2, retryAt: 61_000, attempts });
+    // The line is free while it waits: a newer alert may ring the phone.
+    const newer = await accept(b!, userId, 'newer');
+    expect(await b!.progress.transition(newer, 'dialing', { phone: PHONE })).toBe(true);
+    expect(await b!.progress.transition(newer, 'busy')).toBe(true);
+    // Both nodes find it due; one dials it.
+    const dialed = await Promise.all(
+      [a!, b!].map((s) => s.progress.transition(missed, 'dialing', { phone: PHONE, dialedAt: 61_000 })),
+    );
+    expect(dialed.filter(Boolean)).toHaveLength(1);
+    expect((await a!.calls.get(missed))?.earlierAttempts).toEqual([{ at: 1_000, outcome: 'no_answer' }]);
+    expect((await a!.calls.get(missed))?.attempt).toBe(2);
+  });
+
   test('a silent node is taken over exactly once: its call in progress to one survivor, its queued calls to anyone', async () => {
     const {
       clock,

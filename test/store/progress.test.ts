@@ -123,6 +123,23 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect((await store.progress.inFlight()).map((x) => x.callId)).toEqual([b]);
   });
 
+  test('a missed call rung again (#54): back to queued with its attempt, due time and earlier attempts, dialed once', async () => {
+    const { store, userId } = await setUp();
+    const callId = await accept(store, userId);
+    expect(await store.progress.get(callId)).toMatchObject({ attempt: 1, retryAt: null, attempts: null });
+    expect(await store.progress.transition(callId, 'dialing', { phone: PHONE, dialedAt: 1_000 })).toBe(true);
+    expect(await store.progress.transition(callId, 'answered')).toBe(true);
+    const attempts = JSON.stringify([{ at: 1_000, outcome: 'voicemail' }]);
+    expect(await store.progress.transition(callId, 'queued', { attempt: 2, retryAt: 61_000, attempts })).toBe(true);
+    expect(await store.progress.get(callId)).toMatchObject({ status: 'queued', attempt: 2, retryAt: 61_000, attempts });
+    expect(await store.progress.transition(callId, 'dialing', { phone: PHONE, dialedAt: 61_000 })).toBe(true);
+    expect(await store.progress.transition(callId, 'dialing', { phone: PHONE, dialedAt: 61_000 })).toBe(false);
+    expect(await store.calls.get(callId)).toMatchObject({
+      attempt: 2,
+      earlierAttempts: [{ at: 1_000, outcome: 'voicemail' }],
+    });
+  });
+
   test('the SMS backup is claimed exactly once; results, skips and lookups by message id', async () => {
     const { clock, store, userId } = await setUp();
     const a = await accept(store, userId, 'a');

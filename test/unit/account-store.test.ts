@@ -39,6 +39,8 @@ describe('SqliteAccountStore', () => {
       quietHours: '',
       timeZone: 'UTC',
       quietMode: 'hold',
+      ringAgain: 0,
+      ringAgainAfter: 60,
       status: 'active',
       createdAt: clock.now(),
       updatedAt: clock.now(),

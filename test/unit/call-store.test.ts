@@ -96,6 +96,9 @@ describe('SqliteCallStore', () => {
       trunk: null,
       heldUntil: null,
       reasonDetail: null,
+      attempt: 1,
+      retryAt: null,
+      earlierAttempts: [],
     });
     expect(calls.get('call_missing')).toBeUndefined();
   });

@@ -18,9 +18,16 @@ import { fromOurOrigin } from '../../src/http/dashboard/forms.js';
 import { escapeHtml, html } from '../../src/http/dashboard/html.js';
 import { callItem } from '../../src/http/dashboard/pages/history.js';
 import { reasonText } from '../../src/core/reasons.js';
-import { JSON_TEMPLATE, PLAIN_TEMPLATE } from '../../src/http/dashboard/pages/overview.js';
+import {
+  JSON_TEMPLATE,
+  type OverviewModel,
+  overviewBody,
+  PLAIN_TEMPLATE,
+} from '../../src/http/dashboard/pages/overview.js';
 import { FILTERS, filterStatuses, statusInfo, STATUSES } from '../../src/http/dashboard/status.js';
 import { createAccount } from '../helpers/accounts.js';
+import { PLAN_LIMITS } from '../../src/core/limits.js';
+import { ANY_SOURCE } from '../../src/core/webhook-sources.js';
 
 /** A history entry with nothing recorded yet but what the test gives. */
 function historyEntry(fields: Partial<CallRecord>): CallRecord {
@@ -101,6 +108,49 @@ describe('html', () => {
     expect(text).toContain('Trunk the backup trunk (the first did not take the call)');
     const plainRow = callItem({ ...entry, carriedBy: null, amdStatus: null, amdCause: null, trunk: 'trunk' }).value;
     expect(plainRow).not.toMatch(/Spoken in|Answered by|Trunk/);
+  });
+
+  it('a history entry of an alert rung again (#54) shows each earlier call, and the next one while it waits', () => {
+    const words = (markup: string) => markup.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const first = Date.parse('2026-12-06T20:00:00Z');
+    const waiting = historyEntry({
+      status: 'queued',
+      attempt: 2,
+      retryAt: first + 60_000,
+      earlierAttempts: [{ at: first, outcome: 'no_answer' }],
+    });
+    expect(words(callItem(waiting).value)).toMatch(
+      /Earlier calls 1\. 2026-12-06 20:00:00[^;]*: No answer; called again at 2026-12-06 20:01:00/,
+    );
+    const done = { ...waiting, status: 'acknowledged', retryAt: null };
+    expect(words(callItem(done).value)).toMatch(/Earlier calls 1\. 2026-12-06 20:00:00[^;]*: No answer Call ID/);
+    expect(callItem(historyEntry({ status: 'busy' })).value).not.toContain('Earlier calls');
+  });
+
+  it("the overview says what happens to a missed call (ring again, #54) beside ringhook's number", () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    const account = createAccount(new SqliteAccountStore(db, testSecrets()), { ringAgain: 1 });
+    const model = {
+      viewer: { userId: account.userId, name: '', admin: false, csrfToken: 't' },
+      account,
+      webhookUrl: null,
+      usage: { used: 0, resetsAt: 0 },
+      limits: PLAN_LIMITS.free,
+      testCallsAvailable: false,
+      sampleAvailable: false,
+      callerId: '+14155550100',
+      sms: { state: 'none' },
+      readOnly: true,
+      now: 0,
+      serverSources: ANY_SOURCE,
+    } as unknown as OverviewModel;
+    const words = (markup: string) => markup.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(words(overviewBody(model).value)).toContain(
+      'A missed call is tried again once, 60 s after the start of the one before, from the same number',
+    );
+    const plain = { ...model, account: { ...account, ringAgain: 0 }, callerId: undefined };
+    expect(words(overviewBody(plain).value)).toContain('A missed call is not tried again');
   });
 
   it('a failed call says why in a sentence; the technical detail is shown to an admin only', () => {

@@ -59,10 +59,11 @@ describe('call states', () => {
     for (const final of FINAL_STATES)
       for (const next of [...IN_FLIGHT_STATES, ...FINAL_STATES]) expect(canTransition(final, next)).toBe(false);
     expect(canTransition('ringing', 'dialing')).toBe(false);
-    // Back to the queue only from dialing (the originate never reached Asterisk), never once it rang.
+    // Back to the queue from dialing (the originate never reached Asterisk), and from any step of a
+    // call whose missed alert is rung again (#54: only the desk's ring-again decision takes that step).
     expect(canTransition('dialing', 'queued')).toBe(true);
-    expect(canTransition('ringing', 'queued')).toBe(false);
-    expect(canTransition('answered', 'queued')).toBe(false);
+    expect(canTransition('ringing', 'queued')).toBe(true);
+    expect(canTransition('answered', 'queued')).toBe(true);
     expect(canTransition('answered', 'busy')).toBe(false);
     expect(canTransition('queued', 'answered')).toBe(false);
   });

@@ -5,6 +5,7 @@ import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { RECEIVE_FUNCTION_SQL } from './receive-function.js';
 import { RECEIVE_FUNCTION_V14_SQL } from './receive-function-v14.js';
+import { RING_AGAIN } from './migration-ring-again.js';
 
 export interface PgMigration {
   name: string;
@@ -304,6 +305,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '015-quiet-hours', sql: QUIET_HOURS, oldestCompatible: 8 },
   // Expand: new tables the previous release does not know (it sends no callbacks).
   { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 },
+  // Expand: columns the previous release does not know (it never rings again, and dials a retry it finds queued at once).
+  { name: '017-ring-again', sql: RING_AGAIN, oldestCompatible: 8 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -12,7 +12,8 @@ import { query, type Queryable, type Sql } from './connect.js';
 /** The columns of CallForDialing (PostgreSQL folds unquoted aliases to lower case). */
 export const SELECT_CALL = `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
                                    dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
-                                   carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated"
+                                   carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated",
+                                   attempt, retry_at AS "retryAt", attempts
                             FROM calls`;
 
 /** Not final and not queued: a node is dialing, ringing or talking. */
@@ -52,6 +53,11 @@ const SQL = {
                 INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $4, 'trunk', $6 FROM changed`,
 } as const;
 
+/** A call holds its phone's line from dialing until it ends, or waits queued again (a missed call rung again later, #54: the line is free meanwhile). */
+function holdsLine(state: CallState): boolean {
+  return isInFlight(state) && state !== 'queued';
+}
+
 const ALL_STATES: readonly string[] = [...IN_FLIGHT_STATES, ...FINAL_STATES];
 
 /** The states a call may move to `to` from (core/call-state.ts), as a text[] parameter. */
@@ -73,7 +79,7 @@ function stepStatement(to: CallState, sets: string[], takesLine: boolean): strin
                 ON CONFLICT (phone) DO UPDATE SET since = phone_lines.since WHERE phone_lines.call_id = excluded.call_id
                 RETURNING call_id),`
     : '';
-  const release = isInFlight(to)
+  const release = holdsLine(to)
     ? ''
     : ', released AS (DELETE FROM phone_lines WHERE call_id IN (SELECT call_id FROM moved) AND node_id = $5)';
   return `WITH legal AS (SELECT call_id, $5::text AS node FROM calls WHERE call_id = $1 AND accepted = 1 AND status = ANY($2::text[]) FOR UPDATE),
@@ -162,7 +168,7 @@ export class PgCallProgressStore implements CallProgressRepo {
       const assignments = sets.map((column, i) => `${column} = $${i + 2}`).join(', ');
       await query(tx, `UPDATE calls SET ${assignments} WHERE call_id = $1`, [callId, ...values]);
       await query(tx, SQL.event, [callId, at, to, detail ?? fields.error ?? null]);
-      if (!isInFlight(to)) await query(tx, SQL.releaseLine, [callId, this.nodeId]);
+      if (!holdsLine(to)) await query(tx, SQL.releaseLine, [callId, this.nodeId]);
       // A call that never left this server does not spend the alert's monthly allowance.
       if (fields.returnsAllowance && current.kind === 'alert' && !isInFlight(to)) {
         await query(tx, SQL.giveBack, [current.userId, monthWindow(Number(current.receivedAt)).key]);

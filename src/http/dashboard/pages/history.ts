@@ -80,6 +80,7 @@ export function callItem(
     ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
     ${fact('Answered by', machineVerdict(entry))}
     ${fact('Keys pressed', keysList(options.keys))}
+    ${fact('Earlier calls', earlierCalls(entry))}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
     ${fact('SMS', smsText(entry, options.details === true))}
     ${fact('Reason', entry.error)}
@@ -87,6 +88,15 @@ export function callItem(
     ${fact('Call ID', entry.callId)}
   </dl>
 </li>`;
+}
+
+/** Ring again (#54): each earlier call of the alert (its time and outcome), and the next one's time while it waits. */
+function earlierCalls(entry: HistoryEntry): string | null {
+  const earlier = entry.earlierAttempts ?? [];
+  if (earlier.length === 0) return null;
+  const calls = earlier.map((a, i) => `${i + 1}. ${formatTime(a.at)}: ${statusInfo(a.outcome).label}`).join('; ');
+  const next = entry.status === 'queued' && entry.retryAt ? `; called again at ${formatTime(entry.retryAt)}` : '';
+  return `${calls}${next}`;
 }
 
 /** AMD's verdict in words, when it ran. */

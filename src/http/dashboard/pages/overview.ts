@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
 import { quietHoursSection } from './quiet-hours.js';
+import { describeRingAgain } from '../../../core/ring-again.js';
 import { ownerControlsSection } from './owner-controls.js';
 import { callbacksSection, type CallbacksView } from './callbacks.js';
 
@@ -264,16 +265,22 @@ function voiceSection(model: OverviewModel): SafeHtml {
 </section>`;
 }
 
+/** Ring again (#54): what happens to a missed call, said where the number to let through is. */
+function ringAgainLine(model: OverviewModel): SafeHtml {
+  return html`<p id="ring-again-now">${describeRingAgain(model.account)} An administrator sets it (<span class="mono">ringhook account set --ring-again</span>).</p>`;
+}
+
 function contactSection(model: OverviewModel): SafeHtml {
   const why =
     'Phones that silence unknown callers, or Do Not Disturb, would silence your alert. Save this number as a contact and allow it through.';
   if (model.callerId === undefined) {
-    return html`<section class="card" aria-labelledby="contact-title"><h2 id="contact-title">ringhook's number</h2><p id="contact-none">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes. Phones that silence unknown callers, or Do Not Disturb, could silence them: ask your administrator to set a caller ID, and a contact card to save will appear here.</p></section>`;
+    return html`<section class="card" aria-labelledby="contact-title"><h2 id="contact-title">ringhook's number</h2><p id="contact-none">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes. Phones that silence unknown callers, or Do Not Disturb, could silence them: ask your administrator to set a caller ID, and a contact card to save will appear here.</p>${ringAgainLine(model)}</section>`;
   }
   return html`<section class="card" aria-labelledby="contact-title">
   <h2 id="contact-title">Save ringhook's number</h2>
   <p>Your alerts come from <strong class="mono" id="caller-id">${model.callerId}</strong>.</p>
   <p class="hint">${why}</p>
+  ${ringAgainLine(model)}
   <a class="button secondary" href="/dashboard/contact.vcf" download="ringhook-alerts.vcf">Download the contact card</a>
 </section>`;
 }

@@ -18,6 +18,7 @@ import receiveFunction from './012-receive-function.js';
 import receiveOwnerControls from './014-receive-owner-controls.js';
 import quietHours from './015-quiet-hours.js';
 import callbacks from './016-callbacks.js';
+import ringAgain from './017-ring-again.js';
 
 export interface Migration {
   name: string;
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '014-receive-owner-controls', sql: receiveOwnerControls },
   { name: '015-quiet-hours', sql: quietHours },
   { name: '016-callbacks', sql: callbacks },
+  { name: '017-ring-again', sql: ringAgain },
 ];
