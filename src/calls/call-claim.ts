@@ -7,6 +7,8 @@ import { callSpeech } from '../core/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { describeSpeechPlan } from '../core/speech-plan.js';
+import type { Language } from '../core/language-types.js';
+import type { SpeechAids } from '../core/speakable.js';
 import { callSpokenSteps, wereHeld } from '../core/held-speech.js';
 import { markedShortened, spokenAlertsNoted } from '../core/spoken-alerts.js';
 import { messagesWithAge } from '../core/alert-age.js';
@@ -81,17 +83,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
   // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
-  // Alerts held for quiet hours are said newest first, each with how old it is, the newest that
-  // fit the spoken-length cap (core/held-speech.ts), made a held alert a turn: a night's batch makes
-  // a few dozen speakable. Another alert 30 s late or more (a busy line, a second attempt) says its
-  // age too (core/alert-age.ts).
-  const spoken = (alerts: readonly CallForDialing[]) => {
-    const marked = alerts.map(withShortenedMark);
-    const aids = { readJapanese };
-    return wereHeld(marked)
-      ? inTurns(callSpokenSteps(marked, now(), own.language, aids))
-      : Promise.resolve(spokenAlertsNoted(messagesWithAge(marked, now(), own.language), own.language, aids));
-  };
+  const spoken = (alerts: readonly CallForDialing[]) => spokenFor(alerts, now(), own.language, { readJapanese });
   const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
   const { text, notes } = await spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
@@ -134,6 +126,19 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     forecastMs,
     text: claimed.length === calls.length ? text : await says(claimed),
   };
+}
+
+/**
+ * What a call says of its alerts. Held for quiet hours: newest first, each with how old it is, the
+ * newest that fit the spoken-length cap (core/held-speech.ts), made a held alert a turn (a night's
+ * batch makes a few dozen speakable). Others: an alert 30 s late or more (a busy line, a second
+ * attempt) says its age (core/alert-age.ts).
+ */
+function spokenFor(alerts: readonly CallForDialing[], now: number, language: Language, aids: SpeechAids) {
+  const marked = alerts.map(withShortenedMark);
+  return wereHeld(marked)
+    ? inTurns(callSpokenSteps(marked, now, language, aids))
+    : Promise.resolve(spokenAlertsNoted(messagesWithAge(marked, now, language), language, aids));
 }
 
 /** A message the webhook cut at its limit carries the mark its call says so by (core/speech-text/shortened.ts). */

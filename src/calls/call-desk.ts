@@ -8,7 +8,7 @@
 // next call: core/line), paced to the provider, the speech planned before the call is placed.
 import { afterStop } from '../core/backup-trunk.js';
 import type { Backoff } from '../core/backoff.js';
-import { type CallStop, queuedFate } from '../core/call-end.js';
+import { type CallStop, freshSince, queuedFate } from '../core/call-end.js';
 import { nextCalls } from '../core/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
@@ -37,7 +37,13 @@ import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
 import { Pacer } from './pacer.js';
 import { DueLater, phoneTaken, ringAgainAfter } from './ring-again.js';
-import { type JustQueued, loadWaitingAlert, type QueuedAlert, waitingAlert } from './waiting-alerts.js';
+import {
+  type JustQueued,
+  loadWaitingAlert,
+  type QueuedAlert,
+  waitingAlert,
+  waitingAlertsInSlices,
+} from './waiting-alerts.js';
 
 /** What the desk hands its parts: each takes it as the narrow interface it names. */
 type Inside = ClaimDesk & PlacementDesk & ScriptDesk & FlowDesk & RecoveryDesk & ReleaseDesk;
@@ -47,8 +53,6 @@ const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
 
 /** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
 const HANGUP_CONFIRM_MS = 15_000;
-/** Released alerts made ready for the queue in one turn at most. */
-const TOGETHER_SLICE = 200;
 
 export class CallDesk {
   private readonly queue = new CallQueue(REQUEUE_BACKOFF);
@@ -225,12 +229,7 @@ export class CallDesk {
    * so one call carries them. Made ready a slice a turn (a night may hold 10,000), then queued in one.
    */
   async enqueueTogether(alerts: readonly JustQueued[]): Promise<void> {
-    const ready: QueuedAlert[] = [];
-    for (let i = 0; i < alerts.length; i += TOGETHER_SLICE) {
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (const alert of alerts.slice(i, i + TOGETHER_SLICE)) ready.push(waitingAlert(alert));
-    }
-    for (const alert of ready) {
+    for (const alert of await waitingAlertsInSlices(alerts)) {
       if (this.stopping || this.sessions.has(alert.callId) || this.starting.has(alert.callId)) continue;
       if (this.queue.add(alert.callId)) this.waiting.set(alert.callId, alert);
     }
@@ -240,17 +239,8 @@ export class CallDesk {
   /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */
   private endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
     const { now, freshnessMs } = this.settings;
-    // A call held for quiet hours is as fresh as their end; one rung again, as its attempt's due time.
-    const since = Math.max(call.receivedAt, call.heldUntil ?? 0, call.retryAt ?? 0);
-    const fate = queuedFate(since, now(), freshnessMs, when);
-    if (!fate.dial) {
-      const { state, error, reasonDetail, returnsAllowance } = fate;
-      this.ledger.end(call, {
-        state,
-        fields: { endedAt: now(), error, returnsAllowance, ...(reasonDetail && { reasonDetail }) },
-        phone: null,
-      });
-    }
+    const fate = queuedFate(freshSince(call), now(), freshnessMs, when);
+    if (!fate.dial) this.ledger.endUnplaced(call, fate);
     return !fate.dial;
   }
 

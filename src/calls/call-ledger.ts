@@ -1,6 +1,7 @@
 // Records a call's steps: the transition (only when legal from the state the call desk holds), its
 // timeline, and the live event, written through the patient writer so that a database locked by
 // another process never blocks the event loop; and tells of every call that reached its end.
+import type { QueuedFate } from '../core/call-end.js';
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
 import type { CallForDialing, TransitionFields } from '../core/records.js';
 import { withCutMark } from '../core/payload.js';
@@ -208,6 +209,17 @@ export class CallLedger {
   }
 
   /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
+  /** Ends a queued alert too old to place, as its fate says (core/call-end's queuedFate); the SMS backup applies. */
+  endUnplaced(call: CallForDialing, fate: Exclude<QueuedFate, { dial: true }>): void {
+    const { state, error, reasonDetail, returnsAllowance } = fate;
+    const endedAt = this.deps.now();
+    this.end(call, {
+      state,
+      fields: { endedAt, error, returnsAllowance, ...(reasonDetail && { reasonDetail }) },
+      phone: null,
+    });
+  }
+
   end(
     calls: CallForDialing | readonly CallForDialing[],
     { state, fields, detail, phone, placed }: CallEnding,

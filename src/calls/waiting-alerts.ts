@@ -69,3 +69,16 @@ export async function loadWaitingAlert(
   if (lastOutcome) alert.retry = { call, lastOutcome };
   return alert;
 }
+
+/** Released alerts made ready for the queue in one turn at most. */
+const READY_SLICE = 200;
+
+/** The alerts made ready for the queue, a slice a turn: a night of quiet hours may release 10,000. */
+export async function waitingAlertsInSlices(alerts: readonly JustQueued[]): Promise<QueuedAlert[]> {
+  const ready: QueuedAlert[] = [];
+  for (let i = 0; i < alerts.length; i += READY_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const alert of alerts.slice(i, i + READY_SLICE)) ready.push(waitingAlert(alert));
+  }
+  return ready;
+}

@@ -196,6 +196,11 @@ export type QueuedFate =
   | { dial: true }
   | ({ dial: false; state: 'expired' | 'failed'; returnsAllowance: true } & CallReason);
 
+/** From when a queued call's freshness counts: held for quiet hours, their end; rung again, its attempt's due time. */
+export function freshSince(call: { receivedAt: number; heldUntil?: number | null; retryAt?: number | null }): number {
+  return Math.max(call.receivedAt, call.heldUntil ?? 0, call.retryAt ?? 0);
+}
+
 /**
  * `at start`: found queued by a new process (it was accepted before a restart); `waiting`: kept
  * in the queue by this process while Asterisk could not take calls.

@@ -1,7 +1,7 @@
 // What a call's end means: every way a call stops, decided without Asterisk.
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/core/backoff.js';
-import { decideCallEnd, queuedFate, type CallFacts } from '../../src/core/call-end.js';
+import { decideCallEnd, freshSince, queuedFate, type CallFacts } from '../../src/core/call-end.js';
 import { reasonText } from '../../src/core/reasons.js';
 
 const dialed: CallFacts = { dialedAt: 1_000, rang: true, acknowledged: false };
@@ -201,5 +201,13 @@ describe('backoffDelay', () => {
     const b = { initialMs: 500, maxMs: 5_000 };
     expect([1, 2, 3, 4, 5, 6, 100].map((n) => backoffDelay(n, b))).toEqual([500, 1000, 2000, 4000, 5000, 5000, 5000]);
     expect(backoffDelay(0, b)).toBe(500);
+  });
+});
+
+describe('freshSince', () => {
+  it('counts from the latest of arrival, the quiet hours it was held until and its attempt due time', () => {
+    expect(freshSince({ receivedAt: 1_000 })).toBe(1_000);
+    expect(freshSince({ receivedAt: 1_000, heldUntil: 5_000, retryAt: null })).toBe(5_000);
+    expect(freshSince({ receivedAt: 1_000, heldUntil: 5_000, retryAt: 9_000 })).toBe(9_000);
   });
 });
