@@ -601,6 +601,146 @@ describe('call history', () => {
   });
 });
 
+describe('dense layout', () => {
+  it("a typical account's overview is under 2,000 px tall at 1280 × 800, in two columns, and nothing is wider than a 390 px phone", async () => {
+    const typical = await withPassword(
+      svc.createAccount({ plan: 'premium', name: 'Typical Trader', phone: '+14155550177', smsBackup: true }),
+    );
+    // An alert with a long message, before the account allows TradingView's addresses only.
+    const long = await postAlert(
+      hook(typical),
+      JSON.stringify({ message: `BTCUSD ${'crossed the upper band '.repeat(12)}` }),
+    );
+    expect(long.status).toBe(200);
+    svc.stores.accounts.update(typical.userId, {
+      quietHours: 'mon-fri 22:00-07:00, sat-sun 00:00-09:00',
+      timeZone: 'Europe/Berlin',
+      dedupeSeconds: 60,
+      webhookSources: 'tradingview',
+    });
+    svc.stores.callbacks.configure(typical.userId, {
+      url: 'https://hooks.example.com/ringhook-events',
+      secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=',
+    });
+    for (const [i, type] of (['call.queued', 'call.ringing', 'call.answered', 'call.final'] as const).entries()) {
+      svc.stores.callbacks.enqueue({
+        messageId: `msg_typical_${i}`,
+        eventKey: `typical-${i}`,
+        userId: typical.userId,
+        callId: null,
+        type,
+        body: '{}',
+        createdAt: svc.clock.now() + i,
+      });
+    }
+    const page = await openSignedIn(typical);
+    const measure = () =>
+      page.evaluate<{ height: number; width: number }>(
+        '({ height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth })',
+      );
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    const desktop = await measure();
+    console.log(`overview of a typical account at 1280 × 800: ${desktop.height} px tall`);
+    await screenshot(page, 'overview-typical');
+    expect(desktop.height).toBeLessThan(2000);
+    expect(desktop.width).toBeLessThanOrEqual(1280);
+    // The URL and the message side by side at the top; delivery on the left, protection and integrations on the right.
+    const url = (await page.locator('#webhook-title').boundingBox())!;
+    const message = (await page.locator('#templates-title').boundingBox())!;
+    expect(Math.abs(message.y - url.y)).toBeLessThan(5);
+    expect(message.y).toBeLessThan(200);
+    const delivery = (await page.locator('#delivery').boundingBox())!;
+    const protection = (await page.locator('#protection').boundingBox())!;
+    expect(protection.x).toBeGreaterThan(delivery.x + delivery.width - 1);
+    expect(protection.y).toBeLessThan(delivery.y + delivery.height);
+    expect(await page.locator('#delivery h2').innerText()).toMatch(/delivery/i);
+    expect(await page.locator('#delivery').innerText()).toMatch(
+      /Confirmation required[\s\S]*SMS backup[\s\S]*Quiet hours[\s\S]*Language and voice/,
+    );
+    expect(await page.locator('#integrations').innerText()).toContain('Status callbacks');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    const phone = await measure();
+    console.log(`overview at 390 px: ${phone.width} px wide, ${phone.height} px tall`);
+    await screenshot(page, 'overview-typical');
+    expect(phone.width).toBeLessThanOrEqual(390);
+    // The callbacks table scrolls inside its card.
+    const table = await page.locator('#callback-deliveries').evaluate((t) => ({
+      box: t.parentElement!.getBoundingClientRect().right,
+      scrolls: t.parentElement!.scrollWidth > t.parentElement!.clientWidth,
+    }));
+    expect(table.box).toBeLessThanOrEqual(390);
+    expect(table.scrolls).toBe(true);
+
+    // The history with a long message: one line per call on a desktop, nothing wider than the phone.
+    await page.goto('/calls');
+    expect((await measure()).width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'history-typical');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const line = (await page.locator(`[id="call-${long.json.call_id}"] summary`).boundingBox())!;
+    expect(line.height).toBeLessThan(40);
+  });
+
+  it('a history row opens to its details and timeline: detection in words and each key pressed with its time, kept open by live updates', async () => {
+    const res = await postAlert(hook(owner), JSON.stringify({ message: 'ETH crossed 3,400: the timeline row' }));
+    expect(res.status).toBe(200);
+    const callId: string = res.json.call_id;
+    const { progress } = svc.stores;
+    const step = (ms: number) => svc.clock.advance(ms);
+    step(400);
+    progress.transition(callId, 'dialing', { phone: owner.phone, dialedAt: svc.clock.now() });
+    step(1200);
+    progress.transition(callId, 'ringing', { ringingAt: svc.clock.now() });
+    step(3200);
+    progress.transition(callId, 'answered', { answeredAt: svc.clock.now(), ringMs: 3200 });
+    step(5000);
+    progress.recordDetection(callId, 'NOTSURE', 'INITIALSILENCE-5000');
+    step(2300);
+    const pressedAt = svc.clock.now();
+    progress.note(callId, 'digit', '2: the message again');
+    const page = await ownerPage();
+    await page.goto('/calls');
+    const row = page.locator(`[id="call-${callId}"]`);
+    const timeline = row.locator('ol.timeline');
+    expect(await timeline.isVisible()).toBe(false);
+    await row.locator('summary').click();
+    await timeline.waitFor();
+    const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+    const steps = await timeline.locator('li').allInnerTexts();
+    expect(steps).toEqual([
+      expect.stringMatching(/Alert received$/),
+      expect.stringMatching(/Dialing$/),
+      expect.stringMatching(/Ringing$/),
+      expect.stringMatching(/Answered$/),
+      expect.stringMatching(/Detection: not sure: person or machine: silence at the start \(5 s\)$/),
+      `${clock(pressedAt)} Key 2 pressed: the message again`,
+    ]);
+    expect(await row.innerText()).not.toMatch(/INITIALSILENCE|NOTSURE/);
+    // The call ends while the row is open: the live update makes it again, still open, with the end.
+    step(4000);
+    progress.note(callId, 'digit', '1: acknowledged');
+    progress.transition(callId, 'acknowledged', { endedAt: svc.clock.now(), talkMs: 11_600 });
+    svc.events.emit({ callId, userId: owner.userId, status: 'acknowledged', at: svc.clock.now() });
+    await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Acknowledged');
+    expect(await row.locator('details').getAttribute('open')).not.toBeNull();
+    expect(await timeline.locator('li').allInnerTexts()).toEqual(
+      expect.arrayContaining([
+        `${clock(svc.clock.now())} Key 1 pressed: acknowledged`,
+        expect.stringMatching(/Acknowledged$/),
+      ]),
+    );
+    expect(await row.locator('summary').innerText()).toMatch(/3\.2 s \/ 11\.6 s/);
+    await screenshot(page, 'history-row-open');
+    // Every status can be filtered on, the refusals and quiet hours' included.
+    const choices = await Promise.all(
+      (await page.locator('#status-filter option').all()).map((o) => o.getAttribute('value')),
+    );
+    expect(choices).toEqual(expect.arrayContaining(['duplicate', 'held', 'source_not_allowed', 'sms_instead']));
+  });
+});
+
 describe('forms', () => {
   it('refuses a form post without the CSRF token, with a wrong one, or from another origin (403)', async () => {
     const page = await ownerPage();
@@ -646,6 +786,7 @@ describe('admin', () => {
   it("the owner sees a call's reason in words, not what Asterisk reported", async () => {
     const page = await ownerPage();
     await page.goto('/calls');
+    await page.locator(`#call-${seen} summary`).click();
     const ownerView = await page.locator(`#call-${seen}`).innerText();
     expect(ownerView).toContain(reason);
     expect(ownerView).not.toContain('Allocation failed');
@@ -661,6 +802,7 @@ describe('admin', () => {
       expect(text).toContain('Other Owner');
       await screenshot(page, 'admin');
       await page.getByRole('link', { name: 'Ada Trader' }).click();
+      await page.locator(`#call-${seen} summary`).click();
       const shown = await page.locator('main').innerText();
       expect(shown).toContain('read-only');
       expect(shown).toContain('seen by the admin');
