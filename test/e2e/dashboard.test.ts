@@ -480,6 +480,8 @@ describe('call history', () => {
     await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Answered');
     svc.setCallStatus(callId, 'completed', { ring_ms: 3200, talk_ms: 7400 });
     await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Completed');
+    expect(await row.locator('summary').innerText()).toMatch(/3\.2 s \/ 7\.4 s/);
+    await row.locator('summary').click();
     expect(await row.innerText()).toMatch(/Ring time\s+3\.2 s[\s\S]*Talk time\s+7\.4 s/);
 
     // A new alert arrives while the page is open: it appears at the top.
@@ -501,6 +503,8 @@ describe('call history', () => {
     expect(await page.locator('#calls > li').first().getAttribute('id')).toBe(`call-${alert.json.call_id}`);
     svc.setCallStatus(alert.json.call_id, 'no_answer', { ring_ms: 30000, sms_status: 'delivered', sms_parts: 1 });
     await expect.poll(() => alertRow.locator('.badge .label').innerText()).toBe('No answer');
+    expect(await alertRow.locator('summary .sms').innerText()).toBe('delivered');
+    await alertRow.locator('summary').click();
     const text = await alertRow.innerText();
     for (const expected of [
       'ES broke 6000',
@@ -539,6 +543,7 @@ describe('call history', () => {
     const row = page.locator(`[id="call-${res.json.call_id}"]`);
     expect(await row.locator('.message').innerText()).toBe(XSS);
     expect(await page.locator(`[id="call-${plainText.json.call_id}"] .message`).innerText()).toBe(XSS);
+    await row.locator('summary').click();
     expect(await row.innerText()).toContain('<b>T</b>');
     expect(await page.locator('#calls img, #calls script, #calls svg, #calls b').count()).toBe(0);
     // Live updates insert the row through the same escaping.
