@@ -30,14 +30,17 @@ section.card > p, section.card form > p { margin: 4px 0; }
 section.card form { margin: 4px 0 0; }
 .top, .columns { display: grid; gap: 0 16px; align-items: start; }
 .top > *, .columns > *, .column > * { min-width: 0; }
-section.group { margin: 6px 0 0; }
+section.group { margin: 6px 0 0; min-width: 0; max-width: 100%; }
 section.group > h2 { font-size: 0.85rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 4px 0 6px; }
 @media (min-width: 900px) { .top, .columns { grid-template-columns: 1fr 1fr; } }
 dl.facts.inline { display: flex; flex-wrap: wrap; gap: 0 6px; }
 dl.facts.inline dd { margin-right: 12px; }
 dl.facts.inline dt::after { content: ":"; }
 @media (min-width: 900px) { body { font-size: 14px; line-height: 1.38; } section.card { padding: 8px 12px; margin-bottom: 8px; } }
-.actions .row { flex-wrap: nowrap; align-items: flex-start; }
+@media (min-width: 900px) { .actions .row { flex-wrap: nowrap; align-items: flex-start; } }
+/* One column on a phone: the URL and the message first, then the groups. */
+@media (max-width: 899px) { .columns { display: flex; flex-direction: column; } .column { display: contents; }
+  .columns > * { max-width: 100%; } .lead-url { order: -2; } .lead-message { order: -1; } }
 .actions .row form { flex: none; margin: 0; }
 .actions .row p.hint { flex: 1 1 200px; }
 .actions .row p.hint { margin: 0; }
@@ -90,7 +93,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 ol.calls { list-style: none; padding: 0; margin: 0; border-top: 1px solid var(--line); }
 ol.calls > li { border-bottom: 1px solid var(--line); background: #fff; }
 ol.calls > li:nth-child(even) { background: #fafbfc; }
-.calls-head, ol.calls summary.line { display: grid; grid-template-columns: 11.5em 9.5em minmax(0, 1fr) 8.5em 6.5em; gap: 0 12px; align-items: center; padding: 5px 8px; }
+.calls-head, ol.calls summary.line { display: grid; grid-template-columns: 10.5rem 8.5rem minmax(0, 1fr) 7.5rem 6rem; gap: 0 12px; align-items: center; padding: 5px 8px; }
 .calls-head { font-size: 0.8rem; font-weight: 700; color: var(--muted); text-transform: uppercase; letter-spacing: 0.04em; padding-bottom: 3px; }
 ol.calls summary.line { cursor: pointer; list-style: none; font-size: 0.92rem; }
 ol.calls summary.line::-webkit-details-marker { display: none; }
@@ -125,6 +128,8 @@ blockquote.spoken { margin: 4px 0 0; padding: 8px 12px; border-left: 4px solid v
   ol.calls summary.line { grid-template-columns: auto minmax(0, 1fr); gap: 2px 10px; }
   ol.calls summary.line .what { grid-column: 1 / -1; order: 3; }
   ol.calls summary.line .ringtalk, ol.calls summary.line .sms { order: 4; font-size: 0.85rem; }
+  ol.calls summary.line .none { display: none; }
+  ol.calls summary.line .ringtalk::before, ol.calls summary.line .sms::before { content: attr(data-label) ": "; }
   ol.calls .more { grid-template-columns: minmax(0, 1fr); }
 }
 @media (max-width: 600px) {

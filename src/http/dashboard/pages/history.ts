@@ -69,6 +69,11 @@ function smsShort(entry: HistoryEntry): string {
   return entry.smsStatus.replace(/_/g, ' ');
 }
 
+/** A column of the line; on a phone it is named before its value, and left out when empty. */
+function cell(name: string, label: string, tooltip: string, value: string): SafeHtml {
+  return html`<span class="${name}${value === '—' ? ' none' : ''}" data-label="${label}" title="${tooltip}">${value}</span>`;
+}
+
 function ringTalk(entry: HistoryEntry): string {
   const ring = formatDuration(entry.ringMs);
   const talk = formatDuration(entry.talkMs);
@@ -103,8 +108,8 @@ export function callItem(
     <time class="when" datetime="${new Date(entry.receivedAt).toISOString()}" title="${formatTime(entry.receivedAt)}">${formatShortTime(entry.receivedAt)}</time>
     <span class="status">${badge(entry.status, entry.smsStatus)}</span>
     <span class="what">${entry.kind === 'test' ? html`<span class="tag" title="A test call, asked for from the dashboard.">Test</span> ` : ''}<span class="message">${entry.message}</span></span>
-    <span class="ringtalk" title="Ring time / talk time">${ringTalk(entry)}</span>
-    <span class="sms" title="SMS backup">${smsShort(entry)}</span>
+    ${cell('ringtalk', 'Ring / talk', 'Ring time, then talk time.', ringTalk(entry))}
+    ${cell('sms', 'SMS', 'What the SMS backup did.', smsShort(entry))}
   </summary>
   <div class="more">
   <div class="more-facts">

@@ -83,7 +83,7 @@ function webhookSection(model: OverviewModel): SafeHtml {
   if (model.webhookUrl === null) {
     return html`<section class="card"><h3>Webhook URL</h3><p>Hidden: the URL is the account owner's secret.</p></section>`;
   }
-  return html`<section class="card" aria-labelledby="webhook-title">
+  return html`<section class="card lead-url" aria-labelledby="webhook-title">
   <h3 id="webhook-title">Webhook URL</h3>
   ${copyField(
     'webhook-url',
@@ -100,7 +100,7 @@ function webhookSection(model: OverviewModel): SafeHtml {
 
 function templatesSection(model: OverviewModel): SafeHtml {
   if (model.webhookUrl === null) return html``;
-  return html`<section class="card" aria-labelledby="templates-title">
+  return html`<section class="card lead-message" aria-labelledby="templates-title">
   <h3 id="templates-title">Alert message</h3>
   <p>Paste one of these into the alert's <strong>Message</strong> box. TradingView fills in <code>{{ticker}}</code>,
   <code>{{close}}</code> and <code>{{time}}</code>; the <em>message</em> is what is spoken.</p>
