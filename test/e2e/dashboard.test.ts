@@ -320,6 +320,11 @@ describe('overview', () => {
         maxRedirects: 0,
       });
       expect(bad.status()).toBe(400);
+      // The overview again, the error in the quiet hours card and what was typed kept.
+      const body = await bad.text();
+      expect(body).toMatch(/id="quiet-error">The form was not valid: /);
+      expect(body).toContain(`name="quiet_hours" maxlength="300" value="${form.quiet_hours}"`);
+      expect(body).toContain(`name="time_zone" maxlength="64" value="${form.time_zone}"`);
     }
     expect(svc.stores.accounts.get(owner.userId)).toMatchObject({ timeZone: 'America/New_York', quietMode: 'sms' });
     await page.getByLabel('Windows').fill('');
@@ -361,6 +366,9 @@ describe('overview', () => {
     ]) {
       const bad = await page.request.post('/dashboard/voice', { form: { _csrf: token, ...form }, maxRedirects: 0 });
       expect(bad.status(), JSON.stringify(form)).toBe(400);
+      const body = await bad.text();
+      expect(body).toMatch(/id="voice-error">The form was not valid: /);
+      expect(body).toContain(`name="intro" maxlength="60" value="${form.intro}"`);
     }
     const refused = await page.request.post('/dashboard/voice', {
       form: { _csrf: token, language: 'de', voice: 'slt', intro: '' },

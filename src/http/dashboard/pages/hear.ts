@@ -55,7 +55,7 @@ export function hearSection(csrfToken: string, available: boolean, view: HearVie
     <label for="hear-message">Message to hear (or the JSON your alert sends), as your calls say it</label>
     <div class="row"><textarea id="hear-message" name="message" rows="1" maxlength="${MAX_HEAR_BOX_CHARS}" aria-describedby="hear-message-hint">${view.body}</textarea>
     <button type="submit" class="secondary">Hear it</button></div>
-    <p class="hint" id="hear-message-hint">At most ${MAX_MESSAGE_CODE_POINTS} characters of message; ${TEST_CALL_LIMITS.perMinute} new messages a minute and ${TEST_CALL_LIMITS.perHour} an hour, as for test calls (hearing one again is free).</p>
+    <p class="hint" id="hear-message-hint">At most ${MAX_MESSAGE_CODE_POINTS} characters; ${TEST_CALL_LIMITS.perMinute} new messages a minute, ${TEST_CALL_LIMITS.perHour} an hour (hearing one again is free).</p>
     ${language === 'ja' ? html`<p class="hint" id="hear-japanese">${JAPANESE_NOTE}</p>` : ''}
   </form>
   <div id="hear-result" aria-live="polite"${view.spoken ? html` data-ready` : ''}>${error}${spoken}</div>

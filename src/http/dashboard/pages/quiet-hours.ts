@@ -52,10 +52,10 @@ export function quietHoursSection(view: QuietHoursView): SafeHtml {
     <input type="text" id="quiet-hours" name="quiet_hours" maxlength="300" value="${shown(failed, 'quiet_hours', account.quietHours)}" placeholder="mon-fri 22:00-07:00, sat-sun 00:00-09:00" aria-describedby="quiet-hours-hint">
     <p class="hint" id="quiet-hours-hint">${QUIET_HOURS_SYNTAX.replace(/, e\.g\..*$/, '')}: days mon … sun, a range (fri-mon) or daily; an end not after the start is on the next day. Empty: none.</p>
     <div class="fields2"><div><label for="quiet-zone">Time zone</label>
-    <input type="text" id="quiet-zone" name="time_zone" maxlength="64" value="${shown(failed, 'time_zone', account.timeZone)}" placeholder="Europe/Berlin" aria-describedby="quiet-zone-hint"></div>
+    <input type="text" id="quiet-zone" name="time_zone" maxlength="64" value="${shown(failed, 'time_zone', account.timeZone)}" placeholder="Europe/Berlin" title="An IANA time zone name, e.g. Europe/London, America/New_York or UTC."></div>
     <div><label for="quiet-mode">An alert in quiet hours</label>
     <select id="quiet-mode" name="quiet_mode">${modes}</select></div></div>
-    <p class="hint" id="quiet-zone-hint">Time zone: an IANA name, e.g. Europe/London, America/New_York, UTC.</p>
+
     <button type="submit" class="secondary">Save quiet hours</button>
   </form>
 </section>`;
