@@ -511,7 +511,7 @@ describe('call history', () => {
     expect(await page.locator('#calls > li').first().getAttribute('id')).toBe(`call-${alert.json.call_id}`);
     svc.setCallStatus(alert.json.call_id, 'no_answer', { ring_ms: 30000, sms_status: 'delivered', sms_parts: 1 });
     await expect.poll(() => alertRow.locator('.badge .label').innerText()).toBe('No answer');
-    expect(await alertRow.locator('summary .sms').innerText()).toBe('delivered');
+    expect(await alertRow.locator('summary .sms').innerText()).toBe('Delivered');
     await alertRow.locator('summary').click();
     const text = await alertRow.innerText();
     for (const expected of [

@@ -1,4 +1,4 @@
-// The call history: one card per call or rejected alert, newest first, a status filter and a
+// The call history: one line per call or rejected alert, opening to its details and timeline, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
 import { type KeyPress, keysPressed } from '../../../core/keypad.js';
 import { hangupDetail, smsReasonText } from '../../../core/reasons.js';
@@ -65,8 +65,9 @@ function keysList(keys: readonly KeyPress[] | undefined): SafeHtml | null {
 /** The SMS backup in a word or two, for its column. */
 function smsShort(entry: HistoryEntry): string {
   if (!entry.smsStatus || entry.smsStatus === 'not_needed') return '—';
-  if (entry.smsStatus === 'disabled') return 'not sent';
-  return entry.smsStatus.replace(/_/g, ' ');
+  if (entry.smsStatus === 'disabled') return 'Not sent';
+  const words = entry.smsStatus.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A column of the line; on a phone it is named before its value, and left out when empty. */
