@@ -108,7 +108,7 @@ export function callItem(
   <summary class="line">
     <time class="when" datetime="${new Date(entry.receivedAt).toISOString()}" title="${formatTime(entry.receivedAt)}">${formatShortTime(entry.receivedAt)}</time>
     <span class="status">${badge(entry.status, entry.smsStatus)}</span>
-    <span class="what">${entry.kind === 'test' ? html`<span class="tag" title="A test call, asked for from the dashboard.">Test</span> ` : ''}<span class="message">${entry.message}</span></span>
+    <span class="what">${entry.kind === 'test' ? html`<span class="tag" title="A test call, asked for from the dashboard.">Test</span> ` : ''}<span class="message" title="${entry.message}">${entry.message}</span></span>
     ${cell('ringtalk', 'Ring / talk', 'Ring time, then talk time.', ringTalk(entry))}
     ${cell('sms', 'SMS', 'What the SMS backup did.', smsShort(entry))}
   </summary>
