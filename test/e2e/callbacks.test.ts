@@ -138,7 +138,10 @@ describe('status callbacks', () => {
     };
     const bad = await post('http://example.com/hook');
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('Nothing was changed: the callback URL must start with https://.');
+    expect(bad.text).toContain('The form was not valid: the callback URL must start with https://. Nothing was saved');
+    // Shown in the callbacks card of the overview, with what was typed.
+    expect(bad.text).toContain('id="callback-error"');
+    expect(bad.text).toMatch(/id="callback-url" name="url" value="http:\/\/example\.com\/hook"/);
     expect(await t.service.stores.callbacks.settings(a.userId)).toBeUndefined();
 
     const saved = await post(r.url);

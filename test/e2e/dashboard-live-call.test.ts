@@ -63,13 +63,20 @@ it('Send test call rings the phone and the history row progresses live to acknow
   // Progress was shown on the way, without a reload.
   expect([...seen].some((l) => ['Dialing', 'Ringing', 'Answered'].includes(l))).toBe(true);
   expect(await page.evaluate('window.notReloaded')).toBe(true);
+  // The row opens to its details and timeline.
+  await row.locator('summary').click();
   expect(await row.innerText()).toMatch(/Talk time/);
-  // The key the phone pressed, with its time and what it did: on the card live, and after a reload.
+  // The key the phone pressed, with its time and what it did: on the row live, and after a reload.
   const keyLine = /Keys pressed\s+1 at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: acknowledged/;
+  const timelineKey = /\d\d:\d\d:\d\d Key 1 pressed: acknowledged/;
   await row.locator('ol.keys').waitFor({ timeout: 5_000 });
   expect(await row.innerText()).toMatch(keyLine);
+  expect(await row.locator('ol.timeline').innerText()).toMatch(timelineKey);
   await page.reload();
-  expect(await page.locator('#calls > li').first().innerText()).toMatch(keyLine);
+  const reloaded = page.locator('#calls > li').first();
+  await reloaded.locator('summary').click();
+  expect(await reloaded.innerText()).toMatch(keyLine);
+  expect(await reloaded.locator('ol.timeline').innerText()).toMatch(timelineKey);
   await screenshot(page, 'history-live-test-call');
   await context.close();
   expect(t.takeErrorLogs()).toEqual([]);

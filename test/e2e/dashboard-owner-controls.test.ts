@@ -109,8 +109,9 @@ describe('duplicates and sources card', () => {
     expect(refused.json.error).toMatch(/TradingView's webhook addresses, as set for this account/);
   });
 
-  it('a bad window or source shows its error on the page and changes nothing', async () => {
+  it('a bad window or source shows its error in its card, what was typed kept, the other cards as saved, and changes nothing', async () => {
     const owner = svc.createAccount({ plan: 'premium', name: 'Bad Input Owner' });
+    svc.stores.accounts.update(owner.userId, { quietHours: 'daily 22:00-07:00', timeZone: 'Asia/Tokyo' });
     const page = await signedIn(svc, owner);
     await save(page, '30', '203.0.113.0/24');
     await page.getByText('Saved: your duplicate window and allowed sources.').waitFor();
@@ -125,9 +126,21 @@ describe('duplicates and sources card', () => {
       ['10', 'tradingview, 198.51.100.7', /"tradingview" stands alone/],
     ] as const) {
       await page.goto('/');
+      // Another card's field typed into and not saved: the refused form's page shows it as saved.
+      await page.getByLabel('Windows').fill('typed elsewhere, not posted');
       await save(page, dedupe, sources);
-      await page.getByRole('heading', { name: 'Invalid form' }).waitFor();
-      expect(await page.locator('main').innerText()).toMatch(error);
+      await page.locator('#controls-error').waitFor();
+      expect(await page.locator('#controls-error').innerText()).toMatch(error);
+      expect(await page.getByRole('heading', { name: 'Overview' }).count()).toBe(1);
+      expect(await page.getByLabel('Duplicate window (seconds)').inputValue()).toBe(dedupe);
+      expect(await page.getByLabel('Allowed sources').inputValue()).toBe(sources);
+      expect(await page.getByLabel('Windows').inputValue()).toBe('daily 22:00-07:00');
+      expect(await page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
+      // The error is in the card of the form that was sent, and the page says nothing was saved.
+      expect(await page.locator('#protection #controls-error').count()).toBe(1);
+      expect(await page.locator('main .notice.error[role="alert"]').first().innerText()).toMatch(/Nothing was saved/);
+      expect(await page.locator('#dedupe-effect').innerText()).toMatch(/30 s/);
+      if (dedupe === '90000') await screenshot(page, 'overview-form-error');
       expect(svc.stores.accounts.get(owner.userId)).toMatchObject({
         dedupeSeconds: 30,
         webhookSources: '203.0.113.0/24',

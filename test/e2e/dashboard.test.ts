@@ -320,6 +320,11 @@ describe('overview', () => {
         maxRedirects: 0,
       });
       expect(bad.status()).toBe(400);
+      // The overview again, the error in the quiet hours card and what was typed kept.
+      const body = await bad.text();
+      expect(body).toMatch(/id="quiet-error">The form was not valid: /);
+      expect(body).toContain(`name="quiet_hours" maxlength="300" value="${form.quiet_hours}"`);
+      expect(body).toContain(`name="time_zone" maxlength="64" value="${form.time_zone}"`);
     }
     expect(svc.stores.accounts.get(owner.userId)).toMatchObject({ timeZone: 'America/New_York', quietMode: 'sms' });
     await page.getByLabel('Windows').fill('');
@@ -361,6 +366,9 @@ describe('overview', () => {
     ]) {
       const bad = await page.request.post('/dashboard/voice', { form: { _csrf: token, ...form }, maxRedirects: 0 });
       expect(bad.status(), JSON.stringify(form)).toBe(400);
+      const body = await bad.text();
+      expect(body).toMatch(/id="voice-error">The form was not valid: /);
+      expect(body).toContain(`name="intro" maxlength="60" value="${form.intro}"`);
     }
     const refused = await page.request.post('/dashboard/voice', {
       form: { _csrf: token, language: 'de', voice: 'slt', intro: '' },
@@ -480,6 +488,8 @@ describe('call history', () => {
     await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Answered');
     svc.setCallStatus(callId, 'completed', { ring_ms: 3200, talk_ms: 7400 });
     await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Completed');
+    expect(await row.locator('summary').innerText()).toMatch(/3\.2 s \/ 7\.4 s/);
+    await row.locator('summary').click();
     expect(await row.innerText()).toMatch(/Ring time\s+3\.2 s[\s\S]*Talk time\s+7\.4 s/);
 
     // A new alert arrives while the page is open: it appears at the top.
@@ -501,6 +511,8 @@ describe('call history', () => {
     expect(await page.locator('#calls > li').first().getAttribute('id')).toBe(`call-${alert.json.call_id}`);
     svc.setCallStatus(alert.json.call_id, 'no_answer', { ring_ms: 30000, sms_status: 'delivered', sms_parts: 1 });
     await expect.poll(() => alertRow.locator('.badge .label').innerText()).toBe('No answer');
+    expect(await alertRow.locator('summary .sms').innerText()).toBe('Delivered');
+    await alertRow.locator('summary').click();
     const text = await alertRow.innerText();
     for (const expected of [
       'ES broke 6000',
@@ -539,6 +551,7 @@ describe('call history', () => {
     const row = page.locator(`[id="call-${res.json.call_id}"]`);
     expect(await row.locator('.message').innerText()).toBe(XSS);
     expect(await page.locator(`[id="call-${plainText.json.call_id}"] .message`).innerText()).toBe(XSS);
+    await row.locator('summary').click();
     expect(await row.innerText()).toContain('<b>T</b>');
     expect(await page.locator('#calls img, #calls script, #calls svg, #calls b').count()).toBe(0);
     // Live updates insert the row through the same escaping.
@@ -601,6 +614,146 @@ describe('call history', () => {
   });
 });
 
+describe('dense layout', () => {
+  it("a typical account's overview is under 2,000 px tall at 1280 × 800, in two columns, and nothing is wider than a 390 px phone", async () => {
+    const typical = await withPassword(
+      svc.createAccount({ plan: 'premium', name: 'Typical Trader', phone: '+14155550177', smsBackup: true }),
+    );
+    // An alert with a long message, before the account allows TradingView's addresses only.
+    const long = await postAlert(
+      hook(typical),
+      JSON.stringify({ message: `BTCUSD ${'crossed the upper band '.repeat(12)}` }),
+    );
+    expect(long.status).toBe(200);
+    svc.stores.accounts.update(typical.userId, {
+      quietHours: 'mon-fri 22:00-07:00, sat-sun 00:00-09:00',
+      timeZone: 'Europe/Berlin',
+      dedupeSeconds: 60,
+      webhookSources: 'tradingview',
+    });
+    svc.stores.callbacks.configure(typical.userId, {
+      url: 'https://hooks.example.com/ringhook-events',
+      secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=',
+    });
+    for (const [i, type] of (['call.queued', 'call.ringing', 'call.answered', 'call.final'] as const).entries()) {
+      svc.stores.callbacks.enqueue({
+        messageId: `msg_typical_${i}`,
+        eventKey: `typical-${i}`,
+        userId: typical.userId,
+        callId: null,
+        type,
+        body: '{}',
+        createdAt: svc.clock.now() + i,
+      });
+    }
+    const page = await openSignedIn(typical);
+    const measure = () =>
+      page.evaluate<{ height: number; width: number }>(
+        '({ height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth })',
+      );
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    const desktop = await measure();
+    console.log(`overview of a typical account at 1280 × 800: ${desktop.height} px tall`);
+    await screenshot(page, 'overview-typical');
+    expect(desktop.height).toBeLessThan(2000);
+    expect(desktop.width).toBeLessThanOrEqual(1280);
+    // The URL and the message side by side at the top; delivery on the left, protection and integrations on the right.
+    const url = (await page.locator('#webhook-title').boundingBox())!;
+    const message = (await page.locator('#templates-title').boundingBox())!;
+    expect(Math.abs(message.y - url.y)).toBeLessThan(5);
+    expect(message.y).toBeLessThan(200);
+    const delivery = (await page.locator('#delivery').boundingBox())!;
+    const protection = (await page.locator('#protection').boundingBox())!;
+    expect(protection.x).toBeGreaterThan(delivery.x + delivery.width - 1);
+    expect(protection.y).toBeLessThan(delivery.y + delivery.height);
+    expect(await page.locator('#delivery h2').innerText()).toMatch(/delivery/i);
+    expect(await page.locator('#delivery').innerText()).toMatch(
+      /Confirmation required[\s\S]*SMS backup[\s\S]*Quiet hours[\s\S]*Language and voice/,
+    );
+    expect(await page.locator('#integrations').innerText()).toContain('Status callbacks');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    const phone = await measure();
+    console.log(`overview at 390 px: ${phone.width} px wide, ${phone.height} px tall`);
+    await screenshot(page, 'overview-typical');
+    expect(phone.width).toBeLessThanOrEqual(390);
+    // The callbacks table scrolls inside its card.
+    const table = await page.locator('#callback-deliveries').evaluate((t) => ({
+      box: t.parentElement!.getBoundingClientRect().right,
+      scrolls: t.parentElement!.scrollWidth > t.parentElement!.clientWidth,
+    }));
+    expect(table.box).toBeLessThanOrEqual(390);
+    expect(table.scrolls).toBe(true);
+
+    // The history with a long message: one line per call on a desktop, nothing wider than the phone.
+    await page.goto('/calls');
+    expect((await measure()).width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'history-typical');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const line = (await page.locator(`[id="call-${long.json.call_id}"] summary`).boundingBox())!;
+    expect(line.height).toBeLessThan(40);
+  });
+
+  it('a history row opens to its details and timeline: detection in words and each key pressed with its time, kept open by live updates', async () => {
+    const res = await postAlert(hook(owner), JSON.stringify({ message: 'ETH crossed 3,400: the timeline row' }));
+    expect(res.status).toBe(200);
+    const callId: string = res.json.call_id;
+    const { progress } = svc.stores;
+    const step = (ms: number) => svc.clock.advance(ms);
+    step(400);
+    progress.transition(callId, 'dialing', { phone: owner.phone, dialedAt: svc.clock.now() });
+    step(1200);
+    progress.transition(callId, 'ringing', { ringingAt: svc.clock.now() });
+    step(3200);
+    progress.transition(callId, 'answered', { answeredAt: svc.clock.now(), ringMs: 3200 });
+    step(5000);
+    progress.recordDetection(callId, 'NOTSURE', 'INITIALSILENCE-5000');
+    step(2300);
+    const pressedAt = svc.clock.now();
+    progress.note(callId, 'digit', '2: the message again');
+    const page = await ownerPage();
+    await page.goto('/calls');
+    const row = page.locator(`[id="call-${callId}"]`);
+    const timeline = row.locator('ol.timeline');
+    expect(await timeline.isVisible()).toBe(false);
+    await row.locator('summary').click();
+    await timeline.waitFor();
+    const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+    const steps = await timeline.locator('li').allInnerTexts();
+    expect(steps).toEqual([
+      expect.stringMatching(/Alert received$/),
+      expect.stringMatching(/Dialing$/),
+      expect.stringMatching(/Ringing$/),
+      expect.stringMatching(/Answered$/),
+      expect.stringMatching(/Detection: not sure: person or machine: silence at the start \(5 s\)$/),
+      `${clock(pressedAt)} Key 2 pressed: the message again`,
+    ]);
+    expect(await row.innerText()).not.toMatch(/INITIALSILENCE|NOTSURE/);
+    // The call ends while the row is open: the live update makes it again, still open, with the end.
+    step(4000);
+    progress.note(callId, 'digit', '1: acknowledged');
+    progress.transition(callId, 'acknowledged', { endedAt: svc.clock.now(), talkMs: 11_600 });
+    svc.events.emit({ callId, userId: owner.userId, status: 'acknowledged', at: svc.clock.now() });
+    await expect.poll(() => row.locator('.badge .label').innerText()).toBe('Acknowledged');
+    expect(await row.locator('details').getAttribute('open')).not.toBeNull();
+    expect(await timeline.locator('li').allInnerTexts()).toEqual(
+      expect.arrayContaining([
+        `${clock(svc.clock.now())} Key 1 pressed: acknowledged`,
+        expect.stringMatching(/Acknowledged$/),
+      ]),
+    );
+    expect(await row.locator('summary').innerText()).toMatch(/3\.2 s \/ 11\.6 s/);
+    await screenshot(page, 'history-row-open');
+    // Every status can be filtered on, the refusals and quiet hours' included.
+    const choices = await Promise.all(
+      (await page.locator('#status-filter option').all()).map((o) => o.getAttribute('value')),
+    );
+    expect(choices).toEqual(expect.arrayContaining(['duplicate', 'held', 'source_not_allowed', 'sms_instead']));
+  });
+});
+
 describe('forms', () => {
   it('refuses a form post without the CSRF token, with a wrong one, or from another origin (403)', async () => {
     const page = await ownerPage();
@@ -646,6 +799,7 @@ describe('admin', () => {
   it("the owner sees a call's reason in words, not what Asterisk reported", async () => {
     const page = await ownerPage();
     await page.goto('/calls');
+    await page.locator(`#call-${seen} summary`).click();
     const ownerView = await page.locator(`#call-${seen}`).innerText();
     expect(ownerView).toContain(reason);
     expect(ownerView).not.toContain('Allocation failed');
@@ -661,6 +815,7 @@ describe('admin', () => {
       expect(text).toContain('Other Owner');
       await screenshot(page, 'admin');
       await page.getByRole('link', { name: 'Ada Trader' }).click();
+      await page.locator(`#call-${seen} summary`).click();
       const shown = await page.locator('main').innerText();
       expect(shown).toContain('read-only');
       expect(shown).toContain('seen by the admin');

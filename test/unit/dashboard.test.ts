@@ -17,6 +17,8 @@ import { noticeFromQuery } from '../../src/http/dashboard/notices.js';
 import { fromOurOrigin } from '../../src/http/dashboard/forms.js';
 import { escapeHtml, html } from '../../src/http/dashboard/html.js';
 import { callItem } from '../../src/http/dashboard/pages/history.js';
+import { detectionCauseWords, detectionVerdictWords } from '../../src/http/dashboard/format.js';
+import { timelineSteps } from '../../src/http/dashboard/timeline.js';
 import { reasonText } from '../../src/core/reasons.js';
 import {
   JSON_TEMPLATE,
@@ -104,7 +106,8 @@ describe('html', () => {
       .value.replace(/<[^>]+>/g, ' ')
       .replace(/\s+/g, ' ');
     expect(text).toContain('Spoken in the call of alert call_a, with the alerts that waited for the line');
-    expect(text).toContain('Answered by an answering machine (INITIALSILENCE-2500-2500)');
+    expect(text).toContain('Answered by an answering machine: silence at the start (2.5 s)');
+    expect(text).not.toContain('INITIALSILENCE');
     expect(text).toContain('Trunk the backup trunk (the first did not take the call)');
     const plainRow = callItem({ ...entry, carriedBy: null, amdStatus: null, amdCause: null, trunk: 'trunk' }).value;
     expect(plainRow).not.toMatch(/Spoken in|Answered by|Trunk/);
@@ -256,7 +259,17 @@ describe('statuses', () => {
       expect(STATUSES[s], s).toBeDefined();
     }
     expect(statusInfo('no_answer').label).toBe('No answer');
-    expect(statusInfo('something_new')).toMatchObject({ label: 'something new', tone: 'muted' });
+    expect(statusInfo('something_new')).toMatchObject({ label: 'Something new', tone: 'muted' });
+  });
+
+  it('every status a history row can have is a filter, named with a capital and explained in a sentence', () => {
+    const values = FILTERS.map((f) => f.value);
+    for (const s of ['duplicate', 'held', 'source_not_allowed', 'sms_instead', 'rate_limited'])
+      expect(values).toContain(s);
+    for (const [status, info] of Object.entries(STATUSES)) {
+      expect(info.label, status).toMatch(/^[A-Z][a-zA-Z]*( [a-z]+)*$/);
+      expect(info.explain, status).toMatch(/^[A-Z].*\.$/);
+    }
   });
 
   it('filters: in progress groups the four live statuses; unknown filters mean all', () => {
@@ -265,6 +278,52 @@ describe('statuses', () => {
     expect(filterStatuses('nope')).toEqual([]);
     expect(filterStatuses(undefined)).toEqual([]);
     expect(new Set(FILTERS.map((f) => f.value)).size).toBe(FILTERS.length);
+  });
+});
+
+describe('detection and timeline in words', () => {
+  it('says why detection decided without its code', () => {
+    expect(detectionCauseWords('INITIALSILENCE-5000')).toBe('silence at the start (5 s)');
+    expect(detectionCauseWords('INITIALSILENCE-2500-2500')).toBe('silence at the start (2.5 s)');
+    expect(detectionCauseWords('LONGGREETING-6200-1500')).toBe('a long greeting (6.2 s)');
+    expect(detectionCauseWords('MAXWORDS-4-3')).toBe('many words in a row (4)');
+    expect(detectionCauseWords('HUMAN-2-800')).toBe('a short greeting, then silence');
+    expect(detectionCauseWords('TOOLONG-5000')).toBe('no decision in time (5 s)');
+    expect(detectionCauseWords('WHATEVER-1')).toBeNull();
+    expect(detectionVerdictWords('NOTSURE', 'INITIALSILENCE-5000')).toBe(
+      'not sure: person or machine: silence at the start (5 s)',
+    );
+    expect(detectionVerdictWords('HUMAN', 'NEWCODE-3')).toBe('a person');
+  });
+
+  it("a call's timeline: its steps in words, each key with its time; the technical notes for the admin only", () => {
+    const at = Date.parse('2026-11-22T14:00:00Z');
+    const events = [
+      { at: at + 1000, event: 'dialing', detail: 'trunk: SIP/trunk' },
+      { at: at + 2000, event: 'ringing', detail: null },
+      { at: at + 5000, event: 'answered', detail: null },
+      { at: at + 5100, event: 'talk', detail: '1 phrase, 800 ms' },
+      { at: at + 9000, event: 'amd', detail: 'MACHINE LONGGREETING-6200-1500' },
+      { at: at + 9500, event: 'digit', detail: '1: ignored (a machine)' },
+      { at: at + 20000, event: 'voicemail', detail: null },
+      { at: at + 21000, event: 'sms_sent', detail: 'msg-77' },
+    ];
+    const owner = timelineSteps({ receivedAt: at, kind: 'alert' }, events);
+    expect(owner.map((s) => s.text)).toEqual([
+      'Alert received',
+      'Dialing',
+      'Ringing',
+      'Answered',
+      'Detection: an answering machine: a long greeting (6.2 s)',
+      'pressed: ignored (a machine)',
+      'Voicemail',
+      'SMS sent',
+    ]);
+    expect(owner[5]).toMatchObject({ key: '1', at: at + 9500 });
+    const admin = timelineSteps({ receivedAt: at, kind: 'alert' }, events, true).map((s) => s.text);
+    expect(admin).toContain('talk: 1 phrase, 800 ms');
+    expect(admin).toContain('Dialing (trunk: SIP/trunk)');
+    expect(admin).toContain('SMS sent (msg-77)');
   });
 });
 

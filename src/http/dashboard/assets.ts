@@ -7,42 +7,81 @@ export const CSS = `
   --bad: #a11a1a; --bad-bg: #fbe4e4; --progress: #0b4fa8; --progress-bg: #e2ecfb; --mutedb: #3d4450; --mutedb-bg: #e8eaee; }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 8px; top: 8px; background: var(--bg); padding: 8px; z-index: 10; }
 header.top { background: #12263f; color: #fff; }
-header.top .bar { max-width: 960px; margin: 0 auto; padding: 10px 16px; display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; }
+header.top .bar { max-width: 1240px; margin: 0 auto; padding: 10px 16px; display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; }
 header.top .brand { font-weight: 700; font-size: 1.1rem; color: #fff; text-decoration: none; margin-right: auto; }
 header.top nav { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
 header.top nav a { color: #fff; padding: 6px 2px; }
 header.top nav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px; }
 header.top form { margin: 0; }
 header.top button.link { background: none; border: 1px solid #fff; color: #fff; padding: 4px 10px; min-height: 36px; }
-main { max-width: 960px; margin: 0 auto; padding: 16px; }
-h1 { font-size: 1.5rem; margin: 8px 0 16px; }
-h2 { font-size: 1.2rem; margin: 0 0 12px; }
-section.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 16px; margin: 0 0 16px; }
-p.hint, div.hint { color: var(--muted); margin: 6px 0; font-size: 0.95rem; }
+main { max-width: 1240px; margin: 0 auto; padding: 12px 16px; }
+h1 { font-size: 1.4rem; margin: 4px 0 10px; }
+h2 { font-size: 1.15rem; margin: 0 0 8px; }
+h3 { font-size: 1.02rem; margin: 0 0 6px; }
+h3.sub { font-size: 0.95rem; margin: 0 0 4px; }
+section.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; margin: 0 0 10px; min-width: 0; }
+section.card > p, section.card form > p { margin: 4px 0; }
+section.card form { margin: 4px 0 0; }
+.top, .columns { display: grid; gap: 0 16px; align-items: start; }
+.top > *, .columns > *, .column > * { min-width: 0; }
+section.group { margin: 6px 0 0; min-width: 0; max-width: 100%; }
+section.group > h2 { font-size: 0.85rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 4px 0 6px; }
+@media (min-width: 900px) { .top, .columns { grid-template-columns: 1fr 1fr; } }
+dl.facts.inline { display: flex; flex-wrap: wrap; gap: 0 6px; }
+dl.facts.inline dd { margin-right: 12px; }
+dl.facts.inline dt::after { content: ":"; }
+@media (min-width: 900px) { body { font-size: 14px; line-height: 1.38; } section.card { padding: 8px 12px; margin-bottom: 8px; } }
+@media (min-width: 900px) { .actions .row { flex-wrap: nowrap; align-items: flex-start; } }
+/* One column on a phone: the URL and the message first, then the groups. */
+@media (max-width: 899px) { .columns { display: flex; flex-direction: column; } .column { display: contents; }
+  .columns > * { max-width: 100%; } .lead-url { order: -2; } .lead-message { order: -1; } }
+.actions .row form { flex: none; margin: 0; }
+.actions .row p.hint { flex: 1 1 200px; }
+.actions .row p.hint { margin: 0; }
+#hear .row textarea { flex: 1 1 200px; }
+dl.facts.pairs { grid-template-columns: max-content 1fr max-content 1fr; }
+.fields2 { display: grid; grid-template-columns: 1fr 1fr; gap: 0 10px; }
+.fields2 > * { min-width: 0; }
+section.switch { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0 12px; align-items: center; }
+section.switch > h3, section.switch > .notice { grid-column: 1 / -1; }
+section.switch > .notice { margin: 6px 0 0; order: 3; }
+section.switch form { margin: 0; }
+table.grid td { white-space: nowrap; }
+.actions form { display: inline-block; margin: 6px 12px 0 0; }
+.actions p.hint { margin: 6px 0 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.grid { border-collapse: collapse; font-size: 0.88rem; min-width: 520px; }
+table.grid caption { text-align: left; font-weight: 600; padding: 6px 0 2px; }
+table.grid th, table.grid td { text-align: left; padding: 3px 8px 3px 0; border-bottom: 1px solid var(--line); vertical-align: top; }
+details.hint summary, details summary { cursor: pointer; }
+.tag { font-size: 0.75rem; font-weight: 700; border: 1px solid var(--muted); border-radius: 4px; padding: 0 4px; color: var(--muted); }
+p.hint, div.hint, details.hint, ul.hint { color: var(--muted); margin: 4px 0; font-size: 0.87rem; }
+ul.hint { padding-left: 18px; }
+details.hint ul { margin: 4px 0; padding-left: 20px; }
 div.hint ul { margin: 4px 0; padding-left: 20px; }
 div.hint p { margin: 4px 0; }
-label { display: block; font-weight: 600; margin: 10px 0 4px; }
+label { display: block; font-weight: 600; margin: 6px 0 2px; }
 input[type=text], input[type=password], input[type=url], select, textarea {
-  width: 100%; font: inherit; padding: 10px; border: 1px solid #767b85; border-radius: 6px; background: #fff; color: var(--fg); min-height: 44px; }
+  width: 100%; font: inherit; padding: 7px 10px; border: 1px solid #767b85; border-radius: 6px; background: #fff; color: var(--fg); min-height: 40px; }
 textarea { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; resize: vertical; field-sizing: content; }
 textarea.wrapped { word-break: break-all; resize: none; }
 input.mono { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9rem; }
-button, .button { display: inline-block; font: inherit; font-weight: 600; padding: 10px 16px; min-height: 44px; border-radius: 6px;
+button, .button { display: inline-block; font: inherit; font-weight: 600; padding: 7px 14px; min-height: 40px; border-radius: 6px;
   border: 1px solid var(--accent); background: var(--accent); color: var(--accent-fg); cursor: pointer; text-decoration: none; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: var(--bad); border-color: var(--bad); }
 .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 .row > input, .row > textarea { flex: 1 1 240px; width: auto; }
-.notice { border-left: 5px solid var(--progress); background: var(--progress-bg); padding: 10px 14px; margin: 0 0 16px; border-radius: 4px; }
+.notice { border-left: 5px solid var(--progress); background: var(--progress-bg); padding: 8px 12px; margin: 0 0 10px; border-radius: 4px; }
 .notice.error { border-color: var(--bad); background: var(--bad-bg); }
 .notice.ok { border-color: var(--ok); background: var(--ok-bg); }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; }
 dl.facts dt { font-weight: 600; color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-size: 0.85rem; font-weight: 700; border: 1px solid currentColor; white-space: nowrap; }
@@ -51,13 +90,30 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .badge.bad { color: var(--bad); background: var(--bad-bg); }
 .badge.progress { color: var(--progress); background: var(--progress-bg); }
 .badge.muted { color: var(--mutedb); background: var(--mutedb-bg); }
-ol.calls { list-style: none; padding: 0; margin: 0; }
-ol.calls > li { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin: 0 0 10px; background: #fff; }
-ol.calls .head { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
-ol.calls .kind { font-size: 0.85rem; color: var(--muted); }
-ol.calls .message { margin: 8px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
-ol.calls dl.facts { font-size: 0.92rem; }
-form.filter { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin-bottom: 16px; }
+ol.calls { list-style: none; padding: 0; margin: 0; border-top: 1px solid var(--line); }
+ol.calls > li { border-bottom: 1px solid var(--line); background: #fff; }
+ol.calls > li:nth-child(even) { background: #fafbfc; }
+.calls-head, ol.calls summary.line { display: grid; grid-template-columns: 10.5rem 8.5rem minmax(0, 1fr) 7.5rem 6rem; gap: 0 12px; align-items: center; padding: 5px 8px; }
+.calls-head { font-size: 0.8rem; font-weight: 700; color: var(--muted); text-transform: uppercase; letter-spacing: 0.04em; padding-bottom: 3px; }
+ol.calls summary.line { cursor: pointer; list-style: none; font-size: 0.92rem; }
+ol.calls summary.line::-webkit-details-marker { display: none; }
+ol.calls summary.line:hover { background: var(--progress-bg); }
+ol.calls details[open] > summary.line { background: var(--panel); font-weight: 600; }
+ol.calls .when { font-variant-numeric: tabular-nums; white-space: nowrap; }
+ol.calls .what { display: flex; gap: 6px; align-items: baseline; min-width: 0; }
+ol.calls .message { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+ol.calls .ringtalk, ol.calls .sms { white-space: nowrap; color: var(--muted); font-variant-numeric: tabular-nums; }
+ol.calls .badge { font-size: 0.78rem; padding: 0 8px; }
+ol.calls .more { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 8px 20px; padding: 8px 12px 12px; background: var(--panel); border-top: 1px dashed var(--line); }
+ol.calls .message-full { margin: 0 0 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
+ol.calls dl.facts { font-size: 0.88rem; }
+ol.calls ol.keys { margin: 0; padding-left: 18px; }
+ol.timeline { list-style: none; margin: 0; padding: 0 0 0 10px; border-left: 2px solid var(--line); font-size: 0.88rem; }
+ol.timeline li { margin: 0 0 2px; overflow-wrap: anywhere; }
+ol.timeline li time { font-variant-numeric: tabular-nums; color: var(--muted); margin-right: 6px; }
+ol.timeline li.key { font-weight: 600; }
+kbd { font-family: ui-monospace, "DejaVu Sans Mono", monospace; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 5px; background: #fff; }
+form.filter { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin-bottom: 10px; }
 form.filter label { margin: 0; }
 form.filter select { width: auto; min-width: 200px; }
 .pager { display: flex; gap: 12px; margin: 16px 0; }
@@ -67,8 +123,18 @@ table.accounts th, table.accounts td { text-align: left; padding: 8px; border-bo
 audio { display: block; width: 100%; max-width: 480px; margin: 12px 0 8px; }
 blockquote.spoken { margin: 4px 0 0; padding: 8px 12px; border-left: 4px solid var(--line); background: #fff; overflow-wrap: anywhere; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (max-width: 700px) {
+  .calls-head { display: none; }
+  ol.calls summary.line { grid-template-columns: auto minmax(0, 1fr); gap: 2px 10px; }
+  ol.calls summary.line .what { grid-column: 1 / -1; order: 3; }
+  ol.calls summary.line .ringtalk, ol.calls summary.line .sms { order: 4; font-size: 0.85rem; }
+  ol.calls summary.line .none { display: none; }
+  ol.calls summary.line .ringtalk::before, ol.calls summary.line .sms::before { content: attr(data-label) ": "; }
+  ol.calls .more { grid-template-columns: minmax(0, 1fr); }
+}
 @media (max-width: 600px) {
-  dl.facts { grid-template-columns: 1fr; gap: 0; }
+  .fields2, section.switch { grid-template-columns: 1fr; }
+  dl.facts, dl.facts.pairs { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: 6px; }
   table.accounts thead { display: none; }
   table.accounts tr { display: block; border-bottom: 2px solid var(--line); padding: 6px 0; }
@@ -162,6 +228,10 @@ export const JS = `
       if (!row) return;
       var current = document.getElementById(row.id);
       followNotice(row);
+      // A row the owner opened stays open when it is made again.
+      var wasOpen = current && current.querySelector('details[open]');
+      var details = row.querySelector('details');
+      if (wasOpen && details) details.open = true;
       if (current) current.replaceWith(row);
       else if (prepend) {
         list.prepend(row);

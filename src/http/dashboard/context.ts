@@ -128,6 +128,8 @@ export function formRoute<S extends z.ZodObject>(
   ctx: DashboardContext,
   schema: S,
   handler: (event: H3Event, who: SignedIn, data: z.output<S>) => Response | Promise<Response>,
+  /** A form of the overview: a bad value is shown in its card, with what was typed (a page of its own otherwise). */
+  invalid?: (who: SignedIn, reason: string, form: Record<string, string>) => Response | Promise<Response>,
 ): Handler {
   return guarded(ctx, async (event) => {
     const who = await signedIn(ctx, event);
@@ -137,7 +139,7 @@ export function formRoute<S extends z.ZodObject>(
     const csrf = form ? csrfSchema.safeParse(form) : undefined;
     if (!form || !csrf?.success || !sameToken(csrf.data._csrf, who.session.csrfToken)) return forbidden(who.viewer);
     const parsed = parseForm(schema, form);
-    if (!parsed.ok) return invalidForm(parsed.reason, who.viewer);
+    if (!parsed.ok) return invalid ? invalid(who, parsed.reason, form) : invalidForm(parsed.reason, who.viewer);
     return handler(event, who, parsed.data);
   });
 }

@@ -1,6 +1,6 @@
 // What the owner's overview and history pages show, read from the store: shared by the owner's
 // own routes and the admin's read-only view of any account.
-import { keyPressesOf } from '../../store/key-presses.js';
+import { timelinesOf } from '../../store/timelines.js';
 import { ANY_SOURCE } from '../../core/webhook-sources.js';
 import type { H3Event } from 'h3';
 import { z } from 'zod';
@@ -74,7 +74,7 @@ export async function historyModel(
   return {
     viewer,
     page,
-    keys: await keyPressesOf(ctx.deps.store.progress, page.entries),
+    timelines: await timelinesOf(ctx.deps.store.progress, page.entries),
     filter: query.status,
     first: query.before === undefined,
     basePath: options.basePath,

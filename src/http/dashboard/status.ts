@@ -61,7 +61,7 @@ export const STATUSES: Record<string, StatusInfo> = {
   },
   expired: { label: 'Expired', tone: 'bad', explain: 'The call waited too long to be placed and was dropped.' },
   rate_limited: {
-    label: 'Rate-limited',
+    label: 'Rate limited',
     tone: 'muted',
     explain: 'Not called: the per-minute limit of the plan was exceeded.',
   },
@@ -72,10 +72,23 @@ export const STATUSES: Record<string, StatusInfo> = {
   },
   invalid_payload: { label: 'Rejected payload', tone: 'muted', explain: 'Not called: the alert body was invalid.' },
   suspended: { label: 'Suspended', tone: 'muted', explain: 'Not called: the account was suspended.' },
+  duplicate: {
+    label: 'Duplicate',
+    tone: 'muted',
+    explain: 'Not called: the same alert came within the duplicate window, and the first one was called.',
+  },
+  source_not_allowed: {
+    label: 'Source not allowed',
+    tone: 'muted',
+    explain: 'Not called: the alert came from an address the allowed sources do not include.',
+  },
 };
 
 export function statusInfo(status: string): StatusInfo {
-  return STATUSES[status] ?? { label: status.replace(/_/g, ' '), tone: 'muted', explain: `Status ${status}.` };
+  if (STATUSES[status]) return STATUSES[status];
+  const words = status.replace(/_/g, ' ');
+  const label = words.charAt(0).toUpperCase() + words.slice(1);
+  return { label, tone: 'muted', explain: `${label}.` };
 }
 
 /** What the SMS backup did, as the end of a badge's sentence: only what happened (a server without a gateway sent none). */

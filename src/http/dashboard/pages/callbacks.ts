@@ -2,9 +2,10 @@
 // state (never the secret after the page that made it), a note when ringhook turned callbacks off
 // (410), and the last deliveries with their status.
 import type { CallbackDelivery, CallbackSettings } from '../../../core/callback-records.js';
-import { formatTime } from '../format.js';
+import { formatShortTime, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Viewer } from '../layout.js';
+import { type FailedForm, formErrorNotice, shown } from '../form-error.js';
 
 export interface CallbacksView {
   settings: CallbackSettings | undefined;
@@ -29,7 +30,7 @@ function deliveryRow(d: CallbackDelivery): SafeHtml {
   const answer = d.lastHttpStatus !== null ? `HTTP ${d.lastHttpStatus}` : (d.lastError ?? '—');
   const next = d.status === 'pending' && d.attempts > 0 ? html`; next try ${formatTime(d.nextAttemptAt)}` : '';
   return html`<tr data-delivery="${d.messageId}" data-status="${d.status}">
-  <td><time datetime="${new Date(d.createdAt).toISOString()}">${formatTime(d.createdAt)}</time></td>
+  <td><time datetime="${new Date(d.createdAt).toISOString()}" title="${formatTime(d.createdAt)}">${formatShortTime(d.createdAt)}</time></td>
   <td><code>${d.type}</code></td>
   <td class="delivery-status">${statusWords(d)}${next}</td>
   <td>${d.attempts}</td>
@@ -39,12 +40,17 @@ function deliveryRow(d: CallbackDelivery): SafeHtml {
 
 function deliveriesTable(deliveries: CallbackDelivery[]): SafeHtml {
   if (deliveries.length === 0) return html`<p class="hint" id="callback-deliveries">No callbacks sent yet.</p>`;
-  return html`<table id="callback-deliveries"><caption>Last deliveries</caption>
-<thead><tr><th>Made</th><th>Event</th><th>Status</th><th>Tries</th><th>Last answer</th></tr></thead>
-<tbody>${deliveries.map(deliveryRow)}</tbody></table>`;
+  return html`<div class="scroll"><table id="callback-deliveries" class="grid"><caption>Last deliveries</caption>
+<thead><tr><th>Made (UTC)</th><th>Event</th><th>Status</th><th>Tries</th><th>Last answer</th></tr></thead>
+<tbody>${deliveries.map(deliveryRow)}</tbody></table></div>`;
 }
 
-export function callbacksSection(view: CallbacksView, csrfToken: string, readOnly: boolean): SafeHtml {
+export function callbacksSection(
+  view: CallbacksView,
+  csrfToken: string,
+  readOnly: boolean,
+  failed?: FailedForm | undefined,
+): SafeHtml {
   const { settings, deliveries } = view;
   const url = settings?.url ?? null;
   const note = settings?.offNote ? html`<p class="notice error" id="callback-off-note">${settings.offNote}</p>` : '';
@@ -55,24 +61,24 @@ export function callbacksSection(view: CallbacksView, csrfToken: string, readOnl
     : html`<p>Status callbacks are <span id="callback-state">off</span>.</p>`;
   const forms = readOnly
     ? ''
-    : html`<form method="post" action="/dashboard/callback-url">
+    : html`${formErrorNotice('callback', failed)}<form method="post" action="/dashboard/callback-url">
   ${csrfField(csrfToken)}
   <label for="callback-url">Callback URL (https://), or empty to turn callbacks off</label>
-  <div class="row"><input type="url" id="callback-url" name="url" value="${url ?? ''}" placeholder="https://example.com/ringhook-events" spellcheck="false" aria-describedby="callback-url-hint">
+  <div class="row"><input type="url" id="callback-url" name="url" value="${shown(failed, 'url', url ?? '')}" placeholder="https://example.com/ringhook-events" spellcheck="false" aria-describedby="callback-url-hint">
   <button type="submit">Save</button></div>
-  <p class="hint" id="callback-url-hint">Events: call.queued, call.ringing, call.answered, call.final (with outcome and reason), sms.sent, sms.failed. Tried again for a day when your receiver fails; an answer of 410 turns callbacks off.</p>
+  <p class="hint" id="callback-url-hint">Events: call.queued, call.ringing, call.answered, call.final (outcome and reason), sms.sent, sms.failed; tried again for a day when your receiver fails, and an answer of 410 turns callbacks off.</p>
 </form>
 ${
   url && settings && settings.secrets.length > 0
     ? html`<form method="post" action="/dashboard/callback-secret" class="row">
   ${csrfField(csrfToken)}
   <button type="submit" class="secondary">Make a new signing secret…</button>
-  <span class="hint">The current one keeps signing for 24 hours, beside the new one.</span>
+  <span class="hint">The current one keeps signing beside it for 24 hours.</span>
 </form>`
     : ''
 }`;
   return html`<section class="card" aria-labelledby="callbacks-title">
-  <h2 id="callbacks-title">Status callbacks</h2>
+  <h3 id="callbacks-title">Status callbacks</h3>
   ${note}
   ${state}
   ${forms}

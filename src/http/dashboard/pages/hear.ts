@@ -39,27 +39,24 @@ export function defaultHearView(account: Pick<Account, 'language' | 'voice' | 'i
 
 export function hearSection(csrfToken: string, available: boolean, view: HearView, language: LanguageCode): SafeHtml {
   if (!available) {
-    return html`<section class="card" id="hear"><h2>Hear it</h2>
+    return html`<section class="card" id="hear"><h3>Hear it</h3>
   <p class="hint">The sample cannot be played: this server places no calls, so it has no speech engine running.</p></section>`;
   }
   const error =
     view.error === undefined ? '' : html`<p class="notice error" role="alert" id="hear-error">${view.error}</p>`;
   const spoken = view.spoken
     ? html`<audio id="voice-sample" controls preload="none" src="${view.spoken.src}">Your browser cannot play the sample.</audio>
-  <p class="hint">What the call says:</p>
-  <blockquote class="spoken" id="hear-spoken" >${view.spoken.phrases.intro} ${view.spoken.phrases.keys} <strong>${view.spoken.phrases.message}</strong> ${view.spoken.phrases.prompt}</blockquote>`
+  <blockquote class="spoken" id="hear-spoken" title="What the call says.">${view.spoken.phrases.intro} ${view.spoken.phrases.keys} <strong>${view.spoken.phrases.message}</strong> ${view.spoken.phrases.prompt}</blockquote>`
     : '';
   return html`<section class="card" id="hear" aria-labelledby="hear-title">
-  <h2 id="hear-title">Hear it</h2>
-  <p>Type an alert message, or paste the JSON your alert sends, and hear it as your calls say it: your language, voice and intro, the keys you may press, then the message, then the prompt.</p>
+  <h3 id="hear-title">Hear it</h3>
   <form method="post" action="/dashboard/hear#hear" data-hear>
     ${csrfField(csrfToken)}
-    <label for="hear-message">Message to hear</label>
-    <textarea id="hear-message" name="message" rows="3" maxlength="${MAX_HEAR_BOX_CHARS}" aria-describedby="hear-message-hint">${view.body}</textarea>
-    <p class="hint" id="hear-message-hint">At most ${MAX_MESSAGE_CODE_POINTS} characters of message, as the webhook takes it.
-    ${TEST_CALL_LIMITS.perMinute} new messages a minute and ${TEST_CALL_LIMITS.perHour} an hour, as for test calls; hearing one again is free.</p>
+    <label for="hear-message">Message to hear (or the JSON your alert sends), as your calls say it</label>
+    <div class="row"><textarea id="hear-message" name="message" rows="1" maxlength="${MAX_HEAR_BOX_CHARS}" aria-describedby="hear-message-hint">${view.body}</textarea>
+    <button type="submit" class="secondary">Hear it</button></div>
+    <p class="hint" id="hear-message-hint">At most ${MAX_MESSAGE_CODE_POINTS} characters; ${TEST_CALL_LIMITS.perMinute} new messages a minute, ${TEST_CALL_LIMITS.perHour} an hour (hearing one again is free).</p>
     ${language === 'ja' ? html`<p class="hint" id="hear-japanese">${JAPANESE_NOTE}</p>` : ''}
-    <button type="submit" class="secondary">Hear it</button>
   </form>
   <div id="hear-result" aria-live="polite"${view.spoken ? html` data-ready` : ''}>${error}${spoken}</div>
 </section>`;

@@ -1,9 +1,17 @@
-// The call history: one card per call or rejected alert, newest first, a status filter and a
+// The call history: one line per call or rejected alert, opening to its details and timeline, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
-import type { KeyPress } from '../../../core/keypad.js';
+import { type KeyPress, keysPressed } from '../../../core/keypad.js';
 import { hangupDetail, smsReasonText } from '../../../core/reasons.js';
-import type { CallRecord as HistoryEntry, HistoryPage } from '../../../core/records.js';
-import { formatDuration, formatTime, formatValue } from '../format.js';
+import type { CallEventRow, CallRecord as HistoryEntry, HistoryPage } from '../../../core/records.js';
+import {
+  detectionVerdictWords,
+  formatClock,
+  formatDuration,
+  formatShortTime,
+  formatTime,
+  formatValue,
+} from '../format.js';
+import { timelineSteps } from '../timeline.js';
 import { html, type SafeHtml } from '../html.js';
 import { page, type Notice, type Viewer } from '../layout.js';
 import { FILTERS, statusExplain, statusInfo } from '../status.js';
@@ -54,20 +62,61 @@ function keysList(keys: readonly KeyPress[] | undefined): SafeHtml | null {
   return html`<ol class="keys">${items}</ol>`;
 }
 
-/** `details`: show the technical detail (the viewer is an admin); `keys`: the keys pressed during the call. */
+/** The SMS backup in a word or two, for its column. */
+function smsShort(entry: HistoryEntry): string {
+  if (!entry.smsStatus || entry.smsStatus === 'not_needed') return '—';
+  if (entry.smsStatus === 'disabled') return 'Not sent';
+  const words = entry.smsStatus.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A column of the line; on a phone it is named before its value, and left out when empty. */
+function cell(name: string, label: string, tooltip: string, value: string): SafeHtml {
+  return html`<span class="${name}${value === '—' ? ' none' : ''}" data-label="${label}" title="${tooltip}">${value}</span>`;
+}
+
+function ringTalk(entry: HistoryEntry): string {
+  const ring = formatDuration(entry.ringMs);
+  const talk = formatDuration(entry.talkMs);
+  if (ring === null && talk === null) return '—';
+  return `${ring ?? '—'} / ${talk ?? '—'}`;
+}
+
+function timelineList(entry: HistoryEntry, events: readonly CallEventRow[], admin: boolean): SafeHtml {
+  const steps = timelineSteps(entry, events, admin).map(
+    (s) =>
+      html`<li${s.key ? html` class="key"` : ''}><time datetime="${new Date(s.at).toISOString()}" title="${formatTime(s.at)}">${formatClock(s.at)}</time> <span>${s.key ? html`Key <kbd>${s.key}</kbd> ` : ''}${s.text}</span></li>`,
+  );
+  return html`<div class="timeline-box"><h3 class="sub">Timeline (UTC)</h3><ol class="timeline">${steps}</ol></div>`;
+}
+
+/**
+ * One call as a line of the history (time, status, message cut to a line, ring/talk, SMS) that
+ * opens to its details and timeline. `details`: the technical detail (the viewer is an admin);
+ * `timeline`: the call's events; `open`: shown opened.
+ */
 export function callItem(
   entry: HistoryEntry,
-  options: { details?: boolean; keys?: readonly KeyPress[] | undefined } = {},
+  options: { details?: boolean; timeline?: readonly CallEventRow[] | undefined; open?: boolean } = {},
 ): SafeHtml {
   const extras = Object.entries(entry.extra).map(([key, value]) => fact(key, formatValue(value)));
+  const events = options.timeline ?? [];
+  const keys = entry.answeredAt === null ? [] : keysPressed(events);
+  const kind = entry.kind === 'test' ? 'Test call' : entry.accepted ? 'Alert' : 'Alert not called';
   return html`<li id="call-${entry.callId}" data-status="${entry.status}">
-  <div class="head">
-    <time datetime="${new Date(entry.receivedAt).toISOString()}">${formatTime(entry.receivedAt)}</time>
-    ${badge(entry.status, entry.smsStatus)}
-    <span class="kind">${entry.kind === 'test' ? 'Test call' : entry.accepted ? 'Alert' : 'Alert not called'}</span>
-  </div>
-  <p class="message">${entry.message}</p>
+<details${options.open ? html` open` : ''}>
+  <summary class="line">
+    <time class="when" datetime="${new Date(entry.receivedAt).toISOString()}" title="${formatTime(entry.receivedAt)}">${formatShortTime(entry.receivedAt)}</time>
+    <span class="status">${badge(entry.status, entry.smsStatus)}</span>
+    <span class="what">${entry.kind === 'test' ? html`<span class="tag" title="A test call, asked for from the dashboard.">Test</span> ` : ''}<span class="message" title="${entry.message}">${entry.message}</span></span>
+    ${cell('ringtalk', 'Ring / talk', 'Ring time, then talk time.', ringTalk(entry))}
+    ${cell('sms', 'SMS', 'What the SMS backup did.', smsShort(entry))}
+  </summary>
+  <div class="more">
+  <div class="more-facts">
+  <p class="message-full">${entry.message}</p>
   <dl class="facts">
+    ${fact('Kind', html`<span class="kind">${kind}</span>`)}
     ${entry.messageTruncated ? fact('Note', 'The message was longer than allowed and was truncated.') : ''}
     ${fact('Ticker', entry.ticker)}
     ${fact('Price', entry.price === null ? null : String(entry.price))}
@@ -78,8 +127,8 @@ export function callItem(
     ${fact('Ring time', formatDuration(entry.ringMs))}
     ${fact('Talk time', formatDuration(entry.talkMs))}
     ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
-    ${fact('Answered by', machineVerdict(entry))}
-    ${fact('Keys pressed', keysList(options.keys))}
+    ${fact('Answered by', entry.amdStatus ? detectionVerdictWords(entry.amdStatus, entry.amdCause) : null)}
+    ${fact('Keys pressed', keysList(keys))}
     ${fact('Earlier calls', earlierCalls(entry))}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
     ${fact('SMS', smsText(entry, options.details === true))}
@@ -87,6 +136,10 @@ export function callItem(
     ${options.details ? fact('Details', technicalDetail(entry)) : ''}
     ${fact('Call ID', entry.callId)}
   </dl>
+  </div>
+  ${timelineList(entry, events, options.details === true)}
+  </div>
+</details>
 </li>`;
 }
 
@@ -99,20 +152,11 @@ function earlierCalls(entry: HistoryEntry): string | null {
   return `${calls}${next}`;
 }
 
-/** AMD's verdict in words, when it ran. */
-function machineVerdict(entry: HistoryEntry): string | null {
-  if (!entry.amdStatus) return null;
-  const cause = entry.amdCause ? ` (${entry.amdCause})` : '';
-  if (entry.amdStatus === 'MACHINE') return `an answering machine${cause}`;
-  if (entry.amdStatus === 'HUMAN') return `a person${cause}`;
-  return `not sure: person or machine${cause}`;
-}
-
 export interface HistoryModel {
   viewer: Viewer;
   page: HistoryPage;
-  /** The keys pressed during the page's calls (only those with any). */
-  keys?: ReadonlyMap<string, readonly KeyPress[]>;
+  /** The timelines of the page's calls (call_events), by call id. */
+  timelines?: ReadonlyMap<string, readonly CallEventRow[]>;
   filter: string | undefined;
   /** True on the first page: new calls are prepended live. */
   first: boolean;
@@ -171,8 +215,9 @@ export function historyBody(model: HistoryModel): SafeHtml {
 ${testCall}
 ${filterForm(model)}
 ${empty}
+<div class="calls-head" aria-hidden="true"><span>Time (UTC)</span><span>Status</span><span>Message</span><span>Ring / talk</span><span>SMS</span></div>
 <ol class="calls" id="calls" aria-label="Calls, newest first"${live ? html` data-live="${live}"` : ''} data-filter="${model.filter ?? ''}">
-${model.page.entries.map((entry) => callItem(entry, { details: model.viewer.admin, keys: model.keys?.get(entry.callId) }))}
+${model.page.entries.map((entry) => callItem(entry, { details: model.viewer.admin, timeline: model.timelines?.get(entry.callId) }))}
 </ol>
 ${pager(model)}`;
 }

@@ -8,7 +8,8 @@ import type { PlanLimits } from '../../../core/limits.js';
 import type { SourceRule } from '../../../core/webhook-sources.js';
 import { smsBackupWarning, type SmsGatewayState } from '../../../core/sms-truth.js';
 import { formatTime, plural } from '../format.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type HtmlValue, type SafeHtml } from '../html.js';
+import { type FailedForm, formErrorNotice, shown } from '../form-error.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
 import { quietHoursSection } from './quiet-hours.js';
@@ -40,6 +41,8 @@ export interface OverviewModel {
   /** Status callbacks: the settings and the last deliveries. */
   callbacks?: CallbacksView | undefined;
   notice?: Notice | undefined;
+  /** A form that was not saved: its error and what was typed, shown in its own card. */
+  formError?: FailedForm | undefined;
 }
 
 export const PLAIN_TEMPLATE = '{{ticker}} alert: price {{close}} at {{time}}. Check your chart.';
@@ -79,29 +82,35 @@ function copyField(
 
 function webhookSection(model: OverviewModel): SafeHtml {
   if (model.webhookUrl === null) {
-    return html`<section class="card"><h2>Webhook URL</h2><p>Hidden: the URL is the account owner's secret.</p></section>`;
+    return html`<section class="card"><h3>Webhook URL</h3><p>Hidden: the URL is the account owner's secret.</p></section>`;
   }
-  return html`<section class="card" aria-labelledby="webhook-title">
-  <h2 id="webhook-title">Webhook URL</h2>
+  return html`<section class="card lead-url" aria-labelledby="webhook-title">
+  <h3 id="webhook-title">Webhook URL</h3>
   ${copyField(
     'webhook-url',
     "Paste this into the alert's Webhook URL field",
     model.webhookUrl,
     'wrapped',
-    'Keep it secret: anyone who has it can make your phone ring. If it leaked, regenerate it below.',
+    model.readOnly
+      ? 'Keep it secret: anyone who has it can make your phone ring.'
+      : html`Keep it secret: anyone who has it can make your phone ring. If it leaked: <a href="/dashboard/regenerate">Regenerate webhook URL…</a> (the old one stops working at once).`,
   )}
-</section>
-<section class="card" aria-labelledby="templates-title">
-  <h2 id="templates-title">Alert message</h2>
+  ${actionsSection(model)}
+</section>`;
+}
+
+function templatesSection(model: OverviewModel): SafeHtml {
+  if (model.webhookUrl === null) return html``;
+  return html`<section class="card lead-message" aria-labelledby="templates-title">
+  <h3 id="templates-title">Alert message</h3>
   <p>Paste one of these into the alert's <strong>Message</strong> box. TradingView fills in <code>{{ticker}}</code>,
   <code>{{close}}</code> and <code>{{time}}</code>; the <em>message</em> is what is spoken.</p>
-  ${copyField('template-text', 'Plain text', PLAIN_TEMPLATE, 'block', 'The whole text is spoken.')}
+  ${copyField('template-text', 'Plain text (the whole text is spoken)', PLAIN_TEMPLATE, 'block')}
   ${copyField(
     'template-json',
-    'JSON (keeps ticker, price, action, strategy and time in the history)',
+    'JSON (only "message" is spoken; ticker, price, action, strategy and time are kept in the history)',
     JSON_TEMPLATE,
     'block',
-    'Only "message" is spoken; the other fields are shown in the call history.',
   )}
   <ul class="hint">
     <li>Keep the message between 50 and 100 characters: short enough to hear at once, long enough to say what happened. Longer than 500 characters is cut.</li>
@@ -114,8 +123,8 @@ function planSection(model: OverviewModel): SafeHtml {
   const { account, usage, limits } = model;
   const monthly = limits.monthly === null ? html`${usage.used} (unlimited)` : html`${usage.used} of ${limits.monthly}`;
   return html`<section class="card" aria-labelledby="plan-title">
-  <h2 id="plan-title">Plan and usage</h2>
-  <dl class="facts">
+  <h3 id="plan-title">Plan and usage</h3>
+  <dl class="facts pairs">
     <dt>Plan</dt><dd>${account.plan === 'premium' ? 'Premium' : 'Free'}</dd>
     <dt>Calls this month</dt><dd id="usage">${monthly}</dd>
     <dt>Resets</dt><dd><time datetime="${new Date(usage.resetsAt).toISOString()}">${formatTime(usage.resetsAt)}</time></dd>
@@ -146,9 +155,9 @@ function switchSection(model: OverviewModel, s: Switch): SafeHtml {
   const warning = s.warning ? html`<p class="notice error" id="${s.id}-warning">${s.warning}</p>` : '';
   const state = html`<p>${s.title} is <span class="switch-state" id="${s.id}-state">${s.on ? 'on' : 'off'}</span>.
   ${s.on ? s.meaning.on : s.meaning.off}</p>${warning}`;
-  if (model.readOnly) return html`<section class="card"><h2>${s.title}</h2>${state}</section>`;
-  return html`<section class="card" aria-labelledby="${s.id}-title">
-  <h2 id="${s.id}-title">${s.title}</h2>
+  if (model.readOnly) return html`<section class="card"><h3>${s.title}</h3>${state}</section>`;
+  return html`<section class="card switch" aria-labelledby="${s.id}-title">
+  <h3 id="${s.id}-title">${s.title}</h3>
   ${state}
   <form method="post" action="${s.action}">
     ${csrfField(model.viewer.csrfToken)}
@@ -209,28 +218,31 @@ function confirmSection(model: OverviewModel): SafeHtml {
 function keysSection(model: OverviewModel): SafeHtml {
   const { keys } = LANGUAGES[model.account.language].prompts;
   return html`<section class="card" aria-labelledby="keys-title">
-  <h2 id="keys-title">Keys during a call</h2>
+  <h3 id="keys-title">Keys during a call</h3>
   <dl class="facts" id="keys-list">
     <dt>1</dt><dd>confirms: the call says so and ends (acknowledged)</dd>
-    <dt>2 or *</dt><dd>says the message again from its start, as often as you like while the call lasts</dd>
+    <dt>2 or *</dt><dd>says the message again from its start, as often as you like</dd>
     <dt>0</dt><dd>says these keys again</dd>
   </dl>
-  <p class="hint" id="keys-said">A key works at once, also while the message plays. The call says the keys once, after the intro: "${keys}" A voicemail's keys do nothing.</p>
+  <p class="hint" id="keys-said">A key works at once, also while the message plays; a voicemail's keys do nothing. The call says them once, after the intro: "${keys}"</p>
 </section>`;
 }
 
 function voiceSection(model: OverviewModel): SafeHtml {
   const { account } = model;
   const language = LANGUAGES[account.language];
-  const facts = html`<dl class="facts">
+  const facts = html`<dl class="facts inline">
     <dt>Language</dt><dd id="voice-language-now">${language.name} (${language.nativeName})</dd>
     <dt>Voice</dt><dd id="voice-voice-now">${VOICES[account.voice].label}</dd>
     <dt>Intro</dt><dd id="voice-intro-now">${introFor(account)}</dd>
   </dl>`;
-  if (model.readOnly) return html`<section class="card"><h2>Language and voice</h2>${facts}</section>`;
+  if (model.readOnly) return html`<section class="card"><h3>Language and voice</h3>${facts}</section>`;
+  const failed = model.formError?.form === 'voice' ? model.formError : undefined;
+  const language_ = shown(failed, 'language', account.language);
+  const voice_ = shown(failed, 'voice', account.voice);
   const languages = LANGUAGE_CODES.map(
     (code) =>
-      html`<option value="${code}"${code === account.language ? html` selected` : ''}>${LANGUAGES[code].name} (${LANGUAGES[code].nativeName})</option>`,
+      html`<option value="${code}"${code === language_ ? html` selected` : ''}>${LANGUAGES[code].name} (${LANGUAGES[code].nativeName})</option>`,
   );
   const speaks = (id: (typeof VOICE_IDS)[number]) => {
     const codes = LANGUAGE_CODES.filter((code) => LANGUAGES[code].voices.includes(id));
@@ -242,23 +254,23 @@ function voiceSection(model: OverviewModel): SafeHtml {
   // hint below says what each sounds like and speaks.
   const shortName = (id: (typeof VOICE_IDS)[number]) => VOICES[id].label.replace(/\s*\(.*$/, '');
   const voices = VOICE_IDS.map(
-    (id) => html`<option value="${id}"${id === account.voice ? html` selected` : ''}>${shortName(id)}</option>`,
+    (id) => html`<option value="${id}"${id === voice_ ? html` selected` : ''}>${shortName(id)}</option>`,
   );
   const voiceList = VOICE_IDS.map((id) => html`<li>${VOICES[id].label}: ${speaks(id)}</li>`);
   return html`<section class="card" aria-labelledby="voice-title">
-  <h2 id="voice-title">Language and voice</h2>
+  <h3 id="voice-title">Language and voice</h3>
   ${facts}
   ${model.testCallsAvailable ? '' : html`<p class="notice" id="voice-no-calls">This server places no calls at the moment (telephony is off): these settings apply once it does.</p>`}
-  <p class="hint"><a href="#hear">Hear it</a>: your own message, as your calls say it.</p>
+  ${formErrorNotice('voice', failed)}
   <form method="post" action="/dashboard/voice">
     ${csrfField(model.viewer.csrfToken)}
-    <label for="voice-language">Language of the call</label>
-    <select id="voice-language" name="language">${languages}</select>
-    <label for="voice-voice">Voice</label>
-    <select id="voice-voice" name="voice" aria-describedby="voice-voice-hint"><option value="">The language's default</option>${voices}</select>
-    <div class="hint" id="voice-voice-hint"><ul>${voiceList}</ul><p>A voice that does not speak the language is refused; "the language's default" always fits.</p></div>
+    <div class="fields2"><div><label for="voice-language">Language of the call</label>
+    <select id="voice-language" name="language">${languages}</select></div>
+    <div><label for="voice-voice">Voice</label>
+    <select id="voice-voice" name="voice" aria-describedby="voice-voice-hint"><option value="">The language's default</option>${voices}</select></div></div>
+    <details class="hint" id="voice-voice-hint"><summary>Which voice speaks which language</summary><ul>${voiceList}</ul><p>A voice that does not speak the language is refused; "the language's default" always fits.</p></details>
     <label for="voice-intro">Spoken intro (before the message)</label>
-    <input type="text" id="voice-intro" name="intro" maxlength="${MAX_INTRO}" value="${account.intro ?? ''}" placeholder="${language.prompts.intro}" aria-describedby="voice-intro-hint">
+    <input type="text" id="voice-intro" name="intro" maxlength="${MAX_INTRO}" value="${shown(failed, 'intro', account.intro ?? '')}" placeholder="${language.prompts.intro}" aria-describedby="voice-intro-hint">
     <p class="hint" id="voice-intro-hint">At most ${MAX_INTRO} characters. Empty: the language's own ("${language.prompts.intro}").</p>
     <button type="submit" class="secondary">Save language and voice</button>
   </form>
@@ -274,12 +286,11 @@ function contactSection(model: OverviewModel): SafeHtml {
   const why =
     'Phones that silence unknown callers, or Do Not Disturb, would silence your alert. Save this number as a contact and allow it through.';
   if (model.callerId === undefined) {
-    return html`<section class="card" aria-labelledby="contact-title"><h2 id="contact-title">ringhook's number</h2><p id="contact-none">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes. Phones that silence unknown callers, or Do Not Disturb, could silence them: ask your administrator to set a caller ID, and a contact card to save will appear here.</p>${ringAgainLine(model)}</section>`;
+    return html`<section class="card" aria-labelledby="contact-title"><h3 id="contact-title">ringhook's number</h3><p id="contact-none">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes. Phones that silence unknown callers, or Do Not Disturb, could silence them: ask your administrator to set a caller ID, and a contact card to save will appear here.</p>${ringAgainLine(model)}</section>`;
   }
-  return html`<section class="card" aria-labelledby="contact-title">
-  <h2 id="contact-title">Save ringhook's number</h2>
-  <p>Your alerts come from <strong class="mono" id="caller-id">${model.callerId}</strong>.</p>
-  <p class="hint">${why}</p>
+  return html`<section class="card switch" aria-labelledby="contact-title">
+  <h3 id="contact-title">Save ringhook's number</h3>
+  <p>Your alerts come from <strong class="mono" id="caller-id">${model.callerId}</strong>. <span class="hint">${why}</span></p>
   ${ringAgainLine(model)}
   <a class="button secondary" href="/dashboard/contact.vcf" download="ringhook-alerts.vcf">Download the contact card</a>
 </section>`;
@@ -289,41 +300,68 @@ export function testCallForm(csrfToken: string, available: boolean): SafeHtml {
   if (!available) {
     return html`<p class="notice" role="status">Test calls are not available: telephony is not configured on this server. Ask your administrator.</p>`;
   }
-  return html`<form method="post" action="/dashboard/test-call">
+  return html`<div class="row"><form method="post" action="/dashboard/test-call">
     ${csrfField(csrfToken)}
     <button type="submit">Send test call</button>
   </form>
-  <p class="hint">ringhook calls your phone now; the history shows the call as it goes and how it ended. Test calls do not count against the monthly allowance.</p>`;
+  <p class="hint">ringhook calls your phone now; the history shows the call as it goes and how it ended. Test calls do not count against the monthly allowance.</p></div>`;
 }
 
+/** The test call and the way to a new URL, under the URL they concern. */
 function actionsSection(model: OverviewModel): SafeHtml {
   if (model.readOnly) return html``;
-  return html`<section class="card" aria-labelledby="test-title">
-  <h2 id="test-title">Test call</h2>
+  return html`<div class="actions" aria-labelledby="test-title">
+  <h4 id="test-title" class="sr-only">Test call</h4>
   ${testCallForm(model.viewer.csrfToken, model.testCallsAvailable)}
-</section>
-<section class="card" aria-labelledby="regen-title">
-  <h2 id="regen-title">Regenerate the webhook URL</h2>
-  <p>If the URL leaked, make a new one. The old URL stops working at once.</p>
-  <a class="button secondary" href="/dashboard/regenerate">Regenerate webhook URL…</a>
-</section>`;
+</div>`;
+}
+
+/** A group of cards under its heading: Delivery, Protection, Integrations, Account. */
+function group(id: string, title: string, cards: HtmlValue): SafeHtml {
+  return html`<section class="group" id="${id}" aria-labelledby="${id}-title"><h2 id="${id}-title">${title}</h2>${cards}</section>`;
 }
 
 export function overviewBody(model: OverviewModel): SafeHtml {
   const who = model.account.name || model.account.userId;
+  const failed = model.formError;
+  // The URL and the message at the top of each column: no gap under the shorter of the two.
   return html`<h1>${model.readOnly ? html`Account ${who} (read-only)` : 'Overview'}</h1>
+<div class="columns">
+<div class="column">
 ${webhookSection(model)}
-${planSection(model)}
+${group(
+  'delivery',
+  'Delivery',
+  html`${confirmSection(model)}
 ${smsSection(model)}
-${confirmSection(model)}
-${quietHoursSection({ viewer: model.viewer, account: model.account, sms: model.sms, readOnly: model.readOnly, now: model.now })}
-${ownerControlsSection({ viewer: model.viewer, account: model.account, serverSources: model.serverSources, readOnly: model.readOnly })}
-${keysSection(model)}
+${quietHoursSection({ viewer: model.viewer, account: model.account, sms: model.sms, readOnly: model.readOnly, now: model.now, failed: failed?.form === 'quiet' ? failed : undefined })}
 ${voiceSection(model)}
 ${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}
-${model.callbacks ? callbacksSection(model.callbacks, model.viewer.csrfToken, model.readOnly) : ''}
-${contactSection(model)}
-${actionsSection(model)}`;
+${keysSection(model)}`,
+)}
+</div>
+<div class="column">
+${templatesSection(model)}
+${group(
+  'protection',
+  'Protection',
+  ownerControlsSection({
+    viewer: model.viewer,
+    account: model.account,
+    serverSources: model.serverSources,
+    readOnly: model.readOnly,
+    failed: failed?.form === 'controls' ? failed : undefined,
+  }),
+)}
+${model.callbacks ? group('integrations', 'Integrations', callbacksSection(model.callbacks, model.viewer.csrfToken, model.readOnly, failed?.form === 'callback' ? failed : undefined)) : ''}
+${group(
+  'account',
+  'Account',
+  html`${planSection(model)}
+${contactSection(model)}`,
+)}
+</div>
+</div>`;
 }
 
 export function overviewPage(model: OverviewModel): string {

@@ -6,6 +6,7 @@ import { QUIET_HOURS_SYNTAX } from '../../../core/quiet-hours.js';
 import type { SmsGatewayState } from '../../../core/sms-truth.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, type Viewer } from '../layout.js';
+import { type FailedForm, formErrorNotice, shown } from '../form-error.js';
 
 const MODE_LABELS: Record<QuietMode, string> = {
   hold: 'Hold: one call when they end',
@@ -19,6 +20,8 @@ export interface QuietHoursView {
   sms: SmsGatewayState;
   readOnly: boolean;
   now: number;
+  /** This card's form was posted with a bad value: the error and what was typed. */
+  failed?: FailedForm | undefined;
 }
 
 const sendsSms = (sms: SmsGatewayState) => sms.state !== 'none' && sms.state !== 'no_telephony';
@@ -33,25 +36,26 @@ export function quietHoursSection(view: QuietHoursView): SafeHtml {
       ? html`<p class="notice error" id="quiet-warning">${warning.charAt(0).toUpperCase()}${warning.slice(1)}</p>`
       : ''
   }`;
-  if (view.readOnly) return html`<section class="card"><h2>Quiet hours</h2>${state}</section>`;
+  if (view.readOnly) return html`<section class="card"><h3>Quiet hours</h3>${state}</section>`;
+  const { failed } = view;
+  const mode = shown(failed, 'quiet_mode', account.quietMode);
   const modes = QUIET_MODES.map(
-    (mode) =>
-      html`<option value="${mode}"${mode === account.quietMode ? html` selected` : ''}>${MODE_LABELS[mode]}</option>`,
+    (m) => html`<option value="${m}"${m === mode ? html` selected` : ''}>${MODE_LABELS[m]}</option>`,
   );
   return html`<section class="card" aria-labelledby="quiet-title">
-  <h2 id="quiet-title">Quiet hours</h2>
+  <h3 id="quiet-title">Quiet hours</h3>
   ${state}
+  ${formErrorNotice('quiet', failed)}
   <form method="post" action="/dashboard/quiet-hours">
     ${csrfField(view.viewer.csrfToken)}
     <label for="quiet-hours">Windows</label>
-    <input type="text" id="quiet-hours" name="quiet_hours" maxlength="300" value="${account.quietHours}" placeholder="mon-fri 22:00-07:00, sat-sun 00:00-09:00" aria-describedby="quiet-hours-hint">
-    <p class="hint" id="quiet-hours-hint">${QUIET_HOURS_SYNTAX}. Days mon … sun, a range (fri-mon) or daily; an end not after the start is on the next day. Empty: no quiet hours.</p>
-    <label for="quiet-zone">Time zone</label>
-    <input type="text" id="quiet-zone" name="time_zone" maxlength="64" value="${account.timeZone}" placeholder="Europe/Berlin" aria-describedby="quiet-zone-hint">
-    <p class="hint" id="quiet-zone-hint">An IANA name, e.g. Europe/London, America/New_York, Asia/Tokyo, UTC.</p>
-    <label for="quiet-mode">An alert in quiet hours</label>
-    <select id="quiet-mode" name="quiet_mode" aria-describedby="quiet-mode-hint">${modes}</select>
-    <p class="hint" id="quiet-mode-hint">Hold: when the window ends, one call says everything held, newest first, each with how long ago it came.</p>
+    <input type="text" id="quiet-hours" name="quiet_hours" maxlength="300" value="${shown(failed, 'quiet_hours', account.quietHours)}" placeholder="mon-fri 22:00-07:00, sat-sun 00:00-09:00" aria-describedby="quiet-hours-hint">
+    <p class="hint" id="quiet-hours-hint">${QUIET_HOURS_SYNTAX.replace(/, e\.g\..*$/, '')}: days mon … sun, a range (fri-mon) or daily; an end not after the start is on the next day. Empty: none.</p>
+    <div class="fields2"><div><label for="quiet-zone">Time zone</label>
+    <input type="text" id="quiet-zone" name="time_zone" maxlength="64" value="${shown(failed, 'time_zone', account.timeZone)}" placeholder="Europe/Berlin" title="An IANA time zone name, e.g. Europe/London, America/New_York or UTC."></div>
+    <div><label for="quiet-mode">An alert in quiet hours</label>
+    <select id="quiet-mode" name="quiet_mode">${modes}</select></div></div>
+
     <button type="submit" class="secondary">Save quiet hours</button>
   </form>
 </section>`;

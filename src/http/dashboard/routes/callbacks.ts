@@ -6,9 +6,9 @@ import { parseCallbackUrl } from '../../../core/callback-url.js';
 import { CALLBACK_URL_MAX } from '../../../core/callback-events.js';
 import { rotateCallbackSecret, setCallbackUrl } from '../../../callbacks/index.js';
 import { formRoute, type DashboardContext } from '../context.js';
-import { errorPage } from '../pages/error.js';
 import { callbackSecretPage } from '../pages/callbacks.js';
 import { htmlResponse, redirectTo } from '../respond.js';
+import { overviewWithError, showInForm } from './form-error.js';
 
 export function mountCallbackRoutes(app: H3, ctx: DashboardContext): void {
   app.post(
@@ -16,23 +16,17 @@ export function mountCallbackRoutes(app: H3, ctx: DashboardContext): void {
     formRoute(
       ctx,
       z.object({ url: z.string().max(CALLBACK_URL_MAX + 100) }),
-      async (_event, { account, viewer }, data) => {
+      async (_event, who, data) => {
+        const { account, viewer } = who;
         const parsed = parseCallbackUrl(data.url);
         if ('error' in parsed)
-          return htmlResponse(
-            400,
-            errorPage({
-              status: 400,
-              title: 'Invalid callback URL',
-              message: `Nothing was changed: ${parsed.error}.`,
-              viewer,
-            }),
-          );
+          return overviewWithError(ctx, who, { form: 'callback', reason: parsed.error, values: data });
         const { secret } = await setCallbackUrl(ctx.deps.store.callbacks, account.userId, parsed.url);
         ctx.deps.logger.info('dashboard: callback URL changed', { user_id: account.userId, on: parsed.url !== null });
         if (secret) return htmlResponse(200, callbackSecretPage(viewer, secret, false));
         return redirectTo(`/?notice=${parsed.url ? 'callback-on' : 'callback-off'}`);
       },
+      showInForm(ctx, 'callback'),
     ),
   );
 

@@ -7,6 +7,7 @@ import { parseDedupeSeconds } from '../../../core/dedupe.js';
 import { parseSourceRule } from '../../../core/webhook-sources.js';
 import { formRoute, type DashboardContext } from '../context.js';
 import { redirectTo } from '../respond.js';
+import { showInForm } from './form-error.js';
 
 const dedupeField = z
   .string()
@@ -39,17 +40,22 @@ const ownerControlsForm = z.object({ dedupe: dedupeField, sources: sourcesField 
 export function mountOwnerControlsRoute(app: H3, ctx: DashboardContext): void {
   app.post(
     '/dashboard/owner-controls',
-    formRoute(ctx, ownerControlsForm, async (_event, { account }, data) => {
-      await ctx.deps.store.accounts.update(account.userId, {
-        dedupeSeconds: data.dedupe,
-        webhookSources: data.sources,
-      });
-      ctx.deps.logger.info('dashboard: duplicates and sources changed', {
-        user_id: account.userId,
-        dedupe_seconds: data.dedupe,
-        webhook_sources: data.sources,
-      });
-      return redirectTo('/?notice=owner-controls');
-    }),
+    formRoute(
+      ctx,
+      ownerControlsForm,
+      async (_event, { account }, data) => {
+        await ctx.deps.store.accounts.update(account.userId, {
+          dedupeSeconds: data.dedupe,
+          webhookSources: data.sources,
+        });
+        ctx.deps.logger.info('dashboard: duplicates and sources changed', {
+          user_id: account.userId,
+          dedupe_seconds: data.dedupe,
+          webhook_sources: data.sources,
+        });
+        return redirectTo('/?notice=owner-controls');
+      },
+      showInForm(ctx, 'controls'),
+    ),
   );
 }

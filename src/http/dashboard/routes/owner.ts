@@ -1,17 +1,18 @@
 // The owner's pages and actions: overview, history, its live row fragments, SMS backup,
 // confirmation required, quiet hours (routes/quiet-hours.ts), duplicates and sources (routes/owner-controls.ts), language, voice and intro, "Hear it" (routes/hear.ts), the contact card,
 // test call, regeneration of the webhook URL.
-import { keyPressesOf } from '../../../store/key-presses.js';
+import { timelinesOf } from '../../../store/timelines.js';
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { z } from 'zod';
 import { contactCard } from '../../../core/contact-card.js';
 import { chooseVoice, introSchema, languageSchema, voiceSchema } from '../../../core/languages.js';
-import { apiRoute, formRoute, invalidForm, pageRoute, type DashboardContext, type SignedIn } from '../context.js';
+import { apiRoute, formRoute, pageRoute, type DashboardContext, type SignedIn } from '../context.js';
 import { followedTestCall, noticeFromQuery, testCallNotice } from '../notices.js';
 import { callItem, historyPage } from '../pages/history.js';
 import { overviewPage, regeneratePage } from '../pages/overview.js';
 import { htmlResponse, plain, redirectTo } from '../respond.js';
 import { mountHearRoutes } from './hear.js';
+import { overviewWithError, showInForm } from './form-error.js';
 import { mountQuietHoursRoute } from './quiet-hours.js';
 import { mountOwnerControlsRoute } from './owner-controls.js';
 import { mountCallbackRoutes } from './callbacks.js';
@@ -57,7 +58,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
   }
   app.post(
     '/dashboard/voice',
-    formRoute(ctx, voiceForm, (_event, who, data) => setVoice(ctx, who, data)),
+    formRoute(ctx, voiceForm, (_event, who, data) => setVoice(ctx, who, data), showInForm(ctx, 'voice')),
   );
   mountHearRoutes(app, ctx);
   mountQuietHoursRoute(app, ctx);
@@ -107,8 +108,8 @@ async function historyRow(ctx: DashboardContext, event: H3Event, { account, view
   if (!entry) return plain(404, 'No such call.');
   const statuses = filterStatuses(historyQuery.parse(Object.fromEntries(event.url.searchParams)).status);
   if (statuses.length > 0 && !statuses.includes(entry.status)) return new Response(null, { status: 204 });
-  const keys = (await keyPressesOf(ctx.deps.store.progress, [entry])).get(entry.callId);
-  return htmlResponse(200, callItem(entry, { details: viewer.admin, keys }).value);
+  const timeline = (await timelinesOf(ctx.deps.store.progress, [entry])).get(entry.callId);
+  return htmlResponse(200, callItem(entry, { details: viewer.admin, timeline }).value);
 }
 
 async function flipSwitch(
@@ -123,13 +124,15 @@ async function flipSwitch(
 }
 
 /** Language, voice and intro together: the voice must speak the language ('' is the language's default). */
-async function setVoice(
-  ctx: DashboardContext,
-  { account, viewer }: SignedIn,
-  data: z.output<typeof voiceForm>,
-): Promise<Response> {
+async function setVoice(ctx: DashboardContext, who: SignedIn, data: z.output<typeof voiceForm>): Promise<Response> {
+  const { account } = who;
   const chosen = chooseVoice(account, { language: data.language, voice: data.voice === '' ? undefined : data.voice });
-  if (!chosen.ok) return invalidForm(chosen.error, viewer);
+  if (!chosen.ok)
+    return overviewWithError(ctx, who, {
+      form: 'voice',
+      reason: chosen.error,
+      values: { ...data, intro: data.intro ?? '' },
+    });
   await ctx.deps.store.accounts.update(account.userId, {
     language: chosen.language,
     voice: chosen.voice,

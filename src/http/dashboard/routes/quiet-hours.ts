@@ -4,7 +4,8 @@ import type { H3 } from 'h3';
 import { z } from 'zod';
 import { QUIET_MODES } from '../../../core/quiet-delivery.js';
 import { formatQuietWindows, isTimeZone, parseQuietWindows } from '../../../core/quiet-hours.js';
-import { formRoute, invalidForm, type DashboardContext } from '../context.js';
+import { formRoute, type DashboardContext } from '../context.js';
+import { overviewWithError, showInForm } from './form-error.js';
 import { redirectTo } from '../respond.js';
 
 const quietForm = z.object({
@@ -18,25 +19,31 @@ const quietForm = z.object({
 export function mountQuietHoursRoute(app: H3, ctx: DashboardContext): void {
   app.post(
     '/dashboard/quiet-hours',
-    formRoute(ctx, quietForm, async (_event, { account, viewer }, data) => {
-      let quietHours = '';
-      if (data.quiet_hours.trim() !== '') {
-        const parsed = parseQuietWindows(data.quiet_hours);
-        if (!parsed.ok) return invalidForm(parsed.error, viewer);
-        quietHours = formatQuietWindows(parsed.value);
-      }
-      await ctx.deps.store.accounts.update(account.userId, {
-        quietHours,
-        timeZone: data.time_zone,
-        quietMode: data.quiet_mode,
-      });
-      ctx.deps.logger.info('dashboard: quiet hours changed', {
-        user_id: account.userId,
-        quiet_hours: quietHours,
-        time_zone: data.time_zone,
-        quiet_mode: data.quiet_mode,
-      });
-      return redirectTo('/?notice=quiet');
-    }),
+    formRoute(
+      ctx,
+      quietForm,
+      async (_event, who, data) => {
+        const { account } = who;
+        let quietHours = '';
+        if (data.quiet_hours.trim() !== '') {
+          const parsed = parseQuietWindows(data.quiet_hours);
+          if (!parsed.ok) return overviewWithError(ctx, who, { form: 'quiet', reason: parsed.error, values: data });
+          quietHours = formatQuietWindows(parsed.value);
+        }
+        await ctx.deps.store.accounts.update(account.userId, {
+          quietHours,
+          timeZone: data.time_zone,
+          quietMode: data.quiet_mode,
+        });
+        ctx.deps.logger.info('dashboard: quiet hours changed', {
+          user_id: account.userId,
+          quiet_hours: quietHours,
+          time_zone: data.time_zone,
+          quiet_mode: data.quiet_mode,
+        });
+        return redirectTo('/?notice=quiet');
+      },
+      showInForm(ctx, 'quiet'),
+    ),
   );
 }
