@@ -290,8 +290,8 @@ function contactSection(model: OverviewModel): SafeHtml {
   }
   return html`<section class="card switch" aria-labelledby="contact-title">
   <h3 id="contact-title">Save ringhook's number</h3>
-  <p>Your alerts come from <strong class="mono" id="caller-id">${model.callerId}</strong>. <span class="hint">${why}</span></p>
-  ${ringAgainLine(model)}
+  <div><p>Your alerts come from <strong class="mono" id="caller-id">${model.callerId}</strong>. <span class="hint">${why}</span></p>
+  ${ringAgainLine(model)}</div>
   <a class="button secondary" href="/dashboard/contact.vcf" download="ringhook-alerts.vcf">Download the contact card</a>
 </section>`;
 }
