@@ -1,5 +1,6 @@
 // Listeners: HTTPS (listhen) for everyone, and an optional plain-HTTP port that answers
 // "HTTPS is required" to everybody except trusted reverse proxies that say X-Forwarded-Proto: https.
+import { answerPlainHttpOnTls } from './plain-on-tls.js';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Server as TlsServer } from 'node:tls';
@@ -168,6 +169,7 @@ async function listenOn(
     deepenBacklog(listener.server as Server);
     hardenTimeouts(listener.server as Server);
     answerClientErrors(listener.server as Server);
+    if (options.https) answerPlainHttpOnTls(listener.server as TlsServer);
     guard.attach(listener.server as Server, options.https !== false);
     return listener;
   } catch (error) {
