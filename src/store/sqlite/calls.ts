@@ -14,6 +14,7 @@ import {
   type Plan,
 } from '../../core/limits.js';
 import { withBusyTimeout, type Db } from './connect.js';
+import { KnownAccepts, nextGroup } from '../../core/group-commit.js';
 import type {
   AcceptResult,
   CallKind,
@@ -69,6 +70,8 @@ type GroupResult = AcceptResult | null;
 /** A write waiting for the next group commit; `write` runs inside it, in a savepoint of its own. */
 interface PendingWrite {
   write: () => GroupResult;
+  /** An accept's account: its accepted time is noted once committed. */
+  accepting?: string;
   resolve: (result: GroupResult) => void;
   reject: (error: unknown) => void;
 }
@@ -81,6 +84,10 @@ export class SqliteCallStore implements CallRepo {
   private readonly rejectTx: (rejected: RejectedAlert) => null;
   private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
   private pending: PendingWrite[] = [];
+  /** This process's committed accepts: a burst refusal is decided from them without a commit. */
+  private readonly known = new KnownAccepts();
+  /** The accounts whose refusals the group in progress wrote: their oldest are trimmed once, at its end. */
+  private trimAfterGroup: Set<string> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -118,6 +125,7 @@ export class SqliteCallStore implements CallRepo {
       const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
+        if (decision.limit === 'burst') this.known.learn(userId, recent);
         const rejectionId = newCallId();
         this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
         return { accepted: false, decision, callId: rejectionId };
@@ -135,15 +143,22 @@ export class SqliteCallStore implements CallRepo {
       return null;
     });
     // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
-    const manyTx = db.transaction((jobs: PendingWrite[]) =>
-      jobs.map((j) => {
-        try {
-          return j.write();
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
+    const manyTx = db.transaction((jobs: PendingWrite[]) => {
+      this.trimAfterGroup = new Set();
+      try {
+        const results = jobs.map((j) => {
+          try {
+            return j.write();
+          } catch (error) {
+            return { error };
+          }
+        });
+        for (const userId of this.trimAfterGroup) this.trimRejections(userId);
+        return results;
+      } finally {
+        this.trimAfterGroup = null;
+      }
+    });
     this.writeMany = (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
   }
 
@@ -153,7 +168,23 @@ export class SqliteCallStore implements CallRepo {
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
    */
   accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult> {
-    return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe)) as Promise<AcceptResult>;
+    // Over the minute's limit by this process's own accepts: refused without waiting for a commit.
+    // Its history row still goes in the next group commit; nobody waits for it (a refusal promises
+    // nothing to keep). A duplicate is looked for first, so an alert with a dedupe key goes the full way.
+    const now = this.now();
+    const decision = dedupe ? null : this.known.refusal(userId, plan, now);
+    if (decision) {
+      const callId = newCallId();
+      const kept = this.grouped(() => {
+        this.insertRejection(now, limitRejection(userId, alert, decision, callId));
+        return null;
+      });
+      const written = kept.then(() => undefined);
+      // The webhook logs a failure; one that nobody looks at must not end the process.
+      written.catch(() => undefined);
+      return Promise.resolve({ accepted: false, decision, callId, kept: written });
+    }
+    return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe), userId) as Promise<AcceptResult>;
   }
 
   /** recordRejectionNow in the next group commit: a flood of refused requests shares the fsync too. */
@@ -161,16 +192,17 @@ export class SqliteCallStore implements CallRepo {
     await this.grouped(() => this.rejectTx(rejected));
   }
 
-  private grouped(write: () => GroupResult): Promise<GroupResult> {
+  private grouped(write: () => GroupResult, accepting?: string): Promise<GroupResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ write, resolve, reject });
+      this.pending.push({ write, resolve, reject, ...(accepting !== undefined && { accepting }) });
       if (this.pending.length === 1) setImmediate(() => this.flushPending());
     });
   }
 
   private flushPending(): void {
-    const jobs = this.pending;
-    this.pending = [];
+    const { take, more } = nextGroup(this.pending.length);
+    const jobs = this.pending.splice(0, take);
+    if (more) setImmediate(() => this.flushPending());
     let results: Array<GroupResult | { error: unknown }>;
     try {
       results = this.writeMany(jobs);
@@ -181,7 +213,11 @@ export class SqliteCallStore implements CallRepo {
     jobs.forEach((job, i) => {
       const result = results[i]!;
       if (result && 'error' in result) job.reject(result.error);
-      else job.resolve(result);
+      else {
+        if (job.accepting !== undefined && result?.accepted && !('duplicate' in result))
+          this.known.note(job.accepting, result.receivedAt);
+        job.resolve(result);
+      }
     });
   }
 
@@ -208,7 +244,14 @@ export class SqliteCallStore implements CallRepo {
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
     this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), now });
-    this.stmt.trimRejections.run({ user_id: rejected.userId, keep: MAX_REJECTIONS_KEPT });
+    // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
+    // refusals does not walk the kept ones once per refusal.
+    if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);
+    else this.trimRejections(rejected.userId);
+  }
+
+  private trimRejections(userId: string): void {
+    this.stmt.trimRejections.run({ user_id: userId, keep: MAX_REJECTIONS_KEPT });
   }
 
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
