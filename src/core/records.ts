@@ -127,13 +127,7 @@ export type AcceptResult =
   /** A duplicate (core/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
   | { accepted: true; duplicate: true; callId: string; rowId: string; receivedAt: number }
   /** `callId`: the rejection's own row in the history, when one was kept (alerts; the dashboard shows it live). */
-  | {
-      accepted: false;
-      decision: Exclude<LimitDecision, { allowed: true }>;
-      callId?: string;
-      /** Settles when the refusal's row is written, if the answer did not wait for it (SQLite's refusal from known accepts). */
-      kept?: Promise<void>;
-    };
+  | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }>; callId?: string };
 
 /** An alert as the webhook hands it to a store that checks everything in one step (PostgreSQL). */
 export interface AlertToReceive {

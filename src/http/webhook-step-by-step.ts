@@ -54,15 +54,13 @@ export async function receiveStepByStep(
   const key = dedupeKey(account.dedupeSeconds, { idempotencyKey: incoming.idempotencyKey, alert });
   const dedupe = key === null ? undefined : { key, since: dedupeSince(deps.now(), account.dedupeSeconds) };
   const accepted = await deps.store.calls.accept(account.userId, account.plan, alert, dedupe);
-  if (!accepted.accepted) {
-    if (accepted.kept) void accepted.kept.catch((error: unknown) => refusalNotKept(deps, account, error));
+  if (!accepted.accepted)
     return {
       outcome: 'refused',
       account,
       decision: accepted.decision,
       ...(accepted.callId !== undefined && { rowId: accepted.callId }),
     };
-  }
   if ('duplicate' in accepted) return { outcome: 'duplicate', account, rowId: accepted.rowId, callId: accepted.callId };
   return { outcome: 'accepted', account, callId: accepted.callId, alert, announced: false };
 }

@@ -26,6 +26,7 @@ import type {
 import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
 import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
 import type { CallRepo } from '../contract/index.js';
+import type { Logger } from '../../lib/log.js';
 import { decideTestCall, testCallAlert } from '../test-calls.js';
 
 /**
@@ -92,6 +93,8 @@ export class SqliteCallStore implements CallRepo {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    /** Told of a refusal's row that could not be written after its answer was given. */
+    private readonly logger?: Pick<Logger, 'warn'>,
   ) {
     this.stmt = {
       insert: db.prepare(SQL.insert),
@@ -175,14 +178,13 @@ export class SqliteCallStore implements CallRepo {
     const decision = dedupe ? null : this.known.refusal(userId, plan, now);
     if (decision) {
       const callId = newCallId();
-      const kept = this.grouped(() => {
+      this.grouped(() => {
         this.insertRejection(now, limitRejection(userId, alert, decision, callId));
         return null;
-      });
-      const written = kept.then(() => undefined);
-      // The webhook logs a failure; one that nobody looks at must not end the process.
-      written.catch(() => undefined);
-      return Promise.resolve({ accepted: false, decision, callId, kept: written });
+      }).catch((error: unknown) =>
+        this.logger?.warn('a refused alert could not be kept in the history', { user_id: userId, error }),
+      );
+      return Promise.resolve({ accepted: false, decision, callId });
     }
     return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe), userId) as Promise<AcceptResult>;
   }
