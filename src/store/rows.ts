@@ -39,6 +39,8 @@ export interface AccountRow {
   quiet_hours?: string;
   time_zone?: string;
   quiet_mode?: string;
+  /** 1 when the account has a callback URL, read with the account (SQLite); absent where not read. */
+  callback_on?: number;
   created_at: number;
   updated_at: number;
   key_created_at: number;
@@ -119,6 +121,7 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,
+    ...(row.callback_on !== undefined && { hasCallback: row.callback_on === 1 }),
   };
 }
 
