@@ -87,6 +87,11 @@ export class SqliteCallStore implements CallRepo {
   private pending: PendingWrite[] = [];
   /** This process's committed accepts: a burst refusal is decided from them without a commit. */
   private readonly known = new KnownAccepts();
+  /**
+   * Accept times read inside the transaction in progress: they may include alerts of the same
+   * transaction, so they are learnt only once it committed.
+   */
+  private readAccepts: Array<[string, number[]]> = [];
   /** The accounts whose refusals the group in progress wrote: their oldest are trimmed once, at its end. */
   private trimAfterGroup: Set<string> | null = null;
 
@@ -128,7 +133,7 @@ export class SqliteCallStore implements CallRepo {
       const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
-        if (decision.limit === 'burst') this.known.learn(userId, recent);
+        if (decision.limit === 'burst') this.readAccepts.push([userId, recent]);
         const rejectionId = newCallId();
         this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
         return { accepted: false, decision, callId: rejectionId };
@@ -139,7 +144,15 @@ export class SqliteCallStore implements CallRepo {
       this.stmt.countUsage.run(userId, month.key);
       return { accepted: true, callId, receivedAt: now };
     });
-    this.acceptNow = (userId, plan, alert, dedupe) => acceptTx.immediate(userId, plan, alert, dedupe);
+    this.acceptNow = (userId, plan, alert, dedupe) => {
+      try {
+        const result = acceptTx.immediate(userId, plan, alert, dedupe);
+        this.learnReadAccepts();
+        return result;
+      } finally {
+        this.readAccepts = [];
+      }
+    };
     this.acceptTx = acceptTx;
     this.rejectTx = db.transaction((rejected: RejectedAlert) => {
       this.insertRejection(this.now(), rejected);
@@ -208,9 +221,12 @@ export class SqliteCallStore implements CallRepo {
     let results: Array<GroupResult | { error: unknown }>;
     try {
       results = this.writeMany(jobs);
+      this.learnReadAccepts();
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;
+    } finally {
+      this.readAccepts = [];
     }
     jobs.forEach((job, i) => {
       const result = results[i]!;
@@ -221,6 +237,10 @@ export class SqliteCallStore implements CallRepo {
         job.resolve(result);
       }
     });
+  }
+
+  private learnReadAccepts(): void {
+    for (const [userId, times] of this.readAccepts) this.known.learn(userId, times);
   }
 
   private usedInMonth(userId: string, monthKey: string): number {
