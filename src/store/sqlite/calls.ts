@@ -158,6 +158,11 @@ export class SqliteCallStore implements CallRepo {
       this.insertRejection(this.now(), rejected);
       return null;
     });
+    this.writeMany = this.groupWriter(db);
+  }
+
+  /** One transaction for a group's writes, each in a savepoint of its own; the refusals' trims once, at its end. */
+  private groupWriter(db: Db): (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }> {
     // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
     const manyTx = db.transaction((jobs: PendingWrite[]) => {
       this.trimAfterGroup = new Set();
@@ -175,7 +180,7 @@ export class SqliteCallStore implements CallRepo {
         this.trimAfterGroup = null;
       }
     });
-    this.writeMany = (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
+    return (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
   }
 
   /**
