@@ -26,7 +26,10 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
   // The refusals' accounts: the last 100 (the other loads take accounts from the first on).
   const fewLines = fs.readFileSync(accountsFile, 'utf8').trim().split('\n').slice(-100);
   const fewFile = path.join(dataDir, 'accounts-100.txt');
+  // The other loads' accounts: all but those.
+  const manyFile = path.join(dataDir, 'accounts-many.txt');
   fs.writeFileSync(fewFile, `${fewLines.join('\n')}\n`);
+  fs.writeFileSync(manyFile, `${fs.readFileSync(accountsFile, 'utf8').trim().split('\n').slice(0, -100).join('\n')}\n`);
   const certFile = path.join(dataDir, 'tls', 'self-signed-cert.pem');
   const keyFile = path.join(dataDir, 'tls', 'self-signed-key.pem');
 
@@ -69,7 +72,7 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
     const common = { ca: server.cert, warmupMs: 500, pid: server.pid };
     const accepted = await loadRun(server.url, {
       ...common,
-      accountsFile,
+      accountsFile: manyFile,
       cursor,
       mode: 'max',
       durationMs: 3000,
@@ -78,7 +81,7 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
     });
     const steady = await loadRun(server.url, {
       ...common,
-      accountsFile,
+      accountsFile: manyFile,
       cursor,
       mode: 'rate',
       rate: 200,
