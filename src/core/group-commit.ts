@@ -44,11 +44,14 @@ export class KnownAccepts {
     else this.times.set(userId, [at]);
   }
 
-  /** Times read from the database inside a commit (they are all committed accepts). */
+  /**
+   * The newest accept times read from the database inside a transaction, once it committed: they
+   * replace what was known (the read saw every committed accept, and this process's own before it).
+   * Replaced, not merged: an alert known twice would count twice; one left out only sends the next
+   * alert the full way. Equal times are distinct alerts (a group's accepts share a millisecond).
+   */
   learn(userId: string, times: readonly number[]): void {
-    const kept = new Set(this.times.get(userId) ?? []);
-    for (const t of times) kept.add(t);
-    this.times.set(userId, [...kept]);
+    this.times.set(userId, [...times]);
   }
 
   /**

@@ -54,6 +54,24 @@ describe('known accepts', () => {
     expect(known.size).toBe(0);
   });
 
+  it('count alerts accepted in the same millisecond apart (a group shares one), read or noted', () => {
+    const known = new KnownAccepts();
+    known.learn('u1', Array(10).fill(now - 1000));
+    expect(known.refusal('u1', 'premium', now)).toMatchObject({ limit: 'burst' });
+    for (let i = 0; i < 10; i++) known.note('u2', now - 1000);
+    expect(known.refusal('u2', 'premium', now)).toMatchObject({ limit: 'burst' });
+  });
+
+  it('never count an alert twice: what a commit read replaces what was noted', () => {
+    const known = new KnownAccepts();
+    const times = Array.from({ length: 5 }, (_, i) => now - 10_000 + i);
+    for (const t of times) known.note('u1', t);
+    known.learn('u1', times);
+    for (let i = 0; i < 4; i++) known.note('u1', now - 100);
+    // 5 read + 4 noted since: 9, one short of the limit.
+    expect(known.refusal('u1', 'premium', now)).toBeNull();
+  });
+
   it('learn the times read inside a commit, once each', () => {
     const known = new KnownAccepts();
     const times = Array.from({ length: 10 }, (_, i) => now - 10_000 + i);

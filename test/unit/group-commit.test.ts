@@ -66,6 +66,20 @@ describe('group commit', () => {
     expect(count(db, 'SELECT count(*) FROM calls WHERE call_id = ?', refused.callId)).toBe(1);
   });
 
+  it('counts each accepted alert once when a group both accepts and refuses for one account (no wrong 429 later)', async () => {
+    const { accounts, calls, clock } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    const send = (n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => calls.accept(a.userId, 'premium', textAlert(`a${i}`))));
+    expect((await send(5)).every((r) => r.accepted)).toBe(true);
+    clock.advance(30_000);
+    // One group: 5 accepted, then the 11th of the minute refused (its read sees the group's own 5).
+    expect((await send(6)).map((r) => r.accepted)).toEqual([true, true, true, true, true, false]);
+    // The first 5 have left the window: 5 in it, room for 5 more.
+    clock.advance(31_000);
+    expect((await send(5)).every((r) => r.accepted)).toBe(true);
+  });
+
   it('keeps only the newest refusals of an account when a group writes many (trimmed once, at its end)', async () => {
     const { db, accounts, calls } = openStoresAt('2026-11-10T10:00:00Z');
     const a = createAccount(accounts, { plan: 'premium' });

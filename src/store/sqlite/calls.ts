@@ -226,6 +226,18 @@ export class SqliteCallStore implements CallRepo {
     let results: Array<GroupResult | { error: unknown }>;
     try {
       results = this.writeMany(jobs);
+      jobs.forEach((job, i) => {
+        const result = results[i]!;
+        if (
+          job.accepting !== undefined &&
+          result &&
+          'accepted' in result &&
+          result.accepted &&
+          !('duplicate' in result)
+        )
+          this.known.note(job.accepting, result.receivedAt);
+      });
+      // After the notes: what was read replaces them (it already holds the group's accepts read before it).
       this.learnReadAccepts();
     } catch (error) {
       for (const job of jobs) job.reject(error);
@@ -236,11 +248,7 @@ export class SqliteCallStore implements CallRepo {
     jobs.forEach((job, i) => {
       const result = results[i]!;
       if (result && 'error' in result) job.reject(result.error);
-      else {
-        if (job.accepting !== undefined && result?.accepted && !('duplicate' in result))
-          this.known.note(job.accepting, result.receivedAt);
-        job.resolve(result);
-      }
+      else job.resolve(result);
     });
   }
 
