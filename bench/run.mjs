@@ -10,6 +10,7 @@ import { runTelephonyBench } from './telephony.mjs';
 import { runBurstBench } from './burst.mjs';
 import { runClusterBench } from './cluster.mjs';
 import { buildModel } from './model.mjs';
+import { runSameJobBench } from './same-job.mjs';
 import { writeSummary } from './summary.mjs';
 
 const only = process.argv.slice(2);
@@ -45,6 +46,8 @@ if (only.includes('cluster')) {
   writeResult('cluster', cluster);
   writeResult('model', buildModel(cluster));
 }
+// Not in the default run (~2 minutes): ringhook against the same-job minimal server, interleaved (#58).
+if (only.includes('same-job')) await runSameJobBench();
 const seconds = Math.round((Date.now() - started) / 1000);
 fs.writeFileSync(
   path.join(RESULTS_DIR, 'run.json'),

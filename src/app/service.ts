@@ -221,6 +221,7 @@ function serviceListener(config: Config, parts: ServiceParts): ReturnType<typeof
         status: 'queued',
         at: now(),
         ...(queued.announced && { announced: true }),
+        ...(queued.account.hasCallback === false && { noCallback: true }),
       });
       telephony?.enqueue(queued);
     },

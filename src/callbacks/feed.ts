@@ -18,7 +18,8 @@ export interface FeedDeps {
 export function startCallbackFeed(deps: FeedDeps): { stop(): Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   const unsubscribe = deps.events.subscribe((change) => {
-    if (change.remote || change.status === 'dialing' || change.status === 'refused') return;
+    // An account without a callback URL costs its alerts nothing here: no read, no outbox row.
+    if (change.remote || change.noCallback || change.status === 'dialing' || change.status === 'refused') return;
     chain = chain.then(() =>
       addEvents(deps, change).catch((error: Error) =>
         deps.logger.error('could not keep a status callback', { call_id: change.callId, error }),

@@ -40,6 +40,11 @@ export interface Account {
   createdAt: number;
   updatedAt: number;
   keyCreatedAt: number;
+  /**
+   * Whether the account has a status callback URL, when the store read it with the account (SQLite
+   * does): false spares the callback feed a read for each of its alerts. Absent: not known.
+   */
+  hasCallback?: boolean;
 }
 
 /** E.164: a plus, a country code that does not start with 0, at most 15 digits in all. */

@@ -12,6 +12,8 @@ export interface CallChange {
   remote?: boolean;
   /** Already told to the other nodes by the write that made it (PostgreSQL's webhook function notifies at its commit). */
   announced?: boolean;
+  /** The account had no callback URL when the alert was accepted (read with the account): the callback feed need not look. */
+  noCallback?: boolean;
 }
 
 export class CallEvents extends EventBus<CallChange> {}

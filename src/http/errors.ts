@@ -39,17 +39,29 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-/** An error meant for the client: status, stable code and a precise message. */
+/**
+ * An error meant for the client: status, stable code and a precise message. It carries no stack:
+ * it is an answer, not a fault, and a flood of refusals should not pay for capturing one each.
+ */
 export class ApiError extends Error {
   readonly status: number;
+  readonly code: ErrorCode;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string = ERROR_CATALOGUE[code].message,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
   ) {
+    const traceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = traceLimit;
     this.name = 'ApiError';
+    this.code = code;
+    this.extra = extra;
+    this.headers = headers;
     this.status = ERROR_CATALOGUE[code].status;
   }
 

@@ -18,7 +18,7 @@ import type { WebhookCredentials } from '../core/webhook-path.js';
 import type { Verdict, WebhookDeps } from './webhook-outcome.js';
 import type { IncomingAlert } from './webhook-request.js';
 
-type StepDeps = Pick<WebhookDeps, 'store' | 'now'>;
+type StepDeps = Pick<WebhookDeps, 'store' | 'now' | 'logger'>;
 
 /** A POST with credentials decided over the store's single steps; `server`: the server's allowed sources. */
 export async function receiveStepByStep(
@@ -33,20 +33,20 @@ export async function receiveStepByStep(
   const reject = (status: RejectionStatus, error: string, excerpt = '') =>
     keepRefusal(deps, account, status, error, excerpt);
   if (!receivesCalls(account))
-    return { outcome: 'suspended', account, rowId: await reject('suspended', 'account suspended') };
+    return { outcome: 'suspended', account, rowId: reject('suspended', 'account suspended') };
 
   // The account's own rule is read only when it narrows anything (most say "any").
   if (!(server.any && account.webhookSources === 'any')) {
     const refusal = refusingRule(incoming.address, server, parseSourceRule(account.webhookSources));
     if (refusal) {
-      const rowId = await reject('source_not_allowed', sourceRefusalReason(incoming.address, refusal.rule));
+      const rowId = reject('source_not_allowed', sourceRefusalReason(incoming.address, refusal.rule));
       return { outcome: 'source_not_allowed', account, rowId, says: sourceRefusal(refusal) };
     }
   }
 
   const payload = await incoming.payload();
   if (!payload.ok) {
-    const rowId = await reject('invalid_payload', payload.error.message, payload.excerpt);
+    const rowId = reject('invalid_payload', payload.error.message, payload.excerpt);
     return { outcome: 'invalid', account, rowId, error: payload.error };
   }
 
@@ -65,15 +65,25 @@ export async function receiveStepByStep(
   return { outcome: 'accepted', account, callId: accepted.callId, alert, announced: false };
 }
 
-/** A refusal kept in the account's history; its row's id, for the live history. */
-async function keepRefusal(
+/**
+ * A refusal kept in the account's history; its row's id, for the live history. The answer does not
+ * wait for the row's commit (a refusal promises nothing to keep): it goes in the next group commit,
+ * before this process reads another request, and a write that fails is logged.
+ */
+function keepRefusal(
   deps: StepDeps,
   account: Account,
   status: RejectionStatus,
   error: string,
   excerpt: string,
-): Promise<string> {
+): string {
   const rowId = newCallId();
-  await deps.store.calls.recordRejection({ callId: rowId, userId: account.userId, status, error, excerpt });
+  void Promise.resolve(
+    deps.store.calls.recordRejection({ callId: rowId, userId: account.userId, status, error, excerpt }),
+  ).catch((failure: unknown) => refusalNotKept(deps, account, failure));
   return rowId;
+}
+
+function refusalNotKept(deps: StepDeps, account: Account, error: unknown): void {
+  deps.logger.warn('a refused alert could not be kept in the history', { user_id: account.userId, error });
 }

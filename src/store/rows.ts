@@ -43,6 +43,8 @@ export interface AccountRow {
   /** Absent in a row of schema 16 or older. */
   ring_again?: number;
   ring_again_after?: number;
+  /** 1 when the account has a callback URL, read with the account (SQLite); absent where not read. */
+  callback_on?: number;
   created_at: number;
   updated_at: number;
   key_created_at: number;
@@ -131,6 +133,7 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,
+    ...(row.callback_on !== undefined && { hasCallback: row.callback_on === 1 }),
   };
 }
 

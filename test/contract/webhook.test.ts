@@ -647,6 +647,31 @@ for (const storeKind of STORE_KINDS) {
         expect((await t.post(hookPath(accounts[0]!), 'after', { 'content-type': 'text/plain' })).status).toBe(200);
       }, 60_000);
 
+      it("a refusal waits for no commit: 403 and 429 while another process holds SQLite's write lock, an accept 503", async () => {
+        if (kind !== 'sqlite') return; // PostgreSQL decides every alert in its one round trip.
+        const suspended = await createAccount();
+        await t.service.stores.accounts.update(suspended.userId, { status: 'suspended' });
+        const busy = await createAccount();
+        t.clock.set('2026-11-10T10:00:00Z');
+        for (let i = 0; i < 10; i++)
+          expect((await t.post(hookPath(busy), `alert ${i}`, { 'content-type': 'text/plain' })).status).toBe(200);
+        const fresh = await createAccount();
+        const lock = await holdWriteLock(t.config.dbFile, 6000);
+        try {
+          const refused = await t.post(hookPath(suspended), 'hello', { 'content-type': 'text/plain' });
+          expect([refused.status, refused.json.code]).toEqual([403, 'account_suspended']);
+          const limited = await t.post(hookPath(busy), 'one too many', { 'content-type': 'text/plain' });
+          expect([limited.status, limited.json.code]).toEqual([429, 'rate_limited']);
+          const accept = await t.post(hookPath(fresh), 'hello', { 'content-type': 'text/plain' });
+          expect([accept.status, accept.json.code]).toEqual([503, 'unavailable']);
+        } finally {
+          await lock.released;
+        }
+        // The refusals' rows could not be written while the lock was held: said at warn, nothing at error.
+        expect(t.takeErrorLogs()).toEqual([]);
+        t.clock.set('2026-11-22T14:00:00Z');
+      }, 30_000);
+
       it('500 when the store fails otherwise, logged without the api_key', async () => {
         const calls = t.service.stores.calls;
         const original = { accept: calls.accept, receiveAlert: calls.receiveAlert };

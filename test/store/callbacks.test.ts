@@ -5,7 +5,11 @@ import { describe, expect, test } from 'vitest';
 import type { NewDelivery } from '../../src/core/callback-records.js';
 import type { Store } from '../../src/store/contract/index.js';
 import { SecretBox } from '../../src/store/secret-box.js';
+import { CallEvents } from '../../src/core/call-events.js';
+import { startCallbackFeed } from '../../src/callbacks/feed.js';
+import { createLogger } from '../../src/lib/log.js';
 import { createAccount } from '../helpers/accounts.js';
+import { textAlert } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';
 
 let counter = 0;
@@ -69,6 +73,52 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
     // Sealed with the secret key: another key cannot open it.
     const other = await db.open({ secrets: new SecretBox(Buffer.alloc(32, 7), 'another key'), checkKey: false });
     await expect(Promise.resolve().then(() => other.callbacks.settings(userId))).rejects.toThrow();
+  });
+
+  test('an account without a callback URL costs its alerts no read and no outbox row (SQLite reads it with the account)', async () => {
+    const db = await stores.fresh();
+    const store = await db.open();
+    const account = await createAccount(store.accounts);
+    const withUrl = await createAccount(store.accounts);
+    await store.callbacks.configure(withUrl.userId, { url: 'https://a.example/hook', secret: 'whsec_a' });
+    const read = async (a: typeof account) => (await store.accounts.authenticate(a.userId, a.apiKey))!;
+    if (kind === 'sqlite') {
+      expect((await read(account)).hasCallback).toBe(false);
+      expect((await read(withUrl)).hasCallback).toBe(true);
+      await store.callbacks.turnOff(withUrl.userId, 'the receiver answered 410', 1);
+      expect((await read(withUrl)).hasCallback).toBe(false);
+      await store.callbacks.configure(withUrl.userId, { url: 'https://a.example/hook' });
+    } else expect((await read(account)).hasCallback).toBeUndefined();
+
+    // The feed on the real store, its settings read counted.
+    const events = new CallEvents();
+    let reads = 0;
+    const settings = store.callbacks.settings.bind(store.callbacks);
+    const counted = Object.assign(Object.create(store.callbacks) as typeof store.callbacks, {
+      settings: (userId: string) => {
+        reads++;
+        return settings(userId);
+      },
+    });
+    let added = 0;
+    const feed = startCallbackFeed({
+      store: { calls: store.calls, callbacks: counted },
+      events,
+      logger: createLogger({ level: 'error' }),
+      now: () => 1_000,
+      onAdded: () => added++,
+    });
+    const accepted = await store.calls.accept(account.userId, 'premium', textAlert('hi'));
+    if (!accepted.accepted) throw new Error('refused');
+    events.emit({ callId: accepted.callId, userId: account.userId, status: 'queued', at: 1_000, noCallback: true });
+    const other = await store.calls.accept(withUrl.userId, 'premium', textAlert('hi'));
+    if (!other.accepted) throw new Error('refused');
+    events.emit({ callId: other.callId, userId: withUrl.userId, status: 'queued', at: 1_000 });
+    await feed.stop();
+    expect(reads).toBe(1);
+    expect(added).toBe(1);
+    expect((await store.callbacks.recent(account.userId, 10)).length).toBe(0);
+    expect((await store.callbacks.recent(withUrl.userId, 10)).map((d) => d.type)).toEqual(['call.queued']);
   });
 
   test('the outbox: an event kept once, a call in order, each claim its own, a lost lease taken over', async () => {

@@ -45,6 +45,8 @@ describe('SqliteAccountStore', () => {
       createdAt: clock.now(),
       updatedAt: clock.now(),
       keyCreatedAt: clock.now(),
+      // Read with the account: no callback URL (the callback feed looks for none of its alerts).
+      hasCallback: false,
     });
     const b = newAccount();
     expect(b.userId).not.toBe(a.userId);

@@ -4,6 +4,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBusyError } from '../../src/store/unavailable.js';
+import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
+import { MAX_GROUP } from '../../src/core/group-commit.js';
 import { createAccount } from '../helpers/accounts.js';
 import { count, openStoresAt, raw, textAlert, tmp, useTempDatabases } from '../helpers/database.js';
 
@@ -40,5 +42,80 @@ describe('group commit', () => {
     other.exec('ROLLBACK');
     expect(settled.map((s) => s.status === 'rejected' && isBusyError(s.reason))).toEqual([true, true]);
     expect(rowsOf(db, a.userId, 0) + rowsOf(db, a.userId, 1)).toBe(0);
+  });
+
+  it('refuses an alert over the minute from the accepts it committed, without the write lock, and keeps its row in the next commit', async () => {
+    const { db, accounts, calls, clock } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    for (let i = 0; i < 10; i++) {
+      clock.advance(100);
+      expect((await calls.accept(a.userId, 'premium', textAlert(`alert ${i}`))).accepted).toBe(true);
+    }
+    // Another process holds the write lock: the full check would wait for it and fail busy (a 503).
+    const other = raw(path.join(tmp, 'ringhook.db'));
+    other.exec('BEGIN IMMEDIATE');
+    // Answered before the next commit is tried: the lock is still held when the answer comes.
+    const refused = await calls.accept(a.userId, 'premium', textAlert('one too many'));
+    other.exec('ROLLBACK');
+    expect(refused).toMatchObject({ accepted: false, decision: { limit: 'burst', perMinute: 10 } });
+    if (refused.accepted) throw new Error('accepted');
+    // Its row is written in the next commit, within this turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(rowsOf(db, a.userId, 1)).toBe(10);
+    expect(rowsOf(db, a.userId, 0)).toBe(1);
+    expect(count(db, 'SELECT count(*) FROM calls WHERE call_id = ?', refused.callId)).toBe(1);
+  });
+
+  it('counts each accepted alert once when a group both accepts and refuses for one account (no wrong 429 later)', async () => {
+    const { accounts, calls, clock } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    const send = (n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => calls.accept(a.userId, 'premium', textAlert(`a${i}`))));
+    expect((await send(5)).every((r) => r.accepted)).toBe(true);
+    clock.advance(30_000);
+    // One group: 5 accepted, then the 11th of the minute refused (its read sees the group's own 5).
+    expect((await send(6)).map((r) => r.accepted)).toEqual([true, true, true, true, true, false]);
+    // The first 5 have left the window: 5 in it, room for 5 more.
+    clock.advance(31_000);
+    expect((await send(5)).every((r) => r.accepted)).toBe(true);
+  });
+
+  it('keeps only the newest refusals of an account when a group writes many (trimmed once, at its end)', async () => {
+    const { db, accounts, calls } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    for (let round = 0; round < 20; round++)
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          calls.recordRejection({
+            userId: a.userId,
+            status: 'invalid_payload',
+            error: 'bad',
+            excerpt: `${round} ${i}`,
+          }),
+        ),
+      );
+    expect(rowsOf(db, a.userId, 0)).toBe(MAX_REJECTIONS_KEPT);
+    const newest = db
+      .prepare('SELECT message FROM calls WHERE user_id = ? ORDER BY id DESC LIMIT 1')
+      .pluck()
+      .get(a.userId);
+    expect(newest).toBe('19 59');
+  });
+
+  it('commits at most MAX_GROUP writes at once; the rest follow in the next commit, each answered after its own', async () => {
+    const { db, accounts, calls } = openStoresAt('2026-11-10T10:00:00Z');
+    const users = Array.from({ length: 10 }, () => createAccount(accounts, { plan: 'premium' }));
+    const total = MAX_GROUP + 36;
+    // What is on disk when each caller is answered.
+    const seen = await Promise.all(
+      Array.from({ length: total }, (_, i) =>
+        calls.accept(users[i % 10]!.userId, 'premium', textAlert(`alert ${i}`)).then((r) => {
+          expect(count(db, 'SELECT count(*) FROM calls WHERE call_id = ?', r.callId)).toBe(1);
+          return count(db, 'SELECT count(*) FROM calls');
+        }),
+      ),
+    );
+    expect(seen.slice(0, MAX_GROUP)).toEqual(Array(MAX_GROUP).fill(MAX_GROUP));
+    expect(seen.slice(MAX_GROUP)).toEqual(Array(total - MAX_GROUP).fill(total));
   });
 });

@@ -18,15 +18,18 @@ import {
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { AccountRepo } from '../contract/index.js';
 
+// The account with whether it has a callback URL: read once, with it (the callback feed needs no read of its own).
+const COLUMNS = `${ACCOUNT_COLUMNS}, EXISTS (SELECT 1 FROM callback_settings c WHERE c.user_id = accounts.user_id AND c.url IS NOT NULL) AS callback_on`;
+
 const SQL = {
   insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, created_at, updated_at, key_created_at)
            VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @dedupe_seconds, @webhook_sources, @quiet_hours, @time_zone, @quiet_mode, @ring_again, @ring_again_after, @now, @now, @now)`,
-  get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ?`,
+  get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = ?`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
   credentials:
     'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
-  list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
+  list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
   update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, dedupe_seconds = @dedupe_seconds, webhook_sources = @webhook_sources, quiet_hours = @quiet_hours, time_zone = @time_zone, quiet_mode = @quiet_mode, ring_again = @ring_again, ring_again_after = @ring_again_after, updated_at = @now
            WHERE user_id = @user_id`,

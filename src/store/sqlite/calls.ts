@@ -14,6 +14,7 @@ import {
   type Plan,
 } from '../../core/limits.js';
 import { withBusyTimeout, type Db } from './connect.js';
+import { KnownAccepts, nextGroup } from '../../core/group-commit.js';
 import type {
   AcceptResult,
   CallKind,
@@ -25,6 +26,7 @@ import type {
 import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
 import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
 import type { CallRepo } from '../contract/index.js';
+import type { Logger } from '../../lib/log.js';
 import { decideTestCall, testCallAlert } from '../test-calls.js';
 
 /**
@@ -69,6 +71,8 @@ type GroupResult = AcceptResult | null;
 /** A write waiting for the next group commit; `write` runs inside it, in a savepoint of its own. */
 interface PendingWrite {
   write: () => GroupResult;
+  /** An accept's account: its accepted time is noted once committed. */
+  accepting?: string;
   resolve: (result: GroupResult) => void;
   reject: (error: unknown) => void;
 }
@@ -81,10 +85,21 @@ export class SqliteCallStore implements CallRepo {
   private readonly rejectTx: (rejected: RejectedAlert) => null;
   private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
   private pending: PendingWrite[] = [];
+  /** This process's committed accepts: a burst refusal is decided from them without a commit. */
+  private readonly known = new KnownAccepts();
+  /**
+   * Accept times read inside the transaction in progress: they may include alerts of the same
+   * transaction, so they are learnt only once it committed.
+   */
+  private readAccepts: Array<[string, number[]]> = [];
+  /** The accounts whose refusals the group in progress wrote: their oldest are trimmed once, at its end. */
+  private trimAfterGroup: Set<string> | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    /** Told of a refusal's row that could not be written after its answer was given. */
+    private readonly logger?: Pick<Logger, 'warn'>,
   ) {
     this.stmt = {
       insert: db.prepare(SQL.insert),
@@ -118,6 +133,7 @@ export class SqliteCallStore implements CallRepo {
       const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
       const decision = decideLimits(plan, now, used, recent);
       if (!decision.allowed) {
+        if (decision.limit === 'burst') this.readAccepts.push([userId, recent]);
         const rejectionId = newCallId();
         this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
         return { accepted: false, decision, callId: rejectionId };
@@ -128,23 +144,43 @@ export class SqliteCallStore implements CallRepo {
       this.stmt.countUsage.run(userId, month.key);
       return { accepted: true, callId, receivedAt: now };
     });
-    this.acceptNow = (userId, plan, alert, dedupe) => acceptTx.immediate(userId, plan, alert, dedupe);
+    this.acceptNow = (userId, plan, alert, dedupe) => {
+      try {
+        const result = acceptTx.immediate(userId, plan, alert, dedupe);
+        this.learnReadAccepts();
+        return result;
+      } finally {
+        this.readAccepts = [];
+      }
+    };
     this.acceptTx = acceptTx;
     this.rejectTx = db.transaction((rejected: RejectedAlert) => {
       this.insertRejection(this.now(), rejected);
       return null;
     });
+    this.writeMany = this.groupWriter(db);
+  }
+
+  /** One transaction for a group's writes, each in a savepoint of its own; the refusals' trims once, at its end. */
+  private groupWriter(db: Db): (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }> {
     // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
-    const manyTx = db.transaction((jobs: PendingWrite[]) =>
-      jobs.map((j) => {
-        try {
-          return j.write();
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
-    this.writeMany = (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
+    const manyTx = db.transaction((jobs: PendingWrite[]) => {
+      this.trimAfterGroup = new Set();
+      try {
+        const results = jobs.map((j) => {
+          try {
+            return j.write();
+          } catch (error) {
+            return { error };
+          }
+        });
+        for (const userId of this.trimAfterGroup) this.trimRejections(userId);
+        return results;
+      } finally {
+        this.trimAfterGroup = null;
+      }
+    });
+    return (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
   }
 
   /**
@@ -153,7 +189,22 @@ export class SqliteCallStore implements CallRepo {
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
    */
   accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult> {
-    return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe)) as Promise<AcceptResult>;
+    // Over the minute's limit by this process's own accepts: refused without waiting for a commit.
+    // Its history row still goes in the next group commit; nobody waits for it (a refusal promises
+    // nothing to keep). A duplicate is looked for first, so an alert with a dedupe key goes the full way.
+    const now = this.now();
+    const decision = dedupe ? null : this.known.refusal(userId, plan, now);
+    if (decision) {
+      const callId = newCallId();
+      this.grouped(() => {
+        this.insertRejection(now, limitRejection(userId, alert, decision, callId));
+        return null;
+      }).catch((error: unknown) =>
+        this.logger?.warn('a refused alert could not be kept in the history', { user_id: userId, error }),
+      );
+      return Promise.resolve({ accepted: false, decision, callId });
+    }
+    return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe), userId) as Promise<AcceptResult>;
   }
 
   /** recordRejectionNow in the next group commit: a flood of refused requests shares the fsync too. */
@@ -161,28 +212,48 @@ export class SqliteCallStore implements CallRepo {
     await this.grouped(() => this.rejectTx(rejected));
   }
 
-  private grouped(write: () => GroupResult): Promise<GroupResult> {
+  private grouped(write: () => GroupResult, accepting?: string): Promise<GroupResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ write, resolve, reject });
+      this.pending.push({ write, resolve, reject, ...(accepting !== undefined && { accepting }) });
       if (this.pending.length === 1) setImmediate(() => this.flushPending());
     });
   }
 
   private flushPending(): void {
-    const jobs = this.pending;
-    this.pending = [];
+    const { take, more } = nextGroup(this.pending.length);
+    const jobs = this.pending.splice(0, take);
+    if (more) setImmediate(() => this.flushPending());
     let results: Array<GroupResult | { error: unknown }>;
     try {
       results = this.writeMany(jobs);
+      jobs.forEach((job, i) => {
+        const result = results[i]!;
+        if (
+          job.accepting !== undefined &&
+          result &&
+          'accepted' in result &&
+          result.accepted &&
+          !('duplicate' in result)
+        )
+          this.known.note(job.accepting, result.receivedAt);
+      });
+      // After the notes: what was read replaces them (it already holds the group's accepts read before it).
+      this.learnReadAccepts();
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return;
+    } finally {
+      this.readAccepts = [];
     }
     jobs.forEach((job, i) => {
       const result = results[i]!;
       if (result && 'error' in result) job.reject(result.error);
       else job.resolve(result);
     });
+  }
+
+  private learnReadAccepts(): void {
+    for (const [userId, times] of this.readAccepts) this.known.learn(userId, times);
   }
 
   private usedInMonth(userId: string, monthKey: string): number {
@@ -208,7 +279,14 @@ export class SqliteCallStore implements CallRepo {
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
     this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), now });
-    this.stmt.trimRejections.run({ user_id: rejected.userId, keep: MAX_REJECTIONS_KEPT });
+    // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
+    // refusals does not walk the kept ones once per refusal.
+    if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);
+    else this.trimRejections(rejected.userId);
+  }
+
+  private trimRejections(userId: string): void {
+    this.stmt.trimRejections.run({ user_id: userId, keep: MAX_REJECTIONS_KEPT });
   }
 
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */

@@ -40,7 +40,7 @@ export function sqliteStore(db: Db, options: SqliteStoreOptions): SqliteStore {
   const now = options.now ?? Date.now;
   const stores = {
     accounts: new SqliteAccountStore(db, options.secrets, now, { checkKey: options.checkKey !== false }),
-    calls: new SqliteCallStore(db, now),
+    calls: new SqliteCallStore(db, now, options.logger.child({ component: 'calls' })),
   };
   const checkpointer = options.checkpointInThread ? startCheckpointer(db, options.sync ?? 'full') : null;
   return {

@@ -1,0 +1,163 @@
+// Issue #58: ringhook on SQLite (default configuration, DB_SYNC=full) against the same-job minimal
+// server (bench/lib/minimal-server.mjs: node:https, JSON parse, one fsynced better-sqlite3 insert per
+// alert), and optionally against another build of ringhook (BENCH_BEFORE_ROOT, e.g. the previous
+// commit's tree built beside), in interleaved rounds (the order rotated each round) so that a shared
+// machine's noise hits every set-up alike. Three loads a round:
+//   - accepted: max throughput over 10,000 accounts (every alert accepted), 32 in flight;
+//   - steady: 200 alerts/s open loop over the same accounts (p99 from the scheduled send time);
+//   - refusals: max throughput over 100 accounts with 20 in flight, so that after each account's first
+//     10 alerts of the minute nearly every answer is a 429 (the same-job server inserts every one).
+// Writes bench/results/same-job.json with every round and the medians of the ratios to the minimal
+// server in the same round.   npm run build && node bench/same-job.mjs [rounds]
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { log, round, writeResult } from './lib/common.mjs';
+import { freshDataDir, seedAccounts, startMinimal, startServe } from './lib/ringhook.mjs';
+import { loadRun, WEBHOOK_DEFAULTS } from './webhook.mjs';
+
+/** `rounds` interleaved rounds; `beforeRoot`: another build's tree to run beside (optional). */
+export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BENCH_BEFORE_ROOT } = {}) {
+  const dataDir = freshDataDir('same-job');
+  seedAccounts(dataDir, WEBHOOK_DEFAULTS.accounts);
+  const accountsFile = path.join(dataDir, 'accounts.txt');
+  // The refusals' accounts: the last 100 (the other loads take accounts from the first on).
+  const fewLines = fs.readFileSync(accountsFile, 'utf8').trim().split('\n').slice(-100);
+  const fewFile = path.join(dataDir, 'accounts-100.txt');
+  // The other loads' accounts: all but those.
+  const manyFile = path.join(dataDir, 'accounts-many.txt');
+  fs.writeFileSync(fewFile, `${fewLines.join('\n')}\n`);
+  fs.writeFileSync(manyFile, `${fs.readFileSync(accountsFile, 'utf8').trim().split('\n').slice(0, -100).join('\n')}\n`);
+  const certFile = path.join(dataDir, 'tls', 'self-signed-cert.pem');
+  const keyFile = path.join(dataDir, 'tls', 'self-signed-key.pem');
+
+  // Each set-up on its own copy of the data dir (database, key, certificate), so that one's history
+  // does not slow another's.
+  // The refusals' accounts start each copy with their minute's 10 alerts just accepted, so that every
+  // alert of that load is over the limit (the same-job server inserts them all the same).
+  function copyDir(name) {
+    const dir = freshDataDir(`same-job-${name}`);
+    fs.cpSync(dataDir, dir, { recursive: true, filter: (src) => !/serve\.(lock|log)$|-(wal|shm)$/.test(src) });
+    const db = new Database(path.join(dir, 'ringhook.db'));
+    const insert =
+      db.prepare(`INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, received_at, updated_at)
+                               VALUES (?, ?, 'alert', 1, 'completed', 'earlier', 0, ?, ?)`);
+    const now = Date.now();
+    db.transaction(() => {
+      for (const line of fewLines)
+        for (let i = 0; i < 10; i++)
+          insert.run(`call_seed_${name}_${line.split(' ')[0]}_${i}`, line.split(' ')[0], now, now);
+    })();
+    db.close();
+    return dir;
+  }
+
+  // The first serve writes the certificate every set-up then uses (and migrates the database).
+  {
+    const s = await startServe(dataDir, { env: { RINGHOOK_DB_SYNC: 'full' } });
+    await s.stop();
+  }
+
+  const setups = {
+    ringhook: async () => startServe(copyDir('ringhook'), { env: { RINGHOOK_DB_SYNC: 'full' } }),
+    ...(beforeRoot && {
+      before: async () => startServe(copyDir('before'), { env: { RINGHOOK_DB_SYNC: 'full' }, root: beforeRoot }),
+    }),
+    minimal: async () => ({ ...(await startMinimal(certFile, keyFile, copyDir('minimal'))), cert: certFile }),
+  };
+
+  async function loads(server, cursor) {
+    const common = { ca: server.cert, warmupMs: 500, pid: server.pid };
+    const accepted = await loadRun(server.url, {
+      ...common,
+      accountsFile: manyFile,
+      cursor,
+      mode: 'max',
+      durationMs: 3000,
+      connections: 32,
+      concurrency: 32,
+    });
+    const steady = await loadRun(server.url, {
+      ...common,
+      accountsFile: manyFile,
+      cursor,
+      mode: 'rate',
+      rate: 200,
+      durationMs: 4000,
+      connections: 32,
+      concurrency: 32,
+    });
+    const refusals = await loadRun(server.url, {
+      ...common,
+      accountsFile: fewFile,
+      cursor: { value: 0 },
+      mode: 'max',
+      durationMs: 3000,
+      connections: 20,
+      concurrency: 20,
+    });
+    const pick = (r) => ({
+      answered_per_s: round(Object.values(r.statuses).reduce((a, b) => a + b, 0) / (r.duration_ms / 1000), 1),
+      accepted_per_s: round(r.accepted_per_s, 1),
+      statuses: r.statuses,
+      p50_ms: round(r.latency_ms.p50, 2),
+      p99_ms: round(r.latency_ms.p99, 2),
+      server_cpu_pct: r.server_cpu_pct,
+    });
+    return { accepted: pick(accepted), steady: pick(steady), refusals: pick(refusals) };
+  }
+
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+
+  const results = [];
+  const names = Object.keys(setups);
+  const cursors = Object.fromEntries(names.map((n) => [n, { value: 0 }]));
+  const started = Date.now();
+  for (let r = 0; r < rounds; r++) {
+    const order = names.map((_, i) => names[(i + r) % names.length]);
+    const row = { round: r + 1, load_average: os.loadavg().map((x) => round(x, 1)) };
+    for (const name of order) {
+      const server = await setups[name]();
+      try {
+        row[name] = await loads(server, cursors[name]);
+      } finally {
+        await server.stop();
+      }
+      log(`round ${r + 1} ${name}: ${JSON.stringify(row[name])}`);
+    }
+    results.push(row);
+  }
+
+  const ratio = (name, load, field) =>
+    results.map((row) => round(row[name][load][field] / row.minimal[load][field], 2));
+  const summary = {};
+  for (const name of names.filter((n) => n !== 'minimal')) {
+    summary[name] = {
+      accepted_per_s_vs_minimal: ratio(name, 'accepted', 'accepted_per_s'),
+      refusals_answered_per_s_vs_minimal: ratio(name, 'refusals', 'answered_per_s'),
+      steady_p99_vs_minimal: ratio(name, 'steady', 'p99_ms'),
+      steady_p99_ms: results.map((row) => row[name].steady.p99_ms),
+    };
+    for (const [k, v] of Object.entries(summary[name])) summary[name][`${k}_median`] = median(v);
+  }
+  summary.minimal = { steady_p99_ms: results.map((row) => row.minimal.steady.p99_ms) };
+  const out = {
+    when: new Date(started).toISOString(),
+    minutes: round((Date.now() - started) / 60_000, 1),
+    rounds: results,
+    summary,
+    load_average_at_end: os.loadavg().map((x) => round(x, 1)),
+    cores: os.cpus().length,
+  };
+  writeResult('same-job', out);
+  console.log(JSON.stringify(summary, null, 2));
+  return out;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href)
+  await runSameJobBench({ rounds: Number(process.argv[2] ?? 3) });
