@@ -51,7 +51,10 @@ export function hasPreviousRelease(commit = PREVIOUS_RELEASE): boolean {
 export function buildPreviousRelease(commit = PREVIOUS_RELEASE): string {
   const full = execFileSync('git', ['-C', REPO_ROOT, 'rev-parse', `${commit}^{commit}`], { encoding: 'utf8' }).trim();
   const dir = path.join(os.tmpdir(), `ringhook-release-${full}`);
-  if (fs.existsSync(path.join(dir, '.built'))) return dir;
+  // Built before, and its link to a checkout's node_modules still leads somewhere: the checkout that
+  // built it may have been removed since (/tmp outlives it), and its serve then failed to start.
+  if (fs.existsSync(path.join(dir, '.built')) && fs.existsSync(path.join(dir, 'node_modules', 'typescript')))
+    return dir;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const tar = execFileSync('git', ['-C', REPO_ROOT, 'archive', '--format=tar', full], { maxBuffer: 512 * 1024 * 1024 });
