@@ -252,8 +252,11 @@ describe('test calls and Asterisk faults', () => {
     const phone = await startSipp({ scenario: 'busy', port: trunkPort, calls: 3 });
     const asterisk = t.service.telephony!.asterisk!;
     const restarted = new Promise((resolve) => asterisk.once('ready', resolve));
+    // The alerts are sent once ringhook knows Asterisk is gone: sent before (50 ms after the kill was
+    // too soon on a loaded machine), each is dialed, refused and queued, and rightly dialed twice.
+    const gone = new Promise((resolve) => t.service.telephony!.ari.once('disconnected', resolve));
     process.kill(asterisk.pid!, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 50));
+    await gone;
     // Several calls wait, so they are dialed at the moment the events socket comes back, while
     // the calls of before the drop are reconciled: a new call must not be taken for a lost one.
     const callIds = await Promise.all(
