@@ -153,7 +153,8 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[], now: number): Promise<CallForDialing[]> {
   const calls: CallForDialing[] = [];
   for (let i = 0; i < alerts.length; i += READ_SLICE) {
-    if (i > 0) await nextTurn();
+    // A batch beyond one slice starts in a turn of its own too: the turn that chose its call was long.
+    if (i > 0 || alerts.length > READ_SLICE) await nextTurn();
     const slice = alerts.slice(i, i + READ_SLICE);
     const rows = await Promise.all(slice.map((a) => desk.settings.store.progress.get(a.callId)));
     // A missed call rung again (core/ring-again) is never placed before it is due.

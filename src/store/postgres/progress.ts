@@ -6,7 +6,7 @@ import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isInFlight, type CallSta
 import type { CallEventRow, CallForDialing, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
 import { monthWindow } from '../../core/limits.js';
-import type { CallProgressRepo } from '../contract/index.js';
+import { type CallProgressRepo, type InFlightPage, pageOf } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 /** The columns of CallForDialing (PostgreSQL folds unquoted aliases to lower case). */
@@ -32,6 +32,11 @@ const SQL = {
                (status = 'queued' AND (accepted_by = $1 OR accepted_by IS NULL OR accepted_by IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL)))
                OR (status IN ${IN_PROGRESS} AND node_id = $1))
              ORDER BY id`,
+  inFlightPage: `${SELECT_CALL.replace('SELECT ', 'SELECT id AS "pageId", ')}
+             WHERE accepted = 1 AND id > $2 AND (
+               (status = 'queued' AND (accepted_by = $1 OR accepted_by IS NULL OR accepted_by IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL)))
+               OR (status IN ${IN_PROGRESS} AND node_id = $1))
+             ORDER BY id LIMIT $3`,
   lockCall: `SELECT status, kind, user_id AS "userId", received_at AS "receivedAt" FROM calls
              WHERE call_id = $1 AND accepted = 1 FOR UPDATE`,
   giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = $1 AND month = $2 AND calls > 0',
@@ -106,6 +111,15 @@ export class PgCallProgressStore implements CallProgressRepo {
   /** Calls not final yet that this node answers for, oldest first. */
   async inFlight(): Promise<CallForDialing[]> {
     return [...(await query<CallForDialing>(this.sql, SQL.inFlight, [this.nodeId]))];
+  }
+
+  async inFlightPage(after: number, limit: number): Promise<InFlightPage> {
+    const rows = await query<CallForDialing & { pageId: string }>(this.sql, SQL.inFlightPage, [
+      this.nodeId,
+      after,
+      limit,
+    ]);
+    return pageOf(rows, limit);
   }
 
   /**

@@ -75,7 +75,8 @@ export class SqliteHeldCallStore implements HeldCallRepo {
           this.stmt.release.run(at, call.callId);
           this.stmt.event.run(call.callId, at, 'released', 'quiet hours ended: queued for one call');
         }
-        return due.map((call) => ({ ...call, status: 'queued' }));
+        for (const call of due) call.status = 'queued';
+        return due;
       })
       .immediate();
   }

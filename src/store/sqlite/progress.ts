@@ -6,7 +6,7 @@ import type { Db } from './connect.js';
 import type { CallEventRow, CallForDialing, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
 import { monthWindow } from '../../core/limits.js';
-import type { CallProgressRepo } from '../contract/index.js';
+import { type CallProgressRepo, type InFlightPage, pageOf } from '../contract/index.js';
 
 export const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
                             dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus,
@@ -17,6 +17,7 @@ export const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, s
 const SQL = {
   get: `${SELECT_CALL} WHERE call_id = ? AND accepted = 1`,
   inFlight: `${SELECT_CALL} WHERE status IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND accepted = 1 ORDER BY id`,
+  inFlightPage: `${SELECT_CALL.replace('SELECT ', 'SELECT id AS pageId, ')} WHERE status IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND accepted = 1 AND id > ? ORDER BY id LIMIT ?`,
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
   giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = ? AND month = ? AND calls > 0',
   events: 'SELECT at, event, detail FROM call_events WHERE call_id = ? ORDER BY id',
@@ -37,6 +38,7 @@ export class SqliteCallProgressStore implements CallProgressRepo {
     this.stmt = {
       get: db.prepare<[string], CallForDialing>(SQL.get),
       inFlight: db.prepare<[], CallForDialing>(SQL.inFlight),
+      inFlightPage: db.prepare<[number, number], CallForDialing & { pageId: number }>(SQL.inFlightPage),
       event: db.prepare(SQL.event),
       giveBack: db.prepare(SQL.giveBack),
       events: db.prepare<[string], CallEventRow>(SQL.events),
@@ -52,6 +54,10 @@ export class SqliteCallProgressStore implements CallProgressRepo {
   /** Calls that are not final yet, oldest first. */
   inFlight(): CallForDialing[] {
     return this.stmt.inFlight.all();
+  }
+
+  inFlightPage(after: number, limit: number): InFlightPage {
+    return pageOf(this.stmt.inFlightPage.all(after, limit), limit);
   }
 
   /**
