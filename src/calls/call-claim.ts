@@ -141,11 +141,12 @@ function spokenFor(alerts: readonly CallForDialing[], now: number, language: Lan
     : Promise.resolve(spokenAlertsNoted(messagesWithAge(marked, now, language), language, aids));
 }
 
-/** A message the webhook cut at its limit carries the mark its call says so by (core/speech-text/shortened.ts). */
-const withShortenedMark = (call: CallForDialing): CallForDialing => ({
-  ...call,
-  message: markedShortened(call.message, call.messageTruncated),
-});
+/**
+ * A message the webhook cut at its limit carries the mark its call says so by
+ * (core/speech-text/shortened.ts); the others are not copied (a held batch has 10,000).
+ */
+const withShortenedMark = (call: CallForDialing): CallForDialing =>
+  call.messageTruncated ? { ...call, message: markedShortened(call.message, call.messageTruncated) } : call;
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
