@@ -54,18 +54,34 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   sendsSms?: boolean;
   /** A call answered longer than this is hung up (a stuck playback must not hold a line). */
   maxTalkMs?: number;
+  /** A fault for the crash tests only: waits after each recorded call step, before anyone is told (call-ledger.ts). */
+  faultPauseAfterStep?: (() => Promise<void>) | undefined;
 }
 
 /** The options with every default filled in. */
 export type DialerSettings = Required<
   Omit<
     DialerOptions,
-    'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese' | 'onMissed'
+    | 'callerId'
+    | 'callsPerSecond'
+    | 'backupEndpointFor'
+    | 'burstVoice'
+    | 'onFirstSpeech'
+    | 'japanese'
+    | 'onMissed'
+    | 'faultPauseAfterStep'
   >
 > &
   Pick<
     DialerOptions,
-    'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese' | 'onMissed'
+    | 'callerId'
+    | 'callsPerSecond'
+    | 'backupEndpointFor'
+    | 'burstVoice'
+    | 'onFirstSpeech'
+    | 'japanese'
+    | 'onMissed'
+    | 'faultPauseAfterStep'
   >;
 
 export function withDefaults(options: DialerOptions): DialerSettings {

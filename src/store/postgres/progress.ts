@@ -3,8 +3,18 @@
 // in phone_lines from dialing to its final state (one call per phone across nodes), and each node
 // sees the calls it answers for.
 import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
-import type { CallEventRow, CallForDialing, TransitionFields } from '../../core/records.js';
+import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
+import {
+  accountFlagsColumn,
+  deliveriesFor,
+  enqueueValues,
+  OUTBOX_SQL,
+  reportsNothing,
+  withAccountFlags,
+  type CallWithCallback,
+  type ReportedChange,
+} from '../outbox.js';
 import { monthWindow } from '../../core/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
@@ -13,7 +23,7 @@ import { query, type Queryable, type Sql } from './connect.js';
 export const SELECT_CALL = `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
                                    dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
                                    carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated",
-                                   attempt, retry_at AS "retryAt", attempts
+                                   attempt, retry_at AS "retryAt", attempts, ${accountFlagsColumn('json_build_object', 'account')}
                             FROM calls`;
 
 /** Not final and not queued: a node is dialing, ringing or talking. */
@@ -89,6 +99,23 @@ function stepStatement(to: CallState, sets: string[], takesLine: boolean): strin
           SELECT (SELECT count(*) FROM legal)::int AS legal, (SELECT count(*) FROM moved)::int AS moved`;
 }
 
+/**
+ * Writes the deliveries a change of a call makes to the outbox, inside the caller's transaction (#55).
+ * Returns how many were added.
+ */
+export async function outboxInTransaction(
+  tx: Queryable,
+  callId: string,
+  change: ReportedChange,
+  now: number,
+): Promise<number> {
+  const [row] = await query<CallWithCallback>(tx, OUTBOX_SQL.call, [callId]);
+  let added = 0;
+  for (const delivery of deliveriesFor(change, row, now))
+    added += (await query(tx, OUTBOX_SQL.enqueue, enqueueValues(delivery))).count;
+  return added;
+}
+
 export class PgCallProgressStore implements CallProgressRepo {
   constructor(
     private readonly sql: Sql,
@@ -100,12 +127,26 @@ export class PgCallProgressStore implements CallProgressRepo {
 
   async get(callId: string): Promise<CallForDialing | undefined> {
     const [row] = await query<CallForDialing>(this.sql, SQL.get, [callId]);
-    return row;
+    return row && withAccountFlags(row);
   }
 
   /** Calls not final yet that this node answers for, oldest first. */
   async inFlight(): Promise<CallForDialing[]> {
-    return [...(await query<CallForDialing>(this.sql, SQL.inFlight, [this.nodeId]))];
+    return (await query<CallForDialing>(this.sql, SQL.inFlight, [this.nodeId])).map(withAccountFlags);
+  }
+
+  /**
+   * A step and its status-callback events in one transaction (#55). A step that makes none, or of an
+   * account read without a callback URL, stays the one statement of `transition`.
+   */
+  async step({ callId, to, fields = {}, detail, callbacks }: CallStepWrite): Promise<CallStepped> {
+    if (callbacks === false || reportsNothing(to))
+      return { moved: await this.transition(callId, to, fields, detail), outboxed: 0 };
+    let outboxed = 0;
+    const moved = await this.transitionInTransaction(callId, to, fields, detail, async (tx, at) => {
+      outboxed = await outboxInTransaction(tx, callId, to, at);
+    });
+    return { moved, outboxed };
   }
 
   /**
@@ -144,6 +185,8 @@ export class PgCallProgressStore implements CallProgressRepo {
     to: CallState,
     fields: TransitionFields,
     detail: string | undefined,
+    /** What is written with the step, in its transaction (its outbox events). */
+    also?: (tx: Queryable, at: number) => Promise<void>,
   ): Promise<boolean> {
     return this.sql.begin(async (tx) => {
       const [current] = await query<{ status: string; kind: string; userId: string; receivedAt: number | string }>(
@@ -174,8 +217,13 @@ export class PgCallProgressStore implements CallProgressRepo {
         await query(tx, SQL.giveBack, [current.userId, monthWindow(Number(current.receivedAt)).key]);
         await query(tx, SQL.event, [callId, at, 'allowance', ALLOWANCE_RETURNED]);
       }
+      await also?.(tx, at);
       return true;
     });
+  }
+
+  outboxAfter(callId: string, change: 'queued'): Promise<number> {
+    return this.sql.begin((tx) => outboxInTransaction(tx, callId, change, this.now())) as Promise<number>;
   }
 
   /** True when the call holds the phone's line now (it took it, or already had it). */

@@ -5,6 +5,7 @@ import { FINAL_STATES } from '../../core/call-state.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';
 import { allOrNothing } from '../all-or-nothing.js';
+import { outboxInTransaction } from './progress.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 /**
@@ -62,14 +63,32 @@ export class PgSmsStore implements SmsBackupRepo {
   async setSmsResult(
     callId: string,
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
+    callbacks?: boolean,
+  ): Promise<number> {
+    if (callbacks === false) {
+      await this.writeSmsResult(this.sql, callId, result, this.now());
+      return 0;
+    }
+    return this.sql.begin(async (tx) => {
+      const at = this.now();
+      await this.writeSmsResult(tx, callId, result, at);
+      return outboxInTransaction(tx, callId, 'sms', at);
+    }) as Promise<number>;
+  }
+
+  private async writeSmsResult(
+    db: Queryable,
+    callId: string,
+    result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
+    at: number,
   ): Promise<void> {
-    await query(this.sql, SQL.setSms, [
+    await query(db, SQL.setSms, [
       callId,
       result.status,
       result.messageId ?? null,
       result.parts ?? null,
       result.error ?? null,
-      this.now(),
+      at,
       `sms_${result.status}`,
       result.error ?? result.messageId ?? null,
     ]);
@@ -93,6 +112,7 @@ export class PgSmsStore implements SmsBackupRepo {
       const updated = await query(tx, SQL.smsReceipt, [callId, result.status, result.error ?? null, at]);
       if (updated.count === 0) return false;
       await query(tx, SQL.event, [callId, at, `sms_${result.status}`, result.error ?? null]);
+      await outboxInTransaction(tx, callId, 'sms', at);
       return true;
     }) as Promise<boolean>;
   }

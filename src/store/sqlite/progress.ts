@@ -3,15 +3,27 @@
 import { canTransition, IN_FLIGHT_STATES, isFinal, type CallState } from '../../core/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './connect.js';
-import type { CallEventRow, CallForDialing, TransitionFields } from '../../core/records.js';
+import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
+import {
+  accountFlagsColumn,
+  deliveriesFor,
+  enqueueValues,
+  OUTBOX_SQL,
+  reportsNothing,
+  withAccountFlags,
+  type CallbacksFlag,
+  type CallWithCallback,
+  type ReportedChange,
+} from '../outbox.js';
+import { prepared, valuesOf } from './named.js';
 import { monthWindow } from '../../core/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 
 export const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
                             dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus,
                             carried_by AS carriedBy, held_until AS heldUntil, message_truncated AS messageTruncated,
-                            attempt, retry_at AS retryAt, attempts
+                            attempt, retry_at AS retryAt, attempts, ${accountFlagsColumn('json_object', 'account')}
                      FROM calls`;
 
 const SQL = {
@@ -24,6 +36,26 @@ const SQL = {
   placedAgain:
     "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
 } as const;
+
+/**
+ * Writes the deliveries a change of a call makes to the outbox, inside the caller's transaction (#55):
+ * nothing is read when the account is known to have no callback URL. Returns how many were added.
+ */
+export function outboxInTransaction(
+  db: Db,
+  callId: string,
+  change: ReportedChange,
+  callbacks: CallbacksFlag,
+  now: number,
+): number {
+  if (callbacks === false || reportsNothing(change)) return 0;
+  const statement = (sql: string) => prepared(db, sql);
+  const row = statement(OUTBOX_SQL.call).get(valuesOf([callId])) as CallWithCallback | undefined;
+  let added = 0;
+  for (const delivery of deliveriesFor(change, row, now))
+    added += statement(OUTBOX_SQL.enqueue).run(valuesOf(enqueueValues(delivery))).changes;
+  return added;
+}
 
 export class SqliteCallProgressStore implements CallProgressRepo {
   private readonly stmt;
@@ -46,12 +78,13 @@ export class SqliteCallProgressStore implements CallProgressRepo {
   }
 
   get(callId: string): CallForDialing | undefined {
-    return this.stmt.get.get(callId);
+    const row = this.stmt.get.get(callId);
+    return row && withAccountFlags(row);
   }
 
   /** Calls that are not final yet, oldest first. */
   inFlight(): CallForDialing[] {
-    return this.stmt.inFlight.all();
+    return this.stmt.inFlight.all().map(withAccountFlags);
   }
 
   /**
@@ -59,10 +92,15 @@ export class SqliteCallProgressStore implements CallProgressRepo {
    * and writes the step to its timeline. Returns false (and changes nothing) otherwise.
    */
   transition(callId: string, to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
+    return this.step({ callId, to, fields, detail, callbacks: false }).moved;
+  }
+
+  /** A step and its status-callback events in one transaction (#55). */
+  step({ callId, to, fields = {}, detail, callbacks }: CallStepWrite): CallStepped {
     return this.db
-      .transaction(() => {
+      .transaction((): CallStepped => {
         const current = this.stmt.get.get(callId);
-        if (!current || !canTransition(current.status, to)) return false;
+        if (!current || !canTransition(current.status, to)) return { moved: false, outboxed: 0 };
         const entries = columnEntries(fields);
         const sets = ['status = @status', 'updated_at = @now', ...entries.map(([k]) => `${COLUMN[k]} = @${k}`)];
         const at = this.now();
@@ -73,9 +111,13 @@ export class SqliteCallProgressStore implements CallProgressRepo {
           this.stmt.giveBack.run(current.userId, monthWindow(current.receivedAt).key);
           this.stmt.event.run(callId, at, 'allowance', ALLOWANCE_RETURNED);
         }
-        return true;
+        return { moved: true, outboxed: outboxInTransaction(this.db, callId, to, callbacks, at) };
       })
       .immediate();
+  }
+
+  outboxAfter(callId: string, change: 'queued'): number {
+    return this.db.transaction(() => outboxInTransaction(this.db, callId, change, undefined, this.now())).immediate();
   }
 
   private update(sets: string): Statement {

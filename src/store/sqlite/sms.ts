@@ -5,6 +5,7 @@ import type { Db } from './connect.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';
 import { allOrNothing } from '../all-or-nothing.js';
+import { outboxInTransaction } from './progress.js';
 
 const SQL = {
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
@@ -69,16 +70,23 @@ export class SqliteSmsStore implements SmsBackupRepo {
   setSmsResult(
     callId: string,
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
-  ): void {
-    this.stmt.setSms.run({
-      call_id: callId,
-      status: result.status,
-      message_id: result.messageId ?? null,
-      parts: result.parts ?? null,
-      error: result.error ?? null,
-      at: this.now(),
-    });
-    this.note(callId, `sms_${result.status}`, result.error ?? result.messageId ?? undefined);
+    callbacks?: boolean,
+  ): number {
+    return this.db
+      .transaction(() => {
+        const at = this.now();
+        this.stmt.setSms.run({
+          call_id: callId,
+          status: result.status,
+          message_id: result.messageId ?? null,
+          parts: result.parts ?? null,
+          error: result.error ?? null,
+          at,
+        });
+        this.note(callId, `sms_${result.status}`, result.error ?? result.messageId ?? undefined);
+        return outboxInTransaction(this.db, callId, 'sms', callbacks, at);
+      })
+      .immediate();
   }
 
   /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
@@ -100,6 +108,7 @@ export class SqliteSmsStore implements SmsBackupRepo {
         )
           return false;
         this.note(callId, `sms_${result.status}`, result.error);
+        outboxInTransaction(this.db, callId, 'sms', undefined, this.now());
         return true;
       })
       .immediate();
