@@ -21,7 +21,9 @@ const SQL = {
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
   claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = $1, updated_at = $1, sms_node = $2 WHERE call_id = $3 AND sms_status IS NULL`,
   setSms: `WITH changed AS (UPDATE calls SET sms_status = $2, sms_message_id = coalesce($3, sms_message_id), sms_parts = coalesce($4, sms_parts),
-                                           sms_error = $5, sms_at = $6, updated_at = $6 WHERE call_id = $1 RETURNING call_id)
+                                           sms_error = $5, sms_at = $6, updated_at = $6
+                            WHERE call_id = $1 AND ($9::boolean OR NOT EXISTS (SELECT 1 FROM callback_settings s WHERE s.user_id = calls.user_id AND s.url IS NOT NULL))
+                            RETURNING call_id)
            INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $6, $7, $8 FROM changed`,
   markSms:
     'UPDATE calls SET sms_status = $1, sms_error = $4, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
@@ -65,13 +67,14 @@ export class PgSmsStore implements SmsBackupRepo {
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
     callbacks?: boolean,
   ): Promise<number> {
-    if (callbacks === false) {
-      await this.writeSmsResult(this.sql, callId, result, this.now());
+    // Not known whether the account has a callback URL: one statement writes it if it has none (the
+    // common case); otherwise (or for a call not there) the transaction below.
+    if (callbacks !== true && (await this.writeSmsResult(this.sql, callId, result, this.now(), callbacks === false)))
       return 0;
-    }
+    if (callbacks === false) return 0;
     return this.sql.begin(async (tx) => {
       const at = this.now();
-      await this.writeSmsResult(tx, callId, result, at);
+      await this.writeSmsResult(tx, callId, result, at, true);
       return outboxInTransaction(tx, callId, 'sms', at);
     }) as Promise<number>;
   }
@@ -81,8 +84,10 @@ export class PgSmsStore implements SmsBackupRepo {
     callId: string,
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
     at: number,
-  ): Promise<void> {
-    await query(db, SQL.setSms, [
+    /** false: written only when the account has no callback URL (its events need the transaction). */
+    always: boolean,
+  ): Promise<boolean> {
+    const written = await query(db, SQL.setSms, [
       callId,
       result.status,
       result.messageId ?? null,
@@ -91,7 +96,9 @@ export class PgSmsStore implements SmsBackupRepo {
       at,
       `sms_${result.status}`,
       result.error ?? result.messageId ?? null,
+      always,
     ]);
+    return written.count > 0;
   }
 
   /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
