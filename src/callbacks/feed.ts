@@ -2,7 +2,7 @@
 // is not written with its step: call.queued, added once the alert's acceptance is recorded (#55: every
 // other event is written by the store in the same transaction as the step it reports). Changes
 // relayed from other nodes are theirs; an event added twice is kept once (the outbox's event key).
-import type { CallChange, CallEvents } from '../core/call-events.js';
+import type { CallChange, CallEvents } from '../core/calls/call-events.js';
 import type { Store } from '../store/contract/index.js';
 import type { Logger } from '../lib/log.js';
 

@@ -1,13 +1,13 @@
 // A call's status-callback events are written in the same transaction as the step they report (#55):
 // a call step or an SMS result, and its deliveries in the outbox, commit together or not at all, so a
 // kill -9 at any moment loses no event and makes none twice (the outbox's event key). The events are
-// made from the call's row as the step left it (core/callback-events), under the step's lock. Both
+// made from the call's row as the step left it (core/callbacks/callback-events), under the step's lock. Both
 // stores run the same statements here, each in its own kind of transaction.
-import { callbackBody, callbackEventsFor, newCallbackMessageId } from '../core/callback-events.js';
-import type { CallState } from '../core/call-state.js';
+import { callbackBody, callbackEventsFor, newCallbackMessageId } from '../core/callbacks/callback-events.js';
+import type { CallState } from '../core/calls/call-state.js';
 import type { CallAccountFlags, CallForDialing } from '../core/records.js';
 import { toRecord, type CallRow } from './rows.js';
-import type { NewDelivery } from '../core/callback-records.js';
+import type { NewDelivery } from '../core/callbacks/callback-records.js';
 
 /** What a step reports: the call's new state, or `sms` for its SMS backup's result. */
 export type ReportedChange = CallState | 'sms';
