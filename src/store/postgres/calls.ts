@@ -1,6 +1,7 @@
 // The call history in PostgreSQL. An accept is one transaction that first locks the account's row:
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
+import { CHECKS_UNDER_LOCK, firstRefusalAwaiting, PASSED_BEFORE_LOCK } from '../../core/webhook/accept-rules.js';
 import type { SmsAttempt } from '../../core/delivery/sms-truth.js';
 import type { DedupeCheck, SmsStatus } from '../../core/records.js';
 import { newCallId } from '../../core/ids.js';
@@ -93,27 +94,38 @@ export class PgCallStore implements CallRepo {
       await query(tx, SQL.lockAccount, [userId]);
       // Read after the lock: the times of one account's accepts follow the order they commit in.
       const now = this.now();
-      // Under the account's lock, on every node: of two identical alerts, exactly one becomes a call.
-      if (dedupe) {
-        const [first] = await query<{ call_id: string }>(tx, SQL.firstWithKey, [userId, dedupe.key, dedupe.since]);
-        if (first) {
-          const rowId = newCallId();
-          await this.insertRejection(tx, now, duplicateRow(userId, alert, first.call_id, rowId));
-          return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
-        }
-      }
       const month = monthWindow(now);
-      // Sent together (pipelined on the transaction's connection): one round trip, not two. An
-      // unlimited plan's usage decides nothing, so it is not read (as in SQLite).
-      const [used, recent] = await Promise.all([
-        hasMonthlyAllowance(plan) ? this.usedInMonth(tx, userId, month.key) : 0,
-        this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10),
-      ]);
-      const decision = decideLimits(plan, now, used, recent);
-      if (!decision.allowed) {
+      let recent: number[] = [];
+      // Under the account's lock, on every node, the checks in core's order (core/webhook/accept-rules):
+      // of two identical alerts, exactly one becomes a call.
+      const refusal = await firstRefusalAwaiting(
+        {
+          ...PASSED_BEFORE_LOCK,
+          duplicateOf: async () =>
+            dedupe &&
+            (await query<{ call_id: string }>(tx, SQL.firstWithKey, [userId, dedupe.key, dedupe.since]))[0]?.call_id,
+          limits: async () => {
+            // Sent together (pipelined on the transaction's connection): one round trip, not two. An
+            // unlimited plan's usage decides nothing, so it is not read (as in SQLite).
+            const [used, times] = await Promise.all([
+              hasMonthlyAllowance(plan) ? this.usedInMonth(tx, userId, month.key) : 0,
+              this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10),
+            ]);
+            recent = times;
+            return decideLimits(plan, now, used, recent);
+          },
+        },
+        CHECKS_UNDER_LOCK,
+      );
+      if (refusal?.outcome === 'duplicate') {
+        const rowId = newCallId();
+        await this.insertRejection(tx, now, duplicateRow(userId, alert, refusal.firstCallId, rowId));
+        return { accepted: true, duplicate: true, callId: refusal.firstCallId, rowId, receivedAt: now };
+      }
+      if (refusal?.outcome === 'refused') {
         const rejectionId = newCallId();
-        await this.insertRejection(tx, now, limitRejection(userId, alert, decision, rejectionId));
-        return { accepted: false, decision, callId: rejectionId };
+        await this.insertRejection(tx, now, limitRejection(userId, alert, refusal.decision, rejectionId));
+        return { accepted: false, decision: refusal.decision, callId: rejectionId };
       }
       const callId = newCallId();
       await Promise.all([

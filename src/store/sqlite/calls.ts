@@ -1,6 +1,7 @@
 // The call history: accepted alerts (which become calls) and rejected ones, and the monthly usage
 // counters. Accepting an alert is one IMMEDIATE transaction: limits are checked and the call and its
 // usage are written together, so limits stay exact under concurrency and across processes.
+import { CHECKS_UNDER_LOCK, firstRefusal, PASSED_BEFORE_LOCK } from '../../core/webhook/accept-rules.js';
 import type { SmsAttempt } from '../../core/delivery/sms-truth.js';
 import type { Alert } from '../../core/webhook/payload.js';
 import { newCallId } from '../../core/ids.js';
@@ -120,19 +121,30 @@ export class SqliteCallStore implements CallRepo {
     };
     const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): AcceptResult => {
       const now = this.now();
-      // In the accept's own write transaction: of two identical alerts, exactly one becomes a call.
-      const first = dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since);
-      if (first) {
-        const rowId = newCallId();
-        this.insertRejection(now, duplicateRow(userId, alert, first.call_id, rowId));
-        return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
-      }
       const month = monthWindow(now);
-      // An unlimited plan's usage is only counted, never read: one statement less per alert.
-      const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
-      const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
-      const decision = decideLimits(plan, now, used, recent);
-      if (!decision.allowed) {
+      let recent: number[] = [];
+      // In the accept's own write transaction, the checks under the lock in core's order
+      // (core/webhook/accept-rules): of two identical alerts, exactly one becomes a call.
+      const refusal = firstRefusal(
+        {
+          ...PASSED_BEFORE_LOCK,
+          duplicateOf: () => (dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since))?.call_id,
+          limits: () => {
+            // An unlimited plan's usage is only counted, never read: one statement less per alert.
+            const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
+            recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
+            return decideLimits(plan, now, used, recent);
+          },
+        },
+        CHECKS_UNDER_LOCK,
+      );
+      if (refusal?.outcome === 'duplicate') {
+        const rowId = newCallId();
+        this.insertRejection(now, duplicateRow(userId, alert, refusal.firstCallId, rowId));
+        return { accepted: true, duplicate: true, callId: refusal.firstCallId, rowId, receivedAt: now };
+      }
+      if (refusal?.outcome === 'refused') {
+        const { decision } = refusal;
         if (decision.limit === 'burst') this.readAccepts.push([userId, recent]);
         const rejectionId = newCallId();
         this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
