@@ -195,7 +195,8 @@ for (const kind of STORE_KINDS) {
         expect(res.status, res.text).toBe(c.expect.status);
         if (c.expect.code) expect(res.json.code, res.text).toBe(c.expect.code);
         if (c.expect.outcome === 'duplicate') expect(res.json.call_id).toBe(firsts[0]);
-        if (c.expect.outcome === 'accepted') expect(res.json).toMatchObject({ success: true, call_id: expect.any(String) });
+        if (c.expect.outcome === 'accepted')
+          expect(res.json).toMatchObject({ success: true, call_id: expect.any(String) });
       });
   });
 }

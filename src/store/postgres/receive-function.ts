@@ -3,8 +3,9 @@
 // allowance, the per-minute limit, the call or the refusal and its usage), in one transaction and
 // one round trip. Its name carries the schema that made it (README, "Upgrading": a change is a new
 // name in an expand migration, the old one dropped by the contract migration a release later).
-// This release calls version 14 (receive-function-v14.ts); version 12 stays for the nodes of the
-// previous release during a rolling upgrade, until a contract migration drops it.
+// Version 14 replaced it (receive-function-v14.ts); migration 019, a contract step, drops it: no
+// release ever called it (it came after v0.1.0 and was replaced before the next release), so it is
+// gone from the first release after v0.1.0 on. Never edit this text: migration 012 runs it.
 
 export const RECEIVE_FUNCTION_SQL = `
 CREATE FUNCTION ringhook_receive_v12(batch jsonb, plans jsonb, at_ms bigint, window_ms bigint, month_key text,
@@ -99,3 +100,7 @@ BEGIN
 END
 $fn$;
 `;
+
+/** Migration 019 (contract): the function above dropped; its signature names it. */
+export const DROP_RECEIVE_V12 =
+  'DROP FUNCTION IF EXISTS ringhook_receive_v12(jsonb, jsonb, bigint, bigint, text, text, integer);';
