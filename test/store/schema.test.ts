@@ -57,19 +57,6 @@ describe('postgres store: opening', () => {
     expect(opened[0]!.location).toBe(db.location);
   });
 
-  test("the webhook's first function is gone (migration 019, a contract step); v14, which the code calls, is there", async () => {
-    const db = await stores.fresh();
-    await db.open();
-    const sql = postgres(db.location, { max: 1, onnotice: () => {} });
-    try {
-      const functions = await sql<Array<{ proname: string }>>`
-        SELECT proname FROM pg_proc WHERE proname LIKE 'ringhook_receive_v%' ORDER BY proname`;
-      expect(functions.map((f) => f.proname)).toEqual(['ringhook_receive_v14']);
-    } finally {
-      await sql.end();
-    }
-  });
-
   test('a rolling upgrade: a newer schema made by expand migrations is worked on; one that is not sets the node aside (503), never a 500', async () => {
     const db = await stores.fresh();
     const node = await db.open({ nodeId: 'old' });

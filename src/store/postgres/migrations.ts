@@ -307,10 +307,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 },
   // Expand: columns the previous release does not know (it never rings again, and dials a retry it finds queued at once).
   { name: '017-ring-again', sql: RING_AGAIN, oldestCompatible: 8 },
-  // 018 is the backup person's (#54, on its own branch): merged, it comes before this one.
-  // Contract: the webhook's function of 012, which no release ever called (v0.1.0, schema 11, has no
-  // function; the code from 014 on calls v14), dropped. v0.1.0's nodes still work on it: 8 stays.
-  { name: '019-drop-receive-v12', sql: DROP_RECEIVE_V12, oldestCompatible: 8 },
+  { name: '019-drop-receive-v12', sql: DROP_RECEIVE_V12, oldestCompatible: 8 }, // contract: receive-function.ts
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -101,6 +101,10 @@ END
 $fn$;
 `;
 
-/** Migration 019 (contract): the function above dropped; its signature names it. */
+/**
+ * Migration 019 (contract): the function above dropped; its signature names it. v0.1.0's nodes
+ * (schema 11) never call it, so they still work on the schema (oldestCompatible stays 8). 018 is the
+ * backup person's (#54): merged, it comes before this one.
+ */
 export const DROP_RECEIVE_V12 =
   'DROP FUNCTION IF EXISTS ringhook_receive_v12(jsonb, jsonb, bigint, bigint, text, text, integer);';

@@ -27,3 +27,19 @@ export function prepared(db: Db, sql: string): Statement {
   }
   return found;
 }
+
+/** A shared statement (written with $n) run with positional values, as PostgreSQL's are. */
+export interface Positional<Row> {
+  run(...values: unknown[]): { changes: number };
+  get(...values: unknown[]): Row | undefined;
+  all(...values: unknown[]): Row[];
+}
+
+export function positional<Row = unknown>(db: Db, sql: string): Positional<Row> {
+  const statement = prepared(db, sql);
+  return {
+    run: (...values) => statement.run(valuesOf(values)),
+    get: (...values) => statement.get(valuesOf(values)) as Row | undefined,
+    all: (...values) => statement.all(valuesOf(values)) as Row[],
+  };
+}
