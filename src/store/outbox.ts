@@ -66,6 +66,18 @@ export function accountFlagsColumn(jsonObject: 'json_object' | 'json_build_objec
           FROM accounts a WHERE a.user_id = calls.user_id) AS ${alias}`;
 }
 
+/**
+ * A call as the desk holds it (CallForDialing), with its account's flags: the same text on both
+ * stores but for the JSON function (the quoted aliases keep their case in PostgreSQL and SQLite alike).
+ */
+export function selectCall(jsonObject: 'json_object' | 'json_build_object'): string {
+  return `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
+            dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
+            carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated",
+            attempt, retry_at AS "retryAt", attempts, ${accountFlagsColumn(jsonObject, 'account')}
+          FROM calls`;
+}
+
 /** A call row read with its account's flags: the flags as CallForDialing keeps them. */
 export function withAccountFlags<T extends { account?: unknown }>(row: T): T & Pick<CallForDialing, 'account'> {
   const raw = typeof row.account === 'string' ? (JSON.parse(row.account) as Record<string, unknown>) : row.account;

@@ -11,26 +11,13 @@ import {
 } from '../../core/calls/call-state.js';
 import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
-import {
-  accountFlagsColumn,
-  deliveriesFor,
-  enqueueValues,
-  OUTBOX_SQL,
-  reportsNothing,
-  withAccountFlags,
-  type CallWithCallback,
-  type ReportedChange,
-} from '../outbox.js';
+import * as outbox from '../outbox.js';
 import { monthWindow } from '../../core/webhook/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
-/** The columns of CallForDialing (PostgreSQL folds unquoted aliases to lower case). */
-export const SELECT_CALL = `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
-                                   dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
-                                   carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated",
-                                   attempt, retry_at AS "retryAt", attempts, ${accountFlagsColumn('json_build_object', 'account')}
-                            FROM calls`;
+/** The call as the desk holds it, with its account's flags (written once: outbox.ts). */
+export const SELECT_CALL = outbox.selectCall('json_build_object');
 
 /** Not final and not queued: a node is dialing, ringing or talking. */
 export const IN_PROGRESS = `(${IN_FLIGHT_STATES.filter((s) => s !== 'queued')
@@ -112,13 +99,13 @@ function stepStatement(to: CallState, sets: string[], takesLine: boolean): strin
 export async function outboxInTransaction(
   tx: Queryable,
   callId: string,
-  change: ReportedChange,
+  change: outbox.ReportedChange,
   now: number,
 ): Promise<number> {
-  const [row] = await query<CallWithCallback>(tx, OUTBOX_SQL.call, [callId]);
+  const [row] = await query<outbox.CallWithCallback>(tx, outbox.OUTBOX_SQL.call, [callId]);
   let added = 0;
-  for (const delivery of deliveriesFor(change, row, now))
-    added += (await query(tx, OUTBOX_SQL.enqueue, enqueueValues(delivery))).count;
+  for (const delivery of outbox.deliveriesFor(change, row, now))
+    added += (await query(tx, outbox.OUTBOX_SQL.enqueue, outbox.enqueueValues(delivery))).count;
   return added;
 }
 
@@ -133,12 +120,12 @@ export class PgCallProgressStore implements CallProgressRepo {
 
   async get(callId: string): Promise<CallForDialing | undefined> {
     const [row] = await query<CallForDialing>(this.sql, SQL.get, [callId]);
-    return row && withAccountFlags(row);
+    return row && outbox.withAccountFlags(row);
   }
 
   /** Calls not final yet that this node answers for, oldest first. */
   async inFlight(): Promise<CallForDialing[]> {
-    return (await query<CallForDialing>(this.sql, SQL.inFlight, [this.nodeId])).map(withAccountFlags);
+    return (await query<CallForDialing>(this.sql, SQL.inFlight, [this.nodeId])).map(outbox.withAccountFlags);
   }
 
   /**
@@ -146,7 +133,7 @@ export class PgCallProgressStore implements CallProgressRepo {
    * account read without a callback URL, stays the one statement of `transition`.
    */
   async step({ callId, to, fields = {}, detail, callbacks }: CallStepWrite): Promise<CallStepped> {
-    if (callbacks === false || reportsNothing(to))
+    if (callbacks === false || outbox.reportsNothing(to))
       return { moved: await this.transition(callId, to, fields, detail), outboxed: 0 };
     let outboxed = 0;
     const moved = await this.transitionInTransaction(callId, to, fields, detail, async (tx, at) => {

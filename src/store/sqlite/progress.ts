@@ -5,26 +5,13 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './connect.js';
 import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
-import {
-  accountFlagsColumn,
-  deliveriesFor,
-  enqueueValues,
-  OUTBOX_SQL,
-  reportsNothing,
-  withAccountFlags,
-  type CallbacksFlag,
-  type CallWithCallback,
-  type ReportedChange,
-} from '../outbox.js';
+import * as outbox from '../outbox.js';
 import { prepared, valuesOf } from './named.js';
 import { monthWindow } from '../../core/webhook/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 
-export const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
-                            dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus,
-                            carried_by AS carriedBy, held_until AS heldUntil, message_truncated AS messageTruncated,
-                            attempt, retry_at AS retryAt, attempts, ${accountFlagsColumn('json_object', 'account')}
-                     FROM calls`;
+/** The call as the desk holds it, with its account's flags (written once: outbox.ts). */
+export const SELECT_CALL = outbox.selectCall('json_object');
 
 const SQL = {
   get: `${SELECT_CALL} WHERE call_id = ? AND accepted = 1`,
@@ -44,16 +31,16 @@ const SQL = {
 export function outboxInTransaction(
   db: Db,
   callId: string,
-  change: ReportedChange,
-  callbacks: CallbacksFlag,
+  change: outbox.ReportedChange,
+  callbacks: outbox.CallbacksFlag,
   now: number,
 ): number {
-  if (callbacks === false || reportsNothing(change)) return 0;
+  if (callbacks === false || outbox.reportsNothing(change)) return 0;
   const statement = (sql: string) => prepared(db, sql);
-  const row = statement(OUTBOX_SQL.call).get(valuesOf([callId])) as CallWithCallback | undefined;
+  const row = statement(outbox.OUTBOX_SQL.call).get(valuesOf([callId])) as outbox.CallWithCallback | undefined;
   let added = 0;
-  for (const delivery of deliveriesFor(change, row, now))
-    added += statement(OUTBOX_SQL.enqueue).run(valuesOf(enqueueValues(delivery))).changes;
+  for (const delivery of outbox.deliveriesFor(change, row, now))
+    added += statement(outbox.OUTBOX_SQL.enqueue).run(valuesOf(outbox.enqueueValues(delivery))).changes;
   return added;
 }
 
@@ -79,12 +66,12 @@ export class SqliteCallProgressStore implements CallProgressRepo {
 
   get(callId: string): CallForDialing | undefined {
     const row = this.stmt.get.get(callId);
-    return row && withAccountFlags(row);
+    return row && outbox.withAccountFlags(row);
   }
 
   /** Calls that are not final yet, oldest first. */
   inFlight(): CallForDialing[] {
-    return this.stmt.inFlight.all().map(withAccountFlags);
+    return this.stmt.inFlight.all().map(outbox.withAccountFlags);
   }
 
   /**
