@@ -15,6 +15,7 @@ import * as outbox from '../outbox.js';
 import { monthWindow } from '../../core/webhook/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
+import { PROGRESS_SQL } from '../sql/calls.js';
 
 /** The call as the desk holds it, with its account's flags (written once: outbox.ts). */
 export const SELECT_CALL = outbox.selectCall('json_build_object');
@@ -28,6 +29,7 @@ export const IN_PROGRESS = `(${IN_FLIGHT_STATES.filter((s) => s !== 'queued')
 export const DEFAULT_LINE_HOLD_MS = 1_005_000;
 
 const SQL = {
+  ...PROGRESS_SQL,
   get: `${SELECT_CALL} WHERE call_id = $1 AND accepted = 1`,
   // Queued calls are anyone's unless a live node accepted them; a call being dialed is its dialer's.
   inFlight: `${SELECT_CALL}
@@ -37,7 +39,6 @@ const SQL = {
              ORDER BY id`,
   lockCall: `SELECT status, kind, user_id AS "userId", received_at AS "receivedAt" FROM calls
              WHERE call_id = $1 AND accepted = 1 FOR UPDATE`,
-  giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = $1 AND month = $2 AND calls > 0',
   takeLine:
     'INSERT INTO phone_lines (phone, call_id, node_id, since) VALUES ($1, $2, $3, $4) ON CONFLICT (phone) DO NOTHING',
   lineHolder: 'SELECT call_id FROM phone_lines WHERE phone = $1',
@@ -47,8 +48,6 @@ const SQL = {
   // Asterisk hangs every call up RINGHOOK_MAX_CALL_SECONDS after it was dialed, with or without serve.
   staleLine: `DELETE FROM phone_lines l USING calls c
               WHERE l.phone = $1 AND c.call_id = l.call_id AND c.status NOT IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND l.since < $2`,
-  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
-  events: 'SELECT at, event, detail FROM call_events WHERE call_id = $1 ORDER BY id',
   detection: `WITH changed AS (UPDATE calls SET amd_status = $1, amd_cause = $2, updated_at = $3 WHERE call_id = $4 RETURNING call_id)
               INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $3, 'amd', $5 FROM changed`,
   placedAgain: `WITH changed AS (UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4

@@ -22,3 +22,10 @@ export const CALL_SQL = {
               WHERE id > (SELECT coalesce(max(id), 0) FROM calls) - 2000 AND sms_status IN ('sent', 'delivered', 'failed', 'waiting')
               ORDER BY at DESC LIMIT $1`,
 } as const;
+
+/** A call's timeline and the allowance a call that never left gives back: the same on both stores. */
+export const PROGRESS_SQL = {
+  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
+  events: 'SELECT at, event, detail FROM call_events WHERE call_id = $1 ORDER BY id',
+  giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = $1 AND month = $2 AND calls > 0',
+} as const;

@@ -6,7 +6,8 @@ import type { Db } from './connect.js';
 import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
 import * as outbox from '../outbox.js';
-import { prepared, valuesOf } from './named.js';
+import { positional, prepared, valuesOf } from './named.js';
+import { PROGRESS_SQL } from '../sql/calls.js';
 import { monthWindow } from '../../core/webhook/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 
@@ -14,11 +15,9 @@ import type { CallProgressRepo } from '../contract/index.js';
 export const SELECT_CALL = outbox.selectCall('json_object');
 
 const SQL = {
+  ...PROGRESS_SQL,
   get: `${SELECT_CALL} WHERE call_id = ? AND accepted = 1`,
   inFlight: `${SELECT_CALL} WHERE status IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND accepted = 1 ORDER BY id`,
-  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
-  giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = ? AND month = ? AND calls > 0',
-  events: 'SELECT at, event, detail FROM call_events WHERE call_id = ? ORDER BY id',
   detection: 'UPDATE calls SET amd_status = ?, amd_cause = ?, updated_at = ? WHERE call_id = ?',
   placedAgain:
     "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
@@ -56,9 +55,9 @@ export class SqliteCallProgressStore implements CallProgressRepo {
     this.stmt = {
       get: db.prepare<[string], CallForDialing>(SQL.get),
       inFlight: db.prepare<[], CallForDialing>(SQL.inFlight),
-      event: db.prepare(SQL.event),
-      giveBack: db.prepare(SQL.giveBack),
-      events: db.prepare<[string], CallEventRow>(SQL.events),
+      event: positional(db, SQL.event),
+      giveBack: positional(db, SQL.giveBack),
+      events: positional<CallEventRow>(db, SQL.events),
       detection: db.prepare(SQL.detection),
       placedAgain: db.prepare(SQL.placedAgain),
     };
