@@ -58,31 +58,19 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   faultPauseAfterStep?: (() => Promise<void>) | undefined;
 }
 
+/** The options that stay optional once the defaults are filled in (none of them has a default). */
+type UnsetByDefault =
+  | 'callerId'
+  | 'callsPerSecond'
+  | 'backupEndpointFor'
+  | 'burstVoice'
+  | 'onFirstSpeech'
+  | 'japanese'
+  | 'onMissed'
+  | 'faultPauseAfterStep';
+
 /** The options with every default filled in. */
-export type DialerSettings = Required<
-  Omit<
-    DialerOptions,
-    | 'callerId'
-    | 'callsPerSecond'
-    | 'backupEndpointFor'
-    | 'burstVoice'
-    | 'onFirstSpeech'
-    | 'japanese'
-    | 'onMissed'
-    | 'faultPauseAfterStep'
-  >
-> &
-  Pick<
-    DialerOptions,
-    | 'callerId'
-    | 'callsPerSecond'
-    | 'backupEndpointFor'
-    | 'burstVoice'
-    | 'onFirstSpeech'
-    | 'japanese'
-    | 'onMissed'
-    | 'faultPauseAfterStep'
-  >;
+export type DialerSettings = Required<Omit<DialerOptions, UnsetByDefault>> & Pick<DialerOptions, UnsetByDefault>;
 
 export function withDefaults(options: DialerOptions): DialerSettings {
   return {
