@@ -278,6 +278,10 @@ export interface CallForDialing {
   retryAt?: number | null;
   /** The earlier attempts' times and outcomes (a JSON list: core/ring-again's readAttempts). */
   attempts?: string | null;
+  /** Seconds after its receipt no call of it starts (its sender's `expires_in`, core/alert-expiry); none: no expiry of its own. */
+  expiresIn?: number | null;
+  /** The number it rings instead of the account's: the backup person's (an escalated alert, or their verification call). */
+  dialTo?: string | null;
 }
 
 export interface CallEventRow {

@@ -42,8 +42,8 @@ const SQL = {
                  ORDER BY received_at LIMIT 1`,
   setDedupeKey: 'UPDATE calls SET dedupe_key = $1 WHERE call_id = $2',
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by, expires_in)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17)`,
   usedThisMonth: 'SELECT calls FROM usage WHERE user_id = $1 AND month = $2',
   countUsage: `INSERT INTO usage (user_id, month, calls) VALUES ($1, $2, 1)
                ON CONFLICT (user_id, month) DO UPDATE SET calls = usage.calls + 1`,
@@ -193,6 +193,7 @@ export class PgCallStore implements CallRepo {
       null,
       now,
       this.nodeId,
+      alert.expiresIn ?? null,
     ]);
   }
 
@@ -202,6 +203,7 @@ export class PgCallStore implements CallRepo {
       ...Object.values(rejectionColumns(rejected)),
       now,
       this.nodeId,
+      null,
     ]);
     await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);
   }

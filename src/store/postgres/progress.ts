@@ -13,7 +13,7 @@ import { query, type Queryable, type Sql } from './connect.js';
 export const SELECT_CALL = `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
                                    dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
                                    carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated",
-                                   attempt, retry_at AS "retryAt", attempts
+                                   attempt, retry_at AS "retryAt", attempts, expires_in AS "expiresIn", dial_to AS "dialTo"
                             FROM calls`;
 
 /** Not final and not queued: a node is dialing, ringing or talking. */

@@ -3,7 +3,7 @@
 // allowance, the per-minute limit, the call or the refusal and its usage), in one transaction and
 // one round trip. Its name carries the schema that made it (README, "Upgrading": a change is a new
 // name in an expand migration, the old one dropped by the contract migration a release later).
-// This release calls version 14 (receive-function-v14.ts); version 12 stays for the nodes of the
+// This release calls version 18 (receive-function-v18.ts); version 12 stays for the nodes of the
 // previous release during a rolling upgrade, until a contract migration drops it.
 
 export const RECEIVE_FUNCTION_SQL = `

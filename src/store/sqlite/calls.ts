@@ -40,9 +40,9 @@ export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
 
 const SQL = {
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at)
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, expires_in)
            VALUES (@call_id, @user_id, @kind, @accepted, @status, @message, @message_truncated, @ticker, @price, @action,
-                   @strategy, @alert_timestamp, @extra, @error, @now, @now)`,
+                   @strategy, @alert_timestamp, @extra, @error, @now, @now, @expires_in)`,
   usedThisMonth: 'SELECT calls FROM usage WHERE user_id = ? AND month = ?',
   countUsage: `INSERT INTO usage (user_id, month, calls) VALUES (?, ?, 1)
                ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + 1`,
@@ -273,12 +273,13 @@ export class SqliteCallStore implements CallRepo {
       status: 'queued',
       ...alertColumns(alert),
       error: null,
+      expires_in: alert.expiresIn ?? null,
       now,
     });
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), now });
+    this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), expires_in: null, now });
     // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
     // refusals does not walk the kept ones once per refusal.
     if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);

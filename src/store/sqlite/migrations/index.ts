@@ -19,6 +19,7 @@ import receiveOwnerControls from './014-receive-owner-controls.js';
 import quietHours from './015-quiet-hours.js';
 import callbacks from './016-callbacks.js';
 import ringAgain from './017-ring-again.js';
+import backupPerson from './018-backup-person.js';
 
 export interface Migration {
   name: string;
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '015-quiet-hours', sql: quietHours },
   { name: '016-callbacks', sql: callbacks },
   { name: '017-ring-again', sql: ringAgain },
+  { name: '018-backup-person', sql: backupPerson },
 ];
