@@ -6,6 +6,7 @@ import { canTransition, isFinal, type CallState, type FinalState } from '../core
 import type { CallForDialing, TransitionFields } from '../core/records.js';
 import { withCutMark } from '../core/payload.js';
 import { readAttempts } from '../core/ring-again.js';
+import { type expiredFate, expiresAt } from '../core/alert-expiry.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 
@@ -18,7 +19,9 @@ export interface FinalCall {
   phone: string | null;
   state: FinalState;
   /** Alerts that waited for the line and rode along in the same call: they share its end and its SMS. */
-  carried: Array<{ callId: string; message: string }>;
+  carried: Array<{ callId: string; message: string; expiresAt?: number }>;
+  /** The alert's own expiry (core/alert-expiry): its SMS is not sent after it. */
+  expiresAt?: number;
   /** When the end was recorded, for a call whose SMS is decided later (after a restart); now when absent. */
   endedAt?: number;
 }
@@ -210,7 +213,7 @@ export class CallLedger {
 
   /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
   /** Ends a queued alert too old to place, as its fate says (core/call-end's queuedFate); the SMS backup applies. */
-  endUnplaced(call: CallForDialing, fate: Exclude<QueuedFate, { dial: true }>): void {
+  endUnplaced(call: CallForDialing, fate: Exclude<QueuedFate, { dial: true }> | ReturnType<typeof expiredFate>): void {
     const { state, error, reasonDetail, returnsAllowance } = fate;
     const endedAt = this.deps.now();
     this.end(call, {
@@ -234,7 +237,8 @@ export class CallLedger {
       message: asReceived(call),
       phone,
       state,
-      carried: carried.map((c) => ({ callId: c.callId, message: asReceived(c) })),
+      carried: carried.map((c) => ({ callId: c.callId, message: asReceived(c), ...expiryOf(c) })),
+      ...expiryOf(call),
     });
     return true;
   }
@@ -308,7 +312,8 @@ export class CallLedger {
         message: call.message,
         phone,
         state,
-        carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+        carried: carried.map((c) => ({ callId: c.callId, message: c.message, ...expiryOf(c) })),
+        ...expiryOf(call),
       });
     return moved;
   }
@@ -349,3 +354,9 @@ export class CallLedger {
 
 /** The message as its SMS shows it: one the webhook cut at its limit ends with "...". */
 const asReceived = (call: CallForDialing): string => withCutMark(call.message, call.messageTruncated);
+
+/** An alert's own expiry, as the SMS backup reads it (absent: none). */
+function expiryOf(call: CallForDialing): { expiresAt?: number } {
+  const at = expiresAt(call);
+  return at === undefined ? {} : { expiresAt: at };
+}

@@ -2,6 +2,7 @@
 // core/ring-again), and the timers that put them back in the queue when due. The store keeps them
 // queued with their due time meanwhile: a restart or another node finds them there (call-recovery).
 import type { FinalState } from '../core/call-state.js';
+import { expiresAt } from '../core/alert-expiry.js';
 import { decideRingAgain } from '../core/ring-again.js';
 import type { CallSession } from './call-session.js';
 
@@ -25,6 +26,7 @@ export function ringAgainAfter(
     now,
     account,
     newerAlertForPhone: phoneTaken(session.phone, calls, waiting),
+    expiresAt: expiresAt(session.call),
   });
   return decision.again ? { attempt: decision.attempt, at: decision.at } : undefined;
 }
