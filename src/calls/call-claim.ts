@@ -2,7 +2,9 @@
 // to dialing (with several nodes sharing the store, only one of them can); the call's speech is
 // planned on the way (core/speech-plan), so that it is made while the phone rings. The call is for
 // the account its alerts were queued with (read once, on their way in: waiting-alerts.ts).
-import { receivesCalls } from '../core/account.js';
+import { type Account, receivesCalls } from '../core/account.js';
+import { backupIntro } from '../core/backup-person.js';
+import { readAttempts } from '../core/ring-again.js';
 import { callSpeech } from '../core/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
@@ -77,13 +79,27 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // Quiet hours (#41) are decided here, where every alert passes before its call, whichever node
   // or restart queued it: held until they end, or the SMS instead of the call.
   if (await keptQuiet(desk, calls, account)) return undefined;
+  // The backup person's number (core/backup-person), while it is still the account's and agreed.
+  const to = call.dialTo ?? account.phone;
+  if (call.dialTo && !backupStillCalled(call, account)) {
+    endBackupGone(desk, calls, now());
+    return undefined;
+  }
   const dialedAt = now();
-  const endpoint = desk.settings.endpointFor(account.phone);
+  const endpoint = desk.settings.endpointFor(to);
   const own = callSpeech(account);
   // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
   // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
-  const spoken = (alerts: readonly CallForDialing[]) => spokenFor(alerts, now(), own.language, { readJapanese });
+  // An alert at the backup number is introduced as the account's ("Alert for Alice: …").
+  const forBackup = call.kind === 'alert' && call.dialTo ? backupIntro(account) : undefined;
+  const spoken = (alerts: readonly CallForDialing[]) =>
+    spokenFor(
+      forBackup ? alerts.map((a) => ({ ...a, message: `${forBackup} ${a.message}` })) : alerts,
+      now(),
+      own.language,
+      { readJapanese },
+    );
   const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
   const { text, notes } = await spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
@@ -97,7 +113,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   const claimed = await desk.ledger
     .claim(
       calls,
-      { phone: account.phone, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk },
+      { phone: to, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk },
       detail,
     )
     .catch((error: unknown) => {
@@ -110,7 +126,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   }
   const session = newSession({
     calls: claimed,
-    phone: account.phone,
+    phone: to,
     requireConfirm: account.requireConfirm,
     dialedAt,
     attempt,
@@ -126,6 +142,21 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     forecastMs,
     text: claimed.length === calls.length ? text : await says(claimed),
   };
+}
+
+/** A call to the backup number is placed only while it is the account's: agreed for an alert, still asked for a verification call. */
+function backupStillCalled(call: CallForDialing, account: Account): boolean {
+  if (account.backupPhone !== call.dialTo) return false;
+  return call.kind === 'test' || account.backupPhoneStatus === 'verified';
+}
+
+/** The backup number changed, or was removed, while its call waited: none is placed; an alert ends as its last call did. */
+function endBackupGone(desk: ClaimDesk, calls: readonly CallForDialing[], at: number): void {
+  const reason = callReason('backup_gone');
+  for (const alert of calls) {
+    const state = readAttempts(alert.attempts).at(-1)?.outcome ?? 'failed';
+    desk.ledger.end(alert, { state, fields: { endedAt: at, ...reason }, phone: null });
+  }
 }
 
 /**

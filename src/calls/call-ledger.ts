@@ -276,7 +276,7 @@ export class CallLedger {
   ringAgain(
     calls: readonly CallForDialing[],
     { state, fields, detail, phone }: CallEnding,
-    next: { attempt: number; at: number; dialedAt: number },
+    next: { attempt: number; at: number; dialedAt: number; dialTo?: string },
     onFirstMiss: ((call: FinalCall) => void) | undefined,
   ): boolean {
     const [call, ...carried] = calls;
@@ -294,11 +294,12 @@ export class CallLedger {
     for (const alert of calls) {
       const attempts = JSON.stringify([...readAttempts(alert.attempts), { at: next.dialedAt, outcome: state }]);
       this.note(alert.callId, 'attempt', missed);
-      const step = { attempt: next.attempt, retryAt: next.at, attempts };
+      const step = { attempt: next.attempt, retryAt: next.at, attempts, ...(next.dialTo && { dialTo: next.dialTo }) };
+      const to = next.dialTo ? ' to the backup person' : '';
       if (
         this.transition(alert, 'queued', {
           fields: step,
-          detail: `attempt ${next.attempt} at ${new Date(next.at).toISOString()}`,
+          detail: `attempt ${next.attempt}${to} at ${new Date(next.at).toISOString()}`,
         })
       ) {
         Object.assign(alert, step);

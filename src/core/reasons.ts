@@ -87,6 +87,8 @@ export const REASONS = {
   alert_expired: (c: ReasonContext) =>
     `No call started: the alert expired before it could (its sender's expires_in, ${c.expiresInS ?? '?'} s).`,
   account_suspended: () => 'Not called: the account was suspended before the call was placed.',
+  backup_gone: () =>
+    'Not called at the backup number: it was changed or removed (or has not agreed) while the call waited.',
   no_serve: () =>
     'Not called: no ringhook serve took the test call. Is it running, with telephony on (RINGHOOK_TELEPHONY not off)?',
   unknown: () => 'The call failed for a reason the phone system did not explain; its details say what it reported.',

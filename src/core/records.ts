@@ -30,6 +30,9 @@ export interface NewAccount {
   /** Default 0 (one call) and 60 s (core/ring-again). */
   ringAgain?: number;
   ringAgainAfter?: number;
+  /** Default none (core/backup-person). */
+  backupPhone?: string | null;
+  backupPhoneStatus?: 'pending' | 'verified' | null;
 }
 
 export type AccountChanges = Partial<
@@ -51,6 +54,8 @@ export type AccountChanges = Partial<
     | 'quietMode'
     | 'ringAgain'
     | 'ringAgainAfter'
+    | 'backupPhone'
+    | 'backupPhoneStatus'
   >
 >;
 
@@ -211,6 +216,8 @@ export interface TransitionFields {
   attempt?: number;
   retryAt?: number;
   attempts?: string;
+  /** The backup person's number (core/backup-person): the next attempt rings it instead of the account's. */
+  dialTo?: string;
   /** Not a column: the call never left this server (its set-up), so its alert's monthly allowance is given back. */
   returnsAllowance?: boolean;
 }

@@ -19,6 +19,7 @@ import { reasonText } from '../core/reasons.js';
 import { decideSms } from '../core/sms-decision.js';
 import { isQuietMode, NO_QUIET_HOURS } from '../core/quiet-delivery.js';
 import { readAttempts, RING_AGAIN_OFF } from '../core/ring-again.js';
+import { isBackupPhoneStatus, NO_BACKUP_PERSON } from '../core/backup-person.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {
@@ -43,6 +44,9 @@ export interface AccountRow {
   /** Absent in a row of schema 16 or older. */
   ring_again?: number;
   ring_again_after?: number;
+  /** Absent in a row of schema 17 or older (the backup person, #54). */
+  backup_phone?: string | null;
+  backup_phone_status?: string | null;
   /** 1 when the account has a callback URL, read with the account (SQLite); absent where not read. */
   callback_on?: number;
   created_at: number;
@@ -51,7 +55,7 @@ export interface AccountRow {
 }
 
 export const ACCOUNT_COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, created_at, updated_at, key_created_at';
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, created_at, updated_at, key_created_at';
 
 /** An account's settings: what its owner and the admin change, beside its name, phone, plan and status. */
 export type AccountSettings = Pick<
@@ -68,10 +72,18 @@ export type AccountSettings = Pick<
   | 'quietMode'
   | 'ringAgain'
   | 'ringAgainAfter'
+  | 'backupPhone'
+  | 'backupPhoneStatus'
 >;
 
 /** A setting a row of an older schema has no column for, and a new account takes when it is not given. */
-const LATER_SETTINGS = { dedupeSeconds: 0, webhookSources: 'any', ...NO_QUIET_HOURS, ...RING_AGAIN_OFF } as const;
+const LATER_SETTINGS = {
+  dedupeSeconds: 0,
+  webhookSources: 'any',
+  ...NO_QUIET_HOURS,
+  ...RING_AGAIN_OFF,
+  ...NO_BACKUP_PERSON,
+} as const;
 
 /** A new account's settings, each one its input leaves out taken by default. */
 export function newAccountSettings(input: NewAccount): AccountSettings {
@@ -89,6 +101,8 @@ export function newAccountSettings(input: NewAccount): AccountSettings {
     quietMode: input.quietMode ?? LATER_SETTINGS.quietMode,
     ringAgain: input.ringAgain ?? LATER_SETTINGS.ringAgain,
     ringAgainAfter: input.ringAgainAfter ?? LATER_SETTINGS.ringAgainAfter,
+    backupPhone: input.backupPhone ?? LATER_SETTINGS.backupPhone,
+    backupPhoneStatus: input.backupPhoneStatus ?? LATER_SETTINGS.backupPhoneStatus,
   };
 }
 
@@ -107,6 +121,8 @@ export function settingColumns(settings: AccountSettings) {
     quiet_mode: settings.quietMode,
     ring_again: settings.ringAgain,
     ring_again_after: settings.ringAgainAfter,
+    backup_phone: settings.backupPhone,
+    backup_phone_status: settings.backupPhoneStatus,
   };
 }
 
@@ -130,6 +146,8 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     quietMode: row.quiet_mode !== undefined && isQuietMode(row.quiet_mode) ? row.quiet_mode : LATER_SETTINGS.quietMode,
     ringAgain: Number(row.ring_again ?? LATER_SETTINGS.ringAgain),
     ringAgainAfter: Number(row.ring_again_after ?? LATER_SETTINGS.ringAgainAfter),
+    backupPhone: row.backup_phone ?? null,
+    backupPhoneStatus: row.backup_phone && isBackupPhoneStatus(row.backup_phone_status) ? row.backup_phone_status : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,
@@ -304,6 +322,7 @@ export const COLUMN: Record<ColumnField, string> = {
   attempt: 'attempt',
   retryAt: 'retry_at',
   attempts: 'attempts',
+  dialTo: 'dial_to',
 };
 
 /** A session's row as both stores keep it. */

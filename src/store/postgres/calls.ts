@@ -42,8 +42,8 @@ const SQL = {
                  ORDER BY received_at LIMIT 1`,
   setDedupeKey: 'UPDATE calls SET dedupe_key = $1 WHERE call_id = $2',
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by, expires_in)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17)`,
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by, expires_in, dial_to)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18)`,
   usedThisMonth: 'SELECT calls FROM usage WHERE user_id = $1 AND month = $2',
   countUsage: `INSERT INTO usage (user_id, month, calls) VALUES ($1, $2, 1)
                ON CONFLICT (user_id, month) DO UPDATE SET calls = usage.calls + 1`,
@@ -139,6 +139,7 @@ export class PgCallStore implements CallRepo {
     message: string,
     perMinute: number = TEST_CALL_LIMITS.perMinute,
     perHour: number = TEST_CALL_LIMITS.perHour,
+    dialTo?: string,
   ): Promise<AcceptResult> {
     this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
@@ -153,7 +154,7 @@ export class PgCallStore implements CallRepo {
       if (!decision.allowed) return { accepted: false, decision };
       const callId = newCallId();
       const alert = testCallAlert(message);
-      await this.insertCall(tx, now, callId, userId, 'test', alert);
+      await this.insertCall(tx, now, callId, userId, 'test', alert, dialTo ?? null);
       return { accepted: true, callId, receivedAt: now };
     });
   }
@@ -182,6 +183,7 @@ export class PgCallStore implements CallRepo {
     userId: string,
     kind: CallKind,
     alert: Alert,
+    dialTo: string | null = null,
   ): Promise<void> {
     await query(db, SQL.insert, [
       callId,
@@ -194,6 +196,7 @@ export class PgCallStore implements CallRepo {
       now,
       this.nodeId,
       alert.expiresIn ?? null,
+      dialTo,
     ]);
   }
 
@@ -203,6 +206,7 @@ export class PgCallStore implements CallRepo {
       ...Object.values(rejectionColumns(rejected)),
       now,
       this.nodeId,
+      null,
       null,
     ]);
     await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);

@@ -40,9 +40,9 @@ export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
 
 const SQL = {
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at, expires_in)
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, expires_in, dial_to)
            VALUES (@call_id, @user_id, @kind, @accepted, @status, @message, @message_truncated, @ticker, @price, @action,
-                   @strategy, @alert_timestamp, @extra, @error, @now, @now, @expires_in)`,
+                   @strategy, @alert_timestamp, @extra, @error, @now, @now, @expires_in, @dial_to)`,
   usedThisMonth: 'SELECT calls FROM usage WHERE user_id = ? AND month = ?',
   countUsage: `INSERT INTO usage (user_id, month, calls) VALUES (?, ?, 1)
                ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + 1`,
@@ -264,7 +264,14 @@ export class SqliteCallStore implements CallRepo {
     return this.stmt.recentAccepted.all(userId, kind, now - BURST_WINDOW_MS, atMost).map((r) => r.received_at);
   }
 
-  private insertCall(now: number, callId: string, userId: string, kind: CallKind, alert: Alert): void {
+  private insertCall(
+    now: number,
+    callId: string,
+    userId: string,
+    kind: CallKind,
+    alert: Alert,
+    dialTo: string | null = null,
+  ): void {
     this.stmt.insert.run({
       call_id: callId,
       user_id: userId,
@@ -274,12 +281,13 @@ export class SqliteCallStore implements CallRepo {
       ...alertColumns(alert),
       error: null,
       expires_in: alert.expiresIn ?? null,
+      dial_to: dialTo,
       now,
     });
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), expires_in: null, now });
+    this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), expires_in: null, dial_to: null, now });
     // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
     // refusals does not walk the kept ones once per refusal.
     if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);
@@ -303,6 +311,7 @@ export class SqliteCallStore implements CallRepo {
     message: string,
     perMinute: number = TEST_CALL_LIMITS.perMinute,
     perHour: number = TEST_CALL_LIMITS.perHour,
+    dialTo?: string,
   ): AcceptResult {
     return this.db
       .transaction((): AcceptResult => {
@@ -317,7 +326,7 @@ export class SqliteCallStore implements CallRepo {
         if (!decision.allowed) return { accepted: false, decision };
         const callId = newCallId();
         const alert = testCallAlert(message);
-        this.insertCall(now, callId, userId, 'test', alert);
+        this.insertCall(now, callId, userId, 'test', alert, dialTo ?? null);
         return { accepted: true, callId, receivedAt: now };
       })
       .immediate();
