@@ -22,6 +22,8 @@ export interface FinalCall {
   carried: Array<{ callId: string; message: string; expiresAt?: number }>;
   /** The alert's own expiry (core/alert-expiry): its SMS is not sent after it. */
   expiresAt?: number;
+  /** The backup person's verification call (core/backup-person): their 1 makes the number `verified`; it has no SMS backup. */
+  verification?: true;
   /** When the end was recorded, for a call whose SMS is decided later (after a restart); now when absent. */
   endedAt?: number;
 }
@@ -239,6 +241,7 @@ export class CallLedger {
       state,
       carried: carried.map((c) => ({ callId: c.callId, message: asReceived(c), ...expiryOf(c) })),
       ...expiryOf(call),
+      ...(call.kind === 'test' && call.dialTo && { verification: true }),
     });
     return true;
   }

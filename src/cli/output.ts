@@ -9,7 +9,7 @@ import type { SmsGatewayState } from '../core/sms-truth.js';
 import { terminalSafeLine } from '../core/terminal-text.js';
 import { smsBackupFields } from './sms-promise.js';
 import { quietHoursView } from './quiet-hours-args.js';
-import { describeRingAgain } from '../core/ring-again.js';
+import { describeMissedCall } from '../core/backup-person.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -59,7 +59,9 @@ export function accountView(account: Account, publicUrl: string, sms: SmsGateway
     webhook_sources: account.webhookSources,
     ring_again: account.ringAgain,
     ring_again_after: account.ringAgainAfter,
-    ring_again_effect: describeRingAgain(account),
+    backup_phone: account.backupPhone,
+    backup_phone_status: account.backupPhoneStatus,
+    ring_again_effect: describeMissedCall(account),
     ...quietHoursView(account, sms, Date.now()),
     status: account.status,
     created_at: iso(account.createdAt),

@@ -5,7 +5,7 @@
 // escalated to it. Opt-in per account. Pure: the number's checks, the decision, the words.
 import { type Account, phoneSchema } from './account.js';
 import type { FinalState } from './call-state.js';
-import { missedPerson } from './ring-again.js';
+import { describeRingAgain, missedPerson, type RingAgainSettings } from './ring-again.js';
 
 export type BackupPhoneStatus = NonNullable<Account['backupPhoneStatus']>;
 
@@ -92,4 +92,9 @@ export function describeBackupPerson(account: BackupPerson): string {
   if (account.backupPhoneStatus === 'verified')
     return `Then ${number}, the backup person, is called once, the alert introduced as yours; their 1 acknowledges it.`;
   return `The backup person ${number} is not called yet: they have not pressed 1 in their verification call (pending).`;
+}
+
+/** What happens to a missed call, ring again and backup person together (`account show`, the dashboard). */
+export function describeMissedCall(account: RingAgainSettings & BackupPerson): string {
+  return [describeRingAgain(account), describeBackupPerson(account)].filter(Boolean).join(' ');
 }

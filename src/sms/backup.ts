@@ -117,6 +117,11 @@ export class SmsBackup {
    */
   private async handle(call: FinalCall): Promise<void> {
     const { sms: smsStore, writes, accounts } = this.deps.store;
+    // The backup person's verification call: no SMS to a number that has not agreed to anything.
+    if (call.verification) {
+      await writes.write(`sms ${call.callId} not_needed`, () => smsStore.markSmsSkipped(call.callId, 'not_needed'));
+      return;
+    }
     // An alert past its own expiry (its sender's expires_in) gets no SMS, alone or carried.
     const { expired, live } = withoutExpired(call, this.deps.now());
     for (const id of expired)
