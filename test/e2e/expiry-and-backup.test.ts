@@ -131,3 +131,101 @@ it('expires_in: 10 behind a busy line: the alert ends expired when the line free
   expect(smsWith('GC1!')).toHaveLength(0);
   expect(smsWith('ZN1!')).toHaveLength(1);
 }, 300_000);
+
+const showAccount = (userId: string) => runCliJson(['account', 'show', userId], env) as Record<string, any>;
+
+it('N=2 and a verified backup person: 3 INVITEs to the owner, then 1 to the backup number, whose 1 acknowledges the alert; one SMS, to the owner', async () => {
+  const OWNER = '+14155550311';
+  const BACKUP = '+14155550777';
+  // One SIPp process at the trunk plays both phones: the backup number answers and presses 1, the owner's rings out.
+  const phones = await phone('answer-number', 5, { substitute: { '@NUMBER@': BACKUP.slice(1) } });
+  const a = runCliJson(
+    [
+      'account',
+      'create',
+      '--phone',
+      OWNER,
+      '--plan',
+      'premium',
+      '--sms-backup',
+      'on',
+      '--name',
+      'Alice',
+      '--ring-again',
+      '2',
+      '--ring-again-after',
+      '20',
+      '--backup-phone',
+      BACKUP,
+    ],
+    env,
+  ) as { user_id: string; api_key: string; backup_phone_status: string };
+  expect(a.backup_phone_status).toBe('pending');
+  await waitFor(
+    'the backup person agreed',
+    () => showAccount(a.user_id).backup_phone_status === 'verified' || undefined,
+    CALL_MS,
+    500,
+  );
+  expect(showAccount(a.user_id).ring_again_effect).toMatch(/Then \+1 415 555 0777, the backup person, is called once/);
+  const smsBefore = smsWith('SI1!').length;
+  const callId = await alert(a, 'SI1! silver above 30');
+  const done = await waitRow(
+    'the alert acknowledged at the backup number',
+    callId,
+    (r) => r.status === 'acknowledged',
+    240_000,
+  );
+  const atPhones = await phones.stop();
+  const dialogs = sipDialogs(atPhones.messages);
+  // The verification call, the owner's three calls, then the backup person's one.
+  expect(dialogs.map((d) => d.to)).toEqual([BACKUP, OWNER, OWNER, OWNER, BACKUP]);
+  const from = invitesFrom(atPhones.messages);
+  for (const f of from) expect(f).toContain(CALLER_ID);
+  expect(done).toMatchObject({ attempt: 4, phone: BACKUP, dial_to: BACKUP });
+  expect(JSON.parse(done.attempts).map((x: { outcome: string }) => x.outcome)).toEqual([
+    'no_answer',
+    'no_answer',
+    'no_answer',
+  ]);
+  // The backup call started once the third missed: right away, not a ring-again gap later.
+  expect(dialogs[4]!.startedAt - dialogs[3]!.startedAt).toBeLessThan(20_000 + 10_000);
+  // The SMS backup: once, after the first miss, to the owner's number.
+  await waitFor('the SMS', () => smsWith('SI1!').length > smsBefore || undefined, CALL_MS, 200);
+  expect(smsWith('SI1!').length - smsBefore).toBe(1);
+  expect(JSON.stringify(smsWith('SI1!')[0])).toContain(OWNER.slice(2));
+  // The plan counts the alert once.
+  expect(showAccount(a.user_id)).toMatchObject({ calls_this_month: 1 });
+}, 400_000);
+
+it('a backup number that never pressed 1 in its verification call is never called', async () => {
+  const OWNER = '+14155550321';
+  const BACKUP = '+14155550888';
+  const ringing = await phone('ring-forever', 3);
+  const a = runCliJson(['account', 'create', '--phone', OWNER, '--plan', 'premium', '--backup-phone', BACKUP], env) as {
+    user_id: string;
+    api_key: string;
+  };
+  // Its verification call rings out: no 1.
+  await waitFor(
+    'the verification call ended',
+    () =>
+      query<Row>("SELECT status FROM calls WHERE user_id = ? AND kind = 'test' AND status = 'no_answer'", a.user_id),
+    CALL_MS,
+    500,
+  );
+  expect(showAccount(a.user_id)).toMatchObject({ backup_phone: BACKUP, backup_phone_status: 'pending' });
+  const callId = await alert(a, 'HG1! copper under 4');
+  const done = await waitRow('the alert missed', callId, (r) => r.status === 'no_answer');
+  // Final at once: no step to the backup number was scheduled.
+  expect(done).toMatchObject({ attempt: 1, dial_to: null, retry_at: null });
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const atPhone = await ringing.stop();
+  expect(sipDialogs(atPhone.messages).map((d) => d.to)).toEqual([BACKUP, OWNER]);
+  expect(showAccount(a.user_id).backup_phone_status).toBe('pending');
+}, 300_000);
+
+/** The From header of every INVITE the phone got. */
+function invitesFrom(log: string): string[] {
+  return [...log.matchAll(/^INVITE sip:[^\n]*\n(?:[^\n]+\n)*?From:\s*([^\n]+)/gim)].map((m) => m[1]!.trim());
+}
