@@ -111,11 +111,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // Each attempt of an alert has a channel of its own (Asterisk's channel ids are unique).
   const attempt = (call.attempt ?? 1) > 1 ? `-a${call.attempt}` : '';
   const claimed = await desk.ledger
-    .claim(
-      calls,
-      { phone: to, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk },
-      detail,
-    )
+    .claim(calls, { phone: to, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk }, detail)
     .catch((error: unknown) => {
       unreserve();
       throw error;

@@ -37,7 +37,15 @@ export interface JustQueued {
 }
 
 /** The alert as it waits for its phone's line. */
-export function waitingAlert({ callId, kind, message, account, held, messageTruncated, dialTo }: JustQueued): QueuedAlert {
+export function waitingAlert({
+  callId,
+  kind,
+  message,
+  account,
+  held,
+  messageTruncated,
+  dialTo,
+}: JustQueued): QueuedAlert {
   // An account suspended still takes its turn: the dialer ends its alerts, alone.
   if (!receivesCalls(account))
     return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test', account };

@@ -74,7 +74,9 @@ export function backupPhoneChanges(
 ): Partial<BackupPerson> {
   if (args['backup-phone'] === undefined) {
     if (account.backupPhone !== null && account.backupPhone === phone)
-      throw new UserError(`--phone: '${phone}' is the backup person's number: set another --backup-phone (or off) first`);
+      throw new UserError(
+        `--phone: '${phone}' is the backup person's number: set another --backup-phone (or off) first`,
+      );
     return {};
   }
   const parsed = parseBackupPhone(args['backup-phone'], phone);

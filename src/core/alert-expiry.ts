@@ -17,7 +17,8 @@ export function parseExpiresIn(value: unknown, name: 'expires_in' | 'Expires-In'
   if (value === undefined || value === null) return { ok: true, value: undefined };
   const text = typeof value === 'string' ? value.trim() : undefined;
   if (name === 'Expires-In' && text === '') return { ok: true, value: undefined };
-  const n = typeof value === 'number' ? value : text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  const n =
+    typeof value === 'number' ? value : text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(n) || n < EXPIRES_IN_MIN || n > EXPIRES_IN_MAX) {
     const shown = (typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value))).slice(0, 40);
     return {

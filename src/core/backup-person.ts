@@ -25,7 +25,10 @@ export function parseBackupPhone(
   if (text.trim().toLowerCase() === 'off') return { ok: true, value: null };
   const parsed = phoneSchema.safeParse(text);
   if (!parsed.success)
-    return { ok: false, error: `--backup-phone: '${text}' is not a phone number in E.164 form (e.g. +14155550123) nor off` };
+    return {
+      ok: false,
+      error: `--backup-phone: '${text}' is not a phone number in E.164 form (e.g. +14155550123) nor off`,
+    };
   if (parsed.data === phone)
     return {
       ok: false,

@@ -315,7 +315,8 @@ export function smsReasonText(status: string, error: string | null): string | nu
     if (error === SMS_NOT_SENT.backupOff) return 'No SMS was sent: SMS backup is off for this account.';
     if (error === SMS_NOT_SENT.suspended) return 'No SMS was sent: the account is suspended.';
     if (error === SMS_NOT_SENT.accountGone) return 'No SMS was sent: the account was deleted.';
-    if (error === SMS_NOT_SENT.expired) return 'No SMS was sent: the alert had expired (the expires_in its sender gave).';
+    if (error === SMS_NOT_SENT.expired)
+      return 'No SMS was sent: the alert had expired (the expires_in its sender gave).';
     // Calls that ended before the reason was kept.
     return 'No SMS was sent: SMS backup was off for this account, or this server has no SMS gateway.';
   }

@@ -52,7 +52,10 @@ export function withoutExpired(call: SmsFacts, now: number): { expired: string[]
   if (expired.length === 0) return { expired, live: call };
   const [first, ...rest] = all.filter((a) => !gone(a));
   if (!first) return { expired, live: undefined };
-  return { expired, live: { ...call, callId: first.callId, message: first.message, expiresAt: first.expiresAt, carried: rest } };
+  return {
+    expired,
+    live: { ...call, callId: first.callId, message: first.message, expiresAt: first.expiresAt, carried: rest },
+  };
 }
 
 /** The soonest expiry among the alerts of an SMS: it is not tried after it. */

@@ -147,7 +147,8 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     ringAgain: Number(row.ring_again ?? LATER_SETTINGS.ringAgain),
     ringAgainAfter: Number(row.ring_again_after ?? LATER_SETTINGS.ringAgainAfter),
     backupPhone: row.backup_phone ?? null,
-    backupPhoneStatus: row.backup_phone && isBackupPhoneStatus(row.backup_phone_status) ? row.backup_phone_status : null,
+    backupPhoneStatus:
+      row.backup_phone && isBackupPhoneStatus(row.backup_phone_status) ? row.backup_phone_status : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,

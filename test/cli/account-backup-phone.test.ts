@@ -62,7 +62,7 @@ it('set --backup-phone: a new number asks again; the same number asks nothing; o
   expect(off).toMatchObject({ backup_phone: null, backup_phone_status: null });
 });
 
-it('a number not E.164, or the account\'s own: one line naming the value, nothing changed', () => {
+it("a number not E.164, or the account's own: one line naming the value, nothing changed", () => {
   const account = JSON.parse(
     runCli(['account', 'create', '--phone', '+14155550133', '--backup-phone', '+14155550779', '--json'], env).stdout,
   );
@@ -72,7 +72,10 @@ it('a number not E.164, or the account\'s own: one line naming the value, nothin
     expect(res.stderr.trim().split('\n'), res.stderr).toHaveLength(1);
     expect(res.stderr).toContain(`'${value}'`);
     const own = value.replace(/\s/g, '') === '+14155550133';
-    const refused = runCli(['account', 'create', '--phone', own ? value : '+14155550134', '--backup-phone', value], env);
+    const refused = runCli(
+      ['account', 'create', '--phone', own ? value : '+14155550134', '--backup-phone', value],
+      env,
+    );
     expect(refused.code, value).not.toBe(0);
     expect(refused.stderr).toContain(`'${value}'`);
   }

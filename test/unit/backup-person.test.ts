@@ -16,7 +16,7 @@ import { withoutExpired } from '../../src/core/sms-decision.js';
 const OWN = '+14155550123';
 
 describe('--backup-phone', () => {
-  it('takes an E.164 number other than the account\'s own, or off', () => {
+  it("takes an E.164 number other than the account's own, or off", () => {
     expect(parseBackupPhone('+1 (415) 555-0777', OWN)).toEqual({ ok: true, value: '+14155550777' });
     expect(parseBackupPhone('off', OWN)).toEqual({ ok: true, value: null });
     expect(parseBackupPhone('4155550777', OWN)).toEqual({
@@ -25,16 +25,23 @@ describe('--backup-phone', () => {
     });
     expect(parseBackupPhone('+1 415 555 0123', OWN)).toEqual({
       ok: false,
-      error: "--backup-phone: '+1 415 555 0123' is the account's own number: the backup person is called at another one",
+      error:
+        "--backup-phone: '+1 415 555 0123' is the account's own number: the backup person is called at another one",
     });
   });
 
   it('a new number waits for its 1 (pending); the same number keeps its state; off removes it', () => {
     const none = { backupPhone: null, backupPhoneStatus: null };
     const verified = { backupPhone: '+14155550777', backupPhoneStatus: 'verified' as const };
-    expect(backupPhoneChange(none, '+14155550777')).toEqual({ backupPhone: '+14155550777', backupPhoneStatus: 'pending' });
+    expect(backupPhoneChange(none, '+14155550777')).toEqual({
+      backupPhone: '+14155550777',
+      backupPhoneStatus: 'pending',
+    });
     expect(backupPhoneChange(verified, '+14155550777')).toEqual(verified);
-    expect(backupPhoneChange(verified, '+14155550888')).toEqual({ backupPhone: '+14155550888', backupPhoneStatus: 'pending' });
+    expect(backupPhoneChange(verified, '+14155550888')).toEqual({
+      backupPhone: '+14155550888',
+      backupPhoneStatus: 'pending',
+    });
     expect(backupPhoneChange(verified, null)).toEqual(none);
   });
 });
@@ -44,7 +51,9 @@ describe('the words', () => {
     expect(alertOwnerLabel({ name: 'Alice', phone: OWN })).toBe('Alice');
     expect(alertOwnerLabel({ name: ' ', phone: OWN })).toBe('the phone ending 0 1 2 3');
     expect(backupIntro({ name: 'Alice', phone: OWN })).toBe('Alert for Alice:');
-    expect(verificationMessage({ name: 'Alice', phone: OWN })).toMatch(/Press 1 to agree to receive alerts for Alice\.$/);
+    expect(verificationMessage({ name: 'Alice', phone: OWN })).toMatch(
+      /Press 1 to agree to receive alerts for Alice\.$/,
+    );
   });
 
   it('says what happens, and that a pending number is not called', () => {
@@ -113,7 +122,11 @@ describe('expires_in', () => {
     expect(expiresAt({ receivedAt: 1_000, expiresIn: null })).toBeUndefined();
     expect(hasExpired({ receivedAt: 1_000, expiresIn: 10 }, 10_999)).toBe(false);
     expect(hasExpired({ receivedAt: 1_000, expiresIn: 10 }, 11_000)).toBe(true);
-    expect(expiredFate(10)).toMatchObject({ state: 'expired', returnsAllowance: false, error: expect.stringContaining('10 s') });
+    expect(expiredFate(10)).toMatchObject({
+      state: 'expired',
+      returnsAllowance: false,
+      error: expect.stringContaining('10 s'),
+    });
   });
 
   it('no SMS for an expired alert when one would follow its call; the others of the call keep theirs', () => {

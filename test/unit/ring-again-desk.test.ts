@@ -58,7 +58,7 @@ describe('phoneTaken', () => {
     expect(ringAgainAfter(off, 'no_answer', 5_000, [], [])).toBeUndefined();
   });
 
-  it('no attempt is scheduled at or past the alert\'s own expiry (its expires_in)', () => {
+  it("no attempt is scheduled at or past the alert's own expiry (its expires_in)", () => {
     expect(ringAgainAfter(session(1, PHONE, { expiresIn: 62 }), 'no_answer', 5_000, [], [])).toEqual({
       attempt: 2,
       at: 61_000,
@@ -73,14 +73,19 @@ describe('phoneTaken', () => {
       dialTo: BACKUP,
     });
     // Attempts left: the owner's phone first.
-    expect(ringAgainAfter(withBackup(session(1), 'verified'), 'busy', 5_000, [], [])).toEqual({ attempt: 2, at: 61_000 });
+    expect(ringAgainAfter(withBackup(session(1), 'verified'), 'busy', 5_000, [], [])).toEqual({
+      attempt: 2,
+      at: 61_000,
+    });
     expect(ringAgainAfter(withBackup(session(2), 'pending'), 'no_answer', 70_000, [], [])).toBeUndefined();
     // The backup person's own call missed: nothing after it.
     const atBackup = withBackup(session(3, BACKUP, { dialTo: BACKUP }), 'verified');
     expect(ringAgainAfter(atBackup, 'no_answer', 90_000, [], [])).toBeUndefined();
     // Heard, or a newer alert for the owner's phone: nothing escalated.
     expect(ringAgainAfter(withBackup(session(2), 'verified'), 'acknowledged', 70_000, [], [])).toBeUndefined();
-    expect(ringAgainAfter(withBackup(session(2), 'verified'), 'no_answer', 70_000, [], [{ phone: PHONE }])).toBeUndefined();
+    expect(
+      ringAgainAfter(withBackup(session(2), 'verified'), 'no_answer', 70_000, [], [{ phone: PHONE }]),
+    ).toBeUndefined();
     // Expired: nothing escalated.
     const expired = withBackup(session(2, PHONE, { expiresIn: 30 }), 'verified');
     expect(ringAgainAfter(expired, 'no_answer', 70_000, [], [])).toBeUndefined();

@@ -287,7 +287,13 @@ export class SqliteCallStore implements CallRepo {
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), expires_in: null, dial_to: null, now });
+    this.stmt.insert.run({
+      call_id: rejected.callId ?? newCallId(),
+      ...rejectionColumns(rejected),
+      expires_in: null,
+      dial_to: null,
+      now,
+    });
     // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
     // refusals does not walk the kept ones once per refusal.
     if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);
