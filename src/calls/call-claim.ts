@@ -69,22 +69,9 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // they accepted it; one found queued in the store was read as it joined the queue).
   const account = alerts.find((a) => a.callId === call.callId)?.account;
   if (!account || desk.isStopping) return undefined;
-  if (!receivesCalls(account)) {
-    // Suspended before its alert joined the queue: no call of any kind, and no SMS in its place.
-    const reason = callReason('account_suspended');
-    for (const alert of calls)
-      desk.ledger.end(alert, { state: 'failed', fields: { endedAt: now(), ...reason }, phone: null });
-    return undefined;
-  }
-  // Quiet hours (#41) are decided here, where every alert passes before its call, whichever node
-  // or restart queued it: held until they end, or the SMS instead of the call.
-  if (await keptQuiet(desk, calls, account)) return undefined;
-  // The backup person's number (core/backup-person), while it is still the account's and agreed.
+  if (await notCalledNow(desk, calls, account)) return undefined;
+  // The backup person's number (core/backup-person), or the account's.
   const to = call.dialTo ?? account.phone;
-  if (call.dialTo && !backupStillCalled(call, account)) {
-    endBackupGone(desk, calls, now());
-    return undefined;
-  }
   const dialedAt = now();
   const endpoint = desk.settings.endpointFor(to);
   const own = callSpeech(account);
@@ -94,12 +81,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // An alert at the backup number is introduced as the account's ("Alert for Alice: …").
   const forBackup = call.kind === 'alert' && call.dialTo ? backupIntro(account) : undefined;
   const spoken = (alerts: readonly CallForDialing[]) =>
-    spokenFor(
-      forBackup ? alerts.map((a) => ({ ...a, message: `${forBackup} ${a.message}` })) : alerts,
-      now(),
-      own.language,
-      { readJapanese },
-    );
+    spokenFor(introduced(alerts, forBackup), now(), own.language, { readJapanese });
   const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
   const { text, notes } = await spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
@@ -138,6 +120,33 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     forecastMs,
     text: claimed.length === calls.length ? text : await says(claimed),
   };
+}
+
+/**
+ * Alerts not called now, each ended or held as it should be: the account suspended before they
+ * joined the queue (no call of any kind, no SMS in its place); quiet hours (#41), decided here where
+ * every alert passes before its call, whichever node or restart queued it; a backup number no longer
+ * the account's, or not agreed.
+ */
+async function notCalledNow(desk: ClaimDesk, calls: readonly CallForDialing[], account: Account): Promise<boolean> {
+  const { now } = desk.settings;
+  if (!receivesCalls(account)) {
+    const reason = callReason('account_suspended');
+    for (const alert of calls)
+      desk.ledger.end(alert, { state: 'failed', fields: { endedAt: now(), ...reason }, phone: null });
+    return true;
+  }
+  if (await keptQuiet(desk, calls, account)) return true;
+  if (calls[0]?.dialTo && !backupStillCalled(calls[0], account)) {
+    endBackupGone(desk, calls, now());
+    return true;
+  }
+  return false;
+}
+
+/** The alerts with the backup person's introduction before each message (none: as they are). */
+function introduced(alerts: readonly CallForDialing[], intro: string | undefined): readonly CallForDialing[] {
+  return intro ? alerts.map((a) => ({ ...a, message: `${intro} ${a.message}` })) : alerts;
 }
 
 /** A call to the backup number is placed only while it is the account's: agreed for an alert, still asked for a verification call. */

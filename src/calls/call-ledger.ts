@@ -6,7 +6,7 @@ import { canTransition, isFinal, type CallState, type FinalState } from '../core
 import type { CallForDialing, TransitionFields } from '../core/records.js';
 import { withCutMark } from '../core/payload.js';
 import { readAttempts } from '../core/ring-again.js';
-import { type expiredFate, expiresAt } from '../core/alert-expiry.js';
+import { expiresAt } from '../core/alert-expiry.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 
@@ -215,7 +215,7 @@ export class CallLedger {
 
   /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
   /** Ends a queued alert too old to place, as its fate says (core/call-end's queuedFate); the SMS backup applies. */
-  endUnplaced(call: CallForDialing, fate: Exclude<QueuedFate, { dial: true }> | ReturnType<typeof expiredFate>): void {
+  endUnplaced(call: CallForDialing, fate: Exclude<QueuedFate, { dial: true }>): void {
     const { state, error, reasonDetail, returnsAllowance } = fate;
     const endedAt = this.deps.now();
     this.end(call, {

@@ -25,15 +25,13 @@ import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
 import { smsBackupWarning } from '../core/sms-truth.js';
 import { applyCallbackOptions, callbackArgs, callbackFields, callbackUrlArg } from './callback-args.js';
 import {
-  backupPhoneArgs,
   backupPhoneChanges,
   ownerControlArgs,
   ownerControlChanges,
   ringAgainArgs,
   ringAgainChanges,
 } from './owner-control-args.js';
-import { NO_BACKUP_PERSON } from '../core/backup-person.js';
-import { requestVerificationCall } from '../app/backup-person.js';
+import { askBackupPerson } from './backup-person.js';
 import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';
 
 const languageArgs = {
@@ -147,7 +145,6 @@ const create = defineCommand({
     ...languageArgs,
     ...ownerControlArgs,
     ...ringAgainArgs,
-    ...backupPhoneArgs,
     ...quietHoursArgs,
     ...jsonArg,
   },
@@ -164,7 +161,7 @@ const create = defineCommand({
       name: parseArg(nameSchema, args.name, '--name'),
       ...ownerControlChanges(args),
       ...ringAgainChanges(args),
-      ...backupPhoneChanges(args, NO_BACKUP_PERSON, phone),
+      ...backupPhoneChanges(args, undefined, phone),
       ...quietHoursChanges(args),
     };
     return withStores(
@@ -246,7 +243,6 @@ const set = defineCommand({
     ...languageArgs,
     ...ownerControlArgs,
     ...ringAgainArgs,
-    ...backupPhoneArgs,
     ...quietHoursArgs,
     ...callbackArgs,
     password: {
@@ -400,20 +396,3 @@ export const accountCommand = defineCommand({
     'login-link': loginLinkCommand,
   },
 });
-
-/** A backup number just set: its verification call is queued for serve to place; what follows is said on stderr. */
-async function askBackupPerson(stores: Stores, account: Account, json: boolean): Promise<void> {
-  const asked = await requestVerificationCall(stores.calls, account);
-  if (!asked || json) return;
-  const number = account.backupPhone!;
-  if (asked.accepted)
-    process.stderr.write(
-      `A verification call to ${number} is queued: it asks them to press 1 to agree to receive this account's alerts, and the number is called for alerts only once they have (account show says when).\n`,
-    );
-  else
-    process.stderr.write(
-      asked.reason === 'suspended'
-        ? `The account is suspended: no verification call to ${number} is placed; set --backup-phone again once it is resumed.\n`
-        : `Too many test calls just now: no verification call to ${number} was queued; set --backup-phone again in ${asked.retryAfterSeconds} s.\n`,
-    );
-}

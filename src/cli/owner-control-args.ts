@@ -11,7 +11,7 @@ import {
   RING_AGAIN_MAX,
 } from '../core/ring-again.js';
 import { UserError } from '../lib/errors.js';
-import { type BackupPerson, backupPhoneChange, parseBackupPhone } from '../core/backup-person.js';
+import { type BackupPerson, backupPhoneChange, NO_BACKUP_PERSON, parseBackupPhone } from '../core/backup-person.js';
 
 export const ownerControlArgs = {
   dedupe: {
@@ -45,7 +45,7 @@ export function ownerControlChanges(args: {
   return changes;
 }
 
-/** Ring again (#54): --ring-again N and --ring-again-after SECONDS (core/ring-again). */
+/** Ring again (#54): --ring-again N and --ring-again-after SECONDS (core/ring-again); then the backup person, --backup-phone (core/backup-person). */
 export const ringAgainArgs = {
   'ring-again': {
     type: 'string',
@@ -55,10 +55,6 @@ export const ringAgainArgs = {
     type: 'string',
     description: `Seconds from one call's start to the next's (${RING_AGAIN_AFTER_MIN} to ${RING_AGAIN_AFTER_MAX}, default ${RING_AGAIN_AFTER_DEFAULT}): iOS's Do Not Disturb lets a second call from the same number through ("Repeated Calls") when it starts within three minutes of the first, whose ring time counts; Android's "repeat callers" allows 15 minutes`,
   },
-} as const;
-
-/** The backup person (#54, core/backup-person): --backup-phone +E164|off. */
-export const backupPhoneArgs = {
   'backup-phone': {
     type: 'string',
     description:
@@ -69,7 +65,7 @@ export const backupPhoneArgs = {
 /** The backup number's change (`phone`: the account's number as it will be); none when not given. */
 export function backupPhoneChanges(
   args: { 'backup-phone'?: string | undefined },
-  account: BackupPerson,
+  account: BackupPerson = NO_BACKUP_PERSON,
   phone: string,
 ): Partial<BackupPerson> {
   if (args['backup-phone'] === undefined) {

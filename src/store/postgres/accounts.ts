@@ -4,15 +4,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account } from '../../core/account.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
 import { UserError } from '../../lib/errors.js';
-import {
-  ACCOUNT_COLUMNS,
-  type AccountRow,
-  endedBySuspension,
-  newAccountSettings,
-  settingColumns,
-  toAccount,
-  wrongSecretKeyMessage,
-} from '../rows.js';
+import { endedBySuspension, wrongSecretKeyMessage } from '../rows.js';
+import { ACCOUNT_COLUMNS, type AccountRow, newAccountSettings, settingColumns, toAccount } from '../account-rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { SecretBox } from '../secret-box.js';
 import type { AccountRepo } from '../contract/index.js';

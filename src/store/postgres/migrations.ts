@@ -5,9 +5,7 @@ import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { RECEIVE_FUNCTION_SQL } from './receive-function.js';
 import { RECEIVE_FUNCTION_V14_SQL } from './receive-function-v14.js';
-import { RING_AGAIN } from './migration-ring-again.js';
-import { BACKUP_PERSON } from './migration-backup-person.js';
-import { RECEIVE_FUNCTION_V18_SQL } from './receive-function-v18.js';
+import { BACKUP_PERSON, RING_AGAIN } from './migration-ring-again.js';
 
 export interface PgMigration {
   name: string;
@@ -307,10 +305,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '015-quiet-hours', sql: QUIET_HOURS, oldestCompatible: 8 },
   // Expand: new tables the previous release does not know (it sends no callbacks).
   { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 },
-  // Expand: columns the previous release does not know (it never rings again, and dials a retry it finds queued at once).
-  { name: '017-ring-again', sql: RING_AGAIN, oldestCompatible: 8 },
-  // Expand: columns the previous release does not know, and the webhook's function v18 keeping an alert's expiry (the previous release keeps calling v14).
-  { name: '018-backup-person', sql: BACKUP_PERSON + RECEIVE_FUNCTION_V18_SQL, oldestCompatible: 8 },
+  { name: '017-ring-again', sql: RING_AGAIN, oldestCompatible: 8 }, // Expand: columns (it never rings again, dials a retry at once).
+  { name: '018-backup-person', sql: BACKUP_PERSON, oldestCompatible: 8 }, // Expand: columns; the webhook's v18 beside v14.
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -9,7 +9,8 @@ import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../core/tradingview-sources.js
 import { BURST_WINDOW_MS, decideLimits, monthWindow, PLAN_LIMITS } from '../../core/limits.js';
 import type { AlertToReceive, ReceivedAlert } from '../../core/records.js';
 import { isStoreUnavailable } from '../unavailable.js';
-import { type AccountRow, alertColumns, MAX_REJECTIONS_KEPT, rejectionColumns, toAccount } from '../rows.js';
+import { alertColumns, MAX_REJECTIONS_KEPT, rejectionColumns } from '../rows.js';
+import { type AccountRow, toAccount } from '../account-rows.js';
 import type { SecretBox } from '../secret-box.js';
 import { query, type Sql } from './connect.js';
 import { RECEIVE_FUNCTION } from './receive-function-v18.js';

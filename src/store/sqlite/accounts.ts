@@ -6,15 +6,8 @@ import { newApiKey, newUserId } from '../../core/ids.js';
 import { UserError } from '../../lib/errors.js';
 import type { Db } from './connect.js';
 import type { SecretBox } from '../secret-box.js';
-import {
-  ACCOUNT_COLUMNS,
-  endedBySuspension,
-  newAccountSettings,
-  settingColumns,
-  toAccount,
-  wrongSecretKeyMessage,
-  type AccountRow,
-} from '../rows.js';
+import { endedBySuspension, wrongSecretKeyMessage } from '../rows.js';
+import { ACCOUNT_COLUMNS, type AccountRow, newAccountSettings, settingColumns, toAccount } from '../account-rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { AccountRepo } from '../contract/index.js';
 
