@@ -245,7 +245,7 @@ describe('postgres: the owner controls in the one round trip', () => {
     }
   }, 60_000);
 
-  test("the previous release's function (v12) is still there for its nodes during a rolling upgrade", async () => {
+  test("the previous releases' functions (v12, v14) are still there for their nodes during a rolling upgrade", async () => {
     const { url } = await database(['node-a']);
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
@@ -254,6 +254,7 @@ describe('postgres: the owner controls in the one round trip', () => {
       expect(rows.map((r) => r.name)).toEqual([
         'ringhook_receive_v12',
         'ringhook_receive_v14',
+        'ringhook_receive_v18',
         'ringhook_sources_allow_v14',
       ]);
     } finally {
