@@ -57,7 +57,7 @@ const TIMES = ['', 'once', 'twice'] as const;
 /** What `account show` and the dashboard say will happen to a missed call, in one sentence. */
 export function describeRingAgain(account: RingAgainSettings): string {
   if (account.ringAgain <= 0)
-    return 'A missed call is not tried again (one call per alert; the SMS backup, if on, follows it).';
+    return 'A missed call is not tried again: one call per alert (then the SMS backup, if on).';
   const times = TIMES[Math.min(account.ringAgain, RING_AGAIN_MAX)];
   return (
     `A missed call is tried again ${times}, ${account.ringAgainAfter} s after the start of the one before, from the same number ` +

@@ -154,6 +154,19 @@ describe('html', () => {
     );
     const plain = { ...model, account: { ...account, ringAgain: 0 }, callerId: undefined };
     expect(words(overviewBody(plain).value)).toContain('A missed call is not tried again');
+    // The backup person (#54): said as it will happen, pending or verified.
+    const pending = { ...model, account: { ...account, backupPhone: '+14155550777', backupPhoneStatus: 'pending' } };
+    expect(words(overviewBody(pending as OverviewModel).value)).toContain(
+      'The backup person +1 415 555 0777 is not called yet: they have not pressed 1 in their verification call (pending).',
+    );
+    const verified = { ...model, account: { ...account, backupPhone: '+14155550777', backupPhoneStatus: 'verified' } };
+    expect(words(overviewBody(verified as OverviewModel).value)).toContain(
+      'Then +1 415 555 0777, the backup person, is called once',
+    );
+    // In the Delivery group, with the phones' own setting names.
+    const delivery = overviewBody(model).value.split('id="delivery"')[1]!.split('id="protection"')[0]!;
+    for (const name of ['Missed calls', 'Repeated Calls', 'repeat callers', 'starred', 'Download the contact card'])
+      expect(delivery).toContain(name);
   });
 
   it('a failed call says why in a sentence; the technical detail is shown to an admin only', () => {

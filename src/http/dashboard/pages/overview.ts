@@ -283,15 +283,15 @@ function voiceSection(model: OverviewModel): SafeHtml {
  * only when it is saved (iOS's "Repeated Calls", Android's "repeat callers" and starred contacts).
  */
 function missedCallsSection(model: OverviewModel): SafeHtml {
-  const effect = html`<p id="ring-again-now">${describeMissedCall(model.account)} An administrator sets it (<span class="mono">ringhook account set --ring-again, --backup-phone</span>).</p>`;
+  const effect = html`<p id="ring-again-now">${describeMissedCall(model.account)}</p>`;
+  const setBy = html`An administrator sets what happens (<span class="mono">ringhook account set --ring-again, --backup-phone</span>).`;
   if (model.callerId === undefined) {
-    return html`<section class="card" aria-labelledby="contact-title"><h3 id="contact-title">Missed calls</h3>${effect}<p id="contact-none" class="hint">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes, which Do Not Disturb and "silence unknown callers" would silence: ask your administrator to set a caller ID, and a contact card to save will appear here.</p></section>`;
+    return html`<section class="card" aria-labelledby="contact-title"><h3 id="contact-title">Missed calls</h3>${effect}<p id="contact-none" class="hint">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes, which Do Not Disturb and "silence unknown callers" would silence: ask your administrator to set a caller ID, and a contact card to save will appear here. ${setBy}</p></section>`;
   }
-  return html`<section class="card" aria-labelledby="contact-title">
-  <h3 id="contact-title">Missed calls and ringhook's number</h3>
-  ${effect}
-  <p>Your alerts come from <strong class="mono" id="caller-id">${model.callerId}</strong>. <span class="hint" id="contact-why">Save it as a contact, or Do Not Disturb and "silence unknown callers" silence it. iPhone: a second call from the same number within three minutes rings through Do Not Disturb ("Repeated Calls", under Focus). Android: Do Not Disturb lets through "repeat callers" and starred contacts, so mark the contact as a favourite (starred).</span></p>
+  return html`<section class="card titled-action" aria-labelledby="contact-title">
+  <h3 id="contact-title">Missed calls</h3>
   <a class="button secondary" href="/dashboard/contact.vcf" download="ringhook-alerts.vcf">Download the contact card</a>
+  <div>${effect}<details class="hint" id="contact-why"><summary>Save <strong class="mono" id="caller-id">${model.callerId}</strong> to let it through Do Not Disturb</summary><p>Unsaved, Do Not Disturb and "silence unknown callers" silence it. iPhone: a second call from the same number within three minutes rings through ("Repeated Calls", under Focus). Android: Do Not Disturb lets through "repeat callers" and starred contacts, so mark the contact as a favourite (starred). ${setBy}</p></details></div>
 </section>`;
 }
 
