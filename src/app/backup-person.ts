@@ -1,9 +1,9 @@
-// The backup person's verification call (#54, core/backup-person): queued in the store beside serve
+// The backup person's verification call (#54, core/calls/backup-person): queued in the store beside serve
 // (the CLI) for serve's dialer to place at the backup number, like a test call (its own small limits,
 // not the monthly allowance). Their 1 makes the number `verified` (telephony.ts, at the call's end).
 import { receivesCalls, type Account } from '../core/account.js';
-import { verificationMessage } from '../core/backup-person.js';
-import type { TestCallResult } from '../core/test-call.js';
+import { verificationMessage } from '../core/calls/backup-person.js';
+import type { TestCallResult } from '../core/calls/test-call.js';
 import type { CallRepo } from '../store/contract/index.js';
 
 export async function requestVerificationCall(

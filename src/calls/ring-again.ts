@@ -1,15 +1,15 @@
 // Ring again (#54) at the call desk: whether a missed call's alerts are called again (decided in
-// core/ring-again), and the timers that put them back in the queue when due. The store keeps them
+// core/calls/ring-again), and the timers that put them back in the queue when due. The store keeps them
 // queued with their due time meanwhile: a restart or another node finds them there (call-recovery).
-import type { FinalState } from '../core/call-state.js';
-import { expiresAt } from '../core/alert-expiry.js';
-import { decideEscalation } from '../core/backup-person.js';
-import { decideRingAgain } from '../core/ring-again.js';
+import type { FinalState } from '../core/calls/call-state.js';
+import { expiresAt } from '../core/calls/alert-expiry.js';
+import { decideEscalation } from '../core/calls/backup-person.js';
+import { decideRingAgain } from '../core/calls/ring-again.js';
 import type { CallSession } from './call-session.js';
 
 /**
- * The next attempt of a missed call's alerts: rung again at the same number (core/ring-again), or,
- * none left, once at the account's verified backup number (core/backup-person); undefined: the
+ * The next attempt of a missed call's alerts: rung again at the same number (core/calls/ring-again), or,
+ * none left, once at the account's verified backup number (core/calls/backup-person); undefined: the
  * call's end is the alerts' end. `calls` and `waiting`: as phoneTaken's (a newer alert for the same
  * phone carries the news).
  */

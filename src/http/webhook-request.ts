@@ -3,10 +3,10 @@
 // the request: the credentials from the path, the client's address (exact, and as throttling counts
 // it), the idempotency key, and the body, read and parsed when a step first asks for it (the
 // step-by-step path asks only once the account may send; PostgreSQL's one step asks at once).
-import { parseExpiresIn, soonerExpiry } from '../core/alert-expiry.js';
-import { type Alert, bodyExcerpt, MAX_BODY_BYTES, type ParseResult, parseAlertBody } from '../core/payload.js';
-import type { AddressMatcher } from '../core/address-match.js';
-import { credentialsFromPath, type WebhookCredentials } from '../core/webhook-path.js';
+import { parseExpiresIn, soonerExpiry } from '../core/calls/alert-expiry.js';
+import { type Alert, bodyExcerpt, MAX_BODY_BYTES, type ParseResult, parseAlertBody } from '../core/webhook/payload.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
+import { credentialsFromPath, type WebhookCredentials } from '../core/webhook/webhook-path.js';
 import { clientAddresses } from './client-address.js';
 import { ApiError } from './errors.js';
 
@@ -18,9 +18,9 @@ export interface AlertRequest {
   /** The socket's peer address. */
   peer: string | undefined;
   forwardedFor: string | undefined;
-  /** The Idempotency-Key header, when sent (duplicate alerts, core/dedupe). */
+  /** The Idempotency-Key header, when sent (duplicate alerts, core/webhook/dedupe). */
   idempotencyKey?: string | undefined;
-  /** The Expires-In header, when sent (the alert's own expiry, core/alert-expiry). */
+  /** The Expires-In header, when sent (the alert's own expiry, core/calls/alert-expiry). */
   expiresIn?: string | undefined;
   /** The body, refused past `limit` bytes (an ApiError). */
   readBody(limit: number): Promise<Uint8Array>;

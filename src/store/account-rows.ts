@@ -1,13 +1,13 @@
 // An account's row as both stores keep it and how it becomes an Account: its settings as columns,
 // a new account's defaults, and the settings an older schema's row has no column for.
 import type { Account, AccountStatus } from '../core/account.js';
-import { isBackupPhoneStatus, NO_BACKUP_PERSON } from '../core/backup-person.js';
-import type { LanguageCode, VoiceId } from '../core/language-types.js';
-import { DEFAULT_LANGUAGE, defaultVoice } from '../core/languages.js';
-import type { Plan } from '../core/limits.js';
-import { isQuietMode, NO_QUIET_HOURS } from '../core/quiet-delivery.js';
+import { isBackupPhoneStatus, NO_BACKUP_PERSON } from '../core/calls/backup-person.js';
+import type { LanguageCode, VoiceId } from '../core/speech/language-types.js';
+import { DEFAULT_LANGUAGE, defaultVoice } from '../core/speech/languages.js';
+import type { Plan } from '../core/webhook/limits.js';
+import { isQuietMode, NO_QUIET_HOURS } from '../core/delivery/quiet-delivery.js';
 import type { NewAccount } from '../core/records.js';
-import { RING_AGAIN_OFF } from '../core/ring-again.js';
+import { RING_AGAIN_OFF } from '../core/calls/ring-again.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {

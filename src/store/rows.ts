@@ -2,8 +2,8 @@
 // PostgreSQL (the account's: account-rows.ts): the call's
 // row and its extra fields, a refused alert's row, the columns of a call's steps, the session's row, a sign-in link's.
 import type { Account } from '../core/account.js';
-import type { LimitDecision } from '../core/limits.js';
-import type { Alert } from '../core/payload.js';
+import type { LimitDecision } from '../core/webhook/limits.js';
+import type { Alert } from '../core/webhook/payload.js';
 import {
   type CallKind,
   type CallRecord,
@@ -13,8 +13,8 @@ import {
 } from '../core/records.js';
 import { hashToken, newToken } from './tokens.js';
 import { reasonText } from '../core/reasons.js';
-import { decideSms } from '../core/sms-decision.js';
-import { readAttempts } from '../core/ring-again.js';
+import { decideSms } from '../core/delivery/sms-decision.js';
+import { readAttempts } from '../core/calls/ring-again.js';
 
 export function wrongSecretKeyMessage(dbName: string, source: string): string {
   return (

@@ -8,10 +8,10 @@ import {
   describeBackupPerson,
   parseBackupPhone,
   verificationMessage,
-} from '../../src/core/backup-person.js';
-import { expiredFate, expiresAt, hasExpired, parseExpiresIn, soonerExpiry } from '../../src/core/alert-expiry.js';
-import { parseAlertBody } from '../../src/core/payload.js';
-import { withoutExpired } from '../../src/core/sms-decision.js';
+} from '../../src/core/calls/backup-person.js';
+import { expiredFate, expiresAt, hasExpired, parseExpiresIn, soonerExpiry } from '../../src/core/calls/alert-expiry.js';
+import { parseAlertBody } from '../../src/core/webhook/payload.js';
+import { withoutExpired } from '../../src/core/delivery/sms-decision.js';
 
 const OWN = '+14155550123';
 

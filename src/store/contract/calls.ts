@@ -1,9 +1,9 @@
 // Alerts and calls: an alert accepted (or refused) within its account's limits, the call's steps
 // after that, and the writes that keep them in order.
-import type { Alert } from '../../core/payload.js';
-import type { Plan } from '../../core/limits.js';
-import type { CallState } from '../../core/call-state.js';
-import type { SmsAttempt } from '../../core/sms-truth.js';
+import type { Alert } from '../../core/webhook/payload.js';
+import type { Plan } from '../../core/webhook/limits.js';
+import type { CallState } from '../../core/calls/call-state.js';
+import type { SmsAttempt } from '../../core/delivery/sms-truth.js';
 import type {
   AcceptResult,
   AlertToReceive,
@@ -29,7 +29,7 @@ export interface CallRepo {
    * asked step by step (authenticate, then accept or recordRejection).
    */
   receiveAlert?(request: AlertToReceive): Promise<ReceivedAlert>;
-  /** A test call; `dialTo`: to the backup person's number instead of the account's (their verification call, core/backup-person). */
+  /** A test call; `dialTo`: to the backup person's number instead of the account's (their verification call, core/calls/backup-person). */
   acceptTestCall(
     userId: string,
     message: string,

@@ -2,7 +2,7 @@
 // Not Disturb lets the second call through (iOS "Repeated Calls": a second call from the same number
 // within three minutes of the first; Android's "repeat callers": 15 minutes). Opt-in per account,
 // the service's one attempt kept as the default. Pure: whether to ring again, when, and the words.
-import type { Account } from './account.js';
+import type { Account } from '../account.js';
 import type { FinalState } from './call-state.js';
 
 /** At most this many more attempts after the first. */
@@ -35,7 +35,7 @@ export interface RingAgainFacts {
   account: RingAgainSettings & Pick<Account, 'requireConfirm' | 'status'>;
   /** A newer alert rings that phone, or waits for its line: it carries the news, this one is not called again. */
   newerAlertForPhone: boolean;
-  /** The alert's own expiry (core/alert-expiry): no attempt starts after it. */
+  /** The alert's own expiry (core/calls/alert-expiry): no attempt starts after it. */
   expiresAt?: number | undefined;
 }
 

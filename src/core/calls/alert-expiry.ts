@@ -2,7 +2,7 @@
 // `expires_in` or the `Expires-In` header, in seconds from its receipt. No call of it starts after
 // that (it ends `expired`, as an alert too old for the freshness window does), and its SMS backup is
 // not sent once it has expired. Beyond the webhook's contract: an alert without it is as before. Pure.
-import { callReason, type CallReason } from './reasons.js';
+import { callReason, type CallReason } from '../reasons.js';
 
 export const EXPIRES_IN_MIN = 10;
 export const EXPIRES_IN_MAX = 86_400;

@@ -3,7 +3,7 @@
 import { expiredFate, hasExpired } from './alert-expiry.js';
 import type { FinalState } from './call-state.js';
 import { classifyUnanswered, type UnansweredFacts } from './outcome.js';
-import { type CallReason, callReason, endReason, type ReasonAsk, type ReasonCode } from './reasons.js';
+import { type CallReason, callReason, endReason, type ReasonAsk, type ReasonCode } from '../reasons.js';
 
 /** What the dialer saw of one call. */
 export interface CallFacts {
@@ -197,7 +197,7 @@ export type QueuedFate =
   | { dial: true }
   | ({ dial: false; state: 'expired' | 'failed'; returnsAllowance: boolean } & CallReason);
 
-/** A queued call past its alert's own expiry (core/alert-expiry) ends `expired`; else as queuedFate decides from its freshness. */
+/** A queued call past its alert's own expiry (core/calls/alert-expiry) ends `expired`; else as queuedFate decides from its freshness. */
 export function fateOfQueued(
   call: Parameters<typeof freshSince>[0] & { expiresIn?: number | null },
   now: number,

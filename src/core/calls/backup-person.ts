@@ -3,7 +3,7 @@
 // acknowledges it). A number rings only after it agreed: setting it places a verification call
 // ("press 1 to agree to receive alerts for …"); until a 1 comes back it is `pending` and nothing is
 // escalated to it. Opt-in per account. Pure: the number's checks, the decision, the words.
-import { type Account, phoneSchema } from './account.js';
+import { type Account, phoneSchema } from '../account.js';
 import type { FinalState } from './call-state.js';
 import { describeRingAgain, missedPerson, type RingAgainSettings } from './ring-again.js';
 

@@ -2,7 +2,7 @@
 // Where the webhook contract is silent (an empty body, a JSON body without a message, a message too
 // long), the decisions are the ones the README states.
 import { z } from 'zod';
-import { parseExpiresIn } from './alert-expiry.js';
+import { parseExpiresIn } from '../calls/alert-expiry.js';
 import { capExtraFields } from './extra-fields.js';
 
 export const MAX_MESSAGE_CODE_POINTS = 500;
@@ -24,9 +24,9 @@ export interface Alert {
   /** Code points of the message as received, before truncation. */
   originalLength: number;
   fields: AlertFields;
-  /** Fields the sender added beyond the known ones, kept as sent up to 4 KiB in all (core/extra-fields.ts). */
+  /** Fields the sender added beyond the known ones, kept as sent up to 4 KiB in all (core/webhook/extra-fields.ts). */
   extra: Record<string, unknown>;
-  /** Seconds after its receipt it may still be called (`expires_in` or `Expires-In`, core/alert-expiry); absent: no expiry of its own. */
+  /** Seconds after its receipt it may still be called (`expires_in` or `Expires-In`, core/calls/alert-expiry); absent: no expiry of its own. */
   expiresIn?: number;
 }
 
