@@ -78,7 +78,8 @@ export async function loadWaitingAlert(
   });
   const lastOutcome = readAttempts(call.attempts).at(-1)?.outcome;
   if (call.retryAt) alert.retryAt = call.retryAt;
-  if (lastOutcome) alert.retry = { call, lastOutcome };
+  // One for the backup person waits for their line whatever rings it: no newer alert of theirs carries this news.
+  if (lastOutcome && !call.dialTo) alert.retry = { call, lastOutcome };
   return alert;
 }
 

@@ -229,3 +229,51 @@ it('a backup number that never pressed 1 in its verification call is never calle
 function invitesFrom(log: string): string[] {
   return [...log.matchAll(/^INVITE sip:[^\n]*\n(?:[^\n]+\n)*?From:\s*([^\n]+)/gim)].map((m) => m[1]!.trim());
 }
+
+it("kill -9 of serve while an alert waits for its backup person's line: after the restart it is called there exactly once", async () => {
+  const OWNER = '+14155550331';
+  const BACKUP = '+14155550999';
+  // The backup person agrees first.
+  const agreeing = await phone('answer-number', 1, { substitute: { '@NUMBER@': BACKUP.slice(1) } });
+  const a = runCliJson(
+    ['account', 'create', '--phone', OWNER, '--plan', 'premium', '--name', 'Bea', '--backup-phone', BACKUP],
+    env,
+  ) as { user_id: string; api_key: string };
+  await waitFor(
+    'the backup person agreed',
+    () => showAccount(a.user_id).backup_phone_status === 'verified' || undefined,
+    CALL_MS,
+    500,
+  );
+  await agreeing.stop();
+  // Another account rings the backup number: the escalated alert waits for that line.
+  const other = runCliJson(['account', 'create', '--phone', BACKUP, '--plan', 'premium'], env) as {
+    user_id: string;
+    api_key: string;
+  };
+  const ringing = await phone('ring-forever', 2);
+  const mine = await alert(a, 'RB1! rubber down 3 percent');
+  await waitRow("the owner's call ringing", mine, (r) => r.status === 'ringing');
+  await new Promise((resolve) => setTimeout(resolve, 4_000));
+  const theirs = await alert(other, 'its own alert, holding the line');
+  await waitRow("the other account's call ringing the backup number", theirs, (r) => r.status === 'ringing');
+  const waiting = await waitRow(
+    'the alert queued for the backup number',
+    mine,
+    (r) => r.status === 'queued' && r.dial_to === BACKUP,
+  );
+  expect(waiting).toMatchObject({ attempt: 2, dialed_at: expect.any(Number) });
+  expect(await serve!.stop('SIGKILL')).toBeNull();
+  const atRinging = await ringing.stop();
+  expect(sipDialogs(atRinging.messages).map((d) => d.to)).toEqual([OWNER, BACKUP]);
+  // Two calls may come in at the backup number: the second would be the double.
+  const answering = await phone('dtmf-1', 2);
+  serve = await startServe(env);
+  const done = await waitRow('the alert acknowledged at the backup number', mine, (r) => r.status === 'acknowledged');
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  const atAnswering = await answering.stop();
+  expect(sipDialogs(atAnswering.messages).map((d) => d.to)).toEqual([BACKUP]);
+  expect(done).toMatchObject({ attempt: 2, phone: BACKUP });
+  // The other account's call, cut by the kill, is not placed again.
+  expect(row(theirs)!.status).toBe('interrupted');
+}, 300_000);
