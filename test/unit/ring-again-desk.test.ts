@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DueLater, phoneTaken, ringAgainAfter } from '../../src/calls/ring-again.js';
 import { type CallSession, newSession } from '../../src/calls/call-session.js';
 import type { CallForDialing } from '../../src/core/records.js';
+import type { Account } from '../../src/core/account.js';
+import { loadWaitingAlert } from '../../src/calls/waiting-alerts.js';
 
 const PHONE = '+14155550123';
 
@@ -118,5 +120,41 @@ describe('DueLater', () => {
     later.add('e', 30_000);
     vi.advanceTimersByTime(60_000);
     expect(due).toEqual(['a']);
+  });
+});
+
+describe('loadWaitingAlert', () => {
+  it('a missed call rung again gives way to a newer alert for its phone; one for the backup person waits for their line (#54)', async () => {
+    const account = {
+      userId: 'u',
+      phone: PHONE,
+      status: 'active',
+      language: 'en',
+      voice: 'slt',
+      intro: null,
+    } as unknown as Account;
+    const attempts = JSON.stringify([{ at: 1_000, outcome: 'no_answer' }]);
+    const row = (extra: Partial<CallForDialing>) =>
+      ({
+        callId: 'c',
+        userId: 'u',
+        kind: 'alert',
+        status: 'queued',
+        message: 'm',
+        receivedAt: 0,
+        attempt: 2,
+        attempts,
+        retryAt: 5_000,
+        ...extra,
+      }) as CallForDialing;
+    const store = (call: CallForDialing) => ({
+      progress: { get: async () => call },
+      accounts: { get: async () => account },
+    });
+    const again = await loadWaitingAlert('c', store(row({})));
+    expect(again).toMatchObject({ phone: PHONE, retryAt: 5_000, retry: { lastOutcome: 'no_answer' } });
+    const toBackup = await loadWaitingAlert('c', store(row({ dialTo: BACKUP })));
+    expect(toBackup).toMatchObject({ phone: BACKUP, retryAt: 5_000 });
+    expect(toBackup?.retry).toBeUndefined();
   });
 });
