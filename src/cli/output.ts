@@ -108,6 +108,8 @@ export function callView(call: CallRecord) {
     attempt: call.attempt ?? 1,
     retry_at: call.retryAt ? iso(call.retryAt) : null,
     earlier_attempts: (call.earlierAttempts ?? []).map((a) => ({ at: iso(a.at), outcome: a.outcome })),
+    // The backup person (#54): the number this call rang instead of the account's.
+    dial_to: call.dialTo ?? null,
   };
 }
 

@@ -130,6 +130,8 @@ export interface CallRecord {
   attempt?: number;
   retryAt?: number | null;
   earlierAttempts?: EarlierAttempt[];
+  /** The backup person's number, when this call (an alert's last, or their verification call) rang it instead of the account's (#54). */
+  dialTo?: string | null;
 }
 
 /** One page of an account's history, newest first. */

@@ -66,6 +66,8 @@ export interface CallRow {
   attempt?: number | null;
   retry_at?: number | null;
   attempts?: string | null;
+  /** Absent in a row of schema 17 or older (the backup person, #54). */
+  dial_to?: string | null;
 }
 
 export function parseExtra(text: string | null): Record<string, unknown> {
@@ -121,6 +123,7 @@ export function toRecord(row: CallRow): CallRecord {
     attempt: Number(row.attempt ?? 1),
     retryAt: row.retry_at === undefined || row.retry_at === null ? null : Number(row.retry_at),
     earlierAttempts: readAttempts(row.attempts),
+    dialTo: row.dial_to ?? null,
   };
 }
 

@@ -196,6 +196,14 @@ it('N=2 and a verified backup person: 3 INVITEs to the owner, then 1 to the back
   expect(JSON.stringify(smsWith('SI1!')[0])).toContain(OWNER.slice(2));
   // The plan counts the alert once.
   expect(showAccount(a.user_id)).toMatchObject({ calls_this_month: 1 });
+  // The history says which number each call rang: the verification call's and the alert's last are the backup's.
+  const history = runCliJson(['calls', '--account', a.user_id], env) as Array<Record<string, unknown>>;
+  expect(history.find((c) => c.call_id === callId)).toMatchObject({
+    attempt: 4,
+    dial_to: BACKUP,
+    status: 'acknowledged',
+  });
+  expect(history.find((c) => c.kind === 'test')).toMatchObject({ dial_to: BACKUP, status: 'acknowledged' });
 }, 400_000);
 
 it('a backup number that never pressed 1 in its verification call is never called', async () => {

@@ -128,6 +128,12 @@ describe('html', () => {
     const done = { ...waiting, status: 'acknowledged', retryAt: null };
     expect(words(callItem(done).value)).toMatch(/Earlier calls 1\. 2026-12-06 20:00:00[^;]*: No answer Call ID/);
     expect(callItem(historyEntry({ status: 'busy' })).value).not.toContain('Earlier calls');
+    // The backup person's call (#54): the number it rang instead of the account's.
+    const atBackup = { ...done, dialTo: '+14155550777' };
+    expect(words(callItem(atBackup).value)).toMatch(
+      /Backup person called at \+14155550777, every call before it missed/,
+    );
+    expect(callItem(historyEntry({ status: 'busy' })).value).not.toContain('Backup person');
   });
 
   it("the overview says what happens to a missed call (ring again, #54) beside ringhook's number", () => {
