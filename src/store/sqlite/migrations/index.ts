@@ -20,6 +20,7 @@ import quietHours from './015-quiet-hours.js';
 import callbacks from './016-callbacks.js';
 import ringAgain from './017-ring-again.js';
 import backupPerson from './018-backup-person.js';
+import dropReceiveV12 from './019-drop-receive-v12.js';
 
 export interface Migration {
   name: string;
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '016-callbacks', sql: callbacks },
   { name: '017-ring-again', sql: ringAgain },
   { name: '018-backup-person', sql: backupPerson },
+  { name: '019-drop-receive-v12', sql: dropReceiveV12 },
 ];
