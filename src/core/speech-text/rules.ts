@@ -21,8 +21,9 @@ import {
 import { indicatorRules } from './indicators.js';
 import { timeframeRules } from './timeframes.js';
 import { CAPS_WORDS, INDEX_NAMES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
-import { WRITTEN_CURRENCIES } from './currencies.js';
-import { MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
+import { AFTER_ONLY, WRITTEN_CURRENCIES } from './currencies.js';
+import { LOCAL_MAGNITUDES, localMagnitude, MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
+import type { LanguageCode } from '../language-types.js';
 import { type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
 
 /** Symbols said as words, longest first where one begins another. */
@@ -58,12 +59,19 @@ function ruleKit(lang: SpeechLanguage) {
   const number = numberSource(lang);
   const written = Object.keys(WRITTEN_CURRENCIES).sort(byLengthDesc);
   const currency = `(?:${written.map(escapeRegExp).join('|')})`;
+  const currencyBefore = `(?:${written
+    .filter((c) => !(w.joinsWords && AFTER_ONLY.has(c)))
+    .map(escapeRegExp)
+    .join('|')})`;
   const lettersCurrency = `(?:${written
-    .filter((c) => /^\p{L}/u.test(c))
+    .filter((c) => /^\p{L}/u.test(c) && !(w.joinsWords && AFTER_ONLY.has(c)))
     .map(escapeRegExp)
     .join('|')})`;
   const indicator = `(?:${INDICATOR_NAMES})\\d{0,4}`;
   const magnitudes = Object.keys(MAGNITUDE_SUFFIXES).sort(byLengthDesc).join('|');
+  const local = Object.keys(LOCAL_MAGNITUDES[lang.code as LanguageCode] ?? {}).sort(byLengthDesc);
+  // The language's own (Mio., млн, mil) spaced or not; a word ending in a dot ends there.
+  const localMagnitudes = local.length === 0 ? '' : `|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?<=\\.)|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`;
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
   const r = (source: string) => new RegExp(source, 'yu');
   // Where words touch (Japanese, Chinese, Korean), a number may touch a letter of the script: 価格38500円.
@@ -80,13 +88,16 @@ function ruleKit(lang: SpeechLanguage) {
     point,
     number,
     currency,
+    currencyBefore,
     lettersCurrency,
     indicator,
     magnitudes,
+    localMagnitudes,
     symbols,
     numberStart,
     numberEnd,
     quantities,
+    letter,
   };
 }
 type RuleKit = ReturnType<typeof ruleKit>;
@@ -154,15 +165,25 @@ function datesAndTimes(kit: RuleKit): Rule[] {
       },
     },
     // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
+    // The hour word written after it (09:00 Uhr, 15:30 heures) is said once, where the language's time says it already.
     {
       name: 'clock-time',
-      pattern: r(`(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::([0-5]\\d))?(?![\\p{L}\\p{N}_:])`),
-      speak: ([, hh, mm, ss]) => {
+      pattern: r(
+        `(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::([0-5]\\d))?(?![\\p{L}\\p{N}_:])(?:[ \\u00A0]?(Uhr|uur|heures?|h)(?!\\p{L}))?`,
+      ),
+      speak: ([, hh, mm, ss, hourWord]) => {
         const h = Number(hh);
         if (h > 23) return undefined;
         const time = hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
-        return `${time}${saySeconds(ss, lang)}`;
+        const written = hourWord === undefined || time.includes(hourWord.replace(/s$/, '')) ? '' : ` ${hourWord}`;
+        return `${time}${saySeconds(ss, lang)}${written}`;
       },
+    },
+    // French writes the time 14h30: the 24-hour clock.
+    {
+      name: 'french-clock-time',
+      pattern: r('(?<![\\p{L}\\p{N}_:.,])([01]?\\d|2[0-3])h([0-5]\\d)(?![\\p{L}\\p{N}_])'),
+      speak: ([, hh, mm]) => (lang.code === 'fr' ? sayTime24(Number(hh), Number(mm), lang) : undefined),
     },
   ];
 }
@@ -263,6 +284,8 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
       name: 'caps-token',
       pattern: r(`${NOT_AFTER_WORD}${CAPS_TOKEN}(?![\\p{L}\\p{N}_!])`),
       speak: ([token], ctx) => {
+        // L'or, D'après, L'Oréal: a letter elided before an apostrophe is part of the word, never spelled.
+        if (token.length === 1 && /^['’]\p{L}/u.test(ctx.text.slice(ctx.index + 1, ctx.index + 3))) return undefined;
         if (
           ctx.inCapitals(ctx.index) &&
           /^[A-Z]{2,}$/.test(token) &&
@@ -283,15 +306,16 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
 
 /** An amount: a sign, a currency written before it (`before`: its pattern; `beforeRequired`: only with one), the number, a suffix, a currency after it. */
 function amountRule(kit: RuleKit, name: string, before: string, beforeRequired = false): Rule {
-  const { lang, w, r, number, currency, magnitudes, numberStart, numberEnd, point, quantities } = kit;
+  const { lang, w, r, number, currency, magnitudes, localMagnitudes, numberStart, numberEnd, point, quantities, letter } =
+    kit;
   // A sign after the number touches no letter, a code no letter nor digit (100 USD, not USDT); where words touch (Japanese, Chinese) a sign may touch the script's letters (38500円です).
   const signEnd = w.joinsWords ? '(?![\\p{Script=Latin}\\p{Script=Cyrillic}])' : '(?!\\p{L})';
-  const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![\\p{L}\\p{N}_/-])|(?<!\\p{L}\\p{L})${signEnd}))?`;
+  const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![${letter}\\p{N}_/-])|(?<!\\p{L}\\p{L})${signEnd}))?`;
   return {
     name,
     pattern: r(
       `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)${beforeRequired ? '' : '?'}(%[ \\u00A0\\u202F]?)?([+\\-\\u2212])?(${number})` +
-        `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
+        `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])${localMagnitudes}|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
     ),
     speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign]) => {
       const trimmed = suffix?.trim();
@@ -300,7 +324,7 @@ function amountRule(kit: RuleKit, name: string, before: string, beforeRequired =
           sign: sign1 ?? sign2,
           currency: before ?? afterSign,
           written: written!,
-          magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
+          magnitude: trimmed === undefined ? undefined : localMagnitude(lang.code as LanguageCode, trimmed),
           // %2,5: Turkish (and French, in some hands) write the sign first.
           percent: trimmed === '%' || percentFirst !== undefined,
           times: trimmed === 'x',
@@ -328,7 +352,7 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
       pattern: r(`(?<!\\p{L})${GREEK_LETTERS}(?!\\p{L})`),
       speak: ([letter]) => sayGreek(letter!, lang.code),
     },
-    amountRule(kit, 'number', kit.currency),
+    amountRule(kit, 'number', kit.currencyBefore),
     // 3.4R (an R multiple), 1.5x2: a decimal and the letters after it, never half a number.
     {
       name: 'decimal-and-letters',

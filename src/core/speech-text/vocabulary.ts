@@ -33,7 +33,9 @@ export const INDICATORS: Readonly<Record<string, string | null>> = {
 
 /** Quote currencies that end a pair written in one piece (BTCUSDT), longest tried first. */
 export const QUOTE_CURRENCIES: readonly string[] =
-  'FDUSD USDT USDC BUSD TUSD USD EUR GBP JPY CHF CAD AUD NZD DAI BTC ETH BNB'.split(' ');
+  'FDUSD USDT USDC BUSD TUSD USD EUR GBP JPY CHF CAD AUD NZD DAI BTC ETH BNB TRY RUB PLN BRL INR CNY CNH KRW MXN ZAR SEK NOK HKD SGD'.split(
+    ' ',
+  );
 
 /** Exchange prefixes (NASDAQ:AAPL) said as words; any other exchange is spelled. */
 export const EXCHANGES: Readonly<Record<string, string>> = {
