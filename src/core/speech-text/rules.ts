@@ -24,7 +24,8 @@ import { CAPS_WORDS, INDEX_NAMES, INDICATORS, QUOTE_CURRENCIES } from './vocabul
 import { AFTER_ONLY, WRITTEN_CURRENCIES } from './currencies.js';
 import { LOCAL_MAGNITUDES, localMagnitude, MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
 import type { LanguageCode } from '../language-types.js';
-import { type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
+import { formAfter, pick, type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
+import { instrumentWords } from './instruments.js';
 
 /** Symbols said as words, longest first where one begins another. */
 export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
@@ -164,6 +165,15 @@ function datesAndTimes(kit: RuleKit): Rule[] {
         return `${num(a!)} ${w.ratioTo} ${num(b!)}`;
       },
     },
+    // 2pm, 9:30 a.m.: the 12-hour clock as English says it.
+    {
+      name: 'am-pm-time',
+      pattern: r('(?<![\\p{L}\\p{N}_:.])(1[0-2]|0?[1-9])(?::([0-5]\\d))? ?([ap])\\.?m\\.?(?![\\p{L}\\p{N}_])'),
+      speak: ([, hh, mm, half]) =>
+        lang.code === 'en' || lang.code === undefined
+          ? `${lang.cardinal(Number(hh))}${mm === undefined || mm === '00' ? '' : ` ${sayTime12(Number(hh), Number(mm), lang).split(' ').slice(1).join(' ')}`} ${half!.toUpperCase()} M`
+          : undefined,
+    },
     // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
     // The hour word written after it (09:00 Uhr, 15:30 heures) is said once, where the language's time says it already.
     {
@@ -213,6 +223,7 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
       name: 'exchange-prefix',
       pattern: r(`${NOT_AFTER_WORD}([A-Z][A-Z0-9_]*[A-Z0-9]):(${CAPS_TOKEN})(?![\\p{L}\\p{N}_!])`),
       speak: ([, exchange, symbol]) => {
+        if (exchange === 'CRYPTOCAP' && symbol === 'TOTAL') return instrumentWords(lang.code).total[0];
         if (CAPS_WORDS[symbol!] !== undefined) return undefined;
         const said = saySymbol(symbol!, lang);
         // CRYPTOCAP:BTC.D: TradingView's crypto market-cap data, no market to name.
@@ -360,11 +371,41 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
       speak: ([, sign, written, letters]) =>
         `${sayAmount({ sign, written: written! }, lang)} ${/^[A-Z]+$/.test(letters!) ? spell(letters!, lang) : letters}`,
     },
-    // 250C (a strike and call), 10Y: the number, then the letter.
+    // 0DTE: options expiring today, "zero D T E" as traders say it.
+    {
+      name: 'days-to-expiry',
+      pattern: r(`${NOT_AFTER_WORD}(\\d{1,3})DTE${NOT_BEFORE_WORD}`),
+      speak: ([, days]) => `${wholeNumber(days!, lang)} ${spell('DTE', lang)}`,
+    },
+    // 250C, 5400P after a ticker or before an expiry: a strike and call or put; 10Y a tenor; else the number, then the letter.
     {
       name: 'number-and-letter',
-      pattern: r('(?<![\\p{L}\\p{N}_.])(\\d{1,6})([A-Z])(?![\\p{L}\\p{N}_])'),
-      speak: ([, digits, letter]) => `${wholeNumber(digits!, lang)} ${letter}`,
+      pattern: r('(?<![\\p{L}\\p{N}_.])(\\d{1,6}(?:\\.5)?)([A-Z])(?![\\p{L}\\p{N}_])'),
+      speak: ([all, digits, letter], ctx) => {
+        const option =
+          (letter === 'C' || letter === 'P') &&
+          (/(?:\b[A-Z]{1,6}|\dDTE|\d{1,2}\/\d{1,2})[\s,]+$/.test(before(ctx, 24)) ||
+            /^[\s,]+(?:\d{1,2}\/\d{1,2}|\d{4}-\d{2}-\d{2}|exp)/i.test(after(ctx, ctx.index + all!.length, 12)));
+        if (option) {
+          const words = instrumentWords(lang.code);
+          return `${num(digits!)} ${letter === 'C' ? words.call : words.put}`;
+        }
+        if (digits!.includes('.')) return undefined;
+        if (letter === 'Y' && Number(digits) <= 50 && w.year)
+          return `${wholeNumber(digits!, lang)} ${pick(w.year, formAfter(w, { whole: String(Number(digits)) }))}`;
+        return `${wholeNumber(digits!, lang)} ${letter}`;
+      },
+    },
+    // y/y, m/m, q/q, YoY, MoM, QoQ: a change on the year, month or quarter before (English alerts write them so).
+    {
+      name: 'period-over-period',
+      pattern: r(`${NOT_AFTER_WORD}(?:([ymq])\\/\\1|([YMQ])o\\2)${NOT_BEFORE_WORD}`),
+      speak: ([, short, long]) =>
+        lang.code === 'en' || lang.code === undefined
+          ? ({ y: 'year over year', m: 'month over month', q: 'quarter over quarter' } as const)[
+              (short ?? long!).toLowerCase() as 'y' | 'm' | 'q'
+            ]
+          : undefined,
     },
     // x10 leverage, as 10x.
     {

@@ -14,7 +14,7 @@ export const CAPS_WORDS: Readonly<Record<string, string>> = {
     ALL OUT GO BREAK BROKE TARGET PRICE SIGNAL HIT FILLED CALL CALLS PUT PUTS LIMIT MARKET ORDER URGENT TAKE PROFIT LOSS TREND
     RALLY DUMP PUMP MOON NEAR NEXT LAST DAY WEEK TODAY ZONE LEVEL BOUGHT SOLD SPIKE DROP SURGE FELL ROSE HALF FULL SIZE RISK WIN
     CHECK WATCH NOTE INFO TEST STRONG WEAK FAST SLOW FLAT RANGE VOLUME SPREAD GAP RETEST BOUNCE TRIM ADD SCALE DAILY WEEKLY HOURLY
-    GOLD SILVER OIL CRUDE COPPER WHALE WHALES FLASH NEWS CRASH DIP`),
+    GOLD SILVER OIL CRUDE COPPER WHALE WHALES FLASH NEWS CRASH DIP TOTAL`),
   TP: 'take profit',
   SL: 'stop loss',
   I: 'I',
@@ -104,6 +104,9 @@ export const EXCHANGE_SUFFIXES: Readonly<Record<string, string>> = {
   SI: 'S G X',
   JK: 'Jakarta',
   BK: 'Bangkok',
+  WA: 'Warsaw',
+  IS: 'Istanbul',
+  ME: 'Moscow',
 };
 
 /** Yahoo's index symbols (^GSPC) by the names traders say, written to be read by the normalizer itself. */
