@@ -1,5 +1,6 @@
 // Times of day and calendar dates as they are said.
 import { english } from '../number-words.js';
+import { chineseYear } from '../native-numbers.js';
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 
 /** A time of day, 24-hour, as said on a trading desk: 14:00 "fourteen hundred", 09:05 "zero nine zero five". */
@@ -54,8 +55,9 @@ export function sayUnixTime(digits: string, lang: SpeechLanguage): string | unde
   return `${date} ${wholeYear(at.getUTCFullYear(), lang)}, ${time}${saySeconds(String(at.getUTCSeconds()), lang)} ${wordsOf(lang).utc}`;
 }
 
-/** A year as said: 2025 "twenty twenty-five" in English, digits elsewhere (the engines read a year). */
+/** A year as said: 2025 "twenty twenty-five" in English, "二零二五" in Chinese, digits elsewhere (the engines read a year). */
 export function wholeYear(year: number, lang: SpeechLanguage): string {
+  if (lang.code === 'zh') return chineseYear(year);
   if (lang.cardinal(21) === String(21)) return String(year);
   if ((lang.code === 'en' || lang.code === undefined) && year >= 2010)
     return `${lang.cardinal(Math.floor(year / 100))} ${lang.cardinal(year % 100)}`;
