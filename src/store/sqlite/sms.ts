@@ -23,10 +23,10 @@ const SQL = {
   smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = ? WHERE call_id = ? AND sms_status = 'waiting'",
   smsLeftFails:
     "UPDATE calls SET sms_status = 'failed', sms_error = ?, sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status = ?",
-  endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, phone, status, carried_by AS carriedBy, updated_at AS endedAt FROM calls
+  endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, message_truncated AS messageTruncated, phone, status, carried_by AS carriedBy, updated_at AS endedAt FROM calls
                     WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= ?
                     ORDER BY id`,
-  waitingSms: `SELECT call_id AS callId, user_id AS userId, status, message, phone, carried_by AS carriedBy, sms_at AS claimedAt
+  waitingSms: `SELECT call_id AS callId, user_id AS userId, status, message, message_truncated AS messageTruncated, phone, carried_by AS carriedBy, sms_at AS claimedAt
                FROM calls WHERE sms_status = 'waiting' ORDER BY id`,
 } as const;
 
