@@ -54,7 +54,22 @@ export const WRITTEN_CURRENCIES: Readonly<Record<string, Currency>> = {
 };
 
 /** Written only after the amount where words touch (38500円, 1800元, 5万원, 100美元): before a number there they end the words before it (美元 14:30). */
-export const AFTER_ONLY = new Set(['円', '元', '원', '美元', '欧元', '英镑', '日元', '人民币', '韩元', '卢布', 'ドル', 'ユーロ', '달러', '유로']);
+export const AFTER_ONLY = new Set([
+  '円',
+  '元',
+  '원',
+  '美元',
+  '欧元',
+  '英镑',
+  '日元',
+  '人民币',
+  '韩元',
+  '卢布',
+  'ドル',
+  'ユーロ',
+  '달러',
+  '유로',
+]);
 
 /** Written with letters (a code, zł): said only where no letter touches them. */
 export const isLetters = (written: string) => /\p{L}{2}/u.test(written);

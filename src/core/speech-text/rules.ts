@@ -72,7 +72,10 @@ function ruleKit(lang: SpeechLanguage) {
   const magnitudes = Object.keys(MAGNITUDE_SUFFIXES).sort(byLengthDesc).join('|');
   const local = Object.keys(LOCAL_MAGNITUDES[lang.code as LanguageCode] ?? {}).sort(byLengthDesc);
   // The language's own (Mio., млн, mil) spaced or not; a word ending in a dot ends there.
-  const localMagnitudes = local.length === 0 ? '' : `|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?<=\\.)|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`;
+  const localMagnitudes =
+    local.length === 0
+      ? ''
+      : `|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?<=\\.)|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`;
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
   const r = (source: string) => new RegExp(source, 'yu');
   // Where words touch (Japanese, Chinese, Korean), a number may touch a letter of the script: 価格38500円.
@@ -317,8 +320,20 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
 
 /** An amount: a sign, a currency written before it (`before`: its pattern; `beforeRequired`: only with one), the number, a suffix, a currency after it. */
 function amountRule(kit: RuleKit, name: string, before: string, beforeRequired = false): Rule {
-  const { lang, w, r, number, currency, magnitudes, localMagnitudes, numberStart, numberEnd, point, quantities, letter } =
-    kit;
+  const {
+    lang,
+    w,
+    r,
+    number,
+    currency,
+    magnitudes,
+    localMagnitudes,
+    numberStart,
+    numberEnd,
+    point,
+    quantities,
+    letter,
+  } = kit;
   // A sign after the number touches no letter, a code no letter nor digit (100 USD, not USDT); where words touch (Japanese, Chinese) a sign may touch the script's letters (38500円です).
   const signEnd = w.joinsWords ? '(?![\\p{Script=Latin}\\p{Script=Cyrillic}])' : '(?!\\p{L})';
   const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![${letter}\\p{N}_/-])|(?<!\\p{L}\\p{L})${signEnd}))?`;

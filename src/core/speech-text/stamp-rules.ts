@@ -7,7 +7,8 @@ import { sayDate, sayIsoTime, sayUnixTime, wholeYear } from './times.js';
 import type { SpeechLanguage } from './words.js';
 
 /** A word for time just before a 10-digit number: then it is a Unix time stamp in seconds. */
-const TIME_WORD_BEFORE = /(?:time|timestamp|ts|unix|epoch|date|zeit|heure|время|tiempo|tempo|czas|zaman|tijd|时间戳?|時間|時刻|タイムスタンプ|시간|시각|타임스탬프)[\s:：=]*$/iu;
+const TIME_WORD_BEFORE =
+  /(?:time|timestamp|ts|unix|epoch|date|zeit|heure|время|tiempo|tempo|czas|zaman|tijd|时间戳?|時間|時刻|タイムスタンプ|시간|시각|타임스탬프)[\s:：=]*$/iu;
 
 const r = (source: string) => new RegExp(source, 'yu');
 

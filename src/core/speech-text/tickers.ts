@@ -79,7 +79,8 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
 function sayWithSuffix(base: string, suffix: string, dashed: boolean, lang: SpeechLanguage): string | undefined {
   const w = wordsOf(lang);
   // A name longer than a ticker (RELIANCE.NS) is a word, left for the engine to read.
-  const name = /^\d{1,6}$/.test(base) || /^[A-Z]{1,6}$/.test(base) ? spell(base, lang) : /^[A-Z]+$/.test(base) ? base : undefined;
+  const name =
+    /^\d{1,6}$/.test(base) || /^[A-Z]{1,6}$/.test(base) ? spell(base, lang) : /^[A-Z]+$/.test(base) ? base : undefined;
   if (name === undefined) return undefined;
   if (SHARE_CLASSES.test(suffix) && /^[A-Z]+$/.test(base)) return w.shareClass(name, suffix);
   const phrase = dashed ? undefined : marketPhrase(lang.code, suffix);

@@ -1,0 +1,214 @@
+// The families of #57's second round over generated cases in every language each concerns: each
+// language's own magnitudes (2,3 Mio. €, 1,5 mld zł, 12,5 млн, 3 mil) with the currency after them
+// said; markets named by their city in the call's language (7203.T "in Tokio", "w Tokio"); a
+// currency code after a slash read as a pair's quote, never an amount's currency (USD/TRY 34,25);
+// French elisions left whole (L'or); an hour word written after a time said once (09:00 Uhr);
+// strikes with C or P as call and put; futures by any two-letter root with a month code; Korean
+// hours in native numbers and a Chinese year digit by digit.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/language-types.js';
+import { koreanNativeCount } from '../../src/core/native-numbers.js';
+import { speakable } from '../../src/core/speakable.js';
+import { currencyForms } from '../../src/core/speech-text/currencies.js';
+import { instrumentWords, marketPhrase, monthName } from '../../src/core/speech-text/instruments.js';
+import { LOCAL_MAGNITUDES } from '../../src/core/speech-text/suffixes.js';
+import { QUOTE_CURRENCIES } from '../../src/core/speech-text/vocabulary.js';
+import { spell } from '../../src/core/speech-text/numbers.js';
+
+const runs = { numRuns: 200 };
+const language = fc.constantFrom(...LANGUAGE_CODES);
+const europe = fc.constantFrom(...LANGUAGE_CODES.filter((c) => LOCAL_MAGNITUDES[c] !== undefined));
+
+describe('each language’s own magnitudes', () => {
+  it('are said in the language’s word for the magnitude, and a currency after them is said, never dropped', () => {
+    fc.assert(
+      fc.property(
+        europe,
+        fc.integer({ min: 1, max: 999 }),
+        fc.option(fc.integer({ min: 1, max: 9 }), { nil: undefined }),
+        fc.boolean(),
+        fc.boolean(),
+        (code, whole, decimal, spaced, withEuro) => {
+          const lang = LANGUAGES[code];
+          const own = LOCAL_MAGNITUDES[code]!;
+          for (const [written, magnitude] of Object.entries(own)) {
+            const point = lang.localDecimalComma ? ',' : '.';
+            const number = decimal === undefined ? String(whole) : `${whole}${point}${decimal}`;
+            const alert = `Ziel ${number}${spaced || /^\p{L}{2}/u.test(written) ? ' ' : ''}${written}${withEuro ? ' €' : ''} ok`;
+            const said = speakable(alert, lang);
+            const forms = lang.words.magnitudes?.[magnitude];
+            if (forms) {
+              const words = Object.values(forms);
+              expect(
+                words.some((word) => said.includes(word)),
+                `${code}: ${alert} → ${said}`,
+              ).toBe(true);
+            }
+            if (withEuro) {
+              const euro = Object.values(currencyForms('€', lang, lang.words));
+              expect(
+                euro.some((name) => said.includes(name)),
+                `${code}: ${alert} → ${said}`,
+              ).toBe(true);
+            }
+            expect(said, `${code}: ${alert}`).not.toMatch(/€/);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('markets named by their city, in the call’s language', () => {
+  const suffixes = fc.constantFrom(...'TO L F PA AS BR MI MC LS VI ST OL CO HE IR HK T SS SZ WA IS ME'.split(' '));
+  it('a ticker with a market’s suffix is spelled, then its city with the language’s preposition or ending', () => {
+    fc.assert(
+      fc.property(language, suffixes, fc.constantFrom('SHOP', 'VOD', 'ENI', '7203', '0700'), (code, suffix, base) => {
+        const phrase = marketPhrase(code, suffix);
+        if (phrase === undefined) return;
+        const said = speakable(`Alert ${base}.${suffix} up`, LANGUAGES[code]);
+        expect(said, `${code} ${base}.${suffix}`).toContain(`${spell(base, LANGUAGES[code])} ${phrase}`);
+      }),
+      runs,
+    );
+  });
+
+  it('every European language and Russian names every city market', () => {
+    for (const code of ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'tr', 'ru'] as LanguageCode[])
+      for (const suffix of 'TO L F PA MI MC HK T SS WA IS ME'.split(' '))
+        expect(marketPhrase(code, suffix), `${code} ${suffix}`).toMatch(/\p{L}{2}/u);
+  });
+});
+
+describe('a currency code after a slash is a pair’s quote', () => {
+  it('is spelled as the pair’s second half, and the number after it keeps no currency', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('USD', 'EUR', 'BTC'),
+        fc.constantFrom(...QUOTE_CURRENCIES.filter((q) => /^[A-Z]{3}$/.test(q))),
+        fc.integer({ min: 2, max: 999 }),
+        (code, base, quote, price) => {
+          if (base === quote) return;
+          const lang = LANGUAGES[code];
+          const said = speakable(`${base}/${quote} ${price} ok`, lang);
+          expect(said, `${code}: ${base}/${quote} ${price}`).toContain(`${spell(base, lang)}, ${spell(quote, lang)}`);
+        },
+      ),
+      runs,
+    );
+  });
+});
+
+describe('French elisions, hour words and 14h30', () => {
+  it("a letter before an apostrophe is part of its word (L'or, D'après), never spelled", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('L', 'D', 'J', 'N', 'S', 'C'),
+        fc.constantFrom('or', 'après', 'euro', 'indice'),
+        (l, word) => {
+          expect(speakable(`${l}'${word} monte`, LANGUAGES.fr)).toContain(`${l}'${word}`);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('an hour word written after a time is said once', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(['de', 'Uhr'], ['fr', 'h'], ['fr', 'heures'], ['nl', 'uur']),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        ([code, word], h, m) => {
+          const said = speakable(
+            `Start ${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')} ${word} ok`,
+            LANGUAGES[code as LanguageCode],
+          );
+          const hourWord = { de: 'Uhr', fr: 'heures', nl: 'uur' }[code as 'de' | 'fr' | 'nl'];
+          expect(said.split(hourWord).length - 1, said).toBe(1);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('French 14h30 is the time, said as the language says a 24-hour time', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), (h, m) => {
+        const mm = String(m).padStart(2, '0');
+        expect(speakable(`à ${h}h${mm} ok`, LANGUAGES.fr)).toContain(m === 0 ? `${h} heures` : `${h} heures ${m}`);
+      }),
+      runs,
+    );
+  });
+});
+
+describe('options and futures written short', () => {
+  it('a strike with C or P after a ticker is a call or a put, in every language', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('SPY', 'AAPL', 'QQQ', 'SPX'),
+        fc.integer({ min: 1, max: 9999 }),
+        fc.constantFrom('C', 'P'),
+        (code, ticker, strike, side) => {
+          const words = instrumentWords(code);
+          const said = speakable(`${ticker} ${strike}${side} bought`, LANGUAGES[code]);
+          expect(said, `${code}: ${ticker} ${strike}${side}`).toContain(side === 'C' ? words.call : words.put);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('any two-letter root with a month code and a year of the 2020s is that contract, never spelled', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('LE', 'HE', 'ZL', 'KE', 'GF', 'DX'),
+        fc.integer({ min: 0, max: 11 }),
+        fc.integer({ min: 4, max: 9 }),
+        (code, root, month, year) => {
+          const said = speakable(`${root}${'FGHJKMNQUVXZ'[month]}${year} up`, LANGUAGES[code]);
+          expect(said, `${code} ${root}`).toContain(monthName(code, month + 1));
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('an index of two or three letters and a number is not taken for a contract (WIG20, WIG30)', () => {
+    for (const code of LANGUAGE_CODES) {
+      expect(speakable('WIG20 up', LANGUAGES[code])).not.toContain(monthName(code, 2));
+      expect(speakable('WIG30 up', LANGUAGES[code])).not.toContain(monthName(code, 2));
+    }
+  });
+});
+
+describe('Korean hours and Chinese years', () => {
+  it('Korean counts hours in its native numbers, written or on a chart', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 24 }), fc.constantFrom('시간봉', '시간', 'H'), (n, unit) => {
+        const said = speakable(`BTC ${n}${unit} 돌파`, LANGUAGES.ko);
+        expect(said).toContain(`${koreanNativeCount(n)} 시간`);
+        expect(said).not.toMatch(new RegExp(`(?<!\\d)${n} 시간`));
+      }),
+      runs,
+    );
+  });
+
+  it('a Chinese year (an option’s expiry, a time stamp) is said digit by digit, then 年', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 25, max: 29 }), fc.integer({ min: 1, max: 12 }), (yy, mm) => {
+        const expiry = `${yy}${String(mm).padStart(2, '0')}17`;
+        const said = speakable(`TSLA${expiry}C00200000`, LANGUAGES.zh);
+        expect(said).toContain(`二零二${'零一二三四五六七八九'[yy % 10]}年`);
+      }),
+      runs,
+    );
+  });
+});
