@@ -12,7 +12,7 @@ import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/language-types
 import { koreanNativeCount } from '../../src/core/native-numbers.js';
 import { speakable } from '../../src/core/speakable.js';
 import { currencyForms } from '../../src/core/speech-text/currencies.js';
-import { instrumentWords, marketPhrase, monthName } from '../../src/core/speech-text/instruments.js';
+import { instrumentWords, marketPhrase, monthName, perUnit } from '../../src/core/speech-text/instruments.js';
 import { LOCAL_MAGNITUDES } from '../../src/core/speech-text/suffixes.js';
 import { QUOTE_CURRENCIES } from '../../src/core/speech-text/vocabulary.js';
 import { spell } from '../../src/core/speech-text/numbers.js';
@@ -208,6 +208,56 @@ describe('Korean hours and Chinese years', () => {
         const said = speakable(`TSLA${expiry}C00200000`, LANGUAGES.zh);
         expect(said).toContain(`二零二${'零一二三四五六七八九'[yy % 10]}年`);
       }),
+      runs,
+    );
+  });
+});
+
+describe('ranges, triangles and prices per unit', () => {
+  it('a dash right after a number or a percent is a range, never a minus', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.integer({ min: 1, max: 99 }),
+        fc.integer({ min: 1, max: 99 }),
+        fc.boolean(),
+        (code, a, b, pct) => {
+          const lang = LANGUAGES[code];
+          const said = speakable(`Spanne ${a}${pct ? '%' : ''}-${b}% ok`, lang);
+          expect(said, `${code}: ${a}-${b}`).toContain(lang.words.symbols.to);
+          expect(said, `${code}: ${a}-${b}`).not.toContain(` ${lang.minus} `);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('▲ and ▼ are said as up and down', () => {
+    for (const code of LANGUAGE_CODES) {
+      const lang = LANGUAGES[code];
+      expect(speakable('BTC ▲0.4', lang)).toContain(lang.words.symbols.up);
+      expect(speakable('BTC ▼0.4', lang)).toContain(lang.words.symbols.down);
+    }
+  });
+
+  it('$/oz and USD/bbl: the currency, then the unit in the language, never a pause or "slash"', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('$', ' USD', ' €'),
+        fc.constantFrom('oz', 'bbl', 'lb'),
+        (code, currency, unit) => {
+          const lang = LANGUAGES[code];
+          const said = speakable(`Gold 2350${currency}/${unit} ok`, lang);
+          const sign = currency.trim() === '€' ? '€' : '$';
+          const names = Object.values(currencyForms(sign, lang, lang.words));
+          expect(
+            names.some((name) => said.includes(name)),
+            `${code}: ${said}`,
+          ).toBe(true);
+          expect(said, `${code}`).toContain(perUnit(code, unit)!);
+        },
+      ),
       runs,
     );
   });

@@ -205,3 +205,27 @@ export function marketPhrase(code: string | undefined, suffix: string): string |
   const at = CITY_SUFFIXES.indexOf(suffix);
   return phrases === undefined || at < 0 ? undefined : phrases.split('|')[at];
 }
+
+/** A price per unit of a commodity ($/oz, $/bbl, $/lb): "per ounce", "je Unze", "за унцию". */
+const PER_UNIT: Readonly<Record<LanguageCode, readonly [oz: string, bbl: string, lb: string]>> = {
+  en: ['per ounce', 'per barrel', 'per pound'],
+  de: ['je Unze', 'je Barrel', 'je Pfund'],
+  fr: ["l'once", 'le baril', 'la livre'],
+  es: ['por onza', 'por barril', 'por libra'],
+  it: ["l'oncia", 'al barile', 'per libbra'],
+  pt: ['por onça', 'por barril', 'por libra'],
+  nl: ['per ons', 'per vat', 'per pond'],
+  pl: ['za uncję', 'za baryłkę', 'za funt'],
+  tr: ['ons başına', 'varil başına', 'libre başına'],
+  ru: ['за унцию', 'за баррель', 'за фунт'],
+  ja: ['オンス あたり', 'バレル あたり', 'ポンド あたり'],
+  zh: ['每盎司', '每桶', '每磅'],
+  ko: ['온스당', '배럴당', '파운드당'],
+};
+const UNIT_INDEX: Readonly<Record<string, 0 | 1 | 2>> = { oz: 0, ozt: 0, bbl: 1, lb: 2, lbs: 2 };
+export const PER_UNITS = Object.keys(UNIT_INDEX);
+
+export const perUnit = (code: string | undefined, unit: string): string | undefined => {
+  const at = UNIT_INDEX[unit];
+  return at === undefined ? undefined : (PER_UNIT[code as LanguageCode] ?? PER_UNIT.en)[at];
+};

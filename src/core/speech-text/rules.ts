@@ -25,7 +25,7 @@ import { AFTER_ONLY, WRITTEN_CURRENCIES } from './currencies.js';
 import { LOCAL_MAGNITUDES, localMagnitude, MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
 import type { LanguageCode } from '../language-types.js';
 import { formAfter, pick, type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
-import { instrumentWords } from './instruments.js';
+import { instrumentWords, PER_UNITS, perUnit } from './instruments.js';
 
 /** Symbols said as words, longest first where one begins another. */
 export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
@@ -42,6 +42,10 @@ export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
   ['&', 'and'],
   ['↑', 'up'],
   ['↓', 'down'],
+  ['▲', 'up'],
+  ['▼', 'down'],
+  ['△', 'up'],
+  ['▽', 'down'],
   ['≈', 'about'],
   ['~', 'about'],
 ];
@@ -336,14 +340,16 @@ function amountRule(kit: RuleKit, name: string, before: string, beforeRequired =
   } = kit;
   // A sign after the number touches no letter, a code no letter nor digit (100 USD, not USDT); where words touch (Japanese, Chinese) a sign may touch the script's letters (38500円です).
   const signEnd = w.joinsWords ? '(?![\\p{Script=Latin}\\p{Script=Cyrillic}])' : '(?!\\p{L})';
-  const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![${letter}\\p{N}_/-])|(?<!\\p{L}\\p{L})${signEnd}))?`;
+  const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![${letter}\\p{N}_-]|\\/(?!(?:${PER_UNITS.join('|')})(?![\\p{L}\\p{N}])))|(?<!\\p{L}\\p{L})${signEnd}))?`;
   return {
     name,
     pattern: r(
       `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)${beforeRequired ? '' : '?'}(%[ \\u00A0\\u202F]?)?([+\\-\\u2212])?(${number})` +
         `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])${localMagnitudes}|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
     ),
-    speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign]) => {
+    speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign], ctx) => {
+      // 4.75%-5.00%, 64k-65k: a dash right after a number or a percent is a range, not a minus.
+      if (sign1 !== undefined && /[\p{N}%]$/u.test(ctx.text.slice(0, ctx.index))) return undefined;
       const trimmed = suffix?.trim();
       return sayAmount(
         {
@@ -421,6 +427,12 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
               (short ?? long!).toLowerCase() as 'y' | 'm' | 'q'
             ]
           : undefined,
+    },
+    // $/oz, € / bbl: a price per unit of a commodity, after its currency or number.
+    {
+      name: 'per-unit',
+      pattern: r(`(?<=[\\p{N}\\p{Sc}\\p{L}] ?)/ ?(${PER_UNITS.join('|')})(?![\\p{L}\\p{N}])`),
+      speak: ([, unit]) => perUnit(lang.code, unit!),
     },
     // x10 leverage, as 10x.
     {
