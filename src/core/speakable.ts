@@ -50,7 +50,8 @@ function capitalSentences(text: string): (index: number) => boolean {
   const sentence = /[^!?\n|]+?(?:\.(?=\s|$)|[!?\n|]|$)/gy;
   for (let m = sentence.exec(text); m && m[0] !== ''; m = sentence.exec(text)) {
     const words = m[0].match(/[A-Za-z]{2,}/g) ?? [];
-    if (words.length >= 2 && !/[a-z]/.test(m[0])) spans.push([m.index, m.index + m[0].length]);
+    // Not where small letters, or letters of a script without capitals (kana, Han, Hangul), are written.
+    if (words.length >= 2 && !/[\p{Ll}\p{Lo}]/u.test(m[0])) spans.push([m.index, m.index + m[0].length]);
   }
   // Three words in capitals in a row are a phrase in capitals, whatever is around it.
   for (const run of text.matchAll(/\b[A-Z]{2,}(?:[ ,]+[A-Z]{2,}\b){2,}/g))

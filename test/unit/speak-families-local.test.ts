@@ -262,3 +262,29 @@ describe('ranges, triangles and prices per unit', () => {
     );
   });
 });
+
+describe('words in capitals and Korean words that start like a unit', () => {
+  it('a pair in a sentence in capitals stays a pair, however long; in Japanese, Chinese and Korean no sentence is "in capitals"', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('BTCUSDT', 'ETHUSDT', 'SOLUSDC', 'XRPUSDT'),
+        fc.constantFrom('BREAKS OUT', 'RSI 70', 'ドル 4時間足 RSI', '突破 RSI', '돌파 RSI'),
+        (code, pair, rest) => {
+          const lang = LANGUAGES[code];
+          const said = speakable(`${pair} ${rest} 70000`, lang);
+          expect(said, `${code}: ${pair} ${rest}`).not.toContain(pair.toLowerCase());
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('초과 (exceeds), 분석 (analysis), 분기 (quarter) are words, never seconds or minutes', () => {
+    for (const word of ['초과', '분석', '분기', '시간외']) {
+      const said = speakable(`RSI 70 ${word}`, LANGUAGES.ko);
+      expect(said).toContain(word);
+    }
+    expect(speakable('30초 후', LANGUAGES.ko)).toContain('30 초');
+  });
+});

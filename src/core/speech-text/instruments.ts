@@ -222,7 +222,20 @@ const PER_UNIT: Readonly<Record<LanguageCode, readonly [oz: string, bbl: string,
   zh: ['每盎司', '每桶', '每磅'],
   ko: ['온스당', '배럴당', '파운드당'],
 };
-const UNIT_INDEX: Readonly<Record<string, 0 | 1 | 2>> = { oz: 0, ozt: 0, bbl: 1, lb: 2, lbs: 2 };
+const UNIT_INDEX: Readonly<Record<string, 0 | 1 | 2>> = {
+  oz: 0,
+  ozt: 0,
+  bbl: 1,
+  lb: 2,
+  lbs: 2,
+  盎司: 0,
+  桶: 1,
+  磅: 2,
+  オンス: 0,
+  バレル: 1,
+  온스: 0,
+  배럴: 1,
+};
 export const PER_UNITS = Object.keys(UNIT_INDEX);
 
 export const perUnit = (code: string | undefined, unit: string): string | undefined => {

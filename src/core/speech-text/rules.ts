@@ -2,7 +2,7 @@
 // matches (and does not decline) says what it matched. Built once per language.
 export type { Rule, RuleContext } from './rule-context.js';
 export { TIMEFRAMES } from './timeframes.js';
-import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
+import { sayExchange, saySymbol, sayYahooSymbol, splitPair } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { numberSource } from './number-marks.js';
 import { sayDate, sayIsoTime, saySeconds, sayTime12, sayTime24 } from './times.js';
@@ -310,7 +310,9 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
           INDICATORS[token] === undefined &&
           CAPS_WORDS[token] === undefined
         ) {
-          if (isKnownWord(token, CAPS_WORDS) || token.length > 6) return token.toLowerCase();
+          // BTCUSDT BREAKS OUT: a pair stays a pair, however long.
+          if (isKnownWord(token, CAPS_WORDS) || (token.length > 6 && splitPair(token) === undefined))
+            return token.toLowerCase();
         }
         const said = saySymbol(token, lang);
         if (said !== undefined) return said;

@@ -104,7 +104,7 @@ export function timeframeRules(lang: SpeechLanguage): Rule[] {
   return rules;
 }
 
-/** The language's own abbreviations (4Ч, 15м, 1時間足, 日足, 4시간봉, 日线): a count, unless the chart word says it alone. */
+/** The language's own abbreviations (4Ч, 15м, 1時間足, 日足, 4시간봉, 日线): a count, unless the chart word says it alone; never the start of a Korean word (초과 exceeds, 분석 analysis, 분기 quarter, 시간외 after hours). */
 function ownTimeframe(
   lang: SpeechLanguage,
   timeframe: (n: number, tf: TimeUnit) => string,
@@ -118,7 +118,7 @@ function ownTimeframe(
   return {
     name: 'own-timeframe',
     pattern: new RegExp(
-      `(?<![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_.,])(?:(\\d{1,4})\\s?)?(${keys})${chartGroup}(?![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_])`,
+      `(?<![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_.,])(?:(\\d{1,4})\\s?)?(${keys})${chartGroup}(?![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_과석기할산외])`,
       'yu',
     ),
     speak: ([, written, unit, charted]) => {
