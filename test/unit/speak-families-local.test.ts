@@ -16,6 +16,7 @@ import { instrumentWords, marketPhrase, monthName, perUnit } from '../../src/cor
 import { LOCAL_MAGNITUDES } from '../../src/core/speech-text/suffixes.js';
 import { QUOTE_CURRENCIES } from '../../src/core/speech-text/vocabulary.js';
 import { spell } from '../../src/core/speech-text/numbers.js';
+import { harmonize } from '../../src/core/speech-text/turkish-suffixes.js';
 
 const runs = { numRuns: 200 };
 const language = fc.constantFrom(...LANGUAGE_CODES);
@@ -286,5 +287,35 @@ describe('words in capitals and Korean words that start like a unit', () => {
       expect(said).toContain(word);
     }
     expect(speakable('30초 후', LANGUAGES.ko)).toContain('30 초');
+  });
+});
+
+describe('Turkish endings after a sign, a code or a number', () => {
+  it('join the currency’s word in its vowel harmony, and stay on digits with no pause', () => {
+    const cases: Array<[string, string]> = [
+      ["100.000 $'ı aştı", 'doları aştı'],
+      ["285,50 TL'yi kırdı", 'lirayı kırdı'],
+      ["2.350 $'dan işlem", 'dolardan işlem'],
+      ["50 €'ya yükseldi", 'euroya yükseldi'],
+      ["RSI 70'in üzerinde", "70'in üzerinde"],
+      ["saat 14:30'da", "14:30'da"],
+    ];
+    for (const [alert, said] of cases) expect(speakable(alert, LANGUAGES.tr), alert).toContain(said);
+  });
+
+  it('an ending takes the harmony of the word it follows, whatever the harmony it was written in', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(['dolar', 'a'], ['lira', 'a'], ['avro', 'o'], ['euro', 'o'], ['rupi', 'i'], ['ruble', 'e']),
+        fc.constantFrom('ı', 'i', 'u', 'ü', 'dan', 'den', 'a', 'e', 'yı', 'yi'),
+        ([word, vowel], ending) => {
+          const joined = harmonize(word, ending);
+          const four = { a: 'ı', o: 'u', i: 'i', e: 'i' }[vowel]!;
+          const two = { a: 'a', o: 'a', i: 'e', e: 'e' }[vowel]!;
+          expect(joined).toBe(ending.replace(/[ıiuü]/g, four).replace(/[ae]/g, two));
+        },
+      ),
+      runs,
+    );
   });
 });

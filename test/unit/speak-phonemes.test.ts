@@ -157,6 +157,8 @@ const NATIVE: NativeCase[] = [
   // Korean hours in native numbers (네 시간, not 사 시간); a Chinese year digit by digit (二零二五年, not 两千零二十五).
   ['ko', '4시간봉 RSI', '네 시간봉', /s'a_! siq'an/],
   ['zh', 'TSLA250117P00200000', '二零二五年', /tS;h'iE55n/],
+  // Turkish: a case ending after a sign joins the currency's word in its harmony (doları), no pause before it.
+  ['tr', "Bitcoin 100.000 $'ı aştı", 'doları aştı', /_:_: '@/],
 ];
 
 /** espeak-ng's own readings of digits, checked last. */

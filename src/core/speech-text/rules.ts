@@ -352,6 +352,8 @@ function amountRule(kit: RuleKit, name: string, before: string, beforeRequired =
     speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign], ctx) => {
       // 4.75%-5.00%, 64k-65k: a dash right after a number or a percent is a range, not a minus.
       if (sign1 !== undefined && /[\p{N}%]$/u.test(ctx.text.slice(0, ctx.index))) return undefined;
+      // Dolar/TL 34,25: a code right after a slash is a pair's second half, not the amount's currency.
+      if (before !== undefined && ctx.text[ctx.index - 1] === '/') return undefined;
       const trimmed = suffix?.trim();
       return sayAmount(
         {
