@@ -23,6 +23,7 @@ const language = fc.constantFrom(...LANGUAGE_CODES);
 const europe = fc.constantFrom(...LANGUAGE_CODES.filter((c) => LOCAL_MAGNITUDES[c] !== undefined));
 
 describe('each language’s own magnitudes', () => {
+  // A lone M written against the count (1M) is a timeframe's or a magnitude's by its place (speak-families.test.ts); spaced, it is millions.
   it('are said in the language’s word for the magnitude, and a currency after them is said, never dropped', () => {
     fc.assert(
       fc.property(
@@ -37,7 +38,7 @@ describe('each language’s own magnitudes', () => {
           for (const [written, magnitude] of Object.entries(own)) {
             const point = lang.localDecimalComma ? ',' : '.';
             const number = decimal === undefined ? String(whole) : `${whole}${point}${decimal}`;
-            const alert = `Ziel ${number}${spaced || /^\p{L}{2}/u.test(written) ? ' ' : ''}${written}${withEuro ? ' €' : ''} ok`;
+            const alert = `Ziel ${number}${spaced || written === 'M' || /^\p{L}{2}/u.test(written) ? ' ' : ''}${written}${withEuro ? ' €' : ''} ok`;
             const said = speakable(alert, lang);
             const forms = lang.words.magnitudes?.[magnitude];
             if (forms) {
@@ -317,5 +318,52 @@ describe('Turkish endings after a sign, a code or a number', () => {
       ),
       runs,
     );
+  });
+});
+
+describe('dates with dots, hours written apart, times before a colon', () => {
+  const dotted = fc.constantFrom<LanguageCode>('de', 'pl', 'ru', 'tr', 'nl', 'fr', 'es', 'it', 'pt');
+  it('14.06. (with its last dot), or 26.07 after a word naming a date, is the date; a price with a sign or percent never is', () => {
+    fc.assert(
+      fc.property(dotted, fc.integer({ min: 1, max: 28 }), fc.integer({ min: 1, max: 12 }), (code, d, m) => {
+        const lang = LANGUAGES[code];
+        const dm = `${d}.${String(m).padStart(2, '0')}`;
+        const date = lang.words.date(m, d);
+        expect(speakable(`Termin ${dm}. ok`, lang), `${code} ${dm}.`).toContain(date);
+        const word = {
+          de: 'Sitzung',
+          pl: 'dnia',
+          ru: 'заседание',
+          tr: 'tarih',
+          nl: 'datum',
+          fr: 'le',
+          es: 'el',
+          it: 'il',
+          pt: 'dia',
+        }[code as 'de'];
+        expect(speakable(`${word} ${dm} ok`, lang), `${code} ${word} ${dm}`).toContain(date);
+        expect(speakable(`${word} ${dm}% ok`, lang), `${code} ${dm}%`).not.toContain(date);
+      }),
+      runs,
+    );
+  });
+
+  it('8 h is a count of hours; 15 h 30 a French time; a time before a colon is still a time', () => {
+    for (const code of ['fr', 'es', 'it', 'de'] as LanguageCode[]) {
+      const lang = LANGUAGES[code];
+      expect(speakable('cada 8 h ok', lang)).not.toMatch(/\b8 h\b/);
+    }
+    expect(speakable('à 15 h 30 ok', LANGUAGES.fr)).toContain('15 heures 30');
+    expect(speakable('a las 15:45: futuro', LANGUAGES.es)).not.toContain('15: 45');
+    expect(speakable('at 15:45: futures', LANGUAGES.en)).toContain('fifteen forty-five');
+  });
+
+  it('a ticker of letters and digits (SX5E) is spelled; B3 and Warsaw futures by their month and year', () => {
+    for (const code of LANGUAGE_CODES) {
+      const lang = LANGUAGES[code];
+      expect(speakable('Index SX5E ok', lang)).toContain(spell('SX5E', lang));
+      expect(speakable('Futuro WINQ24 ok', lang)).toContain(monthName(code, 8));
+      expect(speakable('Futures FW20U24 ok', lang)).toContain(monthName(code, 9));
+    }
   });
 });

@@ -51,6 +51,9 @@ export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
 ];
 
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
+/** Words after which a day and month are written (26.07): German, Polish, Russian, Turkish, Dutch and the Romance languages' own. */
+const DATE_WORD_BEFORE =
+  /(?:^|[^\p{L}])(?:am|vom|zum|seit|datum|termin|sitzung|verfall|le|el|del|il|dal|dia|dnia|data|posiedzenie|tarih|tarihi|дата|заседание|экспирация|числа)\s*$/iu;
 const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
 
 const INDICATOR_NAMES = Object.keys(INDICATORS).sort(byLengthDesc).join('|');
@@ -154,6 +157,17 @@ function datesAndTimes(kit: RuleKit): Rule[] {
         return sayDate(dayFirst ? second : first, dayFirst ? first : second, lang);
       },
     },
+    // 14.06. (the day and month with their dots, as German, Polish, Russian, Turkish write them), and
+    // 26.07 after a word that names a date (am, Sitzung, заседание, dnia …): the date, never a decimal.
+    {
+      name: 'day-month',
+      pattern: r('(?<![\\p{L}\\p{N}_.,])(\\d{1,2})\\.(\\d{1,2})(\\.)?(?![\\p{N}]|\\.\\d|,\\d|\\s?[%\\p{Sc}])'),
+      speak: ([, d, m, dot], ctx) => {
+        if (w.joinsWords || lang.code === 'en' || lang.code === undefined) return undefined;
+        if (dot === undefined && !DATE_WORD_BEFORE.test(before(ctx, 24))) return undefined;
+        return sayDate(Number(m), Number(d), lang);
+      },
+    },
     {
       name: 'risk-reward',
       pattern: r(`${NOT_AFTER_WORD}${RISK_REWARD}(?:\\s*[Rr]atio)?:?${NOT_BEFORE_WORD}`),
@@ -186,7 +200,7 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     {
       name: 'clock-time',
       pattern: r(
-        `(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::([0-5]\\d))?(?![\\p{L}\\p{N}_:])(?:[ \\u00A0]?(Uhr|uur|heures?|h)(?!\\p{L}))?`,
+        `(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::([0-5]\\d))?(?![\\p{L}\\p{N}_]|:\\d)(?:[ \\u00A0]?(Uhr|uur|heures?|h)(?!\\p{L}))?`,
       ),
       speak: ([, hh, mm, ss, hourWord]) => {
         const h = Number(hh);
@@ -199,7 +213,7 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // French writes the time 14h30: the 24-hour clock.
     {
       name: 'french-clock-time',
-      pattern: r('(?<![\\p{L}\\p{N}_:.,])([01]?\\d|2[0-3])h([0-5]\\d)(?![\\p{L}\\p{N}_])'),
+      pattern: r('(?<![\\p{L}\\p{N}_:.,])([01]?\\d|2[0-3]) ?h ?([0-5]\\d)(?![\\p{L}\\p{N}_])'),
       speak: ([, hh, mm]) => (lang.code === 'fr' ? sayTime24(Number(hh), Number(mm), lang) : undefined),
     },
   ];

@@ -65,6 +65,8 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
     const name = CAPS_WORDS[letters] ?? INDICATORS[letters] ?? (letters.length <= 6 ? spell(letters, lang) : undefined);
     return name === undefined ? undefined : `${name} ${wholeNumber(digits, lang)}`;
   }
+  // SX5E, B3SA3: a ticker of letters and digits, spelled.
+  if (/^[A-Z][A-Z0-9]*\d[A-Z0-9]*[A-Z]$/.test(token) && token.length <= 8) return spell(token, lang);
   if (!/^[A-Z]+$/.test(token)) return undefined;
   // BitMEX writes bitcoin XBT: XBTUSD is a bitcoin pair.
   const bitmex = /^XBT([A-Z]{3,4})$/.exec(token);
@@ -120,6 +122,6 @@ function sayNamedInstrument(token: string, lang: SpeechLanguage): string | undef
 const MONTH_CODES = 'FGHJKMNQUVXZ';
 /** The roots of CME futures traders write with a month code; other tickers ending in such a letter and a digit stay spelled. */
 const CME_CONTRACT =
-  /^(ES|NQ|YM|RTY|EMD|CL|QM|MCL|BZ|HO|RB|GC|SI|SIL|HG|PL|PA|NG|QG|ZB|UB|ZN|TN|ZF|ZT|ZQ|SR3|ZC|ZS|ZW|KE|ZL|ZM|ZO|ZR|LE|HE|GF|DC|KC|SB|CC|CT|OJ|DX|VX|6E|6J|6B|6A|6C|6S|6N|6M|M6E|M6A|M6B|MES|MNQ|MYM|M2K|MGC|MHG|MBT|MET|BTC|ETH|FDAX|FDXM|FDXS|FESX|FSMI|FGBL|FGBM|FGBS|FGBX|FVS)([FGHJKMNQUVXZ])(\d|\d{2}|20\d{2})$/;
+  /^(ES|NQ|YM|RTY|EMD|CL|QM|MCL|BZ|HO|RB|GC|SI|SIL|HG|PL|PA|NG|QG|ZB|UB|ZN|TN|ZF|ZT|ZQ|SR3|ZC|ZS|ZW|KE|ZL|ZM|ZO|ZR|LE|HE|GF|DC|KC|SB|CC|CT|OJ|DX|VX|6E|6J|6B|6A|6C|6S|6N|6M|M6E|M6A|M6B|MES|MNQ|MYM|M2K|MGC|MHG|MBT|MET|BTC|ETH|FDAX|FDXM|FDXS|FESX|FSMI|FGBL|FGBM|FGBS|FGBX|FVS|WIN|WDO|IND|DOL|DI1|BGI|CCM|FW20|FW40|RI|SI|BR|GD|MX|MM|NG|ED|EU)([FGHJKMNQUVXZ])(\d|\d{2}|20\d{2})$/;
 /** Any other root of two letters with a month code and a year of this decade (LEZ4, ZLF25; not WIG20 or WIG30, indices): a future too. */
 const TWO_LETTER_CONTRACT = /^([A-Z]{2})([FGHJKMNQUVXZ])(\d|2[4-9])$/;

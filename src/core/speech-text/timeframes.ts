@@ -88,6 +88,12 @@ export function timeframeRules(lang: SpeechLanguage): Rule[] {
         return `${duration(Number(a), big)} ${duration(Number(b), small)}`;
       },
     },
+    // 8 h, 24 h: hours written apart (French, Spanish, Italian, German), a count of hours.
+    {
+      name: 'spaced-hours',
+      pattern: r('(?<![\\p{L}\\p{N}_.,:$€£¥])(\\d{1,3})[ \\u00A0]h(?![\\p{L}\\p{N}_])'),
+      speak: ([, written]) => count(Number(written), 'hour'),
+    },
     {
       name: 'timeframe',
       // After a currency sign it is money ($2M), never a timeframe.
