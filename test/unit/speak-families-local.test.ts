@@ -367,3 +367,14 @@ describe('dates with dots, hours written apart, times before a colon', () => {
     }
   });
 });
+
+describe('English desk shorthand and hyphens left by a said word', () => {
+  it('est and exp after a figure are "estimate" and "expected"; exp before a date "expiry"; 10-year "ten year"', () => {
+    const en = LANGUAGES.en;
+    expect(speakable('CPI 3.4% vs 3.5% est', en)).toContain('three point five percent estimate');
+    expect(speakable('NFP +272K vs +180K exp', en)).toContain('thousand expected');
+    expect(speakable('calls, exp 2024-06-21', en)).toContain('expiry June twenty-first');
+    expect(speakable('10-year yield 4.28%', en)).toContain('ten year yield');
+    expect(speakable('DAX-Future 18.400', LANGUAGES.de)).toContain('D A X Future');
+  });
+});

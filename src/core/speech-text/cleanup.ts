@@ -61,6 +61,8 @@ export function withoutSymbols(text: string, words: { and: string; at: string })
 export function tidy(text: string): string {
   return text
     .replace(/[\s\u00A0\u202F]+/g, ' ')
+    // "ten -year", "D A X -Future": a hyphen left before a word once the word before it was said.
+    .replace(/ -(?=\p{L})/gu, ' ')
     .replace(/ ([,.;:!?)\]}])/g, '$1')
     .replace(/([([{]) /g, '$1')
     .replace(/[,:;](?:\s*[,:;])+/g, ',')

@@ -452,6 +452,18 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
       pattern: r(`(?<=[\\p{N}\\p{Sc}\\p{L}] ?)/ ?(${PER_UNITS.join('|')})(?![\\p{L}\\p{N}])`),
       speak: ([, unit]) => perUnit(lang.code, unit!),
     },
+    // English desk shorthand flite misreads ("est" as "estate"): est and exp after a figure, AH after a change.
+    {
+      name: 'english-shorthand',
+      pattern: r(`${NOT_AFTER_WORD}(est|exp|AH)\\.?${NOT_BEFORE_WORD}`),
+      speak: ([, word], ctx) => {
+        if (lang.code !== 'en' && lang.code !== undefined) return undefined;
+        const afterFigure = /[\p{N}%kKMB]\s*$/u.test(before(ctx, 12));
+        if (word === 'AH') return afterFigure ? 'after hours' : undefined;
+        if (word === 'est') return afterFigure ? 'estimate' : undefined;
+        return afterFigure ? 'expected' : 'expiry';
+      },
+    },
     // x10 leverage, as 10x.
     {
       name: 'leverage',
