@@ -12,6 +12,7 @@ import { buildRules, type Rule, type RuleContext } from './speech-text/rules.js'
 import { readKanji, type SpeechAids } from './speech-text/kanji.js';
 import { otherScriptRuns } from './speech-text/scripts.js';
 import { joinTurkishEndings } from './speech-text/turkish-suffixes.js';
+import { russianAccusative } from './speech-text/russian-case.js';
 import { type SpeechLanguage, type SpeechWords, wordsOf } from './speech-text/words.js';
 
 export type { JapaneseReader, ReadingToken, SpeechAids } from './speech-text/kanji.js';
@@ -131,7 +132,8 @@ function speakableText(message: string, lang: SpeechLanguage, aids: SpeechAids, 
   const readable = (said: string) =>
     otherScripts(w.unreadable ? said.replace(w.unreadable.pattern, ' ') : said, w, notes);
   const tidied = tidy(readable(withoutSymbols(out, w.symbols)));
-  const spoken = lang.code === 'tr' ? joinTurkishEndings(tidied) : tidied;
+  const spoken =
+    lang.code === 'tr' ? joinTurkishEndings(tidied) : lang.code === 'ru' ? russianAccusative(tidied) : tidied;
   if (spoken !== '') return spoken;
   // Nothing a word: the message as sent rather than silence (emoji only, a lone URL), but never what the engine cannot read.
   const asSent = message.trim() || message;

@@ -17,6 +17,7 @@ import { LOCAL_MAGNITUDES } from '../../src/core/speech-text/suffixes.js';
 import { QUOTE_CURRENCIES } from '../../src/core/speech-text/vocabulary.js';
 import { spell } from '../../src/core/speech-text/numbers.js';
 import { harmonize } from '../../src/core/speech-text/turkish-suffixes.js';
+import { russianAccusative } from '../../src/core/speech-text/russian-case.js';
 
 const runs = { numRuns: 200 };
 const language = fc.constantFrom(...LANGUAGE_CODES);
@@ -376,5 +377,28 @@ describe('English desk shorthand and hyphens left by a said word', () => {
     expect(speakable('calls, exp 2024-06-21', en)).toContain('expiry June twenty-first');
     expect(speakable('10-year yield 4.28%', en)).toContain('ten year yield');
     expect(speakable('DAX-Future 18.400', LANGUAGES.de)).toContain('D A X Future');
+  });
+});
+
+describe('Russian numbers in words after на, за, в', () => {
+  it('take the accusative where it differs (одну целую, одну десятую); elsewhere the nominative stays', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 99 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.constantFrom('на', 'за'),
+        (whole, tenth, prep) => {
+          const said = speakable(`вырос ${prep} ${whole},${tenth}% ok`, LANGUAGES.ru);
+          expect(said).not.toMatch(/ одна | целая | десятая /);
+          if (whole % 10 === 1 && whole % 100 !== 11) expect(said).toContain('одну целую');
+          if (tenth === 1) expect(said).toContain('одну десятую');
+          expect(speakable(`BTC ${whole},${tenth}% ok`, LANGUAGES.ru)).not.toMatch(/одну|целую|десятую/);
+        },
+      ),
+      runs,
+    );
+    expect(russianAccusative('на одна целая две десятых процента, одна целая')).toBe(
+      'на одну целую две десятых процента, одна целая',
+    );
   });
 });

@@ -159,6 +159,8 @@ const NATIVE: NativeCase[] = [
   ['zh', 'TSLA250117P00200000', '二零二五年', /tS;h'iE55n/],
   // Turkish: a case ending after a sign joins the currency's word in its harmony (doları), no pause before it.
   ['tr', "Bitcoin 100.000 $'ı aştı", 'doları aştı', /_:_: '@/],
+  // Russian: after на the accusative (на одну целую две десятых), not the nominative одна целая.
+  ['ru', 'вырос на 1,2%', 'на одну целую две десятых процента', /Vdn'A ts'ElVja/],
 ];
 
 /** espeak-ng's own readings of digits, checked last. */
