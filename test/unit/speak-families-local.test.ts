@@ -402,3 +402,23 @@ describe('Russian numbers in words after на, за, в', () => {
     );
   });
 });
+
+describe('Japanese, Chinese and Korean dates and times in their order', () => {
+  it('a contract’s or an expiry’s year comes first (二零二四年十二月, 2024년 12월), a time’s seconds without "and"', () => {
+    expect(speakable('NQZ4 20,150', LANGUAGES.zh)).toContain('二零二四年十二月');
+    expect(speakable('NQZ4 20,150', LANGUAGES.ko)).toContain('2024년 12월');
+    expect(speakable('ESZ4', LANGUAGES.ja)).toMatch(/ねん じゅうにがつ/);
+    expect(speakable('TSLA250117P00200000', LANGUAGES.zh)).toContain('二零二五年一月十七日');
+    expect(speakable('恒指 14:30:15 更新', LANGUAGES.zh)).toContain('十四点三十分 十五 秒');
+    expect(speakable('ESZ4', LANGUAGES.de)).toMatch(/Dezember 2024/);
+  });
+
+  it('Korean says the hour of a time in native numbers', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 0, max: 59 }), (h, m) => {
+        expect(speakable(`오후 ${h}시 ${m}분`, LANGUAGES.ko)).toContain(`${koreanNativeCount(h)} 시`);
+      }),
+      runs,
+    );
+  });
+});

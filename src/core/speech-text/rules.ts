@@ -26,6 +26,7 @@ import { LOCAL_MAGNITUDES, localMagnitude, MAGNITUDE_SUFFIXES, QUANTITIES } from
 import type { LanguageCode } from '../language-types.js';
 import { formAfter, pick, type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
 import { instrumentWords, PER_UNITS, perUnit } from './instruments.js';
+import { koreanNativeCount } from '../native-numbers.js';
 
 /** Symbols said as words, longest first where one begins another. */
 export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
@@ -208,6 +209,16 @@ function datesAndTimes(kit: RuleKit): Rule[] {
         const time = hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
         const written = hourWord === undefined || time.includes(hourWord.replace(/s$/, '')) ? '' : ` ${hourWord}`;
         return `${time}${saySeconds(ss, lang)}${written}`;
+      },
+    },
+    // Korean says the hour of a time in its native numbers: 2시 30분 "두 시", 14시 "열네 시" (espeak-ng reads 2 as 이).
+    {
+      name: 'korean-hour',
+      pattern: r('(?<![\\p{N}_.,:])([01]?\\d|2[0-4]) ?시(?!간|\\p{N})'),
+      speak: ([, hh]) => {
+        if (lang.code !== 'ko') return undefined;
+        const h = Number(hh);
+        return h === 0 ? '영 시' : `${koreanNativeCount(h)} 시`;
       },
     },
     // French writes the time 14h30: the 24-hour clock.

@@ -7,7 +7,7 @@ import { CAPS_WORDS, EXCHANGE_SUFFIXES, EXCHANGES, INDICATORS, QUOTE_CURRENCIES 
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 import { currencyForms } from './currencies.js';
 import { COIN_NAMES, instrumentWords, marketPhrase, monthName } from './instruments.js';
-import { wholeYear } from './times.js';
+import { withYear } from './times.js';
 import { english } from '../number-words.js';
 
 const byLengthDesc = (a: string, b: string) => b.length - a.length;
@@ -115,7 +115,7 @@ function sayNamedInstrument(token: string, lang: SpeechLanguage): string | undef
   if (!cme) return undefined;
   const [, root = '', code = '', year = ''] = cme;
   const fullYear = year.length === 4 ? Number(year) : year.length === 2 ? 2000 + Number(year) : 2020 + Number(year);
-  return `${spell(root, lang)}, ${monthName(lang.code, MONTH_CODES.indexOf(code) + 1)} ${wholeYear(fullYear, lang)}`;
+  return `${spell(root, lang)}, ${withYear(monthName(lang.code, MONTH_CODES.indexOf(code) + 1), fullYear, lang)}`;
 }
 
 /** The futures month codes, January to December. */
