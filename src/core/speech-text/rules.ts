@@ -52,6 +52,9 @@ export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
 ];
 
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
+const PERIODS = { y: 'year over year', m: 'month over month', q: 'quarter over quarter' } as const;
+/** The languages that write a day and month with dots (14.06.). */
+const DOTTED_DATE_LANGUAGES = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'tr', 'ru'];
 /** Words after which a day and month are written (26.07): German, Polish, Russian, Turkish, Dutch and the Romance languages' own. */
 const DATE_WORD_BEFORE =
   /(?:^|[^\p{L}])(?:am|vom|zum|seit|datum|termin|sitzung|verfall|le|el|del|il|dal|dia|dnia|data|posiedzenie|tarih|tarihi|дата|заседание|экспирация|числа)\s*$/iu;
@@ -122,7 +125,7 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
     ...tickersAndIndicators(kit),
     ...pairsTagsAndTimeframes(kit),
     ...numbersAndSymbols(kit),
-  ];
+  ].filter((rule) => rule.languages === undefined || rule.languages.includes(lang.code ?? 'en'));
 }
 
 /** Placeholders, dates, times, risk/reward and ratios: tried before the numbers in them. */
@@ -162,9 +165,9 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // 26.07 after a word that names a date (am, Sitzung, заседание, dnia …): the date, never a decimal.
     {
       name: 'day-month',
+      languages: DOTTED_DATE_LANGUAGES,
       pattern: r('(?<![\\p{L}\\p{N}_.,])(\\d{1,2})\\.(\\d{1,2})(\\.)?(?![\\p{N}]|\\.\\d|,\\d|\\s?[%\\p{Sc}])'),
       speak: ([, d, m, dot], ctx) => {
-        if (w.joinsWords || lang.code === 'en' || lang.code === undefined) return undefined;
         if (dot === undefined && !DATE_WORD_BEFORE.test(before(ctx, 24))) return undefined;
         return sayDate(Number(m), Number(d), lang);
       },
@@ -190,11 +193,10 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // 2pm, 9:30 a.m.: the 12-hour clock as English says it.
     {
       name: 'am-pm-time',
+      languages: ['en'],
       pattern: r('(?<![\\p{L}\\p{N}_:.])(1[0-2]|0?[1-9])(?::([0-5]\\d))? ?([ap])\\.?m\\.?(?![\\p{L}\\p{N}_])'),
       speak: ([, hh, mm, half]) =>
-        lang.code === 'en' || lang.code === undefined
-          ? `${lang.cardinal(Number(hh))}${mm === undefined || mm === '00' ? '' : ` ${sayTime12(Number(hh), Number(mm), lang).split(' ').slice(1).join(' ')}`} ${half!.toUpperCase()} M`
-          : undefined,
+        `${lang.cardinal(Number(hh))}${mm === undefined || mm === '00' ? '' : ` ${sayTime12(Number(hh), Number(mm), lang).split(' ').slice(1).join(' ')}`} ${half!.toUpperCase()} M`,
     },
     // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
     // The hour word written after it (09:00 Uhr, 15:30 heures) is said once, where the language's time says it already.
@@ -214,9 +216,9 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // Korean says the hour of a time in its native numbers: 2시 30분 "두 시", 14시 "열네 시" (espeak-ng reads 2 as 이).
     {
       name: 'korean-hour',
+      languages: ['ko'],
       pattern: r('(?<![\\p{N}_.,:])([01]?\\d|2[0-4]) ?시(?!간|\\p{N})'),
       speak: ([, hh]) => {
-        if (lang.code !== 'ko') return undefined;
         const h = Number(hh);
         return h === 0 ? '영 시' : `${koreanNativeCount(h)} 시`;
       },
@@ -224,8 +226,9 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // French writes the time 14h30: the 24-hour clock.
     {
       name: 'french-clock-time',
+      languages: ['fr'],
       pattern: r('(?<![\\p{L}\\p{N}_:.,])([01]?\\d|2[0-3]) ?h ?([0-5]\\d)(?![\\p{L}\\p{N}_])'),
-      speak: ([, hh, mm]) => (lang.code === 'fr' ? sayTime24(Number(hh), Number(mm), lang) : undefined),
+      speak: ([, hh, mm]) => sayTime24(Number(hh), Number(mm), lang),
     },
   ];
 }
@@ -376,7 +379,7 @@ function amountRule(kit: RuleKit, name: string, before: string, beforeRequired =
     ),
     speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign], ctx) => {
       // 4.75%-5.00%, 64k-65k: a dash right after a number or a percent is a range, not a minus.
-      if (sign1 !== undefined && /[\p{N}%]$/u.test(ctx.text.slice(0, ctx.index))) return undefined;
+      if (sign1 !== undefined && /[\p{N}%]/u.test(ctx.text[ctx.index - 1] ?? '')) return undefined;
       // Dolar/TL 34,25: a code right after a slash is a pair's second half, not the amount's currency.
       if (before !== undefined && ctx.text[ctx.index - 1] === '/') return undefined;
       const trimmed = suffix?.trim();
@@ -449,13 +452,9 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
     // y/y, m/m, q/q, YoY, MoM, QoQ: a change on the year, month or quarter before (English alerts write them so).
     {
       name: 'period-over-period',
+      languages: ['en'],
       pattern: r(`${NOT_AFTER_WORD}(?:([ymq])\\/\\1|([YMQ])o\\2)${NOT_BEFORE_WORD}`),
-      speak: ([, short, long]) =>
-        lang.code === 'en' || lang.code === undefined
-          ? ({ y: 'year over year', m: 'month over month', q: 'quarter over quarter' } as const)[
-              (short ?? long!).toLowerCase() as 'y' | 'm' | 'q'
-            ]
-          : undefined,
+      speak: ([, short, long]) => PERIODS[(short ?? long!).toLowerCase() as keyof typeof PERIODS],
     },
     // $/oz, € / bbl: a price per unit of a commodity, after its currency or number.
     {
@@ -466,9 +465,9 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
     // English desk shorthand flite misreads ("est" as "estate"): est and exp after a figure, AH after a change.
     {
       name: 'english-shorthand',
+      languages: ['en'],
       pattern: r(`${NOT_AFTER_WORD}(est|exp|AH)\\.?${NOT_BEFORE_WORD}`),
       speak: ([, word], ctx) => {
-        if (lang.code !== 'en' && lang.code !== undefined) return undefined;
         const afterFigure = /[\p{N}%kKMB]\s*$/u.test(before(ctx, 12));
         if (word === 'AH') return afterFigure ? 'after hours' : undefined;
         if (word === 'est') return afterFigure ? 'estimate' : undefined;
