@@ -22,7 +22,7 @@ const accountCount = Math.ceil(alerts / 8);
 
 const { openPostgresStore } = await import(path.join(root, 'dist/store/postgres/index.js'));
 const { SecretBox } = await import(path.join(root, 'dist/store/secret-box.js'));
-const { parseAlertBody } = await import(path.join(root, 'dist/core/payload.js'));
+const { parseAlertBody } = await import(path.join(root, 'dist/core/webhook/payload.js'));
 
 const admin = postgres(url, { max: 1, onnotice: () => {} });
 const name = `bench_receive_${process.pid}_${Date.now()}`;

@@ -42,8 +42,8 @@ const ALERTS = {
 if (args.includes('--cold')) {
   // One fresh process: the dictionary's first load and what it holds in memory.
   const { japaneseDictionary } = await load('speech/japanese-reader.js');
-  const { spokenAlerts } = await load('core/spoken-alerts.js');
-  const { LANGUAGES } = await load('core/languages.js');
+  const { spokenAlerts } = await load('core/speech/spoken-alerts.js');
+  const { LANGUAGES } = await load('core/speech/languages.js');
   const setting = opt('setting', 'auto');
   const rss = process.memoryUsage().rss;
   const started = performance.now();
@@ -61,8 +61,8 @@ if (args.includes('--cold')) {
   process.exit(0);
 }
 
-const { spokenAlerts } = await load('core/spoken-alerts.js');
-const { LANGUAGES } = await load('core/languages.js');
+const { spokenAlerts } = await load('core/speech/spoken-alerts.js');
+const { LANGUAGES } = await load('core/speech/languages.js');
 const reader = await import(pathToFileURL(path.join(dist, 'speech/japanese-reader.js')).href)
   .then((m) => m.japaneseDictionary({ setting: 'auto', logger: { info() {}, warn() {} } }).load())
   .catch(() => undefined);
@@ -99,7 +99,7 @@ for (const code of Object.keys(ALERTS)) steady[code] = perAlert(code, {});
 const fixturesFile = opt('fixtures');
 const byLanguage = {};
 if (fixturesFile) {
-  const { parseAlertBody } = await load('core/payload.js');
+  const { parseAlertBody } = await load('core/webhook/payload.js');
   const messages = fs
     .readFileSync(path.resolve(ROOT, fixturesFile), 'utf8')
     .split('\n')

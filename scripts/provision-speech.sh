@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speech engines and the voices ringhook offers (core/languages): flite (English, slt),
+# The speech engines and the voices ringhook offers (core/speech/languages): flite (English, slt),
 # espeak-ng with its data (every offered language), Festival with its HTS slt voice (English,
 # text2wave), and sox, which converts their audio for the telephone. Idempotent.
 set -euo pipefail

@@ -3,11 +3,11 @@
 // progress as interrupted (never redialed; the SMS backup applies) and settles its SMS, while its
 // queued calls become anyone's; and the call changes of every node reach every node's live
 // dashboards. With SQLite (one node) there is nothing to do.
-import { type ClusterView, clusterView } from '../core/cluster-view.js';
-import type { GoneNode } from '../core/cluster.js';
+import { type ClusterView, clusterView } from '../core/server/cluster-view.js';
+import type { GoneNode } from '../core/server/cluster.js';
 import type { Store } from '../store/contract/index.js';
 
-import type { CallEvents } from '../core/call-events.js';
+import type { CallEvents } from '../core/calls/call-events.js';
 import type { Logger } from '../lib/log.js';
 
 /** How often a node says it is alive and looks for silent ones. */

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
-import { type ServeHolder, serveHeldRefusal } from '../core/schema-upgrade.js';
+import { type ServeHolder, serveHeldRefusal } from '../core/server/schema-upgrade.js';
 import { UserError } from '../lib/errors.js';
 
 const LOCK_FILE = 'serve.lock';

@@ -4,7 +4,7 @@ import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import { isPrivateIpv4 } from '../core/network.js';
+import { isPrivateIpv4 } from '../core/connections/network.js';
 import { UserError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import { persistentSecret, readOrCreateSecret } from '../lib/secret-file.js';

@@ -1,7 +1,7 @@
 // Opens the store for serve and for the CLI: SQLite in the data dir, or PostgreSQL shared by several
 // nodes, with the api_keys' secret key; a data dir that cannot be used is said with its variable.
 import type { Config } from '../config/index.js';
-import { databaseTls } from '../core/database-tls.js';
+import { databaseTls } from '../core/server/database-tls.js';
 import { UserError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import type { Store } from '../store/contract/index.js';

@@ -2,7 +2,7 @@
 // migrate) the database, and a CLI command never migrates a database that a running serve holds.
 import fs from 'node:fs';
 import type { Config } from '../config/index.js';
-import { migrationRefusal } from '../core/schema-upgrade.js';
+import { migrationRefusal } from '../core/server/schema-upgrade.js';
 import { UserError } from '../lib/errors.js';
 import { VERSION } from '../lib/version.js';
 import { SCHEMA_VERSION, schemaVersionOf } from '../store/sqlite/connect.js';

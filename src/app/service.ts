@@ -2,8 +2,8 @@
 // Everything is created here from the validated config; nothing is read at import time.
 import type { Config } from '../config/index.js';
 import type { Store } from '../store/contract/index.js';
-import { CallEvents } from '../core/call-events.js';
-import { smsGatewaySetting } from '../core/sms-truth.js';
+import { CallEvents } from '../core/calls/call-events.js';
+import { smsGatewaySetting } from '../core/delivery/sms-truth.js';
 import { createRequestListener } from '../http/app.js';
 import { startServers, type RunningServers } from '../http/server.js';
 import type { Logger } from '../lib/log.js';

@@ -5,8 +5,8 @@ import type { Config } from '../config/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { Account } from '../core/account.js';
 import type { CallProgressRepo } from '../store/contract/index.js';
-import { mediaModes } from '../core/media-modes.js';
-import type { TestCallResult } from '../core/test-call.js';
+import { mediaModes } from '../core/speech/media-modes.js';
+import type { TestCallResult } from '../core/calls/test-call.js';
 import { persistentSecret } from '../lib/secret-file.js';
 import { placeTestCall } from './test-call.js';
 import { managedSoftphone, startManagedAsterisk, type Softphone } from './managed-asterisk.js';
@@ -14,9 +14,9 @@ import type { Logger } from '../lib/log.js';
 import type { Metrics } from './metrics.js';
 import { AriClient } from '../pbx/ari.js';
 import type { ManagedAsterisk } from '../pbx/asterisk.js';
-import { DEFAULT_SPEECH, type CallSpeech } from '../core/languages.js';
-import { callPhrases, type SpokenCall } from '../core/spoken-call.js';
-import { burstSynthesis } from '../core/speech-plan.js';
+import { DEFAULT_SPEECH, type CallSpeech } from '../core/speech/languages.js';
+import { callPhrases, type SpokenCall } from '../core/speech/spoken-call.js';
+import { burstSynthesis } from '../core/speech/speech-plan.js';
 import { CALL_EVENTS, Dialer, type JustQueued } from '../calls/index.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
 import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
@@ -243,7 +243,7 @@ async function startDialer(
       deps.metrics?.calls.inc({ outcome: call.state });
       parts.smsBackup.afterFinal(call);
     },
-    // Rung again (core/ring-again): the SMS backup keeps its timing, once, after the first miss.
+    // Rung again (core/calls/ring-again): the SMS backup keeps its timing, once, after the first miss.
     onMissed: (call) => parts.smsBackup.afterFinal(call),
     endpointFor: endpointFor(t),
     backupEndpointFor: backupEndpointFor(t),

@@ -1,12 +1,12 @@
 // The test call to an account's phone, all its I/O in one place (what it says and its limits are
-// core/test-call.ts): queued in the store by the dashboard (inside serve) and the CLI (beside it),
+// core/calls/test-call.ts): queued in the store by the dashboard (inside serve) and the CLI (beside it),
 // placed by serve's dialer, followed by the CLI until it ends. It has its own limits and does not
 // use the monthly allowance.
 import { receivesCalls, type Account } from '../core/account.js';
-import type { CallEvents } from '../core/call-events.js';
-import { isFinal } from '../core/call-state.js';
+import type { CallEvents } from '../core/calls/call-events.js';
+import { isFinal } from '../core/calls/call-state.js';
 import { callReason } from '../core/reasons.js';
-import { testCallMessage, type TestCallResult } from '../core/test-call.js';
+import { testCallMessage, type TestCallResult } from '../core/calls/test-call.js';
 import type { Dialer } from '../calls/index.js';
 import { sleep } from '../lib/sleep.js';
 import type { CallEventRow } from '../core/records.js';

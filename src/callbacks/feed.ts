@@ -1,8 +1,8 @@
 // Turns this node's call changes into outbox deliveries for accounts with a callback URL. Changes
 // relayed from other nodes are theirs to add; a change announced twice adds its event once (the
 // outbox's event key). Writes are made one after another, so a call's events keep their order.
-import type { CallChange, CallEvents } from '../core/call-events.js';
-import { callbackBody, callbackEventsFor, newCallbackMessageId } from '../core/callback-events.js';
+import type { CallChange, CallEvents } from '../core/calls/call-events.js';
+import { callbackBody, callbackEventsFor, newCallbackMessageId } from '../core/callbacks/callback-events.js';
 import type { Store } from '../store/contract/index.js';
 import type { Logger } from '../lib/log.js';
 

@@ -1,13 +1,13 @@
 // One POST of a status callback, and only to an address the SSRF rule lets it reach: the name is
-// resolved once, every address it gives is checked (core/callback-address), and the connection is
+// resolved once, every address it gives is checked (core/callbacks/callback-address), and the connection is
 // pinned to the checked address (a second lookup, DNS rebinding, cannot move it). Redirects are not
 // followed; the whole exchange, the lookup included, is bounded in time (the lookup by its own
 // shorter bound too: resolve-name).
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { AddressMatcher } from '../core/address-match.js';
-import { callbackAddressRefusal, unmapAddress } from '../core/callback-address.js';
-import { CALLBACK_DNS_TIMEOUT_MS } from '../core/callback-retry.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
+import { callbackAddressRefusal, unmapAddress } from '../core/callbacks/callback-address.js';
+import { CALLBACK_DNS_TIMEOUT_MS } from '../core/callbacks/callback-retry.js';
 import { dnsResolver, type ResolveName } from './resolve-name.js';
 
 export interface PostDeps {

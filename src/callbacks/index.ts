@@ -1,7 +1,7 @@
 // Status callbacks (#41): the feed that keeps this node's call events in the outbox, and the
 // sender that delivers the outbox. Started and stopped with the service.
-import type { AddressMatcher } from '../core/address-match.js';
-import type { CallEvents } from '../core/call-events.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
+import type { CallEvents } from '../core/calls/call-events.js';
 import type { Store } from '../store/contract/index.js';
 import type { Logger } from '../lib/log.js';
 import { startCallbackFeed } from './feed.js';

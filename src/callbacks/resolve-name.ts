@@ -4,7 +4,7 @@
 // share) for as long as the system resolver keeps trying, and a name whose DNS never answers held
 // a thread for 10 s per try. /etc/hosts is therefore not read; `localhost` names are loopback.
 import { Resolver } from 'node:dns/promises';
-import { isLocalhostName, LOCALHOST_ADDRESSES } from '../core/callback-address.js';
+import { isLocalhostName, LOCALHOST_ADDRESSES } from '../core/callbacks/callback-address.js';
 
 export type Resolved = Array<{ address: string; family: number }>;
 

@@ -1,5 +1,5 @@
 // Signs one delivery and posts it: the headers of Standard Webhooks, a signature per secret in use.
-import { callbackSignatureHeader } from '../core/callback-events.js';
+import { callbackSignatureHeader } from '../core/callbacks/callback-events.js';
 import { type PostDeps, type PostResult, postCallback } from './https-post.js';
 
 export interface SignedSend {

@@ -2,7 +2,7 @@
 // node at a time, a call's events one after another, each account's oldest first and at most a few
 // of an account's at once), posts them signed, and records the answer: 2xx delivered, 410 turns the
 // account's callback off, anything else is tried again with backoff and jitter until a day has
-// passed (core/callback-retry); a try with no answer holds the account's other deliveries as long.
+// passed (core/callbacks/callback-retry); a try with no answer holds the account's other deliveries as long.
 // Each delivery is settled on its own: a free slot is filled at once, never after a whole batch, so
 // a receiver that takes the whole try's time to fail delays only its own account.
 import { randomBytes } from 'node:crypto';
@@ -12,9 +12,9 @@ import {
   callbackVerdict,
   nextCallbackAttempt,
   receiverHoldUntil,
-} from '../core/callback-retry.js';
-import type { CallbackDelivery, DeliveryAttempt } from '../core/callback-records.js';
-import type { AddressMatcher } from '../core/address-match.js';
+} from '../core/callbacks/callback-retry.js';
+import type { CallbackDelivery, DeliveryAttempt } from '../core/callbacks/callback-records.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
 import type { CallbackRepo } from '../store/contract/index.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import type { Logger } from '../lib/log.js';

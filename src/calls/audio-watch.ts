@@ -1,9 +1,9 @@
 // While machine detection listens, the channel's receive counters are read every TALK.rtpReadMs:
 // a phone with silence suppression sends no audio (or only comfort noise) while its user is
 // silent, and TALK_DETECT, which hears only the frames that arrive, never hears that silence. The
-// gaps the counters show are it (core/talk-verdict: audioGaps). Read over ARI on Asterisk's HTTP
+// gaps the counters show are it (core/calls/talk-verdict: audioGaps). Read over ARI on Asterisk's HTTP
 // thread, not the channel's: the reading works while the message plays.
-import { audioGaps, TALK } from '../core/talk-verdict.js';
+import { audioGaps, TALK } from '../core/calls/talk-verdict.js';
 import type { AriCallControl } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallSession } from './call-session.js';

@@ -1,17 +1,17 @@
 // The claim of one call: its alerts must still be queued and the store must take each one's step
 // to dialing (with several nodes sharing the store, only one of them can); the call's speech is
-// planned on the way (core/speech-plan), so that it is made while the phone rings. The call is for
+// planned on the way (core/speech/speech-plan), so that it is made while the phone rings. The call is for
 // the account its alerts were queued with (read once, on their way in: waiting-alerts.ts).
 import { receivesCalls } from '../core/account.js';
-import { callSpeech } from '../core/languages.js';
+import { callSpeech } from '../core/speech/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
-import { describeSpeechPlan } from '../core/speech-plan.js';
-import type { Language } from '../core/language-types.js';
-import type { SpeechAids } from '../core/speakable.js';
-import { callSpokenSteps, wereHeld } from '../core/held-speech.js';
-import { markedShortened, spokenAlertsNoted } from '../core/spoken-alerts.js';
-import { messagesWithAge } from '../core/alert-age.js';
+import { describeSpeechPlan } from '../core/speech/speech-plan.js';
+import type { Language } from '../core/speech/language-types.js';
+import type { SpeechAids } from '../core/speech/speakable.js';
+import { callSpokenSteps, wereHeld } from '../core/speech/held-speech.js';
+import { markedShortened, spokenAlertsNoted } from '../core/speech/spoken-alerts.js';
+import { messagesWithAge } from '../core/calls/alert-age.js';
 import { keptQuiet } from './quiet-hours.js';
 import type { Endpoint } from '../pbx/endpoint.js';
 import type { SpeechPlanner } from '../speech/speech-planner.js';
@@ -27,7 +27,7 @@ const READ_SLICE = 200;
 export interface ClaimedCall {
   session: CallSession;
   endpoint: Endpoint;
-  /** How long it is held for its speech before it is placed (core/speech-plan). */
+  /** How long it is held for its speech before it is placed (core/speech/speech-plan). */
   holdMs: number;
   /** Takes back the speech counted as queued for it since it was planned. */
   unreserve: () => void;
@@ -130,9 +130,9 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
 
 /**
  * What a call says of its alerts. Held for quiet hours: newest first, each with how old it is, the
- * newest that fit the spoken-length cap (core/held-speech.ts), made a held alert a turn (a night's
+ * newest that fit the spoken-length cap (core/speech/held-speech.ts), made a held alert a turn (a night's
  * batch makes a few dozen speakable). Others: an alert 30 s late or more (a busy line, a second
- * attempt) says its age (core/alert-age.ts).
+ * attempt) says its age (core/calls/alert-age.ts).
  */
 function spokenFor(alerts: readonly CallForDialing[], now: number, language: Language, aids: SpeechAids) {
   const marked = alerts.map(withShortenedMark);
@@ -141,7 +141,7 @@ function spokenFor(alerts: readonly CallForDialing[], now: number, language: Lan
     : Promise.resolve(spokenAlertsNoted(messagesWithAge(marked, now, language), language, aids));
 }
 
-/** A message the webhook cut at its limit carries the mark its call says so by (core/speech-text/shortened.ts). */
+/** A message the webhook cut at its limit carries the mark its call says so by (core/speech/speech-text/shortened.ts). */
 const withShortenedMark = (call: CallForDialing): CallForDialing => ({
   ...call,
   message: markedShortened(call.message, call.messageTruncated),
@@ -156,7 +156,7 @@ async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[], now:
     if (i > 0) await nextTurn();
     const slice = alerts.slice(i, i + READ_SLICE);
     const rows = await Promise.all(slice.map((a) => desk.settings.store.progress.get(a.callId)));
-    // A missed call rung again (core/ring-again) is never placed before it is due.
+    // A missed call rung again (core/calls/ring-again) is never placed before it is due.
     for (const c of rows)
       if (c?.status === 'queued' && !((c.retryAt ?? 0) > now) && !desk.endIfStale(c, 'waiting')) calls.push(c);
   }

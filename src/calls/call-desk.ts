@@ -3,13 +3,13 @@
 // whether ringhook is stopping. Its parts are its own: the other parts of call control are each
 // handed what they name in a narrow interface (ClaimDesk, PlacementDesk, ScriptDesk, FlowDesk,
 // RecoveryDesk), never the desk. One session per call, exactly one attempt each (a call the first
-// trunk did not take is a new placement through the backup trunk: core/backup-trunk), a cap on
+// trunk did not take is a new placement through the backup trunk: core/calls/backup-trunk), a cap on
 // concurrent calls, one line per phone (alerts that wait for their phone's line ride along in its
-// next call: core/line), paced to the provider, the speech planned before the call is placed.
-import { afterStop } from '../core/backup-trunk.js';
+// next call: core/calls/line), paced to the provider, the speech planned before the call is placed.
+import { afterStop } from '../core/calls/backup-trunk.js';
 import type { Backoff } from '../core/backoff.js';
-import { type CallStop, freshSince, queuedFate } from '../core/call-end.js';
-import { nextCalls } from '../core/line.js';
+import { type CallStop, freshSince, queuedFate } from '../core/calls/call-end.js';
+import { nextCalls } from '../core/calls/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { settledOrAfter } from '../lib/sleep.js';
@@ -211,7 +211,7 @@ export class CallDesk {
         if (!alert) this.queue.remove(callId);
         else if (this.dueLater.takes(callId, alert.retryAt)) this.queue.remove(callId);
         else if (alert.retry && phoneTaken(alert.phone, this.sessions.all(), this.waiting.values())) {
-          this.queue.remove(callId); // a newer alert rings that phone: it carries the news (core/ring-again)
+          this.queue.remove(callId); // a newer alert rings that phone: it carries the news (core/calls/ring-again)
           this.ledger.endRetry(alert.retry.call, alert.retry.lastOutcome);
         } else if (this.queue.has(callId)) this.waiting.set(callId, alert);
         this.pump();
@@ -311,7 +311,7 @@ export class CallDesk {
   private async speakAndPlace({ session, endpoint, holdMs, unreserve, forecastMs, text }: ClaimedCall): Promise<void> {
     const call = session.call;
     // Speech is made while the phone rings (or partly or wholly first, when it cannot be made in
-    // time: core/speech-plan).
+    // time: core/speech/speech-plan).
     unreserve();
     session.messageMedia = this.settings.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
     let speechFailed: Error | undefined;
@@ -352,7 +352,7 @@ export class CallDesk {
   /**
    * The call is over. Its alerts go out again through the backup trunk, as a new call placed by the
    * next pump, when the first trunk did not take it; otherwise its end is recorded and handed on with
-   * every alert it carried. Both are decided at once in core (core/backup-trunk, core/call-end).
+   * every alert it carried. Both are decided at once in core (core/calls/backup-trunk, core/calls/call-end).
    */
   private end(session: CallSession, stop: CallStop): void {
     if (!this.isActive(session)) return;

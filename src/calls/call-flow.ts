@@ -1,8 +1,8 @@
 // A placed call's life as Asterisk tells it: its events move the call on (Dial: ringing and the
 // pace; StasisStart: the answer, the message starts at once; the phone talking: machine detection;
 // digits and the playback's end: the script; the channel's end: the desk ends it). The state it moves is
-// the call desk's (call-desk.ts); what an end means is decided in core/call-end.
-import type { CallStop } from '../core/call-end.js';
+// the call desk's (call-desk.ts); what an end means is decided in core/calls/call-end.
+import type { CallStop } from '../core/calls/call-end.js';
 import { type AriEvent, eventChannelId } from '../pbx/ari-schema.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallScript } from './call-script.js';

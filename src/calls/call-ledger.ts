@@ -1,11 +1,11 @@
 // Records a call's steps: the transition (only when legal from the state the call desk holds), its
 // timeline, and the live event, written through the patient writer so that a database locked by
 // another process never blocks the event loop; and tells of every call that reached its end.
-import type { QueuedFate } from '../core/call-end.js';
-import { canTransition, isFinal, type CallState, type FinalState } from '../core/call-state.js';
+import type { QueuedFate } from '../core/calls/call-end.js';
+import { canTransition, isFinal, type CallState, type FinalState } from '../core/calls/call-state.js';
 import type { CallForDialing, TransitionFields } from '../core/records.js';
-import { withCutMark } from '../core/payload.js';
-import { readAttempts } from '../core/ring-again.js';
+import { withCutMark } from '../core/webhook/payload.js';
+import { readAttempts } from '../core/calls/ring-again.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 
@@ -209,7 +209,7 @@ export class CallLedger {
   }
 
   /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
-  /** Ends a queued alert too old to place, as its fate says (core/call-end's queuedFate); the SMS backup applies. */
+  /** Ends a queued alert too old to place, as its fate says (core/calls/call-end's queuedFate); the SMS backup applies. */
   endUnplaced(call: CallForDialing, fate: Exclude<QueuedFate, { dial: true }>): void {
     const { state, error, reasonDetail, returnsAllowance } = fate;
     const endedAt = this.deps.now();
@@ -265,7 +265,7 @@ export class CallLedger {
   }
 
   /**
-   * The call missed its person and its alerts are rung again later (core/ring-again): each waits
+   * The call missed its person and its alerts are rung again later (core/calls/ring-again): each waits
    * queued until `at`, its attempt and the one just missed recorded, so that whichever node or
    * restart finds it due places it, once. The first miss is handed on to the SMS backup.
    */
@@ -313,7 +313,7 @@ export class CallLedger {
     return moved;
   }
 
-  /** An alert waiting to be rung again that a newer alert for its phone overtook: it ends as its last call did (core/ring-again). */
+  /** An alert waiting to be rung again that a newer alert for its phone overtook: it ends as its last call did (core/calls/ring-again). */
   endRetry(call: CallForDialing, lastOutcome: FinalState): boolean {
     const detail = 'not called again: a newer alert rings this phone';
     return this.end(call, { state: lastOutcome, fields: { endedAt: this.deps.now() }, detail, phone: call.phone });

@@ -1,9 +1,9 @@
 // Places a call through Asterisk and says what a refusal means: the call's outcome (one attempt
 // only), or nothing dialed at all (Asterisk down or stopping), when the alerts wait in the queue
 // for it. (A call the first trunk did not take goes out once more through the backup trunk: that is
-// a new placement the call desk makes at the first one's end, decided in core/backup-trunk.)
-import type { CallStop } from '../core/call-end.js';
-import { TALK } from '../core/talk-verdict.js';
+// a new placement the call desk makes at the first one's end, decided in core/calls/backup-trunk.)
+import type { CallStop } from '../core/calls/call-end.js';
+import { TALK } from '../core/calls/talk-verdict.js';
 import { AriError } from '../pbx/ari-error.js';
 import type { AriCallControl } from '../pbx/ari.js';
 import type { CallLedger } from './call-ledger.js';

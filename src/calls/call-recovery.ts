@@ -4,7 +4,7 @@
 // after the events connection came back (calls whose channel vanished meanwhile), and at stop
 // (calls still going after the grace period are hung up and end interrupted). Each is a function
 // over what it uses of the call desk, which holds the calls (call-desk.ts).
-import type { CallStop } from '../core/call-end.js';
+import type { CallStop } from '../core/calls/call-end.js';
 import { type CallReason, callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import type { CallLedger } from './call-ledger.js';

@@ -1,12 +1,12 @@
 // What an answered call hears and how it reacts: the intro, the keys, the message and the prompt,
-// in the account's language and voice. A key stops what is playing at once and acts (core/keypad):
+// in the account's language and voice. A key stops what is playing at once and acts (core/calls/keypad):
 // 1 acknowledges (and is told so), 2 or * says the message again from its start (as often as the
 // call's longest time allows: Asterisk ends it at RINGHOOK_MAX_CALL_SECONDS), 0 says the keys; no
 // digit after the prompt hangs up. A machine (voicemail), once found, is not spoken over: the
 // message stops, and after its greeting it gets the intro and the message only, then the hang-up;
 // its digits do nothing.
-import { describeKey, KEY_EVENT, keyAction } from '../core/keypad.js';
-import { callPhrases } from '../core/spoken-call.js';
+import { describeKey, KEY_EVENT, keyAction } from '../core/calls/keypad.js';
+import { callPhrases } from '../core/speech/spoken-call.js';
 import { AriError } from '../pbx/ari-error.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
@@ -65,7 +65,7 @@ export class CallScript {
       arm(session, this.desk.settings.digitWaitMs, () => void this.desk.hangup(session, 'no digit after the message'));
   }
 
-  /** A key pressed: on the call's timeline with what it did (core/keypad decides). */
+  /** A key pressed: on the call's timeline with what it did (core/calls/keypad decides). */
   async digit(session: CallSession, key: string): Promise<void> {
     const action = keyAction(key, {
       answered: session.answeredAt !== undefined,

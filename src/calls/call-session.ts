@@ -1,11 +1,11 @@
 // One call being placed: what the dialer has seen of it (the facts its end is decided from), the
 // state of its script, and its timers.
 import type { Account } from '../core/account.js';
-import type { CallFacts } from '../core/call-end.js';
-import { type CallSpeech, DEFAULT_SPEECH } from '../core/languages.js';
+import type { CallFacts } from '../core/calls/call-end.js';
+import { type CallSpeech, DEFAULT_SPEECH } from '../core/speech/languages.js';
 import type { CallForDialing } from '../core/records.js';
 import type { AriEventOf } from '../pbx/ari-schema.js';
-import type { AudioFlow, TalkPhrase } from '../core/talk-verdict.js';
+import type { AudioFlow, TalkPhrase } from '../core/calls/talk-verdict.js';
 
 /**
  * ChannelHangupRequest's `cause` when `soft` is Asterisk's soft-hangup reason (a set of flags, not
@@ -55,7 +55,7 @@ export interface CallSession extends CallFacts {
   trunk?: string | undefined;
   /** Asterisk took the originate: from here the call has a channel (until it is destroyed). */
   originated?: boolean;
-  /** The account's ring-again setting (core/ring-again), as the claim read it. */
+  /** The account's ring-again setting (core/calls/ring-again), as the claim read it. */
   ringAgain?: RingAgainAccount | undefined;
 }
 

@@ -27,7 +27,7 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   burstVoice?: string | undefined;
   /** Told once of every call that reached a final state (the SMS backup listens here). */
   onFinal: (call: FinalCall) => void;
-  /** Told of an alert's first missed call when it is rung again (core/ring-again): the SMS backup goes out then, once. */
+  /** Told of an alert's first missed call when it is rung again (core/calls/ring-again): the SMS backup goes out then, once. */
   onMissed?: ((call: FinalCall) => void) | undefined;
   /** Where a phone number is dialed. */
   endpointFor: (phone: string) => Endpoint;

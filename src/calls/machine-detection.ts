@@ -1,6 +1,6 @@
 // Answering-machine detection while the message is spoken: Asterisk's TALK_DETECT is set on the
 // channel when it is originated, and every phrase the phone sends back after the answer
-// (ChannelTalkingStarted/Finished) is read by core/talk-verdict. Only what the phone sends is read (TALK_DETECT hooks the channel's read
+// (ChannelTalkingStarted/Finished) is read by core/calls/talk-verdict. Only what the phone sends is read (TALK_DETECT hooks the channel's read
 // direction), never our own playback. A machine stops the message; once its greeting and beep have
 // ended, the whole message is left on it. The gaps in the phone's audio (silence suppression) are
 // read alongside (audio-watch.ts): silence that TALK_DETECT cannot hear.
@@ -12,7 +12,7 @@ import {
   TALK,
   type TalkPhrase,
   type TalkVerdict,
-} from '../core/talk-verdict.js';
+} from '../core/calls/talk-verdict.js';
 import { watchAudio } from './audio-watch.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallScript } from './call-script.js';

@@ -1,8 +1,8 @@
 // The provider's pace kept over time. The provider counts INVITEs as they arrive, and Asterisk sends
 // one some time after it is asked to call (more under load): so a call counts from the moment it is
 // asked for until Asterisk reports it dialing (its first Dial event), and from then for the
-// window. How many may start now, and when the next may, is core/pace.
-import { PACE_MEMORY_MS, paceNow } from '../core/pace.js';
+// window. How many may start now, and when the next may, is core/calls/pace.
+import { PACE_MEMORY_MS, paceNow } from '../core/calls/pace.js';
 
 /** A call asked for whose dialing was never reported (events lost) counts as dialed after this. */
 const PENDING_LIMIT_MS = 5_000;

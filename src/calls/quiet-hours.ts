@@ -1,9 +1,9 @@
 // Quiet hours at the claim (#41): an alert about to be dialed while its account is quiet is held
 // in the store until they end (released by whichever node is alive: release.ts), or ended
 // `sms_instead` so that the SMS backup sends it in place of the call. The webhook's answer said so
-// from the same decision (core/quiet-delivery).
+// from the same decision (core/delivery/quiet-delivery).
 import type { Account } from '../core/account.js';
-import { decideDelivery } from '../core/quiet-delivery.js';
+import { decideDelivery } from '../core/delivery/quiet-delivery.js';
 import type { CallForDialing } from '../core/records.js';
 import type { CallLedger } from './call-ledger.js';
 import type { DialerSettings } from './dialer-options.js';

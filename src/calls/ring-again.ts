@@ -1,8 +1,8 @@
 // Ring again (#54) at the call desk: whether a missed call's alerts are called again (decided in
-// core/ring-again), and the timers that put them back in the queue when due. The store keeps them
+// core/calls/ring-again), and the timers that put them back in the queue when due. The store keeps them
 // queued with their due time meanwhile: a restart or another node finds them there (call-recovery).
-import type { FinalState } from '../core/call-state.js';
-import { decideRingAgain } from '../core/ring-again.js';
+import type { FinalState } from '../core/calls/call-state.js';
+import { decideRingAgain } from '../core/calls/ring-again.js';
 import type { CallSession } from './call-session.js';
 
 /**

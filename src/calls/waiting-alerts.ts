@@ -1,22 +1,22 @@
-// A queued alert as core/line sees it: the phone it would ring, read once when it joins the queue,
+// A queued alert as core/calls/line sees it: the phone it would ring, read once when it joins the queue,
 // with what its call would say alone (for speech made ahead: speech-ahead.ts), and the account it
 // is called for, which the claim uses rather than reading it again (call-claim.ts).
 import { receivesCalls } from '../core/account.js';
-import { callSpeech, type CallSpeech } from '../core/languages.js';
-import { markedShortened } from '../core/spoken-alerts.js';
-import type { WaitingAlert } from '../core/line.js';
+import { callSpeech, type CallSpeech } from '../core/speech/languages.js';
+import { markedShortened } from '../core/speech/spoken-alerts.js';
+import type { WaitingAlert } from '../core/calls/line.js';
 import type { AccountRepo, CallProgressRepo } from '../store/contract/index.js';
 import type { Account } from '../core/account.js';
 import type { CallForDialing, CallKind } from '../core/records.js';
-import type { FinalState } from '../core/call-state.js';
-import { readAttempts } from '../core/ring-again.js';
+import type { FinalState } from '../core/calls/call-state.js';
+import { readAttempts } from '../core/calls/ring-again.js';
 
 export interface QueuedAlert extends WaitingAlert {
   /** The account as it was read on the alert's way in; undefined when the account is gone. */
   account?: Account;
   /** An alert of an account that takes calls: its message and how its call speaks. */
   speaks?: { message: string; speech: CallSpeech };
-  /** A missed call rung again (core/ring-again): it joins the line when it is due, not before. */
+  /** A missed call rung again (core/calls/ring-again): it joins the line when it is due, not before. */
   retryAt?: number;
   /** Its row, and how its last call ended: what it ends as when a newer alert rings its phone as it comes due. */
   retry?: { call: CallForDialing; lastOutcome: FinalState };
@@ -28,9 +28,9 @@ export interface JustQueued {
   kind: CallKind;
   message: string;
   account: Account;
-  /** Held for quiet hours and released with the account's others: one call carries them all (core/line). */
+  /** Held for quiet hours and released with the account's others: one call carries them all (core/calls/line). */
   held?: boolean;
-  /** Cut at the webhook's limit: its call says so (core/speech-text/shortened.ts). */
+  /** Cut at the webhook's limit: its call says so (core/speech/speech-text/shortened.ts). */
   messageTruncated?: boolean | number | undefined;
 }
 

@@ -11,8 +11,8 @@ import {
   languageSchema,
   LANGUAGES,
   voiceSchema,
-} from '../core/languages.js';
-import { LANGUAGE_CODES, VOICE_IDS } from '../core/language-types.js';
+} from '../core/speech/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../core/speech/language-types.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import type { Config } from '../config/index.js';
@@ -22,7 +22,7 @@ import { onOffSchema, parseArg, requireAccount, withStores } from './context.js'
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
-import { smsBackupWarning } from '../core/sms-truth.js';
+import { smsBackupWarning } from '../core/delivery/sms-truth.js';
 import { applyCallbackOptions, callbackArgs, callbackFields, callbackUrlArg } from './callback-args.js';
 import { ownerControlArgs, ownerControlChanges, ringAgainArgs, ringAgainChanges } from './owner-control-args.js';
 import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';

@@ -1,6 +1,6 @@
 // The CLI's status-callback options of `account set` (#41): --callback-url URL|off and
 // --rotate-callback-secret, checked before anything is written; the secret made is shown once.
-import { parseCallbackUrl } from '../core/callback-url.js';
+import { parseCallbackUrl } from '../core/callbacks/callback-url.js';
 // From settings.ts itself: callbacks/index.ts brings the sender and its HTTPS client, which `account` does not use.
 import { rotateCallbackSecret, setCallbackUrl } from '../callbacks/settings.js';
 import { UserError } from '../lib/errors.js';

@@ -2,8 +2,8 @@
 // (not through the outbox) and prints what the receiver answered; the delivery is listed on the dashboard.
 import { defineCommand } from 'citty';
 import { commandMeta } from './commands.js';
-import { callbackBody, newCallbackMessageId } from '../core/callback-events.js';
-import { callbackVerdict, CALLBACK_TIMEOUT_MS } from '../core/callback-retry.js';
+import { callbackBody, newCallbackMessageId } from '../core/callbacks/callback-events.js';
+import { callbackVerdict, CALLBACK_TIMEOUT_MS } from '../core/callbacks/callback-retry.js';
 import { sendSigned } from '../callbacks/send.js';
 import { UserError } from '../lib/errors.js';
 import { requireAccount, withStores } from './context.js';

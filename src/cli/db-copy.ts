@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
 import { connectionError } from '../store/postgres/connect.js';
 import { driverTarget, openPostgresStore, redactUrl } from '../store/postgres/index.js';
-import { IN_FLIGHT_STATES } from '../core/call-state.js';
+import { IN_FLIGHT_STATES } from '../core/calls/call-state.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import { loadSecretBox, secretKeyFile } from '../store/secret-key.js';

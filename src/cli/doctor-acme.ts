@@ -1,8 +1,8 @@
-// doctor's look at ringhook's own certificate (ACME): read through app/acme, judged by core/acme.
+// doctor's look at ringhook's own certificate (ACME): read through app/acme, judged by core/server/acme.
 import type { Config } from '../config/index.js';
-import { certificateVerdict } from '../core/acme.js';
+import { certificateVerdict } from '../core/server/acme.js';
 import { readCertificateState } from '../app/acme/index.js';
-import type { CertificateState } from '../core/certificate.js';
+import type { CertificateState } from '../core/server/certificate.js';
 import { type CheckResult, fail, pass } from './doctor-result.js';
 
 export async function checkAcmeCertificate(config: Config, now = Date.now()): Promise<CheckResult> {

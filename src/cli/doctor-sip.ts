@@ -8,7 +8,7 @@ import path from 'node:path';
 import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import type { Config, TrunkConfig } from '../config/index.js';
-import { natProblem } from '../core/network.js';
+import { natProblem } from '../core/connections/network.js';
 import { reasonText } from '../core/reasons.js';
 import { asteriskCliCommand, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
 import { parseSipUri, SYSTEM_CA_FILE } from '../pbx/asterisk-config.js';

@@ -5,7 +5,7 @@ import { defineCommand } from 'citty';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultBinDir, isOurLauncher, LAUNCHER_NAME, launcherScript, pathDirs } from '../core/cli-launcher.js';
+import { defaultBinDir, isOurLauncher, LAUNCHER_NAME, launcherScript, pathDirs } from '../core/server/cli-launcher.js';
 import { inSingleExecutable, repoRoot } from '../lib/assets.js';
 import { UserError } from '../lib/errors.js';
 import { commandMeta } from './commands.js';

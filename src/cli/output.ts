@@ -2,14 +2,14 @@
 // writes passes the guard of terminal-guard.ts too (control characters from outside escaped).
 import type { Account } from '../core/account.js';
 import { webhookUrl } from '../core/account.js';
-import { introFor } from '../core/languages.js';
+import { introFor } from '../core/speech/languages.js';
 import type { CallRecord } from '../core/records.js';
 import { smsReasonText } from '../core/reasons.js';
-import type { SmsGatewayState } from '../core/sms-truth.js';
-import { terminalSafeLine } from '../core/terminal-text.js';
+import type { SmsGatewayState } from '../core/delivery/sms-truth.js';
+import { terminalSafeLine } from '../core/server/terminal-text.js';
 import { smsBackupFields } from './sms-promise.js';
 import { quietHoursView } from './quiet-hours-args.js';
-import { describeRingAgain } from '../core/ring-again.js';
+import { describeRingAgain } from '../core/calls/ring-again.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

@@ -1,7 +1,7 @@
 // The CLI's owner controls (#41): --dedupe SECONDS and --sources, checked before anything is opened.
 import type { Account } from '../core/account.js';
-import { MAX_DEDUPE_SECONDS, parseDedupeSeconds } from '../core/dedupe.js';
-import { parseSourceRule } from '../core/webhook-sources.js';
+import { MAX_DEDUPE_SECONDS, parseDedupeSeconds } from '../core/webhook/dedupe.js';
+import { parseSourceRule } from '../core/webhook/webhook-sources.js';
 import {
   parseRingAgain,
   parseRingAgainAfter,
@@ -9,7 +9,7 @@ import {
   RING_AGAIN_AFTER_MAX,
   RING_AGAIN_AFTER_MIN,
   RING_AGAIN_MAX,
-} from '../core/ring-again.js';
+} from '../core/calls/ring-again.js';
 import { UserError } from '../lib/errors.js';
 
 export const ownerControlArgs = {
@@ -44,7 +44,7 @@ export function ownerControlChanges(args: {
   return changes;
 }
 
-/** Ring again (#54): --ring-again N and --ring-again-after SECONDS (core/ring-again). */
+/** Ring again (#54): --ring-again N and --ring-again-after SECONDS (core/calls/ring-again). */
 export const ringAgainArgs = {
   'ring-again': {
     type: 'string',

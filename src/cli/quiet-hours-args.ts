@@ -1,9 +1,9 @@
 // The CLI's quiet hours (#41): --quiet-hours, --timezone and --quiet-mode, checked before anything
-// is opened; and what `account show` says of them (core/quiet-delivery, as the dashboard).
+// is opened; and what `account show` says of them (core/delivery/quiet-delivery, as the dashboard).
 import type { Account } from '../core/account.js';
-import { describeQuietHours, isQuietMode, QUIET_MODES, smsModeWarning } from '../core/quiet-delivery.js';
-import { formatQuietWindows, isTimeZone, parseQuietWindows, QUIET_HOURS_SYNTAX } from '../core/quiet-hours.js';
-import type { SmsGatewayState } from '../core/sms-truth.js';
+import { describeQuietHours, isQuietMode, QUIET_MODES, smsModeWarning } from '../core/delivery/quiet-delivery.js';
+import { formatQuietWindows, isTimeZone, parseQuietWindows, QUIET_HOURS_SYNTAX } from '../core/delivery/quiet-hours.js';
+import type { SmsGatewayState } from '../core/delivery/sms-truth.js';
 import { UserError } from '../lib/errors.js';
 
 export const quietHoursArgs = {
@@ -54,7 +54,7 @@ export function quietHoursChanges(args: {
   return changes;
 }
 
-/** The server sends SMS when a gateway is set and telephony is on (core/sms-truth). */
+/** The server sends SMS when a gateway is set and telephony is on (core/delivery/sms-truth). */
 function gatewaySends(sms: SmsGatewayState): boolean {
   return sms.state !== 'none' && sms.state !== 'no_telephony';
 }

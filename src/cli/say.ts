@@ -15,9 +15,9 @@ import {
   JAPANESE_NOTE,
   languageSchema,
   voiceSchema,
-} from '../core/languages.js';
-import { LANGUAGE_CODES, VOICE_IDS } from '../core/language-types.js';
-import { spokenCall, type SpokenCall } from '../core/spoken-call.js';
+} from '../core/speech/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../core/speech/language-types.js';
+import { spokenCall, type SpokenCall } from '../core/speech/spoken-call.js';
 import { loadConfig } from '../config/index.js';
 import { UsageError, UserError } from '../lib/errors.js';
 import { printJson } from './output.js';

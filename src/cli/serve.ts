@@ -6,7 +6,7 @@ import { creationNotice, noteEarlierInstall } from './data-dir.js';
 import { createLogger } from '../lib/log.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LAUNCHER_NAME, pathDirs } from '../core/cli-launcher.js';
+import { LAUNCHER_NAME, pathDirs } from '../core/server/cli-launcher.js';
 import { inSingleExecutable } from '../lib/assets.js';
 import type { Config } from '../config/index.js';
 import { startService, type RunningService } from '../app/service.js';

@@ -1,5 +1,5 @@
 // What the SMS backup switch can do on this server, for the account commands: the configured
-// gateway and the server's last SMS attempts (core/sms-truth decides the words).
+// gateway and the server's last SMS attempts (core/delivery/sms-truth decides the words).
 import type { Account } from '../core/account.js';
 import {
   SMS_ATTEMPTS_READ,
@@ -8,7 +8,7 @@ import {
   smsGatewayState,
   smsGatewayWord,
   type SmsGatewayState,
-} from '../core/sms-truth.js';
+} from '../core/delivery/sms-truth.js';
 import type { Config } from '../config/index.js';
 import type { Stores } from '../app/open-stores.js';
 

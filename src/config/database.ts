@@ -1,7 +1,7 @@
 // The database's variables: PostgreSQL shared by several nodes (or SQLite in the data dir), the key
 // that seals the api_keys, and this node among the others. Part of the one catalogue.
 import { z } from 'zod';
-import { parseDatabaseUrl } from '../core/database-url.js';
+import { parseDatabaseUrl } from '../core/server/database-url.js';
 import { DEFAULTS } from './defaults.js';
 import { decodeSecretKey } from './rules.js';
 
@@ -28,7 +28,7 @@ export const databaseFields = {
       error:
         'RINGHOOK_DATABASE_URL must be a PostgreSQL URL, postgres://user:password@host:5432/ringhook (unset: SQLite in the data dir)',
     })
-    // Read here by the same reader the driver's options come from (core/database-url.ts).
+    // Read here by the same reader the driver's options come from (core/server/database-url.ts).
     .superRefine((url, ctx) => {
       const parsed = parseDatabaseUrl(url);
       if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `RINGHOOK_DATABASE_URL: ${parsed.error}` });

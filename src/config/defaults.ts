@@ -35,7 +35,7 @@ export const DEFAULTS = {
   /** Seconds a queued call stays worth placing (after a restart, or while Asterisk is down). */
   callFreshnessSec: 300,
   ttsEngine: 'flite',
-  /** flite's diphone voice at the telephone's own 8 kHz: a few times cheaper to make than slt, and no conversion (see core/speech-plan). */
+  /** flite's diphone voice at the telephone's own 8 kHz: a few times cheaper to make than slt, and no conversion (see core/speech/speech-plan). */
   burstVoice: 'kal',
   /** SIP listens on every interface so that a softphone on the LAN can register. */
   sipHost: '0.0.0.0',

@@ -9,8 +9,8 @@ import { DEFAULTS } from './defaults.js';
 import { type DataDirOrigin, dataDirOf } from './data-dir.js';
 import { describeIssue, presentVariables, unknownVariables, type Env } from './rules.js';
 import { UserError } from '../lib/errors.js';
-import { parseAddressList, type AddressMatcher } from '../core/address-match.js';
-import { parseSourceRule, type SourceRule } from '../core/webhook-sources.js';
+import { parseAddressList, type AddressMatcher } from '../core/connections/address-match.js';
+import { parseSourceRule, type SourceRule } from '../core/webhook/webhook-sources.js';
 import { checkDatabaseVariables, databaseFields } from './database.js';
 import { checkPortVariables, checkTlsVariables, serverFields } from './server.js';
 import { checkTelephonyVariables } from './telephony-checks.js';
@@ -53,9 +53,9 @@ export interface Config extends TransportConfig {
   httpPort: number | null;
   trustProxy: AddressMatcher;
   trustProxyText: string;
-  /** The server's allowed alert sources (RINGHOOK_WEBHOOK_SOURCES; core/webhook-sources). */
+  /** The server's allowed alert sources (RINGHOOK_WEBHOOK_SOURCES; core/webhook/webhook-sources). */
   webhookSources: SourceRule;
-  /** Ranges status callbacks may reach although they are not public (RINGHOOK_CALLBACK_ALLOW; core/callback-address). */
+  /** Ranges status callbacks may reach although they are not public (RINGHOOK_CALLBACK_ALLOW; core/callbacks/callback-address). */
   callbackAllow: AddressMatcher;
   /** Base of the webhook URLs shown to owners, without a trailing slash. */
   publicUrl: string;

@@ -3,10 +3,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { RESERVED_SECTIONS } from '../core/asterisk-sections.js';
-import { FLITE_VOICES } from '../core/flite-voices.js';
-import { isPrivateIpv4, parseCidr } from '../core/network.js';
-import { defaultMaxCalls } from '../core/pace.js';
+import { RESERVED_SECTIONS } from '../core/server/asterisk-sections.js';
+import { FLITE_VOICES } from '../core/speech/flite-voices.js';
+import { isPrivateIpv4, parseCidr } from '../core/connections/network.js';
+import { defaultMaxCalls } from '../core/calls/pace.js';
 import { DEFAULTS } from './defaults.js';
 import { onOff, port, wholeNumber } from './rules.js';
 

@@ -2,7 +2,7 @@
 // PostgreSQL's certificate is checked. Part of the one catalogue (config/index.ts spreads them in).
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../core/connection-caps.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../core/connections/connection-caps.js';
 import { onOff, wholeNumber } from './rules.js';
 
 export const transportFields = {

@@ -1,8 +1,8 @@
 // The shape of an account and the validation of what an admin may set on it. Pure.
 import { z } from 'zod';
-import type { LanguageCode, VoiceId } from './language-types.js';
-import type { Plan } from './limits.js';
-import type { QuietMode } from './quiet-delivery.js';
+import type { LanguageCode, VoiceId } from './speech/language-types.js';
+import type { Plan } from './webhook/limits.js';
+import type { QuietMode } from './delivery/quiet-delivery.js';
 
 export type AccountStatus = 'active' | 'suspended';
 
@@ -20,7 +20,7 @@ export interface Account {
   smsBackup: boolean;
   /** An answered call counts as heard only when 1 was pressed; otherwise it ends `unconfirmed` (SMS backup applies). */
   requireConfirm: boolean;
-  /** What the call speaks in, and with which voice (core/languages). */
+  /** What the call speaks in, and with which voice (core/speech/languages). */
   language: LanguageCode;
   voice: VoiceId;
   /** The words before the message; null: the language's own. */
@@ -28,13 +28,13 @@ export interface Account {
   status: AccountStatus;
   /** Duplicate alerts within this many seconds are answered with the first call (0: off, the seed's rule). */
   dedupeSeconds: number;
-  /** Who may send alerts: 'any', 'tradingview' or a list of addresses and CIDR blocks (core/webhook-sources). */
+  /** Who may send alerts: 'any', 'tradingview' or a list of addresses and CIDR blocks (core/webhook/webhook-sources). */
   webhookSources: string;
-  /** Quiet hours (core/quiet-delivery): the windows' canonical text ('' = none), their IANA time zone, and what happens to an alert in them. */
+  /** Quiet hours (core/delivery/quiet-delivery): the windows' canonical text ('' = none), their IANA time zone, and what happens to an alert in them. */
   quietHours: string;
   timeZone: string;
   quietMode: QuietMode;
-  /** Ring again (core/ring-again): how many more calls a missed alert gets (0: one call, the default), and the seconds from one call's start to the next's. */
+  /** Ring again (core/calls/ring-again): how many more calls a missed alert gets (0: one call, the default), and the seconds from one call's start to the next's. */
   ringAgain: number;
   ringAgainAfter: number;
   createdAt: number;

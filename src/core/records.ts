@@ -1,11 +1,11 @@
 // The records the store keeps, as the rest of ringhook sees them: what both stores take and give
 // back, whichever one runs. Types and the lifetimes they carry; no I/O.
 import type { Account } from './account.js';
-import type { LanguageCode, VoiceId } from './language-types.js';
-import type { LimitDecision, Plan } from './limits.js';
-import type { Alert } from './payload.js';
-import type { QuietMode } from './quiet-delivery.js';
-import type { EarlierAttempt } from './ring-again.js';
+import type { LanguageCode, VoiceId } from './speech/language-types.js';
+import type { LimitDecision, Plan } from './webhook/limits.js';
+import type { Alert } from './webhook/payload.js';
+import type { QuietMode } from './delivery/quiet-delivery.js';
+import type { EarlierAttempt } from './calls/ring-again.js';
 
 // ---- accounts
 
@@ -27,7 +27,7 @@ export interface NewAccount {
   quietHours?: string;
   timeZone?: string;
   quietMode?: QuietMode;
-  /** Default 0 (one call) and 60 s (core/ring-again). */
+  /** Default 0 (one call) and 60 s (core/calls/ring-again). */
   ringAgain?: number;
   ringAgainAfter?: number;
 }
@@ -69,7 +69,7 @@ export type RejectionStatus =
   /** From an address the webhook's allowed sources do not include. */
   | 'source_not_allowed';
 
-/** What makes an alert the same as one accepted before (core/dedupe): its key, and how far back to look. */
+/** What makes an alert the same as one accepted before (core/webhook/dedupe): its key, and how far back to look. */
 export interface DedupeCheck {
   key: string;
   since: number;
@@ -136,7 +136,7 @@ export interface HistoryPage {
 
 export type AcceptResult =
   | { accepted: true; callId: string; receivedAt: number }
-  /** A duplicate (core/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
+  /** A duplicate (core/webhook/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
   | { accepted: true; duplicate: true; callId: string; rowId: string; receivedAt: number }
   /** `callId`: the rejection's own row in the history, when one was kept (alerts; the dashboard shows it live). */
   | { accepted: false; decision: Exclude<LimitDecision, { allowed: true }>; callId?: string };
@@ -149,7 +149,7 @@ export interface AlertToReceive {
   payload: { ok: true; alert: Alert } | { ok: false; error: string; excerpt: string };
   /** The client's own address (the peer, or what a trusted proxy named): the account's allowed sources are checked against it. */
   address?: string | undefined;
-  /** The Idempotency-Key header, when sent (duplicate alerts, core/dedupe). */
+  /** The Idempotency-Key header, when sent (duplicate alerts, core/webhook/dedupe). */
   idempotencyKey?: string | undefined;
   /** The server's allowed sources (RINGHOOK_WEBHOOK_SOURCES) refused the address: the refusal's reason in the history. */
   serverRefusal?: string | undefined;
@@ -163,7 +163,7 @@ export type ReceivedAlert =
   | { outcome: 'refused'; account: Account; callId: string; decision: Exclude<LimitDecision, { allowed: true }> }
   /** From an address outside the allowed sources of the server or the account (`setBy`). */
   | { outcome: 'source_not_allowed'; account: Account; callId: string; setBy: 'server' | 'account' }
-  /** A duplicate (core/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
+  /** A duplicate (core/webhook/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
   | { outcome: 'duplicate'; account: Account; callId: string; rowId: string }
   | {
       outcome: 'accepted';
@@ -207,7 +207,7 @@ export interface TransitionFields {
   carriedBy?: string;
   /** The trunk the call went out through. */
   trunk?: string;
-  /** Ring again (core/ring-again): the attempt next, when it is due, and the earlier attempts (JSON). */
+  /** Ring again (core/calls/ring-again): the attempt next, when it is due, and the earlier attempts (JSON). */
   attempt?: number;
   retryAt?: number;
   attempts?: string;
@@ -276,11 +276,11 @@ export interface CallForDialing {
   heldUntil: number | null;
   /** 1 when the message was longer than the webhook's limit and cut to it (its call says so); absent: not cut. */
   messageTruncated?: number;
-  /** Which attempt of the alert (1: its first call; core/ring-again); a row of schema 16 or older has none. */
+  /** Which attempt of the alert (1: its first call; core/calls/ring-again); a row of schema 16 or older has none. */
   attempt?: number | null;
   /** When a missed call is called again: not before this instant (ms). */
   retryAt?: number | null;
-  /** The earlier attempts' times and outcomes (a JSON list: core/ring-again's readAttempts). */
+  /** The earlier attempts' times and outcomes (a JSON list: core/calls/ring-again's readAttempts). */
   attempts?: string | null;
 }
 

@@ -3,7 +3,7 @@
 // the same path at the public HTTPS address (never at a Host header's say).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../lib/log.js';
-import type { AddressMatcher } from '../core/address-match.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
 
 const CHALLENGE_PATH = /^\/\.well-known\/acme-challenge\/([A-Za-z0-9_-]{1,200})$/;
 

@@ -1,9 +1,9 @@
 // The client's address: the socket's peer, or, when that peer is a trusted reverse proxy, the
 // address it appended last to X-Forwarded-For. Throttling counts an IPv6 address as its /64
-// (core/address-key); the allowed sources match the exact address.
+// (core/connections/address-key); the allowed sources match the exact address.
 import { getRequestIP, type H3Event } from 'h3';
-import { throttleKey } from '../core/address-key.js';
-import type { AddressMatcher } from '../core/address-match.js';
+import { throttleKey } from '../core/connections/address-key.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
 
 /** The client's own address (no /64): the peer, or what a trusted proxy appended last to X-Forwarded-For. */
 export function exactAddressOf(

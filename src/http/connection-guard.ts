@@ -1,5 +1,5 @@
 // Holds the two listeners' connections, together, to the caps and timeouts of
-// core/connection-caps.ts. Node keeps a connection that never completes its TLS handshake, or never
+// core/connections/connection-caps.ts. Node keeps a connection that never completes its TLS handshake, or never
 // sends a request, for good (the request timeouts start with a request): one client held 2,017 idle
 // connections and real webhooks were refused for want of file descriptors; sixteen addresses that
 // sent a request now and then held every slot with keep-alive. So every connection not in the middle
@@ -14,8 +14,8 @@
 import fs from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { throttleKey } from '../core/address-key.js';
-import type { AddressMatcher } from '../core/address-match.js';
+import { throttleKey } from '../core/connections/address-key.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
 import {
   admission,
   type ConnectionLimits,
@@ -28,7 +28,7 @@ import {
   pipelinedTooDeep,
   sendState,
   tookSome,
-} from '../core/connection-caps.js';
+} from '../core/connections/connection-caps.js';
 import type { Logger } from '../lib/log.js';
 import { ApiError } from './errors.js';
 import { type RefusalTally, refusalTally } from '../lib/refusal-tally.js';

@@ -1,9 +1,9 @@
 // Operator routes: /healthz (is every part up?), /metrics (Prometheus), and the SMS gateway's
 // delivery-report callback.
 import { getRequestIP, type H3 } from 'h3';
-import type { AddressMatcher } from '../core/address-match.js';
-import type { ClusterView } from '../core/cluster-view.js';
-import { metricsAllowed } from '../core/metrics-access.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
+import type { ClusterView } from '../core/server/cluster-view.js';
+import { metricsAllowed } from '../core/server/metrics-access.js';
 import type { Store } from '../store/contract/index.js';
 import type { MetricsRegistry } from '../lib/metrics.js';
 import { json } from './respond.js';
@@ -29,7 +29,7 @@ const DEGRADING_ONLY = new Set(['sms']);
 export interface OperationsDeps {
   health: HealthSources;
   metrics?: Pick<MetricsRegistry, 'render'>;
-  /** When set, /metrics wants "Authorization: Bearer <token>"; unset, it answers this machine only (core/metrics-access.ts). */
+  /** When set, /metrics wants "Authorization: Bearer <token>"; unset, it answers this machine only (core/server/metrics-access.ts). */
   metricsToken?: string;
   /** Proxies whose X-Forwarded-For names the client. */
   trustProxy?: AddressMatcher;

@@ -8,7 +8,7 @@ import { listen, type Listener } from 'listhen';
 import { UserError } from '../lib/errors.js';
 import { ApiError } from './errors.js';
 import type { Logger } from '../lib/log.js';
-import type { AddressMatcher } from '../core/address-match.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
 import { loadTls, saveSelfSigned, type TlsMaterial } from './tls.js';
 import { makeSelfSigned } from './self-signed.js';
 import { type ConnectionGuard, connectionGuard, connectionLimits } from './connection-guard.js';
@@ -17,7 +17,7 @@ import {
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   type ConnectionLimits,
   KEEP_ALIVE_MS,
-} from '../core/connection-caps.js';
+} from '../core/connections/connection-caps.js';
 import { acmePlainHttp } from './acme-challenge.js';
 
 export interface ServerOptions {
@@ -32,7 +32,7 @@ export interface ServerOptions {
   certificateNames: string[];
   /** false: refuse to start without a configured certificate rather than make a self-signed one. */
   allowSelfSigned?: boolean;
-  /** Caps on open connections (both listeners together) and their first timeouts; unset: core/connection-caps.ts's defaults. */
+  /** Caps on open connections (both listeners together) and their first timeouts; unset: core/connections/connection-caps.ts's defaults. */
   connections?: Partial<ConnectionLimits>;
   /**
    * ringhook's own certificate (ACME): the one to serve (null: none yet, a self-signed one until it

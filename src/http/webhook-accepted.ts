@@ -1,12 +1,12 @@
 // The webhook's 200s: an accepted alert (its call handed to the dialer) or a duplicate (the first
 // alert's call). For an account with quiet hours (#41) the accepted answer says its delivery: what
-// will happen to the alert, from the decision the dialer's claim makes (core/quiet-delivery), as
+// will happen to the alert, from the decision the dialer's claim makes (core/delivery/quiet-delivery), as
 // `"delivery": "call" | "sms"` or `"held_until": <ISO time>`. Nothing for an account without quiet
 // hours: SPEC's answer as it was.
 import type { Account } from '../core/account.js';
-import { decideDelivery, deliveryField } from '../core/quiet-delivery.js';
-import type { SmsGatewaySetting } from '../core/sms-truth.js';
-import type { Alert } from '../core/payload.js';
+import { decideDelivery, deliveryField } from '../core/delivery/quiet-delivery.js';
+import type { SmsGatewaySetting } from '../core/delivery/sms-truth.js';
+import type { Alert } from '../core/webhook/payload.js';
 import type { Reply, Verdict, WebhookDeps } from './webhook-outcome.js';
 
 type Welcomed = Extract<Verdict, { outcome: 'accepted' | 'duplicate' }>;

@@ -3,7 +3,7 @@
 // Content-Length (no web streams, no chunked encoding). The same webhook (validation, store,
 // throttle) as the h3 route, so the answers are the same; every other request goes to `fallback`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { takesFastPath } from '../core/webhook-path.js';
+import { takesFastPath } from '../core/webhook/webhook-path.js';
 import { closingUnread, readNodeBodyLimited } from './body.js';
 import type { Webhook } from './webhook.js';
 

@@ -5,9 +5,14 @@
 // (webhook-step-by-step.ts): a wrong key is a 401 whatever the body, an address outside the sources
 // a 403 whatever the body.
 import type { AlertToReceive, ReceivedAlert } from '../core/records.js';
-import { parseSourceRule, sourceRefusal, sourceRefusalReason, type SourceRule } from '../core/webhook-sources.js';
+import {
+  parseSourceRule,
+  sourceRefusal,
+  sourceRefusalReason,
+  type SourceRule,
+} from '../core/webhook/webhook-sources.js';
 import type { CallRepo } from '../store/contract/index.js';
-import type { WebhookCredentials } from '../core/webhook-path.js';
+import type { WebhookCredentials } from '../core/webhook/webhook-path.js';
 import type { Verdict } from './webhook-outcome.js';
 import type { IncomingAlert, Payload } from './webhook-request.js';
 

@@ -2,15 +2,15 @@
 // (either store's path), the reply a verdict becomes, and the outcome the log line and metrics read.
 import type { ApiError } from './errors.js';
 import type { Account } from '../core/account.js';
-import type { AddressMatcher } from '../core/address-match.js';
-import type { Alert } from '../core/payload.js';
-import type { LimitDecision } from '../core/limits.js';
-import type { SourceRule } from '../core/webhook-sources.js';
-import type { WebhookCredentials } from '../core/webhook-path.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
+import type { Alert } from '../core/webhook/payload.js';
+import type { LimitDecision } from '../core/webhook/limits.js';
+import type { SourceRule } from '../core/webhook/webhook-sources.js';
+import type { WebhookCredentials } from '../core/webhook/webhook-path.js';
 import type { Logger } from '../lib/log.js';
 import type { AccountRepo, CallRepo } from '../store/contract/index.js';
 import type { JsonAnswer } from './respond.js';
-import type { SmsGatewaySetting } from '../core/sms-truth.js';
+import type { SmsGatewaySetting } from '../core/delivery/sms-truth.js';
 import type { IncomingAlert } from './webhook-request.js';
 
 export type WebhookResult =

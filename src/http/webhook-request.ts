@@ -3,9 +3,9 @@
 // the request: the credentials from the path, the client's address (exact, and as throttling counts
 // it), the idempotency key, and the body, read and parsed when a step first asks for it (the
 // step-by-step path asks only once the account may send; PostgreSQL's one step asks at once).
-import { type Alert, bodyExcerpt, MAX_BODY_BYTES, parseAlertBody } from '../core/payload.js';
-import type { AddressMatcher } from '../core/address-match.js';
-import { credentialsFromPath, type WebhookCredentials } from '../core/webhook-path.js';
+import { type Alert, bodyExcerpt, MAX_BODY_BYTES, parseAlertBody } from '../core/webhook/payload.js';
+import type { AddressMatcher } from '../core/connections/address-match.js';
+import { credentialsFromPath, type WebhookCredentials } from '../core/webhook/webhook-path.js';
 import { clientAddresses } from './client-address.js';
 import { ApiError } from './errors.js';
 
@@ -17,7 +17,7 @@ export interface AlertRequest {
   /** The socket's peer address. */
   peer: string | undefined;
   forwardedFor: string | undefined;
-  /** The Idempotency-Key header, when sent (duplicate alerts, core/dedupe). */
+  /** The Idempotency-Key header, when sent (duplicate alerts, core/webhook/dedupe). */
   idempotencyKey?: string | undefined;
   /** The body, refused past `limit` bytes (an ApiError). */
   readBody(limit: number): Promise<Uint8Array>;

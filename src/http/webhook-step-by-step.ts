@@ -4,7 +4,7 @@
 // only now: nothing of it is read for a request refused before), a duplicate, the limits. Each
 // refusal is kept in the account's history as it is decided.
 import { receivesCalls, type Account } from '../core/account.js';
-import { dedupeKey, dedupeSince } from '../core/dedupe.js';
+import { dedupeKey, dedupeSince } from '../core/webhook/dedupe.js';
 import { newCallId } from '../core/ids.js';
 import type { RejectionStatus } from '../core/records.js';
 import {
@@ -13,8 +13,8 @@ import {
   sourceRefusal,
   sourceRefusalReason,
   type SourceRule,
-} from '../core/webhook-sources.js';
-import type { WebhookCredentials } from '../core/webhook-path.js';
+} from '../core/webhook/webhook-sources.js';
+import type { WebhookCredentials } from '../core/webhook/webhook-path.js';
 import type { Verdict, WebhookDeps } from './webhook-outcome.js';
 import type { IncomingAlert } from './webhook-request.js';
 

@@ -18,7 +18,7 @@ export function inSingleExecutable(): boolean {
 
 /** The repository root: two levels above src/lib/ and dist/lib/. Not used inside the executable. */
 export function repoRoot(): string {
-  return fileURLToPath(new URL('../../', import.meta.url));
+  return fileURLToPath(new URL('../..', import.meta.url));
 }
 
 /** A text file by its path relative to the repository root, e.g. "asterisk/pjsip.conf". */

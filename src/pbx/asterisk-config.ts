@@ -1,6 +1,6 @@
 // Renders ringhook's Asterisk configuration (the templates in asterisk/) from typed options.
 // Pure: the template texts come in as an argument, the rendered files go out as strings.
-import { RESERVED_SECTIONS } from '../core/asterisk-sections.js';
+import { RESERVED_SECTIONS } from '../core/server/asterisk-sections.js';
 import { z } from 'zod';
 
 export const TEMPLATE_FILES = [

@@ -2,7 +2,7 @@
 // public address. A few tries over UDP, each bounded in time.
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { stunBindingRequest, stunMappedAddress } from '../core/stun.js';
+import { stunBindingRequest, stunMappedAddress } from '../core/connections/stun.js';
 
 export async function publicAddressFromStun(
   server: { host: string; port: number },

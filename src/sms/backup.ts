@@ -1,8 +1,8 @@
 // The SMS backup: after a call ends unanswered (or never got placed), and when the account has
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
-import { isFinal } from '../core/call-state.js';
-import { decideSms, groupByCarrier, planSms } from '../core/sms-decision.js';
+import { isFinal } from '../core/calls/call-state.js';
+import { decideSms, groupByCarrier, planSms } from '../core/delivery/sms-decision.js';
 import type { LeftSms } from '../core/records.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';

@@ -2,7 +2,7 @@
 // window, tries again while the gateway certainly took nothing (down, restarting), and records what
 // became of it, its delivery receipts included. Whether an SMS is owed, and claiming it, is the
 // SMS backup's (backup.ts); the courier is told only whether a waiting SMS is still wanted.
-import type { CallChange } from '../core/call-events.js';
+import type { CallChange } from '../core/calls/call-events.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';

@@ -1,7 +1,7 @@
 // The SMS text for a missed-call alert. Pure, no I/O.
 
 import { DEFAULTS } from '../config/defaults.js';
-import { MAX_ALERTS_PER_CALL } from '../core/line.js';
+import { MAX_ALERTS_PER_CALL } from '../core/calls/line.js';
 import { countSmsParts } from './segments.js';
 
 export const SMS_PREFIX = 'Missed call alert: ';

@@ -1,9 +1,9 @@
 // The folder named in RINGHOOK_JA_DICTIONARY, checked at serve's start (a UserError stops it there)
 // and again before each load: its real path (`..` and links resolved, and that path reported), then
-// what core/dictionary-folder.ts asks of it and of every folder above it.
+// what core/speech/dictionary-folder.ts asks of it and of every folder above it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DICTIONARY_FILES, dictionaryFolderProblem, type PathFacts } from '../core/dictionary-folder.js';
+import { DICTIONARY_FILES, dictionaryFolderProblem, type PathFacts } from '../core/speech/dictionary-folder.js';
 import { errorCode, UserError } from '../lib/errors.js';
 
 function facts(file: string): PathFacts | undefined {

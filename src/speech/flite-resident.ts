@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { access, constants, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readAsset } from '../lib/assets.js';
-import { FLITE_VOICES } from '../core/flite-voices.js';
+import { FLITE_VOICES } from '../core/speech/flite-voices.js';
 
 /** flite's built-in voices, each a library of its own (libflite_cmu_us_<voice>.so.1). */
 export const RESIDENT_FLITE_VOICES: ReadonlySet<string> = new Set(FLITE_VOICES);

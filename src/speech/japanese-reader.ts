@@ -1,5 +1,5 @@
 // The Japanese dictionary (kuromoji 0.1.2 and the IPADIC it ships) that gives each kanji word its
-// reading for espeak-ng's Japanese voice (core/speech-text/kanji.ts). Loaded once, on the first
+// reading for espeak-ng's Japanese voice (core/speech/speech-text/kanji.ts). Loaded once, on the first
 // Japanese speech, and kept: about 1.5 s and 270 MB of memory (README, "Languages and voices"),
 // which a server without Japanese accounts never pays. From node_modules (npm, the image) or from
 // the single executable's assets; when it cannot be loaded, one log line says so and kanji are
@@ -13,7 +13,7 @@ import path from 'node:path';
 import sea from 'node:sea';
 import fs from 'node:fs/promises';
 import { gunzip } from 'node:zlib';
-import type { JapaneseReader } from '../core/speakable.js';
+import type { JapaneseReader } from '../core/speech/speakable.js';
 import type { Logger } from '../lib/log.js';
 import { checkDictionaryFolder } from './dictionary-folder.js';
 

@@ -2,7 +2,7 @@
 // sets their modes and those of speech files an older version left readable by everyone.
 import fs from 'node:fs';
 import path from 'node:path';
-import { folderMode, type MediaModes } from '../core/media-modes.js';
+import { folderMode, type MediaModes } from '../core/speech/media-modes.js';
 
 /** The speech folder inside it. */
 export function prepareMediaDir(mediaDir: string, modes: MediaModes): string {

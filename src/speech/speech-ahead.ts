@@ -1,14 +1,14 @@
 // Speech made ahead of its call. While a burst's alerts wait for the trunk's pace, an engine nobody
 // waits for makes the messages of the next ones, in dial order, in the voice each will speak with
-// when its turn comes (core/speech-plan: voiceWhenDue; the owner's, when dearer than the burst
+// when its turn comes (core/speech/speech-plan: voiceWhenDue; the owner's, when dearer than the burst
 // voice, is left to the call's own plan). The call then finds its message made and is
 // placed at once, where it would otherwise wait for speech made on a machine by then busy with the
 // calls talking. Speech a call asks for comes first: tts.ahead starts a message only with an engine
 // free and no call's speech waiting, at most one an engine.
-import type { CallSpeech, Synthesis } from '../core/languages.js';
-import { burstVoiceOf, voiceWhenDue } from '../core/speech-plan.js';
-import { spokenAlerts } from '../core/spoken-alerts.js';
-import type { JapaneseReader } from '../core/speakable.js';
+import type { CallSpeech, Synthesis } from '../core/speech/languages.js';
+import { burstVoiceOf, voiceWhenDue } from '../core/speech/speech-plan.js';
+import { spokenAlerts } from '../core/speech/spoken-alerts.js';
+import type { JapaneseReader } from '../core/speech/speakable.js';
 import type { Tts } from './tts-api.js';
 
 /** A queued alert; `speaks`: what its call would say alone (none for a test call or an account that takes none). */

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SpeechCosts } from '../core/speech-costs.js';
-import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/wav.js';
+import type { SpeechCosts } from '../core/speech/speech-costs.js';
+import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../core/speech/wav.js';
 import type { Logger } from '../lib/log.js';
 import type { WorkGate } from '../lib/work-gate.js';
 import type { TtsEngine } from './engine.js';

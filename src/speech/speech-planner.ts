@@ -1,10 +1,10 @@
 // How a call about to be placed speaks, and how long it is held for its speech: by when its message
 // would be ready in the owner's voice and in the burst voice (made ahead already, being made, or
 // forecast from the speech queued), with the lateness of the plans lately added to the forecasts
-// (core/speech-lateness); the decision itself is core/speech-plan's.
-import type { CallSpeech, Synthesis } from '../core/languages.js';
-import { SpeechLateness } from '../core/speech-lateness.js';
-import { backlogged, burstVoiceOf, planSpeech, type SpeechPlan } from '../core/speech-plan.js';
+// (core/speech/speech-lateness); the decision itself is core/speech/speech-plan's.
+import type { CallSpeech, Synthesis } from '../core/speech/languages.js';
+import { SpeechLateness } from '../core/speech/speech-lateness.js';
+import { backlogged, burstVoiceOf, planSpeech, type SpeechPlan } from '../core/speech/speech-plan.js';
 import type { SpeechProgress } from './speech-cache.js';
 import type { Tts } from './tts-api.js';
 

@@ -2,9 +2,9 @@
 // the intro, the message and the prompt, one after the other. `ringhook say --wav` and the
 // dashboard's "Hear it" play it.
 import { readFile } from 'node:fs/promises';
-import type { CallSpeech } from '../core/languages.js';
-import type { SpokenCall } from '../core/spoken-call.js';
-import { joinedTelephoneWav } from '../core/wav.js';
+import type { CallSpeech } from '../core/speech/languages.js';
+import type { SpokenCall } from '../core/speech/spoken-call.js';
+import { joinedTelephoneWav } from '../core/speech/wav.js';
 import type { Tts } from './tts-api.js';
 
 /**

@@ -40,7 +40,7 @@ export const TtsOptions = z.object({
    * resident processes (flite-resident.ts). Unset, or a flite of the operator's: a process per message.
    */
   residentFliteDir: z.string().startsWith('/', 'must be an absolute path').optional(),
-  /** Each speech file's mode: readable by the Asterisk that plays it only (core/media-modes.ts). */
+  /** Each speech file's mode: readable by the Asterisk that plays it only (core/speech/media-modes.ts). */
   fileMode: z.number().int().min(0).max(0o777).default(0o600),
   binaries: z
     .object({ flite: z.string(), espeakNg: z.string(), text2wave: z.string(), sox: z.string() })

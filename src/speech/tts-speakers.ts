@@ -3,7 +3,7 @@
 // speech is taken from the cache when made or being made; otherwise it is counted as queued work
 // until it is done, and a failure's time goes to the voice that failed (speech-costs).
 import { z } from 'zod';
-import type { SpeechCosts } from '../core/speech-costs.js';
+import type { SpeechCosts } from '../core/speech/speech-costs.js';
 import type { Logger } from '../lib/log.js';
 import type { TtsEngine } from './engine.js';
 import { type SpeechCache, speechCacheKey, type SynthesizedSpeech } from './speech-cache.js';

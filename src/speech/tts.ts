@@ -1,7 +1,7 @@
 // The speech module: text to a cached telephone WAV. createTts puts its parts together (the cache,
 // the engines' gate and resident processes, the maker of one WAV, who speaks and who instead) and
 // answers from their costs how soon speech will be ready, and whether there is room to make some ahead.
-import { SpeechCosts } from '../core/speech-costs.js';
+import { SpeechCosts } from '../core/speech/speech-costs.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import { WorkGate } from '../lib/work-gate.js';
 import type { TtsEngine } from './engine.js';

@@ -6,8 +6,8 @@ import type {
   DeliveryAttempt,
   DeliveryStatus,
   NewDelivery,
-} from '../core/callback-records.js';
-import type { CallbackEventType } from '../core/callback-events.js';
+} from '../core/callbacks/callback-records.js';
+import type { CallbackEventType } from '../core/callbacks/callback-events.js';
 import type { CallbackRepo } from './contract/index.js';
 import type { SecretBox } from './secret-box.js';
 

@@ -1,8 +1,8 @@
 // ringhook's own certificate as both stores keep it: one row, the key sealed with the secret key
 // (AES-GCM bound to its purpose), so that a copy of the database alone does not give the key away.
-import type { AcmeFaultKind } from '../core/acme.js';
+import type { AcmeFaultKind } from '../core/server/acme.js';
 import type { SecretBox } from './secret-box.js';
-import type { CertificateState, StoredCertificate } from '../core/certificate.js';
+import type { CertificateState, StoredCertificate } from '../core/server/certificate.js';
 
 /** Authenticated with the sealed key: a value sealed for an api_key does not open as this. */
 const KEY_CONTEXT = 'acme certificate key';

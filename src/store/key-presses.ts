@@ -1,6 +1,6 @@
 // The keys pressed during each of a list of calls, read from their timelines: the history's cards and
 // `ringhook calls --json` show them. Only answered calls are read: a key counts only once answered.
-import { type KeyPress, keysPressed } from '../core/keypad.js';
+import { type KeyPress, keysPressed } from '../core/calls/keypad.js';
 import type { CallRecord } from '../core/records.js';
 import type { CallProgressRepo } from './contract/index.js';
 

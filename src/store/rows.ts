@@ -2,9 +2,9 @@
 // PostgreSQL: the account's columns (its settings as columns, a new account's defaults), the call's
 // row and its extra fields, a refused alert's row, the columns of a call's steps, the session's row, a sign-in link's.
 import type { Account, AccountStatus } from '../core/account.js';
-import type { LanguageCode, VoiceId } from '../core/language-types.js';
-import type { LimitDecision, Plan } from '../core/limits.js';
-import type { Alert } from '../core/payload.js';
+import type { LanguageCode, VoiceId } from '../core/speech/language-types.js';
+import type { LimitDecision, Plan } from '../core/webhook/limits.js';
+import type { Alert } from '../core/webhook/payload.js';
 import {
   type CallKind,
   type CallRecord,
@@ -14,11 +14,11 @@ import {
   type TransitionFields,
 } from '../core/records.js';
 import { hashToken, newToken } from './tokens.js';
-import { DEFAULT_LANGUAGE, defaultVoice } from '../core/languages.js';
+import { DEFAULT_LANGUAGE, defaultVoice } from '../core/speech/languages.js';
 import { reasonText } from '../core/reasons.js';
-import { decideSms } from '../core/sms-decision.js';
-import { isQuietMode, NO_QUIET_HOURS } from '../core/quiet-delivery.js';
-import { readAttempts, RING_AGAIN_OFF } from '../core/ring-again.js';
+import { decideSms } from '../core/delivery/sms-decision.js';
+import { isQuietMode, NO_QUIET_HOURS } from '../core/delivery/quiet-delivery.js';
+import { readAttempts, RING_AGAIN_OFF } from '../core/calls/ring-again.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
 export interface AccountRow {

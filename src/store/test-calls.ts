@@ -1,7 +1,7 @@
 // A test call as both stores accept it: no monthly allowance, limits of its own per minute and per
 // hour, and a plain text alert. The stores only read the times and write the row.
-import { decideBurst, HOUR_MS, type LimitDecision } from '../core/limits.js';
-import type { Alert } from '../core/payload.js';
+import { decideBurst, HOUR_MS, type LimitDecision } from '../core/webhook/limits.js';
+import type { Alert } from '../core/webhook/payload.js';
 
 /** The minute's limit, then the hour's, over the account's accepted test calls (newest first). */
 export function decideTestCall(

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { makeDataDir } from '../helpers/service.js';
-import { parseAlertBody } from '../../src/core/payload.js';
+import { parseAlertBody } from '../../src/core/webhook/payload.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { PG_SCHEMA_VERSION } from '../../src/store/postgres/index.js';

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../src/core/languages.js';
-import { spokenAlerts } from '../../src/core/spoken-alerts.js';
-import { checkWav } from '../../src/core/wav.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
+import { spokenAlerts } from '../../src/core/speech/spoken-alerts.js';
+import { checkWav } from '../../src/core/speech/wav.js';
 import { buildOnce, runCli } from '../helpers/cli.js';
 import { makeDataDir } from '../helpers/service.js';
 

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../src/app/cluster.js';
 import type { CallForDialing } from '../../src/core/records.js';
 import type { Store } from '../../src/store/contract/index.js';
-import { CallEvents, type CallChange } from '../../src/core/call-events.js';
+import { CallEvents, type CallChange } from '../../src/core/calls/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
-import { parseAlertBody } from '../../src/core/payload.js';
+import { parseAlertBody } from '../../src/core/webhook/payload.js';
 import { useStores } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait.js';
 

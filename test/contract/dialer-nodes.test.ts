@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/contract/index.js';
-import { CallEvents } from '../../src/core/call-events.js';
+import { CallEvents } from '../../src/core/calls/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { Dialer, type FinalCall } from '../../src/calls/index.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';

@@ -1,7 +1,7 @@
 // An alert's unknown fields over real HTTPS: 60 KiB of them are stored as at most 4 KiB, marked
 // `_truncated`, and the mark shows in the dashboard's history and in `ringhook calls`.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MAX_EXTRA_BYTES } from '../../src/core/extra-fields.js';
+import { MAX_EXTRA_BYTES } from '../../src/core/webhook/extra-fields.js';
 import { SqliteSessionStore } from '../../src/store/sqlite/sessions.js';
 import { startDashboardService, type DashboardService } from '../helpers/browser.js';
 import { buildOnce, runCli } from '../helpers/cli.js';

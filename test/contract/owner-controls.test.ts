@@ -4,8 +4,8 @@
 // tools') with 10 identical alerts at once through two nodes.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { dedupeKey } from '../../src/core/dedupe.js';
-import { parseAlertBody } from '../../src/core/payload.js';
+import { dedupeKey } from '../../src/core/webhook/dedupe.js';
+import { parseAlertBody } from '../../src/core/webhook/payload.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { createAccount } from '../helpers/accounts.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterEach, expect, it } from 'vitest';
-import { parseAddressList } from '../../src/core/address-match.js';
-import { SLOW_READER_MS } from '../../src/core/connection-caps.js';
+import { parseAddressList } from '../../src/core/connections/address-match.js';
+import { SLOW_READER_MS } from '../../src/core/connections/connection-caps.js';
 import { type RunningServers, startServers } from '../../src/http/server.js';
 import { createLogger } from '../../src/lib/log.js';
 

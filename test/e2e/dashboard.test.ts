@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Account } from '../../src/core/account.js';
 import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
 import { LOGIN_LINK_TTL_MS } from '../../src/core/records.js';
-import { LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
 import { request } from '../helpers/https-client.js';
 import {
   launchChromium,

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
 import { type Answered, callAnswered as answeredCall } from '../helpers/answered-call.js';
 import { type CallingService, useCallingService } from '../helpers/calling-service.js';
 import { type RtpPhone, spokenUlaw } from '../helpers/rtp-phone.js';

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { expect, it } from 'vitest';
-import { FINAL_STATES } from '../../src/core/call-state.js';
+import { FINAL_STATES } from '../../src/core/calls/call-state.js';
 import { countSmsParts } from '../../src/sms/segments.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { createAccount } from '../helpers/accounts.js';

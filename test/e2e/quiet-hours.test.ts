@@ -5,7 +5,7 @@
 // call; a held alert outlives a restart of the service and is called by the one that follows.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { isFinal } from '../../src/core/call-state.js';
+import { isFinal } from '../../src/core/calls/call-state.js';
 import { createAccount } from '../helpers/accounts.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
 import { startKannel } from '../helpers/kannel.js';

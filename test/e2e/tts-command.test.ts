@@ -5,7 +5,7 @@
 // a warning, and the call still speaks.
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
 import { speechCacheKey } from '../../src/speech/tts.js';
 import { createAccount } from '../helpers/accounts.js';
 import { type CallingService, useCallingService } from '../helpers/calling-service.js';
@@ -23,7 +23,7 @@ const FAILING_COMMAND = 'cat >/dev/null; echo "no voice model" >&2; exit 3';
 function serviceWithPlays(engineCommand: string): { get(): CallingService; mediaOf(callId: string): string[] } {
   // No burst voice: a call whose own speech is forecast late for the first possible answer (the
   // command's time, a fallback's included, on a loaded machine: 1.3–3.6 s measured beside CPU hogs)
-  // speaks flite's kal instead (core/speech-plan), and these tests are about the command's voice and
+  // speaks flite's kal instead (core/speech/speech-plan), and these tests are about the command's voice and
   // its fallback, not the burst's. Without one the call keeps its own voice and waits for it.
   const service = useCallingService({
     RINGHOOK_AMD: 'off',

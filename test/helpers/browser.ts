@@ -1,20 +1,20 @@
 // The dashboard's end-to-end harness: a real ringhook app over HTTPS (the same createRequestListener and
 // startServers as `ringhook serve`) with a test-call function and the CallEvents bus in the test's
 // hands, and Debian's Chromium driven by playwright-core.
-import type { SmsGatewaySetting } from '../../src/core/sms-truth.js';
+import type { SmsGatewaySetting } from '../../src/core/delivery/sms-truth.js';
 import { testSecrets } from './secrets.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Account } from '../../src/core/account.js';
-import { type CallChange, CallEvents } from '../../src/core/call-events.js';
+import { type CallChange, CallEvents } from '../../src/core/calls/call-events.js';
 import { createRequestListener } from '../../src/http/app.js';
-import type { TestCallResult } from '../../src/core/test-call.js';
+import type { TestCallResult } from '../../src/core/calls/test-call.js';
 import type { LiveLimits } from '../../src/http/dashboard/live-caps.js';
 import { requestTestCall } from '../../src/app/test-call.js';
 import { startServers, type RunningServers } from '../../src/http/server.js';
-import type { ConnectionLimits } from '../../src/core/connection-caps.js';
+import type { ConnectionLimits } from '../../src/core/connections/connection-caps.js';
 import { createLogger } from '../../src/lib/log.js';
 import { speechSampler } from '../../src/speech/speech-sample.js';
 import { japaneseDictionary } from '../../src/speech/japanese-reader.js';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
-import { parseAlertBody, type Alert } from '../../src/core/payload.js';
+import { parseAlertBody, type Alert } from '../../src/core/webhook/payload.js';
 import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
 import { openDatabase, type Db } from '../../src/store/sqlite/connect.js';

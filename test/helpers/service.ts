@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config/index.js';
-import { isInFlight } from '../../src/core/call-state.js';
+import { isInFlight } from '../../src/core/calls/call-state.js';
 import { createLogger } from '../../src/lib/log.js';
 import type { Db } from '../../src/store/sqlite/connect.js';
 import { isSqlite, type SqliteStore } from '../../src/store/sqlite/index.js';

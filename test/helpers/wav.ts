@@ -1,6 +1,6 @@
 // A 16-bit PCM WAV file's samples, read through the same RIFF walk the service applies to speech.
 import fs from 'node:fs';
-import { checkWav } from '../../src/core/wav.js';
+import { checkWav } from '../../src/core/speech/wav.js';
 
 export function readPcm16(file: string): { samples: Int16Array; sampleRate: number } {
   const wav = fs.readFileSync(file);

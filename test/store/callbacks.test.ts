@@ -2,10 +2,10 @@
 // outbox (an event kept once, a call's deliveries one after another, each claimed by one node, a
 // dead node's claim taken over after its lease), and turning off after a 410.
 import { describe, expect, test } from 'vitest';
-import type { NewDelivery } from '../../src/core/callback-records.js';
+import type { NewDelivery } from '../../src/core/callbacks/callback-records.js';
 import type { Store } from '../../src/store/contract/index.js';
 import { SecretBox } from '../../src/store/secret-box.js';
-import { CallEvents } from '../../src/core/call-events.js';
+import { CallEvents } from '../../src/core/calls/call-events.js';
 import { startCallbackFeed } from '../../src/callbacks/feed.js';
 import { createLogger } from '../../src/lib/log.js';
 import { createAccount } from '../helpers/accounts.js';

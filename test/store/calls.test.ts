@@ -1,6 +1,6 @@
 // The call history in both stores: plan limits, monthly usage, rejections, paging.
 import { describe, expect, test } from 'vitest';
-import { PLAN_LIMITS, TEST_CALL_LIMITS } from '../../src/core/limits.js';
+import { PLAN_LIMITS, TEST_CALL_LIMITS } from '../../src/core/webhook/limits.js';
 import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
 import { jsonAlert, manualClock, textAlert } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';

@@ -2,7 +2,7 @@
 // HTTP-01 answers that expire, and the order lock (PostgreSQL: one node at a time).
 import postgres from 'postgres';
 import { describe, expect, test } from 'vitest';
-import type { StoredCertificate } from '../../src/core/certificate.js';
+import type { StoredCertificate } from '../../src/core/server/certificate.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { manualClock } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';

@@ -1,7 +1,7 @@
 // PostgreSQL with several nodes: each store here is a node of its own (its own pool and node id)
 // on one database.
 import { describe, expect, test } from 'vitest';
-import type { CallChangeNotice } from '../../src/core/cluster.js';
+import type { CallChangeNotice } from '../../src/core/server/cluster.js';
 import type { Store } from '../../src/store/contract/index.js';
 import { DEFAULT_LINE_HOLD_MS } from '../../src/store/postgres/progress.js';
 import { manualClock, textAlert } from '../helpers/database.js';

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { Store } from '../../src/store/contract/index.js';
 import { keptQuiet, releaseHeld } from '../../src/calls/quiet-hours.js';
 import type { JustQueued } from '../../src/calls/waiting-alerts.js';
-import { CallEvents } from '../../src/core/call-events.js';
+import { CallEvents } from '../../src/core/calls/call-events.js';
 import { silentLogger } from '../../src/lib/log.js';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';

@@ -1,13 +1,13 @@
 // The owner controls (#41) in PostgreSQL's one round trip (migration 014's function, against a real
 // PostgreSQL): a duplicate and a source refusal cost no statement more, two identical alerts at two
-// nodes at once are one call, the database's address matching agrees with core/address-match, and
+// nodes at once are one call, the database's address matching agrees with core/connections/address-match, and
 // the function of the previous release (v12) is still there for its nodes during a rolling upgrade.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AlertToReceive } from '../../src/core/records.js';
-import { parseSourceRule } from '../../src/core/webhook-sources.js';
-import { normalizeAddress } from '../../src/core/address-match.js';
-import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../src/core/tradingview-sources.js';
+import { parseSourceRule } from '../../src/core/webhook/webhook-sources.js';
+import { normalizeAddress } from '../../src/core/connections/address-match.js';
+import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../src/core/webhook/tradingview-sources.js';
 import type { Store } from '../../src/store/contract/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { jsonAlert, manualClock, textAlert } from '../helpers/database.js';
@@ -193,7 +193,7 @@ describe('postgres: the owner controls in the one round trip', () => {
     expect((await a.calls.usage(listed.userId)).used).toBe(7);
   }, 60_000);
 
-  test('the database matches addresses as core/address-match does (IPv4-mapped forms, host bits, families)', async () => {
+  test('the database matches addresses as core/connections/address-match does (IPv4-mapped forms, host bits, families)', async () => {
     const { url } = await database(['node-a']);
     const rules = [
       TRADINGVIEW_WEBHOOK_ADDRESSES.join(','),

@@ -10,7 +10,7 @@ import {
   nextAttemptAfterFailure,
   RENEW_BEFORE_MS,
   renewalTime,
-} from '../../src/core/acme.js';
+} from '../../src/core/server/acme.js';
 
 const DAY = 86_400_000;
 const names = ['alerts.example.com'];

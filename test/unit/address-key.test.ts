@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { throttleKey } from '../../src/core/address-key.js';
+import { throttleKey } from '../../src/core/connections/address-key.js';
 import { addressOf, clientAddresses } from '../../src/http/client-address.js';
-import { parseAddressList } from '../../src/core/address-match.js';
+import { parseAddressList } from '../../src/core/connections/address-match.js';
 
 describe('throttleKey', () => {
   it('counts an IPv6 address as its /64, whatever its spelling; an IPv4 address (mapped or not) as itself', () => {

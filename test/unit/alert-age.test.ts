@@ -1,7 +1,7 @@
 // The alert's age said (#54): a call 30 s or more after its alert was received says how old it is.
 import { describe, expect, it } from 'vitest';
-import { LATE_ALERT_MS, messagesWithAge } from '../../src/core/alert-age.js';
-import { LANGUAGES } from '../../src/core/languages.js';
+import { LATE_ALERT_MS, messagesWithAge } from '../../src/core/calls/alert-age.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
 
 const received = Date.parse('2026-12-06T20:00:00Z');
 const alert = (message: string, lateMs = 0) => ({ message, receivedAt: received - lateMs, heldUntil: null });

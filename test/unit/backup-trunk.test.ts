@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { afterStop, goesToBackupTrunk } from '../../src/core/backup-trunk.js';
-import { type CallStop, decideCallEnd } from '../../src/core/call-end.js';
+import { afterStop, goesToBackupTrunk } from '../../src/core/calls/backup-trunk.js';
+import { type CallStop, decideCallEnd } from '../../src/core/calls/call-end.js';
 
 const destroyed = (cause: number, techCause?: number): CallStop => ({
   kind: 'destroyed',
@@ -62,7 +62,7 @@ describe('afterStop', () => {
     });
   });
 
-  it('ends the call, as core/call-end decides its end: placed on the backup trunk already, no backup trunk, ringhook stopping, or the phone answered for itself', () => {
+  it('ends the call, as core/calls/call-end decides its end: placed on the backup trunk already, no backup trunk, ringhook stopping, or the phone answered for itself', () => {
     const ends = (facts: typeof call, stop: CallStop) => ({ next: 'end', end: decideCallEnd(facts, stop, NOW) });
     expect(afterStop({ ...call, onBackupTrunk: true }, refused, running)).toEqual(ends(call, refused));
     expect(afterStop(call, refused, { ...running, backupTrunk: undefined })).toEqual(ends(call, refused));

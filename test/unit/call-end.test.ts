@@ -1,7 +1,7 @@
 // What a call's end means: every way a call stops, decided without Asterisk.
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/core/backoff.js';
-import { decideCallEnd, freshSince, queuedFate, type CallFacts } from '../../src/core/call-end.js';
+import { decideCallEnd, freshSince, queuedFate, type CallFacts } from '../../src/core/calls/call-end.js';
 import { reasonText } from '../../src/core/reasons.js';
 
 const dialed: CallFacts = { dialedAt: 1_000, rang: true, acknowledged: false };

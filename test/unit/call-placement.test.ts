@@ -7,7 +7,7 @@ import { newSession } from '../../src/calls/call-session.js';
 import { throughTrunk } from '../../src/pbx/endpoint.js';
 import type { CallForDialing } from '../../src/core/records.js';
 import { loadWaitingAlert } from '../../src/calls/waiting-alerts.js';
-import { callSpeech, defaultVoice } from '../../src/core/languages.js';
+import { callSpeech, defaultVoice } from '../../src/core/speech/languages.js';
 
 const call = { callId: 'c1', userId: 'u1', message: 'm', status: 'queued', kind: 'alert' } as unknown as CallForDialing;
 const session = () => newSession({ calls: [call], phone: '+14155550100', requireConfirm: false, dialedAt: 0 });

@@ -1,7 +1,7 @@
 // SqliteCallStore against a real SQLite file: accepting alerts within the limits, test calls, rejections and the history.
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TEST_CALL_LIMITS } from '../../src/core/limits.js';
+import { TEST_CALL_LIMITS } from '../../src/core/webhook/limits.js';
 import type { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
 import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';

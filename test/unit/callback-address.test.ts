@@ -1,7 +1,7 @@
 // The SSRF rule of status callbacks: which addresses a callback may connect to.
 import { describe, expect, it } from 'vitest';
-import { parseAddressList } from '../../src/core/address-match.js';
-import { callbackAddressRefusal, isLocalhostName, unmapAddress } from '../../src/core/callback-address.js';
+import { parseAddressList } from '../../src/core/connections/address-match.js';
+import { callbackAddressRefusal, isLocalhostName, unmapAddress } from '../../src/core/callbacks/callback-address.js';
 import { pickAddress } from '../../src/callbacks/https-post.js';
 
 const none = parseAddressList('');

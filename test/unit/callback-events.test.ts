@@ -8,8 +8,8 @@ import {
   callbackSignatureHeader,
   newCallbackSecret,
   type CallbackCallFacts,
-} from '../../src/core/callback-events.js';
-import { parseCallbackUrl } from '../../src/core/callback-url.js';
+} from '../../src/core/callbacks/callback-events.js';
+import { parseCallbackUrl } from '../../src/core/callbacks/callback-url.js';
 
 const call: CallbackCallFacts = {
   callId: 'call_abc',

@@ -5,7 +5,7 @@ import {
   callbackVerdict,
   nextCallbackAttempt,
   receiverHoldUntil,
-} from '../../src/core/callback-retry.js';
+} from '../../src/core/callbacks/callback-retry.js';
 
 const HOUR = 60 * 60_000;
 

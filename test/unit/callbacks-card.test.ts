@@ -1,6 +1,6 @@
 // The overview's status-callbacks card: each delivery's status says what happened to it.
 import { describe, expect, it } from 'vitest';
-import type { CallbackDelivery } from '../../src/core/callback-records.js';
+import type { CallbackDelivery } from '../../src/core/callbacks/callback-records.js';
 import { callbacksSection } from '../../src/http/dashboard/pages/callbacks.js';
 
 function delivery(fields: Partial<CallbackDelivery>): CallbackDelivery {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { UserError } from '../../src/lib/errors.js';
-import { parseAddressList } from '../../src/core/address-match.js';
+import { parseAddressList } from '../../src/core/connections/address-match.js';
 
 const CWD = path.resolve('/srv/ringhook');
 

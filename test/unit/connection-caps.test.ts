@@ -15,7 +15,7 @@ import {
   SLOW_READER_MS,
   sendState,
   tookSome,
-} from '../../src/core/connection-caps.js';
+} from '../../src/core/connections/connection-caps.js';
 
 const limits = { total: 100, perAddress: 10 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callerIdNumber, contactCard } from '../../src/core/contact-card.js';
+import { callerIdNumber, contactCard } from '../../src/core/calls/contact-card.js';
 
 describe('contactCard', () => {
   it('a vCard 3.0 named "ringhook alerts" with the caller id\'s number, CRLF line ends', () => {

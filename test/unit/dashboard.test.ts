@@ -2,7 +2,7 @@
 // password hashing, and the session and sign-in link stores on an in-memory DB.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { parseAlertBody } from '../../src/core/payload.js';
+import { parseAlertBody } from '../../src/core/webhook/payload.js';
 import { migrate } from '../../src/store/sqlite/connect.js';
 import { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import { testSecrets } from '../helpers/secrets.js';
@@ -28,8 +28,8 @@ import {
 } from '../../src/http/dashboard/pages/overview.js';
 import { FILTERS, filterStatuses, statusInfo, STATUSES } from '../../src/http/dashboard/status.js';
 import { createAccount } from '../helpers/accounts.js';
-import { PLAN_LIMITS } from '../../src/core/limits.js';
-import { ANY_SOURCE } from '../../src/core/webhook-sources.js';
+import { PLAN_LIMITS } from '../../src/core/webhook/limits.js';
+import { ANY_SOURCE } from '../../src/core/webhook/webhook-sources.js';
 
 /** A history entry with nothing recorded yet but what the test gives. */
 function historyEntry(fields: Partial<CallRecord>): CallRecord {

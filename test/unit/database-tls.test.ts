@@ -1,6 +1,6 @@
-// Which ways to PostgreSQL may be used (core/database-tls.ts). Pure: no connection is made.
+// Which ways to PostgreSQL may be used (core/server/database-tls.ts). Pure: no connection is made.
 import { describe, expect, it } from 'vitest';
-import { databaseHosts, databaseTls } from '../../src/core/database-tls.js';
+import { databaseHosts, databaseTls } from '../../src/core/server/database-tls.js';
 
 const decide = (url: string, caFile = false, allowUnverified = false) => databaseTls(url, { caFile, allowUnverified });
 

@@ -1,9 +1,9 @@
-// RINGHOOK_DATABASE_URL read once (core/database-url.ts), and the driver given exactly that reading:
+// RINGHOOK_DATABASE_URL read once (core/server/database-url.ts), and the driver given exactly that reading:
 // a parameter twice is refused, PG* environment variables are ignored (#39). Pure: no connection is made.
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseDatabaseUrl } from '../../src/core/database-url.js';
-import { databaseTls } from '../../src/core/database-tls.js';
+import { parseDatabaseUrl } from '../../src/core/server/database-url.js';
+import { databaseTls } from '../../src/core/server/database-tls.js';
 import { driverTarget } from '../../src/store/postgres/connect.js';
 
 const read = (url: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupeKey, dedupeSince, describeDedupe, parseDedupeSeconds } from '../../src/core/dedupe.js';
+import { dedupeKey, dedupeSince, describeDedupe, parseDedupeSeconds } from '../../src/core/webhook/dedupe.js';
 
 const alert = (message: string, extra: Record<string, unknown> = {}, fields = {}) => ({ message, fields, extra });
 

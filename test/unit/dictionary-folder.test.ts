@@ -1,7 +1,7 @@
-// Which RINGHOOK_JA_DICTIONARY folders may be loaded (core/dictionary-folder.ts, #51): sshd's
+// Which RINGHOOK_JA_DICTIONARY folders may be loaded (core/speech/dictionary-folder.ts, #51): sshd's
 // StrictModes for the folder, its files and every folder above it. Pure: stat's facts in.
 import { describe, expect, it } from 'vitest';
-import { DICTIONARY_FILES, dictionaryFolderProblem, type PathFacts } from '../../src/core/dictionary-folder.js';
+import { DICTIONARY_FILES, dictionaryFolderProblem, type PathFacts } from '../../src/core/speech/dictionary-folder.js';
 
 const SERVE = 1000;
 const dir = (path: string, mode = 0o755, uid = 0): PathFacts => ({ path, kind: 'directory', uid, mode });

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SMS_BACKUP_STATES } from '../../src/core/call-state.js';
+import { SMS_BACKUP_STATES } from '../../src/core/calls/call-state.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');

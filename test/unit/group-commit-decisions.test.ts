@@ -1,9 +1,9 @@
-// The group commit's pure decisions (core/group-commit): how many waiting writes one commit takes,
+// The group commit's pure decisions (core/webhook/group-commit): how many waiting writes one commit takes,
 // and the burst refusals that this process's own committed accepts decide without a commit.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KnownAccepts, MAX_GROUP, nextGroup } from '../../src/core/group-commit.js';
-import { BURST_WINDOW_MS, decideLimits } from '../../src/core/limits.js';
+import { KnownAccepts, MAX_GROUP, nextGroup } from '../../src/core/webhook/group-commit.js';
+import { BURST_WINDOW_MS, decideLimits } from '../../src/core/webhook/limits.js';
 
 const now = Date.parse('2026-11-22T14:00:00Z');
 

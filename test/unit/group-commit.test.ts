@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBusyError } from '../../src/store/unavailable.js';
 import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
-import { MAX_GROUP } from '../../src/core/group-commit.js';
+import { MAX_GROUP } from '../../src/core/webhook/group-commit.js';
 import { createAccount } from '../helpers/accounts.js';
 import { count, openStoresAt, raw, textAlert, tmp, useTempDatabases } from '../helpers/database.js';
 

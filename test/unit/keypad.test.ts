@@ -1,6 +1,6 @@
-// What a key does during a call (core/keypad): the pure decision the call script acts on.
+// What a key does during a call (core/calls/keypad): the pure decision the call script acts on.
 import { describe, expect, it } from 'vitest';
-import { describeKey, keyAction, type KeypadState, keysPressed } from '../../src/core/keypad.js';
+import { describeKey, keyAction, type KeypadState, keysPressed } from '../../src/core/calls/keypad.js';
 
 const person: KeypadState = { answered: true, machine: false, acknowledged: false };
 

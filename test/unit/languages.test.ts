@@ -11,10 +11,10 @@ import {
   languageSchema,
   VOICES,
   voiceSchema,
-} from '../../src/core/languages.js';
-import { LANGUAGE_CODES, VOICE_IDS } from '../../src/core/language-types.js';
-import { speakable } from '../../src/core/speakable.js';
-import { cutAtWord, MAX_SPOKEN_CHARS, spokenAlerts } from '../../src/core/spoken-alerts.js';
+} from '../../src/core/speech/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../../src/core/speech/language-types.js';
+import { speakable } from '../../src/core/speech/speakable.js';
+import { cutAtWord, MAX_SPOKEN_CHARS, spokenAlerts } from '../../src/core/speech/spoken-alerts.js';
 
 const codes = [...LANGUAGE_CODES];
 

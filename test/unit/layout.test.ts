@@ -207,6 +207,11 @@ describe('the layout of src/', () => {
     expect(long).toEqual([]);
   });
 
+  it('keeps core/ in folders by what they decide: at its root only the vocabulary every folder shares', () => {
+    const atRoot = readdirSync(join(SRC, 'core')).filter((name) => name.endsWith('.ts'));
+    expect(atRoot.sort()).toEqual(['account.ts', 'backoff.ts', 'ids.ts', 'reasons.ts', 'records.ts']);
+  });
+
   it('enters call control through its entry: the Dialer and what it tells; the rest is calls/ own', () => {
     expect(pastTheEntry(graph, 'calls')).toEqual([]);
   });

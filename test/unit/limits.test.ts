@@ -9,7 +9,7 @@ import {
   hasMonthlyAllowance,
   monthWindow,
   TEST_CALL_LIMITS,
-} from '../../src/core/limits.js';
+} from '../../src/core/webhook/limits.js';
 
 const at = (iso: string) => Date.parse(iso);
 

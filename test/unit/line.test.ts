@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ALERTS_PER_CALL, nextCalls, type WaitingAlert } from '../../src/core/line.js';
-import { spokenAlerts } from '../../src/core/spoken-alerts.js';
-import { speakable } from '../../src/core/speakable.js';
+import { MAX_ALERTS_PER_CALL, nextCalls, type WaitingAlert } from '../../src/core/calls/line.js';
+import { spokenAlerts } from '../../src/core/speech/spoken-alerts.js';
+import { speakable } from '../../src/core/speech/speakable.js';
 
 const a = (callId: string, phone = '+1', userId = 'u1'): WaitingAlert => ({ callId, userId, phone });
 const ids = (calls: WaitingAlert[][]) => calls.map((c) => c.map((x) => x.callId));

@@ -5,7 +5,7 @@ import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { folderMode, mediaModes } from '../../src/core/media-modes.js';
+import { folderMode, mediaModes } from '../../src/core/speech/media-modes.js';
 import { prepareMediaDir } from '../../src/speech/media-dir.js';
 import { createTts } from '../../src/speech/tts.js';
 

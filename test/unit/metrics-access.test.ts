@@ -1,6 +1,6 @@
-// Who may read /metrics (core/metrics-access.ts). Pure.
+// Who may read /metrics (core/server/metrics-access.ts). Pure.
 import { expect, it } from 'vitest';
-import { isLoopbackAddress, metricsAllowed } from '../../src/core/metrics-access.js';
+import { isLoopbackAddress, metricsAllowed } from '../../src/core/server/metrics-access.js';
 
 const request = (client: string, extra: Partial<Parameters<typeof metricsAllowed>[0]> = {}) =>
   metricsAllowed({ tokenSet: false, tokenGiven: false, client, forwardedByUntrusted: false, ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateIpv4, natProblem, parseCidr } from '../../src/core/network.js';
+import { isPrivateIpv4, natProblem, parseCidr } from '../../src/core/connections/network.js';
 
 describe('parseCidr / isPrivateIpv4', () => {
   it('clears the host bits, refuses what is not a network', () => {

@@ -8,8 +8,8 @@ import {
   isFinal,
   isInFlight,
   SMS_BACKUP_STATES,
-} from '../../src/core/call-state.js';
-import { classifyUnanswered, type UnansweredFacts } from '../../src/core/outcome.js';
+} from '../../src/core/calls/call-state.js';
+import { classifyUnanswered, type UnansweredFacts } from '../../src/core/calls/outcome.js';
 
 describe('classifyUnanswered, on what SIPp phones produced through Asterisk 22.10', () => {
   const observed: Array<[string, UnansweredFacts, string]> = [

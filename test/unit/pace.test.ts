@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultMaxCalls, PACE_GUARD_MS, PACE_WINDOW_MS, paceNow } from '../../src/core/pace.js';
+import { defaultMaxCalls, PACE_GUARD_MS, PACE_WINDOW_MS, paceNow } from '../../src/core/calls/pace.js';
 
 describe('paceNow', () => {
   it('allows what the last second leaves of the rate', () => {

@@ -2,7 +2,7 @@
 // hostile inputs (the webhook contract, and the README's decisions where the contract is silent).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_EXTRA_BYTES, TRUNCATED_KEY } from '../../src/core/extra-fields.js';
+import { MAX_EXTRA_BYTES, TRUNCATED_KEY } from '../../src/core/webhook/extra-fields.js';
 import {
   bodyExcerpt,
   jsonDepth,
@@ -13,7 +13,7 @@ import {
   truncateText,
   type Alert,
   type ParseResult,
-} from '../../src/core/payload.js';
+} from '../../src/core/webhook/payload.js';
 
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text);

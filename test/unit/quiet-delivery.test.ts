@@ -1,4 +1,4 @@
-// The quiet-hours decision (core/quiet-delivery) and what a released batch says (core/held-speech),
+// The quiet-hours decision (core/delivery/quiet-delivery) and what a released batch says (core/speech/held-speech),
 // on a fixed instant: the only fake clock of the quiet-hours tests (the end-to-end ones use the real one).
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,13 +8,13 @@ import {
   effectiveMode,
   type QuietSettings,
   smsModeWarning,
-} from '../../src/core/quiet-delivery.js';
-import { agoText, callSpokenNoted, messagesToSay } from '../../src/core/held-speech.js';
-import { LANGUAGE_CODES } from '../../src/core/language-types.js';
-import { MAX_SPOKEN_CHARS, markedShortened } from '../../src/core/spoken-alerts.js';
-import { SHORTENED_MARK } from '../../src/core/speech-text/shortened.js';
-import { LANGUAGES } from '../../src/core/languages.js';
-import { nextCalls } from '../../src/core/line.js';
+} from '../../src/core/delivery/quiet-delivery.js';
+import { agoText, callSpokenNoted, messagesToSay } from '../../src/core/speech/held-speech.js';
+import { LANGUAGE_CODES } from '../../src/core/speech/language-types.js';
+import { MAX_SPOKEN_CHARS, markedShortened } from '../../src/core/speech/spoken-alerts.js';
+import { SHORTENED_MARK } from '../../src/core/speech/speech-text/shortened.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
+import { nextCalls } from '../../src/core/calls/line.js';
 
 const at = (iso: string) => Date.parse(iso);
 const berlinNights: QuietSettings = { quietHours: 'daily 22:00-07:00', timeZone: 'Europe/Berlin', quietMode: 'hold' };

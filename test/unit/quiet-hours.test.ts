@@ -6,7 +6,7 @@ import {
   parseQuietWindows,
   type QuietHours,
   quietState,
-} from '../../src/core/quiet-hours.js';
+} from '../../src/core/delivery/quiet-hours.js';
 
 function hours(timeZone: string, text: string): QuietHours {
   const parsed = parseQuietWindows(text);

@@ -1,7 +1,7 @@
 // The reasons table: every row, from what Asterisk and the provider report to the sentence an
 // owner reads. What the real peers produce for each row is in test/e2e/reasons.test.ts.
 import { describe, expect, it } from 'vitest';
-import { classifyUnanswered } from '../../src/core/outcome.js';
+import { classifyUnanswered } from '../../src/core/calls/outcome.js';
 import {
   CAUSE_REASONS,
   callReason,

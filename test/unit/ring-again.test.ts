@@ -1,6 +1,6 @@
 // Ring again (#54): whether a missed call's alert is called again, when, and what is said of it.
 import { describe, expect, it } from 'vitest';
-import { callbackEventsFor, type CallbackCallFacts } from '../../src/core/callback-events.js';
+import { callbackEventsFor, type CallbackCallFacts } from '../../src/core/callbacks/callback-events.js';
 import {
   decideRingAgain,
   describeRingAgain,
@@ -9,7 +9,7 @@ import {
   parseRingAgainAfter,
   readAttempts,
   type RingAgainFacts,
-} from '../../src/core/ring-again.js';
+} from '../../src/core/calls/ring-again.js';
 
 const account = { ringAgain: 1, ringAgainAfter: 60, requireConfirm: true, status: 'active' as const };
 const facts: RingAgainFacts = {

@@ -1,6 +1,6 @@
 // A newer ringhook and a running older serve: who may migrate, and what the refusal says.
 import { describe, expect, it } from 'vitest';
-import { describeHolder, migrationRefusal, serveHeldRefusal } from '../../src/core/schema-upgrade.js';
+import { describeHolder, migrationRefusal, serveHeldRefusal } from '../../src/core/server/schema-upgrade.js';
 
 const running = { pid: 4242, version: '0.1.0', schema: 8 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FINAL_STATES, SMS_BACKUP_STATES } from '../../src/core/call-state.js';
+import { FINAL_STATES, SMS_BACKUP_STATES } from '../../src/core/calls/call-state.js';
 import { SMS_NOT_SENT } from '../../src/core/reasons.js';
-import { decideSms, groupByCarrier, planSms } from '../../src/core/sms-decision.js';
+import { decideSms, groupByCarrier, planSms } from '../../src/core/delivery/sms-decision.js';
 
 const active = { smsBackup: true, status: 'active' as const };
 

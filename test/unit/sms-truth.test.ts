@@ -2,8 +2,13 @@
 // last SMS failed, one that works, one never tried (#38).
 import { describe, expect, it } from 'vitest';
 import { SMS_NOT_SENT } from '../../src/core/reasons.js';
-import { decideSms, smsOffReason } from '../../src/core/sms-decision.js';
-import { smsBackupWarning, smsGatewaySetting, smsGatewayState, type SmsAttempt } from '../../src/core/sms-truth.js';
+import { decideSms, smsOffReason } from '../../src/core/delivery/sms-decision.js';
+import {
+  smsBackupWarning,
+  smsGatewaySetting,
+  smsGatewayState,
+  type SmsAttempt,
+} from '../../src/core/delivery/sms-truth.js';
 
 const at = Date.UTC(2026, 10, 28, 20, 5);
 const attempt = (status: SmsAttempt['status'], error: string | null = null, when = at): SmsAttempt => ({

@@ -1,5 +1,5 @@
 // The alerts of issue 32's check, as traders write them: [kind, language, alert, what must be said…].
-import type { LanguageCode } from '../../src/core/language-types.js';
+import type { LanguageCode } from '../../src/core/speech/language-types.js';
 
 export type Row = [kind: string, lang: LanguageCode, alert: string, ...said: RegExp[]];
 

@@ -5,9 +5,9 @@
 // languages spoken in words keep no digit, kanji never reach the Japanese voice, and each case
 // says what it must (the regular expressions of its row).
 import { describe, expect, it } from 'vitest';
-import type { LanguageCode } from '../../src/core/language-types.js';
-import { LANGUAGES } from '../../src/core/languages.js';
-import { speakable } from '../../src/core/speakable.js';
+import type { LanguageCode } from '../../src/core/speech/language-types.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
+import { speakable } from '../../src/core/speech/speakable.js';
 import { ROWS } from './speak-alerts.table.js';
 
 /** Symbols an engine reads aloud ("bar", "slash", "hash", "equals", "caret", "asterisk", "tilde", "dollar", "percent", "and", "at", "plus"). */

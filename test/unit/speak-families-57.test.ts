@@ -7,19 +7,19 @@
 // abbreviation and a percent sign written first; OCC options, dominance and MOEX futures by name.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../src/core/languages.js';
-import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/language-types.js';
-import { speakable } from '../../src/core/speakable.js';
-import { AFTER_ONLY, currencyForms, WRITTEN_CURRENCIES } from '../../src/core/speech-text/currencies.js';
-import { THOUSANDS_MARK } from '../../src/core/speech-text/number-marks.js';
-import { sayRead } from '../../src/core/speech-text/numbers.js';
-import { SAID_SHORTENED } from '../../src/core/speech-text/shortened.js';
-import { sayGreek } from '../../src/core/speech-text/greek.js';
-import { instrumentWords, monthName } from '../../src/core/speech-text/instruments.js';
-import { sayDate, saySeconds, sayTime24 } from '../../src/core/speech-text/times.js';
-import { markedShortened, MAX_SPOKEN_CHARS, spokenAlertsNoted } from '../../src/core/spoken-alerts.js';
-import { spokenCall } from '../../src/core/spoken-call.js';
-import { callSpeech } from '../../src/core/languages.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/speech/language-types.js';
+import { speakable } from '../../src/core/speech/speakable.js';
+import { AFTER_ONLY, currencyForms, WRITTEN_CURRENCIES } from '../../src/core/speech/speech-text/currencies.js';
+import { THOUSANDS_MARK } from '../../src/core/speech/speech-text/number-marks.js';
+import { sayRead } from '../../src/core/speech/speech-text/numbers.js';
+import { SAID_SHORTENED } from '../../src/core/speech/speech-text/shortened.js';
+import { sayGreek } from '../../src/core/speech/speech-text/greek.js';
+import { instrumentWords, monthName } from '../../src/core/speech/speech-text/instruments.js';
+import { sayDate, saySeconds, sayTime24 } from '../../src/core/speech/speech-text/times.js';
+import { markedShortened, MAX_SPOKEN_CHARS, spokenAlertsNoted } from '../../src/core/speech/spoken-alerts.js';
+import { spokenCall } from '../../src/core/speech/spoken-call.js';
+import { callSpeech } from '../../src/core/speech/languages.js';
 
 const runs = { numRuns: 200 };
 const language = fc.constantFrom(...LANGUAGE_CODES);

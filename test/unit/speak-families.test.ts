@@ -6,10 +6,10 @@
 // voice cannot read: said as a word of the call's language, and noted, never dropped unheard.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../src/core/languages.js';
-import { LANGUAGE_CODES } from '../../src/core/language-types.js';
-import { type JapaneseReader, speakable, speakableNoted } from '../../src/core/speakable.js';
-import type { Forms, TimeUnit } from '../../src/core/speech-text/words.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
+import { LANGUAGE_CODES } from '../../src/core/speech/language-types.js';
+import { type JapaneseReader, speakable, speakableNoted } from '../../src/core/speech/speakable.js';
+import type { Forms, TimeUnit } from '../../src/core/speech/speech-text/words.js';
 import { japaneseDictionary } from '../../src/speech/japanese-reader.js';
 
 const en = LANGUAGES.en;

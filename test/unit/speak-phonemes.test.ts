@@ -4,9 +4,9 @@
 // and large numbers are said as a native speaker says them, where espeak-ng's own reading of the
 // digits is wrong.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LanguageCode } from '../../src/core/language-types.js';
-import { LANGUAGES } from '../../src/core/languages.js';
-import { speakable } from '../../src/core/speakable.js';
+import type { LanguageCode } from '../../src/core/speech/language-types.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
+import { speakable } from '../../src/core/speech/speakable.js';
 import { espeakMany, espeakOne, fliteMany, fliteOne } from '../helpers/engine-phonemes.js';
 import { ROWS } from './speak-alerts.table.js';
 

@@ -3,10 +3,15 @@
 // always the same; and the native numbers of Russian, Japanese and Chinese read back to the number.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGE_CODES } from '../../src/core/language-types.js';
-import { LANGUAGES } from '../../src/core/languages.js';
-import { chineseCardinal, japaneseCardinal, russianCardinal, russianDecimal } from '../../src/core/native-numbers.js';
-import { speakable } from '../../src/core/speakable.js';
+import { LANGUAGE_CODES } from '../../src/core/speech/language-types.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
+import {
+  chineseCardinal,
+  japaneseCardinal,
+  russianCardinal,
+  russianDecimal,
+} from '../../src/core/speech/native-numbers.js';
+import { speakable } from '../../src/core/speech/speakable.js';
 
 const int = (max: number) => fc.integer({ min: 0, max });
 const decimal = fc.tuple(int(99_999), fc.stringMatching(/^\d{1,4}$/)).map(([w, f]) => `${w}.${f}`);

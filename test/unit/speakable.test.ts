@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { english, MAX_CARDINAL, type NumberLanguage } from '../../src/core/number-words.js';
-import { parseAlertBody } from '../../src/core/payload.js';
-import { CAPS_WORDS, saySymbol, sayTime24, speakable } from '../../src/core/speakable.js';
+import { english, MAX_CARDINAL, type NumberLanguage } from '../../src/core/speech/number-words.js';
+import { parseAlertBody } from '../../src/core/webhook/payload.js';
+import { CAPS_WORDS, saySymbol, sayTime24, speakable } from '../../src/core/speech/speakable.js';
 
 const cases = (rows: Array<[string, string]>) =>
   it.each(rows)('%j → %j', (input, spoken) => expect(speakable(input)).toBe(spoken));

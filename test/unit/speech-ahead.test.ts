@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callSpeech, defaultVoice } from '../../src/core/languages.js';
+import { callSpeech, defaultVoice } from '../../src/core/speech/languages.js';
 import { type AlertToSpeak, SpeechAhead } from '../../src/speech/speech-ahead.js';
 
 const english = callSpeech({ language: 'en', voice: defaultVoice('en'), intro: null });

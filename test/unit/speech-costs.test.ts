@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpeechCosts } from '../../src/core/speech-costs.js';
+import { SpeechCosts } from '../../src/core/speech/speech-costs.js';
 
 /** A message of the typical length (40 characters). */
 const MSG = 40;

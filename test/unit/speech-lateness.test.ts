@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LATENESS_WINDOW_MS, SpeechLateness } from '../../src/core/speech-lateness.js';
+import { LATENESS_WINDOW_MS, SpeechLateness } from '../../src/core/speech/speech-lateness.js';
 
 describe('SpeechLateness', () => {
   it('nothing seen, or speech only early: no margin', () => {

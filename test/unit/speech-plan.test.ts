@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../src/core/languages.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
 import {
   backlogged,
   burstSynthesis,
@@ -7,7 +7,7 @@ import {
   planSpeech,
   RING_ALLOWANCE_MS,
   voiceWhenDue,
-} from '../../src/core/speech-plan.js';
+} from '../../src/core/speech/speech-plan.js';
 
 describe('planSpeech', () => {
   const WAIT = Number.POSITIVE_INFINITY;

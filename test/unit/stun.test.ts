@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { stunBindingRequest, stunMappedAddress } from '../../src/core/stun.js';
+import { stunBindingRequest, stunMappedAddress } from '../../src/core/connections/stun.js';
 
 const id = Buffer.from('0123456789ab');
 

@@ -10,7 +10,7 @@ import {
   readTalk,
   TALK,
   type TalkPhrase,
-} from '../../src/core/talk-verdict.js';
+} from '../../src/core/calls/talk-verdict.js';
 
 /** Reads the phrases at every 20 ms until a verdict: the verdict, and when it came. */
 function verdictOver(phrases: TalkPhrase[], untilMs = 30_000) {

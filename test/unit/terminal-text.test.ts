@@ -1,7 +1,7 @@
-// Control characters from outside never reach a terminal (core/terminal-text.ts, #51). Pure.
+// Control characters from outside never reach a terminal (core/server/terminal-text.ts, #51). Pure.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { terminalSafe, terminalSafeLine } from '../../src/core/terminal-text.js';
+import { terminalSafe, terminalSafeLine } from '../../src/core/server/terminal-text.js';
 
 /** What a terminal could obey: C0 but newline and tab, DEL, C1, the bidirectional controls. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RING_ALLOWANCE_MS } from '../../src/core/speech-plan.js';
+import { RING_ALLOWANCE_MS } from '../../src/core/speech/speech-plan.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { createTts, speechCacheKey } from '../../src/speech/tts.js';
 import { TtsError } from '../../src/speech/tts-api.js';

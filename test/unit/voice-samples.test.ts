@@ -4,10 +4,10 @@
 // The maker here is a stand-in (a promise the test settles) so that "still being made" is exact;
 // the real engines make the WAV in test/e2e/dashboard.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { CallSpeech } from '../../src/core/languages.js';
-import { decideTestPace, HOUR_MS, TEST_CALL_LIMITS } from '../../src/core/limits.js';
-import { SAMPLE_ALERT } from '../../src/core/spoken-alerts.js';
-import type { SpokenCall } from '../../src/core/spoken-call.js';
+import type { CallSpeech } from '../../src/core/speech/languages.js';
+import { decideTestPace, HOUR_MS, TEST_CALL_LIMITS } from '../../src/core/webhook/limits.js';
+import { SAMPLE_ALERT } from '../../src/core/speech/spoken-alerts.js';
+import type { SpokenCall } from '../../src/core/speech/spoken-call.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { hearText, MAX_HEAR_BOX_CHARS, VoiceSamples } from '../../src/http/dashboard/voice-samples.js';
 

@@ -1,6 +1,6 @@
 // Telephone WAVs joined into one, as ringhook say --wav writes the phrases a call plays in a row.
 import { describe, expect, it } from 'vitest';
-import { checkWav, joinedTelephoneWav } from '../../src/core/wav.js';
+import { checkWav, joinedTelephoneWav } from '../../src/core/speech/wav.js';
 
 function wav(samples: number[], sampleRate = 8000): Buffer {
   const data = Buffer.alloc(samples.length * 2);

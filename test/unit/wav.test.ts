@@ -1,6 +1,6 @@
 // checkWav and withTrueSizes: what an outside engine's output must be before sox gets it; normalizedTelephoneWav: what needs no sox.
 import { describe, expect, it } from 'vitest';
-import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../../src/core/wav.js';
+import { checkWav, normalizedTelephoneWav, withTrueSizes } from '../../src/core/speech/wav.js';
 
 function chunk(id: string, body: Buffer): Buffer {
   const head = Buffer.alloc(8);

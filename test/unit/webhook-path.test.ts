@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsFromPath, takesFastPath } from '../../src/core/webhook-path.js';
+import { credentialsFromPath, takesFastPath } from '../../src/core/webhook/webhook-path.js';
 
 const userId = '0123456789abcdef0123456789abcdef';
 const apiKey = 'rk_AbC-_0123456789abcdefghijABCDEFGHIJ0123456';

@@ -5,8 +5,8 @@ import {
   parseSourceRule,
   refusingRule,
   sourceRefusal,
-} from '../../src/core/webhook-sources.js';
-import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../src/core/tradingview-sources.js';
+} from '../../src/core/webhook/webhook-sources.js';
+import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../src/core/webhook/tradingview-sources.js';
 
 describe('parseSourceRule', () => {
   it('"any" and empty allow every address', () => {

@@ -10,10 +10,10 @@ import {
   describeAcmeFault,
   nextAttemptAfterFailure,
   renewalTime,
-} from '../../core/acme.js';
+} from '../../core/server/acme.js';
 import type { TlsMaterial } from '../../http/tls.js';
 import type { Logger } from '../../lib/log.js';
-import type { CertificateState, StoredCertificate } from '../../core/certificate.js';
+import type { CertificateState, StoredCertificate } from '../../core/server/certificate.js';
 import type { CertificateRepo } from '../../store/contract/index.js';
 import { orderCertificate, plainOrderError, writeCertificateFiles } from './order.js';
 
@@ -62,7 +62,7 @@ class Keeper implements CertificateKeeper {
   private running: Promise<void> | null = null;
   private stopped = false;
   private serve: (material: TlsMaterial) => void = () => {};
-  /** No order tried yet by this process: a backoff left by an earlier one may not apply (core/acme). */
+  /** No order tried yet by this process: a backoff left by an earlier one may not apply (core/server/acme). */
   private firstTry = true;
 
   constructor(

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import * as acme from 'acme-client';
 import type { AcmeConfig } from '../../config/acme.js';
-import type { ChallengeType } from '../../core/acme.js';
-import type { StoredCertificate } from '../../core/certificate.js';
+import type { ChallengeType } from '../../core/server/acme.js';
+import type { StoredCertificate } from '../../core/server/certificate.js';
 import type { CertificateRepo } from '../../store/contract/index.js';
 import { UserError } from '../../lib/errors.js';
 
@@ -58,7 +58,7 @@ export function readCertificate(certPem: string): { names: string[]; notBefore: 
   return { names, notBefore: Date.parse(first.validFrom), notAfter: Date.parse(first.validTo) };
 }
 
-/** The library's HTTP client: the authorities trusted, and short retries (ringhook backs off by itself, core/acme). */
+/** The library's HTTP client: the authorities trusted, and short retries (ringhook backs off by itself, core/server/acme). */
 function configureHttp(caFile: string | undefined): void {
   const defaults = acme.axios.defaults as typeof acme.axios.defaults & { acmeSettings: Record<string, number> };
   defaults.acmeSettings = { ...defaults.acmeSettings, retryMaxAttempts: 2, retryDefaultDelay: 1 };

@@ -1,14 +1,14 @@
 // What the dashboard is built from: the service's parts, and what it shows or offers beside them.
 import type { Account } from '../../core/account.js';
-import type { SmsGatewaySetting } from '../../core/sms-truth.js';
-import type { TestCallResult } from '../../core/test-call.js';
-import type { CallSpeech } from '../../core/languages.js';
-import type { JapaneseReader } from '../../core/speakable.js';
-import type { SpokenCall } from '../../core/spoken-call.js';
+import type { SmsGatewaySetting } from '../../core/delivery/sms-truth.js';
+import type { TestCallResult } from '../../core/calls/test-call.js';
+import type { CallSpeech } from '../../core/speech/languages.js';
+import type { JapaneseReader } from '../../core/speech/speakable.js';
+import type { SpokenCall } from '../../core/speech/spoken-call.js';
 import type { SpokenAudio } from '../../speech/speech-sample.js';
 import type { ServiceDeps } from '../../store/deps.js';
-import type { AddressMatcher } from '../../core/address-match.js';
-import type { SourceRule } from '../../core/webhook-sources.js';
+import type { AddressMatcher } from '../../core/connections/address-match.js';
+import type { SourceRule } from '../../core/webhook/webhook-sources.js';
 import type { LiveLimits } from './live-caps.js';
 
 export interface DashboardDeps extends ServiceDeps {

@@ -2,7 +2,7 @@
 // the timer checks each session once per tick (however many streams it has), sends heartbeats,
 // and ends streams whose session ended, that are too old, or whose server stops.
 import type { Server } from 'node:net';
-import type { CallChange, CallEvents } from '../../core/call-events.js';
+import type { CallChange, CallEvents } from '../../core/calls/call-events.js';
 import type { Logger } from '../../lib/log.js';
 import { streamRefusal, type LiveLimits, type OpenStreams } from './live-caps.js';
 

@@ -1,13 +1,13 @@
 // What the owner's overview and history pages show, read from the store: shared by the owner's
 // own routes and the admin's read-only view of any account.
 import { timelinesOf } from '../../store/timelines.js';
-import { ANY_SOURCE } from '../../core/webhook-sources.js';
+import { ANY_SOURCE } from '../../core/webhook/webhook-sources.js';
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import { webhookUrl, type Account } from '../../core/account.js';
-import { callerIdNumber } from '../../core/contact-card.js';
-import { PLAN_LIMITS } from '../../core/limits.js';
-import { SMS_ATTEMPTS_READ, smsGatewayState, type SmsGatewayState } from '../../core/sms-truth.js';
+import { callerIdNumber } from '../../core/calls/contact-card.js';
+import { PLAN_LIMITS } from '../../core/webhook/limits.js';
+import { SMS_ATTEMPTS_READ, smsGatewayState, type SmsGatewayState } from '../../core/delivery/sms-truth.js';
 import type { DashboardContext } from './context.js';
 import type { Viewer } from './layout.js';
 import type { HistoryModel } from './pages/history.js';

@@ -2,7 +2,7 @@
 // never carries text, so nothing a third party puts in a link is shown on the page.
 import { z } from 'zod';
 import type { Notice } from './layout.js';
-import { isInFlight } from '../../core/call-state.js';
+import { isInFlight } from '../../core/calls/call-state.js';
 import type { CallRecord } from '../../core/records.js';
 import { statusInfo } from './status.js';
 

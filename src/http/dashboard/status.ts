@@ -1,5 +1,5 @@
 // How each call status is named and coloured in the history, and the filter choices. Pure.
-import { IN_FLIGHT_STATES, isInFlight } from '../../core/call-state.js';
+import { IN_FLIGHT_STATES, isInFlight } from '../../core/calls/call-state.js';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'progress' | 'muted';
 

@@ -1,8 +1,8 @@
 // A call's timeline (its call_events) as the steps an owner reads: received, dialing, ringing,
 // answered, detection's verdict in words, each key pressed, the SMS steps, the end. Pure.
 // The technical notes (audio watch, talk measures, hang-up causes) are the admin's only.
-import { HELD } from '../../core/call-state.js';
-import { KEY_EVENT } from '../../core/keypad.js';
+import { HELD } from '../../core/calls/call-state.js';
+import { KEY_EVENT } from '../../core/calls/keypad.js';
 import type { CallEventRow, CallRecord } from '../../core/records.js';
 import { detectionVerdictWords } from './format.js';
 import { statusInfo } from './status.js';

@@ -2,12 +2,12 @@
 // bounds that keep the speech engine for calls: a message the webhook would take whole (500
 // characters), one sample made at a time per account, and the test calls' pace for new messages.
 import type { Account } from '../../core/account.js';
-import { callSpeech, type CallSpeech } from '../../core/languages.js';
-import type { SpeechAids } from '../../core/speakable.js';
-import { decideTestPace, HOUR_MS } from '../../core/limits.js';
-import { MAX_MESSAGE_CODE_POINTS } from '../../core/payload.js';
-import { SAMPLE_ALERT } from '../../core/spoken-alerts.js';
-import { spokenCall, type SpokenCall } from '../../core/spoken-call.js';
+import { callSpeech, type CallSpeech } from '../../core/speech/languages.js';
+import type { SpeechAids } from '../../core/speech/speakable.js';
+import { decideTestPace, HOUR_MS } from '../../core/webhook/limits.js';
+import { MAX_MESSAGE_CODE_POINTS } from '../../core/webhook/payload.js';
+import { SAMPLE_ALERT } from '../../core/speech/spoken-alerts.js';
+import { spokenCall, type SpokenCall } from '../../core/speech/spoken-call.js';
 import type { Logger } from '../../lib/log.js';
 import type { SpokenAudio } from '../../speech/speech-sample.js';
 

@@ -1,6 +1,11 @@
 // The store's part for status callbacks: the account's settings (its secrets sealed like the
 // api_keys) and the outbox every node sends from, each delivery claimed by one node at a time.
-import type { CallbackDelivery, CallbackSettings, DeliveryAttempt, NewDelivery } from '../../core/callback-records.js';
+import type {
+  CallbackDelivery,
+  CallbackSettings,
+  DeliveryAttempt,
+  NewDelivery,
+} from '../../core/callbacks/callback-records.js';
 
 type Awaitable<T> = T | Promise<T>;
 

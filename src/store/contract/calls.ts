@@ -1,9 +1,9 @@
 // Alerts and calls: an alert accepted (or refused) within its account's limits, the call's steps
 // after that, and the writes that keep them in order.
-import type { Alert } from '../../core/payload.js';
-import type { Plan } from '../../core/limits.js';
-import type { CallState } from '../../core/call-state.js';
-import type { SmsAttempt } from '../../core/sms-truth.js';
+import type { Alert } from '../../core/webhook/payload.js';
+import type { Plan } from '../../core/webhook/limits.js';
+import type { CallState } from '../../core/calls/call-state.js';
+import type { SmsAttempt } from '../../core/delivery/sms-truth.js';
 import type {
   AcceptResult,
   AlertToReceive,

@@ -1,5 +1,5 @@
 // ringhook's own certificate (ACME) and its HTTP-01 challenges, shared by every node.
-import type { CertificateFailure, CertificateState, StoredCertificate } from '../../core/certificate.js';
+import type { CertificateFailure, CertificateState, StoredCertificate } from '../../core/server/certificate.js';
 
 export interface CertificateRepo {
   state(): Promise<CertificateState>;

@@ -1,7 +1,7 @@
 // Several ringhook processes sharing one store (PostgreSQL only): who is alive, and the call
 // changes they tell each other.
-import type { CallChangeNotice, GoneNode } from '../../core/cluster.js';
-import type { NodeInfo } from '../../core/cluster-view.js';
+import type { CallChangeNotice, GoneNode } from '../../core/server/cluster.js';
+import type { NodeInfo } from '../../core/server/cluster-view.js';
 
 export interface NodeRegistry {
   readonly nodeId: string;

@@ -1,7 +1,7 @@
 // The call history in PostgreSQL. An accept is one transaction that first locks the account's row:
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
-import type { SmsAttempt } from '../../core/sms-truth.js';
+import type { SmsAttempt } from '../../core/delivery/sms-truth.js';
 import type { DedupeCheck, SmsStatus } from '../../core/records.js';
 import { newCallId } from '../../core/ids.js';
 import {
@@ -12,8 +12,8 @@ import {
   monthWindow,
   TEST_CALL_LIMITS,
   type Plan,
-} from '../../core/limits.js';
-import type { Alert } from '../../core/payload.js';
+} from '../../core/webhook/limits.js';
+import type { Alert } from '../../core/webhook/payload.js';
 import type {
   AcceptResult,
   AlertToReceive,
@@ -246,7 +246,7 @@ export class PgCallStore implements CallRepo {
     return rows.map(toRecord);
   }
 
-  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/sms-truth). */
+  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/delivery/sms-truth). */
   async recentSmsAttempts(limit: number): Promise<SmsAttempt[]> {
     const rows = await query<{ status: SmsStatus; error: string | null; at: number | string }>(
       this.sql,

@@ -1,7 +1,7 @@
 // ringhook's own certificate in PostgreSQL, shared by every node: one node orders at a time (a
 // transaction-scoped advisory lock, released however the order ends), all serve what it saved.
 import type { SecretBox } from '../secret-box.js';
-import type { CertificateFailure, CertificateState, StoredCertificate } from '../../core/certificate.js';
+import type { CertificateFailure, CertificateState, StoredCertificate } from '../../core/server/certificate.js';
 import type { CertificateRepo } from '../contract/index.js';
 import { CERTIFICATE_COLUMNS, type CertificateRow, certificateState, certificateValues } from '../certificates.js';
 import { query, type Sql } from './connect.js';

@@ -1,8 +1,8 @@
 // Call changes shared between the nodes through LISTEN/NOTIFY: a dashboard connected to one node
 // follows calls dialed by another. Each notice names the node that published it, which ignores it.
 import { z } from 'zod';
-import { FINAL_STATES, HELD, IN_FLIGHT_STATES } from '../../core/call-state.js';
-import type { CallChangeNotice } from '../../core/cluster.js';
+import { FINAL_STATES, HELD, IN_FLIGHT_STATES } from '../../core/calls/call-state.js';
+import type { CallChangeNotice } from '../../core/server/cluster.js';
 import type { ChangeFeed } from '../contract/index.js';
 import type { Sql } from './connect.js';
 

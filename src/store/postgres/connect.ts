@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import postgres from 'postgres';
-import { databaseTls } from '../../core/database-tls.js';
+import { databaseTls } from '../../core/server/database-tls.js';
 import { errorCode, UserError } from '../../lib/errors.js';
 
 const INT8 = 20;
@@ -18,8 +18,8 @@ export interface DatabaseTlsOptions {
 type Ssl = false | 'require' | 'prefer' | 'allow' | 'verify-full' | { ca: string; rejectUnauthorized: true };
 
 /**
- * How the driver reaches the database, after the checks of core/database-tls.ts: every field from
- * the one reading of the URL (core/database-url.ts), none left for postgres.js to take from the
+ * How the driver reaches the database, after the checks of core/server/database-tls.ts: every field from
+ * the one reading of the URL (core/server/database-url.ts), none left for postgres.js to take from the
  * URL's text or from the PG* environment variables (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE,
  * PGSSL…), which ringhook ignores. With a CA file, TLS whose certificate must chain to it (the
  * host's name is checked too). Throws a UserError for a way the data must not go.

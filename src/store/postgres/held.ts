@@ -3,7 +3,7 @@
 // (the other finds the lock taken and releases nothing); the released alerts are queued as the
 // releasing node's, so it alone dials them, in one call.
 import type { CallForDialing } from '../../core/records.js';
-import { HELD } from '../../core/call-state.js';
+import { HELD } from '../../core/calls/call-state.js';
 import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from '../contract/index.js';
 import { query, type Sql } from './connect.js';
 

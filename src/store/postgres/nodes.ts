@@ -1,8 +1,8 @@
 // The ringhook nodes sharing one PostgreSQL database: each says it is alive every few seconds, and
 // a node that stops saying so is declared gone by exactly one survivor, which ends its calls.
 import type { CallForDialing, EndedWithoutSms, WaitingSms } from '../../core/records.js';
-import type { GoneNode } from '../../core/cluster.js';
-import type { NodeInfo } from '../../core/cluster-view.js';
+import type { GoneNode } from '../../core/server/cluster.js';
+import type { NodeInfo } from '../../core/server/cluster-view.js';
 import type { NodeRegistry } from '../contract/index.js';
 import { VERSION } from '../../lib/version.js';
 import { query, type Sql } from './connect.js';

@@ -2,10 +2,16 @@
 // call's row (two nodes cannot both move a queued call to dialing), a call holds its phone's line
 // in phone_lines from dialing to its final state (one call per phone across nodes), and each node
 // sees the calls it answers for.
-import { canTransition, FINAL_STATES, IN_FLIGHT_STATES, isInFlight, type CallState } from '../../core/call-state.js';
+import {
+  canTransition,
+  FINAL_STATES,
+  IN_FLIGHT_STATES,
+  isInFlight,
+  type CallState,
+} from '../../core/calls/call-state.js';
 import type { CallEventRow, CallForDialing, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
-import { monthWindow } from '../../core/limits.js';
+import { monthWindow } from '../../core/webhook/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
@@ -60,7 +66,7 @@ function holdsLine(state: CallState): boolean {
 
 const ALL_STATES: readonly string[] = [...IN_FLIGHT_STATES, ...FINAL_STATES];
 
-/** The states a call may move to `to` from (core/call-state.ts), as a text[] parameter. */
+/** The states a call may move to `to` from (core/calls/call-state.ts), as a text[] parameter. */
 function fromStates(to: CallState): string[] {
   return ALL_STATES.filter((from) => canTransition(from, to));
 }

@@ -10,7 +10,7 @@
 /** The name the code of this release calls. */
 export const RECEIVE_FUNCTION = 'ringhook_receive_v14';
 
-// Whether a client's address is among an account's allowed sources, as core/address-match decides
+// Whether a client's address is among an account's allowed sources, as core/connections/address-match decides
 // it: an IPv4 address also matches an IPv6 block through its IPv4-mapped form, and an entry written
 // "::ffff:" + IPv4 is that IPv4 entry. `sources` is a comma-separated list ("tradingview" is given
 // as TradingView's list by the receive function, which has it from the caller: core/tradingview-
@@ -36,7 +36,7 @@ BEGIN
     BEGIN
       IF ip <<= entry::inet OR coalesce(mapped <<= entry::inet, false) THEN RETURN true; END IF;
     EXCEPTION WHEN invalid_text_representation OR invalid_parameter_value OR invalid_binary_representation THEN
-      -- Every entry was checked by core/address-match when it was set; one PostgreSQL cannot read
+      -- Every entry was checked by core/connections/address-match when it was set; one PostgreSQL cannot read
       -- (an IPv6 zone) matches nothing rather than failing the batch.
       NULL;
     END;
@@ -48,9 +48,9 @@ $fn$;
 
 // The item of an alert (src/store/postgres/receive.ts): u user, m the key's MAC, c its row's call_id,
 // a the accepted row's columns, refused a refusal's columns, invalid the refused payload's row,
-// k the duplicate key (core/dedupe), ip the client's address as written, n normalized, sr the
+// k the duplicate key (core/webhook/dedupe), ip the client's address as written, n normalized, sr the
 // server's source refusal (the history line's reason). `tradingview`: TradingView's addresses,
-// comma-separated (core/tradingview-sources), for the accounts whose sources are "tradingview".
+// comma-separated (core/webhook/tradingview-sources), for the accounts whose sources are "tradingview".
 const RECEIVE = `
 CREATE FUNCTION ringhook_receive_v14(batch jsonb, plans jsonb, at_ms bigint, window_ms bigint, month_key text,
                                      node text, keep integer, tradingview text)

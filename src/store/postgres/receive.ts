@@ -2,11 +2,11 @@
 // the batches in flight are being committed go together in the next call of the server-side
 // function (migration 014, with the owner controls), one transaction and one WAL flush for all of them. Each caller is
 // answered only after its batch committed: a 200 still means the alert is on the server's disk.
-import { normalizeAddress } from '../../core/address-match.js';
-import { alertKey } from '../../core/dedupe.js';
+import { normalizeAddress } from '../../core/connections/address-match.js';
+import { alertKey } from '../../core/webhook/dedupe.js';
 import { newCallId } from '../../core/ids.js';
-import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../core/tradingview-sources.js';
-import { BURST_WINDOW_MS, decideLimits, monthWindow, PLAN_LIMITS } from '../../core/limits.js';
+import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../core/webhook/tradingview-sources.js';
+import { BURST_WINDOW_MS, decideLimits, monthWindow, PLAN_LIMITS } from '../../core/webhook/limits.js';
 import type { AlertToReceive, ReceivedAlert } from '../../core/records.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import { type AccountRow, alertColumns, MAX_REJECTIONS_KEPT, rejectionColumns, toAccount } from '../rows.js';

@@ -1,7 +1,7 @@
 // The SMS backup of a call in PostgreSQL, with several nodes: claimed once on any node (the claim
 // names the node), its result and receipts with their timeline entries, and what a node that
 // stopped or left has waiting.
-import { FINAL_STATES } from '../../core/call-state.js';
+import { FINAL_STATES } from '../../core/calls/call-state.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';
 import { allOrNothing } from '../all-or-nothing.js';

@@ -1,8 +1,8 @@
 // The call history: accepted alerts (which become calls) and rejected ones, and the monthly usage
 // counters. Accepting an alert is one IMMEDIATE transaction: limits are checked and the call and its
 // usage are written together, so limits stay exact under concurrency and across processes.
-import type { SmsAttempt } from '../../core/sms-truth.js';
-import type { Alert } from '../../core/payload.js';
+import type { SmsAttempt } from '../../core/delivery/sms-truth.js';
+import type { Alert } from '../../core/webhook/payload.js';
 import { newCallId } from '../../core/ids.js';
 import {
   BURST_WINDOW_MS,
@@ -12,9 +12,9 @@ import {
   hasMonthlyAllowance,
   monthWindow,
   type Plan,
-} from '../../core/limits.js';
+} from '../../core/webhook/limits.js';
 import { withBusyTimeout, type Db } from './connect.js';
-import { KnownAccepts, nextGroup } from '../../core/group-commit.js';
+import { KnownAccepts, nextGroup } from '../../core/webhook/group-commit.js';
 import type {
   AcceptResult,
   CallKind,
@@ -362,7 +362,7 @@ export class SqliteCallStore implements CallRepo {
     return rows.map(toRecord);
   }
 
-  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/sms-truth). */
+  /** The server's last SMS attempts, newest first (what the SMS backup switch may promise: core/delivery/sms-truth). */
   recentSmsAttempts(limit: number): SmsAttempt[] {
     return this.stmt.recentSms.all(limit);
   }

@@ -1,7 +1,7 @@
 // ringhook's own certificate in SQLite: one node, so the order lock is this process's own.
 import type { Db } from './connect.js';
 import type { SecretBox } from '../secret-box.js';
-import type { CertificateFailure, CertificateState, StoredCertificate } from '../../core/certificate.js';
+import type { CertificateFailure, CertificateState, StoredCertificate } from '../../core/server/certificate.js';
 import type { CertificateRepo } from '../contract/index.js';
 import { CERTIFICATE_COLUMNS, type CertificateRow, certificateState, certificateValues } from '../certificates.js';
 

@@ -5,7 +5,7 @@
 import { type Db, withBusyTimeout } from './connect.js';
 import { isBusyError } from '../unavailable.js';
 import type { CallForDialing } from '../../core/records.js';
-import { HELD } from '../../core/call-state.js';
+import { HELD } from '../../core/calls/call-state.js';
 import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from '../contract/index.js';
 import { SELECT_CALL } from './progress.js';
 

@@ -1,11 +1,11 @@
 // What happens to a call after it was accepted: state transitions with their times, the
 // timeline (call_events). The SMS backup's columns are sms.ts's.
-import { canTransition, IN_FLIGHT_STATES, isFinal, type CallState } from '../../core/call-state.js';
+import { canTransition, IN_FLIGHT_STATES, isFinal, type CallState } from '../../core/calls/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './connect.js';
 import type { CallEventRow, CallForDialing, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
-import { monthWindow } from '../../core/limits.js';
+import { monthWindow } from '../../core/webhook/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 
 export const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,

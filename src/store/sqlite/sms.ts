@@ -1,6 +1,6 @@
 // The SMS backup of a call in SQLite: claimed once so it is never sent twice, its result and
 // receipts written with their timeline entries, and what the process before this one left.
-import { FINAL_STATES } from '../../core/call-state.js';
+import { FINAL_STATES } from '../../core/calls/call-state.js';
 import type { Db } from './connect.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';

@@ -1,7 +1,7 @@
 // The overview's status-callbacks card: the URL (a form to set it or turn it off), the secret's
 // state (never the secret after the page that made it), a note when ringhook turned callbacks off
 // (410), and the last deliveries with their status.
-import type { CallbackDelivery, CallbackSettings } from '../../../core/callback-records.js';
+import type { CallbackDelivery, CallbackSettings } from '../../../core/callbacks/callback-records.js';
 import { formatShortTime, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, page, type Viewer } from '../layout.js';

@@ -1,15 +1,15 @@
 // The overview's "Hear it": a box for the owner's own alert message (the sample alert at first),
 // the player, and beside it the exact text a call would speak. Works as a plain form post; the
 // script only keeps the page in place and plays the result.
-import type { SpokenCall } from '../../../core/spoken-call.js';
-import { TEST_CALL_LIMITS } from '../../../core/limits.js';
-import { MAX_MESSAGE_CODE_POINTS } from '../../../core/payload.js';
+import type { SpokenCall } from '../../../core/speech/spoken-call.js';
+import { TEST_CALL_LIMITS } from '../../../core/webhook/limits.js';
+import { MAX_MESSAGE_CODE_POINTS } from '../../../core/webhook/payload.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
 import type { Account } from '../../../core/account.js';
-import { JAPANESE_NOTE } from '../../../core/languages.js';
-import type { LanguageCode } from '../../../core/language-types.js';
-import { SAMPLE_ALERT } from '../../../core/spoken-alerts.js';
+import { JAPANESE_NOTE } from '../../../core/speech/languages.js';
+import type { LanguageCode } from '../../../core/speech/language-types.js';
+import { SAMPLE_ALERT } from '../../../core/speech/spoken-alerts.js';
 import { hearText, MAX_HEAR_BOX_CHARS } from '../voice-samples.js';
 
 /** What the section shows: the box's text, and the speech made from it or why there is none. */

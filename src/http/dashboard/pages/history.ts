@@ -1,6 +1,6 @@
 // The call history: one line per call or rejected alert, opening to its details and timeline, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
-import { type KeyPress, keysPressed } from '../../../core/keypad.js';
+import { type KeyPress, keysPressed } from '../../../core/calls/keypad.js';
 import { hangupDetail, smsReasonText } from '../../../core/reasons.js';
 import type { CallEventRow, CallRecord as HistoryEntry, HistoryPage } from '../../../core/records.js';
 import {

@@ -2,18 +2,18 @@
 // phone, SMS backup and confirmation switches, quiet hours, duplicates and sources, the keys during a call, the call's language, voice and intro, "Hear it" (any
 // message as the calls say it), the contact card, test call and the way to regenerate the URL.
 import type { Account } from '../../../core/account.js';
-import { introFor, LANGUAGES, MAX_INTRO, VOICES } from '../../../core/languages.js';
-import { LANGUAGE_CODES, VOICE_IDS } from '../../../core/language-types.js';
-import type { PlanLimits } from '../../../core/limits.js';
-import type { SourceRule } from '../../../core/webhook-sources.js';
-import { smsBackupWarning, type SmsGatewayState } from '../../../core/sms-truth.js';
+import { introFor, LANGUAGES, MAX_INTRO, VOICES } from '../../../core/speech/languages.js';
+import { LANGUAGE_CODES, VOICE_IDS } from '../../../core/speech/language-types.js';
+import type { PlanLimits } from '../../../core/webhook/limits.js';
+import type { SourceRule } from '../../../core/webhook/webhook-sources.js';
+import { smsBackupWarning, type SmsGatewayState } from '../../../core/delivery/sms-truth.js';
 import { formatTime, plural } from '../format.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
 import { type FailedForm, formErrorNotice, shown } from '../form-error.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
 import { quietHoursSection } from './quiet-hours.js';
-import { describeRingAgain } from '../../../core/ring-again.js';
+import { describeRingAgain } from '../../../core/calls/ring-again.js';
 import { ownerControlsSection } from './owner-controls.js';
 import { callbacksSection, type CallbacksView } from './callbacks.js';
 
@@ -214,7 +214,7 @@ function confirmSection(model: OverviewModel): SafeHtml {
   });
 }
 
-/** What the keys do during a call (core/keypad), in the words the call says them in after the intro. */
+/** What the keys do during a call (core/calls/keypad), in the words the call says them in after the intro. */
 function keysSection(model: OverviewModel): SafeHtml {
   const { keys } = LANGUAGES[model.account.language].prompts;
   return html`<section class="card" aria-labelledby="keys-title">

@@ -2,8 +2,13 @@
 // alerts, said as the webhook applies them (the server's RINGHOOK_WEBHOOK_SOURCES included), with the
 // form that sets them (the values `account set --dedupe` and `--sources` take).
 import type { Account } from '../../../core/account.js';
-import { describeDedupe, MAX_DEDUPE_SECONDS } from '../../../core/dedupe.js';
-import { ANY_SOURCE, describeSources, parseSourceRule, type SourceRule } from '../../../core/webhook-sources.js';
+import { describeDedupe, MAX_DEDUPE_SECONDS } from '../../../core/webhook/dedupe.js';
+import {
+  ANY_SOURCE,
+  describeSources,
+  parseSourceRule,
+  type SourceRule,
+} from '../../../core/webhook/webhook-sources.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, type Viewer } from '../layout.js';
 import { type FailedForm, formErrorNotice, shown } from '../form-error.js';

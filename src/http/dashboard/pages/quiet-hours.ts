@@ -1,9 +1,14 @@
 // The overview's quiet hours card (#41): the windows, their time zone and what happens to an alert
-// in them, in the words `account show` uses (core/quiet-delivery), with the form that sets them.
+// in them, in the words `account show` uses (core/delivery/quiet-delivery), with the form that sets them.
 import type { Account } from '../../../core/account.js';
-import { describeQuietHours, QUIET_MODES, type QuietMode, smsModeWarning } from '../../../core/quiet-delivery.js';
-import { QUIET_HOURS_SYNTAX } from '../../../core/quiet-hours.js';
-import type { SmsGatewayState } from '../../../core/sms-truth.js';
+import {
+  describeQuietHours,
+  QUIET_MODES,
+  type QuietMode,
+  smsModeWarning,
+} from '../../../core/delivery/quiet-delivery.js';
+import { QUIET_HOURS_SYNTAX } from '../../../core/delivery/quiet-hours.js';
+import type { SmsGatewayState } from '../../../core/delivery/sms-truth.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, type Viewer } from '../layout.js';
 import { type FailedForm, formErrorNotice, shown } from '../form-error.js';

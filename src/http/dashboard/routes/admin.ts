@@ -12,7 +12,7 @@ import { page } from '../layout.js';
 import { html } from '../html.js';
 import { htmlResponse } from '../respond.js';
 import { historyModel, overviewModel, smsGatewayNow } from '../models.js';
-import { smsBackupWarning } from '../../../core/sms-truth.js';
+import { smsBackupWarning } from '../../../core/delivery/sms-truth.js';
 
 const notFound = (viewer: Viewer) =>
   htmlResponse(404, errorPage({ status: 404, title: 'Not found', message: 'There is no such page.', viewer }));

@@ -2,8 +2,8 @@
 // once on the page that answers), and make a new secret with a day's overlap.
 import type { H3 } from 'h3';
 import { z } from 'zod';
-import { parseCallbackUrl } from '../../../core/callback-url.js';
-import { CALLBACK_URL_MAX } from '../../../core/callback-events.js';
+import { parseCallbackUrl } from '../../../core/callbacks/callback-url.js';
+import { CALLBACK_URL_MAX } from '../../../core/callbacks/callback-events.js';
 import { rotateCallbackSecret, setCallbackUrl } from '../../../callbacks/index.js';
 import { formRoute, type DashboardContext } from '../context.js';
 import { callbackSecretPage } from '../pages/callbacks.js';

@@ -9,9 +9,9 @@ import { hearText, VoiceSamples, type HearText, type SampleResult } from '../voi
 import { sampleSrc, type HearView } from '../pages/hear.js';
 import { overviewPage } from '../pages/overview.js';
 import { htmlResponse, plain, SECURITY_HEADERS } from '../respond.js';
-import { SAMPLE_ALERT } from '../../../core/spoken-alerts.js';
+import { SAMPLE_ALERT } from '../../../core/speech/spoken-alerts.js';
 import type { Account } from '../../../core/account.js';
-import type { SpeechAids } from '../../../core/speakable.js';
+import type { SpeechAids } from '../../../core/speech/speakable.js';
 
 /** The player's message travels as the alert's message only: a JSON body makes it exact (and checked alike). */
 const asBody = (message: string) => JSON.stringify({ message });

@@ -1,10 +1,10 @@
 // The owner's duplicate-alert window and allowed sources (#41), checked by the parsers the CLI's
-// --dedupe and --sources use (core/dedupe, core/webhook-sources); a bad one is a 400 with its
+// --dedupe and --sources use (core/webhook/dedupe, core/webhook/webhook-sources); a bad one is a 400 with its
 // one-line reason and changes nothing.
 import type { H3 } from 'h3';
 import { z } from 'zod';
-import { parseDedupeSeconds } from '../../../core/dedupe.js';
-import { parseSourceRule } from '../../../core/webhook-sources.js';
+import { parseDedupeSeconds } from '../../../core/webhook/dedupe.js';
+import { parseSourceRule } from '../../../core/webhook/webhook-sources.js';
 import { formRoute, type DashboardContext } from '../context.js';
 import { redirectTo } from '../respond.js';
 import { showInForm } from './form-error.js';

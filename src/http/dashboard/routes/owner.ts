@@ -4,8 +4,8 @@
 import { timelinesOf } from '../../../store/timelines.js';
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { z } from 'zod';
-import { contactCard } from '../../../core/contact-card.js';
-import { chooseVoice, introSchema, languageSchema, voiceSchema } from '../../../core/languages.js';
+import { contactCard } from '../../../core/calls/contact-card.js';
+import { chooseVoice, introSchema, languageSchema, voiceSchema } from '../../../core/speech/languages.js';
 import { apiRoute, formRoute, pageRoute, type DashboardContext, type SignedIn } from '../context.js';
 import { followedTestCall, noticeFromQuery, testCallNotice } from '../notices.js';
 import { callItem, historyPage } from '../pages/history.js';

@@ -2,8 +2,8 @@
 // a bad one is a 400 with its one-line reason and changes nothing.
 import type { H3 } from 'h3';
 import { z } from 'zod';
-import { QUIET_MODES } from '../../../core/quiet-delivery.js';
-import { formatQuietWindows, isTimeZone, parseQuietWindows } from '../../../core/quiet-hours.js';
+import { QUIET_MODES } from '../../../core/delivery/quiet-delivery.js';
+import { formatQuietWindows, isTimeZone, parseQuietWindows } from '../../../core/delivery/quiet-hours.js';
 import { formRoute, type DashboardContext } from '../context.js';
 import { overviewWithError, showInForm } from './form-error.js';
 import { redirectTo } from '../respond.js';

@@ -2,14 +2,14 @@
 // `webhook-timestamp`, `webhook-signature` = `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`
 // keyed with the bytes of a `whsec_` secret). Pure apart from drawing random bytes for a secret.
 import { createHmac, randomBytes } from 'node:crypto';
-import { isFinal, type CallState } from './call-state.js';
+import { isFinal, type CallState } from '../calls/call-state.js';
 
 export const CALLBACK_EVENT_TYPES = [
   'call.queued',
   'call.ringing',
   'call.answered',
   'call.final',
-  /** A missed call is rung again later (core/ring-again): the attempt next and when. */
+  /** A missed call is rung again later (core/calls/ring-again): the attempt next and when. */
   'call.retry_scheduled',
   'sms.sent',
   'sms.failed',

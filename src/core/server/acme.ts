@@ -1,6 +1,6 @@
 // The decisions around ringhook's own certificate (ACME), with no I/O: when to renew, how long to
 // wait after a failure, which challenge to offer, and what a failure means to the operator. Pure.
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../backoff.js';
 
 const DAY_MS = 86_400_000;
 

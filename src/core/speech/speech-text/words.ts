@@ -1,5 +1,5 @@
 // The words the normalizer puts into a message, in one language: the interface every language
-// fills (core/languages), and English's own.
+// fills (core/speech/languages), and English's own.
 import { english, type NumberLanguage } from '../number-words.js';
 
 /** A noun after a count: `one` after 1, `few` where a language has it (Polish, Russian: 2–4), `many` after others. */

@@ -1,6 +1,6 @@
 // What nodes sharing one PostgreSQL hand each other: a gone node's work, and the call changes.
-import type { CallState } from './call-state.js';
-import type { CallForDialing, LeftSms } from './records.js';
+import type { CallState } from '../calls/call-state.js';
+import type { CallForDialing, LeftSms } from '../records.js';
 
 /** A node declared gone, and what it left to the survivor that did so. */
 export interface GoneNode {

@@ -11,7 +11,7 @@ export interface Prompts {
   intro: string;
   /** After the message: the digits a person may press. */
   prompt: string;
-  /** The keys (1, 2 or *, 0), said once after the intro and again on a 0 (core/keypad). */
+  /** The keys (1, 2 or *, 0), said once after the intro and again on a 0 (core/calls/keypad). */
   keys: string;
   /** After a 1. */
   confirmed: string;

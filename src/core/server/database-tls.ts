@@ -3,7 +3,7 @@
 // rows). A host on this machine needs nothing; any other must be reached with its certificate
 // verified: sslmode=verify-full (the system's authorities) or RINGHOOK_DATABASE_CA_FILE (a
 // private one), unless the operator says the network is private (RINGHOOK_DATABASE_UNVERIFIED=on).
-// The URL is read by core/database-url.ts, the one reader the driver's options come from too, so
+// The URL is read by core/server/database-url.ts, the one reader the driver's options come from too, so
 // what is checked here is what is used. Pure: the URL's text in, a decision out.
 import { isIP } from 'node:net';
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js';

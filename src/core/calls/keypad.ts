@@ -1,7 +1,7 @@
 // What a key pressed during a call does: 1 acknowledges, 2 or * says the message again from its
 // start, 0 says the keys. Pure: the key and what the call is doing come in, an action goes out.
 // A machine's digits (once detection said machine) do nothing: a voicemail cannot acknowledge.
-import type { CallEventRow } from './records.js';
+import type { CallEventRow } from '../records.js';
 
 /** What the call is doing when the key comes. */
 export interface KeypadState {

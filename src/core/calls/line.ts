@@ -9,7 +9,7 @@ export interface WaitingAlert {
   phone: string;
   /** Waits for the line like the others but is never merged (a test call). */
   alone?: boolean;
-  /** Held for quiet hours: a released batch is one call, however many it holds (core/held-speech). */
+  /** Held for quiet hours: a released batch is one call, however many it holds (core/speech/held-speech). */
   held?: boolean;
 }
 

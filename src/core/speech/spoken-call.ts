@@ -2,7 +2,7 @@
 // parses it, the account's language and intro, the speech normalizer, the call's script (intro,
 // keys, message, prompt). Pure; `ringhook say` and the dashboard's "Hear it" both show this text.
 import type { CallSpeech } from './languages.js';
-import { parseAlertBody, type Alert, type PayloadErrorCode } from './payload.js';
+import { parseAlertBody, type Alert, type PayloadErrorCode } from '../webhook/payload.js';
 import type { SpeechAids } from './speakable.js';
 import { markedShortened, spokenAlertsNoted } from './spoken-alerts.js';
 

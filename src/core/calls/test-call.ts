@@ -1,6 +1,6 @@
 // What asking for a test call gives, for the dashboard and the CLI alike. Pure.
-import { LANGUAGES } from './languages.js';
-import type { LanguageCode } from './language-types.js';
+import { LANGUAGES } from '../speech/languages.js';
+import type { LanguageCode } from '../speech/language-types.js';
 
 /** What a test call says, in the account's language (kept in the history as its message). */
 export function testCallMessage(language: LanguageCode): string {

@@ -1,7 +1,7 @@
 // Whether a call that reached its final state is followed by the SMS backup. Pure.
-import { receivesCalls, type Account } from './account.js';
-import { SMS_BACKUP_STATES, type FinalState } from './call-state.js';
-import { SMS_NOT_SENT } from './reasons.js';
+import { receivesCalls, type Account } from '../account.js';
+import { SMS_BACKUP_STATES, type FinalState } from '../calls/call-state.js';
+import { SMS_NOT_SENT } from '../reasons.js';
 
 /** send; not_needed: the call reached the owner; disabled: the account has no SMS backup (or is suspended, or no gateway is set). */
 export type SmsDecision = 'send' | 'not_needed' | 'disabled';

@@ -2,8 +2,8 @@
 // line, a second attempt, a held alert) says how old the alert is before its message ("2 minutes
 // ago: …"), in the account's language. Held alerts keep their own order and ages (held-speech).
 // Pure: the instant is passed in.
-import { agoText, type HeldMessage, messagesToSay, wereHeld } from './held-speech.js';
-import type { Language } from './language-types.js';
+import { agoText, type HeldMessage, messagesToSay, wereHeld } from '../speech/held-speech.js';
+import type { Language } from '../speech/language-types.js';
 
 /** From this late on, a call says how old its alert is. */
 export const LATE_ALERT_MS = 30_000;

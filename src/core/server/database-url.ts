@@ -1,4 +1,4 @@
-// RINGHOOK_DATABASE_URL, read once, here: the TLS check (core/database-tls.ts) and the driver
+// RINGHOOK_DATABASE_URL, read once, here: the TLS check (core/server/database-tls.ts) and the driver
 // (store/postgres/connect.ts, which hands postgres.js these fields, never the URL's text) use the
 // same reading. Two readers disagreed before: a duplicated sslmode was read first by one and last
 // by the other, and a URL without a host let postgres.js take PGHOST from the environment. So a

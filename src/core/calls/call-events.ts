@@ -1,5 +1,5 @@
 // In-process notifications of call changes: the dashboard's live history listens here.
-import { EventBus } from '../lib/event-bus.js';
+import { EventBus } from '../../lib/event-bus.js';
 import type { CallState } from './call-state.js';
 
 export interface CallChange {

@@ -1,6 +1,6 @@
 // Which addresses may send alerts: anyone (the seed's rule), only TradingView's published
 // addresses, or a list of addresses and CIDR blocks. Per account, or for the whole server.
-import { parseAddressList, type AddressMatcher } from './address-match.js';
+import { parseAddressList, type AddressMatcher } from '../connections/address-match.js';
 import { TRADINGVIEW_WEBHOOK_ADDRESSES } from './tradingview-sources.js';
 
 export interface SourceRule {

@@ -23,7 +23,7 @@ export interface Alert {
   /** Code points of the message as received, before truncation. */
   originalLength: number;
   fields: AlertFields;
-  /** Fields the sender added beyond the known ones, kept as sent up to 4 KiB in all (core/extra-fields.ts). */
+  /** Fields the sender added beyond the known ones, kept as sent up to 4 KiB in all (core/webhook/extra-fields.ts). */
   extra: Record<string, unknown>;
 }
 

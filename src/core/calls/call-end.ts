@@ -2,7 +2,7 @@
 // dialer gathers the facts, this decides the final state and what the history records.
 import type { FinalState } from './call-state.js';
 import { classifyUnanswered, type UnansweredFacts } from './outcome.js';
-import { type CallReason, callReason, endReason, type ReasonAsk, type ReasonCode } from './reasons.js';
+import { type CallReason, callReason, endReason, type ReasonAsk, type ReasonCode } from '../reasons.js';
 
 /** What the dialer saw of one call. */
 export interface CallFacts {

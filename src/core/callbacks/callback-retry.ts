@@ -1,7 +1,7 @@
 // When a status callback is tried again, and what a receiver's answer means (Standard Webhooks:
 // exponential backoff with jitter, given up after a day; 2xx delivered, 410 turns the callback
 // off). Pure: the random draw and the clock are passed in.
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../backoff.js';
 
 export const CALLBACK_RETRY = {
   /** The wait after the first failure; doubled after each one. */

@@ -25,7 +25,7 @@ export function goesToBackupTrunk(f: Pick<CallFacts, 'rang' | 'answeredAt' | 'fa
 }
 
 /**
- * What follows a call that stopped: its end (decided by core/call-end), or a new placement of its
+ * What follows a call that stopped: its end (decided by core/calls/call-end), or a new placement of its
  * alerts through the backup trunk, dialed `at`.
  */
 export type AfterStop =

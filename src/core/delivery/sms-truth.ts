@@ -1,8 +1,8 @@
 // What the SMS backup switch may promise on this server: an account's "on" means an SMS only when
 // the server has a gateway and that gateway took its last SMS. The CLI and the dashboard say the
 // same from the same facts: the configured gateway and the server's last SMS attempts. Pure.
-import type { SmsStatus } from './records.js';
-import { SMS_NOT_SENT } from './reasons.js';
+import type { SmsStatus } from '../records.js';
+import { SMS_NOT_SENT } from '../reasons.js';
 
 /** The gateway this server is set up with; `no_telephony`: serve places no calls (RINGHOOK_TELEPHONY=off), so sends no SMS. */
 export type SmsGatewaySetting = 'none' | 'http' | 'smpp' | 'no_telephony';

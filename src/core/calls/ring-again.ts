@@ -2,7 +2,7 @@
 // Not Disturb lets the second call through (iOS "Repeated Calls": a second call from the same number
 // within three minutes of the first; Android's "repeat callers": 15 minutes). Opt-in per account,
 // the service's one attempt kept as the default. Pure: whether to ring again, when, and the words.
-import type { Account } from './account.js';
+import type { Account } from '../account.js';
 import type { FinalState } from './call-state.js';
 
 /** At most this many more attempts after the first. */

@@ -2,7 +2,7 @@
 // each message once with how long ago it came ("3 hours ago: BTCUSDT above 64250"), in the
 // account's language, within the spoken-length cap: the newest that fit, then how many more were
 // held ("And 37 older alerts: see your history."). Pure: the instant is passed in.
-import { MAX_ALERTS_PER_CALL } from './line.js';
+import { MAX_ALERTS_PER_CALL } from '../calls/line.js';
 import type { Language, LanguageCode } from './language-types.js';
 import type { SpeechAids, SpokenText } from './speakable.js';
 import { MAX_SPOKEN_CHARS, saidWithin, spokenAlertsNoted, withStop } from './spoken-alerts.js';

@@ -2,7 +2,7 @@
 // own machine, its private network, a cloud's metadata service), unless the admin allows a range
 // (RINGHOOK_CALLBACK_ALLOW). Checked on the address actually connected to. Pure.
 import { BlockList, isIP } from 'node:net';
-import type { AddressMatcher } from './address-match.js';
+import type { AddressMatcher } from '../connections/address-match.js';
 
 const IPV4_RANGES: ReadonlyArray<[string, number, string]> = [
   ['0.0.0.0', 8, 'this network'],

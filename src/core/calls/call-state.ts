@@ -11,7 +11,7 @@ export const FINAL_STATES = [
   ...UNANSWERED_OUTCOMES,
   'interrupted',
   'expired',
-  /** Quiet hours in `sms` mode: the SMS went out instead of the call (core/quiet-delivery). */
+  /** Quiet hours in `sms` mode: the SMS went out instead of the call (core/delivery/quiet-delivery). */
   'sms_instead',
 ] as const;
 
@@ -34,10 +34,10 @@ export const HELD = 'held';
 
 const NEXT: Record<InFlightState, readonly CallState[]> = {
   // queued → a missed outcome: an alert waiting to be rung again ends as its last call did, when a
-  // newer alert rings its phone when it comes due (core/ring-again).
+  // newer alert rings its phone when it comes due (core/calls/ring-again).
   queued: ['dialing', 'expired', 'failed', 'sms_instead', ...UNANSWERED_OUTCOMES, ...UNHEARD_OUTCOMES],
   // dialing → queued when the originate never reached Asterisk (connection refused), or (from
-  // any step of a call) when a missed call is rung again later (core/ring-again).
+  // any step of a call) when a missed call is rung again later (core/calls/ring-again).
   dialing: ['queued', 'ringing', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
   ringing: ['queued', 'answered', 'interrupted', ...UNANSWERED_OUTCOMES],
   answered: ['queued', 'completed', 'acknowledged', ...UNHEARD_OUTCOMES, 'failed', 'interrupted'],
