@@ -11,7 +11,7 @@ import { SmsCourier } from './courier.js';
 import { buildSmsText } from './text.js';
 import type { SmsSender } from './types.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
-import { withCutMark } from '../core/payload.js';
+import { withCutMark } from '../core/webhook/payload.js';
 
 export interface SmsBackupDeps extends Omit<ServiceDeps, 'store'> {
   /**

@@ -2,6 +2,8 @@
 // matches (and does not decline) says what it matched. Built once per language.
 export type { Rule, RuleContext } from './rule-context.js';
 export { TIMEFRAMES } from './timeframes.js';
+export { SYMBOLS } from './symbols.js';
+import { SYMBOLS } from './symbols.js';
 import { sayExchange, saySymbol, sayYahooSymbol, splitPair } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { numberSource } from './number-marks.js';
@@ -19,45 +21,17 @@ import {
   type Rule,
 } from './rule-context.js';
 import { indicatorRules } from './indicators.js';
+import { localTimeRules } from './local-times.js';
+import { shorthandRules } from './shorthand.js';
 import { timeframeRules } from './timeframes.js';
 import { CAPS_WORDS, INDEX_NAMES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
 import { AFTER_ONLY, WRITTEN_CURRENCIES } from './currencies.js';
 import { LOCAL_MAGNITUDES, localMagnitude, MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
 import type { LanguageCode } from '../language-types.js';
-import { formAfter, pick, type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
-import { instrumentWords, PER_UNITS, perUnit } from './instruments.js';
-import { koreanNativeCount } from '../native-numbers.js';
-
-/** Symbols said as words, longest first where one begins another. */
-export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
-  ['>=', 'atOrAbove'],
-  ['≥', 'atOrAbove'],
-  ['<=', 'atOrBelow'],
-  ['≤', 'atOrBelow'],
-  ['->', 'to'],
-  ['=>', 'to'],
-  ['→', 'to'],
-  ['>', 'above'],
-  ['<', 'below'],
-  ['@', 'at'],
-  ['&', 'and'],
-  ['↑', 'up'],
-  ['↓', 'down'],
-  ['▲', 'up'],
-  ['▼', 'down'],
-  ['△', 'up'],
-  ['▽', 'down'],
-  ['≈', 'about'],
-  ['~', 'about'],
-];
+import { type SpeechLanguage, wordsOf } from './words.js';
+import { instrumentWords, PER_UNITS } from './instruments.js';
 
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
-const PERIODS = { y: 'year over year', m: 'month over month', q: 'quarter over quarter' } as const;
-/** The languages that write a day and month with dots (14.06.). */
-const DOTTED_DATE_LANGUAGES = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'tr', 'ru'];
-/** Words after which a day and month are written (26.07): German, Polish, Russian, Turkish, Dutch and the Romance languages' own. */
-const DATE_WORD_BEFORE =
-  /(?:^|[^\p{L}])(?:am|vom|zum|seit|datum|termin|sitzung|verfall|le|el|del|il|dal|dia|dnia|data|posiedzenie|tarih|tarihi|дата|заседание|экспирация|числа)\s*$/iu;
 const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
 
 const INDICATOR_NAMES = Object.keys(INDICATORS).sort(byLengthDesc).join('|');
@@ -161,17 +135,7 @@ function datesAndTimes(kit: RuleKit): Rule[] {
         return sayDate(dayFirst ? second : first, dayFirst ? first : second, lang);
       },
     },
-    // 14.06. (the day and month with their dots, as German, Polish, Russian, Turkish write them), and
-    // 26.07 after a word that names a date (am, Sitzung, заседание, dnia …): the date, never a decimal.
-    {
-      name: 'day-month',
-      languages: DOTTED_DATE_LANGUAGES,
-      pattern: r('(?<![\\p{L}\\p{N}_.,])(\\d{1,2})\\.(\\d{1,2})(\\.)?(?![\\p{N}]|\\.\\d|,\\d|\\s?[%\\p{Sc}])'),
-      speak: ([, d, m, dot], ctx) => {
-        if (dot === undefined && !DATE_WORD_BEFORE.test(before(ctx, 24))) return undefined;
-        return sayDate(Number(m), Number(d), lang);
-      },
-    },
+    ...localTimeRules(lang),
     {
       name: 'risk-reward',
       pattern: r(`${NOT_AFTER_WORD}${RISK_REWARD}(?:\\s*[Rr]atio)?:?${NOT_BEFORE_WORD}`),
@@ -190,14 +154,6 @@ function datesAndTimes(kit: RuleKit): Rule[] {
         return `${num(a!)} ${w.ratioTo} ${num(b!)}`;
       },
     },
-    // 2pm, 9:30 a.m.: the 12-hour clock as English says it.
-    {
-      name: 'am-pm-time',
-      languages: ['en'],
-      pattern: r('(?<![\\p{L}\\p{N}_:.])(1[0-2]|0?[1-9])(?::([0-5]\\d))? ?([ap])\\.?m\\.?(?![\\p{L}\\p{N}_])'),
-      speak: ([, hh, mm, half]) =>
-        `${lang.cardinal(Number(hh))}${mm === undefined || mm === '00' ? '' : ` ${sayTime12(Number(hh), Number(mm), lang).split(' ').slice(1).join(' ')}`} ${half!.toUpperCase()} M`,
-    },
     // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
     // The hour word written after it (09:00 Uhr, 15:30 heures) is said once, where the language's time says it already.
     {
@@ -212,23 +168,6 @@ function datesAndTimes(kit: RuleKit): Rule[] {
         const written = hourWord === undefined || time.includes(hourWord.replace(/s$/, '')) ? '' : ` ${hourWord}`;
         return `${time}${saySeconds(ss, lang)}${written}`;
       },
-    },
-    // Korean says the hour of a time in its native numbers: 2시 30분 "두 시", 14시 "열네 시" (espeak-ng reads 2 as 이).
-    {
-      name: 'korean-hour',
-      languages: ['ko'],
-      pattern: r('(?<![\\p{N}_.,:])([01]?\\d|2[0-4]) ?시(?!간|\\p{N})'),
-      speak: ([, hh]) => {
-        const h = Number(hh);
-        return h === 0 ? '영 시' : `${koreanNativeCount(h)} 시`;
-      },
-    },
-    // French writes the time 14h30: the 24-hour clock.
-    {
-      name: 'french-clock-time',
-      languages: ['fr'],
-      pattern: r('(?<![\\p{L}\\p{N}_:.,])([01]?\\d|2[0-3]) ?h ?([0-5]\\d)(?![\\p{L}\\p{N}_])'),
-      speak: ([, hh, mm]) => sayTime24(Number(hh), Number(mm), lang),
     },
   ];
 }
@@ -424,56 +363,7 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
       speak: ([, sign, written, letters]) =>
         `${sayAmount({ sign, written: written! }, lang)} ${/^[A-Z]+$/.test(letters!) ? spell(letters!, lang) : letters}`,
     },
-    // 0DTE: options expiring today, "zero D T E" as traders say it.
-    {
-      name: 'days-to-expiry',
-      pattern: r(`${NOT_AFTER_WORD}(\\d{1,3})DTE${NOT_BEFORE_WORD}`),
-      speak: ([, days]) => `${wholeNumber(days!, lang)} ${spell('DTE', lang)}`,
-    },
-    // 250C, 5400P after a ticker or before an expiry: a strike and call or put; 10Y a tenor; else the number, then the letter.
-    {
-      name: 'number-and-letter',
-      pattern: r('(?<![\\p{L}\\p{N}_.])(\\d{1,6}(?:\\.5)?)([A-Z])(?![\\p{L}\\p{N}_])'),
-      speak: ([all, digits, letter], ctx) => {
-        const option =
-          (letter === 'C' || letter === 'P') &&
-          (/(?:\b[A-Z]{1,6}|\dDTE|\d{1,2}\/\d{1,2})[\s,]+$/.test(before(ctx, 24)) ||
-            /^[\s,]+(?:\d{1,2}\/\d{1,2}|\d{4}-\d{2}-\d{2}|exp)/i.test(after(ctx, ctx.index + all!.length, 12)));
-        if (option) {
-          const words = instrumentWords(lang.code);
-          return `${num(digits!)} ${letter === 'C' ? words.call : words.put}`;
-        }
-        if (digits!.includes('.')) return undefined;
-        if (letter === 'Y' && Number(digits) <= 50 && w.year)
-          return `${wholeNumber(digits!, lang)} ${pick(w.year, formAfter(w, { whole: String(Number(digits)) }))}`;
-        return `${wholeNumber(digits!, lang)} ${letter}`;
-      },
-    },
-    // y/y, m/m, q/q, YoY, MoM, QoQ: a change on the year, month or quarter before (English alerts write them so).
-    {
-      name: 'period-over-period',
-      languages: ['en'],
-      pattern: r(`${NOT_AFTER_WORD}(?:([ymq])\\/\\1|([YMQ])o\\2)${NOT_BEFORE_WORD}`),
-      speak: ([, short, long]) => PERIODS[(short ?? long!).toLowerCase() as keyof typeof PERIODS],
-    },
-    // $/oz, € / bbl: a price per unit of a commodity, after its currency or number.
-    {
-      name: 'per-unit',
-      pattern: r(`(?<=[\\p{N}\\p{Sc}\\p{L}] ?)/ ?(${PER_UNITS.join('|')})(?![\\p{L}\\p{N}])`),
-      speak: ([, unit]) => perUnit(lang.code, unit!),
-    },
-    // English desk shorthand flite misreads ("est" as "estate"): est and exp after a figure, AH after a change.
-    {
-      name: 'english-shorthand',
-      languages: ['en'],
-      pattern: r(`${NOT_AFTER_WORD}(est|exp|AH)\\.?${NOT_BEFORE_WORD}`),
-      speak: ([, word], ctx) => {
-        const afterFigure = /[\p{N}%kKMB]\s*$/u.test(before(ctx, 12));
-        if (word === 'AH') return afterFigure ? 'after hours' : undefined;
-        if (word === 'est') return afterFigure ? 'estimate' : undefined;
-        return afterFigure ? 'expected' : 'expiry';
-      },
-    },
+    ...shorthandRules(lang),
     // x10 leverage, as 10x.
     {
       name: 'leverage',
