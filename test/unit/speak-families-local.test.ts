@@ -7,17 +7,17 @@
 // hours in native numbers and a Chinese year digit by digit.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../src/core/languages.js';
-import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/language-types.js';
-import { koreanNativeCount } from '../../src/core/native-numbers.js';
-import { speakable } from '../../src/core/speakable.js';
-import { currencyForms } from '../../src/core/speech-text/currencies.js';
-import { instrumentWords, marketPhrase, monthName, perUnit } from '../../src/core/speech-text/instruments.js';
-import { LOCAL_MAGNITUDES } from '../../src/core/speech-text/suffixes.js';
-import { QUOTE_CURRENCIES } from '../../src/core/speech-text/vocabulary.js';
-import { spell } from '../../src/core/speech-text/numbers.js';
-import { harmonize } from '../../src/core/speech-text/turkish-suffixes.js';
-import { russianAccusative } from '../../src/core/speech-text/russian-case.js';
+import { LANGUAGES } from '../../src/core/speech/languages.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/speech/language-types.js';
+import { koreanNativeCount } from '../../src/core/speech/native-numbers.js';
+import { speakable } from '../../src/core/speech/speakable.js';
+import { currencyForms } from '../../src/core/speech/speech-text/currencies.js';
+import { instrumentWords, marketPhrase, monthName, perUnit } from '../../src/core/speech/speech-text/instruments.js';
+import { LOCAL_MAGNITUDES } from '../../src/core/speech/speech-text/suffixes.js';
+import { QUOTE_CURRENCIES } from '../../src/core/speech/speech-text/vocabulary.js';
+import { spell } from '../../src/core/speech/speech-text/numbers.js';
+import { harmonize } from '../../src/core/speech/speech-text/turkish-suffixes.js';
+import { russianAccusative } from '../../src/core/speech/speech-text/russian-case.js';
 
 const runs = { numRuns: 200 };
 const language = fc.constantFrom(...LANGUAGE_CODES);
