@@ -422,3 +422,9 @@ describe('Japanese, Chinese and Korean dates and times in their order', () => {
     );
   });
 });
+
+describe('Portuguese 14h30', () => {
+  it('is the time, as Portuguese says a 24-hour time', () => {
+    expect(speakable('Bitcoin a 58.300 € às 14h30', LANGUAGES.pt)).toContain('às 14:30');
+  });
+});

@@ -45,10 +45,10 @@ export function localTimeRules(lang: SpeechLanguage): Rule[] {
         return h === 0 ? '영 시' : `${koreanNativeCount(h)} 시`;
       },
     },
-    // French writes the time 14h30: the 24-hour clock.
+    // French and Portuguese write the time 14h30: the 24-hour clock.
     {
-      name: 'french-clock-time',
-      languages: ['fr'],
+      name: 'h-clock-time',
+      languages: ['fr', 'pt'],
       pattern: r('(?<![\\p{L}\\p{N}_:.,])([01]?\\d|2[0-3]) ?h ?([0-5]\\d)(?![\\p{L}\\p{N}_])'),
       speak: ([, hh, mm]) => sayTime24(Number(hh), Number(mm), lang),
     },
