@@ -428,3 +428,28 @@ describe('Portuguese 14h30', () => {
     expect(speakable('Bitcoin a 58.300 € às 14h30', LANGUAGES.pt)).toContain('às 14:30');
   });
 });
+
+describe('English dates with a month’s short name, and more desk shorthand', () => {
+  it('Jul 19 ’24, Sept. 20, Dec 5th are dates; WoW, avg and bbl words', () => {
+    const en = LANGUAGES.en;
+    expect(speakable("AAPL Jul 19 '24 $200 Call", en)).toContain('July nineteenth two hundred dollars');
+    expect(speakable('FOMC Sept. 20, 2024 decision', en)).toContain('September twentieth decision');
+    expect(speakable('CPI Dec 5th at 8:30', en)).toContain('December fifth');
+    expect(speakable('SOL +12% WoW, avg $150', en)).toContain('week over week, average one hundred fifty dollars');
+    expect(speakable('inventories -3.1M bbl', en)).toContain('million barrels');
+    expect(speakable('May 5 rally', en)).toContain('May fifth');
+    expect(speakable('Mar 2 points', en)).toContain('March second');
+  });
+});
+
+describe('words that begin like a month', () => {
+  it('Market 5, Decline 3, May 5% are not dates', () => {
+    const en = LANGUAGES.en;
+    expect(speakable('Market 5 up', en)).not.toContain('March');
+    expect(speakable('Decline 3 days', en)).not.toContain('December');
+    expect(speakable('May 5% drop', en)).not.toContain('fifth');
+    expect(speakable('January 17 expiry, September 20', en)).toContain(
+      'January seventeenth expiry, September twentieth',
+    );
+  });
+});

@@ -6,6 +6,9 @@ import { before, type Rule } from './rule-context.js';
 import { sayDate, sayTime12, sayTime24 } from './times.js';
 import type { SpeechLanguage } from './words.js';
 
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+/** What may follow a month's first three letters: the rest of its name (January, Sept), never another word's (Market, Decline). */
+const MONTH_ENDINGS = 'uary|ruary|ch|il|e|y|ust|t|tember|ober|ember';
 /** The languages that write a day and month with dots (14.06.). */
 const DOTTED_DATE_LANGUAGES = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'tr', 'ru'];
 /** Words after which a day and month are written (26.07): German, Polish, Russian, Turkish, Dutch and the Romance languages' own. */
@@ -44,6 +47,16 @@ export function localTimeRules(lang: SpeechLanguage): Rule[] {
         const h = Number(hh);
         return h === 0 ? '영 시' : `${koreanNativeCount(h)} 시`;
       },
+    },
+    // Jul 19, Sept. 20 '24: a date with the month's short name, said as dates are (without the year).
+    {
+      name: 'english-month-day',
+      languages: ['en'],
+      pattern: r(
+        `(?<![\\p{L}\\p{N}])(${SHORT_MONTHS.join('|')})(?:${MONTH_ENDINGS})?\\.? (\\d{1,2})(?:st|nd|rd|th)?(?:,? (?:'\\d{2}|\\d{4}))?(?![\\p{L}\\p{N}:.,]\\d|[\\p{L}\\p{N}%])`,
+      ),
+      speak: ([, month, day]) =>
+        sayDate(SHORT_MONTHS.indexOf(month as (typeof SHORT_MONTHS)[number]) + 1, Number(day), lang),
     },
     // French and Portuguese write the time 14h30: the 24-hour clock.
     {

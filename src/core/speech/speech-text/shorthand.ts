@@ -5,7 +5,13 @@ import { instrumentWords, PER_UNITS, perUnit } from './instruments.js';
 import { spell, wholeNumber, sayNumber } from './numbers.js';
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 
-const PERIODS = { y: 'year over year', m: 'month over month', q: 'quarter over quarter' } as const;
+const PERIODS = {
+  y: 'year over year',
+  m: 'month over month',
+  q: 'quarter over quarter',
+  w: 'week over week',
+  d: 'day over day',
+} as const;
 
 /** The rules of what a trader writes short after a number or a ticker, tried after the decimals with letters. */
 export function shorthandRules(lang: SpeechLanguage): Rule[] {
@@ -42,7 +48,7 @@ export function shorthandRules(lang: SpeechLanguage): Rule[] {
     {
       name: 'period-over-period',
       languages: ['en'],
-      pattern: r(`${NOT_AFTER_WORD}(?:([ymq])\\/\\1|([YMQ])o\\2)${NOT_BEFORE_WORD}`),
+      pattern: r(`${NOT_AFTER_WORD}(?:([ymqwd])\\/\\1|([YMQWD])o\\2)${NOT_BEFORE_WORD}`),
       speak: ([, short, long]) => PERIODS[(short ?? long!).toLowerCase() as keyof typeof PERIODS],
     },
     // $/oz, € / bbl: a price per unit of a commodity, after its currency or number.
@@ -55,8 +61,10 @@ export function shorthandRules(lang: SpeechLanguage): Rule[] {
     {
       name: 'english-shorthand',
       languages: ['en'],
-      pattern: r(`${NOT_AFTER_WORD}(est|exp|AH)\\.?${NOT_BEFORE_WORD}`),
+      pattern: r(`${NOT_AFTER_WORD}(est|exp|AH|avg|bbl)\\.?${NOT_BEFORE_WORD}`),
       speak: ([, word], ctx) => {
+        if (word === 'avg') return 'average';
+        if (word === 'bbl') return 'barrels';
         const afterFigure = /[\p{N}%kKMB]\s*$/u.test(before(ctx, 12));
         if (word === 'AH') return afterFigure ? 'after hours' : undefined;
         if (word === 'est') return afterFigure ? 'estimate' : undefined;
