@@ -60,7 +60,7 @@ function ruleKit(lang: SpeechLanguage) {
   const localMagnitudes =
     local.length === 0
       ? ''
-      : `|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?<=\\.)|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`;
+      : `|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?:(?<=\\.)|(?![\\p{L}\\p{N}]))`;
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
   const r = (source: string) => new RegExp(source, 'yu');
   // Where words touch (Japanese, Chinese, Korean), a number may touch a letter of the script: 価格38500円.
