@@ -375,6 +375,7 @@ describe('English desk shorthand and hyphens left by a said word', () => {
     expect(speakable('CPI 3.4% vs 3.5% est', en)).toContain('three point five percent estimate');
     expect(speakable('NFP +272K vs +180K exp', en)).toContain('thousand expected');
     expect(speakable('calls, exp 2024-06-21', en)).toContain('expiry June twenty-first');
+    expect(speakable('$TSLA 250C 6/21 exp', en)).toContain('June twenty-first expiry');
     expect(speakable('10-year yield 4.28%', en)).toContain('ten year yield');
     expect(speakable('DAX-Future 18.400', LANGUAGES.de)).toContain('D A X Future');
   });

@@ -68,7 +68,9 @@ export function shorthandRules(lang: SpeechLanguage): Rule[] {
         const afterFigure = /[\p{N}%kKMB]\s*$/u.test(before(ctx, 12));
         if (word === 'AH') return afterFigure ? 'after hours' : undefined;
         if (word === 'est') return afterFigure ? 'estimate' : undefined;
-        return afterFigure ? 'expected' : 'expiry';
+        // 6/21 exp, 250C exp: an option's expiry; 180K exp: the figure expected.
+        const afterDateOrStrike = /(?:\d{1,2}\/\d{1,2}|\d[CP])\s*$/.test(before(ctx, 12));
+        return afterFigure && !afterDateOrStrike ? 'expected' : 'expiry';
       },
     },
   ];
