@@ -454,3 +454,11 @@ describe('words that begin like a month', () => {
     );
   });
 });
+
+describe('Turkish S', () => {
+  it('is saat (hours) for a count of a chart’s hours, seconds beyond', () => {
+    expect(speakable('RSI 4S 68', LANGUAGES.tr)).toContain('4 saat');
+    expect(speakable('RSI 30S 68', LANGUAGES.tr)).toContain('30 saniye');
+    expect(speakable('RSI 4S 68', LANGUAGES.de)).not.toContain('Stunde');
+  });
+});

@@ -101,7 +101,12 @@ export function timeframeRules(lang: SpeechLanguage): Rule[] {
       speak: ([all, written, unit], ctx) => {
         const n = Number(written);
         const tf =
-          unit === 'M' || unit === 'm' ? minuteOrMillion(n, unit, ctx, ctx.index + all!.length) : TIMEFRAMES[unit!]!;
+          unit === 'M' || unit === 'm'
+            ? minuteOrMillion(n, unit, ctx, ctx.index + all!.length)
+            : // Turkish writes saat (hour) as S: 4S is four hours there, the seconds charts start at 15S.
+              lang.code === 'tr' && unit === 'S' && n <= 12
+              ? 'hour'
+              : TIMEFRAMES[unit!]!;
         return tf === undefined ? undefined : timeframe(n, tf);
       },
     },
