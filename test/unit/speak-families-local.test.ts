@@ -462,3 +462,15 @@ describe('Turkish S', () => {
     expect(speakable('RSI 4S 68', LANGUAGES.de)).not.toContain('Stunde');
   });
 });
+
+describe('dates and times as German, Dutch, Polish and Russian write them', () => {
+  it('a date with its year before a comma, with r. or г.; 17.35 Uhr and uur; o godz. 15:30', () => {
+    expect(speakable('Stand: 14.06.2024, 17:35 Uhr', LANGUAGES.de)).toContain('Stand: 14. Juni, 17 Uhr 35');
+    expect(speakable('Notowania 14.06.2024 r., kurs 45,20 zł', LANGUAGES.pl)).toContain('Notowania 14 czerwca, kurs');
+    expect(speakable('Данные на 14.06.2024 г. 17:35', LANGUAGES.ru)).not.toContain('г.');
+    expect(speakable('Slot om 17.35 uur: AEX', LANGUAGES.nl)).toContain('17 uur 35');
+    expect(speakable('Schluss 17.35 Uhr', LANGUAGES.de)).toContain('17 Uhr 35');
+    expect(speakable('Sesja o godz. 15:30', LANGUAGES.pl)).toContain('o godzinie 15:30');
+    expect(speakable('Kurs 17.35 USD', LANGUAGES.de)).not.toContain('Uhr');
+  });
+});

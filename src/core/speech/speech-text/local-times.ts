@@ -58,6 +58,20 @@ export function localTimeRules(lang: SpeechLanguage): Rule[] {
       speak: ([, month, day]) =>
         sayDate(SHORT_MONTHS.indexOf(month as (typeof SHORT_MONTHS)[number]) + 1, Number(day), lang),
     },
+    // 17.35 Uhr, 17.35 uur: German and Dutch also write the time with a dot before the hour word.
+    {
+      name: 'dotted-clock-time',
+      languages: ['de', 'nl'],
+      pattern: r('(?<![\\p{L}\\p{N}_:.,])([01]?\\d|2[0-3])\\.([0-5]\\d)[ \\u00A0]?(?:Uhr|uur)(?!\\p{L})'),
+      speak: ([, hh, mm]) => sayTime24(Number(hh), Number(mm), lang),
+    },
+    // o godz. 15:30: Polish writes godzina short before a time.
+    {
+      name: 'polish-hour-word',
+      languages: ['pl'],
+      pattern: r('(?<!\\p{L})godz\\.(?=[ \\u00A0]?\\d)'),
+      speak: () => 'godzinie',
+    },
     // French and Portuguese write the time 14h30: the 24-hour clock.
     {
       name: 'h-clock-time',

@@ -128,7 +128,10 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // 6/14/2026 and 14/06/2026: the month first unless it cannot be one; 14.06.2026 the day first.
     {
       name: 'date-with-year',
-      pattern: r(`${NOT_AFTER_WORD}(\\d{1,2})([/.])(\\d{1,2})\\2(?:\\d{4}|\\d{2})(?![\\p{L}\\p{N}_.,/])`),
+      // A comma or a stop after it ends the sentence or the field (Stand: 14.06.2024, 17:35); Polish r. and Russian г. (the year's word) go with the year.
+      pattern: r(
+        `${NOT_AFTER_WORD}(\\d{1,2})([/.])(\\d{1,2})\\2(?:\\d{4}|\\d{2})(?:[ \\u00A0]?(?:r|г)\\.)?(?![\\p{L}\\p{N}_/]|[.,]\\d)`,
+      ),
       speak: ([, a, sep, b]) => {
         const [first, second] = [Number(a), Number(b)];
         const dayFirst = sep === '.' || first > 12;
