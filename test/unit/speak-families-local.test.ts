@@ -474,3 +474,29 @@ describe('dates and times as German, Dutch, Polish and Russian write them', () =
     expect(speakable('Kurs 17.35 USD', LANGUAGES.de)).not.toContain('Uhr');
   });
 });
+
+describe('the other dollars, and ¥ in Chinese', () => {
+  it('HK$, C$, A$ are the dollar with their letters; ¥ is 元 in a Chinese call, JPY the yen everywhere', () => {
+    fc.assert(
+      fc.property(
+        language,
+        fc.constantFrom('HK', 'C', 'A', 'NZ', 'S'),
+        fc.integer({ min: 2, max: 999 }),
+        (code, country, amount) => {
+          const lang = LANGUAGES[code];
+          const said = speakable(`Ziel ${country}$${amount} ok`, lang);
+          expect(said, `${code} ${country}$`).toContain(spell(country, lang));
+          const dollars = Object.values(currencyForms('$', lang, lang.words));
+          expect(
+            dollars.some((d) => said.includes(d)),
+            `${code}: ${said}`,
+          ).toBe(true);
+        },
+      ),
+      runs,
+    );
+    expect(speakable('茅台 ¥1,850 目标价', LANGUAGES.zh)).toContain('一千八百五十 元');
+    expect(speakable('JPY 100', LANGUAGES.zh)).toContain('日元');
+    expect(speakable('¥500', LANGUAGES.en)).toContain('yen');
+  });
+});

@@ -292,7 +292,8 @@ export const zh = lang(
     joinsWords: true,
     quantities: { basisPoint: same('个基点'), pip: same('点'), point: same('点') },
     year: same('年'),
-    currencies: { $: same('美元'), '€': same('欧元'), '£': same('英镑'), '¥': same('日元') },
+    // ¥ is the yuan's sign in China (¥1,850 茅台); the yen is written JPY or 日元 there.
+    currencies: { $: same('美元'), '€': same('欧元'), '£': same('英镑'), '¥': same('元') },
     percentBefore: '百分之',
     time24: zhTime,
     time12: zhTime,

@@ -274,6 +274,9 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
       speak: ([token], ctx) => {
         // L'or, D'après, L'Oréal: a letter elided before an apostrophe is part of the word, never spelled.
         if (token.length === 1 && /^['’]\p{L}/u.test(ctx.text.slice(ctx.index + 1, ctx.index + 3))) return undefined;
+        // HK$420, C$ 35: the letters of a dollar's country, said with the amount.
+        if (ctx.text[ctx.index + token.length] === '$' && WRITTEN_CURRENCIES[`${token}$`] !== undefined)
+          return undefined;
         if (
           ctx.inCapitals(ctx.index) &&
           /^[A-Z]{2,}$/.test(token) &&
