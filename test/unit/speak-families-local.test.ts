@@ -500,3 +500,10 @@ describe('the other dollars, and ¥ in Chinese', () => {
     expect(speakable('¥500', LANGUAGES.en)).toContain('yen');
   });
 });
+
+describe('a hyphen before a number, German tenors', () => {
+  it('Nasdaq-100 has no hyphen left; Rendite 10J is ten years', () => {
+    expect(speakable('Nasdaq-100 schließt bei 20.125,75', LANGUAGES.de)).toContain('Nasdaq 100 schließt');
+    expect(speakable('Rendite 10J 2,45 %', LANGUAGES.de)).toMatch(/10 Jahre?n? 2,45/);
+  });
+});

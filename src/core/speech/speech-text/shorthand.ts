@@ -39,7 +39,8 @@ export function shorthandRules(lang: SpeechLanguage): Rule[] {
           return `${num(digits!)} ${letter === 'C' ? words.call : words.put}`;
         }
         if (digits!.includes('.')) return undefined;
-        if (letter === 'Y' && Number(digits) <= 50 && w.year)
+        // 10Y, and German 10J (Jahre): a tenor.
+        if ((letter === 'Y' || (letter === 'J' && lang.code === 'de')) && Number(digits) <= 50 && w.year)
           return `${wholeNumber(digits!, lang)} ${pick(w.year, formAfter(w, { whole: String(Number(digits)) }))}`;
         return `${wholeNumber(digits!, lang)} ${letter}`;
       },
