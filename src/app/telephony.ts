@@ -257,9 +257,20 @@ async function startDialer(
     callsPerSecond: t.trunkCps,
     freshnessMs: t.freshnessMs,
     sendsSms: parts.sms.kind !== 'none',
+    faultPauseAfterStep: faultPauseAfterStep(process.env.RINGHOOK_TEST_FAULT_PAUSE_AFTER_STEP_MS),
   });
   await dialer.start();
   return dialer;
+}
+
+/**
+ * A fault the crash tests inject (RINGHOOK_TEST_*, never a setting of the service): a pause after each
+ * recorded call step, so that a kill -9 lands between the step and what follows it (test/e2e/callbacks-kill).
+ */
+function faultPauseAfterStep(ms: string | undefined): (() => Promise<void>) | undefined {
+  const pause = Number(ms);
+  if (!ms || !Number.isFinite(pause) || pause <= 0) return undefined;
+  return () => new Promise((resolve) => setTimeout(resolve, pause));
 }
 
 /** With Japanese accounts, the dictionary is loaded now (seconds of CPU), not in the first Japanese call's way. */

@@ -1,16 +1,15 @@
-// Turns this node's call changes into outbox deliveries for accounts with a callback URL. Changes
-// relayed from other nodes are theirs to add; a change announced twice adds its event once (the
-// outbox's event key). Writes are made one after another, so a call's events keep their order.
+// Wakes the outbox's sender when this node's changes added deliveries, and keeps the one event that
+// is not written with its step: call.queued, added once the alert's acceptance is recorded (#55: every
+// other event is written by the store in the same transaction as the step it reports). Changes
+// relayed from other nodes are theirs; an event added twice is kept once (the outbox's event key).
 import type { CallChange, CallEvents } from '../core/calls/call-events.js';
-import { callbackBody, callbackEventsFor, newCallbackMessageId } from '../core/callbacks/callback-events.js';
 import type { Store } from '../store/contract/index.js';
 import type { Logger } from '../lib/log.js';
 
 export interface FeedDeps {
-  store: Pick<Store, 'calls' | 'callbacks'>;
+  store: Pick<Store, 'progress'>;
   events: CallEvents;
   logger: Logger;
-  now: () => number;
   /** Told after a delivery was added (the sender looks at once). */
   onAdded: () => void;
 }
@@ -18,10 +17,15 @@ export interface FeedDeps {
 export function startCallbackFeed(deps: FeedDeps): { stop(): Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   const unsubscribe = deps.events.subscribe((change) => {
+    if (change.remote) return;
+    if (change.outboxed) {
+      deps.onAdded();
+      return;
+    }
     // An account without a callback URL costs its alerts nothing here: no read, no outbox row.
-    if (change.remote || change.noCallback || change.status === 'dialing' || change.status === 'refused') return;
+    if (change.status !== 'queued' || change.noCallback) return;
     chain = chain.then(() =>
-      addEvents(deps, change).catch((error: Error) =>
+      addQueued(deps, change).catch((error: Error) =>
         deps.logger.error('could not keep a status callback', { call_id: change.callId, error }),
       ),
     );
@@ -34,26 +38,6 @@ export function startCallbackFeed(deps: FeedDeps): { stop(): Promise<void> } {
   };
 }
 
-async function addEvents(deps: FeedDeps, change: CallChange): Promise<void> {
-  // Held for quiet hours: no event of its own (call.queued came with it; the rest follow its call).
-  if (change.status === 'held') return;
-  const settings = await deps.store.callbacks.settings(change.userId);
-  if (!settings?.url) return;
-  const call = await deps.store.calls.get(change.callId);
-  if (!call) return;
-  let added = false;
-  for (const event of callbackEventsFor(change.status, call)) {
-    const createdAt = deps.now();
-    added =
-      (await deps.store.callbacks.enqueue({
-        messageId: newCallbackMessageId(),
-        eventKey: event.key,
-        userId: change.userId,
-        callId: event.callId,
-        type: event.type,
-        body: callbackBody(event.type, createdAt, event.data),
-        createdAt,
-      })) || added;
-  }
-  if (added) deps.onAdded();
+async function addQueued(deps: FeedDeps, change: CallChange): Promise<void> {
+  if ((await deps.store.progress.outboxAfter(change.callId, 'queued')) > 0) deps.onAdded();
 }

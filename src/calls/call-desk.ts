@@ -81,8 +81,8 @@ export class CallDesk {
     this.stopped = new Promise((resolve) => {
       this.signalStop = resolve;
     });
-    const { store, events, logger, now, onFinal, tts, burstVoice, callsPerSecond, japanese } = settings;
-    this.ledger = new CallLedger({ store, events, logger, now, onFinal });
+    const { now, tts, burstVoice, callsPerSecond, japanese } = settings;
+    this.ledger = new CallLedger(settings);
     this.dueLater = new DueLater(now, (callId) => this.enqueue(callId));
     this.pacer = new Pacer(callsPerSecond, now, () => this.pump());
     this.speech = new SpeechPlanner({ tts, burstVoice, callsPerSecond, waiting: () => this.queue.length });

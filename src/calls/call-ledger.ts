@@ -3,7 +3,7 @@
 // another process never blocks the event loop; and tells of every call that reached its end.
 import type { QueuedFate } from '../core/calls/call-end.js';
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/calls/call-state.js';
-import type { CallForDialing, TransitionFields } from '../core/records.js';
+import { callbacksFlag, type CallAccountFlags, type CallForDialing, type TransitionFields } from '../core/records.js';
 import { withCutMark } from '../core/webhook/payload.js';
 import { readAttempts } from '../core/calls/ring-again.js';
 import type { Store } from '../store/contract/index.js';
@@ -21,6 +21,8 @@ export interface FinalCall {
   carried: Array<{ callId: string; message: string }>;
   /** When the end was recorded, for a call whose SMS is decided later (after a restart); now when absent. */
   endedAt?: number;
+  /** Its account's flags as read with the call (#55): the SMS backup reads nothing again. Absent: read then. */
+  account?: CallAccountFlags | null | undefined;
 }
 
 /** How a call went out: when it was dialed, through which trunk (or to the local softphone). */
@@ -33,6 +35,11 @@ export interface CallPlaced {
 export interface CallLedgerDeps extends Omit<ServiceDeps, 'store'> {
   store: Pick<Store, 'progress' | 'writes'>;
   onFinal: (call: FinalCall) => void;
+  /**
+   * A fault for the crash tests only (RINGHOOK_TEST_FAULT_PAUSE_AFTER_STEP_MS): waits after a step was
+   * recorded, before anyone is told of it, so that a kill -9 can land between the two.
+   */
+  faultPauseAfterStep?: (() => Promise<void>) | undefined;
 }
 
 /** A step of a call: its fields, and the detail on its timeline. */
@@ -95,8 +102,9 @@ export class CallLedger {
     this.unrecorded.set(callId, step);
   }
 
+  /** The step and its status-callback events, in one store call (#55). */
   private write(
-    call: Pick<CallForDialing, 'callId' | 'userId'>,
+    call: Pick<CallForDialing, 'callId' | 'userId' | 'account'>,
     to: CallState,
     { fields = {}, detail }: CallStep,
     options: { lazy: boolean },
@@ -104,12 +112,14 @@ export class CallLedger {
     const { callId, userId } = call;
     const { store, events, logger, now } = this.deps;
     const { writes, progress } = store;
+    const callbacks = callbacksFlag(call.account);
     return writes
-      .write(`call ${callId} → ${to}`, () => progress.transition(callId, to, fields, detail), options)
+      .write(`call ${callId} → ${to}`, () => progress.step({ callId, to, fields, detail, callbacks }), options)
       .then(
-        (moved) => {
+        async ({ moved, outboxed }) => {
           if (moved) {
-            events.emit({ callId, userId, status: to, at: now() });
+            await this.deps.faultPauseAfterStep?.();
+            events.emit({ callId, userId, status: to, at: now(), ...(outboxed > 0 && { outboxed: true }) });
             if (isFinal(to)) this.unrecorded.delete(callId);
           } else logger.warn('the database refused a call step', { call_id: callId, to });
           return moved;
@@ -235,6 +245,7 @@ export class CallLedger {
       phone,
       state,
       carried: carried.map((c) => ({ callId: c.callId, message: asReceived(c) })),
+      ...(call.account !== undefined && { account: call.account }),
     });
     return true;
   }
@@ -309,6 +320,7 @@ export class CallLedger {
         phone,
         state,
         carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+        ...(call.account !== undefined && { account: call.account }),
       });
     return moved;
   }

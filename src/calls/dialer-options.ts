@@ -54,19 +54,23 @@ export interface DialerOptions extends Omit<ServiceDeps, 'store'> {
   sendsSms?: boolean;
   /** A call answered longer than this is hung up (a stuck playback must not hold a line). */
   maxTalkMs?: number;
+  /** A fault for the crash tests only: waits after each recorded call step, before anyone is told (call-ledger.ts). */
+  faultPauseAfterStep?: (() => Promise<void>) | undefined;
 }
 
+/** The options that stay optional once the defaults are filled in (none of them has a default). */
+type UnsetByDefault =
+  | 'callerId'
+  | 'callsPerSecond'
+  | 'backupEndpointFor'
+  | 'burstVoice'
+  | 'onFirstSpeech'
+  | 'japanese'
+  | 'onMissed'
+  | 'faultPauseAfterStep';
+
 /** The options with every default filled in. */
-export type DialerSettings = Required<
-  Omit<
-    DialerOptions,
-    'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese' | 'onMissed'
-  >
-> &
-  Pick<
-    DialerOptions,
-    'callerId' | 'callsPerSecond' | 'backupEndpointFor' | 'burstVoice' | 'onFirstSpeech' | 'japanese' | 'onMissed'
-  >;
+export type DialerSettings = Required<Omit<DialerOptions, UnsetByDefault>> & Pick<DialerOptions, UnsetByDefault>;
 
 export function withDefaults(options: DialerOptions): DialerSettings {
   return {

@@ -6,6 +6,7 @@ import type { LimitDecision, Plan } from './webhook/limits.js';
 import type { Alert } from './webhook/payload.js';
 import type { QuietMode } from './delivery/quiet-delivery.js';
 import type { EarlierAttempt } from './calls/ring-again.js';
+import type { CallState } from './calls/call-state.js';
 
 // ---- accounts
 
@@ -215,6 +216,26 @@ export interface TransitionFields {
   returnsAllowance?: boolean;
 }
 
+/**
+ * A step of a call and what is written with it, in one transaction (#55): its status-callback events
+ * (none when `callbacks` is false: the account was read without a callback URL, and nothing is read
+ * for them). The shape later steps add their own records to (a keypad decision with the call's end).
+ */
+export interface CallStepWrite {
+  callId: string;
+  to: CallState;
+  fields?: TransitionFields;
+  detail?: string | undefined;
+  /** false: the account has no callback URL (read with the call); undefined: looked at in the transaction. */
+  callbacks?: boolean | undefined;
+}
+
+/** What a step did: whether the call moved, and how many deliveries it added to the outbox. */
+export interface CallStepped {
+  moved: boolean;
+  outboxed: number;
+}
+
 export type SmsStatus = 'not_needed' | 'disabled' | 'sending' | 'waiting' | 'sent' | 'delivered' | 'failed';
 
 /** An alert whose call ended and whose SMS backup was not decided: its process stopped in between. */
@@ -282,6 +303,28 @@ export interface CallForDialing {
   retryAt?: number | null;
   /** The earlier attempts' times and outcomes (a JSON list: core/calls/ring-again's readAttempts). */
   attempts?: string | null;
+  /**
+   * What the call's steps and its end need of its account, read with the call (#55): the SMS backup
+   * and the callback outbox read nothing again. null: the account is gone; absent: not read with it.
+   */
+  account?: CallAccountFlags | null;
+}
+
+/**
+ * Whether a call's steps look for status-callback events (CallStepWrite.callbacks): false when read
+ * with an account that has no callback URL, or none at all; undefined when not read with it.
+ */
+export function callbacksFlag(account: CallAccountFlags | null | undefined): boolean | undefined {
+  return account === undefined ? undefined : (account?.callbackOn ?? false);
+}
+
+/** An account's flags as its calls carry them (CallForDialing.account). */
+export interface CallAccountFlags {
+  smsBackup: boolean;
+  status: Account['status'];
+  phone: string;
+  /** It has a status-callback URL: a call step's events are written with the step (false: nothing is read for them). */
+  callbackOn: boolean;
 }
 
 export interface CallEventRow {

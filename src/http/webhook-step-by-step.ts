@@ -16,7 +16,8 @@ import {
 } from '../core/webhook/webhook-sources.js';
 import type { WebhookCredentials } from '../core/webhook/webhook-path.js';
 import type { Verdict, WebhookDeps } from './webhook-outcome.js';
-import type { IncomingAlert } from './webhook-request.js';
+import type { IncomingAlert, Payload } from './webhook-request.js';
+import { CHECKS_BEFORE_LOCK, firstRefusalAwaiting } from '../core/webhook/accept-rules.js';
 
 type StepDeps = Pick<WebhookDeps, 'store' | 'now' | 'logger'>;
 
@@ -29,22 +30,40 @@ export async function receiveStepByStep(
 ): Promise<Verdict> {
   const { userId, apiKey } = credentials;
   const account = await deps.store.accounts.authenticate(userId, apiKey);
+  // The checks made before the account's lock, in core's order (core/webhook/accept-rules); each
+  // fact is read only when its check is reached (the body only for an alert that got that far).
+  const read: { refusedBy: ReturnType<typeof refusingRule>; payload?: Payload } = { refusedBy: null };
+  const refusal = await firstRefusalAwaiting(
+    {
+      authenticated: () => account !== undefined,
+      active: () => receivesCalls(account!),
+      // The account's own rule is read only when it narrows anything (most say "any").
+      sourceRefusedBy: () => {
+        if (server.any && account!.webhookSources === 'any') return undefined;
+        read.refusedBy = refusingRule(incoming.address, server, parseSourceRule(account!.webhookSources));
+        return read.refusedBy?.setBy;
+      },
+      payloadValid: async () => {
+        read.payload = await incoming.payload();
+        return read.payload.ok;
+      },
+      // Under the account's lock: the store's accept asks these two (core's order there too).
+      duplicateOf: () => undefined,
+      limits: () => ({ allowed: true }),
+    },
+    CHECKS_BEFORE_LOCK,
+  );
   if (!account) return { outcome: 'unauthorized' };
   const reject = (status: RejectionStatus, error: string, excerpt = '') =>
     keepRefusal(deps, account, status, error, excerpt);
-  if (!receivesCalls(account))
+  if (refusal?.outcome === 'suspended')
     return { outcome: 'suspended', account, rowId: reject('suspended', 'account suspended') };
-
-  // The account's own rule is read only when it narrows anything (most say "any").
-  if (!(server.any && account.webhookSources === 'any')) {
-    const refusal = refusingRule(incoming.address, server, parseSourceRule(account.webhookSources));
-    if (refusal) {
-      const rowId = reject('source_not_allowed', sourceRefusalReason(incoming.address, refusal.rule));
-      return { outcome: 'source_not_allowed', account, rowId, says: sourceRefusal(refusal) };
-    }
+  const { refusedBy, payload } = read;
+  if (refusal?.outcome === 'source_not_allowed' && refusedBy) {
+    const rowId = reject('source_not_allowed', sourceRefusalReason(incoming.address, refusedBy.rule));
+    return { outcome: 'source_not_allowed', account, rowId, says: sourceRefusal(refusedBy) };
   }
-
-  const payload = await incoming.payload();
+  if (!payload) throw new Error('the payload was not read');
   if (!payload.ok) {
     const rowId = reject('invalid_payload', payload.error.message, payload.excerpt);
     return { outcome: 'invalid', account, rowId, error: payload.error };

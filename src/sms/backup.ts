@@ -3,7 +3,7 @@
 // most once per alert, even across a crash.
 import { isFinal } from '../core/calls/call-state.js';
 import { decideSms, groupByCarrier, planSms } from '../core/delivery/sms-decision.js';
-import type { LeftSms } from '../core/records.js';
+import { callbacksFlag, type LeftSms } from '../core/records.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 import type { FinalCall } from '../calls/index.js';
@@ -113,12 +113,13 @@ export class SmsBackup {
   }
 
   /**
-   * The call's SMS backup in steps: the account read once, the SMS decided once in core (none, and
+   * The call's SMS backup in steps: the account as read with the call, the SMS decided once in core (none, and
    * why; or to whom), the alerts claimed, and the claimed alerts' SMS handed to the courier.
    */
   private async handle(call: FinalCall): Promise<void> {
     const { sms: smsStore, writes, accounts } = this.deps.store;
-    const account = await accounts.get(call.userId);
+    // Read with the call (#55); read here only for an end handed on without it (an older caller).
+    const account = call.account !== undefined ? (call.account ?? undefined) : await accounts.get(call.userId);
     const plan = planSms(call, account, this.deps.sender.kind !== 'none');
     if (!plan.send) {
       for (const id of plan.callIds)
@@ -135,7 +136,12 @@ export class SmsBackup {
     const until = (call.endedAt ?? this.deps.now()) + this.windowMs;
     const cause = call.state === 'sms_instead' ? 'quiet_hours' : 'missed_call';
     const text = buildSmsText(messages, { maxParts: this.deps.maxParts, cause });
-    await this.courier.deliver({ userId: call.userId, to: plan.to, text, claimed, until }, call.state, false);
+    const callbacks = callbacksFlag(call.account);
+    await this.courier.deliver(
+      { userId: call.userId, to: plan.to, text, claimed, until, callbacks },
+      call.state,
+      false,
+    );
   }
 
   /** How long after its call's end (or its claim) an SMS may still go out. */

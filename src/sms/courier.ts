@@ -15,6 +15,8 @@ export interface ClaimedSms {
   text: string;
   claimed: readonly string[];
   until: number;
+  /** Whether its result looks for status-callback events (as CallStepWrite's): false, the account has no callback URL. */
+  callbacks?: boolean | undefined;
 }
 
 /** What the courier is handed by the SMS backup (see SmsBackupDeps for each). */
@@ -56,10 +58,15 @@ export class SmsCourier {
     // Its reference is the first claimed alert's.
     const result = await this.sendWithin(sms, { to: sms.to, text: sms.text, reference: sms.claimed[0]! }, waiting);
     if (result === 'left waiting') return;
+    let outboxed = 0;
     if (result.status === 'sent') {
       for (const id of sms.claimed)
-        await writes.write(`sms ${id} sent`, () =>
-          smsStore.setSmsResult(id, { status: 'sent', messageId: result.messageId, parts: result.parts }),
+        outboxed += await writes.write(`sms ${id} sent`, () =>
+          smsStore.setSmsResult(
+            id,
+            { status: 'sent', messageId: result.messageId, parts: result.parts },
+            sms.callbacks,
+          ),
         );
       const early = result.messageId ? this.earlyReports.get(result.messageId) : undefined;
       if (early) {
@@ -68,14 +75,20 @@ export class SmsCourier {
       }
     } else {
       for (const id of sms.claimed)
-        await writes.write(`sms ${id} failed`, () =>
-          smsStore.setSmsResult(id, { status: 'failed', error: result.error }),
+        outboxed += await writes.write(`sms ${id} failed`, () =>
+          smsStore.setSmsResult(id, { status: 'failed', error: result.error }, sms.callbacks),
         );
     }
     this.logResult(sms, result);
     this.deps.onResult?.(result.status);
     for (const id of sms.claimed)
-      this.deps.events.emit({ callId: id, userId: sms.userId, status, at: this.deps.now() });
+      this.deps.events.emit({
+        callId: id,
+        userId: sms.userId,
+        status,
+        at: this.deps.now(),
+        ...(outboxed > 0 && { outboxed: true }),
+      });
   }
 
   /** One line per SMS at info: sent (its parts and the gateway's id) or refused (why); never its text nor the number. */
@@ -196,7 +209,13 @@ export class SmsCourier {
         .then(
           (settled) =>
             settled &&
-            this.deps.events.emit({ callId: call.callId, userId: call.userId, status: 'sms', at: this.deps.now() }),
+            this.deps.events.emit({
+              callId: call.callId,
+              userId: call.userId,
+              status: 'sms',
+              at: this.deps.now(),
+              outboxed: true,
+            }),
           (error: Error) =>
             this.deps.logger.error('could not record an SMS delivery receipt', { call_id: call.callId, error }),
         );

@@ -10,6 +10,7 @@ import type {
 import type { CallbackEventType } from '../core/callbacks/callback-events.js';
 import type { CallbackRepo } from './contract/index.js';
 import type { SecretBox } from './secret-box.js';
+import { enqueueValues, OUTBOX_SQL } from './outbox.js';
 
 /** Runs one statement with positional values; resolves to the rows it returned (none for a write without RETURNING). */
 export interface StatementRunner {
@@ -60,8 +61,6 @@ const SQL = {
   turnOff: 'UPDATE callback_settings SET url = NULL, off_note = $2, off_at = $3, updated_at = $3 WHERE user_id = $1',
   dropWaiting: `UPDATE callback_outbox SET status = 'gone', claim = NULL, claimed_until = NULL, last_error = $2
                 WHERE user_id = $1 AND status IN ('pending', 'sending')`,
-  enqueue: `INSERT INTO callback_outbox (message_id, event_key, user_id, call_id, type, body, status, attempts, created_at, next_attempt_at)
-            VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, $7) ON CONFLICT (event_key) DO NOTHING`,
   keepSent: `INSERT INTO callback_outbox (message_id, event_key, user_id, call_id, type, body, status, attempts, created_at, next_attempt_at,
                last_attempt_at, last_http_status, last_error, delivered_at)
              VALUES ($1, $2, $3, $4, $5, $6, $8, 1, $7, $7, $9, $10, $11, $12)`,
@@ -164,8 +163,7 @@ export class CallbackStore implements CallbackRepo {
   }
 
   async enqueue(d: NewDelivery): Promise<boolean> {
-    const values = [d.messageId, d.eventKey, d.userId, d.callId, d.type, d.body, d.createdAt];
-    return (await this.db.run(SQL.enqueue, values)) > 0;
+    return (await this.db.run(OUTBOX_SQL.enqueue, enqueueValues(d))) > 0;
   }
 
   async keepSent(d: NewDelivery, a: DeliveryAttempt): Promise<void> {

@@ -79,3 +79,20 @@ export function certificateState(secrets: SecretBox, row: CertificateRow | undef
     nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
   };
 }
+
+/** The statements both stores run with the same text ($1, $2…; SQLite binds them by name: sqlite/named.ts). */
+export const CERTIFICATE_SQL = {
+  get: `SELECT ${CERTIFICATE_COLUMNS} FROM acme_certificate WHERE id = 1`,
+  save: `INSERT INTO acme_certificate (id, names, cert_pem, key_sealed, not_before, not_after, obtained_at, last_attempt_at, failures)
+         VALUES (1, $1, $2, $3, $4, $5, $6, $6, 0)
+         ON CONFLICT (id) DO UPDATE SET names = excluded.names, cert_pem = excluded.cert_pem, key_sealed = excluded.key_sealed,
+           not_before = excluded.not_before, not_after = excluded.not_after, obtained_at = excluded.obtained_at,
+           last_attempt_at = excluded.last_attempt_at, last_error = NULL, last_error_fix = NULL, last_error_kind = NULL, failures = 0, next_attempt_at = NULL`,
+  failure: `INSERT INTO acme_certificate (id, last_attempt_at, last_error, last_error_fix, last_error_kind, failures, next_attempt_at) VALUES (1, $1, $2, $3, $5, 1, $4)
+            ON CONFLICT (id) DO UPDATE SET last_attempt_at = excluded.last_attempt_at, last_error = excluded.last_error,
+              last_error_fix = excluded.last_error_fix, last_error_kind = excluded.last_error_kind, failures = acme_certificate.failures + 1, next_attempt_at = excluded.next_attempt_at`,
+  putChallenge: `INSERT INTO acme_challenges (token, key_authorization, expires_at) VALUES ($1, $2, $3)
+                 ON CONFLICT (token) DO UPDATE SET key_authorization = excluded.key_authorization, expires_at = excluded.expires_at`,
+  challenge: 'SELECT key_authorization FROM acme_challenges WHERE token = $1 AND expires_at > $2',
+  deleteChallenge: 'DELETE FROM acme_challenges WHERE token = $1 OR expires_at <= $2',
+} as const;

@@ -90,22 +90,14 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
       await store.callbacks.configure(withUrl.userId, { url: 'https://a.example/hook' });
     } else expect((await read(account)).hasCallback).toBeUndefined();
 
-    // The feed on the real store, its settings read counted.
+    // The feed on the real store: it is given no settings to read (#55: call.queued is made from the
+    // call's row and the URL's presence in one transaction; no secret is opened).
     const events = new CallEvents();
-    let reads = 0;
-    const settings = store.callbacks.settings.bind(store.callbacks);
-    const counted = Object.assign(Object.create(store.callbacks) as typeof store.callbacks, {
-      settings: (userId: string) => {
-        reads++;
-        return settings(userId);
-      },
-    });
     let added = 0;
     const feed = startCallbackFeed({
-      store: { calls: store.calls, callbacks: counted },
+      store: { progress: store.progress },
       events,
       logger: createLogger({ level: 'error' }),
-      now: () => 1_000,
       onAdded: () => added++,
     });
     const accepted = await store.calls.accept(account.userId, 'premium', textAlert('hi'));
@@ -115,7 +107,6 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
     if (!other.accepted) throw new Error('refused');
     events.emit({ callId: other.callId, userId: withUrl.userId, status: 'queued', at: 1_000 });
     await feed.stop();
-    expect(reads).toBe(1);
     expect(added).toBe(1);
     expect((await store.callbacks.recent(account.userId, 10)).length).toBe(0);
     expect((await store.callbacks.recent(withUrl.userId, 10)).map((d) => d.type)).toEqual(['call.queued']);

@@ -195,6 +195,8 @@ describe('Dialer (stand-in ARI)', () => {
       phone: PHONE,
       state: 'busy',
       carried: [],
+      // The end carries its account's flags, read with the call (#55): the SMS backup reads nothing again.
+      account: { smsBackup: true, status: 'active', phone: PHONE, callbackOn: false },
     });
     await waitFor('the record', () => (t.row(callId).status === 'busy' ? true : undefined));
     expect(t.row(callId)).toMatchObject({ sipCode: 486, hangupCause: 17 });

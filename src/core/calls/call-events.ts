@@ -14,6 +14,8 @@ export interface CallChange {
   announced?: boolean;
   /** The account had no callback URL when the alert was accepted (read with the account): the callback feed need not look. */
   noCallback?: boolean;
+  /** Its status-callback events were written to the outbox with it (#55): the sender looks at once. */
+  outboxed?: boolean;
 }
 
 export class CallEvents extends EventBus<CallChange> {}

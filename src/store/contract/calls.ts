@@ -10,6 +10,8 @@ import type {
   CallEventRow,
   CallForDialing,
   CallRecord,
+  CallStepped,
+  CallStepWrite,
   DedupeCheck,
   HistoryPage,
   ReceivedAlert,
@@ -47,7 +49,18 @@ export interface CallProgressRepo {
   get(callId: string): Awaitable<CallForDialing | undefined>;
   /** Calls not final yet that this node answers for, oldest first (with one node: all of them). */
   inFlight(): Awaitable<CallForDialing[]>;
+  /** A step alone: the same as `step` with no status-callback events. */
   transition(callId: string, to: CallState, fields?: TransitionFields, detail?: string): Awaitable<boolean>;
+  /**
+   * A step and the status-callback events it makes, written in one transaction (#55): the outbox has
+   * a step's events exactly when the step is recorded, whatever stops the process and when.
+   */
+  step(write: CallStepWrite): Awaitable<CallStepped>;
+  /**
+   * The events of a step recorded elsewhere (an alert's acceptance: call.queued), written to the
+   * outbox on their own, from the call's row as it is now; resolves to how many were added.
+   */
+  outboxAfter(callId: string, change: 'queued'): Awaitable<number>;
   recordDetection(callId: string, status: string, cause: string): Awaitable<void>;
   placedAgain(
     callId: string,

@@ -7,13 +7,19 @@ export interface SmsBackupRepo {
   claimSms(callId: string): Awaitable<boolean>;
   /** `why`: the reason a `disabled` SMS backup sent nothing (core/reasons SMS_NOT_SENT), kept as its sms_error. */
   markSmsSkipped(callId: string, status: 'not_needed' | 'disabled', why?: string): Awaitable<void>;
+  /**
+   * The SMS's result, and its status-callback event in the same transaction (#55; `callbacks` as in
+   * CallStepWrite); resolves to the deliveries added to the outbox.
+   */
   setSmsResult(
     callId: string,
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
-  ): Awaitable<void>;
+    callbacks?: boolean,
+  ): Awaitable<number>;
   findBySmsMessage(
     messageId: string,
   ): Awaitable<Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }>>;
+  /** A receipt settles a sent SMS once (false: settled already), its event written with it (#55). */
   recordSmsReceipt(callId: string, result: { status: 'delivered' | 'failed'; error?: string }): Awaitable<boolean>;
   staleSmsClaims(): Awaitable<string[]>;
   smsWaits(callIds: readonly string[], error: string): Awaitable<boolean>;

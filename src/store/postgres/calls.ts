@@ -1,6 +1,8 @@
 // The call history in PostgreSQL. An accept is one transaction that first locks the account's row:
 // the accepts of one account wait for each other, on every node, so the limits stay exact; other
 // accounts' accepts run beside them on the pool's other connections.
+import { CALL_SQL } from '../sql/calls.js';
+import { CHECKS_UNDER_LOCK, firstRefusalAwaiting, PASSED_BEFORE_LOCK } from '../../core/webhook/accept-rules.js';
 import type { SmsAttempt } from '../../core/delivery/sms-truth.js';
 import type { DedupeCheck, SmsStatus } from '../../core/records.js';
 import { newCallId } from '../../core/ids.js';
@@ -36,31 +38,13 @@ type CallRow = Parameters<typeof toRecord>[0];
 /** Rejected messages are stored shortened: they are kept to explain, not to be spoken (as in SQLite). */
 
 const SQL = {
+  ...CALL_SQL,
   lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
-  // Duplicate alerts (#41), a step of their own to merge into the one-round-trip function (#43).
-  firstWithKey: `SELECT call_id FROM calls WHERE user_id = $1 AND dedupe_key = $2 AND received_at >= $3
-                 ORDER BY received_at LIMIT 1`,
-  setDedupeKey: 'UPDATE calls SET dedupe_key = $1 WHERE call_id = $2',
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
                               strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
-  usedThisMonth: 'SELECT calls FROM usage WHERE user_id = $1 AND month = $2',
-  countUsage: `INSERT INTO usage (user_id, month, calls) VALUES ($1, $2, 1)
-               ON CONFLICT (user_id, month) DO UPDATE SET calls = usage.calls + 1`,
-  recentAccepted: `SELECT received_at FROM calls WHERE user_id = $1 AND accepted = 1 AND kind = $2 AND received_at > $3
-                   ORDER BY received_at DESC LIMIT $4`,
-  trimRejections: `DELETE FROM calls WHERE user_id = $1 AND accepted = 0 AND id <= (
-                     SELECT id FROM calls WHERE user_id = $1 AND accepted = 0 ORDER BY id DESC LIMIT 1 OFFSET $2)`,
-  get: 'SELECT * FROM calls WHERE call_id = $1',
-  listAll: 'SELECT * FROM calls WHERE id < $1 ORDER BY id DESC LIMIT $2',
-  listForAccount: 'SELECT * FROM calls WHERE user_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3',
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
                            ORDER BY id DESC LIMIT $3`,
-  getForAccount: 'SELECT * FROM calls WHERE call_id = $1 AND user_id = $2',
-  // The server's last SMS attempts, among its latest 2,000 calls (an index-free read of the newest rows).
-  recentSms: `SELECT sms_status AS status, sms_error AS error, coalesce(sms_at, updated_at) AS at FROM calls
-              WHERE id > (SELECT coalesce(max(id), 0) FROM calls) - 2000 AND sms_status IN ('sent', 'delivered', 'failed', 'waiting')
-              ORDER BY at DESC LIMIT $1`,
 } as const;
 
 export class PgCallStore implements CallRepo {
@@ -93,27 +77,38 @@ export class PgCallStore implements CallRepo {
       await query(tx, SQL.lockAccount, [userId]);
       // Read after the lock: the times of one account's accepts follow the order they commit in.
       const now = this.now();
-      // Under the account's lock, on every node: of two identical alerts, exactly one becomes a call.
-      if (dedupe) {
-        const [first] = await query<{ call_id: string }>(tx, SQL.firstWithKey, [userId, dedupe.key, dedupe.since]);
-        if (first) {
-          const rowId = newCallId();
-          await this.insertRejection(tx, now, duplicateRow(userId, alert, first.call_id, rowId));
-          return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
-        }
-      }
       const month = monthWindow(now);
-      // Sent together (pipelined on the transaction's connection): one round trip, not two. An
-      // unlimited plan's usage decides nothing, so it is not read (as in SQLite).
-      const [used, recent] = await Promise.all([
-        hasMonthlyAllowance(plan) ? this.usedInMonth(tx, userId, month.key) : 0,
-        this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10),
-      ]);
-      const decision = decideLimits(plan, now, used, recent);
-      if (!decision.allowed) {
+      let recent: number[] = [];
+      // Under the account's lock, on every node, the checks in core's order (core/webhook/accept-rules):
+      // of two identical alerts, exactly one becomes a call.
+      const refusal = await firstRefusalAwaiting(
+        {
+          ...PASSED_BEFORE_LOCK,
+          duplicateOf: async () =>
+            dedupe &&
+            (await query<{ call_id: string }>(tx, SQL.firstWithKey, [userId, dedupe.key, dedupe.since]))[0]?.call_id,
+          limits: async () => {
+            // Sent together (pipelined on the transaction's connection): one round trip, not two. An
+            // unlimited plan's usage decides nothing, so it is not read (as in SQLite).
+            const [used, times] = await Promise.all([
+              hasMonthlyAllowance(plan) ? this.usedInMonth(tx, userId, month.key) : 0,
+              this.recentAcceptedTimes(tx, userId, 'alert', now - BURST_WINDOW_MS, 10),
+            ]);
+            recent = times;
+            return decideLimits(plan, now, used, recent);
+          },
+        },
+        CHECKS_UNDER_LOCK,
+      );
+      if (refusal?.outcome === 'duplicate') {
+        const rowId = newCallId();
+        await this.insertRejection(tx, now, duplicateRow(userId, alert, refusal.firstCallId, rowId));
+        return { accepted: true, duplicate: true, callId: refusal.firstCallId, rowId, receivedAt: now };
+      }
+      if (refusal?.outcome === 'refused') {
         const rejectionId = newCallId();
-        await this.insertRejection(tx, now, limitRejection(userId, alert, decision, rejectionId));
-        return { accepted: false, decision, callId: rejectionId };
+        await this.insertRejection(tx, now, limitRejection(userId, alert, refusal.decision, rejectionId));
+        return { accepted: false, decision: refusal.decision, callId: rejectionId };
       }
       const callId = newCallId();
       await Promise.all([

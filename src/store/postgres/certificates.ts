@@ -3,26 +3,14 @@
 import type { SecretBox } from '../secret-box.js';
 import type { CertificateFailure, CertificateState, StoredCertificate } from '../../core/server/certificate.js';
 import type { CertificateRepo } from '../contract/index.js';
-import { CERTIFICATE_COLUMNS, type CertificateRow, certificateState, certificateValues } from '../certificates.js';
+import { CERTIFICATE_SQL, type CertificateRow, certificateState, certificateValues } from '../certificates.js';
 import { query, type Sql } from './connect.js';
 
 /** Any fixed number other than the migrations' lock: "ACME". */
 const ORDER_LOCK = 0x41434d45;
 
 const SQL = {
-  get: `SELECT ${CERTIFICATE_COLUMNS} FROM acme_certificate WHERE id = 1`,
-  save: `INSERT INTO acme_certificate (id, names, cert_pem, key_sealed, not_before, not_after, obtained_at, last_attempt_at, failures)
-         VALUES (1, $1, $2, $3, $4, $5, $6, $6, 0)
-         ON CONFLICT (id) DO UPDATE SET names = excluded.names, cert_pem = excluded.cert_pem, key_sealed = excluded.key_sealed,
-           not_before = excluded.not_before, not_after = excluded.not_after, obtained_at = excluded.obtained_at,
-           last_attempt_at = excluded.last_attempt_at, last_error = NULL, last_error_fix = NULL, last_error_kind = NULL, failures = 0, next_attempt_at = NULL`,
-  failure: `INSERT INTO acme_certificate (id, last_attempt_at, last_error, last_error_fix, last_error_kind, failures, next_attempt_at) VALUES (1, $1, $2, $3, $5, 1, $4)
-            ON CONFLICT (id) DO UPDATE SET last_attempt_at = excluded.last_attempt_at, last_error = excluded.last_error,
-              last_error_fix = excluded.last_error_fix, last_error_kind = excluded.last_error_kind, failures = acme_certificate.failures + 1, next_attempt_at = excluded.next_attempt_at`,
-  putChallenge: `INSERT INTO acme_challenges (token, key_authorization, expires_at) VALUES ($1, $2, $3)
-                 ON CONFLICT (token) DO UPDATE SET key_authorization = excluded.key_authorization, expires_at = excluded.expires_at`,
-  challenge: 'SELECT key_authorization FROM acme_challenges WHERE token = $1 AND expires_at > $2',
-  deleteChallenge: 'DELETE FROM acme_challenges WHERE token = $1 OR expires_at <= $2',
+  ...CERTIFICATE_SQL,
   tryLock: 'SELECT pg_try_advisory_xact_lock($1) AS locked',
 } as const;
 

@@ -3,10 +3,9 @@
 // nodes need; 9 (the reason's detail) is the same again. Never edit a migration that has shipped; add the next one.
 import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
-import { RECEIVE_FUNCTION_SQL } from './receive-function.js';
+import { DROP_RECEIVE_V12, RECEIVE_FUNCTION_SQL } from './receive-function.js';
 import { RECEIVE_FUNCTION_V14_SQL } from './receive-function-v14.js';
 import { RING_AGAIN } from './migration-ring-again.js';
-
 export interface PgMigration {
   name: string;
   sql: string;
@@ -295,7 +294,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '010-reason-detail', sql: REASON_DETAIL, oldestCompatible: 8 },
   // Expand: new tables the previous release does not know.
   { name: '011-certificate', sql: CERTIFICATE, oldestCompatible: 8 },
-  // Expand: a function the previous release never calls (the webhook's one round trip, #43).
+  // Now nothing: its function (v12, the webhook's one round trip, #43) was replaced before any release; 019 drops it.
   { name: '012-receive-function', sql: RECEIVE_FUNCTION_SQL, oldestCompatible: 8 },
   // Expand: columns the previous release does not know (it would not dedupe nor check sources).
   { name: '013-owner-controls', sql: OWNER_CONTROLS, oldestCompatible: 8 },
@@ -307,6 +306,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 },
   // Expand: columns the previous release does not know (it never rings again, and dials a retry it finds queued at once).
   { name: '017-ring-again', sql: RING_AGAIN, oldestCompatible: 8 },
+  { name: '019-drop-receive-v12', sql: DROP_RECEIVE_V12, oldestCompatible: 8 },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -8,6 +8,7 @@ import { VERSION } from '../../lib/version.js';
 import { query, type Sql } from './connect.js';
 import { PG_SCHEMA_VERSION } from './migrations.js';
 import { IN_PROGRESS, SELECT_CALL } from './progress.js';
+import { withAccountFlags } from '../outbox.js';
 import { ENDED_WITHOUT_SMS } from './sms.js';
 
 interface NodeRow {
@@ -64,7 +65,7 @@ export class PgNodeRegistry implements NodeRegistry {
         const ended = await query<EndedWithoutSms>(tx, ENDED_WITHOUT_SMS, [node_id, now - smsWindowMs]);
         taken.push({
           nodeId: node_id,
-          calls: [...calls],
+          calls: calls.map(withAccountFlags),
           sms: {
             handingOver: sms.filter((r) => r.smsStatus === 'sending').map((r) => r.callId),
             waiting: sms

@@ -9,18 +9,16 @@ import {
   isInFlight,
   type CallState,
 } from '../../core/calls/call-state.js';
-import type { CallEventRow, CallForDialing, TransitionFields } from '../../core/records.js';
+import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
+import * as outbox from '../outbox.js';
 import { monthWindow } from '../../core/webhook/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
+import { PROGRESS_SQL } from '../sql/calls.js';
 
-/** The columns of CallForDialing (PostgreSQL folds unquoted aliases to lower case). */
-export const SELECT_CALL = `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
-                                   dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
-                                   carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated",
-                                   attempt, retry_at AS "retryAt", attempts
-                            FROM calls`;
+/** The call as the desk holds it, with its account's flags (written once: outbox.ts). */
+export const SELECT_CALL = outbox.selectCall('json_build_object');
 
 /** Not final and not queued: a node is dialing, ringing or talking. */
 export const IN_PROGRESS = `(${IN_FLIGHT_STATES.filter((s) => s !== 'queued')
@@ -31,6 +29,7 @@ export const IN_PROGRESS = `(${IN_FLIGHT_STATES.filter((s) => s !== 'queued')
 export const DEFAULT_LINE_HOLD_MS = 1_005_000;
 
 const SQL = {
+  ...PROGRESS_SQL,
   get: `${SELECT_CALL} WHERE call_id = $1 AND accepted = 1`,
   // Queued calls are anyone's unless a live node accepted them; a call being dialed is its dialer's.
   inFlight: `${SELECT_CALL}
@@ -40,7 +39,6 @@ const SQL = {
              ORDER BY id`,
   lockCall: `SELECT status, kind, user_id AS "userId", received_at AS "receivedAt" FROM calls
              WHERE call_id = $1 AND accepted = 1 FOR UPDATE`,
-  giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = $1 AND month = $2 AND calls > 0',
   takeLine:
     'INSERT INTO phone_lines (phone, call_id, node_id, since) VALUES ($1, $2, $3, $4) ON CONFLICT (phone) DO NOTHING',
   lineHolder: 'SELECT call_id FROM phone_lines WHERE phone = $1',
@@ -50,8 +48,6 @@ const SQL = {
   // Asterisk hangs every call up RINGHOOK_MAX_CALL_SECONDS after it was dialed, with or without serve.
   staleLine: `DELETE FROM phone_lines l USING calls c
               WHERE l.phone = $1 AND c.call_id = l.call_id AND c.status NOT IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND l.since < $2`,
-  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
-  events: 'SELECT at, event, detail FROM call_events WHERE call_id = $1 ORDER BY id',
   detection: `WITH changed AS (UPDATE calls SET amd_status = $1, amd_cause = $2, updated_at = $3 WHERE call_id = $4 RETURNING call_id)
               INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $3, 'amd', $5 FROM changed`,
   placedAgain: `WITH changed AS (UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4
@@ -95,6 +91,23 @@ function stepStatement(to: CallState, sets: string[], takesLine: boolean): strin
           SELECT (SELECT count(*) FROM legal)::int AS legal, (SELECT count(*) FROM moved)::int AS moved`;
 }
 
+/**
+ * Writes the deliveries a change of a call makes to the outbox, inside the caller's transaction (#55).
+ * Returns how many were added.
+ */
+export async function outboxInTransaction(
+  tx: Queryable,
+  callId: string,
+  change: outbox.ReportedChange,
+  now: number,
+): Promise<number> {
+  const [row] = await query<outbox.CallWithCallback>(tx, outbox.OUTBOX_SQL.call, [callId]);
+  let added = 0;
+  for (const delivery of outbox.deliveriesFor(change, row, now))
+    added += (await query(tx, outbox.OUTBOX_SQL.enqueue, outbox.enqueueValues(delivery))).count;
+  return added;
+}
+
 export class PgCallProgressStore implements CallProgressRepo {
   constructor(
     private readonly sql: Sql,
@@ -106,12 +119,26 @@ export class PgCallProgressStore implements CallProgressRepo {
 
   async get(callId: string): Promise<CallForDialing | undefined> {
     const [row] = await query<CallForDialing>(this.sql, SQL.get, [callId]);
-    return row;
+    return row && outbox.withAccountFlags(row);
   }
 
   /** Calls not final yet that this node answers for, oldest first. */
   async inFlight(): Promise<CallForDialing[]> {
-    return [...(await query<CallForDialing>(this.sql, SQL.inFlight, [this.nodeId]))];
+    return (await query<CallForDialing>(this.sql, SQL.inFlight, [this.nodeId])).map(outbox.withAccountFlags);
+  }
+
+  /**
+   * A step and its status-callback events in one transaction (#55). A step that makes none, or of an
+   * account read without a callback URL, stays the one statement of `transition`.
+   */
+  async step({ callId, to, fields = {}, detail, callbacks }: CallStepWrite): Promise<CallStepped> {
+    if (callbacks === false || outbox.reportsNothing(to))
+      return { moved: await this.transition(callId, to, fields, detail), outboxed: 0 };
+    let outboxed = 0;
+    const moved = await this.transitionInTransaction(callId, to, fields, detail, async (tx, at) => {
+      outboxed = await outboxInTransaction(tx, callId, to, at);
+    });
+    return { moved, outboxed };
   }
 
   /**
@@ -150,6 +177,8 @@ export class PgCallProgressStore implements CallProgressRepo {
     to: CallState,
     fields: TransitionFields,
     detail: string | undefined,
+    /** What is written with the step, in its transaction (its outbox events). */
+    also?: (tx: Queryable, at: number) => Promise<void>,
   ): Promise<boolean> {
     return this.sql.begin(async (tx) => {
       const [current] = await query<{ status: string; kind: string; userId: string; receivedAt: number | string }>(
@@ -180,8 +209,13 @@ export class PgCallProgressStore implements CallProgressRepo {
         await query(tx, SQL.giveBack, [current.userId, monthWindow(Number(current.receivedAt)).key]);
         await query(tx, SQL.event, [callId, at, 'allowance', ALLOWANCE_RETURNED]);
       }
+      await also?.(tx, at);
       return true;
     });
+  }
+
+  outboxAfter(callId: string, change: 'queued'): Promise<number> {
+    return this.sql.begin((tx) => outboxInTransaction(tx, callId, change, this.now())) as Promise<number>;
   }
 
   /** True when the call holds the phone's line now (it took it, or already had it). */

@@ -5,16 +5,9 @@ import type { SessionRow } from '../rows.js';
 import type { SessionRepo } from '../contract/index.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { query, type Sql } from './connect.js';
+import { SESSION_SQL } from '../sql/sessions.js';
 
-const SQL = {
-  insert: `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
-           VALUES ($1, $2, $3, $4, $4, $5)`,
-  get: 'SELECT user_id, csrf_token, created_at, last_seen_at, expires_at FROM sessions WHERE token_hash = $1',
-  touch: 'UPDATE sessions SET last_seen_at = $1 WHERE token_hash = $2',
-  delete: 'DELETE FROM sessions WHERE token_hash = $1',
-  deleteForAccount: 'DELETE FROM sessions WHERE user_id = $1',
-  prune: 'DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2',
-} as const;
+const SQL = SESSION_SQL;
 
 export class PgSessionStore implements SessionRepo {
   constructor(

@@ -5,7 +5,10 @@ import { FINAL_STATES } from '../../core/calls/call-state.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';
 import { allOrNothing } from '../all-or-nothing.js';
+import { outboxInTransaction } from './progress.js';
 import { query, type Queryable, type Sql } from './connect.js';
+import { PROGRESS_SQL } from '../sql/calls.js';
+import { SMS_SQL } from '../sql/sms.js';
 
 /**
  * Calls of node $1 (or, never dialed, of the node that accepted them) that ended since $2 with
@@ -17,29 +20,20 @@ export const ENDED_WITHOUT_SMS = `SELECT call_id AS "callId", user_id AS "userId
                                   ORDER BY id`;
 
 const SQL = {
-  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
+  ...SMS_SQL,
+  event: PROGRESS_SQL.event,
   claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = $1, updated_at = $1, sms_node = $2 WHERE call_id = $3 AND sms_status IS NULL`,
   setSms: `WITH changed AS (UPDATE calls SET sms_status = $2, sms_message_id = coalesce($3, sms_message_id), sms_parts = coalesce($4, sms_parts),
-                                           sms_error = $5, sms_at = $6, updated_at = $6 WHERE call_id = $1 RETURNING call_id)
+                                           sms_error = $5, sms_at = $6, updated_at = $6
+                            WHERE call_id = $1 AND ($9::boolean OR NOT EXISTS (SELECT 1 FROM callback_settings s WHERE s.user_id = calls.user_id AND s.url IS NOT NULL))
+                            RETURNING call_id)
            INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $6, $7, $8 FROM changed`,
-  markSms:
-    'UPDATE calls SET sms_status = $1, sms_error = $4, updated_at = $2 WHERE call_id = $3 AND sms_status IS NULL',
-  // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
-  bySmsMessage: `SELECT call_id AS "callId", user_id AS "userId", sms_status AS "smsStatus" FROM calls
-                 WHERE sms_message_id = $1 AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = $1) - 60000 ORDER BY id`,
-  // A receipt settles a sent SMS once: a repeated, late or reordered one changes nothing.
-  smsReceipt: `UPDATE calls SET sms_status = $2, sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = 'sent'`,
   staleSending: `SELECT call_id AS "callId" FROM calls WHERE sms_status = 'sending' AND sms_node = $1 ORDER BY id`,
-  smsWaits:
-    "UPDATE calls SET sms_status = 'waiting', sms_error = $1, updated_at = $2 WHERE call_id = $3 AND sms_status = 'sending'",
-  smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = $1 WHERE call_id = $2 AND sms_status = 'waiting'",
   endedWithoutSms: ENDED_WITHOUT_SMS,
   // This node's, and those of nodes that left (a rolling deploy gives new node ids): now this node's.
   waitingSmsLeft: `UPDATE calls SET sms_node = $1
                    WHERE sms_status = 'waiting' AND (sms_node = $1 OR sms_node IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL))
                    RETURNING id, call_id AS "callId", user_id AS "userId", status, message, message_truncated AS "messageTruncated", phone, carried_by AS "carriedBy", sms_at AS "claimedAt"`,
-  smsLeftFails:
-    "UPDATE calls SET sms_status = 'failed', sms_error = $3, sms_at = $4, updated_at = $4 WHERE call_id = $1 AND sms_status = $2",
 } as const;
 
 export class PgSmsStore implements SmsBackupRepo {
@@ -62,17 +56,40 @@ export class PgSmsStore implements SmsBackupRepo {
   async setSmsResult(
     callId: string,
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
-  ): Promise<void> {
-    await query(this.sql, SQL.setSms, [
+    callbacks?: boolean,
+  ): Promise<number> {
+    // Not known whether the account has a callback URL: one statement writes it if it has none (the
+    // common case); otherwise (or for a call not there) the transaction below.
+    if (callbacks !== true && (await this.writeSmsResult(this.sql, callId, result, this.now(), callbacks === false)))
+      return 0;
+    if (callbacks === false) return 0;
+    return this.sql.begin(async (tx) => {
+      const at = this.now();
+      await this.writeSmsResult(tx, callId, result, at, true);
+      return outboxInTransaction(tx, callId, 'sms', at);
+    }) as Promise<number>;
+  }
+
+  private async writeSmsResult(
+    db: Queryable,
+    callId: string,
+    result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
+    at: number,
+    /** false: written only when the account has no callback URL (its events need the transaction). */
+    always: boolean,
+  ): Promise<boolean> {
+    const written = await query(db, SQL.setSms, [
       callId,
       result.status,
       result.messageId ?? null,
       result.parts ?? null,
       result.error ?? null,
-      this.now(),
+      at,
       `sms_${result.status}`,
       result.error ?? result.messageId ?? null,
+      always,
     ]);
+    return written.count > 0;
   }
 
   /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
@@ -93,6 +110,7 @@ export class PgSmsStore implements SmsBackupRepo {
       const updated = await query(tx, SQL.smsReceipt, [callId, result.status, result.error ?? null, at]);
       if (updated.count === 0) return false;
       await query(tx, SQL.event, [callId, at, `sms_${result.status}`, result.error ?? null]);
+      await outboxInTransaction(tx, callId, 'sms', at);
       return true;
     }) as Promise<boolean>;
   }

@@ -4,6 +4,7 @@ import { CallbackStore, DELIVERY_COLUMNS, DUE_BY_ACCOUNT, DUE_CONDITION, type St
 import type { SecretBox } from '../secret-box.js';
 import { isBusyError } from '../unavailable.js';
 import { type Db, withBusyTimeout } from './connect.js';
+import { prepared, valuesOf } from './named.js';
 
 const CLAIM = `UPDATE callback_outbox SET status = 'sending', claim = $1, claimed_until = $3
   WHERE id IN (SELECT id FROM ${DUE_BY_ACCOUNT} ranked WHERE place + busy <= $5 ORDER BY place, id LIMIT $4)
@@ -11,25 +12,8 @@ const CLAIM = `UPDATE callback_outbox SET status = 'sending', claim = $1, claime
 
 const ANY_DUE = `SELECT 1 FROM callback_outbox WHERE ${DUE_CONDITION} LIMIT 1`;
 
-/** $1, $2… become @p1, @p2… (better-sqlite3 binds named values). */
-function named(sql: string): string {
-  return sql.replace(/\$(\d+)/g, '@p$1');
-}
-
-function valuesOf(values: unknown[]): Record<string, unknown> {
-  return Object.fromEntries(values.map((value, i) => [`p${i + 1}`, value]));
-}
-
 function runner(db: Db): StatementRunner {
-  const prepared = new Map<string, ReturnType<Db['prepare']>>();
-  const statement = (sql: string) => {
-    let found = prepared.get(sql);
-    if (!found) {
-      found = db.prepare(named(sql));
-      prepared.set(sql, found);
-    }
-    return found;
-  };
+  const statement = (sql: string) => prepared(db, sql);
   return {
     async all<Row>(sql: string, values: unknown[]) {
       return statement(sql).all(valuesOf(values)) as Row[];

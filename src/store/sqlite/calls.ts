@@ -1,6 +1,9 @@
 // The call history: accepted alerts (which become calls) and rejected ones, and the monthly usage
 // counters. Accepting an alert is one IMMEDIATE transaction: limits are checked and the call and its
 // usage are written together, so limits stay exact under concurrency and across processes.
+import { CALL_SQL } from '../sql/calls.js';
+import { positional } from './named.js';
+import { CHECKS_UNDER_LOCK, firstRefusal, PASSED_BEFORE_LOCK } from '../../core/webhook/accept-rules.js';
 import type { SmsAttempt } from '../../core/delivery/sms-truth.js';
 import type { Alert } from '../../core/webhook/payload.js';
 import { newCallId } from '../../core/ids.js';
@@ -39,30 +42,13 @@ import { decideTestCall, testCallAlert } from '../test-calls.js';
 export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
 
 const SQL = {
+  ...CALL_SQL,
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
                               strategy, alert_timestamp, extra, error, received_at, updated_at)
            VALUES (@call_id, @user_id, @kind, @accepted, @status, @message, @message_truncated, @ticker, @price, @action,
                    @strategy, @alert_timestamp, @extra, @error, @now, @now)`,
-  usedThisMonth: 'SELECT calls FROM usage WHERE user_id = ? AND month = ?',
-  countUsage: `INSERT INTO usage (user_id, month, calls) VALUES (?, ?, 1)
-               ON CONFLICT (user_id, month) DO UPDATE SET calls = calls + 1`,
-  recentAccepted: `SELECT received_at FROM calls WHERE user_id = ? AND accepted = 1 AND kind = ? AND received_at > ?
-                   ORDER BY received_at DESC LIMIT ?`,
-  trimRejections: `DELETE FROM calls WHERE user_id = @user_id AND accepted = 0 AND id <= (
-                     SELECT id FROM calls WHERE user_id = @user_id AND accepted = 0 ORDER BY id DESC LIMIT 1 OFFSET @keep)`,
-  get: 'SELECT * FROM calls WHERE call_id = ?',
-  firstWithKey: `SELECT call_id FROM calls WHERE user_id = ? AND dedupe_key = ? AND received_at >= ?
-                 ORDER BY received_at LIMIT 1`,
-  setDedupeKey: 'UPDATE calls SET dedupe_key = ? WHERE call_id = ?',
-  listAll: 'SELECT * FROM calls WHERE id < @before ORDER BY id DESC LIMIT @limit',
-  listForAccount: 'SELECT * FROM calls WHERE user_id = @user_id AND id < @before ORDER BY id DESC LIMIT @limit',
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
                            ORDER BY id DESC LIMIT @limit`,
-  getForAccount: 'SELECT * FROM calls WHERE call_id = ? AND user_id = ?',
-  // The server's last SMS attempts, among its latest 2,000 calls (an index-free read of the newest rows).
-  recentSms: `SELECT sms_status AS status, sms_error AS error, coalesce(sms_at, updated_at) AS at FROM calls
-              WHERE id > (SELECT coalesce(max(id), 0) FROM calls) - 2000 AND sms_status IN ('sent', 'delivered', 'failed', 'waiting')
-              ORDER BY at DESC LIMIT ?`,
 } as const;
 
 /** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
@@ -103,36 +89,47 @@ export class SqliteCallStore implements CallRepo {
   ) {
     this.stmt = {
       insert: db.prepare(SQL.insert),
-      usedThisMonth: db.prepare<[string, string], { calls: number }>(SQL.usedThisMonth),
-      countUsage: db.prepare(SQL.countUsage),
-      recentAccepted: db.prepare<[string, CallKind, number, number], { received_at: number }>(SQL.recentAccepted),
-      trimRejections: db.prepare(SQL.trimRejections),
-      get: db.prepare<[string], CallRow>(SQL.get),
-      firstWithKey: db.prepare<[string, string, number], { call_id: string }>(SQL.firstWithKey),
-      setDedupeKey: db.prepare(SQL.setDedupeKey),
-      listAll: db.prepare<{ before: number; limit: number }, CallRow>(SQL.listAll),
-      recentSms: db.prepare<[number], SmsAttempt>(SQL.recentSms),
-      listForAccount: db.prepare<{ user_id: string; before: number; limit: number }, CallRow>(SQL.listForAccount),
+      usedThisMonth: positional<{ calls: number }>(db, SQL.usedThisMonth),
+      countUsage: positional(db, SQL.countUsage),
+      recentAccepted: positional<{ received_at: number }>(db, SQL.recentAccepted),
+      trimRejections: positional(db, SQL.trimRejections),
+      get: positional<CallRow>(db, SQL.get),
+      firstWithKey: positional<{ call_id: string }>(db, SQL.firstWithKey),
+      setDedupeKey: positional(db, SQL.setDedupeKey),
+      listAll: positional<CallRow>(db, SQL.listAll),
+      recentSms: positional<SmsAttempt>(db, SQL.recentSms),
+      listForAccount: positional<CallRow>(db, SQL.listForAccount),
       listForAccountByStatus: db.prepare<{ user_id: string; before: number; limit: number; statuses: string }, CallRow>(
         SQL.listForAccountByStatus,
       ),
-      getForAccount: db.prepare<[string, string], CallRow>(SQL.getForAccount),
+      getForAccount: positional<CallRow>(db, SQL.getForAccount),
     };
     const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): AcceptResult => {
       const now = this.now();
-      // In the accept's own write transaction: of two identical alerts, exactly one becomes a call.
-      const first = dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since);
-      if (first) {
-        const rowId = newCallId();
-        this.insertRejection(now, duplicateRow(userId, alert, first.call_id, rowId));
-        return { accepted: true, duplicate: true, callId: first.call_id, rowId, receivedAt: now };
-      }
       const month = monthWindow(now);
-      // An unlimited plan's usage is only counted, never read: one statement less per alert.
-      const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
-      const recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
-      const decision = decideLimits(plan, now, used, recent);
-      if (!decision.allowed) {
+      let recent: number[] = [];
+      // In the accept's own write transaction, the checks under the lock in core's order
+      // (core/webhook/accept-rules): of two identical alerts, exactly one becomes a call.
+      const refusal = firstRefusal(
+        {
+          ...PASSED_BEFORE_LOCK,
+          duplicateOf: () => (dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since))?.call_id,
+          limits: () => {
+            // An unlimited plan's usage is only counted, never read: one statement less per alert.
+            const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
+            recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
+            return decideLimits(plan, now, used, recent);
+          },
+        },
+        CHECKS_UNDER_LOCK,
+      );
+      if (refusal?.outcome === 'duplicate') {
+        const rowId = newCallId();
+        this.insertRejection(now, duplicateRow(userId, alert, refusal.firstCallId, rowId));
+        return { accepted: true, duplicate: true, callId: refusal.firstCallId, rowId, receivedAt: now };
+      }
+      if (refusal?.outcome === 'refused') {
+        const { decision } = refusal;
         if (decision.limit === 'burst') this.readAccepts.push([userId, recent]);
         const rejectionId = newCallId();
         this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
@@ -286,7 +283,7 @@ export class SqliteCallStore implements CallRepo {
   }
 
   private trimRejections(userId: string): void {
-    this.stmt.trimRejections.run({ user_id: userId, keep: MAX_REJECTIONS_KEPT });
+    this.stmt.trimRejections.run(userId, MAX_REJECTIONS_KEPT);
   }
 
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
@@ -341,7 +338,7 @@ export class SqliteCallStore implements CallRepo {
     const rows =
       options.statuses && options.statuses.length > 0
         ? this.stmt.listForAccountByStatus.all({ ...params, statuses: JSON.stringify(options.statuses) })
-        : this.stmt.listForAccount.all(params);
+        : this.stmt.listForAccount.all(params.user_id, params.before, params.limit);
     const entries = rows.slice(0, options.limit).map(toRecord);
     return { entries, next: rows.length > options.limit ? entries[entries.length - 1]!.id : null };
   }
@@ -357,8 +354,8 @@ export class SqliteCallStore implements CallRepo {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 1000));
     const before = Number.MAX_SAFE_INTEGER;
     const rows = options.userId
-      ? this.stmt.listForAccount.all({ user_id: options.userId, before, limit })
-      : this.stmt.listAll.all({ before, limit });
+      ? this.stmt.listForAccount.all(options.userId, before, limit)
+      : this.stmt.listAll.all(before, limit);
     return rows.map(toRecord);
   }
 

@@ -8,6 +8,7 @@ import type { CallForDialing } from '../../core/records.js';
 import { HELD } from '../../core/calls/call-state.js';
 import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from '../contract/index.js';
 import { SELECT_CALL } from './progress.js';
+import { withAccountFlags } from '../outbox.js';
 
 const SQL = {
   hold: `UPDATE calls SET status = '${HELD}', held_until = @until, updated_at = @now
@@ -75,7 +76,7 @@ export class SqliteHeldCallStore implements HeldCallRepo {
           this.stmt.release.run(at, call.callId);
           this.stmt.event.run(call.callId, at, 'released', 'quiet hours ended: queued for one call');
         }
-        return due.map((call) => ({ ...call, status: 'queued' }));
+        return due.map((call) => ({ ...withAccountFlags(call), status: 'queued' }));
       })
       .immediate();
   }

@@ -5,19 +5,10 @@ import { hashPassword, verifyPassword } from '../password-hash.js';
 import { hashToken, TOKEN_PATTERN } from '../tokens.js';
 import { type AuthRow, newLoginLink } from '../rows.js';
 import type { OwnerAuthRepo } from '../contract/index.js';
+import { OWNER_AUTH_SQL } from '../sql/owner-auth.js';
+import { positional } from './named.js';
 
-const SQL = {
-  get: 'SELECT user_id, password_hash, is_admin FROM owner_auth WHERE user_id = ?',
-  setPassword: `INSERT INTO owner_auth (user_id, password_hash, updated_at) VALUES (?, ?, ?)
-                ON CONFLICT (user_id) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at`,
-  setAdmin: `INSERT INTO owner_auth (user_id, is_admin, updated_at) VALUES (?, ?, ?)
-             ON CONFLICT (user_id) DO UPDATE SET is_admin = excluded.is_admin, updated_at = excluded.updated_at`,
-  insertLink: 'INSERT INTO login_links (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
-  useLink: `UPDATE login_links SET used_at = @now WHERE token_hash = @token_hash AND used_at IS NULL AND expires_at > @now
-            RETURNING user_id`,
-  pruneLinks: 'DELETE FROM login_links WHERE expires_at < ?',
-  dropLinks: 'DELETE FROM login_links WHERE user_id = ? AND used_at IS NULL',
-} as const;
+const SQL = OWNER_AUTH_SQL;
 
 export class SqliteOwnerAuthStore implements OwnerAuthRepo {
   private readonly stmt;
@@ -27,13 +18,13 @@ export class SqliteOwnerAuthStore implements OwnerAuthRepo {
     private readonly now: () => number = Date.now,
   ) {
     this.stmt = {
-      get: db.prepare<[string], AuthRow>(SQL.get),
-      setPassword: db.prepare(SQL.setPassword),
-      setAdmin: db.prepare(SQL.setAdmin),
-      insertLink: db.prepare(SQL.insertLink),
-      useLink: db.prepare<{ token_hash: string; now: number }, { user_id: string }>(SQL.useLink),
-      pruneLinks: db.prepare(SQL.pruneLinks),
-      dropLinks: db.prepare(SQL.dropLinks),
+      get: positional<AuthRow>(db, SQL.get),
+      setPassword: positional(db, SQL.setPassword),
+      setAdmin: positional(db, SQL.setAdmin),
+      insertLink: positional(db, SQL.insertLink),
+      useLink: positional<{ user_id: string }>(db, SQL.useLink),
+      pruneLinks: positional(db, SQL.pruneLinks),
+      dropLinks: positional(db, SQL.dropLinks),
     };
   }
 
@@ -78,6 +69,6 @@ export class SqliteOwnerAuthStore implements OwnerAuthRepo {
   /** Spends a sign-in token: the account it belongs to, or undefined when unknown, used or expired. */
   useLoginLink(token: string): string | undefined {
     if (!TOKEN_PATTERN.test(token)) return undefined;
-    return this.stmt.useLink.get({ token_hash: hashToken(token), now: this.now() })?.user_id;
+    return this.stmt.useLink.get(hashToken(token), this.now())?.user_id;
   }
 }

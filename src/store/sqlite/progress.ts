@@ -3,27 +3,45 @@
 import { canTransition, IN_FLIGHT_STATES, isFinal, type CallState } from '../../core/calls/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './connect.js';
-import type { CallEventRow, CallForDialing, TransitionFields } from '../../core/records.js';
+import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
+import * as outbox from '../outbox.js';
+import { positional, prepared, valuesOf } from './named.js';
+import { PROGRESS_SQL } from '../sql/calls.js';
 import { monthWindow } from '../../core/webhook/limits.js';
 import type { CallProgressRepo } from '../contract/index.js';
 
-export const SELECT_CALL = `SELECT call_id AS callId, user_id AS userId, kind, status, message, received_at AS receivedAt, phone,
-                            dialed_at AS dialedAt, ringing_at AS ringingAt, answered_at AS answeredAt, sms_status AS smsStatus,
-                            carried_by AS carriedBy, held_until AS heldUntil, message_truncated AS messageTruncated,
-                            attempt, retry_at AS retryAt, attempts
-                     FROM calls`;
+/** The call as the desk holds it, with its account's flags (written once: outbox.ts). */
+export const SELECT_CALL = outbox.selectCall('json_object');
 
 const SQL = {
+  ...PROGRESS_SQL,
   get: `${SELECT_CALL} WHERE call_id = ? AND accepted = 1`,
   inFlight: `${SELECT_CALL} WHERE status IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND accepted = 1 ORDER BY id`,
-  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
-  giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = ? AND month = ? AND calls > 0',
-  events: 'SELECT at, event, detail FROM call_events WHERE call_id = ? ORDER BY id',
   detection: 'UPDATE calls SET amd_status = ?, amd_cause = ?, updated_at = ? WHERE call_id = ?',
   placedAgain:
     "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
 } as const;
+
+/**
+ * Writes the deliveries a change of a call makes to the outbox, inside the caller's transaction (#55):
+ * nothing is read when the account is known to have no callback URL. Returns how many were added.
+ */
+export function outboxInTransaction(
+  db: Db,
+  callId: string,
+  change: outbox.ReportedChange,
+  callbacks: outbox.CallbacksFlag,
+  now: number,
+): number {
+  if (callbacks === false || outbox.reportsNothing(change)) return 0;
+  const statement = (sql: string) => prepared(db, sql);
+  const row = statement(outbox.OUTBOX_SQL.call).get(valuesOf([callId])) as outbox.CallWithCallback | undefined;
+  let added = 0;
+  for (const delivery of outbox.deliveriesFor(change, row, now))
+    added += statement(outbox.OUTBOX_SQL.enqueue).run(valuesOf(outbox.enqueueValues(delivery))).changes;
+  return added;
+}
 
 export class SqliteCallProgressStore implements CallProgressRepo {
   private readonly stmt;
@@ -37,21 +55,22 @@ export class SqliteCallProgressStore implements CallProgressRepo {
     this.stmt = {
       get: db.prepare<[string], CallForDialing>(SQL.get),
       inFlight: db.prepare<[], CallForDialing>(SQL.inFlight),
-      event: db.prepare(SQL.event),
-      giveBack: db.prepare(SQL.giveBack),
-      events: db.prepare<[string], CallEventRow>(SQL.events),
+      event: positional(db, SQL.event),
+      giveBack: positional(db, SQL.giveBack),
+      events: positional<CallEventRow>(db, SQL.events),
       detection: db.prepare(SQL.detection),
       placedAgain: db.prepare(SQL.placedAgain),
     };
   }
 
   get(callId: string): CallForDialing | undefined {
-    return this.stmt.get.get(callId);
+    const row = this.stmt.get.get(callId);
+    return row && outbox.withAccountFlags(row);
   }
 
   /** Calls that are not final yet, oldest first. */
   inFlight(): CallForDialing[] {
-    return this.stmt.inFlight.all();
+    return this.stmt.inFlight.all().map(outbox.withAccountFlags);
   }
 
   /**
@@ -59,10 +78,15 @@ export class SqliteCallProgressStore implements CallProgressRepo {
    * and writes the step to its timeline. Returns false (and changes nothing) otherwise.
    */
   transition(callId: string, to: CallState, fields: TransitionFields = {}, detail?: string): boolean {
+    return this.step({ callId, to, fields, detail, callbacks: false }).moved;
+  }
+
+  /** A step and its status-callback events in one transaction (#55). */
+  step({ callId, to, fields = {}, detail, callbacks }: CallStepWrite): CallStepped {
     return this.db
-      .transaction(() => {
+      .transaction((): CallStepped => {
         const current = this.stmt.get.get(callId);
-        if (!current || !canTransition(current.status, to)) return false;
+        if (!current || !canTransition(current.status, to)) return { moved: false, outboxed: 0 };
         const entries = columnEntries(fields);
         const sets = ['status = @status', 'updated_at = @now', ...entries.map(([k]) => `${COLUMN[k]} = @${k}`)];
         const at = this.now();
@@ -73,9 +97,13 @@ export class SqliteCallProgressStore implements CallProgressRepo {
           this.stmt.giveBack.run(current.userId, monthWindow(current.receivedAt).key);
           this.stmt.event.run(callId, at, 'allowance', ALLOWANCE_RETURNED);
         }
-        return true;
+        return { moved: true, outboxed: outboxInTransaction(this.db, callId, to, callbacks, at) };
       })
       .immediate();
+  }
+
+  outboxAfter(callId: string, change: 'queued'): number {
+    return this.db.transaction(() => outboxInTransaction(this.db, callId, change, undefined, this.now())).immediate();
   }
 
   private update(sets: string): Statement {

@@ -5,16 +5,10 @@ import { hashToken, newToken, TOKEN_PATTERN } from '../tokens.js';
 import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS, TOUCH_EVERY_MS, type Session } from '../../core/records.js';
 import type { SessionRow } from '../rows.js';
 import type { SessionRepo } from '../contract/index.js';
+import { SESSION_SQL } from '../sql/sessions.js';
+import { positional } from './named.js';
 
-const SQL = {
-  insert: `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-  get: 'SELECT user_id, csrf_token, created_at, last_seen_at, expires_at FROM sessions WHERE token_hash = ?',
-  touch: 'UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?',
-  delete: 'DELETE FROM sessions WHERE token_hash = ?',
-  deleteForAccount: 'DELETE FROM sessions WHERE user_id = ?',
-  prune: 'DELETE FROM sessions WHERE expires_at <= @now OR last_seen_at <= @idle_before',
-} as const;
+const SQL = SESSION_SQL;
 
 export class SqliteSessionStore implements SessionRepo {
   private readonly stmt;
@@ -24,22 +18,22 @@ export class SqliteSessionStore implements SessionRepo {
     private readonly now: () => number = Date.now,
   ) {
     this.stmt = {
-      insert: db.prepare(SQL.insert),
-      get: db.prepare<[string], SessionRow>(SQL.get),
-      touch: db.prepare(SQL.touch),
-      delete: db.prepare(SQL.delete),
-      deleteForAccount: db.prepare(SQL.deleteForAccount),
-      prune: db.prepare(SQL.prune),
+      insert: positional(db, SQL.insert),
+      get: positional<SessionRow>(db, SQL.get),
+      touch: positional(db, SQL.touch),
+      delete: positional(db, SQL.delete),
+      deleteForAccount: positional(db, SQL.deleteForAccount),
+      prune: positional(db, SQL.prune),
     };
   }
 
   /** Starts a session; returns the token for the cookie (never stored as is). */
   create(userId: string): { token: string; session: Session } {
     const now = this.now();
-    this.stmt.prune.run({ now, idle_before: now - SESSION_IDLE_MS });
+    this.stmt.prune.run(now, now - SESSION_IDLE_MS);
     const token = newToken();
     const session: Session = { userId, csrfToken: newToken(), createdAt: now, expiresAt: now + SESSION_MAX_AGE_MS };
-    this.stmt.insert.run(hashToken(token), userId, session.csrfToken, now, now, session.expiresAt);
+    this.stmt.insert.run(hashToken(token), userId, session.csrfToken, now, session.expiresAt);
     return { token, session };
   }
 

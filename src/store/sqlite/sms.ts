@@ -5,24 +5,18 @@ import type { Db } from './connect.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';
 import { allOrNothing } from '../all-or-nothing.js';
+import { PROGRESS_SQL } from '../sql/calls.js';
+import { SMS_SQL } from '../sql/sms.js';
+import { positional } from './named.js';
+import { outboxInTransaction } from './progress.js';
 
 const SQL = {
-  event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
+  ...SMS_SQL,
+  event: PROGRESS_SQL.event,
   claimSms: `UPDATE calls SET sms_status = 'sending', sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
   setSms: `UPDATE calls SET sms_status = @status, sms_message_id = coalesce(@message_id, sms_message_id), sms_parts = coalesce(@parts, sms_parts),
                             sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id`,
-  markSms: `UPDATE calls SET sms_status = ?, sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status IS NULL`,
-  // Only the SMS last sent with this id (its alerts: within a minute of it): an SMSC that restarts reuses its ids.
-  bySmsMessage: `SELECT call_id AS callId, user_id AS userId, sms_status AS smsStatus FROM calls
-                 WHERE sms_message_id = @id AND sms_at >= (SELECT max(sms_at) FROM calls WHERE sms_message_id = @id) - 60000 ORDER BY id`,
-  // A receipt settles a sent SMS once: a repeated, late or reordered one changes nothing.
-  smsReceipt: `UPDATE calls SET sms_status = @status, sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id AND sms_status = 'sent'`,
   staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
-  smsWaits:
-    "UPDATE calls SET sms_status = 'waiting', sms_error = ?, updated_at = ? WHERE call_id = ? AND sms_status = 'sending'",
-  smsResumes: "UPDATE calls SET sms_status = 'sending', updated_at = ? WHERE call_id = ? AND sms_status = 'waiting'",
-  smsLeftFails:
-    "UPDATE calls SET sms_status = 'failed', sms_error = ?, sms_at = ?, updated_at = ? WHERE call_id = ? AND sms_status = ?",
   endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, message_truncated AS messageTruncated, phone, status, carried_by AS carriedBy, updated_at AS endedAt FROM calls
                     WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= ?
                     ORDER BY id`,
@@ -38,18 +32,16 @@ export class SqliteSmsStore implements SmsBackupRepo {
     private readonly now: () => number = Date.now,
   ) {
     this.stmt = {
-      event: db.prepare(SQL.event),
+      event: positional(db, SQL.event),
       claimSms: db.prepare(SQL.claimSms),
       setSms: db.prepare(SQL.setSms),
-      markSms: db.prepare(SQL.markSms),
-      bySmsMessage: db.prepare<[{ id: string }], { callId: string; userId: string; smsStatus: SmsStatus | null }>(
-        SQL.bySmsMessage,
-      ),
-      smsReceipt: db.prepare(SQL.smsReceipt),
+      markSms: positional(db, SQL.markSms),
+      bySmsMessage: positional<{ callId: string; userId: string; smsStatus: SmsStatus | null }>(db, SQL.bySmsMessage),
+      smsReceipt: positional(db, SQL.smsReceipt),
       staleSending: db.prepare<[], { callId: string }>(SQL.staleSending),
-      smsWaits: db.prepare(SQL.smsWaits),
-      smsResumes: db.prepare(SQL.smsResumes),
-      smsLeftFails: db.prepare(SQL.smsLeftFails),
+      smsWaits: positional(db, SQL.smsWaits),
+      smsResumes: positional(db, SQL.smsResumes),
+      smsLeftFails: positional(db, SQL.smsLeftFails),
       waitingSms: db.prepare<[], WaitingSms>(SQL.waitingSms),
       endedWithoutSms: db.prepare<[number], EndedWithoutSms>(SQL.endedWithoutSms),
     };
@@ -63,43 +55,44 @@ export class SqliteSmsStore implements SmsBackupRepo {
 
   /** Records that no SMS is due (answered, or backup off), unless one was already claimed. */
   markSmsSkipped(callId: string, status: 'not_needed' | 'disabled', why?: string): void {
-    this.stmt.markSms.run(status, why ?? null, this.now(), callId);
+    this.stmt.markSms.run(status, this.now(), callId, why ?? null);
   }
 
   setSmsResult(
     callId: string,
     result: { status: 'sent' | 'failed' | 'delivered'; messageId?: string | null; parts?: number; error?: string },
-  ): void {
-    this.stmt.setSms.run({
-      call_id: callId,
-      status: result.status,
-      message_id: result.messageId ?? null,
-      parts: result.parts ?? null,
-      error: result.error ?? null,
-      at: this.now(),
-    });
-    this.note(callId, `sms_${result.status}`, result.error ?? result.messageId ?? undefined);
+    callbacks?: boolean,
+  ): number {
+    return this.db
+      .transaction(() => {
+        const at = this.now();
+        this.stmt.setSms.run({
+          call_id: callId,
+          status: result.status,
+          message_id: result.messageId ?? null,
+          parts: result.parts ?? null,
+          error: result.error ?? null,
+          at,
+        });
+        this.note(callId, `sms_${result.status}`, result.error ?? result.messageId ?? undefined);
+        return outboxInTransaction(this.db, callId, 'sms', callbacks, at);
+      })
+      .immediate();
   }
 
   /** The alerts one SMS was sent for (several when it carried the alerts of a merged call). */
   findBySmsMessage(messageId: string): Array<{ callId: string; userId: string; smsStatus: SmsStatus | null }> {
-    return this.stmt.bySmsMessage.all({ id: messageId });
+    return this.stmt.bySmsMessage.all(messageId);
   }
 
   /** A delivery receipt for the call's sent SMS; false (nothing changed) when it was settled already. */
   recordSmsReceipt(callId: string, result: { status: 'delivered' | 'failed'; error?: string }): boolean {
     return this.db
       .transaction(() => {
-        if (
-          this.stmt.smsReceipt.run({
-            call_id: callId,
-            status: result.status,
-            error: result.error ?? null,
-            at: this.now(),
-          }).changes === 0
-        )
+        if (this.stmt.smsReceipt.run(callId, result.status, result.error ?? null, this.now()).changes === 0)
           return false;
         this.note(callId, `sms_${result.status}`, result.error);
+        outboxInTransaction(this.db, callId, 'sms', undefined, this.now());
         return true;
       })
       .immediate();
@@ -134,7 +127,7 @@ export class SqliteSmsStore implements SmsBackupRepo {
     return this.db
       .transaction(() => {
         const at = this.now();
-        if (this.stmt.smsLeftFails.run(error, at, at, callId, from).changes === 0) return false;
+        if (this.stmt.smsLeftFails.run(callId, from, error, at).changes === 0) return false;
         this.stmt.event.run(callId, at, 'sms_failed', error);
         return true;
       })
