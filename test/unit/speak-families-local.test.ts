@@ -507,3 +507,12 @@ describe('a hyphen before a number, German tenors', () => {
     expect(speakable('Rendite 10J 2,45 %', LANGUAGES.de)).toMatch(/10 Jahre?n? 2,45/);
   });
 });
+
+describe('an abbreviated unit’s dot inside a sentence', () => {
+  it('is not said as the sentence’s end (in 1 Std. auf 61.250)', () => {
+    expect(speakable('Bitcoin fällt 5 % in 1 Std. auf 61.250 USD', LANGUAGES.de)).toContain(
+      'in 1 Stunde auf 61250 Dollar',
+    );
+    expect(speakable('BTC fällt in 4 Std. Ende.', LANGUAGES.de)).toContain('Ende');
+  });
+});

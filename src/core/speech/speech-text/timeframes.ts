@@ -129,7 +129,7 @@ function ownTimeframe(
   return {
     name: 'own-timeframe',
     pattern: new RegExp(
-      `(?<![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_.,])(?:(\\d{1,4})\\s?)?(${keys})${chartGroup}(?![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_과석기할산외])`,
+      `(?<![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_.,])(?:(\\d{1,4})\\s?)?(${keys})${chartGroup}(?:\\.(?=[ \\u00A0]\\p{Ll}))?(?![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_과석기할산외])`,
       'yu',
     ),
     speak: ([, written, unit, charted]) => {
