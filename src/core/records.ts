@@ -252,6 +252,8 @@ export interface EndedWithoutSms {
   callId: string;
   userId: string;
   message: string;
+  /** Cut at the webhook's limit (1): its SMS shows the cut ("..."). */
+  messageTruncated?: boolean | number;
   phone: string | null;
   status: string;
   carriedBy: string | null;
@@ -276,6 +278,8 @@ export interface WaitingSms {
   /** The call's final state (`sms_instead`: quiet hours' SMS, worded as such). */
   status: string;
   message: string;
+  /** Cut at the webhook's limit (1): its SMS shows the cut ("..."). */
+  messageTruncated?: boolean | number;
   /** The number that was called, if any. */
   phone: string | null;
   /** The call that carried this alert, when it rode along in another's call. */

@@ -11,6 +11,7 @@ import { SmsCourier } from './courier.js';
 import { buildSmsText } from './text.js';
 import type { SmsSender } from './types.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
+import { withCutMark } from '../core/webhook/payload.js';
 
 export interface SmsBackupDeps extends Omit<ServiceDeps, 'store'> {
   /**
@@ -79,7 +80,7 @@ export class SmsBackup {
       }
       const cause = alerts[0]!.status === 'sms_instead' ? 'quiet_hours' : 'missed_call';
       const text = buildSmsText(
-        alerts.map((a) => a.message),
+        alerts.map((a) => withCutMark(a.message, a.messageTruncated)),
         { maxParts: this.deps.maxParts, cause },
       );
       const sms = { userId: alerts[0]!.userId, to, text, claimed, until };
@@ -87,15 +88,15 @@ export class SmsBackup {
     }
     for (const [call, ...carried] of groupByCarrier(ended)) {
       if (!call || !isFinal(call.status)) continue;
-      const { callId, userId, message, phone, status: state, endedAt } = call;
+      const { callId, userId, message, messageTruncated, phone, status: state, endedAt } = call;
       this.afterFinal({
         callId,
         userId,
-        message,
+        message: withCutMark(message, messageTruncated),
         phone,
         state,
         endedAt,
-        carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+        carried: carried.map((c) => ({ callId: c.callId, message: withCutMark(c.message, c.messageTruncated) })),
       });
     }
   }

@@ -295,8 +295,26 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     });
     expect(await store.sms.staleSmsClaims()).toEqual([]);
     expect(await store.sms.waitingSmsLeft()).toEqual([
-      { callId: carrier, userId, status: 'busy', message: 'first', phone: PHONE, carriedBy: null, claimedAt },
-      { callId: carried, userId, status: 'busy', message: 'second', phone: null, carriedBy: carrier, claimedAt },
+      {
+        callId: carrier,
+        userId,
+        status: 'busy',
+        message: 'first',
+        messageTruncated: 0,
+        phone: PHONE,
+        carriedBy: null,
+        claimedAt,
+      },
+      {
+        callId: carried,
+        userId,
+        status: 'busy',
+        message: 'second',
+        messageTruncated: 0,
+        phone: null,
+        carriedBy: carrier,
+        claimedAt,
+      },
     ]);
     expect(await store.sms.resumeSms([carrier, other])).toBe(false);
     expect(await store.sms.resumeSms([carrier, carried])).toBe(true);
@@ -329,6 +347,7 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
         callId: carrier,
         userId,
         message: 'first',
+        messageTruncated: 0,
         phone: PHONE,
         status: 'busy',
         carriedBy: null,
@@ -338,6 +357,7 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
         callId: carried,
         userId,
         message: 'second',
+        messageTruncated: 0,
         phone: PHONE,
         status: 'busy',
         carriedBy: carrier,
