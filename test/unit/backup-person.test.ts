@@ -1,5 +1,6 @@
 // The backup person (#54) and an alert's own expiry: the pure decisions and words.
 import { describe, expect, it } from 'vitest';
+import { LANGUAGE_CODES } from '../../src/core/speech/language-types.js';
 import {
   alertOwnerLabel,
   backupIntro,
@@ -54,6 +55,18 @@ describe('the words', () => {
     expect(verificationMessage({ name: 'Alice', phone: OWN })).toMatch(
       /Press 1 to agree to receive alerts for Alice\.$/,
     );
+  });
+
+  it("speaks the account's language: the backup person hears the call's voice", () => {
+    expect(backupIntro({ name: 'Alice', phone: OWN, language: 'de' })).toBe('Alarm für Alice:');
+    expect(alertOwnerLabel({ name: '', phone: OWN, language: 'fr' })).toBe('le téléphone se terminant par 0 1 2 3');
+    for (const language of LANGUAGE_CODES) {
+      const asked = verificationMessage({ name: 'Alice', phone: OWN, language });
+      expect(asked).toMatch(/1/);
+      expect(asked).toContain('Alice');
+      expect(backupIntro({ name: 'Alice', phone: OWN, language })).toContain('Alice');
+      if (language !== 'en') expect(asked).not.toBe(verificationMessage({ name: 'Alice', phone: OWN }));
+    }
   });
 
   it('says what happens, and that a pending number is not called', () => {

@@ -4,6 +4,8 @@
 // ("press 1 to agree to receive alerts for …"); until a 1 comes back it is `pending` and nothing is
 // escalated to it. Opt-in per account. Pure: the number's checks, the decision, the words.
 import { type Account, phoneSchema } from '../account.js';
+import { BACKUP_WORDS } from '../speech/backup-words.js';
+import type { LanguageCode } from '../speech/language-types.js';
 import type { FinalState } from './call-state.js';
 import { describeRingAgain, missedPerson, type RingAgainSettings } from './ring-again.js';
 
@@ -44,21 +46,23 @@ export function backupPhoneChange(account: BackupPerson, value: string | null): 
   return { backupPhone: value, backupPhoneStatus: 'pending' };
 }
 
+type Owner = Pick<Account, 'name' | 'phone'> & { language?: LanguageCode };
+
 /** Whose alert it is, as the backup person hears it: the account's name, or its number's last four digits. */
-export function alertOwnerLabel(account: Pick<Account, 'name' | 'phone'>): string {
+export function alertOwnerLabel(account: Owner): string {
   const name = account.name.trim();
-  return name !== '' ? name : `the phone ending ${account.phone.slice(-4).split('').join(' ')}`;
+  if (name !== '') return name;
+  return BACKUP_WORDS[account.language ?? 'en'].phoneEnding(account.phone.slice(-4).split('').join(' '));
 }
 
-/** Before each message of an alert called at the backup number. */
-export function backupIntro(account: Pick<Account, 'name' | 'phone'>): string {
-  return `Alert for ${alertOwnerLabel(account)}:`;
+/** Before each message of an alert called at the backup number, in the account's language. */
+export function backupIntro(account: Owner): string {
+  return BACKUP_WORDS[account.language ?? 'en'].intro(alertOwnerLabel(account));
 }
 
-/** What the verification call says (kept in the history as its message). */
-export function verificationMessage(account: Pick<Account, 'name' | 'phone'>): string {
-  const who = alertOwnerLabel(account);
-  return `This is ringhook. ${who} asks you to be their backup person: when an alert of theirs is missed, it will call you. Press 1 to agree to receive alerts for ${who}.`;
+/** What the verification call says, in the account's language (kept in the history as its message). */
+export function verificationMessage(account: Owner): string {
+  return BACKUP_WORDS[account.language ?? 'en'].verification(alertOwnerLabel(account));
 }
 
 export interface EscalationFacts {
