@@ -17,7 +17,7 @@ import type { ManagedAsterisk } from '../pbx/asterisk.js';
 import { DEFAULT_SPEECH, type CallSpeech } from '../core/speech/languages.js';
 import { callPhrases, type SpokenCall } from '../core/speech/spoken-call.js';
 import { burstSynthesis } from '../core/speech/speech-plan.js';
-import { CALL_EVENTS, Dialer, type JustQueued } from '../calls/index.js';
+import { CALL_EVENTS, Dialer, type FinalCall, type JustQueued } from '../calls/index.js';
 import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
 import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
 import { type JapaneseDictionary, japaneseDictionary } from '../speech/japanese-reader.js';
@@ -242,6 +242,7 @@ async function startDialer(
     onFinal: (call) => {
       deps.metrics?.calls.inc({ outcome: call.state });
       parts.smsBackup.afterFinal(call);
+      if (call.verification) agreedOrNot(deps, call, logger);
     },
     // Rung again (core/calls/ring-again): the SMS backup keeps its timing, once, after the first miss.
     onMissed: (call) => parts.smsBackup.afterFinal(call),
@@ -261,6 +262,18 @@ async function startDialer(
   });
   await dialer.start();
   return dialer;
+}
+
+/** The backup person's verification call ended (core/calls/backup-person): their 1 makes the number `verified`. */
+function agreedOrNot(deps: TelephonyDeps, call: FinalCall, logger: Logger): void {
+  if (call.state !== 'acknowledged' || !call.phone) {
+    logger.info('backup person did not agree', { call_id: call.callId, user_id: call.userId, outcome: call.state });
+    return;
+  }
+  void Promise.resolve(deps.store.accounts.verifyBackupPhone(call.userId, call.phone)).then(
+    (verified) => logger.info('backup person agreed', { call_id: call.callId, user_id: call.userId, verified }),
+    (error: unknown) => logger.error('backup person agreed, not recorded', { call_id: call.callId, error }),
+  );
 }
 
 /**

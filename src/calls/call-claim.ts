@@ -2,7 +2,9 @@
 // to dialing (with several nodes sharing the store, only one of them can); the call's speech is
 // planned on the way (core/speech/speech-plan), so that it is made while the phone rings. The call is for
 // the account its alerts were queued with (read once, on their way in: waiting-alerts.ts).
-import { receivesCalls } from '../core/account.js';
+import { type Account, receivesCalls } from '../core/account.js';
+import { backupIntro } from '../core/calls/backup-person.js';
+import { readAttempts } from '../core/calls/ring-again.js';
 import { callSpeech } from '../core/speech/languages.js';
 import { callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
@@ -67,23 +69,19 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // they accepted it; one found queued in the store was read as it joined the queue).
   const account = alerts.find((a) => a.callId === call.callId)?.account;
   if (!account || desk.isStopping) return undefined;
-  if (!receivesCalls(account)) {
-    // Suspended before its alert joined the queue: no call of any kind, and no SMS in its place.
-    const reason = callReason('account_suspended');
-    for (const alert of calls)
-      desk.ledger.end(alert, { state: 'failed', fields: { endedAt: now(), ...reason }, phone: null });
-    return undefined;
-  }
-  // Quiet hours (#41) are decided here, where every alert passes before its call, whichever node
-  // or restart queued it: held until they end, or the SMS instead of the call.
-  if (await keptQuiet(desk, calls, account)) return undefined;
+  if (await notCalledNow(desk, calls, account)) return undefined;
+  // The backup person's number (core/calls/backup-person), or the account's.
+  const to = call.dialTo ?? account.phone;
   const dialedAt = now();
-  const endpoint = desk.settings.endpointFor(account.phone);
+  const endpoint = desk.settings.endpointFor(to);
   const own = callSpeech(account);
   // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
   // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
   const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
-  const spoken = (alerts: readonly CallForDialing[]) => spokenFor(alerts, now(), own.language, { readJapanese });
+  // An alert at the backup number is introduced as the account's ("Alert for Alice: …").
+  const forBackup = call.kind === 'alert' && call.dialTo ? backupIntro(account) : undefined;
+  const spoken = (alerts: readonly CallForDialing[]) =>
+    spokenFor(introduced(alerts, forBackup), now(), own.language, { readJapanese });
   const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
   const { text, notes } = await spoken(calls);
   const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
@@ -95,11 +93,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // Each attempt of an alert has a channel of its own (Asterisk's channel ids are unique).
   const attempt = (call.attempt ?? 1) > 1 ? `-a${call.attempt}` : '';
   const claimed = await desk.ledger
-    .claim(
-      calls,
-      { phone: account.phone, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk },
-      detail,
-    )
+    .claim(calls, { phone: to, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk }, detail)
     .catch((error: unknown) => {
       unreserve();
       throw error;
@@ -110,7 +104,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   }
   const session = newSession({
     calls: claimed,
-    phone: account.phone,
+    phone: to,
     requireConfirm: account.requireConfirm,
     dialedAt,
     attempt,
@@ -126,6 +120,48 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     forecastMs,
     text: claimed.length === calls.length ? text : await says(claimed),
   };
+}
+
+/**
+ * Alerts not called now, each ended or held as it should be: the account suspended before they
+ * joined the queue (no call of any kind, no SMS in its place); quiet hours (#41), decided here where
+ * every alert passes before its call, whichever node or restart queued it; a backup number no longer
+ * the account's, or not agreed.
+ */
+async function notCalledNow(desk: ClaimDesk, calls: readonly CallForDialing[], account: Account): Promise<boolean> {
+  const { now } = desk.settings;
+  if (!receivesCalls(account)) {
+    const reason = callReason('account_suspended');
+    for (const alert of calls)
+      desk.ledger.end(alert, { state: 'failed', fields: { endedAt: now(), ...reason }, phone: null });
+    return true;
+  }
+  if (await keptQuiet(desk, calls, account)) return true;
+  if (calls[0]?.dialTo && !backupStillCalled(calls[0], account)) {
+    endBackupGone(desk, calls, now());
+    return true;
+  }
+  return false;
+}
+
+/** The alerts with the backup person's introduction before each message (none: as they are). */
+function introduced(alerts: readonly CallForDialing[], intro: string | undefined): readonly CallForDialing[] {
+  return intro ? alerts.map((a) => ({ ...a, message: `${intro} ${a.message}` })) : alerts;
+}
+
+/** A call to the backup number is placed only while it is the account's: agreed for an alert, still asked for a verification call. */
+function backupStillCalled(call: CallForDialing, account: Account): boolean {
+  if (account.backupPhone !== call.dialTo) return false;
+  return call.kind === 'test' || account.backupPhoneStatus === 'verified';
+}
+
+/** The backup number changed, or was removed, while its call waited: none is placed; an alert ends as its last call did. */
+function endBackupGone(desk: ClaimDesk, calls: readonly CallForDialing[], at: number): void {
+  const reason = callReason('backup_gone');
+  for (const alert of calls) {
+    const state = readAttempts(alert.attempts).at(-1)?.outcome ?? 'failed';
+    desk.ledger.end(alert, { state, fields: { endedAt: at, ...reason }, phone: null });
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
 // next call: core/calls/line), paced to the provider, the speech planned before the call is placed.
 import { afterStop } from '../core/calls/backup-trunk.js';
 import type { Backoff } from '../core/backoff.js';
-import { type CallStop, freshSince, queuedFate } from '../core/calls/call-end.js';
+import { type CallStop, fateOfQueued } from '../core/calls/call-end.js';
 import { nextCalls } from '../core/calls/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
@@ -238,7 +238,7 @@ export class CallDesk {
   /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */
   private endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
     const { now, freshnessMs } = this.settings;
-    const fate = queuedFate(freshSince(call), now(), freshnessMs, when);
+    const fate = fateOfQueued(call, now(), freshnessMs, when);
     if (!fate.dial) this.ledger.endUnplaced(call, fate);
     return !fate.dial;
   }

@@ -6,6 +6,7 @@ import { canTransition, isFinal, type CallState, type FinalState } from '../core
 import { callbacksFlag, type CallAccountFlags, type CallForDialing, type TransitionFields } from '../core/records.js';
 import { withCutMark } from '../core/webhook/payload.js';
 import { readAttempts } from '../core/calls/ring-again.js';
+import { expiresAt } from '../core/calls/alert-expiry.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
 
@@ -18,7 +19,11 @@ export interface FinalCall {
   phone: string | null;
   state: FinalState;
   /** Alerts that waited for the line and rode along in the same call: they share its end and its SMS. */
-  carried: Array<{ callId: string; message: string }>;
+  carried: Array<{ callId: string; message: string; expiresAt?: number }>;
+  /** The alert's own expiry (core/calls/alert-expiry): its SMS is not sent after it. */
+  expiresAt?: number;
+  /** The backup person's verification call (core/calls/backup-person): their 1 makes the number `verified`; it has no SMS backup. */
+  verification?: true;
   /** When the end was recorded, for a call whose SMS is decided later (after a restart); now when absent. */
   endedAt?: number;
   /** Its account's flags as read with the call (#55): the SMS backup reads nothing again. Absent: read then. */
@@ -244,8 +249,10 @@ export class CallLedger {
       message: asReceived(call),
       phone,
       state,
-      carried: carried.map((c) => ({ callId: c.callId, message: asReceived(c) })),
+      carried: carried.map((c) => ({ callId: c.callId, message: asReceived(c), ...expiryOf(c) })),
+      ...expiryOf(call),
       ...(call.account !== undefined && { account: call.account }),
+      ...(call.kind === 'test' && call.dialTo && { verification: true }),
     });
     return true;
   }
@@ -283,7 +290,7 @@ export class CallLedger {
   ringAgain(
     calls: readonly CallForDialing[],
     { state, fields, detail, phone }: CallEnding,
-    next: { attempt: number; at: number; dialedAt: number },
+    next: { attempt: number; at: number; dialedAt: number; dialTo?: string },
     onFirstMiss: ((call: FinalCall) => void) | undefined,
   ): boolean {
     const [call, ...carried] = calls;
@@ -301,11 +308,12 @@ export class CallLedger {
     for (const alert of calls) {
       const attempts = JSON.stringify([...readAttempts(alert.attempts), { at: next.dialedAt, outcome: state }]);
       this.note(alert.callId, 'attempt', missed);
-      const step = { attempt: next.attempt, retryAt: next.at, attempts };
+      const step = { attempt: next.attempt, retryAt: next.at, attempts, ...(next.dialTo && { dialTo: next.dialTo }) };
+      const to = next.dialTo ? ' to the backup person' : '';
       if (
         this.transition(alert, 'queued', {
           fields: step,
-          detail: `attempt ${next.attempt} at ${new Date(next.at).toISOString()}`,
+          detail: `attempt ${next.attempt}${to} at ${new Date(next.at).toISOString()}`,
         })
       ) {
         Object.assign(alert, step);
@@ -319,7 +327,8 @@ export class CallLedger {
         message: call.message,
         phone,
         state,
-        carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+        carried: carried.map((c) => ({ callId: c.callId, message: c.message, ...expiryOf(c) })),
+        ...expiryOf(call),
         ...(call.account !== undefined && { account: call.account }),
       });
     return moved;
@@ -361,3 +370,9 @@ export class CallLedger {
 
 /** The message as its SMS shows it: one the webhook cut at its limit ends with "...". */
 const asReceived = (call: CallForDialing): string => withCutMark(call.message, call.messageTruncated);
+
+/** An alert's own expiry, as the SMS backup reads it (absent: none). */
+function expiryOf(call: CallForDialing): { expiresAt?: number } {
+  const at = expiresAt(call);
+  return at === undefined ? {} : { expiresAt: at };
+}

@@ -59,7 +59,10 @@ export interface CallSession extends CallFacts {
   ringAgain?: RingAgainAccount | undefined;
 }
 
-export type RingAgainAccount = Pick<Account, 'ringAgain' | 'ringAgainAfter' | 'requireConfirm' | 'status'>;
+export type RingAgainAccount = Pick<
+  Account,
+  'ringAgain' | 'ringAgainAfter' | 'requireConfirm' | 'status' | 'backupPhone' | 'backupPhoneStatus'
+>;
 
 /** The channel of the call placed for an alert; `attempt` tells a call placed again (Asterisk's channel ids are unique). */
 export function channelIdFor(callId: string, attempt = ''): string {

@@ -2,12 +2,16 @@
 // core/calls/ring-again), and the timers that put them back in the queue when due. The store keeps them
 // queued with their due time meanwhile: a restart or another node finds them there (call-recovery).
 import type { FinalState } from '../core/calls/call-state.js';
+import { expiresAt } from '../core/calls/alert-expiry.js';
+import { decideEscalation } from '../core/calls/backup-person.js';
 import { decideRingAgain } from '../core/calls/ring-again.js';
 import type { CallSession } from './call-session.js';
 
 /**
- * The next attempt of a missed call's alerts; undefined: the call's end is the alerts' end.
- * `calls` and `waiting`: as phoneTaken's (a newer alert for the same phone carries the news).
+ * The next attempt of a missed call's alerts: rung again at the same number (core/calls/ring-again), or,
+ * none left, once at the account's verified backup number (core/calls/backup-person); undefined: the
+ * call's end is the alerts' end. `calls` and `waiting`: as phoneTaken's (a newer alert for the same
+ * phone carries the news).
  */
 export function ringAgainAfter(
   session: CallSession,
@@ -15,18 +19,27 @@ export function ringAgainAfter(
   now: number,
   calls: readonly CallSession[],
   waiting: Iterable<{ phone: string; retry?: unknown }>,
-): { attempt: number; at: number } | undefined {
+): { attempt: number; at: number; dialTo?: string } | undefined {
   const account = session.ringAgain;
-  if (!account || account.ringAgain <= 0) return undefined;
-  const decision = decideRingAgain({
-    state,
-    attempt: session.call.attempt ?? 1,
-    dialedAt: session.dialedAt,
-    now,
-    account,
-    newerAlertForPhone: phoneTaken(session.phone, calls, waiting),
-  });
-  return decision.again ? { attempt: decision.attempt, at: decision.at } : undefined;
+  if (!account) return undefined;
+  const attempt = session.call.attempt ?? 1;
+  const newerAlertForPhone = phoneTaken(session.phone, calls, waiting);
+  const expiry = expiresAt(session.call);
+  if (account.ringAgain > 0) {
+    const decision = decideRingAgain({
+      state,
+      attempt,
+      dialedAt: session.dialedAt,
+      now,
+      account,
+      newerAlertForPhone,
+      expiresAt: expiry,
+    });
+    if (decision.again) return { attempt: decision.attempt, at: decision.at };
+  }
+  const toBackup = Boolean(session.call.dialTo);
+  if (!decideEscalation({ state, account, toBackup, newerAlertForPhone, expiresAt: expiry, now })) return undefined;
+  return { attempt: attempt + 1, at: now, dialTo: account.backupPhone! };
 }
 
 /**

@@ -32,17 +32,20 @@ export interface JustQueued {
   held?: boolean;
   /** Cut at the webhook's limit: its call says so (core/speech/speech-text/shortened.ts). */
   messageTruncated?: boolean | number | undefined;
+  /** It rings the backup person's number instead of the account's (core/calls/backup-person): that number's line. */
+  dialTo?: string | null | undefined;
 }
 
 /** The alert as it waits for its phone's line. */
 export function waitingAlert(
-  { callId, kind, message, account, held, messageTruncated }: JustQueued,
+  { callId, kind, message, account, held, messageTruncated, dialTo }: JustQueued,
   speech: (account: Account) => CallSpeech = callSpeech,
 ): QueuedAlert {
   // An account suspended still takes its turn: the dialer ends its alerts, alone.
   if (!receivesCalls(account))
     return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test', account };
-  const alert: QueuedAlert = { callId, userId: account.userId, phone: account.phone, alone: kind === 'test', account };
+  const phone = dialTo ?? account.phone;
+  const alert: QueuedAlert = { callId, userId: account.userId, phone, alone: kind === 'test', account };
   if (held) alert.held = true;
   if (kind === 'alert') alert.speaks = { message: markedShortened(message, messageTruncated), speech: speech(account) };
   return alert;
@@ -65,10 +68,12 @@ export async function loadWaitingAlert(
     account,
     held: (call.heldUntil ?? null) !== null,
     messageTruncated: call.messageTruncated,
+    dialTo: call.dialTo,
   });
   const lastOutcome = readAttempts(call.attempts).at(-1)?.outcome;
   if (call.retryAt) alert.retryAt = call.retryAt;
-  if (lastOutcome) alert.retry = { call, lastOutcome };
+  // One for the backup person waits for their line whatever rings it: no newer alert of theirs carries this news.
+  if (lastOutcome && !call.dialTo) alert.retry = { call, lastOutcome };
   return alert;
 }
 

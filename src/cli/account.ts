@@ -24,7 +24,14 @@ import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';
 import { smsGatewayNow, warnSmsBackupOn } from './sms-promise.js';
 import { smsBackupWarning } from '../core/delivery/sms-truth.js';
 import { applyCallbackOptions, callbackArgs, callbackFields, callbackUrlArg } from './callback-args.js';
-import { ownerControlArgs, ownerControlChanges, ringAgainArgs, ringAgainChanges } from './owner-control-args.js';
+import {
+  backupPhoneChanges,
+  ownerControlArgs,
+  ownerControlChanges,
+  ringAgainArgs,
+  ringAgainChanges,
+} from './owner-control-args.js';
+import { askBackupPerson } from './backup-person.js';
 import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';
 
 const languageArgs = {
@@ -144,21 +151,24 @@ const create = defineCommand({
   run: ({ args }) => {
     // Every argument checked before the data dir is opened: a mistake makes no data dir.
     const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
+    const phone = parseArg(phoneSchema, args.phone, '--phone');
     const fields = {
       ...speech,
-      phone: parseArg(phoneSchema, args.phone, '--phone'),
+      phone,
       plan: parseArg(planSchema, args.plan, '--plan'),
       smsBackup: smsBackupOnCreate(args['sms-backup']),
       requireConfirm: parseArg(onOffSchema, args['require-confirm'], '--require-confirm') === 'on',
       name: parseArg(nameSchema, args.name, '--name'),
       ...ownerControlChanges(args),
       ...ringAgainChanges(args),
+      ...backupPhoneChanges(args, undefined, phone),
       ...quietHoursChanges(args),
     };
     return withStores(
       async (stores, config) => {
         const account = await stores.accounts.create(fields);
         await showAccount(account, config, args.json, stores);
+        await askBackupPerson(stores, account, args.json);
         warnSmsBackupOn(account, await smsGatewayNow(stores, config));
         noteLanguage(account, args.language);
         if (!args.json)
@@ -217,7 +227,7 @@ const set = defineCommand({
   meta: {
     name: 'set',
     description:
-      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources, ring again or quiet hours",
+      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources, ring again, backup person or quiet hours",
   },
   args: {
     ...userIdArg,
@@ -245,9 +255,10 @@ const set = defineCommand({
   run: ({ args }) =>
     withStores(async (stores, config) => {
       const account = await requireAccount(stores, args.user_id);
+      const phone = args.phone !== undefined ? parseArg(phoneSchema, args.phone, '--phone') : account.phone;
       const changes = {
         ...(args.plan !== undefined && { plan: parseArg(planSchema, args.plan, '--plan') }),
-        ...(args.phone !== undefined && { phone: parseArg(phoneSchema, args.phone, '--phone') }),
+        ...(args.phone !== undefined && { phone }),
         ...(args['sms-backup'] !== undefined && {
           smsBackup: parseArg(onOffSchema, args['sms-backup'], '--sms-backup') === 'on',
         }),
@@ -258,6 +269,7 @@ const set = defineCommand({
         ...voiceChanges(account, args),
         ...ownerControlChanges(args),
         ...ringAgainChanges(args),
+        ...backupPhoneChanges(args, account, phone),
         ...quietHoursChanges(args),
       };
       const callbackUrl = callbackUrlArg(args);
@@ -273,12 +285,13 @@ const set = defineCommand({
       });
       if (Object.keys(changes).length === 0 && !dashboardChanged && !callbackShown)
         throw new UserError(
-          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --ring-again, --ring-again-after, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --password or --admin',
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --ring-again, --ring-again-after, --backup-phone, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --password or --admin',
         );
       const shown = (
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account
       )!;
       await showAccount(shown, config, args.json, stores, callbackShown ?? {});
+      if (shown.backupPhone !== account.backupPhone) await askBackupPerson(stores, shown, args.json);
       if (callbackShown?.callback_secret && !args.json)
         process.stderr.write(
           'Keep the callback secret now: it is not shown again (--rotate-callback-secret makes a new one).\n',

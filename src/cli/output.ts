@@ -9,7 +9,7 @@ import type { SmsGatewayState } from '../core/delivery/sms-truth.js';
 import { terminalSafeLine } from '../core/server/terminal-text.js';
 import { smsBackupFields } from './sms-promise.js';
 import { quietHoursView } from './quiet-hours-args.js';
-import { describeRingAgain } from '../core/calls/ring-again.js';
+import { describeMissedCall } from '../core/calls/backup-person.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -59,7 +59,9 @@ export function accountView(account: Account, publicUrl: string, sms: SmsGateway
     webhook_sources: account.webhookSources,
     ring_again: account.ringAgain,
     ring_again_after: account.ringAgainAfter,
-    ring_again_effect: describeRingAgain(account),
+    backup_phone: account.backupPhone,
+    backup_phone_status: account.backupPhoneStatus,
+    ring_again_effect: describeMissedCall(account),
     ...quietHoursView(account, sms, Date.now()),
     status: account.status,
     created_at: iso(account.createdAt),
@@ -106,6 +108,8 @@ export function callView(call: CallRecord) {
     attempt: call.attempt ?? 1,
     retry_at: call.retryAt ? iso(call.retryAt) : null,
     earlier_attempts: (call.earlierAttempts ?? []).map((a) => ({ at: iso(a.at), outcome: a.outcome })),
+    // The backup person (#54): the number this call rang instead of the account's.
+    dial_to: call.dialTo ?? null,
   };
 }
 

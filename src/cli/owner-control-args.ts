@@ -11,6 +11,12 @@ import {
   RING_AGAIN_MAX,
 } from '../core/calls/ring-again.js';
 import { UserError } from '../lib/errors.js';
+import {
+  type BackupPerson,
+  backupPhoneChange,
+  NO_BACKUP_PERSON,
+  parseBackupPhone,
+} from '../core/calls/backup-person.js';
 
 export const ownerControlArgs = {
   dedupe: {
@@ -44,7 +50,7 @@ export function ownerControlChanges(args: {
   return changes;
 }
 
-/** Ring again (#54): --ring-again N and --ring-again-after SECONDS (core/calls/ring-again). */
+/** Ring again (#54): --ring-again N and --ring-again-after SECONDS (core/calls/ring-again); then the backup person, --backup-phone (core/calls/backup-person). */
 export const ringAgainArgs = {
   'ring-again': {
     type: 'string',
@@ -54,7 +60,30 @@ export const ringAgainArgs = {
     type: 'string',
     description: `Seconds from one call's start to the next's (${RING_AGAIN_AFTER_MIN} to ${RING_AGAIN_AFTER_MAX}, default ${RING_AGAIN_AFTER_DEFAULT}): iOS's Do Not Disturb lets a second call from the same number through ("Repeated Calls") when it starts within three minutes of the first, whose ring time counts; Android's "repeat callers" allows 15 minutes`,
   },
+  'backup-phone': {
+    type: 'string',
+    description:
+      "A backup person's number, E.164, or off: when every call of an alert missed (after --ring-again's), the alert is called once there, introduced as this account's (\"Alert for <name>: …\"); their 1 acknowledges it. Setting it places a verification call to that number: it is called for alerts only once they pressed 1 in it (until then: pending)",
+  },
 } as const;
+
+/** The backup number's change (`phone`: the account's number as it will be); none when not given. */
+export function backupPhoneChanges(
+  args: { 'backup-phone'?: string | undefined },
+  account: BackupPerson = NO_BACKUP_PERSON,
+  phone: string,
+): Partial<BackupPerson> {
+  if (args['backup-phone'] === undefined) {
+    if (account.backupPhone !== null && account.backupPhone === phone)
+      throw new UserError(
+        `--phone: '${phone}' is the backup person's number: set another --backup-phone (or off) first`,
+      );
+    return {};
+  }
+  const parsed = parseBackupPhone(args['backup-phone'], phone);
+  if (!parsed.ok) throw new UserError(parsed.error);
+  return backupPhoneChange(account, parsed.value);
+}
 
 export function ringAgainChanges(args: {
   'ring-again'?: string | undefined;

@@ -37,6 +37,9 @@ export interface Account {
   /** Ring again (core/calls/ring-again): how many more calls a missed alert gets (0: one call, the default), and the seconds from one call's start to the next's. */
   ringAgain: number;
   ringAgainAfter: number;
+  /** The backup person (core/calls/backup-person): called once when every attempt missed; only once they pressed 1 in their verification call (`verified`). */
+  backupPhone: string | null;
+  backupPhoneStatus: 'pending' | 'verified' | null;
   createdAt: number;
   updatedAt: number;
   keyCreatedAt: number;

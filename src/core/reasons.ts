@@ -16,6 +16,8 @@ export interface ReasonContext {
   node?: string | undefined;
   /** The trunk registration's state as Asterisk words it (Rejected, Unregistered…). */
   registration?: string | undefined;
+  /** The alert's own expiry (`expires_in`), in seconds. */
+  expiresInS?: number | undefined;
 }
 
 const DOCTOR = '`ringhook doctor`';
@@ -82,7 +84,11 @@ export const REASONS = {
   // Never placed.
   expired: (c: ReasonContext) =>
     `Not called: the alert was still waiting when ringhook restarted, and was older than ${minutes(c.freshnessMs)}.`,
+  alert_expired: (c: ReasonContext) =>
+    `No call started: the alert expired before it could (its sender's expires_in, ${c.expiresInS ?? '?'} s).`,
   account_suspended: () => 'Not called: the account was suspended before the call was placed.',
+  backup_gone: () =>
+    'Not called at the backup number: it was changed or removed (or has not agreed) while the call waited.',
   no_serve: () =>
     'Not called: no ringhook serve took the test call. Is it running, with telephony on (RINGHOOK_TELEPHONY not off)?',
   unknown: () => 'The call failed for a reason the phone system did not explain; its details say what it reported.',
@@ -281,6 +287,7 @@ export const SMS_NOT_SENT = {
   noGateway: 'no SMS gateway on this server (RINGHOOK_SMS_GATEWAY=none)',
   backupOff: 'SMS backup is off for this account',
   suspended: 'the account is suspended',
+  expired: 'the alert had expired (its expires_in)',
 } as const;
 
 /**
@@ -293,6 +300,7 @@ export function smsStatusWords(status: string, error: string | null): string {
   if (error === SMS_NOT_SENT.backupOff) return 'not sent: SMS backup off';
   if (error === SMS_NOT_SENT.suspended) return 'not sent: account suspended';
   if (error === SMS_NOT_SENT.accountGone) return 'not sent: account deleted';
+  if (error === SMS_NOT_SENT.expired) return 'not sent: alert expired';
   return 'not sent';
 }
 
@@ -307,6 +315,8 @@ export function smsReasonText(status: string, error: string | null): string | nu
     if (error === SMS_NOT_SENT.backupOff) return 'No SMS was sent: SMS backup is off for this account.';
     if (error === SMS_NOT_SENT.suspended) return 'No SMS was sent: the account is suspended.';
     if (error === SMS_NOT_SENT.accountGone) return 'No SMS was sent: the account was deleted.';
+    if (error === SMS_NOT_SENT.expired)
+      return 'No SMS was sent: the alert had expired (the expires_in its sender gave).';
     // Calls that ended before the reason was kept.
     return 'No SMS was sent: SMS backup was off for this account, or this server has no SMS gateway.';
   }

@@ -31,6 +31,9 @@ export interface NewAccount {
   /** Default 0 (one call) and 60 s (core/calls/ring-again). */
   ringAgain?: number;
   ringAgainAfter?: number;
+  /** Default none (core/calls/backup-person). */
+  backupPhone?: string | null;
+  backupPhoneStatus?: 'pending' | 'verified' | null;
 }
 
 export type AccountChanges = Partial<
@@ -52,6 +55,8 @@ export type AccountChanges = Partial<
     | 'quietMode'
     | 'ringAgain'
     | 'ringAgainAfter'
+    | 'backupPhone'
+    | 'backupPhoneStatus'
   >
 >;
 
@@ -126,6 +131,8 @@ export interface CallRecord {
   attempt?: number;
   retryAt?: number | null;
   earlierAttempts?: EarlierAttempt[];
+  /** The backup person's number, when this call (an alert's last, or their verification call) rang it instead of the account's (#54). */
+  dialTo?: string | null;
 }
 
 /** One page of an account's history, newest first. */
@@ -212,6 +219,8 @@ export interface TransitionFields {
   attempt?: number;
   retryAt?: number;
   attempts?: string;
+  /** The backup person's number (core/calls/backup-person): the next attempt rings it instead of the account's. */
+  dialTo?: string;
   /** Not a column: the call never left this server (its set-up), so its alert's monthly allowance is given back. */
   returnsAllowance?: boolean;
 }
@@ -243,6 +252,8 @@ export interface EndedWithoutSms {
   callId: string;
   userId: string;
   message: string;
+  /** Cut at the webhook's limit (1): its SMS shows the cut ("..."). */
+  messageTruncated?: boolean | number;
   phone: string | null;
   status: string;
   carriedBy: string | null;
@@ -267,6 +278,8 @@ export interface WaitingSms {
   /** The call's final state (`sms_instead`: quiet hours' SMS, worded as such). */
   status: string;
   message: string;
+  /** Cut at the webhook's limit (1): its SMS shows the cut ("..."). */
+  messageTruncated?: boolean | number;
   /** The number that was called, if any. */
   phone: string | null;
   /** The call that carried this alert, when it rode along in another's call. */
@@ -299,6 +312,10 @@ export interface CallForDialing {
   retryAt?: number | null;
   /** The earlier attempts' times and outcomes (a JSON list: core/calls/ring-again's readAttempts). */
   attempts?: string | null;
+  /** Seconds after its receipt no call of it starts (its sender's `expires_in`, core/calls/alert-expiry); none: no expiry of its own. */
+  expiresIn?: number | null;
+  /** The number it rings instead of the account's: the backup person's (an escalated alert, or their verification call). */
+  dialTo?: string | null;
   /**
    * What the call's steps and its end need of its account, read with the call (#55): the SMS backup
    * and the callback outbox read nothing again. null: the account is gone; absent: not read with it.

@@ -36,6 +36,7 @@ export function withWebhookFastPath(webhook: Webhook, fallback: NodeHandler): No
       peer: req.socket.remoteAddress,
       forwardedFor: header(req, 'x-forwarded-for'),
       idempotencyKey: header(req, 'idempotency-key'),
+      expiresIn: header(req, 'expires-in'),
       readBody: (limit) => readNodeBodyLimited(req, limit),
     }).then((answer) => {
       res.writeHead(answer.status, {

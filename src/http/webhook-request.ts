@@ -3,7 +3,8 @@
 // the request: the credentials from the path, the client's address (exact, and as throttling counts
 // it), the idempotency key, and the body, read and parsed when a step first asks for it (the
 // step-by-step path asks only once the account may send; PostgreSQL's one step asks at once).
-import { type Alert, bodyExcerpt, MAX_BODY_BYTES, parseAlertBody } from '../core/webhook/payload.js';
+import { parseExpiresIn, soonerExpiry } from '../core/calls/alert-expiry.js';
+import { type Alert, bodyExcerpt, MAX_BODY_BYTES, type ParseResult, parseAlertBody } from '../core/webhook/payload.js';
 import type { AddressMatcher } from '../core/connections/address-match.js';
 import { credentialsFromPath, type WebhookCredentials } from '../core/webhook/webhook-path.js';
 import { clientAddresses } from './client-address.js';
@@ -19,6 +20,8 @@ export interface AlertRequest {
   forwardedFor: string | undefined;
   /** The Idempotency-Key header, when sent (duplicate alerts, core/webhook/dedupe). */
   idempotencyKey?: string | undefined;
+  /** The Expires-In header, when sent (the alert's own expiry, core/calls/alert-expiry). */
+  expiresIn?: string | undefined;
   /** The body, refused past `limit` bytes (an ApiError). */
   readBody(limit: number): Promise<Uint8Array>;
 }
@@ -66,8 +69,17 @@ async function readPayload(request: AlertRequest): Promise<Payload> {
     if (!(error instanceof ApiError)) throw error;
     return { ok: false, error, excerpt: '' };
   }
-  const parsed = parseAlertBody(body, request.contentType);
+  const parsed = withHeaderExpiry(parseAlertBody(body, request.contentType), request.expiresIn);
   if (parsed.ok) return parsed;
   const error = new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {});
   return { ok: false, error, excerpt: bodyExcerpt(body) };
+}
+
+/** The Expires-In header beside the body's own `expires_in`: a bad one refuses the alert; both given, the sooner counts. */
+function withHeaderExpiry(parsed: ParseResult, header: string | undefined): ParseResult {
+  if (header === undefined || !parsed.ok) return parsed;
+  const expiry = parseExpiresIn(header, 'Expires-In');
+  if (!expiry.ok) return { ok: false, code: 'invalid_field', error: expiry.error, field: 'Expires-In' };
+  const expiresIn = soonerExpiry(parsed.alert.expiresIn, expiry.value);
+  return expiresIn === undefined ? parsed : { ok: true, alert: { ...parsed.alert, expiresIn } };
 }

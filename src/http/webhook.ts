@@ -148,6 +148,7 @@ export function h3Webhook(webhook: Webhook) {
       peer: getRequestIP(event),
       forwardedFor: event.req.headers.get('x-forwarded-for') ?? undefined,
       idempotencyKey: event.req.headers.get('idempotency-key') ?? undefined,
+      expiresIn: event.req.headers.get('expires-in') ?? undefined,
       readBody: (limit) => readBodyLimited(event.req, limit, event.runtime?.node?.req),
     });
     const closing = closingUnread(event.runtime?.node?.req);

@@ -2,7 +2,7 @@
 // SMS backup on, the alert goes out as one SMS. Claimed in the database first, so it is sent at
 // most once per alert, even across a crash.
 import { isFinal } from '../core/calls/call-state.js';
-import { decideSms, groupByCarrier, planSms } from '../core/delivery/sms-decision.js';
+import { decideSms, groupByCarrier, planSms, soonestExpiry, withoutExpired } from '../core/delivery/sms-decision.js';
 import { callbacksFlag, type LeftSms } from '../core/records.js';
 import type { Store } from '../store/contract/index.js';
 import type { ServiceDeps } from '../store/deps.js';
@@ -11,6 +11,7 @@ import { SmsCourier } from './courier.js';
 import { buildSmsText } from './text.js';
 import type { SmsSender } from './types.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
+import { withCutMark } from '../core/webhook/payload.js';
 
 /** Alerts a call may carry for its SMS to be planned in the turn it ended. */
 const CARRIED_IN_TURN = 200;
@@ -82,7 +83,7 @@ export class SmsBackup {
       }
       const cause = alerts[0]!.status === 'sms_instead' ? 'quiet_hours' : 'missed_call';
       const text = buildSmsText(
-        alerts.map((a) => a.message),
+        alerts.map((a) => withCutMark(a.message, a.messageTruncated)),
         { maxParts: this.deps.maxParts, cause },
       );
       const sms = { userId: alerts[0]!.userId, to, text, claimed, until };
@@ -90,15 +91,15 @@ export class SmsBackup {
     }
     for (const [call, ...carried] of groupByCarrier(ended)) {
       if (!call || !isFinal(call.status)) continue;
-      const { callId, userId, message, phone, status: state, endedAt } = call;
+      const { callId, userId, message, messageTruncated, phone, status: state, endedAt } = call;
       this.afterFinal({
         callId,
         userId,
-        message,
+        message: withCutMark(message, messageTruncated),
         phone,
         state,
         endedAt,
-        carried: carried.map((c) => ({ callId: c.callId, message: c.message })),
+        carried: carried.map((c) => ({ callId: c.callId, message: withCutMark(c.message, c.messageTruncated) })),
       });
     }
   }
@@ -123,9 +124,19 @@ export class SmsBackup {
     // planned in the next (#51).
     if (call.carried.length > CARRIED_IN_TURN) await new Promise((resolve) => setImmediate(resolve));
     const { sms: smsStore, writes, accounts } = this.deps.store;
+    // The backup person's verification call: no SMS to a number that has not agreed to anything.
+    if (call.verification) {
+      await writes.write(`sms ${call.callId} not_needed`, () => smsStore.markSmsSkipped(call.callId, 'not_needed'));
+      return;
+    }
+    // An alert past its own expiry (its sender's expires_in) gets no SMS, alone or carried.
+    const { expired, live } = withoutExpired(call, this.deps.now());
+    for (const id of expired)
+      await writes.write(`sms ${id} disabled`, () => smsStore.markSmsSkipped(id, 'disabled', SMS_NOT_SENT.expired));
+    if (!live) return;
     // Read with the call (#55); read here only for an end handed on without it (an older caller).
     const account = call.account !== undefined ? (call.account ?? undefined) : await accounts.get(call.userId);
-    const plan = planSms(call, account, this.deps.sender.kind !== 'none');
+    const plan = planSms(live, account, this.deps.sender.kind !== 'none');
     if (!plan.send) {
       for (const id of plan.callIds)
         await writes.write(`sms ${id} ${plan.status}`, () => smsStore.markSmsSkipped(id, plan.status, plan.why));
@@ -138,7 +149,7 @@ export class SmsBackup {
     if (claimed.length === 0) return;
     const taken = new Set(claimed);
     const messages = plan.messages.filter((_, i) => taken.has(plan.callIds[i]!));
-    const until = (call.endedAt ?? this.deps.now()) + this.windowMs;
+    const until = Math.min((call.endedAt ?? this.deps.now()) + this.windowMs, soonestExpiry(live) ?? Infinity);
     const cause = call.state === 'sms_instead' ? 'quiet_hours' : 'missed_call';
     const text = buildSmsText(messages, { maxParts: this.deps.maxParts, cause });
     const callbacks = callbacksFlag(call.account);

@@ -74,7 +74,8 @@ export function selectCall(jsonObject: 'json_object' | 'json_build_object'): str
   return `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
             dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
             carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated",
-            attempt, retry_at AS "retryAt", attempts, ${accountFlagsColumn(jsonObject, 'account')}
+            attempt, retry_at AS "retryAt", attempts, expires_in AS "expiresIn", dial_to AS "dialTo",
+            ${accountFlagsColumn(jsonObject, 'account')}
           FROM calls`;
 }
 

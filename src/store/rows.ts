@@ -1,141 +1,20 @@
 // Rows as both stores keep them and how they become records, written once for SQLite and
-// PostgreSQL: the account's columns (its settings as columns, a new account's defaults), the call's
+// PostgreSQL (the account's: account-rows.ts): the call's
 // row and its extra fields, a refused alert's row, the columns of a call's steps, the session's row, a sign-in link's.
-import type { Account, AccountStatus } from '../core/account.js';
-import type { LanguageCode, VoiceId } from '../core/speech/language-types.js';
-import type { LimitDecision, Plan } from '../core/webhook/limits.js';
+import type { Account } from '../core/account.js';
+import type { LimitDecision } from '../core/webhook/limits.js';
 import type { Alert } from '../core/webhook/payload.js';
 import {
   type CallKind,
   type CallRecord,
   LOGIN_LINK_TTL_MS,
-  type NewAccount,
   type RejectedAlert,
   type TransitionFields,
 } from '../core/records.js';
 import { hashToken, newToken } from './tokens.js';
-import { DEFAULT_LANGUAGE, defaultVoice } from '../core/speech/languages.js';
 import { reasonText } from '../core/reasons.js';
 import { decideSms } from '../core/delivery/sms-decision.js';
-import { isQuietMode, NO_QUIET_HOURS } from '../core/delivery/quiet-delivery.js';
-import { readAttempts, RING_AGAIN_OFF } from '../core/calls/ring-again.js';
-
-/** An account's row as both stores keep it (the api_key sealed). */
-export interface AccountRow {
-  user_id: string;
-  api_key_sealed: string;
-  name: string;
-  phone: string;
-  plan: Plan;
-  sms_backup: number;
-  require_confirm: number;
-  language: LanguageCode;
-  voice: VoiceId;
-  intro: string | null;
-  status: AccountStatus;
-  /** Absent in a row of schema 12 or older (an expand migration). */
-  dedupe_seconds?: number;
-  webhook_sources?: string;
-  /** Absent in a row of schema 14 or older. */
-  quiet_hours?: string;
-  time_zone?: string;
-  quiet_mode?: string;
-  /** Absent in a row of schema 16 or older. */
-  ring_again?: number;
-  ring_again_after?: number;
-  /** 1 when the account has a callback URL, read with the account (SQLite); absent where not read. */
-  callback_on?: number;
-  created_at: number;
-  updated_at: number;
-  key_created_at: number;
-}
-
-export const ACCOUNT_COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, created_at, updated_at, key_created_at';
-
-/** An account's settings: what its owner and the admin change, beside its name, phone, plan and status. */
-export type AccountSettings = Pick<
-  Account,
-  | 'smsBackup'
-  | 'requireConfirm'
-  | 'language'
-  | 'voice'
-  | 'intro'
-  | 'dedupeSeconds'
-  | 'webhookSources'
-  | 'quietHours'
-  | 'timeZone'
-  | 'quietMode'
-  | 'ringAgain'
-  | 'ringAgainAfter'
->;
-
-/** A setting a row of an older schema has no column for, and a new account takes when it is not given. */
-const LATER_SETTINGS = { dedupeSeconds: 0, webhookSources: 'any', ...NO_QUIET_HOURS, ...RING_AGAIN_OFF } as const;
-
-/** A new account's settings, each one its input leaves out taken by default. */
-export function newAccountSettings(input: NewAccount): AccountSettings {
-  const language = input.language ?? DEFAULT_LANGUAGE;
-  return {
-    smsBackup: input.smsBackup,
-    requireConfirm: input.requireConfirm !== false,
-    language,
-    voice: input.voice ?? defaultVoice(language),
-    intro: input.intro ?? null,
-    dedupeSeconds: input.dedupeSeconds ?? LATER_SETTINGS.dedupeSeconds,
-    webhookSources: input.webhookSources ?? LATER_SETTINGS.webhookSources,
-    quietHours: input.quietHours ?? LATER_SETTINGS.quietHours,
-    timeZone: input.timeZone ?? LATER_SETTINGS.timeZone,
-    quietMode: input.quietMode ?? LATER_SETTINGS.quietMode,
-    ringAgain: input.ringAgain ?? LATER_SETTINGS.ringAgain,
-    ringAgainAfter: input.ringAgainAfter ?? LATER_SETTINGS.ringAgainAfter,
-  };
-}
-
-/** An account's settings as columns, in the order both stores write them (after name, phone and plan). */
-export function settingColumns(settings: AccountSettings) {
-  return {
-    sms_backup: settings.smsBackup ? 1 : 0,
-    require_confirm: settings.requireConfirm ? 1 : 0,
-    language: settings.language,
-    voice: settings.voice,
-    intro: settings.intro,
-    dedupe_seconds: settings.dedupeSeconds,
-    webhook_sources: settings.webhookSources,
-    quiet_hours: settings.quietHours,
-    time_zone: settings.timeZone,
-    quiet_mode: settings.quietMode,
-    ring_again: settings.ringAgain,
-    ring_again_after: settings.ringAgainAfter,
-  };
-}
-
-export function toAccount(row: AccountRow, apiKey: string): Account {
-  return {
-    userId: row.user_id,
-    apiKey,
-    name: row.name,
-    phone: row.phone,
-    plan: row.plan,
-    smsBackup: row.sms_backup === 1,
-    requireConfirm: row.require_confirm === 1,
-    language: row.language,
-    voice: row.voice,
-    intro: row.intro,
-    status: row.status,
-    dedupeSeconds: Number(row.dedupe_seconds ?? LATER_SETTINGS.dedupeSeconds),
-    webhookSources: row.webhook_sources ?? LATER_SETTINGS.webhookSources,
-    quietHours: row.quiet_hours ?? LATER_SETTINGS.quietHours,
-    timeZone: row.time_zone ?? LATER_SETTINGS.timeZone,
-    quietMode: row.quiet_mode !== undefined && isQuietMode(row.quiet_mode) ? row.quiet_mode : LATER_SETTINGS.quietMode,
-    ringAgain: Number(row.ring_again ?? LATER_SETTINGS.ringAgain),
-    ringAgainAfter: Number(row.ring_again_after ?? LATER_SETTINGS.ringAgainAfter),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    keyCreatedAt: row.key_created_at,
-    ...(row.callback_on !== undefined && { hasCallback: row.callback_on === 1 }),
-  };
-}
+import { readAttempts } from '../core/calls/ring-again.js';
 
 export function wrongSecretKeyMessage(dbName: string, source: string): string {
   return (
@@ -187,6 +66,8 @@ export interface CallRow {
   attempt?: number | null;
   retry_at?: number | null;
   attempts?: string | null;
+  /** Absent in a row of schema 17 or older (the backup person, #54). */
+  dial_to?: string | null;
 }
 
 export function parseExtra(text: string | null): Record<string, unknown> {
@@ -242,6 +123,7 @@ export function toRecord(row: CallRow): CallRecord {
     attempt: Number(row.attempt ?? 1),
     retryAt: row.retry_at === undefined || row.retry_at === null ? null : Number(row.retry_at),
     earlierAttempts: readAttempts(row.attempts),
+    dialTo: row.dial_to ?? null,
   };
 }
 
@@ -304,6 +186,7 @@ export const COLUMN: Record<ColumnField, string> = {
   attempt: 'attempt',
   retryAt: 'retry_at',
   attempts: 'attempts',
+  dialTo: 'dial_to',
 };
 
 /** A session's row as both stores keep it. */

@@ -59,6 +59,38 @@ describe('ringhook say', () => {
     expect(long.stderr).toMatch(/cut to 500 characters/);
   });
 
+  it('shows each language’s own magnitudes, markets by city, endings and dates as the call says them (#57)', () => {
+    const cases: Array<[string, string, string]> = [
+      [
+        'de',
+        'Volumen 2,3 Mio. € | Toyota 7203.T | am 14.06. um 09:00 Uhr',
+        'Volumen 2,3 Millionen Euro, Toyota 7 2 0 3 in Tokio, am 14. Juni um 9 Uhr',
+      ],
+      [
+        'fr',
+        "L'or 2 350 $/oz, capitalisation 3,5 Md€ à 14h30",
+        "L'or 2350 dollars l'once, capitalisation 3,5 milliards d'euros à 14 heures 30",
+      ],
+      ['tr', "Bitcoin 100.000 $'ı aştı, USD/TRY 34,25", 'Bitcoin 100000 doları aştı, U S D, T R Y 34,25'],
+      [
+        'ru',
+        'Сбербанк вырос на 1,2%, объём 2,3 млрд руб.',
+        'Сбербанк вырос на одну целую две десятых процента, объём две целых три десятых миллиарда рублей',
+      ],
+      ['ko', 'BTCUSDT 4시간봉 RSI 70 초과', 'B T C, U S D T 네 시간봉 R S I 70 초과'],
+      [
+        'en',
+        'SPY 0DTE 540C, CPI 3.4% vs 3.5% est',
+        'S P Y zero D T E five hundred forty call, C P I three point four percent vs three point five percent estimate',
+      ],
+    ];
+    for (const [language, body, said] of cases) {
+      const res = runCli(['say', body, '--language', language], env);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout.split('\n')[2], `${language}: ${body}`).toBe(said);
+    }
+  });
+
   it('reads a JSON body as the webhook does (the message field), and a body from stdin with -', () => {
     const json = JSON.stringify({ message: 'CL=F above 80, ^GSPC at 6,021.25', ticker: 'CL=F', price: 80.1 });
     const res = runCli(['say', json, '--json'], env);

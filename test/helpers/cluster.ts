@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { Account } from '../../src/core/account.js';
+import type { NewAccount } from '../../src/core/records.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { type Reply, request } from './https-client.js';
@@ -36,7 +37,9 @@ export interface ClusterAccount {
 /** Makes accounts in the PostgreSQL database at `url` (as the CLI would: no node). */
 export async function createClusterAccounts(
   url: string,
-  specs: Array<{ phone: string; plan?: 'free' | 'premium'; smsBackup?: boolean }>,
+  specs: Array<
+    { phone: string; plan?: 'free' | 'premium'; smsBackup?: boolean } & Pick<NewAccount, 'ringAgain' | 'ringAgainAfter'>
+  >,
 ): Promise<ClusterAccount[]> {
   const store = await openPostgresStore({
     url,
@@ -48,6 +51,7 @@ export async function createClusterAccounts(
     const out: ClusterAccount[] = [];
     for (const s of specs) {
       const a: Account = await store.accounts.create({
+        ...s,
         phone: s.phone,
         plan: s.plan ?? 'premium',
         smsBackup: s.smsBackup ?? false,

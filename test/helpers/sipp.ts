@@ -27,6 +27,7 @@ export type SippScenario =
   | 'provider-refuses-register'
   | 'progress-then-503'
   | 'ring-forever'
+  | 'answer-number'
   | 'register';
 
 export interface SippOptions {

@@ -11,6 +11,25 @@ const NEW = { phone: '+14155550123', plan: 'free', smsBackup: true, name: 'Ada' 
 describe.each(STORE_KINDS)('%s store: accounts', (kind) => {
   const stores = useStores(kind);
 
+  test('the backup person (#54): kept as set; verified only by a 1 at the pending number it still is', async () => {
+    const store = await (await stores.fresh()).open({ now: () => 1_700_000_000_000 });
+    const a = await store.accounts.create({ ...NEW, backupPhone: '+14155550777', backupPhoneStatus: 'pending' });
+    expect(a).toMatchObject({ backupPhone: '+14155550777', backupPhoneStatus: 'pending' });
+    // A 1 from another number, or from another account's: nothing changes.
+    expect(await store.accounts.verifyBackupPhone(a.userId, '+14155550778')).toBe(false);
+    expect(await store.accounts.verifyBackupPhone('0'.repeat(32), '+14155550777')).toBe(false);
+    expect(await store.accounts.verifyBackupPhone(a.userId, '+14155550777')).toBe(true);
+    expect(await store.accounts.get(a.userId)).toMatchObject({ backupPhoneStatus: 'verified' });
+    // Once verified, another 1 changes nothing; a new number is pending again; none: neither.
+    expect(await store.accounts.verifyBackupPhone(a.userId, '+14155550777')).toBe(false);
+    const moved = await store.accounts.update(a.userId, { backupPhone: '+14155550779', backupPhoneStatus: 'pending' });
+    expect(moved).toMatchObject({ backupPhone: '+14155550779', backupPhoneStatus: 'pending' });
+    expect(await store.accounts.verifyBackupPhone(a.userId, '+14155550777')).toBe(false);
+    const off = await store.accounts.update(a.userId, { backupPhone: null, backupPhoneStatus: null });
+    expect(off).toMatchObject({ backupPhone: null, backupPhoneStatus: null });
+    expect((await store.accounts.create(NEW)).backupPhone).toBeNull();
+  });
+
   test('create, get, list, update, delete', async () => {
     const store = await (await stores.fresh()).open({ now: () => 1_700_000_000_000 });
     const a = await store.accounts.create(NEW);

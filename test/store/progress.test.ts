@@ -159,6 +159,25 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     });
   });
 
+  test("an alert's own expiry and the backup person's number (#54) are kept on its row; the step to the backup number records it", async () => {
+    const { store, userId } = await setUp();
+    const accepted = await store.calls.accept(userId, 'premium', { ...textAlert('expiring'), expiresIn: 45 });
+    if (!accepted.accepted || 'duplicate' in accepted) throw new Error('refused');
+    expect(await store.progress.get(accepted.callId)).toMatchObject({ expiresIn: 45, dialTo: null });
+    const plain = await accept(store, userId);
+    expect(await store.progress.get(plain)).toMatchObject({ expiresIn: null, dialTo: null });
+    // The verification call: a test call to the backup number.
+    const asked = await store.calls.acceptTestCall(userId, 'press 1', undefined, undefined, '+14155550777');
+    if (!asked.accepted) throw new Error('refused');
+    expect(await store.progress.get(asked.callId)).toMatchObject({ kind: 'test', dialTo: '+14155550777' });
+    // An alert missed at every call goes back to queued, to the backup number.
+    expect(await store.progress.transition(plain, 'dialing', { phone: PHONE, dialedAt: 1_000 })).toBe(true);
+    const attempts = JSON.stringify([{ at: 1_000, outcome: 'no_answer' }]);
+    const step = { attempt: 2, retryAt: 20_000, attempts, dialTo: '+14155550777' };
+    expect(await store.progress.transition(plain, 'queued', step)).toBe(true);
+    expect(await store.progress.get(plain)).toMatchObject({ status: 'queued', attempt: 2, dialTo: '+14155550777' });
+  });
+
   test('the SMS backup is claimed exactly once; results, skips and lookups by message id', async () => {
     const { clock, store, userId } = await setUp();
     const a = await accept(store, userId, 'a');
@@ -295,8 +314,26 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     });
     expect(await store.sms.staleSmsClaims()).toEqual([]);
     expect(await store.sms.waitingSmsLeft()).toEqual([
-      { callId: carrier, userId, status: 'busy', message: 'first', phone: PHONE, carriedBy: null, claimedAt },
-      { callId: carried, userId, status: 'busy', message: 'second', phone: null, carriedBy: carrier, claimedAt },
+      {
+        callId: carrier,
+        userId,
+        status: 'busy',
+        message: 'first',
+        messageTruncated: 0,
+        phone: PHONE,
+        carriedBy: null,
+        claimedAt,
+      },
+      {
+        callId: carried,
+        userId,
+        status: 'busy',
+        message: 'second',
+        messageTruncated: 0,
+        phone: null,
+        carriedBy: carrier,
+        claimedAt,
+      },
     ]);
     expect(await store.sms.resumeSms([carrier, other])).toBe(false);
     expect(await store.sms.resumeSms([carrier, carried])).toBe(true);
@@ -329,6 +366,7 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
         callId: carrier,
         userId,
         message: 'first',
+        messageTruncated: 0,
         phone: PHONE,
         status: 'busy',
         carriedBy: null,
@@ -338,6 +376,7 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
         callId: carried,
         userId,
         message: 'second',
+        messageTruncated: 0,
         phone: PHONE,
         status: 'busy',
         carriedBy: carrier,

@@ -74,7 +74,7 @@ describe('postgres: the webhook in one round trip', () => {
         expect((await receive(store, alert(premium.userId, premium.apiKey, `m${i}`))).outcome).toBe('accepted');
     });
     expect(accepted.total).toBe(5);
-    expect(accepted.texts.join('\n')).toContain('ringhook_receive_v14');
+    expect(accepted.texts.join('\n')).toContain('ringhook_receive_v18');
 
     const refusals = await statementsRun(url, async () => {
       expect((await receive(store, alert(premium.userId, 'wrong-key'))).outcome).toBe('unauthorized');

@@ -41,6 +41,8 @@ describe('SqliteAccountStore', () => {
       quietMode: 'hold',
       ringAgain: 0,
       ringAgainAfter: 60,
+      backupPhone: null,
+      backupPhoneStatus: null,
       status: 'active',
       createdAt: clock.now(),
       updatedAt: clock.now(),

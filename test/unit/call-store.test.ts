@@ -99,6 +99,7 @@ describe('SqliteCallStore', () => {
       attempt: 1,
       retryAt: null,
       earlierAttempts: [],
+      dialTo: null,
     });
     expect(calls.get('call_missing')).toBeUndefined();
   });

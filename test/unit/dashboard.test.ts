@@ -128,6 +128,12 @@ describe('html', () => {
     const done = { ...waiting, status: 'acknowledged', retryAt: null };
     expect(words(callItem(done).value)).toMatch(/Earlier calls 1\. 2026-12-06 20:00:00[^;]*: No answer Call ID/);
     expect(callItem(historyEntry({ status: 'busy' })).value).not.toContain('Earlier calls');
+    // The backup person's call (#54): the number it rang instead of the account's.
+    const atBackup = { ...done, dialTo: '+14155550777' };
+    expect(words(callItem(atBackup).value)).toMatch(
+      /Backup person called at \+14155550777, every call before it missed/,
+    );
+    expect(callItem(historyEntry({ status: 'busy' })).value).not.toContain('Backup person');
   });
 
   it("the overview says what happens to a missed call (ring again, #54) beside ringhook's number", () => {
@@ -154,6 +160,19 @@ describe('html', () => {
     );
     const plain = { ...model, account: { ...account, ringAgain: 0 }, callerId: undefined };
     expect(words(overviewBody(plain).value)).toContain('A missed call is not tried again');
+    // The backup person (#54): said as it will happen, pending or verified.
+    const pending = { ...model, account: { ...account, backupPhone: '+14155550777', backupPhoneStatus: 'pending' } };
+    expect(words(overviewBody(pending as OverviewModel).value)).toContain(
+      'The backup person +1 415 555 0777 is not called yet: they have not pressed 1 in their verification call (pending).',
+    );
+    const verified = { ...model, account: { ...account, backupPhone: '+14155550777', backupPhoneStatus: 'verified' } };
+    expect(words(overviewBody(verified as OverviewModel).value)).toContain(
+      'Then +1 415 555 0777, the backup person, is called once',
+    );
+    // In the Delivery group, with the phones' own setting names.
+    const delivery = overviewBody(model).value.split('id="delivery"')[1]!.split('id="protection"')[0]!;
+    for (const name of ['Missed calls', 'Repeated Calls', 'repeat callers', 'starred', 'Download the contact card'])
+      expect(delivery).toContain(name);
   });
 
   it('a failed call says why in a sentence; the technical detail is shown to an admin only', () => {

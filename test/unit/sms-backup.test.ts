@@ -217,6 +217,20 @@ describe('SmsBackup', () => {
     expect(up.sent).toHaveLength(1);
   });
 
+  it('a cut message left waiting at a stop is sent at the next start ending with "...", as its SMS at the call’s end would have (#57)', async () => {
+    const down = standInSender(async () => ({ status: 'failed', error: 'connect ECONNREFUSED', notSent: true }));
+    const b = setup(down, true, { retryWindowMs: 60_000, retryFirstMs: 10_000 });
+    b.db.prepare('UPDATE calls SET message_truncated = 1 WHERE call_id = ?').run(b.callId);
+    b.backup.afterFinal({ ...b.final('busy'), message: 'AAPL up...' });
+    await vi.waitFor(() => expect(b.progress.get(b.callId)!.smsStatus).toBe('waiting'));
+    await b.backup.drain();
+    const up = standInSender(async () => ({ status: 'sent', messageId: 'm-10', parts: 1 }));
+    const next = b.start(up);
+    await next.recover();
+    await next.drain();
+    expect(up.sent).toEqual([{ to: '+14155550123', text: 'Missed call alert: AAPL up...', reference: b.callId }]);
+  });
+
   it('at start: an SMS a crash left being handed over ends failed, unsent; one left waiting past its window ends failed, unsent', async () => {
     const up = standInSender(async () => ({ status: 'sent', messageId: 'm-3', parts: 1 }));
     const crashed = setup(up, true, { retryWindowMs: 60_000 });

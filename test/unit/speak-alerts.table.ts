@@ -265,7 +265,7 @@ export const ROWS: Row[] = [
   ['times', 'ru', 'время 1733492730000, -3σ', /шестое декабря 2024/, /минус 3 сигма/],
   ['times', 'ja', '-3σ 2e-6', /マイナス さん シグマ/, /E マイナス ろく/],
   ['times', 'zh', '-3σ 2e-6', /负 三 西格玛/, /二 E 负 六/],
-  ['times', 'ko', 'Δ 5% 13:45:30Z', /델타 5 퍼센트 13시 45분 그리고 30 초 U T C/],
+  ['times', 'ko', 'Δ 5% 13:45:30Z', /델타 5 퍼센트 열세 시 45분 30 초 U T C/],
 
   // 12. Units in the language's own writing (#57).
   ['units', 'pl', 'WIG20 +50 pkt, potem 2 pkt', /plus 50 punktów, potem 2 punkty/],

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/speech/languages.js';
 import { LANGUAGE_CODES, type LanguageCode } from '../../src/core/speech/language-types.js';
 import { speakable } from '../../src/core/speech/speakable.js';
-import { currencyForms, WRITTEN_CURRENCIES } from '../../src/core/speech/speech-text/currencies.js';
+import { AFTER_ONLY, currencyForms, WRITTEN_CURRENCIES } from '../../src/core/speech/speech-text/currencies.js';
 import { THOUSANDS_MARK } from '../../src/core/speech/speech-text/number-marks.js';
 import { sayRead } from '../../src/core/speech/speech-text/numbers.js';
 import { SAID_SHORTENED } from '../../src/core/speech/speech-text/shortened.js';
@@ -110,6 +110,8 @@ describe('money: every sign and code, before or after the amount', () => {
     fc.assert(
       fc.property(language, written, amounts, places, (code, sign, amount, place) => {
         const lang = LANGUAGES[code];
+        // Where words touch (Japanese, Chinese, Korean) 円, 元, 원, 美元 … are written after the amount only.
+        if (lang.words.joinsWords && AFTER_ONLY.has(sign) && place.startsWith('before')) return;
         const letters = /\p{L}$/u.test(sign) || /^\p{L}/u.test(sign);
         const money = {
           before: letters ? `${sign} ${amount}` : `${sign}${amount}`,

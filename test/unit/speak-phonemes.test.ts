@@ -146,6 +146,21 @@ const NATIVE: NativeCase[] = [
   // Units: Turkish says the percent first (yüzde 2,5: yüzde iki virgül beş); Polish pkt is punktów, never spelled.
   ['tr', 'BIST %2,5', 'yüzde 2,5', /b'ES jYzd'E/],
   ['pl', 'WIG20 +50 pkt', 'plus pięćdziesiąt punktów', /p,Ek,at'E/],
+  // Each language's own magnitudes with the currency after them said (espeak-ng spells Md, reads Mio. as "Mio", млрд as letters).
+  ['fr', 'capitalisation 3,5 Md€', "milliards d'euros", /,Emd'e/],
+  ['de', 'Volumen 2,3 Mio. €', 'Millionen Euro', /m'I;o:/],
+  ['ru', 'объём 2,3 млрд руб.', 'миллиарда рублей', /,Em,El;,Erd'E/],
+  // French elision, the hour word said once, French 14h30 a time.
+  ['fr', "L'or atteint 2 350,10 $", "l'or atteint", /'El_:/],
+  ['de', 'Start um 09:00 Uhr', 'um 9 Uhr', /'u:r _!'u:r/],
+  ['fr', 'Ouverture à 14h30', '14 heures 30', /'aS/],
+  // Korean hours in native numbers (네 시간, not 사 시간); a Chinese year digit by digit (二零二五年, not 两千零二十五).
+  ['ko', '4시간봉 RSI', '네 시간봉', /s'a_! siq'an/],
+  ['zh', 'TSLA250117P00200000', '二零二五年', /tS;h'iE55n/],
+  // Turkish: a case ending after a sign joins the currency's word in its harmony (doları), no pause before it.
+  ['tr', "Bitcoin 100.000 $'ı aştı", 'doları aştı', /_:_: '@/],
+  // Russian: after на the accusative (на одну целую две десятых), not the nominative одна целая.
+  ['ru', 'вырос на 1,2%', 'на одну целую две десятых процента', /Vdn'A ts'ElVja/],
 ];
 
 /** espeak-ng's own readings of digits, checked last. */

@@ -1,5 +1,6 @@
 // How a call that was placed ended, from what happened during it and how it stopped. Pure: the
 // dialer gathers the facts, this decides the final state and what the history records.
+import { expiredFate, hasExpired } from './alert-expiry.js';
 import type { FinalState } from './call-state.js';
 import { classifyUnanswered, type UnansweredFacts } from './outcome.js';
 import { type CallReason, callReason, endReason, type ReasonAsk, type ReasonCode } from '../reasons.js';
@@ -194,7 +195,18 @@ export function describeStop(stop: CallStop): string {
 /** What becomes of a call still queued: dialed while fresh; too old, it ends without a call. */
 export type QueuedFate =
   | { dial: true }
-  | ({ dial: false; state: 'expired' | 'failed'; returnsAllowance: true } & CallReason);
+  | ({ dial: false; state: 'expired' | 'failed'; returnsAllowance: boolean } & CallReason);
+
+/** A queued call past its alert's own expiry (core/calls/alert-expiry) ends `expired`; else as queuedFate decides from its freshness. */
+export function fateOfQueued(
+  call: Parameters<typeof freshSince>[0] & { expiresIn?: number | null },
+  now: number,
+  freshnessMs: number,
+  when: 'at start' | 'waiting',
+): QueuedFate {
+  if (hasExpired(call, now)) return { dial: false, ...expiredFate(call.expiresIn ?? 0) };
+  return queuedFate(freshSince(call), now, freshnessMs, when);
+}
 
 /** From when a queued call's freshness counts: held for quiet hours, their end; rung again, its attempt's due time. */
 export function freshSince(call: { receivedAt: number; heldUntil?: number | null; retryAt?: number | null }): number {

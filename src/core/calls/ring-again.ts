@@ -35,6 +35,8 @@ export interface RingAgainFacts {
   account: RingAgainSettings & Pick<Account, 'requireConfirm' | 'status'>;
   /** A newer alert rings that phone, or waits for its line: it carries the news, this one is not called again. */
   newerAlertForPhone: boolean;
+  /** The alert's own expiry (core/calls/alert-expiry): no attempt starts after it. */
+  expiresAt?: number | undefined;
 }
 
 export type RingAgainDecision = { again: false } | { again: true; attempt: number; at: number };
@@ -45,7 +47,9 @@ export function decideRingAgain(f: RingAgainFacts): RingAgainDecision {
   if (account.status !== 'active' || f.newerAlertForPhone) return { again: false };
   if (!missedPerson(f.state, account.requireConfirm)) return { again: false };
   if (f.attempt > Math.min(account.ringAgain, RING_AGAIN_MAX)) return { again: false };
-  return { again: true, attempt: f.attempt + 1, at: Math.max(f.now, f.dialedAt + account.ringAgainAfter * 1000) };
+  const at = Math.max(f.now, f.dialedAt + account.ringAgainAfter * 1000);
+  if (f.expiresAt !== undefined && at >= f.expiresAt) return { again: false };
+  return { again: true, attempt: f.attempt + 1, at };
 }
 
 const TIMES = ['', 'once', 'twice'] as const;
@@ -53,7 +57,7 @@ const TIMES = ['', 'once', 'twice'] as const;
 /** What `account show` and the dashboard say will happen to a missed call, in one sentence. */
 export function describeRingAgain(account: RingAgainSettings): string {
   if (account.ringAgain <= 0)
-    return 'A missed call is not tried again (one call per alert; the SMS backup, if on, follows it).';
+    return 'A missed call is not tried again: one call per alert (then the SMS backup, if on).';
   const times = TIMES[Math.min(account.ringAgain, RING_AGAIN_MAX)];
   return (
     `A missed call is tried again ${times}, ${account.ringAgainAfter} s after the start of the one before, from the same number ` +

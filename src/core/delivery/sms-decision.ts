@@ -35,7 +35,33 @@ export interface SmsFacts {
   message: string;
   /** The number that was called; an alert never dialed has none. */
   phone?: string | null | undefined;
-  carried: ReadonlyArray<{ callId: string; message: string }>;
+  carried: ReadonlyArray<{ callId: string; message: string; expiresAt?: number | undefined }>;
+  /** The alert's own expiry (core/calls/alert-expiry): no SMS of it is sent from then on. */
+  expiresAt?: number | undefined;
+}
+
+/**
+ * The call's alerts whose own expiry has passed at `now` when an SMS would follow their call (it is
+ * not sent), and the call without them (undefined: none is left; else the first of the others leads).
+ */
+export function withoutExpired(call: SmsFacts, now: number): { expired: string[]; live: SmsFacts | undefined } {
+  if (!SMS_BACKUP_STATES.has(call.state)) return { expired: [], live: call };
+  const all = [{ callId: call.callId, message: call.message, expiresAt: call.expiresAt }, ...call.carried];
+  const gone = (a: { expiresAt?: number | undefined }) => a.expiresAt !== undefined && now >= a.expiresAt;
+  const expired = all.filter(gone).map((a) => a.callId);
+  if (expired.length === 0) return { expired, live: call };
+  const [first, ...rest] = all.filter((a) => !gone(a));
+  if (!first) return { expired, live: undefined };
+  return {
+    expired,
+    live: { ...call, callId: first.callId, message: first.message, expiresAt: first.expiresAt, carried: rest },
+  };
+}
+
+/** The soonest expiry among the alerts of an SMS: it is not tried after it. */
+export function soonestExpiry(call: SmsFacts): number | undefined {
+  const all = [call.expiresAt, ...call.carried.map((c) => c.expiresAt)].filter((t): t is number => t !== undefined);
+  return all.length > 0 ? Math.min(...all) : undefined;
 }
 
 /**

@@ -223,3 +223,16 @@ export const japaneseNumbers = characterNumbers(japaneseCardinal, JA_DIGITS, '�
 
 /** Chinese: numbers in characters, the decimals one digit at a time after 点 (二 点 三 五). */
 export const chineseNumbers = characterNumbers(chineseCardinal, ZH_DIGITS, '点');
+
+const KO_NATIVE_ONES = ['', '한', '두', '세', '네', '다섯', '여섯', '일곱', '여덟', '아홉'];
+const KO_NATIVE_TENS = ['', '열', '스물'];
+
+/** Korean's native count before a counter (네 시간, 열두 시), 1 to 29; espeak-ng reads 4 as the Sino-Korean 사. */
+export function koreanNativeCount(n: number): string | undefined {
+  if (!Number.isInteger(n) || n < 1 || n > 29) return undefined;
+  if (n === 20) return '스무';
+  return `${KO_NATIVE_TENS[Math.floor(n / 10)]}${KO_NATIVE_ONES[n % 10]}`;
+}
+
+/** A year one digit at a time, as Chinese says it: 2025 "二零二五年". */
+export const chineseYear = (year: number): string => `${[...String(year)].map((d) => ZH_DIGITS[Number(d)]).join('')}年`;

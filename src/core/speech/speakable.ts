@@ -11,6 +11,8 @@ import { beforeRules, tidy, withoutSymbols } from './speech-text/cleanup.js';
 import { buildRules, type Rule, type RuleContext } from './speech-text/rules.js';
 import { readKanji, type SpeechAids } from './speech-text/kanji.js';
 import { otherScriptRuns } from './speech-text/scripts.js';
+import { joinTurkishEndings } from './speech-text/turkish-suffixes.js';
+import { russianAccusative } from './speech-text/russian-case.js';
 import { type SpeechLanguage, type SpeechWords, wordsOf } from './speech-text/words.js';
 
 export type { JapaneseReader, ReadingToken, SpeechAids } from './speech-text/kanji.js';
@@ -77,7 +79,8 @@ function capitalSentences(text: string): (index: number) => boolean {
   const sentence = /[^!?\n|]+?(?:\.(?=\s|$)|[!?\n|]|$)/gy;
   for (let m = sentence.exec(text); m && m[0] !== ''; m = sentence.exec(text)) {
     const words = m[0].match(/[A-Za-z]{2,}/g) ?? [];
-    if (words.length >= 2 && !/[a-z]/.test(m[0])) spans.push([m.index, m.index + m[0].length]);
+    // Not where small letters, or letters of a script without capitals (kana, Han, Hangul), are written.
+    if (words.length >= 2 && !/[\p{Ll}\p{Lo}]/u.test(m[0])) spans.push([m.index, m.index + m[0].length]);
   }
   // Three words in capitals in a row are a phrase in capitals, whatever is around it.
   for (const run of text.matchAll(/\b[A-Z]{2,}(?:[ ,]+[A-Z]{2,}\b){2,}/g))
@@ -155,7 +158,9 @@ function speakableText(message: string, lang: SpeechLanguage, aids: SpeechAids, 
   }
   const readable = (said: string) =>
     otherScripts(w.unreadable ? said.replace(w.unreadable.pattern, ' ') : said, w, notes);
-  const spoken = tidy(readable(withoutSymbols(out, w.symbols)));
+  const tidied = tidy(readable(withoutSymbols(out, w.symbols)));
+  const spoken =
+    lang.code === 'tr' ? joinTurkishEndings(tidied) : lang.code === 'ru' ? russianAccusative(tidied) : tidied;
   if (spoken !== '') return spoken;
   // Nothing a word: the message as sent rather than silence (emoji only, a lone URL), but never what the engine cannot read.
   const asSent = message.trim() || message;

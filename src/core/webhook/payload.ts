@@ -2,6 +2,7 @@
 // Where the webhook contract is silent (an empty body, a JSON body without a message, a message too
 // long), the decisions are the ones the README states.
 import { z } from 'zod';
+import { parseExpiresIn } from '../calls/alert-expiry.js';
 import { capExtraFields } from './extra-fields.js';
 
 export const MAX_MESSAGE_CODE_POINTS = 500;
@@ -25,6 +26,8 @@ export interface Alert {
   fields: AlertFields;
   /** Fields the sender added beyond the known ones, kept as sent up to 4 KiB in all (core/webhook/extra-fields.ts). */
   extra: Record<string, unknown>;
+  /** Seconds after its receipt it may still be called (`expires_in` or `Expires-In`, core/calls/alert-expiry); absent: no expiry of its own. */
+  expiresIn?: number;
 }
 
 export type PayloadErrorCode =
@@ -101,7 +104,7 @@ const jsonAlertSchema = z.object({
   timestamp: timestampSchema,
 });
 
-const KNOWN_KEYS = new Set(['message', 'ticker', 'price', 'action', 'strategy', 'timestamp']);
+const KNOWN_KEYS = new Set(['message', 'ticker', 'price', 'action', 'strategy', 'timestamp', 'expires_in']);
 
 function parseNumericString(text: string): number | undefined {
   const trimmed = text.trim();
@@ -197,10 +200,14 @@ function parseJsonObject(object: Record<string, unknown>): ParseResult {
         : issue.message;
     return fail('invalid_field', message, field);
   }
+  const expiry = parseExpiresIn(object.expires_in, 'expires_in');
+  if (!expiry.ok) return fail('invalid_field', expiry.error, 'expires_in');
   const { message, ...known } = result.data;
   const fields: AlertFields = Object.fromEntries(Object.entries(known).filter(([, v]) => v !== undefined));
   const { extra } = capExtraFields(Object.fromEntries(Object.entries(object).filter(([key]) => !KNOWN_KEYS.has(key))));
-  return buildAlert('json', message, fields, extra);
+  const built = buildAlert('json', message, fields, extra);
+  if (built.ok && expiry.value !== undefined) built.alert.expiresIn = expiry.value;
+  return built;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

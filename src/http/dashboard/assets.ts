@@ -52,6 +52,10 @@ section.switch { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap:
 section.switch > h3, section.switch > .notice { grid-column: 1 / -1; }
 section.switch > .notice { margin: 6px 0 0; order: 3; }
 section.switch form { margin: 0; }
+section.titled-action { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0 12px; align-items: center; }
+section.titled-action > :not(h3):not(a.button) { grid-column: 1 / -1; }
+section.titled-action > h3 { margin: 0; }
+section.titled-action p { margin: 4px 0; }
 table.grid td { white-space: nowrap; }
 .actions form { display: inline-block; margin: 6px 12px 0 0; }
 .actions p.hint { margin: 6px 0 0; }
@@ -133,7 +137,7 @@ blockquote.spoken { margin: 4px 0 0; padding: 8px 12px; border-left: 4px solid v
   ol.calls .more { grid-template-columns: minmax(0, 1fr); }
 }
 @media (max-width: 600px) {
-  .fields2, section.switch { grid-template-columns: 1fr; }
+  .fields2, section.switch, section.titled-action { grid-template-columns: 1fr; }
   dl.facts, dl.facts.pairs { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: 6px; }
   table.accounts thead { display: none; }

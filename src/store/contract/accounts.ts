@@ -9,6 +9,8 @@ export interface AccountRepo {
   list(): Awaitable<Account[]>;
   update(userId: string, changes: AccountChanges): Awaitable<Account | undefined>;
   regenerateKey(userId: string): Awaitable<Account | undefined>;
+  /** The backup person at `phone` pressed 1 in their verification call: verified, if it is still the account's pending backup number (true). */
+  verifyBackupPhone(userId: string, phone: string): Awaitable<boolean>;
   regenerateAllKeys(): Awaitable<Account[]>;
   delete(userId: string): Awaitable<boolean>;
   /** The account the webhook credentials belong to; a wrong key and an unknown user_id cost the same. */

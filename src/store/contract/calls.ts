@@ -31,7 +31,14 @@ export interface CallRepo {
    * asked step by step (authenticate, then accept or recordRejection).
    */
   receiveAlert?(request: AlertToReceive): Promise<ReceivedAlert>;
-  acceptTestCall(userId: string, message: string, perMinute?: number, perHour?: number): Awaitable<AcceptResult>;
+  /** A test call; `dialTo`: to the backup person's number instead of the account's (their verification call, core/calls/backup-person). */
+  acceptTestCall(
+    userId: string,
+    message: string,
+    perMinute?: number,
+    perHour?: number,
+    dialTo?: string,
+  ): Awaitable<AcceptResult>;
   usage(userId: string, now?: number): Awaitable<{ month: string; used: number; resetsAt: number }>;
   get(callId: string): Awaitable<CallRecord | undefined>;
   page(

@@ -4,15 +4,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account } from '../../core/account.js';
 import { newApiKey, newUserId } from '../../core/ids.js';
 import { UserError } from '../../lib/errors.js';
-import {
-  ACCOUNT_COLUMNS,
-  type AccountRow,
-  endedBySuspension,
-  newAccountSettings,
-  settingColumns,
-  toAccount,
-  wrongSecretKeyMessage,
-} from '../rows.js';
+import { endedBySuspension, wrongSecretKeyMessage } from '../rows.js';
+import { ACCOUNT_COLUMNS, type AccountRow, newAccountSettings, settingColumns, toAccount } from '../account-rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { SecretBox } from '../secret-box.js';
 import type { AccountRepo } from '../contract/index.js';
@@ -20,8 +13,8 @@ import { query, type Queryable, type Sql } from './connect.js';
 
 const SQL = {
   // The settings' columns in settingColumns' order (rows.ts).
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, status, created_at, updated_at, key_created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'active', $19, $19, $19)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, status, created_at, updated_at, key_created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, 'active', $21, $21, $21)`,
   get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
@@ -29,8 +22,10 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
-  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, dedupe_seconds = $10, webhook_sources = $11, quiet_hours = $12, time_zone = $13, quiet_mode = $14, ring_again = $15, ring_again_after = $16, status = $17, updated_at = $18
+  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, dedupe_seconds = $10, webhook_sources = $11, quiet_hours = $12, time_zone = $13, quiet_mode = $14, ring_again = $15, ring_again_after = $16, backup_phone = $17, backup_phone_status = $18, status = $19, updated_at = $20
            WHERE user_id = $1`,
+  verifyBackup: `UPDATE accounts SET backup_phone_status = 'verified', updated_at = $3
+                 WHERE user_id = $1 AND backup_phone = $2 AND backup_phone_status = 'pending'`,
   rotateKey:
     'UPDATE accounts SET api_key_sealed = $2, api_key_mac = $3, key_created_at = $4, updated_at = $4 WHERE user_id = $1',
   delete: 'DELETE FROM accounts WHERE user_id = $1',
@@ -126,6 +121,11 @@ export class PgAccountStore implements AccountRepo {
       return count === 1;
     });
     return changed ? this.get(userId) : undefined;
+  }
+
+  async verifyBackupPhone(userId: string, phone: string): Promise<boolean> {
+    const { count } = await query(this.sql, SQL.verifyBackup, [userId, phone, this.now()]);
+    return count === 1;
   }
 
   /** Issues a new api_key; the old webhook URL stops working at once. */

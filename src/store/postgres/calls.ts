@@ -41,8 +41,8 @@ const SQL = {
   ...CALL_SQL,
   lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by, expires_in, dial_to)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18)`,
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
                            ORDER BY id DESC LIMIT $3`,
 } as const;
@@ -134,6 +134,7 @@ export class PgCallStore implements CallRepo {
     message: string,
     perMinute: number = TEST_CALL_LIMITS.perMinute,
     perHour: number = TEST_CALL_LIMITS.perHour,
+    dialTo?: string,
   ): Promise<AcceptResult> {
     this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
@@ -148,7 +149,7 @@ export class PgCallStore implements CallRepo {
       if (!decision.allowed) return { accepted: false, decision };
       const callId = newCallId();
       const alert = testCallAlert(message);
-      await this.insertCall(tx, now, callId, userId, 'test', alert);
+      await this.insertCall(tx, now, callId, userId, 'test', alert, dialTo ?? null);
       return { accepted: true, callId, receivedAt: now };
     });
   }
@@ -177,6 +178,7 @@ export class PgCallStore implements CallRepo {
     userId: string,
     kind: CallKind,
     alert: Alert,
+    dialTo: string | null = null,
   ): Promise<void> {
     await query(db, SQL.insert, [
       callId,
@@ -188,6 +190,8 @@ export class PgCallStore implements CallRepo {
       null,
       now,
       this.nodeId,
+      alert.expiresIn ?? null,
+      dialTo,
     ]);
   }
 
@@ -197,6 +201,8 @@ export class PgCallStore implements CallRepo {
       ...Object.values(rejectionColumns(rejected)),
       now,
       this.nodeId,
+      null,
+      null,
     ]);
     await query(db, SQL.trimRejections, [rejected.userId, MAX_REJECTIONS_KEPT]);
   }

@@ -1,3 +1,5 @@
+import { RECEIVE_FUNCTION_V18_SQL } from './receive-function-v18.js';
+
 // Ring again (#54), SQLite's 017: the account's setting; each call's attempt, next attempt's time
 // and earlier attempts. Expand: columns the previous release does not know.
 export const RING_AGAIN = `
@@ -7,3 +9,12 @@ ALTER TABLE calls ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE calls ADD COLUMN retry_at BIGINT;
 ALTER TABLE calls ADD COLUMN attempts TEXT;
 `;
+
+// An alert's own expiry and the backup person (#54), SQLite's 018. Expand: columns the previous
+// release does not know, and the webhook's function v18 keeping the expiry (that release calls v14).
+export const BACKUP_PERSON = `
+ALTER TABLE calls ADD COLUMN expires_in INTEGER;
+ALTER TABLE calls ADD COLUMN dial_to TEXT;
+ALTER TABLE accounts ADD COLUMN backup_phone TEXT;
+ALTER TABLE accounts ADD COLUMN backup_phone_status TEXT;
+${RECEIVE_FUNCTION_V18_SQL}`;

@@ -31,7 +31,7 @@ const SQL = {
   callsOf: `${SELECT_CALL} WHERE node_id = $1 AND accepted = 1 AND status IN ${IN_PROGRESS} ORDER BY id`,
   // Its SMS being handed over or waiting for the gateway become the survivor's.
   smsOf: `UPDATE calls SET sms_node = $2 WHERE sms_node = $1 AND sms_status IN ('sending', 'waiting')
-          RETURNING id, call_id AS "callId", user_id AS "userId", status, message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt", sms_status AS "smsStatus"`,
+          RETURNING id, call_id AS "callId", user_id AS "userId", status, message, message_truncated AS "messageTruncated", phone, carried_by AS "carriedBy", sms_at AS "claimedAt", sms_status AS "smsStatus"`,
   list: 'SELECT node_id, started_at, seen_at, gone_at, version, schema FROM nodes ORDER BY node_id',
 } as const;
 
@@ -70,11 +70,12 @@ export class PgNodeRegistry implements NodeRegistry {
             handingOver: sms.filter((r) => r.smsStatus === 'sending').map((r) => r.callId),
             waiting: sms
               .filter((r) => r.smsStatus === 'waiting')
-              .map(({ callId, userId, status, message, phone, carriedBy, claimedAt }) => ({
+              .map(({ callId, userId, status, message, messageTruncated, phone, carriedBy, claimedAt }) => ({
                 callId,
                 userId,
                 status,
                 message,
+                messageTruncated,
                 phone,
                 carriedBy,
                 claimedAt,

@@ -7,8 +7,8 @@
 // migration). Version 12 stays for the nodes of the previous release during a rolling upgrade.
 // Never edit this text once shipped: copy it into the next version.
 
-/** The name the code of this release calls. */
-export const RECEIVE_FUNCTION = 'ringhook_receive_v14';
+/** Its name (this release calls version 18: receive-function-v18.ts). */
+export const RECEIVE_FUNCTION_V14 = 'ringhook_receive_v14';
 
 // Whether a client's address is among an account's allowed sources, as core/connections/address-match decides
 // it: an IPv4 address also matches an IPv6 block through its IPv4-mapped form, and an entry written
@@ -51,7 +51,7 @@ $fn$;
 // k the duplicate key (core/webhook/dedupe), ip the client's address as written, n normalized, sr the
 // server's source refusal (the history line's reason). `tradingview`: TradingView's addresses,
 // comma-separated (core/webhook/tradingview-sources), for the accounts whose sources are "tradingview".
-const RECEIVE = `
+export const RECEIVE_V14_TEXT = `
 CREATE FUNCTION ringhook_receive_v14(batch jsonb, plans jsonb, at_ms bigint, window_ms bigint, month_key text,
                                      node text, keep integer, tradingview text)
 RETURNS jsonb LANGUAGE plpgsql AS $fn$
@@ -174,4 +174,4 @@ END
 $fn$;
 `;
 
-export const RECEIVE_FUNCTION_V14_SQL = SOURCES_ALLOW + RECEIVE;
+export const RECEIVE_FUNCTION_V14_SQL = SOURCES_ALLOW + RECEIVE_V14_TEXT;

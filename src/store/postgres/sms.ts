@@ -14,7 +14,7 @@ import { SMS_SQL } from '../sql/sms.js';
  * Calls of node $1 (or, never dialed, of the node that accepted them) that ended since $2 with
  * their SMS backup undecided: a starting node looks at its own, a survivor at a silent node's.
  */
-export const ENDED_WITHOUT_SMS = `SELECT call_id AS "callId", user_id AS "userId", message, phone, status, carried_by AS "carriedBy", updated_at AS "endedAt" FROM calls
+export const ENDED_WITHOUT_SMS = `SELECT call_id AS "callId", user_id AS "userId", message, message_truncated AS "messageTruncated", phone, status, carried_by AS "carriedBy", updated_at AS "endedAt" FROM calls
                                   WHERE coalesce(node_id, accepted_by) = $1 AND accepted = 1 AND sms_status IS NULL
                                     AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= $2
                                   ORDER BY id`;
@@ -33,7 +33,7 @@ const SQL = {
   // This node's, and those of nodes that left (a rolling deploy gives new node ids): now this node's.
   waitingSmsLeft: `UPDATE calls SET sms_node = $1
                    WHERE sms_status = 'waiting' AND (sms_node = $1 OR sms_node IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL))
-                   RETURNING id, call_id AS "callId", user_id AS "userId", status, message, phone, carried_by AS "carriedBy", sms_at AS "claimedAt"`,
+                   RETURNING id, call_id AS "callId", user_id AS "userId", status, message, message_truncated AS "messageTruncated", phone, carried_by AS "carriedBy", sms_at AS "claimedAt"`,
 } as const;
 
 export class PgSmsStore implements SmsBackupRepo {

@@ -6,15 +6,8 @@ import { newApiKey, newUserId } from '../../core/ids.js';
 import { UserError } from '../../lib/errors.js';
 import type { Db } from './connect.js';
 import type { SecretBox } from '../secret-box.js';
-import {
-  ACCOUNT_COLUMNS,
-  endedBySuspension,
-  newAccountSettings,
-  settingColumns,
-  toAccount,
-  wrongSecretKeyMessage,
-  type AccountRow,
-} from '../rows.js';
+import { endedBySuspension, wrongSecretKeyMessage } from '../rows.js';
+import { ACCOUNT_COLUMNS, type AccountRow, newAccountSettings, settingColumns, toAccount } from '../account-rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { AccountRepo } from '../contract/index.js';
 
@@ -22,8 +15,8 @@ import type { AccountRepo } from '../contract/index.js';
 const COLUMNS = `${ACCOUNT_COLUMNS}, EXISTS (SELECT 1 FROM callback_settings c WHERE c.user_id = accounts.user_id AND c.url IS NOT NULL) AS callback_on`;
 
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, created_at, updated_at, key_created_at)
-           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @dedupe_seconds, @webhook_sources, @quiet_hours, @time_zone, @quiet_mode, @ring_again, @ring_again_after, @now, @now, @now)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, created_at, updated_at, key_created_at)
+           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @dedupe_seconds, @webhook_sources, @quiet_hours, @time_zone, @quiet_mode, @ring_again, @ring_again_after, @backup_phone, @backup_phone_status, @now, @now, @now)`,
   get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = ?`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
@@ -31,8 +24,10 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
   list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
-  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, dedupe_seconds = @dedupe_seconds, webhook_sources = @webhook_sources, quiet_hours = @quiet_hours, time_zone = @time_zone, quiet_mode = @quiet_mode, ring_again = @ring_again, ring_again_after = @ring_again_after, updated_at = @now
+  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, dedupe_seconds = @dedupe_seconds, webhook_sources = @webhook_sources, quiet_hours = @quiet_hours, time_zone = @time_zone, quiet_mode = @quiet_mode, ring_again = @ring_again, ring_again_after = @ring_again_after, backup_phone = @backup_phone, backup_phone_status = @backup_phone_status, updated_at = @now
            WHERE user_id = @user_id`,
+  verifyBackup: `UPDATE accounts SET backup_phone_status = 'verified', updated_at = @now
+                 WHERE user_id = @user_id AND backup_phone = @phone AND backup_phone_status = 'pending'`,
   rotateKey:
     'UPDATE accounts SET api_key_sealed = @sealed, api_key_mac = @mac, key_created_at = @now, updated_at = @now WHERE user_id = @user_id',
   delete: 'DELETE FROM accounts WHERE user_id = ?',
@@ -73,6 +68,7 @@ export class SqliteAccountStore implements AccountRepo {
       userIds: db.prepare<[], string>(SQL.userIds).pluck(),
       update: db.prepare(SQL.update),
       rotateKey: db.prepare(SQL.rotateKey),
+      verifyBackup: db.prepare(SQL.verifyBackup),
       delete: db.prepare(SQL.delete),
       suspendedEvents: db.prepare(SQL.suspendedEvents),
       suspendedCalls: db.prepare(SQL.suspendedCalls),
@@ -151,6 +147,10 @@ export class SqliteAccountStore implements AccountRepo {
         return this.get(userId);
       })
       .immediate();
+  }
+
+  verifyBackupPhone(userId: string, phone: string): boolean {
+    return this.stmt.verifyBackup.run({ user_id: userId, phone, now: this.now() }).changes === 1;
   }
 
   /** Issues a new api_key; the old webhook URL stops working at once. */

@@ -44,9 +44,9 @@ export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
 const SQL = {
   ...CALL_SQL,
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at)
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, expires_in, dial_to)
            VALUES (@call_id, @user_id, @kind, @accepted, @status, @message, @message_truncated, @ticker, @price, @action,
-                   @strategy, @alert_timestamp, @extra, @error, @now, @now)`,
+                   @strategy, @alert_timestamp, @extra, @error, @now, @now, @expires_in, @dial_to)`,
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
                            ORDER BY id DESC LIMIT @limit`,
 } as const;
@@ -261,7 +261,14 @@ export class SqliteCallStore implements CallRepo {
     return this.stmt.recentAccepted.all(userId, kind, now - BURST_WINDOW_MS, atMost).map((r) => r.received_at);
   }
 
-  private insertCall(now: number, callId: string, userId: string, kind: CallKind, alert: Alert): void {
+  private insertCall(
+    now: number,
+    callId: string,
+    userId: string,
+    kind: CallKind,
+    alert: Alert,
+    dialTo: string | null = null,
+  ): void {
     this.stmt.insert.run({
       call_id: callId,
       user_id: userId,
@@ -270,12 +277,20 @@ export class SqliteCallStore implements CallRepo {
       status: 'queued',
       ...alertColumns(alert),
       error: null,
+      expires_in: alert.expiresIn ?? null,
+      dial_to: dialTo,
       now,
     });
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    this.stmt.insert.run({ call_id: rejected.callId ?? newCallId(), ...rejectionColumns(rejected), now });
+    this.stmt.insert.run({
+      call_id: rejected.callId ?? newCallId(),
+      ...rejectionColumns(rejected),
+      expires_in: null,
+      dial_to: null,
+      now,
+    });
     // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
     // refusals does not walk the kept ones once per refusal.
     if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);
@@ -299,6 +314,7 @@ export class SqliteCallStore implements CallRepo {
     message: string,
     perMinute: number = TEST_CALL_LIMITS.perMinute,
     perHour: number = TEST_CALL_LIMITS.perHour,
+    dialTo?: string,
   ): AcceptResult {
     return this.db
       .transaction((): AcceptResult => {
@@ -313,7 +329,7 @@ export class SqliteCallStore implements CallRepo {
         if (!decision.allowed) return { accepted: false, decision };
         const callId = newCallId();
         const alert = testCallAlert(message);
-        this.insertCall(now, callId, userId, 'test', alert);
+        this.insertCall(now, callId, userId, 'test', alert, dialTo ?? null);
         return { accepted: true, callId, receivedAt: now };
       })
       .immediate();

@@ -17,10 +17,10 @@ const SQL = {
   setSms: `UPDATE calls SET sms_status = @status, sms_message_id = coalesce(@message_id, sms_message_id), sms_parts = coalesce(@parts, sms_parts),
                             sms_error = @error, sms_at = @at, updated_at = @at WHERE call_id = @call_id`,
   staleSending: `SELECT call_id AS callId FROM calls WHERE sms_status = 'sending'`,
-  endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, phone, status, carried_by AS carriedBy, updated_at AS endedAt FROM calls
+  endedWithoutSms: `SELECT call_id AS callId, user_id AS userId, message, message_truncated AS messageTruncated, phone, status, carried_by AS carriedBy, updated_at AS endedAt FROM calls
                     WHERE accepted = 1 AND sms_status IS NULL AND status IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')}) AND updated_at >= ?
                     ORDER BY id`,
-  waitingSms: `SELECT call_id AS callId, user_id AS userId, status, message, phone, carried_by AS carriedBy, sms_at AS claimedAt
+  waitingSms: `SELECT call_id AS callId, user_id AS userId, status, message, message_truncated AS messageTruncated, phone, carried_by AS carriedBy, sms_at AS claimedAt
                FROM calls WHERE sms_status = 'waiting' ORDER BY id`,
 } as const;
 

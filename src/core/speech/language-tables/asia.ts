@@ -4,7 +4,13 @@
 // decimals one digit at a time after the point word, magnitudes written out whole (7.5M is
 // 750万, counted in ten thousands).
 import { decimalWord, digitsLanguage } from '../number-words.js';
-import { chineseCardinal, chineseNumbers, japaneseCardinal, japaneseNumbers } from '../native-numbers.js';
+import {
+  chineseCardinal,
+  chineseNumbers,
+  japaneseCardinal,
+  japaneseNumbers,
+  koreanNativeCount,
+} from '../native-numbers.js';
 import type { TimeUnit } from '../speech-text/words.js';
 import { lang, ordinals, same, units } from './helpers.js';
 
@@ -206,10 +212,21 @@ export const ko = lang(
     quantities: { basisPoint: same('베이시스 포인트'), pip: same('핍'), point: same('포인트') },
     year: same('년'),
     currencies: { $: same('달러'), '€': same('유로'), '£': same('파운드'), '¥': same('엔') },
-    time24: (h, m) => (m === 0 ? `${h}시` : `${h}시 ${m}분`),
-    time12: (h, m) => (m === 0 ? `${h}시` : `${h}시 ${m}분`),
+    timeframe: (n, unit) => (unit === 'hour' ? withNative(n, '시간') : undefined),
+    time24: koTime,
+    time12: koTime,
   },
 );
+
+/** Hours are counted in Korean's native numbers (네 시간, 열네 시 삼십 분), minutes in the Sino-Korean ones espeak-ng reads. */
+function withNative(n: number, counter: string): string | undefined {
+  const native = koreanNativeCount(n);
+  return native === undefined ? undefined : `${native} ${counter}`;
+}
+function koTime(h: number, m: number): string {
+  const hour = h === 0 ? '영 시' : (withNative(h, '시') ?? `${h}시`);
+  return m === 0 ? hour : `${hour} ${m}분`;
+}
 
 /** 14:05 "十四点零五分", 9:00 "九点". */
 const zhTime = (h: number, m: number) =>
@@ -275,7 +292,8 @@ export const zh = lang(
     joinsWords: true,
     quantities: { basisPoint: same('个基点'), pip: same('点'), point: same('点') },
     year: same('年'),
-    currencies: { $: same('美元'), '€': same('欧元'), '£': same('英镑'), '¥': same('日元') },
+    // ¥ is the yuan's sign in China (¥1,850 茅台); the yen is written JPY or 日元 there.
+    currencies: { $: same('美元'), '€': same('欧元'), '£': same('英镑'), '¥': same('元') },
     percentBefore: '百分之',
     time24: zhTime,
     time12: zhTime,

@@ -59,10 +59,18 @@ export function withoutSymbols(text: string, words: { and: string; at: string })
 }
 
 export function tidy(text: string): string {
-  return text
-    .replace(/[\s\u00A0\u202F]+/g, ' ')
-    .replace(/ ([,.;:!?)\]}])/g, '$1')
-    .replace(/([([{]) /g, '$1')
-    .replace(/[,:;](?:\s*[,:;])+/g, ',')
-    .replace(/^[\s,:;]+|[\s,:;]+$/g, '');
+  return (
+    text
+      .replace(/[\s\u00A0\u202F]+/g, ' ')
+      // "ten -year", "D A X -Future": a hyphen left before a word once the word before it was said.
+      .replace(/ -(?=\p{L})/gu, ' ')
+      // "Nasdaq- 100": a hyphen left after a word once the number after it was said.
+      .replace(/(?<=\p{L})- (?=[\p{L}\p{N}])/gu, ' ')
+      // L'EUR/USD, dell'ETF: an elided article stays on the word the rules said after it ("L' E U R" reads "el").
+      .replace(/(?<=(?:^|\s)\p{L}{1,5})['’] (?=\p{L})/gu, "'")
+      .replace(/ ([,.;:!?)\]}])/g, '$1')
+      .replace(/([([{]) /g, '$1')
+      .replace(/[,:;](?:\s*[,:;])+/g, ',')
+      .replace(/^[\s,:;]+|[\s,:;]+$/g, '')
+  );
 }

@@ -11,13 +11,21 @@ export type Currency = CurrencySymbol | MoreCurrency;
 export const WRITTEN_CURRENCIES: Readonly<Record<string, Currency>> = {
   $: '$',
   US$: '$',
+  // The other dollars: said as the dollar with their letters before it (HK$420 "four hundred twenty H K dollars").
+  HK$: '$',
+  C$: '$',
+  A$: '$',
+  NZ$: '$',
+  S$: '$',
+  NT$: '$',
+  MX$: '$',
   USD: '$',
   '€': '€',
   EUR: '€',
   '£': '£',
   GBP: '£',
   '¥': '¥',
-  JPY: '¥',
+  JPY: 'yen',
   円: 'yen',
   R$: 'real',
   BRL: 'real',
@@ -28,6 +36,8 @@ export const WRITTEN_CURRENCIES: Readonly<Record<string, Currency>> = {
   TL: 'lira',
   '₽': 'ruble',
   RUB: 'ruble',
+  'руб.': 'ruble',
+  руб: 'ruble',
   '₿': 'bitcoin',
   '₹': 'rupee',
   INR: 'rupee',
@@ -36,7 +46,38 @@ export const WRITTEN_CURRENCIES: Readonly<Record<string, Currency>> = {
   RMB: 'yuan',
   '₩': 'won',
   KRW: 'won',
+  원: 'won',
+  // Chinese, Japanese and Korean write the currency's name after the amount: 64250.5美元, 100ドル, 50달러.
+  美元: '$',
+  欧元: '€',
+  英镑: '£',
+  日元: 'yen',
+  人民币: 'yuan',
+  韩元: 'won',
+  卢布: 'ruble',
+  ドル: '$',
+  ユーロ: '€',
+  달러: '$',
+  유로: '€',
 };
+
+/** Written only after the amount where words touch (38500円, 1800元, 5万원, 100美元): before a number there they end the words before it (美元 14:30). */
+export const AFTER_ONLY = new Set([
+  '円',
+  '元',
+  '원',
+  '美元',
+  '欧元',
+  '英镑',
+  '日元',
+  '人民币',
+  '韩元',
+  '卢布',
+  'ドル',
+  'ユーロ',
+  '달러',
+  '유로',
+]);
 
 /** Written with letters (a code, zł): said only where no letter touches them. */
 export const isLetters = (written: string) => /\p{L}{2}/u.test(written);

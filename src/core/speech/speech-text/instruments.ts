@@ -178,3 +178,67 @@ export const monthName = (code: string | undefined, month: number): string =>
 
 /** Coins whose dominance traders name by the coin's name rather than its letters. */
 export const COIN_NAMES: Readonly<Record<string, string>> = { BTC: 'bitcoin', ETH: 'ether', USDT: 'tether' };
+
+/** The Yahoo suffixes of markets named after their city, in the order of MARKET_PHRASES' lists. */
+const CITY_SUFFIXES = 'TO L IL F PA AS BR MI MC LS VI ST OL CO HE IR HK T SS SZ TW JK BK WA IS ME'.split(' ');
+
+/**
+ * Where a market is, said in the language as its traders say it (7203.T: "in Tokio", "à Tokyo",
+ * "w Tokio", "Tokyo'da", "в Токио"): the city's own name in the language, with the preposition or
+ * case ending it takes. Markets known by their initials (Xetra, S I X, N S E) keep the language's "on".
+ */
+const MARKET_PHRASES: Readonly<Partial<Record<LanguageCode, string>>> = {
+  de: 'in Toronto|in London|in London|in Frankfurt|in Paris|in Amsterdam|in Brüssel|in Mailand|in Madrid|in Lissabon|in Wien|in Stockholm|in Oslo|in Kopenhagen|in Helsinki|in Dublin|in Hongkong|in Tokio|in Shanghai|in Shenzhen|in Taiwan|in Jakarta|in Bangkok|in Warschau|in Istanbul|in Moskau',
+  fr: 'à Toronto|à Londres|à Londres|à Francfort|à Paris|à Amsterdam|à Bruxelles|à Milan|à Madrid|à Lisbonne|à Vienne|à Stockholm|à Oslo|à Copenhague|à Helsinki|à Dublin|à Hong Kong|à Tokyo|à Shanghai|à Shenzhen|à Taïwan|à Jakarta|à Bangkok|à Varsovie|à Istanbul|à Moscou',
+  es: 'en Toronto|en Londres|en Londres|en Fráncfort|en París|en Ámsterdam|en Bruselas|en Milán|en Madrid|en Lisboa|en Viena|en Estocolmo|en Oslo|en Copenhague|en Helsinki|en Dublín|en Hong Kong|en Tokio|en Shanghái|en Shenzhen|en Taiwán|en Yakarta|en Bangkok|en Varsovia|en Estambul|en Moscú',
+  it: 'a Toronto|a Londra|a Londra|a Francoforte|a Parigi|ad Amsterdam|a Bruxelles|a Milano|a Madrid|a Lisbona|a Vienna|a Stoccolma|a Oslo|a Copenaghen|a Helsinki|a Dublino|a Hong Kong|a Tokyo|a Shanghai|a Shenzhen|a Taiwan|a Giacarta|a Bangkok|a Varsavia|a Istanbul|a Mosca',
+  pt: 'em Toronto|em Londres|em Londres|em Frankfurt|em Paris|em Amesterdão|em Bruxelas|em Milão|em Madrid|em Lisboa|em Viena|em Estocolmo|em Oslo|em Copenhaga|em Helsínquia|em Dublin|em Hong Kong|em Tóquio|em Xangai|em Shenzhen|em Taiwan|em Jacarta|em Banguecoque|em Varsóvia|em Istambul|em Moscovo',
+  nl: 'in Toronto|in Londen|in Londen|in Frankfurt|in Parijs|in Amsterdam|in Brussel|in Milaan|in Madrid|in Lissabon|in Wenen|in Stockholm|in Oslo|in Kopenhagen|in Helsinki|in Dublin|in Hongkong|in Tokio|in Shanghai|in Shenzhen|in Taiwan|in Jakarta|in Bangkok|in Warschau|in Istanboel|in Moskou',
+  pl: 'w Toronto|w Londynie|w Londynie|we Frankfurcie|w Paryżu|w Amsterdamie|w Brukseli|w Mediolanie|w Madrycie|w Lizbonie|w Wiedniu|w Sztokholmie|w Oslo|w Kopenhadze|w Helsinkach|w Dublinie|w Hongkongu|w Tokio|w Szanghaju|w Shenzhen|na Tajwanie|w Dżakarcie|w Bangkoku|w Warszawie|w Stambule|w Moskwie',
+  tr: "Toronto'da|Londra'da|Londra'da|Frankfurt'ta|Paris'te|Amsterdam'da|Brüksel'de|Milano'da|Madrid'de|Lizbon'da|Viyana'da|Stokholm'de|Oslo'da|Kopenhag'da|Helsinki'de|Dublin'de|Hong Kong'da|Tokyo'da|Şanghay'da|Shenzhen'de|Tayvan'da|Cakarta'da|Bangkok'ta|Varşova'da|İstanbul'da|Moskova'da",
+  ru: 'в Торонто|в Лондоне|в Лондоне|во Франкфурте|в Париже|в Амстердаме|в Брюсселе|в Милане|в Мадриде|в Лиссабоне|в Вене|в Стокгольме|в Осло|в Копенгагене|в Хельсинки|в Дублине|в Гонконге|в Токио|в Шанхае|в Шэньчжэне|на Тайване|в Джакарте|в Бангкоке|в Варшаве|в Стамбуле|в Москве',
+};
+
+/** "in Tokio" for 7203.T in German: the market's city with its preposition, or undefined where the language has none written for it. */
+export function marketPhrase(code: string | undefined, suffix: string): string | undefined {
+  const phrases = MARKET_PHRASES[code as LanguageCode];
+  const at = CITY_SUFFIXES.indexOf(suffix);
+  return phrases === undefined || at < 0 ? undefined : phrases.split('|')[at];
+}
+
+/** A price per unit of a commodity ($/oz, $/bbl, $/lb): "per ounce", "je Unze", "за унцию". */
+const PER_UNIT: Readonly<Record<LanguageCode, readonly [oz: string, bbl: string, lb: string]>> = {
+  en: ['per ounce', 'per barrel', 'per pound'],
+  de: ['je Unze', 'je Barrel', 'je Pfund'],
+  fr: ["l'once", 'le baril', 'la livre'],
+  es: ['por onza', 'por barril', 'por libra'],
+  it: ["l'oncia", 'al barile', 'per libbra'],
+  pt: ['por onça', 'por barril', 'por libra'],
+  nl: ['per ons', 'per vat', 'per pond'],
+  pl: ['za uncję', 'za baryłkę', 'za funt'],
+  tr: ['ons başına', 'varil başına', 'libre başına'],
+  ru: ['за унцию', 'за баррель', 'за фунт'],
+  ja: ['オンス あたり', 'バレル あたり', 'ポンド あたり'],
+  zh: ['每盎司', '每桶', '每磅'],
+  ko: ['온스당', '배럴당', '파운드당'],
+};
+const UNIT_INDEX: Readonly<Record<string, 0 | 1 | 2>> = {
+  oz: 0,
+  ozt: 0,
+  bbl: 1,
+  lb: 2,
+  lbs: 2,
+  盎司: 0,
+  桶: 1,
+  磅: 2,
+  オンス: 0,
+  バレル: 1,
+  온스: 0,
+  배럴: 1,
+};
+export const PER_UNITS = Object.keys(UNIT_INDEX);
+
+export const perUnit = (code: string | undefined, unit: string): string | undefined => {
+  const at = UNIT_INDEX[unit];
+  return at === undefined ? undefined : (PER_UNIT[code as LanguageCode] ?? PER_UNIT.en)[at];
+};

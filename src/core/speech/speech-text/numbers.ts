@@ -95,10 +95,16 @@ export function sayAmount(amount: WrittenAmount, lang: SpeechLanguage): string {
   if (amount.times) words.push(lang.times);
   if (amount.quantity)
     words.push(pick((w.quantities ?? ENGLISH_WORDS.quantities!)[amount.quantity], formAfter(w, parts)));
-  if (amount.currency && magnitudeWord) words.push(w.magnitudeOf ?? '');
   const currency = amount.currency === undefined ? undefined : WRITTEN_CURRENCIES[amount.currency];
   // $100 "dollars", 1 "dollar"; after a magnitude always the plural (two billion dollars).
-  if (currency)
-    words.push(pick(currencyForms(currency, lang, w), formAfter(w, amount.magnitude ? { whole: '5' } : parts)));
+  if (currency) {
+    const dollar = pick(currencyForms(currency, lang, w), formAfter(w, amount.magnitude ? { whole: '5' } : parts));
+    const country = currency === '$' ? /^([A-Z]{1,2})\$$/.exec(amount.currency!)?.[1] : undefined;
+    const name = country === undefined || country === 'US' ? dollar : `${spell(country, lang)} ${dollar}`;
+    // French elides its "de" before a vowel: "milliards d'euros".
+    if (magnitudeWord && w.magnitudeOf === 'de' && lang.code === 'fr' && /^[aeiouyéh]/i.test(name))
+      words.push(`d'${name}`);
+    else words.push(magnitudeWord ? (w.magnitudeOf ?? '') : '', name);
+  }
   return words.filter(Boolean).join(' ');
 }

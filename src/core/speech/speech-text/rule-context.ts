@@ -12,6 +12,8 @@ export interface RuleContext {
 
 export interface Rule {
   name: string;
+  /** The languages the rule is for (built into theirs only); every language when absent. */
+  languages?: readonly string[];
   pattern: RegExp;
   /** What to say instead of the match ('' to drop it), or undefined to let the next rules try. */
   speak(match: RegExpExecArray, ctx: RuleContext): string | undefined;

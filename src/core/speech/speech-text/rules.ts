@@ -2,7 +2,9 @@
 // matches (and does not decline) says what it matched. Built once per language.
 export type { Rule, RuleContext } from './rule-context.js';
 export { TIMEFRAMES } from './timeframes.js';
-import { sayExchange, saySymbol, sayYahooSymbol } from './tickers.js';
+export { SYMBOLS } from './symbols.js';
+import { SYMBOLS } from './symbols.js';
+import { sayExchange, saySymbol, sayYahooSymbol, splitPair } from './tickers.js';
 import { sayAmount, sayNumber, spell, wholeNumber } from './numbers.js';
 import { numberSource } from './number-marks.js';
 import { sayDate, sayIsoTime, saySeconds, sayTime12, sayTime24 } from './times.js';
@@ -19,30 +21,15 @@ import {
   type Rule,
 } from './rule-context.js';
 import { indicatorRules } from './indicators.js';
+import { localTimeRules } from './local-times.js';
+import { shorthandRules } from './shorthand.js';
 import { timeframeRules } from './timeframes.js';
 import { CAPS_WORDS, INDEX_NAMES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
-import { WRITTEN_CURRENCIES } from './currencies.js';
-import { MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
-import { type SpeechLanguage, type SymbolWord, wordsOf } from './words.js';
-
-/** Symbols said as words, longest first where one begins another. */
-export const SYMBOLS: ReadonlyArray<readonly [string, SymbolWord]> = [
-  ['>=', 'atOrAbove'],
-  ['≥', 'atOrAbove'],
-  ['<=', 'atOrBelow'],
-  ['≤', 'atOrBelow'],
-  ['->', 'to'],
-  ['=>', 'to'],
-  ['→', 'to'],
-  ['>', 'above'],
-  ['<', 'below'],
-  ['@', 'at'],
-  ['&', 'and'],
-  ['↑', 'up'],
-  ['↓', 'down'],
-  ['≈', 'about'],
-  ['~', 'about'],
-];
+import { AFTER_ONLY, WRITTEN_CURRENCIES } from './currencies.js';
+import { LOCAL_MAGNITUDES, localMagnitude, MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
+import type { LanguageCode } from '../language-types.js';
+import { type SpeechLanguage, wordsOf } from './words.js';
+import { instrumentWords, PER_UNITS } from './instruments.js';
 
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
 const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
@@ -58,12 +45,22 @@ function ruleKit(lang: SpeechLanguage) {
   const number = numberSource(lang);
   const written = Object.keys(WRITTEN_CURRENCIES).sort(byLengthDesc);
   const currency = `(?:${written.map(escapeRegExp).join('|')})`;
+  const currencyBefore = `(?:${written
+    .filter((c) => !(w.joinsWords && AFTER_ONLY.has(c)))
+    .map(escapeRegExp)
+    .join('|')})`;
   const lettersCurrency = `(?:${written
-    .filter((c) => /^\p{L}/u.test(c))
+    .filter((c) => /^\p{L}/u.test(c) && !(w.joinsWords && AFTER_ONLY.has(c)))
     .map(escapeRegExp)
     .join('|')})`;
   const indicator = `(?:${INDICATOR_NAMES})\\d{0,4}`;
   const magnitudes = Object.keys(MAGNITUDE_SUFFIXES).sort(byLengthDesc).join('|');
+  const local = Object.keys(LOCAL_MAGNITUDES[lang.code as LanguageCode] ?? {}).sort(byLengthDesc);
+  // The language's own (Mio., млн, mil) spaced or not; a word ending in a dot ends there.
+  const localMagnitudes =
+    local.length === 0
+      ? ''
+      : `|[ \\u00A0\\u202F]?(?:${local.map(escapeRegExp).join('|')})(?:(?<=\\.)|(?![\\p{L}\\p{N}]))`;
   const symbols = SYMBOLS.map(([s]) => escapeRegExp(s)).join('|');
   const r = (source: string) => new RegExp(source, 'yu');
   // Where words touch (Japanese, Chinese, Korean), a number may touch a letter of the script: 価格38500円.
@@ -80,13 +77,16 @@ function ruleKit(lang: SpeechLanguage) {
     point,
     number,
     currency,
+    currencyBefore,
     lettersCurrency,
     indicator,
     magnitudes,
+    localMagnitudes,
     symbols,
     numberStart,
     numberEnd,
     quantities,
+    letter,
   };
 }
 type RuleKit = ReturnType<typeof ruleKit>;
@@ -99,7 +99,7 @@ export function buildRules(lang: SpeechLanguage): Rule[] {
     ...tickersAndIndicators(kit),
     ...pairsTagsAndTimeframes(kit),
     ...numbersAndSymbols(kit),
-  ];
+  ].filter((rule) => rule.languages === undefined || rule.languages.includes(lang.code ?? 'en'));
 }
 
 /** Placeholders, dates, times, risk/reward and ratios: tried before the numbers in them. */
@@ -128,13 +128,17 @@ function datesAndTimes(kit: RuleKit): Rule[] {
     // 6/14/2026 and 14/06/2026: the month first unless it cannot be one; 14.06.2026 the day first.
     {
       name: 'date-with-year',
-      pattern: r(`${NOT_AFTER_WORD}(\\d{1,2})([/.])(\\d{1,2})\\2(?:\\d{4}|\\d{2})(?![\\p{L}\\p{N}_.,/])`),
+      // A comma or a stop after it ends the sentence or the field (Stand: 14.06.2024, 17:35); Polish r. and Russian г. (the year's word) go with the year.
+      pattern: r(
+        `${NOT_AFTER_WORD}(\\d{1,2})([/.])(\\d{1,2})\\2(?:\\d{4}|\\d{2})(?:[ \\u00A0]?(?:r|г)\\.)?(?![\\p{L}\\p{N}_/]|[.,]\\d)`,
+      ),
       speak: ([, a, sep, b]) => {
         const [first, second] = [Number(a), Number(b)];
         const dayFirst = sep === '.' || first > 12;
         return sayDate(dayFirst ? second : first, dayFirst ? first : second, lang);
       },
     },
+    ...localTimeRules(lang),
     {
       name: 'risk-reward',
       pattern: r(`${NOT_AFTER_WORD}${RISK_REWARD}(?:\\s*[Rr]atio)?:?${NOT_BEFORE_WORD}`),
@@ -154,14 +158,18 @@ function datesAndTimes(kit: RuleKit): Rule[] {
       },
     },
     // A written time without a zone: two-digit hours are the 24-hour clock, one digit the 12-hour one.
+    // The hour word written after it (09:00 Uhr, 15:30 heures) is said once, where the language's time says it already.
     {
       name: 'clock-time',
-      pattern: r(`(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::([0-5]\\d))?(?![\\p{L}\\p{N}_:])`),
-      speak: ([, hh, mm, ss]) => {
+      pattern: r(
+        `(?<![\\p{L}\\p{N}_:.])(\\d{1,2}):([0-5]\\d)(?::([0-5]\\d))?(?![\\p{L}\\p{N}_]|:\\d)(?:[ \\u00A0]?(Uhr|uur|heures?|h)(?!\\p{L}))?`,
+      ),
+      speak: ([, hh, mm, ss, hourWord]) => {
         const h = Number(hh);
         if (h > 23) return undefined;
         const time = hh!.length === 2 ? sayTime24(h, Number(mm), lang) : sayTime12(h, Number(mm), lang);
-        return `${time}${saySeconds(ss, lang)}`;
+        const written = hourWord === undefined || time.includes(hourWord.replace(/s$/, '')) ? '' : ` ${hourWord}`;
+        return `${time}${saySeconds(ss, lang)}${written}`;
       },
     },
   ];
@@ -192,6 +200,7 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
       name: 'exchange-prefix',
       pattern: r(`${NOT_AFTER_WORD}([A-Z][A-Z0-9_]*[A-Z0-9]):(${CAPS_TOKEN})(?![\\p{L}\\p{N}_!])`),
       speak: ([, exchange, symbol]) => {
+        if (exchange === 'CRYPTOCAP' && symbol === 'TOTAL') return instrumentWords(lang.code).total[0];
         if (CAPS_WORDS[symbol!] !== undefined) return undefined;
         const said = saySymbol(symbol!, lang);
         // CRYPTOCAP:BTC.D: TradingView's crypto market-cap data, no market to name.
@@ -263,13 +272,20 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
       name: 'caps-token',
       pattern: r(`${NOT_AFTER_WORD}${CAPS_TOKEN}(?![\\p{L}\\p{N}_!])`),
       speak: ([token], ctx) => {
+        // L'or, D'après, L'Oréal: a letter elided before an apostrophe is part of the word, never spelled.
+        if (token.length === 1 && /^['’]\p{L}/u.test(ctx.text.slice(ctx.index + 1, ctx.index + 3))) return undefined;
+        // HK$420, C$ 35: the letters of a dollar's country, said with the amount.
+        if (ctx.text[ctx.index + token.length] === '$' && WRITTEN_CURRENCIES[`${token}$`] !== undefined)
+          return undefined;
         if (
           ctx.inCapitals(ctx.index) &&
           /^[A-Z]{2,}$/.test(token) &&
           INDICATORS[token] === undefined &&
           CAPS_WORDS[token] === undefined
         ) {
-          if (isKnownWord(token, CAPS_WORDS) || token.length > 6) return token.toLowerCase();
+          // BTCUSDT BREAKS OUT: a pair stays a pair, however long.
+          if (isKnownWord(token, CAPS_WORDS) || (token.length > 6 && splitPair(token) === undefined))
+            return token.toLowerCase();
         }
         const said = saySymbol(token, lang);
         if (said !== undefined) return said;
@@ -283,24 +299,41 @@ function pairsTagsAndTimeframes(kit: RuleKit): Rule[] {
 
 /** An amount: a sign, a currency written before it (`before`: its pattern; `beforeRequired`: only with one), the number, a suffix, a currency after it. */
 function amountRule(kit: RuleKit, name: string, before: string, beforeRequired = false): Rule {
-  const { lang, w, r, number, currency, magnitudes, numberStart, numberEnd, point, quantities } = kit;
+  const {
+    lang,
+    w,
+    r,
+    number,
+    currency,
+    magnitudes,
+    localMagnitudes,
+    numberStart,
+    numberEnd,
+    point,
+    quantities,
+    letter,
+  } = kit;
   // A sign after the number touches no letter, a code no letter nor digit (100 USD, not USDT); where words touch (Japanese, Chinese) a sign may touch the script's letters (38500円です).
   const signEnd = w.joinsWords ? '(?![\\p{Script=Latin}\\p{Script=Cyrillic}])' : '(?!\\p{L})';
-  const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![\\p{L}\\p{N}_/-])|(?<!\\p{L}\\p{L})${signEnd}))?`;
+  const after = `(?:[ \\u00A0\\u202F]?(${currency})(?:(?<=\\p{L}\\p{L})(?![${letter}\\p{N}_-]|\\/(?!(?:${PER_UNITS.join('|')})(?![\\p{L}\\p{N}])))|(?<!\\p{L}\\p{L})${signEnd}))?`;
   return {
     name,
     pattern: r(
       `${numberStart}([+\\-\\u2212])?(?:(${before})[ \\u00A0\\u202F]?)${beforeRequired ? '' : '?'}(%[ \\u00A0\\u202F]?)?([+\\-\\u2212])?(${number})` +
-        `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
+        `([ \\u00A0\\u202F]?%|x(?![\\p{L}\\p{N}])|(?:${magnitudes})(?![\\p{L}\\p{N}])${localMagnitudes}|${quantities})?${after}${numberEnd}(?!${point}\\d)`,
     ),
-    speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign]) => {
+    speak: ([, sign1, before, percentFirst, sign2, written, suffix, afterSign], ctx) => {
+      // 4.75%-5.00%, 64k-65k: a dash right after a number or a percent is a range, not a minus.
+      if (sign1 !== undefined && /[\p{N}%]/u.test(ctx.text[ctx.index - 1] ?? '')) return undefined;
+      // Dolar/TL 34,25: a code right after a slash is a pair's second half, not the amount's currency.
+      if (before !== undefined && ctx.text[ctx.index - 1] === '/') return undefined;
       const trimmed = suffix?.trim();
       return sayAmount(
         {
           sign: sign1 ?? sign2,
           currency: before ?? afterSign,
           written: written!,
-          magnitude: trimmed === undefined ? undefined : MAGNITUDE_SUFFIXES[trimmed],
+          magnitude: trimmed === undefined ? undefined : localMagnitude(lang.code as LanguageCode, trimmed),
           // %2,5: Turkish (and French, in some hands) write the sign first.
           percent: trimmed === '%' || percentFirst !== undefined,
           times: trimmed === 'x',
@@ -328,7 +361,7 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
       pattern: r(`(?<!\\p{L})${GREEK_LETTERS}(?!\\p{L})`),
       speak: ([letter]) => sayGreek(letter!, lang.code),
     },
-    amountRule(kit, 'number', kit.currency),
+    amountRule(kit, 'number', kit.currencyBefore),
     // 3.4R (an R multiple), 1.5x2: a decimal and the letters after it, never half a number.
     {
       name: 'decimal-and-letters',
@@ -336,12 +369,7 @@ function numbersAndSymbols(kit: RuleKit): Rule[] {
       speak: ([, sign, written, letters]) =>
         `${sayAmount({ sign, written: written! }, lang)} ${/^[A-Z]+$/.test(letters!) ? spell(letters!, lang) : letters}`,
     },
-    // 250C (a strike and call), 10Y: the number, then the letter.
-    {
-      name: 'number-and-letter',
-      pattern: r('(?<![\\p{L}\\p{N}_.])(\\d{1,6})([A-Z])(?![\\p{L}\\p{N}_])'),
-      speak: ([, digits, letter]) => `${wholeNumber(digits!, lang)} ${letter}`,
-    },
+    ...shorthandRules(lang),
     // x10 leverage, as 10x.
     {
       name: 'leverage',

@@ -3,11 +3,12 @@
 import { sayAmount, sayNumber, spell } from './numbers.js';
 import { instrumentWords, monthName } from './instruments.js';
 import { before, NOT_AFTER_WORD, NOT_BEFORE_WORD, type Rule } from './rule-context.js';
-import { sayDate, sayIsoTime, sayUnixTime, wholeYear } from './times.js';
+import { sayDate, sayIsoTime, sayUnixTime, withYear } from './times.js';
 import type { SpeechLanguage } from './words.js';
 
 /** A word for time just before a 10-digit number: then it is a Unix time stamp in seconds. */
-const TIME_WORD_BEFORE = /(?:time|timestamp|ts|unix|epoch|date|zeit|heure|время|tiempo|tempo|czas|zaman|tijd)\W*$/i;
+const TIME_WORD_BEFORE =
+  /(?:time|timestamp|ts|unix|epoch|date|zeit|heure|время|tiempo|tempo|czas|zaman|tijd|时间戳?|時間|時刻|タイムスタンプ|시간|시각|타임스탬프)[\s:：=]*$/iu;
 
 const r = (source: string) => new RegExp(source, 'yu');
 
@@ -59,7 +60,7 @@ export function instrumentRules(lang: SpeechLanguage): Rule[] {
         if (expiry === undefined) return undefined;
         const words = instrumentWords(lang.code);
         const price = (Number(strike) / 1000).toString();
-        return `${spell(root!, lang)}, ${expiry} ${wholeYear(2000 + Number(yy), lang)}, ${sayNumber(price, { ...lang, code: 'en' })} ${kind === 'P' ? words.put : words.call}`;
+        return `${spell(root!, lang)}, ${withYear(expiry ?? '', 2000 + Number(yy), lang)}, ${sayNumber(price, { ...lang, code: 'en' })} ${kind === 'P' ? words.put : words.call}`;
       },
     },
     // Si-3.25, RTS-12.24 (MOEX): the root, then the contract's month and year, never a decimal.
@@ -67,7 +68,7 @@ export function instrumentRules(lang: SpeechLanguage): Rule[] {
       name: 'moex-futures',
       pattern: r(`${NOT_AFTER_WORD}([A-Z][A-Za-z]{1,4})-(1[0-2]|[1-9])\\.(\\d{2})${NOT_BEFORE_WORD}(?![.,]\\d)`),
       speak: ([, root, month, yy]) =>
-        `${spell(root!, lang)}, ${monthName(lang.code, Number(month))} ${wholeYear(2000 + Number(yy), lang)}`,
+        `${spell(root!, lang)}, ${withYear(monthName(lang.code, Number(month)), 2000 + Number(yy), lang)}`,
     },
   ];
 }

@@ -6,8 +6,8 @@ import { spell, wholeNumber } from './numbers.js';
 import { CAPS_WORDS, EXCHANGE_SUFFIXES, EXCHANGES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 import { currencyForms } from './currencies.js';
-import { COIN_NAMES, instrumentWords, monthName } from './instruments.js';
-import { wholeYear } from './times.js';
+import { COIN_NAMES, instrumentWords, marketPhrase, monthName } from './instruments.js';
+import { withYear } from './times.js';
 import { english } from '../number-words.js';
 
 const byLengthDesc = (a: string, b: string) => b.length - a.length;
@@ -47,7 +47,7 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
   }
   const named = sayNamedInstrument(token, lang);
   if (named !== undefined) return named;
-  const suffixed = /^([A-Z0-9]{1,6})[.-]([A-Z]{1,2})$/.exec(token);
+  const suffixed = /^([A-Z0-9]{1,10})[.-]([A-Z]{1,2})$/.exec(token);
   if (suffixed) return sayWithSuffix(suffixed[1]!, suffixed[2]!, token.includes('-'), lang);
   const word = CAPS_WORDS[token];
   if (word !== undefined) return word;
@@ -65,6 +65,8 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
     const name = CAPS_WORDS[letters] ?? INDICATORS[letters] ?? (letters.length <= 6 ? spell(letters, lang) : undefined);
     return name === undefined ? undefined : `${name} ${wholeNumber(digits, lang)}`;
   }
+  // SX5E, B3SA3: a ticker of letters and digits, spelled.
+  if (/^[A-Z][A-Z0-9]*\d[A-Z0-9]*[A-Z]$/.test(token) && token.length <= 8) return spell(token, lang);
   if (!/^[A-Z]+$/.test(token)) return undefined;
   // BitMEX writes bitcoin XBT: XBTUSD is a bitcoin pair.
   const bitmex = /^XBT([A-Z]{3,4})$/.exec(token);
@@ -78,9 +80,13 @@ export function saySymbol(token: string, lang: SpeechLanguage = english): string
 /** BRK.B and BRK-B (a share class), SHOP.TO and 7203.T (a market): digits of a numbered ticker one by one. */
 function sayWithSuffix(base: string, suffix: string, dashed: boolean, lang: SpeechLanguage): string | undefined {
   const w = wordsOf(lang);
-  const name = /^\d+$/.test(base) ? spell(base, lang) : /^[A-Z]+$/.test(base) ? spell(base, lang) : undefined;
+  // A name longer than a ticker (RELIANCE.NS) is a word, left for the engine to read.
+  const name =
+    /^\d{1,6}$/.test(base) || /^[A-Z]{1,6}$/.test(base) ? spell(base, lang) : /^[A-Z]+$/.test(base) ? base : undefined;
   if (name === undefined) return undefined;
   if (SHARE_CLASSES.test(suffix) && /^[A-Z]+$/.test(base)) return w.shareClass(name, suffix);
+  const phrase = dashed ? undefined : marketPhrase(lang.code, suffix);
+  if (phrase !== undefined) return `${name} ${phrase}`;
   const market = dashed ? undefined : (instrumentWords(lang.code).markets?.[suffix] ?? EXCHANGE_SUFFIXES[suffix]);
   return market === undefined ? undefined : `${name} ${w.on} ${market}`;
 }
@@ -105,15 +111,17 @@ function sayNamedInstrument(token: string, lang: SpeechLanguage): string | undef
   const total = /^TOTAL([23])$/.exec(token);
   if (total) return words.total[Number(total[1]) - 1];
   // ESZ4, NQH25, CLZ2025: a CME future by its month code and year (the year of the 2020s for one digit).
-  const cme = CME_CONTRACT.exec(token);
+  const cme = CME_CONTRACT.exec(token) ?? TWO_LETTER_CONTRACT.exec(token);
   if (!cme) return undefined;
   const [, root = '', code = '', year = ''] = cme;
   const fullYear = year.length === 4 ? Number(year) : year.length === 2 ? 2000 + Number(year) : 2020 + Number(year);
-  return `${spell(root, lang)}, ${monthName(lang.code, MONTH_CODES.indexOf(code) + 1)} ${wholeYear(fullYear, lang)}`;
+  return `${spell(root, lang)}, ${withYear(monthName(lang.code, MONTH_CODES.indexOf(code) + 1), fullYear, lang)}`;
 }
 
 /** The futures month codes, January to December. */
 const MONTH_CODES = 'FGHJKMNQUVXZ';
 /** The roots of CME futures traders write with a month code; other tickers ending in such a letter and a digit stay spelled. */
 const CME_CONTRACT =
-  /^(ES|NQ|YM|RTY|CL|GC|SI|NG|HG|ZB|ZN|ZF|ZT|ZC|ZS|ZW|6E|6J|6B|6A|6C|MES|MNQ|MYM|M2K|MGC|MCL|BTC|ETH|MBT|MET)([FGHJKMNQUVXZ])(\d|\d{2}|20\d{2})$/;
+  /^(ES|NQ|YM|RTY|EMD|CL|QM|MCL|BZ|HO|RB|GC|SI|SIL|HG|PL|PA|NG|QG|ZB|UB|ZN|TN|ZF|ZT|ZQ|SR3|ZC|ZS|ZW|KE|ZL|ZM|ZO|ZR|LE|HE|GF|DC|KC|SB|CC|CT|OJ|DX|VX|6E|6J|6B|6A|6C|6S|6N|6M|M6E|M6A|M6B|MES|MNQ|MYM|M2K|MGC|MHG|MBT|MET|BTC|ETH|FDAX|FDXM|FDXS|FESX|FSMI|FGBL|FGBM|FGBS|FGBX|FVS|WIN|WDO|IND|DOL|DI1|BGI|CCM|FW20|FW40|RI|SI|BR|GD|MX|MM|NG|ED|EU)([FGHJKMNQUVXZ])(\d|\d{2}|20\d{2})$/;
+/** Any other root of two letters with a month code and a year of this decade (LEZ4, ZLF25; not WIG20 or WIG30, indices): a future too. */
+const TWO_LETTER_CONTRACT = /^([A-Z]{2})([FGHJKMNQUVXZ])(\d|2[4-9])$/;

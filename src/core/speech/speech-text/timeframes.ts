@@ -88,6 +88,12 @@ export function timeframeRules(lang: SpeechLanguage): Rule[] {
         return `${duration(Number(a), big)} ${duration(Number(b), small)}`;
       },
     },
+    // 8 h, 24 h: hours written apart (French, Spanish, Italian, German), a count of hours.
+    {
+      name: 'spaced-hours',
+      pattern: r('(?<![\\p{L}\\p{N}_.,:$€£¥])(\\d{1,3})[ \\u00A0]h(?![\\p{L}\\p{N}_])'),
+      speak: ([, written]) => count(Number(written), 'hour'),
+    },
     {
       name: 'timeframe',
       // After a currency sign it is money ($2M), never a timeframe.
@@ -95,7 +101,12 @@ export function timeframeRules(lang: SpeechLanguage): Rule[] {
       speak: ([all, written, unit], ctx) => {
         const n = Number(written);
         const tf =
-          unit === 'M' || unit === 'm' ? minuteOrMillion(n, unit, ctx, ctx.index + all!.length) : TIMEFRAMES[unit!]!;
+          unit === 'M' || unit === 'm'
+            ? minuteOrMillion(n, unit, ctx, ctx.index + all!.length)
+            : // Turkish writes saat (hour) as S: 4S is four hours there, the seconds charts start at 15S.
+              lang.code === 'tr' && unit === 'S' && n <= 12
+              ? 'hour'
+              : TIMEFRAMES[unit!]!;
         return tf === undefined ? undefined : timeframe(n, tf);
       },
     },
@@ -104,7 +115,7 @@ export function timeframeRules(lang: SpeechLanguage): Rule[] {
   return rules;
 }
 
-/** The language's own abbreviations (4Ч, 15м, 1時間足, 日足, 4시간봉, 日线): a count, unless the chart word says it alone. */
+/** The language's own abbreviations (4Ч, 15м, 1時間足, 日足, 4시간봉, 日线): a count, unless the chart word says it alone; never the start of a Korean word (초과 exceeds, 분석 analysis, 분기 quarter, 시간외 after hours). */
 function ownTimeframe(
   lang: SpeechLanguage,
   timeframe: (n: number, tf: TimeUnit) => string,
@@ -118,7 +129,7 @@ function ownTimeframe(
   return {
     name: 'own-timeframe',
     pattern: new RegExp(
-      `(?<![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_.,])(?:(\\d{1,4})\\s?)?(${keys})${chartGroup}(?![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_])`,
+      `(?<![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_.,])(?:(\\d{1,4})\\s?)?(${keys})${chartGroup}(?:\\.(?=[ \\u00A0]\\p{Ll}))?(?![\\p{Script=Latin}\\p{Script=Cyrillic}\\p{N}_과석기할산외])`,
       'yu',
     ),
     speak: ([, written, unit, charted]) => {

@@ -1,5 +1,6 @@
 // Times of day and calendar dates as they are said.
 import { english } from '../number-words.js';
+import { chineseYear } from '../native-numbers.js';
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 
 /** A time of day, 24-hour, as said on a trading desk: 14:00 "fourteen hundred", 09:05 "zero nine zero five". */
@@ -41,7 +42,9 @@ export function saySeconds(seconds: string | undefined, lang: SpeechLanguage): s
   if (!s) return '';
   const w = wordsOf(lang);
   const unit = (w.durationUnits ?? w.units).second;
-  return ` ${w.symbols.and} ${lang.cardinal(s)} ${pick(unit, formAfter(w, { whole: String(s) }))}`;
+  // Japanese, Chinese and Korean join the seconds on without an "and": 十四点三十分十五秒, 45분 30초.
+  const and = w.joinsWords ? '' : ` ${w.symbols.and}`;
+  return `${and} ${lang.cardinal(s)} ${pick(unit, formAfter(w, { whole: String(s) }))}`;
 }
 
 /** A Unix time stamp (seconds, or milliseconds with 13 digits) of 2001–2036, as its UTC date and time. */
@@ -51,11 +54,12 @@ export function sayUnixTime(digits: string, lang: SpeechLanguage): string | unde
   const at = new Date(ms);
   const date = sayDate(at.getUTCMonth() + 1, at.getUTCDate(), lang);
   const time = sayTime24(at.getUTCHours(), at.getUTCMinutes(), lang);
-  return `${date} ${wholeYear(at.getUTCFullYear(), lang)}, ${time}${saySeconds(String(at.getUTCSeconds()), lang)} ${wordsOf(lang).utc}`;
+  return `${withYear(date ?? '', at.getUTCFullYear(), lang)}, ${time}${saySeconds(String(at.getUTCSeconds()), lang)} ${wordsOf(lang).utc}`;
 }
 
-/** A year as said: 2025 "twenty twenty-five" in English, digits elsewhere (the engines read a year). */
+/** A year as said: 2025 "twenty twenty-five" in English, "二零二五" in Chinese, digits elsewhere (the engines read a year). */
 export function wholeYear(year: number, lang: SpeechLanguage): string {
+  if (lang.code === 'zh') return chineseYear(year);
   if (lang.cardinal(21) === String(21)) return String(year);
   if ((lang.code === 'en' || lang.code === undefined) && year >= 2010)
     return `${lang.cardinal(Math.floor(year / 100))} ${lang.cardinal(year % 100)}`;
@@ -71,4 +75,12 @@ export const isDate = (month: number, day: number): boolean =>
 /** A date said without its year: the year of an alert is this one, and the engine would read it as a number. */
 export function sayDate(month: number, day: number, lang: SpeechLanguage): string | undefined {
   return isDate(month, day) ? wordsOf(lang).date(month, day) : undefined;
+}
+
+/** A date or month with its year, in the language's order: "December 2024"; year first in Japanese, Chinese and Korean (二零二四年十二月, 2024년 12월, にせんにじゅうよねん じゅうにがつ). */
+export function withYear(date: string, year: number, lang: SpeechLanguage): string {
+  if (lang.code === 'zh') return `${chineseYear(year)}${date}`;
+  if (lang.code === 'ko') return `${year}년 ${date}`;
+  if (lang.code === 'ja') return `${lang.cardinal(year)}ねん ${date}`;
+  return `${date} ${wholeYear(year, lang)}`;
 }

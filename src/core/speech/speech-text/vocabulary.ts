@@ -14,7 +14,7 @@ export const CAPS_WORDS: Readonly<Record<string, string>> = {
     ALL OUT GO BREAK BROKE TARGET PRICE SIGNAL HIT FILLED CALL CALLS PUT PUTS LIMIT MARKET ORDER URGENT TAKE PROFIT LOSS TREND
     RALLY DUMP PUMP MOON NEAR NEXT LAST DAY WEEK TODAY ZONE LEVEL BOUGHT SOLD SPIKE DROP SURGE FELL ROSE HALF FULL SIZE RISK WIN
     CHECK WATCH NOTE INFO TEST STRONG WEAK FAST SLOW FLAT RANGE VOLUME SPREAD GAP RETEST BOUNCE TRIM ADD SCALE DAILY WEEKLY HOURLY
-    GOLD SILVER OIL CRUDE COPPER WHALE WHALES FLASH NEWS CRASH DIP`),
+    GOLD SILVER OIL CRUDE COPPER WHALE WHALES FLASH NEWS CRASH DIP TOTAL`),
   TP: 'take profit',
   SL: 'stop loss',
   I: 'I',
@@ -33,7 +33,9 @@ export const INDICATORS: Readonly<Record<string, string | null>> = {
 
 /** Quote currencies that end a pair written in one piece (BTCUSDT), longest tried first. */
 export const QUOTE_CURRENCIES: readonly string[] =
-  'FDUSD USDT USDC BUSD TUSD USD EUR GBP JPY CHF CAD AUD NZD DAI BTC ETH BNB'.split(' ');
+  'FDUSD USDT USDC BUSD TUSD USD EUR GBP JPY CHF CAD AUD NZD DAI BTC ETH BNB TRY RUB PLN BRL INR CNY CNH KRW MXN ZAR SEK NOK HKD SGD'.split(
+    ' ',
+  );
 
 /** Exchange prefixes (NASDAQ:AAPL) said as words; any other exchange is spelled. */
 export const EXCHANGES: Readonly<Record<string, string>> = {
@@ -102,6 +104,9 @@ export const EXCHANGE_SUFFIXES: Readonly<Record<string, string>> = {
   SI: 'S G X',
   JK: 'Jakarta',
   BK: 'Bangkok',
+  WA: 'Warsaw',
+  IS: 'Istanbul',
+  ME: 'Moscow',
 };
 
 /** Yahoo's index symbols (^GSPC) by the names traders say, written to be read by the normalizer itself. */

@@ -130,6 +130,7 @@ export function callItem(
     ${fact('Answered by', entry.amdStatus ? detectionVerdictWords(entry.amdStatus, entry.amdCause) : null)}
     ${fact('Keys pressed', keysList(keys))}
     ${fact('Earlier calls', earlierCalls(entry))}
+    ${fact('Backup person', entry.dialTo ? `called at ${entry.dialTo}, ${entry.kind === 'test' ? 'to ask them to agree (press 1)' : 'every call before it missed'}` : null)}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}
     ${fact('SMS', smsText(entry, options.details === true))}
     ${fact('Reason', entry.error)}

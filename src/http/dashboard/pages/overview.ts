@@ -13,7 +13,7 @@ import { type FailedForm, formErrorNotice, shown } from '../form-error.js';
 import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
 import { quietHoursSection } from './quiet-hours.js';
-import { describeRingAgain } from '../../../core/calls/ring-again.js';
+import { describeMissedCall } from '../../../core/calls/backup-person.js';
 import { ownerControlsSection } from './owner-controls.js';
 import { callbacksSection, type CallbacksView } from './callbacks.js';
 
@@ -277,22 +277,21 @@ function voiceSection(model: OverviewModel): SafeHtml {
 </section>`;
 }
 
-/** Ring again (#54): what happens to a missed call, said where the number to let through is. */
-function ringAgainLine(model: OverviewModel): SafeHtml {
-  return html`<p id="ring-again-now">${describeRingAgain(model.account)} An administrator sets it (<span class="mono">ringhook account set --ring-again</span>).</p>`;
-}
-
-function contactSection(model: OverviewModel): SafeHtml {
-  const why =
-    'Phones that silence unknown callers, or Do Not Disturb, would silence your alert. Save this number as a contact and allow it through.';
+/**
+ * Missed calls (#54): what happens to one (ring again, the backup person), said where the number to
+ * let through Do Not Disturb is, with its contact card: the phones' own settings let a number through
+ * only when it is saved (iOS's "Repeated Calls", Android's "repeat callers" and starred contacts).
+ */
+function missedCallsSection(model: OverviewModel): SafeHtml {
+  const effect = html`<p id="ring-again-now">${describeMissedCall(model.account)}</p>`;
+  const setBy = html`An administrator sets what happens (<span class="mono">ringhook account set --ring-again, --backup-phone</span>).`;
   if (model.callerId === undefined) {
-    return html`<section class="card" aria-labelledby="contact-title"><h3 id="contact-title">ringhook's number</h3><p id="contact-none">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes. Phones that silence unknown callers, or Do Not Disturb, could silence them: ask your administrator to set a caller ID, and a contact card to save will appear here.</p>${ringAgainLine(model)}</section>`;
+    return html`<section class="card" aria-labelledby="contact-title"><h3 id="contact-title">Missed calls</h3>${effect}<p id="contact-none" class="hint">This server calls without a fixed number (no caller ID is set), so your alerts may come from a number that changes, which Do Not Disturb and "silence unknown callers" would silence: ask your administrator to set a caller ID, and a contact card to save will appear here. ${setBy}</p></section>`;
   }
-  return html`<section class="card switch" aria-labelledby="contact-title">
-  <h3 id="contact-title">Save ringhook's number</h3>
-  <div><p>Your alerts come from <strong class="mono" id="caller-id">${model.callerId}</strong>. <span class="hint">${why}</span></p>
-  ${ringAgainLine(model)}</div>
+  return html`<section class="card titled-action" aria-labelledby="contact-title">
+  <h3 id="contact-title">Missed calls</h3>
   <a class="button secondary" href="/dashboard/contact.vcf" download="ringhook-alerts.vcf">Download the contact card</a>
+  <div>${effect}<details class="hint" id="contact-why"><summary>Save <strong class="mono" id="caller-id">${model.callerId}</strong> to let it through Do Not Disturb</summary><p>Unsaved, Do Not Disturb and "silence unknown callers" silence it. iPhone: a second call from the same number within three minutes rings through ("Repeated Calls", under Focus). Android: Do Not Disturb lets through "repeat callers" and starred contacts, so mark the contact as a favourite (starred). ${setBy}</p></details></div>
 </section>`;
 }
 
@@ -334,6 +333,7 @@ ${group(
   'Delivery',
   html`${confirmSection(model)}
 ${smsSection(model)}
+${missedCallsSection(model)}
 ${quietHoursSection({ viewer: model.viewer, account: model.account, sms: model.sms, readOnly: model.readOnly, now: model.now, failed: failed?.form === 'quiet' ? failed : undefined })}
 ${voiceSection(model)}
 ${model.readOnly ? '' : hearSection(model.viewer.csrfToken, model.sampleAvailable, model.hear ?? defaultHearView(model.account), model.account.language)}
@@ -354,12 +354,7 @@ ${group(
   }),
 )}
 ${model.callbacks ? group('integrations', 'Integrations', callbacksSection(model.callbacks, model.viewer.csrfToken, model.readOnly, failed?.form === 'callback' ? failed : undefined)) : ''}
-${group(
-  'account',
-  'Account',
-  html`${planSection(model)}
-${contactSection(model)}`,
-)}
+${group('account', 'Account', planSection(model))}
 </div>
 </div>`;
 }

@@ -19,6 +19,7 @@ import receiveOwnerControls from './014-receive-owner-controls.js';
 import quietHours from './015-quiet-hours.js';
 import callbacks from './016-callbacks.js';
 import ringAgain from './017-ring-again.js';
+import backupPerson from './018-backup-person.js';
 import dropReceiveV12 from './019-drop-receive-v12.js';
 
 export interface Migration {
@@ -46,6 +47,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '015-quiet-hours', sql: quietHours },
   { name: '016-callbacks', sql: callbacks },
   { name: '017-ring-again', sql: ringAgain },
-  // 018 is the backup person's (#54, on its own branch): merged, it comes before this one.
+  { name: '018-backup-person', sql: backupPerson },
   { name: '019-drop-receive-v12', sql: dropReceiveV12 },
 ];

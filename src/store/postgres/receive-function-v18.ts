@@ -1,0 +1,31 @@
+// Migration 018's webhook function: version 14's (receive-function-v14.ts) with the alert's own
+// expiry (#54) kept on its row: `x` in an item, the seconds it may still be called. Made from
+// version 14's text by the replacements below, each of which must match once: version 14's text is
+// never edited, so this one never changes either. Version 14 stays for the previous release's nodes.
+import { RECEIVE_V14_TEXT } from './receive-function-v14.js';
+
+/** The name the code of this release calls. */
+export const RECEIVE_FUNCTION = 'ringhook_receive_v18';
+
+const CHANGES: ReadonlyArray<readonly [string, string]> = [
+  ['CREATE FUNCTION ringhook_receive_v14(', 'CREATE FUNCTION ringhook_receive_v18('],
+  [
+    'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key)',
+    'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key, expires_in)',
+  ],
+  [
+    "at_ms, at_ms, node, CASE WHEN acct.dedupe_seconds > 0 THEN item->>'k' END);",
+    "at_ms, at_ms, node, CASE WHEN acct.dedupe_seconds > 0 THEN item->>'k' END, (item->>'x')::integer);",
+  ],
+];
+
+function fromV14(): string {
+  let text = RECEIVE_V14_TEXT;
+  for (const [from, to] of CHANGES) {
+    if (text.split(from).length !== 2) throw new Error(`receive function v18: '${from}' is not once in v14`);
+    text = text.replace(from, to);
+  }
+  return text;
+}
+
+export const RECEIVE_FUNCTION_V18_SQL = fromV14();
