@@ -8,6 +8,7 @@ import type { Account } from '../../src/core/account.js';
 import type { Awaitable } from '../../src/store/contract/index.js';
 import { openStores } from '../../src/app/open-stores.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
+import { machineLoad } from '../helpers/machine-load.js';
 import { request, type Reply } from '../helpers/https-client.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
@@ -730,14 +731,20 @@ for (const storeKind of STORE_KINDS) {
         const a = await createAccount();
         const b = await createAccount();
         const started = performance.now();
+        const cpu = process.cpuUsage();
         const [hostile, other] = await Promise.all([
           t.post(hookPath(a), JSON.stringify({ message: 'm', price: `${'1'.repeat(60_000)}x` }), json),
           t.post(hookPath(b), 'another account', { 'content-type': 'text/plain' }),
         ]);
+        const { user, system } = process.cpuUsage(cpu);
         expect(hostile.status).toBe(400);
         expect(hostile.json).toMatchObject({ code: 'invalid_field', field: 'price' });
         expect(other.status).toBe(200);
-        expect(performance.now() - started).toBeLessThan(1_000);
+        // The CPU this process (serve in it) spent on both, whatever the load: a pattern that backtracked over
+        // the digits would take seconds of it. The wall clock waits for a core too: held to 1 s on a quiet
+        // machine only (1,238 ms was seen in a fresh-clone run with six files beside it, #53).
+        expect((user + system) / 1000).toBeLessThan(1_000);
+        if (machineLoad().quiet) expect(performance.now() - started).toBeLessThan(1_000);
       });
 
       /** A raw HTTPS connection, to send what no client library would. */
