@@ -177,11 +177,12 @@ function spokenFor(alerts: readonly CallForDialing[], now: number, language: Lan
     : Promise.resolve(spokenAlertsNoted(messagesWithAge(marked, now, language), language, aids));
 }
 
-/** A message the webhook cut at its limit carries the mark its call says so by (core/speech/speech-text/shortened.ts). */
-const withShortenedMark = (call: CallForDialing): CallForDialing => ({
-  ...call,
-  message: markedShortened(call.message, call.messageTruncated),
-});
+/**
+ * A message the webhook cut at its limit carries the mark its call says so by
+ * (core/speech/speech-text/shortened.ts); the others are not copied (a held batch has 10,000).
+ */
+const withShortenedMark = (call: CallForDialing): CallForDialing =>
+  call.messageTruncated ? { ...call, message: markedShortened(call.message, call.messageTruncated) } : call;
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -189,7 +190,8 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[], now: number): Promise<CallForDialing[]> {
   const calls: CallForDialing[] = [];
   for (let i = 0; i < alerts.length; i += READ_SLICE) {
-    if (i > 0) await nextTurn();
+    // A batch beyond one slice starts in a turn of its own too: the turn that chose its call was long.
+    if (i > 0 || alerts.length > READ_SLICE) await nextTurn();
     const slice = alerts.slice(i, i + READ_SLICE);
     const rows = await Promise.all(slice.map((a) => desk.settings.store.progress.get(a.callId)));
     // A missed call rung again (core/calls/ring-again) is never placed before it is due.

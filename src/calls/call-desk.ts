@@ -224,15 +224,14 @@ export class CallDesk {
     );
   }
 
-  /**
-   * Alerts released together (held for quiet hours): all in the queue before a line is looked at,
-   * so one call carries them. Made ready a slice a turn (a night may hold 10,000), then queued in one.
-   */
+  /** Alerts released together (quiet hours): all queued before a line is looked at, so one call carries them. Made ready a slice a turn, then queued in one. */
   async enqueueTogether(alerts: readonly JustQueued[]): Promise<void> {
     for (const alert of await waitingAlertsInSlices(alerts)) {
       if (this.stopping || this.sessions.has(alert.callId) || this.starting.has(alert.callId)) continue;
       if (this.queue.add(alert.callId)) this.waiting.set(alert.callId, alert);
     }
+    // Their line is looked at in the next turn: queueing 10,000 and placing them was one long turn (#51).
+    if (alerts.length > 1) await new Promise((resolve) => setImmediate(resolve));
     this.pump();
   }
 

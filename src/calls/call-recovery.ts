@@ -18,7 +18,7 @@ export interface RecoveryDesk {
   readonly settings: Pick<DialerSettings, 'store' | 'ari' | 'logger' | 'now'>;
   readonly ledger: Pick<CallLedger, 'end' | 'settle'>;
   readonly sessions: Pick<CallSessions, 'all' | 'has' | 'byChannel' | 'whenEmpty'>;
-  readonly queue: Pick<CallQueue, 'ids' | 'remove'>;
+  readonly queue: Pick<CallQueue, 'ids' | 'has' | 'remove'>;
   /** The alert is between the queue and its call (being claimed). */
   isStarting(callId: string): boolean;
   endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean;
@@ -72,20 +72,48 @@ export async function endAtStop(desk: RecoveryDesk, graceMs: number): Promise<vo
   for (const session of sessions.all()) desk.end(session, { kind: 'stopped' });
 }
 
-/** Regularly: the database's view of the calls in flight, against the desk's. */
+/** The calls in flight read and looked at in one turn at most: a quiet-hours batch puts 10,000 in flight at once. */
+export const RECONCILE_PAGE = 500;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Regularly: the database's view of the calls in flight, against the desk's. Read a page a turn
+ * (10,000 rows read in one turn held the event loop 60 ms and more: #51), each page looked at in the
+ * turn it was read, against the desk as it is then.
+ */
 export async function reconcile(desk: RecoveryDesk): Promise<void> {
   const { writes, progress } = desk.settings.store;
-  // While call steps wait for the database, it may still show a finished call as queued.
-  if (writes.waiting > 0) return;
-  const inFlight = new Map((await progress.inFlight()).map((call) => [call.callId, call]));
-  // Steps written while the store answered may have made the list old already.
-  if (writes.waiting > 0) return;
-  for (const call of inFlight.values()) {
-    if (call.status === 'queued') desk.enqueue(call.callId);
-    else if (!desk.sessions.has(call.callId) && !desk.isStarting(call.callId)) sweep(desk, call);
+  const seen = new Set<string>();
+  for (let after: number | undefined = 0; after !== undefined; ) {
+    if (after > 0) await nextTurn();
+    // While call steps wait for the database, it may still show a finished call as queued.
+    if (writes.waiting > 0) return;
+    const page = await progress.inFlightPage(after, RECONCILE_PAGE);
+    // Steps written while the store answered may have made the page old already.
+    if (writes.waiting > 0) return;
+    for (const call of page.calls) {
+      seen.add(call.callId);
+      reconcileOne(desk, call);
+    }
+    after = page.next;
   }
-  expireStale(desk, inFlight);
+  // Waiting calls no longer in flight at all (ended meanwhile: a row is in flight until its end).
+  for (const callId of [...desk.queue.ids()]) if (!seen.has(callId)) desk.queue.remove(callId);
   desk.pump();
+}
+
+/** One call in flight: queued again when it is not (or ended when too old), swept when nothing is behind it. */
+function reconcileOne(desk: RecoveryDesk, call: CallForDialing): void {
+  const { queue } = desk;
+  if (call.status !== 'queued') {
+    if (!desk.sessions.has(call.callId) && !desk.isStarting(call.callId)) sweep(desk, call);
+    // Waiting in the queue but no longer queued in the store.
+    if (queue.has(call.callId)) queue.remove(call.callId);
+    return;
+  }
+  desk.enqueue(call.callId);
+  if (queue.has(call.callId) && desk.endIfStale(call, 'waiting')) queue.remove(call.callId);
 }
 
 /** After the events connection came back: events may have been lost meanwhile. */
@@ -131,18 +159,5 @@ function sweep(desk: RecoveryDesk, call: CallForDialing): void {
       call_id: call.callId,
       status_was: was,
     });
-  }
-}
-
-/** Drops waiting calls that are no longer queued; ends those too old to place. */
-function expireStale(desk: RecoveryDesk, inFlight: ReadonlyMap<string, CallForDialing>): void {
-  const { queue } = desk;
-  for (const callId of [...queue.ids()]) {
-    const call = inFlight.get(callId);
-    if (call?.status !== 'queued') {
-      queue.remove(callId);
-      continue;
-    }
-    if (desk.endIfStale(call, 'waiting')) queue.remove(callId);
   }
 }

@@ -44,8 +44,11 @@ export async function keptQuiet(desk: QuietDesk, calls: readonly CallForDialing[
 /** How often a node looks for held alerts whose quiet hours ended. */
 export const RELEASE_EVERY_MS = 1_000;
 
-/** Held alerts released in one transaction at most: SQLite's writes run in the event loop's thread. */
-export const RELEASE_SLICE = 200;
+/**
+ * Held alerts released in one transaction at most: SQLite's writes run in the event loop's thread
+ * (200 took up to 60 ms of CPU in a turn, the first ones reading cold pages: #51).
+ */
+export const RELEASE_SLICE = 100;
 
 export interface ReleaseDesk {
   readonly settings: Pick<DialerSettings, 'store' | 'now' | 'logger' | 'events'>;
@@ -56,24 +59,34 @@ export interface ReleaseDesk {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * A released alert as the release keeps it until it is queued, its account filled in once read: a
+ * night's 10,000 rows are not kept whole, and each alert is one object from its release to the queue.
+ */
+interface Released extends Omit<JustQueued, 'account'> {
+  account: Account | undefined;
+}
+
+/**
  * Held alerts whose quiet hours ended: released in the store (exactly one node takes each) slice
  * by slice, a turn of the event loop apart, then queued here together, each account's as one
- * call, read with the account once.
+ * call, read with the account once. Of each row only what its queueing needs is kept: the objects
+ * a batch keeps alive are what each young-generation collection copies (#51).
  */
 export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
   const { store, now, logger, events } = desk.settings;
-  const released: CallForDialing[] = [];
+  const byAccount = new Map<string, Released[]>();
+  let count = 0;
   for (;;) {
     const slice = await store.held.releaseDue(now(), RELEASE_SLICE);
-    for (const call of slice) released.push(call);
+    for (const { callId, userId, kind, message } of slice) {
+      const released = byAccount.get(userId);
+      const alert: Released = { callId, kind, message, account: undefined, held: true };
+      if (released) released.push(alert);
+      else byAccount.set(userId, [alert]);
+    }
+    count += slice.length;
     if (slice.length < RELEASE_SLICE) break;
     await nextTurn();
-  }
-  const byAccount = new Map<string, CallForDialing[]>();
-  for (const call of released) {
-    const calls = byAccount.get(call.userId);
-    if (calls) calls.push(call);
-    else byAccount.set(call.userId, [call]);
   }
   for (const [userId, calls] of byAccount) {
     const account = await store.accounts.get(userId);
@@ -88,10 +101,12 @@ export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
     });
     // An account gone: each takes its turn and is ended there (waiting-alerts).
     if (!account) for (const call of calls) desk.enqueue(call.callId);
-    else
-      await desk.enqueueTogether(
-        calls.map((c) => ({ callId: c.callId, kind: c.kind, message: c.message, account, held: true })),
-      );
+    else await desk.enqueueTogether(calls.map((alert) => withAccount(alert, account)));
   }
-  return released.length;
+  return count;
+}
+
+function withAccount(alert: Released, account: Account): JustQueued {
+  alert.account = account;
+  return alert as JustQueued;
 }

@@ -37,23 +37,17 @@ export interface JustQueued {
 }
 
 /** The alert as it waits for its phone's line. */
-export function waitingAlert({
-  callId,
-  kind,
-  message,
-  account,
-  held,
-  messageTruncated,
-  dialTo,
-}: JustQueued): QueuedAlert {
+export function waitingAlert(
+  { callId, kind, message, account, held, messageTruncated, dialTo }: JustQueued,
+  speech: (account: Account) => CallSpeech = callSpeech,
+): QueuedAlert {
   // An account suspended still takes its turn: the dialer ends its alerts, alone.
   if (!receivesCalls(account))
     return { callId, userId: account.userId, phone: `none:${callId}`, alone: kind === 'test', account };
   const phone = dialTo ?? account.phone;
   const alert: QueuedAlert = { callId, userId: account.userId, phone, alone: kind === 'test', account };
   if (held) alert.held = true;
-  if (kind === 'alert')
-    alert.speaks = { message: markedShortened(message, messageTruncated), speech: callSpeech(account) };
+  if (kind === 'alert') alert.speaks = { message: markedShortened(message, messageTruncated), speech: speech(account) };
   return alert;
 }
 
@@ -89,9 +83,16 @@ const READY_SLICE = 200;
 /** The alerts made ready for the queue, a slice a turn: a night of quiet hours may release 10,000. */
 export async function waitingAlertsInSlices(alerts: readonly JustQueued[]): Promise<QueuedAlert[]> {
   const ready: QueuedAlert[] = [];
+  // One account's alerts share how their call speaks (one object, not 10,000).
+  const speeches = new Map<Account, CallSpeech>();
+  const speech = (account: Account) => {
+    const made = speeches.get(account) ?? callSpeech(account);
+    speeches.set(account, made);
+    return made;
+  };
   for (let i = 0; i < alerts.length; i += READY_SLICE) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const alert of alerts.slice(i, i + READY_SLICE)) ready.push(waitingAlert(alert));
+    for (let j = i; j < Math.min(i + READY_SLICE, alerts.length); j++) ready.push(waitingAlert(alerts[j]!, speech));
   }
   return ready;
 }

@@ -12,6 +12,9 @@ import type { SmsSender } from './types.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
 import { withCutMark } from '../core/webhook/payload.js';
 
+/** Alerts a call may carry for its SMS to be planned in the turn it ended. */
+const CARRIED_IN_TURN = 200;
+
 export interface SmsBackupDeps extends Omit<ServiceDeps, 'store'> {
   /**
    * The calls' SMS backup, the accounts, and the ordered writes records go through (after the call's
@@ -116,6 +119,9 @@ export class SmsBackup {
    * why; or to whom), the alerts claimed, and the claimed alerts' SMS handed to the courier.
    */
   private async handle(call: FinalCall): Promise<void> {
+    // A call that carried a quiet-hours batch (thousands) ended in a turn already long: its SMS is
+    // planned in the next (#51).
+    if (call.carried.length > CARRIED_IN_TURN) await new Promise((resolve) => setImmediate(resolve));
     const { sms: smsStore, writes, accounts } = this.deps.store;
     // The backup person's verification call: no SMS to a number that has not agreed to anything.
     if (call.verification) {

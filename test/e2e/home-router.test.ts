@@ -15,6 +15,7 @@ import { cacheDirEnv } from '../helpers/cli.js';
 import { createNetLab, LAB, type NetLab } from '../helpers/netlab.js';
 import type { Packet } from '../helpers/pcap.js';
 import { spokenUlaw } from '../helpers/rtp-phone.js';
+import { machineLoad } from '../helpers/machine-load.js';
 import { makeDataDir } from '../helpers/service.js';
 import { SCENARIO_DIR } from '../helpers/sipp.js';
 import { talkingPhonePcap } from '../helpers/talking-phone.js';
@@ -28,7 +29,7 @@ let phone: ChildProcess | undefined;
 let dir: string;
 let hello: Buffer;
 let greeting: { samples: Buffer; ms: number };
-let call: () => { status: string; timeline: Array<{ event: string; detail: string | null }> };
+let call: () => { status: string; timeline: Array<{ at: number; event: string; detail: string | null }> };
 
 beforeAll(async () => {
   await provisionAsterisk();
@@ -131,12 +132,28 @@ async function callThroughRouter(pcap: Buffer) {
   const loud = packets
     .filter((p) => p.src === LAB.routerOutside && p.dport === PHONE_MEDIA_PORT && isLoudPcmu(p))
     .map((p) => p.at - ack.at);
-  const amd = result.timeline.find((e) => e.event === 'amd')?.detail ?? '';
+  const verdict = result.timeline.find((e) => e.event === 'amd');
+  const amd = verdict?.detail ?? '';
+  // The detection's verdict, ms after the ACK (the timeline's clock is the capture's: this machine's).
+  const verdictMs = verdict ? verdict.at - ack.at : undefined;
   const heardBack = packets.some((p) => p.src === LAB.provider && p.sport === PHONE_MEDIA_PORT);
+  const machine = machineLoad();
   console.log(
-    `figures: behind the router: ${result.status}, ${amd}, first sound ${loud[0]?.toFixed(1)} ms after the ACK`,
+    `figures: behind the router: ${result.status}, ${amd}, first sound ${loud[0]?.toFixed(1)} ms after the ACK, the verdict ${verdictMs?.toFixed(0)} ms after it; ${machine.said}`,
   );
-  return { ...result, amd, loud, heardBack };
+  return { ...result, amd, loud, heardBack, verdictMs, quiet: machine.quiet };
+}
+
+/**
+ * The first sound within 300 ms of the ACK, on a machine not overloaded (the speech is made while
+ * the phone rings: what this times is serve and its Asterisk getting the CPU, docs/development.md,
+ * flaky tests); at any load, after the ACK and before the detection's verdict: ringhook speaks from
+ * the answer, it does not wait to hear who answered.
+ */
+function expectFirstSoundSoon(r: { loud: number[]; verdictMs: number | undefined; quiet: boolean }): void {
+  expect(r.loud[0]).toBeGreaterThanOrEqual(0);
+  expect(r.loud[0]).toBeLessThan(r.verdictMs!);
+  if (r.quiet) expect(r.loud[0]).toBeLessThanOrEqual(300);
 }
 
 /** A PCMU packet that is not silence (the rule of test/helpers/rtp-sink). */
@@ -153,14 +170,14 @@ it('a person who says "Hello?" and presses 1 once the message has begun: the fir
   expect(r.status, JSON.stringify(r.timeline)).toBe('acknowledged');
   expect(r.amd).toMatch(/^HUMAN /);
   expect(r.heardBack).toBe(true);
-  expect(r.loud[0]).toBeLessThanOrEqual(300);
+  expectFirstSoundSoon(r);
 }, 120_000);
 
 it('a voicemail (a 6 s greeting and its beep): the intro stops, the whole message after the beep; voicemail', async () => {
   const r = await callThroughRouter(talkingPhonePcap({ voice: greeting.samples, totalMs: 30_000 }));
   expect(r.status, JSON.stringify(r.timeline)).toBe('voicemail');
   expect(r.amd).toMatch(/^MACHINE /);
-  expect(r.loud[0]).toBeLessThanOrEqual(300);
+  expectFirstSoundSoon(r);
   // Quiet from a little after the verdict (~3 s in) to the end of the beep; then the message, at length.
   expect(r.loud.filter((at) => at > 4_500 && at < greeting.ms)).toEqual([]);
   const after = r.loud.filter((at) => at >= greeting.ms);
@@ -172,6 +189,6 @@ it('a phone that sends only low noise: the message at once and whole; not sure; 
   const r = await callThroughRouter(talkingPhonePcap({ voice: Buffer.alloc(0), totalMs: 20_000 }));
   expect(r.status, JSON.stringify(r.timeline)).toBe('completed');
   expect(r.amd).toMatch(/^NOTSURE /);
-  expect(r.loud[0]).toBeLessThanOrEqual(300);
+  expectFirstSoundSoon(r);
   expect(r.loud.length).toBeGreaterThan(100);
 }, 120_000);

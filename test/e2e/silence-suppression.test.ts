@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callAnswered } from '../helpers/answered-call.js';
 import { type CallingService, useCallingService } from '../helpers/calling-service.js';
+import { machineLoad } from '../helpers/machine-load.js';
 import { spokenUlaw, type RtpPhone } from '../helpers/rtp-phone.js';
 
 const BEEP_MS = 400;
@@ -46,6 +47,15 @@ afterAll(() => {
   for (const talk of heard) console.log(talk);
 });
 
+/** When the service last made speech (its engine's debug line) before `at` (ms since the epoch); 0: none. */
+function lastSpeechMadeBefore(at: number): number {
+  const made = calling.t.logs
+    .filter((line) => line.msg === 'speech synthesized')
+    .map((line) => Date.parse(String(line.time)))
+    .filter((time) => time <= at);
+  return Math.max(0, ...made);
+}
+
 /** When the first packet with sound reached the phone, after the answer. */
 function firstWordMs(rtp: RtpPhone, answeredAt: number): number {
   const [first] = rtp.loudAt();
@@ -64,7 +74,20 @@ it('(a) a person says "Hello?" and the phone then sends no RTP at all: a person 
   expect(row.amd_cause, talk).toMatch(/^HUMAN-1-/);
   expect(sms).toEqual(['Missed call alert: ES1! above 6000']);
   firstWord.push(firstWordMs(rtp, answeredAt));
-  expect(firstWord.at(-1)).toBeLessThan(1_500);
+  // The first call of the service makes all its speech (intro, keys, message, prompt: none is cached
+  // yet) while the phone rings, and this phone answers at once: how soon the speech is made is the
+  // machine's speed (flite beside the load). What ringhook adds is checked at any load: the first
+  // word within 1 s of the answer or of its last speech made, whichever came later. The 1.5 s from
+  // the answer holds on a machine not overloaded (docs/development.md, flaky tests: 5,082 ms beside
+  // two busy loops and five test files).
+  const first = rtp.loudAt()[0]!;
+  const madeAt = lastSpeechMadeBefore(first);
+  const machine = machineLoad();
+  console.log(
+    `(a) first word ${first - answeredAt} ms after the answer, ${first - Math.max(answeredAt, madeAt)} ms after the answer or the last speech made (${madeAt ? `${madeAt - answeredAt} ms from the answer` : 'none logged'}); ${machine.said}`,
+  );
+  expect(first - Math.max(answeredAt, madeAt)).toBeLessThan(1_000);
+  if (machine.quiet) expect(firstWord.at(-1)).toBeLessThan(1_500);
   expect(rtp.loudAt().length).toBeGreaterThan(100);
 }, 120_000);
 

@@ -123,6 +123,25 @@ describe.each(STORE_KINDS)('%s store: call progress', (kind) => {
     expect((await store.progress.inFlight()).map((x) => x.callId)).toEqual([b]);
   });
 
+  test('inFlightPage (#51): the calls in flight a page at a time, oldest first, the same rows as inFlight; the last page says so', async () => {
+    const { store, userId } = await setUp();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await accept(store, userId, `m${i}`));
+    await store.progress.transition(ids[1]!, 'expired');
+    await store.progress.transition(ids[3]!, 'dialing', { phone: PHONE });
+    const pages: string[][] = [];
+    let after: number | undefined = 0;
+    while (after !== undefined) {
+      const page = await store.progress.inFlightPage(after, 2);
+      pages.push(page.calls.map((c) => c.callId));
+      after = page.next;
+    }
+    expect(pages).toEqual([[ids[0], ids[2]], [ids[3], ids[4]], []]);
+    const whole = await store.progress.inFlight();
+    expect((await store.progress.inFlightPage(0, 10)).calls).toEqual(whole);
+    expect((await store.progress.inFlightPage(0, 10)).next).toBeUndefined();
+  });
+
   test('a missed call rung again (#54): back to queued with its attempt, due time and earlier attempts, dialed once', async () => {
     const { store, userId } = await setUp();
     const callId = await accept(store, userId);

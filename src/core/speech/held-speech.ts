@@ -4,7 +4,7 @@
 // held ("And 37 older alerts: see your history."). Pure: the instant is passed in.
 import { MAX_ALERTS_PER_CALL } from '../calls/line.js';
 import type { Language, LanguageCode } from './language-types.js';
-import type { SpeechAids, SpokenText } from './speakable.js';
+import { type SpeechAids, type SpokenText, speakableReadySteps } from './speakable.js';
 import { MAX_SPOKEN_CHARS, saidWithin, spokenAlertsNoted, withStop } from './spoken-alerts.js';
 import { type Forms, formAfter, pick, wordsOf } from './speech-text/words.js';
 
@@ -113,6 +113,7 @@ function* heldSpokenSteps(
   lang: Language,
   aids: SpeechAids,
 ): Generator<void, SpokenText, void> {
+  yield* speakableReadySteps(lang);
   const newest = newestFirst(alerts);
   const share = Math.floor(MAX_SPOKEN_CHARS / Math.min(newest.length, MAX_ALERTS_PER_CALL));
   const notes = new Set<string>();

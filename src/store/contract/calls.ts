@@ -52,10 +52,29 @@ export interface CallRepo {
 }
 
 /** A call's steps after it was accepted: its state, detection, placement and timeline (its SMS: SmsBackupRepo). */
+/** A page of the calls in flight (CallProgressRepo.inFlightPage). */
+export interface InFlightPage {
+  calls: CallForDialing[];
+  /** Where the next page starts; undefined when this one was the last. */
+  next: number | undefined;
+}
+
+/** A page of rows read with their table id as `pageId` (dropped here), `limit` asked for. */
+export function pageOf(rows: ReadonlyArray<CallForDialing & { pageId: number | string }>, limit: number): InFlightPage {
+  const calls = rows.map(({ pageId: _, ...call }) => call);
+  const last = rows.at(-1);
+  return { calls, next: rows.length < limit || !last ? undefined : Number(last.pageId) };
+}
+
 export interface CallProgressRepo {
   get(callId: string): Awaitable<CallForDialing | undefined>;
   /** Calls not final yet that this node answers for, oldest first (with one node: all of them). */
   inFlight(): Awaitable<CallForDialing[]>;
+  /**
+   * The same calls a page at a time, oldest first: those after `after` (the `next` of the page
+   * before; 0 for the first), at most `limit`. `next` is undefined on the last page.
+   */
+  inFlightPage(after: number, limit: number): Awaitable<InFlightPage>;
   /** A step alone: the same as `step` with no status-callback events. */
   transition(callId: string, to: CallState, fields?: TransitionFields, detail?: string): Awaitable<boolean>;
   /**

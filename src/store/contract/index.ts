@@ -13,7 +13,7 @@ import type { SmsBackupRepo } from './sms.js';
 export type { AccountRepo } from './accounts.js';
 export type { Awaitable } from './awaitable.js';
 export type { CallbackRepo } from './callbacks.js';
-export type { CallProgressRepo, CallRepo, CallWrites } from './calls.js';
+export { type CallProgressRepo, type CallRepo, type CallWrites, type InFlightPage, pageOf } from './calls.js';
 export type { CertificateRepo } from './certificates.js';
 export { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from './held.js';
 export type { ChangeFeed, NodeRegistry } from './cluster.js';

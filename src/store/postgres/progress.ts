@@ -13,7 +13,7 @@ import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, Transiti
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
 import * as outbox from '../outbox.js';
 import { monthWindow } from '../../core/webhook/limits.js';
-import type { CallProgressRepo } from '../contract/index.js';
+import { type CallProgressRepo, type InFlightPage, pageOf } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { PROGRESS_SQL } from '../sql/calls.js';
 
@@ -37,6 +37,11 @@ const SQL = {
                (status = 'queued' AND (accepted_by = $1 OR accepted_by IS NULL OR accepted_by IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL)))
                OR (status IN ${IN_PROGRESS} AND node_id = $1))
              ORDER BY id`,
+  inFlightPage: `${SELECT_CALL.replace('SELECT ', 'SELECT id AS "pageId", ')}
+             WHERE accepted = 1 AND id > $2 AND (
+               (status = 'queued' AND (accepted_by = $1 OR accepted_by IS NULL OR accepted_by IN (SELECT node_id FROM nodes WHERE gone_at IS NOT NULL)))
+               OR (status IN ${IN_PROGRESS} AND node_id = $1))
+             ORDER BY id LIMIT $3`,
   lockCall: `SELECT status, kind, user_id AS "userId", received_at AS "receivedAt" FROM calls
              WHERE call_id = $1 AND accepted = 1 FOR UPDATE`,
   takeLine:
@@ -139,6 +144,15 @@ export class PgCallProgressStore implements CallProgressRepo {
       outboxed = await outboxInTransaction(tx, callId, to, at);
     });
     return { moved, outboxed };
+  }
+
+  async inFlightPage(after: number, limit: number): Promise<InFlightPage> {
+    const rows = await query<CallForDialing & { pageId: string }>(this.sql, SQL.inFlightPage, [
+      this.nodeId,
+      after,
+      limit,
+    ]);
+    return pageOf(rows.map(outbox.withAccountFlags), limit);
   }
 
   /**

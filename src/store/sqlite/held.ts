@@ -76,7 +76,11 @@ export class SqliteHeldCallStore implements HeldCallRepo {
           this.stmt.release.run(at, call.callId);
           this.stmt.event.run(call.callId, at, 'released', 'quiet hours ended: queued for one call');
         }
-        return due.map((call) => ({ ...withAccountFlags(call), status: 'queued' }));
+        return due.map((call) => {
+          const row = withAccountFlags(call);
+          row.status = 'queued';
+          return row;
+        });
       })
       .immediate();
   }

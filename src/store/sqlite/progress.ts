@@ -9,7 +9,7 @@ import * as outbox from '../outbox.js';
 import { positional, prepared, valuesOf } from './named.js';
 import { PROGRESS_SQL } from '../sql/calls.js';
 import { monthWindow } from '../../core/webhook/limits.js';
-import type { CallProgressRepo } from '../contract/index.js';
+import { type CallProgressRepo, type InFlightPage, pageOf } from '../contract/index.js';
 
 /** The call as the desk holds it, with its account's flags (written once: outbox.ts). */
 export const SELECT_CALL = outbox.selectCall('json_object');
@@ -18,6 +18,7 @@ const SQL = {
   ...PROGRESS_SQL,
   get: `${SELECT_CALL} WHERE call_id = ? AND accepted = 1`,
   inFlight: `${SELECT_CALL} WHERE status IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND accepted = 1 ORDER BY id`,
+  inFlightPage: `${SELECT_CALL.replace('SELECT ', 'SELECT id AS "pageId", ')} WHERE status IN (${IN_FLIGHT_STATES.map((s) => `'${s}'`).join(', ')}) AND accepted = 1 AND id > ? ORDER BY id LIMIT ?`,
   detection: 'UPDATE calls SET amd_status = ?, amd_cause = ?, updated_at = ? WHERE call_id = ?',
   placedAgain:
     "UPDATE calls SET trunk = ?, channel_id = ?, dialed_at = ?, updated_at = ? WHERE call_id = ? AND status = 'dialing'",
@@ -55,6 +56,7 @@ export class SqliteCallProgressStore implements CallProgressRepo {
     this.stmt = {
       get: db.prepare<[string], CallForDialing>(SQL.get),
       inFlight: db.prepare<[], CallForDialing>(SQL.inFlight),
+      inFlightPage: db.prepare<[number, number], CallForDialing & { pageId: number }>(SQL.inFlightPage),
       event: positional(db, SQL.event),
       giveBack: positional(db, SQL.giveBack),
       events: positional<CallEventRow>(db, SQL.events),
@@ -71,6 +73,10 @@ export class SqliteCallProgressStore implements CallProgressRepo {
   /** Calls that are not final yet, oldest first. */
   inFlight(): CallForDialing[] {
     return this.stmt.inFlight.all().map(outbox.withAccountFlags);
+  }
+
+  inFlightPage(after: number, limit: number): InFlightPage {
+    return pageOf(this.stmt.inFlightPage.all(after, limit).map(outbox.withAccountFlags), limit);
   }
 
   /**
