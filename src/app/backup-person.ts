@@ -4,7 +4,7 @@
 import { receivesCalls, type Account } from '../core/account.js';
 import { verificationMessage } from '../core/calls/backup-person.js';
 import type { TestCallResult } from '../core/calls/test-call.js';
-import type { CallRepo } from '../store/contract/index.js';
+import type { CallRepo } from '../store/index.js';
 
 export async function requestVerificationCall(
   calls: Pick<CallRepo, 'acceptTestCall'>,

@@ -5,7 +5,7 @@
 // dashboards. With SQLite (one node) there is nothing to do.
 import { type ClusterView, clusterView } from '../core/server/cluster-view.js';
 import type { GoneNode } from '../core/server/cluster.js';
-import type { Store } from '../store/contract/index.js';
+import type { Store } from '../store/index.js';
 
 import type { CallEvents } from '../core/calls/call-events.js';
 import type { Logger } from '../lib/log.js';

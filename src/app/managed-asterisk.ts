@@ -8,10 +8,10 @@ import { isPrivateIpv4 } from '../core/connections/network.js';
 import { UserError } from '../lib/errors.js';
 import type { Logger } from '../lib/log.js';
 import { persistentSecret, readOrCreateSecret } from '../lib/secret-file.js';
-import { asteriskTemplates, ManagedAsterisk } from '../pbx/asterisk.js';
-import { asteriskPathProblem } from '../pbx/asterisk-config.js';
-import { type AsteriskRuntime, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
-import { publicAddressFromStun } from '../pbx/stun-client.js';
+import { asteriskTemplates, ManagedAsterisk } from '../pbx/index.js';
+import { asteriskPathProblem } from '../pbx/index.js';
+import { type AsteriskRuntime, readProvisionedRuntime } from '../pbx/index.js';
+import { publicAddressFromStun } from '../pbx/index.js';
 
 /**
  * The local extension's credentials. Where the password comes from decides whether serve prints

@@ -4,9 +4,7 @@ import type { Config } from '../config/index.js';
 import { databaseTls } from '../core/server/database-tls.js';
 import { UserError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/log.js';
-import type { Store } from '../store/contract/index.js';
-import { loadSecretBox } from '../store/secret-key.js';
-import { openSqliteStore } from '../store/sqlite/index.js';
+import { loadPostgres, loadSecretBox, openSqliteStore, type Store } from '../store/index.js';
 import { refuseMigrationUnderServe } from './schema-guard.js';
 
 /** The store as the service and the CLI open it. */
@@ -54,7 +52,7 @@ async function openStoresIn(
   const secrets = loadSecretBox(config);
   const checkKey = !options.lostSecretKey;
   if (config.databaseUrl) {
-    const { openPostgresStore } = await import('../store/postgres/index.js');
+    const { openPostgresStore } = await loadPostgres();
     const { tls, local, hosts } = databaseTls(config.databaseUrl, {
       caFile: config.databaseTls.caFile !== undefined,
       allowUnverified: config.databaseTls.allowUnverified,

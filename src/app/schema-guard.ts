@@ -5,7 +5,7 @@ import type { Config } from '../config/index.js';
 import { migrationRefusal } from '../core/server/schema-upgrade.js';
 import { UserError } from '../lib/errors.js';
 import { VERSION } from '../lib/version.js';
-import { SCHEMA_VERSION, schemaVersionOf } from '../store/sqlite/connect.js';
+import { SCHEMA_VERSION, schemaVersionOf } from '../store/index.js';
 import { lockDataDir, serveHolder } from './instance-lock.js';
 
 /**

@@ -1,7 +1,7 @@
 // Wires the running service together: database, stores, telephony, HTTP app and listeners.
 // Everything is created here from the validated config; nothing is read at import time.
 import type { Config } from '../config/index.js';
-import type { Store } from '../store/contract/index.js';
+import { loadSecretBox, type Store } from '../store/index.js';
 import { CallEvents } from '../core/calls/call-events.js';
 import { smsGatewaySetting } from '../core/delivery/sms-truth.js';
 import { createRequestListener } from '../http/app.js';
@@ -12,7 +12,6 @@ import type { CheckState } from '../http/operations.js';
 import type { SmsReceiptDeps } from '../http/sms-receipts.js';
 import { lockDataDirForServe } from './schema-guard.js';
 import { dataDirError, openStores, type Stores } from './open-stores.js';
-import { loadSecretBox } from '../store/secret-key.js';
 import type { Telephony } from './telephony.js';
 import { startCluster, type Cluster, type ClusterDeps } from './cluster.js';
 import type { CertificateKeeper } from './acme/index.js';
@@ -50,7 +49,7 @@ export async function startService(
   let cluster: Cluster | null = null;
   let certificate: CertificateKeeper | null = null;
   let servers: RunningServers;
-  const callbacks = startCallbacks({
+  const callbacks = await startCallbacks({
     store: stores,
     events,
     logger: logger.child({ component: 'callbacks' }),

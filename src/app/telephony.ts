@@ -2,9 +2,8 @@
 // and the SMS backup, started together and stopped in order.
 import path from 'node:path';
 import type { Config } from '../config/index.js';
-import type { ServiceDeps } from '../store/deps.js';
+import type { CallProgressRepo, ServiceDeps } from '../store/index.js';
 import type { Account } from '../core/account.js';
-import type { CallProgressRepo } from '../store/contract/index.js';
 import { mediaModes } from '../core/speech/media-modes.js';
 import type { TestCallResult } from '../core/calls/test-call.js';
 import { persistentSecret } from '../lib/secret-file.js';
@@ -12,23 +11,20 @@ import { placeTestCall } from './test-call.js';
 import { managedSoftphone, startManagedAsterisk, type Softphone } from './managed-asterisk.js';
 import type { Logger } from '../lib/log.js';
 import type { Metrics } from './metrics.js';
-import { AriClient } from '../pbx/ari.js';
-import type { ManagedAsterisk } from '../pbx/asterisk.js';
+import { AriClient } from '../pbx/index.js';
+import type { ManagedAsterisk } from '../pbx/index.js';
 import { DEFAULT_SPEECH, type CallSpeech } from '../core/speech/languages.js';
 import { callPhrases, type SpokenCall } from '../core/speech/spoken-call.js';
 import { burstSynthesis } from '../core/speech/speech-plan.js';
 import { CALL_EVENTS, Dialer, type FinalCall, type JustQueued } from '../calls/index.js';
-import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/endpoint.js';
-import { speechSampler, type SpokenAudio } from '../speech/speech-sample.js';
-import { type JapaneseDictionary, japaneseDictionary } from '../speech/japanese-reader.js';
-import { checkDictionaryFolder } from '../speech/dictionary-folder.js';
-import { createTts } from '../speech/tts.js';
-import type { Tts } from '../speech/tts-api.js';
-import { prepareMediaDir } from '../speech/media-dir.js';
-import { SmsBackup } from '../sms/backup.js';
-import { SmsHealth } from '../sms/health.js';
-import { createSmsSender, type SmsSender } from '../sms/index.js';
-import { withReceiptToken } from '../sms/receipts.js';
+import { throughTrunk, toSoftphone, type Endpoint } from '../pbx/index.js';
+import { speechSampler, type SpokenAudio } from '../speech/index.js';
+import { type JapaneseDictionary, japaneseDictionary } from '../speech/index.js';
+import { checkDictionaryFolder } from '../speech/index.js';
+import { createTts } from '../speech/index.js';
+import type { Tts } from '../speech/index.js';
+import { prepareMediaDir } from '../speech/index.js';
+import { loadSmsService, type SmsBackup, type SmsHealth, type SmsSender, withReceiptToken } from '../sms/index.js';
 
 export const ARI_APP = 'ringhook';
 /** Synthesized speech not used for this many days is deleted. */
@@ -69,11 +65,12 @@ export function smsReceiptToken(config: Pick<Config, 'dataDir' | 'sms'>): string
  * The configured SMS gateway's sender, as serve sends the backup and `ringhook sms-test` its test: with the receipt
  * token in the delivery-report URL when reports are asked (the token is made once and kept in the data dir).
  */
-export function smsSenderFor(
+export async function smsSenderFor(
   config: Pick<Config, 'dataDir' | 'sms'>,
   logger: Logger,
   receiptToken: string | null = smsReceiptToken(config),
-): SmsSender {
+): Promise<SmsSender> {
+  const { createSmsSender } = await loadSmsService();
   return createSmsSender(withReceiptToken(config.sms, receiptToken), { logger });
 }
 
@@ -177,7 +174,8 @@ async function startSmsBackup(
   logger: Logger,
 ): Promise<Pick<Telephony, 'sms' | 'smsHealth' | 'smsBackup' | 'smsReceiptToken'>> {
   const receiptToken = smsReceiptToken(config);
-  const sms = smsSenderFor(config, logger.child({ component: 'sms' }), receiptToken);
+  const sms = await smsSenderFor(config, logger.child({ component: 'sms' }), receiptToken);
+  const { SmsBackup, SmsHealth } = await loadSmsService();
   const smsHealth = new SmsHealth(sms, { now: deps.now });
   const smsBackup = new SmsBackup({
     store: deps.store,

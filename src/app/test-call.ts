@@ -10,7 +10,7 @@ import { testCallMessage, type TestCallResult } from '../core/calls/test-call.js
 import type { Dialer } from '../calls/index.js';
 import { sleep } from '../lib/sleep.js';
 import type { CallEventRow } from '../core/records.js';
-import type { CallProgressRepo, CallRepo } from '../store/contract/index.js';
+import type { CallProgressRepo, CallRepo } from '../store/index.js';
 
 export async function requestTestCall(
   calls: Pick<CallRepo, 'acceptTestCall'>,

@@ -3,7 +3,7 @@
 // other event is written by the store in the same transaction as the step it reports). Changes
 // relayed from other nodes are theirs; an event added twice is kept once (the outbox's event key).
 import type { CallChange, CallEvents } from '../core/calls/call-events.js';
-import type { Store } from '../store/contract/index.js';
+import type { Store } from '../store/index.js';
 import type { Logger } from '../lib/log.js';
 
 export interface FeedDeps {

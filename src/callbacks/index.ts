@@ -1,46 +1,22 @@
-// Status callbacks (#41): the feed that keeps this node's call events in the outbox, and the
-// sender that delivers the outbox. Started and stopped with the service.
-import type { AddressMatcher } from '../core/connections/address-match.js';
-import type { CallEvents } from '../core/calls/call-events.js';
-import type { Store } from '../store/contract/index.js';
-import type { Logger } from '../lib/log.js';
-import { startCallbackFeed } from './feed.js';
-import { dnsResolver } from './resolve-name.js';
-import { CallbackSender } from './sender.js';
+// Status callbacks (#41), as the rest of ringhook sees them: an account's URL and secret set at once
+// (the CLI's account and callbacks commands, the dashboard), and what is loaded only when used: the
+// service's feed and sender (startCallbacks) and a signed POST (sendSigned). Loaded lazily, so that
+// `ringhook account` does not load an HTTPS client and a DNS resolver it never uses
+// (test/cli/start-up.test.ts): a module this entry re-exported would be loaded with it.
+import type { PostDeps, PostResult } from './https-post.js';
+import type { SignedSend } from './send.js';
+import type { CallbacksDeps } from './service.js';
 
 export { setCallbackUrl, rotateCallbackSecret, ROTATION_OVERLAP_MS } from './settings.js';
-export { sendSigned } from './send.js';
+export type { CallbacksDeps } from './service.js';
+export type { SignedSend } from './send.js';
 
-export interface CallbacksDeps {
-  store: Store;
-  events: CallEvents;
-  logger: Logger;
-  now: () => number;
-  allow: AddressMatcher;
-  nodeId: string;
-  /** Certificate authorities trusted for receivers instead of the system's (tests). */
-  ca?: string | undefined;
-  /** Name servers for receivers' names instead of the system's (tests' DNS server). */
-  dnsServers?: readonly string[] | undefined;
+/** Starts this node's feed and sender; stop() ends both. */
+export async function startCallbacks(deps: CallbacksDeps): Promise<{ stop(): Promise<void> }> {
+  return (await import('./service.js')).startCallbacks(deps);
 }
 
-export function startCallbacks(deps: CallbacksDeps): { stop(): Promise<void> } {
-  const sender = new CallbackSender({
-    store: deps.store.callbacks,
-    logger: deps.logger,
-    now: deps.now,
-    allow: deps.allow,
-    nodeId: deps.nodeId,
-    ca: deps.ca,
-    ...(deps.dnsServers && { resolve: dnsResolver({ servers: deps.dnsServers }) }),
-  });
-  const feed = startCallbackFeed({ ...deps, onAdded: () => sender.wake() });
-  sender.start();
-  sender.wake();
-  return {
-    async stop() {
-      await feed.stop();
-      await sender.stop();
-    },
-  };
+/** One delivery, signed and posted (ringhook callbacks test). */
+export async function sendSigned(send: SignedSend, deps: PostDeps): Promise<PostResult> {
+  return (await import('./send.js')).sendSigned(send, deps);
 }

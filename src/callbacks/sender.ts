@@ -15,8 +15,7 @@ import {
 } from '../core/callbacks/callback-retry.js';
 import type { CallbackDelivery, DeliveryAttempt } from '../core/callbacks/callback-records.js';
 import type { AddressMatcher } from '../core/connections/address-match.js';
-import type { CallbackRepo } from '../store/contract/index.js';
-import { isStoreUnavailable } from '../store/unavailable.js';
+import { type CallbackRepo, isStoreUnavailable } from '../store/index.js';
 import type { Logger } from '../lib/log.js';
 import type { PostResult } from './https-post.js';
 import type { ResolveName } from './resolve-name.js';

@@ -1,7 +1,7 @@
 // Turning an account's callbacks on and off and rotating its secret: what the CLI and the dashboard
 // both do. A secret is made the first time a URL is set and shown once, then only its use is seen.
 import { newCallbackSecret } from '../core/callbacks/callback-events.js';
-import type { CallbackRepo } from '../store/contract/index.js';
+import type { CallbackRepo } from '../store/index.js';
 
 /** While a rotation overlaps, callbacks carry both signatures: a day to move the receiver to the new secret. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;

@@ -4,7 +4,7 @@
 // gaps the counters show are it (core/calls/talk-verdict: audioGaps). Read over ARI on Asterisk's HTTP
 // thread, not the channel's: the reading works while the message plays.
 import { audioGaps, TALK } from '../core/calls/talk-verdict.js';
-import type { AriCallControl } from '../pbx/ari.js';
+import type { AriCallControl } from '../pbx/index.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallSession } from './call-session.js';
 

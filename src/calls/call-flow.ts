@@ -3,7 +3,7 @@
 // digits and the playback's end: the script; the channel's end: the desk ends it). The state it moves is
 // the call desk's (call-desk.ts); what an end means is decided in core/calls/call-end.
 import type { CallStop } from '../core/calls/call-end.js';
-import { type AriEvent, eventChannelId } from '../pbx/ari-schema.js';
+import { type AriEvent, eventChannelId } from '../pbx/index.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallScript } from './call-script.js';
 import { alertsOf, type CallSession, type CallSessions, noteHangupRequest } from './call-session.js';

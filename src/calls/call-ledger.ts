@@ -7,8 +7,7 @@ import { callbacksFlag, type CallAccountFlags, type CallForDialing, type Transit
 import { withCutMark } from '../core/webhook/payload.js';
 import { readAttempts } from '../core/calls/ring-again.js';
 import { expiresAt } from '../core/calls/alert-expiry.js';
-import type { Store } from '../store/contract/index.js';
-import type { ServiceDeps } from '../store/deps.js';
+import type { ServiceDeps, Store } from '../store/index.js';
 
 /** A call at its end, as handed to what follows (the SMS backup, metrics); a message the webhook cut ends with "...". */
 export interface FinalCall {

@@ -4,13 +4,13 @@
 // a new placement the call desk makes at the first one's end, decided in core/calls/backup-trunk.)
 import type { CallStop } from '../core/calls/call-end.js';
 import { TALK } from '../core/calls/talk-verdict.js';
-import { AriError } from '../pbx/ari-error.js';
-import type { AriCallControl } from '../pbx/ari.js';
+import { AriError } from '../pbx/index.js';
+import type { AriCallControl } from '../pbx/index.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallQueue } from './call-queue.js';
 import { alertsOf, arm, type CallSession, type CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
-import type { Endpoint } from '../pbx/endpoint.js';
+import type { Endpoint } from '../pbx/index.js';
 import { hangUp } from './hang-up.js';
 import { judgeRefusal } from './originate-refusal.js';
 

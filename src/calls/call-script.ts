@@ -7,7 +7,7 @@
 // its digits do nothing.
 import { describeKey, KEY_EVENT, keyAction } from '../core/calls/keypad.js';
 import { callPhrases } from '../core/speech/spoken-call.js';
-import { AriError } from '../pbx/ari-error.js';
+import { AriError } from '../pbx/index.js';
 import { arm, disarmAll, type CallSession } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 

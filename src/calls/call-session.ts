@@ -4,7 +4,7 @@ import type { Account } from '../core/account.js';
 import type { CallFacts } from '../core/calls/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/speech/languages.js';
 import type { CallForDialing } from '../core/records.js';
-import type { AriEventOf } from '../pbx/ari-schema.js';
+import type { AriEventOf } from '../pbx/index.js';
 import type { AudioFlow, TalkPhrase } from '../core/calls/talk-verdict.js';
 
 /**

@@ -1,12 +1,11 @@
 // What the dialer is given: the deps every part gets ({ store, events, logger, now }: store/deps.ts),
 // its peers (Asterisk, speech) and its limits.
-import type { Store } from '../store/contract/index.js';
-import type { ServiceDeps } from '../store/deps.js';
-import type { AriCallControl } from '../pbx/ari.js';
+import type { ServiceDeps, Store } from '../store/index.js';
+import type { AriCallControl } from '../pbx/index.js';
 import type { FinalCall } from './call-ledger.js';
-import type { Endpoint } from '../pbx/endpoint.js';
-import type { JapaneseDictionary } from '../speech/japanese-reader.js';
-import type { Tts } from '../speech/tts-api.js';
+import type { Endpoint } from '../pbx/index.js';
+import type { JapaneseDictionary } from '../speech/index.js';
+import type { Tts } from '../speech/index.js';
 
 /**
  * The parts of the store call control uses: the calls' progress, and the patient writer every

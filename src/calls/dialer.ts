@@ -4,7 +4,7 @@
 // start, after a reconnect, for a dead node and at stop (call-recovery.ts, through the desk).
 import type { CallForDialing } from '../core/records.js';
 import { callReason } from '../core/reasons.js';
-import type { AriEvent } from '../pbx/ari-schema.js';
+import type { AriEvent } from '../pbx/index.js';
 import { CallDesk } from './call-desk.js';
 import { type DialerOptions, type DialerSettings, withDefaults } from './dialer-options.js';
 import type { JustQueued } from './waiting-alerts.js';

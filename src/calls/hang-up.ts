@@ -3,8 +3,8 @@
 // with its reason: at debug when the channel is gone already (nothing was left to hang up), else as
 // a warning (the channel may still be up; the longest-call timer on the channel ends it).
 import type { Logger } from '../lib/log.js';
-import { AriError } from '../pbx/ari-error.js';
-import type { AriCallControl } from '../pbx/ari.js';
+import { AriError } from '../pbx/index.js';
+import type { AriCallControl } from '../pbx/index.js';
 
 export interface HangUpDeps {
   ari: Pick<AriCallControl, 'hangup'>;

@@ -2,9 +2,9 @@
 // that it cannot take calls at all, nothing was: the call may wait for Asterisk and be placed
 // later. Any other failure is the call's outcome (one attempt only).
 import { errorCode } from '../lib/errors.js';
-import type { AriClient } from '../pbx/ari.js';
-import { AriError } from '../pbx/ari-error.js';
-import type { Endpoint } from '../pbx/endpoint.js';
+import type { AriClient } from '../pbx/index.js';
+import { AriError } from '../pbx/index.js';
+import type { Endpoint } from '../pbx/index.js';
 
 /** True when the request never got to Asterisk (connection refused). */
 function neverReachedAsterisk(error: unknown): boolean {

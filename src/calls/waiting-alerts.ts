@@ -5,7 +5,7 @@ import { receivesCalls } from '../core/account.js';
 import { callSpeech, type CallSpeech } from '../core/speech/languages.js';
 import { markedShortened } from '../core/speech/spoken-alerts.js';
 import type { WaitingAlert } from '../core/calls/line.js';
-import type { AccountRepo, CallProgressRepo } from '../store/contract/index.js';
+import type { AccountRepo, CallProgressRepo } from '../store/index.js';
 import type { Account } from '../core/account.js';
 import type { CallForDialing, CallKind } from '../core/records.js';
 import type { FinalState } from '../core/calls/call-state.js';

@@ -17,7 +17,7 @@ import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import type { Config } from '../config/index.js';
 import type { Stores } from '../app/open-stores.js';
-import type { HeldEnd } from '../store/contract/index.js';
+import type { HeldEnd } from '../store/index.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { accountView, iso, printFields, printJson, printTable } from './output.js';
 import { applyDashboardOptions, loginLinkCommand } from './owner-auth.js';

@@ -24,7 +24,7 @@ export const backupCommand = defineCommand({
   run: async ({ args }) => {
     const config = loadConfig();
     if (config.databaseUrl) {
-      const { redactUrl } = await import('../store/postgres/connect.js');
+      const { redactUrl } = await (await import('../store/index.js')).loadPostgres();
       throw new UserError(
         `the database is PostgreSQL (${redactUrl(config.databaseUrl)}): back it up with its own tools, e.g. pg_dump --format=custom`,
       );

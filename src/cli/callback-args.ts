@@ -2,7 +2,7 @@
 // --rotate-callback-secret, checked before anything is written; the secret made is shown once.
 import { parseCallbackUrl } from '../core/callbacks/callback-url.js';
 // From settings.ts itself: callbacks/index.ts brings the sender and its HTTPS client, which `account` does not use.
-import { rotateCallbackSecret, setCallbackUrl } from '../callbacks/settings.js';
+import { rotateCallbackSecret, setCallbackUrl } from '../callbacks/index.js';
 import { UserError } from '../lib/errors.js';
 import type { Stores } from '../app/open-stores.js';
 

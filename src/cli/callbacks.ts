@@ -4,7 +4,7 @@ import { defineCommand } from 'citty';
 import { commandMeta } from './commands.js';
 import { callbackBody, newCallbackMessageId } from '../core/callbacks/callback-events.js';
 import { callbackVerdict, CALLBACK_TIMEOUT_MS } from '../core/callbacks/callback-retry.js';
-import { sendSigned } from '../callbacks/send.js';
+import { sendSigned } from '../callbacks/index.js';
 import { UserError } from '../lib/errors.js';
 import { requireAccount, withStores } from './context.js';
 import { printJson } from './output.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { USER_ID_PATTERN } from '../core/ids.js';
 import { UserError } from '../lib/errors.js';
 import { smsStatusWords } from '../core/reasons.js';
-import { keyPressesOf } from '../store/key-presses.js';
+import { keyPressesOf } from '../store/index.js';
 import { parseArg, withStores } from './context.js';
 import { attemptsNote, callView, iso, printJson, printTable } from './output.js';
 

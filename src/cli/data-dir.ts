@@ -3,7 +3,7 @@
 // that is not there instead of making an empty one.
 import fs from 'node:fs';
 import type { Config } from '../config/index.js';
-import { dataDirOf, dataDirOriginText, isEarlierInstall } from '../config/data-dir.js';
+import { dataDirOf, dataDirOriginText, isEarlierInstall } from '../lib/data-dir.js';
 import { UserError } from '../lib/errors.js';
 
 type DataDirConfig = Pick<Config, 'dataDir' | 'dataDirOrigin' | 'dbFile' | 'databaseUrl'>;

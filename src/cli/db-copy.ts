@@ -9,15 +9,12 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../config/index.js';
 import { dataDirText, noteEarlierInstall } from './data-dir.js';
-import { openDatabase, type Db } from '../store/sqlite/connect.js';
+import { type Db, loadPostgres, loadSecretBox, openDatabase, secretKeyFile } from '../store/index.js';
 import Database from 'better-sqlite3';
 import { sqliteNativeBindingOptions } from '../lib/assets.js';
-import { connectionError } from '../store/postgres/connect.js';
-import { driverTarget, openPostgresStore, redactUrl } from '../store/postgres/index.js';
 import { IN_FLIGHT_STATES } from '../core/calls/call-state.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
-import { loadSecretBox, secretKeyFile } from '../store/secret-key.js';
 import { printJson } from './output.js';
 
 /** Parents before children (foreign keys). */
@@ -176,6 +173,7 @@ function unsettledWork(look: Db): string | undefined {
 
 /** Refuses a target that is not empty (another program's tables, or ringhook's with rows), before ringhook's schema is made in it. */
 async function checkTarget(sql: postgres.Sql, to: string): Promise<void> {
+  const { connectionError, redactUrl } = await loadPostgres();
   const tables = await sql<
     { name: string }[]
   >`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`.catch((error: unknown) => {
@@ -208,6 +206,7 @@ export async function copyDatabase(
     throw new UserError(
       `the data dir ${dataDirText(config)} has no api-keys.secret, the key the api_keys of --from are sealed with: set RINGHOOK_DATA_DIR to the data dir of --from (or RINGHOOK_SECRET_KEY); nothing was made`,
     );
+  const { driverTarget, openPostgresStore, redactUrl } = await loadPostgres();
   const sql = postgres({ ...driverTarget(to, config.databaseTls), max: 1, onnotice: () => {} });
   try {
     await checkTarget(sql, to);

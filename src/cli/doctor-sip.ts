@@ -10,11 +10,11 @@ import { promisify } from 'node:util';
 import type { Config, TrunkConfig } from '../config/index.js';
 import { natProblem } from '../core/connections/network.js';
 import { reasonText } from '../core/reasons.js';
-import { asteriskCliCommand, readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
-import { parseSipUri, SYSTEM_CA_FILE } from '../pbx/asterisk-config.js';
-import { parseRegistrations } from '../pbx/registrations.js';
-import { publicAddressFromStun } from '../pbx/stun-client.js';
-import { probeTls } from '../pbx/tls-probe.js';
+import { asteriskCliCommand, readProvisionedRuntime } from '../pbx/index.js';
+import { parseSipUri, SYSTEM_CA_FILE } from '../pbx/index.js';
+import { parseRegistrations } from '../pbx/index.js';
+import { publicAddressFromStun } from '../pbx/index.js';
+import { probeTls } from '../pbx/index.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
 
 const trunksOf = (config: Config) =>

@@ -8,20 +8,20 @@ import { X509Certificate } from 'node:crypto';
 import { loadConfig, type Config } from '../config/index.js';
 import { selfSignedPaths } from '../http/tls.js';
 import { silentLogger } from '../lib/log.js';
-import { AriClient } from '../pbx/ari.js';
-import { AriError } from '../pbx/ari-error.js';
-import { readProvisionedRuntime } from '../pbx/asterisk-runtime.js';
-import { buildResidentFlite } from '../speech/flite-resident.js';
-import { createTts } from '../speech/tts.js';
-import { TtsError } from '../speech/tts-api.js';
-import { createSmsSender } from '../sms/index.js';
+import { AriClient } from '../pbx/index.js';
+import { AriError } from '../pbx/index.js';
+import { readProvisionedRuntime } from '../pbx/index.js';
+import { buildResidentFlite } from '../speech/index.js';
+import { createTts } from '../speech/index.js';
+import { TtsError } from '../speech/index.js';
+import { loadSmsService } from '../sms/index.js';
 import { existingSecret } from '../lib/secret-file.js';
-import { secretKeyFile } from '../store/secret-key.js';
+import { secretKeyFile } from '../store/index.js';
 import { openStores } from '../app/open-stores.js';
 import { clusterView } from '../core/server/cluster-view.js';
 import { databaseTls } from '../core/server/database-tls.js';
 import { ARI_APP } from '../app/telephony.js';
-import { softphoneAddress } from '../config/telephony.js';
+import { softphoneAddress } from '../config/index.js';
 import { isFinal } from '../core/calls/call-state.js';
 import { isPhoneSide, reasonText } from '../core/reasons.js';
 import { type Check, type CheckResult, fail, pass, skip } from './doctor-result.js';
@@ -251,6 +251,7 @@ const checkSpeech: Check = async (config) => {
 
 const checkSms: Check = async (config) => {
   if (config.sms.gateway === 'none') return skip('sms', 'RINGHOOK_SMS_GATEWAY=none: no SMS backup');
+  const { createSmsSender } = await loadSmsService();
   const sender = createSmsSender(config.sms, { logger: silentLogger });
   try {
     const result = await sender.check();

@@ -4,7 +4,7 @@
 import { defineCommand } from 'citty';
 import { UserError } from '../lib/errors.js';
 import { LOGIN_LINK_TTL_MS } from '../core/records.js';
-import { passwordProblem } from '../store/password-hash.js';
+import { passwordProblem } from '../store/index.js';
 import type { Stores } from '../app/open-stores.js';
 import { onOffSchema, parseArg, requireAccount, withStores } from './context.js';
 import { iso, printJson } from './output.js';

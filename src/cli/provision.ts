@@ -11,7 +11,7 @@ import path from 'node:path';
 import { inSingleExecutable, readAsset, repoRoot } from '../lib/assets.js';
 import { loadConfig } from '../config/index.js';
 import { UserError } from '../lib/errors.js';
-import { parseRuntime } from '../pbx/asterisk-runtime.js';
+import { parseRuntime } from '../pbx/index.js';
 import { z } from 'zod';
 import { parseArg } from './context.js';
 import { printJson } from './output.js';

@@ -55,10 +55,7 @@ async function writeWav(file: string, phrases: SpokenCall, speech: CallSpeech): 
   await checkFolder(file);
   const config = loadConfig();
   // The speech is imported only to write audio: the text alone needs none of it.
-  const [{ createTts }, { spokenAudio }] = await Promise.all([
-    import('../speech/tts.js'),
-    import('../speech/speech-sample.js'),
-  ]);
+  const { createTts, spokenAudio } = await import('../speech/index.js');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ringhook-say-'));
   const { tts: t } = config.telephony;
   const tts = createTts({
@@ -125,11 +122,9 @@ export const sayCommand = defineCommand({
     // only, and its module (kuromoji) imported only then.
     const setting = chosen.language === 'ja' ? loadConfig().telephony.tts.japaneseDictionary : undefined;
     if (setting && setting !== 'auto' && setting !== 'off')
-      (await import('../speech/dictionary-folder.js')).checkDictionaryFolder(setting);
+      (await import('../speech/index.js')).checkDictionaryFolder(setting);
     const readJapanese = setting
-      ? await (await import('../speech/japanese-reader.js'))
-          .japaneseDictionary({ setting, logger: stderrLogger })
-          .load()
+      ? await (await import('../speech/index.js')).japaneseDictionary({ setting, logger: stderrLogger }).load()
       : undefined;
     const spoken = spokenCall(await readBody(args.text), speech, { readJapanese });
     if (!spoken.ok) throw new UserError(`the webhook would refuse this body (400 ${spoken.code}): ${spoken.error}`);

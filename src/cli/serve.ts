@@ -10,7 +10,7 @@ import { LAUNCHER_NAME, pathDirs } from '../core/server/cli-launcher.js';
 import { inSingleExecutable } from '../lib/assets.js';
 import type { Config } from '../config/index.js';
 import { startService, type RunningService } from '../app/service.js';
-import { softphoneAddress } from '../config/telephony.js';
+import { softphoneAddress } from '../config/index.js';
 import type { Softphone } from '../app/managed-asterisk.js';
 
 function softphonePasswordLine(softphone: Softphone): string {

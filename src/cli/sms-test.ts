@@ -30,7 +30,7 @@ export const smsTestCommand = defineCommand({
     // Imported here: the telephony wiring costs about 0.4 s of CPU, which --help and a refusal above do without.
     const { smsSenderFor } = await import('../app/telephony.js');
     // With the receipt token, so that the gateway's receipt for it is not refused as a stranger's.
-    const sender = smsSenderFor(config, createLogger({ level: 'warn' }));
+    const sender = await smsSenderFor(config, createLogger({ level: 'warn' }));
     try {
       const result = await sender.send({ to: phone, text: SMS_TEST_TEXT, reference: `sms-test-${Date.now()}` });
       if (args.json) printJson({ to: phone, ...result });

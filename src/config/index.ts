@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
-import { type DataDirOrigin, dataDirOf } from './data-dir.js';
+import { type DataDirOrigin, dataDirOf } from '../lib/data-dir.js';
 import { describeIssue, presentVariables, unknownVariables, type Env } from './rules.js';
 import { UserError } from '../lib/errors.js';
 import { parseAddressList, type AddressMatcher } from '../core/connections/address-match.js';
@@ -21,6 +21,12 @@ import { telephonyConfig, telephonyFields, type TelephonyConfig } from './teleph
 import { ACME_DEFAULTS, acmeConfigFrom, acmeFields, checkAcmeVariables, type AcmeConfig } from './acme.js';
 
 export type { MediaEncryption, SipTransport, TelephonyConfig, TrunkConfig } from './telephony.js';
+export type { AcmeConfig } from './acme.js';
+export type { GenericHttpConfig, HttpGatewayConfig, KannelConfig, SmppConfig, SmsConfig, TwilioConfig } from './sms.js';
+export { DEFAULTS } from './defaults.js';
+export { decodeSecretKey } from './rules.js';
+export { PLACEHOLDER, withoutPlaceholders } from './sms-rules.js';
+export { softphoneAddress } from './telephony.js';
 
 /** Every variable ringhook reads, with its rule: the one schema (config/docs.ts renders the reference from it). */
 export const envSchema = z
@@ -44,7 +50,7 @@ export const envSchema = z
 
 export interface Config extends TransportConfig {
   dataDir: string;
-  /** Why this data dir (config/data-dir.ts): chosen by the variable, an earlier install's ./data, or the default. */
+  /** Why this data dir (lib/data-dir.ts): chosen by the variable, an earlier install's ./data, or the default. */
   dataDirOrigin: DataDirOrigin;
   dbFile: string;
   host: string;

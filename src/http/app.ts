@@ -3,7 +3,7 @@
 import { H3, toNodeHandler } from 'h3';
 import { ApiError } from './errors.js';
 import type { Logger } from '../lib/log.js';
-import type { Store } from '../store/contract/index.js';
+import type { Store } from '../store/index.js';
 import { mountOperations, type OperationsDeps } from './operations.js';
 import { errorResponse } from './respond.js';
 import { mountDashboard, type DashboardDeps } from './dashboard/index.js';

@@ -4,7 +4,7 @@ import { getRequestIP, type H3 } from 'h3';
 import type { AddressMatcher } from '../core/connections/address-match.js';
 import type { ClusterView } from '../core/server/cluster-view.js';
 import { metricsAllowed } from '../core/server/metrics-access.js';
-import type { Store } from '../store/contract/index.js';
+import type { Store } from '../store/index.js';
 import type { MetricsRegistry } from '../lib/metrics.js';
 import { json } from './respond.js';
 import { sameToken } from './same-token.js';

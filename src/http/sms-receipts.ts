@@ -3,8 +3,8 @@
 // signature), and its body is bounded before it is read.
 import type { H3, H3Event } from 'h3';
 import { ApiError } from './errors.js';
-import { RECEIPT_TOKEN_PARAM } from '../sms/receipts.js';
-import { twilioSignature, twilioSignedUrls } from '../sms/twilio-signature.js';
+import { RECEIPT_TOKEN_PARAM } from '../sms/index.js';
+import { twilioSignature, twilioSignedUrls } from '../sms/index.js';
 import { readBodyLimited } from './body.js';
 import { errorResponse, json } from './respond.js';
 import { sameToken } from './same-token.js';

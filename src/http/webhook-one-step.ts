@@ -11,7 +11,7 @@ import {
   sourceRefusalReason,
   type SourceRule,
 } from '../core/webhook/webhook-sources.js';
-import type { CallRepo } from '../store/contract/index.js';
+import type { CallRepo } from '../store/index.js';
 import type { WebhookCredentials } from '../core/webhook/webhook-path.js';
 import type { Verdict } from './webhook-outcome.js';
 import type { IncomingAlert, Payload } from './webhook-request.js';

@@ -8,7 +8,7 @@ import type { LimitDecision } from '../core/webhook/limits.js';
 import type { SourceRule } from '../core/webhook/webhook-sources.js';
 import type { WebhookCredentials } from '../core/webhook/webhook-path.js';
 import type { Logger } from '../lib/log.js';
-import type { AccountRepo, CallRepo } from '../store/contract/index.js';
+import type { AccountRepo, CallRepo } from '../store/index.js';
 import type { JsonAnswer } from './respond.js';
 import type { SmsGatewaySetting } from '../core/delivery/sms-truth.js';
 import type { IncomingAlert } from './webhook-request.js';

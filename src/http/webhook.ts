@@ -3,7 +3,7 @@
 // Transport-free: the Node fast path (webhook-node.ts) and the h3 route both call it.
 import { getRequestIP, type H3Event } from 'h3';
 import { ApiError } from './errors.js';
-import { isStoreUnavailable } from '../store/unavailable.js';
+import { isStoreUnavailable } from '../store/index.js';
 import type { Logger } from '../lib/log.js';
 import { type RefusalTally, refusalTally } from '../lib/refusal-tally.js';
 import { AuthFailureThrottle } from './auth-throttle.js';

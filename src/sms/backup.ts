@@ -4,8 +4,7 @@
 import { isFinal } from '../core/calls/call-state.js';
 import { decideSms, groupByCarrier, planSms, soonestExpiry, withoutExpired } from '../core/delivery/sms-decision.js';
 import { callbacksFlag, type LeftSms } from '../core/records.js';
-import type { Store } from '../store/contract/index.js';
-import type { ServiceDeps } from '../store/deps.js';
+import type { ServiceDeps, Store } from '../store/index.js';
 import type { FinalCall } from '../calls/index.js';
 import { SmsCourier } from './courier.js';
 import { buildSmsText } from './text.js';

@@ -4,8 +4,7 @@
 // SMS backup's (backup.ts); the courier is told only whether a waiting SMS is still wanted.
 import type { CallChange } from '../core/calls/call-events.js';
 import { SMS_NOT_SENT } from '../core/reasons.js';
-import type { Store } from '../store/contract/index.js';
-import type { ServiceDeps } from '../store/deps.js';
+import type { ServiceDeps, Store } from '../store/index.js';
 import type { DeliveryReport, SmsRequest, SmsResult, SmsSender } from './types.js';
 
 /** An SMS claimed for its alerts (its text holds their messages), to be handed to the gateway by the end of its window. */

@@ -2,9 +2,9 @@
 // http-gateway.ts does the fetching.
 
 import { z } from 'zod';
-import { PLACEHOLDER } from '../config/sms-rules.js';
+import { PLACEHOLDER } from '../config/index.js';
 import { basicAuth } from '../lib/basic-auth.js';
-import type { GenericHttpConfig, HttpGatewayConfig, KannelConfig, TwilioConfig } from '../config/sms.js';
+import type { GenericHttpConfig, HttpGatewayConfig, KannelConfig, TwilioConfig } from '../config/index.js';
 import { KANNEL_DLR_MASK, kannelDlrUrl } from './delivery.js';
 import { isGsm7 } from './gsm7.js';
 

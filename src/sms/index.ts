@@ -1,44 +1,14 @@
-// The SMS backup: one SmsSender chosen by configuration.
-
-import type { Logger } from '../lib/log.js';
-import type { SmsConfig } from '../config/sms.js';
-import { createReportHub } from './delivery.js';
-import { createHttpSmsSender } from './http-gateway.js';
-import type { Sleep } from '../lib/sleep.js';
-import { createSmppSmsSender } from './smpp.js';
-import type { SmsSender } from './types.js';
-
+// The SMS backup as the rest of ringhook sees it: the text of an SMS, the receipts' token and Twilio's
+// signature (the receipt route, part of every serve), and the gateways and the backup, loaded only
+// where they are used (telephony, doctor): `serve --help` and a serve without telephony load no SMPP
+// client (test/cli/start-up.test.ts), and a module this entry re-exported would be loaded with it.
 export type { DeliveryReport, SmsSender } from './types.js';
-export type { SmsConfig } from '../config/sms.js';
-export { buildSmsText } from './text.js';
+export type { SmsConfig } from '../config/index.js';
+export type { SmsBackup } from './backup.js';
+export type { SmsHealth } from './health.js';
+export type { SmsDeps } from './service.js';
+export { RECEIPT_TOKEN_PARAM, withReceiptToken } from './receipts.js';
+export { twilioSignature, twilioSignedUrls } from './twilio-signature.js';
 
-export interface SmsDeps {
-  logger: Logger;
-  /** Injected for tests; defaults to globalThis.fetch. */
-  fetch?: typeof fetch;
-  sleep?: Sleep;
-  newId?: () => string;
-}
-
-/** SMS backup turned off: send() fails and says how to turn it on. */
-export function createDisabledSmsSender(): SmsSender {
-  const hub = createReportHub(() => {});
-  return {
-    kind: 'none',
-    send: async () => ({ status: 'failed', error: 'SMS backup is off (RINGHOOK_SMS_GATEWAY=none)' }),
-    check: async () => ({ ok: true, detail: 'SMS backup is off (RINGHOOK_SMS_GATEWAY=none)' }),
-    close: async () => {},
-    onDeliveryReport: hub.on,
-  };
-}
-
-export function createSmsSender(config: SmsConfig, deps: SmsDeps): SmsSender {
-  switch (config.gateway) {
-    case 'none':
-      return createDisabledSmsSender();
-    case 'http':
-      return createHttpSmsSender(config, deps);
-    case 'smpp':
-      return createSmppSmsSender(config, deps);
-  }
-}
+/** The gateways (createSmsSender), the backup and its health. */
+export const loadSmsService = () => import('./service.js');

@@ -1,6 +1,6 @@
 // The receipt URL the gateway is given: the operator's RINGHOOK_SMS_DLR_URL plus ringhook's own
 // secret token, so that the receipt route can tell the gateway's calls from anybody else's.
-import type { SmsConfig } from '../config/sms.js';
+import type { SmsConfig } from '../config/index.js';
 
 /**
  * A query parameter rather than a path segment: the route stays at the operator's path (what a

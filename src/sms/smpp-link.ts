@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import type * as smpp from 'smpp';
 import { backoffDelay } from '../core/backoff.js';
 import type { Logger } from '../lib/log.js';
-import type { SmppConfig } from '../config/sms.js';
+import type { SmppConfig } from '../config/index.js';
 import { bindErrorRetryable, smppStatusName } from './smpp-params.js';
 
 export interface LinkError {

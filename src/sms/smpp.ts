@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import * as smpp from 'smpp';
 import type { Logger } from '../lib/log.js';
-import type { SmppConfig } from '../config/sms.js';
+import type { SmppConfig } from '../config/index.js';
 import { createReportHub } from './delivery.js';
 import { sleep as realSleep, type Sleep } from '../lib/sleep.js';
 import { type Attempt, withRetry } from './retry.js';

@@ -1,6 +1,6 @@
 // The SMS text for a missed-call alert. Pure, no I/O.
 
-import { DEFAULTS } from '../config/defaults.js';
+import { DEFAULTS } from '../config/index.js';
 import { MAX_ALERTS_PER_CALL } from '../core/calls/line.js';
 import { countSmsParts } from './segments.js';
 

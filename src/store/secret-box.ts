@@ -1,6 +1,6 @@
 // Seals the api_keys at rest (AES-256-GCM) and derives their keyed hash (HMAC-SHA256), both from one
 // 32-byte secret key kept outside the database: a copy of the database alone reveals no webhook URL.
-import { decodeSecretKey } from '../config/rules.js';
+import { decodeSecretKey } from '../config/index.js';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_KEY_BYTES = 32;

@@ -92,8 +92,9 @@ describe('the modules a command line loads', () => {
   it("serve loads telephony (the PBX client, the dialer, speech, the SMS gateways) only where it is on: serve --help does not, and the Japanese dictionary's kuromoji comes with the first Japanese speech", () => {
     const { own, packages } = loadedBy(['serve', '--help']);
     expect(own).toContain('app/service.js');
-    // The SMS receipts' route (sms/receipts.js, sms/twilio-signature.js) is the HTTP app's: a few lines, no gateway.
-    const receipts = ['sms/receipts.js', 'sms/twilio-signature.js'];
+    // The SMS receipts' route (sms/receipts.js, sms/twilio-signature.js) is the HTTP app's: a few lines, no gateway,
+    // through the folder's entry (#55), which loads the gateways only when asked.
+    const receipts = ['sms/index.js', 'sms/receipts.js', 'sms/twilio-signature.js'];
     expect(
       own.filter(
         (file) =>
@@ -156,6 +157,10 @@ describe('the modules a command line loads', () => {
     const { code, own } = loadedBy(['account', 'list', '--json']);
     expect(code).toBe(0);
     expect(own).toContain('callbacks/settings.js');
-    expect(own.filter((file) => /^callbacks\/(index|sender|https-post|feed)\.js$/.test(file))).toEqual([]);
+    // Through the folder's entry (#55), which loads the service's parts and the signed POST only when used.
+    expect(own).toContain('callbacks/index.js');
+    expect(
+      own.filter((file) => /^callbacks\/(service|send|sender|https-post|feed|resolve-name)\.js$/.test(file)),
+    ).toEqual([]);
   });
 });

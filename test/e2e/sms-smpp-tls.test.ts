@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/log.js';
-import { createSmsSender } from '../../src/sms/index.js';
+import { createSmsSender } from '../../src/sms/service.js';
 import { smsConfig } from '../helpers/sms-config.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
 

@@ -2,7 +2,9 @@
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/log.js';
-import { buildSmsText, createSmsSender, type DeliveryReport, type SmsSender } from '../../src/sms/index.js';
+import type { DeliveryReport, SmsSender } from '../../src/sms/index.js';
+import { buildSmsText } from '../../src/sms/text.js';
+import { createSmsSender } from '../../src/sms/service.js';
 import { smsConfig } from '../helpers/sms-config.js';
 import { freePort } from '../helpers/kannel.js';
 import { waitFor } from '../helpers/wait.js';

@@ -27,7 +27,7 @@ const comparable = (config: Config) => {
 describe('loadConfig defaults', () => {
   it('needs no variable at all', () => {
     const config = loadConfig({ HOME: '/home/alice' }, CWD);
-    // Not the current folder's ./data (config/data-dir.ts, test/unit/data-dir.test.ts).
+    // Not the current folder's ./data (lib/data-dir.ts, test/unit/data-dir.test.ts).
     const dataDir = process.getuid?.() === 0 ? '/var/lib/ringhook' : '/home/alice/.local/share/ringhook';
     expect(comparable(config)).toMatchObject({
       dataDir,

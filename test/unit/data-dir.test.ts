@@ -1,6 +1,6 @@
-// Where the data dir is (config/data-dir.ts): the same folder whatever folder a command is typed in.
+// Where the data dir is (lib/data-dir.ts): the same folder whatever folder a command is typed in.
 import { describe, expect, it } from 'vitest';
-import { type DataDirLookup, findDataDir } from '../../src/config/data-dir.js';
+import { type DataDirLookup, findDataDir } from '../../src/lib/data-dir.js';
 
 function lookup(over: Partial<DataDirLookup> & { files?: string[] } = {}): DataDirLookup {
   const files = new Set(over.files ?? []);

@@ -216,6 +216,12 @@ describe('the layout of src/', () => {
     expect(pastTheEntry(graph, 'calls')).toEqual([]);
   });
 
+  it('enters every folder that has an entry (index.ts) through it, and sms, speech, pbx, store and callbacks have one', () => {
+    const entries = [...graph.keys()].filter((path) => path.endsWith('/index.ts')).map((path) => dirname(path));
+    expect(entries).toEqual(expect.arrayContaining(['calls', 'sms', 'speech', 'pbx', 'store', 'callbacks', 'config']));
+    expect(entries.flatMap((folder) => pastTheEntry(graph, folder))).toEqual([]);
+  });
+
   it('has no function over ~80 lines: a longer one holds several jobs, each worth a name', () => {
     const long = sourceFiles(SRC).flatMap((file) =>
       longFunctions(readFileSync(file, 'utf8'), MAX_FUNCTION_LINES).map((found) => `${relative(SRC, file)}:${found}`),

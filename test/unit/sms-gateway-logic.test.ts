@@ -23,7 +23,7 @@ import {
   safeUrl,
   twilioVerdict,
 } from '../../src/sms/http-presets.js';
-import { createSmsSender } from '../../src/sms/index.js';
+import { createSmsSender } from '../../src/sms/service.js';
 import { destinationAddress, smppStatusName, sourceAddress } from '../../src/sms/smpp-params.js';
 
 const sms = {

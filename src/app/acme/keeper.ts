@@ -2,7 +2,7 @@
 // it expires and swapped into the running HTTPS listener (no restart; open connections keep the
 // old one). A failed order keeps the old certificate, logs one line, and backs off. Several nodes
 // share one certificate: one orders (the store's lock), the others pick it up from the store.
-import type { AcmeConfig } from '../../config/acme.js';
+import type { AcmeConfig } from '../../config/index.js';
 import {
   backoffOutlivesRestart,
   challengePriority,
@@ -14,7 +14,7 @@ import {
 import type { TlsMaterial } from '../../http/tls.js';
 import type { Logger } from '../../lib/log.js';
 import type { CertificateState, StoredCertificate } from '../../core/server/certificate.js';
-import type { CertificateRepo } from '../../store/contract/index.js';
+import type { CertificateRepo } from '../../store/index.js';
 import { orderCertificate, plainOrderError, writeCertificateFiles } from './order.js';
 
 /** How often a node looks in the store for a certificate another node renewed. */

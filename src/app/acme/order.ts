@@ -7,10 +7,10 @@ import https from 'node:https';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import * as acme from 'acme-client';
-import type { AcmeConfig } from '../../config/acme.js';
+import type { AcmeConfig } from '../../config/index.js';
 import type { ChallengeType } from '../../core/server/acme.js';
 import type { StoredCertificate } from '../../core/server/certificate.js';
-import type { CertificateRepo } from '../../store/contract/index.js';
+import type { CertificateRepo } from '../../store/index.js';
 import { UserError } from '../../lib/errors.js';
 
 /** A challenge left pending is given up on after this long. */

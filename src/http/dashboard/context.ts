@@ -4,7 +4,7 @@ import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { Account } from '../../core/account.js';
 import type { Session } from '../../core/records.js';
-import type { OwnerAuthRepo, SessionRepo } from '../../store/contract/index.js';
+import type { OwnerAuthRepo, SessionRepo } from '../../store/index.js';
 import type { DashboardDeps } from './deps.js';
 import { readTokenCookie, SESSION_COOKIE } from './cookies.js';
 import { sameToken } from '../same-token.js';

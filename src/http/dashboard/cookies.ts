@@ -1,6 +1,6 @@
 // The dashboard's cookies. The __Host- prefix makes the browser insist on Secure, Path=/ and no Domain.
 import { z } from 'zod';
-import { TOKEN_PATTERN } from '../../store/tokens.js';
+import { TOKEN_PATTERN } from '../../store/index.js';
 
 export const SESSION_COOKIE = '__Host-ringhook_session';
 /** Before sign-in: a server-issued token (presession.ts) that the sign-in form must echo. */

@@ -1,6 +1,6 @@
 // What the owner's overview and history pages show, read from the store: shared by the owner's
 // own routes and the admin's read-only view of any account.
-import { timelinesOf } from '../../store/timelines.js';
+import { timelinesOf } from '../../store/index.js';
 import { ANY_SOURCE } from '../../core/webhook/webhook-sources.js';
 import type { H3Event } from 'h3';
 import { z } from 'zod';

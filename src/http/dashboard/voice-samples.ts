@@ -9,7 +9,7 @@ import { MAX_MESSAGE_CODE_POINTS } from '../../core/webhook/payload.js';
 import { SAMPLE_ALERT } from '../../core/speech/spoken-alerts.js';
 import { spokenCall, type SpokenCall } from '../../core/speech/spoken-call.js';
 import type { Logger } from '../../lib/log.js';
-import type { SpokenAudio } from '../../speech/speech-sample.js';
+import type { SpokenAudio } from '../../speech/index.js';
 
 /** The box holds an alert body, plain text or JSON: room for JSON fields around a 500-character message. */
 export const MAX_HEAR_BOX_CHARS = 2_000;

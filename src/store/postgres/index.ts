@@ -19,7 +19,7 @@ import { PgSessionStore } from './sessions.js';
 import { PgCallWrites } from './writes.js';
 import { PgAlertReceiver } from './receive.js';
 
-export { redactUrl, driverTarget, type DatabaseTlsOptions } from './connect.js';
+export { connectionError, redactUrl, driverTarget, type DatabaseTlsOptions } from './connect.js';
 export { PG_SCHEMA_VERSION } from './migrations.js';
 
 export interface PostgresStoreOptions {

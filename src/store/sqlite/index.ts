@@ -15,6 +15,8 @@ import { SqliteSmsStore } from './sms.js';
 import type { Store } from '../contract/index.js';
 import type { Logger } from '../../lib/log.js';
 
+export { type Db, openDatabase, SCHEMA_VERSION, schemaVersionOf } from './connect.js';
+
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
   /** The connection, for what only SQLite does (its online backup, the copy to PostgreSQL). */

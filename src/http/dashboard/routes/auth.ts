@@ -2,7 +2,7 @@
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { z } from 'zod';
 import { USER_ID_PATTERN } from '../../../core/ids.js';
-import { TOKEN_PATTERN } from '../../../store/tokens.js';
+import { TOKEN_PATTERN } from '../../../store/index.js';
 import { SESSION_MAX_AGE_MS } from '../../../core/records.js';
 import { clientAddress } from '../../client-address.js';
 import { guarded, signedIn, type DashboardContext } from '../context.js';

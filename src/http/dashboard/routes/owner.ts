@@ -1,7 +1,7 @@
 // The owner's pages and actions: overview, history, its live row fragments, SMS backup,
 // confirmation required, quiet hours (routes/quiet-hours.ts), duplicates and sources (routes/owner-controls.ts), language, voice and intro, "Hear it" (routes/hear.ts), the contact card,
 // test call, regeneration of the webhook URL.
-import { timelinesOf } from '../../../store/timelines.js';
+import { timelinesOf } from '../../../store/index.js';
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { z } from 'zod';
 import { contactCard } from '../../../core/calls/contact-card.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inSingleExecutable, repoRoot } from '../lib/assets.js';
+import { inSingleExecutable, repoRoot } from './assets.js';
 
 /** Where the data dir came from: said in --help, doctor, and when an earlier install's is used. */
 export type DataDirOrigin = 'variable' | 'current-folder' | 'checkout' | 'system' | 'user';
