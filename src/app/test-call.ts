@@ -15,9 +15,12 @@ import type { CallProgressRepo, CallRepo } from '../store/index.js';
 export async function requestTestCall(
   calls: Pick<CallRepo, 'acceptTestCall'>,
   account: Account,
+  /** Another call with the test call's limits: the backup person's verification (app/backup-person.ts). */
+  other?: { message: string; dialTo: string },
 ): Promise<TestCallResult> {
   if (!receivesCalls(account)) return { accepted: false, reason: 'suspended' };
-  const result = await calls.acceptTestCall(account.userId, testCallMessage(account.language));
+  const message = other?.message ?? testCallMessage(account.language);
+  const result = await calls.acceptTestCall(account.userId, message, undefined, undefined, other?.dialTo);
   if (!result.accepted)
     return {
       accepted: false,

@@ -36,29 +36,26 @@ export interface NewAccount {
   backupPhoneStatus?: 'pending' | 'verified' | null;
 }
 
-export type AccountChanges = Partial<
-  Pick<
-    Account,
-    | 'name'
-    | 'phone'
-    | 'plan'
-    | 'smsBackup'
-    | 'requireConfirm'
-    | 'language'
-    | 'voice'
-    | 'intro'
-    | 'status'
-    | 'dedupeSeconds'
-    | 'webhookSources'
-    | 'quietHours'
-    | 'timeZone'
-    | 'quietMode'
-    | 'ringAgain'
-    | 'ringAgainAfter'
-    | 'backupPhone'
-    | 'backupPhoneStatus'
-  >
+/** An account's settings: what its owner and the admin change, beside its name, phone, plan and status. */
+export type AccountSettings = Pick<
+  Account,
+  | 'smsBackup'
+  | 'requireConfirm'
+  | 'language'
+  | 'voice'
+  | 'intro'
+  | 'dedupeSeconds'
+  | 'webhookSources'
+  | 'quietHours'
+  | 'timeZone'
+  | 'quietMode'
+  | 'ringAgain'
+  | 'ringAgainAfter'
+  | 'backupPhone'
+  | 'backupPhoneStatus'
 >;
+
+export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'status'> & AccountSettings>;
 
 // ---- calls and their history
 

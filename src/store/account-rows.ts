@@ -6,7 +6,7 @@ import type { LanguageCode, VoiceId } from '../core/speech/language-types.js';
 import { DEFAULT_LANGUAGE, defaultVoice } from '../core/speech/languages.js';
 import type { Plan } from '../core/webhook/limits.js';
 import { isQuietMode, NO_QUIET_HOURS } from '../core/delivery/quiet-delivery.js';
-import type { NewAccount } from '../core/records.js';
+import type { AccountSettings, NewAccount } from '../core/records.js';
 import { RING_AGAIN_OFF } from '../core/calls/ring-again.js';
 
 /** An account's row as both stores keep it (the api_key sealed). */
@@ -45,24 +45,6 @@ export interface AccountRow {
 export const ACCOUNT_COLUMNS =
   'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, created_at, updated_at, key_created_at';
 
-/** An account's settings: what its owner and the admin change, beside its name, phone, plan and status. */
-export type AccountSettings = Pick<
-  Account,
-  | 'smsBackup'
-  | 'requireConfirm'
-  | 'language'
-  | 'voice'
-  | 'intro'
-  | 'dedupeSeconds'
-  | 'webhookSources'
-  | 'quietHours'
-  | 'timeZone'
-  | 'quietMode'
-  | 'ringAgain'
-  | 'ringAgainAfter'
-  | 'backupPhone'
-  | 'backupPhoneStatus'
->;
 
 /** A setting a row of an older schema has no column for, and a new account takes when it is not given. */
 const LATER_SETTINGS = {
