@@ -45,7 +45,6 @@ export interface AccountRow {
 export const ACCOUNT_COLUMNS =
   'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, created_at, updated_at, key_created_at';
 
-
 /** A setting a row of an older schema has no column for, and a new account takes when it is not given. */
 const LATER_SETTINGS = {
   dedupeSeconds: 0,
