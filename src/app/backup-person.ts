@@ -5,7 +5,7 @@ import type { Account } from '../core/account.js';
 import { verificationMessage } from '../core/calls/backup-person.js';
 import type { TestCallResult } from '../core/calls/test-call.js';
 import type { CallRepo } from '../store/index.js';
-import { requestTestCall } from './test-call.js';
+import { requestTestCall } from './queue-test-call.js';
 
 export async function requestVerificationCall(
   calls: Pick<CallRepo, 'acceptTestCall'>,

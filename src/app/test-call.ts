@@ -2,7 +2,7 @@
 // core/calls/test-call.ts): queued in the store by the dashboard (inside serve) and the CLI (beside it),
 // placed by serve's dialer, followed by the CLI until it ends. It has its own limits and does not
 // use the monthly allowance.
-import { receivesCalls, type Account } from '../core/account.js';
+import type { Account } from '../core/account.js';
 import type { CallEvents } from '../core/calls/call-events.js';
 import { isFinal } from '../core/calls/call-state.js';
 import { callReason } from '../core/reasons.js';
@@ -11,24 +11,9 @@ import type { Dialer } from '../calls/index.js';
 import { sleep } from '../lib/sleep.js';
 import type { CallEventRow } from '../core/records.js';
 import type { CallProgressRepo, CallRepo } from '../store/index.js';
+import { requestTestCall } from './queue-test-call.js';
 
-export async function requestTestCall(
-  calls: Pick<CallRepo, 'acceptTestCall'>,
-  account: Account,
-  /** Another call with the test call's limits: the backup person's verification (app/backup-person.ts). */
-  other?: { message: string; dialTo: string },
-): Promise<TestCallResult> {
-  if (!receivesCalls(account)) return { accepted: false, reason: 'suspended' };
-  const message = other?.message ?? testCallMessage(account.language);
-  const result = await calls.acceptTestCall(account.userId, message, undefined, undefined, other?.dialTo);
-  if (!result.accepted)
-    return {
-      accepted: false,
-      reason: 'rate_limited',
-      retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60,
-    };
-  return { accepted: true, callId: result.callId, receivedAt: result.receivedAt };
-}
+export { requestTestCall } from './queue-test-call.js';
 
 /** Inside serve (the dashboard's button): queued, told, and handed to the dialer with its account (no read again). */
 export async function placeTestCall(
