@@ -3,10 +3,16 @@
 // silent, and TALK_DETECT, which hears only the frames that arrive, never hears that silence. The
 // gaps the counters show are it (core/calls/talk-verdict: audioGaps). Read over ARI on Asterisk's HTTP
 // thread, not the channel's: the reading works while the message plays.
-import { audioGaps, TALK } from '../core/calls/talk-verdict.js';
+import { TALK } from '../core/calls/talk-verdict.js';
 import type { AriCallControl } from '../pbx/index.js';
 import type { CallLedger } from './call-ledger.js';
-import type { CallSession } from './call-session.js';
+import type { CallSession, TalkListening } from './call-session.js';
+
+/** One reading of the channel's receive counter: when (ms since the answer), and the bytes received so far. */
+export interface AudioReading {
+  atMs: number;
+  bytes: number;
+}
 
 export interface AudioWatchDesk {
   readonly settings: { ari: Pick<AriCallControl, 'rtpStatistics'>; now: () => number };
@@ -16,13 +22,17 @@ export interface AudioWatchDesk {
 
 /**
  * Reads the counters until the listening is done or the call ends (one reading at most after it);
- * `changed` is told when a gap begins or ends.
+ * each reading is handed to `counted` (machine detection keeps the gaps: machine-detection.ts).
  */
-export function watchAudio(desk: AudioWatchDesk, session: CallSession, changed: () => void): void {
-  const listening = () => session.talk !== undefined && session.talk.phase !== 'done' && desk.isActive(session);
+export function watchAudio(
+  desk: AudioWatchDesk,
+  session: CallSession,
+  talk: Readonly<TalkListening>,
+  counted: (reading: AudioReading) => void,
+): void {
+  const listening = () => talk.phase !== 'done' && desk.isActive(session);
   const read = async () => {
-    const talk = session.talk;
-    if (!talk || !listening()) return;
+    if (!listening()) return;
     const askedAt = desk.settings.now();
     let bytes: number;
     try {
@@ -33,10 +43,7 @@ export function watchAudio(desk: AudioWatchDesk, session: CallSession, changed: 
       return;
     }
     const now = desk.settings.now();
-    const before = talk.audio.gaps;
-    talk.audio = audioGaps(talk.audio, { atMs: now - (session.answeredAt ?? now), bytes });
-    const after = talk.audio.gaps;
-    if (after.length !== before.length || after.at(-1)?.toMs !== before.at(-1)?.toMs) changed();
+    counted({ atMs: now - (session.line.answeredAt ?? now), bytes });
     // Not one of the session's timers: the script disarms those when it stops the message for a machine's greeting.
     setTimeout(() => void read(), Math.max(0, askedAt + TALK.rtpReadMs - desk.settings.now())).unref();
   };

@@ -39,24 +39,23 @@ export interface ClaimedCall {
   text: string;
 }
 
-/** What the claim uses of the call desk (call-desk.ts). */
-export interface ClaimDesk {
+/** What the claim is given. */
+export interface ClaimDeps {
   readonly settings: Pick<
     DialerSettings,
     'store' | 'now' | 'endpointFor' | 'tts' | 'japanese' | 'sendsSms' | 'logger' | 'events'
   >;
-  readonly ledger: Pick<CallLedger, 'claim' | 'end'>;
+  readonly ledger: Pick<CallLedger, 'claim' | 'end' | 'endIfStale'>;
   readonly sessions: Pick<CallSessions, 'add'>;
   readonly speech: Pick<SpeechPlanner, 'plan'>;
-  readonly isStopping: boolean;
-  endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean;
+  isStopping(): boolean;
 }
 
 /**
  * Takes the alerts for one call. Returns the call's session, registered before the originate so
  * that no event of the channel can be missed; undefined when there is nothing to place.
  */
-export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[]): Promise<ClaimedCall | undefined> {
+export async function claimCall(desk: ClaimDeps, alerts: readonly QueuedAlert[]): Promise<ClaimedCall | undefined> {
   const { now } = desk.settings;
   // Each alert's row is read again, as it can change while the alert waits for its line: another
   // node sharing the store may have dialed it, and the regular look may have ended it. An alert put
@@ -68,7 +67,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
   // The account is not read again: it came with the alert (the webhook or a test call read it as
   // they accepted it; one found queued in the store was read as it joined the queue).
   const account = alerts.find((a) => a.callId === call.callId)?.account;
-  if (!account || desk.isStopping) return undefined;
+  if (!account || desk.isStopping()) return undefined;
   if (await notCalledNow(desk, calls, account)) return undefined;
   // The backup person's number (core/calls/backup-person), or the account's.
   const to = call.dialTo ?? account.phone;
@@ -109,8 +108,8 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
     dialedAt,
     attempt,
     speech,
+    ringAgain: call.kind === 'alert' ? account : undefined,
   });
-  if (call.kind === 'alert') session.ringAgain = account;
   desk.sessions.add(session);
   return {
     session,
@@ -128,7 +127,7 @@ export async function claimCall(desk: ClaimDesk, alerts: readonly QueuedAlert[])
  * every alert passes before its call, whichever node or restart queued it; a backup number no longer
  * the account's, or not agreed.
  */
-async function notCalledNow(desk: ClaimDesk, calls: readonly CallForDialing[], account: Account): Promise<boolean> {
+async function notCalledNow(desk: ClaimDeps, calls: readonly CallForDialing[], account: Account): Promise<boolean> {
   const { now } = desk.settings;
   if (!receivesCalls(account)) {
     const reason = callReason('account_suspended');
@@ -156,7 +155,7 @@ function backupStillCalled(call: CallForDialing, account: Account): boolean {
 }
 
 /** The backup number changed, or was removed, while its call waited: none is placed; an alert ends as its last call did. */
-function endBackupGone(desk: ClaimDesk, calls: readonly CallForDialing[], at: number): void {
+function endBackupGone(desk: ClaimDeps, calls: readonly CallForDialing[], at: number): void {
   const reason = callReason('backup_gone');
   for (const alert of calls) {
     const state = readAttempts(alert.attempts).at(-1)?.outcome ?? 'failed';
@@ -187,7 +186,7 @@ const withShortenedMark = (call: CallForDialing): CallForDialing =>
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The alerts' rows that are still queued and fresh, read a slice a turn (SQLite reads in the event loop's thread: a quiet-hours batch may be 10,000). */
-async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[], now: number): Promise<CallForDialing[]> {
+async function stillQueued(desk: ClaimDeps, alerts: readonly QueuedAlert[], now: number): Promise<CallForDialing[]> {
   const calls: CallForDialing[] = [];
   for (let i = 0; i < alerts.length; i += READ_SLICE) {
     // A batch beyond one slice starts in a turn of its own too: the turn that chose its call was long.
@@ -196,7 +195,7 @@ async function stillQueued(desk: ClaimDesk, alerts: readonly QueuedAlert[], now:
     const rows = await Promise.all(slice.map((a) => desk.settings.store.progress.get(a.callId)));
     // A missed call rung again (core/calls/ring-again) is never placed before it is due.
     for (const c of rows)
-      if (c?.status === 'queued' && !((c.retryAt ?? 0) > now) && !desk.endIfStale(c, 'waiting')) calls.push(c);
+      if (c?.status === 'queued' && !((c.retryAt ?? 0) > now) && !desk.ledger.endIfStale(c, 'waiting')) calls.push(c);
   }
   return calls;
 }

@@ -1,40 +1,41 @@
 // The one owner of call state: the queue, the pace, the calls in progress (their sessions), the
 // ledger that records their steps, the alerts being claimed (their phone's line is taken), and
-// whether ringhook is stopping. Its parts are its own: the other parts of call control are each
-// handed what they name in a narrow interface (ClaimDesk, PlacementDesk, ScriptDesk, FlowDesk,
-// RecoveryDesk), never the desk. One session per call, exactly one attempt each (a call the first
-// trunk did not take is a new placement through the backup trunk: core/calls/backup-trunk), a cap on
-// concurrent calls, one line per phone (alerts that wait for their phone's line ride along in its
-// next call: core/calls/line), paced to the provider, the speech planned before the call is placed.
+// whether ringhook is stopping. Its parts are each given only what they use, never the desk, and
+// never call back into it: they return what happened (a placement, a flow action, recovery's
+// findings, released alerts), and the desk alone applies it (apply, applyPlacement, end). One
+// session per call, exactly one attempt each (a call the first trunk did not take is a new
+// placement through the backup trunk: core/calls/backup-trunk), a cap on concurrent calls, one line
+// per phone (alerts that wait for their phone's line ride along in its next call: core/calls/line),
+// paced to the provider, the speech planned before the call is placed.
 import { afterStop } from '../core/calls/backup-trunk.js';
 import type { Backoff } from '../core/backoff.js';
-import { type CallStop, fateOfQueued } from '../core/calls/call-end.js';
+import type { CallStop } from '../core/calls/call-end.js';
 import { nextCalls } from '../core/calls/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { settledOrAfter } from '../lib/sleep.js';
 import type { AriEvent } from '../pbx/index.js';
 import type { Endpoint } from '../pbx/index.js';
-import { SpeechAhead } from '../speech/index.js';
 import { SpeechPlanner } from '../speech/index.js';
-import { type ClaimDesk, type ClaimedCall, claimCall } from './call-claim.js';
-import { CallFlow, type FlowDesk } from './call-flow.js';
+import { type ClaimDeps, type ClaimedCall, claimCall } from './call-claim.js';
+import { CallFlow, type FlowAction } from './call-flow.js';
 import { CallLedger } from './call-ledger.js';
-import { place, type PlacementDesk, putBack } from './call-placement.js';
+import { type Placement, place, putBack } from './call-placement.js';
 import { CallQueue } from './call-queue.js';
 import {
-  endAtStop,
+  hangUpAtStop,
   interrupt,
-  reconcile,
   reconcileAfterReconnect,
-  type RecoveryDesk,
+  reconcilePages,
+  type RecoveryDeps,
   recoverAtStart,
 } from './call-recovery.js';
-import { CallScript, type ScriptDesk } from './call-script.js';
-import { type ReleaseDesk, releaseHeld } from './quiet-hours.js';
-import { alertsOf, arm, backupTrunkSession, type CallSession, CallSessions } from './call-session.js';
+import { CallScript } from './call-script.js';
+import { releaseHeld } from './quiet-hours.js';
+import { alertsOf, arm, backupTrunkSession, type CallSession, CallSessions, factsOf } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
+import { LineSpeech } from './line-speech.js';
 import { Pacer } from './pacer.js';
 import { DueLater, phoneTaken, ringAgainAfter } from './ring-again.js';
 import {
@@ -44,9 +45,6 @@ import {
   waitingAlert,
   waitingAlertsInSlices,
 } from './waiting-alerts.js';
-
-/** What the desk hands its parts: each takes it as the narrow interface it names. */
-type Inside = ClaimDesk & PlacementDesk & ScriptDesk & FlowDesk & RecoveryDesk & ReleaseDesk;
 
 /** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
 const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
@@ -62,9 +60,11 @@ export class CallDesk {
   private readonly script: CallScript;
   private readonly speech: SpeechPlanner;
   private readonly flow: CallFlow;
-  private readonly inside: Inside;
-  /** Speech made ahead for the alerts next in line; undefined when the speech engine cannot. */
-  private readonly ahead: SpeechAhead | undefined;
+  /** What each part is given (only what it uses). */
+  private readonly claimDeps: ClaimDeps;
+  private readonly recoveryDeps: RecoveryDeps;
+  /** Speech made ahead for the alerts next in line. */
+  private readonly ahead: LineSpeech;
   /** The queued alerts as the line rule sees them, loaded once when they join the queue. */
   private readonly waiting = new Map<string, QueuedAlert>();
   /** Calls placed again through the backup trunk, placed by the next pump: an end never places a call itself. */
@@ -81,52 +81,19 @@ export class CallDesk {
     this.stopped = new Promise((resolve) => {
       this.signalStop = resolve;
     });
-    const { now, tts, burstVoice, callsPerSecond, japanese } = settings;
+    const { now, tts, burstVoice, callsPerSecond } = settings;
     this.ledger = new CallLedger(settings);
     this.dueLater = new DueLater(now, (callId) => this.enqueue(callId));
     this.pacer = new Pacer(callsPerSecond, now, () => this.pump());
     this.speech = new SpeechPlanner({ tts, burstVoice, callsPerSecond, waiting: () => this.queue.length });
-    this.inside = this.handedToParts();
-    this.script = new CallScript(this.inside);
-    this.flow = new CallFlow(this.inside);
-    const { ahead, fastestMakingMs } = tts;
-    if (ahead && fastestMakingMs)
-      this.ahead = new SpeechAhead({
-        tts: { ahead, fastestMakingMs },
-        burstVoice,
-        callsPerSecond,
-        japanese: japanese && (() => japanese.loadedOrLoad()),
-      });
-  }
-
-  /** The desk's parts and operations, as its parts see them (each through its own narrow interface). */
-  private handedToParts(): Inside {
-    const desk = this;
-    return {
-      settings: this.settings,
-      queue: this.queue,
-      sessions: this.sessions,
-      pacer: this.pacer,
-      ledger: this.ledger,
-      speech: this.speech,
-      // Made after this object, which it is given.
-      get script() {
-        return desk.script;
-      },
-      get isStopping() {
-        return desk.stopping;
-      },
-      isActive: (session) => this.isActive(session),
-      isStarting: (callId) => this.starting.has(callId),
-      endIfStale: (call, when) => this.endIfStale(call, when),
-      enqueue: (callId) => this.enqueue(callId),
-      enqueueTogether: (alerts) => this.enqueueTogether(alerts),
-      pump: () => this.pump(),
-      end: (session, stop) => this.end(session, stop),
-      hangup: (session, why) => this.hangup(session, why),
-      note: (session, event, detail) => this.note(session, event, detail),
-      answered: (session) => this.flow.answered(session),
-    };
+    const { ledger, sessions, queue, pacer, speech } = this;
+    const isActive = (session: CallSession) => this.isActive(session);
+    this.script = new CallScript({ settings, ledger, isActive, outcome: (session, o) => this.apply(session, o) });
+    this.flow = new CallFlow({ settings, ledger, sessions, pacer, script: this.script, isActive });
+    this.claimDeps = { settings, ledger, sessions, speech, isStopping: () => this.stopping };
+    const isStarting = (callId: string) => this.starting.has(callId);
+    this.recoveryDeps = { settings, ledger, sessions, queue, flow: this.flow, isStarting };
+    this.ahead = new LineSpeech(settings);
   }
 
   /** Calls in progress (a call may carry several alerts). */
@@ -145,37 +112,66 @@ export class CallDesk {
 
   /** One of Asterisk's events, for the call it is about (call-flow.ts). */
   route(event: AriEvent): void {
-    this.flow.route(event);
+    const routed = this.flow.route(event);
+    if (routed) this.apply(routed.session, routed.action);
   }
 
-  /** Held alerts whose quiet hours ended, queued together (quiet-hours.ts); how many. */
-  releaseHeld(): Promise<number> {
-    return releaseHeld(this.inside);
+  /** What a call's events or its script came to (call-flow.ts, call-script.ts), applied here alone. */
+  private apply(session: CallSession, action: FlowAction): void {
+    if (action.act === 'end') this.end(session, action.stop);
+    else if (action.act === 'hang up') void this.hangup(session, action.why);
+  }
+
+  /** Held alerts whose quiet hours ended, queued together, an account's before the next is read (quiet-hours.ts); how many. */
+  async releaseHeld(): Promise<number> {
+    const release = releaseHeld({ settings: this.settings });
+    for (let batch = await release.next(); ; batch = await release.next()) {
+      if (batch.done) return batch.value;
+      if ('alone' in batch.value) for (const callId of batch.value.alone) this.enqueue(callId);
+      else await this.enqueueTogether(batch.value.together);
+    }
   }
 
   /** At start: what a previous process left (call-recovery.ts). */
-  recoverAtStart(): Promise<void> {
-    return recoverAtStart(this.inside);
+  async recoverAtStart(): Promise<void> {
+    for (const callId of await recoverAtStart(this.recoveryDeps)) this.enqueue(callId);
   }
 
-  /** Regularly: the store's view of the calls in flight, against the desk's. */
-  reconcile(): Promise<void> {
-    return reconcile(this.inside);
+  /** Regularly: the store's view of the calls in flight against the desk's, applied a page at a time (call-recovery.ts). */
+  async reconcile(): Promise<void> {
+    const pages = reconcilePages(this.recoveryDeps);
+    for (let page = await pages.next(); ; page = await pages.next()) {
+      if (page.done) {
+        if (!page.value) return; // cut short: steps wait for the database
+        // Waiting calls no longer in flight at all (ended meanwhile: a row is in flight until its end).
+        for (const callId of [...this.queue.ids()]) if (!page.value.has(callId)) this.queue.remove(callId);
+        break;
+      }
+      for (const callId of page.value.notQueued) this.queue.remove(callId);
+      for (const call of page.value.queued) {
+        this.enqueue(call.callId);
+        if (this.queue.has(call.callId) && this.ledger.endIfStale(call, 'waiting')) this.queue.remove(call.callId);
+      }
+    }
+    this.pump();
   }
 
-  /** After the events connection came back: events may have been lost meanwhile. */
-  reconcileAfterReconnect(): Promise<void> {
-    return reconcileAfterReconnect(this.inside);
+  /** After the events connection came back: events may have been lost meanwhile (call-recovery.ts). */
+  async reconcileAfterReconnect(): Promise<void> {
+    for (const { session, found } of await reconcileAfterReconnect(this.recoveryDeps))
+      if (found === 'lost') this.end(session, { kind: 'lost' });
+      else if (this.isActive(session)) this.flow.answered(session);
+    this.pump();
   }
 
   /** Ends calls in progress with nothing behind them (a dead node's): interrupted, never redialed. */
   interrupt(calls: readonly CallForDialing[], why: CallReason): void {
-    interrupt(this.inside, calls, why);
+    interrupt(this.recoveryDeps, calls, why);
   }
 
-  /** Lets active calls end by themselves up to graceMs, then hangs them up. */
-  endAtStop(graceMs: number): Promise<void> {
-    return endAtStop(this.inside, graceMs);
+  /** Lets active calls end by themselves up to graceMs, then hangs them up; those still going end `stopped` (the SMS backup applies). */
+  async endAtStop(graceMs: number): Promise<void> {
+    for (const session of await hangUpAtStop(this.recoveryDeps, graceMs)) this.end(session, { kind: 'stopped' });
   }
 
   /** Is the call still going (it may have ended while something was awaited)? */
@@ -235,17 +231,9 @@ export class CallDesk {
     this.pump();
   }
 
-  /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */
-  private endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
-    const { now, freshnessMs } = this.settings;
-    const fate = fateOfQueued(call, now(), freshnessMs, when);
-    if (!fate.dial) this.ledger.endUnplaced(call, fate);
-    return !fate.dial;
-  }
-
   /** A line may be free: more calls are placed, and speech is made ahead for those next in line. */
   pump(): void {
-    for (const { session, endpoint } of this.placingAgain.splice(0)) void place(this.inside, session, endpoint);
+    for (const { session, endpoint } of this.placingAgain.splice(0)) void this.place(session, endpoint);
     if (this.stopping || !this.settings.ari.isConnected) return;
     if (this.waiting.size > this.queue.length)
       for (const id of this.waiting.keys()) if (!this.queue.has(id)) this.waiting.delete(id);
@@ -269,22 +257,17 @@ export class CallDesk {
       this.queue.takeAll(call.map((alert) => alert.callId));
       for (const alert of call) {
         this.waiting.delete(alert.callId);
-        this.ahead?.forget(alert.callId);
+        this.ahead.forget(alert.callId);
       }
       this.pacer.started(call[0]!.callId);
       void this.dial(call);
     }
   }
 
-  /** Speech for the alerts next in line, made while an engine is free (speech-ahead.ts). */
+  /** Speech for the alerts next in line, made while an engine is free (line-speech.ts). */
   private speakAhead(): void {
-    if (!this.ahead || this.stopping || !this.settings.ari.isConnected || this.queue.length === 0) return;
-    this.ahead.keepOnly((id) => this.queue.has(id), this.queue.length);
-    this.ahead.next(this.lineToSpeak(), this.queue.length, () => this.speakAhead());
-  }
-
-  private *lineToSpeak(): Generator<QueuedAlert | undefined> {
-    for (const id of this.queue.ids()) yield this.waiting.get(id);
+    if (this.stopping || !this.settings.ari.isConnected) return;
+    this.ahead.next(this.queue, this.waiting, () => this.speakAhead());
   }
 
   /** Places one call for the alerts given (the first is the call's own, the others ride along). */
@@ -293,7 +276,7 @@ export class CallDesk {
     try {
       let claimed: ClaimedCall | undefined;
       try {
-        claimed = await claimCall(this.inside, alerts);
+        claimed = await claimCall(this.claimDeps, alerts);
       } finally {
         // From here the call's session (if any) holds the line and counts as a call in progress.
         for (const alert of alerts) this.starting.delete(alert.callId);
@@ -330,7 +313,7 @@ export class CallDesk {
     // Stopped while held, or while the claim waited for the database: nothing was dialed, and the
     // alerts are queued again, for the next start within their freshness.
     if (this.stopping) {
-      putBack(this.inside, session, 'ringhook stopped before the call was placed');
+      putBack({ sessions: this.sessions, ledger: this.ledger }, session, 'ringhook stopped before the call was placed');
       this.pacer.cancelled(call.callId);
       return;
     }
@@ -345,7 +328,30 @@ export class CallDesk {
       });
       return;
     }
-    await place(this.inside, session, endpoint);
+    await this.place(session, endpoint);
+  }
+
+  /** Places the call (call-placement.ts) and applies Asterisk's answer. */
+  private async place(session: CallSession, endpoint: Endpoint): Promise<void> {
+    arm(session, (this.settings.ringTimeoutSec + 15) * 1000, () => this.giveUp(session));
+    this.applyPlacement(session, await place(this.settings, session, endpoint));
+  }
+
+  /** Placed; ended (its one attempt); or nothing dialed (Asterisk down or stopping): its alerts wait in the queue again, within their freshness. */
+  private applyPlacement(session: CallSession, placement: Placement): void {
+    if (placement.placed) for (const alert of alertsOf(session)) this.queue.taken(alert.callId);
+    else if ('outcome' in placement) this.end(session, placement.outcome);
+    else
+      for (const callId of putBack({ sessions: this.sessions, ledger: this.ledger }, session, placement.waitFor))
+        this.queue.holdBack(callId, (id) => this.enqueue(id));
+  }
+
+  /** No final event came after the ring timeout, and never answered: the call ends failed rather than left hanging. */
+  private giveUp(session: CallSession): void {
+    if (session.line.answeredAt !== undefined) return;
+    const why = 'no final event from Asterisk after the ring timeout';
+    void hangUp(this.settings, session.channelId, { why, callId: session.call.callId });
+    this.end(session, { kind: 'given-up', why });
   }
 
   /**
@@ -359,7 +365,7 @@ export class CallDesk {
     this.sessions.remove(session);
     const { now, backupEndpointFor } = this.settings;
     const backup = backupEndpointFor?.(session.phone);
-    const next = afterStop(session, stop, {
+    const next = afterStop(factsOf(session), stop, {
       backupTrunk: backup && (backup.trunk ?? backup.resource),
       stopping: this.stopping,
       now: now(),
@@ -367,7 +373,8 @@ export class CallDesk {
     if (next.next === 'end') {
       const alerts = alertsOf(session);
       for (const alert of alerts) this.queue.remove(alert.callId);
-      const { dialedAt, trunk, softphone, phone } = session;
+      const { dialedAt, phone } = session;
+      const { trunk, softphone } = session.placement;
       const ending = { ...next.end, phone, placed: { dialedAt, trunk, softphone } };
       const again = ringAgainAfter(session, next.end.state, now(), this.sessions.all(), this.waiting.values());
       if (again) {
@@ -389,10 +396,5 @@ export class CallDesk {
     // Should the channel's end never be reported (events lost, Asterisk stuck), the call still ends.
     arm(session, HANGUP_CONFIRM_MS, () => this.end(session, { kind: 'hangup-unconfirmed' }));
     await hangUp(this.settings, session.channelId, { why, callId: session.call.callId });
-  }
-
-  /** On the timeline of every alert the call carries. */
-  private note(session: CallSession, event: string, detail: string): void {
-    for (const alert of alertsOf(session)) this.ledger.note(alert.callId, event, detail);
   }
 }

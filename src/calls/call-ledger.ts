@@ -1,7 +1,7 @@
 // Records a call's steps: the transition (only when legal from the state the call desk holds), its
 // timeline, and the live event, written through the patient writer so that a database locked by
 // another process never blocks the event loop; and tells of every call that reached its end.
-import type { QueuedFate } from '../core/calls/call-end.js';
+import { fateOfQueued, type QueuedFate } from '../core/calls/call-end.js';
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/calls/call-state.js';
 import { callbacksFlag, type CallAccountFlags, type CallForDialing, type TransitionFields } from '../core/records.js';
 import { withCutMark } from '../core/webhook/payload.js';
@@ -39,6 +39,8 @@ export interface CallPlaced {
 export interface CallLedgerDeps extends Omit<ServiceDeps, 'store'> {
   store: Pick<Store, 'progress' | 'writes'>;
   onFinal: (call: FinalCall) => void;
+  /** A queued alert older than this is not placed any more (endIfStale). */
+  freshnessMs: number;
   /**
    * A fault for the crash tests only (RINGHOOK_TEST_FAULT_PAUSE_AFTER_STEP_MS): waits after a step was
    * recorded, before anyone is told of it, so that a kill -9 can land between the two.
@@ -222,7 +224,13 @@ export class CallLedger {
       });
   }
 
-  /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
+  /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */
+  endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean {
+    const fate = fateOfQueued(call, this.deps.now(), this.deps.freshnessMs, when);
+    if (!fate.dial) this.endUnplaced(call, fate);
+    return !fate.dial;
+  }
+
   /** Ends a queued alert too old to place, as its fate says (core/calls/call-end's queuedFate); the SMS backup applies. */
   endUnplaced(call: CallForDialing, fate: Exclude<QueuedFate, { dial: true }>): void {
     const { state, error, reasonDetail, returnsAllowance } = fate;
@@ -234,6 +242,7 @@ export class CallLedger {
     });
   }
 
+  /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
   end(
     calls: CallForDialing | readonly CallForDialing[],
     { state, fields, detail, phone, placed }: CallEnding,

@@ -7,8 +7,7 @@ import { TALK } from '../core/calls/talk-verdict.js';
 import { AriError } from '../pbx/index.js';
 import type { AriCallControl } from '../pbx/index.js';
 import type { CallLedger } from './call-ledger.js';
-import type { CallQueue } from './call-queue.js';
-import { alertsOf, arm, type CallSession, type CallSessions } from './call-session.js';
+import { alertsOf, type CallSession, type CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/index.js';
 import { hangUp } from './hang-up.js';
@@ -64,59 +63,43 @@ export async function placeCall(
   }
 }
 
-/** What placement uses of the call desk (call-desk.ts). */
-export interface PlacementDesk {
-  readonly settings: Pick<
-    DialerSettings,
-    'ari' | 'logger' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'detectMachine'
-  >;
-  readonly sessions: Pick<CallSessions, 'remove'>;
-  readonly ledger: Pick<CallLedger, 'transition'>;
-  readonly queue: Pick<CallQueue, 'taken' | 'holdBack'>;
-  enqueue(callId: string): void;
-  end(session: CallSession, stop: CallStop): void;
-}
+/** What placement is given. */
+export type PlacementSettings = Pick<
+  DialerSettings,
+  'ari' | 'logger' | 'callerId' | 'ringTimeoutSec' | 'maxCallSec' | 'detectMachine'
+>;
 
-/** Places the call and acts on Asterisk's answer: placed, ended (its one attempt), or its alerts queued again. */
-export async function place(desk: PlacementDesk, session: CallSession, endpoint: Endpoint): Promise<void> {
-  const { settings, queue } = desk;
-  const alerts = alertsOf(session);
+/**
+ * Places the call and returns Asterisk's answer for the desk to apply (call-desk.ts): placed, its
+ * one attempt's outcome, or nothing dialed (its alerts wait again). The only writer of the call's
+ * placement record (session.placement).
+ */
+export async function place(settings: PlacementSettings, session: CallSession, endpoint: Endpoint): Promise<Placement> {
   // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
-  if (endpoint.trunk === undefined) session.softphone = endpoint.resource;
-  else session.trunk = endpoint.trunk;
-  arm(session, (settings.ringTimeoutSec + 15) * 1000, () =>
-    giveUp(desk, session, 'no final event from Asterisk after the ring timeout'),
-  );
+  if (endpoint.trunk === undefined) session.placement.softphone = endpoint.resource;
+  else session.placement.trunk = endpoint.trunk;
   const placement = await placeCall(settings.ari, { ...settings, session, endpoint });
-  if (placement.placed) {
-    session.originated = true;
-    for (const alert of alerts) queue.taken(alert.callId);
-  } else if ('outcome' in placement) {
-    // No answer to the originate (a timeout, a connection cut): Asterisk may have made the
-    // channel all the same, and its phone may ring. It is hung up, so that nobody answers a call
-    // ringhook no longer follows (one that starts later is hung up at its StasisStart: call-flow.ts).
-    if (placement.outcome.kind === 'originate-failed' && !placement.outcome.refusedByAsterisk)
-      void hangUp(settings, session.channelId, { why: 'its originate went unanswered', callId: session.call.callId });
-    desk.end(session, placement.outcome);
-  } else {
-    // Asterisk is down or stopping (a restart not yet seen on the events socket, or a graceful
-    // restart waiting for calls to end): nothing was dialed, so the alerts go back to the queue
-    // and wait for Asterisk, within the freshness window.
-    for (const callId of putBack(desk, session, placement.waitFor)) queue.holdBack(callId, (id) => desk.enqueue(id));
-  }
+  if (placement.placed) session.placement.originated = true;
+  // No answer to the originate (a timeout, a connection cut): Asterisk may have made the channel
+  // all the same, and its phone may ring. It is hung up, so that nobody answers a call ringhook no
+  // longer follows (one that starts later is hung up at its StasisStart: call-flow.ts).
+  else if (
+    'outcome' in placement &&
+    placement.outcome.kind === 'originate-failed' &&
+    !placement.outcome.refusedByAsterisk
+  )
+    void hangUp(settings, session.channelId, { why: 'its originate went unanswered', callId: session.call.callId });
+  return placement;
 }
 
-/** A call not dialed after all: its alerts are `queued` again (with why); returns the ids of those that are. */
-export function putBack(desk: Pick<PlacementDesk, 'sessions' | 'ledger'>, session: CallSession, why: string): string[] {
+/** A call not dialed after all (the desk's own, handed its parts): its alerts are `queued` again (with why); returns the ids of those that are. */
+export function putBack(
+  desk: { sessions: Pick<CallSessions, 'remove'>; ledger: Pick<CallLedger, 'transition'> },
+  session: CallSession,
+  why: string,
+): string[] {
   desk.sessions.remove(session);
   return alertsOf(session)
     .filter((alert) => desk.ledger.transition(alert, 'queued', { detail: why }))
     .map((alert) => alert.callId);
-}
-
-/** No final event came: the call is ended as failed rather than left hanging. */
-function giveUp(desk: PlacementDesk, session: CallSession, why: string): void {
-  if (session.answeredAt !== undefined) return;
-  void hangUp(desk.settings, session.channelId, { why, callId: session.call.callId });
-  desk.end(session, { kind: 'given-up', why });
 }

@@ -3,50 +3,52 @@
 // another process, queued calls grown too old, calls left in progress with nothing behind them),
 // after the events connection came back (calls whose channel vanished meanwhile), and at stop
 // (calls still going after the grace period are hung up and end interrupted). Each is a function
-// over what it uses of the call desk, which holds the calls (call-desk.ts).
-import type { CallStop } from '../core/calls/call-end.js';
+// over views of the desk's calls that returns what it found; the desk applies it (call-desk.ts).
 import { type CallReason, callReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
+import type { CallFlow } from './call-flow.js';
 import type { CallLedger } from './call-ledger.js';
 import type { CallQueue } from './call-queue.js';
 import type { CallSession, CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
 
-/** What recovery uses of the call desk (call-desk.ts). */
-export interface RecoveryDesk {
+/**
+ * What recovery is given: views of the desk's calls, never the desk. What it finds that changes
+ * the desk's calls (alerts to queue, calls lost, calls to end) it returns, and the desk applies it.
+ */
+export interface RecoveryDeps {
   readonly settings: Pick<DialerSettings, 'store' | 'ari' | 'logger' | 'now'>;
-  readonly ledger: Pick<CallLedger, 'end' | 'settle'>;
+  readonly ledger: Pick<CallLedger, 'end' | 'settle' | 'endIfStale'>;
   readonly sessions: Pick<CallSessions, 'all' | 'has' | 'byChannel' | 'whenEmpty'>;
-  readonly queue: Pick<CallQueue, 'ids' | 'has' | 'remove'>;
+  readonly queue: Pick<CallQueue, 'ids' | 'has'>;
+  readonly flow: Pick<CallFlow, 'cutAtStop'>;
   /** The alert is between the queue and its call (being claimed). */
   isStarting(callId: string): boolean;
-  endIfStale(call: CallForDialing, when: 'at start' | 'waiting'): boolean;
-  enqueue(callId: string): void;
-  pump(): void;
-  end(session: CallSession, stop: CallStop): void;
-  /** The call was found answered (call-flow.ts). */
-  answered(session: CallSession): void;
 }
 
-/** At start: what a previous process left. */
-export async function recoverAtStart(desk: RecoveryDesk): Promise<void> {
+/** At start: what a previous process left. Returns the alerts to queue (fresh, queued ones). */
+export async function recoverAtStart(desk: RecoveryDeps): Promise<string[]> {
   const inFlight = await desk.settings.store.progress.inFlight();
   interrupt(
     desk,
     inFlight.filter((c) => c.status !== 'queued'),
     callReason('ringhook_stopped', {}, 'ringhook stopped during the call'),
   );
-  for (const call of inFlight)
-    if (call.status === 'queued' && !desk.endIfStale(call, 'at start')) desk.enqueue(call.callId);
+  return inFlight
+    .filter((call) => call.status === 'queued' && !desk.ledger.endIfStale(call, 'at start'))
+    .map((call) => call.callId);
 }
-
 /**
  * Ends calls that were in progress with nothing left behind them (this process's before a crash,
  * or a dead node's): interrupted, never redialed, and the SMS backup applies. A call that carried
  * several alerts ends with them together (one SMS for all).
  */
-export function interrupt(desk: RecoveryDesk, calls: readonly CallForDialing[], why: CallReason): void {
+export function interrupt(
+  desk: Pick<RecoveryDeps, 'ledger' | 'settings'>,
+  calls: readonly CallForDialing[],
+  why: CallReason,
+): void {
   const carried = new Map<string, CallForDialing[]>();
   for (const c of calls) if (c.carriedBy !== null) carried.set(c.carriedBy, [...(carried.get(c.carriedBy) ?? []), c]);
   for (const call of calls) {
@@ -59,17 +61,19 @@ export function interrupt(desk: RecoveryDesk, calls: readonly CallForDialing[], 
   }
 }
 
-/** At stop: calls still going after `graceMs` are hung up; whatever does not end is interrupted. */
-export async function endAtStop(desk: RecoveryDesk, graceMs: number): Promise<void> {
+/**
+ * At stop: calls still going after `graceMs` are hung up. Returns those that did not end even so:
+ * the desk ends them `stopped` (interrupted, never redialed; the SMS backup applies).
+ */
+export async function hangUpAtStop(desk: RecoveryDeps, graceMs: number): Promise<CallSession[]> {
   const { sessions, settings } = desk;
   await sessions.whenEmpty(graceMs);
   for (const session of sessions.all()) {
-    session.cutBecause = 'ringhook_stopped';
+    desk.flow.cutAtStop(session);
     await hangUp(settings, session.channelId, { why: 'ringhook stopped', callId: session.call.callId });
   }
   await sessions.whenEmpty(2_000);
-  // Never redialed; the SMS backup applies.
-  for (const session of sessions.all()) desk.end(session, { kind: 'stopped' });
+  return sessions.all();
 }
 
 /** The calls in flight read and looked at in one turn at most: a quiet-hours batch puts 10,000 in flight at once. */
@@ -77,78 +81,85 @@ export const RECONCILE_PAGE = 500;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** What one page of the store's calls in flight came to, for the desk to apply in the turn it was read. */
+export interface PageFindings {
+  /** Queued in the store: queued here too (or ended, too old to place: CallLedger.endIfStale). */
+  queued: CallForDialing[];
+  /** Waiting in the queue here, but no longer queued in the store. */
+  notQueued: string[];
+}
+
 /**
  * Regularly: the database's view of the calls in flight, against the desk's. Read a page a turn
- * (10,000 rows read in one turn held the event loop 60 ms and more: #51), each page looked at in the
- * turn it was read, against the desk as it is then.
+ * (10,000 rows read in one turn held the event loop 60 ms and more: #51), each page's findings
+ * yielded in the turn it was read, for the desk to apply as it is then. Returns the calls seen in
+ * flight (waiting ones not among them ended meanwhile), or undefined when the look was cut short:
+ * while call steps wait for the database, it may still show a finished call as queued.
  */
-export async function reconcile(desk: RecoveryDesk): Promise<void> {
+export async function* reconcilePages(desk: RecoveryDeps): AsyncGenerator<PageFindings, Set<string> | undefined> {
   const { writes, progress } = desk.settings.store;
   const seen = new Set<string>();
   for (let after: number | undefined = 0; after !== undefined; ) {
     if (after > 0) await nextTurn();
-    // While call steps wait for the database, it may still show a finished call as queued.
-    if (writes.waiting > 0) return;
+    if (writes.waiting > 0) return undefined;
     const page = await progress.inFlightPage(after, RECONCILE_PAGE);
     // Steps written while the store answered may have made the page old already.
-    if (writes.waiting > 0) return;
+    if (writes.waiting > 0) return undefined;
+    const findings: PageFindings = { queued: [], notQueued: [] };
     for (const call of page.calls) {
       seen.add(call.callId);
-      reconcileOne(desk, call);
+      if (call.status === 'queued') {
+        findings.queued.push(call);
+        continue;
+      }
+      if (!desk.sessions.has(call.callId) && !desk.isStarting(call.callId)) sweep(desk, call);
+      if (desk.queue.has(call.callId)) findings.notQueued.push(call.callId);
     }
+    yield findings;
     after = page.next;
   }
-  // Waiting calls no longer in flight at all (ended meanwhile: a row is in flight until its end).
-  for (const callId of [...desk.queue.ids()]) if (!seen.has(callId)) desk.queue.remove(callId);
-  desk.pump();
+  return seen;
 }
 
-/** One call in flight: queued again when it is not (or ended when too old), swept when nothing is behind it. */
-function reconcileOne(desk: RecoveryDesk, call: CallForDialing): void {
-  const { queue } = desk;
-  if (call.status !== 'queued') {
-    if (!desk.sessions.has(call.callId) && !desk.isStarting(call.callId)) sweep(desk, call);
-    // Waiting in the queue but no longer queued in the store.
-    if (queue.has(call.callId)) queue.remove(call.callId);
-    return;
-  }
-  desk.enqueue(call.callId);
-  if (queue.has(call.callId) && desk.endIfStale(call, 'waiting')) queue.remove(call.callId);
+/** A call found after the events connection came back: its channel gone, or answered while the events were cut off. */
+export interface ReconnectFinding {
+  session: CallSession;
+  found: 'lost' | 'answered';
 }
 
-/** After the events connection came back: events may have been lost meanwhile. */
-export async function reconcileAfterReconnect(desk: RecoveryDesk): Promise<void> {
+/** After the events connection came back: events may have been lost meanwhile. Returns what the desk applies. */
+export async function reconcileAfterReconnect(desk: RecoveryDeps): Promise<ReconnectFinding[]> {
   const { sessions, settings } = desk;
   // Only calls Asterisk took: one held for its speech, or whose originate is still on its way, has no channel yet.
   const ids = sessions
     .all()
-    .filter((session) => session.originated)
+    .filter((session) => session.placement.originated)
     .map((session) => session.channelId);
-  if (ids.length > 0) {
-    let alive: Map<string, string>;
-    try {
-      alive = await settings.ari.channelsStillUp(ids);
-    } catch (error) {
-      settings.logger.warn('could not reconcile calls after reconnecting', { error });
-      desk.pump();
-      return;
-    }
-    for (const id of ids) {
-      const session = sessions.byChannel(id);
-      if (!session) continue;
-      if (!alive.has(id)) desk.end(session, { kind: 'lost' });
-      // Answered while the events were cut off: its StasisStart is lost, and the phone would hear silence.
-      else if (alive.get(id) === 'Up' && session.answeredAt === undefined) desk.answered(session);
-    }
+  if (ids.length === 0) return [];
+  let alive: Map<string, string>;
+  try {
+    alive = await settings.ari.channelsStillUp(ids);
+  } catch (error) {
+    settings.logger.warn('could not reconcile calls after reconnecting', { error });
+    return [];
   }
-  desk.pump();
+  const found: ReconnectFinding[] = [];
+  for (const id of ids) {
+    const session = sessions.byChannel(id);
+    if (!session) continue;
+    if (!alive.has(id)) found.push({ session, found: 'lost' });
+    // Answered while the events were cut off: its StasisStart is lost, and the phone would hear silence.
+    else if (alive.get(id) === 'Up' && session.line.answeredAt === undefined)
+      found.push({ session, found: 'answered' });
+  }
+  return found;
 }
 
 /**
  * A call the database shows in progress with no call behind it here: its end was not recorded
  * (a write that failed, a disk that was full). It is ended rather than left in progress.
  */
-function sweep(desk: RecoveryDesk, call: CallForDialing): void {
+function sweep(desk: Pick<RecoveryDeps, 'ledger' | 'settings'>, call: CallForDialing): void {
   const { ledger, settings } = desk;
   // Its end was decided and handed on here, and only its record failed: written again, not ended twice.
   if (ledger.settle(call)) return;

@@ -8,26 +8,40 @@
 import { describeKey, KEY_EVENT, keyAction } from '../core/calls/keypad.js';
 import { callPhrases } from '../core/speech/spoken-call.js';
 import { AriError } from '../pbx/index.js';
-import { arm, disarmAll, type CallSession } from './call-session.js';
+import type { CallLedger } from './call-ledger.js';
+import { alertsOf, arm, disarmAll, type CallSession } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 
 /** The confirmation is short: should its end never be reported, the call is hung up after this. */
 const CONFIRMATION_MS = 8_000;
 
-/** What the script uses of the call desk (call-desk.ts). */
-export interface ScriptDesk {
+/**
+ * What the script tells the desk, which alone applies it (call-desk.ts: apply): the call is to be
+ * hung up (its closing played, no digit came, the longest call time, a failure). A decision key
+ * (#56) is one more outcome here: the desk records it with the call's end, then the script says so.
+ */
+export type ScriptOutcome = { act: 'hang up'; why: string };
+
+/** What the script is given: its peers, whether the call still goes, its timeline, and where its outcomes go. */
+export interface ScriptDeps {
   readonly settings: Pick<
     DialerSettings,
     'ari' | 'tts' | 'logger' | 'digitWaitMs' | 'maxTalkMs' | 'now' | 'onFirstSpeech'
   >;
+  readonly ledger: Pick<CallLedger, 'note'>;
   /** Is the call still going (it may have ended while speech was being made)? */
   isActive(session: CallSession): boolean;
-  note(session: CallSession, event: string, detail: string): void;
-  hangup(session: CallSession, why: string): Promise<void>;
+  /** Told what the script came to (a timer's, a playback's end): the desk applies it. */
+  outcome(session: CallSession, outcome: ScriptOutcome): void;
 }
 
+/** The call's script, the only writer of its record (session.script). */
 export class CallScript {
-  constructor(private readonly desk: ScriptDesk) {}
+  constructor(private readonly desk: ScriptDeps) {}
+
+  private hangUp(session: CallSession, why: string): void {
+    this.desk.outcome(session, { act: 'hang up', why });
+  }
 
   /** Makes the call's phrases while the phone rings, so that an answer is spoken to at once. */
   prepare(session: CallSession): void {
@@ -45,7 +59,7 @@ export class CallScript {
 
   /** A machine answered: the message stops (and no digit is waited for) while its greeting goes on. */
   async machineAnswered(session: CallSession): Promise<void> {
-    session.scriptRun = (session.scriptRun ?? 0) + 1;
+    session.script.run++;
     disarmAll(session);
     this.armLongestCall(session);
     await this.stopPlayback(session);
@@ -58,28 +72,28 @@ export class CallScript {
 
   playbackFinished(session: CallSession, playbackId: string): void {
     // Only the current playback: one stopped by a "2" must not start the digit wait.
-    if (session.playbackId !== playbackId) return;
-    session.playbackId = undefined;
-    if (session.closing !== undefined) void this.desk.hangup(session, session.closing);
-    else
-      arm(session, this.desk.settings.digitWaitMs, () => void this.desk.hangup(session, 'no digit after the message'));
+    const script = session.script;
+    if (script.playbackId !== playbackId) return;
+    script.playbackId = undefined;
+    if (script.closing !== undefined) this.hangUp(session, script.closing);
+    else arm(session, this.desk.settings.digitWaitMs, () => this.hangUp(session, 'no digit after the message'));
   }
 
   /** A key pressed: on the call's timeline with what it did (core/calls/keypad decides). */
   async digit(session: CallSession, key: string): Promise<void> {
     const action = keyAction(key, {
-      answered: session.answeredAt !== undefined,
-      machine: session.machine === true,
-      acknowledged: session.acknowledged,
+      answered: session.line.answeredAt !== undefined,
+      machine: session.detection.machine === true,
+      acknowledged: session.script.acknowledged,
     });
-    this.desk.note(session, KEY_EVENT, describeKey(key, action));
+    for (const alert of alertsOf(session)) this.desk.ledger.note(alert.callId, KEY_EVENT, describeKey(key, action));
     switch (action.act) {
       case 'acknowledge':
-        session.acknowledged = true;
+        session.script.acknowledged = true;
         await this.confirm(session);
         break;
       case 'repeat':
-        session.repeats++;
+        session.script.repeats++;
         await this.interrupt(session);
         await this.play(session);
         break;
@@ -103,7 +117,7 @@ export class CallScript {
   /** Says the press of 1 was heard, then hangs up. */
   private async confirm(session: CallSession): Promise<void> {
     disarmAll(session);
-    arm(session, CONFIRMATION_MS, () => void this.desk.hangup(session, 'acknowledged'));
+    arm(session, CONFIRMATION_MS, () => this.hangUp(session, 'acknowledged'));
     await this.stopPlayback(session);
     await this.start(session, [this.say(session, callPhrases(session.speech).confirmed)], 'acknowledged');
   }
@@ -113,8 +127,8 @@ export class CallScript {
    * which may come while the next playback's speech is still being found, must not start the digit wait.
    */
   private async stopPlayback(session: CallSession): Promise<void> {
-    const playbackId = session.playbackId;
-    session.playbackId = undefined;
+    const playbackId = session.script.playbackId;
+    session.script.playbackId = undefined;
     if (playbackId)
       await this.desk.settings.ari.stopPlayback(playbackId).catch((error: Error) => {
         // Most often the playback had ended already; the next playback replaces it either way.
@@ -123,7 +137,7 @@ export class CallScript {
   }
 
   private armLongestCall(session: CallSession): void {
-    arm(session, this.desk.settings.maxTalkMs, () => void this.desk.hangup(session, 'longest call time reached'));
+    arm(session, this.desk.settings.maxTalkMs, () => this.hangUp(session, 'longest call time reached'));
   }
 
   /** The media of a phrase in the call's voice. */
@@ -133,10 +147,11 @@ export class CallScript {
 
   private async play(session: CallSession): Promise<void> {
     const phrases = callPhrases(session.speech);
-    const first = session.repeats === 0;
+    const first = session.script.repeats === 0;
     const intro = first ? [this.say(session, phrases.intro)] : [];
     // A machine cannot press a digit: the message is left on it, then the call ends.
-    if (session.machine) return this.start(session, [...intro, session.messageMedia!], 'message left on the voicemail');
+    if (session.detection.machine)
+      return this.start(session, [...intro, session.messageMedia!], 'message left on the voicemail');
     // The keys are said once, before the first message: a person may press one while it plays.
     const keys = first ? [this.say(session, phrases.keys)] : [];
     await this.start(session, [...intro, ...keys, session.messageMedia!, this.say(session, phrases.prompt)]);
@@ -144,31 +159,33 @@ export class CallScript {
 
   /** Plays the media in order once all are ready; `closing`: the call is hung up when they end. */
   private async start(session: CallSession, media: Array<Promise<string>>, closing?: string): Promise<void> {
-    const run = session.scriptRun;
+    const script = session.script;
+    const run = script.run;
     try {
       const files = await Promise.all(media);
       // Ended meanwhile, or a machine was found and the message waits for its greeting to end.
-      if (!this.desk.isActive(session) || session.scriptRun !== run) return;
-      const playbackId = `${session.channelId}-p${++session.playbackSeq}`;
-      session.playbackId = playbackId;
-      session.closing = closing;
+      if (!this.desk.isActive(session) || script.run !== run) return;
+      const playbackId = `${session.channelId}-p${++script.playbackSeq}`;
+      script.playbackId = playbackId;
+      script.closing = closing;
       await this.desk.settings.ari.play(session.channelId, playbackId, files);
-      session.messageStarted = true;
-      if (session.firstSpeechAt === undefined && session.answeredAt !== undefined) {
-        session.firstSpeechAt = this.desk.settings.now();
-        this.desk.settings.onFirstSpeech?.(session.firstSpeechAt - session.answeredAt);
+      script.messageStarted = true;
+      const answeredAt = session.line.answeredAt;
+      if (script.firstSpeechAt === undefined && answeredAt !== undefined) {
+        script.firstSpeechAt = this.desk.settings.now();
+        this.desk.settings.onFirstSpeech?.(script.firstSpeechAt - answeredAt);
       }
     } catch (error) {
       // The phone hung up while its playback was asked for: the call's end says how it ended, not this.
       if (!this.desk.isActive(session) || channelGone(error)) return;
-      session.speechFailed = (error as Error).message;
+      script.speechFailed = (error as Error).message;
       // Asterisk gone (killed, restarting) is its own fault, already reported: the call ends with it.
       const asteriskGone = error instanceof AriError && error.kind === 'network';
       this.desk.settings.logger[asteriskGone ? 'warn' : 'error']('could not play the message', {
         call_id: session.call.callId,
         error,
       });
-      await this.desk.hangup(session, 'speech failed');
+      this.hangUp(session, 'speech failed');
     }
   }
 }

@@ -1,17 +1,10 @@
-// One call being placed: what the dialer has seen of it (the facts its end is decided from), the
-// state of its script, and its timers.
+// One call being placed: what it is for, the records its parts keep of it (each written by one
+// part), and its timers.
 import type { Account } from '../core/account.js';
 import type { CallFacts } from '../core/calls/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/speech/languages.js';
 import type { CallForDialing } from '../core/records.js';
-import type { AriEventOf } from '../pbx/index.js';
 import type { AudioFlow, TalkPhrase } from '../core/calls/talk-verdict.js';
-
-/**
- * ChannelHangupRequest's `cause` when `soft` is Asterisk's soft-hangup reason (a set of flags, not
- * a Q.850 cause): this one is AST_SOFTHANGUP_SHUTDOWN, a channel hung up because Asterisk stops.
- */
-const SOFT_HANGUP_SHUTDOWN = 4;
 
 /** What machine detection knows of one call (machine-detection.ts). */
 export interface TalkListening {
@@ -25,38 +18,97 @@ export interface TalkListening {
   look: number;
 }
 
-export interface CallSession extends CallFacts {
+/**
+ * One call being placed. What it is for is fixed at its claim; what happens to it is kept in small
+ * records, each written by one part only: `placement` by call-placement.ts, `line` (what Asterisk
+ * told of the channel) by call-flow.ts, `script` by call-script.ts, `detection` by
+ * machine-detection.ts (with its audio-watch.ts), `messageMedia` by the desk (call-desk.ts). What
+ * its end is decided from is read off them (factsOf).
+ */
+export interface CallSession {
   /** The alert the call was placed for. */
-  call: CallForDialing;
+  readonly call: CallForDialing;
   /** Alerts that waited for this phone's line and ride along, spoken after it in order of arrival. */
-  carried: CallForDialing[];
-  channelId: string;
+  readonly carried: readonly CallForDialing[];
+  readonly channelId: string;
   /** The number dialed: the SMS backup goes to the same one. */
-  phone: string;
+  readonly phone: string;
+  /** The account's language, intro and voice. */
+  readonly speech: CallSpeech;
+  readonly requireConfirm: boolean;
+  readonly dialedAt: number;
+  /** The call went out again through the backup trunk (it is never sent a third time). */
+  readonly onBackupTrunk: boolean;
+  /** The account's ring-again setting (core/calls/ring-again), as the claim read it; none for a test call. */
+  ringAgain?: RingAgainAccount | undefined;
+  readonly timers: Set<NodeJS.Timeout>;
+  /** The message's speech, made while the phone rings (the desk's). */
+  messageMedia?: Promise<string>;
+  readonly placement: PlacementRecord;
+  readonly line: LineRecord;
+  readonly script: ScriptRecord;
+  readonly detection: DetectionRecord;
+}
+
+/** How the call went out (call-placement.ts). */
+export interface PlacementRecord {
+  /** The trunk the call went out through (trunk, trunk2); none for the local softphone. */
+  trunk?: string | undefined;
+  /** The call rings the local softphone of this user name (no trunk). */
+  softphone?: string | undefined;
+  /** Asterisk took the originate: from here the call has a channel (until it is destroyed). */
+  originated: boolean;
+}
+
+/** What Asterisk told of the channel (call-flow.ts). */
+export interface LineRecord {
+  rang: boolean;
+  answeredAt?: number | undefined;
+  farEnd?: CallFacts['farEnd'];
+  cutBecause?: CallFacts['cutBecause'];
+}
+
+/** Where the answered call's script is (call-script.ts). */
+export interface ScriptRecord {
+  acknowledged: boolean;
   repeats: number;
   playbackId?: string | undefined;
   playbackSeq: number;
-  timers: Set<NodeJS.Timeout>;
-  /** The account's language, intro and voice. */
-  speech: CallSpeech;
-  /** The message's speech, made while the phone rings. */
-  messageMedia?: Promise<string>;
-  /** Answering-machine detection: the phrases the phone sent, and how far the check is. */
-  talk?: TalkListening;
-  /** Counts the script's restarts (a machine found): a playback asked for before one is not started. */
-  scriptRun?: number;
-  /** When the first playback was started (ms since the epoch). */
-  firstSpeechAt?: number;
   /** What the last playback leads to when it ends: a hang-up, no digit wait. */
   closing?: string | undefined;
-  /** The call went out again through the backup trunk (it is never sent a third time). */
-  onBackupTrunk?: boolean;
-  /** The trunk the call went out through (trunk, trunk2); none for the local softphone. */
-  trunk?: string | undefined;
-  /** Asterisk took the originate: from here the call has a channel (until it is destroyed). */
-  originated?: boolean;
-  /** The account's ring-again setting (core/calls/ring-again), as the claim read it. */
-  ringAgain?: RingAgainAccount | undefined;
+  /** Counts the script's restarts (a machine found): a playback asked for before one is not started. */
+  run: number;
+  /** When the first playback was started (ms since the epoch). */
+  firstSpeechAt?: number | undefined;
+  messageStarted: boolean;
+  speechFailed?: string | undefined;
+}
+
+/** Answering-machine detection's state and verdict (machine-detection.ts). */
+export interface DetectionRecord {
+  machine?: boolean | undefined;
+  /** The phrases the phone sent, and how far the check is. */
+  talk?: TalkListening | undefined;
+}
+
+/** What the call's end is decided from (core/calls/call-end, core/calls/backup-trunk), read off its records. */
+export function factsOf(session: CallSession): CallFacts & { onBackupTrunk: boolean } {
+  const { dialedAt, requireConfirm, phone, onBackupTrunk, line, script, detection, placement } = session;
+  return {
+    dialedAt,
+    requireConfirm,
+    phone,
+    onBackupTrunk,
+    rang: line.rang,
+    answeredAt: line.answeredAt,
+    farEnd: line.farEnd,
+    cutBecause: line.cutBecause,
+    acknowledged: script.acknowledged,
+    messageStarted: script.messageStarted,
+    speechFailed: script.speechFailed,
+    machine: detection.machine,
+    softphone: placement.softphone,
+  };
 }
 
 export type RingAgainAccount = Pick<
@@ -79,6 +131,9 @@ export interface NewSession {
   /** A suffix for the channel of a call placed again (Asterisk's channel ids are unique). */
   attempt?: string;
   speech?: CallSpeech;
+  ringAgain?: RingAgainAccount | undefined;
+  onBackupTrunk?: boolean;
+  messageMedia?: Promise<string> | undefined;
 }
 
 export function newSession({
@@ -88,6 +143,9 @@ export function newSession({
   dialedAt,
   attempt = '',
   speech = DEFAULT_SPEECH,
+  ringAgain,
+  onBackupTrunk = false,
+  messageMedia,
 }: NewSession): CallSession {
   const [call, ...carried] = calls;
   if (!call) throw new Error('a call carries at least one alert');
@@ -99,11 +157,14 @@ export function newSession({
     speech,
     requireConfirm,
     dialedAt,
-    rang: false,
-    acknowledged: false,
-    repeats: 0,
-    playbackSeq: 0,
+    onBackupTrunk,
+    ...(ringAgain && { ringAgain }),
+    ...(messageMedia && { messageMedia }),
     timers: new Set(),
+    placement: { originated: false },
+    line: { rang: false },
+    script: { acknowledged: false, repeats: 0, playbackSeq: 0, run: 0, messageStarted: false },
+    detection: {},
   };
 }
 
@@ -112,30 +173,22 @@ export function newSession({
  * facts), whose message's speech is the one already being made.
  */
 export function backupTrunkSession(previous: CallSession, dialedAt: number): CallSession {
-  const session = newSession({
+  return newSession({
     calls: alertsOf(previous),
     phone: previous.phone,
-    requireConfirm: previous.requireConfirm ?? false,
+    requireConfirm: previous.requireConfirm,
     dialedAt,
     attempt: '-b',
     speech: previous.speech,
+    ringAgain: previous.ringAgain,
+    onBackupTrunk: true,
+    messageMedia: previous.messageMedia,
   });
-  session.onBackupTrunk = true;
-  session.ringAgain = previous.ringAgain;
-  if (previous.messageMedia) session.messageMedia = previous.messageMedia;
-  return session;
 }
 
 /** Every alert the call carries, its own first. */
 export function alertsOf(session: CallSession): CallForDialing[] {
   return [session.call, ...session.carried];
-}
-
-/** A hangup is asked for: by Asterisk stopping (the call is cut), or by the far end before answering. */
-export function noteHangupRequest(session: CallSession, event: AriEventOf<'ChannelHangupRequest'>): void {
-  if (event.soft && event.cause !== undefined && (event.cause & SOFT_HANGUP_SHUTDOWN) !== 0)
-    session.cutBecause = 'asterisk_stopped';
-  else if (session.answeredAt === undefined) session.farEnd = { cause: event.cause, sipCode: event.tech_cause };
 }
 
 /** Runs `fn` after `ms` unless the session's timers are disarmed first. */

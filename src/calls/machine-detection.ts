@@ -5,6 +5,7 @@
 // ended, the whole message is left on it. The gaps in the phone's audio (silence suppression) are
 // read alongside (audio-watch.ts): silence that TALK_DETECT cannot hear.
 import {
+  audioGaps,
   type AudioGap,
   greetingEnded,
   heardPhrases,
@@ -15,32 +16,48 @@ import {
 } from '../core/calls/talk-verdict.js';
 import { watchAudio } from './audio-watch.js';
 import type { CallLedger } from './call-ledger.js';
-import type { CallScript } from './call-script.js';
-import { alertsOf, arm, type CallSession } from './call-session.js';
+import { alertsOf, arm, type CallSession, type TalkListening } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 
-/** What machine detection uses of the call desk (call-desk.ts). */
-export interface DetectionDesk {
+/**
+ * What detection came to, for the flow to act on (call-flow.ts): a machine answered (the message
+ * stops while its greeting goes on), or its greeting and beep are over (the message is left on it).
+ */
+export type DetectionVerdict = 'machine' | 'greeting over';
+
+/** What machine detection is given. */
+export interface DetectionDeps {
   /** `ari`: the channel's receive counters are read while listening (audio-watch.ts). */
   readonly settings: Pick<DialerSettings, 'now' | 'ari'>;
   readonly ledger: Pick<CallLedger, 'note' | 'detection'>;
-  readonly script: Pick<CallScript, 'machineAnswered' | 'leaveMessage'>;
   /** Is the call still going (a look armed for later may come after its end)? */
   isActive(session: CallSession): boolean;
 }
 
+/** Machine detection, the only writer of its record (session.detection). */
 export class MachineDetection {
-  constructor(private readonly desk: DetectionDesk) {}
+  /** `verdict`: told of each verdict as it comes (some come from a timer, not from an event). */
+  constructor(
+    private readonly desk: DetectionDeps,
+    private readonly verdict: (session: CallSession, verdict: DetectionVerdict) => void,
+  ) {}
 
   /** The call was answered: what the phone sends from here is read while the message starts (talk while it rang is not). */
   start(session: CallSession): void {
-    session.talk = { phrases: [], phase: 'listening', audio: { gaps: [] }, look: 0 };
-    watchAudio(this.desk, session, () => this.look(session));
+    const talk: TalkListening = { phrases: [], phase: 'listening', audio: { gaps: [] }, look: 0 };
+    session.detection.talk = talk;
+    watchAudio(this.desk, session, talk, (reading) => {
+      const before = talk.audio.gaps;
+      talk.audio = audioGaps(talk.audio, reading);
+      const after = talk.audio.gaps;
+      // A gap began or ended.
+      if (after.length !== before.length || after.at(-1)?.toMs !== before.at(-1)?.toMs) this.look(session);
+    });
     this.look(session);
   }
 
   talkingStarted(session: CallSession): void {
-    const talk = session.talk;
+    const talk = session.detection.talk;
     const last = talk?.phrases.at(-1);
     if (!talk || talk.phase === 'done' || (last && last.durationMs === undefined)) return;
     talk.phrases.push({ startMs: this.sinceAnswer(session) });
@@ -48,19 +65,19 @@ export class MachineDetection {
   }
 
   talkingFinished(session: CallSession, durationMs: number): void {
-    const open = session.talk?.phrases.at(-1);
-    if (!open || open.durationMs !== undefined || session.talk?.phase === 'done') return;
+    const open = session.detection.talk?.phrases.at(-1);
+    if (!open || open.durationMs !== undefined || session.detection.talk?.phase === 'done') return;
     open.durationMs = durationMs;
     this.look(session);
   }
 
   /** A digit: only a person presses one. */
   digit(session: CallSession): void {
-    if (session.talk?.phase === 'listening') this.decide(session, { status: 'HUMAN', cause: 'DIGIT' });
+    if (session.detection.talk?.phase === 'listening') this.decide(session, { status: 'HUMAN', cause: 'DIGIT' });
   }
 
   private look(session: CallSession): void {
-    const talk = session.talk;
+    const talk = session.detection.talk;
     if (!talk || talk.phase === 'done' || !this.desk.isActive(session)) return;
     const now = this.sinceAnswer(session);
     if (talk.phase === 'greeting') {
@@ -69,7 +86,7 @@ export class MachineDetection {
         talk.phase = 'done';
         this.desk.ledger.note(session.call.callId, 'greeting over', describeTalk(talk.phrases, talk.audio.gaps, now));
         // The machine's greeting and beep have ended: the whole message is left on it.
-        void this.desk.script.leaveMessage(session);
+        this.verdict(session, 'greeting over');
       } else this.lookAgainAt(session, ended.recheckAtMs - now);
       return;
     }
@@ -79,14 +96,14 @@ export class MachineDetection {
   }
 
   private decide(session: CallSession, verdict: TalkVerdict): void {
-    const talk = session.talk;
+    const talk = session.detection.talk;
     if (talk?.phase !== 'listening') return;
     this.desk.ledger.detection(alertsOf(session), verdict.status, verdict.cause);
     // What was heard, on the call's timeline: how the verdict can be checked (and tuned) afterwards.
     const now = this.sinceAnswer(session);
     this.desk.ledger.note(session.call.callId, 'talk', describeTalk(talk.phrases, talk.audio.gaps, now));
-    session.machine = verdict.status === 'MACHINE';
-    if (!session.machine) {
+    session.detection.machine = verdict.status === 'MACHINE';
+    if (!session.detection.machine) {
       talk.phase = 'done';
       talk.look++;
       return;
@@ -94,12 +111,12 @@ export class MachineDetection {
     talk.phase = 'greeting';
     talk.machineAtMs = now;
     // The message is stopped while the greeting goes on.
-    void this.desk.script.machineAnswered(session);
+    this.verdict(session, 'machine');
     this.look(session);
   }
 
   private lookAgainAt(session: CallSession, inMs: number): void {
-    const talk = session.talk!;
+    const talk = session.detection.talk!;
     const look = ++talk.look;
     arm(session, Math.max(0, inMs), () => {
       if (talk.look === look) this.look(session);
@@ -108,7 +125,7 @@ export class MachineDetection {
 
   private sinceAnswer(session: CallSession): number {
     const now = this.desk.settings.now();
-    return now - (session.answeredAt ?? now);
+    return now - (session.line.answeredAt ?? now);
   }
 }
 

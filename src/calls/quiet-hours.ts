@@ -50,11 +50,15 @@ export const RELEASE_EVERY_MS = 1_000;
  */
 export const RELEASE_SLICE = 100;
 
-export interface ReleaseDesk {
+export interface ReleaseDeps {
   readonly settings: Pick<DialerSettings, 'store' | 'now' | 'logger' | 'events'>;
-  enqueueTogether(alerts: readonly JustQueued[]): Promise<void>;
-  enqueue(callId: string): void;
 }
+
+/**
+ * One account's released alerts, for the desk to queue (call-desk.ts): together, with the account
+ * read once; or, the account gone, each alone (it takes its turn and is ended there: waiting-alerts).
+ */
+export type ReleasedBatch = { together: JustQueued[] } | { alone: string[] };
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -68,11 +72,11 @@ interface Released extends Omit<JustQueued, 'account'> {
 
 /**
  * Held alerts whose quiet hours ended: released in the store (exactly one node takes each) slice
- * by slice, a turn of the event loop apart, then queued here together, each account's as one
- * call, read with the account once. Of each row only what its queueing needs is kept: the objects
+ * by slice, a turn of the event loop apart, then handed to the desk to queue together, each
+ * account's as one call, read with the account once (the desk queues one before the next account is read). Of each row only what its queueing needs is kept: the objects
  * a batch keeps alive are what each young-generation collection copies (#51).
  */
-export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
+export async function* releaseHeld(desk: ReleaseDeps): AsyncGenerator<ReleasedBatch, number> {
   const { store, now, logger, events } = desk.settings;
   const byAccount = new Map<string, Released[]>();
   let count = 0;
@@ -99,9 +103,8 @@ export async function releaseHeld(desk: ReleaseDesk): Promise<number> {
       call_id: calls[0]!.callId,
       held: calls.length,
     });
-    // An account gone: each takes its turn and is ended there (waiting-alerts).
-    if (!account) for (const call of calls) desk.enqueue(call.callId);
-    else await desk.enqueueTogether(calls.map((alert) => withAccount(alert, account)));
+    if (!account) yield { alone: calls.map((call) => call.callId) };
+    else yield { together: calls.map((alert) => withAccount(alert, account)) };
   }
   return count;
 }
