@@ -14,7 +14,7 @@ export interface AudioReading {
   bytes: number;
 }
 
-export interface AudioWatchDesk {
+export interface AudioWatchDeps {
   readonly settings: { ari: Pick<AriCallControl, 'rtpStatistics'>; now: () => number };
   readonly ledger: Pick<CallLedger, 'note'>;
   isActive(session: CallSession): boolean;
@@ -25,27 +25,27 @@ export interface AudioWatchDesk {
  * each reading is handed to `counted` (machine detection keeps the gaps: machine-detection.ts).
  */
 export function watchAudio(
-  desk: AudioWatchDesk,
+  deps: AudioWatchDeps,
   session: CallSession,
   talk: Readonly<TalkListening>,
   counted: (reading: AudioReading) => void,
 ): void {
-  const listening = () => talk.phase !== 'done' && desk.isActive(session);
+  const listening = () => talk.phase !== 'done' && deps.isActive(session);
   const read = async () => {
     if (!listening()) return;
-    const askedAt = desk.settings.now();
+    const askedAt = deps.settings.now();
     let bytes: number;
     try {
-      bytes = (await desk.settings.ari.rtpStatistics(session.channelId)).rxoctetcount;
+      bytes = (await deps.settings.ari.rtpStatistics(session.channelId)).rxoctetcount;
     } catch (error) {
       // Detection goes on with TALK_DETECT alone (a phone that goes quiet after "Hello?" may then be taken for a machine).
-      if (listening()) desk.ledger.note(session.call.callId, 'audio watch', `stopped: ${(error as Error).message}`);
+      if (listening()) deps.ledger.note(session.call.callId, 'audio watch', `stopped: ${(error as Error).message}`);
       return;
     }
-    const now = desk.settings.now();
+    const now = deps.settings.now();
     counted({ atMs: now - (session.line.answeredAt ?? now), bytes });
     // Not one of the session's timers: the script disarms those when it stops the message for a machine's greeting.
-    setTimeout(() => void read(), Math.max(0, askedAt + TALK.rtpReadMs - desk.settings.now())).unref();
+    setTimeout(() => void read(), Math.max(0, askedAt + TALK.rtpReadMs - deps.settings.now())).unref();
   };
   // The first reading after the first interval: the answer's moment is the message's (its play request goes first).
   setTimeout(() => void read(), TALK.rtpReadMs).unref();

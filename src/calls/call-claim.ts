@@ -55,43 +55,43 @@ export interface ClaimDeps {
  * Takes the alerts for one call. Returns the call's session, registered before the originate so
  * that no event of the channel can be missed; undefined when there is nothing to place.
  */
-export async function claimCall(desk: ClaimDeps, alerts: readonly QueuedAlert[]): Promise<ClaimedCall | undefined> {
-  const { now } = desk.settings;
+export async function claimCall(deps: ClaimDeps, alerts: readonly QueuedAlert[]): Promise<ClaimedCall | undefined> {
+  const { now } = deps.settings;
   // Each alert's row is read again, as it can change while the alert waits for its line: another
   // node sharing the store may have dialed it, and the regular look may have ended it. An alert put
   // back again and again (Asterisk refusing calls while it restarts, a long database lock) is not in
   // the queue the stale check looks at: it is looked at here, before its call.
-  const calls = await stillQueued(desk, alerts, now());
+  const calls = await stillQueued(deps, alerts, now());
   const call = calls[0];
   if (!call) return undefined;
   // The account is not read again: it came with the alert (the webhook or a test call read it as
   // they accepted it; one found queued in the store was read as it joined the queue).
   const account = alerts.find((a) => a.callId === call.callId)?.account;
-  if (!account || desk.isStopping()) return undefined;
-  if (await notCalledNow(desk, calls, account)) return undefined;
+  if (!account || deps.isStopping()) return undefined;
+  if (await notCalledNow(deps, calls, account)) return undefined;
   // The backup person's number (core/calls/backup-person), or the account's.
   const to = call.dialTo ?? account.phone;
   const dialedAt = now();
-  const endpoint = desk.settings.endpointFor(to);
+  const endpoint = deps.settings.endpointFor(to);
   const own = callSpeech(account);
   // What the call will say (unless another node takes some of its alerts meanwhile): made ahead, perhaps.
   // Kanji are read by the dictionary, loaded on the first Japanese call (speech/japanese-reader.ts).
-  const readJapanese = own.language.code === 'ja' ? await desk.settings.japanese?.load() : undefined;
+  const readJapanese = own.language.code === 'ja' ? await deps.settings.japanese?.load() : undefined;
   // An alert at the backup number is introduced as the account's ("Alert for Alice: …").
   const forBackup = call.kind === 'alert' && call.dialTo ? backupIntro(account) : undefined;
   const spoken = (alerts: readonly CallForDialing[]) =>
     spokenFor(introduced(alerts, forBackup), now(), own.language, { readJapanese });
   const says = async (alerts: readonly CallForDialing[]) => (await spoken(alerts)).text;
   const { text, notes } = await spoken(calls);
-  const { speech, plan, toMake, forecastMs } = desk.speech.plan(own, text);
+  const { speech, plan, toMake, forecastMs } = deps.speech.plan(own, text);
   // Counted as queued from now: the calls planned while this one's claim is written must see it,
   // or all of those planned in one turn would choose their voice on the same short queue.
-  const unreserve = (toMake && desk.settings.tts.reserve?.(speech.synthesis)) || (() => {});
+  const unreserve = (toMake && deps.settings.tts.reserve?.(speech.synthesis)) || (() => {});
   // The timeline says how the speech was planned, and what of the message the voice could not read.
   const detail = [describeSpeechPlan(plan, speech.synthesis?.voice), ...notes].filter(Boolean).join('; ') || undefined;
   // Each attempt of an alert has a channel of its own (Asterisk's channel ids are unique).
   const attempt = (call.attempt ?? 1) > 1 ? `-a${call.attempt}` : '';
-  const claimed = await desk.ledger
+  const claimed = await deps.ledger
     .claim(calls, { phone: to, channelId: channelIdFor(call.callId, attempt), dialedAt, trunk: endpoint.trunk }, detail)
     .catch((error: unknown) => {
       unreserve();
@@ -110,7 +110,7 @@ export async function claimCall(desk: ClaimDeps, alerts: readonly QueuedAlert[])
     speech,
     ringAgain: call.kind === 'alert' ? account : undefined,
   });
-  desk.sessions.add(session);
+  deps.sessions.add(session);
   return {
     session,
     endpoint,
@@ -127,17 +127,17 @@ export async function claimCall(desk: ClaimDeps, alerts: readonly QueuedAlert[])
  * every alert passes before its call, whichever node or restart queued it; a backup number no longer
  * the account's, or not agreed.
  */
-async function notCalledNow(desk: ClaimDeps, calls: readonly CallForDialing[], account: Account): Promise<boolean> {
-  const { now } = desk.settings;
+async function notCalledNow(deps: ClaimDeps, calls: readonly CallForDialing[], account: Account): Promise<boolean> {
+  const { now } = deps.settings;
   if (!receivesCalls(account)) {
     const reason = callReason('account_suspended');
     for (const alert of calls)
-      desk.ledger.end(alert, { state: 'failed', fields: { endedAt: now(), ...reason }, phone: null });
+      deps.ledger.end(alert, { state: 'failed', fields: { endedAt: now(), ...reason }, phone: null });
     return true;
   }
-  if (await keptQuiet(desk, calls, account)) return true;
+  if (await keptQuiet(deps, calls, account)) return true;
   if (calls[0]?.dialTo && !backupStillCalled(calls[0], account)) {
-    endBackupGone(desk, calls, now());
+    endBackupGone(deps, calls, now());
     return true;
   }
   return false;
@@ -155,11 +155,11 @@ function backupStillCalled(call: CallForDialing, account: Account): boolean {
 }
 
 /** The backup number changed, or was removed, while its call waited: none is placed; an alert ends as its last call did. */
-function endBackupGone(desk: ClaimDeps, calls: readonly CallForDialing[], at: number): void {
+function endBackupGone(deps: ClaimDeps, calls: readonly CallForDialing[], at: number): void {
   const reason = callReason('backup_gone');
   for (const alert of calls) {
     const state = readAttempts(alert.attempts).at(-1)?.outcome ?? 'failed';
-    desk.ledger.end(alert, { state, fields: { endedAt: at, ...reason }, phone: null });
+    deps.ledger.end(alert, { state, fields: { endedAt: at, ...reason }, phone: null });
   }
 }
 
@@ -186,16 +186,16 @@ const withShortenedMark = (call: CallForDialing): CallForDialing =>
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The alerts' rows that are still queued and fresh, read a slice a turn (SQLite reads in the event loop's thread: a quiet-hours batch may be 10,000). */
-async function stillQueued(desk: ClaimDeps, alerts: readonly QueuedAlert[], now: number): Promise<CallForDialing[]> {
+async function stillQueued(deps: ClaimDeps, alerts: readonly QueuedAlert[], now: number): Promise<CallForDialing[]> {
   const calls: CallForDialing[] = [];
   for (let i = 0; i < alerts.length; i += READ_SLICE) {
     // A batch beyond one slice starts in a turn of its own too: the turn that chose its call was long.
     if (i > 0 || alerts.length > READ_SLICE) await nextTurn();
     const slice = alerts.slice(i, i + READ_SLICE);
-    const rows = await Promise.all(slice.map((a) => desk.settings.store.progress.get(a.callId)));
+    const rows = await Promise.all(slice.map((a) => deps.settings.store.progress.get(a.callId)));
     // A missed call rung again (core/calls/ring-again) is never placed before it is due.
     for (const c of rows)
-      if (c?.status === 'queued' && !((c.retryAt ?? 0) > now) && !desk.ledger.endIfStale(c, 'waiting')) calls.push(c);
+      if (c?.status === 'queued' && !((c.retryAt ?? 0) > now) && !deps.ledger.endIfStale(c, 'waiting')) calls.push(c);
   }
   return calls;
 }

@@ -143,8 +143,7 @@ export class CallDesk {
     for (let page = await pages.next(); ; page = await pages.next()) {
       if (page.done) {
         if (!page.value) return; // cut short: steps wait for the database
-        // Waiting calls no longer in flight at all (ended meanwhile: a row is in flight until its end).
-        for (const callId of [...this.queue.ids()]) if (!page.value.has(callId)) this.queue.remove(callId);
+        for (const callId of page.value) this.queue.remove(callId);
         break;
       }
       for (const callId of page.value.notQueued) this.queue.remove(callId);

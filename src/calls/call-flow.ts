@@ -50,16 +50,16 @@ export class CallFlow {
 
   private readonly detection: MachineDetection;
 
-  constructor(private readonly desk: FlowDeps) {
-    this.detection = new MachineDetection(desk, (session, verdict) => {
+  constructor(private readonly deps: FlowDeps) {
+    this.detection = new MachineDetection(deps, (session, verdict) => {
       // A machine: the message stops while its greeting goes on; the greeting over: the message is left on it.
-      void (verdict === 'machine' ? desk.script.machineAnswered(session) : desk.script.leaveMessage(session));
+      void (verdict === 'machine' ? deps.script.machineAnswered(session) : deps.script.leaveMessage(session));
     });
   }
 
   /** One of Asterisk's events, for the call it names: what it comes to for the desk, if anything. */
   route(event: AriEvent): { session: CallSession; action: FlowAction } | undefined {
-    const { sessions, settings, script } = this.desk;
+    const { sessions, settings, script } = this.deps;
     const channelId = eventChannelId(event);
     const session = channelId ? sessions.byChannel(channelId) : undefined;
     if (!session) {
@@ -71,17 +71,17 @@ export class CallFlow {
       }
       return undefined;
     }
-    const line = session.line;
+    const line = lineOf(session);
     switch (event.type) {
       case 'PlaybackFinished':
         script.playbackFinished(session, event.playback.id);
         break;
       case 'Dial':
-        this.desk.pacer.dialed(session.call.callId);
+        this.deps.pacer.dialed(session.call.callId);
         // 183 (PROGRESS) is how many mobile networks ring: with early media, and no 180.
         if ((event.dialstatus === 'RINGING' || event.dialstatus === 'PROGRESS') && !line.rang) {
           line.rang = true;
-          this.desk.ledger.transitionAll(alertsOf(session), 'ringing', { fields: { ringingAt: settings.now() } });
+          this.deps.ledger.transitionAll(alertsOf(session), 'ringing', { fields: { ringingAt: settings.now() } });
         }
         break;
       case 'ChannelHangupRequest':
@@ -117,14 +117,14 @@ export class CallFlow {
 
   /** ringhook stops: the call is cut (it is hung up next, and its end says why). */
   cutAtStop(session: CallSession): void {
-    session.line.cutBecause = 'ringhook_stopped';
+    lineOf(session).cutBecause = 'ringhook_stopped';
   }
 
   /** The call was answered (its StasisStart, or found answered after the events were cut off). */
   answered(session: CallSession): void {
-    const { settings, ledger, script } = this.desk;
+    const { settings, ledger, script } = this.deps;
     const now = settings.now();
-    session.line.answeredAt = now;
+    lineOf(session).answeredAt = now;
     ledger.transitionAll(alertsOf(session), 'answered', {
       fields: { answeredAt: now, ringMs: now - session.dialedAt },
     });
@@ -133,6 +133,9 @@ export class CallFlow {
     if (settings.detectMachine) this.detection.start(session);
   }
 }
+
+/** The call's line record, as its one writer sees it. */
+const lineOf = (session: CallSession) => session.line as LineRecord;
 
 /** A hangup is asked for: by Asterisk stopping (the call is cut), or by the far end before answering. */
 function heardHangupRequest(line: LineRecord, event: AriEventOf<'ChannelHangupRequest'>): void {

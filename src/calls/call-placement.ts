@@ -7,7 +7,7 @@ import { TALK } from '../core/calls/talk-verdict.js';
 import { AriError } from '../pbx/index.js';
 import type { AriCallControl } from '../pbx/index.js';
 import type { CallLedger } from './call-ledger.js';
-import { alertsOf, type CallSession, type CallSessions } from './call-session.js';
+import { alertsOf, type CallSession, type CallSessions, type PlacementRecord } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { Endpoint } from '../pbx/index.js';
 import { hangUp } from './hang-up.js';
@@ -76,10 +76,11 @@ export type PlacementSettings = Pick<
  */
 export async function place(settings: PlacementSettings, session: CallSession, endpoint: Endpoint): Promise<Placement> {
   // A call to the local softphone is told apart in its reasons (no phone registered, not a trunk refusing).
-  if (endpoint.trunk === undefined) session.placement.softphone = endpoint.resource;
-  else session.placement.trunk = endpoint.trunk;
+  const record = session.placement as PlacementRecord;
+  if (endpoint.trunk === undefined) record.softphone = endpoint.resource;
+  else record.trunk = endpoint.trunk;
   const placement = await placeCall(settings.ari, { ...settings, session, endpoint });
-  if (placement.placed) session.placement.originated = true;
+  if (placement.placed) record.originated = true;
   // No answer to the originate (a timeout, a connection cut): Asterisk may have made the channel
   // all the same, and its phone may ring. It is hung up, so that nobody answers a call ringhook no
   // longer follows (one that starts later is hung up at its StasisStart: call-flow.ts).

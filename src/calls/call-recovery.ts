@@ -28,15 +28,15 @@ export interface RecoveryDeps {
 }
 
 /** At start: what a previous process left. Returns the alerts to queue (fresh, queued ones). */
-export async function recoverAtStart(desk: RecoveryDeps): Promise<string[]> {
-  const inFlight = await desk.settings.store.progress.inFlight();
+export async function recoverAtStart(deps: RecoveryDeps): Promise<string[]> {
+  const inFlight = await deps.settings.store.progress.inFlight();
   interrupt(
-    desk,
+    deps,
     inFlight.filter((c) => c.status !== 'queued'),
     callReason('ringhook_stopped', {}, 'ringhook stopped during the call'),
   );
   return inFlight
-    .filter((call) => call.status === 'queued' && !desk.ledger.endIfStale(call, 'at start'))
+    .filter((call) => call.status === 'queued' && !deps.ledger.endIfStale(call, 'at start'))
     .map((call) => call.callId);
 }
 /**
@@ -45,7 +45,7 @@ export async function recoverAtStart(desk: RecoveryDeps): Promise<string[]> {
  * several alerts ends with them together (one SMS for all).
  */
 export function interrupt(
-  desk: Pick<RecoveryDeps, 'ledger' | 'settings'>,
+  deps: Pick<RecoveryDeps, 'ledger' | 'settings'>,
   calls: readonly CallForDialing[],
   why: CallReason,
 ): void {
@@ -53,9 +53,9 @@ export function interrupt(
   for (const c of calls) if (c.carriedBy !== null) carried.set(c.carriedBy, [...(carried.get(c.carriedBy) ?? []), c]);
   for (const call of calls) {
     if (call.carriedBy !== null && calls.some((c) => c.callId === call.carriedBy)) continue;
-    desk.ledger.end([call, ...(carried.get(call.callId) ?? [])], {
+    deps.ledger.end([call, ...(carried.get(call.callId) ?? [])], {
       state: 'interrupted',
-      fields: { endedAt: desk.settings.now(), ...why },
+      fields: { endedAt: deps.settings.now(), ...why },
       phone: call.phone,
     });
   }
@@ -65,11 +65,11 @@ export function interrupt(
  * At stop: calls still going after `graceMs` are hung up. Returns those that did not end even so:
  * the desk ends them `stopped` (interrupted, never redialed; the SMS backup applies).
  */
-export async function hangUpAtStop(desk: RecoveryDeps, graceMs: number): Promise<CallSession[]> {
-  const { sessions, settings } = desk;
+export async function hangUpAtStop(deps: RecoveryDeps, graceMs: number): Promise<CallSession[]> {
+  const { sessions, settings } = deps;
   await sessions.whenEmpty(graceMs);
   for (const session of sessions.all()) {
-    desk.flow.cutAtStop(session);
+    deps.flow.cutAtStop(session);
     await hangUp(settings, session.channelId, { why: 'ringhook stopped', callId: session.call.callId });
   }
   await sessions.whenEmpty(2_000);
@@ -92,12 +92,13 @@ export interface PageFindings {
 /**
  * Regularly: the database's view of the calls in flight, against the desk's. Read a page a turn
  * (10,000 rows read in one turn held the event loop 60 ms and more: #51), each page's findings
- * yielded in the turn it was read, for the desk to apply as it is then. Returns the calls seen in
- * flight (waiting ones not among them ended meanwhile), or undefined when the look was cut short:
- * while call steps wait for the database, it may still show a finished call as queued.
+ * yielded in the turn it was read, for the desk to apply as it is then. Returns the alerts waiting
+ * here that are no longer in flight at all (ended meanwhile: a row is in flight until its end), or
+ * undefined when the look was cut short: while call steps wait for the database, it may still show
+ * a finished call as queued.
  */
-export async function* reconcilePages(desk: RecoveryDeps): AsyncGenerator<PageFindings, Set<string> | undefined> {
-  const { writes, progress } = desk.settings.store;
+export async function* reconcilePages(deps: RecoveryDeps): AsyncGenerator<PageFindings, string[] | undefined> {
+  const { writes, progress } = deps.settings.store;
   const seen = new Set<string>();
   for (let after: number | undefined = 0; after !== undefined; ) {
     if (after > 0) await nextTurn();
@@ -112,13 +113,13 @@ export async function* reconcilePages(desk: RecoveryDeps): AsyncGenerator<PageFi
         findings.queued.push(call);
         continue;
       }
-      if (!desk.sessions.has(call.callId) && !desk.isStarting(call.callId)) sweep(desk, call);
-      if (desk.queue.has(call.callId)) findings.notQueued.push(call.callId);
+      if (!deps.sessions.has(call.callId) && !deps.isStarting(call.callId)) sweep(deps, call);
+      if (deps.queue.has(call.callId)) findings.notQueued.push(call.callId);
     }
     yield findings;
     after = page.next;
   }
-  return seen;
+  return deps.queue.ids().filter((callId) => !seen.has(callId));
 }
 
 /** A call found after the events connection came back: its channel gone, or answered while the events were cut off. */
@@ -128,8 +129,8 @@ export interface ReconnectFinding {
 }
 
 /** After the events connection came back: events may have been lost meanwhile. Returns what the desk applies. */
-export async function reconcileAfterReconnect(desk: RecoveryDeps): Promise<ReconnectFinding[]> {
-  const { sessions, settings } = desk;
+export async function reconcileAfterReconnect(deps: RecoveryDeps): Promise<ReconnectFinding[]> {
+  const { sessions, settings } = deps;
   // Only calls Asterisk took: one held for its speech, or whose originate is still on its way, has no channel yet.
   const ids = sessions
     .all()
@@ -159,8 +160,8 @@ export async function reconcileAfterReconnect(desk: RecoveryDeps): Promise<Recon
  * A call the database shows in progress with no call behind it here: its end was not recorded
  * (a write that failed, a disk that was full). It is ended rather than left in progress.
  */
-function sweep(desk: Pick<RecoveryDeps, 'ledger' | 'settings'>, call: CallForDialing): void {
-  const { ledger, settings } = desk;
+function sweep(deps: Pick<RecoveryDeps, 'ledger' | 'settings'>, call: CallForDialing): void {
+  const { ledger, settings } = deps;
   // Its end was decided and handed on here, and only its record failed: written again, not ended twice.
   if (ledger.settle(call)) return;
   const was = call.status;

@@ -9,7 +9,7 @@ import { describeKey, KEY_EVENT, keyAction } from '../core/calls/keypad.js';
 import { callPhrases } from '../core/speech/spoken-call.js';
 import { AriError } from '../pbx/index.js';
 import type { CallLedger } from './call-ledger.js';
-import { alertsOf, arm, disarmAll, type CallSession } from './call-session.js';
+import { alertsOf, arm, disarmAll, type CallSession, type ScriptRecord } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 
 /** The confirmation is short: should its end never be reported, the call is hung up after this. */
@@ -37,10 +37,10 @@ export interface ScriptDeps {
 
 /** The call's script, the only writer of its record (session.script). */
 export class CallScript {
-  constructor(private readonly desk: ScriptDeps) {}
+  constructor(private readonly deps: ScriptDeps) {}
 
   private hangUp(session: CallSession, why: string): void {
-    this.desk.outcome(session, { act: 'hang up', why });
+    this.deps.outcome(session, { act: 'hang up', why });
   }
 
   /** Makes the call's phrases while the phone rings, so that an answer is spoken to at once. */
@@ -48,7 +48,7 @@ export class CallScript {
     for (const phrase of Object.values(callPhrases(session.speech)))
       this.say(session, phrase).catch((error: Error) => {
         // Made again when the answered call asks for it: a failure then ends the call, and is logged there.
-        this.desk.settings.logger.debug('could not prepare speech', { call_id: session.call.callId, phrase, error });
+        this.deps.settings.logger.debug('could not prepare speech', { call_id: session.call.callId, phrase, error });
       });
   }
 
@@ -59,7 +59,7 @@ export class CallScript {
 
   /** A machine answered: the message stops (and no digit is waited for) while its greeting goes on. */
   async machineAnswered(session: CallSession): Promise<void> {
-    session.script.run++;
+    scriptOf(session).run++;
     disarmAll(session);
     this.armLongestCall(session);
     await this.stopPlayback(session);
@@ -72,11 +72,11 @@ export class CallScript {
 
   playbackFinished(session: CallSession, playbackId: string): void {
     // Only the current playback: one stopped by a "2" must not start the digit wait.
-    const script = session.script;
+    const script = scriptOf(session);
     if (script.playbackId !== playbackId) return;
     script.playbackId = undefined;
     if (script.closing !== undefined) this.hangUp(session, script.closing);
-    else arm(session, this.desk.settings.digitWaitMs, () => this.hangUp(session, 'no digit after the message'));
+    else arm(session, this.deps.settings.digitWaitMs, () => this.hangUp(session, 'no digit after the message'));
   }
 
   /** A key pressed: on the call's timeline with what it did (core/calls/keypad decides). */
@@ -86,14 +86,14 @@ export class CallScript {
       machine: session.detection.machine === true,
       acknowledged: session.script.acknowledged,
     });
-    for (const alert of alertsOf(session)) this.desk.ledger.note(alert.callId, KEY_EVENT, describeKey(key, action));
+    for (const alert of alertsOf(session)) this.deps.ledger.note(alert.callId, KEY_EVENT, describeKey(key, action));
     switch (action.act) {
       case 'acknowledge':
-        session.script.acknowledged = true;
+        scriptOf(session).acknowledged = true;
         await this.confirm(session);
         break;
       case 'repeat':
-        session.script.repeats++;
+        scriptOf(session).repeats++;
         await this.interrupt(session);
         await this.play(session);
         break;
@@ -127,22 +127,23 @@ export class CallScript {
    * which may come while the next playback's speech is still being found, must not start the digit wait.
    */
   private async stopPlayback(session: CallSession): Promise<void> {
-    const playbackId = session.script.playbackId;
-    session.script.playbackId = undefined;
+    const script = scriptOf(session);
+    const playbackId = script.playbackId;
+    script.playbackId = undefined;
     if (playbackId)
-      await this.desk.settings.ari.stopPlayback(playbackId).catch((error: Error) => {
+      await this.deps.settings.ari.stopPlayback(playbackId).catch((error: Error) => {
         // Most often the playback had ended already; the next playback replaces it either way.
-        this.desk.settings.logger.debug('could not stop a playback', { call_id: session.call.callId, error });
+        this.deps.settings.logger.debug('could not stop a playback', { call_id: session.call.callId, error });
       });
   }
 
   private armLongestCall(session: CallSession): void {
-    arm(session, this.desk.settings.maxTalkMs, () => this.hangUp(session, 'longest call time reached'));
+    arm(session, this.deps.settings.maxTalkMs, () => this.hangUp(session, 'longest call time reached'));
   }
 
   /** The media of a phrase in the call's voice. */
   private say(session: CallSession, text: string): Promise<string> {
-    return this.desk.settings.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
+    return this.deps.settings.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
   }
 
   private async play(session: CallSession): Promise<void> {
@@ -159,29 +160,29 @@ export class CallScript {
 
   /** Plays the media in order once all are ready; `closing`: the call is hung up when they end. */
   private async start(session: CallSession, media: Array<Promise<string>>, closing?: string): Promise<void> {
-    const script = session.script;
+    const script = scriptOf(session);
     const run = script.run;
     try {
       const files = await Promise.all(media);
       // Ended meanwhile, or a machine was found and the message waits for its greeting to end.
-      if (!this.desk.isActive(session) || script.run !== run) return;
+      if (!this.deps.isActive(session) || script.run !== run) return;
       const playbackId = `${session.channelId}-p${++script.playbackSeq}`;
       script.playbackId = playbackId;
       script.closing = closing;
-      await this.desk.settings.ari.play(session.channelId, playbackId, files);
+      await this.deps.settings.ari.play(session.channelId, playbackId, files);
       script.messageStarted = true;
       const answeredAt = session.line.answeredAt;
       if (script.firstSpeechAt === undefined && answeredAt !== undefined) {
-        script.firstSpeechAt = this.desk.settings.now();
-        this.desk.settings.onFirstSpeech?.(script.firstSpeechAt - answeredAt);
+        script.firstSpeechAt = this.deps.settings.now();
+        this.deps.settings.onFirstSpeech?.(script.firstSpeechAt - answeredAt);
       }
     } catch (error) {
       // The phone hung up while its playback was asked for: the call's end says how it ended, not this.
-      if (!this.desk.isActive(session) || channelGone(error)) return;
+      if (!this.deps.isActive(session) || channelGone(error)) return;
       script.speechFailed = (error as Error).message;
       // Asterisk gone (killed, restarting) is its own fault, already reported: the call ends with it.
       const asteriskGone = error instanceof AriError && error.kind === 'network';
-      this.desk.settings.logger[asteriskGone ? 'warn' : 'error']('could not play the message', {
+      this.deps.settings.logger[asteriskGone ? 'warn' : 'error']('could not play the message', {
         call_id: session.call.callId,
         error,
       });
@@ -189,6 +190,9 @@ export class CallScript {
     }
   }
 }
+
+/** The call's script record, as its one writer sees it. */
+const scriptOf = (session: CallSession) => session.script as ScriptRecord;
 
 /** ARI's answer to a request on a channel that has hung up meanwhile. */
 function channelGone(error: unknown): boolean {

@@ -22,8 +22,8 @@ export interface TalkListening {
  * One call being placed. What it is for is fixed at its claim; what happens to it is kept in small
  * records, each written by one part only: `placement` by call-placement.ts, `line` (what Asterisk
  * told of the channel) by call-flow.ts, `script` by call-script.ts, `detection` by
- * machine-detection.ts (with its audio-watch.ts), `messageMedia` by the desk (call-desk.ts). What
- * its end is decided from is read off them (factsOf).
+ * machine-detection.ts, `messageMedia` by the desk (call-desk.ts) (test/unit/layout.test.ts holds
+ * each to its writer). What its end is decided from is read off them (factsOf).
  */
 export interface CallSession {
   /** The alert the call was placed for. */
@@ -44,10 +44,11 @@ export interface CallSession {
   readonly timers: Set<NodeJS.Timeout>;
   /** The message's speech, made while the phone rings (the desk's). */
   messageMedia?: Promise<string>;
-  readonly placement: PlacementRecord;
-  readonly line: LineRecord;
-  readonly script: ScriptRecord;
-  readonly detection: DetectionRecord;
+  /** Read-only to all but its writer, which alone takes a writable view of it, in its own file. */
+  readonly placement: Readonly<PlacementRecord>;
+  readonly line: Readonly<LineRecord>;
+  readonly script: Readonly<ScriptRecord>;
+  readonly detection: Readonly<DetectionRecord>;
 }
 
 /** How the call went out (call-placement.ts). */

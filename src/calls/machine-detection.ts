@@ -16,7 +16,7 @@ import {
 } from '../core/calls/talk-verdict.js';
 import { watchAudio } from './audio-watch.js';
 import type { CallLedger } from './call-ledger.js';
-import { alertsOf, arm, type CallSession, type TalkListening } from './call-session.js';
+import { alertsOf, arm, type CallSession, type DetectionRecord, type TalkListening } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 
 /**
@@ -38,15 +38,15 @@ export interface DetectionDeps {
 export class MachineDetection {
   /** `verdict`: told of each verdict as it comes (some come from a timer, not from an event). */
   constructor(
-    private readonly desk: DetectionDeps,
+    private readonly deps: DetectionDeps,
     private readonly verdict: (session: CallSession, verdict: DetectionVerdict) => void,
   ) {}
 
   /** The call was answered: what the phone sends from here is read while the message starts (talk while it rang is not). */
   start(session: CallSession): void {
     const talk: TalkListening = { phrases: [], phase: 'listening', audio: { gaps: [] }, look: 0 };
-    session.detection.talk = talk;
-    watchAudio(this.desk, session, talk, (reading) => {
+    detectionOf(session).talk = talk;
+    watchAudio(this.deps, session, talk, (reading) => {
       const before = talk.audio.gaps;
       talk.audio = audioGaps(talk.audio, reading);
       const after = talk.audio.gaps;
@@ -78,13 +78,13 @@ export class MachineDetection {
 
   private look(session: CallSession): void {
     const talk = session.detection.talk;
-    if (!talk || talk.phase === 'done' || !this.desk.isActive(session)) return;
+    if (!talk || talk.phase === 'done' || !this.deps.isActive(session)) return;
     const now = this.sinceAnswer(session);
     if (talk.phase === 'greeting') {
       const ended = greetingEnded(talk.phrases, talk.machineAtMs ?? now, now, talk.audio.gaps);
       if (ended === true) {
         talk.phase = 'done';
-        this.desk.ledger.note(session.call.callId, 'greeting over', describeTalk(talk.phrases, talk.audio.gaps, now));
+        this.deps.ledger.note(session.call.callId, 'greeting over', describeTalk(talk.phrases, talk.audio.gaps, now));
         // The machine's greeting and beep have ended: the whole message is left on it.
         this.verdict(session, 'greeting over');
       } else this.lookAgainAt(session, ended.recheckAtMs - now);
@@ -98,11 +98,11 @@ export class MachineDetection {
   private decide(session: CallSession, verdict: TalkVerdict): void {
     const talk = session.detection.talk;
     if (talk?.phase !== 'listening') return;
-    this.desk.ledger.detection(alertsOf(session), verdict.status, verdict.cause);
+    this.deps.ledger.detection(alertsOf(session), verdict.status, verdict.cause);
     // What was heard, on the call's timeline: how the verdict can be checked (and tuned) afterwards.
     const now = this.sinceAnswer(session);
-    this.desk.ledger.note(session.call.callId, 'talk', describeTalk(talk.phrases, talk.audio.gaps, now));
-    session.detection.machine = verdict.status === 'MACHINE';
+    this.deps.ledger.note(session.call.callId, 'talk', describeTalk(talk.phrases, talk.audio.gaps, now));
+    detectionOf(session).machine = verdict.status === 'MACHINE';
     if (!session.detection.machine) {
       talk.phase = 'done';
       talk.look++;
@@ -124,10 +124,13 @@ export class MachineDetection {
   }
 
   private sinceAnswer(session: CallSession): number {
-    const now = this.desk.settings.now();
+    const now = this.deps.settings.now();
     return now - (session.line.answeredAt ?? now);
   }
 }
+
+/** The call's detection record, as its one writer sees it. */
+const detectionOf = (session: CallSession) => session.detection as DetectionRecord;
 
 /**
  * "talk 0.21 s for 0.70 s; no audio 0.91 s going on (at 2.41 s)": the phrases as heard (TALK_DETECT's,

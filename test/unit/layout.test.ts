@@ -241,6 +241,33 @@ describe('the layout of src/', () => {
     expect(publicFields(readFileSync(join(SRC, 'calls/call-desk.ts'), 'utf8'), 'CallDesk')).toEqual([]);
   });
 
+  it("keeps call state the desk's: no part calls back into it, and each record of a call has one writer", () => {
+    const calls = sourceFiles(join(SRC, 'calls')).map((file) => ({
+      file: relative(SRC, file),
+      text: readFileSync(file, 'utf8'),
+    }));
+    // The desk's parts return what happened (a placement, a flow action, findings); only the desk applies it.
+    const parts = calls.filter(({ file }) => !['calls/call-desk.ts', 'calls/dialer.ts'].includes(file));
+    expect(parts.flatMap(({ file, text }) => callsBack(text).map((name) => `${file}: ${name}`))).toEqual([]);
+    // A session's records are read-only but to their writer, which alone takes a writable view (calls/call-session.ts).
+    expect(recordWriters(calls)).toEqual({
+      PlacementRecord: ['calls/call-placement.ts'],
+      LineRecord: ['calls/call-flow.ts'],
+      ScriptRecord: ['calls/call-script.ts'],
+      DetectionRecord: ['calls/machine-detection.ts'],
+    });
+  });
+
+  it('sees a part that calls back into the desk, and a record written from two files', () => {
+    expect(callsBack('void place(desk, s);\n    desk.end(session, stop);\n  deps.pump();')).toEqual(['end', 'pump']);
+    expect(
+      recordWriters([
+        { file: 'calls/a.ts', text: 'const line = session.line as LineRecord;' },
+        { file: 'calls/b.ts', text: '(s.line as LineRecord).rang = true;' },
+      ]),
+    ).toEqual({ PlacementRecord: [], LineRecord: ['calls/a.ts', 'calls/b.ts'], ScriptRecord: [], DetectionRecord: [] });
+  });
+
   it('drops no failure without a word: an empty catch logs its reason or says in a comment why nothing can be done', () => {
     const silent = sourceFiles(SRC).flatMap((file) =>
       silentCatches(readFileSync(file, 'utf8')).map((line) => `${relative(SRC, file)}:${line}`),
@@ -305,3 +332,19 @@ describe('the layout of src/', () => {
     expect(starExports("export * from './a.js';\nexport { b } from './b.js';")).toEqual(["export * from './a.js';"]);
   });
 });
+
+/** The desk's operations a part calls on what it was handed (`desk.end(…)`, `deps.pump()`). */
+function callsBack(text: string): string[] {
+  return [...text.matchAll(/\b(?:desk|deps|inside)\??\.(end|enqueue|enqueueTogether|pump)\(/g)].map((m) => m[1]!);
+}
+
+/** For each record of a call's session, the files that take a writable view of it (`… as LineRecord`). */
+function recordWriters(files: ReadonlyArray<{ file: string; text: string }>): Record<string, string[]> {
+  const records = ['PlacementRecord', 'LineRecord', 'ScriptRecord', 'DetectionRecord'];
+  return Object.fromEntries(
+    records.map((record) => [
+      record,
+      files.filter(({ text }) => new RegExp(`\\bas ${record}\\b`).test(text)).map(({ file }) => file),
+    ]),
+  );
+}
