@@ -116,10 +116,10 @@ export class CallDesk {
     if (routed) this.apply(routed.session, routed.action);
   }
 
-  /** What a call's events or its script came to (call-flow.ts, call-script.ts), applied here alone. */
+  /** What a call's events or its script came to (call-flow.ts, call-script.ts), applied here alone (a new act fails to compile here). */
   private apply(session: CallSession, action: FlowAction): void {
     if (action.act === 'end') this.end(session, action.stop);
-    else if (action.act === 'hang up') void this.hangup(session, action.why);
+    else void this.hangup(session, action.why);
   }
 
   /** Held alerts whose quiet hours ended, queued together, an account's before the next is read (quiet-hours.ts); how many. */
