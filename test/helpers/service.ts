@@ -15,6 +15,8 @@ import { request, type Reply, type RequestOptions } from './https-client.js';
 import { freeRtpRange, freeTcpPort, freeUdpPort } from './ports.js';
 import { cacheDirEnv } from './cli.js';
 import { waitFor } from './wait.js';
+import { type PgCluster, startPostgres } from './postgres.js';
+import type { StoreKind } from './stores.js';
 
 export interface TestClock {
   now: () => number;
@@ -160,6 +162,30 @@ export async function startTestService(
  * Settings for a service with its own managed Asterisk on free loopback ports, calling the phone
  * (SIPp) that listens on `trunkPort`. Each caller gets its own RTP range from this process's port block.
  */
+/**
+ * A test service over `kind`: SQLite in a temp data dir, or PostgreSQL in database `dbName` of a
+ * throwaway cluster (returned, to stop after the service: a test may also kill or restart it).
+ */
+export async function startTestServiceOn(
+  kind: StoreKind,
+  dbName: string,
+  env: Record<string, string> = {},
+): Promise<{ t: TestService; pg?: PgCluster }> {
+  if (kind === 'sqlite') return { t: await startTestService(env) };
+  const pg = await startPostgres();
+  try {
+    const t = await startTestService({
+      RINGHOOK_DATABASE_URL: await pg.createDatabase(dbName),
+      RINGHOOK_SECRET_KEY: 'c'.repeat(64),
+      ...env,
+    });
+    return { t, pg };
+  } catch (error) {
+    await pg.stop();
+    throw error;
+  }
+}
+
 /**
  * The environment of a `ringhook serve` child: managed Asterisk with its trunk at `trunkPort`, HTTPS on a
  * free loopback port, a new data dir and, given `smsc`, SMS backup through it over SMPP; `extra` last.
