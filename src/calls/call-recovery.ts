@@ -39,6 +39,7 @@ export async function recoverAtStart(deps: RecoveryDeps): Promise<string[]> {
     .filter((call) => call.status === 'queued' && !deps.ledger.endIfStale(call, 'at start'))
     .map((call) => call.callId);
 }
+
 /**
  * Ends calls that were in progress with nothing left behind them (this process's before a crash,
  * or a dead node's): interrupted, never redialed, and the SMS backup applies. A call that carried
