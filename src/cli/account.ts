@@ -33,6 +33,13 @@ import {
 } from './owner-control-args.js';
 import { askBackupPerson } from './backup-person.js';
 import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';
+import {
+  checkDecisionCallback,
+  decisionAccountChanges,
+  decisionArgs,
+  decisionChange,
+  refuseDecisionOnCreate,
+} from './decision-args.js';
 
 const languageArgs = {
   language: {
@@ -146,10 +153,12 @@ const create = defineCommand({
     ...ownerControlArgs,
     ...ringAgainArgs,
     ...quietHoursArgs,
+    ...decisionArgs,
     ...jsonArg,
   },
   run: ({ args }) => {
     // Every argument checked before the data dir is opened: a mistake makes no data dir.
+    refuseDecisionOnCreate(decisionChange(args));
     const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
     const phone = parseArg(phoneSchema, args.phone, '--phone');
     const fields = {
@@ -227,7 +236,7 @@ const set = defineCommand({
   meta: {
     name: 'set',
     description:
-      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources, ring again, backup person or quiet hours",
+      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources, ring again, backup person, quiet hours, status callbacks or decision keys",
   },
   args: {
     ...userIdArg,
@@ -245,6 +254,7 @@ const set = defineCommand({
     ...ringAgainArgs,
     ...quietHoursArgs,
     ...callbackArgs,
+    ...decisionArgs,
     password: {
       type: 'boolean',
       description: 'Set the dashboard password (asked for, or read from stdin; never an argument)',
@@ -272,7 +282,10 @@ const set = defineCommand({
         ...backupPhoneChanges(args, account, phone),
         ...quietHoursChanges(args),
       };
+      const decision = decisionChange(args);
       const callbackUrl = callbackUrlArg(args);
+      await checkDecisionCallback(stores, account.userId, decision, callbackUrl);
+      Object.assign(changes, await decisionAccountChanges(decision));
       const callbackShown = await applyCallbackOptions(
         stores,
         account.userId,
@@ -285,7 +298,7 @@ const set = defineCommand({
       });
       if (Object.keys(changes).length === 0 && !dashboardChanged && !callbackShown)
         throw new UserError(
-          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --ring-again, --ring-again-after, --backup-phone, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --password or --admin',
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --ring-again, --ring-again-after, --backup-phone, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --keys, --decision-pin, --password or --admin',
         );
       const shown = (
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account
@@ -298,6 +311,10 @@ const set = defineCommand({
         );
       if (changes.smsBackup === true) warnSmsBackupOn(shown, await smsGatewayNow(stores, config));
       noteLanguage(shown, args.language);
+      if (callbackUrl?.url === null && shown.decisionKeys !== '' && !args.json)
+        process.stderr.write(
+          'The decision keys stay set but are not offered in calls until a callback URL is set again (the decision has nowhere to go).\n',
+        );
     }),
 });
 

@@ -180,3 +180,13 @@ export function callDecisionKeys(
 export function needsCallbackUrl(change: { keys?: string | undefined; pinSet?: boolean | undefined }): boolean {
   return (change.keys !== undefined && change.keys !== '') || change.pinSet === true;
 }
+
+/** What the history says of a call's decision: `decision: buy (7)`, `decision refused: wrong PIN`, or null. */
+export function callDecisionText(call: {
+  decisionKey?: string | null | undefined;
+  decisionLabel?: string | null | undefined;
+  decisionRefused?: string | null | undefined;
+}): string | null {
+  if (call.decisionKey) return decisionText({ key: call.decisionKey, label: call.decisionLabel ?? '' });
+  return call.decisionRefused ? decisionRefusedText(call.decisionRefused) : null;
+}
