@@ -55,7 +55,8 @@ export function decisionChange(args: DecisionArgs): DecisionChange {
   return change;
 }
 
-const option = (change: DecisionChange) => (change.keys !== undefined && change.keys !== '' ? '--keys' : '--decision-pin');
+const option = (change: DecisionChange) =>
+  change.keys !== undefined && change.keys !== '' ? '--keys' : '--decision-pin';
 
 /** `account create`: no callback URL can be set yet, so keys and a PIN are refused with the way to set them. */
 export function refuseDecisionOnCreate(change: DecisionChange): void {
@@ -86,6 +87,8 @@ export async function decisionAccountChanges(
 ): Promise<{ decisionKeys?: string; decisionPinHash?: string | null }> {
   return {
     ...(change.keys !== undefined && { decisionKeys: change.keys }),
-    ...(change.pin !== undefined && { decisionPinHash: change.pin === null ? null : await hashDecisionPin(change.pin) }),
+    ...(change.pin !== undefined && {
+      decisionPinHash: change.pin === null ? null : await hashDecisionPin(change.pin),
+    }),
   };
 }

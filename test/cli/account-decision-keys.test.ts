@@ -116,7 +116,8 @@ it('bad keys and PINs: one line naming the value, and nothing changed', () => {
 it('a decision in the history: `calls` says decision: buy (7) or decision refused: wrong PIN; --json has decision_key and decision_label', () => {
   const account = JSON.parse(create('+14155550135', '--json').stdout);
   const db = new Database(path.join(dataDir, 'ringhook.db'));
-  const insert = db.prepare(`INSERT INTO calls (call_id, user_id, kind, accepted, status, message, received_at, updated_at,
+  const insert =
+    db.prepare(`INSERT INTO calls (call_id, user_id, kind, accepted, status, message, received_at, updated_at,
                                                 decision_key, decision_label, decided_at, decision_refused)
                              VALUES (?, ?, 'alert', 1, 'acknowledged', 'BTC broke 100k', ?, ?, ?, ?, ?, ?)`);
   const at = Date.parse('2026-12-07T02:00:00Z');

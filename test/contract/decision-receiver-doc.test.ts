@@ -9,7 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sendSigned } from '../../src/callbacks/index.js';
-import { callbackBody, callbackEventsFor, newCallbackMessageId, newCallbackSecret } from '../../src/core/callbacks/callback-events.js';
+import {
+  callbackBody,
+  callbackEventsFor,
+  newCallbackMessageId,
+  newCallbackSecret,
+} from '../../src/core/callbacks/callback-events.js';
 import { parseAddressList } from '../../src/core/connections/address-match.js';
 import { makeCertificate } from '../helpers/reverse-proxy.js';
 import { freeTcpPort } from '../helpers/ports.js';
@@ -47,12 +52,22 @@ beforeAll(async () => {
   url = `https://127.0.0.1:${port}/ringhook`;
   receiver = spawn(process.execPath, ['decision-receiver.mjs'], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', RINGHOOK_CALLBACK_SECRET: secret, TLS_CERT: cert, TLS_KEY: key, PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      RINGHOOK_CALLBACK_SECRET: secret,
+      TLS_CERT: cert,
+      TLS_KEY: key,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   receiver.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   receiver.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitFor('the receiver to listen', async () => ((await send(newCallbackSecret(), '{}')).kind === 'answered' ? true : undefined), 15_000);
+  await waitFor(
+    'the receiver to listen',
+    async () => ((await send(newCallbackSecret(), '{}')).kind === 'answered' ? true : undefined),
+    15_000,
+  );
 }, 30_000);
 
 afterAll(() => {
@@ -97,11 +112,19 @@ function decisionBody(label: string): string {
 it("the documented receiver verifies ringhook's signature and acts on the label", async () => {
   const result = await send(secret, decisionBody('buy'));
   expect(result).toMatchObject({ kind: 'answered', status: 204 });
-  await waitFor('the receiver to buy', () => (output.includes('buy BTCUSD for order order-77 (call call_doc_1)') ? true : undefined), 5_000);
+  await waitFor(
+    'the receiver to buy',
+    () => (output.includes('buy BTCUSD for order order-77 (call call_doc_1)') ? true : undefined),
+    5_000,
+  );
 
   const skip = await send(secret, decisionBody('skip'));
   expect(skip).toMatchObject({ kind: 'answered', status: 204 });
-  await waitFor('the receiver to skip', () => (output.includes('skip: nothing to do (call call_doc_1)') ? true : undefined), 5_000);
+  await waitFor(
+    'the receiver to skip',
+    () => (output.includes('skip: nothing to do (call call_doc_1)') ? true : undefined),
+    5_000,
+  );
 });
 
 it('a delivery signed with another secret is answered 401 and not acted on', async () => {

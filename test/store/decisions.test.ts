@@ -58,7 +58,11 @@ describe.each(STORE_KINDS)('%s store: decision keys', (kind) => {
 
     // Another setting changed: the PIN stays; the keys changed alone.
     await store.accounts.update(userId, { name: 'Alice', decisionKeys: '9=sell' });
-    expect(await store.accounts.get(userId)).toMatchObject({ name: 'Alice', decisionKeys: '9=sell', decisionPinSet: true });
+    expect(await store.accounts.get(userId)).toMatchObject({
+      name: 'Alice',
+      decisionKeys: '9=sell',
+      decisionPinSet: true,
+    });
     expect(await store.accounts.verifyDecisionPin(userId, '4321')).toBe(true);
     expect((await store.accounts.list())[0]).toMatchObject({ decisionPinSet: true });
 
@@ -196,13 +200,25 @@ describe.each(STORE_KINDS)('%s store: decision keys', (kind) => {
         // Each its own phone: a line the other node's end left is given back only by its own node.
         await answered(store, callId, clock.now(), `+1415555013${round}`);
         const [a, b] = await Promise.all([
-          store.progress.step({ callId, to: 'acknowledged', fields: { endedAt: clock.now() }, decision: { key: '7', label: 'buy' } }),
-          nodeB.progress.step({ callId, to: 'acknowledged', fields: { endedAt: clock.now() }, decision: { key: '8', label: 'skip' } }),
+          store.progress.step({
+            callId,
+            to: 'acknowledged',
+            fields: { endedAt: clock.now() },
+            decision: { key: '7', label: 'buy' },
+          }),
+          nodeB.progress.step({
+            callId,
+            to: 'acknowledged',
+            fields: { endedAt: clock.now() },
+            decision: { key: '8', label: 'skip' },
+          }),
         ]);
         expect([a.moved, b.moved].filter(Boolean)).toHaveLength(1);
         const record = (await store.calls.get(callId))!;
         expect(record.decisionKey).toBe(a.moved ? '7' : '8');
-        const sent = (await store.callbacks.recent(userId, 200)).filter((d) => d.callId === callId && d.type === 'call.decision');
+        const sent = (await store.callbacks.recent(userId, 200)).filter(
+          (d) => d.callId === callId && d.type === 'call.decision',
+        );
         expect(sent.map((d) => bodyOf(d.body).data.key)).toEqual([record.decisionKey]);
       }
     });

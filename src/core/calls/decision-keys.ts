@@ -150,7 +150,8 @@ export function pinChecked(state: DecisionState & { phase: 'pin' }, right: boole
 }
 
 /** The history's words for a decision: `decision: buy (7)`, `decision refused: wrong PIN`. */
-export const decisionText = (choice: { key: string; label: string }): string => `decision: ${choice.label} (${choice.key})`;
+export const decisionText = (choice: { key: string; label: string }): string =>
+  `decision: ${choice.label} (${choice.key})`;
 /** Why a decision is refused: its PIN was wrong every time (the only reason there is). */
 export const WRONG_PIN = 'wrong PIN';
 export const decisionRefusedText = (reason: string): string => `decision refused: ${reason}`;

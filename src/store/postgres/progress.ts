@@ -156,7 +156,12 @@ export class PgCallProgressStore implements CallProgressRepo {
 
   /** A decision refused (#56: the PIN wrong each time): kept on the call and its timeline, if it has no decision yet. Nothing is sent. */
   async refuseDecision(callId: string, reason: string): Promise<boolean> {
-    const [row] = await query<{ refused: number }>(this.sql, SQL.refused, [callId, reason, this.now(), decisionRefusedText(reason)]);
+    const [row] = await query<{ refused: number }>(this.sql, SQL.refused, [
+      callId,
+      reason,
+      this.now(),
+      decisionRefusedText(reason),
+    ]);
     return row?.refused === 1;
   }
 

@@ -18,10 +18,7 @@ const CHANGES: ReadonlyArray<readonly [string, string]> = [
     'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key, expires_in)',
     'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key, expires_in, decision_keys, idempotency_key)',
   ],
-  [
-    "(item->>'x')::integer);",
-    "(item->>'x')::integer, item->>'dk', item->>'ik');",
-  ],
+  ["(item->>'x')::integer);", "(item->>'x')::integer, item->>'dk', item->>'ik');"],
 ];
 
 function fromV18(): string {
