@@ -2,17 +2,7 @@
 import { defineCommand } from 'citty';
 import { commandMeta } from './commands.js';
 import { nameSchema, phoneSchema, planSchema, webhookUrl, type Account } from '../core/account.js';
-import {
-  chooseVoice,
-  DEFAULT_LANGUAGE,
-  defaultVoice,
-  introSchema,
-  JAPANESE_NOTE,
-  languageSchema,
-  LANGUAGES,
-  voiceSchema,
-} from '../core/speech/languages.js';
-import { LANGUAGE_CODES, VOICE_IDS } from '../core/speech/language-types.js';
+import { DEFAULT_LANGUAGE, defaultVoice, JAPANESE_NOTE } from '../core/speech/languages.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import type { Config } from '../config/index.js';
@@ -34,43 +24,13 @@ import {
 import { askBackupPerson } from './backup-person.js';
 import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';
 import {
-  checkDecisionCallback,
-  decisionAccountChanges,
   decisionArgs,
   decisionChange,
+  decisionSetChanges,
+  noteIdleKeys,
   refuseDecisionOnCreate,
 } from './decision-args.js';
-
-const languageArgs = {
-  language: {
-    type: 'string',
-    description: `What the call speaks: ${LANGUAGE_CODES.join(', ')} (English by default; Japanese: kana, no kanji)`,
-  },
-  voice: {
-    type: 'string',
-    description: `The voice: ${VOICE_IDS.join(', ')} (English: ${LANGUAGES.en.voices.join(', ')}, ${defaultVoice('en')} by default; other languages: espeak-ng)`,
-  },
-  intro: {
-    type: 'string',
-    description:
-      'The words before the message, at most 60 characters ("" for the language\'s own, e.g. "Alert from ringhook.")',
-  },
-} as const;
-
-/** The language, voice and intro options given, checked together against the account's current ones. */
-function voiceChanges(
-  current: Pick<Account, 'language' | 'voice'>,
-  args: { language?: string | undefined; voice?: string | undefined; intro?: string | undefined },
-): Partial<Pick<Account, 'language' | 'voice' | 'intro'>> {
-  const language = args.language === undefined ? undefined : parseArg(languageSchema, args.language, '--language');
-  const voice = args.voice === undefined ? undefined : parseArg(voiceSchema, args.voice, '--voice');
-  const chosen = chooseVoice(current, { language, voice });
-  if (!chosen.ok) throw new UserError(`--voice: ${chosen.error}`);
-  return {
-    ...((language !== undefined || voice !== undefined) && { language: chosen.language, voice: chosen.voice }),
-    ...(args.intro !== undefined && { intro: parseArg(introSchema, args.intro, '--intro') }),
-  };
-}
+import { languageArgs, voiceChanges } from './voice-args.js';
 
 const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
 const userIdArg = {
@@ -282,10 +242,8 @@ const set = defineCommand({
         ...backupPhoneChanges(args, account, phone),
         ...quietHoursChanges(args),
       };
-      const decision = decisionChange(args);
       const callbackUrl = callbackUrlArg(args);
-      await checkDecisionCallback(stores, account.userId, decision, callbackUrl);
-      Object.assign(changes, await decisionAccountChanges(decision));
+      Object.assign(changes, await decisionSetChanges(stores, account.userId, args, callbackUrl));
       const callbackShown = await applyCallbackOptions(
         stores,
         account.userId,
@@ -311,10 +269,7 @@ const set = defineCommand({
         );
       if (changes.smsBackup === true) warnSmsBackupOn(shown, await smsGatewayNow(stores, config));
       noteLanguage(shown, args.language);
-      if (callbackUrl?.url === null && shown.decisionKeys !== '' && !args.json)
-        process.stderr.write(
-          'The decision keys stay set but are not offered in calls until a callback URL is set again (the decision has nowhere to go).\n',
-        );
+      noteIdleKeys(shown, callbackUrl, args.json);
     }),
 });
 

@@ -13,6 +13,7 @@ import {
 import { UserError } from '../lib/errors.js';
 import { hashDecisionPin } from '../store/index.js';
 import type { Stores } from '../app/open-stores.js';
+import type { Account } from '../core/account.js';
 
 export const decisionArgs = {
   keys: {
@@ -67,7 +68,7 @@ export function refuseDecisionOnCreate(change: DecisionChange): void {
 }
 
 /** `account set`: refused when the account will have no callback URL (`url`: the one given in the same command). */
-export async function checkDecisionCallback(
+async function checkDecisionCallback(
   stores: Stores,
   userId: string,
   change: DecisionChange,
@@ -82,7 +83,7 @@ export async function checkDecisionCallback(
 }
 
 /** The account's changes: the keys' text and the PIN's hash (null removes it). */
-export async function decisionAccountChanges(
+async function decisionAccountChanges(
   change: DecisionChange,
 ): Promise<{ decisionKeys?: string; decisionPinHash?: string | null }> {
   return {
@@ -91,4 +92,24 @@ export async function decisionAccountChanges(
       decisionPinHash: change.pin === null ? null : await hashDecisionPin(change.pin),
     }),
   };
+}
+
+/** `account set`'s --keys and --decision-pin, checked (the callback URL they need included) before anything is written: the account's changes. */
+export async function decisionSetChanges(
+  stores: Stores,
+  userId: string,
+  args: DecisionArgs,
+  url: { url: string | null } | undefined,
+): Promise<{ decisionKeys?: string; decisionPinHash?: string | null }> {
+  const change = decisionChange(args);
+  await checkDecisionCallback(stores, userId, change, url);
+  return decisionAccountChanges(change);
+}
+
+/** The callback URL just turned off while keys are set: they stay, unused until a URL is set again. */
+export function noteIdleKeys(account: Account, url: { url: string | null } | undefined, json: boolean): void {
+  if (url?.url === null && account.decisionKeys !== '' && !json)
+    process.stderr.write(
+      'The decision keys stay set but are not offered in calls until a callback URL is set again (the decision has nowhere to go).\n',
+    );
 }

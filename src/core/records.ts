@@ -145,11 +145,10 @@ export interface CallRecord {
   decisionKeys?: string | null;
   /** The alert's Idempotency-Key header, as sent (a decision's callback names it). */
   idempotencyKey?: string | null;
-  /** The decision taken on the phone (#56): its key, label and time; null until one was sent. */
+  /** The decision taken on the phone (#56): its key, label and time (null until one was sent), or why it was refused ('wrong PIN'). */
   decisionKey?: string | null;
   decisionLabel?: string | null;
   decidedAt?: number | null;
-  /** Why a decision was refused ('wrong PIN'), when it was. */
   decisionRefused?: string | null;
 }
 
@@ -264,10 +263,7 @@ export interface CallStepWrite {
 }
 
 /** A decision key pressed (and its PIN, if any, right): what is recorded and sent. */
-export interface CallDecision {
-  key: string;
-  label: string;
-}
+export type CallDecision = { key: string; label: string };
 
 /** What a step did: whether the call moved, and how many deliveries it added to the outbox. */
 export interface CallStepped {
@@ -370,7 +366,7 @@ export interface CallAccountFlags {
   phone: string;
   /** It has a status-callback URL: a call step's events are written with the step (false: nothing is read for them). */
   callbackOn: boolean;
-  /** Its decision keys (#56, `7=buy,8=skip`, '' none) and whether a decision PIN guards them (absent: not read). */
+  /** Its decision keys (#56, `7=buy,8=skip`) and that a decision PIN guards them: absent when it has none. */
   decisionKeys?: string;
   decisionPin?: boolean;
 }

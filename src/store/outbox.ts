@@ -91,8 +91,9 @@ export function withAccountFlags<T extends { account?: unknown }>(row: T): T & P
     status: flags.status as CallAccountFlags['status'],
     phone: String(flags.phone),
     callbackOn: flags.callbackOn === true || Number(flags.callbackOn) === 1,
-    decisionKeys: typeof flags.decisionKeys === 'string' ? flags.decisionKeys : '',
-    decisionPin: flags.decisionPin === true || Number(flags.decisionPin) === 1,
+    // Only when the account has them: a call without decision keys reads as it always did.
+    ...(typeof flags.decisionKeys === 'string' && flags.decisionKeys !== '' && { decisionKeys: flags.decisionKeys }),
+    ...((flags.decisionPin === true || Number(flags.decisionPin) === 1) && { decisionPin: true }),
   };
   return { ...row, account };
 }

@@ -302,8 +302,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '014-receive-owner-controls', sql: RECEIVE_FUNCTION_V14_SQL, oldestCompatible: 8 },
   // Expand: columns the previous release does not know (it would ring in quiet hours, and never dial a held call).
   { name: '015-quiet-hours', sql: QUIET_HOURS, oldestCompatible: 8 },
-  // Expand: new tables the previous release does not know (it sends no callbacks).
-  { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 },
+  { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 }, // Expand: new tables (it sends no callbacks).
   { name: '017-ring-again', sql: RING_AGAIN, oldestCompatible: 8 }, // Expand: columns (it never rings again, dials a retry at once).
   { name: '018-backup-person', sql: BACKUP_PERSON, oldestCompatible: 8 }, // Expand: columns; the webhook's v18 beside v14.
   { name: '019-drop-receive-v12', sql: DROP_RECEIVE_V12, oldestCompatible: 8 },
