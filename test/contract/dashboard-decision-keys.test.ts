@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.js';
 import { request } from '../helpers/https-client.js';
+import { sessionByLink } from '../helpers/sign-in.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let t: TestService;
@@ -17,22 +18,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-/** Signs in with a login link over HTTPS and returns the session cookie. */
-async function signIn(userId: string): Promise<string> {
-  const { token } = await t.service.stores.ownerAuth.createLoginLink(userId);
-  const form = await request(`${t.baseUrl}/login/link/${token}`, { method: 'GET', ca: t.ca });
-  const presession = ([] as string[]).concat(form.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
-  const signed = await request(`${t.baseUrl}/login/link`, {
-    method: 'POST',
-    ca: t.ca,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: presession },
-    body: new URLSearchParams({ _csrf: csrf, token }).toString(),
-  });
-  const session = ([] as string[]).concat(signed.headers['set-cookie'] ?? []).find((c) => c.includes('_session='));
-  if (!session) throw new Error(`no session after the login link: ${signed.status}`);
-  return session.split(';')[0]!;
-}
+const signIn = (userId: string) => sessionByLink(t, t.service.stores.ownerAuth, userId);
 
 const overview = (cookie: string) => request(`${t.baseUrl}/`, { method: 'GET', ca: t.ca, headers: { cookie } });
 

@@ -1,5 +1,6 @@
 import { RECEIVE_FUNCTION_V18_SQL } from './receive-function-v18.js';
 import { RECEIVE_FUNCTION_V20_SQL } from './receive-function-v20.js';
+import { decisionKeysColumns } from '../sql/decision-keys.js';
 
 // Ring again (#54), SQLite's 017: the account's setting; each call's attempt, next attempt's time
 // and earlier attempts. Expand: columns the previous release does not know.
@@ -20,15 +21,7 @@ ALTER TABLE accounts ADD COLUMN backup_phone TEXT;
 ALTER TABLE accounts ADD COLUMN backup_phone_status TEXT;
 ${RECEIVE_FUNCTION_V18_SQL}`;
 
-// Decision keys (#56), SQLite's 020. Expand: columns the previous release does not know, and the
-// webhook's function v20 keeping an alert's own keys and Idempotency-Key (that release calls v18).
-export const DECISION_KEYS = `
-ALTER TABLE accounts ADD COLUMN decision_keys TEXT NOT NULL DEFAULT '';
-ALTER TABLE accounts ADD COLUMN decision_pin_hash TEXT;
-ALTER TABLE calls ADD COLUMN decision_keys TEXT;
-ALTER TABLE calls ADD COLUMN idempotency_key TEXT;
-ALTER TABLE calls ADD COLUMN decision_key TEXT;
-ALTER TABLE calls ADD COLUMN decision_label TEXT;
-ALTER TABLE calls ADD COLUMN decided_at BIGINT;
-ALTER TABLE calls ADD COLUMN decision_refused TEXT;
-${RECEIVE_FUNCTION_V20_SQL}`;
+// Decision keys (#56), SQLite's 020 (store/sql/decision-keys.ts). Expand: columns the previous
+// release does not know, and the webhook's function v20 keeping an alert's own keys and
+// Idempotency-Key (that release calls v18).
+export const DECISION_KEYS = `${decisionKeysColumns('BIGINT')}${RECEIVE_FUNCTION_V20_SQL}`;
