@@ -93,13 +93,22 @@ type RuleKit = ReturnType<typeof ruleKit>;
 
 /** The rules of a language, in the order they are tried. */
 export function buildRules(lang: SpeechLanguage): Rule[] {
+  const steps = buildRulesSteps(lang);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * buildRules in steps, a yield after each group of rules: their patterns are parsed as they are
+ * made, tens of ms for a language's first text, which a caller in the event loop may spread (#51).
+ */
+export function* buildRulesSteps(lang: SpeechLanguage): Generator<void, Rule[], void> {
   const kit = ruleKit(lang);
-  return [
-    ...datesAndTimes(kit),
-    ...tickersAndIndicators(kit),
-    ...pairsTagsAndTimeframes(kit),
-    ...numbersAndSymbols(kit),
-  ].filter((rule) => rule.languages === undefined || rule.languages.includes(lang.code ?? 'en'));
+  const rules: Rule[] = [];
+  for (const group of [datesAndTimes, tickersAndIndicators, pairsTagsAndTimeframes, numbersAndSymbols]) {
+    yield;
+    rules.push(...group(kit));
+  }
+  return rules.filter((rule) => rule.languages === undefined || rule.languages.includes(lang.code ?? 'en'));
 }
 
 /** Placeholders, dates, times, risk/reward and ratios: tried before the numbers in them. */
