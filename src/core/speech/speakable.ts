@@ -8,7 +8,7 @@
 // matches is kept, then cleaned of symbols (speech-text/cleanup.ts).
 import { english } from './number-words.js';
 import { beforeRules, tidy, withoutSymbols } from './speech-text/cleanup.js';
-import { buildRules, buildRulesSteps, type Rule, type RuleContext } from './speech-text/rules.js';
+import { buildRulesSteps, type Rule, type RuleContext } from './speech-text/rules.js';
 import { readKanji, type SpeechAids } from './speech-text/kanji.js';
 import { otherScriptRuns } from './speech-text/scripts.js';
 import { joinTurkishEndings } from './speech-text/turkish-suffixes.js';
@@ -40,10 +40,15 @@ const rulesByLanguage = new WeakMap<SpeechLanguage, Rule[]>();
 function rulesFor(lang: SpeechLanguage): Rule[] {
   let rules = rulesByLanguage.get(lang);
   if (!rules) {
-    rules = buildRules(lang);
+    rules = atOnce(buildRulesSteps(lang));
     rulesByLanguage.set(lang, rules);
   }
   return rules;
+}
+
+/** What the steps make, all taken in this turn. */
+function atOnce<T>(steps: Generator<void, T, void>): T {
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
 /** Rules whose patterns have been run (compiled): a language's are compiled on its first text. */

@@ -91,16 +91,7 @@ function ruleKit(lang: SpeechLanguage) {
 }
 type RuleKit = ReturnType<typeof ruleKit>;
 
-/** The rules of a language, in the order they are tried. */
-export function buildRules(lang: SpeechLanguage): Rule[] {
-  const steps = buildRulesSteps(lang);
-  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
-}
-
-/**
- * buildRules in steps, a yield after each group of rules: their patterns are parsed as they are
- * made, tens of ms for a language's first text, which a caller in the event loop may spread (#51).
- */
+/** The rules of a language, in the order they are tried, a group a step: their patterns are parsed as they are made (#51). */
 export function* buildRulesSteps(lang: SpeechLanguage): Generator<void, Rule[], void> {
   const kit = ruleKit(lang);
   const rules: Rule[] = [];
