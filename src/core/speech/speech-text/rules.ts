@@ -91,15 +91,15 @@ function ruleKit(lang: SpeechLanguage) {
 }
 type RuleKit = ReturnType<typeof ruleKit>;
 
-/** The rules of a language, in the order they are tried. */
-export function buildRules(lang: SpeechLanguage): Rule[] {
+/** The rules of a language, in the order they are tried, a group a step: their patterns are parsed as they are made (#51). */
+export function* buildRulesSteps(lang: SpeechLanguage): Generator<void, Rule[], void> {
   const kit = ruleKit(lang);
-  return [
-    ...datesAndTimes(kit),
-    ...tickersAndIndicators(kit),
-    ...pairsTagsAndTimeframes(kit),
-    ...numbersAndSymbols(kit),
-  ].filter((rule) => rule.languages === undefined || rule.languages.includes(lang.code ?? 'en'));
+  const rules: Rule[] = [];
+  for (const group of [datesAndTimes, tickersAndIndicators, pairsTagsAndTimeframes, numbersAndSymbols]) {
+    yield;
+    rules.push(...group(kit));
+  }
+  return rules.filter((rule) => rule.languages === undefined || rule.languages.includes(lang.code ?? 'en'));
 }
 
 /** Placeholders, dates, times, risk/reward and ratios: tried before the numbers in them. */
