@@ -5,8 +5,7 @@ import type { H3 } from 'h3';
 import { z } from 'zod';
 import { parseDedupeSeconds } from '../../../core/webhook/dedupe.js';
 import { parseSourceRule } from '../../../core/webhook/webhook-sources.js';
-import { formRoute, type DashboardContext } from '../context.js';
-import { redirectTo } from '../respond.js';
+import { formRoute, saveSettings, type DashboardContext } from '../context.js';
 import { showInForm } from './form-error.js';
 
 const dedupeField = z
@@ -44,16 +43,16 @@ export function mountOwnerControlsRoute(app: H3, ctx: DashboardContext): void {
       ctx,
       ownerControlsForm,
       async (_event, { account }, data) => {
-        await ctx.deps.store.accounts.update(account.userId, {
-          dedupeSeconds: data.dedupe,
-          webhookSources: data.sources,
-        });
-        ctx.deps.logger.info('dashboard: duplicates and sources changed', {
-          user_id: account.userId,
-          dedupe_seconds: data.dedupe,
-          webhook_sources: data.sources,
-        });
-        return redirectTo('/?notice=owner-controls');
+        return saveSettings(
+          ctx,
+          account.userId,
+          { dedupeSeconds: data.dedupe, webhookSources: data.sources },
+          {
+            what: 'duplicates and sources',
+            fields: { dedupe_seconds: data.dedupe, webhook_sources: data.sources },
+            notice: 'owner-controls',
+          },
+        );
       },
       showInForm(ctx, 'controls'),
     ),

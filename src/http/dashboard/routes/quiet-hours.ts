@@ -4,9 +4,8 @@ import type { H3 } from 'h3';
 import { z } from 'zod';
 import { QUIET_MODES } from '../../../core/delivery/quiet-delivery.js';
 import { formatQuietWindows, isTimeZone, parseQuietWindows } from '../../../core/delivery/quiet-hours.js';
-import { formRoute, type DashboardContext } from '../context.js';
+import { formRoute, saveSettings, type DashboardContext } from '../context.js';
 import { overviewWithError, showInForm } from './form-error.js';
-import { redirectTo } from '../respond.js';
 
 const quietForm = z.object({
   quiet_hours: z.string().max(300, { error: 'the quiet hours must be at most 300 characters' }),
@@ -30,18 +29,12 @@ export function mountQuietHoursRoute(app: H3, ctx: DashboardContext): void {
           if (!parsed.ok) return overviewWithError(ctx, who, { form: 'quiet', reason: parsed.error, values: data });
           quietHours = formatQuietWindows(parsed.value);
         }
-        await ctx.deps.store.accounts.update(account.userId, {
-          quietHours,
-          timeZone: data.time_zone,
-          quietMode: data.quiet_mode,
+        const changes = { quietHours, timeZone: data.time_zone, quietMode: data.quiet_mode };
+        return saveSettings(ctx, account.userId, changes, {
+          what: 'quiet hours',
+          fields: { quiet_hours: quietHours, time_zone: data.time_zone, quiet_mode: data.quiet_mode },
+          notice: 'quiet',
         });
-        ctx.deps.logger.info('dashboard: quiet hours changed', {
-          user_id: account.userId,
-          quiet_hours: quietHours,
-          time_zone: data.time_zone,
-          quiet_mode: data.quiet_mode,
-        });
-        return redirectTo('/?notice=quiet');
       },
       showInForm(ctx, 'quiet'),
     ),
