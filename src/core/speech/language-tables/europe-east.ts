@@ -5,6 +5,7 @@ import { decimalComma, digitsLanguage } from '../number-words.js';
 import { russianDecimal, russianLargeWhole } from '../native-numbers.js';
 import {
   asWritten,
+  continuous,
   countNoun,
   fewForms,
   lang,
@@ -44,7 +45,7 @@ export const pl = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'najbliższa seria', '2': 'druga seria' },
+    futuresMonths: continuous('najbliższa seria', 'druga seria'),
     perpetual: 'bezterminowy',
     futures: 'kontrakt terminowy',
     shareClass: (ticker, letter) => `${ticker} klasa ${letter}`,
@@ -132,7 +133,7 @@ export const tr = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'yakın vade', '2': 'ikinci vade' },
+    futuresMonths: continuous('yakın vade', 'ikinci vade'),
     perpetual: 'vadesiz',
     futures: 'vadeli',
     shareClass: (ticker, letter) => `${ticker} ${letter} sınıfı`,
@@ -213,7 +214,7 @@ export const ru = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'ближний месяц', '2': 'второй месяц' },
+    futuresMonths: continuous('ближний месяц', 'второй месяц'),
     perpetual: 'бессрочный',
     futures: 'фьючерс',
     shareClass: (ticker, letter) => `${ticker} класс ${letter}`,

@@ -1,6 +1,6 @@
 // Spanish, Italian and Portuguese (Portugal): their prompts and the normalizer's words, written by hand.
 import { decimalComma, digitsLanguage } from '../number-words.js';
-import { asWritten, forms, lang, monthDate, ordinals, same, units } from './helpers.js';
+import { asWritten, continuous, forms, lang, monthDate, ordinals, same, units } from './helpers.js';
 
 export const es = lang(
   'es',
@@ -29,7 +29,7 @@ export const es = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'primer vencimiento', '2': 'segundo vencimiento' },
+    futuresMonths: continuous('primer vencimiento', 'segundo vencimiento'),
     perpetual: 'perpetuo',
     futures: 'futuros',
     shareClass: (ticker, letter) => `${ticker} clase ${letter}`,
@@ -116,7 +116,7 @@ export const it = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'scadenza più vicina', '2': 'seconda scadenza' },
+    futuresMonths: continuous('scadenza più vicina', 'seconda scadenza'),
     perpetual: 'perpetuo',
     futures: 'future',
     shareClass: (ticker, letter) => `${ticker} classe ${letter}`,
@@ -203,7 +203,7 @@ export const pt = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'primeiro vencimento', '2': 'segundo vencimento' },
+    futuresMonths: continuous('primeiro vencimento', 'segundo vencimento'),
     perpetual: 'perpétuo',
     futures: 'futuros',
     shareClass: (ticker, letter) => `${ticker} classe ${letter}`,

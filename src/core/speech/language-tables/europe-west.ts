@@ -1,6 +1,6 @@
 // German, French and Dutch: their prompts and the normalizer's words, written by hand.
 import { decimalComma, digitsLanguage } from '../number-words.js';
-import { forms, hourWord, lang, monthDate, ordinals, same, units } from './helpers.js';
+import { continuous, forms, hourWord, lang, monthDate, ordinals, same, units } from './helpers.js';
 
 export const de = lang(
   'de',
@@ -40,7 +40,7 @@ export const de = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'Frontmonat', '2': 'zweiter Monat' },
+    futuresMonths: continuous('Frontmonat', 'zweiter Monat'),
     perpetual: 'Perpetual',
     futures: 'Future',
     shareClass: (ticker, letter) => `${ticker} Klasse ${letter}`,
@@ -132,7 +132,7 @@ export const fr = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'échéance proche', '2': 'échéance suivante' },
+    futuresMonths: continuous('échéance proche', 'échéance suivante'),
     perpetual: 'perpétuel',
     futures: 'contrat à terme',
     shareClass: (ticker, letter) => `${ticker} classe ${letter}`,
@@ -219,7 +219,7 @@ export const nl = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'eerste expiratie', '2': 'tweede expiratie' },
+    futuresMonths: continuous('eerste expiratie', 'tweede expiratie'),
     perpetual: 'perpetual',
     futures: 'future',
     shareClass: (ticker, letter) => `${ticker} klasse ${letter}`,

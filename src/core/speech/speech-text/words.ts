@@ -100,6 +100,8 @@ export interface SpeechLanguage extends NumberLanguage {
 }
 
 export const same = (word: string): Forms => ({ one: word, many: word });
+/** TradingView's continuous futures' words: ES1! (the front month) and ES2! (the next). */
+export const continuous = (front: string, next: string): SpeechWords['futuresMonths'] => ({ '1': front, '2': next });
 /** A noun's forms after 1 and after other counts. */
 export const forms = (one: string, many: string): Forms => ({ one, many });
 /** A noun's forms after 1, after 2–4 (Polish, Russian) and after others, and where it differs, after decimals. */
@@ -148,7 +150,7 @@ export function englishOrdinal(n: number): string {
 }
 
 export const ENGLISH_WORDS: SpeechWords = {
-  futuresMonths: { '1': 'front month', '2': 'second month' },
+  futuresMonths: continuous('front month', 'second month'),
   perpetual: 'perpetual',
   futures: 'futures',
   shareClass: (ticker, letter) => `${ticker} class ${letter}`,
