@@ -31,7 +31,7 @@ import type { CallRepo } from '../contract/index.js';
 import { decideTestCall, testCallAlert } from '../test-calls.js';
 import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
-import { acceptedColumns, duplicateRow, type NewCall, rejectionColumns } from '../rows.js';
+import { acceptedColumns, alertDecisionColumns, duplicateRow, type NewCall, rejectionColumns } from '../rows.js';
 
 type CallRow = Parameters<typeof toRecord>[0];
 
@@ -41,8 +41,9 @@ const SQL = {
   ...CALL_SQL,
   lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by, expires_in, dial_to)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18)`,
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by, expires_in, dial_to,
+                              decision_keys, idempotency_key)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18, $19, $20)`,
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
                            ORDER BY id DESC LIMIT $3`,
 } as const;
@@ -179,6 +180,7 @@ export class PgCallStore implements CallRepo {
       this.nodeId,
       call.alert.expiresIn ?? null,
       call.dialTo ?? null,
+      ...Object.values(alertDecisionColumns(call.alert)),
     ]);
   }
 
@@ -188,6 +190,8 @@ export class PgCallStore implements CallRepo {
       ...Object.values(rejectionColumns(rejected)),
       now,
       this.nodeId,
+      null,
+      null,
       null,
       null,
     ]);
