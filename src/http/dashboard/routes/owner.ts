@@ -12,7 +12,7 @@ import { callItem, historyPage } from '../pages/history.js';
 import { overviewPage, regeneratePage } from '../pages/overview.js';
 import { htmlResponse, plain, redirectTo } from '../respond.js';
 import { mountHearRoutes } from './hear.js';
-import { overviewWithError, showInForm } from './form-error.js';
+import { overviewWithError, postOverviewForm } from './form-error.js';
 import { mountQuietHoursRoute } from './quiet-hours.js';
 import { mountOwnerControlsRoute } from './owner-controls.js';
 import { mountCallbackRoutes } from './callbacks.js';
@@ -56,10 +56,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
       ),
     );
   }
-  app.post(
-    '/dashboard/voice',
-    formRoute(ctx, voiceForm, (_event, who, data) => setVoice(ctx, who, data), showInForm(ctx, 'voice')),
-  );
+  postOverviewForm(app, ctx, ['/dashboard/voice', 'voice'], voiceForm, (who, data) => setVoice(ctx, who, data));
   mountHearRoutes(app, ctx);
   mountQuietHoursRoute(app, ctx);
   mountOwnerControlsRoute(app, ctx);
