@@ -8,14 +8,12 @@
 // per phone (alerts that wait for their phone's line ride along in its next call: core/calls/line),
 // paced to the provider, the speech planned before the call is placed.
 import { afterStop } from '../core/calls/backup-trunk.js';
-import type { Backoff } from '../core/backoff.js';
 import type { CallStop } from '../core/calls/call-end.js';
 import { nextCalls } from '../core/calls/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
 import { settledOrAfter } from '../lib/sleep.js';
-import type { AriEvent } from '../pbx/index.js';
-import type { Endpoint } from '../pbx/index.js';
+import type { AriEvent, Endpoint } from '../pbx/index.js';
 import { SpeechPlanner } from '../speech/index.js';
 import { type ClaimDeps, type ClaimedCall, claimCall } from './call-claim.js';
 import { CallFlow, type FlowAction } from './call-flow.js';
@@ -46,14 +44,11 @@ import {
   waitingAlertsInSlices,
 } from './waiting-alerts.js';
 
-/** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
-const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
-
 /** After ringhook hangs a call up, how long Asterisk has to report the channel's end. */
 const HANGUP_CONFIRM_MS = 15_000;
 
 export class CallDesk {
-  private readonly queue = new CallQueue(REQUEUE_BACKOFF);
+  private readonly queue = new CallQueue();
   private readonly sessions = new CallSessions();
   private readonly pacer: Pacer;
   private readonly ledger: CallLedger;
@@ -116,10 +111,12 @@ export class CallDesk {
     if (routed) this.apply(routed.session, routed.action);
   }
 
-  /** What a call's events or its script came to (call-flow.ts, call-script.ts), applied here alone (a new act fails to compile here). */
-  private apply(session: CallSession, action: FlowAction): void {
-    if (action.act === 'end') this.end(session, action.stop);
-    else void this.hangup(session, action.why);
+  /** What a call's events or its script came to (call-flow.ts, call-script.ts), applied here alone; for a decision (#56): whether its end was recorded. */
+  private apply(session: CallSession, action: FlowAction): Promise<boolean> | undefined {
+    if (action.act === 'hang up') void this.hangup(session, action.why);
+    else if (action.act === 'decision refused') this.ledger.refuseDecision(session.call.callId, action.why);
+    else return this.end(session, action.act === 'end' ? action.stop : { kind: 'decided', decision: action });
+    return undefined;
   }
 
   /** Held alerts whose quiet hours ended, queued together, an account's before the next is read (quiet-hours.ts); how many. */
@@ -358,8 +355,9 @@ export class CallDesk {
    * next pump, when the first trunk did not take it; otherwise its end is recorded and handed on with
    * every alert it carried. Both are decided at once in core (core/calls/backup-trunk, core/calls/call-end).
    */
-  private end(session: CallSession, stop: CallStop): void {
-    if (!this.isActive(session)) return;
+  private end(session: CallSession, stop: CallStop): Promise<boolean> | undefined {
+    if (!this.isActive(session)) return undefined;
+    let recorded: Promise<boolean> | undefined;
     this.pacer.dialed(session.call.callId);
     this.sessions.remove(session);
     const { now, backupEndpointFor } = this.settings;
@@ -379,7 +377,8 @@ export class CallDesk {
       if (again) {
         this.ledger.ringAgain(alerts, ending, { ...again, dialedAt }, this.settings.onMissed);
         for (const alert of alerts) this.dueLater.add(alert.callId, again.at);
-      } else this.ledger.end(alerts, ending);
+      } else if (stop.kind === 'decided') recorded = this.ledger.endDecided(alerts, ending, stop.decision);
+      else this.ledger.end(alerts, ending);
     } else if (backup) {
       const again = backupTrunkSession(session, next.at);
       this.sessions.add(again);
@@ -388,6 +387,7 @@ export class CallDesk {
       this.placingAgain.push({ session: again, endpoint: backup });
     }
     this.pump();
+    return recorded;
   }
 
   private async hangup(session: CallSession, why: string): Promise<void> {

@@ -3,38 +3,11 @@
 // another process never blocks the event loop; and tells of every call that reached its end.
 import { fateOfQueued, type QueuedFate } from '../core/calls/call-end.js';
 import { canTransition, isFinal, type CallState, type FinalState } from '../core/calls/call-state.js';
-import { callbacksFlag, type CallAccountFlags, type CallForDialing, type TransitionFields } from '../core/records.js';
-import { withCutMark } from '../core/webhook/payload.js';
+import { callbacksFlag, type CallDecision, type CallForDialing, type TransitionFields } from '../core/records.js';
 import { readAttempts } from '../core/calls/ring-again.js';
 import { expiresAt } from '../core/calls/alert-expiry.js';
 import type { ServiceDeps, Store } from '../store/index.js';
-
-/** A call at its end, as handed to what follows (the SMS backup, metrics); a message the webhook cut ends with "...". */
-export interface FinalCall {
-  callId: string;
-  userId: string;
-  message: string;
-  /** The number that was called; null when no call was placed (it never left the queue). */
-  phone: string | null;
-  state: FinalState;
-  /** Alerts that waited for the line and rode along in the same call: they share its end and its SMS. */
-  carried: Array<{ callId: string; message: string; expiresAt?: number }>;
-  /** The alert's own expiry (core/calls/alert-expiry): its SMS is not sent after it. */
-  expiresAt?: number;
-  /** The backup person's verification call (core/calls/backup-person): their 1 makes the number `verified`; it has no SMS backup. */
-  verification?: true;
-  /** When the end was recorded, for a call whose SMS is decided later (after a restart); now when absent. */
-  endedAt?: number;
-  /** Its account's flags as read with the call (#55): the SMS backup reads nothing again. Absent: read then. */
-  account?: CallAccountFlags | null | undefined;
-}
-
-/** How a call went out: when it was dialed, through which trunk (or to the local softphone). */
-export interface CallPlaced {
-  dialedAt: number;
-  trunk?: string | undefined;
-  softphone?: string | undefined;
-}
+import { asReceived, type CallPlaced, expiryOf, type FinalCall, logEnd } from './final-call.js';
 
 export interface CallLedgerDeps extends Omit<ServiceDeps, 'store'> {
   store: Pick<Store, 'progress' | 'writes'>;
@@ -52,6 +25,8 @@ export interface CallLedgerDeps extends Omit<ServiceDeps, 'store'> {
 export interface CallStep {
   fields?: TransitionFields;
   detail?: string | undefined;
+  /** A decision key pressed (#56): written with this step (the call's end) and its call.decision event. */
+  decision?: CallDecision | undefined;
 }
 
 /** How a call ends: its final state, what is recorded with it, and the number called (null: none was). */
@@ -68,6 +43,7 @@ interface FinalStep {
   state: FinalState;
   fields: TransitionFields;
   detail: string | undefined;
+  decision?: CallDecision | undefined;
   /** When it was decided: one whose row another node ended meanwhile is never swept here, and is forgotten after a while. */
   at: number;
   /** When settle() last wrote it: a store that keeps failing (a full disk) is not asked at every look. */
@@ -91,13 +67,22 @@ export class CallLedger {
   constructor(private readonly deps: CallLedgerDeps) {}
 
   /** Moves the call on if the step is legal from its state here, and records it. */
-  transition(call: CallForDialing, to: CallState, { fields = {}, detail }: CallStep = {}): boolean {
-    if (!canTransition(call.status, to)) return false;
+  transition(call: CallForDialing, to: CallState, step: CallStep = {}): boolean {
+    return this.move(call, to, step) !== undefined;
+  }
+
+  /** transition(), and the write's answer: whether the store moved the step (undefined: not legal here). */
+  private move(
+    call: CallForDialing,
+    to: CallState,
+    { fields = {}, detail, decision }: CallStep,
+  ): Promise<boolean> | undefined {
+    if (!canTransition(call.status, to)) return undefined;
     call.status = to;
     const { callId } = call;
-    if (isFinal(to)) this.keepUntilRecorded(callId, { state: to, fields, detail, at: this.deps.now() });
-    this.write(call, to, { fields, detail }, { lazy: true });
-    return true;
+    if (isFinal(to)) this.keepUntilRecorded(callId, { state: to, fields, detail, decision, at: this.deps.now() });
+    // A decision is waited for (its "Sent." follows the write): it shares no commit's wait.
+    return this.write(call, to, { fields, detail, decision }, { lazy: decision === undefined });
   }
 
   private keepUntilRecorded(callId: string, step: FinalStep): void {
@@ -112,7 +97,7 @@ export class CallLedger {
   private write(
     call: Pick<CallForDialing, 'callId' | 'userId' | 'account'>,
     to: CallState,
-    { fields = {}, detail }: CallStep,
+    { fields = {}, detail, decision }: CallStep,
     options: { lazy: boolean },
   ): Promise<boolean> {
     const { callId, userId } = call;
@@ -120,7 +105,11 @@ export class CallLedger {
     const { writes, progress } = store;
     const callbacks = callbacksFlag(call.account);
     return writes
-      .write(`call ${callId} → ${to}`, () => progress.step({ callId, to, fields, detail, callbacks }), options)
+      .write(
+        `call ${callId} → ${to}`,
+        () => progress.step({ callId, to, fields, detail, callbacks, ...(decision && { decision }) }),
+        options,
+      )
       .then(
         async ({ moved, outboxed }) => {
           if (moved) {
@@ -205,13 +194,23 @@ export class CallLedger {
    * it. Beyond CARRIED_SLICE the others are moved a slice a turn, in the order their steps came
    * (a quiet-hours batch carries thousands: all at once held the event loop).
    */
-  transitionAll(calls: readonly CallForDialing[], to: CallState, { fields = {}, detail }: CallStep = {}): boolean {
+  transitionAll(calls: readonly CallForDialing[], to: CallState, step: CallStep = {}): boolean {
+    return this.moveAll(calls, to, step) !== undefined;
+  }
+
+  /** transitionAll(), and the write's answer for the call's own alert (a decision is its alone). */
+  private moveAll(
+    calls: readonly CallForDialing[],
+    to: CallState,
+    { fields = {}, detail, decision }: CallStep,
+  ): Promise<boolean> | undefined {
     const [call, ...carried] = calls;
-    if (!call || !this.transition(call, to, { fields, detail })) return false;
+    const moved = call && this.move(call, to, { fields, detail, decision });
+    if (!call || !moved) return undefined;
     const step = { fields: { ...fields, carriedBy: call.callId }, detail };
     for (const alert of carried) this.carriedSteps.push({ alert, to, step });
     this.moveCarried();
-    return true;
+    return moved;
   }
 
   private moveCarried(): void {
@@ -243,14 +242,33 @@ export class CallLedger {
   }
 
   /** Ends the call and the alerts it carried (a legal final step only) and hands them on together. */
-  end(
-    calls: CallForDialing | readonly CallForDialing[],
+  end(calls: CallForDialing | readonly CallForDialing[], ending: CallEnding): boolean {
+    return this.finish(Array.isArray(calls) ? calls : [calls as CallForDialing], ending) !== undefined;
+  }
+
+  /**
+   * Ends the call with the decision pressed on it (#56): its own alert's final step, the decision and
+   * its call.decision event are one write. Resolves to whether the store moved that step (another
+   * node's end or decision first: false); only then is the decision said to be sent.
+   */
+  endDecided(calls: readonly CallForDialing[], ending: CallEnding, decision: CallDecision): Promise<boolean> {
+    return this.finish(calls, ending, decision) ?? Promise.resolve(false);
+  }
+
+  /** A decision refused (#56: the PIN wrong every try): kept on the call and its timeline; nothing is sent. */
+  refuseDecision(callId: string, reason: string): void {
+    this.record(callId, 'decision', () => this.deps.store.progress.refuseDecision(callId, reason));
+  }
+
+  private finish(
+    all: readonly CallForDialing[],
     { state, fields, detail, phone, placed }: CallEnding,
-  ): boolean {
-    const all = Array.isArray(calls) ? calls : [calls as CallForDialing];
-    if (!this.transitionAll(all, state, { fields, detail })) return false;
+    decision?: CallDecision,
+  ): Promise<boolean> | undefined {
+    const recorded = this.moveAll(all, state, { fields, detail, decision });
+    if (!recorded) return undefined;
     const [call, ...carried] = all as [CallForDialing, ...CallForDialing[]];
-    this.logEnd(call, carried, state, fields, placed);
+    logEnd(this.deps, call, carried, state, fields, placed);
     this.deps.onFinal({
       callId: call.callId,
       userId: call.userId,
@@ -268,32 +286,7 @@ export class CallLedger {
       ...(call.account !== undefined && { account: call.account }),
       ...(call.kind === 'test' && call.dialTo && { verification: true }),
     });
-    return true;
-  }
-
-  /** One line per call at its end, at info: its outcome, why, how long, through which trunk; never its text nor the number. */
-  private logEnd(
-    call: CallForDialing,
-    carried: readonly CallForDialing[],
-    state: FinalState,
-    fields: TransitionFields,
-    placed: CallPlaced | undefined,
-  ): void {
-    const endedAt = fields.endedAt ?? this.deps.now();
-    this.deps.logger.info('call ended', {
-      call_id: call.callId,
-      user_id: call.userId,
-      outcome: state,
-      reason: fields.error ?? null,
-      reason_detail: fields.reasonDetail ?? null,
-      duration_ms: placed ? Math.max(0, endedAt - placed.dialedAt) : null,
-      ...(fields.talkMs !== undefined && { talk_ms: fields.talkMs }),
-      trunk: placed?.trunk ?? null,
-      ...(placed?.softphone !== undefined && { softphone: placed.softphone }),
-      // A quiet-hours batch carries thousands: the first ten named, and how many.
-      ...(carried.length > 0 && { carried: carried.slice(0, 10).map((c) => c.callId) }),
-      ...(carried.length > 10 && { carried_count: carried.length }),
-    });
+    return recorded;
   }
 
   /**
@@ -375,18 +368,9 @@ export class CallLedger {
   }
 
   /** A write that is not a state change, through the patient writer; a failure is logged. */
-  private record(callId: string, event: string, write: () => void): void {
+  private record(callId: string, event: string, write: () => unknown): void {
     void this.deps.store.writes.write(`call ${callId} ${event}`, write, { lazy: true }).catch((error: Error) => {
       this.deps.logger.error('could not record a call event', { call_id: callId, event, error });
     });
   }
-}
-
-/** The message as its SMS shows it: one the webhook cut at its limit ends with "...". */
-const asReceived = (call: CallForDialing): string => withCutMark(call.message, call.messageTruncated);
-
-/** An alert's own expiry, as the SMS backup reads it (absent: none). */
-function expiryOf(call: CallForDialing): { expiresAt?: number } {
-  const at = expiresAt(call);
-  return at === undefined ? {} : { expiresAt: at };
 }

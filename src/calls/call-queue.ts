@@ -2,6 +2,9 @@
 // before they may wait again (the delay doubles with each refusal in a row).
 import { backoffDelay, type Backoff } from '../core/backoff.js';
 
+/** A call Asterisk could not take waits this long before it is tried again, doubling each time. */
+const REQUEUE_BACKOFF: Backoff = { initialMs: 500, maxMs: 5_000 };
+
 export class CallQueue {
   private readonly waiting: string[] = [];
   private readonly waitingSet = new Set<string>();
@@ -10,7 +13,7 @@ export class CallQueue {
   /** Calls held back until their delay has passed. */
   private readonly held = new Set<string>();
 
-  constructor(private readonly requeue: Backoff) {}
+  constructor(private readonly requeue: Backoff = REQUEUE_BACKOFF) {}
 
   get length(): number {
     return this.waiting.length;

@@ -5,6 +5,7 @@ import type { CallFacts } from '../core/calls/call-end.js';
 import { type CallSpeech, DEFAULT_SPEECH } from '../core/speech/languages.js';
 import type { CallForDialing } from '../core/records.js';
 import type { AudioFlow, TalkPhrase } from '../core/calls/talk-verdict.js';
+import type { DecisionState } from '../core/calls/decision-keys.js';
 
 /** What machine detection knows of one call (machine-detection.ts). */
 export interface TalkListening {
@@ -83,6 +84,10 @@ export interface ScriptRecord {
   firstSpeechAt?: number | undefined;
   messageStarted: boolean;
   speechFailed?: string | undefined;
+  /** Where the call is in deciding (#56, core/calls/decision-keys): a key chosen, its PIN being typed. */
+  decision: DecisionState;
+  /** A PIN typed is being checked against its hash: digits meanwhile are not taken. */
+  checkingPin: boolean;
 }
 
 /** Answering-machine detection's state and verdict (machine-detection.ts). */
@@ -164,7 +169,15 @@ export function newSession({
     timers: new Set(),
     placement: { originated: false },
     line: { rang: false },
-    script: { acknowledged: false, repeats: 0, playbackSeq: 0, run: 0, messageStarted: false },
+    script: {
+      acknowledged: false,
+      repeats: 0,
+      playbackSeq: 0,
+      run: 0,
+      messageStarted: false,
+      decision: { phase: 'choosing' },
+      checkingPin: false,
+    },
     detection: {},
   };
 }

@@ -2,7 +2,7 @@
 // its peers (Asterisk, speech) and its limits.
 import type { ServiceDeps, Store } from '../store/index.js';
 import type { AriCallControl } from '../pbx/index.js';
-import type { FinalCall } from './call-ledger.js';
+import type { FinalCall } from './final-call.js';
 import type { Endpoint } from '../pbx/index.js';
 import type { JapaneseDictionary } from '../speech/index.js';
 import type { Tts } from '../speech/index.js';

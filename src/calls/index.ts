@@ -3,7 +3,7 @@
 // session and the desk behind it are this folder's own.
 import { CallFlow } from './call-flow.js';
 
-export type { FinalCall } from './call-ledger.js';
+export type { FinalCall } from './final-call.js';
 export { Dialer } from './dialer.js';
 export type { DialerOptions, DialerStore } from './dialer-options.js';
 export type { JustQueued } from './waiting-alerts.js';

@@ -15,6 +15,14 @@ const destroyed = (cause: number, techCause?: number) => ({
 const NOW = 10_000;
 
 describe('decideCallEnd', () => {
+  it('a decision key ends an answered call acknowledged at once (#56), with its talk time; even where 1 is required', () => {
+    const decided = { kind: 'decided' as const, decision: { key: '7', label: 'buy' } };
+    expect(decideCallEnd({ ...answered, requireConfirm: true }, decided, NOW)).toEqual({
+      state: 'acknowledged',
+      fields: { endedAt: NOW, talkMs: NOW - 3_000 },
+    });
+  });
+
   it('an unanswered call ends by its cause, with its ring time and SIP code, its reason in words and the detail', () => {
     expect(decideCallEnd(dialed, destroyed(17, 486), NOW)).toEqual({
       state: 'busy',

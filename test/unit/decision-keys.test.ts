@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   callDecisionKeys,
   callDecisionText,
+  decisionOffer,
   checkDecisionPin,
   needsCallbackUrl,
   storedDecisionKeys,
@@ -175,6 +176,23 @@ describe("a call's keys, and the callback URL they need", () => {
     expect(callDecisionKeys({ decisionKeys: '9=sell' }, { ...account, callbackOn: false })).toEqual([]);
     expect(callDecisionKeys({}, null)).toEqual([]);
     expect(storedDecisionKeys('not keys')).toEqual([]);
+  });
+
+  it("a call offers an alert's keys and the PIN that guards them; never a test call's nor one to the backup person", () => {
+    const alert = { kind: 'alert' as const, decisionKeys: null, account };
+    expect(decisionOffer(alert)).toEqual({ keys: BUY_SKIP, pin: false });
+    expect(decisionOffer({ ...alert, account: { ...account, decisionPin: true } })).toEqual({
+      keys: BUY_SKIP,
+      pin: true,
+    });
+    // No keys for the call: its PIN guards nothing.
+    expect(decisionOffer({ ...alert, decisionKeys: '', account: { ...account, decisionPin: true } })).toEqual({
+      keys: [],
+      pin: false,
+    });
+    expect(decisionOffer({ ...alert, kind: 'test' })).toEqual({ keys: [], pin: false });
+    expect(decisionOffer({ ...alert, dialTo: '+14155550999' })).toEqual({ keys: [], pin: false });
+    expect(decisionOffer({ ...alert, account: { ...account, callbackOn: false } })).toEqual({ keys: [], pin: false });
   });
 
   it('setting keys or a PIN needs a callback URL; removing them never does', () => {

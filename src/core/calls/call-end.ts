@@ -42,7 +42,9 @@ export type CallStop =
   /** ringhook stopped and the call did not end within the grace period. */
   | { kind: 'stopped' }
   /** Asterisk refused the originate (an HTTP answer: the endpoint cannot be reached), or it failed otherwise. */
-  | { kind: 'originate-failed'; refusedByAsterisk: boolean; message: string; endpointOffline?: boolean | undefined };
+  | { kind: 'originate-failed'; refusedByAsterisk: boolean; message: string; endpointOffline?: boolean | undefined }
+  /** A decision key was pressed (#56): the call ends acknowledged now, its decision recorded with the end; "Sent." follows. */
+  | { kind: 'decided'; decision: { key: string; label: string } };
 
 export interface CallEnd {
   state: FinalState;
@@ -152,6 +154,8 @@ function ending(f: CallFacts, stop: CallStop, now: number): Ending {
       );
     case 'given-up':
       return notReached('failed', endedAt, stop.reason ?? 'no_final_event', stop.why);
+    case 'decided':
+      return answered({ ...f, acknowledged: true }, endedAt);
     case 'stopped':
       return notReached('interrupted', endedAt, 'ringhook_stopped', 'ringhook stopped during the call');
     case 'originate-failed': {

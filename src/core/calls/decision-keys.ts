@@ -191,3 +191,24 @@ export function callDecisionText(call: {
   if (call.decisionKey) return decisionText({ key: call.decisionKey, label: call.decisionLabel ?? '' });
   return call.decisionRefused ? decisionRefusedText(call.decisionRefused) : null;
 }
+
+/** What a call offers to decide: its keys, and whether a PIN guards them. */
+export interface DecisionOffer {
+  keys: DecisionKey[];
+  pin: boolean;
+}
+
+/**
+ * The decisions a placed call offers: an alert's (callDecisionKeys), never a test call's nor one to
+ * the backup person (whose decision would reach the owner's system in their name).
+ */
+export function decisionOffer(call: {
+  kind: 'alert' | 'test';
+  dialTo?: string | null | undefined;
+  decisionKeys?: string | null | undefined;
+  account?: { decisionKeys?: string | undefined; decisionPin?: boolean | undefined; callbackOn: boolean } | null;
+}): DecisionOffer {
+  if (call.kind !== 'alert' || call.dialTo) return { keys: [], pin: false };
+  const keys = callDecisionKeys(call, call.account);
+  return { keys, pin: keys.length > 0 && call.account?.decisionPin === true };
+}
