@@ -12,7 +12,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { killLeftoverAsterisk } from '../helpers/cluster.js';
 import { freeUdpPort } from '../helpers/ports.js';
-import { asteriskMedia, type RtpPhone, spokenUlaw, startRtpPhone } from '../helpers/rtp-phone.js';
+import {
+  asteriskMedia,
+  playbackEnded,
+  type RtpPhone,
+  type SoundRun,
+  spokenUlaw,
+  startRtpPhone,
+} from '../helpers/rtp-phone.js';
 import { type AlertAccount, serveWithPhones } from '../helpers/serve-with-phones.js';
 import { startSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
@@ -84,48 +91,15 @@ function stored(callId: string): {
   }
 }
 
-/** The speech heard from `from` on: its first and last packet with sound, up to a pause of QUIET_MS. */
-function soundRun(rtp: RtpPhone, from: number): { start: number; end: number } | undefined {
-  const after = rtp.loudAt().filter((at) => at >= from);
-  if (after.length === 0) return undefined;
-  let end = after[0]!;
-  for (const at of after.slice(1)) {
-    if (at - end > QUIET_MS) break;
-    end = at;
-  }
-  return { start: after[0]!, end };
-}
-
 /** Waits until the speech heard from `from` on has ended. */
-const heard = (rtp: RtpPhone, from: number, timeoutMs = 60_000) =>
-  waitFor(
-    'a playback to end at the phone',
-    () => {
-      const run = soundRun(rtp, from);
-      return run && Date.now() - run.end > QUIET_MS + 300 ? run : undefined;
-    },
-    timeoutMs,
-    50,
-  );
-
-interface OnCall {
-  callId: string;
-  rtp: RtpPhone;
-  /** Presses the keys, each after the one before. */
-  press(keys: string): Promise<void>;
-  /** Waits until what plays from now on has been said. */
-  heard(): Promise<{ start: number; end: number }>;
-}
+const heard = (rtp: RtpPhone, from: number) => playbackEnded(rtp, from, QUIET_MS, 60_000);
 
 /**
- * An alert to the account; the phone answers, says "Hello?", and once the first playback is over
- * (its decision keys said) `act` runs. Resolves when the call has ended in the store.
+ * A phone that answers (SIPp) with the test's audio (an RTP phone) and the alert that rings it: once
+ * its INVITE came, the phone says "Hello?" and listens to the whole first playback (the intro, the
+ * keys, the message, the decision keys and the prompt). `stop` hangs the phone up.
  */
-async function decisionCall(
-  account: AlertAccount,
-  body: string | object,
-  act: (call: OnCall) => Promise<void>,
-): Promise<{ callId: string; row: CallRow; timeline: Array<{ event: string; detail: string | null }> }> {
+async function answeringPhone(account: AlertAccount, body: string | object) {
   const rtp = await startRtpPhone(await freeUdpPort());
   const phone = await startSipp({
     scenario: 'answer',
@@ -134,17 +108,42 @@ async function decisionCall(
     timeoutSec: 150,
     traceMessages: true,
   });
+  const stop = async () => {
+    rtp.hush();
+    await phone.stop();
+    await rtp.close();
+  };
   try {
     const callId = await peers.alert(account, body);
-    const media = await waitFor(
-      'the INVITE and its SDP at the phone',
-      async () => asteriskMedia(await phone.messagesSoFar()),
-      60_000,
-    );
+    const sdp = async () => asteriskMedia(await phone.messagesSoFar());
+    const media = await waitFor('the INVITE and its SDP at the phone', sdp, 60_000);
     const answeredAt = Date.now();
     await rtp.play(media, hello);
-    // The whole first playback: the intro, the keys, the message, the decision keys and the prompt.
     await heard(rtp, answeredAt);
+    return { callId, rtp, media, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+interface OnCall {
+  callId: string;
+  rtp: RtpPhone;
+  /** Presses the keys, each after the one before. */
+  press(keys: string): Promise<void>;
+  /** Waits until what plays from now on has been said. */
+  heard(): Promise<SoundRun>;
+}
+
+/** An alert to the account, answered (answeringPhone); then `act`. Resolves when the call has ended in the store. */
+async function decisionCall(
+  account: AlertAccount,
+  body: string | object,
+  act: (call: OnCall) => Promise<void>,
+): Promise<{ callId: string; row: CallRow; timeline: Array<{ event: string; detail: string | null }> }> {
+  const { callId, rtp, media, stop } = await answeringPhone(account, body);
+  try {
     await act({
       callId,
       rtp,
@@ -160,9 +159,7 @@ async function decisionCall(
     const { row, timeline } = stored(callId);
     return { callId, row: row!, timeline };
   } finally {
-    rtp.hush();
-    await phone.stop();
-    await rtp.close();
+    await stop();
   }
 }
 
@@ -178,7 +175,7 @@ async function oneDecision(callId: string) {
 
 it('7 pressed after "Press 7 for buy, 8 for skip": acknowledged, decision buy, "Buy. Sent." heard, one signed call.decision', async () => {
   const account = decisionAccount('+14155550401', '--keys', '7=buy,8=skip');
-  let sent: { start: number; end: number } | undefined;
+  let sent: SoundRun | undefined;
   const { callId, row, timeline } = await decisionCall(
     account,
     { message: 'BTC broke 100k', ticker: 'BTCUSD', action: 'buy' },
@@ -260,37 +257,14 @@ it('kill -9 of serve right after the key, before delivery: the decision is deliv
   // Each recorded step is told of (and so delivered) 4 s after its write: the kill lands in between.
   await peers.serve!.stop();
   peers.serve = await startServe({ ...peers.env, RINGHOOK_TEST_FAULT_PAUSE_AFTER_STEP_MS: '4000' });
-  const rtp = await startRtpPhone(await freeUdpPort());
-  const phone = await startSipp({
-    scenario: 'answer',
-    port: peers.trunkPort,
-    keys: { rtp_sink_port: rtp.port },
-    timeoutSec: 150,
-    traceMessages: true,
-  });
-  let callId = '';
+  const { callId, media, rtp, stop } = await answeringPhone(account, 'AAPL broke 250');
   try {
-    callId = await peers.alert(account, 'AAPL broke 250');
-    const media = await waitFor(
-      'the INVITE and its SDP at the phone',
-      async () => asteriskMedia(await phone.messagesSoFar()),
-      60_000,
-    );
-    const answeredAt = Date.now();
-    await rtp.play(media, hello);
-    await heard(rtp, answeredAt);
     await rtp.digit(media, '7');
-    await waitFor(
-      'the decision in the store',
-      () => (stored(callId).row?.decision_key === '7' ? true : undefined),
-      30_000,
-      20,
-    );
+    const decided = () => (stored(callId).row?.decision_key === '7' ? true : undefined);
+    await waitFor('the decision in the store', decided, 30_000, 20);
     expect(await peers.serve!.stop('SIGKILL')).toBeNull();
   } finally {
-    rtp.hush();
-    await phone.stop();
-    await rtp.close();
+    await stop();
   }
   const atKill = decisionsOf(callId).length;
   killLeftoverAsterisk(peers.dataDir);

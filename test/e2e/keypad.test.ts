@@ -10,9 +10,8 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/core/speech/languages.js';
 import { type Answered, callAnswered as answeredCall } from '../helpers/answered-call.js';
 import { type CallingService, useCallingService } from '../helpers/calling-service.js';
-import { type RtpPhone, spokenUlaw } from '../helpers/rtp-phone.js';
+import { playbackEnded, type RtpPhone, spokenUlaw } from '../helpers/rtp-phone.js';
 import { stopAllSipp } from '../helpers/sipp.js';
-import { waitFor } from '../helpers/wait.js';
 
 /** A pause longer than any within or between the call's phrases: the playback has ended. */
 const QUIET_MS = 900;
@@ -58,29 +57,8 @@ const callAnswered = (message: string, speak: (call: Answered) => Promise<void>)
 
 const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
-/** The speech heard from `from` on: its first and last packet with sound, up to a pause of QUIET_MS. */
-function soundRun(rtp: RtpPhone, from: number): { start: number; end: number } | undefined {
-  const after = rtp.loudAt().filter((at) => at >= from);
-  if (after.length === 0) return undefined;
-  let end = after[0]!;
-  for (const at of after.slice(1)) {
-    if (at - end > QUIET_MS) break;
-    end = at;
-  }
-  return { start: after[0]!, end };
-}
-
 /** Waits until the speech heard from `from` on has ended (QUIET_MS and a margin of quiet). */
-const runEnded = (rtp: RtpPhone, from: number, timeoutMs = 40_000) =>
-  waitFor(
-    'the playback to end at the phone',
-    () => {
-      const run = soundRun(rtp, from);
-      return run && Date.now() - run.end > QUIET_MS + 300 ? run : undefined;
-    },
-    timeoutMs,
-    50,
-  );
+const runEnded = (rtp: RtpPhone, from: number, timeoutMs = 40_000) => playbackEnded(rtp, from, QUIET_MS, timeoutMs);
 
 const digits = (callId: string) =>
   calling.progress

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { waitFor } from './wait.js';
 
 /** Where Asterisk sends and receives the call's audio, from the SDP of its INVITE in SIPp's log. */
 export function asteriskMedia(sippLog: string): { host: string; port: number } | undefined {
@@ -141,3 +142,33 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
     });
   });
 }
+
+/** A phrase heard at the phone: its first and last packet with sound. */
+export interface SoundRun {
+  start: number;
+  end: number;
+}
+
+/** The speech heard from `from` on: its first and last packet with sound, up to a pause of `quietMs`. */
+export function soundRun(rtp: RtpPhone, from: number, quietMs: number): SoundRun | undefined {
+  const after = rtp.loudAt().filter((at) => at >= from);
+  if (after.length === 0) return undefined;
+  let end = after[0]!;
+  for (const at of after.slice(1)) {
+    if (at - end > quietMs) break;
+    end = at;
+  }
+  return { start: after[0]!, end };
+}
+
+/** Waits until the speech heard from `from` on has ended (`quietMs` and a margin of quiet). */
+export const playbackEnded = (rtp: RtpPhone, from: number, quietMs: number, timeoutMs: number): Promise<SoundRun> =>
+  waitFor(
+    'the playback to end at the phone',
+    () => {
+      const run = soundRun(rtp, from, quietMs);
+      return run && Date.now() - run.end > quietMs + 300 ? run : undefined;
+    },
+    timeoutMs,
+    50,
+  );

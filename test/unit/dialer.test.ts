@@ -275,8 +275,9 @@ describe('Dialer (stand-in ARI)', () => {
       playback: { id: `${ch.id}-p${n}`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' },
     });
 
-  /** The account's decision keys (#56), a PIN maybe, and a callback URL (they need one). */
-  async function withDecisionKeys(t: ReturnType<typeof setup>, pin?: string) {
+  /** An alert's call answered, its account with decision keys (#56), a PIN maybe, and a callback URL (they need one). */
+  async function answeredWithKeys(pin?: string) {
+    const t = setup();
     t.db
       .prepare('INSERT INTO callback_settings (user_id, url, secret_sealed, updated_at) VALUES (?, ?, ?, ?)')
       .run(t.account.userId, 'https://127.0.0.1:9/events', 'sealed', Date.now());
@@ -284,6 +285,14 @@ describe('Dialer (stand-in ARI)', () => {
       decisionKeys: '7=buy,8=skip',
       ...(pin && { decisionPinHash: await hashDecisionPin(pin) }),
     });
+    await t.dialer.start();
+    const callId = t.alert('BTC above 100k');
+    t.dialer.enqueue(callId);
+    await waitFor('originate', () => t.ari.originated[0]);
+    const ch = channel(`rh-${callId}`);
+    answer(t, ch, callId);
+    await waitFor('playback', () => t.ari.played[0]);
+    return { t, callId, ch };
   }
 
   const outbox = (t: ReturnType<typeof setup>, callId: string) =>
@@ -294,15 +303,7 @@ describe('Dialer (stand-in ARI)', () => {
     ).map((r) => r.type);
 
   it('decision keys (#56): said after the message and with 0; 7 ends the call acknowledged with its decision and call.decision, then "Buy. Sent." and the hang-up', async () => {
-    const t = setup();
-    await withDecisionKeys(t);
-    await t.dialer.start();
-    const callId = t.alert('BTC above 100k');
-    t.dialer.enqueue(callId);
-    await waitFor('originate', () => t.ari.originated[0]);
-    const ch = channel(`rh-${callId}`);
-    answer(t, ch, callId);
-    await waitFor('playback', () => t.ari.played[0]);
+    const { t, callId, ch } = await answeredWithKeys();
     expect(t.ari.played[0]).toEqual([
       ch.id,
       'sound:/speech/Alert from r',
@@ -324,15 +325,7 @@ describe('Dialer (stand-in ARI)', () => {
   });
 
   it('decision keys with a PIN: asked for, a wrong one said so (no digit on the timeline), three wrong refuse the decision: nothing sent', async () => {
-    const t = setup();
-    await withDecisionKeys(t, '4821');
-    await t.dialer.start();
-    const callId = t.alert('BTC above 100k');
-    t.dialer.enqueue(callId);
-    await waitFor('originate', () => t.ari.originated[0]);
-    const ch = channel(`rh-${callId}`);
-    answer(t, ch, callId);
-    await waitFor('playback', () => t.ari.played[0]);
+    const { t, callId, ch } = await answeredWithKeys('4821');
     const press = (keys: string) => {
       for (const digit of keys) t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit });
     };
