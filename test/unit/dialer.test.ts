@@ -276,8 +276,8 @@ describe('Dialer (stand-in ARI)', () => {
     });
 
   /** An alert's call answered, its account with decision keys (#56), a PIN maybe, and a callback URL (they need one). */
-  async function answeredWithKeys(pin?: string) {
-    const t = setup();
+  async function answeredWithKeys(pin?: string, overrides: Partial<DialerOptions> = {}) {
+    const t = setup(overrides);
     t.db
       .prepare('INSERT INTO callback_settings (user_id, url, secret_sealed, updated_at) VALUES (?, ?, ?, ?)')
       .run(t.account.userId, 'https://127.0.0.1:9/events', 'sealed', Date.now());
@@ -322,6 +322,24 @@ describe('Dialer (stand-in ARI)', () => {
     expect(t.row(callId)).toMatchObject({ decisionKey: '7', decisionLabel: 'buy' });
     expect(outbox(t, callId)).toContain('call.decision');
     await waitFor('hangup after the last words', () => t.ari.hungUp[0], 5_000);
+  });
+
+  it("decision keys: a machine's (voicemail's) tones decide nothing", async () => {
+    const { t, callId, ch } = await answeredWithKeys(undefined, { detectMachine: true });
+    // A greeting that talks on: a machine.
+    t.ari.send({ type: 'ChannelTalkingStarted', channel: ch });
+    await waitFor('the message stopped', () => t.ari.stopped[0], 5_000);
+    t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '7' });
+    t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
+    expect((await t.final(callId)).state).toBe('voicemail');
+    await t.writes.drain(1_000);
+    expect(t.row(callId)).toMatchObject({ decisionKey: null, decisionRefused: null });
+    expect(
+      t.progress
+        .timeline(callId)
+        .filter((e) => e.event === 'digit')
+        .map((e) => e.detail),
+    ).toEqual(['7: ignored (a machine)']);
   });
 
   it('decision keys with a PIN: asked for, a wrong one said so (no digit on the timeline), three wrong refuse the decision: nothing sent', async () => {
