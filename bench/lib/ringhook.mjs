@@ -133,8 +133,11 @@ export const SERVE_NODE_ARGS = ['--max-semi-space-size=4'];
  * otherwise) and waits until /healthz answers, with the launchers' Node flags. `nodeArgs` can add
  * e.g. --cpu-prof.
  */
-export async function startServe(dataDir, { env = {}, nodeArgs = [], root = ROOT, pin } = {}) {
-  nodeArgs = [...SERVE_NODE_ARGS, ...nodeArgs];
+export async function startServe(
+  dataDir,
+  { env = {}, nodeArgs = [], root = ROOT, pin, launcherArgs = SERVE_NODE_ARGS } = {},
+) {
+  nodeArgs = [...launcherArgs, ...nodeArgs];
   const port = await freePort();
   const logFile = path.join(dataDir, 'serve.log');
   const out = fs.openSync(logFile, 'a');
