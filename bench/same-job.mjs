@@ -216,7 +216,7 @@ export function sameJobRows(result) {
     [
       `Steady 200/s, p99: ringhook ÷ the same-job server, same round (load ${loads})`,
       `×${spreadText(me.steady_p99_vs_minimal)}: ${spreadText(me.steady_p99_ms, 1, ' ms')} against ${spreadText(min.steady_p99_ms, 1, ' ms')}${vsBefore('steady_p99_vs_minimal')}`,
-      "≤ 1× (and < 5 ms quiet)",
+      '≤ 1× (and < 5 ms quiet)',
       mark(me.steady_p99_vs_minimal.median <= 1 && me.steady_p99_ms.median < 5),
     ],
     [
