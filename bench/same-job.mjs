@@ -145,6 +145,8 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
       const server = await setups[name]();
       try {
         row[name] = await loads(server, cursors[name]);
+        // The machine's load as this set-up's runs ended (the other work on a shared machine moves it within a round).
+        row[name].load_after = round(os.loadavg()[0], 1);
       } finally {
         await server.stop();
       }
@@ -202,7 +204,11 @@ export function sameJobRows(result) {
   const me = summary.ringhook;
   const min = summary.minimal;
   const before = summary.before;
-  const loads = result.load_average_by_round.map((l) => f(l[0], 1)).join(', ');
+  const seen = result.rounds.flatMap((row) => [
+    row.load_average[0],
+    ...Object.values(row).flatMap((x) => (x?.load_after === undefined ? [] : [x.load_after])),
+  ]);
+  const loads = `${f(Math.min(...seen), 1)}–${f(Math.max(...seen), 1)}`;
   const n = result.rounds.length;
   const mark = (ok) => (ok ? '✅ met' : '❌ missed');
   const vsBefore = (key, d = 2) => (before ? `; the build before ×${spreadText(before[key], d)}` : '');
