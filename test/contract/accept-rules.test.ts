@@ -9,8 +9,8 @@ import type { Account } from '../../src/core/account.js';
 import { decideAccept, type AcceptFacts } from '../../src/core/webhook/accept-rules.js';
 import { decideLimits } from '../../src/core/webhook/limits.js';
 import { createAccount } from '../helpers/accounts.js';
-import { type PgCluster, startPostgres } from '../helpers/postgres.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import type { PgCluster } from '../helpers/postgres.js';
+import { startTestServiceOn, type TestService } from '../helpers/service.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 interface Case {
@@ -150,13 +150,7 @@ for (const kind of STORE_KINDS) {
     let pg: PgCluster | undefined;
 
     beforeAll(async () => {
-      if (kind === 'postgres') {
-        pg = await startPostgres();
-        t = await startTestService({
-          RINGHOOK_DATABASE_URL: await pg.createDatabase('accept_rules'),
-          RINGHOOK_SECRET_KEY: 'c'.repeat(64),
-        });
-      } else t = await startTestService();
+      ({ t, pg } = await startTestServiceOn(kind, 'accept_rules'));
     }, 120_000);
 
     afterAll(async () => {

@@ -4,8 +4,8 @@
 // SQLite file; a real PostgreSQL, whose webhook is one server-side function).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/account.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { startPostgres, type PgCluster } from '../helpers/postgres.js';
+import { startTestServiceOn, type TestService } from '../helpers/service.js';
+import type { PgCluster } from '../helpers/postgres.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { createAccount } from '../helpers/accounts.js';
 
@@ -19,13 +19,7 @@ const text = { 'content-type': 'text/plain' };
 for (const storeKind of STORE_KINDS) {
   describe(`over ${storeKind}`, () => {
     beforeAll(async () => {
-      if (storeKind === 'postgres') {
-        pg = await startPostgres();
-        t = await startTestService({
-          RINGHOOK_DATABASE_URL: await pg.createDatabase('alert_expiry'),
-          RINGHOOK_SECRET_KEY: 'b'.repeat(64),
-        });
-      } else t = await startTestService();
+      ({ t, pg } = await startTestServiceOn(storeKind, 'alert_expiry'));
     });
 
     afterAll(async () => {

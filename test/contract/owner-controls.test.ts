@@ -10,38 +10,19 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { createAccount } from '../helpers/accounts.js';
 import { startPostgres, type PgCluster } from '../helpers/postgres.js';
 import { testSecrets } from '../helpers/secrets.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { STORE_KINDS, type StoreKind } from '../helpers/stores.js';
+import { startTestServiceOn, type TestService } from '../helpers/service.js';
+import { STORE_KINDS } from '../helpers/stores.js';
 
 const hookPath = (a: Pick<Account, 'userId' | 'apiKey'>) => `/webhook/${a.userId}/${a.apiKey}`;
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** A service on `kind`: SQLite in its data dir, or a fresh database of a PostgreSQL cluster started for it. */
-async function serviceOn(
-  kind: StoreKind,
-  env: Record<string, string> = {},
-): Promise<{ t: TestService; pg?: PgCluster }> {
-  if (kind === 'sqlite') return { t: await startTestService(env) };
-  const pg = await startPostgres();
-  try {
-    const t = await startTestService({
-      RINGHOOK_DATABASE_URL: await pg.createDatabase('owner_controls_http'),
-      RINGHOOK_SECRET_KEY: 'c'.repeat(64),
-      ...env,
-    });
-    return { t, pg };
-  } catch (error) {
-    await pg.stop();
-    throw error;
-  }
-}
-
 for (const kind of STORE_KINDS) {
   describe(`over HTTPS and ${kind}`, () => {
     let t: TestService;
     let pg: PgCluster | undefined;
     beforeAll(async () => {
-      ({ t, pg } = await serviceOn(kind));
+      ({ t, pg } = await startTestServiceOn(kind, 'owner_controls_http'));
     });
     afterAll(async () => {
       await t?.stop();
@@ -149,7 +130,7 @@ for (const kind of STORE_KINDS) {
     let t: TestService;
     let pg: PgCluster | undefined;
     beforeAll(async () => {
-      ({ t, pg } = await serviceOn(kind, {
+      ({ t, pg } = await startTestServiceOn(kind, 'owner_controls_http', {
         RINGHOOK_WEBHOOK_SOURCES: 'tradingview',
         RINGHOOK_TRUST_PROXY: '127.0.0.1',
       }));

@@ -10,8 +10,8 @@ import { openStores } from '../../src/app/open-stores.js';
 import { holdWriteLock } from '../helpers/db-lock.js';
 import { machineLoad } from '../helpers/machine-load.js';
 import { request, type Reply } from '../helpers/https-client.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { startPostgres, type PgCluster } from '../helpers/postgres.js';
+import { startTestServiceOn, type TestService } from '../helpers/service.js';
+import type { PgCluster } from '../helpers/postgres.js';
 import { STORE_KINDS, type StoreKind } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait.js';
 import { createAccount as makeAccount } from '../helpers/accounts.js';
@@ -53,13 +53,7 @@ for (const storeKind of STORE_KINDS) {
   describe(`over ${storeKind}`, () => {
     beforeAll(async () => {
       kind = storeKind;
-      if (storeKind === 'postgres') {
-        pg = await startPostgres();
-        t = await startTestService({
-          RINGHOOK_DATABASE_URL: await pg.createDatabase('webhook_contract'),
-          RINGHOOK_SECRET_KEY: 'b'.repeat(64),
-        });
-      } else t = await startTestService();
+      ({ t, pg } = await startTestServiceOn(storeKind, 'webhook_contract'));
     });
 
     afterAll(async () => {

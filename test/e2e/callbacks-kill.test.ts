@@ -18,8 +18,8 @@ import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbac
 import { CLUSTER_SECRET_KEY, killLeftoverAsterisk, readCalls } from '../helpers/cluster.js';
 import { request } from '../helpers/https-client.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
-import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
-import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
+import { freeUdpPort } from '../helpers/ports.js';
+import { serveChildEnv } from '../helpers/service.js';
 import { startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
 import { buildOnce, runCliJson, type ServeProcess, startServe } from '../soak/peers.js';
@@ -52,23 +52,23 @@ afterAll(async () => {
 }, 60_000);
 
 async function serveEnv(store: 'sqlite' | 'postgres', trunkPort: number): Promise<Record<string, string>> {
-  const dataDir = makeDataDir(`rh-cb-kill-${store}-`);
-  dataDirs.push(dataDir);
-  return {
-    ...(await managedTelephonyEnv(trunkPort)),
-    RINGHOOK_DATA_DIR: dataDir,
-    RINGHOOK_HOST: '127.0.0.1',
-    RINGHOOK_PORT: String(await freeTcpPort()),
-    RINGHOOK_RING_TIMEOUT: '20',
-    RINGHOOK_CALLBACK_ALLOW: '127.0.0.1/32',
-    // The receiver's self-signed authority, trusted by serve's HTTPS client beside the system's.
-    NODE_EXTRA_CA_CERTS: caFile,
-    ...(store === 'postgres' && {
-      RINGHOOK_DATABASE_URL: await pg.createDatabase('ringhook_cb_kill'),
-      RINGHOOK_SECRET_KEY: CLUSTER_SECRET_KEY,
-      RINGHOOK_NODE_ID: 'node-a',
-    }),
-  };
+  const env = await serveChildEnv({
+    dataDirPrefix: `rh-cb-kill-${store}-`,
+    trunkPort,
+    extra: {
+      RINGHOOK_RING_TIMEOUT: '20',
+      RINGHOOK_CALLBACK_ALLOW: '127.0.0.1/32',
+      // The receiver's self-signed authority, trusted by serve's HTTPS client beside the system's.
+      NODE_EXTRA_CA_CERTS: caFile,
+      ...(store === 'postgres' && {
+        RINGHOOK_DATABASE_URL: await pg.createDatabase('ringhook_cb_kill'),
+        RINGHOOK_SECRET_KEY: CLUSTER_SECRET_KEY,
+        RINGHOOK_NODE_ID: 'node-a',
+      }),
+    },
+  });
+  dataDirs.push(env.RINGHOOK_DATA_DIR!);
+  return env;
 }
 
 /** The call's status as the store has it (read as a second process would, serve left alone). */

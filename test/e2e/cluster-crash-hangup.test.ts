@@ -8,9 +8,9 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import {
-  CLUSTER_SECRET_KEY,
+  clusterNodeEnv,
   createClusterAccounts,
-  killLeftoverAsterisk,
+  reapKilledNodes,
   nodeHandle,
   pollUntil,
   postAlert,
@@ -18,9 +18,8 @@ import {
 } from '../helpers/cluster.js';
 import { byeWatch, inviteCount } from '../helpers/crash.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
-import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
+import { freeUdpPort } from '../helpers/ports.js';
 import { startRtpSink } from '../helpers/rtp-sink.js';
-import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
 import { type SippPhone, startSipp } from '../helpers/sipp.js';
 import { type Smsc, startSmsc } from '../helpers/smpp-server.js';
 import { buildOnce, type ServeProcess, startServe } from '../soak/peers.js';
@@ -45,23 +44,19 @@ beforeAll(async () => {
   smsc = await startSmsc({ receiptDelayS: 0 });
   const trunkPort = await freeUdpPort();
   for (const id of ['node-a', 'node-b']) {
-    const dataDir = makeDataDir(`rh-cc-${id}-`);
-    dataDirs.push(dataDir);
-    envs.set(id, {
-      ...(await managedTelephonyEnv(trunkPort)),
-      RINGHOOK_DATA_DIR: dataDir,
-      RINGHOOK_HOST: '127.0.0.1',
-      RINGHOOK_PORT: String(await freeTcpPort()),
-      RINGHOOK_DATABASE_URL: dbUrl,
-      RINGHOOK_SECRET_KEY: CLUSTER_SECRET_KEY,
-      RINGHOOK_NODE_ID: id,
-      RINGHOOK_NODE_TIMEOUT: String(NODE_TIMEOUT_S),
-      RINGHOOK_MAX_CALL_SECONDS: String(MAX_CALL_S),
-      RINGHOOK_RING_TIMEOUT: '15',
-      RINGHOOK_SMS_GATEWAY: 'smpp',
-      RINGHOOK_SMPP_URL: smsc.url(),
-      RINGHOOK_SMS_FROM: 'ringhook',
+    const env = await clusterNodeEnv({
+      id,
+      dbUrl,
+      trunkPort,
+      smsc,
+      extra: {
+        RINGHOOK_NODE_TIMEOUT: String(NODE_TIMEOUT_S),
+        RINGHOOK_MAX_CALL_SECONDS: String(MAX_CALL_S),
+        RINGHOOK_RING_TIMEOUT: '15',
+      },
     });
+    dataDirs.push(env.RINGHOOK_DATA_DIR!);
+    envs.set(id, env);
   }
   const sink = await startRtpSink(await freeUdpPort());
   phone = await startSipp({
@@ -79,7 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await phone?.stop().catch(() => {});
   for (const s of serves.values()) await s.stop().catch(() => {});
-  for (const d of dataDirs) killLeftoverAsterisk(d);
+  reapKilledNodes(dataDirs);
   await smsc?.stop().catch(() => {});
   await pg?.stop().catch(() => {});
 }, 60_000);

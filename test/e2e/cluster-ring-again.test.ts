@@ -7,17 +7,16 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import {
-  CLUSTER_SECRET_KEY,
+  clusterNodeEnv,
   createClusterAccounts,
-  killLeftoverAsterisk,
+  reapKilledNodes,
   type NodeHandle,
   nodeHandle,
   pollUntil,
   postAlert,
 } from '../helpers/cluster.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
-import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
-import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
+import { freeUdpPort } from '../helpers/ports.js';
 import { sipDialogs } from '../helpers/sip-trace.js';
 import { type SippPhone, startSipp, stopAllSipp } from '../helpers/sipp.js';
 import { buildOnce, type ServeProcess, startServe } from '../soak/peers.js';
@@ -39,31 +38,18 @@ beforeAll(async () => {
   dbUrl = await pg.createDatabase('ringhook_cluster_ring_again');
   trunkPort = await freeUdpPort();
   for (const id of NODE_IDS) {
-    const dataDir = makeDataDir(`rh-cluster-again-${id}-`);
+    const env = await clusterNodeEnv({ id, dbUrl, trunkPort, extra: { RINGHOOK_RING_TIMEOUT: '6' } });
+    const dataDir = env.RINGHOOK_DATA_DIR!;
     dataDirs.push(dataDir);
-    const env = {
-      ...(await managedTelephonyEnv(trunkPort)),
-      RINGHOOK_DATA_DIR: dataDir,
-      RINGHOOK_HOST: '127.0.0.1',
-      RINGHOOK_PORT: String(await freeTcpPort()),
-      RINGHOOK_DATABASE_URL: dbUrl,
-      RINGHOOK_SECRET_KEY: CLUSTER_SECRET_KEY,
-      RINGHOOK_NODE_ID: id,
-      RINGHOOK_NODE_TIMEOUT: '3',
-      RINGHOOK_RING_TIMEOUT: '6',
-    };
     serves.set(id, await startServe(env));
-    nodes.set(id, nodeHandle(id, dataDir, env.RINGHOOK_PORT));
+    nodes.set(id, nodeHandle(id, dataDir, env.RINGHOOK_PORT!));
   }
 }, 300_000);
 
 afterAll(async () => {
   await stopAllSipp();
   for (const s of serves.values()) await s.stop().catch(() => {});
-  for (const d of dataDirs) {
-    const pids = killLeftoverAsterisk(d);
-    if (pids.length > 0) console.log(`a killed node left its Asterisk running (${d}): SIGKILL to ${pids.join(', ')}`);
-  }
+  reapKilledNodes(dataDirs);
   await pg?.stop().catch(() => {});
   for (const d of dataDirs) fs.rmSync(d, { recursive: true, force: true });
 }, 60_000);

@@ -8,13 +8,13 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import {
-  CLUSTER_SECRET_KEY,
+  clusterNodeEnv,
   type CallRow,
   createClusterAccounts,
   FINAL,
   IN_FLIGHT,
   inBatches,
-  killLeftoverAsterisk,
+  reapKilledNodes,
   type NodeHandle,
   nodeHandle,
   pollUntil,
@@ -24,8 +24,7 @@ import {
 } from '../helpers/cluster.js';
 import { request } from '../helpers/https-client.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
-import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
-import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
+import { freeUdpPort } from '../helpers/ports.js';
 import { type Smsc, startSmsc } from '../helpers/smpp-server.js';
 import { buildOnce, type CountingPhone, type ServeProcess, startCountingPhone, startServe } from '../soak/peers.js';
 import { reasonText } from '../../src/core/reasons.js';
@@ -58,24 +57,15 @@ beforeAll(async () => {
   smsc = await startSmsc({ receiptDelayS: 0 });
   trunkPort = await freeUdpPort();
   for (const id of NODE_IDS) {
-    const dataDir = makeDataDir(`rh-cluster-${id}-`);
-    dataDirs.push(dataDir);
-    envs.set(id, {
-      ...(await managedTelephonyEnv(trunkPort)),
-      RINGHOOK_DATA_DIR: dataDir,
-      RINGHOOK_HOST: '127.0.0.1',
-      RINGHOOK_PORT: String(await freeTcpPort()),
-      RINGHOOK_DATABASE_URL: dbUrl,
-      RINGHOOK_SECRET_KEY: CLUSTER_SECRET_KEY,
-      RINGHOOK_NODE_ID: id,
-      RINGHOOK_NODE_TIMEOUT: '3',
-      RINGHOOK_MAX_CALLS: String(MAX_CALLS),
-      RINGHOOK_TRUNK_CPS: '25',
-      RINGHOOK_RING_TIMEOUT: '20',
-      RINGHOOK_SMS_GATEWAY: 'smpp',
-      RINGHOOK_SMPP_URL: smsc.url(),
-      RINGHOOK_SMS_FROM: 'ringhook',
+    const env = await clusterNodeEnv({
+      id,
+      dbUrl,
+      trunkPort,
+      smsc,
+      extra: { RINGHOOK_MAX_CALLS: String(MAX_CALLS), RINGHOOK_TRUNK_CPS: '25', RINGHOOK_RING_TIMEOUT: '20' },
     });
+    dataDirs.push(env.RINGHOOK_DATA_DIR!);
+    envs.set(id, env);
   }
   const a = envs.get('node-a')!;
   const b = envs.get('node-b')!;
@@ -92,10 +82,7 @@ afterAll(async () => {
   await phone?.stop().catch(() => {});
   for (const s of serves.values()) await s.stop().catch(() => {});
   // node-b's Asterisk outlives its kill -9 (a serve on the same data dir would stop it).
-  for (const d of dataDirs) {
-    const pids = killLeftoverAsterisk(d);
-    if (pids.length > 0) console.log(`a killed node left its Asterisk running (${d}): SIGKILL to ${pids.join(', ')}`);
-  }
+  reapKilledNodes(dataDirs);
   await smsc?.stop().catch(() => {});
   await pg?.stop().catch(() => {});
   for (const d of dataDirs) fs.rmSync(d, { recursive: true, force: true });

@@ -3,121 +3,49 @@
 // while its phone's line is taken ends `expired` with no INVITE and no SMS; a call missed at every
 // attempt is called once at the account's verified backup number, whose 1 acknowledges it; a
 // backup number that never agreed is never called.
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { provisionAsterisk } from '../helpers/asterisk.js';
-import { request } from '../helpers/https-client.js';
-import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
-import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
+import { expect, it } from 'vitest';
+import { readChildRow, waitForChildCall } from '../helpers/service.js';
 import { sipDialogs } from '../helpers/sip-trace.js';
-import { type SippOptions, type SippPhone, startSipp, stopAllSipp } from '../helpers/sipp.js';
-import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
+import { type SippOptions, type SippPhone, startSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
-import { buildOnce, runCliJson, type ServeProcess, startServe } from '../soak/peers.js';
+import { runCliJson, startServe } from '../soak/peers.js';
+import { serveWithPhones } from '../helpers/serve-with-phones.js';
 
 const CALLER_ID = '+14155550100';
 /** Generous bounds: the machine may be loaded by other test files. */
 const CALL_MS = 120_000;
 
-let env: Record<string, string>;
-let dataDir: string;
-let serve: ServeProcess | null = null;
-let smsc: Smsc;
-let trunkPort: number;
-let base: string;
-let ca: string;
-
-beforeAll(async () => {
-  await provisionAsterisk();
-  buildOnce();
-  smsc = await startSmsc({ receiptDelayS: 0 });
-  dataDir = makeDataDir('rh-expiry-backup-');
-  trunkPort = await freeUdpPort();
-  env = {
-    ...(await managedTelephonyEnv(trunkPort)),
-    RINGHOOK_DATA_DIR: dataDir,
-    RINGHOOK_HOST: '127.0.0.1',
-    RINGHOOK_PORT: String(await freeTcpPort()),
+const f = serveWithPhones({
+  dataDirPrefix: 'rh-expiry-backup-',
+  extra: {
     // Long enough for an alert's 10 s expiry to pass while another call rings its phone.
     RINGHOOK_RING_TIMEOUT: '14',
     RINGHOOK_CALLER_ID: CALLER_ID,
-    RINGHOOK_SMS_GATEWAY: 'smpp',
-    RINGHOOK_SMPP_URL: smsc.url(),
-    RINGHOOK_SMS_FROM: 'ringhook',
-  };
-  serve = await startServe(env);
-  ca = fs.readFileSync(path.join(dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
-  base = `https://127.0.0.1:${env.RINGHOOK_PORT}`;
-}, 300_000);
-
-afterEach(async () => {
-  await stopAllSipp();
-});
-
-afterAll(async () => {
-  await serve?.stop();
-  await smsc?.stop();
+  },
 });
 
 type Row = Record<string, any>;
 
-function query<T>(sql: string, ...params: unknown[]): T | undefined {
-  const db = new Database(path.join(dataDir, 'ringhook.db'), { readonly: true });
-  try {
-    return db.prepare(sql).get(...params) as T | undefined;
-  } finally {
-    db.close();
-  }
-}
+const query = <T>(sql: string, ...params: unknown[]) => readChildRow<T>(f.dataDir, sql, ...params);
 
 const row = (callId: string) => query<Row>('SELECT * FROM calls WHERE call_id = ?', callId);
 
 const waitRow = (what: string, callId: string, ok: (r: Row) => boolean, timeoutMs = CALL_MS) =>
-  waitFor(
-    what,
-    () => {
-      const r = row(callId);
-      return r && ok(r) ? r : undefined;
-    },
-    timeoutMs,
-    200,
-  );
-
-function account(phone: string, ...options: string[]): { user_id: string; api_key: string } {
-  return runCliJson(
-    ['account', 'create', '--phone', phone, '--plan', 'premium', '--sms-backup', 'on', ...options],
-    env,
-  );
-}
-
-async function alert(a: { user_id: string; api_key: string }, body: string | object): Promise<string> {
-  const res = await request(`${base}/webhook/${a.user_id}/${a.api_key}`, {
-    method: 'POST',
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    headers: { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' },
-    ca,
-  });
-  expect(res.status, res.text).toBe(200);
-  // The webhook's answer is the one it always was.
-  expect(Object.keys(res.json).sort()).toEqual(['call_id', 'message', 'success', 'timestamp', 'truncated']);
-  return res.json.call_id as string;
-}
+  waitForChildCall(f.dataDir, what, callId, (r) => ok(r as Row), timeoutMs) as Promise<Row>;
 
 const smsWith = (text: string) =>
-  smsc.events().filter((e) => e.event === 'message' && JSON.stringify(e).includes(text));
+  f.smsc.events().filter((e) => e.event === 'message' && JSON.stringify(e).includes(text));
 
 const phone = (scenario: SippOptions['scenario'], calls = 1, extra: Partial<SippOptions> = {}): Promise<SippPhone> =>
-  startSipp({ scenario, port: trunkPort, calls, timeoutSec: 300, traceMessages: true, ...extra });
+  startSipp({ scenario, port: f.trunkPort, calls, timeoutSec: 300, traceMessages: true, ...extra });
 
 it('expires_in: 10 behind a busy line: the alert ends expired when the line frees, with no INVITE and no SMS', async () => {
   const PHONE = '+14155550301';
-  const a = account(PHONE);
+  const a = f.account(PHONE);
   const ringing = await phone('ring-forever', 2);
-  const first = await alert(a, 'ZN1! first alert, ringing the phone');
+  const first = await f.alert(a, 'ZN1! first alert, ringing the phone');
   await waitRow('the first call ringing', first, (r) => r.status === 'ringing');
-  const second = await alert(a, { message: 'GC1! gold above 2100', expires_in: 10 });
+  const second = await f.alert(a, { message: 'GC1! gold above 2100', expires_in: 10 });
   const expired = await waitRow('the second alert expired', second, (r) => r.status === 'expired');
   await waitRow('the first call ended, its SMS sent', first, (r) => /^(sent|delivered)$/.test(r.sms_status ?? ''));
   const atPhone = await ringing.stop();
@@ -132,7 +60,7 @@ it('expires_in: 10 behind a busy line: the alert ends expired when the line free
   expect(smsWith('ZN1!')).toHaveLength(1);
 }, 300_000);
 
-const showAccount = (userId: string) => runCliJson(['account', 'show', userId], env) as Record<string, any>;
+const showAccount = (userId: string) => runCliJson(['account', 'show', userId], f.env) as Record<string, any>;
 
 it('N=2 and a verified backup person: 3 INVITEs to the owner, then 1 to the backup number, whose 1 acknowledges the alert; one SMS, to the owner', async () => {
   const OWNER = '+14155550311';
@@ -158,7 +86,7 @@ it('N=2 and a verified backup person: 3 INVITEs to the owner, then 1 to the back
       '--backup-phone',
       BACKUP,
     ],
-    env,
+    f.env,
   ) as { user_id: string; api_key: string; backup_phone_status: string };
   expect(a.backup_phone_status).toBe('pending');
   await waitFor(
@@ -169,7 +97,7 @@ it('N=2 and a verified backup person: 3 INVITEs to the owner, then 1 to the back
   );
   expect(showAccount(a.user_id).ring_again_effect).toMatch(/Then \+1 415 555 0777, the backup person, is called once/);
   const smsBefore = smsWith('SI1!').length;
-  const callId = await alert(a, 'SI1! silver above 30');
+  const callId = await f.alert(a, 'SI1! silver above 30');
   const done = await waitRow(
     'the alert acknowledged at the backup number',
     callId,
@@ -197,7 +125,7 @@ it('N=2 and a verified backup person: 3 INVITEs to the owner, then 1 to the back
   // The plan counts the alert once.
   expect(showAccount(a.user_id)).toMatchObject({ calls_this_month: 1 });
   // The history says which number each call rang: the verification call's and the alert's last are the backup's.
-  const history = runCliJson(['calls', '--account', a.user_id], env) as Array<Record<string, unknown>>;
+  const history = runCliJson(['calls', '--account', a.user_id], f.env) as Array<Record<string, unknown>>;
   expect(history.find((c) => c.call_id === callId)).toMatchObject({
     attempt: 4,
     dial_to: BACKUP,
@@ -210,7 +138,10 @@ it('a backup number that never pressed 1 in its verification call is never calle
   const OWNER = '+14155550321';
   const BACKUP = '+14155550888';
   const ringing = await phone('ring-forever', 3);
-  const a = runCliJson(['account', 'create', '--phone', OWNER, '--plan', 'premium', '--backup-phone', BACKUP], env) as {
+  const a = runCliJson(
+    ['account', 'create', '--phone', OWNER, '--plan', 'premium', '--backup-phone', BACKUP],
+    f.env,
+  ) as {
     user_id: string;
     api_key: string;
   };
@@ -223,7 +154,7 @@ it('a backup number that never pressed 1 in its verification call is never calle
     500,
   );
   expect(showAccount(a.user_id)).toMatchObject({ backup_phone: BACKUP, backup_phone_status: 'pending' });
-  const callId = await alert(a, 'HG1! copper under 4');
+  const callId = await f.alert(a, 'HG1! copper under 4');
   const done = await waitRow('the alert missed', callId, (r) => r.status === 'no_answer');
   // Final at once: no step to the backup number was scheduled.
   expect(done).toMatchObject({ attempt: 1, dial_to: null, retry_at: null });
@@ -245,7 +176,7 @@ it("kill -9 of serve while an alert waits for its backup person's line: after th
   const agreeing = await phone('answer-number', 1, { substitute: { '@NUMBER@': BACKUP.slice(1) } });
   const a = runCliJson(
     ['account', 'create', '--phone', OWNER, '--plan', 'premium', '--name', 'Bea', '--backup-phone', BACKUP],
-    env,
+    f.env,
   ) as { user_id: string; api_key: string };
   await waitFor(
     'the backup person agreed',
@@ -255,15 +186,15 @@ it("kill -9 of serve while an alert waits for its backup person's line: after th
   );
   await agreeing.stop();
   // Another account rings the backup number: the escalated alert waits for that line.
-  const other = runCliJson(['account', 'create', '--phone', BACKUP, '--plan', 'premium'], env) as {
+  const other = runCliJson(['account', 'create', '--phone', BACKUP, '--plan', 'premium'], f.env) as {
     user_id: string;
     api_key: string;
   };
   const ringing = await phone('ring-forever', 2);
-  const mine = await alert(a, 'RB1! rubber down 3 percent');
+  const mine = await f.alert(a, 'RB1! rubber down 3 percent');
   await waitRow("the owner's call ringing", mine, (r) => r.status === 'ringing');
   await new Promise((resolve) => setTimeout(resolve, 4_000));
-  const theirs = await alert(other, 'its own alert, holding the line');
+  const theirs = await f.alert(other, 'its own alert, holding the line');
   await waitRow("the other account's call ringing the backup number", theirs, (r) => r.status === 'ringing');
   const waiting = await waitRow(
     'the alert queued for the backup number',
@@ -271,12 +202,12 @@ it("kill -9 of serve while an alert waits for its backup person's line: after th
     (r) => r.status === 'queued' && r.dial_to === BACKUP,
   );
   expect(waiting).toMatchObject({ attempt: 2, dialed_at: expect.any(Number) });
-  expect(await serve!.stop('SIGKILL')).toBeNull();
+  expect(await f.serve!.stop('SIGKILL')).toBeNull();
   const atRinging = await ringing.stop();
   expect(sipDialogs(atRinging.messages).map((d) => d.to)).toEqual([OWNER, BACKUP]);
   // Two calls may come in at the backup number: the second would be the double.
   const answering = await phone('dtmf-1', 2);
-  serve = await startServe(env);
+  f.serve = await startServe(f.env);
   const done = await waitRow('the alert acknowledged at the backup number', mine, (r) => r.status === 'acknowledged');
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   const atAnswering = await answering.stop();

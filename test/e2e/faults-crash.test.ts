@@ -15,8 +15,8 @@ import { SMS_NOT_SENT } from '../../src/core/reasons.js';
 import { SMS_PREFIX } from '../../src/sms/text.js';
 import { provisionAsterisk } from '../helpers/asterisk.js';
 import { request } from '../helpers/https-client.js';
-import { freeTcpPort, freeUdpPort } from '../helpers/ports.js';
-import { makeDataDir, managedTelephonyEnv } from '../helpers/service.js';
+import { freeUdpPort } from '../helpers/ports.js';
+import { serveChildEnv } from '../helpers/service.js';
 import { startSmsc, type Smsc } from '../helpers/smpp-server.js';
 import {
   buildOnce,
@@ -60,19 +60,14 @@ beforeAll(async () => {
   // A gateway that takes 0.2 s to answer each part: an SMS is claimed ('sending') well before the
   // SMS centre has it, so the check below must wait for each SMS's outcome, not its claim.
   smsc = await startSmsc({ receiptDelayS: 0, submitDelayS: 0.2 });
-  dataDir = makeDataDir('rh-crash-');
   trunkPort = await freeUdpPort();
-  env = {
-    ...(await managedTelephonyEnv(trunkPort)),
-    RINGHOOK_DATA_DIR: dataDir,
-    RINGHOOK_HOST: '127.0.0.1',
-    RINGHOOK_PORT: String(await freeTcpPort()),
-    RINGHOOK_MAX_CALLS: '3',
-    RINGHOOK_RING_TIMEOUT: '20',
-    RINGHOOK_SMS_GATEWAY: 'smpp',
-    RINGHOOK_SMPP_URL: smsc.url(),
-    RINGHOOK_SMS_FROM: 'ringhook',
-  };
+  env = await serveChildEnv({
+    dataDirPrefix: 'rh-crash-',
+    trunkPort,
+    smsc,
+    extra: { RINGHOOK_MAX_CALLS: '3', RINGHOOK_RING_TIMEOUT: '20' },
+  });
+  dataDir = env.RINGHOOK_DATA_DIR!;
 }, 300_000);
 
 afterAll(async () => {

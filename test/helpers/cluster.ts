@@ -9,9 +9,43 @@ import type { NewAccount } from '../../src/core/records.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { type Reply, request } from './https-client.js';
+import { serveChildEnv } from './service.js';
 
 /** The key every node and the test share (RINGHOOK_SECRET_KEY). */
 export const CLUSTER_SECRET_KEY = 'c1'.repeat(32);
+
+/**
+ * A cluster node's `ringhook serve` environment: its own data dir, ports and Asterisk, the shared
+ * database and trunk, a node timeout of 3 s (the tests kill nodes); with `smsc`, SMS backup through it.
+ */
+export function clusterNodeEnv(options: {
+  id: string;
+  dbUrl: string;
+  trunkPort: number;
+  smsc?: { url(): string };
+  extra?: Record<string, string>;
+}): Promise<Record<string, string>> {
+  return serveChildEnv({
+    dataDirPrefix: `rh-${options.id}-`,
+    trunkPort: options.trunkPort,
+    smsc: options.smsc,
+    extra: {
+      RINGHOOK_DATABASE_URL: options.dbUrl,
+      RINGHOOK_SECRET_KEY: CLUSTER_SECRET_KEY,
+      RINGHOOK_NODE_ID: options.id,
+      RINGHOOK_NODE_TIMEOUT: '3',
+      ...options.extra,
+    },
+  });
+}
+
+/** After the nodes' stop: the Asterisk a killed node left running is killed too, and said. */
+export function reapKilledNodes(dataDirs: string[]): void {
+  for (const dir of dataDirs) {
+    const pids = killLeftoverAsterisk(dir);
+    if (pids.length > 0) console.log(`a killed node left its Asterisk running (${dir}): SIGKILL to ${pids.join(', ')}`);
+  }
+}
 
 export const IN_FLIGHT = new Set(['dialing', 'ringing', 'answered']);
 export const FINAL = new Set([

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { isInFlight } from '../../src/core/calls/call-state.js';
 import { createLogger } from '../../src/lib/log.js';
@@ -13,6 +14,9 @@ import { startService, type RunningService } from '../../src/app/service.js';
 import { request, type Reply, type RequestOptions } from './https-client.js';
 import { freeRtpRange, freeTcpPort, freeUdpPort } from './ports.js';
 import { cacheDirEnv } from './cli.js';
+import { waitFor } from './wait.js';
+import { type PgCluster, startPostgres } from './postgres.js';
+import type { StoreKind } from './stores.js';
 
 export interface TestClock {
   now: () => number;
@@ -158,6 +162,91 @@ export async function startTestService(
  * Settings for a service with its own managed Asterisk on free loopback ports, calling the phone
  * (SIPp) that listens on `trunkPort`. Each caller gets its own RTP range from this process's port block.
  */
+/**
+ * A test service over `kind`: SQLite in a temp data dir, or PostgreSQL in database `dbName` of a
+ * throwaway cluster (returned, to stop after the service: a test may also kill or restart it).
+ */
+export async function startTestServiceOn(
+  kind: StoreKind,
+  dbName: string,
+  env: Record<string, string> = {},
+): Promise<{ t: TestService; pg?: PgCluster }> {
+  if (kind === 'sqlite') return { t: await startTestService(env) };
+  const pg = await startPostgres();
+  try {
+    const t = await startTestService({
+      RINGHOOK_DATABASE_URL: await pg.createDatabase(dbName),
+      RINGHOOK_SECRET_KEY: 'c'.repeat(64),
+      ...env,
+    });
+    return { t, pg };
+  } catch (error) {
+    await pg.stop();
+    throw error;
+  }
+}
+
+/**
+ * The environment of a `ringhook serve` child: managed Asterisk with its trunk at `trunkPort`, HTTPS on a
+ * free loopback port, a new data dir and, given `smsc`, SMS backup through it over SMPP; `extra` last.
+ */
+export async function serveChildEnv(options: {
+  dataDirPrefix: string;
+  trunkPort: number;
+  smsc?: { url(): string };
+  extra?: Record<string, string>;
+}): Promise<Record<string, string>> {
+  return {
+    ...(await managedTelephonyEnv(options.trunkPort)),
+    RINGHOOK_DATA_DIR: makeDataDir(options.dataDirPrefix),
+    RINGHOOK_HOST: '127.0.0.1',
+    RINGHOOK_PORT: String(await freeTcpPort()),
+    ...(options.smsc && {
+      RINGHOOK_SMS_GATEWAY: 'smpp',
+      RINGHOOK_SMPP_URL: options.smsc.url(),
+      RINGHOOK_SMS_FROM: 'ringhook',
+    }),
+    ...options.extra,
+  };
+}
+
+/** The HTTPS address and self-signed authority of a serve child started with `env`. */
+export function serveChildAddress(env: Record<string, string>): { base: string; ca: string } {
+  return {
+    base: `https://127.0.0.1:${env.RINGHOOK_PORT}`,
+    ca: fs.readFileSync(path.join(env.RINGHOOK_DATA_DIR!, 'tls', 'self-signed-cert.pem'), 'utf8'),
+  };
+}
+
+/** One row of a serve child's SQLite file, read as a second process would (serve left alone). */
+export function readChildRow<T = CallRow>(dataDir: string, sql: string, ...params: unknown[]): T | undefined {
+  const db = new Database(path.join(dataDir, 'ringhook.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).get(...params) as T | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits until the call's row in a serve child's SQLite file satisfies `ok`, polling every 200 ms. */
+export function waitForChildCall(
+  dataDir: string,
+  what: string,
+  callId: string,
+  ok: (row: CallRow) => boolean,
+  timeoutMs: number,
+): Promise<CallRow> {
+  return waitFor(
+    what,
+    () => {
+      const row = readChildRow(dataDir, 'SELECT * FROM calls WHERE call_id = ?', callId);
+      return row && ok(row) ? row : undefined;
+    },
+    timeoutMs,
+    200,
+  );
+}
+
 export async function managedTelephonyEnv(trunkPort: number): Promise<Record<string, string>> {
   const rtp = await freeRtpRange(100);
   return {
