@@ -64,23 +64,14 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
+/** An accept in a transaction of its own (`callbacks`: whether the account has a callback URL, as read with it). */
+type AcceptNow = (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck, callbacks?: boolean) => AcceptResult;
+
 export class SqliteCallStore implements CallRepo {
   private readonly stmt;
   /** An accept in a transaction of its own, answered at once (tools and tests; serve groups them: accept). */
-  readonly acceptNow: (
-    userId: string,
-    plan: Plan,
-    alert: Alert,
-    dedupe?: DedupeCheck,
-    callbacks?: boolean,
-  ) => AcceptResult;
-  private readonly acceptTx: (
-    userId: string,
-    plan: Plan,
-    alert: Alert,
-    dedupe?: DedupeCheck,
-    callbacks?: boolean,
-  ) => AcceptResult;
+  readonly acceptNow: AcceptNow;
+  private readonly acceptTx: AcceptNow;
   private readonly rejectTx: (rejected: RejectedAlert) => null;
   private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
   private pending: PendingWrite[] = [];
