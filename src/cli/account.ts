@@ -2,17 +2,7 @@
 import { defineCommand } from 'citty';
 import { commandMeta } from './commands.js';
 import { nameSchema, phoneSchema, planSchema, webhookUrl, type Account } from '../core/account.js';
-import {
-  chooseVoice,
-  DEFAULT_LANGUAGE,
-  defaultVoice,
-  introSchema,
-  JAPANESE_NOTE,
-  languageSchema,
-  LANGUAGES,
-  voiceSchema,
-} from '../core/speech/languages.js';
-import { LANGUAGE_CODES, VOICE_IDS } from '../core/speech/language-types.js';
+import { DEFAULT_LANGUAGE, defaultVoice, JAPANESE_NOTE } from '../core/speech/languages.js';
 import { UserError } from '../lib/errors.js';
 import { serveHolds } from '../app/instance-lock.js';
 import type { Config } from '../config/index.js';
@@ -33,37 +23,14 @@ import {
 } from './owner-control-args.js';
 import { askBackupPerson } from './backup-person.js';
 import { quietHoursArgs, quietHoursChanges } from './quiet-hours-args.js';
-
-const languageArgs = {
-  language: {
-    type: 'string',
-    description: `What the call speaks: ${LANGUAGE_CODES.join(', ')} (English by default; Japanese: kana, no kanji)`,
-  },
-  voice: {
-    type: 'string',
-    description: `The voice: ${VOICE_IDS.join(', ')} (English: ${LANGUAGES.en.voices.join(', ')}, ${defaultVoice('en')} by default; other languages: espeak-ng)`,
-  },
-  intro: {
-    type: 'string',
-    description:
-      'The words before the message, at most 60 characters ("" for the language\'s own, e.g. "Alert from ringhook.")',
-  },
-} as const;
-
-/** The language, voice and intro options given, checked together against the account's current ones. */
-function voiceChanges(
-  current: Pick<Account, 'language' | 'voice'>,
-  args: { language?: string | undefined; voice?: string | undefined; intro?: string | undefined },
-): Partial<Pick<Account, 'language' | 'voice' | 'intro'>> {
-  const language = args.language === undefined ? undefined : parseArg(languageSchema, args.language, '--language');
-  const voice = args.voice === undefined ? undefined : parseArg(voiceSchema, args.voice, '--voice');
-  const chosen = chooseVoice(current, { language, voice });
-  if (!chosen.ok) throw new UserError(`--voice: ${chosen.error}`);
-  return {
-    ...((language !== undefined || voice !== undefined) && { language: chosen.language, voice: chosen.voice }),
-    ...(args.intro !== undefined && { intro: parseArg(introSchema, args.intro, '--intro') }),
-  };
-}
+import {
+  decisionArgs,
+  decisionChange,
+  decisionSetChanges,
+  noteIdleKeys,
+  refuseDecisionOnCreate,
+} from './decision-args.js';
+import { languageArgs, voiceChanges } from './voice-args.js';
 
 const jsonArg = { json: { type: 'boolean', description: 'Print machine-readable JSON', default: false } } as const;
 const userIdArg = {
@@ -146,10 +113,12 @@ const create = defineCommand({
     ...ownerControlArgs,
     ...ringAgainArgs,
     ...quietHoursArgs,
+    ...decisionArgs,
     ...jsonArg,
   },
   run: ({ args }) => {
     // Every argument checked before the data dir is opened: a mistake makes no data dir.
+    refuseDecisionOnCreate(decisionChange(args));
     const speech = voiceChanges({ language: DEFAULT_LANGUAGE, voice: defaultVoice(DEFAULT_LANGUAGE) }, args);
     const phone = parseArg(phoneSchema, args.phone, '--phone');
     const fields = {
@@ -227,7 +196,7 @@ const set = defineCommand({
   meta: {
     name: 'set',
     description:
-      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources, ring again, backup person or quiet hours",
+      "Change an account's plan, phone, SMS backup, confirmation, name, language, voice, intro, duplicate window, allowed sources, ring again, backup person, quiet hours, status callbacks or decision keys",
   },
   args: {
     ...userIdArg,
@@ -245,6 +214,7 @@ const set = defineCommand({
     ...ringAgainArgs,
     ...quietHoursArgs,
     ...callbackArgs,
+    ...decisionArgs,
     password: {
       type: 'boolean',
       description: 'Set the dashboard password (asked for, or read from stdin; never an argument)',
@@ -273,6 +243,7 @@ const set = defineCommand({
         ...quietHoursChanges(args),
       };
       const callbackUrl = callbackUrlArg(args);
+      Object.assign(changes, await decisionSetChanges(stores, account.userId, args, callbackUrl));
       const callbackShown = await applyCallbackOptions(
         stores,
         account.userId,
@@ -285,7 +256,7 @@ const set = defineCommand({
       });
       if (Object.keys(changes).length === 0 && !dashboardChanged && !callbackShown)
         throw new UserError(
-          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --ring-again, --ring-again-after, --backup-phone, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --password or --admin',
+          'nothing to change: give --plan, --phone, --sms-backup, --require-confirm, --name, --language, --voice, --intro, --dedupe, --sources, --ring-again, --ring-again-after, --backup-phone, --quiet-hours, --timezone, --quiet-mode, --callback-url, --rotate-callback-secret, --keys, --decision-pin, --password or --admin',
         );
       const shown = (
         Object.keys(changes).length > 0 ? await stores.accounts.update(account.userId, changes) : account
@@ -298,6 +269,7 @@ const set = defineCommand({
         );
       if (changes.smsBackup === true) warnSmsBackupOn(shown, await smsGatewayNow(stores, config));
       noteLanguage(shown, args.language);
+      noteIdleKeys(shown, callbackUrl, args.json);
     }),
 });
 

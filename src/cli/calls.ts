@@ -7,7 +7,7 @@ import { UserError } from '../lib/errors.js';
 import { smsStatusWords } from '../core/reasons.js';
 import { keyPressesOf } from '../store/index.js';
 import { parseArg, withStores } from './context.js';
-import { attemptsNote, callView, iso, printJson, printTable } from './output.js';
+import { attemptsNote, callView, decisionNote, iso, printJson, printTable } from './output.js';
 
 const limitSchema = z.coerce
   .number({ error: 'must be a number' })
@@ -54,7 +54,7 @@ export const callsCommand = defineCommand({
           received_at: iso(c.receivedAt),
           call_id: c.callId,
           account: c.userId.slice(0, 8),
-          status: c.status + (c.sipCode ? ` (${c.sipCode})` : '') + attemptsNote(c),
+          status: c.status + (c.sipCode ? ` (${c.sipCode})` : '') + attemptsNote(c) + decisionNote(c),
           sms: c.smsStatus ? smsStatusWords(c.smsStatus, c.smsError) : '',
           message: c.message.length > 60 ? `${c.message.slice(0, 59)}…` : c.message,
           fields: describeFields(c.extra, {

@@ -10,6 +10,7 @@ import { terminalSafeLine } from '../core/server/terminal-text.js';
 import { smsBackupFields } from './sms-promise.js';
 import { quietHoursView } from './quiet-hours-args.js';
 import { describeMissedCall } from '../core/calls/backup-person.js';
+import { callDecisionText } from '../core/calls/decision-keys.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -62,6 +63,8 @@ export function accountView(account: Account, publicUrl: string, sms: SmsGateway
     backup_phone: account.backupPhone,
     backup_phone_status: account.backupPhoneStatus,
     ring_again_effect: describeMissedCall(account),
+    decision_keys: account.decisionKeys === '' ? null : account.decisionKeys,
+    decision_pin_set: account.decisionPinSet,
     ...quietHoursView(account, sms, Date.now()),
     status: account.status,
     created_at: iso(account.createdAt),
@@ -110,7 +113,19 @@ export function callView(call: CallRecord) {
     earlier_attempts: (call.earlierAttempts ?? []).map((a) => ({ at: iso(a.at), outcome: a.outcome })),
     // The backup person (#54): the number this call rang instead of the account's.
     dial_to: call.dialTo ?? null,
+    // Decision keys (#56): the alert's own (null: the account's), the decision sent, or why it was refused.
+    decision_keys: call.decisionKeys ?? null,
+    decision_key: call.decisionKey ?? null,
+    decision_label: call.decisionLabel ?? null,
+    decided_at: call.decidedAt ? iso(call.decidedAt) : null,
+    decision_refused: call.decisionRefused ?? null,
   };
+}
+
+/** The decision in the history's table (#56): `, decision: buy (7)`. */
+export function decisionNote(call: Parameters<typeof callDecisionText>[0]): string {
+  const text = callDecisionText(call);
+  return text ? `, ${text}` : '';
 }
 
 /** A call rung again (#54), in the history's table: each earlier attempt's time and outcome, then the next one's time. */

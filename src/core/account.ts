@@ -40,6 +40,10 @@ export interface Account {
   /** The backup person (core/calls/backup-person): called once when every attempt missed; only once they pressed 1 in their verification call (`verified`). */
   backupPhone: string | null;
   backupPhoneStatus: 'pending' | 'verified' | null;
+  /** Decision keys (#56, core/calls/decision-keys): their canonical text (`7=buy,8=skip`; '' = none). */
+  decisionKeys: string;
+  /** A decision PIN is set (its hash stays in the store: never read out, never shown). */
+  decisionPinSet: boolean;
   createdAt: number;
   updatedAt: number;
   keyCreatedAt: number;

@@ -34,6 +34,10 @@ export interface NewAccount {
   /** Default none (core/calls/backup-person). */
   backupPhone?: string | null;
   backupPhoneStatus?: 'pending' | 'verified' | null;
+  /** Default none (core/calls/decision-keys). */
+  decisionKeys?: string;
+  /** The decision PIN's hash (store/password-hash hashDecisionPin), or none. */
+  decisionPinHash?: string | null;
 }
 
 /** An account's settings: what its owner and the admin change, beside its name, phone, plan and status. */
@@ -53,9 +57,16 @@ export type AccountSettings = Pick<
   | 'ringAgainAfter'
   | 'backupPhone'
   | 'backupPhoneStatus'
+  | 'decisionKeys'
 >;
 
-export type AccountChanges = Partial<Pick<Account, 'name' | 'phone' | 'plan' | 'status'> & AccountSettings>;
+export type AccountChanges = Partial<
+  Pick<Account, 'name' | 'phone' | 'plan' | 'status'> &
+    AccountSettings & {
+      /** A new decision PIN's hash (store/password-hash hashDecisionPin), or null to remove it; absent: kept. */
+      decisionPinHash: string | null;
+    }
+>;
 
 // ---- calls and their history
 
@@ -130,6 +141,15 @@ export interface CallRecord {
   earlierAttempts?: EarlierAttempt[];
   /** The backup person's number, when this call (an alert's last, or their verification call) rang it instead of the account's (#54). */
   dialTo?: string | null;
+  /** The alert's own decision keys (#56; '' = none for this call, null = the account's), as `7=buy,8=skip`. */
+  decisionKeys?: string | null;
+  /** The alert's Idempotency-Key header, as sent (a decision's callback names it). */
+  idempotencyKey?: string | null;
+  /** The decision taken on the phone (#56): its key, label and time (null until one was sent), or why it was refused ('wrong PIN'). */
+  decisionKey?: string | null;
+  decisionLabel?: string | null;
+  decidedAt?: number | null;
+  decisionRefused?: string | null;
 }
 
 /** One page of an account's history, newest first. */
@@ -235,7 +255,16 @@ export interface CallStepWrite {
   detail?: string | undefined;
   /** false: the account has no callback URL (read with the call); undefined: looked at in the transaction. */
   callbacks?: boolean | undefined;
+  /**
+   * The decision pressed on the phone (#56), recorded with the step (the call's end) and its
+   * `call.decision` event, or not at all: a call whose step does not move (it ended otherwise, or
+   * another node recorded its decision) keeps what it had.
+   */
+  decision?: CallDecision | undefined;
 }
+
+/** A decision key pressed (and its PIN, if any, right): what is recorded and sent. */
+export type CallDecision = { key: string; label: string };
 
 /** What a step did: whether the call moved, and how many deliveries it added to the outbox. */
 export interface CallStepped {
@@ -314,6 +343,8 @@ export interface CallForDialing {
   expiresIn?: number | null;
   /** The number it rings instead of the account's: the backup person's (an escalated alert, or their verification call). */
   dialTo?: string | null;
+  /** The alert's own decision keys (#56): '' none for this call, null the account's (account.decisionKeys). */
+  decisionKeys?: string | null;
   /**
    * What the call's steps and its end need of its account, read with the call (#55): the SMS backup
    * and the callback outbox read nothing again. null: the account is gone; absent: not read with it.
@@ -336,6 +367,9 @@ export interface CallAccountFlags {
   phone: string;
   /** It has a status-callback URL: a call step's events are written with the step (false: nothing is read for them). */
   callbackOn: boolean;
+  /** Its decision keys (#56, `7=buy,8=skip`) and that a decision PIN guards them: absent when it has none. */
+  decisionKeys?: string;
+  decisionPin?: boolean;
 }
 
 export interface CallEventRow {

@@ -4,7 +4,14 @@
 // it), the idempotency key, and the body, read and parsed when a step first asks for it (the
 // step-by-step path asks only once the account may send; PostgreSQL's one step asks at once).
 import { parseExpiresIn, soonerExpiry } from '../core/calls/alert-expiry.js';
-import { type Alert, bodyExcerpt, MAX_BODY_BYTES, type ParseResult, parseAlertBody } from '../core/webhook/payload.js';
+import {
+  type Alert,
+  bodyExcerpt,
+  IDEMPOTENCY_KEY_KEPT,
+  MAX_BODY_BYTES,
+  type ParseResult,
+  parseAlertBody,
+} from '../core/webhook/payload.js';
 import type { AddressMatcher } from '../core/connections/address-match.js';
 import { credentialsFromPath, type WebhookCredentials } from '../core/webhook/webhook-path.js';
 import { clientAddresses } from './client-address.js';
@@ -70,9 +77,18 @@ async function readPayload(request: AlertRequest): Promise<Payload> {
     return { ok: false, error, excerpt: '' };
   }
   const parsed = withHeaderExpiry(parseAlertBody(body, request.contentType), request.expiresIn);
-  if (parsed.ok) return parsed;
+  if (parsed.ok) return withIdempotencyKey(parsed, request.idempotencyKey);
   const error = new ApiError(parsed.code, parsed.error, parsed.field ? { field: parsed.field } : {});
   return { ok: false, error, excerpt: bodyExcerpt(body) };
+}
+
+/** The Idempotency-Key kept with the alert as sent, when it is short enough (a decision's callback names it, #56). */
+function withIdempotencyKey(
+  parsed: { ok: true; alert: Alert },
+  header: string | undefined,
+): { ok: true; alert: Alert } {
+  if (header === undefined || header === '' || header.length > IDEMPOTENCY_KEY_KEPT) return parsed;
+  return { ok: true, alert: { ...parsed.alert, idempotencyKey: header } };
 }
 
 /** The Expires-In header beside the body's own `expires_in`: a bad one refuses the alert; both given, the sooner counts. */

@@ -35,6 +35,9 @@ export interface AccountRow {
   /** Absent in a row of schema 17 or older (the backup person, #54). */
   backup_phone?: string | null;
   backup_phone_status?: string | null;
+  /** Absent in a row of schema 19 or older (decision keys, #56); the PIN read only as whether it is set. */
+  decision_keys?: string;
+  decision_pin_set?: number | boolean;
   /** 1 when the account has a callback URL, read with the account (SQLite); absent where not read. */
   callback_on?: number;
   created_at: number;
@@ -43,7 +46,7 @@ export interface AccountRow {
 }
 
 export const ACCOUNT_COLUMNS =
-  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, created_at, updated_at, key_created_at';
+  'user_id, api_key_sealed, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, decision_keys, (decision_pin_hash IS NOT NULL) AS decision_pin_set, created_at, updated_at, key_created_at';
 
 /** A setting a row of an older schema has no column for, and a new account takes when it is not given. */
 const LATER_SETTINGS = {
@@ -52,6 +55,7 @@ const LATER_SETTINGS = {
   ...NO_QUIET_HOURS,
   ...RING_AGAIN_OFF,
   ...NO_BACKUP_PERSON,
+  decisionKeys: '',
 } as const;
 
 /** A new account's settings, each one its input leaves out taken by default. */
@@ -72,6 +76,7 @@ export function newAccountSettings(input: NewAccount): AccountSettings {
     ringAgainAfter: input.ringAgainAfter ?? LATER_SETTINGS.ringAgainAfter,
     backupPhone: input.backupPhone ?? LATER_SETTINGS.backupPhone,
     backupPhoneStatus: input.backupPhoneStatus ?? LATER_SETTINGS.backupPhoneStatus,
+    decisionKeys: input.decisionKeys ?? LATER_SETTINGS.decisionKeys,
   };
 }
 
@@ -92,6 +97,7 @@ export function settingColumns(settings: AccountSettings) {
     ring_again_after: settings.ringAgainAfter,
     backup_phone: settings.backupPhone,
     backup_phone_status: settings.backupPhoneStatus,
+    decision_keys: settings.decisionKeys,
   };
 }
 
@@ -118,6 +124,8 @@ export function toAccount(row: AccountRow, apiKey: string): Account {
     backupPhone: row.backup_phone ?? null,
     backupPhoneStatus:
       row.backup_phone && isBackupPhoneStatus(row.backup_phone_status) ? row.backup_phone_status : null,
+    decisionKeys: row.decision_keys ?? LATER_SETTINGS.decisionKeys,
+    decisionPinSet: row.decision_pin_set === true || Number(row.decision_pin_set) === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     keyCreatedAt: row.key_created_at,

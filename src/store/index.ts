@@ -5,7 +5,7 @@
 export * from './contract/index.js';
 export type { ServiceDeps } from './deps.js';
 export { keyPressesOf } from './key-presses.js';
-export { passwordProblem } from './password-hash.js';
+export { hashDecisionPin, passwordProblem } from './password-hash.js';
 export { loadSecretBox, secretKeyFile } from './secret-key.js';
 export { type Db, openDatabase, openSqliteStore, SCHEMA_VERSION, schemaVersionOf } from './sqlite/index.js';
 export { timelinesOf } from './timelines.js';

@@ -62,7 +62,8 @@ export function reportsNothing(change: ReportedChange): boolean {
  */
 export function accountFlagsColumn(jsonObject: 'json_object' | 'json_build_object', alias: string): string {
   return `(SELECT ${jsonObject}('smsBackup', a.sms_backup, 'status', a.status, 'phone', a.phone,
-            'callbackOn', EXISTS (SELECT 1 FROM callback_settings s WHERE s.user_id = a.user_id AND s.url IS NOT NULL))
+            'callbackOn', EXISTS (SELECT 1 FROM callback_settings s WHERE s.user_id = a.user_id AND s.url IS NOT NULL),
+            'decisionKeys', a.decision_keys, 'decisionPin', a.decision_pin_hash IS NOT NULL)
           FROM accounts a WHERE a.user_id = calls.user_id) AS ${alias}`;
 }
 
@@ -74,7 +75,7 @@ export function selectCall(jsonObject: 'json_object' | 'json_build_object'): str
   return `SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
             dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
             carried_by AS "carriedBy", held_until AS "heldUntil", message_truncated AS "messageTruncated",
-            attempt, retry_at AS "retryAt", attempts, expires_in AS "expiresIn", dial_to AS "dialTo",
+            attempt, retry_at AS "retryAt", attempts, expires_in AS "expiresIn", dial_to AS "dialTo", decision_keys AS "decisionKeys",
             ${accountFlagsColumn(jsonObject, 'account')}
           FROM calls`;
 }
@@ -90,6 +91,9 @@ export function withAccountFlags<T extends { account?: unknown }>(row: T): T & P
     status: flags.status as CallAccountFlags['status'],
     phone: String(flags.phone),
     callbackOn: flags.callbackOn === true || Number(flags.callbackOn) === 1,
+    // Only when the account has them: a call without decision keys reads as it always did.
+    ...(typeof flags.decisionKeys === 'string' && flags.decisionKeys !== '' && { decisionKeys: flags.decisionKeys }),
+    ...((flags.decisionPin === true || Number(flags.decisionPin) === 1) && { decisionPin: true }),
   };
   return { ...row, account };
 }

@@ -66,3 +66,6 @@ export function passwordProblem(password: string): string | undefined {
   if (length > 200) return 'the password must have at most 200 characters';
   return undefined;
 }
+
+/** A decision PIN's hash (#56): kept as a password is, never in clear. */
+export const hashDecisionPin = (pin: string): Promise<string> => hashPassword(pin);

@@ -15,6 +15,7 @@ import { hashToken, newToken } from './tokens.js';
 import { reasonText } from '../core/reasons.js';
 import { decideSms } from '../core/delivery/sms-decision.js';
 import { readAttempts } from '../core/calls/ring-again.js';
+import { formatDecisionKeys } from '../core/calls/decision-keys.js';
 
 export function wrongSecretKeyMessage(dbName: string, source: string): string {
   return (
@@ -68,6 +69,13 @@ export interface CallRow {
   attempts?: string | null;
   /** Absent in a row of schema 17 or older (the backup person, #54). */
   dial_to?: string | null;
+  /** Absent in a row of schema 19 or older (decision keys, #56). */
+  decision_keys?: string | null;
+  idempotency_key?: string | null;
+  decision_key?: string | null;
+  decision_label?: string | null;
+  decided_at?: number | string | null;
+  decision_refused?: string | null;
 }
 
 export function parseExtra(text: string | null): Record<string, unknown> {
@@ -124,6 +132,12 @@ export function toRecord(row: CallRow): CallRecord {
     retryAt: row.retry_at === undefined || row.retry_at === null ? null : Number(row.retry_at),
     earlierAttempts: readAttempts(row.attempts),
     dialTo: row.dial_to ?? null,
+    decisionKeys: row.decision_keys ?? null,
+    idempotencyKey: row.idempotency_key ?? null,
+    decisionKey: row.decision_key ?? null,
+    decisionLabel: row.decision_label ?? null,
+    decidedAt: row.decided_at === undefined || row.decided_at === null ? null : Number(row.decided_at),
+    decisionRefused: row.decision_refused ?? null,
   };
 }
 
@@ -235,6 +249,14 @@ export function alertColumns(alert: Alert) {
     strategy: alert.fields.strategy ?? null,
     alert_timestamp: alert.fields.timestamp ?? null,
     extra: Object.keys(alert.extra).length > 0 ? JSON.stringify(alert.extra) : null,
+  };
+}
+
+/** An accepted alert's decision columns (#56): its own keys (null: the account's) and its Idempotency-Key. */
+export function alertDecisionColumns(alert: Alert) {
+  return {
+    decision_keys: alert.keys === undefined ? null : formatDecisionKeys(alert.keys),
+    idempotency_key: alert.idempotencyKey ?? null,
   };
 }
 

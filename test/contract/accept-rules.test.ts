@@ -32,7 +32,16 @@ interface Case {
     /** The alerts accepted within the minute before (the free plan allows 1). */
     recent: number;
   };
-  expect: { outcome: string; status: number; code?: string };
+  expect: {
+    outcome: string;
+    status: number;
+    code?: string;
+    /** The field a 400 names. */
+    field?: string;
+    /** An accepted alert's own decision keys (#56), as kept with its call, and its Idempotency-Key. */
+    keys?: string;
+    idempotencyKey?: string;
+  };
 }
 
 const ALERT = 'BTCUSD crossed 100000';
@@ -106,6 +115,22 @@ const CASES: Case[] = [
     before: 1,
     facts: { authenticated: true, active: true, payloadValid: true, duplicate: false, recent: 1 },
     expect: { outcome: 'refused', status: 429, code: 'rate_limited' },
+  },
+  {
+    name: 'bad decision keys (#56) on a plan over its minute: 400 naming keys',
+    account: { plan: 'free' },
+    body: JSON.stringify({ message: ALERT, keys: { '1': 'buy' } }),
+    before: 1,
+    facts: { authenticated: true, active: true, payloadValid: false, duplicate: false, recent: 1 },
+    expect: { outcome: 'invalid', status: 400, code: 'invalid_field', field: 'keys' },
+  },
+  {
+    name: "an alert's own decision keys (#56), for an account without a callback URL: accepted, kept with its call",
+    account: {},
+    body: JSON.stringify({ message: ALERT, keys: { '7': 'buy', '8': 'skip' } }),
+    idempotencyKey: 'order-77',
+    facts: { authenticated: true, active: true, payloadValid: true, duplicate: false, recent: 0 },
+    expect: { outcome: 'accepted', status: 200, keys: '7=buy,8=skip', idempotencyKey: 'order-77' },
   },
   {
     name: 'an alert within every rule: accepted',
@@ -191,6 +216,12 @@ for (const kind of STORE_KINDS) {
         if (c.expect.outcome === 'duplicate') expect(res.json.call_id).toBe(firsts[0]);
         if (c.expect.outcome === 'accepted')
           expect(res.json).toMatchObject({ success: true, call_id: expect.any(String) });
+        if (c.expect.field) expect(res.json.field, res.text).toBe(c.expect.field);
+        if (c.expect.keys)
+          expect(await t.service.stores.calls.get(res.json.call_id as string)).toMatchObject({
+            decisionKeys: c.expect.keys,
+            idempotencyKey: c.expect.idempotencyKey ?? null,
+          });
       });
   });
 }

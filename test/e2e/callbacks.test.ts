@@ -8,6 +8,7 @@ import { setCallbackUrl, rotateCallbackSecret } from '../../src/callbacks/index.
 import { createAccount } from '../helpers/accounts.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callback-receiver.js';
 import { request } from '../helpers/https-client.js';
+import { sessionByLink } from '../helpers/sign-in.js';
 import { makeDataDir, realClock, sqliteDb, startTestService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -50,21 +51,7 @@ const outbox = (t: TestService) =>
   sqliteDb(t.service.stores).prepare('SELECT * FROM callback_outbox ORDER BY id').all() as Array<Record<string, any>>;
 
 /** Signs in with a login link over HTTPS and returns the session cookie. */
-async function signIn(t: TestService, userId: string): Promise<string> {
-  const { token } = await t.service.stores.ownerAuth.createLoginLink(userId);
-  const form = await request(`${t.baseUrl}/login/link/${token}`, { method: 'GET', ca: t.ca });
-  const presession = ([] as string[]).concat(form.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
-  const signed = await request(`${t.baseUrl}/login/link`, {
-    method: 'POST',
-    ca: t.ca,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: presession },
-    body: new URLSearchParams({ _csrf: csrf, token }).toString(),
-  });
-  const session = ([] as string[]).concat(signed.headers['set-cookie'] ?? []).find((c) => c.includes('_session='));
-  if (!session) throw new Error(`no session after the login link: ${signed.status} ${signed.text.slice(0, 200)}`);
-  return session.split(';')[0]!;
-}
+const signIn = (t: TestService, userId: string) => sessionByLink(t, t.service.stores.ownerAuth, userId);
 
 describe('status callbacks', () => {
   it('a receiver that answers 500 then 200 gets the event again after a backoff, signed, delivered once', async () => {

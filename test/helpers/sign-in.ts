@@ -5,6 +5,7 @@ import type { BrowserContext } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import { SqliteOwnerAuthStore } from '../../src/store/sqlite/owner-auth.js';
+import type { OwnerAuthRepo } from '../../src/store/contract/index.js';
 import type { DashboardService } from './browser.js';
 import { request, type Reply } from './https-client.js';
 
@@ -19,7 +20,7 @@ export interface SignInForm {
 
 /** GET a sign-in page (the password form or a link's page) and keep its pre-session cookie and CSRF field. */
 export async function signInForm(
-  s: DashboardService,
+  s: Pick<DashboardService, 'baseUrl' | 'ca'>,
   from = '127.0.0.1',
   path = '/login',
   agent?: https.Agent,
@@ -40,7 +41,7 @@ export async function signInForm(
 }
 
 export function postForm(
-  s: DashboardService,
+  s: Pick<DashboardService, 'baseUrl' | 'ca'>,
   path: string,
   form: SignInForm,
   fields: Record<string, string>,
@@ -84,6 +85,19 @@ export async function useLink(s: DashboardService, userId: string, from = '127.0
   const { token } = new SqliteOwnerAuthStore(s.stores.db, s.clock.now).createLoginLink(userId);
   const form = await signInForm(s, from, `/login/link/${token}`);
   return postForm(s, '/login/link', form, { token }, from);
+}
+
+/** The session cookie (`name=value`) a one-time link gives, on a service of either store. */
+export async function sessionByLink(
+  s: Pick<DashboardService, 'baseUrl' | 'ca'>,
+  ownerAuth: Pick<OwnerAuthRepo, 'createLoginLink'>,
+  userId: string,
+): Promise<string> {
+  const { token } = await ownerAuth.createLoginLink(userId);
+  const signed = await postForm(s, '/login/link', await signInForm(s, '127.0.0.1', `/login/link/${token}`), { token });
+  const session = ([] as string[]).concat(signed.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${SESSION}=`));
+  if (!session) throw new Error(`no session after the login link: ${signed.status} ${signed.text.slice(0, 200)}`);
+  return session.split(';')[0]!;
 }
 
 export async function ownerWithPassword(s: DashboardService): Promise<Account> {

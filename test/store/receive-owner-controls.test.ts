@@ -246,9 +246,9 @@ describe('postgres: the owner controls in the one round trip', () => {
   }, 60_000);
 
   // Was: v12 still there for the previous release's nodes. #55 drops it (migration 019, a contract
-  // step): no release ever called it (v0.1.0 has no function), so only v14 (kept for the previous release's nodes), v18 (#54) and
+  // step): no release ever called it (v0.1.0 has no function), so only v14 (kept for the previous release's nodes), v18 (#54), v20 (#56) and
   // the helper remain.
-  test("the webhook's functions: v14, v18 and their helper; v12, which no release called, is dropped (019)", async () => {
+  test("the webhook's functions: v14, v18, v20 and their helper; v12, which no release called, is dropped (019)", async () => {
     const { url } = await database(['node-a']);
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
@@ -257,6 +257,7 @@ describe('postgres: the owner controls in the one round trip', () => {
       expect(rows.map((r) => r.name)).toEqual([
         'ringhook_receive_v14',
         'ringhook_receive_v18',
+        'ringhook_receive_v20',
         'ringhook_sources_allow_v14',
       ]);
     } finally {

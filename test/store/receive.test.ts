@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AlertToReceive } from '../../src/core/records.js';
 import type { Store } from '../../src/store/contract/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { manualClock, textAlert } from '../helpers/database.js';
+import { jsonAlert, manualClock, textAlert } from '../helpers/database.js';
 import { type PgCluster, startPostgres } from '../helpers/postgres.js';
 import { testSecrets } from '../helpers/secrets.js';
 
@@ -74,7 +74,7 @@ describe('postgres: the webhook in one round trip', () => {
         expect((await receive(store, alert(premium.userId, premium.apiKey, `m${i}`))).outcome).toBe('accepted');
     });
     expect(accepted.total).toBe(5);
-    expect(accepted.texts.join('\n')).toContain('ringhook_receive_v18');
+    expect(accepted.texts.join('\n')).toContain('ringhook_receive_v20');
 
     const refusals = await statementsRun(url, async () => {
       expect((await receive(store, alert(premium.userId, 'wrong-key'))).outcome).toBe('unauthorized');
@@ -254,5 +254,32 @@ describe('postgres: the webhook in one round trip', () => {
     expect(heardByA).toEqual([]);
     await stopA();
     await stopB();
+  }, 60_000);
+});
+
+describe("postgres: an alert's own decision keys (#56)", () => {
+  test('its keys and Idempotency-Key are kept with its row in the one statement; the PIN hash never leaves the database', async () => {
+    const { url, stores } = await database(['node-a']);
+    const store = stores[0]!;
+    const account = await store.accounts.create({ phone: '+14155550104', plan: 'premium', smsBackup: false, name: '' });
+    await store.accounts.update(account.userId, { decisionPinHash: 'scrypt$1$1$1$c2FsdA$a2V5' });
+    await receive(store, alert(account.userId, account.apiKey));
+    const own = jsonAlert({ message: 'BTC', keys: { '7': 'buy', '8': 'skip' } });
+    let received: Awaited<ReturnType<typeof receive>> | undefined;
+    const run = await statementsRun(url, async () => {
+      received = await receive(store, {
+        userId: account.userId,
+        apiKey: account.apiKey,
+        idempotencyKey: 'order-77',
+        payload: { ok: true, alert: { ...own, idempotencyKey: 'order-77' } },
+      });
+    });
+    expect(run.total).toBe(1);
+    if (received?.outcome !== 'accepted') throw new Error(`not accepted: ${received?.outcome}`);
+    expect(JSON.stringify(received.account)).not.toContain('scrypt');
+    expect(await store.calls.get(received.callId)).toMatchObject({
+      decisionKeys: '7=buy,8=skip',
+      idempotencyKey: 'order-77',
+    });
   }, 60_000);
 });

@@ -52,8 +52,8 @@ describe('postgres store: opening', () => {
   test('nodes starting together on an empty database: one migrates, all open', async () => {
     const db = await stores.fresh();
     const opened = await Promise.all(['n1', 'n2', 'n3', 'n4'].map((nodeId) => db.open({ nodeId })));
-    for (const store of opened) expect(await store.schemaVersion()).toBe(19);
-    expect(PG_SCHEMA_VERSION).toBe(19);
+    for (const store of opened) expect(await store.schemaVersion()).toBe(20);
+    expect(PG_SCHEMA_VERSION).toBe(20);
     expect(opened[0]!.location).toBe(db.location);
   });
 

@@ -43,6 +43,8 @@ describe('SqliteAccountStore', () => {
       ringAgainAfter: 60,
       backupPhone: null,
       backupPhoneStatus: null,
+      decisionKeys: '',
+      decisionPinSet: false,
       status: 'active',
       createdAt: clock.now(),
       updatedAt: clock.now(),

@@ -100,6 +100,13 @@ describe('SqliteCallStore', () => {
       retryAt: null,
       earlierAttempts: [],
       dialTo: null,
+      // Decision keys (#56): none of its own, no Idempotency-Key, no decision yet.
+      decisionKeys: null,
+      idempotencyKey: null,
+      decisionKey: null,
+      decisionLabel: null,
+      decidedAt: null,
+      decisionRefused: null,
     });
     expect(calls.get('call_missing')).toBeUndefined();
   });

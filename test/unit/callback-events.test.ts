@@ -93,3 +93,53 @@ describe('parseCallbackUrl', () => {
     });
   });
 });
+
+describe('call.decision (#56)', () => {
+  const decided = {
+    ...call,
+    status: 'acknowledged',
+    answeredAt: Date.parse('2026-11-29T01:00:10Z'),
+    endedAt: Date.parse('2026-11-29T01:00:20Z'),
+    decisionKey: '7',
+    decisionLabel: 'buy',
+    decidedAt: Date.parse('2026-11-29T01:00:20Z'),
+  };
+
+  it('comes once per call, just before call.final, with the key, label and time', () => {
+    const events = callbackEventsFor('acknowledged', { ...decided, attempt: 2 });
+    expect(events.map((e) => e.type)).toEqual(['call.decision', 'call.final']);
+    expect(events[0]).toEqual({
+      type: 'call.decision',
+      key: 'call_abc:call.decision',
+      callId: 'call_abc',
+      data: {
+        call_id: 'call_abc',
+        user_id: 'u1',
+        kind: 'alert',
+        attempt: 2,
+        key: '7',
+        label: 'buy',
+        decided_at: '2026-11-29T01:00:20.000Z',
+      },
+    });
+  });
+
+  it("names the alert's ticker, action, id and Idempotency-Key when it had them, never other extra fields", () => {
+    const [event] = callbackEventsFor('acknowledged', {
+      ...decided,
+      ticker: 'BTCUSD',
+      action: 'buy',
+      extra: { id: 42, note: 'not sent' },
+      idempotencyKey: 'order-77',
+    });
+    expect(event!.data).toMatchObject({ ticker: 'BTCUSD', action: 'buy', alert_id: 42, idempotency_key: 'order-77' });
+    expect(JSON.stringify(event)).not.toContain('not sent');
+  });
+
+  it('nothing without a decision, and nothing before the call ends', () => {
+    expect(callbackEventsFor('acknowledged', { ...decided, decisionKey: null }).map((e) => e.type)).toEqual([
+      'call.final',
+    ]);
+    expect(callbackEventsFor('answered', decided).map((e) => e.type)).toEqual(['call.answered']);
+  });
+});

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  callDecisionKeys,
+  callDecisionText,
   checkDecisionPin,
+  needsCallbackUrl,
+  storedDecisionKeys,
+  WRONG_PIN,
   DECISION_REFUSED_TEXT,
   type DecisionKey,
   type DecisionState,
@@ -157,5 +162,31 @@ describe('what a call with decision keys says', () => {
     for (const phrase of [words.enterPin, words.wrongPin, words.refused, words.notSent])
       expect(phrase.length).toBeGreaterThan(5);
     expect(words.sent('buy').toLowerCase()).toContain('buy');
+  });
+});
+
+describe("a call's keys, and the callback URL they need", () => {
+  const account = { decisionKeys: '7=buy,8=skip', callbackOn: true };
+
+  it("the alert's own keys over the account's; '' none for the call; none at all without a callback URL", () => {
+    expect(callDecisionKeys({ decisionKeys: null }, account)).toEqual(BUY_SKIP);
+    expect(callDecisionKeys({ decisionKeys: '9=sell' }, account)).toEqual([{ key: '9', label: 'sell' }]);
+    expect(callDecisionKeys({ decisionKeys: '' }, account)).toEqual([]);
+    expect(callDecisionKeys({ decisionKeys: '9=sell' }, { ...account, callbackOn: false })).toEqual([]);
+    expect(callDecisionKeys({}, null)).toEqual([]);
+    expect(storedDecisionKeys('not keys')).toEqual([]);
+  });
+
+  it('setting keys or a PIN needs a callback URL; removing them never does', () => {
+    expect(needsCallbackUrl({ keys: '7=buy' })).toBe(true);
+    expect(needsCallbackUrl({ pinSet: true })).toBe(true);
+    expect(needsCallbackUrl({ keys: '', pinSet: false })).toBe(false);
+    expect(needsCallbackUrl({})).toBe(false);
+  });
+
+  it("the history's words for a call's decision", () => {
+    expect(callDecisionText({ decisionKey: '7', decisionLabel: 'buy' })).toBe('decision: buy (7)');
+    expect(callDecisionText({ decisionRefused: WRONG_PIN })).toBe(DECISION_REFUSED_TEXT);
+    expect(callDecisionText({})).toBeNull();
   });
 });

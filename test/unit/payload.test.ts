@@ -779,3 +779,30 @@ describe('bodyExcerpt', () => {
     expect(bodyExcerpt(long)).toBe(`${'a'.repeat(799)}\uFFFD`);
   });
 });
+
+describe("an alert's own decision keys (#56)", () => {
+  it('are taken from JSON `keys` and not kept among the extra fields; {} is none for the call', () => {
+    const alert = alertOf(parseJson({ message: 'BTC', keys: { '7': 'buy', '#': 'sell all' } }));
+    expect(alert.keys).toEqual([
+      { key: '7', label: 'buy' },
+      { key: '#', label: 'sell all' },
+    ]);
+    expect(alert.extra).toEqual({});
+    expect(alertOf(parseJson({ message: 'BTC', keys: {} })).keys).toEqual([]);
+    expect(alertOf(parseJson({ message: 'BTC', keys: null })).keys).toBeUndefined();
+    expect(alertOf(parseJson({ message: 'BTC' })).keys).toBeUndefined();
+  });
+
+  it.each([
+    [{ '1': 'buy' }, 'key 1 is taken'],
+    [{ '7': '' }, 'key 7 has an empty label'],
+    [{ '7': 5 }, 'the label of key 7 must be text'],
+    [['7=buy'], 'must be an object of keys and labels'],
+    ['7=buy', 'must be an object of keys and labels'],
+  ])('bad keys %j: invalid_field naming keys (%s)', (keys, named) => {
+    const failure = failureOf(parseJson({ message: 'BTC', keys }));
+    expect(failure).toMatchObject({ code: 'invalid_field', field: 'keys' });
+    expect(failure.error).toContain(named);
+    expect(failure.error.startsWith('"keys": ')).toBe(true);
+  });
+});

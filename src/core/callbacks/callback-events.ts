@@ -9,6 +9,8 @@ export const CALLBACK_EVENT_TYPES = [
   'call.ringing',
   'call.answered',
   'call.final',
+  /** A decision key pressed on the phone (#56, core/calls/decision-keys): once per call, before its call.final. */
+  'call.decision',
   /** A missed call is rung again later (core/calls/ring-again): the attempt next and when. */
   'call.retry_scheduled',
   'sms.sent',
@@ -68,6 +70,34 @@ export interface CallbackCallFacts {
   attempt?: number | undefined;
   retryAt?: number | null | undefined;
   earlierAttempts?: ReadonlyArray<{ at: number; outcome: string }> | undefined;
+  /** The decision (#56), when one was recorded, and what lets its receiver match it to its order. */
+  decisionKey?: string | null | undefined;
+  decisionLabel?: string | null | undefined;
+  decidedAt?: number | null | undefined;
+  ticker?: string | null | undefined;
+  action?: string | null | undefined;
+  extra?: Record<string, unknown> | undefined;
+  idempotencyKey?: string | null | undefined;
+}
+
+/** The alert's own `id` (a JSON field kept with its extra fields), when it is a string or a number. */
+function alertId(extra: Record<string, unknown> | undefined): string | number | undefined {
+  const id = extra?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** `call.decision`'s data: the key and label, and the alert's fields a receiver matches its order by, when it had them. */
+function decisionData(call: CallbackCallFacts): Record<string, unknown> {
+  const id = alertId(call.extra);
+  return {
+    key: call.decisionKey,
+    label: call.decisionLabel,
+    decided_at: iso(call.decidedAt ?? null),
+    ...(call.ticker && { ticker: call.ticker }),
+    ...(call.action && { action: call.action }),
+    ...(id !== undefined && { alert_id: id }),
+    ...(call.idempotencyKey && { idempotency_key: call.idempotencyKey }),
+  };
 }
 
 export interface CallbackEvent {
@@ -88,7 +118,10 @@ export function callbackEventsFor(change: CallState | 'sms' | 'refused', call: C
   // Each attempt's ringing and answer is an event of its own; the first keeps the key it always had.
   const event = (type: CallbackEventType, data: Record<string, unknown>): CallbackEvent => ({
     type,
-    key: attempt > 1 && type !== 'call.final' ? `${call.callId}:${type}:${attempt}` : `${call.callId}:${type}`,
+    key:
+      attempt > 1 && type !== 'call.final' && type !== 'call.decision'
+        ? `${call.callId}:${type}:${attempt}`
+        : `${call.callId}:${type}`,
     callId: call.callId,
     data: { ...base, ...(type.startsWith('call.') && { attempt }), ...data },
   });
@@ -102,6 +135,7 @@ export function callbackEventsFor(change: CallState | 'sms' | 'refused', call: C
   if (change === 'ringing') events.push(event('call.ringing', {}));
   if (change === 'answered') events.push(event('call.answered', { answered_at: iso(call.answeredAt) }));
   const final = change !== 'sms' && change !== 'refused' && isFinal(change);
+  if (final && call.decisionKey) events.push(event('call.decision', decisionData(call)));
   if (final)
     events.push(
       event('call.final', {

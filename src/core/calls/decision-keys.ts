@@ -150,5 +150,44 @@ export function pinChecked(state: DecisionState & { phase: 'pin' }, right: boole
 }
 
 /** The history's words for a decision: `decision: buy (7)`, `decision refused: wrong PIN`. */
-export const decisionText = (choice: DecisionKey): string => `decision: ${choice.label} (${choice.key})`;
-export const DECISION_REFUSED_TEXT = 'decision refused: wrong PIN';
+export const decisionText = (choice: { key: string; label: string }): string =>
+  `decision: ${choice.label} (${choice.key})`;
+/** Why a decision is refused: its PIN was wrong every time (the only reason there is). */
+export const WRONG_PIN = 'wrong PIN';
+export const decisionRefusedText = (reason: string): string => `decision refused: ${reason}`;
+export const DECISION_REFUSED_TEXT = decisionRefusedText(WRONG_PIN);
+
+/** Stored keys (`7=buy,8=skip`, written by formatDecisionKeys) read back; '' or anything unreadable: none. */
+export function storedDecisionKeys(text: string | null | undefined): DecisionKey[] {
+  if (!text) return [];
+  const parsed = parseDecisionKeys(text);
+  return parsed.ok ? parsed.keys : [];
+}
+
+/**
+ * The keys a call offers: the alert's own when it had `keys` ('' none for this call), else its
+ * account's; none when the account has no callback URL, where a decision could go nowhere (the call
+ * rings as any alert's: an alert is never refused for its keys).
+ */
+export function callDecisionKeys(
+  call: { decisionKeys?: string | null | undefined },
+  account: { decisionKeys?: string | undefined; callbackOn: boolean } | null | undefined,
+): DecisionKey[] {
+  if (!account?.callbackOn) return [];
+  return storedDecisionKeys(call.decisionKeys ?? account.decisionKeys);
+}
+
+/** Setting keys or a PIN needs a callback URL (the decision is sent there); removing them never does. */
+export function needsCallbackUrl(change: { keys?: string | undefined; pinSet?: boolean | undefined }): boolean {
+  return (change.keys !== undefined && change.keys !== '') || change.pinSet === true;
+}
+
+/** What the history says of a call's decision: `decision: buy (7)`, `decision refused: wrong PIN`, or null. */
+export function callDecisionText(call: {
+  decisionKey?: string | null | undefined;
+  decisionLabel?: string | null | undefined;
+  decisionRefused?: string | null | undefined;
+}): string | null {
+  if (call.decisionKey) return decisionText({ key: call.decisionKey, label: call.decisionLabel ?? '' });
+  return call.decisionRefused ? decisionRefusedText(call.decisionRefused) : null;
+}

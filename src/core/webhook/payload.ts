@@ -3,6 +3,7 @@
 // long), the decisions are the ones the README states.
 import { z } from 'zod';
 import { parseExpiresIn } from '../calls/alert-expiry.js';
+import { type DecisionKey, decisionKeysFromJson } from '../calls/decision-keys.js';
 import { capExtraFields } from './extra-fields.js';
 
 export const MAX_MESSAGE_CODE_POINTS = 500;
@@ -28,7 +29,14 @@ export interface Alert {
   extra: Record<string, unknown>;
   /** Seconds after its receipt it may still be called (`expires_in` or `Expires-In`, core/calls/alert-expiry); absent: no expiry of its own. */
   expiresIn?: number;
+  /** Its own decision keys (#56, JSON `keys`), overriding the account's for its call; [] none for it; absent: the account's. */
+  keys?: DecisionKey[];
+  /** The Idempotency-Key header as sent (at most IDEMPOTENCY_KEY_KEPT characters): a decision's callback names it. */
+  idempotencyKey?: string;
 }
+
+/** The longest Idempotency-Key kept with an alert (a longer one still counts for duplicates, core/webhook/dedupe). */
+export const IDEMPOTENCY_KEY_KEPT = 255;
 
 export type PayloadErrorCode =
   | 'empty_body'
@@ -104,7 +112,7 @@ const jsonAlertSchema = z.object({
   timestamp: timestampSchema,
 });
 
-const KNOWN_KEYS = new Set(['message', 'ticker', 'price', 'action', 'strategy', 'timestamp', 'expires_in']);
+const KNOWN_KEYS = new Set(['message', 'ticker', 'price', 'action', 'strategy', 'timestamp', 'expires_in', 'keys']);
 
 function parseNumericString(text: string): number | undefined {
   const trimmed = text.trim();
@@ -202,11 +210,14 @@ function parseJsonObject(object: Record<string, unknown>): ParseResult {
   }
   const expiry = parseExpiresIn(object.expires_in, 'expires_in');
   if (!expiry.ok) return fail('invalid_field', expiry.error, 'expires_in');
+  const keys = object.keys === undefined || object.keys === null ? undefined : decisionKeysFromJson(object.keys);
+  if (keys && !keys.ok) return fail('invalid_field', `"keys": ${keys.error}`, 'keys');
   const { message, ...known } = result.data;
   const fields: AlertFields = Object.fromEntries(Object.entries(known).filter(([, v]) => v !== undefined));
   const { extra } = capExtraFields(Object.fromEntries(Object.entries(object).filter(([key]) => !KNOWN_KEYS.has(key))));
   const built = buildAlert('json', message, fields, extra);
   if (built.ok && expiry.value !== undefined) built.alert.expiresIn = expiry.value;
+  if (built.ok && keys?.ok) built.alert.keys = keys.keys;
   return built;
 }
 

@@ -2,7 +2,7 @@
 // shows the error in that form's card with the typed values kept and the other cards as saved.
 import { html, type SafeHtml } from './html.js';
 
-export type OverviewForm = 'quiet' | 'controls' | 'voice' | 'callback';
+export type OverviewForm = 'quiet' | 'controls' | 'voice' | 'callback' | 'decision';
 
 export interface FailedForm {
   form: OverviewForm;

@@ -23,6 +23,7 @@ const NOTICES = {
   'callback-off': { tone: 'ok', text: 'Status callbacks are off: nothing more is sent.' },
   voice: { tone: 'ok', text: 'Saved: your calls now speak with this language, voice and intro.' },
   quiet: { tone: 'ok', text: 'Saved: your quiet hours. What happens to an alert in them is said below.' },
+  'decision-keys': { tone: 'ok', text: 'Saved: your decision keys. What a call offers is said below.' },
   'owner-controls': {
     tone: 'ok',
     text: 'Saved: your duplicate window and allowed sources. What they do is said below.',

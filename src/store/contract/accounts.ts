@@ -11,6 +11,8 @@ export interface AccountRepo {
   regenerateKey(userId: string): Awaitable<Account | undefined>;
   /** The backup person at `phone` pressed 1 in their verification call: verified, if it is still the account's pending backup number (true). */
   verifyBackupPhone(userId: string, phone: string): Awaitable<boolean>;
+  /** Whether `pin` is the account's decision PIN (#56; false when none is set): compared with its scrypt hash, never read out. */
+  verifyDecisionPin(userId: string, pin: string): Promise<boolean>;
   regenerateAllKeys(): Awaitable<Account[]>;
   delete(userId: string): Awaitable<boolean>;
   /** The account the webhook credentials belong to; a wrong key and an unknown user_id cost the same. */

@@ -92,6 +92,11 @@ export interface CallProgressRepo {
    * outbox on their own, from the call's row as it is now; resolves to how many were added.
    */
   outboxAfter(callId: string, change: 'queued'): Awaitable<number>;
+  /**
+   * A decision refused (#56: its PIN wrong every try), kept on the call (`decision_refused`) and its
+   * timeline, unless the call already has a decision or a refusal (false then). Nothing is sent.
+   */
+  refuseDecision(callId: string, reason: string): Awaitable<boolean>;
   recordDetection(callId: string, status: string, cause: string): Awaitable<void>;
   placedAgain(
     callId: string,

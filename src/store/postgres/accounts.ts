@@ -9,12 +9,13 @@ import { ACCOUNT_COLUMNS, type AccountRow, newAccountSettings, settingColumns, t
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { SecretBox } from '../secret-box.js';
 import type { AccountRepo } from '../contract/index.js';
+import { verifyPassword } from '../password-hash.js';
 import { query, type Queryable, type Sql } from './connect.js';
 
 const SQL = {
   // The settings' columns in settingColumns' order (rows.ts).
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, status, created_at, updated_at, key_created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, 'active', $21, $21, $21)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, decision_keys, decision_pin_hash, status, created_at, updated_at, key_created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, 'active', $23, $23, $23)`,
   get: `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = $1`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
@@ -22,8 +23,10 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
-  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, dedupe_seconds = $10, webhook_sources = $11, quiet_hours = $12, time_zone = $13, quiet_mode = $14, ring_again = $15, ring_again_after = $16, backup_phone = $17, backup_phone_status = $18, status = $19, updated_at = $20
+  update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, dedupe_seconds = $10, webhook_sources = $11, quiet_hours = $12, time_zone = $13, quiet_mode = $14, ring_again = $15, ring_again_after = $16, backup_phone = $17, backup_phone_status = $18, decision_keys = $19, status = $20, updated_at = $21,
+             decision_pin_hash = CASE WHEN $22::boolean THEN $23::text ELSE decision_pin_hash END
            WHERE user_id = $1`,
+  pinHash: 'SELECT decision_pin_hash FROM accounts WHERE user_id = $1',
   verifyBackup: `UPDATE accounts SET backup_phone_status = 'verified', updated_at = $3
                  WHERE user_id = $1 AND backup_phone = $2 AND backup_phone_status = 'pending'`,
   rotateKey:
@@ -79,6 +82,7 @@ export class PgAccountStore implements AccountRepo {
       input.phone,
       input.plan,
       ...Object.values(settingColumns(newAccountSettings(input))),
+      input.decisionPinHash ?? null,
       this.now(),
     ]);
     return (await this.get(userId))!;
@@ -112,6 +116,8 @@ export class PgAccountStore implements AccountRepo {
         ...Object.values(settingColumns(next)),
         next.status,
         now,
+        changes.decisionPinHash !== undefined,
+        changes.decisionPinHash ?? null,
       ]);
       if (count === 1 && next.status === 'suspended') {
         const { error, smsStatus } = endedBySuspension(next);
@@ -121,6 +127,12 @@ export class PgAccountStore implements AccountRepo {
       return count === 1;
     });
     return changed ? this.get(userId) : undefined;
+  }
+
+  /** Whether `pin` is the account's decision PIN (false when none is set), compared as a password is. */
+  async verifyDecisionPin(userId: string, pin: string): Promise<boolean> {
+    const [row] = await query<{ decision_pin_hash: string | null }>(this.sql, SQL.pinHash, [userId]);
+    return verifyPassword(pin, row?.decision_pin_hash);
   }
 
   async verifyBackupPhone(userId: string, phone: string): Promise<boolean> {

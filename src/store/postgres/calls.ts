@@ -32,7 +32,7 @@ import { decideTestCall, testCallAlert } from '../test-calls.js';
 import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { outboxInTransaction } from './progress.js';
-import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
+import { alertColumns, alertDecisionColumns, duplicateRow, rejectionColumns } from '../rows.js';
 
 type CallRow = Parameters<typeof toRecord>[0];
 
@@ -42,8 +42,9 @@ const SQL = {
   ...CALL_SQL,
   lockAccount: 'SELECT user_id FROM accounts WHERE user_id = $1 FOR UPDATE',
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by, expires_in, dial_to)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18)`,
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, accepted_by, expires_in, dial_to,
+                              decision_keys, idempotency_key)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18, $19, $20)`,
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = $1 AND id < $2 AND status IN (SELECT jsonb_array_elements_text($4::text::jsonb))
                            ORDER BY id DESC LIMIT $3`,
 } as const;
@@ -201,6 +202,7 @@ export class PgCallStore implements CallRepo {
       this.nodeId,
       alert.expiresIn ?? null,
       dialTo,
+      ...Object.values(alertDecisionColumns(alert)),
     ]);
   }
 
@@ -210,6 +212,8 @@ export class PgCallStore implements CallRepo {
       ...Object.values(rejectionColumns(rejected)),
       now,
       this.nodeId,
+      null,
+      null,
       null,
       null,
     ]);

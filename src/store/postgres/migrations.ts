@@ -5,7 +5,7 @@ import { UserError } from '../../lib/errors.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { DROP_RECEIVE_V12, RECEIVE_FUNCTION_SQL } from './receive-function.js';
 import { RECEIVE_FUNCTION_V14_SQL } from './receive-function-v14.js';
-import { BACKUP_PERSON, RING_AGAIN } from './migration-ring-again.js';
+import { BACKUP_PERSON, DECISION_KEYS, RING_AGAIN } from './migration-ring-again.js';
 export interface PgMigration {
   name: string;
   sql: string;
@@ -302,11 +302,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { name: '014-receive-owner-controls', sql: RECEIVE_FUNCTION_V14_SQL, oldestCompatible: 8 },
   // Expand: columns the previous release does not know (it would ring in quiet hours, and never dial a held call).
   { name: '015-quiet-hours', sql: QUIET_HOURS, oldestCompatible: 8 },
-  // Expand: new tables the previous release does not know (it sends no callbacks).
-  { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 },
+  { name: '016-callbacks', sql: CALLBACKS, oldestCompatible: 8 }, // Expand: new tables (it sends no callbacks).
   { name: '017-ring-again', sql: RING_AGAIN, oldestCompatible: 8 }, // Expand: columns (it never rings again, dials a retry at once).
   { name: '018-backup-person', sql: BACKUP_PERSON, oldestCompatible: 8 }, // Expand: columns; the webhook's v18 beside v14.
   { name: '019-drop-receive-v12', sql: DROP_RECEIVE_V12, oldestCompatible: 8 },
+  { name: '020-decision-keys', sql: DECISION_KEYS, oldestCompatible: 8 }, // Expand: columns; the webhook's v20 beside v18.
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -13,6 +13,7 @@ import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, Transiti
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
 import * as outbox from '../outbox.js';
 import { monthWindow } from '../../core/webhook/limits.js';
+import { decisionRefusedText, decisionText } from '../../core/calls/decision-keys.js';
 import { type CallProgressRepo, type InFlightPage, pageOf } from '../contract/index.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { PROGRESS_SQL } from '../sql/calls.js';
@@ -58,6 +59,10 @@ const SQL = {
   placedAgain: `WITH changed AS (UPDATE calls SET trunk = $1, channel_id = $2, dialed_at = $3, updated_at = $4
                                 WHERE call_id = $5 AND status = 'dialing' RETURNING call_id)
                 INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $4, 'trunk', $6 FROM changed`,
+  refused: `WITH refused AS (UPDATE calls SET decision_refused = $2, updated_at = $3
+                             WHERE call_id = $1 AND decision_key IS NULL AND decision_refused IS NULL RETURNING call_id),
+                 noted AS (INSERT INTO call_events (call_id, at, event, detail) SELECT call_id, $3, 'decision', $4 FROM refused)
+             SELECT count(*)::int AS refused FROM refused`,
 } as const;
 
 /** A call holds its phone's line from dialing until it ends, or waits queued again (a missed call rung again later, #54: the line is free meanwhile). */
@@ -136,14 +141,28 @@ export class PgCallProgressStore implements CallProgressRepo {
    * A step and its status-callback events in one transaction (#55). A step that makes none, or of an
    * account read without a callback URL, stays the one statement of `transition`.
    */
-  async step({ callId, to, fields = {}, detail, callbacks }: CallStepWrite): Promise<CallStepped> {
-    if (callbacks === false || outbox.reportsNothing(to))
+  async step({ callId, to, fields = {}, detail, callbacks, decision }: CallStepWrite): Promise<CallStepped> {
+    if (!decision && (callbacks === false || outbox.reportsNothing(to)))
       return { moved: await this.transition(callId, to, fields, detail), outboxed: 0 };
     let outboxed = 0;
     const moved = await this.transitionInTransaction(callId, to, fields, detail, async (tx, at) => {
+      // The row is locked and moved by this transaction: one decision per call, whichever node presses first.
+      if (decision && (await query(tx, SQL.decide, [callId, decision.key, decision.label, at])).count === 1)
+        await query(tx, SQL.event, [callId, at, 'decision', decisionText(decision)]);
       outboxed = await outboxInTransaction(tx, callId, to, at);
     });
     return { moved, outboxed };
+  }
+
+  /** A decision refused (#56: the PIN wrong each time): kept on the call and its timeline, if it has no decision yet. Nothing is sent. */
+  async refuseDecision(callId: string, reason: string): Promise<boolean> {
+    const [row] = await query<{ refused: number }>(this.sql, SQL.refused, [
+      callId,
+      reason,
+      this.now(),
+      decisionRefusedText(reason),
+    ]);
+    return row?.refused === 1;
   }
 
   async inFlightPage(after: number, limit: number): Promise<InFlightPage> {

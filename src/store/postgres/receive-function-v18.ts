@@ -4,8 +4,8 @@
 // never edited, so this one never changes either. Version 14 stays for the previous release's nodes.
 import { RECEIVE_V14_TEXT } from './receive-function-v14.js';
 
-/** The name the code of this release calls. */
-export const RECEIVE_FUNCTION = 'ringhook_receive_v18';
+/** Its name (this release calls version 20: receive-function-v20.ts). */
+export const RECEIVE_FUNCTION_V18 = 'ringhook_receive_v18';
 
 const CHANGES: ReadonlyArray<readonly [string, string]> = [
   ['CREATE FUNCTION ringhook_receive_v14(', 'CREATE FUNCTION ringhook_receive_v18('],

@@ -2,7 +2,7 @@
 // received a batch of alerts, each checked and written in one transaction and one round trip. Version
 // 14 (receive-function-v14.ts) replaced it before any release; migration 019, a contract step, drops
 // it: no release ever called it, so it is gone from the first release after v0.1.0 on. This release
-// calls version 18 (receive-function-v18.ts, migration 018).
+// calls version 20 (receive-function-v20.ts, migration 020).
 
 /**
  * Migration 012's text, now nothing: the function it made (ringhook_receive_v12) was replaced by v14

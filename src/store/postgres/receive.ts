@@ -9,11 +9,11 @@ import { TRADINGVIEW_WEBHOOK_ADDRESSES } from '../../core/webhook/tradingview-so
 import { BURST_WINDOW_MS, decideLimits, monthWindow, PLAN_LIMITS } from '../../core/webhook/limits.js';
 import type { AlertToReceive, ReceivedAlert } from '../../core/records.js';
 import { isStoreUnavailable } from '../unavailable.js';
-import { alertColumns, MAX_REJECTIONS_KEPT, rejectionColumns } from '../rows.js';
+import { alertColumns, alertDecisionColumns, MAX_REJECTIONS_KEPT, rejectionColumns } from '../rows.js';
 import { type AccountRow, toAccount } from '../account-rows.js';
 import type { SecretBox } from '../secret-box.js';
 import { query, type Sql } from './connect.js';
-import { RECEIVE_FUNCTION } from './receive-function-v18.js';
+import { RECEIVE_FUNCTION } from './receive-function-v20.js';
 
 const RECEIVE = `SELECT ${RECEIVE_FUNCTION}($1::text::jsonb, $2::text::jsonb, $3, $4, $5, $6, $7, $8) AS results`;
 const PLANS = JSON.stringify(PLAN_LIMITS);
@@ -83,13 +83,20 @@ function itemOf(request: AlertToReceive, mac: Buffer): Record<string, unknown> {
     error: '',
     alert,
   });
+  const decision = alertDecisionColumns(alert);
   return {
     ...base,
     a: alertColumns(alert),
     refused,
     k: alertKey({ idempotencyKey: request.idempotencyKey, alert }),
     ...(alert.expiresIn !== undefined && { x: alert.expiresIn }),
+    ...withoutNulls({ dk: decision.decision_keys, ik: decision.idempotency_key }),
   };
+}
+
+/** The members that are not null (an item carries only what its alert has). */
+function withoutNulls(members: Record<string, string | null>): Record<string, string> {
+  return Object.fromEntries(Object.entries(members).filter(([, v]) => v !== null)) as Record<string, string>;
 }
 
 export class PgAlertReceiver {

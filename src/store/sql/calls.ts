@@ -28,4 +28,9 @@ export const PROGRESS_SQL = {
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES ($1, $2, $3, $4)',
   events: 'SELECT at, event, detail FROM call_events WHERE call_id = $1 ORDER BY id',
   giveBack: 'UPDATE usage SET calls = calls - 1 WHERE user_id = $1 AND month = $2 AND calls > 0',
+  // A call's decision (#56): one per call, never overwritten (nor after a refusal).
+  decide: `UPDATE calls SET decision_key = $2, decision_label = $3, decided_at = $4
+           WHERE call_id = $1 AND decision_key IS NULL AND decision_refused IS NULL`,
+  refuseDecision: `UPDATE calls SET decision_refused = $2, updated_at = $3
+                   WHERE call_id = $1 AND decision_key IS NULL AND decision_refused IS NULL`,
 } as const;

@@ -10,13 +10,14 @@ import { endedBySuspension, wrongSecretKeyMessage } from '../rows.js';
 import { ACCOUNT_COLUMNS, type AccountRow, newAccountSettings, settingColumns, toAccount } from '../account-rows.js';
 import type { AccountChanges, NewAccount } from '../../core/records.js';
 import type { AccountRepo } from '../contract/index.js';
+import { verifyPassword } from '../password-hash.js';
 
 // The account with whether it has a callback URL: read once, with it (the callback feed needs no read of its own).
 const COLUMNS = `${ACCOUNT_COLUMNS}, EXISTS (SELECT 1 FROM callback_settings c WHERE c.user_id = accounts.user_id AND c.url IS NOT NULL) AS callback_on`;
 
 const SQL = {
-  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, created_at, updated_at, key_created_at)
-           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @dedupe_seconds, @webhook_sources, @quiet_hours, @time_zone, @quiet_mode, @ring_again, @ring_again_after, @backup_phone, @backup_phone_status, @now, @now, @now)`,
+  insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, decision_keys, decision_pin_hash, created_at, updated_at, key_created_at)
+           VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @dedupe_seconds, @webhook_sources, @quiet_hours, @time_zone, @quiet_mode, @ring_again, @ring_again_after, @backup_phone, @backup_phone_status, @decision_keys, @pin_hash, @now, @now, @now)`,
   get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = ?`,
   // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
   // stands in), so that both cases do the same work.
@@ -24,8 +25,10 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
   list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
-  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, dedupe_seconds = @dedupe_seconds, webhook_sources = @webhook_sources, quiet_hours = @quiet_hours, time_zone = @time_zone, quiet_mode = @quiet_mode, ring_again = @ring_again, ring_again_after = @ring_again_after, backup_phone = @backup_phone, backup_phone_status = @backup_phone_status, updated_at = @now
+  update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, dedupe_seconds = @dedupe_seconds, webhook_sources = @webhook_sources, quiet_hours = @quiet_hours, time_zone = @time_zone, quiet_mode = @quiet_mode, ring_again = @ring_again, ring_again_after = @ring_again_after, backup_phone = @backup_phone, backup_phone_status = @backup_phone_status, decision_keys = @decision_keys,
+             decision_pin_hash = CASE WHEN @pin_given = 1 THEN @pin_hash ELSE decision_pin_hash END, updated_at = @now
            WHERE user_id = @user_id`,
+  pinHash: 'SELECT decision_pin_hash FROM accounts WHERE user_id = ?',
   verifyBackup: `UPDATE accounts SET backup_phone_status = 'verified', updated_at = @now
                  WHERE user_id = @user_id AND backup_phone = @phone AND backup_phone_status = 'pending'`,
   rotateKey:
@@ -74,6 +77,7 @@ export class SqliteAccountStore implements AccountRepo {
       suspendedCalls: db.prepare(SQL.suspendedCalls),
       fingerprint: db.prepare<[], Buffer>(SQL.fingerprint).pluck(),
       setFingerprint: db.prepare(SQL.setFingerprint),
+      pinHash: db.prepare<[string], string | null>(SQL.pinHash).pluck(),
     };
     if (options.checkKey !== false) this.checkSecretKey();
     // Both reads in one read transaction: SQLite takes and releases its WAL read lock once.
@@ -104,6 +108,7 @@ export class SqliteAccountStore implements AccountRepo {
       phone: input.phone,
       plan: input.plan,
       ...settingColumns(newAccountSettings(input)),
+      pin_hash: input.decisionPinHash ?? null,
       now: this.now(),
     });
     return this.get(userId)!;
@@ -137,6 +142,8 @@ export class SqliteAccountStore implements AccountRepo {
           plan: next.plan,
           ...settingColumns(next),
           status: next.status,
+          pin_given: changes.decisionPinHash === undefined ? 0 : 1,
+          pin_hash: changes.decisionPinHash ?? null,
           now,
         });
         if (next.status === 'suspended') {
@@ -147,6 +154,11 @@ export class SqliteAccountStore implements AccountRepo {
         return this.get(userId);
       })
       .immediate();
+  }
+
+  /** Whether `pin` is the account's decision PIN (false when none is set), compared as a password is. */
+  verifyDecisionPin(userId: string, pin: string): Promise<boolean> {
+    return verifyPassword(pin, this.stmt.pinHash.get(userId));
   }
 
   verifyBackupPhone(userId: string, phone: string): boolean {

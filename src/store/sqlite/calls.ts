@@ -28,7 +28,7 @@ import type {
   RejectedAlert,
 } from '../../core/records.js';
 import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
-import { alertColumns, duplicateRow, rejectionColumns } from '../rows.js';
+import { alertColumns, alertDecisionColumns, duplicateRow, rejectionColumns } from '../rows.js';
 import type { CallRepo } from '../contract/index.js';
 import type { Logger } from '../../lib/log.js';
 import { decideTestCall, testCallAlert } from '../test-calls.js';
@@ -45,9 +45,10 @@ export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
 const SQL = {
   ...CALL_SQL,
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at, expires_in, dial_to)
+                              strategy, alert_timestamp, extra, error, received_at, updated_at, expires_in, dial_to,
+                              decision_keys, idempotency_key)
            VALUES (@call_id, @user_id, @kind, @accepted, @status, @message, @message_truncated, @ticker, @price, @action,
-                   @strategy, @alert_timestamp, @extra, @error, @now, @now, @expires_in, @dial_to)`,
+                   @strategy, @alert_timestamp, @extra, @error, @now, @now, @expires_in, @dial_to, @decision_keys, @idempotency_key)`,
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
                            ORDER BY id DESC LIMIT @limit`,
 } as const;
@@ -287,6 +288,7 @@ export class SqliteCallStore implements CallRepo {
       error: null,
       expires_in: alert.expiresIn ?? null,
       dial_to: dialTo,
+      ...alertDecisionColumns(alert),
       now,
     });
   }
@@ -297,6 +299,8 @@ export class SqliteCallStore implements CallRepo {
       ...rejectionColumns(rejected),
       expires_in: null,
       dial_to: null,
+      decision_keys: null,
+      idempotency_key: null,
       now,
     });
     // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of

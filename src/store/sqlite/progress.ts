@@ -9,6 +9,7 @@ import * as outbox from '../outbox.js';
 import { positional, prepared, valuesOf } from './named.js';
 import { PROGRESS_SQL } from '../sql/calls.js';
 import { monthWindow } from '../../core/webhook/limits.js';
+import { decisionRefusedText, decisionText } from '../../core/calls/decision-keys.js';
 import { type CallProgressRepo, type InFlightPage, pageOf } from '../contract/index.js';
 
 /** The call as the desk holds it, with its account's flags (written once: outbox.ts). */
@@ -61,6 +62,8 @@ export class SqliteCallProgressStore implements CallProgressRepo {
       giveBack: positional(db, SQL.giveBack),
       events: positional<CallEventRow>(db, SQL.events),
       detection: db.prepare(SQL.detection),
+      decide: positional(db, SQL.decide),
+      refuseDecision: positional(db, SQL.refuseDecision),
       placedAgain: db.prepare(SQL.placedAgain),
     };
   }
@@ -88,7 +91,7 @@ export class SqliteCallProgressStore implements CallProgressRepo {
   }
 
   /** A step and its status-callback events in one transaction (#55). */
-  step({ callId, to, fields = {}, detail, callbacks }: CallStepWrite): CallStepped {
+  step({ callId, to, fields = {}, detail, callbacks, decision }: CallStepWrite): CallStepped {
     return this.db
       .transaction((): CallStepped => {
         const current = this.stmt.get.get(callId);
@@ -103,7 +106,23 @@ export class SqliteCallProgressStore implements CallProgressRepo {
           this.stmt.giveBack.run(current.userId, monthWindow(current.receivedAt).key);
           this.stmt.event.run(callId, at, 'allowance', ALLOWANCE_RETURNED);
         }
-        return { moved: true, outboxed: outboxInTransaction(this.db, callId, to, callbacks, at) };
+        // The decision's event is made from the row as it leaves this transaction: looked for even if the call was read without a callback URL.
+        if (decision && this.stmt.decide.run(callId, decision.key, decision.label, at).changes === 1)
+          this.stmt.event.run(callId, at, 'decision', decisionText(decision));
+        const looked = decision && callbacks === false ? undefined : callbacks;
+        return { moved: true, outboxed: outboxInTransaction(this.db, callId, to, looked, at) };
+      })
+      .immediate();
+  }
+
+  /** A decision refused (#56: the PIN wrong each time): kept on the call and its timeline, if it has no decision yet. Nothing is sent. */
+  refuseDecision(callId: string, reason: string): boolean {
+    return this.db
+      .transaction(() => {
+        const at = this.now();
+        if (this.stmt.refuseDecision.run(callId, reason, at).changes !== 1) return false;
+        this.stmt.event.run(callId, at, 'decision', decisionRefusedText(reason));
+        return true;
       })
       .immediate();
   }

@@ -26,12 +26,23 @@ function statusWords(d: CallbackDelivery): string {
   return STATUS_WORDS[d.status];
 }
 
+/** A call.decision's label beside its type (#56): which decision went out. */
+function decisionOf(d: CallbackDelivery): string {
+  if (d.type !== 'call.decision') return '';
+  try {
+    const { data } = JSON.parse(d.body) as { data?: { key?: unknown; label?: unknown } };
+    return typeof data?.label === 'string' ? ` ${data.label} (${String(data.key)})` : '';
+  } catch {
+    return '';
+  }
+}
+
 function deliveryRow(d: CallbackDelivery): SafeHtml {
   const answer = d.lastHttpStatus !== null ? `HTTP ${d.lastHttpStatus}` : (d.lastError ?? '—');
   const next = d.status === 'pending' && d.attempts > 0 ? html`; next try ${formatTime(d.nextAttemptAt)}` : '';
   return html`<tr data-delivery="${d.messageId}" data-status="${d.status}">
   <td><time datetime="${new Date(d.createdAt).toISOString()}" title="${formatTime(d.createdAt)}">${formatShortTime(d.createdAt)}</time></td>
-  <td><code>${d.type}</code></td>
+  <td><code>${d.type}</code>${decisionOf(d)}</td>
   <td class="delivery-status">${statusWords(d)}${next}</td>
   <td>${d.attempts}</td>
   <td>${answer}${d.lastHttpStatus !== null && d.lastError && d.lastError !== `HTTP ${d.lastHttpStatus}` ? ` (${d.lastError})` : ''}</td>
@@ -66,7 +77,7 @@ export function callbacksSection(
   <label for="callback-url">Callback URL (https://), or empty to turn callbacks off</label>
   <div class="row"><input type="url" id="callback-url" name="url" value="${shown(failed, 'url', url ?? '')}" placeholder="https://example.com/ringhook-events" spellcheck="false" aria-describedby="callback-url-hint">
   <button type="submit">Save</button></div>
-  <p class="hint" id="callback-url-hint">Events: call.queued, call.ringing, call.answered, call.final (outcome and reason), sms.sent, sms.failed; tried again for a day when your receiver fails, and an answer of 410 turns callbacks off.</p>
+  <p class="hint" id="callback-url-hint">Events: call.queued, call.ringing, call.answered, call.decision (a decision key pressed), call.final (outcome and reason), sms.sent, sms.failed; tried again for a day when your receiver fails, and an answer of 410 turns callbacks off.</p>
 </form>
 ${
   url && settings && settings.secrets.length > 0

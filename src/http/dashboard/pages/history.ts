@@ -1,5 +1,6 @@
 // The call history: one line per call or rejected alert, opening to its details and timeline, newest first, a status filter and a
 // cursor pager. callItem() is also the fragment the live updates fetch.
+import { callDecisionText } from '../../../core/calls/decision-keys.js';
 import { type KeyPress, keysPressed } from '../../../core/calls/keypad.js';
 import { hangupDetail, smsReasonText } from '../../../core/reasons.js';
 import type { CallEventRow, CallRecord as HistoryEntry, HistoryPage } from '../../../core/records.js';
@@ -103,12 +104,13 @@ export function callItem(
   const events = options.timeline ?? [];
   const keys = entry.answeredAt === null ? [] : keysPressed(events);
   const kind = entry.kind === 'test' ? 'Test call' : entry.accepted ? 'Alert' : 'Alert not called';
+  const decided = callDecisionText(entry);
   return html`<li id="call-${entry.callId}" data-status="${entry.status}">
 <details${options.open ? html` open` : ''}>
   <summary class="line">
     <time class="when" datetime="${new Date(entry.receivedAt).toISOString()}" title="${formatTime(entry.receivedAt)}">${formatShortTime(entry.receivedAt)}</time>
     <span class="status">${badge(entry.status, entry.smsStatus)}</span>
-    <span class="what">${entry.kind === 'test' ? html`<span class="tag" title="A test call, asked for from the dashboard.">Test</span> ` : ''}<span class="message" title="${entry.message}">${entry.message}</span></span>
+    <span class="what">${entry.kind === 'test' ? html`<span class="tag" title="A test call, asked for from the dashboard.">Test</span> ` : ''}<span class="message" title="${entry.message}">${entry.message}</span>${decided ? html` <span class="tag decision" title="The decision key pressed in the call (#56).">${decided}</span>` : ''}</span>
     ${cell('ringtalk', 'Ring / talk', 'Ring time, then talk time.', ringTalk(entry))}
     ${cell('sms', 'SMS', 'What the SMS backup did.', smsShort(entry))}
   </summary>
@@ -129,6 +131,8 @@ export function callItem(
     ${fact('Spoken in', entry.carriedBy && `the call of alert ${entry.carriedBy}, with the alerts that waited for the line`)}
     ${fact('Answered by', entry.amdStatus ? detectionVerdictWords(entry.amdStatus, entry.amdCause) : null)}
     ${fact('Keys pressed', keysList(keys))}
+    ${fact('Decision', decided)}
+    ${fact('Its own keys', entry.decisionKeys === '' ? "none (the account's not offered)" : entry.decisionKeys)}
     ${fact('Earlier calls', earlierCalls(entry))}
     ${fact('Backup person', entry.dialTo ? `called at ${entry.dialTo}, ${entry.kind === 'test' ? 'to ask them to agree (press 1)' : 'every call before it missed'}` : null)}
     ${fact('Trunk', entry.trunk === 'trunk2' ? 'the backup trunk (the first did not take the call)' : null)}

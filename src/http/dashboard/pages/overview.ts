@@ -14,7 +14,7 @@ import { csrfField, page, type Notice, type Viewer } from '../layout.js';
 import { defaultHearView, hearSection, type HearView } from './hear.js';
 import { quietHoursSection } from './quiet-hours.js';
 import { describeMissedCall } from '../../../core/calls/backup-person.js';
-import { ownerControlsSection } from './owner-controls.js';
+import { decisionKeysSection, ownerControlsSection } from './owner-controls.js';
 import { callbacksSection, type CallbacksView } from './callbacks.js';
 
 export interface OverviewModel {
@@ -353,7 +353,16 @@ ${group(
     failed: failed?.form === 'controls' ? failed : undefined,
   }),
 )}
-${model.callbacks ? group('integrations', 'Integrations', callbacksSection(model.callbacks, model.viewer.csrfToken, model.readOnly, failed?.form === 'callback' ? failed : undefined)) : ''}
+${
+  model.callbacks
+    ? group(
+        'integrations',
+        'Integrations',
+        html`${callbacksSection(model.callbacks, model.viewer.csrfToken, model.readOnly, failed?.form === 'callback' ? failed : undefined)}
+${decisionKeysSection({ viewer: model.viewer, account: model.account, callbackOn: Boolean(model.callbacks.settings?.url), readOnly: model.readOnly, failed: failed?.form === 'decision' ? failed : undefined })}`,
+      )
+    : ''
+}
 ${group('account', 'Account', planSection(model))}
 </div>
 </div>`;

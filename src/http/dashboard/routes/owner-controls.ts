@@ -7,7 +7,8 @@ import { parseDedupeSeconds } from '../../../core/webhook/dedupe.js';
 import { parseSourceRule } from '../../../core/webhook/webhook-sources.js';
 import { formRoute, type DashboardContext } from '../context.js';
 import { redirectTo } from '../respond.js';
-import { showInForm } from './form-error.js';
+import { overviewWithError, showInForm } from './form-error.js';
+import { formatDecisionKeys, needsCallbackUrl, parseDecisionKeys } from '../../../core/calls/decision-keys.js';
 
 const dedupeField = z
   .string()
@@ -37,6 +38,19 @@ const sourcesField = z
 
 const ownerControlsForm = z.object({ dedupe: dedupeField, sources: sourcesField });
 
+// Decision keys (#56): the text `account set --keys` takes; empty is off.
+const decisionKeysForm = z.object({
+  keys: z
+    .string()
+    .max(200, { error: 'the decision keys must be at most 200 characters' })
+    .transform((value, check) => {
+      const parsed = parseDecisionKeys(value.trim() === '' ? 'off' : value);
+      if (parsed.ok) return formatDecisionKeys(parsed.keys);
+      check.issues.push({ code: 'custom', input: value, message: `the decision keys: ${parsed.error}` });
+      return z.NEVER;
+    }),
+});
+
 export function mountOwnerControlsRoute(app: H3, ctx: DashboardContext): void {
   app.post(
     '/dashboard/owner-controls',
@@ -56,6 +70,27 @@ export function mountOwnerControlsRoute(app: H3, ctx: DashboardContext): void {
         return redirectTo('/?notice=owner-controls');
       },
       showInForm(ctx, 'controls'),
+    ),
+  );
+  app.post(
+    '/dashboard/decision-keys',
+    formRoute(
+      ctx,
+      decisionKeysForm,
+      async (_event, who, data) => {
+        const { account } = who;
+        if (needsCallbackUrl({ keys: data.keys }) && !(await ctx.deps.store.callbacks.settings(account.userId))?.url)
+          return overviewWithError(ctx, who, {
+            form: 'decision',
+            reason:
+              'decision keys need a status callback URL, where the decision is sent: set one in Status callbacks first',
+            values: { keys: data.keys },
+          });
+        await ctx.deps.store.accounts.update(account.userId, { decisionKeys: data.keys });
+        ctx.deps.logger.info('dashboard: decision keys changed', { user_id: account.userId, decision_keys: data.keys });
+        return redirectTo('/?notice=decision-keys');
+      },
+      showInForm(ctx, 'decision'),
     ),
   );
 }

@@ -21,6 +21,7 @@ import callbacks from './016-callbacks.js';
 import ringAgain from './017-ring-again.js';
 import backupPerson from './018-backup-person.js';
 import dropReceiveV12 from './019-drop-receive-v12.js';
+import decisionKeys from './020-decision-keys.js';
 
 export interface Migration {
   name: string;
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '017-ring-again', sql: ringAgain },
   { name: '018-backup-person', sql: backupPerson },
   { name: '019-drop-receive-v12', sql: dropReceiveV12 },
+  { name: '020-decision-keys', sql: decisionKeys },
 ];
