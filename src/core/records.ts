@@ -160,7 +160,6 @@ export interface HistoryPage {
 }
 
 export type AcceptResult =
-  /** `outboxed`: its call.queued status callback was written to the outbox in the same transaction (#58). */
   | { accepted: true; callId: string; receivedAt: number; outboxed?: boolean }
   /** A duplicate (core/webhook/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
   | { accepted: true; duplicate: true; callId: string; rowId: string; receivedAt: number }

@@ -26,7 +26,7 @@ export interface CallRepo {
   /**
    * `callbacks`: whether the account has a callback URL, as read with it (false: no outbox row is
    * looked for; undefined: looked at in the transaction). The call.queued event is written in the
-   * accept's own transaction.
+   * accept's own transaction (the result's `outboxed` says one was).
    */
   accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck, callbacks?: boolean): Promise<AcceptResult>;
   recordRejection(rejected: RejectedAlert): Promise<void>;
