@@ -248,7 +248,13 @@ export class CallLedger {
       message: asReceived(call),
       phone,
       state,
-      carried: carried.map((c) => ({ callId: c.callId, message: asReceived(c), ...expiryOf(c) })),
+      // An alert whose message and expiry the SMS reads as they are is handed on as it is: a
+      // quiet-hours batch's 10,000 new objects in the end's turn were 10 ms and a collection (#51).
+      carried: carried.map((c) =>
+        c.messageTruncated || expiresAt(c) !== undefined
+          ? { callId: c.callId, message: asReceived(c), ...expiryOf(c) }
+          : c,
+      ),
       ...expiryOf(call),
       ...(call.account !== undefined && { account: call.account }),
       ...(call.kind === 'test' && call.dialTo && { verification: true }),

@@ -45,11 +45,18 @@ export class CallQueue {
       this.take(callIds[0]!);
       return;
     }
-    const taken = new Set(callIds);
-    const left = this.waiting.filter((id) => !taken.has(id));
-    this.waiting.length = 0;
-    for (const id of left) this.waiting.push(id);
-    for (const id of callIds) this.waitingSet.delete(id);
+    // Usually the call is the head of the queue, in its order (a quiet-hours batch: all of it): cut
+    // off at once. A set of 10,000 ids and 10,000 deletes held the placing turn for 30 ms (#51).
+    const head = callIds.every((id, i) => this.waiting[i] === id);
+    if (head) this.waiting.splice(0, callIds.length);
+    else {
+      const taken = new Set(callIds);
+      const left = this.waiting.filter((id) => !taken.has(id));
+      this.waiting.length = 0;
+      for (const id of left) this.waiting.push(id);
+    }
+    if (this.waiting.length === 0) this.waitingSet.clear();
+    else for (const id of callIds) this.waitingSet.delete(id);
   }
 
   /** Forgets the call altogether (it ended, or is no longer queued). */

@@ -92,6 +92,21 @@ export const wholeNumber = (name: string, range: { min: number; max: number }, w
     .pipe(z.number().min(range.min, { error: hint }).max(range.max, { error: hint }));
 };
 
+export type DefaultedWholeNumber = z.ZodDefault<ReturnType<typeof wholeNumber>>;
+
+/** A whole-number variable's row in a table: its range, its default, and what the number is for. */
+export type WholeNumberRow = readonly [min: number, max: number, defaultValue: number, what: string];
+
+/** Whole-number variables from a table (name: its row), each checked by wholeNumber with its default applied once. */
+export function wholeNumbers<const T extends Record<string, WholeNumberRow>>(table: T) {
+  return Object.fromEntries(
+    Object.entries(table).map(([name, [min, max, value, what]]) => [
+      name,
+      wholeNumber(name, { min, max }, what, value).default(value),
+    ]),
+  ) as { [K in keyof T]: DefaultedWholeNumber };
+}
+
 export function isHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);

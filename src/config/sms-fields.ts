@@ -2,7 +2,7 @@
 // here) or optional when a gateway does not need it.
 import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
-import { httpUrl, onOff, wholeNumber } from './rules.js';
+import { type DefaultedWholeNumber, httpUrl, onOff, wholeNumbers } from './rules.js';
 
 export const SMS_ENV = {
   gateway: 'RINGHOOK_SMS_GATEWAY',
@@ -54,6 +54,23 @@ const tonOrAuto = (name: string) =>
 const lowerEnum = <const T extends readonly [string, ...string[]]>(values: T, error: string) =>
   z.string().toLowerCase().pipe(z.enum(values, { error }));
 
+type NumberKey = {
+  [K in keyof typeof SMS_ENV & keyof typeof D]: (typeof D)[K] extends number ? K : never;
+}[keyof typeof SMS_ENV & keyof typeof D];
+
+/** Whole-number SMS variables by their SMS_ENV key: [min, max, what the number is for]; the default is D's. */
+const smsNumbers = <const T extends { [K in NumberKey]?: readonly [min: number, max: number, what: string] }>(
+  table: T,
+) =>
+  wholeNumbers(
+    Object.fromEntries(
+      Object.entries(table).map(([key, [min, max, what]]) => [
+        SMS_ENV[key as NumberKey],
+        [min, max, D[key as NumberKey], what] as const,
+      ]),
+    ),
+  ) as { [K in keyof T as K extends NumberKey ? (typeof SMS_ENV)[K] : never]: DefaultedWholeNumber };
+
 /** The SMS variables: each has its default here, applied once, or is optional (the gateway does not need it). */
 export const smsFields = {
   [SMS_ENV.gateway]: lowerEnum(
@@ -66,31 +83,15 @@ export const smsFields = {
       error: `${SMS_ENV.from} must be a phone number (+15551234567), a short code (12345) or an alphanumeric sender of at most 11 characters (RINGHOOK)`,
     })
     .optional(),
-  [SMS_ENV.maxParts]: wholeNumber(
-    SMS_ENV.maxParts,
-    { min: 1, max: 16 },
-    'the parts one alert SMS may take',
-    D.maxParts,
-  ).default(D.maxParts),
+  ...smsNumbers({
+    maxParts: [1, 16, 'the parts one alert SMS may take'],
+  }),
   [SMS_ENV.dlrUrl]: httpUrl(SMS_ENV.dlrUrl, 'https://ringhook.example.com/sms/dlr').optional(),
-  [SMS_ENV.timeoutMs]: wholeNumber(
-    SMS_ENV.timeoutMs,
-    { min: 100, max: 120_000 },
-    'milliseconds to wait for the gateway',
-    D.timeoutMs,
-  ).default(D.timeoutMs),
-  [SMS_ENV.retryAttempts]: wholeNumber(
-    SMS_ENV.retryAttempts,
-    { min: 1, max: 10 },
-    'attempts while the gateway certainly did not take the SMS',
-    D.retryAttempts,
-  ).default(D.retryAttempts),
-  [SMS_ENV.retryDelayMs]: wholeNumber(
-    SMS_ENV.retryDelayMs,
-    { min: 0, max: 60_000 },
-    'first pause between attempts in milliseconds, doubled each time',
-    D.retryDelayMs,
-  ).default(D.retryDelayMs),
+  ...smsNumbers({
+    timeoutMs: [100, 120_000, 'milliseconds to wait for the gateway'],
+    retryAttempts: [1, 10, 'attempts while the gateway certainly did not take the SMS'],
+    retryDelayMs: [0, 60_000, 'first pause between attempts in milliseconds, doubled each time'],
+  }),
   [SMS_ENV.httpPreset]: lowerEnum(
     ['kannel', 'twilio', 'generic'],
     `${SMS_ENV.httpPreset} must be kannel, twilio or generic`,
@@ -158,56 +159,20 @@ export const smsFields = {
     .optional(),
   [SMS_ENV.smppSourceTon]: tonOrAuto(SMS_ENV.smppSourceTon).optional(),
   [SMS_ENV.smppSourceNpi]: tonOrAuto(SMS_ENV.smppSourceNpi).optional(),
-  [SMS_ENV.smppDestTon]: wholeNumber(
-    SMS_ENV.smppDestTon,
-    { min: 0, max: 255 },
-    'type of number of the destination, 1 international',
-    D.smppDestTon,
-  ).default(D.smppDestTon),
-  [SMS_ENV.smppDestNpi]: wholeNumber(
-    SMS_ENV.smppDestNpi,
-    { min: 0, max: 255 },
-    'numbering plan of the destination, 1 E.164',
-    D.smppDestNpi,
-  ).default(D.smppDestNpi),
+  ...smsNumbers({
+    smppDestTon: [0, 255, 'type of number of the destination, 1 international'],
+    smppDestNpi: [0, 255, 'numbering plan of the destination, 1 E.164'],
+  }),
   [SMS_ENV.smppUsePayload]: onOff(SMS_ENV.smppUsePayload).optional(),
   [SMS_ENV.smppDeliveryReceipts]: onOff(SMS_ENV.smppDeliveryReceipts).default(D.smppDeliveryReceipts),
-  [SMS_ENV.smppEnquireLinkS]: wholeNumber(
-    SMS_ENV.smppEnquireLinkS,
-    { min: 1, max: 3600 },
-    'seconds between enquire_link keep-alives',
-    D.smppEnquireLinkS,
-  ).default(D.smppEnquireLinkS),
-  [SMS_ENV.smppConnectTimeoutMs]: wholeNumber(
-    SMS_ENV.smppConnectTimeoutMs,
-    { min: 100, max: 120_000 },
-    'how long a send waits for a bound session, in milliseconds',
-    D.smppConnectTimeoutMs,
-  ).default(D.smppConnectTimeoutMs),
-  [SMS_ENV.smppReconnectMinMs]: wholeNumber(
-    SMS_ENV.smppReconnectMinMs,
-    { min: 10, max: 600_000 },
-    'first reconnect pause in milliseconds',
-    D.smppReconnectMinMs,
-  ).default(D.smppReconnectMinMs),
-  [SMS_ENV.smppReconnectMaxMs]: wholeNumber(
-    SMS_ENV.smppReconnectMaxMs,
-    { min: 10, max: 3_600_000 },
-    'longest reconnect pause in milliseconds',
-    D.smppReconnectMaxMs,
-  ).default(D.smppReconnectMaxMs),
-  [SMS_ENV.smppThrottleRetries]: wholeNumber(
-    SMS_ENV.smppThrottleRetries,
-    { min: 0, max: 20 },
-    'retries of a submit answered ESME_RTHROTTLED',
-    D.smppThrottleRetries,
-  ).default(D.smppThrottleRetries),
-  [SMS_ENV.smppThrottleDelayMs]: wholeNumber(
-    SMS_ENV.smppThrottleDelayMs,
-    { min: 0, max: 60_000 },
-    'pause before retrying a throttled submit, in milliseconds',
-    D.smppThrottleDelayMs,
-  ).default(D.smppThrottleDelayMs),
+  ...smsNumbers({
+    smppEnquireLinkS: [1, 3600, 'seconds between enquire_link keep-alives'],
+    smppConnectTimeoutMs: [100, 120_000, 'how long a send waits for a bound session, in milliseconds'],
+    smppReconnectMinMs: [10, 600_000, 'first reconnect pause in milliseconds'],
+    smppReconnectMaxMs: [10, 3_600_000, 'longest reconnect pause in milliseconds'],
+    smppThrottleRetries: [0, 20, 'retries of a submit answered ESME_RTHROTTLED'],
+    smppThrottleDelayMs: [0, 60_000, 'pause before retrying a throttled submit, in milliseconds'],
+  }),
   [SMS_ENV.smppTlsInsecure]: onOff(SMS_ENV.smppTlsInsecure).optional(),
 };
 

@@ -8,7 +8,7 @@ import { FLITE_VOICES } from '../core/speech/flite-voices.js';
 import { isPrivateIpv4, parseCidr } from '../core/connections/network.js';
 import { defaultMaxCalls } from '../core/calls/pace.js';
 import { DEFAULTS } from './defaults.js';
-import { onOff, port, wholeNumber } from './rules.js';
+import { onOff, port, wholeNumber, wholeNumbers } from './rules.js';
 
 /** Safe characters for a value written into Asterisk's configuration. */
 const ASTERISK_VALUE = /^[^\s;[\]"\\{}]+$/;
@@ -81,36 +81,25 @@ export const telephonyFields = {
         'RINGHOOK_CALLER_ID must be a number such as +14155550123, optionally with a name: "Alerts" <+14155550123>',
     })
     .optional(),
-  RINGHOOK_RING_TIMEOUT: wholeNumber(
-    'RINGHOOK_RING_TIMEOUT',
-    { min: 5, max: 120 },
-    'seconds of ringing before a call counts as not answered',
-    DEFAULTS.ringTimeoutSec,
-  ).default(DEFAULTS.ringTimeoutSec),
-  RINGHOOK_MAX_CALL_SECONDS: wholeNumber(
-    'RINGHOOK_MAX_CALL_SECONDS',
-    { min: 10, max: 86_400 },
-    'the longest a call may last, ring included, hung up by Asterisk itself',
-    DEFAULTS.maxCallSec,
-  ).default(DEFAULTS.maxCallSec),
+  ...wholeNumbers({
+    RINGHOOK_RING_TIMEOUT: [5, 120, DEFAULTS.ringTimeoutSec, 'seconds of ringing before a call counts as not answered'],
+    RINGHOOK_MAX_CALL_SECONDS: [
+      10,
+      86_400,
+      DEFAULTS.maxCallSec,
+      'the longest a call may last, ring included, hung up by Asterisk itself',
+    ],
+  }),
   RINGHOOK_AMD: onOff('RINGHOOK_AMD').default(DEFAULTS.answeringMachineDetection),
   RINGHOOK_MAX_CALLS: wholeNumber(
     'RINGHOOK_MAX_CALLS',
     { min: 1, max: DEFAULTS.maxCallsMost },
     'simultaneous calls (default: half the RTP ports)',
   ).optional(),
-  RINGHOOK_TRUNK_CPS: wholeNumber(
-    'RINGHOOK_TRUNK_CPS',
-    { min: 1, max: 1000 },
-    'new calls a second the provider allows',
-    DEFAULTS.trunkCps,
-  ).default(DEFAULTS.trunkCps),
-  RINGHOOK_CALL_FRESHNESS: wholeNumber(
-    'RINGHOOK_CALL_FRESHNESS',
-    { min: 10, max: 86_400 },
-    'seconds a queued call stays worth placing',
-    DEFAULTS.callFreshnessSec,
-  ).default(DEFAULTS.callFreshnessSec),
+  ...wholeNumbers({
+    RINGHOOK_TRUNK_CPS: [1, 1000, DEFAULTS.trunkCps, 'new calls a second the provider allows'],
+    RINGHOOK_CALL_FRESHNESS: [10, 86_400, DEFAULTS.callFreshnessSec, 'seconds a queued call stays worth placing'],
+  }),
   RINGHOOK_TTS_ENGINE: z
     .enum(['flite', 'espeak-ng'], { error: 'RINGHOOK_TTS_ENGINE must be flite or espeak-ng' })
     .default(DEFAULTS.ttsEngine),

@@ -49,10 +49,11 @@ export class KeptAliveHttp {
     timeoutMs: number,
   ): Promise<HttpReply> {
     const deadline = performance.now() + timeoutMs;
-    return this.attempt(method, url, headers, body, timeoutMs).catch((error: Error & { reusedSocket?: boolean }) => {
+    const sent = { method, url, headers, body };
+    return this.attempt(sent, timeoutMs).catch((error: Error & { reusedSocket?: boolean }) => {
       const left = deadline - performance.now();
       if (!error.reusedSocket || errorCode(error) !== 'ECONNRESET' || left <= 0) throw error;
-      return this.attempt(method, url, headers, body, left);
+      return this.attempt(sent, left);
     });
   }
 
@@ -61,10 +62,12 @@ export class KeptAliveHttp {
   }
 
   private attempt(
-    method: string,
-    url: URL,
-    headers: Record<string, string>,
-    body: string | undefined,
+    {
+      method,
+      url,
+      headers,
+      body,
+    }: { method: string; url: URL; headers: Record<string, string>; body: string | undefined },
     timeoutMs: number,
   ): Promise<HttpReply> {
     return new Promise((resolve, reject) => {

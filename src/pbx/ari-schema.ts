@@ -116,6 +116,13 @@ export interface UnknownAriEvent {
 export type AriEvent = KnownAriEvent | UnknownAriEvent;
 export type AriEventOf<T extends KnownAriEvent['type']> = Extract<KnownAriEvent, { type: T }>;
 
+/**
+ * Events are parsed without zod's compiled fast path: it is compiled at each schema's first parse,
+ * so the first call of a process compiled one per kind of event as its events came, up to 180 ms
+ * of the event loop in one turn (#51); a call's few dozen events gain little from it.
+ */
+const WITHOUT_COMPILING = { jitless: true } as const;
+
 /** Turns one decoded websocket message into a typed event; never throws. */
 export function parseAriEvent(raw: unknown): AriEvent {
   const type =
@@ -127,7 +134,7 @@ export function parseAriEvent(raw: unknown): AriEvent {
       ? KNOWN_EVENTS[type as keyof typeof KNOWN_EVENTS]
       : undefined;
   if (!schema) return { type: 'Unknown', originalType: type, raw };
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw, WITHOUT_COMPILING);
   if (parsed.success) return parsed.data as KnownAriEvent;
   return { type: 'Unknown', originalType: type, raw, issues: z.prettifyError(parsed.error) };
 }

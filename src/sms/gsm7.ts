@@ -30,8 +30,16 @@ const EXTENSION_DECODE: ReadonlyMap<number, string> = new Map(
   Array.from(EXTENSION, ([ch, septet]) => [septet, ch] as const),
 );
 
+/** gsm7CharLength of each character code under 128, looked up without a map (an SMS is counted often: #51). */
+const ASCII_LENGTH = Uint8Array.from({ length: 128 }, (_, code) => {
+  const ch = String.fromCharCode(code);
+  return BASIC_INDEX.has(ch) ? 1 : EXTENSION.has(ch) ? 2 : 0;
+});
+
 /** Septets one character takes in GSM 7-bit (1 or 2), or 0 when it is not in the alphabet. */
 export function gsm7CharLength(ch: string): 0 | 1 | 2 {
+  const code = ch.charCodeAt(0);
+  if (ch.length === 1 && code < 128) return ASCII_LENGTH[code] as 0 | 1 | 2;
   if (BASIC_INDEX.has(ch)) return 1;
   if (EXTENSION.has(ch)) return 2;
   return 0;

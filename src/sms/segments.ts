@@ -51,9 +51,22 @@ export function splitSms(text: string, encoding: SmsEncoding = detectEncoding(te
   return parts;
 }
 
-/** Parts the text needs as concatenated SMS (1 when it fits one SMS). */
+/** Parts the text needs as concatenated SMS (1 when it fits one SMS): splitSms's count, without making the parts. */
 export function countSmsParts(text: string): number {
-  return splitSms(text).length;
+  const encoding = detectEncoding(text);
+  if (totalUnits(text, encoding) <= SINGLE_LIMIT[encoding]) return 1;
+  const limit = PART_LIMIT[encoding];
+  let parts = 1;
+  let used = 0;
+  for (const ch of text) {
+    const len = unitLength(ch, encoding);
+    if (used + len > limit) {
+      parts++;
+      used = 0;
+    }
+    used += len;
+  }
+  return parts;
 }
 
 export function encodeText(text: string, encoding: SmsEncoding): Buffer {

@@ -25,6 +25,16 @@ const TEMP_FILES = ['text.txt', 'raw.wav', 'out.wav', 'err.txt'];
 /** Puts what a step needs into the temp dir: the text for an engine, or the command's raw WAV. */
 export type Prepare = (text: string, tmp: string) => Promise<void>;
 
+/** One telephone WAV to make: where it goes, the step and voice that make it, how its input is written, its text, and what the log says of it. */
+type Making = [
+  target: string,
+  step: SpeechStep,
+  voice: string,
+  prepare: Prepare,
+  text: string,
+  describe: Record<string, unknown>,
+];
+
 export type SpeechBinaries = Record<TtsEngine | 'sox', string>;
 
 export interface SpeechMakerDeps {
@@ -57,30 +67,17 @@ export class SpeechMaker {
   }
 
   /** Writes what `step` needs in a temp dir, makes the telephone WAV there, and moves it to target. */
-  produce(
-    target: string,
-    step: SpeechStep,
-    voice: string,
-    prepare: Prepare,
-    text: string,
-    describe: Record<string, unknown>,
-  ): Promise<SynthesizedSpeech> {
+  produce(...making: Making): Promise<SynthesizedSpeech> {
+    const [, step, voice, , text] = making;
     return this.deps.processes.tryRun(async () => {
       const started = performance.now();
-      const made = await this.produceNow(target, step, voice, prepare, text, describe);
+      const made = await this.produceNow(...making);
       this.deps.costs.took(step, voice, performance.now() - started, text.length);
       return made;
     })!;
   }
 
-  private async produceNow(
-    target: string,
-    step: SpeechStep,
-    voice: string,
-    prepare: Prepare,
-    text: string,
-    describe: Record<string, unknown>,
-  ): Promise<SynthesizedSpeech> {
+  private async produceNow(...[target, step, voice, prepare, text, describe]: Making): Promise<SynthesizedSpeech> {
     const started = performance.now();
     const tmpName = `.tmp-${randomBytes(6).toString('hex')}`;
     const tmp = join(this.deps.options.cacheDir, tmpName);

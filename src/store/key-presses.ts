@@ -3,16 +3,14 @@
 import { type KeyPress, keysPressed } from '../core/calls/keypad.js';
 import type { CallRecord } from '../core/records.js';
 import type { CallProgressRepo } from './contract/index.js';
+import { readTimelines } from './timelines.js';
 
-export async function keyPressesOf(
+export const keyPressesOf = (
   progress: Pick<CallProgressRepo, 'timeline'>,
   calls: readonly Pick<CallRecord, 'callId' | 'answeredAt'>[],
-): Promise<Map<string, KeyPress[]>> {
-  const presses = new Map<string, KeyPress[]>();
-  for (const call of calls) {
-    if (call.answeredAt === null) continue;
-    const keys = keysPressed(await progress.timeline(call.callId));
-    if (keys.length > 0) presses.set(call.callId, keys);
-  }
-  return presses;
-}
+): Promise<Map<string, KeyPress[]>> =>
+  readTimelines(
+    progress,
+    calls.filter((call) => call.answeredAt !== null).map((call) => call.callId),
+    keysPressed,
+  );

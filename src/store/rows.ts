@@ -252,6 +252,27 @@ export function alertColumns(alert: Alert) {
   };
 }
 
+/** A call to place: an accepted alert or a test call (dialTo: a number other than the account's). */
+export interface NewCall {
+  callId: string;
+  userId: string;
+  kind: CallKind;
+  alert: Alert;
+  dialTo?: string | null;
+}
+
+/** An accepted call's columns, in the order both stores insert them (after call_id, before the times). */
+export function acceptedColumns(call: NewCall) {
+  return {
+    user_id: call.userId,
+    kind: call.kind,
+    accepted: 1,
+    status: 'queued' as const,
+    ...alertColumns(call.alert),
+    error: null,
+  };
+}
+
 /** An accepted alert's decision columns (#56): its own keys (null: the account's) and its Idempotency-Key. */
 export function alertDecisionColumns(alert: Alert) {
   return {

@@ -1,21 +1,70 @@
 // The most CPU this process used within one gap between two ticks of a 5 ms timer (a gap over
 // 20 ms): work that holds the event loop shows as CPU, a process only waiting for a core (the
 // machine's load) does not. The held-alert tests read it beside monitorEventLoopDelay's figures.
+//
+// RINGHOOK_TEST_LOOP_PROFILE=<folder> (a test-only switch, docs/development.md) also profiles the
+// window with V8's sampler (every 100 µs) and writes, per window, `<n>.cpuprofile` and `<n>.gaps.json`
+// (each gap over 20 ms: start and end on the profile's clock, its CPU): `node scripts/loop-gaps.mjs
+// <folder>` then names what ran in each long gap.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import path from 'node:path';
+
+interface Gap {
+  startUs: number;
+  endUs: number;
+  cpuMs: number;
+}
+
 export function heldLoopCpu(): { stop(): number } {
+  const profileDir = process.env.RINGHOOK_TEST_LOOP_PROFILE;
+  const session = profileDir ? startProfile() : undefined;
+  const gaps: Gap[] = [];
   let heldCpuMs = 0;
   let last = performance.now();
   let lastCpu = process.cpuUsage();
   const probe = setInterval(() => {
     const now = performance.now();
     const cpu = process.cpuUsage(lastCpu);
-    if (now - last > 20) heldCpuMs = Math.max(heldCpuMs, Math.min(now - last, (cpu.user + cpu.system) / 1000));
+    if (now - last > 20) {
+      const cpuMs = (cpu.user + cpu.system) / 1000;
+      heldCpuMs = Math.max(heldCpuMs, Math.min(now - last, cpuMs));
+      // performance.now() and V8's profile share the monotonic clock, the profile in µs since boot.
+      if (session) gaps.push({ startUs: toMonotonicUs(last), endUs: toMonotonicUs(now), cpuMs });
+    }
     last = now;
     lastCpu = process.cpuUsage();
   }, 5);
   return {
     stop() {
       clearInterval(probe);
+      if (session && profileDir) stopProfile(session, profileDir, gaps);
       return heldCpuMs;
     },
   };
+}
+
+const monotonicOffsetUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000;
+function toMonotonicUs(performanceMs: number): number {
+  return monotonicOffsetUs + performanceMs * 1000;
+}
+
+function startProfile(): Session {
+  const session = new Session();
+  session.connect();
+  // In this thread the inspector answers within post(), before it returns.
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 100 });
+  session.post('Profiler.start');
+  return session;
+}
+
+function stopProfile(session: Session, dir: string, gaps: Gap[]): void {
+  session.post('Profiler.stop', (error, result) => {
+    if (error) throw error;
+    const name = `${Date.now()}`;
+    writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(result.profile));
+    writeFileSync(path.join(dir, `${name}.gaps.json`), JSON.stringify(gaps));
+  });
+  session.disconnect();
 }

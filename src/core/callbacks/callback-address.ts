@@ -4,42 +4,39 @@
 import { BlockList, isIP } from 'node:net';
 import type { AddressMatcher } from '../connections/address-match.js';
 
-const IPV4_RANGES: ReadonlyArray<[string, number, string]> = [
-  ['0.0.0.0', 8, 'this network'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'carrier-grade NAT'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local (cloud metadata)'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'IETF protocol assignments'],
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'benchmarking'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-];
-
-const IPV6_RANGES: ReadonlyArray<[string, number, string]> = [
-  ['::', 96, 'unspecified, loopback or IPv4-compatible'],
-  ['64:ff9b::', 96, 'NAT64'],
-  ['64:ff9b:1::', 48, 'NAT64'],
-  ['100::', 64, 'discard'],
-  ['2001::', 23, 'IETF protocol assignments'],
-  ['2002::', 16, '6to4'],
-  ['fc00::', 7, 'unique local (private)'],
-  ['fe80::', 10, 'link-local'],
-  ['fec0::', 10, 'site-local'],
-  ['ff00::', 8, 'multicast'],
+/** The ranges never reached, by CIDR, each with the kind of range a refusal names. */
+const BLOCKED_RANGES: ReadonlyArray<[cidr: string, label: string]> = [
+  ['0.0.0.0/8', 'this network'],
+  ['10.0.0.0/8', 'private'],
+  ['100.64.0.0/10', 'carrier-grade NAT'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local (cloud metadata)'],
+  ['172.16.0.0/12', 'private'],
+  ['192.0.0.0/24', 'IETF protocol assignments'],
+  ['192.168.0.0/16', 'private'],
+  ['198.18.0.0/15', 'benchmarking'],
+  ['224.0.0.0/4', 'multicast'],
+  ['240.0.0.0/4', 'reserved'],
+  ['::/96', 'unspecified, loopback or IPv4-compatible'],
+  ['64:ff9b::/96', 'NAT64'],
+  ['64:ff9b:1::/48', 'NAT64'],
+  ['100::/64', 'discard'],
+  ['2001::/23', 'IETF protocol assignments'],
+  ['2002::/16', '6to4'],
+  ['fc00::/7', 'unique local (private)'],
+  ['fe80::/10', 'link-local'],
+  ['fec0::/10', 'site-local'],
+  ['ff00::/8', 'multicast'],
 ];
 
 function rangesList(): Map<string, BlockList> {
   const byLabel = new Map<string, BlockList>();
-  const add = (address: string, prefix: number, family: 'ipv4' | 'ipv6', label: string) => {
+  for (const [cidr, label] of BLOCKED_RANGES) {
+    const [address = '', prefix] = cidr.split('/');
     const list = byLabel.get(label) ?? new BlockList();
-    list.addSubnet(address, prefix, family);
+    list.addSubnet(address, Number(prefix), isIP(address) === 4 ? 'ipv4' : 'ipv6');
     byLabel.set(label, list);
-  };
-  for (const [address, prefix, label] of IPV4_RANGES) add(address, prefix, 'ipv4', label);
-  for (const [address, prefix, label] of IPV6_RANGES) add(address, prefix, 'ipv6', label);
+  }
   return byLabel;
 }
 

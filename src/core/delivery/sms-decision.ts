@@ -46,10 +46,11 @@ export interface SmsFacts {
  */
 export function withoutExpired(call: SmsFacts, now: number): { expired: string[]; live: SmsFacts | undefined } {
   if (!SMS_BACKUP_STATES.has(call.state)) return { expired: [], live: call };
-  const all = [{ callId: call.callId, message: call.message, expiresAt: call.expiresAt }, ...call.carried];
   const gone = (a: { expiresAt?: number | undefined }) => a.expiresAt !== undefined && now >= a.expiresAt;
+  // None gone (a quiet-hours batch's 10,000 alerts, usually): nothing is copied.
+  if (!gone(call) && !call.carried.some(gone)) return { expired: [], live: call };
+  const all = [{ callId: call.callId, message: call.message, expiresAt: call.expiresAt }, ...call.carried];
   const expired = all.filter(gone).map((a) => a.callId);
-  if (expired.length === 0) return { expired, live: call };
   const [first, ...rest] = all.filter((a) => !gone(a));
   if (!first) return { expired, live: undefined };
   return {

@@ -37,184 +37,164 @@ const HASH: Readonly<Record<LanguageCode, string>> = {
 
 const spokenKey = (code: LanguageCode, key: string): string => (key === '#' ? HASH[code] : key);
 
-/** "Press 7 for buy, 8 for skip.": the first pair with the verb, the rest after a comma. */
-function choicesSaid(
-  code: LanguageCode,
-  first: (key: string, label: string) => string,
-  rest: (key: string, label: string) => string,
-  end = '.',
-  separator = ', ',
-) {
-  return (keys: readonly DecisionKey[]) =>
-    keys
-      .map(({ key, label }, i) => (i === 0 ? first : rest)(spokenKey(code, key), label))
-      .join(separator)
-      .concat(end);
+/**
+ * Each language's phrases as written: `first` says the first key and its label ("Press {key} for
+ * {label}"), `rest` each further one (`first` when not given), joined by `separator` (", ") and
+ * closed by `end` ("."). In `sent`, {Label} is the label with its first letter capitalised.
+ */
+interface Phrases extends Pick<DecisionWords, 'enterPin' | 'wrongPin' | 'refused' | 'notSent'> {
+  first: string;
+  rest?: string;
+  end?: string;
+  separator?: string;
+  sent: string;
 }
 
-const capitalised = (label: string): string => label.charAt(0).toLocaleUpperCase() + label.slice(1);
-
-export const DECISION_WORDS: Readonly<Record<LanguageCode, DecisionWords>> = {
+const PHRASES: Readonly<Record<LanguageCode, Phrases>> = {
   en: {
-    choices: choicesSaid(
-      'en',
-      (k, l) => `Press ${k} for ${l}`,
-      (k, l) => `${k} for ${l}`,
-    ),
+    first: 'Press {key} for {label}',
+    rest: '{key} for {label}',
     enterPin: 'Enter your PIN, then hash.',
     wrongPin: 'Wrong PIN. Try again.',
     refused: 'Wrong PIN. Nothing was sent. Goodbye.',
-    sent: (l) => `${capitalised(l)}. Sent.`,
+    sent: '{Label}. Sent.',
     notSent: 'Your decision could not be sent. Goodbye.',
   },
   de: {
-    choices: choicesSaid(
-      'de',
-      (k, l) => `Drücken Sie ${k} für ${l}`,
-      (k, l) => `${k} für ${l}`,
-    ),
+    first: 'Drücken Sie {key} für {label}',
+    rest: '{key} für {label}',
     enterPin: 'Geben Sie Ihre PIN ein, dann Raute.',
     wrongPin: 'Falsche PIN. Bitte noch einmal.',
     refused: 'Falsche PIN. Es wurde nichts gesendet. Auf Wiederhören.',
-    sent: (l) => `${capitalised(l)}. Gesendet.`,
+    sent: '{Label}. Gesendet.',
     notSent: 'Ihre Entscheidung konnte nicht gesendet werden. Auf Wiederhören.',
   },
   fr: {
-    choices: choicesSaid(
-      'fr',
-      (k, l) => `Appuyez sur ${k} pour ${l}`,
-      (k, l) => `sur ${k} pour ${l}`,
-    ),
+    first: 'Appuyez sur {key} pour {label}',
+    rest: 'sur {key} pour {label}',
     enterPin: 'Entrez votre code PIN, puis dièse.',
     wrongPin: 'Code PIN erroné. Recommencez.',
     refused: "Code PIN erroné. Rien n'a été envoyé. Au revoir.",
-    sent: (l) => `${capitalised(l)}. Envoyé.`,
+    sent: '{Label}. Envoyé.',
     notSent: "Votre décision n'a pas pu être envoyée. Au revoir.",
   },
   es: {
-    choices: choicesSaid(
-      'es',
-      (k, l) => `Pulse ${k} para ${l}`,
-      (k, l) => `${k} para ${l}`,
-    ),
+    first: 'Pulse {key} para {label}',
+    rest: '{key} para {label}',
     enterPin: 'Introduzca su PIN y después almohadilla.',
     wrongPin: 'PIN incorrecto. Inténtelo de nuevo.',
     refused: 'PIN incorrecto. No se ha enviado nada. Adiós.',
-    sent: (l) => `${capitalised(l)}. Enviado.`,
+    sent: '{Label}. Enviado.',
     notSent: 'No se pudo enviar su decisión. Adiós.',
   },
   it: {
-    choices: choicesSaid(
-      'it',
-      (k, l) => `Premi ${k} per ${l}`,
-      (k, l) => `${k} per ${l}`,
-    ),
+    first: 'Premi {key} per {label}',
+    rest: '{key} per {label}',
     enterPin: 'Inserisci il PIN, poi cancelletto.',
     wrongPin: 'PIN errato. Riprova.',
     refused: 'PIN errato. Non è stato inviato nulla. Arrivederci.',
-    sent: (l) => `${capitalised(l)}. Inviato.`,
+    sent: '{Label}. Inviato.',
     notSent: 'Non è stato possibile inviare la tua decisione. Arrivederci.',
   },
   pt: {
-    choices: choicesSaid(
-      'pt',
-      (k, l) => `Prima ${k} para ${l}`,
-      (k, l) => `${k} para ${l}`,
-    ),
+    first: 'Prima {key} para {label}',
+    rest: '{key} para {label}',
     enterPin: 'Introduza o seu PIN e depois cardinal.',
     wrongPin: 'PIN errado. Tente de novo.',
     refused: 'PIN errado. Nada foi enviado. Adeus.',
-    sent: (l) => `${capitalised(l)}. Enviado.`,
+    sent: '{Label}. Enviado.',
     notSent: 'Não foi possível enviar a sua decisão. Adeus.',
   },
   nl: {
-    choices: choicesSaid(
-      'nl',
-      (k, l) => `Druk op ${k} voor ${l}`,
-      (k, l) => `${k} voor ${l}`,
-    ),
+    first: 'Druk op {key} voor {label}',
+    rest: '{key} voor {label}',
     enterPin: 'Voer uw pincode in, dan hekje.',
     wrongPin: 'Verkeerde pincode. Probeer het opnieuw.',
     refused: 'Verkeerde pincode. Er is niets verstuurd. Tot ziens.',
-    sent: (l) => `${capitalised(l)}. Verstuurd.`,
+    sent: '{Label}. Verstuurd.',
     notSent: 'Uw beslissing kon niet worden verstuurd. Tot ziens.',
   },
   pl: {
-    choices: choicesSaid(
-      'pl',
-      (k, l) => `Naciśnij ${k}: ${l}`,
-      (k, l) => `${k}: ${l}`,
-    ),
+    first: 'Naciśnij {key}: {label}',
+    rest: '{key}: {label}',
     enterPin: 'Wprowadź PIN, potem krzyżyk.',
     wrongPin: 'Błędny PIN. Spróbuj ponownie.',
     refused: 'Błędny PIN. Nic nie zostało wysłane. Do widzenia.',
-    sent: (l) => `${capitalised(l)}. Wysłano.`,
+    sent: '{Label}. Wysłano.',
     notSent: 'Nie udało się wysłać decyzji. Do widzenia.',
   },
   tr: {
-    choices: choicesSaid(
-      'tr',
-      (k, l) => `${l} için ${k}`,
-      (k, l) => `${l} için ${k}`,
-      ' tuşlayın.',
-    ),
+    first: '{label} için {key}',
+    end: ' tuşlayın.',
     enterPin: 'PIN kodunuzu girin, ardından kare.',
     wrongPin: 'Yanlış PIN. Tekrar deneyin.',
     refused: 'Yanlış PIN. Hiçbir şey gönderilmedi. Hoşça kalın.',
-    sent: (l) => `${capitalised(l)}. Gönderildi.`,
+    sent: '{Label}. Gönderildi.',
     notSent: 'Kararınız gönderilemedi. Hoşça kalın.',
   },
   ja: {
-    choices: choicesSaid(
-      'ja',
-      (k, l) => `${l} は ${k}`,
-      (k, l) => `${l} は ${k}`,
-      ' を おして ください。',
-      '、 ',
-    ),
+    first: '{label} は {key}',
+    end: ' を おして ください。',
+    separator: '、 ',
     enterPin: 'あんしょう ばんごう を にゅうりょく して、 さいごに シャープ を おして ください。',
     wrongPin: 'あんしょう ばんごう が ちがいます。 もう いちど どうぞ。',
     refused: 'あんしょう ばんごう が ちがいます。 なにも そうしん して いません。 しつれい します。',
-    sent: (l) => `${l}。 そうしん しました。`,
+    sent: '{label}。 そうしん しました。',
     notSent: 'そうしん できません でした。 しつれい します。',
   },
   ko: {
-    choices: choicesSaid(
-      'ko',
-      (k, l) => `${l}은 ${k}번`,
-      (k, l) => `${l}은 ${k}번`,
-      '을 누르세요.',
-    ),
+    first: '{label}은 {key}번',
+    end: '을 누르세요.',
     enterPin: '비밀번호를 입력하고 우물 정 자를 누르세요.',
     wrongPin: '비밀번호가 틀렸습니다. 다시 입력하세요.',
     refused: '비밀번호가 틀렸습니다. 아무것도 보내지 않았습니다. 안녕히 계세요.',
-    sent: (l) => `${l}. 보냈습니다.`,
+    sent: '{label}. 보냈습니다.',
     notSent: '결정을 보내지 못했습니다. 안녕히 계세요.',
   },
   zh: {
-    choices: choicesSaid(
-      'zh',
-      (k, l) => `${l}请按${k}`,
-      (k, l) => `${l}请按${k}`,
-      '。',
-      '，',
-    ),
+    first: '{label}请按{key}',
+    end: '。',
+    separator: '，',
     enterPin: '请输入您的密码，然后按井号键。',
     wrongPin: '密码错误，请重新输入。',
     refused: '密码错误，没有发送任何内容。再见。',
-    sent: (l) => `${l}。已发送。`,
+    sent: '{label}。已发送。',
     notSent: '您的决定未能发送。再见。',
   },
   ru: {
-    choices: choicesSaid(
-      'ru',
-      (k, l) => `Нажмите ${k}: ${l}`,
-      (k, l) => `${k}: ${l}`,
-    ),
+    first: 'Нажмите {key}: {label}',
+    rest: '{key}: {label}',
     enterPin: 'Введите PIN-код, затем решётку.',
     wrongPin: 'Неверный PIN-код. Попробуйте ещё раз.',
     refused: 'Неверный PIN-код. Ничего не отправлено. До свидания.',
-    sent: (l) => `${capitalised(l)}. Отправлено.`,
+    sent: '{Label}. Отправлено.',
     notSent: 'Не удалось отправить ваше решение. До свидания.',
   },
 };
+
+const capitalised = (label: string): string => label.charAt(0).toLocaleUpperCase() + label.slice(1);
+
+/** The phrase with its {key}, {label} and {Label} filled in (once: what is filled in is said as it is). */
+const filled = (phrase: string, key: string, label: string): string =>
+  phrase.replace(/\{(key|label|Label)\}/g, (_, name: string) =>
+    name === 'key' ? key : name === 'label' ? label : capitalised(label),
+  );
+
+function decisionWords(
+  code: LanguageCode,
+  { first, rest = first, end = '.', separator = ', ', sent, ...said }: Phrases,
+) {
+  return {
+    ...said,
+    choices: (keys: readonly DecisionKey[]) =>
+      keys
+        .map(({ key, label }, i) => filled(i === 0 ? first : rest, spokenKey(code, key), label))
+        .join(separator)
+        .concat(end),
+    sent: (label: string) => filled(sent, '', label),
+  };
+}
+
+export const DECISION_WORDS: Readonly<Record<LanguageCode, DecisionWords>> = Object.fromEntries(
+  Object.entries(PHRASES).map(([code, phrases]) => [code, decisionWords(code as LanguageCode, phrases)]),
+) as Record<LanguageCode, DecisionWords>;

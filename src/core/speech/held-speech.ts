@@ -52,6 +52,9 @@ export interface HeldMessage {
   heldUntil: number | null;
 }
 
+/** A call's alerts, the time now, its language, and what helps make them speakable: what the call's speech is made from. */
+export type HeldCall = [alerts: readonly HeldMessage[], now: number, lang: Language, aids?: SpeechAids];
+
 /** Whether a call's alerts were held for quiet hours (any of them: a batch is released together). */
 export function wereHeld(alerts: readonly HeldMessage[]): boolean {
   return alerts.some((a) => a.heldUntil !== null);
@@ -68,13 +71,8 @@ export function messagesToSay(alerts: readonly HeldMessage[], now: number, lang:
 }
 
 /** What a call says of its alerts, and the notes on how it was read: held ones within the cap (heldSpokenNoted). */
-export function callSpokenNoted(
-  alerts: readonly HeldMessage[],
-  now: number,
-  lang: Language,
-  aids: SpeechAids = {},
-): SpokenText {
-  return finish(callSpokenSteps(alerts, now, lang, aids));
+export function callSpokenNoted(...call: HeldCall): SpokenText {
+  return finish(callSpokenSteps(...call));
 }
 
 /**
@@ -82,12 +80,7 @@ export function callSpokenNoted(
  * a caller in the event loop may let other work run between them (a few dozen for a night of
  * 10,000), and returns what the call says.
  */
-export function* callSpokenSteps(
-  alerts: readonly HeldMessage[],
-  now: number,
-  lang: Language,
-  aids: SpeechAids = {},
-): Generator<void, SpokenText, void> {
+export function* callSpokenSteps(...[alerts, now, lang, aids = {}]: HeldCall): Generator<void, SpokenText, void> {
   if (!wereHeld(alerts) || alerts.length === 1) return spokenAlertsNoted(messagesToSay(alerts, now, lang), lang, aids);
   return yield* heldSpokenSteps(alerts, now, lang, aids);
 }
@@ -98,21 +91,11 @@ export function* callSpokenSteps(
  * it would in a merged call of ten, and only those that fit are made speakable (a night of 10,000
  * held alerts reads a few dozen, not all).
  */
-export function heldSpokenNoted(
-  alerts: readonly HeldMessage[],
-  now: number,
-  lang: Language,
-  aids: SpeechAids = {},
-): SpokenText {
-  return finish(heldSpokenSteps(alerts, now, lang, aids));
+export function heldSpokenNoted(...call: HeldCall): SpokenText {
+  return finish(heldSpokenSteps(...call));
 }
 
-function* heldSpokenSteps(
-  alerts: readonly HeldMessage[],
-  now: number,
-  lang: Language,
-  aids: SpeechAids,
-): Generator<void, SpokenText, void> {
+function* heldSpokenSteps(...[alerts, now, lang, aids = {}]: HeldCall): Generator<void, SpokenText, void> {
   yield* speakableReadySteps(lang);
   const newest = newestFirst(alerts);
   const share = Math.floor(MAX_SPOKEN_CHARS / Math.min(newest.length, MAX_ALERTS_PER_CALL));

@@ -8,7 +8,7 @@
 // matches is kept, then cleaned of symbols (speech-text/cleanup.ts).
 import { english } from './number-words.js';
 import { beforeRules, tidy, withoutSymbols } from './speech-text/cleanup.js';
-import { buildRules, type Rule, type RuleContext } from './speech-text/rules.js';
+import { buildRulesSteps, type Rule, type RuleContext } from './speech-text/rules.js';
 import { readKanji, type SpeechAids } from './speech-text/kanji.js';
 import { otherScriptRuns } from './speech-text/scripts.js';
 import { joinTurkishEndings } from './speech-text/turkish-suffixes.js';
@@ -40,10 +40,15 @@ const rulesByLanguage = new WeakMap<SpeechLanguage, Rule[]>();
 function rulesFor(lang: SpeechLanguage): Rule[] {
   let rules = rulesByLanguage.get(lang);
   if (!rules) {
-    rules = buildRules(lang);
+    rules = atOnce(buildRulesSteps(lang));
     rulesByLanguage.set(lang, rules);
   }
   return rules;
+}
+
+/** What the steps make, all taken in this turn. */
+function atOnce<T>(steps: Generator<void, T, void>): T {
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
 /** Rules whose patterns have been run (compiled): a language's are compiled on its first text. */
@@ -53,13 +58,17 @@ const COMPILED_A_STEP = 8;
 /**
  * The first text of a language in a process builds its rules (~20 ms of CPU) and compiles their
  * patterns as it meets them (~40 ms): a caller in the event loop that may let other work run
- * between steps (a held batch's call: #51) has it done here first, a yield after the rules and after
- * every few patterns. Nothing to do once done.
+ * between steps (a held batch's call: #51) has it done here first, a yield before each group of
+ * rules and after every few patterns. Nothing to do once done.
  */
 export function* speakableReadySteps(lang: SpeechLanguage): Generator<void, void, void> {
-  const built = rulesByLanguage.has(lang);
+  if (!rulesByLanguage.has(lang)) {
+    // Built in steps of their own, the first not in the caller's turn; kept unless built meanwhile.
+    const built = yield* buildRulesSteps(lang);
+    if (!rulesByLanguage.has(lang)) rulesByLanguage.set(lang, built);
+    yield;
+  }
   const rules = rulesFor(lang);
-  if (!built) yield;
   let done = 0;
   for (const rule of rules) {
     if (compiled.has(rule)) continue;

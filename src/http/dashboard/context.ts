@@ -3,7 +3,7 @@
 import type { H3Event } from 'h3';
 import { z } from 'zod';
 import type { Account } from '../../core/account.js';
-import type { Session } from '../../core/records.js';
+import type { AccountChanges, Session } from '../../core/records.js';
 import type { OwnerAuthRepo, SessionRepo } from '../../store/index.js';
 import type { DashboardDeps } from './deps.js';
 import { readTokenCookie, SESSION_COOKIE } from './cookies.js';
@@ -76,27 +76,35 @@ export function guarded(ctx: DashboardContext, handler: Handler): Handler {
   };
 }
 
-/** A page for signed-in owners: anybody else is sent to the sign-in page. */
-export function pageRoute(
-  ctx: DashboardContext,
-  handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>,
-): Handler {
+type SignedInHandler = (event: H3Event, who: SignedIn) => Response | Promise<Response>;
+
+/** A route for signed-in owners only: anybody else gets `refused()`. */
+function signedInRoute(ctx: DashboardContext, handler: SignedInHandler, refused: () => Response): Handler {
   return guarded(ctx, async (event) => {
     const who = await signedIn(ctx, event);
-    return who ? handler(event, who) : redirectTo('/login');
+    return who ? handler(event, who) : refused();
   });
 }
 
-/** A resource fetched by our script (fragments, events): 401 when not signed in. */
-export function apiRoute(
+/** Saves an owner's own settings, logs what changed (`logged`: the fields, by their form names), and shows the overview with `notice`. */
+export async function saveSettings(
   ctx: DashboardContext,
-  handler: (event: H3Event, who: SignedIn) => Response | Promise<Response>,
-): Handler {
-  return guarded(ctx, async (event) => {
-    const who = await signedIn(ctx, event);
-    return who ? handler(event, who) : plain(401, 'Sign in first.');
-  });
+  userId: string,
+  changes: AccountChanges,
+  logged: { what: string; fields: Record<string, unknown>; notice: string },
+): Promise<Response> {
+  await ctx.deps.store.accounts.update(userId, changes);
+  ctx.deps.logger.info(`dashboard: ${logged.what} changed`, { user_id: userId, ...logged.fields });
+  return redirectTo(`/?notice=${logged.notice}`);
 }
+
+/** A page for signed-in owners: anybody else is sent to the sign-in page. */
+export const pageRoute = (ctx: DashboardContext, handler: SignedInHandler): Handler =>
+  signedInRoute(ctx, handler, () => redirectTo('/login'));
+
+/** A resource fetched by our script (fragments, events): 401 when not signed in. */
+export const apiRoute = (ctx: DashboardContext, handler: SignedInHandler): Handler =>
+  signedInRoute(ctx, handler, () => plain(401, 'Sign in first.'));
 
 export function forbidden(viewer?: Viewer): Response {
   return htmlResponse(

@@ -10,84 +10,54 @@ interface StatusInfo {
   explain: string;
 }
 
-export const STATUSES: Record<string, StatusInfo> = {
-  queued: { label: 'Queued', tone: 'progress', explain: 'Accepted; the call is about to be placed.' },
-  dialing: { label: 'Dialing', tone: 'progress', explain: 'The call is being placed.' },
-  ringing: { label: 'Ringing', tone: 'progress', explain: 'The phone is ringing.' },
-  answered: { label: 'Answered', tone: 'progress', explain: 'Answered; the message is being spoken.' },
-  completed: {
-    label: 'Completed',
-    tone: 'ok',
-    explain: 'Answered and the message was spoken (confirmation not required).',
-  },
-  acknowledged: { label: 'Acknowledged', tone: 'ok', explain: 'Answered, and the listener pressed 1 to confirm.' },
-  voicemail: {
-    label: 'Voicemail',
-    tone: 'warn',
-    explain: 'A voicemail or answering machine took the call; the message was left on it.',
-  },
-  unconfirmed: {
-    label: 'Unconfirmed',
-    tone: 'warn',
-    explain: 'Answered, but 1 was not pressed to confirm.',
-  },
-  busy: { label: 'Busy', tone: 'warn', explain: 'The line was busy.' },
-  no_answer: { label: 'No answer', tone: 'warn', explain: 'The phone rang but nobody answered.' },
-  unreachable: { label: 'Unreachable', tone: 'warn', explain: 'The phone could not be reached.' },
-  rejected: {
-    label: 'Declined',
-    tone: 'bad',
-    explain: 'The call was declined, by the phone or by the provider: the reason says which.',
-  },
-  failed: {
-    label: 'Failed',
-    tone: 'bad',
-    explain: 'The call could not be placed (telephony unavailable or an internal error).',
-  },
-  interrupted: {
-    label: 'Interrupted',
-    tone: 'bad',
-    explain: 'The service stopped during the call; it was not dialed again.',
-  },
-  held: {
-    label: 'Held',
-    tone: 'progress',
-    explain: 'Quiet hours: held, and called when they end (one call for everything held).',
-  },
-  sms_instead: {
-    label: 'SMS instead',
-    tone: 'ok',
-    explain: 'Quiet hours: the SMS went out instead of the call.',
-  },
-  expired: { label: 'Expired', tone: 'bad', explain: 'The call waited too long to be placed and was dropped.' },
-  rate_limited: {
-    label: 'Rate limited',
-    tone: 'muted',
-    explain: 'Not called: the per-minute limit of the plan was exceeded.',
-  },
-  limit_exceeded: {
-    label: 'Limit exceeded',
-    tone: 'muted',
-    explain: 'Not called: the monthly call allowance was used up.',
-  },
-  invalid_payload: { label: 'Rejected payload', tone: 'muted', explain: 'Not called: the alert body was invalid.' },
-  suspended: { label: 'Suspended', tone: 'muted', explain: 'Not called: the account was suspended.' },
-  duplicate: {
-    label: 'Duplicate',
-    tone: 'muted',
-    explain: 'Not called: the same alert came within the duplicate window, and the first one was called.',
-  },
-  source_not_allowed: {
-    label: 'Source not allowed',
-    tone: 'muted',
-    explain: 'Not called: the alert came from an address the allowed sources do not include.',
-  },
+/** A status's name from its key: no_answer is "No answer". */
+const named = (status: string): string => {
+  const words = status.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 };
+
+/** A status's tone and sentence, and its label where its name does not say it. */
+const badge = (tone: Tone, explain: string, label?: string) => ({ tone, explain, label });
+
+const BADGES: Record<string, ReturnType<typeof badge>> = {
+  queued: badge('progress', 'Accepted; the call is about to be placed.'),
+  dialing: badge('progress', 'The call is being placed.'),
+  ringing: badge('progress', 'The phone is ringing.'),
+  answered: badge('progress', 'Answered; the message is being spoken.'),
+  completed: badge('ok', 'Answered and the message was spoken (confirmation not required).'),
+  acknowledged: badge('ok', 'Answered, and the listener pressed 1 to confirm.'),
+  voicemail: badge('warn', 'A voicemail or answering machine took the call; the message was left on it.'),
+  unconfirmed: badge('warn', 'Answered, but 1 was not pressed to confirm.'),
+  busy: badge('warn', 'The line was busy.'),
+  no_answer: badge('warn', 'The phone rang but nobody answered.'),
+  unreachable: badge('warn', 'The phone could not be reached.'),
+  rejected: badge('bad', 'The call was declined, by the phone or by the provider: the reason says which.', 'Declined'),
+  failed: badge('bad', 'The call could not be placed (telephony unavailable or an internal error).'),
+  interrupted: badge('bad', 'The service stopped during the call; it was not dialed again.'),
+  held: badge('progress', 'Quiet hours: held, and called when they end (one call for everything held).'),
+  sms_instead: badge('ok', 'Quiet hours: the SMS went out instead of the call.', 'SMS instead'),
+  expired: badge('bad', 'The call waited too long to be placed and was dropped.'),
+  rate_limited: badge('muted', 'Not called: the per-minute limit of the plan was exceeded.'),
+  limit_exceeded: badge('muted', 'Not called: the monthly call allowance was used up.'),
+  invalid_payload: badge('muted', 'Not called: the alert body was invalid.', 'Rejected payload'),
+  suspended: badge('muted', 'Not called: the account was suspended.'),
+  duplicate: badge(
+    'muted',
+    'Not called: the same alert came within the duplicate window, and the first one was called.',
+  ),
+  source_not_allowed: badge('muted', 'Not called: the alert came from an address the allowed sources do not include.'),
+};
+
+export const STATUSES: Record<string, StatusInfo> = Object.fromEntries(
+  Object.entries(BADGES).map(([status, { tone, explain, label }]) => [
+    status,
+    { label: label ?? named(status), tone, explain },
+  ]),
+);
 
 export function statusInfo(status: string): StatusInfo {
   if (STATUSES[status]) return STATUSES[status];
-  const words = status.replace(/_/g, ' ');
-  const label = words.charAt(0).toUpperCase() + words.slice(1);
+  const label = named(status);
   return { label, tone: 'muted', explain: `${label}.` };
 }
 

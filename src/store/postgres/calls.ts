@@ -32,7 +32,7 @@ import { decideTestCall, testCallAlert } from '../test-calls.js';
 import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
 import { outboxInTransaction } from './progress.js';
-import { alertColumns, alertDecisionColumns, duplicateRow, rejectionColumns } from '../rows.js';
+import { acceptedColumns, alertDecisionColumns, duplicateRow, type NewCall, rejectionColumns } from '../rows.js';
 
 type CallRow = Parameters<typeof toRecord>[0];
 
@@ -120,7 +120,7 @@ export class PgCallStore implements CallRepo {
       }
       const callId = newCallId();
       await Promise.all([
-        this.insertCall(tx, now, callId, userId, 'alert', alert),
+        this.insertCall(tx, now, { callId, userId, kind: 'alert', alert }),
         query(tx, SQL.countUsage, [userId, month.key]),
       ]);
       if (dedupe) await query(tx, SQL.setDedupeKey, [dedupe.key, callId]);
@@ -159,7 +159,7 @@ export class PgCallStore implements CallRepo {
       if (!decision.allowed) return { accepted: false, decision };
       const callId = newCallId();
       const alert = testCallAlert(message);
-      await this.insertCall(tx, now, callId, userId, 'test', alert, dialTo ?? null);
+      await this.insertCall(tx, now, { callId, userId, kind: 'test', alert, dialTo });
       return { accepted: true, callId, receivedAt: now };
     });
   }
@@ -181,28 +181,15 @@ export class PgCallStore implements CallRepo {
     );
   }
 
-  private async insertCall(
-    db: Queryable,
-    now: number,
-    callId: string,
-    userId: string,
-    kind: CallKind,
-    alert: Alert,
-    dialTo: string | null = null,
-  ): Promise<void> {
+  private async insertCall(db: Queryable, now: number, call: NewCall): Promise<void> {
     await query(db, SQL.insert, [
-      callId,
-      userId,
-      kind,
-      1,
-      'queued',
-      ...Object.values(alertColumns(alert)),
-      null,
+      call.callId,
+      ...Object.values(acceptedColumns(call)),
       now,
       this.nodeId,
-      alert.expiresIn ?? null,
-      dialTo,
-      ...Object.values(alertDecisionColumns(alert)),
+      call.alert.expiresIn ?? null,
+      call.dialTo ?? null,
+      ...Object.values(alertDecisionColumns(call.alert)),
     ]);
   }
 

@@ -2,30 +2,19 @@
 // expiry (#54) kept on its row: `x` in an item, the seconds it may still be called. Made from
 // version 14's text by the replacements below, each of which must match once: version 14's text is
 // never edited, so this one never changes either. Version 14 stays for the previous release's nodes.
-import { RECEIVE_V14_TEXT } from './receive-function-v14.js';
+import { addedAtEnd, nextVersion } from './function-text.js';
+import { RECEIVE_FUNCTION_V14, RECEIVE_V14_TEXT } from './receive-function-v14.js';
 
 /** Its name (this release calls version 20: receive-function-v20.ts). */
 export const RECEIVE_FUNCTION_V18 = 'ringhook_receive_v18';
 
 const CHANGES: ReadonlyArray<readonly [string, string]> = [
-  ['CREATE FUNCTION ringhook_receive_v14(', 'CREATE FUNCTION ringhook_receive_v18('],
-  [
-    'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key)',
-    'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key, expires_in)',
-  ],
-  [
-    "at_ms, at_ms, node, CASE WHEN acct.dedupe_seconds > 0 THEN item->>'k' END);",
-    "at_ms, at_ms, node, CASE WHEN acct.dedupe_seconds > 0 THEN item->>'k' END, (item->>'x')::integer);",
-  ],
+  addedAtEnd('strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key', 'expires_in'),
+  addedAtEnd("at_ms, at_ms, node, CASE WHEN acct.dedupe_seconds > 0 THEN item->>'k' END", "(item->>'x')::integer"),
 ];
 
-function fromV14(): string {
-  let text = RECEIVE_V14_TEXT;
-  for (const [from, to] of CHANGES) {
-    if (text.split(from).length !== 2) throw new Error(`receive function v18: '${from}' is not once in v14`);
-    text = text.replace(from, to);
-  }
-  return text;
-}
-
-export const RECEIVE_FUNCTION_V18_SQL = fromV14();
+export const RECEIVE_FUNCTION_V18_SQL = nextVersion(
+  RECEIVE_V14_TEXT,
+  { from: RECEIVE_FUNCTION_V14, to: RECEIVE_FUNCTION_V18 },
+  CHANGES,
+);

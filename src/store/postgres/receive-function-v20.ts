@@ -3,31 +3,26 @@
 // the account's decision PIN hash left out of the verdict (never read out of the database). Made
 // from version 18's text by the replacements below, each of which must match once: version 18's
 // text is never edited, so this one never changes either. Version 18 stays for the previous release's nodes.
-import { RECEIVE_FUNCTION_V18_SQL } from './receive-function-v18.js';
+import { addedAtEnd, nextVersion } from './function-text.js';
+import { RECEIVE_FUNCTION_V18, RECEIVE_FUNCTION_V18_SQL } from './receive-function-v18.js';
 
 /** The name the code of this release calls. */
 export const RECEIVE_FUNCTION = 'ringhook_receive_v20';
 
 const CHANGES: ReadonlyArray<readonly [string, string]> = [
-  ['CREATE FUNCTION ringhook_receive_v18(', 'CREATE FUNCTION ringhook_receive_v20('],
   [
     "verdict := jsonb_build_object('account', to_jsonb(acct) - 'api_key_sealed' - 'api_key_mac');",
     "verdict := jsonb_build_object('account', to_jsonb(acct) - 'api_key_sealed' - 'api_key_mac' - 'decision_pin_hash');",
   ],
-  [
-    'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key, expires_in)',
-    'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key, expires_in, decision_keys, idempotency_key)',
-  ],
-  ["(item->>'x')::integer);", "(item->>'x')::integer, item->>'dk', item->>'ik');"],
+  addedAtEnd(
+    'strategy, alert_timestamp, extra, received_at, updated_at, accepted_by, dedupe_key, expires_in',
+    'decision_keys, idempotency_key',
+  ),
+  addedAtEnd("(item->>'x')::integer", "item->>'dk', item->>'ik'"),
 ];
 
-function fromV18(): string {
-  let text = RECEIVE_FUNCTION_V18_SQL;
-  for (const [from, to] of CHANGES) {
-    if (text.split(from).length !== 2) throw new Error(`receive function v20: '${from}' is not once in v18`);
-    text = text.replace(from, to);
-  }
-  return text;
-}
-
-export const RECEIVE_FUNCTION_V20_SQL = fromV18();
+export const RECEIVE_FUNCTION_V20_SQL = nextVersion(
+  RECEIVE_FUNCTION_V18_SQL,
+  { from: RECEIVE_FUNCTION_V18, to: RECEIVE_FUNCTION },
+  CHANGES,
+);

@@ -2,7 +2,8 @@
 // IMMEDIATE transaction of at most `limit` alerts (the caller takes the next slice in a later turn
 // of the event loop: 10,000 held alerts must not stop it); each alert is released at the end it
 // was held until, once.
-import { type Db, withBusyTimeout } from './connect.js';
+import { withBusyTimeout } from './connect.js';
+import { SqliteRepo } from './repo.js';
 import { isBusyError } from '../unavailable.js';
 import type { CallForDialing } from '../../core/records.js';
 import { HELD } from '../../core/calls/call-state.js';
@@ -22,22 +23,15 @@ const SQL = {
             GROUP BY held_until ORDER BY held_until`,
 } as const;
 
-export class SqliteHeldCallStore implements HeldCallRepo {
-  private readonly stmt;
-
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.stmt = {
-      hold: db.prepare(SQL.hold),
-      event: db.prepare(SQL.event),
-      anyDue: db.prepare<[number], unknown>(SQL.anyDue),
-      due: db.prepare<[number, number], CallForDialing>(SQL.due),
-      release: db.prepare(SQL.release),
-      heldFor: db.prepare<[string], HeldEnd>(SQL.heldFor),
-    };
-  }
+export class SqliteHeldCallStore extends SqliteRepo implements HeldCallRepo {
+  private readonly stmt = {
+    hold: this.db.prepare(SQL.hold),
+    event: this.db.prepare(SQL.event),
+    anyDue: this.db.prepare<[number], unknown>(SQL.anyDue),
+    due: this.db.prepare<[number, number], CallForDialing>(SQL.due),
+    release: this.db.prepare(SQL.release),
+    heldFor: this.db.prepare<[string], HeldEnd>(SQL.heldFor),
+  };
 
   hold(callIds: readonly string[], until: number, detail: string): string[] {
     return this.db

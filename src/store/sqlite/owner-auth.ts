@@ -1,6 +1,6 @@
 // How account owners sign in to the dashboard: a password set by the admin, one-time sign-in
 // links printed by the CLI, and the admin flag.
-import type { Db } from './connect.js';
+import { SqliteRepo } from './repo.js';
 import { hashPassword, verifyPassword } from '../password-hash.js';
 import { hashToken, TOKEN_PATTERN } from '../tokens.js';
 import { type AuthRow, newLoginLink } from '../rows.js';
@@ -10,23 +10,16 @@ import { positional } from './named.js';
 
 const SQL = OWNER_AUTH_SQL;
 
-export class SqliteOwnerAuthStore implements OwnerAuthRepo {
-  private readonly stmt;
-
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.stmt = {
-      get: positional<AuthRow>(db, SQL.get),
-      setPassword: positional(db, SQL.setPassword),
-      setAdmin: positional(db, SQL.setAdmin),
-      insertLink: positional(db, SQL.insertLink),
-      useLink: positional<{ user_id: string }>(db, SQL.useLink),
-      pruneLinks: positional(db, SQL.pruneLinks),
-      dropLinks: positional(db, SQL.dropLinks),
-    };
-  }
+export class SqliteOwnerAuthStore extends SqliteRepo implements OwnerAuthRepo {
+  private readonly stmt = {
+    get: positional<AuthRow>(this.db, SQL.get),
+    setPassword: positional(this.db, SQL.setPassword),
+    setAdmin: positional(this.db, SQL.setAdmin),
+    insertLink: positional(this.db, SQL.insertLink),
+    useLink: positional<{ user_id: string }>(this.db, SQL.useLink),
+    pruneLinks: positional(this.db, SQL.pruneLinks),
+    dropLinks: positional(this.db, SQL.dropLinks),
+  };
 
   /** Sets the password; the sign-in links not used yet stop working (a new password is often a suspected leak). */
   async setPassword(userId: string, password: string): Promise<void> {

@@ -3,6 +3,7 @@
 import { canTransition, IN_FLIGHT_STATES, isFinal, type CallState } from '../../core/calls/call-state.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './connect.js';
+import { SqliteRepo } from './repo.js';
 import type { CallEventRow, CallForDialing, CallStepped, CallStepWrite, TransitionFields } from '../../core/records.js';
 import { ALLOWANCE_RETURNED, COLUMN, columnEntries } from '../rows.js';
 import * as outbox from '../outbox.js';
@@ -45,28 +46,21 @@ export function outboxInTransaction(
   return added;
 }
 
-export class SqliteCallProgressStore implements CallProgressRepo {
-  private readonly stmt;
+export class SqliteCallProgressStore extends SqliteRepo implements CallProgressRepo {
+  private readonly stmt = {
+    get: this.db.prepare<[string], CallForDialing>(SQL.get),
+    inFlight: this.db.prepare<[], CallForDialing>(SQL.inFlight),
+    inFlightPage: this.db.prepare<[number, number], CallForDialing & { pageId: number }>(SQL.inFlightPage),
+    event: positional(this.db, SQL.event),
+    giveBack: positional(this.db, SQL.giveBack),
+    events: positional<CallEventRow>(this.db, SQL.events),
+    detection: this.db.prepare(SQL.detection),
+    decide: positional(this.db, SQL.decide),
+    refuseDecision: positional(this.db, SQL.refuseDecision),
+    placedAgain: this.db.prepare(SQL.placedAgain),
+  };
   /** The UPDATE of each combination of columns a transition sets, prepared once. */
   private readonly updates = new Map<string, Statement>();
-
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.stmt = {
-      get: db.prepare<[string], CallForDialing>(SQL.get),
-      inFlight: db.prepare<[], CallForDialing>(SQL.inFlight),
-      inFlightPage: db.prepare<[number, number], CallForDialing & { pageId: number }>(SQL.inFlightPage),
-      event: positional(db, SQL.event),
-      giveBack: positional(db, SQL.giveBack),
-      events: positional<CallEventRow>(db, SQL.events),
-      detection: db.prepare(SQL.detection),
-      decide: positional(db, SQL.decide),
-      refuseDecision: positional(db, SQL.refuseDecision),
-      placedAgain: db.prepare(SQL.placedAgain),
-    };
-  }
 
   get(callId: string): CallForDialing | undefined {
     const row = this.stmt.get.get(callId);

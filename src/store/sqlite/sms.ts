@@ -1,7 +1,7 @@
 // The SMS backup of a call in SQLite: claimed once so it is never sent twice, its result and
 // receipts written with their timeline entries, and what the process before this one left.
 import { FINAL_STATES } from '../../core/calls/call-state.js';
-import type { Db } from './connect.js';
+import { SqliteRepo } from './repo.js';
 import type { EndedWithoutSms, SmsStatus, WaitingSms } from '../../core/records.js';
 import type { SmsBackupRepo } from '../contract/index.js';
 import { allOrNothing } from '../all-or-nothing.js';
@@ -24,28 +24,24 @@ const SQL = {
                FROM calls WHERE sms_status = 'waiting' ORDER BY id`,
 } as const;
 
-export class SqliteSmsStore implements SmsBackupRepo {
-  private readonly stmt;
-
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.stmt = {
-      event: positional(db, SQL.event),
-      claimSms: db.prepare(SQL.claimSms),
-      setSms: db.prepare(SQL.setSms),
-      markSms: positional(db, SQL.markSms),
-      bySmsMessage: positional<{ callId: string; userId: string; smsStatus: SmsStatus | null }>(db, SQL.bySmsMessage),
-      smsReceipt: positional(db, SQL.smsReceipt),
-      staleSending: db.prepare<[], { callId: string }>(SQL.staleSending),
-      smsWaits: positional(db, SQL.smsWaits),
-      smsResumes: positional(db, SQL.smsResumes),
-      smsLeftFails: positional(db, SQL.smsLeftFails),
-      waitingSms: db.prepare<[], WaitingSms>(SQL.waitingSms),
-      endedWithoutSms: db.prepare<[number], EndedWithoutSms>(SQL.endedWithoutSms),
-    };
-  }
+export class SqliteSmsStore extends SqliteRepo implements SmsBackupRepo {
+  private readonly stmt = {
+    event: positional(this.db, SQL.event),
+    claimSms: this.db.prepare(SQL.claimSms),
+    setSms: this.db.prepare(SQL.setSms),
+    markSms: positional(this.db, SQL.markSms),
+    bySmsMessage: positional<{ callId: string; userId: string; smsStatus: SmsStatus | null }>(
+      this.db,
+      SQL.bySmsMessage,
+    ),
+    smsReceipt: positional(this.db, SQL.smsReceipt),
+    staleSending: this.db.prepare<[], { callId: string }>(SQL.staleSending),
+    smsWaits: positional(this.db, SQL.smsWaits),
+    smsResumes: positional(this.db, SQL.smsResumes),
+    smsLeftFails: positional(this.db, SQL.smsLeftFails),
+    waitingSms: this.db.prepare<[], WaitingSms>(SQL.waitingSms),
+    endedWithoutSms: this.db.prepare<[number], EndedWithoutSms>(SQL.endedWithoutSms),
+  };
 
   /** Takes the right to send the SMS backup; true for exactly one caller, ever. */
   claimSms(callId: string): boolean {

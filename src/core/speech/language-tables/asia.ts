@@ -12,7 +12,7 @@ import {
   koreanNativeCount,
 } from '../native-numbers.js';
 import type { TimeUnit } from '../speech-text/words.js';
-import { lang, ordinals, same, units } from './helpers.js';
+import { continuous, lang, ordinals, same, units } from './helpers.js';
 
 const JA_MONTHS =
   'いちがつ にがつ さんがつ しがつ ごがつ ろくがつ しちがつ はちがつ くがつ じゅうがつ じゅういちがつ じゅうにがつ'.split(
@@ -110,7 +110,7 @@ export const ja = lang(
     ),
   },
   {
-    futuresMonths: { '1': 'ちかぎり', '2': 'じげつ' },
+    futuresMonths: continuous('ちかぎり', 'じげつ'),
     perpetual: 'むきげん',
     futures: 'さきもの',
     shareClass: (ticker, letter) => `${ticker} クラス ${letter}`,
@@ -181,7 +181,7 @@ export const ko = lang(
     ),
   },
   {
-    futuresMonths: { '1': '근월물', '2': '차월물' },
+    futuresMonths: continuous('근월물', '차월물'),
     perpetual: '무기한',
     futures: '선물',
     shareClass: (ticker, letter) => `${ticker} 클래스 ${letter}`,
@@ -253,7 +253,7 @@ export const zh = lang(
     ),
   },
   {
-    futuresMonths: { '1': '近月', '2': '次月' },
+    futuresMonths: continuous('近月', '次月'),
     perpetual: '永续',
     futures: '期货',
     shareClass: (ticker, letter) => `${ticker} ${letter}类股`,

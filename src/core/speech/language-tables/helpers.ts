@@ -6,7 +6,7 @@ import type { Language, LanguageCode, Prompts } from '../language-types.js';
 import { SCRIPTS } from '../speech-text/scripts.js';
 
 export { polishForm, russianForm };
-export { same } from '../speech-text/words.js';
+export { continuous, fewForms, forms, same } from '../speech-text/words.js';
 
 export function lang(
   code: LanguageCode,

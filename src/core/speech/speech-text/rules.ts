@@ -29,7 +29,7 @@ import { AFTER_ONLY, WRITTEN_CURRENCIES } from './currencies.js';
 import { LOCAL_MAGNITUDES, localMagnitude, MAGNITUDE_SUFFIXES, QUANTITIES } from './suffixes.js';
 import type { LanguageCode } from '../language-types.js';
 import { type SpeechLanguage, wordsOf } from './words.js';
-import { instrumentWords, PER_UNITS } from './instruments.js';
+import { PER_UNITS, totalCap } from './instruments.js';
 
 export const CAPS_TOKEN = '[A-Z0-9]*[A-Z][A-Z0-9]*(?:[.-][A-Z]{1,2})?!?';
 const RISK_REWARD = '(?:R:R|R/R|RRR?|[Rr]isk[\\s/:-]*(?:[Tt]o[\\s-]*)?[Rr]eward)';
@@ -91,15 +91,15 @@ function ruleKit(lang: SpeechLanguage) {
 }
 type RuleKit = ReturnType<typeof ruleKit>;
 
-/** The rules of a language, in the order they are tried. */
-export function buildRules(lang: SpeechLanguage): Rule[] {
+/** The rules of a language, in the order they are tried, a group a step: their patterns are parsed as they are made (#51). */
+export function* buildRulesSteps(lang: SpeechLanguage): Generator<void, Rule[], void> {
   const kit = ruleKit(lang);
-  return [
-    ...datesAndTimes(kit),
-    ...tickersAndIndicators(kit),
-    ...pairsTagsAndTimeframes(kit),
-    ...numbersAndSymbols(kit),
-  ].filter((rule) => rule.languages === undefined || rule.languages.includes(lang.code ?? 'en'));
+  const rules: Rule[] = [];
+  for (const group of [datesAndTimes, tickersAndIndicators, pairsTagsAndTimeframes, numbersAndSymbols]) {
+    yield;
+    rules.push(...group(kit));
+  }
+  return rules.filter((rule) => rule.languages === undefined || rule.languages.includes(lang.code ?? 'en'));
 }
 
 /** Placeholders, dates, times, risk/reward and ratios: tried before the numbers in them. */
@@ -200,7 +200,7 @@ function tickersAndIndicators(kit: RuleKit): Rule[] {
       name: 'exchange-prefix',
       pattern: r(`${NOT_AFTER_WORD}([A-Z][A-Z0-9_]*[A-Z0-9]):(${CAPS_TOKEN})(?![\\p{L}\\p{N}_!])`),
       speak: ([, exchange, symbol]) => {
-        if (exchange === 'CRYPTOCAP' && symbol === 'TOTAL') return instrumentWords(lang.code).total[0];
+        if (exchange === 'CRYPTOCAP' && symbol === 'TOTAL') return totalCap(lang.code, 1);
         if (CAPS_WORDS[symbol!] !== undefined) return undefined;
         const said = saySymbol(symbol!, lang);
         // CRYPTOCAP:BTC.D: TradingView's crypto market-cap data, no market to name.

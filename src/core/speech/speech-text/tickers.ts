@@ -6,7 +6,7 @@ import { spell, wholeNumber } from './numbers.js';
 import { CAPS_WORDS, EXCHANGE_SUFFIXES, EXCHANGES, INDICATORS, QUOTE_CURRENCIES } from './vocabulary.js';
 import { formAfter, pick, type SpeechLanguage, wordsOf } from './words.js';
 import { currencyForms } from './currencies.js';
-import { COIN_NAMES, instrumentWords, marketPhrase, monthName } from './instruments.js';
+import { COIN_NAMES, instrumentWords, marketName, marketPhrase, monthName, totalCap } from './instruments.js';
 import { withYear } from './times.js';
 import { english } from '../number-words.js';
 
@@ -87,7 +87,7 @@ function sayWithSuffix(base: string, suffix: string, dashed: boolean, lang: Spee
   if (SHARE_CLASSES.test(suffix) && /^[A-Z]+$/.test(base)) return w.shareClass(name, suffix);
   const phrase = dashed ? undefined : marketPhrase(lang.code, suffix);
   if (phrase !== undefined) return `${name} ${phrase}`;
-  const market = dashed ? undefined : (instrumentWords(lang.code).markets?.[suffix] ?? EXCHANGE_SUFFIXES[suffix]);
+  const market = dashed ? undefined : (marketName(lang.code, suffix) ?? EXCHANGE_SUFFIXES[suffix]);
   return market === undefined ? undefined : `${name} ${w.on} ${market}`;
 }
 
@@ -109,7 +109,7 @@ function sayNamedInstrument(token: string, lang: SpeechLanguage): string | undef
     return words.dominance(name ?? spell(coin, lang));
   }
   const total = /^TOTAL([23])$/.exec(token);
-  if (total) return words.total[Number(total[1]) - 1];
+  if (total) return totalCap(lang.code, Number(total[1]) as 2 | 3);
   // ESZ4, NQH25, CLZ2025: a CME future by its month code and year (the year of the 2020s for one digit).
   const cme = CME_CONTRACT.exec(token) ?? TWO_LETTER_CONTRACT.exec(token);
   if (!cme) return undefined;

@@ -100,6 +100,13 @@ export interface SpeechLanguage extends NumberLanguage {
 }
 
 export const same = (word: string): Forms => ({ one: word, many: word });
+/** TradingView's continuous futures' words: ES1! (the front month) and ES2! (the next). */
+export const continuous = (front: string, next: string): SpeechWords['futuresMonths'] => ({ '1': front, '2': next });
+/** A noun's forms after 1 and after other counts. */
+export const forms = (one: string, many: string): Forms => ({ one, many });
+/** A noun's forms after 1, after 2–4 (Polish, Russian) and after others, and where it differs, after decimals. */
+export const fewForms = (one: string, few: string, many: string, fraction?: string): Forms =>
+  fraction === undefined ? { one, few, many } : { one, few, many, fraction };
 
 const MONTHS_EN = [
   'January',
@@ -143,7 +150,7 @@ export function englishOrdinal(n: number): string {
 }
 
 export const ENGLISH_WORDS: SpeechWords = {
-  futuresMonths: { '1': 'front month', '2': 'second month' },
+  futuresMonths: continuous('front month', 'second month'),
   perpetual: 'perpetual',
   futures: 'futures',
   shareClass: (ticker, letter) => `${ticker} class ${letter}`,
@@ -177,24 +184,24 @@ export const ENGLISH_WORDS: SpeechWords = {
   },
   single: { day: 'daily', week: 'weekly', month: 'monthly' },
   durationUnits: {
-    second: { one: 'second', many: 'seconds' },
-    minute: { one: 'minute', many: 'minutes' },
-    hour: { one: 'hour', many: 'hours' },
-    day: { one: 'day', many: 'days' },
-    week: { one: 'week', many: 'weeks' },
-    month: { one: 'month', many: 'months' },
+    second: forms('second', 'seconds'),
+    minute: forms('minute', 'minutes'),
+    hour: forms('hour', 'hours'),
+    day: forms('day', 'days'),
+    week: forms('week', 'weeks'),
+    month: forms('month', 'months'),
   },
   quantities: {
-    basisPoint: { one: 'basis point', many: 'basis points' },
-    pip: { one: 'pip', many: 'pips' },
-    point: { one: 'point', many: 'points' },
+    basisPoint: forms('basis point', 'basis points'),
+    pip: forms('pip', 'pips'),
+    point: forms('point', 'points'),
   },
   year: same('year'),
   currencies: {
-    $: { one: 'dollar', many: 'dollars' },
-    '€': { one: 'euro', many: 'euros' },
-    '£': { one: 'pound', many: 'pounds' },
-    '¥': { one: 'yen', many: 'yen' },
+    $: forms('dollar', 'dollars'),
+    '€': forms('euro', 'euros'),
+    '£': forms('pound', 'pounds'),
+    '¥': forms('yen', 'yen'),
   },
   magnitudes: {
     thousand: same('thousand'),

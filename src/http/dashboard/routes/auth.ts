@@ -75,27 +75,27 @@ function loginForm(
 const refusedForm = (ctx: DashboardContext, request: Request) =>
   loginForm(ctx, request, 403, { tone: 'error', text: 'The sign-in form expired. Please try again.' });
 
+/** The sign-in pages and their forms: each route with its method and what answers it. */
+const AUTH_ROUTES: ReadonlyArray<
+  [
+    method: 'get' | 'post',
+    path: string,
+    answer: (ctx: DashboardContext, event: H3Event) => Promise<Response> | Response,
+  ]
+> = [
+  ['get', '/login', showSignIn],
+  ['post', '/login', signInWithPassword],
+  ['get', '/login/link/:token', showLinkSignIn],
+  ['post', '/login/link', signInWithLink],
+  ['post', '/logout', signOut],
+];
+
 export function mountAuthRoutes(app: H3, ctx: DashboardContext): void {
-  app.get(
-    '/login',
-    guarded(ctx, (event) => showSignIn(ctx, event)),
-  );
-  app.post(
-    '/login',
-    guarded(ctx, (event) => signInWithPassword(ctx, event)),
-  );
-  app.get(
-    '/login/link/:token',
-    guarded(ctx, (event) => showLinkSignIn(ctx, event)),
-  );
-  app.post(
-    '/login/link',
-    guarded(ctx, (event) => signInWithLink(ctx, event)),
-  );
-  app.post(
-    '/logout',
-    guarded(ctx, (event) => signOut(ctx, event)),
-  );
+  for (const [method, path, answer] of AUTH_ROUTES)
+    app[method](
+      path,
+      guarded(ctx, (event) => answer(ctx, event)),
+    );
 }
 
 /** The sign-in form; a signed-in browser goes to its dashboard. */

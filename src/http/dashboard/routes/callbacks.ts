@@ -8,26 +8,24 @@ import { rotateCallbackSecret, setCallbackUrl } from '../../../callbacks/index.j
 import { formRoute, type DashboardContext } from '../context.js';
 import { callbackSecretPage } from '../pages/callbacks.js';
 import { htmlResponse, redirectTo } from '../respond.js';
-import { overviewWithError, showInForm } from './form-error.js';
+import { overviewWithError, postOverviewForm } from './form-error.js';
 
 export function mountCallbackRoutes(app: H3, ctx: DashboardContext): void {
-  app.post(
-    '/dashboard/callback-url',
-    formRoute(
-      ctx,
-      z.object({ url: z.string().max(CALLBACK_URL_MAX + 100) }),
-      async (_event, who, data) => {
-        const { account, viewer } = who;
-        const parsed = parseCallbackUrl(data.url);
-        if ('error' in parsed)
-          return overviewWithError(ctx, who, { form: 'callback', reason: parsed.error, values: data });
-        const { secret } = await setCallbackUrl(ctx.deps.store.callbacks, account.userId, parsed.url);
-        ctx.deps.logger.info('dashboard: callback URL changed', { user_id: account.userId, on: parsed.url !== null });
-        if (secret) return htmlResponse(200, callbackSecretPage(viewer, secret, false));
-        return redirectTo(`/?notice=${parsed.url ? 'callback-on' : 'callback-off'}`);
-      },
-      showInForm(ctx, 'callback'),
-    ),
+  postOverviewForm(
+    app,
+    ctx,
+    ['/dashboard/callback-url', 'callback'],
+    z.object({ url: z.string().max(CALLBACK_URL_MAX + 100) }),
+    async (who, data) => {
+      const { account, viewer } = who;
+      const parsed = parseCallbackUrl(data.url);
+      if ('error' in parsed)
+        return overviewWithError(ctx, who, { form: 'callback', reason: parsed.error, values: data });
+      const { secret } = await setCallbackUrl(ctx.deps.store.callbacks, account.userId, parsed.url);
+      ctx.deps.logger.info('dashboard: callback URL changed', { user_id: account.userId, on: parsed.url !== null });
+      if (secret) return htmlResponse(200, callbackSecretPage(viewer, secret, false));
+      return redirectTo(`/?notice=${parsed.url ? 'callback-on' : 'callback-off'}`);
+    },
   );
 
   app.post(

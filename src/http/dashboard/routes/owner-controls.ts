@@ -5,9 +5,8 @@ import type { H3 } from 'h3';
 import { z } from 'zod';
 import { parseDedupeSeconds } from '../../../core/webhook/dedupe.js';
 import { parseSourceRule } from '../../../core/webhook/webhook-sources.js';
-import { formRoute, type DashboardContext } from '../context.js';
-import { redirectTo } from '../respond.js';
-import { overviewWithError, showInForm } from './form-error.js';
+import { saveSettings, type DashboardContext } from '../context.js';
+import { overviewWithError, postOverviewForm } from './form-error.js';
 import { formatDecisionKeys, needsCallbackUrl, parseDecisionKeys } from '../../../core/calls/decision-keys.js';
 
 const dedupeField = z
@@ -52,45 +51,38 @@ const decisionKeysForm = z.object({
 });
 
 export function mountOwnerControlsRoute(app: H3, ctx: DashboardContext): void {
-  app.post(
-    '/dashboard/owner-controls',
-    formRoute(
-      ctx,
-      ownerControlsForm,
-      async (_event, { account }, data) => {
-        await ctx.deps.store.accounts.update(account.userId, {
-          dedupeSeconds: data.dedupe,
-          webhookSources: data.sources,
-        });
-        ctx.deps.logger.info('dashboard: duplicates and sources changed', {
-          user_id: account.userId,
-          dedupe_seconds: data.dedupe,
-          webhook_sources: data.sources,
-        });
-        return redirectTo('/?notice=owner-controls');
-      },
-      showInForm(ctx, 'controls'),
-    ),
+  postOverviewForm(
+    app,
+    ctx,
+    ['/dashboard/owner-controls', 'controls'],
+    ownerControlsForm,
+    async ({ account }, data) => {
+      return saveSettings(
+        ctx,
+        account.userId,
+        { dedupeSeconds: data.dedupe, webhookSources: data.sources },
+        {
+          what: 'duplicates and sources',
+          fields: { dedupe_seconds: data.dedupe, webhook_sources: data.sources },
+          notice: 'owner-controls',
+        },
+      );
+    },
   );
-  app.post(
-    '/dashboard/decision-keys',
-    formRoute(
+  postOverviewForm(app, ctx, ['/dashboard/decision-keys', 'decision'], decisionKeysForm, async (who, data) => {
+    const { account } = who;
+    if (needsCallbackUrl({ keys: data.keys }) && !(await ctx.deps.store.callbacks.settings(account.userId))?.url)
+      return overviewWithError(ctx, who, {
+        form: 'decision',
+        reason:
+          'decision keys need a status callback URL, where the decision is sent: set one in Status callbacks first',
+        values: { keys: data.keys },
+      });
+    return saveSettings(
       ctx,
-      decisionKeysForm,
-      async (_event, who, data) => {
-        const { account } = who;
-        if (needsCallbackUrl({ keys: data.keys }) && !(await ctx.deps.store.callbacks.settings(account.userId))?.url)
-          return overviewWithError(ctx, who, {
-            form: 'decision',
-            reason:
-              'decision keys need a status callback URL, where the decision is sent: set one in Status callbacks first',
-            values: { keys: data.keys },
-          });
-        await ctx.deps.store.accounts.update(account.userId, { decisionKeys: data.keys });
-        ctx.deps.logger.info('dashboard: decision keys changed', { user_id: account.userId, decision_keys: data.keys });
-        return redirectTo('/?notice=decision-keys');
-      },
-      showInForm(ctx, 'decision'),
-    ),
-  );
+      account.userId,
+      { decisionKeys: data.keys },
+      { what: 'decision keys', fields: { decision_keys: data.keys }, notice: 'decision-keys' },
+    );
+  });
 }

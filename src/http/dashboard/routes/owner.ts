@@ -6,13 +6,13 @@ import { getRouterParam, type H3, type H3Event } from 'h3';
 import { z } from 'zod';
 import { contactCard } from '../../../core/calls/contact-card.js';
 import { chooseVoice, introSchema, languageSchema, voiceSchema } from '../../../core/speech/languages.js';
-import { apiRoute, formRoute, pageRoute, type DashboardContext, type SignedIn } from '../context.js';
+import { apiRoute, formRoute, pageRoute, saveSettings, type DashboardContext, type SignedIn } from '../context.js';
 import { followedTestCall, noticeFromQuery, testCallNotice } from '../notices.js';
 import { callItem, historyPage } from '../pages/history.js';
 import { overviewPage, regeneratePage } from '../pages/overview.js';
 import { htmlResponse, plain, redirectTo } from '../respond.js';
 import { mountHearRoutes } from './hear.js';
-import { overviewWithError, showInForm } from './form-error.js';
+import { overviewWithError, postOverviewForm } from './form-error.js';
 import { mountQuietHoursRoute } from './quiet-hours.js';
 import { mountOwnerControlsRoute } from './owner-controls.js';
 import { mountCallbackRoutes } from './callbacks.js';
@@ -56,10 +56,7 @@ export function mountOwnerRoutes(app: H3, ctx: DashboardContext): void {
       ),
     );
   }
-  app.post(
-    '/dashboard/voice',
-    formRoute(ctx, voiceForm, (_event, who, data) => setVoice(ctx, who, data), showInForm(ctx, 'voice')),
-  );
+  postOverviewForm(app, ctx, ['/dashboard/voice', 'voice'], voiceForm, (who, data) => setVoice(ctx, who, data));
   mountHearRoutes(app, ctx);
   mountQuietHoursRoute(app, ctx);
   mountOwnerControlsRoute(app, ctx);
@@ -118,9 +115,12 @@ async function flipSwitch(
   { field, setting, notice }: Switch,
   value: 'on' | 'off',
 ): Promise<Response> {
-  await ctx.deps.store.accounts.update(account.userId, { [setting]: value === 'on' });
-  ctx.deps.logger.info('dashboard: setting changed', { user_id: account.userId, [field]: value });
-  return redirectTo(`/?notice=${notice}-${value}`);
+  return saveSettings(
+    ctx,
+    account.userId,
+    { [setting]: value === 'on' },
+    { what: 'setting', fields: { [field]: value }, notice: `${notice}-${value}` },
+  );
 }
 
 /** Language, voice and intro together: the voice must speak the language ('' is the language's default). */
@@ -133,17 +133,13 @@ async function setVoice(ctx: DashboardContext, who: SignedIn, data: z.output<typ
       reason: chosen.error,
       values: { ...data, intro: data.intro ?? '' },
     });
-  await ctx.deps.store.accounts.update(account.userId, {
-    language: chosen.language,
-    voice: chosen.voice,
-    intro: data.intro,
-  });
-  ctx.deps.logger.info('dashboard: voice changed', {
-    user_id: account.userId,
-    language: chosen.language,
-    voice: chosen.voice,
-  });
-  return redirectTo('/?notice=voice');
+  const { language, voice } = chosen;
+  return saveSettings(
+    ctx,
+    account.userId,
+    { language, voice, intro: data.intro },
+    { what: 'voice', fields: { language, voice }, notice: 'voice' },
+  );
 }
 
 /** The caller id as a contact card, to save in the phone and let through Do Not Disturb. */

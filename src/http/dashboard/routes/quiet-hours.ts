@@ -4,9 +4,8 @@ import type { H3 } from 'h3';
 import { z } from 'zod';
 import { QUIET_MODES } from '../../../core/delivery/quiet-delivery.js';
 import { formatQuietWindows, isTimeZone, parseQuietWindows } from '../../../core/delivery/quiet-hours.js';
-import { formRoute, type DashboardContext } from '../context.js';
-import { overviewWithError, showInForm } from './form-error.js';
-import { redirectTo } from '../respond.js';
+import { saveSettings, type DashboardContext } from '../context.js';
+import { overviewWithError, postOverviewForm } from './form-error.js';
 
 const quietForm = z.object({
   quiet_hours: z.string().max(300, { error: 'the quiet hours must be at most 300 characters' }),
@@ -17,33 +16,19 @@ const quietForm = z.object({
 });
 
 export function mountQuietHoursRoute(app: H3, ctx: DashboardContext): void {
-  app.post(
-    '/dashboard/quiet-hours',
-    formRoute(
-      ctx,
-      quietForm,
-      async (_event, who, data) => {
-        const { account } = who;
-        let quietHours = '';
-        if (data.quiet_hours.trim() !== '') {
-          const parsed = parseQuietWindows(data.quiet_hours);
-          if (!parsed.ok) return overviewWithError(ctx, who, { form: 'quiet', reason: parsed.error, values: data });
-          quietHours = formatQuietWindows(parsed.value);
-        }
-        await ctx.deps.store.accounts.update(account.userId, {
-          quietHours,
-          timeZone: data.time_zone,
-          quietMode: data.quiet_mode,
-        });
-        ctx.deps.logger.info('dashboard: quiet hours changed', {
-          user_id: account.userId,
-          quiet_hours: quietHours,
-          time_zone: data.time_zone,
-          quiet_mode: data.quiet_mode,
-        });
-        return redirectTo('/?notice=quiet');
-      },
-      showInForm(ctx, 'quiet'),
-    ),
-  );
+  postOverviewForm(app, ctx, ['/dashboard/quiet-hours', 'quiet'], quietForm, async (who, data) => {
+    const { account } = who;
+    let quietHours = '';
+    if (data.quiet_hours.trim() !== '') {
+      const parsed = parseQuietWindows(data.quiet_hours);
+      if (!parsed.ok) return overviewWithError(ctx, who, { form: 'quiet', reason: parsed.error, values: data });
+      quietHours = formatQuietWindows(parsed.value);
+    }
+    const changes = { quietHours, timeZone: data.time_zone, quietMode: data.quiet_mode };
+    return saveSettings(ctx, account.userId, changes, {
+      what: 'quiet hours',
+      fields: { quiet_hours: quietHours, time_zone: data.time_zone, quiet_mode: data.quiet_mode },
+      notice: 'quiet',
+    });
+  });
 }
