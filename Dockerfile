@@ -88,5 +88,6 @@ STOPSIGNAL SIGTERM
 # tini reaps; ringhook-supervise runs the command and, should serve die (kill -9, out of memory), waits
 # for its Asterisk to hang up the calls in progress (a BYE to each phone) before the container ends:
 # when PID 1 exits, the kernel kills every process in the container at once.
-ENTRYPOINT ["/usr/bin/tini", "--", "/app/bin/ringhook-supervise", "node", "/app/bin/ringhook.js"]
+# --max-semi-space-size=4: V8's young generation capped (serve's peak memory under load, bench/NOTES.md #58).
+ENTRYPOINT ["/usr/bin/tini", "--", "/app/bin/ringhook-supervise", "node", "--max-semi-space-size=4", "/app/bin/ringhook.js"]
 CMD ["serve"]

@@ -4,7 +4,7 @@
 // functions by self time. Usage: node bench/profile-webhook.mjs [full|normal]
 import fs from 'node:fs';
 import path from 'node:path';
-import { log } from './lib/common.mjs';
+import { log, ROOT } from './lib/common.mjs';
 import { freshDataDir, seedAccounts, startMinimal, startServe } from './lib/ringhook.mjs';
 import { loadRun } from './webhook.mjs';
 
@@ -82,13 +82,22 @@ async function profile(label, start) {
 }
 
 const serveDir = dataDir;
+// serve from the compiled tree, not the bundle (`bin/ringhook.js` runs dist/bundle, whose chunks name
+// no module): the profile's frames then carry their module's path, which the categories read.
+const unbundled = path.join(dataDir, 'unbundled');
+fs.mkdirSync(path.join(unbundled, 'bin'), { recursive: true });
+const tree = process.env.RINGHOOK_ROOT ?? ROOT;
+fs.writeFileSync(
+  path.join(unbundled, 'bin', 'ringhook.js'),
+  `import { runMain } from ${JSON.stringify(path.join(tree, 'dist', 'main.js'))};\nawait runMain(process.argv.slice(2));\n`,
+);
 const results = [];
 results.push(
   await profile('ringhook', async (nodeArgs) =>
     startServe(serveDir, {
       env: { RINGHOOK_DB_SYNC: sync },
       nodeArgs,
-      ...(process.env.RINGHOOK_ROOT && { root: process.env.RINGHOOK_ROOT }),
+      root: unbundled,
     }),
   ),
 );

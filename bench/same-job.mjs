@@ -5,16 +5,18 @@
 // machine's noise hits every set-up alike. Three loads a round:
 //   - accepted: max throughput over 10,000 accounts (every alert accepted), 32 in flight;
 //   - steady: 200 alerts/s open loop over the same accounts (p99 from the scheduled send time);
+//   - steady 1,000: 1,000 alerts/s the same way;
 //   - refusals: max throughput over 100 accounts with 20 in flight, so that after each account's first
 //     10 alerts of the minute nearly every answer is a 429 (the same-job server inserts every one).
-// Writes bench/results/same-job.json with every round and the medians of the ratios to the minimal
-// server in the same round.   npm run build && node bench/same-job.mjs [rounds]
+// and each server's peak resident memory (VmHWM) over its round. Writes bench/results/same-job.json
+// with every round, the ratios to the minimal server in the same round, their medians and spread, and
+// the load average of each round.   npm run build && node bench/same-job.mjs [rounds]
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { log, round, writeResult } from './lib/common.mjs';
+import { log, round, rssOf, writeResult } from './lib/common.mjs';
 import { freshDataDir, seedAccounts, startMinimal, startServe } from './lib/ringhook.mjs';
 import { loadRun, WEBHOOK_DEFAULTS } from './webhook.mjs';
 
@@ -63,7 +65,9 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
   const setups = {
     ringhook: async () => startServe(copyDir('ringhook'), { env: { RINGHOOK_DB_SYNC: 'full' } }),
     ...(beforeRoot && {
-      before: async () => startServe(copyDir('before'), { env: { RINGHOOK_DB_SYNC: 'full' }, root: beforeRoot }),
+      // As the build before was started: without the launchers' Node flags of #58.
+      before: async () =>
+        startServe(copyDir('before'), { env: { RINGHOOK_DB_SYNC: 'full' }, root: beforeRoot, launcherArgs: [] }),
     }),
     minimal: async () => ({ ...(await startMinimal(certFile, keyFile, copyDir('minimal'))), cert: certFile }),
   };
@@ -89,6 +93,16 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
       connections: 32,
       concurrency: 32,
     });
+    const steady1000 = await loadRun(server.url, {
+      ...common,
+      accountsFile: manyFile,
+      cursor,
+      mode: 'rate',
+      rate: 1000,
+      durationMs: 4000,
+      connections: 32,
+      concurrency: 32,
+    });
     const refusals = await loadRun(server.url, {
       ...common,
       accountsFile: fewFile,
@@ -106,7 +120,13 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
       p99_ms: round(r.latency_ms.p99, 2),
       server_cpu_pct: r.server_cpu_pct,
     });
-    return { accepted: pick(accepted), steady: pick(steady), refusals: pick(refusals) };
+    return {
+      accepted: pick(accepted),
+      steady: pick(steady),
+      steady_1000: pick(steady1000),
+      refusals: pick(refusals),
+      peak_rss_mb: round(rssOf(server.pid).hwm_mb, 1),
+    };
   }
 
   const median = (xs) => {
@@ -125,6 +145,8 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
       const server = await setups[name]();
       try {
         row[name] = await loads(server, cursors[name]);
+        // The machine's load as this set-up's runs ended (the other work on a shared machine moves it within a round).
+        row[name].load_after = round(os.loadavg()[0], 1);
       } finally {
         await server.stop();
       }
@@ -135,29 +157,117 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
 
   const ratio = (name, load, field) =>
     results.map((row) => round(row[name][load][field] / row.minimal[load][field], 2));
+  const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), rounds: xs });
   const summary = {};
-  for (const name of names.filter((n) => n !== 'minimal')) {
+  for (const name of names) {
+    const own = (load, field) => results.map((row) => row[name][load][field]);
     summary[name] = {
-      accepted_per_s_vs_minimal: ratio(name, 'accepted', 'accepted_per_s'),
-      refusals_answered_per_s_vs_minimal: ratio(name, 'refusals', 'answered_per_s'),
-      steady_p99_vs_minimal: ratio(name, 'steady', 'p99_ms'),
-      steady_p99_ms: results.map((row) => row[name].steady.p99_ms),
+      accepted_per_s: spread(own('accepted', 'accepted_per_s')),
+      steady_p99_ms: spread(own('steady', 'p99_ms')),
+      steady_1000_p99_ms: spread(own('steady_1000', 'p99_ms')),
+      refusals_answered_per_s: spread(own('refusals', 'answered_per_s')),
+      peak_rss_mb: spread(results.map((row) => row[name].peak_rss_mb)),
+      ...(name !== 'minimal' && {
+        accepted_per_s_vs_minimal: spread(ratio(name, 'accepted', 'accepted_per_s')),
+        steady_p99_vs_minimal: spread(ratio(name, 'steady', 'p99_ms')),
+        steady_1000_p99_vs_minimal: spread(ratio(name, 'steady_1000', 'p99_ms')),
+        refusals_answered_per_s_vs_minimal: spread(ratio(name, 'refusals', 'answered_per_s')),
+        peak_rss_vs_minimal: spread(results.map((row) => round(row[name].peak_rss_mb / row.minimal.peak_rss_mb, 2))),
+      }),
     };
-    for (const [k, v] of Object.entries(summary[name])) summary[name][`${k}_median`] = median(v);
   }
-  summary.minimal = { steady_p99_ms: results.map((row) => row.minimal.steady.p99_ms) };
   const out = {
     when: new Date(started).toISOString(),
     minutes: round((Date.now() - started) / 60_000, 1),
+    load_average_by_round: results.map((row) => row.load_average),
     rounds: results,
     summary,
     load_average_at_end: os.loadavg().map((x) => round(x, 1)),
     cores: os.cpus().length,
   };
   writeResult('same-job', out);
+  writePerformanceBlock(out);
   console.log(JSON.stringify(summary, null, 2));
   return out;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href)
+const f = (x, d = 1) => (x === undefined || x === null || Number.isNaN(x) ? '–' : Number(x).toFixed(d));
+const spreadText = (s, d = 2, unit = '') => `${f(s.median, d)}${unit} (${f(s.min, d)}–${f(s.max, d)})`;
+
+/**
+ * The #58 figures as table rows (figure, measured, target, verdict): each a ratio to the minimal server
+ * of the same round, median (min–max over rounds), with the rounds' load average. Used by SUMMARY.md
+ * and docs/performance.md.
+ */
+export function sameJobRows(result) {
+  const { summary } = result;
+  const me = summary.ringhook;
+  const min = summary.minimal;
+  const before = summary.before;
+  const seen = result.rounds.flatMap((row) => [
+    row.load_average[0],
+    ...Object.values(row).flatMap((x) => (x?.load_after === undefined ? [] : [x.load_after])),
+  ]);
+  const loads = `${f(Math.min(...seen), 1)}–${f(Math.max(...seen), 1)}`;
+  const n = result.rounds.length;
+  const mark = (ok) => (ok ? '✅ met' : '❌ missed');
+  const vsBefore = (key, d = 2) => (before ? `; the build before ×${spreadText(before[key], d)}` : '');
+  return [
+    [
+      `Saturated, every alert accepted (32 in flight, 10,000 accounts): ringhook ÷ the same-job server, same round (${n} interleaved rounds, load ${loads})`,
+      `×${spreadText(me.accepted_per_s_vs_minimal)}: ${f(me.accepted_per_s.median, 0)}/s against ${f(min.accepted_per_s.median, 0)}/s${vsBefore('accepted_per_s_vs_minimal')}`,
+      '≥ 1.5×',
+      mark(me.accepted_per_s_vs_minimal.median >= 1.5),
+    ],
+    [
+      `Steady 200/s, p99: ringhook ÷ the same-job server, same round (load ${loads})`,
+      `×${spreadText(me.steady_p99_vs_minimal)}: ${spreadText(me.steady_p99_ms, 1, ' ms')} against ${spreadText(min.steady_p99_ms, 1, ' ms')}${vsBefore('steady_p99_vs_minimal')}`,
+      '≤ 1× (and < 5 ms quiet)',
+      mark(me.steady_p99_vs_minimal.median <= 1 && me.steady_p99_ms.median < 5),
+    ],
+    [
+      `Steady 1,000/s, p99 (load ${loads})`,
+      `${spreadText(me.steady_1000_p99_ms, 1, ' ms')}; ×${spreadText(me.steady_1000_p99_vs_minimal)} the same-job server's ${spreadText(min.steady_1000_p99_ms, 1, ' ms')}${vsBefore('steady_1000_p99_vs_minimal')}`,
+      '< 10 ms',
+      mark(me.steady_1000_p99_ms.median < 10),
+    ],
+    [
+      `Saturated refusals (100 accounts over their minute: every ringhook answer a 429, the same-job server inserts each), answers/s ÷ the same-job server (load ${loads})`,
+      `×${spreadText(me.refusals_answered_per_s_vs_minimal)}: ${f(me.refusals_answered_per_s.median, 0)}/s against ${f(min.refusals_answered_per_s.median, 0)}/s${vsBefore('refusals_answered_per_s_vs_minimal')}`,
+      'cheaper than an accept',
+      mark(me.refusals_answered_per_s.median > me.accepted_per_s.median),
+    ],
+    [
+      `serve's peak memory (VmHWM over the round's four loads) (load ${loads})`,
+      `${spreadText(me.peak_rss_mb, 0, ' MB')}; the same-job server ${spreadText(min.peak_rss_mb, 0, ' MB')}${before ? `; the build before ${spreadText(before.peak_rss_mb, 0, ' MB')}` : ''}`,
+      '< 150 MB',
+      mark(me.peak_rss_mb.median < 150),
+    ],
+  ];
+}
+
+const BLOCK_START = '<!-- same-job figures: written by `npm run bench same-job` -->';
+const BLOCK_END = '<!-- end of the same-job figures -->';
+
+/** Replaces the same-job block of docs/performance.md with this run's rows. */
+function writePerformanceBlock(result) {
+  const file = new URL('../docs/performance.md', import.meta.url).pathname;
+  const text = fs.readFileSync(file, 'utf8');
+  const start = text.indexOf(BLOCK_START);
+  const end = text.indexOf(BLOCK_END);
+  if (start < 0 || end < start) return;
+  const table = [
+    BLOCK_START,
+    '',
+    `Measured ${result.when} (${result.minutes} min, ${result.cores} cores; load average at the start of each round: ${result.load_average_by_round.map((l) => l.join(' ')).join(' · ')}).`,
+    '',
+    '| figure (#58) | measured: median (min–max over rounds) | target | |',
+    '|---|---|---|---|',
+    ...sameJobRows(result).map((r) => `| ${r.join(' | ')} |`),
+    '',
+  ].join('\n');
+  fs.writeFileSync(file, text.slice(0, start) + table + text.slice(end));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
   await runSameJobBench({ rounds: Number(process.argv[2] ?? 3) });

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RESULTS_DIR } from './lib/common.mjs';
+import { sameJobRows } from './same-job.mjs';
 
 const read = (name) => {
   try {
@@ -200,6 +201,10 @@ export function writeSummary() {
       ]);
     }
   }
+
+  const sameJob = read('same-job');
+  if (sameJob?.summary?.ringhook?.accepted_per_s_vs_minimal)
+    for (const [figure, ...rest] of sameJobRows(sameJob)) rows.push([`11. ${figure}`, ...rest]);
 
   if (cli) {
     const cpu = (x) =>

@@ -159,6 +159,9 @@ node -e '
     output: path.join(out, "sea-prep.blob"),
     disableExperimentalSEAWarning: true,
     useCodeCache: codeCache === "true",
+    // As every launcher starts serve (V8's young generation capped: its peak memory, bench/NOTES.md #58);
+    // Node 22.20+ applies it, an older runtime ignores the field.
+    execArgv: ["--max-semi-space-size=4"],
     assets,
   }, null, 2));
 ' "$out" "$addon" "$code_cache"

@@ -125,11 +125,19 @@ function get(url, ca) {
   });
 }
 
+/** Node's flags as the launchers start serve (scripts/start.sh, the Dockerfile, the unit, the single executable). */
+export const SERVE_NODE_ARGS = ['--max-semi-space-size=4'];
+
 /**
  * Starts `node bin/ringhook.js serve` on a free loopback port with telephony off (unless env says
- * otherwise) and waits until /healthz answers. `nodeArgs` can add e.g. --cpu-prof.
+ * otherwise) and waits until /healthz answers, with the launchers' Node flags. `nodeArgs` can add
+ * e.g. --cpu-prof.
  */
-export async function startServe(dataDir, { env = {}, nodeArgs = [], root = ROOT, pin } = {}) {
+export async function startServe(
+  dataDir,
+  { env = {}, nodeArgs = [], root = ROOT, pin, launcherArgs = SERVE_NODE_ARGS } = {},
+) {
+  nodeArgs = [...launcherArgs, ...nodeArgs];
   const port = await freePort();
   const logFile = path.join(dataDir, 'serve.log');
   const out = fs.openSync(logFile, 'a');

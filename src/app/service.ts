@@ -221,6 +221,7 @@ function serviceListener(config: Config, parts: ServiceParts): ReturnType<typeof
         at: now(),
         ...(queued.announced && { announced: true }),
         ...(queued.account.hasCallback === false && { noCallback: true }),
+        ...(queued.outboxed && { outboxed: true }),
       });
       telephony?.enqueue(queued);
     },

@@ -1,7 +1,8 @@
 // Wakes the outbox's sender when this node's changes added deliveries, and keeps the one event that
-// is not written with its step: call.queued, added once the alert's acceptance is recorded (#55: every
-// other event is written by the store in the same transaction as the step it reports). Changes
-// relayed from other nodes are theirs; an event added twice is kept once (the outbox's event key).
+// a store may not write with its step: call.queued of an alert received by PostgreSQL's webhook
+// function, added once the alert's acceptance is recorded (#55: every other event, and an accept's
+// call.queued on SQLite (#58), is written by the store in the same transaction as the step it reports).
+// Changes relayed from other nodes are theirs; an event added twice is kept once (the outbox's event key).
 import type { CallChange, CallEvents } from '../core/calls/call-events.js';
 import type { Store } from '../store/index.js';
 import type { Logger } from '../lib/log.js';

@@ -160,7 +160,7 @@ export interface HistoryPage {
 }
 
 export type AcceptResult =
-  | { accepted: true; callId: string; receivedAt: number }
+  | { accepted: true; callId: string; receivedAt: number; outboxed?: boolean }
   /** A duplicate (core/webhook/dedupe): `callId` is the first alert's call; `rowId` the duplicate's own history row. */
   | { accepted: true; duplicate: true; callId: string; rowId: string; receivedAt: number }
   /** `callId`: the rejection's own row in the history, when one was kept (alerts; the dashboard shows it live). */

@@ -27,7 +27,7 @@ export function acceptedReply(
     };
     return { result: 'duplicate', userId: account.userId, callId, status: 200, body };
   }
-  const { alert, announced } = verdict;
+  const { alert, announced, outboxed } = verdict;
   deps.onCallQueued?.({
     callId,
     kind: 'alert',
@@ -35,6 +35,7 @@ export function acceptedReply(
     messageTruncated: alert.truncated,
     account,
     announced,
+    ...(outboxed && { outboxed }),
   });
   deps.logger.debug('alert text', { call_id: callId, message: alert.message });
   const body = acceptedBody(account, callId, alert, deps.now(), deps.smsGateway);

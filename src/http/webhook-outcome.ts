@@ -40,6 +40,8 @@ export interface WebhookDeps {
     account: Account;
     /** The store's write already told the other nodes (PostgreSQL's webhook function). */
     announced?: boolean;
+    /** Its call.queued status callback was written with it (the sender looks at once; nothing more to write). */
+    outboxed?: boolean;
   }) => void;
   /** Told of every refused alert kept in its account's history (the live history shows it). */
   onRejectionRecorded?: (rejection: { callId: string; userId: string }) => void;
@@ -66,7 +68,7 @@ export type Verdict =
   | { outcome: 'invalid'; account: Account; rowId: string; error: ApiError }
   | { outcome: 'duplicate'; account: Account; rowId: string; callId: string }
   | { outcome: 'refused'; account: Account; rowId?: string; decision: Exclude<LimitDecision, { allowed: true }> }
-  | { outcome: 'accepted'; account: Account; callId: string; alert: Alert; announced: boolean };
+  | { outcome: 'accepted'; account: Account; callId: string; alert: Alert; announced: boolean; outboxed?: boolean };
 
 /** The store's step: a POST with credentials decided, on the store's own path (one step or step by step). */
 export type Receiver = (incoming: IncomingAlert, credentials: WebhookCredentials) => Promise<Verdict>;

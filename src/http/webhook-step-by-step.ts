@@ -72,7 +72,7 @@ export async function receiveStepByStep(
   const { alert } = payload;
   const key = dedupeKey(account.dedupeSeconds, { idempotencyKey: incoming.idempotencyKey, alert });
   const dedupe = key === null ? undefined : { key, since: dedupeSince(deps.now(), account.dedupeSeconds) };
-  const accepted = await deps.store.calls.accept(account.userId, account.plan, alert, dedupe);
+  const accepted = await deps.store.calls.accept(account.userId, account.plan, alert, dedupe, account.hasCallback);
   if (!accepted.accepted)
     return {
       outcome: 'refused',
@@ -81,7 +81,8 @@ export async function receiveStepByStep(
       ...(accepted.callId !== undefined && { rowId: accepted.callId }),
     };
   if ('duplicate' in accepted) return { outcome: 'duplicate', account, rowId: accepted.rowId, callId: accepted.callId };
-  return { outcome: 'accepted', account, callId: accepted.callId, alert, announced: false };
+  const outboxed = accepted.outboxed === true;
+  return { outcome: 'accepted', account, callId: accepted.callId, alert, announced: false, outboxed };
 }
 
 /**

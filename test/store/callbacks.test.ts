@@ -75,7 +75,7 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
     await expect(Promise.resolve().then(() => other.callbacks.settings(userId))).rejects.toThrow();
   });
 
-  test('an account without a callback URL costs its alerts no read and no outbox row (SQLite reads it with the account)', async () => {
+  test('an account without a callback URL costs its alerts no read and no outbox row; call.queued is written with the accept', async () => {
     const db = await stores.fresh();
     const store = await db.open();
     const account = await createAccount(store.accounts);
@@ -90,8 +90,22 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
       await store.callbacks.configure(withUrl.userId, { url: 'https://a.example/hook' });
     } else expect((await read(account)).hasCallback).toBeUndefined();
 
-    // The feed on the real store: it is given no settings to read (#55: call.queued is made from the
-    // call's row and the URL's presence in one transaction; no secret is opened).
+    // The accept writes call.queued in its own transaction (#58): nothing for an account without a
+    // URL (not even looked for when the account said so), the event on disk with the call for one with it.
+    const accepted = await store.calls.accept(account.userId, 'premium', textAlert('hi'), undefined, false);
+    if (!accepted.accepted) throw new Error('refused');
+    expect('outboxed' in accepted).toBe(false);
+    const other = await store.calls.accept(withUrl.userId, 'premium', textAlert('hi'), undefined, true);
+    if (!other.accepted || 'duplicate' in other) throw new Error('refused');
+    expect(other.outboxed).toBe(true);
+    expect((await store.callbacks.recent(withUrl.userId, 10)).map((d) => d.type)).toEqual(['call.queued']);
+    // Not told whether the account has a URL: looked at in the transaction.
+    const unknown = await store.calls.accept(withUrl.userId, 'premium', textAlert('again'));
+    if (!unknown.accepted || 'duplicate' in unknown) throw new Error('refused');
+    expect(unknown.outboxed).toBe(true);
+
+    // The feed on the real store: an event written with its accept only wakes the sender; one that was
+    // not (PostgreSQL's webhook function) is added from the call's row, kept once.
     const events = new CallEvents();
     let added = 0;
     const feed = startCallbackFeed({
@@ -100,16 +114,16 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
       logger: createLogger({ level: 'error' }),
       onAdded: () => added++,
     });
-    const accepted = await store.calls.accept(account.userId, 'premium', textAlert('hi'));
-    if (!accepted.accepted) throw new Error('refused');
     events.emit({ callId: accepted.callId, userId: account.userId, status: 'queued', at: 1_000, noCallback: true });
-    const other = await store.calls.accept(withUrl.userId, 'premium', textAlert('hi'));
-    if (!other.accepted) throw new Error('refused');
-    events.emit({ callId: other.callId, userId: withUrl.userId, status: 'queued', at: 1_000 });
+    events.emit({ callId: other.callId, userId: withUrl.userId, status: 'queued', at: 1_000, outboxed: true });
+    events.emit({ callId: unknown.callId, userId: withUrl.userId, status: 'queued', at: 1_000 });
     await feed.stop();
     expect(added).toBe(1);
     expect((await store.callbacks.recent(account.userId, 10)).length).toBe(0);
-    expect((await store.callbacks.recent(withUrl.userId, 10)).map((d) => d.type)).toEqual(['call.queued']);
+    expect((await store.callbacks.recent(withUrl.userId, 10)).map((d) => d.type)).toEqual([
+      'call.queued',
+      'call.queued',
+    ]);
   });
 
   test('the outbox: an event kept once, a call in order, each claim its own, a lost lease taken over', async () => {

@@ -8,6 +8,8 @@ import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
 import { MAX_GROUP } from '../../src/core/webhook/group-commit.js';
 import { createAccount } from '../helpers/accounts.js';
 import { count, openStoresAt, raw, textAlert, tmp, useTempDatabases } from '../helpers/database.js';
+import { testSecrets } from '../helpers/secrets.js';
+import { sqliteCallbackStore } from '../../src/store/sqlite/callbacks.js';
 
 useTempDatabases();
 
@@ -28,6 +30,30 @@ describe('group commit', () => {
     expect(results.filter((r) => !r.accepted).map((r) => !r.accepted && r.decision.limit)).toEqual(['burst', 'burst']);
     expect(rowsOf(db, a.userId, 1)).toBe(10);
     expect(rowsOf(db, a.userId, 0)).toBe(3);
+  });
+
+  it('a failing alert fails alone: the others of its group are written, each with its call.queued event', async () => {
+    const { db, accounts, calls, clock } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    await sqliteCallbackStore(db, testSecrets(), clock.now).configure(a.userId, {
+      url: 'https://a.example/hook',
+      secret: 'whsec_a',
+    });
+    // A real SQLite error in the middle alert's insert (a trigger: no alert the webhook admits fails so).
+    db.exec(`CREATE TEMP TRIGGER fail_one BEFORE INSERT ON calls WHEN NEW.message = 'fails'
+             BEGIN SELECT RAISE(ABORT, 'this alert cannot be written'); END`);
+    const settled = await Promise.allSettled(
+      ['first', 'fails', 'third'].map((m) => calls.accept(a.userId, 'premium', textAlert(m), undefined, true)),
+    );
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((settled[1] as PromiseRejectedResult).reason)).toContain('this alert cannot be written');
+    const accepted = settled.flatMap((s) => (s.status === 'fulfilled' && s.value.accepted ? [s.value] : []));
+    expect(accepted.map((r) => 'outboxed' in r && r.outboxed)).toEqual([true, true]);
+    expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ?', a.userId)).toBe(2);
+    // Its usage and its event went with it; the others' are there.
+    expect(calls.usage(a.userId).used).toBe(2);
+    const events = db.prepare("SELECT call_id FROM callback_outbox WHERE type = 'call.queued' ORDER BY id").all();
+    expect(events).toEqual(accepted.map((r) => ({ call_id: r.callId })));
   });
 
   it('records nothing and fails every caller, refusals included, when the group cannot commit', async () => {

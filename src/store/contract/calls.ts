@@ -23,7 +23,12 @@ import type { Awaitable } from './awaitable.js';
 export interface CallRepo {
   /** Limits checked and the call and its usage written in one transaction, on disk before it resolves. */
   /** With `dedupe`, an earlier call with the same key since `dedupe.since` answers instead, in the same transaction. */
-  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult>;
+  /**
+   * `callbacks`: whether the account has a callback URL, as read with it (false: no outbox row is
+   * looked for; undefined: looked at in the transaction). The call.queued event is written in the
+   * accept's own transaction (the result's `outboxed` says one was).
+   */
+  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck, callbacks?: boolean): Promise<AcceptResult>;
   recordRejection(rejected: RejectedAlert): Promise<void>;
   /**
    * Credentials, suspension, payload and limits checked and the alert's row written in one step

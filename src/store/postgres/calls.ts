@@ -31,6 +31,7 @@ import type { CallRepo } from '../contract/index.js';
 import { decideTestCall, testCallAlert } from '../test-calls.js';
 import { SteppedAside } from '../unavailable.js';
 import { query, type Queryable, type Sql } from './connect.js';
+import { outboxInTransaction } from './progress.js';
 import { acceptedColumns, alertDecisionColumns, duplicateRow, type NewCall, rejectionColumns } from '../rows.js';
 
 type CallRow = Parameters<typeof toRecord>[0];
@@ -72,7 +73,13 @@ export class PgCallStore implements CallRepo {
   }
 
   /** One transaction per alert, committed before it resolves (no batching: the pool gives the concurrency). */
-  async accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult> {
+  async accept(
+    userId: string,
+    plan: Plan,
+    alert: Alert,
+    dedupe?: DedupeCheck,
+    callbacks?: boolean,
+  ): Promise<AcceptResult> {
     this.refuseIfSteppedAside();
     return this.sql.begin(async (tx): Promise<AcceptResult> => {
       await query(tx, SQL.lockAccount, [userId]);
@@ -117,7 +124,9 @@ export class PgCallStore implements CallRepo {
         query(tx, SQL.countUsage, [userId, month.key]),
       ]);
       if (dedupe) await query(tx, SQL.setDedupeKey, [dedupe.key, callId]);
-      return { accepted: true, callId, receivedAt: now };
+      // Its call.queued status callback in the same transaction (#58), unless the account has no callback URL.
+      const outboxed = callbacks !== false && (await outboxInTransaction(tx, callId, 'queued', now)) > 0;
+      return { accepted: true, callId, receivedAt: now, ...(outboxed && { outboxed }) };
     });
   }
 

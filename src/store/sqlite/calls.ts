@@ -17,6 +17,7 @@ import {
   type Plan,
 } from '../../core/webhook/limits.js';
 import { withBusyTimeout, type Db } from './connect.js';
+import { outboxInTransaction } from './progress.js';
 import { KnownAccepts, nextGroup } from '../../core/webhook/group-commit.js';
 import type {
   AcceptResult,
@@ -64,11 +65,14 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
+/** An accept in a transaction of its own (`callbacks`: whether the account has a callback URL, as read with it). */
+type AcceptNow = (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck, callbacks?: boolean) => AcceptResult;
+
 export class SqliteCallStore implements CallRepo {
   private readonly stmt;
   /** An accept in a transaction of its own, answered at once (tools and tests; serve groups them: accept). */
-  readonly acceptNow: (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck) => AcceptResult;
-  private readonly acceptTx: (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck) => AcceptResult;
+  readonly acceptNow: AcceptNow;
+  private readonly acceptTx: AcceptNow;
   private readonly rejectTx: (rejected: RejectedAlert) => null;
   private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
   private pending: PendingWrite[] = [];
@@ -105,46 +109,50 @@ export class SqliteCallStore implements CallRepo {
       ),
       getForAccount: positional<CallRow>(db, SQL.getForAccount),
     };
-    const acceptTx = db.transaction((userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): AcceptResult => {
-      const now = this.now();
-      const month = monthWindow(now);
-      let recent: number[] = [];
-      // In the accept's own write transaction, the checks under the lock in core's order
-      // (core/webhook/accept-rules): of two identical alerts, exactly one becomes a call.
-      const refusal = firstRefusal(
-        {
-          ...PASSED_BEFORE_LOCK,
-          duplicateOf: () => (dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since))?.call_id,
-          limits: () => {
-            // An unlimited plan's usage is only counted, never read: one statement less per alert.
-            const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
-            recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
-            return decideLimits(plan, now, used, recent);
+    const acceptTx = db.transaction(
+      (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck, callbacks?: boolean): AcceptResult => {
+        const now = this.now();
+        const month = monthWindow(now);
+        let recent: number[] = [];
+        // In the accept's own write transaction, the checks under the lock in core's order
+        // (core/webhook/accept-rules): of two identical alerts, exactly one becomes a call.
+        const refusal = firstRefusal(
+          {
+            ...PASSED_BEFORE_LOCK,
+            duplicateOf: () => (dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since))?.call_id,
+            limits: () => {
+              // An unlimited plan's usage is only counted, never read: one statement less per alert.
+              const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
+              recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
+              return decideLimits(plan, now, used, recent);
+            },
           },
-        },
-        CHECKS_UNDER_LOCK,
-      );
-      if (refusal?.outcome === 'duplicate') {
-        const rowId = newCallId();
-        this.insertRejection(now, duplicateRow(userId, alert, refusal.firstCallId, rowId));
-        return { accepted: true, duplicate: true, callId: refusal.firstCallId, rowId, receivedAt: now };
-      }
-      if (refusal?.outcome === 'refused') {
-        const { decision } = refusal;
-        if (decision.limit === 'burst') this.readAccepts.push([userId, recent]);
-        const rejectionId = newCallId();
-        this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
-        return { accepted: false, decision, callId: rejectionId };
-      }
-      const callId = newCallId();
-      this.insertCall(now, callId, userId, 'alert', alert);
-      if (dedupe) this.stmt.setDedupeKey.run(dedupe.key, callId);
-      this.stmt.countUsage.run(userId, month.key);
-      return { accepted: true, callId, receivedAt: now };
-    });
-    this.acceptNow = (userId, plan, alert, dedupe) => {
+          CHECKS_UNDER_LOCK,
+        );
+        if (refusal?.outcome === 'duplicate') {
+          const rowId = newCallId();
+          this.insertRejection(now, duplicateRow(userId, alert, refusal.firstCallId, rowId));
+          return { accepted: true, duplicate: true, callId: refusal.firstCallId, rowId, receivedAt: now };
+        }
+        if (refusal?.outcome === 'refused') {
+          const { decision } = refusal;
+          if (decision.limit === 'burst') this.readAccepts.push([userId, recent]);
+          const rejectionId = newCallId();
+          this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
+          return { accepted: false, decision, callId: rejectionId };
+        }
+        const callId = newCallId();
+        this.insertCall(now, callId, userId, 'alert', alert);
+        if (dedupe) this.stmt.setDedupeKey.run(dedupe.key, callId);
+        this.stmt.countUsage.run(userId, month.key);
+        // Its call.queued status callback in the same transaction (#55, #58): on disk with the call or not at all.
+        const outboxed = outboxInTransaction(db, callId, 'queued', callbacks, now) > 0;
+        return { accepted: true, callId, receivedAt: now, ...(outboxed && { outboxed }) };
+      },
+    );
+    this.acceptNow = (userId, plan, alert, dedupe, callbacks) => {
       try {
-        const result = acceptTx.immediate(userId, plan, alert, dedupe);
+        const result = acceptTx.immediate(userId, plan, alert, dedupe, callbacks);
         this.learnReadAccepts();
         return result;
       } finally {
@@ -186,7 +194,7 @@ export class SqliteCallStore implements CallRepo {
    * together in the next, so a durable write (fsync) is shared instead of paid per alert. Each
    * caller gets its answer only after its alert is on disk; if the commit fails, none was written.
    */
-  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck): Promise<AcceptResult> {
+  accept(userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck, callbacks?: boolean): Promise<AcceptResult> {
     // Over the minute's limit by this process's own accepts: refused without waiting for a commit.
     // Its history row still goes in the next group commit; nobody waits for it (a refusal promises
     // nothing to keep). A duplicate is looked for first, so an alert with a dedupe key goes the full way.
@@ -202,7 +210,7 @@ export class SqliteCallStore implements CallRepo {
       );
       return Promise.resolve({ accepted: false, decision, callId });
     }
-    return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe), userId) as Promise<AcceptResult>;
+    return this.grouped(() => this.acceptTx(userId, plan, alert, dedupe, callbacks), userId) as Promise<AcceptResult>;
   }
 
   /** recordRejectionNow in the next group commit: a flood of refused requests shares the fsync too. */
