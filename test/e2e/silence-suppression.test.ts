@@ -128,14 +128,28 @@ it('(c) a person says "Hello?", then the phone keeps sending silent RTP (no supp
 
 it('(d) a voicemail whose greeting has no RTP between its sentences and none after its beep: a machine; the whole message is left once the beep ends (not 20 s later); voicemail with one SMS', async () => {
   let beepEndedAt = 0;
-  const { row, rtp, sms, talk } = await callAnswered(calling, true, 'NVDA crossed 140', async ({ rtp, media }) => {
-    for (const sentence of sentences) {
-      await rtp.play(media, sentence.samples);
-      await rtp.quiet(media, PAUSE_MS);
-    }
-    await rtp.play(media, beep);
-    beepEndedAt = Date.now();
-  });
+  const greeting = () =>
+    callAnswered(calling, true, 'NVDA crossed 140', async ({ rtp, media }) => {
+      for (const sentence of sentences) {
+        await rtp.play(media, sentence.samples);
+        await rtp.quiet(media, PAUSE_MS);
+      }
+      await rtp.play(media, beep);
+      beepEndedAt = Date.now();
+    });
+  let answered = await greeting();
+  // A loaded machine may stall the test phone itself (a worker thread waiting for a core): its greeting
+  // then has a pause of a second or more that no voicemail has, and a person's "Hello?" and silence is
+  // what ringhook heard, rightly (#53: seen once at a load average of 10). Such a call is not the one
+  // this test means: it is made again, twice at most, and said; a phone that did not stall must be
+  // heard as a machine.
+  for (let again = 0; again < 2 && answered.row.amd_status !== 'MACHINE' && answered.rtp.lateMs() > 250; again++) {
+    console.log(
+      `(d) the test phone stalled ${Math.round(answered.rtp.lateMs())} ms (${machineLoad().said}), heard ${answered.row.amd_cause}: ${answered.talk}; called again`,
+    );
+    answered = await greeting();
+  }
+  const { row, rtp, sms, talk } = answered;
   heard.push(`${row.amd_cause}: ${talk}`);
   expect(row, `${row.amd_cause}: ${talk}`).toMatchObject({ status: 'voicemail', amd_status: 'MACHINE' });
   expect(sms).toEqual(['Missed call alert: NVDA crossed 140']);

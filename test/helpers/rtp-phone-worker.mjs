@@ -11,7 +11,12 @@ const FRAME_BYTES = 160; // 20 ms at 8 kHz
 const FRAME_MS = 20;
 const SSRC = 0x52494e47;
 
-const { port, loud } = workerData;
+const { port, loud, late } = workerData;
+/** late[0]: the most a packet was sent after its time, or a pause ended after its end (ms): the phone's own stalls. */
+const lateMs = new Float64Array(late);
+const noteLate = (ms) => {
+  if (ms > lateMs[0]) lateMs[0] = ms;
+};
 /** loud[0]: how many times are kept; loud[1…]: the times (ms since the epoch). */
 const loudTimes = new Float64Array(loud);
 const loudCount = new Int32Array(loud, 0, 1);
@@ -64,6 +69,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function play(to, samples, hushed) {
   const started = Date.now();
   for (let at = 0, n = 0; at < samples.length && !hushed(); at += FRAME_BYTES, n++) {
+    noteLate(Date.now() - (started + n * FRAME_MS));
     await send(to, packet(0, n === 0, samples.subarray(at, at + FRAME_BYTES)));
     timestamp += FRAME_BYTES;
     // Paced against the clock, not the timer: the stream keeps real time.
@@ -83,6 +89,7 @@ async function quiet(to, ms, comfortNoiseEveryMs, hushed) {
   }
   const rest = started + ms - Date.now();
   if (rest > 0 && !hushed()) await sleep(rest);
+  if (!hushed()) noteLate(Date.now() - (started + ms));
   timestamp = startTimestamp + ms * 8;
 }
 

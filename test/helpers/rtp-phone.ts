@@ -77,6 +77,11 @@ export interface RtpPhone {
   digit(to: { host: string; port: number }, digit: string): Promise<void>;
   /** When each received audio packet with sound arrived (ms since the epoch). */
   loudAt(): number[];
+  /**
+   * The most any packet was sent after its time, or a pause ended after its end (ms): the phone's own
+   * stall on a loaded machine, which puts a pause into what it says that the test did not mean.
+   */
+  lateMs(): number;
   /** Stops a play() in progress (the call ended). */
   hush(): void;
   /**
@@ -101,7 +106,8 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
   const loud = new SharedArrayBuffer(8 * (LOUD_KEPT + 1));
   const loudTimes = new Float64Array(loud);
   const loudCount = new Int32Array(loud, 0, 1);
-  const worker = new Worker(new URL('./rtp-phone-worker.mjs', import.meta.url), { workerData: { port, loud } });
+  const late = new SharedArrayBuffer(8);
+  const worker = new Worker(new URL('./rtp-phone-worker.mjs', import.meta.url), { workerData: { port, loud, late } });
   const pending = new Map<number, () => void>();
   let nextId = 1;
   const command = (message: Record<string, unknown>) =>
@@ -130,6 +136,7 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
           return command({ kind: 'digit', to, event });
         },
         loudAt: () => Array.from(loudTimes.subarray(1, Atomics.load(loudCount, 0) + 1)),
+        lateMs: () => new Float64Array(late)[0]!,
         hush: () => worker.postMessage({ kind: 'hush' }),
         echo: (to, downDb) => worker.postMessage({ kind: 'echo', to, downDb }),
         close: async () => {

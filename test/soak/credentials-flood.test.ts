@@ -4,6 +4,7 @@
 // That bound times serve on the CPU (each flooding address opens its own TLS connection): it runs
 // alone (vitest.config.ts), as a neighbour's load would be measured with it. Split from
 // test/soak/soak.test.ts, whose other runs count answers only and run in parallel.
+import { machineLoad } from '../helpers/machine-load.js';
 import https from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { percentile, pool, sendHttp, type Outcome } from './load.js';
@@ -88,6 +89,7 @@ describe('floods of wrong credentials', () => {
           ),
         ),
         probes_during: tally(probed),
+        load: machineLoad().said,
       };
       expect(sentAddresses).toBe(addresses);
       expect(tally(outcomes)).toEqual({ 401: outcomes.length });
@@ -96,14 +98,18 @@ describe('floods of wrong credentials', () => {
       expect(after.floodCalls).toBe(0);
       expect(after.calls - before.calls).toBe(okProbes + probed.filter((o) => o.status === 429).length);
       expect(after.usage - before.usage).toBe(okProbes);
-      // Valid alerts of other accounts are never refused for the flood, and stay fast.
+      // Valid alerts of other accounts are never refused for the flood, at any load; and stay fast, a
+      // wall-clock bound checked on a quiet machine only (631 ms was seen at a load average of 8–10, #53).
       expect(probed.every((o) => o.status === 200)).toBe(true);
-      expect(
-        percentile(
-          probed.map((o) => o.ms),
-          99,
-        ),
-      ).toBeLessThan(500);
+      const load = machineLoad();
+      if (load.quiet)
+        expect(
+          percentile(
+            probed.map((o) => o.ms),
+            99,
+          ),
+          load.said,
+        ).toBeLessThan(500);
       expect(Math.max(...rss.slice(2)) - rss[Math.min(2, rss.length - 1)]!).toBeLessThan(64 * MB);
     },
     N.budget + 60_000,
