@@ -159,14 +159,15 @@ node -e '
     output: path.join(out, "sea-prep.blob"),
     disableExperimentalSEAWarning: true,
     useCodeCache: codeCache === "true",
-    // As every launcher starts serve (V8's young generation capped: its peak memory, bench/NOTES.md #58);
+    // As every launcher starts serve (the young generation of V8 capped: its peak memory, bench/NOTES.md #58);
     // Node 22.20+ applies it, an older runtime ignores the field.
     execArgv: ["--max-semi-space-size=4"],
     assets,
   }, null, 2));
 ' "$out" "$addon" "$code_cache"
 # The blob must be made by the very runtime it is injected into.
-"$node_bin" --experimental-sea-config "$out/sea-config.json" >&2
+# With the same V8 flag as its execArgv: a code cache made under other flags is rejected at start.
+"$node_bin" --max-semi-space-size=4 --experimental-sea-config "$out/sea-config.json" >&2
 
 # --- A copy of the runtime with the blob injected -------------------------------------------------
 tmp_bin=dist/ringhook.tmp.$$
