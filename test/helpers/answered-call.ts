@@ -40,12 +40,15 @@ export async function callAnswered(
   message: string,
   speak: (call: Answered) => Promise<void>,
   scenario: 'answer' | 'answer-cn' = 'answer',
+  /** Settings of the account made before its alert is posted (decision keys, a callback URL). */
+  prepare?: (account: Account) => Promise<void>,
 ): Promise<AnsweredCall> {
   const a: Account = await createAccount(calling.t.service.stores.accounts, {
     phone: PHONE,
     smsBackup: true,
     requireConfirm,
   });
+  await prepare?.(a);
   const rtp = await startRtpPhone(await freeUdpPort());
   const phone = await startSipp({
     scenario,
