@@ -21,5 +21,6 @@ export async function requestTestCall(
       reason: 'rate_limited',
       retryAfterSeconds: result.decision.limit === 'burst' ? result.decision.retryAfterSeconds : 60,
     };
-  return { accepted: true, callId: result.callId, receivedAt: result.receivedAt };
+  const { callId, receivedAt } = result;
+  return { accepted: true, callId, receivedAt, ...('outboxed' in result && result.outboxed && { outboxed: true }) };
 }

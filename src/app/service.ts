@@ -220,7 +220,6 @@ function serviceListener(config: Config, parts: ServiceParts): ReturnType<typeof
         status: 'queued',
         at: now(),
         ...(queued.announced && { announced: true }),
-        ...(queued.account.hasCallback === false && { noCallback: true }),
         ...(queued.outboxed && { outboxed: true }),
       });
       telephony?.enqueue(queued);

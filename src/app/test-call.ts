@@ -22,7 +22,8 @@ export async function placeTestCall(
 ): Promise<TestCallResult> {
   const result = await requestTestCall(deps.calls, account);
   if (!result.accepted) return result;
-  deps.events.emit({ callId: result.callId, userId: account.userId, status: 'queued', at: result.receivedAt });
+  const { callId, receivedAt, outboxed } = result;
+  deps.events.emit({ callId, userId: account.userId, status: 'queued', at: receivedAt, ...(outboxed && { outboxed }) });
   deps.dialer.enqueue({ callId: result.callId, kind: 'test', message: testCallMessage(account.language), account });
   return result;
 }

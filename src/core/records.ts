@@ -195,8 +195,9 @@ export type ReceivedAlert =
       account: Account;
       callId: string;
       receivedAt: number;
-      /** The other nodes were told of the queued call by the write itself. */
+      /** The other nodes were told of the queued call by the write itself; `outboxed`: its call.queued callback written with it. */
       announced: boolean;
+      outboxed?: boolean;
     };
 
 export interface RejectedAlert {
@@ -344,10 +345,7 @@ export interface CallForDialing {
   dialTo?: string | null;
   /** The alert's own decision keys (#56): '' none for this call, null the account's (account.decisionKeys). */
   decisionKeys?: string | null;
-  /**
-   * What the call's steps and its end need of its account, read with the call (#55): the SMS backup
-   * and the callback outbox read nothing again. null: the account is gone; absent: not read with it.
-   */
+  /** What its steps and end need of its account, read with the call (#55; null: the account is gone; absent: not read). */
   account?: CallAccountFlags | null;
 }
 

@@ -56,8 +56,8 @@ function verdictOf(received: ReceivedAlert, payload: Payload, server: SourceRule
       return { outcome: 'refused', account: received.account, rowId: received.callId, decision: received.decision };
     case 'accepted': {
       if (!payload.ok) throw new Error('the store accepted a payload the webhook refused');
-      const { account, callId, announced } = received;
-      return { outcome: 'accepted', account, callId, alert: payload.alert, announced };
+      const { account, callId, announced, outboxed } = received;
+      return { outcome: 'accepted', account, callId, alert: payload.alert, announced, ...(outboxed && { outboxed }) };
     }
   }
 }

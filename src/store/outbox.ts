@@ -50,6 +50,36 @@ export function deliveriesFor(change: ReportedChange, row: CallWithCallback | un
   }));
 }
 
+/**
+ * The call.queued delivery of an alert about to be accepted, made before its row exists (PostgreSQL's
+ * webhook function writes it with the row, when the account has a callback URL): the same event and
+ * body as deliveriesFor makes from the row, since an accepted alert's call.queued tells only its ids and time.
+ */
+export function queuedDelivery(callId: string, userId: string, receivedAt: number): NewDelivery {
+  const [event] = callbackEventsFor('queued', {
+    callId,
+    userId,
+    kind: 'alert',
+    status: 'queued',
+    error: null,
+    smsStatus: null,
+    smsError: null,
+    smsParts: null,
+    receivedAt,
+    answeredAt: null,
+    endedAt: null,
+  });
+  return {
+    messageId: newCallbackMessageId(),
+    eventKey: event!.key,
+    userId,
+    callId,
+    type: event!.type,
+    body: callbackBody(event!.type, receivedAt, event!.data),
+    createdAt: receivedAt,
+  };
+}
+
 /** The step makes no event at all (a call being dialed): nothing is looked for. */
 export function reportsNothing(change: ReportedChange): boolean {
   return change === 'dialing';

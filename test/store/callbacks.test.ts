@@ -7,7 +7,6 @@ import type { Store } from '../../src/store/contract/index.js';
 import { SecretBox } from '../../src/store/secret-box.js';
 import { CallEvents } from '../../src/core/calls/call-events.js';
 import { startCallbackFeed } from '../../src/callbacks/feed.js';
-import { createLogger } from '../../src/lib/log.js';
 import { createAccount } from '../helpers/accounts.js';
 import { textAlert } from '../helpers/database.js';
 import { STORE_KINDS, useStores } from '../helpers/stores.js';
@@ -104,25 +103,35 @@ describe.each(STORE_KINDS)('%s store: status callbacks', (kind) => {
     if (!unknown.accepted || 'duplicate' in unknown) throw new Error('refused');
     expect(unknown.outboxed).toBe(true);
 
-    // The feed on the real store: an event written with its accept only wakes the sender; one that was
-    // not (PostgreSQL's webhook function) is added from the call's row, kept once.
+    // A test call's call.queued is written with it too (#55), only for the account with a URL.
+    const testCall = await store.calls.acceptTestCall(withUrl.userId, 'test');
+    if (!testCall.accepted || 'duplicate' in testCall) throw new Error('refused');
+    expect(testCall.outboxed).toBe(true);
+    const quietTest = await store.calls.acceptTestCall(account.userId, 'test');
+    expect(quietTest.accepted && 'outboxed' in quietTest).toBe(false);
+
+    // The feed writes nothing (every event is written with its step): it wakes the sender for this
+    // node's changes that wrote one, not for another node's.
     const events = new CallEvents();
     let added = 0;
-    const feed = startCallbackFeed({
-      store: { progress: store.progress },
-      events,
-      logger: createLogger({ level: 'error' }),
-      onAdded: () => added++,
-    });
-    events.emit({ callId: accepted.callId, userId: account.userId, status: 'queued', at: 1_000, noCallback: true });
+    const feed = startCallbackFeed({ events, onAdded: () => added++ });
+    events.emit({ callId: accepted.callId, userId: account.userId, status: 'queued', at: 1_000 });
     events.emit({ callId: other.callId, userId: withUrl.userId, status: 'queued', at: 1_000, outboxed: true });
-    events.emit({ callId: unknown.callId, userId: withUrl.userId, status: 'queued', at: 1_000 });
+    events.emit({
+      callId: unknown.callId,
+      userId: withUrl.userId,
+      status: 'queued',
+      at: 1_000,
+      outboxed: true,
+      remote: true,
+    });
     await feed.stop();
     expect(added).toBe(1);
     expect((await store.callbacks.recent(account.userId, 10)).length).toBe(0);
-    expect((await store.callbacks.recent(withUrl.userId, 10)).map((d) => d.type)).toEqual([
-      'call.queued',
-      'call.queued',
+    expect((await store.callbacks.recent(withUrl.userId, 10)).map((d) => [d.type, d.callId])).toEqual([
+      ['call.queued', testCall.callId],
+      ['call.queued', unknown.callId],
+      ['call.queued', other.callId],
     ]);
   });
 

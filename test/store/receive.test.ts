@@ -102,6 +102,49 @@ describe('postgres: the webhook in one round trip', () => {
     expect((await store.calls.usage(premium.userId)).used).toBe(10);
   }, 60_000);
 
+  test("an accepted alert's call.queued status callback in the same statement, only for an account with a callback URL (#55)", async () => {
+    const { url, stores } = await database(['node-a']);
+    const store = stores[0]!;
+    const withUrl = await store.accounts.create({ phone: '+14155550111', plan: 'premium', smsBackup: false, name: '' });
+    const without = await store.accounts.create({ phone: '+14155550112', plan: 'premium', smsBackup: false, name: '' });
+    await store.callbacks.configure(withUrl.userId, { url: 'https://a.example/hook' });
+    await Promise.all(Array.from({ length: 5 }, () => receive(store, alert(without.userId, without.apiKey))));
+
+    let queued = '';
+    const run = await statementsRun(url, async () => {
+      const accepted = await receive(store, alert(withUrl.userId, withUrl.apiKey, 'with a receiver'));
+      expect(accepted).toMatchObject({ outcome: 'accepted', outboxed: true });
+      if (accepted.outcome === 'accepted') queued = accepted.callId;
+      const other = await receive(store, alert(without.userId, without.apiKey, 'without'));
+      expect(other.outcome).toBe('accepted');
+      expect('outboxed' in other).toBe(false);
+    });
+    // Nothing after the function: no feed, no second statement (the event is on disk with the row).
+    expect(run.total).toBe(2);
+    const [delivery, ...more] = await store.callbacks.recent(withUrl.userId, 10);
+    expect(more).toEqual([]);
+    expect(delivery).toMatchObject({
+      type: 'call.queued',
+      callId: queued,
+      eventKey: `${queued}:call.queued`,
+      status: 'pending',
+    });
+    const call = (await store.calls.list({ limit: 100 })).find((c) => c.callId === queued)!;
+    // The event as the other paths make it from the row (store/outbox.ts deliveriesFor).
+    expect(JSON.parse(delivery!.body)).toEqual({
+      type: 'call.queued',
+      timestamp: new Date(call.receivedAt).toISOString(),
+      data: {
+        call_id: queued,
+        user_id: withUrl.userId,
+        kind: 'alert',
+        attempt: 1,
+        received_at: new Date(call.receivedAt).toISOString(),
+      },
+    });
+    expect(await store.callbacks.recent(without.userId, 10)).toEqual([]);
+  }, 60_000);
+
   test('alerts that arrive together share a statement (group commit), each answered after it committed', async () => {
     const { url, stores } = await database(['node-a']);
     const store = stores[0]!;

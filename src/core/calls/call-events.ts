@@ -12,8 +12,6 @@ export interface CallChange {
   remote?: boolean;
   /** Already told to the other nodes by the write that made it (PostgreSQL's webhook function notifies at its commit). */
   announced?: boolean;
-  /** The account had no callback URL when the alert was accepted (read with the account): the callback feed need not look. */
-  noCallback?: boolean;
   /** Its status-callback events were written to the outbox with it (#55): the sender looks at once. */
   outboxed?: boolean;
 }

@@ -8,6 +8,7 @@ export function testCallMessage(language: LanguageCode): string {
 }
 
 export type TestCallResult =
-  | { accepted: true; callId: string; receivedAt: number }
+  /** `outboxed`: its call.queued status callback was written with it. */
+  | { accepted: true; callId: string; receivedAt: number; outboxed?: boolean }
   | { accepted: false; reason: 'rate_limited'; retryAfterSeconds: number }
   | { accepted: false; reason: 'suspended' };

@@ -88,11 +88,6 @@ export interface CallProgressRepo {
    */
   step(write: CallStepWrite): Awaitable<CallStepped>;
   /**
-   * The events of a step recorded elsewhere (an alert's acceptance: call.queued), written to the
-   * outbox on their own, from the call's row as it is now; resolves to how many were added.
-   */
-  outboxAfter(callId: string, change: 'queued'): Awaitable<number>;
-  /**
    * A decision refused (#56: its PIN wrong every try), kept on the call (`decision_refused`) and its
    * timeline, unless the call already has a decision or a refusal (false then). Nothing is sent.
    */

@@ -160,7 +160,9 @@ export class PgCallStore implements CallRepo {
       const callId = newCallId();
       const alert = testCallAlert(message);
       await this.insertCall(tx, now, { callId, userId, kind: 'test', alert, dialTo });
-      return { accepted: true, callId, receivedAt: now };
+      // Its call.queued status callback with it (#55), as an alert's.
+      const outboxed = (await outboxInTransaction(tx, callId, 'queued', now)) > 0;
+      return { accepted: true, callId, receivedAt: now, ...(outboxed && { outboxed }) };
     });
   }
 

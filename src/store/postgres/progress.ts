@@ -247,10 +247,6 @@ export class PgCallProgressStore implements CallProgressRepo {
     });
   }
 
-  outboxAfter(callId: string, change: 'queued'): Promise<number> {
-    return this.sql.begin((tx) => outboxInTransaction(tx, callId, change, this.now())) as Promise<number>;
-  }
-
   /** True when the call holds the phone's line now (it took it, or already had it). */
   private async takeLine(tx: Queryable, phone: string, callId: string, at: number): Promise<boolean> {
     if ((await query(tx, SQL.takeLine, [phone, callId, this.nodeId, at])).count === 1) return true;

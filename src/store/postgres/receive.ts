@@ -12,6 +12,7 @@ import { isStoreUnavailable } from '../unavailable.js';
 import { alertColumns, alertDecisionColumns, MAX_REJECTIONS_KEPT, rejectionColumns } from '../rows.js';
 import { type AccountRow, toAccount } from '../account-rows.js';
 import type { SecretBox } from '../secret-box.js';
+import { queuedDelivery } from '../outbox.js';
 import { query, type Sql } from './connect.js';
 import { RECEIVE_FUNCTION } from './receive-function-v20.js';
 
@@ -23,7 +24,9 @@ const MAX_BATCH = 64;
 
 type Verdict =
   | { r: 'unauthorized' }
-  | { r: 'suspended' | 'invalid' | 'accepted'; account: Omit<AccountRow, 'api_key_sealed'> }
+  | { r: 'suspended' | 'invalid'; account: Omit<AccountRow, 'api_key_sealed'> }
+  /** `o`: its call.queued status callback was written with it. */
+  | { r: 'accepted'; account: Omit<AccountRow, 'api_key_sealed'>; o?: true }
   | { r: 'limited'; account: Omit<AccountRow, 'api_key_sealed'>; used: number; recent: number[] }
   | { r: 'source'; account: Omit<AccountRow, 'api_key_sealed'>; by: 'server' | 'account' }
   | { r: 'duplicate'; account: Omit<AccountRow, 'api_key_sealed'>; first: string };
@@ -94,6 +97,16 @@ function itemOf(request: AlertToReceive, mac: Buffer): Record<string, unknown> {
   };
 }
 
+/**
+ * An item as sent at `at`: one whose alert may be accepted carries its call.queued delivery (`q`),
+ * which the function writes only when the account has a callback URL.
+ */
+function withQueued(item: Record<string, unknown>, at: number): Record<string, unknown> {
+  if (!('a' in item)) return item;
+  const { messageId, eventKey, type, body } = queuedDelivery(item.c as string, item.u as string, at);
+  return { ...item, q: { id: messageId, key: eventKey, type, body } };
+}
+
 /** The members that are not null (an item carries only what its alert has). */
 function withoutNulls(members: Record<string, string | null>): Record<string, string> {
   return Object.fromEntries(Object.entries(members).filter(([, v]) => v !== null)) as Record<string, string>;
@@ -142,7 +155,7 @@ export class PgAlertReceiver {
     const at = this.now();
     try {
       verdicts = await this.call(
-        batch.map((p) => p.item),
+        batch.map((p) => withQueued(p.item, at)),
         at,
       );
     } catch (error) {
@@ -191,6 +204,7 @@ export class PgAlertReceiver {
           callId: item.c as string,
           receivedAt: at,
           announced: this.nodeId !== null,
+          ...(verdict.o && { outboxed: true }),
         };
       case 'suspended':
       case 'invalid':

@@ -342,7 +342,9 @@ export class SqliteCallStore implements CallRepo {
         const callId = newCallId();
         const alert = testCallAlert(message);
         this.insertCall(now, callId, userId, 'test', alert, dialTo ?? null);
-        return { accepted: true, callId, receivedAt: now };
+        // Its call.queued status callback with it (#55), as an alert's.
+        const outboxed = outboxInTransaction(this.db, callId, 'queued', undefined, now) > 0;
+        return { accepted: true, callId, receivedAt: now, ...(outboxed && { outboxed }) };
       })
       .immediate();
   }

@@ -121,10 +121,6 @@ export class SqliteCallProgressStore extends SqliteRepo implements CallProgressR
       .immediate();
   }
 
-  outboxAfter(callId: string, change: 'queued'): number {
-    return this.db.transaction(() => outboxInTransaction(this.db, callId, change, undefined, this.now())).immediate();
-  }
-
   private update(sets: string): Statement {
     let stmt = this.updates.get(sets);
     if (!stmt) {
