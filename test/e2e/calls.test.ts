@@ -70,7 +70,9 @@ describe('answered calls', () => {
     const a = await account(true);
     const before = kannel.messages().length;
     const callId = await sendAlert(a, 'AAPL broke resistance at 187.2');
-    const row = await finalCall(callId);
+    // The SMS backup's decision is its own write after the end: the row is read once it is there (read
+    // at the end alone, sms_status was still null in a fresh-clone run beside two busy loops, #53).
+    const row = await t.waitForCall(callId, smsSettled, 30_000);
     await phone.stop();
     const rtp = sink.stats();
     await sink.close();
