@@ -69,7 +69,7 @@ export class SqliteCallWrites implements CallWrites {
 
   /**
    * Runs `work` (synchronous, as SQLite's writes are: it runs inside a transaction, and one that
-   * returns a promise fails) at the end of this turn of the event loop, after the writes queued
+   * returns a promise fails) in the loop's next timers phase (a timer of 0), after the writes queued
    * before it and together with the others asked for meanwhile; `lazy` (nothing waits for it):
    * once `spacingMs` have passed since the last commit, or sooner with a write that is not.
    * Resolves with what `work` returned once the transaction is committed.
@@ -87,8 +87,11 @@ export class SqliteCallWrites implements CallWrites {
         return;
       }
       this.cancelFlush?.();
-      const immediate = setImmediate(() => this.flush());
-      this.cancelFlush = () => clearImmediate(immediate);
+      // A timer, not an immediate: a write asked for from an I/O callback (an Asterisk event) would
+      // otherwise land in the same stretch of the loop as that callback, before any timer runs: a
+      // call's end of 10,000 alerts and its first commit were one 60 ms gap (#51).
+      const timer = setTimeout(() => this.flush(), 0);
+      this.cancelFlush = () => clearTimeout(timer);
       this.flushInNextTurn = true;
     });
   }
