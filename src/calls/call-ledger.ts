@@ -60,7 +60,7 @@ const UNRECORDED_KEPT_MS = 15 * 60_000;
 export class CallLedger {
   /** Steps of carried alerts waiting for their turn (transitionAll), in order. */
   private readonly carriedSteps: Array<{ alert: CallForDialing; to: CallState; step: CallStep }> = [];
-  private carriedTurn: NodeJS.Immediate | undefined;
+  private carriedTurn: NodeJS.Timeout | undefined;
   /** Ends handed on whose final step has not landed yet (a failed write, a refused one): settle() records them later. */
   private readonly unrecorded = new Map<string, FinalStep>();
 
@@ -217,10 +217,11 @@ export class CallLedger {
     if (this.carriedTurn !== undefined) return;
     for (const { alert, to, step } of this.carriedSteps.splice(0, CARRIED_SLICE)) this.transition(alert, to, step);
     if (this.carriedSteps.length > 0)
-      this.carriedTurn = setImmediate(() => {
+      // After the loop's timers (lib/sleep's nextTurn): the first slice is moved in the end's own stretch.
+      this.carriedTurn = setTimeout(() => {
         this.carriedTurn = undefined;
         this.moveCarried();
-      });
+      }, 0);
   }
 
   /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */

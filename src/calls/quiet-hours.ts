@@ -8,6 +8,7 @@ import type { CallForDialing } from '../core/records.js';
 import type { CallLedger } from './call-ledger.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { JustQueued } from './waiting-alerts.js';
+import { nextTurn } from '../lib/sleep.js';
 
 export interface QuietDesk {
   readonly settings: Pick<DialerSettings, 'store' | 'now' | 'sendsSms' | 'logger' | 'events'>;
@@ -59,9 +60,6 @@ export interface ReleaseDeps {
  * read once; or, the account gone, each alone (it takes its turn and is ended there: waiting-alerts).
  */
 export type ReleasedBatch = { together: JustQueued[] } | { alone: string[] };
-
-/** After the loop's timers (an immediate set from a timer's callback runs before them: the two one stretch). */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * A released alert as the release keeps it until it is queued, its account filled in once read: a
