@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { callAnswered } from '../helpers/answered-call.js';
+import { callAnswered, lastSpeechMadeBefore } from '../helpers/answered-call.js';
 import { type CallingService, useCallingService } from '../helpers/calling-service.js';
 import { machineLoad } from '../helpers/machine-load.js';
 import { spokenUlaw, type RtpPhone } from '../helpers/rtp-phone.js';
@@ -47,15 +47,6 @@ afterAll(() => {
   for (const talk of heard) console.log(talk);
 });
 
-/** When the service last made speech (its engine's debug line) before `at` (ms since the epoch); 0: none. */
-function lastSpeechMadeBefore(at: number): number {
-  const made = calling.t.logs
-    .filter((line) => line.msg === 'speech synthesized')
-    .map((line) => Date.parse(String(line.time)))
-    .filter((time) => time <= at);
-  return Math.max(0, ...made);
-}
-
 /** When the first packet with sound reached the phone, after the answer. */
 function firstWordMs(rtp: RtpPhone, answeredAt: number): number {
   const [first] = rtp.loudAt();
@@ -81,7 +72,7 @@ it('(a) a person says "Hello?" and the phone then sends no RTP at all: a person 
   // the answer holds on a machine not overloaded (docs/development.md, flaky tests: 5,082 ms beside
   // two busy loops and five test files).
   const first = rtp.loudAt()[0]!;
-  const madeAt = lastSpeechMadeBefore(first);
+  const madeAt = lastSpeechMadeBefore(calling, first);
   const machine = machineLoad();
   console.log(
     `(a) first word ${first - answeredAt} ms after the answer, ${first - Math.max(answeredAt, madeAt)} ms after the answer or the last speech made (${madeAt ? `${madeAt - answeredAt} ms from the answer` : 'none logged'}); ${machine.said}`,

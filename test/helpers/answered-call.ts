@@ -82,3 +82,16 @@ export async function callAnswered(
     await phone.stop();
   }
 }
+
+/**
+ * When the service last made speech (its engine's debug line) before `at` (ms since the epoch); 0:
+ * none. The first call of a service makes its speech while the phone rings: how soon is the machine's
+ * speed beside its load, so a test times the first word from the later of the answer and this.
+ */
+export function lastSpeechMadeBefore(calling: CallingService, at: number): number {
+  const made = calling.t.logs
+    .filter((line) => line.msg === 'speech synthesized')
+    .map((line) => Date.parse(String(line.time)))
+    .filter((time) => time <= at);
+  return Math.max(0, ...made);
+}
