@@ -19,6 +19,7 @@ import {
 import { withBusyTimeout, type Db } from './connect.js';
 import { outboxInTransaction } from './progress.js';
 import { KnownAccepts, nextGroup } from '../../core/webhook/group-commit.js';
+import { OwnAccepts } from '../../core/webhook/own-accepts.js';
 import type {
   AcceptResult,
   CallKind,
@@ -47,8 +48,7 @@ const SQL = {
   insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
                               strategy, alert_timestamp, extra, error, received_at, updated_at, expires_in, dial_to,
                               decision_keys, idempotency_key)
-           VALUES (@call_id, @user_id, @kind, @accepted, @status, @message, @message_truncated, @ticker, @price, @action,
-                   @strategy, @alert_timestamp, @extra, @error, @now, @now, @expires_in, @dial_to, @decision_keys, @idempotency_key)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
                            ORDER BY id DESC LIMIT @limit`,
 } as const;
@@ -63,6 +63,18 @@ interface PendingWrite {
   accepting?: string;
   resolve: (result: GroupResult) => void;
   reject: (error: unknown) => void;
+}
+
+/** The accepts of each connection (every call store on it notes its own there). */
+const ownAcceptsByDb = new WeakMap<Db, OwnAccepts>();
+
+function ownAcceptsOf(db: Db): OwnAccepts {
+  let own = ownAcceptsByDb.get(db);
+  if (!own) {
+    own = new OwnAccepts();
+    ownAcceptsByDb.set(db, own);
+  }
+  return own;
 }
 
 /** An accept in a transaction of its own (`callbacks`: whether the account has a callback URL, as read with it). */
@@ -85,6 +97,10 @@ export class SqliteCallStore implements CallRepo {
   private readAccepts: Array<[string, number[]]> = [];
   /** The accounts whose refusals the group in progress wrote: their oldest are trimmed once, at its end. */
   private trimAfterGroup: Set<string> | null = null;
+  /** This connection's committed accepts: while they are all the database's, the limit is decided without a read. */
+  private readonly own: OwnAccepts;
+  /** The accepts of the group in progress, not yet committed (null outside a group). */
+  private groupAccepts: Map<string, number[]> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -93,7 +109,7 @@ export class SqliteCallStore implements CallRepo {
     private readonly logger?: Pick<Logger, 'warn'>,
   ) {
     this.stmt = {
-      insert: db.prepare(SQL.insert),
+      insert: db.prepare<unknown[]>(SQL.insert),
       usedThisMonth: positional<{ calls: number }>(db, SQL.usedThisMonth),
       countUsage: positional(db, SQL.countUsage),
       recentAccepted: positional<{ received_at: number }>(db, SQL.recentAccepted),
@@ -108,7 +124,9 @@ export class SqliteCallStore implements CallRepo {
         SQL.listForAccountByStatus,
       ),
       getForAccount: positional<CallRow>(db, SQL.getForAccount),
+      othersCommits: db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
+    this.own = ownAcceptsOf(db);
     const acceptTx = db.transaction(
       (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck, callbacks?: boolean): AcceptResult => {
         const now = this.now();
@@ -122,8 +140,10 @@ export class SqliteCallStore implements CallRepo {
             duplicateOf: () => (dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since))?.call_id,
             limits: () => {
               // An unlimited plan's usage is only counted, never read: one statement less per alert.
-              const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
-              recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
+              const monthly = hasMonthlyAllowance(plan);
+              const used = monthly ? this.usedInMonth(userId, month.key) : 0;
+              recent =
+                (!monthly && this.acceptedInWindow(userId, now)) || this.recentAcceptedTimes(userId, 'alert', now, 10);
               return decideLimits(plan, now, used, recent);
             },
           },
@@ -147,6 +167,9 @@ export class SqliteCallStore implements CallRepo {
         this.stmt.countUsage.run(userId, month.key);
         // Its call.queued status callback in the same transaction (#55, #58): on disk with the call or not at all.
         const outboxed = outboxInTransaction(db, callId, 'queued', callbacks, now) > 0;
+        const inGroup = this.groupAccepts?.get(userId);
+        if (inGroup) inGroup.push(now);
+        else this.groupAccepts?.set(userId, [now]);
         return { accepted: true, callId, receivedAt: now, ...(outboxed && { outboxed }) };
       },
     );
@@ -154,6 +177,7 @@ export class SqliteCallStore implements CallRepo {
       try {
         const result = acceptTx.immediate(userId, plan, alert, dedupe, callbacks);
         this.learnReadAccepts();
+        if (result.accepted && !('duplicate' in result)) this.own.note(userId, result.receivedAt);
         return result;
       } finally {
         this.readAccepts = [];
@@ -172,6 +196,9 @@ export class SqliteCallStore implements CallRepo {
     // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
     const manyTx = db.transaction((jobs: PendingWrite[]) => {
       this.trimAfterGroup = new Set();
+      // Under the write lock: whether another connection committed since the last group.
+      this.own.observe(this.stmt.othersCommits.get()!, this.now());
+      this.groupAccepts = new Map();
       try {
         const results = jobs.map((j) => {
           try {
@@ -184,6 +211,7 @@ export class SqliteCallStore implements CallRepo {
         return results;
       } finally {
         this.trimAfterGroup = null;
+        this.groupAccepts = null;
       }
     });
     return (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
@@ -240,8 +268,10 @@ export class SqliteCallStore implements CallRepo {
           'accepted' in result &&
           result.accepted &&
           !('duplicate' in result)
-        )
+        ) {
           this.known.note(job.accepting, result.receivedAt);
+          this.own.note(job.accepting, result.receivedAt);
+        }
       });
       // After the notes: what was read replaces them (it already holds the group's accepts read before it).
       this.learnReadAccepts();
@@ -262,6 +292,18 @@ export class SqliteCallStore implements CallRepo {
     for (const [userId, times] of this.readAccepts) this.known.learn(userId, times);
   }
 
+  /**
+   * In a group: the account's accepts in the burst window when this connection's (committed, and
+   * the group's so far) are all the database holds; null when they must be read.
+   */
+  private acceptedInWindow(userId: string, now: number): number[] | null {
+    if (!this.groupAccepts) return null;
+    const committed = this.own.inWindow(userId, now);
+    if (!committed) return null;
+    const inGroup = this.groupAccepts.get(userId);
+    return inGroup ? [...committed, ...inGroup] : committed;
+  }
+
   private usedInMonth(userId: string, monthKey: string): number {
     return this.stmt.usedThisMonth.get(userId, monthKey)?.calls ?? 0;
   }
@@ -278,31 +320,57 @@ export class SqliteCallStore implements CallRepo {
     alert: Alert,
     dialTo: string | null = null,
   ): void {
-    this.stmt.insert.run({
-      call_id: callId,
-      user_id: userId,
+    const c = alertColumns(alert);
+    const d = alertDecisionColumns(alert);
+    // Bound by position, in the insert's order (no object of names per alert, #58).
+    this.stmt.insert.run(
+      callId,
+      userId,
       kind,
-      accepted: 1,
-      status: 'queued',
-      ...alertColumns(alert),
-      error: null,
-      expires_in: alert.expiresIn ?? null,
-      dial_to: dialTo,
-      ...alertDecisionColumns(alert),
+      1,
+      'queued',
+      c.message,
+      c.message_truncated,
+      c.ticker,
+      c.price,
+      c.action,
+      c.strategy,
+      c.alert_timestamp,
+      c.extra,
+      null,
       now,
-    });
+      now,
+      alert.expiresIn ?? null,
+      dialTo,
+      d.decision_keys,
+      d.idempotency_key,
+    );
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    this.stmt.insert.run({
-      call_id: rejected.callId ?? newCallId(),
-      ...rejectionColumns(rejected),
-      expires_in: null,
-      dial_to: null,
-      decision_keys: null,
-      idempotency_key: null,
+    const r = rejectionColumns(rejected);
+    this.stmt.insert.run(
+      rejected.callId ?? newCallId(),
+      r.user_id,
+      r.kind,
+      r.accepted,
+      r.status,
+      r.message,
+      r.message_truncated,
+      r.ticker,
+      r.price,
+      r.action,
+      r.strategy,
+      r.alert_timestamp,
+      r.extra,
+      r.error,
       now,
-    });
+      now,
+      null,
+      null,
+      null,
+      null,
+    );
     // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
     // refusals does not walk the kept ones once per refusal.
     if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);
