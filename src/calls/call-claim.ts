@@ -21,6 +21,7 @@ import type { CallLedger } from './call-ledger.js';
 import { type CallSession, type CallSessions, channelIdFor, newSession } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { QueuedAlert } from './waiting-alerts.js';
+import { nextTurn } from '../lib/sleep.js';
 
 /** The alerts of one call read again in one turn at most. */
 const READ_SLICE = 200;
@@ -182,8 +183,6 @@ function spokenFor(alerts: readonly CallForDialing[], now: number, language: Lan
  */
 const withShortenedMark = (call: CallForDialing): CallForDialing =>
   call.messageTruncated ? { ...call, message: markedShortened(call.message, call.messageTruncated) } : call;
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The alerts' rows that are still queued and fresh, read a slice a turn (SQLite reads in the event loop's thread: a quiet-hours batch may be 10,000). */
 async function stillQueued(deps: ClaimDeps, alerts: readonly QueuedAlert[], now: number): Promise<CallForDialing[]> {

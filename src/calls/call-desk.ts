@@ -12,7 +12,7 @@ import type { CallStop } from '../core/calls/call-end.js';
 import { nextCalls } from '../core/calls/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
-import { settledOrAfter } from '../lib/sleep.js';
+import { nextTurn, settledOrAfter } from '../lib/sleep.js';
 import type { AriEvent, Endpoint } from '../pbx/index.js';
 import { SpeechPlanner } from '../speech/index.js';
 import { type ClaimDeps, type ClaimedCall, claimCall } from './call-claim.js';
@@ -223,7 +223,7 @@ export class CallDesk {
       if (this.queue.add(alert.callId)) this.waiting.set(alert.callId, alert);
     }
     // Their line is looked at in the next turn: queueing 10,000 and placing them was one long turn (#51).
-    if (alerts.length > 1) await new Promise((resolve) => setImmediate(resolve));
+    if (alerts.length > 1) await nextTurn();
     this.pump();
   }
 

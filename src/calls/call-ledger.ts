@@ -59,8 +59,14 @@ const UNRECORDED_KEPT_MS = 15 * 60_000;
 
 export class CallLedger {
   /** Steps of carried alerts waiting for their turn (transitionAll), in order. */
-  private readonly carriedSteps: Array<{ alert: CallForDialing; to: CallState; step: CallStep }> = [];
-  private carriedTurn: NodeJS.Immediate | undefined;
+  /** Each call's carried alerts still to move, in the order their steps came: one entry a call, not one an alert (#51). */
+  private readonly carriedSteps: Array<{
+    alerts: readonly CallForDialing[];
+    next: number;
+    to: CallState;
+    step: CallStep;
+  }> = [];
+  private carriedTurn: NodeJS.Timeout | undefined;
   /** Ends handed on whose final step has not landed yet (a failed write, a refused one): settle() records them later. */
   private readonly unrecorded = new Map<string, FinalStep>();
 
@@ -208,19 +214,28 @@ export class CallLedger {
     const moved = call && this.move(call, to, { fields, detail, decision });
     if (!call || !moved) return undefined;
     const step = { fields: { ...fields, carriedBy: call.callId }, detail };
-    for (const alert of carried) this.carriedSteps.push({ alert, to, step });
+    if (carried.length > 0) this.carriedSteps.push({ alerts: carried, next: 0, to, step });
     this.moveCarried();
     return moved;
   }
 
   private moveCarried(): void {
     if (this.carriedTurn !== undefined) return;
-    for (const { alert, to, step } of this.carriedSteps.splice(0, CARRIED_SLICE)) this.transition(alert, to, step);
+    let left = CARRIED_SLICE;
+    while (left > 0 && this.carriedSteps.length > 0) {
+      const batch = this.carriedSteps[0]!;
+      const end = Math.min(batch.alerts.length, batch.next + left);
+      for (let i = batch.next; i < end; i++) this.transition(batch.alerts[i]!, batch.to, batch.step);
+      left -= end - batch.next;
+      batch.next = end;
+      if (end === batch.alerts.length) this.carriedSteps.shift();
+    }
     if (this.carriedSteps.length > 0)
-      this.carriedTurn = setImmediate(() => {
+      // After the loop's timers (lib/sleep's nextTurn): the first slice is moved in the end's own stretch.
+      this.carriedTurn = setTimeout(() => {
         this.carriedTurn = undefined;
         this.moveCarried();
-      });
+      }, 0);
   }
 
   /** Ends a queued alert too old to place (expired at a start, failed while waiting: the SMS backup applies); false when it is fresh. */

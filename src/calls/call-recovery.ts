@@ -12,6 +12,7 @@ import type { CallQueue } from './call-queue.js';
 import type { CallSession, CallSessions } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
+import { nextTurn } from '../lib/sleep.js';
 
 /**
  * What recovery is given: views of the desk's calls, never the desk. What it finds that changes
@@ -79,8 +80,6 @@ export async function hangUpAtStop(deps: RecoveryDeps, graceMs: number): Promise
 
 /** The calls in flight read and looked at in one turn at most: a quiet-hours batch puts 10,000 in flight at once. */
 export const RECONCILE_PAGE = 500;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** What one page of the store's calls in flight came to, for the desk to apply in the turn it was read. */
 export interface PageFindings {

@@ -8,6 +8,7 @@ import type { CallForDialing } from '../core/records.js';
 import type { CallLedger } from './call-ledger.js';
 import type { DialerSettings } from './dialer-options.js';
 import type { JustQueued } from './waiting-alerts.js';
+import { nextTurn } from '../lib/sleep.js';
 
 export interface QuietDesk {
   readonly settings: Pick<DialerSettings, 'store' | 'now' | 'sendsSms' | 'logger' | 'events'>;
@@ -59,8 +60,6 @@ export interface ReleaseDeps {
  * read once; or, the account gone, each alone (it takes its turn and is ended there: waiting-alerts).
  */
 export type ReleasedBatch = { together: JustQueued[] } | { alone: string[] };
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A released alert as the release keeps it until it is queued, its account filled in once read: a

@@ -10,6 +10,7 @@ import type { Account } from '../core/account.js';
 import type { CallForDialing, CallKind } from '../core/records.js';
 import type { FinalState } from '../core/calls/call-state.js';
 import { readAttempts } from '../core/calls/ring-again.js';
+import { nextTurn } from '../lib/sleep.js';
 
 export interface QueuedAlert extends WaitingAlert {
   /** The account as it was read on the alert's way in; undefined when the account is gone. */
@@ -91,7 +92,7 @@ export async function waitingAlertsInSlices(alerts: readonly JustQueued[]): Prom
     return made;
   };
   for (let i = 0; i < alerts.length; i += READY_SLICE) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (i > 0) await nextTurn();
     for (let j = i; j < Math.min(i + READY_SLICE, alerts.length); j++) ready.push(waitingAlert(alerts[j]!, speech));
   }
   return ready;

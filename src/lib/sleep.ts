@@ -4,6 +4,13 @@ export type Sleep = (ms: number) => Promise<void>;
 
 export const sleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The next turn of the event loop for work cut in slices (#51): after the loop's timers, so that the
+ * slices are separate stretches whatever started them. An immediate set from an I/O or a timer's
+ * callback runs before the timers, and made the two one stretch.
+ */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 /** Until `work` settles (either way), or `ms` have passed if sooner; Infinity: until it settles. */
 export async function settledOrAfter(work: Promise<unknown>, ms: number): Promise<void> {
   const settled = work.then(

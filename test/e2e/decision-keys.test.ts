@@ -11,17 +11,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { killLeftoverAsterisk } from '../helpers/cluster.js';
-import { freeUdpPort } from '../helpers/ports.js';
-import {
-  asteriskMedia,
-  playbackEnded,
-  type RtpPhone,
-  type SoundRun,
-  spokenUlaw,
-  startRtpPhone,
-} from '../helpers/rtp-phone.js';
+import { startAnsweringPhone } from '../helpers/answering-phone.js';
+import { playbackEnded, type RtpPhone, type SoundRun, spokenUlaw } from '../helpers/rtp-phone.js';
 import { type AlertAccount, serveWithPhones } from '../helpers/serve-with-phones.js';
-import { startSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
 import { runCliJson, startServe } from '../soak/peers.js';
 
@@ -100,23 +92,11 @@ const heard = (rtp: RtpPhone, from: number) => playbackEnded(rtp, from, QUIET_MS
  * keys, the message, the decision keys and the prompt). `stop` hangs the phone up.
  */
 async function answeringPhone(account: AlertAccount, body: string | object) {
-  const rtp = await startRtpPhone(await freeUdpPort());
-  const phone = await startSipp({
-    scenario: 'answer',
-    port: peers.trunkPort,
-    keys: { rtp_sink_port: rtp.port },
-    timeoutSec: 150,
-    traceMessages: true,
-  });
-  const stop = async () => {
-    rtp.hush();
-    await phone.stop();
-    await rtp.close();
-  };
+  const phone = await startAnsweringPhone(peers.trunkPort, { timeoutSec: 150 });
+  const { rtp, stop } = phone;
   try {
     const callId = await peers.alert(account, body);
-    const sdp = async () => asteriskMedia(await phone.messagesSoFar());
-    const media = await waitFor('the INVITE and its SDP at the phone', sdp, 60_000);
+    const media = await phone.media(60_000);
     const answeredAt = Date.now();
     await rtp.play(media, hello);
     await heard(rtp, answeredAt);

@@ -12,10 +12,9 @@ import { spokenAlerts } from '../../src/core/speech/spoken-alerts.js';
 import { speechCacheKey } from '../../src/speech/tts.js';
 import { createAccount } from '../helpers/accounts.js';
 import { type CallingService, useCallingService } from '../helpers/calling-service.js';
-import { freeUdpPort } from '../helpers/ports.js';
-import { asteriskMedia, spokenUlaw, startRtpPhone } from '../helpers/rtp-phone.js';
+import { startAnsweringPhone } from '../helpers/answering-phone.js';
+import { spokenUlaw } from '../helpers/rtp-phone.js';
 import { smsSettled } from '../helpers/service.js';
-import { startSipp } from '../helpers/sipp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const service = useCallingService({ RINGHOOK_AMD: 'off' });
@@ -42,14 +41,8 @@ it('a German account hears the German intro, message, prompt and confirmation, i
     requireConfirm: true,
   });
   expect(account).toMatchObject({ language: 'de', voice: 'espeak-ng', intro: null });
-  const rtp = await startRtpPhone(await freeUdpPort());
-  const phone = await startSipp({
-    scenario: 'answer',
-    port: calling.trunkPort,
-    keys: { rtp_sink_port: rtp.port },
-    timeoutSec: 90,
-    traceMessages: true,
-  });
+  const phone = await startAnsweringPhone(calling.trunkPort);
+  const { rtp } = phone;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rh-languages-'));
   const hello = spokenUlaw(dir, 'hallo', 'Hallo?', { silenceMs: 2_000 });
   try {
@@ -58,11 +51,7 @@ it('a German account hears the German intro, message, prompt and confirmation, i
     });
     expect(res.status, res.text).toBe(200);
     const callId = res.json.call_id as string;
-    const media = await waitFor(
-      'the INVITE and its SDP at the phone',
-      async () => asteriskMedia(await phone.messagesSoFar()),
-      20_000,
-    );
+    const media = await phone.media();
     await waitFor(
       'the call to be answered',
       () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined),
@@ -99,7 +88,6 @@ it('a German account hears the German intro, message, prompt and confirmation, i
     expect(rtp.loudAt().length).toBeGreaterThan(100);
   } finally {
     await phone.stop();
-    await rtp.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);

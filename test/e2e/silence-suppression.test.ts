@@ -139,11 +139,14 @@ it('(d) a voicemail whose greeting has no RTP between its sentences and none aft
     });
   let answered = await greeting();
   // A loaded machine may stall the test phone itself (a worker thread waiting for a core): its greeting
-  // then has a pause of a second or more that no voicemail has, and a person's "Hello?" and silence is
-  // what ringhook heard, rightly (#53: seen once at a load average of 10). Such a call is not the one
-  // this test means: it is made again, twice at most, and said; a phone that did not stall must be
-  // heard as a machine.
-  for (let again = 0; again < 2 && answered.row.amd_status !== 'MACHINE' && answered.rtp.lateMs() > 250; again++) {
+  // then has a pause of a second or more that no voicemail has, and ringhook rightly hears it as a
+  // person's "Hello?" and silence (#53: once at a load average of 10), or as the greeting's end and
+  // leaves its message into the rest of it (nothing after the beep: once at a load average of ~19).
+  // Such a call is not the one this test means: it is made again, twice at most, and said; a phone
+  // that did not stall must be heard as a machine, the message after its beep.
+  const asMeant = ({ row, rtp }: typeof answered) =>
+    row.amd_status === 'MACHINE' && rtp.loudAt().filter((at) => at >= beepEndedAt).length > 100;
+  for (let again = 0; again < 2 && !asMeant(answered) && answered.rtp.lateMs() > 250; again++) {
     console.log(
       `(d) the test phone stalled ${Math.round(answered.rtp.lateMs())} ms (${machineLoad().said}), heard ${answered.row.amd_cause}: ${answered.talk}; called again`,
     );

@@ -6,10 +6,9 @@ import { expect } from 'vitest';
 import type { Account } from '../../src/core/account.js';
 import { createAccount } from './accounts.js';
 import type { CallingService } from './calling-service.js';
-import { freeUdpPort } from './ports.js';
-import { asteriskMedia, startRtpPhone, type RtpPhone } from './rtp-phone.js';
+import { startAnsweringPhone } from './answering-phone.js';
+import type { RtpPhone } from './rtp-phone.js';
 import { smsSettled, type CallRow } from './service.js';
-import { startSipp } from './sipp.js';
 import { waitFor } from './wait.js';
 
 export const PHONE = '+14155550123';
@@ -49,24 +48,14 @@ export async function callAnswered(
     requireConfirm,
   });
   await prepare?.(a);
-  const rtp = await startRtpPhone(await freeUdpPort());
-  const phone = await startSipp({
-    scenario,
-    port: calling.trunkPort,
-    keys: { rtp_sink_port: rtp.port },
-    timeoutSec: 90,
-    traceMessages: true,
-  });
+  const phone = await startAnsweringPhone(calling.trunkPort, { scenario });
+  const { rtp } = phone;
   const smsBefore = calling.kannel.messages().length;
   try {
     const res = await calling.t.post(`/webhook/${a.userId}/${a.apiKey}`, message, { 'content-type': 'text/plain' });
     expect(res.status, res.text).toBe(200);
     const callId = res.json.call_id as string;
-    const media = await waitFor(
-      'the INVITE and its SDP at the phone',
-      async () => asteriskMedia(await phone.messagesSoFar()),
-      20_000,
-    );
+    const media = await phone.media();
     await waitFor(
       'the call to be answered',
       () => (calling.progress.get(callId)?.status === 'answered' ? true : undefined),
@@ -91,6 +80,5 @@ export async function callAnswered(
     };
   } finally {
     await phone.stop();
-    await rtp.close();
   }
 }

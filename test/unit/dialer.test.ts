@@ -25,7 +25,6 @@ import { testSecrets } from '../helpers/secrets.js';
 import { waitFor } from '../helpers/wait.js';
 import { createAccount } from '../helpers/accounts.js';
 import { reasonText } from '../../src/core/reasons.js';
-import { hashDecisionPin } from '../../src/store/password-hash.js';
 
 const channel = (id: string) => ({ id, name: `PJSIP/trunk-${id}`, state: 'Up' });
 const PHONE = '+14155550123';
@@ -274,97 +273,6 @@ describe('Dialer (stand-in ARI)', () => {
       type: 'PlaybackFinished',
       playback: { id: `${ch.id}-p${n}`, media_uri: '', target_uri: `channel:${ch.id}`, state: 'done' },
     });
-
-  /** An alert's call answered, its account with decision keys (#56), a PIN maybe, and a callback URL (they need one). */
-  async function answeredWithKeys(pin?: string, overrides: Partial<DialerOptions> = {}) {
-    const t = setup(overrides);
-    t.db
-      .prepare('INSERT INTO callback_settings (user_id, url, secret_sealed, updated_at) VALUES (?, ?, ?, ?)')
-      .run(t.account.userId, 'https://127.0.0.1:9/events', 'sealed', Date.now());
-    await t.accounts.update(t.account.userId, {
-      decisionKeys: '7=buy,8=skip',
-      ...(pin && { decisionPinHash: await hashDecisionPin(pin) }),
-    });
-    await t.dialer.start();
-    const callId = t.alert('BTC above 100k');
-    t.dialer.enqueue(callId);
-    await waitFor('originate', () => t.ari.originated[0]);
-    const ch = channel(`rh-${callId}`);
-    answer(t, ch, callId);
-    await waitFor('playback', () => t.ari.played[0]);
-    return { t, callId, ch };
-  }
-
-  const outbox = (t: ReturnType<typeof setup>, callId: string) =>
-    (
-      t.db.prepare('SELECT type FROM callback_outbox WHERE call_id = ?').all(callId) as Array<{
-        type: string;
-      }>
-    ).map((r) => r.type);
-
-  it('decision keys (#56): said after the message and with 0; 7 ends the call acknowledged with its decision and call.decision, then "Buy. Sent." and the hang-up', async () => {
-    const { t, callId, ch } = await answeredWithKeys();
-    expect(t.ari.played[0]).toEqual([
-      ch.id,
-      'sound:/speech/Alert from r',
-      'sound:/speech/Press 1 to c',
-      `sound:/speech/${speakable('BTC above 100k').slice(0, 12)}`,
-      'sound:/speech/Press 7 for ',
-      'sound:/speech/Press 1 to c',
-    ]);
-    t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '0' });
-    await waitFor('the keys', () => t.ari.played[1]);
-    expect(t.ari.played[1]).toEqual([ch.id, 'sound:/speech/Press 1 to c', 'sound:/speech/Press 7 for ']);
-    t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '7' });
-    expect((await t.final(callId)).state).toBe('acknowledged');
-    await waitFor('"Sent."', () => t.ari.played[2]);
-    expect(t.ari.played[2]).toEqual([ch.id, 'sound:/speech/Buy. Sent.']);
-    expect(t.row(callId)).toMatchObject({ decisionKey: '7', decisionLabel: 'buy' });
-    expect(outbox(t, callId)).toContain('call.decision');
-    await waitFor('hangup after the last words', () => t.ari.hungUp[0], 5_000);
-  });
-
-  it("decision keys: a machine's (voicemail's) tones decide nothing", async () => {
-    const { t, callId, ch } = await answeredWithKeys(undefined, { detectMachine: true });
-    // A greeting that talks on: a machine.
-    t.ari.send({ type: 'ChannelTalkingStarted', channel: ch });
-    await waitFor('the message stopped', () => t.ari.stopped[0], 5_000);
-    t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit: '7' });
-    t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
-    expect((await t.final(callId)).state).toBe('voicemail');
-    await t.writes.drain(1_000);
-    expect(t.row(callId)).toMatchObject({ decisionKey: null, decisionRefused: null });
-    expect(
-      t.progress
-        .timeline(callId)
-        .filter((e) => e.event === 'digit')
-        .map((e) => e.detail),
-    ).toEqual(['7: ignored (a machine)']);
-  });
-
-  it('decision keys with a PIN: asked for, a wrong one said so (no digit on the timeline), three wrong refuse the decision: nothing sent', async () => {
-    const { t, callId, ch } = await answeredWithKeys('4821');
-    const press = (keys: string) => {
-      for (const digit of keys) t.ari.send({ type: 'ChannelDtmfReceived', channel: ch, digit });
-    };
-    press('8');
-    await waitFor('the PIN asked for', () => t.ari.played[1]);
-    expect(t.ari.played[1]).toEqual([ch.id, 'sound:/speech/Enter your P']);
-    for (let i = 0; i < 3; i++) {
-      press('1111#');
-      await waitFor(`wrong PIN ${i + 1}`, () => t.ari.played[2 + i], 5_000);
-      expect(t.ari.played[2 + i]![1]).toBe(i < 2 ? 'sound:/speech/Wrong PIN. T' : 'sound:/speech/Wrong PIN. N');
-    }
-    t.ari.send({ type: 'ChannelDestroyed', channel: ch, cause: 16, cause_txt: 'Normal Clearing' });
-    expect((await t.final(callId)).state).not.toBe('acknowledged');
-    await t.writes.drain(1_000);
-    expect(t.row(callId)).toMatchObject({ decisionKey: null, decisionRefused: 'wrong PIN' });
-    expect(outbox(t, callId)).not.toContain('call.decision');
-    const timeline = t.progress.timeline(callId).map((e) => `${e.event} ${e.detail}`);
-    expect(timeline).toContain('decision decision refused: wrong PIN');
-    expect(timeline).toContain('digit 8: skip, PIN asked for');
-    expect(timeline.join('\n')).not.toMatch(/1111/);
-  });
 
   it('confirmation required: the message played and no 1 pressed ends unconfirmed; off, the same call ends completed', async () => {
     for (const [requireConfirm, state] of [

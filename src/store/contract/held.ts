@@ -22,6 +22,12 @@ export function heldAlerts(ends: readonly HeldEnd[]): HeldAlerts {
   return { count: list.reduce((sum, e) => sum + e.count, 0), until: list[0]?.until ?? null, ends: list };
 }
 
+/**
+ * A released alert as its queueing needs it (its account is read once per account): of a night's
+ * 10,000 rows nothing more is read, so that the release makes little for a collection to copy (#51).
+ */
+export type ReleasedAlert = Pick<CallForDialing, 'callId' | 'userId' | 'kind' | 'message'>;
+
 export interface HeldCallRepo {
   /** Queued alerts held until `until` (a call that is no longer queued is left as it is); the ids held. */
   hold(callIds: readonly string[], until: number, detail: string): Awaitable<string[]>;
@@ -32,7 +38,7 @@ export interface HeldCallRepo {
    * event loop's thread); PostgreSQL releases every due alert in one statement whatever the limit,
    * so that of two nodes one takes them all (one call).
    */
-  releaseDue(now: number, limit: number): Awaitable<CallForDialing[]>;
+  releaseDue(now: number, limit: number): Awaitable<ReleasedAlert[]>;
   /** The account's held alerts: how many, and until when. */
   heldFor(userId: string): Awaitable<HeldAlerts>;
 }

@@ -15,7 +15,7 @@ export type { Awaitable } from './awaitable.js';
 export type { CallbackRepo } from './callbacks.js';
 export { type CallProgressRepo, type CallRepo, type CallWrites, type InFlightPage, pageOf } from './calls.js';
 export type { CertificateRepo } from './certificates.js';
-export { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from './held.js';
+export { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd, type ReleasedAlert } from './held.js';
 export type { ChangeFeed, NodeRegistry } from './cluster.js';
 export type { OwnerAuthRepo, SessionRepo } from './sessions.js';
 export type { SmsBackupRepo } from './sms.js';

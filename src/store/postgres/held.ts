@@ -2,9 +2,8 @@
 // transaction-scoped advisory lock, so of two nodes looking at once exactly one releases a batch
 // (the other finds the lock taken and releases nothing); the released alerts are queued as the
 // releasing node's, so it alone dials them, in one call.
-import type { CallForDialing } from '../../core/records.js';
 import { HELD } from '../../core/calls/call-state.js';
-import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from '../contract/index.js';
+import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd, type ReleasedAlert } from '../contract/index.js';
 import { query, type Sql } from './connect.js';
 
 /** Released rows read from the database at a time. */
@@ -22,14 +21,10 @@ const SQL = {
   // sooner. Released in the statement that finds them (the rows cross to the node once).
   release: `WITH moved AS (UPDATE calls SET status = 'queued', accepted_by = $2, updated_at = $3
                            WHERE status = '${HELD}' AND held_until <= $1
-                           RETURNING call_id, user_id, kind, status, message, received_at, phone, dialed_at, ringing_at,
-                                     answered_at, sms_status, carried_by, held_until, id),
+                           RETURNING call_id, user_id, kind, message, id),
                  noted AS (INSERT INTO call_events (call_id, at, event, detail)
                            SELECT call_id, $3, 'released', 'quiet hours ended: queued for one call' FROM moved)
-            SELECT call_id AS "callId", user_id AS "userId", kind, status, message, received_at AS "receivedAt", phone,
-                   dialed_at AS "dialedAt", ringing_at AS "ringingAt", answered_at AS "answeredAt", sms_status AS "smsStatus",
-                   carried_by AS "carriedBy", held_until AS "heldUntil"
-              FROM moved ORDER BY id`,
+            SELECT call_id AS "callId", user_id AS "userId", kind, message FROM moved ORDER BY id`,
   heldFor: `SELECT held_until AS until, count(*)::int AS count FROM calls WHERE user_id = $1 AND status = '${HELD}'
             GROUP BY held_until ORDER BY held_until`,
 } as const;
@@ -46,20 +41,20 @@ export class PgHeldCallStore implements HeldCallRepo {
     return rows.map((r) => r.call_id);
   }
 
-  releaseDue(now: number, _limit: number): Promise<CallForDialing[]> {
+  releaseDue(now: number, _limit: number): Promise<ReleasedAlert[]> {
     // Every due alert in the one statement, whatever the limit: of two nodes one takes them all (one call).
     return this.sql.begin(async (tx) => {
       const [lock] = await query<{ locked: boolean }>(tx, SQL.tryLock, [RELEASE_LOCK]);
       if (!lock?.locked) return [];
       // Read in slices (a cursor in the one transaction): 10,000 rows parsed in one go held the event loop.
-      const released: CallForDialing[] = [];
+      const released: ReleasedAlert[] = [];
       await tx
         .unsafe(SQL.release, [now, this.nodeId, this.now()] as never[], { prepare: true })
         .cursor(CURSOR_ROWS, (rows) => {
-          for (const row of rows) released.push(row as unknown as CallForDialing);
+          for (const row of rows) released.push(row as unknown as ReleasedAlert);
         });
       return released;
-    }) as Promise<CallForDialing[]>;
+    }) as Promise<ReleasedAlert[]>;
   }
 
   async heldFor(userId: string): Promise<HeldAlerts> {

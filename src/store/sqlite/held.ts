@@ -5,11 +5,8 @@
 import { withBusyTimeout } from './connect.js';
 import { SqliteRepo } from './repo.js';
 import { isBusyError } from '../unavailable.js';
-import type { CallForDialing } from '../../core/records.js';
 import { HELD } from '../../core/calls/call-state.js';
-import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd } from '../contract/index.js';
-import { SELECT_CALL } from './progress.js';
-import { withAccountFlags } from '../outbox.js';
+import { heldAlerts, type HeldAlerts, type HeldCallRepo, type HeldEnd, type ReleasedAlert } from '../contract/index.js';
 
 const SQL = {
   hold: `UPDATE calls SET status = '${HELD}', held_until = @until, updated_at = @now
@@ -17,7 +14,8 @@ const SQL = {
   event: 'INSERT INTO call_events (call_id, at, event, detail) VALUES (?, ?, ?, ?)',
   anyDue: `SELECT 1 FROM calls WHERE status = '${HELD}' AND held_until <= ? LIMIT 1`,
   // Each alert at its own end: one held until 20:00 is not called with those of a window ending sooner.
-  due: `${SELECT_CALL} WHERE status = '${HELD}' AND held_until <= ? ORDER BY id LIMIT ?`,
+  due: `SELECT call_id AS callId, user_id AS userId, kind, message FROM calls
+        WHERE status = '${HELD}' AND held_until <= ? ORDER BY id LIMIT ?`,
   release: `UPDATE calls SET status = 'queued', updated_at = ? WHERE call_id = ? AND status = '${HELD}'`,
   heldFor: `SELECT held_until AS until, count(*) AS count FROM calls WHERE user_id = ? AND status = '${HELD}'
             GROUP BY held_until ORDER BY held_until`,
@@ -28,7 +26,7 @@ export class SqliteHeldCallStore extends SqliteRepo implements HeldCallRepo {
     hold: this.db.prepare(SQL.hold),
     event: this.db.prepare(SQL.event),
     anyDue: this.db.prepare<[number], unknown>(SQL.anyDue),
-    due: this.db.prepare<[number, number], CallForDialing>(SQL.due),
+    due: this.db.prepare<[number, number], ReleasedAlert>(SQL.due),
     release: this.db.prepare(SQL.release),
     heldFor: this.db.prepare<[string], HeldEnd>(SQL.heldFor),
   };
@@ -48,7 +46,7 @@ export class SqliteHeldCallStore extends SqliteRepo implements HeldCallRepo {
       .immediate();
   }
 
-  releaseDue(now: number, limit: number): CallForDialing[] {
+  releaseDue(now: number, limit: number): ReleasedAlert[] {
     // Looked at every second: a read first (no lock); when something is due, the release does not wait
     // for a write lock another process holds (better-sqlite3 would stop the event loop for the busy
     // timeout): busy, nothing is released now and the next look tries again.
@@ -61,7 +59,7 @@ export class SqliteHeldCallStore extends SqliteRepo implements HeldCallRepo {
     }
   }
 
-  private release(now: number, limit: number): CallForDialing[] {
+  private release(now: number, limit: number): ReleasedAlert[] {
     return this.db
       .transaction(() => {
         const due = this.stmt.due.all(now, limit);
@@ -70,11 +68,7 @@ export class SqliteHeldCallStore extends SqliteRepo implements HeldCallRepo {
           this.stmt.release.run(at, call.callId);
           this.stmt.event.run(call.callId, at, 'released', 'quiet hours ended: queued for one call');
         }
-        return due.map((call) => {
-          const row = withAccountFlags(call);
-          row.status = 'queued';
-          return row;
-        });
+        return due;
       })
       .immediate();
   }
