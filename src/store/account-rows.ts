@@ -101,7 +101,7 @@ export function settingColumns(settings: AccountSettings) {
   };
 }
 
-export function toAccount(row: AccountRow, apiKey: string): Account {
+export function toAccount(row: Omit<AccountRow, 'api_key_sealed'>, apiKey: string): Account {
   return {
     userId: row.user_id,
     apiKey,

@@ -7,7 +7,8 @@ import { isBusyError } from '../../src/store/unavailable.js';
 import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
 import { MAX_GROUP } from '../../src/core/webhook/group-commit.js';
 import { createAccount } from '../helpers/accounts.js';
-import { count, openStoresAt, raw, textAlert, tmp, useTempDatabases } from '../helpers/database.js';
+import { count, openStoresAt, openTracked, raw, textAlert, tmp, useTempDatabases } from '../helpers/database.js';
+import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
 import { testSecrets } from '../helpers/secrets.js';
 import { sqliteCallbackStore } from '../../src/store/sqlite/callbacks.js';
 
@@ -104,6 +105,23 @@ describe('group commit', () => {
     // The first 5 have left the window: 5 in it, room for 5 more.
     clock.advance(31_000);
     expect((await send(5)).every((r) => r.accepted)).toBe(true);
+  });
+
+  it("decides the minute from its own accepts once alone for a window (#58): exact within a group, and after another connection's", async () => {
+    const { accounts, calls, clock } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    const send = (n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => calls.accept(a.userId, 'premium', textAlert(`a${i}`))));
+    expect((await send(3)).every((r) => r.accepted)).toBe(true);
+    // No other connection committed for a whole window: no read, the group's own accepts counted as it goes.
+    clock.advance(61_000);
+    expect((await send(12)).map((r) => r.accepted)).toEqual([...Array<boolean>(10).fill(true), false, false]);
+    clock.advance(61_000);
+    // Another connection accepts 4 of the account's alerts: the next group reads again and takes 6, not 10.
+    const other = new SqliteCallStore(openTracked(path.join(tmp, 'ringhook.db'), { sync: 'normal' }), clock.now);
+    for (let i = 0; i < 4; i++) expect(other.acceptNow(a.userId, 'premium', textAlert(`o${i}`)).accepted).toBe(true);
+    expect((await send(8)).filter((r) => r.accepted)).toHaveLength(6);
+    expect(calls.usage(a.userId).used).toBe(3 + 10 + 4 + 6);
   });
 
   it('keeps only the newest refusals of an account when a group writes many (trimmed once, at its end)', async () => {

@@ -15,14 +15,20 @@ import { verifyPassword } from '../password-hash.js';
 // The account with whether it has a callback URL: read once, with it (the callback feed needs no read of its own).
 const COLUMNS = `${ACCOUNT_COLUMNS}, EXISTS (SELECT 1 FROM callback_settings c WHERE c.user_id = accounts.user_id AND c.url IS NOT NULL) AS callback_on`;
 
+// The account as the webhook reads it: the sealed key is not read (the given key is the right one).
+const WEBHOOK_COLUMNS = `${ACCOUNT_COLUMNS.replace('api_key_sealed, ', '')}, EXISTS (SELECT 1 FROM callback_settings c WHERE c.user_id = a.user_id AND c.url IS NOT NULL) AS callback_on`;
+
+type WebhookRow = Omit<AccountRow, 'api_key_sealed'>;
+
 const SQL = {
   insert: `INSERT INTO accounts (user_id, api_key_sealed, api_key_mac, name, phone, plan, sms_backup, require_confirm, language, voice, intro, status, dedupe_seconds, webhook_sources, quiet_hours, time_zone, quiet_mode, ring_again, ring_again_after, backup_phone, backup_phone_status, decision_keys, decision_pin_hash, created_at, updated_at, key_created_at)
            VALUES (@user_id, @sealed, @mac, @name, @phone, @plan, @sms_backup, @require_confirm, @language, @voice, @intro, 'active', @dedupe_seconds, @webhook_sources, @quiet_hours, @time_zone, @quiet_mode, @ring_again, @ring_again_after, @backup_phone, @backup_phone_status, @decision_keys, @pin_hash, @now, @now, @now)`,
   get: `SELECT ${COLUMNS} FROM accounts WHERE user_id = ?`,
-  // Always exactly one row of the same shape, whether or not the user_id exists (the dummy HMAC
-  // stands in), so that both cases do the same work.
-  credentials:
-    'SELECT a.user_id, coalesce(a.api_key_mac, @dummy) AS mac FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id',
+  // The webhook's one read (#58): the HMAC with the whole account, always exactly one row of the same
+  // shape whether or not the user_id exists (the dummy HMAC stands in, the account's columns null),
+  // so that both cases do the same work; one statement, so no read transaction around two.
+  credentials: `SELECT coalesce(a.api_key_mac, @dummy) AS mac, ${WEBHOOK_COLUMNS}
+                FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id`,
   list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
   update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, dedupe_seconds = @dedupe_seconds, webhook_sources = @webhook_sources, quiet_hours = @quiet_hours, time_zone = @time_zone, quiet_mode = @quiet_mode, ring_again = @ring_again, ring_again_after = @ring_again_after, backup_phone = @backup_phone, backup_phone_status = @backup_phone_status, decision_keys = @decision_keys,
@@ -49,8 +55,6 @@ const DUMMY_MAC = randomBytes(32);
 
 export class SqliteAccountStore implements AccountRepo {
   private readonly stmt;
-  private readonly authenticateTx: (userId: string, apiKey: string) => Account | undefined;
-
   /**
    * Refuses a database whose keys were sealed with another secret key, unless `checkKey` is false
    * (only to replace every key with regenerateAllKeys()).
@@ -64,9 +68,10 @@ export class SqliteAccountStore implements AccountRepo {
     this.stmt = {
       insert: db.prepare(SQL.insert),
       get: db.prepare<[string], AccountRow>(SQL.get),
-      credentials: db.prepare<[{ user_id: string; dummy: Buffer }], { user_id: string | null; mac: Buffer }>(
-        SQL.credentials,
-      ),
+      credentials: db.prepare<
+        [{ user_id: string; dummy: Buffer }],
+        { mac: Buffer } & (WebhookRow | { [K in keyof WebhookRow]: null })
+      >(SQL.credentials),
       list: db.prepare<[], AccountRow>(SQL.list),
       userIds: db.prepare<[], string>(SQL.userIds).pluck(),
       update: db.prepare(SQL.update),
@@ -80,8 +85,6 @@ export class SqliteAccountStore implements AccountRepo {
       pinHash: db.prepare<[string], string | null>(SQL.pinHash).pluck(),
     };
     if (options.checkKey !== false) this.checkSecretKey();
-    // Both reads in one read transaction: SQLite takes and releases its WAL read lock once.
-    this.authenticateTx = db.transaction((userId: string, apiKey: string) => this.authenticateNow(userId, apiKey));
   }
 
   private checkSecretKey(): void {
@@ -194,19 +197,14 @@ export class SqliteAccountStore implements AccountRepo {
 
   /**
    * The account the webhook credentials belong to, or undefined. A known user_id with a wrong key
-   * and an unknown one run the same query and the same HMAC and comparison; the account is loaded
-   * only once the key matched (and then needs no opening: the given key is the right one).
+   * and an unknown one run the same query and the same HMAC and comparison; the account, read with
+   * its HMAC, is built only once the key matched (and needs no opening: the given key is the right one).
    */
   authenticate(userId: string, apiKey: string): Account | undefined {
-    return this.authenticateTx(userId, apiKey);
-  }
-
-  private authenticateNow(userId: string, apiKey: string): Account | undefined {
     const row = this.stmt.credentials.get({ user_id: userId, dummy: DUMMY_MAC })!;
     const given = this.secrets.mac(apiKey);
     const equal = row.mac.length === given.length && timingSafeEqual(given, row.mac);
     if (!equal || row.user_id === null) return undefined;
-    const account = this.stmt.get.get(row.user_id);
-    return account && toAccount(account, apiKey);
+    return toAccount(row, apiKey);
   }
 }

@@ -19,6 +19,8 @@ import {
 import { withBusyTimeout, type Db } from './connect.js';
 import { outboxInTransaction } from './progress.js';
 import { KnownAccepts, nextGroup } from '../../core/webhook/group-commit.js';
+import type { OwnAccepts } from '../../core/webhook/own-accepts.js';
+import { ownAcceptsOf } from './own-accepts.js';
 import type {
   AcceptResult,
   CallKind,
@@ -27,8 +29,8 @@ import type {
   HistoryPage,
   RejectedAlert,
 } from '../../core/records.js';
-import { MAX_REJECTIONS_KEPT, limitRejection, toRecord, type CallRow } from '../rows.js';
-import { alertColumns, alertDecisionColumns, duplicateRow, rejectionColumns } from '../rows.js';
+import { MAX_REJECTIONS_KEPT, duplicateRow, limitRejection, toRecord, type CallRow } from '../rows.js';
+import { acceptedCallValues, INSERT_CALL, LIST_BY_STATUS, rejectionValues } from './call-sql.js';
 import type { CallRepo } from '../contract/index.js';
 import type { Logger } from '../../lib/log.js';
 import { decideTestCall, testCallAlert } from '../test-calls.js';
@@ -42,16 +44,7 @@ import { decideTestCall, testCallAlert } from '../test-calls.js';
  */
 export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
 
-const SQL = {
-  ...CALL_SQL,
-  insert: `INSERT INTO calls (call_id, user_id, kind, accepted, status, message, message_truncated, ticker, price, action,
-                              strategy, alert_timestamp, extra, error, received_at, updated_at, expires_in, dial_to,
-                              decision_keys, idempotency_key)
-           VALUES (@call_id, @user_id, @kind, @accepted, @status, @message, @message_truncated, @ticker, @price, @action,
-                   @strategy, @alert_timestamp, @extra, @error, @now, @now, @expires_in, @dial_to, @decision_keys, @idempotency_key)`,
-  listForAccountByStatus: `SELECT * FROM calls WHERE user_id = @user_id AND id < @before AND status IN (SELECT value FROM json_each(@statuses))
-                           ORDER BY id DESC LIMIT @limit`,
-} as const;
+const SQL = { ...CALL_SQL, listForAccountByStatus: LIST_BY_STATUS } as const;
 
 /** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
 type GroupResult = AcceptResult | null;
@@ -85,6 +78,10 @@ export class SqliteCallStore implements CallRepo {
   private readAccepts: Array<[string, number[]]> = [];
   /** The accounts whose refusals the group in progress wrote: their oldest are trimmed once, at its end. */
   private trimAfterGroup: Set<string> | null = null;
+  /** This connection's committed accepts: while they are all the database's, the limit is decided without a read. */
+  private readonly own: OwnAccepts;
+  /** The accepts of the group in progress, not yet committed (null outside a group). */
+  private groupAccepts: Map<string, number[]> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -93,7 +90,7 @@ export class SqliteCallStore implements CallRepo {
     private readonly logger?: Pick<Logger, 'warn'>,
   ) {
     this.stmt = {
-      insert: db.prepare(SQL.insert),
+      insert: db.prepare<unknown[]>(INSERT_CALL),
       usedThisMonth: positional<{ calls: number }>(db, SQL.usedThisMonth),
       countUsage: positional(db, SQL.countUsage),
       recentAccepted: positional<{ received_at: number }>(db, SQL.recentAccepted),
@@ -108,58 +105,21 @@ export class SqliteCallStore implements CallRepo {
         SQL.listForAccountByStatus,
       ),
       getForAccount: positional<CallRow>(db, SQL.getForAccount),
+      othersCommits: db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
-    const acceptTx = db.transaction(
-      (userId: string, plan: Plan, alert: Alert, dedupe?: DedupeCheck, callbacks?: boolean): AcceptResult => {
-        const now = this.now();
-        const month = monthWindow(now);
-        let recent: number[] = [];
-        // In the accept's own write transaction, the checks under the lock in core's order
-        // (core/webhook/accept-rules): of two identical alerts, exactly one becomes a call.
-        const refusal = firstRefusal(
-          {
-            ...PASSED_BEFORE_LOCK,
-            duplicateOf: () => (dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since))?.call_id,
-            limits: () => {
-              // An unlimited plan's usage is only counted, never read: one statement less per alert.
-              const used = hasMonthlyAllowance(plan) ? this.usedInMonth(userId, month.key) : 0;
-              recent = this.recentAcceptedTimes(userId, 'alert', now, 10);
-              return decideLimits(plan, now, used, recent);
-            },
-          },
-          CHECKS_UNDER_LOCK,
-        );
-        if (refusal?.outcome === 'duplicate') {
-          const rowId = newCallId();
-          this.insertRejection(now, duplicateRow(userId, alert, refusal.firstCallId, rowId));
-          return { accepted: true, duplicate: true, callId: refusal.firstCallId, rowId, receivedAt: now };
-        }
-        if (refusal?.outcome === 'refused') {
-          const { decision } = refusal;
-          if (decision.limit === 'burst') this.readAccepts.push([userId, recent]);
-          const rejectionId = newCallId();
-          this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
-          return { accepted: false, decision, callId: rejectionId };
-        }
-        const callId = newCallId();
-        this.insertCall(now, callId, userId, 'alert', alert);
-        if (dedupe) this.stmt.setDedupeKey.run(dedupe.key, callId);
-        this.stmt.countUsage.run(userId, month.key);
-        // Its call.queued status callback in the same transaction (#55, #58): on disk with the call or not at all.
-        const outboxed = outboxInTransaction(db, callId, 'queued', callbacks, now) > 0;
-        return { accepted: true, callId, receivedAt: now, ...(outboxed && { outboxed }) };
-      },
-    );
-    this.acceptNow = (userId, plan, alert, dedupe, callbacks) => {
+    this.own = ownAcceptsOf(db);
+    const acceptTx = db.transaction((...args: Parameters<AcceptNow>) => this.acceptUnderLock(...args));
+    this.acceptTx = acceptTx;
+    this.acceptNow = (...args) => {
       try {
-        const result = acceptTx.immediate(userId, plan, alert, dedupe, callbacks);
+        const result = acceptTx.immediate(...args);
         this.learnReadAccepts();
+        if (result.accepted && !('duplicate' in result)) this.own.note(args[0], result.receivedAt);
         return result;
       } finally {
         this.readAccepts = [];
       }
     };
-    this.acceptTx = acceptTx;
     this.rejectTx = db.transaction((rejected: RejectedAlert) => {
       this.insertRejection(this.now(), rejected);
       return null;
@@ -167,11 +127,60 @@ export class SqliteCallStore implements CallRepo {
     this.writeMany = this.groupWriter(db);
   }
 
+  /** An accept's checks under the write lock and its writes (in its own transaction, or a savepoint of a group's). */
+  private acceptUnderLock(...[userId, plan, alert, dedupe, callbacks]: Parameters<AcceptNow>): AcceptResult {
+    const now = this.now();
+    const month = monthWindow(now);
+    let recent: number[] = [];
+    // In the accept's own write transaction, the checks under the lock in core's order
+    // (core/webhook/accept-rules): of two identical alerts, exactly one becomes a call.
+    const refusal = firstRefusal(
+      {
+        ...PASSED_BEFORE_LOCK,
+        duplicateOf: () => (dedupe && this.stmt.firstWithKey.get(userId, dedupe.key, dedupe.since))?.call_id,
+        limits: () => {
+          // An unlimited plan's usage is only counted, never read: one statement less per alert.
+          const monthly = hasMonthlyAllowance(plan);
+          const used = monthly ? this.usedInMonth(userId, month.key) : 0;
+          recent =
+            (!monthly && this.acceptedInWindow(userId, now)) || this.recentAcceptedTimes(userId, 'alert', now, 10);
+          return decideLimits(plan, now, used, recent);
+        },
+      },
+      CHECKS_UNDER_LOCK,
+    );
+    if (refusal?.outcome === 'duplicate') {
+      const rowId = newCallId();
+      this.insertRejection(now, duplicateRow(userId, alert, refusal.firstCallId, rowId));
+      return { accepted: true, duplicate: true, callId: refusal.firstCallId, rowId, receivedAt: now };
+    }
+    if (refusal?.outcome === 'refused') {
+      const { decision } = refusal;
+      if (decision.limit === 'burst') this.readAccepts.push([userId, recent]);
+      const rejectionId = newCallId();
+      this.insertRejection(now, limitRejection(userId, alert, decision, rejectionId));
+      return { accepted: false, decision, callId: rejectionId };
+    }
+    const callId = newCallId();
+    this.insertCall(now, callId, userId, 'alert', alert);
+    if (dedupe) this.stmt.setDedupeKey.run(dedupe.key, callId);
+    this.stmt.countUsage.run(userId, month.key);
+    // Its call.queued status callback in the same transaction (#55, #58): on disk with the call or not at all.
+    const outboxed = outboxInTransaction(this.db, callId, 'queued', callbacks, now) > 0;
+    const inGroup = this.groupAccepts?.get(userId);
+    if (inGroup) inGroup.push(now);
+    else this.groupAccepts?.set(userId, [now]);
+    return { accepted: true, callId, receivedAt: now, ...(outboxed && { outboxed }) };
+  }
+
   /** One transaction for a group's writes, each in a savepoint of its own; the refusals' trims once, at its end. */
   private groupWriter(db: Db): (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }> {
     // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
     const manyTx = db.transaction((jobs: PendingWrite[]) => {
       this.trimAfterGroup = new Set();
+      // Under the write lock: whether another connection committed since the last group.
+      this.own.observe(this.stmt.othersCommits.get()!, this.now());
+      this.groupAccepts = new Map();
       try {
         const results = jobs.map((j) => {
           try {
@@ -184,6 +193,7 @@ export class SqliteCallStore implements CallRepo {
         return results;
       } finally {
         this.trimAfterGroup = null;
+        this.groupAccepts = null;
       }
     });
     return (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
@@ -240,8 +250,10 @@ export class SqliteCallStore implements CallRepo {
           'accepted' in result &&
           result.accepted &&
           !('duplicate' in result)
-        )
+        ) {
           this.known.note(job.accepting, result.receivedAt);
+          this.own.note(job.accepting, result.receivedAt);
+        }
       });
       // After the notes: what was read replaces them (it already holds the group's accepts read before it).
       this.learnReadAccepts();
@@ -262,6 +274,15 @@ export class SqliteCallStore implements CallRepo {
     for (const [userId, times] of this.readAccepts) this.known.learn(userId, times);
   }
 
+  /** In a group: the account's accepts in the window when this connection's (committed, the group's so far) are all. */
+  private acceptedInWindow(userId: string, now: number): number[] | null {
+    if (!this.groupAccepts) return null;
+    const committed = this.own.inWindow(userId, now);
+    if (!committed) return null;
+    const inGroup = this.groupAccepts.get(userId);
+    return inGroup ? [...committed, ...inGroup] : committed;
+  }
+
   private usedInMonth(userId: string, monthKey: string): number {
     return this.stmt.usedThisMonth.get(userId, monthKey)?.calls ?? 0;
   }
@@ -278,31 +299,11 @@ export class SqliteCallStore implements CallRepo {
     alert: Alert,
     dialTo: string | null = null,
   ): void {
-    this.stmt.insert.run({
-      call_id: callId,
-      user_id: userId,
-      kind,
-      accepted: 1,
-      status: 'queued',
-      ...alertColumns(alert),
-      error: null,
-      expires_in: alert.expiresIn ?? null,
-      dial_to: dialTo,
-      ...alertDecisionColumns(alert),
-      now,
-    });
+    this.stmt.insert.run(acceptedCallValues(now, callId, userId, kind, alert, dialTo));
   }
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
-    this.stmt.insert.run({
-      call_id: rejected.callId ?? newCallId(),
-      ...rejectionColumns(rejected),
-      expires_in: null,
-      dial_to: null,
-      decision_keys: null,
-      idempotency_key: null,
-      now,
-    });
+    this.stmt.insert.run(rejectionValues(now, rejected.callId ?? newCallId(), rejected));
     // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
     // refusals does not walk the kept ones once per refusal.
     if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);
