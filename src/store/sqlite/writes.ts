@@ -21,6 +21,8 @@ export interface SqliteCallWritesOptions {
   retryMs?: number;
   /** How long after the last commit a write nothing waits for may wait for company, ms. */
   spacingMs?: number;
+  /** How long a group may take writes before the rest wait for the next turn, ms. */
+  turnBudgetMs?: number;
 }
 
 /** Writes landed together at most. */
@@ -43,6 +45,7 @@ export class SqliteCallWrites implements CallWrites {
   private readonly tryMs: number;
   private readonly retryMs: number;
   private readonly spacingMs: number;
+  private readonly turnBudgetMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
   /** Cancels the flush scheduled (in the next turn, or after the spacing). */
   private cancelFlush: (() => void) | undefined;
@@ -60,6 +63,7 @@ export class SqliteCallWrites implements CallWrites {
     this.tryMs = options.tryMs ?? 20;
     this.retryMs = options.retryMs ?? 100;
     this.spacingMs = options.spacingMs ?? 25;
+    this.turnBudgetMs = options.turnBudgetMs ?? TURN_BUDGET_MS;
   }
 
   /** Writes not committed yet: this turn's group, or those waiting for the lock. */
@@ -174,7 +178,7 @@ export class SqliteCallWrites implements CallWrites {
    * the outcomes of those written; each write in a savepoint of its own.
    */
   private together(group: readonly Job[]): Outcome[] {
-    const until = performance.now() + TURN_BUDGET_MS;
+    const until = performance.now() + this.turnBudgetMs;
     return this.db
       .transaction(() => {
         const outcomes: Outcome[] = [];
