@@ -369,7 +369,7 @@ export class CallDesk {
     });
     if (next.next === 'end') {
       const alerts = alertsOf(session);
-      for (const alert of alerts) this.queue.remove(alert.callId);
+      this.queue.removeAll(alerts);
       const { dialedAt, phone } = session;
       const { trunk, softphone } = session.placement;
       const ending = { ...next.end, phone, placed: { dialedAt, trunk, softphone } };

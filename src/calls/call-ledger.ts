@@ -7,6 +7,7 @@ import { callbacksFlag, type CallDecision, type CallForDialing, type TransitionF
 import { readAttempts } from '../core/calls/ring-again.js';
 import { expiresAt } from '../core/calls/alert-expiry.js';
 import type { ServiceDeps, Store } from '../store/index.js';
+import { nextTurn } from '../lib/sleep.js';
 import { asReceived, type CallPlaced, expiryOf, type FinalCall, logEnd } from './final-call.js';
 
 export interface CallLedgerDeps extends Omit<ServiceDeps, 'store'> {
@@ -210,7 +211,8 @@ export class CallLedger {
     to: CallState,
     { fields = {}, detail, decision }: CallStep,
   ): Promise<boolean> | undefined {
-    const [call, ...carried] = calls;
+    const call = calls[0];
+    const carried = calls.slice(1);
     const moved = call && this.move(call, to, { fields, detail, decision });
     if (!call || !moved) return undefined;
     const step = { fields: { ...fields, carriedBy: call.callId }, detail };
@@ -282,25 +284,31 @@ export class CallLedger {
   ): Promise<boolean> | undefined {
     const recorded = this.moveAll(all, state, { fields, detail, decision });
     if (!recorded) return undefined;
-    const [call, ...carried] = all as [CallForDialing, ...CallForDialing[]];
+    const call = all[0]!;
+    const carried = all.slice(1);
     logEnd(this.deps, call, carried, state, fields, placed);
-    this.deps.onFinal({
-      callId: call.callId,
-      userId: call.userId,
-      message: asReceived(call),
-      phone,
-      state,
-      // An alert whose message and expiry the SMS reads as they are is handed on as it is: a
-      // quiet-hours batch's 10,000 new objects in the end's turn were 10 ms and a collection (#51).
-      carried: carried.map((c) =>
-        c.messageTruncated || expiresAt(c) !== undefined
-          ? { callId: c.callId, message: asReceived(c), ...expiryOf(c) }
-          : c,
-      ),
-      ...expiryOf(call),
-      ...(call.account !== undefined && { account: call.account }),
-      ...(call.kind === 'test' && call.dialTo && { verification: true }),
-    });
+    const handOn = () =>
+      this.deps.onFinal({
+        callId: call.callId,
+        userId: call.userId,
+        message: asReceived(call),
+        phone,
+        state,
+        // An alert whose message and expiry the SMS reads as they are is handed on as it is: a
+        // quiet-hours batch's 10,000 new objects in the end's turn were 10 ms and a collection (#51).
+        carried: carried.map((c) =>
+          c.messageTruncated || expiresAt(c) !== undefined
+            ? { callId: c.callId, message: asReceived(c), ...expiryOf(c) }
+            : c,
+        ),
+        ...expiryOf(call),
+        ...(call.account !== undefined && { account: call.account }),
+        ...(call.kind === 'test' && call.dialTo && { verification: true }),
+      });
+    // A quiet-hours batch is handed on in the next turn: its 10,000 alerts read for the SMS were 10 ms of
+    // the end's turn (#51); its SMS is planned later still (sms/backup.ts).
+    if (carried.length > CARRIED_SLICE) void nextTurn().then(handOn);
+    else handOn();
     return recorded;
   }
 

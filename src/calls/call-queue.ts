@@ -71,6 +71,12 @@ export class CallQueue {
     this.held.delete(callId);
   }
 
+  /** Forgets the calls given; nothing to do when nothing waits or is held (an ended quiet-hours batch: 10,000 ids). */
+  removeAll(calls: readonly { callId: string }[]): void {
+    if (this.waitingSet.size === 0 && this.refusals.size === 0 && this.held.size === 0) return;
+    for (const { callId } of calls) this.remove(callId);
+  }
+
   /**
    * Asterisk could not take the call: it is held back, longer after each refusal in a row, then
    * handed to `ready` to wait for a line again.
