@@ -48,8 +48,26 @@ export interface ClaimDeps {
   >;
   readonly ledger: Pick<CallLedger, 'claim' | 'end' | 'endIfStale'>;
   readonly sessions: Pick<CallSessions, 'add'>;
-  readonly speech: Pick<SpeechPlanner, 'plan'>;
+  readonly speech: Pick<SpeechPlanner, 'plan' | 'follow'>;
   isStopping(): boolean;
+}
+
+/**
+ * The claimed call's message, asked for now: made while the phone rings (or partly or wholly first,
+ * when it cannot be made in time: core/speech/speech-plan). Returns what made it fail, once it has.
+ */
+export function makeMessage(
+  deps: ClaimDeps,
+  { session, unreserve, forecastMs, text }: ClaimedCall,
+): () => Error | undefined {
+  unreserve();
+  session.messageMedia = deps.settings.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
+  let failed: Error | undefined;
+  session.messageMedia.catch((error: Error) => {
+    failed = error;
+  });
+  deps.speech.follow(session.messageMedia, forecastMs);
+  return () => failed;
 }
 
 /**

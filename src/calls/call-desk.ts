@@ -12,10 +12,10 @@ import type { CallStop } from '../core/calls/call-end.js';
 import { nextCalls } from '../core/calls/line.js';
 import type { CallReason } from '../core/reasons.js';
 import type { CallForDialing } from '../core/records.js';
-import { nextTurn, settledOrAfter } from '../lib/sleep.js';
+import { nextTurn, settledOrAfter, turnByTurn } from '../lib/sleep.js';
 import type { AriEvent, Endpoint } from '../pbx/index.js';
 import { SpeechPlanner } from '../speech/index.js';
-import { type ClaimDeps, type ClaimedCall, claimCall } from './call-claim.js';
+import { type ClaimDeps, type ClaimedCall, claimCall, makeMessage } from './call-claim.js';
 import { CallFlow, type FlowAction } from './call-flow.js';
 import { CallLedger } from './call-ledger.js';
 import { type Placement, place, putBack } from './call-placement.js';
@@ -33,6 +33,7 @@ import { releaseHeld } from './quiet-hours.js';
 import { alertsOf, arm, backupTrunkSession, type CallSession, CallSessions, factsOf } from './call-session.js';
 import type { DialerSettings } from './dialer-options.js';
 import { hangUp } from './hang-up.js';
+import { StartingCalls } from './alert-index.js';
 import { LineSpeech } from './line-speech.js';
 import { Pacer } from './pacer.js';
 import { DueLater, phoneTaken, ringAgainAfter } from './ring-again.js';
@@ -64,10 +65,11 @@ export class CallDesk {
   private readonly waiting = new Map<string, QueuedAlert>();
   /** Calls placed again through the backup trunk, placed by the next pump: an end never places a call itself. */
   private readonly placingAgain: Array<{ session: CallSession; endpoint: Endpoint }> = [];
-  /** Alerts taken from the queue whose call is being claimed and set up: their phone's line is taken. */
-  private readonly starting = new Map<string, string>();
+  private readonly starting = new StartingCalls();
   private readonly dueLater: DueLater; // missed calls rung again: each queued when due (ring-again.ts)
   private stopping = false;
+  /** Batches being queued together: no line is looked at meanwhile (enqueueTogether). */
+  private gathering = 0;
   /** Settles when stop() begins: calls held before they are placed stop waiting. */
   private readonly stopped: Promise<void>;
   private signalStop: () => void = () => {};
@@ -216,14 +218,17 @@ export class CallDesk {
     );
   }
 
-  /** Alerts released together (quiet hours): all queued before a line is looked at, so one call carries them. Made ready a slice a turn, then queued in one. */
+  /** Alerts released together (quiet hours): all queued, 1,000 a turn, before their line is looked at in the next, so that one call carries them (#51: an entry in a map costs ~1 µs here, alert-index.ts). */
   async enqueueTogether(alerts: readonly JustQueued[]): Promise<void> {
-    for (const alert of await waitingAlertsInSlices(alerts)) {
-      if (this.stopping || this.sessions.has(alert.callId) || this.starting.has(alert.callId)) continue;
-      if (this.queue.add(alert.callId)) this.waiting.set(alert.callId, alert);
-    }
-    // Their line is looked at in the next turn: queueing 10,000 and placing them was one long turn (#51).
+    const ready = await waitingAlertsInSlices(alerts);
+    this.gathering++;
+    for await (const slice of turnByTurn(ready, 1_000))
+      for (const alert of slice) {
+        if (this.stopping || this.sessions.has(alert.callId) || this.starting.has(alert.callId)) continue;
+        if (this.queue.add(alert.callId)) this.waiting.set(alert.callId, alert);
+      }
     if (alerts.length > 1) await nextTurn();
+    this.gathering--;
     this.pump();
   }
 
@@ -238,6 +243,7 @@ export class CallDesk {
   }
 
   private placeNext(): void {
+    if (this.gathering > 0) return;
     const busy = this.sessions.size + this.starting.size;
     const freeLines = Math.min(this.settings.maxConcurrent - busy, this.pacer.allowed(this.queue.length > 0));
     if (freeLines <= 0 || this.queue.length === 0) return;
@@ -248,13 +254,13 @@ export class CallDesk {
       if (!alert) break;
       waiting.push(alert);
     }
-    const busyPhones = new Set([...this.sessions.phones(), ...this.starting.values()]);
+    const busyPhones = new Set([...this.sessions.phones(), ...this.starting.phones()]);
     for (const call of nextCalls(waiting, busyPhones, freeLines)) {
       this.queue.takeAll(call.map((alert) => alert.callId));
-      for (const alert of call) {
-        this.waiting.delete(alert.callId);
-        this.ahead.forget(alert.callId);
-      }
+      // What waits is all queued: with the queue empty, nothing is left to forget one by one.
+      if (this.queue.length === 0) this.waiting.clear();
+      else for (const alert of call) this.waiting.delete(alert.callId);
+      this.ahead.forget(call);
       this.pacer.started(call[0]!.callId);
       void this.dial(call);
     }
@@ -268,14 +274,14 @@ export class CallDesk {
 
   /** Places one call for the alerts given (the first is the call's own, the others ride along). */
   private async dial(alerts: readonly QueuedAlert[]): Promise<void> {
-    for (const alert of alerts) this.starting.set(alert.callId, alert.phone);
+    this.starting.start(alerts);
     try {
       let claimed: ClaimedCall | undefined;
       try {
         claimed = await claimCall(this.claimDeps, alerts);
       } finally {
         // From here the call's session (if any) holds the line and counts as a call in progress.
-        for (const alert of alerts) this.starting.delete(alert.callId);
+        this.starting.done(alerts);
       }
       if (claimed) await this.speakAndPlace(claimed);
       else this.pacer.cancelled(alerts[0]!.callId);
@@ -286,17 +292,10 @@ export class CallDesk {
     }
   }
 
-  private async speakAndPlace({ session, endpoint, holdMs, unreserve, forecastMs, text }: ClaimedCall): Promise<void> {
+  private async speakAndPlace(claimed: ClaimedCall): Promise<void> {
+    const { session, endpoint, holdMs } = claimed;
     const call = session.call;
-    // Speech is made while the phone rings (or partly or wholly first, when it cannot be made in
-    // time: core/speech/speech-plan).
-    unreserve();
-    session.messageMedia = this.settings.tts.synthesize(text, session.speech.synthesis).then((s) => s.media);
-    let speechFailed: Error | undefined;
-    session.messageMedia.catch((error: Error) => {
-      speechFailed = error;
-    });
-    this.speech.follow(session.messageMedia, forecastMs);
+    const speechFailed = makeMessage(this.claimDeps, claimed);
     // The call's fixed phrases are made while it is set up, so that an answer is spoken to at once.
     this.script.prepare(session);
     if (holdMs > 0) {
@@ -315,11 +314,12 @@ export class CallDesk {
     }
     // Held for speech that could not be made: the phone is not rung only to be hung up on at its
     // answer; the call fails now, and its SMS backup goes out.
-    if (speechFailed) {
+    const failed = speechFailed();
+    if (failed) {
       this.pacer.cancelled(call.callId);
       this.end(session, {
         kind: 'given-up',
-        why: `its speech could not be made: ${speechFailed.message}`,
+        why: `its speech could not be made: ${failed.message}`,
         reason: 'speech_failed',
       });
       return;
@@ -335,7 +335,7 @@ export class CallDesk {
 
   /** Placed; ended (its one attempt); or nothing dialed (Asterisk down or stopping): its alerts wait in the queue again, within their freshness. */
   private applyPlacement(session: CallSession, placement: Placement): void {
-    if (placement.placed) for (const alert of alertsOf(session)) this.queue.taken(alert.callId);
+    if (placement.placed) this.queue.taken(alertsOf(session));
     else if ('outcome' in placement) this.end(session, placement.outcome);
     else
       for (const callId of putBack({ sessions: this.sessions, ledger: this.ledger }, session, placement.waitFor))

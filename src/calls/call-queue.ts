@@ -94,8 +94,8 @@ export class CallQueue {
     ).unref();
   }
 
-  /** Asterisk took the call: its refusals are forgotten. */
-  taken(callId: string): void {
-    this.refusals.delete(callId);
+  /** Asterisk took the call: its alerts' refusals are forgotten. */
+  taken(alerts: readonly { callId: string }[]): void {
+    if (this.refusals.size > 0) for (const { callId } of alerts) this.refusals.delete(callId);
   }
 }

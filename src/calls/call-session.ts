@@ -6,7 +6,7 @@ import { type CallSpeech, DEFAULT_SPEECH } from '../core/speech/languages.js';
 import type { CallForDialing } from '../core/records.js';
 import type { AudioFlow, TalkPhrase } from '../core/calls/talk-verdict.js';
 import type { DecisionState } from '../core/calls/decision-keys.js';
-import { nextTurn } from '../lib/sleep.js';
+import { AlertIndex } from './alert-index.js';
 
 /** What machine detection knows of one call (machine-detection.ts). */
 export interface TalkListening {
@@ -220,12 +220,9 @@ export function disarmAll(session: CallSession): void {
   session.timers.clear();
 }
 
-/** Carried alerts of an ended call forgotten in one turn at most. */
-const FORGOTTEN_IN_TURN = 1_000;
-
 /** The calls in progress, by the id of every alert they carry and by channel id (Asterisk's events name the channel). */
 export class CallSessions {
-  private readonly byCall = new Map<string, CallSession>();
+  private readonly byCall = new AlertIndex<CallSession>();
   private readonly byChannelId = new Map<string, CallSession>();
   private readonly onEmpty: Array<() => void> = [];
 
@@ -235,33 +232,16 @@ export class CallSessions {
   }
 
   add(session: CallSession): void {
-    for (const alert of alertsOf(session)) this.byCall.set(alert.callId, session);
+    this.byCall.add(session, session.call.callId, session.carried);
     this.byChannelId.set(session.channelId, session);
   }
 
-  /**
-   * Forgets the call and disarms its timers. The alerts it carried are forgotten a slice a turn (a
-   * quiet-hours batch's 10,000 in the end's turn were 8 ms of it, #51): until then has() reads them as
-   * the ended call's, which is not in progress.
-   */
+  /** Forgets the call and disarms its timers. */
   remove(session: CallSession): void {
     disarmAll(session);
     this.byChannelId.delete(session.channelId);
-    this.forget(session, [session.call]);
-    if (session.carried.length <= FORGOTTEN_IN_TURN) this.forget(session, session.carried);
-    else void this.forgetInSlices(session);
+    this.byCall.delete(session, session.call.callId, session.carried);
     if (this.byChannelId.size === 0) for (const done of this.onEmpty.splice(0)) done();
-  }
-
-  private forget(session: CallSession, alerts: readonly CallForDialing[]): void {
-    for (const { callId } of alerts) if (this.byCall.get(callId) === session) this.byCall.delete(callId);
-  }
-
-  private async forgetInSlices(session: CallSession): Promise<void> {
-    for (let i = 0; i < session.carried.length; i += FORGOTTEN_IN_TURN) {
-      await nextTurn();
-      this.forget(session, session.carried.slice(i, i + FORGOTTEN_IN_TURN));
-    }
   }
 
   /** The phones being called now: their line is busy. */
@@ -283,8 +263,7 @@ export class CallSessions {
 
   /** Whether the alert is in a call in progress (its own, or carried). */
   has(callId: string): boolean {
-    const session = this.byCall.get(callId);
-    return session !== undefined && this.byChannelId.get(session.channelId) === session;
+    return this.byCall.has(callId);
   }
 
   byChannel(channelId: string): CallSession | undefined {

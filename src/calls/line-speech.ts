@@ -25,9 +25,9 @@ export class LineSpeech {
       });
   }
 
-  /** The alert left the line (its call is being placed). */
-  forget(callId: string): void {
-    this.ahead?.forget(callId);
+  /** The call's alerts left the line (it is being placed). */
+  forget(call: readonly { callId: string }[]): void {
+    for (const { callId } of call) if (!this.ahead?.forget(callId)) return;
   }
 
   /** Speech for the alerts next in line; `again` when an engine is free for more. */

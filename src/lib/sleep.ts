@@ -11,6 +11,14 @@ export const sleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve,
  */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** `items` a slice at a time, each slice after the next turn but the first (work cut in slices, #51). */
+export async function* turnByTurn<T>(items: readonly T[], size: number): AsyncGenerator<readonly T[]> {
+  for (let i = 0; i < items.length; i += size) {
+    if (i > 0) await nextTurn();
+    yield items.slice(i, i + size);
+  }
+}
+
 /** Until `work` settles (either way), or `ms` have passed if sooner; Infinity: until it settles. */
 export async function settledOrAfter(work: Promise<unknown>, ms: number): Promise<void> {
   const settled = work.then(

@@ -64,9 +64,10 @@ export class SpeechAhead {
     }
   }
 
-  /** The alert left the queue. */
-  forget(callId: string): void {
+  /** The alert left the queue; whether any other is still asked for. */
+  forget(callId: string): boolean {
     this.asked.delete(callId);
+    return this.asked.size > 0;
   }
 
   /** Forgets every alert not queued any more (those that left without forget). */
