@@ -1,6 +1,7 @@
 // Opening a store: the schema brought up to date, a newer one refused, and (PostgreSQL) one
 // migration for nodes starting together and one-line errors without the password.
 import Database from 'better-sqlite3';
+import { type AddressInfo, createServer, connect as netConnect, type Socket } from 'node:net';
 import postgres from 'postgres';
 import { describe, expect, test } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/connect.js';
@@ -124,6 +125,40 @@ describe('postgres store: opening', () => {
       /not a PostgreSQL URL: mysql:\/\/root:\*\*\*@localhost\/x/,
     );
   });
+
+  // The slow first answer is made by a listener in front of the real server that holds the first
+  // connection without a word (a fault a real PostgreSQL cannot be made to produce on demand: a boot,
+  // a busy host); the later ones are passed through to it.
+  test('a server slow to answer its first connection is waited for; a silent one is given up on after three tries of 2 s', async () => {
+    const db = await stores.fresh();
+    const held: Socket[] = [];
+    let connections = 0;
+    let holdAll = false;
+    const silentFirst = createServer((socket) => {
+      held.push(socket);
+      if (connections++ === 0 || holdAll) return;
+      const server = netConnect(stores.cluster().port, '127.0.0.1');
+      socket.pipe(server).pipe(socket);
+      server.on('error', () => socket.destroy());
+      socket.on('error', () => server.destroy());
+    });
+    await new Promise<void>((resolve) => silentFirst.listen(0, '127.0.0.1', resolve));
+    const port = (silentFirst.address() as AddressInfo).port;
+    const url = db.location.replace(/@127\.0\.0\.1:\d+\//, `@127.0.0.1:${port}/`);
+    try {
+      const sql = await connect(url);
+      expect(connections).toBe(2);
+      await sql.end({ timeout: 1 });
+      holdAll = true; // from here the server says nothing
+      const started = performance.now();
+      const silent = await connect(url).catch((error: unknown) => error);
+      expect((silent as Error).message).toMatch(/: no answer within 2 s, 3 times$/);
+      expect(performance.now() - started).toBeGreaterThan(5_500);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silentFirst.close(resolve));
+    }
+  }, 30_000);
 
   test('a store whose server went away: ping throws while it is down, and the pool reconnects once it is back', async () => {
     const db = await stores.fresh();

@@ -161,6 +161,9 @@ export function connectionError(url: string, error: unknown, what = 'cannot use 
   return new UserError(`${what} ${redactUrl(url)}: ${reason(error, passwordOf(url))}`);
 }
 
+/** Tries of the first query, each within connect_timeout, before a silent server is given up on. */
+const FIRST_ANSWER_TRIES = 3;
+
 /** Opens the pool and checks that the server answers. */
 export async function connect(
   url: string,
@@ -177,12 +180,19 @@ export async function connect(
   } catch (error) {
     throw connectionError(url, error, 'cannot parse the PostgreSQL URL');
   }
-  try {
-    await sql`select 1`;
-    return sql;
-  } catch (error) {
-    // The connection failed already: what ending the pool says adds nothing to the error thrown.
-    await sql.end({ timeout: 0 }).catch(() => {});
-    throw connectionError(url, error, 'cannot connect to PostgreSQL at');
+  // A server that is there but slow to answer its first connection (a busy host, a boot) is given
+  // FIRST_ANSWER_TRIES of the alert path's 2 s; one that refuses or is unknown is reported at once.
+  for (let tries = 1; ; tries++) {
+    try {
+      await sql`select 1`;
+      return sql;
+    } catch (error) {
+      const timedOut = ['CONNECT_TIMEOUT', 'ETIMEDOUT'].includes(errorCode(error) ?? '');
+      if (timedOut && tries < FIRST_ANSWER_TRIES) continue;
+      // The connection failed already: what ending the pool says adds nothing to the error thrown.
+      await sql.end({ timeout: 0 }).catch(() => {});
+      const why = connectionError(url, error, 'cannot connect to PostgreSQL at');
+      throw timedOut ? new UserError(`${why.message}, ${FIRST_ANSWER_TRIES} times`) : why;
+    }
   }
 }
