@@ -104,9 +104,11 @@ it('10,000 held alerts: released, called once, their SMS within its parts, the e
     expect(sms!.text).toMatch(/ and \d+ older alerts: see your history$/);
     expect(countSmsParts(sms!.text)).toBeLessThanOrEqual(DEFAULTS.sms.maxParts);
     expect(sms!.parts).toBeLessThanOrEqual(DEFAULTS.sms.maxParts);
-    // The CPU bound holds whatever the load; the delay itself only on a machine not overloaded (the
-    // service's own start, with nothing held, is delayed 200 ms and more at a load of 14 on 2 cores).
-    expect(heldCpuMs).toBeLessThan(100);
+    // The loop's own CPU within one gap holds #51's 50 ms whatever the load (its thread's time on a CPU:
+    // 20–35 ms at load average 8–15 on 7 Dec; up to 105 ms before the batch was one set in the desk's
+    // indexes); the delay itself only on a machine not overloaded (the service's own start, with
+    // nothing held, is delayed 200 ms and more at a load of 14 on 2 cores).
+    expect(heldCpuMs).toBeLessThan(50);
     // #51 asks for under 50 ms: five quiet runs of 7 Dec measured 43.6–52.8 ms (two over), so the bound
     // checked is 60 ms, which the code before that day's pass (62.2 ms) failed; RELIABILITY.md has both.
     if (machine.quiet) expect(maxMs, machine.said).toBeLessThan(60);
