@@ -3,6 +3,7 @@
 // backup goes out once, after the first miss; kill -9 between two attempts neither loses nor
 // doubles one; an account left at the default still gets exactly one call.
 import { expect, it } from 'vitest';
+import { machineLoad } from '../helpers/machine-load.js';
 import { waitForChildCall } from '../helpers/service.js';
 import { sipDialogs } from '../helpers/sip-trace.js';
 import { type SippPhone, startSipp } from '../helpers/sipp.js';
@@ -65,10 +66,18 @@ it('a first call that rings out is tried again from the same caller ID; the seco
   const [call2] = sipDialogs(atSecond.messages);
   expect(sipDialogs(atFirst.messages).map((d) => d.to)).toEqual([PHONE]);
   expect(sipDialogs(atSecond.messages).map((d) => d.to)).toEqual([PHONE]);
-  // Within iOS's three minutes of the first call's start, and not before the gap asked for.
+  // Within iOS's three minutes of the first call's start, and not before the gap asked for: exactly on
+  // ringhook's own clock (each attempt's dial); at the phone, whose INVITEs each came some way behind
+  // their dial, within 1 s of it when the machine is quiet (18,953 ms beside two busy loops: #53).
+  const [firstAttempt] = JSON.parse(missed.attempts!) as Array<{ at: number }>;
+  const dialedGapMs = done.dialed_at! - firstAttempt!.at;
   const gapMs = call2!.startedAt - call1!.startedAt;
-  console.log(`ring again: second INVITE ${gapMs} ms after the first (asked: 20 s)`);
-  expect(gapMs).toBeGreaterThanOrEqual(19_000);
+  const machine = machineLoad();
+  console.log(
+    `ring again: dialed ${dialedGapMs} ms after the first, its INVITE ${gapMs} ms after (asked: 20 s); ${machine.said}`,
+  );
+  expect(dialedGapMs).toBeGreaterThanOrEqual(20_000);
+  if (machine.quiet) expect(gapMs).toBeGreaterThanOrEqual(19_000);
   expect(gapMs).toBeLessThanOrEqual(170_000);
   const from = [...invitesFrom(atFirst.messages), ...invitesFrom(atSecond.messages)];
   expect(from).toHaveLength(2);
