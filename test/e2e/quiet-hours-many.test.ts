@@ -109,8 +109,10 @@ it('10,000 held alerts: released, called once, their SMS within its parts, the e
     // indexes); the delay itself only on a machine not overloaded (the service's own start, with
     // nothing held, is delayed 200 ms and more at a load of 14 on 2 cores).
     expect(heldCpuMs).toBeLessThan(50);
-    // #51 asks for under 50 ms: five quiet runs of 7 Dec measured 43.6–52.8 ms (two over), so the bound
-    // checked is 60 ms, which the code before that day's pass (62.2 ms) failed; RELIABILITY.md has both.
+    // #51 asks for under 50 ms: quiet runs of 7 Dec afternoon measured 34.5–47.3 ms (ten runs; 41–87 ms
+    // that morning, before the batch was one set and the call writes' groups halved). The bound checked
+    // is 60 ms: a sync of the database's log that the disk makes slow holds the loop however little it
+    // writes (RELIABILITY.md has the figures).
     if (machine.quiet) expect(maxMs, machine.said).toBeLessThan(60);
     expect(t.takeErrorLogs()).toEqual([]);
   } finally {
