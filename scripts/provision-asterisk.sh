@@ -69,7 +69,7 @@ host_has_asterisk_candidate() {
   # An empty apt cache (fresh machine) would hide the package: refresh once if there are no lists.
   if ! compgen -G '/var/lib/apt/lists/*Packages*' >/dev/null; then
     say "apt-get update (no package lists yet)"
-    apt-get update -qq >&2
+    apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
   fi
   local candidate
   candidate=$(apt-cache policy asterisk 2>/dev/null | awk '/Candidate:/ {print $2}')
