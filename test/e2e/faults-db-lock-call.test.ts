@@ -102,7 +102,7 @@ it('a write lock held 7 s while a call rings and ends: the webhook answers withi
   for (const r of replies) {
     expect([200, 503], JSON.stringify(r)).toContain(r.status);
     if (r.status === 503) expect(r.code).toBe('unavailable');
-    // TradingView's budget is 3 s; the webhook's own wait is 1 s (2 s with a group commit ahead).
+    // TradingView's budget is 3 s; the webhook waits 1 s for the lock from the request's arrival.
     expect(r.ms, 'within the sender budget').toBeLessThan(3_000);
   }
   // Exactly the probes answered 200 are in the history.

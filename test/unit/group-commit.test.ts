@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBusyError } from '../../src/store/unavailable.js';
 import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
-import { MAX_GROUP } from '../../src/core/webhook/group-commit.js';
+import { LOCK_WAIT_MS, MAX_GROUP } from '../../src/core/webhook/group-commit.js';
 import { createAccount } from '../helpers/accounts.js';
 import { count, openStoresAt, openTracked, raw, textAlert, tmp, useTempDatabases } from '../helpers/database.js';
 import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
@@ -161,5 +161,46 @@ describe('group commit', () => {
     );
     expect(seen.slice(0, MAX_GROUP)).toEqual(Array(MAX_GROUP).fill(MAX_GROUP));
     expect(seen.slice(MAX_GROUP)).toEqual(Array(total - MAX_GROUP).fill(total));
+  });
+});
+
+describe("the group commit waiting for another connection's write lock", () => {
+  it('waits between short tries without holding the event loop: a lock released meanwhile lets the alert land', async () => {
+    const { db, accounts, calls } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    const other = raw(path.join(tmp, 'ringhook.db'));
+    other.exec('BEGIN IMMEDIATE');
+    // Released by a timer of this process: it can only fire if the wait leaves the loop free (a
+    // synchronous wait of LOCK_WAIT_MS held it, and the alert failed busy with the lock about to go).
+    setTimeout(() => other.exec('ROLLBACK'), 200);
+    const result = await calls.accept(a.userId, 'premium', textAlert('waits for the lock'));
+    expect(result.accepted).toBe(true);
+    expect(rowsOf(db, a.userId, 1)).toBe(1);
+  });
+
+  it('fails each write busy LOCK_WAIT_MS after it was asked for, writing nothing; the next write after the lock lands', async () => {
+    const { db, accounts, calls } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    const other = raw(path.join(tmp, 'ringhook.db'));
+    other.exec('BEGIN IMMEDIATE');
+    const timed = (message: string) => {
+      const askedAt = performance.now();
+      return calls.accept(a.userId, 'premium', textAlert(message)).then(
+        () => ({ busy: false, ms: performance.now() - askedAt }),
+        (error: unknown) => ({ busy: isBusyError(error), ms: performance.now() - askedAt }),
+      );
+    };
+    const first = timed('first');
+    await new Promise((r) => setTimeout(r, 400));
+    // Asked while the first waits: its own wait, counted from now.
+    const second = timed('second');
+    const outcomes = await Promise.all([first, second]);
+    other.exec('ROLLBACK');
+    for (const outcome of outcomes) {
+      expect(outcome.busy).toBe(true);
+      expect(outcome.ms).toBeGreaterThanOrEqual(LOCK_WAIT_MS - 1);
+    }
+    expect(rowsOf(db, a.userId, 0) + rowsOf(db, a.userId, 1)).toBe(0);
+    expect((await calls.accept(a.userId, 'premium', textAlert('after the lock'))).accepted).toBe(true);
   });
 });

@@ -24,6 +24,25 @@ export function nextGroup(waiting: number, max = MAX_GROUP): { take: number; mor
 }
 
 /**
+ * How long a write of the group commit waits for another connection's write lock (the CLI, a
+ * backup), counted from when it was asked for, before it fails busy (the webhook's 503: nothing
+ * recorded). Well inside the sender's budget: TradingView gives up after 3 s.
+ */
+export const LOCK_WAIT_MS = 1000;
+
+/** The writes whose wait for the lock is over at `now` (they fail), and those that wait on, in order. */
+export function byLockWait<T extends { askedAt: number }>(
+  writes: readonly T[],
+  now: number,
+  waitMs = LOCK_WAIT_MS,
+): { over: T[]; waiting: T[] } {
+  const over: T[] = [];
+  const waiting: T[] = [];
+  for (const write of writes) (now - write.askedAt >= waitMs ? over : waiting).push(write);
+  return { over, waiting };
+}
+
+/**
  * The accept times of each account that this process committed within the burst window: enough to
  * refuse an alert over the per-minute limit without the write lock, a read or a commit. A refusal
  * decided from them is exact: accepted alerts only leave the window as time passes (another process

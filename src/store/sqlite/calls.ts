@@ -18,7 +18,8 @@ import {
 } from '../../core/webhook/limits.js';
 import { withBusyTimeout, type Db } from './connect.js';
 import { outboxInTransaction } from './progress.js';
-import { KnownAccepts, nextGroup } from '../../core/webhook/group-commit.js';
+import { KnownAccepts, LOCK_WAIT_MS } from '../../core/webhook/group-commit.js';
+import { GroupQueue, type QueuedWrite } from './group-queue.js';
 import type { OwnAccepts } from '../../core/webhook/own-accepts.js';
 import { ownAcceptsOf } from './own-accepts.js';
 import type {
@@ -36,13 +37,11 @@ import type { Logger } from '../../lib/log.js';
 import { decideTestCall, testCallAlert } from '../test-calls.js';
 
 /**
- * How long the webhook's writes wait for another connection's write lock (the CLI, a backup)
- * before giving up with SQLITE_BUSY. better-sqlite3 waits synchronously, blocking the event loop,
- * so this is kept well inside the sender's budget (TradingView gives up after 3 s): a request may
- * wait for the commit in progress and its own, about twice this. Other writers keep the
- * connection's default (5 s).
+ * How long the webhook's writes wait for another connection's write lock (the CLI, a backup), from
+ * when they were asked for, before giving up with SQLITE_BUSY (a 503): the group commit waits in
+ * short tries a timer apart (group-queue.ts); an accept outside it waits as long, synchronously.
  */
-export const WEBHOOK_BUSY_TIMEOUT_MS = 1000;
+export const WEBHOOK_BUSY_TIMEOUT_MS = LOCK_WAIT_MS;
 
 const SQL = { ...CALL_SQL, listForAccountByStatus: LIST_BY_STATUS } as const;
 
@@ -50,12 +49,11 @@ const SQL = { ...CALL_SQL, listForAccountByStatus: LIST_BY_STATUS } as const;
 type GroupResult = AcceptResult | null;
 
 /** A write waiting for the next group commit; `write` runs inside it, in a savepoint of its own. */
-interface PendingWrite {
+interface PendingWrite extends QueuedWrite {
   write: () => GroupResult;
   /** An accept's account: its accepted time is noted once committed. */
   accepting?: string;
   resolve: (result: GroupResult) => void;
-  reject: (error: unknown) => void;
 }
 
 /** An accept in a transaction of its own (`callbacks`: whether the account has a callback URL, as read with it). */
@@ -67,8 +65,8 @@ export class SqliteCallStore implements CallRepo {
   readonly acceptNow: AcceptNow;
   private readonly acceptTx: AcceptNow;
   private readonly rejectTx: (rejected: RejectedAlert) => null;
-  private readonly writeMany: (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }>;
-  private pending: PendingWrite[] = [];
+  private readonly writeMany: (jobs: PendingWrite[], tryMs: number) => Array<GroupResult | { error: unknown }>;
+  private readonly queue = new GroupQueue<PendingWrite>((jobs, tryMs) => this.commitGroup(jobs, tryMs));
   /** This process's committed accepts: a burst refusal is decided from them without a commit. */
   private readonly known = new KnownAccepts();
   /**
@@ -174,7 +172,7 @@ export class SqliteCallStore implements CallRepo {
   }
 
   /** One transaction for a group's writes, each in a savepoint of its own; the refusals' trims once, at its end. */
-  private groupWriter(db: Db): (jobs: PendingWrite[]) => Array<GroupResult | { error: unknown }> {
+  private groupWriter(db: Db): (jobs: PendingWrite[], tryMs: number) => Array<GroupResult | { error: unknown }> {
     // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
     const manyTx = db.transaction((jobs: PendingWrite[]) => {
       this.trimAfterGroup = new Set();
@@ -196,7 +194,7 @@ export class SqliteCallStore implements CallRepo {
         this.groupAccepts = null;
       }
     });
-    return (jobs) => withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () => manyTx.immediate(jobs));
+    return (jobs, tryMs) => withBusyTimeout(this.db, tryMs, () => manyTx.immediate(jobs));
   }
 
   /**
@@ -230,18 +228,21 @@ export class SqliteCallStore implements CallRepo {
 
   private grouped(write: () => GroupResult, accepting?: string): Promise<GroupResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ write, resolve, reject, ...(accepting !== undefined && { accepting }) });
-      if (this.pending.length === 1) setImmediate(() => this.flushPending());
+      this.queue.add({
+        write,
+        resolve,
+        reject,
+        askedAt: performance.now(),
+        ...(accepting !== undefined && { accepting }),
+      });
     });
   }
 
-  private flushPending(): void {
-    const { take, more } = nextGroup(this.pending.length);
-    const jobs = this.pending.splice(0, take);
-    if (more) setImmediate(() => this.flushPending());
+  /** One group in one transaction (the lock waited for at most `tryMs`); throws when none of it was written. */
+  private commitGroup(jobs: PendingWrite[], tryMs: number): void {
     let results: Array<GroupResult | { error: unknown }>;
     try {
-      results = this.writeMany(jobs);
+      results = this.writeMany(jobs, tryMs);
       jobs.forEach((job, i) => {
         const result = results[i]!;
         if (
@@ -257,9 +258,6 @@ export class SqliteCallStore implements CallRepo {
       });
       // After the notes: what was read replaces them (it already holds the group's accepts read before it).
       this.learnReadAccepts();
-    } catch (error) {
-      for (const job of jobs) job.reject(error);
-      return;
     } finally {
       this.readAccepts = [];
     }
