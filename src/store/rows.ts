@@ -141,8 +141,7 @@ export function toRecord(row: CallRow): CallRecord {
   };
 }
 
-/** How many rejected alerts an account keeps: a flood of bad requests cannot fill the disk. */
-export const MAX_REJECTIONS_KEPT = 1000;
+export { MAX_REJECTIONS_KEPT } from '../core/webhook/kept-rejections.js';
 
 /** Rejected messages are stored shortened: they are kept to explain, not to be spoken. */
 export const REJECTED_MESSAGE_MAX = 200;

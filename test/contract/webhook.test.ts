@@ -466,10 +466,12 @@ for (const storeKind of STORE_KINDS) {
             excerpt: String(i),
           });
         }
+        // The newest are kept, 900-1000 of them (SQLite trims back to 900 once every 100 refusals).
         const history = await historyOf(a.userId);
-        expect(history).toHaveLength(1000);
+        expect(history.length).toBeGreaterThanOrEqual(900);
+        expect(history.length).toBeLessThanOrEqual(1000);
         expect(history[0]!.message).toBe('1004');
-        expect(history.at(-1)!.message).toBe('5');
+        expect(history.at(-1)!.message).toBe(String(1005 - history.length));
       });
     });
 

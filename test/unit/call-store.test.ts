@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { TEST_CALL_LIMITS } from '../../src/core/webhook/limits.js';
 import type { SqliteAccountStore } from '../../src/store/sqlite/accounts.js';
 import { SqliteCallStore } from '../../src/store/sqlite/calls.js';
-import { MAX_REJECTIONS_KEPT } from '../../src/store/rows.js';
+import { KEPT_AFTER_TRIM, MAX_REJECTIONS_KEPT, REJECTIONS_TRIM_EVERY } from '../../src/core/webhook/kept-rejections.js';
 import type { Db } from '../../src/store/sqlite/connect.js';
 import { createAccount } from '../helpers/accounts.js';
 import {
@@ -343,23 +343,42 @@ describe('SqliteCallStore', () => {
       for (let i = 0; i < total; i++) {
         calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
       }
-      expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId)).toBe(
-        MAX_REJECTIONS_KEPT,
-      );
-      const history = calls.list({ userId: a.userId, limit: 1000 });
+      const keptNow = count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId);
+      expect(keptNow).toBeGreaterThanOrEqual(KEPT_AFTER_TRIM);
+      expect(keptNow).toBeLessThanOrEqual(MAX_REJECTIONS_KEPT);
+      const history = calls.list({ userId: a.userId, limit: 1000 }).filter((c) => !c.accepted);
+      expect(history).toHaveLength(keptNow);
       expect(history[0]!.message).toBe(`r${total - 1}`);
-      expect(history[MAX_REJECTIONS_KEPT - 1]!.message).toBe(`r${total - MAX_REJECTIONS_KEPT}`);
+      expect(history.at(-1)!.message).toBe(`r${total - keptNow}`);
       expect(calls.get(kept.callId)).toMatchObject({ accepted: true, message: 'accepted' });
       expect(calls.list({ userId: b.userId }).map((c) => c.message)).toEqual(['b0']);
+    });
+
+    it(`are trimmed back to ${KEPT_AFTER_TRIM} once every ${REJECTIONS_TRIM_EVERY}, not at each refusal (a flood's refusals do not each walk the thousand kept)`, () => {
+      const a = account('premium');
+      const kept = () => count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId);
+      const refuse = (i: number) =>
+        calls.recordRejectionNow({ userId: a.userId, status: 'invalid_payload', error: 'x', excerpt: `r${i}` });
+      let i = 0;
+      while (kept() < MAX_REJECTIONS_KEPT - 1 || i < MAX_REJECTIONS_KEPT) refuse(i++);
+      const seen: number[] = [];
+      for (let n = 0; n < 3 * REJECTIONS_TRIM_EVERY; n++) {
+        refuse(i++);
+        seen.push(kept());
+      }
+      expect(Math.max(...seen)).toBe(MAX_REJECTIONS_KEPT);
+      expect(Math.min(...seen)).toBe(KEPT_AFTER_TRIM);
+      // A trim every REJECTIONS_TRIM_EVERY refusals: the count falls back 3 times in 300.
+      expect(seen.filter((k, n) => n > 0 && k < seen[n - 1]!)).toHaveLength(3);
     });
 
     it('from the limits are trimmed too', () => {
       const a = account('free');
       mustAccept(a.userId, 'free');
       for (let i = 0; i < MAX_REJECTIONS_KEPT + 5; i++) calls.acceptNow(a.userId, 'free', textAlert(`flood ${i}`));
-      expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId)).toBe(
-        MAX_REJECTIONS_KEPT,
-      );
+      const keptNow = count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 0', a.userId);
+      expect(keptNow).toBeGreaterThanOrEqual(KEPT_AFTER_TRIM);
+      expect(keptNow).toBeLessThanOrEqual(MAX_REJECTIONS_KEPT);
       expect(count(db, 'SELECT count(*) FROM calls WHERE user_id = ? AND accepted = 1', a.userId)).toBe(1);
     });
   });

@@ -30,7 +30,8 @@ import type {
   HistoryPage,
   RejectedAlert,
 } from '../../core/records.js';
-import { MAX_REJECTIONS_KEPT, duplicateRow, limitRejection, toRecord, type CallRow } from '../rows.js';
+import { duplicateRow, limitRejection, toRecord, type CallRow } from '../rows.js';
+import { SqliteRejectionTrims } from './kept-rejections.js';
 import { acceptedCallValues, INSERT_CALL, LIST_BY_STATUS, rejectionValues } from './call-sql.js';
 import type { CallRepo } from '../contract/index.js';
 import type { Logger } from '../../lib/log.js';
@@ -74,8 +75,7 @@ export class SqliteCallStore implements CallRepo {
    * transaction, so they are learnt only once it committed.
    */
   private readAccepts: Array<[string, number[]]> = [];
-  /** The accounts whose refusals the group in progress wrote: their oldest are trimmed once, at its end. */
-  private trimAfterGroup: Set<string> | null = null;
+  private readonly trims: SqliteRejectionTrims;
   /** This connection's committed accepts: while they are all the database's, the limit is decided without a read. */
   private readonly own: OwnAccepts;
   /** The accepts of the group in progress, not yet committed (null outside a group). */
@@ -92,7 +92,6 @@ export class SqliteCallStore implements CallRepo {
       usedThisMonth: positional<{ calls: number }>(db, SQL.usedThisMonth),
       countUsage: positional(db, SQL.countUsage),
       recentAccepted: positional<{ received_at: number }>(db, SQL.recentAccepted),
-      trimRejections: positional(db, SQL.trimRejections),
       get: positional<CallRow>(db, SQL.get),
       firstWithKey: positional<{ call_id: string }>(db, SQL.firstWithKey),
       setDedupeKey: positional(db, SQL.setDedupeKey),
@@ -106,11 +105,12 @@ export class SqliteCallStore implements CallRepo {
       othersCommits: db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
     this.own = ownAcceptsOf(db);
+    this.trims = new SqliteRejectionTrims(db);
     const acceptTx = db.transaction((...args: Parameters<AcceptNow>) => this.acceptUnderLock(...args));
     this.acceptTx = acceptTx;
     this.acceptNow = (...args) => {
       try {
-        const result = acceptTx.immediate(...args);
+        const result = this.trims.transaction(() => acceptTx.immediate(...args));
         this.learnReadAccepts();
         if (result.accepted && !('duplicate' in result)) this.own.note(args[0], result.receivedAt);
         return result;
@@ -175,26 +175,24 @@ export class SqliteCallStore implements CallRepo {
   private groupWriter(db: Db): (jobs: PendingWrite[], tryMs: number) => Array<GroupResult | { error: unknown }> {
     // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
     const manyTx = db.transaction((jobs: PendingWrite[]) => {
-      this.trimAfterGroup = new Set();
       // Under the write lock: whether another connection committed since the last group.
       this.own.observe(this.stmt.othersCommits.get()!, this.now());
       this.groupAccepts = new Map();
       try {
-        const results = jobs.map((j) => {
-          try {
-            return j.write();
-          } catch (error) {
-            return { error };
-          }
-        });
-        for (const userId of this.trimAfterGroup) this.trimRejections(userId);
-        return results;
+        return this.trims.inGroup(() =>
+          jobs.map((j) => {
+            try {
+              return j.write();
+            } catch (error) {
+              return { error };
+            }
+          }),
+        );
       } finally {
-        this.trimAfterGroup = null;
         this.groupAccepts = null;
       }
     });
-    return (jobs, tryMs) => withBusyTimeout(this.db, tryMs, () => manyTx.immediate(jobs));
+    return (jobs, tryMs) => this.trims.transaction(() => withBusyTimeout(this.db, tryMs, () => manyTx.immediate(jobs)));
   }
 
   /**
@@ -302,20 +300,15 @@ export class SqliteCallStore implements CallRepo {
 
   private insertRejection(now: number, rejected: RejectedAlert): void {
     this.stmt.insert.run(rejectionValues(now, rejected.callId ?? newCallId(), rejected));
-    // In a group commit the account's oldest refusals are trimmed once, at its end: a flood of
-    // refusals does not walk the kept ones once per refusal.
-    if (this.trimAfterGroup) this.trimAfterGroup.add(rejected.userId);
-    else this.trimRejections(rejected.userId);
-  }
-
-  private trimRejections(userId: string): void {
-    this.stmt.trimRejections.run(userId, MAX_REJECTIONS_KEPT);
+    this.trims.written(rejected.userId);
   }
 
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
   recordRejectionNow(rejected: RejectedAlert): void {
-    withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () =>
-      this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate(),
+    this.trims.transaction(() =>
+      withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () =>
+        this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate(),
+      ),
     );
   }
 
