@@ -84,6 +84,19 @@ it('long calls never hold more lines than the cap; the next waits for a line', a
   for (const id of ids) await service.get().t.waitForCall(id, callEnded, 40_000);
   const dialogs = sipDialogs((await phone.stop()).messages);
   expect(dialogs).toHaveLength(6);
+  if (mostAtOnce(dialogs) > MAX_CALLS) {
+    // What the phone saw and what ringhook recorded, to tell a line freed too early from a late CANCEL.
+    const at = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).toISOString().slice(17, 23));
+    for (const d of dialogs) console.log(`phone: ${d.to} INVITE ${at(d.startedAt)}, ended ${at(d.endedAt)}`);
+    for (const id of ids)
+      console.log(
+        `ringhook: ${service
+          .get()
+          .progress.timeline(id)
+          .map((e) => `${e.event} ${at(e.at)}`)
+          .join(', ')}`,
+      );
+  }
   expect(mostAtOnce(dialogs)).toBe(MAX_CALLS);
   expectOldestFirst(ids, dialogs, list);
 }, 60_000);

@@ -6,7 +6,10 @@ export interface Dialog {
   /** The user part of the INVITE's request URI: the number called. */
   to: string;
   startedAt: number;
-  /** The BYE (either way) or the final non-2xx answer to the INVITE; undefined while still up. */
+  /**
+   * The BYE (either way), the caller's CANCEL (it gave up the call: its line is free at the provider,
+   * whenever the phone answers it 487) or the final non-2xx answer to the INVITE; undefined while up.
+   */
   endedAt: number | undefined;
 }
 
@@ -38,7 +41,11 @@ export function sipDialogs(log: string): Dialog[] {
     if (!dialog || dialog.endedAt !== undefined) continue;
     const status = /^SIP\/2\.0 (\d{3})/.exec(first)?.[1];
     const cseqMethod = header('CSeq')?.split(/\s+/)[1];
-    if (first.startsWith('BYE ') || (status !== undefined && cseqMethod === 'INVITE' && Number(status) >= 300))
+    if (
+      first.startsWith('BYE ') ||
+      first.startsWith('CANCEL ') ||
+      (status !== undefined && cseqMethod === 'INVITE' && Number(status) >= 300)
+    )
       dialog.endedAt = at;
   }
   return [...dialogs.values()].sort((a, b) => a.startedAt - b.startedAt);

@@ -31,4 +31,17 @@ describe('sipDialogs / mostAtOnce', () => {
     ].join('');
     expect(mostAtOnce(sipDialogs(log))).toBe(2);
   });
+
+  it("a caller's CANCEL ends its dialog (its line is free at the provider), whenever the phone answers it 487", () => {
+    const log = [
+      msg('02:00:00.000000', 'received', 'INVITE sip:+1@127.0.0.1 SIP/2.0', 'a', '1 INVITE'),
+      msg('02:00:00.010000', 'sent', 'SIP/2.0 180 Ringing', 'a', '1 INVITE'),
+      msg('02:00:05.000000', 'received', 'CANCEL sip:+1@127.0.0.1 SIP/2.0', 'a', '1 CANCEL'),
+      msg('02:00:05.010000', 'received', 'INVITE sip:+2@127.0.0.1 SIP/2.0', 'b', '1 INVITE'),
+      msg('02:00:05.020000', 'sent', 'SIP/2.0 487 Request Terminated', 'a', '1 INVITE'),
+    ].join('');
+    const dialogs = sipDialogs(log);
+    expect(dialogs[0]!.endedAt! - dialogs[0]!.startedAt).toBe(5000);
+    expect(mostAtOnce(dialogs)).toBe(1);
+  });
 });
