@@ -55,7 +55,8 @@ export async function runSameJobBench({ rounds = 3, beforeRoot = process.env.BEN
     db.transaction(() => {
       for (const line of fewLines) {
         const userId = line.split(' ')[0];
-        for (let i = 0; i < 1000; i++) refused.run(`call_seed_${name}_${userId}_r${i}`, userId, now - 30_000, now - 30_000);
+        for (let i = 0; i < 1000; i++)
+          refused.run(`call_seed_${name}_${userId}_r${i}`, userId, now - 30_000, now - 30_000);
         for (let i = 0; i < 10; i++) insert.run(`call_seed_${name}_${userId}_${i}`, userId, now, now);
       }
     })();
