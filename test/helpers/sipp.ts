@@ -160,7 +160,9 @@ export async function startSipp(options: SippOptions): Promise<SippPhone> {
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGUSR1'); // SIPp: quit gracefully, like pressing q
-        const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+        // Killed, it may lose what its message log had not written yet: a phone waiting for a core
+        // (a loaded machine) is given 10 s to quit.
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
         const result = await done;
         clearTimeout(timer);
         return result;
