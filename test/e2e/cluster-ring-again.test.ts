@@ -63,7 +63,7 @@ interface Row {
 }
 
 async function row(callId: string): Promise<Row | undefined> {
-  const sql = postgres(dbUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  const sql = postgres(dbUrl, { max: 1, onnotice: () => {}, connect_timeout: 30 });
   try {
     const [r] = await sql.unsafe<Row[]>(
       'SELECT status, attempt, retry_at::text, node_id, attempts FROM calls WHERE call_id = $1',

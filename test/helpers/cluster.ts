@@ -114,9 +114,12 @@ export interface CallRow {
   reason_detail: string | null;
 }
 
-/** Every accepted call, straight from PostgreSQL. */
+/**
+ * Every accepted call, straight from PostgreSQL. The test's own connection waits as long as
+ * postgres.js does by default (30 s): beside a loaded run a new connection once took over 5 s.
+ */
 export async function readCalls(url: string): Promise<Map<string, CallRow>> {
-  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 30 });
   try {
     const rows = await sql.unsafe<CallRow[]>(
       'SELECT call_id, status, user_id, message, phone, sms_status, coalesce(carried_by, call_id) AS carrier, node_id, accepted_by, error, reason_detail FROM calls WHERE accepted = 1 ORDER BY id',
