@@ -153,6 +153,7 @@ it('(d) a voicemail whose greeting has no RTP between its sentences and none aft
   const timeline = calling.progress
     .timeline(row.call_id as string)
     .map((e) => `${e.event} ${e.detail ?? ''}`)
+    .concat(`the test phone's longest stall ${Math.round(rtp.lateMs())} ms (${machineLoad().said})`)
     .join('\n');
   expect(after.length, `${loud.length} packets with sound`).toBeGreaterThan(100);
   expect(after[0]! - beepEndedAt, timeline).toBeGreaterThanOrEqual(1_000);
