@@ -8,8 +8,8 @@ import { positional } from './named.js';
 export class SqliteRejectionTrims {
   private readonly due = new RejectionTrims();
   private readonly trim;
-  /** The accounts to trim at the end of the group in progress (null outside a group). */
-  private group: Set<string> | null = null;
+  /** Inside a group commit's writes: the trims made due wait for its end. */
+  private grouping = false;
   /** The accounts whose trim the transaction in progress made due. */
   private readonly madeDue = new Set<string>();
 
@@ -21,20 +21,18 @@ export class SqliteRejectionTrims {
   written(userId: string): void {
     if (!this.due.written(userId)) return;
     this.madeDue.add(userId);
-    if (this.group) this.group.add(userId);
-    else this.trim.run(userId, KEPT_AFTER_TRIM);
+    if (!this.grouping) this.trim.run(userId, KEPT_AFTER_TRIM);
   }
 
-  /** Runs a group's writes (inside its transaction), then the trims they made due, once each. */
+  /** Runs a group's writes (inside its `transaction`), then the trims they made due, once each. */
   inGroup<T>(writes: () => T): T {
-    const group = new Set<string>();
-    this.group = group;
+    this.grouping = true;
     try {
       const result = writes();
-      for (const userId of group) this.trim.run(userId, KEPT_AFTER_TRIM);
+      for (const userId of this.madeDue) this.trim.run(userId, KEPT_AFTER_TRIM);
       return result;
     } finally {
-      this.group = null;
+      this.grouping = false;
     }
   }
 
