@@ -37,13 +37,6 @@ import type { CallRepo } from '../contract/index.js';
 import type { Logger } from '../../lib/log.js';
 import { decideTestCall, testCallAlert } from '../test-calls.js';
 
-/**
- * How long the webhook's writes wait for another connection's write lock (the CLI, a backup), from
- * when they were asked for, before giving up with SQLITE_BUSY (a 503): the group commit waits in
- * short tries a timer apart (group-queue.ts); an accept outside it waits as long, synchronously.
- */
-export const WEBHOOK_BUSY_TIMEOUT_MS = LOCK_WAIT_MS;
-
 const SQL = { ...CALL_SQL, listForAccountByStatus: LIST_BY_STATUS } as const;
 
 /** What a write of the group commit gives back: an accept's result, or null for a recorded rejection. */
@@ -306,7 +299,8 @@ export class SqliteCallStore implements CallRepo {
   /** Records an alert that was refused before the limits were looked at (bad payload, suspended account). */
   recordRejectionNow(rejected: RejectedAlert): void {
     this.trims.transaction(() =>
-      withBusyTimeout(this.db, WEBHOOK_BUSY_TIMEOUT_MS, () =>
+      // Outside the group commit (group-queue.ts waits in short tries): as long, synchronously.
+      withBusyTimeout(this.db, LOCK_WAIT_MS, () =>
         this.db.transaction(() => this.insertRejection(this.now(), rejected)).immediate(),
       ),
     );
