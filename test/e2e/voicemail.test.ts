@@ -54,7 +54,7 @@ afterEach(async () => {
 });
 
 /** An alert to an account; SIPp answers, and `speak` runs once the call is answered. */
-const callAnswered = (requireConfirm: boolean, message: string, speak: (call: Answered) => Promise<void>) =>
+const callAnswered = (requireConfirm: boolean, message: string, speak: (call: Answered) => Promise<unknown>) =>
   answeredCall(calling, requireConfirm, message, speak);
 
 it('a voicemail: the intro starts on the answer, stops once the greeting is found to be a machine, and the whole message is left after the beep; the call ends voicemail with one SMS', async () => {

@@ -37,7 +37,7 @@ export async function callAnswered(
   calling: CallingService,
   requireConfirm: boolean,
   message: string,
-  speak: (call: Answered) => Promise<void>,
+  speak: (call: Answered) => Promise<unknown>,
   scenario: 'answer' | 'answer-cn' = 'answer',
   /** Settings of the account made before its alert is posted (decision keys, a callback URL). */
   prepare?: (account: Account) => Promise<void>,

@@ -2,7 +2,8 @@
 // paced by this thread's event loop, not by the test process's, where an in-process ringhook runs
 // (a stall there, its SQLite writes or a collection, was a pause in the phone's voice: a greeting
 // heard as a person, "no audio 2.15 s for 0.87 s", keypad.test.ts under load). Commands (play,
-// quiet, digit) run one after the other in the order sent; each answers `done` with its id. When
+// quiet, digit) run one after the other in the order sent, back to back however late the test reads their answers; each answers `done` with its id and when it
+// finished. When
 // each received packet carried sound is written to shared memory, read by the test at any time.
 import { createSocket } from 'node:dgram';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -112,7 +113,7 @@ async function runQueue() {
     if (command.kind === 'play') await play(command.to, Buffer.from(command.samples), hushed);
     else if (command.kind === 'quiet') await quiet(command.to, command.ms, command.comfortNoiseEveryMs, hushed);
     else if (command.kind === 'digit') await digit(command.to, command.event);
-    parentPort.postMessage({ done: command.id });
+    parentPort.postMessage({ done: command.id, at: Date.now() });
   }
   running = false;
 }
@@ -122,7 +123,7 @@ parentPort.on('message', (command) => {
     // The call ended: what is playing stops, what was still to come is dropped (each answered done).
     hushes++;
     echo = undefined;
-    for (const dropped of queue.splice(0)) parentPort.postMessage({ done: dropped.id });
+    for (const dropped of queue.splice(0)) parentPort.postMessage({ done: dropped.id, at: Date.now() });
     return;
   }
   if (command.kind === 'echo') {

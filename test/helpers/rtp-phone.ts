@@ -65,16 +65,21 @@ export function spokenUlaw(
 
 export interface RtpPhone {
   port: number;
-  /** Sends the samples in real time (20 ms a packet) to `to`; resolves when the last is sent. */
-  play(to: { host: string; port: number }, samples: Buffer): Promise<void>;
+  /**
+   * Sends the samples in real time (20 ms a packet) to `to`; resolves when the last is sent, with when
+   * that was (ms since the epoch, the phone's own clock reading, not when this process heard of it).
+   * Commands called without awaiting the one before run back to back: a stall of this process puts no
+   * pause between them.
+   */
+  play(to: { host: string; port: number }, samples: Buffer): Promise<number>;
   /**
    * `ms` of a phone's silence suppression (VAD/DTX): no audio packets, the RTP clock running on (the
    * next audio packet carries the marker bit); with `comfortNoiseEveryMs`, an RFC 3389 comfort noise
    * packet (payload type 13, a noise level of -70 dBov) at once and then at that interval.
    */
-  quiet(to: { host: string; port: number }, ms: number, comfortNoiseEveryMs?: number): Promise<void>;
+  quiet(to: { host: string; port: number }, ms: number, comfortNoiseEveryMs?: number): Promise<number>;
   /** Sends one RFC 4733 digit (payload type 101) to `to`. */
-  digit(to: { host: string; port: number }, digit: string): Promise<void>;
+  digit(to: { host: string; port: number }, digit: string): Promise<number>;
   /** When each received audio packet with sound arrived (ms since the epoch). */
   loudAt(): number[];
   /**
@@ -108,10 +113,10 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
   const loudCount = new Int32Array(loud, 0, 1);
   const late = new SharedArrayBuffer(8);
   const worker = new Worker(new URL('./rtp-phone-worker.mjs', import.meta.url), { workerData: { port, loud, late } });
-  const pending = new Map<number, () => void>();
+  const pending = new Map<number, (at: number) => void>();
   let nextId = 1;
   const command = (message: Record<string, unknown>) =>
-    new Promise<void>((resolve) => {
+    new Promise<number>((resolve) => {
       const id = nextId++;
       pending.set(id, resolve);
       worker.postMessage({ ...message, id });
@@ -119,10 +124,10 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
-    worker.on('message', (message: { bound?: number; error?: string; done?: number }) => {
+    worker.on('message', (message: { bound?: number; error?: string; done?: number; at?: number }) => {
       if (message.error !== undefined) reject(new Error(`RTP phone on port ${port}: ${message.error}`));
       if (message.done !== undefined) {
-        pending.get(message.done)?.();
+        pending.get(message.done)?.(message.at ?? Date.now());
         pending.delete(message.done);
       }
       if (message.bound === undefined) return;
@@ -142,7 +147,7 @@ export function startRtpPhone(port: number): Promise<RtpPhone> {
         close: async () => {
           worker.postMessage({ kind: 'close' });
           await exited;
-          for (const done of pending.values()) done();
+          for (const done of pending.values()) done(Date.now());
           pending.clear();
         },
       });
