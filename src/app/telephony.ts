@@ -286,8 +286,8 @@ function faultPauseAfterStep(ms: string | undefined): (() => Promise<void>) | un
 
 /** With Japanese accounts, the dictionary is loaded now (seconds of CPU), not in the first Japanese call's way. */
 function loadJapaneseEarly(japanese: JapaneseDictionary, deps: TelephonyDeps, logger: Logger): void {
-  void Promise.resolve(deps.store.accounts.list())
-    .then((accounts) => (accounts.some((a) => a.language === 'ja') ? japanese.load() : undefined))
+  void Promise.resolve(deps.store.accounts.languagesInUse())
+    .then((languages) => (languages.includes('ja') ? japanese.load() : undefined))
     .catch((error: Error) => logger.warn('could not look for Japanese accounts to load the dictionary', { error }));
 }
 

@@ -50,7 +50,7 @@ const checkDatabase: Check = async (config) => {
     // Through the stores, so that a wrong or missing secret key is reported here too.
     const stores = await openStores(config);
     try {
-      const accounts = (await stores.accounts.list()).length;
+      const accounts = await stores.accounts.count();
       const version = await stores.schemaVersion();
       const view = stores.nodes
         ? clusterView(stores.nodes.nodeId, await stores.nodes.list(), Date.now(), config.nodeTimeoutMs)

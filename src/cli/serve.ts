@@ -38,7 +38,7 @@ function onPath(name: string): boolean {
 
 /** What the operator should do next, printed once at start. */
 async function nextSteps(config: Config, service: RunningService): Promise<string> {
-  const accounts = (await service.stores.accounts.list()).length;
+  const accounts = await service.stores.accounts.count();
   const t = config.telephony;
   const softphone = service.telephony?.softphone;
   // The single executable is run by its own name; a checkout's CLI by the command install-cli put

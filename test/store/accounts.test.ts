@@ -59,6 +59,11 @@ describe.each(STORE_KINDS)('%s store: accounts', (kind) => {
     });
     expect(b).toMatchObject({ plan: 'premium', smsBackup: false, requireConfirm: false });
     expect((await store.accounts.list()).map((x) => x.userId).sort()).toEqual([a.userId, b.userId].sort());
+    // What serve's start reads instead of every account (each key unsealed): their count, their languages.
+    expect(await store.accounts.count()).toBe(2);
+    expect(await store.accounts.languagesInUse()).toEqual(['en']);
+    await store.accounts.update(b.userId, { language: 'ja' });
+    expect((await store.accounts.languagesInUse()).sort()).toEqual(['en', 'ja']);
 
     const changed = await store.accounts.update(a.userId, {
       plan: 'premium',
@@ -80,6 +85,8 @@ describe.each(STORE_KINDS)('%s store: accounts', (kind) => {
     expect(await store.accounts.delete(a.userId)).toBe(false);
     expect(await store.accounts.get(a.userId)).toBeUndefined();
     expect(await store.accounts.list()).toHaveLength(1);
+    expect(await store.accounts.count()).toBe(1);
+    expect(await store.accounts.languagesInUse()).toEqual(['ja']);
   });
 
   test("a suspension ends the account's queued calls in the same write: failed, never dialed, no SMS; a call placed already is left to its desk", async () => {

@@ -7,6 +7,10 @@ export interface AccountRepo {
   create(input: NewAccount): Awaitable<Account>;
   get(userId: string): Awaitable<Account | undefined>;
   list(): Awaitable<Account[]>;
+  /** How many accounts there are, without reading (or unsealing) any. */
+  count(): Awaitable<number>;
+  /** The languages at least one account speaks in. */
+  languagesInUse(): Awaitable<string[]>;
   update(userId: string, changes: AccountChanges): Awaitable<Account | undefined>;
   regenerateKey(userId: string): Awaitable<Account | undefined>;
   /** The backup person at `phone` pressed 1 in their verification call: verified, if it is still the account's pending backup number (true). */

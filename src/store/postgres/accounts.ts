@@ -23,6 +23,8 @@ const SQL = {
     'SELECT a.user_id, coalesce(a.api_key_mac, $2) AS mac FROM (SELECT 1) AS one LEFT JOIN accounts a ON a.user_id = $1',
   list: `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts ORDER BY user_id FOR UPDATE',
+  count: 'SELECT count(*)::int AS n FROM accounts',
+  languages: 'SELECT DISTINCT language FROM accounts',
   update: `UPDATE accounts SET name = $2, phone = $3, plan = $4, sms_backup = $5, require_confirm = $6, language = $7, voice = $8, intro = $9, dedupe_seconds = $10, webhook_sources = $11, quiet_hours = $12, time_zone = $13, quiet_mode = $14, ring_again = $15, ring_again_after = $16, backup_phone = $17, backup_phone_status = $18, decision_keys = $19, status = $20, updated_at = $21,
              decision_pin_hash = CASE WHEN $22::boolean THEN $23::text ELSE decision_pin_hash END
            WHERE user_id = $1`,
@@ -95,6 +97,15 @@ export class PgAccountStore implements AccountRepo {
 
   async list(): Promise<Account[]> {
     return (await query<AccountRow>(this.sql, SQL.list)).map((row) => this.open(row));
+  }
+
+  async count(): Promise<number> {
+    const [row] = await query<{ n: number }>(this.sql, SQL.count);
+    return row?.n ?? 0;
+  }
+
+  async languagesInUse(): Promise<string[]> {
+    return (await query<{ language: string }>(this.sql, SQL.languages)).map((row) => row.language);
   }
 
   /**

@@ -31,6 +31,8 @@ const SQL = {
                 FROM (SELECT 1) LEFT JOIN accounts a ON a.user_id = @user_id`,
   list: `SELECT ${COLUMNS} FROM accounts ORDER BY created_at, user_id`,
   userIds: 'SELECT user_id FROM accounts',
+  count: 'SELECT count(*) FROM accounts',
+  languages: 'SELECT DISTINCT language FROM accounts',
   update: `UPDATE accounts SET name = @name, phone = @phone, plan = @plan, sms_backup = @sms_backup, require_confirm = @require_confirm, language = @language, voice = @voice, intro = @intro, status = @status, dedupe_seconds = @dedupe_seconds, webhook_sources = @webhook_sources, quiet_hours = @quiet_hours, time_zone = @time_zone, quiet_mode = @quiet_mode, ring_again = @ring_again, ring_again_after = @ring_again_after, backup_phone = @backup_phone, backup_phone_status = @backup_phone_status, decision_keys = @decision_keys,
              decision_pin_hash = CASE WHEN @pin_given = 1 THEN @pin_hash ELSE decision_pin_hash END, updated_at = @now
            WHERE user_id = @user_id`,
@@ -74,6 +76,8 @@ export class SqliteAccountStore implements AccountRepo {
       >(SQL.credentials),
       list: db.prepare<[], AccountRow>(SQL.list),
       userIds: db.prepare<[], string>(SQL.userIds).pluck(),
+      count: db.prepare<[], number>(SQL.count).pluck(),
+      languages: db.prepare<[], string>(SQL.languages).pluck(),
       update: db.prepare(SQL.update),
       rotateKey: db.prepare(SQL.rotateKey),
       verifyBackup: db.prepare(SQL.verifyBackup),
@@ -124,6 +128,14 @@ export class SqliteAccountStore implements AccountRepo {
 
   list(): Account[] {
     return this.stmt.list.all().map((row) => this.open(row));
+  }
+
+  count(): number {
+    return this.stmt.count.get()!;
+  }
+
+  languagesInUse(): string[] {
+    return this.stmt.languages.all();
   }
 
   /**
