@@ -28,9 +28,23 @@ function pooledRandom(size: number): Buffer {
   return bytes;
 }
 
-/** 128 random bits, base64url, behind "call_". */
-export function newCallId(): string {
-  return `call_${pooledRandom(16).toString('base64url')}`;
+/** base64url's characters in ASCII order: a number written with them sorts as the number does. */
+const ORDERED_DIGITS = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+
+/** `ms` (up to 2^48) as 8 of ORDERED_DIGITS, most significant first. */
+function orderedTime(ms: number): string {
+  let out = '';
+  for (let shift = 42; shift >= 0; shift -= 6) out += ORDERED_DIGITS[Math.floor(ms / 2 ** shift) % 64];
+  return out;
+}
+
+/**
+ * "call_", when it was made (ms, 8 characters that sort in time order), then 128 random bits
+ * (base64url). Ids made one after another sort one after another: each lands beside the last in
+ * the index of call_ids, where random ids each dirtied a page of their own in every commit.
+ */
+export function newCallId(now = Date.now()): string {
+  return `call_${orderedTime(now)}${pooledRandom(16).toString('base64url')}`;
 }
 
 export const USER_ID_PATTERN = /^[0-9a-f]{32}$/;

@@ -80,7 +80,7 @@ for (const storeKind of STORE_KINDS) {
         expect(res.json).toEqual({
           success: true,
           message: expect.stringContaining('Alert received'),
-          call_id: expect.stringMatching(/^call_[A-Za-z0-9_-]{22}$/),
+          call_id: expect.stringMatching(/^call_[A-Za-z0-9_-]{30}$/),
           timestamp: new Date(t.clock.now()).toISOString(),
           truncated: false,
         });

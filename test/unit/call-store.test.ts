@@ -54,7 +54,7 @@ describe('SqliteCallStore', () => {
     const result = mustAccept(a.userId, 'premium', alert);
     expect(result).toEqual({
       accepted: true,
-      callId: expect.stringMatching(/^call_[A-Za-z0-9_-]{22}$/),
+      callId: expect.stringMatching(/^call_[A-Za-z0-9_-]{30}$/),
       receivedAt: clock.now(),
     });
     expect(calls.get(result.callId)).toEqual({
