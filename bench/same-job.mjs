@@ -254,16 +254,19 @@ export function sameJobRows(result) {
   ];
 }
 
-const BLOCK_START = '<!-- same-job figures: written by `npm run bench same-job` -->';
+const BLOCK_START = '<!-- same-job figures: written by `npm run bench` (alone: `npm run bench same-job`) -->';
 const BLOCK_END = '<!-- end of the same-job figures -->';
 
 /** Replaces the same-job block of docs/performance.md with this run's rows. */
-function writePerformanceBlock(result) {
+export function writePerformanceBlock(result) {
   const file = new URL('../docs/performance.md', import.meta.url).pathname;
   const text = fs.readFileSync(file, 'utf8');
   const start = text.indexOf(BLOCK_START);
   const end = text.indexOf(BLOCK_END);
-  if (start < 0 || end < start) return;
+  if (start < 0 || end < start) {
+    log(`same-job: docs/performance.md has no block between "${BLOCK_START}" and "${BLOCK_END}": not written`);
+    return;
+  }
   const table = [
     BLOCK_START,
     '',
