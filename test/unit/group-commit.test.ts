@@ -2,7 +2,7 @@
 // in its own savepoint, and answered only after it committed; if it cannot commit, nobody's write
 // is recorded and every caller gets the error.
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isBusyError } from '../../src/store/unavailable.js';
 import { KEPT_AFTER_TRIM, MAX_REJECTIONS_KEPT } from '../../src/core/webhook/kept-rejections.js';
 import { LOCK_WAIT_MS, MAX_GROUP } from '../../src/core/webhook/group-commit.js';
@@ -122,6 +122,34 @@ describe('group commit', () => {
     for (let i = 0; i < 4; i++) expect(other.acceptNow(a.userId, 'premium', textAlert(`o${i}`)).accepted).toBe(true);
     expect((await send(8)).filter((r) => r.accepted)).toHaveLength(6);
     expect(calls.usage(a.userId).used).toBe(3 + 10 + 4 + 6);
+  });
+
+  it("decides a restarted server's first minute from the window's accepts read once, at its first group (#58): no read an alert, exact", async () => {
+    const { accounts, calls, clock } = openStoresAt('2026-11-10T10:00:00Z');
+    const a = createAccount(accounts, { plan: 'premium' });
+    const b = createAccount(accounts, { plan: 'premium' });
+    // The server before this one (another connection) accepted 7 of a's alerts and 2 of b's this minute.
+    const before = new SqliteCallStore(openTracked(path.join(tmp, 'ringhook.db'), { sync: 'normal' }), clock.now);
+    for (let i = 0; i < 7; i++) expect(before.acceptNow(a.userId, 'premium', textAlert(`x${i}`)).accepted).toBe(true);
+    for (let i = 0; i < 2; i++) expect(before.acceptNow(b.userId, 'premium', textAlert(`y${i}`)).accepted).toBe(true);
+    clock.advance(20_000);
+    // The limit's read, a private statement of the store: spied on to show it is not run.
+    const { stmt } = calls as unknown as { stmt: { recentAccepted: { all: () => unknown } } };
+    const reads = vi.spyOn(stmt.recentAccepted, 'all');
+    const send = (userId: string, n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => calls.accept(userId, 'premium', textAlert(`a${i}`))));
+    expect((await send(a.userId, 5)).filter((r) => r.accepted)).toHaveLength(3);
+    expect((await send(b.userId, 9)).filter((r) => r.accepted)).toHaveLength(8);
+    expect(reads).not.toHaveBeenCalled();
+    // The first 7 leave the window: room for 7 more of a's, still without a read.
+    clock.advance(41_000);
+    expect((await send(a.userId, 8)).filter((r) => r.accepted)).toHaveLength(7);
+    expect(reads).not.toHaveBeenCalled();
+    // b's first 2 have left the window, its 8 not: another connection accepts a ninth, and this store,
+    // seeing its commit, reads again and takes one more of b's, not two.
+    expect(before.acceptNow(b.userId, 'premium', textAlert('z')).accepted).toBe(true);
+    expect((await send(b.userId, 2)).filter((r) => r.accepted)).toHaveLength(1);
+    expect(reads).toHaveBeenCalled();
   });
 
   it('keeps only the newest refusals of an account when a group writes many (trimmed once, at its end)', async () => {

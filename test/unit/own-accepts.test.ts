@@ -28,6 +28,33 @@ describe('own accepts', () => {
     expect(own.inWindow('u', t0 + 2 * BURST_WINDOW_MS + 5)).toEqual([]);
   });
 
+  it('decide at once from a seed of the whole window read under the lock, until another connection commits', () => {
+    const own = new OwnAccepts();
+    expect(own.seeded).toBe(false);
+    // Read at t0: two of u's accepts in the window (one stamped ahead of this clock), one of v's out of it.
+    own.seed(
+      [
+        ['u', t0 - 1_000],
+        ['u', t0 + 5],
+        ['v', t0 - BURST_WINDOW_MS],
+      ],
+      3,
+      t0,
+    );
+    expect(own.seeded).toBe(true);
+    expect(own.inWindow('u', t0)).toEqual([t0 - 1_000, t0 + 5]);
+    expect(own.inWindow('v', t0)).toEqual([]);
+    own.note('v', t0 + 10);
+    own.observe(3, t0 + 20);
+    expect(own.inWindow('v', t0 + 20)).toEqual([t0 + 10]);
+    // The clock went back past the seed: nothing decided.
+    expect(own.inWindow('u', t0 - 1)).toBeNull();
+    // Another connection committed: a whole window before anything is decided again.
+    own.observe(4, t0 + 30);
+    expect(own.inWindow('u', t0 + 30)).toBeNull();
+    expect(own.inWindow('u', t0 + 30 + BURST_WINDOW_MS)).toEqual([]);
+  });
+
   it('decide nothing when the clock went back before the first look', () => {
     const own = new OwnAccepts();
     own.observe(1, t0);

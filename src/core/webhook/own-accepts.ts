@@ -14,6 +14,23 @@ export class OwnAccepts {
 
   constructor(private readonly windowMs = BURST_WINDOW_MS) {}
 
+  /** Whether seed() has run: from then on, observe() is all a group's look needs. */
+  get seeded(): boolean {
+    return this.seen !== undefined;
+  }
+
+  /**
+   * The first look: every accept of the window ending at `now`, whoever made it, read under the write
+   * lock at `now` with the count of other connections' commits. They are then all there are, at
+   * once, instead of after a window alone (a restarted server's first minute read each limit).
+   */
+  seed(accepts: Iterable<readonly [userId: string, at: number]>, othersCommits: number, now: number): void {
+    this.times.clear();
+    for (const [userId, at] of accepts) if (at > now - this.windowMs) this.note(userId, at);
+    this.seen = othersCommits;
+    this.aloneSince = now - this.windowMs;
+  }
+
   /**
    * The count of other connections' commits, read under the write lock at `now`: a change means
    * someone else wrote, whose accepts are not known here, stamped at `now` at the latest.

@@ -96,6 +96,12 @@ export class SqliteCallStore implements CallRepo {
       ),
       getForAccount: positional<CallRow>(db, SQL.getForAccount),
       othersCommits: db.prepare<[], number>('PRAGMA data_version').pluck(),
+      // Every account's accepts since `since`, one look-up of calls_recent_accepted an account
+      // (CROSS JOIN keeps that order: the planner would otherwise scan the whole history).
+      windowAccepts: db
+        .prepare<[number], [string, number]>(`SELECT c.user_id, c.received_at FROM accounts a
+          CROSS JOIN calls c ON c.user_id = a.user_id AND c.accepted = 1 AND c.received_at > ? WHERE c.kind = 'alert'`)
+        .raw(),
     };
     this.own = ownAcceptsOf(db);
     this.trims = new SqliteRejectionTrims(db);
@@ -168,8 +174,12 @@ export class SqliteCallStore implements CallRepo {
   private groupWriter(db: Db): (jobs: PendingWrite[], tryMs: number) => Array<GroupResult | { error: unknown }> {
     // Nested inside the outer transaction, each write becomes a savepoint: still exact, one commit.
     const manyTx = db.transaction((jobs: PendingWrite[]) => {
-      // Under the write lock: whether another connection committed since the last group.
-      this.own.observe(this.stmt.othersCommits.get()!, this.now());
+      // Under the write lock: whether another connection committed since the last group (the first
+      // group reads the window's accepts instead, once).
+      const now = this.now();
+      const othersCommits = this.stmt.othersCommits.get()!;
+      if (this.own.seeded) this.own.observe(othersCommits, now);
+      else this.own.seed(this.stmt.windowAccepts.all(now - BURST_WINDOW_MS), othersCommits, now);
       this.groupAccepts = new Map();
       try {
         return this.trims.inGroup(() =>
