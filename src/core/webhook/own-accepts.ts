@@ -14,7 +14,7 @@ export class OwnAccepts {
 
   constructor(private readonly windowMs = BURST_WINDOW_MS) {}
 
-  /** Whether seed() has run: from then on, observe() is all a group's look needs. */
+  /** Whether a first look (seed, or observe) was taken: from then on, observe() is all a group's look needs. */
   get seeded(): boolean {
     return this.seen !== undefined;
   }
